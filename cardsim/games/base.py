@@ -1,0 +1,162 @@
+"""What every game module provides: :class:`GameSpec`, and the shared error and set-up types.
+
+The runner, the CLI, replay and the report only talk to a game through its ``SPEC``
+(``cardsim.games.<module>.SPEC``), so adding a game never touches them.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from cardsim.strategies.registry import N_PARAMS, Registry, StrategyError
+
+
+class RecordError(ValueError):
+    """A deal record that breaks RECORDS.md or a rule of RULES.md.
+
+    ``field`` names the record field (``"auction"``, ``"play"``, ``"hands"`` …), ``index`` the
+    action's 0-based index in it (or None), ``rule`` the rule broken (``"RULES.md §2.3"``).
+    """
+
+    def __init__(self, message: str, field: str | None = None, index: int | None = None, rule: str | None = None):
+        self.message = message
+        self.field = field
+        self.index = index
+        self.rule = rule
+        super().__init__(self.describe())
+
+    def describe(self) -> str:
+        where = ""
+        if self.field is not None:
+            where = f"{self.field}[{self.index}]: " if self.index is not None else f"{self.field}: "
+        rule = f" ({self.rule})" if self.rule else ""
+        return f"{where}{self.message}{rule}"
+
+
+class OptionError(ValueError):
+    """An unknown rule option, a bad value, or a bad seat count."""
+
+
+@dataclass(frozen=True)
+class RuleOption:
+    """A named rule option (RULES.md marks them); ``parse`` turns the text value into the value."""
+
+    name: str
+    default: Any
+    parse: Callable[[str], Any]
+    doc: str
+
+
+@dataclass(frozen=True)
+class Setup:
+    """Everything but the seed and deal numbers that a run depends on.
+
+    ``strategy_ids``: int64[seats]; ``params``: float64[seats, N_PARAMS]; ``rules``: parsed
+    rule options by name; ``specs``: the strategy specs as written, for manifests and records.
+    """
+
+    game: str
+    seats: int
+    strategy_ids: np.ndarray
+    params: np.ndarray
+    rules: dict
+    specs: tuple
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """A game as the rest of cardsim sees it.
+
+    * ``simulate_chunk(seed, start, count, setup) -> ndarray[row_dtype]`` plays deals
+      ``start .. start+count-1`` of ``seed`` independently, one row per deal.
+    * ``deal_chunk(seed, start, count) -> int``: dealing only (the benchmark baseline); returns
+      a checksum so the work cannot be optimised away.
+    * ``make_records(seed, deal_ids, setup) -> list[dict]``: RECORDS.md records (with
+      ``result``) of those deals, identical to what ``simulate_chunk`` played.
+    * ``replay(record) -> dict``: validates a record against RULES.md and returns its
+      ``result``; raises :class:`RecordError`.
+    * ``show(record) -> str``: the deal for people (hands, auction, tricks, score).
+    * ``play_matches(seed, start, count, setup) -> (match_rows, deal_rows)`` or None when the
+      game has no match mode here.
+    """
+
+    name: str
+    seat_counts: tuple
+    registry: Registry
+    default_strategy: str
+    row_dtype: np.dtype
+    simulate_chunk: Callable
+    deal_chunk: Callable
+    make_records: Callable
+    replay: Callable
+    show: Callable
+    rule_options: tuple = ()
+    play_matches: Callable | None = None
+    match_dtype: np.dtype | None = None
+    doc: str = ""
+
+    @property
+    def default_seats(self) -> int:
+        return self.seat_counts[0]
+
+    def parse_rules(self, items: dict | Sequence[str] | None) -> dict:
+        """Rule options from ``{"name": "value"}`` or ``["name=value", …]``, defaults filled in.
+
+        Raises :class:`OptionError` for an unknown name or a value its parser rejects.
+        """
+        options = {o.name: o for o in self.rule_options}
+        rules = {o.name: o.default for o in self.rule_options}
+        if not items:
+            return rules
+        if not isinstance(items, dict):
+            pairs = {}
+            for item in items:
+                key, eq, value = str(item).partition("=")
+                if not eq:
+                    raise OptionError(f"rule option {item!r} must be written name=value")
+                pairs[key.strip()] = value.strip()
+            items = pairs
+        for key, value in items.items():
+            if key not in options:
+                known = ", ".join(options) or "none"
+                raise OptionError(f"unknown {self.name} rule option {key!r} (known: {known})")
+            try:
+                rules[key] = options[key].parse(value) if isinstance(value, str) else options[key].parse(str(value))
+            except (ValueError, TypeError) as exc:
+                raise OptionError(f"rule option {key}={value!r}: {exc}") from None
+        return rules
+
+    def setup(self, strategies=None, seats: int | None = None, rules=None) -> Setup:
+        """Build a :class:`Setup`.
+
+        ``strategies``: None (the default strategy everywhere), one spec for every seat, a
+        list of one spec per seat, or a dict ``{seat: spec}`` overriding the default.
+        Raises :class:`StrategyError` / :class:`OptionError` with one-line messages.
+        """
+        seats = self.default_seats if seats is None else seats
+        if seats not in self.seat_counts:
+            raise OptionError(f"{self.name} is played with {' or '.join(map(str, self.seat_counts))} seats, not {seats}")
+        specs = [self.default_strategy] * seats
+        if isinstance(strategies, str):
+            specs = [strategies] * seats
+        elif isinstance(strategies, dict):
+            for seat, spec in strategies.items():
+                if not isinstance(seat, (int, np.integer)) or not 0 <= seat < seats:
+                    raise StrategyError(f"seat {seat!r} does not exist at a {seats}-seat {self.name} table")
+                specs[int(seat)] = spec
+        elif strategies is not None:
+            specs = list(strategies)
+            if len(specs) != seats:
+                raise StrategyError(f"{len(specs)} strategies given for {seats} seats")
+        ids = np.zeros(seats, dtype=np.int64)
+        params = np.zeros((seats, N_PARAMS), dtype=np.float64)
+        for seat, spec in enumerate(specs):
+            strategy, vec = self.registry.resolve(spec)
+            ids[seat] = strategy.id
+            params[seat] = vec
+        return Setup(self.name, seats, ids, params, self.parse_rules(rules), tuple(specs))
+
+
+__all__ = ["GameSpec", "RecordError", "OptionError", "RuleOption", "Setup", "StrategyError", "N_PARAMS"]

@@ -1,0 +1,104 @@
+"""Counter-based randomness: deal ``i`` of seed ``s`` is a pure function of ``(s, i)``.
+
+DESIGN.md property 1.  A per-deal key is SplitMix64 of the seed and the deal number; the
+shuffle and every seat's strategy draw from separate SplitMix64 streams derived from that
+key, so a deal is the same on any machine, in any chunk, under any number of workers.
+A stream's state is a ``uint64[1]`` array that the draw functions advance in place.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from cardsim._jit import jit
+from cardsim.cards import lowest_bit, popcount
+
+U64 = np.uint64
+GOLDEN = U64(0x9E3779B97F4A7C15)
+_M1 = U64(0xBF58476D1CE4E5B9)
+_M2 = U64(0x94D049BB133111EB)
+_SEAT_SALT = U64(0xD1B54A32D192ED03)
+_MASK32 = U64(0xFFFFFFFF)
+
+MAX_SEED = 2**64 - 1
+
+
+@jit
+def mix64(z):
+    """SplitMix64 finaliser: a bijective 64-bit hash (uint64 -> uint64)."""
+    z = U64(z)
+    z = (z ^ (z >> U64(30))) * _M1
+    z = (z ^ (z >> U64(27))) * _M2
+    return z ^ (z >> U64(31))
+
+
+@jit
+def deal_key(seed, deal_id):
+    """Key of deal ``deal_id`` (int64 >= 0) of run seed ``seed`` (uint64)."""
+    return mix64(mix64(U64(seed) + GOLDEN) ^ (U64(deal_id) * GOLDEN + U64(1)))
+
+
+@jit
+def stream(key, index):
+    """A fresh stream state (uint64[1]) for sub-stream ``index`` of ``key``.
+
+    Index 0 is the shuffle; index ``1 + seat`` is that seat's strategy stream.
+    """
+    s = np.empty(1, dtype=np.uint64)
+    s[0] = mix64(U64(key) ^ (U64(index + 1) * _SEAT_SALT))
+    return s
+
+
+@jit
+def next_u64(state):
+    """Next 64 random bits of a stream (uint64); advances ``state`` in place."""
+    state[0] = state[0] + GOLDEN
+    return mix64(state[0])
+
+
+@jit
+def randbelow(state, n):
+    """Uniform integer in ``[0, n)`` for ``1 <= n < 2**32`` (Lemire's method, exact)."""
+    nn = U64(n)
+    m = (next_u64(state) >> U64(32)) * nn
+    low = m & _MASK32
+    if low < nn:
+        threshold = (U64(4294967296) - nn) % nn
+        while low < threshold:
+            m = (next_u64(state) >> U64(32)) * nn
+            low = m & _MASK32
+    return np.int64(m >> U64(32))
+
+
+@jit
+def uniform(state):
+    """Uniform float64 in ``[0, 1)`` from 53 random bits."""
+    return np.float64(next_u64(state) >> U64(11)) * (1.0 / 9007199254740992.0)
+
+
+@jit
+def shuffle(deck, state):
+    """Fisher-Yates shuffle of ``deck`` (1-d int array) in place; uniform over permutations."""
+    for i in range(deck.shape[0] - 1, 0, -1):
+        j = randbelow(state, i + 1)
+        t = deck[i]
+        deck[i] = deck[j]
+        deck[j] = t
+
+
+@jit
+def choose_bit(state, mask):
+    """A uniformly chosen set bit index of a non-zero uint64 ``mask``."""
+    k = randbelow(state, popcount(mask))
+    m = U64(mask)
+    for _ in range(k):
+        m &= m - U64(1)
+    return lowest_bit(m)
+
+
+def check_seed(seed) -> int:
+    """Validate a run seed: an integer in ``[0, 2**64)``; raises ValueError otherwise."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise ValueError(f"seed must be an integer, got {seed!r}")
+    if not 0 <= int(seed) <= MAX_SEED:
+        raise ValueError(f"seed must be between 0 and 2**64-1, got {seed}")
+    return int(seed)

@@ -1,0 +1,42 @@
+"""Intervals for the tables: Wilson intervals for rates, normal intervals for means.
+
+Everything works from mergeable sums (counts, sums, sums of squares; DESIGN.md property 6)
+so a table over 10^8 deals never needs the rows.  The interval formulas are the libraries'
+(statsmodels for Wilson, scipy for the normal quantile).
+"""
+from __future__ import annotations
+
+import numpy as np
+from scipy.stats import norm
+from statsmodels.stats.proportion import proportion_confint
+
+
+def wilson(successes, n, level: float = 0.95):
+    """Wilson score interval of ``successes / n``; arrays (float64) of lower and upper bounds.
+
+    Where ``n == 0`` both bounds are NaN.
+    """
+    successes = np.asarray(successes, dtype=np.float64)
+    n = np.asarray(n, dtype=np.float64)
+    safe = np.where(n > 0, n, 1.0)
+    lo, hi = proportion_confint(successes, safe, alpha=1 - level, method="wilson")
+    lo = np.where(n > 0, lo, np.nan)
+    hi = np.where(n > 0, hi, np.nan)
+    return lo, hi
+
+
+def mean_interval(total, total_sq, n, level: float = 0.95):
+    """Mean, standard error and normal interval from ``sum``, ``sum of squares`` and ``n``.
+
+    Returns four float64 arrays ``(mean, se, lower, upper)``; NaN where ``n == 0`` (and a NaN
+    standard error where ``n == 1``).
+    """
+    total = np.asarray(total, dtype=np.float64)
+    total_sq = np.asarray(total_sq, dtype=np.float64)
+    n = np.asarray(n, dtype=np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.where(n > 0, total / n, np.nan)
+        var = np.where(n > 1, (total_sq - n * mean**2) / (n - 1), np.nan)
+        se = np.sqrt(np.maximum(var, 0.0) / n)
+    z = norm.ppf(0.5 + level / 2)
+    return mean, se, mean - z * se, mean + z * se

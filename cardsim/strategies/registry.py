@@ -1,0 +1,97 @@
+"""Strategy registry: ``name -> (id, parameter defaults, one-line doc)`` per game.
+
+DESIGN.md property 4.  The jitted engine dispatches on an integer strategy id per seat and
+passes that seat's row of a ``float64[seats, N_PARAMS]`` parameter matrix; a sweep changes
+the matrix, never the code.  A strategy spec as users write it is ``NAME`` or
+``NAME:param=value,param=value`` (e.g. ``heuristic:margin=-2``).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+N_PARAMS = 8
+"""Length of every strategy's parameter vector (unused tail entries are 0)."""
+
+
+class StrategyError(ValueError):
+    """An unknown strategy, an unknown parameter, or a value that is not a number."""
+
+
+@dataclass(frozen=True)
+class Strategy:
+    name: str
+    id: int
+    params: dict = field(default_factory=dict)
+    """Parameter name -> default value; the order of the dict is the order in the vector."""
+    doc: str = ""
+
+    def vector(self, **values) -> np.ndarray:
+        """The parameter vector, float64[N_PARAMS], defaults overridden by ``values``."""
+        vec = np.zeros(N_PARAMS, dtype=np.float64)
+        names = list(self.params)
+        for i, name in enumerate(names):
+            vec[i] = self.params[name]
+        for name, value in values.items():
+            if name not in self.params:
+                known = ", ".join(names) or "none"
+                raise StrategyError(f"strategy {self.name!r} has no parameter {name!r} (parameters: {known})")
+            vec[names.index(name)] = value
+        return vec
+
+
+class Registry:
+    """The strategies of one game."""
+
+    def __init__(self, game: str):
+        self.game = game
+        self._by_name: dict[str, Strategy] = {}
+
+    def add(self, name: str, id: int, params: dict | None = None, doc: str = "") -> Strategy:
+        """Register a strategy; ``id`` is the engine's dispatch number and must be unique."""
+        params = dict(params or {})
+        if len(params) > N_PARAMS:
+            raise ValueError(f"at most {N_PARAMS} parameters per strategy")
+        if name in self._by_name or any(s.id == id for s in self._by_name.values()):
+            raise ValueError(f"strategy name {name!r} or id {id} already registered for {self.game}")
+        s = Strategy(name, id, params, doc)
+        self._by_name[name] = s
+        return s
+
+    def __getitem__(self, name: str) -> Strategy:
+        try:
+            return self._by_name[name]
+        except KeyError:
+            raise StrategyError(
+                f"unknown {self.game} strategy {name!r} (known: {', '.join(self.names())})"
+            ) from None
+
+    def names(self) -> list[str]:
+        return list(self._by_name)
+
+    def strategies(self) -> list[Strategy]:
+        return list(self._by_name.values())
+
+    def resolve(self, spec: str) -> tuple[Strategy, np.ndarray]:
+        """Parse ``NAME[:p=v,...]`` into the strategy and its parameter vector float64[N_PARAMS].
+
+        Raises :class:`StrategyError` with a one-line message on any mistake.
+        """
+        if not isinstance(spec, str) or not spec.strip():
+            raise StrategyError(f"empty strategy spec {spec!r}")
+        name, _, rest = spec.strip().partition(":")
+        strategy = self[name.strip()]
+        values = {}
+        for item in filter(None, (p.strip() for p in rest.split(","))):
+            key, eq, raw = item.partition("=")
+            if not eq:
+                raise StrategyError(f"parameter {item!r} of {name!r} must be written name=value")
+            try:
+                value = float(raw)
+            except ValueError:
+                raise StrategyError(f"parameter {key.strip()!r} of {name!r}: {raw!r} is not a number") from None
+            if not np.isfinite(value):
+                raise StrategyError(f"parameter {key.strip()!r} of {name!r} must be finite")
+            values[key.strip()] = value
+        return strategy, strategy.vector(**values)
