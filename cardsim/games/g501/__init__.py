@@ -1,0 +1,36 @@
+"""501 (RULES.md §1): three players (four with the dealer sitting out), blind bidding, talon,
+marriages, counting down from 501.
+
+Modules: ``constants`` (ranks, points, trace layout), ``rules`` (jitted rule functions),
+``strategies`` (registry + jitted strategies), ``engine`` (jitted deal loop), ``chunks``
+(numpy entry points), ``records`` (RECORDS.md records from traces), ``replay`` (the
+plain-Python slow twin), ``show`` (text for people).
+"""
+from __future__ import annotations
+
+from cardsim.games.base import GameSpec
+from cardsim.games.g501.chunks import deal_chunk, play_matches, simulate_chunk
+from cardsim.games.g501.engine import MATCH_DTYPE, ROW_DTYPE
+from cardsim.games.g501.records import make_records
+from cardsim.games.g501.replay import replay
+from cardsim.games.g501.show import show
+from cardsim.games.g501.strategies import REGISTRY
+
+SPEC = GameSpec(
+    name="501",
+    seat_counts=(3, 4),
+    registry=REGISTRY,
+    default_strategy="heuristic",
+    row_dtype=ROW_DTYPE,
+    simulate_chunk=simulate_chunk,
+    deal_chunk=deal_chunk,
+    make_records=make_records,
+    replay=replay,
+    show=show,
+    rule_options=(),
+    play_matches=play_matches,
+    match_dtype=MATCH_DTYPE,
+    doc="501 (Russian): bid for the talon, blind bids double, count down from 501 (RULES.md §1).",
+)
+
+__all__ = ["SPEC"]

@@ -1,0 +1,78 @@
+"""Python entry points of the 501 engine: numpy rows from the jitted kernels."""
+from __future__ import annotations
+
+import numpy as np
+
+from cardsim.games.base import OptionError, Setup
+from cardsim.games.g501 import engine as E
+from cardsim.games.g501.constants import START_SCORE
+from cardsim.rng import check_seed
+
+
+def _check(setup: Setup):
+    if setup.seats not in (3, 4):
+        raise OptionError(f"501 is played with 3 or 4 seats, not {setup.seats}")
+
+
+def _scores(setup: Setup, scores) -> np.ndarray:
+    out = np.zeros(4, dtype=np.int64)
+    if scores is None:
+        out[: setup.seats] = START_SCORE
+    else:
+        scores = list(scores)
+        if len(scores) != setup.seats:
+            raise OptionError(f"scores must list one score per seat ({setup.seats})")
+        out[: setup.seats] = scores
+    return out
+
+
+def rows_from_matrix(mat: np.ndarray, deal_ids: np.ndarray, dtype=E.ROW_DTYPE, offset: int = 0) -> np.ndarray:
+    rows = np.zeros(mat.shape[0], dtype=dtype)
+    rows["deal"] = deal_ids
+    for j, name in enumerate(E.COLUMNS):
+        rows[name] = mat[:, offset + j]
+    return rows
+
+
+def simulate_chunk(seed: int, start: int, count: int, setup: Setup, scores=None) -> np.ndarray:
+    """Play deals ``start .. start+count-1`` of ``seed`` independently; returns ``ROW_DTYPE`` rows.
+
+    Every seat starts from 501 unless ``scores`` (one int per seat) is given; the scores only
+    matter to score-dependent blind policies (RULES.md §1.3).  Raises OptionError.
+    """
+    _check(setup)
+    seed = np.uint64(check_seed(seed))
+    mat = np.zeros((int(count), E.N_COLS), dtype=np.int64)
+    E.simulate_kernel(seed, np.int64(start), np.int64(count), np.int64(setup.seats), setup.strategy_ids.astype(np.int64),
+                      setup.params.astype(np.float64), _scores(setup, scores), mat)
+    return rows_from_matrix(mat, np.arange(start, start + count, dtype=np.int64))
+
+
+def deal_chunk(seed: int, start: int, count: int) -> int:
+    """Dealing only for ``count`` deals (3 seats): dealer draw, shuffle, hands; returns a checksum."""
+    return int(E.deal_kernel(np.uint64(check_seed(seed)), np.int64(start), np.int64(count), np.int64(3)))
+
+
+def play_matches(seed: int, start: int, count: int, setup: Setup):
+    """Whole games from 501 to the end (RULES.md §1.8) for matches ``start .. start+count-1``.
+
+    Returns ``(match_rows, deal_rows)``: ``MATCH_DTYPE`` and ``MATCH_DEAL_DTYPE`` arrays.  The
+    first dealer is drawn at random, then the deal passes left after every deal (void deals
+    included).  Match m's randomness depends on (seed, m) only.
+    """
+    _check(setup)
+    seed = np.uint64(check_seed(seed))
+    mrows = np.zeros((int(count), 13), dtype=np.int64)
+    init = np.zeros((max(16, 24 * int(count)), 2 + E.N_COLS), dtype=np.int64)
+    drows, nd = E.match_kernel(seed, np.int64(start), np.int64(count), np.int64(setup.seats),
+                               setup.strategy_ids.astype(np.int64), setup.params.astype(np.float64), mrows, init)
+    drows = drows[:nd]
+    deal_rows = np.zeros(nd, dtype=E.MATCH_DEAL_DTYPE)
+    deal_rows["match"] = drows[:, 0]
+    deal_rows["deal"] = drows[:, 1]
+    for j, name in enumerate(E.COLUMNS):
+        deal_rows[name] = drows[:, 2 + j]
+    match_rows = np.zeros(int(count), dtype=E.MATCH_DTYPE)
+    for j, name in enumerate(E.MATCH_DTYPE.names):
+        match_rows[name] = mrows[:, j]
+    return match_rows, deal_rows

@@ -1,0 +1,434 @@
+"""The jitted 501 engine: one deal from the dealt hands to the score, chunks and matches.
+
+``play_deal`` is the single implementation of a deal (auction, talon, contract, exchange,
+eight tricks, score, RULES.md §1.3-§1.7).  ``simulate_chunk`` runs it for independent deals
+(every seat at 501 unless scores are given), ``play_matches`` for whole games (§1.8), and
+``records.make_records`` runs it with a trace buffer to write RECORDS.md records.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from cardsim._jit import jit
+from cardsim.cards import lowest_bit, popcount
+from cardsim.games.g501.constants import (
+    ABANDON_PENALTY, BLIND_FLAG, RANK_POINTS, DECLARE_FLAG, MAX_BID, MIN_BID, N_CARDS, NT, RA, RK, RQ, RT,
+    START_SCORE, T_CALLS, T_CONTRACT, T_NCALLS, T_NPLAY, T_PLAY, TRACE_LEN, MAX_CALLS,
+)
+from cardsim.games.g501.rules import (
+    beats, count_rank, deal_hands, declarer_delta, hand_points, legal_plays, marriage_suits,
+    marriage_value,
+)
+from cardsim.games.g501 import strategies as S
+from cardsim.rng import deal_key, randbelow, shuffle, stream
+
+U64 = np.uint64
+
+# ---- result vector of play_deal (int64)
+R_DECLARER, R_BID, R_BLIND, R_TARGET, R_TRUMP, R_ABANDONED, R_VOID, R_MADE, R_PLAYED = range(9)
+R_CARDS = 9
+R_MARR = 13
+R_DELTA = 17
+R_LOOKED = 21
+R_NCALLS = 25
+R_BLIND_BIDS = 26
+N_RES = 27
+
+SEAT_FIELDS = (
+    ("score", "i4"), ("cards", "i2"), ("marr", "i2"), ("delta", "i2"), ("looked", "?"),
+    ("hand_pts", "i1"), ("marr_held", "i1"), ("aces", "i1"), ("tens", "i1"),
+)
+HEAD_FIELDS = (
+    ("dealer", "i1"), ("declarer", "i1"), ("bid", "i2"), ("blind", "?"), ("target", "i2"),
+    ("trump", "i1"), ("abandoned", "?"), ("void", "?"), ("played", "?"), ("made", "?"),
+    ("blind_bids", "i1"), ("calls", "i2"), ("talon_pts", "i1"),
+)
+COLUMNS = [name for name, _ in HEAD_FIELDS] + [f"{name}_{s}" for name, _ in SEAT_FIELDS for s in range(4)]
+ROW_DTYPE = np.dtype(
+    [("deal", "i8")] + list(HEAD_FIELDS) + [(f"{name}_{s}", t) for name, t in SEAT_FIELDS for s in range(4)]
+)
+"""One row per deal.  ``declarer``/``trump`` are -1 when no contract (trump 4 = no-trump);
+``bid``/``target`` are 0 when absent; ``made`` is False unless the contract was played and
+made; ``played`` = declared and played out.  Per seat ``s`` (0..3; seat 3 unused with 3 seats;
+the 4-seat dealer's entries are 0): ``score_s`` before the deal, ``cards_s`` card points won,
+``marr_s`` effective marriage points, ``delta_s`` score change, ``looked_s`` whether that seat
+looked at its hand during the auction, and hand features of the 7 dealt cards:
+``hand_pts_s`` card points, ``marr_held_s`` K+Q pairs, ``aces_s``, ``tens_s``.
+``talon_pts``: card points in the talon."""
+N_COLS = len(COLUMNS)
+_COL_SCORE = COLUMNS.index("score_0")
+_COL_CARDS = COLUMNS.index("cards_0")
+_COL_MARR = COLUMNS.index("marr_0")
+_COL_DELTA = COLUMNS.index("delta_0")
+_COL_LOOKED = COLUMNS.index("looked_0")
+_COL_HP = COLUMNS.index("hand_pts_0")
+_COL_MH = COLUMNS.index("marr_held_0")
+_COL_ACES = COLUMNS.index("aces_0")
+_COL_TENS = COLUMNS.index("tens_0")
+
+MATCH_DTYPE = np.dtype(
+    [("match", "i8"), ("deals", "i4"), ("first_dealer", "i1"), ("finished", "?"), ("n_winners", "i1")]
+    + [(f"win_{s}", "?") for s in range(4)] + [(f"final_{s}", "i4") for s in range(4)]
+)
+"""One row per match: ``deals`` played (void deals included), ``finished`` False only if the
+safety cap MAX_MATCH_DEALS stopped it, ``win_s`` whether seat s is among the winners (lowest
+score, exact ties share, RULES.md §1.8), ``final_s`` final scores (seat 3 unused with 3 seats)."""
+MATCH_DEAL_DTYPE = np.dtype([("match", "i8")] + ROW_DTYPE.descr)
+"""Deal rows of matches: ROW_DTYPE with the match id first; ``deal`` = deal number in the match."""
+MAX_MATCH_DEALS = 5000
+_MATCH_SALT = U64(0x5DEECE66D2F5A9B1)
+
+
+@jit
+def make_scratch():
+    """Scratch arrays of play_deal, allocated once per chunk."""
+    return (np.zeros((4, 2), dtype=np.float64), np.zeros(3, dtype=np.int64), np.zeros(4, dtype=np.int64),
+            np.zeros(3, dtype=np.int64), np.zeros(5, dtype=np.int64), np.zeros(4, dtype=np.uint64),
+            np.zeros(4, dtype=np.int64))
+
+
+@jit
+def play_deal(hands0, talon, dealer, seats, sids, params, scores, st, res, trace, tracing, scratch):
+    """Play one 501 deal from the dealt hands (RULES.md §1.3-§1.7); fills ``res`` (int64[N_RES]).
+
+    ``hands0``: uint64[4] dealt hands; ``talon``: uint64; ``sids``/``params``: the seats'
+    strategy ids and parameter rows; ``scores``: int64[4] scores before the deal (read by the
+    blind policies); ``st``: uint64[5, 1] streams (row 1 + seat = that seat's).  When
+    ``tracing`` the calls, contract and cards are written to ``trace`` (constants.T_*).
+    ``scratch`` is the tuple made by ``make_scratch``.
+    """
+    memo, order, nxt, trick, cout, hp, won = scratch
+    for i in range(N_RES):
+        res[i] = 0
+    res[R_DECLARER] = -1
+    res[R_TRUMP] = -1
+    for i in range(3):
+        order[i] = (dealer + 1 + i) % seats
+    for i in range(3):
+        nxt[order[i]] = order[(i + 1) % 3]
+    for s in range(4):
+        memo[s, 0] = 0.0
+        memo[s, 1] = 0.0
+    # ---------------- auction (RULES.md §1.3)
+    passed0 = False
+    passed1 = False
+    passed2 = False
+    npassed = 0
+    cur = 0
+    bidder = -1
+    bidder_blind = False
+    ncalls = 0
+    turn = 0
+    while True:
+        if npassed == 3 or (bidder >= 0 and npassed == 2):
+            break
+        pos = turn % 3
+        turn += 1
+        if (pos == 0 and passed0) or (pos == 1 and passed1) or (pos == 2 and passed2):
+            continue
+        seat = order[pos]
+        rng = st[1 + seat]
+        blind = False
+        call = S.LOOK
+        if res[R_LOOKED + seat] == 0:
+            call = S.blind_call(sids[seat], params[seat], rng, pos, scores[seat], cur)
+            if call == S.LOOK:
+                res[R_LOOKED + seat] = 1
+            else:
+                blind = True
+        if call == S.LOOK:
+            call = S.open_call(sids[seat], params[seat], rng, hands0[seat], pos, scores[seat], cur, memo[seat])
+        if call > 0 and (call < MIN_BID or call <= cur or call > MAX_BID):
+            call = 0
+        if call == 0:
+            npassed += 1
+            if pos == 0:
+                passed0 = True
+            elif pos == 1:
+                passed1 = True
+            else:
+                passed2 = True
+            code = 0
+        else:
+            cur = call
+            bidder = seat
+            bidder_blind = blind
+            code = call + (BLIND_FLAG if blind else 0)
+            if blind:
+                res[R_BLIND_BIDS] += 1
+        if tracing and ncalls < MAX_CALLS:
+            trace[T_CALLS + ncalls] = code
+        ncalls += 1
+    res[R_NCALLS] = ncalls
+    if tracing:
+        trace[T_NCALLS] = min(ncalls, MAX_CALLS)
+        trace[T_NPLAY] = 0
+    if bidder < 0:
+        res[R_VOID] = 1
+        return
+    decl = bidder
+    res[R_DECLARER] = decl
+    res[R_BID] = cur
+    res[R_BLIND] = 1 if bidder_blind else 0
+    mult = 2 if bidder_blind else 1
+    # ---------------- talon, contract, exchange (RULES.md §1.4)
+    hand_d = hands0[decl] | U64(talon)
+    S.contract(sids[decl], params[decl], st[1 + decl], hand_d, cur, bidder_blind, talon, cout)
+    opp1 = nxt[decl]
+    opp2 = nxt[opp1]
+    if tracing:
+        trace[T_CONTRACT] = cout[0]
+        trace[T_CONTRACT + 1] = cout[1]
+        trace[T_CONTRACT + 2] = cout[2]
+        trace[T_CONTRACT + 3] = cout[3]
+        trace[T_CONTRACT + 4] = cout[4]
+    if cout[0] == 1:
+        res[R_ABANDONED] = 1
+        res[R_DELTA + decl] = mult * cur
+        res[R_DELTA + opp1] = -ABANDON_PENALTY
+        res[R_DELTA + opp2] = -ABANDON_PENALTY
+        return
+    trump = cout[1]
+    target = min(MAX_BID, max(cur, cout[2]))
+    res[R_TRUMP] = trump
+    res[R_TARGET] = target
+    res[R_PLAYED] = 1
+    g1 = U64(1) << U64(cout[3])
+    g2 = U64(1) << U64(cout[4])
+    # hands during play, indexed by seat
+    for s in range(4):
+        hp[s] = hands0[s]
+    hp[decl] = hand_d & ~g1 & ~g2
+    hp[opp1] |= g1
+    hp[opp2] |= g2
+    # ---------------- play (RULES.md §1.5, §1.6)
+    played = U64(0)
+    for s in range(4):
+        won[s] = 0
+    leader = order[0]
+    npl = 0
+    for t in range(8):
+        seat = leader
+        for k in range(3):
+            hand = hp[seat]
+            led = -1 if k == 0 else trick[0] >> 4
+            legal = legal_plays(hand, led, trump)
+            c = S.play(sids[seat], params[seat], st[1 + seat], hand, legal, trick, k, trump, played,
+                       seat == decl, won[seat] > 0)
+            decl_m = False
+            if c >= DECLARE_FLAG:
+                c -= DECLARE_FLAG
+                decl_m = True
+            if (legal >> U64(c)) & U64(1) == U64(0):
+                c = lowest_bit(legal)  # a strategy bug must not corrupt the deal
+                decl_m = False
+            if decl_m:
+                s_ = c >> 4
+                r_ = c & 15
+                if k != 0 or not (r_ == RK or r_ == RQ) or ((marriage_suits(hand) >> s_) & 1) == 0:
+                    decl_m = False
+                else:
+                    res[R_MARR + seat] += marriage_value(s_, trump)
+            hp[seat] = hand & ~(U64(1) << U64(c))
+            played |= U64(1) << U64(c)
+            trick[k] = c
+            if tracing:
+                trace[T_PLAY + npl] = c + (DECLARE_FLAG if decl_m else 0)
+            npl += 1
+            seat = nxt[seat]
+        w = 0
+        for i in range(1, 3):
+            if beats(trick[i], trick[w], trump):
+                w = i
+        # the winner is the w-th player from the leader
+        winner = leader
+        for i in range(w):
+            winner = nxt[winner]
+        pts = 0
+        for i in range(3):
+            pts += RANK_POINTS[trick[i] & 15]
+        res[R_CARDS + winner] += pts
+        won[winner] += 1
+        leader = winner
+    if tracing:
+        trace[T_NPLAY] = npl
+    # ---------------- score (RULES.md §1.7)
+    for s in range(4):
+        if won[s] == 0:
+            res[R_MARR + s] = 0
+    pts_d = res[R_CARDS + decl] + res[R_MARR + decl]
+    made = pts_d >= target
+    res[R_MADE] = 1 if made else 0
+    res[R_DELTA + decl] = declarer_delta(pts_d, target, bidder_blind)
+    res[R_DELTA + opp1] = -(res[R_CARDS + opp1] + res[R_MARR + opp1])
+    res[R_DELTA + opp2] = -(res[R_CARDS + opp2] + res[R_MARR + opp2])
+
+
+@jit
+def _features(hands0, talon, seats, row):
+    for s in range(seats):
+        h = hands0[s]
+        row[_COL_HP + s] = hand_points(h)
+        row[_COL_MH + s] = popcount(U64(marriage_suits(h)))
+        row[_COL_ACES + s] = count_rank(h, RA)
+        row[_COL_TENS + s] = count_rank(h, RT)
+    row[12] = hand_points(talon)
+
+
+@jit
+def _fill_row(res, dealer, scores, row):
+    row[0] = dealer
+    row[1] = res[R_DECLARER]
+    row[2] = res[R_BID]
+    row[3] = res[R_BLIND]
+    row[4] = res[R_TARGET]
+    row[5] = res[R_TRUMP]
+    row[6] = res[R_ABANDONED]
+    row[7] = res[R_VOID]
+    row[8] = res[R_PLAYED]
+    row[9] = res[R_MADE]
+    row[10] = res[R_BLIND_BIDS]
+    row[11] = res[R_NCALLS]
+    for s in range(4):
+        row[_COL_SCORE + s] = scores[s]
+        row[_COL_CARDS + s] = res[R_CARDS + s]
+        row[_COL_MARR + s] = res[R_MARR + s]
+        row[_COL_DELTA + s] = res[R_DELTA + s]
+        row[_COL_LOOKED + s] = res[R_LOOKED + s]
+
+
+@jit
+def _seed_streams(key, st):
+    for i in range(5):
+        st[i, 0] = stream(key, i)[0]
+
+
+@jit
+def deal_from_key(key, seats, dealer, deck, hands, st):
+    """Streams of ``key``; draw the dealer if ``dealer < 0``; shuffle and deal. Returns (dealer, talon)."""
+    _seed_streams(key, st)
+    s0 = st[0]
+    if dealer < 0:
+        dealer = randbelow(s0, seats)
+    for i in range(N_CARDS):
+        deck[i] = 16 * (i // 6) + i % 6
+    shuffle(deck, s0)
+    talon = deal_hands(deck, dealer, seats, hands)
+    return dealer, talon
+
+
+@jit
+def simulate_kernel(seed, start, count, seats, sids, params, scores, out):
+    """Play deals ``start .. start+count-1`` of ``seed`` independently into ``out`` (int64[count, N_COLS])."""
+    deck = np.empty(N_CARDS, dtype=np.int64)
+    hands = np.zeros(4, dtype=np.uint64)
+    st = np.zeros((5, 1), dtype=np.uint64)
+    res = np.zeros(N_RES, dtype=np.int64)
+    trace = np.zeros(1, dtype=np.int32)
+    scratch = make_scratch()
+    for i in range(count):
+        key = deal_key(seed, start + i)
+        dealer, talon = deal_from_key(key, seats, -1, deck, hands, st)
+        play_deal(hands, talon, dealer, seats, sids, params, scores, st, res, trace, False, scratch)
+        row = out[i]
+        for j in range(N_COLS):
+            row[j] = 0
+        _fill_row(res, dealer, scores, row)
+        _features(hands, talon, seats, row)
+
+
+@jit
+def trace_kernel(seed, deal_ids, seats, sids, params, scores, traces, dealers, hands_out, talons, results):
+    """Like simulate_kernel for chosen deal ids, keeping the traces, hands and results."""
+    deck = np.empty(N_CARDS, dtype=np.int64)
+    hands = np.zeros(4, dtype=np.uint64)
+    st = np.zeros((5, 1), dtype=np.uint64)
+    scratch = make_scratch()
+    for i in range(deal_ids.shape[0]):
+        key = deal_key(seed, deal_ids[i])
+        dealer, talon = deal_from_key(key, seats, -1, deck, hands, st)
+        dealers[i] = dealer
+        talons[i] = talon
+        for s in range(4):
+            hands_out[i, s] = hands[s]
+        play_deal(hands, talon, dealer, seats, sids, params, scores, st, results[i], traces[i], True, scratch)
+
+
+@jit
+def deal_kernel(seed, start, count, seats):
+    """Dealing only (dealer + shuffle + hands): the benchmark baseline; returns a checksum."""
+    deck = np.empty(N_CARDS, dtype=np.int64)
+    hands = np.zeros(4, dtype=np.uint64)
+    st = np.zeros((5, 1), dtype=np.uint64)
+    acc = U64(0)
+    for i in range(count):
+        key = deal_key(seed, start + i)
+        dealer, talon = deal_from_key(key, seats, -1, deck, hands, st)
+        acc ^= (hands[0] * U64(3) + hands[1] * U64(5) + hands[2] * U64(7) + talon) + U64(dealer)
+    return acc
+
+
+@jit
+def match_kernel(seed, start, count, seats, sids, params, mrows, drows_init):
+    """Whole games (RULES.md §1.8) for matches ``start .. start+count-1``; returns (match rows, deal rows, n deal rows)."""
+    deck = np.empty(N_CARDS, dtype=np.int64)
+    hands = np.zeros(4, dtype=np.uint64)
+    st = np.zeros((5, 1), dtype=np.uint64)
+    res = np.zeros(N_RES, dtype=np.int64)
+    trace = np.zeros(1, dtype=np.int32)
+    scratch = make_scratch()
+    scores = np.zeros(4, dtype=np.int64)
+    drows = drows_init
+    nd = 0
+    for m in range(count):
+        mkey = deal_key(U64(seed) ^ _MATCH_SALT, start + m)
+        for s in range(4):
+            scores[s] = START_SCORE if s < seats else 0
+        dealer = -1
+        j = 0
+        finished = False
+        first = -1
+        while j < MAX_MATCH_DEALS:
+            key = deal_key(mkey, j)
+            dealer, talon = deal_from_key(key, seats, dealer, deck, hands, st)
+            if j == 0:
+                first = dealer
+            play_deal(hands, talon, dealer, seats, sids, params, scores, st, res, trace, False, scratch)
+            if nd >= drows.shape[0]:
+                bigger = np.zeros((drows.shape[0] * 2, drows.shape[1]), dtype=np.int64)
+                bigger[:nd] = drows[:nd]
+                drows = bigger
+            row = drows[nd]
+            for c in range(row.shape[0]):
+                row[c] = 0
+            row[0] = start + m
+            row[1] = j
+            _fill_row(res, dealer, scores, row[2:])
+            _features(hands, talon, seats, row[2:])
+            nd += 1
+            over = False
+            for s in range(seats):
+                scores[s] += res[R_DELTA + s]
+                if scores[s] <= 0:
+                    over = True
+            j += 1
+            dealer = (dealer + 1) % seats
+            if over:
+                finished = True
+                break
+        mr = mrows[m]
+        mr[0] = start + m
+        mr[1] = j
+        mr[2] = first
+        mr[3] = 1 if finished else 0
+        low = scores[0]
+        for s in range(1, seats):
+            low = min(low, scores[s])
+        nw = 0
+        for s in range(seats):
+            if finished and scores[s] == low:
+                mr[5 + s] = 1
+                nw += 1
+            mr[9 + s] = scores[s]
+        mr[4] = nw
+    return drows, nd

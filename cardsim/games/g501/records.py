@@ -1,0 +1,120 @@
+"""RECORDS.md records of simulated 501 deals, from the engine's own trace (no second engine)."""
+from __future__ import annotations
+
+import numpy as np
+
+from cardsim.cards import card_str, cards_of
+from cardsim.games.base import Setup
+from cardsim.games.g501 import engine as E
+from cardsim.games.g501.chunks import _check, _scores
+from cardsim.games.g501.constants import (
+    BLIND_FLAG, DECLARE_FLAG, RANKS, START_SCORE, T_CALLS, T_CONTRACT, T_NCALLS, T_NPLAY, T_PLAY,
+    TRACE_LEN, TRUMP_NAMES,
+)
+from cardsim.rng import check_seed
+
+
+def call_token(code: int) -> str:
+    """Trace code -> RECORDS.md call: ``P``, ``70`` or ``B70``."""
+    if code == 0:
+        return "P"
+    if code >= BLIND_FLAG:
+        return f"B{code - BLIND_FLAG}"
+    return str(code)
+
+
+def result_from_engine(res: np.ndarray, seats: int, before: list[int]) -> dict:
+    """The RECORDS.md ``result`` of a deal from play_deal's result vector."""
+    declarer = int(res[E.R_DECLARER])
+    void = bool(res[E.R_VOID])
+    abandoned = bool(res[E.R_ABANDONED])
+    played = bool(res[E.R_PLAYED])
+    cards = [int(res[E.R_CARDS + s]) for s in range(seats)]
+    marr = [int(res[E.R_MARR + s]) for s in range(seats)]
+    delta = [int(res[E.R_DELTA + s]) for s in range(seats)]
+    after = [b + d for b, d in zip(before, delta)]
+    over = any(a <= 0 for a in after)
+    low = min(after)
+    return {
+        "game": "501",
+        "declarer": None if void else declarer,
+        "contract": None if void else int(res[E.R_BID]),
+        "target": int(res[E.R_TARGET]) if played else None,
+        "blind": bool(res[E.R_BLIND]),
+        "abandoned": abandoned,
+        "trump": TRUMP_NAMES[int(res[E.R_TRUMP])] if played else None,
+        "cards": cards,
+        "marriages": marr,
+        "points": [c + m for c, m in zip(cards, marr)],
+        "made": bool(res[E.R_MADE]) if played else None,
+        "delta": delta,
+        "after": {"scores": after},
+        "game_over": over,
+        "winners": [s for s in range(seats) if over and after[s] == low],
+    }
+
+
+def make_records(seed: int, deal_ids, setup: Setup, scores=None) -> list[dict]:
+    """RECORDS.md records (with ``result``) of deals ``deal_ids`` of ``seed``, exactly as
+    ``simulate_chunk`` plays them (same jitted ``play_deal``, run with a trace buffer).
+
+    ``scores`` (one per seat) adds a ``before`` field; absent = every seat at 501.
+    """
+    _check(setup)
+    seed_u = np.uint64(check_seed(seed))
+    ids = np.asarray(list(deal_ids), dtype=np.int64)
+    n = ids.shape[0]
+    traces = np.zeros((n, TRACE_LEN), dtype=np.int32)
+    dealers = np.zeros(n, dtype=np.int64)
+    hands = np.zeros((n, 4), dtype=np.uint64)
+    talons = np.zeros(n, dtype=np.uint64)
+    results = np.zeros((n, E.N_RES), dtype=np.int64)
+    sc = _scores(setup, scores)
+    E.trace_kernel(seed_u, ids, np.int64(setup.seats), setup.strategy_ids.astype(np.int64),
+                   setup.params.astype(np.float64), sc, traces, dealers, hands, talons, results)
+    seats = setup.seats
+    before = [int(x) for x in sc[:seats]]
+    out = []
+    for i in range(n):
+        tr = traces[i]
+        dealer = int(dealers[i])
+        rec = {
+            "game": "501",
+            "seats": seats,
+            "dealer": dealer,
+            "seed": int(seed),
+            "deal": int(ids[i]),
+            "strategies": list(setup.specs),
+        }
+        if scores is not None:
+            rec["before"] = {"scores": before}
+        rec["hands"] = [[card_str(c, RANKS) for c in cards_of(int(hands[i, s]))] for s in range(seats)]
+        rec["talon"] = [card_str(c, RANKS) for c in cards_of(int(talons[i]))]
+        rec["auction"] = [call_token(int(c)) for c in tr[T_CALLS:T_CALLS + tr[T_NCALLS]]]
+        res = results[i]
+        if not res[E.R_VOID]:
+            decl = int(res[E.R_DECLARER])
+            if res[E.R_ABANDONED]:
+                rec["contract"] = {"abandon": True}
+            else:
+                opp1 = (decl + 1) % seats
+                if seats == 4 and opp1 == dealer:
+                    opp1 = (opp1 + 1) % seats
+                opp2 = (opp1 + 1) % seats
+                if seats == 4 and opp2 == dealer:
+                    opp2 = (opp2 + 1) % seats
+                rec["contract"] = {
+                    "trump": TRUMP_NAMES[int(tr[T_CONTRACT + 1])],
+                    "target": int(res[E.R_TARGET]),
+                    "give": {str(opp1): card_str(int(tr[T_CONTRACT + 3]), RANKS),
+                             str(opp2): card_str(int(tr[T_CONTRACT + 4]), RANKS)},
+                }
+        plays = []
+        for c in tr[T_PLAY:T_PLAY + tr[T_NPLAY]]:
+            c = int(c)
+            flag = c >= DECLARE_FLAG
+            plays.append(card_str(c - DECLARE_FLAG if flag else c, RANKS) + ("+" if flag else ""))
+        rec["play"] = plays
+        rec["result"] = result_from_engine(res, seats, before)
+        out.append(rec)
+    return out

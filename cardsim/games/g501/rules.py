@@ -1,0 +1,143 @@
+"""501 rules as pure jitted functions on bit sets (RULES.md §1).
+
+Hands are ``uint64`` bit sets (:mod:`cardsim.cards`); trump is a suit index 0..3, or
+``NT`` (4) for no-trump.  Nothing here draws randomness or knows about strategies.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from cardsim._jit import jit
+from cardsim.cards import highest_bit, popcount
+from cardsim.games.g501.constants import (
+    LANE_POINTS, MARRIAGE_LANE, MAX_BID, MIN_BID, NT, RANK_POINTS, TALON_SIZE, HAND_SIZE,
+)
+
+U64 = np.uint64
+_LANE6 = U64(63)
+
+
+@jit
+def active_order(dealer, seats, order):
+    """Fill ``order`` (int64[3]) with the active seats in speaking/lead order (RULES.md §1.2, §1.3).
+
+    The first active seat is the dealer's left; with 4 seats the dealer sits out.
+    """
+    for i in range(3):
+        order[i] = (dealer + 1 + i) % seats
+
+
+@jit
+def deal_hands(deck, dealer, seats, hands):
+    """Deal a shuffled 24-card ``deck`` (int64[24], ``deck[0]`` = top) as RULES.md §1.2 settles.
+
+    Seven rounds of one card to each active seat from the dealer's left; in rounds 1-3 one
+    card to the talon after the players.  Writes ``hands`` (uint64[4], the dealer's stays 0
+    with 4 seats) and returns the talon bit set (uint64).
+    """
+    for s in range(4):
+        hands[s] = U64(0)
+    talon = U64(0)
+    k = 0
+    for rnd in range(HAND_SIZE):
+        for i in range(3):
+            seat = (dealer + 1 + i) % seats
+            hands[seat] |= U64(1) << U64(deck[k])
+            k += 1
+        if rnd < TALON_SIZE:
+            talon |= U64(1) << U64(deck[k])
+            k += 1
+    return talon
+
+
+@jit
+def hand_points(hand):
+    """Card points (A 11, 10 10, K 4, Q 3, J 2, 9 0) in a bit set (int64), RULES.md §1.1."""
+    h = U64(hand)
+    return (LANE_POINTS[np.int64(h & _LANE6)] + LANE_POINTS[np.int64((h >> U64(16)) & _LANE6)]
+            + LANE_POINTS[np.int64((h >> U64(32)) & _LANE6)] + LANE_POINTS[np.int64((h >> U64(48)) & _LANE6)])
+
+
+@jit
+def card_points(card):
+    return RANK_POINTS[card & 15]
+
+
+@jit
+def marriage_suits(hand):
+    """Bit mask (bit s = suit s) of the suits where ``hand`` holds both K and Q (RULES.md §1.6)."""
+    m = 0
+    for s in range(4):
+        if (U64(hand) >> U64(16 * s)) & MARRIAGE_LANE == MARRIAGE_LANE:
+            m |= 1 << s
+    return m
+
+
+@jit
+def marriage_value(suit, trump):
+    """40 for the trump suit, 20 otherwise; 20 for every suit in no-trump (RULES.md §1.6)."""
+    return 40 if suit == trump else 20
+
+
+@jit
+def legal_plays(hand, led_suit, trump):
+    """Legal cards (bit set) for ``hand`` on a trick whose led suit is ``led_suit`` (-1 when leading).
+
+    Follow suit; else trump if the contract has a trump suit and one is held (even a losing
+    one); else anything.  No obligation to beat or over-trump (RULES.md §1.5).
+    """
+    h = U64(hand)
+    if led_suit < 0:
+        return h
+    follow = h & (U64(0xFFFF) << U64(16 * led_suit))
+    if follow != U64(0):
+        return follow
+    if trump != NT:
+        ruff = h & (U64(0xFFFF) << U64(16 * trump))
+        if ruff != U64(0):
+            return ruff
+    return h
+
+
+@jit
+def beats(card, best, trump):
+    """Whether ``card`` beats the trick's current best card ``best`` (the led suit is best's unless trumped)."""
+    cs = card >> 4
+    bs = best >> 4
+    if cs == bs:
+        return card > best
+    return cs == trump
+
+
+@jit
+def trick_winner(trick, trump):
+    """Index 0..2 in ``trick`` (int64[3] cards, in play order) of the winning card (RULES.md §1.5)."""
+    w = 0
+    for i in range(1, 3):
+        if beats(trick[i], trick[w], trump):
+            w = i
+    return w
+
+
+@jit
+def declarer_delta(points, target, blind):
+    """Declarer's score change: −target if ``points >= target`` else +target, ×2 if blind (RULES.md §1.7)."""
+    d = -target if points >= target else target
+    return 2 * d if blind else d
+
+
+@jit
+def valid_bid(bid, current):
+    """A bid is an integer ≥ 66, > the current bid and ≤ 220 (RULES.md §1.3)."""
+    return bid >= MIN_BID and bid > current and bid <= MAX_BID
+
+
+@jit
+def count_rank(hand, rank):
+    """How many cards of trick rank ``rank`` (0 = 9 … 5 = A) ``hand`` holds."""
+    return popcount(U64(hand) & (U64(0x0001000100010001) << U64(rank)))
+
+
+@jit
+def top_card(hand):
+    return highest_bit(hand)

@@ -1,0 +1,366 @@
+"""501 strategies: registry, the jitted decision functions, and their dispatch (DESIGN.md §3-4).
+
+A strategy sees only its seat's view: its own hand (once it has looked), the auction so far,
+its position and score, the exposed talon, the cards played so far, what it won.  Each
+decision is one dispatch function (``if sid == 0 … elif sid == 1 …``) over small jitted
+functions; a strategy's parameters are the float64[N_PARAMS] vector of its seat.
+
+Decisions
+* ``blind_call``   before looking: ``LOOK`` (-1), pass (0) or a blind bid (> 0);
+* ``open_call``    after looking: pass (0) or a bid (> 0);
+* ``contract``     declarer with 10 cards: abandon, or trump + target + two cards to give;
+* ``play``         a card from ``legal`` (+ ``DECLARE_FLAG`` to declare a marriage on a lead).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from cardsim._jit import jit
+from cardsim.cards import highest_bit, lowest_bit, popcount
+from cardsim.games.g501.constants import (
+    DECK_MASK, DECLARE_FLAG, MAX_BID, MIN_BID, NT, RA, RANK_POINTS, RK, RQ, RT,
+)
+from cardsim.games.g501.rules import beats, hand_points, marriage_suits
+from cardsim.rng import choose_bit, randbelow, uniform
+from cardsim.strategies.registry import Registry
+
+U64 = np.uint64
+LOOK = -1
+
+REGISTRY = Registry("501")
+RANDOM = REGISTRY.add(
+    "random", 0,
+    {"p_pass": 0.5, "max_raise": 10.0, "p_blind": 0.2, "p_abandon": 0.1, "p_declare": 0.5},
+    "Random legal baseline: pass with p_pass else raise by 1..max_raise; blind with p_blind; "
+    "abandon with p_abandon; random trump/target/gifts; uniform legal cards.",
+)
+HEURISTIC = REGISTRY.add(
+    "heuristic", 1,
+    {"margin": 0.0, "abandon": 10.0, "target_margin": 12.0, "blind_level": 72.0, "blind_pos": -1.0,
+     "blind_score": 501.0, "blind_cur": 70.0, "blind_prob": 0.15},
+    "Estimates its deal points and bids up to estimate - margin; abandons when the estimate with "
+    "the talon is below bid - abandon; target = max(bid, estimate - target_margin); blind policy: "
+    "with probability blind_prob, when in auction position blind_pos (-1 any; 0 first speaker), "
+    "score <= blind_score and current bid <= blind_cur, bid blind (minimum raise) up to blind_level.",
+)
+
+# ------------------------------------------------------------------ hand evaluation
+_LANE6 = U64(63)
+
+
+@jit
+def _lane(hand, s):
+    return np.int64((U64(hand) >> U64(16 * s)) & _LANE6)
+
+
+@jit
+def _topseq(lane):
+    """Number of consecutive top cards (A, 10, K, …) held in a 6-bit lane."""
+    n = 0
+    r = 5
+    while r >= 0 and (lane >> r) & 1:
+        n += 1
+        r -= 1
+    return n
+
+
+@jit
+def estimate(hand, trump):
+    """Expected deal points (card points + marriages) of a hand played with ``trump`` (float).
+
+    Counts top-sequence winners per suit (side suits at most two rounds in a suit contract,
+    long trumps as extra tricks), credits each expected trick with the average value of
+    two unseen cards, and adds the marriages held.
+    """
+    n_cards = popcount(hand)
+    hp = hand_points(hand)
+    unseen_avg = (120.0 - hp) / (24.0 - n_cards)
+    tricks = 0.0
+    own = 0.0
+    marr = 0.0
+    for s in range(4):
+        ln = _lane(hand, s)
+        n = popcount(U64(ln))
+        if n == 0:
+            continue
+        top = _topseq(ln)
+        if s == trump:
+            w = top + 0.65 * max(0, n - top - 1) + (0.6 if n >= 4 else 0.0)
+            if top == 0 and n >= 2 and (ln >> RT) & 1:
+                w += 0.5
+        else:
+            cap = 3 if trump == NT else 2
+            w = float(min(top, cap, n))
+            if top == 0 and (ln >> RT) & 1 and n >= 2:
+                w += 0.4
+            if trump != NT and n <= 1:
+                w += 0.0
+        tricks += w
+        # the points of the cards that win: the top ones
+        k = 0
+        r = 5
+        while r >= 0 and k < int(w + 0.5):
+            if (ln >> r) & 1:
+                own += RANK_POINTS[r]
+                k += 1
+            r -= 1
+        if (ln >> RK) & 1 and (ln >> RQ) & 1:
+            marr += 40.0 if s == trump else 20.0
+    if trump != NT:
+        # ruffs with short side suits and spare trumps
+        nt_ = popcount(U64((U64(hand) >> U64(16 * trump)) & _LANE6))
+        voids = 0
+        for s in range(4):
+            if s != trump and _lane(hand, s) == 0:
+                voids += 1
+        tricks += min(voids, max(0, nt_ - 2)) * 0.6
+    if tricks > 8.0:
+        tricks = 8.0
+    return own + tricks * 2.0 * unseen_avg + 0.8 * marr + 0.15 * (hp - own)
+
+
+@jit
+def best_estimate7(hand):
+    """Auction estimate: best trump for the 7 cards plus the expected value of the talon."""
+    best = -1.0
+    for t in range(5):
+        e = estimate(hand, t)
+        if e > best:
+            best = e
+    hp = hand_points(hand)
+    return best + 0.5 * 3.0 * (120.0 - hp) / 17.0
+
+
+@jit
+def _usefulness(hand, card, trump):
+    s = card >> 4
+    r = card & 15
+    u = RANK_POINTS[r] * 1.0
+    if s == trump:
+        u += 40.0
+    if r == RA:
+        u += 20.0
+    ln = _lane(hand, s)
+    if (r == RK or r == RQ) and (ln >> RK) & 1 and (ln >> RQ) & 1:
+        u += 25.0
+    if r == RT and (ln >> RA) & 1:
+        u += 10.0
+    if popcount(U64(ln)) == 1 and s != trump:
+        u -= 2.0  # giving a singleton leaves a void to ruff
+    return u
+
+
+@jit
+def choose_gifts(hand, trump):
+    """The two least useful cards of a 10-card hand for ``trump`` (card indices, lower first)."""
+    c1 = -1
+    c2 = -1
+    u1 = 1e9
+    u2 = 1e9
+    h = U64(hand)
+    while h:
+        c = lowest_bit(h)
+        h &= h - U64(1)
+        u = _usefulness(hand, c, trump)
+        if u < u1:
+            c2 = c1
+            u2 = u1
+            c1 = c
+            u1 = u
+        elif u < u2:
+            c2 = c
+            u2 = u
+    return c1, c2
+
+
+# ------------------------------------------------------------------ auction
+@jit
+def blind_call(sid, p, rng, position, score, cur_bid):
+    """Decision before looking: LOOK (-1), pass (0) or a blind bid."""
+    if sid == 0:
+        if uniform(rng) >= p[2]:
+            return LOOK
+        return _random_call(p, rng, cur_bid)
+    # heuristic blind policy
+    lvl = p[3]
+    pos = p[4]
+    nxt = max(MIN_BID, cur_bid + 1)
+    if nxt <= lvl and (pos < 0 or int(pos) == position) and score <= p[5] and cur_bid <= p[6]:
+        if p[7] >= 1.0 or uniform(rng) < p[7]:
+            return nxt
+    return LOOK
+
+
+@jit
+def _random_call(p, rng, cur_bid):
+    if uniform(rng) < p[0]:
+        return 0
+    lo = max(MIN_BID, cur_bid + 1)
+    if lo > MAX_BID:
+        return 0
+    raise_ = max(1, int(p[1]))
+    b = lo + randbelow(rng, raise_)
+    return min(b, MAX_BID)
+
+
+@jit
+def open_call(sid, p, rng, hand, position, score, cur_bid, memo):
+    """Decision after looking: pass (0) or a bid; ``memo`` (float64[2]) caches the estimate."""
+    if sid == 0:
+        return _random_call(p, rng, cur_bid)
+    if memo[1] == 0.0:
+        memo[0] = best_estimate7(hand)
+        memo[1] = 1.0
+    limit = memo[0] - p[0]
+    nxt = max(MIN_BID, cur_bid + 1)
+    if nxt <= limit and nxt <= MAX_BID:
+        return nxt
+    return 0
+
+
+# ------------------------------------------------------------------ contract
+@jit
+def contract(sid, p, rng, hand, bid, blind, talon, out):
+    """Declarer's choice after the talon (RULES.md §1.4): fills ``out`` (int64[5]).
+
+    ``out = [abandon (0/1), trump (0..3, NT=4), target, gift to first opponent clockwise,
+    gift to second]``.
+    """
+    out[0] = 0
+    if sid == 0:
+        if uniform(rng) < p[3]:
+            out[0] = 1
+            return
+        out[1] = randbelow(rng, 5)
+        out[2] = min(MAX_BID, bid + randbelow(rng, max(1, int(p[1])) + 1))
+        g1 = choose_bit(rng, hand)
+        g2 = choose_bit(rng, U64(hand) & ~(U64(1) << U64(g1)))
+        out[3] = g1
+        out[4] = g2
+        return
+    best = -1e9
+    for t in range(5):
+        g1, g2 = choose_gifts(hand, t)
+        h8 = U64(hand) & ~(U64(1) << U64(g1)) & ~(U64(1) << U64(g2))
+        e = estimate(h8, t)
+        if e > best:
+            best = e
+            out[1] = t
+            out[3] = g1
+            out[4] = g2
+    if best < bid - p[1]:
+        out[0] = 1
+        return
+    tgt = int(best - p[2])
+    out[2] = min(MAX_BID, max(bid, tgt))
+
+
+# ------------------------------------------------------------------ play
+@jit
+def _lowest_value(cards, trump):
+    """The card of least value in ``cards``: fewest points, trumps last, lowest rank."""
+    best = -1
+    bv = 1e9
+    h = U64(cards)
+    while h:
+        c = lowest_bit(h)
+        h &= h - U64(1)
+        v = RANK_POINTS[c & 15] * 10.0 + (c & 15)
+        if (c >> 4) == trump:
+            v += 200.0
+        if v < bv:
+            bv = v
+            best = c
+    return best
+
+
+@jit
+def _masters(hand, unseen):
+    """Cards of ``hand`` that no unseen card of their suit can beat."""
+    m = U64(0)
+    for s in range(4):
+        ln = (U64(hand) >> U64(16 * s)) & _LANE6
+        if ln == U64(0):
+            continue
+        top = highest_bit(ln)
+        un = (U64(unseen) >> U64(16 * s)) & _LANE6
+        if (un >> U64(top)) == U64(0):
+            m |= U64(1) << U64(16 * s + top)
+    return m
+
+
+@jit
+def play(sid, p, rng, hand, legal, trick, n_in_trick, trump, played, is_declarer, won_any):
+    """A card from ``legal`` (RULES.md §1.5), plus DECLARE_FLAG to declare a marriage when leading."""
+    if sid == 0:
+        c = choose_bit(rng, legal)
+        if n_in_trick == 0 and ((c & 15) == RK or (c & 15) == RQ):
+            if (marriage_suits(hand) >> (c >> 4)) & 1 and uniform(rng) < p[4]:
+                return c + DECLARE_FLAG
+        return c
+    unseen = DECK_MASK & ~U64(played) & ~U64(hand)
+    if n_in_trick == 0:
+        ms = marriage_suits(hand)
+        masters = _masters(hand, unseen)
+        if ms != 0:
+            if won_any or masters != U64(0) or popcount(hand) > 3:
+                s = trump if (trump != NT and (ms >> trump) & 1) else highest_bit(U64(ms))
+                return 16 * s + RQ + DECLARE_FLAG
+        if masters != U64(0):
+            tm = U64(0)
+            if trump != NT:
+                tm = masters & (U64(0xFFFF) << U64(16 * trump))
+                if is_declarer and tm != U64(0) and (unseen >> U64(16 * trump)) & _LANE6 != U64(0):
+                    return highest_bit(tm)
+            side = masters & ~tm
+            if side != U64(0):
+                best = -1
+                bp = -1
+                h = side
+                while h:
+                    c = lowest_bit(h)
+                    h &= h - U64(1)
+                    if RANK_POINTS[c & 15] > bp:
+                        bp = RANK_POINTS[c & 15]
+                        best = c
+                return best
+        return _lowest_value(hand, trump)
+    # following: find the current winner
+    w = trick[0]
+    for i in range(1, n_in_trick):
+        if beats(trick[i], w, trump):
+            w = trick[i]
+    winners = U64(0)
+    h = U64(legal)
+    while h:
+        c = lowest_bit(h)
+        h &= h - U64(1)
+        if beats(c, w, trump):
+            winners |= U64(1) << U64(c)
+    if winners == U64(0):
+        return _lowest_value(legal, trump)
+    led = trick[0] >> 4
+    if n_in_trick == 2:
+        # last to play: the winning card worth most, but spend the smallest trump when ruffing
+        side = winners
+        if trump != NT and led != trump:
+            side = winners & ~(U64(0xFFFF) << U64(16 * trump))
+        if side != U64(0):
+            best = -1
+            bp = -1
+            hh = side
+            while hh:
+                c = lowest_bit(hh)
+                hh &= hh - U64(1)
+                if RANK_POINTS[c & 15] > bp:
+                    bp = RANK_POINTS[c & 15]
+                    best = c
+            return best
+        return lowest_bit(winners)
+    # second to play: win only with a card the third player cannot beat in the led suit
+    masters = _masters(winners, unseen) & winners
+    if masters != U64(0):
+        return highest_bit(masters)
+    if trump != NT and led != trump and (winners >> U64(16 * trump)) & _LANE6 != U64(0):
+        return lowest_bit(winners)
+    return _lowest_value(legal, trump)
