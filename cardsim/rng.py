@@ -18,6 +18,7 @@ _M1 = U64(0xBF58476D1CE4E5B9)
 _M2 = U64(0x94D049BB133111EB)
 _SEAT_SALT = U64(0xD1B54A32D192ED03)
 _MASK32 = U64(0xFFFFFFFF)
+_MATCH_SALT = U64(0x6A09E667F3BCC909)
 
 MAX_SEED = 2**64 - 1
 
@@ -46,6 +47,21 @@ def stream(key, index):
     s = np.empty(1, dtype=np.uint64)
     s[0] = mix64(U64(key) ^ (U64(index + 1) * _SEAT_SALT))
     return s
+
+
+@jit
+def seed_stream(state, key, index):
+    """Set ``state`` (uint64[1], reused to avoid allocating in hot loops) to :func:`stream`'s."""
+    state[0] = mix64(U64(key) ^ (U64(index + 1) * _SEAT_SALT))
+
+
+@jit
+def match_key(seed, match_id):
+    """Key of match ``match_id`` of seed ``seed``; its deal ``j`` has key ``deal_key(match_key, j)``.
+
+    Salted so that match keys never coincide with the keys of independent deals.
+    """
+    return mix64(deal_key(seed, match_id) ^ _MATCH_SALT)
 
 
 @jit

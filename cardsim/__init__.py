@@ -1,0 +1,42 @@
+"""cardsim: Monte Carlo strategy analysis for Vint, Five Hundred and 501.
+
+>>> import cardsim
+>>> df = cardsim.simulate("vint", 10_000, seed=1)
+>>> df.groupby("level").made.mean()
+
+``simulate`` plays independent deals (one row each), ``play_match`` whole matches, ``records``
+returns deal records (RECORDS.md) and ``replay`` validates and scores one.
+"""
+from __future__ import annotations
+
+from cardsim.games import GAME_NAMES, get_game
+from cardsim.games.base import OptionError, RecordError
+from cardsim.runner import play_matches as play_match
+from cardsim.runner import simulate
+from cardsim.strategies.registry import StrategyError
+
+__version__ = "0.1.0"
+
+
+def records(game, deal_ids, seed=0, strategies=None, seats=None, rules=None) -> list[dict]:
+    """RECORDS.md records (with ``result``) of deals ``deal_ids`` of ``seed``, as ``simulate`` plays them."""
+    spec = get_game(game)
+    from cardsim.runner import make_run
+
+    ids = list(deal_ids)
+    run = make_run(game, max(1, len(ids)), seed, strategies, seats, rules)
+    return spec.make_records(run.seed, ids, run.setup)
+
+
+def replay(record: dict) -> dict:
+    """Validate a record against RULES.md and return its result; raises RecordError."""
+    if not isinstance(record, dict):
+        raise RecordError("a record must be a JSON object")
+    game = record.get("game")
+    if game not in GAME_NAMES:
+        raise RecordError(f"unknown game {game!r} (known: {', '.join(GAME_NAMES)})", "game")
+    return get_game(game).replay(record)
+
+
+__all__ = ["simulate", "play_match", "records", "replay", "get_game", "GAME_NAMES", "OptionError",
+           "RecordError", "StrategyError"]

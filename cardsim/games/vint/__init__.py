@@ -1,0 +1,64 @@
+"""Vint (RULES.md §2): the game's :class:`~cardsim.games.base.GameSpec`."""
+from __future__ import annotations
+
+import numpy as np
+
+from cardsim.games.base import GameSpec
+from cardsim.rng import check_seed
+
+from . import engine
+from .records import make_records
+from .replay import replay
+from .show import show
+from .strategies import REGISTRY
+
+
+def simulate_chunk(seed, start, count, setup):
+    """Rows (engine.ROW_DTYPE, shape (count,)) of independent deals start..start+count-1."""
+    rows = np.zeros(count, dtype=engine.ROW_DTYPE)
+    engine.simulate_rows(np.uint64(check_seed(seed)), start, count, setup.strategy_ids, setup.params,
+                         engine.BASE_DECK, rows)
+    return rows
+
+
+def deal_chunk(seed, start, count):
+    """Dealing only (the benchmark baseline); returns a checksum."""
+    return int(engine.deal_only(np.uint64(check_seed(seed)), start, count, engine.BASE_DECK))
+
+
+def play_matches(seed, start, count, setup):
+    """Rubbers ``start..start+count-1``: (rubber rows RUBBER_DTYPE, deal rows ROW_DTYPE + ``rubber``)."""
+    seed = np.uint64(check_seed(seed))
+    capacity = max(64, 16 * count)
+    while True:
+        rubbers = np.zeros(count, dtype=engine.RUBBER_DTYPE)
+        deals = np.zeros(capacity, dtype=engine.ROW_DTYPE)
+        rubber_of = np.zeros(capacity, dtype=np.int64)
+        n = engine.play_rubbers(seed, start, count, setup.strategy_ids, setup.params, engine.BASE_DECK,
+                                rubbers, deals, rubber_of)
+        if n >= 0:
+            break
+        capacity *= 2
+    deals = deals[:n]
+    out = np.zeros(n, dtype=np.dtype([("rubber", "i8")] + engine.ROW_DTYPE.descr))
+    out["rubber"] = rubber_of[:n]
+    for name in engine.ROW_DTYPE.names:
+        out[name] = deals[name]
+    return rubbers, out
+
+
+SPEC = GameSpec(
+    name="vint",
+    seat_counts=(4,),
+    registry=REGISTRY,
+    default_strategy="heuristic",
+    row_dtype=engine.ROW_DTYPE,
+    simulate_chunk=simulate_chunk,
+    deal_chunk=deal_chunk,
+    make_records=make_records,
+    replay=replay,
+    show=show,
+    play_matches=play_matches,
+    match_dtype=engine.RUBBER_DTYPE,
+    doc="Vint: Russian partnership game, no dummy, both sides score every trick (RULES.md §2)",
+)

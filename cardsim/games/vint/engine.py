@@ -1,0 +1,300 @@
+"""The jitted Vint driver: deal, auction, 13 tricks, score — one row per deal (RULES.md §2).
+
+``run_deal`` is the one implementation of a deal; ``simulate_rows`` loops it over a range of
+deals, ``trace_deal`` runs it for one deal keeping the action trace that records are made of,
+and ``play_rubbers`` chains deals into rubbers with the below-the-line state carried over.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from cardsim._jit import jit
+from cardsim.cards import popcount, suit_mask
+from cardsim.rng import deal_key, match_key, randbelow, seed_stream, shuffle
+
+from .rules import (MAX_CALL, MAX_CALLS, N_SCORE, N_TRICKS, NT, PASS, S_ABOVE, S_ACES, S_AFTER_BELOW,
+                    S_AFTER_GAMES, S_BELOW, S_BID_SLAM, S_CROSSING, S_GAME, S_GAME_WON_BY, S_HONOURS,
+                    S_MADE, S_PENALTY, S_RUBBER_WON_BY, S_SLAM, S_TOTAL, S_TRICKS, CLOSING_PASSES,
+                    VOID_PASSES, aces_held, call_denomination, call_level, high_card_points,
+                    honours_held, legal_plays, score_deal, trick_value, winning_index)
+from .strategies import choose_call, choose_card
+
+U64 = np.uint64
+SUIT_LETTERS = "SCDH"
+
+_fields = [("deal", "i8"), ("dealer", "i1"), ("declarer", "i1"), ("level", "i1"), ("denomination", "i1"),
+           ("value", "i2"), ("void", "?"), ("made", "?"), ("n_calls", "i2")]
+for _name, _dt in [("tricks", "i1"), ("below", "i4"), ("above", "i4"), ("slam", "i4"), ("bid_slam", "i4"),
+                   ("honours", "i4"), ("aces", "i4"), ("penalty", "i4"), ("game", "i4"), ("total", "i4")]:
+    _fields += [(f"{_name}_0", _dt), (f"{_name}_1", _dt)]
+_fields += [("game_won_by", "i1"), ("crossing_trick", "i1"), ("rubber_won_by", "i1")]
+_fields += [(f"hcp_{s}", "i1") for s in range(4)]
+_fields += [(f"aces_held_{s}", "i1") for s in range(4)]
+_fields += [(f"len_{s}_{suit}", "i1") for s in range(4) for suit in SUIT_LETTERS]
+_fields += [("team_aces_0", "i1"), ("team_aces_1", "i1"), ("team_honours_0", "i1"), ("team_honours_1", "i1")]
+ROW_DTYPE = np.dtype(_fields)
+"""One row per deal.  Scores in score points by team (``_0`` = seats 0+2); ``denomination``
+0..4 = S C D H NT (−1 when void); ``crossing_trick`` 1-based, 0 = nobody reached 500;
+``game_won_by``/``rubber_won_by`` team or −1; ``hcp_s`` 4-3-2-1 points, ``aces_held_s``,
+``len_s_X`` per seat; ``team_aces_t`` and ``team_honours_t`` (trump honours held for the
+contract's trump, 0 in no-trump or void) per team."""
+
+RUBBER_DTYPE = np.dtype([("rubber", "i8"), ("deals", "i2"), ("void_deals", "i2"), ("games_0", "i1"),
+                         ("games_1", "i1"), ("winner", "i1"), ("points_0", "i4"), ("points_1", "i4"),
+                         ("margin", "i4")])
+"""One row per rubber: games won, winner (team), each team's total above + below over the
+rubber (score points) and ``margin`` = winner's total − loser's (may be negative, RULES.md §2.7)."""
+
+TRACE_PLAYS = 52
+BASE_DECK = np.array([s * 16 + r for s in range(4) for r in range(13)], dtype=np.int64)
+
+# info vector written by run_deal
+I_NCALLS, I_DECLARER, I_CONTRACT = 0, 1, 2
+
+
+@jit
+def deal_cards(key, dealer, base_deck, deck, hands):
+    """Shuffle and deal 13 cards each (RULES.md §2.1); returns the dealer (int64).
+
+    The deal's stream first draws a dealer (used when ``dealer`` < 0, as for an independent
+    deal; a rubber passes its rotating dealer), then shuffles ``deck`` (int64[52] scratch, reset
+    from ``base_deck``).  One card at a time clockwise from the dealer's left: ``deck[k]`` goes
+    to seat ``(dealer + 1 + k) % 4``.  ``hands``: uint64[4], overwritten.
+    """
+    state = np.empty(1, dtype=np.uint64)
+    seed_stream(state, key, 0)
+    drawn = randbelow(state, 4)
+    if dealer < 0:
+        dealer = drawn
+    deck[:] = base_deck
+    shuffle(deck, state)
+    hands[:] = 0
+    for k in range(52):
+        seat = (dealer + 1 + k) % 4
+        hands[seat] |= U64(1) << U64(deck[k])
+    return dealer
+
+
+@jit
+def run_deal(key, dealer, hands, ids, params, below_before, games_before, rngs, calls, plays, score, info):
+    """Auction, play and score one deal whose initial ``hands`` (uint64[4]) are given.
+
+    ``rngs``: uint64[4, 1] scratch for the seats' streams; ``calls``: int64[MAX_CALLS] and
+    ``plays``: int64[52] receive the trace; ``score``: int64[N_SCORE] (see rules.score_deal);
+    ``info``: int64[3] = number of calls, declarer (−1 void), contract call (0 void).
+    """
+    for s in range(4):
+        seed_stream(rngs[s], key, 1 + s)
+    # Auction (RULES.md §2.2): dealer first; 8 passes void, 12 after a bid end it.
+    ncalls = 0
+    current = PASS
+    bidder = -1
+    passes = 0
+    seat = dealer
+    while True:
+        call = choose_call(ids[seat], params[seat], rngs[seat], hands[seat], seat, calls, ncalls, current, bidder)
+        if call != PASS and (call <= current or call > MAX_CALL):
+            raise ValueError("strategy made an insufficient or unknown bid")
+        calls[ncalls] = call
+        ncalls += 1
+        if call == PASS:
+            passes += 1
+            if (current == PASS and passes == VOID_PASSES) or (current != PASS and passes == CLOSING_PASSES):
+                break
+        else:
+            current = call
+            bidder = seat
+            passes = 0
+        seat = (seat + 1) % 4
+    info[I_NCALLS] = ncalls
+    info[I_DECLARER] = bidder
+    info[I_CONTRACT] = current
+    score[:] = 0
+    if current == PASS:
+        return
+    level = call_level(current)
+    trump = call_denomination(current)
+    # Play (RULES.md §2.3): the declarer's left leads, every hand hidden.
+    hand = hands.copy()
+    trick = np.zeros(4, dtype=np.int64)
+    winners = np.zeros(N_TRICKS, dtype=np.int64)
+    played = U64(0)
+    leader = (bidder + 1) % 4
+    for t in range(N_TRICKS):
+        for k in range(4):
+            seat = (leader + k) % 4
+            card = choose_card(ids[seat], params[seat], rngs[seat], hand[seat], seat, bidder, trump,
+                               leader, trick, k, played)
+            b = U64(1) << U64(card)
+            led = -1 if k == 0 else trick[0] >> 4
+            if (legal_plays(hand[seat], led) & b) == U64(0):
+                raise ValueError("strategy played an illegal card")
+            hand[seat] ^= b
+            played |= b
+            trick[k] = card
+            plays[4 * t + k] = card
+        leader = (leader + winning_index(trick, 4, trump)) % 4
+        winners[t] = leader
+    score_deal(level, trump, bidder, winners, hands, below_before, games_before, score)
+
+
+@jit
+def fill_row(rows, i, deal_id, dealer, hands, score, info):
+    """Write deal ``i``'s row from its hands, score vector and info (see ROW_DTYPE)."""
+    r = rows[i]
+    r.deal = deal_id
+    r.dealer = dealer
+    r.declarer = info[I_DECLARER]
+    r.n_calls = info[I_NCALLS]
+    contract = info[I_CONTRACT]
+    r.void = contract == PASS
+    trump = NT
+    if contract == PASS:
+        r.level = 0
+        r.denomination = -1
+        r.value = 0
+        r.made = False
+    else:
+        r.level = call_level(contract)
+        trump = call_denomination(contract)
+        r.denomination = trump
+        r.value = trick_value(r.level, trump)
+        r.made = score[S_MADE] == 1
+    r.tricks_0, r.tricks_1 = score[S_TRICKS], score[S_TRICKS + 1]
+    r.below_0, r.below_1 = score[S_BELOW], score[S_BELOW + 1]
+    r.above_0, r.above_1 = score[S_ABOVE], score[S_ABOVE + 1]
+    r.slam_0, r.slam_1 = score[S_SLAM], score[S_SLAM + 1]
+    r.bid_slam_0, r.bid_slam_1 = score[S_BID_SLAM], score[S_BID_SLAM + 1]
+    r.honours_0, r.honours_1 = score[S_HONOURS], score[S_HONOURS + 1]
+    r.aces_0, r.aces_1 = score[S_ACES], score[S_ACES + 1]
+    r.penalty_0, r.penalty_1 = score[S_PENALTY], score[S_PENALTY + 1]
+    r.game_0, r.game_1 = score[S_GAME], score[S_GAME + 1]
+    r.total_0, r.total_1 = score[S_TOTAL], score[S_TOTAL + 1]
+    if contract == PASS:
+        r.game_won_by = -1
+        r.rubber_won_by = -1
+        r.crossing_trick = 0
+    else:
+        r.game_won_by = score[S_GAME_WON_BY]
+        r.rubber_won_by = score[S_RUBBER_WON_BY]
+        r.crossing_trick = score[S_CROSSING]
+    r.hcp_0, r.hcp_1, r.hcp_2, r.hcp_3 = (high_card_points(hands[0]), high_card_points(hands[1]),
+                                          high_card_points(hands[2]), high_card_points(hands[3]))
+    aces = U64(0x1000100010001000)
+    r.aces_held_0, r.aces_held_1 = popcount(hands[0] & aces), popcount(hands[1] & aces)
+    r.aces_held_2, r.aces_held_3 = popcount(hands[2] & aces), popcount(hands[3] & aces)
+    r.len_0_S, r.len_0_C = popcount(hands[0] & suit_mask(0)), popcount(hands[0] & suit_mask(1))
+    r.len_0_D, r.len_0_H = popcount(hands[0] & suit_mask(2)), popcount(hands[0] & suit_mask(3))
+    r.len_1_S, r.len_1_C = popcount(hands[1] & suit_mask(0)), popcount(hands[1] & suit_mask(1))
+    r.len_1_D, r.len_1_H = popcount(hands[1] & suit_mask(2)), popcount(hands[1] & suit_mask(3))
+    r.len_2_S, r.len_2_C = popcount(hands[2] & suit_mask(0)), popcount(hands[2] & suit_mask(1))
+    r.len_2_D, r.len_2_H = popcount(hands[2] & suit_mask(2)), popcount(hands[2] & suit_mask(3))
+    r.len_3_S, r.len_3_C = popcount(hands[3] & suit_mask(0)), popcount(hands[3] & suit_mask(1))
+    r.len_3_D, r.len_3_H = popcount(hands[3] & suit_mask(2)), popcount(hands[3] & suit_mask(3))
+    r.team_aces_0, r.team_aces_1 = aces_held(hands, 0), aces_held(hands, 1)
+    r.team_honours_0, r.team_honours_1 = honours_held(hands, 0, trump), honours_held(hands, 1, trump)
+
+
+@jit
+def simulate_rows(seed, start, count, ids, params, base_deck, rows):
+    """Play deals ``start .. start+count-1`` of ``seed`` from a clean line into ``rows``."""
+    deck = np.empty(52, dtype=np.int64)
+    hands = np.zeros(4, dtype=np.uint64)
+    rngs = np.zeros((4, 1), dtype=np.uint64)
+    calls = np.zeros(MAX_CALLS, dtype=np.int64)
+    plays = np.zeros(52, dtype=np.int64)
+    score = np.zeros(N_SCORE, dtype=np.int64)
+    info = np.zeros(3, dtype=np.int64)
+    zero = np.zeros(2, dtype=np.int64)
+    for i in range(count):
+        key = deal_key(seed, start + i)
+        dealer = deal_cards(key, -1, base_deck, deck, hands)
+        run_deal(key, dealer, hands, ids, params, zero, zero, rngs, calls, plays, score, info)
+        fill_row(rows, i, start + i, dealer, hands, score, info)
+
+
+@jit
+def deal_only(seed, start, count, base_deck):
+    """Dealing alone, the benchmark baseline: returns an XOR checksum of all hands (uint64)."""
+    deck = np.empty(52, dtype=np.int64)
+    hands = np.zeros(4, dtype=np.uint64)
+    check = U64(0)
+    for i in range(count):
+        key = deal_key(seed, start + i)
+        deal_cards(key, -1, base_deck, deck, hands)
+        check ^= hands[0] ^ (hands[1] << U64(1))
+    return check
+
+
+@jit
+def trace_deal(key, dealer_override, ids, params, below, games, base_deck, hands, calls, plays, score, info, rows):
+    """Run one deal like simulate_rows / play_rubbers do, keeping its trace; returns the dealer."""
+    deck = np.empty(52, dtype=np.int64)
+    rngs = np.zeros((4, 1), dtype=np.uint64)
+    dealer = deal_cards(key, dealer_override, base_deck, deck, hands)
+    run_deal(key, dealer, hands, ids, params, below, games, rngs, calls, plays, score, info)
+    fill_row(rows, 0, 0, dealer, hands, score, info)
+    return dealer
+
+
+@jit
+def play_rubbers(seed, start, count, ids, params, base_deck, rubber_rows, deal_rows, deal_rubber):
+    """Play rubbers ``start .. start+count-1``: deals chained with the line carried over until a
+    side wins two games (RULES.md §2.7); the dealer passes left after every deal, void or not.
+
+    Deal ``j`` of rubber ``m`` has key ``deal_key(match_key(seed, m), j)``; the first dealer is
+    the one its first deal draws.  Returns the number of deal rows written, or −1 when
+    ``deal_rows`` is too small (call again with more room).
+    """
+    deck = np.empty(52, dtype=np.int64)
+    hands = np.zeros(4, dtype=np.uint64)
+    rngs = np.zeros((4, 1), dtype=np.uint64)
+    calls = np.zeros(MAX_CALLS, dtype=np.int64)
+    plays = np.zeros(52, dtype=np.int64)
+    score = np.zeros(N_SCORE, dtype=np.int64)
+    info = np.zeros(3, dtype=np.int64)
+    below = np.zeros(2, dtype=np.int64)
+    games = np.zeros(2, dtype=np.int64)
+    n = 0
+    for m in range(count):
+        mkey = match_key(seed, start + m)
+        below[:] = 0
+        games[:] = 0
+        points0 = 0
+        points1 = 0
+        voids = 0
+        dealer = -1
+        j = 0
+        while True:
+            if n >= deal_rows.shape[0]:
+                return -1
+            key = deal_key(mkey, j)
+            dealer = deal_cards(key, -1 if j == 0 else (dealer + 1) % 4, base_deck, deck, hands)
+            run_deal(key, dealer, hands, ids, params, below, games, rngs, calls, plays, score, info)
+            fill_row(deal_rows, n, j, dealer, hands, score, info)
+            deal_rubber[n] = start + m
+            n += 1
+            j += 1
+            if info[I_CONTRACT] == PASS:
+                voids += 1
+                continue
+            points0 += score[S_TOTAL]
+            points1 += score[S_TOTAL + 1]
+            below[0] = score[S_AFTER_BELOW]
+            below[1] = score[S_AFTER_BELOW + 1]
+            games[0] = score[S_AFTER_GAMES]
+            games[1] = score[S_AFTER_GAMES + 1]
+            if score[S_RUBBER_WON_BY] >= 0:
+                break
+        r = rubber_rows[m]
+        r.rubber = start + m
+        r.deals = j
+        r.void_deals = voids
+        r.games_0 = games[0]
+        r.games_1 = games[1]
+        w = score[S_RUBBER_WON_BY]
+        r.winner = w
+        r.points_0 = points0
+        r.points_1 = points1
+        r.margin = points0 - points1 if w == 0 else points1 - points0
+    return n

@@ -1,0 +1,281 @@
+"""Vint strategies: the registry, the jitted strategy functions, and their dispatch.
+
+A strategy sees only its seat's view (DESIGN.md property 3): its own hand, the auction so far,
+the cards played so far, the current trick, the contract and who declared it, its own
+parameter vector and its own random stream.  Parameters (float64[N_PARAMS]) are read by
+position, in the order the registry lists them.
+
+To add a strategy: write its ``@jit`` function(s) here, register it with a new id in
+``REGISTRY``, and add a branch to ``choose_call`` / ``choose_card`` (README, "Writing a
+strategy").
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from cardsim._jit import jit
+from cardsim.cards import highest_bit, lowest_bit, popcount, suit_mask
+from cardsim.rng import choose_bit, randbelow, uniform
+from cardsim.strategies.registry import Registry
+
+from .rules import (JACK, MAX_CALL, NT, PASS, TEN, bid_call, call_denomination, call_level,
+                    high_card_points, legal_plays, winning_index)
+
+U64 = np.uint64
+
+RANDOM, HEURISTIC, GREEDY = 0, 1, 2
+
+REGISTRY = Registry("vint")
+REGISTRY.add("random", RANDOM, {"pass_probability": 0.95},
+             "uniformly random legal card; passes with pass_probability, else a uniformly random higher bid")
+REGISTRY.add("heuristic", HEURISTIC,
+             {"aggression": 0.0, "partner_points": 7.0, "partner_bid_points": 13.0, "points_per_trick": 2.7},
+             "bids to its estimated side tricks (high cards, shape, partner's first bid); plays by the book")
+REGISTRY.add("greedy", GREEDY, {"aggression": 0.0, "partner_points": 7.0, "partner_bid_points": 13.0,
+                                "points_per_trick": 2.7},
+             "bids like heuristic; plays the cheapest card that wins the trick so far, else its lowest legal card")
+
+# Positions in the heuristic's parameter vector.
+P_AGGRESSION, P_PARTNER_POINTS, P_PARTNER_BID_POINTS, P_POINTS_PER_TRICK = 0, 1, 2, 3
+
+
+# ------------------------------------------------------------------------------- bidding
+@jit
+def random_call(params, rng, current):
+    """Pass with probability ``params[0]``, else a uniformly random bid above ``current``."""
+    if current >= MAX_CALL or uniform(rng) < params[0]:
+        return np.int64(PASS)
+    return np.int64(current + 1 + randbelow(rng, MAX_CALL - current))
+
+
+@jit
+def suit_lengths(hand, out):
+    for s in range(4):
+        out[s] = popcount(U64(hand) & suit_mask(s))
+
+
+@jit
+def estimated_tricks(params, hand, seat, calls, ncalls, out):
+    """Expected side tricks per denomination (float64[5] into ``out``) from the seat's view.
+
+    Side strength = own high-card points + one point per card over four in a suit + what the
+    partner has shown: ``partner_bid_points`` once he has bid (his first bid also promises five
+    cards in its suit), else ``partner_points``.  Tricks = strength / ``points_per_trick``,
+    adjusted for the trump fit beyond eight cards and for short suits.
+    """
+    lengths = np.empty(4, dtype=np.int64)
+    suit_lengths(hand, lengths)
+    points = np.float64(high_card_points(hand))
+    for s in range(4):
+        if lengths[s] > 4:
+            points += lengths[s] - 4
+    partner = (seat + 2) % 4
+    partner_denomination = -1
+    # Seats speak in rotation, so the partner's calls are every fourth call from his first.
+    first = -1
+    for i in range(ncalls):
+        if calls[i] != PASS and _speaker(i, ncalls, seat) == partner:
+            first = i
+            break
+    if first >= 0:
+        partner_denomination = call_denomination(calls[first])
+        points += params[P_PARTNER_BID_POINTS]
+    else:
+        points += params[P_PARTNER_POINTS]
+    base = points / params[P_POINTS_PER_TRICK]
+    short = 0
+    for s in range(4):
+        if lengths[s] <= 1:
+            short += 1
+    for d in range(4):
+        partner_cards = 5.0 if partner_denomination == d else (13.0 - lengths[d]) / 3.0
+        fit = lengths[d] + partner_cards
+        t = base + 0.5 * (fit - 8.0)
+        if fit >= 8.0:
+            t += 0.5 * short
+        out[d] = t
+    out[NT] = base - (0.7 if short > 0 and partner_denomination != NT else 0.0)
+
+
+@jit
+def _speaker(i, ncalls, seat):
+    """Seat that made call ``i`` when ``seat`` is to make call ``ncalls``."""
+    return (seat - (ncalls - i)) % 4
+
+
+@jit
+def heuristic_call(params, hand, seat, calls, ncalls, current, current_bidder):
+    """Bid the cheapest legal contract in the denomination with most expected tricks, as long as
+    its level is within expected tricks − 6 + ``aggression``; otherwise pass.
+
+    The undertrick penalty (500 × level a trick, RULES.md §2.6) dwarfs a trick's value, so the
+    level cap is the stopping rule.  Never overbids its own standing bid.
+    """
+    if current_bidder == seat or current >= MAX_CALL:
+        return np.int64(PASS)
+    tricks = np.empty(5, dtype=np.float64)
+    estimated_tricks(params, hand, seat, calls, ncalls, tricks)
+    tried = np.zeros(5, dtype=np.bool_)
+    for _ in range(5):
+        best = -1
+        for d in range(5):
+            if not tried[d] and (best < 0 or tricks[d] >= tricks[best]):
+                best = d
+        tried[best] = True
+        max_level = np.int64(np.floor(tricks[best] + params[P_AGGRESSION])) - 6
+        if current == PASS:
+            level = 1
+        else:
+            level = call_level(current) + (1 if best <= call_denomination(current) else 0)
+        if level <= 7 and level <= max_level:
+            return bid_call(level, best)
+    return np.int64(PASS)
+
+
+# ------------------------------------------------------------------------------- card play
+@jit
+def _lowest_discard(hand, trump):
+    """Lowest-ranked card outside trumps (the longest suit on equal rank), else lowest trump."""
+    best = -1
+    best_len = -1
+    for s in range(4):
+        if s == trump:
+            continue
+        cards = U64(hand) & suit_mask(s)
+        if cards != U64(0):
+            c = lowest_bit(cards)
+            n = popcount(cards)
+            if best < 0 or (c & 15) < (best & 15) or ((c & 15) == (best & 15) and n > best_len):
+                best = c
+                best_len = n
+    if best < 0:
+        return lowest_bit(hand)
+    return best
+
+
+@jit
+def _above(card):
+    """Mask of the cards of ``card``'s suit that rank above it."""
+    return suit_mask(card >> 4) & ~((U64(2) << U64(card)) - U64(1))
+
+
+@jit
+def heuristic_lead(hand, seat, declarer, trump, others):
+    """Opening lead of a trick: declarer draws trumps; cash a master card; else lead from the
+    longest side suit, top of a touching honour sequence or low."""
+    if trump < NT and seat == declarer:
+        mine = U64(hand) & suit_mask(trump)
+        theirs = U64(others) & suit_mask(trump)
+        if mine != U64(0) and theirs != U64(0):
+            top = highest_bit(mine)
+            if top > highest_bit(theirs):
+                return top
+            return lowest_bit(mine)
+    best = -1
+    best_len = -1
+    for s in range(4):
+        mine = U64(hand) & suit_mask(s)
+        if mine == U64(0) or (s == trump and seat != declarer):
+            continue
+        theirs = U64(others) & suit_mask(s)
+        top = highest_bit(mine)
+        if theirs == U64(0) or top > highest_bit(theirs):
+            n = popcount(mine)
+            if n > best_len:
+                best = top
+                best_len = n
+    if best >= 0:
+        return best
+    best_suit = -1
+    best_len = -1
+    for s in range(4):
+        n = popcount(U64(hand) & suit_mask(s))
+        if n > 0 and s != trump and n > best_len:
+            best_suit = s
+            best_len = n
+    if best_suit < 0:
+        return highest_bit(hand)
+    mine = U64(hand) & suit_mask(best_suit)
+    top = highest_bit(mine)
+    if (top & 15) >= TEN and (mine >> U64(top - 1)) & U64(1):
+        return top
+    return lowest_bit(mine)
+
+
+@jit
+def heuristic_card(hand, seat, declarer, trump, leader, trick, n, played):
+    """Card play by the book: second hand low (but cover an honour), third hand high, fourth
+    hand wins cheaply, never overtake a winning partner, ruff (or over-ruff) when void, discard
+    the lowest side card.  ``played``: every card seen played so far (uint64)."""
+    others = ~(U64(played) | U64(hand)) & U64(0xFFFFFFFFFFFFFFFF)
+    others &= U64(0x1FFF1FFF1FFF1FFF)
+    if n == 0:
+        return heuristic_lead(hand, seat, declarer, trump, others)
+    led = trick[0] >> 4
+    wi = winning_index(trick, n, trump)
+    w = trick[wi]
+    partner_winning = (leader + wi) % 4 == (seat + 2) % 4
+    follow = U64(hand) & suit_mask(led)
+    if follow != U64(0):
+        beat = follow & _above(w) if (w >> 4) == led else U64(0)
+        if partner_winning or beat == U64(0):
+            return lowest_bit(follow)
+        if n == 1:
+            if (w & 15) >= JACK:
+                return lowest_bit(beat)
+            return lowest_bit(follow)
+        if n == 3:
+            return lowest_bit(beat)
+        # Third hand: play the cheapest card that also beats every card still out in the suit,
+        # else the highest.
+        theirs = others & suit_mask(led)
+        if theirs != U64(0):
+            sure = beat & _above(highest_bit(theirs))
+            if sure != U64(0):
+                return lowest_bit(sure)
+        return highest_bit(beat)
+    if trump < NT and not partner_winning:
+        trumps = U64(hand) & suit_mask(trump)
+        if trumps != U64(0):
+            if (w >> 4) != trump:
+                return lowest_bit(trumps)
+            over = trumps & _above(w)
+            if over != U64(0):
+                return lowest_bit(over)
+    return _lowest_discard(hand, trump)
+
+
+@jit
+def greedy_card(hand, trump, trick, n):
+    """The cheapest legal card that beats the trick so far, else the lowest legal card."""
+    led = -1 if n == 0 else trick[0] >> 4
+    legal = legal_plays(hand, led)
+    if n == 0:
+        return lowest_bit(legal)
+    w = trick[winning_index(trick, n, trump)]
+    winners = legal & _above(w)
+    if (w >> 4) != trump and trump < NT and (legal & suit_mask(led)) == U64(0):
+        winners |= legal & suit_mask(trump)
+    if winners != U64(0):
+        return lowest_bit(winners)
+    return lowest_bit(legal)
+
+
+# ------------------------------------------------------------------------------- dispatch
+@jit
+def choose_call(sid, params, rng, hand, seat, calls, ncalls, current, current_bidder):
+    """The call (0 = pass, 1..35 = bid) strategy ``sid`` makes for ``seat``."""
+    if sid == RANDOM:
+        return random_call(params, rng, current)
+    return heuristic_call(params, hand, seat, calls, ncalls, current, current_bidder)
+
+
+@jit
+def choose_card(sid, params, rng, hand, seat, declarer, trump, leader, trick, n, played):
+    """The card (index) strategy ``sid`` plays from ``hand``; ``trick[:n]`` is on the table."""
+    if sid == RANDOM:
+        led = -1 if n == 0 else trick[0] >> 4
+        return choose_bit(rng, legal_plays(hand, led))
+    if sid == GREEDY:
+        return greedy_card(hand, trump, trick, n)
+    return heuristic_card(hand, seat, declarer, trump, leader, trick, n, played)
