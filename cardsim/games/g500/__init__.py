@@ -1,0 +1,127 @@
+"""Five Hundred (RULES.md §3): 46 cards with two jokers, bowers, a 6-card kitty, partnerships.
+
+Modules: :mod:`.constants` (card layout, per-trump remap tables, bid table, tokens),
+:mod:`.rules` (deal, legal plays, trick winner, scoring, game end), :mod:`.strategies`
+(registry and jitted strategies), :mod:`.engine` (the jitted deal, chunk and match loops),
+:mod:`.rows` (row dtypes), :mod:`.records` (RECORDS.md records from traces), :mod:`.replay`
+(plain-Python slow twin), :mod:`.show`.
+
+Rule options: ``scoring`` = ``quebec`` (default) | ``subtract``; ``target`` = game target
+(positive integer, default 1000).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from cardsim.games.base import GameSpec, OptionError, RuleOption, Setup
+from cardsim.games.g500 import engine as E
+from cardsim.games.g500.constants import SCORINGS
+from cardsim.games.g500.records import check_setup, make_records, rule_numbers
+from cardsim.games.g500.replay import replay
+from cardsim.games.g500.rows import MATCH_DEAL_DTYPE, MATCH_DTYPE, ROW_DTYPE, fill_rows
+from cardsim.games.g500.show import show
+from cardsim.games.g500.strategies import REGISTRY
+from cardsim.rng import check_seed
+
+MAX_DEALS = 2000
+"""Deal cap per match (a match that has not ended by then gets winner -1)."""
+
+
+def _scoring(text: str) -> str:
+    t = text.strip().lower()
+    if t not in SCORINGS:
+        raise ValueError(f"scoring must be one of {', '.join(SCORINGS)}")
+    return t
+
+
+def _target(text: str) -> int:
+    v = int(text)
+    if not 0 < v <= 30000:
+        raise ValueError("target must be a positive integer up to 30000")
+    return v
+
+
+def _kernel_args(setup: Setup):
+    check_setup(setup)
+    scoring, target = rule_numbers(setup.rules)
+    return setup.strategy_ids.astype(np.int64), setup.params.astype(np.float64), scoring, target
+
+
+def simulate_chunk(seed: int, start: int, count: int, setup: Setup) -> np.ndarray:
+    """Independent deals ``start .. start+count-1`` of ``seed``: ROW_DTYPE[count].
+
+    Each deal starts a match (scores 0-0), so ``winner`` is set only when one deal reaches the
+    target.  Raises OptionError / ValueError for a bad setup or seed.
+    """
+    seed_u = np.uint64(check_seed(seed))
+    ids, params, scoring, target = _kernel_args(setup)
+    res = np.zeros((count, E.R_LEN), dtype=np.int64)
+    E.simulate_kernel(seed_u, np.int64(start), np.int64(count), ids, params, scoring, target, res)
+    rows = np.zeros(count, dtype=ROW_DTYPE)
+    return fill_rows(rows, res, np.arange(start, start + count, dtype=np.int64))
+
+
+def deal_chunk(seed: int, start: int, count: int) -> int:
+    """Dealing only (the benchmark baseline); returns a checksum."""
+    return int(E.deal_kernel(np.uint64(check_seed(seed)), np.int64(start), np.int64(count)))
+
+
+def play_matches(seed: int, start: int, count: int, setup: Setup):
+    """Whole games to the target (RULES.md §3.6), matches ``start .. start+count-1`` of ``seed``.
+
+    The first dealer is drawn per match and the deal passes left after every deal (thrown-in
+    deals included).  Returns ``(MATCH_DTYPE[count], MATCH_DEAL_DTYPE[deals])``.
+    """
+    seed_u = np.uint64(check_seed(seed))
+    ids, params, scoring, target = _kernel_args(setup)
+    matches = np.zeros((count, 7), dtype=np.int64)
+    parts_res, parts_match, parts_index = [], [], []
+    done = 0
+    cap = max(4 * MAX_DEALS, 64 * count)
+    while done < count:
+        deals = np.zeros((cap, E.R_LEN), dtype=np.int64)
+        dm = np.zeros(cap, dtype=np.int64)
+        di = np.zeros(cap, dtype=np.int64)
+        n_done, n_rows = E.match_kernel(seed_u, np.int64(start + done), np.int64(count - done), ids,
+                                        params, scoring, target, np.int64(MAX_DEALS),
+                                        matches[done:], deals, dm, di)
+        parts_res.append(deals[:n_rows])
+        parts_match.append(dm[:n_rows])
+        parts_index.append(di[:n_rows])
+        done += int(n_done)
+    res = np.concatenate(parts_res)
+    mrows = np.zeros(count, dtype=MATCH_DTYPE)
+    for i, name in enumerate(MATCH_DTYPE.names):
+        mrows[name] = matches[:, i]
+    drows = np.zeros(res.shape[0], dtype=MATCH_DEAL_DTYPE)
+    fill_rows(drows, res, np.concatenate(parts_index))
+    drows["match"] = np.concatenate(parts_match)
+    drows["before_0"] = res[:, E.R_BEFORE0]
+    drows["before_1"] = res[:, E.R_BEFORE1]
+    return mrows, drows
+
+
+SPEC = GameSpec(
+    name="500",
+    seat_counts=(4,),
+    registry=REGISTRY,
+    default_strategy="heuristic",
+    row_dtype=ROW_DTYPE,
+    simulate_chunk=simulate_chunk,
+    deal_chunk=deal_chunk,
+    make_records=make_records,
+    replay=replay,
+    show=show,
+    rule_options=(
+        RuleOption("scoring", "quebec", _scoring,
+                   "quebec: made -> declarer's side +value, failed -> defenders +value; "
+                   "subtract: failed -> -value, defenders +10 a trick (RULES.md §3.6)"),
+        RuleOption("target", 1000, _target, "game target in points (RULES.md §3.6)"),
+    ),
+    play_matches=play_matches,
+    match_dtype=MATCH_DTYPE,
+    doc="Five Hundred (RULES.md §3): 4 players in partnerships, 46 cards, bid table, kitty.",
+)
+
+__all__ = ["SPEC", "simulate_chunk", "deal_chunk", "play_matches", "make_records", "replay", "show",
+           "OptionError"]

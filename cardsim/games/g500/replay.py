@@ -1,0 +1,298 @@
+"""Replay of Five Hundred records: the plain-Python slow twin of the engine (RULES.md §3).
+
+Nothing here uses the bit layout or the remap tables of the engine: cards are
+``(rank, suit)`` pairs, suits and ranks are computed from the rule text, so the round trip
+``replay(record) == record["result"]`` checks the engine against an independent reading of
+the rules.  Every problem raises :class:`RecordError` (never anything else).
+"""
+from __future__ import annotations
+
+from cardsim.games.base import RecordError
+
+RANKS = "456789TJQKA"
+SUITS = "SCDH"
+DENOMS = ("S", "C", "D", "H", "NT")
+JOKERS = ("LJ", "HJ")
+R31 = "RULES.md §3.1"
+R32 = "RULES.md §3.2"
+R33 = "RULES.md §3.3"
+R34 = "RULES.md §3.4"
+R35 = "RULES.md §3.5"
+R36 = "RULES.md §3.6"
+KNOWN_RULES = {"scoring": ("quebec", "subtract"), "target": None}
+
+
+# ---------------------------------------------------------------- tokens
+def parse_card(token, field, index):
+    """A card as ``"HJ"``, ``"LJ"`` or ``(rank letter, suit letter)``; RecordError otherwise."""
+    if not isinstance(token, str):
+        raise RecordError(f"card must be a string, got {token!r}", field, index, R31)
+    t = token.strip().upper()
+    if t in JOKERS:
+        return t
+    if t.startswith("10"):
+        t = "T" + t[2:]
+    if len(t) != 2 or t[0] not in RANKS or t[1] not in SUITS:
+        raise RecordError(f"unknown card {token!r}", field, index, R31)
+    return (t[0], t[1])
+
+
+def card_name(card) -> str:
+    return card if isinstance(card, str) else card[0] + card[1]
+
+
+def parse_call(token, index):
+    """``None`` for a pass, else ``(tricks, denomination)``."""
+    if not isinstance(token, str):
+        raise RecordError(f"call must be a string, got {token!r}", "auction", index, R33)
+    t = token.strip().upper()
+    if t == "P":
+        return None
+    for den in ("NT", "S", "C", "D", "H"):
+        if t.endswith(den):
+            num = t[: -len(den)]
+            if num in ("6", "7", "8", "9", "10"):
+                return (int(num), den)
+    raise RecordError(f"unknown call {token!r}", "auction", index, R33)
+
+
+def bid_value(bid) -> int:
+    """The bid table of RULES.md §3.3 (♠ 40, ♣ 60, ♦ 80, ♥ 100, NT 120 at six; +100 a trick)."""
+    tricks, den = bid
+    return {"S": 40, "C": 60, "D": 80, "H": 100, "NT": 120}[den] + 100 * (tricks - 6)
+
+
+def is_int(x) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+# ---------------------------------------------------------------- ranking (RULES.md §3.1)
+SAME_COLOUR = {"S": "C", "C": "S", "D": "H", "H": "D"}
+
+
+def suit_of(card, trump):
+    """Suit a card belongs to for following suit; ``None`` for a joker in no-trump."""
+    if card in JOKERS:
+        return trump if trump != "NT" else None
+    rank, suit = card
+    if trump != "NT" and rank == "J" and suit == SAME_COLOUR[trump]:
+        return trump  # the left bower
+    return suit
+
+
+def power(card, trump, led):
+    """Trick-taking power: jokers, then trumps, then the led suit; -1 cannot win."""
+    if card == "HJ":
+        return 1001
+    if card == "LJ":
+        return 1000
+    rank, suit = card
+    s = suit_of(card, trump)
+    if trump != "NT" and s == trump:
+        if rank == "J":
+            return 600 if suit == trump else 599  # right bower, left bower
+        return 500 + RANKS.index(rank)
+    if s == led:
+        return RANKS.index(rank)
+    return -1
+
+
+# ---------------------------------------------------------------- record fields
+def _rules(record):
+    rules = record.get("rules", {})
+    if rules is None:
+        rules = {}
+    if not isinstance(rules, dict):
+        raise RecordError("rules must be an object", "rules", None, R36)
+    scoring = rules.get("scoring", "quebec")
+    target = rules.get("target", 1000)
+    for key in rules:
+        if key not in KNOWN_RULES:
+            raise RecordError(f"unknown rule option {key!r} (known: scoring, target)", "rules", None, R36)
+    if scoring not in ("quebec", "subtract"):
+        raise RecordError(f"scoring must be 'quebec' or 'subtract', got {scoring!r}", "rules", None, R36)
+    if not is_int(target) or target <= 0:
+        raise RecordError(f"target must be a positive integer, got {target!r}", "rules", None, R36)
+    return scoring, target
+
+
+def _before(record, target):
+    before = record.get("before")
+    if before is None:
+        return [0, 0]
+    if not isinstance(before, dict) or set(before) != {"scores"}:
+        raise RecordError('before must be {"scores": [team0, team1]}', "before", None, R36)
+    scores = before["scores"]
+    if not isinstance(scores, list) or len(scores) != 2 or not all(is_int(x) for x in scores):
+        raise RecordError("before.scores must be a list of two integers", "before", None, R36)
+    if max(scores) >= target:
+        raise RecordError(f"a side already has the target {target}: the game is over", "before", None, R36)
+    return list(scores)
+
+
+def _cards(lst, field, size, rule):
+    if not isinstance(lst, list):
+        raise RecordError(f"{field} must be a list of cards", field, None, rule)
+    cards = [parse_card(t, field, i) for i, t in enumerate(lst)]
+    if len(cards) != size:
+        raise RecordError(f"{field} must hold {size} cards, not {len(cards)}", field, None, rule)
+    return cards
+
+
+def replay(record) -> dict:
+    """Validate a Five Hundred record and return its ``result`` (RECORDS.md).
+
+    Raises RecordError (field, index, rule) for any breach of RECORDS.md or RULES.md §3.
+    """
+    if not isinstance(record, dict):
+        raise RecordError("a record must be a JSON object")
+    if record.get("game") != "500":
+        raise RecordError(f"game must be '500', got {record.get('game')!r}", "game")
+    seats = record.get("seats", 4)
+    if not is_int(seats) or seats != 4:
+        raise RecordError(f"Five Hundred has 4 seats, got {seats!r}", "seats", None, R31)
+    dealer = record.get("dealer")
+    if not is_int(dealer) or not 0 <= dealer < 4:
+        raise RecordError(f"dealer must be a seat 0..3, got {dealer!r}", "dealer", None, R32)
+    scoring, target = _rules(record)
+    before = _before(record, target)
+
+    hands_in = record.get("hands")
+    if not isinstance(hands_in, list) or len(hands_in) != 4:
+        raise RecordError("hands must be a list of 4 hands", "hands", None, R32)
+    hands = []
+    for s, h in enumerate(hands_in):
+        if not isinstance(h, list):
+            raise RecordError(f"hand of seat {s} must be a list of cards", "hands", s, R32)
+        cards = [parse_card(t, "hands", s) for t in h]
+        if len(cards) != 10:
+            raise RecordError(f"seat {s} must be dealt 10 cards, not {len(cards)}", "hands", s, R32)
+        hands.append(cards)
+    kitty = _cards(record.get("talon"), "talon", 6, R32)
+    seen = set()
+    for card in [c for h in hands for c in h] + kitty:
+        if card in seen:
+            raise RecordError(f"card {card_name(card)} dealt twice", "hands", None, R31)
+        seen.add(card)
+
+    # auction (RULES.md §3.3)
+    auction = record.get("auction")
+    if not isinstance(auction, list):
+        raise RecordError("auction must be a list of calls", "auction", None, R33)
+    passed = set()
+    high = None
+    high_seat = None
+    seat = (dealer + 1) % 4
+    over = False
+    for i, tok in enumerate(auction):
+        if over:
+            raise RecordError("call after the auction ended", "auction", i, R33)
+        while seat in passed:
+            seat = (seat + 1) % 4
+        call = parse_call(tok, i)
+        if call is None:
+            passed.add(seat)
+        else:
+            if high is not None and bid_value(call) <= bid_value(high):
+                raise RecordError(f"bid {tok} is not worth more than {high[0]}{high[1]}", "auction", i, R33)
+            high, high_seat = call, seat
+        seat = (seat + 1) % 4
+        over = len(passed) == 4 or (len(passed) == 3 and high is not None)
+    if not over:
+        raise RecordError("auction not finished", "auction", len(auction), R33)
+
+    play = record.get("play", [])
+    if not isinstance(play, list):
+        raise RecordError("play must be a list of cards", "play", None, R35)
+    result = {"game": "500"}
+    if high is None:
+        if play:
+            raise RecordError("cards played after an all-pass auction (thrown in)", "play", 0, R33)
+        if record.get("discard") not in (None, []):
+            raise RecordError("discard after an all-pass auction (thrown in)", "discard", None, R33)
+        result.update(declarer=None, contract=None, value=0, tricks=[0, 0], made=None, delta=[0, 0],
+                      game_over=False, winner=None, after={"scores": list(before)})
+        return result
+
+    # kitty and discard (RULES.md §3.4)
+    trump = high[1]
+    declarer = high_seat
+    discard = _cards(record.get("discard"), "discard", 6, R34)
+    held = [list(h) for h in hands]
+    held[declarer] = held[declarer] + kitty
+    for i, card in enumerate(discard):
+        if card not in held[declarer]:
+            raise RecordError(f"discard {card_name(card)} is not in the declarer's hand and kitty",
+                              "discard", i, R34)
+        held[declarer].remove(card)
+
+    # play (RULES.md §3.5)
+    tricks = [0, 0]
+    leader = declarer
+    k = 0
+    for t in range(10):
+        trick = []
+        led = None
+        for j in range(4):
+            seat = (leader + j) % 4
+            if k >= len(play):
+                raise RecordError(f"deal not finished: {len(play)} cards played, 40 needed", "play", k, R35)
+            tok = play[k]
+            named = None
+            if isinstance(tok, str) and "=" in tok:
+                tok, _, named = tok.partition("=")
+                named = named.strip().upper()
+            card = parse_card(tok, "play", k)
+            if card not in held[seat]:
+                raise RecordError(f"{card_name(card)} is not in seat {seat}'s hand", "play", k, R35)
+            if named is not None:
+                if not (j == 0 and trump == "NT" and card in JOKERS):
+                    raise RecordError("only a joker led in no-trump names a suit", "play", k, R35)
+                if named not in SUITS:
+                    raise RecordError(f"unknown named suit {named!r}", "play", k, R35)
+            if j == 0:
+                led = suit_of(card, trump)
+                if led is None:
+                    if named is None:
+                        raise RecordError("a joker led in no-trump must name a suit (HJ=H)", "play", k, R35)
+                    led = named
+            else:
+                mine = suit_of(card, trump)
+                if mine != led and any(suit_of(c, trump) == led for c in held[seat]):
+                    raise RecordError(f"revoke: seat {seat} must follow {led} and played {card_name(card)}",
+                                      "play", k, R35)
+            held[seat].remove(card)
+            trick.append((seat, card))
+            k += 1
+        best = max(trick, key=lambda sc: power(sc[1], trump, led))
+        leader = best[0]
+        tricks[leader % 2] += 1
+    if k < len(play):
+        raise RecordError("card played after the deal ended", "play", k, R35)
+
+    # scoring (RULES.md §3.6)
+    value = bid_value(high)
+    dteam = declarer % 2
+    made = tricks[dteam] >= high[0]
+    delta = [0, 0]
+    if scoring == "quebec":
+        if made:
+            delta[dteam] = value
+        else:
+            delta[1 - dteam] = value
+    else:
+        delta[dteam] = value if made else -value
+        delta[1 - dteam] = 10 * tricks[1 - dteam]
+    after = [before[0] + delta[0], before[1] + delta[1]]
+    crossed = [after[0] >= target, after[1] >= target]
+    if crossed[0] and crossed[1]:
+        winner = dteam if made else 1 - dteam
+    elif crossed[0]:
+        winner = 0
+    elif crossed[1]:
+        winner = 1
+    else:
+        winner = None
+    result.update(declarer=declarer, contract=f"{high[0]}{trump}", value=value, tricks=tricks, made=made,
+                  delta=delta, game_over=winner is not None, winner=winner, after={"scores": after})
+    return result
