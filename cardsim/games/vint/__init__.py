@@ -8,7 +8,7 @@ from cardsim.rng import check_seed
 
 from . import engine
 from .records import make_records
-from .replay import replay
+from .replay import replay as replay_record
 from .show import show
 from .strategies import REGISTRY
 
@@ -56,7 +56,7 @@ SPEC = GameSpec(
     simulate_chunk=simulate_chunk,
     deal_chunk=deal_chunk,
     make_records=make_records,
-    replay=replay,
+    replay=replay_record,
     show=show,
     play_matches=play_matches,
     match_dtype=engine.RUBBER_DTYPE,

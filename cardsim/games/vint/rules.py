@@ -169,7 +169,7 @@ def score_deal(level, denomination, declarer, trick_winners, hands, below_before
             if h >= 3:
                 out[S_HONOURS + team] = (h - 1) * 10 * v
     a0 = aces_held(hands, 0)
-    a1 = 4 - a0
+    a1 = aces_held(hands, 1)
     if a0 > a1:
         out[S_ACES] = 10 * v * a0
     elif a1 > a0:

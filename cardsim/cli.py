@@ -1,0 +1,264 @@
+"""The ``cardsim`` command: simulate, show, replay, strategies, bench.
+
+Exit codes: 0 success, 1 data rejected (a record that breaks the rules), 2 usage (bad
+arguments, unknown strategy or option, unwritable output).  Errors are one line on stderr.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from cardsim.games import GAME_NAMES, get_game
+from cardsim.games.base import OptionError, RecordError
+from cardsim.runner import OutputError, make_run, play_matches, simulate_to_dataset, iter_chunks
+from cardsim.strategies.registry import StrategyError
+
+USAGE_ERRORS = (OptionError, StrategyError, OutputError)
+
+
+class UsageError(Exception):
+    pass
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a positive whole number, got {value}")
+    return value
+
+
+def _nonnegative(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
+    return value
+
+
+def _game(text: str) -> str:
+    if text.lower() not in GAME_NAMES:
+        raise argparse.ArgumentTypeError(f"unknown game {text!r} (choose from {', '.join(GAME_NAMES)})")
+    return text.lower()
+
+
+def _strategies(items):
+    """``["random"]`` → one spec for all seats; ``["1=random", "3=heuristic:aggression=1"]`` → a dict."""
+    if not items:
+        return None
+    out = {}
+    for item in items:
+        seat, eq, spec = item.partition("=")
+        if eq and seat.strip().isdigit():
+            out[int(seat)] = spec
+        elif len(items) == 1:
+            return item
+        else:
+            raise UsageError(f"--strategy {item!r}: write SEAT=NAME[:param=value,...] when giving several")
+    return out
+
+
+def _add_setup(p):
+    p.add_argument("--seed", type=_nonnegative, default=0, help="run seed (default 0)")
+    p.add_argument("--strategy", action="append", metavar="[SEAT=]NAME[:p=v,...]",
+                   help="strategy for one seat (repeatable), or for every seat without SEAT=")
+    p.add_argument("--seats", type=_positive, help="number of seats (501: 3 or 4)")
+    p.add_argument("--rule", action="append", metavar="NAME=VALUE", help="rule option (repeatable)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="cardsim", description="Monte Carlo analysis of Vint, 501 and Five Hundred")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("simulate", help="simulate deals (or whole matches)")
+    p.add_argument("game", type=_game, help=" | ".join(GAME_NAMES))
+    p.add_argument("-n", "--deals", type=_positive, help="number of deals")
+    p.add_argument("--matches", type=_positive, help="play this many whole matches instead of deals")
+    _add_setup(p)
+    p.add_argument("-o", "--output", help="parquet output (deals: a resumable dataset directory)")
+    p.add_argument("--records", help="write the first deals' records (JSON Lines) here")
+    p.add_argument("--records-limit", type=_positive, default=1000, help="how many records (default 1000)")
+    p.add_argument("--jobs", type=int, default=1, help="worker processes (-1 = all cores; default 1)")
+    p.add_argument("--chunk-size", type=_positive, default=100_000, help="deals per chunk (default 100000)")
+    p.add_argument("--progress", action="store_true", help="show a progress bar")
+
+    p = sub.add_parser("show", help="print one deal for people")
+    p.add_argument("game", type=_game, nargs="?", help=" | ".join(GAME_NAMES))
+    p.add_argument("--deal", type=_nonnegative, default=0, help="deal number (default 0)")
+    p.add_argument("--record", help="show a record from this JSON Lines file instead")
+    p.add_argument("--line", type=_positive, default=1, help="which line of --record (default 1)")
+    _add_setup(p)
+
+    p = sub.add_parser("replay", help="validate and score deal records (RECORDS.md)")
+    p.add_argument("file", help="JSON Lines file, or - for standard input")
+
+    p = sub.add_parser("strategies", help="list a game's strategies and parameters")
+    p.add_argument("game", type=_game)
+
+    p = sub.add_parser("bench", help="measure deals per second (see BENCHMARKS.md)")
+    p.add_argument("--deals", type=_positive, default=1_000_000)
+    p.add_argument("--out", help="write the Markdown table here as well")
+    return parser
+
+
+def _write_text(path, text):
+    try:
+        Path(path).write_text(text)
+    except OSError as exc:
+        raise OutputError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+def cmd_simulate(args) -> int:
+    strategies = _strategies(args.strategy)
+    if (args.deals is None) == (args.matches is None):
+        raise UsageError("give exactly one of -n/--deals and --matches")
+    if args.matches:
+        run = make_run(args.game, args.matches, args.seed, strategies, args.seats, args.rule)
+        matches, deals = play_matches(args.game, args.matches, args.seed, strategies, args.seats, args.rule,
+                                      n_jobs=args.jobs)
+        if args.output:
+            out = Path(args.output)
+            deals_path = out.with_name(out.stem + "-deals" + (out.suffix or ".parquet"))
+            for df, path in ((matches, out), (deals, deals_path)):
+                try:
+                    df.to_parquet(path)
+                except OSError as exc:
+                    raise OutputError(f"cannot write {path}: {exc.strerror or exc}") from None
+            print(f"{len(matches)} matches ({len(deals)} deals) written to {out} and {deals_path}")
+        else:
+            print(matches.describe().T.to_string())
+        return 0
+    run = make_run(args.game, args.deals, args.seed, strategies, args.seats, args.rule, args.chunk_size)
+    spec = get_game(args.game)
+    if args.records:
+        ids = range(min(args.records_limit, args.deals))
+        lines = "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in spec.make_records(run.seed, ids, run.setup))
+        _write_text(args.records, lines)
+    if args.output:
+        simulate_to_dataset(args.output, run, n_jobs=args.jobs, progress=args.progress)
+        print(f"{args.deals} {spec.name} deals (seed {run.seed}) written to {args.output}")
+    else:
+        import pandas as pd
+
+        df = pd.DataFrame(np.concatenate([r for _, r in iter_chunks(run, n_jobs=args.jobs, progress=args.progress)]))
+        print(f"{len(df)} {spec.name} deals, seed {run.seed}, strategies {', '.join(run.setup.specs)}")
+        print(df.describe().T[["mean", "std", "min", "max"]].to_string())
+    if args.records:
+        print(f"records of the first {min(args.records_limit, args.deals)} deals written to {args.records}")
+    return 0
+
+
+def _read_jsonl(path):
+    """Yield ``(line number, record or exception)`` from a JSON Lines file."""
+    try:
+        handle = sys.stdin if path == "-" else open(path, encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+    with handle:
+        try:
+            for number, line in enumerate(handle, 1):
+                if not line.strip():
+                    continue
+                try:
+                    yield number, json.loads(line)
+                except ValueError as exc:
+                    yield number, RecordError(f"not valid JSON: {exc}")
+        except UnicodeDecodeError:
+            raise UsageError(f"{path} is not a UTF-8 text file") from None
+
+
+def _replay(record):
+    import cardsim
+
+    return cardsim.replay(record)
+
+
+def cmd_replay(args) -> int:
+    rejected = 0
+    seen = 0
+    for number, record in _read_jsonl(args.file):
+        seen += 1
+        try:
+            if isinstance(record, Exception):
+                raise record
+            result = _replay(record)
+        except RecordError as exc:
+            rejected += 1
+            print(f"{args.file}: line {number}: {exc.describe()}", file=sys.stderr)
+            continue
+        print(json.dumps(result, separators=(",", ":")))
+    if seen == 0:
+        print(f"{args.file}: no records", file=sys.stderr)
+        return 1
+    if rejected:
+        print(f"{rejected} of {seen} records rejected", file=sys.stderr)
+    return 1 if rejected else 0
+
+
+def cmd_show(args) -> int:
+    if args.record:
+        for number, record in _read_jsonl(args.record):
+            if number == args.line:
+                if isinstance(record, Exception):
+                    raise record
+                _replay(record)
+                print(get_game(record["game"]).show(record))
+                return 0
+        raise UsageError(f"{args.record} has no record on line {args.line}")
+    if not args.game:
+        raise UsageError("name a game (or give --record FILE)")
+    run = make_run(args.game, 1, args.seed, _strategies(args.strategy), args.seats, args.rule)
+    spec = get_game(args.game)
+    record = spec.make_records(run.seed, [args.deal], run.setup)[0]
+    print(f"seed {run.seed}, deal {args.deal}, strategies {', '.join(run.setup.specs)}")
+    print(spec.show(record))
+    return 0
+
+
+def cmd_strategies(args) -> int:
+    spec = get_game(args.game)
+    for s in spec.registry.strategies():
+        default = " (default)" if s.name == spec.default_strategy else ""
+        print(f"{s.name}{default}: {s.doc}")
+        for name, value in s.params.items():
+            print(f"    {name} = {value:g}")
+    return 0
+
+
+def cmd_bench(args) -> int:
+    from cardsim import bench
+
+    return bench.main(["--deals", str(args.deals)] + (["--out", args.out] if args.out else []))
+
+
+COMMANDS = {"simulate": cmd_simulate, "replay": cmd_replay, "show": cmd_show, "strategies": cmd_strategies,
+            "bench": cmd_bench}
+
+
+def main(argv=None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return COMMANDS[args.command](args)
+    except RecordError as exc:
+        print(f"cardsim: rejected: {exc.describe()}", file=sys.stderr)
+        return 1
+    except (UsageError, *USAGE_ERRORS) as exc:
+        print(f"cardsim: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("cardsim: interrupted (finished chunks are kept; run the same command again to resume)",
+              file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
