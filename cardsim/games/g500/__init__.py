@@ -3,7 +3,7 @@
 Modules: :mod:`.constants` (card layout, per-trump remap tables, bid table, tokens),
 :mod:`.rules` (deal, legal plays, trick winner, scoring, game end), :mod:`.strategies`
 (registry and jitted strategies), :mod:`.engine` (the jitted deal, chunk and match loops),
-:mod:`.rows` (row dtypes), :mod:`.records` (RECORDS.md records from traces), :mod:`.replay`
+:mod:`.rows` (row dtypes), :mod:`.records` (RECORDS.md records from traces), :mod:`.slow_replay`
 (plain-Python slow twin), :mod:`.show`.
 
 Rule options: ``scoring`` = ``quebec`` (default) | ``subtract``; ``target`` = game target
@@ -17,7 +17,7 @@ from cardsim.games.base import GameSpec, OptionError, RuleOption, Setup
 from cardsim.games.g500 import engine as E
 from cardsim.games.g500.constants import SCORINGS
 from cardsim.games.g500.records import check_setup, make_records, rule_numbers
-from cardsim.games.g500.replay import replay
+from cardsim.games.g500.slow_replay import replay
 from cardsim.games.g500.rows import MATCH_DEAL_DTYPE, MATCH_DTYPE, ROW_DTYPE, fill_rows
 from cardsim.games.g500.show import show
 from cardsim.games.g500.strategies import REGISTRY

@@ -23,7 +23,8 @@ RANDOM = 0
 HEURISTIC = 1
 
 REGISTRY = Registry("500")
-REGISTRY.add("random", RANDOM, {}, "uniformly random legal calls, discards and cards (the baseline)")
+REGISTRY.add("random", RANDOM, {}, "random legal play (the baseline): pass or bid on a coin flip, a uniform "
+             "higher bid, uniform discard and uniform legal cards")
 REGISTRY.add(
     "heuristic",
     HEURISTIC,
@@ -330,11 +331,11 @@ def choose_bid(sid, params, hand, seat, high_bid, high_seat, rng):
     """A call: bid number 0..24 above ``high_bid`` or -1 (pass)."""
     if sid == HEURISTIC:
         return heuristic_bid(params, hand, seat, high_bid, high_seat)
-    n = 25 - high_bid  # pass + every higher bid
-    r = randbelow(rng, n)
-    if r == 0:
+    # a coin decides pass or bid, so that random auctions end at every level (and are sometimes
+    # thrown in); the bid is uniform over the higher ones
+    if high_bid >= 24 or randbelow(rng, 2) == 0:
         return -1
-    return high_bid + r
+    return high_bid + 1 + randbelow(rng, 24 - high_bid)
 
 
 @jit
