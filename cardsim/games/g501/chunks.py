@@ -42,10 +42,10 @@ def simulate_chunk(seed: int, start: int, count: int, setup: Setup, scores=None)
     """
     _check(setup)
     seed = np.uint64(check_seed(seed))
-    mat = np.zeros((int(count), E.N_COLS), dtype=np.int64)
+    rows = np.zeros(int(count), dtype=E.ROW_DTYPE)
     E.simulate_kernel(seed, np.int64(start), np.int64(count), np.int64(setup.seats), setup.strategy_ids.astype(np.int64),
-                      setup.params.astype(np.float64), _scores(setup, scores), mat)
-    return rows_from_matrix(mat, np.arange(start, start + count, dtype=np.int64))
+                      setup.params.astype(np.float64), _scores(setup, scores), rows)
+    return rows
 
 
 def deal_chunk(seed: int, start: int, count: int) -> int:

@@ -298,6 +298,64 @@ def _fill_row(res, dealer, scores, row):
 
 
 @jit
+def _fill_record(res, dealer, scores, hands0, talon, row):
+    """Write one ROW_DTYPE record (the simulate hot path; same content as _fill_row + _features)."""
+    row.dealer = dealer
+    row.declarer = res[R_DECLARER]
+    row.bid = res[R_BID]
+    row.blind = res[R_BLIND] != 0
+    row.target = res[R_TARGET]
+    row.trump = res[R_TRUMP]
+    row.abandoned = res[R_ABANDONED] != 0
+    row.void = res[R_VOID] != 0
+    row.played = res[R_PLAYED] != 0
+    row.made = res[R_MADE] != 0
+    row.blind_bids = res[R_BLIND_BIDS]
+    row.calls = res[R_NCALLS]
+    row.talon_pts = hand_points(talon)
+    row.score_0 = scores[0]
+    row.cards_0 = res[R_CARDS + 0]
+    row.marr_0 = res[R_MARR + 0]
+    row.delta_0 = res[R_DELTA + 0]
+    row.looked_0 = res[R_LOOKED + 0] != 0
+    h = hands0[0]
+    row.hand_pts_0 = hand_points(h)
+    row.marr_held_0 = popcount(U64(marriage_suits(h)))
+    row.aces_0 = count_rank(h, RA)
+    row.tens_0 = count_rank(h, RT)
+    row.score_1 = scores[1]
+    row.cards_1 = res[R_CARDS + 1]
+    row.marr_1 = res[R_MARR + 1]
+    row.delta_1 = res[R_DELTA + 1]
+    row.looked_1 = res[R_LOOKED + 1] != 0
+    h = hands0[1]
+    row.hand_pts_1 = hand_points(h)
+    row.marr_held_1 = popcount(U64(marriage_suits(h)))
+    row.aces_1 = count_rank(h, RA)
+    row.tens_1 = count_rank(h, RT)
+    row.score_2 = scores[2]
+    row.cards_2 = res[R_CARDS + 2]
+    row.marr_2 = res[R_MARR + 2]
+    row.delta_2 = res[R_DELTA + 2]
+    row.looked_2 = res[R_LOOKED + 2] != 0
+    h = hands0[2]
+    row.hand_pts_2 = hand_points(h)
+    row.marr_held_2 = popcount(U64(marriage_suits(h)))
+    row.aces_2 = count_rank(h, RA)
+    row.tens_2 = count_rank(h, RT)
+    row.score_3 = scores[3]
+    row.cards_3 = res[R_CARDS + 3]
+    row.marr_3 = res[R_MARR + 3]
+    row.delta_3 = res[R_DELTA + 3]
+    row.looked_3 = res[R_LOOKED + 3] != 0
+    h = hands0[3]
+    row.hand_pts_3 = hand_points(h)
+    row.marr_held_3 = popcount(U64(marriage_suits(h)))
+    row.aces_3 = count_rank(h, RA)
+    row.tens_3 = count_rank(h, RT)
+
+
+@jit
 def _seed_streams(key, st):
     for i in range(5):
         st[i, 0] = stream(key, i)[0]
@@ -319,7 +377,7 @@ def deal_from_key(key, seats, dealer, deck, hands, st):
 
 @jit
 def simulate_kernel(seed, start, count, seats, sids, params, scores, out):
-    """Play deals ``start .. start+count-1`` of ``seed`` independently into ``out`` (int64[count, N_COLS])."""
+    """Play deals ``start .. start+count-1`` of ``seed`` independently into ``out`` (ROW_DTYPE[count])."""
     deck = np.empty(N_CARDS, dtype=np.int64)
     hands = np.zeros(4, dtype=np.uint64)
     st = np.zeros((5, 1), dtype=np.uint64)
@@ -330,11 +388,8 @@ def simulate_kernel(seed, start, count, seats, sids, params, scores, out):
         key = deal_key(seed, start + i)
         dealer, talon = deal_from_key(key, seats, -1, deck, hands, st)
         play_deal(hands, talon, dealer, seats, sids, params, scores, st, res, trace, False, scratch)
-        row = out[i]
-        for j in range(N_COLS):
-            row[j] = 0
-        _fill_row(res, dealer, scores, row)
-        _features(hands, talon, seats, row)
+        out[i].deal = start + i
+        _fill_record(res, dealer, scores, hands, talon, out[i])
 
 
 @jit

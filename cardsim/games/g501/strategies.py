@@ -53,24 +53,46 @@ def _lane(hand, s):
     return np.int64((U64(hand) >> U64(16 * s)) & _LANE6)
 
 
-@jit
-def _topseq(lane):
-    """Number of consecutive top cards (A, 10, K, …) held in a 6-bit lane."""
-    n = 0
-    r = 5
-    while r >= 0 and (lane >> r) & 1:
-        n += 1
-        r -= 1
-    return n
+def _lane_tables():
+    """Per 6-bit lane: expected tricks and the points of the cards that win them, for the
+    trump suit, a side suit of a suit contract, and a suit in no-trump; marriage value."""
+    pts = [0, 2, 3, 4, 10, 11]
+    tabs = np.zeros((7, 64), dtype=np.float64)
+    for ln in range(64):
+        n = bin(ln).count("1")
+        top = 0
+        r = 5
+        while r >= 0 and ln >> r & 1:
+            top += 1
+            r -= 1
+        ten_guard = 1 if (top == 0 and n >= 2 and ln >> RT & 1) else 0
+        w_tr = top + 0.65 * max(0, n - top - 1) + (0.6 if n >= 4 else 0.0) + 0.5 * ten_guard
+        w_sd = min(top, 2, n) + 0.4 * ten_guard
+        w_nt = min(top, 3, n) + 0.4 * ten_guard
+        for col, w in ((0, w_tr), (2, w_sd), (4, w_nt)):
+            tabs[col, ln] = w
+            k, own = 0, 0
+            for r in range(5, -1, -1):
+                if k < int(w + 0.5) and ln >> r & 1:
+                    own += pts[r]
+                    k += 1
+            tabs[col + 1, ln] = own
+        tabs[6, ln] = 20.0 if (ln >> RK & 1 and ln >> RQ & 1) else 0.0
+    return tabs
+
+
+_TABS = _lane_tables()
+TR_W, TR_OWN, SD_W, SD_OWN, NT_W, NT_OWN, MAR = (_TABS[i].copy() for i in range(7))
 
 
 @jit
 def estimate(hand, trump):
     """Expected deal points (card points + marriages) of a hand played with ``trump`` (float).
 
-    Counts top-sequence winners per suit (side suits at most two rounds in a suit contract,
-    long trumps as extra tricks), credits each expected trick with the average value of
-    two unseen cards, and adds the marriages held.
+    Table-driven per suit lane: top-sequence winners (side suits at most two rounds in a
+    suit contract, three in no-trump, long trumps as extra tricks, ruffs with voids), each
+    expected trick credited with its winning card and two average unseen cards, plus 0.8
+    of the marriages held (a trump marriage counts 40).
     """
     n_cards = popcount(hand)
     hp = hand_points(hand)
@@ -78,41 +100,25 @@ def estimate(hand, trump):
     tricks = 0.0
     own = 0.0
     marr = 0.0
+    voids = 0
     for s in range(4):
         ln = _lane(hand, s)
-        n = popcount(U64(ln))
-        if n == 0:
-            continue
-        top = _topseq(ln)
         if s == trump:
-            w = top + 0.65 * max(0, n - top - 1) + (0.6 if n >= 4 else 0.0)
-            if top == 0 and n >= 2 and (ln >> RT) & 1:
-                w += 0.5
+            tricks += TR_W[ln]
+            own += TR_OWN[ln]
+            marr += 2.0 * MAR[ln]
+        elif trump == NT:
+            tricks += NT_W[ln]
+            own += NT_OWN[ln]
+            marr += MAR[ln]
         else:
-            cap = 3 if trump == NT else 2
-            w = float(min(top, cap, n))
-            if top == 0 and (ln >> RT) & 1 and n >= 2:
-                w += 0.4
-            if trump != NT and n <= 1:
-                w += 0.0
-        tricks += w
-        # the points of the cards that win: the top ones
-        k = 0
-        r = 5
-        while r >= 0 and k < int(w + 0.5):
-            if (ln >> r) & 1:
-                own += RANK_POINTS[r]
-                k += 1
-            r -= 1
-        if (ln >> RK) & 1 and (ln >> RQ) & 1:
-            marr += 40.0 if s == trump else 20.0
-    if trump != NT:
-        # ruffs with short side suits and spare trumps
-        nt_ = popcount(U64((U64(hand) >> U64(16 * trump)) & _LANE6))
-        voids = 0
-        for s in range(4):
-            if s != trump and _lane(hand, s) == 0:
+            tricks += SD_W[ln]
+            own += SD_OWN[ln]
+            marr += MAR[ln]
+            if ln == 0:
                 voids += 1
+    if trump != NT:
+        nt_ = popcount(U64(_lane(hand, trump)))
         tricks += min(voids, max(0, nt_ - 2)) * 0.6
     if tricks > 8.0:
         tricks = 8.0
@@ -120,15 +126,43 @@ def estimate(hand, trump):
 
 
 @jit
-def best_estimate7(hand):
-    """Auction estimate: best trump for the 7 cards plus the expected value of the talon."""
-    best = -1.0
-    for t in range(5):
-        e = estimate(hand, t)
+def best_trump(hand):
+    """``(trump, estimate)`` maximising :func:`estimate` over the four suits and no-trump (same
+    formula, computed in one pass over the lanes)."""
+    n_cards = popcount(hand)
+    hp = hand_points(hand)
+    ua2 = 2.0 * (120.0 - hp) / (24.0 - n_cards)
+    l0 = _lane(hand, 0)
+    l1 = _lane(hand, 1)
+    l2 = _lane(hand, 2)
+    l3 = _lane(hand, 3)
+    sw = SD_W[l0] + SD_W[l1] + SD_W[l2] + SD_W[l3]
+    so = SD_OWN[l0] + SD_OWN[l1] + SD_OWN[l2] + SD_OWN[l3]
+    mar = MAR[l0] + MAR[l1] + MAR[l2] + MAR[l3]
+    voids = (l0 == 0) + (l1 == 0) + (l2 == 0) + (l3 == 0)
+    tricks = min(8.0, NT_W[l0] + NT_W[l1] + NT_W[l2] + NT_W[l3])
+    own = NT_OWN[l0] + NT_OWN[l1] + NT_OWN[l2] + NT_OWN[l3]
+    best = own + tricks * ua2 + 0.8 * mar + 0.15 * (hp - own)
+    bt = NT
+    for t in range(4):
+        lt = l0 if t == 0 else (l1 if t == 1 else (l2 if t == 2 else l3))
+        tricks = sw - SD_W[lt] + TR_W[lt]
+        v = voids - (1 if lt == 0 else 0)
+        tricks += min(v, max(0, popcount(U64(lt)) - 2)) * 0.6
+        tricks = min(8.0, tricks)
+        own = so - SD_OWN[lt] + TR_OWN[lt]
+        e = own + tricks * ua2 + 0.8 * (mar + MAR[lt]) + 0.15 * (hp - own)
         if e > best:
             best = e
+            bt = t
+    return bt, best
+
+
+@jit
+def best_estimate7(hand):
+    """Auction estimate: the best contract for the 7 cards plus half the expected talon value."""
     hp = hand_points(hand)
-    return best + 0.5 * 3.0 * (120.0 - hp) / 17.0
+    return best_trump(hand)[1] + 0.5 * 3.0 * (120.0 - hp) / 17.0
 
 
 @jit
@@ -238,16 +272,13 @@ def contract(sid, p, rng, hand, bid, blind, talon, out):
         out[3] = g1
         out[4] = g2
         return
-    best = -1e9
-    for t in range(5):
-        g1, g2 = choose_gifts(hand, t)
-        h8 = U64(hand) & ~(U64(1) << U64(g1)) & ~(U64(1) << U64(g2))
-        e = estimate(h8, t)
-        if e > best:
-            best = e
-            out[1] = t
-            out[3] = g1
-            out[4] = g2
+    # trump chosen on the 10 cards, then the gifts, then the estimate of the 8 kept
+    bt, be = best_trump(hand)
+    g1, g2 = choose_gifts(hand, bt)
+    out[1] = bt
+    out[3] = g1
+    out[4] = g2
+    best = estimate(U64(hand) & ~(U64(1) << U64(g1)) & ~(U64(1) << U64(g2)), bt)
     if best < bid - p[1]:
         out[0] = 1
         return
