@@ -22,8 +22,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from cardsim._jit import jit
+from cardsim.cards import lane, popcount
 from cardsim.games.g500 import engine as E
-from cardsim.games.g500.constants import BID_VALUES, HJ, JACK, LJ
+from cardsim.games.g500.constants import BID_VALUES, HJ, JACK, JOKER_MASK, LJ
 
 SUITS = "SCDH"
 
@@ -57,52 +59,73 @@ MATCH_DTYPE = np.dtype([("match", np.int64), ("winner", np.int8), ("deals", np.i
 deals included), final team scores, thrown-in deals, first dealer."""
 
 
-def _features(rows, hand, prefix_len, prefix_high, prefix_jok):
-    one = np.uint64(1)
-    rows[prefix_jok] = ((hand >> np.uint64(LJ)) & one).astype(np.int8) + ((hand >> np.uint64(HJ)) & one).astype(np.int8)
-    for s, x in enumerate(SUITS):
-        ln = (hand >> np.uint64(16 * s)) & np.uint64(0x7FF)
-        rows[f"{prefix_len}{x}"] = np.bitwise_count(ln).astype(np.int8)
-        rows[f"{prefix_high}{x}"] = ((ln >> np.uint64(JACK)) & np.uint64(0xF)).astype(np.int8)
+ROW_NAMES = ROW_DTYPE.names
+
+
+@jit
+def _put(buf, off, size, value):
+    """Write the low ``size`` bytes of int64 ``value`` little-endian at ``buf[off:]``."""
+    v = np.int64(value)
+    for b in range(size):
+        buf[off + b] = np.uint8((v >> (8 * b)) & 0xFF)
+
+
+@jit
+def pack_rows(res, deal_numbers, out, offs, sizes):
+    """Fill the bytes ``out`` (uint8[n, itemsize]) of rows from ``res`` (int64[n, R_LEN]).
+
+    ``offs``/``sizes``: byte offset and size of every field of ROW_DTYPE (in ROW_NAMES order)
+    inside the target dtype, so the same code fills plain and match deal rows.
+    """
+    for i in range(res.shape[0]):
+        r = res[i]
+        buf = out[i]
+        bid = r[E.R_BID]
+        has = bid >= 0
+        decl = r[E.R_DECLARER]
+        vals = (deal_numbers[i], r[E.R_DEALER], decl, bid, bid % 5 if has else -1,
+                6 + bid // 5 if has else 0, BID_VALUES[bid] if has else 0, r[E.R_NCALLS],
+                r[E.R_TRICKS0], r[E.R_TRICKS1],
+                (r[E.R_TRICKS0] if decl % 2 == 0 else r[E.R_TRICKS1]) if has else 0,
+                1 if r[E.R_MADE] == 1 else 0, r[E.R_DELTA0], r[E.R_DELTA1], r[E.R_Q0], r[E.R_Q1],
+                r[E.R_S0], r[E.R_S1], r[E.R_WINNER],
+                r[E.R_HAND0], r[E.R_HAND0 + 1], r[E.R_HAND0 + 2], r[E.R_HAND0 + 3],
+                r[E.R_KITTY], r[E.R_DISCARD])
+        k = 0
+        for v in vals:
+            _put(buf, offs[k], sizes[k], v)
+            k += 1
+        jacks = np.uint64(0)
+        if has and bid % 5 < 4:
+            t = bid % 5
+            jacks = (np.uint64(1) << np.uint64(16 * t + JACK)) | (np.uint64(1) << np.uint64(16 * (t ^ 1) + JACK))
+        for p in range(5):
+            h = np.uint64(r[E.R_HAND0 + p] if p < 4 else r[E.R_KITTY])
+            _put(buf, offs[k], sizes[k], popcount(h & JOKER_MASK))
+            k += 1
+            if p < 4:
+                _put(buf, offs[k], sizes[k], popcount(h & jacks))
+                k += 1
+            for s in range(4):
+                _put(buf, offs[k], sizes[k], popcount(lane(h, s) & np.uint64(0x7FF)))
+                k += 1
+            for s in range(4):
+                _put(buf, offs[k], sizes[k], np.int64((lane(h, s) >> np.uint64(JACK)) & np.uint64(0xF)))
+                k += 1
+
+
+def layout(dtype):
+    """Byte offsets and sizes (int64 arrays) of the ROW_DTYPE fields inside ``dtype``."""
+    offs = np.array([dtype.fields[n][1] for n in ROW_NAMES], dtype=np.int64)
+    sizes = np.array([dtype.fields[n][0].itemsize for n in ROW_NAMES], dtype=np.int64)
+    return offs, sizes
 
 
 def fill_rows(rows, res, deal_numbers):
     """Fill structured ``rows`` (ROW_DTYPE or MATCH_DEAL_DTYPE) from ``res`` (int64[n, R_LEN])."""
-    rows["deal"] = deal_numbers
-    rows["dealer"] = res[:, E.R_DEALER]
-    decl = res[:, E.R_DECLARER]
-    bid = res[:, E.R_BID]
-    has = bid >= 0
-    rows["declarer"] = decl
-    rows["contract"] = bid
-    rows["denom"] = np.where(has, bid % 5, -1)
-    rows["level"] = np.where(has, 6 + bid // 5, 0)
-    rows["value"] = np.where(has, BID_VALUES[np.maximum(bid, 0)], 0)
-    rows["calls"] = res[:, E.R_NCALLS]
-    t0, t1 = res[:, E.R_TRICKS0], res[:, E.R_TRICKS1]
-    rows["tricks_0"] = t0
-    rows["tricks_1"] = t1
-    rows["decl_tricks"] = np.where(has, np.where(decl % 2 == 0, t0, t1), 0)
-    rows["made"] = res[:, E.R_MADE] == 1
-    rows["delta_0"] = res[:, E.R_DELTA0]
-    rows["delta_1"] = res[:, E.R_DELTA1]
-    rows["quebec_0"] = res[:, E.R_Q0]
-    rows["quebec_1"] = res[:, E.R_Q1]
-    rows["subtract_0"] = res[:, E.R_S0]
-    rows["subtract_1"] = res[:, E.R_S1]
-    rows["winner"] = res[:, E.R_WINNER]
-    hands = res[:, E.R_HAND0:E.R_HAND0 + 4].view(np.uint64)
-    for p in range(4):
-        rows[f"hand_{p}"] = hands[:, p]
-    kitty = res[:, E.R_KITTY].view(np.uint64)
-    rows["kitty"] = kitty
-    rows["discard"] = res[:, E.R_DISCARD].view(np.uint64)
-    trump = np.where(has & (bid % 5 < 4), bid % 5, 0).astype(np.uint64)
-    jacks = (np.uint64(1) << (trump * np.uint64(16) + np.uint64(JACK))) | (
-        np.uint64(1) << ((trump ^ np.uint64(1)) * np.uint64(16) + np.uint64(JACK)))
-    jacks = np.where(has & (bid % 5 < 4), jacks, np.uint64(0))
-    for p in range(4):
-        _features(rows, hands[:, p], f"len_{p}_", f"high_{p}_", f"jokers_{p}")
-        rows[f"bowers_{p}"] = np.bitwise_count(hands[:, p] & jacks).astype(np.int8)
-    _features(rows, kitty, "kitty_len_", "kitty_high_", "kitty_jokers")
+    if rows.shape[0] == 0:
+        return rows
+    offs, sizes = layout(rows.dtype)
+    out = rows.view(np.uint8).reshape(rows.shape[0], rows.dtype.itemsize)
+    pack_rows(res, np.asarray(deal_numbers, dtype=np.int64), out, offs, sizes)
     return rows
