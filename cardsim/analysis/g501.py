@@ -1,0 +1,129 @@
+"""501 winning-bid bands: how often each band is made, blind and not, the abandon rate and
+the declarer's mean score change (RULES.md §1.3-§1.7).
+
+Units: bids and targets in deal points; score changes in score points (negative = good for
+the declarer, since 501 counts down).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from cardsim.stats import mean_interval, wilson
+
+BAND_EDGES = [66, 70, 80, 90, 100, 110, 120, 130, 140, 160]
+"""Lower edges of the winning-bid bands: 66-69, 70-79, …, 140-159, 160-220; 0 = void deal."""
+KEYS = ["band", "blind"]
+
+
+def band_of(bid: np.ndarray) -> np.ndarray:
+    """Lower edge of the band of each winning bid (int64); 0 for void deals (bid 0)."""
+    bid = np.asarray(bid, dtype=np.int64)
+    edges = np.asarray(BAND_EDGES)
+    idx = np.searchsorted(edges, bid, side="right") - 1
+    return np.where(bid >= edges[0], edges[np.clip(idx, 0, None)], 0)
+
+
+def band_label(lo: int) -> str:
+    if lo == 0:
+        return "void"
+    i = BAND_EDGES.index(lo)
+    hi = BAND_EDGES[i + 1] - 1 if i + 1 < len(BAND_EDGES) else 220
+    return f"{lo}-{hi}"
+
+
+def summarize(rows: pd.DataFrame) -> pd.DataFrame:
+    """Partial sums per (band, blind) of one chunk of 501 deal rows (additive columns only).
+
+    Columns: ``deals``, ``played``, ``made``, ``abandoned``, and the sum / sum of squares of
+    the declarer's score change ``ddelta`` (every contract) and ``pdelta`` (played ones).
+    """
+    declarer = rows.declarer.to_numpy(np.int64)
+    deltas = rows[[f"delta_{s}" for s in range(4)]].to_numpy(np.int64)
+    idx = np.arange(len(rows))
+    dd = np.where(declarer >= 0, deltas[idx, np.clip(declarer, 0, None)], 0).astype(np.float64)
+    played = rows.played.to_numpy(bool)
+    pd_ = np.where(played, dd, 0.0)
+    frame = pd.DataFrame({
+        "band": band_of(rows.bid.to_numpy()), "blind": rows.blind.to_numpy(bool),
+        "deals": 1, "played": played.astype(np.int64), "made": rows.made.to_numpy(np.int64),
+        "abandoned": rows.abandoned.to_numpy(np.int64),
+        "ddelta": dd, "ddelta_sq": dd ** 2, "pdelta": pd_, "pdelta_sq": pd_ ** 2,
+    })
+    return frame.groupby(KEYS).sum()
+
+
+def tables(merged: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """``g501_bands``: one row per (band, blind) with n contracts, abandon rate, made rate among
+    played contracts (95% Wilson intervals) and the declarer's mean score change (95% normal
+    intervals); ``g501_overall``: void, blind, abandon and made rates over all deals."""
+    merged = merged.sort_index()
+    total = int(merged.deals.sum())
+    bands = merged[merged.index.get_level_values("band") > 0]
+    t = pd.DataFrame(index=bands.index)
+    t.insert(0, "bid_band", [band_label(b) for b, _ in bands.index])
+    t.insert(1, "blind", [bool(x) for _, x in bands.index])
+    t["n"] = bands.deals.astype(np.int64)
+    t["share"] = bands.deals / total
+    t["abandon_rate"] = bands.abandoned / bands.deals
+    t["abandon_lo"], t["abandon_hi"] = wilson(bands.abandoned, bands.deals)
+    t["n_played"] = bands.played.astype(np.int64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        t["made_rate"] = np.where(bands.played > 0, bands.made / bands.played.where(bands.played > 0, 1), np.nan)
+    t["made_lo"], t["made_hi"] = wilson(bands.made, bands.played)
+    mean, _, lo, hi = mean_interval(bands.ddelta, bands.ddelta_sq, bands.deals)
+    t["declarer_delta"], t["delta_lo"], t["delta_hi"] = mean, lo, hi
+    mean, _, lo, hi = mean_interval(bands.pdelta, bands.pdelta_sq, bands.played)
+    t["played_delta"], t["played_delta_lo"], t["played_delta_hi"] = mean, lo, hi
+    out = {"g501_bands": t.reset_index(drop=True)}
+
+    void = int(merged.deals[merged.index.get_level_values("band") == 0].sum())
+    contracts = int(bands.deals.sum())
+    blind = int(bands.deals[bands.index.get_level_values("blind")].sum())
+    aband = int(bands.abandoned.sum())
+    played = int(bands.played.sum())
+    made = int(bands.made.sum())
+    rows = []
+    for name, k, n in (("void (all passed)", void, total), ("blind contract", blind, contracts),
+                       ("abandoned", aband, contracts), ("made (played contracts)", made, played)):
+        lo, hi = wilson(k, n)
+        rows.append({"measure": name, "n": n, "count": k, "rate": k / n if n else np.nan,
+                     "lo": float(lo), "hi": float(hi)})
+    out["g501_overall"] = pd.DataFrame(rows)
+    return out
+
+
+def figures(tabs: dict[str, pd.DataFrame], outdir: Path) -> list[Path]:
+    """Made rate per winning-bid band, blind and not, with 95% intervals (bands with n >= 100)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    t = tabs["g501_bands"]
+    t = t[t.n_played >= 100]
+    fig, ax = plt.subplots(figsize=(8, 4))
+    labels = list(dict.fromkeys(tabs["g501_bands"].bid_band))
+    x = {lab: i for i, lab in enumerate(labels)}
+    for blind, off, name in ((False, -0.12, "seen"), (True, 0.12, "blind")):
+        s = t[t.blind == blind]
+        if s.empty:
+            continue
+        xs = np.array([x[b] for b in s.bid_band]) + off
+        ax.errorbar(xs, s.made_rate, yerr=[s.made_rate - s.made_lo, s.made_hi - s.made_rate],
+                    fmt="o", capsize=3, label=name)
+    ax.set_xticks(range(len(labels)), labels, rotation=30)
+    ax.set_ylabel("made rate (played contracts)")
+    ax.set_xlabel("winning bid")
+    ax.set_ylim(0, 1)
+    ax.legend()
+    ax.set_title("501: contracts made by winning-bid band")
+    fig.tight_layout()
+    outdir = Path(outdir)
+    outdir.mkdir(parents=True, exist_ok=True)
+    path = outdir / "g501_bands.png"
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return [path]
