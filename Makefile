@@ -29,8 +29,23 @@ bench: $(STAMP)  ## measure deals per second; writes BENCHMARKS.md
 
 report: reports/report.md  ## simulate N deals per game (default 1,000,000) and build reports/
 
-reports/report.md: $(STAMP) $(wildcard cardsim/*.py cardsim/*/*.py cardsim/*/*/*.py analyses/*.py)
-	$(PY) -m analyses.report --n $(N) --seed $(SEED) --jobs $(JOBS) --results results --out reports
+# The report is a graph of real files: each analysis writes its tables (reports/tables/GAME.json
+# lists them) from resumable chunk aggregates under results/; report.md and index.html are
+# assembled from the tables.  An interrupted run resumes: finished chunks are kept.
+SOURCES := pyproject.toml $(shell find cardsim -name '*.py') analyses/common.py
+ANALYSE = $(PY) -m analyses.$(1) --n $(N) --seed $(SEED) --jobs $(JOBS) --results results --out reports
+
+reports/tables/vint.json: $(STAMP) $(SOURCES) analyses/vint_contracts.py
+	$(call ANALYSE,vint_contracts)
+
+reports/tables/501.json: $(STAMP) $(SOURCES) analyses/g501_bands.py
+	$(call ANALYSE,g501_bands)
+
+reports/tables/500.json: $(STAMP) $(SOURCES) analyses/g500_contracts.py
+	$(call ANALYSE,g500_contracts)
+
+reports/report.md: reports/tables/vint.json reports/tables/501.json reports/tables/500.json analyses/report.py
+	$(PY) -m analyses.report --out reports
 
 clean-cache:  ## drop numba's compiled-code cache (it misses edits in other modules)
 	find cardsim -name '__pycache__' -type d -prune -exec rm -rf {} +

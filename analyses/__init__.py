@@ -1,0 +1,1 @@
+"""Published analyses: one script per question, each writing tables and figures under reports/."""

@@ -1,0 +1,69 @@
+"""What every analysis script does: simulate (resumably), aggregate by chunk, write tables and figures.
+
+Only public cardsim APIs are used here (runner, analysis modules), never engine internals.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from cardsim.analysis import for_game, merge
+from cardsim.games.base import OptionError
+from cardsim.runner import OutputError, make_run, read_parts, simulate_to_dataset
+from cardsim.strategies.registry import StrategyError
+
+
+def parse_args(description: str, argv=None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=description)
+    p.add_argument("--n", type=int, default=1_000_000, help="deals to simulate (default 1,000,000)")
+    p.add_argument("--seed", type=int, default=2026)
+    p.add_argument("--jobs", type=int, default=-1, help="worker processes (-1 = all cores)")
+    p.add_argument("--results", default="results", help="where the resumable chunk aggregates go")
+    p.add_argument("--out", default="reports", help="report directory (tables/ and figures/ inside)")
+    return p.parse_args(argv)
+
+
+def write_tables(tabs: dict, out: Path) -> list[Path]:
+    """Each table as CSV and Markdown under ``out/tables``."""
+    tdir = out / "tables"
+    tdir.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for name, table in tabs.items():
+        table.to_csv(tdir / f"{name}.csv", index=False)
+        (tdir / f"{name}.md").write_text(table.to_markdown(index=False, floatfmt=".4g") + "\n")
+        paths += [tdir / f"{name}.csv", tdir / f"{name}.md"]
+    return paths
+
+
+def run_analysis(game: str, title: str, args: argparse.Namespace, strategies=None, rules=None) -> Path:
+    """Simulate ``args.n`` deals of ``game`` (resuming an interrupted run), build the game's
+    tables and figures, and write ``out/tables/<game>.json`` describing them; returns its path."""
+    run = make_run(game, args.n, args.seed, strategies, rules=rules)
+    module = for_game(game)
+    dataset = Path(args.results) / f"{game}-n{args.n}-seed{args.seed}"
+    simulate_to_dataset(dataset, run, n_jobs=args.jobs, progress=sys.stderr.isatty(), transform=module.summarize)
+    tabs = module.tables(merge(read_parts(dataset)))
+    out = Path(args.out)
+    tables = write_tables(tabs, out)
+    fdir = out / "figures"
+    fdir.mkdir(parents=True, exist_ok=True)
+    figures = module.figures(tabs, fdir) if hasattr(module, "figures") else []
+    meta = {"game": game, "title": title, "deals": args.n, "seed": args.seed,
+            "strategies": list(run.setup.specs), "rules": run.setup.rules,
+            "tables": list(tabs), "figures": [p.name for p in figures]}
+    path = out / "tables" / f"{game}.json"
+    path.write_text(json.dumps(meta, indent=1))
+    print(f"{title}: {args.n:,} deals -> {', '.join(p.name for p in tables + figures)}")
+    return path
+
+
+def main_for(game: str, title: str, argv=None, **kw) -> int:
+    args = parse_args(title, argv)
+    try:
+        run_analysis(game, title, args, **kw)
+    except (OptionError, StrategyError, OutputError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    return 0

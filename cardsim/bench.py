@@ -1,0 +1,119 @@
+"""``make bench``: deals per second for every game, as ratios measured in one run.
+
+For each game: dealing only (the baseline) and complete deals with the default strategies,
+on one core and on all cores (joblib workers over chunks), plus compile time cold (empty
+numba cache) and from cache, each measured in a fresh interpreter.  Writes a Markdown table
+(``--out``) with the command and the machine.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import datetime, timezone
+
+from joblib import Parallel, delayed
+
+from cardsim.games import GAME_NAMES, get_game
+
+SEED = 12345
+
+
+def _deal_task(game, start, count):
+    return get_game(game).deal_chunk(SEED, start, count)
+
+
+def _sim_task(game, setup, start, count):
+    return len(get_game(game).simulate_chunk(SEED, start, count, setup))
+
+
+def _rate(fn, n) -> float:
+    t = time.perf_counter()
+    fn()
+    return n / (time.perf_counter() - t)
+
+
+def _parallel(n_jobs, task, n, chunk, *args):
+    Parallel(n_jobs=n_jobs)(delayed(task)(*args, s, min(chunk, n - s)) for s in range(0, n, chunk))
+
+
+def _compile_seconds(game: str, cache_dir: str) -> float:
+    code = ("import time; t=time.perf_counter(); from cardsim.games import get_game; g=get_game(%r); "
+            "g.simulate_chunk(1, 0, 10, g.setup()); g.deal_chunk(1, 0, 10); print(time.perf_counter()-t)" % game)
+    env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir)
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def measure(game: str, n: int, cores: int) -> dict:
+    spec = get_game(game)
+    setup = spec.setup()
+    spec.deal_chunk(SEED, 0, 1000)
+    spec.simulate_chunk(SEED, 0, 1000, setup)
+    chunk = max(1, n // (4 * cores))
+    _parallel(cores, _sim_task, 4 * cores, 1, game, setup)  # start the workers and load their caches
+    _parallel(cores, _deal_task, 4 * cores, 1, game)
+    with tempfile.TemporaryDirectory() as cache:
+        cold = _compile_seconds(game, cache)
+        warm = _compile_seconds(game, cache)
+    return {
+        "game": game,
+        "deal_1": _rate(lambda: spec.deal_chunk(SEED, 0, n), n),
+        "full_1": _rate(lambda: spec.simulate_chunk(SEED, 0, n, setup), n),
+        "deal_all": _rate(lambda: _parallel(cores, _deal_task, n, chunk, game), n),
+        "full_all": _rate(lambda: _parallel(cores, _sim_task, n, chunk, game, setup), n),
+        "cold": cold,
+        "warm": warm,
+    }
+
+
+def table(results, n, cores, command) -> str:
+    lines = [
+        "# Benchmarks",
+        "",
+        f"Produced by `{command}` on {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, "
+        f"{platform.machine()}, {cores} cores, Python {platform.python_version()}; {n:,} deals per measurement, "
+        "default strategies for complete deals, seed 12345.",
+        "",
+        "| game | dealing only, 1 core | complete deals, 1 core | ratio | dealing only, all cores | "
+        "complete deals, all cores | ratio | compile cold | compile from cache |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in results:
+        lines.append(
+            f"| {r['game']} | {r['deal_1']:,.0f}/s | {r['full_1']:,.0f}/s | 1/{r['deal_1'] / r['full_1']:.1f} | "
+            f"{r['deal_all']:,.0f}/s | {r['full_all']:,.0f}/s | 1/{r['deal_all'] / r['full_all']:.1f} | "
+            f"{r['cold']:.1f} s | {r['warm']:.1f} s |")
+    lines += ["", "Ratios are dealing-only rate / complete-deal rate on the same cores (target: 1/20 or better). "
+              "All-cores rates include handing chunks to joblib (loky) workers."]
+    return "\n".join(lines) + "\n"
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="cardsim bench", description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=1_000_000, help="deals per measurement")
+    parser.add_argument("--games", nargs="*", default=list(GAME_NAMES))
+    parser.add_argument("--out", help="also write the table to this Markdown file")
+    args = parser.parse_args(argv)
+    if args.deals <= 0:
+        parser.error("--deals must be positive")
+    cores = os.cpu_count() or 1
+    results = []
+    for game in args.games:
+        print(f"measuring {game} …", file=sys.stderr)
+        results.append(measure(game, args.deals, cores))
+    command = "make bench" if args.out else "cardsim bench"
+    text = table(results, args.deals, cores, command)
+    print(text)
+    if args.out:
+        with open(args.out, "w") as f:
+            f.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,131 @@
+"""The command line and the runner: exit codes, one-line errors, datasets that resume."""
+import json
+import shutil
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import cardsim
+from cardsim.cli import main
+from cardsim.runner import OutputError, make_run, part_path, simulate_to_dataset
+
+
+def run_cli(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def one_line_error(err):
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert lines and "Traceback" not in err
+    return lines[-1]
+
+
+@pytest.mark.parametrize("argv,text", [
+    (["simulate", "vint", "-n", "10", "--strategy", "nosuch"], "unknown vint strategy 'nosuch'"),
+    (["simulate", "vint", "-n", "10", "--strategy", "heuristic:bogus=1"], "has no parameter 'bogus'"),
+    (["simulate", "vint", "-n", "10", "--strategy", "heuristic:aggression=x"], "is not a number"),
+    (["simulate", "vint", "-n", "10", "--strategy", "7=random"], "seat 7 does not exist"),
+    (["simulate", "vint", "-n", "10", "--rule", "scoring=quebec"], "unknown vint rule option"),
+    (["simulate", "vint", "-n", "10", "--seats", "3"], "played with 4 seats"),
+    (["simulate", "vint", "-n", "10", "-o", "/proc/nope/out.parquet"], "cannot write"),
+    (["simulate", "vint", "-n", "10", "--records", "/proc/nope/r.jsonl"], "cannot write"),
+    (["simulate", "vint"], "exactly one of -n/--deals and --matches"),
+    (["replay", "/nonexistent/file.jsonl"], "cannot read"),
+])
+def test_usage_errors_exit_2_with_one_line(capsys, argv, text):
+    code, out, err = run_cli(capsys, *argv)
+    assert code == 2
+    assert text in one_line_error(err)
+
+
+@pytest.mark.parametrize("argv", [["simulate", "vint", "-n", "0"], ["simulate", "vint", "-n", "-5"],
+                                  ["simulate", "nosuchgame", "-n", "5"], ["show", "vint", "--deal", "-1"]])
+def test_argument_errors_exit_2(capsys, argv):
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 2
+    assert "Traceback" not in capsys.readouterr().err
+
+
+def test_simulate_records_replay_round_trip(tmp_path, capsys):
+    records = tmp_path / "r.jsonl"
+    code, out, _ = run_cli(capsys, "simulate", "vint", "-n", "30", "--seed", "9", "--records", str(records),
+                           "--records-limit", "12", "-o", str(tmp_path / "d.parquet"))
+    assert code == 0
+    lines = records.read_text().splitlines()
+    assert len(lines) == 12
+    code, out, err = run_cli(capsys, "replay", str(records))
+    assert code == 0 and err == ""
+    results = [json.loads(x) for x in out.splitlines()]
+    assert results == [json.loads(x)["result"] for x in lines]
+    df = pd.read_parquet(tmp_path / "d.parquet")
+    assert len(df) == 30 and sorted(df.deal) == list(range(30))
+
+
+def test_replay_names_line_action_and_rule_and_goes_on(tmp_path, capsys):
+    good = cardsim.records("vint", [0, 1], seed=3)
+    bad = json.loads(json.dumps(good[1]))
+    i = 5
+    bad["play"][i] = "ZZ"
+    path = tmp_path / "mixed.jsonl"
+    path.write_text("\n".join([json.dumps(good[0]), "{not json", json.dumps(bad), json.dumps(good[1])]) + "\n")
+    code, out, err = run_cli(capsys, "replay", str(path))
+    assert code == 1
+    assert len(out.splitlines()) == 2  # the two good records are still scored
+    assert "line 2: not valid JSON" in err
+    assert f"line 3: play[{i}]: unknown card 'ZZ' (RECORDS.md Cards)" in err
+    assert "2 of 4 records rejected" in err and "Traceback" not in err
+
+
+def test_show_prints_a_deal(capsys):
+    code, out, _ = run_cli(capsys, "show", "vint", "--seed", "3", "--deal", "2")
+    assert code == 0
+    assert "seat 0:" in out and "Auction (dealer first)" in out and "trick 13" in out
+
+
+def test_show_a_record_from_a_file(tmp_path, capsys):
+    path = tmp_path / "r.jsonl"
+    path.write_text(json.dumps(cardsim.records("vint", [4], seed=1)[0]) + "\n")
+    code, out, _ = run_cli(capsys, "show", "--record", str(path))
+    assert code == 0 and ("Contract:" in out or "void" in out)
+
+
+def test_strategies_lists_registry(capsys):
+    code, out, _ = run_cli(capsys, "strategies", "vint")
+    assert code == 0 and "heuristic (default)" in out and "aggression = 0" in out
+
+
+def test_dataset_resumes_after_interruption(tmp_path):
+    run = make_run("vint", 250, seed=17, chunk_size=100)
+    path = tmp_path / "ds.parquet"
+    simulate_to_dataset(path, run)
+    full = pd.read_parquet(path).sort_values("deal").reset_index(drop=True)
+    part_path(path, 1).unlink()  # as if the run had stopped before chunk 1 was written
+    manifest = json.loads((path / "_manifest.json").read_text())
+    assert manifest.pop("complete") is True
+    (path / "_manifest.json").write_text(json.dumps(manifest))
+    simulate_to_dataset(path, run)
+    again = pd.read_parquet(path).sort_values("deal").reset_index(drop=True)
+    pd.testing.assert_frame_equal(full, again)
+    assert len(again) == 250
+    expected = cardsim.simulate("vint", 250, seed=17)
+    np.testing.assert_array_equal(again.total_0.to_numpy(), expected.total_0.to_numpy())
+
+
+def test_dataset_of_another_run_is_refused(tmp_path):
+    path = tmp_path / "ds"
+    simulate_to_dataset(path, make_run("vint", 20, seed=1))
+    with pytest.raises(OutputError, match="different run"):
+        simulate_to_dataset(path, make_run("vint", 20, seed=2))
+    shutil.rmtree(path)
+
+
+@pytest.mark.parametrize("kwargs,text", [({"n_deals": 0}, "positive"), ({"n_deals": 2.5}, "positive"),
+                                         ({"n_deals": 5, "seed": -1}, "seed"),
+                                         ({"n_deals": 5, "strategies": ["random"] * 3}, "3 strategies")])
+def test_api_rejects_bad_arguments(kwargs, text):
+    with pytest.raises(ValueError, match=text):
+        cardsim.simulate("vint", **kwargs)
