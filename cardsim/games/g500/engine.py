@@ -90,7 +90,7 @@ def run_deal(key, dealer, ids, params, scoring, target, before0, before1,
         if passed & (1 << seat):
             seat = (seat + 1) % 4
             continue
-        call = choose_bid(ids[seat], params[seat], hands[seat], seat, high, high_seat, states[1 + seat])
+        call = choose_bid(ids[seat], params, seat, hands[seat], high, high_seat, states)
         if call <= high or call > 24:
             if call >= 0:
                 res[R_ILLEGAL] += 1
@@ -119,7 +119,7 @@ def run_deal(key, dealer, ids, params, scoring, target, before0, before1,
         eff[s] = remap_hand(hands[s], denom)
     # kitty and discard (RULES.md §3.4)
     full = eff[declarer] | remap_hand(kitty, denom)
-    disc = choose_discard(ids[declarer], params[declarer], full, denom, states[1 + declarer])
+    disc = choose_discard(ids[declarer], params, declarer, full, denom, states)
     if popcount(disc) != 6 or (disc & ~full) != U64(0):
         res[R_ILLEGAL] += 1
         disc = U64(0)
@@ -149,9 +149,8 @@ def run_deal(key, dealer, ids, params, scoring, target, before0, before1,
             seat = (leader + i) % 4
             decl_tricks = tricks0 if declarer % 2 == 0 else tricks1
             known = disc if seat == declarer else U64(0)
-            code = choose_play(ids[seat], params[seat], eff[seat], denom, seat, declarer, leader,
-                               trick, i, led, played, known, decl_tricks, contract_tricks,
-                               states[1 + seat])
+            code = choose_play(ids[seat], params, eff[seat], denom, seat, declarer, leader,
+                               trick, i, led, played, known, decl_tricks, contract_tricks, states)
             c = code & 0xFF
             named = code >> 8
             legal = legal_moves(eff[seat], denom, led)

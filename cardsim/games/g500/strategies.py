@@ -14,7 +14,7 @@ from cardsim._jit import jit
 from cardsim.cards import highest_bit, lane, lowest_bit, popcount
 from cardsim.games.g500.constants import FULL_EFF, JOKER_MASK, NT, SUIT_MASK, TRUMP_MASK
 from cardsim.games.g500.rules import legal_moves, remap_hand
-from cardsim.rng import choose_bit, randbelow
+from cardsim.rng import GOLDEN, mix64
 from cardsim.strategies.registry import Registry
 
 U64 = np.uint64
@@ -28,7 +28,7 @@ REGISTRY.add("random", RANDOM, {}, "random legal play (the baseline): pass or bi
 REGISTRY.add(
     "heuristic",
     HEURISTIC,
-    {"margin": 0.0, "partner": 2.0, "kitty": 0.7, "jump": 1.0, "nt_bias": 0.0},
+    {"margin": 0.0, "partner": 2.6, "kitty": 0.7, "jump": 1.0, "nt_bias": 0.0},
     "values the hand per denomination (jokers, bowers, trump length, side aces, expected kitty "
     "and partner tricks), bids the highest contract it expects to make less `margin` tricks "
     "(jump=1) or the cheapest overcall up to it (jump=0), voids weak side suits in the "
@@ -111,12 +111,12 @@ def estimate_tricks(hand, denom, nt_bias):
 
 
 @jit
-def heuristic_bid(params, hand, seat, high_bid, high_seat):
-    margin = params[0]
-    support = params[1] + params[2] - margin
+def heuristic_bid(params, seat, hand, high_bid, high_seat):
+    margin = params[seat, 0]
+    support = params[seat, 1] + params[seat, 2] - margin
     best = -1
     for d in range(5):
-        est = estimate_tricks(hand, d, params[4]) + support
+        est = estimate_tricks(hand, d, params[seat, 4]) + support
         level = int(np.floor(est))
         if level > 10:
             level = 10
@@ -128,7 +128,7 @@ def heuristic_bid(params, hand, seat, high_bid, high_seat):
         return -1
     if high_seat >= 0 and high_seat == (seat + 2) % 4:
         return -1
-    if params[3] >= 0.5:
+    if params[seat, 3] >= 0.5:
         return best
     d = best % 5
     for level in range(6, 11):
@@ -325,39 +325,70 @@ def heuristic_play(hand, denom, seat, declarer, leader, trick, n_in_trick, led, 
     return lowest_bit(trumps)
 
 
-# ---------------------------------------------------------------- dispatch
+# ---------------------------------------------------------------- seat randomness
+# Row ``k`` of ``states`` (uint64[5, 1]) is ``rng.stream(key, k)``; these draw from it exactly as
+# ``rng.randbelow`` / ``rng.choose_bit`` would, without making an array view per decision.
 @jit
-def choose_bid(sid, params, hand, seat, high_bid, high_seat, rng):
+def draw_below(states, k, n):
+    """Uniform integer in ``[0, n)`` from stream ``k`` (Lemire's method, as ``rng.randbelow``)."""
+    nn = U64(n)
+    states[k, 0] = states[k, 0] + GOLDEN
+    m = (mix64(states[k, 0]) >> U64(32)) * nn
+    low = m & U64(0xFFFFFFFF)
+    if low < nn:
+        threshold = (U64(4294967296) - nn) % nn
+        while low < threshold:
+            states[k, 0] = states[k, 0] + GOLDEN
+            m = (mix64(states[k, 0]) >> U64(32)) * nn
+            low = m & U64(0xFFFFFFFF)
+    return np.int64(m >> U64(32))
+
+
+@jit
+def draw_bit(states, k, mask):
+    """A uniformly chosen set bit of non-zero ``mask`` from stream ``k`` (as ``rng.choose_bit``)."""
+    j = draw_below(states, k, popcount(mask))
+    m = U64(mask)
+    for _ in range(j):
+        m &= m - U64(1)
+    return lowest_bit(m)
+
+
+# ---------------------------------------------------------------- dispatch
+# ``params`` is the whole float64[4, N_PARAMS] matrix and ``states`` the deal's streams; a
+# strategy only reads its own row ``params[seat]`` and stream ``1 + seat``.
+@jit
+def choose_bid(sid, params, seat, hand, high_bid, high_seat, states):
     """A call: bid number 0..24 above ``high_bid`` or -1 (pass)."""
     if sid == HEURISTIC:
-        return heuristic_bid(params, hand, seat, high_bid, high_seat)
+        return heuristic_bid(params, seat, hand, high_bid, high_seat)
     # a coin decides pass or bid, so that random auctions end at every level (and are sometimes
     # thrown in); the bid is uniform over the higher ones
-    if high_bid >= 24 or randbelow(rng, 2) == 0:
+    if high_bid >= 24 or draw_below(states, 1 + seat, 2) == 0:
         return -1
-    return high_bid + 1 + randbelow(rng, 24 - high_bid)
+    return high_bid + 1 + draw_below(states, 1 + seat, 24 - high_bid)
 
 
 @jit
-def choose_discard(sid, params, hand, denom, rng):
+def choose_discard(sid, params, seat, hand, denom, states):
     """Six effective cards (uint64 mask) out of the declarer's 16."""
     if sid == HEURISTIC:
         return heuristic_discard(hand, denom)
     out = U64(0)
     for _ in range(6):
-        c = choose_bit(rng, hand & ~out)
+        c = draw_bit(states, 1 + seat, hand & ~out)
         out |= U64(1) << U64(c)
     return out
 
 
 @jit
 def choose_play(sid, params, hand, denom, seat, declarer, leader, trick, n_in_trick, led, played,
-                known, decl_tricks, contract_tricks, rng):
+                known, decl_tricks, contract_tricks, states):
     """An effective legal card; for a no-trump joker lead, ``card | named_suit << 8``."""
     if sid == HEURISTIC:
         return heuristic_play(hand, denom, seat, declarer, leader, trick, n_in_trick, led, played,
                               known, decl_tricks, contract_tricks)
-    c = choose_bit(rng, legal_moves(hand, denom, led))
+    c = draw_bit(states, 1 + seat, legal_moves(hand, denom, led))
     if denom == NT and n_in_trick == 0 and (U64(1) << U64(c)) & JOKER_MASK:
-        return c | (randbelow(rng, 4) << 8)
+        return c | (draw_below(states, 1 + seat, 4) << 8)
     return c
