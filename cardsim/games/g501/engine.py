@@ -127,17 +127,16 @@ def play_deal(hands0, talon, dealer, seats, sids, params, scores, st, res, trace
         if (pos == 0 and passed0) or (pos == 1 and passed1) or (pos == 2 and passed2):
             continue
         seat = order[pos]
-        rng = st[1 + seat]
         blind = False
         call = S.LOOK
         if res[R_LOOKED + seat] == 0:
-            call = S.blind_call(sids[seat], params[seat], rng, pos, scores[seat], cur)
+            call = S.blind_call(sids[seat], params, seat, st, pos, scores[seat], cur)
             if call == S.LOOK:
                 res[R_LOOKED + seat] = 1
             else:
                 blind = True
         if call == S.LOOK:
-            call = S.open_call(sids[seat], params[seat], rng, hands0[seat], pos, scores[seat], cur, memo[seat])
+            call = S.open_call(sids[seat], params, seat, st, hands0[seat], pos, scores[seat], cur, memo)
         if call > 0 and (call < MIN_BID or call <= cur or call > MAX_BID):
             call = 0
         if call == 0:
@@ -213,7 +212,7 @@ def play_deal(hands0, talon, dealer, seats, sids, params, scores, st, res, trace
             hand = hp[seat]
             led = -1 if k == 0 else trick[0] >> 4
             legal = legal_plays(hand, led, trump)
-            c = S.play(sids[seat], params[seat], st[1 + seat], hand, legal, trick, k, trump, played,
+            c = S.play(sids[seat], params, seat, st, hand, legal, trick, k, trump, played,
                        seat == decl, won[seat] > 0)
             decl_m = False
             if c >= DECLARE_FLAG:

@@ -209,18 +209,23 @@ def choose_gifts(hand, trump):
 
 # ------------------------------------------------------------------ auction
 @jit
-def blind_call(sid, p, rng, position, score, cur_bid):
-    """Decision before looking: LOOK (-1), pass (0) or a blind bid."""
+def blind_call(sid, params, seat, streams, position, score, cur_bid):
+    """Decision before looking: LOOK (-1), pass (0) or a blind bid (RULES.md §1.3).
+
+    ``params``/``streams``: the whole tables; row ``seat`` / ``1 + seat`` are this seat's.
+    """
     if sid == 0:
-        if uniform(rng) >= p[2]:
+        rng = streams[1 + seat]
+        if uniform(rng) >= params[seat, 2]:
             return LOOK
-        return _random_call(p, rng, cur_bid)
+        return _random_call(params[seat], rng, cur_bid)
     # heuristic blind policy
-    lvl = p[3]
-    pos = p[4]
+    lvl = params[seat, 3]
+    pos = params[seat, 4]
+    prob = params[seat, 7]
     nxt = max(MIN_BID, cur_bid + 1)
-    if nxt <= lvl and (pos < 0 or int(pos) == position) and score <= p[5] and cur_bid <= p[6]:
-        if p[7] >= 1.0 or uniform(rng) < p[7]:
+    if nxt <= lvl and (pos < 0 or int(pos) == position) and score <= params[seat, 5] and cur_bid <= params[seat, 6]:
+        if prob >= 1.0 or (prob > 0.0 and uniform(streams[1 + seat]) < prob):
             return nxt
     return LOOK
 
@@ -238,14 +243,14 @@ def _random_call(p, rng, cur_bid):
 
 
 @jit
-def open_call(sid, p, rng, hand, position, score, cur_bid, memo):
-    """Decision after looking: pass (0) or a bid; ``memo`` (float64[2]) caches the estimate."""
+def open_call(sid, params, seat, streams, hand, position, score, cur_bid, memo):
+    """Decision after looking: pass (0) or a bid; ``memo[seat]`` (float64[2]) caches the estimate."""
     if sid == 0:
-        return _random_call(p, rng, cur_bid)
-    if memo[1] == 0.0:
-        memo[0] = best_estimate7(hand)
-        memo[1] = 1.0
-    limit = memo[0] - p[0]
+        return _random_call(params[seat], streams[1 + seat], cur_bid)
+    if memo[seat, 1] == 0.0:
+        memo[seat, 0] = best_estimate7(hand)
+        memo[seat, 1] = 1.0
+    limit = memo[seat, 0] - params[seat, 0]
     nxt = max(MIN_BID, cur_bid + 1)
     if nxt <= limit and nxt <= MAX_BID:
         return nxt
@@ -321,12 +326,17 @@ def _masters(hand, unseen):
 
 
 @jit
-def play(sid, p, rng, hand, legal, trick, n_in_trick, trump, played, is_declarer, won_any):
-    """A card from ``legal`` (RULES.md §1.5), plus DECLARE_FLAG to declare a marriage when leading."""
+def play(sid, params, seat, streams, hand, legal, trick, n_in_trick, trump, played, is_declarer, won_any):
+    """A card from ``legal`` (RULES.md §1.5), plus DECLARE_FLAG to declare a marriage when leading.
+
+    ``params``/``streams`` are the whole tables (row ``seat`` / ``1 + seat`` are this seat's):
+    taking row views only where needed keeps the per-card cost down.
+    """
     if sid == 0:
+        rng = streams[1 + seat]
         c = choose_bit(rng, legal)
         if n_in_trick == 0 and ((c & 15) == RK or (c & 15) == RQ):
-            if (marriage_suits(hand) >> (c >> 4)) & 1 and uniform(rng) < p[4]:
+            if (marriage_suits(hand) >> (c >> 4)) & 1 and uniform(rng) < params[seat, 4]:
                 return c + DECLARE_FLAG
         return c
     unseen = DECK_MASK & ~U64(played) & ~U64(hand)
