@@ -92,7 +92,7 @@ def run_deal(key, dealer, hands, ids, params, below_before, games_before, rngs, 
     passes = 0
     seat = dealer
     while True:
-        call = choose_call(ids[seat], params[seat], rngs[seat], hands[seat], seat, calls, ncalls, current, bidder)
+        call = choose_call(ids[seat], params, rngs, hands[seat], seat, calls, ncalls, current, bidder)
         if call != PASS and (call <= current or call > MAX_CALL):
             raise ValueError("strategy made an insufficient or unknown bid")
         calls[ncalls] = call
@@ -123,7 +123,7 @@ def run_deal(key, dealer, hands, ids, params, below_before, games_before, rngs, 
     for t in range(N_TRICKS):
         for k in range(4):
             seat = (leader + k) % 4
-            card = choose_card(ids[seat], params[seat], rngs[seat], hand[seat], seat, bidder, trump,
+            card = choose_card(ids[seat], params, rngs, hand[seat], seat, bidder, trump,
                                leader, trick, k, played)
             b = U64(1) << U64(card)
             led = -1 if k == 0 else trick[0] >> 4

@@ -49,52 +49,51 @@ def random_call(params, rng, current):
 
 
 @jit
-def suit_lengths(hand, out):
-    for s in range(4):
-        out[s] = popcount(U64(hand) & suit_mask(s))
-
-
-@jit
-def estimated_tricks(params, hand, seat, calls, ncalls, out):
-    """Expected side tricks per denomination (float64[5] into ``out``) from the seat's view.
+def estimated_tricks(params, hand, seat, calls, ncalls):
+    # ``params`` is the seat's row: float64[N_PARAMS]
+    """Expected side tricks per denomination S C D H NT (a 5-tuple of float64) from the seat's view.
 
     Side strength = own high-card points + one point per card over four in a suit + what the
     partner has shown: ``partner_bid_points`` once he has bid (his first bid also promises five
     cards in its suit), else ``partner_points``.  Tricks = strength / ``points_per_trick``,
-    adjusted for the trump fit beyond eight cards and for short suits.
+    adjusted for the trump fit beyond eight cards and for short suits.  Only the partner's
+    first bid counts as evidence, so estimates do not feed on each other and auctions end.
     """
-    lengths = np.empty(4, dtype=np.int64)
-    suit_lengths(hand, lengths)
-    points = np.float64(high_card_points(hand))
-    for s in range(4):
-        if lengths[s] > 4:
-            points += lengths[s] - 4
+    h = U64(hand)
+    l0 = popcount(h & suit_mask(0))
+    l1 = popcount(h & suit_mask(1))
+    l2 = popcount(h & suit_mask(2))
+    l3 = popcount(h & suit_mask(3))
+    points = np.float64(high_card_points(hand) + max(l0 - 4, 0) + max(l1 - 4, 0) + max(l2 - 4, 0)
+                        + max(l3 - 4, 0))
+    short = (l0 <= 1) + (l1 <= 1) + (l2 <= 1) + (l3 <= 1)
     partner = (seat + 2) % 4
     partner_denomination = -1
-    # Seats speak in rotation, so the partner's calls are every fourth call from his first.
-    first = -1
     for i in range(ncalls):
         if calls[i] != PASS and _speaker(i, ncalls, seat) == partner:
-            first = i
+            partner_denomination = call_denomination(calls[i])
             break
-    if first >= 0:
-        partner_denomination = call_denomination(calls[first])
+    if partner_denomination >= 0:
         points += params[P_PARTNER_BID_POINTS]
     else:
         points += params[P_PARTNER_POINTS]
     base = points / params[P_POINTS_PER_TRICK]
-    short = 0
-    for s in range(4):
-        if lengths[s] <= 1:
-            short += 1
-    for d in range(4):
-        partner_cards = 5.0 if partner_denomination == d else (13.0 - lengths[d]) / 3.0
-        fit = lengths[d] + partner_cards
-        t = base + 0.5 * (fit - 8.0)
-        if fit >= 8.0:
-            t += 0.5 * short
-        out[d] = t
-    out[NT] = base - (0.7 if short > 0 and partner_denomination != NT else 0.0)
+    t0 = _suit_tricks(base, l0, partner_denomination == 0, short)
+    t1 = _suit_tricks(base, l1, partner_denomination == 1, short)
+    t2 = _suit_tricks(base, l2, partner_denomination == 2, short)
+    t3 = _suit_tricks(base, l3, partner_denomination == 3, short)
+    t4 = base - (0.7 if short > 0 and partner_denomination != NT else 0.0)
+    return (t0, t1, t2, t3, t4)
+
+
+@jit
+def _suit_tricks(base, length, partner_bid_it, short):
+    partner_cards = 5.0 if partner_bid_it else (13.0 - length) / 3.0
+    fit = length + partner_cards
+    t = base + 0.5 * (fit - 8.0)
+    if fit >= 8.0:
+        t += 0.5 * short
+    return t
 
 
 @jit
@@ -113,15 +112,14 @@ def heuristic_call(params, hand, seat, calls, ncalls, current, current_bidder):
     """
     if current_bidder == seat or current >= MAX_CALL:
         return np.int64(PASS)
-    tricks = np.empty(5, dtype=np.float64)
-    estimated_tricks(params, hand, seat, calls, ncalls, tricks)
-    tried = np.zeros(5, dtype=np.bool_)
+    tricks = estimated_tricks(params, hand, seat, calls, ncalls)
+    tried = 0
     for _ in range(5):
         best = -1
         for d in range(5):
-            if not tried[d] and (best < 0 or tricks[d] >= tricks[best]):
+            if not (tried >> d) & 1 and (best < 0 or tricks[d] >= tricks[best]):
                 best = d
-        tried[best] = True
+        tried |= 1 << best
         max_level = np.int64(np.floor(tricks[best] + params[P_AGGRESSION])) - 6
         if current == PASS:
             level = 1
@@ -263,19 +261,27 @@ def greedy_card(hand, trump, trick, n):
 
 # ------------------------------------------------------------------------------- dispatch
 @jit
-def choose_call(sid, params, rng, hand, seat, calls, ncalls, current, current_bidder):
-    """The call (0 = pass, 1..35 = bid) strategy ``sid`` makes for ``seat``."""
+def choose_call(sid, params, rngs, hand, seat, calls, ncalls, current, current_bidder):
+    """The call (0 = pass, 1..35 = bid) strategy ``sid`` makes for ``seat``.
+
+    ``params``: float64[4, N_PARAMS] and ``rngs``: uint64[4, 1], all seats' rows; a strategy
+    reads only its own seat's row (rows are sliced here, per branch, because slicing costs
+    a reference count in the hot loop).
+    """
     if sid == RANDOM:
-        return random_call(params, rng, current)
-    return heuristic_call(params, hand, seat, calls, ncalls, current, current_bidder)
+        return random_call(params[seat], rngs[seat], current)
+    return heuristic_call(params[seat], hand, seat, calls, ncalls, current, current_bidder)
 
 
 @jit
-def choose_card(sid, params, rng, hand, seat, declarer, trump, leader, trick, n, played):
-    """The card (index) strategy ``sid`` plays from ``hand``; ``trick[:n]`` is on the table."""
+def choose_card(sid, params, rngs, hand, seat, declarer, trump, leader, trick, n, played):
+    """The card (index) strategy ``sid`` plays from ``hand``; ``trick[:n]`` is on the table.
+
+    ``params``/``rngs``: all seats' rows, as for :func:`choose_call`.
+    """
     if sid == RANDOM:
         led = -1 if n == 0 else trick[0] >> 4
-        return choose_bit(rng, legal_plays(hand, led))
+        return choose_bit(rngs[seat], legal_plays(hand, led))
     if sid == GREEDY:
         return greedy_card(hand, trump, trick, n)
     return heuristic_card(hand, seat, declarer, trump, leader, trick, n, played)
