@@ -47,8 +47,9 @@ reports/tables/500.json: $(STAMP) $(SOURCES) analyses/g500_contracts.py
 reports/report.md: reports/tables/vint.json reports/tables/501.json reports/tables/500.json analyses/report.py
 	$(PY) -m analyses.report --out reports
 
-clean-cache:  ## drop numba's compiled-code cache (it misses edits in other modules)
+clean-cache:  ## drop numba's compiled kernels (kept per source version under ~/.cache/cardsim)
 	find cardsim -name '__pycache__' -type d -prune -exec rm -rf {} +
+	rm -rf $${NUMBA_CACHE_DIR:-$$HOME/.cache/cardsim}/numba-*
 
 clean: clean-cache  ## remove the environment, results and generated report
 	rm -rf $(VENV) results reports/tables reports/figures reports/report.md reports/index.html

@@ -29,10 +29,10 @@ REGISTRY = Registry("vint")
 REGISTRY.add("random", RANDOM, {"pass_probability": 0.95},
              "uniformly random legal card; passes with pass_probability, else a uniformly random higher bid")
 REGISTRY.add("heuristic", HEURISTIC,
-             {"aggression": 0.0, "partner_points": 7.0, "partner_bid_points": 13.0, "points_per_trick": 2.7},
+             {"aggression": 0.0, "partner_points": 7.0, "partner_bid_points": 13.0, "points_per_trick": 3.0},
              "bids to its estimated side tricks (high cards, shape, partner's first bid); plays by the book")
 REGISTRY.add("greedy", GREEDY, {"aggression": 0.0, "partner_points": 7.0, "partner_bid_points": 13.0,
-                                "points_per_trick": 2.7},
+                                "points_per_trick": 3.0},
              "bids like heuristic; plays the cheapest card that wins the trick so far, else its lowest legal card")
 
 # Positions in the heuristic's parameter vector.
@@ -56,7 +56,7 @@ def estimated_tricks(params, hand, seat, calls, ncalls):
     Side strength = own high-card points + one point per card over four in a suit + what the
     partner has shown: ``partner_bid_points`` once he has bid (his first bid also promises five
     cards in its suit), else ``partner_points``.  Tricks = strength / ``points_per_trick``,
-    adjusted for the trump fit beyond eight cards and for short suits.  Only the partner's
+    adjusted for the trump fit beyond seven cards and for short suits.  Only the partner's
     first bid counts as evidence, so estimates do not feed on each other and auctions end.
     """
     h = U64(hand)
@@ -82,7 +82,7 @@ def estimated_tricks(params, hand, seat, calls, ncalls):
     t1 = _suit_tricks(base, l1, partner_denomination == 1, short)
     t2 = _suit_tricks(base, l2, partner_denomination == 2, short)
     t3 = _suit_tricks(base, l3, partner_denomination == 3, short)
-    t4 = base - (0.7 if short > 0 and partner_denomination != NT else 0.0)
+    t4 = base - 0.2 - (0.7 if short > 0 and partner_denomination != NT else 0.0)
     return (t0, t1, t2, t3, t4)
 
 
@@ -90,7 +90,7 @@ def estimated_tricks(params, hand, seat, calls, ncalls):
 def _suit_tricks(base, length, partner_bid_it, short):
     partner_cards = 5.0 if partner_bid_it else (13.0 - length) / 3.0
     fit = length + partner_cards
-    t = base + 0.5 * (fit - 8.0)
+    t = base + 0.5 * (fit - 7.5)
     if fit >= 8.0:
         t += 0.5 * short
     return t
