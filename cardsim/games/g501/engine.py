@@ -50,7 +50,8 @@ ROW_DTYPE = np.dtype(
 """One row per deal.  ``declarer``/``trump`` are -1 when no contract (trump 4 = no-trump);
 ``bid``/``target`` are 0 when absent; ``made`` is False unless the contract was played and
 made; ``played`` = declared and played out.  Per seat ``s`` (0..3; seat 3 unused with 3 seats;
-the 4-seat dealer's entries are 0): ``score_s`` before the deal, ``cards_s`` card points won,
+the 4-seat dealer's entries are 0 except his score): ``score_s`` every seat's score before the
+deal (501 in independent deals, the running score in matches), ``cards_s`` card points won,
 ``marr_s`` effective marriage points, ``delta_s`` score change, ``looked_s`` whether that seat
 looked at its hand during the auction, and hand features of the 7 dealt cards:
 ``hand_pts_s`` card points, ``marr_held_s`` K+Q pairs, ``aces_s``, ``tens_s``.
