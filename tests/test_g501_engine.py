@@ -88,7 +88,8 @@ def test_records_match_rows_for_any_subset():
     setup = SPEC.setup()
     rows = SPEC.simulate_chunk(9, 0, 50, setup)
     recs = SPEC.make_records(9, [49, 3], setup)
-    assert recs[0]["deal"] == 49 and recs[0]["result"]["delta"][0] == rows[49]["delta_0"]
+    assert recs[0]["dealer"] == rows[49]["dealer"]
+    assert recs[0]["result"]["delta"] == [int(rows[49][f"delta_{s}"]) for s in range(3)]
     assert recs[1]["result"]["contract"] == (rows[3]["bid"] or None)
 
 

@@ -91,9 +91,6 @@ def make_records(seed: int, deal_ids, setup: Setup, scores=None) -> list[dict]:
             "game": "500",
             "seats": 4,
             "dealer": int(res[E.R_DEALER]),
-            "seed": int(seed),
-            "deal": int(ids[i]),
-            "strategies": list(setup.specs),
             "rules": {"scoring": SCORINGS[scoring], "target": target},
         }
         if scores is not None:

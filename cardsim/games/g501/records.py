@@ -82,9 +82,6 @@ def make_records(seed: int, deal_ids, setup: Setup, scores=None) -> list[dict]:
             "game": "501",
             "seats": seats,
             "dealer": dealer,
-            "seed": int(seed),
-            "deal": int(ids[i]),
-            "strategies": list(setup.specs),
         }
         if scores is not None:
             rec["before"] = {"scores": before}
