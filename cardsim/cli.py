@@ -254,6 +254,10 @@ def main(argv=None) -> int:
     except (UsageError, *USAGE_ERRORS) as exc:
         print(f"cardsim: error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # The reader of our output went away (e.g. `| head`): not an error of ours.
+        sys.stderr.close()
+        return 0
     except KeyboardInterrupt:
         print("cardsim: interrupted (finished chunks are kept; run the same command again to resume)",
               file=sys.stderr)
