@@ -76,12 +76,15 @@ def deal_cards(key, dealer, base_deck, deck, hands):
 
 
 @jit
-def run_deal(key, dealer, hands, ids, params, below_before, games_before, rngs, calls, plays, score, info):
+def run_deal(key, dealer, hands, ids, params, below_before, games_before, rngs, calls, plays, score, info,
+             scratch_hands, scratch):
     """Auction, play and score one deal whose initial ``hands`` (uint64[4]) are given.
 
     ``rngs``: uint64[4, 1] scratch for the seats' streams; ``calls``: int64[MAX_CALLS] and
     ``plays``: int64[52] receive the trace; ``score``: int64[N_SCORE] (see rules.score_deal);
-    ``info``: int64[3] = number of calls, declarer (−1 void), contract call (0 void).
+    ``info``: int64[3] = number of calls, declarer (−1 void), contract call (0 void);
+    ``scratch_hands`` (uint64[4]) and ``scratch`` (int64[≥ 17]) are work space, allocated once
+    per chunk by the caller.
     """
     for s in range(4):
         seed_stream(rngs[s], key, 1 + s)
@@ -115,9 +118,10 @@ def run_deal(key, dealer, hands, ids, params, below_before, games_before, rngs, 
     level = call_level(current)
     trump = call_denomination(current)
     # Play (RULES.md §2.3): the declarer's left leads, every hand hidden.
-    hand = hands.copy()
-    trick = np.zeros(4, dtype=np.int64)
-    winners = np.zeros(N_TRICKS, dtype=np.int64)
+    hand = scratch_hands
+    hand[:] = hands
+    trick = scratch[0:4]
+    winners = scratch[4:4 + N_TRICKS]
     played = U64(0)
     leader = (bidder + 1) % 4
     for t in range(N_TRICKS):
@@ -201,6 +205,8 @@ def simulate_rows(seed, start, count, ids, params, base_deck, rows):
     deck = np.empty(52, dtype=np.int64)
     hands = np.zeros(4, dtype=np.uint64)
     rngs = np.zeros((4, 1), dtype=np.uint64)
+    work_hands = np.zeros(4, dtype=np.uint64)
+    work = np.zeros(32, dtype=np.int64)
     calls = np.zeros(MAX_CALLS, dtype=np.int64)
     plays = np.zeros(52, dtype=np.int64)
     score = np.zeros(N_SCORE, dtype=np.int64)
@@ -209,7 +215,7 @@ def simulate_rows(seed, start, count, ids, params, base_deck, rows):
     for i in range(count):
         key = deal_key(seed, start + i)
         dealer = deal_cards(key, -1, base_deck, deck, hands)
-        run_deal(key, dealer, hands, ids, params, zero, zero, rngs, calls, plays, score, info)
+        run_deal(key, dealer, hands, ids, params, zero, zero, rngs, calls, plays, score, info, work_hands, work)
         fill_row(rows, i, start + i, dealer, hands, score, info)
 
 
@@ -231,8 +237,10 @@ def trace_deal(key, dealer_override, ids, params, below, games, base_deck, hands
     """Run one deal like simulate_rows / play_rubbers do, keeping its trace; returns the dealer."""
     deck = np.empty(52, dtype=np.int64)
     rngs = np.zeros((4, 1), dtype=np.uint64)
+    work_hands = np.zeros(4, dtype=np.uint64)
+    work = np.zeros(32, dtype=np.int64)
     dealer = deal_cards(key, dealer_override, base_deck, deck, hands)
-    run_deal(key, dealer, hands, ids, params, below, games, rngs, calls, plays, score, info)
+    run_deal(key, dealer, hands, ids, params, below, games, rngs, calls, plays, score, info, work_hands, work)
     fill_row(rows, 0, 0, dealer, hands, score, info)
     return dealer
 
@@ -249,6 +257,8 @@ def play_rubbers(seed, start, count, ids, params, base_deck, rubber_rows, deal_r
     deck = np.empty(52, dtype=np.int64)
     hands = np.zeros(4, dtype=np.uint64)
     rngs = np.zeros((4, 1), dtype=np.uint64)
+    work_hands = np.zeros(4, dtype=np.uint64)
+    work = np.zeros(32, dtype=np.int64)
     calls = np.zeros(MAX_CALLS, dtype=np.int64)
     plays = np.zeros(52, dtype=np.int64)
     score = np.zeros(N_SCORE, dtype=np.int64)
@@ -270,7 +280,7 @@ def play_rubbers(seed, start, count, ids, params, base_deck, rubber_rows, deal_r
                 return -1
             key = deal_key(mkey, j)
             dealer = deal_cards(key, -1 if j == 0 else (dealer + 1) % 4, base_deck, deck, hands)
-            run_deal(key, dealer, hands, ids, params, below, games, rngs, calls, plays, score, info)
+            run_deal(key, dealer, hands, ids, params, below, games, rngs, calls, plays, score, info, work_hands, work)
             fill_row(deal_rows, n, j, dealer, hands, score, info)
             deal_rubber[n] = start + m
             n += 1

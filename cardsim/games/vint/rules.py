@@ -139,17 +139,21 @@ def score_deal(level, denomination, declarer, trick_winners, hands, below_before
     out[:] = 0
     v = trick_value(level, denomination)
     dteam = declarer % 2
-    below = np.empty(2, dtype=np.int64)
-    below[0] = below_before[0]
-    below[1] = below_before[1]
+    below0 = below_before[0]
+    below1 = below_before[1]
     game_won_by = -1
     for t in range(N_TRICKS):
         team = trick_winners[t] % 2
         out[S_TRICKS + team] += 1
         out[S_BELOW + team] += v
-        below[team] += v
+        if team == 0:
+            below0 += v
+            running = below0
+        else:
+            below1 += v
+            running = below1
         # The trick that first carries a side to 500 decides the game (RULES.md §2.7).
-        if game_won_by < 0 and below[team] >= GAME_THRESHOLD:
+        if game_won_by < 0 and running >= GAME_THRESHOLD:
             game_won_by = team
             out[S_CROSSING] = t + 1
     for team in range(2):
@@ -199,8 +203,8 @@ def score_deal(level, denomination, declarer, trick_winners, hands, below_before
         else:
             out[S_GAME + game_won_by] = 500
     else:
-        out[S_AFTER_BELOW] = below[0]
-        out[S_AFTER_BELOW + 1] = below[1]
+        out[S_AFTER_BELOW] = below0
+        out[S_AFTER_BELOW + 1] = below1
     for team in range(2):
         above = (out[S_SLAM + team] + out[S_BID_SLAM + team] + out[S_HONOURS + team]
                  + out[S_ACES + team] + out[S_PENALTY + team] + out[S_GAME + team])
