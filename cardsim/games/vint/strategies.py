@@ -112,6 +112,10 @@ def heuristic_call(params, hand, seat, calls, ncalls, current, current_bidder):
     """
     if current_bidder == seat or current >= MAX_CALL:
         return np.int64(PASS)
+    # Nothing has been bid since this seat last passed: its view, hence its decision, is unchanged.
+    if ncalls >= 4 and calls[ncalls - 1] == PASS and calls[ncalls - 2] == PASS and calls[ncalls - 3] == PASS \
+            and calls[ncalls - 4] == PASS:
+        return np.int64(PASS)
     tricks = estimated_tricks(params, hand, seat, calls, ncalls)
     tried = 0
     for _ in range(5):
