@@ -12,42 +12,69 @@ import pandas as pd
 from cardsim.stats import mean_interval, wilson
 
 DENOMINATIONS = ["S", "C", "D", "H", "NT"]
-KEYS = ["level", "denomination"]
+
+
+HCP_BANDS = [(0, 10), (11, 12), (13, 14), (15, 16), (17, 19), (20, 37)]
+
+
+def _band(hcp):
+    for lo, hi in HCP_BANDS:
+        if lo <= hcp <= hi:
+            return f"{lo}-{hi}"
+    raise ValueError(hcp)
 
 
 def summarize(rows: pd.DataFrame) -> pd.DataFrame:
-    """Partial sums per (level, denomination) of one chunk of deal rows; void deals are (0, -1).
+    """Partial sums of one chunk of deal rows, indexed by (table, a, b).
 
-    Columns: ``deals``, ``made``, and sum / sum of squares of the declarer side's total
-    (``decl``), the defenders' (``def``) and the difference (``net``), in score points.
+    * ``("contract", level, denomination)`` (void deals: (0, −1)): ``deals``, ``made``, and sum /
+      sum of squares of the declarer side's total (``decl``), the defenders' (``def``) and the
+      difference (``net``), in score points;
+    * ``("opening", opener's high-card points, opening call)`` (call = 5 × (level − 1) +
+      denomination): ``deals``, ``declares`` (the opener's side won the auction), ``made``
+      (... and made its contract), ``open_net`` / ``open_net_sq`` (the opener's side's total
+      minus the other side's).
     """
-    dteam = (rows.declarer.to_numpy() % 2).astype(np.int64)
+    n = len(rows)
+    idx = np.arange(n)
     totals = rows[["total_0", "total_1"]].to_numpy(np.int64)
-    idx = np.arange(len(rows))
-    decl = np.where(rows.void, 0, totals[idx, dteam])
-    dfn = np.where(rows.void, 0, totals[idx, 1 - dteam])
-    net = decl - dfn
-    frame = pd.DataFrame({
-        "level": rows.level.astype(np.int64), "denomination": rows.denomination.astype(np.int64),
+    void = rows.void.to_numpy()
+    dteam = (rows.declarer.to_numpy() % 2).astype(np.int64)
+    decl = np.where(void, 0, totals[idx, dteam]).astype(np.float64)
+    dfn = np.where(void, 0, totals[idx, 1 - dteam]).astype(np.float64)
+    contract = pd.DataFrame({
+        "table": "contract", "a": rows.level.astype(np.int64), "b": rows.denomination.astype(np.int64),
         "deals": 1, "made": rows.made.astype(np.int64),
-        "decl": decl.astype(np.float64), "decl_sq": decl.astype(np.float64) ** 2,
-        "def": dfn.astype(np.float64), "def_sq": dfn.astype(np.float64) ** 2,
-        "net": net.astype(np.float64), "net_sq": net.astype(np.float64) ** 2,
-    })
-    return frame.groupby(KEYS).sum()
+        "decl": decl, "decl_sq": decl ** 2, "def": dfn, "def_sq": dfn ** 2,
+        "net": decl - dfn, "net_sq": (decl - dfn) ** 2,
+    }).groupby(["table", "a", "b"]).sum()
+    opened = rows.opener.to_numpy() >= 0
+    r = rows[opened]
+    opener = r.opener.to_numpy().astype(np.int64)
+    oteam = opener % 2
+    k = np.arange(len(r))
+    hcp = r[[f"hcp_{s}" for s in range(4)]].to_numpy()[k, opener]
+    ot = r[["total_0", "total_1"]].to_numpy(np.int64)
+    onet = (ot[k, oteam] - ot[k, 1 - oteam]).astype(np.float64)
+    declares = (r.declarer.to_numpy() % 2 == oteam)
+    opening = pd.DataFrame({
+        "table": "opening", "a": hcp.astype(np.int64),
+        "b": (5 * (r.opening_level.to_numpy() - 1) + r.opening_denomination.to_numpy()).astype(np.int64),
+        "deals": 1, "declares": declares.astype(np.int64), "made": (declares & r.made.to_numpy()).astype(np.int64),
+        "open_net": onet, "open_net_sq": onet ** 2,
+    }).groupby(["table", "a", "b"]).sum()
+    return pd.concat([contract, opening]).fillna(0)
 
 
 def _contract_name(level, denomination):
     return "void" if level == 0 else f"{level}{DENOMINATIONS[denomination]}"
 
 
-def tables(merged: pd.DataFrame) -> dict[str, pd.DataFrame]:
-    """``vint_contracts``: one row per contract (and ``void``) with n, reach and make rates
-    (95% Wilson intervals) and mean scores (95% normal intervals); ``vint_levels``: the same by level."""
+def _contract_tables(merged: pd.DataFrame) -> dict[str, pd.DataFrame]:
     total = merged.deals.sum()
     out = {}
     for name, frame in (("vint_contracts", merged),
-                        ("vint_levels", merged.groupby(level="level").sum())):
+                        ("vint_levels", merged.groupby(level="a").sum())):
         t = pd.DataFrame(index=frame.index)
         if name == "vint_contracts":
             t.insert(0, "contract", [_contract_name(lv, d) for lv, d in frame.index])
@@ -56,7 +83,7 @@ def tables(merged: pd.DataFrame) -> dict[str, pd.DataFrame]:
         t["n"] = frame.deals.astype(np.int64)
         t["reached"] = frame.deals / total
         t["reached_lo"], t["reached_hi"] = wilson(frame.deals, total)
-        played = frame.index.get_level_values("level") > 0
+        played = frame.index.get_level_values("a") > 0
         t["made"] = np.where(played, frame.made / frame.deals, np.nan)
         lo, hi = wilson(frame.made, frame.deals)
         t["made_lo"], t["made_hi"] = np.where(played, lo, np.nan), np.where(played, hi, np.nan)
@@ -67,6 +94,38 @@ def tables(merged: pd.DataFrame) -> dict[str, pd.DataFrame]:
                 t["net_lo"], t["net_hi"] = lo, hi
         out[name] = t.reset_index(drop=True)
     return out
+
+
+def _opening_table(merged: pd.DataFrame, min_n: int = 100) -> pd.DataFrame:
+    frame = merged.reset_index()
+    frame["hcp_band"] = frame.a.map(_band)
+    frame["opening"] = [f"{b // 5 + 1}{DENOMINATIONS[b % 5]}" for b in frame.b]
+    g = frame.groupby(["hcp_band", "opening"], sort=False)[["deals", "declares", "made", "open_net",
+                                                           "open_net_sq"]].sum()
+    band_total = g.groupby(level="hcp_band").deals.transform("sum")
+    t = pd.DataFrame(index=g.index)
+    t["n"] = g.deals.astype(np.int64)
+    t["share_of_band"] = g.deals / band_total
+    t["declares"] = g.declares / g.deals
+    t["made"] = g.made / g.deals
+    t["made_lo"], t["made_hi"] = wilson(g.made, g.deals)
+    mean, se, lo, hi = mean_interval(g.open_net, g.open_net_sq, g.deals)
+    t["opener_net"], t["opener_net_lo"], t["opener_net_hi"] = mean, lo, hi
+    t = t.reset_index()
+    order = {f"{lo}-{hi}": i for i, (lo, hi) in enumerate(HCP_BANDS)}
+    t = t[t.n >= min_n]
+    t = t.assign(_o=t.hcp_band.map(order), _c=[int(o[0]) * 5 + DENOMINATIONS.index(o[1:]) for o in t.opening])
+    return t.sort_values(["_o", "_c"]).drop(columns=["_o", "_c"]).reset_index(drop=True)
+
+
+def tables(merged: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """``vint_contracts``: one row per contract (and ``void``) with n, reach and make rates
+    (95% Wilson intervals) and mean scores (95% normal intervals); ``vint_levels``: the same by
+    level; ``vint_openings``: by the opener's high-card points and his opening bid, how often
+    his side declares and makes a contract and its mean net score (openings seen ≥ 100 times)."""
+    tabs = _contract_tables(merged.xs("contract", level="table"))
+    tabs["vint_openings"] = _opening_table(merged.xs("opening", level="table"))
+    return tabs
 
 
 def figures(tabs: dict[str, pd.DataFrame], outdir: Path) -> list[Path]:

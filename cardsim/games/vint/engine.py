@@ -27,7 +27,8 @@ _fields = [("deal", "i8"), ("dealer", "i1"), ("declarer", "i1"), ("level", "i1")
 for _name, _dt in [("tricks", "i1"), ("below", "i4"), ("above", "i4"), ("slam", "i4"), ("bid_slam", "i4"),
                    ("honours", "i4"), ("aces", "i4"), ("penalty", "i4"), ("game", "i4"), ("total", "i4")]:
     _fields += [(f"{_name}_0", _dt), (f"{_name}_1", _dt)]
-_fields += [("game_won_by", "i1"), ("crossing_trick", "i1"), ("rubber_won_by", "i1")]
+_fields += [("game_won_by", "i1"), ("crossing_trick", "i1"), ("rubber_won_by", "i1"),
+            ("opener", "i1"), ("opening_level", "i1"), ("opening_denomination", "i1")]
 _fields += [(f"hcp_{s}", "i1") for s in range(4)]
 _fields += [(f"aces_held_{s}", "i1") for s in range(4)]
 _fields += [(f"len_{s}_{suit}", "i1") for s in range(4) for suit in SUIT_LETTERS]
@@ -35,7 +36,8 @@ _fields += [("team_aces_0", "i1"), ("team_aces_1", "i1"), ("team_honours_0", "i1
 ROW_DTYPE = np.dtype(_fields)
 """One row per deal.  Scores in score points by team (``_0`` = seats 0+2); ``denomination``
 0..4 = S C D H NT (−1 when void); ``crossing_trick`` 1-based, 0 = nobody reached 500;
-``game_won_by``/``rubber_won_by`` team or −1; ``hcp_s`` 4-3-2-1 points, ``aces_held_s``,
+``game_won_by``/``rubber_won_by`` team or −1; ``opener`` the seat that made the first bid and
+``opening_level``/``opening_denomination`` that bid (−1, 0, −1 when nobody bid); ``hcp_s`` 4-3-2-1 points, ``aces_held_s``,
 ``len_s_X`` per seat; ``team_aces_t`` and ``team_honours_t`` (trump honours held for the
 contract's trump, 0 in no-trump or void) per team."""
 
@@ -143,9 +145,18 @@ def run_deal(key, dealer, hands, ids, params, below_before, games_before, rngs, 
 
 
 @jit
-def fill_row(rows, i, deal_id, dealer, hands, score, info):
-    """Write deal ``i``'s row from its hands, score vector and info (see ROW_DTYPE)."""
+def fill_row(rows, i, deal_id, dealer, hands, score, info, calls):
+    """Write deal ``i``'s row from its hands, score vector, info and calls (see ROW_DTYPE)."""
     r = rows[i]
+    r.opener = -1
+    r.opening_level = 0
+    r.opening_denomination = -1
+    for k in range(info[I_NCALLS]):
+        if calls[k] != PASS:
+            r.opener = (dealer + k) % 4
+            r.opening_level = call_level(calls[k])
+            r.opening_denomination = call_denomination(calls[k])
+            break
     r.deal = deal_id
     r.dealer = dealer
     r.declarer = info[I_DECLARER]
@@ -216,7 +227,7 @@ def simulate_rows(seed, start, count, ids, params, base_deck, rows):
         key = deal_key(seed, start + i)
         dealer = deal_cards(key, -1, base_deck, deck, hands)
         run_deal(key, dealer, hands, ids, params, zero, zero, rngs, calls, plays, score, info, work_hands, work)
-        fill_row(rows, i, start + i, dealer, hands, score, info)
+        fill_row(rows, i, start + i, dealer, hands, score, info, calls)
 
 
 @jit
@@ -241,7 +252,7 @@ def trace_deal(key, dealer_override, ids, params, below, games, base_deck, hands
     work = np.zeros(32, dtype=np.int64)
     dealer = deal_cards(key, dealer_override, base_deck, deck, hands)
     run_deal(key, dealer, hands, ids, params, below, games, rngs, calls, plays, score, info, work_hands, work)
-    fill_row(rows, 0, 0, dealer, hands, score, info)
+    fill_row(rows, 0, 0, dealer, hands, score, info, calls)
     return dealer
 
 
@@ -281,7 +292,7 @@ def play_rubbers(seed, start, count, ids, params, base_deck, rubber_rows, deal_r
             key = deal_key(mkey, j)
             dealer = deal_cards(key, -1 if j == 0 else (dealer + 1) % 4, base_deck, deck, hands)
             run_deal(key, dealer, hands, ids, params, below, games, rngs, calls, plays, score, info, work_hands, work)
-            fill_row(deal_rows, n, j, dealer, hands, score, info)
+            fill_row(deal_rows, n, j, dealer, hands, score, info, calls)
             deal_rubber[n] = start + m
             n += 1
             j += 1
