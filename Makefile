@@ -34,14 +34,19 @@ report: reports/report.md  ## simulate N deals per game (default 1,000,000) and 
 # assembled from the tables.  An interrupted run resumes: finished chunks are kept.
 SOURCES := pyproject.toml $(shell find cardsim -name '*.py') analyses/common.py
 ANALYSE = $(PY) -m analyses.$(1) --n $(N) --seed $(SEED) --jobs $(JOBS) --results results --out reports
+# Changing N or SEED names another stamp, so the tables are rebuilt for the new run.
+RUN_STAMP := results/.run-n$(N)-seed$(SEED)
 
-reports/tables/vint.json: $(STAMP) $(SOURCES) analyses/vint_contracts.py
+$(RUN_STAMP):
+	mkdir -p results && rm -f results/.run-* && touch $@
+
+reports/tables/vint.json: $(STAMP) $(RUN_STAMP) $(SOURCES) analyses/vint_contracts.py
 	$(call ANALYSE,vint_contracts)
 
-reports/tables/501.json: $(STAMP) $(SOURCES) analyses/g501_bands.py
+reports/tables/501.json: $(STAMP) $(RUN_STAMP) $(SOURCES) analyses/g501_bands.py
 	$(call ANALYSE,g501_bands)
 
-reports/tables/500.json: $(STAMP) $(SOURCES) analyses/g500_contracts.py
+reports/tables/500.json: $(STAMP) $(RUN_STAMP) $(SOURCES) analyses/g500_contracts.py
 	$(call ANALYSE,g500_contracts)
 
 reports/report.md: reports/tables/vint.json reports/tables/501.json reports/tables/500.json analyses/report.py

@@ -42,7 +42,9 @@ def run_analysis(game: str, title: str, args: argparse.Namespace, strategies=Non
     tables and figures, and write ``out/tables/<game>.json`` describing them; returns its path."""
     run = make_run(game, args.n, args.seed, strategies, rules=rules)
     module = for_game(game)
-    dataset = Path(args.results) / f"{game}-n{args.n}-seed{args.seed}"
+    # The source hash is in the name: after a code change the run starts afresh instead of
+    # resuming chunks that older code produced.
+    dataset = Path(args.results) / f"{game}-n{args.n}-seed{args.seed}-{run.manifest()['source']}"
     simulate_to_dataset(dataset, run, n_jobs=args.jobs, progress=sys.stderr.isatty(), transform=module.summarize)
     tabs = module.tables(merge(read_parts(dataset)))
     out = Path(args.out)

@@ -9,13 +9,14 @@ returns deal records (RECORDS.md) and ``replay`` validates and scores one.
 """
 from __future__ import annotations
 
+__version__ = "0.1.0"
+
 from cardsim.games import GAME_NAMES, get_game
 from cardsim.games.base import OptionError, RecordError
 from cardsim.runner import play_matches as play_match
 from cardsim.runner import simulate
 from cardsim.strategies.registry import StrategyError
 
-__version__ = "0.1.0"
 
 
 def records(game, deal_ids, seed=0, strategies=None, seats=None, rules=None) -> list[dict]:

@@ -23,7 +23,8 @@ import numba
 _OPTIONS = {"cache": True, "nogil": True, "error_model": "numpy"}
 
 
-def _source_hash() -> str:
+def source_hash() -> str:
+    """16 hex digits naming this version of every cardsim source file (also in run manifests)."""
     digest = hashlib.sha256()
     root = Path(__file__).parent
     for path in sorted(root.rglob("*.py")):
@@ -35,7 +36,7 @@ def _source_hash() -> str:
 def cache_dir() -> Path:
     """Where this version of the sources keeps its compiled kernels."""
     parent = os.environ.get("NUMBA_CACHE_DIR") or os.path.join(os.path.expanduser("~"), ".cache", "cardsim")
-    return Path(parent) / f"numba-{numba.__version__}-{_source_hash()}"
+    return Path(parent) / f"numba-{numba.__version__}-{source_hash()}"
 
 
 def _set_cache_dir() -> None:

@@ -103,6 +103,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("strategies", help="list a game's strategies and parameters")
     p.add_argument("game", type=_game)
 
+    p = sub.add_parser("columns", help="list a game's row columns (dtype and meaning) and rule options")
+    p.add_argument("game", type=_game)
+
     p = sub.add_parser("bench", help="measure deals per second (see BENCHMARKS.md)")
     p.add_argument("--deals", type=_positive, default=1_000_000)
     p.add_argument("--out", help="write the Markdown table here as well")
@@ -229,7 +232,34 @@ def cmd_strategies(args) -> int:
         default = " (default)" if s.name == spec.default_strategy else ""
         print(f"{s.name}{default}: {s.doc}")
         for name, value in s.params.items():
-            print(f"    {name} = {value:g}")
+            meaning = s.param_docs.get(name, "")
+            print(f"    {name} = {value:g}" + (f"    {meaning}" if meaning else ""))
+    if spec.rule_options:
+        print("rule options (--rule NAME=VALUE):")
+        for o in spec.rule_options:
+            print(f"    {o.name} = {o.default}    {o.doc}")
+    return 0
+
+
+def cmd_columns(args) -> int:
+    import textwrap
+
+    spec = get_game(args.game)
+    for title, dtype, doc in (("Deal rows (cardsim.simulate)", spec.row_dtype, spec.row_doc),
+                              ("Match rows (cardsim.play_match)", spec.match_dtype, spec.match_doc)):
+        if dtype is None:
+            continue
+        print(f"{title}:")
+        print(textwrap.fill(" ".join(f"{n} ({dtype[n].name})" for n in dtype.names), 100,
+                            initial_indent="  ", subsequent_indent="  "))
+        print(textwrap.fill(" ".join(doc.split()), 100, initial_indent="  ", subsequent_indent="  "))
+        print()
+    print("Integer columns use compact dtypes (int8/int16): convert before arithmetic that can overflow,\n"
+          "e.g. df.astype({c: 'int64' for c in df.select_dtypes('integer')}) or simulate(..., compact=False).")
+    if spec.rule_options:
+        print("\nRule options (--rule NAME=VALUE):")
+        for o in spec.rule_options:
+            print(f"  {o.name} (default {o.default}): {o.doc}")
     return 0
 
 
@@ -240,7 +270,7 @@ def cmd_bench(args) -> int:
 
 
 COMMANDS = {"simulate": cmd_simulate, "replay": cmd_replay, "show": cmd_show, "strategies": cmd_strategies,
-            "bench": cmd_bench}
+            "columns": cmd_columns, "bench": cmd_bench}
 
 
 def main(argv=None) -> int:

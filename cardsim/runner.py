@@ -20,6 +20,8 @@ import pandas as pd
 from joblib import Parallel, delayed
 from tqdm.auto import tqdm
 
+from cardsim import __version__
+from cardsim._jit import source_hash
 from cardsim.games import get_game
 from cardsim.games.base import OptionError, Setup
 from cardsim.rng import check_seed
@@ -48,7 +50,7 @@ class Run:
 
     def manifest(self) -> dict:
         s = self.setup
-        return {"format": FORMAT_VERSION, "game": s.game, "seed": self.seed, "n_deals": self.n,
+        return {"format": FORMAT_VERSION, "cardsim": __version__, "source": source_hash(), "game": s.game, "seed": self.seed, "n_deals": self.n,
                 "chunk_size": self.chunk_size, "seats": s.seats, "strategies": list(s.specs),
                 "rules": {k: v for k, v in s.rules.items()}}
 
@@ -95,19 +97,29 @@ def iter_chunks(run: Run, todo=None, n_jobs: int = 1, progress: bool = False):
     bar.close()
 
 
+def widen(df: pd.DataFrame) -> pd.DataFrame:
+    """``df`` with every integer column as int64 (bool and uint64 bit sets untouched)."""
+    narrow = [c for c in df.columns if df[c].dtype.kind == "i" and df[c].dtype.itemsize < 8]
+    return df.astype({c: np.int64 for c in narrow})
+
+
 def simulate(game, n_deals, seed=0, strategies=None, seats=None, rules=None, n_jobs=1,
-             chunk_size=DEFAULT_CHUNK, progress=False) -> pd.DataFrame:
+             chunk_size=DEFAULT_CHUNK, progress=False, compact=True) -> pd.DataFrame:
     """Simulate ``n_deals`` independent deals and return one DataFrame row per deal.
 
     ``strategies``: None (the game's default), one spec for all seats (``"random"``,
     ``"heuristic:aggression=1"``), a list per seat or ``{seat: spec}``.  ``rules``: rule
     options (``{"scoring": "subtract"}``).  Columns and dtypes are the game's row dtype
-    (``cardsim.games.get_game(game).row_dtype``); ``df.attrs`` holds the run's manifest.
+    (``cardsim.games.get_game(game).row_dtype``; ``cardsim columns GAME`` explains them):
+    compact int8/int16 where the values fit, which pandas arithmetic can overflow silently —
+    ``compact=False`` returns int64 instead.  ``df.attrs`` holds the run's manifest.
     Raises OptionError / StrategyError (both ValueError) for bad arguments.
     """
     run = make_run(game, n_deals, seed, strategies, seats, rules, chunk_size)
     parts = [rows for _, rows in iter_chunks(run, n_jobs=n_jobs, progress=progress)]
     df = pd.DataFrame(np.concatenate(parts))
+    if not compact:
+        df = widen(df)
     df.attrs.update(run.manifest())
     return df
 
@@ -147,9 +159,10 @@ def prepare_dataset(path, manifest: dict) -> set[int]:
             old = json.loads(mpath.read_text())
         except (OSError, ValueError):
             raise OutputError(f"{mpath} is unreadable; remove {path} to start again") from None
-        same = {k: v for k, v in old.items() if k != "complete"} == {k: v for k, v in manifest.items()}
-        if not same:
-            raise OutputError(f"{path} holds a different run (see {MANIFEST}); choose another path or remove it")
+        differ = sorted(k for k in set(old) | set(manifest) if k != "complete" and old.get(k) != manifest.get(k))
+        if differ:
+            raise OutputError(f"{path} holds a different run (it differs in {', '.join(differ)}; see {MANIFEST}); "
+                              "choose another path or remove it")
     else:
         _atomic_write(mpath, lambda p: p.write_text(json.dumps(manifest, indent=1)))
     return {int(p.stem.split("-")[1]) for p in path.glob("part-*.parquet")}
@@ -188,10 +201,10 @@ def read_parts(path) -> list[pd.DataFrame]:
 
 # ------------------------------------------------------------------------------- matches
 def play_matches(game, n_matches, seed=0, strategies=None, seats=None, rules=None, n_jobs=1,
-                 chunk_size=10_000):
+                 chunk_size=10_000, compact=True):
     """Play ``n_matches`` whole matches (Vint: rubbers).  Returns ``(matches, deals)`` DataFrames.
 
-    Match ``m`` depends on ``(seed, m)`` only.  Raises OptionError when the game has no
+    Match ``m`` depends on ``(seed, m)`` only; ``compact`` as for :func:`simulate`.  Raises OptionError when the game has no
     match mode or an argument is bad.
     """
     run = make_run(game, n_matches, seed, strategies, seats, rules, chunk_size)
@@ -203,6 +216,8 @@ def play_matches(game, n_matches, seed=0, strategies=None, seats=None, rules=Non
     out = list(out)
     matches = pd.DataFrame(np.concatenate([m for m, _ in out]))
     deals = pd.DataFrame(np.concatenate([d for _, d in out]))
+    if not compact:
+        matches, deals = widen(matches), widen(deals)
     matches.attrs.update(run.manifest())
     deals.attrs.update(run.manifest())
     return matches, deals

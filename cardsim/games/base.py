@@ -96,6 +96,9 @@ class GameSpec:
     play_matches: Callable | None = None
     match_dtype: np.dtype | None = None
     doc: str = ""
+    row_doc: str = ""
+    """What each row column means (units, codes); ``cardsim columns GAME`` prints it."""
+    match_doc: str = ""
 
     @property
     def default_seats(self) -> int:

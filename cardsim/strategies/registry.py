@@ -26,6 +26,8 @@ class Strategy:
     params: dict = field(default_factory=dict)
     """Parameter name -> default value; the order of the dict is the order in the vector."""
     doc: str = ""
+    param_docs: dict = field(default_factory=dict)
+    """Parameter name -> what it means, with its unit."""
 
     def vector(self, **values) -> np.ndarray:
         """The parameter vector, float64[N_PARAMS], defaults overridden by ``values``."""
@@ -48,14 +50,19 @@ class Registry:
         self.game = game
         self._by_name: dict[str, Strategy] = {}
 
-    def add(self, name: str, id: int, params: dict | None = None, doc: str = "") -> Strategy:
-        """Register a strategy; ``id`` is the engine's dispatch number and must be unique."""
+    def add(self, name: str, id: int, params: dict | None = None, doc: str = "",
+            param_docs: dict | None = None) -> Strategy:
+        """Register a strategy; ``id`` is the engine's dispatch number and must be unique.
+
+        ``params``: name -> default (their order is the order in the vector); ``param_docs``:
+        name -> meaning and unit, shown by ``cardsim strategies GAME``.
+        """
         params = dict(params or {})
         if len(params) > N_PARAMS:
             raise ValueError(f"at most {N_PARAMS} parameters per strategy")
         if name in self._by_name or any(s.id == id for s in self._by_name.values()):
             raise ValueError(f"strategy name {name!r} or id {id} already registered for {self.game}")
-        s = Strategy(name, id, params, doc)
+        s = Strategy(name, id, params, doc, dict(param_docs or {}))
         self._by_name[name] = s
         return s
 

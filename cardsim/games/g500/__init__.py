@@ -18,6 +18,7 @@ from cardsim.games.g500 import engine as E
 from cardsim.games.g500.constants import SCORINGS
 from cardsim.games.g500.records import check_setup, make_records, rule_numbers
 from cardsim.games.g500.slow_replay import replay
+from cardsim.games.g500 import rows as _rows
 from cardsim.games.g500.rows import MATCH_DEAL_DTYPE, MATCH_DTYPE, ROW_DTYPE, fill_rows
 from cardsim.games.g500.show import show
 from cardsim.games.g500.strategies import REGISTRY
@@ -121,6 +122,8 @@ SPEC = GameSpec(
     play_matches=play_matches,
     match_dtype=MATCH_DTYPE,
     doc="Five Hundred (RULES.md §3): 4 players in partnerships, 46 cards, bid table, kitty.",
+    row_doc=_rows.__doc__.split("Fields (per deal)", 1)[-1].split("\n", 2)[-1].strip(),
+    match_doc=_rows.MATCH_DOC,
 )
 
 __all__ = ["SPEC", "simulate_chunk", "deal_chunk", "play_matches", "make_records", "replay", "show",

@@ -7,15 +7,16 @@ Fields (per deal)
 -----------------
 ``deal`` (int64; within a match: the deal's number in the match), ``dealer``, ``declarer``
 (-1: thrown in), ``contract`` (bid number 0..24 = (tricks-6)*5 + denomination, -1 none),
-``denom`` (0..3 trump S C D H, 4 NT, -1), ``level`` (tricks bid, 0 none), ``value`` (bid table
-points, 0 none), ``calls`` (number of calls), ``tricks_0``/``tricks_1`` (by team; team 0 =
+``denomination`` (0..3 trump S C D H, 4 NT, -1), ``level`` (tricks bid, 0 none), ``value`` (bid table
+points, 0 none), ``n_calls`` (number of calls), ``tricks_0``/``tricks_1`` (by team; team 0 =
 seats 0+2), ``decl_tricks``, ``made``, ``delta_0``/``delta_1`` (score change under the run's
 ``scoring``), ``quebec_0/1`` and ``subtract_0/1`` (the change under each scoring),
 ``winner`` (team that reached the target, -1 none; a lone deal starts from 0-0), the
 physical bit sets ``hand_0..3``, ``kitty``, ``discard`` (uint64, layout of
 :mod:`cardsim.games.g500.constants`), and per seat ``p``: ``jokers_p``, ``bowers_p`` (bowers of
 the contract's trump suit, 0 in no-trump or thrown in), ``len_p_X`` and ``high_p_X`` for suits
-``X`` in ``SCDH`` (length without the jokers; honours held as a bit mask A=8 K=4 Q=2 J=1);
+``X`` in ``SCDH`` (physical suit length: jokers excluded, a jack counted in its printed suit even
+when it is a bower; honours held as a bit mask A=8 K=4 Q=2 J=1);
 ``kitty_jokers``, ``kitty_len_X``, ``kitty_high_X`` (the kitty the declarer takes).
 """
 from __future__ import annotations
@@ -32,7 +33,7 @@ SUITS = "SCDH"
 
 def _fields():
     f = [("deal", np.int64), ("dealer", np.int8), ("declarer", np.int8), ("contract", np.int8),
-         ("denom", np.int8), ("level", np.int8), ("value", np.int16), ("calls", np.int8),
+         ("denomination", np.int8), ("level", np.int8), ("value", np.int16), ("n_calls", np.int8),
          ("tricks_0", np.int8), ("tricks_1", np.int8), ("decl_tricks", np.int8), ("made", np.bool_),
          ("delta_0", np.int16), ("delta_1", np.int16), ("quebec_0", np.int16), ("quebec_1", np.int16),
          ("subtract_0", np.int16), ("subtract_1", np.int16), ("winner", np.int8)]
@@ -55,7 +56,7 @@ and the team scores before the deal."""
 MATCH_DTYPE = np.dtype([("match", np.int64), ("winner", np.int8), ("deals", np.int16),
                         ("score_0", np.int32), ("score_1", np.int32), ("thrown_in", np.int16),
                         ("first_dealer", np.int8)])
-"""One row per match: winning team (-1 if the deal cap was hit), deals played (thrown-in
+MATCH_DOC = """One row per match: winning team (-1 if the deal cap was hit), deals played (thrown-in
 deals included), final team scores, thrown-in deals, first dealer."""
 
 

@@ -33,6 +33,11 @@ REGISTRY.add(
     "and partner tricks), bids the highest contract it expects to make less `margin` tricks "
     "(jump=1) or the cheapest overcall up to it (jump=0), voids weak side suits in the "
     "discard, draws trumps as declarer, never overtakes partner, ruffs or uses a joker to win",
+    {"margin": "safety tricks subtracted from its estimate before bidding",
+     "partner": "tricks expected from partner's hand",
+     "kitty": "tricks expected from the kitty",
+     "jump": "1 = bid the highest contract it expects to make at once; 0 = cheapest overcall up to it",
+     "nt_bias": "tricks added to the no-trump estimate"},
 )
 """Heuristic parameters: ``margin`` tricks of safety subtracted before bidding; ``partner``
 tricks expected from partner; ``kitty`` tricks expected from the kitty; ``jump`` 1 = bid the

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from cardsim.games.base import GameSpec
 from cardsim.games.g501.chunks import deal_chunk, play_matches, simulate_chunk
-from cardsim.games.g501.engine import MATCH_DTYPE, ROW_DTYPE
+from cardsim.games.g501.engine import MATCH_DOC, MATCH_DTYPE, ROW_DOC, ROW_DTYPE
 from cardsim.games.g501.records import make_records
 from cardsim.games.g501.replay import replay
 from cardsim.games.g501.show import show
@@ -31,6 +31,8 @@ SPEC = GameSpec(
     play_matches=play_matches,
     match_dtype=MATCH_DTYPE,
     doc="501 (Russian): bid for the talon, blind bids double, count down from 501 (RULES.md §1).",
+    row_doc=ROW_DOC,
+    match_doc=MATCH_DOC,
 )
 
 __all__ = ["SPEC"]

@@ -36,25 +36,25 @@ N_RES = 27
 
 SEAT_FIELDS = (
     ("score", "i4"), ("cards", "i2"), ("marr", "i2"), ("delta", "i2"), ("looked", "?"),
-    ("hand_pts", "i1"), ("marr_held", "i1"), ("aces", "i1"), ("tens", "i1"),
+    ("hand_pts", "i1"), ("marr_held", "i1"), ("aces_held", "i1"), ("tens_held", "i1"),
 )
 HEAD_FIELDS = (
     ("dealer", "i1"), ("declarer", "i1"), ("bid", "i2"), ("blind", "?"), ("target", "i2"),
     ("trump", "i1"), ("abandoned", "?"), ("void", "?"), ("played", "?"), ("made", "?"),
-    ("blind_bids", "i1"), ("calls", "i2"), ("talon_pts", "i1"),
+    ("blind_bids", "i1"), ("n_calls", "i2"), ("talon_pts", "i1"),
 )
 COLUMNS = [name for name, _ in HEAD_FIELDS] + [f"{name}_{s}" for name, _ in SEAT_FIELDS for s in range(4)]
 ROW_DTYPE = np.dtype(
     [("deal", "i8")] + list(HEAD_FIELDS) + [(f"{name}_{s}", t) for name, t in SEAT_FIELDS for s in range(4)]
 )
-"""One row per deal.  ``declarer``/``trump`` are -1 when no contract (trump 4 = no-trump);
+ROW_DOC = """One row per deal.  ``declarer``/``trump`` are -1 when no contract (trump 4 = no-trump);
 ``bid``/``target`` are 0 when absent; ``made`` is False unless the contract was played and
 made; ``played`` = declared and played out.  Per seat ``s`` (0..3; seat 3 unused with 3 seats;
 the 4-seat dealer's entries are 0 except his score): ``score_s`` every seat's score before the
 deal (501 in independent deals, the running score in matches), ``cards_s`` card points won,
 ``marr_s`` effective marriage points, ``delta_s`` score change, ``looked_s`` whether that seat
 looked at its hand during the auction, and hand features of the 7 dealt cards:
-``hand_pts_s`` card points, ``marr_held_s`` K+Q pairs, ``aces_s``, ``tens_s``.
+``hand_pts_s`` card points, ``marr_held_s`` K+Q pairs, ``aces_held_s``, ``tens_held_s``.
 ``talon_pts``: card points in the talon."""
 N_COLS = len(COLUMNS)
 _COL_SCORE = COLUMNS.index("score_0")
@@ -64,14 +64,14 @@ _COL_DELTA = COLUMNS.index("delta_0")
 _COL_LOOKED = COLUMNS.index("looked_0")
 _COL_HP = COLUMNS.index("hand_pts_0")
 _COL_MH = COLUMNS.index("marr_held_0")
-_COL_ACES = COLUMNS.index("aces_0")
-_COL_TENS = COLUMNS.index("tens_0")
+_COL_ACES = COLUMNS.index("aces_held_0")
+_COL_TENS = COLUMNS.index("tens_held_0")
 
 MATCH_DTYPE = np.dtype(
     [("match", "i8"), ("deals", "i4"), ("first_dealer", "i1"), ("finished", "?"), ("n_winners", "i1")]
     + [(f"win_{s}", "?") for s in range(4)] + [(f"final_{s}", "i4") for s in range(4)]
 )
-"""One row per match: ``deals`` played (void deals included), ``finished`` False only if the
+MATCH_DOC = """One row per match: ``deals`` played (void deals included), ``finished`` False only if the
 safety cap MAX_MATCH_DEALS stopped it, ``win_s`` whether seat s is among the winners (lowest
 score, exact ties share, RULES.md §1.8), ``final_s`` final scores (seat 3 unused with 3 seats)."""
 MATCH_DEAL_DTYPE = np.dtype([("match", "i8")] + ROW_DTYPE.descr)
@@ -311,7 +311,7 @@ def _fill_record(res, dealer, scores, hands0, talon, row):
     row.played = res[R_PLAYED] != 0
     row.made = res[R_MADE] != 0
     row.blind_bids = res[R_BLIND_BIDS]
-    row.calls = res[R_NCALLS]
+    row.n_calls = res[R_NCALLS]
     row.talon_pts = hand_points(talon)
     row.score_0 = scores[0]
     row.cards_0 = res[R_CARDS + 0]
@@ -321,8 +321,8 @@ def _fill_record(res, dealer, scores, hands0, talon, row):
     h = hands0[0]
     row.hand_pts_0 = hand_points(h)
     row.marr_held_0 = popcount(U64(marriage_suits(h)))
-    row.aces_0 = count_rank(h, RA)
-    row.tens_0 = count_rank(h, RT)
+    row.aces_held_0 = count_rank(h, RA)
+    row.tens_held_0 = count_rank(h, RT)
     row.score_1 = scores[1]
     row.cards_1 = res[R_CARDS + 1]
     row.marr_1 = res[R_MARR + 1]
@@ -331,8 +331,8 @@ def _fill_record(res, dealer, scores, hands0, talon, row):
     h = hands0[1]
     row.hand_pts_1 = hand_points(h)
     row.marr_held_1 = popcount(U64(marriage_suits(h)))
-    row.aces_1 = count_rank(h, RA)
-    row.tens_1 = count_rank(h, RT)
+    row.aces_held_1 = count_rank(h, RA)
+    row.tens_held_1 = count_rank(h, RT)
     row.score_2 = scores[2]
     row.cards_2 = res[R_CARDS + 2]
     row.marr_2 = res[R_MARR + 2]
@@ -341,8 +341,8 @@ def _fill_record(res, dealer, scores, hands0, talon, row):
     h = hands0[2]
     row.hand_pts_2 = hand_points(h)
     row.marr_held_2 = popcount(U64(marriage_suits(h)))
-    row.aces_2 = count_rank(h, RA)
-    row.tens_2 = count_rank(h, RT)
+    row.aces_held_2 = count_rank(h, RA)
+    row.tens_held_2 = count_rank(h, RT)
     row.score_3 = scores[3]
     row.cards_3 = res[R_CARDS + 3]
     row.marr_3 = res[R_MARR + 3]
@@ -351,8 +351,8 @@ def _fill_record(res, dealer, scores, hands0, talon, row):
     h = hands0[3]
     row.hand_pts_3 = hand_points(h)
     row.marr_held_3 = popcount(U64(marriage_suits(h)))
-    row.aces_3 = count_rank(h, RA)
-    row.tens_3 = count_rank(h, RT)
+    row.aces_held_3 = count_rank(h, RA)
+    row.tens_held_3 = count_rank(h, RT)
 
 
 @jit

@@ -33,6 +33,11 @@ RANDOM = REGISTRY.add(
     {"p_pass": 0.5, "max_raise": 10.0, "p_blind": 0.2, "p_abandon": 0.1, "p_declare": 0.5},
     "Random legal baseline: pass with p_pass else raise by 1..max_raise; blind with p_blind; "
     "abandon with p_abandon; random trump/target/gifts; uniform legal cards.",
+    {"p_pass": "probability of passing at each call (0..1)",
+     "max_raise": "a bid raises the current bid by 1..max_raise card points, uniformly",
+     "p_blind": "probability of bidding blind while not yet looked (0..1)",
+     "p_abandon": "probability of abandoning after the talon (0..1)",
+     "p_declare": "probability of declaring a marriage when able (0..1)"},
 )
 HEURISTIC = REGISTRY.add(
     "heuristic", 1,
@@ -42,6 +47,14 @@ HEURISTIC = REGISTRY.add(
     "the talon is below bid - abandon; target = max(bid, estimate - target_margin); blind policy: "
     "with probability blind_prob, when in auction position blind_pos (-1 any; 0 first speaker), "
     "score <= blind_score and current bid <= blind_cur, bid blind (minimum raise) up to blind_level.",
+    {"margin": "card points kept in hand: bids while the next bid <= estimated deal points - margin",
+     "abandon": "abandons when the estimate with the talon is below the bid by more than this (card points)",
+     "target_margin": "target = max(bid, estimated deal points - target_margin) (card points)",
+     "blind_level": "highest bid it makes blind (score points of the contract)",
+     "blind_pos": "auction position in which it may bid blind (0 = first speaker, 1, 2; -1 = any)",
+     "blind_score": "bids blind only while its own score is <= this (501 = always)",
+     "blind_cur": "bids blind only while the current bid is <= this (before any bid counts as 0)",
+     "blind_prob": "probability of taking a blind chance when all the gates above hold (0..1)"},
 )
 
 # ------------------------------------------------------------------ hand evaluation

@@ -61,4 +61,6 @@ SPEC = GameSpec(
     play_matches=play_matches,
     match_dtype=engine.RUBBER_DTYPE,
     doc="Vint: Russian partnership game, no dummy, both sides score every trick (RULES.md §2)",
+    row_doc=engine.ROW_DOC,
+    match_doc=engine.MATCH_DOC,
 )

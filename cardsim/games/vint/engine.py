@@ -34,7 +34,7 @@ _fields += [(f"aces_held_{s}", "i1") for s in range(4)]
 _fields += [(f"len_{s}_{suit}", "i1") for s in range(4) for suit in SUIT_LETTERS]
 _fields += [("team_aces_0", "i1"), ("team_aces_1", "i1"), ("team_honours_0", "i1"), ("team_honours_1", "i1")]
 ROW_DTYPE = np.dtype(_fields)
-"""One row per deal.  Scores in score points by team (``_0`` = seats 0+2); ``denomination``
+ROW_DOC = """One row per deal.  Scores in score points by team (``_0`` = seats 0+2); ``denomination``
 0..4 = S C D H NT (−1 when void); ``crossing_trick`` 1-based, 0 = nobody reached 500;
 ``game_won_by``/``rubber_won_by`` team or −1; ``opener`` the seat that made the first bid and
 ``opening_level``/``opening_denomination`` that bid (−1, 0, −1 when nobody bid); ``hcp_s`` 4-3-2-1 points, ``aces_held_s``,
@@ -44,7 +44,7 @@ contract's trump, 0 in no-trump or void) per team."""
 RUBBER_DTYPE = np.dtype([("rubber", "i8"), ("deals", "i2"), ("void_deals", "i2"), ("games_0", "i1"),
                          ("games_1", "i1"), ("winner", "i1"), ("points_0", "i4"), ("points_1", "i4"),
                          ("margin", "i4")])
-"""One row per rubber: games won, winner (team), each team's total above + below over the
+MATCH_DOC = """One row per rubber: games won, winner (team), each team's total above + below over the
 rubber (score points) and ``margin`` = winner's total − loser's (may be negative, RULES.md §2.7)."""
 
 TRACE_PLAYS = 52

@@ -26,14 +26,22 @@ U64 = np.uint64
 RANDOM, HEURISTIC, GREEDY = 0, 1, 2
 
 REGISTRY = Registry("vint")
+_BIDDING = {"aggression": 0.0, "partner_points": 7.0, "partner_bid_points": 13.0, "points_per_trick": 3.0}
+_BIDDING_DOCS = {
+    "aggression": "tricks added to the side's estimate before choosing a level (+1 = one level higher)",
+    "partner_points": "points assumed in partner's hand while he has not bid (high-card + length points)",
+    "partner_bid_points": "points assumed in partner's hand once he has bid (his first bid also shows five cards)",
+    "points_per_trick": "side points that make one trick (25 points at 3.0 = about 8 tricks)",
+}
 REGISTRY.add("random", RANDOM, {"pass_probability": 0.95},
-             "uniformly random legal card; passes with pass_probability, else a uniformly random higher bid")
-REGISTRY.add("heuristic", HEURISTIC,
-             {"aggression": 0.0, "partner_points": 7.0, "partner_bid_points": 13.0, "points_per_trick": 3.0},
-             "bids to its estimated side tricks (high cards, shape, partner's first bid); plays by the book")
-REGISTRY.add("greedy", GREEDY, {"aggression": 0.0, "partner_points": 7.0, "partner_bid_points": 13.0,
-                                "points_per_trick": 3.0},
-             "bids like heuristic; plays the cheapest card that wins the trick so far, else its lowest legal card")
+             "uniformly random legal card; passes with pass_probability, else a uniformly random higher bid",
+             {"pass_probability": "probability of passing at each call (0..1)"})
+REGISTRY.add("heuristic", HEURISTIC, dict(_BIDDING),
+             "bids to its estimated side tricks (high cards, shape, partner's first bid); plays by the book",
+             _BIDDING_DOCS)
+REGISTRY.add("greedy", GREEDY, dict(_BIDDING),
+             "bids like heuristic; plays the cheapest card that wins the trick so far, else its lowest legal card",
+             _BIDDING_DOCS)
 
 # Positions in the heuristic's parameter vector.
 P_AGGRESSION, P_PARTNER_POINTS, P_PARTNER_BID_POINTS, P_POINTS_PER_TRICK = 0, 1, 2, 3
