@@ -11,20 +11,23 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
+import numpy as np
+
 from cardsim.games import GAME_NAMES, get_game
 from cardsim.games.base import OptionError, RecordError
+from cardsim.runner import MAX_DEALS, make_run, widen
 from cardsim.runner import play_matches as play_match
 from cardsim.runner import simulate
 from cardsim.strategies.registry import StrategyError
 
 
-
 def records(game, deal_ids, seed=0, strategies=None, seats=None, rules=None) -> list[dict]:
     """RECORDS.md records (with ``result``) of deals ``deal_ids`` of ``seed``, as ``simulate`` plays them."""
     spec = get_game(game)
-    from cardsim.runner import make_run
-
     ids = list(deal_ids)
+    for i in ids:
+        if isinstance(i, bool) or not isinstance(i, (int, np.integer)) or not 0 <= i < MAX_DEALS:
+            raise OptionError(f"deal numbers must be whole numbers from 0 to {MAX_DEALS - 1:,}, got {i!r}")
     run = make_run(game, max(1, len(ids)), seed, strategies, seats, rules)
     return spec.make_records(run.seed, ids, run.setup)
 
@@ -39,5 +42,5 @@ def replay(record: dict) -> dict:
     return get_game(game).replay(record)
 
 
-__all__ = ["simulate", "play_match", "records", "replay", "get_game", "GAME_NAMES", "OptionError",
+__all__ = ["simulate", "play_match", "records", "replay", "widen", "get_game", "GAME_NAMES", "OptionError",
            "RecordError", "StrategyError"]

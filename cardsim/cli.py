@@ -14,7 +14,8 @@ import numpy as np
 
 from cardsim.games import GAME_NAMES, get_game
 from cardsim.games.base import OptionError, RecordError
-from cardsim.runner import OutputError, make_run, play_matches, simulate_to_dataset, iter_chunks
+from cardsim.runner import (DEFAULT_CHUNK, MAX_DEALS, OutputError, iter_chunks, make_run, play_matches,
+                            simulate_to_dataset)
 from cardsim.strategies.registry import StrategyError
 
 USAGE_ERRORS = (OptionError, StrategyError, OutputError)
@@ -24,24 +25,32 @@ class UsageError(Exception):
     pass
 
 
-def _positive(text: str) -> int:
+def _whole(text: str, low: int, high: int) -> int:
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"must be a positive whole number, got {value}")
+    if not low <= value <= high:
+        raise argparse.ArgumentTypeError(f"must be a whole number from {low} to {high:,}, got {value}")
     return value
+
+
+def _positive(text: str) -> int:
+    return _whole(text, 1, MAX_DEALS)
 
 
 def _nonnegative(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
-    return value
+    return _whole(text, 0, MAX_DEALS)
+
+
+def _seed(text: str) -> int:
+    return _whole(text, 0, 2**64 - 1)
+
+
+def _path(text: str) -> str:
+    if not text.strip():
+        raise argparse.ArgumentTypeError("the path is empty")
+    return text
 
 
 def _game(text: str) -> str:
@@ -67,33 +76,40 @@ def _strategies(items):
 
 
 def _add_setup(p):
-    p.add_argument("--seed", type=_nonnegative, default=0, help="run seed (default 0)")
+    p.add_argument("--seed", type=_seed, default=0, help="run seed, 0 to 2**64-1 (default 0)")
     p.add_argument("--strategy", action="append", metavar="[SEAT=]NAME[:p=v,...]",
                    help="strategy for one seat (repeatable), or for every seat without SEAT=")
     p.add_argument("--seats", type=_positive, help="number of seats (501: 3 or 4)")
     p.add_argument("--rule", action="append", metavar="NAME=VALUE", help="rule option (repeatable)")
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse with one-line errors (exit code 2), as every cardsim error is."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="cardsim", description="Monte Carlo analysis of Vint, 501 and Five Hundred")
-    sub = parser.add_subparsers(dest="command", required=True)
+    parser = _Parser(prog="cardsim", description="Monte Carlo analysis of Vint, 501 and Five Hundred")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     p = sub.add_parser("simulate", help="simulate deals (or whole matches)")
     p.add_argument("game", type=_game, help=" | ".join(GAME_NAMES))
     p.add_argument("-n", "--deals", type=_positive, help="number of deals")
     p.add_argument("--matches", type=_positive, help="play this many whole matches instead of deals")
     _add_setup(p)
-    p.add_argument("-o", "--output", help="parquet output (deals: a resumable dataset directory)")
-    p.add_argument("--records", help="write the first deals' records (JSON Lines) here")
-    p.add_argument("--records-limit", type=_positive, default=1000, help="how many records (default 1000)")
+    p.add_argument("-o", "--output", type=_path, help="parquet output (deals: a resumable dataset directory)")
+    p.add_argument("--records", type=_path, help="write the first deals' records (JSON Lines) here")
+    p.add_argument("--records-limit", type=_positive, help="how many records (default 1000)")
     p.add_argument("--jobs", type=int, default=1, help="worker processes (-1 = all cores; default 1)")
-    p.add_argument("--chunk-size", type=_positive, default=100_000, help="deals per chunk (default 100000)")
+    p.add_argument("--chunk-size", type=_positive, help="deals per chunk (default 100000)")
     p.add_argument("--progress", action="store_true", help="show a progress bar")
 
     p = sub.add_parser("show", help="print one deal for people")
     p.add_argument("game", type=_game, nargs="?", help=" | ".join(GAME_NAMES))
     p.add_argument("--deal", type=_nonnegative, default=0, help="deal number (default 0)")
-    p.add_argument("--record", help="show a record from this JSON Lines file instead")
+    p.add_argument("--record", type=_path, help="show a record from this JSON Lines file instead")
     p.add_argument("--line", type=_positive, default=1, help="which line of --record (default 1)")
     _add_setup(p)
 
@@ -124,6 +140,10 @@ def cmd_simulate(args) -> int:
     if (args.deals is None) == (args.matches is None):
         raise UsageError("give exactly one of -n/--deals and --matches")
     if args.matches:
+        for given, option in ((args.records, "--records"), (args.records_limit, "--records-limit"),
+                              (args.chunk_size, "--chunk-size"), (args.progress, "--progress")):
+            if given:
+                raise UsageError(f"{option} works with -n (deals), not with --matches")
         run = make_run(args.game, args.matches, args.seed, strategies, args.seats, args.rule)
         matches, deals = play_matches(args.game, args.matches, args.seed, strategies, args.seats, args.rule,
                                       n_jobs=args.jobs)
@@ -139,10 +159,14 @@ def cmd_simulate(args) -> int:
         else:
             print(matches.describe().T.to_string())
         return 0
-    run = make_run(args.game, args.deals, args.seed, strategies, args.seats, args.rule, args.chunk_size)
+    run = make_run(args.game, args.deals, args.seed, strategies, args.seats, args.rule,
+                   args.chunk_size or DEFAULT_CHUNK)
     spec = get_game(args.game)
+    limit = args.records_limit or 1000
+    if args.records_limit and not args.records:
+        raise UsageError("--records-limit needs --records FILE")
     if args.records:
-        ids = range(min(args.records_limit, args.deals))
+        ids = range(min(limit, args.deals))
         lines = "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in spec.make_records(run.seed, ids, run.setup))
         _write_text(args.records, lines)
     if args.output:
@@ -155,27 +179,37 @@ def cmd_simulate(args) -> int:
         print(f"{len(df)} {spec.name} deals, seed {run.seed}, strategies {', '.join(run.setup.specs)}")
         print(df.describe().T[["mean", "std", "min", "max"]].to_string())
     if args.records:
-        print(f"records of the first {min(args.records_limit, args.deals)} deals written to {args.records}")
+        print(f"records of the first {min(limit, args.deals)} deals written to {args.records}")
     return 0
 
 
 def _read_jsonl(path):
-    """Yield ``(line number, record or exception)`` from a JSON Lines file."""
+    """Yield ``(line number, record or RecordError)`` from a JSON Lines file.
+
+    Each line is decoded on its own, so one bad line (not UTF-8, not JSON, nested too deep)
+    is reported and the next line is still read; a byte-order mark is ignored.
+    """
     try:
-        handle = sys.stdin if path == "-" else open(path, encoding="utf-8")
+        handle = sys.stdin.buffer if path == "-" else open(path, "rb")
     except OSError as exc:
         raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
     with handle:
-        try:
-            for number, line in enumerate(handle, 1):
-                if not line.strip():
-                    continue
-                try:
-                    yield number, json.loads(line)
-                except ValueError as exc:
-                    yield number, RecordError(f"not valid JSON: {exc}")
-        except UnicodeDecodeError:
-            raise UsageError(f"{path} is not a UTF-8 text file") from None
+        for number, raw in enumerate(handle, 1):
+            if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
+                raw = raw[3:]
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                yield number, RecordError("not UTF-8 text")
+                continue
+            if not line.strip():
+                continue
+            try:
+                yield number, json.loads(line)
+            except ValueError as exc:
+                yield number, RecordError(f"not valid JSON: {exc}")
+            except RecursionError:
+                yield number, RecordError("not valid JSON: nested too deeply")
 
 
 def _replay(record):
@@ -203,6 +237,8 @@ def cmd_replay(args) -> int:
         return 1
     if rejected:
         print(f"{rejected} of {seen} records rejected", file=sys.stderr)
+    else:
+        print(f"all {seen} records valid", file=sys.stderr)
     return 1 if rejected else 0
 
 
@@ -213,6 +249,8 @@ def cmd_show(args) -> int:
                 if isinstance(record, Exception):
                     raise record
                 _replay(record)
+                if args.game and record["game"] != args.game:
+                    raise UsageError(f"line {number} of {args.record} is a {record['game']} record, not {args.game}")
                 print(get_game(record["game"]).show(record))
                 return 0
         raise UsageError(f"{args.record} has no record on line {args.line}")

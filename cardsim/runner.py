@@ -25,8 +25,13 @@ from cardsim._jit import source_hash
 from cardsim.games import get_game
 from cardsim.games.base import OptionError, Setup
 from cardsim.rng import check_seed
+from cardsim.strategies.registry import StrategyError
 
 DEFAULT_CHUNK = 100_000
+MAX_DEALS = 10**12
+"""Most deals (or matches) one run may hold: deal numbers stay far inside int64."""
+MAX_CHUNKS = 1_000_000
+"""Most chunks one run may have (part files are numbered with six digits)."""
 MANIFEST = "_manifest.json"
 FORMAT_VERSION = 1
 
@@ -56,17 +61,25 @@ class Run:
 
 
 def check_count(n, what="n") -> int:
-    """A positive whole number of deals or matches; raises OptionError otherwise."""
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n <= 0:
-        raise OptionError(f"{what} must be a positive whole number, got {n!r}")
+    """A whole number from 1 to MAX_DEALS; raises OptionError otherwise."""
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 0 < n <= MAX_DEALS:
+        raise OptionError(f"{what} must be a whole number from 1 to {MAX_DEALS:,}, got {n!r}")
     return int(n)
 
 
-def make_run(game, n, seed=0, strategies=None, seats=None, rules=None, chunk_size=DEFAULT_CHUNK) -> Run:
+def make_run(game, n, seed=0, strategies=None, seats=None, rules=None, chunk_size=DEFAULT_CHUNK,
+             what="the number of deals") -> Run:
     """Validate the arguments of a run (raising OptionError / StrategyError) and build it."""
     spec = get_game(game)
-    n = check_count(n, "the number of deals")
+    n = check_count(n, what)
     chunk_size = check_count(chunk_size, "chunk_size")
+    if -(-n // chunk_size) > MAX_CHUNKS:
+        raise OptionError(f"{n:,} deals in chunks of {chunk_size:,} make more than {MAX_CHUNKS:,} chunks; "
+                          "use a larger chunk size")
+    if seats is not None and (isinstance(seats, bool) or not isinstance(seats, (int, np.integer))):
+        raise OptionError(f"seats must be a whole number, got {seats!r}")
+    if strategies is not None and not isinstance(strategies, (str, list, tuple, dict)):
+        raise StrategyError(f"strategies must be a spec, a list of specs or {{seat: spec}}, got {strategies!r}")
     try:
         seed = check_seed(seed)
     except ValueError as exc:
@@ -79,6 +92,8 @@ def _simulate_chunk(setup: Setup, seed: int, start: int, count: int) -> np.ndarr
 
 
 def _workers(n_jobs: int, n_tasks: int) -> Parallel:
+    if isinstance(n_jobs, bool) or not isinstance(n_jobs, (int, np.integer)) or n_jobs == 0:
+        raise OptionError(f"n_jobs must be a non-zero whole number (-1 = all cores), got {n_jobs!r}")
     return Parallel(n_jobs=min(n_jobs if n_jobs > 0 else os.cpu_count() or 1, n_tasks) or 1,
                     return_as="generator")
 
@@ -130,6 +145,10 @@ def _atomic_write(path: Path, write: Callable[[Path], None]) -> None:
     os.close(fd)
     try:
         write(Path(tmp))
+        # mkstemp makes the file private; give it the permissions a plain open() would.
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
@@ -207,7 +226,7 @@ def play_matches(game, n_matches, seed=0, strategies=None, seats=None, rules=Non
     Match ``m`` depends on ``(seed, m)`` only; ``compact`` as for :func:`simulate`.  Raises OptionError when the game has no
     match mode or an argument is bad.
     """
-    run = make_run(game, n_matches, seed, strategies, seats, rules, chunk_size)
+    run = make_run(game, n_matches, seed, strategies, seats, rules, chunk_size, what="the number of matches")
     spec = get_game(game)
     if spec.play_matches is None:
         raise OptionError(f"{spec.name} has no match mode")

@@ -34,6 +34,10 @@ def one_line_error(err):
     (["simulate", "vint", "-n", "10", "--records", "/proc/nope/r.jsonl"], "cannot write"),
     (["simulate", "vint"], "exactly one of -n/--deals and --matches"),
     (["replay", "/nonexistent/file.jsonl"], "cannot read"),
+    (["simulate", "vint", "--matches", "3", "--records", "r.jsonl"], "--records works with -n"),
+    (["simulate", "vint", "-n", "5", "--records-limit", "3"], "--records-limit needs --records"),
+    (["simulate", "vint", "-n", "2000000", "--chunk-size", "1"], "use a larger chunk size"),
+    (["show", "vint", "--record", "/nonexistent.jsonl"], "cannot read"),
 ])
 def test_usage_errors_exit_2_with_one_line(capsys, argv, text):
     code, out, err = run_cli(capsys, *argv)
@@ -42,12 +46,16 @@ def test_usage_errors_exit_2_with_one_line(capsys, argv, text):
 
 
 @pytest.mark.parametrize("argv", [["simulate", "vint", "-n", "0"], ["simulate", "vint", "-n", "-5"],
-                                  ["simulate", "nosuchgame", "-n", "5"], ["show", "vint", "--deal", "-1"]])
-def test_argument_errors_exit_2(capsys, argv):
+                                  ["simulate", "nosuchgame", "-n", "5"], ["show", "vint", "--deal", "-1"],
+                                  ["show", "vint", "--deal", "99999999999999999999999"],
+                                  ["simulate", "vint", "-n", str(10**30)], ["simulate", "vint", "-n", "5", "-o", ""],
+                                  ["simulate", "vint", "-n", "5", "--seed", str(2**64)]])
+def test_argument_errors_exit_2_with_one_line(capsys, argv):
     with pytest.raises(SystemExit) as exc:
         main(argv)
     assert exc.value.code == 2
-    assert "Traceback" not in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1 and "error:" in err
 
 
 def test_simulate_records_replay_round_trip(tmp_path, capsys):
@@ -58,7 +66,7 @@ def test_simulate_records_replay_round_trip(tmp_path, capsys):
     lines = records.read_text().splitlines()
     assert len(lines) == 12
     code, out, err = run_cli(capsys, "replay", str(records))
-    assert code == 0 and err == ""
+    assert code == 0 and err.strip() == "all 12 records valid"
     results = [json.loads(x) for x in out.splitlines()]
     assert results == [json.loads(x)["result"] for x in lines]
     df = pd.read_parquet(tmp_path / "d.parquet")
@@ -123,9 +131,41 @@ def test_dataset_of_another_run_is_refused(tmp_path):
     shutil.rmtree(path)
 
 
-@pytest.mark.parametrize("kwargs,text", [({"n_deals": 0}, "positive"), ({"n_deals": 2.5}, "positive"),
+@pytest.mark.parametrize("kwargs,text", [({"n_deals": 0}, "whole number from 1"), ({"n_deals": 2.5}, "whole number from 1"),
                                          ({"n_deals": 5, "seed": -1}, "seed"),
                                          ({"n_deals": 5, "strategies": ["random"] * 3}, "3 strategies")])
 def test_api_rejects_bad_arguments(kwargs, text):
     with pytest.raises(ValueError, match=text):
         cardsim.simulate("vint", **kwargs)
+
+
+def test_replay_survives_bad_lines(tmp_path, capsys):
+    good = json.dumps(cardsim.records("vint", [0], seed=3)[0]).encode()
+    path = tmp_path / "odd.jsonl"
+    path.write_bytes(b"\xef\xbb\xbf" + good + b"\n" + b"[" * 100_000 + b"\n" + b"\xff\xfe bad\n" + good + b"\n")
+    code, out, err = run_cli(capsys, "replay", str(path))
+    assert code == 1 and len(out.splitlines()) == 2  # the BOM line and the last line
+    assert "line 2: not valid JSON" in err and "line 3: not UTF-8 text" in err and "Traceback" not in err
+
+
+def test_dataset_files_are_readable_by_others(tmp_path):
+    import os
+    import stat
+    path = simulate_to_dataset(tmp_path / "ds", make_run("vint", 10, seed=1))
+    old = os.umask(0)
+    os.umask(old)
+    for f in path.iterdir():
+        assert stat.S_IMODE(f.stat().st_mode) == 0o666 & ~old
+
+
+@pytest.mark.parametrize("call,text", [
+    (lambda: cardsim.records("vint", [-1]), "deal numbers"),
+    (lambda: cardsim.records("vint", [1.5]), "deal numbers"),
+    (lambda: cardsim.simulate("vint", 10, strategies=5), "strategies must be"),
+    (lambda: cardsim.simulate("vint", 10, n_jobs="2"), "n_jobs"),
+    (lambda: cardsim.simulate("vint", 10, seats="4"), "seats must be"),
+    (lambda: cardsim.play_match("vint", 0), "number of matches"),
+])
+def test_api_type_errors_are_clear(call, text):
+    with pytest.raises(ValueError, match=text):
+        call()

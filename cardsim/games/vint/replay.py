@@ -238,7 +238,7 @@ def replay(record) -> dict:
     if record.get("game") != "vint":
         raise RecordError(f"not a Vint record: game {record.get('game')!r}", "game")
     seats = record.get("seats", 4)
-    if seats != 4 or isinstance(seats, bool):
+    if type(seats) is not int or seats != 4:
         raise RecordError(f"Vint is played by 4 seats, not {seats!r}", "seats", None, "RULES.md §2.1")
     dealer = _int(record.get("dealer"), "dealer", "dealer")
     if not 0 <= dealer < 4:
