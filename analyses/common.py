@@ -9,7 +9,10 @@ import json
 import sys
 from pathlib import Path
 
+import numpy as np
+
 from cardsim.analysis import for_game, merge
+from cardsim.games import get_game
 from cardsim.games.base import OptionError
 from cardsim.runner import OutputError, make_run, read_parts, simulate_to_dataset
 from cardsim.strategies.registry import StrategyError
@@ -25,14 +28,24 @@ def parse_args(description: str, argv=None) -> argparse.Namespace:
     return p.parse_args(argv)
 
 
+def _readable(table):
+    """Floats as fixed-point text for Markdown: shares to 4 decimals, scores to 1 (no 1e-05)."""
+    out = table.copy()
+    for col in out.columns:
+        if out[col].dtype.kind == "f":
+            big = np.nanmax(np.abs(out[col].to_numpy())) >= 10 if out[col].notna().any() else False
+            out[col] = [("" if np.isnan(v) else f"{v:,.1f}" if big else f"{v:.4f}") for v in out[col]]
+    return out
+
+
 def write_tables(tabs: dict, out: Path) -> list[Path]:
-    """Each table as CSV and Markdown under ``out/tables``."""
+    """Each table as CSV (full precision) and Markdown (rounded) under ``out/tables``."""
     tdir = out / "tables"
     tdir.mkdir(parents=True, exist_ok=True)
     paths = []
     for name, table in tabs.items():
         table.to_csv(tdir / f"{name}.csv", index=False)
-        (tdir / f"{name}.md").write_text(table.to_markdown(index=False, floatfmt=".4g") + "\n")
+        (tdir / f"{name}.md").write_text(_readable(table).to_markdown(index=False, disable_numparse=True) + "\n")
         paths += [tdir / f"{name}.csv", tdir / f"{name}.md"]
     return paths
 
@@ -52,9 +65,15 @@ def run_analysis(game: str, title: str, args: argparse.Namespace, strategies=Non
     fdir = out / "figures"
     fdir.mkdir(parents=True, exist_ok=True)
     figures = module.figures(tabs, fdir) if hasattr(module, "figures") else []
-    meta = {"game": game, "title": title, "deals": args.n, "seed": args.seed,
-            "strategies": list(run.setup.specs), "rules": run.setup.rules,
-            "tables": list(tabs), "figures": [p.name for p in figures]}
+    registry = get_game(game).registry
+    parameters = {}
+    for spec in dict.fromkeys(run.setup.specs):
+        strategy, vector = registry.resolve(spec)
+        parameters[spec] = {name: float(v) for name, v in zip(strategy.params, vector)}
+    meta = {"game": game, "title": title, "deals": args.n, "seed": args.seed, "source": run.manifest()["source"],
+            "strategies": list(run.setup.specs), "parameters": parameters, "rules": run.setup.rules,
+            "tables": list(tabs), "figures": [p.name for p in figures],
+            "glossary": getattr(module, "GLOSSARY", {}), "notes": getattr(module, "NOTES", [])}
     path = out / "tables" / f"{game}.json"
     path.write_text(json.dumps(meta, indent=1))
     print(f"{title}: {args.n:,} deals -> {', '.join(p.name for p in tables + figures)}")

@@ -31,8 +31,21 @@ def main(argv=None) -> int:
     for meta in metas:
         head = (f"{meta['deals']:,} deals, seed {meta['seed']}, strategies {', '.join(meta['strategies'])}"
                 + (f", rules {meta['rules']}" if meta["rules"] else ""))
+        params = "; ".join(f"{spec}: " + ", ".join(f"{k}={v:g}" for k, v in values.items())
+                           for spec, values in meta.get("parameters", {}).items())
         md += [f"## {meta['title']}", "", head, ""]
         body += [f"<h2>{html.escape(meta['title'])}</h2><p>{html.escape(head)}</p>"]
+        if params:
+            md += [f"Strategy parameters: {params}.", ""]
+            body += [f"<p>Strategy parameters: {html.escape(params)}.</p>"]
+        for note in meta.get("notes", []):
+            md += [f"- {note}"]
+            body += [f"<p><em>{html.escape(note)}</em></p>"]
+        if meta.get("glossary"):
+            md += ["", "Columns:", ""] + [f"- `{k}`: {v}" for k, v in meta["glossary"].items()]
+            body += ["<dl>" + "".join(f"<dt><code>{html.escape(k)}</code></dt><dd>{html.escape(v)}</dd>"
+                                       for k, v in meta["glossary"].items()) + "</dl>"]
+        md += [""]
         for name in meta["tables"]:
             md += [f"### {name}", "", (out / "tables" / f"{name}.md").read_text(), f"CSV: `tables/{name}.csv`", ""]
             table = pd.read_csv(out / "tables" / f"{name}.csv")

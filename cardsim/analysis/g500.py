@@ -18,6 +18,22 @@ DENOMINATIONS = ["S", "C", "D", "H", "NT"]
 KEYS = ["contract"]
 SCORES = ("quebec", "subtract")
 
+GLOSSARY = {
+    "n": "deals in the row; thrown in = all four passed (RULES.md §3.3)",
+    "reached": "share of all deals that ended in this contract",
+    "made": "share of those contracts in which the declarer's side took at least the tricks bid",
+    "decl_tricks": "mean tricks taken by the declarer's side",
+    "quebec_decl / quebec_def": "mean score change of the declarer's side / the defenders under the "
+                                "default scoring (made: declarer's side +value; failed: defenders +value)",
+    "subtract_decl / subtract_def": "the same under scoring=subtract (failed: declarer's side -value; "
+                                    "defenders +10 a trick in every deal)",
+    "*_net": "declarer's side minus defenders (quebec_net equals subtract_decl: +value made, -value failed)",
+    "_lo / _hi": "95% interval (Wilson for shares, normal for means)",
+}
+NOTES = ["Higher is better for every score column.",
+         "Both scorings come from the same simulated deals (the bidding does not depend on the scoring).",
+         "The figure shows contracts reached at least 200 times."]
+
 
 def _name(bid: int) -> str:
     return "thrown in" if bid < 0 else f"{6 + bid // 5}{DENOMINATIONS[bid % 5]}"

@@ -17,6 +17,21 @@ BAND_EDGES = [66, 70, 80, 90, 100, 110, 120, 130, 140, 160]
 """Lower edges of the winning-bid bands: 66-69, 70-79, …, 140-159, 160-220; 0 = void deal."""
 KEYS = ["band", "blind"]
 
+GLOSSARY = {
+    "bid_band / blind": "the winning bid's band (card points) and whether the auction winner never looked "
+                        "(blind: his result counts double, RULES.md §1.3)",
+    "n / share": "deals in the row / share of all deals",
+    "abandon_rate": "share of those contracts the declarer abandoned after seeing the talon (RULES.md §1.4)",
+    "n_played / made_rate": "contracts played out / share of them in which the declarer reached his target",
+    "declarer_delta": "mean change of the declarer's score per deal, abandons included (score points)",
+    "played_delta": "the same over played contracts only",
+    "_lo / _hi": "95% interval (Wilson for shares, normal for means)",
+}
+NOTES = ["501 counts down: a NEGATIVE score change is GOOD for the declarer.",
+         "The default strategy bids blind only up to blind_level (72) when the current bid is at most "
+         "blind_cur (70), so blind rows stop at the 70-79 band; sweep those parameters to study blind bids.",
+         "The figure shows bands with at least 100 played contracts."]
+
 
 def band_of(bid: np.ndarray) -> np.ndarray:
     """Lower edge of the band of each winning bid (int64); 0 for void deals (bid 0)."""

@@ -13,6 +13,20 @@ from cardsim.stats import mean_interval, wilson
 
 DENOMINATIONS = ["S", "C", "D", "H", "NT"]
 
+GLOSSARY = {
+    "n": "deals in the row",
+    "reached": "share of all deals that ended in this contract (void = nobody bid, RULES.md §2.2)",
+    "made": "share of those contracts that took level + 6 tricks or more",
+    "declarer_score / defenders_score": "mean points (above + below the line) the declarer's side / the "
+                                        "defenders wrote in the deal, from a clean line",
+    "net_score": "declarer's side minus defenders, per deal: positive = the declaring side gained",
+    "opener_net": "the opener's side minus the other side, per deal",
+    "declares": "share of deals in which the opener's side won the auction",
+    "_lo / _hi": "95% interval (Wilson for shares, normal for means)",
+}
+NOTES = ["Higher is better for every score column: both sides score in Vint.",
+         "The figure shows contracts reached at least 200 times."]
+
 
 HCP_BANDS = [(0, 10), (11, 12), (13, 14), (15, 16), (17, 19), (20, 37)]
 
