@@ -46,7 +46,7 @@ highest makeable contract at once, 0 = the cheapest overcall of that denominatio
 
 
 # ---------------------------------------------------------------- hand valuation
-@jit
+@jit(inline="always")
 def estimate_tricks(hand, denom, nt_bias):
     """Tricks a physical ``hand`` expects to take by itself in ``denom`` (float64, heuristic)."""
     if denom == NT:
@@ -115,7 +115,7 @@ def estimate_tricks(hand, denom, nt_bias):
     return v
 
 
-@jit
+@jit(inline="always")
 def heuristic_bid(params, seat, hand, high_bid, high_seat):
     margin = params[seat, 0]
     support = params[seat, 1] + params[seat, 2] - margin
@@ -143,7 +143,7 @@ def heuristic_bid(params, seat, hand, high_bid, high_seat):
     return best
 
 
-@jit
+@jit(inline="always")
 def lowest_rank_card(mask):
     """The card of lowest rank (bit within its lane) in a non-empty effective mask."""
     best = -1
@@ -201,14 +201,14 @@ def heuristic_discard(hand, denom):
     return out
 
 
-@jit
+@jit(inline="always")
 def _above(card):
     """Effective bits above ``card`` in its lane."""
     lane_top = U64(0xFFFF) << U64(16 * (card >> 4))
     return lane_top & ~((U64(2) << U64(card)) - U64(1))
 
 
-@jit
+@jit(inline="always")
 def _beats(card, wc, denom, led):
     """Whether effective ``card`` beats the current winning card ``wc`` (RULES.md §3.5)."""
     tm = TRUMP_MASK[denom]
@@ -221,7 +221,7 @@ def _beats(card, wc, denom, led):
     return (cb & SUIT_MASK[denom, led]) != 0 and card > wc
 
 
-@jit
+@jit(inline="always")
 def heuristic_play(hand, denom, seat, declarer, leader, trick, n_in_trick, led, played, known,
                    decl_tricks, contract_tricks):
     """An effective card (plus ``named << 8`` for a no-trump joker lead)."""
@@ -362,7 +362,7 @@ def draw_bit(states, k, mask):
 # ---------------------------------------------------------------- dispatch
 # ``params`` is the whole float64[4, N_PARAMS] matrix and ``states`` the deal's streams; a
 # strategy only reads its own row ``params[seat]`` and stream ``1 + seat``.
-@jit
+@jit(inline="always")
 def choose_bid(sid, params, seat, hand, high_bid, high_seat, states):
     """A call: bid number 0..24 above ``high_bid`` or -1 (pass)."""
     if sid == HEURISTIC:
@@ -374,7 +374,7 @@ def choose_bid(sid, params, seat, hand, high_bid, high_seat, states):
     return high_bid + 1 + draw_below(states, 1 + seat, 24 - high_bid)
 
 
-@jit
+@jit(inline="always")
 def choose_discard(sid, params, seat, hand, denom, states):
     """Six effective cards (uint64 mask) out of the declarer's 16."""
     if sid == HEURISTIC:
@@ -386,7 +386,7 @@ def choose_discard(sid, params, seat, hand, denom, states):
     return out
 
 
-@jit
+@jit(inline="always")
 def choose_play(sid, params, hand, denom, seat, declarer, leader, trick, n_in_trick, led, played,
                 known, decl_tricks, contract_tricks, states):
     """An effective legal card; for a no-trump joker lead, ``card | named_suit << 8``."""

@@ -61,7 +61,7 @@ HEURISTIC = REGISTRY.add(
 _LANE6 = U64(63)
 
 
-@jit
+@jit(inline="always")
 def _lane(hand, s):
     return np.int64((U64(hand) >> U64(16 * s)) & _LANE6)
 
@@ -221,7 +221,7 @@ def choose_gifts(hand, trump):
 
 
 # ------------------------------------------------------------------ auction
-@jit
+@jit(inline="always")
 def blind_call(sid, params, seat, streams, position, score, cur_bid):
     """Decision before looking: LOOK (-1), pass (0) or a blind bid (RULES.md §1.3).
 
@@ -243,7 +243,7 @@ def blind_call(sid, params, seat, streams, position, score, cur_bid):
     return LOOK
 
 
-@jit
+@jit(inline="always")
 def _random_call(p, rng, cur_bid):
     if uniform(rng) < p[0]:
         return 0
@@ -255,7 +255,7 @@ def _random_call(p, rng, cur_bid):
     return min(b, MAX_BID)
 
 
-@jit
+@jit(inline="always")
 def open_call(sid, params, seat, streams, hand, position, score, cur_bid, memo):
     """Decision after looking: pass (0) or a bid; ``memo[seat]`` (float64[2]) caches the estimate."""
     if sid == 0:
@@ -305,7 +305,7 @@ def contract(sid, p, rng, hand, bid, blind, talon, out):
 
 
 # ------------------------------------------------------------------ play
-@jit
+@jit(inline="always")
 def _lowest_value(cards, trump):
     """The card of least value in ``cards``: fewest points, trumps last, lowest rank."""
     best = -1
@@ -323,7 +323,7 @@ def _lowest_value(cards, trump):
     return best
 
 
-@jit
+@jit(inline="always")
 def _masters(hand, unseen):
     """Cards of ``hand`` that no unseen card of their suit can beat."""
     m = U64(0)
@@ -338,7 +338,7 @@ def _masters(hand, unseen):
     return m
 
 
-@jit
+@jit(inline="always")
 def play(sid, params, seat, streams, hand, legal, trick, n_in_trick, trump, played, is_declarer, won_any):
     """A card from ``legal`` (RULES.md §1.5), plus DECLARE_FLAG to declare a marriage when leading.
 

@@ -48,29 +48,29 @@ S_MADE = 27
 N_SCORE = 28
 
 
-@jit
+@jit(inline="always")
 def bid_call(level, denomination):
     """Call number of a bid (int64); ``level`` 1..7, ``denomination`` 0..4."""
     return np.int64(1 + 5 * (level - 1) + denomination)
 
 
-@jit
+@jit(inline="always")
 def call_level(call):
     return np.int64((call - 1) // 5 + 1)
 
 
-@jit
+@jit(inline="always")
 def call_denomination(call):
     return np.int64((call - 1) % 5)
 
 
-@jit
+@jit(inline="always")
 def trick_value(level, denomination):
     """V = base + 10 × (level − 1), base S 4, C 6, D 8, H 10, NT 12 (RULES.md §2.4); score points."""
     return np.int64(4 + 2 * denomination + 10 * (level - 1))
 
 
-@jit
+@jit(inline="always")
 def legal_plays(hand, led_suit):
     """Cards ``hand`` (uint64) may play to a trick whose led suit is ``led_suit`` (−1 = leading).
 
@@ -84,7 +84,7 @@ def legal_plays(hand, led_suit):
     return U64(hand)
 
 
-@jit
+@jit(inline="always")
 def winning_index(trick, n, trump):
     """Index (0..n-1, in play order) of the card winning the first ``n`` cards of ``trick``.
 
@@ -118,7 +118,7 @@ def aces_held(hands, team):
     return popcount((U64(hands[team]) | U64(hands[team + 2])) & ACES)
 
 
-@jit
+@jit(inline="always")
 def high_card_points(hand):
     """4-3-2-1 high-card points of a hand (int64)."""
     h = U64(hand)

@@ -48,7 +48,7 @@ P_AGGRESSION, P_PARTNER_POINTS, P_PARTNER_BID_POINTS, P_POINTS_PER_TRICK = 0, 1,
 
 
 # ------------------------------------------------------------------------------- bidding
-@jit
+@jit(inline="always")
 def random_call(params, rng, current):
     """Pass with probability ``params[0]``, else a uniformly random bid above ``current``."""
     if current >= MAX_CALL or uniform(rng) < params[0]:
@@ -56,7 +56,7 @@ def random_call(params, rng, current):
     return np.int64(current + 1 + randbelow(rng, MAX_CALL - current))
 
 
-@jit
+@jit(inline="always")
 def estimated_tricks(params, hand, seat, calls, ncalls):
     # ``params`` is the seat's row: float64[N_PARAMS]
     """Expected side tricks per denomination S C D H NT (a 5-tuple of float64) from the seat's view.
@@ -94,7 +94,7 @@ def estimated_tricks(params, hand, seat, calls, ncalls):
     return (t0, t1, t2, t3, t4)
 
 
-@jit
+@jit(inline="always")
 def _suit_tricks(base, length, partner_bid_it, short):
     partner_cards = 5.0 if partner_bid_it else (13.0 - length) / 3.0
     fit = length + partner_cards
@@ -104,13 +104,13 @@ def _suit_tricks(base, length, partner_bid_it, short):
     return t
 
 
-@jit
+@jit(inline="always")
 def _speaker(i, ncalls, seat):
     """Seat that made call ``i`` when ``seat`` is to make call ``ncalls``."""
     return (seat - (ncalls - i)) % 4
 
 
-@jit
+@jit(inline="always")
 def heuristic_call(params, hand, seat, calls, ncalls, current, current_bidder):
     """Bid the cheapest legal contract in the denomination with most expected tricks, as long as
     its level is within expected tricks − 6 + ``aggression``; otherwise pass.
@@ -143,7 +143,7 @@ def heuristic_call(params, hand, seat, calls, ncalls, current, current_bidder):
 
 
 # ------------------------------------------------------------------------------- card play
-@jit
+@jit(inline="always")
 def _lowest_discard(hand, trump):
     """Lowest-ranked card outside trumps (the longest suit on equal rank), else lowest trump."""
     best = -1
@@ -163,13 +163,13 @@ def _lowest_discard(hand, trump):
     return best
 
 
-@jit
+@jit(inline="always")
 def _above(card):
     """Mask of the cards of ``card``'s suit that rank above it."""
     return suit_mask(card >> 4) & ~((U64(2) << U64(card)) - U64(1))
 
 
-@jit
+@jit(inline="always")
 def heuristic_lead(hand, seat, declarer, trump, others):
     """Opening lead of a trick: declarer draws trumps; cash a master card; else lead from the
     longest side suit, top of a touching honour sequence or low."""
@@ -212,7 +212,7 @@ def heuristic_lead(hand, seat, declarer, trump, others):
     return lowest_bit(mine)
 
 
-@jit
+@jit(inline="always")
 def heuristic_card(hand, seat, declarer, trump, leader, trick, n, played):
     """Card play by the book: second hand low (but cover an honour), third hand high, fourth
     hand wins cheaply, never overtake a winning partner, ruff (or over-ruff) when void, discard
@@ -255,7 +255,7 @@ def heuristic_card(hand, seat, declarer, trump, leader, trick, n, played):
     return _lowest_discard(hand, trump)
 
 
-@jit
+@jit(inline="always")
 def greedy_card(hand, trump, trick, n):
     """The cheapest legal card that beats the trick so far, else the lowest legal card."""
     led = -1 if n == 0 else trick[0] >> 4
@@ -272,7 +272,7 @@ def greedy_card(hand, trump, trick, n):
 
 
 # ------------------------------------------------------------------------------- dispatch
-@jit
+@jit(inline="always")
 def choose_call(sid, params, rngs, hand, seat, calls, ncalls, current, current_bidder):
     """The call (0 = pass, 1..35 = bid) strategy ``sid`` makes for ``seat``.
 
@@ -285,7 +285,7 @@ def choose_call(sid, params, rngs, hand, seat, calls, ncalls, current, current_b
     return heuristic_call(params[seat], hand, seat, calls, ncalls, current, current_bidder)
 
 
-@jit
+@jit(inline="always")
 def choose_card(sid, params, rngs, hand, seat, declarer, trump, leader, trick, n, played):
     """The card (index) strategy ``sid`` plays from ``hand``; ``trick[:n]`` is on the table.
 
