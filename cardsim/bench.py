@@ -63,7 +63,8 @@ def measure(game: str, n: int, cores: int) -> dict:
     return {
         "game": game,
         "deal_1": _rate(lambda: spec.deal_chunk(SEED, 0, n), n),
-        "full_1": _rate(lambda: spec.simulate_chunk(SEED, 0, n, setup), n),
+        # In chunks, as runs are made: one 10^6-row array would add page faults no run pays.
+        "full_1": _rate(lambda: [spec.simulate_chunk(SEED, s, min(chunk, n - s), setup) for s in range(0, n, chunk)], n),
         "deal_all": _rate(lambda: _parallel(cores, _deal_task, n, chunk, game), n),
         "full_all": _rate(lambda: _parallel(cores, _sim_task, n, chunk, game, setup), n),
         "cold": cold,
@@ -88,8 +89,17 @@ def table(results, n, cores, command) -> str:
             f"| {r['game']} | {r['deal_1']:,.0f}/s | {r['full_1']:,.0f}/s | 1/{r['deal_1'] / r['full_1']:.1f} | "
             f"{r['deal_all']:,.0f}/s | {r['full_all']:,.0f}/s | 1/{r['deal_all'] / r['full_all']:.1f} | "
             f"{r['cold']:.1f} s | {r['warm']:.1f} s |")
-    lines += ["", "Ratios are dealing-only rate / complete-deal rate on the same cores (target: 1/20 or better). "
-              "All-cores rates include handing chunks to joblib (loky) workers."]
+    lines += ["", "Ratios are dealing-only rate / complete-deal rate on the same cores. All-cores rates include "
+              "handing chunks to joblib (loky) workers; dealing alone is too quick for that overhead to pay.", "",
+              "Against the targets (complete deals with the default strategies: at least 1/20 of the dealing-only "
+              "rate on one core, and 1,000,000 deals/s on all cores of a 2-core machine):", ""]
+    for r in results:
+        ratio_ok = r["full_1"] * 20 >= r["deal_1"]
+        lines.append(f"- {r['game']}: 1/{r['deal_1'] / r['full_1']:.1f} of dealing on one core "
+                     f"({'meets' if ratio_ok else 'misses'} 1/20); {r['full_all']:,.0f} complete deals/s on "
+                     f"{cores} cores = {100 * r['full_all'] / 1e6:.0f}% of 1,000,000/s.")
+    lines += ["", "Compile cold = first use with an empty numba cache (fresh interpreter); from cache = a later "
+              "first use. Timings vary by about ±15% from run to run on this shared machine."]
     return "\n".join(lines) + "\n"
 
 
