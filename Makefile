@@ -46,10 +46,14 @@ reports/tables/vint.json: $(STAMP) $(RUN_STAMP) $(SOURCES) analyses/vint_contrac
 reports/tables/501.json: $(STAMP) $(RUN_STAMP) $(SOURCES) analyses/g501_bands.py
 	$(call ANALYSE,g501_bands)
 
+reports/tables/501_blind.json: $(STAMP) $(RUN_STAMP) $(SOURCES) analyses/g501_blind.py
+	$(call ANALYSE,g501_blind)
+
 reports/tables/500.json: $(STAMP) $(RUN_STAMP) $(SOURCES) analyses/g500_contracts.py
 	$(call ANALYSE,g500_contracts)
 
-reports/report.md: reports/tables/vint.json reports/tables/501.json reports/tables/500.json analyses/report.py
+reports/report.md: reports/tables/vint.json reports/tables/501.json reports/tables/501_blind.json \
+		reports/tables/500.json analyses/report.py
 	$(PY) -m analyses.report --out reports
 
 clean-cache:  ## drop numba's compiled kernels (kept per source version under ~/.cache/cardsim)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pandas as pd
 
-ORDER = ["vint", "501", "500"]
+ORDER = ["vint", "501", "501_blind", "500"]
 
 
 def main(argv=None) -> int:

@@ -142,3 +142,76 @@ def figures(tabs: dict[str, pd.DataFrame], outdir: Path) -> list[Path]:
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return [path]
+
+
+# ------------------------------------------------------------------ blind-policy sweep
+BLIND_GLOSSARY = {
+    "position": "seat 0's speaking position in the auction it may bid blind from (0 = first; any = every position)",
+    "blind_level": "seat 0 keeps bidding blind (minimum raise) while the next bid is at most this; then it looks",
+    "blind_won": "share of deals in which seat 0 won the auction blind",
+    "delta": "seat 0's mean score change per deal (score points; 501 counts down, so negative is good)",
+    "diff": "paired difference of delta against the baseline (seat 0 never blind) on the same deals: "
+            "negative = the blind policy pays",
+    "diff_lo / diff_hi": "95% interval of the paired difference",
+}
+BLIND_NOTES = ["Seats 1 and 2 play the default heuristic throughout; every variant replays the baseline's deals "
+               "(common random numbers), so differences are paired.",
+               "Independent deals start every seat at 501; score-dependent policies (blind_score) need matches."]
+
+
+def blind_variants(levels=(66, 70, 75, 80, 90, 100), positions=(-1, 0, 1, 2)) -> dict:
+    """Seat-0 strategies of the sweep: name → {0: spec}; blind whenever the gates allow."""
+    out = {}
+    for pos in positions:
+        for lvl in levels:
+            name = f"{'any' if pos < 0 else pos}:{lvl}"
+            out[name] = {0: f"heuristic:blind_prob=1,blind_level={lvl},blind_cur={lvl - 1},blind_pos={pos}"}
+    return out
+
+
+def blind_measure(rows: pd.DataFrame) -> pd.DataFrame:
+    """Per deal: seat 0's score change and whether it won the auction blind."""
+    return pd.DataFrame({"delta": rows["delta_0"].astype(np.float64),
+                         "blind_won": ((rows["declarer"] == 0) & rows["blind"]).astype(np.float64)})
+
+
+def blind_table(compared: pd.DataFrame) -> pd.DataFrame:
+    """One row per variant from ``cardsim.compare.compare(..., measure=blind_measure)``."""
+    wide = compared.pivot(index="variant", columns="measure", values=["mean", "diff", "diff_lo", "diff_hi", "n"])
+    t = pd.DataFrame({"variant": wide.index})
+    t["position"] = ["never blind" if v == "baseline" else v.split(":")[0] for v in t.variant]
+    t["blind_level"] = pd.array([None if v == "baseline" else int(v.split(":")[1]) for v in t.variant],
+                                dtype="Int64")
+    t["n"] = wide[("n", "delta")].to_numpy().astype(np.int64)
+    t["blind_won"] = wide[("mean", "blind_won")].to_numpy()
+    t["delta"] = wide[("mean", "delta")].to_numpy()
+    t["diff"] = wide[("diff", "delta")].to_numpy()
+    t["diff_lo"] = wide[("diff_lo", "delta")].to_numpy()
+    t["diff_hi"] = wide[("diff_hi", "delta")].to_numpy()
+    t["pays"] = t.diff_hi < 0
+    order = {"never blind": -2, "any": -1}
+    t["_o"] = [order.get(p, 0) if p in order else int(p) for p in t.position]
+    return t.sort_values(["_o", "blind_level"]).drop(columns=["_o", "variant"]).reset_index(drop=True)
+
+
+def blind_figure(table: pd.DataFrame, outdir: Path) -> list[Path]:
+    """Paired difference of seat 0's score change against the blind level, one line per position."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    for pos, g in table[table.position != "never blind"].groupby("position", sort=False):
+        ax.errorbar(g.blind_level, g["diff"], yerr=[g["diff"] - g.diff_lo, g.diff_hi - g["diff"]], marker="o",
+                    capsize=3, label=f"position {pos}")
+    ax.axhline(0, color="black", lw=0.8)
+    ax.set_xlabel("blind up to this bid (card points)")
+    ax.set_ylabel("score change vs never blind (points/deal)")
+    ax.set_title("501: seat 0 bidding blind, paired with the same deals (below 0 = pays)")
+    ax.legend()
+    fig.tight_layout()
+    path = Path(outdir) / "g501_blind.png"
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return [path]

@@ -1,0 +1,74 @@
+"""Paired comparisons of strategies on common random numbers (DESIGN.md property 2).
+
+Every variant plays exactly the baseline's deals (deal ``i`` of the same seed), so the
+difference of a per-deal measure has the variance of the difference, not of each run.  Runs
+are chunked and aggregated as partial sums, so memory stays bounded at any ``n_deals``.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+import pandas as pd
+from joblib import delayed
+
+from cardsim.games import get_game
+from cardsim.runner import DEFAULT_CHUNK, _workers, make_run
+from cardsim.stats import mean_interval
+
+
+def _as_frame(values) -> pd.DataFrame:
+    if isinstance(values, pd.DataFrame):
+        return values.astype(np.float64)
+    return pd.DataFrame({getattr(values, "name", None) or "value": np.asarray(values, dtype=np.float64)})
+
+
+def _chunk_sums(setups, seed, start, count, measure):
+    """Sums over one chunk, per variant and measure column: n, Σx, Σx², Σd, Σd² (d = x − baseline)."""
+    spec = get_game(setups[0].game)
+    base = _as_frame(measure(pd.DataFrame(spec.simulate_chunk(seed, start, count, setups[0])))).to_numpy()
+    out = np.zeros((len(setups), base.shape[1], 5))
+    for v, setup in enumerate(setups):
+        x = base if v == 0 else _as_frame(measure(pd.DataFrame(spec.simulate_chunk(seed, start, count, setup)))).to_numpy()
+        d = x - base
+        out[v] = np.stack([np.full(x.shape[1], len(x)), x.sum(0), (x * x).sum(0), d.sum(0), (d * d).sum(0)], axis=1)
+    return out
+
+
+def compare(game, n_deals, baseline, variants: dict, measure: Callable[[pd.DataFrame], object], seed=0,
+            seats=None, rules=None, n_jobs=1, chunk_size=DEFAULT_CHUNK, level=0.95) -> pd.DataFrame:
+    """Play ``n_deals`` deals under ``baseline`` and under each of ``variants`` (name → strategies,
+    in any form ``simulate`` takes) and compare ``measure(rows)`` deal by deal.
+
+    ``measure`` maps a chunk's rows to one number per deal (a Series, e.g. ``lambda df:
+    df.delta_0``) or to several (a DataFrame, one column each).  Returns one row per variant
+    (the baseline first) and measure: ``n``, ``mean``, ``diff`` (mean paired difference variant −
+    baseline), ``diff_se``, ``diff_lo``/``diff_hi`` (normal interval at ``level``) and
+    ``significant`` (the interval excludes 0).  Units are the measure's.  Raises OptionError /
+    StrategyError for bad arguments.
+    """
+    names = ["baseline"] + list(variants)
+    runs = [make_run(game, n_deals, seed, s, seats, rules, chunk_size) for s in [baseline, *variants.values()]]
+    setups = [r.setup for r in runs]
+    probe = get_game(game).simulate_chunk(runs[0].seed, 0, 1, setups[0])
+    columns = list(_as_frame(measure(pd.DataFrame(probe))).columns)
+    chunks = runs[0].chunks()
+    total = np.zeros((len(setups), len(columns), 5))
+    for part in _workers(n_jobs, len(chunks))(
+            delayed(_chunk_sums)(setups, runs[0].seed, start, count, measure) for _, start, count in chunks):
+        total += part
+    n, s, s2, d, d2 = np.moveaxis(total, 2, 0)
+    mean, _, _, _ = mean_interval(s, s2, n, level)
+    diff, se, lo, hi = mean_interval(d, d2, n, level)
+    base = np.arange(len(names)) == 0
+    table = pd.DataFrame({
+        "variant": np.repeat(names, len(columns)), "measure": np.tile(columns, len(names)),
+        "n": n.ravel().astype(np.int64), "mean": mean.ravel(),
+        "diff": np.where(np.repeat(base, len(columns)), 0.0, diff.ravel()),
+        "diff_se": np.where(np.repeat(base, len(columns)), 0.0, se.ravel()),
+        "diff_lo": np.where(np.repeat(base, len(columns)), 0.0, lo.ravel()),
+        "diff_hi": np.where(np.repeat(base, len(columns)), 0.0, hi.ravel()),
+    })
+    table["significant"] = (table.diff_lo > 0) | (table.diff_hi < 0)
+    table.attrs.update(runs[0].manifest())
+    return table

@@ -1,0 +1,32 @@
+"""Paired comparisons: same deals for every variant, exact differences."""
+import numpy as np
+import pandas as pd
+
+import cardsim
+from cardsim.analysis import g501
+from cardsim.compare import compare
+
+
+def test_identical_variant_differs_by_exactly_zero_and_diff_is_paired():
+    t = compare("vint", 3000, "heuristic", {"same": "heuristic", "bold": "heuristic:aggression=1"},
+                lambda df: df.total_0 - df.total_1, seed=4, chunk_size=1000)
+    same = t[t.variant == "same"].iloc[0]
+    assert same["diff"] == 0 and same.diff_se == 0 and not same.significant
+    base = cardsim.simulate("vint", 3000, seed=4)
+    bold = cardsim.simulate("vint", 3000, seed=4, strategies="heuristic:aggression=1")
+    d = (bold.total_0 - bold.total_1).astype(float) - (base.total_0 - base.total_1).astype(float)
+    row = t[t.variant == "bold"].iloc[0]
+    assert row.n == 3000
+    assert np.isclose(row["diff"], d.mean())
+    assert np.isclose(row.diff_se, d.std(ddof=1) / np.sqrt(3000))
+    assert np.isclose(t[t.variant == "baseline"].iloc[0]["mean"], (base.total_0 - base.total_1).mean())
+
+
+def test_blind_sweep_table():
+    variants = g501.blind_variants(levels=(70, 90), positions=(-1, 0))
+    t = g501.blind_table(compare("501", 2000, {0: "heuristic:blind_prob=0"}, variants, g501.blind_measure, seed=2))
+    assert list(t.position) == ["never blind", "any", "any", "0", "0"]
+    assert t.blind_won.iloc[0] == 0 and (t.blind_won.iloc[1:] > 0).all()
+    base = cardsim.simulate("501", 2000, seed=2, strategies={0: "heuristic:blind_prob=0"})
+    assert np.isclose(t.delta.iloc[0], base.delta_0.mean())
+    assert (t.n == 2000).all()
