@@ -116,10 +116,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("replay", help="validate and score deal records (RECORDS.md)")
     p.add_argument("file", help="JSON Lines file, or - for standard input")
 
-    p = sub.add_parser("strategies", help="list a game's strategies and parameters")
+    p = sub.add_parser("strategies", help="list a game's strategies, their parameters and its rule options")
     p.add_argument("game", type=_game)
 
-    p = sub.add_parser("columns", help="list a game's row columns (dtype and meaning) and rule options")
+    p = sub.add_parser("columns", help="list a game's row columns (dtype and meaning)")
     p.add_argument("game", type=_game)
 
     p = sub.add_parser("bench", help="measure deals per second (see BENCHMARKS.md)")
@@ -292,12 +292,8 @@ def cmd_columns(args) -> int:
                             initial_indent="  ", subsequent_indent="  "))
         print(textwrap.fill(" ".join(doc.split()), 100, initial_indent="  ", subsequent_indent="  "))
         print()
-    print("Integer columns use compact dtypes (int8/int16): convert before arithmetic that can overflow,\n"
-          "e.g. df.astype({c: 'int64' for c in df.select_dtypes('integer')}) or simulate(..., compact=False).")
-    if spec.rule_options:
-        print("\nRule options (--rule NAME=VALUE):")
-        for o in spec.rule_options:
-            print(f"  {o.name} (default {o.default}): {o.doc}")
+    print("Integer columns use compact dtypes (int8/int16): widen them before arithmetic that can overflow,\n"
+          "with cardsim.widen(df) or simulate(..., compact=False).  Rule options: cardsim strategies GAME.")
     return 0
 
 

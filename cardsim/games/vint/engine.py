@@ -211,17 +211,18 @@ def fill_row(rows, i, deal_id, dealer, hands, score, info, calls):
 
 
 @jit
+def workspace():
+    """Scratch arrays for a loop of deals, allocated once: deck, hands, seat streams, play work
+    space (uint64[4], int64[32]), calls, plays, score vector, info."""
+    return (np.empty(52, dtype=np.int64), np.zeros(4, dtype=np.uint64), np.zeros((4, 1), dtype=np.uint64),
+            np.zeros(4, dtype=np.uint64), np.zeros(32, dtype=np.int64), np.zeros(MAX_CALLS, dtype=np.int64),
+            np.zeros(52, dtype=np.int64), np.zeros(N_SCORE, dtype=np.int64), np.zeros(3, dtype=np.int64))
+
+
+@jit
 def simulate_rows(seed, start, count, ids, params, base_deck, rows):
     """Play deals ``start .. start+count-1`` of ``seed`` from a clean line into ``rows``."""
-    deck = np.empty(52, dtype=np.int64)
-    hands = np.zeros(4, dtype=np.uint64)
-    rngs = np.zeros((4, 1), dtype=np.uint64)
-    work_hands = np.zeros(4, dtype=np.uint64)
-    work = np.zeros(32, dtype=np.int64)
-    calls = np.zeros(MAX_CALLS, dtype=np.int64)
-    plays = np.zeros(52, dtype=np.int64)
-    score = np.zeros(N_SCORE, dtype=np.int64)
-    info = np.zeros(3, dtype=np.int64)
+    deck, hands, rngs, work_hands, work, calls, plays, score, info = workspace()
     zero = np.zeros(2, dtype=np.int64)
     for i in range(count):
         key = deal_key(seed, start + i)
@@ -265,15 +266,7 @@ def play_rubbers(seed, start, count, ids, params, base_deck, rubber_rows, deal_r
     the one its first deal draws.  Returns the number of deal rows written, or −1 when
     ``deal_rows`` is too small (call again with more room).
     """
-    deck = np.empty(52, dtype=np.int64)
-    hands = np.zeros(4, dtype=np.uint64)
-    rngs = np.zeros((4, 1), dtype=np.uint64)
-    work_hands = np.zeros(4, dtype=np.uint64)
-    work = np.zeros(32, dtype=np.int64)
-    calls = np.zeros(MAX_CALLS, dtype=np.int64)
-    plays = np.zeros(52, dtype=np.int64)
-    score = np.zeros(N_SCORE, dtype=np.int64)
-    info = np.zeros(3, dtype=np.int64)
+    deck, hands, rngs, work_hands, work, calls, plays, score, info = workspace()
     below = np.zeros(2, dtype=np.int64)
     games = np.zeros(2, dtype=np.int64)
     n = 0
