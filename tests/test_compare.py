@@ -1,6 +1,5 @@
 """Paired comparisons: same deals for every variant, exact differences."""
 import numpy as np
-import pandas as pd
 
 import cardsim
 from cardsim.analysis import g501

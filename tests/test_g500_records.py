@@ -165,7 +165,6 @@ def base_record(auction, dealer=3, **extra):
 
 def play_out(record, prefix=()):
     """Complete ``record["play"]`` after ``prefix`` with the first legal card (slow twin rules)."""
-    res = None
     auction_rec = dict(record, play=[])
     r = copy.deepcopy(record)
     trump, declarer = None, None

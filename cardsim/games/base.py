@@ -5,7 +5,7 @@ The runner, the CLI, replay and the report only talk to a game through its ``SPE
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 import numpy as np

@@ -14,7 +14,6 @@ from cardsim._jit import jit
 from cardsim.cards import lowest_bit, popcount
 from cardsim.games.g500.constants import (
     DECK,
-    NT,
     SCORING_QUEBEC,
     UNMAP,
 )

@@ -26,7 +26,7 @@ import numpy as np
 from cardsim._jit import jit
 from cardsim.cards import lane, popcount
 from cardsim.games.g500 import engine as E
-from cardsim.games.g500.constants import BID_VALUES, HJ, JACK, JOKER_MASK, LJ
+from cardsim.games.g500.constants import BID_VALUES, JACK, JOKER_MASK
 
 SUITS = "SCDH"
 

@@ -12,8 +12,8 @@ import numpy as np
 from cardsim._jit import jit
 from cardsim.cards import lowest_bit, popcount
 from cardsim.games.g501.constants import (
-    ABANDON_PENALTY, BLIND_FLAG, RANK_POINTS, DECLARE_FLAG, MAX_BID, MIN_BID, N_CARDS, NT, RA, RK, RQ, RT,
-    START_SCORE, T_CALLS, T_CONTRACT, T_NCALLS, T_NPLAY, T_PLAY, TRACE_LEN, MAX_CALLS,
+    ABANDON_PENALTY, BLIND_FLAG, RANK_POINTS, DECLARE_FLAG, MAX_BID, MIN_BID, N_CARDS, RA, RK, RQ, RT,
+    START_SCORE, T_CALLS, T_CONTRACT, T_NCALLS, T_NPLAY, T_PLAY, MAX_CALLS,
 )
 from cardsim.games.g501.rules import (
     beats, count_rank, deal_hands, declarer_delta, hand_points, legal_plays, marriage_suits,

@@ -8,7 +8,7 @@ from cardsim.games.base import Setup
 from cardsim.games.g501 import engine as E
 from cardsim.games.g501.chunks import _check, _scores
 from cardsim.games.g501.constants import (
-    BLIND_FLAG, DECLARE_FLAG, RANKS, START_SCORE, T_CALLS, T_CONTRACT, T_NCALLS, T_NPLAY, T_PLAY,
+    BLIND_FLAG, DECLARE_FLAG, RANKS, T_CALLS, T_CONTRACT, T_NCALLS, T_NPLAY, T_PLAY,
     TRACE_LEN, TRUMP_NAMES,
 )
 from cardsim.rng import check_seed
