@@ -58,6 +58,7 @@ def simulate_chunk(seed: int, start: int, count: int, setup: Setup) -> np.ndarra
     ids, params, scoring, target = _kernel_args(setup)
     res = np.zeros((count, E.R_LEN), dtype=np.int64)
     E.simulate_kernel(seed_u, np.int64(start), np.int64(count), ids, params, scoring, target, res)
+    E.check_legal(res)
     rows = np.zeros(count, dtype=ROW_DTYPE)
     return fill_rows(rows, res, np.arange(start, start + count, dtype=np.int64))
 
@@ -91,6 +92,7 @@ def play_matches(seed: int, start: int, count: int, setup: Setup):
         parts_index.append(di[:n_rows])
         done += int(n_done)
     res = np.concatenate(parts_res)
+    E.check_legal(res)
     mrows = np.zeros(count, dtype=MATCH_DTYPE)
     for i, name in enumerate(MATCH_DTYPE.names):
         mrows[name] = matches[:, i]

@@ -314,3 +314,15 @@ def deal_kernel(seed, start, count):
         kitty = deal_hands(deck, dealer, hands)
         acc ^= hands[0] + (hands[1] * U64(3)) + (kitty * U64(7)) + U64(dealer)
     return acc
+
+
+def check_legal(res) -> None:
+    """Raise ValueError if a strategy made an illegal move in any deal of ``res`` (int64[n, R_LEN]).
+
+    The jitted loop replaces an illegal move by a legal one so that it can finish; a strategy
+    that needs that is a bug, never a result.
+    """
+    bad = res[:, R_ILLEGAL] > 0
+    if bad.any():
+        raise ValueError(f"a strategy made {int(res[bad, R_ILLEGAL].sum())} illegal moves "
+                         f"(first in the deal at index {int(bad.argmax())} of this chunk)")

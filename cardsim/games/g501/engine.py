@@ -139,7 +139,7 @@ def play_deal(hands0, talon, dealer, seats, sids, params, scores, st, res, trace
         if call == S.LOOK:
             call = S.open_call(sids[seat], params, seat, st, hands0[seat], pos, scores[seat], cur, memo)
         if call > 0 and (call < MIN_BID or call <= cur or call > MAX_BID):
-            call = 0
+            raise ValueError("a strategy made an invalid bid")
         if call == 0:
             npassed += 1
             if pos == 0:
@@ -189,12 +189,16 @@ def play_deal(hands0, talon, dealer, seats, sids, params, scores, st, res, trace
         res[R_DELTA + opp2] = -ABANDON_PENALTY
         return
     trump = cout[1]
-    target = min(MAX_BID, max(cur, cout[2]))
+    target = cout[2]
+    if target < cur or target > MAX_BID or trump < 0 or trump > 4:
+        raise ValueError("a strategy declared an invalid trump or target")
     res[R_TRUMP] = trump
     res[R_TARGET] = target
     res[R_PLAYED] = 1
     g1 = U64(1) << U64(cout[3])
     g2 = U64(1) << U64(cout[4])
+    if g1 == g2 or (hand_d & g1) == U64(0) or (hand_d & g2) == U64(0):
+        raise ValueError("a strategy gave away cards it does not hold")
     # hands during play, indexed by seat
     for s in range(4):
         hp[s] = hands0[s]
@@ -220,13 +224,12 @@ def play_deal(hands0, talon, dealer, seats, sids, params, scores, st, res, trace
                 c -= DECLARE_FLAG
                 decl_m = True
             if (legal >> U64(c)) & U64(1) == U64(0):
-                c = lowest_bit(legal)  # a strategy bug must not corrupt the deal
-                decl_m = False
+                raise ValueError("a strategy played an illegal card")
             if decl_m:
                 s_ = c >> 4
                 r_ = c & 15
                 if k != 0 or not (r_ == RK or r_ == RQ) or ((marriage_suits(hand) >> s_) & 1) == 0:
-                    decl_m = False
+                    raise ValueError("a strategy declared a marriage it may not declare")
                 else:
                     res[R_MARR + seat] += marriage_value(s_, trump)
             hp[seat] = hand & ~(U64(1) << U64(c))
