@@ -60,73 +60,88 @@ MATCH_DOC = """One row per match: winning team (-1 if the deal cap was hit), dea
 deals included), final team scores, thrown-in deals, first dealer."""
 
 
-ROW_NAMES = ROW_DTYPE.names
+U11 = np.uint64(0x7FF)
+U4 = np.uint64(0xF)
+UJ = np.uint64(JACK)
+
+
+@jit(inline="always")
+def _features(r, p, h, jacks):
+    """Hand features of seat ``p`` (0..3; 4 = the kitty) into record ``r``: jokers, bowers,
+    length and honours per suit."""
+    # numba needs field names spelt out; the four seats and the kitty share this code through ``p``.
+    jokers = popcount(h & JOKER_MASK)
+    bowers = popcount(h & jacks)
+    ls = popcount(lane(h, 0) & U11)
+    lc = popcount(lane(h, 1) & U11)
+    ld = popcount(lane(h, 2) & U11)
+    lh = popcount(lane(h, 3) & U11)
+    hs = np.int64((lane(h, 0) >> UJ) & U4)
+    hc = np.int64((lane(h, 1) >> UJ) & U4)
+    hd = np.int64((lane(h, 2) >> UJ) & U4)
+    hh = np.int64((lane(h, 3) >> UJ) & U4)
+    if p == 0:
+        r.jokers_0, r.bowers_0 = jokers, bowers
+        r.len_0_S, r.len_0_C, r.len_0_D, r.len_0_H = ls, lc, ld, lh
+        r.high_0_S, r.high_0_C, r.high_0_D, r.high_0_H = hs, hc, hd, hh
+    elif p == 1:
+        r.jokers_1, r.bowers_1 = jokers, bowers
+        r.len_1_S, r.len_1_C, r.len_1_D, r.len_1_H = ls, lc, ld, lh
+        r.high_1_S, r.high_1_C, r.high_1_D, r.high_1_H = hs, hc, hd, hh
+    elif p == 2:
+        r.jokers_2, r.bowers_2 = jokers, bowers
+        r.len_2_S, r.len_2_C, r.len_2_D, r.len_2_H = ls, lc, ld, lh
+        r.high_2_S, r.high_2_C, r.high_2_D, r.high_2_H = hs, hc, hd, hh
+    elif p == 3:
+        r.jokers_3, r.bowers_3 = jokers, bowers
+        r.len_3_S, r.len_3_C, r.len_3_D, r.len_3_H = ls, lc, ld, lh
+        r.high_3_S, r.high_3_C, r.high_3_D, r.high_3_H = hs, hc, hd, hh
+    else:
+        r.kitty_jokers = jokers
+        r.kitty_len_S, r.kitty_len_C, r.kitty_len_D, r.kitty_len_H = ls, lc, ld, lh
+        r.kitty_high_S, r.kitty_high_C, r.kitty_high_D, r.kitty_high_H = hs, hc, hd, hh
 
 
 @jit
-def _put(buf, off, size, value):
-    """Write the low ``size`` bytes of int64 ``value`` little-endian at ``buf[off:]``."""
-    v = np.int64(value)
-    for b in range(size):
-        buf[off + b] = np.uint8((v >> (8 * b)) & 0xFF)
-
-
-@jit
-def pack_rows(res, deal_numbers, out, offs, sizes):
-    """Fill the bytes ``out`` (uint8[n, itemsize]) of rows from ``res`` (int64[n, R_LEN]).
-
-    ``offs``/``sizes``: byte offset and size of every field of ROW_DTYPE (in ROW_NAMES order)
-    inside the target dtype, so the same code fills plain and match deal rows.
-    """
+def _fill(rows, res, deal_numbers):
     for i in range(res.shape[0]):
-        r = res[i]
-        buf = out[i]
-        bid = r[E.R_BID]
+        x = res[i]
+        r = rows[i]
+        bid = x[E.R_BID]
         has = bid >= 0
-        decl = r[E.R_DECLARER]
-        vals = (deal_numbers[i], r[E.R_DEALER], decl, bid, bid % 5 if has else -1,
-                6 + bid // 5 if has else 0, BID_VALUES[bid] if has else 0, r[E.R_NCALLS],
-                r[E.R_TRICKS0], r[E.R_TRICKS1],
-                (r[E.R_TRICKS0] if decl % 2 == 0 else r[E.R_TRICKS1]) if has else 0,
-                1 if r[E.R_MADE] == 1 else 0, r[E.R_DELTA0], r[E.R_DELTA1], r[E.R_Q0], r[E.R_Q1],
-                r[E.R_S0], r[E.R_S1], r[E.R_WINNER],
-                r[E.R_HAND0], r[E.R_HAND0 + 1], r[E.R_HAND0 + 2], r[E.R_HAND0 + 3],
-                r[E.R_KITTY], r[E.R_DISCARD])
-        k = 0
-        for v in vals:
-            _put(buf, offs[k], sizes[k], v)
-            k += 1
+        decl = x[E.R_DECLARER]
+        r.deal = deal_numbers[i]
+        r.dealer = x[E.R_DEALER]
+        r.declarer = decl
+        r.contract = bid
+        r.denomination = bid % 5 if has else -1
+        r.level = 6 + bid // 5 if has else 0
+        r.value = BID_VALUES[bid] if has else 0
+        r.n_calls = x[E.R_NCALLS]
+        r.tricks_0, r.tricks_1 = x[E.R_TRICKS0], x[E.R_TRICKS1]
+        r.decl_tricks = (x[E.R_TRICKS0] if decl % 2 == 0 else x[E.R_TRICKS1]) if has else 0
+        r.made = x[E.R_MADE] == 1
+        r.delta_0, r.delta_1 = x[E.R_DELTA0], x[E.R_DELTA1]
+        r.quebec_0, r.quebec_1 = x[E.R_Q0], x[E.R_Q1]
+        r.subtract_0, r.subtract_1 = x[E.R_S0], x[E.R_S1]
+        r.winner = x[E.R_WINNER]
+        r.hand_0, r.hand_1 = np.uint64(x[E.R_HAND0]), np.uint64(x[E.R_HAND0 + 1])
+        r.hand_2, r.hand_3 = np.uint64(x[E.R_HAND0 + 2]), np.uint64(x[E.R_HAND0 + 3])
+        r.kitty = np.uint64(x[E.R_KITTY])
+        r.discard = np.uint64(x[E.R_DISCARD])
+        # The bowers of the trump suit: its jack and the jack of the same colour (suit ^ 1).
         jacks = np.uint64(0)
         if has and bid % 5 < 4:
             t = bid % 5
             jacks = (np.uint64(1) << np.uint64(16 * t + JACK)) | (np.uint64(1) << np.uint64(16 * (t ^ 1) + JACK))
-        for p in range(5):
-            h = np.uint64(r[E.R_HAND0 + p] if p < 4 else r[E.R_KITTY])
-            _put(buf, offs[k], sizes[k], popcount(h & JOKER_MASK))
-            k += 1
-            if p < 4:
-                _put(buf, offs[k], sizes[k], popcount(h & jacks))
-                k += 1
-            for s in range(4):
-                _put(buf, offs[k], sizes[k], popcount(lane(h, s) & np.uint64(0x7FF)))
-                k += 1
-            for s in range(4):
-                _put(buf, offs[k], sizes[k], np.int64((lane(h, s) >> np.uint64(JACK)) & np.uint64(0xF)))
-                k += 1
-
-
-def layout(dtype):
-    """Byte offsets and sizes (int64 arrays) of the ROW_DTYPE fields inside ``dtype``."""
-    offs = np.array([dtype.fields[n][1] for n in ROW_NAMES], dtype=np.int64)
-    sizes = np.array([dtype.fields[n][0].itemsize for n in ROW_NAMES], dtype=np.int64)
-    return offs, sizes
+        for p in range(4):
+            _features(r, p, np.uint64(x[E.R_HAND0 + p]), jacks)
+        _features(r, 4, np.uint64(x[E.R_KITTY]), jacks)
 
 
 def fill_rows(rows, res, deal_numbers):
     """Fill structured ``rows`` (ROW_DTYPE or MATCH_DEAL_DTYPE) from ``res`` (int64[n, R_LEN])."""
     if rows.shape[0] == 0:
         return rows
-    offs, sizes = layout(rows.dtype)
-    out = rows.view(np.uint8).reshape(rows.shape[0], rows.dtype.itemsize)
-    pack_rows(res, np.asarray(deal_numbers, dtype=np.int64), out, offs, sizes)
+    _fill(rows, res, np.asarray(deal_numbers, dtype=np.int64))
     return rows
