@@ -29,12 +29,14 @@ def parse_args(description: str, argv=None) -> argparse.Namespace:
 
 
 def _readable(table):
-    """Floats as fixed-point text for Markdown: shares to 4 decimals, scores to 1 (no 1e-05)."""
+    """Floats as fixed-point text for Markdown: shares (columns within 0..1) to 4 decimals,
+    everything else to 1 (never 1e-05)."""
     out = table.copy()
     for col in out.columns:
         if out[col].dtype.kind == "f":
-            big = np.nanmax(np.abs(out[col].to_numpy())) >= 10 if out[col].notna().any() else False
-            out[col] = [("" if np.isnan(v) else f"{v:,.1f}" if big else f"{v:.4f}") for v in out[col]]
+            values = out[col].to_numpy()
+            share = bool(np.all((values[~np.isnan(values)] >= 0) & (values[~np.isnan(values)] <= 1)))
+            out[col] = [("" if np.isnan(v) else f"{v:.4f}" if share else f"{v:,.1f}") for v in values]
     return out
 
 

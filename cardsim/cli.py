@@ -19,6 +19,8 @@ from cardsim.runner import (DEFAULT_CHUNK, MAX_DEALS, OutputError, iter_chunks, 
 from cardsim.strategies.registry import StrategyError
 
 USAGE_ERRORS = (OptionError, StrategyError, OutputError)
+IN_MEMORY_LIMIT = 20_000_000
+"""Most deals ``simulate`` without ``-o`` holds in memory (about 2 GB of rows)."""
 
 
 class UsageError(Exception):
@@ -114,7 +116,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_setup(p)
 
     p = sub.add_parser("replay", help="validate and score deal records (RECORDS.md)")
-    p.add_argument("file", help="JSON Lines file, or - for standard input")
+    p.add_argument("file", type=_path, help="JSON Lines file, or - for standard input")
 
     p = sub.add_parser("strategies", help="list a game's strategies, their parameters and its rule options")
     p.add_argument("game", type=_game)
@@ -150,6 +152,9 @@ def cmd_simulate(args) -> int:
         if args.output:
             out = Path(args.output)
             deals_path = out.with_name(out.stem + "-deals" + (out.suffix or ".parquet"))
+            for path in (out, deals_path):
+                if path.exists():
+                    raise OutputError(f"{path} exists: match runs are not resumed, remove it or choose another path")
             for df, path in ((matches, out), (deals, deals_path)):
                 try:
                     df.to_parquet(path)
@@ -173,6 +178,9 @@ def cmd_simulate(args) -> int:
         simulate_to_dataset(args.output, run, n_jobs=args.jobs, progress=args.progress)
         print(f"{args.deals} {spec.name} deals (seed {run.seed}) written to {args.output}")
     else:
+        if args.deals > IN_MEMORY_LIMIT:
+            raise UsageError(f"without -o the rows are held in memory: at most {IN_MEMORY_LIMIT:,} deals "
+                             "(write larger runs to a dataset with -o)")
         import pandas as pd
 
         df = pd.DataFrame(np.concatenate([r for _, r in iter_chunks(run, n_jobs=args.jobs, progress=args.progress)]))
@@ -276,6 +284,8 @@ def cmd_strategies(args) -> int:
         print("rule options (--rule NAME=VALUE):")
         for o in spec.rule_options:
             print(f"    {o.name} = {o.default}    {o.doc}")
+    else:
+        print("rule options: none")
     return 0
 
 

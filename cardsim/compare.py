@@ -13,23 +13,36 @@ import pandas as pd
 from joblib import delayed
 
 from cardsim.games import get_game
+from cardsim.games.base import OptionError
 from cardsim.runner import DEFAULT_CHUNK, _workers, make_run
 from cardsim.stats import mean_interval
 
 
-def _as_frame(values) -> pd.DataFrame:
-    if isinstance(values, pd.DataFrame):
-        return values.astype(np.float64)
-    return pd.DataFrame({getattr(values, "name", None) or "value": np.asarray(values, dtype=np.float64)})
+def _as_frame(values, n_rows: int) -> pd.DataFrame:
+    """The measure's output as float64 columns, one value per deal; raises OptionError otherwise."""
+    try:
+        if isinstance(values, pd.DataFrame):
+            frame = values.astype(np.float64)
+        else:
+            frame = pd.DataFrame({getattr(values, "name", None) or "value": np.asarray(values, dtype=np.float64)})
+    except (TypeError, ValueError) as exc:
+        raise OptionError(f"the measure must return numbers, one per deal: {exc}") from None
+    if len(frame) != n_rows:
+        raise OptionError(f"the measure returned {len(frame)} values for {n_rows} deals: it must give one per "
+                          "deal (use 0/1 indicators or products rather than filtering rows)")
+    if frame.isna().to_numpy().any():
+        raise OptionError("the measure returned NaN for some deals: give every deal a number")
+    return frame
 
 
 def _chunk_sums(setups, seed, start, count, measure):
     """Sums over one chunk, per variant and measure column: n, Σx, Σx², Σd, Σd² (d = x − baseline)."""
     spec = get_game(setups[0].game)
-    base = _as_frame(measure(pd.DataFrame(spec.simulate_chunk(seed, start, count, setups[0])))).to_numpy()
+    base = _as_frame(measure(pd.DataFrame(spec.simulate_chunk(seed, start, count, setups[0]))), count).to_numpy()
     out = np.zeros((len(setups), base.shape[1], 5))
     for v, setup in enumerate(setups):
-        x = base if v == 0 else _as_frame(measure(pd.DataFrame(spec.simulate_chunk(seed, start, count, setup)))).to_numpy()
+        x = base if v == 0 else _as_frame(measure(pd.DataFrame(spec.simulate_chunk(seed, start, count, setup))),
+                                          count).to_numpy()
         d = x - base
         out[v] = np.stack([np.full(x.shape[1], len(x)), x.sum(0), (x * x).sum(0), d.sum(0), (d * d).sum(0)], axis=1)
     return out
@@ -41,17 +54,26 @@ def compare(game, n_deals, baseline, variants: dict, measure: Callable[[pd.DataF
     in any form ``simulate`` takes) and compare ``measure(rows)`` deal by deal.
 
     ``measure`` maps a chunk's rows to one number per deal (a Series, e.g. ``lambda df:
-    df.delta_0``) or to several (a DataFrame, one column each).  Returns one row per variant
+    df.delta_0``) or to several (a DataFrame, one column each): every deal must get a number
+    (filtering rows would break the pairing; use 0/1 indicators instead).  Returns one row per variant
     (the baseline first) and measure: ``n``, ``mean``, ``diff`` (mean paired difference variant −
     baseline), ``diff_se``, ``diff_lo``/``diff_hi`` (normal interval at ``level``) and
     ``significant`` (the interval excludes 0).  Units are the measure's.  Raises OptionError /
     StrategyError for bad arguments.
     """
+    if not isinstance(variants, dict) or not variants:
+        raise OptionError("variants must be a non-empty dict: name -> strategies")
+    if "baseline" in variants:
+        raise OptionError("'baseline' names the baseline; give the variant another name")
+    if not 0 < level < 1:
+        raise OptionError(f"level must be between 0 and 1 (e.g. 0.95), got {level!r}")
+    if not callable(measure):
+        raise OptionError("measure must be a function of the rows (a DataFrame)")
     names = ["baseline"] + list(variants)
     runs = [make_run(game, n_deals, seed, s, seats, rules, chunk_size) for s in [baseline, *variants.values()]]
     setups = [r.setup for r in runs]
     probe = get_game(game).simulate_chunk(runs[0].seed, 0, 1, setups[0])
-    columns = list(_as_frame(measure(pd.DataFrame(probe))).columns)
+    columns = list(_as_frame(measure(pd.DataFrame(probe)), 1).columns)
     chunks = runs[0].chunks()
     total = np.zeros((len(setups), len(columns), 5))
     for part in _workers(n_jobs, len(chunks))(

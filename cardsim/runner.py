@@ -18,7 +18,7 @@ from typing import Callable
 import numpy as np
 import pandas as pd
 from joblib import Parallel, delayed
-from tqdm.auto import tqdm
+from tqdm import tqdm
 
 from cardsim import __version__
 from cardsim._jit import source_hash

@@ -25,11 +25,16 @@ def wilson(successes, n, level: float = 0.95):
     return lo, hi
 
 
+MIN_N_NORMAL = 30
+"""Fewest observations for which a normal interval of a mean is given (below: NaN bounds)."""
+
+
 def mean_interval(total, total_sq, n, level: float = 0.95):
     """Mean, standard error and normal interval from ``sum``, ``sum of squares`` and ``n``.
 
-    Returns four float64 arrays ``(mean, se, lower, upper)``; NaN where ``n == 0`` (and a NaN
-    standard error where ``n == 1``).
+    Returns four float64 arrays ``(mean, se, lower, upper)``; NaN where ``n == 0``; the
+    standard error where ``n >= 2`` and the bounds where ``n >= MIN_N_NORMAL`` (a normal
+    interval on two or three deals would only mislead).
     """
     total = np.asarray(total, dtype=np.float64)
     total_sq = np.asarray(total_sq, dtype=np.float64)
@@ -39,4 +44,5 @@ def mean_interval(total, total_sq, n, level: float = 0.95):
         var = np.where(n > 1, (total_sq - n * mean**2) / (n - 1), np.nan)
         se = np.sqrt(np.maximum(var, 0.0) / n)
     z = norm.ppf(0.5 + level / 2)
-    return mean, se, mean - z * se, mean + z * se
+    enough = n >= MIN_N_NORMAL
+    return mean, se, np.where(enough, mean - z * se, np.nan), np.where(enough, mean + z * se, np.nan)

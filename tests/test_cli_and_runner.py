@@ -28,6 +28,10 @@ def one_line_error(err):
     (["simulate", "vint", "-n", "10", "--strategy", "heuristic:bogus=1"], "has no parameter 'bogus'"),
     (["simulate", "vint", "-n", "10", "--strategy", "heuristic:aggression=x"], "is not a number"),
     (["simulate", "vint", "-n", "10", "--strategy", "7=random"], "seat 7 does not exist"),
+    (["simulate", "501", "-n", "10", "--strategy", "heuristic:blind_prob=5"], "must be from 0 to 1, got 5"),
+    (["simulate", "500", "-n", "10", "--strategy", "heuristic:jump=2"], "must be from 0 to 1, got 2"),
+    (["simulate", "vint", "-n", "10", "--strategy", "heuristic:aggression=1,aggression=2"], "given twice"),
+    (["simulate", "vint", "-n", "30000000"], "at most 20,000,000 deals"),
     (["simulate", "vint", "-n", "10", "--rule", "scoring=quebec"], "unknown vint rule option"),
     (["simulate", "vint", "-n", "10", "--seats", "3"], "played with 4 seats"),
     (["simulate", "vint", "-n", "10", "-o", "/proc/nope/out.parquet"], "cannot write"),
@@ -104,6 +108,25 @@ def test_show_a_record_from_a_file(tmp_path, capsys):
 def test_strategies_lists_registry(capsys):
     code, out, _ = run_cli(capsys, "strategies", "vint")
     assert code == 0 and "heuristic (default)" in out and "aggression = 0" in out
+    assert "rule options: none" in out
+    code, out, _ = run_cli(capsys, "strategies", "500")
+    assert "scoring = quebec" in out and "jump = 1" in out
+
+
+def test_columns_documents_every_game(capsys):
+    for game in ("vint", "501", "500"):
+        code, out, _ = run_cli(capsys, "columns", game)
+        assert code == 0 and "Deal rows" in out and "Match rows" in out
+        spec = cardsim.get_game(game)
+        assert all(name in out for name in spec.row_dtype.names)
+
+
+def test_match_output_is_not_overwritten(tmp_path, capsys):
+    out = tmp_path / "games.parquet"
+    code, _, _ = run_cli(capsys, "simulate", "501", "--matches", "3", "-o", str(out))
+    assert code == 0 and out.exists() and (tmp_path / "games-deals.parquet").exists()
+    code, _, err = run_cli(capsys, "simulate", "501", "--matches", "3", "--seed", "2", "-o", str(out))
+    assert code == 2 and "exists" in one_line_error(err)
 
 
 def test_dataset_resumes_after_interruption(tmp_path):

@@ -29,3 +29,25 @@ def test_blind_sweep_table():
     base = cardsim.simulate("501", 2000, seed=2, strategies={0: "heuristic:blind_prob=0"})
     assert np.isclose(t.delta.iloc[0], base.delta_0.mean())
     assert (t.n == 2000).all()
+
+
+import pytest  # noqa: E402
+
+from cardsim.games.base import OptionError  # noqa: E402
+
+
+@pytest.mark.parametrize("kwargs,text", [
+    ({"variants": {"x": "random"}, "measure": lambda df: df.total_0[df.declarer == 0]}, "one per deal"),
+    ({"variants": {"x": "random"}, "measure": lambda df: df.total_0.where(df.made)}, "NaN"),
+    ({"variants": {"baseline": "random"}, "measure": lambda df: df.total_0}, "'baseline' names"),
+    ({"variants": ["random"], "measure": lambda df: df.total_0}, "non-empty dict"),
+    ({"variants": {"x": "random"}, "measure": lambda df: df.total_0, "level": 95}, "between 0 and 1"),
+])
+def test_compare_rejects_bad_arguments(kwargs, text):
+    with pytest.raises(OptionError, match=text):
+        compare("vint", 500, "heuristic", seed=1, **kwargs)
+
+
+def test_501_blind_policy_never_bids_above_220():
+    df = cardsim.simulate("501", 3000, seed=1, strategies="heuristic:blind_level=300,blind_cur=300,blind_prob=1")
+    assert df.bid.max() <= 220 and df.blind.any()

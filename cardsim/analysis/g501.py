@@ -120,7 +120,7 @@ def figures(tabs: dict[str, pd.DataFrame], outdir: Path) -> list[Path]:
     t = tabs["g501_bands"]
     t = t[t.n_played >= 100]
     fig, ax = plt.subplots(figsize=(8, 4))
-    labels = list(dict.fromkeys(tabs["g501_bands"].bid_band))
+    labels = list(dict.fromkeys(t.bid_band))  # only the bands that are drawn
     x = {lab: i for i, lab in enumerate(labels)}
     for blind, off, name in ((False, -0.12, "seen"), (True, 0.12, "blind")):
         s = t[t.blind == blind]
@@ -147,14 +147,19 @@ def figures(tabs: dict[str, pd.DataFrame], outdir: Path) -> list[Path]:
 # ------------------------------------------------------------------ blind-policy sweep
 BLIND_GLOSSARY = {
     "position": "seat 0's speaking position in the auction it may bid blind from (0 = first; any = every position)",
-    "blind_level": "seat 0 keeps bidding blind (minimum raise) while the next bid is at most this; then it looks",
+    "blind_level": "seat 0 keeps bidding blind (minimum raise) while the next bid is at most this (deal "
+                   "points); then it looks",
+    "n": "deals played under each policy (the same deals for every row)",
     "blind_won": "share of deals in which seat 0 won the auction blind",
     "delta": "seat 0's mean score change per deal (score points; 501 counts down, so negative is good)",
     "diff": "paired difference of delta against the baseline (seat 0 never blind) on the same deals: "
             "negative = the blind policy pays",
     "diff_lo / diff_hi": "95% interval of the paired difference",
+    "pays": "the whole interval is below 0: the policy gains points for seat 0",
 }
-BLIND_NOTES = ["Seats 1 and 2 play the default heuristic throughout; every variant replays the baseline's deals "
+BLIND_NOTES = ["Baseline: seat 0 plays heuristic:blind_prob=0 (never blind); every variant sets blind_prob=1, "
+               "blind_cur=blind_level-1 and the row's blind_pos and blind_level.",
+               "Seats 1 and 2 play the default heuristic throughout; every variant replays the baseline's deals "
                "(common random numbers), so differences are paired.",
                "Independent deals start every seat at 501; score-dependent policies (blind_score) need matches."]
 
@@ -206,7 +211,7 @@ def blind_figure(table: pd.DataFrame, outdir: Path) -> list[Path]:
         ax.errorbar(g.blind_level, g["diff"], yerr=[g["diff"] - g.diff_lo, g.diff_hi - g["diff"]], marker="o",
                     capsize=3, label=f"position {pos}")
     ax.axhline(0, color="black", lw=0.8)
-    ax.set_xlabel("blind up to this bid (card points)")
+    ax.set_xlabel("blind up to this bid (deal points)")
     ax.set_ylabel("score change vs never blind (points/deal)")
     ax.set_title("501: seat 0 bidding blind, paired with the same deals (below 0 = pays)")
     ax.legend()

@@ -16,10 +16,13 @@ DENOMINATIONS = ["S", "C", "D", "H", "NT"]
 GLOSSARY = {
     "n": "deals in the row",
     "reached": "share of all deals that ended in this contract (void = nobody bid, RULES.md §2.2)",
-    "made": "share of those contracts that took level + 6 tricks or more",
+    "made": "vint_contracts / vint_levels: share of those contracts that took level + 6 tricks or more; "
+            "vint_openings: share of the openings after which the opener's side declared AND made its contract",
     "declarer_score / defenders_score": "mean points (above + below the line) the declarer's side / the "
                                         "defenders wrote in the deal, from a clean line",
     "net_score": "declarer's side minus defenders, per deal: positive = the declaring side gained",
+    "hcp_band / opening": "the opener's 4-3-2-1 high-card points and his opening bid (the first bid of the deal)",
+    "share_of_band": "share of the openings in that points band made with this bid",
     "opener_net": "the opener's side minus the other side, per deal",
     "declares": "share of deals in which the opener's side won the auction",
     "_lo / _hi": "95% interval (Wilson for shares, normal for means)",

@@ -28,6 +28,8 @@ class Strategy:
     doc: str = ""
     param_docs: dict = field(default_factory=dict)
     """Parameter name -> what it means, with its unit."""
+    bounds: dict = field(default_factory=dict)
+    """Parameter name -> (lowest, highest) value accepted (inclusive)."""
 
     def vector(self, **values) -> np.ndarray:
         """The parameter vector, float64[N_PARAMS], defaults overridden by ``values``."""
@@ -39,6 +41,9 @@ class Strategy:
             if name not in self.params:
                 known = ", ".join(names) or "none"
                 raise StrategyError(f"strategy {self.name!r} has no parameter {name!r} (parameters: {known})")
+            lo, hi = self.bounds.get(name, (-np.inf, np.inf))
+            if not lo <= value <= hi:
+                raise StrategyError(f"parameter {name!r} of {self.name!r} must be from {lo:g} to {hi:g}, got {value:g}")
             vec[names.index(name)] = value
         return vec
 
@@ -51,18 +56,19 @@ class Registry:
         self._by_name: dict[str, Strategy] = {}
 
     def add(self, name: str, id: int, params: dict | None = None, doc: str = "",
-            param_docs: dict | None = None) -> Strategy:
+            param_docs: dict | None = None, bounds: dict | None = None) -> Strategy:
         """Register a strategy; ``id`` is the engine's dispatch number and must be unique.
 
         ``params``: name -> default (their order is the order in the vector); ``param_docs``:
-        name -> meaning and unit, shown by ``cardsim strategies GAME``.
+        name -> meaning and unit, shown by ``cardsim strategies GAME``; ``bounds``: name ->
+        (lowest, highest) accepted, checked when a spec is resolved.
         """
         params = dict(params or {})
         if len(params) > N_PARAMS:
             raise ValueError(f"at most {N_PARAMS} parameters per strategy")
         if name in self._by_name or any(s.id == id for s in self._by_name.values()):
             raise ValueError(f"strategy name {name!r} or id {id} already registered for {self.game}")
-        s = Strategy(name, id, params, doc, dict(param_docs or {}))
+        s = Strategy(name, id, params, doc, dict(param_docs or {}), dict(bounds or {}))
         self._by_name[name] = s
         return s
 
@@ -91,6 +97,8 @@ class Registry:
         strategy = self[name.strip()]
         values = {}
         for item in filter(None, (p.strip() for p in rest.split(","))):
+            if item.partition("=")[0].strip() in values:
+                raise StrategyError(f"parameter {item.partition('=')[0].strip()!r} of {name!r} is given twice")
             key, eq, raw = item.partition("=")
             if not eq:
                 raise StrategyError(f"parameter {item!r} of {name!r} must be written name=value")

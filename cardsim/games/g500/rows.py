@@ -56,7 +56,8 @@ and the team scores before the deal."""
 MATCH_DTYPE = np.dtype([("match", np.int64), ("winner", np.int8), ("deals", np.int16),
                         ("score_0", np.int32), ("score_1", np.int32), ("thrown_in", np.int16),
                         ("first_dealer", np.int8)])
-MATCH_DOC = """One row per match: winning team (-1 if the deal cap was hit), deals played (thrown-in
+MATCH_DOC = """play_match's deal rows carry ``match`` first, then the deal columns, then the team
+scores before the deal ``before_0``/``before_1``.  One row per match: winning team (-1 if the deal cap was hit), deals played (thrown-in
 deals included), final team scores, thrown-in deals, first dealer."""
 
 

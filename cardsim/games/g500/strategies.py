@@ -38,6 +38,7 @@ REGISTRY.add(
      "kitty": "tricks expected from the kitty",
      "jump": "1 = bid the highest contract it expects to make at once; 0 = cheapest overcall up to it",
      "nt_bias": "tricks added to the no-trump estimate"},
+    {"margin": (-10, 10), "partner": (0, 10), "kitty": (0, 6), "jump": (0, 1), "nt_bias": (-10, 10)},
 )
 """Heuristic parameters: ``margin`` tricks of safety subtracted before bidding; ``partner``
 tricks expected from partner; ``kitty`` tricks expected from the kitty; ``jump`` 1 = bid the

@@ -47,7 +47,10 @@ COLUMNS = [name for name, _ in HEAD_FIELDS] + [f"{name}_{s}" for name, _ in SEAT
 ROW_DTYPE = np.dtype(
     [("deal", "i8")] + list(HEAD_FIELDS) + [(f"{name}_{s}", t) for name, t in SEAT_FIELDS for s in range(4)]
 )
-ROW_DOC = """One row per deal.  ``declarer``/``trump`` are -1 when no contract (trump 4 = no-trump);
+ROW_DOC = """One row per deal.  ``deal`` its number (within a match: its number in the match);
+``dealer``; ``blind`` the auction winner never looked (his result counts double); ``blind_bids``
+blind bids made in the auction; ``n_calls`` calls in the auction; ``void`` everybody passed.
+``declarer``/``trump`` are -1 when no contract (trump 4 = no-trump);
 ``bid``/``target`` are 0 when absent; ``made`` is False unless the contract was played and
 made; ``played`` = declared and played out.  Per seat ``s`` (0..3; seat 3 unused with 3 seats;
 the 4-seat dealer's entries are 0 except his score): ``score_s`` every seat's score before the
@@ -71,7 +74,7 @@ MATCH_DTYPE = np.dtype(
     [("match", "i8"), ("deals", "i4"), ("first_dealer", "i1"), ("finished", "?"), ("n_winners", "i1")]
     + [(f"win_{s}", "?") for s in range(4)] + [(f"final_{s}", "i4") for s in range(4)]
 )
-MATCH_DOC = """One row per match: ``deals`` played (void deals included), ``finished`` False only if the
+MATCH_DOC = """play_match's deal rows carry ``match`` first, then the deal columns.  One row per match: ``deals`` played (void deals included), ``finished`` False only if the
 safety cap MAX_MATCH_DEALS stopped it, ``win_s`` whether seat s is among the winners (lowest
 score, exact ties share, RULES.md §1.8), ``final_s`` final scores (seat 3 unused with 3 seats)."""
 MATCH_DEAL_DTYPE = np.dtype([("match", "i8")] + ROW_DTYPE.descr)

@@ -38,6 +38,7 @@ RANDOM = REGISTRY.add(
      "p_blind": "probability of bidding blind while not yet looked (0..1)",
      "p_abandon": "probability of abandoning after the talon (0..1)",
      "p_declare": "probability of declaring a marriage when able (0..1)"},
+    {"p_pass": (0, 1), "max_raise": (1, 154), "p_blind": (0, 1), "p_abandon": (0, 1), "p_declare": (0, 1)},
 )
 HEURISTIC = REGISTRY.add(
     "heuristic", 1,
@@ -50,11 +51,13 @@ HEURISTIC = REGISTRY.add(
     {"margin": "card points kept in hand: bids while the next bid <= estimated deal points - margin",
      "abandon": "abandons when the estimate with the talon is below the bid by more than this (card points)",
      "target_margin": "target = max(bid, estimated deal points - target_margin) (card points)",
-     "blind_level": "highest bid it makes blind (score points of the contract)",
+     "blind_level": "highest bid it makes blind (deal points, RULES.md §1.3)",
      "blind_pos": "auction position in which it may bid blind (0 = first speaker, 1, 2; -1 = any)",
      "blind_score": "bids blind only while its own score is <= this (501 = always)",
      "blind_cur": "bids blind only while the current bid is <= this (before any bid counts as 0)",
      "blind_prob": "probability of taking a blind chance when all the gates above hold (0..1)"},
+    {"margin": (-220, 220), "abandon": (-220, 220), "target_margin": (-220, 220), "blind_level": (0, 10000),
+     "blind_pos": (-1, 2), "blind_score": (-100000, 100000), "blind_cur": (0, 10000), "blind_prob": (0, 1)},
 )
 
 # ------------------------------------------------------------------ hand evaluation
@@ -237,7 +240,7 @@ def blind_call(sid, params, seat, streams, position, score, cur_bid):
     pos = params[seat, 4]
     prob = params[seat, 7]
     nxt = max(MIN_BID, cur_bid + 1)
-    if nxt <= lvl and (pos < 0 or int(pos) == position) and score <= params[seat, 5] and cur_bid <= params[seat, 6]:
+    if nxt <= lvl and nxt <= MAX_BID and (pos < 0 or int(pos) == position) and score <= params[seat, 5] and cur_bid <= params[seat, 6]:
         if prob >= 1.0 or (prob > 0.0 and uniform(streams[1 + seat]) < prob):
             return nxt
     return LOOK

@@ -34,18 +34,28 @@ _fields += [(f"aces_held_{s}", "i1") for s in range(4)]
 _fields += [(f"len_{s}_{suit}", "i1") for s in range(4) for suit in SUIT_LETTERS]
 _fields += [("team_aces_0", "i1"), ("team_aces_1", "i1"), ("team_honours_0", "i1"), ("team_honours_1", "i1")]
 ROW_DTYPE = np.dtype(_fields)
-ROW_DOC = """One row per deal.  Scores in score points by team (``_0`` = seats 0+2); ``denomination``
-0..4 = S C D H NT (−1 when void); ``crossing_trick`` 1-based, 0 = nobody reached 500;
-``game_won_by``/``rubber_won_by`` team or −1; ``opener`` the seat that made the first bid and
-``opening_level``/``opening_denomination`` that bid (−1, 0, −1 when nobody bid); ``hcp_s`` 4-3-2-1 points, ``aces_held_s``,
-``len_s_X`` per seat; ``team_aces_t`` and ``team_honours_t`` (trump honours held for the
-contract's trump, 0 in no-trump or void) per team."""
+ROW_DOC = """One row per deal.  ``deal`` its number (within a rubber: its number in the rubber);
+``dealer``; ``declarer`` the last bidder (−1 when the deal is void: nobody bid); ``level`` 1..7
+and ``denomination`` 0..4 = S C D H NT of the contract (0 and −1 when void); ``value`` the trick
+value V (RULES.md §2.4); ``void``; ``made`` (the declarer's side took level + 6 tricks);
+``n_calls`` calls in the auction.  By team (``_0`` = seats 0+2, ``_1`` = seats 1+3), in score
+points: ``tricks``, ``below`` (tricks × V), ``above`` and its parts ``slam``, ``bid_slam``,
+``honours``, ``aces``, ``penalty`` (undertricks, to the defenders), ``game`` (500 or 1000), and
+``total`` = below + above.  ``game_won_by``/``rubber_won_by`` team or −1; ``crossing_trick``
+1-based, 0 = nobody reached 500.  ``opener`` the seat that made the first bid and
+``opening_level``/``opening_denomination`` that bid (−1, 0, −1 when nobody bid).  Hand features:
+``hcp_s`` 4-3-2-1 points, ``aces_held_s``, ``len_s_X`` per seat; ``team_aces_t`` and
+``team_honours_t`` (trump honours held for the contract's trump, 0 in no-trump or void) per team.
+Independent deals start from a clean line."""
 
 RUBBER_DTYPE = np.dtype([("rubber", "i8"), ("deals", "i2"), ("void_deals", "i2"), ("games_0", "i1"),
                          ("games_1", "i1"), ("winner", "i1"), ("points_0", "i4"), ("points_1", "i4"),
                          ("margin", "i4")])
-MATCH_DOC = """One row per rubber: games won, winner (team), each team's total above + below over the
-rubber (score points) and ``margin`` = winner's total − loser's (may be negative, RULES.md §2.7)."""
+MATCH_DOC = """One row per rubber: ``rubber`` its number, ``deals`` (void deals included) and
+``void_deals``, games won ``games_0``/``games_1``, ``winner`` (team), each team's total above +
+below over the rubber ``points_0``/``points_1`` (score points) and ``margin`` = winner's total −
+loser's (may be negative, RULES.md §2.7).  play_match's deal rows carry ``rubber`` first, then
+the deal columns, with ``deal`` numbered within the rubber."""
 
 TRACE_PLAYS = 52
 BASE_DECK = np.array([s * 16 + r for s in range(4) for r in range(13)], dtype=np.int64)

@@ -33,15 +33,17 @@ _BIDDING_DOCS = {
     "partner_bid_points": "points assumed in partner's hand once he has bid (his first bid also shows five cards)",
     "points_per_trick": "side points that make one trick (25 points at 3.0 = about 8 tricks)",
 }
+_BIDDING_BOUNDS = {"aggression": (-13, 13), "partner_points": (0, 40), "partner_bid_points": (0, 40),
+                   "points_per_trick": (0.5, 20)}
 REGISTRY.add("random", RANDOM, {"pass_probability": 0.95},
              "uniformly random legal card; passes with pass_probability, else a uniformly random higher bid",
-             {"pass_probability": "probability of passing at each call (0..1)"})
+             {"pass_probability": "probability of passing at each call (0..1)"}, {"pass_probability": (0, 1)})
 REGISTRY.add("heuristic", HEURISTIC, dict(_BIDDING),
              "bids to its estimated side tricks (high cards, shape, partner's first bid); plays by the book",
-             _BIDDING_DOCS)
+             _BIDDING_DOCS, _BIDDING_BOUNDS)
 REGISTRY.add("greedy", GREEDY, dict(_BIDDING),
              "bids like heuristic; plays the cheapest card that wins the trick so far, else its lowest legal card",
-             _BIDDING_DOCS)
+             _BIDDING_DOCS, _BIDDING_BOUNDS)
 
 # Positions in the heuristic's parameter vector.
 P_AGGRESSION, P_PARTNER_POINTS, P_PARTNER_BID_POINTS, P_POINTS_PER_TRICK = 0, 1, 2, 3
