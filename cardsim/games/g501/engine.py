@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from cardsim._jit import jit
-from cardsim.cards import lowest_bit, popcount
+from cardsim.cards import popcount
 from cardsim.games.g501.constants import (
     ABANDON_PENALTY, BLIND_FLAG, RANK_POINTS, DECLARE_FLAG, MAX_BID, MIN_BID, N_CARDS, RA, RK, RQ, RT,
     START_SCORE, T_CALLS, T_CONTRACT, T_NCALLS, T_NPLAY, T_PLAY, MAX_CALLS,
