@@ -279,7 +279,9 @@ def cmd_strategies(args) -> int:
         print(f"{s.name}{default}: {s.doc}")
         for name, value in s.params.items():
             meaning = s.param_docs.get(name, "")
-            print(f"    {name} = {value:g}" + (f"    {meaning}" if meaning else ""))
+            lo, hi = s.bounds.get(name, (None, None))
+            span = f" ({lo:g} to {hi:g})" if lo is not None else ""
+            print(f"    {name} = {value:g}{span}" + (f"    {meaning}" if meaning else ""))
     if spec.rule_options:
         print("rule options (--rule NAME=VALUE):")
         for o in spec.rule_options:
