@@ -327,6 +327,21 @@ def _lowest_value(cards, trump):
 
 
 @jit(inline="always")
+def _most_points(cards):
+    """The card of non-empty ``cards`` worth most card points (the lowest such card on ties)."""
+    best = -1
+    most = -1
+    h = U64(cards)
+    while h:
+        c = lowest_bit(h)
+        h &= h - U64(1)
+        if RANK_POINTS[c & 15] > most:
+            most = RANK_POINTS[c & 15]
+            best = c
+    return best
+
+
+@jit(inline="always")
 def _masters(hand, unseen):
     """Cards of ``hand`` that no unseen card of their suit can beat."""
     m = U64(0)
@@ -371,16 +386,7 @@ def play(sid, params, seat, streams, hand, legal, trick, n_in_trick, trump, play
                     return highest_bit(tm)
             side = masters & ~tm
             if side != U64(0):
-                best = -1
-                bp = -1
-                h = side
-                while h:
-                    c = lowest_bit(h)
-                    h &= h - U64(1)
-                    if RANK_POINTS[c & 15] > bp:
-                        bp = RANK_POINTS[c & 15]
-                        best = c
-                return best
+                return _most_points(side)
         return _lowest_value(hand, trump)
     # following: find the current winner
     w = trick[0]
@@ -403,16 +409,7 @@ def play(sid, params, seat, streams, hand, legal, trick, n_in_trick, trump, play
         if trump != NT and led != trump:
             side = winners & ~(U64(0xFFFF) << U64(16 * trump))
         if side != U64(0):
-            best = -1
-            bp = -1
-            hh = side
-            while hh:
-                c = lowest_bit(hh)
-                hh &= hh - U64(1)
-                if RANK_POINTS[c & 15] > bp:
-                    bp = RANK_POINTS[c & 15]
-                    best = c
-            return best
+            return _most_points(side)
         return lowest_bit(winners)
     # second to play: win only with a card the third player cannot beat in the led suit
     masters = _masters(winners, unseen) & winners
