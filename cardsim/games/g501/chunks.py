@@ -26,14 +26,6 @@ def _scores(setup: Setup, scores) -> np.ndarray:
     return out
 
 
-def rows_from_matrix(mat: np.ndarray, deal_ids: np.ndarray, dtype=E.ROW_DTYPE, offset: int = 0) -> np.ndarray:
-    rows = np.zeros(mat.shape[0], dtype=dtype)
-    rows["deal"] = deal_ids
-    for j, name in enumerate(E.COLUMNS):
-        rows[name] = mat[:, offset + j]
-    return rows
-
-
 def simulate_chunk(seed: int, start: int, count: int, setup: Setup, scores=None) -> np.ndarray:
     """Play deals ``start .. start+count-1`` of ``seed`` independently; returns ``ROW_DTYPE`` rows.
 
@@ -63,15 +55,15 @@ def play_matches(seed: int, start: int, count: int, setup: Setup):
     _check(setup)
     seed = np.uint64(check_seed(seed))
     mrows = np.zeros((int(count), 13), dtype=np.int64)
-    init = np.zeros((max(16, 24 * int(count)), 2 + E.N_COLS), dtype=np.int64)
-    drows, nd = E.match_kernel(seed, np.int64(start), np.int64(count), np.int64(setup.seats),
-                               setup.strategy_ids.astype(np.int64), setup.params.astype(np.float64), mrows, init)
-    drows = drows[:nd]
-    deal_rows = np.zeros(nd, dtype=E.MATCH_DEAL_DTYPE)
-    deal_rows["match"] = drows[:, 0]
-    deal_rows["deal"] = drows[:, 1]
-    for j, name in enumerate(E.COLUMNS):
-        deal_rows[name] = drows[:, 2 + j]
+    capacity = max(16, 24 * int(count))
+    while True:
+        deal_rows = np.zeros(capacity, dtype=E.MATCH_DEAL_DTYPE)
+        nd = E.match_kernel(seed, np.int64(start), np.int64(count), np.int64(setup.seats),
+                            setup.strategy_ids.astype(np.int64), setup.params.astype(np.float64), mrows, deal_rows)
+        if nd >= 0:
+            break
+        capacity *= 2
+    deal_rows = deal_rows[:nd]
     match_rows = np.zeros(int(count), dtype=E.MATCH_DTYPE)
     for j, name in enumerate(E.MATCH_DTYPE.names):
         match_rows[name] = mrows[:, j]

@@ -43,7 +43,6 @@ HEAD_FIELDS = (
     ("trump", "i1"), ("abandoned", "?"), ("void", "?"), ("played", "?"), ("made", "?"),
     ("blind_bids", "i1"), ("n_calls", "i2"), ("talon_pts", "i1"),
 )
-COLUMNS = [name for name, _ in HEAD_FIELDS] + [f"{name}_{s}" for name, _ in SEAT_FIELDS for s in range(4)]
 ROW_DTYPE = np.dtype(
     [("deal", "i8")] + list(HEAD_FIELDS) + [(f"{name}_{s}", t) for name, t in SEAT_FIELDS for s in range(4)]
 )
@@ -59,16 +58,6 @@ deal (501 in independent deals, the running score in matches), ``cards_s`` card 
 looked at its hand during the auction, and hand features of the 7 dealt cards:
 ``hand_pts_s`` card points, ``marr_held_s`` K+Q pairs, ``aces_held_s``, ``tens_held_s``.
 ``talon_pts``: card points in the talon."""
-N_COLS = len(COLUMNS)
-_COL_SCORE = COLUMNS.index("score_0")
-_COL_CARDS = COLUMNS.index("cards_0")
-_COL_MARR = COLUMNS.index("marr_0")
-_COL_DELTA = COLUMNS.index("delta_0")
-_COL_LOOKED = COLUMNS.index("looked_0")
-_COL_HP = COLUMNS.index("hand_pts_0")
-_COL_MH = COLUMNS.index("marr_held_0")
-_COL_ACES = COLUMNS.index("aces_held_0")
-_COL_TENS = COLUMNS.index("tens_held_0")
 
 MATCH_DTYPE = np.dtype(
     [("match", "i8"), ("deals", "i4"), ("first_dealer", "i1"), ("finished", "?"), ("n_winners", "i1")]
@@ -271,41 +260,8 @@ def play_deal(hands0, talon, dealer, seats, sids, params, scores, st, res, trace
 
 
 @jit
-def _features(hands0, talon, seats, row):
-    for s in range(seats):
-        h = hands0[s]
-        row[_COL_HP + s] = hand_points(h)
-        row[_COL_MH + s] = popcount(U64(marriage_suits(h)))
-        row[_COL_ACES + s] = count_rank(h, RA)
-        row[_COL_TENS + s] = count_rank(h, RT)
-    row[12] = hand_points(talon)
-
-
-@jit
-def _fill_row(res, dealer, scores, row):
-    row[0] = dealer
-    row[1] = res[R_DECLARER]
-    row[2] = res[R_BID]
-    row[3] = res[R_BLIND]
-    row[4] = res[R_TARGET]
-    row[5] = res[R_TRUMP]
-    row[6] = res[R_ABANDONED]
-    row[7] = res[R_VOID]
-    row[8] = res[R_PLAYED]
-    row[9] = res[R_MADE]
-    row[10] = res[R_BLIND_BIDS]
-    row[11] = res[R_NCALLS]
-    for s in range(4):
-        row[_COL_SCORE + s] = scores[s]
-        row[_COL_CARDS + s] = res[R_CARDS + s]
-        row[_COL_MARR + s] = res[R_MARR + s]
-        row[_COL_DELTA + s] = res[R_DELTA + s]
-        row[_COL_LOOKED + s] = res[R_LOOKED + s]
-
-
-@jit
 def _fill_record(res, dealer, scores, hands0, talon, row):
-    """Write one ROW_DTYPE record (the simulate hot path; same content as _fill_row + _features)."""
+    """Write one deal's columns into ``row``, a ROW_DTYPE or MATCH_DEAL_DTYPE record."""
     row.dealer = dealer
     row.declarer = res[R_DECLARER]
     row.bid = res[R_BID]
@@ -430,8 +386,10 @@ def deal_kernel(seed, start, count, seats):
 
 
 @jit
-def match_kernel(seed, start, count, seats, sids, params, mrows, drows_init):
-    """Whole games (RULES.md §1.8) for matches ``start .. start+count-1``; returns (match rows, deal rows, n deal rows)."""
+def match_kernel(seed, start, count, seats, sids, params, mrows, drows):
+    """Whole games (RULES.md §1.8) for matches ``start .. start+count-1`` into ``mrows`` and the
+    MATCH_DEAL_DTYPE records ``drows``; returns the number of deal rows, or −1 when ``drows`` is
+    too small (call again with more room)."""
     deck = np.empty(N_CARDS, dtype=np.int64)
     hands = np.zeros(4, dtype=np.uint64)
     st = np.zeros((5, 1), dtype=np.uint64)
@@ -439,7 +397,6 @@ def match_kernel(seed, start, count, seats, sids, params, mrows, drows_init):
     trace = np.zeros(1, dtype=np.int32)
     scratch = make_scratch()
     scores = np.zeros(4, dtype=np.int64)
-    drows = drows_init
     nd = 0
     for m in range(count):
         mkey = deal_key(U64(seed) ^ _MATCH_SALT, start + m)
@@ -456,16 +413,11 @@ def match_kernel(seed, start, count, seats, sids, params, mrows, drows_init):
                 first = dealer
             play_deal(hands, talon, dealer, seats, sids, params, scores, st, res, trace, False, scratch)
             if nd >= drows.shape[0]:
-                bigger = np.zeros((drows.shape[0] * 2, drows.shape[1]), dtype=np.int64)
-                bigger[:nd] = drows[:nd]
-                drows = bigger
+                return -1
             row = drows[nd]
-            for c in range(row.shape[0]):
-                row[c] = 0
-            row[0] = start + m
-            row[1] = j
-            _fill_row(res, dealer, scores, row[2:])
-            _features(hands, talon, seats, row[2:])
+            row.match = start + m
+            row.deal = j
+            _fill_record(res, dealer, scores, hands, talon, row)
             nd += 1
             over = False
             for s in range(seats):
@@ -492,4 +444,4 @@ def match_kernel(seed, start, count, seats, sids, params, mrows, drows_init):
                 nw += 1
             mr[9 + s] = scores[s]
         mr[4] = nw
-    return drows, nd
+    return nd
