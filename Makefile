@@ -8,7 +8,7 @@ N ?= 1000000
 SEED ?= 2026
 JOBS ?= -1
 
-.PHONY: help install test report bench clean clean-cache
+.PHONY: help install test report bench golden clean clean-cache
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -26,6 +26,9 @@ test: $(STAMP)  ## run the test suite (under 10 minutes on 2 cores)
 
 bench: $(STAMP)  ## measure deals per second; writes BENCHMARKS.md
 	$(PY) -m cardsim.bench --out BENCHMARKS.md
+
+golden: $(STAMP)  ## rewrite tests/golden/*.json (the engine's digests); say why in the commit
+	$(PY) tests/golden_digests.py
 
 report: reports/report.md  ## simulate N deals per game (default 1,000,000) and build reports/
 

@@ -10,7 +10,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from cardsim.strategies.registry import N_PARAMS, Registry, StrategyError
+from cardsim.strategies.registry import N_PARAMS, Registry, StrategyError, strategy_errors
 
 
 class RecordError(ValueError):
@@ -99,6 +99,13 @@ class GameSpec:
     row_doc: str = ""
     """What each row column means (units, codes); ``cardsim columns GAME`` prints it."""
     match_doc: str = ""
+
+    def __post_init__(self):
+        # Every entry point that runs strategies reports an unhandled strategy id the same way.
+        for name in ("simulate_chunk", "make_records", "play_matches"):
+            func = getattr(self, name)
+            if func is not None:
+                object.__setattr__(self, name, strategy_errors(self.name, func))
 
     @property
     def default_seats(self) -> int:

@@ -16,7 +16,42 @@ N_PARAMS = 8
 
 
 class StrategyError(ValueError):
-    """An unknown strategy, an unknown parameter, or a value that is not a number."""
+    """An unknown strategy, an unknown parameter, a value that is not a number, or a strategy id
+    that no dispatch branch handles."""
+
+
+UNHANDLED = "cardsim: no dispatch branch handles this strategy id"
+"""First argument of the ``ValueError`` a jitted dispatch function raises for an id it has no
+branch for: ``raise ValueError(UNHANDLED, DECISION, sid, seat)`` with ``DECISION`` the decision's
+name (``"call"``, ``"card"`` …).  :func:`strategy_errors` turns it into a :class:`StrategyError`."""
+
+
+def unhandled_error(game: str, exc: BaseException):
+    """The :class:`StrategyError` for a dispatch's ``ValueError(UNHANDLED, decision, sid, seat)``,
+    or None when ``exc`` is another error."""
+    args = getattr(exc, "args", ())
+    if isinstance(exc, ValueError) and len(args) == 4 and args[0] == UNHANDLED:
+        _, decision, sid, seat = args
+        return StrategyError(f"{game}: no dispatch branch handles strategy id {int(sid)} "
+                             f"(seat {int(seat)}, decision {decision!r}); add a branch to the game's dispatch module")
+    return None
+
+
+def strategy_errors(game: str, func):
+    """``func`` wrapped so that an unhandled strategy id surfaces as a one-line StrategyError."""
+    import functools
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        try:
+            return func(*args, **kwargs)
+        except ValueError as exc:
+            err = unhandled_error(game, exc)
+            if err is None:
+                raise
+            raise err from None
+
+    return wrapper
 
 
 @dataclass(frozen=True)
@@ -30,6 +65,14 @@ class Strategy:
     """Parameter name -> what it means, with its unit."""
     bounds: dict = field(default_factory=dict)
     """Parameter name -> (lowest, highest) value accepted (inclusive)."""
+
+    def param_index(self, name: str) -> int:
+        """Position of parameter ``name`` in the vector: jitted strategies read ``params[P_X]``
+        through module constants made with this, never by literal position."""
+        try:
+            return list(self.params).index(name)
+        except ValueError:
+            raise StrategyError(f"strategy {self.name!r} has no parameter {name!r}") from None
 
     def vector(self, **values) -> np.ndarray:
         """The parameter vector, float64[N_PARAMS], defaults overridden by ``values``."""

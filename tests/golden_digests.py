@@ -1,0 +1,126 @@
+"""Golden digests: SHA-256 of the engine's row bytes for fixed runs, per game (issue "Honest internals").
+
+``tests/golden/<game>.json`` holds, for a fixed seed, the digest of the row array of 20,000
+independent deals under every rule variant and strategy line-up below, of 200 whole matches
+(match rows and their deal rows), and five full deal records.  ``tests/test_golden.py``
+recomputes them; they change only through ``make golden`` (this module run as a script), and a
+commit that changes them says why in its message.
+
+The digests hash the raw numpy row arrays (``GameSpec.simulate_chunk`` / ``play_matches``),
+the contract between the engine and pandas, so a change in what the engine plays, in a
+dtype, or in a column's order changes them; a change in how pandas frames are presented does
+not.
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+SEED = 20261130
+N_DEALS = 20_000
+N_MATCHES = 200
+RECORD_DEALS = (0, 1, 2, 3, 4)
+GOLDEN_DIR = Path(__file__).parent / "golden"
+
+# name -> (seats, rules, strategies) per game; default strategies unless named.
+VARIANTS = {
+    "vint": {
+        "default": (None, None, None),
+        "random": (None, None, "random"),
+        "greedy": (None, None, "greedy"),
+    },
+    "501": {
+        "3 seats": (3, None, None),
+        "4 seats": (4, None, None),
+        "3 seats random": (3, None, "random"),
+        "4 seats random": (4, None, "random"),
+    },
+    "500": {
+        "quebec": (None, {"scoring": "quebec"}, None),
+        "subtract": (None, {"scoring": "subtract"}, None),
+        "quebec random": (None, {"scoring": "quebec"}, "random"),
+        "subtract random": (None, {"scoring": "subtract"}, "random"),
+        "subtract target 500": (None, {"scoring": "subtract", "target": 500}, None),
+    },
+}
+# The match runs: one per distinct match-level rule set (500's target and scoring end games).
+MATCH_VARIANTS = {
+    "vint": ("default",),
+    "501": ("3 seats", "4 seats"),
+    "500": ("quebec", "subtract", "subtract target 500"),
+}
+
+
+def _digest(rows: np.ndarray) -> str:
+    h = hashlib.sha256()
+    h.update(str(rows.dtype.descr).encode())
+    h.update(np.ascontiguousarray(rows).tobytes())
+    return h.hexdigest()
+
+
+def _setup(spec, variant):
+    seats, rules, strategies = variant
+    return spec.setup(strategies, seats, rules)
+
+
+def compute(game: str) -> dict:
+    """The golden document of ``game``: digests of every run and five records (a JSON-able dict)."""
+    from cardsim.games import get_game
+
+    spec = get_game(game)
+    out = {"seed": SEED, "deals": N_DEALS, "matches": N_MATCHES, "simulate": {}, "play_match": {}, "records": {}}
+    for name, variant in VARIANTS[game].items():
+        setup = _setup(spec, variant)
+        out["simulate"][name] = _digest(spec.simulate_chunk(SEED, 0, N_DEALS, setup))
+    for name in MATCH_VARIANTS[game]:
+        setup = _setup(spec, VARIANTS[game][name])
+        matches, deals = spec.play_matches(SEED, 0, N_MATCHES, setup)
+        out["play_match"][name] = {"matches": _digest(matches), "deals": _digest(deals),
+                                   "n_deal_rows": int(len(deals))}
+    for name in MATCH_VARIANTS[game]:
+        setup = _setup(spec, VARIANTS[game][name])
+        # One compact line a record, so that a diff of the golden file shows which deal changed.
+        out["records"][name] = [json.dumps(r, sort_keys=True, separators=(",", ":"))
+                                for r in spec.make_records(SEED, list(RECORD_DEALS), setup)]
+    return out
+
+
+def path_of(game: str) -> Path:
+    return GOLDEN_DIR / f"{game}.json"
+
+
+def load(game: str) -> dict:
+    return json.loads(path_of(game).read_text())
+
+
+def main(argv=None) -> int:
+    from cardsim.games import GAME_NAMES
+
+    parser = argparse.ArgumentParser(description="Recompute the golden digests (make golden).")
+    parser.add_argument("games", nargs="*", default=list(GAME_NAMES), help="games to rewrite (default all)")
+    parser.add_argument("--check", action="store_true", help="compare with the stored files, write nothing")
+    args = parser.parse_args(argv)
+    status = 0
+    for game in args.games:
+        doc = compute(game)
+        path = path_of(game)
+        if args.check:
+            same = path.exists() and load(game) == json.loads(json.dumps(doc))
+            print(f"{game}: {'unchanged' if same else 'DIFFERS'}")
+            status |= 0 if same else 1
+            continue
+        path.parent.mkdir(parents=True, exist_ok=True)
+        old = path.read_text() if path.exists() else None
+        new = json.dumps(doc, indent=1, sort_keys=True) + "\n"
+        path.write_text(new)
+        print(f"{game}: {'unchanged' if old == new else 'written'} ({path})")
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
