@@ -56,6 +56,15 @@ def seed_stream(state, key, index):
 
 
 @jit
+def seed_streams(states, key):
+    """Set every row of ``states`` (uint64[k, 1]) so that ``states[i]`` is ``stream(key, i)``:
+    row 0 the shuffle, row ``1 + seat`` that seat's strategy stream.  The one way games seed
+    their per-deal streams."""
+    for i in range(states.shape[0]):
+        states[i, 0] = mix64(U64(key) ^ (U64(i + 1) * _SEAT_SALT))
+
+
+@jit
 def match_key(seed, match_id):
     """Key of match ``match_id`` of seed ``seed``; its deal ``j`` has key ``deal_key(match_key, j)``.
 

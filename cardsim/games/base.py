@@ -39,6 +39,21 @@ class OptionError(ValueError):
     """An unknown rule option, a bad value, or a bad seat count."""
 
 
+def grow_until_fits(run, capacity: int):
+    """The one buffer-overflow protocol of the match kernels.
+
+    ``run(capacity)`` allocates its output buffers with room for ``capacity`` deal rows, calls
+    the kernel and returns ``(n, result)``: ``n`` the rows written, or −1 when the kernel ran out
+    of room (it then wrote nothing the caller keeps).  The capacity doubles until the call fits;
+    returns ``result`` of that call.
+    """
+    while True:
+        n, result = run(capacity)
+        if n >= 0:
+            return result
+        capacity *= 2
+
+
 @dataclass(frozen=True)
 class RuleOption:
     """A named rule option (RULES.md marks them); ``parse`` turns the text value into the value."""

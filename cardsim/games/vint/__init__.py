@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from cardsim.games.base import GameSpec
+from cardsim.games.base import GameSpec, grow_until_fits
 from cardsim.rng import check_seed
 
 from . import engine
@@ -29,16 +29,16 @@ def deal_chunk(seed, start, count):
 def play_matches(seed, start, count, setup):
     """Rubbers ``start..start+count-1``: (rubber rows RUBBER_DTYPE, deal rows ROW_DTYPE + ``rubber``)."""
     seed = np.uint64(check_seed(seed))
-    capacity = max(64, 16 * count)
-    while True:
+
+    def run(capacity):
         rubbers = np.zeros(count, dtype=engine.RUBBER_DTYPE)
         deals = np.zeros(capacity, dtype=engine.ROW_DTYPE)
         rubber_of = np.zeros(capacity, dtype=np.int64)
         n = engine.play_rubbers(seed, start, count, setup.strategy_ids, setup.params, engine.BASE_DECK,
                                 rubbers, deals, rubber_of)
-        if n >= 0:
-            break
-        capacity *= 2
+        return n, (n, rubbers, deals, rubber_of)
+
+    n, rubbers, deals, rubber_of = grow_until_fits(run, max(64, 16 * count))
     deals = deals[:n]
     out = np.zeros(n, dtype=np.dtype([("rubber", "i8")] + engine.ROW_DTYPE.descr))
     out["rubber"] = rubber_of[:n]
