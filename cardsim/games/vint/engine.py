@@ -17,7 +17,7 @@ from .rules import (MAX_CALL, MAX_CALLS, N_SCORE, N_TRICKS, NT, PASS, S_ABOVE, S
                     S_MADE, S_PENALTY, S_RUBBER_WON_BY, S_SLAM, S_TOTAL, S_TRICKS, CLOSING_PASSES,
                     VOID_PASSES, aces_held, call_denomination, call_level, high_card_points,
                     honours_held, legal_plays, score_deal, trick_value, winning_index)
-from .strategies import choose_call, choose_card
+from .dispatch import choose_call, choose_card
 
 U64 = np.uint64
 SUIT_LETTERS = "SCDH"

@@ -1,13 +1,14 @@
-"""Vint strategies: the registry, the jitted strategy functions, and their dispatch.
+"""Vint strategies: the registry and the jitted strategy functions (their dispatch is
+:mod:`.dispatch`).
 
 A strategy sees only its seat's view (DESIGN.md property 3): its own hand, the auction so far,
 the cards played so far, the current trick, the contract and who declared it, its own
-parameter vector and its own random stream.  Parameters (float64[N_PARAMS]) are read by
-position, in the order the registry lists them.
+parameter vector and its own random stream.  Parameters (float64[N_PARAMS]) are read through
+the ``P_*`` constants, which are derived from the registry's parameter names.
 
 To add a strategy: write its ``@jit`` function(s) here, register it with a new id in
-``REGISTRY``, and add a branch to ``choose_call`` / ``choose_card`` (README, "Writing a
-strategy").
+``REGISTRY``, and add a branch to ``choose_call`` / ``choose_card`` in :mod:`.dispatch`
+(README, "Writing a strategy").
 """
 from __future__ import annotations
 
@@ -45,15 +46,19 @@ REGISTRY.add("greedy", GREEDY, dict(_BIDDING),
              "bids like heuristic; plays the cheapest card that wins the trick so far, else its lowest legal card",
              _BIDDING_DOCS, _BIDDING_BOUNDS)
 
-# Positions in the heuristic's parameter vector.
-P_AGGRESSION, P_PARTNER_POINTS, P_PARTNER_BID_POINTS, P_POINTS_PER_TRICK = 0, 1, 2, 3
+# Positions in the parameter vectors, from the registry's names (greedy shares heuristic's).
+P_PASS_PROBABILITY = REGISTRY["random"].param_index("pass_probability")
+P_AGGRESSION = REGISTRY["heuristic"].param_index("aggression")
+P_PARTNER_POINTS = REGISTRY["heuristic"].param_index("partner_points")
+P_PARTNER_BID_POINTS = REGISTRY["heuristic"].param_index("partner_bid_points")
+P_POINTS_PER_TRICK = REGISTRY["heuristic"].param_index("points_per_trick")
 
 
 # ------------------------------------------------------------------------------- bidding
 @jit(inline="always")
 def random_call(params, rng, current):
-    """Pass with probability ``params[0]``, else a uniformly random bid above ``current``."""
-    if current >= MAX_CALL or uniform(rng) < params[0]:
+    """Pass with probability ``pass_probability``, else a uniformly random bid above ``current``."""
+    if current >= MAX_CALL or uniform(rng) < params[P_PASS_PROBABILITY]:
         return np.int64(PASS)
     return np.int64(current + 1 + randbelow(rng, MAX_CALL - current))
 
@@ -258,6 +263,13 @@ def heuristic_card(hand, seat, declarer, trump, leader, trick, n, played):
 
 
 @jit(inline="always")
+def random_card(rng, hand, trick, n):
+    """A uniformly random legal card (``rng``: the seat's stream, uint64[1])."""
+    led = -1 if n == 0 else trick[0] >> 4
+    return choose_bit(rng, legal_plays(hand, led))
+
+
+@jit(inline="always")
 def greedy_card(hand, trump, trick, n):
     """The cheapest legal card that beats the trick so far, else the lowest legal card."""
     led = -1 if n == 0 else trick[0] >> 4
@@ -271,31 +283,3 @@ def greedy_card(hand, trump, trick, n):
     if winners != U64(0):
         return lowest_bit(winners)
     return lowest_bit(legal)
-
-
-# ------------------------------------------------------------------------------- dispatch
-@jit(inline="always")
-def choose_call(sid, params, rngs, hand, seat, calls, ncalls, current, current_bidder):
-    """The call (0 = pass, 1..35 = bid) strategy ``sid`` makes for ``seat``.
-
-    ``params``: float64[4, N_PARAMS] and ``rngs``: uint64[4, 1], all seats' rows; a strategy
-    reads only its own seat's row (rows are sliced here, per branch, because slicing costs
-    a reference count in the hot loop).
-    """
-    if sid == RANDOM:
-        return random_call(params[seat], rngs[seat], current)
-    return heuristic_call(params[seat], hand, seat, calls, ncalls, current, current_bidder)
-
-
-@jit(inline="always")
-def choose_card(sid, params, rngs, hand, seat, declarer, trump, leader, trick, n, played):
-    """The card (index) strategy ``sid`` plays from ``hand``; ``trick[:n]`` is on the table.
-
-    ``params``/``rngs``: all seats' rows, as for :func:`choose_call`.
-    """
-    if sid == RANDOM:
-        led = -1 if n == 0 else trick[0] >> 4
-        return choose_bit(rngs[seat], legal_plays(hand, led))
-    if sid == GREEDY:
-        return greedy_card(hand, trump, trick, n)
-    return heuristic_card(hand, seat, declarer, trump, leader, trick, n, played)

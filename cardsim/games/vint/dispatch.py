@@ -1,0 +1,46 @@
+"""Vint strategy dispatch: every branch from a strategy id to its functions, in one place.
+
+One function per decision, each with one view signature (``docs/adding-a-game.md``):
+
+* ``choose_call(sid, params, rngs, hand, seat, calls, ncalls, current, current_bidder) -> int64``
+  the call (0 = pass, 1..35 = bid, RULES.md §2.2);
+* ``choose_card(sid, params, rngs, hand, seat, declarer, trump, leader, trick, n, played) -> int64``
+  the card index played from ``hand`` (RULES.md §2.3).
+
+``sid`` is the seat's strategy id; ``params`` (float64[4, N_PARAMS]) and ``rngs`` (uint64[4, 1])
+hold every seat's rows, and a branch passes on only ``params[seat]`` / ``rngs[seat]`` (rows are
+sliced per branch because slicing costs a reference count in the hot loop).  The rest is the
+seat's view: its ``hand`` (uint64), the ``calls`` so far (int64[ncalls] used), the standing bid
+``current`` and its bidder, the contract (``declarer``, ``trump`` 0..4), the trick so far
+(``trick[:n]``, led by ``leader``) and the cards ``played`` so far (uint64).  An id with no
+branch raises ``ValueError(UNHANDLED, decision, sid, seat)``, which the Python surface reports
+as a :class:`~cardsim.strategies.registry.StrategyError`.
+"""
+from __future__ import annotations
+
+from cardsim._jit import jit
+from cardsim.strategies.registry import UNHANDLED
+
+from .strategies import GREEDY, HEURISTIC, RANDOM, greedy_card, heuristic_call, heuristic_card, random_call, random_card
+
+
+@jit(inline="always")
+def choose_call(sid, params, rngs, hand, seat, calls, ncalls, current, current_bidder):
+    """The call strategy ``sid`` makes for ``seat`` (0 = pass, 1..35 = bid)."""
+    if sid == HEURISTIC or sid == GREEDY:
+        return heuristic_call(params[seat], hand, seat, calls, ncalls, current, current_bidder)
+    if sid == RANDOM:
+        return random_call(params[seat], rngs[seat], current)
+    raise ValueError(UNHANDLED, "call", sid, seat)
+
+
+@jit(inline="always")
+def choose_card(sid, params, rngs, hand, seat, declarer, trump, leader, trick, n, played):
+    """The card (index) strategy ``sid`` plays from ``hand``; ``trick[:n]`` is on the table."""
+    if sid == HEURISTIC:
+        return heuristic_card(hand, seat, declarer, trump, leader, trick, n, played)
+    if sid == GREEDY:
+        return greedy_card(hand, trump, trick, n)
+    if sid == RANDOM:
+        return random_card(rngs[seat], hand, trick, n)
+    raise ValueError(UNHANDLED, "card", sid, seat)
