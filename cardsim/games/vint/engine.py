@@ -61,7 +61,13 @@ TRACE_PLAYS = 52
 BASE_DECK = np.array([s * 16 + r for s in range(4) for r in range(13)], dtype=np.int64)
 
 # info vector written by run_deal
-I_NCALLS, I_DECLARER, I_CONTRACT = 0, 1, 2
+I_NCALLS, I_DECLARER, I_CONTRACT, I_FORCED_OK = 0, 1, 2, 3
+N_INFO = 4
+
+# forced vector (int64[3]) read by run_deal: what a question forces on one seat
+F_KIND, F_SEAT, F_CALL = 0, 1, 2
+FORCE_NONE, FORCE_FIRST_CALL, FORCE_CONTRACT = 0, 1, 2
+NO_FORCE = np.zeros(3, dtype=np.int64)
 
 
 @jit
@@ -87,27 +93,29 @@ def deal_cards(key, dealer, base_deck, deck, hands):
     return dealer
 
 
-@jit
-def run_deal(key, dealer, hands, ids, params, below_before, games_before, rngs, calls, plays, score, info,
-             scratch_hands, scratch):
-    """Auction, play and score one deal whose initial ``hands`` (uint64[4]) are given.
-
-    ``rngs``: uint64[4, 1] scratch for the seats' streams; ``calls``: int64[MAX_CALLS] and
-    ``plays``: int64[52] receive the trace; ``score``: int64[N_SCORE] (see rules.score_deal);
-    ``info``: int64[3] = number of calls, declarer (−1 void), contract call (0 void);
-    ``scratch_hands`` (uint64[4]) and ``scratch`` (int64[≥ 17]) are work space, allocated once
-    per chunk by the caller.
+@jit(inline="always")
+def run_auction(dealer, hands, ids, params, rngs, calls, forced):
+    """The auction (RULES.md §2.2): the dealer speaks first, 8 passes void the deal, 12 passes
+    after a bid end it.  Returns ``(ncalls, declarer, contract, forced_ok)``: the calls made
+    (written to ``calls``, int64[MAX_CALLS]), the last bidder (−1 void), the final bid (0 void)
+    and whether a forced first call (``forced[F_KIND] == FORCE_FIRST_CALL``) was legal when its
+    seat first spoke; an illegal one is replaced by the seat's strategy's call.
     """
-    for s in range(4):
-        seed_stream(rngs[s], key, 1 + s)
-    # Auction (RULES.md §2.2): dealer first; 8 passes void, 12 after a bid end it.
     ncalls = 0
     current = PASS
     bidder = -1
     passes = 0
     seat = dealer
+    pending = forced[F_KIND] == FORCE_FIRST_CALL
+    forced_ok = True
     while True:
         call = choose_call(ids[seat], params, rngs, hands[seat], seat, calls, ncalls, current, bidder)
+        if pending and seat == forced[F_SEAT]:
+            pending = False
+            if forced[F_CALL] == PASS or current < forced[F_CALL] <= MAX_CALL:
+                call = forced[F_CALL]
+            else:
+                forced_ok = False
         if call != PASS and (call <= current or call > MAX_CALL):
             raise ValueError("strategy made an insufficient or unknown bid")
         calls[ncalls] = call
@@ -121,25 +129,43 @@ def run_deal(key, dealer, hands, ids, params, below_before, games_before, rngs, 
             bidder = seat
             passes = 0
         seat = (seat + 1) % 4
-    info[I_NCALLS] = ncalls
-    info[I_DECLARER] = bidder
-    info[I_CONTRACT] = current
-    score[:] = 0
-    if current == PASS:
-        return
-    level = call_level(current)
-    trump = call_denomination(current)
-    # Play (RULES.md §2.3): the declarer's left leads, every hand hidden.
-    hand = scratch_hands
+    return ncalls, bidder, current, forced_ok
+
+
+@jit(inline="always")
+def forced_auction(dealer, declarer, contract, calls):
+    """The shortest legal auction in which ``declarer`` bids ``contract`` (RECORDS.md, forced
+    contracts): passes from the dealer to the declarer, his bid, then the 12 closing passes.
+    Writes ``calls`` and returns their number."""
+    n = 0
+    seat = dealer
+    while seat != declarer:
+        calls[n] = PASS
+        n += 1
+        seat = (seat + 1) % 4
+    calls[n] = contract
+    n += 1
+    for _ in range(CLOSING_PASSES):
+        calls[n] = PASS
+        n += 1
+    return n
+
+
+@jit(inline="always")
+def play_tricks(declarer, trump, hands, ids, params, rngs, plays, hand, trick, winners):
+    """The play (RULES.md §2.3): the declarer's left leads, every hand hidden, follow suit if you
+    can, the highest trump (else of the led suit) wins and leads next.  ``hands``: the initial
+    hands (uint64[4], not changed); ``plays`` (int64[52]) receives the cards in order,
+    ``winners`` (int64[13]) each trick's winning seat; ``hand`` (uint64[4]) and ``trick``
+    (int64[4]) are work space.
+    """
     hand[:] = hands
-    trick = scratch[0:4]
-    winners = scratch[4:4 + N_TRICKS]
     played = U64(0)
-    leader = (bidder + 1) % 4
+    leader = (declarer + 1) % 4
     for t in range(N_TRICKS):
         for k in range(4):
             seat = (leader + k) % 4
-            card = choose_card(ids[seat], params, rngs, hand[seat], seat, bidder, trump,
+            card = choose_card(ids[seat], params, rngs, hand[seat], seat, declarer, trump,
                                leader, trick, k, played)
             b = U64(1) << U64(card)
             led = -1 if k == 0 else trick[0] >> 4
@@ -151,7 +177,42 @@ def run_deal(key, dealer, hands, ids, params, below_before, games_before, rngs, 
             plays[4 * t + k] = card
         leader = (leader + winning_index(trick, 4, trump)) % 4
         winners[t] = leader
-    score_deal(level, trump, bidder, winners, hands, below_before, games_before, score)
+
+
+@jit
+def run_deal(key, dealer, hands, ids, params, below_before, games_before, rngs, calls, plays, score, info,
+             scratch_hands, scratch, forced):
+    """Auction, play and score one deal whose initial ``hands`` (uint64[4]) are given.
+
+    ``rngs``: uint64[4, 1] scratch for the seats' streams; ``calls``: int64[MAX_CALLS] and
+    ``plays``: int64[52] receive the trace; ``score``: int64[N_SCORE] (see rules.score_deal);
+    ``info``: int64[N_INFO] = number of calls, declarer (−1 void), contract call (0 void),
+    whether the forced choice was legal; ``scratch_hands`` (uint64[4]) and ``scratch``
+    (int64[≥ 17]) are work space, allocated once per chunk by the caller.  ``forced``
+    (int64[3], ``NO_FORCE`` for none): ``FORCE_FIRST_CALL`` makes seat ``forced[F_SEAT]``'s
+    first call ``forced[F_CALL]``; ``FORCE_CONTRACT`` skips the auction, seat ``forced[F_SEAT]``
+    declaring the bid ``forced[F_CALL]``.
+    """
+    for s in range(4):
+        seed_stream(rngs[s], key, 1 + s)
+    if forced[F_KIND] == FORCE_CONTRACT:
+        ncalls = forced_auction(dealer, forced[F_SEAT], forced[F_CALL], calls)
+        bidder = forced[F_SEAT]
+        current = forced[F_CALL]
+        forced_ok = True
+    else:
+        ncalls, bidder, current, forced_ok = run_auction(dealer, hands, ids, params, rngs, calls, forced)
+    info[I_NCALLS] = ncalls
+    info[I_DECLARER] = bidder
+    info[I_CONTRACT] = current
+    info[I_FORCED_OK] = 1 if forced_ok else 0
+    score[:] = 0
+    if current == PASS:
+        return
+    trump = call_denomination(current)
+    winners = scratch[4:4 + N_TRICKS]
+    play_tricks(bidder, trump, hands, ids, params, rngs, plays, scratch_hands, scratch[0:4], winners)
+    score_deal(call_level(current), trump, bidder, winners, hands, below_before, games_before, score)
 
 
 @jit
@@ -223,21 +284,24 @@ def fill_row(rows, i, deal_id, dealer, hands, score, info, calls):
 @jit
 def workspace():
     """Scratch arrays for a loop of deals, allocated once: deck, hands, seat streams, play work
-    space (uint64[4], int64[32]), calls, plays, score vector, info."""
+    space (uint64[4], int64[32]), calls, plays, score vector, info, and a forced vector that
+    forces nothing."""
     return (np.empty(52, dtype=np.int64), np.zeros(4, dtype=np.uint64), np.zeros((4, 1), dtype=np.uint64),
             np.zeros(4, dtype=np.uint64), np.zeros(32, dtype=np.int64), np.zeros(MAX_CALLS, dtype=np.int64),
-            np.zeros(52, dtype=np.int64), np.zeros(N_SCORE, dtype=np.int64), np.zeros(3, dtype=np.int64))
+            np.zeros(52, dtype=np.int64), np.zeros(N_SCORE, dtype=np.int64), np.zeros(N_INFO, dtype=np.int64),
+            np.zeros(3, dtype=np.int64))
 
 
 @jit
 def simulate_rows(seed, start, count, ids, params, base_deck, rows):
     """Play deals ``start .. start+count-1`` of ``seed`` from a clean line into ``rows``."""
-    deck, hands, rngs, work_hands, work, calls, plays, score, info = workspace()
+    deck, hands, rngs, work_hands, work, calls, plays, score, info, no_force = workspace()
     zero = np.zeros(2, dtype=np.int64)
     for i in range(count):
         key = deal_key(seed, start + i)
         dealer = deal_cards(key, -1, base_deck, deck, hands)
-        run_deal(key, dealer, hands, ids, params, zero, zero, rngs, calls, plays, score, info, work_hands, work)
+        run_deal(key, dealer, hands, ids, params, zero, zero, rngs, calls, plays, score, info, work_hands, work,
+                     no_force)
         fill_row(rows, i, start + i, dealer, hands, score, info, calls)
 
 
@@ -255,14 +319,17 @@ def deal_only(seed, start, count, base_deck):
 
 
 @jit
-def trace_deal(key, dealer_override, ids, params, below, games, base_deck, hands, calls, plays, score, info, rows):
-    """Run one deal like simulate_rows / play_rubbers do, keeping its trace; returns the dealer."""
+def trace_deal(key, dealer_override, ids, params, below, games, base_deck, hands, calls, plays, score, info, rows,
+               forced):
+    """Run one deal like simulate_rows / play_rubbers do, keeping its trace; returns the dealer.
+    ``forced``: as for :func:`run_deal`."""
     deck = np.empty(52, dtype=np.int64)
     rngs = np.zeros((4, 1), dtype=np.uint64)
     work_hands = np.zeros(4, dtype=np.uint64)
     work = np.zeros(32, dtype=np.int64)
     dealer = deal_cards(key, dealer_override, base_deck, deck, hands)
-    run_deal(key, dealer, hands, ids, params, below, games, rngs, calls, plays, score, info, work_hands, work)
+    run_deal(key, dealer, hands, ids, params, below, games, rngs, calls, plays, score, info, work_hands, work,
+             forced)
     fill_row(rows, 0, 0, dealer, hands, score, info, calls)
     return dealer
 
@@ -276,7 +343,7 @@ def play_rubbers(seed, start, count, ids, params, base_deck, rubber_rows, deal_r
     the one its first deal draws.  Returns the number of deal rows written, or −1 when
     ``deal_rows`` is too small (call again with more room).
     """
-    deck, hands, rngs, work_hands, work, calls, plays, score, info = workspace()
+    deck, hands, rngs, work_hands, work, calls, plays, score, info, no_force = workspace()
     below = np.zeros(2, dtype=np.int64)
     games = np.zeros(2, dtype=np.int64)
     n = 0
@@ -294,7 +361,8 @@ def play_rubbers(seed, start, count, ids, params, base_deck, rubber_rows, deal_r
                 return -1
             key = deal_key(mkey, j)
             dealer = deal_cards(key, -1 if j == 0 else (dealer + 1) % 4, base_deck, deck, hands)
-            run_deal(key, dealer, hands, ids, params, below, games, rngs, calls, plays, score, info, work_hands, work)
+            run_deal(key, dealer, hands, ids, params, below, games, rngs, calls, plays, score, info, work_hands, work,
+                     no_force)
             fill_row(deal_rows, n, j, dealer, hands, score, info, calls)
             deal_rubber[n] = start + m
             n += 1

@@ -52,18 +52,20 @@ def result_from_score(score, info, below, games) -> dict:
     }
 
 
-def trace_record(key, setup, dealer=-1, below=(0, 0), games=(0, 0)) -> dict:
-    """Play the deal of ``key`` with tracing and return its record (with ``result``)."""
+def trace_record(key, setup, dealer=-1, below=(0, 0), games=(0, 0), forced=None) -> dict:
+    """Play the deal of ``key`` with tracing and return its record (with ``result``); ``forced``:
+    int64[3] as for ``engine.run_deal`` (None: nothing forced)."""
     hands = np.zeros(4, dtype=np.uint64)
     calls = np.zeros(MAX_CALLS, dtype=np.int64)
     plays = np.zeros(52, dtype=np.int64)
     score = np.zeros(N_SCORE, dtype=np.int64)
-    info = np.zeros(3, dtype=np.int64)
+    info = np.zeros(engine.N_INFO, dtype=np.int64)
     rows = np.zeros(1, dtype=engine.ROW_DTYPE)
     below_a = np.array(below, dtype=np.int64)
     games_a = np.array(games, dtype=np.int64)
     dealer = int(engine.trace_deal(np.uint64(key), dealer, setup.strategy_ids, setup.params, below_a, games_a,
-                                   engine.BASE_DECK, hands, calls, plays, score, info, rows))
+                                   engine.BASE_DECK, hands, calls, plays, score, info, rows,
+                                   engine.NO_FORCE.copy() if forced is None else forced))
     # Hands in the order the cards were dealt: re-deal the same deck to recover that order.
     deck = np.empty(52, dtype=np.int64)
     engine.deal_cards(np.uint64(key), dealer, engine.BASE_DECK, deck, np.zeros(4, dtype=np.uint64))
