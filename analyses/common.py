@@ -14,7 +14,7 @@ import numpy as np
 from cardsim.analysis import for_game, merge
 from cardsim.games import get_game
 from cardsim.games.base import OptionError
-from cardsim.runner import OutputError, make_run, read_parts, simulate_to_dataset
+from cardsim.runner import OutputError, make_run, read_parts, simulate_to_dataset, transform_id
 from cardsim.strategies.registry import StrategyError
 
 
@@ -57,9 +57,11 @@ def run_analysis(game: str, title: str, args: argparse.Namespace, strategies=Non
     tables and figures, and write ``out/tables/<game>.json`` describing them; returns its path."""
     run = make_run(game, args.n, args.seed, strategies, rules=rules)
     module = for_game(game)
-    # The source hash is in the name: after a code change the run starts afresh instead of
-    # resuming chunks that older code produced.
-    dataset = Path(args.results) / f"{game}-n{args.n}-seed{args.seed}-{run.manifest()['source']}"
+    # The hashes of the jitted sources and of the aggregating code are in the name: after a
+    # change to either the run starts afresh instead of resuming chunks that older code
+    # produced; an edit elsewhere (CLI, report) reuses them.
+    summary = transform_id(module.summarize).rsplit("@", 1)[1]
+    dataset = Path(args.results) / f"{game}-n{args.n}-seed{args.seed}-{run.manifest()['source']}-{summary}"
     simulate_to_dataset(dataset, run, n_jobs=args.jobs, progress=sys.stderr.isatty(), transform=module.summarize)
     tabs = module.tables(merge(read_parts(dataset)))
     out = Path(args.out)

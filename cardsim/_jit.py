@@ -7,12 +7,17 @@ checks on integer division in hot loops).
 
 numba's on-disk cache checks only the modification time of the file that defines a kernel,
 so a cached engine would keep running an old strategy after an edit in another module.  The
-cache therefore lives in a directory named after a hash of every cardsim source file: any
-edit anywhere in the package starts a fresh cache.  ``$NUMBA_CACHE_DIR`` (if set) is the
-parent of that directory, else ``~/.cache/cardsim``; ``make clean-cache`` removes old ones.
+cache therefore lives in a directory named after a hash of the *jitted* sources: every module
+that defines jitted code, and every cardsim module those import (constants, the strategy
+registry), found by reading their import statements.  An edit there starts a fresh cache; an
+edit to plain-Python modules (CLI, runner, pandas analyses, report) keeps the compiled kernels
+and the results keyed on the same hash.  ``$NUMBA_CACHE_DIR`` (if set) is the parent of that
+directory, else ``~/.cache/cardsim``; ``make clean-cache`` removes old ones.
 """
 from __future__ import annotations
 
+import ast
+import functools
 import hashlib
 import os
 import tempfile
@@ -23,11 +28,54 @@ import numba
 _OPTIONS = {"cache": True, "nogil": True, "error_model": "numpy"}
 
 
+def _imported_modules(path: Path, root: Path, tree: ast.Module) -> set[Path]:
+    """The cardsim source files that the module at ``path`` imports (statically)."""
+    package = path.parent.relative_to(root.parent).parts  # e.g. ("cardsim", "games", "vint")
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            targets = [(n.name.split("."), []) for n in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = list(package[:len(package) - node.level + 1]) if node.level else []
+            targets = [(base + (node.module.split(".") if node.module else []), [n.name for n in node.names])]
+        else:
+            continue
+        for parts, names in targets:
+            if not parts or parts[0] != "cardsim":
+                continue
+            where = root.parent.joinpath(*parts)
+            submodules = [where / f"{name}.py" for name in names if (where / f"{name}.py").is_file()]
+            out.update(submodules)
+            # The package's own code counts only when a name comes from it, not a submodule.
+            if len(submodules) < len(names) or not names:
+                out.update(c for c in (where.with_suffix(".py"), where / "__init__.py") if c.is_file())
+    return out
+
+
+@functools.cache
+def jitted_sources() -> tuple[Path, ...]:
+    """Every module with jitted code and every cardsim module those import, transitively."""
+    root = Path(__file__).parent
+    trees = {p: ast.parse(p.read_text(), str(p)) for p in root.rglob("*.py")}
+    todo = [p for p, tree in trees.items() if p.name == "_jit.py" or any(
+        isinstance(n, ast.ImportFrom) and n.module and n.module.endswith("_jit") and any(a.name == "jit" for a in n.names)
+        for n in ast.walk(tree))]
+    seen = set(todo)
+    while todo:
+        path = todo.pop()
+        for dep in _imported_modules(path, root, trees[path]) - seen:
+            seen.add(dep)
+            todo.append(dep)
+    return tuple(sorted(seen))
+
+
+@functools.cache
 def source_hash() -> str:
-    """16 hex digits naming this version of every cardsim source file (also in run manifests)."""
+    """16 hex digits naming this version of the jitted sources (:func:`jitted_sources`): the
+    compiled-code cache and every run manifest are keyed on it."""
     digest = hashlib.sha256()
     root = Path(__file__).parent
-    for path in sorted(root.rglob("*.py")):
+    for path in jitted_sources():
         digest.update(str(path.relative_to(root)).encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]

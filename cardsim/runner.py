@@ -191,6 +191,16 @@ def part_path(path, k: int) -> Path:
     return Path(path) / f"part-{k:06d}.parquet"
 
 
+def transform_id(transform) -> str:
+    """``module.name@hash``: a chunk transform and a hash of its module's source, so that stored
+    aggregates are reused exactly while the code that made them is unchanged."""
+    import hashlib
+    import inspect
+
+    source = inspect.getsource(inspect.getmodule(transform))
+    return f"{transform.__module__}.{transform.__qualname__}@{hashlib.sha256(source.encode()).hexdigest()[:12]}"
+
+
 def simulate_to_dataset(path, run: Run, n_jobs=1, progress=False, transform=None) -> Path:
     """Write a run as a parquet dataset directory, resuming an interrupted one.
 
@@ -200,7 +210,7 @@ def simulate_to_dataset(path, run: Run, n_jobs=1, progress=False, transform=None
     """
     manifest = run.manifest()
     if transform is not None:
-        manifest["transform"] = f"{transform.__module__}.{transform.__qualname__}"
+        manifest["transform"] = transform_id(transform)
     done = prepare_dataset(path, manifest)
     todo = [c for c in run.chunks() if c[0] not in done]
     for k, rows in iter_chunks(run, todo, n_jobs=n_jobs, progress=progress):
