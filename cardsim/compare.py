@@ -14,7 +14,7 @@ from joblib import delayed
 
 from cardsim.games import get_game
 from cardsim.games.base import OptionError
-from cardsim.runner import DEFAULT_CHUNK, _workers, make_run
+from cardsim.runner import DEFAULT_CHUNK, make_run, workers
 from cardsim.stats import mean_interval
 
 
@@ -76,7 +76,7 @@ def compare(game, n_deals, baseline, variants: dict, measure: Callable[[pd.DataF
     columns = list(_as_frame(measure(pd.DataFrame(probe)), 1).columns)
     chunks = runs[0].chunks()
     total = np.zeros((len(setups), len(columns), 5))
-    for part in _workers(n_jobs, len(chunks))(
+    for part in workers(n_jobs, len(chunks))(
             delayed(_chunk_sums)(setups, runs[0].seed, start, count, measure) for _, start, count in chunks):
         total += part
     n, s, s2, d, d2 = np.moveaxis(total, 2, 0)

@@ -91,7 +91,7 @@ def _simulate_chunk(setup: Setup, seed: int, start: int, count: int) -> np.ndarr
     return get_game(setup.game).simulate_chunk(seed, start, count, setup)
 
 
-def _workers(n_jobs: int, n_tasks: int) -> Parallel:
+def workers(n_jobs: int, n_tasks: int) -> Parallel:
     if isinstance(n_jobs, bool) or not isinstance(n_jobs, (int, np.integer)) or n_jobs == 0:
         raise OptionError(f"n_jobs must be a non-zero whole number (-1 = all cores), got {n_jobs!r}")
     return Parallel(n_jobs=min(n_jobs if n_jobs > 0 else os.cpu_count() or 1, n_tasks) or 1,
@@ -103,7 +103,7 @@ def iter_chunks(run: Run, todo=None, n_jobs: int = 1, progress: bool = False):
     todo = run.chunks() if todo is None else todo
     if not todo:
         return
-    results = _workers(n_jobs, len(todo))(
+    results = workers(n_jobs, len(todo))(
         delayed(_simulate_chunk)(run.setup, run.seed, start, count) for _, start, count in todo)
     bar = tqdm(total=sum(c for _, _, c in todo), unit="deal", disable=not progress, unit_scale=True)
     for (k, _, count), rows in zip(todo, results):
@@ -240,7 +240,7 @@ def play_matches(game, n_matches, seed=0, strategies=None, seats=None, rules=Non
     spec = get_game(game)
     if spec.play_matches is None:
         raise OptionError(f"{spec.name} has no match mode")
-    out = _workers(n_jobs, len(run.chunks()))(
+    out = workers(n_jobs, len(run.chunks()))(
         delayed(_match_chunk)(run.setup, run.seed, start, count) for _, start, count in run.chunks())
     out = list(out)
     matches = pd.DataFrame(np.concatenate([m for m, _ in out]))

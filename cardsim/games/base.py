@@ -5,6 +5,7 @@ The runner, the CLI, replay and the report only talk to a game through its ``SPE
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
@@ -81,6 +82,37 @@ class Setup:
 
 
 @dataclass(frozen=True)
+class Forcing:
+    """How a game answers questions about a hand (``cardsim evaluate``): the game's module
+    ``forcing.py`` provides these (see Vint's for the model).
+
+    * ``parse_option(text, seat, setup) -> int64[k]``: the forced vector of an option the seat
+      takes (raises OptionError);
+    * ``declares(forced) -> bool``: whether the option itself bids (a pass does not: its made
+      rate is missing);
+    * ``parse_before(values, seats) -> state``: the match state the deal starts from
+      (RECORDS.md ``before``) from a list of whole numbers or None; raises OptionError;
+    * ``play_given(seed, start, count, dealers, hands, talons, setup, forced, state) -> (rows,
+      forced_ok)``: deals played from given hands (``dealers`` int64[n], ``hands`` uint64[n, 4],
+      ``talons`` uint64[n]), the seats' streams those of the same deal numbers;
+    * ``outcome(rows, seat) -> (declared, made, score)``: bool, bool, float64 arrays: whether
+      the seat (or its side) declared, made, and the seat's score for the option (score points);
+    * ``trace_given(key, dealer, hands, talon, setup, forced, state) -> dict``: one deal's
+      record as ``play_given`` plays it;
+    * ``lower_is_better``: 501 scores count down.
+    """
+
+    parse_option: Callable
+    declares: Callable
+    parse_before: Callable
+    play_given: Callable
+    outcome: Callable
+    trace_given: Callable
+    lower_is_better: bool = False
+    option_doc: str = ""
+
+
+@dataclass(frozen=True)
 class GameSpec:
     """A game as the rest of cardsim sees it.
 
@@ -114,6 +146,8 @@ class GameSpec:
     row_doc: str = ""
     """What each row column means (units, codes); ``cardsim columns GAME`` prints it."""
     match_doc: str = ""
+    forcing: Forcing | None = None
+    """Forced choices and play from given hands (``cardsim evaluate``), or None."""
 
     def __post_init__(self):
         # Every entry point that runs strategies reports an unhandled strategy id the same way.
@@ -121,6 +155,10 @@ class GameSpec:
             func = getattr(self, name)
             if func is not None:
                 object.__setattr__(self, name, strategy_errors(self.name, func))
+        if self.forcing is not None:
+            object.__setattr__(self, "forcing", dataclasses.replace(
+                self.forcing, play_given=strategy_errors(self.name, self.forcing.play_given),
+                trace_given=strategy_errors(self.name, self.forcing.trace_given)))
 
     @property
     def default_seats(self) -> int:

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from cardsim.games.base import GameSpec, grow_until_fits
+from cardsim.games.base import Forcing, GameSpec, grow_until_fits
 from cardsim.rng import check_seed
 
-from . import engine
+from . import engine, forcing
 from .records import make_records
 from .replay import replay as replay_record
 from .show import show
@@ -63,4 +63,7 @@ SPEC = GameSpec(
     doc="Vint: Russian partnership game, no dummy, both sides score every trick (RULES.md §2)",
     row_doc=engine.ROW_DOC,
     match_doc=engine.MATCH_DOC,
+    forcing=Forcing(forcing.parse_option, forcing.declares, forcing.parse_before, forcing.play_given,
+                    forcing.outcome, forcing.trace_given, forcing.LOWER_IS_BETTER,
+                    "P or 1S..7NT: the seat's first call; =CONTRACT (=3NT): the seat declares it, auction skipped"),
 )

@@ -306,6 +306,37 @@ def simulate_rows(seed, start, count, ids, params, base_deck, rows):
 
 
 @jit
+def play_given(seed, start, count, dealers, hands, ids, params, below, games, forced, rows, forced_ok):
+    """Play deals ``start .. start+count-1`` of ``seed`` from given hands into ``rows``.
+
+    ``dealers``: int64[count]; ``hands``: uint64[count, 4] (dealt under conditions, see
+    :mod:`cardsim.deal`); ``below``/``games``: int64[2], the line before every deal (RULES.md
+    §2.7); ``forced``: int64[3] as for :func:`run_deal`, the same for every deal;
+    ``forced_ok``: bool[count] receives whether the forced choice was legal.  The seats' streams
+    are those of deal ``start + i`` of ``seed``, as in :func:`simulate_rows`, so every option of
+    a question meets the same strategy randomness (common random numbers).
+    """
+    deck, hand, rngs, work_hands, work, calls, plays, score, info, _ = workspace()
+    for i in range(count):
+        key = deal_key(seed, start + i)
+        hand[:] = hands[i]
+        run_deal(key, dealers[i], hand, ids, params, below, games, rngs, calls, plays, score, info, work_hands,
+                 work, forced)
+        fill_row(rows, i, start + i, dealers[i], hand, score, info, calls)
+        forced_ok[i] = info[I_FORCED_OK] == 1
+
+
+@jit
+def trace_given(key, dealer, hands, ids, params, below, games, forced, calls, plays, score, info):
+    """One deal from given ``hands`` (uint64[4]) keeping its trace, as :func:`play_given` plays it."""
+    rngs = np.zeros((4, 1), dtype=np.uint64)
+    work_hands = np.zeros(4, dtype=np.uint64)
+    work = np.zeros(32, dtype=np.int64)
+    run_deal(key, dealer, hands, ids, params, below, games, rngs, calls, plays, score, info, work_hands, work,
+             forced)
+
+
+@jit
 def deal_only(seed, start, count, base_deck):
     """Dealing alone, the benchmark baseline: returns an XOR checksum of all hands (uint64)."""
     deck = np.empty(52, dtype=np.int64)

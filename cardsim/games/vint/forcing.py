@@ -1,0 +1,114 @@
+"""Vint questions about a hand: forced choices, deals played from given hands, outcomes.
+
+What ``cardsim evaluate vint`` forces on the evaluated seat (README, "Ask about a hand"):
+
+* a bare call — ``P``, ``1S`` … ``7NT`` — is the seat's first call of the auction (RULES.md
+  §2.2); where it is not legal when the seat first speaks (someone bid higher before), the deal
+  counts as one in which the option was not legal, and the seat's strategy calls instead;
+* ``=CONTRACT`` (``=3NT``) skips the auction: the seat declares that contract, the player on
+  its left leads (RULES.md §2.3).
+
+Everything else is played by the seats' strategies.  The score of an option is the seat's
+side's net for the deal, its total (below + above, score points, RULES.md §2.5–§2.7) minus the
+other side's; higher is better.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from cardsim.cards import card_str, cards_of
+from cardsim.games.base import OptionError, Setup
+
+from . import engine
+from .records import call_str, result_from_score
+from .rules import MAX_CALLS, N_SCORE, PASS, RANKS, bid_call
+
+DENOMINATIONS = ("S", "C", "D", "H", "NT")
+LOWER_IS_BETTER = False
+
+
+def parse_call(text: str) -> int:
+    """Call number of ``P`` or a bid ``1S`` … ``7NT`` (case-insensitive); raises OptionError."""
+    t = text.strip().upper()
+    if t == "P":
+        return PASS
+    if len(t) >= 2 and t[0] in "1234567" and t[1:] in DENOMINATIONS:
+        return int(bid_call(int(t[0]), DENOMINATIONS.index(t[1:])))
+    raise OptionError(f"{text!r} is not a Vint call (P, or a level 1-7 and S C D H NT, e.g. 3NT)")
+
+
+def parse_option(text: str, seat: int, setup: Setup) -> np.ndarray:
+    """The forced vector (int64[3], see ``engine.run_deal``) of option ``text`` for ``seat``."""
+    if not isinstance(text, str) or not text.strip():
+        raise OptionError(f"empty option {text!r}")
+    t = text.strip()
+    if t.startswith("="):
+        call = parse_call(t[1:])
+        if call == PASS:
+            raise OptionError(f"option {text!r}: a forced contract needs a bid, not a pass")
+        return np.array([engine.FORCE_CONTRACT, seat, call], dtype=np.int64)
+    return np.array([engine.FORCE_FIRST_CALL, seat, parse_call(t)], dtype=np.int64)
+
+
+def declares(forced: np.ndarray) -> bool:
+    """Whether the option itself bids (a pass declares nothing: its made rate is missing)."""
+    return int(forced[2]) != PASS
+
+
+def parse_before(before, seats: int) -> tuple:
+    """The line before the deal: ``(below int64[2], games int64[2])`` from ``None`` (a clean
+    line), ``[b0, b1]`` or ``[b0, b1, g0, g1]`` (points below the line and games won, by team,
+    RULES.md §2.7).  Raises OptionError."""
+    if before is None:
+        return np.zeros(2, dtype=np.int64), np.zeros(2, dtype=np.int64)
+    values = list(before)
+    if len(values) not in (2, 4) or not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool)
+                                            for v in values):
+        raise OptionError("Vint --before is below0,below1[,games0,games1]: whole numbers by team")
+    below, games = values[:2], (values[2:] or [0, 0])
+    if not all(0 <= b < 500 for b in below):
+        raise OptionError("points below the line must be from 0 to 499 (500 wins the game)")
+    if not all(0 <= g <= 1 for g in games):
+        raise OptionError("games won before the deal must be 0 or 1 (two end the rubber)")
+    return np.array(below, dtype=np.int64), np.array(games, dtype=np.int64)
+
+
+def play_given(seed, start, count, dealers, hands, talons, setup: Setup, forced, before):
+    """Rows (engine.ROW_DTYPE[count]) and forced-legal flags (bool[count]) of deals ``start ..``
+    played from the given ``dealers`` (int64[count]) and ``hands`` (uint64[count, 4])."""
+    rows = np.zeros(count, dtype=engine.ROW_DTYPE)
+    ok = np.zeros(count, dtype=np.bool_)
+    below, games = before
+    engine.play_given(np.uint64(seed), np.int64(start), np.int64(count), dealers, hands, setup.strategy_ids,
+                      setup.params, below, games, forced, rows, ok)
+    return rows, ok
+
+
+def outcome(rows: np.ndarray, seat: int):
+    """``(declared, made, score)`` per row for ``seat``'s side: bool, bool, float64 arrays."""
+    team = seat % 2
+    declared = (rows["declarer"] >= 0) & (rows["declarer"] % 2 == team)
+    made = declared & rows["made"]
+    mine = rows[f"total_{team}"].astype(np.float64)
+    theirs = rows[f"total_{1 - team}"].astype(np.float64)
+    return declared, made, mine - theirs
+
+
+def trace_given(key, dealer, hands, talon, setup: Setup, forced, before) -> dict:
+    """The RECORDS.md record (with ``result``) of one deal as :func:`play_given` plays it."""
+    calls = np.zeros(MAX_CALLS, dtype=np.int64)
+    plays = np.zeros(52, dtype=np.int64)
+    score = np.zeros(N_SCORE, dtype=np.int64)
+    info = np.zeros(engine.N_INFO, dtype=np.int64)
+    below, games = before
+    h = np.array(hands, dtype=np.uint64)
+    engine.trace_given(np.uint64(key), np.int64(dealer), h, setup.strategy_ids, setup.params, below, games,
+                       np.asarray(forced, dtype=np.int64), calls, plays, score, info)
+    record = {"game": "vint", "seats": 4, "dealer": int(dealer)}
+    if below.any() or games.any():
+        record["before"] = {"below": [int(b) for b in below], "games": [int(g) for g in games]}
+    record["hands"] = [[card_str(c, RANKS) for c in reversed(cards_of(int(x)))] for x in h]
+    record["auction"] = [call_str(int(c)) for c in calls[: info[engine.I_NCALLS]]]
+    record["play"] = [] if info[engine.I_CONTRACT] == PASS else [card_str(int(c), RANKS) for c in plays]
+    record["result"] = result_from_score(score, info, below, games)
+    return record
