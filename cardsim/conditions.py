@@ -351,7 +351,11 @@ def _class_of(game, clauses, label: str) -> HandClass:
                 raise ConditionError(f"{label}: {text!r} is empty (min > max)")
             ranges[canon] = _intersect(ranges[canon], (lo, hi), f"{label}: {canon}") if canon in ranges else (lo, hi)
         else:
-            (required if clause[0] == "has" else excluded).extend(_card(fs, t) for t in clause[1])
+            try:
+                cards = [_card(fs, t) for t in clause[1]]
+            except ConditionError as exc:
+                raise ConditionError(f"{label}: {exc}") from None
+            (required if clause[0] == "has" else excluded).extend(cards)
     return HandClass(features=ranges, required=tuple(fs.card_str(c) for c in required),
                      excluded=tuple(fs.card_str(c) for c in excluded))
 

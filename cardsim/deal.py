@@ -200,9 +200,13 @@ def deal_conditioned(key, dealer, plan, max_attempts, state, deck, hands):
     4-seat 501 dealer).
 
     Returns ``(dealer int64, talon uint64, attempts int64)``; on failure (no attempt of the
-    first ``max_attempts`` met the conditions) ``(-1, 0, max_attempts)``.
+    first ``max_attempts`` met the conditions) ``(-1, 0, max_attempts)``, and ``(-1, 0, 0)`` at
+    once for a given dealer that may not deal (a 4-seat 501 match rotating the deal onto a
+    conditioned seat).
     """
     n_draw, always_draw, allowed, slots, free_deck, fixed, free_bits, cons, masks, shifts, weights = plan
+    if dealer >= 0 and allowed[dealer] == 0:
+        return np.int64(-1), U64(0), np.int64(0)
     seed_stream(state, key, 0)
     for attempt in range(1, max_attempts + 1):
         d = dealer
