@@ -210,10 +210,9 @@ def test_501_points_class_at_its_exact_rate():
                        SEED, 0, n)
     assert all(hand_points(h) >= 45 and 1 <= popcount(h & np.uint64(0x0020002000200020)) <= 2
                for h in dealt.hands[:, 0])
-    # exact: aces (11) counted apart from the other 20 cards, then combined
-    others = value_counts([10, 4, 3, 2] * 4, 4, 7 - 1) , value_counts([10, 4, 3, 2] * 4, 4, 7 - 2)
-    total = sum(comb(4, a) * c for a, counts in ((1, others[0]), (2, others[1]))
-                for v, c in counts.items() if 11 * a + v >= 45)
+    # exact: hands with a aces = C(4, a) x hands of 7 - a cards from the other 20 (9s worth 0)
+    total = sum(comb(4, a) * c for a in (1, 2)
+                for v, c in value_counts([10, 4, 3, 2] * 4, 4, 7 - a).items() if 11 * a + v >= 45)
     assert_binomial(int((dealt.attempts == 1).sum()), n, total / comb(24, 7))
 
 
