@@ -108,6 +108,53 @@ def table(results, n, cores, command) -> str:
     return "\n".join(lines) + "\n"
 
 
+# ---------------------------------------------------------------- dealing under conditions
+CONDITION_CLASSES = {"vint": "hcp=15-17, H>=5", "501": "points>=50, marriages>=1", "500": "trumps_H>=6, bowers_H>=1"}
+"""The class of seat 0 whose rejection sampling is timed, per game."""
+PREDICATE_TARGET = 2_000_000
+"""Candidate deals per second per core that dealing under conditions must reach."""
+
+
+def measure_conditions(game: str, n: int) -> dict:
+    """Dealing under :data:`CONDITION_CLASSES` on one core (cardsim.deal).
+
+    ``candidates_1``: candidate deals per second of the whole rejection loop (dealer draw,
+    shuffle, deal, class test), about ``n`` candidates per run; ``predicate_1``: class tests per
+    second alone, on ``min(n, 10**6)`` dealt hands; ``acceptance``: accepted / candidates.
+    """
+    from cardsim.conditions import Conditions, compile
+    from cardsim.deal import count_meeting, deal_chunk
+
+    compiled = compile(Conditions(game, classes={0: CONDITION_CLASSES[game]}))
+    acceptance = deal_chunk(compiled, SEED, 0, 2000).acceptance
+    deals = max(1, int(n * acceptance))
+    attempts = int(deal_chunk(compiled, SEED, 0, deals).attempts.sum())
+    free = deal_chunk(compile(Conditions(game)), SEED, 0, min(n, 1_000_000))
+    count_meeting(free.hands[:10], free.talons[:10], compiled.plan)
+    return {
+        "game": game,
+        "class": CONDITION_CLASSES[game],
+        "acceptance": acceptance,
+        "candidates_1": _rate(lambda: deal_chunk(compiled, SEED, 0, deals), attempts),
+        "predicate_1": _rate(lambda: count_meeting(free.hands, free.talons, compiled.plan), len(free.hands)),
+    }
+
+
+def conditions_table(results) -> str:
+    """Markdown section for :func:`measure_conditions` results."""
+    lines = ["", "## Dealing under conditions", "",
+             "Seat 0 must be in the class; rejection sampling from each deal's own stream (cardsim.deal). "
+             f"Target: {PREDICATE_TARGET:,} candidate deals/s on one core.", "",
+             "| game | class of seat 0 | acceptance | class predicate: candidate deals/s, 1 core | "
+             "predicate alone, 1 core |",
+             "|---|---|---:|---:|---:|"]
+    for r in results:
+        lines.append(f"| {r['game']} | `{r['class']}` | {r['acceptance']:.4f} | {r['candidates_1']:,.0f}/s "
+                     f"({'meets' if r['candidates_1'] >= PREDICATE_TARGET else 'misses'}) | "
+                     f"{r['predicate_1']:,.0f}/s |")
+    return "\n".join(lines) + "\n"
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="cardsim bench", description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=1_000_000, help="deals per measurement")
@@ -123,6 +170,7 @@ def main(argv=None) -> int:
         results.append(measure(game, args.deals, cores))
     command = "make bench" if args.out else "cardsim bench"
     text = table(results, args.deals, cores, command)
+    text += conditions_table([measure_conditions(game, args.deals) for game in args.games])
     print(text)
     if args.out:
         with open(args.out, "w") as f:

@@ -1,0 +1,625 @@
+"""Conditions on a deal: given cards and hand classes, their text syntax, their compilation.
+
+Players ask "what should I bid with THIS hand?".  A :class:`Conditions` names, for one game:
+
+* **given cards**: some or all cards of any seat, and in 501 and Five Hundred of the talon /
+  kitty; the other cards are dealt uniformly from the rest (the exact conditional
+  distribution);
+* **hand classes** (:class:`HandClass`) per seat: ranges of the game's hand features
+  (high-card points, suit lengths, aces, jokers, bowers, trumps, marriages … listed by
+  ``cardsim.games.<game>.features``) and cards required or excluded.  A deal is kept only
+  when every seat is in its class (rejection, :mod:`cardsim.deal`), so the acceptance rate
+  (accepted / attempts) is the probability of the classes given the given cards.
+
+:func:`compile` checks the conditions (raising :class:`ConditionError`, one line, for anything
+malformed or impossible on its face) and makes the arrays the jitted dealer takes
+(:class:`Compiled`, its ``plan``); :func:`cardsim.deal.deal_chunk` deals with them.
+
+Text syntax (docs/conditions.md; parsed by a lark grammar, never ``eval``)
+---------------------------------------------------------------------------
+A **hand** is a list of suit groups and single cards, separated by spaces (or commas)::
+
+    S:AKT86 H:KQ42 C:K832        suit letter S H D C, a colon, ranks high to low or in any order
+    S:A1086 D:-                  "10" is accepted for T; "-" is an empty group
+    AS KH 10D                    single cards, rank then suit
+    HJ LJ S:AK                   Five Hundred's jokers: HJ (high) and LJ (low)
+
+Ranks are the game's: Vint ``AKQJT98765432``, 501 ``ATKQJ9``, Five Hundred ``AKQJT987654``;
+case does not matter.
+
+A **class** is a list of clauses separated by commas; ``;`` separates seat scopes, each
+optionally opened by ``seat N:`` (a scope without one applies to the default seat given to
+:func:`parse_classes`)::
+
+    hcp=15-17, H>=5, S<=3          a range, at least, at most (also > and <)
+    aces=1-2, jokers=2             an exact value or a range
+    trumps_H>=5, bowers_H=2        Five Hundred, per prospective trump suit
+    marriages>=1                   501
+    has AS KH, not QS              cards required / excluded (same card syntax as a hand)
+    seat 0: hcp>=12; seat 2: hcp<=6, S>=4
+
+Feature names are case-insensitive (``h>=5`` = ``H>=5``); clauses on the same feature
+intersect (``hcp>=12, hcp<=14`` = ``hcp=12-14``).
+"""
+from __future__ import annotations
+
+import importlib
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from lark import Lark, Transformer
+from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from cardsim.cards import SUITS, cards_of
+from cardsim.deal import N_HOLDERS, TALON, ConditionError, DealLayout, FeatureSet
+
+_MODULES = {"vint": "cardsim.games.vint.features", "501": "cardsim.games.g501.features",
+            "500": "cardsim.games.g500.features"}
+SEAT_COUNTS = {"vint": (4,), "501": (3, 4), "500": (4,)}
+HAND_SUITS = "SHDC"
+"""The order suits are written in (hands and descriptions)."""
+
+
+def game_name(game) -> str:
+    key = str(game).strip().lower()
+    if key not in _MODULES:
+        raise ConditionError(f"unknown game {game!r} (known: {', '.join(_MODULES)})")
+    return key
+
+
+def features_of(game) -> FeatureSet:
+    """The :class:`cardsim.deal.FeatureSet` of ``game`` ("vint", "501" or "500")."""
+    return importlib.import_module(_MODULES[game_name(game)]).FEATURES
+
+
+def layout_of(game, seats: int | None = None) -> DealLayout:
+    """The :class:`cardsim.deal.DealLayout` of ``game`` at ``seats`` seats (default: the game's first)."""
+    name = game_name(game)
+    counts = SEAT_COUNTS[name]
+    seats = counts[0] if seats is None else seats
+    if seats not in counts:
+        raise ConditionError(f"{name} is played with {' or '.join(map(str, counts))} seats, not {seats!r}")
+    return importlib.import_module(_MODULES[name]).layout(seats)
+
+
+# ---------------------------------------------------------------- the grammar
+_GRAMMAR = r"""
+classes: scope (";" scope)* ";"?
+scope: seat? clause ("," clause)*
+seat: "seat"i INT ":"
+?clause: compare | between | has | hasnot
+compare: NAME CMP INT
+between: NAME "=" INT ("-" INT)?
+has: "has"i item+
+hasnot: "not"i item+
+hand: (item ","?)*
+?item: group | CARD | JOKER
+group: SUIT ":" (RANKSTR | VOID)
+VOID: "-"
+CMP: ">=" | "<=" | ">" | "<"
+NAME: /[a-z][a-z_]*/i
+INT: /[0-9]+/
+SUIT: /[shdc]/i
+RANKSTR: /(10|[2-9tjqka])+/i
+CARD: /(10|[2-9tjqka])[shdc]/i
+JOKER: /[hl]j/i
+%ignore /\s+/
+"""
+_PARSER = Lark(_GRAMMAR, parser="lalr", start=["classes", "hand"])
+
+
+class _Tree(Transformer):
+    """Parse tree -> plain tuples: scopes ``(seat | None, [clause])``, clauses
+    ``("range", name, lo, hi, text)`` / ``("has" | "not", [token])``, card tokens ``"AS"``."""
+
+    def classes(self, scopes):
+        return list(scopes)
+
+    def scope(self, items):
+        if items and isinstance(items[0], int):
+            return items[0], list(items[1:])
+        return None, list(items)
+
+    def seat(self, items):
+        return int(items[0])
+
+    def compare(self, items):
+        name, op, value = str(items[0]), str(items[1]), int(items[2])
+        lo, hi = {">=": (value, None), ">": (value + 1, None), "<=": (None, value), "<": (None, value - 1)}[op]
+        return ("range", name, lo, hi, f"{name}{op}{value}")
+
+    def between(self, items):
+        name, lo = str(items[0]), int(items[1])
+        hi = int(items[2]) if len(items) > 2 else lo
+        text = f"{name}={lo}" + (f"-{hi}" if len(items) > 2 else "")
+        return ("range", name, lo, hi, text)
+
+    def has(self, items):
+        return ("has", _flatten(items))
+
+    def hasnot(self, items):
+        return ("not", _flatten(items))
+
+    def hand(self, items):
+        return _flatten(items)
+
+    def group(self, items):
+        suit = str(items[0]).upper()
+        ranks = str(items[1]).upper()
+        if ranks == "-":
+            return []
+        return [("T" if r == "10" else r) + suit for r in re.findall(r"10|.", ranks)]
+
+
+def _flatten(items) -> list[str]:
+    out = []
+    for item in items:
+        if isinstance(item, list):
+            out.extend(item)
+        else:
+            out.append(str(item).upper())
+    return out
+
+
+def _parse(text, start: str, what: str):
+    if not isinstance(text, str):
+        raise ConditionError(f"{what} must be a string, got {text!r}")
+    try:
+        return _Tree().transform(_PARSER.parse(text, start=start))
+    except UnexpectedInput as exc:
+        raise ConditionError(f"bad {what} {text!r}: {_unexpected(exc, text)}") from None
+    except LarkError as exc:
+        raise ConditionError(f"bad {what} {text!r}: {str(exc).splitlines()[0]}") from None
+
+
+def _unexpected(exc: UnexpectedInput, text: str) -> str:
+    if isinstance(exc, UnexpectedEOF) or (isinstance(exc, UnexpectedToken) and exc.token.type == "$END"):
+        return "it ends too early"
+    column = getattr(exc, "column", None)
+    if isinstance(exc, UnexpectedCharacters):
+        return f"unexpected {text[exc.pos_in_stream]!r} at column {column}"
+    if isinstance(exc, UnexpectedToken):
+        return f"unexpected {str(exc.token)!r} at column {column}"
+    return str(exc).splitlines()[0]
+
+
+# ---------------------------------------------------------------- cards
+def _card(fs: FeatureSet, token) -> int:
+    if isinstance(token, (int, np.integer)) and not isinstance(token, bool):
+        card = int(token)
+        if card not in set(int(c) for c in fs.base_deck):
+            raise ConditionError(f"{token!r} is not a {fs.game} card index")
+        return card
+    try:
+        return fs.parse_card(token)
+    except ValueError:
+        raise ConditionError(f"{token!r} is not a {fs.game} card") from None
+
+
+def parse_hand(game, text) -> list[int]:
+    """Card indices (the game's layout) of a hand string such as ``"S:AKT86 H:KQ42 C:K832"``.
+
+    Raises :class:`ConditionError` for bad syntax, a card the game does not have, or a card
+    written twice."""
+    fs = features_of(game)
+    return _distinct(fs, [_card(fs, t) for t in _parse(text, "hand", "hand")], repr(text))
+
+
+def _distinct(fs: FeatureSet, cards: list[int], where: str) -> list[int]:
+    seen = set()
+    for c in cards:
+        if c in seen:
+            raise ConditionError(f"card {fs.card_str(c)} appears twice in {where}")
+        seen.add(c)
+    return cards
+
+
+def cards_given(game, value) -> list[int]:
+    """Card indices of given cards: a hand string, or an iterable of card tokens or indices."""
+    fs = features_of(game)
+    if isinstance(value, str):
+        return parse_hand(game, value)
+    try:
+        items = list(value)
+    except TypeError:
+        raise ConditionError(f"cards must be a hand string or a list of cards, got {value!r}") from None
+    return _distinct(fs, [_card(fs, t) for t in items], "the cards given")
+
+
+def hand_text(game, cards) -> str:
+    """A hand string of card indices, as :func:`parse_hand` reads it (``"HJ S:AK H:- …"``,
+    empty suits left out)."""
+    fs = features_of(game)
+    cards = sorted(int(c) for c in cards)
+    parts = [fs.card_str(c) for c in reversed(cards) if c >> 4 == 0 and c & 15 >= len(fs.ranks)]
+    for suit in HAND_SUITS:
+        s = SUITS.index(suit)
+        ranks = [fs.ranks[c & 15] for c in reversed(cards) if c >> 4 == s and c & 15 < len(fs.ranks)]
+        if ranks:
+            parts.append(f"{suit}:{''.join(ranks)}")
+    return " ".join(parts)
+
+
+# ---------------------------------------------------------------- hand classes
+Range = tuple  # (lo | None, hi | None)
+
+
+def _as_range(value, label: str) -> Range:
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        return int(value), int(value)
+    if isinstance(value, (tuple, list)) and len(value) == 2 and all(
+            v is None or (isinstance(v, (int, np.integer)) and not isinstance(v, bool)) for v in value):
+        lo, hi = (None if v is None else int(v) for v in value)
+        if lo is not None and hi is not None and lo > hi:
+            raise ConditionError(f"{label}: the range {lo}-{hi} is empty (min > max)")
+        return lo, hi
+    raise ConditionError(f"{label}: a range is a whole number or (min, max) with None for no limit, got {value!r}")
+
+
+def _intersect(a: Range, b: Range, label: str) -> Range:
+    lo = a[0] if b[0] is None else b[0] if a[0] is None else max(a[0], b[0])
+    hi = a[1] if b[1] is None else b[1] if a[1] is None else min(a[1], b[1])
+    if lo is not None and hi is not None and lo > hi:
+        raise ConditionError(f"{label}: the clauses leave no value (min {lo} > max {hi})")
+    return lo, hi
+
+
+def _range_text(name: str, r: Range) -> str:
+    lo, hi = r
+    if lo is not None and hi is not None:
+        return f"{name}={lo}" if lo == hi else f"{name}={lo}-{hi}"
+    if lo is not None:
+        return f"{name}>={lo}"
+    return f"{name}<={hi}" if hi is not None else ""
+
+
+@dataclass(frozen=True)
+class HandClass:
+    """A class of hands for one seat.  Every range is a whole number (exact) or ``(min, max)``
+    with ``None`` for no limit; ``None`` for the field means unconstrained.
+
+    ``hcp``: the game's high-card count (Vint 4-3-2-1; 501 card points; Five Hundred the
+    strength count of :mod:`cardsim.games.g500.features`); ``lengths``: ``{"H": (5, 13)}``;
+    ``aces``; ``jokers`` (500); ``bowers`` / ``trumps``: ``{"H": 2}`` per prospective trump suit
+    (500); ``marriages`` (501); ``required`` / ``excluded``: card tokens or indices;
+    ``features``: any other feature by name (``{"kings": (2, None), "honours_H": 3}``).
+    """
+
+    hcp: Any = None
+    lengths: dict = field(default_factory=dict)
+    aces: Any = None
+    jokers: Any = None
+    bowers: dict = field(default_factory=dict)
+    trumps: dict = field(default_factory=dict)
+    marriages: Any = None
+    required: tuple = ()
+    excluded: tuple = ()
+    features: dict = field(default_factory=dict)
+
+    def named_ranges(self) -> list[tuple[str, Any]]:
+        """(feature name as written, range as written) of every constrained feature."""
+        out = [(name, getattr(self, name)) for name in ("hcp", "aces", "jokers", "marriages")
+               if getattr(self, name) is not None]
+        for label, table in (("", self.lengths), ("bowers_", self.bowers), ("trumps_", self.trumps),
+                             ("", self.features)):
+            if not isinstance(table, dict):
+                raise ConditionError(f"HandClass: lengths, bowers, trumps and features are dicts, got {table!r}")
+            out += [(f"{label}{key}", value) for key, value in table.items() if value is not None]
+        return out
+
+    def resolved(self, game) -> tuple[dict, list[int], list[int]]:
+        """``({canonical feature: (lo, hi)}, required card indices, excluded card indices)``;
+        raises ConditionError for a feature the game does not have or an empty range."""
+        fs = features_of(game)
+        ranges: dict = {}
+        for name, value in self.named_ranges():
+            canon = fs.canonical(str(name))
+            if canon is None:
+                raise ConditionError(f"unknown {fs.game} feature {name!r} (known: {', '.join(fs.features)})")
+            r = _as_range(value, name)
+            ranges[canon] = _intersect(ranges[canon], r, canon) if canon in ranges else r
+        return ranges, cards_given(game, self.required), cards_given(game, self.excluded)
+
+    def text(self, game) -> str:
+        """The class in the text syntax (:func:`parse_class` reads it back to an equal class)."""
+        fs = features_of(game)
+        ranges, required, excluded = self.resolved(game)
+        parts = [_range_text(name, ranges[name]) for name in fs.features if name in ranges]
+        parts = [p for p in parts if p]
+        if required:
+            parts.append("has " + " ".join(fs.card_str(c) for c in required))
+        if excluded:
+            parts.append("not " + " ".join(fs.card_str(c) for c in excluded))
+        return ", ".join(parts) or "any hand"
+
+
+def _class_of(game, clauses, label: str) -> HandClass:
+    fs = features_of(game)
+    ranges: dict = {}
+    required: list[int] = []
+    excluded: list[int] = []
+    for clause in clauses:
+        if clause[0] == "range":
+            _, name, lo, hi, text = clause
+            canon = fs.canonical(name)
+            if canon is None:
+                raise ConditionError(f"{label}: unknown {fs.game} feature {name!r} in {text!r} "
+                                     f"(known: {', '.join(fs.features)})")
+            if lo is not None and hi is not None and lo > hi:
+                raise ConditionError(f"{label}: {text!r} is empty (min > max)")
+            ranges[canon] = _intersect(ranges[canon], (lo, hi), f"{label}: {canon}") if canon in ranges else (lo, hi)
+        else:
+            try:
+                cards = [_card(fs, t) for t in clause[1]]
+            except ConditionError as exc:
+                raise ConditionError(f"{label}: {exc}") from None
+            (required if clause[0] == "has" else excluded).extend(cards)
+    return HandClass(features=ranges, required=tuple(fs.card_str(c) for c in required),
+                     excluded=tuple(fs.card_str(c) for c in excluded))
+
+
+def parse_classes(game, text, seat: int | None = None) -> dict[int, HandClass]:
+    """Hand classes by seat from a class string (module docstring); scopes without ``seat N:``
+    apply to ``seat``.  Raises :class:`ConditionError` for bad syntax, an unknown feature, an
+    unknown card, an empty range, a scope without a seat when ``seat`` is None, or a seat
+    written in two scopes."""
+    game = game_name(game)
+    out: dict[int, HandClass] = {}
+    for scope_seat, clauses in _parse(text, "classes", "class"):
+        who = seat if scope_seat is None else scope_seat
+        if who is None:
+            raise ConditionError(f"class {text!r}: say which seat it is for ('seat N: ...')")
+        if who in out:
+            raise ConditionError(f"class {text!r}: seat {who} has two scopes; join them with commas")
+        out[who] = _class_of(game, clauses, f"seat {who}")
+    return out
+
+
+def parse_class(game, text) -> HandClass:
+    """One hand class from comma-separated clauses (no ``seat N:`` scope)."""
+    parsed = _parse(text, "classes", "class")
+    if len(parsed) != 1 or parsed[0][0] is not None:
+        raise ConditionError(f"class {text!r}: one class without 'seat N:' scopes was expected")
+    return _class_of(game, parsed[0][1], "class")
+
+
+# ---------------------------------------------------------------- conditions and compilation
+@dataclass(frozen=True)
+class Conditions:
+    """What is known or asked about a deal of ``game``.
+
+    ``seats``: table size (None: the game's default; 501 has 3 or 4); ``dealer``: a seat, or
+    None to draw it as the engine does; ``hands``: ``{seat: cards}`` given cards (a hand
+    string or card tokens / indices), some or all of a hand; ``talon``: given talon (501) or
+    kitty (500) cards; ``classes``: ``{seat: HandClass | class string}``.
+    In 4-seat 501 the dealer sits out with no cards, so a seat with given cards or a class is
+    never the dealer (drawn dealers that are such a seat are rejected).
+    """
+
+    game: str
+    seats: int | None = None
+    dealer: int | None = None
+    hands: dict = field(default_factory=dict)
+    talon: Any = None
+    classes: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Compiled:
+    """Conditions ready for the jitted dealer.
+
+    ``dealer``: int, −1 = drawn; ``given``: the given cards per holder (5 Python ints, bit
+    sets; holder 4 = talon/kitty); ``plan``: the tuple :func:`cardsim.deal.deal_conditioned`
+    takes (shapes and dtypes there); ``text``: the conditions in words, for messages.
+    """
+
+    game: str
+    seats: int
+    dealer: int
+    given: tuple
+    plan: tuple
+    text: str
+    layout: DealLayout
+
+    @property
+    def n_constraints(self) -> int:
+        return int(self.plan[7].shape[0])
+
+
+def _holder_name(h: int) -> str:
+    return "the talon" if h == TALON else f"seat {h}"
+
+
+def _seat(value, seats: int, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= int(value) < seats:
+        raise ConditionError(f"{what}: seat {value!r} does not exist at a {seats}-seat table")
+    return int(value)
+
+
+def _given_cards(c: Conditions, fs: FeatureSet, sizes: np.ndarray, seats: int) -> list[int]:
+    """Bit sets of given cards per holder; checks duplicates and hand sizes."""
+    given = [0] * N_HOLDERS
+    owner: dict[int, int] = {}
+    items = [(_seat(s, seats, "given cards"), v) for s, v in dict(c.hands).items()]
+    if c.talon is not None:
+        if sizes[:, TALON].max() == 0:
+            raise ConditionError(f"{fs.game} has no talon")
+        items.append((TALON, c.talon))
+    for holder, value in items:
+        cards = cards_given(fs.game, value)
+        for card in cards:
+            if card in owner:
+                raise ConditionError(f"card {fs.card_str(card)} is given twice ({_holder_name(owner[card])} "
+                                     f"and {_holder_name(holder)})")
+            owner[card] = holder
+            given[holder] |= 1 << card
+        size = int(sizes[:, holder].max())
+        if len(cards) > size:
+            raise ConditionError(f"{_holder_name(holder)} is given {len(cards)} cards; a {fs.game} "
+                                 f"{'hand' if holder < TALON else 'talon'} holds {size}")
+    return given
+
+
+def _card_weights(fs: FeatureSet, terms) -> dict[int, int] | None:
+    """Per-card weight of an additive feature (every shift 0), or None."""
+    if any(shift for _, shift, _ in terms):
+        return None
+    return {int(c): sum(w for m, _, w in terms if m >> int(c) & 1) for c in fs.base_deck}
+
+
+def _bounds(terms, weights, forced: int, available: list[int], free_slots: int) -> tuple[int, int]:
+    """Least and most value of a feature on a hand holding ``forced`` plus ``free_slots`` cards of
+    ``available`` (exact for additive features, loose for the others)."""
+    if weights is None:
+        return 0, sum(w * bin(m).count("1") for m, _, w in terms)
+    base = sum(weights[c] for c in cards_of(forced))
+    ws = sorted(weights[c] for c in available)
+    return base + sum(ws[:free_slots]), base + sum(ws[len(ws) - free_slots:])
+
+
+class _Plan:
+    """Constraint rows and their terms, built up seat by seat."""
+
+    def __init__(self):
+        self.rows: list[list[int]] = []
+        self.masks: list[int] = []
+        self.shifts: list[int] = []
+        self.weights: list[int] = []
+
+    def add(self, holder: int, lo: int, hi: int, terms) -> None:
+        start = len(self.masks)
+        for mask, shift, weight in terms:
+            self.masks.append(int(mask))
+            self.shifts.append(int(shift))
+            self.weights.append(int(weight))
+        self.rows.append([holder, lo, hi, start, len(self.masks)])
+
+
+def _seat_constraints(fs: FeatureSet, seat: int, cls: HandClass, given: list[int], size: int, plan: _Plan) -> str:
+    """Check one seat's class against what is given; add its binding constraints to ``plan``;
+    returns the class text."""
+    ranges, required, excluded = cls.resolved(fs.game)
+    label = f"seat {seat}"
+    req, exc = sum(1 << c for c in required), sum(1 << c for c in excluded)
+    others = sum(given) & ~given[seat]
+    for c in required:
+        if exc >> c & 1:
+            raise ConditionError(f"{label}: {fs.card_str(c)} is both required and excluded")
+        if others >> c & 1:
+            raise ConditionError(f"{label}: requires {fs.card_str(c)}, which is given to "
+                                 f"{_holder_name(next(h for h in range(N_HOLDERS) if given[h] >> c & 1))}")
+    for c in excluded:
+        if given[seat] >> c & 1:
+            raise ConditionError(f"{label}: excludes {fs.card_str(c)}, which it is given")
+    forced = given[seat] | req
+    free_slots = size - bin(forced).count("1")
+    if free_slots < 0:
+        raise ConditionError(f"{label}: its given and required cards number {bin(forced).count('1')}; "
+                             f"a {fs.game} hand holds {size}")
+    available = [int(c) for c in fs.base_deck if not ((sum(given) | req | exc) >> int(c) & 1)]
+    if len(available) < free_slots:
+        raise ConditionError(f"{label}: too few cards are left to fill the hand after the exclusions")
+    if req & ~given[seat]:
+        plan.add(seat, bin(req & ~given[seat]).count("1"), bin(req & ~given[seat]).count("1"),
+                 [(req & ~given[seat], 0, 1)])
+    if exc & ~others:
+        plan.add(seat, 0, 0, [(exc & ~others, 0, 1)])
+    length_lo = length_hi = 0
+    for name in fs.features:
+        terms = fs.features[name]
+        least, most = _bounds(terms, _card_weights(fs, terms), forced, available, free_slots)
+        lo, hi = ranges.get(name, (None, None))
+        lo = least if lo is None else lo
+        hi = most if hi is None else hi
+        if name in fs.lengths:
+            length_lo, length_hi = length_lo + max(lo, least), length_hi + min(hi, most)
+        if lo > most or hi < least:
+            can = f"{least}" if least == most else f"{least}-{most}"
+            raise ConditionError(f"{label}: {_range_text(name, ranges[name])} is impossible: "
+                                 f"its hand can only have {name} {can}")
+        if name in ranges and (lo > least or hi < most):
+            plan.add(seat, lo, hi, terms)
+    # Cards in no suit (500's jokers) fill a hand beyond its suit lengths.
+    outside = sum(1 for c in available + cards_of(forced) if not _in_a_suit(fs, c))
+    if length_lo > size or length_hi + outside < size:
+        raise ConditionError(f"{label}: the suit lengths cannot add up to {size} cards")
+    return cls.text(fs.game)
+
+
+def _in_a_suit(fs: FeatureSet, card: int) -> bool:
+    return any(m >> card & 1 for s in fs.lengths for m, _, _ in fs.features[s])
+
+
+def _slots(layout: DealLayout, need: np.ndarray, allowed: np.ndarray, m: int) -> np.ndarray:
+    """int64[D, m]: the holder of each free card, in dealing order, for every allowed dealer."""
+    slots = np.zeros((layout.holders.shape[0], max(m, 1)), dtype=np.int64)
+    for d in range(layout.holders.shape[0]):
+        if not allowed[d]:
+            continue
+        left = need[d].copy()
+        j = 0
+        for h in layout.holders[d]:
+            if left[h] > 0:
+                slots[d, j] = h
+                left[h] -= 1
+                j += 1
+        assert j == m
+    return slots
+
+
+def compile(conditions: Conditions) -> Compiled:  # noqa: A001 - the module's verb, as in re.compile
+    """Check ``conditions`` and make the arrays the jitted dealer takes (:class:`Compiled`).
+
+    Raises :class:`ConditionError` (one line) for: an unknown game or seat, a bad hand or class
+    string, a card the game does not have, a card given twice, more cards than a hand or talon
+    holds, an unknown feature, a range with min > max, a class impossible on its face (a range
+    outside what the hand can hold given its cards, suit lengths that cannot add up to a hand,
+    a required card also excluded or given elsewhere), a given dealer that sits out holding a
+    conditioned seat (4-seat 501).
+    """
+    if not isinstance(conditions, Conditions):
+        raise ConditionError(f"compile takes Conditions, got {type(conditions).__name__}")
+    game = game_name(conditions.game)
+    fs = features_of(game)
+    layout = layout_of(game, conditions.seats)
+    seats, sizes = layout.seats, layout.sizes
+    dealer = -1 if conditions.dealer is None else _seat(conditions.dealer, seats, "dealer")
+    given = _given_cards(conditions, fs, sizes, seats)
+    classes = {}
+    for s, value in dict(conditions.classes).items():
+        seat = _seat(s, seats, "class")
+        if isinstance(value, str):
+            value = parse_class(game, value)
+        if not isinstance(value, HandClass):
+            raise ConditionError(f"class of seat {seat}: a HandClass or a class string, got {value!r}")
+        classes[seat] = value
+    conditioned = {s for s in range(seats) if given[s]} | set(classes)
+    need = sizes - np.array([bin(g).count("1") for g in given], dtype=np.int64)[None, :]
+    allowed = np.array([(need[d] >= 0).all() and (sizes[d, :4] > 0)[sorted(conditioned)].all()
+                        for d in range(sizes.shape[0])], dtype=np.int64)
+    if dealer >= 0 and not allowed[dealer]:
+        raise ConditionError(f"seat {dealer} deals and sits out in {seats}-seat {game}: it can't be given "
+                             f"cards or a class")
+    if not allowed.any():
+        raise ConditionError(f"in {seats}-seat {game} the dealer sits out: give cards or classes to at most "
+                             f"{seats - 1} seats")
+    plan = _Plan()
+    texts = [f"{_holder_name(h)} given {hand_text(game, cards_of(given[h]))}" for h in range(N_HOLDERS) if given[h]]
+    for seat in sorted(classes):
+        size = int(sizes[:, seat].max())
+        texts.append(f"seat {seat}: {_seat_constraints(fs, seat, classes[seat], given, size, plan)}")
+    free = [int(c) for c in fs.base_deck if not (sum(given) >> int(c) & 1)]
+    free_deck = np.array(free, dtype=np.int64)
+    cons = np.array(plan.rows, dtype=np.int64).reshape(-1, 5)
+    arrays = (np.int64(layout.n_draw), np.int64(layout.always_draw), allowed,
+              _slots(layout, need, allowed, len(free)), free_deck, np.array(given, dtype=np.uint64),
+              np.uint64(sum(1 << c for c in free)), cons, np.array(plan.masks, dtype=np.uint64),
+              np.array(plan.shifts, dtype=np.uint64), np.array(plan.weights, dtype=np.int64))
+    text = "; ".join(texts) or "no conditions"
+    return Compiled(game, seats, dealer, tuple(given), arrays, text, layout)
+
+
+__all__ = ["ConditionError", "HandClass", "Conditions", "Compiled", "compile", "parse_hand", "parse_class",
+           "parse_classes", "hand_text", "cards_given", "features_of", "layout_of"]
