@@ -16,9 +16,10 @@ from cardsim.games import GAME_NAMES, get_game
 from cardsim.games.base import OptionError, RecordError
 from cardsim.runner import (DEFAULT_CHUNK, MAX_DEALS, OutputError, iter_chunks, make_run, play_matches,
                             simulate_to_dataset)
+from cardsim.deal import ConditionError
 from cardsim.strategies.registry import StrategyError
 
-USAGE_ERRORS = (OptionError, StrategyError, OutputError)
+USAGE_ERRORS = (OptionError, StrategyError, OutputError, ConditionError)
 IN_MEMORY_LIMIT = 20_000_000
 """Most deals ``simulate`` without ``-o`` holds in memory (about 2 GB of rows)."""
 
@@ -108,6 +109,32 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--chunk-size", type=_positive, help="deals per chunk (default 100000)")
     p.add_argument("--progress", action="store_true", help="show a progress bar")
 
+    p = sub.add_parser(
+        "evaluate", help="ask about a hand: play each option of one seat on the same deals",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Play every --option of --seat on the same deals, dealt under the given cards and\n"
+                    "classes, and print per option (best first): n, the share of deals where it was legal,\n"
+                    "the made rate with a 95% Wilson interval, the mean score with a 95% interval, and the\n"
+                    "paired difference to the best option with its 95% interval.",
+        epilog=EVALUATE_EPILOG)
+    p.add_argument("game", type=_game, help=" | ".join(GAME_NAMES))
+    p.add_argument("--seat", type=_nonnegative, default=0, help="the seat that takes the options (default 0)")
+    p.add_argument("--option", action="append", required=True, metavar="OPTION",
+                   help="an option of the seat (repeatable; see below)")
+    p.add_argument("-n", "--deals", type=_positive, default=100_000, help="deals (default 100000)")
+    p.add_argument("--hand", help='the seat\'s given cards, e.g. "S:AKT86 H:KQ42 C:K832" (some or all)')
+    p.add_argument("--where", help='hand classes, e.g. "hcp=15-17, H>=5; seat 2: hcp>=10" (docs/conditions.md)')
+    p.add_argument("--talon", help="given talon (501) or kitty (500) cards")
+    p.add_argument("--dealer", type=_nonnegative, help="the dealer's seat (default: drawn per deal)")
+    p.add_argument("--before", help="match state before the deal: 501 scores by seat (501,250,320); "
+                                    "Vint below0,below1[,games0,games1]; 500 team scores s0,s1")
+    _add_setup(p)
+    p.add_argument("--format", choices=("table", "csv", "json"), default="table", help="output format")
+    p.add_argument("--records", type=_path, help="write the first deals' records, every option, here")
+    p.add_argument("--records-limit", type=_positive, default=100, help="deals with records (default 100)")
+    p.add_argument("--jobs", type=int, default=-1, help="worker processes (-1 = all cores, the default)")
+    p.add_argument("--progress", action="store_true", help="show a progress bar")
+
     p = sub.add_parser("show", help="print one deal for people")
     p.add_argument("game", type=_game, nargs="?", help=" | ".join(GAME_NAMES))
     p.add_argument("--deal", type=_nonnegative, default=0, help="deal number (default 0)")
@@ -128,6 +155,61 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--deals", type=_positive, default=1_000_000)
     p.add_argument("--out", help="write the Markdown table here as well")
     return parser
+
+
+EVALUATE_EPILOG = """options:
+  vint  P | 1S..7NT       the seat's first call (where illegal, the deal counts as not legal)
+        =CONTRACT         the seat declares it, the auction skipped (=3NT, =7S)
+  500   P | 6S..10NT      the seat's first bid or pass
+        =CONTRACT         the seat declares it, the auction skipped (=8H)
+  501   blind:L           bid blind, up to L, at the seat's first turn (blind:80)
+        look | pass       look at the hand (then the strategy bids) | pass at the first turn
+        =L  | =L!         the seat won the auction at L, having looked | blind
+        =L/TRUMP[/TARGET] also forces the trump (S H D C NT) and the target (=100!/H/120)
+
+score: Vint and Five Hundred: the seat's side's points minus the other side's (higher is
+better); 501: the seat's own score change (lower is better).
+
+examples:
+  cardsim evaluate vint --seat 0 --dealer 0 --hand "S:AKT86 H:KQ42 C:K832" \\
+                   --option P --option 1S --option 1H --option 1NT -n 200000 --seed 1
+  cardsim evaluate vint --seat 0 --hand "S:AKQJT98765432" --option =7S --option =7NT -n 2000
+  cardsim evaluate 500 --seat 0 --where "jokers=2, trumps_H>=5" --option =8H --option =9H
+  cardsim evaluate 501 --seat 1 --option blind:80 --option look --before 501,250,320
+"""
+
+
+def _ints(text, what):
+    if text is None:
+        return None
+    try:
+        return [int(x) for x in text.split(",")]
+    except ValueError:
+        raise UsageError(f"{what} must be whole numbers separated by commas, got {text!r}") from None
+
+
+def cmd_evaluate(args) -> int:
+    from cardsim import evaluate as E
+
+    q = E.question(args.game, args.seat, args.option, args.deals, args.seed, args.hand, args.where, args.talon,
+                   args.dealer, _ints(args.before, "--before"), _strategies(args.strategy), args.seats, args.rule)
+    if args.records:
+        _write_text(args.records, "")  # unwritable output is an error before the run, not after
+    df = E.table(q, E.run_question(q, args.jobs, args.progress))
+    if args.records:
+        E.write_records(q, args.records, args.records_limit)
+    if args.format == "csv":
+        sys.stdout.write(df.to_csv(index=False))
+    elif args.format == "json":
+        sys.stdout.write(df.to_json(orient="records", double_precision=6) + "\n")
+    else:
+        a = df.attrs
+        print(f"{a['game']} seat {a['seat']}, {a['deals']:,} deals, seed {a['seed']}; conditions: "
+              f"{a['conditions']} (acceptance {a['acceptance']:.4g}); strategies {', '.join(a['strategies'])}")
+        print(df.to_string(index=False, float_format=lambda v: f"{v:.4f}" if abs(v) < 1 else f"{v:.1f}"))
+        print("score: " + ("the seat's score change, lower is better" if a["lower_is_better"] else
+                           "the seat's side's points minus the other side's") + "; diff: paired, to the best option")
+    return 0
 
 
 def _write_text(path, text):
@@ -315,7 +397,7 @@ def cmd_bench(args) -> int:
     return bench.main(["--deals", str(args.deals)] + (["--out", args.out] if args.out else []))
 
 
-COMMANDS = {"simulate": cmd_simulate, "replay": cmd_replay, "show": cmd_show, "strategies": cmd_strategies,
+COMMANDS = {"simulate": cmd_simulate, "evaluate": cmd_evaluate, "replay": cmd_replay, "show": cmd_show, "strategies": cmd_strategies,
             "columns": cmd_columns, "bench": cmd_bench}
 
 

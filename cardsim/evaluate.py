@@ -1,0 +1,243 @@
+"""Ask about a hand: play every option of one question on the same deals (``cardsim evaluate``).
+
+A question fixes what is known of the deal — the seat's hand or part of it, cards elsewhere,
+hand classes (:mod:`cardsim.conditions`), the dealer, the match state before the deal — and
+lists the options the seat may take: a first call, a contract declared with the auction
+skipped, 501's blind bid or look (the game's ``forcing`` module says which).  Every option is
+played on the same deals with the same strategy randomness (common random numbers), so the
+difference between two options is paired: its interval is that of the per-deal differences.
+
+Deals are drawn under the conditions by :func:`cardsim.deal.deal_chunk` (deal ``i`` of a seed
+is the same deal on any machine, chunking and worker count), played by the game's
+``forcing.play_given``, and reduced chunk by chunk to mergeable sums, so memory does not grow
+with ``n``.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from joblib import Parallel, delayed
+
+from cardsim.conditions import Conditions, compile as compile_conditions, parse_classes
+from cardsim.deal import ConditionError, deal_chunk
+from cardsim.games import get_game
+from cardsim.games.base import OptionError
+from cardsim.rng import deal_key
+from cardsim.runner import check_count, make_run, workers
+from cardsim.stats import mean_interval, wilson
+
+COLUMNS = ["option", "n", "legal", "made", "made_lo", "made_hi", "score", "score_lo", "score_hi", "diff",
+           "diff_lo", "diff_hi"]
+DEFAULT_CHUNK = 20_000
+MAX_OPTIONS = 32
+
+
+@dataclass(frozen=True)
+class Question:
+    """A question ready to play: the game, the run set-up, the compiled conditions, the options."""
+
+    game: str
+    seat: int
+    run: object
+    compiled: object
+    options: tuple
+    forced: tuple
+    before: object
+
+    @property
+    def spec(self):
+        return get_game(self.game)
+
+
+def _conditions(game, seat, seats, hand, talon, where, dealer, conditions):
+    if conditions is not None:
+        if not isinstance(conditions, Conditions):
+            raise OptionError("conditions must be a cardsim.conditions.Conditions")
+        return conditions
+    classes = {}
+    if where is not None:
+        classes = parse_classes(game, where, seat) if isinstance(where, str) else dict(where)
+    hands = {seat: hand} if hand is not None else {}
+    return Conditions(game, seats=seats, dealer=dealer, hands=hands, talon=talon, classes=classes)
+
+
+def question(game, seat=0, options=(), n=100_000, seed=0, hand=None, where=None, talon=None, dealer=None,
+             before=None, strategies=None, seats=None, rules=None, conditions=None,
+             chunk_size=DEFAULT_CHUNK) -> Question:
+    """Check every argument of :func:`evaluate` and build the :class:`Question`.
+
+    Raises OptionError / StrategyError (bad option, seat, count, strategy) or ConditionError
+    (bad or impossible conditions), all ValueError with one-line messages.
+    """
+    spec = get_game(game)
+    if spec.forcing is None:
+        raise OptionError(f"{spec.name} has no forced options yet")
+    run = make_run(spec.name, n, seed, strategies, seats, rules, chunk_size)
+    if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < run.setup.seats:
+        raise OptionError(f"seat must be a whole number from 0 to {run.setup.seats - 1}, got {seat!r}")
+    if isinstance(options, str):
+        options = [options]
+    options = list(options)
+    if not options:
+        raise OptionError("give at least one option (e.g. --option P --option 1NT)")
+    if len(options) > MAX_OPTIONS:
+        raise OptionError(f"at most {MAX_OPTIONS} options in one question")
+    forced = [spec.forcing.parse_option(o, int(seat), run.setup) for o in options]
+    seen = {}
+    for text, f in zip(options, forced):
+        key = tuple(int(x) for x in f)
+        if key in seen:
+            raise OptionError(f"options {seen[key]!r} and {text!r} are the same choice")
+        seen[key] = text
+    state = spec.forcing.parse_before(before, run.setup.seats)
+    cond = _conditions(spec.name, int(seat), run.setup.seats, hand, talon, where, dealer, conditions)
+    if cond.game != spec.name:
+        raise OptionError(f"conditions are for {cond.game}, the question is about {spec.name}")
+    compiled = compile_conditions(cond)
+    return Question(spec.name, int(seat), run, compiled, tuple(str(o).strip() for o in options), tuple(forced),
+                    state)
+
+
+def _chunk_sums(q: Question, start: int, count: int) -> dict:
+    """Mergeable sums of one chunk: per option and per pair of options."""
+    dealt = deal_chunk(q.compiled, q.run.seed, start, count)
+    k = len(q.forced)
+    legal = np.zeros(k)
+    declared = np.zeros(k)
+    made = np.zeros(k)
+    s1 = np.zeros(k)
+    s2 = np.zeros(k)
+    pair_n = np.zeros((k, k))
+    pair_s1 = np.zeros((k, k))
+    pair_s2 = np.zeros((k, k))
+    oks, scores = [], []
+    for j, forced in enumerate(q.forced):
+        rows, ok = q.spec.forcing.play_given(q.run.seed, start, count, dealt.dealers, dealt.hands, dealt.talons,
+                                             q.run.setup, forced, q.before)
+        dec, mad, score = q.spec.forcing.outcome(rows, q.seat)
+        legal[j] = ok.sum()
+        declared[j] = (ok & dec).sum()
+        made[j] = (ok & mad).sum()
+        s1[j] = score[ok].sum()
+        s2[j] = (score[ok] ** 2).sum()
+        oks.append(ok)
+        scores.append(score)
+    for a in range(k):
+        for b in range(k):
+            both = oks[a] & oks[b]
+            d = scores[a][both] - scores[b][both]
+            pair_n[a, b] = both.sum()
+            pair_s1[a, b] = d.sum()
+            pair_s2[a, b] = (d ** 2).sum()
+    return {"deals": count, "attempts": float(dealt.attempts.sum()), "legal": legal, "declared": declared,
+            "made": made, "s1": s1, "s2": s2, "pair_n": pair_n, "pair_s1": pair_s1, "pair_s2": pair_s2}
+
+
+def _merge(parts: list[dict]) -> dict:
+    return {key: sum(p[key] for p in parts) for key in parts[0]}
+
+
+def table(q: Question, sums: dict) -> pd.DataFrame:
+    """The answer: one row per option, best first (columns :data:`COLUMNS`)."""
+    n = sums["deals"]
+    mean, _, lo, hi = mean_interval(sums["s1"], sums["s2"], sums["legal"])
+    mlo, mhi = (np.clip(x, 0.0, 1.0) for x in wilson(sums["made"], sums["declared"]))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        made = np.where(sums["declared"] > 0, sums["made"] / sums["declared"], np.nan)
+    declares = np.array([bool(q.spec.forcing.declares(f)) for f in q.forced])
+    made, mlo, mhi = (np.where(declares, x, np.nan) for x in (made, mlo, mhi))
+    sign = -1.0 if q.spec.forcing.lower_is_better else 1.0
+    ranked = np.where(np.isnan(mean), -np.inf, sign * mean)
+    best = int(np.argmax(ranked))
+    dmean, _, dlo, dhi = mean_interval(sums["pair_s1"][:, best], sums["pair_s2"][:, best], sums["pair_n"][:, best])
+    df = pd.DataFrame({"option": list(q.options), "n": np.full(len(q.options), n, dtype=np.int64),
+                       "legal": sums["legal"] / n, "made": made, "made_lo": mlo, "made_hi": mhi,
+                       "score": mean, "score_lo": lo, "score_hi": hi, "diff": dmean, "diff_lo": dlo,
+                       "diff_hi": dhi})
+    df.loc[best, ["diff", "diff_lo", "diff_hi"]] = 0.0
+    order = np.argsort(-ranked, kind="stable")
+    df = df.iloc[order].reset_index(drop=True)
+    df.attrs.update({"game": q.game, "seat": q.seat, "seed": q.run.seed, "deals": n, "conditions": q.compiled.text,
+                     "acceptance": n / sums["attempts"], "strategies": list(q.run.setup.specs),
+                     "rules": dict(q.run.setup.rules), "lower_is_better": q.spec.forcing.lower_is_better})
+    return df
+
+
+def evaluate(game, seat=0, options=(), n=100_000, seed=0, hand=None, where=None, talon=None, dealer=None,
+             before=None, strategies=None, seats=None, rules=None, conditions=None, n_jobs=-1,
+             chunk_size=DEFAULT_CHUNK, progress=False) -> pd.DataFrame:
+    """Play each option of ``seat`` on the same ``n`` deals under the given conditions.
+
+    ``hand``: the seat's given cards (``"S:AKT86 H:KQ42 C:K832"`` or card tokens); ``where``: a
+    class string (``"hcp=15-17, H>=5; seat 2: hcp>=10"``, docs/conditions.md) or ``{seat:
+    HandClass}``; ``talon``: given talon / kitty cards; ``conditions``: a full
+    :class:`cardsim.conditions.Conditions` instead of those three; ``dealer``: a seat or None
+    (drawn); ``before``: the match state as a list of whole numbers (501 scores by seat; Vint
+    below0, below1[, games0, games1]; Five Hundred scores by team); ``options``: the game's
+    option strings (``cardsim evaluate --help``).
+
+    Returns one row per option, best first: ``option``; ``n`` deals; ``legal`` the share of
+    deals in which the option could be taken; ``made`` the made rate of the contracts the
+    seat's side declared (missing for a pass) with its 95% Wilson interval ``made_lo``,
+    ``made_hi``; ``score`` the mean score of the seat (Vint, Five Hundred: its side's points
+    minus the other side's; 501: its own score change, lower is better) with a 95% normal
+    interval; ``diff`` the paired mean difference to the best option on the deals where both
+    were legal, with its 95% interval.  ``df.attrs`` holds the question (seed, conditions,
+    acceptance rate of the conditions, strategies, rules).  Raises OptionError,
+    StrategyError or ConditionError (ValueError, one-line messages).
+    """
+    q = question(game, seat, options, n, seed, hand, where, talon, dealer, before, strategies, seats, rules,
+                 conditions, chunk_size)
+    return table(q, run_question(q, n_jobs, progress))
+
+
+def run_question(q: Question, n_jobs=-1, progress=False) -> dict:
+    """The merged sums of every chunk of ``q`` (workers: joblib, ``n_jobs`` -1 = all cores)."""
+    from tqdm import tqdm
+
+    chunks = q.run.chunks()
+    parts = []
+    bar = tqdm(total=q.run.n, unit="deal", unit_scale=True, disable=not progress)
+    for (_, _, count), part in zip(chunks, workers(n_jobs, len(chunks))(
+            delayed(_chunk_sums)(q, start, count) for _, start, count in chunks)):
+        parts.append(part)
+        bar.update(count)
+    bar.close()
+    return _merge(parts)
+
+
+def records(q: Question, deal_ids, option: int | None = None) -> list[dict]:
+    """RECORDS.md records of deals ``deal_ids`` of the question, one per deal and option (or for
+    option index ``option`` only), each with a ``source`` naming the question."""
+    from cardsim import __version__
+
+    out = []
+    for i in deal_ids:
+        dealt = deal_chunk(q.compiled, q.run.seed, int(i), 1)
+        for j, forced in enumerate(q.forced):
+            if option is not None and j != option:
+                continue
+            rec = q.spec.forcing.trace_given(deal_key(np.uint64(q.run.seed), int(i)), int(dealt.dealers[0]),
+                                             dealt.hands[0], dealt.talons[0], q.run.setup, forced, q.before)
+            rec["source"] = {"cardsim": __version__, "seed": q.run.seed, "deal": int(i),
+                             "strategies": list(q.run.setup.specs),
+                             "rules": {k: v for k, v in q.run.setup.rules.items()},
+                             "seat": q.seat, "option": q.options[j], "conditions": q.compiled.text}
+            out.append(rec)
+    return out
+
+
+def write_records(q: Question, path, limit: int) -> int:
+    """Write the records of the first ``limit`` deals (every option) to ``path`` (JSON Lines)."""
+    limit = check_count(limit, "the records limit")
+    recs = records(q, range(min(limit, q.run.n)))
+    Path(path).write_text("".join(json.dumps(r) + "\n" for r in recs))
+    return len(recs)
+
+
+__all__ = ["evaluate", "question", "run_question", "table", "records", "write_records", "COLUMNS",
+           "ConditionError"]

@@ -1,0 +1,129 @@
+"""cardsim.evaluate and `cardsim evaluate`: forced choices on deals dealt under conditions."""
+import json
+
+import numpy as np
+import pytest
+
+import cardsim
+from cardsim import evaluate as E
+from cardsim.cli import main
+from cardsim.deal import ConditionError
+from cardsim.games.base import OptionError
+
+SPADES = "S:AKQJT98765432"
+
+
+def test_thirteen_spades_make_seven_spades_always_and_seven_no_trump_never():
+    df = E.evaluate("vint", seat=0, hand=SPADES, options=["=7S", "=7NT"], n=400, seed=3, n_jobs=1)
+    by = df.set_index("option")
+    assert by.loc["=7S", "made"] == 1.0 and by.loc["=7S", "legal"] == 1.0
+    # Without trumps the 13 spades never win a trick: the left-hand opponent leads another suit
+    # and the declarer can only discard (RULES.md §2.3).
+    assert by.loc["=7NT", "made"] == 0.0
+    assert list(df.option) == ["=7S", "=7NT"]  # best first
+    assert by.loc["=7NT", "diff_hi"] < 0 and by.loc["=7S", "diff"] == 0
+
+
+def test_seven_spades_score_is_the_bid_slam_by_hand():
+    # Every deal: 13 tricks × V (V = 4 + 60 = 64) below, slam 1000 + bid slam 5000 above, five
+    # trump honours 40 × V; the aces bonus depends on the other hands (RULES.md §2.4-§2.6).
+    recs = E.records(E.question("vint", seat=0, hand=SPADES, options=["=7S"], n=20, seed=3), range(20))
+    for rec in recs:
+        res = cardsim.replay(rec)
+        assert res == rec["result"]
+        assert res["tricks"][0] == 13 and res["below"][0] == 13 * 64
+        assert res["bonuses"]["slam"][0] == 1000 and res["bonuses"]["bid_slam"][0] == 5000
+        assert res["bonuses"]["honours"][0] == 40 * 64
+
+
+def test_forced_contract_is_recorded_with_the_shortest_auction():
+    q = E.question("vint", seat=2, options=["=3NT"], n=5, seed=8, dealer=3)
+    for rec in E.records(q, range(5)):
+        # dealer 3 speaks first: 3 passes before seat 2? no — seats 3, 0, 1 pass, then seat 2 bids.
+        assert rec["auction"] == ["P", "P", "P", "3NT"] + ["P"] * 12
+        assert rec["result"]["declarer"] == 2 and rec["result"]["contract"] == "3NT"
+        assert rec["source"]["option"] == "=3NT" and rec["source"]["seat"] == 2
+        assert cardsim.replay(rec) == rec["result"]
+
+
+def test_forced_first_call_is_the_seats_first_call_or_not_legal():
+    q = E.question("vint", seat=0, options=["P", "1S", "2H"], n=60, seed=5, dealer=1)
+    seen_illegal = 0
+    for rec in E.records(q, range(20)):
+        option = rec["source"]["option"]
+        first = rec["auction"][3]  # dealer 1: seats 1, 2, 3 speak before seat 0
+        earlier = [c for c in rec["auction"][:3] if c != "P"]
+        if option == "P":
+            assert first == "P"
+        elif not earlier:
+            assert first == option
+        else:
+            seen_illegal += first != option
+        assert cardsim.replay(rec) == rec["result"]
+    df = E.evaluate("vint", seat=0, options=["P", "1S", "2H"], n=3000, seed=5, dealer=1, n_jobs=1)
+    by = df.set_index("option")
+    assert by.loc["P", "legal"] == 1.0
+    assert 0.05 < by.loc["1S", "legal"] < 1.0 and by.loc["2H", "legal"] >= by.loc["1S", "legal"]
+
+
+def test_same_question_same_table_and_one_option_alone_gives_the_same_numbers():
+    kw = dict(seat=1, where="hcp=12-14, S>=5", n=600, seed=11, n_jobs=1, chunk_size=250)
+    a = E.evaluate("vint", options=["P", "1S", "1NT"], **kw)
+    b = E.evaluate("vint", options=["P", "1S", "1NT"], **kw)
+    assert a.equals(b)
+    alone = E.evaluate("vint", options=["1NT"], **{**kw, "chunk_size": 600})
+    cols = ["n", "legal", "made", "made_lo", "made_hi", "score", "score_lo", "score_hi"]
+    assert np.allclose(alone[cols].to_numpy(float), a.set_index("option").loc[["1NT"], cols].to_numpy(float),
+                       equal_nan=True)
+    # the paired difference equals the difference of the means when every deal is legal for both
+    by = a.set_index("option")
+    best = a.option[0]
+    if by.loc["P", "legal"] == 1.0 and by.loc[best, "legal"] == 1.0:
+        assert by.loc["P", "diff"] == pytest.approx(by.loc["P", "score"] - by.loc[best, "score"])
+
+
+def test_class_conditions_hold_on_the_recorded_deals():
+    q = E.question("vint", seat=1, where="hcp=15-17, H>=5", options=["1H"], n=30, seed=2)
+    for rec in E.records(q, range(30)):
+        hand = rec["hands"][1]
+        hcp = sum({"A": 4, "K": 3, "Q": 2, "J": 1}.get(c[0], 0) for c in hand)
+        assert 15 <= hcp <= 17 and sum(c[1] == "H" for c in hand) >= 5
+
+
+@pytest.mark.parametrize("kw, exc, match", [
+    (dict(options=[]), OptionError, "at least one option"),
+    (dict(options=["8S"]), OptionError, "not a Vint call"),
+    (dict(options=["=P"]), OptionError, "needs a bid"),
+    (dict(options=["1S", "1s"]), OptionError, "same choice"),
+    (dict(options=["P"], seat=4), OptionError, "seat must be"),
+    (dict(options=["P"], n=0), OptionError, "whole number"),
+    (dict(options=["P"], hand="S:AKQ S:A"), ConditionError, "twice"),
+    (dict(options=["P"], hand="S:AKQJT98765432 H:A"), ConditionError, "13"),
+    (dict(options=["P"], where="hcp>=38"), ConditionError, "impossible"),
+    (dict(options=["P"], where="hcp=="), ConditionError, "unexpected .=. at column 5"),
+    (dict(options=["P"], before=[600, 0]), OptionError, "below the line"),
+])
+def test_bad_questions_are_one_line_errors(kw, exc, match):
+    kw = {"n": 10, **kw}
+    with pytest.raises(exc, match=match) as info:
+        E.question("vint", **kw)
+    assert "\n" not in str(info.value)
+
+
+def test_cli_evaluate_json_columns_and_errors(capsys, tmp_path):
+    out = tmp_path / "ev.jsonl"
+    code = main(["evaluate", "vint", "--seat", "0", "--dealer", "0", "--hand", "S:AKT86 H:KQ42 C:K832",
+                 "--option", "P", "--option", "1S", "-n", "300", "--seed", "1", "--format", "json",
+                 "--jobs", "1", "--records", str(out), "--records-limit", "3"])
+    assert code == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [set(r) for r in rows] == [set(E.COLUMNS)] * 2
+    assert {r["option"] for r in rows} == {"P", "1S"}
+    assert next(r for r in rows if r["option"] == "P")["made"] is None
+    recs = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(recs) == 6 and all(cardsim.replay(r) == r["result"] for r in recs)
+    assert main(["evaluate", "vint", "--option", "9S", "-n", "10"]) == 2
+    assert "not a Vint call" in capsys.readouterr().err
+    assert main(["evaluate", "vint", "--option", "P", "--where", "hcp>=", "-n", "10"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("cardsim: error:") and err.count("\n") == 1
