@@ -92,16 +92,19 @@ def full_deck(ranks: str) -> np.ndarray:
 
 
 def parse_card(token: str, ranks: str) -> int:
-    """Card index of a token such as ``AS``, ``TD``, ``10d`` (case-insensitive, RECORDS.md).
+    """Card index of a token such as ``AS``, ``TD``, ``10d`` (RECORDS.md, Cards).
 
+    The grammar is exact: one rank letter of ``ranks`` (or ``10`` for ``T``) then one suit
+    letter of ``S H D C``, either case, nothing else (no blanks, no other characters).
     Raises :class:`CardError` for anything that is not a card of a game with ``ranks``.
     """
     if not isinstance(token, str):
         raise CardError(f"card must be a string, got {token!r}")
-    t = token.strip().upper()
-    if t.startswith("10"):
+    # ASCII first: str.upper() maps some other letters onto ASCII ones ('ſ' -> 'S').
+    t = token.upper() if token.isascii() else ""
+    if t.startswith("10") and "T" in ranks:
         t = "T" + t[2:]
-    if len(t) != 2 or t[0] not in ranks or t[1] not in SUITS:
+    if len(t) != 2 or ranks.find(t[0]) < 0 or SUITS.find(t[1]) < 0:
         raise CardError(f"unknown card {token!r}")
     return SUITS.index(t[1]) * LANE + ranks.index(t[0])
 

@@ -30,5 +30,9 @@ def test_partials_merge_and_tables(tmp_path):
     assert np.isclose(total_net, expect)
     d = tabs["g500_denominations"]
     assert d["n"].sum() == 1200 and set(d.contract) <= {"thrown in", "S", "C", "D", "H", "NT"}
-    paths = A.figures(tabs, tmp_path)
-    assert all(p.exists() for p in paths)
+    # a figure needs contracts reached at least 200 times: more deals than the tables above
+    big = A.tables(A.summarize(pd.DataFrame(SPEC.simulate_chunk(6, 0, 6000, setup))))
+    assert (big["g500_contracts"].n >= 200).sum() >= 2
+    paths = A.figures(big, tmp_path)
+    assert paths == [tmp_path / "g500_contracts.png"] and paths[0].stat().st_size > 10_000
+    assert A.figures(tabs, tmp_path / "few") == []  # 1,200 deals: no contract reached 200 times

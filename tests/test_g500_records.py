@@ -4,7 +4,6 @@ import json
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
 
 from cardsim.games import get_game
 from cardsim.games.base import RecordError
@@ -290,7 +289,8 @@ def test_no_trump_jokers_record():
     # engine records use the token too
     recs = SPEC.make_records(21, range(300), SPEC.setup("random"))
     led = [p for rec in recs for p in rec["play"] if "=" in p]
-    assert led and all(p[:2] in ("HJ", "LJ") and p[2] == "=" and p[3] in "SCDH" for p in led)
+    assert len(led) >= 10 and {p[:2] for p in led} == {"HJ", "LJ"}
+    assert set(led) <= {f"{j}={s}" for j in ("HJ", "LJ") for s in "SCDH"}
 
 
 def test_no_trump_joker_cannot_be_played_holding_led_suit_record():
@@ -318,41 +318,41 @@ def good():
                                 discard=["4S", "4C", "7H", "6H", "5H", "4H"]))
 
 
-@pytest.mark.parametrize("mutate, field", [
-    (lambda r: r.update(game="vint"), "game"),
-    (lambda r: r.update(seats=3), "seats"),
-    (lambda r: r.update(dealer=4), "dealer"),
-    (lambda r: r.update(dealer="0"), "dealer"),
-    (lambda r: r.update(rules={"scoring": "bridge"}), "rules"),
-    (lambda r: r.update(rules={"targett": 10}), "rules"),
-    (lambda r: r.update(rules={"target": True}), "rules"),
-    (lambda r: r.update(before={"scores": [0]}), "before"),
-    (lambda r: r.update(before={"scores": [1000, 0]}), "before"),
-    (lambda r: r["hands"][0].append("4D"), "hands"),
-    (lambda r: r["hands"][0].__setitem__(0, "2S"), "hands"),
-    (lambda r: r["hands"][0].__setitem__(0, "AS"), "hands"),
-    (lambda r: r.update(hands=r["hands"][:3]), "hands"),
-    (lambda r: r.update(talon=r["talon"][:5]), "talon"),
-    (lambda r: r["auction"].__setitem__(1, "6S"), "auction"),
-    (lambda r: r["auction"].append("P"), "auction"),
-    (lambda r: r["auction"].pop(), "auction"),
-    (lambda r: r["auction"].__setitem__(0, "6X"), "auction"),
-    (lambda r: r.update(discard=r["discard"][:5]), "discard"),
-    (lambda r: r["discard"].__setitem__(0, "AS"), "discard"),
-    (lambda r: r["play"].pop(), "play"),
-    (lambda r: r["play"].append("AS"), "play"),
-    (lambda r: r["play"].__setitem__(0, "AS"), "play"),
-    (lambda r: r["play"].__setitem__(3, r["play"][2]), "play"),
-    (lambda r: r.update(play="AS"), "play"),
+@pytest.mark.parametrize("mutate, field, index", [
+    (lambda r: r.update(game="vint"), "game", None),
+    (lambda r: r.update(seats=3), "seats", None),
+    (lambda r: r.update(dealer=4), "dealer", None),
+    (lambda r: r.update(dealer="0"), "dealer", None),
+    (lambda r: r.update(rules={"scoring": "bridge"}), "rules", None),
+    (lambda r: r.update(rules={"targett": 10}), "rules", None),
+    (lambda r: r.update(rules={"target": True}), "rules", None),
+    (lambda r: r.update(before={"scores": [0]}), "before", None),
+    (lambda r: r.update(before={"scores": [1000, 0]}), "before", None),
+    (lambda r: r["hands"][0].append("4D"), "hands", 0),
+    (lambda r: r["hands"][0].__setitem__(0, "2S"), "hands", 0),
+    (lambda r: r["hands"][0].__setitem__(0, "AS"), "hands", None),
+    (lambda r: r.update(hands=r["hands"][:3]), "hands", None),
+    (lambda r: r.update(talon=r["talon"][:5]), "talon", None),
+    (lambda r: r["auction"].__setitem__(1, "6S"), "auction", 1),
+    (lambda r: r["auction"].append("P"), "auction", 6),
+    (lambda r: r["auction"].pop(), "auction", 5),
+    (lambda r: r["auction"].__setitem__(0, "6X"), "auction", 0),
+    (lambda r: r.update(discard=r["discard"][:5]), "discard", None),
+    (lambda r: r["discard"].__setitem__(0, "AS"), "discard", 0),
+    (lambda r: r["play"].pop(), "play", 39),
+    (lambda r: r["play"].append("AS"), "play", 40),
+    (lambda r: r["play"].__setitem__(0, "AS"), "play", 0),
+    (lambda r: r["play"].__setitem__(3, r["play"][2]), "play", 3),
+    (lambda r: r.update(play="AS"), "play", None),
 ])
-def test_bad_records_rejected(mutate, field):
+def test_bad_records_rejected(mutate, field, index):
     r = good()
     assert slow.replay(r)["contract"] == "8NT"
     mutate(r)
     with pytest.raises(RecordError) as exc:
         slow.replay(r)
-    assert exc.value.field == field
-    assert str(exc.value)
+    assert (exc.value.field, exc.value.index) == (field, index)
+    assert str(exc.value).startswith(field if index is None else f"{field}[{index}]: ")
 
 
 def test_bad_bid_not_higher_message():
@@ -361,32 +361,3 @@ def test_bad_bid_not_higher_message():
     with pytest.raises(RecordError) as exc:
         slow.replay(r)
     assert exc.value.index == 3 and exc.value.rule == "RULES.md §3.3" and "not worth more" in exc.value.message
-
-
-json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-5, 60) | st.text(max_size=4)
-    | st.sampled_from(["P", "6H", "10NT", "HJ", "LJ", "HJ=S", "AS", "4D", "500", "quebec"]),
-    lambda inner: st.lists(inner, max_size=6) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
-    max_leaves=20,
-)
-
-
-@settings(max_examples=150, deadline=None)
-@given(json_values)
-def test_replay_never_crashes_on_json(value):
-    try:
-        slow.replay(value)
-    except RecordError:
-        pass
-
-
-@settings(max_examples=100, deadline=None)
-@given(st.data())
-def test_replay_mutated_records(data):
-    r = good()
-    field = data.draw(st.sampled_from(["hands", "talon", "auction", "discard", "play", "before", "rules", "dealer"]))
-    r[field] = data.draw(json_values)
-    try:
-        slow.replay(r)
-    except RecordError:
-        pass

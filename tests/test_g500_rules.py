@@ -2,6 +2,7 @@
 import numpy as np
 import pytest
 
+from cardsim.cards import CardError
 from cardsim.games.base import RecordError
 from cardsim.games.g500 import slow_replay as slow
 from cardsim.games.g500.constants import (
@@ -92,7 +93,6 @@ def test_trump_lane_has_fourteen_cards(trump):
 
 
 def test_no_trump_order():
-    order = ["HJ", "LJ"]
     assert engine_winner(["LJ", "HJ", "AS", "KS"], NT, named=S) == 1
     assert slow_winner(["LJ", "HJ", "AS", "KS"], "NT", named="S") == 1
     # A K Q J 10 … 4 in every suit, jacks are ordinary cards
@@ -100,7 +100,6 @@ def test_no_trump_order():
     e = [eff(t, NT) for t in spades]
     assert e == sorted(e, reverse=True)
     assert slow.suit_of(slow.parse_card("JC", "x", 0), "NT") == "C"
-    assert order
 
 
 def test_left_bower_beats_trump_ace():
@@ -220,12 +219,22 @@ def test_game_end():
     assert game_winner(540, 500, True, 500) == 0
 
 
-def test_bad_calls_and_cards():
-    for tok in ["5S", "11H", "6X", "NT", "", "PP", 6]:
-        with pytest.raises(Exception):
-            parse_call(tok)
-    with pytest.raises(RecordError):
-        slow.parse_call("11H", 0)
-    with pytest.raises(RecordError):
-        slow.parse_card("3S", "hands", 0)
+@pytest.mark.parametrize("token", ["5S", "11H", "6X", "NT", "", "PP", "6", "S6"])
+def test_engine_call_parser_rejects_unknown_calls(token):
+    with pytest.raises(CardError, match="unknown call"):
+        parse_call(token)
+
+
+def test_engine_call_parser_rejects_non_strings():
+    with pytest.raises(CardError, match="must be a string"):
+        parse_call(6)
+
+
+def test_slow_twin_rejects_bad_calls_and_cards():
+    with pytest.raises(RecordError, match="unknown call '11H'") as exc:
+        slow.parse_call("11H", 4)
+    assert (exc.value.field, exc.value.index) == ("auction", 4)
+    with pytest.raises(RecordError, match="unknown card '3S'") as exc:
+        slow.parse_card("3S", "hands", 2)
+    assert (exc.value.field, exc.value.index) == ("hands", 2)
     assert slow.parse_card("10h", "x", 0) == ("T", "H")

@@ -125,11 +125,11 @@ def test_heuristic_is_sensible():
 
 
 def test_setup_errors():
-    with pytest.raises(OptionError):
+    with pytest.raises(OptionError, match="played with 3 or 4 seats, not 5"):
         SPEC.setup(seats=5)
-    with pytest.raises(StrategyError):
+    with pytest.raises(StrategyError, match="nonsense"):
         SPEC.setup("heuristic:nonsense=1")
-    with pytest.raises(OptionError):
+    with pytest.raises(OptionError, match="unknown 501 rule option 'x'"):
         SPEC.parse_rules({"x": "1"})
 
 

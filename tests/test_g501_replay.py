@@ -2,7 +2,6 @@
 import copy
 
 import pytest
-from hypothesis import given, settings, strategies as st
 
 from cardsim.games.base import RecordError
 from cardsim.games.g501 import SPEC
@@ -71,39 +70,3 @@ def test_abandon_or_void_must_not_be_played():
     def void(r):
         r["auction"] = ["P", "P", "P"]
     rejects(void, "no contract", "contract")
-
-
-json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-300, 300) | st.text(max_size=4)
-    | st.sampled_from(["P", "B80", "80", "AS", "KH+", "NT", "S", "10d"]),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
-    max_leaves=12,
-)
-FIELDS = ["game", "seats", "dealer", "rules", "before", "hands", "talon", "auction", "contract", "play"]
-
-
-@settings(max_examples=300, deadline=None)
-@given(field=st.sampled_from(FIELDS), value=json_values, index=st.integers(0, 30))
-def test_fuzz_only_record_errors(field, value, index):
-    rec = copy.deepcopy(SEED_EXAMPLE)
-    target = rec.get(field)
-    if isinstance(target, list) and target and index < len(target):
-        target[index] = value
-    elif isinstance(target, dict) and target:
-        key = sorted(target)[index % len(target)]
-        target[key] = value
-    else:
-        rec[field] = value
-    try:
-        SPEC.replay(rec)
-    except RecordError:
-        pass
-
-
-@settings(max_examples=50, deadline=None)
-@given(value=json_values)
-def test_fuzz_whole_record(value):
-    try:
-        SPEC.replay(value)
-    except RecordError:
-        pass

@@ -20,6 +20,7 @@ from cardsim.games.g500.constants import (
     card_str,
 )
 from cardsim.cards import SUITS
+from cardsim.games.source import source_of
 from cardsim.rng import check_seed
 
 
@@ -109,5 +110,6 @@ def make_records(seed: int, deal_ids, setup: Setup, scores=None) -> list[dict]:
                 play.append(tok)
         rec["play"] = play
         rec["result"] = result_of(res, setup.rules)
+        rec["source"] = source_of(setup, seed_u, ids[i])
         records.append(rec)
     return records

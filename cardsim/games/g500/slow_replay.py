@@ -4,15 +4,22 @@ Nothing here uses the bit layout or the remap tables of the engine: cards are
 ``(rank, suit)`` pairs, suits and ranks are computed from the rule text, so the round trip
 ``replay(record) == record["result"]`` checks the engine against an independent reading of
 the rules.  Every problem raises :class:`RecordError` (never anything else).
+
+The phases follow RULES.md: :func:`check_record` (the record's header, rule options and
+match state, §3.6), :func:`parse_hands` (the deal, §3.2), :func:`run_auction` (§3.3),
+:func:`take_kitty` (kitty and discard, §3.4), :func:`play_tricks` (§3.5) and :func:`score`
+(§3.6), as in Vint's slow twin (:mod:`cardsim.games.vint.replay`).
 """
 from __future__ import annotations
 
 from cardsim.games.base import RecordError
+from cardsim.games.source import check_source
 
 RANKS = "456789TJQKA"
 SUITS = "SCDH"
 DENOMS = ("S", "C", "D", "H", "NT")
 JOKERS = ("LJ", "HJ")
+BID_TRICKS = ("6", "7", "8", "9", "10")
 R31 = "RULES.md §3.1"
 R32 = "RULES.md §3.2"
 R33 = "RULES.md §3.3"
@@ -22,19 +29,45 @@ R36 = "RULES.md §3.6"
 KNOWN_RULES = {"scoring": ("quebec", "subtract"), "target": None}
 
 
-# ---------------------------------------------------------------- tokens
+# ---------------------------------------------------------------- tokens (RECORDS.md)
+def upper_ascii(token: str) -> str:
+    """``token`` in upper case, or ``""`` (no token) when it is not ASCII: ``str.upper`` maps some
+    other letters onto ASCII ones (``'ſ'`` -> ``'S'``), which the grammar does not allow."""
+    return token.upper() if token.isascii() else ""
+
+
 def parse_card(token, field, index):
-    """A card as ``"HJ"``, ``"LJ"`` or ``(rank letter, suit letter)``; RecordError otherwise."""
+    """A card as ``"HJ"``, ``"LJ"`` or ``(rank letter, suit letter)``; RecordError otherwise.
+
+    Exact grammar: ``HJ``, ``LJ``, or a rank of ``A K Q J T 9 8 7 6 5 4`` (or ``10``) then a
+    suit of ``S H D C``; either case, nothing else.
+    """
     if not isinstance(token, str):
         raise RecordError(f"card must be a string, got {token!r}", field, index, R31)
-    t = token.strip().upper()
+    t = upper_ascii(token)
     if t in JOKERS:
         return t
     if t.startswith("10"):
         t = "T" + t[2:]
-    if len(t) != 2 or t[0] not in RANKS or t[1] not in SUITS:
+    if len(t) != 2 or RANKS.find(t[0]) < 0 or SUITS.find(t[1]) < 0:
         raise RecordError(f"unknown card {token!r}", field, index, R31)
     return (t[0], t[1])
+
+
+def parse_play(token, index):
+    """A played card and the suit it names: ``(card, None)`` or, for ``HJ=H``, ``("HJ", "H")``.
+
+    Only the grammar is checked here (exactly one of ``S H D C`` after one ``=``); whether
+    the card may name a suit is :func:`play_tricks`' business.
+    """
+    if not isinstance(token, str) or "=" not in token:
+        return parse_card(token, "play", index), None
+    written, _, named = token.partition("=")
+    named = upper_ascii(named)
+    if len(named) != 1 or SUITS.find(named) < 0:
+        raise RecordError(f"unknown card {token!r}: a joker led in no-trump names exactly one of S H D C "
+                          "(HJ=H)", "play", index, R35)
+    return parse_card(written, "play", index), named
 
 
 def card_name(card) -> str:
@@ -42,17 +75,18 @@ def card_name(card) -> str:
 
 
 def parse_call(token, index):
-    """``None`` for a pass, else ``(tricks, denomination)``."""
+    """``None`` for a pass, else ``(tricks, denomination)``.
+
+    Exact grammar: ``P``, or ``6``..``10`` then ``S C D H NT``; either case, nothing else.
+    """
     if not isinstance(token, str):
         raise RecordError(f"call must be a string, got {token!r}", "auction", index, R33)
-    t = token.strip().upper()
+    t = upper_ascii(token)
     if t == "P":
         return None
-    for den in ("NT", "S", "C", "D", "H"):
-        if t.endswith(den):
-            num = t[: -len(den)]
-            if num in ("6", "7", "8", "9", "10"):
-                return (int(num), den)
+    for den in DENOMS:
+        if t.endswith(den) and t[: -len(den)] in BID_TRICKS:
+            return (int(t[: -len(den)]), den)
     raise RecordError(f"unknown call {token!r}", "auction", index, R33)
 
 
@@ -97,8 +131,9 @@ def power(card, trump, led):
     return -1
 
 
-# ---------------------------------------------------------------- record fields
-def _rules(record):
+# ---------------------------------------------------------------- the record (RECORDS.md, RULES.md §3.6)
+def parse_rules(record):
+    """``(scoring, target)`` of the record's rule options (RULES.md §3.6); defaults when absent."""
     rules = record.get("rules", {})
     if rules is None:
         rules = {}
@@ -116,7 +151,8 @@ def _rules(record):
     return scoring, target
 
 
-def _before(record, target):
+def parse_before(record, target):
+    """The teams' scores before the deal, ``[team0, team1]``; ``[0, 0]`` when absent."""
     before = record.get("before")
     if before is None:
         return [0, 0]
@@ -130,20 +166,8 @@ def _before(record, target):
     return list(scores)
 
 
-def _cards(lst, field, size, rule):
-    if not isinstance(lst, list):
-        raise RecordError(f"{field} must be a list of cards", field, None, rule)
-    cards = [parse_card(t, field, i) for i, t in enumerate(lst)]
-    if len(cards) != size:
-        raise RecordError(f"{field} must hold {size} cards, not {len(cards)}", field, None, rule)
-    return cards
-
-
-def replay(record) -> dict:
-    """Validate a Five Hundred record and return its ``result`` (RECORDS.md).
-
-    Raises RecordError (field, index, rule) for any breach of RECORDS.md or RULES.md §3.
-    """
+def check_record(record):
+    """The header of a record: ``(dealer, scoring, target, before)``; RecordError otherwise."""
     if not isinstance(record, dict):
         raise RecordError("a record must be a JSON object")
     if record.get("game") != "500":
@@ -154,9 +178,25 @@ def replay(record) -> dict:
     dealer = record.get("dealer")
     if not is_int(dealer) or not 0 <= dealer < 4:
         raise RecordError(f"dealer must be a seat 0..3, got {dealer!r}", "dealer", None, R32)
-    scoring, target = _rules(record)
-    before = _before(record, target)
+    scoring, target = parse_rules(record)
+    before = parse_before(record, target)
+    check_source(record)
+    return dealer, scoring, target, before
 
+
+def card_list(lst, field, size, rule):
+    """The ``size`` cards of list field ``field`` (``talon``, ``discard``)."""
+    if not isinstance(lst, list):
+        raise RecordError(f"{field} must be a list of cards", field, None, rule)
+    cards = [parse_card(t, field, i) for i, t in enumerate(lst)]
+    if len(cards) != size:
+        raise RecordError(f"{field} must hold {size} cards, not {len(cards)}", field, None, rule)
+    return cards
+
+
+# ---------------------------------------------------------------- phases of a deal
+def parse_hands(record):
+    """The deal (RULES.md §3.2): ``(hands, kitty)``, 4 × 10 cards and 6, no card twice."""
     hands_in = record.get("hands")
     if not isinstance(hands_in, list) or len(hands_in) != 4:
         raise RecordError("hands must be a list of 4 hands", "hands", None, R32)
@@ -168,15 +208,18 @@ def replay(record) -> dict:
         if len(cards) != 10:
             raise RecordError(f"seat {s} must be dealt 10 cards, not {len(cards)}", "hands", s, R32)
         hands.append(cards)
-    kitty = _cards(record.get("talon"), "talon", 6, R32)
+    kitty = card_list(record.get("talon"), "talon", 6, R32)
     seen = set()
     for card in [c for h in hands for c in h] + kitty:
         if card in seen:
             raise RecordError(f"card {card_name(card)} dealt twice", "hands", None, R31)
         seen.add(card)
+    return hands, kitty
 
-    # auction (RULES.md §3.3)
-    auction = record.get("auction")
+
+def run_auction(auction, dealer):
+    """The calls of RULES.md §3.3: ``(declarer, (tricks, denomination))``, or ``(None, None)``
+    when all four pass."""
     if not isinstance(auction, list):
         raise RecordError("auction must be a list of calls", "auction", None, R33)
     passed = set()
@@ -200,24 +243,12 @@ def replay(record) -> dict:
         over = len(passed) == 4 or (len(passed) == 3 and high is not None)
     if not over:
         raise RecordError("auction not finished", "auction", len(auction), R33)
+    return high_seat, high
 
-    play = record.get("play", [])
-    if not isinstance(play, list):
-        raise RecordError("play must be a list of cards", "play", None, R35)
-    result = {"game": "500"}
-    if high is None:
-        if play:
-            raise RecordError("cards played after an all-pass auction (thrown in)", "play", 0, R33)
-        if record.get("discard") not in (None, []):
-            raise RecordError("discard after an all-pass auction (thrown in)", "discard", None, R33)
-        result.update(declarer=None, contract=None, value=0, tricks=[0, 0], made=None, delta=[0, 0],
-                      game_over=False, winner=None, after={"scores": list(before)})
-        return result
 
-    # kitty and discard (RULES.md §3.4)
-    trump = high[1]
-    declarer = high_seat
-    discard = _cards(record.get("discard"), "discard", 6, R34)
+def take_kitty(record, hands, kitty, declarer):
+    """RULES.md §3.4: the hands in play after the declarer takes the kitty and discards six."""
+    discard = card_list(record.get("discard"), "discard", 6, R34)
     held = [list(h) for h in hands]
     held[declarer] = held[declarer] + kitty
     for i, card in enumerate(discard):
@@ -225,8 +256,24 @@ def replay(record) -> dict:
             raise RecordError(f"discard {card_name(card)} is not in the declarer's hand and kitty",
                               "discard", i, R34)
         held[declarer].remove(card)
+    return held
 
-    # play (RULES.md §3.5)
+
+def lead_suit(card, named, trump, index):
+    """The suit a led card asks for: its own, or in no-trump the one a joker names."""
+    led = suit_of(card, trump)
+    if led is None:
+        if named is None:
+            raise RecordError("a joker led in no-trump must name a suit (HJ=H)", "play", index, R35)
+        return named
+    return led
+
+
+def play_tricks(play, held, declarer, trump):
+    """The ten tricks of RULES.md §3.5 (the declarer leads first): tricks won ``[team0, team1]``."""
+    if not isinstance(play, list):
+        raise RecordError("play must be a list of cards", "play", None, R35)
+    held = [list(h) for h in held]
     tricks = [0, 0]
     leader = declarer
     k = 0
@@ -237,25 +284,13 @@ def replay(record) -> dict:
             seat = (leader + j) % 4
             if k >= len(play):
                 raise RecordError(f"deal not finished: {len(play)} cards played, 40 needed", "play", k, R35)
-            tok = play[k]
-            named = None
-            if isinstance(tok, str) and "=" in tok:
-                tok, _, named = tok.partition("=")
-                named = named.strip().upper()
-            card = parse_card(tok, "play", k)
+            card, named = parse_play(play[k], k)
             if card not in held[seat]:
                 raise RecordError(f"{card_name(card)} is not in seat {seat}'s hand", "play", k, R35)
-            if named is not None:
-                if not (j == 0 and trump == "NT" and card in JOKERS):
-                    raise RecordError("only a joker led in no-trump names a suit", "play", k, R35)
-                if named not in SUITS:
-                    raise RecordError(f"unknown named suit {named!r}", "play", k, R35)
+            if named is not None and not (j == 0 and trump == "NT" and card in JOKERS):
+                raise RecordError("only a joker led in no-trump names a suit", "play", k, R35)
             if j == 0:
-                led = suit_of(card, trump)
-                if led is None:
-                    if named is None:
-                        raise RecordError("a joker led in no-trump must name a suit (HJ=H)", "play", k, R35)
-                    led = named
+                led = lead_suit(card, named, trump, k)
             else:
                 mine = suit_of(card, trump)
                 if mine != led and any(suit_of(c, trump) == led for c in held[seat]):
@@ -264,16 +299,18 @@ def replay(record) -> dict:
             held[seat].remove(card)
             trick.append((seat, card))
             k += 1
-        best = max(trick, key=lambda sc: power(sc[1], trump, led))
-        leader = best[0]
+        leader = max(trick, key=lambda sc: power(sc[1], trump, led))[0]
         tricks[leader % 2] += 1
     if k < len(play):
         raise RecordError("card played after the deal ended", "play", k, R35)
+    return tricks
 
-    # scoring (RULES.md §3.6)
-    value = bid_value(high)
+
+def score(bid, declarer, tricks, scoring, target, before):
+    """The ``result`` of a played deal (RULES.md §3.6)."""
+    value = bid_value(bid)
     dteam = declarer % 2
-    made = tricks[dteam] >= high[0]
+    made = tricks[dteam] >= bid[0]
     delta = [0, 0]
     if scoring == "quebec":
         if made:
@@ -293,6 +330,34 @@ def replay(record) -> dict:
         winner = 1
     else:
         winner = None
-    result.update(declarer=declarer, contract=f"{high[0]}{trump}", value=value, tricks=tricks, made=made,
-                  delta=delta, game_over=winner is not None, winner=winner, after={"scores": after})
-    return result
+    return {"game": "500", "declarer": declarer, "contract": f"{bid[0]}{bid[1]}", "value": value,
+            "tricks": tricks, "made": made, "delta": delta, "game_over": winner is not None, "winner": winner,
+            "after": {"scores": after}}
+
+
+def thrown_in(record, play, before):
+    """The ``result`` of a deal all four passed (RULES.md §3.3): nothing played, nothing scored."""
+    if play:
+        raise RecordError("cards played after an all-pass auction (thrown in)", "play", 0, R33)
+    if record.get("discard") not in (None, []):
+        raise RecordError("discard after an all-pass auction (thrown in)", "discard", None, R33)
+    return {"game": "500", "declarer": None, "contract": None, "value": 0, "tricks": [0, 0], "made": None,
+            "delta": [0, 0], "game_over": False, "winner": None, "after": {"scores": list(before)}}
+
+
+def replay(record) -> dict:
+    """Validate a Five Hundred record and return its ``result`` (RECORDS.md).
+
+    Raises RecordError (field, index, rule) for any breach of RECORDS.md or RULES.md §3.
+    """
+    dealer, scoring, target, before = check_record(record)
+    hands, kitty = parse_hands(record)
+    declarer, bid = run_auction(record.get("auction"), dealer)
+    play = record.get("play", [])
+    if not isinstance(play, list):
+        raise RecordError("play must be a list of cards", "play", None, R35)
+    if bid is None:
+        return thrown_in(record, play, before)
+    held = take_kitty(record, hands, kitty, declarer)
+    tricks = play_tricks(play, held, declarer, bid[1])
+    return score(bid, declarer, tricks, scoring, target, before)

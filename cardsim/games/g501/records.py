@@ -5,6 +5,7 @@ import numpy as np
 
 from cardsim.cards import card_str, cards_of
 from cardsim.games.base import Setup
+from cardsim.games.source import source_of
 from cardsim.games.g501 import engine as E
 from cardsim.games.g501.chunks import _check, _scores
 from cardsim.games.g501.constants import (
@@ -113,5 +114,6 @@ def make_records(seed: int, deal_ids, setup: Setup, scores=None) -> list[dict]:
             plays.append(card_str(c - DECLARE_FLAG if flag else c, RANKS) + ("+" if flag else ""))
         rec["play"] = plays
         rec["result"] = result_from_engine(res, seats, before)
+        rec["source"] = source_of(setup, seed_u, ids[i])
         out.append(rec)
     return out

@@ -7,6 +7,7 @@ pairs, every rule of RULES.md §1 is re-implemented here from the text.  ``repla
 from __future__ import annotations
 
 from cardsim.games.base import RecordError
+from cardsim.games.source import check_source
 
 RANK_ORDER = "9JQKTA"          # trick rank, low to high (RULES.md §1.1)
 POINTS = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2, "9": 0}
@@ -21,14 +22,24 @@ def _is_int(x) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
+def _upper_ascii(token: str) -> str:
+    """``token`` in upper case, or ``""`` (no token) when it is not ASCII: ``str.upper`` maps some
+    other letters onto ASCII ones (``'ſ'`` -> ``'S'``), which the grammar does not allow."""
+    return token.upper() if token.isascii() else ""
+
+
 def _card(token, field, index=None, rule="RECORDS.md, Cards") -> str:
-    """Normalise a card token (``AS``, ``10d``) to ``"AS"``/``"TD"``."""
+    """Normalise a card token (``AS``, ``10d``) to ``"AS"``/``"TD"``.
+
+    Exact grammar: a rank of ``A K Q J T 9`` (or ``10``) then a suit of ``S H D C``, either
+    case, nothing else.
+    """
     if not isinstance(token, str):
         raise RecordError(f"card must be a string, got {token!r}", field, index, rule)
-    t = token.strip().upper()
+    t = _upper_ascii(token)
     if t.startswith("10"):
         t = "T" + t[2:]
-    if len(t) != 2 or t not in DECK:
+    if t not in DECK:
         raise RecordError(f"unknown card {token!r} (501 has A K Q J 10 9 in S H D C)", field, index, rule)
     return t
 
@@ -45,17 +56,24 @@ def _wins(card: str, best: str, trump: str) -> bool:
 
 
 def _parse_call(tok, index):
-    """``"P"`` -> (None, False); ``"70"`` -> (70, False); ``"B70"`` -> (70, True)."""
+    """``"P"`` -> (None, False); ``"70"`` -> (70, False); ``"B70"`` -> (70, True).
+
+    Exact grammar: ``P``, or a whole number written in ASCII digits without sign, blank or
+    leading zero, optionally after one ``B`` (blind); ``P`` and ``B`` in either case.
+    """
     if not isinstance(tok, str):
         raise RecordError(f"call must be a string, got {tok!r}", "auction", index, "RECORDS.md, Calls")
-    t = tok.strip().upper()
-    if t in ("P", "PASS"):
+    t = _upper_ascii(tok)
+    if t == "P":
         return None, False
     blind = t.startswith("B")
     digits = t[1:] if blind else t
-    if not digits.isdigit() or not digits.isascii() or len(digits) > 6:
+    if not (digits and "123456789".find(digits[0]) >= 0 and all("0123456789".find(d) >= 0 for d in digits)):
         raise RecordError(f"unknown call {tok!r} (P, a bid such as 70, or a blind bid such as B70)",
                           "auction", index, "RECORDS.md, Calls")
+    if len(digits) > len(str(MAX_BID)):  # int() of thousands of digits would itself fail
+        raise RecordError(f"a bid of {len(digits)} digits is out of range: bids are {MIN_BID}..{MAX_BID}",
+                          "auction", index, "RULES.md §1.3")
     return int(digits), blind
 
 
@@ -73,6 +91,7 @@ def _check_header(record):
     rules = record.get("rules")
     if rules is not None and (not isinstance(rules, dict) or rules):
         raise RecordError(f"501 has no rule options, got {rules!r}", "rules")
+    check_source(record)
     before = record.get("before")
     if before is None:
         scores = [START] * seats
@@ -164,20 +183,21 @@ def _contract(record, decl, bid, hand10, opponents):
     if not isinstance(c, dict):
         raise RecordError("the auction has a winner: contract must be an object", "contract", None, "RULES.md §1.4")
     if "abandon" in c:
-        if c != {"abandon": True}:
+        if set(c) != {"abandon"} or c["abandon"] is not True:  # 1 == True, but 1 is not true
             raise RecordError('an abandoned contract is written {"abandon": true} and nothing else', "contract", None, "RULES.md §1.4")
         return None
     if set(c) != {"trump", "target", "give"}:
         raise RecordError('contract must be {"abandon": true} or have exactly trump, target, give', "contract", None, "RECORDS.md")
     trump = c["trump"]
-    if not isinstance(trump, str) or trump.strip().upper() not in TRUMPS:
+    if not isinstance(trump, str) or _upper_ascii(trump) not in TRUMPS:
         raise RecordError(f"trump must be S, H, D, C or NT, got {trump!r}", "contract", None, "RULES.md §1.4")
-    trump = trump.strip().upper()
+    trump = _upper_ascii(trump)
     target = c["target"]
     if not _is_int(target) or not bid <= target <= MAX_BID:
         raise RecordError(f"target must be a whole number from the bid {bid} to {MAX_BID}, got {target!r}", "contract", None, "RULES.md §1.4")
     give = c["give"]
-    if not isinstance(give, dict) or sorted(give) != sorted(str(s) for s in opponents):
+    want = {str(s) for s in opponents}
+    if not isinstance(give, dict) or not all(isinstance(k, str) for k in give) or set(give) != want:
         raise RecordError(f"give must map each opponent seat {sorted(str(s) for s in opponents)} to one card", "contract", None, "RULES.md §1.4")
     gifts = {}
     for s in opponents:
@@ -209,8 +229,8 @@ def _play(record, seats, dealer, hands, trump):
             if i >= len(plays):
                 raise RecordError(f"the deal is not over: {len(plays)} cards played, 24 needed", "play", i, "RULES.md §1.5")
             tok = plays[i]
-            declare = isinstance(tok, str) and tok.strip().endswith("+")
-            card = _card(tok.strip()[:-1] if declare else tok, "play", i)
+            declare = isinstance(tok, str) and tok.endswith("+")
+            card = _card(tok[:-1] if declare else tok, "play", i)
             hand = hands[seat]
             if card not in hand:
                 raise RecordError(f"seat {seat} does not hold {card}", "play", i, "RULES.md §1.5")

@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from cardsim.cards import card_str
+from cardsim.games.source import source_of
 from cardsim.rng import check_seed, deal_key
 
 from . import engine
@@ -85,4 +86,4 @@ def trace_record(key, setup, dealer=-1, below=(0, 0), games=(0, 0), forced=None)
 def make_records(seed, deal_ids, setup) -> list[dict]:
     """RECORDS.md records of independent deals ``deal_ids`` of ``seed`` (as simulate plays them)."""
     seed = np.uint64(check_seed(seed))
-    return [trace_record(deal_key(seed, int(i)), setup) for i in deal_ids]
+    return [{**trace_record(deal_key(seed, int(i)), setup), "source": source_of(setup, seed, i)} for i in deal_ids]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from cardsim.cards import CardError, SUITS, parse_card
 from cardsim.games.base import RecordError
+from cardsim.games.source import check_source
 
 RANKS = "23456789TJQKA"
 DENOMINATIONS = ["S", "C", "D", "H", "NT"]
@@ -14,13 +15,18 @@ SUIT_NAMES = {"S": "spades", "C": "clubs", "D": "diamonds", "H": "hearts"}
 
 
 def parse_call(token, index):
-    """``"P"`` → None; ``"3C"`` → (3, 1).  Raises RecordError."""
+    """``"P"`` → None; ``"3C"`` → (3, 1).  Raises RecordError.
+
+    Exact grammar (RECORDS.md, Calls): ``P``, or a level ``1``..``7`` then ``S C D H NT``;
+    either case, nothing else.
+    """
     if not isinstance(token, str):
         raise RecordError(f"call must be a string, got {token!r}", "auction", index, "RECORDS.md Calls")
-    t = token.strip().upper()
-    if t in ("P", "PASS"):
+    # ASCII first: str.upper() maps some other letters onto ASCII ones ('ſ' -> 'S').
+    t = token.upper() if token.isascii() else ""
+    if t == "P":
         return None
-    if len(t) >= 2 and t[0] in "1234567" and t[1:] in DENOMINATIONS:
+    if len(t) >= 2 and "1234567".find(t[0]) >= 0 and t[1:] in DENOMINATIONS:
         return int(t[0]), DENOMINATIONS.index(t[1:])
     raise RecordError(f"unknown call {token!r}", "auction", index, "RECORDS.md Calls")
 
@@ -248,10 +254,13 @@ def replay(record) -> dict:
         raise RecordError(f"Vint has no rule options, got {rules!r}", "rules")
     if "talon" in record:
         raise RecordError("Vint has no talon", "talon")
+    check_source(record)
     below, games = parse_before(record)
     hands = parse_hands(record)
     declarer, contract = run_auction(record.get("auction"), dealer)
     play = record.get("play", [])
+    if not isinstance(play, list):
+        raise RecordError("play must be a list of cards", "play")
     if contract is None:
         if play:
             raise RecordError("cards played in a void deal", "play", 0, "RULES.md §2.2")

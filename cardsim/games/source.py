@@ -1,0 +1,57 @@
+"""The ``source`` field of deal records (RECORDS.md): where a simulated record came from.
+
+The engine writes it (:func:`source_of`, called by every game's ``make_records``) so that
+anyone can regenerate the record::
+
+    src = record["source"]
+    cardsim.records(game, [src["deal"]], seed=src["seed"], strategies=src["strategies"],
+                    rules=src["rules"])[0] == record
+
+Replay ignores its content; only a ``source`` that is not an object is an error
+(:func:`check_source`).
+"""
+from __future__ import annotations
+
+import numbers
+
+from cardsim.games.base import RecordError, Setup
+
+
+def _json_value(value):
+    """A rule option's value as JSON: numbers, strings, booleans and None as they are, else text."""
+    if value is None or isinstance(value, (bool, str)):
+        return value
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    if isinstance(value, numbers.Real):
+        return float(value)
+    return str(value)
+
+
+def source_of(setup: Setup, seed, deal, match=None, extra=None) -> dict:
+    """The ``source`` object of deal ``deal`` of ``seed`` played with ``setup``.
+
+    ``{"cardsim": version, "seed": int, "deal": int, "strategies": [spec, …] (one per seat),
+    "rules": {option: JSON value}}``, plus ``"match": match`` when given and the items of
+    ``extra`` (an evaluation's conditions or forced option).
+    """
+    import cardsim  # late: cardsim/__init__.py imports the games, which import this module
+
+    src = {
+        "cardsim": cardsim.__version__,
+        "seed": int(seed),
+        "deal": int(deal),
+        "strategies": list(setup.specs),
+        "rules": {name: _json_value(value) for name, value in setup.rules.items()},
+    }
+    if match is not None:
+        src["match"] = int(match)
+    if extra:
+        src.update(extra)
+    return src
+
+
+def check_source(record: dict) -> None:
+    """Raise RecordError (field ``source``) when a record's ``source`` is present but not an object."""
+    if "source" in record and not isinstance(record["source"], dict):
+        raise RecordError(f"source must be an object, got {record['source']!r}", "source", None, "RECORDS.md")
