@@ -26,6 +26,7 @@ from cardsim.conditions import Conditions, compile as compile_conditions, parse_
 from cardsim.deal import ConditionError, deal_chunk
 from cardsim.games import get_game
 from cardsim.games.base import OptionError
+from cardsim.games.source import source_of
 from cardsim.rng import deal_key
 from cardsim.runner import check_count, make_run, workers
 from cardsim.stats import mean_interval, wilson
@@ -213,8 +214,6 @@ def run_question(q: Question, n_jobs=-1, progress=False) -> dict:
 def records(q: Question, deal_ids, option: int | None = None) -> list[dict]:
     """RECORDS.md records of deals ``deal_ids`` of the question, one per deal and option (or for
     option index ``option`` only), each with a ``source`` naming the question."""
-    from cardsim import __version__
-
     out = []
     for i in deal_ids:
         dealt = deal_chunk(q.compiled, q.run.seed, int(i), 1)
@@ -223,10 +222,8 @@ def records(q: Question, deal_ids, option: int | None = None) -> list[dict]:
                 continue
             rec = q.spec.forcing.trace_given(deal_key(np.uint64(q.run.seed), int(i)), int(dealt.dealers[0]),
                                              dealt.hands[0], dealt.talons[0], q.run.setup, forced, q.before)
-            rec["source"] = {"cardsim": __version__, "seed": q.run.seed, "deal": int(i),
-                             "strategies": list(q.run.setup.specs),
-                             "rules": {k: v for k, v in q.run.setup.rules.items()},
-                             "seat": q.seat, "option": q.options[j], "conditions": q.compiled.text}
+            rec["source"] = source_of(q.run.setup, q.run.seed, int(i), extra={
+                "seat": q.seat, "option": q.options[j], "conditions": q.compiled.text})
             out.append(rec)
     return out
 

@@ -195,9 +195,12 @@ class GameSpec:
         """Build a :class:`Setup`.
 
         ``strategies``: None (the default strategy everywhere), one spec for every seat, a
-        list of one spec per seat, or a dict ``{seat: spec}`` overriding the default.
+        list of one spec per seat (which also sets ``seats`` when that is None), or a dict
+        ``{seat: spec}`` overriding the default.
         Raises :class:`StrategyError` / :class:`OptionError` with one-line messages.
         """
+        if seats is None and isinstance(strategies, (list, tuple)) and len(strategies) in self.seat_counts:
+            seats = len(strategies)  # one spec per seat says how many seats there are
         seats = self.default_seats if seats is None else seats
         if seats not in self.seat_counts:
             raise OptionError(f"{self.name} is played with {' or '.join(map(str, self.seat_counts))} seats, not {seats}")
