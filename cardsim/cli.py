@@ -126,6 +126,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--where", help='hand classes, e.g. "hcp=15-17, H>=5; seat 2: hcp>=10" (docs/conditions.md)')
     p.add_argument("--talon", help="given talon (501) or kitty (500) cards")
     p.add_argument("--dealer", type=_nonnegative, help="the dealer's seat (default: drawn per deal)")
+    p.add_argument("--auction", help='calls made before the seat\'s first call, from the dealer, e.g. "1NT P" '
+                                     "(needs --dealer)")
     p.add_argument("--before", help="match state before the deal: 501 scores by seat (501,250,320); "
                                     "Vint below0,below1[,games0,games1]; 500 team scores s0,s1")
     _add_setup(p)
@@ -192,7 +194,8 @@ def cmd_evaluate(args) -> int:
     from cardsim import evaluate as E
 
     q = E.question(args.game, args.seat, args.option, args.deals, args.seed, args.hand, args.where, args.talon,
-                   args.dealer, _ints(args.before, "--before"), _strategies(args.strategy), args.seats, args.rule)
+                   args.dealer, _ints(args.before, "--before"), _strategies(args.strategy), args.seats, args.rule,
+                   auction=args.auction or ())
     if args.records:
         _write_text(args.records, "")  # unwritable output is an error before the run, not after
     df = E.table(q, E.run_question(q, args.jobs, args.progress))

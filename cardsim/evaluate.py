@@ -68,7 +68,7 @@ def _conditions(game, seat, seats, hand, talon, where, dealer, conditions):
 
 def question(game, seat=0, options=(), n=100_000, seed=0, hand=None, where=None, talon=None, dealer=None,
              before=None, strategies=None, seats=None, rules=None, conditions=None,
-             chunk_size=DEFAULT_CHUNK) -> Question:
+             chunk_size=DEFAULT_CHUNK, auction=()) -> Question:
     """Check every argument of :func:`evaluate` and build the :class:`Question`.
 
     Raises OptionError / StrategyError (bad option, seat, count, strategy) or ConditionError
@@ -87,7 +87,11 @@ def question(game, seat=0, options=(), n=100_000, seed=0, hand=None, where=None,
         raise OptionError("give at least one option (e.g. --option P --option 1NT)")
     if len(options) > MAX_OPTIONS:
         raise OptionError(f"at most {MAX_OPTIONS} options in one question")
-    forced = [spec.forcing.parse_option(o, int(seat), run.setup) for o in options]
+    if isinstance(auction, str):
+        auction = auction.replace(",", " ").split()
+    if conditions is not None and dealer is None:
+        dealer = getattr(conditions, "dealer", None)
+    forced = [spec.forcing.parse_option(o, int(seat), run.setup, list(auction or ()), dealer) for o in options]
     seen = {}
     for text, f in zip(options, forced):
         key = tuple(int(x) for x in f)
@@ -170,7 +174,7 @@ def table(q: Question, sums: dict) -> pd.DataFrame:
 
 def evaluate(game, seat=0, options=(), n=100_000, seed=0, hand=None, where=None, talon=None, dealer=None,
              before=None, strategies=None, seats=None, rules=None, conditions=None, n_jobs=-1,
-             chunk_size=DEFAULT_CHUNK, progress=False) -> pd.DataFrame:
+             chunk_size=DEFAULT_CHUNK, progress=False, auction=()) -> pd.DataFrame:
     """Play each option of ``seat`` on the same ``n`` deals under the given conditions.
 
     ``hand``: the seat's given cards (``"S:AKT86 H:KQ42 C:K832"`` or card tokens); ``where``: a
@@ -179,7 +183,8 @@ def evaluate(game, seat=0, options=(), n=100_000, seed=0, hand=None, where=None,
     :class:`cardsim.conditions.Conditions` instead of those three; ``dealer``: a seat or None
     (drawn); ``before``: the match state as a list of whole numbers (501 scores by seat; Vint
     below0, below1[, games0, games1]; Five Hundred scores by team); ``options``: the game's
-    option strings (``cardsim evaluate --help``).
+    option strings (``cardsim evaluate --help``); ``auction``: the calls made before the seat's
+    first call, from the dealer (who must be given), e.g. ``["1NT", "P"]``.
 
     Returns one row per option, best first: ``option``; ``n`` deals; ``legal`` the share of
     deals in which the option could be taken; ``made`` the made rate of the contracts the
@@ -192,7 +197,7 @@ def evaluate(game, seat=0, options=(), n=100_000, seed=0, hand=None, where=None,
     StrategyError or ConditionError (ValueError, one-line messages).
     """
     q = question(game, seat, options, n, seed, hand, where, talon, dealer, before, strategies, seats, rules,
-                 conditions, chunk_size)
+                 conditions, chunk_size, auction)
     return table(q, run_question(q, n_jobs, progress))
 
 

@@ -127,3 +127,18 @@ def test_cli_evaluate_json_columns_and_errors(capsys, tmp_path):
     assert main(["evaluate", "vint", "--option", "P", "--where", "hcp>=", "-n", "10"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("cardsim: error:") and err.count("\n") == 1
+
+
+def test_given_auction_before_the_seats_call():
+    # Partner (seat 2, the dealer) opened 1NT, seat 3 passed: seat 0 responds.
+    q = E.question("vint", seat=0, options=["P", "3NT"], n=10, seed=4, dealer=2, auction=["1NT", "P"])
+    for rec in E.records(q, range(10)):
+        assert rec["auction"][:3] == ["1NT", "P", rec["source"]["option"]]
+        assert cardsim.replay(rec) == rec["result"]
+    for kw, match in [(dict(auction=["1NT", "P"]), "needs the dealer"),
+                      (dict(auction=["1NT", "1S"], dealer=2), "not higher"),
+                      (dict(auction=["1NT"], dealer=2), "seat 3's turn"),
+                      (dict(auction=["2NT", "P"], dealer=2, options=["2S"]), "not higher than the auction"),
+                      (dict(auction=["1NT", "P"], dealer=2, options=["=3NT"]), "skips the auction")]:
+        with pytest.raises(OptionError, match=match):
+            E.question("vint", **{"seat": 0, "options": ["P"], "n": 10, **kw})

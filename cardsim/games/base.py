@@ -86,8 +86,9 @@ class Forcing:
     """How a game answers questions about a hand (``cardsim evaluate``): the game's module
     ``forcing.py`` provides these (see Vint's for the model).
 
-    * ``parse_option(text, seat, setup) -> int64[k]``: the forced vector of an option the seat
-      takes (raises OptionError);
+    * ``parse_option(text, seat, setup, auction, dealer) -> int64[k]``: the forced vector of an
+      option the seat takes after the given first calls ``auction`` (call tokens from the
+      dealer; empty for none); raises OptionError;
     * ``declares(forced) -> bool``: whether the option itself bids (a pass does not: its made
       rate is missing);
     * ``parse_before(values, seats) -> state``: the match state the deal starts from

@@ -64,10 +64,14 @@ BASE_DECK = np.array([s * 16 + r for s in range(4) for r in range(13)], dtype=np
 I_NCALLS, I_DECLARER, I_CONTRACT, I_FORCED_OK = 0, 1, 2, 3
 N_INFO = 4
 
-# forced vector (int64[3]) read by run_deal: what a question forces on one seat
-F_KIND, F_SEAT, F_CALL = 0, 1, 2
+# forced vector (int64[F_LEN]) read by run_deal: what a question forces.  Before the seat's
+# first call, the first ``forced[F_NPREFIX]`` calls of the auction (from the dealer) are
+# ``forced[F_PREFIX:]`` — "partner opened 1NT", "after a pass" — then the seat's option.
+F_KIND, F_SEAT, F_CALL, F_NPREFIX, F_PREFIX = 0, 1, 2, 3, 4
+MAX_PREFIX = 16
+F_LEN = F_PREFIX + MAX_PREFIX
 FORCE_NONE, FORCE_FIRST_CALL, FORCE_CONTRACT = 0, 1, 2
-NO_FORCE = np.zeros(3, dtype=np.int64)
+NO_FORCE = np.zeros(F_LEN, dtype=np.int64)
 
 
 @jit
@@ -99,7 +103,8 @@ def run_auction(dealer, hands, ids, params, rngs, calls, forced):
     after a bid end it.  Returns ``(ncalls, declarer, contract, forced_ok)``: the calls made
     (written to ``calls``, int64[MAX_CALLS]), the last bidder (−1 void), the final bid (0 void)
     and whether a forced first call (``forced[F_KIND] == FORCE_FIRST_CALL``) was legal when its
-    seat first spoke; an illegal one is replaced by the seat's strategy's call.
+    seat first spoke; an illegal one is replaced by the seat's strategy's call.  The first
+    ``forced[F_NPREFIX]`` calls are ``forced[F_PREFIX:]`` (checked legal by the caller).
     """
     ncalls = 0
     current = PASS
@@ -109,8 +114,11 @@ def run_auction(dealer, hands, ids, params, rngs, calls, forced):
     pending = forced[F_KIND] == FORCE_FIRST_CALL
     forced_ok = True
     while True:
-        call = choose_call(ids[seat], params, rngs, hands[seat], seat, calls, ncalls, current, bidder)
-        if pending and seat == forced[F_SEAT]:
+        if ncalls < forced[F_NPREFIX]:
+            call = forced[F_PREFIX + ncalls]
+        else:
+            call = choose_call(ids[seat], params, rngs, hands[seat], seat, calls, ncalls, current, bidder)
+        if pending and seat == forced[F_SEAT] and ncalls >= forced[F_NPREFIX]:
             pending = False
             if forced[F_CALL] == PASS or current < forced[F_CALL] <= MAX_CALL:
                 call = forced[F_CALL]
@@ -189,8 +197,8 @@ def run_deal(key, dealer, hands, ids, params, below_before, games_before, rngs, 
     ``info``: int64[N_INFO] = number of calls, declarer (−1 void), contract call (0 void),
     whether the forced choice was legal; ``scratch_hands`` (uint64[4]) and ``scratch``
     (int64[≥ 17]) are work space, allocated once per chunk by the caller.  ``forced``
-    (int64[3], ``NO_FORCE`` for none): ``FORCE_FIRST_CALL`` makes seat ``forced[F_SEAT]``'s
-    first call ``forced[F_CALL]``; ``FORCE_CONTRACT`` skips the auction, seat ``forced[F_SEAT]``
+    (int64[F_LEN], ``NO_FORCE`` for none): ``FORCE_FIRST_CALL`` makes seat ``forced[F_SEAT]``'s
+    first call after the forced prefix ``forced[F_CALL]``; ``FORCE_CONTRACT`` skips the auction, seat ``forced[F_SEAT]``
     declaring the bid ``forced[F_CALL]``.
     """
     for s in range(4):
@@ -289,7 +297,7 @@ def workspace():
     return (np.empty(52, dtype=np.int64), np.zeros(4, dtype=np.uint64), np.zeros((4, 1), dtype=np.uint64),
             np.zeros(4, dtype=np.uint64), np.zeros(32, dtype=np.int64), np.zeros(MAX_CALLS, dtype=np.int64),
             np.zeros(52, dtype=np.int64), np.zeros(N_SCORE, dtype=np.int64), np.zeros(N_INFO, dtype=np.int64),
-            np.zeros(3, dtype=np.int64))
+            np.zeros(F_LEN, dtype=np.int64))
 
 
 @jit
@@ -311,7 +319,7 @@ def play_given(seed, start, count, dealers, hands, ids, params, below, games, fo
 
     ``dealers``: int64[count]; ``hands``: uint64[count, 4] (dealt under conditions, see
     :mod:`cardsim.deal`); ``below``/``games``: int64[2], the line before every deal (RULES.md
-    §2.7); ``forced``: int64[3] as for :func:`run_deal`, the same for every deal;
+    §2.7); ``forced``: int64[F_LEN] as for :func:`run_deal`, the same for every deal;
     ``forced_ok``: bool[count] receives whether the forced choice was legal.  The seats' streams
     are those of deal ``start + i`` of ``seed``, as in :func:`simulate_rows`, so every option of
     a question meets the same strategy randomness (common random numbers).

@@ -8,6 +8,11 @@ What ``cardsim evaluate vint`` forces on the evaluated seat (README, "Ask about 
 * ``=CONTRACT`` (``=3NT``) skips the auction: the seat declares that contract, the player on
   its left leads (RULES.md §2.3).
 
+A question may also fix the calls made before the seat's first call (``auction``, from the
+dealer, who must then be given): "second hand after a pass" is ``auction=["P"]`` with the
+dealer on the seat's right; "partner opened 1NT" is ``["1NT", "P"]`` with the dealer the
+seat's partner.
+
 Everything else is played by the seats' strategies.  The score of an option is the seat's
 side's net for the deal, its total (below + above, score points, RULES.md §2.5–§2.7) minus the
 other side's; higher is better.
@@ -37,17 +42,57 @@ def parse_call(text: str) -> int:
     raise OptionError(f"{text!r} is not a Vint call (P, or a level 1-7 and S C D H NT, e.g. 3NT)")
 
 
-def parse_option(text: str, seat: int, setup: Setup) -> np.ndarray:
-    """The forced vector (int64[3], see ``engine.run_deal``) of option ``text`` for ``seat``."""
+def _prefix(auction, dealer, seat) -> list[int]:
+    """The calls before ``seat``'s first call, checked: a legal auction that has not ended, after
+    which it is ``seat``'s turn (RULES.md §2.2)."""
+    if not auction:
+        return []
+    calls = [parse_call(c) if isinstance(c, str) else None for c in auction]
+    if None in calls:
+        raise OptionError("the auction before the seat's call is a list of calls such as ['P', '1NT']")
+    if dealer is None:
+        raise OptionError("an auction before the seat's call needs the dealer (--dealer): he speaks first")
+    if len(calls) > engine.MAX_PREFIX:
+        raise OptionError(f"at most {engine.MAX_PREFIX} calls before the seat's call")
+    current, passes = PASS, 0
+    for i, call in enumerate(calls):
+        if call != PASS and call <= current:
+            raise OptionError(f"call {i + 1} of the auction ({auction[i]}) is not higher than the bid before it")
+        passes = passes + 1 if call == PASS else 0
+        current = call if call != PASS else current
+        if passes == (8 if current == PASS else 12):
+            raise OptionError("that auction has already ended")
+    turn = (dealer + len(calls)) % 4
+    if turn != seat:
+        raise OptionError(f"after {len(calls)} call(s) from dealer {dealer} it is seat {turn}'s turn, not seat {seat}'s")
+    return calls
+
+
+def parse_option(text: str, seat: int, setup: Setup, auction=(), dealer=None) -> np.ndarray:
+    """The forced vector (int64[engine.F_LEN], see ``engine.run_deal``) of option ``text`` for
+    ``seat``, after the calls ``auction`` (call tokens from ``dealer``); raises OptionError."""
     if not isinstance(text, str) or not text.strip():
         raise OptionError(f"empty option {text!r}")
     t = text.strip()
+    forced = np.zeros(engine.F_LEN, dtype=np.int64)
+    forced[engine.F_SEAT] = seat
     if t.startswith("="):
         call = parse_call(t[1:])
         if call == PASS:
             raise OptionError(f"option {text!r}: a forced contract needs a bid, not a pass")
-        return np.array([engine.FORCE_CONTRACT, seat, call], dtype=np.int64)
-    return np.array([engine.FORCE_FIRST_CALL, seat, parse_call(t)], dtype=np.int64)
+        if auction:
+            raise OptionError(f"option {text!r} skips the auction: it cannot follow given calls")
+        forced[engine.F_KIND] = engine.FORCE_CONTRACT
+        forced[engine.F_CALL] = call
+        return forced
+    forced[engine.F_KIND] = engine.FORCE_FIRST_CALL
+    forced[engine.F_CALL] = parse_call(t)
+    prefix = _prefix(list(auction or ()), dealer, seat)
+    forced[engine.F_NPREFIX] = len(prefix)
+    forced[engine.F_PREFIX:engine.F_PREFIX + len(prefix)] = prefix
+    if prefix and forced[engine.F_CALL] != PASS and forced[engine.F_CALL] <= max(prefix):
+        raise OptionError(f"option {text!r} is not higher than the auction's last bid")
+    return forced
 
 
 def declares(forced: np.ndarray) -> bool:
