@@ -111,6 +111,8 @@ class Forcing:
     trace_given: Callable
     lower_is_better: bool = False
     option_doc: str = ""
+    no_force: Any = None
+    """The forced vector that forces nothing (for benchmarks and plain play from given hands)."""
 
 
 @dataclass(frozen=True)

@@ -65,5 +65,6 @@ SPEC = GameSpec(
     match_doc=engine.MATCH_DOC,
     forcing=Forcing(forcing.parse_option, forcing.declares, forcing.parse_before, forcing.play_given,
                     forcing.outcome, forcing.trace_given, forcing.LOWER_IS_BETTER,
-                    "P or 1S..7NT: the seat's first call; =CONTRACT (=3NT): the seat declares it, auction skipped"),
+                    "P or 1S..7NT: the seat's first call; =CONTRACT (=3NT): the seat declares it, auction skipped",
+                    engine.NO_FORCE),
 )
