@@ -4,8 +4,9 @@
 >>> df = cardsim.simulate("vint", 10_000, seed=1)
 >>> df.groupby("level").made.mean()
 
-``simulate`` plays independent deals (one row each), ``play_match`` whole matches, ``records``
-returns deal records (RECORDS.md) and ``replay`` validates and scores one.
+``simulate`` plays independent deals (one row each), ``play_match`` whole matches, ``evaluate``
+plays every option of one seat on the same deals dealt under conditions (a given hand, hand
+classes), ``records`` returns deal records (RECORDS.md) and ``replay`` validates and scores one.
 """
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from cardsim.games.base import OptionError, RecordError
 from cardsim.runner import MAX_DEALS, make_run, widen
 from cardsim.runner import play_matches as play_match
 from cardsim.runner import simulate
+from cardsim.questions import evaluate
 from cardsim.strategies.registry import StrategyError
 
 
@@ -42,5 +44,5 @@ def replay(record: dict) -> dict:
     return get_game(game).replay(record)
 
 
-__all__ = ["simulate", "play_match", "records", "replay", "widen", "get_game", "GAME_NAMES", "OptionError",
+__all__ = ["simulate", "play_match", "evaluate", "records", "replay", "widen", "get_game", "GAME_NAMES", "OptionError",
            "RecordError", "StrategyError"]

@@ -191,7 +191,7 @@ def _ints(text, what):
 
 
 def cmd_evaluate(args) -> int:
-    from cardsim import evaluate as E
+    from cardsim import questions as E
 
     q = E.question(args.game, args.seat, args.option, args.deals, args.seed, args.hand, args.where, args.talon,
                    args.dealer, _ints(args.before, "--before"), _strategies(args.strategy), args.seats, args.rule,

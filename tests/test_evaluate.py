@@ -1,11 +1,11 @@
-"""cardsim.evaluate and `cardsim evaluate`: forced choices on deals dealt under conditions."""
+"""cardsim.evaluate (cardsim.questions) and `cardsim evaluate`: forced choices on deals dealt under conditions."""
 import json
 
 import numpy as np
 import pytest
 
 import cardsim
-from cardsim import evaluate as E
+from cardsim import questions as E
 from cardsim.cli import main
 from cardsim.deal import ConditionError
 from cardsim.games.base import OptionError

@@ -1,4 +1,4 @@
-"""Ask about a hand: play every option of one question on the same deals (``cardsim evaluate``).
+"""Ask about a hand: play every option of one question on the same deals (``cardsim.questions``).
 
 A question fixes what is known of the deal — the seat's hand or part of it, cards elsewhere,
 hand classes (:mod:`cardsim.conditions`), the dealer, the match state before the deal — and
