@@ -7,6 +7,12 @@ STAMP := $(VENV)/.installed
 N ?= 1000000
 SEED ?= 2026
 JOBS ?= -1
+# QUICK=1: a small report (every section, small n) in about two minutes.
+QUICK ?=
+ifeq ($(QUICK),1)
+N := 20000
+QUICK_FLAG := --quick
+endif
 
 .PHONY: help install test report bench golden clean clean-cache
 
@@ -30,15 +36,15 @@ bench: $(STAMP)  ## measure deals per second; writes BENCHMARKS.md
 golden: $(STAMP)  ## rewrite tests/golden/*.json (the engine's digests); say why in the commit
 	$(PY) tests/golden_digests.py
 
-report: reports/report.md  ## simulate N deals per game (default 1,000,000) and build reports/
+report: reports/report.md  ## simulate N deals per game (default 1,000,000; QUICK=1: small) and build reports/
 
 # The report is a graph of real files: each analysis writes its tables (reports/tables/GAME.json
 # lists them) from resumable chunk aggregates under results/; report.md and index.html are
 # assembled from the tables.  An interrupted run resumes: finished chunks are kept.
 SOURCES := pyproject.toml $(shell find cardsim -name '*.py') analyses/common.py
-ANALYSE = $(PY) -m analyses.$(1) --n $(N) --seed $(SEED) --jobs $(JOBS) --results results --out reports
+ANALYSE = $(PY) -m analyses.$(1) --n $(N) --seed $(SEED) --jobs $(JOBS) --results results --out reports $(QUICK_FLAG)
 # Changing N or SEED names another stamp, so the tables are rebuilt for the new run.
-RUN_STAMP := results/.run-n$(N)-seed$(SEED)
+RUN_STAMP := results/.run-n$(N)-seed$(SEED)$(if $(QUICK_FLAG),-quick)
 
 $(RUN_STAMP):
 	mkdir -p results && rm -f results/.run-* && touch $@

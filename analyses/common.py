@@ -25,6 +25,7 @@ def parse_args(description: str, argv=None) -> argparse.Namespace:
     p.add_argument("--jobs", type=int, default=-1, help="worker processes (-1 = all cores)")
     p.add_argument("--results", default="results", help="where the resumable chunk aggregates go")
     p.add_argument("--out", default="reports", help="report directory (tables/ and figures/ inside)")
+    p.add_argument("--quick", action="store_true", help="a small version of the analysis (make report QUICK=1)")
     return p.parse_args(argv)
 
 
@@ -75,6 +76,7 @@ def run_analysis(game: str, title: str, args: argparse.Namespace, strategies=Non
         strategy, vector = registry.resolve(spec)
         parameters[spec] = {name: float(v) for name, v in zip(strategy.params, vector)}
     meta = {"game": game, "title": title, "deals": args.n, "seed": args.seed, "source": run.manifest()["source"],
+            "cardsim": run.manifest()["cardsim"],
             "strategies": list(run.setup.specs), "parameters": parameters, "rules": run.setup.rules,
             "tables": list(tabs), "figures": [p.name for p in figures],
             "glossary": getattr(module, "GLOSSARY", {}), "notes": getattr(module, "NOTES", [])}

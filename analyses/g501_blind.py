@@ -22,6 +22,7 @@ def main(argv=None) -> int:
     (out / "figures").mkdir(parents=True, exist_ok=True)
     figures = g501.blind_figure(table, out / "figures")
     meta = {"game": "501", "title": TITLE, "deals": args.n, "seed": args.seed, "source": compared.attrs["source"],
+            "cardsim": compared.attrs["cardsim"],
             "strategies": ["seat 0: heuristic with the blind policy of each row", "seats 1, 2: heuristic"],
             "parameters": {}, "rules": {}, "tables": ["g501_blind"], "figures": [p.name for p in figures],
             "glossary": g501.BLIND_GLOSSARY, "notes": g501.BLIND_NOTES}

@@ -1,8 +1,16 @@
 """Assemble reports/report.md and reports/index.html from the tables and figures the analysis
-scripts wrote (``reports/tables/<game>.json`` lists them)."""
+scripts wrote (``reports/tables/<name>.json`` describes each analysis).
+
+The report opens with **Answers** (the paragraphs the analyses generated from their numbers),
+then **Method**, then one section per analysis.  Every table and figure carries a caption with
+its n, seed, strategies and their parameters, rule options and the cardsim version.
+``index.html`` is self-contained: figures are embedded as data URIs, so it opens from disk or as
+an e-mail attachment.
+"""
 from __future__ import annotations
 
 import argparse
+import base64
 import html
 import json
 import sys
@@ -11,33 +19,71 @@ from pathlib import Path
 
 import pandas as pd
 
-ORDER = ["vint", "501", "501_blind", "500"]
+ORDER = ["501_game", "vint_charts", "500_guide", "vint", "501", "501_blind", "500"]
+"""Analyses in the order of their sections (those present are shown)."""
+
+METHOD = [
+    "Deals. Every deal is a pure function of the run's seed and its number: a counter-based random "
+    "stream shuffles the cards and drives each seat's strategy, so deal i of seed s is the same deal on "
+    "any machine, chunking and number of workers. Deals asked about a hand are drawn exactly from the "
+    "conditional distribution: given cards are placed and the rest dealt uniformly; hand classes are "
+    "met by rejection with each deal's own stream (docs/conditions.md).",
+    "Comparisons. Every option of one question (a first call, a forced contract, a blind bid) is "
+    "played on the same deals with the same strategy randomness (common random numbers), so "
+    "differences are paired: their intervals are those of the per-deal differences, much narrower "
+    "than the intervals of the two means. Rates carry 95% Wilson intervals, means 95% normal "
+    "intervals (none below 30 observations).",
+    "Strategies. Everything not forced is played by the default heuristic strategies (cardsim "
+    "strategies GAME lists their parameters): they see only their own seat's view and play like a "
+    "fair club player. Every answer is conditional on them: a better partner or better defenders "
+    "can change which option is best, so read an answer as 'against players who bid and play like "
+    "these strategies'.",
+]
 
 
-def main(argv=None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--out", default="reports")
-    args = p.parse_args(argv)
-    out = Path(args.out)
+def caption(meta: dict) -> str:
+    """What a table or figure was made from: n, seed, strategies and parameters, rules, version."""
+    params = "; ".join(f"{spec}: " + ", ".join(f"{k}={v:g}" for k, v in values.items())
+                       for spec, values in meta.get("parameters", {}).items())
+    per = meta.get("deals_unit", "deals")
+    parts = [f"n = {meta['deals']:,} {per}", f"seed {meta['seed']}",
+             "strategies " + ", ".join(meta["strategies"]) + (f" ({params})" if params else ""),
+             "rules " + (", ".join(f"{k}={v}" for k, v in meta["rules"].items()) if meta.get("rules") else "default"),
+             f"cardsim {meta.get('cardsim', '?')} (jitted sources {meta.get('source', '?')})"]
+    return "; ".join(parts) + "."
+
+
+def _figure_uri(path: Path) -> str:
+    return "data:image/png;base64," + base64.b64encode(path.read_bytes()).decode("ascii")
+
+
+def build(out: Path) -> tuple[str, str]:
+    """The Markdown and HTML texts of the report from ``out/tables/*.json``."""
     metas = [json.loads((out / "tables" / f"{g}.json").read_text())
              for g in ORDER if (out / "tables" / f"{g}.json").exists()]
     if not metas:
-        print("error: no analysis tables found; run the analysis scripts first (make report)", file=sys.stderr)
-        return 2
+        raise FileNotFoundError("no analysis tables found; run the analysis scripts first (make report)")
     stamp = f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC"
-    md = ["# cardsim report", "", f"Built {stamp} by `make report`. Every rate carries n and a 95% Wilson "
-          "interval; every mean a 95% normal interval. Scores are in score points.", ""]
-    body = [f"<h1>cardsim report</h1><p>Built {html.escape(stamp)} by <code>make report</code>.</p>"]
+    intro = (f"Built {stamp} by make report. Every rate carries n and a 95% Wilson interval; every mean a 95% "
+             "normal interval. Scores are in score points.")
+    md = ["# cardsim report", "", intro, "", "## Answers", ""]
+    body = ["<h1>cardsim report</h1>", f"<p>{html.escape(intro)}</p>", '<h2 id="answers">Answers</h2>']
+    answered = [m for m in metas if m.get("answer")]
+    for meta in answered:
+        md += [f"**{meta['title']}.** {meta['answer']}", ""]
+        body += [f"<p class='answer'><strong>{html.escape(meta['title'])}.</strong> {html.escape(meta['answer'])}</p>"]
+    if not answered:
+        md += ["No analysis in this report answers a question yet.", ""]
+        body += ["<p>No analysis in this report answers a question yet.</p>"]
+    md += ["## Method", ""]
+    body += ['<h2 id="method">Method</h2>']
+    for para in METHOD + [f"{m['title']}: {m['method']}" for m in metas if m.get("method")]:
+        md += [para, ""]
+        body += [f"<p>{html.escape(para)}</p>"]
     for meta in metas:
-        head = (f"{meta['deals']:,} deals, seed {meta['seed']}, strategies {', '.join(meta['strategies'])}"
-                + (f", rules {meta['rules']}" if meta["rules"] else ""))
-        params = "; ".join(f"{spec}: " + ", ".join(f"{k}={v:g}" for k, v in values.items())
-                           for spec, values in meta.get("parameters", {}).items())
-        md += [f"## {meta['title']}", "", head, ""]
-        body += [f"<h2>{html.escape(meta['title'])}</h2><p>{html.escape(head)}</p>"]
-        if params:
-            md += [f"Strategy parameters: {params}.", ""]
-            body += [f"<p>Strategy parameters: {html.escape(params)}.</p>"]
+        cap = caption(meta)
+        md += [f"## {meta['title']}", "", cap, ""]
+        body += [f"<h2>{html.escape(meta['title'])}</h2>", f"<p class='caption'>{html.escape(cap)}</p>"]
         for note in meta.get("notes", []):
             md += [f"- {note}"]
             body += [f"<p><em>{html.escape(note)}</em></p>"]
@@ -47,18 +93,37 @@ def main(argv=None) -> int:
                                        for k, v in meta["glossary"].items()) + "</dl>"]
         md += [""]
         for name in meta["tables"]:
-            md += [f"### {name}", "", (out / "tables" / f"{name}.md").read_text(), f"CSV: `tables/{name}.csv`", ""]
+            md += [f"### {name}", "", (out / "tables" / f"{name}.md").read_text(), f"*{name}: {cap}* "
+                   f"CSV: `tables/{name}.csv`", ""]
             table = pd.read_csv(out / "tables" / f"{name}.csv")
-            body += [f"<h3>{html.escape(name)}</h3>", table.to_html(index=False, float_format=lambda v: f"{v:.4g}",
-                                                                      na_rep="")]
+            body += [f"<h3>{html.escape(name)}</h3>",
+                     table.to_html(index=False, float_format=lambda v: f"{v:.4g}", na_rep="", border=0),
+                     f"<p class='caption'>{html.escape(name)}: {html.escape(cap)}</p>"]
         for fig in meta["figures"]:
-            md += [f"![{fig}](figures/{fig})", ""]
-            body += [f'<img src="figures/{html.escape(fig)}" alt="{html.escape(fig)}">']
-    (out / "report.md").write_text("\n".join(md) + "\n")
-    (out / "index.html").write_text("<!doctype html><meta charset='utf-8'><title>cardsim report</title>"
-                                    "<style>body{font-family:sans-serif;max-width:70em;margin:auto}"
-                                    "table{border-collapse:collapse;font-size:85%}td,th{border:1px solid #ccc;"
-                                    "padding:2px 6px;text-align:right}</style>" + "\n".join(body))
+            md += [f"![{fig}](figures/{fig})", "", f"*{fig}: {cap}*", ""]
+            body += [f'<figure><img src="{_figure_uri(out / "figures" / fig)}" alt="{html.escape(fig)}">'
+                     f"<figcaption>{html.escape(fig)}: {html.escape(cap)}</figcaption></figure>"]
+    page = ("<!doctype html><html lang='en'><meta charset='utf-8'><title>cardsim report</title>"
+            "<style>body{font-family:sans-serif;max-width:72em;margin:auto;padding:0 1em;line-height:1.4}"
+            "table{border-collapse:collapse;font-size:85%;margin:.5em 0}td,th{border:1px solid #ccc;"
+            "padding:2px 6px;text-align:right}.caption,figcaption{color:#555;font-size:85%}"
+            "img{max-width:100%}.answer{background:#f4f7fb;padding:.5em .8em;border-left:4px solid #4a78b0}"
+            "</style><body>" + "\n".join(body) + "</body></html>")
+    return "\n".join(md) + "\n", page
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--out", default="reports")
+    args = p.parse_args(argv)
+    out = Path(args.out)
+    try:
+        md, page = build(out)
+    except FileNotFoundError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    (out / "report.md").write_text(md)
+    (out / "index.html").write_text(page)
     print(f"wrote {out / 'report.md'} and {out / 'index.html'}")
     return 0
 

@@ -1,0 +1,86 @@
+"""The report as make report QUICK=1 builds it: every analysis the Makefile runs, then the page.
+
+Runs the same commands as the Makefile (read from it) into a temporary directory and parses
+reports/index.html: Answers, Method, a section per analysis, every table and every figure,
+figures embedded (the page links to no file).
+"""
+import json
+import re
+import subprocess
+import sys
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+class _Page(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.h2, self.tables, self.imgs, self.links, self.captions = [], 0, [], [], 0
+        self._tag = None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        self._tag = tag
+        if tag == "table":
+            self.tables += 1
+        if tag == "img":
+            self.imgs.append(attrs.get("src", ""))
+        if tag in ("a", "link", "script") and (attrs.get("href") or attrs.get("src")):
+            self.links.append(attrs.get("href") or attrs.get("src"))
+        if attrs.get("class") == "caption" or tag == "figcaption":
+            self.captions += 1
+
+    def handle_data(self, data):
+        if self._tag == "h2" and data.strip():
+            self.h2.append(data.strip())
+
+    def handle_endtag(self, tag):
+        self._tag = None
+
+
+def _analyses():
+    return re.findall(r"\$\(call ANALYSE,(\w+)\)", (ROOT / "Makefile").read_text())
+
+
+@pytest.fixture(scope="module")
+def quick_report(tmp_path_factory):
+    out = tmp_path_factory.mktemp("report")
+    for name in _analyses():
+        subprocess.run([sys.executable, "-m", f"analyses.{name}", "--n", "3000", "--seed", "7", "--jobs", "1",
+                        "--results", str(out / "results"), "--out", str(out), "--quick"],
+                       cwd=ROOT, check=True, capture_output=True, text=True)
+    subprocess.run([sys.executable, "-m", "analyses.report", "--out", str(out)], cwd=ROOT, check=True,
+                   capture_output=True, text=True)
+    return out
+
+
+def test_makefile_runs_analyses():
+    assert {"vint_contracts", "g501_bands", "g501_blind", "g500_contracts"} <= set(_analyses())
+
+
+def test_every_section_table_and_figure_is_in_the_page(quick_report):
+    page = _Page()
+    page.feed((quick_report / "index.html").read_text())
+    metas = [json.loads(p.read_text()) for p in (quick_report / "tables").glob("*.json")]
+    assert page.h2[:2] == ["Answers", "Method"]
+    assert [m["title"] for m in metas if m["title"] not in page.h2] == []
+    n_tables = sum(len(m["tables"]) for m in metas)
+    n_figures = sum(len(m["figures"]) for m in metas)
+    assert page.tables == n_tables and len(page.imgs) == n_figures and n_figures >= 4
+    assert all(src.startswith("data:image/png;base64,") and len(src) > 1000 for src in page.imgs)
+    assert page.links == []  # self-contained: nothing to fetch
+    assert page.captions == n_tables + n_figures + len(metas)
+    md = (quick_report / "report.md").read_text()
+    assert md.index("## Answers") < md.index("## Method") < md.index("## " + metas[0]["title"])
+
+
+def test_captions_state_n_seed_strategies_rules_version(quick_report):
+    import cardsim
+    html = (quick_report / "index.html").read_text()
+    for cap in re.findall(r"<figcaption>(.*?)</figcaption>", html):
+        assert re.search(r"n = [\d,]+ ", cap) and "seed 7" in cap and "strategies" in cap and "rules" in cap
+        assert f"cardsim {cardsim.__version__}" in cap
