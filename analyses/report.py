@@ -34,8 +34,8 @@ METHOD = [
     "than the intervals of the two means. Rates carry 95% Wilson intervals, means 95% normal "
     "intervals (none below 30 observations).",
     "Strategies. Everything not forced is played by the default heuristic strategies (cardsim "
-    "strategies GAME lists their parameters): they see only their own seat's view and play like a "
-    "fair club player. Every answer is conditional on them: a better partner or better defenders "
+    "strategies GAME lists their parameters): they see only their own seat's view and are simple "
+    "heuristics, not experts. Every answer is conditional on them: a better partner or better defenders "
     "can change which option is best, so read an answer as 'against players who bid and play like "
     "these strategies'.",
 ]
