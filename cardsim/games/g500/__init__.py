@@ -2,7 +2,8 @@
 
 Modules: :mod:`.constants` (card layout, per-trump remap tables, bid table, tokens),
 :mod:`.rules` (deal, legal plays, trick winner, scoring, game end), :mod:`.strategies`
-(registry and jitted strategies), :mod:`.engine` (the jitted deal, chunk and match loops),
+(registry and jitted strategies), :mod:`.dispatch` (strategy id -> strategy, per decision),
+:mod:`.engine` (the jitted deal, chunk and match loops),
 :mod:`.rows` (row dtypes), :mod:`.records` (RECORDS.md records from traces), :mod:`.slow_replay`
 (plain-Python slow twin), :mod:`.show`.
 

@@ -26,7 +26,7 @@ from cardsim.games.g500.rules import (
     score_deal,
     trick_winner,
 )
-from cardsim.games.g500.strategies import choose_bid, choose_discard, choose_play
+from cardsim.games.g500.dispatch import choose_bid, choose_discard, choose_play
 from cardsim.rng import _SEAT_SALT, deal_key, mix64, randbelow, shuffle
 
 U64 = np.uint64
@@ -89,7 +89,7 @@ def run_deal(key, dealer, ids, params, scoring, target, before0, before1,
         if passed & (1 << seat):
             seat = (seat + 1) % 4
             continue
-        call = choose_bid(ids[seat], params, seat, hands[seat], high, high_seat, states)
+        call = choose_bid(ids[seat], params, states, seat, hands[seat], high, high_seat)
         if call <= high or call > 24:
             if call >= 0:
                 res[R_ILLEGAL] += 1
@@ -118,7 +118,7 @@ def run_deal(key, dealer, ids, params, scoring, target, before0, before1,
         eff[s] = remap_hand(hands[s], denom)
     # kitty and discard (RULES.md §3.4)
     full = eff[declarer] | remap_hand(kitty, denom)
-    disc = choose_discard(ids[declarer], params, declarer, full, denom, states)
+    disc = choose_discard(ids[declarer], params, states, declarer, full, denom)
     if popcount(disc) != 6 or (disc & ~full) != U64(0):
         res[R_ILLEGAL] += 1
         disc = U64(0)
@@ -148,8 +148,8 @@ def run_deal(key, dealer, ids, params, scoring, target, before0, before1,
             seat = (leader + i) % 4
             decl_tricks = tricks0 if declarer % 2 == 0 else tricks1
             known = disc if seat == declarer else U64(0)
-            code = choose_play(ids[seat], params, eff[seat], denom, seat, declarer, leader,
-                               trick, i, led, played, known, decl_tricks, contract_tricks, states)
+            code = choose_play(ids[seat], params, states, seat, eff[seat], denom, declarer, leader,
+                               trick, i, led, played, known, decl_tricks, contract_tricks)
             c = code & 0xFF
             named = code >> 8
             legal = legal_moves(eff[seat], denom, led)
