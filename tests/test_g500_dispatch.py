@@ -201,3 +201,24 @@ def test_every_decision_raises_for_an_unregistered_id():
     with pytest.raises(ValueError, match=UNHANDLED) as exc:
         D.choose_play(-1, params, states, 3, hand, 0, 3, 3, trick, 0, -1, np.uint64(0), np.uint64(0), 0, 6)
     assert exc.value.args == (UNHANDLED, "card", -1, 3)
+
+
+# ---------------------------------------------------------------- match buffer protocol
+def test_match_kernel_asks_for_room_and_matches_do_not_depend_on_it():
+    from cardsim.games.g500 import engine as E
+    from cardsim.games.g500.rows import MATCH_DTYPE
+
+    setup = SPEC.setup(rules=["target=500"])
+    matches, deals = SPEC.play_matches(4, 0, 12, setup)
+
+    def kernel(capacity):
+        m = np.zeros(12, dtype=MATCH_DTYPE)
+        res = np.zeros((capacity, E.R_LEN), dtype=np.int64)
+        n = E.match_kernel(np.uint64(4), 0, 12, setup.strategy_ids, setup.params, 0, 500, 2000, m, res,
+                           np.zeros(capacity, dtype=np.int64), np.zeros(capacity, dtype=np.int64))
+        return n, m
+
+    assert kernel(len(deals) - 1)[0] == -1, "one row short: the kernel asks for more room"
+    n, m = kernel(len(deals))
+    assert n == len(deals) and m.tobytes() == matches.tobytes()
+    assert (matches["deals"] > 1).all() and matches["deals"].sum() == len(deals)

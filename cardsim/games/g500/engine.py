@@ -353,20 +353,20 @@ def match_key(seed, match_id):
 @jit
 def match_kernel(seed, start, count, ids, params, scoring, target, max_deals, matches, deals,
                  deal_match, deal_index):
-    """Whole matches ``start .. start+count-1`` (RULES.md §3.6), dealer rotating left.
+    """Whole matches ``start .. start+count-1`` (RULES.md §3.2, §3.6): the first dealer drawn
+    from stream 0 of the match key, the deal passing left after every deal (thrown-in deals
+    included) until a team reaches ``target`` points or ``max_deals`` deals are played.
 
-    ``matches``: int64[count, 7] (match, winner, deals, score0, score1, thrown-in deals, first
-    dealer); ``deals``: int64[capacity, R_LEN].  Stops before a match whose deals would not fit;
-    returns ``(matches done, deal rows written)``.
+    ``matches``: MATCH_DTYPE[count] (:mod:`cardsim.games.g500.rows`), filled by field name;
+    ``deals``: int64[capacity, R_LEN] result vectors, with ``deal_match`` and ``deal_index``
+    (int64[capacity]) the match and the deal's number in it.  Returns the deal rows written,
+    or -1 when ``capacity`` is too small (``base.grow_until_fits`` calls again with more room).
     """
     deck, hands, eff, states, trick = _scratch()
     no_trace = np.empty(0, dtype=np.int64)
     first = np.empty(1, dtype=np.uint64)
     n_rows = 0
-    cap = deals.shape[0]
     for m in range(count):
-        if n_rows + max_deals > cap:
-            return m, n_rows
         mk = match_key(seed, start + m)
         seed_stream(first, mk, 0)
         dealer = randbelow(first, 4)
@@ -377,6 +377,8 @@ def match_kernel(seed, start, count, ids, params, scoring, target, max_deals, ma
         winner = -1
         j = 0
         while j < max_deals:
+            if n_rows >= deals.shape[0]:
+                return -1
             row = deals[n_rows]
             run_deal(deal_key(mk, j), dealer, ids, params, scoring, target, s0, s1, deck, hands,
                      eff, states, trick, no_trace, row)
@@ -392,14 +394,15 @@ def match_kernel(seed, start, count, ids, params, scoring, target, max_deals, ma
             if row[R_WINNER] >= 0:
                 winner = row[R_WINNER]
                 break
-        matches[m, 0] = start + m
-        matches[m, 1] = winner
-        matches[m, 2] = j
-        matches[m, 3] = s0
-        matches[m, 4] = s1
-        matches[m, 5] = thrown
-        matches[m, 6] = first_dealer
-    return count, n_rows
+        r = matches[m]
+        r.match = start + m
+        r.winner = winner
+        r.deals = j
+        r.score_0 = s0
+        r.score_1 = s1
+        r.thrown_in = thrown
+        r.first_dealer = first_dealer
+    return n_rows
 
 
 @jit
