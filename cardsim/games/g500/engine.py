@@ -46,7 +46,7 @@ from cardsim.games.g500.rules import (
     score_deal,
     trick_winner,
 )
-from cardsim.rng import deal_key, mix64, randbelow, seed_stream, seed_streams, shuffle
+from cardsim.rng import deal_key, match_key, randbelow, seed_stream, seed_streams, shuffle
 
 U64 = np.uint64
 
@@ -59,10 +59,6 @@ R_LEN = 24
 # trace vector
 T_CALLS, T_PLAY, T_NAMED = 0, 32, 72
 TRACE_LEN = 112
-
-MATCH_SALT = U64(0x5A17E5A1D0C0FFEE)
-"""Separates match keys from the keys of independent deals of the same seed."""
-
 
 @jit(inline="always")
 def deal_cards(dealer, deck, hands, shuffle_state):
@@ -345,16 +341,11 @@ def trace_kernel(seed, deal_ids, ids, params, scoring, target, before0, before1,
 
 
 @jit
-def match_key(seed, match_id):
-    """Key of match ``match_id`` of ``seed``; deal ``j`` of the match uses ``deal_key(match key, j)``."""
-    return mix64(deal_key(U64(seed), match_id) ^ MATCH_SALT)
-
-
-@jit
 def match_kernel(seed, start, count, ids, params, scoring, target, max_deals, matches, deals,
                  deal_match, deal_index):
-    """Whole matches ``start .. start+count-1`` (RULES.md §3.2, §3.6): the first dealer drawn
-    from stream 0 of the match key, the deal passing left after every deal (thrown-in deals
+    """Whole matches ``start .. start+count-1`` (RULES.md §3.2, §3.6): deal ``j`` of match ``m``
+    has key ``deal_key(rng.match_key(seed, m), j)``; the first dealer is drawn from stream 0 of
+    the match key (``rng.stream(match key, 0)``), and the deal passes left after every deal (thrown-in deals
     included) until a team reaches ``target`` points or ``max_deals`` deals are played.
 
     ``matches``: MATCH_DTYPE[count] (:mod:`cardsim.games.g500.rows`), filled by field name;
