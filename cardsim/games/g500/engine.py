@@ -50,15 +50,17 @@ from cardsim.rng import deal_key, match_key, randbelow, seed_stream, seed_stream
 
 U64 = np.uint64
 
-# result vector
+# result vector (int64[R_LEN]): seats, bid numbers, tricks, points, physical bit sets as int64
 R_DEALER, R_DECLARER, R_BID, R_TRICKS0, R_TRICKS1, R_MADE = 0, 1, 2, 3, 4, 5
 R_DELTA0, R_DELTA1, R_Q0, R_Q1, R_S0, R_S1 = 6, 7, 8, 9, 10, 11
 R_WINNER, R_NCALLS, R_HAND0, R_KITTY, R_DISCARD, R_ILLEGAL = 12, 13, 14, 18, 19, 20
 R_BEFORE0, R_BEFORE1 = 21, 22
 R_LEN = 24
-# trace vector
+# trace vector (int64[TRACE_LEN]): calls from T_CALLS, physical cards from T_PLAY, named suits
+# of the cards led from T_NAMED (-1 none)
 T_CALLS, T_PLAY, T_NAMED = 0, 32, 72
 TRACE_LEN = 112
+
 
 @jit(inline="always")
 def deal_cards(dealer, deck, hands, shuffle_state):
