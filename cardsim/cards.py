@@ -140,3 +140,11 @@ def hand_str(hand: int, ranks: str) -> str:
         rs = [ranks[c & 15] for c in cards_of(hand) if c >> 4 == s]
         parts.append(SUITS[s] + " " + ("".join(reversed(rs)) or "-"))
     return "  ".join(parts)
+
+
+# ---------------------------------------------------------------- lane helpers (jitted)
+@jit(inline="always")
+def bits_above(card):
+    """The bits of ``card``'s lane above ``card`` (uint64): in every game's layout, the cards
+    of its suit that outrank it."""
+    return suit_mask(np.int64(card) >> 4) & ~((U64(2) << U64(card)) - U64(1))

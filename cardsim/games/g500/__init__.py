@@ -2,7 +2,8 @@
 
 Modules: :mod:`.constants` (card layout, per-trump remap tables, bid table, tokens),
 :mod:`.rules` (deal, legal plays, trick winner, scoring, game end), :mod:`.strategies`
-(registry and jitted strategies), :mod:`.engine` (the jitted deal, chunk and match loops),
+(registry and jitted strategies), :mod:`.dispatch` (strategy id -> strategy, per decision),
+:mod:`.engine` (the jitted deal, chunk and match loops),
 :mod:`.rows` (row dtypes), :mod:`.records` (RECORDS.md records from traces), :mod:`.slow_replay`
 (plain-Python slow twin), :mod:`.show`.
 
@@ -13,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from cardsim.games.base import GameSpec, OptionError, RuleOption, Setup
+from cardsim.games.base import GameSpec, OptionError, RuleOption, Setup, grow_until_fits
 from cardsim.games.g500 import engine as E
 from cardsim.games.g500.constants import SCORINGS
 from cardsim.games.g500.records import check_setup, make_records, rule_numbers
@@ -76,32 +77,25 @@ def play_matches(seed: int, start: int, count: int, setup: Setup):
     """
     seed_u = np.uint64(check_seed(seed))
     ids, params, scoring, target = _kernel_args(setup)
-    matches = np.zeros((count, 7), dtype=np.int64)
-    parts_res, parts_match, parts_index = [], [], []
-    done = 0
-    cap = max(4 * MAX_DEALS, 64 * count)
-    while done < count:
-        deals = np.zeros((cap, E.R_LEN), dtype=np.int64)
-        dm = np.zeros(cap, dtype=np.int64)
-        di = np.zeros(cap, dtype=np.int64)
-        n_done, n_rows = E.match_kernel(seed_u, np.int64(start + done), np.int64(count - done), ids,
-                                        params, scoring, target, np.int64(MAX_DEALS),
-                                        matches[done:], deals, dm, di)
-        parts_res.append(deals[:n_rows])
-        parts_match.append(dm[:n_rows])
-        parts_index.append(di[:n_rows])
-        done += int(n_done)
-    res = np.concatenate(parts_res)
+
+    def run(capacity):
+        matches = np.zeros(count, dtype=MATCH_DTYPE)
+        res = np.zeros((capacity, E.R_LEN), dtype=np.int64)
+        deal_match = np.zeros(capacity, dtype=np.int64)
+        deal_index = np.zeros(capacity, dtype=np.int64)
+        n = E.match_kernel(seed_u, np.int64(start), np.int64(count), ids, params, scoring, target,
+                           np.int64(MAX_DEALS), matches, res, deal_match, deal_index)
+        return n, (n, matches, res, deal_match, deal_index)
+
+    n, matches, res, deal_match, deal_index = grow_until_fits(run, max(64, 16 * count))
+    res = res[:n]
     E.check_legal(res)
-    mrows = np.zeros(count, dtype=MATCH_DTYPE)
-    for i, name in enumerate(MATCH_DTYPE.names):
-        mrows[name] = matches[:, i]
-    drows = np.zeros(res.shape[0], dtype=MATCH_DEAL_DTYPE)
-    fill_rows(drows, res, np.concatenate(parts_index))
-    drows["match"] = np.concatenate(parts_match)
+    drows = np.zeros(n, dtype=MATCH_DEAL_DTYPE)
+    fill_rows(drows, res, deal_index[:n])
+    drows["match"] = deal_match[:n]
     drows["before_0"] = res[:, E.R_BEFORE0]
     drows["before_1"] = res[:, E.R_BEFORE1]
-    return mrows, drows
+    return matches, drows
 
 
 SPEC = GameSpec(

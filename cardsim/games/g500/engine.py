@@ -1,10 +1,27 @@
 """The jitted Five Hundred deal: dealing, auction, kitty, ten tricks, score (RULES.md §3).
 
-:func:`run_deal` plays one deal from its key and writes a fixed-size int64 result vector
-(indices ``R_*``) and, when the trace buffer is non-empty, every action (indices ``T_*``).
-The same function drives independent deals (:func:`simulate_kernel`), records
+One deal is five phases, each a function named after its RULES.md section:
+:func:`deal_cards` (§3.2), :func:`run_auction` (§3.3), :func:`take_kitty` (§3.4),
+:func:`play_tricks` (§3.5) and :func:`score_contract` (§3.6).  :func:`play_deal` plays a deal
+from given hands and kitty (auction onwards), :func:`play_contract` from a given declarer and
+bid (kitty onwards), and :func:`run_deal` deals from the deal's key and calls
+:func:`play_deal`.  Every phase writes into one fixed-size int64 result vector (indices
+``R_*``) and, when the trace buffer is non-empty, every action (indices ``T_*``).
+The same :func:`run_deal` drives independent deals (:func:`simulate_kernel`), records
 (:func:`trace_kernel`) and matches (:func:`match_kernel`), so records can never disagree with
 the rows.
+
+Shared arguments of the phases: ``ids`` int64[4] strategy id per seat, ``params``
+float64[4, N_PARAMS], ``states`` uint64[5, 1] the deal's streams (``rng.seed_streams``: row 0
+the shuffle, row ``1 + seat`` that seat's strategy), ``hands`` uint64[4] physical hands,
+``eff`` uint64[4] the hands in the contract's effective layout
+(:mod:`cardsim.games.g500.constants`), ``trick`` int64[4] scratch, ``trace`` int64[TRACE_LEN]
+or int64[0] (no trace), ``res`` int64[R_LEN].  Bids are bid numbers 0..24
+(``(tricks - 6) * 5 + denomination``), -1 a pass.
+
+The three phases that ask the strategies (auction, kitty, tricks; the dispatch and the
+strategies are inlined into them) are compiled once and shared by every kernel; the small
+ones are inlined.  Inlining those three as well ran no faster and doubled compile times.
 """
 from __future__ import annotations
 
@@ -17,8 +34,11 @@ from cardsim.games.g500.constants import (
     SCORING_QUEBEC,
     UNMAP,
 )
+from cardsim.games.g500.dispatch import choose_bid, choose_discard, choose_play
 from cardsim.games.g500.rules import (
     card_suit,
+    contract_level,
+    contract_made,
     deal_hands,
     game_winner,
     legal_moves,
@@ -26,48 +46,43 @@ from cardsim.games.g500.rules import (
     score_deal,
     trick_winner,
 )
-from cardsim.games.g500.strategies import choose_bid, choose_discard, choose_play
-from cardsim.rng import _SEAT_SALT, deal_key, mix64, randbelow, shuffle
+from cardsim.rng import deal_key, match_key, randbelow, seed_stream, seed_streams, shuffle
 
 U64 = np.uint64
 
-# result vector
+# result vector (int64[R_LEN]): seats, bid numbers, tricks, points, physical bit sets as int64
 R_DEALER, R_DECLARER, R_BID, R_TRICKS0, R_TRICKS1, R_MADE = 0, 1, 2, 3, 4, 5
 R_DELTA0, R_DELTA1, R_Q0, R_Q1, R_S0, R_S1 = 6, 7, 8, 9, 10, 11
 R_WINNER, R_NCALLS, R_HAND0, R_KITTY, R_DISCARD, R_ILLEGAL = 12, 13, 14, 18, 19, 20
 R_BEFORE0, R_BEFORE1 = 21, 22
 R_LEN = 24
-# trace vector
+# trace vector (int64[TRACE_LEN]): calls from T_CALLS, physical cards from T_PLAY, named suits
+# of the cards led from T_NAMED (-1 none)
 T_CALLS, T_PLAY, T_NAMED = 0, 32, 72
 TRACE_LEN = 112
 
-MATCH_SALT = U64(0x5A17E5A1D0C0FFEE)
-"""Separates match keys from the keys of independent deals of the same seed."""
 
+@jit(inline="always")
+def deal_cards(dealer, deck, hands, shuffle_state):
+    """Shuffle and deal (RULES.md §3.2); returns ``(dealer, kitty)`` (int64, uint64).
 
-@jit
-def seed_streams(states, key):
-    """Fill ``states`` (uint64[5, 1]) so that ``states[i]`` equals ``rng.stream(key, i)``."""
-    for i in range(5):
-        states[i, 0] = mix64(U64(key) ^ (U64(i + 1) * _SEAT_SALT))
-
-
-@jit
-def run_deal(key, dealer, ids, params, scoring, target, before0, before1,
-             deck, hands, eff, states, trick, trace, res):
-    """Play one deal; ``dealer`` -1 draws it from the shuffle stream (independent deals).
-
-    Writes ``res`` (int64[R_LEN]) and, if ``trace.shape[0] > 0``, ``trace`` (int64[TRACE_LEN]):
-    calls, physical cards played, named suits of no-trump joker leads.
+    ``dealer`` < 0 draws the dealer from ``shuffle_state`` (uint64[1], the deal's stream 0)
+    before the shuffle (an independent deal); a match passes its rotating dealer.  ``deck``
+    (int64[46] scratch) is reset to the canonical order and shuffled; ``hands`` (uint64[4])
+    receive the physical hands.
     """
-    tracing = trace.shape[0] > 0
-    seed_streams(states, key)
     if dealer < 0:
-        dealer = randbelow(states[0], 4)
+        dealer = randbelow(shuffle_state, 4)
     for i in range(deck.shape[0]):
         deck[i] = DECK[i]
-    shuffle(deck, states[0])
-    kitty = deal_hands(deck, dealer, hands)
+    shuffle(deck, shuffle_state)
+    return dealer, deal_hands(deck, dealer, hands)
+
+
+@jit(inline="always")
+def start_result(dealer, hands, kitty, before0, before1, res):
+    """Clear ``res`` and write what is known before the auction: dealer, hands, kitty, and the
+    team scores before the deal (points)."""
     for i in range(R_LEN):
         res[i] = 0
     res[R_DEALER] = dealer
@@ -76,7 +91,17 @@ def run_deal(key, dealer, ids, params, scoring, target, before0, before1,
     res[R_KITTY] = np.int64(kitty)
     res[R_BEFORE0] = before0
     res[R_BEFORE1] = before1
-    # auction (RULES.md §3.3): passes are final
+
+
+@jit
+def run_auction(dealer, ids, params, states, hands, trace, res):
+    """The auction (RULES.md §3.3): left of the dealer first, passes final; returns
+    ``(bid, declarer)``, ``(-1, -1)`` when all four pass.
+
+    A call that is not a pass and does not outbid counts in ``res[R_ILLEGAL]`` and becomes a
+    pass.  Writes ``res[R_NCALLS]`` and the calls at ``trace[T_CALLS:]``.
+    """
+    tracing = trace.shape[0] > 0
     high = -1
     high_seat = -1
     passed = 0
@@ -89,7 +114,7 @@ def run_deal(key, dealer, ids, params, scoring, target, before0, before1,
         if passed & (1 << seat):
             seat = (seat + 1) % 4
             continue
-        call = choose_bid(ids[seat], params, seat, hands[seat], high, high_seat, states)
+        call = choose_bid(ids[seat], params, states, seat, hands[seat], high, high_seat)
         if call <= high or call > 24:
             if call >= 0:
                 res[R_ILLEGAL] += 1
@@ -104,21 +129,29 @@ def run_deal(key, dealer, ids, params, scoring, target, before0, before1,
             high_seat = seat
         seat = (seat + 1) % 4
     res[R_NCALLS] = n_calls
-    if high < 0:
-        res[R_DECLARER] = -1
-        res[R_BID] = -1
-        res[R_MADE] = -1
-        res[R_WINNER] = -1
-        return
-    denom = high % 5
-    declarer = high_seat
-    res[R_DECLARER] = declarer
-    res[R_BID] = high
-    for s in range(4):
-        eff[s] = remap_hand(hands[s], denom)
-    # kitty and discard (RULES.md §3.4)
+    return high, high_seat
+
+
+@jit(inline="always")
+def throw_in(res):
+    """All four passed (RULES.md §3.3): no declarer, no contract, no score."""
+    res[R_DECLARER] = -1
+    res[R_BID] = -1
+    res[R_MADE] = -1
+    res[R_WINNER] = -1
+
+
+@jit
+def take_kitty(declarer, denom, ids, params, states, kitty, eff, res):
+    """The declarer takes the kitty and puts six cards away (RULES.md §3.4); returns the
+    discard (uint64, effective layout of ``denom``).
+
+    ``eff[declarer]`` becomes his ten remaining cards; ``kitty`` is physical.  An illegal
+    discard counts in ``res[R_ILLEGAL]`` and is replaced by the six lowest cards.  Writes the
+    physical discard to ``res[R_DISCARD]``.
+    """
     full = eff[declarer] | remap_hand(kitty, denom)
-    disc = choose_discard(ids[declarer], params, declarer, full, denom, states)
+    disc = choose_discard(ids[declarer], params, states, declarer, full, denom)
     if popcount(disc) != 6 or (disc & ~full) != U64(0):
         res[R_ILLEGAL] += 1
         disc = U64(0)
@@ -135,8 +168,23 @@ def run_deal(key, dealer, ids, params, scoring, target, before0, before1,
         m &= m - U64(1)
         pd |= U64(1) << U64(UNMAP[denom, b])
     res[R_DISCARD] = np.int64(pd)
-    # play (RULES.md §3.5)
-    contract_tricks = 6 + high // 5
+    return disc
+
+
+@jit
+def play_tricks(declarer, bid, disc, ids, params, states, eff, trick, trace, res):
+    """Ten tricks (RULES.md §3.5), the declarer leading first; returns the tricks won by team
+    0 (seats 0+2) and team 1 (int64, int64) and writes them to ``res``.
+
+    ``eff`` (uint64[4], effective layout of ``bid``'s denomination) is emptied card by card;
+    ``disc`` is the declarer's discard, which only he sees.  An illegal card (or a missing or
+    bad named suit of a no-trump joker lead) counts in ``res[R_ILLEGAL]`` and is replaced by
+    the lowest legal card (suit 0).  Writes the physical cards at ``trace[T_PLAY:]`` and the
+    named suits (-1 none) at ``trace[T_NAMED:]``.
+    """
+    tracing = trace.shape[0] > 0
+    denom = bid % 5
+    contract_tricks = contract_level(bid)
     played = U64(0)
     tricks0 = 0
     tricks1 = 0
@@ -148,8 +196,8 @@ def run_deal(key, dealer, ids, params, scoring, target, before0, before1,
             seat = (leader + i) % 4
             decl_tricks = tricks0 if declarer % 2 == 0 else tricks1
             known = disc if seat == declarer else U64(0)
-            code = choose_play(ids[seat], params, eff[seat], denom, seat, declarer, leader,
-                               trick, i, led, played, known, decl_tricks, contract_tricks, states)
+            code = choose_play(ids[seat], params, states, seat, eff[seat], denom, declarer, leader,
+                               trick, i, led, played, known, decl_tricks, contract_tricks)
             c = code & 0xFF
             named = code >> 8
             legal = legal_moves(eff[seat], denom, led)
@@ -183,12 +231,21 @@ def run_deal(key, dealer, ids, params, scoring, target, before0, before1,
             tricks1 += 1
     res[R_TRICKS0] = tricks0
     res[R_TRICKS1] = tricks1
+    return tricks0, tricks1
+
+
+@jit(inline="always")
+def score_contract(declarer, bid, tricks0, tricks1, scoring, target, before0, before1, res):
+    """Score a played contract (RULES.md §3.6) into ``res``: ``R_MADE``, the deltas under both
+    scorings (``R_Q*`` quebec, ``R_S*`` subtract) and under the run's ``scoring``
+    (``R_DELTA*``), and ``R_WINNER`` (the team at or over ``target`` points from
+    ``before0``/``before1``, -1 none)."""
     dteam = declarer % 2
     dt = tricks0 if dteam == 0 else tricks1
-    made = dt >= contract_tricks
+    made = contract_made(bid, dt)
     res[R_MADE] = 1 if made else 0
-    qa, qb = score_deal(high, dt, 0)
-    sa, sb = score_deal(high, dt, 1)
+    qa, qb = score_deal(bid, dt, 0)
+    sa, sb = score_deal(bid, dt, 1)
     res[R_Q0 + dteam] = qa
     res[R_Q0 + 1 - dteam] = qb
     res[R_S0 + dteam] = sa
@@ -208,6 +265,50 @@ def run_deal(key, dealer, ids, params, scoring, target, before0, before1,
         res[R_WINNER] = dteam
     else:
         res[R_WINNER] = 1 - dteam
+
+
+@jit(inline="always")
+def play_contract(declarer, bid, ids, params, scoring, target, before0, before1, hands, kitty,
+                  eff, states, trick, trace, res):
+    """Everything after the auction for ``declarer`` (seat) and ``bid`` (0..24): kitty,
+    tricks, score (RULES.md §3.4-§3.6).  ``res`` must already hold :func:`start_result`'s
+    fields; ``hands`` (physical) are left as dealt."""
+    res[R_DECLARER] = declarer
+    res[R_BID] = bid
+    denom = bid % 5
+    for s in range(4):
+        eff[s] = remap_hand(hands[s], denom)
+    disc = take_kitty(declarer, denom, ids, params, states, kitty, eff, res)
+    tricks0, tricks1 = play_tricks(declarer, bid, disc, ids, params, states, eff, trick, trace, res)
+    score_contract(declarer, bid, tricks0, tricks1, scoring, target, before0, before1, res)
+
+
+@jit(inline="always")
+def play_deal(dealer, hands, kitty, ids, params, scoring, target, before0, before1, eff, states,
+              trick, trace, res):
+    """Play a deal from given physical ``hands`` (uint64[4], 10 cards each) and ``kitty``
+    (uint64, 6 cards): auction, then :func:`play_contract` or a throw-in (RULES.md §3.3-§3.6).
+    ``states`` must be seeded (``rng.seed_streams(states, key)``)."""
+    start_result(dealer, hands, kitty, before0, before1, res)
+    bid, declarer = run_auction(dealer, ids, params, states, hands, trace, res)
+    if bid < 0:
+        throw_in(res)
+        return
+    play_contract(declarer, bid, ids, params, scoring, target, before0, before1, hands, kitty,
+                  eff, states, trick, trace, res)
+
+
+@jit
+def run_deal(key, dealer, ids, params, scoring, target, before0, before1,
+             deck, hands, eff, states, trick, trace, res):
+    """Play the deal of ``key`` (uint64); ``dealer`` -1 draws it from the shuffle stream
+    (independent deals).  Seeds ``states`` from ``key``, deals (:func:`deal_cards`) and plays
+    (:func:`play_deal`); ``before0``/``before1`` are the team scores before the deal.
+    """
+    seed_streams(states, key)
+    dealer, kitty = deal_cards(dealer, deck, hands, states[0])
+    play_deal(dealer, hands, kitty, ids, params, scoring, target, before0, before1, eff, states,
+              trick, trace, res)
 
 
 @jit
@@ -242,30 +343,25 @@ def trace_kernel(seed, deal_ids, ids, params, scoring, target, before0, before1,
 
 
 @jit
-def match_key(seed, match_id):
-    """Key of match ``match_id`` of ``seed``; deal ``j`` of the match uses ``deal_key(match key, j)``."""
-    return mix64(deal_key(U64(seed), match_id) ^ MATCH_SALT)
-
-
-@jit
 def match_kernel(seed, start, count, ids, params, scoring, target, max_deals, matches, deals,
                  deal_match, deal_index):
-    """Whole matches ``start .. start+count-1`` (RULES.md §3.6), dealer rotating left.
+    """Whole matches ``start .. start+count-1`` (RULES.md §3.2, §3.6): deal ``j`` of match ``m``
+    has key ``deal_key(rng.match_key(seed, m), j)``; the first dealer is drawn from stream 0 of
+    the match key (``rng.stream(match key, 0)``), and the deal passes left after every deal (thrown-in deals
+    included) until a team reaches ``target`` points or ``max_deals`` deals are played.
 
-    ``matches``: int64[count, 7] (match, winner, deals, score0, score1, thrown-in deals, first
-    dealer); ``deals``: int64[capacity, R_LEN].  Stops before a match whose deals would not fit;
-    returns ``(matches done, deal rows written)``.
+    ``matches``: MATCH_DTYPE[count] (:mod:`cardsim.games.g500.rows`), filled by field name;
+    ``deals``: int64[capacity, R_LEN] result vectors, with ``deal_match`` and ``deal_index``
+    (int64[capacity]) the match and the deal's number in it.  Returns the deal rows written,
+    or -1 when ``capacity`` is too small (``base.grow_until_fits`` calls again with more room).
     """
     deck, hands, eff, states, trick = _scratch()
     no_trace = np.empty(0, dtype=np.int64)
     first = np.empty(1, dtype=np.uint64)
     n_rows = 0
-    cap = deals.shape[0]
     for m in range(count):
-        if n_rows + max_deals > cap:
-            return m, n_rows
         mk = match_key(seed, start + m)
-        first[0] = mix64(mk ^ _SEAT_SALT)
+        seed_stream(first, mk, 0)
         dealer = randbelow(first, 4)
         first_dealer = dealer
         s0 = 0
@@ -274,6 +370,8 @@ def match_kernel(seed, start, count, ids, params, scoring, target, max_deals, ma
         winner = -1
         j = 0
         while j < max_deals:
+            if n_rows >= deals.shape[0]:
+                return -1
             row = deals[n_rows]
             run_deal(deal_key(mk, j), dealer, ids, params, scoring, target, s0, s1, deck, hands,
                      eff, states, trick, no_trace, row)
@@ -289,14 +387,15 @@ def match_kernel(seed, start, count, ids, params, scoring, target, max_deals, ma
             if row[R_WINNER] >= 0:
                 winner = row[R_WINNER]
                 break
-        matches[m, 0] = start + m
-        matches[m, 1] = winner
-        matches[m, 2] = j
-        matches[m, 3] = s0
-        matches[m, 4] = s1
-        matches[m, 5] = thrown
-        matches[m, 6] = first_dealer
-    return count, n_rows
+        r = matches[m]
+        r.match = start + m
+        r.winner = winner
+        r.deals = j
+        r.score_0 = s0
+        r.score_1 = s1
+        r.thrown_in = thrown
+        r.first_dealer = first_dealer
+    return n_rows
 
 
 @jit
@@ -307,11 +406,7 @@ def deal_kernel(seed, start, count):
     for i in range(count):
         key = deal_key(U64(seed), start + i)
         seed_streams(states, key)
-        dealer = randbelow(states[0], 4)
-        for j in range(46):
-            deck[j] = DECK[j]
-        shuffle(deck, states[0])
-        kitty = deal_hands(deck, dealer, hands)
+        dealer, kitty = deal_cards(-1, deck, hands, states[0])
         acc ^= hands[0] + (hands[1] * U64(3)) + (kitty * U64(7)) + U64(dealer)
     return acc
 

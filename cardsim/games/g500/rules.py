@@ -105,6 +105,18 @@ def trick_winner(cards, denom, led_suit):
 
 
 @jit
+def contract_level(bid):
+    """Tricks a bid number (0..24) contracts for: 6..10 (RULES.md §3.3)."""
+    return 6 + bid // 5
+
+
+@jit
+def contract_made(bid, declarer_tricks):
+    """Whether the declarer's side, with ``declarer_tricks`` tricks, made ``bid`` (RULES.md §3.6)."""
+    return declarer_tricks >= contract_level(bid)
+
+
+@jit
 def score_deal(bid, declarer_tricks, scoring):
     """Deltas ``(declarer side, defenders)`` of a played contract (RULES.md §3.6).
 
@@ -112,7 +124,7 @@ def score_deal(bid, declarer_tricks, scoring):
     subtract: declarer side +value or -value; defenders +10 per trick they took.
     """
     value = BID_VALUES[bid]
-    made = declarer_tricks >= 6 + bid // 5
+    made = contract_made(bid, declarer_tricks)
     if scoring == SCORING_QUEBEC:
         if made:
             return value, 0

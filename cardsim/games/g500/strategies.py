@@ -1,17 +1,19 @@
-"""Five Hundred strategies: registry, jitted bid / discard / play functions and their dispatch.
+"""Five Hundred strategies: the registry and the jitted strategy functions (RULES.md §3.3-§3.5).
 
-Every function sees only its seat's view (DESIGN.md property 3): its own hand, the auction so
-far (current high bid and who holds it), the contract, the cards played so far (previous
-tricks and the current trick), and — for the declarer only — his own discard.
+Every function sees only its seat's view (DESIGN.md property 3) and has the view signature of
+its decision, documented once in :mod:`cardsim.games.g500.dispatch` (which picks the function
+by strategy id).  Parameters are read through the ``P_*`` constants, positions taken from the
+registry, never by literal position.
 
-Adding a strategy = one function per decision, one registry line, one dispatch branch.
+Adding a strategy = one function per decision here, one registry line, one branch per decision
+in :mod:`cardsim.games.g500.dispatch`.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from cardsim._jit import jit
-from cardsim.cards import highest_bit, lane, lowest_bit, popcount
+from cardsim.cards import bits_above, highest_bit, lane, lowest_bit, popcount
 from cardsim.games.g500.constants import FULL_EFF, JOKER_MASK, NT, SUIT_MASK, TRUMP_MASK
 from cardsim.games.g500.rules import legal_moves, remap_hand
 from cardsim.rng import GOLDEN, mix64
@@ -45,11 +47,82 @@ tricks expected from partner; ``kitty`` tricks expected from the kitty; ``jump``
 highest makeable contract at once, 0 = the cheapest overcall of that denomination;
 ``nt_bias`` tricks added to the no-trump estimate."""
 
+_HEURISTIC = REGISTRY["heuristic"]
+P_MARGIN = _HEURISTIC.param_index("margin")
+P_PARTNER = _HEURISTIC.param_index("partner")
+P_KITTY = _HEURISTIC.param_index("kitty")
+P_JUMP = _HEURISTIC.param_index("jump")
+P_NT_BIAS = _HEURISTIC.param_index("nt_bias")
+"""Positions of the heuristic's parameters in its row ``params[seat]`` (from the registry)."""
 
-# ---------------------------------------------------------------- hand valuation
+ACES = U64(sum(1 << (16 * s + 10) for s in range(4)))
+"""The four aces (rank bit 10 of every lane; the same bits in every effective layout)."""
+
+
+# ---------------------------------------------------------------- seat randomness
+# Row ``k`` of ``states`` (uint64[5, 1]) is ``rng.stream(key, k)``; these draw from it exactly as
+# ``rng.randbelow`` / ``rng.choose_bit`` would, without making an array view per decision.
+@jit
+def draw_below(states, k, n):
+    """Uniform integer in ``[0, n)`` from stream ``k`` (Lemire's method, as ``rng.randbelow``)."""
+    nn = U64(n)
+    states[k, 0] = states[k, 0] + GOLDEN
+    m = (mix64(states[k, 0]) >> U64(32)) * nn
+    low = m & U64(0xFFFFFFFF)
+    if low < nn:
+        threshold = (U64(4294967296) - nn) % nn
+        while low < threshold:
+            states[k, 0] = states[k, 0] + GOLDEN
+            m = (mix64(states[k, 0]) >> U64(32)) * nn
+            low = m & U64(0xFFFFFFFF)
+    return np.int64(m >> U64(32))
+
+
+@jit
+def draw_bit(states, k, mask):
+    """A uniformly chosen set bit of non-zero ``mask`` from stream ``k`` (as ``rng.choose_bit``)."""
+    j = draw_below(states, k, popcount(mask))
+    m = U64(mask)
+    for _ in range(j):
+        m &= m - U64(1)
+    return lowest_bit(m)
+
+
+# ---------------------------------------------------------------- random (the baseline)
+@jit(inline="always")
+def random_bid(params, states, seat, hand, high_bid, high_seat):
+    """Pass or bid on a coin flip, so that random auctions end at every level (and are sometimes
+    thrown in); the bid is uniform over the higher ones (RULES.md §3.3)."""
+    if high_bid >= 24 or draw_below(states, 1 + seat, 2) == 0:
+        return np.int64(-1)
+    return high_bid + 1 + draw_below(states, 1 + seat, 24 - high_bid)
+
+
+@jit(inline="always")
+def random_discard(params, states, seat, hand, denom):
+    """Six cards drawn uniformly, one at a time, from the 16 (RULES.md §3.4)."""
+    out = U64(0)
+    for _ in range(6):
+        c = draw_bit(states, 1 + seat, hand & ~out)
+        out |= U64(1) << U64(c)
+    return out
+
+
+@jit(inline="always")
+def random_play(params, states, seat, hand, denom, declarer, leader, trick, n_in_trick, led, played,
+                known, decl_tricks, contract_tricks):
+    """A uniform legal card; a no-trump joker lead names a uniform suit (RULES.md §3.5)."""
+    c = draw_bit(states, 1 + seat, legal_moves(hand, denom, led))
+    if denom == NT and n_in_trick == 0 and (U64(1) << U64(c)) & JOKER_MASK:
+        return c | (draw_below(states, 1 + seat, 4) << 8)
+    return c
+
+
+# ---------------------------------------------------------------- heuristic: hand valuation
 @jit(inline="always")
 def estimate_tricks(hand, denom, nt_bias):
-    """Tricks a physical ``hand`` expects to take by itself in ``denom`` (float64, heuristic)."""
+    """Tricks a physical ``hand`` (uint64) expects to take by itself in ``denom`` (0..3 trump
+    suit, 4 no-trump): float64, a heuristic count of tricks."""
     if denom == NT:
         v = float(popcount(hand & JOKER_MASK)) + nt_bias
         for s in range(4):
@@ -116,13 +189,17 @@ def estimate_tricks(hand, denom, nt_bias):
     return v
 
 
+# ---------------------------------------------------------------- heuristic: auction (§3.3)
 @jit(inline="always")
-def heuristic_bid(params, seat, hand, high_bid, high_seat):
-    margin = params[seat, 0]
-    support = params[seat, 1] + params[seat, 2] - margin
+def heuristic_bid(params, states, seat, hand, high_bid, high_seat):
+    """The highest contract the hand plus ``partner`` and ``kitty`` tricks less ``margin`` makes
+    (``jump`` = 1), or the cheapest overcall in its denomination (``jump`` = 0); passes when
+    that does not beat ``high_bid`` or partner holds the bid."""
+    margin = params[seat, P_MARGIN]
+    support = params[seat, P_PARTNER] + params[seat, P_KITTY] - margin
     best = -1
     for d in range(5):
-        est = estimate_tricks(hand, d, params[seat, 4]) + support
+        est = estimate_tricks(hand, d, params[seat, P_NT_BIAS]) + support
         level = int(np.floor(est))
         if level > 10:
             level = 10
@@ -134,7 +211,7 @@ def heuristic_bid(params, seat, hand, high_bid, high_seat):
         return -1
     if high_seat >= 0 and high_seat == (seat + 2) % 4:
         return -1
-    if params[seat, 3] >= 0.5:
+    if params[seat, P_JUMP] >= 0.5:
         return best
     d = best % 5
     for level in range(6, 11):
@@ -144,9 +221,11 @@ def heuristic_bid(params, seat, hand, high_bid, high_seat):
     return best
 
 
+# ---------------------------------------------------------------- heuristic: discard (§3.4)
 @jit(inline="always")
 def lowest_rank_card(mask):
-    """The card of lowest rank (bit within its lane) in a non-empty effective mask."""
+    """The card of lowest rank (bit within its lane) in a non-empty effective mask; on equal
+    rank the lowest lane."""
     best = -1
     best_rank = 99
     for s in range(4):
@@ -160,38 +239,33 @@ def lowest_rank_card(mask):
 
 
 @jit
-def heuristic_discard(hand, denom):
-    """Six effective cards to put away from a 16-card effective hand: void weak side suits
-    (no ace), then throw the lowest side cards; trumps and jokers go last."""
+def heuristic_discard(params, states, seat, hand, denom):
+    """Void weak side suits (shortest first, no ace, if the whole suit fits in the six), then
+    throw the lowest side cards, aces last; trumps and jokers go only when nothing else is left."""
     tm = TRUMP_MASK[denom]
     need = 6
     out = U64(0)
-    lens = np.zeros(4, dtype=np.int64)
-    for s in range(4):
-        lens[s] = 99
-        if denom != NT and s == denom:
-            continue
-        sm = hand & SUIT_MASK[denom, s] & ~tm
-        lens[s] = popcount(sm)
-    for _ in range(4):
+    todo = 15
+    if denom != NT:
+        todo &= ~(1 << denom)
+    while todo:
         s_best = -1
+        n_best = 99
         for s in range(4):
-            if lens[s] < 99 and (s_best < 0 or lens[s] < lens[s_best]):
-                s_best = s
-        if s_best < 0:
-            break
+            if todo & (1 << s):
+                n = popcount(hand & SUIT_MASK[denom, s] & ~tm)
+                if s_best < 0 or n < n_best:
+                    s_best = s
+                    n_best = n
+        todo &= ~(1 << s_best)
         sm = hand & SUIT_MASK[denom, s_best] & ~tm
-        lens[s_best] = 99
-        if popcount(sm) <= need and (lane(sm, s_best) >> U64(10)) == U64(0):
+        if n_best <= need and (lane(sm, s_best) >> U64(10)) == U64(0):
             out |= sm
-            need -= popcount(sm)
+            need -= n_best
     while need > 0:
         side = hand & ~out & ~tm
         # aces are winners: keep them unless nothing else is left
-        aces = U64(0)
-        for s in range(4):
-            aces |= U64(1 << 10) << U64(16 * s)
-        pool = side & ~aces
+        pool = side & ~ACES
         if pool == 0:
             pool = side
         if pool == 0:
@@ -202,15 +276,15 @@ def heuristic_discard(hand, denom):
     return out
 
 
+# ---------------------------------------------------------------- heuristic: play (§3.5)
 @jit(inline="always")
-def _above(card):
-    """Effective bits above ``card`` in its lane."""
-    lane_top = U64(0xFFFF) << U64(16 * (card >> 4))
-    return lane_top & ~((U64(2) << U64(card)) - U64(1))
+def is_master(card, unseen, denom):
+    """Whether no unseen card of ``card``'s suit (lane) outranks effective ``card``."""
+    return (unseen & bits_above(card) & SUIT_MASK[denom, card >> 4]) == U64(0)
 
 
 @jit(inline="always")
-def _beats(card, wc, denom, led):
+def beats(card, wc, denom, led):
     """Whether effective ``card`` beats the current winning card ``wc`` (RULES.md §3.5)."""
     tm = TRUMP_MASK[denom]
     cb = U64(1) << U64(card)
@@ -223,178 +297,174 @@ def _beats(card, wc, denom, led):
 
 
 @jit(inline="always")
-def heuristic_play(hand, denom, seat, declarer, leader, trick, n_in_trick, led, played, known,
-                   decl_tricks, contract_tricks):
-    """An effective card (plus ``named << 8`` for a no-trump joker lead)."""
+def heuristic_lead(hand, denom, seat, declarer, unseen):
+    """Leading a trick: the declarer in a trump contract draws trumps (top one if it is the
+    master, else low); others cash a master side card, else lead low from the longest side
+    suit; with only trumps left, the top one if it is the master, else low.  A no-trump joker
+    lead names the suit with most unseen cards (``card | named << 8``)."""
     tm = TRUMP_MASK[denom]
-    unseen = FULL_EFF[denom] & ~hand & ~played & ~known
-    my_side_decl = (seat % 2) == (declarer % 2)
-    if n_in_trick == 0:
-        side = hand & ~tm
-        if denom != NT and seat == declarer and (hand & tm) and (unseen & tm):
-            top = highest_bit(hand & tm)
-            if (unseen & _above(top)) == U64(0):
-                return top
-            return lowest_bit(hand & tm)
-        if side:
-            best = -1
-            m = side
-            while m:
-                c = lowest_bit(m)
-                m &= m - U64(1)
-                if (unseen & _above(c) & SUIT_MASK[denom, c >> 4]) == U64(0):
-                    if best < 0 or (c & 15) > (best & 15):
-                        best = c
-            if best >= 0:
-                return best
-            s_long = -1
-            n_long = -1
-            for s in range(4):
-                n = popcount(side & SUIT_MASK[denom, s])
-                if n > n_long:
-                    n_long = n
-                    s_long = s
-            return lowest_bit(side & SUIT_MASK[denom, s_long])
-        c = highest_bit(hand)
-        if denom == NT:
-            named = 0
-            n_best = -1
-            for s in range(4):
-                n = popcount(unseen & SUIT_MASK[NT, s])
-                if n > n_best:
-                    n_best = n
-                    named = s
-            return c | (named << 8)
-        if (unseen & _above(c)) == U64(0):
-            return c
-        return lowest_bit(hand)
-    legal = legal_moves(hand, denom, led)
-    # the current winner of the trick so far
+    side = hand & ~tm
+    if denom != NT and seat == declarer and (hand & tm) and (unseen & tm):
+        top = highest_bit(hand & tm)
+        if (unseen & bits_above(top)) == U64(0):
+            return top
+        return lowest_bit(hand & tm)
+    if side:
+        return lead_side_card(side, denom, unseen)
+    c = highest_bit(hand)
+    if denom == NT:
+        named = 0
+        n_best = -1
+        for s in range(4):
+            n = popcount(unseen & SUIT_MASK[NT, s])
+            if n > n_best:
+                n_best = n
+                named = s
+        return c | (named << 8)
+    if (unseen & bits_above(c)) == U64(0):
+        return c
+    return lowest_bit(hand)
+
+
+@jit(inline="always")
+def lead_side_card(side, denom, unseen):
+    """From non-empty side cards: the highest-ranked master, else the lowest of the longest suit."""
+    best = -1
+    m = side
+    while m:
+        c = lowest_bit(m)
+        m &= m - U64(1)
+        if is_master(c, unseen, denom):
+            if best < 0 or (c & 15) > (best & 15):
+                best = c
+    if best >= 0:
+        return best
+    s_long = -1
+    n_long = -1
+    for s in range(4):
+        n = popcount(side & SUIT_MASK[denom, s])
+        if n > n_long:
+            n_long = n
+            s_long = s
+    return lowest_bit(side & SUIT_MASK[denom, s_long])
+
+
+@jit(inline="always")
+def winning_index(trick, n_in_trick, denom, led):
+    """Index (play order) of the card winning the incomplete trick ``trick[:n_in_trick]``."""
     w = 0
     for i in range(1, n_in_trick):
-        if _beats(trick[i], trick[w], denom, led):
+        if beats(trick[i], trick[w], denom, led):
             w = i
-    wc = trick[w]
-    winner_seat = (leader + w) % 4
-    following = (legal & SUIT_MASK[denom, led]) != U64(0) and (legal & ~SUIT_MASK[denom, led]) == U64(0)
-    if following:
-        low = lowest_bit(legal)
-    else:
-        cheap = legal & ~tm
-        low = lowest_rank_card(cheap if cheap else legal)
-    if winner_seat == (seat + 2) % 4:
-        return low
-    beaters = U64(0)
+    return w
+
+
+@jit(inline="always")
+def beating_cards(legal, wc, denom, led):
+    """The cards of ``legal`` that beat the winning card ``wc`` (uint64)."""
+    out = U64(0)
     m = legal
     while m:
         c = lowest_bit(m)
         m &= m - U64(1)
-        if _beats(c, wc, denom, led):
-            beaters |= U64(1) << U64(c)
-    if beaters == U64(0):
-        return low
-    last = n_in_trick == 3
-    if following and not (beaters & tm):
-        if last:
-            return lowest_bit(beaters)
-        m = beaters
-        while m:
-            c = lowest_bit(m)
-            m &= m - U64(1)
-            if (unseen & _above(c) & SUIT_MASK[denom, c >> 4]) == U64(0):
-                return c
-        return low
-    trumps = beaters & tm
-    if trumps == U64(0):
-        return lowest_bit(beaters)
-    if denom == NT:
-        c = lowest_bit(trumps)
-        sure = last or (unseen & _above(c) & tm) == U64(0)
-        if my_side_decl:
-            needed = decl_tricks < contract_tricks
-        else:
-            needed = True
-        if sure and needed:
-            return c
-        if (unseen & _above(highest_bit(trumps)) & tm) == U64(0) and needed:
-            return highest_bit(trumps)
-        return low
-    if last:
-        return lowest_bit(trumps)
-    # ruff high enough to stay on top of trumps still unseen when it is cheap to do so
-    m = trumps
-    while m:
-        c = lowest_bit(m)
-        m &= m - U64(1)
-        if (unseen & _above(c)) == U64(0):
-            return c
-    return lowest_bit(trumps)
-
-
-# ---------------------------------------------------------------- seat randomness
-# Row ``k`` of ``states`` (uint64[5, 1]) is ``rng.stream(key, k)``; these draw from it exactly as
-# ``rng.randbelow`` / ``rng.choose_bit`` would, without making an array view per decision.
-@jit
-def draw_below(states, k, n):
-    """Uniform integer in ``[0, n)`` from stream ``k`` (Lemire's method, as ``rng.randbelow``)."""
-    nn = U64(n)
-    states[k, 0] = states[k, 0] + GOLDEN
-    m = (mix64(states[k, 0]) >> U64(32)) * nn
-    low = m & U64(0xFFFFFFFF)
-    if low < nn:
-        threshold = (U64(4294967296) - nn) % nn
-        while low < threshold:
-            states[k, 0] = states[k, 0] + GOLDEN
-            m = (mix64(states[k, 0]) >> U64(32)) * nn
-            low = m & U64(0xFFFFFFFF)
-    return np.int64(m >> U64(32))
-
-
-@jit
-def draw_bit(states, k, mask):
-    """A uniformly chosen set bit of non-zero ``mask`` from stream ``k`` (as ``rng.choose_bit``)."""
-    j = draw_below(states, k, popcount(mask))
-    m = U64(mask)
-    for _ in range(j):
-        m &= m - U64(1)
-    return lowest_bit(m)
-
-
-# ---------------------------------------------------------------- dispatch
-# ``params`` is the whole float64[4, N_PARAMS] matrix and ``states`` the deal's streams; a
-# strategy only reads its own row ``params[seat]`` and stream ``1 + seat``.
-@jit(inline="always")
-def choose_bid(sid, params, seat, hand, high_bid, high_seat, states):
-    """A call: bid number 0..24 above ``high_bid`` or -1 (pass)."""
-    if sid == HEURISTIC:
-        return heuristic_bid(params, seat, hand, high_bid, high_seat)
-    # a coin decides pass or bid, so that random auctions end at every level (and are sometimes
-    # thrown in); the bid is uniform over the higher ones
-    if high_bid >= 24 or draw_below(states, 1 + seat, 2) == 0:
-        return -1
-    return high_bid + 1 + draw_below(states, 1 + seat, 24 - high_bid)
-
-
-@jit(inline="always")
-def choose_discard(sid, params, seat, hand, denom, states):
-    """Six effective cards (uint64 mask) out of the declarer's 16."""
-    if sid == HEURISTIC:
-        return heuristic_discard(hand, denom)
-    out = U64(0)
-    for _ in range(6):
-        c = draw_bit(states, 1 + seat, hand & ~out)
-        out |= U64(1) << U64(c)
+        if beats(c, wc, denom, led):
+            out |= U64(1) << U64(c)
     return out
 
 
 @jit(inline="always")
-def choose_play(sid, params, hand, denom, seat, declarer, leader, trick, n_in_trick, led, played,
-                known, decl_tricks, contract_tricks, states):
-    """An effective legal card; for a no-trump joker lead, ``card | named_suit << 8``."""
-    if sid == HEURISTIC:
-        return heuristic_play(hand, denom, seat, declarer, leader, trick, n_in_trick, led, played,
-                              known, decl_tricks, contract_tricks)
-    c = draw_bit(states, 1 + seat, legal_moves(hand, denom, led))
-    if denom == NT and n_in_trick == 0 and (U64(1) << U64(c)) & JOKER_MASK:
-        return c | (draw_below(states, 1 + seat, 4) << 8)
-    return c
+def cheapest_card(legal, following, tm):
+    """The card to give away: the lowest of the led suit when following, else (void) the
+    lowest-ranked side card, a trump or joker only if nothing else is left."""
+    if following:
+        return lowest_bit(legal)
+    cheap = legal & ~tm
+    return lowest_rank_card(cheap if cheap else legal)
+
+
+@jit(inline="always")
+def overtake_in_suit(beaters, low, last, unseen, denom):
+    """Following with cards that beat the trick: the lowest one when last to play, else the
+    lowest master (``low`` if none is)."""
+    if last:
+        return lowest_bit(beaters)
+    m = beaters
+    while m:
+        c = lowest_bit(m)
+        m &= m - U64(1)
+        if is_master(c, unseen, denom):
+            return c
+    return low
+
+
+@jit(inline="always")
+def win_with_joker(jokers, low, last, unseen, my_side_decl, decl_tricks, contract_tricks):
+    """No-trump, void in the led suit, holding ``jokers`` that win: a joker when the trick is
+    needed (always for the defenders, until the contract is made for the declarer's side) and
+    it cannot be beaten, else ``low``."""
+    tm = TRUMP_MASK[NT]
+    c = lowest_bit(jokers)
+    sure = last or (unseen & bits_above(c) & tm) == U64(0)
+    if my_side_decl:
+        needed = decl_tricks < contract_tricks
+    else:
+        needed = True
+    if sure and needed:
+        return c
+    if (unseen & bits_above(highest_bit(jokers)) & tm) == U64(0) and needed:
+        return highest_bit(jokers)
+    return low
+
+
+@jit(inline="always")
+def ruff(trumps, last, unseen):
+    """Trumps that win the trick: the lowest when last to play, else the lowest that no unseen
+    card outranks (the lowest if none)."""
+    if last:
+        return lowest_bit(trumps)
+    m = trumps
+    while m:
+        c = lowest_bit(m)
+        m &= m - U64(1)
+        if (unseen & bits_above(c)) == U64(0):
+            return c
+    return lowest_bit(trumps)
+
+
+@jit(inline="always")
+def heuristic_follow(hand, denom, seat, declarer, leader, trick, n_in_trick, led, unseen,
+                     decl_tricks, contract_tricks):
+    """Second to fourth in a trick: never overtake partner; win cheaply when it can (a master
+    of the led suit, a safe ruff or joker), else give away :func:`cheapest_card`."""
+    tm = TRUMP_MASK[denom]
+    legal = legal_moves(hand, denom, led)
+    w = winning_index(trick, n_in_trick, denom, led)
+    following = (legal & SUIT_MASK[denom, led]) != U64(0) and (legal & ~SUIT_MASK[denom, led]) == U64(0)
+    low = cheapest_card(legal, following, tm)
+    if (leader + w) % 4 == (seat + 2) % 4:
+        return low
+    beaters = beating_cards(legal, trick[w], denom, led)
+    if beaters == U64(0):
+        return low
+    last = n_in_trick == 3
+    if following and not (beaters & tm):
+        return overtake_in_suit(beaters, low, last, unseen, denom)
+    trumps = beaters & tm
+    if trumps == U64(0):
+        return lowest_bit(beaters)
+    if denom == NT:
+        my_side_decl = (seat % 2) == (declarer % 2)
+        return win_with_joker(trumps, low, last, unseen, my_side_decl, decl_tricks, contract_tricks)
+    return ruff(trumps, last, unseen)
+
+
+@jit(inline="always")
+def heuristic_play(params, states, seat, hand, denom, declarer, leader, trick, n_in_trick, led,
+                   played, known, decl_tricks, contract_tricks):
+    """:func:`heuristic_lead` or :func:`heuristic_follow`, counting as unseen every card not in
+    hand, not played and not in the declarer's own discard (``known``)."""
+    unseen = FULL_EFF[denom] & ~hand & ~played & ~known
+    if n_in_trick == 0:
+        return heuristic_lead(hand, denom, seat, declarer, unseen)
+    return heuristic_follow(hand, denom, seat, declarer, leader, trick, n_in_trick, led, unseen,
+                            decl_tricks, contract_tricks)

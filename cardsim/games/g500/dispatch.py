@@ -1,0 +1,84 @@
+"""Five Hundred strategy dispatch: strategy id -> strategy function, one function per decision.
+
+The engine asks for every decision through these three functions, which call the strategy
+registered under ``sid`` (:mod:`cardsim.games.g500.strategies`) with its seat's view and raise
+``ValueError(UNHANDLED, decision, sid, seat)`` for an id no branch handles (the GameSpec turns
+it into a one-line :class:`~cardsim.strategies.registry.StrategyError`): an unknown id never
+plays as some other strategy.
+
+Views (DESIGN.md property 3).  Every strategy function of a decision has the signature of its
+dispatch function without ``sid``.  Common arguments:
+
+* ``params``: float64[4, N_PARAMS], every seat's parameter row; a strategy reads only
+  ``params[seat, P_*]``.
+* ``states``: uint64[5, 1], the deal's streams (``rng.seed_streams``); a strategy draws only
+  from row ``1 + seat``.
+* ``seat``: int64 0..3, the seat deciding (teams: seats 0+2 and 1+3).
+
+Decisions:
+
+* ``choose_bid(sid, params, states, seat, hand, high_bid, high_seat) -> int64`` (RULES.md §3.3):
+  ``hand`` the seat's physical hand (uint64, 10 cards), ``high_bid`` the standing bid (bid
+  number 0..24, -1 none), ``high_seat`` who made it (-1 none).  Returns a bid number above
+  ``high_bid`` or -1 (pass).
+* ``choose_discard(sid, params, states, seat, hand, denom) -> uint64`` (RULES.md §3.4):
+  ``hand`` the declarer's 16 cards with the kitty, in the effective layout of the contract's
+  denomination ``denom`` (0..3 trump S C D H, 4 no-trump).  Returns the six effective cards
+  put away.
+* ``choose_play(sid, params, states, seat, hand, denom, declarer, leader, trick, n_in_trick,
+  led, played, known, decl_tricks, contract_tricks) -> int64`` (RULES.md §3.5): ``hand`` the
+  seat's effective cards (uint64), ``declarer`` and ``leader`` seats, ``trick``: int64[4] with
+  the effective cards of the trick so far in ``trick[:n_in_trick]`` (play order from
+  ``leader``), ``led`` the led (or named) suit, -1 when leading, ``played`` every effective
+  card played in earlier tricks and this one (uint64), ``known`` the declarer's own discard (0
+  for the others), ``decl_tricks`` tricks won so far by the declarer's side and
+  ``contract_tricks`` the tricks bid (6..10).  Returns a legal effective card, and for a joker
+  led in no-trump ``card | named_suit << 8``.
+"""
+from __future__ import annotations
+
+from cardsim._jit import jit
+from cardsim.games.g500.strategies import (
+    HEURISTIC,
+    RANDOM,
+    heuristic_bid,
+    heuristic_discard,
+    heuristic_play,
+    random_bid,
+    random_discard,
+    random_play,
+)
+from cardsim.strategies.registry import UNHANDLED
+
+
+@jit(inline="always")
+def choose_bid(sid, params, states, seat, hand, high_bid, high_seat):
+    """Strategy ``sid``'s call for ``seat`` (RULES.md §3.3); the view is in the module docstring."""
+    if sid == HEURISTIC:
+        return heuristic_bid(params, states, seat, hand, high_bid, high_seat)
+    if sid == RANDOM:
+        return random_bid(params, states, seat, hand, high_bid, high_seat)
+    raise ValueError(UNHANDLED, "bid", sid, seat)
+
+
+@jit(inline="always")
+def choose_discard(sid, params, states, seat, hand, denom):
+    """Strategy ``sid``'s six discards for declarer ``seat`` (RULES.md §3.4)."""
+    if sid == HEURISTIC:
+        return heuristic_discard(params, states, seat, hand, denom)
+    if sid == RANDOM:
+        return random_discard(params, states, seat, hand, denom)
+    raise ValueError(UNHANDLED, "discard", sid, seat)
+
+
+@jit(inline="always")
+def choose_play(sid, params, states, seat, hand, denom, declarer, leader, trick, n_in_trick, led,
+                played, known, decl_tricks, contract_tricks):
+    """Strategy ``sid``'s card for ``seat`` (RULES.md §3.5)."""
+    if sid == HEURISTIC:
+        return heuristic_play(params, states, seat, hand, denom, declarer, leader, trick, n_in_trick,
+                              led, played, known, decl_tricks, contract_tricks)
+    if sid == RANDOM:
+        return random_play(params, states, seat, hand, denom, declarer, leader, trick, n_in_trick,
+                           led, played, known, decl_tricks, contract_tricks)
+    raise ValueError(UNHANDLED, "card", sid, seat)

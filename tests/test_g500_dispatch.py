@@ -1,0 +1,224 @@
+"""Five Hundred strategy dispatch: parameter positions, dispatch == strategy, unknown ids raise."""
+import dataclasses
+import re
+
+import numpy as np
+import pytest
+
+from cardsim import StrategyError
+from cardsim.games import get_game
+from cardsim.games.g500 import dispatch as D
+from cardsim.games.g500 import strategies as S
+from cardsim.games.g500.constants import DECK, NT
+from cardsim.games.g500.rules import card_suit, legal_moves, remap_hand, trick_winner
+from cardsim.strategies.registry import N_PARAMS, UNHANDLED
+
+SPEC = get_game("500")
+N_VIEWS = 300
+
+# Each registered strategy's own function per decision; a new registry entry must be added here.
+FUNCTIONS = {
+    "random": (S.random_bid, S.random_discard, S.random_play),
+    "heuristic": (S.heuristic_bid, S.heuristic_discard, S.heuristic_play),
+}
+
+
+def bits(cards):
+    h = 0
+    for c in cards:
+        h |= 1 << int(c)
+    return np.uint64(h)
+
+
+def cards(mask):
+    m = int(mask)
+    return [i for i in range(64) if m >> i & 1]
+
+
+def seat_params(rng, strategy):
+    """float64[4, N_PARAMS]: each seat's vector with parameters drawn within their bounds."""
+    params = np.zeros((4, N_PARAMS), dtype=np.float64)
+    for seat in range(4):
+        values = {n: rng.uniform(*strategy.bounds[n]) for n in strategy.params}
+        params[seat] = strategy.vector(**values)
+    return params
+
+
+def bid_views(rng, n):
+    for _ in range(n):
+        seat = int(rng.integers(4))
+        hand = bits(rng.choice(DECK, 10, replace=False))
+        high = int(rng.integers(-1, 25))
+        high_seat = -1 if high < 0 else int((seat + rng.integers(1, 4)) % 4)
+        yield seat, hand, high, high_seat
+
+
+def discard_views(rng, n):
+    for _ in range(n):
+        denom = int(rng.integers(5))
+        yield int(rng.integers(4)), np.uint64(remap_hand(bits(rng.choice(DECK, 16, replace=False)), denom)), denom
+
+
+def play_views(rng, n):
+    """Seat views in the middle of random deals: some tricks played at random, a trick in progress."""
+    for _ in range(n):
+        deck = rng.permutation(DECK)
+        denom = int(rng.integers(5))
+        declarer = int(rng.integers(4))
+        hands = [int(remap_hand(bits(deck[10 * s:10 * s + 10]), denom)) for s in range(4)]
+        full = cards(hands[declarer] | int(remap_hand(bits(deck[40:]), denom)))
+        known = int(bits(rng.choice(full, 6, replace=False)))
+        hands[declarer] = int(bits(full)) & ~known
+        played = 0
+        tricks = [0, 0]
+        leader = declarer
+        trick = np.zeros(4, dtype=np.int64)
+        n_full = int(rng.integers(10))
+        n_in_trick = int(rng.integers(4))
+        for t in range(n_full + 1):
+            led = -1
+            for i in range(4 if t < n_full else n_in_trick):
+                seat = (leader + i) % 4
+                c = int(rng.choice(cards(legal_moves(np.uint64(hands[seat]), denom, led))))
+                if i == 0:
+                    led = int(card_suit(c, denom))
+                    if led < 0:
+                        led = int(rng.integers(4))
+                trick[i] = c
+                hands[seat] &= ~(1 << c)
+                played |= 1 << c
+            if t < n_full:
+                leader = (leader + int(trick_winner(trick, denom, led))) % 4
+                tricks[leader % 2] += 1
+        seat = (leader + n_in_trick) % 4
+        yield (seat, np.uint64(hands[seat]), denom, declarer, leader, trick.copy(), n_in_trick,
+               led if n_in_trick else -1, np.uint64(played), np.uint64(known if seat == declarer else 0),
+               tricks[declarer % 2], 6 + int(rng.integers(5)))
+
+
+# ---------------------------------------------------------------- (a) parameter positions
+def test_parameter_constants_follow_the_registry_order():
+    heuristic = S.REGISTRY["heuristic"]
+    assert list(heuristic.params) == ["margin", "partner", "kitty", "jump", "nt_bias"]
+    for i, name in enumerate(heuristic.params):
+        assert getattr(S, "P_" + name.upper()) == i
+
+
+def test_heuristic_reads_its_parameters_by_name():
+    # HJ LJ, both red jacks, A K Q 10 of hearts, A of spades and clubs: 10.5 tricks in hearts
+    # (7.5 in diamonds, 6.45 in no-trump) before partner (2.6) and kitty (0.7) are added
+    hand = bits([15, 14, 3 * 16 + 7, 2 * 16 + 7, 3 * 16 + 10, 3 * 16 + 9, 3 * 16 + 8, 3 * 16 + 6,
+                 0 * 16 + 10, 1 * 16 + 10])
+    h = S.REGISTRY["heuristic"]
+    states = np.zeros((5, 1), dtype=np.uint64)
+
+    def bid(high=-1, **values):
+        params = np.zeros((4, N_PARAMS))
+        params[1] = h.vector(**values)
+        return int(D.choose_bid(S.HEURISTIC, params, states, 1, hand, high, -1 if high < 0 else 0))
+
+    assert bid() == 23 and bid(jump=1) == 23  # 10 hearts at once
+    assert bid(jump=0) == 3                   # the cheapest heart bid: 6 hearts
+    assert bid(jump=0, high=7) == 8           # over 7 diamonds: 7 hearts
+    assert bid(margin=10) == -1               # ten tricks of safety: pass
+    assert bid(partner=0, kitty=0) == 23      # 10.5 alone
+    assert bid(partner=0, kitty=0, margin=3) == 8   # 7.5: 7 hearts
+    assert bid(nt_bias=10) == 24              # 6.45 + 10 + 3.3 in no-trump: 10NT
+
+
+# ---------------------------------------------------------------- (b) dispatch == strategy
+def same_decision(strategy_id, own, dispatched, params, states, *view):
+    s1, s2 = states.copy(), states.copy()
+    a = dispatched(strategy_id, params, s1, *view)
+    b = own(params, s2, *view)
+    assert a == b, view
+    assert (s1 == s2).all(), "both calls draw the same numbers from the seat's stream"
+    return a
+
+
+@pytest.mark.parametrize("name", sorted(FUNCTIONS))
+def test_dispatch_gives_each_strategy_its_own_decisions(name):
+    assert set(FUNCTIONS) == set(S.REGISTRY.names()), "every registered strategy is checked"
+    strategy = S.REGISTRY[name]
+    bid, discard, play = FUNCTIONS[name]
+    rng = np.random.default_rng(500 + strategy.id)
+    params = seat_params(rng, strategy)
+    states = rng.integers(0, 2**63, size=(5, 1)).astype(np.uint64)
+    calls = set()
+    for view in bid_views(rng, N_VIEWS):
+        calls.add(int(same_decision(strategy.id, bid, D.choose_bid, params, states, *view)))
+    assert -1 in calls and len(calls) > 3, "the views reach passes and several bids"
+    for seat, hand, denom in discard_views(rng, N_VIEWS):
+        out = same_decision(strategy.id, discard, D.choose_discard, params, states, seat, hand, denom)
+        assert bin(int(out)).count("1") == 6 and int(out) & ~int(hand) == 0
+    n_follow = 0
+    for view in play_views(rng, N_VIEWS):
+        code = int(same_decision(strategy.id, play, D.choose_play, params, states, *view))
+        hand, denom, led = view[1], view[2], view[7]
+        assert int(legal_moves(hand, denom, led)) >> (code & 0xFF) & 1
+        n_follow += view[6] > 0
+    assert 0 < n_follow < N_VIEWS, "leads and follows both checked"
+
+
+def test_random_strategy_uses_only_its_seat_stream():
+    rng = np.random.default_rng(7)
+    states = rng.integers(0, 2**63, size=(5, 1)).astype(np.uint64)
+    before = states.copy()
+    hand = np.uint64(remap_hand(bits(rng.choice(DECK, 16, replace=False)), NT))
+    D.choose_discard(S.RANDOM, np.zeros((4, N_PARAMS)), states, 2, hand, NT)
+    assert (states[[0, 1, 2, 4]] == before[[0, 1, 2, 4]]).all() and states[3] != before[3]
+
+
+# ---------------------------------------------------------------- (c) unregistered ids raise
+def unknown_at(seat):
+    ids = np.ones(4, dtype=np.int64)
+    ids[seat] = 99
+    return dataclasses.replace(SPEC.setup(), strategy_ids=ids)
+
+
+@pytest.mark.parametrize("seat", [0, 2])
+def test_unregistered_id_raises_strategy_error(seat):
+    message = re.escape(f"500: no dispatch branch handles strategy id 99 (seat {seat}, decision 'bid')")
+    with pytest.raises(StrategyError, match=message):
+        SPEC.simulate_chunk(3, 0, 10, unknown_at(seat))
+    with pytest.raises(StrategyError, match=message):
+        SPEC.make_records(3, [0], unknown_at(seat))
+    with pytest.raises(StrategyError, match=message):
+        SPEC.play_matches(3, 0, 2, unknown_at(seat))
+
+
+def test_every_decision_raises_for_an_unregistered_id():
+    params = np.zeros((4, N_PARAMS))
+    states = np.zeros((5, 1), dtype=np.uint64)
+    hand = np.uint64(0xFFFF)
+    trick = np.zeros(4, dtype=np.int64)
+    with pytest.raises(ValueError, match=UNHANDLED) as exc:
+        D.choose_bid(99, params, states, 1, hand, -1, -1)
+    assert exc.value.args == (UNHANDLED, "bid", 99, 1)
+    with pytest.raises(ValueError, match=UNHANDLED) as exc:
+        D.choose_discard(99, params, states, 2, hand, 0)
+    assert exc.value.args == (UNHANDLED, "discard", 99, 2)
+    with pytest.raises(ValueError, match=UNHANDLED) as exc:
+        D.choose_play(-1, params, states, 3, hand, 0, 3, 3, trick, 0, -1, np.uint64(0), np.uint64(0), 0, 6)
+    assert exc.value.args == (UNHANDLED, "card", -1, 3)
+
+
+# ---------------------------------------------------------------- match buffer protocol
+def test_match_kernel_asks_for_room_and_matches_do_not_depend_on_it():
+    from cardsim.games.g500 import engine as E
+    from cardsim.games.g500.rows import MATCH_DTYPE
+
+    setup = SPEC.setup(rules=["target=500"])
+    matches, deals = SPEC.play_matches(4, 0, 12, setup)
+
+    def kernel(capacity):
+        m = np.zeros(12, dtype=MATCH_DTYPE)
+        res = np.zeros((capacity, E.R_LEN), dtype=np.int64)
+        n = E.match_kernel(np.uint64(4), 0, 12, setup.strategy_ids, setup.params, 0, 500, 2000, m, res,
+                           np.zeros(capacity, dtype=np.int64), np.zeros(capacity, dtype=np.int64))
+        return n, m
+
+    assert kernel(len(deals) - 1)[0] == -1, "one row short: the kernel asks for more room"
+    n, m = kernel(len(deals))
+    assert n == len(deals) and m.tobytes() == matches.tobytes()
+    assert (matches["deals"] > 1).all() and matches["deals"].sum() == len(deals)
