@@ -27,7 +27,6 @@ from cardsim.deal import ConditionError, deal_chunk
 from cardsim.games import get_game
 from cardsim.games.base import OptionError
 from cardsim.games.source import source_of
-from cardsim.rng import deal_key
 from cardsim.runner import check_count, make_run, workers
 from cardsim.stats import mean_interval, wilson
 
@@ -225,8 +224,8 @@ def records(q: Question, deal_ids, option: int | None = None) -> list[dict]:
         for j, forced in enumerate(q.forced):
             if option is not None and j != option:
                 continue
-            rec = q.spec.forcing.trace_given(deal_key(np.uint64(q.run.seed), int(i)), int(dealt.dealers[0]),
-                                             dealt.hands[0], dealt.talons[0], q.run.setup, forced, q.before)
+            rec = q.spec.forcing.trace_given(q.run.seed, int(i), int(dealt.dealers[0]), dealt.hands[0],
+                                             dealt.talons[0], q.run.setup, forced, q.before)
             rec["source"] = source_of(q.run.setup, q.run.seed, int(i), extra={
                 "seat": q.seat, "option": q.options[j], "conditions": q.compiled.text})
             out.append(rec)

@@ -142,3 +142,34 @@ def test_given_auction_before_the_seats_call():
                       (dict(auction=["1NT", "P"], dealer=2, options=["=3NT"]), "skips the auction")]:
         with pytest.raises(OptionError, match=match):
             E.question("vint", **{"seat": 0, "options": ["P"], "n": 10, **kw})
+
+
+def test_five_hundred_top_ten_trumps_make_ten_hearts_always():
+    # The ten highest hearts trumps (RULES.md §3.1): the declarer leads and never loses a trick.
+    df = E.evaluate("500", seat=2, hand="HJ LJ H:AKQJT98 D:J", options=["=10H", "=10NT"], n=300, seed=1,
+                    n_jobs=1)
+    by = df.set_index("option")
+    assert by.loc["=10H", "made"] == 1.0 and by.loc["=10H", "score"] == 500.0  # quebec: +500, nothing else
+    assert df.option[0] == "=10H" and by.loc["=10NT", "made"] < 1.0
+
+
+def test_five_hundred_forced_options_record_and_replay():
+    q = E.question("500", seat=1, options=["=8H", "P", "7S"], n=6, seed=3, dealer=0, rules={"scoring": "subtract"},
+                   before=[120, -40])
+    for rec in E.records(q, range(6)):
+        option = rec["source"]["option"]
+        # dealer 0: seat 1 speaks first (RULES.md §3.3)
+        assert rec["auction"][0] == {"=8H": "8H", "P": "P", "7S": "7S"}[option]
+        if option == "=8H":
+            assert rec["auction"] == ["8H", "P", "P", "P"] and rec["result"]["declarer"] == 1
+        assert rec["before"] == {"scores": [120, -40]} and rec["rules"]["scoring"] == "subtract"
+        assert cardsim.replay(rec) == rec["result"]
+
+
+def test_five_hundred_bad_options():
+    for kw, match in [(dict(options=["5H"]), "not a Five Hundred call"), (dict(options=["=P"]), "needs a bid"),
+                      (dict(options=["7H"], auction=["8S"], dealer=3, seat=1), "not higher"),
+                      (dict(options=["P"], auction=["P", "P"], dealer=0), "seat 3's turn"),
+                      (dict(options=["P"], before=[1]), "s0,s1")]:
+        with pytest.raises(OptionError, match=match):
+            E.question("500", **{"seat": 0, "n": 10, **kw})

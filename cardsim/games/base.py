@@ -98,8 +98,8 @@ class Forcing:
       ``talons`` uint64[n]), the seats' streams those of the same deal numbers;
     * ``outcome(rows, seat) -> (declared, made, score)``: bool, bool, float64 arrays: whether
       the seat (or its side) declared, made, and the seat's score for the option (score points);
-    * ``trace_given(key, dealer, hands, talon, setup, forced, state) -> dict``: one deal's
-      record as ``play_given`` plays it;
+    * ``trace_given(seed, deal, dealer, hands, talon, setup, forced, state) -> dict``: the
+      record of deal ``deal`` of ``seed`` as ``play_given`` plays it;
     * ``lower_is_better``: 501 scores count down.
     """
 

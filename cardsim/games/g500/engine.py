@@ -55,11 +55,22 @@ R_DEALER, R_DECLARER, R_BID, R_TRICKS0, R_TRICKS1, R_MADE = 0, 1, 2, 3, 4, 5
 R_DELTA0, R_DELTA1, R_Q0, R_Q1, R_S0, R_S1 = 6, 7, 8, 9, 10, 11
 R_WINNER, R_NCALLS, R_HAND0, R_KITTY, R_DISCARD, R_ILLEGAL = 12, 13, 14, 18, 19, 20
 R_BEFORE0, R_BEFORE1 = 21, 22
+R_FORCED_OK = 23
 R_LEN = 24
 # trace vector (int64[TRACE_LEN]): calls from T_CALLS, physical cards from T_PLAY, named suits
 # of the cards led from T_NAMED (-1 none)
 T_CALLS, T_PLAY, T_NAMED = 0, 32, 72
 TRACE_LEN = 112
+# forced vector (int64[F_LEN]) read by the auction: what a question forces (cardsim evaluate).
+# The first ``forced[F_NPREFIX]`` calls of the auction (from the dealer's left) are
+# ``forced[F_PREFIX:]``; then seat ``forced[F_SEAT]``'s first call is ``forced[F_CALL]``
+# (FORCE_FIRST_CALL), or the auction is skipped with that seat declaring that bid
+# (FORCE_CONTRACT).  All zeros forces nothing.
+F_KIND, F_SEAT, F_CALL, F_NPREFIX, F_PREFIX = 0, 1, 2, 3, 4
+MAX_PREFIX = 8
+F_LEN = F_PREFIX + MAX_PREFIX
+FORCE_NONE, FORCE_FIRST_CALL, FORCE_CONTRACT = 0, 1, 2
+NO_FORCE = np.zeros(F_LEN, dtype=np.int64)
 
 
 @jit(inline="always")
@@ -94,12 +105,14 @@ def start_result(dealer, hands, kitty, before0, before1, res):
 
 
 @jit
-def run_auction(dealer, ids, params, states, hands, trace, res):
+def run_auction(dealer, ids, params, states, hands, trace, res, forced):
     """The auction (RULES.md §3.3): left of the dealer first, passes final; returns
     ``(bid, declarer)``, ``(-1, -1)`` when all four pass.
 
     A call that is not a pass and does not outbid counts in ``res[R_ILLEGAL]`` and becomes a
-    pass.  Writes ``res[R_NCALLS]`` and the calls at ``trace[T_CALLS:]``.
+    pass.  Writes ``res[R_NCALLS]`` and the calls at ``trace[T_CALLS:]``.  ``forced``
+    (int64[F_LEN]): the given first calls and the seat's forced first call; a forced call that
+    is not legal when its seat first speaks leaves ``res[R_FORCED_OK]`` 0 and the strategy calls.
     """
     tracing = trace.shape[0] > 0
     high = -1
@@ -107,6 +120,8 @@ def run_auction(dealer, ids, params, states, hands, trace, res):
     passed = 0
     n_calls = 0
     seat = (dealer + 1) % 4
+    pending = forced[F_KIND] == FORCE_FIRST_CALL
+    res[R_FORCED_OK] = 1
     while True:
         n_active = 4 - popcount(U64(passed))
         if n_active == 0 or (n_active == 1 and high >= 0):
@@ -114,7 +129,16 @@ def run_auction(dealer, ids, params, states, hands, trace, res):
         if passed & (1 << seat):
             seat = (seat + 1) % 4
             continue
-        call = choose_bid(ids[seat], params, states, seat, hands[seat], high, high_seat)
+        if n_calls < forced[F_NPREFIX]:
+            call = forced[F_PREFIX + n_calls]
+        else:
+            call = choose_bid(ids[seat], params, states, seat, hands[seat], high, high_seat)
+            if pending and seat == forced[F_SEAT]:
+                pending = False
+                if forced[F_CALL] < 0 or high < forced[F_CALL] <= 24:
+                    call = forced[F_CALL]
+                else:
+                    res[R_FORCED_OK] = 0
         if call <= high or call > 24:
             if call >= 0:
                 res[R_ILLEGAL] += 1
@@ -130,6 +154,20 @@ def run_auction(dealer, ids, params, states, hands, trace, res):
         seat = (seat + 1) % 4
     res[R_NCALLS] = n_calls
     return high, high_seat
+
+
+@jit(inline="always")
+def forced_auction(dealer, declarer, bid, trace, res):
+    """The shortest legal auction in which ``declarer`` bids ``bid`` (RECORDS.md, forced
+    contracts): the players from the dealer's left to the declarer pass, he bids, the others
+    pass (passes are final, RULES.md §3.3).  Writes the calls and ``res[R_NCALLS]`` (4)."""
+    tracing = trace.shape[0] > 0
+    for k in range(4):
+        seat = (dealer + 1 + k) % 4
+        if tracing:
+            trace[T_CALLS + k] = bid if seat == declarer else -1
+    res[R_NCALLS] = 4
+    res[R_FORCED_OK] = 1
 
 
 @jit(inline="always")
@@ -285,12 +323,18 @@ def play_contract(declarer, bid, ids, params, scoring, target, before0, before1,
 
 @jit(inline="always")
 def play_deal(dealer, hands, kitty, ids, params, scoring, target, before0, before1, eff, states,
-              trick, trace, res):
+              trick, trace, res, forced):
     """Play a deal from given physical ``hands`` (uint64[4], 10 cards each) and ``kitty``
     (uint64, 6 cards): auction, then :func:`play_contract` or a throw-in (RULES.md §3.3-§3.6).
-    ``states`` must be seeded (``rng.seed_streams(states, key)``)."""
+    ``states`` must be seeded (``rng.seed_streams(states, key)``); ``forced``: int64[F_LEN]
+    (``NO_FORCE``: nothing forced), a forced contract skips the auction."""
     start_result(dealer, hands, kitty, before0, before1, res)
-    bid, declarer = run_auction(dealer, ids, params, states, hands, trace, res)
+    if forced[F_KIND] == FORCE_CONTRACT:
+        forced_auction(dealer, forced[F_SEAT], forced[F_CALL], trace, res)
+        play_contract(forced[F_SEAT], forced[F_CALL], ids, params, scoring, target, before0, before1, hands,
+                      kitty, eff, states, trick, trace, res)
+        return
+    bid, declarer = run_auction(dealer, ids, params, states, hands, trace, res, forced)
     if bid < 0:
         throw_in(res)
         return
@@ -300,7 +344,7 @@ def play_deal(dealer, hands, kitty, ids, params, scoring, target, before0, befor
 
 @jit
 def run_deal(key, dealer, ids, params, scoring, target, before0, before1,
-             deck, hands, eff, states, trick, trace, res):
+             deck, hands, eff, states, trick, trace, res, forced):
     """Play the deal of ``key`` (uint64); ``dealer`` -1 draws it from the shuffle stream
     (independent deals).  Seeds ``states`` from ``key``, deals (:func:`deal_cards`) and plays
     (:func:`play_deal`); ``before0``/``before1`` are the team scores before the deal.
@@ -308,7 +352,7 @@ def run_deal(key, dealer, ids, params, scoring, target, before0, before1,
     seed_streams(states, key)
     dealer, kitty = deal_cards(dealer, deck, hands, states[0])
     play_deal(dealer, hands, kitty, ids, params, scoring, target, before0, before1, eff, states,
-              trick, trace, res)
+              trick, trace, res, forced)
 
 
 @jit
@@ -318,28 +362,46 @@ def _scratch():
     eff = np.empty(4, dtype=np.uint64)
     states = np.empty((5, 1), dtype=np.uint64)
     trick = np.empty(4, dtype=np.int64)
-    return deck, hands, eff, states, trick
+    no_force = np.zeros(F_LEN, dtype=np.int64)
+    return deck, hands, eff, states, trick, no_force
 
 
 @jit
 def simulate_kernel(seed, start, count, ids, params, scoring, target, out):
     """Independent deals ``start .. start+count-1`` of ``seed`` into ``out`` (int64[count, R_LEN])."""
-    deck, hands, eff, states, trick = _scratch()
+    deck, hands, eff, states, trick, no_force = _scratch()
     no_trace = np.empty(0, dtype=np.int64)
     for i in range(count):
         key = deal_key(U64(seed), start + i)
         run_deal(key, -1, ids, params, scoring, target, 0, 0, deck, hands, eff, states, trick,
-                 no_trace, out[i])
+                 no_trace, out[i], no_force)
 
 
 @jit
 def trace_kernel(seed, deal_ids, ids, params, scoring, target, before0, before1, out, traces):
     """Like :func:`simulate_kernel` for chosen deal numbers, with action traces."""
-    deck, hands, eff, states, trick = _scratch()
+    deck, hands, eff, states, trick, no_force = _scratch()
     for i in range(deal_ids.shape[0]):
         key = deal_key(U64(seed), deal_ids[i])
         run_deal(key, -1, ids, params, scoring, target, before0, before1, deck, hands, eff, states, trick,
-                 traces[i], out[i])
+                 traces[i], out[i], no_force)
+
+
+@jit
+def given_kernel(seed, start, dealers, hands_in, kitties, ids, params, scoring, target, before0, before1,
+                 forced, out, traces):
+    """Deals ``start .. start+n-1`` of ``seed`` played from given physical hands
+    (``hands_in`` uint64[n, 4]), kitties (uint64[n]) and dealers (int64[n]) into ``out``
+    (int64[n, R_LEN]); the seats' streams are those of the same deal numbers, so every option
+    of a question meets the same strategy randomness.  ``traces``: int64[n, TRACE_LEN], or
+    int64[n, 0] for none; ``forced``: int64[F_LEN]."""
+    deck, hands, eff, states, trick, _ = _scratch()
+    for i in range(dealers.shape[0]):
+        seed_streams(states, deal_key(U64(seed), start + i))
+        for s in range(4):
+            hands[s] = hands_in[i, s]
+        play_deal(dealers[i], hands, U64(kitties[i]), ids, params, scoring, target, before0, before1, eff,
+                  states, trick, traces[i], out[i], forced)
 
 
 @jit
@@ -355,7 +417,7 @@ def match_kernel(seed, start, count, ids, params, scoring, target, max_deals, ma
     (int64[capacity]) the match and the deal's number in it.  Returns the deal rows written,
     or -1 when ``capacity`` is too small (``base.grow_until_fits`` calls again with more room).
     """
-    deck, hands, eff, states, trick = _scratch()
+    deck, hands, eff, states, trick, no_force = _scratch()
     no_trace = np.empty(0, dtype=np.int64)
     first = np.empty(1, dtype=np.uint64)
     n_rows = 0
@@ -374,7 +436,7 @@ def match_kernel(seed, start, count, ids, params, scoring, target, max_deals, ma
                 return -1
             row = deals[n_rows]
             run_deal(deal_key(mk, j), dealer, ids, params, scoring, target, s0, s1, deck, hands,
-                     eff, states, trick, no_trace, row)
+                     eff, states, trick, no_trace, row, no_force)
             deal_match[n_rows] = start + m
             deal_index[n_rows] = j
             n_rows += 1
@@ -401,7 +463,7 @@ def match_kernel(seed, start, count, ids, params, scoring, target, max_deals, ma
 @jit
 def deal_kernel(seed, start, count):
     """Dealing only (dealer, shuffle, hands and kitty): the benchmark baseline; a checksum."""
-    deck, hands, eff, states, trick = _scratch()
+    deck, hands, eff, states, trick, no_force = _scratch()
     acc = U64(0)
     for i in range(count):
         key = deal_key(U64(seed), start + i)

@@ -69,6 +69,35 @@ def result_of(res, rules: dict) -> dict:
     }
 
 
+def record_of(res, tr, setup: Setup, scores=None) -> dict:
+    """The RECORDS.md record (with ``result``, without ``source``) of one deal from its engine
+    result vector ``res`` (int64[R_LEN]) and trace ``tr`` (int64[TRACE_LEN]); ``scores``
+    ([team0, team1]) adds ``before``."""
+    scoring, target = rule_numbers(setup.rules)
+    rec = {
+        "game": "500",
+        "seats": 4,
+        "dealer": int(res[E.R_DEALER]),
+        "rules": {"scoring": SCORINGS[scoring], "target": target},
+    }
+    if scores is not None:
+        rec["before"] = {"scores": [int(scores[0]), int(scores[1])]}
+    rec["hands"] = [tokens(np.uint64(res[E.R_HAND0 + s])) for s in range(4)]
+    rec["talon"] = tokens(np.uint64(res[E.R_KITTY]))
+    rec["auction"] = [bid_str(int(c)) for c in tr[E.T_CALLS:E.T_CALLS + res[E.R_NCALLS]]]
+    play = []
+    if res[E.R_BID] >= 0:
+        rec["discard"] = tokens(np.uint64(res[E.R_DISCARD]))
+        for k in range(40):
+            tok = card_str(int(tr[E.T_PLAY + k]))
+            if tr[E.T_NAMED + k] >= 0:
+                tok += "=" + SUITS[int(tr[E.T_NAMED + k])]
+            play.append(tok)
+    rec["play"] = play
+    rec["result"] = result_of(res, setup.rules)
+    return rec
+
+
 def make_records(seed: int, deal_ids, setup: Setup, scores=None) -> list[dict]:
     """RECORDS.md records (with ``result``) of independent deals ``deal_ids`` of ``seed``,
     exactly as ``simulate_chunk`` plays them.  ``scores`` ([team0, team1]) adds ``before``.
@@ -88,28 +117,7 @@ def make_records(seed: int, deal_ids, setup: Setup, scores=None) -> list[dict]:
     E.check_legal(out)
     records = []
     for i in range(n):
-        res, tr = out[i], traces[i]
-        rec = {
-            "game": "500",
-            "seats": 4,
-            "dealer": int(res[E.R_DEALER]),
-            "rules": {"scoring": SCORINGS[scoring], "target": target},
-        }
-        if scores is not None:
-            rec["before"] = {"scores": list(before)}
-        rec["hands"] = [tokens(np.uint64(res[E.R_HAND0 + s])) for s in range(4)]
-        rec["talon"] = tokens(np.uint64(res[E.R_KITTY]))
-        rec["auction"] = [bid_str(int(c)) for c in tr[E.T_CALLS:E.T_CALLS + res[E.R_NCALLS]]]
-        play = []
-        if res[E.R_BID] >= 0:
-            rec["discard"] = tokens(np.uint64(res[E.R_DISCARD]))
-            for k in range(40):
-                tok = card_str(int(tr[E.T_PLAY + k]))
-                if tr[E.T_NAMED + k] >= 0:
-                    tok += "=" + SUITS[int(tr[E.T_NAMED + k])]
-                play.append(tok)
-        rec["play"] = play
-        rec["result"] = result_of(res, setup.rules)
+        rec = record_of(out[i], traces[i], setup, scores)
         rec["source"] = source_of(setup, seed_u, ids[i])
         records.append(rec)
     return records

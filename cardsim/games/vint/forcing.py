@@ -23,6 +23,7 @@ import numpy as np
 
 from cardsim.cards import card_str, cards_of
 from cardsim.games.base import OptionError, Setup
+from cardsim.rng import deal_key
 
 from . import engine
 from .records import call_str, result_from_score
@@ -139,8 +140,10 @@ def outcome(rows: np.ndarray, seat: int):
     return declared, made, mine - theirs
 
 
-def trace_given(key, dealer, hands, talon, setup: Setup, forced, before) -> dict:
-    """The RECORDS.md record (with ``result``) of one deal as :func:`play_given` plays it."""
+def trace_given(seed, deal, dealer, hands, talon, setup: Setup, forced, before) -> dict:
+    """The RECORDS.md record (with ``result``) of deal ``deal`` of ``seed`` as :func:`play_given`
+    plays it."""
+    key = deal_key(np.uint64(seed), int(deal))
     calls = np.zeros(MAX_CALLS, dtype=np.int64)
     plays = np.zeros(52, dtype=np.int64)
     score = np.zeros(N_SCORE, dtype=np.int64)

@@ -1,0 +1,143 @@
+"""Five Hundred questions about a hand: forced choices, deals played from given hands, outcomes.
+
+What ``cardsim evaluate 500`` forces on the evaluated seat:
+
+* a bare call — ``P``, ``6S`` … ``10NT`` — is the seat's first call of the auction (RULES.md
+  §3.3: passes are final, so it is also its only pass); where a bid is not legal when the seat
+  first speaks (someone bid as much or more before), the deal counts as one in which the option
+  was not legal, and the seat's strategy calls instead;
+* ``=CONTRACT`` (``=8H``) skips the auction: the seat declares that contract, takes the kitty
+  and discards as its strategy decides, and leads (RULES.md §3.4).
+
+A question may also fix the calls made before the seat's first call (``auction``, from the
+dealer's left; the dealer must be given).  The score of an option is the seat's side's score
+change in the deal minus the other side's (points, under the run's scoring rule, RULES.md §3.6);
+higher is better.  ``before`` is the team scores ``[s0, s1]`` before the deal.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from cardsim.games.base import OptionError, Setup
+
+from . import engine as E
+from .constants import DENOMS, PASS
+from .records import record_of, rule_numbers
+from .rows import ROW_DTYPE, fill_rows
+
+LOWER_IS_BETTER = False
+MAX_SCORE = 100_000
+
+
+def parse_call(text: str) -> int:
+    """Bid number (0..24) of ``6S`` … ``10NT``, or −1 for ``P`` (case-insensitive); raises OptionError."""
+    t = text.strip().upper()
+    if t == "P":
+        return PASS
+    for d, name in enumerate(DENOMS):
+        level = t[: -len(name)]
+        if t.endswith(name) and level in ("6", "7", "8", "9", "10"):
+            return (int(level) - 6) * 5 + d
+    raise OptionError(f"{text!r} is not a Five Hundred call (P, or 6-10 tricks and S C D H NT, e.g. 8H)")
+
+
+def _prefix(auction, dealer, seat) -> list[int]:
+    if not auction:
+        return []
+    if not all(isinstance(c, str) for c in auction):
+        raise OptionError("the auction before the seat's call is a list of calls such as ['P', '7H']")
+    if dealer is None:
+        raise OptionError("an auction before the seat's call needs the dealer (--dealer): his left speaks first")
+    calls = [parse_call(c) for c in auction]
+    if len(calls) > 3:
+        raise OptionError("at most 3 calls come before a seat's first call (passes are final)")
+    high = PASS
+    for i, call in enumerate(calls):
+        if call != PASS and call <= high:
+            raise OptionError(f"call {i + 1} of the auction ({auction[i]}) is not higher than the bid before it")
+        high = max(high, call)
+    turn = (dealer + 1 + len(calls)) % 4
+    if turn != seat:
+        raise OptionError(f"after {len(calls)} call(s) from the left of dealer {dealer} it is seat {turn}'s turn, "
+                          f"not seat {seat}'s")
+    return calls
+
+
+def parse_option(text: str, seat: int, setup: Setup, auction=(), dealer=None) -> np.ndarray:
+    """The forced vector (int64[E.F_LEN]) of option ``text`` for ``seat``; raises OptionError."""
+    if not isinstance(text, str) or not text.strip():
+        raise OptionError(f"empty option {text!r}")
+    t = text.strip()
+    forced = np.zeros(E.F_LEN, dtype=np.int64)
+    forced[E.F_SEAT] = seat
+    if t.startswith("="):
+        call = parse_call(t[1:])
+        if call == PASS:
+            raise OptionError(f"option {text!r}: a forced contract needs a bid, not a pass")
+        if auction:
+            raise OptionError(f"option {text!r} skips the auction: it cannot follow given calls")
+        forced[E.F_KIND] = E.FORCE_CONTRACT
+        forced[E.F_CALL] = call
+        return forced
+    forced[E.F_KIND] = E.FORCE_FIRST_CALL
+    forced[E.F_CALL] = parse_call(t)
+    prefix = _prefix(list(auction or ()), dealer, seat)
+    forced[E.F_NPREFIX] = len(prefix)
+    forced[E.F_PREFIX:E.F_PREFIX + len(prefix)] = prefix
+    if prefix and forced[E.F_CALL] != PASS and forced[E.F_CALL] <= max(prefix):
+        raise OptionError(f"option {text!r} is not higher than the auction's last bid")
+    return forced
+
+
+def declares(forced: np.ndarray) -> bool:
+    return int(forced[E.F_CALL]) != PASS
+
+
+def parse_before(before, seats: int):
+    """Team scores before the deal, ``(s0, s1)`` (points, RULES.md §3.6), from None (0, 0) or
+    ``[s0, s1]``; raises OptionError."""
+    if before is None:
+        return (0, 0)
+    values = list(before)
+    if len(values) != 2 or not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in values):
+        raise OptionError("Five Hundred --before is s0,s1: the two teams' scores")
+    if not all(-MAX_SCORE <= v <= MAX_SCORE for v in values):
+        raise OptionError(f"team scores must be from {-MAX_SCORE:,} to {MAX_SCORE:,}")
+    return int(values[0]), int(values[1])
+
+
+def _run(seed, start, dealers, hands, talons, setup, forced, state, tracing):
+    scoring, target = rule_numbers(setup.rules)
+    n = len(dealers)
+    out = np.zeros((n, E.R_LEN), dtype=np.int64)
+    traces = np.zeros((n, E.TRACE_LEN if tracing else 0), dtype=np.int64)
+    E.given_kernel(np.uint64(seed), np.int64(start), np.asarray(dealers, dtype=np.int64),
+                   np.asarray(hands, dtype=np.uint64), np.asarray(talons, dtype=np.uint64),
+                   setup.strategy_ids.astype(np.int64), setup.params.astype(np.float64), scoring, target,
+                   state[0], state[1], np.asarray(forced, dtype=np.int64), out, traces)
+    E.check_legal(out)
+    return out, traces
+
+
+def play_given(seed, start, count, dealers, hands, talons, setup: Setup, forced, state):
+    """Rows (ROW_DTYPE[count]) and forced-legal flags (bool[count]) of deals ``start ..`` played
+    from given ``dealers`` (int64[count]), ``hands`` (uint64[count, 4]) and kitties (``talons``)."""
+    out, _ = _run(seed, start, dealers, hands, talons, setup, forced, state, False)
+    rows = fill_rows(np.zeros(count, dtype=ROW_DTYPE), out, np.arange(start, start + count, dtype=np.int64))
+    return rows, out[:, E.R_FORCED_OK] == 1
+
+
+def outcome(rows: np.ndarray, seat: int):
+    """``(declared, made, score)`` per row for ``seat``'s side (score: its change minus the other's)."""
+    team = seat % 2
+    declared = (rows["declarer"] >= 0) & (rows["declarer"] % 2 == team)
+    made = declared & rows["made"]
+    score = rows[f"delta_{team}"].astype(np.float64) - rows[f"delta_{1 - team}"].astype(np.float64)
+    return declared, made, score
+
+
+def trace_given(seed, deal, dealer, hands, talon, setup: Setup, forced, state) -> dict:
+    """The RECORDS.md record (with ``result``) of deal ``deal`` of ``seed`` as :func:`play_given`
+    plays it."""
+    out, traces = _run(seed, deal, [dealer], [hands], [talon], setup, forced, state, True)
+    return record_of(out[0], traces[0], setup, None if tuple(state) == (0, 0) else state)
