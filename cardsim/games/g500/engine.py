@@ -28,6 +28,8 @@ from __future__ import annotations
 import numpy as np
 
 from cardsim._jit import jit
+from cardsim.games.forced import (F_CALL, F_KIND, F_NPREFIX, F_PREFIX, F_SEAT, FORCE_CONTRACT,
+                                  FORCE_FIRST_CALL)
 from cardsim.cards import lowest_bit, popcount
 from cardsim.games.g500.constants import (
     DECK,
@@ -66,10 +68,8 @@ TRACE_LEN = 112
 # ``forced[F_PREFIX:]``; then seat ``forced[F_SEAT]``'s first call is ``forced[F_CALL]``
 # (FORCE_FIRST_CALL), or the auction is skipped with that seat declaring that bid
 # (FORCE_CONTRACT).  All zeros forces nothing.
-F_KIND, F_SEAT, F_CALL, F_NPREFIX, F_PREFIX = 0, 1, 2, 3, 4
 MAX_PREFIX = 8
 F_LEN = F_PREFIX + MAX_PREFIX
-FORCE_NONE, FORCE_FIRST_CALL, FORCE_CONTRACT = 0, 1, 2
 NO_FORCE = np.zeros(F_LEN, dtype=np.int64)
 
 

@@ -19,6 +19,8 @@ from __future__ import annotations
 import numpy as np
 
 from cardsim.games.base import OptionError, Setup
+from cardsim.games.forced import F_CALL
+from cardsim.games.options import option_vector
 
 from . import engine as E
 from .constants import DENOMS, PASS
@@ -64,33 +66,13 @@ def _prefix(auction, dealer, seat) -> list[int]:
 
 
 def parse_option(text: str, seat: int, setup: Setup, auction=(), dealer=None) -> np.ndarray:
-    """The forced vector (int64[E.F_LEN]) of option ``text`` for ``seat``; raises OptionError."""
-    if not isinstance(text, str) or not text.strip():
-        raise OptionError(f"empty option {text!r}")
-    t = text.strip()
-    forced = np.zeros(E.F_LEN, dtype=np.int64)
-    forced[E.F_SEAT] = seat
-    if t.startswith("="):
-        call = parse_call(t[1:])
-        if call == PASS:
-            raise OptionError(f"option {text!r}: a forced contract needs a bid, not a pass")
-        if auction:
-            raise OptionError(f"option {text!r} skips the auction: it cannot follow given calls")
-        forced[E.F_KIND] = E.FORCE_CONTRACT
-        forced[E.F_CALL] = call
-        return forced
-    forced[E.F_KIND] = E.FORCE_FIRST_CALL
-    forced[E.F_CALL] = parse_call(t)
-    prefix = _prefix(list(auction or ()), dealer, seat)
-    forced[E.F_NPREFIX] = len(prefix)
-    forced[E.F_PREFIX:E.F_PREFIX + len(prefix)] = prefix
-    if prefix and forced[E.F_CALL] != PASS and forced[E.F_CALL] <= max(prefix):
-        raise OptionError(f"option {text!r} is not higher than the auction's last bid")
-    return forced
+    """The forced vector (int64[E.F_LEN], :mod:`cardsim.games.forced`) of option ``text`` for
+    ``seat``, after the calls ``auction`` (from the dealer's left); raises OptionError."""
+    return option_vector(text, seat, E.F_LEN, parse_call, PASS, _prefix(list(auction or ()), dealer, seat))
 
 
 def declares(forced: np.ndarray) -> bool:
-    return int(forced[E.F_CALL]) != PASS
+    return int(forced[F_CALL]) != PASS
 
 
 def parse_before(before, seats: int):

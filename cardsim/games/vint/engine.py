@@ -9,6 +9,8 @@ from __future__ import annotations
 import numpy as np
 
 from cardsim._jit import jit
+from cardsim.games.forced import (F_CALL, F_KIND, F_NPREFIX, F_PREFIX, F_SEAT, FORCE_CONTRACT,
+                                  FORCE_FIRST_CALL)
 from cardsim.cards import popcount, suit_mask
 from cardsim.rng import deal_key, match_key, randbelow, seed_stream, shuffle
 
@@ -67,10 +69,8 @@ N_INFO = 4
 # forced vector (int64[F_LEN]) read by run_deal: what a question forces.  Before the seat's
 # first call, the first ``forced[F_NPREFIX]`` calls of the auction (from the dealer) are
 # ``forced[F_PREFIX:]`` — "partner opened 1NT", "after a pass" — then the seat's option.
-F_KIND, F_SEAT, F_CALL, F_NPREFIX, F_PREFIX = 0, 1, 2, 3, 4
 MAX_PREFIX = 16
 F_LEN = F_PREFIX + MAX_PREFIX
-FORCE_NONE, FORCE_FIRST_CALL, FORCE_CONTRACT = 0, 1, 2
 NO_FORCE = np.zeros(F_LEN, dtype=np.int64)
 
 

@@ -23,6 +23,8 @@ import numpy as np
 
 from cardsim.cards import card_str, cards_of
 from cardsim.games.base import OptionError, Setup
+from cardsim.games.forced import F_CALL
+from cardsim.games.options import option_vector
 from cardsim.rng import deal_key
 
 from . import engine
@@ -70,35 +72,14 @@ def _prefix(auction, dealer, seat) -> list[int]:
 
 
 def parse_option(text: str, seat: int, setup: Setup, auction=(), dealer=None) -> np.ndarray:
-    """The forced vector (int64[engine.F_LEN], see ``engine.run_deal``) of option ``text`` for
-    ``seat``, after the calls ``auction`` (call tokens from ``dealer``); raises OptionError."""
-    if not isinstance(text, str) or not text.strip():
-        raise OptionError(f"empty option {text!r}")
-    t = text.strip()
-    forced = np.zeros(engine.F_LEN, dtype=np.int64)
-    forced[engine.F_SEAT] = seat
-    if t.startswith("="):
-        call = parse_call(t[1:])
-        if call == PASS:
-            raise OptionError(f"option {text!r}: a forced contract needs a bid, not a pass")
-        if auction:
-            raise OptionError(f"option {text!r} skips the auction: it cannot follow given calls")
-        forced[engine.F_KIND] = engine.FORCE_CONTRACT
-        forced[engine.F_CALL] = call
-        return forced
-    forced[engine.F_KIND] = engine.FORCE_FIRST_CALL
-    forced[engine.F_CALL] = parse_call(t)
-    prefix = _prefix(list(auction or ()), dealer, seat)
-    forced[engine.F_NPREFIX] = len(prefix)
-    forced[engine.F_PREFIX:engine.F_PREFIX + len(prefix)] = prefix
-    if prefix and forced[engine.F_CALL] != PASS and forced[engine.F_CALL] <= max(prefix):
-        raise OptionError(f"option {text!r} is not higher than the auction's last bid")
-    return forced
+    """The forced vector (int64[engine.F_LEN], :mod:`cardsim.games.forced`) of option ``text``
+    for ``seat``, after the calls ``auction`` (call tokens from ``dealer``); raises OptionError."""
+    return option_vector(text, seat, engine.F_LEN, parse_call, PASS, _prefix(list(auction or ()), dealer, seat))
 
 
 def declares(forced: np.ndarray) -> bool:
     """Whether the option itself bids (a pass declares nothing: its made rate is missing)."""
-    return int(forced[2]) != PASS
+    return int(forced[F_CALL]) != PASS
 
 
 def parse_before(before, seats: int) -> tuple:
