@@ -12,14 +12,14 @@ import numpy as np
 from cardsim._jit import jit
 from cardsim.cards import popcount
 from cardsim.games.g501.constants import (
-    ABANDON_PENALTY, BLIND_FLAG, RANK_POINTS, DECLARE_FLAG, MAX_BID, MIN_BID, N_CARDS, RA, RK, RQ, RT,
+    ABANDON_PENALTY, BLIND_FLAG, LOOK, RANK_POINTS, DECLARE_FLAG, MAX_BID, MIN_BID, N_CARDS, RA, RK, RQ, RT,
     START_SCORE, T_CALLS, T_CONTRACT, T_NCALLS, T_NPLAY, T_PLAY, MAX_CALLS,
 )
 from cardsim.games.g501.rules import (
     beats, count_rank, deal_hands, declarer_delta, hand_points, legal_plays, marriage_suits,
     marriage_value,
 )
-from cardsim.games.g501 import strategies as S
+from cardsim.games.g501 import dispatch as D
 from cardsim.rng import deal_key, randbelow, shuffle, stream
 
 U64 = np.uint64
@@ -121,15 +121,15 @@ def play_deal(hands0, talon, dealer, seats, sids, params, scores, st, res, trace
             continue
         seat = order[pos]
         blind = False
-        call = S.LOOK
+        call = LOOK
         if res[R_LOOKED + seat] == 0:
-            call = S.blind_call(sids[seat], params, seat, st, pos, scores[seat], cur)
-            if call == S.LOOK:
+            call = D.blind_call(sids[seat], params, seat, st, pos, scores[seat], cur)
+            if call == LOOK:
                 res[R_LOOKED + seat] = 1
             else:
                 blind = True
-        if call == S.LOOK:
-            call = S.open_call(sids[seat], params, seat, st, hands0[seat], pos, scores[seat], cur, memo)
+        if call == LOOK:
+            call = D.open_call(sids[seat], params, seat, st, hands0[seat], pos, scores[seat], cur, memo)
         if call > 0 and (call < MIN_BID or call <= cur or call > MAX_BID):
             raise ValueError("a strategy made an invalid bid")
         if call == 0:
@@ -165,7 +165,7 @@ def play_deal(hands0, talon, dealer, seats, sids, params, scores, st, res, trace
     mult = 2 if bidder_blind else 1
     # ---------------- talon, contract, exchange (RULES.md §1.4)
     hand_d = hands0[decl] | U64(talon)
-    S.contract(sids[decl], params[decl], st[1 + decl], hand_d, cur, bidder_blind, talon, cout)
+    D.contract(sids[decl], params, decl, st, hand_d, cur, bidder_blind, talon, cout)
     opp1 = nxt[decl]
     opp2 = nxt[opp1]
     if tracing:
@@ -209,7 +209,7 @@ def play_deal(hands0, talon, dealer, seats, sids, params, scores, st, res, trace
             hand = hp[seat]
             led = -1 if k == 0 else trick[0] >> 4
             legal = legal_plays(hand, led, trump)
-            c = S.play(sids[seat], params, seat, st, hand, legal, trick, k, trump, played,
+            c = D.play(sids[seat], params, seat, st, hand, legal, trick, k, trump, played,
                        seat == decl, won[seat] > 0)
             decl_m = False
             if c >= DECLARE_FLAG:

@@ -10,7 +10,7 @@ import numpy as np
 from cardsim._jit import jit
 from cardsim.cards import highest_bit, popcount
 from cardsim.games.g501.constants import (
-    LANE_POINTS, MARRIAGE_LANE, MAX_BID, MIN_BID, NT, RANK_POINTS, TALON_SIZE, HAND_SIZE,
+    LANE_POINTS, MARRIAGE_LANE, MAX_BID, MIN_BID, NT, RANK_POINTS, RK, RQ, TALON_SIZE, HAND_SIZE,
 )
 
 U64 = np.uint64
@@ -74,6 +74,14 @@ def marriage_suits(hand):
 
 
 @jit
+def can_declare(hand, card):
+    """Whether a lead of ``card`` from ``hand`` (uint64) may declare a marriage: a K or Q whose
+    partner is still in the hand (RULES.md §1.6; the caller checks that it is a lead)."""
+    r = card & 15
+    return (r == RK or r == RQ) and (marriage_suits(hand) >> (card >> 4)) & 1 == 1
+
+
+@jit
 def marriage_value(suit, trump):
     """40 for the trump suit, 20 otherwise; 20 for every suit in no-trump (RULES.md §1.6)."""
     return 40 if suit == trump else 20
@@ -110,13 +118,20 @@ def beats(card, best, trump):
 
 
 @jit
-def trick_winner(trick, trump):
-    """Index 0..2 in ``trick`` (int64[3] cards, in play order) of the winning card (RULES.md §1.5)."""
+def best_in_trick(trick, n, trump):
+    """Index 0..n-1 of the card winning so far among the first ``n`` (>= 1) cards of ``trick``
+    (int64 cards in play order), RULES.md §1.5."""
     w = 0
-    for i in range(1, 3):
+    for i in range(1, n):
         if beats(trick[i], trick[w], trump):
             w = i
     return w
+
+
+@jit
+def trick_winner(trick, trump):
+    """Index 0..2 in ``trick`` (int64[3] cards, in play order) of the winning card (RULES.md §1.5)."""
+    return best_in_trick(trick, 3, trump)
 
 
 @jit
