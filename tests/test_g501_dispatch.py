@@ -14,7 +14,7 @@ from cardsim.games.g501 import SPEC
 from cardsim.games.g501 import dispatch as D
 from cardsim.games.g501 import strategies as S
 from cardsim.games.g501.constants import DECLARE_FLAG, LOOK, MAX_BID, MIN_BID, NT
-from cardsim.games.g501.rules import legal_plays, trick_winner
+from cardsim.games.g501.rules import legal_plays, trick_best
 from cardsim.strategies.registry import N_PARAMS, UNHANDLED
 
 N_VIEWS = 300
@@ -52,29 +52,32 @@ def fresh_streams(rng):
 
 def random_play_view(rng):
     """A reachable play position: three random 8-card hands, random legal cards for a random
-    number of plays; returns the view of the seat to play next."""
+    number of plays; returns the view of the seat to play next: ``(seat, hand, legal, trick
+    (bit set of the cards on the table), led (-1 when leading), trump, played, is_declarer,
+    won_any)``."""
     deck = rng.permutation(DECK)
     hands = [bits(deck[8 * i:8 * i + 8]) for i in range(3)]
     trump = int(rng.integers(0, 5))
     seat = int(rng.integers(0, 3))
-    played = U64(0)
+    played = trick = U64(0)
+    led, winner = -1, seat
     won = [0, 0, 0]
-    trick = np.zeros(3, dtype=np.int64)
-    n_played = int(rng.integers(0, 24))
-    for n in range(n_played):
-        k = n % 3
-        legal = legal_plays(hands[seat], -1 if k == 0 else trick[0] >> 4, trump)
+    for n in range(int(rng.integers(0, 24))):
+        legal = legal_plays(hands[seat], -1 if led < 0 else led >> 4, trump)
         c = int(rng.choice([c for c in DECK if int(legal) >> c & 1]))
         hands[seat] &= ~(U64(1) << U64(c))
         played |= U64(1) << U64(c)
-        trick[k] = c
+        trick |= U64(1) << U64(c)
+        if led < 0:
+            led, winner = c, seat
+        elif trick_best(trick, led >> 4, trump) == c:
+            winner = seat
         seat = (seat + 1) % 3
-        if k == 2:
-            seat = (seat + trick_winner(trick, trump)) % 3
+        if n % 3 == 2:
+            seat, trick, led = winner, U64(0), -1
             won[seat] += 1
-    k = n_played % 3
-    legal = legal_plays(hands[seat], -1 if k == 0 else trick[0] >> 4, trump)
-    return (seat, hands[seat], legal, trick.copy(), k, trump, played, bool(rng.random() < 0.33), won[seat] > 0)
+    legal = legal_plays(hands[seat], -1 if led < 0 else led >> 4, trump)
+    return (seat, hands[seat], legal, trick, led, trump, played, bool(rng.random() < 0.33), won[seat] > 0)
 
 
 # ------------------------------------------------------------------ (a) parameter constants
@@ -112,10 +115,10 @@ def _direct_contract(strategy, p, rng, hand, bid, out):
 
 
 def _direct_play(strategy, p, rng, view):
-    _, hand, legal, trick, k, trump, played, is_decl, won_any = view
+    _, hand, legal, trick, led, trump, played, is_decl, won_any = view
     if strategy is S.HEURISTIC:
-        return S.heuristic_play(hand, legal, trick, k, trump, played, is_decl, won_any)
-    return S.random_play(p, rng, hand, legal, k)
+        return S.heuristic_play(hand, legal, trick, led, trump, played, is_decl, won_any)
+    return S.random_play(p, rng, hand, legal, led)
 
 
 def _cur_bid(rng):
@@ -187,17 +190,17 @@ def test_play_dispatch_calls_the_strategys_own_function(name):
     leads = follows = 0
     for _ in range(N_VIEWS):
         view = random_play_view(rng)
-        seat, hand, legal, trick, k, trump, played, is_decl, won_any = view
+        seat, hand, legal, trick, led, trump, played, is_decl, won_any = view
         sids, params = table(strategy, seat, rng)
         streams = fresh_streams(rng)
         own = streams[1 + seat].copy()
-        got = D.play(sids[seat], params, seat, streams, hand, legal, trick, k, trump, played, is_decl, won_any)
+        got = D.play(sids[seat], params, seat, streams, hand, legal, trick, led, trump, played, is_decl, won_any)
         assert got == _direct_play(strategy, params[seat], own, view)
         assert streams[1 + seat, 0] == own[0]
         card = got - DECLARE_FLAG if got >= DECLARE_FLAG else got
         assert int(legal) >> int(card) & 1
-        leads += k == 0
-        follows += k > 0
+        leads += led < 0
+        follows += led >= 0
     assert leads > 0 and follows > 0
 
 
@@ -216,13 +219,12 @@ def test_every_dispatch_function_names_its_decision_for_an_unhandled_id():
     params = np.zeros((3, N_PARAMS))
     streams = np.zeros((5, 1), dtype=np.uint64)
     hand = bits(DECK[:10])
-    trick = np.zeros(3, dtype=np.int64)
     calls = {
         "blind": lambda: D.blind_call(np.int64(99), params, 2, streams, 0, 501, 0),
         "call": lambda: D.open_call(np.int64(99), params, 2, streams, hand, 0, 501, 0, np.zeros((4, 2))),
         "contract": lambda: D.contract(np.int64(99), params, 2, streams, hand, 70, False, bits(DECK[:3]),
                                        np.zeros(5, dtype=np.int64)),
-        "card": lambda: D.play(np.int64(99), params, 2, streams, hand, hand, trick, 0, 0, U64(0), False, False),
+        "card": lambda: D.play(np.int64(99), params, 2, streams, hand, hand, U64(0), -1, 0, U64(0), False, False),
     }
     for decision, call in calls.items():
         with pytest.raises(ValueError) as info:

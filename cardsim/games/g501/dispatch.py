@@ -28,12 +28,17 @@ followed by the seat's view of that decision (nothing else: never another seat's
   ``bid``: his winning bid; ``blind``: bool; ``talon``: uint64, the exposed 3 cards.  Fills
   ``out`` (int64[5]): ``[abandon 0/1, trump 0..3 or NT 4, target, card given to the first
   opponent clockwise, card given to the second]``, entries 1-4 zero when abandoning.
-* ``play(sid, params, seat, streams, hand, legal, trick, n_in_trick, trump, played,
-  is_declarer, won_any) -> int64`` a card (§1.5, §1.6): an index from ``legal``, plus
-  ``DECLARE_FLAG`` to declare a marriage when leading.  ``hand``/``legal``/``played``: uint64
-  bit sets (played = every card played so far in the deal); ``trick``: int64[3], the first
-  ``n_in_trick`` entries are the cards played to this trick in order; ``trump``: 0..3 or NT (4);
-  ``is_declarer``/``won_any``: bools (won_any = the seat has won a trick this deal).
+* ``play(sid, params, seat, streams, hand, legal, trick, led, trump, played, is_declarer,
+  won_any) -> int64`` a card (§1.5, §1.6): an index from ``legal``, plus ``DECLARE_FLAG`` to
+  declare a marriage when leading.  ``hand``/``legal``/``played``: uint64 bit sets (played =
+  every card played so far in the deal, this trick's included); ``trick``: uint64 bit set of
+  the cards already played to this trick (0 when leading); ``led``: the trick's first card
+  (-1 when leading); ``trump``: 0..3 or NT (4); ``is_declarer``/``won_any``: bools (won_any =
+  the seat has won a trick this deal).
+
+Views are scalars and bit sets, the tables aside: every array passed to an inlined function
+costs an atomic reference-count increment and decrement per call, and in the per-card loop
+those dominated the engine's time.
 """
 from __future__ import annotations
 
@@ -81,10 +86,10 @@ def contract(sid, params, seat, streams, hand, bid, blind, talon, out):
 
 
 @jit(inline="always")
-def play(sid, params, seat, streams, hand, legal, trick, n_in_trick, trump, played, is_declarer, won_any):
+def play(sid, params, seat, streams, hand, legal, trick, led, trump, played, is_declarer, won_any):
     """The seat's card from ``legal`` (+ DECLARE_FLAG to declare a marriage), RULES.md §1.5-§1.6."""
     if sid == _HEURISTIC:
-        return heuristic_play(hand, legal, trick, n_in_trick, trump, played, is_declarer, won_any)
+        return heuristic_play(hand, legal, trick, led, trump, played, is_declarer, won_any)
     elif sid == _RANDOM:
-        return random_play(params[seat], streams[1 + seat], hand, legal, n_in_trick)
+        return random_play(params[seat], streams[1 + seat], hand, legal, led)
     raise ValueError(UNHANDLED, "card", sid, seat)

@@ -20,7 +20,7 @@ from cardsim.cards import highest_bit, lowest_bit, popcount
 from cardsim.games.g501.constants import (
     DECK_MASK, DECLARE_FLAG, LOOK, MAX_BID, MIN_BID, NT, RA, RANK_POINTS, RK, RQ, RT,
 )
-from cardsim.games.g501.rules import beats, best_in_trick, can_declare, hand_points, marriage_suits
+from cardsim.games.g501.rules import beats, can_declare, hand_points, marriage_suits, trick_best
 from cardsim.rng import choose_bit, randbelow, uniform
 from cardsim.strategies.registry import Registry
 
@@ -346,11 +346,11 @@ def random_contract(p, rng, hand, bid, out):
 
 
 @jit(inline="always")
-def random_play(p, rng, hand, legal, n_in_trick):
-    """A uniform card of ``legal``; a lead of a K or Q of a held marriage declares it with
-    probability ``p_declare``."""
+def random_play(p, rng, hand, legal, led):
+    """A uniform card of ``legal``; a lead (``led`` < 0) of a K or Q of a held marriage declares
+    it with probability ``p_declare``."""
     c = choose_bit(rng, legal)
-    if n_in_trick == 0 and can_declare(hand, c) and uniform(rng) < p[RANDOM_P_DECLARE]:
+    if led < 0 and can_declare(hand, c) and uniform(rng) < p[RANDOM_P_DECLARE]:
         return c + DECLARE_FLAG
     return c
 
@@ -401,13 +401,13 @@ def heuristic_contract(p, hand, bid, out):
 
 
 @jit(inline="always")
-def heuristic_play(hand, legal, trick, n_in_trick, trump, played, is_declarer, won_any):
+def heuristic_play(hand, legal, trick, led, trump, played, is_declarer, won_any):
     """Leading: declare a marriage when it can count, else cash masters (a declarer draws trumps
     first), else the card of least value.  Following: the least valuable card when it cannot
     win; last to play, the winning card worth most (the smallest trump when ruffing); second,
     a master of the winners, else the smallest ruff, else the least valuable card."""
     unseen = DECK_MASK & ~U64(played) & ~U64(hand)
-    if n_in_trick == 0:
+    if led < 0:
         ms = marriage_suits(hand)
         masters = _masters(hand, unseen)
         if ms != 0:
@@ -425,7 +425,8 @@ def heuristic_play(hand, legal, trick, n_in_trick, trump, played, is_declarer, w
                 return _most_points(side)
         return _lowest_value(hand, trump)
     # following: find the current winner
-    w = trick[best_in_trick(trick, n_in_trick, trump)]
+    led_suit = led >> 4
+    w = trick_best(trick, led_suit, trump)
     winners = U64(0)
     h = U64(legal)
     while h:
@@ -435,11 +436,10 @@ def heuristic_play(hand, legal, trick, n_in_trick, trump, played, is_declarer, w
             winners |= U64(1) << U64(c)
     if winners == U64(0):
         return _lowest_value(legal, trump)
-    led = trick[0] >> 4
-    if n_in_trick == 2:
+    if popcount(trick) == 2:
         # last to play: the winning card worth most, but spend the smallest trump when ruffing
         side = winners
-        if trump != NT and led != trump:
+        if trump != NT and led_suit != trump:
             side = winners & ~(U64(0xFFFF) << U64(16 * trump))
         if side != U64(0):
             return _most_points(side)
@@ -448,6 +448,6 @@ def heuristic_play(hand, legal, trick, n_in_trick, trump, played, is_declarer, w
     masters = _masters(winners, unseen) & winners
     if masters != U64(0):
         return highest_bit(masters)
-    if trump != NT and led != trump and (winners >> U64(16 * trump)) & _LANE6 != U64(0):
+    if trump != NT and led_suit != trump and (winners >> U64(16 * trump)) & _LANE6 != U64(0):
         return lowest_bit(winners)
     return _lowest_value(legal, trump)
