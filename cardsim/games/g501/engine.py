@@ -20,7 +20,7 @@ from cardsim.games.g501.rules import (
     marriage_suits, marriage_value, next_active, trick_best, valid_bid, valid_target,
 )
 from cardsim.games.g501 import dispatch as D
-from cardsim.rng import deal_key, randbelow, shuffle, stream
+from cardsim.rng import deal_key, match_key, randbelow, seed_streams, shuffle
 
 U64 = np.uint64
 
@@ -372,15 +372,14 @@ def _fill_record(res, dealer, scores, hands0, talon, row):
 
 
 @jit
-def _seed_streams(key, st):
-    for i in range(5):
-        st[i, 0] = stream(key, i)[0]
+def shuffle_and_deal(key, seats, dealer, deck, hands, st):
+    """The deal (RULES.md §1.2) of deal key ``key``: returns ``(dealer, talon)``.
 
-
-@jit
-def deal_from_key(key, seats, dealer, deck, hands, st):
-    """Streams of ``key``; draw the dealer if ``dealer < 0``; shuffle and deal. Returns (dealer, talon)."""
-    _seed_streams(key, st)
+    Seeds the streams ``st`` (uint64[5, 1]: row 0 the shuffle's, row 1 + seat each seat's,
+    rng.seed_streams); draws the dealer from the shuffle stream when ``dealer < 0``; shuffles
+    ``deck`` (int64[24] scratch) and deals ``hands`` (uint64[4]); the talon is a uint64 bit set.
+    """
+    seed_streams(st, key)
     s0 = st[0]
     if dealer < 0:
         dealer = randbelow(s0, seats)
@@ -389,6 +388,28 @@ def deal_from_key(key, seats, dealer, deck, hands, st):
     shuffle(deck, s0)
     talon = deal_hands(deck, dealer, seats, hands)
     return dealer, talon
+
+
+@jit
+def _fill_match(mr, match, deals, first_dealer, finished, scores, seats):
+    """Write one match's MATCH_DTYPE record ``mr``: the winners are the seats at the lowest final
+    score of a finished match, exact ties share (RULES.md §1.8)."""
+    low = scores[0]
+    for s in range(1, seats):
+        low = min(low, scores[s])
+    mr.match = match
+    mr.deals = deals
+    mr.first_dealer = first_dealer
+    mr.finished = finished
+    mr.win_0 = finished and scores[0] == low
+    mr.win_1 = finished and scores[1] == low
+    mr.win_2 = finished and scores[2] == low
+    mr.win_3 = finished and seats > 3 and scores[3] == low
+    mr.n_winners = mr.win_0 + mr.win_1 + mr.win_2 + mr.win_3
+    mr.final_0 = scores[0]
+    mr.final_1 = scores[1]
+    mr.final_2 = scores[2]
+    mr.final_3 = scores[3]
 
 
 @jit
@@ -402,7 +423,7 @@ def simulate_kernel(seed, start, count, seats, sids, params, scores, out):
     scratch = make_scratch()
     for i in range(count):
         key = deal_key(seed, start + i)
-        dealer, talon = deal_from_key(key, seats, -1, deck, hands, st)
+        dealer, talon = shuffle_and_deal(key, seats, -1, deck, hands, st)
         play_deal(hands, talon, dealer, seats, sids, params, scores, st, res, trace, False, scratch)
         out[i].deal = start + i
         _fill_record(res, dealer, scores, hands, talon, out[i])
@@ -417,7 +438,7 @@ def trace_kernel(seed, deal_ids, seats, sids, params, scores, traces, dealers, h
     scratch = make_scratch()
     for i in range(deal_ids.shape[0]):
         key = deal_key(seed, deal_ids[i])
-        dealer, talon = deal_from_key(key, seats, -1, deck, hands, st)
+        dealer, talon = shuffle_and_deal(key, seats, -1, deck, hands, st)
         dealers[i] = dealer
         talons[i] = talon
         for s in range(4):
@@ -434,16 +455,16 @@ def deal_kernel(seed, start, count, seats):
     acc = U64(0)
     for i in range(count):
         key = deal_key(seed, start + i)
-        dealer, talon = deal_from_key(key, seats, -1, deck, hands, st)
+        dealer, talon = shuffle_and_deal(key, seats, -1, deck, hands, st)
         acc ^= (hands[0] * U64(3) + hands[1] * U64(5) + hands[2] * U64(7) + talon) + U64(dealer)
     return acc
 
 
 @jit
 def match_kernel(seed, start, count, seats, sids, params, mrows, drows):
-    """Whole games (RULES.md §1.8) for matches ``start .. start+count-1`` into ``mrows`` and the
-    MATCH_DEAL_DTYPE records ``drows``; returns the number of deal rows, or −1 when ``drows`` is
-    too small (call again with more room)."""
+    """Whole games (RULES.md §1.8) for matches ``start .. start+count-1`` into ``mrows``
+    (MATCH_DTYPE[count]) and the MATCH_DEAL_DTYPE records ``drows``; returns the number of deal
+    rows, or −1 when ``drows`` is too small (base.grow_until_fits calls again with more room)."""
     deck = np.empty(N_CARDS, dtype=np.int64)
     hands = np.zeros(4, dtype=np.uint64)
     st = np.zeros((5, 1), dtype=np.uint64)
@@ -462,7 +483,7 @@ def match_kernel(seed, start, count, seats, sids, params, mrows, drows):
         first = -1
         while j < MAX_MATCH_DEALS:
             key = deal_key(mkey, j)
-            dealer, talon = deal_from_key(key, seats, dealer, deck, hands, st)
+            dealer, talon = shuffle_and_deal(key, seats, dealer, deck, hands, st)
             if j == 0:
                 first = dealer
             play_deal(hands, talon, dealer, seats, sids, params, scores, st, res, trace, False, scratch)
@@ -483,19 +504,5 @@ def match_kernel(seed, start, count, seats, sids, params, mrows, drows):
             if over:
                 finished = True
                 break
-        mr = mrows[m]
-        mr[0] = start + m
-        mr[1] = j
-        mr[2] = first
-        mr[3] = 1 if finished else 0
-        low = scores[0]
-        for s in range(1, seats):
-            low = min(low, scores[s])
-        nw = 0
-        for s in range(seats):
-            if finished and scores[s] == low:
-                mr[5 + s] = 1
-                nw += 1
-            mr[9 + s] = scores[s]
-        mr[4] = nw
+        _fill_match(mrows[m], start + m, j, first, finished, scores, seats)
     return nd
