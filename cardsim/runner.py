@@ -33,7 +33,7 @@ MAX_DEALS = 10**12
 MAX_CHUNKS = 1_000_000
 """Most chunks one run may have (part files are numbered with six digits)."""
 MANIFEST = "_manifest.json"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 
 
 class OutputError(OSError):

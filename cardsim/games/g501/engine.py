@@ -69,7 +69,6 @@ score, exact ties share, RULES.md §1.8), ``final_s`` final scores (seat 3 unuse
 MATCH_DEAL_DTYPE = np.dtype([("match", "i8")] + ROW_DTYPE.descr)
 """Deal rows of matches: ROW_DTYPE with the match id first; ``deal`` = deal number in the match."""
 MAX_MATCH_DEALS = 5000
-_MATCH_SALT = U64(0x5DEECE66D2F5A9B1)
 
 
 @jit
@@ -474,7 +473,7 @@ def match_kernel(seed, start, count, seats, sids, params, mrows, drows):
     scores = np.zeros(4, dtype=np.int64)
     nd = 0
     for m in range(count):
-        mkey = deal_key(U64(seed) ^ _MATCH_SALT, start + m)
+        mkey = match_key(seed, start + m)
         for s in range(4):
             scores[s] = START_SCORE if s < seats else 0
         dealer = -1
