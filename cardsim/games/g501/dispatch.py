@@ -1,6 +1,6 @@
 """501 strategy dispatch: which strategy function makes each decision (DESIGN.md §4).
 
-One jitted function per decision, each ``if sid == RANDOM.id … elif sid == HEURISTIC.id …``
+One jitted function per decision, each ``if sid == HEURISTIC.id … elif sid == RANDOM.id …``
 over the strategy functions of :mod:`cardsim.games.g501.strategies`, ending with the
 ``UNHANDLED`` raise: an id with no branch stops the run with a StrategyError naming the game,
 seat and decision, it never plays as another strategy.  Adding a strategy: its functions in
@@ -36,9 +36,9 @@ followed by the seat's view of that decision (nothing else: never another seat's
   (-1 when leading); ``trump``: 0..3 or NT (4); ``is_declarer``/``won_any``: bools (won_any =
   the seat has won a trick this deal).
 
-Views are scalars and bit sets, the tables aside: every array passed to an inlined function
-costs an atomic reference-count increment and decrement per call, and in the per-card loop
-those dominated the engine's time.
+Apart from the tables, ``memo`` and ``out``, views are scalars and bit sets: every array passed
+to an inlined function costs an atomic reference-count increment and decrement per call, and
+in the per-card loop those dominated the engine's time (keep new views array-free).
 """
 from __future__ import annotations
 

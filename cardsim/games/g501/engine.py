@@ -1,9 +1,19 @@
 """The jitted 501 engine: one deal from the dealt hands to the score, chunks and matches.
 
-``play_deal`` is the single implementation of a deal (auction, talon, contract, exchange,
-eight tricks, score, RULES.md §1.3-§1.7).  ``simulate_chunk`` runs it for independent deals
-(every seat at 501 unless scores are given), ``play_matches`` for whole games (§1.8), and
-``records.make_records`` runs it with a trace buffer to write RECORDS.md records.
+A deal is a chain of phase functions named after RULES.md §1: ``shuffle_and_deal`` (§1.2),
+``begin_deal`` (clear the result), ``run_auction`` (§1.3), ``take_talon`` (§1.4: contract or
+abandon, then the exchange), ``play_tricks`` (§1.5-§1.6) and ``score_deal`` (§1.7).
+``play_deal`` calls them in order from the dealt hands and is the single implementation of a
+deal: ``simulate_kernel`` runs it for independent deals (every seat at 501 unless scores are
+given), ``match_kernel`` for whole games (§1.8), ``trace_kernel`` with a trace buffer for
+``records.make_records``.  The phases are separately callable so that a caller can force an
+outcome, e.g. skip ``run_auction`` and call ``take_talon`` with a chosen declarer, bid and
+blind flag after ``begin_deal``.
+
+Every phase writes the deal's result vector ``res`` (int64[N_RES], the ``R_*`` offsets below;
+per-seat entries at ``R_X + seat``).  Strategies are reached only through
+:mod:`cardsim.games.g501.dispatch`.  Scratch arrays are allocated once per chunk
+(``make_scratch``); nothing is allocated per deal or per trick.
 """
 from __future__ import annotations
 
@@ -24,7 +34,9 @@ from cardsim.rng import deal_key, match_key, randbelow, seed_streams, shuffle
 
 U64 = np.uint64
 
-# ---- result vector of play_deal (int64)
+# ---- result vector of play_deal (int64[N_RES]): declarer seat (-1 none), winning bid, blind
+# (0/1), target, trump (0..3, NT 4, -1 none), abandoned/void/made/played (0/1); per seat s:
+# card points won, marriage points, score change, looked (0/1); calls in the auction; blind bids.
 R_DECLARER, R_BID, R_BLIND, R_TARGET, R_TRUMP, R_ABANDONED, R_VOID, R_MADE, R_PLAYED = range(9)
 R_CARDS = 9
 R_MARR = 13
