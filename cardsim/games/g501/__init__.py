@@ -2,7 +2,8 @@
 marriages, counting down from 501.
 
 Modules: ``constants`` (ranks, points, trace layout), ``rules`` (jitted rule functions),
-``strategies`` (registry + jitted strategies), ``engine`` (jitted deal loop), ``chunks``
+``strategies`` (registry + jitted strategy functions), ``dispatch`` (strategy id -> function,
+one function per decision), ``engine`` (jitted deal loop), ``chunks``
 (numpy entry points), ``records`` (RECORDS.md records from traces), ``replay`` (the
 plain-Python slow twin), ``show`` (text for people).
 """

@@ -3,18 +3,21 @@ from __future__ import annotations
 
 import numpy as np
 
-from cardsim.games.base import OptionError, Setup
+from cardsim.games.base import OptionError, Setup, grow_until_fits
 from cardsim.games.g501 import engine as E
 from cardsim.games.g501.constants import START_SCORE
 from cardsim.rng import check_seed
 
 
-def _check(setup: Setup):
+def check_setup(setup: Setup):
+    """Raise OptionError unless the table has 3 or 4 seats (RULES.md §1.1)."""
     if setup.seats not in (3, 4):
         raise OptionError(f"501 is played with 3 or 4 seats, not {setup.seats}")
 
 
-def _scores(setup: Setup, scores) -> np.ndarray:
+def start_scores(setup: Setup, scores) -> np.ndarray:
+    """Every seat's score before the deal as int64[4] (seat 3 is 0 with 3 seats): 501 each unless
+    ``scores`` lists one per seat; raises OptionError for a wrong count."""
     out = np.zeros(4, dtype=np.int64)
     if scores is None:
         out[: setup.seats] = START_SCORE
@@ -32,11 +35,11 @@ def simulate_chunk(seed: int, start: int, count: int, setup: Setup, scores=None)
     Every seat starts from 501 unless ``scores`` (one int per seat) is given; the scores only
     matter to score-dependent blind policies (RULES.md §1.3).  Raises OptionError.
     """
-    _check(setup)
+    check_setup(setup)
     seed = np.uint64(check_seed(seed))
     rows = np.zeros(int(count), dtype=E.ROW_DTYPE)
     E.simulate_kernel(seed, np.int64(start), np.int64(count), np.int64(setup.seats), setup.strategy_ids.astype(np.int64),
-                      setup.params.astype(np.float64), _scores(setup, scores), rows)
+                      setup.params.astype(np.float64), start_scores(setup, scores), rows)
     return rows
 
 
@@ -52,19 +55,17 @@ def play_matches(seed: int, start: int, count: int, setup: Setup):
     first dealer is drawn at random, then the deal passes left after every deal (void deals
     included).  Match m's randomness depends on (seed, m) only.
     """
-    _check(setup)
+    check_setup(setup)
     seed = np.uint64(check_seed(seed))
-    mrows = np.zeros((int(count), 13), dtype=np.int64)
-    capacity = max(16, 24 * int(count))
-    while True:
+    sids = setup.strategy_ids.astype(np.int64)
+    params = setup.params.astype(np.float64)
+
+    def run(capacity):
+        match_rows = np.zeros(int(count), dtype=E.MATCH_DTYPE)
         deal_rows = np.zeros(capacity, dtype=E.MATCH_DEAL_DTYPE)
-        nd = E.match_kernel(seed, np.int64(start), np.int64(count), np.int64(setup.seats),
-                            setup.strategy_ids.astype(np.int64), setup.params.astype(np.float64), mrows, deal_rows)
-        if nd >= 0:
-            break
-        capacity *= 2
-    deal_rows = deal_rows[:nd]
-    match_rows = np.zeros(int(count), dtype=E.MATCH_DTYPE)
-    for j, name in enumerate(E.MATCH_DTYPE.names):
-        match_rows[name] = mrows[:, j]
-    return match_rows, deal_rows
+        nd = E.match_kernel(seed, np.int64(start), np.int64(count), np.int64(setup.seats), sids, params,
+                            match_rows, deal_rows)
+        return nd, (match_rows, deal_rows[:nd])
+
+    # a match lasts 12-15 deals on average, so most chunks fit the first time
+    return grow_until_fits(run, max(16, 24 * int(count)))

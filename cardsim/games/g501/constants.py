@@ -37,6 +37,10 @@ DECK_MASK = np.uint64(sum(1 << (s * 16 + r) for s in range(4) for r in range(6))
 
 MARRIAGE_LANE = np.uint64((1 << RK) | (1 << RQ))
 
+# ---- decision codes
+LOOK = -1
+"""A blind call that looks at the hand instead of passing or bidding (RULES.md §1.3)."""
+
 # ---- trace encoding (engine -> records), one int32 per item
 # calls: 0 = pass, b = bid b, BLIND_FLAG + b = blind bid b
 BLIND_FLAG = 1000

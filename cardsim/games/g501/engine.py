@@ -1,9 +1,19 @@
 """The jitted 501 engine: one deal from the dealt hands to the score, chunks and matches.
 
-``play_deal`` is the single implementation of a deal (auction, talon, contract, exchange,
-eight tricks, score, RULES.md §1.3-§1.7).  ``simulate_chunk`` runs it for independent deals
-(every seat at 501 unless scores are given), ``play_matches`` for whole games (§1.8), and
-``records.make_records`` runs it with a trace buffer to write RECORDS.md records.
+A deal is a chain of phase functions named after RULES.md §1: ``shuffle_and_deal`` (§1.2),
+``begin_deal`` (clear the result), ``run_auction`` (§1.3), ``take_talon`` (§1.4: contract or
+abandon, then the exchange), ``play_tricks`` (§1.5-§1.6) and ``score_deal`` (§1.7).
+``play_deal`` calls them in order from the dealt hands and is the single implementation of a
+deal: ``simulate_kernel`` runs it for independent deals (every seat at 501 unless scores are
+given), ``match_kernel`` for whole games (§1.8), ``trace_kernel`` with a trace buffer for
+``records.make_records``.  The phases are separately callable so that a caller can force an
+outcome, e.g. skip ``run_auction`` and call ``take_talon`` with a chosen declarer, bid and
+blind flag after ``begin_deal``.
+
+Every phase writes the deal's result vector ``res`` (int64[N_RES], the ``R_*`` offsets below;
+per-seat entries at ``R_X + seat``).  Strategies are reached only through
+:mod:`cardsim.games.g501.dispatch`.  Scratch arrays are allocated once per chunk
+(``make_scratch``); nothing is allocated per deal or per trick.
 """
 from __future__ import annotations
 
@@ -12,19 +22,21 @@ import numpy as np
 from cardsim._jit import jit
 from cardsim.cards import popcount
 from cardsim.games.g501.constants import (
-    ABANDON_PENALTY, BLIND_FLAG, RANK_POINTS, DECLARE_FLAG, MAX_BID, MIN_BID, N_CARDS, RA, RK, RQ, RT,
-    START_SCORE, T_CALLS, T_CONTRACT, T_NCALLS, T_NPLAY, T_PLAY, MAX_CALLS,
+    ABANDON_PENALTY, BLIND_FLAG, DECLARE_FLAG, LOOK, MAX_CALLS, N_CARDS, NT, RA, RT, START_SCORE,
+    T_CALLS, T_CONTRACT, T_NCALLS, T_NPLAY, T_PLAY,
 )
 from cardsim.games.g501.rules import (
-    beats, count_rank, deal_hands, declarer_delta, hand_points, legal_plays, marriage_suits,
-    marriage_value,
+    active_seat, can_declare, count_rank, deal_hands, declarer_delta, hand_points, legal_plays,
+    marriage_suits, marriage_value, next_active, trick_best, valid_bid, valid_target,
 )
-from cardsim.games.g501 import strategies as S
-from cardsim.rng import deal_key, randbelow, shuffle, stream
+from cardsim.games.g501 import dispatch as D
+from cardsim.rng import deal_key, match_key, randbelow, seed_streams, shuffle
 
 U64 = np.uint64
 
-# ---- result vector of play_deal (int64)
+# ---- result vector of play_deal (int64[N_RES]): declarer seat (-1 none), winning bid, blind
+# (0/1), target, trump (0..3, NT 4, -1 none), abandoned/void/made/played (0/1); per seat s:
+# card points won, marriage points, score change, looked (0/1); calls in the auction; blind bids.
 R_DECLARER, R_BID, R_BLIND, R_TARGET, R_TRUMP, R_ABANDONED, R_VOID, R_MADE, R_PLAYED = range(9)
 R_CARDS = 9
 R_MARR = 13
@@ -69,40 +81,42 @@ score, exact ties share, RULES.md §1.8), ``final_s`` final scores (seat 3 unuse
 MATCH_DEAL_DTYPE = np.dtype([("match", "i8")] + ROW_DTYPE.descr)
 """Deal rows of matches: ROW_DTYPE with the match id first; ``deal`` = deal number in the match."""
 MAX_MATCH_DEALS = 5000
-_MATCH_SALT = U64(0x5DEECE66D2F5A9B1)
 
 
 @jit
 def make_scratch():
-    """Scratch arrays of play_deal, allocated once per chunk."""
-    return (np.zeros((4, 2), dtype=np.float64), np.zeros(3, dtype=np.int64), np.zeros(4, dtype=np.int64),
-            np.zeros(3, dtype=np.int64), np.zeros(5, dtype=np.int64), np.zeros(4, dtype=np.uint64),
+    """Scratch arrays of play_deal, allocated once per chunk: ``(memo float64[4, 2],
+    contract_out int64[5], hands_in_play uint64[4], won int64[4])``."""
+    return (np.zeros((4, 2), dtype=np.float64), np.zeros(5, dtype=np.int64), np.zeros(4, dtype=np.uint64),
             np.zeros(4, dtype=np.int64))
 
 
-@jit
-def play_deal(hands0, talon, dealer, seats, sids, params, scores, st, res, trace, tracing, scratch):
-    """Play one 501 deal from the dealt hands (RULES.md §1.3-§1.7); fills ``res`` (int64[N_RES]).
-
-    ``hands0``: uint64[4] dealt hands; ``talon``: uint64; ``sids``/``params``: the seats'
-    strategy ids and parameter rows; ``scores``: int64[4] scores before the deal (read by the
-    blind policies); ``st``: uint64[5, 1] streams (row 1 + seat = that seat's).  When
-    ``tracing`` the calls, contract and cards are written to ``trace`` (constants.T_*).
-    ``scratch`` is the tuple made by ``make_scratch``.
-    """
-    memo, order, nxt, trick, cout, hp, won = scratch
+@jit(inline="always")
+def begin_deal(res, trace, tracing, memo):
+    """Clear ``res`` (no declarer, no trump), the strategies' ``memo`` and the trace counts."""
     for i in range(N_RES):
         res[i] = 0
     res[R_DECLARER] = -1
     res[R_TRUMP] = -1
-    for i in range(3):
-        order[i] = (dealer + 1 + i) % seats
-    for i in range(3):
-        nxt[order[i]] = order[(i + 1) % 3]
     for s in range(4):
         memo[s, 0] = 0.0
         memo[s, 1] = 0.0
-    # ---------------- auction (RULES.md §1.3)
+    if tracing:
+        trace[T_NCALLS] = 0
+        trace[T_NPLAY] = 0
+
+
+@jit(inline="always")
+def run_auction(hands0, dealer, seats, sids, params, scores, st, res, trace, tracing, memo):
+    """The auction (RULES.md §1.3): returns ``(declarer, bid, blind)``, declarer -1 when all pass.
+
+    Asks the active seats in turn from the dealer's left until all but one have passed after a
+    bid (or all have passed): a seat that has not looked gets ``blind_call``, then ``open_call``
+    once it has.  ``memo`` (float64[4, 2]) is the strategies' per-deal cache, zeroed by
+    begin_deal.
+    Writes ``res[R_LOOKED + seat]``, ``res[R_BLIND_BIDS]``, ``res[R_NCALLS]``, ``res[R_VOID]``
+    and, when ``tracing``, the calls (constants.T_CALLS).  Raises ValueError for an invalid bid.
+    """
     passed0 = False
     passed1 = False
     passed2 = False
@@ -119,18 +133,18 @@ def play_deal(hands0, talon, dealer, seats, sids, params, scores, st, res, trace
         turn += 1
         if (pos == 0 and passed0) or (pos == 1 and passed1) or (pos == 2 and passed2):
             continue
-        seat = order[pos]
+        seat = active_seat(pos, dealer, seats)
         blind = False
-        call = S.LOOK
+        call = LOOK
         if res[R_LOOKED + seat] == 0:
-            call = S.blind_call(sids[seat], params, seat, st, pos, scores[seat], cur)
-            if call == S.LOOK:
+            call = D.blind_call(sids[seat], params, seat, st, pos, scores[seat], cur)
+            if call == LOOK:
                 res[R_LOOKED + seat] = 1
             else:
                 blind = True
-        if call == S.LOOK:
-            call = S.open_call(sids[seat], params, seat, st, hands0[seat], pos, scores[seat], cur, memo)
-        if call > 0 and (call < MIN_BID or call <= cur or call > MAX_BID):
+        if call == LOOK:
+            call = D.open_call(sids[seat], params, seat, st, hands0[seat], pos, scores[seat], cur, memo)
+        if call != 0 and not valid_bid(call, cur):
             raise ValueError("a strategy made an invalid bid")
         if call == 0:
             npassed += 1
@@ -154,109 +168,160 @@ def play_deal(hands0, talon, dealer, seats, sids, params, scores, st, res, trace
     res[R_NCALLS] = ncalls
     if tracing:
         trace[T_NCALLS] = min(ncalls, MAX_CALLS)
-        trace[T_NPLAY] = 0
     if bidder < 0:
         res[R_VOID] = 1
-        return
-    decl = bidder
-    res[R_DECLARER] = decl
-    res[R_BID] = cur
-    res[R_BLIND] = 1 if bidder_blind else 0
-    mult = 2 if bidder_blind else 1
-    # ---------------- talon, contract, exchange (RULES.md §1.4)
-    hand_d = hands0[decl] | U64(talon)
-    S.contract(sids[decl], params[decl], st[1 + decl], hand_d, cur, bidder_blind, talon, cout)
-    opp1 = nxt[decl]
-    opp2 = nxt[opp1]
+    return bidder, cur, bidder_blind
+
+
+@jit(inline="always")
+def score_abandon(res, dealer, seats, declarer, bid, blind):
+    """An abandoned contract (RULES.md §1.4): the declarer goes up by his bid (×2 blind), each
+    opponent down by ABANDON_PENALTY; writes ``res[R_ABANDONED]`` and the deltas."""
+    opp1 = next_active(declarer, dealer, seats)
+    res[R_ABANDONED] = 1
+    res[R_DELTA + declarer] = (2 if blind else 1) * bid
+    res[R_DELTA + opp1] = -ABANDON_PENALTY
+    res[R_DELTA + next_active(opp1, dealer, seats)] = -ABANDON_PENALTY
+
+
+@jit(inline="always")
+def exchange(hands0, hand_d, dealer, seats, declarer, gift1, gift2, hp):
+    """The exchange (RULES.md §1.4): ``hp`` (uint64[4]) = the hands of the play, 8 cards each:
+    the declarer's 10 (``hand_d``) less the cards ``gift1``/``gift2`` given to the first and the
+    second opponent clockwise.  Raises ValueError when he does not hold two distinct gifts."""
+    g1 = U64(1) << U64(gift1)
+    g2 = U64(1) << U64(gift2)
+    if g1 == g2 or (hand_d & g1) == U64(0) or (hand_d & g2) == U64(0):
+        raise ValueError("a strategy gave away cards it does not hold")
+    for s in range(4):
+        hp[s] = hands0[s]
+    opp1 = next_active(declarer, dealer, seats)
+    hp[declarer] = hand_d & ~g1 & ~g2
+    hp[opp1] |= g1
+    hp[next_active(opp1, dealer, seats)] |= g2
+
+
+@jit(inline="always")
+def take_talon(hands0, talon, dealer, seats, declarer, bid, blind, sids, params, st, res, trace, tracing, cout, hp):
+    """Talon, contract and exchange (RULES.md §1.4) for the auction's winner: returns True when
+    the contract is played, False when abandoned (then scored here).
+
+    ``declarer``/``bid``/``blind``: the auction's outcome (written to ``res``); the declarer's
+    ``contract`` decision on his 10 cards fills ``cout`` (int64[5], dispatch.contract); a
+    played contract writes ``res[R_TRUMP]``, ``res[R_TARGET]``, ``res[R_PLAYED]`` and the hands
+    of the play into ``hp`` (uint64[4]).  Raises ValueError for an invalid trump or target.
+    """
+    res[R_DECLARER] = declarer
+    res[R_BID] = bid
+    res[R_BLIND] = 1 if blind else 0
+    hand_d = hands0[declarer] | U64(talon)
+    D.contract(sids[declarer], params, declarer, st, hand_d, bid, blind, talon, cout)
     if tracing:
-        trace[T_CONTRACT] = cout[0]
-        trace[T_CONTRACT + 1] = cout[1]
-        trace[T_CONTRACT + 2] = cout[2]
-        trace[T_CONTRACT + 3] = cout[3]
-        trace[T_CONTRACT + 4] = cout[4]
+        for i in range(5):
+            trace[T_CONTRACT + i] = cout[i]
     if cout[0] == 1:
-        res[R_ABANDONED] = 1
-        res[R_DELTA + decl] = mult * cur
-        res[R_DELTA + opp1] = -ABANDON_PENALTY
-        res[R_DELTA + opp2] = -ABANDON_PENALTY
-        return
+        score_abandon(res, dealer, seats, declarer, bid, blind)
+        return False
     trump = cout[1]
     target = cout[2]
-    if target < cur or target > MAX_BID or trump < 0 or trump > 4:
+    if not valid_target(target, bid) or trump < 0 or trump > NT:
         raise ValueError("a strategy declared an invalid trump or target")
     res[R_TRUMP] = trump
     res[R_TARGET] = target
     res[R_PLAYED] = 1
-    g1 = U64(1) << U64(cout[3])
-    g2 = U64(1) << U64(cout[4])
-    if g1 == g2 or (hand_d & g1) == U64(0) or (hand_d & g2) == U64(0):
-        raise ValueError("a strategy gave away cards it does not hold")
-    # hands during play, indexed by seat
-    for s in range(4):
-        hp[s] = hands0[s]
-    hp[decl] = hand_d & ~g1 & ~g2
-    hp[opp1] |= g1
-    hp[opp2] |= g2
-    # ---------------- play (RULES.md §1.5, §1.6)
+    exchange(hands0, hand_d, dealer, seats, declarer, cout[3], cout[4], hp)
+    return True
+
+
+@jit(inline="always")
+def play_tricks(hp, dealer, seats, declarer, trump, sids, params, st, res, trace, tracing, won):
+    """The eight tricks (RULES.md §1.5, §1.6) from the hands ``hp`` (uint64[4], emptied card by
+    card), the dealer's left leading the first.  Writes ``won`` (int64[4], tricks per seat),
+    ``res[R_CARDS + seat]`` (card points won) and ``res[R_MARR + seat]`` (marriages declared,
+    effective or not) and, when ``tracing``, the cards (constants.T_PLAY).  Raises ValueError
+    for an illegal card or a marriage that may not be declared."""
     played = U64(0)
     for s in range(4):
         won[s] = 0
-    leader = order[0]
+    leader = active_seat(0, dealer, seats)
     npl = 0
     for t in range(8):
         seat = leader
+        winner = leader
+        on_table = U64(0)
+        lead = -1
         for k in range(3):
             hand = hp[seat]
-            led = -1 if k == 0 else trick[0] >> 4
-            legal = legal_plays(hand, led, trump)
-            c = S.play(sids[seat], params, seat, st, hand, legal, trick, k, trump, played,
-                       seat == decl, won[seat] > 0)
-            decl_m = False
-            if c >= DECLARE_FLAG:
+            legal = legal_plays(hand, -1 if k == 0 else lead >> 4, trump)
+            c = D.play(sids[seat], params, seat, st, hand, legal, on_table, lead, trump, played,
+                       seat == declarer, won[seat] > 0)
+            declares = c >= DECLARE_FLAG
+            if declares:
                 c -= DECLARE_FLAG
-                decl_m = True
             if (legal >> U64(c)) & U64(1) == U64(0):
                 raise ValueError("a strategy played an illegal card")
-            if decl_m:
-                s_ = c >> 4
-                r_ = c & 15
-                if k != 0 or not (r_ == RK or r_ == RQ) or ((marriage_suits(hand) >> s_) & 1) == 0:
+            if declares:
+                if k != 0 or not can_declare(hand, c):
                     raise ValueError("a strategy declared a marriage it may not declare")
-                else:
-                    res[R_MARR + seat] += marriage_value(s_, trump)
-            hp[seat] = hand & ~(U64(1) << U64(c))
-            played |= U64(1) << U64(c)
-            trick[k] = c
+                res[R_MARR + seat] += marriage_value(c >> 4, trump)
+            card = U64(1) << U64(c)
+            hp[seat] = hand & ~card
+            played |= card
+            on_table |= card
+            if k == 0:
+                lead = c
+            elif trick_best(on_table, lead >> 4, trump) == c:
+                winner = seat
             if tracing:
-                trace[T_PLAY + npl] = c + (DECLARE_FLAG if decl_m else 0)
+                trace[T_PLAY + npl] = c + (DECLARE_FLAG if declares else 0)
             npl += 1
-            seat = nxt[seat]
-        w = 0
-        for i in range(1, 3):
-            if beats(trick[i], trick[w], trump):
-                w = i
-        # the winner is the w-th player from the leader
-        winner = leader
-        for i in range(w):
-            winner = nxt[winner]
-        pts = 0
-        for i in range(3):
-            pts += RANK_POINTS[trick[i] & 15]
-        res[R_CARDS + winner] += pts
+            seat = next_active(seat, dealer, seats)
+        res[R_CARDS + winner] += hand_points(on_table)
         won[winner] += 1
         leader = winner
     if tracing:
         trace[T_NPLAY] = npl
-    # ---------------- score (RULES.md §1.7)
+
+
+@jit(inline="always")
+def score_deal(res, won, dealer, seats, declarer, target, blind):
+    """Score a played deal (RULES.md §1.6-§1.7): marriages of seats that won no trick drop to 0;
+    the declarer's delta by :func:`rules.declarer_delta`, each defender down by his deal
+    points.  Writes ``res[R_MARR + s]``, ``res[R_MADE]`` and ``res[R_DELTA + s]``."""
     for s in range(4):
         if won[s] == 0:
             res[R_MARR + s] = 0
-    pts_d = res[R_CARDS + decl] + res[R_MARR + decl]
-    made = pts_d >= target
-    res[R_MADE] = 1 if made else 0
-    res[R_DELTA + decl] = declarer_delta(pts_d, target, bidder_blind)
+    pts_d = res[R_CARDS + declarer] + res[R_MARR + declarer]
+    res[R_MADE] = 1 if pts_d >= target else 0
+    res[R_DELTA + declarer] = declarer_delta(pts_d, target, blind)
+    opp1 = next_active(declarer, dealer, seats)
+    opp2 = next_active(opp1, dealer, seats)
     res[R_DELTA + opp1] = -(res[R_CARDS + opp1] + res[R_MARR + opp1])
     res[R_DELTA + opp2] = -(res[R_CARDS + opp2] + res[R_MARR + opp2])
+
+
+@jit
+def play_deal(hands0, talon, dealer, seats, sids, params, scores, st, res, trace, tracing, scratch):
+    """Play one 501 deal from the dealt hands (RULES.md §1.3-§1.7); fills ``res`` (int64[N_RES]).
+
+    ``hands0``: uint64[4] dealt hands; ``talon``: uint64; ``sids`` (int64[seats]) /
+    ``params`` (float64[seats, N_PARAMS]): the seats' strategy ids and parameter rows;
+    ``scores``: int64[4] scores before the deal (read by the blind policies); ``st``:
+    uint64[5, 1] streams (row 1 + seat = that seat's).  When ``tracing`` the calls, contract
+    and cards are written to ``trace`` (int32[TRACE_LEN], constants.T_*).  ``scratch`` is the
+    tuple made by ``make_scratch``.  The phases in order: begin_deal, run_auction, take_talon,
+    play_tricks, score_deal.
+    """
+    memo, cout, hp, won = scratch
+    begin_deal(res, trace, tracing, memo)
+    declarer, bid, blind = run_auction(hands0, dealer, seats, sids, params, scores, st, res, trace, tracing, memo)
+    if declarer < 0:
+        return
+    if not take_talon(hands0, talon, dealer, seats, declarer, bid, blind, sids, params, st, res, trace, tracing,
+                      cout, hp):
+        return
+    play_tricks(hp, dealer, seats, declarer, res[R_TRUMP], sids, params, st, res, trace, tracing, won)
+    score_deal(res, won, dealer, seats, declarer, res[R_TARGET], blind)
 
 
 @jit
@@ -318,15 +383,14 @@ def _fill_record(res, dealer, scores, hands0, talon, row):
 
 
 @jit
-def _seed_streams(key, st):
-    for i in range(5):
-        st[i, 0] = stream(key, i)[0]
+def shuffle_and_deal(key, seats, dealer, deck, hands, st):
+    """The deal (RULES.md §1.2) of deal key ``key``: returns ``(dealer, talon)``.
 
-
-@jit
-def deal_from_key(key, seats, dealer, deck, hands, st):
-    """Streams of ``key``; draw the dealer if ``dealer < 0``; shuffle and deal. Returns (dealer, talon)."""
-    _seed_streams(key, st)
+    Seeds the streams ``st`` (uint64[5, 1]: row 0 the shuffle's, row 1 + seat each seat's,
+    rng.seed_streams); draws the dealer from the shuffle stream when ``dealer < 0``; shuffles
+    ``deck`` (int64[24] scratch) and deals ``hands`` (uint64[4]); the talon is a uint64 bit set.
+    """
+    seed_streams(st, key)
     s0 = st[0]
     if dealer < 0:
         dealer = randbelow(s0, seats)
@@ -335,6 +399,28 @@ def deal_from_key(key, seats, dealer, deck, hands, st):
     shuffle(deck, s0)
     talon = deal_hands(deck, dealer, seats, hands)
     return dealer, talon
+
+
+@jit
+def _fill_match(mr, match, deals, first_dealer, finished, scores, seats):
+    """Write one match's MATCH_DTYPE record ``mr``: the winners are the seats at the lowest final
+    score of a finished match, exact ties share (RULES.md §1.8)."""
+    low = scores[0]
+    for s in range(1, seats):
+        low = min(low, scores[s])
+    mr.match = match
+    mr.deals = deals
+    mr.first_dealer = first_dealer
+    mr.finished = finished
+    mr.win_0 = finished and scores[0] == low
+    mr.win_1 = finished and scores[1] == low
+    mr.win_2 = finished and scores[2] == low
+    mr.win_3 = finished and seats > 3 and scores[3] == low
+    mr.n_winners = mr.win_0 + mr.win_1 + mr.win_2 + mr.win_3
+    mr.final_0 = scores[0]
+    mr.final_1 = scores[1]
+    mr.final_2 = scores[2]
+    mr.final_3 = scores[3]
 
 
 @jit
@@ -348,7 +434,7 @@ def simulate_kernel(seed, start, count, seats, sids, params, scores, out):
     scratch = make_scratch()
     for i in range(count):
         key = deal_key(seed, start + i)
-        dealer, talon = deal_from_key(key, seats, -1, deck, hands, st)
+        dealer, talon = shuffle_and_deal(key, seats, -1, deck, hands, st)
         play_deal(hands, talon, dealer, seats, sids, params, scores, st, res, trace, False, scratch)
         out[i].deal = start + i
         _fill_record(res, dealer, scores, hands, talon, out[i])
@@ -363,7 +449,7 @@ def trace_kernel(seed, deal_ids, seats, sids, params, scores, traces, dealers, h
     scratch = make_scratch()
     for i in range(deal_ids.shape[0]):
         key = deal_key(seed, deal_ids[i])
-        dealer, talon = deal_from_key(key, seats, -1, deck, hands, st)
+        dealer, talon = shuffle_and_deal(key, seats, -1, deck, hands, st)
         dealers[i] = dealer
         talons[i] = talon
         for s in range(4):
@@ -380,16 +466,16 @@ def deal_kernel(seed, start, count, seats):
     acc = U64(0)
     for i in range(count):
         key = deal_key(seed, start + i)
-        dealer, talon = deal_from_key(key, seats, -1, deck, hands, st)
+        dealer, talon = shuffle_and_deal(key, seats, -1, deck, hands, st)
         acc ^= (hands[0] * U64(3) + hands[1] * U64(5) + hands[2] * U64(7) + talon) + U64(dealer)
     return acc
 
 
 @jit
 def match_kernel(seed, start, count, seats, sids, params, mrows, drows):
-    """Whole games (RULES.md §1.8) for matches ``start .. start+count-1`` into ``mrows`` and the
-    MATCH_DEAL_DTYPE records ``drows``; returns the number of deal rows, or −1 when ``drows`` is
-    too small (call again with more room)."""
+    """Whole games (RULES.md §1.8) for matches ``start .. start+count-1`` into ``mrows``
+    (MATCH_DTYPE[count]) and the MATCH_DEAL_DTYPE records ``drows``; returns the number of deal
+    rows, or −1 when ``drows`` is too small (base.grow_until_fits calls again with more room)."""
     deck = np.empty(N_CARDS, dtype=np.int64)
     hands = np.zeros(4, dtype=np.uint64)
     st = np.zeros((5, 1), dtype=np.uint64)
@@ -399,7 +485,7 @@ def match_kernel(seed, start, count, seats, sids, params, mrows, drows):
     scores = np.zeros(4, dtype=np.int64)
     nd = 0
     for m in range(count):
-        mkey = deal_key(U64(seed) ^ _MATCH_SALT, start + m)
+        mkey = match_key(seed, start + m)
         for s in range(4):
             scores[s] = START_SCORE if s < seats else 0
         dealer = -1
@@ -408,7 +494,7 @@ def match_kernel(seed, start, count, seats, sids, params, mrows, drows):
         first = -1
         while j < MAX_MATCH_DEALS:
             key = deal_key(mkey, j)
-            dealer, talon = deal_from_key(key, seats, dealer, deck, hands, st)
+            dealer, talon = shuffle_and_deal(key, seats, dealer, deck, hands, st)
             if j == 0:
                 first = dealer
             play_deal(hands, talon, dealer, seats, sids, params, scores, st, res, trace, False, scratch)
@@ -429,19 +515,5 @@ def match_kernel(seed, start, count, seats, sids, params, mrows, drows):
             if over:
                 finished = True
                 break
-        mr = mrows[m]
-        mr[0] = start + m
-        mr[1] = j
-        mr[2] = first
-        mr[3] = 1 if finished else 0
-        low = scores[0]
-        for s in range(1, seats):
-            low = min(low, scores[s])
-        nw = 0
-        for s in range(seats):
-            if finished and scores[s] == low:
-                mr[5 + s] = 1
-                nw += 1
-            mr[9 + s] = scores[s]
-        mr[4] = nw
+        _fill_match(mrows[m], start + m, j, first, finished, scores, seats)
     return nd

@@ -7,7 +7,7 @@ from cardsim.cards import card_str, cards_of
 from cardsim.games.base import Setup
 from cardsim.games.source import source_of
 from cardsim.games.g501 import engine as E
-from cardsim.games.g501.chunks import _check, _scores
+from cardsim.games.g501.chunks import check_setup, start_scores
 from cardsim.games.g501.constants import (
     BLIND_FLAG, DECLARE_FLAG, RANKS, T_CALLS, T_CONTRACT, T_NCALLS, T_NPLAY, T_PLAY,
     TRACE_LEN, TRUMP_NAMES,
@@ -61,7 +61,7 @@ def make_records(seed: int, deal_ids, setup: Setup, scores=None) -> list[dict]:
 
     ``scores`` (one per seat) adds a ``before`` field; absent = every seat at 501.
     """
-    _check(setup)
+    check_setup(setup)
     seed_u = np.uint64(check_seed(seed))
     ids = np.asarray(list(deal_ids), dtype=np.int64)
     n = ids.shape[0]
@@ -70,7 +70,7 @@ def make_records(seed: int, deal_ids, setup: Setup, scores=None) -> list[dict]:
     hands = np.zeros((n, 4), dtype=np.uint64)
     talons = np.zeros(n, dtype=np.uint64)
     results = np.zeros((n, E.N_RES), dtype=np.int64)
-    sc = _scores(setup, scores)
+    sc = start_scores(setup, scores)
     E.trace_kernel(seed_u, ids, np.int64(setup.seats), setup.strategy_ids.astype(np.int64),
                    setup.params.astype(np.float64), sc, traces, dealers, hands, talons, results)
     seats = setup.seats

@@ -10,21 +10,29 @@ import numpy as np
 from cardsim._jit import jit
 from cardsim.cards import highest_bit, popcount
 from cardsim.games.g501.constants import (
-    LANE_POINTS, MARRIAGE_LANE, MAX_BID, MIN_BID, NT, RANK_POINTS, TALON_SIZE, HAND_SIZE,
+    LANE_POINTS, MARRIAGE_LANE, MAX_BID, MIN_BID, NT, RK, RQ, TALON_SIZE, HAND_SIZE,
 )
 
 U64 = np.uint64
 _LANE6 = U64(63)
 
 
-@jit
-def active_order(dealer, seats, order):
-    """Fill ``order`` (int64[3]) with the active seats in speaking/lead order (RULES.md §1.2, §1.3).
+@jit(inline="always")
+def active_seat(pos, dealer, seats):
+    """The ``pos``-th active seat (0..2) from the dealer's left: the speaking order of the auction
+    and the first lead (RULES.md §1.2, §1.3); with 4 seats the dealer sits out."""
+    s = dealer + 1 + pos
+    # dealer < seats and pos <= 2 keep s below 2 * seats: one subtraction instead of a division
+    return s - seats if s >= seats else s
 
-    The first active seat is the dealer's left; with 4 seats the dealer sits out.
-    """
-    for i in range(3):
-        order[i] = (dealer + 1 + i) % seats
+
+@jit(inline="always")
+def next_active(seat, dealer, seats):
+    """The next active seat clockwise after ``seat`` (the dealer sits out with 4 seats, RULES.md §1.1)."""
+    s = seat + 1 if seat + 1 < seats else 0
+    if seats == 4 and s == dealer:
+        s = s + 1 if s + 1 < seats else 0
+    return s
 
 
 @jit
@@ -59,11 +67,6 @@ def hand_points(hand):
 
 
 @jit
-def card_points(card):
-    return RANK_POINTS[card & 15]
-
-
-@jit
 def marriage_suits(hand):
     """Bit mask (bit s = suit s) of the suits where ``hand`` holds both K and Q (RULES.md §1.6)."""
     m = 0
@@ -71,6 +74,14 @@ def marriage_suits(hand):
         if (U64(hand) >> U64(16 * s)) & MARRIAGE_LANE == MARRIAGE_LANE:
             m |= 1 << s
     return m
+
+
+@jit
+def can_declare(hand, card):
+    """Whether a lead of ``card`` from ``hand`` (uint64) may declare a marriage: a K or Q whose
+    partner is still in the hand (RULES.md §1.6; the caller checks that it is a lead)."""
+    r = card & 15
+    return (r == RK or r == RQ) and (marriage_suits(hand) >> (card >> 4)) & 1 == 1
 
 
 @jit
@@ -109,14 +120,16 @@ def beats(card, best, trump):
     return cs == trump
 
 
-@jit
-def trick_winner(trick, trump):
-    """Index 0..2 in ``trick`` (int64[3] cards, in play order) of the winning card (RULES.md §1.5)."""
-    w = 0
-    for i in range(1, 3):
-        if beats(trick[i], trick[w], trump):
-            w = i
-    return w
+@jit(inline="always")
+def trick_best(trick, led_suit, trump):
+    """The card winning so far among the cards ``trick`` (uint64 bit set, not empty) played to a
+    trick led in ``led_suit``: the highest trump if any, else the highest card of the led suit
+    (RULES.md §1.5)."""
+    if trump != NT:
+        trumps = U64(trick) & (U64(0xFFFF) << U64(16 * trump))
+        if trumps != U64(0):
+            return highest_bit(trumps)
+    return highest_bit(U64(trick) & (U64(0xFFFF) << U64(16 * led_suit)))
 
 
 @jit
@@ -133,11 +146,13 @@ def valid_bid(bid, current):
 
 
 @jit
+def valid_target(target, bid):
+    """A target is a whole number not below the winning bid and ≤ 220 (RULES.md §1.4)."""
+    return target >= bid and target <= MAX_BID
+
+
+@jit
 def count_rank(hand, rank):
     """How many cards of trick rank ``rank`` (0 = 9 … 5 = A) ``hand`` holds."""
     return popcount(U64(hand) & (U64(0x0001000100010001) << U64(rank)))
 
-
-@jit
-def top_card(hand):
-    return highest_bit(hand)

@@ -1,15 +1,15 @@
-"""501 strategies: registry, the jitted decision functions, and their dispatch (DESIGN.md §3-4).
+"""501 strategies: the registry and each strategy's jitted decision functions (DESIGN.md §3-4).
 
 A strategy sees only its seat's view: its own hand (once it has looked), the auction so far,
 its position and score, the exposed talon, the cards played so far, what it won.  Each
-decision is one dispatch function (``if sid == 0 … elif sid == 1 …``) over small jitted
-functions; a strategy's parameters are the float64[N_PARAMS] vector of its seat.
+strategy is one jitted function per decision (``random_blind``, ``heuristic_play`` …) reading
+its parameters (the float64[N_PARAMS] row of its seat) through the ``<STRATEGY>_<PARAM>``
+constants below; :mod:`cardsim.games.g501.dispatch` picks the function by strategy id.
 
-Decisions
-* ``blind_call``   before looking: ``LOOK`` (-1), pass (0) or a blind bid (> 0);
-* ``open_call``    after looking: pass (0) or a bid (> 0);
-* ``contract``     declarer with 10 cards: abandon, or trump + target + two cards to give;
-* ``play``         a card from ``legal`` (+ ``DECLARE_FLAG`` to declare a marriage on a lead).
+Adding a strategy: its functions here, a ``REGISTRY.add`` line, a branch in each dispatch
+function.  Decision codes: ``LOOK`` (-1) / pass (0) / bid (> 0) in the auction; a card index,
+plus ``DECLARE_FLAG`` to declare a marriage on a lead, in play; the contract's ``out`` layout
+is in :func:`cardsim.games.g501.dispatch.contract`.
 """
 from __future__ import annotations
 
@@ -18,14 +18,13 @@ import numpy as np
 from cardsim._jit import jit
 from cardsim.cards import highest_bit, lowest_bit, popcount
 from cardsim.games.g501.constants import (
-    DECK_MASK, DECLARE_FLAG, MAX_BID, MIN_BID, NT, RA, RANK_POINTS, RK, RQ, RT,
+    DECK_MASK, DECLARE_FLAG, LOOK, MAX_BID, MIN_BID, NT, RA, RANK_POINTS, RK, RQ, RT,
 )
-from cardsim.games.g501.rules import beats, hand_points, marriage_suits
+from cardsim.games.g501.rules import beats, can_declare, hand_points, marriage_suits, trick_best
 from cardsim.rng import choose_bit, randbelow, uniform
 from cardsim.strategies.registry import Registry
 
 U64 = np.uint64
-LOOK = -1
 
 REGISTRY = Registry("501")
 RANDOM = REGISTRY.add(
@@ -59,6 +58,21 @@ HEURISTIC = REGISTRY.add(
     {"margin": (-220, 220), "abandon": (-220, 220), "target_margin": (-220, 220), "blind_level": (0, 10000),
      "blind_pos": (-1, 2), "blind_score": (-100000, 100000), "blind_cur": (0, 10000), "blind_prob": (0, 1)},
 )
+
+# Parameter positions, by name (``<STRATEGY>_<PARAM>``; tests check them against the registry).
+RANDOM_P_PASS = RANDOM.param_index("p_pass")
+RANDOM_MAX_RAISE = RANDOM.param_index("max_raise")
+RANDOM_P_BLIND = RANDOM.param_index("p_blind")
+RANDOM_P_ABANDON = RANDOM.param_index("p_abandon")
+RANDOM_P_DECLARE = RANDOM.param_index("p_declare")
+HEURISTIC_MARGIN = HEURISTIC.param_index("margin")
+HEURISTIC_ABANDON = HEURISTIC.param_index("abandon")
+HEURISTIC_TARGET_MARGIN = HEURISTIC.param_index("target_margin")
+HEURISTIC_BLIND_LEVEL = HEURISTIC.param_index("blind_level")
+HEURISTIC_BLIND_POS = HEURISTIC.param_index("blind_pos")
+HEURISTIC_BLIND_SCORE = HEURISTIC.param_index("blind_score")
+HEURISTIC_BLIND_CUR = HEURISTIC.param_index("blind_cur")
+HEURISTIC_BLIND_PROB = HEURISTIC.param_index("blind_prob")
 
 # ------------------------------------------------------------------ hand evaluation
 _LANE6 = U64(63)
@@ -223,91 +237,6 @@ def choose_gifts(hand, trump):
     return c1, c2
 
 
-# ------------------------------------------------------------------ auction
-@jit(inline="always")
-def blind_call(sid, params, seat, streams, position, score, cur_bid):
-    """Decision before looking: LOOK (-1), pass (0) or a blind bid (RULES.md §1.3).
-
-    ``params``/``streams``: the whole tables; row ``seat`` / ``1 + seat`` are this seat's.
-    """
-    if sid == 0:
-        rng = streams[1 + seat]
-        if uniform(rng) >= params[seat, 2]:
-            return LOOK
-        return _random_call(params[seat], rng, cur_bid)
-    # heuristic blind policy
-    lvl = params[seat, 3]
-    pos = params[seat, 4]
-    prob = params[seat, 7]
-    nxt = max(MIN_BID, cur_bid + 1)
-    if nxt <= lvl and nxt <= MAX_BID and (pos < 0 or int(pos) == position) and score <= params[seat, 5] and cur_bid <= params[seat, 6]:
-        if prob >= 1.0 or (prob > 0.0 and uniform(streams[1 + seat]) < prob):
-            return nxt
-    return LOOK
-
-
-@jit(inline="always")
-def _random_call(p, rng, cur_bid):
-    if uniform(rng) < p[0]:
-        return 0
-    lo = max(MIN_BID, cur_bid + 1)
-    if lo > MAX_BID:
-        return 0
-    raise_ = max(1, int(p[1]))
-    b = lo + randbelow(rng, raise_)
-    return min(b, MAX_BID)
-
-
-@jit(inline="always")
-def open_call(sid, params, seat, streams, hand, position, score, cur_bid, memo):
-    """Decision after looking: pass (0) or a bid; ``memo[seat]`` (float64[2]) caches the estimate."""
-    if sid == 0:
-        return _random_call(params[seat], streams[1 + seat], cur_bid)
-    if memo[seat, 1] == 0.0:
-        memo[seat, 0] = best_estimate7(hand)
-        memo[seat, 1] = 1.0
-    limit = memo[seat, 0] - params[seat, 0]
-    nxt = max(MIN_BID, cur_bid + 1)
-    if nxt <= limit and nxt <= MAX_BID:
-        return nxt
-    return 0
-
-
-# ------------------------------------------------------------------ contract
-@jit
-def contract(sid, p, rng, hand, bid, blind, talon, out):
-    """Declarer's choice after the talon (RULES.md §1.4): fills ``out`` (int64[5]).
-
-    ``out = [abandon (0/1), trump (0..3, NT=4), target, gift to first opponent clockwise,
-    gift to second]``.
-    """
-    out[0] = 0
-    if sid == 0:
-        if uniform(rng) < p[3]:
-            out[0] = 1
-            return
-        out[1] = randbelow(rng, 5)
-        out[2] = min(MAX_BID, bid + randbelow(rng, max(1, int(p[1])) + 1))
-        g1 = choose_bit(rng, hand)
-        g2 = choose_bit(rng, U64(hand) & ~(U64(1) << U64(g1)))
-        out[3] = g1
-        out[4] = g2
-        return
-    # trump chosen on the 10 cards, then the gifts, then the estimate of the 8 kept
-    bt, be = best_trump(hand)
-    g1, g2 = choose_gifts(hand, bt)
-    out[1] = bt
-    out[3] = g1
-    out[4] = g2
-    best = estimate(U64(hand) & ~(U64(1) << U64(g1)) & ~(U64(1) << U64(g2)), bt)
-    if best < bid - p[1]:
-        out[0] = 1
-        return
-    tgt = int(best - p[2])
-    out[2] = min(MAX_BID, max(bid, tgt))
-
-
-# ------------------------------------------------------------------ play
 @jit(inline="always")
 def _lowest_value(cards, trump):
     """The card of least value in ``cards``: fewest points, trumps last, lowest rank."""
@@ -356,22 +285,129 @@ def _masters(hand, unseen):
     return m
 
 
-@jit(inline="always")
-def play(sid, params, seat, streams, hand, legal, trick, n_in_trick, trump, played, is_declarer, won_any):
-    """A card from ``legal`` (RULES.md §1.5), plus DECLARE_FLAG to declare a marriage when leading.
 
-    ``params``/``streams`` are the whole tables (row ``seat`` / ``1 + seat`` are this seat's):
-    taking row views only where needed keeps the per-card cost down.
-    """
-    if sid == 0:
-        rng = streams[1 + seat]
-        c = choose_bit(rng, legal)
-        if n_in_trick == 0 and ((c & 15) == RK or (c & 15) == RQ):
-            if (marriage_suits(hand) >> (c >> 4)) & 1 and uniform(rng) < params[seat, 4]:
-                return c + DECLARE_FLAG
-        return c
+
+# ------------------------------------------------------------------ contract output
+@jit(inline="always")
+def _abandon(out):
+    """``out`` (int64[5]) for an abandoned contract (RULES.md §1.4)."""
+    out[0] = 1
+    out[1] = 0
+    out[2] = 0
+    out[3] = 0
+    out[4] = 0
+
+
+@jit(inline="always")
+def _declare(out, trump, target, gift1, gift2):
+    """``out`` (int64[5]) for a declared contract: trump, target, the cards given to the first
+    and the second opponent clockwise (RULES.md §1.4)."""
+    out[0] = 0
+    out[1] = trump
+    out[2] = target
+    out[3] = gift1
+    out[4] = gift2
+
+
+# ------------------------------------------------------------------ random (id 0)
+@jit(inline="always")
+def random_open(p, rng, cur_bid):
+    """Pass with probability ``p_pass``, else raise the current bid by 1..max_raise (capped at
+    MAX_BID; pass when no bid is left)."""
+    if uniform(rng) < p[RANDOM_P_PASS]:
+        return 0
+    lo = max(MIN_BID, cur_bid + 1)
+    if lo > MAX_BID:
+        return 0
+    b = lo + randbelow(rng, max(1, int(p[RANDOM_MAX_RAISE])))
+    return min(b, MAX_BID)
+
+
+@jit(inline="always")
+def random_blind(p, rng, cur_bid):
+    """With probability ``p_blind`` a random call (as :func:`random_open`) made blind, else LOOK."""
+    if uniform(rng) >= p[RANDOM_P_BLIND]:
+        return LOOK
+    return random_open(p, rng, cur_bid)
+
+
+@jit
+def random_contract(p, rng, hand, bid, out):
+    """Abandon with probability ``p_abandon``; else a uniform trump (or NT), a target of bid +
+    0..max_raise (capped at MAX_BID) and two uniform cards of ``hand`` (uint64, 10 cards) to give."""
+    if uniform(rng) < p[RANDOM_P_ABANDON]:
+        _abandon(out)
+        return
+    trump = randbelow(rng, 5)
+    target = min(MAX_BID, bid + randbelow(rng, max(1, int(p[RANDOM_MAX_RAISE])) + 1))
+    g1 = choose_bit(rng, hand)
+    g2 = choose_bit(rng, U64(hand) & ~(U64(1) << U64(g1)))
+    _declare(out, trump, target, g1, g2)
+
+
+@jit(inline="always")
+def random_play(p, rng, hand, legal, led):
+    """A uniform card of ``legal``; a lead (``led`` < 0) of a K or Q of a held marriage declares
+    it with probability ``p_declare``."""
+    c = choose_bit(rng, legal)
+    if led < 0 and can_declare(hand, c) and uniform(rng) < p[RANDOM_P_DECLARE]:
+        return c + DECLARE_FLAG
+    return c
+
+
+# ------------------------------------------------------------------ heuristic (id 1)
+@jit(inline="always")
+def heuristic_blind(p, rng, position, score, cur_bid):
+    """The blind policy: bid the minimum raise blind when it is <= blind_level, the auction
+    position is blind_pos (-1 any), ``score`` <= blind_score and ``cur_bid`` <= blind_cur, with
+    probability blind_prob (a draw from ``rng`` only when 0 < blind_prob < 1); else LOOK."""
+    nxt = max(MIN_BID, cur_bid + 1)
+    pos = p[HEURISTIC_BLIND_POS]
+    prob = p[HEURISTIC_BLIND_PROB]
+    if (nxt <= p[HEURISTIC_BLIND_LEVEL] and nxt <= MAX_BID and (pos < 0 or int(pos) == position)
+            and score <= p[HEURISTIC_BLIND_SCORE] and cur_bid <= p[HEURISTIC_BLIND_CUR]):
+        if prob >= 1.0 or (prob > 0.0 and uniform(rng) < prob):
+            return nxt
+    return LOOK
+
+
+@jit(inline="always")
+def heuristic_open(p, hand, cur_bid, memo):
+    """Bid the minimum raise while it is <= the auction estimate (:func:`best_estimate7`) -
+    margin, else pass.  ``memo`` (float64[2]: estimate, computed flag) caches the estimate for
+    the deal."""
+    if memo[1] == 0.0:
+        memo[0] = best_estimate7(hand)
+        memo[1] = 1.0
+    limit = memo[0] - p[HEURISTIC_MARGIN]
+    nxt = max(MIN_BID, cur_bid + 1)
+    if nxt <= limit and nxt <= MAX_BID:
+        return nxt
+    return 0
+
+
+@jit
+def heuristic_contract(p, hand, bid, out):
+    """Trump chosen on the 10 cards (``hand``, uint64), then the two gifts, then the estimate of
+    the 8 kept: abandon below bid - abandon, else target = max(bid, estimate - target_margin)."""
+    bt, _ = best_trump(hand)
+    g1, g2 = choose_gifts(hand, bt)
+    best = estimate(U64(hand) & ~(U64(1) << U64(g1)) & ~(U64(1) << U64(g2)), bt)
+    if best < bid - p[HEURISTIC_ABANDON]:
+        _abandon(out)
+        return
+    target = min(MAX_BID, max(bid, int(best - p[HEURISTIC_TARGET_MARGIN])))
+    _declare(out, bt, target, g1, g2)
+
+
+@jit(inline="always")
+def heuristic_play(hand, legal, trick, led, trump, played, is_declarer, won_any):
+    """Leading: declare a marriage when it can count, else cash masters (a declarer draws trumps
+    first), else the card of least value.  Following: the least valuable card when it cannot
+    win; last to play, the winning card worth most (the smallest trump when ruffing); second,
+    a master of the winners, else the smallest ruff, else the least valuable card."""
     unseen = DECK_MASK & ~U64(played) & ~U64(hand)
-    if n_in_trick == 0:
+    if led < 0:
         ms = marriage_suits(hand)
         masters = _masters(hand, unseen)
         if ms != 0:
@@ -389,10 +425,8 @@ def play(sid, params, seat, streams, hand, legal, trick, n_in_trick, trump, play
                 return _most_points(side)
         return _lowest_value(hand, trump)
     # following: find the current winner
-    w = trick[0]
-    for i in range(1, n_in_trick):
-        if beats(trick[i], w, trump):
-            w = trick[i]
+    led_suit = led >> 4
+    w = trick_best(trick, led_suit, trump)
     winners = U64(0)
     h = U64(legal)
     while h:
@@ -402,11 +436,10 @@ def play(sid, params, seat, streams, hand, legal, trick, n_in_trick, trump, play
             winners |= U64(1) << U64(c)
     if winners == U64(0):
         return _lowest_value(legal, trump)
-    led = trick[0] >> 4
-    if n_in_trick == 2:
+    if popcount(trick) == 2:
         # last to play: the winning card worth most, but spend the smallest trump when ruffing
         side = winners
-        if trump != NT and led != trump:
+        if trump != NT and led_suit != trump:
             side = winners & ~(U64(0xFFFF) << U64(16 * trump))
         if side != U64(0):
             return _most_points(side)
@@ -415,6 +448,6 @@ def play(sid, params, seat, streams, hand, legal, trick, n_in_trick, trump, play
     masters = _masters(winners, unseen) & winners
     if masters != U64(0):
         return highest_bit(masters)
-    if trump != NT and led != trump and (winners >> U64(16 * trump)) & _LANE6 != U64(0):
+    if trump != NT and led_suit != trump and (winners >> U64(16 * trump)) & _LANE6 != U64(0):
         return lowest_bit(winners)
     return _lowest_value(legal, trump)

@@ -1,0 +1,95 @@
+"""501 strategy dispatch: which strategy function makes each decision (DESIGN.md §4).
+
+One jitted function per decision, each ``if sid == HEURISTIC.id … elif sid == RANDOM.id …``
+over the strategy functions of :mod:`cardsim.games.g501.strategies`, ending with the
+``UNHANDLED`` raise: an id with no branch stops the run with a StrategyError naming the game,
+seat and decision, it never plays as another strategy.  Adding a strategy: its functions in
+``strategies``, a registry line there, one branch in each function below.
+
+Every dispatch function starts with the same four arguments:
+
+* ``sid`` (int64): the seat's strategy id (``Strategy.id`` in ``strategies.REGISTRY``);
+* ``params`` (float64[seats, N_PARAMS]): every seat's parameter row; row ``seat`` is this seat's;
+* ``seat`` (int64): the deciding seat (0..3);
+* ``streams`` (uint64[5, 1]): the deal's streams; row ``1 + seat`` is this seat's (row 0 is
+  the shuffle's, never touched here).
+
+followed by the seat's view of that decision (nothing else: never another seat's hand):
+
+* ``blind_call(sid, params, seat, streams, position, score, cur_bid) -> int64``
+  before looking (RULES.md §1.3): ``LOOK`` (-1), pass (0) or a blind bid (> cur_bid).
+  ``position``: 0..2 in the auction order; ``score``: the seat's score before the deal;
+  ``cur_bid``: the highest bid so far (0 before any bid).
+* ``open_call(sid, params, seat, streams, hand, position, score, cur_bid, memo) -> int64``
+  after looking (§1.3): pass (0) or a bid.  ``hand``: uint64, 7 cards; ``memo``:
+  float64[4, 2], zeroed at the start of each deal, row ``seat`` the strategy's own cache.
+* ``contract(sid, params, seat, streams, hand, bid, blind, talon, out) -> None``
+  the declarer after the talon (§1.4).  ``hand``: uint64, his 10 cards (talon included);
+  ``bid``: his winning bid; ``blind``: bool; ``talon``: uint64, the exposed 3 cards.  Fills
+  ``out`` (int64[5]): ``[abandon 0/1, trump 0..3 or NT 4, target, card given to the first
+  opponent clockwise, card given to the second]``, entries 1-4 zero when abandoning.
+* ``play(sid, params, seat, streams, hand, legal, trick, led, trump, played, is_declarer,
+  won_any) -> int64`` a card (§1.5, §1.6): an index from ``legal``, plus ``DECLARE_FLAG`` to
+  declare a marriage when leading.  ``hand``/``legal``/``played``: uint64 bit sets (played =
+  every card played so far in the deal, this trick's included); ``trick``: uint64 bit set of
+  the cards already played to this trick (0 when leading); ``led``: the trick's first card
+  (-1 when leading); ``trump``: 0..3 or NT (4); ``is_declarer``/``won_any``: bools (won_any =
+  the seat has won a trick this deal).
+
+Apart from the tables, ``memo`` and ``out``, views are scalars and bit sets: every array passed
+to an inlined function costs an atomic reference-count increment and decrement per call, and
+in the per-card loop those dominated the engine's time (keep new views array-free).
+"""
+from __future__ import annotations
+
+from cardsim._jit import jit
+from cardsim.games.g501.strategies import (
+    HEURISTIC, RANDOM, heuristic_blind, heuristic_contract, heuristic_open, heuristic_play,
+    random_blind, random_contract, random_open, random_play,
+)
+from cardsim.strategies.registry import UNHANDLED
+
+_RANDOM = RANDOM.id
+_HEURISTIC = HEURISTIC.id
+
+
+@jit(inline="always")
+def blind_call(sid, params, seat, streams, position, score, cur_bid):
+    """The seat's call before looking: LOOK, pass or a blind bid (RULES.md §1.3)."""
+    if sid == _HEURISTIC:
+        return heuristic_blind(params[seat], streams[1 + seat], position, score, cur_bid)
+    elif sid == _RANDOM:
+        return random_blind(params[seat], streams[1 + seat], cur_bid)
+    raise ValueError(UNHANDLED, "blind", sid, seat)
+
+
+@jit(inline="always")
+def open_call(sid, params, seat, streams, hand, position, score, cur_bid, memo):
+    """The seat's call after looking at ``hand``: pass or a bid (RULES.md §1.3)."""
+    if sid == _HEURISTIC:
+        return heuristic_open(params[seat], hand, cur_bid, memo[seat])
+    elif sid == _RANDOM:
+        return random_open(params[seat], streams[1 + seat], cur_bid)
+    raise ValueError(UNHANDLED, "call", sid, seat)
+
+
+@jit
+def contract(sid, params, seat, streams, hand, bid, blind, talon, out):
+    """The declarer's abandon or contract and gifts into ``out`` (int64[5]), RULES.md §1.4."""
+    if sid == _HEURISTIC:
+        heuristic_contract(params[seat], hand, bid, out)
+        return
+    elif sid == _RANDOM:
+        random_contract(params[seat], streams[1 + seat], hand, bid, out)
+        return
+    raise ValueError(UNHANDLED, "contract", sid, seat)
+
+
+@jit(inline="always")
+def play(sid, params, seat, streams, hand, legal, trick, led, trump, played, is_declarer, won_any):
+    """The seat's card from ``legal`` (+ DECLARE_FLAG to declare a marriage), RULES.md §1.5-§1.6."""
+    if sid == _HEURISTIC:
+        return heuristic_play(hand, legal, trick, led, trump, played, is_declarer, won_any)
+    elif sid == _RANDOM:
+        return random_play(params[seat], streams[1 + seat], hand, legal, led)
+    raise ValueError(UNHANDLED, "card", sid, seat)

@@ -1,0 +1,232 @@
+"""501 strategy dispatch (g501/dispatch.py): parameter constants, routing, and unhandled ids.
+
+Every registered strategy must reach its own functions through the dispatch (same decision,
+same stream state afterwards), and an id with no branch must stop the run with a
+StrategyError naming the game, the seat and the decision instead of playing as another one.
+"""
+import dataclasses
+
+import numpy as np
+import pytest
+
+from cardsim import StrategyError
+from cardsim.games.g501 import SPEC
+from cardsim.games.g501 import dispatch as D
+from cardsim.games.g501 import strategies as S
+from cardsim.games.g501.constants import DECLARE_FLAG, LOOK, MAX_BID, MIN_BID, NT
+from cardsim.games.g501.rules import legal_plays, trick_best
+from cardsim.strategies.registry import N_PARAMS, UNHANDLED
+
+N_VIEWS = 300
+DECK = [s * 16 + r for s in range(4) for r in range(6)]
+U64 = np.uint64
+
+
+def bits(cards):
+    return U64(sum(1 << int(c) for c in cards))
+
+
+def random_params(strategy, rng):
+    """A parameter vector of ``strategy`` with every parameter drawn inside its bounds (so that
+    every branch of its policies is reached), clipped to a useful range for unbounded ones."""
+    values = {}
+    for name, default in strategy.params.items():
+        lo, hi = strategy.bounds.get(name, (default - 10, default + 10))
+        lo, hi = max(lo, -250.0), min(hi, 250.0)
+        values[name] = float(rng.uniform(lo, hi)) if rng.random() < 0.7 else float(default)
+    return strategy.vector(**values)
+
+
+def table(strategy, seat, rng):
+    """Strategy ids (int64[3]) and parameters (float64[3, N_PARAMS]) with ``strategy`` at ``seat``."""
+    params = np.zeros((3, N_PARAMS))
+    params[seat] = random_params(strategy, rng)
+    sids = np.full(3, 99, dtype=np.int64)
+    sids[seat] = strategy.id
+    return sids, params
+
+
+def fresh_streams(rng):
+    return rng.integers(0, 2**63, size=(5, 1), dtype=np.uint64)
+
+
+def random_play_view(rng):
+    """A reachable play position: three random 8-card hands, random legal cards for a random
+    number of plays; returns the view of the seat to play next: ``(seat, hand, legal, trick
+    (bit set of the cards on the table), led (-1 when leading), trump, played, is_declarer,
+    won_any)``."""
+    deck = rng.permutation(DECK)
+    hands = [bits(deck[8 * i:8 * i + 8]) for i in range(3)]
+    trump = int(rng.integers(0, 5))
+    seat = int(rng.integers(0, 3))
+    played = trick = U64(0)
+    led, winner = -1, seat
+    won = [0, 0, 0]
+    for n in range(int(rng.integers(0, 24))):
+        legal = legal_plays(hands[seat], -1 if led < 0 else led >> 4, trump)
+        c = int(rng.choice([c for c in DECK if int(legal) >> c & 1]))
+        hands[seat] &= ~(U64(1) << U64(c))
+        played |= U64(1) << U64(c)
+        trick |= U64(1) << U64(c)
+        if led < 0:
+            led, winner = c, seat
+        elif trick_best(trick, led >> 4, trump) == c:
+            winner = seat
+        seat = (seat + 1) % 3
+        if n % 3 == 2:
+            seat, trick, led = winner, U64(0), -1
+            won[seat] += 1
+    legal = legal_plays(hands[seat], -1 if led < 0 else led >> 4, trump)
+    return (seat, hands[seat], legal, trick, led, trump, played, bool(rng.random() < 0.33), won[seat] > 0)
+
+
+# ------------------------------------------------------------------ (a) parameter constants
+def test_parameter_constants_follow_the_registry_order():
+    checked = 0
+    for strategy in S.REGISTRY.strategies():
+        for name in strategy.params:
+            const = f"{strategy.name.upper()}_{name.upper()}"
+            assert getattr(S, const) == strategy.param_index(name), const
+            checked += 1
+    assert checked == 13
+    # no constant left over from a renamed or removed parameter
+    prefixes = tuple(f"{st.name.upper()}_" for st in S.REGISTRY.strategies())
+    consts = {n for n in dir(S) if n.startswith(prefixes) and isinstance(getattr(S, n), int)}
+    assert consts == {f"{st.name.upper()}_{p.upper()}" for st in S.REGISTRY.strategies() for p in st.params}
+
+
+# ------------------------------------------------------------------ (b) dispatch == the strategy's function
+def _direct_blind(strategy, p, rng, position, score, cur):
+    if strategy is S.HEURISTIC:
+        return S.heuristic_blind(p, rng, position, score, cur)
+    return S.random_blind(p, rng, cur)
+
+
+def _direct_open(strategy, p, rng, hand, cur, memo):
+    if strategy is S.HEURISTIC:
+        return S.heuristic_open(p, hand, cur, memo)
+    return S.random_open(p, rng, cur)
+
+
+def _direct_contract(strategy, p, rng, hand, bid, out):
+    if strategy is S.HEURISTIC:
+        return S.heuristic_contract(p, hand, bid, out)
+    return S.random_contract(p, rng, hand, bid, out)
+
+
+def _direct_play(strategy, p, rng, view):
+    _, hand, legal, trick, led, trump, played, is_decl, won_any = view
+    if strategy is S.HEURISTIC:
+        return S.heuristic_play(hand, legal, trick, led, trump, played, is_decl, won_any)
+    return S.random_play(p, rng, hand, legal, led)
+
+
+def _cur_bid(rng):
+    return 0 if rng.random() < 0.3 else int(rng.integers(MIN_BID, MAX_BID + 1))
+
+
+@pytest.mark.parametrize("name", S.REGISTRY.names())
+def test_auction_dispatch_calls_the_strategys_own_functions(name):
+    strategy = S.REGISTRY[name]
+    rng = np.random.default_rng(501 + strategy.id)
+    blinds = looks = bids = 0
+    for _ in range(N_VIEWS):
+        seat = int(rng.integers(0, 3))
+        sids, params = table(strategy, seat, rng)
+        streams = fresh_streams(rng)
+        own = streams[1 + seat].copy()
+        position, score, cur = int(rng.integers(0, 3)), int(rng.integers(-100, 700)), _cur_bid(rng)
+        got = D.blind_call(sids[seat], params, seat, streams, position, score, cur)
+        assert got == _direct_blind(strategy, params[seat], own, position, score, cur)
+        assert streams[1 + seat, 0] == own[0]
+        blinds += got > 0
+        looks += got == LOOK
+
+        hand = bits(rng.choice(DECK, 7, replace=False))
+        memo = np.zeros((4, 2))
+        memo_own = np.zeros(2)
+        got = D.open_call(sids[seat], params, seat, streams, hand, position, score, cur, memo)
+        assert got == _direct_open(strategy, params[seat], own, hand, cur, memo_own)
+        assert streams[1 + seat, 0] == own[0]
+        assert list(memo[seat]) == list(memo_own) and not memo[np.arange(4) != seat].any()
+        bids += got > 0
+    # the views reach every kind of answer, so the comparison means something
+    assert blinds > 0 and looks > 0 and bids > 0
+
+
+@pytest.mark.parametrize("name", S.REGISTRY.names())
+def test_contract_dispatch_calls_the_strategys_own_function(name):
+    strategy = S.REGISTRY[name]
+    rng = np.random.default_rng(5010 + strategy.id)
+    abandons = declared = 0
+    for _ in range(N_VIEWS):
+        seat = int(rng.integers(0, 3))
+        sids, params = table(strategy, seat, rng)
+        streams = fresh_streams(rng)
+        own = streams[1 + seat].copy()
+        cards = rng.choice(DECK, 10, replace=False)
+        hand, talon = bits(cards), bits(cards[:3])
+        bid, blind = int(rng.integers(MIN_BID, MAX_BID + 1)), bool(rng.random() < 0.5)
+        out = np.full(5, -7, dtype=np.int64)
+        out_own = np.full(5, -7, dtype=np.int64)
+        D.contract(sids[seat], params, seat, streams, hand, bid, blind, talon, out)
+        _direct_contract(strategy, params[seat], own, hand, bid, out_own)
+        assert list(out) == list(out_own)
+        assert streams[1 + seat, 0] == own[0]
+        if out[0]:
+            abandons += 1
+            assert list(out[1:]) == [0, 0, 0, 0]
+        else:
+            declared += 1
+            assert 0 <= out[1] <= NT and bid <= out[2] <= MAX_BID
+            assert out[3] != out[4] and int(hand) >> int(out[3]) & 1 and int(hand) >> int(out[4]) & 1
+    assert abandons > 0 and declared > 0
+
+
+@pytest.mark.parametrize("name", S.REGISTRY.names())
+def test_play_dispatch_calls_the_strategys_own_function(name):
+    strategy = S.REGISTRY[name]
+    rng = np.random.default_rng(50100 + strategy.id)
+    leads = follows = 0
+    for _ in range(N_VIEWS):
+        view = random_play_view(rng)
+        seat, hand, legal, trick, led, trump, played, is_decl, won_any = view
+        sids, params = table(strategy, seat, rng)
+        streams = fresh_streams(rng)
+        own = streams[1 + seat].copy()
+        got = D.play(sids[seat], params, seat, streams, hand, legal, trick, led, trump, played, is_decl, won_any)
+        assert got == _direct_play(strategy, params[seat], own, view)
+        assert streams[1 + seat, 0] == own[0]
+        card = got - DECLARE_FLAG if got >= DECLARE_FLAG else got
+        assert int(legal) >> int(card) & 1
+        leads += led < 0
+        follows += led >= 0
+    assert leads > 0 and follows > 0
+
+
+# ------------------------------------------------------------------ (c) unhandled ids
+def test_an_unregistered_id_stops_simulate_with_a_strategy_error():
+    setup = dataclasses.replace(SPEC.setup(), strategy_ids=np.array([99, 1, 1]))
+    with pytest.raises(StrategyError, match=r"501.*99.*seat 0"):
+        SPEC.simulate_chunk(7, 0, 10, setup)
+    with pytest.raises(StrategyError, match=r"501.*99.*seat 0.*'blind'"):
+        SPEC.make_records(7, [0, 1], setup)
+    with pytest.raises(StrategyError, match=r"501.*99.*seat 0"):
+        SPEC.play_matches(7, 0, 2, setup)
+
+
+def test_every_dispatch_function_names_its_decision_for_an_unhandled_id():
+    params = np.zeros((3, N_PARAMS))
+    streams = np.zeros((5, 1), dtype=np.uint64)
+    hand = bits(DECK[:10])
+    calls = {
+        "blind": lambda: D.blind_call(np.int64(99), params, 2, streams, 0, 501, 0),
+        "call": lambda: D.open_call(np.int64(99), params, 2, streams, hand, 0, 501, 0, np.zeros((4, 2))),
+        "contract": lambda: D.contract(np.int64(99), params, 2, streams, hand, 70, False, bits(DECK[:3]),
+                                       np.zeros(5, dtype=np.int64)),
+        "card": lambda: D.play(np.int64(99), params, 2, streams, hand, hand, U64(0), -1, 0, U64(0), False, False),
+    }
+    for decision, call in calls.items():
+        with pytest.raises(ValueError) as info:
+            call()
+        assert info.value.args == (UNHANDLED, decision, 99, 2)
