@@ -90,7 +90,7 @@ def test_a_first_attempt_that_is_accepted_is_the_engine_deal(game, seats, cls):
 
 
 def test_a_given_dealer_draws_like_the_engines():
-    from cardsim.games.g501.engine import deal_from_key
+    from cardsim.games.g501.engine import shuffle_and_deal
     from cardsim.games.vint.engine import BASE_DECK, deal_cards
     from cardsim.rng import deal_key
 
@@ -103,7 +103,7 @@ def test_a_given_dealer_draws_like_the_engines():
         key = np.uint64(deal_key(np.uint64(SEED), i))
         assert deal_cards(key, 2, BASE_DECK, deck, hands) == 2
         assert (hands == vint.hands[i]).all()
-        dealer, talon = deal_from_key(key, 4, 1, deck[:24].copy(), hands, np.zeros((5, 1), dtype=np.uint64))
+        dealer, talon = shuffle_and_deal(key, 4, 1, deck[:24].copy(), hands, np.zeros((5, 1), dtype=np.uint64))
         assert dealer == 1 and talon == g501.talons[i] and (hands == g501.hands[i]).all()
 
 
