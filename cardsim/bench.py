@@ -157,7 +157,7 @@ def _fixed_hand_rates(game: str, n: int) -> dict:
     setup = spec.setup()
     first = spec.make_records(SEED, [0], setup)[0]
     compiled = compile(Conditions(game, seats=setup.seats, hands={0: first["hands"][0]}))
-    state = spec.forcing.parse_before(None, setup.seats)
+    state = spec.forcing.parse_before(None, setup)
     chunk = 20_000
 
     def fixed():

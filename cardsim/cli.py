@@ -130,6 +130,8 @@ def build_parser() -> argparse.ArgumentParser:
                                      "(needs --dealer)")
     p.add_argument("--before", help="match state before the deal: 501 scores by seat (501,250,320); "
                                     "Vint below0,below1[,games0,games1]; 500 team scores s0,s1")
+    p.add_argument("--outcome", choices=("deal", "game"), default="deal",
+                   help="score the deal (default) or, in 501, the seat's share of the game's win")
     _add_setup(p)
     p.add_argument("--format", choices=("table", "csv", "json"), default="table", help="output format")
     p.add_argument("--records", type=_path, help="write the first deals' records, every option, here")
@@ -170,7 +172,8 @@ EVALUATE_EPILOG = """options:
         =L/TRUMP[/TARGET] also forces the trump (S H D C NT) and the target (=100!/H/120)
 
 score: Vint and Five Hundred: the seat's side's points minus the other side's (higher is
-better); 501: the seat's own score change (lower is better).
+better); 501: the seat's own score change (lower is better), or with --outcome game its share
+of the game's win after the game is played on by the strategies (higher is better).
 
 examples:
   cardsim evaluate vint --seat 0 --dealer 0 --hand "S:AKT86 H:KQ42 C:K832" \\
@@ -195,7 +198,7 @@ def cmd_evaluate(args) -> int:
 
     q = E.question(args.game, args.seat, args.option, args.deals, args.seed, args.hand, args.where, args.talon,
                    args.dealer, _ints(args.before, "--before"), _strategies(args.strategy), args.seats, args.rule,
-                   auction=args.auction or ())
+                   auction=args.auction or (), outcome=args.outcome)
     if args.records:
         _write_text(args.records, "")  # unwritable output is an error before the run, not after
     df = E.table(q, E.run_question(q, args.jobs, args.progress))
@@ -210,8 +213,10 @@ def cmd_evaluate(args) -> int:
         print(f"{a['game']} seat {a['seat']}, {a['deals']:,} deals, seed {a['seed']}; conditions: "
               f"{a['conditions']} (acceptance {a['acceptance']:.4g}); strategies {', '.join(a['strategies'])}")
         print(df.to_string(index=False, float_format=lambda v: f"{v:.4f}" if abs(v) < 1 else f"{v:.1f}"))
-        print("score: " + ("the seat's score change, lower is better" if a["lower_is_better"] else
-                           "the seat's side's points minus the other side's") + "; diff: paired, to the best option")
+        meaning = ("the seat's share of the game's win (the game played on to its end)" if a["outcome"] == "game"
+                   else "the seat's score change, lower is better" if a["lower_is_better"]
+                   else "the seat's side's points minus the other side's")
+        print(f"score: {meaning}; diff: paired, to the best option")
     return 0
 
 

@@ -52,6 +52,11 @@ class Question:
     def spec(self):
         return get_game(self.game)
 
+    @property
+    def lower_is_better(self) -> bool:
+        low = self.spec.forcing.lower_is_better
+        return bool(low(self.before) if callable(low) else low)
+
 
 def _conditions(game, seat, seats, hand, talon, where, dealer, conditions):
     if conditions is not None:
@@ -67,7 +72,7 @@ def _conditions(game, seat, seats, hand, talon, where, dealer, conditions):
 
 def question(game, seat=0, options=(), n=100_000, seed=0, hand=None, where=None, talon=None, dealer=None,
              before=None, strategies=None, seats=None, rules=None, conditions=None,
-             chunk_size=DEFAULT_CHUNK, auction=()) -> Question:
+             chunk_size=DEFAULT_CHUNK, auction=(), outcome="deal") -> Question:
     """Check every argument of :func:`evaluate` and build the :class:`Question`.
 
     Raises OptionError / StrategyError (bad option, seat, count, strategy) or ConditionError
@@ -97,7 +102,13 @@ def question(game, seat=0, options=(), n=100_000, seed=0, hand=None, where=None,
         if key in seen:
             raise OptionError(f"options {seen[key]!r} and {text!r} are the same choice")
         seen[key] = text
-    state = spec.forcing.parse_before(before, run.setup.seats)
+    state = spec.forcing.parse_before(before, run.setup)
+    if outcome not in ("deal", "game"):
+        raise OptionError(f"outcome must be 'deal' or 'game', got {outcome!r}")
+    if outcome == "game":
+        if spec.forcing.game_state is None:
+            raise OptionError(f"{spec.name} questions are about the deal (outcome='game' is for 501)")
+        state = spec.forcing.game_state(state)
     cond = _conditions(spec.name, int(seat), run.setup.seats, hand, talon, where, dealer, conditions)
     if cond.game != spec.name:
         raise OptionError(f"conditions are for {cond.game}, the question is about {spec.name}")
@@ -122,7 +133,7 @@ def _chunk_sums(q: Question, start: int, count: int) -> dict:
     for j, forced in enumerate(q.forced):
         rows, ok = q.spec.forcing.play_given(q.run.seed, start, count, dealt.dealers, dealt.hands, dealt.talons,
                                              q.run.setup, forced, q.before)
-        dec, mad, score = q.spec.forcing.outcome(rows, q.seat)
+        dec, mad, score = q.spec.forcing.outcome(rows, q.seat, q.before)
         legal[j] = ok.sum()
         declared[j] = (ok & dec).sum()
         made[j] = (ok & mad).sum()
@@ -154,7 +165,7 @@ def table(q: Question, sums: dict) -> pd.DataFrame:
         made = np.where(sums["declared"] > 0, sums["made"] / sums["declared"], np.nan)
     declares = np.array([bool(q.spec.forcing.declares(f)) for f in q.forced])
     made, mlo, mhi = (np.where(declares, x, np.nan) for x in (made, mlo, mhi))
-    sign = -1.0 if q.spec.forcing.lower_is_better else 1.0
+    sign = -1.0 if q.lower_is_better else 1.0
     ranked = np.where(np.isnan(mean), -np.inf, sign * mean)
     best = int(np.argmax(ranked))
     dmean, _, dlo, dhi = mean_interval(sums["pair_s1"][:, best], sums["pair_s2"][:, best], sums["pair_n"][:, best])
@@ -167,13 +178,14 @@ def table(q: Question, sums: dict) -> pd.DataFrame:
     df = df.iloc[order].reset_index(drop=True)
     df.attrs.update({"game": q.game, "seat": q.seat, "seed": q.run.seed, "deals": n, "conditions": q.compiled.text,
                      "acceptance": n / sums["attempts"], "strategies": list(q.run.setup.specs),
-                     "rules": dict(q.run.setup.rules), "lower_is_better": q.spec.forcing.lower_is_better})
+                     "rules": dict(q.run.setup.rules), "lower_is_better": q.lower_is_better,
+                     "outcome": "game" if getattr(q.before, "play_out", False) else "deal"})
     return df
 
 
 def evaluate(game, seat=0, options=(), n=100_000, seed=0, hand=None, where=None, talon=None, dealer=None,
              before=None, strategies=None, seats=None, rules=None, conditions=None, n_jobs=-1,
-             chunk_size=DEFAULT_CHUNK, progress=False, auction=()) -> pd.DataFrame:
+             chunk_size=DEFAULT_CHUNK, progress=False, auction=(), outcome="deal") -> pd.DataFrame:
     """Play each option of ``seat`` on the same ``n`` deals under the given conditions.
 
     ``hand``: the seat's given cards (``"S:AKT86 H:KQ42 C:K832"`` or card tokens); ``where``: a
@@ -183,7 +195,9 @@ def evaluate(game, seat=0, options=(), n=100_000, seed=0, hand=None, where=None,
     (drawn); ``before``: the match state as a list of whole numbers (501 scores by seat; Vint
     below0, below1[, games0, games1]; Five Hundred scores by team); ``options``: the game's
     option strings (``cardsim evaluate --help``); ``auction``: the calls made before the seat's
-    first call, from the dealer (who must be given), e.g. ``["1NT", "P"]``.
+    first call, from the dealer (who must be given), e.g. ``["1NT", "P"]``; ``outcome``:
+    ``"deal"`` (the deal's score) or ``"game"`` (501: the seat's share of the game's win, the
+    game played on by the strategies after the deal).
 
     Returns one row per option, best first: ``option``; ``n`` deals; ``legal`` the share of
     deals in which the option could be taken; ``made`` the made rate of the contracts the
@@ -196,7 +210,7 @@ def evaluate(game, seat=0, options=(), n=100_000, seed=0, hand=None, where=None,
     StrategyError or ConditionError (ValueError, one-line messages).
     """
     q = question(game, seat, options, n, seed, hand, where, talon, dealer, before, strategies, seats, rules,
-                 conditions, chunk_size, auction)
+                 conditions, chunk_size, auction, outcome)
     return table(q, run_question(q, n_jobs, progress))
 
 

@@ -230,27 +230,37 @@ def read_parts(path) -> list[pd.DataFrame]:
 
 # ------------------------------------------------------------------------------- matches
 def play_matches(game, n_matches, seed=0, strategies=None, seats=None, rules=None, n_jobs=1,
-                 chunk_size=10_000, compact=True):
+                 chunk_size=10_000, compact=True, before=None, dealer=None):
     """Play ``n_matches`` whole matches (Vint: rubbers).  Returns ``(matches, deals)`` DataFrames.
 
-    Match ``m`` depends on ``(seed, m)`` only; ``compact`` as for :func:`simulate`.  Raises OptionError when the game has no
-    match mode or an argument is bad.
+    Match ``m`` depends on ``(seed, m)`` only; ``compact`` as for :func:`simulate`.  ``before``
+    (501: one score per seat) starts every match from that state and ``dealer`` fixes who deals
+    first (default: drawn per match); games that cannot start from a state raise OptionError.
+    Raises OptionError when the game has no match mode or an argument is bad.
     """
     run = make_run(game, n_matches, seed, strategies, seats, rules, chunk_size, what="the number of matches")
     spec = get_game(game)
     if spec.play_matches is None:
         raise OptionError(f"{spec.name} has no match mode")
+    start = {k: v for k, v in (("before", before), ("dealer", dealer)) if v is not None}
+    if start and spec.name != "501":
+        raise OptionError(f"{spec.name} matches start from a clean state here (before= and dealer= are for 501)")
+    if start:
+        spec.play_matches(run.seed, 0, 1, run.setup, **start)  # a bad state is an error before any worker starts
     out = workers(n_jobs, len(run.chunks()))(
-        delayed(_match_chunk)(run.setup, run.seed, start, count) for _, start, count in run.chunks())
+        delayed(_match_chunk)(run.setup, run.seed, start_, count, start) for _, start_, count in run.chunks())
     out = list(out)
     matches = pd.DataFrame(np.concatenate([m for m, _ in out]))
     deals = pd.DataFrame(np.concatenate([d for _, d in out]))
     if not compact:
         matches, deals = widen(matches), widen(deals)
-    matches.attrs.update(run.manifest())
-    deals.attrs.update(run.manifest())
+    manifest = run.manifest()
+    if start:
+        manifest["start"] = {k: (list(map(int, v)) if k == "before" else int(v)) for k, v in start.items()}
+    matches.attrs.update(manifest)
+    deals.attrs.update(manifest)
     return matches, deals
 
 
-def _match_chunk(setup, seed, start, count):
-    return get_game(setup.game).play_matches(seed, start, count, setup)
+def _match_chunk(setup, seed, start, count, kwargs=None):
+    return get_game(setup.game).play_matches(seed, start, count, setup, **(kwargs or {}))

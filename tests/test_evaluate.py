@@ -173,3 +173,60 @@ def test_five_hundred_bad_options():
                       (dict(options=["P"], before=[1]), "s0,s1")]:
         with pytest.raises(OptionError, match=match):
             E.question("500", **{"seat": 0, "n": 10, **kw})
+
+
+def test_501_options_record_replay_and_follow_their_definition():
+    q = E.question("501", seat=1, options=["blind:80", "look", "pass", "=100!/H/120", "=90"], n=12, seed=3,
+                   dealer=0, before=[501, 250, 320])
+    for rec in E.records(q, range(12)):
+        option = rec["source"]["option"]
+        calls = rec["auction"]
+        assert rec["before"] == {"scores": [501, 250, 320]}
+        assert cardsim.replay(rec) == rec["result"]
+        if option == "=100!/H/120":
+            # dealer 0: seat 1 speaks first, wins blind at 100; the others pass (RECORDS.md)
+            assert calls == ["B100", "P", "P"] and rec["contract"]["trump"] == "H"
+            assert rec["contract"]["target"] == 120 and rec["result"]["blind"] is True
+            assert abs(rec["result"]["delta"][1]) == 240  # blind: twice the target (RULES.md §1.7)
+        elif option == "=90":
+            assert calls == ["90", "P", "P"] and rec["result"]["blind"] is False
+        elif option == "pass":
+            assert calls[0] == "P"
+        elif option == "blind:80":
+            mine = calls[0::3]  # seat 1's calls while all three are in the auction
+            assert calls[0] == "B66"
+            for c in mine:
+                if c.startswith("B"):
+                    assert int(c[1:]) <= 80
+        else:
+            assert not calls[0].startswith("B")
+
+
+def test_501_blind_option_not_legal_when_the_auction_is_already_higher():
+    df = E.evaluate("501", seat=0, options=["blind:70", "look"], n=400, seed=9, dealer=1, auction=["B75"],
+                    n_jobs=1)
+    by = df.set_index("option")
+    assert by.loc["blind:70", "legal"] == 0.0 and by.loc["look", "legal"] == 1.0
+
+
+def test_501_game_outcome_is_a_win_share_and_higher_is_better():
+    df = E.evaluate("501", seat=0, options=["=150!/NT/220", "pass"], n=300, seed=2, before=[60, 400, 400],
+                    outcome="game", n_jobs=1)
+    by = df.set_index("option")
+    # Far ahead at 60, passing almost always wins; a hopeless blind 220 in no-trump sends seat 0
+    # up by 440 and usually loses the game (RULES.md §1.7-§1.8).
+    assert df.attrs["outcome"] == "game" and df.attrs["lower_is_better"] is False
+    assert 0 <= by.loc["=150!/NT/220", "score"] < by.loc["pass", "score"] <= 1
+    assert df.option[0] == "pass"
+
+
+def test_501_bad_options():
+    for kw, match in [(dict(options=["blind:60"]), "from 66"), (dict(options=["blind"]), "not a 501 option"),
+                      (dict(options=["=90/X"]), "trump is one of"), (dict(options=["=90/H/80"]), "below the bid"),
+                      (dict(options=["look"], auction=["70", "B71", "B72", "B73"], dealer=2), "cannot bid blind"),
+                      (dict(options=["look"], before=[0, 300, 300]), "above 0"),
+                      (dict(options=["look"], outcome="match"), "deal' or 'game")]:
+        with pytest.raises(OptionError, match=match):
+            E.question("501", **{"seat": 0, "n": 10, **kw})
+    with pytest.raises(OptionError, match="for 501"):
+        E.question("vint", seat=0, options=["P"], n=10, outcome="game")

@@ -162,8 +162,9 @@ def test_match_kernel_asks_for_room_instead_of_overflowing():
     from cardsim.games.g501 import engine as E
     setup = SPEC.setup()
     small = np.zeros(2, dtype=E.MATCH_DEAL_DTYPE)
+    start = np.array([501, 501, 501, 0], dtype=np.int64)
     n = E.match_kernel(np.uint64(7), np.int64(0), np.int64(3), np.int64(3), setup.strategy_ids, setup.params,
-                       np.zeros(3, dtype=E.MATCH_DTYPE), small)
+                       start, np.int64(-1), np.zeros(3, dtype=E.MATCH_DTYPE), small)
     assert n == -1
     matches, deals = SPEC.play_matches(7, 0, 3, setup)
     assert len(deals) == matches["deals"].sum() > 2

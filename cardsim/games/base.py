@@ -91,16 +91,19 @@ class Forcing:
       dealer; empty for none); raises OptionError;
     * ``declares(forced) -> bool``: whether the option itself bids (a pass does not: its made
       rate is missing);
-    * ``parse_before(values, seats) -> state``: the match state the deal starts from
+    * ``parse_before(values, setup) -> state``: the match state the deal starts from
       (RECORDS.md ``before``) from a list of whole numbers or None; raises OptionError;
     * ``play_given(seed, start, count, dealers, hands, talons, setup, forced, state) -> (rows,
       forced_ok)``: deals played from given hands (``dealers`` int64[n], ``hands`` uint64[n, 4],
       ``talons`` uint64[n]), the seats' streams those of the same deal numbers;
-    * ``outcome(rows, seat) -> (declared, made, score)``: bool, bool, float64 arrays: whether
-      the seat (or its side) declared, made, and the seat's score for the option (score points);
+    * ``outcome(rows, seat, state) -> (declared, made, score)``: bool, bool, float64 arrays:
+      whether the seat (or its side) declared, made, and the seat's score for the option;
     * ``trace_given(seed, deal, dealer, hands, talon, setup, forced, state) -> dict``: the
       record of deal ``deal`` of ``seed`` as ``play_given`` plays it;
-    * ``lower_is_better``: 501 scores count down.
+    * ``lower_is_better``: a bool, or ``f(state) -> bool`` (501 scores count down, but a
+      game's win share counts up);
+    * ``game_state(state) -> state`` (or None): the state asked about the game's end instead of
+      the deal (501: the game is played on and the outcome is the seat's share of the win).
     """
 
     parse_option: Callable
@@ -113,6 +116,7 @@ class Forcing:
     option_doc: str = ""
     no_force: Any = None
     """The forced vector that forces nothing (for benchmarks and plain play from given hands)."""
+    game_state: Callable | None = None
 
 
 @dataclass(frozen=True)

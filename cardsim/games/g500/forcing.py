@@ -75,7 +75,7 @@ def declares(forced: np.ndarray) -> bool:
     return int(forced[F_CALL]) != PASS
 
 
-def parse_before(before, seats: int):
+def parse_before(before, setup: Setup):
     """Team scores before the deal, ``(s0, s1)`` (points, RULES.md §3.6), from None (0, 0) or
     ``[s0, s1]``; raises OptionError."""
     if before is None:
@@ -109,7 +109,7 @@ def play_given(seed, start, count, dealers, hands, talons, setup: Setup, forced,
     return rows, out[:, E.R_FORCED_OK] == 1
 
 
-def outcome(rows: np.ndarray, seat: int):
+def outcome(rows: np.ndarray, seat: int, state=None):
     """``(declared, made, score)`` per row for ``seat``'s side (score: its change minus the other's)."""
     team = seat % 2
     declared = (rows["declarer"] >= 0) & (rows["declarer"] % 2 == team)

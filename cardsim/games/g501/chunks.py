@@ -25,6 +25,9 @@ def start_scores(setup: Setup, scores) -> np.ndarray:
         scores = list(scores)
         if len(scores) != setup.seats:
             raise OptionError(f"scores must list one score per seat ({setup.seats})")
+        if not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) and abs(v) <= 100_000
+                   for v in scores):
+            raise OptionError("scores must be whole numbers from -100,000 to 100,000")
         out[: setup.seats] = scores
     return out
 
@@ -48,14 +51,23 @@ def deal_chunk(seed: int, start: int, count: int) -> int:
     return int(E.deal_kernel(np.uint64(check_seed(seed)), np.int64(start), np.int64(count), np.int64(3)))
 
 
-def play_matches(seed: int, start: int, count: int, setup: Setup):
-    """Whole games from 501 to the end (RULES.md §1.8) for matches ``start .. start+count-1``.
+def play_matches(seed: int, start: int, count: int, setup: Setup, before=None, dealer=None):
+    """Whole games to the end (RULES.md §1.8) for matches ``start .. start+count-1``.
 
-    Returns ``(match_rows, deal_rows)``: ``MATCH_DTYPE`` and ``MATCH_DEAL_DTYPE`` arrays.  The
-    first dealer is drawn at random, then the deal passes left after every deal (void deals
-    included).  Match m's randomness depends on (seed, m) only.
+    Returns ``(match_rows, deal_rows)``: ``MATCH_DTYPE`` and ``MATCH_DEAL_DTYPE`` arrays.  Every
+    game starts from ``before`` (one score per seat; None: 501 each) with ``dealer`` dealing
+    first (None: drawn at random by the match), then the deal passes left after every deal (void
+    deals included).  Match m's randomness depends on (seed, m) only.  Raises OptionError.
     """
     check_setup(setup)
+    first = -1
+    if dealer is not None:
+        if isinstance(dealer, bool) or not isinstance(dealer, (int, np.integer)) or not 0 <= dealer < setup.seats:
+            raise OptionError(f"dealer must be a seat from 0 to {setup.seats - 1}, got {dealer!r}")
+        first = int(dealer)
+    scores = start_scores(setup, before)
+    if (scores[: setup.seats] <= 0).any():
+        raise OptionError("a game starts with every score above 0 (at 0 or below it is over, RULES.md §1.8)")
     seed = np.uint64(check_seed(seed))
     sids = setup.strategy_ids.astype(np.int64)
     params = setup.params.astype(np.float64)
@@ -64,7 +76,7 @@ def play_matches(seed: int, start: int, count: int, setup: Setup):
         match_rows = np.zeros(int(count), dtype=E.MATCH_DTYPE)
         deal_rows = np.zeros(capacity, dtype=E.MATCH_DEAL_DTYPE)
         nd = E.match_kernel(seed, np.int64(start), np.int64(count), np.int64(setup.seats), sids, params,
-                            match_rows, deal_rows)
+                            scores, np.int64(first), match_rows, deal_rows)
         return nd, (match_rows, deal_rows[:nd])
 
     # a match lasts 12-15 deals on average, so most chunks fit the first time

@@ -20,9 +20,12 @@ from __future__ import annotations
 import numpy as np
 
 from cardsim._jit import jit
-from cardsim.cards import popcount
+from cardsim.games.forced import (F_CALL, F_KIND, F_NPREFIX, F_PREFIX, F_SEAT, FORCE_CONTRACT,
+                                  FORCE_FIRST_CALL)
+from cardsim.cards import lowest_bit, popcount
 from cardsim.games.g501.constants import (
-    ABANDON_PENALTY, BLIND_FLAG, DECLARE_FLAG, LOOK, MAX_CALLS, N_CARDS, NT, RA, RT, START_SCORE,
+    ABANDON_PENALTY, BLIND_FLAG, DECLARE_FLAG, LOOK, MAX_BID, MAX_CALLS, MIN_BID, N_CARDS, NT, RA, RANK_POINTS,
+    RT, START_SCORE,
     T_CALLS, T_CONTRACT, T_NCALLS, T_NPLAY, T_PLAY,
 )
 from cardsim.games.g501.rules import (
@@ -44,7 +47,21 @@ R_DELTA = 17
 R_LOOKED = 21
 R_NCALLS = 25
 R_BLIND_BIDS = 26
-N_RES = 27
+R_FORCED_OK = 27
+N_RES = 28
+
+# ---- forced vector (int64[F_LEN], cardsim.games.forced): the first F_NPREFIX calls are given
+# (trace codes: 0 pass, b, BLIND_FLAG + b); FORCE_FIRST_CALL: at its first turn after them seat
+# F_SEAT passes (F_CALL 0), looks (LOOK, then its strategy calls) or bids blind up to F_CALL
+# (the minimum raise at each turn while it is <= F_CALL, then it looks); FORCE_CONTRACT: the
+# auction is skipped, F_SEAT won it at F_CALL, blind if F_BLIND, with the trump F_TRUMP - 1 and
+# the target F_TARGET forced when non-zero (else the declarer's strategy chooses).
+MAX_PREFIX = 8
+F_BLIND = F_PREFIX + MAX_PREFIX
+F_TRUMP = F_BLIND + 1
+F_TARGET = F_BLIND + 2
+F_LEN = F_BLIND + 3
+NO_FORCE = np.zeros(F_LEN, dtype=np.int64)
 
 SEAT_FIELDS = (
     ("score", "i4"), ("cards", "i2"), ("marr", "i2"), ("delta", "i2"), ("looked", "?"),
@@ -107,7 +124,7 @@ def begin_deal(res, trace, tracing, memo):
 
 
 @jit(inline="always")
-def run_auction(hands0, dealer, seats, sids, params, scores, st, res, trace, tracing, memo):
+def run_auction(hands0, dealer, seats, sids, params, scores, st, res, trace, tracing, memo, forced):
     """The auction (RULES.md §1.3): returns ``(declarer, bid, blind)``, declarer -1 when all pass.
 
     Asks the active seats in turn from the dealer's left until all but one have passed after a
@@ -116,7 +133,13 @@ def run_auction(hands0, dealer, seats, sids, params, scores, st, res, trace, tra
     begin_deal.
     Writes ``res[R_LOOKED + seat]``, ``res[R_BLIND_BIDS]``, ``res[R_NCALLS]``, ``res[R_VOID]``
     and, when ``tracing``, the calls (constants.T_CALLS).  Raises ValueError for an invalid bid.
+    ``forced`` (int64[F_LEN]): given first calls and the forced seat's first-turn action (see
+    the layout above); a blind bid that is no longer possible at that turn leaves
+    ``res[R_FORCED_OK]`` 0 and the seat's strategy decides.
     """
+    res[R_FORCED_OK] = 1
+    pending = forced[F_KIND] == FORCE_FIRST_CALL
+    blind_to = 0
     passed0 = False
     passed1 = False
     passed2 = False
@@ -136,13 +159,42 @@ def run_auction(hands0, dealer, seats, sids, params, scores, st, res, trace, tra
         seat = active_seat(pos, dealer, seats)
         blind = False
         call = LOOK
-        if res[R_LOOKED + seat] == 0:
+        decided = False
+        if ncalls < forced[F_NPREFIX]:
+            code = forced[F_PREFIX + ncalls]
+            blind = code >= BLIND_FLAG
+            call = code - BLIND_FLAG if blind else code
+            if call > 0 and not blind:
+                res[R_LOOKED + seat] = 1
+            decided = True
+        elif pending and seat == forced[F_SEAT]:
+            pending = False
+            if forced[F_CALL] == 0:
+                call = 0
+                decided = True
+            elif forced[F_CALL] == LOOK:
+                res[R_LOOKED + seat] = 1
+            elif max(MIN_BID, cur + 1) <= forced[F_CALL]:
+                blind_to = forced[F_CALL]
+                call = max(MIN_BID, cur + 1)
+                blind = True
+                decided = True
+            else:
+                res[R_FORCED_OK] = 0
+        elif blind_to > 0 and seat == forced[F_SEAT] and res[R_LOOKED + seat] == 0:
+            if max(MIN_BID, cur + 1) <= blind_to:
+                call = max(MIN_BID, cur + 1)
+                blind = True
+                decided = True
+            else:
+                res[R_LOOKED + seat] = 1
+        if not decided and res[R_LOOKED + seat] == 0:
             call = D.blind_call(sids[seat], params, seat, st, pos, scores[seat], cur)
             if call == LOOK:
                 res[R_LOOKED + seat] = 1
             else:
                 blind = True
-        if call == LOOK:
+        if not decided and call == LOOK:
             call = D.open_call(sids[seat], params, seat, st, hands0[seat], pos, scores[seat], cur, memo)
         if call != 0 and not valid_bid(call, cur):
             raise ValueError("a strategy made an invalid bid")
@@ -174,6 +226,52 @@ def run_auction(hands0, dealer, seats, sids, params, scores, st, res, trace, tra
 
 
 @jit(inline="always")
+def forced_auction(dealer, seats, declarer, bid, blind, res, trace, tracing):
+    """The shortest legal auction in which ``declarer`` wins at ``bid`` (RECORDS.md, forced
+    contracts): the active seats before him pass, he bids (blind: without looking), the seats
+    after him pass (passes are final, RULES.md §1.3).  Writes the calls, ``res[R_NCALLS]``,
+    ``res[R_LOOKED + declarer]`` and ``res[R_BLIND_BIDS]``."""
+    for pos in range(3):
+        seat = active_seat(pos, dealer, seats)
+        if tracing:
+            trace[T_CALLS + pos] = 0 if seat != declarer else bid + (BLIND_FLAG if blind else 0)
+    res[R_NCALLS] = 3
+    res[R_LOOKED + declarer] = 0 if blind else 1
+    res[R_BLIND_BIDS] = 1 if blind else 0
+    res[R_FORCED_OK] = 1
+    if tracing:
+        trace[T_NCALLS] = 3
+
+
+@jit(inline="always")
+def force_contract(cout, forced, bid, hand_d):
+    """Impose a forced trump and target (``forced[F_TRUMP]``/``forced[F_TARGET]``) on the
+    declarer's ``contract`` decision ``cout`` (int64[5]): no abandon, the forced trump, the
+    forced target (else his own, at least the bid); if he had chosen to abandon, he gives the
+    two cards worth fewest card points (the lowest index first)."""
+    if forced[F_TRUMP] > 0:
+        if cout[0] == 1:
+            cout[2] = bid
+            rest = U64(hand_d)
+            for k in range(2):
+                best = -1
+                m = rest
+                while m != U64(0):
+                    c = lowest_bit(m)
+                    m &= m - U64(1)
+                    if best < 0 or RANK_POINTS[c & 15] < RANK_POINTS[best & 15]:
+                        best = c
+                cout[3 + k] = best
+                rest &= ~(U64(1) << U64(best))
+        cout[0] = 0
+        cout[1] = forced[F_TRUMP] - 1
+        if cout[2] < bid:
+            cout[2] = bid
+    if forced[F_TARGET] > 0 and cout[0] == 0:
+        cout[2] = forced[F_TARGET]
+
+
+@jit(inline="always")
 def score_abandon(res, dealer, seats, declarer, bid, blind):
     """An abandoned contract (RULES.md §1.4): the declarer goes up by his bid (×2 blind), each
     opponent down by ABANDON_PENALTY; writes ``res[R_ABANDONED]`` and the deltas."""
@@ -202,7 +300,8 @@ def exchange(hands0, hand_d, dealer, seats, declarer, gift1, gift2, hp):
 
 
 @jit(inline="always")
-def take_talon(hands0, talon, dealer, seats, declarer, bid, blind, sids, params, st, res, trace, tracing, cout, hp):
+def take_talon(hands0, talon, dealer, seats, declarer, bid, blind, sids, params, st, res, trace, tracing, cout, hp,
+               forced):
     """Talon, contract and exchange (RULES.md §1.4) for the auction's winner: returns True when
     the contract is played, False when abandoned (then scored here).
 
@@ -210,12 +309,15 @@ def take_talon(hands0, talon, dealer, seats, declarer, bid, blind, sids, params,
     ``contract`` decision on his 10 cards fills ``cout`` (int64[5], dispatch.contract); a
     played contract writes ``res[R_TRUMP]``, ``res[R_TARGET]``, ``res[R_PLAYED]`` and the hands
     of the play into ``hp`` (uint64[4]).  Raises ValueError for an invalid trump or target.
+    ``forced``: a forced contract's trump and target override the declarer's (force_contract).
     """
     res[R_DECLARER] = declarer
     res[R_BID] = bid
     res[R_BLIND] = 1 if blind else 0
     hand_d = hands0[declarer] | U64(talon)
     D.contract(sids[declarer], params, declarer, st, hand_d, bid, blind, talon, cout)
+    if forced[F_KIND] == FORCE_CONTRACT:
+        force_contract(cout, forced, bid, hand_d)
     if tracing:
         for i in range(5):
             trace[T_CONTRACT + i] = cout[i]
@@ -301,7 +403,7 @@ def score_deal(res, won, dealer, seats, declarer, target, blind):
 
 
 @jit
-def play_deal(hands0, talon, dealer, seats, sids, params, scores, st, res, trace, tracing, scratch):
+def play_deal(hands0, talon, dealer, seats, sids, params, scores, st, res, trace, tracing, scratch, forced):
     """Play one 501 deal from the dealt hands (RULES.md §1.3-§1.7); fills ``res`` (int64[N_RES]).
 
     ``hands0``: uint64[4] dealt hands; ``talon``: uint64; ``sids`` (int64[seats]) /
@@ -309,16 +411,24 @@ def play_deal(hands0, talon, dealer, seats, sids, params, scores, st, res, trace
     ``scores``: int64[4] scores before the deal (read by the blind policies); ``st``:
     uint64[5, 1] streams (row 1 + seat = that seat's).  When ``tracing`` the calls, contract
     and cards are written to ``trace`` (int32[TRACE_LEN], constants.T_*).  ``scratch`` is the
-    tuple made by ``make_scratch``.  The phases in order: begin_deal, run_auction, take_talon,
-    play_tricks, score_deal.
+    tuple made by ``make_scratch``; ``forced`` (int64[F_LEN], ``NO_FORCE``: nothing) what a
+    question forces.  The phases in order: begin_deal, run_auction (or forced_auction),
+    take_talon, play_tricks, score_deal.
     """
     memo, cout, hp, won = scratch
     begin_deal(res, trace, tracing, memo)
-    declarer, bid, blind = run_auction(hands0, dealer, seats, sids, params, scores, st, res, trace, tracing, memo)
+    if forced[F_KIND] == FORCE_CONTRACT:
+        declarer = forced[F_SEAT]
+        bid = forced[F_CALL]
+        blind = forced[F_BLIND] == 1
+        forced_auction(dealer, seats, declarer, bid, blind, res, trace, tracing)
+    else:
+        declarer, bid, blind = run_auction(hands0, dealer, seats, sids, params, scores, st, res, trace, tracing,
+                                           memo, forced)
     if declarer < 0:
         return
     if not take_talon(hands0, talon, dealer, seats, declarer, bid, blind, sids, params, st, res, trace, tracing,
-                      cout, hp):
+                      cout, hp, forced):
         return
     play_tricks(hp, dealer, seats, declarer, res[R_TRUMP], sids, params, st, res, trace, tracing, won)
     score_deal(res, won, dealer, seats, declarer, res[R_TARGET], blind)
@@ -432,10 +542,11 @@ def simulate_kernel(seed, start, count, seats, sids, params, scores, out):
     res = np.zeros(N_RES, dtype=np.int64)
     trace = np.zeros(1, dtype=np.int32)
     scratch = make_scratch()
+    no_force = np.zeros(F_LEN, dtype=np.int64)
     for i in range(count):
         key = deal_key(seed, start + i)
         dealer, talon = shuffle_and_deal(key, seats, -1, deck, hands, st)
-        play_deal(hands, talon, dealer, seats, sids, params, scores, st, res, trace, False, scratch)
+        play_deal(hands, talon, dealer, seats, sids, params, scores, st, res, trace, False, scratch, no_force)
         out[i].deal = start + i
         _fill_record(res, dealer, scores, hands, talon, out[i])
 
@@ -447,6 +558,7 @@ def trace_kernel(seed, deal_ids, seats, sids, params, scores, traces, dealers, h
     hands = np.zeros(4, dtype=np.uint64)
     st = np.zeros((5, 1), dtype=np.uint64)
     scratch = make_scratch()
+    no_force = np.zeros(F_LEN, dtype=np.int64)
     for i in range(deal_ids.shape[0]):
         key = deal_key(seed, deal_ids[i])
         dealer, talon = shuffle_and_deal(key, seats, -1, deck, hands, st)
@@ -454,7 +566,8 @@ def trace_kernel(seed, deal_ids, seats, sids, params, scores, traces, dealers, h
         talons[i] = talon
         for s in range(4):
             hands_out[i, s] = hands[s]
-        play_deal(hands, talon, dealer, seats, sids, params, scores, st, results[i], traces[i], True, scratch)
+        play_deal(hands, talon, dealer, seats, sids, params, scores, st, results[i], traces[i], True, scratch,
+                  no_force)
 
 
 @jit
@@ -472,23 +585,27 @@ def deal_kernel(seed, start, count, seats):
 
 
 @jit
-def match_kernel(seed, start, count, seats, sids, params, mrows, drows):
+def match_kernel(seed, start, count, seats, sids, params, start_scores, first_dealer, mrows, drows):
     """Whole games (RULES.md §1.8) for matches ``start .. start+count-1`` into ``mrows``
     (MATCH_DTYPE[count]) and the MATCH_DEAL_DTYPE records ``drows``; returns the number of deal
-    rows, or −1 when ``drows`` is too small (base.grow_until_fits calls again with more room)."""
+    rows, or −1 when ``drows`` is too small (base.grow_until_fits calls again with more room).
+
+    Every match starts from ``start_scores`` (int64[4]; 501 each for a new game) with
+    ``first_dealer`` dealing first (−1: drawn by the match's first deal)."""
     deck = np.empty(N_CARDS, dtype=np.int64)
     hands = np.zeros(4, dtype=np.uint64)
     st = np.zeros((5, 1), dtype=np.uint64)
     res = np.zeros(N_RES, dtype=np.int64)
     trace = np.zeros(1, dtype=np.int32)
     scratch = make_scratch()
+    no_force = np.zeros(F_LEN, dtype=np.int64)
     scores = np.zeros(4, dtype=np.int64)
     nd = 0
     for m in range(count):
         mkey = match_key(seed, start + m)
         for s in range(4):
-            scores[s] = START_SCORE if s < seats else 0
-        dealer = -1
+            scores[s] = start_scores[s] if s < seats else 0
+        dealer = first_dealer
         j = 0
         finished = False
         first = -1
@@ -497,7 +614,7 @@ def match_kernel(seed, start, count, seats, sids, params, mrows, drows):
             dealer, talon = shuffle_and_deal(key, seats, dealer, deck, hands, st)
             if j == 0:
                 first = dealer
-            play_deal(hands, talon, dealer, seats, sids, params, scores, st, res, trace, False, scratch)
+            play_deal(hands, talon, dealer, seats, sids, params, scores, st, res, trace, False, scratch, no_force)
             if nd >= drows.shape[0]:
                 return -1
             row = drows[nd]
@@ -505,15 +622,106 @@ def match_kernel(seed, start, count, seats, sids, params, mrows, drows):
             row.deal = j
             _fill_record(res, dealer, scores, hands, talon, row)
             nd += 1
-            over = False
-            for s in range(seats):
-                scores[s] += res[R_DELTA + s]
-                if scores[s] <= 0:
-                    over = True
+            finished = apply_deltas(res, scores, seats)
             j += 1
             dealer = (dealer + 1) % seats
-            if over:
-                finished = True
+            if finished:
                 break
         _fill_match(mrows[m], start + m, j, first, finished, scores, seats)
     return nd
+
+
+@jit(inline="always")
+def apply_deltas(res, scores, seats):
+    """Add a deal's score changes to ``scores`` (int64[4]); returns whether the game ends
+    (somebody at 0 or below after the deal, RULES.md §1.8)."""
+    over = False
+    for s in range(seats):
+        scores[s] += res[R_DELTA + s]
+        if scores[s] <= 0:
+            over = True
+    return over
+
+
+@jit(inline="always")
+def win_shares(scores, seats, finished, shares):
+    """Each seat's share of the win (float64[4]): 1/k for the k seats tied at the lowest score of
+    a finished game (RULES.md §1.8), 0 for the others and for an unfinished one."""
+    low = scores[0]
+    for s in range(1, seats):
+        low = min(low, scores[s])
+    k = 0
+    for s in range(seats):
+        if finished and scores[s] == low:
+            k += 1
+    for s in range(4):
+        shares[s] = 1.0 / k if s < seats and finished and scores[s] == low else 0.0
+
+
+@jit
+def finish_game(mkey, seats, dealer, scores, sids, params, deck, hands, st, res, trace, scratch, no_force):
+    """Play a game on from ``scores`` (int64[4], updated in place), ``dealer`` dealing next, with
+    the strategies alone: deal ``j`` (1, 2, …) has key ``deal_key(mkey, j)``.  Returns whether it
+    finished within MAX_MATCH_DEALS deals."""
+    over = False
+    for s in range(seats):
+        if scores[s] <= 0:
+            over = True
+    j = 1
+    while not over and j < MAX_MATCH_DEALS:
+        dealer, talon = shuffle_and_deal(deal_key(mkey, j), seats, dealer, deck, hands, st)
+        play_deal(hands, talon, dealer, seats, sids, params, scores, st, res, trace, False, scratch, no_force)
+        over = apply_deltas(res, scores, seats)
+        dealer = (dealer + 1) % seats
+        j += 1
+    return over
+
+
+@jit
+def given_kernel(seed, start, dealers, hands_in, talons, seats, sids, params, scores0, forced, out, ok,
+                 play_out, shares):
+    """Deals ``start .. start+n-1`` of ``seed`` played from given hands (uint64[n, 4]), talons
+    (uint64[n]) and dealers (int64[n]) from the scores ``scores0`` (int64[4]) into ``out``
+    (ROW_DTYPE[n]); ``ok`` (bool[n]) whether the forced choice was possible.  The seats' streams
+    are those of the same deal numbers, so every option meets the same strategy randomness.
+    With ``play_out`` the game then goes on to its end (:func:`finish_game`, keyed by
+    ``rng.match_key(seed, deal number)``, the same for every option) and ``shares``
+    (float64[n, 4]) receives each seat's share of the win."""
+    deck = np.empty(N_CARDS, dtype=np.int64)
+    hands = np.zeros(4, dtype=np.uint64)
+    st = np.zeros((5, 1), dtype=np.uint64)
+    res = np.zeros(N_RES, dtype=np.int64)
+    trace = np.zeros(1, dtype=np.int32)
+    scratch = make_scratch()
+    no_force = np.zeros(F_LEN, dtype=np.int64)
+    scores = np.zeros(4, dtype=np.int64)
+    share = np.zeros(4, dtype=np.float64)
+    for i in range(dealers.shape[0]):
+        seed_streams(st, deal_key(seed, start + i))
+        for s in range(4):
+            hands[s] = hands_in[i, s]
+        play_deal(hands, talons[i], dealers[i], seats, sids, params, scores0, st, res, trace, False, scratch, forced)
+        out[i].deal = start + i
+        _fill_record(res, dealers[i], scores0, hands, talons[i], out[i])
+        ok[i] = res[R_FORCED_OK] == 1
+        if play_out:
+            for s in range(4):
+                scores[s] = scores0[s]
+            apply_deltas(res, scores, seats)
+            finished = finish_game(match_key(seed, start + i), seats, (dealers[i] + 1) % seats, scores, sids,
+                                   params, deck, hands, st, res, trace, scratch, no_force)
+            win_shares(scores, seats, finished, share)
+            for s in range(4):
+                shares[i, s] = share[s]
+
+
+@jit
+def trace_given(seed, deal, dealer, hands_in, talon, seats, sids, params, scores0, forced, trace, res):
+    """One deal of :func:`given_kernel` with its trace (int32[TRACE_LEN]) and result vector."""
+    hands = np.zeros(4, dtype=np.uint64)
+    st = np.zeros((5, 1), dtype=np.uint64)
+    scratch = make_scratch()
+    seed_streams(st, deal_key(seed, deal))
+    for s in range(4):
+        hands[s] = hands_in[s]
+    play_deal(hands, talon, dealer, seats, sids, params, scores0, st, res, trace, True, scratch, forced)

@@ -12,6 +12,7 @@ from cardsim.games.g501.constants import (
     BLIND_FLAG, DECLARE_FLAG, RANKS, T_CALLS, T_CONTRACT, T_NCALLS, T_NPLAY, T_PLAY,
     TRACE_LEN, TRUMP_NAMES,
 )
+from cardsim.games.g501.rules import next_active
 from cardsim.rng import check_seed
 
 
@@ -55,6 +56,39 @@ def result_from_engine(res: np.ndarray, seats: int, before: list[int]) -> dict:
     }
 
 
+def record_of(tr, res, dealer: int, hands, talon, seats: int, before: list[int], with_before: bool) -> dict:
+    """The RECORDS.md record (with ``result``, without ``source``) of one deal from its trace
+    (int32[TRACE_LEN]), result vector (int64[N_RES]), dealer, hands (uint64[4]) and talon;
+    ``before``: every seat's score before the deal, written as ``before`` when ``with_before``."""
+    rec = {"game": "501", "seats": seats, "dealer": dealer}
+    if with_before:
+        rec["before"] = {"scores": list(before)}
+    rec["hands"] = [[card_str(c, RANKS) for c in cards_of(int(hands[s]))] for s in range(seats)]
+    rec["talon"] = [card_str(c, RANKS) for c in cards_of(int(talon))]
+    rec["auction"] = [call_token(int(c)) for c in tr[T_CALLS:T_CALLS + tr[T_NCALLS]]]
+    if not res[E.R_VOID]:
+        decl = int(res[E.R_DECLARER])
+        if res[E.R_ABANDONED]:
+            rec["contract"] = {"abandon": True}
+        else:
+            opp1 = next_active(decl, dealer, seats)
+            opp2 = next_active(opp1, dealer, seats)
+            rec["contract"] = {
+                "trump": TRUMP_NAMES[int(tr[T_CONTRACT + 1])],
+                "target": int(res[E.R_TARGET]),
+                "give": {str(opp1): card_str(int(tr[T_CONTRACT + 3]), RANKS),
+                         str(opp2): card_str(int(tr[T_CONTRACT + 4]), RANKS)},
+            }
+    plays = []
+    for c in tr[T_PLAY:T_PLAY + tr[T_NPLAY]]:
+        c = int(c)
+        flag = c >= DECLARE_FLAG
+        plays.append(card_str(c - DECLARE_FLAG if flag else c, RANKS) + ("+" if flag else ""))
+    rec["play"] = plays
+    rec["result"] = result_from_engine(res, seats, before)
+    return rec
+
+
 def make_records(seed: int, deal_ids, setup: Setup, scores=None) -> list[dict]:
     """RECORDS.md records (with ``result``) of deals ``deal_ids`` of ``seed``, exactly as
     ``simulate_chunk`` plays them (same jitted ``play_deal``, run with a trace buffer).
@@ -77,43 +111,8 @@ def make_records(seed: int, deal_ids, setup: Setup, scores=None) -> list[dict]:
     before = [int(x) for x in sc[:seats]]
     out = []
     for i in range(n):
-        tr = traces[i]
-        dealer = int(dealers[i])
-        rec = {
-            "game": "501",
-            "seats": seats,
-            "dealer": dealer,
-        }
-        if scores is not None:
-            rec["before"] = {"scores": before}
-        rec["hands"] = [[card_str(c, RANKS) for c in cards_of(int(hands[i, s]))] for s in range(seats)]
-        rec["talon"] = [card_str(c, RANKS) for c in cards_of(int(talons[i]))]
-        rec["auction"] = [call_token(int(c)) for c in tr[T_CALLS:T_CALLS + tr[T_NCALLS]]]
-        res = results[i]
-        if not res[E.R_VOID]:
-            decl = int(res[E.R_DECLARER])
-            if res[E.R_ABANDONED]:
-                rec["contract"] = {"abandon": True}
-            else:
-                opp1 = (decl + 1) % seats
-                if seats == 4 and opp1 == dealer:
-                    opp1 = (opp1 + 1) % seats
-                opp2 = (opp1 + 1) % seats
-                if seats == 4 and opp2 == dealer:
-                    opp2 = (opp2 + 1) % seats
-                rec["contract"] = {
-                    "trump": TRUMP_NAMES[int(tr[T_CONTRACT + 1])],
-                    "target": int(res[E.R_TARGET]),
-                    "give": {str(opp1): card_str(int(tr[T_CONTRACT + 3]), RANKS),
-                             str(opp2): card_str(int(tr[T_CONTRACT + 4]), RANKS)},
-                }
-        plays = []
-        for c in tr[T_PLAY:T_PLAY + tr[T_NPLAY]]:
-            c = int(c)
-            flag = c >= DECLARE_FLAG
-            plays.append(card_str(c - DECLARE_FLAG if flag else c, RANKS) + ("+" if flag else ""))
-        rec["play"] = plays
-        rec["result"] = result_from_engine(res, seats, before)
+        rec = record_of(traces[i], results[i], int(dealers[i]), hands[i], talons[i], seats, before,
+                        scores is not None)
         rec["source"] = source_of(setup, seed_u, ids[i])
         out.append(rec)
     return out

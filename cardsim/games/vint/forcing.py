@@ -82,7 +82,7 @@ def declares(forced: np.ndarray) -> bool:
     return int(forced[F_CALL]) != PASS
 
 
-def parse_before(before, seats: int) -> tuple:
+def parse_before(before, setup: Setup) -> tuple:
     """The line before the deal: ``(below int64[2], games int64[2])`` from ``None`` (a clean
     line), ``[b0, b1]`` or ``[b0, b1, g0, g1]`` (points below the line and games won, by team,
     RULES.md §2.7).  Raises OptionError."""
@@ -111,7 +111,7 @@ def play_given(seed, start, count, dealers, hands, talons, setup: Setup, forced,
     return rows, ok
 
 
-def outcome(rows: np.ndarray, seat: int):
+def outcome(rows: np.ndarray, seat: int, state=None):
     """``(declared, made, score)`` per row for ``seat``'s side: bool, bool, float64 arrays."""
     team = seat % 2
     declared = (rows["declarer"] >= 0) & (rows["declarer"] % 2 == team)

@@ -1,0 +1,205 @@
+"""501 questions about a hand: forced choices, deals played from given hands, outcomes.
+
+What ``cardsim evaluate 501`` forces on the evaluated seat (RULES.md §1.3-§1.4):
+
+* ``blind:L`` — at its first turn the seat bids blind, the minimum raise, and goes on bidding
+  blind at each turn while the minimum raise is at most ``L``; then it looks and its strategy
+  bids.  Where even the first blind bid would exceed ``L`` (the auction is already too high),
+  the option was not legal in that deal and the strategy decides;
+* ``look`` — the seat looks at its hand at its first turn (its strategy then bids or passes);
+* ``pass`` — the seat passes at its first turn (passes are final);
+* ``=L`` / ``=L!`` — the seat won the auction at ``L``, having looked / blind (the auction is
+  skipped, recorded as the shortest auction that reaches it); its strategy then takes the
+  talon and abandons or declares; ``=L/TRUMP`` and ``=L/TRUMP/TARGET`` (``=100!/H/120``) also
+  force the trump (S H D C NT) and the target.
+
+A question may also fix the calls made before the seat's first turn (``auction``: ``P``,
+``70``, ``B70``; the dealer must be given).  ``before`` is every seat's score before the deal
+(501 each by default).  The score of an option is the seat's own score change in the deal (score
+points; lower is better, 501 counts down) — or, when the question is asked about the game
+(``outcome="game"``), the seat's share of the game's win after the game is played on to its end
+by the strategies (RULES.md §1.8; higher is better, exact ties share).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from cardsim.games.base import OptionError, Setup
+from cardsim.games.forced import F_CALL, F_KIND, F_NPREFIX, F_PREFIX, F_SEAT, FORCE_CONTRACT, FORCE_FIRST_CALL
+
+from . import engine as E
+from .chunks import start_scores
+from .constants import BLIND_FLAG, LOOK, MAX_BID, MIN_BID, TRACE_LEN, TRUMP_NAMES
+from .records import record_of
+
+
+@dataclass(frozen=True)
+class State:
+    """The game state a 501 question starts from: ``scores`` (int64[4], seat 3 is 0 with 3
+    seats) and whether the outcome is the game's win (``play_out``) or the deal's score change."""
+
+    scores: np.ndarray
+    play_out: bool = False
+    given: bool = False
+
+
+def _bid(text: str, what: str) -> int:
+    if not re.fullmatch(r"[1-9][0-9]{1,2}", text):
+        raise OptionError(f"{what}: {text!r} is not a bid (a whole number from {MIN_BID} to {MAX_BID})")
+    value = int(text)
+    if not MIN_BID <= value <= MAX_BID:
+        raise OptionError(f"{what}: a bid is from {MIN_BID} to {MAX_BID}, got {value}")
+    return value
+
+
+def _prefix(auction, dealer, seat, seats) -> list[int]:
+    """Trace codes of the calls before ``seat``'s first turn, checked against RULES.md §1.3."""
+    if not auction:
+        return []
+    if dealer is None:
+        raise OptionError("an auction before the seat's call needs the dealer (--dealer): his left speaks first")
+    if len(auction) > E.MAX_PREFIX:
+        raise OptionError(f"at most {E.MAX_PREFIX} calls before the seat's call")
+    order = [(dealer + 1 + k) % seats for k in range(seats)]
+    if seats == 4:
+        order = [s for s in order if s != dealer]
+    if seat not in order:
+        raise OptionError(f"seat {seat} deals and sits out of this 4-seat deal")
+    passed, looked, cur, codes, pos = set(), set(), 0, [], 0
+    for i, token in enumerate(auction):
+        if not isinstance(token, str):
+            raise OptionError("the auction before the seat's call is a list of calls such as ['P', 'B70', '75']")
+        speaker = order[pos % 3]
+        if token.upper() == "P":
+            codes.append(0)
+            passed.add(speaker)
+        else:
+            blind = token[:1].upper() == "B"
+            bid = _bid(token[1:] if blind else token, f"call {i + 1} of the auction")
+            if bid <= cur:
+                raise OptionError(f"call {i + 1} of the auction ({token}) is not higher than the bid before it")
+            if blind and speaker in looked:
+                raise OptionError(f"call {i + 1} of the auction ({token}): seat {speaker} has looked, it cannot bid blind")
+            if not blind:
+                looked.add(speaker)
+            cur = bid
+            codes.append(bid + (BLIND_FLAG if blind else 0))
+        if len(passed) == 3 or (cur and len(passed) == 2):
+            raise OptionError("that auction has already ended")
+        pos += 1
+        while order[pos % 3] in passed:
+            pos += 1
+    if order[pos % 3] != seat:
+        raise OptionError(f"after {len(codes)} call(s) it is seat {order[pos % 3]}'s turn, not seat {seat}'s")
+    return codes
+
+
+def parse_option(text: str, seat: int, setup: Setup, auction=(), dealer=None) -> np.ndarray:
+    """The forced vector (int64[E.F_LEN]) of option ``text`` for ``seat``; raises OptionError."""
+    if not isinstance(text, str) or not text.strip():
+        raise OptionError(f"empty option {text!r}")
+    t = text.strip().lower()
+    forced = np.zeros(E.F_LEN, dtype=np.int64)
+    forced[F_SEAT] = seat
+    if t.startswith("="):
+        if auction:
+            raise OptionError(f"option {text!r} skips the auction: it cannot follow given calls")
+        m = re.fullmatch(r"=(\d+)(!?)(?:/([a-z]+)(?:/(\d+))?)?", t)
+        if not m:
+            raise OptionError(f"option {text!r}: write =L, =L! (blind), =L/TRUMP or =L/TRUMP/TARGET, e.g. =100!/H/120")
+        bid = _bid(m.group(1), f"option {text!r}")
+        forced[F_KIND] = FORCE_CONTRACT
+        forced[F_CALL] = bid
+        forced[E.F_BLIND] = 1 if m.group(2) else 0
+        if m.group(3):
+            trump = m.group(3).upper()
+            if trump not in TRUMP_NAMES:
+                raise OptionError(f"option {text!r}: the trump is one of {' '.join(TRUMP_NAMES)}")
+            forced[E.F_TRUMP] = TRUMP_NAMES.index(trump) + 1
+        if m.group(4):
+            target = _bid(m.group(4), f"option {text!r}: the target")
+            if target < bid:
+                raise OptionError(f"option {text!r}: the target must not be below the bid (RULES.md §1.4)")
+            forced[E.F_TARGET] = target
+        return forced
+    prefix = _prefix(list(auction or ()), dealer, seat, setup.seats)
+    forced[F_KIND] = FORCE_FIRST_CALL
+    forced[F_NPREFIX] = len(prefix)
+    forced[F_PREFIX:F_PREFIX + len(prefix)] = prefix
+    if t == "look":
+        forced[F_CALL] = LOOK
+    elif t == "pass":
+        forced[F_CALL] = 0
+    elif t.startswith("blind:"):
+        forced[F_CALL] = _bid(t[6:], f"option {text!r}")
+    else:
+        raise OptionError(f"{text!r} is not a 501 option (blind:L, look, pass, =L, =L!, =L/TRUMP[/TARGET])")
+    return forced
+
+
+def declares(forced: np.ndarray) -> bool:
+    """A pass declares nothing (its made rate is missing); everything else may."""
+    return not (forced[F_KIND] == FORCE_FIRST_CALL and forced[F_CALL] == 0)
+
+
+def parse_before(before, setup: Setup) -> State:
+    """Every seat's score before the deal (RULES.md §1.1), from None (501 each) or one per seat."""
+    scores = start_scores(setup, before)
+    if (scores[:setup.seats] <= 0).any():
+        raise OptionError("every score must be above 0 before a deal (at 0 or below the game is over)")
+    return State(scores, False, before is not None)
+
+
+def game_state(state: State) -> State:
+    """The same state, asked about the game's win instead of the deal's score."""
+    return State(state.scores, True, state.given)
+
+
+def lower_is_better(state: State) -> bool:
+    return not state.play_out
+
+
+GIVEN_DTYPE = np.dtype(E.ROW_DTYPE.descr + [("win_share", "f8")])
+
+
+def play_given(seed, start, count, dealers, hands, talons, setup: Setup, forced, state: State):
+    """Rows (ROW_DTYPE + ``win_share``, [count]) and forced-legal flags (bool[count]) of deals
+    ``start ..`` played from given dealers (int64[count]), hands (uint64[count, 4]) and talons."""
+    rows = np.zeros(count, dtype=E.ROW_DTYPE)
+    ok = np.zeros(count, dtype=np.bool_)
+    shares = np.zeros((count, 4), dtype=np.float64)
+    E.given_kernel(np.uint64(seed), np.int64(start), np.asarray(dealers, dtype=np.int64),
+                   np.asarray(hands, dtype=np.uint64), np.asarray(talons, dtype=np.uint64), np.int64(setup.seats),
+                   setup.strategy_ids.astype(np.int64), setup.params.astype(np.float64), state.scores,
+                   np.asarray(forced, dtype=np.int64), rows, ok, state.play_out, shares)
+    out = np.zeros(count, dtype=GIVEN_DTYPE)
+    for name in E.ROW_DTYPE.names:
+        out[name] = rows[name]
+    seat = int(forced[F_SEAT])
+    out["win_share"] = shares[:, seat]
+    return out, ok
+
+
+def outcome(rows: np.ndarray, seat: int, state: State):
+    """``(declared, made, score)`` per row for ``seat``: its own score change (score points), or
+    its share of the game's win when the question is about the game (``state.play_out``)."""
+    declared = rows["declarer"] == seat
+    made = declared & rows["made"]
+    if state.play_out:
+        return declared, made, rows["win_share"].astype(np.float64)
+    return declared, made, rows[f"delta_{seat}"].astype(np.float64)
+
+
+def trace_given(seed, deal, dealer, hands, talon, setup: Setup, forced, state: State) -> dict:
+    """The RECORDS.md record (with ``result``) of deal ``deal`` of ``seed`` as :func:`play_given`
+    plays it (the deal itself; a played-out game's later deals are not in it)."""
+    trace = np.zeros(TRACE_LEN, dtype=np.int32)
+    res = np.zeros(E.N_RES, dtype=np.int64)
+    E.trace_given(np.uint64(seed), np.int64(deal), np.int64(dealer), np.asarray(hands, dtype=np.uint64),
+                  np.uint64(talon), np.int64(setup.seats), setup.strategy_ids.astype(np.int64),
+                  setup.params.astype(np.float64), state.scores, np.asarray(forced, dtype=np.int64), trace, res)
+    before = [int(x) for x in state.scores[:setup.seats]]
+    return record_of(trace, res, int(dealer), hands, talon, setup.seats, before, state.given)
