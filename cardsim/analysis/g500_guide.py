@@ -40,6 +40,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from cardsim.deal import MAX_ATTEMPTS
 from cardsim.questions import question, run_question, table
 
 GAME = "500"
@@ -53,12 +54,16 @@ HAND_SIZE = 10
 GUIDE_SUIT = "H"
 """The suit the suit classes are played in; by symmetry it stands for every suit (made rates;
 the scores follow the bid table)."""
-MAX_CANDIDATES = 20_000_000
+MAX_CANDIDATES = 60_000_000
 """Most candidate deals one class may cost per scoring: rarer classes get fewer deals."""
 MIN_DEALS = 1_000
 """A class that MAX_CANDIDATES would leave with fewer deals than this (and than asked) is left out."""
+MIN_ACCEPTANCE = 30 / MAX_ATTEMPTS
+"""Rarer strata are left out: a deal failing after MAX_ATTEMPTS candidates (a ConditionError
+ending the run) must be out of the question (probability exp(-30) a deal)."""
 HALF = 0.5
-Z95 = 1.959963984540054
+FAMILY = 0.95
+"""Family-wise level of the symmetry check: its intervals hold together over the levels compared."""
 
 LEVEL_COLUMNS = ["denom", "trumps", "top", "side_aces", "jokers", "aces", "holding", "share", "scoring", "level",
                  "deals", "made", "made_lo", "made_hi", "score", "score_lo", "score_hi", "diff", "diff_lo",
@@ -85,7 +90,8 @@ GLOSSARY = {
     "margin": "best minus runner-up, paired, with its 95% interval; clear = the interval excludes 0",
     "pays": "whether the best level's mean score is above 0",
     "made_diff_pp / agree": "g500_guide_symmetry: made rate in spades minus hearts (percentage points) with "
-                            "its 95% interval; agree = the interval includes 0 (suffixes _H, _S: each suit)",
+                            "its interval (95% over the levels together, Bonferroni); agree = the interval includes 0 "
+                            "(suffixes _H, _S: each suit)",
     "acceptance": "share of candidate deals the rejection step kept (after the honours given by stratum)",
     "_lo / _hi": "95% interval (Wilson for rates, normal for means)",
 }
@@ -98,6 +104,9 @@ NOTES = [
     "played at all; passing instead lets the others bid, which this table does not value.",
     "The holding is the 10 cards before the kitty; partner's hand and the kitty are random given it. "
     "Everything not forced is played by the default heuristic strategies.",
+    "Blank cells of the heatmap are holdings that cannot occur (4 trumps hold at most 4 of the top five) or "
+    "too rare to deal (a stratum keeping under 3 candidate deals in 100,000); g500_guide_bids lists the classes "
+    "played. Rare classes get fewer deals (column deals).",
 ]
 METHOD = ("Five Hundred bid guide: each class of declarer holdings (trumps and top trumps; side aces; for "
           "no-trump jokers and aces) is dealt exactly — the class is split into equally likely strata by "
@@ -226,7 +235,10 @@ def guide_classes(quick: bool = False) -> list[Holding]:
 
 def deals_for(holding: Holding, n: int, max_candidates: float = MAX_CANDIDATES) -> int:
     """Deals to play in ``holding``: ``n``, fewer where that would cost more than
-    ``max_candidates`` candidate deals, 0 (left out) where that leaves under MIN_DEALS."""
+    ``max_candidates`` candidate deals, 0 (left out) where that leaves under MIN_DEALS or the
+    acceptance is under MIN_ACCEPTANCE."""
+    if holding.acceptance() < MIN_ACCEPTANCE:
+        return 0
     deals = min(n, int(max_candidates * holding.acceptance()))
     return deals if deals >= min(n, MIN_DEALS) else 0
 
@@ -341,8 +353,8 @@ def bids(levels: pd.DataFrame) -> pd.DataFrame:
         ranked = group.sort_values("score", ascending=False, kind="stable")
         best, runner = ranked.iloc[0], ranked.iloc[1] if len(ranked) > 1 else None
         row = {c: best[c] for c in _class_key(levels)}
-        row.update(share=best.share, scoring=best.scoring, deals=best.deals, best=best.level, made=best.made, score=best.score,
-                   score_lo=best.score_lo, score_hi=best.score_hi)
+        row.update(share=best.share, scoring=best.scoring, deals=best.deals, best=best.level, made=best.made,
+                   score=best.score, score_lo=best.score_lo, score_hi=best.score_hi)
         if runner is not None:
             # diff is runner-up minus best: the margin is its negative, the interval flipped
             row.update(runner_up=runner.level, margin=-runner["diff"], margin_lo=-runner.diff_hi,
@@ -402,24 +414,32 @@ def minimum_holding(levels: pd.DataFrame, threshold: float = HALF) -> pd.DataFra
 
 def symmetry(levels: pd.DataFrame) -> pd.DataFrame:
     """Spades vs hearts for the classes played in both (first scoring): per level the made rates,
-    their difference spades minus hearts in percentage points (``made_diff_pp``) with a 95%
-    normal interval (``agree``: it includes 0) and both mean scores."""
+    their difference spades minus hearts in percentage points (``made_diff_pp``) with a normal
+    interval at family-wise level :data:`FAMILY` over the levels compared (Bonferroni: one
+    disagreement in five levels would otherwise come by chance about one run in five),
+    ``agree`` where it includes 0, and both mean scores."""
     first = levels[levels.scoring == levels.scoring.iloc[0]] if len(levels) else levels
     key = ["trumps", "top", "level"]
-    h = _guide_rows(first, GUIDE_SUIT).set_index(key)
-    s = _guide_rows(first, "S").set_index(key)
-    both = h.join(s, lsuffix="_H", rsuffix="_S", how="inner").reset_index()
+    both = _guide_rows(first, GUIDE_SUIT).merge(_guide_rows(first, "S"), on=key, how="inner", suffixes=("_H", "_S"))
     out = both[key].copy()
     for d in ("H", "S"):
         for col in ("made", "made_lo", "made_hi", "score"):
             out[f"{col}_{d}"] = both[f"{col}_{d}"]
     se = np.sqrt(sum(both[f"made_{d}"] * (1 - both[f"made_{d}"]) / both[f"deals_{d}"] for d in ("H", "S")))
+    z = symmetry_z(max(len(both), 1))
     diff = both.made_S - both.made_H
     out["made_diff_pp"] = 100 * diff
-    out["made_diff_pp_lo"] = 100 * (diff - Z95 * se)
-    out["made_diff_pp_hi"] = 100 * (diff + Z95 * se)
+    out["made_diff_pp_lo"] = 100 * (diff - z * se)
+    out["made_diff_pp_hi"] = 100 * (diff + z * se)
     out["agree"] = (out.made_diff_pp_lo <= 0) & (out.made_diff_pp_hi >= 0)
     return _typed(out)
+
+
+def symmetry_z(comparisons: int) -> float:
+    """The normal quantile of a two-sided interval at family-wise :data:`FAMILY` over ``comparisons``."""
+    from scipy.stats import norm
+
+    return float(norm.ppf(1 - (1 - FAMILY) / (2 * comparisons)))
 
 
 def tables(levels: pd.DataFrame) -> dict[str, pd.DataFrame]:
@@ -548,6 +568,7 @@ def _minimum_sentence(m: pd.DataFrame) -> str:
     rows = m[m.denom == GUIDE_SUIT]
     if rows.empty:
         return ""
+    weakest = min(rows.trumps, key=_trumps_order)
     parts = []
     for level, g in rows.groupby("level", sort=True):
         frontier, least = [], None
@@ -555,7 +576,8 @@ def _minimum_sentence(m: pd.DataFrame) -> str:
             if pd.isna(r.top) or (least is not None and int(r.top) >= least):
                 continue
             least = int(r.top)
-            frontier.append(f"{r.trumps} trumps with {least} top")
+            floor = " (the fewest studied)" if r.trumps == weakest and least == 0 else ""
+            frontier.append(f"{r.trumps} trumps with {least} top{floor}")
         name = _bid(level, GUIDE_SUIT)
         parts.append(f"{name} from {' or '.join(frontier)}" if frontier else f"{name} in no class studied")
     return "Each level makes at least half the time: " + "; ".join(parts) + "."
@@ -578,8 +600,9 @@ def _symmetry_sentence(s: pd.DataFrame) -> str:
         return ""
     cls = s.iloc[0]
     off = s[~s.agree]
-    verdict = ("agree with hearts at every level within their 95% intervals" if off.empty else
-               f"differ from hearts beyond their 95% intervals at level(s) {', '.join(str(int(v)) for v in off.level)}")
+    verdict = ("agree with hearts at every level (95% intervals holding over the levels together)" if off.empty else
+               f"differ from hearts at level(s) {', '.join(str(int(v)) for v in off.level)} (95% intervals holding "
+               f"over the levels together)")
     return (f"Hearts stand for every suit: in spades ({cls.trumps} trumps, {int(cls.top)} top) the made rates "
             f"{verdict}; the scores differ through the bid table.")
 
