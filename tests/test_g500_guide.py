@@ -124,7 +124,7 @@ def _levels(score_63=(96, 171, 181, 15, -301), half_width=5.0):
         _class_rows(Holding("NT", jokers=2, aces=3), "quebec", [0.99, 0.9, 0.6, 0.3, 0.1],
                     (118, 176, 64, -200, -400)),
     ]
-    return G._typed(pd.concat(parts, ignore_index=True))
+    return G.typed(pd.concat(parts, ignore_index=True))
 
 
 def test_bids_pick_the_highest_mean_and_the_margin_over_the_runner_up():

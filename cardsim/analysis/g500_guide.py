@@ -316,10 +316,10 @@ def run_classes(classes, n: int, seed: int, n_jobs: int = -1, strategies=None, l
     ordered = [frames[(h, s)] for h, _ in plan for s in SCORINGS]
     if not ordered:
         return pd.DataFrame(columns=LEVEL_COLUMNS)
-    return _typed(pd.concat(ordered, ignore_index=True))
+    return typed(pd.concat(ordered, ignore_index=True))
 
 
-def _typed(frame: pd.DataFrame) -> pd.DataFrame:
+def typed(frame: pd.DataFrame) -> pd.DataFrame:
     """Whole-number class columns as nullable integers (missing where they do not apply)."""
     frame = frame.copy()
     for col in ("top", "side_aces", "jokers", "aces", "level"):
@@ -364,7 +364,7 @@ def bids(levels: pd.DataFrame) -> pd.DataFrame:
         row["clear"] = bool(row["margin_lo"] > 0)
         row["pays"] = bool(best.score > 0)
         rows.append(row)
-    out = _typed(pd.DataFrame(rows))
+    out = typed(pd.DataFrame(rows))
     out["runner_up"] = pd.array([None if pd.isna(v) else int(v) for v in out.runner_up], dtype="Int64")
     out["best"] = pd.array([int(v) for v in out.best], dtype="Int64")
     return out
@@ -408,7 +408,7 @@ def minimum_holding(levels: pd.DataFrame, threshold: float = HALF) -> pd.DataFra
                     h = hit.iloc[0]
                     row.update({least: int(h[least]), "made": h.made, "made_lo": h.made_lo, "made_hi": h.made_hi})
                 out.append(row)
-    return _typed(pd.DataFrame(out, columns=["denom", "level", "trumps", "top", "jokers", "aces", "made",
+    return typed(pd.DataFrame(out, columns=["denom", "level", "trumps", "top", "jokers", "aces", "made",
                                              "made_lo", "made_hi"]))
 
 
@@ -432,7 +432,7 @@ def symmetry(levels: pd.DataFrame) -> pd.DataFrame:
     out["made_diff_pp_lo"] = 100 * (diff - z * se)
     out["made_diff_pp_hi"] = 100 * (diff + z * se)
     out["agree"] = (out.made_diff_pp_lo <= 0) & (out.made_diff_pp_hi >= 0)
-    return _typed(out)
+    return typed(out)
 
 
 def symmetry_z(comparisons: int) -> float:
