@@ -13,7 +13,10 @@ Physical cards of :mod:`cardsim.games.g500.constants` (ranks ``456789TJQKA`` at 
 * ``bowers_X`` for each suit X: jacks of X's colour held (the right and left bowers if X were
   trumps: ``bowers_H`` counts J♥ and J♦), 0..2;
 * ``trumps_X``: the cards that would be trumps with X trumps: the suit X, the other jack of
-  its colour and both jokers (``trumps_H``: hearts + J♦ + HJ + LJ, 14 cards).
+  its colour and both jokers (``trumps_H``: hearts + J♦ + HJ + LJ, 14 cards);
+* ``top_X``: the top five trumps with X trumps held (HJ, LJ, the right and left bowers, the
+  ace of X; ``top_H`` counts HJ LJ J♥ J♦ A♥), 0..5;
+* ``side_aces_X``: aces outside X (``side_aces_H``: A♠ A♣ A♦), 0..3.
 """
 from __future__ import annotations
 
@@ -38,6 +41,10 @@ def _jack(suit: int) -> int:
     return 1 << (16 * suit + JACK)
 
 
+def _ace(suit: int) -> int:
+    return 1 << (16 * suit + RANKS.index("A"))
+
+
 _features = {
     "hcp": ((_rank_mask("A"), 0, 4), (_rank_mask("K"), 0, 3), (_rank_mask("Q"), 0, 2), (_rank_mask("J"), 0, 1),
             (1 << HJ, 0, 6), (1 << LJ, 0, 5)),
@@ -47,11 +54,14 @@ _features = {
 _features.update({SUITS[s]: ((_suit_mask(s), 0, 1),) for s in range(4)})
 _features.update({f"bowers_{SUITS[s]}": ((_jack(s) | _jack(s ^ 1), 0, 1),) for s in range(4)})
 _features.update({f"trumps_{SUITS[s]}": ((_suit_mask(s) | _jack(s ^ 1) | int(JOKER_MASK), 0, 1),) for s in range(4)})
+_features.update({f"top_{SUITS[s]}": ((int(JOKER_MASK) | _jack(s) | _jack(s ^ 1) | _ace(s), 0, 1),) for s in range(4)})
+_features.update({f"side_aces_{SUITS[s]}": ((_rank_mask("A") & ~_ace(s), 0, 1),) for s in range(4)})
 
 FEATURES = FeatureSet(
     game="500", ranks=RANKS, base_deck=DECK.copy(), parse_card=parse_card, card_str=card_str,
     features=_features, aliases={"strength": "hcp"},
-    doc="hcp or strength (A4 K3 Q2 J1, HJ 6, LJ 5), aces, jokers, S C D H (lengths), bowers_X, trumps_X")
+    doc="hcp or strength (A4 K3 Q2 J1, HJ 6, LJ 5), aces, jokers, S C D H (lengths), bowers_X, trumps_X, top_X, "
+        "side_aces_X")
 NAMES, TERM_MASK, TERM_SHIFT, TERM_WEIGHT, TERM_START = FEATURES.tables()
 N_FEATURES = len(NAMES)
 

@@ -1,0 +1,77 @@
+"""Five Hundred bid guide: for a holding before the kitty, which level (6-10) to bid and how
+often each makes, under both scorings (cardsim.analysis.g500_guide).
+
+``--n`` is deals per class, capped at DEFAULT_CAP (the report's 1,000,000 would take hours);
+``--quick``: QUICK_DEALS per class and fewer classes.  ``--results`` is accepted for the
+Makefile's sake; the guide keeps no intermediate results.
+"""
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+import cardsim
+from analyses.common import parse_args, write_tables
+from cardsim.analysis import g500_guide as G
+from cardsim.games import get_game
+from cardsim.games.base import OptionError
+from cardsim.runner import make_run
+from cardsim.strategies.registry import StrategyError
+
+TITLE = "Five Hundred bid guide"
+DEFAULT_CAP = 20_000
+QUICK_DEALS = 1_500
+
+
+def deals_per_class(n: int, quick: bool) -> int:
+    return min(n, QUICK_DEALS if quick else DEFAULT_CAP)
+
+
+def strategy_parameters(specs) -> dict:
+    registry = get_game(G.GAME).registry
+    out = {}
+    for spec in dict.fromkeys(specs):
+        strategy, vector = registry.resolve(spec)
+        out[spec] = {name: float(v) for name, v in zip(strategy.params, vector)}
+    return out
+
+
+def run(args, classes=None) -> Path:
+    """Play the guide's classes, write its tables, figure and ``500_guide.json``; returns its path."""
+    started = time.time()
+    deals = deals_per_class(args.n, args.quick)
+    classes = G.guide_classes(args.quick) if classes is None else classes
+    print(f"{TITLE}: {len(classes)} classes, up to {deals:,} deals each, both scorings", flush=True)
+    levels = G.run_classes(classes, deals, args.seed, n_jobs=args.jobs, log=lambda s: print(s, flush=True))
+    tabs = G.tables(levels)
+    out = Path(args.out)
+    paths = write_tables(G.for_writing(tabs), out)
+    figures = G.figures(tabs, out / "figures")
+    manifest = make_run(G.GAME, 1, args.seed).manifest()
+    specs = manifest["strategies"]
+    meta = {"game": G.GAME, "title": TITLE, "deals": deals, "deals_unit": "deals per class", "seed": args.seed,
+            "source": manifest["source"], "cardsim": cardsim.__version__, "strategies": specs,
+            "parameters": strategy_parameters(specs), "rules": {"scoring": " and ".join(G.SCORINGS)},
+            "tables": list(tabs), "figures": [p.name for p in figures], "glossary": G.GLOSSARY,
+            "notes": G.NOTES, "answer": G.answer(tabs), "method": G.METHOD}
+    path = out / "tables" / "500_guide.json"
+    path.write_text(json.dumps(meta, indent=1, ensure_ascii=False))
+    print(f"{TITLE}: {len(levels) // (len(G.LEVELS) * len(G.SCORINGS))} classes in {time.time() - started:.0f} s -> "
+          f"{', '.join(p.name for p in paths + figures)}, {path.name}", flush=True)
+    return path
+
+
+def main(argv=None) -> int:
+    args = parse_args(TITLE, argv)
+    try:
+        run(args)
+    except (OptionError, StrategyError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,674 @@
+"""Five Hundred bid guide: what a holding before the kitty is worth at each level 6-10.
+
+For a class of holdings of the declarer (seat 0) before the kitty — trumps counted with the
+jokers and the left bower (``trumps_X``), how many of the top five trumps (``top_X``: HJ, LJ,
+right and left bower, ace), optionally the side aces; for no-trump the jokers and the aces —
+every contract ``=6X`` … ``=10X`` is played on the same deals (the auction skipped: the seat
+declares, takes the kitty, discards by its strategy and leads; RULES.md §3.4-§3.5) under both
+scorings (RULES.md §3.6).  The pipeline:
+
+* :func:`guide_classes` — the classes (:class:`Holding`);
+* :func:`run_classes` — plays them through the public question API (:mod:`cardsim.questions`)
+  and returns the long frame of :data:`LEVEL_COLUMNS` (one row per class, scoring and level);
+* :func:`tables` — from that frame: ``g500_guide_bids`` (:func:`bids`: the level with the
+  highest mean score per class and scoring, with the paired margin over the runner-up),
+  ``g500_guide_minimum`` (:func:`minimum_holding`: the least holding at which each level makes
+  at least half the time), ``g500_guide_symmetry`` (:func:`symmetry`: spades vs hearts) and
+  ``g500_guide_levels`` (every number);
+* :func:`answer` — the answer paragraph, generated from those tables; :func:`figures` — the
+  recommended-bid heatmaps.
+
+Sampling a class exactly and cheaply.  Rejection alone (deal, keep the hand if it is in the
+class) is exact but slow for long trump holdings (a hand with 7 trumps comes once in 240).
+The class is therefore split into equally likely strata by WHICH of its counted honours the
+hand holds (which of the top five trumps and side aces; which jokers and aces): each stratum
+gives those cards to the seat and meets the rest of the class by rejection.  Every stratum
+holds the same number of hands of the class, so equal deal counts per stratum sample the class
+uniformly; merging the strata's sums is stratified sampling with equal allocation, whose
+pooled intervals are, if anything, a little wide.
+
+Units: scores in points per deal, the declarer's side's change minus the defenders'.
+"""
+from __future__ import annotations
+
+import hashlib
+import itertools
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from cardsim.deal import MAX_ATTEMPTS
+from cardsim.questions import question, run_question, table
+
+GAME = "500"
+SEAT = 0
+LEVELS = (6, 7, 8, 9, 10)
+SCORINGS = ("quebec", "subtract")
+SUIT_MATE = {"S": "C", "C": "S", "D": "H", "H": "D"}
+SYMBOL = {"S": "♠", "C": "♣", "D": "♦", "H": "♥", "NT": "NT"}
+DECK_SIZE = 46
+HAND_SIZE = 10
+GUIDE_SUIT = "H"
+"""The suit the suit classes are played in; by symmetry it stands for every suit (made rates;
+the scores follow the bid table)."""
+MAX_CANDIDATES = 60_000_000
+"""Most candidate deals one class may cost per scoring: rarer classes get fewer deals."""
+MIN_DEALS = 1_000
+"""A class that MAX_CANDIDATES would leave with fewer deals than this (and than asked) is left out."""
+MIN_ACCEPTANCE = 30 / MAX_ATTEMPTS
+"""Rarer strata are left out: a deal failing after MAX_ATTEMPTS candidates (a ConditionError
+ending the run) must be out of the question (probability exp(-30) a deal)."""
+HALF = 0.5
+FAMILY = 0.95
+"""Family-wise level of the symmetry check: its intervals hold together over the levels compared."""
+
+LEVEL_COLUMNS = ["denom", "trumps", "top", "side_aces", "jokers", "aces", "holding", "share", "scoring", "level",
+                 "deals", "made", "made_lo", "made_hi", "score", "score_lo", "score_hi", "diff", "diff_lo",
+                 "diff_hi", "acceptance"]
+CLASS_COLUMNS = ["denom", "trumps", "top", "side_aces", "jokers", "aces", "holding"]
+
+GLOSSARY = {
+    "denom": "the contract's denomination: H (hearts, standing for any suit), S (the symmetry check), NT",
+    "trumps": "cards that would be trumps, counted before the kitty: the suit, the left bower, the jokers "
+              "(feature trumps_X; 8+ = 8 to 10)",
+    "top": "how many of the top five trumps are among them: HJ, LJ, right bower, left bower, ace (top_X)",
+    "side_aces": "aces outside the trump suit (side_aces_X); empty = any number",
+    "jokers / aces": "no-trump classes: jokers and aces held",
+    "holding": "the class in words",
+    "share": "how often a dealt hand is in the class (exact, combinatorial)",
+    "scoring": "quebec (made: +value, failed: defenders +value) or subtract (failed: -value; defenders "
+               "+10 a trick), RULES.md §3.6",
+    "level / best / runner_up": "tricks contracted (6-10) in the class's denomination, the contract forced with "
+                                "the auction skipped",
+    "deals": "deals played in the class (the same deals for every level and both scorings)",
+    "made": "share of deals in which the declarer's side took at least the tricks bid",
+    "score": "mean score per deal: the declarer's side's change minus the defenders' (points)",
+    "diff": "paired mean difference to the class's best level on the same deals",
+    "margin": "best minus runner-up, paired, with its 95% interval; clear = the interval excludes 0",
+    "pays": "whether the best level's mean score is above 0",
+    "made_diff_pp / agree": "g500_guide_symmetry: made rate in spades minus hearts (percentage points) with "
+                            "its interval (95% over the levels together, Bonferroni); agree = the interval includes 0 "
+                            "(suffixes _H, _S: each suit)",
+    "acceptance": "share of candidate deals the rejection step kept (after the honours given by stratum)",
+    "_lo / _hi": "95% interval (Wilson for rates, normal for means)",
+}
+NOTES = [
+    "Hearts stand for every trump suit: the suits are alike but for the bid table, so the made rates "
+    "are the same in any suit (checked in spades for one class, g500_guide_symmetry) while the scores "
+    "follow each suit's values (RULES.md §3.3).",
+    "Each contract is forced with the auction skipped: no opponent bids, the declarer takes the "
+    "kitty. A level whose mean score is below 0 loses points on average against the deal not being "
+    "played at all; passing instead lets the others bid, which this table does not value.",
+    "The holding is the 10 cards before the kitty; partner's hand and the kitty are random given it. "
+    "Everything not forced is played by the default heuristic strategies.",
+    "Blank cells of the heatmap are holdings that cannot occur (4 trumps hold at most 4 of the top five) or "
+    "too rare to deal (a stratum keeping under 3 candidate deals in 100,000); g500_guide_bids lists the classes "
+    "played. Rare classes get fewer deals (column deals).",
+]
+METHOD = ("Five Hundred bid guide: each class of declarer holdings (trumps and top trumps; side aces; for "
+          "no-trump jokers and aces) is dealt exactly — the class is split into equally likely strata by "
+          "which of its counted honours the hand holds, those cards are given to the seat and the rest of the "
+          "class is met by rejection — and every contract from 6 to 10 in that denomination is played with "
+          "the auction skipped on the same deals (common random numbers), once under each scoring with the "
+          "same seeds. The recommended level is the one with the highest mean score; the margin over the "
+          "runner-up is a paired difference with a 95% interval.")
+
+
+# ---------------------------------------------------------------- classes
+@dataclass(frozen=True)
+class Holding:
+    """A class of declarer holdings before the kitty.
+
+    ``denom``: a suit letter (S C D H) or ``"NT"``.  Suit classes: ``trumps`` (exact count, or
+    at least it when ``plus``), ``top`` (0..5), ``side_aces`` (None = any).  No-trump classes:
+    ``jokers`` (0..2) and ``aces`` (0..4).
+    """
+
+    denom: str
+    trumps: int | None = None
+    top: int | None = None
+    side_aces: int | None = None
+    plus: bool = False
+    jokers: int | None = None
+    aces: int | None = None
+
+    @property
+    def is_nt(self) -> bool:
+        return self.denom == "NT"
+
+    @property
+    def trumps_label(self) -> str:
+        return "" if self.is_nt else f"{self.trumps}{'+' if self.plus else ''}"
+
+    def label(self) -> str:
+        if self.is_nt:
+            return f"{_count(self.jokers, 'joker')}, {_count(self.aces, 'ace')}"
+        text = f"{self.trumps_label} trumps, {self.top} top"
+        if self.side_aces is not None:
+            text += f", {_count(self.side_aces, 'side ace')}"
+        return text
+
+    def groups(self) -> list[tuple[tuple[str, ...], int]]:
+        """The counted honours: ``(cards, how many held)``, each held exactly (card tokens)."""
+        if self.is_nt:
+            return [(("HJ", "LJ"), self.jokers), (("AS", "AC", "AD", "AH"), self.aces)]
+        x = self.denom
+        out = [(("HJ", "LJ", f"J{x}", f"J{SUIT_MATE[x]}", f"A{x}"), self.top)]
+        if self.side_aces is not None:
+            out.append((tuple(f"A{s}" for s in "SCDH" if s != x), self.side_aces))
+        return out
+
+    def counted(self) -> tuple[int, int, int]:
+        """``(cards, least, most)``: the other trumps and how many of them the class holds."""
+        if self.is_nt:
+            return 0, 0, 0
+        low = 14 - 5
+        most = HAND_SIZE - self.top if self.plus else self.trumps - self.top
+        return low, self.trumps - self.top, most
+
+    def where(self) -> str:
+        """The class as a conditions string (docs/conditions.md)."""
+        if self.is_nt:
+            return f"jokers={self.jokers}, aces={self.aces}"
+        x = self.denom
+        text = f"top_{x}={self.top}, trumps_{x}{'>=' if self.plus else '='}{self.trumps}"
+        if self.side_aces is not None:
+            text += f", side_aces_{x}={self.side_aces}"
+        return text
+
+    def strata(self) -> list[str]:
+        """The given cards of every stratum (hand strings): each choice of the held honours."""
+        choices = [itertools.combinations(cards, k) for cards, k in self.groups()]
+        return [" ".join(c for part in combo for c in part) for combo in itertools.product(*choices)]
+
+    def _rest(self, free: int) -> int:
+        """Ways to fill ``free`` slots outside the counted honours within the class."""
+        low, lo, hi = self.counted()
+        others = DECK_SIZE - low - sum(len(cards) for cards, _ in self.groups())
+        return sum(math.comb(low, c) * math.comb(others, free - c) for c in range(lo, hi + 1) if 0 <= free - c)
+
+    def share(self) -> float:
+        """Probability that a dealt hand is in the class."""
+        held = sum(k for _, k in self.groups())
+        ways = math.prod(math.comb(len(cards), k) for cards, k in self.groups())
+        return ways * self._rest(HAND_SIZE - held) / math.comb(DECK_SIZE, HAND_SIZE)
+
+    def acceptance(self) -> float:
+        """Share of candidate deals a stratum keeps (its honours given, the rest random)."""
+        held = sum(k for _, k in self.groups())
+        return self._rest(HAND_SIZE - held) / math.comb(DECK_SIZE - held, HAND_SIZE - held)
+
+    def options(self) -> list[str]:
+        return [f"={level}{self.denom}" for level in LEVELS]
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def suit_grid(trumps=(4, 5, 6, 7, 8), tops=range(6), suit=GUIDE_SUIT) -> list[Holding]:
+    """Suit classes trumps x top (the last trumps count taken as 'or more'), the possible ones."""
+    last = max(trumps)
+    return [Holding(suit, t, k, plus=t == last) for t in trumps for k in tops if k <= t and t - k <= 9]
+
+
+def nt_grid(jokers=(0, 1, 2), aces=range(5)) -> list[Holding]:
+    return [Holding("NT", jokers=j, aces=a) for j in jokers for a in aces]
+
+
+def guide_classes(quick: bool = False) -> list[Holding]:
+    """The classes of the guide: hearts trumps x top, a side-aces sweep, one spade class for the
+    symmetry check, no-trump jokers x aces (``quick``: fewer of each)."""
+    if quick:
+        suits = suit_grid(trumps=(5, 6, 7), tops=(1, 2, 3, 4))
+        side = [Holding(GUIDE_SUIT, 6, 2, side_aces=a) for a in (0, 2)]
+        nt = nt_grid(aces=(1, 3))
+    else:
+        suits = suit_grid()
+        side = [Holding(GUIDE_SUIT, 6, 2, side_aces=a) for a in range(4)]
+        nt = nt_grid()
+    return suits + side + [Holding("S", 6, 3)] + nt
+
+
+def deals_for(holding: Holding, n: int, max_candidates: float = MAX_CANDIDATES) -> int:
+    """Deals to play in ``holding``: ``n``, fewer where that would cost more than
+    ``max_candidates`` candidate deals, 0 (left out) where that leaves under MIN_DEALS or the
+    acceptance is under MIN_ACCEPTANCE."""
+    if holding.acceptance() < MIN_ACCEPTANCE:
+        return 0
+    deals = min(n, int(max_candidates * holding.acceptance()))
+    return deals if deals >= min(n, MIN_DEALS) else 0
+
+
+def task_seed(seed: int, holding: Holding, stratum: int) -> int:
+    """The seed of one stratum (the same under both scorings: paired)."""
+    digest = hashlib.sha256(f"{seed}|{holding}|{stratum}".encode()).digest()
+    return int.from_bytes(digest[:8], "little") >> 1
+
+
+# ---------------------------------------------------------------- running
+def _stratum_sums(holding: Holding, given: str, deals: int, seed: int, scoring: str, strategies) -> dict:
+    q = question(GAME, SEAT, holding.options(), n=deals, seed=seed, hand=given or None, where=holding.where(),
+                 strategies=strategies, rules={"scoring": scoring}, chunk_size=max(deals, 1))
+    return run_question(q, n_jobs=1)
+
+
+def _merge(parts: list[dict]) -> dict:
+    return {key: sum(p[key] for p in parts) for key in parts[0]}
+
+
+def class_rows(holding: Holding, scoring: str, sums: dict, strategies=None) -> pd.DataFrame:
+    """The :data:`LEVEL_COLUMNS` rows of one class and scoring from its merged question sums."""
+    given = holding.strata()[0]
+    q = question(GAME, SEAT, holding.options(), n=1, seed=0, hand=given or None, where=holding.where(),
+                 strategies=strategies, rules={"scoring": scoring})
+    t = table(q, sums)
+    out = pd.DataFrame({"level": [int(o[1:-len(holding.denom)]) for o in t.option]})
+    for col, value in class_values(holding).items():
+        out[col] = value
+    out["share"] = holding.share()
+    out["scoring"] = scoring
+    out["deals"] = t["n"].to_numpy()
+    for col in ("made", "made_lo", "made_hi", "score", "score_lo", "score_hi", "diff", "diff_lo", "diff_hi"):
+        out[col] = t[col].to_numpy()
+    out["acceptance"] = t.attrs["acceptance"]
+    return out.sort_values("level")[LEVEL_COLUMNS].reset_index(drop=True)
+
+
+def class_values(holding: Holding) -> dict:
+    """The class columns of ``holding`` (missing values as None)."""
+    return {"denom": holding.denom, "trumps": holding.trumps_label, "top": holding.top,
+            "side_aces": holding.side_aces, "jokers": holding.jokers, "aces": holding.aces,
+            "holding": holding.label()}
+
+
+def run_classes(classes, n: int, seed: int, n_jobs: int = -1, strategies=None, log=print) -> pd.DataFrame:
+    """Play every class (``n`` deals each at most, :func:`deals_for`) under both scorings.
+
+    Returns the long frame (:data:`LEVEL_COLUMNS`): one row per class, scoring and level, the
+    classes in the given order.  ``log`` gets one progress line per class.
+    """
+    from joblib import Parallel, delayed
+
+    plan = []
+    for holding in classes:
+        deals = deals_for(holding, n)
+        if deals == 0:
+            log(f"  {holding.denom} {holding.label()}: left out (share {holding.share():.1e}, too rare to deal)")
+            continue
+        strata = holding.strata()
+        per = -(-deals // len(strata))
+        plan.append((holding, [(given, per, task_seed(seed, holding, i)) for i, given in enumerate(strata)]))
+    tasks = [(h, scoring, given, per, s) for h, strata in plan for scoring in SCORINGS for given, per, s in strata]
+    results = Parallel(n_jobs=n_jobs, return_as="generator")(
+        delayed(_stratum_sums)(h, given, per, s, scoring, strategies) for h, scoring, given, per, s in tasks)
+    frames, parts = {}, {}
+    for (holding, scoring, _, _, _), sums in zip(tasks, results):
+        parts.setdefault((holding, scoring), []).append(sums)
+        if len(parts[(holding, scoring)]) == len(holding.strata()):
+            f = class_rows(holding, scoring, _merge(parts.pop((holding, scoring))), strategies)
+            frames[(holding, scoring)] = f
+            log(f"  {holding.denom} {holding.label()}, {scoring}: {int(f.deals.iloc[0]):,} deals, acceptance "
+                f"{f.acceptance.iloc[0]:.2g}, best {_best_text(f)}")
+    ordered = [frames[(h, s)] for h, _ in plan for s in SCORINGS]
+    if not ordered:
+        return pd.DataFrame(columns=LEVEL_COLUMNS)
+    return typed(pd.concat(ordered, ignore_index=True))
+
+
+def typed(frame: pd.DataFrame) -> pd.DataFrame:
+    """Whole-number class columns as nullable integers (missing where they do not apply)."""
+    frame = frame.copy()
+    for col in ("top", "side_aces", "jokers", "aces", "level"):
+        if col in frame:
+            frame[col] = pd.array([None if pd.isna(v) else int(v) for v in frame[col]], dtype="Int64")
+    if "trumps" in frame:
+        frame["trumps"] = frame["trumps"].fillna("").astype(str)
+    return frame
+
+
+def _best_text(rows: pd.DataFrame) -> str:
+    best = rows.loc[rows.score.idxmax()]
+    return f"{int(best.level)}{SYMBOL[best.denom]} ({best.score:+.0f})"
+
+
+# ---------------------------------------------------------------- tables
+def _class_key(frame: pd.DataFrame) -> list[str]:
+    return [c for c in CLASS_COLUMNS if c in frame]
+
+
+def bids(levels: pd.DataFrame) -> pd.DataFrame:
+    """The recommended level per class and scoring: the highest mean score.
+
+    Columns: the class columns, ``share``, ``scoring``, ``deals``, ``best``, its ``made`` rate and
+    ``score`` (with 95% interval), ``runner_up`` (the second-highest mean), ``margin`` = best
+    minus runner-up on the same deals with its 95% interval, ``clear`` (the interval excludes
+    0) and ``pays`` (best score > 0).  Classes keep their order in ``levels``.
+    """
+    rows = []
+    for _, group in levels.groupby(_class_key(levels) + ["scoring"], sort=False, dropna=False):
+        ranked = group.sort_values("score", ascending=False, kind="stable")
+        best, runner = ranked.iloc[0], ranked.iloc[1] if len(ranked) > 1 else None
+        row = {c: best[c] for c in _class_key(levels)}
+        row.update(share=best.share, scoring=best.scoring, deals=best.deals, best=best.level, made=best.made,
+                   score=best.score, score_lo=best.score_lo, score_hi=best.score_hi)
+        if runner is not None:
+            # diff is runner-up minus best: the margin is its negative, the interval flipped
+            row.update(runner_up=runner.level, margin=-runner["diff"], margin_lo=-runner.diff_hi,
+                       margin_hi=-runner.diff_lo)
+        else:
+            row.update(runner_up=None, margin=np.nan, margin_lo=np.nan, margin_hi=np.nan)
+        row["clear"] = bool(row["margin_lo"] > 0)
+        row["pays"] = bool(best.score > 0)
+        rows.append(row)
+    out = typed(pd.DataFrame(rows))
+    out["runner_up"] = pd.array([None if pd.isna(v) else int(v) for v in out.runner_up], dtype="Int64")
+    out["best"] = pd.array([int(v) for v in out.best], dtype="Int64")
+    return out
+
+
+def _guide_rows(frame: pd.DataFrame, denom: str) -> pd.DataFrame:
+    """The rows of the main grid of ``denom``: no side-ace split."""
+    rows = frame[frame.denom == denom]
+    return rows[rows.side_aces.isna()] if "side_aces" in rows else rows
+
+
+def _trumps_order(label: str) -> int:
+    return int(str(label).rstrip("+"))
+
+
+def minimum_holding(levels: pd.DataFrame, threshold: float = HALF) -> pd.DataFrame:
+    """The least holding at which each level makes at least ``threshold`` of the time.
+
+    Suit rows (the guide suit): for each level and trumps count, the fewest top trumps whose
+    class's made rate is at least ``threshold`` (``top`` missing where no class studied
+    reaches it).  No-trump rows: for each level and jokers count, the fewest aces.  Made rates
+    are read from the first scoring (the play does not depend on the scoring).  Columns:
+    ``denom``, ``level``, ``trumps``, ``top``, ``jokers``, ``aces``, ``made``, ``made_lo``,
+    ``made_hi``.
+    """
+    first = levels[levels.scoring == levels.scoring.iloc[0]] if len(levels) else levels
+    out = []
+    for denom, by, least in ((GUIDE_SUIT, "trumps", "top"), ("NT", "jokers", "aces")):
+        rows = _guide_rows(first, denom)
+        if rows.empty:
+            continue
+        counts = sorted(rows[by].unique(), key=_trumps_order if by == "trumps" else int)
+        for level in LEVELS:
+            for count in counts:
+                cls = rows[(rows.level == level) & (rows[by] == count)].sort_values(least)
+                hit = cls[cls.made >= threshold]
+                row = {"denom": denom, "level": level, "trumps": "", "top": None, "jokers": None, "aces": None,
+                       "made": np.nan, "made_lo": np.nan, "made_hi": np.nan}
+                row[by] = count
+                if len(hit):
+                    h = hit.iloc[0]
+                    row.update({least: int(h[least]), "made": h.made, "made_lo": h.made_lo, "made_hi": h.made_hi})
+                out.append(row)
+    return typed(pd.DataFrame(out, columns=["denom", "level", "trumps", "top", "jokers", "aces", "made",
+                                             "made_lo", "made_hi"]))
+
+
+def symmetry(levels: pd.DataFrame) -> pd.DataFrame:
+    """Spades vs hearts for the classes played in both (first scoring): per level the made rates,
+    their difference spades minus hearts in percentage points (``made_diff_pp``) with a normal
+    interval at family-wise level :data:`FAMILY` over the levels compared (Bonferroni: one
+    disagreement in five levels would otherwise come by chance about one run in five),
+    ``agree`` where it includes 0, and both mean scores."""
+    first = levels[levels.scoring == levels.scoring.iloc[0]] if len(levels) else levels
+    key = ["trumps", "top", "level"]
+    both = _guide_rows(first, GUIDE_SUIT).merge(_guide_rows(first, "S"), on=key, how="inner", suffixes=("_H", "_S"))
+    out = both[key].copy()
+    for d in ("H", "S"):
+        for col in ("made", "made_lo", "made_hi", "score"):
+            out[f"{col}_{d}"] = both[f"{col}_{d}"]
+    se = np.sqrt(sum(both[f"made_{d}"] * (1 - both[f"made_{d}"]) / both[f"deals_{d}"] for d in ("H", "S")))
+    z = symmetry_z(max(len(both), 1))
+    diff = both.made_S - both.made_H
+    out["made_diff_pp"] = 100 * diff
+    out["made_diff_pp_lo"] = 100 * (diff - z * se)
+    out["made_diff_pp_hi"] = 100 * (diff + z * se)
+    out["agree"] = (out.made_diff_pp_lo <= 0) & (out.made_diff_pp_hi >= 0)
+    return typed(out)
+
+
+def symmetry_z(comparisons: int) -> float:
+    """The normal quantile of a two-sided interval at family-wise :data:`FAMILY` over ``comparisons``."""
+    from scipy.stats import norm
+
+    return float(norm.ppf(1 - (1 - FAMILY) / (2 * comparisons)))
+
+
+def tables(levels: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """Every table of the guide from the long frame of :func:`run_classes`."""
+    return {"g500_guide_bids": bids(levels), "g500_guide_minimum": minimum_holding(levels),
+            "g500_guide_symmetry": symmetry(levels), "g500_guide_levels": levels}
+
+
+def for_writing(tabs: dict[str, pd.DataFrame]) -> dict[str, pd.DataFrame]:
+    """The tables as written: missing whole numbers as empty cells (not ``<NA>``)."""
+    out = {}
+    for name, t in tabs.items():
+        t = t.copy()
+        for col in t.columns:
+            if isinstance(t[col].dtype, pd.Int64Dtype):
+                t[col] = pd.Series(["" if pd.isna(v) else int(v) for v in t[col]], index=t.index, dtype=object)
+        out[name] = t
+    return out
+
+
+# ---------------------------------------------------------------- the answer
+def _bid(level, denom: str) -> str:
+    return f"{int(level)}{SYMBOL[denom]}"
+
+
+def _span(values: list[int]) -> str:
+    return f"{values[0]}" if len(values) == 1 else f"{values[0]}–{values[-1]}"
+
+
+def _runs(rows: pd.DataFrame, by: str, verdict) -> str:
+    """``verdict`` of consecutive ``by`` values grouped: 'none pays with 0 top, 6♥ with 1–3'."""
+    parts, current, values = [], None, []
+    for _, r in rows.sort_values(by).iterrows():
+        v = verdict(r)
+        if v != current and values:
+            parts.append((current, values))
+            values = []
+        current = v
+        values.append(int(r[by]))
+    if values:
+        parts.append((current, values))
+    return ", ".join(f"{v} with {_span(vals)}" for v, vals in parts)
+
+
+def _verdict(r) -> str:
+    return _bid(r.best, r.denom) if r.pays else "none pays"
+
+
+def _grid_body(b: pd.DataFrame, denom: str, scoring: str) -> str:
+    """The recommended level of every class of the main grid of ``denom`` under ``scoring``."""
+    rows = _guide_rows(b[b.scoring == scoring], denom)
+    if rows.empty:
+        return ""
+    if denom == "NT":
+        groups = [(f"{_count(int(j), 'joker')}", g) for j, g in rows.groupby("jokers", sort=True)]
+        return "; ".join(f"{name}: {_runs(g, 'aces', _verdict)} aces" for name, g in groups)
+    groups = sorted(rows.groupby("trumps"), key=lambda kv: _trumps_order(kv[0]))
+    return "; ".join(f"{t} trumps: {_runs(g, 'top', _verdict)} top" for t, g in groups)
+
+
+def _grid_sentences(b: pd.DataFrame, denom: str) -> list[str]:
+    """One sentence per scoring, or one for all when they recommend alike."""
+    scorings = list(dict.fromkeys(b.scoring))
+    bodies = {s: _grid_body(b, denom, s) for s in scorings}
+    if not any(bodies.values()):
+        return []
+    what = ("No-trump, best level by jokers and aces" if denom == "NT" else
+            "Best level by trumps held and how many of the top five")
+    if len(set(bodies.values())) == 1:
+        return [f"{what}, under {' and '.join(scorings)} alike: {bodies[scorings[0]]}."]
+    return [f"{what}, under {s}: {body}." for s, body in bodies.items() if body]
+
+
+def _scorings_sentence(b: pd.DataFrame) -> str:
+    """Whether the scorings recommend the same level, class by class."""
+    scorings = list(dict.fromkeys(b.scoring))
+    if len(scorings) < 2:
+        return ""
+    wide = b.pivot_table(index=["denom", "holding"], columns="scoring", values="best", aggfunc="first")
+    wide = wide.dropna()
+    same = int((wide.nunique(axis=1) == 1).sum())
+    differ = [f"{h}{'' if d == GUIDE_SUIT else ' ' + d}" for (d, h), r in wide.iterrows() if r.nunique() > 1]
+    text = f"{' and '.join(scorings).capitalize()} recommend the same level in {same} of {len(wide)} classes"
+    return text + (f" (not in: {'; '.join(differ)})." if differ else ".")
+
+
+def _example(b: pd.DataFrame) -> str:
+    """One class spelled out under every scoring, with its margin over the runner-up."""
+    rows = _guide_rows(b, GUIDE_SUIT)
+    if rows.empty:
+        return ""
+    pick = rows[(rows.trumps == "6") & (rows.top == 3)]
+    first = (pick if len(pick) else rows).iloc[0]
+    same = rows[(rows.trumps == first.trumps) & (rows.top == first.top)]
+    parts = []
+    for _, r in same.iterrows():
+        text = f"{_bid(r.best, r.denom)} under {r.scoring} ({r.score:+.0f} a deal, made {r.made:.0%}"
+        if not pd.isna(r.runner_up):
+            sure = "clearly" if r.clear else "not clearly: the 95% interval of the paired margin includes 0"
+            text += (f"; {r.margin:.1f} points better than {_bid(r.runner_up, r.denom)} "
+                     f"[{r.margin_lo:.1f}, {r.margin_hi:.1f}], {sure}")
+        parts.append(text + ")")
+    return f"With {first.trumps} trumps including {int(first.top)} of the top five, bid " + " and ".join(parts) + "."
+
+
+def _close_calls(b: pd.DataFrame) -> str:
+    rows = b[(b.denom != "S") & b.runner_up.notna()]
+    if rows.empty:
+        return ""
+    close = rows[~rows.clear]
+    text = (f"The best level beats the runner-up clearly (95% interval of the paired margin above 0) in "
+            f"{len(rows) - len(close)} of {len(rows)} class-and-scoring cases")
+    if close.empty:
+        return text + "."
+    calls = {}
+    for _, r in close.iterrows():
+        name = (f"{r.holding}{'' if r.denom == GUIDE_SUIT else ' ' + r.denom} ({_bid(r.best, r.denom)} vs "
+                f"{_bid(r.runner_up, r.denom)}")
+        calls.setdefault(name, []).append(r.scoring)
+    shown = [f"{name}, {' and '.join(scorings)})" for name, scorings in list(calls.items())[:4]]
+    more = f" and {len(calls) - 4} more" if len(calls) > 4 else ""
+    return text + "; close calls: " + "; ".join(shown) + more + "."
+
+
+def _minimum_sentence(m: pd.DataFrame) -> str:
+    rows = m[m.denom == GUIDE_SUIT]
+    if rows.empty:
+        return ""
+    weakest = min(rows.trumps, key=_trumps_order)
+    parts = []
+    for level, g in rows.groupby("level", sort=True):
+        frontier, least = [], None
+        for _, r in sorted(g.iterrows(), key=lambda kv: _trumps_order(kv[1].trumps)):
+            if pd.isna(r.top) or (least is not None and int(r.top) >= least):
+                continue
+            least = int(r.top)
+            floor = " (the fewest studied)" if r.trumps == weakest and least == 0 else ""
+            frontier.append(f"{r.trumps} trumps with {least} top{floor}")
+        name = _bid(level, GUIDE_SUIT)
+        parts.append(f"{name} from {' or '.join(frontier)}" if frontier else f"{name} in no class studied")
+    return "Each level makes at least half the time: " + "; ".join(parts) + "."
+
+
+def _side_aces_sentence(b: pd.DataFrame) -> str:
+    rows = b[(b.denom == GUIDE_SUIT) & b.side_aces.notna()]
+    if rows.empty:
+        return ""
+    first = rows.iloc[0]
+    parts = []
+    for scoring, g in rows.groupby("scoring", sort=False):
+        parts.append(f"{scoring} " + ", ".join(f"{int(r.side_aces)} → {_verdict(r)} ({r.score:+.0f})"
+                                                for _, r in g.sort_values("side_aces").iterrows()))
+    return (f"Side aces, with {first.trumps} trumps and {int(first.top)} top: " + "; ".join(parts) + ".")
+
+
+def _symmetry_sentence(s: pd.DataFrame) -> str:
+    if s.empty:
+        return ""
+    cls = s.iloc[0]
+    off = s[~s.agree]
+    verdict = ("agree with hearts at every level (95% intervals holding over the levels together)" if off.empty else
+               f"differ from hearts at level(s) {', '.join(str(int(v)) for v in off.level)} (95% intervals holding "
+               f"over the levels together)")
+    return (f"Hearts stand for every suit: in spades ({cls.trumps} trumps, {int(cls.top)} top) the made rates "
+            f"{verdict}; the scores differ through the bid table.")
+
+
+def answer(tabs: dict[str, pd.DataFrame]) -> str:
+    """The answer paragraph, every number read from the tables of :func:`tables`."""
+    b = tabs["g500_guide_bids"]
+    parts = [_example(b)] + _grid_sentences(b, GUIDE_SUIT) + [_scorings_sentence(b)]
+    parts += [_minimum_sentence(tabs["g500_guide_minimum"]), _side_aces_sentence(b)]
+    parts += _grid_sentences(b, "NT") + [_close_calls(b), _symmetry_sentence(tabs["g500_guide_symmetry"])]
+    return " ".join(p for p in parts if p)
+
+
+# ---------------------------------------------------------------- figures
+def _grid(rows: pd.DataFrame, row_col: str, col_col: str):
+    ys = sorted(rows[row_col].unique(), key=_trumps_order if row_col == "trumps" else int)
+    xs = sorted(int(v) for v in rows[col_col].unique())
+    return ys, xs
+
+
+def figures(tabs: dict[str, pd.DataFrame], outdir: Path) -> list[Path]:
+    """``g500_guide_bids.png``: the recommended level per class (heatmaps: trumps x top trumps in
+    hearts, jokers x aces in no-trump), one column per scoring; each cell shows the level and
+    its mean score, * where the runner-up is within the 95% interval, grey where no level pays."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.colors import BoundaryNorm, ListedColormap
+
+    b = tabs["g500_guide_bids"]
+    scorings = list(dict.fromkeys(b.scoring))
+    panels = [(d, by, x) for d, by, x in ((GUIDE_SUIT, "trumps", "top"), ("NT", "jokers", "aces"))
+              if not _guide_rows(b, d).empty]
+    if not panels or not scorings:
+        return []
+    cmap = ListedColormap(["#deebf7", "#9ecae1", "#6baed6", "#3182bd", "#08519c"])
+    norm = BoundaryNorm([5.5, 6.5, 7.5, 8.5, 9.5, 10.5], cmap.N)
+    fig, axes = plt.subplots(len(panels), len(scorings), figsize=(5.2 * len(scorings), 4.2 * len(panels)),
+                             squeeze=False)
+    for i, (denom, by, across) in enumerate(panels):
+        rows = _guide_rows(b, denom)
+        ys, xs = _grid(rows, by, across)
+        for j, scoring in enumerate(scorings):
+            ax = axes[i, j]
+            grid = np.full((len(ys), len(xs)), np.nan)
+            for _, r in rows[rows.scoring == scoring].iterrows():
+                y, x = ys.index(r[by]), xs.index(int(r[across]))
+                grid[y, x] = r.best if r.pays else np.nan
+                text = f"{int(r.best)}{'*' if not r.clear else ''}\n{r.score:+.0f}"
+                ax.text(x, y, text, ha="center", va="center", fontsize=8,
+                        color="white" if r.pays and r.best >= 9 else "black")
+                if not r.pays:
+                    ax.add_patch(plt.Rectangle((x - 0.5, y - 0.5), 1, 1, color="#dddddd", zorder=0))
+            ax.imshow(grid, cmap=cmap, norm=norm, origin="lower", aspect="auto")
+            ax.set_xticks(range(len(xs)), [str(v) for v in xs])
+            ax.set_yticks(range(len(ys)), [str(v) for v in ys])
+            ax.set_xlabel("top five trumps held" if denom != "NT" else "aces")
+            ax.set_ylabel("trumps held (with jokers, left bower)" if denom != "NT" else "jokers")
+            ax.set_title(f"{'hearts (any suit)' if denom != 'NT' else 'no-trump'}, {scoring}", fontsize=10)
+    fig.suptitle("Five Hundred: the level with the highest mean score before the kitty\n"
+                 "(* runner-up within the 95% interval; grey: no level scores above 0)", fontsize=10)
+    fig.tight_layout()
+    outdir = Path(outdir)
+    outdir.mkdir(parents=True, exist_ok=True)
+    path = outdir / "g500_guide_bids.png"
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return [path]

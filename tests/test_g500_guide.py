@@ -1,0 +1,219 @@
+"""Five Hundred bid guide: the new hand features, the class arithmetic, the pipeline on hand-built
+frames with exact values, the generated answer, and a tiny end-to-end run."""
+import json
+from math import comb
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from analyses import g500_guide as script
+from analyses.common import parse_args
+from cardsim.analysis import g500_guide as G
+from cardsim.analysis.g500_guide import Holding
+from cardsim.conditions import Conditions, compile as compile_conditions
+from cardsim.deal import deal_chunk
+from cardsim.games.g500 import features as F
+from cardsim.games.g500.constants import card_str
+
+
+# ---------------------------------------------------------------- features
+def _tokens(hand) -> set[str]:
+    h = int(hand)
+    return {card_str(c) for c in range(64) if h >> c & 1}
+
+
+def test_top_and_side_aces_match_a_python_count_on_random_hands():
+    hands = deal_chunk(compile_conditions(Conditions("500")), 11, 0, 400).hands
+    out = np.zeros(F.N_FEATURES, dtype=np.int64)
+    seen_top, seen_side = set(), set()
+    for hand in hands.reshape(-1):
+        cards = _tokens(hand)
+        F.hand_features(hand, out)
+        for x, mate in (("S", "C"), ("C", "S"), ("D", "H"), ("H", "D")):
+            top = len(cards & {"HJ", "LJ", f"J{x}", f"J{mate}", f"A{x}"})
+            side = len(cards & {f"A{s}" for s in "SCDH" if s != x})
+            assert out[F.NAMES.index(f"top_{x}")] == top
+            assert out[F.NAMES.index(f"side_aces_{x}")] == side
+            seen_top.add(top)
+            seen_side.add(side)
+    assert seen_top >= {0, 1, 2, 3} and seen_side == {0, 1, 2, 3}
+
+
+def test_top_class_keeps_only_hands_with_that_many_top_trumps():
+    dealt = deal_chunk(compile_conditions(Conditions("500", classes={0: "top_S=4, side_aces_S<=1"})), 3, 0, 200)
+    for hand in dealt.hands[:, 0]:
+        cards = _tokens(hand)
+        assert len(cards & {"HJ", "LJ", "JS", "JC", "AS"}) == 4
+        assert len(cards & {"AC", "AD", "AH"}) <= 1
+
+
+# ---------------------------------------------------------------- classes
+def test_class_shares_are_exact_and_sum_to_one():
+    assert G.Holding("H", 6, 3).share() == pytest.approx(comb(5, 3) * comb(9, 3) * comb(32, 4) / comb(46, 10))
+    every_suit_class = [Holding("H", t, k) for t in range(11) for k in range(6) if k <= t and t - k <= 9]
+    assert sum(h.share() for h in every_suit_class) == pytest.approx(1.0)
+    assert sum(h.share() for h in G.nt_grid()) == pytest.approx(1.0)
+    plus = Holding("H", 8, 4, plus=True).share()
+    assert plus == pytest.approx(sum(Holding("H", t, 4).share() for t in (8, 9, 10)))
+    sides = sum(Holding("H", 6, 2, side_aces=a).share() for a in range(4))
+    assert sides == pytest.approx(Holding("H", 6, 2).share())
+
+
+def test_strata_give_every_choice_of_the_counted_honours():
+    strata = Holding("H", 6, 2).strata()
+    assert len(strata) == 10 and len(set(strata)) == 10
+    assert all(len(s.split()) == 2 and set(s.split()) <= {"HJ", "LJ", "JH", "JD", "AH"} for s in strata)
+    assert len(Holding("S", 6, 2, side_aces=1).strata()) == 10 * 3
+    assert Holding("NT", jokers=1, aces=2).strata()[0] == "HJ AS AC"
+    assert len(Holding("NT", jokers=1, aces=2).strata()) == 2 * 6
+    assert Holding("H", 5, 0).strata() == [""]
+    assert Holding("D", 8, 3, side_aces=2, plus=True).where() == "top_D=3, trumps_D>=8, side_aces_D=2"
+    # given the honours, the rest: 3 low trumps of 9, 4 of the 32 plain cards, from 43 cards
+    assert Holding("H", 6, 3).acceptance() == pytest.approx(comb(9, 3) * comb(32, 4) / comb(43, 7))
+
+
+def test_rare_classes_get_fewer_deals_or_none():
+    common, rare = Holding("H", 6, 3), Holding("H", 8, 0, plus=True)
+    assert G.deals_for(common, 20_000) == 20_000
+    capped = G.deals_for(Holding("H", 8, 2, plus=True), 20_000)
+    assert capped == int(G.MAX_CANDIDATES * Holding("H", 8, 2, plus=True).acceptance()) and capped < 20_000
+    assert G.deals_for(rare, 20_000) == 0
+    assert G.deals_for(rare, 20) == 0 and G.deals_for(common, 20) == 20
+    # 8+ trumps with 1 top: ~2e-5 of candidates; a deal could fail after MAX_ATTEMPTS
+    assert Holding("H", 8, 1, plus=True).acceptance() < G.MIN_ACCEPTANCE < Holding("H", 7, 0).acceptance()
+    assert G.deals_for(Holding("H", 8, 1, plus=True), 100) == 0 and G.deals_for(Holding("H", 7, 0), 100) == 100
+
+
+# ---------------------------------------------------------------- pipeline on hand-built frames
+def _class_rows(holding, scoring, made, score, half_width=5.0, deals=1000):
+    """LEVEL_COLUMNS rows of one class: made and score per level 6..10; diff to the best level."""
+    best = max(score)
+    rows = pd.DataFrame({"level": list(G.LEVELS), "made": made, "score": score})
+    for col, value in G.class_values(holding).items():
+        rows[col] = value
+    rows["share"] = holding.share()
+    rows["scoring"] = scoring
+    rows["deals"] = deals
+    rows["made_lo"], rows["made_hi"] = rows.made - 0.02, rows.made + 0.02
+    rows["score_lo"], rows["score_hi"] = rows.score - 10, rows.score + 10
+    rows["diff"] = rows.score - best
+    is_best = rows["diff"] == 0
+    rows["diff_lo"] = np.where(is_best, 0.0, rows["diff"] - half_width)
+    rows["diff_hi"] = np.where(is_best, 0.0, rows["diff"] + half_width)
+    rows["acceptance"] = 0.5
+    return rows[G.LEVEL_COLUMNS]
+
+
+MADE_63 = [0.98, 0.93, 0.80, 0.52, 0.20]
+MADE_62 = [0.97, 0.88, 0.62, 0.30, 0.08]
+MADE_53 = [0.95, 0.80, 0.45, 0.20, 0.05]
+
+
+def _levels(score_63=(96, 171, 181, 15, -301), half_width=5.0):
+    parts = [
+        _class_rows(Holding("H", 5, 3), "quebec", MADE_53, (90, 120, -10, -240, -450)),
+        _class_rows(Holding("H", 6, 2), "quebec", MADE_62, (94, 152, 72, -160, -420)),
+        _class_rows(Holding("H", 6, 3), "quebec", MADE_63, score_63, half_width),
+        _class_rows(Holding("H", 5, 3), "subtract", MADE_53, (70, 100, -30, -260, -470)),
+        _class_rows(Holding("H", 6, 2), "subtract", MADE_62, (80, 138, 58, -174, -434)),
+        _class_rows(Holding("H", 6, 3), "subtract", MADE_63, [s - 16 for s in score_63], half_width),
+        _class_rows(Holding("S", 6, 3), "quebec", [0.97, 0.92, 0.79, 0.54, 0.20], (38, 119, 137, 26, -268)),
+        _class_rows(Holding("NT", jokers=0, aces=1), "quebec", [0.6, 0.3, 0.1, 0.0, 0.0],
+                    (-10, -150, -300, -400, -500)),
+        _class_rows(Holding("NT", jokers=2, aces=3), "quebec", [0.99, 0.9, 0.6, 0.3, 0.1],
+                    (118, 176, 64, -200, -400)),
+    ]
+    return G.typed(pd.concat(parts, ignore_index=True))
+
+
+def test_bids_pick_the_highest_mean_and_the_margin_over_the_runner_up():
+    b = G.bids(_levels())
+    r = b[(b.denom == "H") & (b.trumps == "6") & (b.top == 3) & (b.scoring == "quebec")].iloc[0]
+    assert (r.best, r.runner_up, r.score, r.made) == (8, 7, 181, 0.80)
+    assert (r.margin, r.margin_lo, r.margin_hi) == (10, 5, 15)
+    assert r.clear and r.pays
+    assert len(b) == 9 and list(b.scoring[:3]) == ["quebec"] * 3
+    nt0 = b[(b.denom == "NT") & (b.jokers == 0)].iloc[0]
+    assert (nt0.best, nt0.runner_up, bool(nt0.pays)) == (6, 7, False)
+    close = G.bids(_levels(half_width=12.0))
+    assert not close[(close.denom == "H") & (close.trumps == "6") & (close.top == 3)].clear.any()
+
+
+def test_minimum_holding_is_the_fewest_top_trumps_making_half_the_time():
+    m = G.minimum_holding(_levels())
+    suit = m[m.denom == "H"].set_index(["level", "trumps"])
+    assert suit.loc[(8, "6"), "top"] == 2 and suit.loc[(8, "6"), "made"] == 0.62
+    assert pd.isna(suit.loc[(8, "5"), "top"])  # 45%: below half
+    assert suit.loc[(9, "6"), "top"] == 3 and suit.loc[(9, "6"), "made"] == 0.52
+    assert pd.isna(suit.loc[(10, "6"), "top"])
+    nt = m[m.denom == "NT"].set_index(["level", "jokers"])
+    assert nt.loc[(6, 0), "aces"] == 1 and pd.isna(nt.loc[(7, 0), "aces"]) and nt.loc[(8, 2), "aces"] == 3
+
+
+def test_symmetry_compares_made_rates_in_percentage_points():
+    s = G.symmetry(_levels()).set_index("level")
+    assert list(s.index) == list(G.LEVELS)
+    assert s.loc[9, "made_diff_pp"] == pytest.approx(2.0)
+    se = np.sqrt(0.52 * 0.48 / 1000 + 0.54 * 0.46 / 1000)
+    assert s.loc[9, "made_diff_pp_hi"] == pytest.approx(100 * (0.02 + G.symmetry_z(5) * se))
+    assert s.agree.all()
+    assert G.symmetry_z(5) == pytest.approx(2.5758, abs=1e-4)  # 0.01 in each of 5 tests
+
+
+def test_answer_follows_the_numbers():
+    levels = _levels()
+    text = G.answer(G.tables(levels))
+    assert text.startswith("With 6 trumps including 3 of the top five, bid 8♥ under quebec (+181 a deal, made 80%; "
+                           "10.0 points better than 7♥ [5.0, 15.0], clearly)")
+    assert "5 trumps: 7♥ with 3 top; 6 trumps: 7♥ with 2, 8♥ with 3 top" in text
+    assert "under quebec and subtract alike" in text
+    assert "8♥ from 6 trumps with 2 top" in text and "10♥ in no class studied" in text
+    assert "0 jokers: none pays with 1 aces; 2 jokers: 7NT with 3 aces" in text
+    assert "agree with hearts at every level" in text
+    # 7♥ now scores more than 8♥ with 6 trumps and 3 top: the text follows
+    flipped = G.answer(G.tables(_levels(score_63=(96, 190, 181, 15, -301))))
+    assert "bid 7♥ under quebec (+190 a deal, made 93%; 9.0 points better than 8♥" in flipped
+    assert "6 trumps: 7♥ with 2–3 top" in flipped and flipped != text
+    # a margin whose interval includes 0 is called close
+    close = G.answer(G.tables(_levels(half_width=12.0)))
+    assert "not clearly" in close and "close calls: 6 trumps, 3 top (8♥ vs 7♥, quebec and subtract)" in close
+    # a made rate far from hearts' in spades is reported
+    far = levels.copy()
+    far.loc[(far.denom == "S") & (far.level == 9), ["made", "made_lo", "made_hi"]] = [0.70, 0.67, 0.73]
+    assert "differ from hearts at level(s) 9 " in G.answer(G.tables(far))
+
+
+def test_heatmap_is_drawn(tmp_path):
+    paths = G.figures(G.tables(_levels()), tmp_path)
+    assert paths == [tmp_path / "g500_guide_bids.png"] and paths[0].stat().st_size > 10_000
+
+
+# ---------------------------------------------------------------- end to end
+def test_tiny_run_writes_the_guide(tmp_path):
+    classes = [Holding("H", 6, 3), Holding("NT", jokers=1, aces=2)]
+    args = parse_args("guide", ["--n", "200", "--seed", "5", "--jobs", "1", "--out", str(tmp_path)])
+    path = script.run(args, classes)
+    meta = json.loads(path.read_text())
+    assert path.name == "500_guide.json"
+    assert set(meta) == {"game", "title", "deals", "deals_unit", "seed", "source", "cardsim", "strategies",
+                         "parameters", "rules", "tables", "figures", "glossary", "notes", "answer", "method"}
+    assert (meta["game"], meta["deals"], meta["deals_unit"], meta["seed"]) == ("500", 200, "deals per class", 5)
+    assert meta["tables"] == ["g500_guide_bids", "g500_guide_minimum", "g500_guide_symmetry", "g500_guide_levels"]
+    assert meta["figures"] == ["g500_guide_bids.png"] and meta["answer"].startswith("With 6 trumps including 3")
+    levels = pd.read_csv(tmp_path / "tables" / "g500_guide_levels.csv")
+    assert len(levels) == 2 * 2 * 5
+    # 6H/3 top: 10 strata of 20 deals; NT 1 joker 2 aces: 12 strata of 17
+    assert sorted(levels.deals.unique()) == [200, 204]
+    q, s = levels[levels.scoring == "quebec"], levels[levels.scoring == "subtract"]
+    assert (q.made.to_numpy() == s.made.to_numpy()).all()  # same deals, and the play ignores the scoring
+    # quebec: +value when made, -value when failed, so the mean is (2 made - 1) value
+    values = {"H": 100, "NT": 120}
+    expect = [(2 * r.made - 1) * (values[r.denom] + 100 * (r.level - 6)) for r in q.itertuples()]
+    assert np.allclose(q.score, expect)
+    acc = levels.groupby("denom").acceptance.first()
+    for h in classes:
+        p, deals = h.acceptance(), levels[levels.denom == h.denom].deals.iloc[0]
+        assert abs(acc[h.denom] - p) < 5 * p * np.sqrt((1 - p) / deals)
+    bids = pd.read_csv(tmp_path / "tables" / "g500_guide_bids.csv")
+    assert len(bids) == 4 and set(bids.best) <= set(G.LEVELS)
