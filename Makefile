@@ -61,8 +61,11 @@ reports/tables/501_blind.json: $(STAMP) $(RUN_STAMP) $(SOURCES) analyses/g501_bl
 reports/tables/500.json: $(STAMP) $(RUN_STAMP) $(SOURCES) analyses/g500_contracts.py
 	$(call ANALYSE,g500_contracts)
 
+reports/tables/500_guide.json: $(STAMP) $(RUN_STAMP) $(SOURCES) analyses/g500_guide.py cardsim/analysis/g500_guide.py
+	$(call ANALYSE,g500_guide)
+
 reports/report.md: reports/tables/vint.json reports/tables/501.json reports/tables/501_blind.json \
-		reports/tables/500.json analyses/report.py
+		reports/tables/500.json reports/tables/500_guide.json analyses/report.py
 	$(PY) -m analyses.report --out reports
 
 clean-cache:  ## drop numba's compiled kernels (kept per source version under ~/.cache/cardsim)

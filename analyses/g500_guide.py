@@ -54,7 +54,9 @@ def run(args, classes=None) -> Path:
     meta = {"game": G.GAME, "title": TITLE, "deals": deals, "deals_unit": "deals per class", "seed": args.seed,
             "source": manifest["source"], "cardsim": cardsim.__version__, "strategies": specs,
             "parameters": strategy_parameters(specs), "rules": {"scoring": " and ".join(G.SCORINGS)},
-            "tables": list(tabs), "figures": [p.name for p in figures], "glossary": G.GLOSSARY,
+            # every (class, scoring, level) row is in the CSV; the page shows the summaries
+            "tables": [t for t in tabs if t != "g500_guide_levels"], "csv_only": ["g500_guide_levels"],
+            "figures": [p.name for p in figures], "glossary": G.GLOSSARY,
             "notes": G.NOTES, "answer": G.answer(tabs), "method": G.METHOD}
     path = out / "tables" / "500_guide.json"
     path.write_text(json.dumps(meta, indent=1, ensure_ascii=False))

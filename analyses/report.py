@@ -77,7 +77,8 @@ def build(out: Path) -> tuple[str, str]:
         body += ["<p>No analysis in this report answers a question yet.</p>"]
     md += ["## Method", ""]
     body += ['<h2 id="method">Method</h2>']
-    for para in METHOD + [f"{m['title']}: {m['method']}" for m in metas if m.get("method")]:
+    for para in METHOD + [m["method"] if m["method"].startswith(m["title"]) else f"{m['title']}: {m['method']}"
+                          for m in metas if m.get("method")]:
         md += [para, ""]
         body += [f"<p>{html.escape(para)}</p>"]
     for meta in metas:
@@ -99,6 +100,10 @@ def build(out: Path) -> tuple[str, str]:
             body += [f"<h3>{html.escape(name)}</h3>",
                      table.to_html(index=False, float_format=lambda v: f"{v:.4g}", na_rep="", border=0),
                      f"<p class='caption'>{html.escape(name)}: {html.escape(cap)}</p>"]
+        for name in meta.get("csv_only", []):
+            md += [f"Full table `{name}` (every row): CSV `tables/{name}.csv`.", ""]
+            body += [f"<p>Full table <code>{html.escape(name)}</code> (every row): CSV "
+                     f"<code>tables/{html.escape(name)}.csv</code> beside this page.</p>"]
         for fig in meta["figures"]:
             md += [f"![{fig}](figures/{fig})", "", f"*{fig}: {cap}*", ""]
             body += [f'<figure><img src="{_figure_uri(out / "figures" / fig)}" alt="{html.escape(fig)}">'
