@@ -197,9 +197,11 @@ def test_tiny_run_writes_the_guide(tmp_path):
     meta = json.loads(path.read_text())
     assert path.name == "500_guide.json"
     assert set(meta) == {"game", "title", "deals", "deals_unit", "seed", "source", "cardsim", "strategies",
-                         "parameters", "rules", "tables", "figures", "glossary", "notes", "answer", "method"}
+                         "parameters", "rules", "tables", "csv_only", "figures", "glossary", "notes", "answer",
+                         "method"}
     assert (meta["game"], meta["deals"], meta["deals_unit"], meta["seed"]) == ("500", 200, "deals per class", 5)
-    assert meta["tables"] == ["g500_guide_bids", "g500_guide_minimum", "g500_guide_symmetry", "g500_guide_levels"]
+    assert meta["tables"] == ["g500_guide_bids", "g500_guide_minimum", "g500_guide_symmetry"]
+    assert meta["csv_only"] == ["g500_guide_levels"]
     assert meta["figures"] == ["g500_guide_bids.png"] and meta["answer"].startswith("With 6 trumps including 3")
     levels = pd.read_csv(tmp_path / "tables" / "g500_guide_levels.csv")
     assert len(levels) == 2 * 2 * 5
