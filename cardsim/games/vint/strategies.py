@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from cardsim._jit import jit
-from cardsim.cards import highest_bit, lowest_bit, popcount, suit_mask
+from cardsim.cards import bits_above, highest_bit, lowest_bit, popcount, suit_mask
 from cardsim.rng import choose_bit, randbelow, uniform
 from cardsim.strategies.registry import Registry
 
@@ -171,12 +171,6 @@ def _lowest_discard(hand, trump):
 
 
 @jit(inline="always")
-def _above(card):
-    """Mask of the cards of ``card``'s suit that rank above it."""
-    return suit_mask(card >> 4) & ~((U64(2) << U64(card)) - U64(1))
-
-
-@jit(inline="always")
 def heuristic_lead(hand, seat, declarer, trump, others):
     """Opening lead of a trick: declarer draws trumps; cash a master card; else lead from the
     longest side suit, top of a touching honour sequence or low."""
@@ -234,7 +228,7 @@ def heuristic_card(hand, seat, declarer, trump, leader, trick, n, played):
     partner_winning = (leader + wi) % 4 == (seat + 2) % 4
     follow = U64(hand) & suit_mask(led)
     if follow != U64(0):
-        beat = follow & _above(w) if (w >> 4) == led else U64(0)
+        beat = follow & bits_above(w) if (w >> 4) == led else U64(0)
         if partner_winning or beat == U64(0):
             return lowest_bit(follow)
         if n == 1:
@@ -247,7 +241,7 @@ def heuristic_card(hand, seat, declarer, trump, leader, trick, n, played):
         # else the highest.
         theirs = others & suit_mask(led)
         if theirs != U64(0):
-            sure = beat & _above(highest_bit(theirs))
+            sure = beat & bits_above(highest_bit(theirs))
             if sure != U64(0):
                 return lowest_bit(sure)
         return highest_bit(beat)
@@ -256,7 +250,7 @@ def heuristic_card(hand, seat, declarer, trump, leader, trick, n, played):
         if trumps != U64(0):
             if (w >> 4) != trump:
                 return lowest_bit(trumps)
-            over = trumps & _above(w)
+            over = trumps & bits_above(w)
             if over != U64(0):
                 return lowest_bit(over)
     return _lowest_discard(hand, trump)
@@ -277,7 +271,7 @@ def greedy_card(hand, trump, trick, n):
     if n == 0:
         return lowest_bit(legal)
     w = trick[winning_index(trick, n, trump)]
-    winners = legal & _above(w)
+    winners = legal & bits_above(w)
     if (w >> 4) != trump and trump < NT and (legal & suit_mask(led)) == U64(0):
         winners |= legal & suit_mask(trump)
     if winners != U64(0):
