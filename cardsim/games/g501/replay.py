@@ -28,7 +28,7 @@ def _upper_ascii(token: str) -> str:
     return token.upper() if token.isascii() else ""
 
 
-def _card(token, field, index=None, rule="RECORDS.md, Cards") -> str:
+def card_token(token, field, index=None, rule="RECORDS.md, Cards") -> str:
     """Normalise a card token (``AS``, ``10d``) to ``"AS"``/``"TD"``.
 
     Exact grammar: a rank of ``A K Q J T 9`` (or ``10``) then a suit of ``S H D C``, either
@@ -44,12 +44,13 @@ def _card(token, field, index=None, rule="RECORDS.md, Cards") -> str:
     return t
 
 
-def _seat_order(dealer: int, seats: int) -> list[int]:
+def seat_order(dealer: int, seats: int) -> list[int]:
     """Active seats from the dealer's left (the 4-seat dealer sits out), RULES.md §1.1-§1.3."""
     return [(dealer + 1 + i) % seats for i in range(3)]
 
 
-def _wins(card: str, best: str, trump: str) -> bool:
+def beats_card(card: str, best: str, trump: str) -> bool:
+    """Whether the card token ``card`` beats ``best``, the trick's best so far (RULES.md §1.5)."""
     if card[1] == best[1]:
         return RANK_ORDER.index(card[0]) > RANK_ORDER.index(best[0])
     return card[1] == trump
@@ -113,7 +114,7 @@ def _check_cards(record, seats, dealer):
         raise RecordError(f"hands must be a list of {seats} lists of cards", "hands")
     hands = []
     seen = set()
-    active = _seat_order(dealer, seats)
+    active = seat_order(dealer, seats)
     for s, h in enumerate(hands_in):
         if not isinstance(h, list):
             raise RecordError(f"hand of seat {s} must be a list of cards", "hands", s)
@@ -121,7 +122,7 @@ def _check_cards(record, seats, dealer):
         if len(h) != want:
             why = "the 4-seat dealer sits out and gets no cards" if want == 0 else "every active player gets 7 cards"
             raise RecordError(f"seat {s} holds {len(h)} cards; {why}", "hands", s, "RULES.md §1.2")
-        cards = [_card(c, "hands", s) for c in h]
+        cards = [card_token(c, "hands", s) for c in h]
         for c in cards:
             if c in seen:
                 raise RecordError(f"card {c} appears twice", "hands", s, "RULES.md §1.1")
@@ -130,7 +131,7 @@ def _check_cards(record, seats, dealer):
     talon_in = record.get("talon")
     if not isinstance(talon_in, list) or len(talon_in) != 3:
         raise RecordError("talon must be a list of 3 cards", "talon", None, "RULES.md §1.2")
-    talon = [_card(c, "talon", i) for i, c in enumerate(talon_in)]
+    talon = [card_token(c, "talon", i) for i, c in enumerate(talon_in)]
     for i, c in enumerate(talon):
         if c in seen:
             raise RecordError(f"card {c} appears twice", "talon", i, "RULES.md §1.1")
@@ -143,7 +144,7 @@ def _auction(record, seats, dealer):
     calls = record.get("auction")
     if not isinstance(calls, list):
         raise RecordError("auction must be a list of calls", "auction")
-    order = _seat_order(dealer, seats)
+    order = seat_order(dealer, seats)
     passed = [False] * 3
     looked = [False] * 3
     cur, bidder, bidder_blind = 0, None, False
@@ -201,7 +202,7 @@ def _contract(record, decl, bid, hand10, opponents):
         raise RecordError(f"give must map each opponent seat {sorted(str(s) for s in opponents)} to one card", "contract", None, "RULES.md §1.4")
     gifts = {}
     for s in opponents:
-        card = _card(give[str(s)], "contract")
+        card = card_token(give[str(s)], "contract")
         if card not in hand10:
             raise RecordError(f"declarer gives {card}, which he does not hold", "contract", None, "RULES.md §1.4")
         if card in gifts.values():
@@ -215,7 +216,7 @@ def _play(record, seats, dealer, hands, trump):
     plays = record.get("play")
     if not isinstance(plays, list):
         raise RecordError("play must be a list of cards", "play")
-    order = _seat_order(dealer, seats)
+    order = seat_order(dealer, seats)
     nxt = {order[i]: order[(i + 1) % 3] for i in range(3)}
     won = [0] * seats
     tricks = [0] * seats
@@ -230,7 +231,7 @@ def _play(record, seats, dealer, hands, trump):
                 raise RecordError(f"the deal is not over: {len(plays)} cards played, 24 needed", "play", i, "RULES.md §1.5")
             tok = plays[i]
             declare = isinstance(tok, str) and tok.endswith("+")
-            card = _card(tok[:-1] if declare else tok, "play", i)
+            card = card_token(tok[:-1] if declare else tok, "play", i)
             hand = hands[seat]
             if card not in hand:
                 raise RecordError(f"seat {seat} does not hold {card}", "play", i, "RULES.md §1.5")
@@ -255,7 +256,7 @@ def _play(record, seats, dealer, hands, trump):
             seat = nxt[seat]
         best = 0
         for j in (1, 2):
-            if _wins(trick[j], trick[best], trump):
+            if beats_card(trick[j], trick[best], trump):
                 best = j
         winner = leader
         for _ in range(best):
@@ -289,7 +290,7 @@ def replay(record) -> dict:
         if play != []:
             raise RecordError("everyone passed: the deal is not played", "play", 0, "RULES.md §1.3")
     else:
-        order = _seat_order(dealer, seats)
+        order = seat_order(dealer, seats)
         opponents = [s for s in order if s != decl]
         hand10 = hands[decl] + talon
         c = _contract(record, decl, bid, hand10, opponents)

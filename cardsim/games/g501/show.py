@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from cardsim.games.base import RecordError
-from cardsim.games.g501.replay import POINTS, RANK_ORDER, _card, _seat_order, _wins, replay
+from cardsim.games.g501.replay import POINTS, RANK_ORDER, card_token, seat_order, beats_card, replay
 
 _SUIT_SHOW = "HDCS"
 
@@ -22,12 +22,12 @@ def show(record) -> str:
     lines = [f"501, {seats} seats, dealer {dealer}" + (" (sits out)" if seats == 4 else "")]
     before = (record.get("before") or {}).get("scores", [501] * seats)
     for s in range(seats):
-        cards = [_card(c, "hands") for c in record["hands"][s]]
+        cards = [card_token(c, "hands") for c in record["hands"][s]]
         pts = sum(POINTS[c[0]] for c in cards)
         lines.append(f"  seat {s} [{before[s]:>4}]  {_hand(cards) if cards else '(sits out)'}  ({pts} pts)")
-    talon = [_card(c, "talon") for c in record["talon"]]
+    talon = [card_token(c, "talon") for c in record["talon"]]
     lines.append(f"  talon  {' '.join(talon)}  ({sum(POINTS[c[0]] for c in talon)} pts)")
-    order = _seat_order(dealer, seats)
+    order = seat_order(dealer, seats)
     calls, turn, passed, i = record["auction"], 0, [False] * 3, 0
     shown = []
     while i < len(calls):
@@ -50,7 +50,7 @@ def show(record) -> str:
             lines.append(f"  seat {d} wins at {result['contract']}{blind} and abandons")
         else:
             give = record["contract"]["give"]
-            gifts = ", ".join(f"{_card(v, 'contract')} to {k}" for k, v in sorted(give.items()))
+            gifts = ", ".join(f"{card_token(v, 'contract')} to {k}" for k, v in sorted(give.items()))
             lines.append(f"  seat {d} wins at {result['contract']}{blind}; trump {result['trump']}, "
                          f"target {result['target']}; gives {gifts}")
             trump = result["trump"]
@@ -59,10 +59,10 @@ def show(record) -> str:
             plays = record["play"]
             for t in range(8):
                 trick = plays[3 * t:3 * t + 3]
-                cards = [_card(c.strip().rstrip("+"), "play") for c in trick]
+                cards = [card_token(c.strip().rstrip("+"), "play") for c in trick]
                 best = 0
                 for j in (1, 2):
-                    if _wins(cards[j], cards[best], trump):
+                    if beats_card(cards[j], cards[best], trump):
                         best = j
                 seats_ = [leader, nxt[leader], nxt[nxt[leader]]]
                 txt = "  ".join(f"{'>' if j == 0 else ' '}{seats_[j]}:{trick[j].strip().upper():<3}" for j in range(3))
