@@ -33,6 +33,8 @@ CANDIDATES_PER_DEAL = 100
 table's n says how many)."""
 MIN_DEALS = 500
 HCP = {"A": 4, "K": 3, "Q": 2, "J": 1}
+LEVEL_CHECK = 40
+"""Deals of each trick cell whose tricks at level 7 are compared with those at level 1."""
 
 NOTES = [
     "Method: each row is one question of `cardsim evaluate`: the candidate first calls of the seat are played "
@@ -57,7 +59,8 @@ NOTES = [
     "Trick table: seat 0 declares a forced contract at each level 1-7 (the auction skipped; the left-hand "
     "opponent leads) holding five trumps, partner three (fit 8) or four (fit 9); NT: both hands bal. Made rates "
     "and scores per level are over all n deals; mean tricks (and mean_points, the measured combined points) "
-    "are read from the deal records of the first deals at level 1.",
+    "are read from the deal records of the first deals at level 1; same_tricks checks on the first "
+    f"{LEVEL_CHECK} that level 7 takes the same tricks (the default play does not look at the level).",
 ]
 
 
@@ -117,6 +120,8 @@ def run_trick_cell(cell: vc.TrickCell, n: int, seed: int, n_records: int) -> tup
     recs = records(q, range(min(2 * n_records, deals)), option=0)
     tricks = np.array([r["result"]["tricks"][0] for r in recs])
     row = vc.trick_row(cell, levels, tricks, df.attrs["acceptance"])
+    top = records(q, range(min(LEVEL_CHECK, deals)), option=6)
+    row["same_tricks"] = float(np.mean([r["result"]["tricks"][0] == t for r, t in zip(top, tricks)]))
     row["mean_points"] = float(np.mean([_points(r["hands"][0]) + _points(r["hands"][2]) for r in recs]))
     return levels, row
 

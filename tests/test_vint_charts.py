@@ -186,8 +186,8 @@ def test_answer_describes_responses_and_tricks():
                            "best_level": [1, 3], "stops_paying": [2.0, np.nan]})
     text = vc.answer({"vint_chart_response": resp, "vint_tricks": tricks})
     assert "Responder to partner's 1H: raise to 2H with 13-15 (1 of 2 shapes, 1 clear; else pass ×1)." in text
-    assert ("H 8: 7.8 tricks with 19-21 combined points, 9.7 with 27-29; best level 1, 3; stops paying at level "
-            "2, -") in text
+    assert ("The declaring side (default play), at 19-21/27-29 combined points (- = no level clearly worse): "
+            "H 8: 7.8/9.7 tricks, best level 1/3, stops paying at level 2/-.") in text
 
 
 def test_describe_calls():
@@ -235,6 +235,7 @@ def test_tiny_end_to_end_run(tmp_path):
     assert (np.diff(levels.made) <= 0).all()  # a higher contract in the same denomination is made less often
     tricks = pd.read_csv(tmp_path / "tables" / "vint_tricks.csv")
     assert tricks.records.iloc[0] == 80 and 0 <= tricks.tricks.iloc[0] <= 13
+    assert tricks.same_tricks.iloc[0] == 1.0  # the default play does not look at the level
     tables = {name: pd.read_csv(tmp_path / "tables" / f"{name}.csv", keep_default_na=False, na_values=[""])
               for name in meta["tables"]}
     assert meta["answer"].startswith("Dealer: ")
@@ -246,3 +247,12 @@ def test_too_many_candidates_raise():
     wide = vc.Shape("x", "H>=5", "SCDH", 7)
     with pytest.raises(ValueError, match="candidates for x"):
         vc.candidates((), 0, 0, (19, 21), wide)
+
+
+def test_trick_sentence_names_the_points_of_each_series_when_they_differ():
+    tricks = pd.DataFrame({"series": ["S 8", "NT"], "points": ["19-21", "28-30"], "tricks": [7.86, 9.23],
+                           "best_level": [1, 2], "stops_paying": [2.0, 3.0]})
+    text = vc.answer({"vint_tricks": tricks})
+    assert text == ("The declaring side (default play) (- = no level clearly worse): S 8 at 19-21 points: 7.9 tricks, "
+                    "best level 1, stops paying at level 2; NT at 28-30 points: 9.2 tricks, best level 2, stops "
+                    "paying at level 3.")

@@ -51,7 +51,10 @@ GLOSSARY = {
                     "a candidate); default_worse = its 95% interval excludes 0",
     "series / points": "trick table: the denomination and trump fit (H 8 = five hearts opposite three) or NT "
                        "(both hands bal), and the partnership's combined high-card points (declarer + partner)",
-    "tricks": "mean tricks taken by the declaring side (from deal records), with its 95% interval",
+    "tricks": "mean tricks taken by the declaring side (from deal records at level 1), with its 95% interval; "
+              "same_tricks = share of the first records whose tricks at level 7 were the same as at level 1 "
+              "(1 = the default play does not depend on the level, so the tricks hold for every level)",
+    "mean_points": "the combined high-card points measured in those records",
     "made_L": "share of deals in which the declaring side made a contract at level L (L + 6 tricks)",
     "best_level / stops_paying": "the level with the highest mean net score in that denomination; the lowest "
                                  "level above it whose score is below the best level's with the 95% paired "
@@ -489,16 +492,23 @@ def _default_sentence(tables: dict) -> str:
     return text + "."
 
 
-def _trick_sentences(tricks: pd.DataFrame) -> list[str]:
-    out = []
-    for series, part in tricks.groupby("series", sort=False):
-        first, last = part.iloc[0], part.iloc[-1]
-        stops = ", ".join("-" if np.isnan(s) else str(int(s)) for s in part.stops_paying)
-        best = ", ".join(str(int(b)) for b in part.best_level)
-        out.append(f"{series}: {first.tricks:.1f} tricks with {first.points} combined points, {last.tricks:.1f} "
-                   f"with {last.points}; best level {best}; stops paying at level {stops} "
-                   f"({', '.join(part.points)} points; - = no level clearly worse).")
-    return out
+def _trick_sentence(tricks: pd.DataFrame) -> str:
+    """Mean tricks, best level and stopping level per series, at each combined-points range."""
+    def listed(values, fmt):
+        return "/".join("-" if np.isnan(v) else fmt.format(v) for v in values)
+
+    groups = list(tricks.groupby("series", sort=False))
+    shared = len({tuple(part.points) for _, part in groups}) == 1
+    head = "The declaring side (default play)"
+    if shared:
+        head += ", at " + "/".join(groups[0][1].points) + " combined points"
+    items = []
+    for series, part in groups:
+        at = "" if shared else " at " + "/".join(part.points) + " points"
+        items.append(f"{series}{at}: {listed(part.tricks, '{:.1f}')} tricks, best level "
+                     f"{listed(part.best_level.astype(float), '{:.0f}')}, stops paying at level "
+                     f"{listed(part.stops_paying.astype(float), '{:.0f}')}")
+    return f"{head} (- = no level clearly worse): " + "; ".join(items) + "."
 
 
 def answer(tables: dict[str, pd.DataFrame]) -> str:
@@ -511,8 +521,7 @@ def answer(tables: dict[str, pd.DataFrame]) -> str:
             parts += _chart_sentences(name.removeprefix("vint_chart_"), table)
     parts += [s for s in (_unclear(tables), _default_sentence(tables)) if s]
     if "vint_tricks" in tables and len(tables["vint_tricks"]):
-        parts += ["Declaring side's tricks and levels (default play) — " + " ".join(
-            _trick_sentences(tables["vint_tricks"]))]
+        parts.append(_trick_sentence(tables["vint_tricks"]))
     return " ".join(parts)
 
 
