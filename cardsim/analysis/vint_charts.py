@@ -544,11 +544,14 @@ def heatmap(table: pd.DataFrame, title: str, path: Path) -> Path:
     gap = np.full((len(shapes), len(bands)), np.nan)
     fig, ax = plt.subplots(figsize=(1.2 * len(bands) + 2.5, 0.4 * len(shapes) + 1.8))
     for _, r in table.iterrows():
+        gap[shapes.index(r["shape"]), bands.index(r.band)] = max(r.gap, 0.0)
+    vmax = max(float(np.nanpercentile(gap, 90)) if np.isfinite(gap).any() else 1.0, 1.0)
+    im = ax.imshow(gap, cmap="YlGn", vmin=0, vmax=vmax, aspect="auto")
+    for _, r in table.iterrows():
         i, j = shapes.index(r["shape"]), bands.index(r.band)
-        gap[i, j] = max(r.gap, 0.0)
-        ax.text(j, i, r.best + ("" if r.clear else "?"), ha="center", va="center", fontsize=8)
-    vmax = float(np.nanpercentile(gap, 90)) if np.isfinite(gap).any() else 1.0
-    im = ax.imshow(gap, cmap="YlGn", vmin=0, vmax=max(vmax, 1.0), aspect="auto")
+        # White on the darkest greens, where black would not read.
+        ax.text(j, i, r.best + ("" if r.clear else "?"), ha="center", va="center", fontsize=8,
+                color="white" if gap[i, j] > 0.6 * vmax else "black")
     ax.set_xticks(range(len(bands)), bands)
     ax.set_yticks(range(len(shapes)), shapes)
     ax.set_xlabel("high-card points")
