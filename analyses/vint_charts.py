@@ -1,0 +1,191 @@
+"""Vint bidding charts: for each hand class the first call with the highest expected net score
+(opening, second hand, overcall, response), and what a partnership's points take.
+
+Every cell is a :func:`cardsim.evaluate.question`: the candidate calls played on the same deals
+dealt under the cell's hand classes, everything else by the default strategies.  Only the public
+API is used (cardsim.evaluate, cardsim.stats through cardsim.analysis.vint_charts).
+
+    python -m analyses.vint_charts --n 20000 --seed 2026 --jobs -1 --out reports [--quick]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from joblib import Parallel, delayed
+
+from analyses.common import write_tables
+from cardsim import _jit
+from cardsim.analysis import vint_charts as vc
+from cardsim.evaluate import question, records, run_question, table
+from cardsim.games import get_game
+
+TITLE = "Vint bidding charts"
+PILOT = 100
+"""Deals of the pilot run that measures a cell's acceptance rate before its deal count is set."""
+CANDIDATES_PER_DEAL = 100
+"""A cell draws at most n × this many candidate deals: rarer classes get fewer deals (the
+table's n says how many)."""
+MIN_DEALS = 500
+HCP = {"A": 4, "K": 3, "Q": 2, "J": 1}
+LEVEL_CHECK = 40
+"""Deals of each trick cell whose tricks at level 7 are compared with those at level 1."""
+
+NOTES = [
+    "Method: each row is one question of `cardsim evaluate`: the candidate first calls of the seat are played "
+    "on the same deals (common random numbers), dealt under the row's hand classes; every other call and "
+    "every card is the default strategy's (heuristic on all seats). The best call has the highest mean net "
+    "score of the seat's side; the gap to the runner-up is paired over the same deals.",
+    "The calls before the seat's first call are fixed, and the hands that made them are dealt from classes "
+    f"matching what the calls show: a pass {vc.PASSED_HAND}; an opening of 1 of a suit "
+    f"{vc.SUIT_OPENING.format(suit='X')} (X its suit); 1NT {vc.NT_OPENING}. Overcalls are charted after "
+    "1S (the cheapest suit: every other suit can still be bid at the 1 level) and after 1H (the highest suit: "
+    "new suits need the 2 level). Responses are charted after 1S, 1H and 1NT.",
+    "Candidates: pass; the cheapest bid in each denomination the opponents have not named; jumps of one level "
+    "in the long suit (two with 6 cards, three with 7+); raises of partner's suit by one and two levels "
+    "beyond the cheapest (3NT after 1NT); 2NT/3NT-type jumps with 16+ (one level) or 19+ points (two), "
+    "and both after partner bid a suit. The best call is the best among these candidates only.",
+    "Classes rarer than about 1 hand in 2,000 are left out; a class accepted by fewer than 1 random deal in "
+    f"{CANDIDATES_PER_DEAL} gets fewer deals than the others (n per row), measured by a {PILOT}-deal pilot.",
+    "`clear` and `default_worse` come from 95% intervals of paired differences; with about 200 rows a few "
+    "'clear' calls may be chance, and picking the best of several candidates flatters its margin a little.",
+    "The default strategy's call (`default`) is read from deal records of the same class in which the seat "
+    "calls by its strategy (the previous caller's call is forced instead).",
+    "Trick table: seat 0 declares a forced contract at each level 1-7 (the auction skipped; the left-hand "
+    "opponent leads) holding five trumps, partner three (fit 8) or four (fit 9); NT: both hands bal. Made rates "
+    "and scores per level are over all n deals; mean tricks (and mean_points, the measured combined points) "
+    "are read from the deal records of the first deals at level 1; same_tricks checks on the first "
+    f"{LEVEL_CHECK} that level 7 takes the same tricks (the default play does not look at the level).",
+]
+
+
+def parse_args(argv=None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=TITLE)
+    p.add_argument("--n", type=int, default=20_000, help="deals per hand class (default 20,000)")
+    p.add_argument("--seed", type=int, default=2026)
+    p.add_argument("--jobs", type=int, default=-1, help="worker processes (-1 = all cores)")
+    p.add_argument("--out", default="reports", help="report directory (tables/ and figures/ inside)")
+    p.add_argument("--results", default="results", help="accepted for the Makefile's common flags; unused")
+    p.add_argument("--quick", action="store_true", help="2,000 deals per class and a few classes per chart")
+    args = p.parse_args(argv)
+    if args.quick and "--n" not in " ".join(argv or sys.argv[1:]):
+        args.n = 2_000
+    return args
+
+
+def deals_for(acceptance: float, n: int) -> int:
+    """Deals for a cell whose classes accept ``acceptance`` of random deals: ``n``, or fewer so
+    that at most ``n × CANDIDATES_PER_DEAL`` candidates are drawn (never below MIN_DEALS)."""
+    return int(min(n, max(min(n, MIN_DEALS), acceptance * CANDIDATES_PER_DEAL * n)))
+
+
+def _ask(cell, options, n, seed):
+    return question("vint", cell.seat if hasattr(cell, "seat") else 0, list(options), n=n, seed=seed,
+                    where=cell.where, dealer=getattr(cell, "dealer", None), auction=getattr(cell, "after", ()))
+
+
+def _planned(cell, options, n, seed) -> tuple[int, float]:
+    pilot = _ask(cell, options[:1], min(PILOT, n), seed)
+    acceptance = table(pilot, run_question(pilot, n_jobs=1)).attrs["acceptance"]
+    return deals_for(acceptance, n), acceptance
+
+
+def run_chart_cell(cell: vc.Cell, n: int, seed: int, n_records: int) -> dict:
+    """The chart row of one cell: its question, then records of the default strategy's calls."""
+    deals, _ = _planned(cell, cell.options, n, seed)
+    q = _ask(cell, cell.options, deals, seed)
+    df = table(q, run_question(q, n_jobs=1))
+    d = cell.default_question()
+    dq = question("vint", d["seat"], d["options"], n=n_records, seed=seed, where=cell.where, dealer=cell.dealer,
+                  auction=d["auction"])
+    calls = [r["auction"][len(cell.after)] for r in records(dq, range(n_records), option=0)]
+    return vc.chart_row(cell, df, calls)
+
+
+def _points(hand) -> int:
+    return sum(HCP.get(card[0], 0) for card in hand)
+
+
+def run_trick_cell(cell: vc.TrickCell, n: int, seed: int, n_records: int) -> tuple[pd.DataFrame, dict]:
+    """Per-level rows and the trick-table row of one cell (tricks read from records at level 1)."""
+    deals, _ = _planned(cell, cell.options, n, seed)
+    q = _ask(cell, cell.options, deals, seed)
+    df = table(q, run_question(q, n_jobs=1))
+    levels = vc.level_rows(cell, df)
+    recs = records(q, range(min(2 * n_records, deals)), option=0)
+    tricks = np.array([r["result"]["tricks"][0] for r in recs])
+    row = vc.trick_row(cell, levels, tricks, df.attrs["acceptance"])
+    top = records(q, range(min(LEVEL_CHECK, deals)), option=6)
+    row["same_tricks"] = float(np.mean([r["result"]["tricks"][0] == t for r, t in zip(top, tricks)]))
+    row["mean_points"] = float(np.mean([_points(r["hands"][0]) + _points(r["hands"][2]) for r in recs]))
+    return levels, row
+
+
+def _work(kind, cell, n, seed, n_records):
+    start = time.perf_counter()
+    out = run_chart_cell(cell, n, seed, n_records) if kind == "chart" else run_trick_cell(cell, n, seed, n_records)
+    return out, time.perf_counter() - start
+
+
+def build(args, cells, tcells) -> Path:
+    """Play every cell, write the tables, figures and ``out/tables/vint_charts.json``; returns its path."""
+    t0 = time.perf_counter()
+    n_records = max(40, min(100, args.n // 200))
+    tasks = [("chart", c) for c in cells] + [("tricks", c) for c in tcells]
+    print(f"{TITLE}: {len(cells)} chart classes + {len(tcells)} trick cells, up to {args.n:,} deals each",
+          flush=True)
+    rows, level_frames, trick_rows = [], [], []
+    results = Parallel(n_jobs=args.jobs, return_as="generator")(
+        delayed(_work)(kind, cell, args.n, args.seed, n_records) for kind, cell in tasks)
+    for k, ((kind, cell), (out, seconds)) in enumerate(zip(tasks, results), 1):
+        if kind == "chart":
+            rows.append(out)
+            label = f"{cell.chart} {' '.join(cell.after)} {vc.band_label(cell.band)} {cell.shape.name}: {out['best']}"
+        else:
+            level_frames.append(out[0])
+            trick_rows.append(out[1])
+            label = f"tricks {cell.series} {cell.combined}: {out[1]['tricks']:.2f} tricks"
+        print(f"[{k}/{len(tasks)} {time.perf_counter() - t0:5.0f}s] {label} ({seconds:.1f}s)", flush=True)
+    tabs = vc.chart_tables(rows) if rows else {}
+    if trick_rows:
+        tabs["vint_tricks"] = pd.DataFrame(trick_rows)
+        tabs["vint_tricks_levels"] = pd.concat(level_frames, ignore_index=True)
+    out = Path(args.out)
+    written = write_tables(tabs, out)
+    fdir = out / "figures"
+    fdir.mkdir(parents=True, exist_ok=True)
+    figs = vc.figures(tabs, fdir)
+    spec = get_game("vint")
+    strategies = ["heuristic"] * 4
+    parameters = {}
+    for name in dict.fromkeys(strategies):
+        strategy, vector = spec.registry.resolve(name)
+        parameters[name] = {p: float(v) for p, v in zip(strategy.params, vector)}
+    meta = {"game": "vint", "title": TITLE, "deals": args.n, "seed": args.seed, "source": _jit.source_hash(),
+            "strategies": strategies, "parameters": parameters, "rules": {}, "tables": list(tabs),
+            "figures": [p.name for p in figs], "glossary": vc.GLOSSARY, "notes": NOTES,
+            "answer": vc.answer(tabs), "method": NOTES[0] + " " + NOTES[-1]}
+    path = out / "tables" / "vint_charts.json"
+    path.write_text(json.dumps(meta, indent=1))
+    print(f"{TITLE}: {len(tasks)} questions in {time.perf_counter() - t0:.0f}s -> "
+          f"{', '.join(p.name for p in written + figs)}", flush=True)
+    return path
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
+    try:
+        build(args, vc.chart_cells(args.quick), vc.trick_cells(args.quick))
+    except ValueError as exc:  # OptionError, StrategyError, ConditionError: one-line messages
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

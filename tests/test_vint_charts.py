@@ -1,0 +1,258 @@
+"""Vint bidding charts: candidates, best call and gap, the level-stops-paying rule, the generated
+answer, and one tiny end-to-end run of analyses/vint_charts.py."""
+import json
+from types import SimpleNamespace
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from cardsim.analysis import vint_charts as vc
+
+
+def option_frame(options, scores, diffs, diff_los, diff_his, made=None):
+    """A frame shaped like cardsim.evaluate.table's (rows best first)."""
+    k = len(options)
+    made = [np.nan] * k if made is None else made
+    return pd.DataFrame({"option": options, "n": [1000] * k, "legal": [1.0] * k, "made": made,
+                         "made_lo": [m - 0.02 for m in made], "made_hi": [m + 0.02 for m in made],
+                         "score": scores, "score_lo": [s - 30 for s in scores], "score_hi": [s + 30 for s in scores],
+                         "diff": diffs, "diff_lo": diff_los, "diff_hi": diff_his})
+
+
+# ------------------------------------------------------------------------------- candidates
+def test_cheapest_level_follows_the_denomination_order():
+    assert vc.cheapest("S", -1) == 1
+    assert vc.cheapest("NT", vc.call_rank("1H")) == 1
+    assert vc.cheapest("S", vc.call_rank("1H")) == 2
+    assert vc.cheapest("H", vc.call_rank("1H")) == 2
+    assert vc.call_rank("7NT") == 34 and vc.call_rank("P") == -1
+
+
+def test_opening_candidates():
+    five_h = vc.one_suiter("H", 5, 5)
+    assert vc.candidates((), 0, 0, (13, 15), five_h) == ("P", "1S", "1C", "1D", "1H", "1NT", "2H")
+    seven_s = vc.one_suiter("S", 7)
+    assert vc.candidates((), 0, 0, (0, 10), seven_s) == ("P", "1S", "1C", "1D", "1H", "1NT", "2S", "3S", "4S")
+    assert vc.candidates((), 0, 0, (19, 21), vc.balanced()) == ("P", "1S", "1C", "1D", "1H", "1NT", "2NT", "3NT")
+
+
+def test_overcall_candidates_skip_the_opponents_suit():
+    # Dealer 0 opened 1H; seat 1 (his left-hand opponent) holds 5+ spades.
+    assert vc.candidates(("1H",), 0, 1, (13, 15), vc.one_suiter("S", 5)) == ("P", "1NT", "2S", "2C", "2D", "3S")
+
+
+def test_response_candidates_raise_partner():
+    # Partner (seat 2) dealt and opened 1S, seat 3 passed; seat 0 responds.
+    got = vc.candidates(("1S", "P"), 2, 0, (6, 9), vc.support("S", 3, 3), "S")
+    assert got == ("P", "1C", "1D", "1H", "1NT", "2S", "2NT", "3S", "3NT", "4S")
+    nt = vc.candidates(("1NT", "P"), 2, 0, (10, 12), vc.five_plus("H"), "NT")
+    assert nt == ("P", "2S", "2C", "2D", "2H", "2NT", "3H", "3NT")
+
+
+def test_cell_where_and_default_question():
+    cell = vc.Cell("response", ("1H", "P"), 2, 0, (10, 12), vc.support("H", 4, None), "seat 2: hcp=12-18, H>=5", "H")
+    assert cell.where == "seat 2: hcp=12-18, H>=5; seat 0: hcp=10-12, H>=4"
+    # seat 3 made the last call before seat 0: it is forced, seat 0 calls by its strategy.
+    assert cell.default_question() == {"seat": 3, "options": ["P"], "auction": ("1H",)}
+    opening = vc.Cell("opening", (), 0, 0, (13, 15), vc.balanced())
+    assert opening.default_question() == {"seat": 1, "options": ["P"], "auction": ()}
+    assert opening.where == "seat 0: hcp=13-15, S=2-4, C=2-4, D=2-4, H=2-4"
+
+
+def test_rare_classes_are_left_out():
+    assert not vc.rare((13, 15), vc.one_suiter("H", 7))
+    assert vc.rare((16, 18), vc.one_suiter("H", 7))
+    assert not vc.rare((16, 18), vc.one_suiter("H", 6, 6))
+    assert vc.rare((19, 21), vc.two_suiter("S", "H"))
+    assert vc.rare((22, None), vc.one_suiter("H", 5, 5)) and not vc.rare((22, None), vc.balanced())
+
+
+def test_trick_cell_classes_and_options():
+    cell = vc.TrickCell("H", 9, ((13, 14), (12, 13)))
+    assert cell.where == "seat 0: hcp=13-14, H=5; seat 2: hcp=12-13, H=4"
+    assert cell.combined == "25-27" and cell.series == "H 9"
+    assert cell.options == ("=1H", "=2H", "=3H", "=4H", "=5H", "=6H", "=7H")
+
+
+# ------------------------------------------------------------------------------- best and gap
+def test_best_and_gap_clear():
+    df = option_frame(["1H", "P", "1NT"], [500.0, 300.0, 100.0], [0.0, -200.0, -400.0], [0.0, -250.0, -450.0],
+                      [0.0, -150.0, -350.0], made=[0.7, np.nan, 0.6])
+    got = vc.best_and_gap(df)
+    assert got["best"] == "1H" and got["runner_up"] == "P"
+    assert got["best_made"] == 0.7 and got["best_score"] == 500.0 and got["runner_up_score"] == 300.0
+    assert (got["gap"], got["gap_lo"], got["gap_hi"]) == (200.0, 150.0, 250.0)
+    assert got["clear"] is True
+
+
+def test_best_and_gap_not_clear_when_the_interval_straddles_zero():
+    df = option_frame(["1S", "2S"], [440.0, 435.0], [0.0, -5.0], [0.0, -51.0], [0.0, 40.0])
+    got = vc.best_and_gap(df)
+    assert got["gap"] == 5.0 and got["gap_lo"] == -40.0 and got["gap_hi"] == 51.0
+    assert got["clear"] is False
+
+
+def test_default_columns():
+    df = option_frame(["2H", "1H", "P"], [1000.0, 900.0, 0.0], [0.0, -100.0, -1000.0], [0.0, -140.0, -1100.0],
+                      [0.0, -60.0, -900.0])
+    got = vc.default_columns(df, ["1H", "1H", "P", "1H"])
+    assert got["default"] == "1H" and got["default_share"] == 0.75
+    assert (got["default_loss"], got["default_loss_lo"], got["default_loss_hi"]) == (100.0, 60.0, 140.0)
+    assert got["default_worse"] is True
+    missing = vc.default_columns(df, ["3H"])
+    assert missing["default"] == "3H" and np.isnan(missing["default_loss"]) and missing["default_worse"] is False
+
+
+def test_chart_row_and_tables():
+    cell = vc.Cell("opening", (), 0, 0, (13, 15), vc.one_suiter("H", 5, 5))
+    df = option_frame(["1H", "P"], [500.0, 300.0], [0.0, -200.0], [0.0, -250.0], [0.0, -150.0], made=[0.7, np.nan])
+    df.attrs["acceptance"] = 0.0169
+    row = vc.chart_row(cell, df, ["1H"])
+    assert row["after"] == "-" and row["band"] == "13-15" and row["shape"] == "5H" and row["long"] == "H"
+    assert row["freq"] == 0.0169 and row["n"] == 1000 and row["options"] == 2 and row["default"] == "1H"
+    tabs = vc.chart_tables([row, row | {"chart": "second", "after": "P"}])
+    assert list(tabs) == ["vint_chart_opening", "vint_chart_second"]
+    assert len(tabs["vint_chart_second"]) == 1 and "chart" not in tabs["vint_chart_second"]
+
+
+# ------------------------------------------------------------------------------- levels and tricks
+def level_frame(scores, diff_his):
+    levels = np.arange(1, len(scores) + 1)
+    return pd.DataFrame({"level": levels, "score": scores, "diff_hi": diff_his})
+
+
+def test_stops_paying_is_the_first_clearly_worse_level_above_the_best():
+    # Best at level 2; level 3 is lower but not clearly (interval reaches above 0); level 4 clearly.
+    got = vc.stops_paying(level_frame([100, 300, 250, 200, -500, -2000, -4000], [-50, 0, 10, -20, -700, -2100, -4200]))
+    assert got[0] == 2 and got[1] == 4.0
+
+
+def test_stops_paying_missing_when_no_higher_level_is_clearly_worse():
+    best, stop = vc.stops_paying(level_frame([100, 150, 140], [-60, 0, 5]))
+    assert best == 2 and np.isnan(stop)
+    best, stop = vc.stops_paying(level_frame([100, 150, 140, 130, 200, 900, 800], [-9] * 5 + [0, 20]))
+    assert best == 6 and np.isnan(stop)
+
+
+def test_trick_row_mean_tricks_and_made_rates():
+    cell = vc.TrickCell("NT", 0, ((13, 14), (12, 13)))
+    df = option_frame([f"={lv}NT" for lv in (2, 1, 3)], [300.0, 200.0, -900.0], [0.0, -100.0, -1200.0],
+                      [0.0, -130.0, -1300.0], [0.0, -70.0, -1100.0], made=[0.6, 0.9, 0.2])
+    levels = vc.level_rows(cell, df)
+    assert list(levels.level) == [1, 2, 3] and list(levels.contract) == ["1NT", "2NT", "3NT"]
+    tricks = np.array([7, 8, 9, 8] * 10)
+    row = vc.trick_row(cell, levels, tricks, 0.01)
+    assert row["tricks"] == 8.0 and row["records"] == 40
+    assert row["tricks_lo"] < 8.0 < row["tricks_hi"]
+    assert (row["made_1"], row["made_2"], row["made_3"]) == (0.9, 0.6, 0.2)
+    assert row["best_level"] == 2 and row["stops_paying"] == 3.0 and row["points"] == "25-27"
+
+
+# ------------------------------------------------------------------------------- the answer
+def chart_table(bests, clears, defaults=None, band="13-15"):
+    shapes = ["5H", "6S", "bal"]
+    longs = ["H", "S", ""]
+    k = len(bests)
+    defaults = defaults or bests
+    loss = [(0.0, 0.0, 0.0) if d == b else (75.0, 31.0, 118.0) for d, b in zip(defaults, bests)]
+    return pd.DataFrame({"after": ["-"] * k, "band": [band] * k, "shape": shapes[:k], "long": longs[:k],
+                         "partner": [""] * k, "best": bests, "runner_up": ["P"] * k, "gap": [50.0] * k,
+                         "gap_lo": [10.0 if c else -10.0 for c in clears], "gap_hi": [90.0] * k, "clear": clears,
+                         "default": defaults, "default_loss": [x[0] for x in loss],
+                         "default_loss_lo": [x[1] for x in loss], "default_loss_hi": [x[2] for x in loss],
+                         "default_worse": [d != b for d, b in zip(defaults, bests)]})
+
+
+def test_answer_follows_the_numbers():
+    tabs = {"vint_chart_opening": chart_table(["1H", "1S", "P"], [True, True, False])}
+    text = vc.answer(tabs)
+    assert "Dealer: 1 of the long suit with 13-15 (2 of 3 shapes, 2 clear; else pass ×1)." in text
+    assert "clear (gap interval above 0) in 2 of 3 classes" in text
+    assert "opening 13-15 bal: P vs P (+50, -10 to +90)" in text
+    assert "differs from the best in 0 of 3 classes, and is clearly worse in 0." in text
+
+    changed = {"vint_chart_opening": chart_table(["2H", "1NT", "P"], [True, False, True], ["1H", "1NT", "P"])}
+    text2 = vc.answer(changed)
+    assert text2 != text
+    assert "Dealer: 2 of the long suit with 13-15 (1 of 3 shapes, 1 clear; else 1NT ×1, pass ×1)." in text2
+    assert "differs from the best in 1 of 3 classes, and is clearly worse in 1" in text2
+    assert "opening 13-15 5H: it calls 1H, 2H gains 75 (31 to 118)" in text2
+
+
+def test_answer_describes_responses_and_tricks():
+    resp = chart_table(["2H", "P"], [True, True]).assign(after="1H P", partner="H", long="", shape=["H 4+", "H 0-2"])
+    tricks = pd.DataFrame({"series": ["H 8", "H 8"], "points": ["19-21", "27-29"], "tricks": [7.8, 9.65],
+                           "best_level": [1, 3], "stops_paying": [2.0, np.nan]})
+    text = vc.answer({"vint_chart_response": resp, "vint_tricks": tricks})
+    assert "Responder to partner's 1H: raise to 2H with 13-15 (1 of 2 shapes, 1 clear; else pass ×1)." in text
+    assert ("The declaring side (default play), at 19-21/27-29 combined points (- = no level clearly worse): "
+            "H 8: 7.8/9.7 tricks, best level 1/3, stops paying at level 2/-.") in text
+
+
+def test_describe_calls():
+    assert vc.describe("P", "H", "") == "pass"
+    assert vc.describe("3H", "H", "") == "3 of the long suit"
+    assert vc.describe("1D", "DH", "") == "1 of a long suit"
+    assert vc.describe("1NT", "H", "") == "1NT"
+    assert vc.describe("3NT", "", "NT") == "3NT"
+    assert vc.describe("2S", "", "H") == "2S"
+
+
+def test_deals_for_caps_candidates():
+    from analyses.vint_charts import CANDIDATES_PER_DEAL, MIN_DEALS, deals_for
+
+    assert deals_for(1.0 / CANDIDATES_PER_DEAL, 20_000) == 20_000
+    assert deals_for(0.5 / CANDIDATES_PER_DEAL, 20_000) == 10_000
+    assert deals_for(1e-6, 20_000) == MIN_DEALS
+    assert deals_for(1e-6, 200) == 200
+
+
+# ------------------------------------------------------------------------------- end to end
+def test_tiny_end_to_end_run(tmp_path):
+    from analyses.vint_charts import build
+
+    cells = [vc.Cell("opening", (), 0, 0, (13, 15), vc.one_suiter("H", 5, 5)),
+             vc.Cell("second", ("P",), 0, 1, (13, 15), vc.balanced(), "seat 0: hcp<=11")]
+    tcells = [vc.TrickCell("NT", 0, ((13, 14), (12, 13)))]
+    args = SimpleNamespace(n=200, seed=5, jobs=1, out=str(tmp_path))
+    path = build(args, cells, tcells)
+    meta = json.loads(path.read_text())
+    assert set(meta) == {"game", "title", "deals", "seed", "source", "strategies", "parameters", "rules", "tables",
+                         "figures", "glossary", "notes", "answer", "method"}
+    assert meta["game"] == "vint" and meta["deals"] == 200 and meta["seed"] == 5
+    assert meta["tables"] == ["vint_chart_opening", "vint_chart_second", "vint_tricks", "vint_tricks_levels"]
+    for name in meta["tables"]:
+        assert (tmp_path / "tables" / f"{name}.csv").exists() and (tmp_path / "tables" / f"{name}.md").exists()
+    for fig in meta["figures"]:
+        assert (tmp_path / "figures" / fig).stat().st_size > 0
+    assert meta["figures"] == ["vint_chart_opening.png", "vint_chart_second.png", "vint_tricks.png"]
+    opening = pd.read_csv(tmp_path / "tables" / "vint_chart_opening.csv")
+    assert len(opening) == 1 and opening.n.iloc[0] == 200 and opening.options.iloc[0] == 7
+    assert opening.best.iloc[0] in vc.candidates((), 0, 0, (13, 15), vc.one_suiter("H", 5, 5))
+    levels = pd.read_csv(tmp_path / "tables" / "vint_tricks_levels.csv")
+    assert list(levels.level) == list(range(1, 8))
+    assert (np.diff(levels.made) <= 0).all()  # a higher contract in the same denomination is made less often
+    tricks = pd.read_csv(tmp_path / "tables" / "vint_tricks.csv")
+    assert tricks.records.iloc[0] == 80 and 0 <= tricks.tricks.iloc[0] <= 13
+    assert tricks.same_tricks.iloc[0] == 1.0  # the default play does not look at the level
+    tables = {name: pd.read_csv(tmp_path / "tables" / f"{name}.csv", keep_default_na=False, na_values=[""])
+              for name in meta["tables"]}
+    assert meta["answer"].startswith("Dealer: ")
+    assert "Second hand after a pass" in meta["answer"]
+    assert tables["vint_chart_opening"].best.iloc[0] in meta["answer"] or "long suit" in meta["answer"]
+
+
+def test_too_many_candidates_raise():
+    wide = vc.Shape("x", "H>=5", "SCDH", 7)
+    with pytest.raises(ValueError, match="candidates for x"):
+        vc.candidates((), 0, 0, (19, 21), wide)
+
+
+def test_trick_sentence_names_the_points_of_each_series_when_they_differ():
+    tricks = pd.DataFrame({"series": ["S 8", "NT"], "points": ["19-21", "28-30"], "tricks": [7.86, 9.23],
+                           "best_level": [1, 2], "stops_paying": [2.0, 3.0]})
+    text = vc.answer({"vint_tricks": tricks})
+    assert text == ("The declaring side (default play) (- = no level clearly worse): S 8 at 19-21 points: 7.9 tricks, "
+                    "best level 1, stops paying at level 2; NT at 28-30 points: 9.2 tricks, best level 2, stops "
+                    "paying at level 3.")
