@@ -1,9 +1,9 @@
 """Vint bidding charts: for each hand class the first call with the highest expected net score
 (opening, second hand, overcall, response), and what a partnership's points take.
 
-Every cell is a :func:`cardsim.evaluate.question`: the candidate calls played on the same deals
+Every cell is a :func:`cardsim.questions.question`: the candidate calls played on the same deals
 dealt under the cell's hand classes, everything else by the default strategies.  Only the public
-API is used (cardsim.evaluate, cardsim.stats through cardsim.analysis.vint_charts).
+API is used (cardsim.questions, cardsim.stats through cardsim.analysis.vint_charts).
 
     python -m analyses.vint_charts --n 20000 --seed 2026 --jobs -1 --out reports [--quick]
 """
@@ -19,11 +19,12 @@ import numpy as np
 import pandas as pd
 from joblib import Parallel, delayed
 
+import cardsim
 from analyses.common import write_tables
-from cardsim import _jit
 from cardsim.analysis import vint_charts as vc
-from cardsim.evaluate import question, records, run_question, table
 from cardsim.games import get_game
+from cardsim.questions import question, records, run_question, table
+from cardsim.runner import make_run
 
 TITLE = "Vint bidding charts"
 PILOT = 100
@@ -64,17 +65,23 @@ NOTES = [
 ]
 
 
+MAX_PER_CLASS = 20_000
+
+
 def parse_args(argv=None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=TITLE)
-    p.add_argument("--n", type=int, default=20_000, help="deals per hand class (default 20,000)")
+    p.add_argument("--n", type=int, default=20_000,
+                   help=f"deals per hand class, at most {MAX_PER_CLASS:,} (default 20,000; make report passes its N)")
     p.add_argument("--seed", type=int, default=2026)
     p.add_argument("--jobs", type=int, default=-1, help="worker processes (-1 = all cores)")
     p.add_argument("--out", default="reports", help="report directory (tables/ and figures/ inside)")
     p.add_argument("--results", default="results", help="accepted for the Makefile's common flags; unused")
     p.add_argument("--quick", action="store_true", help="2,000 deals per class and a few classes per chart")
     args = p.parse_args(argv)
-    if args.quick and "--n" not in " ".join(argv or sys.argv[1:]):
-        args.n = 2_000
+    if args.n <= 0:
+        p.error("--n must be positive")
+    # make report passes the deals of its other analyses (10^6); a class needs far fewer.
+    args.n = min(args.n, 2_000 if args.quick else MAX_PER_CLASS)
     return args
 
 
@@ -166,7 +173,8 @@ def build(args, cells, tcells) -> Path:
     for name in dict.fromkeys(strategies):
         strategy, vector = spec.registry.resolve(name)
         parameters[name] = {p: float(v) for p, v in zip(strategy.params, vector)}
-    meta = {"game": "vint", "title": TITLE, "deals": args.n, "seed": args.seed, "source": _jit.source_hash(),
+    meta = {"game": "vint", "title": TITLE, "deals": args.n, "deals_unit": "deals per class (at most)",
+            "seed": args.seed, "source": make_run("vint", 1).manifest()["source"], "cardsim": cardsim.__version__,
             "strategies": strategies, "parameters": parameters, "rules": {}, "tables": list(tabs),
             "figures": [p.name for p in figs], "glossary": vc.GLOSSARY, "notes": NOTES,
             "answer": vc.answer(tabs), "method": NOTES[0] + " " + NOTES[-1]}

@@ -11,7 +11,7 @@ from cardsim.analysis import vint_charts as vc
 
 
 def option_frame(options, scores, diffs, diff_los, diff_his, made=None):
-    """A frame shaped like cardsim.evaluate.table's (rows best first)."""
+    """A frame shaped like cardsim.questions.table's (rows best first)."""
     k = len(options)
     made = [np.nan] * k if made is None else made
     return pd.DataFrame({"option": options, "n": [1000] * k, "legal": [1.0] * k, "made": made,
@@ -218,7 +218,8 @@ def test_tiny_end_to_end_run(tmp_path):
     args = SimpleNamespace(n=200, seed=5, jobs=1, out=str(tmp_path))
     path = build(args, cells, tcells)
     meta = json.loads(path.read_text())
-    assert set(meta) == {"game", "title", "deals", "seed", "source", "strategies", "parameters", "rules", "tables",
+    assert set(meta) == {"game", "title", "deals", "deals_unit", "cardsim", "seed", "source", "strategies",
+                         "parameters", "rules", "tables",
                          "figures", "glossary", "notes", "answer", "method"}
     assert meta["game"] == "vint" and meta["deals"] == 200 and meta["seed"] == 5
     assert meta["tables"] == ["vint_chart_opening", "vint_chart_second", "vint_tricks", "vint_tricks_levels"]

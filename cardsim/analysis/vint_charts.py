@@ -1,6 +1,6 @@
 """Vint bidding charts: the best first call per hand class, and what a partnership's points take.
 
-Pure pandas / matplotlib on top of the tables :func:`cardsim.evaluate.table` returns (one row per
+Pure pandas / matplotlib on top of the tables :func:`cardsim.questions.table` returns (one row per
 option, best first: ``option, n, legal, made, made_lo, made_hi, score, score_lo, score_hi, diff,
 diff_lo, diff_hi``; scores are the seat's side's points minus the other side's per deal, score
 points, RULES.md §2.5–§2.7).  The script ``analyses/vint_charts.py`` plays the questions; this
@@ -334,7 +334,7 @@ def trick_cells(quick: bool = False) -> list[TrickCell]:
 
 # ----------------------------------------------------------------------------- chart tables
 def best_and_gap(df: pd.DataFrame) -> dict:
-    """The best and runner-up options of one :func:`cardsim.evaluate.table` frame (rows best
+    """The best and runner-up options of one :func:`cardsim.questions.table` frame (rows best
     first) and the gap between them: ``gap = best - runner-up`` with its paired 95% interval
     (the runner-up's ``diff`` negated) and ``clear`` = the interval lies above 0."""
     best, runner = df.iloc[0], df.iloc[1]
