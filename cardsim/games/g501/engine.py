@@ -585,6 +585,16 @@ def deal_kernel(seed, start, count, seats):
 
 
 @jit
+def workspace():
+    """Work space of a loop of deals, allocated once: deck (int64[24]), hands (uint64[4]),
+    streams (uint64[5, 1]), result vector, an empty trace, play_deal's scratch, a forced vector
+    that forces nothing, and scores (int64[4])."""
+    return (np.empty(N_CARDS, dtype=np.int64), np.zeros(4, dtype=np.uint64), np.zeros((5, 1), dtype=np.uint64),
+            np.zeros(N_RES, dtype=np.int64), np.zeros(1, dtype=np.int32), make_scratch(),
+            np.zeros(F_LEN, dtype=np.int64), np.zeros(4, dtype=np.int64))
+
+
+@jit
 def match_kernel(seed, start, count, seats, sids, params, start_scores, first_dealer, mrows, drows):
     """Whole games (RULES.md §1.8) for matches ``start .. start+count-1`` into ``mrows``
     (MATCH_DTYPE[count]) and the MATCH_DEAL_DTYPE records ``drows``; returns the number of deal
@@ -592,14 +602,7 @@ def match_kernel(seed, start, count, seats, sids, params, start_scores, first_de
 
     Every match starts from ``start_scores`` (int64[4]; 501 each for a new game) with
     ``first_dealer`` dealing first (−1: drawn by the match's first deal)."""
-    deck = np.empty(N_CARDS, dtype=np.int64)
-    hands = np.zeros(4, dtype=np.uint64)
-    st = np.zeros((5, 1), dtype=np.uint64)
-    res = np.zeros(N_RES, dtype=np.int64)
-    trace = np.zeros(1, dtype=np.int32)
-    scratch = make_scratch()
-    no_force = np.zeros(F_LEN, dtype=np.int64)
-    scores = np.zeros(4, dtype=np.int64)
+    deck, hands, st, res, trace, scratch, no_force, scores = workspace()
     nd = 0
     for m in range(count):
         mkey = match_key(seed, start + m)
@@ -687,14 +690,7 @@ def given_kernel(seed, start, dealers, hands_in, talons, seats, sids, params, sc
     With ``play_out`` the game then goes on to its end (:func:`finish_game`, keyed by
     ``rng.match_key(seed, deal number)``, the same for every option) and ``shares``
     (float64[n, 4]) receives each seat's share of the win."""
-    deck = np.empty(N_CARDS, dtype=np.int64)
-    hands = np.zeros(4, dtype=np.uint64)
-    st = np.zeros((5, 1), dtype=np.uint64)
-    res = np.zeros(N_RES, dtype=np.int64)
-    trace = np.zeros(1, dtype=np.int32)
-    scratch = make_scratch()
-    no_force = np.zeros(F_LEN, dtype=np.int64)
-    scores = np.zeros(4, dtype=np.int64)
+    deck, hands, st, res, trace, scratch, no_force, scores = workspace()
     share = np.zeros(4, dtype=np.float64)
     for i in range(dealers.shape[0]):
         seed_streams(st, deal_key(seed, start + i))
