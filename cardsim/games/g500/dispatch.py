@@ -76,8 +76,8 @@ def choose_play(sid, params, states, seat, hand, denom, declarer, leader, trick,
                 played, known, decl_tricks, contract_tricks):
     """Strategy ``sid``'s card for ``seat`` (RULES.md §3.5)."""
     if sid == HEURISTIC:
-        return heuristic_play(params, states, seat, hand, denom, declarer, leader, trick, n_in_trick,
-                              led, played, known, decl_tricks, contract_tricks)
+        return heuristic_play(seat, hand, denom, declarer, leader, trick, n_in_trick, led, played, known,
+                              decl_tricks, contract_tricks)
     if sid == RANDOM:
         return random_play(params, states, seat, hand, denom, declarer, leader, trick, n_in_trick,
                            led, played, known, decl_tricks, contract_tricks)

@@ -459,10 +459,11 @@ def heuristic_follow(hand, denom, seat, declarer, leader, trick, n_in_trick, led
 
 
 @jit(inline="always")
-def heuristic_play(params, states, seat, hand, denom, declarer, leader, trick, n_in_trick, led,
-                   played, known, decl_tricks, contract_tricks):
+def heuristic_play(seat, hand, denom, declarer, leader, trick, n_in_trick, led, played, known, decl_tricks,
+                   contract_tricks):
     """:func:`heuristic_lead` or :func:`heuristic_follow`, counting as unseen every card not in
-    hand, not played and not in the declarer's own discard (``known``)."""
+    hand, not played and not in the declarer's own discard (``known``).  It takes no parameters
+    and no random stream: every array passed into the hot per-card path costs a reference count."""
     unseen = FULL_EFF[denom] & ~hand & ~played & ~known
     if n_in_trick == 0:
         return heuristic_lead(hand, denom, seat, declarer, unseen)
