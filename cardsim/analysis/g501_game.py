@@ -46,9 +46,9 @@ OWN = (50, 100, 200, 300, 400, 501)
 LEADS = (-200, -100, -50, 0, 50, 100, 200)
 LEVELS = (70, 80, 90, 100, 120, 150)
 POSITIONS = (0, 1, 2)
-GAMES = 4_000
-GAMES4 = 2_000
-DEALS = 6_000
+GAMES = 10_000
+GAMES4 = 4_000
+DEALS = 10_000
 
 QUICK_GRID3 = (100, 300, 501)
 QUICK_GRID4 = (200, 501)
@@ -439,7 +439,7 @@ def _hurts_sentence(long: pd.DataFrame) -> str:
     hurt = best[best.gain_hi < 0]
     if len(hurt):
         worst = hurt.loc[hurt.gain_pp.idxmin()]
-        return (f"Every blind level is clearly worse than looking in {len(hurt)} situation(s); the worst "
+        return (f"Every blind level is clearly worse than looking in {len(hurt)} situation(s); the worst is "
                 f"{_where(worst)}, where even {worst.option} costs {_pp(worst.gain_pp)} "
                 f"{_ci(worst.gain_lo, worst.gain_hi)}.")
     worst = blinds.loc[blinds.gain_pp.idxmin()]
@@ -449,38 +449,63 @@ def _hurts_sentence(long: pd.DataFrame) -> str:
     return "No blind level is clearly worse than looking in any situation studied."
 
 
-def _levels_sentence(c: pd.DataFrame) -> str:
-    """The best level as the own score changes (the most common best option per own score)."""
+def _lead_text(lead: int) -> str:
+    return "level" if lead == 0 else (f"{lead} ahead" if lead > 0 else f"{-lead} behind")
+
+
+def _lead_sentence(c: pd.DataFrame) -> str:
+    """The verdicts by lead over the opponents (every own score and position together)."""
     parts = []
-    for own, g in c.groupby("own", sort=True):
-        counts = g.best.value_counts()
-        top = counts.index[0]
-        gains = g.gain_pp
-        parts.append(f"{own}: {top.replace('blind:', 'blind to ')} in {counts.iloc[0]} of {len(g)} "
-                     f"(gains {gains.min():+.1f} to {gains.max():+.1f} pp)")
-    return "The best option by own score (most frequent over leads and positions): " + "; ".join(parts) + "."
+    for lead, g in c.groupby("lead", sort=True):
+        blind = int(g.verdict.str.startswith("blind").sum())
+        look = int((g.verdict == LOOK).sum())
+        counts = f"blind clearly better in {blind} of {len(g)}" + (f", looking in {look}" if look else "")
+        parts.append(f"{_lead_text(lead)}: {counts}, gains {g.gain_pp.min():+.1f} to {g.gain_pp.max():+.1f} pp")
+    return "By lead over both opponents: " + "; ".join(parts) + "."
+
+
+def _levels_sentence(c: pd.DataFrame) -> str:
+    """How high to go: the most frequent best level per own score where blind is clearly better."""
+    blind = c[c.verdict.str.startswith("blind")]
+    if blind.empty:
+        return ""
+    parts = []
+    for own, g in blind.groupby("own", sort=True):
+        levels = g.best.str.replace("blind:", "").astype(int)
+        counts = levels.value_counts()
+        parts.append(f"at {own} up to {counts.index[0]} ({counts.iloc[0]} of {len(g)}, range "
+                     f"{levels.min()}-{levels.max()})")
+    return ("Where blind pays, the best level (most frequent over leads and positions) is " + "; ".join(parts) +
+            "; neighbouring levels are often within the interval of each other.")
 
 
 def _position_sentence(c: pd.DataFrame) -> str:
-    parts = [f"{p}: {g.gain_pp.median():+.1f} pp" for p, g in c.groupby("position", sort=True)]
-    return "Median gain of the best option over looking by auction position " + ", ".join(parts) + "."
+    parts = [f"{p} {g.gain_pp.median():+.1f} pp" for p, g in c.groupby("position", sort=True)]
+    return "Median gain of the best option over looking by auction position (0 = first speaker): " + \
+        ", ".join(parts) + "."
 
 
 def _equity_sentence(eq: pd.DataFrame) -> str:
-    top = eq.own.max()
-    even = eq[(eq.own == top) & (eq.best == top) & (eq.other == top)]
+    """The seat advantage at the start and what a lead is worth from the middle of the grid."""
+    grid = sorted(eq.own.unique())
+    top = grid[-1]
     parts = []
+    even = eq[(eq.own == top) & (eq.best == top) & (eq.other == top)]
     if len(even):
         e = even.iloc[0]
         pos = ", ".join(f"{100 * e[f'p_pos{p}']:.1f}% [{100 * e[f'p_pos{p}_lo']:.1f}, {100 * e[f'p_pos{p}_hi']:.1f}]"
                         for p in range(3))
-        parts.append(f"From {int(top)} each, the player speaking first, second and last in the first deal wins "
+        parts.append(f"From {int(top)} each, the players speaking first, second and last in the first deal win "
                      f"{pos} of games.")
-    behind = eq[(eq.best < eq.own) & (eq.other == eq.best)]
-    if len(behind):
-        r = behind.loc[(behind.own - behind.best).idxmax()]
-        parts.append(f"Trailing {int(r.own)} to two opponents at {int(r.best)} still wins {100 * r.p_win:.1f}% "
-                     f"[{100 * r.lo:.1f}, {100 * r.hi:.1f}].")
+    mid = grid[len(grid) // 2]
+    cells = []
+    for opp in grid:
+        row = eq[(eq.own == mid) & (eq.best == opp) & (eq.other == opp)]
+        if len(row) and opp != mid:
+            r = row.iloc[0]
+            cells.append(f"{100 * r.p_win:.1f}% {_lead_text(int(opp - mid))} (both at {int(opp)})")
+    if cells:
+        parts.append(f"At {int(mid)}, level with both opponents, a player wins 1 game in 3; " + ", ".join(cells) + ".")
     return " ".join(parts)
 
 
@@ -489,7 +514,8 @@ def _policy_sentence(c: pd.DataFrame, policy: dict | None) -> str:
     if not policy:
         return ""
     prob, level, cur = policy["blind_prob"], policy["blind_level"], policy["blind_cur"]
-    text = f"The default heuristic bids blind with probability {prob:g} when the bid is at most {cur:g}, up to {level:g}"
+    text = (f"The default heuristic bids blind with probability {prob:g} when the bid is at most {cur:g}, "
+            f"up to {level:g}")
     blind = c[c.verdict.str.startswith("blind")]
     if len(blind) <= len(c) / 2:
         return text + "."
@@ -506,8 +532,9 @@ def answer(tabs: dict[str, pd.DataFrame], policy: dict | None = None) -> str:
     """The answer paragraph, every number read from the tables of :func:`tables` (``policy``: the
     default heuristic's blind parameters, for the last sentence)."""
     c, long = tabs["g501_game_choices"], tabs["g501_game_decisions"]
-    parts = [_summary_sentence(c), _largest_sentence(c), _hurts_sentence(long), _levels_sentence(c),
-             _position_sentence(c), _equity_sentence(tabs["g501_game_equity_long"]), _policy_sentence(c, policy)]
+    parts = [_summary_sentence(c), _largest_sentence(c), _hurts_sentence(long), _lead_sentence(c),
+             _levels_sentence(c), _position_sentence(c), _equity_sentence(tabs["g501_game_equity_long"]),
+             _policy_sentence(c, policy)]
     return " ".join(p for p in parts if p)
 
 
@@ -572,7 +599,7 @@ def equity_figure(eq: pd.DataFrame, outdir: Path) -> Path:
     top = max(grid)
     panels = [("other opponent at the best's score", eq[eq.other == eq.best]),
               (f"other opponent at {top}", eq[eq.other == top])]
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4.6))
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.6), layout="constrained")
     for ax, (title, rows) in zip(axes, panels):
         m = np.full((len(grid), len(grid)), np.nan)
         for r in rows.itertuples():
