@@ -269,6 +269,17 @@ def test_answer_follows_the_numbers():
     assert "default heuristic" not in G.answer(_tabs())
 
 
+def test_notes_say_how_often_blind_was_legal_and_games_unfinished():
+    tabs = {"g501_game_decisions": _long(CELLS), "g501_game_states": _states()}
+    text = G.notes(tabs)
+    assert "here in every deal of every situation" in text[-2] and text[-1] == "0 of 120 equity games ended unfinished."
+    tabs["g501_game_decisions"].loc[1, "legal"] = 0.875
+    tabs["g501_game_states"].loc[0, "unfinished"] = 2
+    text = G.notes(tabs)
+    assert "here in 87.5% to 100.0% of the deals of a situation" in text[-2]
+    assert text[-1] == "2 of 120 equity games ended unfinished."
+
+
 def test_figures_are_drawn(tmp_path):
     paths = G.figures(_tabs(), tmp_path)
     assert [p.name for p in paths] == ["g501_game_chart.png", "g501_game_equity.png"]

@@ -657,12 +657,24 @@ NOTES = [
     "players; the player studied is seat 0, and only its first call of one deal is forced.",
     "Decision situations put both opponents at the same score (own score + lead), so the best opponent is well "
     "defined; other spreads of the opponents are in the equity tables, not the chart.",
-    "The blind options are compared with looking over the deals where they were legal (every deal here: the "
-    "strategies before the player never bid above 69 in positions 1 and 2).",
     "Equity: each rotation class of a score state is played once with every first dealer and read from every "
     "chair; a row pools its seatings and dealers with equal weight. Games ended unfinished (cap of 5,000 deals) "
     "are counted as won by nobody (column unfinished of g501_game_states).",
 ]
+
+
+def notes(tabs: dict[str, pd.DataFrame]) -> list[str]:
+    """:data:`NOTES` and what the numbers say about the blind options' legality and unfinished games."""
+    long, states = tabs["g501_game_decisions"], tabs["g501_game_states"]
+    blinds = long[long.option != LOOK]
+    legal = ("in every deal of every situation" if (blinds.legal == 1).all() else
+             f"in {100 * blinds.legal.min():.1f}% to {100 * blinds.legal.max():.1f}% of the deals of a situation")
+    unfinished = int(states.unfinished.sum())
+    return NOTES + [f"A blind option is compared with looking over the deals where it was legal: here {legal} (the "
+                    "current bid at the player's first turn was below the level).",
+                    f"{unfinished:,} of {int(states.games.sum()):,} equity games ended unfinished."]
+
+
 METHOD = ("501 in the game: the match-equity tables play whole games (cardsim.play_match) from every score "
           "state of a grid, one state per rotation of the table and once with each first dealer, and read every "
           "seat's share of the win (exact ties share). The decision chart plays, for each situation (own score, "
