@@ -146,6 +146,8 @@ def figures(tabs: dict[str, pd.DataFrame], outdir: Path) -> list[Path]:
 
 # ------------------------------------------------------------------ blind-policy sweep
 BLIND_GLOSSARY = {
+    "seats": "players at the table: 3, or 4 (the dealer sits each deal out, so seat 0 plays three deals in four "
+             "and its score change counts 0 in the fourth)",
     "position": "seat 0's speaking position in the auction it may bid blind from (0 = first; any = every position)",
     "blind_level": "seat 0 keeps bidding blind (minimum raise) while the next bid is at most this (deal "
                    "points); then it looks",
@@ -180,8 +182,10 @@ def blind_measure(rows: pd.DataFrame) -> pd.DataFrame:
                          "blind_won": ((rows["declarer"] == 0) & rows["blind"]).astype(np.float64)})
 
 
-def blind_table(compared: pd.DataFrame) -> pd.DataFrame:
-    """One row per variant from ``cardsim.compare.compare(..., measure=blind_measure)``."""
+def blind_table(compared: pd.DataFrame, seats: int | None = None) -> pd.DataFrame:
+    """One row per variant from ``cardsim.compare.compare(..., measure=blind_measure)``; with
+    ``seats`` a first column says how many played (with 4 the dealer sits out: seat 0 scores
+    nothing in a quarter of the deals)."""
     wide = compared.pivot(index="variant", columns="measure", values=["mean", "diff", "diff_lo", "diff_hi", "n"])
     t = pd.DataFrame({"variant": wide.index})
     t["position"] = ["never blind" if v == "baseline" else v.split(":")[0] for v in t.variant]
@@ -196,27 +200,137 @@ def blind_table(compared: pd.DataFrame) -> pd.DataFrame:
     t["pays"] = t.diff_hi < 0
     order = {"never blind": -2, "any": -1}
     t["_o"] = [order.get(p, 0) if p in order else int(p) for p in t.position]
-    return t.sort_values(["_o", "blind_level"]).drop(columns=["_o", "variant"]).reset_index(drop=True)
+    t = t.sort_values(["_o", "blind_level"]).drop(columns=["_o", "variant"]).reset_index(drop=True)
+    if seats is not None:
+        t.insert(0, "seats", int(seats))
+    return t
 
 
 def blind_figure(table: pd.DataFrame, outdir: Path) -> list[Path]:
-    """Paired difference of seat 0's score change against the blind level, one line per position."""
+    """Paired difference of seat 0's score change against the blind level, one line per position
+    (one panel per number of seats when the table has a ``seats`` column)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(8, 4.5))
-    for pos, g in table[table.position != "never blind"].groupby("position", sort=False):
-        ax.errorbar(g.blind_level, g["diff"], yerr=[g["diff"] - g.diff_lo, g.diff_hi - g["diff"]], marker="o",
-                    capsize=3, label=f"position {pos}")
-    ax.axhline(0, color="black", lw=0.8)
-    ax.set_xlabel("blind up to this bid (deal points)")
-    ax.set_ylabel("score change vs never blind (points/deal)")
-    ax.set_title("501: seat 0 bidding blind, paired with the same deals (below 0 = pays)")
-    ax.legend()
+    groups = list(table.groupby("seats")) if "seats" in table else [(None, table)]
+    fig, axes = plt.subplots(1, len(groups), figsize=(8 * len(groups) ** 0.75, 4.5), squeeze=False)
+    for ax, (seats, part) in zip(axes[0], groups):
+        for pos, g in part[part.position != "never blind"].groupby("position", sort=False):
+            ax.errorbar(g.blind_level, g["diff"], yerr=[g["diff"] - g.diff_lo, g.diff_hi - g["diff"]], marker="o",
+                        capsize=3, label=f"position {pos}")
+        ax.axhline(0, color="black", lw=0.8)
+        ax.set_xlabel("blind up to this bid (deal points)")
+        ax.set_ylabel("score change vs never blind (points/deal)")
+        if seats is not None:
+            ax.set_title(f"{seats} seats", fontsize=10)
+        ax.legend()
+    fig.suptitle("501: seat 0 bidding blind, paired with the same deals (below 0 = pays)")
     fig.tight_layout()
     path = Path(outdir) / "g501_blind.png"
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return [path]
+
+
+# ------------------------------------------------------------ the moment of choice
+MOMENT_PREFIXES = ([], ["P"], ["66"], ["B66"], ["70"], ["80"], ["P", "P"], ["P", "66"], ["66", "P"], ["P", "B66"],
+                   ["66", "70"], ["B66", "B67"], ["P", "75"], ["70", "80"])
+"""The calls before seat 0's first turn (3 seats): none (it speaks first), one, or two."""
+MOMENT_LEVELS = (70, 80, 90, 100, 120)
+MOMENT_COLUMNS = ["auction", "position", "current_bid", "option", "level", "n", "legal", "delta", "delta_lo",
+                  "delta_hi", "diff", "diff_lo", "diff_hi", "pays"]
+MOMENT_GLOSSARY = {
+    "auction": "the calls made before seat 0's first turn (P pass, B66 a blind 66); '-' = seat 0 speaks first",
+    "position / current_bid": "seat 0's auction position (the number of calls before it) and the bid it must raise",
+    "option": "look = look at the hand, then the strategy bids; blind:L = bid blind (minimum raise) and go on "
+              "blind while the raise is at most L, then look (only levels above the current bid are asked)",
+    "delta": "seat 0's mean score change in the deal (score points; negative is good)",
+    "diff (moment)": "the option's delta minus look's on the same deals (paired); negative = blind pays",
+    "pays (moment)": "the whole interval of diff is below 0",
+}
+MOMENT_NOTES = ["g501_blind_moment asks the question at the moment of choice: the calls before seat 0's turn are "
+                "given (cardsim.evaluate auction=), the hands behind them are dealt at random, not conditioned on "
+                "those calls; everything after the choice is played by the default heuristic."]
+
+
+def moment_dealer(prefix) -> int:
+    """The dealer that makes seat 0 speak after ``len(prefix)`` calls (3 seats)."""
+    return (-1 - len(prefix)) % 3
+
+
+def current_bid(prefix) -> int:
+    bids = [int(c.lstrip("Bb")) for c in prefix if c.upper() != "P"]
+    return max(bids, default=0)
+
+
+def moment_options(prefix, levels=MOMENT_LEVELS) -> list[str]:
+    """look and blind:L for every level above the current bid."""
+    return ["look"] + [f"blind:{lvl}" for lvl in levels if lvl > current_bid(prefix)]
+
+
+def moment_question(prefix, n: int, seed: int, levels=MOMENT_LEVELS):
+    from cardsim.questions import question
+
+    return question("501", 0, moment_options(prefix, levels), n=n, seed=seed, dealer=moment_dealer(prefix),
+                    auction=list(prefix), chunk_size=max(1, min(n, 50_000)))
+
+
+def moment_rows(prefix, sums: dict, levels=MOMENT_LEVELS) -> pd.DataFrame:
+    """The :data:`MOMENT_COLUMNS` rows of one auction prefix from its question sums: per option its
+    mean score change and the paired difference to ``look`` (over the deals where it was legal)."""
+    from cardsim.questions import table
+
+    q = moment_question(prefix, 1, 0, levels)
+    t = table(q, sums).set_index("option").loc[list(q.options)]
+    look = q.options.index("look")
+    diff, _, lo, hi = mean_interval(sums["pair_s1"][:, look], sums["pair_s2"][:, look], sums["pair_n"][:, look])
+    out = pd.DataFrame({"auction": " ".join(prefix) or "-", "position": len(prefix), "current_bid": current_bid(prefix),
+                        "option": list(q.options),
+                        "level": [0 if o == "look" else int(o.split(":")[1]) for o in q.options],
+                        "n": t["n"].to_numpy(), "legal": t["legal"].to_numpy(), "delta": t["score"].to_numpy(),
+                        "delta_lo": t["score_lo"].to_numpy(), "delta_hi": t["score_hi"].to_numpy(),
+                        "diff": diff, "diff_lo": lo, "diff_hi": hi})
+    out.loc[look, ["diff", "diff_lo", "diff_hi"]] = 0.0
+    out["pays"] = out.diff_hi < 0
+    return out[MOMENT_COLUMNS]
+
+
+def moment_table(n: int, seed: int, prefixes=MOMENT_PREFIXES, levels=MOMENT_LEVELS, n_jobs: int = -1) -> pd.DataFrame:
+    """Every prefix's options on ``n`` deals (the same deals for every option of a prefix)."""
+    from cardsim.questions import run_question
+
+    frames = [moment_rows(p, run_question(moment_question(p, n, seed, levels), n_jobs), levels) for p in prefixes]
+    return pd.concat(frames, ignore_index=True)
+
+
+def moment_figure(table: pd.DataFrame, outdir: Path) -> Path:
+    """``g501_blind_moment.png``: blind to L minus look (points per deal) per auction prefix and
+    level; blank where the level is not above the current bid, * where the interval includes 0."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    blinds = table[table.option != "look"]
+    prefixes = list(dict.fromkeys(table.auction))
+    levels = sorted(blinds.level.unique())
+    grid = np.full((len(prefixes), len(levels)), np.nan)
+    fig, ax = plt.subplots(figsize=(1.2 * len(levels) + 3, 0.42 * len(prefixes) + 1.6))
+    for r in blinds.itertuples():
+        y, x = prefixes.index(r.auction), levels.index(r.level)
+        grid[y, x] = r.diff
+        ax.text(x, y, f"{r.diff:+.1f}{'' if r.pays or r.diff_lo > 0 else '*'}", ha="center", va="center", fontsize=8)
+    lim = np.nanmax(np.abs(grid)) if np.isfinite(grid).any() else 1.0
+    im = ax.imshow(grid, cmap="RdBu_r", vmin=-lim, vmax=lim, aspect="auto")
+    ax.set_xticks(range(len(levels)), [f"blind:{v}" for v in levels])
+    ax.set_yticks(range(len(prefixes)), [f"{p}  (pos {len(p.split()) if p != '-' else 0})" for p in prefixes])
+    ax.set_ylabel("calls before seat 0's turn")
+    fig.colorbar(im, ax=ax, label="score change vs look (points/deal; negative = blind pays)")
+    ax.set_title("501 at the moment of choice: blind to L vs look, paired (* = interval includes 0)", fontsize=10)
+    fig.tight_layout()
+    path = Path(outdir) / "g501_blind_moment.png"
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path

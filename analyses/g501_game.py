@@ -1,0 +1,88 @@
+"""501 in the game, not only in the deal: the match-equity tables and the blind-bid decision chart
+(cardsim.analysis.g501_game).
+
+``--n`` is an upper bound on the games per equity state and first dealer (at most
+G.GAMES with 3 seats, G.GAMES4 with 4) and on the deals per decision situation (at most
+G.DEALS, each deal's game played to its end); ``--quick`` plays a coarser grid with a few
+hundred per cell.  ``--results`` is accepted for the Makefile's sake; nothing intermediate is
+kept.
+"""
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+
+import cardsim
+from analyses.common import parse_args, write_tables
+from cardsim.analysis import g501_game as G
+from cardsim.games import get_game
+from cardsim.games.base import OptionError
+from cardsim.runner import make_run
+from cardsim.strategies.registry import StrategyError
+
+TITLE = "501: when does a blind bid pay off in the game?"
+
+
+def strategy_parameters(specs) -> dict:
+    registry = get_game(G.GAME).registry
+    out = {}
+    for spec in dict.fromkeys(specs):
+        strategy, vector = registry.resolve(spec)
+        out[spec] = {name: float(v) for name, v in zip(strategy.params, vector)}
+    return out
+
+
+def run(args, plan: G.Plan | None = None) -> Path:
+    """Play the equity grids and the decision situations, write the tables, figures and
+    ``501_game.json``; returns its path."""
+    started = time.time()
+    plan = plan or G.plan(args.n, args.quick)
+    log = lambda s: print(s, flush=True)  # noqa: E731
+    log(f"{TITLE}: equity grid {', '.join(map(str, plan.grid3))} (3 seats, {plan.games:,} games per state and "
+        f"first dealer), {', '.join(map(str, plan.grid4))} (4 seats, {plan.games4:,}); decisions: own "
+        f"{', '.join(map(str, plan.own))} x lead {', '.join(f'{v:+d}' for v in plan.leads)} x positions "
+        f"{', '.join(map(str, plan.positions))}, {plan.deals:,} deals each, blind levels "
+        f"{', '.join(map(str, plan.levels))}")
+    states = [G.run_equity(plan.grid3, 3, plan.games, args.seed, args.jobs, log=log)]
+    if plan.grid4:
+        states.append(G.run_equity(plan.grid4, 4, plan.games4, args.seed, args.jobs, log=log))
+    sits = G.situations(plan.own, plan.leads, plan.positions)
+    long = G.run_decisions(sits, plan.levels, plan.deals, args.seed, args.jobs, log=log)
+    tabs = G.tables(pd.concat(states, ignore_index=True), long)
+    out = Path(args.out)
+    paths = write_tables(tabs, out)
+    figures = G.figures(tabs, out / "figures")
+    manifest = make_run(G.GAME, 1, args.seed).manifest()
+    specs = manifest["strategies"]
+    parameters = strategy_parameters(specs)
+    meta = {"game": G.GAME, "title": TITLE, "deals": plan.deals,
+            "deals_unit": (f"deals per decision situation, each game played to its end; equity: {plan.games:,} games "
+                           f"per state and first dealer (3 seats), {plan.games4:,} (4 seats)"),
+            "seed": args.seed, "source": manifest["source"], "cardsim": cardsim.__version__, "strategies": specs,
+            "parameters": parameters, "rules": {},
+            "tables": [t for t in tabs if t not in G.CSV_ONLY], "csv_only": [t for t in tabs if t in G.CSV_ONLY],
+            "figures": [p.name for p in figures], "glossary": G.GLOSSARY, "notes": G.notes(tabs),
+            "answer": G.answer(tabs, parameters.get("heuristic")), "method": G.METHOD}
+    path = out / "tables" / "501_game.json"
+    path.write_text(json.dumps(meta, indent=1, ensure_ascii=False))
+    log(f"{TITLE}: done in {time.time() - started:.0f} s -> {len(paths) // 2} tables, "
+        f"{', '.join(p.name for p in figures)}, {path.name}")
+    return path
+
+
+def main(argv=None) -> int:
+    args = parse_args(TITLE, argv)
+    try:
+        run(args)
+    except (OptionError, StrategyError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

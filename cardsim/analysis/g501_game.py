@@ -1,0 +1,684 @@
+"""501 in the game, not only in the deal: who wins from a score state, and when a blind bid pays.
+
+Two questions, both answered with the game's win (RULES.md §1.8: the lowest score when someone
+reaches 0 wins; exact ties share the win) rather than a deal's score change:
+
+* **match equity** — each player's probability of winning the game from a state of scores,
+  by playing whole games from it (:func:`cardsim.play_match` with ``before=`` and ``dealer=``).
+  States that differ by a rotation of the table are the same game seen from another chair, so
+  only one state of each rotation class is played (:func:`canonical`), once with every first
+  dealer, and every seat of it is read as a point of view (:func:`viewpoints`).  The tables
+  (:func:`equity_table`) give, for the player's own score and the opponents' scores, the win
+  probability averaged over the first dealer and over the seatings of the opponents, and by the
+  player's auction position in the first deal.
+* **the blind decision** — at its first turn of one deal, the player bids blind up to level
+  ``L`` (``blind:L``) or looks (``look``); the game is then played on to its end by the
+  strategies with the same randomness for every option (:func:`cardsim.evaluate` with
+  ``outcome="game"``), so the change in game-win probability is paired deal by deal
+  (:func:`run_decisions`, :func:`choices`).  A situation is the player's own score, its lead
+  over the opponents (both at the same score) and its auction position in the deal.
+
+Units: scores in score points (501 counts down); win probabilities as shares 0..1; gains in
+percentage points (pp) of game-win probability.  Intervals are 95% (Wilson for win
+probabilities, normal for paired gains).
+"""
+from __future__ import annotations
+
+import hashlib
+import itertools
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from cardsim.questions import question, run_question, table
+from cardsim.stats import mean_interval, wilson
+
+GAME = "501"
+SEAT = 0
+"""The player whose decisions are studied (the table is rotated so that every chair is seat 0's)."""
+
+GRID3 = (50, 100, 150, 200, 300, 400, 501)
+GRID4 = (100, 200, 300, 501)
+OWN = (50, 100, 200, 300, 400, 501)
+LEADS = (-200, -100, -50, 0, 50, 100, 200)
+LEVELS = (70, 80, 90, 100, 120, 150)
+POSITIONS = (0, 1, 2)
+GAMES = 10_000
+GAMES4 = 4_000
+DEALS = 10_000
+
+QUICK_GRID3 = (100, 300, 501)
+QUICK_GRID4 = (200, 501)
+QUICK_OWN = (100, 300, 501)
+QUICK_LEADS = (-100, 0, 100)
+QUICK_LEVELS = (70, 90, 120)
+QUICK_GAMES = 300
+QUICK_DEALS = 400
+
+LOOK = "look"
+NO_CLEAR = "no clear answer"
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What one run plays: the equity grids and games per state and first dealer, the decision
+    situations and levels and deals per cell."""
+
+    grid3: tuple
+    grid4: tuple
+    games: int
+    games4: int
+    own: tuple
+    leads: tuple
+    levels: tuple
+    deals: int
+    positions: tuple = POSITIONS
+
+
+def plan(n: int, quick: bool = False) -> Plan:
+    """The report's plan with ``n`` as an upper bound on games and deals per cell."""
+    if quick:
+        return Plan(QUICK_GRID3, QUICK_GRID4, min(n, QUICK_GAMES), min(n, QUICK_GAMES), QUICK_OWN, QUICK_LEADS,
+                    QUICK_LEVELS, min(n, QUICK_DEALS))
+    return Plan(GRID3, GRID4, min(n, GAMES), min(n, GAMES4), OWN, LEADS, LEVELS, min(n, DEALS))
+
+
+def task_seed(seed: int, *key) -> int:
+    """An independent seed for one cell (a state and dealer, or a decision situation)."""
+    digest = hashlib.sha256("|".join(str(k) for k in (seed,) + key).encode()).digest()
+    return int.from_bytes(digest[:8], "little") >> 1
+
+
+# ---------------------------------------------------------------- match equity
+def rotate(state: tuple, dealer: int, r: int) -> tuple[tuple, int]:
+    """The table turned by ``r`` chairs: new seat ``j`` is old seat ``j + r``; the dealer follows."""
+    k = len(state)
+    return tuple(state[(j + r) % k] for j in range(k)), (dealer - r) % k
+
+
+def canonical(state: tuple) -> tuple:
+    """The least rotation of ``state`` (scores by seat): one state per rotation class."""
+    return min(rotate(state, 0, r)[0] for r in range(len(state)))
+
+
+def equity_states(grid, seats: int) -> list[tuple]:
+    """Every score state on ``grid`` up to rotation (``seats`` scores each), sorted."""
+    return sorted({canonical(s) for s in itertools.product(grid, repeat=seats)})
+
+
+def play_state(state: tuple, dealer: int, games: int, seed: int, strategies=None) -> dict:
+    """Play ``games`` games from ``state`` with first dealer ``dealer``: the sums of every seat's
+    share of the win (a tie shares it), unfinished games and deals played."""
+    import cardsim
+
+    matches, _ = cardsim.play_match(GAME, games, seed=seed, seats=len(state), before=list(state), dealer=dealer,
+                                    strategies=strategies, n_jobs=1, chunk_size=games)
+    return state_row(matches, state, dealer)
+
+
+def state_row(matches: pd.DataFrame, state: tuple, dealer: int) -> dict:
+    """One row of the states table from play_match's match rows (``win_s`` bools, ``n_winners``,
+    ``finished``, ``deals``): ``wins_s`` = Σ win_s / n_winners over finished games."""
+    k = len(state)
+    done = matches.finished.to_numpy(bool)
+    n_win = np.maximum(matches.n_winners.to_numpy(np.float64), 1.0)
+    row = {"seats": k, "dealer": int(dealer), "games": int(len(matches)), "unfinished": int((~done).sum()),
+           "deals": int(matches.deals.sum())}
+    for s in range(4):
+        row[f"s{s}"] = int(state[s]) if s < k else 0
+    for s in range(4):
+        win = matches[f"win_{s}"].to_numpy(bool) & done if s < k else np.zeros(len(matches), bool)
+        row[f"wins_{s}"] = float((win / n_win).sum())
+    return row
+
+
+STATE_COLUMNS = ["seats", "s0", "s1", "s2", "s3", "dealer", "games", "unfinished", "deals", "wins_0", "wins_1",
+                 "wins_2", "wins_3"]
+
+
+def run_equity(grid, seats: int, games: int, seed: int, n_jobs: int = -1, strategies=None, log=print) -> pd.DataFrame:
+    """Play every state of ``grid`` (up to rotation) with every first dealer, ``games`` each.
+
+    Returns the states table (:data:`STATE_COLUMNS`, one row per state and first dealer; scores
+    of absent seats 0): ``wins_s`` is seat s's summed share of the win.
+    """
+    from joblib import Parallel, delayed
+
+    tasks = [(s, d) for s in equity_states(grid, seats) for d in range(seats)]
+    started = time.time()
+    log(f"  equity, {seats} seats: {len(tasks) // seats} states x {seats} first dealers x {games:,} games")
+    rows = []
+    step = max(1, len(tasks) // 4)
+    results = Parallel(n_jobs=n_jobs, return_as="generator")(
+        delayed(play_state)(s, d, games, task_seed(seed, "equity", s, d), strategies) for s, d in tasks)
+    for i, row in enumerate(results, 1):
+        rows.append(row)
+        if i % step == 0 or i == len(tasks):
+            log(f"    {i}/{len(tasks)} state-dealer cells, {time.time() - started:.0f} s")
+    return pd.DataFrame(rows, columns=STATE_COLUMNS)
+
+
+def viewpoints(states: pd.DataFrame) -> pd.DataFrame:
+    """Every seat of every played state as a point of view.
+
+    Columns: ``sim`` (the row of ``states``: which games), ``seats``, ``own`` (the seat's score),
+    ``opp_1`` … (the opponents' scores clockwise from the seat's left), ``position`` (the seat's
+    turn in the first deal's auction: 0 speaks first; with 4 seats 3 = deals and sits the first
+    deal out), ``games``, ``wins``.
+    """
+    out = []
+    for sim, r in zip(states.index, states.itertuples(index=False)):
+        k = int(r.seats)
+        scores = [int(getattr(r, f"s{s}")) for s in range(k)]
+        for i in range(k):
+            row = {"sim": sim, "seats": k, "own": scores[i]}
+            for j in range(1, k):
+                row[f"opp_{j}"] = scores[(i + j) % k]
+            row.update(position=(i - int(r.dealer) - 1) % k, games=int(r.games), wins=float(getattr(r, f"wins_{i}")))
+            out.append(row)
+    return pd.DataFrame(out)
+
+
+def _pooled(v: pd.DataFrame, keys: list[str], cells: pd.DataFrame) -> pd.DataFrame:
+    """Mean win share of the cells per ``keys`` with the games behind it (each game once, though
+    a symmetric state shows the same games from several chairs) and its Wilson interval."""
+    out = cells.groupby(keys, as_index=False).agg(p=("p", "mean"))
+    games = v.drop_duplicates(keys + ["sim"]).groupby(keys, as_index=False).games.sum()
+    out = out.merge(games, on=keys)
+    out["lo"], out["hi"] = wilson(out.p * out.games, out.games)
+    return out
+
+
+def equity_table(states: pd.DataFrame, seats: int) -> pd.DataFrame:
+    """Win probability by own score and the opponents' scores (best first, then the others).
+
+    Each seating of the opponents around the player and each first dealer (the player's
+    position) is one cell of equal weight: ``p_win`` is the mean of the cells' win shares,
+    ``p_pos<p>`` the mean over seatings at position p.  ``games`` counts the games behind the
+    row (each once); ``lo``/``hi`` is the 95% Wilson interval over them (likewise
+    ``p_pos<p>_lo``/``_hi``).  Columns ``own``, ``best``, ``other`` (3 seats) or ``best``,
+    ``second``, ``third`` (4 seats), then ``p_win``, ``lo``, ``hi``, ``games``, ``p_pos0``,
+    ``p_pos0_lo``, ``p_pos0_hi``, … .
+    """
+    v = viewpoints(states[states.seats == seats].reset_index(drop=True))
+    opp = [f"opp_{j}" for j in range(1, seats)]
+    names = ["best", "other"] if seats == 3 else ["best", "second", "third"]
+    ranked = np.sort(v[opp].to_numpy(), axis=1)
+    for j, name in enumerate(names):
+        v[name] = ranked[:, j]
+    keys = ["own"] + names
+    cells = v.groupby(keys + opp + ["position"], as_index=False)[["games", "wins"]].sum()
+    cells["p"] = cells.wins / cells.games
+    out = _pooled(v, keys, cells).rename(columns={"p": "p_win"})
+    out = out[keys + ["p_win", "lo", "hi", "games"]]
+    pos = _pooled(v, keys + ["position"], cells)
+    for p in range(seats):
+        part = pos[pos.position == p].rename(columns={"p": f"p_pos{p}", "lo": f"p_pos{p}_lo", "hi": f"p_pos{p}_hi"})
+        out = out.merge(part[keys + [f"p_pos{p}", f"p_pos{p}_lo", f"p_pos{p}_hi"]], on=keys, how="left")
+    return out.sort_values(keys).reset_index(drop=True)
+
+
+def equity_wide(eq: pd.DataFrame) -> pd.DataFrame:
+    """The page's form of :func:`equity_table`: win probability in percent, one row per own and
+    best opponent's score, one column per the other opponent(s)' score(s) (``other 300`` or
+    ``others 300/501``); blank where the other is better than the best (no such state)."""
+    rest = [c for c in ("other", "second", "third") if c in eq]
+    label = (eq[rest[0]].astype(str) if len(rest) == 1 else eq[rest[0]].astype(str) + "/" + eq[rest[1]].astype(str))
+    prefix = "other " if len(rest) == 1 else "others "
+    wide = eq.assign(col=prefix + label, pct=100 * eq.p_win).pivot(index=["own", "best"], columns="col", values="pct")
+    order = sorted(wide.columns, key=lambda c: [int(x) for x in c.split(" ")[1].split("/")])
+    return wide[order].reset_index().rename_axis(columns=None)
+
+
+# ---------------------------------------------------------------- the blind decision
+@dataclass(frozen=True)
+class Situation:
+    """One decision cell: the player's own score, its lead over the opponents (their score minus
+    its own: positive = ahead, 501 counts down) and its auction position in the deal."""
+
+    own: int
+    lead: int
+    position: int
+
+    @property
+    def opp(self) -> int:
+        return self.own + self.lead
+
+    @property
+    def before(self) -> list[int]:
+        return [self.own, self.opp, self.opp]
+
+    @property
+    def dealer(self) -> int:
+        """The dealer that makes seat 0 speak in ``position`` (the dealer's left speaks first)."""
+        return (SEAT - 1 - self.position) % 3
+
+
+def situations(own=OWN, leads=LEADS, positions=POSITIONS) -> list[Situation]:
+    """Every situation of the grid in which both opponents' score is above 0 (a game in play)."""
+    return [Situation(o, lead, p) for o in own for lead in leads for p in positions if o + lead > 0]
+
+
+def options(levels=LEVELS) -> list[str]:
+    return [LOOK] + [f"blind:{lvl}" for lvl in levels]
+
+
+def decision_question(sit: Situation, levels, deals: int, seed: int, strategies=None):
+    return question(GAME, SEAT, options(levels), n=deals, seed=task_seed(seed, "decision", sit), dealer=sit.dealer,
+                    before=sit.before, strategies=strategies, outcome="game", chunk_size=max(deals, 1))
+
+
+def decision_sums(sit: Situation, levels, deals: int, seed: int, strategies=None) -> dict:
+    return run_question(decision_question(sit, levels, deals, seed, strategies), n_jobs=1)
+
+
+DECISION_COLUMNS = ["own", "lead", "opp", "position", "option", "level", "deals", "legal", "made", "win", "win_lo",
+                    "win_hi", "gain_pp", "gain_lo", "gain_hi"]
+
+
+def decision_rows(sit: Situation, levels, sums: dict, seed: int = 0, strategies=None) -> pd.DataFrame:
+    """The :data:`DECISION_COLUMNS` rows of one situation from its question sums: per option the
+    share of deals it was legal, the made rate of the contracts the player declared, the mean
+    win share with its interval, and the paired gain over ``look`` in percentage points (over
+    the deals where the option was legal)."""
+    q = decision_question(sit, levels, 1, seed, strategies)
+    t = table(q, sums).set_index("option").loc[list(q.options)]
+    look = q.options.index(LOOK)
+    gain, _, lo, hi = mean_interval(sums["pair_s1"][:, look], sums["pair_s2"][:, look], sums["pair_n"][:, look])
+    out = pd.DataFrame({"option": list(q.options),
+                        "level": [0 if o == LOOK else int(o.split(":")[1]) for o in q.options],
+                        "deals": t["n"].to_numpy(), "legal": t["legal"].to_numpy(), "made": t["made"].to_numpy(),
+                        "win": t["score"].to_numpy(), "win_lo": t["score_lo"].to_numpy(),
+                        "win_hi": t["score_hi"].to_numpy(),
+                        "gain_pp": 100 * gain, "gain_lo": 100 * lo, "gain_hi": 100 * hi})
+    out.loc[look, ["gain_pp", "gain_lo", "gain_hi"]] = 0.0
+    out.insert(0, "position", sit.position)
+    out.insert(0, "opp", sit.opp)
+    out.insert(0, "lead", sit.lead)
+    out.insert(0, "own", sit.own)
+    return out[DECISION_COLUMNS]
+
+
+def run_decisions(sits, levels, deals: int, seed: int, n_jobs: int = -1, strategies=None, log=print) -> pd.DataFrame:
+    """Play every situation (``deals`` deals each, every option on the same deals, each game played
+    to its end); returns the long frame of :data:`DECISION_COLUMNS`, situations in order."""
+    from joblib import Parallel, delayed
+
+    sits = list(sits)
+    started = time.time()
+    log(f"  blind decision: {len(sits)} situations x {len(levels) + 1} options x {deals:,} deals played to the "
+        "game's end")
+    frames = []
+    step = max(1, len(sits) // 6)
+    results = Parallel(n_jobs=n_jobs, return_as="generator")(
+        delayed(decision_sums)(s, levels, deals, seed, strategies) for s in sits)
+    for i, (sit, sums) in enumerate(zip(sits, results), 1):
+        frames.append(decision_rows(sit, levels, sums, seed, strategies))
+        if i % step == 0 or i == len(sits):
+            log(f"    {i}/{len(sits)} situations, {time.time() - started:.0f} s")
+    if not frames:
+        return pd.DataFrame(columns=DECISION_COLUMNS)
+    return pd.concat(frames, ignore_index=True)
+
+
+CHOICE_COLUMNS = ["own", "lead", "opp", "position", "best", "gain_pp", "gain_lo", "gain_hi", "verdict",
+                  "win_look", "clear_levels"]
+
+
+def choices(long: pd.DataFrame) -> pd.DataFrame:
+    """The best choice per situation.
+
+    ``best``: the option with the highest mean win share (``look`` or ``blind:L``);
+    ``gain_pp``: best minus look in pp, paired, with its 95% interval (0 when look is best);
+    ``verdict``: ``blind to L`` when that interval is above 0, ``look`` when look is best and
+    every blind level's interval is below 0, else ``no clear answer``; ``win_look``: the win
+    probability when looking; ``clear_levels``: the blind levels whose gain interval is above
+    0 (e.g. ``70-120``), empty if none.
+    """
+    rows = []
+    for key, g in long.groupby(["own", "lead", "position"], sort=False):
+        g = g.reset_index(drop=True)
+        best = g.loc[g.win.idxmax()]
+        look = g[g.option == LOOK].iloc[0]
+        blinds = g[g.option != LOOK]
+        if best.option == LOOK:
+            verdict = LOOK if (blinds.gain_hi < 0).all() else NO_CLEAR
+        else:
+            verdict = f"blind to {int(best.level)}" if best.gain_lo > 0 else NO_CLEAR
+        clear = sorted(int(x) for x in blinds.level[blinds.gain_lo > 0])
+        rows.append({"own": key[0], "lead": key[1], "opp": int(g.opp.iloc[0]), "position": key[2],
+                     "best": best.option, "gain_pp": best.gain_pp, "gain_lo": best.gain_lo, "gain_hi": best.gain_hi,
+                     "verdict": verdict, "win_look": look.win, "clear_levels": _levels_text(clear)})
+    return pd.DataFrame(rows, columns=CHOICE_COLUMNS)
+
+
+def _levels_text(levels: list[int]) -> str:
+    if not levels:
+        return ""
+    return str(levels[0]) if len(levels) == 1 else f"{levels[0]}-{levels[-1]}"
+
+
+def chart(choice: pd.DataFrame) -> pd.DataFrame:
+    """The page's form of :func:`choices`: one row per own score and lead, one column per
+    position, each cell the verdict and the gain (``blind to 90: +2.9 pp``, ``? blind:90 +0.4 pp``
+    when no clear answer, ``look``)."""
+    def cell(r) -> str:
+        if r.verdict == NO_CLEAR:
+            return f"? {r.best}" + ("" if r.best == LOOK else f" {r.gain_pp:+.1f} pp")
+        if r.verdict == LOOK:
+            return LOOK
+        return f"{r.verdict}: {r.gain_pp:+.1f} pp"
+
+    c = choice.assign(text=[cell(r) for r in choice.itertuples()],
+                      col=[f"position {p}" for p in choice.position])
+    wide = c.pivot(index=["own", "lead"], columns="col", values="text").reset_index().rename_axis(columns=None)
+    opp = choice.drop_duplicates(["own", "lead"]).set_index(["own", "lead"]).opp
+    wide.insert(2, "opp", [int(opp[(o, lead)]) for o, lead in zip(wide.own, wide.lead)])
+    return wide
+
+
+def tables(states: pd.DataFrame, long: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """Every table from the states table (:func:`run_equity`, both seat counts) and the long
+    decision frame (:func:`run_decisions`)."""
+    eq3 = equity_table(states, 3)
+    out = {"g501_game_chart": chart(choices(long)), "g501_game_equity": equity_wide(eq3)}
+    if (states.seats == 4).any():
+        out["g501_game_equity4"] = equity_wide(equity_table(states, 4))
+    out["g501_game_choices"] = choices(long)
+    out["g501_game_decisions"] = long
+    out["g501_game_equity_long"] = eq3
+    if (states.seats == 4).any():
+        out["g501_game_equity4_long"] = equity_table(states, 4)
+    out["g501_game_states"] = states
+    return out
+
+
+CSV_ONLY = ["g501_game_choices", "g501_game_decisions", "g501_game_equity_long", "g501_game_equity4_long",
+            "g501_game_states"]
+
+
+# ---------------------------------------------------------------- the answer
+def _pp(x: float) -> str:
+    return f"{x:+.1f} pp"
+
+
+def _ci(lo: float, hi: float) -> str:
+    return f"[{lo:+.1f}, {hi:+.1f}]"
+
+
+def _where(r) -> str:
+    return f"at {r.own} against two opponents at {r.opp} (position {r.position})"
+
+
+def _summary_sentence(c: pd.DataFrame) -> str:
+    blind = c.verdict.str.startswith("blind")
+    look = c.verdict == LOOK
+    unclear = c.verdict == NO_CLEAR
+    return (f"Over {len(c)} situations (own score × lead over both opponents × auction position), bidding blind "
+            f"at the first turn clearly raises the game-win probability over looking in {int(blind.sum())}, "
+            f"looking is clearly better in {int(look.sum())}, and {int(unclear.sum())} give no clear answer "
+            "(the 95% interval of the paired gain includes 0).")
+
+
+def _largest_sentence(c: pd.DataFrame) -> str:
+    r = c.loc[c.gain_pp.idxmax()]
+    if r.gain_pp <= 0:
+        return "No blind level beats looking in any situation."
+    return (f"Blind pays most {_where(r)}: {r.best} adds {_pp(r.gain_pp)} {_ci(r.gain_lo, r.gain_hi)} of game-win "
+            f"probability (looking wins {100 * r.win_look:.1f}%).")
+
+
+def _hurts_sentence(long: pd.DataFrame) -> str:
+    """Where blind hurts: the situations in which even the best blind level is clearly worse than
+    looking, else the most harmful (level, situation) pair."""
+    blinds = long[long.option != LOOK]
+    best = blinds.loc[blinds.groupby(["own", "lead", "position"]).gain_pp.idxmax()]
+    hurt = best[best.gain_hi < 0]
+    if len(hurt):
+        worst = hurt.loc[hurt.gain_pp.idxmin()]
+        return (f"Every blind level is clearly worse than looking in {len(hurt)} situation(s); the worst is "
+                f"{_where(worst)}, where even {worst.option} costs {_pp(worst.gain_pp)} "
+                f"{_ci(worst.gain_lo, worst.gain_hi)}.")
+    worst = blinds.loc[blinds.gain_pp.idxmin()]
+    if worst.gain_hi < 0:
+        return (f"Blind hurts only when bid too high: the largest loss is {worst.option} {_where(worst)}, "
+                f"{_pp(worst.gain_pp)} {_ci(worst.gain_lo, worst.gain_hi)}; a lower level does better there.")
+    return "No blind level is clearly worse than looking in any situation studied."
+
+
+def _lead_text(lead: int) -> str:
+    return "level" if lead == 0 else (f"{lead} ahead" if lead > 0 else f"{-lead} behind")
+
+
+def _lead_sentence(c: pd.DataFrame) -> str:
+    """The verdicts by lead over the opponents (every own score and position together)."""
+    parts = []
+    for lead, g in c.groupby("lead", sort=True):
+        blind = int(g.verdict.str.startswith("blind").sum())
+        look = int((g.verdict == LOOK).sum())
+        counts = f"blind clearly better in {blind} of {len(g)}" + (f", looking in {look}" if look else "")
+        parts.append(f"{_lead_text(lead)}: {counts}, gains {g.gain_pp.min():+.1f} to {g.gain_pp.max():+.1f} pp")
+    return "By lead over both opponents: " + "; ".join(parts) + "."
+
+
+def _levels_sentence(c: pd.DataFrame) -> str:
+    """How high to go: the most frequent best level per own score where blind is clearly better."""
+    blind = c[c.verdict.str.startswith("blind")]
+    if blind.empty:
+        return ""
+    parts = []
+    for own, g in blind.groupby("own", sort=True):
+        levels = g.best.str.replace("blind:", "").astype(int)
+        counts = levels.value_counts()
+        parts.append(f"at {own} up to {counts.index[0]} ({counts.iloc[0]} of {len(g)}, range "
+                     f"{levels.min()}-{levels.max()})")
+    return ("Where blind pays, the best level (most frequent over leads and positions) is " + "; ".join(parts) +
+            "; neighbouring levels are often within the interval of each other.")
+
+
+def _position_sentence(c: pd.DataFrame) -> str:
+    parts = [f"{p} {g.gain_pp.median():+.1f} pp" for p, g in c.groupby("position", sort=True)]
+    return "Median gain of the best option over looking by auction position (0 = first speaker): " + \
+        ", ".join(parts) + "."
+
+
+def _equity_sentence(eq: pd.DataFrame) -> str:
+    """The seat advantage at the start and what a lead is worth from the middle of the grid."""
+    grid = sorted(eq.own.unique())
+    top = grid[-1]
+    parts = []
+    even = eq[(eq.own == top) & (eq.best == top) & (eq.other == top)]
+    if len(even):
+        e = even.iloc[0]
+        pos = ", ".join(f"{100 * e[f'p_pos{p}']:.1f}% [{100 * e[f'p_pos{p}_lo']:.1f}, {100 * e[f'p_pos{p}_hi']:.1f}]"
+                        for p in range(3))
+        parts.append(f"From {int(top)} each, the players speaking first, second and last in the first deal win "
+                     f"{pos} of games.")
+    mid = grid[len(grid) // 2]
+    cells = []
+    for opp in grid:
+        row = eq[(eq.own == mid) & (eq.best == opp) & (eq.other == opp)]
+        if len(row) and opp != mid:
+            r = row.iloc[0]
+            cells.append(f"{100 * r.p_win:.1f}% {_lead_text(int(opp - mid))} (both at {int(opp)})")
+    if cells:
+        parts.append(f"At {int(mid)}, level with both opponents, a player wins 1 game in 3; " + ", ".join(cells) + ".")
+    return " ".join(parts)
+
+
+def _policy_sentence(c: pd.DataFrame, policy: dict | None) -> str:
+    """How the default heuristic's own blind policy compares with the chart."""
+    if not policy:
+        return ""
+    prob, level, cur = policy["blind_prob"], policy["blind_level"], policy["blind_cur"]
+    text = (f"The default heuristic bids blind with probability {prob:g} when the bid is at most {cur:g}, "
+            f"up to {level:g}")
+    blind = c[c.verdict.str.startswith("blind")]
+    if len(blind) <= len(c) / 2:
+        return text + "."
+    high = int((blind.best.str.replace("blind:", "").astype(int) > level).sum())
+    verdicts = []
+    if prob < 0.5:
+        verdicts.append(f"too rarely (blind is clearly better in {len(blind)} of {len(c)} situations)")
+    if high:
+        verdicts.append(f"too low (the best level is above {level:g} in {high} of those)")
+    return text + (": against these numbers it bids blind " + " and ".join(verdicts) if verdicts else "") + "."
+
+
+def answer(tabs: dict[str, pd.DataFrame], policy: dict | None = None) -> str:
+    """The answer paragraph, every number read from the tables of :func:`tables` (``policy``: the
+    default heuristic's blind parameters, for the last sentence)."""
+    c, long = tabs["g501_game_choices"], tabs["g501_game_decisions"]
+    parts = [_summary_sentence(c), _largest_sentence(c), _hurts_sentence(long), _lead_sentence(c),
+             _levels_sentence(c), _position_sentence(c), _equity_sentence(tabs["g501_game_equity_long"]),
+             _policy_sentence(c, policy)]
+    return " ".join(p for p in parts if p)
+
+
+# ---------------------------------------------------------------- figures
+def chart_figure(choice: pd.DataFrame, outdir: Path) -> Path:
+    """``g501_game_chart.png``: the best choice per situation, one heatmap per position (own score
+    × lead); colour = the best option (look, or the blind level), text = its gain over looking in
+    pp; hatched grey with '?' = no clear answer."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.colors import BoundaryNorm, ListedColormap
+
+    levels = sorted({int(b.split(":")[1]) for b in choice.best if b != LOOK} | {0})
+    owns = sorted(choice.own.unique())
+    leads = sorted(choice.lead.unique())
+    positions = sorted(choice.position.unique())
+    palette = ["#f0f0f0"] + list(plt.get_cmap("YlOrRd")(np.linspace(0.2, 0.9, max(len(levels) - 1, 1))))
+    cmap = ListedColormap(palette[:len(levels)])
+    norm = BoundaryNorm(np.arange(len(levels) + 1) - 0.5, cmap.N)
+    fig, axes = plt.subplots(1, len(positions), figsize=(4.6 * len(positions), 0.55 * len(owns) + 1.8),
+                             squeeze=False)
+    for ax, pos in zip(axes[0], positions):
+        grid = np.full((len(owns), len(leads)), np.nan)
+        for r in choice[choice.position == pos].itertuples():
+            y, x = owns.index(r.own), leads.index(r.lead)
+            lvl = 0 if r.best == LOOK else int(r.best.split(":")[1])
+            if r.verdict == NO_CLEAR:
+                ax.add_patch(plt.Rectangle((x - 0.5, y - 0.5), 1, 1, facecolor="#dddddd", hatch="//",
+                                           edgecolor="#999999", zorder=2))
+                text = f"?\n{r.gain_pp:+.1f}"
+            else:
+                grid[y, x] = levels.index(lvl)
+                text = "look" if r.verdict == LOOK else f"B{lvl}\n{r.gain_pp:+.1f}"
+            ax.text(x, y, text, ha="center", va="center", fontsize=7, zorder=3)
+        ax.imshow(grid, cmap=cmap, norm=norm, origin="lower", aspect="auto")
+        ax.set_xticks(range(len(leads)), [f"{v:+d}" for v in leads])
+        ax.set_yticks(range(len(owns)), [str(v) for v in owns])
+        ax.set_xlabel("lead: opponents' score − own (+ = ahead)")
+        ax.set_ylabel("own score")
+        ax.set_title(f"auction position {pos}", fontsize=10)
+    fig.suptitle("501: best first call for the game's win — B<L> = bid blind up to L, gain over looking in pp\n"
+                 "(? hatched: the 95% interval of the gain includes 0; both opponents at the same score)",
+                 fontsize=10)
+    fig.tight_layout()
+    path = Path(outdir) / "g501_game_chart.png"
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path
+
+
+def equity_figure(eq: pd.DataFrame, outdir: Path) -> Path:
+    """``g501_game_equity.png``: win probability (%) by own score × best opponent's score, with
+    the other opponent at the same score as the best (left) and at the grid's top (right)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    grid = sorted(eq.own.unique())
+    top = max(grid)
+    panels = [("other opponent at the best's score", eq[eq.other == eq.best]),
+              (f"other opponent at {top}", eq[eq.other == top])]
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.6), layout="constrained")
+    for ax, (title, rows) in zip(axes, panels):
+        m = np.full((len(grid), len(grid)), np.nan)
+        for r in rows.itertuples():
+            m[grid.index(r.own), grid.index(r.best)] = 100 * r.p_win
+        im = ax.imshow(m, origin="lower", cmap="viridis", vmin=0, vmax=100, aspect="auto")
+        for y in range(len(grid)):
+            for x in range(len(grid)):
+                if not np.isnan(m[y, x]):
+                    ax.text(x, y, f"{m[y, x]:.0f}", ha="center", va="center", fontsize=7,
+                            color="white" if m[y, x] < 50 else "black")
+        ax.set_xticks(range(len(grid)), [str(v) for v in grid])
+        ax.set_yticks(range(len(grid)), [str(v) for v in grid])
+        ax.set_xlabel("best opponent's score")
+        ax.set_ylabel("own score")
+        ax.set_title(title, fontsize=10)
+    fig.colorbar(im, ax=axes, label="game won (%)", shrink=0.85)
+    fig.suptitle("501, 3 players: probability of winning the game from a score state "
+                 "(first dealer and seating averaged)", fontsize=10)
+    path = Path(outdir) / "g501_game_equity.png"
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path
+
+
+def figures(tabs: dict[str, pd.DataFrame], outdir: Path) -> list[Path]:
+    outdir = Path(outdir)
+    outdir.mkdir(parents=True, exist_ok=True)
+    return [chart_figure(tabs["g501_game_choices"], outdir), equity_figure(tabs["g501_game_equity_long"], outdir)]
+
+
+GLOSSARY = {
+    "own / best / other": "the player's score and the opponents' scores, best (lowest) first (score points; 501 "
+                          "counts down, the lowest score wins when someone reaches 0)",
+    "other 300, others 300/501": "the equity tables' columns: the other opponent's (or, with 4 seats, the other two "
+                                 "opponents') score; cells: the player's game-win probability (%)",
+    "p_win / lo / hi": "probability of winning the game (a tie shares the win), averaged over the first dealer and "
+                       "over the seatings of the opponents, with its 95% Wilson interval",
+    "p_pos0 …": "the same by the player's auction position in the first deal (0 speaks first; with 4 seats 3 = "
+                "deals and sits out)",
+    "lead / opp": "the decision chart's situation: both opponents are at opp = own + lead (lead > 0: the player is "
+                  "ahead)",
+    "position": "the player's turn in this deal's auction (0 = first speaker, left of the dealer)",
+    "best": "look, or blind:L = bid blind (the minimum raise) at the first turn and go on blind while the raise is "
+            "at most L, then look",
+    "gain_pp / gain_lo / gain_hi": "game-win probability of the best option minus that of looking, paired on the "
+                                   "same deals, in percentage points, with its 95% interval",
+    "verdict": "'blind to L' when the gain's interval is above 0; 'look' when looking is best and every blind "
+               "level's interval is below 0; otherwise 'no clear answer'",
+    "win / win_lo / win_hi": "(decisions CSV) the player's mean share of the game's win after the option",
+    "legal / made": "(decisions CSV) share of deals the option could be taken; made rate of the contracts the player "
+                    "declared",
+}
+NOTES = [
+    "Game-win probabilities: every game is played to its end by the default heuristic strategies for all "
+    "players; the player studied is seat 0, and only its first call of one deal is forced.",
+    "Decision situations put both opponents at the same score (own score + lead), so the best opponent is well "
+    "defined; other spreads of the opponents are in the equity tables, not the chart.",
+    "Equity: each rotation class of a score state is played once with every first dealer and read from every "
+    "chair; a row pools its seatings and dealers with equal weight. Games ended unfinished (cap of 5,000 deals) "
+    "are counted as won by nobody (column unfinished of g501_game_states).",
+]
+
+
+def notes(tabs: dict[str, pd.DataFrame]) -> list[str]:
+    """:data:`NOTES` and what the numbers say about the blind options' legality and unfinished games."""
+    long, states = tabs["g501_game_decisions"], tabs["g501_game_states"]
+    blinds = long[long.option != LOOK]
+    legal = ("in every deal of every situation" if (blinds.legal == 1).all() else
+             f"in {100 * blinds.legal.min():.1f}% to {100 * blinds.legal.max():.1f}% of the deals of a situation")
+    unfinished = int(states.unfinished.sum())
+    return NOTES + [f"A blind option is compared with looking over the deals where it was legal: here {legal} (the "
+                    "current bid at the player's first turn was below the level).",
+                    f"{unfinished:,} of {int(states.games.sum()):,} equity games ended unfinished."]
+
+
+METHOD = ("501 in the game: the match-equity tables play whole games (cardsim.play_match) from every score "
+          "state of a grid, one state per rotation of the table and once with each first dealer, and read every "
+          "seat's share of the win (exact ties share). The decision chart plays, for each situation (own score, "
+          "lead over both opponents, auction position), the first call look and blind up to each level on the same "
+          "deals with the same strategy randomness; each deal's game is played on to its end (cardsim.evaluate "
+          "with outcome='game'), so the gain in game-win probability over looking is a paired difference with a "
+          "95% interval.")

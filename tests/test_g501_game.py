@@ -1,0 +1,339 @@
+"""501 in the game: the match-equity pipeline (rotations, points of view, pooling) on hand-built
+frames with exact values and its symmetries on played games, the blind-decision pipeline, the
+generated answer, the moment-of-choice table, and a tiny end-to-end run."""
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import cardsim
+from analyses import g501_game as script
+from analyses.common import parse_args
+from cardsim.analysis import g501
+from cardsim.analysis import g501_game as G
+from cardsim.stats import mean_interval, wilson
+
+
+# ---------------------------------------------------------------- rotations
+def test_rotation_moves_scores_and_dealer_together():
+    assert G.rotate((100, 200, 300), 0, 1) == ((200, 300, 100), 2)
+    assert G.rotate((100, 200, 300, 400), 3, 2) == ((300, 400, 100, 200), 1)
+    assert G.canonical((300, 100, 200)) == (100, 200, 300)
+    assert G.canonical((300, 200, 100)) == (100, 300, 200)  # the other seating is another class
+    assert G.equity_states((100, 300, 501), 3) == sorted(G.equity_states((100, 300, 501), 3))
+    assert len(G.equity_states((100, 300, 501), 3)) == 11  # (27 + 2*3) / 3
+    assert len(G.equity_states((200, 501), 4)) == 6  # (16 + 2 + 2*2) / 4
+    assert len(G.equity_states(G.GRID3, 3)) == (7 ** 3 + 2 * 7) // 3
+
+
+# ---------------------------------------------------------------- equity pipeline, exact values
+def test_state_row_shares_tied_wins():
+    matches = pd.DataFrame({"win_0": [True, True, False, False, True], "win_1": [False, True, True, False, False],
+                            "win_2": [False, False, False, True, False], "win_3": [False] * 5,
+                            "n_winners": [1, 2, 1, 1, 1], "finished": [True, True, True, True, False],
+                            "deals": [3, 4, 5, 6, 5000]})
+    row = G.state_row(matches, (100, 200, 300), 1)
+    assert (row["games"], row["unfinished"], row["deals"], row["dealer"]) == (5, 1, 5018, 1)
+    assert (row["wins_0"], row["wins_1"], row["wins_2"], row["wins_3"]) == (1.5, 1.5, 1.0, 0.0)
+    assert (row["s0"], row["s1"], row["s2"], row["s3"]) == (100, 200, 300, 0)
+
+
+def _states() -> pd.DataFrame:
+    """Grid (100, 200), 3 seats, 10 games per state and dealer, hand-chosen wins (each row sums to 10)."""
+    wins = {(100, 100, 100): [(4, 3, 3), (2, 5, 3), (3, 3, 4)],
+            (100, 100, 200): [(5, 4, 1), (6, 2, 2), (3, 5, 2)],
+            (100, 200, 200): [(8, 1, 1), (7, 2, 1), (9, 0.5, 0.5)],
+            (200, 200, 200): [(3, 3, 4), (4, 3, 3), (3, 4, 3)]}
+    rows = []
+    for state, by_dealer in wins.items():
+        for d, w in enumerate(by_dealer):
+            rows.append({"seats": 3, "s0": state[0], "s1": state[1], "s2": state[2], "s3": 0, "dealer": d, "games": 10,
+                         "unfinished": 0, "deals": 40, "wins_0": w[0], "wins_1": w[1], "wins_2": w[2], "wins_3": 0.0})
+    return pd.DataFrame(rows, columns=G.STATE_COLUMNS)
+
+
+def test_viewpoints_read_every_chair_with_its_position():
+    v = G.viewpoints(_states())
+    assert len(v) == 12 * 3
+    # state (100, 100, 200), dealer 0: seat 2 has seat 0 on its left, speaks second (position 1)
+    r = v[(v.sim == 3) & (v.own == 200)].iloc[0]
+    assert (r.opp_1, r.opp_2, r.position, r.wins) == (100, 100, 1, 1.0)
+    # dealer 2's left is seat 0: it speaks first
+    assert v[(v.sim == 5) & (v.opp_1 == 100) & (v.own == 100)].iloc[0].position == 0
+
+
+def test_equity_table_pools_seatings_and_dealers_with_equal_weight():
+    eq = G.equity_table(_states(), 3).set_index(["own", "best", "other"])
+    # own 100 against {100, 200}: seats 0 and 1 of (100, 100, 200) are the two seatings, 3 dealers each
+    r = eq.loc[(100, 100, 200)]
+    assert r.p_win == pytest.approx((5 + 4 + 6 + 2 + 3 + 5) / 60)
+    assert r.games == 30  # the same 30 games seen from both chairs count once
+    lo, hi = wilson(r.p_win * 30, 30)
+    assert (r.lo, r.hi) == (pytest.approx(float(lo)), pytest.approx(float(hi)))
+    # position 0: seat 0 when dealer 2, seat 1 when dealer 0
+    assert r.p_pos0 == pytest.approx((3 / 10 + 4 / 10) / 2)
+    assert eq.loc[(200, 100, 100)].p_win == pytest.approx((1 + 2 + 2) / 30)
+    assert eq.loc[(100, 200, 200)].p_win == pytest.approx(24 / 30)
+    # all equal: every chair of the same games, exactly a third
+    assert eq.loc[(100, 100, 100)].p_win == pytest.approx(1 / 3) and eq.loc[(100, 100, 100)].games == 30
+    assert eq.loc[(100, 100, 100)].p_pos2 == pytest.approx((4 + 5 + 4) / 30)
+
+
+def _sum_over_players(eq: pd.DataFrame, scores: tuple) -> float:
+    """Each player's row of a state's scores, summed: 1 when the win is shared out exactly."""
+    t = eq.set_index(["own", "best", "other"])
+    total = 0.0
+    for i, own in enumerate(scores):
+        others = sorted(scores[:i] + scores[i + 1:])
+        total += t.loc[(own, others[0], others[1])].p_win
+    return total
+
+
+def test_players_win_probabilities_sum_to_one():
+    eq = G.equity_table(_states(), 3)
+    for scores in [(100, 100, 100), (100, 100, 200), (100, 200, 200), (200, 200, 200)]:
+        assert _sum_over_players(eq, scores) == pytest.approx(1.0)
+
+
+def test_wide_table_puts_the_other_opponent_in_columns():
+    w = G.equity_wide(G.equity_table(_states(), 3))
+    assert list(w.columns) == ["own", "best", "other 100", "other 200"]
+    assert w.set_index(["own", "best"]).loc[(100, 100), "other 200"] == pytest.approx(100 * 25 / 60)
+    assert np.isnan(w.set_index(["own", "best"]).loc[(100, 200), "other 100"])  # other < best: no such row
+
+
+# ---------------------------------------------------------------- equity on played games
+@pytest.fixture(scope="module")
+def played():
+    grid = (150, 400)
+    return pd.concat([G.run_equity(grid, 3, 1500, 11, n_jobs=1, log=lambda s: None),
+                      G.run_equity((300,), 4, 800, 11, n_jobs=1, log=lambda s: None)], ignore_index=True)
+
+
+def test_played_shares_sum_to_the_finished_games(played):
+    assert (played.unfinished == 0).all()
+    total = played[["wins_0", "wins_1", "wins_2", "wins_3"]].sum(axis=1)
+    assert np.allclose(total, played.games)
+    assert (played[played.seats == 3].wins_3 == 0).all()
+    eq = G.equity_table(played, 3)
+    for scores in [(150, 150, 400), (150, 400, 400), (150, 150, 150)]:
+        assert _sum_over_players(eq, scores) == pytest.approx(1.0)
+
+
+def test_equal_scores_give_equal_win_probability(played):
+    for seats, score in ((3, 150), (3, 400), (4, 300)):
+        rows = played[(played.seats == seats) & (played.s0 == score) & (played.s1 == score)
+                      & (played.s2 == score) & (played.s3 == (score if seats == 4 else 0))]
+        assert sorted(rows.dealer) == list(range(seats))
+        games = rows.games.sum()
+        for s in range(seats):
+            lo, hi = wilson(rows[f"wins_{s}"].sum(), games)  # each seat, averaged over the first dealer
+            assert lo <= 1 / seats <= hi
+
+
+def test_a_rotated_table_is_the_same_game():
+    # seat 0 at 150 in (150, 400, 250) with dealer 0 is seat 1 of (250, 150, 400) with dealer 1
+    a = G.play_state((150, 400, 250), 0, 3000, 21)
+    b = G.play_state((250, 150, 400), 1, 3000, 22)
+    pa, pb = a["wins_0"] / 3000, b["wins_1"] / 3000
+    assert pa != pb  # independent games
+    se = np.sqrt(pa * (1 - pa) / 3000 + pb * (1 - pb) / 3000)
+    assert abs(pa - pb) < 3.5 * se
+
+
+def test_lower_score_wins_more(played):
+    eq = G.equity_table(played, 3).set_index(["own", "best", "other"])
+    assert eq.loc[(150, 400, 400)].lo > 0.5 > eq.loc[(400, 150, 150)].hi
+
+
+# ---------------------------------------------------------------- the decision pipeline
+def test_situations_and_dealers():
+    sits = G.situations((50, 300), (-100, 0), (0, 1, 2))
+    assert [(s.own, s.lead) for s in sits[::3]] == [(50, 0), (300, -100), (300, 0)]  # opponents at -50: no game
+    assert [s.dealer for s in sits[:3]] == [2, 1, 0]  # the dealer's left speaks first
+    assert sits[3].before == [300, 200, 200]
+    assert G.options((70, 90)) == ["look", "blind:70", "blind:90"]
+
+
+def _sums(k: int, n: int, s1, s2, pair_s1, pair_s2) -> dict:
+    return {"deals": n, "attempts": float(n), "legal": np.full(k, float(n)), "declared": np.full(k, n / 2),
+            "made": np.full(k, n / 4), "s1": np.asarray(s1, float), "s2": np.asarray(s2, float),
+            "pair_n": np.full((k, k), float(n)), "pair_s1": np.asarray(pair_s1, float),
+            "pair_s2": np.asarray(pair_s2, float)}
+
+
+def test_decision_rows_give_the_paired_gain_over_look_in_pp():
+    sit = G.Situation(300, -100, 1)
+    n = 100
+    # options look, blind:70, blind:90: win shares 30, 36, 33 of 100; per-deal differences to look
+    pair_s1 = np.array([[0, -6, -3], [6, 0, 3], [3, -3, 0]])
+    pair_s2 = np.array([[0, 10, 9], [10, 0, 7], [9, 7, 0]])
+    sums = _sums(3, n, [30, 36, 33], [30, 36, 33], pair_s1, pair_s2)
+    rows = G.decision_rows(sit, (70, 90), sums)
+    assert list(rows.option) == ["look", "blind:70", "blind:90"] and list(rows.level) == [0, 70, 90]
+    assert (rows.own == 300).all() and (rows.opp == 200).all() and (rows.position == 1).all()
+    assert list(rows.win) == pytest.approx([0.30, 0.36, 0.33])
+    mean, _, lo, hi = mean_interval(6.0, 10.0, n)
+    r = rows.set_index("option").loc["blind:70"]
+    assert (r.gain_pp, r.gain_lo, r.gain_hi) == (pytest.approx(100 * mean), pytest.approx(100 * lo),
+                                                  pytest.approx(100 * hi))
+    assert r.gain_pp == pytest.approx(6.0) and r.made == pytest.approx(0.5)
+    assert tuple(rows.set_index("option").loc["look", ["gain_pp", "gain_lo", "gain_hi"]]) == (0, 0, 0)
+
+
+def _long(cells) -> pd.DataFrame:
+    """A decisions frame: cells = {(own, lead, position): [(option, win, gain, lo, hi), ...]}."""
+    rows = []
+    for (own, lead, pos), opts in cells.items():
+        for option, win, gain, lo, hi in opts:
+            rows.append({"own": own, "lead": lead, "opp": own + lead, "position": pos, "option": option,
+                         "level": 0 if option == "look" else int(option.split(":")[1]), "deals": 1000, "legal": 1.0,
+                         "made": 0.6, "win": win, "win_lo": win - 0.02, "win_hi": win + 0.02, "gain_pp": gain,
+                         "gain_lo": lo, "gain_hi": hi})
+    return pd.DataFrame(rows, columns=G.DECISION_COLUMNS)
+
+
+LOOK0 = ("look", 0.30, 0.0, 0.0, 0.0)
+CELLS = {
+    (200, 0, 0): [LOOK0, ("blind:70", 0.35, 5.0, 4.0, 6.0), ("blind:120", 0.42, 12.0, 10.0, 14.0)],
+    (200, 100, 0): [("look", 0.55, 0.0, 0.0, 0.0), ("blind:70", 0.54, -1.0, -2.0, -0.5),
+                    ("blind:120", 0.50, -5.0, -6.5, -3.5)],
+    (501, 0, 1): [LOOK0, ("blind:70", 0.31, 1.0, -0.5, 2.5), ("blind:120", 0.305, 0.5, -1.0, 2.0)],
+    (501, -100, 2): [LOOK0, ("blind:70", 0.33, 3.0, 2.0, 4.0), ("blind:120", 0.32, 2.0, 0.5, 3.5)],
+}
+
+
+def test_choices_pick_the_best_and_say_how_sure():
+    c = G.choices(_long(CELLS)).set_index(["own", "lead", "position"])
+    r = c.loc[(200, 0, 0)]
+    assert (r.best, r.gain_pp, r.verdict, r.clear_levels, r.win_look) == ("blind:120", 12.0, "blind to 120", "70-120",
+                                                                           0.30)
+    assert (c.loc[(200, 100, 0)].best, c.loc[(200, 100, 0)].verdict) == ("look", "look")
+    assert c.loc[(200, 100, 0)].gain_pp == 0.0
+    assert (c.loc[(501, 0, 1)].best, c.loc[(501, 0, 1)].verdict) == ("blind:70", G.NO_CLEAR)
+    assert c.loc[(501, 0, 1)].clear_levels == ""
+    assert c.loc[(501, -100, 2)].verdict == "blind to 70" and c.loc[(501, -100, 2)].clear_levels == "70-120"
+    # look best but one blind level not clearly worse: no clear answer
+    unsure = dict(CELLS)
+    unsure[(200, 100, 0)] = [CELLS[(200, 100, 0)][0], ("blind:70", 0.54, -1.0, -2.0, 0.5),
+                             CELLS[(200, 100, 0)][2]]
+    assert G.choices(_long(unsure)).set_index(["own", "lead", "position"]).loc[(200, 100, 0)].verdict == G.NO_CLEAR
+
+
+def test_chart_is_one_row_per_situation_one_column_per_position():
+    w = G.chart(G.choices(_long(CELLS))).set_index(["own", "lead"])
+    assert list(w.columns) == ["opp", "position 0", "position 1", "position 2"]
+    assert w.loc[(200, 0), "position 0"] == "blind to 120: +12.0 pp"
+    assert w.loc[(200, 100), "position 0"] == "look"
+    assert w.loc[(501, 0), "position 1"] == "? blind:70 +1.0 pp"
+    assert pd.isna(w.loc[(501, 0), "position 0"]) and w.loc[(501, -100), "opp"] == 401
+
+
+# ---------------------------------------------------------------- the answer
+def _tabs(cells=CELLS) -> dict:
+    long = _long(cells)
+    return {"g501_game_choices": G.choices(long), "g501_game_decisions": long,
+            "g501_game_equity_long": G.equity_table(_states(), 3)}
+
+
+POLICY = {"blind_prob": 0.15, "blind_level": 72.0, "blind_cur": 70.0}
+
+
+def test_answer_follows_the_numbers():
+    text = G.answer(_tabs(), POLICY)
+    assert text.startswith("Over 4 situations (own score × lead over both opponents × auction position), bidding "
+                           "blind at the first turn clearly raises the game-win probability over looking in 2, "
+                           "looking is clearly better in 1, and 1 give no clear answer")
+    assert ("Blind pays most at 200 against two opponents at 200 (position 0): blind:120 adds +12.0 pp "
+            "[+10.0, +14.0] of game-win probability (looking wins 30.0%).") in text
+    assert ("Every blind level is clearly worse than looking in 1 situation(s); the worst is at 200 against two "
+            "opponents at 300 (position 0), where even blind:70 costs -1.0 pp [-2.0, -0.5].") in text
+    assert "100 ahead: blind clearly better in 0 of 1, looking in 1, gains +0.0 to +0.0 pp" in text
+    assert "at 200 up to 120 (1 of 1, range 120-120); at 501 up to 70 (1 of 1, range 70-70)" in text
+    assert "by auction position (0 = first speaker): 0 +6.0 pp, 1 +1.0 pp, 2 +3.0 pp." in text
+    assert "At 200, level with both opponents, a player wins 1 game in 3; 16.7% 100 behind (both at 100)." in text
+    assert text.endswith("up to 72.")  # blind clear in 2 of 4: no verdict on the default policy
+    # blind:120 now loses where it won: the text follows
+    flipped = dict(CELLS)
+    flipped[(200, 0, 0)] = [LOOK0, ("blind:70", 0.35, 5.0, 4.0, 6.0), ("blind:120", 0.20, -10.0, -12.0, -8.0)]
+    other = G.answer(_tabs(flipped), POLICY)
+    assert other != text
+    assert "Blind pays most at 200 against two opponents at 200 (position 0): blind:70 adds +5.0 pp" in other
+    # blind clear nearly everywhere and above the default level: the default policy is called timid
+    bold = dict(CELLS)
+    bold[(501, 0, 1)] = [LOOK0, ("blind:70", 0.31, 1.0, 0.5, 1.5), ("blind:120", 0.34, 4.0, 2.0, 6.0)]
+    assert G.answer(_tabs(bold), POLICY).endswith(
+        "up to 72: against these numbers it bids blind too rarely (blind is clearly better in 3 of 4 situations) "
+        "and too low (the best level is above 72 in 2 of those).")
+    assert "default heuristic" not in G.answer(_tabs())
+
+
+def test_notes_say_how_often_blind_was_legal_and_games_unfinished():
+    tabs = {"g501_game_decisions": _long(CELLS), "g501_game_states": _states()}
+    text = G.notes(tabs)
+    assert "here in every deal of every situation" in text[-2] and text[-1] == "0 of 120 equity games ended unfinished."
+    tabs["g501_game_decisions"].loc[1, "legal"] = 0.875
+    tabs["g501_game_states"].loc[0, "unfinished"] = 2
+    text = G.notes(tabs)
+    assert "here in 87.5% to 100.0% of the deals of a situation" in text[-2]
+    assert text[-1] == "2 of 120 equity games ended unfinished."
+
+
+def test_figures_are_drawn(tmp_path):
+    paths = G.figures(_tabs(), tmp_path)
+    assert [p.name for p in paths] == ["g501_game_chart.png", "g501_game_equity.png"]
+    assert all(p.stat().st_size > 10_000 for p in paths)
+
+
+# ---------------------------------------------------------------- moment of choice (deal level)
+def test_moment_prefixes_set_the_dealer_and_the_options():
+    assert [g501.moment_dealer(p) for p in ([], ["P"], ["P", "75"])] == [2, 1, 0]
+    assert g501.current_bid(["B66", "70"]) == 70 and g501.current_bid(["P", "P"]) == 0
+    assert g501.moment_options(["P", "75"], (70, 80, 90)) == ["look", "blind:80", "blind:90"]
+
+
+def test_moment_table_pairs_each_level_with_look():
+    t = g501.moment_table(600, 3, prefixes=([], ["P", "75"]), levels=(70, 90), n_jobs=1)
+    assert list(t.auction) == ["-", "-", "-", "P 75", "P 75"]
+    assert list(t.option) == ["look", "blind:70", "blind:90", "look", "blind:90"]
+    assert list(t.position) == [0, 0, 0, 2, 2] and list(t.current_bid) == [0, 0, 0, 75, 75]
+    assert (t.legal == 1.0).all() and (t.n == 600).all()
+    df = cardsim.evaluate("501", seat=0, options=["look", "blind:90"], n=600, seed=3, dealer=0, auction=["P", "75"],
+                          n_jobs=1).set_index("option")
+    rows = t[t.auction == "P 75"].set_index("option")
+    assert rows.delta.to_numpy() == pytest.approx(df.loc[["look", "blind:90"], "score"].to_numpy())
+    best = df.index[0]
+    sign = 1 if best == "look" else -1  # evaluate's diff is to the best option
+    other = "blind:90" if best == "look" else "look"
+    assert rows.loc["blind:90", "diff"] == pytest.approx(sign * df.loc[other, "diff"])
+    assert rows.loc["look", "diff"] == 0 and rows.pays.dtype == bool
+
+
+# ---------------------------------------------------------------- end to end
+def test_tiny_run_writes_the_page(tmp_path):
+    plan = G.Plan(grid3=(200, 501), grid4=(501,), games=60, games4=40, own=(200,), leads=(0, 100), levels=(70, 90),
+                  deals=80, positions=(0, 2))
+    args = parse_args("game", ["--n", "500", "--seed", "5", "--jobs", "1", "--out", str(tmp_path)])
+    meta = json.loads(script.run(args, plan).read_text())
+    assert set(meta) == {"game", "title", "deals", "deals_unit", "seed", "source", "cardsim", "strategies",
+                         "parameters", "rules", "tables", "csv_only", "figures", "glossary", "notes", "answer",
+                         "method"}
+    assert (meta["game"], meta["deals"], meta["seed"]) == ("501", 80, 5)
+    assert meta["tables"] == ["g501_game_chart", "g501_game_equity", "g501_game_equity4"]
+    assert meta["figures"] == ["g501_game_chart.png", "g501_game_equity.png"]
+    assert meta["answer"].startswith("Over 4 situations") and "heuristic" in meta["parameters"]
+    for name in meta["tables"] + meta["csv_only"]:
+        assert (tmp_path / "tables" / f"{name}.csv").exists()
+    states = pd.read_csv(tmp_path / "tables" / "g501_game_states.csv")
+    assert len(states) == 4 * 3 + 1 * 4 and set(states[states.seats == 3].games) == {60}
+    assert set(states[states.seats == 4].games) == {40}
+    long = pd.read_csv(tmp_path / "tables" / "g501_game_decisions.csv")
+    assert len(long) == 4 * 3 and (long.deals == 80).all() and set(long.position) == {0, 2}
+    assert (long.win.between(0, 1)).all()
+
+
+def test_plan_caps_the_counts():
+    assert G.plan(1_000_000) == G.Plan(G.GRID3, G.GRID4, G.GAMES, G.GAMES4, G.OWN, G.LEADS, G.LEVELS, G.DEALS)
+    quick = G.plan(250, quick=True)
+    assert (quick.games, quick.deals, quick.grid3) == (250, 250, G.QUICK_GRID3)
