@@ -67,8 +67,12 @@ reports/tables/500_guide.json: $(STAMP) $(RUN_STAMP) $(SOURCES) analyses/g500_gu
 reports/tables/vint_charts.json: $(STAMP) $(RUN_STAMP) $(SOURCES) analyses/vint_charts.py cardsim/analysis/vint_charts.py
 	$(call ANALYSE,vint_charts)
 
+reports/tables/501_game.json: $(STAMP) $(RUN_STAMP) $(SOURCES) analyses/g501_game.py cardsim/analysis/g501_game.py
+	$(call ANALYSE,g501_game)
+
 reports/report.md: reports/tables/vint.json reports/tables/501.json reports/tables/501_blind.json \
-		reports/tables/500.json reports/tables/500_guide.json reports/tables/vint_charts.json analyses/report.py
+		reports/tables/500.json reports/tables/500_guide.json reports/tables/vint_charts.json \
+		reports/tables/501_game.json analyses/report.py
 	$(PY) -m analyses.report --out reports
 
 clean-cache:  ## drop numba's compiled kernels (kept per source version under ~/.cache/cardsim)
