@@ -22,8 +22,9 @@ class StrategyError(ValueError):
 
 UNHANDLED = "cardsim: no dispatch branch handles this strategy id"
 """First argument of the ``ValueError`` a jitted dispatch function raises for an id it has no
-branch for: ``raise ValueError(UNHANDLED, DECISION, sid, seat)`` with ``DECISION`` the decision's
-name (``"call"``, ``"card"`` …).  :func:`strategy_errors` turns it into a :class:`StrategyError`."""
+branch for, through :func:`cardsim.strategies.unhandled.unhandled`: ``ValueError(UNHANDLED,
+DECISION, sid, seat)`` with ``DECISION`` the decision's name (``"call"``, ``"card"`` …).
+:func:`strategy_errors` turns it into a :class:`StrategyError`."""
 
 
 def unhandled_error(game: str, exc: BaseException):

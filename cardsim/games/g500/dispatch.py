@@ -37,6 +37,8 @@ Decisions:
 """
 from __future__ import annotations
 
+import numpy as np
+
 from cardsim._jit import jit
 from cardsim.games.g500.strategies import (
     HEURISTIC,
@@ -48,7 +50,7 @@ from cardsim.games.g500.strategies import (
     random_discard,
     random_play,
 )
-from cardsim.strategies.registry import UNHANDLED
+from cardsim.strategies.unhandled import unhandled
 
 
 @jit(inline="always")
@@ -58,7 +60,8 @@ def choose_bid(sid, params, states, seat, hand, high_bid, high_seat):
         return heuristic_bid(params, states, seat, hand, high_bid, high_seat)
     if sid == RANDOM:
         return random_bid(params, states, seat, hand, high_bid, high_seat)
-    raise ValueError(UNHANDLED, "bid", sid, seat)
+    unhandled("bid", sid, seat)
+    return np.int64(-1)  # not reached: unhandled raised
 
 
 @jit(inline="always")
@@ -68,7 +71,8 @@ def choose_discard(sid, params, states, seat, hand, denom):
         return heuristic_discard(params, states, seat, hand, denom)
     if sid == RANDOM:
         return random_discard(params, states, seat, hand, denom)
-    raise ValueError(UNHANDLED, "discard", sid, seat)
+    unhandled("discard", sid, seat)
+    return np.uint64(0)  # not reached
 
 
 @jit(inline="always")
@@ -81,4 +85,5 @@ def choose_play(sid, params, states, seat, hand, denom, declarer, leader, trick,
     if sid == RANDOM:
         return random_play(params, states, seat, hand, denom, declarer, leader, trick, n_in_trick,
                            led, played, known, decl_tricks, contract_tricks)
-    raise ValueError(UNHANDLED, "card", sid, seat)
+    unhandled("card", sid, seat)
+    return np.int64(0)  # not reached

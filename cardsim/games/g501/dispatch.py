@@ -42,12 +42,15 @@ in the per-card loop those dominated the engine's time (keep new views array-fre
 """
 from __future__ import annotations
 
+import numpy as np
+
 from cardsim._jit import jit
+from cardsim.games.g501.constants import LOOK
 from cardsim.games.g501.strategies import (
     HEURISTIC, RANDOM, heuristic_blind, heuristic_contract, heuristic_open, heuristic_play,
     random_blind, random_contract, random_open, random_play,
 )
-from cardsim.strategies.registry import UNHANDLED
+from cardsim.strategies.unhandled import unhandled
 
 _RANDOM = RANDOM.id
 _HEURISTIC = HEURISTIC.id
@@ -60,7 +63,8 @@ def blind_call(sid, params, seat, streams, position, score, cur_bid):
         return heuristic_blind(params[seat], streams[1 + seat], position, score, cur_bid)
     elif sid == _RANDOM:
         return random_blind(params[seat], streams[1 + seat], cur_bid)
-    raise ValueError(UNHANDLED, "blind", sid, seat)
+    unhandled("blind", sid, seat)
+    return np.int64(LOOK)  # not reached: unhandled raised
 
 
 @jit(inline="always")
@@ -70,7 +74,8 @@ def open_call(sid, params, seat, streams, hand, position, score, cur_bid, memo):
         return heuristic_open(params[seat], hand, cur_bid, memo[seat])
     elif sid == _RANDOM:
         return random_open(params[seat], streams[1 + seat], cur_bid)
-    raise ValueError(UNHANDLED, "call", sid, seat)
+    unhandled("call", sid, seat)
+    return np.int64(0)  # not reached
 
 
 @jit
@@ -82,7 +87,7 @@ def contract(sid, params, seat, streams, hand, bid, blind, talon, out):
     elif sid == _RANDOM:
         random_contract(params[seat], streams[1 + seat], hand, bid, out)
         return
-    raise ValueError(UNHANDLED, "contract", sid, seat)
+    unhandled("contract", sid, seat)
 
 
 @jit(inline="always")
@@ -92,4 +97,5 @@ def play(sid, params, seat, streams, hand, legal, trick, led, trump, played, is_
         return heuristic_play(hand, legal, trick, led, trump, played, is_declarer, won_any)
     elif sid == _RANDOM:
         return random_play(params[seat], streams[1 + seat], hand, legal, led)
-    raise ValueError(UNHANDLED, "card", sid, seat)
+    unhandled("card", sid, seat)
+    return np.int64(0)  # not reached

@@ -13,14 +13,18 @@ sliced per branch because slicing costs a reference count in the hot loop).  The
 seat's view: its ``hand`` (uint64), the ``calls`` so far (int64[ncalls] used), the standing bid
 ``current`` and its bidder, the contract (``declarer``, ``trump`` 0..4), the trick so far
 (``trick[:n]``, led by ``leader``) and the cards ``played`` so far (uint64).  An id with no
-branch raises ``ValueError(UNHANDLED, decision, sid, seat)``, which the Python surface reports
-as a :class:`~cardsim.strategies.registry.StrategyError`.
+branch raises ``ValueError(UNHANDLED, decision, sid, seat)`` through
+:func:`cardsim.strategies.unhandled.unhandled` (out of line: it keeps the hot path fast), which
+the Python surface reports as a :class:`~cardsim.strategies.registry.StrategyError`.
 """
 from __future__ import annotations
 
-from cardsim._jit import jit
-from cardsim.strategies.registry import UNHANDLED
+import numpy as np
 
+from cardsim._jit import jit
+from cardsim.strategies.unhandled import unhandled
+
+from .rules import PASS
 from .strategies import GREEDY, HEURISTIC, RANDOM, greedy_card, heuristic_call, heuristic_card, random_call, random_card
 
 
@@ -31,7 +35,8 @@ def choose_call(sid, params, rngs, hand, seat, calls, ncalls, current, current_b
         return heuristic_call(params[seat], hand, seat, calls, ncalls, current, current_bidder)
     if sid == RANDOM:
         return random_call(params[seat], rngs[seat], current)
-    raise ValueError(UNHANDLED, "call", sid, seat)
+    unhandled("call", sid, seat)
+    return np.int64(PASS)  # not reached: unhandled raised
 
 
 @jit(inline="always")
@@ -43,4 +48,5 @@ def choose_card(sid, params, rngs, hand, seat, declarer, trump, leader, trick, n
         return greedy_card(hand, trump, trick, n)
     if sid == RANDOM:
         return random_card(rngs[seat], hand, trick, n)
-    raise ValueError(UNHANDLED, "card", sid, seat)
+    unhandled("card", sid, seat)
+    return np.int64(-1)  # not reached: unhandled raised
