@@ -34,6 +34,19 @@ def records(game, deal_ids, seed=0, strategies=None, seats=None, rules=None) -> 
     return spec.make_records(run.seed, ids, run.setup)
 
 
+def match_records(game, match, seed=0, strategies=None, seats=None, rules=None, before=None, dealer=None) -> list[dict]:
+    """RECORDS.md records (each with ``before`` and ``source.match``) of every deal of match
+    ``match`` of ``seed``, as ``play_match`` plays it (same ``before`` / ``dealer``): any
+    game-level number traced to its deals.  Raises OptionError for a game without them."""
+    spec = get_game(game)
+    if spec.match_records is None:
+        raise OptionError(f"{spec.name} has no match records yet (501 has)")
+    if isinstance(match, bool) or not isinstance(match, (int, np.integer)) or not 0 <= match < MAX_DEALS:
+        raise OptionError(f"match numbers are whole numbers from 0 to {MAX_DEALS - 1:,}, got {match!r}")
+    run = make_run(game, 1, seed, strategies, seats, rules)
+    return spec.match_records(run.seed, int(match), run.setup, before=before, dealer=dealer)
+
+
 def replay(record: dict) -> dict:
     """Validate a record against RULES.md and return its result; raises RecordError."""
     if not isinstance(record, dict):
@@ -44,5 +57,5 @@ def replay(record: dict) -> dict:
     return get_game(game).replay(record)
 
 
-__all__ = ["simulate", "play_match", "evaluate", "records", "replay", "widen", "get_game", "GAME_NAMES", "OptionError",
+__all__ = ["simulate", "play_match", "evaluate", "match_records", "records", "replay", "widen", "get_game", "GAME_NAMES", "OptionError",
            "RecordError", "StrategyError"]

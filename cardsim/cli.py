@@ -141,7 +141,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("show", help="print one deal for people")
     p.add_argument("game", type=_game, nargs="?", help=" | ".join(GAME_NAMES))
-    p.add_argument("--deal", type=_nonnegative, default=0, help="deal number (default 0)")
+    p.add_argument("--deal", type=_nonnegative, default=0, help="deal number (default 0; with --match: in the match)")
+    p.add_argument("--match", type=_nonnegative, help="show a deal of this match (501) as play_match plays it")
+    p.add_argument("--before", help="with --match: the scores the match started from (501,250,320)")
+    p.add_argument("--dealer", type=_nonnegative, help="with --match: who dealt the match's first deal")
     p.add_argument("--record", type=_path, help="show a record from this JSON Lines file instead")
     p.add_argument("--line", type=_positive, default=1, help="which line of --record (default 1)")
     _add_setup(p)
@@ -356,6 +359,19 @@ def cmd_show(args) -> int:
         raise UsageError("name a game (or give --record FILE)")
     run = make_run(args.game, 1, args.seed, _strategies(args.strategy), args.seats, args.rule)
     spec = get_game(args.game)
+    if args.match is not None:
+        import cardsim
+
+        records = cardsim.match_records(args.game, args.match, run.seed, list(run.setup.specs), run.setup.seats,
+                                        args.rule, _ints(args.before, "--before"), args.dealer)
+        if args.deal >= len(records):
+            raise UsageError(f"match {args.match} of seed {run.seed} has {len(records)} deals (0 to {len(records) - 1})")
+        print(f"seed {run.seed}, match {args.match}, deal {args.deal} of {len(records)}, "
+              f"strategies {', '.join(run.setup.specs)}")
+        print(spec.show(records[args.deal]))
+        return 0
+    if args.before is not None or args.dealer is not None:
+        raise UsageError("--before and --dealer go with --match")
     record = spec.make_records(run.seed, [args.deal], run.setup)[0]
     print(f"seed {run.seed}, deal {args.deal}, strategies {', '.join(run.setup.specs)}")
     print(spec.show(record))

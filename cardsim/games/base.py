@@ -155,10 +155,13 @@ class GameSpec:
     match_doc: str = ""
     forcing: Forcing | None = None
     """Forced choices and play from given hands (``cardsim evaluate``), or None."""
+    match_records: Callable | None = None
+    """``match_records(seed, match, setup, before=None, dealer=None) -> list[dict]``: the records
+    of every deal of one match as ``play_matches`` plays it, or None."""
 
     def __post_init__(self):
         # Every entry point that runs strategies reports an unhandled strategy id the same way.
-        for name in ("simulate_chunk", "make_records", "play_matches"):
+        for name in ("simulate_chunk", "make_records", "play_matches", "match_records"):
             func = getattr(self, name)
             if func is not None:
                 object.__setattr__(self, name, strategy_errors(self.name, func))

@@ -14,7 +14,7 @@ from cardsim.games.g501 import forcing as _forcing
 from cardsim.games.g501.engine import NO_FORCE
 from cardsim.games.g501.chunks import deal_chunk, play_matches, simulate_chunk
 from cardsim.games.g501.engine import MATCH_DOC, MATCH_DTYPE, ROW_DOC, ROW_DTYPE
-from cardsim.games.g501.records import make_records
+from cardsim.games.g501.records import make_records, match_records
 from cardsim.games.g501.replay import replay
 from cardsim.games.g501.show import show
 from cardsim.games.g501.strategies import REGISTRY
@@ -36,6 +36,7 @@ SPEC = GameSpec(
     doc="501 (Russian): bid for the talon, blind bids double, count down from 501 (RULES.md §1).",
     row_doc=ROW_DOC,
     match_doc=MATCH_DOC,
+    match_records=match_records,
     forcing=Forcing(_forcing.parse_option, _forcing.declares, _forcing.parse_before, _forcing.play_given,
                     _forcing.outcome, _forcing.trace_given, _forcing.lower_is_better,
                     "blind:L, look, pass: the seat's first turn; =L / =L!: it won the auction at L (looked / blind), "

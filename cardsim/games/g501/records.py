@@ -13,7 +13,7 @@ from cardsim.games.g501.constants import (
     TRACE_LEN, TRUMP_NAMES,
 )
 from cardsim.games.g501.rules import next_active
-from cardsim.rng import check_seed
+from cardsim.rng import check_seed, deal_key, match_key
 
 
 def call_token(code: int) -> str:
@@ -115,4 +115,33 @@ def make_records(seed: int, deal_ids, setup: Setup, scores=None) -> list[dict]:
                         scores is not None)
         rec["source"] = source_of(setup, seed_u, ids[i])
         out.append(rec)
+    return out
+
+
+def match_records(seed: int, match: int, setup: Setup, before=None, dealer=None) -> list[dict]:
+    """RECORDS.md records (with ``before`` and ``source.match``) of every deal of match ``match``
+    of ``seed``, exactly as ``play_matches`` plays it (the same jitted phases, deal by deal, with
+    the running scores), so any game-level number can be traced to its deals.  ``before`` /
+    ``dealer``: the state the match started from, as given to ``play_matches``."""
+    check_setup(setup)
+    seed_u = np.uint64(check_seed(seed))
+    seats = setup.seats
+    scores = start_scores(setup, before)
+    mkey = np.uint64(match_key(seed_u, np.int64(match)))
+    deck, hands, st, res, _, scratch, no_force, _ = E.workspace()
+    trace = np.zeros(TRACE_LEN, dtype=np.int32)
+    sids = setup.strategy_ids.astype(np.int64)
+    params = setup.params.astype(np.float64)
+    d = -1 if dealer is None else int(dealer)
+    out = []
+    for j in range(E.MAX_MATCH_DEALS):
+        key = np.uint64(deal_key(mkey, np.int64(j)))
+        d, talon = E.shuffle_and_deal(key, np.int64(seats), np.int64(d), deck, hands, st)
+        E.play_deal(hands, talon, d, np.int64(seats), sids, params, scores, st, res, trace, True, scratch, no_force)
+        rec = record_of(trace, res, int(d), hands, talon, seats, [int(x) for x in scores[:seats]], True)
+        rec["source"] = source_of(setup, seed_u, j, match=match)
+        out.append(rec)
+        if E.apply_deltas(res, scores, np.int64(seats)):
+            break
+        d = (int(d) + 1) % seats
     return out
