@@ -26,7 +26,10 @@ def parse_args(description: str, argv=None) -> argparse.Namespace:
     p.add_argument("--results", default="results", help="where the resumable chunk aggregates go")
     p.add_argument("--out", default="reports", help="report directory (tables/ and figures/ inside)")
     p.add_argument("--quick", action="store_true", help="a small version of the analysis (make report QUICK=1)")
-    return p.parse_args(argv)
+    args = p.parse_args(argv)
+    if args.n <= 0:
+        p.error(f"--n must be a positive number of deals, got {args.n}")
+    return args
 
 
 def _readable(table):
@@ -53,6 +56,28 @@ def write_tables(tabs: dict, out: Path) -> list[Path]:
     return paths
 
 
+def strategy_parameters(game: str, specs) -> dict:
+    """``{spec: {parameter: value}}`` for the strategy specs of a run, every parameter spelled out."""
+    registry = get_game(game).registry
+    out = {}
+    for spec in dict.fromkeys(specs):
+        strategy, vector = registry.resolve(spec)
+        out[spec] = {name: float(v) for name, v in zip(strategy.params, vector)}
+    return out
+
+
+def script_main(title: str, run, argv=None) -> int:
+    """The ``main`` of an analysis script: parse the common arguments, ``run(args)``, and turn a
+    bad argument into a one-line error (exit 2)."""
+    args = parse_args(title, argv)
+    try:
+        run(args)
+    except (OptionError, StrategyError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
 def run_analysis(game: str, title: str, args: argparse.Namespace, strategies=None, rules=None) -> Path:
     """Simulate ``args.n`` deals of ``game`` (resuming an interrupted run), build the game's
     tables and figures, and write ``out/tables/<game>.json`` describing them; returns its path."""
@@ -70,11 +95,7 @@ def run_analysis(game: str, title: str, args: argparse.Namespace, strategies=Non
     fdir = out / "figures"
     fdir.mkdir(parents=True, exist_ok=True)
     figures = module.figures(tabs, fdir) if hasattr(module, "figures") else []
-    registry = get_game(game).registry
-    parameters = {}
-    for spec in dict.fromkeys(run.setup.specs):
-        strategy, vector = registry.resolve(spec)
-        parameters[spec] = {name: float(v) for name, v in zip(strategy.params, vector)}
+    parameters = strategy_parameters(game, run.setup.specs)
     meta = {"game": game, "title": title, "deals": args.n, "seed": args.seed, "source": run.manifest()["source"],
             "cardsim": run.manifest()["cardsim"],
             "strategies": list(run.setup.specs), "parameters": parameters, "rules": run.setup.rules,

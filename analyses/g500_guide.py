@@ -13,12 +13,9 @@ import time
 from pathlib import Path
 
 import cardsim
-from analyses.common import parse_args, write_tables
+from analyses.common import script_main, strategy_parameters, write_tables
 from cardsim.analysis import g500_guide as G
-from cardsim.games import get_game
-from cardsim.games.base import OptionError
 from cardsim.runner import make_run
-from cardsim.strategies.registry import StrategyError
 
 TITLE = "Five Hundred bid guide"
 DEFAULT_CAP = 20_000
@@ -27,15 +24,6 @@ QUICK_DEALS = 1_500
 
 def deals_per_class(n: int, quick: bool) -> int:
     return min(n, QUICK_DEALS if quick else DEFAULT_CAP)
-
-
-def strategy_parameters(specs) -> dict:
-    registry = get_game(G.GAME).registry
-    out = {}
-    for spec in dict.fromkeys(specs):
-        strategy, vector = registry.resolve(spec)
-        out[spec] = {name: float(v) for name, v in zip(strategy.params, vector)}
-    return out
 
 
 def run(args, classes=None) -> Path:
@@ -53,7 +41,7 @@ def run(args, classes=None) -> Path:
     specs = manifest["strategies"]
     meta = {"game": G.GAME, "title": TITLE, "deals": deals, "deals_unit": "deals per class", "seed": args.seed,
             "source": manifest["source"], "cardsim": cardsim.__version__, "strategies": specs,
-            "parameters": strategy_parameters(specs), "rules": {"scoring": " and ".join(G.SCORINGS)},
+            "parameters": strategy_parameters(G.GAME, specs), "rules": {"scoring": " and ".join(G.SCORINGS)},
             # every (class, scoring, level) row is in the CSV; the page shows the summaries
             "tables": [t for t in tabs if t != "g500_guide_levels"], "csv_only": ["g500_guide_levels"],
             "figures": [p.name for p in figures], "glossary": G.GLOSSARY,
@@ -66,13 +54,7 @@ def run(args, classes=None) -> Path:
 
 
 def main(argv=None) -> int:
-    args = parse_args(TITLE, argv)
-    try:
-        run(args)
-    except (OptionError, StrategyError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    return 0
+    return script_main(TITLE, run, argv)
 
 
 if __name__ == "__main__":

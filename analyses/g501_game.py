@@ -17,23 +17,11 @@ from pathlib import Path
 import pandas as pd
 
 import cardsim
-from analyses.common import parse_args, write_tables
+from analyses.common import script_main, strategy_parameters, write_tables
 from cardsim.analysis import g501_game as G
-from cardsim.games import get_game
-from cardsim.games.base import OptionError
 from cardsim.runner import make_run
-from cardsim.strategies.registry import StrategyError
 
 TITLE = "501: when does a blind bid pay off in the game?"
-
-
-def strategy_parameters(specs) -> dict:
-    registry = get_game(G.GAME).registry
-    out = {}
-    for spec in dict.fromkeys(specs):
-        strategy, vector = registry.resolve(spec)
-        out[spec] = {name: float(v) for name, v in zip(strategy.params, vector)}
-    return out
 
 
 def run(args, plan: G.Plan | None = None) -> Path:
@@ -58,7 +46,7 @@ def run(args, plan: G.Plan | None = None) -> Path:
     figures = G.figures(tabs, out / "figures")
     manifest = make_run(G.GAME, 1, args.seed).manifest()
     specs = manifest["strategies"]
-    parameters = strategy_parameters(specs)
+    parameters = strategy_parameters(G.GAME, specs)
     meta = {"game": G.GAME, "title": TITLE, "deals": plan.deals,
             "deals_unit": (f"deals per decision situation, each game played to its end; equity: {plan.games:,} games "
                            f"per state and first dealer (3 seats), {plan.games4:,} (4 seats)"),
@@ -75,13 +63,7 @@ def run(args, plan: G.Plan | None = None) -> Path:
 
 
 def main(argv=None) -> int:
-    args = parse_args(TITLE, argv)
-    try:
-        run(args)
-    except (OptionError, StrategyError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    return 0
+    return script_main(TITLE, run, argv)
 
 
 if __name__ == "__main__":
