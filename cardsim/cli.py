@@ -215,7 +215,12 @@ def cmd_evaluate(args) -> int:
         a = df.attrs
         print(f"{a['game']} seat {a['seat']}, {a['deals']:,} deals, seed {a['seed']}; conditions: "
               f"{a['conditions']} (acceptance {a['acceptance']:.4g}); strategies {', '.join(a['strategies'])}")
-        print(df.to_string(index=False, float_format=lambda v: f"{v:.4f}" if abs(v) < 1 else f"{v:.1f}"))
+        # rates to 4 decimals; scores to 1 (to 4 when the score is a share of the game's win)
+        score_digits = 4 if a["outcome"] == "game" else 1
+        digits = {c: 4 for c in ("legal", "made", "made_lo", "made_hi")}
+        digits.update({c: score_digits for c in ("score", "score_lo", "score_hi", "diff", "diff_lo", "diff_hi")})
+        print(df.to_string(index=False, formatters={c: (lambda v, d=d: "" if v != v else f"{v:.{d}f}")
+                                                     for c, d in digits.items()}))
         meaning = ("the seat's share of the game's win (the game played on to its end)" if a["outcome"] == "game"
                    else "the seat's score change, lower is better" if a["lower_is_better"]
                    else "the seat's side's points minus the other side's")

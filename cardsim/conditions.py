@@ -169,7 +169,11 @@ def _parse(text, start: str, what: str):
     try:
         return _Tree().transform(_PARSER.parse(text, start=start))
     except UnexpectedInput as exc:
-        raise ConditionError(f"bad {what} {text!r}: {_unexpected(exc, text)}") from None
+        hint = ""
+        if start == "classes":
+            hint = ("; a clause is FEATURE OP VALUE (hcp>=12, H=4-5, aces=1; features: docs/conditions.md), "
+                    "has CARDS or not CARDS")
+        raise ConditionError(f"bad {what} {text!r}: {_unexpected(exc, text)}{hint}") from None
     except LarkError as exc:
         raise ConditionError(f"bad {what} {text!r}: {str(exc).splitlines()[0]}") from None
 
