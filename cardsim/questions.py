@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 from joblib import Parallel, delayed
 
-from cardsim.conditions import Conditions, compile as compile_conditions, parse_classes
+from cardsim.conditions import Conditions, HandClass, compile as compile_conditions, layout_of, parse_classes
 from cardsim.deal import ConditionError, deal_chunk
 from cardsim.games import get_game
 from cardsim.games.base import OptionError
@@ -67,6 +67,9 @@ def _conditions(game, seat, seats, hand, talon, where, dealer, conditions):
     if where is not None:
         classes = parse_classes(game, where, seat) if isinstance(where, str) else dict(where)
     hands = {seat: hand} if hand is not None else {}
+    if seat not in classes and not hands and (layout_of(game, seats).sizes[:, seat] == 0).any():
+        # 4-seat 501: the dealer sits out; the asked seat must hold cards, so it never deals.
+        classes[seat] = HandClass()
     return Conditions(game, seats=seats, dealer=dealer, hands=hands, talon=talon, classes=classes)
 
 

@@ -230,3 +230,14 @@ def test_501_bad_options():
             E.question("501", **{"seat": 0, "n": 10, **kw})
     with pytest.raises(OptionError, match="for 501"):
         E.question("vint", seat=0, options=["P"], n=10, outcome="game")
+
+
+def test_501_four_seats_the_asked_seat_never_sits_out():
+    with pytest.raises(OptionError, match="sits out"):
+        E.question("501", seat=1, seats=4, dealer=1, options=["look"], n=10)
+    q = E.question("501", seat=1, seats=4, options=["look", "pass"], n=40, seed=5)
+    for rec in E.records(q, range(40)):
+        assert rec["dealer"] != 1 and len(rec["hands"][1]) == 7
+        assert cardsim.replay(rec) == rec["result"]
+    with pytest.raises(OptionError, match="dealer must be a seat"):
+        cardsim.match_records("501", 0, dealer=5)

@@ -102,6 +102,8 @@ def parse_option(text: str, seat: int, setup: Setup, auction=(), dealer=None) ->
     if not isinstance(text, str) or not text.strip():
         raise OptionError(f"empty option {text!r}")
     t = text.strip().lower()
+    if setup.seats == 4 and dealer is not None and dealer == seat:
+        raise OptionError(f"seat {seat} deals this 4-seat deal and sits out: it takes no option (RULES.md §1.1)")
     forced = np.zeros(E.F_LEN, dtype=np.int64)
     forced[F_SEAT] = seat
     if t.startswith("="):

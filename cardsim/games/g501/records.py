@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from cardsim.cards import card_str, cards_of
-from cardsim.games.base import Setup
+from cardsim.games.base import OptionError, Setup
 from cardsim.games.source import source_of
 from cardsim.games.g501 import engine as E
 from cardsim.games.g501.chunks import check_setup, start_scores
@@ -126,7 +126,12 @@ def match_records(seed: int, match: int, setup: Setup, before=None, dealer=None)
     check_setup(setup)
     seed_u = np.uint64(check_seed(seed))
     seats = setup.seats
+    if dealer is not None and (isinstance(dealer, bool) or not isinstance(dealer, (int, np.integer))
+                               or not 0 <= dealer < seats):
+        raise OptionError(f"dealer must be a seat from 0 to {seats - 1}, got {dealer!r}")
     scores = start_scores(setup, before)
+    if (scores[:seats] <= 0).any():
+        raise OptionError("a game starts with every score above 0 (at 0 or below it is over, RULES.md §1.8)")
     mkey = np.uint64(match_key(seed_u, np.int64(match)))
     deck, hands, st, res, _, scratch, no_force, _ = E.workspace()
     trace = np.zeros(TRACE_LEN, dtype=np.int32)
