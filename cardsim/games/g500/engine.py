@@ -19,9 +19,10 @@ the shuffle, row ``1 + seat`` that seat's strategy), ``hands`` uint64[4] physica
 or int64[0] (no trace), ``res`` int64[R_LEN].  Bids are bid numbers 0..24
 (``(tricks - 6) * 5 + denomination``), -1 a pass.
 
-Every phase is inlined into the kernels: a call that is not inlined passes a dozen arrays,
-and each costs a reference-count pair per call (about 7% of the deal's time when the three
-phases that ask the strategies were separate functions).
+Every phase is inlined into :func:`play_deal`: a call that is not inlined passes a dozen
+arrays, and each costs a reference-count pair per call (about 7% of the deal's time when the
+three phases that ask the strategies were separate functions).  ``play_deal`` itself is one
+compiled function that every kernel calls, so the engine is compiled once, not per kernel.
 """
 from __future__ import annotations
 
@@ -321,7 +322,7 @@ def play_contract(declarer, bid, ids, params, scoring, target, before0, before1,
     score_contract(declarer, bid, tricks0, tricks1, scoring, target, before0, before1, res)
 
 
-@jit(inline="always")
+@jit
 def play_deal(dealer, hands, kitty, ids, params, scoring, target, before0, before1, eff, states,
               trick, trace, res, forced):
     """Play a deal from given physical ``hands`` (uint64[4], 10 cards each) and ``kitty``
