@@ -20,6 +20,7 @@ import pandas as pd
 from joblib import Parallel, delayed
 
 import cardsim
+from analyses.common import parse_args as common_parse_args
 from analyses.common import write_tables
 from cardsim.analysis import vint_charts as vc
 from cardsim.games import get_game
@@ -69,18 +70,10 @@ MAX_PER_CLASS = 20_000
 
 
 def parse_args(argv=None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(description=TITLE)
-    p.add_argument("--n", type=int, default=20_000,
-                   help=f"deals per hand class, at most {MAX_PER_CLASS:,} (default 20,000; make report passes its N)")
-    p.add_argument("--seed", type=int, default=2026)
-    p.add_argument("--jobs", type=int, default=-1, help="worker processes (-1 = all cores)")
-    p.add_argument("--out", default="reports", help="report directory (tables/ and figures/ inside)")
-    p.add_argument("--results", default="results", help="accepted for the Makefile's common flags; unused")
-    p.add_argument("--quick", action="store_true", help="2,000 deals per class and a few classes per chart")
-    args = p.parse_args(argv)
-    if args.n <= 0:
-        p.error("--n must be positive")
-    # make report passes the deals of its other analyses (10^6); a class needs far fewer.
+    """The common analysis arguments (analyses.common.parse_args); ``--n`` is deals per hand
+    class, capped at MAX_PER_CLASS (2,000 with ``--quick``): make report passes the deals of
+    its other analyses (10^6), and a class needs far fewer."""
+    args = common_parse_args(TITLE, argv)
     args.n = min(args.n, 2_000 if args.quick else MAX_PER_CLASS)
     return args
 
