@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from joblib import Parallel, delayed
+from joblib import delayed
 
 from cardsim.conditions import Conditions, HandClass, compile as compile_conditions, layout_of, parse_classes
 from cardsim.deal import ConditionError, deal_chunk

@@ -24,8 +24,7 @@ from cardsim.games.forced import (F_CALL, F_KIND, F_NPREFIX, F_PREFIX, F_SEAT, F
                                   FORCE_FIRST_CALL)
 from cardsim.cards import lowest_bit, popcount
 from cardsim.games.g501.constants import (
-    ABANDON_PENALTY, BLIND_FLAG, DECLARE_FLAG, LOOK, MAX_BID, MAX_CALLS, MIN_BID, N_CARDS, NT, RA, RANK_POINTS,
-    RT, START_SCORE,
+    ABANDON_PENALTY, BLIND_FLAG, DECLARE_FLAG, LOOK, MAX_CALLS, MIN_BID, N_CARDS, NT, RA, RANK_POINTS, RT,
     T_CALLS, T_CONTRACT, T_NCALLS, T_NPLAY, T_PLAY,
 )
 from cardsim.games.g501.rules import (
