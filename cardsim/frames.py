@@ -1,0 +1,384 @@
+"""Typed user frames: the engine's raw rows as tables a pandas user can trust at first sight.
+
+The engines write compact rows (numpy structured arrays, docs/RECORDS.md-independent codes:
+``-1`` for "no declarer", ``0`` for "no level", ``made`` False on a deal nobody declared).
+Those raw rows are what the golden digests hash and what parquet datasets store.  Every public
+frame (:func:`cardsim.simulate`, :func:`cardsim.play_match`, :func:`cardsim.compare` measures,
+:func:`cardsim.read_dataset`, analysis transforms) goes through :func:`deals` /
+:func:`matches` here, which turn the codes into
+
+* **missing values** (pandas nullable ``Int8`` / ``Int16`` / ``Int32``, ``boolean``,
+  ``UInt64``): a column that has no value on a deal — the declarer, level, contract, ``made``
+  of a void / thrown-in / all-passed deal, tricks of a deal not played, seat 3 of a 3-seat 501
+  table — is ``<NA>``, so ``df.made.mean()`` is the made rate of the declared contracts;
+* **ordered categoricals** in the game's order: denominations and trumps ``S < C < D < H < NT``
+  (Vint RULES.md §2.2, Five Hundred §3.3, 501 §1.4 trumps and no-trump), contracts ``1S < 1C <
+  … < 7NT`` (Vint) and ``6S < … < 10NT`` (Five Hundred, bid-table order), so ``groupby`` and
+  ``sort_values`` follow the game and tables print ``3H``.
+
+Columns that always have a value keep their compact numpy dtypes.  :func:`dtype_table` lists
+every column's frame dtype (``cardsim columns GAME`` prints it).  Typing is idempotent: a frame
+that is already typed (read back from a parquet file written from a typed frame) is returned
+unchanged.
+
+Hands: :func:`hand_str` and the vectorised :func:`decode_hands` spell 64-bit hand columns as
+card tokens exactly as the records do (docs/RECORDS.md, Cards: ``AS TD 9H``, jokers ``HJ LJ``),
+jokers first, then hearts, diamonds, clubs, spades, high cards first; :func:`with_hands` adds
+those readable columns to a frame.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+import pandas as pd
+
+from cardsim.games import get_game
+from cardsim.games.base import OptionError
+
+DENOMINATIONS = ("S", "C", "D", "H", "NT")
+"""Denomination / trump labels in the games' order (code = index): ♠ < ♣ < ♦ < ♥ < NT."""
+VINT_CONTRACTS = tuple(f"{level}{d}" for level in range(1, 8) for d in DENOMINATIONS)
+"""Vint contracts from 1S to 7NT, in bidding order (RULES.md §2.2)."""
+G500_CONTRACTS = tuple(f"{tricks}{d}" for tricks in range(6, 11) for d in DENOMINATIONS)
+"""Five Hundred contracts, bid numbers 0..24 (6S … 10NT, bid-table order, RULES.md §3.3)."""
+NT = 4
+
+
+# ------------------------------------------------------------------------------ converters
+def _int(values, missing) -> pd.api.extensions.ExtensionArray:
+    """Nullable integers of the values' own width (int8 -> Int8 …), ``<NA>`` where ``missing``."""
+    values = np.ascontiguousarray(values)
+    return pd.arrays.IntegerArray(values, np.ascontiguousarray(missing, dtype=bool))
+
+
+def _uint(values, missing):
+    return pd.arrays.IntegerArray(np.ascontiguousarray(values, dtype=np.uint64),
+                                  np.ascontiguousarray(missing, dtype=bool))
+
+
+def _bool(values, missing):
+    return pd.arrays.BooleanArray(np.ascontiguousarray(values, dtype=bool), np.ascontiguousarray(missing, dtype=bool))
+
+
+def _cat(codes, categories, missing):
+    codes = np.where(missing, -1, np.asarray(codes, dtype=np.int64))
+    return pd.Categorical.from_codes(codes, dtype=pd.CategoricalDtype(list(categories), ordered=True))
+
+
+class _Raw:
+    """Column access to raw rows: a structured array or a DataFrame of raw codes."""
+
+    def __init__(self, rows):
+        self.rows = rows
+        self.names = list(rows.dtype.names) if isinstance(rows, np.ndarray) else list(rows.columns)
+
+    def __call__(self, name) -> np.ndarray:
+        col = self.rows[name]
+        return col.to_numpy() if isinstance(col, pd.Series) else np.asarray(col)
+
+    def __contains__(self, name) -> bool:
+        return name in self.names
+
+
+# ------------------------------------------------------------------------------ per game
+def _vint_deals(c: _Raw, seats: int) -> dict:
+    void = c("declarer") < 0
+    den = c("denomination")
+    out = {"declarer": _int(c("declarer"), void), "level": _int(c("level"), void),
+           "denomination": _cat(den, DENOMINATIONS, void),
+           "contract": _cat((c("level").astype(np.int64) - 1) * 5 + den, VINT_CONTRACTS, void),
+           "value": _int(c("value"), void), "made": _bool(c("made"), void)}
+    for t in (0, 1):
+        out[f"tricks_{t}"] = _int(c(f"tricks_{t}"), void)
+        out[f"team_honours_{t}"] = _int(c(f"team_honours_{t}"), void | (den == NT))
+    for name in ("game_won_by", "rubber_won_by", "opener"):
+        out[name] = _int(c(name), c(name) < 0)
+    out["crossing_trick"] = _int(c("crossing_trick"), c("crossing_trick") <= 0)
+    nobody = c("opener") < 0
+    out["opening_level"] = _int(c("opening_level"), nobody)
+    out["opening_denomination"] = _cat(c("opening_denomination"), DENOMINATIONS, nobody)
+    return out
+
+
+def _g501_deals(c: _Raw, seats: int) -> dict:
+    void = c("declarer") < 0
+    played = c("played")
+    out = {"declarer": _int(c("declarer"), void), "bid": _int(c("bid"), c("bid") <= 0),
+           "blind": _bool(c("blind"), void), "target": _int(c("target"), c("target") <= 0),
+           "trump": _cat(c("trump"), DENOMINATIONS, c("trump") < 0),
+           "abandoned": _bool(c("abandoned"), void), "made": _bool(c("made"), void)}
+    dealer = c("dealer")
+    for s in range(4):
+        absent = np.full(len(void), s >= seats)
+        # With four at the table the dealer sits out: no cards, no bid, no play (RULES.md §1.1).
+        out_of_deal = absent | ((seats == 4) & (dealer == s))
+        out[f"score_{s}"] = _int(c(f"score_{s}"), absent)
+        out[f"delta_{s}"] = _int(c(f"delta_{s}"), absent)
+        out[f"looked_{s}"] = _bool(c(f"looked_{s}"), out_of_deal)
+        for name in ("cards", "marr"):
+            out[f"{name}_{s}"] = _int(c(f"{name}_{s}"), out_of_deal | ~played)
+        for name in ("hand_pts", "marr_held", "aces_held", "tens_held"):
+            out[f"{name}_{s}"] = _int(c(f"{name}_{s}"), out_of_deal)
+    return out
+
+
+def _g500_deals(c: _Raw, seats: int) -> dict:
+    thrown = c("declarer") < 0
+    den = c("denomination")
+    out = {"declarer": _int(c("declarer"), thrown), "contract": _cat(c("contract"), G500_CONTRACTS, thrown),
+           "denomination": _cat(den, DENOMINATIONS, thrown), "level": _int(c("level"), thrown),
+           "value": _int(c("value"), thrown), "decl_tricks": _int(c("decl_tricks"), thrown),
+           "made": _bool(c("made"), thrown), "winner": _int(c("winner"), c("winner") < 0),
+           "discard": _uint(c("discard"), thrown)}
+    for t in (0, 1):
+        out[f"tricks_{t}"] = _int(c(f"tricks_{t}"), thrown)
+    for p in range(4):
+        out[f"bowers_{p}"] = _int(c(f"bowers_{p}"), thrown | (den == NT))
+    return out
+
+
+def _winner_matches(c: _Raw, seats: int) -> dict:
+    return {"winner": _int(c("winner"), c("winner") < 0)}
+
+
+def _g501_matches(c: _Raw, seats: int) -> dict:
+    n = len(c("match"))
+    out = {}
+    for s in range(4):
+        absent = np.full(n, s >= seats)
+        out[f"win_{s}"] = _bool(c(f"win_{s}"), absent)
+        out[f"final_{s}"] = _int(c(f"final_{s}"), absent)
+    return out
+
+
+_DEALS: dict[str, Callable] = {"vint": _vint_deals, "501": _g501_deals, "500": _g500_deals}
+_MATCHES: dict[str, Callable] = {"vint": _winner_matches, "501": _g501_matches, "500": _winner_matches}
+_DERIVED = {"vint": {"contract": "denomination"}}
+"""Columns the frame adds (name -> the raw column it follows)."""
+
+MISSING_DOC = {
+    "vint": ("Missing (<NA>) on a void deal (nobody bid): declarer, level, denomination, contract, value, "
+             "made, tricks_0/1, team_honours_0/1 (also in no-trump); game_won_by / rubber_won_by when no "
+             "game or rubber was won; crossing_trick when nobody reached 500; opener, opening_level, "
+             "opening_denomination when nobody bid.  Categoricals (ordered S < C < D < H < NT): denomination, "
+             "opening_denomination; contract 1S < 1C < … < 7NT (the frame adds it; not stored)."),
+    "501": ("Missing (<NA>) when everybody passed: declarer, blind, abandoned, made; bid, target, trump "
+            "when absent (target and trump also for an abandoned contract); cards_s and marr_s when the "
+            "deal was not played out (void or abandoned) or seat s had no cards; looked_s and the hand "
+            "features of seat s when it held no cards (the 4-seat dealer, RULES.md §1.1); every seat-3 "
+            "column at a 3-seat table.  trump is an ordered categorical S < C < D < H < NT."),
+    "500": ("Missing (<NA>) on a thrown-in deal (everybody passed): declarer, contract, denomination, "
+            "level, value, decl_tricks, made, tricks_0/1, discard, bowers_p (bowers also in no-trump); "
+            "winner when nobody reached the target.  Categoricals, ordered: denomination S < C < D < H < "
+            "NT, contract 6S < 6C < … < 10NT (bid-table order).  Hand columns hand_0..3, kitty, discard "
+            "are bit sets (uint64): cardsim.decode_hands(df, seat) spells them as record card tokens, "
+            "cardsim.with_hands(df) adds cards_0..3, kitty_cards, discard_cards."),
+}
+MATCH_MISSING_DOC = {
+    "vint": "winner missing (<NA>) when no team won the rubber.",
+    "501": "win_3 and final_3 missing (<NA>) at a 3-seat table.",
+    "500": "winner missing (<NA>) when the deal cap stopped the game before anyone reached the target.",
+}
+DEAL_PREFIX = {"vint": "rubber", "501": "match", "500": "match"}
+
+
+def _seats(game: str, seats) -> int:
+    return get_game(game).default_seats if seats is None else int(seats)
+
+
+def _typed(game: str, rows, seats, table: dict, derived: dict) -> pd.DataFrame:
+    if isinstance(rows, pd.DataFrame) and is_typed(rows):
+        return rows
+    raw = _Raw(rows)
+    converted = table[get_game(game).name](raw, _seats(game, seats))
+    after = {}
+    for name, follows in derived.items():
+        after.setdefault(follows, []).append(name)
+    columns = {}
+    for name in raw.names:
+        if name in derived:
+            continue  # a derived column read back from a file is rebuilt from the stored codes
+        columns[name] = converted[name] if name in converted else raw(name)
+        for extra in after.get(name, ()):
+            columns[extra] = converted[extra]
+    df = pd.DataFrame(columns, copy=False)
+    if isinstance(rows, pd.DataFrame):
+        df.index = rows.index
+        df.attrs.update(rows.attrs)
+    return df
+
+
+def is_typed(df: pd.DataFrame) -> bool:
+    """Whether ``df`` already has frame dtypes (some column nullable or categorical)."""
+    return any(isinstance(t, pd.api.extensions.ExtensionDtype) for t in df.dtypes)
+
+
+def deals(game: str, rows, seats=None) -> pd.DataFrame:
+    """The typed frame of raw deal rows (``spec.row_dtype``, a match's deal rows, or a DataFrame of
+    those codes): one row per deal, dtypes as :func:`dtype_table` lists.  ``seats``: the table's
+    seats (501: 3 or 4; default the game's default).  Raises KeyError for a column missing."""
+    return _typed(game, rows, seats, _DEALS, _DERIVED.get(get_game(game).name, {}))
+
+
+def matches(game: str, rows, seats=None) -> pd.DataFrame:
+    """The typed frame of raw match rows (``spec.match_dtype``)."""
+    return _typed(game, rows, seats, _MATCHES, {})
+
+
+def dtype_table(game: str, what: str = "deals", seats=None) -> dict[str, str]:
+    """``{column: frame dtype name}`` of a game's deal (``"deals"``) or match (``"matches"``) frame."""
+    spec = get_game(game)
+    if what == "deals":
+        return {k: str(v) for k, v in deals(game, np.zeros(0, spec.row_dtype), seats).dtypes.items()}
+    if spec.match_dtype is None:
+        return {}
+    return {k: str(v) for k, v in matches(game, np.zeros(0, spec.match_dtype), seats).dtypes.items()}
+
+
+def widen(df: pd.DataFrame) -> pd.DataFrame:
+    """``df`` with every integer column as 64 bits (int64, or Int64 when nullable); bool, boolean,
+    categoricals and uint64 bit sets untouched."""
+    wide = {}
+    for c in df.columns:
+        t = df[c].dtype
+        if isinstance(t, pd.api.extensions.ExtensionDtype):
+            if isinstance(t, pd.core.dtypes.dtypes.BaseMaskedDtype) and t.kind == "i" and t.itemsize < 8:
+                wide[c] = "Int64"
+        elif t.kind == "i" and t.itemsize < 8:
+            wide[c] = np.int64
+    return df.astype(wide)
+
+
+# ------------------------------------------------------------------------------ datasets
+def read_dataset(path, columns=None) -> pd.DataFrame:
+    """The deals of a dataset written by ``cardsim simulate -o PATH`` (or ``runner.simulate_to_dataset``)
+    as the same typed frame :func:`cardsim.simulate` returns (``df.attrs``: the run's manifest), or
+    a plain parquet file written from a typed frame (``cardsim simulate --matches`` files) as it is.
+    ``columns``: a subset to read.  Raises OptionError for a dataset of aggregates (a transform's
+    output) or without a manifest naming its game; FileNotFoundError when nothing is there."""
+    path = Path(path)
+    if not path.exists():
+        raise FileNotFoundError(f"{path}: no such dataset")
+    if path.is_file():
+        return pd.read_parquet(path, columns=columns)
+    mpath = path / "_manifest.json"
+    try:
+        manifest = json.loads(mpath.read_text())
+    except (OSError, ValueError):
+        raise OptionError(f"{path} has no readable _manifest.json: not a cardsim dataset") from None
+    if "transform" in manifest:
+        raise OptionError(f"{path} holds aggregates ({manifest['transform']}), not deal rows")
+    parts = sorted(path.glob("part-*.parquet"))
+    if not parts:
+        raise OptionError(f"{path} holds no finished chunk yet")
+    raw = pd.concat([pd.read_parquet(p, columns=columns) for p in parts], ignore_index=True)
+    df = _read_typed(manifest["game"], raw, manifest.get("seats"))
+    df.attrs.update(manifest)
+    return df
+
+
+def _read_typed(game: str, raw: pd.DataFrame, seats) -> pd.DataFrame:
+    needed = set(get_game(game).row_dtype.names)
+    if needed <= set(raw.columns):
+        return deals(game, raw, seats)
+    return raw  # a column subset: only whole rows can be typed (the missing masks need several columns)
+
+
+# ------------------------------------------------------------------------------ hands
+def _layout(game: str) -> list[tuple[int, str]]:
+    """``(bit, token)`` of every card of ``game`` in the records' order: jokers first (HJ, LJ),
+    then hearts, diamonds, clubs, spades, each high card first (cardsim.cards layout)."""
+    from cardsim.cards import RANKS_501, SUITS, VINT_RANKS
+    from cardsim.games.g500.constants import HJ, LJ, RANKS as RANKS_500
+
+    name = get_game(game).name
+    ranks = {"vint": VINT_RANKS, "501": RANKS_501, "500": RANKS_500}[name]
+    out = [(HJ, "HJ"), (LJ, "LJ")] if name == "500" else []
+    for suit in (3, 2, 1, 0):
+        out += [(16 * suit + r, ranks[r] + SUITS[suit]) for r in range(len(ranks) - 1, -1, -1)]
+    return out
+
+
+def decode_bits(game: str, bits) -> np.ndarray:
+    """Card tokens of uint64 hand bit sets ``bits`` (any shape) as str, the cards separated by one
+    blank, in the records' order (docs/RECORDS.md, Cards): ``"LJ JH 6H KD 9D"``; ``""`` for no
+    card.  Vectorised: one pass over the game's cards, not over the rows."""
+    bits = np.asarray(bits)
+    shape = bits.shape
+    h = bits.reshape(-1).astype(np.uint64)
+    layout = _layout(game)
+    pos = np.array([b for b, _ in layout], dtype=np.uint64)
+    tok = np.frombuffer("".join(t for _, t in layout).encode(), dtype=np.uint8).reshape(-1, 2)
+    held = ((h[:, None] >> pos[None, :]) & np.uint64(1)).astype(bool)
+    width = 3 * max(int(held.sum(1).max(initial=0)), 1)
+    text = np.full((len(h), width), ord(" "), dtype=np.uint8)
+    rows, cards = np.nonzero(held)
+    slot = 3 * (np.cumsum(held, axis=1)[rows, cards] - 1)
+    text[rows, slot] = tok[cards, 0]
+    text[rows, slot + 1] = tok[cards, 1]
+    strings = text.view(f"S{width}").reshape(-1).astype(f"U{width}")
+    return np.strings.rstrip(strings).astype(object).reshape(shape)
+
+
+def hand_str(game: str, bits) -> str:
+    """One hand bit set (uint64 or int, the game's layout, :mod:`cardsim.cards`) as record card
+    tokens separated by blanks, e.g. ``cardsim.hand_str("500", df.hand_0[0])`` -> ``"LJ JH 6H KD …"``
+    (docs/RECORDS.md, Cards: rank then suit, ten ``T``, jokers ``HJ``/``LJ``).  Raises
+    OptionError for an unknown game, ValueError for a negative or too large number."""
+    value = int(bits)
+    if not 0 <= value < 1 << 64:
+        raise ValueError(f"a hand is a 64-bit set (0 .. 2**64-1), got {bits!r}")
+    return str(decode_bits(game, np.array([value], dtype=np.uint64))[0])
+
+
+HAND_COLUMNS = {"500": {0: "hand_0", 1: "hand_1", 2: "hand_2", 3: "hand_3", "kitty": "kitty", "discard": "discard"}}
+"""The hand bit-set columns of each game's deal frame, by seat (or ``"kitty"``/``"discard"``)."""
+
+
+def _game_of(df: pd.DataFrame, game) -> str:
+    game = game if game is not None else df.attrs.get("game")
+    if game is None:
+        raise OptionError("the frame does not say its game (df.attrs['game']); pass game=")
+    return get_game(game).name
+
+
+def decode_hands(df: pd.DataFrame, seat, game=None) -> pd.Series:
+    """The cards of ``seat`` (0..3, or ``"kitty"`` / ``"discard"``) in every row of a deal frame, as
+    a str Series (record tokens, see :func:`decode_bits`; ``<NA>`` where the bit set is missing,
+    e.g. the discard of a thrown-in deal).  ``game`` defaults to ``df.attrs["game"]``.  Raises
+    OptionError for a game whose rows carry no hands (Vint, 501: use ``cardsim.records``)
+    or a seat without a hand column."""
+    game = _game_of(df, game)
+    cols = HAND_COLUMNS.get(game)
+    if cols is None:
+        raise OptionError(f"{game} deal rows carry no hand bit sets; cardsim.records(game, deals, seed) has the hands")
+    if seat not in cols:
+        raise OptionError(f"seat must be one of {', '.join(map(str, cols))}, got {seat!r}")
+    col = df[cols[seat]]
+    missing = col.isna().to_numpy()
+    bits = col.to_numpy(dtype=np.uint64, na_value=0)
+    text = decode_bits(game, bits)
+    text[missing] = None
+    return pd.Series(text, index=df.index, name=f"{cols[seat]}_cards" if seat in ("kitty", "discard") else f"cards_{seat}",
+                     dtype="str")
+
+
+def with_hands(df: pd.DataFrame, game=None) -> pd.DataFrame:
+    """``df`` with a readable str column beside each hand bit set: ``cards_0..3`` (``hand_0..3``),
+    ``kitty_cards``, ``discard_cards``.  Raises OptionError as :func:`decode_hands`."""
+    game = _game_of(df, game)
+    if game not in HAND_COLUMNS:
+        raise OptionError(f"{game} deal rows carry no hand bit sets; cardsim.records(game, deals, seed) has the hands")
+    out = df.copy()
+    for seat in HAND_COLUMNS[game]:
+        s = decode_hands(df, seat, game)
+        out[s.name] = s
+    return out
+
+
+__all__ = ["deals", "matches", "dtype_table", "widen", "read_dataset", "is_typed", "hand_str", "decode_bits",
+           "decode_hands", "with_hands", "DENOMINATIONS", "VINT_CONTRACTS", "G500_CONTRACTS", "MISSING_DOC",
+           "MATCH_MISSING_DOC", "HAND_COLUMNS"]
