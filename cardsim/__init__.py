@@ -6,7 +6,14 @@
 
 ``simulate`` plays independent deals (one row each), ``play_match`` whole matches, ``evaluate``
 plays every option of one seat on the same deals dealt under conditions (a given hand, hand
-classes), ``records`` returns deal records (RECORDS.md) and ``replay`` validates and scores one.
+classes), ``compare`` compares strategies deal by deal, ``records`` returns deal records
+(docs/RECORDS.md) and ``replay`` validates and scores one.  ``read_dataset`` reads a dataset
+written by ``cardsim simulate -o``; ``hand_str`` / ``decode_hands`` / ``with_hands`` spell hand
+bit sets as cards.
+
+Every frame is typed (:mod:`cardsim.frames`): missing values are ``<NA>`` (never -1), ``made``
+is a nullable ``boolean`` missing on deals nobody declared, denominations, trumps and contracts
+are ordered categoricals.  ``cardsim columns GAME`` lists every column.
 """
 from __future__ import annotations
 
@@ -17,14 +24,43 @@ import numpy as np
 from cardsim.games import GAME_NAMES, get_game
 from cardsim.games.base import OptionError, RecordError
 from cardsim.runner import MAX_DEALS, make_run, widen
-from cardsim.runner import play_matches as play_match
+from cardsim.runner import play_matches as _play_matches
 from cardsim.runner import simulate
 from cardsim.questions import evaluate
+from cardsim.compare import compare
+from cardsim.frames import decode_hands, hand_str, read_dataset, with_hands
+
+
+def play_match(game, n_matches, seed=0, strategies=None, seats=None, rules=None, n_jobs=1, chunk_size=10_000,
+               compact=True, before=None, dealer=None, **options):
+    """Play ``n_matches`` whole matches: Vint rubbers (RULES.md §2.7), 501 games to zero (§1.8),
+    Five Hundred games to the target (§3.6).  Returns ``(matches, deals)``, two typed DataFrames.
+
+    Arguments: ``game`` (``"vint"``, ``"501"``, ``"500"``); ``n_matches`` a whole number from 1;
+    ``seed``; ``strategies``, ``seats``, ``rules`` as for :func:`simulate`; ``n_jobs`` worker
+    processes (-1 = all cores); ``chunk_size`` matches per task; ``compact=False`` widens integer
+    columns to 64 bits; ``before`` (501 only: one score per seat, e.g. ``[300, 250, 320]``) and
+    ``dealer`` (501 only: the first dealer's seat) start every match from that state.
+
+    ``matches``: one row per match (Vint: ``rubber``, ``deals``, ``games_0/1``, ``winner``,
+    ``points_0/1``, ``margin`` in score points; 501: ``deals``, ``win_s``, ``final_s`` scores;
+    Five Hundred: ``winner``, ``score_0/1`` points, ``thrown_in``).  ``deals``: one row per deal
+    played, the deal columns of :func:`simulate` with the match id first (``rubber`` / ``match``)
+    and ``deal`` numbered within the match.  ``cardsim columns GAME`` documents every column,
+    its dtype and unit.  Match ``m`` depends on ``(seed, m)`` only; ``df.attrs`` holds the run's
+    manifest.  Raises OptionError / StrategyError (ValueError, one-line messages) for bad
+    arguments.
+    """
+    return _play_matches(game, n_matches, seed, strategies, seats, rules, n_jobs=n_jobs, chunk_size=chunk_size,
+                         compact=compact, before=before, dealer=dealer, **options)
 from cardsim.strategies.registry import StrategyError
 
 
 def records(game, deal_ids, seed=0, strategies=None, seats=None, rules=None) -> list[dict]:
-    """RECORDS.md records (with ``result``) of deals ``deal_ids`` of ``seed``, as ``simulate`` plays them."""
+    """Deal records (docs/RECORDS.md, with ``result``) of deals ``deal_ids`` of ``seed``, as
+    :func:`simulate` plays them with the same ``strategies`` / ``seats`` / ``rules``: a list of
+    dicts, hands as card tokens.  Raises OptionError for a deal number that is not a whole
+    number from 0 to 10**12 - 1, StrategyError for a bad strategy."""
     spec = get_game(game)
     ids = list(deal_ids)
     for i in ids:
@@ -35,7 +71,7 @@ def records(game, deal_ids, seed=0, strategies=None, seats=None, rules=None) -> 
 
 
 def match_records(game, match, seed=0, strategies=None, seats=None, rules=None, before=None, dealer=None) -> list[dict]:
-    """RECORDS.md records (each with ``before`` and ``source.match``) of every deal of match
+    """Deal records (docs/RECORDS.md, each with ``before`` and ``source.match``) of every deal of match
     ``match`` of ``seed``, as ``play_match`` plays it (same ``before`` / ``dealer``): any
     game-level number traced to its deals.  Raises OptionError for a game without them."""
     spec = get_game(game)
@@ -48,7 +84,9 @@ def match_records(game, match, seed=0, strategies=None, seats=None, rules=None, 
 
 
 def replay(record: dict) -> dict:
-    """Validate a record against RULES.md and return its result; raises RecordError."""
+    """Validate a record (a dict, docs/RECORDS.md) against the rules (docs/RULES.md) and return its
+    ``result`` dict (declarer, contract, tricks, score changes).  Raises RecordError naming the
+    field, the action's index and the rule broken."""
     if not isinstance(record, dict):
         raise RecordError("a record must be a JSON object")
     game = record.get("game")
@@ -57,5 +95,6 @@ def replay(record: dict) -> dict:
     return get_game(game).replay(record)
 
 
-__all__ = ["simulate", "play_match", "evaluate", "match_records", "records", "replay", "widen", "get_game", "GAME_NAMES", "OptionError",
+__all__ = ["simulate", "play_match", "evaluate", "compare", "match_records", "records", "replay", "read_dataset",
+           "hand_str", "decode_hands", "with_hands", "widen", "get_game", "GAME_NAMES", "OptionError",
            "RecordError", "StrategyError"]

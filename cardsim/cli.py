@@ -281,7 +281,11 @@ def cmd_simulate(args) -> int:
                              "(write larger runs to a dataset with -o)")
         import pandas as pd
 
-        df = pd.DataFrame(np.concatenate([r for _, r in iter_chunks(run, n_jobs=args.jobs, progress=args.progress)]))
+        from cardsim import frames
+
+        df = frames.deals(spec.name, np.concatenate([r for _, r in iter_chunks(run, n_jobs=args.jobs,
+                                                                              progress=args.progress)]),
+                          run.setup.seats)
         print(f"{len(df)} {spec.name} deals, seed {run.seed}, strategies {', '.join(run.setup.specs)}")
         print(df.describe().T[["mean", "std", "min", "max"]].to_string())
     if args.records:
@@ -405,18 +409,27 @@ def cmd_strategies(args) -> int:
 def cmd_columns(args) -> int:
     import textwrap
 
+    from cardsim import frames
+
     spec = get_game(args.game)
-    for title, dtype, doc in (("Deal rows (cardsim.simulate)", spec.row_dtype, spec.row_doc),
-                              ("Match rows (cardsim.play_match)", spec.match_dtype, spec.match_doc)):
-        if dtype is None:
+    for title, what, doc, missing in (
+            ("Deal rows (cardsim.simulate, cardsim.read_dataset; play_match's deals)", "deals", spec.row_doc,
+             frames.MISSING_DOC[spec.name]),
+            ("Match rows (cardsim.play_match)", "matches", spec.match_doc, frames.MATCH_MISSING_DOC[spec.name])):
+        dtypes = frames.dtype_table(spec.name, what, seats=min(spec.seat_counts))
+        if not dtypes:
             continue
         print(f"{title}:")
-        print(textwrap.fill(" ".join(f"{n} ({dtype[n].name})" for n in dtype.names), 100,
+        print(textwrap.fill(" ".join(f"{n} ({t})" for n, t in dtypes.items()), 100,
                             initial_indent="  ", subsequent_indent="  "))
-        print(textwrap.fill(" ".join(doc.split()), 100, initial_indent="  ", subsequent_indent="  "))
+        for text in (missing, "Stored codes (raw engine rows, parquet parts): " + doc):
+            print(textwrap.fill(" ".join(text.split()), 100, initial_indent="  ", subsequent_indent="  "))
         print()
-    print("Integer columns use compact dtypes (int8/int16): widen them before arithmetic that can overflow,\n"
-          "with cardsim.widen(df) or simulate(..., compact=False).  Rule options: cardsim strategies GAME.")
+    print("Frame dtypes: Int8/Int16/Int32 and boolean are nullable (<NA> = no value on that deal, never -1);\n"
+          "category columns are ordered in the game's order (S < C < D < H < NT).  Parquet datasets keep the\n"
+          "compact raw codes; cardsim.read_dataset(path) reads them back as these frames.  Integer columns\n"
+          "use compact widths: widen them before arithmetic that can overflow, with cardsim.widen(df) or\n"
+          "simulate(..., compact=False).  Rule options: cardsim strategies GAME.")
     return 0
 
 

@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 from joblib import delayed
 
+from cardsim import frames
 from cardsim.games import get_game
 from cardsim.games.base import OptionError
 from cardsim.runner import DEFAULT_CHUNK, make_run, workers
@@ -31,18 +32,23 @@ def _as_frame(values, n_rows: int) -> pd.DataFrame:
         raise OptionError(f"the measure returned {len(frame)} values for {n_rows} deals: it must give one per "
                           "deal (use 0/1 indicators or products rather than filtering rows)")
     if frame.isna().to_numpy().any():
-        raise OptionError("the measure returned NaN for some deals: give every deal a number")
+        raise OptionError("the measure returned missing values (NaN / <NA>) for some deals: give every deal a "
+                          "number (a column missing on deals nobody declared, such as made, needs "
+                          ".fillna(False) or .fillna(0))")
     return frame
+
+
+def _rows(setup, seed, start, count) -> pd.DataFrame:
+    """The typed frame (:mod:`cardsim.frames`) of deals ``start .. start+count-1`` under ``setup``."""
+    return frames.deals(setup.game, get_game(setup.game).simulate_chunk(seed, start, count, setup), setup.seats)
 
 
 def _chunk_sums(setups, seed, start, count, measure):
     """Sums over one chunk, per variant and measure column: n, Σx, Σx², Σd, Σd² (d = x − baseline)."""
-    spec = get_game(setups[0].game)
-    base = _as_frame(measure(pd.DataFrame(spec.simulate_chunk(seed, start, count, setups[0]))), count).to_numpy()
+    base = _as_frame(measure(_rows(setups[0], seed, start, count)), count).to_numpy()
     out = np.zeros((len(setups), base.shape[1], 5))
     for v, setup in enumerate(setups):
-        x = base if v == 0 else _as_frame(measure(pd.DataFrame(spec.simulate_chunk(seed, start, count, setup))),
-                                          count).to_numpy()
+        x = base if v == 0 else _as_frame(measure(_rows(setup, seed, start, count)), count).to_numpy()
         d = x - base
         out[v] = np.stack([np.full(x.shape[1], len(x)), x.sum(0), (x * x).sum(0), d.sum(0), (d * d).sum(0)], axis=1)
     return out
@@ -53,13 +59,15 @@ def compare(game, n_deals, baseline, variants: dict, measure: Callable[[pd.DataF
     """Play ``n_deals`` deals under ``baseline`` and under each of ``variants`` (name → strategies,
     in any form ``simulate`` takes) and compare ``measure(rows)`` deal by deal.
 
-    ``measure`` maps a chunk's rows to one number per deal (a Series, e.g. ``lambda df:
-    df.delta_0``) or to several (a DataFrame, one column each): every deal must get a number
-    (filtering rows would break the pairing; use 0/1 indicators instead).  Returns one row per variant
-    (the baseline first) and measure: ``n``, ``mean``, ``diff`` (mean paired difference variant −
+    ``measure`` maps a chunk's rows (the typed frame :func:`cardsim.simulate` returns, ``cardsim
+    columns GAME``) to one number per deal (a Series, e.g. ``lambda df: df.delta_0``) or to
+    several (a DataFrame, one column each): every deal must get a number (filtering rows would
+    break the pairing; use 0/1 indicators instead, and fill columns missing on undeclared deals:
+    ``df.made.fillna(False)``).  Returns one row per variant (``variant`` an ordered categorical,
+    the baseline first) and measure: ``n``, ``mean``, ``diff`` (mean paired difference variant −
     baseline), ``diff_se``, ``diff_lo``/``diff_hi`` (normal interval at ``level``) and
     ``significant`` (the interval excludes 0).  Units are the measure's.  Raises OptionError /
-    StrategyError for bad arguments.
+    StrategyError for bad arguments (a measure returning missing values included).
     """
     if not isinstance(variants, dict) or not variants:
         raise OptionError("variants must be a non-empty dict: name -> strategies")
@@ -72,8 +80,7 @@ def compare(game, n_deals, baseline, variants: dict, measure: Callable[[pd.DataF
     names = ["baseline"] + list(variants)
     runs = [make_run(game, n_deals, seed, s, seats, rules, chunk_size) for s in [baseline, *variants.values()]]
     setups = [r.setup for r in runs]
-    probe = get_game(game).simulate_chunk(runs[0].seed, 0, 1, setups[0])
-    columns = list(_as_frame(measure(pd.DataFrame(probe)), 1).columns)
+    columns = list(_as_frame(measure(_rows(setups[0], runs[0].seed, 0, 1)), 1).columns)
     chunks = runs[0].chunks()
     total = np.zeros((len(setups), len(columns), 5))
     for part in workers(n_jobs, len(chunks))(
@@ -84,7 +91,8 @@ def compare(game, n_deals, baseline, variants: dict, measure: Callable[[pd.DataF
     diff, se, lo, hi = mean_interval(d, d2, n, level)
     base = np.arange(len(names)) == 0
     table = pd.DataFrame({
-        "variant": np.repeat(names, len(columns)), "measure": np.tile(columns, len(names)),
+        "variant": pd.Categorical(np.repeat(names, len(columns)), categories=names, ordered=True),
+        "measure": np.tile(columns, len(names)),
         "n": n.ravel().astype(np.int64), "mean": mean.ravel(),
         "diff": np.where(np.repeat(base, len(columns)), 0.0, diff.ravel()),
         "diff_se": np.where(np.repeat(base, len(columns)), 0.0, se.ravel()),

@@ -21,6 +21,7 @@ from joblib import Parallel, delayed
 from tqdm import tqdm
 
 from cardsim import __version__
+from cardsim import frames
 from cardsim._jit import source_hash
 from cardsim.games import get_game
 from cardsim.games.base import OptionError, Setup
@@ -112,10 +113,7 @@ def iter_chunks(run: Run, todo=None, n_jobs: int = 1, progress: bool = False):
     bar.close()
 
 
-def widen(df: pd.DataFrame) -> pd.DataFrame:
-    """``df`` with every integer column as int64 (bool and uint64 bit sets untouched)."""
-    narrow = [c for c in df.columns if df[c].dtype.kind == "i" and df[c].dtype.itemsize < 8]
-    return df.astype({c: np.int64 for c in narrow})
+widen = frames.widen
 
 
 def simulate(game, n_deals, seed=0, strategies=None, seats=None, rules=None, n_jobs=1,
@@ -124,15 +122,18 @@ def simulate(game, n_deals, seed=0, strategies=None, seats=None, rules=None, n_j
 
     ``strategies``: None (the game's default), one spec for all seats (``"random"``,
     ``"heuristic:aggression=1"``), a list per seat or ``{seat: spec}``.  ``rules``: rule
-    options (``{"scoring": "subtract"}``).  Columns and dtypes are the game's row dtype
-    (``cardsim.games.get_game(game).row_dtype``; ``cardsim columns GAME`` explains them):
-    compact int8/int16 where the values fit, which pandas arithmetic can overflow silently —
-    ``compact=False`` returns int64 instead.  ``df.attrs`` holds the run's manifest.
+    options (``{"scoring": "subtract"}``).  Columns are the game's row columns as a typed frame
+    (:mod:`cardsim.frames`; ``cardsim columns GAME`` lists every column, its dtype and unit): a
+    value that does not exist on a deal (the declarer of a void deal, its ``made``) is ``<NA>``
+    in a nullable ``Int8``/``Int16``/``boolean`` column, denominations and contracts are ordered
+    categoricals; compact widths where the values fit, which pandas arithmetic can overflow
+    silently — ``compact=False`` returns 64-bit integers instead.  ``df.attrs`` holds the run's
+    manifest.
     Raises OptionError / StrategyError (both ValueError) for bad arguments.
     """
     run = make_run(game, n_deals, seed, strategies, seats, rules, chunk_size)
     parts = [rows for _, rows in iter_chunks(run, n_jobs=n_jobs, progress=progress)]
-    df = pd.DataFrame(np.concatenate(parts))
+    df = frames.deals(game, np.concatenate(parts), run.setup.seats)
     if not compact:
         df = widen(df)
     df.attrs.update(run.manifest())
@@ -204,8 +205,9 @@ def transform_id(transform) -> str:
 def simulate_to_dataset(path, run: Run, n_jobs=1, progress=False, transform=None) -> Path:
     """Write a run as a parquet dataset directory, resuming an interrupted one.
 
-    Each chunk becomes ``part-NNNNNN.parquet`` (``transform(DataFrame)`` applied first if
-    given, e.g. an analysis' partial aggregates).  ``pandas.read_parquet(path)`` reads it back.
+    Each chunk becomes ``part-NNNNNN.parquet``: the raw row codes (compact; ``cardsim.read_dataset``
+    reads them back as the typed frame), or ``transform(typed frame of the chunk)`` if given, e.g.
+    an analysis' partial aggregates.  ``pandas.read_parquet(path)`` reads it back.
     Raises OutputError.
     """
     manifest = run.manifest()
@@ -216,7 +218,7 @@ def simulate_to_dataset(path, run: Run, n_jobs=1, progress=False, transform=None
     for k, rows in iter_chunks(run, todo, n_jobs=n_jobs, progress=progress):
         df = pd.DataFrame(rows)
         if transform is not None:
-            df = transform(df)
+            df = transform(frames.deals(run.setup.game, rows, run.setup.seats))
         _atomic_write(part_path(path, k), lambda p: df.to_parquet(p, index=transform is not None))
     manifest["complete"] = True
     _atomic_write(Path(path) / MANIFEST, lambda p: p.write_text(json.dumps(manifest, indent=1)))
@@ -231,7 +233,8 @@ def read_parts(path) -> list[pd.DataFrame]:
 # ------------------------------------------------------------------------------- matches
 def play_matches(game, n_matches, seed=0, strategies=None, seats=None, rules=None, n_jobs=1,
                  chunk_size=10_000, compact=True, before=None, dealer=None):
-    """Play ``n_matches`` whole matches (Vint: rubbers).  Returns ``(matches, deals)`` DataFrames.
+    """Play ``n_matches`` whole matches (Vint: rubbers).  Returns ``(matches, deals)`` typed
+    DataFrames (:mod:`cardsim.frames`; ``cardsim columns GAME`` lists their columns).
 
     Match ``m`` depends on ``(seed, m)`` only; ``compact`` as for :func:`simulate`.  ``before``
     (501: one score per seat) starts every match from that state and ``dealer`` fixes who deals
@@ -250,8 +253,8 @@ def play_matches(game, n_matches, seed=0, strategies=None, seats=None, rules=Non
     out = workers(n_jobs, len(run.chunks()))(
         delayed(_match_chunk)(run.setup, run.seed, start_, count, start) for _, start_, count in run.chunks())
     out = list(out)
-    matches = pd.DataFrame(np.concatenate([m for m, _ in out]))
-    deals = pd.DataFrame(np.concatenate([d for _, d in out]))
+    matches = frames.matches(game, np.concatenate([m for m, _ in out]), run.setup.seats)
+    deals = frames.deals(game, np.concatenate([d for _, d in out]), run.setup.seats)
     if not compact:
         matches, deals = widen(matches), widen(deals)
     manifest = run.manifest()
