@@ -38,7 +38,8 @@ from cardsim.games.base import OptionError  # noqa: E402
 
 @pytest.mark.parametrize("kwargs,text", [
     ({"variants": {"x": "random"}, "measure": lambda df: df.total_0[df.declarer == 0]}, "one per deal"),
-    ({"variants": {"x": "random"}, "measure": lambda df: df.total_0.where(df.made)}, "NaN"),
+    ({"variants": {"x": "random"}, "measure": lambda df: df.total_0.where(df.made.fillna(False))}, "NaN"),
+    ({"variants": {"x": "random"}, "measure": lambda df: df.made}, "fillna"),
     ({"variants": {"baseline": "random"}, "measure": lambda df: df.total_0}, "'baseline' names"),
     ({"variants": ["random"], "measure": lambda df: df.total_0}, "non-empty dict"),
     ({"variants": {"x": "random"}, "measure": lambda df: df.total_0, "level": 95}, "between 0 and 1"),

@@ -46,12 +46,12 @@ def summarize(rows: pd.DataFrame) -> pd.DataFrame:
     and for each scoring ``s`` in quebec, subtract: sums and sums of squares of the declarer
     side's change ``s_decl``, the defenders' ``s_def`` and ``s_net``.
     """
-    bid = rows["contract"].to_numpy().astype(np.int64)
-    played = bid >= 0
-    dteam = np.where(played, rows["declarer"].to_numpy().astype(np.int64) % 2, 0)
+    # The aggregates' key is the stored bid number: the contract's category code, -1 when thrown in.
+    bid = rows["contract"].cat.codes.to_numpy(np.int64)
+    dteam = rows["declarer"].to_numpy(np.int64, na_value=0) % 2
     frame = {"contract": bid, "deals": np.ones(len(rows), dtype=np.int64),
-             "made": (rows["made"].to_numpy() & played).astype(np.int64)}
-    t = rows["decl_tricks"].to_numpy().astype(np.float64)
+             "made": rows["made"].fillna(False).to_numpy(np.int64)}
+    t = rows["decl_tricks"].to_numpy(np.float64, na_value=0.0)
     frame["tricks"], frame["tricks_sq"] = t, t * t
     for s in SCORES:
         d = np.stack([rows[f"{s}_0"].to_numpy(), rows[f"{s}_1"].to_numpy()], axis=1).astype(np.float64)

@@ -55,16 +55,19 @@ def summarize(rows: pd.DataFrame) -> pd.DataFrame:
     Columns: ``deals``, ``played``, ``made``, ``abandoned``, and the sum / sum of squares of
     the declarer's score change ``ddelta`` (every contract) and ``pdelta`` (played ones).
     """
-    declarer = rows.declarer.to_numpy(np.int64)
-    deltas = rows[[f"delta_{s}" for s in range(4)]].to_numpy(np.int64)
+    declared = rows.declarer.notna().to_numpy()
+    declarer = rows.declarer.to_numpy(np.int64, na_value=0)
+    # A seat absent from the table (seat 3 of three) never declares: its missing deltas are never read.
+    deltas = rows[[f"delta_{s}" for s in range(4)]].to_numpy(np.int64, na_value=0)
     idx = np.arange(len(rows))
-    dd = np.where(declarer >= 0, deltas[idx, np.clip(declarer, 0, None)], 0).astype(np.float64)
+    dd = np.where(declared, deltas[idx, declarer], 0).astype(np.float64)
     played = rows.played.to_numpy(bool)
     pd_ = np.where(played, dd, 0.0)
+    # Band 0 stands for "no contract"; blind, made and abandoned do not exist there (missing -> 0).
     frame = pd.DataFrame({
-        "band": band_of(rows.bid.to_numpy()), "blind": rows.blind.to_numpy(bool),
-        "deals": 1, "played": played.astype(np.int64), "made": rows.made.to_numpy(np.int64),
-        "abandoned": rows.abandoned.to_numpy(np.int64),
+        "band": band_of(rows.bid.to_numpy(np.int64, na_value=0)), "blind": rows.blind.fillna(False).to_numpy(bool),
+        "deals": 1, "played": played.astype(np.int64), "made": rows.made.fillna(False).to_numpy(np.int64),
+        "abandoned": rows.abandoned.fillna(False).to_numpy(np.int64),
         "ddelta": dd, "ddelta_sq": dd ** 2, "pdelta": pd_, "pdelta_sq": pd_ ** 2,
     })
     return frame.groupby(KEYS).sum()
@@ -177,9 +180,9 @@ def blind_variants(levels=(66, 70, 75, 80, 90, 100), positions=(-1, 0, 1, 2)) ->
 
 
 def blind_measure(rows: pd.DataFrame) -> pd.DataFrame:
-    """Per deal: seat 0's score change and whether it won the auction blind."""
+    """Per deal: seat 0's score change and whether it won the auction blind (0 when nobody won it)."""
     return pd.DataFrame({"delta": rows["delta_0"].astype(np.float64),
-                         "blind_won": ((rows["declarer"] == 0) & rows["blind"]).astype(np.float64)})
+                         "blind_won": ((rows["declarer"] == 0) & rows["blind"]).fillna(False).astype(np.float64)})
 
 
 def blind_table(compared: pd.DataFrame, seats: int | None = None) -> pd.DataFrame:

@@ -56,28 +56,30 @@ def summarize(rows: pd.DataFrame) -> pd.DataFrame:
     idx = np.arange(n)
     totals = rows[["total_0", "total_1"]].to_numpy(np.int64)
     void = rows.void.to_numpy()
-    dteam = (rows.declarer.to_numpy() % 2).astype(np.int64)
+    dteam = rows.declarer.to_numpy(np.int64, na_value=0) % 2  # void deals: no team, masked below
     decl = np.where(void, 0, totals[idx, dteam]).astype(np.float64)
     dfn = np.where(void, 0, totals[idx, 1 - dteam]).astype(np.float64)
     contract = pd.DataFrame({
-        "table": "contract", "a": rows.level.astype(np.int64), "b": rows.denomination.astype(np.int64),
-        "deals": 1, "made": rows.made.astype(np.int64),
+        # The aggregates' keys are the stored codes: level 0 and denomination -1 (category code) = void.
+        "table": "contract", "a": rows.level.to_numpy(np.int64, na_value=0),
+        "b": rows.denomination.cat.codes.to_numpy(np.int64),
+        "deals": 1, "made": rows.made.fillna(False).to_numpy(np.int64),
         "decl": decl, "decl_sq": decl ** 2, "def": dfn, "def_sq": dfn ** 2,
         "net": decl - dfn, "net_sq": (decl - dfn) ** 2,
     }).groupby(["table", "a", "b"]).sum()
-    opened = rows.opener.to_numpy() >= 0
-    r = rows[opened]
-    opener = r.opener.to_numpy().astype(np.int64)
+    r = rows[rows.opener.notna().to_numpy()]
+    opener = r.opener.to_numpy(np.int64)
     oteam = opener % 2
     k = np.arange(len(r))
     hcp = r[[f"hcp_{s}" for s in range(4)]].to_numpy()[k, opener]
     ot = r[["total_0", "total_1"]].to_numpy(np.int64)
     onet = (ot[k, oteam] - ot[k, 1 - oteam]).astype(np.float64)
-    declares = (r.declarer.to_numpy() % 2 == oteam)
+    # Somebody opened, so somebody declared: declarer and made have values on these deals.
+    declares = (r.declarer.to_numpy(np.int64) % 2 == oteam)
     opening = pd.DataFrame({
         "table": "opening", "a": hcp.astype(np.int64),
-        "b": (5 * (r.opening_level.to_numpy() - 1) + r.opening_denomination.to_numpy()).astype(np.int64),
-        "deals": 1, "declares": declares.astype(np.int64), "made": (declares & r.made.to_numpy()).astype(np.int64),
+        "b": 5 * (r.opening_level.to_numpy(np.int64) - 1) + r.opening_denomination.cat.codes.to_numpy(np.int64),
+        "deals": 1, "declares": declares.astype(np.int64), "made": (declares & r.made.to_numpy(bool)).astype(np.int64),
         "open_net": onet, "open_net_sq": onet ** 2,
     }).groupby(["table", "a", "b"]).sum()
     return pd.concat([contract, opening]).fillna(0)
