@@ -33,7 +33,7 @@ from cardsim.frames import decode_hands, hand_str, read_dataset, with_hands
 
 def play_match(game, n_matches, seed=0, strategies=None, seats=None, rules=None, n_jobs=1, chunk_size=10_000,
                compact=True, before=None, dealer=None, **options):
-    """Play ``n_matches`` whole matches: Vint rubbers (RULES.md §2.7), 501 games to zero (§1.8),
+    """Play ``n_matches`` whole matches: Vint rubbers (docs/RULES.md §2.7), 501 games to zero (§1.8),
     Five Hundred games to the target (§3.6).  Returns ``(matches, deals)``, two typed DataFrames.
 
     Arguments: ``game`` (``"vint"``, ``"501"``, ``"500"``); ``n_matches`` a whole number from 1;

@@ -2,13 +2,13 @@
 
 Layout (DESIGN.md property 5): a card is the integer ``suit * 16 + rank``; a hand is a
 ``uint64`` bit set with one 16-bit lane per suit.  Suits are indexed ``S=0, C=1, D=2, H=3``
-(so Vint's denomination index equals its suit index, RULES.md §2.2).  Rank indices are
+(so Vint's denomination index equals its suit index, docs/RULES.md §2.2).  Rank indices are
 game-specific and run from the lowest trick rank (bit 0) upwards, so that the most
 significant bit of a lane is always the highest card of that suit in its game:
 
-* Vint: ``23456789TJQKA`` (RULES.md §2.1),
-* 501: ``9JQKTA`` (trick order A > 10 > K > Q > J > 9, RULES.md §1.1),
-* Five Hundred: its own module defines the joker bits and per-trump remaps (RULES.md §3.1).
+* Vint: ``23456789TJQKA`` (docs/RULES.md §2.1),
+* 501: ``9JQKTA`` (trick order A > 10 > K > Q > J > 9, docs/RULES.md §1.1),
+* Five Hundred: its own module defines the joker bits and per-trump remaps (docs/RULES.md §3.1).
 
 Jitted helpers take and return ``np.uint64`` (hands) or ``np.int64`` (card and bit indices).
 """
@@ -92,7 +92,7 @@ def full_deck(ranks: str) -> np.ndarray:
 
 
 def parse_card(token: str, ranks: str) -> int:
-    """Card index of a token such as ``AS``, ``TD``, ``10d`` (RECORDS.md, Cards).
+    """Card index of a token such as ``AS``, ``TD``, ``10d`` (docs/RECORDS.md, Cards).
 
     The grammar is exact: one rank letter of ``ranks`` (or ``10`` for ``T``) then one suit
     letter of ``S H D C``, either case, nothing else (no blanks, no other characters).

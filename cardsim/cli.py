@@ -149,7 +149,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--line", type=_positive, default=1, help="which line of --record (default 1)")
     _add_setup(p)
 
-    p = sub.add_parser("replay", help="validate and score deal records (RECORDS.md)")
+    p = sub.add_parser("replay", help="validate and score deal records (docs/RECORDS.md)")
     p.add_argument("file", type=_path, help="JSON Lines file, or - for standard input")
 
     p = sub.add_parser("strategies", help="list a game's strategies, their parameters and its rule options")
@@ -394,8 +394,7 @@ def cmd_strategies(args) -> int:
         print(f"{s.name}{default}: {s.doc}")
         for name, value in s.params.items():
             meaning = s.param_docs.get(name, "")
-            lo, hi = s.bounds.get(name, (None, None))
-            span = f" ({lo:g} to {hi:g})" if lo is not None else ""
+            span = f" ({s.accepted(name)})" if name in s.bounds or name in s.kinds else ""
             print(f"    {name} = {value:g}{span}" + (f"    {meaning}" if meaning else ""))
     if spec.rule_options:
         print("rule options (--rule NAME=VALUE):")

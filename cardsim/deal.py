@@ -6,7 +6,7 @@ its class.  Everything a deal depends on comes from its OWN random stream, the s
 ``stream(deal_key(seed, i), 0)`` (:mod:`cardsim.rng`), so deal ``i`` under a condition is the
 same deal on any machine, in any chunk, under any number of workers.
 
-One attempt, in the order the engines deal (RULES.md §1.2, §2.1, §3.2):
+One attempt, in the order the engines deal (docs/RULES.md §1.2, §2.1, §3.2):
 
 1. the dealer: drawn with ``randbelow(stream, n_draw)`` when it is not given (Vint draws it
    even then and ignores the draw, as its engine does for a rubber's rotating dealer);

@@ -1,7 +1,7 @@
 """Typed user frames: the engine's raw rows as tables a pandas user can trust at first sight.
 
-The engines write compact rows (numpy structured arrays, docs/RECORDS.md-independent codes:
-``-1`` for "no declarer", ``0`` for "no level", ``made`` False on a deal nobody declared).
+The engines write compact rows (numpy structured arrays of codes: ``-1`` for "no declarer",
+``0`` for "no level", ``made`` False on a deal nobody declared).
 Those raw rows are what the golden digests hash and what parquet datasets store.  Every public
 frame (:func:`cardsim.simulate`, :func:`cardsim.play_match`, :func:`cardsim.compare` measures,
 :func:`cardsim.read_dataset`, analysis transforms) goes through :func:`deals` /
@@ -12,7 +12,7 @@ frame (:func:`cardsim.simulate`, :func:`cardsim.play_match`, :func:`cardsim.comp
   of a void / thrown-in / all-passed deal, tricks of a deal not played, seat 3 of a 3-seat 501
   table — is ``<NA>``, so ``df.made.mean()`` is the made rate of the declared contracts;
 * **ordered categoricals** in the game's order: denominations and trumps ``S < C < D < H < NT``
-  (Vint RULES.md §2.2, Five Hundred §3.3, 501 §1.4 trumps and no-trump), contracts ``1S < 1C <
+  (Vint docs/RULES.md §2.2, Five Hundred §3.3, 501 §1.4 trumps and no-trump), contracts ``1S < 1C <
   … < 7NT`` (Vint) and ``6S < … < 10NT`` (Five Hundred, bid-table order), so ``groupby`` and
   ``sort_values`` follow the game and tables print ``3H``.
 
@@ -41,9 +41,9 @@ from cardsim.games.base import OptionError
 DENOMINATIONS = ("S", "C", "D", "H", "NT")
 """Denomination / trump labels in the games' order (code = index): ♠ < ♣ < ♦ < ♥ < NT."""
 VINT_CONTRACTS = tuple(f"{level}{d}" for level in range(1, 8) for d in DENOMINATIONS)
-"""Vint contracts from 1S to 7NT, in bidding order (RULES.md §2.2)."""
+"""Vint contracts from 1S to 7NT, in bidding order (docs/RULES.md §2.2)."""
 G500_CONTRACTS = tuple(f"{tricks}{d}" for tricks in range(6, 11) for d in DENOMINATIONS)
-"""Five Hundred contracts, bid numbers 0..24 (6S … 10NT, bid-table order, RULES.md §3.3)."""
+"""Five Hundred contracts, bid numbers 0..24 (6S … 10NT, bid-table order, docs/RULES.md §3.3)."""
 NT = 4
 
 
@@ -113,7 +113,7 @@ def _g501_deals(c: _Raw, seats: int) -> dict:
     dealer = c("dealer")
     for s in range(4):
         absent = np.full(len(void), s >= seats)
-        # With four at the table the dealer sits out: no cards, no bid, no play (RULES.md §1.1).
+        # With four at the table the dealer sits out: no cards, no bid, no play (docs/RULES.md §1.1).
         out_of_deal = absent | ((seats == 4) & (dealer == s))
         out[f"score_{s}"] = _int(c(f"score_{s}"), absent)
         out[f"delta_{s}"] = _int(c(f"delta_{s}"), absent)
@@ -168,7 +168,7 @@ MISSING_DOC = {
     "501": ("Missing (<NA>) when everybody passed: declarer, blind, abandoned, made; bid, target, trump "
             "when absent (target and trump also for an abandoned contract); cards_s and marr_s when the "
             "deal was not played out (void or abandoned) or seat s had no cards; looked_s and the hand "
-            "features of seat s when it held no cards (the 4-seat dealer, RULES.md §1.1); every seat-3 "
+            "features of seat s when it held no cards (the 4-seat dealer, docs/RULES.md §1.1); every seat-3 "
             "column at a 3-seat table.  trump is an ordered categorical S < C < D < H < NT."),
     "500": ("Missing (<NA>) on a thrown-in deal (everybody passed): declarer, contract, denomination, "
             "level, value, decl_tricks, made, tricks_0/1, discard, bowers_p (bowers also in no-trump); "

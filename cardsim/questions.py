@@ -233,7 +233,7 @@ def run_question(q: Question, n_jobs=-1, progress=False) -> dict:
 
 
 def records(q: Question, deal_ids, option: int | None = None) -> list[dict]:
-    """RECORDS.md records of deals ``deal_ids`` of the question, one per deal and option (or for
+    """docs/RECORDS.md records of deals ``deal_ids`` of the question, one per deal and option (or for
     option index ``option`` only), each with a ``source`` naming the question."""
     out = []
     for i in deal_ids:

@@ -28,8 +28,12 @@ def one_line_error(err):
     (["simulate", "vint", "-n", "10", "--strategy", "heuristic:bogus=1"], "has no parameter 'bogus'"),
     (["simulate", "vint", "-n", "10", "--strategy", "heuristic:aggression=x"], "is not a number"),
     (["simulate", "vint", "-n", "10", "--strategy", "7=random"], "seat 7 does not exist"),
-    (["simulate", "501", "-n", "10", "--strategy", "heuristic:blind_prob=5"], "must be from 0 to 1, got 5"),
-    (["simulate", "500", "-n", "10", "--strategy", "heuristic:jump=2"], "must be from 0 to 1, got 2"),
+    (["simulate", "501", "-n", "10", "--strategy", "heuristic:blind_prob=5"], "must be a number from 0 to 1, got 5"),
+    (["simulate", "500", "-n", "10", "--strategy", "heuristic:jump=2"], "must be 0 or 1 (no / yes), got 2"),
+    (["simulate", "500", "-n", "10", "--strategy", "heuristic:jump=0.5"], "must be 0 or 1 (no / yes), got 0.5"),
+    (["simulate", "501", "-n", "10", "--strategy", "heuristic:blind_pos=0.5"],
+     "'blind_pos' of 'heuristic' must be a whole number from -1 to 2, got 0.5"),
+    (["simulate", "501", "-n", "10", "--strategy", "random:max_raise=2.5"], "must be a whole number from 1 to 154"),
     (["simulate", "vint", "-n", "10", "--strategy", "heuristic:aggression=1,aggression=2"], "given twice"),
     (["simulate", "vint", "-n", "30000000"], "at most 20,000,000 deals"),
     (["simulate", "vint", "-n", "10", "--rule", "scoring=quebec"], "unknown vint rule option"),
@@ -88,7 +92,7 @@ def test_replay_names_line_action_and_rule_and_goes_on(tmp_path, capsys):
     assert code == 1
     assert len(out.splitlines()) == 2  # the two good records are still scored
     assert "line 2: not valid JSON" in err
-    assert f"line 3: play[{i}]: unknown card 'ZZ' (RECORDS.md Cards)" in err
+    assert f"line 3: play[{i}]: unknown card 'ZZ' (docs/RECORDS.md Cards)" in err
     assert "2 of 4 records rejected" in err and "Traceback" not in err
 
 

@@ -37,7 +37,7 @@ def test_parse_and_print_cards(token, ranks, card):
 @pytest.mark.parametrize("token", ["", "A", "1S", "AX", "2S ", " 2S", "2 S", "ASS", "A\u017f", "\uff12S", "010S",
                                    "10", "1OS"])
 def test_bad_card_tokens(token):
-    # RECORDS.md's grammar is exact: no blanks around or inside, ASCII only ('\u017f'.upper() == 'S')
+    # docs/RECORDS.md's grammar is exact: no blanks around or inside, ASCII only ('\u017f'.upper() == 'S')
     with pytest.raises(CardError, match="unknown card"):
         cards.parse_card(token, VINT_RANKS)
 

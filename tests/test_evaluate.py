@@ -18,7 +18,7 @@ def test_thirteen_spades_make_seven_spades_always_and_seven_no_trump_never():
     by = df.set_index("option")
     assert by.loc["=7S", "made"] == 1.0 and by.loc["=7S", "legal"] == 1.0
     # Without trumps the 13 spades never win a trick: the left-hand opponent leads another suit
-    # and the declarer can only discard (RULES.md §2.3).
+    # and the declarer can only discard (docs/RULES.md §2.3).
     assert by.loc["=7NT", "made"] == 0.0
     assert list(df.option) == ["=7S", "=7NT"]  # best first
     assert by.loc["=7NT", "diff_hi"] < 0 and by.loc["=7S", "diff"] == 0
@@ -26,7 +26,7 @@ def test_thirteen_spades_make_seven_spades_always_and_seven_no_trump_never():
 
 def test_seven_spades_score_is_the_bid_slam_by_hand():
     # Every deal: 13 tricks × V (V = 4 + 60 = 64) below, slam 1000 + bid slam 5000 above, five
-    # trump honours 40 × V; the aces bonus depends on the other hands (RULES.md §2.4-§2.6).
+    # trump honours 40 × V; the aces bonus depends on the other hands (docs/RULES.md §2.4-§2.6).
     recs = E.records(E.question("vint", seat=0, hand=SPADES, options=["=7S"], n=20, seed=3), range(20))
     for rec in recs:
         res = cardsim.replay(rec)
@@ -145,7 +145,7 @@ def test_given_auction_before_the_seats_call():
 
 
 def test_five_hundred_top_ten_trumps_make_ten_hearts_always():
-    # The ten highest hearts trumps (RULES.md §3.1): the declarer leads and never loses a trick.
+    # The ten highest hearts trumps (docs/RULES.md §3.1): the declarer leads and never loses a trick.
     df = E.evaluate("500", seat=2, hand="HJ LJ H:AKQJT98 D:J", options=["=10H", "=10NT"], n=300, seed=1,
                     n_jobs=1)
     by = df.set_index("option")
@@ -158,7 +158,7 @@ def test_five_hundred_forced_options_record_and_replay():
                    before=[120, -40])
     for rec in E.records(q, range(6)):
         option = rec["source"]["option"]
-        # dealer 0: seat 1 speaks first (RULES.md §3.3)
+        # dealer 0: seat 1 speaks first (docs/RULES.md §3.3)
         assert rec["auction"][0] == {"=8H": "8H", "P": "P", "7S": "7S"}[option]
         if option == "=8H":
             assert rec["auction"] == ["8H", "P", "P", "P"] and rec["result"]["declarer"] == 1
@@ -184,10 +184,10 @@ def test_501_options_record_replay_and_follow_their_definition():
         assert rec["before"] == {"scores": [501, 250, 320]}
         assert cardsim.replay(rec) == rec["result"]
         if option == "=100!/H/120":
-            # dealer 0: seat 1 speaks first, wins blind at 100; the others pass (RECORDS.md)
+            # dealer 0: seat 1 speaks first, wins blind at 100; the others pass (docs/RECORDS.md)
             assert calls == ["B100", "P", "P"] and rec["contract"]["trump"] == "H"
             assert rec["contract"]["target"] == 120 and rec["result"]["blind"] is True
-            assert abs(rec["result"]["delta"][1]) == 240  # blind: twice the target (RULES.md §1.7)
+            assert abs(rec["result"]["delta"][1]) == 240  # blind: twice the target (docs/RULES.md §1.7)
         elif option == "=90":
             assert calls == ["90", "P", "P"] and rec["result"]["blind"] is False
         elif option == "pass":
@@ -214,7 +214,7 @@ def test_501_game_outcome_is_a_win_share_and_higher_is_better():
                     outcome="game", n_jobs=1)
     by = df.set_index("option")
     # Far ahead at 60, passing almost always wins; a hopeless blind 220 in no-trump sends seat 0
-    # up by 440 and usually loses the game (RULES.md §1.7-§1.8).
+    # up by 440 and usually loses the game (docs/RULES.md §1.7-§1.8).
     assert df.attrs["outcome"] == "game" and df.attrs["lower_is_better"] is False
     assert 0 <= by.loc["=150!/NT/220", "score"] < by.loc["pass", "score"] <= 1
     assert df.option[0] == "pass"

@@ -265,7 +265,7 @@ def test_left_bower_led_record():
     bad["play"] = ["JD", "AS"] + bad["play"][2:]
     with pytest.raises(RecordError, match="revoke") as exc:
         slow.replay(bad)
-    assert exc.value.field == "play" and exc.value.index == 1 and exc.value.rule == "RULES.md §3.5"
+    assert exc.value.field == "play" and exc.value.index == 1 and exc.value.rule == "docs/RULES.md §3.5"
 
 
 def test_no_trump_jokers_record():
@@ -360,4 +360,4 @@ def test_bad_bid_not_higher_message():
     r["auction"][3] = "7H"
     with pytest.raises(RecordError) as exc:
         slow.replay(r)
-    assert exc.value.index == 3 and exc.value.rule == "RULES.md §3.3" and "not worth more" in exc.value.message
+    assert exc.value.index == 3 and exc.value.rule == "docs/RULES.md §3.3" and "not worth more" in exc.value.message

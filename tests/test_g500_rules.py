@@ -1,4 +1,4 @@
-"""Five Hundred rules (RULES.md §3) with exact expected values, engine and slow twin side by side."""
+"""Five Hundred rules (docs/RULES.md §3) with exact expected values, engine and slow twin side by side."""
 import numpy as np
 import pytest
 
@@ -58,7 +58,7 @@ def slow_winner(tokens, trump, named=None):
 
 # ---------------------------------------------------------------- §3.1 ranking
 def test_seed_check_ranking_hearts_trumps():
-    # RULES.md §3.7: HJ > LJ > J♥ > J♦ > A♥ > K♥ > Q♥ > 10♥ > … > 4♥
+    # docs/RULES.md §3.7: HJ > LJ > J♥ > J♦ > A♥ > K♥ > Q♥ > 10♥ > … > 4♥
     order = ["HJ", "LJ", "JH", "JD", "AH", "KH", "QH", "TH", "9H", "8H", "7H", "6H", "5H", "4H"]
     e = [eff(t, H) for t in order]
     assert all(c >> 4 == H for c in e), "all fourteen are in the trump lane"
@@ -191,7 +191,7 @@ def test_bid_table_and_seed_comparisons():
             assert slow.bid_value((tricks, ["S", "C", "D", "H", "NT"][d])) == v
             assert parse_call(bid_str(b)) == b
     assert list(BID_VALUES) == sorted(BID_VALUES), "bid numbers are ordered by value"
-    # RULES.md §3.7
+    # docs/RULES.md §3.7
     assert parse_call("8H") > parse_call("7NT") and BID_VALUES[parse_call("8H")] == 300
     assert BID_VALUES[parse_call("7NT")] == 220
     assert parse_call("6NT") > parse_call("6H")

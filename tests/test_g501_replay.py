@@ -53,12 +53,12 @@ def test_marriage_rules_rejected():
     # declaring a suit without holding both K and Q
     rejects(lambda r: r["play"].__setitem__(3, "TS+"), "K or Q")
     e = rejects(lambda r: r["play"].__setitem__(6, "TD+"), "K or Q", "play")
-    assert e.index == 6 and e.rule == "RULES.md §1.6"
+    assert e.index == 6 and e.rule == "docs/RULES.md §1.6"
 
 
 def test_play_rules_rejected():
     e = rejects(lambda r: r["play"].__setitem__(1, "AS"), "follow suit", "play")
-    assert e.index == 1 and e.rule == "RULES.md §1.5"
+    assert e.index == 1 and e.rule == "docs/RULES.md §1.5"
     rejects(lambda r: r["play"].__setitem__(0, "AH"), "does not hold", "play")
 
 

@@ -1,4 +1,4 @@
-"""501 rules (RULES.md §1): jitted rule functions and hand-checked deal records with exact scores."""
+"""501 rules (docs/RULES.md §1): jitted rule functions and hand-checked deal records with exact scores."""
 import copy
 
 import numpy as np
@@ -129,7 +129,7 @@ SEED_MADE = {
 
 
 def test_seed_example_failed_blind():
-    """RULES.md §1.9: blind 80, target 100, 68 cards + 20 marriage = 88 < 100 -> 701, 469, 481."""
+    """docs/RULES.md §1.9: blind 80, target 100, 68 cards + 20 marriage = 88 < 100 -> 701, 469, 481."""
     r = SPEC.replay(SEED_EXAMPLE)
     assert r["declarer"] == 0 and r["contract"] == 80 and r["target"] == 100 and r["blind"] is True
     assert r["trump"] == "S" and r["cards"] == [68, 32, 20] and r["marriages"] == [20, 0, 0]
@@ -140,7 +140,7 @@ def test_seed_example_failed_blind():
 
 
 def test_seed_example_made_blind():
-    """RULES.md §1.9: had A made 100 blind: 501 - 200 = 301."""
+    """docs/RULES.md §1.9: had A made 100 blind: 501 - 200 = 301."""
     r = SPEC.replay(SEED_MADE)
     assert r["points"][0] == 100 and r["marriages"][0] == 20 and r["made"] is True
     assert r["after"]["scores"] == [301, 461, 501]

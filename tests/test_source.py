@@ -1,4 +1,4 @@
-"""The ``source`` of simulated records (RECORDS.md): it regenerates the record; replay ignores it
+"""The ``source`` of simulated records (docs/RECORDS.md): it regenerates the record; replay ignores it
 unless it is not an object."""
 import json
 

@@ -1,11 +1,11 @@
-"""The token grammar of RECORDS.md, exactly: cards, calls, bids, 501's marriage ``+`` and
+"""The token grammar of docs/RECORDS.md, exactly: cards, calls, bids, 501's marriage ``+`` and
 contract fields, 500's discard and ``HJ=X``.
 
 For every game and token kind: the valid tokens (either case, ``10`` for ``T``) replay to the
 same result, and generated near misses (empty, a character added or removed, two suits,
 blanks, look-alike Unicode characters such as '７' or 'ſ', signs and leading zeros, values that
 are not strings) are rejected with a RecordError whose ``field`` and ``index`` point at the
-token.  What is valid is decided by the regular expressions below, written from RECORDS.md and
+token.  What is valid is decided by the regular expressions below, written from docs/RECORDS.md and
 independent of the replay code.
 """
 import copy

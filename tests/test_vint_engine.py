@@ -1,5 +1,5 @@
 """Vint engine: auction edge cases, conformance on random play, determinism, round trip,
-dealing uniformity, rubbers (RULES.md §2)."""
+dealing uniformity, rubbers (docs/RULES.md §2)."""
 import itertools
 import math
 

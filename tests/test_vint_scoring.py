@@ -1,4 +1,4 @@
-"""Every scoring element of RULES.md §2.4–§2.7 with exact values, through both the jitted
+"""Every scoring element of docs/RULES.md §2.4–§2.7 with exact values, through both the jitted
 scorer and the plain-Python replay scorer (tests/vint_helpers.score_both)."""
 import json
 from pathlib import Path

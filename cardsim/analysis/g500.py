@@ -1,5 +1,5 @@
 """Five Hundred contract tables: how often each contract is reached and made, and what it
-scores under both scorings (RULES.md §3.6) from one simulation.
+scores under both scorings (docs/RULES.md §3.6) from one simulation.
 
 Units: score points per deal, by side (declarer's side, defenders); ``net`` = declarer's side
 minus defenders.  Every row of the deal table carries the deltas under both scorings
@@ -19,7 +19,7 @@ KEYS = ["contract"]
 SCORES = ("quebec", "subtract")
 
 GLOSSARY = {
-    "n": "deals in the row; thrown in = all four passed (RULES.md §3.3)",
+    "n": "deals in the row; thrown in = all four passed (docs/RULES.md §3.3)",
     "reached": "share of all deals that ended in this contract",
     "made": "share of those contracts in which the declarer's side took at least the tricks bid",
     "decl_tricks": "mean tricks taken by the declarer's side",

@@ -4,8 +4,8 @@ For a class of holdings of the declarer (seat 0) before the kitty — trumps cou
 jokers and the left bower (``trumps_X``), how many of the top five trumps (``top_X``: HJ, LJ,
 right and left bower, ace), optionally the side aces; for no-trump the jokers and the aces —
 every contract ``=6X`` … ``=10X`` is played on the same deals (the auction skipped: the seat
-declares, takes the kitty, discards by its strategy and leads; RULES.md §3.4-§3.5) under both
-scorings (RULES.md §3.6).  The pipeline:
+declares, takes the kitty, discards by its strategy and leads; docs/RULES.md §3.4-§3.5) under both
+scorings (docs/RULES.md §3.6).  The pipeline:
 
 * :func:`guide_classes` — the classes (:class:`Holding`);
 * :func:`run_classes` — plays them through the public question API (:mod:`cardsim.questions`)
@@ -80,7 +80,7 @@ GLOSSARY = {
     "holding": "the class in words",
     "share": "how often a dealt hand is in the class (exact, combinatorial)",
     "scoring": "quebec (made: +value, failed: defenders +value) or subtract (failed: -value; defenders "
-               "+10 a trick), RULES.md §3.6",
+               "+10 a trick), docs/RULES.md §3.6",
     "level / best / runner_up": "tricks contracted (6-10) in the class's denomination, the contract forced with "
                                 "the auction skipped",
     "deals": "deals played in the class (the same deals for every level and both scorings)",
@@ -98,7 +98,7 @@ GLOSSARY = {
 NOTES = [
     "Hearts stand for every trump suit: the suits are alike but for the bid table, so the made rates "
     "are the same in any suit (checked in spades for one class, g500_guide_symmetry) while the scores "
-    "follow each suit's values (RULES.md §3.3).",
+    "follow each suit's values (docs/RULES.md §3.3).",
     "Each contract is forced with the auction skipped: no opponent bids, the declarer takes the "
     "kitty. A level whose mean score is below 0 loses points on average against the deal not being "
     "played at all; passing instead lets the others bid, which this table does not value.",

@@ -1,5 +1,5 @@
 """501 winning-bid bands: how often each band is made, blind and not, the abandon rate and
-the declarer's mean score change (RULES.md §1.3-§1.7).
+the declarer's mean score change (docs/RULES.md §1.3-§1.7).
 
 Units: bids and targets in deal points; score changes in score points (negative = good for
 the declarer, since 501 counts down).
@@ -19,9 +19,9 @@ KEYS = ["band", "blind"]
 
 GLOSSARY = {
     "bid_band / blind": "the winning bid's band (card points) and whether the auction winner never looked "
-                        "(blind: his result counts double, RULES.md §1.3)",
+                        "(blind: his result counts double, docs/RULES.md §1.3)",
     "n / share": "deals in the row / share of all deals",
-    "abandon_rate": "share of those contracts the declarer abandoned after seeing the talon (RULES.md §1.4)",
+    "abandon_rate": "share of those contracts the declarer abandoned after seeing the talon (docs/RULES.md §1.4)",
     "n_played / made_rate": "contracts played out / share of them in which the declarer reached his target",
     "declarer_delta": "mean change of the declarer's score per deal, abandons included (score points)",
     "played_delta": "the same over played contracts only",

@@ -1,6 +1,6 @@
 """501 in the game, not only in the deal: who wins from a score state, and when a blind bid pays.
 
-Two questions, both answered with the game's win (RULES.md §1.8: the lowest score when someone
+Two questions, both answered with the game's win (docs/RULES.md §1.8: the lowest score when someone
 reaches 0 wins; exact ties share the win) rather than a deal's score change:
 
 * **match equity** — each player's probability of winning the game from a state of scores,

@@ -1,6 +1,6 @@
 """Vint contract tables: how often each contract is reached and made, and what it scores.
 
-Units: score points (above + below, RULES.md §2.5–§2.6) per deal, by side.
+Units: score points (above + below, docs/RULES.md §2.5–§2.6) per deal, by side.
 """
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ DENOMINATIONS = ["S", "C", "D", "H", "NT"]
 
 GLOSSARY = {
     "n": "deals in the row",
-    "reached": "share of all deals that ended in this contract (void = nobody bid, RULES.md §2.2)",
+    "reached": "share of all deals that ended in this contract (void = nobody bid, docs/RULES.md §2.2)",
     "made": "vint_contracts / vint_levels: share of those contracts that took level + 6 tricks or more; "
             "vint_openings: share of the openings after which the opener's side declared AND made its contract",
     "declarer_score / defenders_score": "mean points (above + below the line) the declarer's side / the "

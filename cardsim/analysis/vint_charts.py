@@ -3,11 +3,11 @@
 Pure pandas / matplotlib on top of the tables :func:`cardsim.questions.table` returns (one row per
 option, best first: ``option, n, legal, made, made_lo, made_hi, score, score_lo, score_hi, diff,
 diff_lo, diff_hi``; scores are the seat's side's points minus the other side's per deal, score
-points, RULES.md §2.5–§2.7).  The script ``analyses/vint_charts.py`` plays the questions; this
+points, docs/RULES.md §2.5–§2.7).  The script ``analyses/vint_charts.py`` plays the questions; this
 module defines them (hand classes, candidate calls) and turns the answers into tables, figures
 and a paragraph of text generated from the numbers.
 
-Denominations rank S < C < D < H < NT (RULES.md §2.2): spades is the cheapest suit.
+Denominations rank S < C < D < H < NT (docs/RULES.md §2.2): spades is the cheapest suit.
 """
 from __future__ import annotations
 
@@ -119,7 +119,7 @@ def band_clause(band: tuple) -> str:
 
 # ----------------------------------------------------------------------------- calls
 def call_rank(call: str) -> int:
-    """Order of a bid (1S = 0 … 7NT = 34, RULES.md §2.2); a pass is -1."""
+    """Order of a bid (1S = 0 … 7NT = 34, docs/RULES.md §2.2); a pass is -1."""
     if call == "P":
         return -1
     return (int(call[0]) - 1) * 5 + DENOMS.index(call[1:])
@@ -322,7 +322,7 @@ TRICK_POINTS = [((10, 11), (9, 10)), ((11, 12), (11, 12)), ((13, 14), (12, 13)),
 """(declarer, partner) high-card point ranges: combined 19-21, 22-24, 25-27, 28-30.  Stronger
 pairs with a given split are too rare to deal by rejection (about 1 deal in 20,000)."""
 TRICK_SERIES = [("S", 8), ("H", 8), ("H", 9), ("NT", 0)]
-"""Spades and hearts: the cheapest and the dearest suit (RULES.md §2.4); clubs and diamonds take
+"""Spades and hearts: the cheapest and the dearest suit (docs/RULES.md §2.4); clubs and diamonds take
 the same tricks with the default play and score in between."""
 
 

@@ -15,10 +15,10 @@ from cardsim.strategies.registry import N_PARAMS, Registry, StrategyError, strat
 
 
 class RecordError(ValueError):
-    """A deal record that breaks RECORDS.md or a rule of RULES.md.
+    """A deal record that breaks docs/RECORDS.md or a rule of docs/RULES.md.
 
     ``field`` names the record field (``"auction"``, ``"play"``, ``"hands"`` …), ``index`` the
-    action's 0-based index in it (or None), ``rule`` the rule broken (``"RULES.md §2.3"``).
+    action's 0-based index in it (or None), ``rule`` the rule broken (``"docs/RULES.md §2.3"``).
     """
 
     def __init__(self, message: str, field: str | None = None, index: int | None = None, rule: str | None = None):
@@ -57,7 +57,7 @@ def grow_until_fits(run, capacity: int):
 
 @dataclass(frozen=True)
 class RuleOption:
-    """A named rule option (RULES.md marks them); ``parse`` turns the text value into the value."""
+    """A named rule option (docs/RULES.md marks them); ``parse`` turns the text value into the value."""
 
     name: str
     default: Any
@@ -92,7 +92,7 @@ class Forcing:
     * ``declares(forced) -> bool``: whether the option itself bids (a pass does not: its made
       rate is missing);
     * ``parse_before(values, setup) -> state``: the match state the deal starts from
-      (RECORDS.md ``before``) from a list of whole numbers or None; raises OptionError;
+      (docs/RECORDS.md ``before``) from a list of whole numbers or None; raises OptionError;
     * ``play_given(seed, start, count, dealers, hands, talons, setup, forced, state) -> (rows,
       forced_ok)``: deals played from given hands (``dealers`` int64[n], ``hands`` uint64[n, 4],
       ``talons`` uint64[n]), the seats' streams those of the same deal numbers;
@@ -127,9 +127,9 @@ class GameSpec:
       ``start .. start+count-1`` of ``seed`` independently, one row per deal.
     * ``deal_chunk(seed, start, count) -> int``: dealing only (the benchmark baseline); returns
       a checksum so the work cannot be optimised away.
-    * ``make_records(seed, deal_ids, setup) -> list[dict]``: RECORDS.md records (with
+    * ``make_records(seed, deal_ids, setup) -> list[dict]``: docs/RECORDS.md records (with
       ``result``) of those deals, identical to what ``simulate_chunk`` played.
-    * ``replay(record) -> dict``: validates a record against RULES.md and returns its
+    * ``replay(record) -> dict``: validates a record against docs/RULES.md and returns its
       ``result``; raises :class:`RecordError`.
     * ``show(record) -> str``: the deal for people (hands, auction, tricks, score).
     * ``play_matches(seed, start, count, setup) -> (match_rows, deal_rows)`` or None when the

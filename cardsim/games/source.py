@@ -1,4 +1,4 @@
-"""The ``source`` field of deal records (RECORDS.md): where a simulated record came from.
+"""The ``source`` field of deal records (docs/RECORDS.md): where a simulated record came from.
 
 The engine writes it (:func:`source_of`, called by every game's ``make_records``) so that
 anyone can regenerate the record::
@@ -54,4 +54,4 @@ def source_of(setup: Setup, seed, deal, match=None, extra=None) -> dict:
 def check_source(record: dict) -> None:
     """Raise RecordError (field ``source``) when a record's ``source`` is present but not an object."""
     if "source" in record and not isinstance(record["source"], dict):
-        raise RecordError(f"source must be an object, got {record['source']!r}", "source", None, "RECORDS.md")
+        raise RecordError(f"source must be an object, got {record['source']!r}", "source", None, "docs/RECORDS.md")

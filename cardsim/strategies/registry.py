@@ -66,6 +66,17 @@ class Strategy:
     """Parameter name -> what it means, with its unit."""
     bounds: dict = field(default_factory=dict)
     """Parameter name -> (lowest, highest) value accepted (inclusive)."""
+    kinds: dict = field(default_factory=dict)
+    """Parameter name -> ``"int"`` (a whole number) or ``"bool"`` (0 = no, 1 = yes); others are real."""
+
+    def accepted(self, name: str) -> str:
+        """The values parameter ``name`` accepts, for messages and ``cardsim strategies``."""
+        lo, hi = self.bounds.get(name, (-np.inf, np.inf))
+        kind = self.kinds.get(name)
+        if kind == "bool":
+            return "0 or 1 (no / yes)"
+        what = "a whole number" if kind == "int" else "a number"
+        return f"{what} from {lo:g} to {hi:g}" if np.isfinite(lo) or np.isfinite(hi) else what
 
     def param_index(self, name: str) -> int:
         """Position of parameter ``name`` in the vector: jitted strategies read ``params[P_X]``
@@ -86,8 +97,9 @@ class Strategy:
                 known = ", ".join(names) or "none"
                 raise StrategyError(f"strategy {self.name!r} has no parameter {name!r} (parameters: {known})")
             lo, hi = self.bounds.get(name, (-np.inf, np.inf))
-            if not lo <= value <= hi:
-                raise StrategyError(f"parameter {name!r} of {self.name!r} must be from {lo:g} to {hi:g}, got {value:g}")
+            whole = self.kinds.get(name) in ("int", "bool")
+            if not lo <= value <= hi or (whole and value != int(value)):
+                raise StrategyError(f"parameter {name!r} of {self.name!r} must be {self.accepted(name)}, got {value:g}")
             vec[names.index(name)] = value
         return vec
 
@@ -100,19 +112,24 @@ class Registry:
         self._by_name: dict[str, Strategy] = {}
 
     def add(self, name: str, id: int, params: dict | None = None, doc: str = "",
-            param_docs: dict | None = None, bounds: dict | None = None) -> Strategy:
+            param_docs: dict | None = None, bounds: dict | None = None, kinds: dict | None = None) -> Strategy:
         """Register a strategy; ``id`` is the engine's dispatch number and must be unique.
 
         ``params``: name -> default (their order is the order in the vector); ``param_docs``:
         name -> meaning and unit, shown by ``cardsim strategies GAME``; ``bounds``: name ->
-        (lowest, highest) accepted, checked when a spec is resolved.
+        (lowest, highest) accepted and ``kinds``: name -> ``"int"`` / ``"bool"`` for whole-number
+        and yes/no parameters, both checked when a spec is resolved.
         """
         params = dict(params or {})
         if len(params) > N_PARAMS:
             raise ValueError(f"at most {N_PARAMS} parameters per strategy")
         if name in self._by_name or any(s.id == id for s in self._by_name.values()):
             raise ValueError(f"strategy name {name!r} or id {id} already registered for {self.game}")
-        s = Strategy(name, id, params, doc, dict(param_docs or {}), dict(bounds or {}))
+        kinds = dict(kinds or {})
+        for key, kind in kinds.items():
+            if key not in params or kind not in ("int", "bool"):
+                raise ValueError(f"kind of {key!r}: a parameter of {name!r} and 'int' or 'bool', got {kind!r}")
+        s = Strategy(name, id, params, doc, dict(param_docs or {}), dict(bounds or {}), kinds)
         self._by_name[name] = s
         return s
 

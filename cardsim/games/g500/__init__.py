@@ -1,10 +1,10 @@
-"""Five Hundred (RULES.md §3): 46 cards with two jokers, bowers, a 6-card kitty, partnerships.
+"""Five Hundred (docs/RULES.md §3): 46 cards with two jokers, bowers, a 6-card kitty, partnerships.
 
 Modules: :mod:`.constants` (card layout, per-trump remap tables, bid table, tokens),
 :mod:`.rules` (deal, legal plays, trick winner, scoring, game end), :mod:`.strategies`
 (registry and jitted strategies), :mod:`.dispatch` (strategy id -> strategy, per decision),
 :mod:`.engine` (the jitted deal, chunk and match loops),
-:mod:`.rows` (row dtypes), :mod:`.records` (RECORDS.md records from traces), :mod:`.slow_replay`
+:mod:`.rows` (row dtypes), :mod:`.records` (docs/RECORDS.md records from traces), :mod:`.slow_replay`
 (plain-Python slow twin), :mod:`.show`.
 
 Rule options: ``scoring`` = ``quebec`` (default) | ``subtract``; ``target`` = game target
@@ -71,7 +71,7 @@ def deal_chunk(seed: int, start: int, count: int) -> int:
 
 
 def play_matches(seed: int, start: int, count: int, setup: Setup):
-    """Whole games to the target (RULES.md §3.6), matches ``start .. start+count-1`` of ``seed``.
+    """Whole games to the target (docs/RULES.md §3.6), matches ``start .. start+count-1`` of ``seed``.
 
     The first dealer is drawn per match and the deal passes left after every deal (thrown-in
     deals included).  Returns ``(MATCH_DTYPE[count], MATCH_DEAL_DTYPE[deals])``.
@@ -113,12 +113,12 @@ SPEC = GameSpec(
     rule_options=(
         RuleOption("scoring", "quebec", _scoring,
                    "quebec: made -> declarer's side +value, failed -> defenders +value; "
-                   "subtract: failed -> -value, defenders +10 a trick (RULES.md §3.6)"),
-        RuleOption("target", 1000, _target, "game target in points (RULES.md §3.6)"),
+                   "subtract: failed -> -value, defenders +10 a trick (docs/RULES.md §3.6)"),
+        RuleOption("target", 1000, _target, "game target in points (docs/RULES.md §3.6)"),
     ),
     play_matches=play_matches,
     match_dtype=MATCH_DTYPE,
-    doc="Five Hundred (RULES.md §3): 4 players in partnerships, 46 cards, bid table, kitty.",
+    doc="Five Hundred (docs/RULES.md §3): 4 players in partnerships, 46 cards, bid table, kitty.",
     row_doc=_rows.__doc__.split("Fields (per deal)", 1)[-1].split("\n", 2)[-1].strip(),
     match_doc=_rows.MATCH_DOC,
     forcing=Forcing(_forcing.parse_option, _forcing.declares, _forcing.parse_before, _forcing.play_given,

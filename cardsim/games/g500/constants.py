@@ -1,6 +1,6 @@
 """Five Hundred constants: card layout, per-trump remap tables, bid table, tokens.
 
-Physical layout (RULES.md §3.1; the layout of the deal, the auction, records and rows)
+Physical layout (docs/RULES.md §3.1; the layout of the deal, the auction, records and rows)
 -------------------------------------------------------------------------------------
 A card is ``suit * 16 + rank`` with suits ``S=0, C=1, D=2, H=3`` (:mod:`cardsim.cards`) and
 ranks ``456789TJQKA`` at bits 0..10 of each suit lane (so the jack is rank 7).  The two
@@ -111,7 +111,7 @@ PHYS_SUIT_MASK = np.array([U64(LANE_11) << U64(16 * s) for s in range(4)], dtype
 JOKER_MASK = U64((1 << LJ) | (1 << HJ))
 
 
-# ---------------------------------------------------------------- bid table (RULES.md §3.3)
+# ---------------------------------------------------------------- bid table (docs/RULES.md §3.3)
 def bid_id(tricks: int, denom: int) -> int:
     """Bid number 0..24 of ``tricks`` (6..10) in denomination ``denom`` (0..4); ordered by value."""
     return (tricks - 6) * 5 + denom
@@ -126,7 +126,7 @@ def bid_denom(bid: int) -> int:
 
 
 def bid_value(bid: int) -> int:
-    """Points of a bid from the (Avondale) bid table: 6♠ = 40 … 10NT = 520 (RULES.md §3.3)."""
+    """Points of a bid from the (Avondale) bid table: 6♠ = 40 … 10NT = 520 (docs/RULES.md §3.3)."""
     return 40 + 100 * (bid // 5) + 20 * (bid % 5)
 
 

@@ -17,16 +17,16 @@ dispatch function without ``sid``.  Common arguments:
 
 Decisions:
 
-* ``choose_bid(sid, params, states, seat, hand, high_bid, high_seat) -> int64`` (RULES.md §3.3):
+* ``choose_bid(sid, params, states, seat, hand, high_bid, high_seat) -> int64`` (docs/RULES.md §3.3):
   ``hand`` the seat's physical hand (uint64, 10 cards), ``high_bid`` the standing bid (bid
   number 0..24, -1 none), ``high_seat`` who made it (-1 none).  Returns a bid number above
   ``high_bid`` or -1 (pass).
-* ``choose_discard(sid, params, states, seat, hand, denom) -> uint64`` (RULES.md §3.4):
+* ``choose_discard(sid, params, states, seat, hand, denom) -> uint64`` (docs/RULES.md §3.4):
   ``hand`` the declarer's 16 cards with the kitty, in the effective layout of the contract's
   denomination ``denom`` (0..3 trump S C D H, 4 no-trump).  Returns the six effective cards
   put away.
 * ``choose_play(sid, params, states, seat, hand, denom, declarer, leader, trick, n_in_trick,
-  led, played, known, decl_tricks, contract_tricks) -> int64`` (RULES.md §3.5): ``hand`` the
+  led, played, known, decl_tricks, contract_tricks) -> int64`` (docs/RULES.md §3.5): ``hand`` the
   seat's effective cards (uint64), ``declarer`` and ``leader`` seats, ``trick``: int64[4] with
   the effective cards of the trick so far in ``trick[:n_in_trick]`` (play order from
   ``leader``), ``led`` the led (or named) suit, -1 when leading, ``played`` every effective
@@ -55,7 +55,7 @@ from cardsim.strategies.unhandled import unhandled
 
 @jit(inline="always")
 def choose_bid(sid, params, states, seat, hand, high_bid, high_seat):
-    """Strategy ``sid``'s call for ``seat`` (RULES.md §3.3); the view is in the module docstring."""
+    """Strategy ``sid``'s call for ``seat`` (docs/RULES.md §3.3); the view is in the module docstring."""
     if sid == HEURISTIC:
         return heuristic_bid(params, states, seat, hand, high_bid, high_seat)
     if sid == RANDOM:
@@ -66,7 +66,7 @@ def choose_bid(sid, params, states, seat, hand, high_bid, high_seat):
 
 @jit(inline="always")
 def choose_discard(sid, params, states, seat, hand, denom):
-    """Strategy ``sid``'s six discards for declarer ``seat`` (RULES.md §3.4)."""
+    """Strategy ``sid``'s six discards for declarer ``seat`` (docs/RULES.md §3.4)."""
     if sid == HEURISTIC:
         return heuristic_discard(params, states, seat, hand, denom)
     if sid == RANDOM:
@@ -78,7 +78,7 @@ def choose_discard(sid, params, states, seat, hand, denom):
 @jit(inline="always")
 def choose_play(sid, params, states, seat, hand, denom, declarer, leader, trick, n_in_trick, led,
                 played, known, decl_tricks, contract_tricks):
-    """Strategy ``sid``'s card for ``seat`` (RULES.md §3.5)."""
+    """Strategy ``sid``'s card for ``seat`` (docs/RULES.md §3.5)."""
     if sid == HEURISTIC:
         return heuristic_play(seat, hand, denom, declarer, leader, trick, n_in_trick, led, played, known,
                               decl_tricks, contract_tricks)

@@ -1,6 +1,6 @@
-"""The jitted Five Hundred deal: dealing, auction, kitty, ten tricks, score (RULES.md §3).
+"""The jitted Five Hundred deal: dealing, auction, kitty, ten tricks, score (docs/RULES.md §3).
 
-One deal is five phases, each a function named after its RULES.md section:
+One deal is five phases, each a function named after its docs/RULES.md section:
 :func:`deal_cards` (§3.2), :func:`run_auction` (§3.3), :func:`take_kitty` (§3.4),
 :func:`play_tricks` (§3.5) and :func:`score_contract` (§3.6).  :func:`play_deal` plays a deal
 from given hands and kitty (auction onwards), :func:`play_contract` from a given declarer and
@@ -76,7 +76,7 @@ NO_FORCE = np.zeros(F_LEN, dtype=np.int64)
 
 @jit(inline="always")
 def deal_cards(dealer, deck, hands, shuffle_state):
-    """Shuffle and deal (RULES.md §3.2); returns ``(dealer, kitty)`` (int64, uint64).
+    """Shuffle and deal (docs/RULES.md §3.2); returns ``(dealer, kitty)`` (int64, uint64).
 
     ``dealer`` < 0 draws the dealer from ``shuffle_state`` (uint64[1], the deal's stream 0)
     before the shuffle (an independent deal); a match passes its rotating dealer.  ``deck``
@@ -107,7 +107,7 @@ def start_result(dealer, hands, kitty, before0, before1, res):
 
 @jit(inline="always")
 def run_auction(dealer, ids, params, states, hands, trace, res, forced):
-    """The auction (RULES.md §3.3): left of the dealer first, passes final; returns
+    """The auction (docs/RULES.md §3.3): left of the dealer first, passes final; returns
     ``(bid, declarer)``, ``(-1, -1)`` when all four pass.
 
     A call that is not a pass and does not outbid counts in ``res[R_ILLEGAL]`` and becomes a
@@ -159,9 +159,9 @@ def run_auction(dealer, ids, params, states, hands, trace, res, forced):
 
 @jit(inline="always")
 def forced_auction(dealer, declarer, bid, trace, res):
-    """The shortest legal auction in which ``declarer`` bids ``bid`` (RECORDS.md, forced
+    """The shortest legal auction in which ``declarer`` bids ``bid`` (docs/RECORDS.md, forced
     contracts): the players from the dealer's left to the declarer pass, he bids, the others
-    pass (passes are final, RULES.md §3.3).  Writes the calls and ``res[R_NCALLS]`` (4)."""
+    pass (passes are final, docs/RULES.md §3.3).  Writes the calls and ``res[R_NCALLS]`` (4)."""
     tracing = trace.shape[0] > 0
     for k in range(4):
         seat = (dealer + 1 + k) % 4
@@ -173,7 +173,7 @@ def forced_auction(dealer, declarer, bid, trace, res):
 
 @jit(inline="always")
 def throw_in(res):
-    """All four passed (RULES.md §3.3): no declarer, no contract, no score."""
+    """All four passed (docs/RULES.md §3.3): no declarer, no contract, no score."""
     res[R_DECLARER] = -1
     res[R_BID] = -1
     res[R_MADE] = -1
@@ -182,7 +182,7 @@ def throw_in(res):
 
 @jit(inline="always")
 def take_kitty(declarer, denom, ids, params, states, kitty, eff, res):
-    """The declarer takes the kitty and puts six cards away (RULES.md §3.4); returns the
+    """The declarer takes the kitty and puts six cards away (docs/RULES.md §3.4); returns the
     discard (uint64, effective layout of ``denom``).
 
     ``eff[declarer]`` becomes his ten remaining cards; ``kitty`` is physical.  An illegal
@@ -212,7 +212,7 @@ def take_kitty(declarer, denom, ids, params, states, kitty, eff, res):
 
 @jit(inline="always")
 def play_tricks(declarer, bid, disc, ids, params, states, eff, trick, trace, res):
-    """Ten tricks (RULES.md §3.5), the declarer leading first; returns the tricks won by team
+    """Ten tricks (docs/RULES.md §3.5), the declarer leading first; returns the tricks won by team
     0 (seats 0+2) and team 1 (int64, int64) and writes them to ``res``.
 
     ``eff`` (uint64[4], effective layout of ``bid``'s denomination) is emptied card by card;
@@ -275,7 +275,7 @@ def play_tricks(declarer, bid, disc, ids, params, states, eff, trick, trace, res
 
 @jit(inline="always")
 def score_contract(declarer, bid, tricks0, tricks1, scoring, target, before0, before1, res):
-    """Score a played contract (RULES.md §3.6) into ``res``: ``R_MADE``, the deltas under both
+    """Score a played contract (docs/RULES.md §3.6) into ``res``: ``R_MADE``, the deltas under both
     scorings (``R_Q*`` quebec, ``R_S*`` subtract) and under the run's ``scoring``
     (``R_DELTA*``), and ``R_WINNER`` (the team at or over ``target`` points from
     ``before0``/``before1``, -1 none)."""
@@ -310,7 +310,7 @@ def score_contract(declarer, bid, tricks0, tricks1, scoring, target, before0, be
 def play_contract(declarer, bid, ids, params, scoring, target, before0, before1, hands, kitty,
                   eff, states, trick, trace, res):
     """Everything after the auction for ``declarer`` (seat) and ``bid`` (0..24): kitty,
-    tricks, score (RULES.md §3.4-§3.6).  ``res`` must already hold :func:`start_result`'s
+    tricks, score (docs/RULES.md §3.4-§3.6).  ``res`` must already hold :func:`start_result`'s
     fields; ``hands`` (physical) are left as dealt."""
     res[R_DECLARER] = declarer
     res[R_BID] = bid
@@ -326,7 +326,7 @@ def play_contract(declarer, bid, ids, params, scoring, target, before0, before1,
 def play_deal(dealer, hands, kitty, ids, params, scoring, target, before0, before1, eff, states,
               trick, trace, res, forced):
     """Play a deal from given physical ``hands`` (uint64[4], 10 cards each) and ``kitty``
-    (uint64, 6 cards): auction, then :func:`play_contract` or a throw-in (RULES.md §3.3-§3.6).
+    (uint64, 6 cards): auction, then :func:`play_contract` or a throw-in (docs/RULES.md §3.3-§3.6).
     ``states`` must be seeded (``rng.seed_streams(states, key)``); ``forced``: int64[F_LEN]
     (``NO_FORCE``: nothing forced), a forced contract skips the auction."""
     start_result(dealer, hands, kitty, before0, before1, res)
@@ -408,7 +408,7 @@ def given_kernel(seed, start, dealers, hands_in, kitties, ids, params, scoring, 
 @jit
 def match_kernel(seed, start, count, ids, params, scoring, target, max_deals, matches, deals,
                  deal_match, deal_index):
-    """Whole matches ``start .. start+count-1`` (RULES.md §3.2, §3.6): deal ``j`` of match ``m``
+    """Whole matches ``start .. start+count-1`` (docs/RULES.md §3.2, §3.6): deal ``j`` of match ``m``
     has key ``deal_key(rng.match_key(seed, m), j)``; the first dealer is drawn from stream 0 of
     the match key (``rng.stream(match key, 0)``), and the deal passes left after every deal (thrown-in deals
     included) until a team reaches ``target`` points or ``max_deals`` deals are played.

@@ -1,4 +1,4 @@
-"""Five Hundred hand features for dealing under conditions (RULES.md §3.1), and its deal layout.
+"""Five Hundred hand features for dealing under conditions (docs/RULES.md §3.1), and its deal layout.
 
 Physical cards of :mod:`cardsim.games.g500.constants` (ranks ``456789TJQKA`` at bits 0..10,
 ``LJ`` and ``HJ`` at bits 14 and 15 of lane 0, in no suit).  Features, each a weighted popcount
@@ -73,7 +73,7 @@ def _positions(dealer: int) -> np.ndarray:
 
 
 def layout(seats: int = 4):
-    """Five Hundred's deal (RULES.md §3.2), read from ``rules.deal_hands``: 10 cards a seat and 6
+    """Five Hundred's deal (docs/RULES.md §3.2), read from ``rules.deal_hands``: 10 cards a seat and 6
     to the kitty (:data:`TALON`); the dealer is drawn only when not given."""
     lay = layout_from_dealer("500", 4, FEATURES.base_deck, 4, False, _positions)
     assert (lay.sizes[:, TALON] == 6).all()

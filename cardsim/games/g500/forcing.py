@@ -2,16 +2,16 @@
 
 What ``cardsim evaluate 500`` forces on the evaluated seat:
 
-* a bare call — ``P``, ``6S`` … ``10NT`` — is the seat's first call of the auction (RULES.md
+* a bare call — ``P``, ``6S`` … ``10NT`` — is the seat's first call of the auction (docs/RULES.md
   §3.3: passes are final, so it is also its only pass); where a bid is not legal when the seat
   first speaks (someone bid as much or more before), the deal counts as one in which the option
   was not legal, and the seat's strategy calls instead;
 * ``=CONTRACT`` (``=8H``) skips the auction: the seat declares that contract, takes the kitty
-  and discards as its strategy decides, and leads (RULES.md §3.4).
+  and discards as its strategy decides, and leads (docs/RULES.md §3.4).
 
 A question may also fix the calls made before the seat's first call (``auction``, from the
 dealer's left; the dealer must be given).  The score of an option is the seat's side's score
-change in the deal minus the other side's (points, under the run's scoring rule, RULES.md §3.6);
+change in the deal minus the other side's (points, under the run's scoring rule, docs/RULES.md §3.6);
 higher is better.  ``before`` is the team scores ``[s0, s1]`` before the deal.
 """
 from __future__ import annotations
@@ -76,7 +76,7 @@ def declares(forced: np.ndarray) -> bool:
 
 
 def parse_before(before, setup: Setup):
-    """Team scores before the deal, ``(s0, s1)`` (points, RULES.md §3.6), from None (0, 0) or
+    """Team scores before the deal, ``(s0, s1)`` (points, docs/RULES.md §3.6), from None (0, 0) or
     ``[s0, s1]``; raises OptionError."""
     if before is None:
         return (0, 0)
@@ -119,7 +119,7 @@ def outcome(rows: np.ndarray, seat: int, state=None):
 
 
 def trace_given(seed, deal, dealer, hands, talon, setup: Setup, forced, state) -> dict:
-    """The RECORDS.md record (with ``result``) of deal ``deal`` of ``seed`` as :func:`play_given`
+    """The docs/RECORDS.md record (with ``result``) of deal ``deal`` of ``seed`` as :func:`play_given`
     plays it."""
     out, traces = _run(seed, deal, [dealer], [hands], [talon], setup, forced, state, True)
     return record_of(out[0], traces[0], setup, None if tuple(state) == (0, 0) else state)

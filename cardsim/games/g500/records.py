@@ -1,4 +1,4 @@
-"""Five Hundred deal records (RECORDS.md) built from the engine's traces.
+"""Five Hundred deal records (docs/RECORDS.md) built from the engine's traces.
 
 The records come from the same jitted :func:`cardsim.games.g500.engine.run_deal` that fills
 the rows, run with a trace buffer; nothing here replays the rules.
@@ -49,7 +49,7 @@ def rule_numbers(rules: dict) -> tuple[int, int]:
 
 
 def result_of(res, rules: dict) -> dict:
-    """The RECORDS.md ``result`` object of one engine result vector."""
+    """The docs/RECORDS.md ``result`` object of one engine result vector."""
     before = [int(res[E.R_BEFORE0]), int(res[E.R_BEFORE1])]
     delta = [int(res[E.R_DELTA0]), int(res[E.R_DELTA1])]
     decl = int(res[E.R_DECLARER])
@@ -70,7 +70,7 @@ def result_of(res, rules: dict) -> dict:
 
 
 def record_of(res, tr, setup: Setup, scores=None) -> dict:
-    """The RECORDS.md record (with ``result``, without ``source``) of one deal from its engine
+    """The docs/RECORDS.md record (with ``result``, without ``source``) of one deal from its engine
     result vector ``res`` (int64[R_LEN]) and trace ``tr`` (int64[TRACE_LEN]); ``scores``
     ([team0, team1]) adds ``before``."""
     scoring, target = rule_numbers(setup.rules)
@@ -99,7 +99,7 @@ def record_of(res, tr, setup: Setup, scores=None) -> dict:
 
 
 def make_records(seed: int, deal_ids, setup: Setup, scores=None) -> list[dict]:
-    """RECORDS.md records (with ``result``) of independent deals ``deal_ids`` of ``seed``,
+    """docs/RECORDS.md records (with ``result``) of independent deals ``deal_ids`` of ``seed``,
     exactly as ``simulate_chunk`` plays them.  ``scores`` ([team0, team1]) adds ``before``.
 
     Raises OptionError for a setup that is not a 4-seat Five Hundred setup.

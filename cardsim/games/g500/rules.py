@@ -1,4 +1,4 @@
-"""Five Hundred rules as pure jitted functions (RULES.md §3.2-§3.6).
+"""Five Hundred rules as pure jitted functions (docs/RULES.md §3.2-§3.6).
 
 Play works in the effective layout of the contract's denomination (see
 :mod:`cardsim.games.g500.constants`): a trick is a set of effective cards, following suit is
@@ -25,7 +25,7 @@ U64 = np.uint64
 
 @jit
 def deal_hands(deck, dealer, hands):
-    """Deal a shuffled 46-card deck (RULES.md §3.2) into ``hands`` (uint64[4], physical).
+    """Deal a shuffled 46-card deck (docs/RULES.md §3.2) into ``hands`` (uint64[4], physical).
 
     From the dealer's left: 3 to each then 3 to the kitty, 4 to each, 3 to each then 3 to
     the kitty.  Returns the kitty (uint64).
@@ -63,7 +63,7 @@ def remap_hand(hand, denom):
 
 @jit
 def legal_moves(hand, denom, led_suit):
-    """Legal effective cards (uint64) of ``hand``; ``led_suit`` -1 when leading (RULES.md §3.5).
+    """Legal effective cards (uint64) of ``hand``; ``led_suit`` -1 when leading (docs/RULES.md §3.5).
 
     Follow the led (or, for a led no-trump joker, named) suit if possible, else anything.
     No-trump jokers are outside every suit mask, so they are only legal when void or leading.
@@ -86,7 +86,7 @@ def card_suit(card, denom):
 
 @jit
 def trick_winner(cards, denom, led_suit):
-    """Index 0..3 (in play order) of the winning card of a four-card trick (RULES.md §3.5).
+    """Index 0..3 (in play order) of the winning card of a four-card trick (docs/RULES.md §3.5).
 
     ``cards``: the effective cards in play order.  Highest joker / trump (one lane, bit order is
     rank order), else the highest card of the led or named suit.
@@ -106,19 +106,19 @@ def trick_winner(cards, denom, led_suit):
 
 @jit
 def contract_level(bid):
-    """Tricks a bid number (0..24) contracts for: 6..10 (RULES.md §3.3)."""
+    """Tricks a bid number (0..24) contracts for: 6..10 (docs/RULES.md §3.3)."""
     return 6 + bid // 5
 
 
 @jit
 def contract_made(bid, declarer_tricks):
-    """Whether the declarer's side, with ``declarer_tricks`` tricks, made ``bid`` (RULES.md §3.6)."""
+    """Whether the declarer's side, with ``declarer_tricks`` tricks, made ``bid`` (docs/RULES.md §3.6)."""
     return declarer_tricks >= contract_level(bid)
 
 
 @jit
 def score_deal(bid, declarer_tricks, scoring):
-    """Deltas ``(declarer side, defenders)`` of a played contract (RULES.md §3.6).
+    """Deltas ``(declarer side, defenders)`` of a played contract (docs/RULES.md §3.6).
 
     quebec: made -> declarer side +value, failed -> defenders +value.
     subtract: declarer side +value or -value; defenders +10 per trick they took.
@@ -135,7 +135,7 @@ def score_deal(bid, declarer_tricks, scoring):
 
 @jit
 def game_winner(score_decl, score_def, made, target):
-    """Winner after a deal, as 0 = declarer's side, 1 = defenders, -1 = nobody yet (RULES.md §3.6).
+    """Winner after a deal, as 0 = declarer's side, 1 = defenders, -1 = nobody yet (docs/RULES.md §3.6).
 
     A side at or above the target wins; if both are, the declarer's side wins if it made its
     contract, else the defenders.

@@ -1,11 +1,11 @@
-"""Replay of Five Hundred records: the plain-Python slow twin of the engine (RULES.md §3).
+"""Replay of Five Hundred records: the plain-Python slow twin of the engine (docs/RULES.md §3).
 
 Nothing here uses the bit layout or the remap tables of the engine: cards are
 ``(rank, suit)`` pairs, suits and ranks are computed from the rule text, so the round trip
 ``replay(record) == record["result"]`` checks the engine against an independent reading of
 the rules.  Every problem raises :class:`RecordError` (never anything else).
 
-The phases follow RULES.md: :func:`check_record` (the record's header, rule options and
+The phases follow docs/RULES.md: :func:`check_record` (the record's header, rule options and
 match state, §3.6), :func:`parse_hands` (the deal, §3.2), :func:`run_auction` (§3.3),
 :func:`take_kitty` (kitty and discard, §3.4), :func:`play_tricks` (§3.5) and :func:`score`
 (§3.6), as in Vint's slow twin (:mod:`cardsim.games.vint.replay`).
@@ -20,16 +20,16 @@ SUITS = "SCDH"
 DENOMS = ("S", "C", "D", "H", "NT")
 JOKERS = ("LJ", "HJ")
 BID_TRICKS = ("6", "7", "8", "9", "10")
-R31 = "RULES.md §3.1"
-R32 = "RULES.md §3.2"
-R33 = "RULES.md §3.3"
-R34 = "RULES.md §3.4"
-R35 = "RULES.md §3.5"
-R36 = "RULES.md §3.6"
+R31 = "docs/RULES.md §3.1"
+R32 = "docs/RULES.md §3.2"
+R33 = "docs/RULES.md §3.3"
+R34 = "docs/RULES.md §3.4"
+R35 = "docs/RULES.md §3.5"
+R36 = "docs/RULES.md §3.6"
 KNOWN_RULES = {"scoring": ("quebec", "subtract"), "target": None}
 
 
-# ---------------------------------------------------------------- tokens (RECORDS.md)
+# ---------------------------------------------------------------- tokens (docs/RECORDS.md)
 def upper_ascii(token: str) -> str:
     """``token`` in upper case, or ``""`` (no token) when it is not ASCII: ``str.upper`` maps some
     other letters onto ASCII ones (``'ſ'`` -> ``'S'``), which the grammar does not allow."""
@@ -91,7 +91,7 @@ def parse_call(token, index):
 
 
 def bid_value(bid) -> int:
-    """The bid table of RULES.md §3.3 (♠ 40, ♣ 60, ♦ 80, ♥ 100, NT 120 at six; +100 a trick)."""
+    """The bid table of docs/RULES.md §3.3 (♠ 40, ♣ 60, ♦ 80, ♥ 100, NT 120 at six; +100 a trick)."""
     tricks, den = bid
     return {"S": 40, "C": 60, "D": 80, "H": 100, "NT": 120}[den] + 100 * (tricks - 6)
 
@@ -100,7 +100,7 @@ def is_int(x) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
-# ---------------------------------------------------------------- ranking (RULES.md §3.1)
+# ---------------------------------------------------------------- ranking (docs/RULES.md §3.1)
 SAME_COLOUR = {"S": "C", "C": "S", "D": "H", "H": "D"}
 
 
@@ -131,9 +131,9 @@ def power(card, trump, led):
     return -1
 
 
-# ---------------------------------------------------------------- the record (RECORDS.md, RULES.md §3.6)
+# ---------------------------------------------------------------- the record (docs/RECORDS.md, docs/RULES.md §3.6)
 def parse_rules(record):
-    """``(scoring, target)`` of the record's rule options (RULES.md §3.6); defaults when absent."""
+    """``(scoring, target)`` of the record's rule options (docs/RULES.md §3.6); defaults when absent."""
     rules = record.get("rules", {})
     if rules is None:
         rules = {}
@@ -196,7 +196,7 @@ def card_list(lst, field, size, rule):
 
 # ---------------------------------------------------------------- phases of a deal
 def parse_hands(record):
-    """The deal (RULES.md §3.2): ``(hands, kitty)``, 4 × 10 cards and 6, no card twice."""
+    """The deal (docs/RULES.md §3.2): ``(hands, kitty)``, 4 × 10 cards and 6, no card twice."""
     hands_in = record.get("hands")
     if not isinstance(hands_in, list) or len(hands_in) != 4:
         raise RecordError("hands must be a list of 4 hands", "hands", None, R32)
@@ -218,7 +218,7 @@ def parse_hands(record):
 
 
 def run_auction(auction, dealer):
-    """The calls of RULES.md §3.3: ``(declarer, (tricks, denomination))``, or ``(None, None)``
+    """The calls of docs/RULES.md §3.3: ``(declarer, (tricks, denomination))``, or ``(None, None)``
     when all four pass."""
     if not isinstance(auction, list):
         raise RecordError("auction must be a list of calls", "auction", None, R33)
@@ -247,7 +247,7 @@ def run_auction(auction, dealer):
 
 
 def take_kitty(record, hands, kitty, declarer):
-    """RULES.md §3.4: the hands in play after the declarer takes the kitty and discards six."""
+    """docs/RULES.md §3.4: the hands in play after the declarer takes the kitty and discards six."""
     discard = card_list(record.get("discard"), "discard", 6, R34)
     held = [list(h) for h in hands]
     held[declarer] = held[declarer] + kitty
@@ -270,7 +270,7 @@ def lead_suit(card, named, trump, index):
 
 
 def play_tricks(play, held, declarer, trump):
-    """The ten tricks of RULES.md §3.5 (the declarer leads first): tricks won ``[team0, team1]``."""
+    """The ten tricks of docs/RULES.md §3.5 (the declarer leads first): tricks won ``[team0, team1]``."""
     if not isinstance(play, list):
         raise RecordError("play must be a list of cards", "play", None, R35)
     held = [list(h) for h in held]
@@ -307,7 +307,7 @@ def play_tricks(play, held, declarer, trump):
 
 
 def score(bid, declarer, tricks, scoring, target, before):
-    """The ``result`` of a played deal (RULES.md §3.6)."""
+    """The ``result`` of a played deal (docs/RULES.md §3.6)."""
     value = bid_value(bid)
     dteam = declarer % 2
     made = tricks[dteam] >= bid[0]
@@ -336,7 +336,7 @@ def score(bid, declarer, tricks, scoring, target, before):
 
 
 def thrown_in(record, play, before):
-    """The ``result`` of a deal all four passed (RULES.md §3.3): nothing played, nothing scored."""
+    """The ``result`` of a deal all four passed (docs/RULES.md §3.3): nothing played, nothing scored."""
     if play:
         raise RecordError("cards played after an all-pass auction (thrown in)", "play", 0, R33)
     if record.get("discard") not in (None, []):
@@ -346,9 +346,9 @@ def thrown_in(record, play, before):
 
 
 def replay(record) -> dict:
-    """Validate a Five Hundred record and return its ``result`` (RECORDS.md).
+    """Validate a Five Hundred record and return its ``result`` (docs/RECORDS.md).
 
-    Raises RecordError (field, index, rule) for any breach of RECORDS.md or RULES.md §3.
+    Raises RecordError (field, index, rule) for any breach of docs/RECORDS.md or docs/RULES.md §3.
     """
     dealer, scoring, target, before = check_record(record)
     hands, kitty = parse_hands(record)

@@ -1,4 +1,4 @@
-"""Five Hundred strategies: the registry and the jitted strategy functions (RULES.md §3.3-§3.5).
+"""Five Hundred strategies: the registry and the jitted strategy functions (docs/RULES.md §3.3-§3.5).
 
 Every function sees only its seat's view (DESIGN.md property 3) and has the view signature of
 its decision, documented once in :mod:`cardsim.games.g500.dispatch` (which picks the function
@@ -41,6 +41,7 @@ REGISTRY.add(
      "jump": "1 = bid the highest contract it expects to make at once; 0 = cheapest overcall up to it",
      "nt_bias": "tricks added to the no-trump estimate"},
     {"margin": (-10, 10), "partner": (0, 10), "kitty": (0, 6), "jump": (0, 1), "nt_bias": (-10, 10)},
+    {"jump": "bool"},
 )
 """Heuristic parameters: ``margin`` tricks of safety subtracted before bidding; ``partner``
 tricks expected from partner; ``kitty`` tricks expected from the kitty; ``jump`` 1 = bid the
@@ -92,7 +93,7 @@ def draw_bit(states, k, mask):
 @jit(inline="always")
 def random_bid(params, states, seat, hand, high_bid, high_seat):
     """Pass or bid on a coin flip, so that random auctions end at every level (and are sometimes
-    thrown in); the bid is uniform over the higher ones (RULES.md §3.3)."""
+    thrown in); the bid is uniform over the higher ones (docs/RULES.md §3.3)."""
     if high_bid >= 24 or draw_below(states, 1 + seat, 2) == 0:
         return np.int64(-1)
     return high_bid + 1 + draw_below(states, 1 + seat, 24 - high_bid)
@@ -100,7 +101,7 @@ def random_bid(params, states, seat, hand, high_bid, high_seat):
 
 @jit(inline="always")
 def random_discard(params, states, seat, hand, denom):
-    """Six cards drawn uniformly, one at a time, from the 16 (RULES.md §3.4)."""
+    """Six cards drawn uniformly, one at a time, from the 16 (docs/RULES.md §3.4)."""
     out = U64(0)
     for _ in range(6):
         c = draw_bit(states, 1 + seat, hand & ~out)
@@ -111,7 +112,7 @@ def random_discard(params, states, seat, hand, denom):
 @jit(inline="always")
 def random_play(params, states, seat, hand, denom, declarer, leader, trick, n_in_trick, led, played,
                 known, decl_tricks, contract_tricks):
-    """A uniform legal card; a no-trump joker lead names a uniform suit (RULES.md §3.5)."""
+    """A uniform legal card; a no-trump joker lead names a uniform suit (docs/RULES.md §3.5)."""
     c = draw_bit(states, 1 + seat, legal_moves(hand, denom, led))
     if denom == NT and n_in_trick == 0 and (U64(1) << U64(c)) & JOKER_MASK:
         return c | (draw_below(states, 1 + seat, 4) << 8)
@@ -285,7 +286,7 @@ def is_master(card, unseen, denom):
 
 @jit(inline="always")
 def beats(card, wc, denom, led):
-    """Whether effective ``card`` beats the current winning card ``wc`` (RULES.md §3.5)."""
+    """Whether effective ``card`` beats the current winning card ``wc`` (docs/RULES.md §3.5)."""
     tm = TRUMP_MASK[denom]
     cb = U64(1) << U64(card)
     wb = U64(1) << U64(wc)

@@ -1,10 +1,10 @@
-"""501 (RULES.md §1): three players (four with the dealer sitting out), blind bidding, talon,
+"""501 (docs/RULES.md §1): three players (four with the dealer sitting out), blind bidding, talon,
 marriages, counting down from 501.
 
 Modules: ``constants`` (ranks, points, trace layout), ``rules`` (jitted rule functions),
 ``strategies`` (registry + jitted strategy functions), ``dispatch`` (strategy id -> function,
 one function per decision), ``engine`` (jitted deal loop), ``chunks``
-(numpy entry points), ``records`` (RECORDS.md records from traces), ``replay`` (the
+(numpy entry points), ``records`` (docs/RECORDS.md records from traces), ``replay`` (the
 plain-Python slow twin), ``show`` (text for people).
 """
 from __future__ import annotations
@@ -33,7 +33,7 @@ SPEC = GameSpec(
     rule_options=(),
     play_matches=play_matches,
     match_dtype=MATCH_DTYPE,
-    doc="501 (Russian): bid for the talon, blind bids double, count down from 501 (RULES.md §1).",
+    doc="501 (Russian): bid for the talon, blind bids double, count down from 501 (docs/RULES.md §1).",
     row_doc=ROW_DOC,
     match_doc=MATCH_DOC,
     match_records=match_records,

@@ -10,7 +10,7 @@ from cardsim.rng import check_seed
 
 
 def check_setup(setup: Setup):
-    """Raise OptionError unless the table has 3 or 4 seats (RULES.md §1.1)."""
+    """Raise OptionError unless the table has 3 or 4 seats (docs/RULES.md §1.1)."""
     if setup.seats not in (3, 4):
         raise OptionError(f"501 is played with 3 or 4 seats, not {setup.seats}")
 
@@ -36,7 +36,7 @@ def simulate_chunk(seed: int, start: int, count: int, setup: Setup, scores=None)
     """Play deals ``start .. start+count-1`` of ``seed`` independently; returns ``ROW_DTYPE`` rows.
 
     Every seat starts from 501 unless ``scores`` (one int per seat) is given; the scores only
-    matter to score-dependent blind policies (RULES.md §1.3).  Raises OptionError.
+    matter to score-dependent blind policies (docs/RULES.md §1.3).  Raises OptionError.
     """
     check_setup(setup)
     seed = np.uint64(check_seed(seed))
@@ -52,7 +52,7 @@ def deal_chunk(seed: int, start: int, count: int) -> int:
 
 
 def play_matches(seed: int, start: int, count: int, setup: Setup, before=None, dealer=None):
-    """Whole games to the end (RULES.md §1.8) for matches ``start .. start+count-1``.
+    """Whole games to the end (docs/RULES.md §1.8) for matches ``start .. start+count-1``.
 
     Returns ``(match_rows, deal_rows)``: ``MATCH_DTYPE`` and ``MATCH_DEAL_DTYPE`` arrays.  Every
     game starts from ``before`` (one score per seat; None: 501 each) with ``dealer`` dealing
@@ -67,7 +67,7 @@ def play_matches(seed: int, start: int, count: int, setup: Setup, before=None, d
         first = int(dealer)
     scores = start_scores(setup, before)
     if (scores[: setup.seats] <= 0).any():
-        raise OptionError("a game starts with every score above 0 (at 0 or below it is over, RULES.md §1.8)")
+        raise OptionError("a game starts with every score above 0 (at 0 or below it is over, docs/RULES.md §1.8)")
     seed = np.uint64(check_seed(seed))
     sids = setup.strategy_ids.astype(np.int64)
     params = setup.params.astype(np.float64)

@@ -1,4 +1,4 @@
-"""501 constants: ranks, card points, seats, trace encoding (RULES.md §1.1).
+"""501 constants: ranks, card points, seats, trace encoding (docs/RULES.md §1.1).
 
 Cards follow :mod:`cardsim.cards`: ``card = suit * 16 + rank`` with ranks ``9JQKTA`` (bit 0 =
 the 9, the lowest trick rank; bit 5 = the ace).  Trump codes: 0..3 = the suit index
@@ -17,7 +17,7 @@ TALON_SIZE = 3
 TRICKS = 8
 MIN_BID = 66
 MAX_BID = 220
-"""RULES.md §1.3: 120 card points + 40 + 3 × 20 in marriages."""
+"""docs/RULES.md §1.3: 120 card points + 40 + 3 × 20 in marriages."""
 START_SCORE = 501
 ABANDON_PENALTY = 25
 NT = 4
@@ -25,7 +25,7 @@ TRUMP_NAMES = ("S", "C", "D", "H", "NT")
 
 R9, RJ, RQ, RK, RT, RA = range(6)
 RANK_POINTS = np.array([0, 2, 3, 4, 10, 11], dtype=np.int64)
-"""Card points by rank index (9 J Q K 10 A), RULES.md §1.1."""
+"""Card points by rank index (9 J Q K 10 A), docs/RULES.md §1.1."""
 
 LANE_POINTS = np.array(
     [sum(int(RANK_POINTS[r]) for r in range(6) if m >> r & 1) for m in range(64)], dtype=np.int64
@@ -39,7 +39,7 @@ MARRIAGE_LANE = np.uint64((1 << RK) | (1 << RQ))
 
 # ---- decision codes
 LOOK = -1
-"""A blind call that looks at the hand instead of passing or bidding (RULES.md §1.3)."""
+"""A blind call that looks at the hand instead of passing or bidding (docs/RULES.md §1.3)."""
 
 # ---- trace encoding (engine -> records), one int32 per item
 # calls: 0 = pass, b = bid b, BLIND_FLAG + b = blind bid b

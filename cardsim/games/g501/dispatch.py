@@ -17,7 +17,7 @@ Every dispatch function starts with the same four arguments:
 followed by the seat's view of that decision (nothing else: never another seat's hand):
 
 * ``blind_call(sid, params, seat, streams, position, score, cur_bid) -> int64``
-  before looking (RULES.md §1.3): ``LOOK`` (-1), pass (0) or a blind bid (> cur_bid).
+  before looking (docs/RULES.md §1.3): ``LOOK`` (-1), pass (0) or a blind bid (> cur_bid).
   ``position``: 0..2 in the auction order; ``score``: the seat's score before the deal;
   ``cur_bid``: the highest bid so far (0 before any bid).
 * ``open_call(sid, params, seat, streams, hand, position, score, cur_bid, memo) -> int64``
@@ -58,7 +58,7 @@ _HEURISTIC = HEURISTIC.id
 
 @jit(inline="always")
 def blind_call(sid, params, seat, streams, position, score, cur_bid):
-    """The seat's call before looking: LOOK, pass or a blind bid (RULES.md §1.3)."""
+    """The seat's call before looking: LOOK, pass or a blind bid (docs/RULES.md §1.3)."""
     if sid == _HEURISTIC:
         return heuristic_blind(params[seat], streams[1 + seat], position, score, cur_bid)
     elif sid == _RANDOM:
@@ -69,7 +69,7 @@ def blind_call(sid, params, seat, streams, position, score, cur_bid):
 
 @jit(inline="always")
 def open_call(sid, params, seat, streams, hand, position, score, cur_bid, memo):
-    """The seat's call after looking at ``hand``: pass or a bid (RULES.md §1.3)."""
+    """The seat's call after looking at ``hand``: pass or a bid (docs/RULES.md §1.3)."""
     if sid == _HEURISTIC:
         return heuristic_open(params[seat], hand, cur_bid, memo[seat])
     elif sid == _RANDOM:
@@ -80,7 +80,7 @@ def open_call(sid, params, seat, streams, hand, position, score, cur_bid, memo):
 
 @jit
 def contract(sid, params, seat, streams, hand, bid, blind, talon, out):
-    """The declarer's abandon or contract and gifts into ``out`` (int64[5]), RULES.md §1.4."""
+    """The declarer's abandon or contract and gifts into ``out`` (int64[5]), docs/RULES.md §1.4."""
     if sid == _HEURISTIC:
         heuristic_contract(params[seat], hand, bid, out)
         return
@@ -92,7 +92,7 @@ def contract(sid, params, seat, streams, hand, bid, blind, talon, out):
 
 @jit(inline="always")
 def play(sid, params, seat, streams, hand, legal, trick, led, trump, played, is_declarer, won_any):
-    """The seat's card from ``legal`` (+ DECLARE_FLAG to declare a marriage), RULES.md §1.5-§1.6."""
+    """The seat's card from ``legal`` (+ DECLARE_FLAG to declare a marriage), docs/RULES.md §1.5-§1.6."""
     if sid == _HEURISTIC:
         return heuristic_play(hand, legal, trick, led, trump, played, is_declarer, won_any)
     elif sid == _RANDOM:

@@ -1,6 +1,6 @@
 """The jitted 501 engine: one deal from the dealt hands to the score, chunks and matches.
 
-A deal is a chain of phase functions named after RULES.md §1: ``shuffle_and_deal`` (§1.2),
+A deal is a chain of phase functions named after docs/RULES.md §1: ``shuffle_and_deal`` (§1.2),
 ``begin_deal`` (clear the result), ``run_auction`` (§1.3), ``take_talon`` (§1.4: contract or
 abandon, then the exchange), ``play_tricks`` (§1.5-§1.6) and ``score_deal`` (§1.7).
 ``play_deal`` calls them in order from the dealt hands and is the single implementation of a
@@ -93,7 +93,7 @@ MATCH_DTYPE = np.dtype(
 )
 MATCH_DOC = """play_match's deal rows carry ``match`` first, then the deal columns.  One row per match: ``deals`` played (void deals included), ``finished`` False only if the
 safety cap MAX_MATCH_DEALS stopped it, ``win_s`` whether seat s is among the winners (lowest
-score, exact ties share, RULES.md §1.8), ``final_s`` final scores (seat 3 unused with 3 seats)."""
+score, exact ties share, docs/RULES.md §1.8), ``final_s`` final scores (seat 3 unused with 3 seats)."""
 MATCH_DEAL_DTYPE = np.dtype([("match", "i8")] + ROW_DTYPE.descr)
 """Deal rows of matches: ROW_DTYPE with the match id first; ``deal`` = deal number in the match."""
 MAX_MATCH_DEALS = 5000
@@ -124,7 +124,7 @@ def begin_deal(res, trace, tracing, memo):
 
 @jit(inline="always")
 def run_auction(hands0, dealer, seats, sids, params, scores, st, res, trace, tracing, memo, forced):
-    """The auction (RULES.md §1.3): returns ``(declarer, bid, blind)``, declarer -1 when all pass.
+    """The auction (docs/RULES.md §1.3): returns ``(declarer, bid, blind)``, declarer -1 when all pass.
 
     Asks the active seats in turn from the dealer's left until all but one have passed after a
     bid (or all have passed): a seat that has not looked gets ``blind_call``, then ``open_call``
@@ -226,9 +226,9 @@ def run_auction(hands0, dealer, seats, sids, params, scores, st, res, trace, tra
 
 @jit(inline="always")
 def forced_auction(dealer, seats, declarer, bid, blind, res, trace, tracing):
-    """The shortest legal auction in which ``declarer`` wins at ``bid`` (RECORDS.md, forced
+    """The shortest legal auction in which ``declarer`` wins at ``bid`` (docs/RECORDS.md, forced
     contracts): the active seats before him pass, he bids (blind: without looking), the seats
-    after him pass (passes are final, RULES.md §1.3).  Writes the calls, ``res[R_NCALLS]``,
+    after him pass (passes are final, docs/RULES.md §1.3).  Writes the calls, ``res[R_NCALLS]``,
     ``res[R_LOOKED + declarer]`` and ``res[R_BLIND_BIDS]``."""
     for pos in range(3):
         seat = active_seat(pos, dealer, seats)
@@ -272,7 +272,7 @@ def force_contract(cout, forced, bid, hand_d):
 
 @jit(inline="always")
 def score_abandon(res, dealer, seats, declarer, bid, blind):
-    """An abandoned contract (RULES.md §1.4): the declarer goes up by his bid (×2 blind), each
+    """An abandoned contract (docs/RULES.md §1.4): the declarer goes up by his bid (×2 blind), each
     opponent down by ABANDON_PENALTY; writes ``res[R_ABANDONED]`` and the deltas."""
     opp1 = next_active(declarer, dealer, seats)
     res[R_ABANDONED] = 1
@@ -283,7 +283,7 @@ def score_abandon(res, dealer, seats, declarer, bid, blind):
 
 @jit(inline="always")
 def exchange(hands0, hand_d, dealer, seats, declarer, gift1, gift2, hp):
-    """The exchange (RULES.md §1.4): ``hp`` (uint64[4]) = the hands of the play, 8 cards each:
+    """The exchange (docs/RULES.md §1.4): ``hp`` (uint64[4]) = the hands of the play, 8 cards each:
     the declarer's 10 (``hand_d``) less the cards ``gift1``/``gift2`` given to the first and the
     second opponent clockwise.  Raises ValueError when he does not hold two distinct gifts."""
     g1 = U64(1) << U64(gift1)
@@ -301,7 +301,7 @@ def exchange(hands0, hand_d, dealer, seats, declarer, gift1, gift2, hp):
 @jit(inline="always")
 def take_talon(hands0, talon, dealer, seats, declarer, bid, blind, sids, params, st, res, trace, tracing, cout, hp,
                forced):
-    """Talon, contract and exchange (RULES.md §1.4) for the auction's winner: returns True when
+    """Talon, contract and exchange (docs/RULES.md §1.4) for the auction's winner: returns True when
     the contract is played, False when abandoned (then scored here).
 
     ``declarer``/``bid``/``blind``: the auction's outcome (written to ``res``); the declarer's
@@ -336,7 +336,7 @@ def take_talon(hands0, talon, dealer, seats, declarer, bid, blind, sids, params,
 
 @jit(inline="always")
 def play_tricks(hp, dealer, seats, declarer, trump, sids, params, st, res, trace, tracing, won):
-    """The eight tricks (RULES.md §1.5, §1.6) from the hands ``hp`` (uint64[4], emptied card by
+    """The eight tricks (docs/RULES.md §1.5, §1.6) from the hands ``hp`` (uint64[4], emptied card by
     card), the dealer's left leading the first.  Writes ``won`` (int64[4], tricks per seat),
     ``res[R_CARDS + seat]`` (card points won) and ``res[R_MARR + seat]`` (marriages declared,
     effective or not) and, when ``tracing``, the cards (constants.T_PLAY).  Raises ValueError
@@ -386,7 +386,7 @@ def play_tricks(hp, dealer, seats, declarer, trump, sids, params, st, res, trace
 
 @jit(inline="always")
 def score_deal(res, won, dealer, seats, declarer, target, blind):
-    """Score a played deal (RULES.md §1.6-§1.7): marriages of seats that won no trick drop to 0;
+    """Score a played deal (docs/RULES.md §1.6-§1.7): marriages of seats that won no trick drop to 0;
     the declarer's delta by :func:`rules.declarer_delta`, each defender down by his deal
     points.  Writes ``res[R_MARR + s]``, ``res[R_MADE]`` and ``res[R_DELTA + s]``."""
     for s in range(4):
@@ -403,7 +403,7 @@ def score_deal(res, won, dealer, seats, declarer, target, blind):
 
 @jit
 def play_deal(hands0, talon, dealer, seats, sids, params, scores, st, res, trace, tracing, scratch, forced):
-    """Play one 501 deal from the dealt hands (RULES.md §1.3-§1.7); fills ``res`` (int64[N_RES]).
+    """Play one 501 deal from the dealt hands (docs/RULES.md §1.3-§1.7); fills ``res`` (int64[N_RES]).
 
     ``hands0``: uint64[4] dealt hands; ``talon``: uint64; ``sids`` (int64[seats]) /
     ``params`` (float64[seats, N_PARAMS]): the seats' strategy ids and parameter rows;
@@ -493,7 +493,7 @@ def _fill_record(res, dealer, scores, hands0, talon, row):
 
 @jit
 def shuffle_and_deal(key, seats, dealer, deck, hands, st):
-    """The deal (RULES.md §1.2) of deal key ``key``: returns ``(dealer, talon)``.
+    """The deal (docs/RULES.md §1.2) of deal key ``key``: returns ``(dealer, talon)``.
 
     Seeds the streams ``st`` (uint64[5, 1]: row 0 the shuffle's, row 1 + seat each seat's,
     rng.seed_streams); draws the dealer from the shuffle stream when ``dealer < 0``; shuffles
@@ -513,7 +513,7 @@ def shuffle_and_deal(key, seats, dealer, deck, hands, st):
 @jit
 def _fill_match(mr, match, deals, first_dealer, finished, scores, seats):
     """Write one match's MATCH_DTYPE record ``mr``: the winners are the seats at the lowest final
-    score of a finished match, exact ties share (RULES.md §1.8)."""
+    score of a finished match, exact ties share (docs/RULES.md §1.8)."""
     low = scores[0]
     for s in range(1, seats):
         low = min(low, scores[s])
@@ -595,7 +595,7 @@ def workspace():
 
 @jit
 def match_kernel(seed, start, count, seats, sids, params, start_scores, first_dealer, mrows, drows):
-    """Whole games (RULES.md §1.8) for matches ``start .. start+count-1`` into ``mrows``
+    """Whole games (docs/RULES.md §1.8) for matches ``start .. start+count-1`` into ``mrows``
     (MATCH_DTYPE[count]) and the MATCH_DEAL_DTYPE records ``drows``; returns the number of deal
     rows, or −1 when ``drows`` is too small (base.grow_until_fits calls again with more room).
 
@@ -636,7 +636,7 @@ def match_kernel(seed, start, count, seats, sids, params, start_scores, first_de
 @jit(inline="always")
 def apply_deltas(res, scores, seats):
     """Add a deal's score changes to ``scores`` (int64[4]); returns whether the game ends
-    (somebody at 0 or below after the deal, RULES.md §1.8)."""
+    (somebody at 0 or below after the deal, docs/RULES.md §1.8)."""
     over = False
     for s in range(seats):
         scores[s] += res[R_DELTA + s]
@@ -648,7 +648,7 @@ def apply_deltas(res, scores, seats):
 @jit(inline="always")
 def win_shares(scores, seats, finished, shares):
     """Each seat's share of the win (float64[4]): 1/k for the k seats tied at the lowest score of
-    a finished game (RULES.md §1.8), 0 for the others and for an unfinished one."""
+    a finished game (docs/RULES.md §1.8), 0 for the others and for an unfinished one."""
     low = scores[0]
     for s in range(1, seats):
         low = min(low, scores[s])

@@ -1,4 +1,4 @@
-"""501 hand features for dealing under conditions (RULES.md §1.1, §1.6), and 501's deal layout.
+"""501 hand features for dealing under conditions (docs/RULES.md §1.1, §1.6), and 501's deal layout.
 
 Cards in the 501 layout of :mod:`cardsim.cards` (ranks ``9JQKTA`` at bits 0..5).
 Features, each a weighted popcount (:class:`cardsim.deal.FeatureSet`):
@@ -55,7 +55,7 @@ def _positions(dealer: int, seats: int) -> np.ndarray:
 
 
 def layout(seats: int = 3):
-    """501's deal (RULES.md §1.2) with 3 or 4 seats, read from ``rules.deal_hands``: the dealer is
+    """501's deal (docs/RULES.md §1.2) with 3 or 4 seats, read from ``rules.deal_hands``: the dealer is
     drawn only when not given; a 4-seat dealer receives nothing; :data:`TALON` gets 3 cards."""
     lay = layout_from_dealer("501", seats, FEATURES.base_deck, seats, False, lambda d: _positions(d, seats))
     assert (lay.sizes[:, TALON] == 3).all()

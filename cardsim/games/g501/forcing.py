@@ -1,6 +1,6 @@
 """501 questions about a hand: forced choices, deals played from given hands, outcomes.
 
-What ``cardsim evaluate 501`` forces on the evaluated seat (RULES.md §1.3-§1.4):
+What ``cardsim evaluate 501`` forces on the evaluated seat (docs/RULES.md §1.3-§1.4):
 
 * ``blind:L`` — at its first turn the seat bids blind, the minimum raise, and goes on bidding
   blind at each turn while the minimum raise is at most ``L``; then it looks and its strategy
@@ -18,7 +18,7 @@ A question may also fix the calls made before the seat's first turn (``auction``
 (501 each by default).  The score of an option is the seat's own score change in the deal (score
 points; lower is better, 501 counts down) — or, when the question is asked about the game
 (``outcome="game"``), the seat's share of the game's win after the game is played on to its end
-by the strategies (RULES.md §1.8; higher is better, exact ties share).
+by the strategies (docs/RULES.md §1.8; higher is better, exact ties share).
 """
 from __future__ import annotations
 
@@ -56,7 +56,7 @@ def _bid(text: str, what: str) -> int:
 
 
 def _prefix(auction, dealer, seat, seats) -> list[int]:
-    """Trace codes of the calls before ``seat``'s first turn, checked against RULES.md §1.3."""
+    """Trace codes of the calls before ``seat``'s first turn, checked against docs/RULES.md §1.3."""
     if not auction:
         return []
     if dealer is None:
@@ -103,7 +103,7 @@ def parse_option(text: str, seat: int, setup: Setup, auction=(), dealer=None) ->
         raise OptionError(f"empty option {text!r}")
     t = text.strip().lower()
     if setup.seats == 4 and dealer is not None and dealer == seat:
-        raise OptionError(f"seat {seat} deals this 4-seat deal and sits out: it takes no option (RULES.md §1.1)")
+        raise OptionError(f"seat {seat} deals this 4-seat deal and sits out: it takes no option (docs/RULES.md §1.1)")
     forced = np.zeros(E.F_LEN, dtype=np.int64)
     forced[F_SEAT] = seat
     if t.startswith("="):
@@ -124,7 +124,7 @@ def parse_option(text: str, seat: int, setup: Setup, auction=(), dealer=None) ->
         if m.group(4):
             target = _bid(m.group(4), f"option {text!r}: the target")
             if target < bid:
-                raise OptionError(f"option {text!r}: the target must not be below the bid (RULES.md §1.4)")
+                raise OptionError(f"option {text!r}: the target must not be below the bid (docs/RULES.md §1.4)")
             forced[E.F_TARGET] = target
         return forced
     prefix = _prefix(list(auction or ()), dealer, seat, setup.seats)
@@ -148,7 +148,7 @@ def declares(forced: np.ndarray) -> bool:
 
 
 def parse_before(before, setup: Setup) -> State:
-    """Every seat's score before the deal (RULES.md §1.1), from None (501 each) or one per seat."""
+    """Every seat's score before the deal (docs/RULES.md §1.1), from None (501 each) or one per seat."""
     scores = start_scores(setup, before)
     if (scores[:setup.seats] <= 0).any():
         raise OptionError("every score must be above 0 before a deal (at 0 or below the game is over)")
@@ -196,7 +196,7 @@ def outcome(rows: np.ndarray, seat: int, state: State):
 
 
 def trace_given(seed, deal, dealer, hands, talon, setup: Setup, forced, state: State) -> dict:
-    """The RECORDS.md record (with ``result``) of deal ``deal`` of ``seed`` as :func:`play_given`
+    """The docs/RECORDS.md record (with ``result``) of deal ``deal`` of ``seed`` as :func:`play_given`
     plays it (the deal itself; a played-out game's later deals are not in it)."""
     trace = np.zeros(TRACE_LEN, dtype=np.int32)
     res = np.zeros(E.N_RES, dtype=np.int64)

@@ -1,4 +1,4 @@
-"""RECORDS.md records of simulated 501 deals, from the engine's own trace (no second engine)."""
+"""docs/RECORDS.md records of simulated 501 deals, from the engine's own trace (no second engine)."""
 from __future__ import annotations
 
 import numpy as np
@@ -17,7 +17,7 @@ from cardsim.rng import check_seed, deal_key, match_key
 
 
 def call_token(code: int) -> str:
-    """Trace code -> RECORDS.md call: ``P``, ``70`` or ``B70``."""
+    """Trace code -> docs/RECORDS.md call: ``P``, ``70`` or ``B70``."""
     if code == 0:
         return "P"
     if code >= BLIND_FLAG:
@@ -26,7 +26,7 @@ def call_token(code: int) -> str:
 
 
 def result_from_engine(res: np.ndarray, seats: int, before: list[int]) -> dict:
-    """The RECORDS.md ``result`` of a deal from play_deal's result vector."""
+    """The docs/RECORDS.md ``result`` of a deal from play_deal's result vector."""
     declarer = int(res[E.R_DECLARER])
     void = bool(res[E.R_VOID])
     abandoned = bool(res[E.R_ABANDONED])
@@ -57,7 +57,7 @@ def result_from_engine(res: np.ndarray, seats: int, before: list[int]) -> dict:
 
 
 def record_of(tr, res, dealer: int, hands, talon, seats: int, before: list[int], with_before: bool) -> dict:
-    """The RECORDS.md record (with ``result``, without ``source``) of one deal from its trace
+    """The docs/RECORDS.md record (with ``result``, without ``source``) of one deal from its trace
     (int32[TRACE_LEN]), result vector (int64[N_RES]), dealer, hands (uint64[4]) and talon;
     ``before``: every seat's score before the deal, written as ``before`` when ``with_before``."""
     rec = {"game": "501", "seats": seats, "dealer": dealer}
@@ -90,7 +90,7 @@ def record_of(tr, res, dealer: int, hands, talon, seats: int, before: list[int],
 
 
 def make_records(seed: int, deal_ids, setup: Setup, scores=None) -> list[dict]:
-    """RECORDS.md records (with ``result``) of deals ``deal_ids`` of ``seed``, exactly as
+    """docs/RECORDS.md records (with ``result``) of deals ``deal_ids`` of ``seed``, exactly as
     ``simulate_chunk`` plays them (same jitted ``play_deal``, run with a trace buffer).
 
     ``scores`` (one per seat) adds a ``before`` field; absent = every seat at 501.
@@ -119,7 +119,7 @@ def make_records(seed: int, deal_ids, setup: Setup, scores=None) -> list[dict]:
 
 
 def match_records(seed: int, match: int, setup: Setup, before=None, dealer=None) -> list[dict]:
-    """RECORDS.md records (with ``before`` and ``source.match``) of every deal of match ``match``
+    """docs/RECORDS.md records (with ``before`` and ``source.match``) of every deal of match ``match``
     of ``seed``, exactly as ``play_matches`` plays it (the same jitted phases, deal by deal, with
     the running scores), so any game-level number can be traced to its deals.  ``before`` /
     ``dealer``: the state the match started from, as given to ``play_matches``."""
@@ -131,7 +131,7 @@ def match_records(seed: int, match: int, setup: Setup, before=None, dealer=None)
         raise OptionError(f"dealer must be a seat from 0 to {seats - 1}, got {dealer!r}")
     scores = start_scores(setup, before)
     if (scores[:seats] <= 0).any():
-        raise OptionError("a game starts with every score above 0 (at 0 or below it is over, RULES.md §1.8)")
+        raise OptionError("a game starts with every score above 0 (at 0 or below it is over, docs/RULES.md §1.8)")
     mkey = np.uint64(match_key(seed_u, np.int64(match)))
     deck, hands, st, res, _, scratch, no_force, _ = E.workspace()
     trace = np.zeros(TRACE_LEN, dtype=np.int32)

@@ -1,7 +1,7 @@
-"""The slow twin: validate a 501 deal record (RECORDS.md) and score it, in plain Python.
+"""The slow twin: validate a 501 deal record (docs/RECORDS.md) and score it, in plain Python.
 
 Independent of the jitted engine (no bit sets, no numba): cards are ``(rank, suit)`` string
-pairs, every rule of RULES.md §1 is re-implemented here from the text.  ``replay`` raises
+pairs, every rule of docs/RULES.md §1 is re-implemented here from the text.  ``replay`` raises
 :class:`RecordError` for anything wrong and nothing else, whatever JSON it is given.
 """
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 from cardsim.games.base import RecordError
 from cardsim.games.source import check_source
 
-RANK_ORDER = "9JQKTA"          # trick rank, low to high (RULES.md §1.1)
+RANK_ORDER = "9JQKTA"          # trick rank, low to high (docs/RULES.md §1.1)
 POINTS = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2, "9": 0}
 SUIT_LETTERS = "SHDC"
 TRUMPS = ("S", "H", "D", "C", "NT")
@@ -28,7 +28,7 @@ def _upper_ascii(token: str) -> str:
     return token.upper() if token.isascii() else ""
 
 
-def card_token(token, field, index=None, rule="RECORDS.md, Cards") -> str:
+def card_token(token, field, index=None, rule="docs/RECORDS.md, Cards") -> str:
     """Normalise a card token (``AS``, ``10d``) to ``"AS"``/``"TD"``.
 
     Exact grammar: a rank of ``A K Q J T 9`` (or ``10``) then a suit of ``S H D C``, either
@@ -45,12 +45,12 @@ def card_token(token, field, index=None, rule="RECORDS.md, Cards") -> str:
 
 
 def seat_order(dealer: int, seats: int) -> list[int]:
-    """Active seats from the dealer's left (the 4-seat dealer sits out), RULES.md §1.1-§1.3."""
+    """Active seats from the dealer's left (the 4-seat dealer sits out), docs/RULES.md §1.1-§1.3."""
     return [(dealer + 1 + i) % seats for i in range(3)]
 
 
 def beats_card(card: str, best: str, trump: str) -> bool:
-    """Whether the card token ``card`` beats ``best``, the trick's best so far (RULES.md §1.5)."""
+    """Whether the card token ``card`` beats ``best``, the trick's best so far (docs/RULES.md §1.5)."""
     if card[1] == best[1]:
         return RANK_ORDER.index(card[0]) > RANK_ORDER.index(best[0])
     return card[1] == trump
@@ -63,7 +63,7 @@ def _parse_call(tok, index):
     leading zero, optionally after one ``B`` (blind); ``P`` and ``B`` in either case.
     """
     if not isinstance(tok, str):
-        raise RecordError(f"call must be a string, got {tok!r}", "auction", index, "RECORDS.md, Calls")
+        raise RecordError(f"call must be a string, got {tok!r}", "auction", index, "docs/RECORDS.md, Calls")
     t = _upper_ascii(tok)
     if t == "P":
         return None, False
@@ -71,10 +71,10 @@ def _parse_call(tok, index):
     digits = t[1:] if blind else t
     if not (digits and "123456789".find(digits[0]) >= 0 and all("0123456789".find(d) >= 0 for d in digits)):
         raise RecordError(f"unknown call {tok!r} (P, a bid such as 70, or a blind bid such as B70)",
-                          "auction", index, "RECORDS.md, Calls")
+                          "auction", index, "docs/RECORDS.md, Calls")
     if len(digits) > len(str(MAX_BID)):  # int() of thousands of digits would itself fail
         raise RecordError(f"a bid of {len(digits)} digits is out of range: bids are {MIN_BID}..{MAX_BID}",
-                          "auction", index, "RULES.md §1.3")
+                          "auction", index, "docs/RULES.md §1.3")
     return int(digits), blind
 
 
@@ -85,7 +85,7 @@ def _check_header(record):
         raise RecordError(f"game must be \"501\", got {record.get('game')!r}", "game")
     seats = record.get("seats")
     if not _is_int(seats) or seats not in (3, 4):
-        raise RecordError(f"501 is played with 3 or 4 seats, got {seats!r}", "seats", None, "RULES.md §1.1")
+        raise RecordError(f"501 is played with 3 or 4 seats, got {seats!r}", "seats", None, "docs/RULES.md §1.1")
     dealer = record.get("dealer")
     if not _is_int(dealer) or not 0 <= dealer < seats:
         raise RecordError(f"dealer must be a seat 0..{seats - 1}, got {dealer!r}", "dealer")
@@ -103,7 +103,7 @@ def _check_header(record):
         if not isinstance(scores, list) or len(scores) != seats or not all(_is_int(x) for x in scores):
             raise RecordError(f"before.scores must list {seats} integers, got {scores!r}", "before")
         if any(x <= 0 for x in scores):
-            raise RecordError("a score at or below 0 means the game is already over", "before", None, "RULES.md §1.8")
+            raise RecordError("a score at or below 0 means the game is already over", "before", None, "docs/RULES.md §1.8")
         scores = list(scores)
     return seats, dealer, scores
 
@@ -121,26 +121,26 @@ def _check_cards(record, seats, dealer):
         want = 7 if s in active else 0
         if len(h) != want:
             why = "the 4-seat dealer sits out and gets no cards" if want == 0 else "every active player gets 7 cards"
-            raise RecordError(f"seat {s} holds {len(h)} cards; {why}", "hands", s, "RULES.md §1.2")
+            raise RecordError(f"seat {s} holds {len(h)} cards; {why}", "hands", s, "docs/RULES.md §1.2")
         cards = [card_token(c, "hands", s) for c in h]
         for c in cards:
             if c in seen:
-                raise RecordError(f"card {c} appears twice", "hands", s, "RULES.md §1.1")
+                raise RecordError(f"card {c} appears twice", "hands", s, "docs/RULES.md §1.1")
             seen.add(c)
         hands.append(cards)
     talon_in = record.get("talon")
     if not isinstance(talon_in, list) or len(talon_in) != 3:
-        raise RecordError("talon must be a list of 3 cards", "talon", None, "RULES.md §1.2")
+        raise RecordError("talon must be a list of 3 cards", "talon", None, "docs/RULES.md §1.2")
     talon = [card_token(c, "talon", i) for i, c in enumerate(talon_in)]
     for i, c in enumerate(talon):
         if c in seen:
-            raise RecordError(f"card {c} appears twice", "talon", i, "RULES.md §1.1")
+            raise RecordError(f"card {c} appears twice", "talon", i, "docs/RULES.md §1.1")
         seen.add(c)
     return hands, talon
 
 
 def _auction(record, seats, dealer):
-    """Replay the calls (RULES.md §1.3). Returns (declarer or None, bid, blind)."""
+    """Replay the calls (docs/RULES.md §1.3). Returns (declarer or None, bid, blind)."""
     calls = record.get("auction")
     if not isinstance(calls, list):
         raise RecordError("auction must be a list of calls", "auction")
@@ -158,61 +158,61 @@ def _auction(record, seats, dealer):
         if passed[pos]:
             continue
         if i >= len(calls):
-            raise RecordError(f"the auction is not over: seat {order[pos]} must still call", "auction", i, "RULES.md §1.3")
+            raise RecordError(f"the auction is not over: seat {order[pos]} must still call", "auction", i, "docs/RULES.md §1.3")
         bid, blind = _parse_call(calls[i], i)
         seat = order[pos]
         if bid is None:
             passed[pos] = True
         else:
             if bid < MIN_BID or bid > MAX_BID:
-                raise RecordError(f"bid {bid} out of range: bids are {MIN_BID}..{MAX_BID}", "auction", i, "RULES.md §1.3")
+                raise RecordError(f"bid {bid} out of range: bids are {MIN_BID}..{MAX_BID}", "auction", i, "docs/RULES.md §1.3")
             if bid <= cur:
-                raise RecordError(f"bid {bid} is not higher than the current bid {cur}", "auction", i, "RULES.md §1.3")
+                raise RecordError(f"bid {bid} is not higher than the current bid {cur}", "auction", i, "docs/RULES.md §1.3")
             if blind and looked[pos]:
-                raise RecordError(f"seat {seat} bid blind after looking at his hand", "auction", i, "RULES.md §1.3")
+                raise RecordError(f"seat {seat} bid blind after looking at his hand", "auction", i, "docs/RULES.md §1.3")
             if not blind:
                 looked[pos] = True
             cur, bidder, bidder_blind = bid, seat, blind
         i += 1
     if i != len(calls):
-        raise RecordError("call after the end of the auction", "auction", i, "RULES.md §1.3")
+        raise RecordError("call after the end of the auction", "auction", i, "docs/RULES.md §1.3")
     return bidder, cur, bidder_blind
 
 
 def _contract(record, decl, bid, hand10, opponents):
     c = record.get("contract")
     if not isinstance(c, dict):
-        raise RecordError("the auction has a winner: contract must be an object", "contract", None, "RULES.md §1.4")
+        raise RecordError("the auction has a winner: contract must be an object", "contract", None, "docs/RULES.md §1.4")
     if "abandon" in c:
         if set(c) != {"abandon"} or c["abandon"] is not True:  # 1 == True, but 1 is not true
-            raise RecordError('an abandoned contract is written {"abandon": true} and nothing else', "contract", None, "RULES.md §1.4")
+            raise RecordError('an abandoned contract is written {"abandon": true} and nothing else', "contract", None, "docs/RULES.md §1.4")
         return None
     if set(c) != {"trump", "target", "give"}:
-        raise RecordError('contract must be {"abandon": true} or have exactly trump, target, give', "contract", None, "RECORDS.md")
+        raise RecordError('contract must be {"abandon": true} or have exactly trump, target, give', "contract", None, "docs/RECORDS.md")
     trump = c["trump"]
     if not isinstance(trump, str) or _upper_ascii(trump) not in TRUMPS:
-        raise RecordError(f"trump must be S, H, D, C or NT, got {trump!r}", "contract", None, "RULES.md §1.4")
+        raise RecordError(f"trump must be S, H, D, C or NT, got {trump!r}", "contract", None, "docs/RULES.md §1.4")
     trump = _upper_ascii(trump)
     target = c["target"]
     if not _is_int(target) or not bid <= target <= MAX_BID:
-        raise RecordError(f"target must be a whole number from the bid {bid} to {MAX_BID}, got {target!r}", "contract", None, "RULES.md §1.4")
+        raise RecordError(f"target must be a whole number from the bid {bid} to {MAX_BID}, got {target!r}", "contract", None, "docs/RULES.md §1.4")
     give = c["give"]
     want = {str(s) for s in opponents}
     if not isinstance(give, dict) or not all(isinstance(k, str) for k in give) or set(give) != want:
-        raise RecordError(f"give must map each opponent seat {sorted(str(s) for s in opponents)} to one card", "contract", None, "RULES.md §1.4")
+        raise RecordError(f"give must map each opponent seat {sorted(str(s) for s in opponents)} to one card", "contract", None, "docs/RULES.md §1.4")
     gifts = {}
     for s in opponents:
         card = card_token(give[str(s)], "contract")
         if card not in hand10:
-            raise RecordError(f"declarer gives {card}, which he does not hold", "contract", None, "RULES.md §1.4")
+            raise RecordError(f"declarer gives {card}, which he does not hold", "contract", None, "docs/RULES.md §1.4")
         if card in gifts.values():
-            raise RecordError(f"declarer gives {card} twice", "contract", None, "RULES.md §1.4")
+            raise RecordError(f"declarer gives {card} twice", "contract", None, "docs/RULES.md §1.4")
         gifts[s] = card
     return trump, target, gifts
 
 
 def _play(record, seats, dealer, hands, trump):
-    """Play the eight tricks (RULES.md §1.5, §1.6). Returns (cards won, marriages declared, tricks won)."""
+    """Play the eight tricks (docs/RULES.md §1.5, §1.6). Returns (cards won, marriages declared, tricks won)."""
     plays = record.get("play")
     if not isinstance(plays, list):
         raise RecordError("play must be a list of cards", "play")
@@ -228,27 +228,27 @@ def _play(record, seats, dealer, hands, trump):
         seat = leader
         for k in range(3):
             if i >= len(plays):
-                raise RecordError(f"the deal is not over: {len(plays)} cards played, 24 needed", "play", i, "RULES.md §1.5")
+                raise RecordError(f"the deal is not over: {len(plays)} cards played, 24 needed", "play", i, "docs/RULES.md §1.5")
             tok = plays[i]
             declare = isinstance(tok, str) and tok.endswith("+")
             card = card_token(tok[:-1] if declare else tok, "play", i)
             hand = hands[seat]
             if card not in hand:
-                raise RecordError(f"seat {seat} does not hold {card}", "play", i, "RULES.md §1.5")
+                raise RecordError(f"seat {seat} does not hold {card}", "play", i, "docs/RULES.md §1.5")
             if k > 0:
                 led = trick[0][1]
                 if card[1] != led:
                     if any(c[1] == led for c in hand):
-                        raise RecordError(f"seat {seat} must follow suit {led} (revoke)", "play", i, "RULES.md §1.5")
+                        raise RecordError(f"seat {seat} must follow suit {led} (revoke)", "play", i, "docs/RULES.md §1.5")
                     if trump != "NT" and card[1] != trump and any(c[1] == trump for c in hand):
-                        raise RecordError(f"seat {seat} cannot follow {led} and must play a trump", "play", i, "RULES.md §1.5")
+                        raise RecordError(f"seat {seat} cannot follow {led} and must play a trump", "play", i, "docs/RULES.md §1.5")
             if declare:
                 if k != 0:
-                    raise RecordError("a marriage is declared only by the player leading a trick", "play", i, "RULES.md §1.6")
+                    raise RecordError("a marriage is declared only by the player leading a trick", "play", i, "docs/RULES.md §1.6")
                 if card[0] not in "KQ":
-                    raise RecordError(f"a marriage is declared by leading its K or Q, not {card}", "play", i, "RULES.md §1.6")
+                    raise RecordError(f"a marriage is declared by leading its K or Q, not {card}", "play", i, "docs/RULES.md §1.6")
                 if not ("K" + card[1] in hand and "Q" + card[1] in hand):
-                    raise RecordError(f"seat {seat} does not hold both K and Q of {card[1]}", "play", i, "RULES.md §1.6")
+                    raise RecordError(f"seat {seat} does not hold both K and Q of {card[1]}", "play", i, "docs/RULES.md §1.6")
                 marr[seat] += 40 if card[1] == trump else 20
             hand.remove(card)
             trick.append(card)
@@ -265,12 +265,12 @@ def _play(record, seats, dealer, hands, trump):
         tricks[winner] += 1
         leader = winner
     if i != len(plays):
-        raise RecordError("card played after the eighth trick", "play", i, "RULES.md §1.5")
+        raise RecordError("card played after the eighth trick", "play", i, "docs/RULES.md §1.5")
     return won, marr, tricks
 
 
 def replay(record) -> dict:
-    """Validate a 501 deal record against RULES.md §1 and return its ``result`` (RECORDS.md).
+    """Validate a 501 deal record against docs/RULES.md §1 and return its ``result`` (docs/RECORDS.md).
 
     Raises :class:`RecordError` (field, index, rule) for anything wrong; ``result`` on input
     is ignored.
@@ -286,9 +286,9 @@ def replay(record) -> dict:
     play = record.get("play", [])
     if decl is None:
         if "contract" in record:
-            raise RecordError("everyone passed: the deal has no contract", "contract", None, "RULES.md §1.3")
+            raise RecordError("everyone passed: the deal has no contract", "contract", None, "docs/RULES.md §1.3")
         if play != []:
-            raise RecordError("everyone passed: the deal is not played", "play", 0, "RULES.md §1.3")
+            raise RecordError("everyone passed: the deal is not played", "play", 0, "docs/RULES.md §1.3")
     else:
         order = seat_order(dealer, seats)
         opponents = [s for s in order if s != decl]
@@ -298,7 +298,7 @@ def replay(record) -> dict:
         if c is None:
             abandoned = True
             if play != []:
-                raise RecordError("an abandoned deal is not played", "play", 0, "RULES.md §1.4")
+                raise RecordError("an abandoned deal is not played", "play", 0, "docs/RULES.md §1.4")
             delta[decl] = mult * bid
             for s in opponents:
                 delta[s] = -25

@@ -1,4 +1,4 @@
-"""501 rules as pure jitted functions on bit sets (RULES.md §1).
+"""501 rules as pure jitted functions on bit sets (docs/RULES.md §1).
 
 Hands are ``uint64`` bit sets (:mod:`cardsim.cards`); trump is a suit index 0..3, or
 ``NT`` (4) for no-trump.  Nothing here draws randomness or knows about strategies.
@@ -20,7 +20,7 @@ _LANE6 = U64(63)
 @jit(inline="always")
 def active_seat(pos, dealer, seats):
     """The ``pos``-th active seat (0..2) from the dealer's left: the speaking order of the auction
-    and the first lead (RULES.md §1.2, §1.3); with 4 seats the dealer sits out."""
+    and the first lead (docs/RULES.md §1.2, §1.3); with 4 seats the dealer sits out."""
     s = dealer + 1 + pos
     # dealer < seats and pos <= 2 keep s below 2 * seats: one subtraction instead of a division
     return s - seats if s >= seats else s
@@ -28,7 +28,7 @@ def active_seat(pos, dealer, seats):
 
 @jit(inline="always")
 def next_active(seat, dealer, seats):
-    """The next active seat clockwise after ``seat`` (the dealer sits out with 4 seats, RULES.md §1.1)."""
+    """The next active seat clockwise after ``seat`` (the dealer sits out with 4 seats, docs/RULES.md §1.1)."""
     s = seat + 1 if seat + 1 < seats else 0
     if seats == 4 and s == dealer:
         s = s + 1 if s + 1 < seats else 0
@@ -37,7 +37,7 @@ def next_active(seat, dealer, seats):
 
 @jit
 def deal_hands(deck, dealer, seats, hands):
-    """Deal a shuffled 24-card ``deck`` (int64[24], ``deck[0]`` = top) as RULES.md §1.2 settles.
+    """Deal a shuffled 24-card ``deck`` (int64[24], ``deck[0]`` = top) as docs/RULES.md §1.2 settles.
 
     Seven rounds of one card to each active seat from the dealer's left; in rounds 1-3 one
     card to the talon after the players.  Writes ``hands`` (uint64[4], the dealer's stays 0
@@ -60,7 +60,7 @@ def deal_hands(deck, dealer, seats, hands):
 
 @jit
 def hand_points(hand):
-    """Card points (A 11, 10 10, K 4, Q 3, J 2, 9 0) in a bit set (int64), RULES.md §1.1."""
+    """Card points (A 11, 10 10, K 4, Q 3, J 2, 9 0) in a bit set (int64), docs/RULES.md §1.1."""
     h = U64(hand)
     return (LANE_POINTS[np.int64(h & _LANE6)] + LANE_POINTS[np.int64((h >> U64(16)) & _LANE6)]
             + LANE_POINTS[np.int64((h >> U64(32)) & _LANE6)] + LANE_POINTS[np.int64((h >> U64(48)) & _LANE6)])
@@ -68,7 +68,7 @@ def hand_points(hand):
 
 @jit
 def marriage_suits(hand):
-    """Bit mask (bit s = suit s) of the suits where ``hand`` holds both K and Q (RULES.md §1.6)."""
+    """Bit mask (bit s = suit s) of the suits where ``hand`` holds both K and Q (docs/RULES.md §1.6)."""
     m = 0
     for s in range(4):
         if (U64(hand) >> U64(16 * s)) & MARRIAGE_LANE == MARRIAGE_LANE:
@@ -79,14 +79,14 @@ def marriage_suits(hand):
 @jit
 def can_declare(hand, card):
     """Whether a lead of ``card`` from ``hand`` (uint64) may declare a marriage: a K or Q whose
-    partner is still in the hand (RULES.md §1.6; the caller checks that it is a lead)."""
+    partner is still in the hand (docs/RULES.md §1.6; the caller checks that it is a lead)."""
     r = card & 15
     return (r == RK or r == RQ) and (marriage_suits(hand) >> (card >> 4)) & 1 == 1
 
 
 @jit
 def marriage_value(suit, trump):
-    """40 for the trump suit, 20 otherwise; 20 for every suit in no-trump (RULES.md §1.6)."""
+    """40 for the trump suit, 20 otherwise; 20 for every suit in no-trump (docs/RULES.md §1.6)."""
     return 40 if suit == trump else 20
 
 
@@ -95,7 +95,7 @@ def legal_plays(hand, led_suit, trump):
     """Legal cards (bit set) for ``hand`` on a trick whose led suit is ``led_suit`` (-1 when leading).
 
     Follow suit; else trump if the contract has a trump suit and one is held (even a losing
-    one); else anything.  No obligation to beat or over-trump (RULES.md §1.5).
+    one); else anything.  No obligation to beat or over-trump (docs/RULES.md §1.5).
     """
     h = U64(hand)
     if led_suit < 0:
@@ -124,7 +124,7 @@ def beats(card, best, trump):
 def trick_best(trick, led_suit, trump):
     """The card winning so far among the cards ``trick`` (uint64 bit set, not empty) played to a
     trick led in ``led_suit``: the highest trump if any, else the highest card of the led suit
-    (RULES.md §1.5)."""
+    (docs/RULES.md §1.5)."""
     if trump != NT:
         trumps = U64(trick) & (U64(0xFFFF) << U64(16 * trump))
         if trumps != U64(0):
@@ -134,20 +134,20 @@ def trick_best(trick, led_suit, trump):
 
 @jit
 def declarer_delta(points, target, blind):
-    """Declarer's score change: −target if ``points >= target`` else +target, ×2 if blind (RULES.md §1.7)."""
+    """Declarer's score change: −target if ``points >= target`` else +target, ×2 if blind (docs/RULES.md §1.7)."""
     d = -target if points >= target else target
     return 2 * d if blind else d
 
 
 @jit
 def valid_bid(bid, current):
-    """A bid is an integer ≥ 66, > the current bid and ≤ 220 (RULES.md §1.3)."""
+    """A bid is an integer ≥ 66, > the current bid and ≤ 220 (docs/RULES.md §1.3)."""
     return bid >= MIN_BID and bid > current and bid <= MAX_BID
 
 
 @jit
 def valid_target(target, bid):
-    """A target is a whole number not below the winning bid and ≤ 220 (RULES.md §1.4)."""
+    """A target is a whole number not below the winning bid and ≤ 220 (docs/RULES.md §1.4)."""
     return target >= bid and target <= MAX_BID
 
 

@@ -38,6 +38,7 @@ RANDOM = REGISTRY.add(
      "p_abandon": "probability of abandoning after the talon (0..1)",
      "p_declare": "probability of declaring a marriage when able (0..1)"},
     {"p_pass": (0, 1), "max_raise": (1, 154), "p_blind": (0, 1), "p_abandon": (0, 1), "p_declare": (0, 1)},
+    {"max_raise": "int"},
 )
 HEURISTIC = REGISTRY.add(
     "heuristic", 1,
@@ -50,13 +51,14 @@ HEURISTIC = REGISTRY.add(
     {"margin": "card points kept in hand: bids while the next bid <= estimated deal points - margin",
      "abandon": "abandons when the estimate with the talon is below the bid by more than this (card points)",
      "target_margin": "target = max(bid, estimated deal points - target_margin) (card points)",
-     "blind_level": "highest bid it makes blind (deal points, RULES.md §1.3)",
+     "blind_level": "highest bid it makes blind (deal points, docs/RULES.md §1.3)",
      "blind_pos": "auction position in which it may bid blind (0 = first speaker, 1, 2; -1 = any)",
      "blind_score": "bids blind only while its own score is <= this (501 = always)",
      "blind_cur": "bids blind only while the current bid is <= this (before any bid counts as 0)",
      "blind_prob": "probability of taking a blind chance when all the gates above hold (0..1)"},
     {"margin": (-220, 220), "abandon": (-220, 220), "target_margin": (-220, 220), "blind_level": (0, 10000),
      "blind_pos": (-1, 2), "blind_score": (-100000, 100000), "blind_cur": (0, 10000), "blind_prob": (0, 1)},
+    {"blind_level": "int", "blind_pos": "int", "blind_score": "int", "blind_cur": "int"},
 )
 
 # Parameter positions, by name (``<STRATEGY>_<PARAM>``; tests check them against the registry).
@@ -290,7 +292,7 @@ def _masters(hand, unseen):
 # ------------------------------------------------------------------ contract output
 @jit(inline="always")
 def _abandon(out):
-    """``out`` (int64[5]) for an abandoned contract (RULES.md §1.4)."""
+    """``out`` (int64[5]) for an abandoned contract (docs/RULES.md §1.4)."""
     out[0] = 1
     out[1] = 0
     out[2] = 0
@@ -301,7 +303,7 @@ def _abandon(out):
 @jit(inline="always")
 def _declare(out, trump, target, gift1, gift2):
     """``out`` (int64[5]) for a declared contract: trump, target, the cards given to the first
-    and the second opponent clockwise (RULES.md §1.4)."""
+    and the second opponent clockwise (docs/RULES.md §1.4)."""
     out[0] = 0
     out[1] = trump
     out[2] = target

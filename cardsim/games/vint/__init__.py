@@ -1,4 +1,4 @@
-"""Vint (RULES.md §2): the game's :class:`~cardsim.games.base.GameSpec`."""
+"""Vint (docs/RULES.md §2): the game's :class:`~cardsim.games.base.GameSpec`."""
 from __future__ import annotations
 
 import numpy as np
@@ -60,7 +60,7 @@ SPEC = GameSpec(
     show=show,
     play_matches=play_matches,
     match_dtype=engine.RUBBER_DTYPE,
-    doc="Vint: Russian partnership game, no dummy, both sides score every trick (RULES.md §2)",
+    doc="Vint: Russian partnership game, no dummy, both sides score every trick (docs/RULES.md §2)",
     row_doc=engine.ROW_DOC,
     match_doc=engine.MATCH_DOC,
     forcing=Forcing(forcing.parse_option, forcing.declares, forcing.parse_before, forcing.play_given,

@@ -3,9 +3,9 @@
 One function per decision, each with one view signature (``docs/adding-a-game.md``):
 
 * ``choose_call(sid, params, rngs, hand, seat, calls, ncalls, current, current_bidder) -> int64``
-  the call (0 = pass, 1..35 = bid, RULES.md §2.2);
+  the call (0 = pass, 1..35 = bid, docs/RULES.md §2.2);
 * ``choose_card(sid, params, rngs, hand, seat, declarer, trump, leader, trick, n, played) -> int64``
-  the card index played from ``hand`` (RULES.md §2.3).
+  the card index played from ``hand`` (docs/RULES.md §2.3).
 
 ``sid`` is the seat's strategy id; ``params`` (float64[4, N_PARAMS]) and ``rngs`` (uint64[4, 1])
 hold every seat's rows, and a branch passes on only ``params[seat]`` / ``rngs[seat]`` (rows are

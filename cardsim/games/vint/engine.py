@@ -1,4 +1,4 @@
-"""The jitted Vint driver: deal, auction, 13 tricks, score — one row per deal (RULES.md §2).
+"""The jitted Vint driver: deal, auction, 13 tricks, score — one row per deal (docs/RULES.md §2).
 
 ``run_deal`` is the one implementation of a deal; ``simulate_rows`` loops it over a range of
 deals, ``trace_deal`` runs it for one deal keeping the action trace that records are made of,
@@ -39,7 +39,7 @@ ROW_DTYPE = np.dtype(_fields)
 ROW_DOC = """One row per deal.  ``deal`` its number (within a rubber: its number in the rubber);
 ``dealer``; ``declarer`` the last bidder (−1 when the deal is void: nobody bid); ``level`` 1..7
 and ``denomination`` 0..4 = S C D H NT of the contract (0 and −1 when void); ``value`` the trick
-value V (RULES.md §2.4); ``void``; ``made`` (the declarer's side took level + 6 tricks);
+value V (docs/RULES.md §2.4); ``void``; ``made`` (the declarer's side took level + 6 tricks);
 ``n_calls`` calls in the auction.  By team (``_0`` = seats 0+2, ``_1`` = seats 1+3), in score
 points: ``tricks``, ``below`` (tricks × V), ``above`` and its parts ``slam``, ``bid_slam``,
 ``honours``, ``aces``, ``penalty`` (undertricks, to the defenders), ``game`` (500 or 1000), and
@@ -56,7 +56,7 @@ RUBBER_DTYPE = np.dtype([("rubber", "i8"), ("deals", "i2"), ("void_deals", "i2")
 MATCH_DOC = """One row per rubber: ``rubber`` its number, ``deals`` (void deals included) and
 ``void_deals``, games won ``games_0``/``games_1``, ``winner`` (team), each team's total above +
 below over the rubber ``points_0``/``points_1`` (score points) and ``margin`` = winner's total −
-loser's (may be negative, RULES.md §2.7).  play_match's deal rows carry ``rubber`` first, then
+loser's (may be negative, docs/RULES.md §2.7).  play_match's deal rows carry ``rubber`` first, then
 the deal columns, with ``deal`` numbered within the rubber."""
 
 TRACE_PLAYS = 52
@@ -76,7 +76,7 @@ NO_FORCE = np.zeros(F_LEN, dtype=np.int64)
 
 @jit
 def deal_cards(key, dealer, base_deck, deck, hands):
-    """Shuffle and deal 13 cards each (RULES.md §2.1); returns the dealer (int64).
+    """Shuffle and deal 13 cards each (docs/RULES.md §2.1); returns the dealer (int64).
 
     The deal's stream first draws a dealer (used when ``dealer`` < 0, as for an independent
     deal; a rubber passes its rotating dealer), then shuffles ``deck`` (int64[52] scratch, reset
@@ -99,7 +99,7 @@ def deal_cards(key, dealer, base_deck, deck, hands):
 
 @jit(inline="always")
 def run_auction(dealer, hands, ids, params, rngs, calls, forced):
-    """The auction (RULES.md §2.2): the dealer speaks first, 8 passes void the deal, 12 passes
+    """The auction (docs/RULES.md §2.2): the dealer speaks first, 8 passes void the deal, 12 passes
     after a bid end it.  Returns ``(ncalls, declarer, contract, forced_ok)``: the calls made
     (written to ``calls``, int64[MAX_CALLS]), the last bidder (−1 void), the final bid (0 void)
     and whether a forced first call (``forced[F_KIND] == FORCE_FIRST_CALL``) was legal when its
@@ -142,7 +142,7 @@ def run_auction(dealer, hands, ids, params, rngs, calls, forced):
 
 @jit(inline="always")
 def forced_auction(dealer, declarer, contract, calls):
-    """The shortest legal auction in which ``declarer`` bids ``contract`` (RECORDS.md, forced
+    """The shortest legal auction in which ``declarer`` bids ``contract`` (docs/RECORDS.md, forced
     contracts): passes from the dealer to the declarer, his bid, then the 12 closing passes.
     Writes ``calls`` and returns their number."""
     n = 0
@@ -161,7 +161,7 @@ def forced_auction(dealer, declarer, contract, calls):
 
 @jit(inline="always")
 def play_tricks(declarer, trump, hands, ids, params, rngs, plays, hand, trick, winners):
-    """The play (RULES.md §2.3): the declarer's left leads, every hand hidden, follow suit if you
+    """The play (docs/RULES.md §2.3): the declarer's left leads, every hand hidden, follow suit if you
     can, the highest trump (else of the led suit) wins and leads next.  ``hands``: the initial
     hands (uint64[4], not changed); ``plays`` (int64[52]) receives the cards in order,
     ``winners`` (int64[13]) each trick's winning seat; ``hand`` (uint64[4]) and ``trick``
@@ -318,7 +318,7 @@ def play_given(seed, start, count, dealers, hands, ids, params, below, games, fo
     """Play deals ``start .. start+count-1`` of ``seed`` from given hands into ``rows``.
 
     ``dealers``: int64[count]; ``hands``: uint64[count, 4] (dealt under conditions, see
-    :mod:`cardsim.deal`); ``below``/``games``: int64[2], the line before every deal (RULES.md
+    :mod:`cardsim.deal`); ``below``/``games``: int64[2], the line before every deal (docs/RULES.md
     §2.7); ``forced``: int64[F_LEN] as for :func:`run_deal`, the same for every deal;
     ``forced_ok``: bool[count] receives whether the forced choice was legal.  The seats' streams
     are those of deal ``start + i`` of ``seed``, as in :func:`simulate_rows`, so every option of
@@ -376,7 +376,7 @@ def trace_deal(key, dealer_override, ids, params, below, games, base_deck, hands
 @jit
 def play_rubbers(seed, start, count, ids, params, base_deck, rubber_rows, deal_rows, deal_rubber):
     """Play rubbers ``start .. start+count-1``: deals chained with the line carried over until a
-    side wins two games (RULES.md §2.7); the dealer passes left after every deal, void or not.
+    side wins two games (docs/RULES.md §2.7); the dealer passes left after every deal, void or not.
 
     Deal ``j`` of rubber ``m`` has key ``deal_key(match_key(seed, m), j)``; the first dealer is
     the one its first deal draws.  Returns the number of deal rows written, or −1 when

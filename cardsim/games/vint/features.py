@@ -1,4 +1,4 @@
-"""Vint hand features for dealing under conditions (RULES.md §2.1, §2.6), and Vint's deal layout.
+"""Vint hand features for dealing under conditions (docs/RULES.md §2.1, §2.6), and Vint's deal layout.
 
 Cards in the Vint layout of :mod:`cardsim.cards` (ranks ``23456789TJQKA`` at bits 0..12).
 Features, each a weighted popcount (:class:`cardsim.deal.FeatureSet`):
@@ -6,7 +6,7 @@ Features, each a weighted popcount (:class:`cardsim.deal.FeatureSet`):
 * ``hcp``: high-card points A 4, K 3, Q 2, J 1 (0..37 in a hand; 40 in the deck);
 * ``aces``, ``kings``, ``queens``, ``jacks``: how many of that rank;
 * ``S``, ``C``, ``D``, ``H``: suit lengths;
-* ``honours_S`` … ``honours_H``: trump honours A K Q J 10 of that suit held (RULES.md §2.6).
+* ``honours_S`` … ``honours_H``: trump honours A K Q J 10 of that suit held (docs/RULES.md §2.6).
 """
 from __future__ import annotations
 
@@ -48,7 +48,7 @@ N_FEATURES = len(NAMES)
 
 
 def layout(seats: int = 4):
-    """Vint's deal (RULES.md §2.1): ``deck[k]`` to seat ``(dealer + 1 + k) % 4``; the shuffle stream
+    """Vint's deal (docs/RULES.md §2.1): ``deck[k]`` to seat ``(dealer + 1 + k) % 4``; the shuffle stream
     draws a dealer first even when the dealer is given (as ``engine.deal_cards`` does)."""
     return layout_from_dealer("vint", 4, FEATURES.base_deck, 4, True,
                               lambda d: (d + 1 + np.arange(N_CARDS)) % 4)

@@ -2,11 +2,11 @@
 
 What ``cardsim evaluate vint`` forces on the evaluated seat (README, "Ask about a hand"):
 
-* a bare call — ``P``, ``1S`` … ``7NT`` — is the seat's first call of the auction (RULES.md
+* a bare call — ``P``, ``1S`` … ``7NT`` — is the seat's first call of the auction (docs/RULES.md
   §2.2); where it is not legal when the seat first speaks (someone bid higher before), the deal
   counts as one in which the option was not legal, and the seat's strategy calls instead;
 * ``=CONTRACT`` (``=3NT``) skips the auction: the seat declares that contract, the player on
-  its left leads (RULES.md §2.3).
+  its left leads (docs/RULES.md §2.3).
 
 A question may also fix the calls made before the seat's first call (``auction``, from the
 dealer, who must then be given): "second hand after a pass" is ``auction=["P"]`` with the
@@ -14,7 +14,7 @@ dealer on the seat's right; "partner opened 1NT" is ``["1NT", "P"]`` with the de
 seat's partner.
 
 Everything else is played by the seats' strategies.  The score of an option is the seat's
-side's net for the deal, its total (below + above, score points, RULES.md §2.5–§2.7) minus the
+side's net for the deal, its total (below + above, score points, docs/RULES.md §2.5–§2.7) minus the
 other side's; higher is better.
 """
 from __future__ import annotations
@@ -47,7 +47,7 @@ def parse_call(text: str) -> int:
 
 def _prefix(auction, dealer, seat) -> list[int]:
     """The calls before ``seat``'s first call, checked: a legal auction that has not ended, after
-    which it is ``seat``'s turn (RULES.md §2.2)."""
+    which it is ``seat``'s turn (docs/RULES.md §2.2)."""
     if not auction:
         return []
     calls = [parse_call(c) if isinstance(c, str) else None for c in auction]
@@ -85,7 +85,7 @@ def declares(forced: np.ndarray) -> bool:
 def parse_before(before, setup: Setup) -> tuple:
     """The line before the deal: ``(below int64[2], games int64[2])`` from ``None`` (a clean
     line), ``[b0, b1]`` or ``[b0, b1, g0, g1]`` (points below the line and games won, by team,
-    RULES.md §2.7).  Raises OptionError."""
+    docs/RULES.md §2.7).  Raises OptionError."""
     if before is None:
         return np.zeros(2, dtype=np.int64), np.zeros(2, dtype=np.int64)
     values = list(before)
@@ -122,7 +122,7 @@ def outcome(rows: np.ndarray, seat: int, state=None):
 
 
 def trace_given(seed, deal, dealer, hands, talon, setup: Setup, forced, before) -> dict:
-    """The RECORDS.md record (with ``result``) of deal ``deal`` of ``seed`` as :func:`play_given`
+    """The docs/RECORDS.md record (with ``result``) of deal ``deal`` of ``seed`` as :func:`play_given`
     plays it."""
     key = deal_key(np.uint64(seed), int(deal))
     calls = np.zeros(MAX_CALLS, dtype=np.int64)

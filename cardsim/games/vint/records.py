@@ -1,4 +1,4 @@
-"""Vint deal records from the engine's trace (RECORDS.md), and the engine's result objects."""
+"""Vint deal records from the engine's trace (docs/RECORDS.md), and the engine's result objects."""
 from __future__ import annotations
 
 import numpy as np
@@ -26,7 +26,7 @@ def _pair(score, i):
 
 
 def result_from_score(score, info, below, games) -> dict:
-    """The RECORDS.md ``result`` of a deal from the engine's score vector and info."""
+    """The docs/RECORDS.md ``result`` of a deal from the engine's score vector and info."""
     if info[engine.I_CONTRACT] == PASS:
         zero = [0, 0]
         return {"game": "vint", "declarer": None, "contract": None, "tricks": list(zero), "below": list(zero),
@@ -84,6 +84,6 @@ def trace_record(key, setup, dealer=-1, below=(0, 0), games=(0, 0), forced=None)
 
 
 def make_records(seed, deal_ids, setup) -> list[dict]:
-    """RECORDS.md records of independent deals ``deal_ids`` of ``seed`` (as simulate plays them)."""
+    """docs/RECORDS.md records of independent deals ``deal_ids`` of ``seed`` (as simulate plays them)."""
     seed = np.uint64(check_seed(seed))
     return [{**trace_record(deal_key(seed, int(i)), setup), "source": source_of(setup, seed, i)} for i in deal_ids]

@@ -1,4 +1,4 @@
-"""Validate and score Vint deal records in plain Python (RECORDS.md, RULES.md §2).
+"""Validate and score Vint deal records in plain Python (docs/RECORDS.md, docs/RULES.md §2).
 
 This is the slow twin of the jitted engine: written from the rules, sharing none of its code
 beyond card parsing, so that simulate → records → replay checks one against the other.
@@ -17,18 +17,18 @@ SUIT_NAMES = {"S": "spades", "C": "clubs", "D": "diamonds", "H": "hearts"}
 def parse_call(token, index):
     """``"P"`` → None; ``"3C"`` → (3, 1).  Raises RecordError.
 
-    Exact grammar (RECORDS.md, Calls): ``P``, or a level ``1``..``7`` then ``S C D H NT``;
+    Exact grammar (docs/RECORDS.md, Calls): ``P``, or a level ``1``..``7`` then ``S C D H NT``;
     either case, nothing else.
     """
     if not isinstance(token, str):
-        raise RecordError(f"call must be a string, got {token!r}", "auction", index, "RECORDS.md Calls")
+        raise RecordError(f"call must be a string, got {token!r}", "auction", index, "docs/RECORDS.md Calls")
     # ASCII first: str.upper() maps some other letters onto ASCII ones ('ſ' -> 'S').
     t = token.upper() if token.isascii() else ""
     if t == "P":
         return None
     if len(t) >= 2 and "1234567".find(t[0]) >= 0 and t[1:] in DENOMINATIONS:
         return int(t[0]), DENOMINATIONS.index(t[1:])
-    raise RecordError(f"unknown call {token!r}", "auction", index, "RECORDS.md Calls")
+    raise RecordError(f"unknown call {token!r}", "auction", index, "docs/RECORDS.md Calls")
 
 
 def call_token(call) -> str:
@@ -39,7 +39,7 @@ def _card(token, field, index):
     try:
         return parse_card(token, RANKS)
     except CardError as exc:
-        raise RecordError(str(exc), field, index, "RECORDS.md Cards") from None
+        raise RecordError(str(exc), field, index, "docs/RECORDS.md Cards") from None
 
 
 def _int(value, what, field):
@@ -51,18 +51,18 @@ def _int(value, what, field):
 def parse_hands(record):
     hands = record.get("hands")
     if not isinstance(hands, list) or len(hands) != 4:
-        raise RecordError("hands must be a list of 4 hands", "hands", None, "RULES.md §2.1")
+        raise RecordError("hands must be a list of 4 hands", "hands", None, "docs/RULES.md §2.1")
     seen = {}
     out = []
     for seat, hand in enumerate(hands):
         if not isinstance(hand, list) or len(hand) != 13:
-            raise RecordError(f"seat {seat} must hold 13 cards", "hands", seat, "RULES.md §2.1")
+            raise RecordError(f"seat {seat} must hold 13 cards", "hands", seat, "docs/RULES.md §2.1")
         cards = set()
         for token in hand:
             c = _card(token, "hands", seat)
             if c in seen:
                 raise RecordError(f"card {token} dealt twice (seats {seen[c]} and {seat})", "hands", seat,
-                                  "RULES.md §2.1")
+                                  "docs/RULES.md §2.1")
             seen[c] = seat
             cards.add(c)
         out.append(cards)
@@ -74,7 +74,7 @@ def parse_before(record):
     if before is None:
         return [0, 0], [0, 0]
     if not isinstance(before, dict) or set(before) - {"below", "games"}:
-        raise RecordError('before must be {"below": [b0, b1], "games": [g0, g1]}', "before", None, "RECORDS.md")
+        raise RecordError('before must be {"below": [b0, b1], "games": [g0, g1]}', "before", None, "docs/RECORDS.md")
     below = before.get("below", [0, 0])
     games = before.get("games", [0, 0])
     for name, pair in (("below", below), ("games", games)):
@@ -86,14 +86,14 @@ def parse_before(record):
                 raise RecordError(f"before.{name} cannot be negative", "before")
     if max(below) >= 500:
         raise RecordError("a side at 500 or more below the line has already won that game", "before", None,
-                          "RULES.md §2.7")
+                          "docs/RULES.md §2.7")
     if max(games) >= 2:
-        raise RecordError("the rubber is already over (a side has won two games)", "before", None, "RULES.md §2.7")
+        raise RecordError("the rubber is already over (a side has won two games)", "before", None, "docs/RULES.md §2.7")
     return list(below), list(games)
 
 
 def run_auction(auction, dealer):
-    """Check the calls of RULES.md §2.2; returns (declarer, (level, denomination)) or (None, None)."""
+    """Check the calls of docs/RULES.md §2.2; returns (declarer, (level, denomination)) or (None, None)."""
     if not isinstance(auction, list):
         raise RecordError("auction must be a list of calls", "auction")
     current = None
@@ -107,20 +107,20 @@ def run_auction(auction, dealer):
         else:
             if current is not None and call <= current:
                 raise RecordError(f"{call_token(call)} by seat {seat} is not higher than {call_token(current)}",
-                                  "auction", i, "RULES.md §2.2")
+                                  "auction", i, "docs/RULES.md §2.2")
             current, declarer, passes = call, seat, 0
         ended = (current is None and passes == 8) or (current is not None and passes == 12)
         if ended and i != len(auction) - 1:
-            raise RecordError("call after the auction ended", "auction", i + 1, "RULES.md §2.2")
+            raise RecordError("call after the auction ended", "auction", i + 1, "docs/RULES.md §2.2")
         if ended:
             return declarer, current
     need = 8 - passes if current is None else 12 - passes
     raise RecordError(f"auction incomplete: {need} more consecutive passes needed to end it", "auction",
-                      len(auction), "RULES.md §2.2")
+                      len(auction), "docs/RULES.md §2.2")
 
 
 def play_tricks(play, hands, declarer, trump):
-    """Check the 52 cards of RULES.md §2.3; returns the seat winning each trick, in order."""
+    """Check the 52 cards of docs/RULES.md §2.3; returns the seat winning each trick, in order."""
     if not isinstance(play, list):
         raise RecordError("play must be a list of cards", "play")
     held = [set(h) for h in hands]
@@ -131,16 +131,16 @@ def play_tricks(play, hands, declarer, trump):
         for k in range(4):
             i = 4 * t + k
             if i >= len(play):
-                raise RecordError(f"play incomplete: {len(play)} cards of 52", "play", len(play), "RULES.md §2.3")
+                raise RecordError(f"play incomplete: {len(play)} cards of 52", "play", len(play), "docs/RULES.md §2.3")
             seat = (leader + k) % 4
             c = _card(play[i], "play", i)
             if c not in held[seat]:
-                raise RecordError(f"{play[i]} is not in seat {seat}'s hand", "play", i, "RULES.md §2.3")
+                raise RecordError(f"{play[i]} is not in seat {seat}'s hand", "play", i, "docs/RULES.md §2.3")
             if trick:
                 led = trick[0][1] >> 4
                 if c >> 4 != led and any(x >> 4 == led for x in held[seat]):
                     raise RecordError(f"seat {seat} revokes: plays {play[i]} holding {SUIT_NAMES[SUITS[led]]}",
-                                      "play", i, "RULES.md §2.3 follow suit")
+                                      "play", i, "docs/RULES.md §2.3 follow suit")
             held[seat].discard(c)
             trick.append((seat, c))
         led = trick[0][1] >> 4
@@ -154,12 +154,12 @@ def play_tricks(play, hands, declarer, trump):
         leader = max(trick, key=power)[0]
         winners.append(leader)
     if len(play) > 52:
-        raise RecordError("cards played after the 13th trick", "play", 52, "RULES.md §2.3")
+        raise RecordError("cards played after the 13th trick", "play", 52, "docs/RULES.md §2.3")
     return winners
 
 
 def score(level, denomination, declarer, winners, hands, below, games):
-    """The result pieces of RULES.md §2.4–§2.7 for a played deal."""
+    """The result pieces of docs/RULES.md §2.4–§2.7 for a played deal."""
     v = 4 + 2 * denomination + 10 * (level - 1)
     dteam = declarer % 2
     tricks = [0, 0]
@@ -238,14 +238,14 @@ def void_result(below, games):
 
 
 def replay(record) -> dict:
-    """Validate one Vint record and return its ``result`` (RECORDS.md); raises RecordError."""
+    """Validate one Vint record and return its ``result`` (docs/RECORDS.md); raises RecordError."""
     if not isinstance(record, dict):
         raise RecordError("a record must be a JSON object")
     if record.get("game") != "vint":
         raise RecordError(f"not a Vint record: game {record.get('game')!r}", "game")
     seats = record.get("seats", 4)
     if type(seats) is not int or seats != 4:
-        raise RecordError(f"Vint is played by 4 seats, not {seats!r}", "seats", None, "RULES.md §2.1")
+        raise RecordError(f"Vint is played by 4 seats, not {seats!r}", "seats", None, "docs/RULES.md §2.1")
     dealer = _int(record.get("dealer"), "dealer", "dealer")
     if not 0 <= dealer < 4:
         raise RecordError(f"dealer must be a seat 0..3, got {dealer}", "dealer")
@@ -263,7 +263,7 @@ def replay(record) -> dict:
         raise RecordError("play must be a list of cards", "play")
     if contract is None:
         if play:
-            raise RecordError("cards played in a void deal", "play", 0, "RULES.md §2.2")
+            raise RecordError("cards played in a void deal", "play", 0, "docs/RULES.md §2.2")
         return void_result(below, games)
     level, denomination = contract
     winners = play_tricks(play, hands, declarer, denomination)

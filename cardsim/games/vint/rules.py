@@ -1,8 +1,8 @@
-"""Vint rules as pure jitted functions (RULES.md §2): calls, legal plays, trick winner, scoring.
+"""Vint rules as pure jitted functions (docs/RULES.md §2): calls, legal plays, trick winner, scoring.
 
 Cards use the Vint layout of :mod:`cardsim.cards` (ranks ``23456789TJQKA`` at bits 0..12 of
 each suit lane, suits ``S C D H`` = 0..3).  Denominations are numbered like the suits, with
-no-trump = 4, which is also their rank order (RULES.md §2.2: spades < clubs < diamonds <
+no-trump = 4, which is also their rank order (docs/RULES.md §2.2: spades < clubs < diamonds <
 hearts < no-trump).
 
 A call is an int: 0 = pass, ``1 + 5 * (level - 1) + denomination`` = a bid (1 = 1S … 35 = 7NT),
@@ -24,9 +24,9 @@ DENOMINATIONS = ("S", "C", "D", "H", "NT")
 PASS = 0
 MAX_CALL = 35
 VOID_PASSES = 8
-"""Consecutive passes that void a deal in which nobody has bid (RULES.md §2.2)."""
+"""Consecutive passes that void a deal in which nobody has bid (docs/RULES.md §2.2)."""
 CLOSING_PASSES = 12
-"""Consecutive passes after a bid that end the auction (RULES.md §2.2)."""
+"""Consecutive passes after a bid that end the auction (docs/RULES.md §2.2)."""
 GAME_THRESHOLD = 500
 MAX_CALLS = 512
 """Upper bound on calls in one auction: 35 bids each followed by at most 11 passes, plus 12."""
@@ -37,7 +37,7 @@ KINGS = ACES >> U64(1)
 QUEENS = ACES >> U64(2)
 JACKS = ACES >> U64(3)
 HONOURS_LANE = U64(0b11111 << TEN)
-"""A K Q J 10 of one suit, in lane 0 (RULES.md §2.6)."""
+"""A K Q J 10 of one suit, in lane 0 (docs/RULES.md §2.6)."""
 
 # Indices into the jitted score vector (see ``score_deal``): two entries (team 0, team 1) each
 # unless noted.
@@ -66,7 +66,7 @@ def call_denomination(call):
 
 @jit(inline="always")
 def trick_value(level, denomination):
-    """V = base + 10 × (level − 1), base S 4, C 6, D 8, H 10, NT 12 (RULES.md §2.4); score points."""
+    """V = base + 10 × (level − 1), base S 4, C 6, D 8, H 10, NT 12 (docs/RULES.md §2.4); score points."""
     return np.int64(4 + 2 * denomination + 10 * (level - 1))
 
 
@@ -74,7 +74,7 @@ def trick_value(level, denomination):
 def legal_plays(hand, led_suit):
     """Cards ``hand`` (uint64) may play to a trick whose led suit is ``led_suit`` (−1 = leading).
 
-    Follow suit if you can, otherwise any card (RULES.md §2.3).
+    Follow suit if you can, otherwise any card (docs/RULES.md §2.3).
     """
     if led_suit < 0:
         return U64(hand)
@@ -89,7 +89,7 @@ def winning_index(trick, n, trump):
     """Index (0..n-1, in play order) of the card winning the first ``n`` cards of ``trick``.
 
     ``trick``: int64 card indices in play order, ``trick[0]`` led; ``trump``: 0..3 or NT.
-    The highest trump wins, else the highest card of the led suit (RULES.md §2.3).
+    The highest trump wins, else the highest card of the led suit (docs/RULES.md §2.3).
     """
     best = 0
     for i in range(1, n):
@@ -105,7 +105,7 @@ def winning_index(trick, n, trump):
 
 @jit
 def honours_held(hands, team, trump):
-    """Trump honours (A K Q J 10, RULES.md §2.6) in the team's initial hands; 0 in no-trump."""
+    """Trump honours (A K Q J 10, docs/RULES.md §2.6) in the team's initial hands; 0 in no-trump."""
     if trump >= NT:
         return np.int64(0)
     both = U64(hands[team]) | U64(hands[team + 2])
@@ -127,7 +127,7 @@ def high_card_points(hand):
 
 @jit
 def score_deal(level, denomination, declarer, trick_winners, hands, below_before, games_before, out):
-    """Score one played Vint deal (RULES.md §2.4–§2.7) into ``out`` (int64[N_SCORE]).
+    """Score one played Vint deal (docs/RULES.md §2.4–§2.7) into ``out`` (int64[N_SCORE]).
 
     ``trick_winners``: int64[13], the seat that won each trick in play order; ``hands``:
     uint64[4] initial hands; ``below_before``/``games_before``: int64[2] rubber state.
@@ -152,7 +152,7 @@ def score_deal(level, denomination, declarer, trick_winners, hands, below_before
         else:
             below1 += v
             running = below1
-        # The trick that first carries a side to 500 decides the game (RULES.md §2.7).
+        # The trick that first carries a side to 500 decides the game (docs/RULES.md §2.7).
         if game_won_by < 0 and running >= GAME_THRESHOLD:
             game_won_by = team
             out[S_CROSSING] = t + 1

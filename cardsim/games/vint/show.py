@@ -1,4 +1,4 @@
-"""A Vint deal for people: hands, auction, tricks and score from a record (RECORDS.md)."""
+"""A Vint deal for people: hands, auction, tricks and score from a record (docs/RECORDS.md)."""
 from __future__ import annotations
 
 from cardsim.cards import hand_of, hand_str, parse_card

@@ -122,7 +122,7 @@ def heuristic_call(params, hand, seat, calls, ncalls, current, current_bidder):
     """Bid the cheapest legal contract in the denomination with most expected tricks, as long as
     its level is within expected tricks − 6 + ``aggression``; otherwise pass.
 
-    The undertrick penalty (500 × level a trick, RULES.md §2.6) dwarfs a trick's value, so the
+    The undertrick penalty (500 × level a trick, docs/RULES.md §2.6) dwarfs a trick's value, so the
     level cap is the stopping rule.  Never overbids its own standing bid.
     """
     if current_bidder == seat or current >= MAX_CALL:

@@ -1,0 +1,204 @@
+"""Typed user frames (cardsim.frames): nullable columns, ordered categoricals, missing outcomes
+on undeclared deals, hands spelled as the records spell them, parameter type errors."""
+import time
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import cardsim
+from cardsim import frames
+from cardsim.games import get_game
+from cardsim.strategies.registry import StrategyError
+
+DENOMS = ["S", "C", "D", "H", "NT"]
+
+
+def assert_ordered(col: pd.Series, categories):
+    assert isinstance(col.dtype, pd.CategoricalDtype) and col.dtype.ordered
+    assert list(col.cat.categories) == list(categories)
+
+
+@pytest.fixture(scope="module")
+def vint():
+    return cardsim.simulate("vint", 3000, seed=5)
+
+
+@pytest.fixture(scope="module")
+def g500():
+    return cardsim.simulate("500", 3000, seed=5)
+
+
+@pytest.fixture(scope="module")
+def g501():
+    return cardsim.simulate("501", 3000, seed=5)
+
+
+def test_vint_frame_dtypes_and_void_deals(vint):
+    assert str(vint.declarer.dtype) == "Int8" and str(vint.level.dtype) == "Int8"
+    assert str(vint.value.dtype) == "Int16" and str(vint.made.dtype) == "boolean"
+    assert_ordered(vint.denomination, DENOMS)
+    assert_ordered(vint.contract, frames.VINT_CONTRACTS)
+    assert_ordered(vint.opening_denomination, DENOMS)
+    assert vint.contract.cat.categories[0] == "1S" and vint.contract.cat.categories[-1] == "7NT"
+    void = vint[vint.void]
+    assert len(void) > 0, "3,000 deals hold void deals"
+    for col in ("declarer", "level", "denomination", "contract", "value", "made", "tricks_0"):
+        assert void[col].isna().all(), col
+    declared = vint[~vint.void]
+    assert declared[["declarer", "level", "contract", "made"]].notna().all().all()
+    # df.made.mean() is the made rate of declared contracts
+    assert vint.made.mean() == pytest.approx(declared.made.astype(bool).mean())
+    # the contract reads as level + denomination, and sorts in the game's order
+    assert (declared.contract.astype(str) == declared.level.astype(str) + declared.denomination.astype(str)).all()
+    assert (vint.denomination.dropna() < "NT").sum() == (declared.denomination != "NT").sum()
+    assert (vint.crossing_trick.dropna() >= 1).all() and (vint.opener.dropna() >= 0).all()
+
+
+def test_500_frame_dtypes_and_thrown_in_deals(g500):
+    assert str(g500.declarer.dtype) == "Int8" and str(g500.made.dtype) == "boolean"
+    assert_ordered(g500.denomination, DENOMS)
+    assert_ordered(g500.contract, frames.G500_CONTRACTS)
+    assert str(g500.discard.dtype) == "UInt64" and g500.hand_0.dtype == np.uint64
+    thrown = g500[g500.declarer.isna()]
+    assert len(thrown) > 0
+    for col in ("contract", "denomination", "level", "value", "decl_tricks", "made", "tricks_0", "discard", "bowers_0"):
+        assert thrown[col].isna().all(), col
+    played = g500[g500.declarer.notna()]
+    assert played.made.notna().all() and (played.level.astype(int) == 6 + played.contract.cat.codes // 5).all()
+    assert (played.contract.astype(str) == played.level.astype(str) + played.denomination.astype(str)).all()
+    assert played[played.denomination == "NT"].bowers_0.isna().all()
+    # the bid table's order: 6S < 6NT < 7S
+    assert pd.Series(["7S", "6NT", "6S"], dtype=g500.contract.dtype).sort_values().tolist() == ["6S", "6NT", "7S"]
+
+
+def test_501_frame_dtypes_missing_seats_and_void_deals(g501):
+    assert str(g501.declarer.dtype) == "Int8" and str(g501.bid.dtype) == "Int16"
+    assert str(g501.made.dtype) == "boolean" and str(g501.blind.dtype) == "boolean"
+    assert_ordered(g501.trump, DENOMS)
+    void = g501[g501.void]
+    assert len(void) > 0
+    for col in ("declarer", "bid", "target", "trump", "made", "blind", "abandoned", "cards_0", "marr_0"):
+        assert void[col].isna().all(), col
+    # three seats: seat 3 has no value anywhere
+    seat3 = [c for c in g501.columns if c.endswith("_3")]
+    assert g501[seat3].isna().all().all() and g501[[c[:-1] + "0" for c in seat3]].notna().any().all()
+    abandoned = g501[g501.abandoned.fillna(False)]
+    assert len(abandoned) > 0 and abandoned.target.isna().all() and abandoned.trump.isna().all()
+    assert (abandoned.made == False).all()  # noqa: E712 - a declared contract given up is not made
+
+
+def test_501_four_seats_dealer_has_no_hand():
+    df = cardsim.simulate("501", 400, seed=3, seats=4)
+    for s in range(4):
+        dealt = df.dealer == s
+        assert df.loc[dealt, f"hand_pts_{s}"].isna().all() and df.loc[~dealt, f"hand_pts_{s}"].notna().all()
+        assert df.loc[dealt, f"score_{s}"].notna().all()
+
+
+def test_match_frames_are_typed():
+    m, d = cardsim.play_match("vint", 20, seed=1)
+    assert str(m.winner.dtype) == "Int8" and str(d.made.dtype) == "boolean"
+    assert d.made[d.void].isna().all() and list(d.columns[:1]) == ["rubber"]
+    m, d = cardsim.play_match("501", 10, seed=1)
+    assert str(m.win_3.dtype) == "boolean" and m.win_3.isna().all() and m.final_3.isna().all()
+    assert m.win_0.notna().all() and d.declarer.isna().eq(d.void).all()
+    m, d = cardsim.play_match("500", 5, seed=1)
+    assert str(m.winner.dtype) == "Int8" and d.made[d.declarer.isna()].isna().all()
+
+
+def test_compact_false_widens_nullable_columns():
+    df = cardsim.simulate("vint", 200, seed=1, compact=False)
+    assert str(df.declarer.dtype) == "Int64" and df.hcp_0.dtype == np.int64
+    assert isinstance(df.contract.dtype, pd.CategoricalDtype) and str(df.made.dtype) == "boolean"
+
+
+def test_dtype_table_matches_simulate(vint, g500):
+    assert frames.dtype_table("vint") == {k: str(v) for k, v in vint.dtypes.items()}
+    assert frames.dtype_table("500") == {k: str(v) for k, v in g500.dtypes.items()}
+
+
+def test_read_dataset_gives_the_simulate_frame(tmp_path):
+    run = cardsim.make_run("500", 500, 4, chunk_size=200)
+    from cardsim.runner import simulate_to_dataset
+
+    path = simulate_to_dataset(tmp_path / "d.parquet", run)
+    stored = pd.read_parquet(path)
+    assert stored.declarer.dtype == np.int8 and (stored.declarer == -1).any()  # storage keeps the raw codes
+    got = cardsim.read_dataset(path)
+    want = cardsim.simulate("500", 500, seed=4)
+    pd.testing.assert_frame_equal(got.reset_index(drop=True), want)
+    assert got.attrs["game"] == "500"
+
+
+def test_read_dataset_errors(tmp_path):
+    with pytest.raises(FileNotFoundError, match="no such dataset"):
+        cardsim.read_dataset(tmp_path / "nothing")
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(cardsim.OptionError, match="not a cardsim dataset"):
+        cardsim.read_dataset(tmp_path / "empty")
+
+
+def test_compare_measure_sees_typed_frames():
+    t = cardsim.compare("vint", 400, "heuristic", {"bold": "heuristic:aggression=1"},
+                        lambda df: df.made.fillna(False).astype(float), seed=2)
+    assert isinstance(t.variant.dtype, pd.CategoricalDtype) and list(t.variant) == ["baseline", "bold"]
+    with pytest.raises(cardsim.OptionError, match="fillna"):
+        cardsim.compare("vint", 200, "heuristic", {"x": "random"}, lambda df: df.made, seed=2)
+
+
+def test_decoded_hands_match_the_records(g500):
+    recs = cardsim.records("500", range(300), seed=5)
+    head = g500.iloc[:300]
+    for seat in range(4):
+        got = cardsim.decode_hands(head, seat)
+        assert got.tolist() == [" ".join(r["hands"][seat]) for r in recs]
+    assert cardsim.decode_hands(head, "kitty").tolist() == [" ".join(r["talon"]) for r in recs]
+    discard = cardsim.decode_hands(head, "discard")
+    assert [d if isinstance(d, str) else None for d in discard] == [
+        " ".join(r["discard"]) if "discard" in r else None for r in recs]
+    assert cardsim.hand_str("500", head.hand_2.iloc[7]) == " ".join(recs[7]["hands"][2])
+    wide = cardsim.with_hands(head)
+    assert {"cards_0", "cards_3", "kitty_cards", "discard_cards"} <= set(wide.columns)
+    assert wide.cards_1.iloc[0] == " ".join(recs[0]["hands"][1])
+
+
+def test_hand_str_spells_every_game_as_records_do():
+    assert cardsim.hand_str("500", (1 << 15) | (1 << 14) | (1 << (16 * 3 + 10)) | (1 << 6)) == "HJ LJ AH TS"
+    assert cardsim.hand_str("vint", (1 << (16 * 2 + 12)) | (1 << 8)) == "AD TS"
+    assert cardsim.hand_str("501", (1 << (16 * 1 + 4)) | (1 << 0)) == "TC 9S"
+    assert cardsim.hand_str("vint", 0) == ""
+    with pytest.raises(ValueError, match="64-bit"):
+        cardsim.hand_str("vint", -1)
+    with pytest.raises(cardsim.OptionError, match="carry no hand"):
+        cardsim.decode_hands(cardsim.simulate("vint", 5, seed=1), 0)
+
+
+def test_decode_is_vectorised_fast_enough():
+    bits = np.random.default_rng(1).integers(0, 2**63, 100_000, dtype=np.int64).astype(np.uint64)
+    start = time.perf_counter()
+    text = frames.decode_bits("500", bits)
+    assert time.perf_counter() - start < 2.0
+    assert text.shape == (100_000,) and text[0] == cardsim.hand_str("500", bits[0])
+
+
+@pytest.mark.parametrize("game,spec,text", [
+    ("501", "heuristic:blind_pos=0.5", "'blind_pos' of 'heuristic' must be a whole number from -1 to 2, got 0.5"),
+    ("501", "heuristic:blind_level=70.5", "must be a whole number from 0 to 10000"),
+    ("500", "heuristic:jump=0.5", "'jump' of 'heuristic' must be 0 or 1 (no / yes), got 0.5"),
+    ("500", "heuristic:jump=2", "must be 0 or 1"),
+])
+def test_parameter_types_are_checked(game, spec, text):
+    with pytest.raises(StrategyError, match=text.replace("(", r"\(").replace(")", r"\)")):
+        cardsim.simulate(game, 10, strategies=spec)
+
+
+def test_whole_parameters_accept_whole_values():
+    spec = get_game("501").registry
+    _, vec = spec.resolve("heuristic:blind_pos=1,blind_level=80")
+    assert vec[spec["heuristic"].param_index("blind_pos")] == 1.0
+
+
+def test_play_match_names_itself():
+    assert cardsim.play_match.__name__ == "play_match"
+    assert "Returns ``(matches, deals)``" in cardsim.play_match.__doc__
