@@ -186,7 +186,7 @@ def blind_measure(rows: pd.DataFrame) -> pd.DataFrame:
 
 
 def blind_table(compared: pd.DataFrame, seats: int | None = None) -> pd.DataFrame:
-    """One row per variant from ``cardsim.compare.compare(..., measure=blind_measure)``; with
+    """One row per variant from ``cardsim.compare(..., measure=blind_measure)``; with
     ``seats`` a first column says how many played (with 4 the dealer sits out: seat 0 scores
     nothing in a quarter of the deals)."""
     wide = compared.pivot(index="variant", columns="measure", values=["mean", "diff", "diff_lo", "diff_hi", "n"])
