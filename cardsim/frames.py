@@ -173,8 +173,8 @@ MISSING_DOC = {
     "500": ("Missing (<NA>) on a thrown-in deal (everybody passed): declarer, contract, denomination, "
             "level, value, decl_tricks, made, tricks_0/1, discard, bowers_p (bowers also in no-trump); "
             "winner when nobody reached the target.  Categoricals, ordered: denomination S < C < D < H < "
-            "NT, contract 6S < 6C < … < 10NT (bid-table order).  Hand columns hand_0..3, kitty, discard "
-            "are bit sets (uint64): cardsim.decode_hands(df, seat) spells them as record card tokens, "
+            "NT, contract 6S < 6C < … < 10NT (bid-table order).  Hand columns hand_0..3, kitty (uint64) and "
+            "discard (UInt64) are bit sets of cards: cardsim.decode_hands(df, seat) spells them as record card tokens, "
             "cardsim.with_hands(df) adds cards_0..3, kitty_cards, discard_cards."),
 }
 MATCH_MISSING_DOC = {
