@@ -41,6 +41,8 @@ def seat_params(rng, strategy):
     params = np.zeros((4, N_PARAMS), dtype=np.float64)
     for seat in range(4):
         values = {n: rng.uniform(*strategy.bounds[n]) for n in strategy.params}
+        # whole-number and yes/no parameters take whole values
+        values.update({n: float(round(values[n])) for n in strategy.kinds})
         params[seat] = strategy.vector(**values)
     return params
 

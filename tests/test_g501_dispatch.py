@@ -34,6 +34,8 @@ def random_params(strategy, rng):
         lo, hi = strategy.bounds.get(name, (default - 10, default + 10))
         lo, hi = max(lo, -250.0), min(hi, 250.0)
         values[name] = float(rng.uniform(lo, hi)) if rng.random() < 0.7 else float(default)
+        if name in strategy.kinds:  # whole-number parameters take whole values
+            values[name] = float(round(values[name]))
     return strategy.vector(**values)
 
 
