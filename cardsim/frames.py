@@ -79,9 +79,6 @@ class _Raw:
         col = self.rows[name]
         return col.to_numpy() if isinstance(col, pd.Series) else np.asarray(col)
 
-    def __contains__(self, name) -> bool:
-        return name in self.names
-
 
 # ------------------------------------------------------------------------------ per game
 def _vint_deals(c: _Raw, seats: int) -> dict:
@@ -257,8 +254,10 @@ def read_dataset(path, columns=None) -> pd.DataFrame:
     """The deals of a dataset written by ``cardsim simulate -o PATH`` (or ``runner.simulate_to_dataset``)
     as the same typed frame :func:`cardsim.simulate` returns (``df.attrs``: the run's manifest), or
     a plain parquet file written from a typed frame (``cardsim simulate --matches`` files) as it is.
-    ``columns``: a subset to read.  Raises OptionError for a dataset of aggregates (a transform's
-    output) or without a manifest naming its game; FileNotFoundError when nothing is there."""
+    ``columns``: the columns to return (typed like the rest: the whole rows are read, since a
+    missing value depends on several stored columns).  Raises OptionError for a dataset of
+    aggregates (a transform's output) or without a manifest naming its game, KeyError for an
+    unknown column, FileNotFoundError when nothing is there."""
     path = Path(path)
     if not path.exists():
         raise FileNotFoundError(f"{path}: no such dataset")
@@ -274,17 +273,12 @@ def read_dataset(path, columns=None) -> pd.DataFrame:
     parts = sorted(path.glob("part-*.parquet"))
     if not parts:
         raise OptionError(f"{path} holds no finished chunk yet")
-    raw = pd.concat([pd.read_parquet(p, columns=columns) for p in parts], ignore_index=True)
-    df = _read_typed(manifest["game"], raw, manifest.get("seats"))
+    raw = pd.concat([pd.read_parquet(p) for p in parts], ignore_index=True)
+    df = deals(manifest["game"], raw, manifest.get("seats"))
+    if columns is not None:
+        df = df[list(columns)]
     df.attrs.update(manifest)
     return df
-
-
-def _read_typed(game: str, raw: pd.DataFrame, seats) -> pd.DataFrame:
-    needed = set(get_game(game).row_dtype.names)
-    if needed <= set(raw.columns):
-        return deals(game, raw, seats)
-    return raw  # a column subset: only whole rows can be typed (the missing masks need several columns)
 
 
 # ------------------------------------------------------------------------------ hands

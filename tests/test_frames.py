@@ -129,6 +129,8 @@ def test_read_dataset_gives_the_simulate_frame(tmp_path):
     want = cardsim.simulate("500", 500, seed=4)
     pd.testing.assert_frame_equal(got.reset_index(drop=True), want)
     assert got.attrs["game"] == "500"
+    some = cardsim.read_dataset(path, columns=["declarer", "contract", "made"])
+    pd.testing.assert_frame_equal(some, want[["declarer", "contract", "made"]])
 
 
 def test_read_dataset_errors(tmp_path):
