@@ -9,8 +9,9 @@ frame (:func:`cardsim.simulate`, :func:`cardsim.play_match`, :func:`cardsim.comp
 
 * **missing values** (pandas nullable ``Int8`` / ``Int16`` / ``Int32``, ``boolean``,
   ``UInt64``): a column that has no value on a deal — the declarer, level, contract, ``made``
-  of a void / thrown-in / all-passed deal, tricks of a deal not played, seat 3 of a 3-seat 501
-  table — is ``<NA>``, so ``df.made.mean()`` is the made rate of the declared contracts;
+  of a void / thrown-in / all-passed deal, seat 3 of a 3-seat 501 table — is ``<NA>``, so
+  ``df.made.mean()`` is the made rate of the declared contracts; counts of what happened stay
+  numbers (no tricks were taken on a void deal: ``tricks_0`` is 0, as in the records);
 * **ordered categoricals** in the game's order: denominations and trumps ``S < C < D < H < NT``
   (Vint docs/RULES.md §2.2, Five Hundred §3.3, 501 §1.4 trumps and no-trump), contracts ``1S < 1C <
   … < 7NT`` (Vint) and ``6S < … < 10NT`` (Five Hundred, bid-table order), so ``groupby`` and
@@ -89,7 +90,6 @@ def _vint_deals(c: _Raw, seats: int) -> dict:
            "contract": _cat((c("level").astype(np.int64) - 1) * 5 + den, VINT_CONTRACTS, void),
            "value": _int(c("value"), void), "made": _bool(c("made"), void)}
     for t in (0, 1):
-        out[f"tricks_{t}"] = _int(c(f"tricks_{t}"), void)
         out[f"team_honours_{t}"] = _int(c(f"team_honours_{t}"), void | (den == NT))
     for name in ("game_won_by", "rubber_won_by", "opener"):
         out[name] = _int(c(name), c(name) < 0)
@@ -106,7 +106,9 @@ def _g501_deals(c: _Raw, seats: int) -> dict:
     out = {"declarer": _int(c("declarer"), void), "bid": _int(c("bid"), c("bid") <= 0),
            "blind": _bool(c("blind"), void), "target": _int(c("target"), c("target") <= 0),
            "trump": _cat(c("trump"), DENOMINATIONS, c("trump") < 0),
-           "abandoned": _bool(c("abandoned"), void), "made": _bool(c("made"), void)}
+           "abandoned": _bool(c("abandoned"), void),
+           # As in the records: a contract given up (abandoned) was not played, so neither made nor failed.
+           "made": _bool(c("made"), ~played)}
     dealer = c("dealer")
     for s in range(4):
         absent = np.full(len(void), s >= seats)
@@ -115,9 +117,7 @@ def _g501_deals(c: _Raw, seats: int) -> dict:
         out[f"score_{s}"] = _int(c(f"score_{s}"), absent)
         out[f"delta_{s}"] = _int(c(f"delta_{s}"), absent)
         out[f"looked_{s}"] = _bool(c(f"looked_{s}"), out_of_deal)
-        for name in ("cards", "marr"):
-            out[f"{name}_{s}"] = _int(c(f"{name}_{s}"), out_of_deal | ~played)
-        for name in ("hand_pts", "marr_held", "aces_held", "tens_held"):
+        for name in ("cards", "marr", "hand_pts", "marr_held", "aces_held", "tens_held"):
             out[f"{name}_{s}"] = _int(c(f"{name}_{s}"), out_of_deal)
     return out
 
@@ -130,8 +130,6 @@ def _g500_deals(c: _Raw, seats: int) -> dict:
            "value": _int(c("value"), thrown), "decl_tricks": _int(c("decl_tricks"), thrown),
            "made": _bool(c("made"), thrown), "winner": _int(c("winner"), c("winner") < 0),
            "discard": _uint(c("discard"), thrown)}
-    for t in (0, 1):
-        out[f"tricks_{t}"] = _int(c(f"tricks_{t}"), thrown)
     for p in range(4):
         out[f"bowers_{p}"] = _int(c(f"bowers_{p}"), thrown | (den == NT))
     return out
@@ -158,28 +156,28 @@ _DERIVED = {"vint": {"contract": "denomination"}}
 
 MISSING_DOC = {
     "vint": ("Missing (<NA>) on a void deal (nobody bid): declarer, level, denomination, contract, value, "
-             "made, tricks_0/1, team_honours_0/1 (also in no-trump); game_won_by / rubber_won_by when no "
-             "game or rubber was won; crossing_trick when nobody reached 500; opener, opening_level, "
-             "opening_denomination when nobody bid.  Categoricals (ordered S < C < D < H < NT): denomination, "
-             "opening_denomination; contract 1S < 1C < … < 7NT (the frame adds it; not stored)."),
-    "501": ("Missing (<NA>) when everybody passed: declarer, blind, abandoned, made; bid, target, trump "
-            "when absent (target and trump also for an abandoned contract); cards_s and marr_s when the "
-            "deal was not played out (void or abandoned) or seat s had no cards; looked_s and the hand "
-            "features of seat s when it held no cards (the 4-seat dealer, docs/RULES.md §1.1); every seat-3 "
-            "column at a 3-seat table.  trump is an ordered categorical S < C < D < H < NT."),
+             "made, team_honours_0/1 (also in no-trump), while counts stay numbers (tricks_0/1 are 0); "
+             "game_won_by / rubber_won_by when no game or rubber was won; crossing_trick when nobody "
+             "reached 500; opener, opening_level, opening_denomination when nobody bid.  Categoricals "
+             "(ordered S < C < D < H < NT): denomination, opening_denomination; contract 1S < 1C < … < 7NT (the frame adds it; not stored)."),
+    "501": ("Missing (<NA>) when everybody passed: declarer, blind, abandoned; made when the contract "
+            "was not played out (everybody passed, or it was abandoned: as in the records); bid, target, "
+            "trump when absent (target and trump also for an abandoned contract); looked_s, cards_s, "
+            "marr_s and the hand features of seat s when it held no cards (the 4-seat dealer, "
+            "docs/RULES.md §1.1); every seat-3 column at a 3-seat table.  Counts stay numbers (cards_s is "
+            "0 on a deal not played).  trump is an ordered categorical S < C < D < H < NT."),
     "500": ("Missing (<NA>) on a thrown-in deal (everybody passed): declarer, contract, denomination, "
-            "level, value, decl_tricks, made, tricks_0/1, discard, bowers_p (bowers also in no-trump); "
-            "winner when nobody reached the target.  Categoricals, ordered: denomination S < C < D < H < "
-            "NT, contract 6S < 6C < … < 10NT (bid-table order).  Hand columns hand_0..3, kitty (uint64) and "
-            "discard (UInt64) are bit sets of cards: cardsim.decode_hands(df, seat) spells them as record card tokens, "
-            "cardsim.with_hands(df) adds cards_0..3, kitty_cards, discard_cards."),
+            "level, value, decl_tricks, made, discard, bowers_p (bowers also in no-trump), while tricks_0/1 "
+            "stay 0; winner when nobody reached the target.  Categoricals, ordered: denomination S < C < D "
+            "< H < NT, contract 6S < 6C < … < 10NT (bid-table order).  Hand columns hand_0..3, kitty "
+            "(uint64) and discard (UInt64) are bit sets of cards: cardsim.decode_hands(df, seat) spells "
+            "them as record card tokens, cardsim.with_hands(df) adds cards_0..3, kitty_cards, discard_cards."),
 }
 MATCH_MISSING_DOC = {
     "vint": "winner missing (<NA>) when no team won the rubber.",
     "501": "win_3 and final_3 missing (<NA>) at a 3-seat table.",
     "500": "winner missing (<NA>) when the deal cap stopped the game before anyone reached the target.",
 }
-DEAL_PREFIX = {"vint": "rubber", "501": "match", "500": "match"}
 
 
 def _seats(game: str, seats) -> int:
@@ -356,8 +354,8 @@ def decode_hands(df: pd.DataFrame, seat, game=None) -> pd.Series:
     bits = col.to_numpy(dtype=np.uint64, na_value=0)
     text = decode_bits(game, bits)
     text[missing] = None
-    return pd.Series(text, index=df.index, name=f"{cols[seat]}_cards" if seat in ("kitty", "discard") else f"cards_{seat}",
-                     dtype="str")
+    name = f"{cols[seat]}_cards" if seat in ("kitty", "discard") else f"cards_{seat}"
+    return pd.Series(text, index=df.index, name=name, dtype="str")
 
 
 def with_hands(df: pd.DataFrame, game=None) -> pd.DataFrame:

@@ -43,8 +43,9 @@ def test_vint_frame_dtypes_and_void_deals(vint):
     assert vint.contract.cat.categories[0] == "1S" and vint.contract.cat.categories[-1] == "7NT"
     void = vint[vint.void]
     assert len(void) > 0, "3,000 deals hold void deals"
-    for col in ("declarer", "level", "denomination", "contract", "value", "made", "tricks_0"):
+    for col in ("declarer", "level", "denomination", "contract", "value", "made", "team_honours_0"):
         assert void[col].isna().all(), col
+    assert (void.tricks_0 == 0).all() and void.tricks_0.dtype == np.int8  # a count: no tricks taken
     declared = vint[~vint.void]
     assert declared[["declarer", "level", "contract", "made"]].notna().all().all()
     # df.made.mean() is the made rate of declared contracts
@@ -62,7 +63,7 @@ def test_500_frame_dtypes_and_thrown_in_deals(g500):
     assert str(g500.discard.dtype) == "UInt64" and g500.hand_0.dtype == np.uint64
     thrown = g500[g500.declarer.isna()]
     assert len(thrown) > 0
-    for col in ("contract", "denomination", "level", "value", "decl_tricks", "made", "tricks_0", "discard", "bowers_0"):
+    for col in ("contract", "denomination", "level", "value", "decl_tricks", "made", "discard", "bowers_0"):
         assert thrown[col].isna().all(), col
     played = g500[g500.declarer.notna()]
     assert played.made.notna().all() and (played.level.astype(int) == 6 + played.contract.cat.codes // 5).all()
@@ -78,14 +79,17 @@ def test_501_frame_dtypes_missing_seats_and_void_deals(g501):
     assert_ordered(g501.trump, DENOMS)
     void = g501[g501.void]
     assert len(void) > 0
-    for col in ("declarer", "bid", "target", "trump", "made", "blind", "abandoned", "cards_0", "marr_0"):
+    for col in ("declarer", "bid", "target", "trump", "made", "blind", "abandoned"):
         assert void[col].isna().all(), col
+    assert (void.cards_0 == 0).all()  # a count: no card points won
     # three seats: seat 3 has no value anywhere
     seat3 = [c for c in g501.columns if c.endswith("_3")]
     assert g501[seat3].isna().all().all() and g501[[c[:-1] + "0" for c in seat3]].notna().any().all()
     abandoned = g501[g501.abandoned.fillna(False)]
     assert len(abandoned) > 0 and abandoned.target.isna().all() and abandoned.trump.isna().all()
-    assert (abandoned.made == False).all()  # noqa: E712 - a declared contract given up is not made
+    assert abandoned.made.isna().all() and abandoned.declarer.notna().all()  # not played, as in the records
+    played = g501[g501.played]
+    assert played.made.notna().all() and g501.made.isna().sum() == (~g501.played).sum()
 
 
 def test_501_four_seats_dealer_has_no_hand():
