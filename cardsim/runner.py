@@ -24,6 +24,7 @@ import pickle
 import shutil
 import sys
 import tempfile
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable
@@ -182,14 +183,20 @@ def run_tasks(fn: Callable, tasks: list[tuple], sizes: Iterable[int], n_jobs=-1,
     """Yield ``fn(*task)`` for every task, in task order, on the configured workers, with a
     progress bar (rate, ETA) advanced by each task's size."""
     sizes = list(sizes)
+    if not tasks:
+        return
     bar = tqdm(total=sum(sizes), unit=unit, unit_scale=True, disable=not show_progress(progress), smoothing=0.1)
+    results = workers(n_jobs, len(tasks))(delayed(fn)(*t) for t in tasks)
     try:
-        if not tasks:
-            return
-        for size, result in zip(sizes, workers(n_jobs, len(tasks))(delayed(fn)(*t) for t in tasks)):
+        for size, result in zip(sizes, results):
             bar.update(size)
             yield result
     finally:
+        # Stopped early (Ctrl-C, an error): joblib cancels the queued tasks and would warn about
+        # them; the finished chunks are on disk already, so say nothing more.
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            results.close()
         bar.close()
 
 
