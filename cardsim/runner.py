@@ -270,6 +270,20 @@ def _shared_dir() -> str | None:
     return "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
 
 
+def _drop_orphaned_row_files(shared: str) -> None:
+    """Shared row files of runs killed (kill -9) before they could remove them: memory-backed,
+    so they would hold their memory until the machine restarts."""
+    import psutil
+
+    for p in Path(shared).glob("cardsim-rows-*"):
+        try:
+            pid = int(p.name.split("-")[2])
+        except (IndexError, ValueError):
+            continue
+        if not psutil.pid_exists(pid):
+            p.unlink(missing_ok=True)
+
+
 def memory_cap(game: str) -> int:
     """Most deals of ``game`` an in-memory run may hold now (:data:`MEMORY_SHARE` of the
     available memory, at the row size of the game)."""
@@ -291,7 +305,8 @@ def simulate_columns(run: Run, n_jobs=-1, progress=False) -> dict:
     if parallel_local and shared and shutil.disk_usage(shared).free > size * 1.05:
         import mmap
 
-        fd, path = tempfile.mkstemp(dir=shared, prefix="cardsim-rows-")
+        _drop_orphaned_row_files(shared)
+        fd, path = tempfile.mkstemp(dir=shared, prefix=f"cardsim-rows-{os.getpid()}-")
         try:
             os.ftruncate(fd, size)
             mm = mmap.mmap(fd, size)
