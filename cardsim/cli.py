@@ -113,7 +113,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-n", "--deals", type=_positive, help="number of deals")
     p.add_argument("--matches", type=_positive, help="play this many whole matches instead of deals")
     _add_setup(p)
-    p.add_argument("-o", "--output", type=_path, help="parquet output (deals: a resumable dataset directory)")
+    p.add_argument("-o", "--output", type=_path, help="parquet output: deals go to a dataset directory, matches to two files; unfinished "
+                        "work waits in OUTPUT.partial and the same command resumes it")
     p.add_argument("--records", type=_path, help="write the first deals' records (JSON Lines) here")
     p.add_argument("--records-limit", type=_positive, help="how many records (default 1000)")
     p.add_argument("--chunk-size", type=_positive, help="deals per chunk (default 100000)")
