@@ -91,7 +91,7 @@ def entry(main) -> int:
     try:
         return main()
     except KeyboardInterrupt:
-        print("interrupted: finished chunks are kept under results/; run the same command again to resume",
+        print("interrupted: finished chunks are kept; run the same command again to resume",
               file=sys.stderr)
         return 130
 
