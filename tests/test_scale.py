@@ -171,3 +171,12 @@ def test_dask_cluster_dataset_and_aggregate_equal_one_job(dask_client, tmp_path)
     with parallel_config(backend="dask", client=dask_client):  # the API honours joblib's configuration
         on_cluster = compare(*args, seed=5, chunk_size=250)
     pd.testing.assert_frame_equal(on_cluster, compare(*args, seed=5, chunk_size=250, n_jobs=1), check_exact=True)
+
+
+@pytest.mark.parametrize("command", [["simulate", "vint", "-n", "5"], ["evaluate", "vint", "--option", "P"]])
+def test_long_commands_use_all_cores_and_show_progress_on_a_terminal_by_default(command):
+    from cardsim.cli import build_parser
+
+    args = build_parser().parse_args(command)
+    assert args.jobs == -1 and args.progress is None and args.scheduler is None
+    assert build_parser().parse_args(command + ["--no-progress", "--jobs", "1"]).progress is False
