@@ -277,9 +277,26 @@ def main(argv=None) -> int:
     text += conditions_table([measure_conditions(game, args.deals) for game in args.games])
     print(text)
     if args.out:
-        with open(args.out, "w") as f:
-            f.write(text)
+        write_keeping_notes(args.out, text)
     return 0
+
+
+NOTES_MARKER = "<!-- Measured by hand below this line: make bench keeps it. -->"
+
+
+def write_keeping_notes(path: str, text: str) -> None:
+    """Write the measured ``text`` to ``path``, keeping whatever follows :data:`NOTES_MARKER`
+    in the old file (hand-made measurements: before/after comparisons, long runs)."""
+    notes = ""
+    try:
+        with open(path) as f:
+            old = f.read()
+        if NOTES_MARKER in old:
+            notes = "\n" + old[old.index(NOTES_MARKER):]
+    except OSError:
+        pass
+    with open(path, "w") as f:
+        f.write(text + notes)
 
 
 if __name__ == "__main__":
