@@ -13,7 +13,7 @@ import pandas as pd
 
 from cardsim.games import get_game
 from cardsim.games.base import OptionError
-from cardsim.runner import DEFAULT_CHUNK, ChunkStore, make_run, run_chunks, transform_id, using
+from cardsim.runner import DEFAULT_CHUNK, ChunkStore, make_run, rows_frame, run_chunks, transform_id, using
 from cardsim.stats import mean_interval
 
 
@@ -37,10 +37,10 @@ def _as_frame(values, n_rows: int) -> pd.DataFrame:
 def _chunk_sums(setups, seed, start, count, measure):
     """Sums over one chunk, per variant and measure column: n, Σx, Σx², Σd, Σd² (d = x − baseline)."""
     spec = get_game(setups[0].game)
-    base = _as_frame(measure(pd.DataFrame(spec.simulate_chunk(seed, start, count, setups[0]))), count).to_numpy()
+    base = _as_frame(measure(rows_frame(spec.simulate_chunk(seed, start, count, setups[0]))), count).to_numpy()
     out = np.zeros((len(setups), base.shape[1], 5))
     for v, setup in enumerate(setups):
-        x = base if v == 0 else _as_frame(measure(pd.DataFrame(spec.simulate_chunk(seed, start, count, setup))),
+        x = base if v == 0 else _as_frame(measure(rows_frame(spec.simulate_chunk(seed, start, count, setup))),
                                           count).to_numpy()
         d = x - base
         out[v] = np.stack([np.full(x.shape[1], len(x)), x.sum(0), (x * x).sum(0), d.sum(0), (d * d).sum(0)], axis=1)

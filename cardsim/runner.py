@@ -236,6 +236,14 @@ def fill_columns(columns: dict, offset: int, rows: np.ndarray) -> None:
             columns[name][offset + s:offset + s + len(block)] = block[name]
 
 
+def rows_frame(rows: np.ndarray) -> pd.DataFrame:
+    """``pandas.DataFrame(rows)`` for structured ``rows``, about ten times faster: the fields
+    are split into columns in cache-sized blocks and pandas keeps the arrays as they are."""
+    columns = {name: np.empty(len(rows), rows.dtype[name]) for name in rows.dtype.names}
+    fill_columns(columns, 0, rows)
+    return pd.DataFrame(columns, copy=False)
+
+
 def _layout(dtype: np.dtype, n: int) -> tuple[dict, int]:
     """Byte offsets of one contiguous column per field of ``dtype`` for ``n`` rows, 64-aligned."""
     offsets, at = {}, 0
@@ -486,7 +494,7 @@ def _write_part(folder: Path, k: int, setup: Setup, seed: int, start: int, count
     if transform is None:
         atomic_write(part_path(folder, k), lambda p: encode_rows(rows, p))
     else:
-        df = transform(pd.DataFrame(rows))
+        df = transform(rows_frame(rows))
         atomic_write(part_path(folder, k), lambda p: df.to_parquet(p, index=True))
     return count
 
