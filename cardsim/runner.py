@@ -609,6 +609,9 @@ class ChunkStore:
     def done(self) -> set[int]:
         return {int(p.stem.split("-")[1]) for p in self.path.glob("chunk-*.pkl")}
 
+    def save(self, k: int, result) -> None:
+        atomic_write(self.chunk_path(k), lambda p: p.write_bytes(pickle.dumps(result, protocol=5)))
+
     def load(self, k: int):
         with open(self.chunk_path(k), "rb") as f:
             return pickle.load(f)
@@ -619,32 +622,41 @@ class ChunkStore:
         shutil.rmtree(path, ignore_errors=True)
 
 
-def _stored_call(fn: Callable, target: Path | None, give_back: bool, args: tuple):
-    """Worker: ``fn(*args)``, written atomically to ``target`` (if any); the result itself is
-    handed back only when ``give_back`` (small summaries), else None."""
+def _stored_call(fn: Callable, target: Path | None, args: tuple):
+    """Worker: ``fn(*args)``; with a ``target`` the result is written there atomically (large
+    results: they never travel back) and None is returned."""
     result = fn(*args)
-    if target is not None:
-        atomic_write(Path(target), lambda p: p.write_bytes(pickle.dumps(result, protocol=5)))
-    return result if give_back or target is None else None
+    if target is None:
+        return result
+    atomic_write(Path(target), lambda p: p.write_bytes(pickle.dumps(result, protocol=5)))
+    return None
 
 
 def run_chunks(fn: Callable, tasks: list[tuple], sizes: list[int], n_jobs=-1, progress=False, store=None,
                give_back=True, unit="deal"):
     """Yield ``fn(*task)`` for every task, in task order; with a :class:`ChunkStore` each result
     is kept as chunk ``k`` (its index) and chunks already there are read, not run again.
-    ``give_back=False``: large results stay in the worker's file and are read here in order."""
+
+    ``give_back=True`` (small summaries): results come back and this process stores them, so
+    the store needs to be reachable from here only.  ``give_back=False`` (rows): each worker
+    writes its result to the store (which every worker must reach) and it is read back here."""
     done = store.done() if store is not None else set()
     todo = [k for k in range(len(tasks)) if k not in done]
     if store is not None and todo:
         check_disk_space_for_store(store.path)
-    fresh = run_tasks(_stored_call, [(fn, store.chunk_path(k) if store else None, give_back, tasks[k]) for k in todo],
+    workers_write = store is not None and not give_back
+    fresh = run_tasks(_stored_call, [(fn, store.chunk_path(k) if workers_write else None, tasks[k]) for k in todo],
                       [sizes[k] for k in todo], n_jobs, progress, unit)
     for k in range(len(tasks)):
         if k in done:
             yield store.load(k)
-        else:
-            result = next(fresh)
-            yield store.load(k) if store is not None and not give_back else result
+            continue
+        result = next(fresh)
+        if workers_write:
+            result = store.load(k)
+        elif store is not None:
+            store.save(k, result)
+        yield result
 
 
 def check_disk_space_for_store(folder: Path, need: int = 1 << 20) -> None:
