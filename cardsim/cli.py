@@ -10,7 +10,6 @@ import json
 import sys
 from pathlib import Path
 
-import numpy as np
 
 from cardsim.games import GAME_NAMES, get_game
 from cardsim.games.base import OptionError, RecordError
