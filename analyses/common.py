@@ -14,7 +14,7 @@ import numpy as np
 from cardsim.analysis import for_game, merge
 from cardsim.games import get_game
 from cardsim.games.base import OptionError
-from cardsim.runner import OutputError, make_run, read_parts, simulate_to_dataset, transform_id
+from cardsim.runner import OutputError, cluster, make_run, read_parts, simulate_to_dataset, transform_id
 from cardsim.strategies.registry import StrategyError
 
 
@@ -22,7 +22,12 @@ def parse_args(description: str, argv=None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=description)
     p.add_argument("--n", type=int, default=1_000_000, help="deals to simulate (default 1,000,000)")
     p.add_argument("--seed", type=int, default=2026)
-    p.add_argument("--jobs", type=int, default=-1, help="worker processes (-1 = all cores)")
+    p.add_argument("--jobs", type=int, default=-1, help="worker processes: -1 = all cores (the default), 1 = one")
+    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                   help="progress bars (default: when standard error is a terminal)")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="run on a dask.distributed cluster (tcp://HOST:8786, or 'local'); --results must be "
+                        "reachable from every worker")
     p.add_argument("--results", default="results", help="where the resumable chunk aggregates go")
     p.add_argument("--out", default="reports", help="report directory (tables/ and figures/ inside)")
     p.add_argument("--quick", action="store_true", help="a small version of the analysis (make report QUICK=1)")
@@ -67,15 +72,28 @@ def strategy_parameters(game: str, specs) -> dict:
 
 
 def script_main(title: str, run, argv=None) -> int:
-    """The ``main`` of an analysis script: parse the common arguments, ``run(args)``, and turn a
-    bad argument into a one-line error (exit 2)."""
+    """The ``main`` of an analysis script: parse the common arguments, ``run(args)`` (on the
+    cluster of ``--scheduler`` if given), and turn a bad argument or unwritable output into a
+    one-line error (exit 2)."""
     args = parse_args(title, argv)
     try:
-        run(args)
-    except (OptionError, StrategyError) as exc:
+        with cluster(args.scheduler):
+            run(args)
+    except (OptionError, StrategyError, OutputError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     return 0
+
+
+def entry(main) -> int:
+    """Run a script's ``main()``; Ctrl-C ends it with one line (exit 130), not a traceback.
+    Finished chunks are already on disk (under --results), so the same command resumes."""
+    try:
+        return main()
+    except KeyboardInterrupt:
+        print("interrupted: finished chunks are kept; run the same command again to resume",
+              file=sys.stderr)
+        return 130
 
 
 def run_analysis(game: str, title: str, args: argparse.Namespace, strategies=None, rules=None) -> Path:
@@ -88,7 +106,8 @@ def run_analysis(game: str, title: str, args: argparse.Namespace, strategies=Non
     # produced; an edit elsewhere (CLI, report) reuses them.
     summary = transform_id(module.summarize).rsplit("@", 1)[1]
     dataset = Path(args.results) / f"{game}-n{args.n}-seed{args.seed}-{run.manifest()['source']}-{summary}"
-    simulate_to_dataset(dataset, run, n_jobs=args.jobs, progress=sys.stderr.isatty(), transform=module.summarize)
+    simulate_to_dataset(dataset, run, n_jobs=args.jobs, progress=getattr(args, "progress", None),
+                        transform=module.summarize)
     tabs = module.tables(merge(read_parts(dataset)))
     out = Path(args.out)
     tables = write_tables(tabs, out)
@@ -108,10 +127,4 @@ def run_analysis(game: str, title: str, args: argparse.Namespace, strategies=Non
 
 
 def main_for(game: str, title: str, argv=None, **kw) -> int:
-    args = parse_args(title, argv)
-    try:
-        run_analysis(game, title, args, **kw)
-    except (OptionError, StrategyError, OutputError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    return 0
+    return script_main(title, lambda args: run_analysis(game, title, args, **kw), argv)

@@ -1,7 +1,7 @@
 """Five Hundred: how often each contract is reached and made, and its mean score under both scorings."""
 import sys
 
-from analyses.common import main_for
+from analyses.common import entry, main_for
 
 if __name__ == "__main__":
-    sys.exit(main_for("500", "Five Hundred contracts"))
+    sys.exit(entry(lambda: main_for("500", "Five Hundred contracts")))

@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 import cardsim
-from analyses.common import script_main, strategy_parameters, write_tables
+from analyses.common import entry, script_main, strategy_parameters, write_tables
 from cardsim.analysis import g500_guide as G
 from cardsim.runner import make_run
 
@@ -58,4 +58,4 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(entry(main))

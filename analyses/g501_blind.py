@@ -13,9 +13,11 @@ from pathlib import Path
 
 import pandas as pd
 
-from analyses.common import parse_args, write_tables
+from analyses.common import entry, script_main, write_tables
 from cardsim.analysis import g501
+from cardsim._jit import source_hash
 from cardsim.compare import compare
+from cardsim.runner import transform_id
 
 TITLE = "501: when does a blind bid pay off?"
 SEATS = (3, 4)
@@ -24,13 +26,22 @@ QUICK_MOMENT_DEALS = 5_000
 
 
 def main(argv=None) -> int:
-    args = parse_args(TITLE, argv)
+    return script_main(TITLE, run, argv)
+
+
+def run(args) -> None:
+    """The sweep (resumable: each comparison keeps its chunk sums under ``--results``), then
+    the moment-of-choice table, the tables, figures and ``501_blind.json``."""
     started = time.time()
     variants = g501.blind_variants()
     tables, compared = [], None
     for seats in SEATS:
+        # As for the datasets: the hashes of the jitted sources and of the measure's module are in
+        # the name, so an edit to either starts afresh instead of meeting a different run.
+        store = Path(args.results) / (f"501-blind-{seats}seats-n{args.n}-seed{args.seed}-{source_hash()}-"
+                                      f"{transform_id(g501.blind_measure).rsplit('@', 1)[1]}")
         compared = compare("501", args.n, {0: "heuristic:blind_prob=0"}, variants, g501.blind_measure,
-                           seed=args.seed, seats=seats, n_jobs=args.jobs)
+                           seed=args.seed, seats=seats, n_jobs=args.jobs, store=store, progress=args.progress)
         tables.append(g501.blind_table(compared, seats))
         print(f"  sweep, {seats} seats: {args.n:,} deals x {len(variants) + 1} variants, "
               f"{time.time() - started:.0f} s", flush=True)
@@ -53,8 +64,7 @@ def main(argv=None) -> int:
     print(f"{TITLE}: {args.n:,} deals x {len(variants) + 1} variants x {len(SEATS)} seat counts, moment of choice "
           f"{moment_deals:,} deals per auction, {time.time() - started:.0f} s -> g501_blind, g501_blind_moment "
           "(.csv, .md, .png)")
-    return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(entry(main))

@@ -17,7 +17,7 @@ from pathlib import Path
 import pandas as pd
 
 import cardsim
-from analyses.common import script_main, strategy_parameters, write_tables
+from analyses.common import entry, script_main, strategy_parameters, write_tables
 from cardsim.analysis import g501_game as G
 from cardsim.runner import make_run
 
@@ -67,4 +67,4 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(entry(main))

@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from analyses.common import entry
+
 ORDER = ["501_game", "vint_charts", "500_guide", "vint", "501", "501_blind", "500"]
 """Analyses in the order of their sections (those present are shown)."""
 
@@ -134,4 +136,4 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(entry(main))

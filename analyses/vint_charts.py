@@ -21,11 +21,11 @@ from joblib import Parallel, delayed
 
 import cardsim
 from analyses.common import parse_args as common_parse_args
-from analyses.common import write_tables
+from analyses.common import entry, write_tables
 from cardsim.analysis import vint_charts as vc
 from cardsim.games import get_game
 from cardsim.questions import question, records, run_question, table
-from cardsim.runner import make_run
+from cardsim.runner import OutputError, cluster, make_run
 
 TITLE = "Vint bidding charts"
 PILOT = 100
@@ -181,12 +181,13 @@ def build(args, cells, tcells) -> Path:
 def main(argv=None) -> int:
     args = parse_args(argv)
     try:
-        build(args, vc.chart_cells(args.quick), vc.trick_cells(args.quick))
-    except ValueError as exc:  # OptionError, StrategyError, ConditionError: one-line messages
+        with cluster(args.scheduler):
+            build(args, vc.chart_cells(args.quick), vc.trick_cells(args.quick))
+    except (ValueError, OutputError) as exc:  # OptionError, StrategyError, ConditionError: one-line messages
         print(f"error: {exc}", file=sys.stderr)
         return 2
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(entry(main))

@@ -69,10 +69,7 @@ def jitted_sources() -> tuple[Path, ...]:
     return tuple(sorted(seen))
 
 
-@functools.cache
-def source_hash() -> str:
-    """16 hex digits naming this version of the jitted sources (:func:`jitted_sources`): the
-    compiled-code cache and every run manifest are keyed on it."""
+def _hash_sources() -> str:
     digest = hashlib.sha256()
     root = Path(__file__).parent
     for path in jitted_sources():
@@ -81,10 +78,48 @@ def source_hash() -> str:
     return digest.hexdigest()[:16]
 
 
+def _cache_parent() -> Path:
+    return Path(os.environ.get("NUMBA_CACHE_DIR") or os.path.join(os.path.expanduser("~"), ".cache", "cardsim"))
+
+
+def _memo_path() -> Path:
+    """Where :func:`source_hash` remembers its value for this exact state of the source files
+    (each file's name, size and modification time): parsing every module to find the jitted
+    ones costs about a second at every start-up, stat-ing them a millisecond."""
+    root = Path(__file__).parent
+    key = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        st = path.stat()
+        key.update(f"{path.relative_to(root)}:{st.st_size}:{st.st_mtime_ns}\n".encode())
+    return _cache_parent() / "source-hashes" / key.hexdigest()[:24]
+
+
+@functools.cache
+def source_hash() -> str:
+    """16 hex digits naming this version of the jitted sources (:func:`jitted_sources`): the
+    compiled-code cache and every run manifest are keyed on it."""
+    memo = _memo_path()
+    try:
+        value = memo.read_text().strip()
+        if len(value) == 16 and all(c in "0123456789abcdef" for c in value):
+            return value
+    except OSError:
+        pass
+    value = _hash_sources()
+    try:
+        memo.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=memo.parent)
+        with os.fdopen(fd, "w") as f:
+            f.write(value)
+        os.replace(tmp, memo)
+    except OSError:
+        pass  # a read-only cache: compute it each time
+    return value
+
+
 def cache_dir() -> Path:
     """Where this version of the sources keeps its compiled kernels."""
-    parent = os.environ.get("NUMBA_CACHE_DIR") or os.path.join(os.path.expanduser("~"), ".cache", "cardsim")
-    return Path(parent) / f"numba-{numba.__version__}-{source_hash()}"
+    return _cache_parent() / f"numba-{numba.__version__}-{source_hash()}"
 
 
 def _set_cache_dir() -> None:

@@ -10,12 +10,11 @@ import json
 import sys
 from pathlib import Path
 
-import numpy as np
 
 from cardsim.games import GAME_NAMES, get_game
 from cardsim.games.base import OptionError, RecordError
-from cardsim.runner import (DEFAULT_CHUNK, MAX_DEALS, OutputError, iter_chunks, make_run, play_matches,
-                            simulate_to_dataset)
+from cardsim.runner import (DEFAULT_CHUNK, MAX_DEALS, OutputError, check_output_file, cluster, make_run,
+                            play_matches, simulate_to_dataset)
 from cardsim.deal import ConditionError
 from cardsim.strategies.registry import StrategyError
 
@@ -78,6 +77,17 @@ def _strategies(items):
     return out
 
 
+def _add_execution(p):
+    """--jobs, --progress and --scheduler: how a long command runs (the same result either way)."""
+    p.add_argument("--jobs", type=int, default=-1,
+                   help="worker processes: -1 = all cores (the default), 1 = this process only")
+    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                   help="a progress bar with rate and ETA (default: when standard error is a terminal)")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="run the chunks on a dask.distributed cluster: tcp://HOST:8786, or 'local' to start "
+                        "one on this machine (README: Running on a cluster)")
+
+
 def _add_setup(p):
     p.add_argument("--seed", type=_seed, default=0, help="run seed, 0 to 2**64-1 (default 0)")
     p.add_argument("--strategy", action="append", metavar="[SEAT=]NAME[:p=v,...]",
@@ -102,12 +112,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-n", "--deals", type=_positive, help="number of deals")
     p.add_argument("--matches", type=_positive, help="play this many whole matches instead of deals")
     _add_setup(p)
-    p.add_argument("-o", "--output", type=_path, help="parquet output (deals: a resumable dataset directory)")
+    p.add_argument("-o", "--output", type=_path, help="parquet output: deals go to a dataset directory, matches to two files; unfinished "
+                        "work waits in OUTPUT.partial and the same command resumes it")
     p.add_argument("--records", type=_path, help="write the first deals' records (JSON Lines) here")
     p.add_argument("--records-limit", type=_positive, help="how many records (default 1000)")
-    p.add_argument("--jobs", type=int, default=1, help="worker processes (-1 = all cores; default 1)")
     p.add_argument("--chunk-size", type=_positive, help="deals per chunk (default 100000)")
-    p.add_argument("--progress", action="store_true", help="show a progress bar")
+    _add_execution(p)
 
     p = sub.add_parser(
         "evaluate", help="ask about a hand: play each option of one seat on the same deals",
@@ -136,8 +146,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=("table", "csv", "json"), default="table", help="output format")
     p.add_argument("--records", type=_path, help="write the first deals' records, every option, here")
     p.add_argument("--records-limit", type=_positive, default=100, help="deals with records (default 100)")
-    p.add_argument("--jobs", type=int, default=-1, help="worker processes (-1 = all cores, the default)")
-    p.add_argument("--progress", action="store_true", help="show a progress bar")
+    _add_execution(p)
 
     p = sub.add_parser("show", help="print one deal for people")
     p.add_argument("game", type=_game, nargs="?", help=" | ".join(GAME_NAMES))
@@ -204,7 +213,12 @@ def cmd_evaluate(args) -> int:
                    auction=args.auction or (), outcome=args.outcome)
     if args.records:
         _write_text(args.records, "")  # unwritable output is an error before the run, not after
-    df = E.table(q, E.run_question(q, args.jobs, args.progress))
+    # Finished chunks wait in the runs folder until the answer is printed: the same command
+    # after an interruption resumes from them.
+    store = E.default_store(q)
+    with cluster(args.scheduler):
+        sums = E.run_question(q, args.jobs, args.progress, store=store)
+    df = E.table(q, sums)
     if args.records:
         E.write_records(q, args.records, args.records_limit)
     if args.format == "csv":
@@ -235,61 +249,82 @@ def _write_text(path, text):
         raise OutputError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
+def _in_memory_cap(game: str) -> int:
+    from cardsim.runner import memory_cap
+
+    return min(IN_MEMORY_LIMIT, memory_cap(game))
+
+
 def cmd_simulate(args) -> int:
     strategies = _strategies(args.strategy)
     if (args.deals is None) == (args.matches is None):
         raise UsageError("give exactly one of -n/--deals and --matches")
     if args.matches:
-        for given, option in ((args.records, "--records"), (args.records_limit, "--records-limit"),
-                              (args.chunk_size, "--chunk-size"), (args.progress, "--progress")):
-            if given:
-                raise UsageError(f"{option} works with -n (deals), not with --matches")
-        run = make_run(args.game, args.matches, args.seed, strategies, args.seats, args.rule)
-        matches, deals = play_matches(args.game, args.matches, args.seed, strategies, args.seats, args.rule,
-                                      n_jobs=args.jobs)
-        if args.output:
-            out = Path(args.output)
-            deals_path = out.with_name(out.stem + "-deals" + (out.suffix or ".parquet"))
-            for path in (out, deals_path):
-                if path.exists():
-                    raise OutputError(f"{path} exists: match runs are not resumed, remove it or choose another path")
-            for df, path in ((matches, out), (deals, deals_path)):
-                try:
-                    df.to_parquet(path)
-                except OSError as exc:
-                    raise OutputError(f"cannot write {path}: {exc.strerror or exc}") from None
-            print(f"{len(matches)} matches ({len(deals)} deals) written to {out} and {deals_path}")
-        else:
-            print(matches.describe().T.to_string())
-        return 0
+        return _simulate_matches(args, strategies)
     run = make_run(args.game, args.deals, args.seed, strategies, args.seats, args.rule,
                    args.chunk_size or DEFAULT_CHUNK)
     spec = get_game(args.game)
     limit = args.records_limit or 1000
     if args.records_limit and not args.records:
         raise UsageError("--records-limit needs --records FILE")
+    if not args.output and args.deals > _in_memory_cap(args.game):
+        raise UsageError(f"without -o the rows are held in memory: at most {_in_memory_cap(args.game):,} deals here "
+                         "(write larger runs to a dataset with -o PATH)")
     if args.records:
         ids = range(min(limit, args.deals))
         lines = "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in spec.make_records(run.seed, ids, run.setup))
         _write_text(args.records, lines)
-    if args.output:
-        simulate_to_dataset(args.output, run, n_jobs=args.jobs, progress=args.progress)
-        print(f"{args.deals} {spec.name} deals (seed {run.seed}) written to {args.output}")
-    else:
-        if args.deals > IN_MEMORY_LIMIT:
-            raise UsageError(f"without -o the rows are held in memory: at most {IN_MEMORY_LIMIT:,} deals "
-                             "(write larger runs to a dataset with -o)")
-        import pandas as pd
+    with cluster(args.scheduler):
+        if args.output:
+            simulate_to_dataset(args.output, run, n_jobs=args.jobs, progress=args.progress)
+            print(f"{args.deals} {spec.name} deals (seed {run.seed}) written to {args.output}")
+        else:
+            import cardsim
 
-        from cardsim import frames
-
-        df = frames.deals(spec.name, np.concatenate([r for _, r in iter_chunks(run, n_jobs=args.jobs,
-                                                                              progress=args.progress)]),
-                          run.setup.seats)
-        print(f"{len(df)} {spec.name} deals, seed {run.seed}, strategies {', '.join(run.setup.specs)}")
-        print(df.describe().T[["mean", "std", "min", "max"]].to_string())
+            df = cardsim.simulate(args.game, args.deals, run.seed, strategies, args.seats, args.rule, n_jobs=args.jobs,
+                                  chunk_size=run.chunk_size, progress=args.progress)
+            print(f"{len(df)} {spec.name} deals, seed {run.seed}, strategies {', '.join(run.setup.specs)}")
+            print(df.describe().T[["mean", "std", "min", "max"]].to_string())
     if args.records:
         print(f"records of the first {min(limit, args.deals)} deals written to {args.records}")
+    return 0
+
+
+def _simulate_matches(args, strategies) -> int:
+    """``simulate --matches``: chunks are kept in ``<out>.partial`` (without -o: in the runs
+    folder) until both files are written, so an interrupted run resumes."""
+    from cardsim.runner import ChunkStore, atomic_write, manifest_key, runs_dir, staging
+
+    for given, option in ((args.records, "--records"), (args.records_limit, "--records-limit"),
+                          (args.chunk_size, "--chunk-size")):
+        if given:
+            raise UsageError(f"{option} works with -n (deals), not with --matches")
+    run = make_run(args.game, args.matches, args.seed, strategies, args.seats, args.rule, what="the number of matches")
+    out = deals_path = None
+    if args.output:
+        out = Path(args.output)
+        deals_path = out.with_name(out.stem + "-deals" + (out.suffix or ".parquet"))
+        store = staging(out)
+        for path in (out, deals_path):
+            if path.exists() and not store.exists():
+                raise OutputError(f"{path} exists (a finished match run): remove it or choose another path")
+            check_output_file(path)
+    else:
+        store = runs_dir() / f"matches-{manifest_key(run.manifest())}"
+    with cluster(args.scheduler):
+        matches, deals = play_matches(args.game, args.matches, args.seed, strategies, args.seats, args.rule,
+                                      n_jobs=args.jobs, store=store, progress=args.progress)
+    if out is not None:
+        for df, path in ((deals, deals_path), (matches, out)):
+            try:
+                atomic_write(path, df.to_parquet)
+            except OSError as exc:
+                raise OutputError(f"cannot write {path}: {exc.strerror or exc}") from None
+        ChunkStore.discard(store)
+        print(f"{len(matches)} matches ({len(deals)} deals) written to {out} and {deals_path}")
+    else:
+        ChunkStore.discard(store)
+        print(matches.describe().T.to_string())
     return 0
 
 

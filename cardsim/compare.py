@@ -10,12 +10,11 @@ from typing import Callable
 
 import numpy as np
 import pandas as pd
-from joblib import delayed
 
 from cardsim import frames
 from cardsim.games import get_game
 from cardsim.games.base import OptionError
-from cardsim.runner import DEFAULT_CHUNK, make_run, workers
+from cardsim.runner import DEFAULT_CHUNK, ChunkStore, make_run, rows_frame, run_chunks, transform_id, using
 from cardsim.stats import mean_interval
 
 
@@ -40,7 +39,8 @@ def _as_frame(values, n_rows: int) -> pd.DataFrame:
 
 def _rows(setup, seed, start, count) -> pd.DataFrame:
     """The typed frame (:mod:`cardsim.frames`) of deals ``start .. start+count-1`` under ``setup``."""
-    return frames.deals(setup.game, get_game(setup.game).simulate_chunk(seed, start, count, setup), setup.seats)
+    return frames.deals(setup.game, rows_frame(get_game(setup.game).simulate_chunk(seed, start, count, setup)),
+                        setup.seats)
 
 
 def _chunk_sums(setups, seed, start, count, measure):
@@ -55,7 +55,8 @@ def _chunk_sums(setups, seed, start, count, measure):
 
 
 def compare(game, n_deals, baseline, variants: dict, measure: Callable[[pd.DataFrame], object], seed=0,
-            seats=None, rules=None, n_jobs=1, chunk_size=DEFAULT_CHUNK, level=0.95) -> pd.DataFrame:
+            seats=None, rules=None, n_jobs=-1, chunk_size=DEFAULT_CHUNK, level=0.95, store=None, progress=False,
+            client=None) -> pd.DataFrame:
     """Play ``n_deals`` deals under ``baseline`` and under each of ``variants`` (name → strategies,
     in any form ``simulate`` takes) and compare ``measure(rows)`` deal by deal.
 
@@ -66,8 +67,12 @@ def compare(game, n_deals, baseline, variants: dict, measure: Callable[[pd.DataF
     ``df.made.fillna(False)``).  Returns one row per variant (``variant`` an ordered categorical,
     the baseline first) and measure: ``n``, ``mean``, ``diff`` (mean paired difference variant −
     baseline), ``diff_se``, ``diff_lo``/``diff_hi`` (normal interval at ``level``) and
-    ``significant`` (the interval excludes 0).  Units are the measure's.  Raises OptionError /
-    StrategyError for bad arguments (a measure returning missing values included).
+    ``significant`` (the interval excludes 0).  Units are the measure's.  ``n_jobs``,
+    ``client``: as for :func:`cardsim.simulate`.  ``store``: a folder keeping each chunk's sums
+    (kept afterwards), so the same call after an interruption resumes and a repeated call
+    reads them; the measure is identified by its name and a hash of its module's source.
+    Raises OptionError / StrategyError for bad arguments (a measure returning missing values
+    included), OutputError when ``store`` holds another comparison.
     """
     if not isinstance(variants, dict) or not variants:
         raise OptionError("variants must be a non-empty dict: name -> strategies")
@@ -82,10 +87,15 @@ def compare(game, n_deals, baseline, variants: dict, measure: Callable[[pd.DataF
     setups = [r.setup for r in runs]
     columns = list(_as_frame(measure(_rows(setups[0], runs[0].seed, 0, 1)), 1).columns)
     chunks = runs[0].chunks()
+    keep = None
+    if store is not None:
+        keep = ChunkStore(store, dict(runs[0].manifest(), kind="compare", variants=names,
+                                      strategies=[list(s.specs) for s in setups], measure=transform_id(measure)))
     total = np.zeros((len(setups), len(columns), 5))
-    for part in workers(n_jobs, len(chunks))(
-            delayed(_chunk_sums)(setups, runs[0].seed, start, count, measure) for _, start, count in chunks):
-        total += part
+    with using(client):
+        for part in run_chunks(_chunk_sums, [(setups, runs[0].seed, start, count, measure) for _, start, count in chunks],
+                               [c for _, _, c in chunks], n_jobs, progress, keep):
+            total += part  # in chunk order: the same float sums however the run was split or resumed
     n, s, s2, d, d2 = np.moveaxis(total, 2, 0)
     mean, _, _, _ = mean_interval(s, s2, n, level)
     diff, se, lo, hi = mean_interval(d, d2, n, level)

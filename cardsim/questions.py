@@ -20,14 +20,13 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from joblib import delayed
 
 from cardsim.conditions import Conditions, HandClass, compile as compile_conditions, layout_of, parse_classes
 from cardsim.deal import ConditionError, deal_chunk
 from cardsim.games import get_game
 from cardsim.games.base import OptionError
 from cardsim.games.source import source_of
-from cardsim.runner import check_count, make_run, workers
+from cardsim.runner import ChunkStore, check_count, make_run, manifest_key, run_chunks, runs_dir, using
 from cardsim.stats import mean_interval, wilson
 
 COLUMNS = ["option", "n", "legal", "made", "made_lo", "made_hi", "score", "score_lo", "score_hi", "diff",
@@ -188,7 +187,8 @@ def table(q: Question, sums: dict) -> pd.DataFrame:
 
 def evaluate(game, seat=0, options=(), n=100_000, seed=0, hand=None, where=None, talon=None, dealer=None,
              before=None, strategies=None, seats=None, rules=None, conditions=None, n_jobs=-1,
-             chunk_size=DEFAULT_CHUNK, progress=False, auction=(), outcome="deal") -> pd.DataFrame:
+             chunk_size=DEFAULT_CHUNK, progress=False, auction=(), outcome="deal", store=None,
+             client=None) -> pd.DataFrame:
     """Play each option of ``seat`` on the same ``n`` deals under the given conditions.
 
     ``hand``: the seat's given cards (``"S:AKT86 H:KQ42 C:K832"`` or card tokens); ``where``: a
@@ -210,25 +210,38 @@ def evaluate(game, seat=0, options=(), n=100_000, seed=0, hand=None, where=None,
     interval; ``diff`` the paired mean difference to the best option on the deals where both
     were legal, with its 95% interval.  ``df.attrs`` holds the question (seed, conditions,
     acceptance rate of the conditions, strategies, rules).  Raises OptionError,
-    StrategyError or ConditionError (ValueError, one-line messages).
+    StrategyError or ConditionError (ValueError, one-line messages).  ``n_jobs``, ``client``:
+    as for :func:`cardsim.simulate`; ``store``: a folder where finished chunks wait, so that the
+    same call after an interruption resumes (removed when the answer is complete).
     """
     q = question(game, seat, options, n, seed, hand, where, talon, dealer, before, strategies, seats, rules,
                  conditions, chunk_size, auction, outcome)
-    return table(q, run_question(q, n_jobs, progress))
+    return table(q, run_question(q, n_jobs, progress, store, client))
 
 
-def run_question(q: Question, n_jobs=-1, progress=False) -> dict:
-    """The merged sums of every chunk of ``q`` (workers: joblib, ``n_jobs`` -1 = all cores)."""
-    from tqdm import tqdm
+def manifest(q: Question) -> dict:
+    """What identifies the question's run (for a resumable :class:`~cardsim.runner.ChunkStore`)."""
+    return dict(q.run.manifest(), kind="question", seat=q.seat, conditions=q.compiled.text, options=list(q.options),
+                forced=[[int(x) for x in f] for f in q.forced], before=repr(q.before))
 
+
+def default_store(q: Question):
+    """The runs-folder store the ``evaluate`` command keeps a question's finished chunks in."""
+    return runs_dir() / f"evaluate-{manifest_key(manifest(q))}"
+
+
+def run_question(q: Question, n_jobs=-1, progress=False, store=None, client=None) -> dict:
+    """The merged sums of every chunk of ``q`` (workers: joblib, ``n_jobs`` -1 = all cores, or
+    the dask ``client``).  ``store``: a folder keeping each finished chunk, so the same call
+    after an interruption resumes; it is removed once the sums are merged.  The sums are
+    merged in chunk order, so they are the same however the run was split or resumed."""
     chunks = q.run.chunks()
-    parts = []
-    bar = tqdm(total=q.run.n, unit="deal", unit_scale=True, disable=not progress)
-    for (_, _, count), part in zip(chunks, workers(n_jobs, len(chunks))(
-            delayed(_chunk_sums)(q, start, count) for _, start, count in chunks)):
-        parts.append(part)
-        bar.update(count)
-    bar.close()
+    keep = ChunkStore(store, manifest(q)) if store is not None else None
+    with using(client):
+        parts = list(run_chunks(_chunk_sums, [(q, start, count) for _, start, count in chunks],
+                                [c for _, _, c in chunks], n_jobs, progress, keep))
+    if keep is not None:
+        ChunkStore.discard(keep.path)
     return _merge(parts)
 
 

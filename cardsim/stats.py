@@ -7,8 +7,9 @@ so a table over 10^8 deals never needs the rows.  The interval formulas are the 
 from __future__ import annotations
 
 import numpy as np
-from scipy.stats import norm
-from statsmodels.stats.proportion import proportion_confint
+
+# scipy.stats and statsmodels are imported where they are used: they take longer to import
+# than a small simulation takes to run, and most commands never need them.
 
 
 def wilson(successes, n, level: float = 0.95):
@@ -16,6 +17,8 @@ def wilson(successes, n, level: float = 0.95):
 
     Where ``n == 0`` both bounds are NaN.
     """
+    from statsmodels.stats.proportion import proportion_confint
+
     successes = np.asarray(successes, dtype=np.float64)
     n = np.asarray(n, dtype=np.float64)
     safe = np.where(n > 0, n, 1.0)
@@ -43,6 +46,8 @@ def mean_interval(total, total_sq, n, level: float = 0.95):
         mean = np.where(n > 0, total / n, np.nan)
         var = np.where(n > 1, (total_sq - n * mean**2) / (n - 1), np.nan)
         se = np.sqrt(np.maximum(var, 0.0) / n)
+    from scipy.stats import norm
+
     z = norm.ppf(0.5 + level / 2)
     enough = n >= MIN_N_NORMAL
     return mean, se, np.where(enough, mean - z * se, np.nan), np.where(enough, mean + z * se, np.nan)
