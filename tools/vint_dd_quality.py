@@ -132,13 +132,13 @@ def main(argv=None) -> int:
     ap.add_argument("--start", type=int, default=0)
     ap.add_argument("--count", type=int, default=5000)
     ap.add_argument("--strategies", nargs="+", default=["heuristic"],
-                    help="line-ups: a strategy spec for every seat, or four comma-separated specs")
+                    help="line-ups: a strategy spec for every seat, or four specs separated by /")
     args = ap.parse_args(argv)
     tables = cached_tables(args.seed, args.start, args.count)
     print(f"seed {args.seed}, deals {args.start}..{args.start + args.count - 1}")
     print(f"{'strategies':40s} {'deals':>6s} {'tricks-DD':>16s} {'DD-makeable':>12s} {'made':>7s} {'right side':>11s}")
     for lineup in args.strategies:
-        specs = lineup.split(",") if "," in lineup else lineup
+        specs = lineup.split("/") if "/" in lineup else lineup
         q = quality(simulate(args.seed, args.start, args.count, specs), tables)
         print(f"{lineup:40s} {q['deals']:6d} {q['gap']:+8.3f} ± {q['gap_ci']:.3f} {q['dd_makeable']:11.1f}% "
               f"{q['made']:6.1f}% {q['right_side']:10.1f}%")
