@@ -9,7 +9,7 @@ from cardsim import StrategyError
 from cardsim.games import get_game
 from cardsim.games.vint import dispatch as D
 from cardsim.games.vint import strategies as S
-from cardsim.games.vint.rules import legal_plays
+from cardsim.games.vint.rules import first_bid_suits, legal_plays
 from cardsim.strategies.registry import N_PARAMS
 
 VINT = get_game("vint")
@@ -22,8 +22,9 @@ def test_parameter_constants_follow_the_registry():
              "P_POINTS_PER_TRICK": ("heuristic", "points_per_trick")}
     for const, (strategy, param) in names.items():
         assert getattr(S, const) == list(S.REGISTRY[strategy].params).index(param)
-    # greedy bids like heuristic, so it must keep heuristic's parameters in the same order.
+    # greedy and heuristic_v1 bid like heuristic, so they must keep its parameters in the same order.
     assert list(S.REGISTRY["greedy"].params) == list(S.REGISTRY["heuristic"].params)
+    assert list(S.REGISTRY["heuristic_v1"].params) == list(S.REGISTRY["heuristic"].params)
 
 
 def _views(n, seed=7):
@@ -78,11 +79,12 @@ def _params(rng):
     return p
 
 
-@pytest.mark.parametrize("name", ["random", "heuristic", "greedy"])
+@pytest.mark.parametrize("name", ["random", "heuristic", "heuristic_v1", "greedy"])
 def test_dispatch_reaches_each_strategys_own_functions(name):
     sid = S.REGISTRY[name].id
     rng = np.random.default_rng(3)
     differ = 0
+    differ_v1 = 0
     for view in _views(300):
         hand, seat, declarer, trump, leader, trick, k, played, calls, ncalls, current, bidder = view
         params = _params(rng)
@@ -98,18 +100,26 @@ def test_dispatch_reaches_each_strategys_own_functions(name):
         assert got == want and (a == b).all()
         if hand == 0:
             continue
-        got = D.choose_card(sid, params, a, hand, seat, declarer, trump, leader, trick, k, played)
+        suits = np.full(4, -1, dtype=np.int64)
+        first_bid_suits(calls, ncalls, declarer, suits)
+        got = D.choose_card(sid, params, a, hand, seat, declarer, trump, leader, trick, k, played, suits)
         if name == "random":
             want = S.random_card(b[seat], hand, trick, k)
         elif name == "greedy":
             want = S.greedy_card(hand, trump, trick, k)
+        elif name == "heuristic_v1":
+            want = S.heuristic_card_v1(hand, seat, declarer, trump, leader, trick, k, played)
         else:
-            want = S.heuristic_card(hand, seat, declarer, trump, leader, trick, k, played)
+            want = S.heuristic_card(hand, seat, declarer, trump, leader, trick, k, played, suits)
         assert got == want and (a == b).all()
         differ += got != S.greedy_card(hand, trump, trick, k)
+        if name == "heuristic":
+            differ_v1 += got != S.heuristic_card_v1(hand, seat, declarer, trump, leader, trick, k, played)
     # The strategies really differ on these views, so the comparison above could catch a
     # branch that sends one strategy to another's function.
     assert (differ > 20) if name != "greedy" else differ == 0
+    if name == "heuristic":
+        assert differ_v1 > 10
 
 
 def test_unhandled_strategy_id_raises_strategy_error():
@@ -129,5 +139,5 @@ def test_unhandled_card_strategy_raises_strategy_error():
     hand, seat, declarer, trump, leader, trick, k, played = view[:8]
     with pytest.raises(ValueError) as info:
         D.choose_card(42, np.zeros((4, N_PARAMS)), np.zeros((4, 1), np.uint64), hand, seat, declarer, trump,
-                      leader, trick, k, played)
+                      leader, trick, k, played, np.full(4, -1, dtype=np.int64))
     assert info.value.args[1:] == ("card", 42, seat)

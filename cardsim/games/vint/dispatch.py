@@ -4,15 +4,17 @@ One function per decision, each with one view signature (``docs/adding-a-game.md
 
 * ``choose_call(sid, params, rngs, hand, seat, calls, ncalls, current, current_bidder) -> int64``
   the call (0 = pass, 1..35 = bid, docs/RULES.md §2.2);
-* ``choose_card(sid, params, rngs, hand, seat, declarer, trump, leader, trick, n, played) -> int64``
-  the card index played from ``hand`` (docs/RULES.md §2.3).
+* ``choose_card(sid, params, rngs, hand, seat, declarer, trump, leader, trick, n, played, bid_suits)
+  -> int64`` the card index played from ``hand`` (docs/RULES.md §2.3).
 
 ``sid`` is the seat's strategy id; ``params`` (float64[4, N_PARAMS]) and ``rngs`` (uint64[4, 1])
 hold every seat's rows, and a branch passes on only ``params[seat]`` / ``rngs[seat]`` (rows are
 sliced per branch because slicing costs a reference count in the hot loop).  The rest is the
 seat's view: its ``hand`` (uint64), the ``calls`` so far (int64[ncalls] used), the standing bid
 ``current`` and its bidder, the contract (``declarer``, ``trump`` 0..4), the trick so far
-(``trick[:n]``, led by ``leader``) and the cards ``played`` so far (uint64).  An id with no
+(``trick[:n]``, led by ``leader``), the cards ``played`` so far (uint64) and, in the play, what
+the auction showed: ``bid_suits`` (int64[4]), the first suit each seat bid, −1 for none
+(:func:`.rules.first_bid_suits`, computed once a deal).  An id with no
 branch raises ``ValueError(UNHANDLED, decision, sid, seat)`` through
 :func:`cardsim.strategies.unhandled.unhandled` (out of line: it keeps the hot path fast), which
 the Python surface reports as a :class:`~cardsim.strategies.registry.StrategyError`.
@@ -25,13 +27,14 @@ from cardsim._jit import jit
 from cardsim.strategies.unhandled import unhandled
 
 from .rules import PASS
-from .strategies import GREEDY, HEURISTIC, RANDOM, greedy_card, heuristic_call, heuristic_card, random_call, random_card
+from .strategies import (GREEDY, HEURISTIC, HEURISTIC_V1, RANDOM, greedy_card, heuristic_call, heuristic_card,
+                         heuristic_card_v1, random_call, random_card)
 
 
 @jit(inline="always")
 def choose_call(sid, params, rngs, hand, seat, calls, ncalls, current, current_bidder):
     """The call strategy ``sid`` makes for ``seat`` (0 = pass, 1..35 = bid)."""
-    if sid == HEURISTIC or sid == GREEDY:
+    if sid == HEURISTIC or sid == HEURISTIC_V1 or sid == GREEDY:
         return heuristic_call(params[seat], hand, seat, calls, ncalls, current, current_bidder)
     if sid == RANDOM:
         return random_call(params[seat], rngs[seat], current)
@@ -40,10 +43,13 @@ def choose_call(sid, params, rngs, hand, seat, calls, ncalls, current, current_b
 
 
 @jit(inline="always")
-def choose_card(sid, params, rngs, hand, seat, declarer, trump, leader, trick, n, played):
-    """The card (index) strategy ``sid`` plays from ``hand``; ``trick[:n]`` is on the table."""
+def choose_card(sid, params, rngs, hand, seat, declarer, trump, leader, trick, n, played, bid_suits):
+    """The card (index) strategy ``sid`` plays from ``hand``; ``trick[:n]`` is on the table and
+    ``bid_suits`` (int64[4]) the first suit each seat bid (−1: none)."""
     if sid == HEURISTIC:
-        return heuristic_card(hand, seat, declarer, trump, leader, trick, n, played)
+        return heuristic_card(hand, seat, declarer, trump, leader, trick, n, played, bid_suits)
+    if sid == HEURISTIC_V1:
+        return heuristic_card_v1(hand, seat, declarer, trump, leader, trick, n, played)
     if sid == GREEDY:
         return greedy_card(hand, trump, trick, n)
     if sid == RANDOM:

@@ -17,7 +17,7 @@ from cardsim.rng import deal_key, match_key, randbelow, seed_stream, shuffle
 from .rules import (MAX_CALL, MAX_CALLS, N_SCORE, N_TRICKS, NT, PASS, S_ABOVE, S_ACES, S_AFTER_BELOW,
                     S_AFTER_GAMES, S_BELOW, S_BID_SLAM, S_CROSSING, S_GAME, S_GAME_WON_BY, S_HONOURS,
                     S_MADE, S_PENALTY, S_RUBBER_WON_BY, S_SLAM, S_TOTAL, S_TRICKS, CLOSING_PASSES,
-                    VOID_PASSES, aces_held, call_denomination, call_level, high_card_points,
+                    VOID_PASSES, aces_held, call_denomination, call_level, first_bid_suits, high_card_points,
                     honours_held, legal_plays, score_deal, trick_value, winning_index)
 from .dispatch import choose_call, choose_card
 
@@ -160,12 +160,13 @@ def forced_auction(dealer, declarer, contract, calls):
 
 
 @jit(inline="always")
-def play_tricks(declarer, trump, hands, ids, params, rngs, plays, hand, trick, winners):
+def play_tricks(declarer, trump, hands, ids, params, rngs, plays, hand, trick, winners, bid_suits):
     """The play (docs/RULES.md §2.3): the declarer's left leads, every hand hidden, follow suit if you
     can, the highest trump (else of the led suit) wins and leads next.  ``hands``: the initial
     hands (uint64[4], not changed); ``plays`` (int64[52]) receives the cards in order,
     ``winners`` (int64[13]) each trick's winning seat; ``hand`` (uint64[4]) and ``trick``
-    (int64[4]) are work space.
+    (int64[4]) are work space; ``bid_suits`` (int64[4]), the first suit each seat bid, is part of
+    every seat's view.
     """
     hand[:] = hands
     played = U64(0)
@@ -174,7 +175,7 @@ def play_tricks(declarer, trump, hands, ids, params, rngs, plays, hand, trick, w
         for k in range(4):
             seat = (leader + k) % 4
             card = choose_card(ids[seat], params, rngs, hand[seat], seat, declarer, trump,
-                               leader, trick, k, played)
+                               leader, trick, k, played, bid_suits)
             b = U64(1) << U64(card)
             led = -1 if k == 0 else trick[0] >> 4
             if (legal_plays(hand[seat], led) & b) == U64(0):
@@ -196,7 +197,7 @@ def run_deal(key, dealer, hands, ids, params, below_before, games_before, rngs, 
     ``plays``: int64[52] receive the trace; ``score``: int64[N_SCORE] (see rules.score_deal);
     ``info``: int64[N_INFO] = number of calls, declarer (−1 void), contract call (0 void),
     whether the forced choice was legal; ``scratch_hands`` (uint64[4]) and ``scratch``
-    (int64[≥ 17]) are work space, allocated once per chunk by the caller.  ``forced``
+    (int64[≥ 21]) are work space, allocated once per chunk by the caller.  ``forced``
     (int64[F_LEN], ``NO_FORCE`` for none): ``FORCE_FIRST_CALL`` makes seat ``forced[F_SEAT]``'s
     first call after the forced prefix ``forced[F_CALL]``; ``FORCE_CONTRACT`` skips the auction, seat ``forced[F_SEAT]``
     declaring the bid ``forced[F_CALL]``.
@@ -219,7 +220,9 @@ def run_deal(key, dealer, hands, ids, params, below_before, games_before, rngs, 
         return
     trump = call_denomination(current)
     winners = scratch[4:4 + N_TRICKS]
-    play_tricks(bidder, trump, hands, ids, params, rngs, plays, scratch_hands, scratch[0:4], winners)
+    bid_suits = scratch[4 + N_TRICKS:8 + N_TRICKS]
+    first_bid_suits(calls, ncalls, bidder, bid_suits)
+    play_tricks(bidder, trump, hands, ids, params, rngs, plays, scratch_hands, scratch[0:4], winners, bid_suits)
     score_deal(call_level(current), trump, bidder, winners, hands, below_before, games_before, score)
 
 

@@ -103,6 +103,26 @@ def winning_index(trick, n, trump):
     return best
 
 
+@jit(inline="always")
+def first_bid_suits(calls, ncalls, declarer, out):
+    """Write to ``out`` (int64[4]) the first suit (0..3) each seat bid in the finished auction
+    ``calls[:ncalls]``, −1 for a seat that bid no suit (no-trump names none).
+
+    The declarer made the last bid (docs/RULES.md §2.2), which fixes who made every call without
+    knowing the dealer; every seat hears the auction, so this is part of every seat's view.
+    """
+    out[:] = -1
+    last = ncalls - 1
+    while last >= 0 and calls[last] == PASS:
+        last -= 1
+    for i in range(last + 1):
+        if calls[i] != PASS:
+            who = (declarer - (last - i)) % 4
+            d = call_denomination(calls[i])
+            if d < NT and out[who] < 0:
+                out[who] = d
+
+
 @jit
 def honours_held(hands, team, trump):
     """Trump honours (A K Q J 10, docs/RULES.md §2.6) in the team's initial hands; 0 in no-trump."""

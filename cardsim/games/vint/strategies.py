@@ -24,7 +24,7 @@ from .rules import (JACK, MAX_CALL, NT, PASS, TEN, bid_call, call_denomination, 
 
 U64 = np.uint64
 
-RANDOM, HEURISTIC, GREEDY = 0, 1, 2
+RANDOM, HEURISTIC, GREEDY, HEURISTIC_V1 = 0, 1, 2, 3
 
 REGISTRY = Registry("vint")
 _BIDDING = {"aggression": 0.0, "partner_points": 7.0, "partner_bid_points": 13.0, "points_per_trick": 3.0}
@@ -40,10 +40,14 @@ REGISTRY.add("random", RANDOM, {"pass_probability": 0.95},
              "uniformly random legal card; passes with pass_probability, else a uniformly random higher bid",
              {"pass_probability": "probability of passing at each call (0..1)"}, {"pass_probability": (0, 1)})
 REGISTRY.add("heuristic", HEURISTIC, dict(_BIDDING),
-             "bids to its estimated side tricks (high cards, shape, partner's first bid); plays by the book",
+             "bids to its estimated side tricks (high cards, shape, partner's first bid); plays by the book, "
+             "reading the auction (issue 12: leads partner's suit, third hand high, no ruffing of sure winners)",
+             _BIDDING_DOCS, _BIDDING_BOUNDS)
+REGISTRY.add("heuristic_v1", HEURISTIC_V1, dict(_BIDDING),
+             "the default heuristic before issue 12 (same bidding, simpler card play); kept so old runs reproduce",
              _BIDDING_DOCS, _BIDDING_BOUNDS)
 REGISTRY.add("greedy", GREEDY, dict(_BIDDING),
-             "bids like heuristic; plays the cheapest card that wins the trick so far, else its lowest legal card",
+             "bids like heuristic_v1; plays the cheapest card that wins the trick so far, else its lowest legal card",
              _BIDDING_DOCS, _BIDDING_BOUNDS)
 
 # Positions in the parameter vectors, from the registry's names (greedy shares heuristic's).
@@ -171,8 +175,8 @@ def _lowest_discard(hand, trump):
 
 
 @jit(inline="always")
-def heuristic_lead(hand, seat, declarer, trump, others):
-    """Opening lead of a trick: declarer draws trumps; cash a master card; else lead from the
+def heuristic_lead_v1(hand, seat, declarer, trump, others):
+    """heuristic_v1's lead of a trick: declarer draws trumps; cash a master card; else lead from the
     longest side suit, top of a touching honour sequence or low."""
     if trump < NT and seat == declarer:
         mine = U64(hand) & suit_mask(trump)
@@ -214,14 +218,14 @@ def heuristic_lead(hand, seat, declarer, trump, others):
 
 
 @jit(inline="always")
-def heuristic_card(hand, seat, declarer, trump, leader, trick, n, played):
-    """Card play by the book: second hand low (but cover an honour), third hand high, fourth
+def heuristic_card_v1(hand, seat, declarer, trump, leader, trick, n, played):
+    """heuristic_v1's card play (the default until issue 12), by the book: second hand low (but cover an honour), third hand high, fourth
     hand wins cheaply, never overtake a winning partner, ruff (or over-ruff) when void, discard
     the lowest side card.  ``played``: every card seen played so far (uint64)."""
     others = ~(U64(played) | U64(hand)) & U64(0xFFFFFFFFFFFFFFFF)
     others &= U64(0x1FFF1FFF1FFF1FFF)
     if n == 0:
-        return heuristic_lead(hand, seat, declarer, trump, others)
+        return heuristic_lead_v1(hand, seat, declarer, trump, others)
     led = trick[0] >> 4
     wi = winning_index(trick, n, trump)
     w = trick[wi]
@@ -254,6 +258,212 @@ def heuristic_card(hand, seat, declarer, trump, leader, trick, n, played):
             if over != U64(0):
                 return lowest_bit(over)
     return _lowest_discard(hand, trump)
+
+
+# ----------------------------------------------------------------- card play (heuristic, issue 12)
+FULL_DECK = U64(0x1FFF1FFF1FFF1FFF)
+"""All 52 Vint cards (13 ranks in each 16-bit suit lane)."""
+
+
+@jit(inline="always")
+def _cheapest_equal(hand, card, played):
+    """The lowest card of ``hand`` that is worth as much as ``card``: every rank between them is
+    in ``hand`` or already played (e.g. Q from K-Q, J from K-J once the Q has gone)."""
+    below = suit_mask(card >> 4) & ((U64(1) << U64(card)) - U64(1))
+    gaps = below & ~(U64(hand) | U64(played))
+    if gaps != U64(0):
+        below &= ~((U64(2) << U64(highest_bit(gaps))) - U64(1))
+    equal = U64(hand) & below
+    if equal == U64(0):
+        return card
+    return lowest_bit(equal)
+
+
+@jit(inline="always")
+def _is_master(card, others):
+    """``card`` outranks every unseen card of its suit (``others``: cards not seen, uint64)."""
+    return (U64(others) & bits_above(card)) == U64(0)
+
+
+@jit(inline="always")
+def _suit_lead(mine, played):
+    """The card to lead from ``mine`` (one suit, non-empty): top of a touching honour sequence
+    (its cheapest equal card), the top of a doubleton, else the lowest."""
+    top = highest_bit(mine)
+    if popcount(mine) <= 2:
+        return _cheapest_equal(mine, top, played)
+    if (top & 15) >= TEN and (U64(mine) >> U64(top - 1)) & U64(1):
+        return _cheapest_equal(mine, top, played)
+    return lowest_bit(mine)
+
+
+@jit(inline="always")
+def _defender_suit(hand, trump, others, avoid):
+    """Suit a defender leads with no master to cash and no partner's suit: the longest side suit
+    that is not led away from a tenace (A-Q, K-J, or an unsupported K), with a bonus for a
+    touching honour sequence and a penalty for the opponents' suits (bits of ``avoid``)."""
+    best = -1
+    best_score = -1000
+    for s in range(4):
+        mine = U64(hand) & suit_mask(s)
+        if mine == U64(0) or s == trump:
+            continue
+        n = popcount(mine)
+        lane = mine >> U64(16 * s)
+        score = 2 * n
+        top = highest_bit(mine) & 15
+        if top >= TEN and (lane >> U64(top - 1)) & U64(1):
+            score += 4
+        elif n >= 2:
+            a, k, q, j = (lane >> U64(12)) & U64(1), (lane >> U64(11)) & U64(1), (lane >> U64(10)) & U64(1), \
+                (lane >> U64(9)) & U64(1)
+            if (a and q and not k) or (k and j and not q and not a) or (k and not q and not a):
+                score -= 5
+        if (avoid >> s) & 1:
+            score -= 6
+        if score > best_score:
+            best = s
+            best_score = score
+    return best
+
+
+@jit(inline="always")
+def heuristic_lead(hand, seat, declarer, trump, others, played, bid_suits):
+    """Lead to a trick (docs/RULES.md §2.3): the declarer draws trumps (master, else top of a
+    sequence, else low); anyone leads his partner's
+    bid side suit; then cash a master card (a defender at no-trump only from four cards or
+    more: a short ace is an entry); else a defender leads the best side suit
+    (:func:`_defender_suit`) and the declaring side its longest side suit.  Top of a sequence,
+    top of a doubleton, or low (:func:`_suit_lead`); of equal cards the cheapest."""
+    defending = (seat % 2) != (declarer % 2)
+    if trump < NT and seat == declarer:
+        mine = U64(hand) & suit_mask(trump)
+        if mine != U64(0) and (U64(others) & suit_mask(trump)) != U64(0):
+            top = highest_bit(mine)
+            if _is_master(top, others):
+                return _cheapest_equal(hand, top, played)
+            return _suit_lead(mine, played)
+    ps = bid_suits[(seat + 2) % 4]
+    if ps >= 0 and ps != trump:
+        mine = U64(hand) & suit_mask(ps)
+        if mine != U64(0):
+            top = highest_bit(mine)
+            if _is_master(top, others):
+                return _cheapest_equal(hand, top, played)
+            return _suit_lead(mine, played)
+    best = -1
+    best_len = -1
+    for s in range(4):
+        mine = U64(hand) & suit_mask(s)
+        if mine == U64(0) or (s == trump and seat != declarer):
+            continue
+        top = highest_bit(mine)
+        if _is_master(top, others):
+            n = popcount(mine)
+            if defending and trump == NT and n < 4 and (U64(others) & suit_mask(s)) != U64(0):
+                continue
+            if n > best_len:
+                best = top
+                best_len = n
+    if best >= 0:
+        return _cheapest_equal(hand, best, played)
+    if defending:
+        avoid = 0
+        ds = bid_suits[declarer]
+        if ds >= 0:
+            avoid |= 1 << ds
+        ds = bid_suits[(declarer + 2) % 4]
+        if ds >= 0:
+            avoid |= 1 << ds
+        s = _defender_suit(hand, trump, others, avoid)
+        if s >= 0:
+            return _suit_lead(U64(hand) & suit_mask(s), played)
+        return lowest_bit(hand)
+    best_suit = -1
+    best_len = -1
+    for s in range(4):
+        n = popcount(U64(hand) & suit_mask(s))
+        if n > 0 and s != trump and n > best_len:
+            best_suit = s
+            best_len = n
+    if best_suit < 0:
+        return lowest_bit(hand)
+    return _suit_lead(U64(hand) & suit_mask(best_suit), played)
+
+
+@jit(inline="always")
+def _discard(hand, trump, others):
+    """Discard when void and not ruffing: the lowest card of a side suit whose lowest card is not
+    a winner, shorter suits first on equal rank (keeps length where long cards may win), else
+    the lowest side card, else the lowest trump."""
+    best = -1
+    best_key = 1 << 30
+    for s in range(4):
+        if s == trump:
+            continue
+        cards = U64(hand) & suit_mask(s)
+        if cards == U64(0):
+            continue
+        c = lowest_bit(cards)
+        key = (c & 15) * 16 + popcount(cards)
+        if _is_master(c, others):
+            key += 1 << 20
+        if key < best_key:
+            best = c
+            best_key = key
+    if best < 0:
+        return lowest_bit(hand)
+    return best
+
+
+@jit(inline="always")
+def heuristic_card(hand, seat, declarer, trump, leader, trick, n, played, bid_suits):
+    """Card play by the book (docs/RULES.md §2.3): second hand low (but cover an honour), third hand
+    high unless partner's card is a sure winner, fourth hand wins cheaply, never overtake or
+    ruff a partner's sure winner, ruff (or over-ruff) when void, discard from worthless suits;
+    of equal cards always the cheapest.  ``played``: every card seen played so far (uint64);
+    ``bid_suits``: int64[4], the first suit (0..3) each seat bid in the auction, −1 for none."""
+    others = ~(U64(played) | U64(hand)) & FULL_DECK
+    if n == 0:
+        return heuristic_lead(hand, seat, declarer, trump, others, played, bid_suits)
+    led = trick[0] >> 4
+    wi = winning_index(trick, n, trump)
+    w = trick[wi]
+    partner_winning = (leader + wi) % 4 == (seat + 2) % 4
+    # Partner's card is sure when it is the last card (fourth hand) or the master of its suit;
+    # a ruff by the last hand is possible but unseen voids cannot be known.
+    partner_sure = partner_winning and (n == 3 or _is_master(w, others))
+    follow = U64(hand) & suit_mask(led)
+    if follow != U64(0):
+        beat = follow & bits_above(w) if (w >> 4) == led else U64(0)
+        if partner_sure or beat == U64(0):
+            return lowest_bit(follow)
+        if n == 1:
+            if (w & 15) >= JACK:
+                return lowest_bit(beat)
+            return lowest_bit(follow)
+        if n == 3:
+            return lowest_bit(beat)
+        # Third hand high: the cheapest card that beats every unseen card of the suit, else the
+        # highest (its cheapest equal).
+        theirs = others & suit_mask(led)
+        if theirs != U64(0):
+            sure = beat & bits_above(highest_bit(theirs))
+            if sure != U64(0):
+                return lowest_bit(sure)
+        elif partner_winning:
+            return lowest_bit(follow)
+        return _cheapest_equal(hand, highest_bit(beat), played)
+    if trump < NT and not partner_sure:
+        trumps = U64(hand) & suit_mask(trump)
+        if trumps != U64(0):
+            if (w >> 4) != trump:
+                return lowest_bit(trumps)
+            if not partner_winning:
+                over = trumps & bits_above(w)
+                if over != U64(0):
+                    return lowest_bit(over)
+    return _discard(hand, trump, others)
 
 
 @jit(inline="always")

@@ -1,0 +1,130 @@
+"""Vint's default card play (cardsim/games/vint/strategies.py heuristic_card, issue 12) on
+hand-made positions, each checked against what heuristic_v1 (the old default) does there."""
+import numpy as np
+
+from cardsim.games.vint import strategies as S
+from cardsim.games.vint.rules import NT, PASS, bid_call, first_bid_suits
+
+SUITS = "SCDH"
+RANKS = "23456789TJQKA"
+SPADES, CLUBS, DIAMONDS, HEARTS = range(4)
+
+
+def card(text):
+    """'HK' -> the card index of the king of hearts (suit lane 16·s + rank)."""
+    return SUITS.index(text[0]) * 16 + RANKS.index(text[1])
+
+
+def cards(*texts):
+    """uint64 bit set of the cards named, e.g. cards('HK', 'H4')."""
+    out = 0
+    for t in texts:
+        out |= 1 << card(t)
+    return np.uint64(out)
+
+
+def auction(*bids, declarer):
+    """calls (int64[64]) and ncalls of an auction: ``bids`` as (seat, level, denomination) in order,
+    the last by ``declarer``, passes in between, 12 closing passes; the dealer is the first bidder."""
+    calls = np.zeros(64, dtype=np.int64)
+    n = 0
+    seat = bids[0][0]
+    for who, level, den in bids:
+        while seat != who:
+            calls[n] = PASS
+            n += 1
+            seat = (seat + 1) % 4
+        calls[n] = bid_call(level, den)
+        n += 1
+        seat = (seat + 1) % 4
+    assert bids[-1][0] == declarer
+    return calls, n + 12
+
+
+def play(hand, seat, declarer, trump, leader, trick_cards, played=(), calls=None):
+    trick = np.zeros(4, dtype=np.int64)
+    for i, t in enumerate(trick_cards):
+        trick[i] = card(t)
+    seen = int(cards(*played)) | int(cards(*trick_cards))
+    if calls is None:
+        calls = auction((declarer, 1, trump), declarer=declarer)
+    new = S.heuristic_card(hand, seat, declarer, trump, leader, trick, len(trick_cards), np.uint64(seen),
+                           bid_suits(*calls, declarer))
+    old = S.heuristic_card_v1(hand, seat, declarer, trump, leader, trick, len(trick_cards), np.uint64(seen))
+    return new, old
+
+
+def bid_suits(calls, ncalls, declarer):
+    out = np.zeros(4, dtype=np.int64)
+    first_bid_suits(calls, ncalls, declarer, out)
+    return out
+
+
+def test_first_bid_suits_reads_who_bid_from_the_declarers_last_bid():
+    assert list(bid_suits(*auction((0, 1, SPADES), (3, 1, DIAMONDS), (0, 2, SPADES), declarer=0), 0)) == \
+        [SPADES, -1, -1, DIAMONDS]
+    # A no-trump bid names no suit; partner's later suit counts; the auction may start with passes.
+    calls, n = auction((1, 1, NT), (3, 2, CLUBS), (1, 2, HEARTS), declarer=1)
+    calls = np.concatenate([[PASS, PASS], calls[:-2]])
+    assert list(bid_suits(calls, n + 2, 1)) == [-1, HEARTS, -1, CLUBS]
+
+
+def test_defender_leads_partners_bid_suit():
+    # Seat 3 bid diamonds; declarer 0 plays 2S; seat 1 leads the top of his diamond doubleton,
+    # where the old play led low from its first longest suit (clubs).
+    hand = cards("S5", "HK", "HJ", "H7", "H6", "H3", "D8", "D4", "C9", "C7", "C5", "C3", "C2")
+    new, old = play(hand, 1, 0, SPADES, 1, [], calls=auction((0, 1, SPADES), (3, 1, DIAMONDS), (0, 2, SPADES),
+                                                             declarer=0))
+    assert new == card("D8")
+    assert old == card("C2")
+
+
+def test_third_hand_plays_high_when_partners_card_is_not_sure():
+    # Partner (seat 1) led the H4, second hand played the H2: partner wins for now, but the
+    # fourth hand may hold the queen.  Third hand plays the king (cheapest card beating every
+    # unseen heart); the old play ducked with the H3.
+    hand = cards("HA", "HK", "H3", "S2", "C2")
+    new, old = play(hand, 3, 0, NT, 1, ["H4", "H2"])
+    assert new == card("HK")
+    assert old == card("H3")
+
+
+def test_third_hand_plays_cheapest_of_equal_cards():
+    # K-Q-5 third hand after a low lead, the ace unseen: the queen does what the king does.
+    hand = cards("HK", "HQ", "H5", "S2")
+    new, _ = play(hand, 3, 0, NT, 1, ["H4", "H2"])
+    assert new == card("HQ")
+
+
+def test_fourth_hand_does_not_overtake_partner():
+    # Partner's king wins the trick; fourth hand holds the ace and keeps it.
+    hand = cards("HA", "H3", "S2")
+    new, old = play(hand, 0, 1, NT, 1, ["H4", "HK", "H5"])
+    assert new == card("H3") == old
+
+
+def test_no_ruff_of_partners_sure_winner():
+    # Spades are trumps; partner (seat 1) cashes the HA, second hand plays low; third hand is void
+    # in hearts: the old play ruffed only when partner was not winning, but the new one also
+    # discards when partner's card is the master and leaves the trump at home.
+    hand = cards("S3", "D9", "D2", "C7")
+    new, _ = play(hand, 3, 0, SPADES, 1, ["HA", "H5"])
+    assert new == card("D2")
+
+
+def test_ruffs_partners_card_when_it_can_be_beaten():
+    # Partner led the HQ and the ace and king are unseen: third hand (void in hearts) ruffs.
+    hand = cards("S3", "D9", "D2", "C7")
+    new, old = play(hand, 3, 0, SPADES, 1, ["HQ", "H5"])
+    assert new == card("S3")
+    assert old == card("D2")
+
+
+def test_discard_keeps_a_winner():
+    # Every club above the 3 has been played: the C3 is a winner.  The old play threw it (lowest
+    # rank); the new one throws the D9.
+    played = ["C" + r for r in RANKS[2:]]
+    hand = cards("C3", "D9")
+    new, old = play(hand, 2, 0, NT, 0, ["H4", "H6"], played=played)
+    assert new == card("D9")
+    assert old == card("C3")
