@@ -18,6 +18,7 @@ moves ordered cheap-winner first.
 from __future__ import annotations
 
 import numpy as np
+from numba import types
 
 from cardsim._jit import jit
 from cardsim.cards import highest_bit, lowest_bit, popcount
@@ -164,7 +165,64 @@ def _best(table_cards, denom, led):
     return highest_bit(m)
 
 
-@jit(cache=False)
+@jit(inline="always")
+def _order(legal, pos, leader, seat, led, denom, on_table, trick, moves, depth):
+    """Write the moves of ``legal`` to ``moves[depth]`` in search order; returns how many.
+
+    A move is ``card + 64 * (named suit + 1)`` (0 = no name).  Leads: high cards first, a
+    no-trump joker once per suit named.  Follows: when the partner is not winning, the cheapest
+    winning cards first, then the rest from the lowest; when he is, from the lowest."""
+    n = 0
+    if pos == 0:
+        m = legal
+        while m:
+            c = highest_bit(m)
+            m &= ~(U64(1) << U64(c))
+            if card_suit(c, denom) < 0:
+                for s in range(4):
+                    moves[depth, n] = c + 64 * (s + 1)
+                    n += 1
+            else:
+                moves[depth, n] = c
+                n += 1
+        return n
+    best = _best(on_table, denom, led)
+    wseat = leader
+    for i in range(pos):
+        if trick[i] == best:
+            wseat = (leader + i) % 4
+    partner_wins = (wseat - seat) % 2 == 0
+    if not partner_wins:
+        trumps_best = (U64(1) << U64(best)) & TRUMP_MASK[denom] != U64(0)
+        beaters = legal & TRUMP_MASK[denom] & ~((U64(2) << U64(best)) - U64(1))
+        if not trumps_best:
+            beaters = (legal & TRUMP_MASK[denom]) | (legal & SUIT_MASK[denom, led] & ~((U64(2) << U64(best)) - U64(1)))
+        m = beaters
+        while m:
+            c = lowest_bit(m)
+            m &= m - U64(1)
+            moves[depth, n] = c
+            n += 1
+        legal &= ~beaters
+    m = legal
+    while m:
+        c = lowest_bit(m)
+        m &= m - U64(1)
+        moves[depth, n] = c
+        n += 1
+    return n
+
+
+_ZERO = np.int64(0)
+_NEG = np.int64(-1)
+_I = types.int64
+_SEARCH_SIG = _I(types.uint64[::1], types.int64[::1], _I, _I, _I, _I, _I, _I, types.uint64[:, ::1],
+                 types.int16[:, ::1], types.int64[:, ::1], types.int64[::1])
+"""One compiled signature: numba would otherwise compile the recursion once per literal
+argument pattern (slow), and such caches crash when loaded."""
+
+
+@jit(signature_or_function=_SEARCH_SIG)
 def _search(h, trick, pos, leader, led, denom, alpha, beta, keys, bounds, moves, stats):
     """Team 0's tricks from the current trick on (this trick included), within ``(alpha, beta)``
     (fail-soft).  ``h``: uint64[4] hands (changed and restored); ``trick``: int64[4] cards of
@@ -211,7 +269,7 @@ def _search(h, trick, pos, leader, led, denom, alpha, beta, keys, bounds, moves,
         a0 = max(alpha, lo)
         b0 = min(beta, hi)
         # At pos -1 ``led`` carries the lead to try first.
-        v = _search(h, trick, -1, leader, hint, denom, a0, b0, keys, bounds, moves, stats)
+        v = _search(h, trick, _NEG, leader, hint, denom, a0, b0, keys, bounds, moves, stats)
         depth = 40 - popcount(h[0] | h[1] | h[2] | h[3])
         if v <= a0:
             hi = min(hi, v)
@@ -235,7 +293,7 @@ def _search(h, trick, pos, leader, led, denom, alpha, beta, keys, bounds, moves,
         won = 1 if nxt % 2 == 0 else 0
         # The next tricks reuse ``trick``: the cards of this one are put back for the callers.
         t0, t1, t2, t3 = trick[0], trick[1], trick[2], trick[3]
-        v = won + _search(h, trick, 0, nxt, -1, denom, alpha - won, beta - won, keys, bounds, moves, stats)
+        v = won + _search(h, trick, _ZERO, nxt, _NEG, denom, alpha - won, beta - won, keys, bounds, moves, stats)
         trick[0], trick[1], trick[2], trick[3] = t0, t1, t2, t3
         return v
     # Expand one card of the trick (pos -1: the trick start, after the table was probed).
@@ -292,55 +350,7 @@ def _search(h, trick, pos, leader, led, denom, alpha, beta, keys, bounds, moves,
     return best
 
 
-@jit(inline="always")
-def _order(legal, pos, leader, seat, led, denom, on_table, trick, moves, depth):
-    """Write the moves of ``legal`` to ``moves[depth]`` in search order; returns how many.
-
-    A move is ``card + 64 * (named suit + 1)`` (0 = no name).  Leads: high cards first, a
-    no-trump joker once per suit named.  Follows: when the partner is not winning, the cheapest
-    winning cards first, then the rest from the lowest; when he is, from the lowest."""
-    n = 0
-    if pos == 0:
-        m = legal
-        while m:
-            c = highest_bit(m)
-            m &= ~(U64(1) << U64(c))
-            if card_suit(c, denom) < 0:
-                for s in range(4):
-                    moves[depth, n] = c + 64 * (s + 1)
-                    n += 1
-            else:
-                moves[depth, n] = c
-                n += 1
-        return n
-    best = _best(on_table, denom, led)
-    wseat = leader
-    for i in range(pos):
-        if trick[i] == best:
-            wseat = (leader + i) % 4
-    partner_wins = (wseat - seat) % 2 == 0
-    if not partner_wins:
-        trumps_best = (U64(1) << U64(best)) & TRUMP_MASK[denom] != U64(0)
-        beaters = legal & TRUMP_MASK[denom] & ~((U64(2) << U64(best)) - U64(1))
-        if not trumps_best:
-            beaters = (legal & TRUMP_MASK[denom]) | (legal & SUIT_MASK[denom, led] & ~((U64(2) << U64(best)) - U64(1)))
-        m = beaters
-        while m:
-            c = lowest_bit(m)
-            m &= m - U64(1)
-            moves[depth, n] = c
-            n += 1
-        legal &= ~beaters
-    m = legal
-    while m:
-        c = lowest_bit(m)
-        m &= m - U64(1)
-        moves[depth, n] = c
-        n += 1
-    return n
-
-
-@jit(cache=False)
+@jit
 def solve_eff(eff, leader, denom, keys, bounds, moves, stats):
     """Team 0's double-dummy tricks (int64) from a trick start: ``eff`` uint64[4] equal-sized
     hands in the effective layout of ``denom`` (0..3 trump suit, 4 no-trump), ``leader`` on lead.
@@ -352,7 +362,7 @@ def solve_eff(eff, leader, denom, keys, bounds, moves, stats):
     hi = popcount(h[leader])
     while lo < hi:
         mid = (lo + hi + 1) // 2
-        v = _search(h, trick, 0, leader, -1, denom, mid - 1, mid, keys, bounds, moves, stats)
+        v = _search(h, trick, _ZERO, leader, _NEG, denom, mid - 1, mid, keys, bounds, moves, stats)
         if v >= mid:
             lo = v
         else:
@@ -360,7 +370,7 @@ def solve_eff(eff, leader, denom, keys, bounds, moves, stats):
     return lo
 
 
-@jit(cache=False)
+@jit
 def solve_batch(hands, declarers, denoms, keys, bounds, out, stats):
     """Declaring side's double-dummy tricks (RULES.md §3.5) for ``n`` positions.
 
@@ -378,7 +388,7 @@ def solve_batch(hands, declarers, denoms, keys, bounds, out, stats):
         out[i] = t0 if declarers[i] % 2 == 0 else popcount(eff[0]) - t0
 
 
-@jit(cache=False)
+@jit(signature_or_function=_I(types.uint64[::1], types.int64[::1], _I, _I, _I, _I))
 def minimax_eff(h, trick, pos, leader, led, denom):
     """Team 0's tricks by plain minimax (no pruning, no table, no merging): the reference the
     tests check :func:`solve_eff` against.  Arguments as :func:`_search`."""
@@ -386,7 +396,7 @@ def minimax_eff(h, trick, pos, leader, led, denom):
         w = trick_winner(trick, denom, led)
         nxt = (leader + w) % 4
         t0, t1, t2, t3 = trick[0], trick[1], trick[2], trick[3]
-        v = (1 if nxt % 2 == 0 else 0) + minimax_eff(h, trick, 0, nxt, -1, denom)
+        v = (1 if nxt % 2 == 0 else 0) + minimax_eff(h, trick, _ZERO, nxt, _NEG, denom)
         trick[0], trick[1], trick[2], trick[3] = t0, t1, t2, t3
         return v
     seat = (leader + pos) % 4
