@@ -91,7 +91,7 @@ def test_500_hand_made_positions():
 def solve501(hands, decl, trump):
     h = np.array([bits(x, lambda t: parse_card(t, RANKS_501)) for x in hands], dtype=np.uint64)
     keys, bounds = D501.new_table(12)
-    got = D501.solve_position(h, decl, trump, keys, bounds, np.zeros((25, 8), dtype=np.int64),
+    got = D501.solve_position(h, decl, trump, keys, bounds, np.zeros(D501.MOVES_SHAPE, dtype=np.int64),
                               np.zeros(1, dtype=np.int64))
     ref = D501.minimax(h.copy(), 0, 0, decl, trump, -1, U(0), np.zeros(3, dtype=np.int64), 0, 0)
     assert got == ref
@@ -102,7 +102,7 @@ def test_501_solver_equals_minimax_on_random_end_positions():
     rng = np.random.default_rng(6)
     deck = full_deck(RANKS_501)
     keys, bounds = D501.new_table(16)
-    moves = np.zeros((25, 8), dtype=np.int64)
+    moves = np.zeros(D501.MOVES_SHAPE, dtype=np.int64)
     stats = np.zeros(1, dtype=np.int64)
     values = []
     for _ in range(1500):

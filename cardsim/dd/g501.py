@@ -26,7 +26,7 @@ from numba import types
 
 from cardsim._jit import jit
 from cardsim.cards import highest_bit, lowest_bit, popcount
-from cardsim.games.g501.constants import MARRIAGE_LANE
+from cardsim.games.g501.constants import MARRIAGE_LANE, NT
 from cardsim.games.g501 import rules
 
 # The engine's own rule functions, inlined: numba segfaults loading a cached recursive function
@@ -41,14 +41,16 @@ marriage_suits = jit(inline="always")(rules.marriage_suits.py_func)
 U64 = np.uint64
 TT_BITS = 18
 """The transposition table holds 2**TT_BITS entries (about 10 MB)."""
+MOVES_SHAPE = (25, 27)
+"""Shape of the int64 move scratch of :func:`solve_position` (see :func:`_search`)."""
 _MIX = (U64(0x9E3779B97F4A7C15), U64(0xC2B2AE3D27D4EB4F), U64(0x165667B19E3779F9))
 
 
 def new_table(bits: int = TT_BITS):
-    """A transposition table: ``(keys uint64[2**bits, 4], bounds int16[2**bits, 2])``: the three
+    """A transposition table: ``(keys uint64[2**bits, 4], bounds int16[2**bits, 3])``: the three
     hands and a tag (0 = empty) of a trick start; the lower and upper bound of the declarer's
-    points still to come from there."""
-    return np.zeros((1 << bits, 4), dtype=np.uint64), np.zeros((1 << bits, 2), dtype=np.int16)
+    points still to come from there, and 1 + the best lead found there (0 = none)."""
+    return np.zeros((1 << bits, 4), dtype=np.uint64), np.zeros((1 << bits, 3), dtype=np.int16)
 
 
 @jit(inline="always")
@@ -56,6 +58,30 @@ def _slot(h, tag, mask):
     x = (h[0] * _MIX[0]) ^ (h[1] * _MIX[1]) ^ (h[2] * _MIX[2]) ^ (U64(tag) * _MIX[1])
     x ^= x >> U64(31)
     return np.int64(x & U64(mask))
+
+
+@jit(inline="always")
+def _sure_winners(h, p, trump):
+    """Cards of player ``p`` (on lead at a trick start) that win whenever he leads them, cashed
+    one after another: his trumps above every other trump still out, and, when neither other
+    player holds a trump (in no-trump: always), his cards above every other card of their suit
+    still out (a follower must follow suit or, void, ruff: RULES.md §1.5)."""
+    others = U64(0)
+    for q in range(3):
+        if q != p:
+            others |= h[q]
+    mine = h[p]
+    out = U64(0)
+    for s in range(4):
+        lane_ = U64(0xFFFF) << U64(16 * s)
+        if s != trump and trump != NT and others & (U64(0xFFFF) << U64(16 * trump)):
+            continue
+        m = mine & lane_
+        o = others & lane_
+        if o:
+            m &= ~((U64(2) << U64(highest_bit(o))) - U64(1))
+        out |= m
+    return out
 
 
 @jit(inline="always")
@@ -131,8 +157,8 @@ def _search(h, pos, leader, decl, trump, lead, on_table, won, pending, alpha, be
     trick start whose table entry was already probed); ``lead``: the card led (−1 at a trick
     start); ``on_table``: uint64 cards of the trick; ``won``: 1 if the declarer has won a trick;
     ``pending``: marriage points he declared before winning one (they count once he does);
-    ``moves``: int64[25, 8] scratch (row ``d`` the moves after ``d`` cards played, row 24 the
-    trick's cards by position).  One recursive function, since numba cannot cache mutually
+    ``moves``: int64[25, 27] scratch (row ``d`` the moves after ``d`` cards played; row 24
+    the trick's cards by position, then from column 3 the best card found at each depth).  One recursive function, since numba cannot cache mutually
     recursive ones.
     """
     stats[0] += 1
@@ -140,15 +166,28 @@ def _search(h, pos, leader, decl, trump, lead, on_table, won, pending, alpha, be
         if h[leader] == U64(0):
             return 0
         ub = _ceiling(h, decl, trump, pending)
+        lb = 0
+        sure = _sure_winners(h, leader, trump)
+        if leader == decl:
+            # He takes at least his own cards in those tricks, and the pending marriage.
+            if sure:
+                lb = hand_points(sure) + (pending if won == 0 else 0)
+        else:
+            # A defender's sure tricks take the declarer's cards in them away from him.
+            ub -= hand_points(sure)
         if ub <= alpha:
             return ub
+        if lb >= beta:
+            return lb
         tag = 1 + leader + 3 * won + 6 * (pending // 20) + 24 * trump + 120 * decl
         slot = _slot(h, tag, keys.shape[0] - 1)
-        lo = 0
+        lo = lb
         hi = ub
+        hint = np.int64(-1)
         if keys[slot, 3] == U64(tag) and keys[slot, 0] == h[0] and keys[slot, 1] == h[1] and keys[slot, 2] == h[2]:
-            lo = np.int64(bounds[slot, 0])
+            lo = max(lo, np.int64(bounds[slot, 0]))
             hi = min(hi, np.int64(bounds[slot, 1]))
+            hint = np.int64(bounds[slot, 2]) - 1
         if lo >= beta:
             return lo
         if hi <= alpha:
@@ -157,7 +196,8 @@ def _search(h, pos, leader, decl, trump, lead, on_table, won, pending, alpha, be
             return lo
         a0 = max(alpha, lo)
         b0 = min(beta, hi)
-        v = _search(h, _NEG, leader, decl, trump, lead, on_table, won, pending, a0, b0, keys, bounds, moves, stats)
+        # At pos -1 ``lead`` carries the lead to try first (-1: none).
+        v = _search(h, _NEG, leader, decl, trump, hint, on_table, won, pending, a0, b0, keys, bounds, moves, stats)
         if v <= a0:
             hi = min(hi, v)
         elif v >= b0:
@@ -171,6 +211,7 @@ def _search(h, pos, leader, decl, trump, lead, on_table, won, pending, alpha, be
         keys[slot, 3] = U64(tag)
         bounds[slot, 0] = lo
         bounds[slot, 1] = hi
+        bounds[slot, 2] = 1 + moves[24, 3 + 24 - popcount(h[0] | h[1] | h[2])]
         return v
     if pos == 3:
         best = trick_best(on_table, lead >> 4, trump)
@@ -191,13 +232,21 @@ def _search(h, pos, leader, decl, trump, lead, on_table, won, pending, alpha, be
                            keys, bounds, moves, stats)
         moves[24, 0], moves[24, 1], moves[24, 2] = t0, t1, t2
         return v
+    hint = np.int64(-1)
     if pos < 0:
         pos = 0
+        hint = lead
     p = (leader + pos) % 3
     hand = h[p]
     legal = legal_plays(hand, -1 if pos == 0 else lead >> 4, trump)
     depth = 24 - popcount(h[0] | h[1] | h[2])
     n = _order(legal, pos, leader, p, decl, lead, on_table, trump, moves, depth)
+    if hint >= 0:
+        for k in range(n):
+            if moves[depth, k] == hint:
+                moves[depth, k] = moves[depth, 0]
+                moves[depth, 0] = hint
+                break
     maxing = p == decl
     best_v = -1 if maxing else 9999
     for k in range(n):
@@ -215,6 +264,8 @@ def _search(h, pos, leader, decl, trump, lead, on_table, won, pending, alpha, be
         v = bonus + _search(h, pos + 1, leader, decl, trump, c if pos == 0 else lead, on_table | cb, won, npend,
                             alpha - bonus, beta - bonus, keys, bounds, moves, stats)
         h[p] = hand
+        if (maxing and v > best_v) or (not maxing and v < best_v):
+            moves[24, 3 + depth] = c
         if maxing:
             if v > best_v:
                 best_v = v
@@ -236,7 +287,7 @@ def solve_position(hands, decl, trump, keys, bounds, moves, stats):
 
     ``hands``: uint64[3] eight-card hands by player in play order (player 0 leads the first
     trick, RULES.md §1.5); ``decl``: the declarer's player number 0..2; ``trump``: 0..3 or 4 =
-    no-trump.  ``moves``: int64[25, 8] scratch; ``stats``: int64[1] node counter."""
+    no-trump.  ``moves``: int64[25, 27] scratch; ``stats``: int64[1] node counter."""
     h = hands.copy()
     lo = 0
     hi = _ceiling(h, decl, trump, 0)
@@ -255,7 +306,7 @@ def solve_position(hands, decl, trump, keys, bounds, moves, stats):
 def solve_batch(hands, decls, trumps, keys, bounds, out, stats):
     """:func:`solve_position` for ``n`` positions: ``hands`` uint64[n, 3], ``decls`` and
     ``trumps`` int64[n]; writes ``out`` int64[n] (card points + effective marriages)."""
-    moves = np.zeros((25, 8), dtype=np.int64)
+    moves = np.zeros(MOVES_SHAPE, dtype=np.int64)
     for i in range(hands.shape[0]):
         out[i] = solve_position(hands[i], decls[i], trumps[i], keys, bounds, moves, stats)
 
