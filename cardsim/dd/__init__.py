@@ -36,8 +36,9 @@ COLUMNS_DOC = {
               "dd_made (bool: the DD result reaches the contract; False when not played).",
     "vint": "level (int8 1..7), denomination (int8 0..4 = S C D H NT), decl_tricks (int8, tricks the "
             "declaring side took in play), dd_tricks (int8, the declaring side's DD tricks for the "
-            "contract, -1 not played), dd_<seat>_<denom> (int8, 20 columns: DD tricks of the side of "
-            "declarer <seat> 0..3 in <denom> S C D H NT, the player left of <seat> leading).",
+            "contract, -1 not played); with every_denomination: dd_<seat>_<denom> (int8, 20 columns, "
+            "the whole table: DD tricks of the side of declarer <seat> 0..3 in <denom> S C D H NT, the "
+            "player left of <seat> leading).",
     "501": "trump (int8 0..4 = S C D H NT), target (int16, points), points (int16, the declarer's "
            "deal points in play: cards + effective marriages), dd_points (int16, his DD deal points "
            "for the contract's trump, -1 not played); with every_denomination: dd_points_<X> for X "
@@ -79,7 +80,7 @@ def _bits(tokens, parse) -> int:
     return h
 
 
-def _vint_frame(records) -> pd.DataFrame:
+def _vint_frame(records, every_denomination) -> pd.DataFrame:
     from cardsim.cards import VINT_RANKS, parse_card
     from cardsim.dd.vint import dd_tables
 
@@ -96,15 +97,16 @@ def _vint_frame(records) -> pd.DataFrame:
             cols["level"][i] = int(res["contract"][0])
             cols["denomination"][i] = DENOMS.index(res["contract"][1:])
             cols["decl_tricks"][i] = res["tricks"][d % 2]
-    tables = dd_tables(hands)
     played = cols["declarer"] >= 0
+    tables = dd_tables(hands, None if every_denomination else np.where(played, cols["denomination"], -1))
     idx = np.flatnonzero(played)
     cols["dd_tricks"][idx] = tables[idx, cols["declarer"][idx], cols["denomination"][idx]]
     df = pd.DataFrame({"deal": [_deal_id(r) for r in records], **cols})
     df["dd_made"] = played & (df.dd_tricks >= df.level + 6)
-    for s in range(4):
-        for d in range(5):
-            df[f"dd_{s}_{DENOMS[d]}"] = tables[:, s, d]
+    if every_denomination:
+        for s in range(4):
+            for d in range(5):
+                df[f"dd_{s}_{DENOMS[d]}"] = tables[:, s, d]
     return df
 
 
@@ -241,8 +243,8 @@ def solve_records(records, every_denomination: bool = False) -> pd.DataFrame:
 
     Each record is replayed first (RULES.md checks; its ``result`` recomputed), so records
     written by anyone work; raises :class:`RecordError` for a bad one, :class:`OptionError`
-    for records of several games.  ``every_denomination`` adds 501's and Five Hundred's DD
-    result in each of the five denominations (5 more solves a deal; Vint always has its table).
+    for records of several games.  ``every_denomination`` adds the DD result in each of the five
+    denominations (Vint: the whole 4 × 5 table), five times the work.
     """
     import cardsim
 
@@ -261,7 +263,7 @@ def solve_records(records, every_denomination: bool = False) -> pd.DataFrame:
         raise OptionError(f"records of one game at a time, got {', '.join(sorted(games))}")
     game = games.pop()
     if game == "vint":
-        return _vint_frame(checked)
+        return _vint_frame(checked, every_denomination)
     if game == "501":
         return _501_frame(checked, every_denomination)
     return _500_frame(checked, every_denomination)
@@ -278,7 +280,7 @@ def solve_deals(game, deal_ids, seed=0, strategies=None, seats=None, rules=None,
     if not records:
         raise OptionError("no deals to solve")
     if spec.name == "vint":
-        return _vint_frame(records)
+        return _vint_frame(records, every_denomination)
     if spec.name == "501":
         return _501_frame(records, every_denomination)
     return _500_frame(records, every_denomination)

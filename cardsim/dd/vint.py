@@ -38,29 +38,39 @@ def pbn_deal(hands) -> str:
     return "N:" + " ".join(pbn_hand(int(h)) for h in hands)
 
 
-def dd_tables(hands) -> np.ndarray:
+def dd_tables(hands, denominations=None) -> np.ndarray:
     """Double-dummy tricks of every declarer seat in every denomination.
 
     ``hands``: uint64[n, 4] full 13-card Vint hands by seat (Vint layout of
     :mod:`cardsim.cards`).  Returns int8[n, 4, 5]: ``out[i, s, d]`` = tricks (0..13) taken by
     the side of declarer ``s`` in denomination ``d`` (0..4 = S C D H NT) with both sides
     playing double dummy, the player left of ``s`` leading (RULES.md §2.3).
+
+    ``denominations`` (int array[n], optional): solve only that denomination of each deal (a
+    fifth of the work; DDS batches the deals of one denomination); the other entries are −1.
     """
     from endplay.dds import calc_all_tables
-    from endplay.types import Deal
+    from endplay.types import Deal, Denom
 
     hands = np.asarray(hands, dtype=np.uint64).reshape(-1, 4)
     for i, row in enumerate(hands):
         counts = [len(cards_of(int(h))) for h in row]
         if counts != [13, 13, 13, 13] or int(row[0] | row[1] | row[2] | row[3]).bit_count() != 52:
             raise ValueError(f"deal {i}: Vint double dummy needs four distinct 13-card hands, got {counts} cards")
-    out = np.zeros((len(hands), 4, 5), dtype=np.int8)
-    for start in range(0, len(hands), BATCH):
-        chunk = hands[start:start + BATCH]
-        tables = calc_all_tables([Deal.from_pbn(pbn_deal(row)) for row in chunk])
-        for k in range(len(chunk)):
-            res = tables[k]._data.resTable
-            for d in range(5):
-                for s in range(4):
-                    out[start + k, s, d] = res[DDS_STRAIN[d]][s]
+    out = np.full((len(hands), 4, 5), -1, dtype=np.int8)
+    if denominations is None:
+        groups = [(np.arange(len(hands)), list(range(5)))]
+    else:
+        denominations = np.asarray(denominations)
+        groups = [(np.flatnonzero(denominations == d), [d]) for d in range(5)]
+    for rows, denoms in groups:
+        exclude = [Denom(DDS_STRAIN[d]) for d in range(5) if d not in denoms]
+        for start in range(0, len(rows), BATCH):
+            chunk = rows[start:start + BATCH]
+            tables = calc_all_tables([Deal.from_pbn(pbn_deal(hands[i])) for i in chunk], exclude=exclude)
+            for k, i in enumerate(chunk):
+                res = tables[k]._data.resTable
+                for d in denoms:
+                    for s in range(4):
+                        out[i, s, d] = res[DDS_STRAIN[d]][s]
     return out
