@@ -174,8 +174,20 @@ def _order(legal, pos, leader, seat, led, denom, on_table, trick, moves, depth):
     winning cards first, then the rest from the lowest; when he is, from the lowest."""
     n = 0
     if pos == 0:
-        m = legal
-        while m:
+        # The top card of each suit first (winners and forcing cards), then the rest from the top.
+        tops = U64(0)
+        for lane_ in range(4):
+            g = legal & (U64(0xFFFF) << U64(16 * lane_))
+            if g:
+                tops |= U64(1) << U64(highest_bit(g))
+        m = tops
+        while True:
+            if m == U64(0):
+                if tops == U64(0):
+                    break
+                m = legal & ~tops
+                tops = U64(0)
+                continue
             c = highest_bit(m)
             m &= ~(U64(1) << U64(c))
             if card_suit(c, denom) < 0:
