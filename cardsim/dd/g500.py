@@ -26,8 +26,8 @@ from cardsim.games.g500.constants import NT, SUIT_MASK, TRUMP_MASK
 from cardsim.games.g500.rules import card_suit, legal_moves, remap_hand, trick_winner
 
 U64 = np.uint64
-TT_BITS = 20
-"""The transposition table holds 2**TT_BITS entries (about 50 MB)."""
+TT_BITS = 22
+"""The transposition table holds 2**TT_BITS entries (about 190 MB; 2**20 took twice the nodes)."""
 MAX_MOVES = 40
 """Columns of the move scratch: one node's moves (ten cards, plus three more names for each
 no-trump joker led), and row 41 the best move found at each depth."""

@@ -39,8 +39,9 @@ trick_best = jit(inline="always")(rules.trick_best.py_func)
 marriage_suits = jit(inline="always")(rules.marriage_suits.py_func)
 
 U64 = np.uint64
-TT_BITS = 18
-"""The transposition table holds 2**TT_BITS entries (about 10 MB)."""
+TT_BITS = 22
+"""The transposition table holds 2**TT_BITS entries (about 160 MB): with 2**18 a whole deal
+thrashed it (35 times more nodes on real positions)."""
 MOVES_SHAPE = (25, 27)
 """Shape of the int64 move scratch of :func:`solve_position` (see :func:`_search`)."""
 _MIX = (U64(0x9E3779B97F4A7C15), U64(0xC2B2AE3D27D4EB4F), U64(0x165667B19E3779F9))
