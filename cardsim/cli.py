@@ -1,4 +1,4 @@
-"""The ``cardsim`` command: simulate, show, replay, strategies, bench.
+"""The ``cardsim`` command: simulate, show, replay, strategies, bench, dd.
 
 Exit codes: 0 success, 1 data rejected (a record that breaks the rules), 2 usage (bad
 arguments, unknown strategy or option, unwritable output).  Errors are one line on stderr.
@@ -166,6 +166,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("columns", help="list a game's row columns (dtype and meaning)")
     p.add_argument("game", type=_game)
+
+    from cardsim.dd import cli as dd_cli
+
+    dd_cli.add_parser(sub, _game, _add_setup, _positive, _nonnegative, _path)
 
     p = sub.add_parser("bench", help="measure deals per second (see BENCHMARKS.md)")
     p.add_argument("--deals", type=_positive, default=1_000_000)
@@ -473,8 +477,14 @@ def cmd_bench(args) -> int:
     return bench.main(["--deals", str(args.deals)] + (["--out", args.out] if args.out else []))
 
 
+def cmd_dd(args) -> int:
+    from cardsim.dd import cli as dd_cli
+
+    return dd_cli.run(args, _read_jsonl, make_run, _strategies, UsageError)
+
+
 COMMANDS = {"simulate": cmd_simulate, "evaluate": cmd_evaluate, "replay": cmd_replay, "show": cmd_show, "strategies": cmd_strategies,
-            "columns": cmd_columns, "bench": cmd_bench}
+            "columns": cmd_columns, "bench": cmd_bench, "dd": cmd_dd}
 
 
 def main(argv=None) -> int:

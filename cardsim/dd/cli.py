@@ -1,0 +1,111 @@
+"""``cardsim dd GAME --seed S --deal I`` (or ``cardsim dd --record F --line K``): one deal's
+double-dummy table, printed for people.
+
+* Vint: the whole table, tricks of the declarer's side for each declarer seat (rows) and
+  denomination (columns), the seat on the declarer's left leading (RULES.md §2.3).
+* 501: the declarer's maximum deal points (card points + effective marriages, RULES.md
+  §1.5-§1.7) in each trump, from the hands after the talon and the gifts.
+* Five Hundred: the declaring side's maximum tricks in each denomination from the hands after
+  the kitty and the discard, the declarer leading (RULES.md §3.4-§3.5).
+
+Then the contract played: its DD result against what it needed and what the play took.
+"""
+from __future__ import annotations
+
+from cardsim.dd import DENOMS
+
+HELP = "print one deal's double-dummy table (Vint tricks, 501 points, Five Hundred tricks)"
+
+
+def add_parser(sub, game_type, add_setup, positive, nonnegative, path):
+    """Register the ``dd`` subcommand on ``sub`` (the CLI's argument types passed in)."""
+    p = sub.add_parser("dd", help=HELP, description=__doc__.split("\n\n", 1)[1])
+    p.add_argument("game", type=game_type, nargs="?", help="vint | 501 | 500")
+    p.add_argument("--deal", type=nonnegative, default=0, help="deal number (default 0)")
+    p.add_argument("--record", type=path, help="solve a record from this JSON Lines file instead")
+    p.add_argument("--line", type=positive, default=1, help="which line of --record (default 1)")
+    add_setup(p)
+    return p
+
+
+def _row(label, values, width=4):
+    return f"{label:<8}" + "".join(f"{v:>{width}}" for v in values)
+
+
+def format_dd(record, row) -> str:
+    """The text ``cardsim dd`` prints for one record (with ``result``) and its DD row (a
+    :func:`cardsim.dd.solve_records` row solved with ``every_denomination``)."""
+    game = record["game"]
+    lines = []
+    if game == "vint":
+        lines.append("Double-dummy tricks of the declarer's side (rows: declarer's seat, the seat on his left "
+                     "leads; RULES.md §2.3)")
+        lines.append(_row("seat", DENOMS))
+        for s in range(4):
+            lines.append(_row(f"  {s}", [int(row[f"dd_{s}_{d}"]) for d in DENOMS]))
+        if row.declarer < 0:
+            lines.append("no contract: every player passed")
+        else:
+            need = int(row.level) + 6
+            lines.append(f"contract {record['result']['contract']} by seat {row.declarer}: DD {row.dd_tricks} tricks "
+                         f"(needs {need}: {'makeable' if row.dd_made else 'not makeable'}); "
+                         f"played: {row.decl_tricks} tricks, {'made' if row.decl_tricks >= need else 'down'}")
+        return "\n".join(lines)
+    if game == "501":
+        if row.declarer < 0:
+            return "no play: every player passed or the declarer abandoned"
+        lines.append("The declarer's double-dummy deal points (card points + effective marriages, RULES.md "
+                     "§1.5-§1.7)")
+        lines.append("from the hands after the talon and the gifts, the first active seat left of the dealer "
+                     "leading, by trump:")
+        lines.append(_row("trump", DENOMS, 5))
+        lines.append(_row("points", [int(row[f"dd_points_{d}"]) for d in DENOMS], 5))
+        lines.append(f"contract: trump {DENOMS[row.trump]}, target {row.target}, by seat {row.declarer}: "
+                     f"DD {row.dd_points} points ({'reaches' if row.dd_made else 'short of'} the target); "
+                     f"played: {row.points} points, {'made' if row.points >= row.target else 'failed'}")
+        return "\n".join(lines)
+    if row.declarer < 0:
+        return "no play: the deal was thrown in"
+    lines.append("The declaring side's double-dummy tricks from the hands after the kitty and the discard, "
+                 f"seat {row.declarer} leading (RULES.md §3.5), by denomination:")
+    lines.append(_row("denom", DENOMS))
+    lines.append(_row("tricks", [int(row[f"dd_tricks_{d}"]) for d in DENOMS]))
+    lines.append(f"contract {record['result']['contract']} by seat {row.declarer}: DD {row.dd_tricks} tricks "
+                 f"(needs {row.level}: {'makeable' if row.dd_made else 'not makeable'}); "
+                 f"played: {row.decl_tricks} tricks, {'made' if row.decl_tricks >= row.level else 'down'}")
+    return "\n".join(lines)
+
+
+def run(args, read_jsonl, make_run, strategies, usage_error) -> int:
+    """The ``dd`` command (helpers of :mod:`cardsim.cli` passed in, so this module imports no
+    private name)."""
+    import cardsim
+    from cardsim.dd import solve_records
+    from cardsim.games import get_game
+
+    if args.record:
+        record = None
+        for number, rec in read_jsonl(args.record):
+            if number == args.line:
+                if isinstance(rec, Exception):
+                    raise rec
+                record = rec
+                break
+        if record is None:
+            raise usage_error(f"{args.record} has no record on line {args.line}")
+        record = {**record, "result": cardsim.replay(record)}
+        if args.game and record["game"] != args.game:
+            raise usage_error(f"line {args.line} of {args.record} is a {record['game']} record, not {args.game}")
+        head = f"{args.record}, line {args.line}"
+    else:
+        if not args.game:
+            raise usage_error("name a game (or give --record FILE)")
+        run_ = make_run(args.game, 1, args.seed, strategies(args.strategy), args.seats, args.rule)
+        record = get_game(args.game).make_records(run_.seed, [args.deal], run_.setup)[0]
+        head = f"seed {run_.seed}, deal {args.deal}, strategies {', '.join(run_.setup.specs)}"
+    row = solve_records([record], every_denomination=True).iloc[0]
+    print(head)
+    print(get_game(record["game"]).show(record))
+    print()
+    print(format_dd(record, row))
+    return 0

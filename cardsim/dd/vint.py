@@ -1,0 +1,76 @@
+"""Vint double-dummy tables from DDS (through endplay), RULES.md §2.3.
+
+Vint is played without a dummy, but with all hands open its play is bridge's: follow suit,
+the highest trump or else the highest card of the led suit wins, the player left of the
+declarer leads first (RULES.md §2.3).  So bridge's double-dummy table is Vint's.
+
+Mapping (checked by tests/test_dd.py): Vint seat ``s`` (clockwise, 0..3) is DDS player
+``s`` (north, east, south, west: also clockwise, and DDS's opening leader is the declarer's
+left-hand opponent, as in Vint).  Vint denominations ``S C D H NT`` = 0..4
+(:mod:`cardsim.games.vint.rules`) are DDS strains spades 0, clubs 3, diamonds 2, hearts 1,
+no-trump 4.  Tables are always solved from the full 13-card hands (DDS's table functions are
+not reliable on shorter hands).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from cardsim.cards import VINT_RANKS, cards_of
+
+DDS_STRAIN = (0, 3, 2, 1, 4)
+"""DDS strain of each Vint denomination (S C D H NT)."""
+BATCH = 40
+"""Deals per DDS CalcAllTables call (its limit with all five strains)."""
+_PBN_SUITS = (0, 3, 2, 1)
+"""PBN lists a hand's suits S H D C; these are their cardsim suit indices."""
+
+
+def pbn_hand(hand: int) -> str:
+    """A Vint hand (uint64 bit set, Vint layout) as PBN: ``AK.QJ2.-.T98`` suits S H D C."""
+    by_suit = {s: [] for s in range(4)}
+    for c in cards_of(hand):
+        by_suit[c >> 4].append(c & 15)
+    return ".".join("".join(VINT_RANKS[r] for r in sorted(by_suit[s], reverse=True)) for s in _PBN_SUITS)
+
+
+def pbn_deal(hands) -> str:
+    """The four hands (seat 0 first) as a PBN deal string ``N:... ... ... ...``."""
+    return "N:" + " ".join(pbn_hand(int(h)) for h in hands)
+
+
+def dd_tables(hands, denominations=None) -> np.ndarray:
+    """Double-dummy tricks of every declarer seat in every denomination.
+
+    ``hands``: uint64[n, 4] full 13-card Vint hands by seat (Vint layout of
+    :mod:`cardsim.cards`).  Returns int8[n, 4, 5]: ``out[i, s, d]`` = tricks (0..13) taken by
+    the side of declarer ``s`` in denomination ``d`` (0..4 = S C D H NT) with both sides
+    playing double dummy, the player left of ``s`` leading (RULES.md §2.3).
+
+    ``denominations`` (int array[n], optional): solve only that denomination of each deal (a
+    fifth of the work; DDS batches the deals of one denomination); the other entries are −1.
+    """
+    from endplay.dds import calc_all_tables
+    from endplay.types import Deal, Denom
+
+    hands = np.asarray(hands, dtype=np.uint64).reshape(-1, 4)
+    for i, row in enumerate(hands):
+        counts = [len(cards_of(int(h))) for h in row]
+        if counts != [13, 13, 13, 13] or int(row[0] | row[1] | row[2] | row[3]).bit_count() != 52:
+            raise ValueError(f"deal {i}: Vint double dummy needs four distinct 13-card hands, got {counts} cards")
+    out = np.full((len(hands), 4, 5), -1, dtype=np.int8)
+    if denominations is None:
+        groups = [(np.arange(len(hands)), list(range(5)))]
+    else:
+        denominations = np.asarray(denominations)
+        groups = [(np.flatnonzero(denominations == d), [d]) for d in range(5)]
+    for rows, denoms in groups:
+        exclude = [Denom(DDS_STRAIN[d]) for d in range(5) if d not in denoms]
+        for start in range(0, len(rows), BATCH):
+            chunk = rows[start:start + BATCH]
+            tables = calc_all_tables([Deal.from_pbn(pbn_deal(hands[i])) for i in chunk], exclude=exclude)
+            for k, i in enumerate(chunk):
+                res = tables[k]._data.resTable
+                for d in denoms:
+                    for s in range(4):
+                        out[i, s, d] = res[DDS_STRAIN[d]][s]
+    return out

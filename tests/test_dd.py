@@ -1,0 +1,243 @@
+"""Double dummy (cardsim.dd): the solvers against plain minimax, hand-made positions, the Vint
+mapping onto DDS, the frames and the ``cardsim dd`` command."""
+import json
+
+import numpy as np
+import pytest
+
+import cardsim
+from cardsim.cards import RANKS_501, VINT_RANKS, full_deck, parse_card
+from cardsim.cli import main
+from cardsim.dd import g500 as D500
+from cardsim.dd import g501 as D501
+from cardsim.dd import solve_deals, solve_records
+from cardsim.dd.vint import dd_tables
+from cardsim.games.g500.constants import DECK as DECK500
+from cardsim.games.g500.constants import REMAP
+from cardsim.games.g500.constants import parse_card as parse500
+
+U = np.uint64
+
+
+def bits(tokens, parse):
+    h = 0
+    for t in tokens.split():
+        h |= 1 << parse(t)
+    return h
+
+
+# ---------------------------------------------------------------- Five Hundred
+def solve500(hands, leader, denom):
+    """Team 0's DD tricks from physical hands (tokens by seat) with ``leader`` on lead."""
+    eff = np.array([int(REMAP_hand(bits(h, parse500), denom)) for h in hands], dtype=np.uint64)
+    keys, bounds = D500.new_table(12)
+    moves = np.zeros((42, D500.MAX_MOVES), dtype=np.int64)
+    got = D500.solve_eff(eff, leader, denom, keys, bounds, moves, np.zeros(1, dtype=np.int64))
+    ref = D500.minimax_eff(eff.copy(), np.zeros(4, dtype=np.int64), 0, leader, -1, denom)
+    assert got == ref
+    return got
+
+
+def REMAP_hand(h, denom):
+    out = 0
+    for c in range(64):
+        if h >> c & 1:
+            out |= 1 << int(REMAP[denom, c])
+    return out
+
+
+def test_500_solver_equals_minimax_on_random_end_positions():
+    rng = np.random.default_rng(5)
+    keys, bounds = D500.new_table(16)  # shared on purpose: entries must stay valid across positions
+    moves = np.zeros((42, D500.MAX_MOVES), dtype=np.int64)
+    stats = np.zeros(1, dtype=np.int64)
+    seen = set()
+    for _ in range(1500):
+        ntr = int(rng.integers(1, 5))
+        cards = rng.permutation(DECK500)[:4 * ntr]
+        denom = int(rng.integers(0, 5))
+        leader = int(rng.integers(0, 4))
+        eff = np.zeros(4, dtype=np.uint64)
+        for s in range(4):
+            for c in cards[s * ntr:(s + 1) * ntr]:
+                eff[s] |= U(1) << U(REMAP[denom, c])
+        got = D500.solve_eff(eff, leader, denom, keys, bounds, moves, stats)
+        ref = D500.minimax_eff(eff.copy(), np.zeros(4, dtype=np.int64), 0, leader, -1, denom)
+        assert got == ref, (eff, leader, denom)
+        seen.add(ref)
+    assert seen == {0, 1, 2, 3, 4}
+
+
+def test_500_hand_made_positions():
+    # Hearts trumps: the high joker beats the trump ace; the left bower (JD) is a trump.
+    assert solve500(["HJ", "AH", "KH", "QH"], 0, 3) == 1
+    assert solve500(["AH", "JD", "KH", "QH"], 0, 3) == 0
+    # Diamonds led, seat 1 has no diamond but JD (a heart in hearts trumps) and ruffs with it.
+    assert solve500(["AD", "JD", "4D", "5D"], 0, 3) == 0
+    # ... while in diamonds trumps JD is the right bower and must follow: the declarer's AD loses.
+    assert solve500(["AD", "JD", "4D", "5D"], 0, 2) == 0
+    assert solve500(["JD", "AD", "4D", "5D"], 0, 2) == 1
+    # No-trump: the low joker led names spades, so seat 3 must follow with 9S and cannot play
+    # the high joker: team 0 takes the first trick (any other name would lose it) ...
+    assert solve500(["LJ 5C", "AS AC", "4S 4C", "HJ 9S"], 0, 4) == 1
+    # ... which no name achieves when seat 3 holds nothing but the high joker.
+    assert solve500(["LJ", "AS", "4S", "HJ"], 0, 4) == 0
+    # No-trump: a joker may not be played while following suit is possible: on AS seat 1 must
+    # play KS, and his high joker takes only the club trick.
+    assert solve500(["AS 4C", "HJ KS", "4S 5C", "5S 6C"], 0, 4) == 1
+
+
+# ---------------------------------------------------------------- 501
+def solve501(hands, decl, trump):
+    h = np.array([bits(x, lambda t: parse_card(t, RANKS_501)) for x in hands], dtype=np.uint64)
+    keys, bounds = D501.new_table(12)
+    got = D501.solve_position(h, decl, trump, keys, bounds, np.zeros(D501.MOVES_SHAPE, dtype=np.int64),
+                              np.zeros(1, dtype=np.int64))
+    ref = D501.minimax(h.copy(), 0, 0, decl, trump, -1, U(0), np.zeros(3, dtype=np.int64), 0, 0)
+    assert got == ref
+    return got
+
+
+def test_501_solver_equals_minimax_on_random_end_positions():
+    rng = np.random.default_rng(6)
+    deck = full_deck(RANKS_501)
+    keys, bounds = D501.new_table(16)
+    moves = np.zeros(D501.MOVES_SHAPE, dtype=np.int64)
+    stats = np.zeros(1, dtype=np.int64)
+    values = []
+    for _ in range(1500):
+        ntr = int(rng.integers(1, 5))
+        cards = rng.permutation(deck)[:3 * ntr]
+        trump, decl = int(rng.integers(0, 5)), int(rng.integers(0, 3))
+        h = np.zeros(3, dtype=np.uint64)
+        for s in range(3):
+            for c in cards[s * ntr:(s + 1) * ntr]:
+                h[s] |= U(1) << U(c)
+        got = D501.solve_position(h, decl, trump, keys, bounds, moves, stats)
+        ref = D501.minimax(h.copy(), 0, 0, decl, trump, -1, U(0), np.zeros(3, dtype=np.int64), 0, 0)
+        assert got == ref, (h, decl, trump)
+        values.append(ref)
+    assert min(values) == 0 and max(values) > 60  # marriages reached: 20 or 40 on top of cards
+
+
+def test_501_hand_made_positions():
+    # One trick: the ace led wins it; the declarer's points are the three cards or nothing.
+    assert solve501(["AS", "TS", "KS"], 0, 4) == 25
+    assert solve501(["AS", "TS", "KS"], 1, 4) == 0
+    # Must trump (RULES.md §1.5): void in spades, player 1 has to ruff with his only trump.
+    assert solve501(["AS", "9H", "KS"], 0, 3) == 0
+    assert solve501(["AS", "9H", "KS"], 0, 2) == 15
+    # A marriage (RULES.md §1.6) counts only with a trick won: the declarer leads K of hearts
+    # declaring, loses both heart tricks and never wins one -> 0.
+    assert solve501(["KH QH", "AH TH", "9H JH"], 0, 0) == 0
+    # With the ace of spades he wins a trick: 13 card points + the marriage, 20 in no-trump or
+    # with spades trumps, 40 when hearts are trumps.
+    assert solve501(["KH QH AS", "AH TH 9S", "9H JH JS"], 0, 4) == 33
+    assert solve501(["KH QH AS", "AH TH 9S", "9H JH JS"], 0, 0) == 33
+    assert solve501(["KH QH AS", "AH TH 9S", "9H JH JS"], 0, 3) == 53
+
+
+# ---------------------------------------------------------------- Vint (DDS through endplay)
+def vint_hands(*hands):
+    return np.array([[bits(h, lambda t: parse_card(t, VINT_RANKS)) for h in hands]], dtype=np.uint64)
+
+
+def solid(suit):
+    return " ".join(r + suit for r in VINT_RANKS)
+
+
+@pytest.mark.parametrize("holders", [("S", "H", "D", "C"), ("S", "D", "H", "C")])
+def test_vint_table_maps_denominations_and_sides(holders):
+    # Each seat holds one whole suit: a side makes 13 in a suit it holds, 0 in the others and
+    # in no-trump (the opening leader, left of the declarer, runs his suit). The two deals
+    # together tell every suit apart, so a wrong strain mapping fails one of them.
+    table = dd_tables(vint_hands(*[solid(s) for s in holders]))[0]
+    for seat in range(4):
+        for d, name in enumerate("SCDH"):
+            side_holds = holders.index(name) % 2 == seat % 2
+            assert table[seat, d] == (13 if side_holds else 0), (seat, name)
+        assert table[seat, 4] == 0
+
+
+def test_vint_table_declarer_is_left_of_the_leader_as_endplay_solve_board_says():
+    from endplay.dds import solve_board
+    from endplay.types import Deal, Denom, Player
+
+    from cardsim.dd.vint import DDS_STRAIN, pbn_deal
+
+    # Deal 4 of seed 1: in hearts seat 0 takes 8 tricks as declarer and seat 2 takes 9 (the
+    # lead differs), so a mapping rotated by two seats fails too.
+    r = cardsim.records("vint", [4], seed=1)[0]
+    hands = vint_hands(*[" ".join(h) for h in r["hands"]])
+    table = dd_tables(hands, [3])[0]
+    assert list(table[:, 3]) == [8, 4, 9, 4] and (table[:, [0, 1, 2, 4]] == -1).all()
+    for seat in (0, 2):
+        deal = Deal.from_pbn(pbn_deal(hands[0]))
+        deal.trump = Denom(DDS_STRAIN[3])
+        deal.first = Player((seat + 1) % 4)
+        best_lead = max(t for _, t in solve_board(deal))  # tricks of the leader's side
+        assert table[seat, 3] == 13 - best_lead
+
+
+def test_vint_rejects_short_hands():
+    with pytest.raises(ValueError, match="13-card hands"):
+        dd_tables(vint_hands("AS", "KS", "QS", "JS"))
+
+
+# ---------------------------------------------------------------- frames and the command
+def test_solve_deals_frames_match_the_records():
+    df = solve_deals("vint", [2, 3], seed=1, every_denomination=True)
+    assert list(df.deal) == [2, 3]
+    played = df[df.declarer >= 0]
+    for _, row in played.iterrows():
+        assert row.dd_tricks == row[f"dd_{row.declarer}_{'SCDHN'[row.denomination] if row.denomination < 4 else 'NT'}"]
+        assert row.dd_made == (row.dd_tricks >= row.level + 6)
+    d501 = solve_deals("501", [3], seed=1, every_denomination=True)
+    assert d501.dd_points.iloc[0] == d501[f"dd_points_{'SCDH'[d501.trump.iloc[0]]}"].iloc[0]
+    assert d501.dtypes["dd_points"] == np.int16
+    sample = cardsim.simulate("vint", 6, seed=1).iloc[[3, 2]]
+    added = cardsim.dd.add_dd(sample, "vint", seed=1)
+    assert list(added.columns[:len(sample.columns)]) == list(sample.columns)
+    assert list(added.index) == [3, 2]
+    assert list(added.dd_tricks) == list(df.dd_tricks)[::-1]
+    df500 = solve_deals("500", [0, 1], seed=2)
+    assert (df500.dd_tricks.between(0, 10) | (df500.declarer < 0)).all()
+
+
+def test_solve_records_replays_first(tmp_path):
+    rec = cardsim.records("501", [3], seed=1)[0]
+    bad = json.loads(json.dumps(rec))
+    bad["play"][0] = "9C"
+    with pytest.raises(cardsim.RecordError, match="record 0"):
+        solve_records([bad])
+    assert solve_records([rec]).dd_points.iloc[0] == solve_deals("501", [3], seed=1).dd_points.iloc[0]
+
+
+def test_cli_dd_prints_the_table(capsys):
+    assert main(["dd", "vint", "--seed", "1", "--deal", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "seat       S   C   D   H  NT" in out
+    table = solve_deals("vint", [3], seed=1, every_denomination=True)
+    row = " ".join(str(int(table[f"dd_0_{d}"].iloc[0])) for d in ("S", "C", "D", "H", "NT"))
+    assert any(" ".join(line.split()[1:]) == row for line in out.splitlines() if line.startswith("  0 "))
+    assert main(["dd", "501", "--seed", "1", "--deal", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "points     45   97    0    0    0" in out and "DD 97 points (short of the target)" in out
+
+
+def test_cli_dd_record_and_errors(tmp_path, capsys):
+    path = tmp_path / "r.jsonl"
+    path.write_text(json.dumps(cardsim.records("vint", [3], seed=1)[0]) + "\n" + "{not json\n")
+    assert main(["dd", "--record", str(path)]) == 0
+    assert "contract 2H by seat 0" in capsys.readouterr().out
+    assert main(["dd", "--record", str(path), "--line", "2"]) == 1
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "not valid JSON" in err
+    assert main(["dd", "--record", str(path), "--line", "5"]) == 2
+    assert "has no record on line 5" in capsys.readouterr().err
+    for argv in (["dd", "vint", "--deal", "-1"], ["dd", "bridge", "--deal", "1"]):
+        with pytest.raises(SystemExit) as exc:
+            main(argv)
+        assert exc.value.code == 2
+        err = capsys.readouterr().err
+        assert "Traceback" not in err and len(err.strip().splitlines()) == 1 and "error:" in err
