@@ -50,7 +50,9 @@ def _measure(game: str, n: int, args) -> tuple:
 
 def _line(game: str, row) -> str:
     unit = Q.UNIT[game]
-    return (f"{game} {row.strategy}: vs_dd {row.vs_dd:+.2f} {unit} [{row.vs_dd_lo:+.2f}, {row.vs_dd_hi:+.2f}], "
+    interval = (f"[{row.vs_dd_lo:+.2f}, {row.vs_dd_hi:+.2f}]" if row.vs_dd_lo == row.vs_dd_lo
+                else "[no interval below 30 deals]")
+    return (f"{game} {row.strategy}: vs_dd {row.vs_dd:+.2f} {unit} {interval}, "
             f"made {row.made:.2f}, DD-makeable {row.dd_makeable:.2f} (n = {row.n} declared of {row.deals})")
 
 
@@ -62,8 +64,10 @@ def method(summaries: dict, defaults: dict) -> str:
         parts.append(_line(game, row))
     return (TITLE + " Every answer is conditional on the default strategies; measured against double-dummy "
             "(every hand open, both sides perfect) on the same deals, they score: " + "; ".join(parts) +
-            ". vs_dd below 0: the declaring side takes less than DD (declarer's errors outweigh the defenders'); "
-            "made well below DD-makeable: contracts lost in the play. See the section 'How good are the "
+            ". vs_dd counts both sides' errors: below 0 the declaring side takes less than DD (declarer's errors "
+            "outweigh the defenders'), above 0 the defenders give more away than the declarer loses (as in 501, "
+            "one declarer against two defenders); made below DD-makeable: contracts lost in the play, above it: "
+            "contracts the defence let through. See the section 'How good are the "
             "strategies?' for every strategy, random (the floor) included.")
 
 
