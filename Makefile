@@ -70,9 +70,12 @@ reports/tables/vint_charts.json: $(STAMP) $(RUN_STAMP) $(SOURCES) analyses/vint_
 reports/tables/501_game.json: $(STAMP) $(RUN_STAMP) $(SOURCES) analyses/g501_game.py cardsim/analysis/g501_game.py
 	$(call ANALYSE,g501_game)
 
+reports/tables/quality.json: $(STAMP) $(RUN_STAMP) $(SOURCES) analyses/quality.py
+	$(call ANALYSE,quality)
+
 reports/report.md: reports/tables/vint.json reports/tables/501.json reports/tables/501_blind.json \
 		reports/tables/500.json reports/tables/500_guide.json reports/tables/vint_charts.json \
-		reports/tables/501_game.json analyses/report.py
+		reports/tables/501_game.json reports/tables/quality.json analyses/report.py
 	$(PY) -m analyses.report --out reports
 
 clean-cache:  ## drop numba's compiled kernels (kept per source version under ~/.cache/cardsim)

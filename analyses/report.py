@@ -21,7 +21,7 @@ import pandas as pd
 
 from analyses.common import entry
 
-ORDER = ["501_game", "vint_charts", "500_guide", "vint", "501", "501_blind", "500"]
+ORDER = ["501_game", "vint_charts", "500_guide", "vint", "501", "501_blind", "500", "quality"]
 """Analyses in the order of their sections (those present are shown)."""
 
 METHOD = [

@@ -69,6 +69,23 @@ def _cat(codes, categories, missing):
     return pd.Categorical.from_codes(codes, dtype=pd.CategoricalDtype(list(categories), ordered=True))
 
 
+def nullable_int(values, missing) -> pd.api.extensions.ExtensionArray:
+    """Public name of the frames' nullable-integer converter: ``values`` (int8/int16/… ndarray[n])
+    as a pandas ``Int8``/``Int16``/… array of the same width, ``<NA>`` where ``missing`` (bool[n])."""
+    return _int(values, missing)
+
+
+def nullable_bool(values, missing) -> pd.api.extensions.ExtensionArray:
+    """``values`` (bool ndarray[n]) as a pandas ``boolean`` array, ``<NA>`` where ``missing``."""
+    return _bool(values, missing)
+
+
+def ordered_categorical(codes, categories, missing) -> pd.Categorical:
+    """Codes (index into ``categories``, e.g. :data:`DENOMINATIONS`) as an ordered categorical in the
+    categories' order, ``<NA>`` where ``missing``."""
+    return _cat(codes, categories, missing)
+
+
 class _Raw:
     """Column access to raw rows: a structured array or a DataFrame of raw codes."""
 
@@ -371,6 +388,6 @@ def with_hands(df: pd.DataFrame, game=None) -> pd.DataFrame:
     return out
 
 
-__all__ = ["deals", "matches", "dtype_table", "widen", "read_dataset", "is_typed", "hand_str", "decode_bits",
+__all__ = ["deals", "matches", "nullable_int", "nullable_bool", "ordered_categorical", "dtype_table", "widen", "read_dataset", "is_typed", "hand_str", "decode_bits",
            "decode_hands", "with_hands", "DENOMINATIONS", "VINT_CONTRACTS", "G500_CONTRACTS", "MISSING_DOC",
            "MATCH_MISSING_DOC", "HAND_COLUMNS"]

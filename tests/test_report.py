@@ -84,3 +84,18 @@ def test_captions_state_n_seed_strategies_rules_version(quick_report):
     for cap in re.findall(r"<figcaption>(.*?)</figcaption>", html):
         assert re.search(r"n = [\d,]+ ", cap) and "seed 7" in cap and "strategies" in cap and "rules" in cap
         assert f"cardsim {cardsim.__version__}" in cap
+
+
+def test_quality_section_and_method_cite_the_default_strategies(quick_report):
+    """The strategies' quality against double-dummy is a section, and Method cites the default
+    strategy's vs_dd / made / DD-makeable of each game next to the answers it qualifies."""
+    md = (quick_report / "report.md").read_text()
+    assert "## How good are the strategies?" in md
+    method = md[md.index("## Method"):md.index("## ", md.index("## Method") + 3)]
+    for game in ("vint", "500", "501"):
+        assert re.search(rf"{game} heuristic: vs_dd [+-]\d+\.\d\d (tricks|deal points) \[", method)
+    assert "made " in method and "DD-makeable " in method
+    for game in ("vint", "500", "501"):
+        table = (quick_report / "tables" / f"quality_{game}.csv").read_text().splitlines()
+        assert table[0].startswith("strategy,deals,n,vs_dd,vs_dd_lo,vs_dd_hi")
+        assert [line.split(",")[0] for line in table[1:]][0] == "random"

@@ -31,23 +31,49 @@ DENOMS = ("S", "C", "D", "H", "NT")
 """Denomination / trump letters by index (all three games number them S C D H NT = 0..4)."""
 
 COLUMNS_DOC = {
-    "common": "deal (int64, the deal number, -1 when the record has no source), declarer (int8 seat, "
-              "-1 when the deal was not played: void, thrown in, all passed or abandoned), "
-              "dd_made (bool: the DD result reaches the contract; False when not played).",
-    "vint": "level (int8 1..7), denomination (int8 0..4 = S C D H NT), decl_tricks (int8, tricks the "
-            "declaring side took in play), dd_tricks (int8, the declaring side's DD tricks for the "
-            "contract, -1 not played); with every_denomination: dd_<seat>_<denom> (int8, 20 columns, "
-            "the whole table: DD tricks of the side of declarer <seat> 0..3 in <denom> S C D H NT, the "
-            "player left of <seat> leading).",
-    "501": "trump (int8 0..4 = S C D H NT), target (int16, points), points (int16, the declarer's "
-           "deal points in play: cards + effective marriages), dd_points (int16, his DD deal points "
-           "for the contract's trump, -1 not played); with every_denomination: dd_points_<X> for X "
-           "in S C D H NT (the same hands after the gifts, trump X).",
-    "500": "level (int8 6..10), denomination (int8 0..4), decl_tricks (int8, tricks the declaring "
-           "side took in play), dd_tricks (int8, the declaring side's DD tricks for the contract, "
-           "-1 not played); with every_denomination: dd_tricks_<X> for X in S C D H NT (the same "
-           "hands after the discard, the declarer leading).",
+    "common": "deal (Int64, the deal number; <NA> when the record has no source), declarer (Int8 seat; "
+              "<NA> when the deal was not played: void, thrown in, all passed or abandoned), dd_made "
+              "(boolean: the DD result reaches the contract; <NA> when not played).  As in every cardsim "
+              "frame (cardsim.frames), a value that does not exist on a deal is <NA>, never -1, and "
+              "denominations / trumps are ordered categoricals S < C < D < H < NT.",
+    "vint": "level (Int8 1..7), denomination (category S C D H NT), decl_tricks (Int8, tricks the "
+            "declaring side took in play), dd_tricks (Int8, the declaring side's DD tricks for the "
+            "contract), all <NA> when nobody bid; with every_denomination: dd_<seat>_<denom> (int8, 20 "
+            "columns, the whole table, every deal: DD tricks of the side of declarer <seat> 0..3 in "
+            "<denom> S C D H NT, the player left of <seat> leading).",
+    "501": "trump (category S C D H NT), target (Int16, points), points (Int16, the declarer's "
+           "deal points in play: cards + effective marriages), dd_points (Int16, his DD deal points "
+           "for the contract's trump), all <NA> when not played; with every_denomination: dd_points_<X> "
+           "(Int16) for X in S C D H NT (the same hands after the gifts, trump X).",
+    "500": "level (Int8 6..10), denomination (category S C D H NT), decl_tricks (Int8, tricks the "
+           "declaring side took in play), dd_tricks (Int8, the declaring side's DD tricks for the "
+           "contract), all <NA> when thrown in; with every_denomination: dd_tricks_<X> (Int8) for X in "
+           "S C D H NT (the same hands after the discard, the declarer leading).",
 }
+
+
+def _typed(cols: dict, played: np.ndarray, always=()) -> pd.DataFrame:
+    """The user frame of raw DD columns (codes as the solvers give them): ``deal`` Int64 (<NA>
+    below 0), ``denomination`` / ``trump`` ordered categoricals, ``dd_made`` boolean, every other
+    column nullable of its own width, <NA> where the deal was not ``played``; columns named in
+    ``always`` have a value on every deal and keep their numpy dtype."""
+    from cardsim.frames import DENOMINATIONS, nullable_bool, nullable_int, ordered_categorical
+
+    out = {}
+    for name, values in cols.items():
+        values = np.asarray(values)
+        if name in always:
+            out[name] = values
+        elif name == "deal":
+            out[name] = nullable_int(values.astype(np.int64), values < 0)
+        elif name in ("denomination", "trump"):
+            out[name] = ordered_categorical(values, DENOMINATIONS, ~played)
+        elif name == "dd_made":
+            out[name] = nullable_bool(values, ~played)
+        else:
+            out[name] = nullable_int(values, ~played | (values < 0))
+    return pd.DataFrame(out)
+
 
 _TABLES: dict = {}
 
@@ -101,13 +127,12 @@ def _vint_frame(records, every_denomination) -> pd.DataFrame:
     tables = dd_tables(hands, None if every_denomination else np.where(played, cols["denomination"], -1))
     idx = np.flatnonzero(played)
     cols["dd_tricks"][idx] = tables[idx, cols["declarer"][idx], cols["denomination"][idx]]
-    df = pd.DataFrame({"deal": [_deal_id(r) for r in records], **cols})
-    df["dd_made"] = played & (df.dd_tricks >= df.level + 6)
+    cols["dd_made"] = played & (cols["dd_tricks"] >= cols["level"] + 6)
+    raw = {"deal": np.array([_deal_id(r) for r in records], dtype=np.int64), **cols}
+    table = {}
     if every_denomination:
-        for s in range(4):
-            for d in range(5):
-                df[f"dd_{s}_{DENOMS[d]}"] = tables[:, s, d]
-    return df
+        table = {f"dd_{s}_{DENOMS[d]}": tables[:, s, d] for s in range(4) for d in range(5)}
+    return _typed({**raw, **table}, played, always=tuple(table))
 
 
 def positions_501(records):
@@ -161,19 +186,19 @@ def _501_frame(records, every_denomination) -> pd.DataFrame:
         return out.astype(np.int16)
 
     res = [r["result"] for r in records]
-    df = pd.DataFrame({
-        "deal": [_deal_id(r) for r in records],
+    cols = {
+        "deal": np.array([_deal_id(r) for r in records], dtype=np.int64),
         "declarer": np.array([x["declarer"] if p else -1 for x, p in zip(res, played)], dtype=np.int8),
         "trump": np.where(played, trump, -1).astype(np.int8),
         "target": np.array([x["target"] or 0 if p else 0 for x, p in zip(res, played)], dtype=np.int16),
         "points": np.array([x["points"][x["declarer"]] if p else 0 for x, p in zip(res, played)], dtype=np.int16),
-    })
-    df["dd_points"] = solve(trump)
-    df["dd_made"] = played & (df.dd_points >= df.target)
+        "dd_points": solve(trump),
+    }
+    cols["dd_made"] = played & (cols["dd_points"] >= cols["target"])
     if every_denomination:
         for t in range(5):
-            df[f"dd_points_{DENOMS[t]}"] = solve(np.full(n, t))
-    return df
+            cols[f"dd_points_{DENOMS[t]}"] = solve(np.full(n, t))
+    return _typed(cols, played)
 
 
 def positions_500(records):
@@ -221,20 +246,20 @@ def _500_frame(records, every_denomination) -> pd.DataFrame:
     from cardsim.games.g500.constants import parse_call
 
     level = np.array([6 + parse_call(x["contract"]) // 5 if p else 0 for x, p in zip(res, played)], dtype=np.int8)
-    df = pd.DataFrame({
-        "deal": [_deal_id(r) for r in records],
+    cols = {
+        "deal": np.array([_deal_id(r) for r in records], dtype=np.int64),
         "declarer": np.where(played, decl, -1).astype(np.int8),
         "level": level,
         "denomination": np.where(played, denom, -1).astype(np.int8),
         "decl_tricks": np.array([x["tricks"][x["declarer"] % 2] if p else -1 for x, p in zip(res, played)],
                                 dtype=np.int8),
-    })
-    df["dd_tricks"] = solve(denom)
-    df["dd_made"] = played & (df.dd_tricks >= df.level)
+        "dd_tricks": solve(denom),
+    }
+    cols["dd_made"] = played & (cols["dd_tricks"] >= cols["level"])
     if every_denomination:
         for t in range(5):
-            df[f"dd_tricks_{DENOMS[t]}"] = solve(np.full(n, t))
-    return df
+            cols[f"dd_tricks_{DENOMS[t]}"] = solve(np.full(n, t))
+    return _typed(cols, played)
 
 
 # ---------------------------------------------------------------- public API
@@ -298,7 +323,7 @@ def add_dd(df: pd.DataFrame, game, seed=0, strategies=None, seats=None, rules=No
     extra = dd[[c for c in dd.columns if c.startswith("dd_")]]
     out = df.copy()
     for c in extra.columns:
-        out[c] = extra[c].to_numpy()
+        out[c] = extra[c].array  # positional, dtype kept (to_numpy would make nullable columns object)
     return out
 
 

@@ -12,6 +12,8 @@ Then the contract played: its DD result against what it needed and what the play
 """
 from __future__ import annotations
 
+import pandas as pd
+
 from cardsim.dd import DENOMS
 
 HELP = "print one deal's double-dummy table (Vint tricks, 501 points, Five Hundred tricks)"
@@ -43,7 +45,7 @@ def format_dd(record, row) -> str:
         lines.append(_row("seat", DENOMS))
         for s in range(4):
             lines.append(_row(f"  {s}", [int(row[f"dd_{s}_{d}"]) for d in DENOMS]))
-        if row.declarer < 0:
+        if pd.isna(row.declarer):
             lines.append("no contract: every player passed")
         else:
             need = int(row.level) + 6
@@ -52,7 +54,7 @@ def format_dd(record, row) -> str:
                          f"played: {row.decl_tricks} tricks, {'made' if row.decl_tricks >= need else 'down'}")
         return "\n".join(lines)
     if game == "501":
-        if row.declarer < 0:
+        if pd.isna(row.declarer):
             return "no play: every player passed or the declarer abandoned"
         lines.append("The declarer's double-dummy deal points (card points + effective marriages, RULES.md "
                      "§1.5-§1.7)")
@@ -60,11 +62,11 @@ def format_dd(record, row) -> str:
                      "leading, by trump:")
         lines.append(_row("trump", DENOMS, 5))
         lines.append(_row("points", [int(row[f"dd_points_{d}"]) for d in DENOMS], 5))
-        lines.append(f"contract: trump {DENOMS[row.trump]}, target {row.target}, by seat {row.declarer}: "
+        lines.append(f"contract: trump {row.trump}, target {row.target}, by seat {row.declarer}: "
                      f"DD {row.dd_points} points ({'reaches' if row.dd_made else 'short of'} the target); "
                      f"played: {row.points} points, {'made' if row.points >= row.target else 'failed'}")
         return "\n".join(lines)
-    if row.declarer < 0:
+    if pd.isna(row.declarer):
         return "no play: the deal was thrown in"
     lines.append("The declaring side's double-dummy tricks from the hands after the kitty and the discard, "
                  f"seat {row.declarer} leading (RULES.md §3.5), by denomination:")

@@ -1,0 +1,107 @@
+"""How good are the strategies?  Every registered strategy of each game against double-dummy
+(cardsim.quality): vs_dd, DD-makeable and made rates, per strategy and by denomination and level.
+
+Double-dummy solving dominates the cost (about 0.1 s a Vint deal for the whole table, 0.5-3 s a
+501 or Five Hundred deal per strategy on a loaded 2-core machine), so ``--n`` is capped per game
+(:data:`FULL`; ``--quick``: :data:`QUICK`).  Finished chunks are kept under ``--results``
+(cardsim.runner.ChunkStore): an interrupted run resumes.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import cardsim
+from analyses.common import entry, script_main, write_tables
+from cardsim import quality as Q
+from cardsim.runner import ChunkStore, make_run, manifest_key
+
+TITLE = "How good are the strategies?"
+GAMES = ("vint", "500", "501")
+FULL = {"vint": 3000, "500": 1000, "501": 500}
+"""Most deals per game in a full report (DD cost)."""
+QUICK = {"vint": 60, "500": 20, "501": 12}
+"""Deals per game with ``--quick`` (make report QUICK=1, the report test)."""
+
+GLOSSARY = {
+    "deals": "deals played by the strategy (the same deals 0..n-1 for every strategy)",
+    "n": "declared deals (the base of every mean and rate)",
+    "vs_dd": "the declaring side's result minus the double-dummy result of the same contract, mean per declared "
+             "deal (Vint, Five Hundred: tricks; 501: the declarer's deal points); both sides' errors count "
+             "(the defenders' push it up)",
+    "dd_makeable": "share of declared contracts the DD result reaches",
+    "made": "share of declared contracts made in play",
+    "right_side": "Vint: share where the declaring side's best DD tricks (any declarer of the side, any "
+                  "denomination) are at least the other side's best",
+    "best_denomination": "Vint: share where the contract's denomination gives the declarer his most DD tricks",
+    "_lo / _hi": "95% interval bounds (normal for vs_dd, Wilson for rates)",
+}
+
+
+def _measure(game: str, n: int, args) -> tuple:
+    names = Q.strategy_names(game)
+    manifest = {"analysis": "quality", "game": game, "n": n, "seed": args.seed, "strategies": names,
+                "chunk": Q.CHUNK, "source": make_run(game, 1, args.seed).manifest()["source"]}
+    store = ChunkStore(Path(args.results) / f"quality-{game}-{manifest_key(manifest)}", manifest)
+    rows = Q.deal_rows(game, n, args.seed, names, n_jobs=args.jobs, progress=args.progress, store=store)
+    return Q.summarize(rows), Q.summarize(rows, Q.BY)
+
+
+def _line(game: str, row) -> str:
+    unit = Q.UNIT[game]
+    interval = (f"[{row.vs_dd_lo:+.2f}, {row.vs_dd_hi:+.2f}]" if row.vs_dd_lo == row.vs_dd_lo
+                else "[no interval below 30 deals]")
+    return (f"{game} {row.strategy}: vs_dd {row.vs_dd:+.2f} {unit} {interval}, "
+            f"made {row.made:.2f}, DD-makeable {row.dd_makeable:.2f} (n = {row.n} declared of {row.deals})")
+
+
+def method(summaries: dict, defaults: dict) -> str:
+    """The Method paragraph: the default strategy's numbers of each game, which qualify every answer."""
+    parts = []
+    for game, table in summaries.items():
+        row = table[table.strategy == defaults[game]].iloc[0]
+        parts.append(_line(game, row))
+    return (TITLE + " Every answer is conditional on the default strategies; measured against double-dummy "
+            "(every hand open, both sides perfect) on the same deals, they score: " + "; ".join(parts) +
+            ". vs_dd counts both sides' errors: below 0 the declaring side takes less than DD (declarer's errors "
+            "outweigh the defenders'), above 0 the defenders give more away than the declarer loses (as in 501, "
+            "one declarer against two defenders); made below DD-makeable: contracts lost in the play, above it: "
+            "contracts the defence let through. See the section 'How good are the "
+            "strategies?' for every strategy, random (the floor) included.")
+
+
+def run(args) -> Path:
+    sizes = {g: min(args.n, (QUICK if args.quick else FULL)[g]) for g in GAMES}
+    tabs, summaries, defaults, notes = {}, {}, {}, []
+    for game in GAMES:
+        summary, by = _measure(game, sizes[game], args)
+        tabs[f"quality_{game}"] = summary
+        tabs[f"quality_{game}_by_contract"] = by
+        summaries[game] = summary
+        defaults[game] = cardsim.get_game(game).default_strategy
+        print(f"{TITLE} {game}: {sizes[game]:,} deals, {len(summary)} strategies", flush=True)
+    notes.append("Deals per game: " + ", ".join(f"{g} {n:,}" for g, n in sizes.items()) +
+                 " (double-dummy solving is slow; the same deals for every strategy of a game).")
+    notes.append("501: vs_dd compares the declarer's deal points in play with cardsim.dd's DD deal points; "
+                 "made can exceed DD-makeable when the defenders err.")
+    out = Path(args.out)
+    write_tables(tabs, out)
+    manifest = make_run("vint", 1, args.seed).manifest()
+    meta = {"game": "all", "title": TITLE, "deals": max(sizes.values()),
+            "deals_unit": "deals per game at most (" + ", ".join(f"{g}: {n:,}" for g, n in sizes.items()) + ")",
+            "seed": args.seed, "source": manifest["source"], "cardsim": cardsim.__version__,
+            "strategies": [f"{g}: {', '.join(t.strategy)}" for g, t in summaries.items()],
+            "parameters": {}, "rules": {}, "tables": list(tabs), "figures": [], "glossary": GLOSSARY,
+            "notes": notes, "method": method(summaries, defaults)}
+    path = out / "tables" / "quality.json"
+    path.write_text(json.dumps(meta, indent=1, ensure_ascii=False))
+    return path
+
+
+def main(argv=None) -> int:
+    return script_main(TITLE, run, argv)
+
+
+if __name__ == "__main__":
+    sys.exit(entry(main))

@@ -1,0 +1,244 @@
+"""How good are the strategies?  Each strategy's play measured against double-dummy (issue 12).
+
+For each strategy measured (by default every strategy the game registers, ``random`` the floor),
+that strategy plays ALL seats of the same deals (same seed, deal ids ``0 .. n-1``), and every
+declared deal is compared with its double-dummy (DD) value (:mod:`cardsim.dd`):
+
+* ``vs_dd``: the declaring side's result minus the DD result of the same contract, mean per
+  declared deal with a 95% normal interval (``vs_dd_lo``, ``vs_dd_hi``).  Vint and Five
+  Hundred: tricks; 501: the declarer's deal points (cards + effective marriages, RULES.md
+  §1.5-§1.7).  It measures both sides' play at once: declarer's mistakes push it down, the
+  defenders' mistakes push it up (the same strategy defends), so 0 is "plays like DD on both
+  sides", not an upper bound.
+* ``dd_makeable``: share of declared contracts the DD result reaches (Vint: level + 6 tricks;
+  500: level tricks; 501: the target); ``made``: share made in play.  Wilson 95% intervals.
+* Vint only (the whole DD table is solved: 4 declarers x 5 denominations, RULES.md §2.3):
+  ``right_side``: share of declared deals where the declaring side is the side with the better
+  DD result, i.e. its best DD tricks (max over its two declarers and the five denominations) are
+  at least the other side's best (ties count as found); ``best_denomination``: share where the
+  contract's denomination gives the declarer the most DD tricks of the five.  In 501 (one
+  declarer against two) and Five Hundred (the other side never sees the kitty) the other side
+  has no DD result from the same position, so these columns are NaN there.
+
+Cost: the DD solver dominates (Vint: DDS, one table per deal for all strategies; 501 and 500:
+one solve per deal and strategy, since the talon / kitty change hands with the auction).
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from cardsim.games import get_game
+from cardsim.games.base import OptionError
+
+CHUNK = 50
+"""Deals per task: small, since one DD solve of a 501 deal can take a second."""
+
+BY = ("denomination", "level")
+"""Columns the longer table can be split by (``cardsim quality --by denomination,level``)."""
+
+SUMMARY_COLUMNS = ["strategy", "deals", "n", "vs_dd", "vs_dd_lo", "vs_dd_hi", "dd_makeable", "dd_makeable_lo",
+                   "dd_makeable_hi", "made", "made_lo", "made_hi", "right_side", "right_side_lo",
+                   "right_side_hi", "best_denomination"]
+"""Columns of :func:`quality`'s table (after the ``by`` columns): ``deals`` played, ``n``
+declared (the base of every mean and rate)."""
+
+UNIT = {"vint": "tricks", "501": "deal points", "500": "tricks"}
+
+
+def strategy_names(game) -> list[str]:
+    """Every registered strategy of ``game`` (``cardsim strategies GAME``), ``random`` first."""
+    names = [s.name for s in get_game(game).registry.strategies()]
+    return sorted(names, key=lambda s: s != "random")
+
+
+def _check(game, n, strategies) -> tuple[str, list[str]]:
+    spec = get_game(game)
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n <= 0:
+        raise OptionError(f"n must be a positive whole number of deals, got {n!r}")
+    names = strategy_names(spec.name) if strategies is None else list(strategies)
+    if not names:
+        raise OptionError("name at least one strategy")
+    for name in names:
+        spec.registry.resolve(name)  # StrategyError (one line) for an unknown name or parameter
+    return spec.name, names
+
+
+# ---------------------------------------------------------------- per-deal rows
+def _vint_contracts(records):
+    """``(declarer, level, denomination, decl_tricks)`` int64[n] each from Vint records; -1 when void."""
+    from cardsim.dd import DENOMS
+
+    out = np.full((4, len(records)), -1, dtype=np.int64)
+    for i, r in enumerate(records):
+        res = r["result"]
+        if res["declarer"] is not None:
+            d = res["declarer"]
+            out[:, i] = d, int(res["contract"][0]), DENOMS.index(res["contract"][1:]), res["tricks"][d % 2]
+    return out
+
+
+def _vint_chunk(names, seed, ids) -> list[pd.DataFrame]:
+    import cardsim
+    from cardsim.dd import DENOMS
+    from cardsim.dd.vint import dd_tables
+
+    # The 13-card hands do not depend on the strategies: one DD table per deal serves them all.
+    first = cardsim.records("vint", ids, seed, names[0])
+    hands = np.array([[_bits_vint(h) for h in r["hands"]] for r in first], dtype=np.uint64)
+    table = dd_tables(hands).astype(np.int64)  # [n, declarer seat, denomination]
+    side_best = np.stack([table[:, [0, 2]].max(axis=(1, 2)), table[:, [1, 3]].max(axis=(1, 2))], axis=1)
+    frames = []
+    for name in names:
+        recs = first if name == names[0] else cardsim.records("vint", ids, seed, name)
+        decl, level, den, got = _vint_contracts(recs)
+        played = decl >= 0
+        i = np.arange(len(ids))
+        d, k = np.where(played, decl, 0), np.where(played, den, 0)
+        dd = table[i, d, k]
+        frames.append(_rows(name, ids, played, den, level, got, dd, got >= level + 6, dd >= level + 6,
+                            right=side_best[i, d % 2] >= side_best[i, 1 - d % 2],
+                            best=dd >= table[i, d].max(axis=1)))
+    assert len(DENOMS) == table.shape[2]
+    return frames
+
+
+def _bits_vint(tokens) -> int:
+    from cardsim.cards import VINT_RANKS, parse_card
+
+    h = 0
+    for t in tokens:
+        h |= 1 << parse_card(t, VINT_RANKS)
+    return h
+
+
+def _solved_chunk(game, names, seed, ids) -> list[pd.DataFrame]:
+    from cardsim.dd import solve_deals
+
+    frames = []
+    for name in names:
+        df = solve_deals(game, ids, seed, name)
+        played = df.declarer.notna().to_numpy()
+        if game == "501":
+            den, level = df.trump.cat.codes.to_numpy(), df.target.to_numpy(np.int64, na_value=0) // 10 * 10
+            got, dd, need = (df[c].to_numpy(np.int64, na_value=0) for c in ("points", "dd_points", "target"))
+        else:
+            den, level = df.denomination.cat.codes.to_numpy(), df.level.to_numpy(np.int64, na_value=0)
+            got, dd = (df[c].to_numpy(np.int64, na_value=0) for c in ("decl_tricks", "dd_tricks"))
+            need = level
+        frames.append(_rows(name, ids, played, den, level, got, dd, got >= need, dd >= need))
+    return frames
+
+
+def _rows(name, ids, played, den, level, got, dd, made, makeable, right=None, best=None) -> pd.DataFrame:
+    nan = np.full(len(ids), np.nan)
+    return pd.DataFrame({
+        "strategy": name, "deal": np.asarray(ids, dtype=np.int64), "declared": played,
+        "denomination": np.where(played, den, -1).astype(np.int8), "level": np.where(played, level, 0),
+        "result": got, "dd": dd, "made": made & played, "dd_makeable": makeable & played,
+        "right_side": nan if right is None else right.astype(float),
+        "best_denomination": nan if best is None else best.astype(float)})
+
+
+def deal_chunk(game: str, names: tuple, seed: int, start: int, count: int) -> pd.DataFrame:
+    """Per-deal comparison rows of deals ``start .. start+count-1`` for each strategy in ``names``
+    (one task of :func:`deal_rows`; a plain function so worker processes can run it)."""
+    ids = list(range(start, start + count))
+    frames = _vint_chunk(list(names), seed, ids) if game == "vint" else _solved_chunk(game, list(names), seed, ids)
+    return pd.concat(frames, ignore_index=True)
+
+
+def deal_rows(game, n: int, seed: int = 0, strategies=None, n_jobs: int = 1, progress=False, store=None) -> pd.DataFrame:
+    """One row per (strategy, deal) for deals ``0 .. n-1`` of ``seed``: ``strategy`` (str),
+    ``deal`` (int64), ``declared`` (bool), ``denomination`` (int8 code S C D H NT = 0..4; 501 the
+    trump; -1 undeclared), ``level`` (Vint 1..7, 500 6..10, 501 the target's lower ten in points),
+    ``result`` / ``dd`` (int64, the declaring side's tricks or the 501 declarer's deal points in
+    play / double-dummy), ``made`` / ``dd_makeable`` (bool), ``right_side`` /
+    ``best_denomination`` (float 0/1, Vint only).  ``store``: a :class:`cardsim.runner.ChunkStore`
+    keeping finished chunks (an interrupted run resumes)."""
+    from cardsim.runner import run_chunks
+
+    game, names = _check(game, n, strategies)
+    tasks = [(game, tuple(names), int(seed), s, min(CHUNK, n - s)) for s in range(0, n, CHUNK)]
+    parts = list(run_chunks(deal_chunk, tasks, [t[-1] for t in tasks], n_jobs, progress, store))
+    df = pd.concat(parts, ignore_index=True)
+    order = {name: i for i, name in enumerate(names)}
+    return df.sort_values(["strategy", "deal"], key=lambda s: s.map(order) if s.name == "strategy" else s,
+                          kind="stable", ignore_index=True)
+
+
+# ---------------------------------------------------------------- tables
+def _rate(values: pd.Series, prefix: str) -> dict:
+    from cardsim.stats import wilson
+
+    v = values.dropna()
+    if len(v) == 0:
+        return {prefix: np.nan, f"{prefix}_lo": np.nan, f"{prefix}_hi": np.nan}
+    lo, hi = wilson(v.sum(), len(v))
+    return {prefix: float(v.mean()), f"{prefix}_lo": float(lo), f"{prefix}_hi": float(hi)}
+
+
+def _summary(group: pd.DataFrame) -> dict:
+    from cardsim.stats import mean_interval
+
+    dec = group[group.declared]
+    diff = (dec.result - dec.dd).to_numpy(np.float64)
+    mean, _, lo, hi = mean_interval(diff.sum(), (diff ** 2).sum(), len(diff))
+    out = {"deals": len(group), "n": len(dec), "vs_dd": float(mean), "vs_dd_lo": float(lo), "vs_dd_hi": float(hi)}
+    out.update(_rate(dec.dd_makeable.astype(float), "dd_makeable"))
+    out.update(_rate(dec.made.astype(float), "made"))
+    out.update(_rate(dec.right_side, "right_side"))
+    out["best_denomination"] = float(dec.best_denomination.mean()) if dec.best_denomination.notna().any() else np.nan
+    return out
+
+
+def _check_by(by) -> list[str]:
+    by = list(by)
+    bad = [b for b in by if b not in BY]
+    if bad:
+        raise OptionError(f"by takes {', '.join(BY)}, got {', '.join(bad)}")
+    return by
+
+
+def summarize(rows: pd.DataFrame, by=()) -> pd.DataFrame:
+    """The quality table of :func:`deal_rows` output: one row per strategy (and per value of the
+    ``by`` columns, a subset of :data:`BY`, counting declared deals only), columns
+    :data:`SUMMARY_COLUMNS`; ``denomination`` as its letter."""
+    from cardsim.dd import DENOMS
+
+    by = _check_by(by)
+    if by:
+        rows = rows[rows.declared]
+    keys = ["strategy"] + by
+    out = []
+    for key, group in rows.groupby(keys, sort=False):
+        key = key if isinstance(key, tuple) else (key,)
+        out.append({**dict(zip(keys, key)), **_summary(group)})
+    table = pd.DataFrame(out, columns=keys + SUMMARY_COLUMNS[1:])
+    if "denomination" in by:
+        table["denomination"] = [DENOMS[int(d)] for d in table.denomination]
+    if by:
+        order = {name: i for i, name in enumerate(dict.fromkeys(rows.strategy))}
+        table = table.sort_values(keys, key=lambda s: s.map(order) if s.name == "strategy" else s.map(
+            {d: i for i, d in enumerate(DENOMS)}) if s.name == "denomination" else s, ignore_index=True)
+    if not by:
+        # Keep the strategies that declared nothing (all passed everywhere) visible.
+        table = table.set_index("strategy").reindex(list(dict.fromkeys(rows.strategy))).reset_index()
+    return table
+
+
+def quality(game, n: int, seed: int = 0, strategies=None, by=(), n_jobs: int = 1, progress=False,
+            store=None) -> pd.DataFrame:
+    """Strategy quality against double-dummy on deals ``0 .. n-1`` of ``seed`` (module docstring):
+    a DataFrame with one row per strategy (``strategies``: specs, each playing every seat;
+    default every registered strategy of the game) and per ``by`` group, columns
+    :data:`SUMMARY_COLUMNS`.  Raises OptionError for a bad game / n / ``by``, StrategyError for
+    an unknown strategy (one-line messages)."""
+    _check_by(by)  # before the (slow) run
+    table = summarize(deal_rows(game, n, seed, strategies, n_jobs, progress, store), by)
+    table.attrs.update({"game": get_game(game).name, "deals": n, "seed": seed,
+                        "unit": UNIT[get_game(game).name]})
+    return table
+
+
+__all__ = ["quality", "deal_rows", "summarize", "strategy_names", "deal_chunk", "SUMMARY_COLUMNS", "BY", "UNIT"]

@@ -1,0 +1,95 @@
+"""cardsim.quality and ``cardsim quality``: strategies against double-dummy on the same deals."""
+import json
+
+import numpy as np
+import pytest
+
+from cardsim.cli import main
+from cardsim.games.base import OptionError
+from cardsim.quality import SUMMARY_COLUMNS, deal_rows, quality, strategy_names, summarize
+from cardsim.strategies.registry import StrategyError
+
+
+@pytest.fixture(scope="module")
+def vint_rows():
+    return deal_rows("vint", 120, seed=4)
+
+
+def test_every_registered_strategy_random_first():
+    assert strategy_names("vint")[0] == "random" and {"heuristic", "greedy"} <= set(strategy_names("vint"))
+    assert strategy_names("500") == ["random", "heuristic"]
+
+
+def test_vint_same_deals_and_random_is_the_floor(vint_rows):
+    names = strategy_names("vint")
+    assert list(vint_rows.strategy.unique()) == names
+    for name in names:
+        assert list(vint_rows[vint_rows.strategy == name].deal) == list(range(120))
+    t = summarize(vint_rows).set_index("strategy")
+    assert list(t.columns) == SUMMARY_COLUMNS[1:]
+    assert (t.deals == 120).all() and (t.n <= 120).all() and t.loc["heuristic", "n"] >= 60
+    # random bids at random: its contracts are rarely DD-makeable and rarely made.  Its vs_dd is NOT
+    # below the heuristic's: random defenders give away as many tricks as random declarers lose
+    # (vs_dd counts both sides' errors), so the floor shows in the rates, not in vs_dd.
+    assert t.loc["random", "dd_makeable"] < t.loc["heuristic", "dd_makeable"] - 0.3
+    assert t.loc["random", "made"] < t.loc["heuristic", "made"] - 0.3
+    assert -2.5 < t.loc["heuristic", "vs_dd"] < 0.5 and t.loc["heuristic", "vs_dd_hi"] < 0.3
+    assert t.loc["heuristic", "right_side"] > 0.7
+    # made can exceed DD-makeable only through the defenders' errors: not by much for the heuristic.
+    assert t.loc["heuristic", "made"] <= t.loc["heuristic", "dd_makeable"] + 0.1
+    assert (t.vs_dd_lo <= t.vs_dd).all() and (t.vs_dd <= t.vs_dd_hi).all()
+
+
+def test_vint_rows_are_consistent_with_dd_and_contract(vint_rows):
+    dec = vint_rows[vint_rows.declared]
+    assert (dec.made == (dec.result >= dec.level + 6)).all()
+    assert (dec.dd_makeable == (dec.dd >= dec.level + 6)).all()
+    assert dec.dd.between(0, 13).all() and dec.level.between(1, 7).all()
+    assert not vint_rows[~vint_rows.declared].made.any()
+
+
+def test_by_denomination_and_level_adds_up(vint_rows):
+    by = summarize(vint_rows, ("denomination", "level"))
+    assert set(by.denomination) <= {"S", "C", "D", "H", "NT"}
+    total = summarize(vint_rows).set_index("strategy").n
+    assert by.groupby("strategy", sort=False).n.sum().to_dict() == total.to_dict()
+
+
+def test_500_heuristic_beats_random():
+    t = quality("500", 30, seed=2).set_index("strategy")
+    assert list(t.index) == ["random", "heuristic"]
+    assert t.loc["random", "dd_makeable"] < t.loc["heuristic", "dd_makeable"]
+    assert np.isnan(t.loc["heuristic", "right_side"])
+
+
+def test_errors_are_one_line():
+    with pytest.raises(OptionError, match="positive whole number"):
+        quality("vint", 0)
+    with pytest.raises(StrategyError, match="unknown vint strategy 'nope'"):
+        quality("vint", 5, strategies=["nope"])
+    with pytest.raises(OptionError, match="by takes denomination, level"):
+        quality("vint", 5, by=["suit"])
+
+
+def test_cli_json_keys(capsys):
+    assert main(["quality", "vint", "-n", "40", "--seed", "3", "--format", "json", "--jobs", "1"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [r["strategy"] for r in rows] == strategy_names("vint")
+    for r in rows:
+        assert {"strategy", "n", "vs_dd", "vs_dd_lo", "vs_dd_hi", "dd_makeable", "made"} <= set(r)
+        assert r["deals"] == 40 and 0 <= r["made"] <= 1
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["quality", "vint", "-n", "0"], "must be a whole number from 1"),
+    (["quality", "bridge", "-n", "5"], "unknown game 'bridge'"),
+    (["quality", "vint", "-n", "5", "--strategies", "nope"], "unknown vint strategy 'nope'"),
+    (["quality", "vint", "-n", "5", "--by", "suit"], "by takes denomination, level"),
+])
+def test_cli_errors(argv, message, capsys):
+    try:
+        code = main(argv)
+    except SystemExit as exc:
+        code = exc.code
+    err = capsys.readouterr().err
+    assert code == 2 and message in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
