@@ -6,13 +6,13 @@ declared deal is compared with its double-dummy (DD) value (:mod:`cardsim.dd`):
 
 * ``vs_dd``: the declaring side's result minus the DD result of the same contract, mean per
   declared deal with a 95% normal interval (``vs_dd_lo``, ``vs_dd_hi``).  Vint and Five
-  Hundred: tricks; 501: the declarer's deal points (cards + effective marriages, RULES.md
+  Hundred: tricks; 501: the declarer's deal points (cards + effective marriages, docs/RULES.md
   §1.5-§1.7).  It measures both sides' play at once: declarer's mistakes push it down, the
   defenders' mistakes push it up (the same strategy defends), so 0 is "plays like DD on both
   sides", not an upper bound.
 * ``dd_makeable``: share of declared contracts the DD result reaches (Vint: level + 6 tricks;
   500: level tricks; 501: the target); ``made``: share made in play.  Wilson 95% intervals.
-* Vint only (the whole DD table is solved: 4 declarers x 5 denominations, RULES.md §2.3):
+* Vint only (the whole DD table is solved: 4 declarers x 5 denominations, docs/RULES.md §2.3):
   ``right_side``: share of declared deals where the declaring side is the side with the better
   DD result, i.e. its best DD tricks (max over its two declarers and the five denominations) are
   at least the other side's best (ties count as found); ``best_denomination``: share where the
