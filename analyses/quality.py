@@ -19,8 +19,9 @@ from cardsim.runner import ChunkStore, make_run, manifest_key
 
 TITLE = "How good are the strategies?"
 GAMES = ("vint", "500", "501")
-FULL = {"vint": 3000, "500": 1000, "501": 500}
-"""Most deals per game in a full report (DD cost)."""
+FULL = {"vint": 1000, "500": 300, "501": 200}
+"""Most deals per game in a full report: the DD solvers cost about 0.3-0.6 s a deal and strategy
+(BENCHMARKS.md, Double-dummy), so this section alone adds several minutes to `make report`."""
 QUICK = {"vint": 60, "500": 20, "501": 12}
 """Deals per game with ``--quick`` (make report QUICK=1, the report test)."""
 
