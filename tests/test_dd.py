@@ -235,6 +235,11 @@ def test_cli_dd_record_and_errors(tmp_path, capsys):
     assert len(err.strip().splitlines()) == 1 and "not valid JSON" in err
     assert main(["dd", "--record", str(path), "--line", "5"]) == 2
     assert "has no record on line 5" in capsys.readouterr().err
+    for line in ("[1, 2]", "null", '"text"'):
+        path.write_text(line + "\n")
+        assert main(["dd", "--record", str(path)]) == 1
+        err = capsys.readouterr().err
+        assert err.strip().splitlines() == ["cardsim: rejected: a record must be a JSON object"]
     for argv in (["dd", "vint", "--deal", "-1"], ["dd", "bridge", "--deal", "1"]):
         with pytest.raises(SystemExit) as exc:
             main(argv)

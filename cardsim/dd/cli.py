@@ -84,16 +84,18 @@ def run(args, read_jsonl, make_run, strategies, usage_error) -> int:
     from cardsim.games import get_game
 
     if args.record:
-        record = None
-        for number, rec in read_jsonl(args.record):
+        found = False
+        for number, record in read_jsonl(args.record):
             if number == args.line:
-                if isinstance(rec, Exception):
-                    raise rec
-                record = rec
+                if isinstance(record, Exception):
+                    raise record
+                found = True
                 break
-        if record is None:
+        if not found:
             raise usage_error(f"{args.record} has no record on line {args.line}")
-        record = {**record, "result": cardsim.replay(record)}
+        # replay first: it rejects a line that is not a JSON object (``[1, 2]``, ``null``) in one line
+        result = cardsim.replay(record)
+        record = {**record, "result": result}
         if args.game and record["game"] != args.game:
             raise usage_error(f"line {args.line} of {args.record} is a {record['game']} record, not {args.game}")
         head = f"{args.record}, line {args.line}"
