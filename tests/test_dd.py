@@ -204,6 +204,17 @@ def test_solve_deals_frames_match_the_records():
     assert (df500.dd_tricks.between(0, 10) | (df500.declarer < 0)).all()
 
 
+def test_add_dd_refuses_a_frame_of_another_game_or_seed():
+    sample = cardsim.simulate("vint", 4, seed=1, n_jobs=1).iloc[[2]]
+    with pytest.raises(cardsim.OptionError, match=r"simulated with seed=1, not 2; pass seed=1"):
+        cardsim.dd.add_dd(sample, "vint", seed=2)
+    with pytest.raises(cardsim.OptionError, match=r"simulated with game='vint', not '501'"):
+        cardsim.dd.add_dd(sample, "501", seed=1)
+    _, deals = cardsim.play_match("vint", 1, seed=1)
+    with pytest.raises(cardsim.OptionError, match="a play_match frame numbers its deals within matches"):
+        cardsim.dd.add_dd(deals, "vint", seed=1)
+
+
 def test_solve_records_replays_first(tmp_path):
     rec = cardsim.records("501", [3], seed=1)[0]
     bad = json.loads(json.dumps(rec))

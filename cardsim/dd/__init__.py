@@ -286,6 +286,19 @@ def solve_deals(game, deal_ids, seed=0, strategies=None, seats=None, rules=None,
     return _500_frame(records, every_denomination)
 
 
+def _check_run_of(df: pd.DataFrame, game: str, seed) -> None:
+    """Refuse a frame whose manifest (``df.attrs``, kept by ``simulate`` and ``read_dataset``)
+    names another game or seed, or a play_match frame: its deal numbers would be solved as
+    other deals, silently."""
+    if "rubber" in df.columns or "match" in df.columns:
+        raise OptionError("add_dd takes simulate frames; a play_match frame numbers its deals within "
+                          "matches: solve them with solve_records(cardsim.match_records(game, m, seed=...))")
+    for key, given in (("game", game), ("seed", seed)):
+        held = df.attrs.get(key)
+        if held is not None and str(held) != str(given):
+            raise OptionError(f"the frame was simulated with {key}={held!r}, not {given!r}; pass {key}={held!r}")
+
+
 def add_dd(df: pd.DataFrame, game, seed=0, strategies=None, seats=None, rules=None,
            every_denomination: bool = False) -> pd.DataFrame:
     """``df`` (a ``simulate`` frame of ``game`` and ``seed``, or a sample of one, with its
@@ -294,6 +307,7 @@ def add_dd(df: pd.DataFrame, game, seed=0, strategies=None, seats=None, rules=No
     kept."""
     if "deal" not in df.columns:
         raise OptionError("add_dd needs the frame's deal column")
+    _check_run_of(df, get_game(game).name, seed)
     dd = solve_deals(game, [int(d) for d in df["deal"]], seed, strategies, seats, rules, every_denomination)
     extra = dd[[c for c in dd.columns if c.startswith("dd_")]]
     out = df.copy()
