@@ -124,10 +124,10 @@ def test_501_hand_made_positions():
     # One trick: the ace led wins it; the declarer's points are the three cards or nothing.
     assert solve501(["AS", "TS", "KS"], 0, 4) == 25
     assert solve501(["AS", "TS", "KS"], 1, 4) == 0
-    # Must trump (RULES.md §1.5): void in spades, player 1 has to ruff with his only trump.
+    # Must trump (docs/RULES.md §1.5): void in spades, player 1 has to ruff with his only trump.
     assert solve501(["AS", "9H", "KS"], 0, 3) == 0
     assert solve501(["AS", "9H", "KS"], 0, 2) == 15
-    # A marriage (RULES.md §1.6) counts only with a trick won: the declarer leads K of hearts
+    # A marriage (docs/RULES.md §1.6) counts only with a trick won: the declarer leads K of hearts
     # declaring, loses both heart tricks and never wins one -> 0.
     assert solve501(["KH QH", "AH TH", "9H JH"], 0, 0) == 0
     # With the ace of spades he wins a trick: 13 card points + the marriage, 20 in no-trump or

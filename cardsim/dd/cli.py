@@ -2,11 +2,11 @@
 double-dummy table, printed for people.
 
 * Vint: the whole table, tricks of the declarer's side for each declarer seat (rows) and
-  denomination (columns), the seat on the declarer's left leading (RULES.md §2.3).
-* 501: the declarer's maximum deal points (card points + effective marriages, RULES.md
+  denomination (columns), the seat on the declarer's left leading (docs/RULES.md §2.3).
+* 501: the declarer's maximum deal points (card points + effective marriages, docs/RULES.md
   §1.5-§1.7) in each trump, from the hands after the talon and the gifts.
 * Five Hundred: the declaring side's maximum tricks in each denomination from the hands after
-  the kitty and the discard, the declarer leading (RULES.md §3.4-§3.5).
+  the kitty and the discard, the declarer leading (docs/RULES.md §3.4-§3.5).
 
 Then the contract played: its DD result against what it needed and what the play took.
 """
@@ -39,7 +39,7 @@ def format_dd(record, row) -> str:
     lines = []
     if game == "vint":
         lines.append("Double-dummy tricks of the declarer's side (rows: declarer's seat, the seat on his left "
-                     "leads; RULES.md §2.3)")
+                     "leads; docs/RULES.md §2.3)")
         lines.append(_row("seat", DENOMS))
         for s in range(4):
             lines.append(_row(f"  {s}", [int(row[f"dd_{s}_{d}"]) for d in DENOMS]))
@@ -54,7 +54,7 @@ def format_dd(record, row) -> str:
     if game == "501":
         if row.declarer < 0:
             return "no play: every player passed or the declarer abandoned"
-        lines.append("The declarer's double-dummy deal points (card points + effective marriages, RULES.md "
+        lines.append("The declarer's double-dummy deal points (card points + effective marriages, docs/RULES.md "
                      "§1.5-§1.7)")
         lines.append("from the hands after the talon and the gifts, the first active seat left of the dealer "
                      "leading, by trump:")
@@ -67,7 +67,7 @@ def format_dd(record, row) -> str:
     if row.declarer < 0:
         return "no play: the deal was thrown in"
     lines.append("The declaring side's double-dummy tricks from the hands after the kitty and the discard, "
-                 f"seat {row.declarer} leading (RULES.md §3.5), by denomination:")
+                 f"seat {row.declarer} leading (docs/RULES.md §3.5), by denomination:")
     lines.append(_row("denom", DENOMS))
     lines.append(_row("tricks", [int(row[f"dd_tricks_{d}"]) for d in DENOMS]))
     lines.append(f"contract {record['result']['contract']} by seat {row.declarer}: DD {row.dd_tricks} tricks "
