@@ -255,7 +255,7 @@ def _check_complete(path: Path, manifest: dict, n_rows: int) -> None:
     expected = manifest.get("n_deals")
     if expected is not None and n_rows != expected and not path.name.endswith(".partial"):
         raise OptionError(f"{path} holds {n_rows:,} of the {expected:,} deals of its manifest: a part file is "
-                          "missing; remove the dataset and simulate it again")
+                          "missing; run the same simulate command again to rewrite it")
 
 
 def read_dataset(path, columns=None) -> pd.DataFrame:
