@@ -246,6 +246,12 @@ def test_cli_dd_record_and_errors(tmp_path, capsys):
     assert len(err.strip().splitlines()) == 1 and "not valid JSON" in err
     assert main(["dd", "--record", str(path), "--line", "5"]) == 2
     assert "has no record on line 5" in capsys.readouterr().err
+    for argv, message in ((["dd", "vint", "--line", "3"],
+                           "--line picks a line of --record FILE; give --record, or --deal for a deal of a run"),
+                          (["dd", "--record", str(path), "--deal", "3"],
+                           "--deal picks a deal of a run; with --record give --line")):
+        assert main(argv) == 2
+        assert capsys.readouterr().err.strip().splitlines() == [f"cardsim: error: {message}"]
     for line in ("[1, 2]", "null", '"text"'):
         path.write_text(line + "\n")
         assert main(["dd", "--record", str(path)]) == 1

@@ -21,9 +21,9 @@ def add_parser(sub, game_type, add_setup, positive, nonnegative, path):
     """Register the ``dd`` subcommand on ``sub`` (the CLI's argument types passed in)."""
     p = sub.add_parser("dd", help=HELP, description=__doc__.split("\n\n", 1)[1])
     p.add_argument("game", type=game_type, nargs="?", help="vint | 501 | 500")
-    p.add_argument("--deal", type=nonnegative, default=0, help="deal number (default 0)")
+    p.add_argument("--deal", type=nonnegative, help="deal number (default 0)")
     p.add_argument("--record", type=path, help="solve a record from this JSON Lines file instead")
-    p.add_argument("--line", type=positive, default=1, help="which line of --record (default 1)")
+    p.add_argument("--line", type=positive, help="which line of --record (default 1)")
     add_setup(p)
     return p
 
@@ -83,6 +83,13 @@ def run(args, read_jsonl, make_run, strategies, usage_error) -> int:
     from cardsim.dd import solve_records
     from cardsim.games import get_game
 
+    # a --deal beside --record, or a --line without it, would be ignored: say so instead
+    if args.record and args.deal is not None:
+        raise usage_error("--deal picks a deal of a run; with --record give --line")
+    if not args.record and args.line is not None:
+        raise usage_error("--line picks a line of --record FILE; give --record, or --deal for a deal of a run")
+    args.deal = 0 if args.deal is None else args.deal
+    args.line = 1 if args.line is None else args.line
     if args.record:
         found = False
         for number, record in read_jsonl(args.record):
