@@ -265,14 +265,24 @@ def widen(df: pd.DataFrame) -> pd.DataFrame:
 
 
 # ------------------------------------------------------------------------------ datasets
+def _check_complete(path: Path, manifest: dict, n_rows: int) -> None:
+    """A finished dataset holds every deal of its manifest; fewer rows mean a part file was lost
+    (deleted, not copied), which must not pass for a smaller sample.  An unfinished
+    ``PATH.partial`` directory, read on purpose, may hold fewer."""
+    expected = manifest.get("n_deals")
+    if expected is not None and n_rows != expected and not path.name.endswith(".partial"):
+        raise OptionError(f"{path} holds {n_rows:,} of the {expected:,} deals of its manifest: a part file is "
+                          "missing; run the same simulate command again to rewrite it")
+
+
 def read_dataset(path, columns=None) -> pd.DataFrame:
     """The deals of a dataset written by ``cardsim simulate -o PATH`` (or ``runner.simulate_to_dataset``)
     as the same typed frame :func:`cardsim.simulate` returns (``df.attrs``: the run's manifest), or
     a plain parquet file written from a typed frame (``cardsim simulate --matches`` files) as it is.
     ``columns``: the columns to return (typed like the rest: the whole rows are read, since a
     missing value depends on several stored columns).  Raises OptionError for a dataset of
-    aggregates (a transform's output) or without a manifest naming its game, KeyError for an
-    unknown column, FileNotFoundError when nothing is there."""
+    aggregates (a transform's output), without a manifest naming its game, or finished but
+    missing a part file; KeyError for an unknown column, FileNotFoundError when nothing is there."""
     path = Path(path)
     if not path.exists():
         raise FileNotFoundError(f"{path}: no such dataset")
@@ -289,6 +299,7 @@ def read_dataset(path, columns=None) -> pd.DataFrame:
     if not parts:
         raise OptionError(f"{path} holds no finished chunk yet")
     raw = pd.concat([pd.read_parquet(p) for p in parts], ignore_index=True)
+    _check_complete(path, manifest, len(raw))
     df = deals(manifest["game"], raw, manifest.get("seats"))
     if columns is not None:
         df = df[list(columns)]

@@ -422,6 +422,12 @@ def _drop_stale_temporaries(folder: Path) -> None:
         p.unlink(missing_ok=True)
 
 
+def _lost_parts(path: Path, manifest: dict) -> bool:
+    """Whether a dataset lacks a part file its manifest's chunks call for."""
+    n_chunks = -(-int(manifest["n_deals"]) // int(manifest["chunk_size"]))
+    return any(not part_path(path, k).exists() for k in range(n_chunks))
+
+
 def prepare_dataset(path, manifest: dict) -> tuple[Path, set[int]] | None:
     """Open the staging folder of dataset ``path`` for ``manifest``: ``(folder, chunk numbers
     already written)``, or None when ``path`` already holds this run, complete.
@@ -436,9 +442,10 @@ def prepare_dataset(path, manifest: dict) -> tuple[Path, set[int]] | None:
         if final.exists():
             old = _read_manifest(final, path)
             _check_same_run(path, old, manifest)
-            if old.get("complete"):
+            if old.get("complete") and not _lost_parts(path, old):
                 return None
-            # An unfinished dataset written in place by an earlier cardsim: finish it in staging.
+            # An unfinished dataset written in place by an earlier cardsim, or a finished one that
+            # lost part files (deleted, not copied): finish it in staging.
             if not staging(path).exists():
                 os.replace(path, staging(path))
         elif any(path.iterdir()):

@@ -196,3 +196,15 @@ def test_dataset_files_are_readable_by_others(tmp_path):
 def test_api_type_errors_are_clear(call, text):
     with pytest.raises(ValueError, match=text):
         call()
+
+
+def test_python_dash_m_cardsim_runs_the_cli():
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, "-m", "cardsim", "simulate", "vint", "-n", "0"],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2
+    assert proc.stderr.strip().splitlines() == [
+        "cardsim simulate: error: argument -n/--deals: must be a whole number from 1 to 1,000,000,000,000, "
+        "got 0 (see cardsim simulate --help)"]

@@ -124,10 +124,10 @@ def test_501_hand_made_positions():
     # One trick: the ace led wins it; the declarer's points are the three cards or nothing.
     assert solve501(["AS", "TS", "KS"], 0, 4) == 25
     assert solve501(["AS", "TS", "KS"], 1, 4) == 0
-    # Must trump (RULES.md §1.5): void in spades, player 1 has to ruff with his only trump.
+    # Must trump (docs/RULES.md §1.5): void in spades, player 1 has to ruff with his only trump.
     assert solve501(["AS", "9H", "KS"], 0, 3) == 0
     assert solve501(["AS", "9H", "KS"], 0, 2) == 15
-    # A marriage (RULES.md §1.6) counts only with a trick won: the declarer leads K of hearts
+    # A marriage (docs/RULES.md §1.6) counts only with a trick won: the declarer leads K of hearts
     # declaring, loses both heart tricks and never wins one -> 0.
     assert solve501(["KH QH", "AH TH", "9H JH"], 0, 0) == 0
     # With the ace of spades he wins a trick: 13 card points + the marriage, 20 in no-trump or
@@ -222,6 +222,17 @@ def test_dd_frames_use_missing_values_not_sentinels():
     assert g501.trump.dtype == "category" and str(g501.dtypes["points"]) == "Int16"
 
 
+def test_add_dd_refuses_a_frame_of_another_game_or_seed():
+    sample = cardsim.simulate("vint", 4, seed=1, n_jobs=1).iloc[[2]]
+    with pytest.raises(cardsim.OptionError, match=r"simulated with seed=1, not 2; pass seed=1"):
+        cardsim.dd.add_dd(sample, "vint", seed=2)
+    with pytest.raises(cardsim.OptionError, match=r"simulated with game='vint', not '501'"):
+        cardsim.dd.add_dd(sample, "501", seed=1)
+    _, deals = cardsim.play_match("vint", 1, seed=1)
+    with pytest.raises(cardsim.OptionError, match="a play_match frame numbers its deals within matches"):
+        cardsim.dd.add_dd(deals, "vint", seed=1)
+
+
 def test_solve_records_replays_first(tmp_path):
     rec = cardsim.records("501", [3], seed=1)[0]
     bad = json.loads(json.dumps(rec))
@@ -253,6 +264,17 @@ def test_cli_dd_record_and_errors(tmp_path, capsys):
     assert len(err.strip().splitlines()) == 1 and "not valid JSON" in err
     assert main(["dd", "--record", str(path), "--line", "5"]) == 2
     assert "has no record on line 5" in capsys.readouterr().err
+    for argv, message in ((["dd", "vint", "--line", "3"],
+                           "--line picks a line of --record FILE; give --record, or --deal for a deal of a run"),
+                          (["dd", "--record", str(path), "--deal", "3"],
+                           "--deal picks a deal of a run; with --record give --line")):
+        assert main(argv) == 2
+        assert capsys.readouterr().err.strip().splitlines() == [f"cardsim: error: {message}"]
+    for line in ("[1, 2]", "null", '"text"'):
+        path.write_text(line + "\n")
+        assert main(["dd", "--record", str(path)]) == 1
+        err = capsys.readouterr().err
+        assert err.strip().splitlines() == ["cardsim: rejected: a record must be a JSON object"]
     for argv in (["dd", "vint", "--deal", "-1"], ["dd", "bridge", "--deal", "1"]):
         with pytest.raises(SystemExit) as exc:
             main(argv)

@@ -145,6 +145,19 @@ def test_read_dataset_errors(tmp_path):
         cardsim.read_dataset(tmp_path / "empty")
 
 
+def test_read_dataset_refuses_a_finished_dataset_missing_a_part(tmp_path):
+    from cardsim.runner import simulate_to_dataset
+
+    path = simulate_to_dataset(tmp_path / "d.parquet", cardsim.make_run("vint", 300, 4, chunk_size=100))
+    assert len(cardsim.read_dataset(path)) == 300
+    (path / "part-000001.parquet").unlink()
+    with pytest.raises(cardsim.OptionError, match=r"holds 200 of the 300 deals of its manifest: a part file is missing"):
+        cardsim.read_dataset(path)
+    simulate_to_dataset(path, cardsim.make_run("vint", 300, 4, chunk_size=100))  # the same run again rewrites it
+    pd.testing.assert_frame_equal(cardsim.read_dataset(path), cardsim.simulate("vint", 300, seed=4, n_jobs=1))
+    assert not (tmp_path / "d.parquet.partial").exists()
+
+
 def test_compare_measure_sees_typed_frames():
     t = cardsim.compare("vint", 400, "heuristic", {"bold": "heuristic:aggression=1"},
                         lambda df: df.made.fillna(False).astype(float), seed=2)

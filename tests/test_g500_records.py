@@ -361,3 +361,12 @@ def test_bad_bid_not_higher_message():
     with pytest.raises(RecordError) as exc:
         slow.replay(r)
     assert exc.value.index == 3 and exc.value.rule == "docs/RULES.md §3.3" and "not worth more" in exc.value.message
+
+
+@pytest.mark.parametrize("value", ["1.5", "abc", "0", "30001"])
+def test_target_rule_rejects_non_whole_or_out_of_range_values_in_one_message(value):
+    from cardsim.games.base import OptionError
+
+    with pytest.raises(OptionError, match=rf"^rule option target='{value}': target must be a whole number from 1 to 30000$"):
+        get_game("500").parse_rules([f"target={value}"])
+    assert get_game("500").parse_rules(["target=500"])["target"] == 500

@@ -6,17 +6,17 @@ Entry points (all return one row per deal; columns are documented in :data:`COLU
   every_denomination=False)``: the deals ``simulate`` plays (same seed, strategies, rules);
 * :func:`add_dd` ``(df, game, seed=0, ...)``: a ``simulate`` frame with the DD columns joined
   on ``deal`` (DD costs far more than playing: sample first, e.g. ``df.sample(2000)``);
-* :func:`solve_records` ``(records, every_denomination=False)``: RECORDS.md records (replayed
+* :func:`solve_records` ``(records, every_denomination=False)``: docs/RECORDS.md records (replayed
   first, so anyone's records work).
 
 What is solved, per game (the position play starts from, the contract the engine played):
 
-* Vint (RULES.md §2.3): DDS through endplay, the whole 4 × 5 table from the 13-card hands
+* Vint (docs/RULES.md §2.3): DDS through endplay, the whole 4 × 5 table from the 13-card hands
   (:mod:`cardsim.dd.vint`); ``dd_tricks`` is the declaring side's for the contract.
-* 501 (RULES.md §1.5-§1.7): :mod:`cardsim.dd.g501`, the declarer's maximum deal points (card
+* 501 (docs/RULES.md §1.5-§1.7): :mod:`cardsim.dd.g501`, the declarer's maximum deal points (card
   points + effective marriages) from the hands after the talon and the gifts, the contract's
   trump, the first active player left of the dealer leading.
-* Five Hundred (RULES.md §3.4-§3.5): :mod:`cardsim.dd.g500`, the declaring side's maximum
+* Five Hundred (docs/RULES.md §3.4-§3.5): :mod:`cardsim.dd.g500`, the declaring side's maximum
   tricks from the hands after the kitty and the discard, the declarer leading.
 """
 from __future__ import annotations
@@ -136,7 +136,7 @@ def _vint_frame(records, every_denomination) -> pd.DataFrame:
 
 
 def positions_501(records):
-    """Play-start positions of 501 records (RULES.md §1.4-§1.5).
+    """Play-start positions of 501 records (docs/RULES.md §1.4-§1.5).
 
     Returns ``(hands uint64[n, 3], decl int64[n], trump int64[n], played bool[n])``: the hands
     after the talon and the gifts by player in play order (player 0 = the first active seat
@@ -202,7 +202,7 @@ def _501_frame(records, every_denomination) -> pd.DataFrame:
 
 
 def positions_500(records):
-    """Play-start positions of Five Hundred records (RULES.md §3.4): ``(hands uint64[n, 4]
+    """Play-start positions of Five Hundred records (docs/RULES.md §3.4): ``(hands uint64[n, 4]
     physical ten-card hands by seat, the declarer's after his discard; declarer int64[n];
     denomination int64[n]; played bool[n])``; thrown-in deals are zeros, ``played`` False."""
     from cardsim.games.g500.constants import parse_call, parse_card
@@ -264,9 +264,9 @@ def _500_frame(records, every_denomination) -> pd.DataFrame:
 
 # ---------------------------------------------------------------- public API
 def solve_records(records, every_denomination: bool = False) -> pd.DataFrame:
-    """DD columns (:data:`COLUMNS_DOC`) of RECORDS.md records of one game, one row each in order.
+    """DD columns (:data:`COLUMNS_DOC`) of docs/RECORDS.md records of one game, one row each in order.
 
-    Each record is replayed first (RULES.md checks; its ``result`` recomputed), so records
+    Each record is replayed first (docs/RULES.md checks; its ``result`` recomputed), so records
     written by anyone work; raises :class:`RecordError` for a bad one, :class:`OptionError`
     for records of several games.  ``every_denomination`` adds the DD result in each of the five
     denominations (Vint: the whole 4 × 5 table), five times the work.
@@ -311,6 +311,19 @@ def solve_deals(game, deal_ids, seed=0, strategies=None, seats=None, rules=None,
     return _500_frame(records, every_denomination)
 
 
+def _check_run_of(df: pd.DataFrame, game: str, seed) -> None:
+    """Refuse a frame whose manifest (``df.attrs``, kept by ``simulate`` and ``read_dataset``)
+    names another game or seed, or a play_match frame: its deal numbers would be solved as
+    other deals, silently."""
+    if "rubber" in df.columns or "match" in df.columns:
+        raise OptionError("add_dd takes simulate frames; a play_match frame numbers its deals within "
+                          "matches: solve them with solve_records(cardsim.match_records(game, m, seed=...))")
+    for key, given in (("game", game), ("seed", seed)):
+        held = df.attrs.get(key)
+        if held is not None and str(held) != str(given):
+            raise OptionError(f"the frame was simulated with {key}={held!r}, not {given!r}; pass {key}={held!r}")
+
+
 def add_dd(df: pd.DataFrame, game, seed=0, strategies=None, seats=None, rules=None,
            every_denomination: bool = False) -> pd.DataFrame:
     """``df`` (a ``simulate`` frame of ``game`` and ``seed``, or a sample of one, with its
@@ -319,6 +332,7 @@ def add_dd(df: pd.DataFrame, game, seed=0, strategies=None, seats=None, rules=No
     kept."""
     if "deal" not in df.columns:
         raise OptionError("add_dd needs the frame's deal column")
+    _check_run_of(df, get_game(game).name, seed)
     dd = solve_deals(game, [int(d) for d in df["deal"]], seed, strategies, seats, rules, every_denomination)
     extra = dd[[c for c in dd.columns if c.startswith("dd_")]]
     out = df.copy()

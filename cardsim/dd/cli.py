@@ -2,11 +2,11 @@
 double-dummy table, printed for people.
 
 * Vint: the whole table, tricks of the declarer's side for each declarer seat (rows) and
-  denomination (columns), the seat on the declarer's left leading (RULES.md §2.3).
-* 501: the declarer's maximum deal points (card points + effective marriages, RULES.md
+  denomination (columns), the seat on the declarer's left leading (docs/RULES.md §2.3).
+* 501: the declarer's maximum deal points (card points + effective marriages, docs/RULES.md
   §1.5-§1.7) in each trump, from the hands after the talon and the gifts.
 * Five Hundred: the declaring side's maximum tricks in each denomination from the hands after
-  the kitty and the discard, the declarer leading (RULES.md §3.4-§3.5).
+  the kitty and the discard, the declarer leading (docs/RULES.md §3.4-§3.5).
 
 Then the contract played: its DD result against what it needed and what the play took.
 """
@@ -23,9 +23,9 @@ def add_parser(sub, game_type, add_setup, positive, nonnegative, path):
     """Register the ``dd`` subcommand on ``sub`` (the CLI's argument types passed in)."""
     p = sub.add_parser("dd", help=HELP, description=__doc__.split("\n\n", 1)[1])
     p.add_argument("game", type=game_type, nargs="?", help="vint | 501 | 500")
-    p.add_argument("--deal", type=nonnegative, default=0, help="deal number (default 0)")
+    p.add_argument("--deal", type=nonnegative, help="deal number (default 0)")
     p.add_argument("--record", type=path, help="solve a record from this JSON Lines file instead")
-    p.add_argument("--line", type=positive, default=1, help="which line of --record (default 1)")
+    p.add_argument("--line", type=positive, help="which line of --record (default 1)")
     add_setup(p)
     return p
 
@@ -41,7 +41,7 @@ def format_dd(record, row) -> str:
     lines = []
     if game == "vint":
         lines.append("Double-dummy tricks of the declarer's side (rows: declarer's seat, the seat on his left "
-                     "leads; RULES.md §2.3)")
+                     "leads; docs/RULES.md §2.3)")
         lines.append(_row("seat", DENOMS))
         for s in range(4):
             lines.append(_row(f"  {s}", [int(row[f"dd_{s}_{d}"]) for d in DENOMS]))
@@ -56,7 +56,7 @@ def format_dd(record, row) -> str:
     if game == "501":
         if pd.isna(row.declarer):
             return "no play: every player passed or the declarer abandoned"
-        lines.append("The declarer's double-dummy deal points (card points + effective marriages, RULES.md "
+        lines.append("The declarer's double-dummy deal points (card points + effective marriages, docs/RULES.md "
                      "§1.5-§1.7)")
         lines.append("from the hands after the talon and the gifts, the first active seat left of the dealer "
                      "leading, by trump:")
@@ -69,7 +69,7 @@ def format_dd(record, row) -> str:
     if pd.isna(row.declarer):
         return "no play: the deal was thrown in"
     lines.append("The declaring side's double-dummy tricks from the hands after the kitty and the discard, "
-                 f"seat {row.declarer} leading (RULES.md §3.5), by denomination:")
+                 f"seat {row.declarer} leading (docs/RULES.md §3.5), by denomination:")
     lines.append(_row("denom", DENOMS))
     lines.append(_row("tricks", [int(row[f"dd_tricks_{d}"]) for d in DENOMS]))
     lines.append(f"contract {record['result']['contract']} by seat {row.declarer}: DD {row.dd_tricks} tricks "
@@ -85,17 +85,26 @@ def run(args, read_jsonl, make_run, strategies, usage_error) -> int:
     from cardsim.dd import solve_records
     from cardsim.games import get_game
 
+    # a --deal beside --record, or a --line without it, would be ignored: say so instead
+    if args.record and args.deal is not None:
+        raise usage_error("--deal picks a deal of a run; with --record give --line")
+    if not args.record and args.line is not None:
+        raise usage_error("--line picks a line of --record FILE; give --record, or --deal for a deal of a run")
+    args.deal = 0 if args.deal is None else args.deal
+    args.line = 1 if args.line is None else args.line
     if args.record:
-        record = None
-        for number, rec in read_jsonl(args.record):
+        found = False
+        for number, record in read_jsonl(args.record):
             if number == args.line:
-                if isinstance(rec, Exception):
-                    raise rec
-                record = rec
+                if isinstance(record, Exception):
+                    raise record
+                found = True
                 break
-        if record is None:
+        if not found:
             raise usage_error(f"{args.record} has no record on line {args.line}")
-        record = {**record, "result": cardsim.replay(record)}
+        # replay first: it rejects a line that is not a JSON object (``[1, 2]``, ``null``) in one line
+        result = cardsim.replay(record)
+        record = {**record, "result": result}
         if args.game and record["game"] != args.game:
             raise usage_error(f"line {args.line} of {args.record} is a {record['game']} record, not {args.game}")
         head = f"{args.record}, line {args.line}"

@@ -1,13 +1,13 @@
-"""Double-dummy solver for Five Hundred (RULES.md §3.5): the declaring side's maximum tricks.
+"""Double-dummy solver for Five Hundred (docs/RULES.md §3.5): the declaring side's maximum tricks.
 
-The position is the one play starts from (RULES.md §3.4): the four ten-card hands after the
+The position is the one play starts from (docs/RULES.md §3.4): the four ten-card hands after the
 declarer has taken the kitty and discarded, the declarer on lead, the contract's denomination
 fixed.  All hands are open; the declaring side maximises its tricks, the other side minimises
 them.  The search works in the effective layout of the denomination
 (:mod:`cardsim.games.g500.constants`) and plays by the engine's own rules functions
 (:func:`~cardsim.games.g500.rules.legal_moves`, :func:`~cardsim.games.g500.rules.trick_winner`,
 :func:`~cardsim.games.g500.rules.card_suit`), so bowers, jokers and following suit are the
-engine's.  A no-trump joker led names a suit (RULES.md §3.5): each of the four names is a move.
+engine's.  A no-trump joker led names a suit (docs/RULES.md §3.5): each of the four names is a move.
 
 Search: alpha-beta on team 0's tricks (seats 0+2), a transposition table at trick starts keyed
 on the four hands, the leader and the denomination (so a table may be kept across deals: a
@@ -384,10 +384,10 @@ def solve_eff(eff, leader, denom, keys, bounds, moves, stats):
 
 @jit
 def solve_batch(hands, declarers, denoms, keys, bounds, out, stats):
-    """Declaring side's double-dummy tricks (RULES.md §3.5) for ``n`` positions.
+    """Declaring side's double-dummy tricks (docs/RULES.md §3.5) for ``n`` positions.
 
     ``hands``: uint64[n, 4] *physical* ten-card hands as play starts (the declarer's after his
-    discard); ``declarers``: int64[n] (he leads, RULES.md §3.4); ``denoms``: int64[n], 0..3 trump
+    discard); ``declarers``: int64[n] (he leads, docs/RULES.md §3.4); ``denoms``: int64[n], 0..3 trump
     S C D H, 4 no-trump.  Writes ``out`` (int64[n]): tricks 0..10 of the declarer's side.
     """
     moves = np.zeros((42, MAX_MOVES), dtype=np.int64)

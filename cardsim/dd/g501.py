@@ -1,10 +1,10 @@
-"""Double-dummy solver for 501 (RULES.md §1.5-§1.7): the declarer's maximum deal points.
+"""Double-dummy solver for 501 (docs/RULES.md §1.5-§1.7): the declarer's maximum deal points.
 
-The position is the one play starts from (RULES.md §1.4-§1.5): the three eight-card hands of
+The position is the one play starts from (docs/RULES.md §1.4-§1.5): the three eight-card hands of
 the active players after the declarer took the talon and gave one card to each opponent, the
 trump fixed (0..3 = S C D H, 4 = no-trump), the first active player left of the dealer on lead.
 All hands are open.  The declarer maximises his **deal points** = card points of the tricks he
-wins + his **effective** marriages (RULES.md §1.6-§1.7: declared when leading K or Q of a
+wins + his **effective** marriages (docs/RULES.md §1.6-§1.7: declared when leading K or Q of a
 marriage he holds, 40 in trumps and 20 otherwise, counted only if he wins at least one trick);
 the two defenders together minimise them.  Their own marriages do not change the declarer's
 points, so they are not searched.  Declaring never costs the declarer anything, so he declares
@@ -66,7 +66,7 @@ def _sure_winners(h, p, trump):
     """Cards of player ``p`` (on lead at a trick start) that win whenever he leads them, cashed
     one after another: his trumps above every other trump still out, and, when neither other
     player holds a trump (in no-trump: always), his cards above every other card of their suit
-    still out (a follower must follow suit or, void, ruff: RULES.md §1.5)."""
+    still out (a follower must follow suit or, void, ruff: docs/RULES.md §1.5)."""
     others = U64(0)
     for q in range(3):
         if q != p:
@@ -287,7 +287,7 @@ def solve_position(hands, decl, trump, keys, bounds, moves, stats):
     """The declarer's double-dummy deal points (int64) from the start of play.
 
     ``hands``: uint64[3] eight-card hands by player in play order (player 0 leads the first
-    trick, RULES.md §1.5); ``decl``: the declarer's player number 0..2; ``trump``: 0..3 or 4 =
+    trick, docs/RULES.md §1.5); ``decl``: the declarer's player number 0..2; ``trump``: 0..3 or 4 =
     no-trump.  ``moves``: int64[25, 27] scratch; ``stats``: int64[1] node counter."""
     h = hands.copy()
     lo = 0

@@ -1,8 +1,8 @@
-"""Vint double-dummy tables from DDS (through endplay), RULES.md §2.3.
+"""Vint double-dummy tables from DDS (through endplay), docs/RULES.md §2.3.
 
 Vint is played without a dummy, but with all hands open its play is bridge's: follow suit,
 the highest trump or else the highest card of the led suit wins, the player left of the
-declarer leads first (RULES.md §2.3).  So bridge's double-dummy table is Vint's.
+declarer leads first (docs/RULES.md §2.3).  So bridge's double-dummy table is Vint's.
 
 Mapping (checked by tests/test_dd.py): Vint seat ``s`` (clockwise, 0..3) is DDS player
 ``s`` (north, east, south, west: also clockwise, and DDS's opening leader is the declarer's
@@ -44,7 +44,7 @@ def dd_tables(hands, denominations=None) -> np.ndarray:
     ``hands``: uint64[n, 4] full 13-card Vint hands by seat (Vint layout of
     :mod:`cardsim.cards`).  Returns int8[n, 4, 5]: ``out[i, s, d]`` = tricks (0..13) taken by
     the side of declarer ``s`` in denomination ``d`` (0..4 = S C D H NT) with both sides
-    playing double dummy, the player left of ``s`` leading (RULES.md §2.3).
+    playing double dummy, the player left of ``s`` leading (docs/RULES.md §2.3).
 
     ``denominations`` (int array[n], optional): solve only that denomination of each deal (a
     fifth of the work; DDS batches the deals of one denomination); the other entries are −1.

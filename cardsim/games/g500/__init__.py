@@ -38,9 +38,12 @@ def _scoring(text: str) -> str:
 
 
 def _target(text: str) -> int:
-    v = int(text)
+    try:
+        v = int(text)
+    except ValueError:
+        v = 0  # '1.5', 'abc': the message below, not int()'s "invalid literal for int() with base 10"
     if not 0 < v <= 30000:
-        raise ValueError("target must be a positive integer up to 30000")
+        raise ValueError("target must be a whole number from 1 to 30000")
     return v
 
 

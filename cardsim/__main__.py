@@ -1,0 +1,7 @@
+"""``python -m cardsim ...``: the same command line as the ``cardsim`` script."""
+
+import sys
+
+from cardsim.cli import main
+
+sys.exit(main())
