@@ -91,6 +91,19 @@ def _table(game: str):
     return _TABLES[game]
 
 
+def _solve_played(game, solve_batch, hands, decl, denoms, played) -> np.ndarray:
+    """DD results (int64[n]) of the played positions with ``solve_batch`` (the game's numba
+    batch solver) and the game's kept transposition table; -1 where ``played`` is False."""
+    keys, bounds = _table(game)
+    out = np.full(len(played), -1, dtype=np.int64)
+    idx = np.flatnonzero(played)
+    got = np.zeros(len(idx), dtype=np.int64)
+    solve_batch(hands[idx], decl[idx], np.asarray(denoms)[idx].astype(np.int64), keys, bounds, got,
+                np.zeros(1, dtype=np.int64))
+    out[idx] = got
+    return out
+
+
 # ---------------------------------------------------------------- positions from records
 def _deal_id(record) -> int:
     src = record.get("source")
@@ -174,16 +187,9 @@ def _501_frame(records, every_denomination) -> pd.DataFrame:
 
     hands, decl, trump, played = positions_501(records)
     n = len(records)
-    keys, bounds = _table("501")
-    stats = np.zeros(1, dtype=np.int64)
 
     def solve(trumps):
-        out = np.full(n, -1, dtype=np.int64)
-        idx = np.flatnonzero(played)
-        got = np.zeros(len(idx), dtype=np.int64)
-        g501.solve_batch(hands[idx], decl[idx], trumps[idx].astype(np.int64), keys, bounds, got, stats)
-        out[idx] = got
-        return out.astype(np.int16)
+        return _solve_played("501", g501.solve_batch, hands, decl, trumps, played).astype(np.int16)
 
     res = [r["result"] for r in records]
     cols = {
@@ -231,16 +237,9 @@ def _500_frame(records, every_denomination) -> pd.DataFrame:
 
     hands, decl, denom, played = positions_500(records)
     n = len(records)
-    keys, bounds = _table("500")
-    stats = np.zeros(1, dtype=np.int64)
 
     def solve(denoms):
-        out = np.full(n, -1, dtype=np.int64)
-        idx = np.flatnonzero(played)
-        got = np.zeros(len(idx), dtype=np.int64)
-        g500.solve_batch(hands[idx], decl[idx], denoms[idx].astype(np.int64), keys, bounds, got, stats)
-        out[idx] = got
-        return out.astype(np.int8)
+        return _solve_played("500", g500.solve_batch, hands, decl, denoms, played).astype(np.int8)
 
     res = [r["result"] for r in records]
     from cardsim.games.g500.constants import parse_call
