@@ -6,6 +6,7 @@ arguments, unknown strategy or option, unwritable output).  Errors are one line 
 from __future__ import annotations
 
 import argparse
+from decimal import Decimal, InvalidOperation
 import json
 import sys
 from pathlib import Path
@@ -28,10 +29,15 @@ class UsageError(Exception):
 
 
 def _whole(text: str, low: int, high: int) -> int:
+    """``text`` as a whole number; ``1e6`` and ``1_000_000`` are accepted, since users write large
+    deal counts so."""
     try:
-        value = int(text)
-    except ValueError:
+        value = Decimal(text.strip())
+    except InvalidOperation:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not value.is_finite() or value != value.to_integral_value():
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number")
+    value = int(value)
     if not low <= value <= high:
         raise argparse.ArgumentTypeError(f"must be a whole number from {low} to {high:,}, got {value}")
     return value
@@ -263,6 +269,8 @@ def cmd_evaluate(args) -> int:
 
 
 def _write_text(path, text):
+    """Write ``text`` to ``path``, creating a missing folder as ``-o`` does; OutputError if it cannot."""
+    check_output_file(path)
     try:
         Path(path).write_text(text)
     except OSError as exc:
@@ -310,6 +318,23 @@ def cmd_simulate(args) -> int:
     return 0
 
 
+_RUN_FIELDS = ("game", "seed", "n_deals", "seats", "strategies", "rules", "source")
+"""What makes two match runs the same run (the chunk size does not change the result)."""
+
+
+def _same_match_run(path: Path, run) -> bool:
+    """Whether the matches file ``path`` was written by ``run`` (its pandas attrs hold the run's
+    manifest)."""
+    import pyarrow.parquet as pq
+
+    try:
+        attrs = json.loads(pq.read_schema(path).metadata[b"PANDAS_ATTRS"])
+    except Exception:  # not parquet, not ours, or no manifest: the caller refuses it
+        return False
+    manifest = run.manifest()
+    return all(attrs.get(k) == manifest.get(k) for k in _RUN_FIELDS)
+
+
 def _simulate_matches(args, strategies) -> int:
     """``simulate --matches``: chunks are kept in ``<out>.partial`` (without -o: in the runs
     folder) until both files are written, so an interrupted run resumes."""
@@ -325,9 +350,13 @@ def _simulate_matches(args, strategies) -> int:
         out = Path(args.output)
         deals_path = out.with_name(out.stem + "-deals" + (out.suffix or ".parquet"))
         store = staging(out)
+        if out.exists() and deals_path.exists() and not store.exists() and _same_match_run(out, run):
+            print(f"{args.matches} matches already written to {out} and {deals_path}")
+            return 0
         for path in (out, deals_path):
             if path.exists() and not store.exists():
-                raise OutputError(f"{path} exists (a finished match run): remove it or choose another path")
+                raise OutputError(f"{path} exists (a different or unreadable match run): remove it or choose "
+                                  "another path")
             check_output_file(path)
     else:
         store = runs_dir() / f"matches-{manifest_key(run.manifest())}"

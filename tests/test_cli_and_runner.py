@@ -133,6 +133,36 @@ def test_match_output_is_not_overwritten(tmp_path, capsys):
     assert code == 2 and "exists" in one_line_error(err)
 
 
+def test_finished_match_run_rerun_says_written(tmp_path, capsys):
+    out = tmp_path / "new" / "games.parquet"  # a missing folder is created, as for datasets
+    code, _, _ = run_cli(capsys, "simulate", "501", "--matches", "3", "-o", str(out))
+    written = out.read_bytes()
+    code, stdout, _ = run_cli(capsys, "simulate", "501", "--matches", "3", "-o", str(out))
+    assert code == 0 and "3 matches already written" in stdout and out.read_bytes() == written
+
+
+def test_records_to_a_missing_folder_are_written(tmp_path, capsys):
+    path = tmp_path / "a" / "b" / "r.jsonl"
+    code, _, _ = run_cli(capsys, "simulate", "vint", "-n", "4", "--records", str(path))
+    assert code == 0 and len(path.read_text().splitlines()) == 4
+    (tmp_path / "file").write_text("")
+    code, _, err = run_cli(capsys, "simulate", "vint", "-n", "4", "--records", str(tmp_path / "file" / "r.jsonl"))
+    assert code == 2 and "is a file, not a folder" in one_line_error(err)
+
+
+@pytest.mark.parametrize("text,deals", [("1e3", 1000), ("2_000", 2000), ("1E2", 100)])
+def test_deal_counts_in_scientific_notation(tmp_path, capsys, text, deals):
+    code, _, _ = run_cli(capsys, "simulate", "501", "-n", text, "--jobs", "1", "-o", str(tmp_path / "d"))
+    assert code == 0 and len(cardsim.read_dataset(tmp_path / "d")) == deals
+
+
+@pytest.mark.parametrize("text", ["1.5", "1e-3", "nan", "inf", "ten"])
+def test_deal_counts_that_are_not_whole(capsys, text):
+    with pytest.raises(SystemExit):
+        main(["simulate", "vint", "-n", text])
+    assert f"{text!r} is not a whole number" in capsys.readouterr().err
+
+
 def test_dataset_resumes_after_interruption(tmp_path):
     run = make_run("vint", 250, seed=17, chunk_size=100)
     path = tmp_path / "ds.parquet"

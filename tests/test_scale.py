@@ -123,8 +123,9 @@ def test_evaluate_resumes_and_removes_its_store(tmp_path, monkeypatch):
 
 
 def test_checks_come_before_any_work(tmp_path, capsys, monkeypatch):
+    (tmp_path / "a-file").write_text("")
     started = time.perf_counter()
-    assert main(["simulate", "501", "--matches", "5", "-o", str(tmp_path / "missing" / "g.parquet")]) == 2
+    assert main(["simulate", "501", "--matches", "5000", "-o", str(tmp_path / "a-file" / "g.parquet")]) == 2
     assert "cannot write" in one_line_error(capsys) and time.perf_counter() - started < 5
     Usage = namedtuple("Usage", "total used free")
     monkeypatch.setattr(runner.shutil, "disk_usage", lambda path: Usage(10**9, 10**9 - 10**6, 10**6))
