@@ -15,7 +15,8 @@ import numpy as np
 def wilson(successes, n, level: float = 0.95):
     """Wilson score interval of ``successes / n``; arrays (float64) of lower and upper bounds.
 
-    Where ``n == 0`` both bounds are NaN.
+    Where ``n == 0`` both bounds are NaN.  The bounds are exactly 0 with no successes and exactly
+    1 with no failures (the formula leaves rounding errors such as 5.6e-17 there).
     """
     from statsmodels.stats.proportion import proportion_confint
 
@@ -23,6 +24,8 @@ def wilson(successes, n, level: float = 0.95):
     n = np.asarray(n, dtype=np.float64)
     safe = np.where(n > 0, n, 1.0)
     lo, hi = proportion_confint(successes, safe, alpha=1 - level, method="wilson")
+    lo = np.where(successes <= 0, 0.0, np.clip(lo, 0.0, 1.0))
+    hi = np.where(successes >= n, 1.0, np.clip(hi, 0.0, 1.0))
     lo = np.where(n > 0, lo, np.nan)
     hi = np.where(n > 0, hi, np.nan)
     return lo, hi

@@ -93,3 +93,11 @@ def test_cli_errors(argv, message, capsys):
         code = exc.code
     err = capsys.readouterr().err
     assert code == 2 and message in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_wilson_bounds_are_exact_at_the_ends():
+    from cardsim.stats import wilson
+
+    lo, hi = wilson([0, 7, 12], [12, 12, 12])
+    assert lo[0] == 0.0 and hi[2] == 1.0
+    assert 0.0 < lo[1] < 7 / 12 < hi[1] < 1.0 and hi[0] < 1.0 and lo[2] > 0.0
