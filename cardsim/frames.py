@@ -282,12 +282,18 @@ def read_dataset(path, columns=None) -> pd.DataFrame:
     ``columns``: the columns to return (typed like the rest: the whole rows are read, since a
     missing value depends on several stored columns).  Raises OptionError for a dataset of
     aggregates (a transform's output), without a manifest naming its game, or finished but
-    missing a part file; KeyError for an unknown column, FileNotFoundError when nothing is there."""
+    missing a part file, or a file that is not parquet; KeyError for an unknown column,
+    FileNotFoundError when nothing is there."""
     path = Path(path)
     if not path.exists():
         raise FileNotFoundError(f"{path}: no such dataset")
     if path.is_file():
-        return pd.read_parquet(path, columns=columns)
+        import pyarrow as pa
+
+        try:
+            return pd.read_parquet(path, columns=columns)
+        except (pa.ArrowInvalid, OSError) as exc:
+            raise OptionError(f"{path} is not a parquet file ({str(exc).splitlines()[0]})") from None
     mpath = path / "_manifest.json"
     try:
         manifest = json.loads(mpath.read_text())
@@ -347,7 +353,10 @@ def hand_str(game: str, bits) -> str:
     """One hand bit set (uint64 or int, the game's layout, :mod:`cardsim.cards`) as record card
     tokens separated by blanks, e.g. ``cardsim.hand_str("500", df.hand_0[0])`` -> ``"LJ JH 6H KD …"``
     (docs/RECORDS.md, Cards: rank then suit, ten ``T``, jokers ``HJ``/``LJ``).  Raises
-    OptionError for an unknown game, ValueError for a negative or too large number."""
+    OptionError for an unknown game, ValueError for a negative or too large number or one that
+    is not whole (a float such as ``1.5``)."""
+    if isinstance(bits, (bool, np.bool_)) or not isinstance(bits, (int, np.integer)):
+        raise ValueError(f"a hand is a whole 64-bit set (int or uint64), got {bits!r}")
     value = int(bits)
     if not 0 <= value < 1 << 64:
         raise ValueError(f"a hand is a 64-bit set (0 .. 2**64-1), got {bits!r}")

@@ -189,6 +189,16 @@ def test_hand_str_spells_every_game_as_records_do():
     assert cardsim.hand_str("vint", 0) == ""
     with pytest.raises(ValueError, match="64-bit"):
         cardsim.hand_str("vint", -1)
+    assert cardsim.hand_str("501", np.uint64(1)) == "9S"
+    for not_whole in (1.5, True, "3"):
+        with pytest.raises(ValueError, match="whole 64-bit set"):
+            cardsim.hand_str("500", not_whole)
+
+
+def test_read_dataset_names_a_file_that_is_not_parquet(tmp_path):
+    (tmp_path / "x.parquet").write_text("not parquet at all")
+    with pytest.raises(cardsim.OptionError, match="is not a parquet file"):
+        cardsim.read_dataset(tmp_path / "x.parquet")
     with pytest.raises(cardsim.OptionError, match="carry no hand"):
         cardsim.decode_hands(cardsim.simulate("vint", 5, seed=1), 0)
 
