@@ -31,14 +31,14 @@ from cardsim.compare import compare
 from cardsim.frames import decode_hands, hand_str, read_dataset, with_hands
 
 
-def play_match(game, n_matches, seed=0, strategies=None, seats=None, rules=None, n_jobs=1, chunk_size=10_000,
+def play_match(game, n_matches, seed=0, strategies=None, seats=None, rules=None, n_jobs=-1, chunk_size=10_000,
                compact=True, before=None, dealer=None, **options):
     """Play ``n_matches`` whole matches: Vint rubbers (docs/RULES.md §2.7), 501 games to zero (§1.8),
     Five Hundred games to the target (§3.6).  Returns ``(matches, deals)``, two typed DataFrames.
 
     Arguments: ``game`` (``"vint"``, ``"501"``, ``"500"``); ``n_matches`` a whole number from 1;
     ``seed``; ``strategies``, ``seats``, ``rules`` as for :func:`simulate`; ``n_jobs`` worker
-    processes (-1 = all cores); ``chunk_size`` matches per task; ``compact=False`` widens integer
+    processes (-1 = all cores, the default; at most one per chunk); ``chunk_size`` matches per task; ``compact=False`` widens integer
     columns to 64 bits; ``before`` (501 only: one score per seat, e.g. ``[300, 250, 320]``) and
     ``dealer`` (501 only: the first dealer's seat) start every match from that state.
 
