@@ -193,8 +193,8 @@ def _sure_tricks(h, leader, denom):
     top cards involved in each suit).
 
     The leader's side: his trumps above every other trump (no-trump: jokers), cashed first,
-    then, when the other side has no trump left, his cards above every other card of their
-    suit; or, if more, the run of top trumps his partner holds.  The other side: the run of
+    then, when the other side has no trump left (or, in a trump contract, none after those
+    rounds), his cards above every other card of their suit; or, if more, the run of top trumps his partner holds.  The other side: the run of
     top trumps one of its hands holds (:func:`_top_run`)."""
     tm = TRUMP_MASK[denom]
     mine = h[leader]
@@ -210,7 +210,13 @@ def _sure_tricks(h, leader, denom):
     n = popcount(top)
     if top:
         w |= U64(1) << U64(lowest_bit(top))
-    if opp & tm == U64(0):
+    # Side winners count once the other side has no trump left: at once, or (trump contract)
+    # after the top trumps cashed first have drawn theirs (they must follow to trumps led;
+    # no-trump jokers follow no suit, so leading them draws nothing).
+    drawn = opp & tm == U64(0)
+    if not drawn and denom != NT:
+        drawn = popcount(h[(leader + 1) % 4] & tm) <= n and popcount(h[(leader + 3) % 4] & tm) <= n
+    if drawn:
         for lane_ in range(4):
             g = SUIT_MASK[denom, lane_] & ~tm
             mg = mine & g
