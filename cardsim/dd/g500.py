@@ -188,9 +188,9 @@ def _top_run(h, tm):
 
 @jit(inline="always")
 def _sure_tricks(h, leader, denom):
-    """``(leader's side, other side, cards)``: tricks each side is sure to take from a trick
-    start, and the cards these counts depend on (as in :func:`_rel_mask`: the lowest of the
-    top cards involved in each suit).
+    """``(leader's side, other side, cards, other cards)``: tricks each side is sure to take
+    from a trick start, and the cards each count depends on (as in :func:`_rel_mask`: the
+    lowest of the top cards involved in each suit).
 
     The leader's side: his trumps above every other trump (no-trump: jokers), cashed first,
     then, when the other side has no trump left (or, in a trump contract, none after those
@@ -230,6 +230,7 @@ def _sure_tricks(h, leader, denom):
                 w |= U64(1) << U64(lowest_bit(mg))
     seat, run = _top_run(h, tm)
     other = 0
+    w_other = U64(0)
     if run > 0 and seat != leader:
         out = (h[0] | h[1] | h[2] | h[3]) & tm
         for _ in range(popcount(out) - run):
@@ -240,8 +241,8 @@ def _sure_tricks(h, leader, denom):
                 w = U64(1) << U64(lowest_bit(out))
         else:
             other = run
-            w |= U64(1) << U64(lowest_bit(out))
-    return n, other, w
+            w_other = U64(1) << U64(lowest_bit(out))
+    return n, other, w, w_other
 
 
 @jit(inline="always")
@@ -338,36 +339,42 @@ def _order(legal, pos, leader, seat, led, denom, on_table, trick, moves, depth):
     return n
 
 @jit(inline="always")
-def _probe(keys, bounds, base, shape, tag, rel, out, denom, lo, hi, h):
-    """Narrow ``(lo, hi)`` by the entries of the bucket at ``base`` that hold the position
-    (relative hands ``rel``): ``(lo, hi, hint, cards)`` with the first stored best lead
-    (absolute, -1 = none) and the cut cards (:func:`_cut_cards`) of the entries used."""
+def _probe(keys, bounds, base, shape, tag, rel, out, denom, lo, hi, w_lo, w_hi, h):
+    """Narrow ``(lo, hi)`` (which hold because of the cards ``w_lo``, ``w_hi``) by the entries
+    of the bucket at ``base`` that hold the position (relative hands ``rel``): ``(lo, hi,
+    w_lo, w_hi, hint)`` with the first stored best lead (absolute, -1 = none); a bound taken
+    from an entry comes with its cut cards (:func:`_cut_cards`)."""
     hint = -1
-    w = U64(0)
     for e in range(base, base + WAYS):
         if keys[e, 5] != tag or keys[e, 4] != shape:
             continue
         m = keys[e, 3]
         if (rel[0] & m) != keys[e, 0] or (rel[1] & m) != keys[e, 1] or (rel[2] & m) != keys[e, 2]:
             continue
-        lo = max(lo, np.int64(bounds[e, 0]))
-        hi = min(hi, np.int64(bounds[e, 1]))
-        w |= _cut_cards(m, out, denom)
+        if bounds[e, 0] > lo:
+            lo = np.int64(bounds[e, 0])
+            w_lo = _cut_cards(m, out, denom)
+        if bounds[e, 1] < hi:
+            hi = np.int64(bounds[e, 1])
+            w_hi = _cut_cards(m, out, denom)
         if hint < 0 and bounds[e, 2] > 0:
             hint = _absolute_move(np.int64(bounds[e, 2]) - 1, h, denom)
-    return lo, hi, hint, w
+    return lo, hi, w_lo, w_hi, hint
 
 
 @jit(inline="always")
 def _store(keys, bounds, base, shape, tag, rel, m, lo, hi, move):
     """Store bounds for the class of positions ``(shape, tag, rel on m)``: over the entry of
-    that class if the bucket has one, else as the bucket's newest entry (the oldest drops)."""
+    that class if the bucket has one (keeping the tighter bounds of both), else as the
+    bucket's newest entry (the oldest drops)."""
     p0, p1, p2 = rel[0] & m, rel[1] & m, rel[2] & m
     e = base + WAYS - 1
     for i in range(base, base + WAYS):
         if (keys[i, 5] == tag and keys[i, 4] == shape and keys[i, 3] == m and keys[i, 0] == p0
                 and keys[i, 1] == p1 and keys[i, 2] == p2):
             e = i
+            lo = max(lo, np.int64(bounds[i, 0]))
+            hi = min(hi, np.int64(bounds[i, 1]))
             break
     for i in range(e, base, -1):
         for j in range(6):
@@ -410,16 +417,16 @@ def _search(h, trick, pos, leader, led, denom, alpha, beta, keys, bounds, moves,
         if left == 0:
             moves[40, _W] = 0
             return 0
-        mine, theirs, wq = _sure_tricks(h, leader, denom)
+        mine, theirs, w_mine, w_theirs = _sure_tricks(h, leader, denom)
         if leader % 2 == 0:
-            lo, hi = mine, left - theirs
+            lo, hi, w_lo, w_hi = mine, left - theirs, w_mine, w_theirs
         else:
-            lo, hi = theirs, left - mine
+            lo, hi, w_lo, w_hi = theirs, left - mine, w_theirs, w_mine
         if lo >= beta:
-            moves[40, _W] = np.int64(wq)
+            moves[40, _W] = np.int64(w_lo)
             return lo
         if hi <= alpha:
-            moves[40, _W] = np.int64(wq)
+            moves[40, _W] = np.int64(w_hi)
             return hi
         out = h[0] | h[1] | h[2] | h[3]
         shape = _shape(h, denom)
@@ -427,31 +434,40 @@ def _search(h, trick, pos, leader, led, denom, alpha, beta, keys, bounds, moves,
         base = _bucket(shape, tag, keys.shape[0] - 1)
         rel = moves[40, :4].view(np.uint64)
         _relative(h, denom, rel)
-        lo, hi, hint, wt = _probe(keys, bounds, base, shape, tag, rel, out, denom, lo, hi, h)
-        w = wq | wt
-        if lo >= beta or lo == hi:
-            moves[40, _W] = np.int64(w)
+        lo, hi, w_lo, w_hi, hint = _probe(keys, bounds, base, shape, tag, rel, out, denom, lo, hi, w_lo, w_hi, h)
+        if lo >= beta:
+            moves[40, _W] = np.int64(w_lo)
             return lo
         if hi <= alpha:
-            moves[40, _W] = np.int64(w)
+            moves[40, _W] = np.int64(w_hi)
             return hi
+        if lo == hi:
+            moves[40, _W] = np.int64(w_lo | w_hi)
+            return lo
         a0 = max(alpha, lo)
         b0 = min(beta, hi)
         # At pos -1 ``led`` carries the lead to try first.
         v = _search(h, trick, _NEG, leader, hint, denom, a0, b0, keys, bounds, moves, stats)
-        w |= U64(moves[40, _W])
+        w = U64(moves[40, _W])
         depth = 40 - popcount(out)
+        # The search's own bound holds because of its cards alone: store it with them.
+        s_lo, s_hi = 0, left
         if v <= a0:
-            hi = min(hi, v)
+            s_hi = v
         elif v >= b0:
-            lo = max(lo, v)
+            s_lo = v
         else:
-            lo = v
-            hi = v
+            s_lo = v
+            s_hi = v
         # The children used the scratch row: compute the relative hands again.
         _relative(h, denom, rel)
-        _store(keys, bounds, base, shape, tag, rel, _rel_mask(w, out, denom), lo, hi,
+        _store(keys, bounds, base, shape, tag, rel, _rel_mask(w, out, denom), s_lo, s_hi,
                1 + _relative_move(moves[41, depth], h, denom))
+        # The caller reads ``v`` against its own window, which the bounds narrowed.
+        if a0 > alpha:
+            w |= w_lo
+        if b0 < beta:
+            w |= w_hi
         moves[40, _W] = np.int64(w)
         return v
     if pos == 4:
