@@ -280,12 +280,35 @@ def _best(table_cards, denom, led):
 
 
 @jit(inline="always")
-def _order(legal, pos, leader, seat, led, denom, on_table, trick, moves, depth):
+def _beaters(cards, target, denom, led):
+    """The cards of ``cards`` that would beat the card ``target`` in a trick led in ``led``."""
+    tm = TRUMP_MASK[denom]
+    above = ~((U64(2) << U64(target)) - U64(1))
+    if (U64(1) << U64(target)) & tm:
+        return cards & tm & above
+    return (cards & tm) | (cards & SUIT_MASK[denom, led] & above)
+
+
+@jit(inline="always")
+def _strongest(hand, denom, led):
+    """The card of ``hand`` most able to win a trick led in ``led`` (-1: none can)."""
+    f = hand & SUIT_MASK[denom, led]
+    if f:
+        return highest_bit(f)
+    if hand & TRUMP_MASK[denom]:
+        return highest_bit(hand & TRUMP_MASK[denom])
+    return -1
+
+
+@jit(inline="always")
+def _order(legal, pos, leader, seat, led, denom, on_table, trick, moves, depth, h):
     """Write the moves of ``legal`` to ``moves[depth]`` in search order; returns how many.
 
     A move is ``card + 64 * (named suit + 1)`` (0 = no name).  Leads: high cards first, a
-    no-trump joker once per suit named.  Follows: when the partner is not winning, the cheapest
-    winning cards first, then the rest from the lowest; when he is, from the lowest."""
+    no-trump joker once per suit named.  Follows: the cheapest card that beats the trick's best
+    and whatever the opponents still to play could add, then, when an opponent is winning,
+    the cheapest winning cards for now, then the rest from the lowest.  When the partner is
+    winning and no opponent to come can beat him: from the lowest.  ``h``: the hands."""
     n = 0
     if pos == 0:
         # The top card of each suit first (winners and forcing cards), then the rest from the top.
@@ -318,19 +341,28 @@ def _order(legal, pos, leader, seat, led, denom, on_table, trick, moves, depth):
         if trick[i] == best:
             wseat = (leader + i) % 4
     partner_wins = (wseat - seat) % 2 == 0
+    # The strongest card an opponent still to play could beat the trick's best card with.
+    threat = -1
+    for q in range(pos + 1, 4):
+        s = (leader + q) % 4
+        if (s - seat) % 2 == 1:
+            st = _strongest(h[s], denom, led)
+            if st >= 0 and _beaters(U64(1) << U64(st), best if threat < 0 else threat, denom, led):
+                threat = st
+    # First the cheapest cards that beat an opponent winning now, or, when the partner is
+    # winning, that beat what an opponent still to play could add; then the rest, lowest first.
+    first = U64(0)
     if not partner_wins:
-        trumps_best = (U64(1) << U64(best)) & TRUMP_MASK[denom] != U64(0)
-        beaters = legal & TRUMP_MASK[denom] & ~((U64(2) << U64(best)) - U64(1))
-        if not trumps_best:
-            beaters = (legal & TRUMP_MASK[denom]) | (legal & SUIT_MASK[denom, led] & ~((U64(2) << U64(best)) - U64(1)))
-        m = beaters
-        while m:
-            c = lowest_bit(m)
-            m &= m - U64(1)
-            moves[depth, n] = c
-            n += 1
-        legal &= ~beaters
-    m = legal
+        first = _beaters(legal, best, denom, led)
+    elif threat >= 0:
+        first = _beaters(legal, threat, denom, led)
+    m = first
+    while m:
+        c = lowest_bit(m)
+        m &= m - U64(1)
+        moves[depth, n] = c
+        n += 1
+    m = legal & ~first
     while m:
         c = lowest_bit(m)
         m &= m - U64(1)
@@ -500,7 +532,7 @@ def _search(h, trick, pos, leader, led, denom, alpha, beta, keys, bounds, moves,
         on_table |= U64(1) << U64(trick[i])
     legal = _distinct(legal_moves(hand, denom, led if pos > 0 else -1), hand, out_cards | on_table, denom)
     depth = 40 - popcount(out_cards)
-    n = _order(legal, pos, leader, seat, led, denom, on_table, trick, moves, depth)
+    n = _order(legal, pos, leader, seat, led, denom, on_table, trick, moves, depth, h)
     if hint >= 0:
         for k in range(n):
             if moves[depth, k] == hint:
