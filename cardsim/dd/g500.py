@@ -301,40 +301,68 @@ def _strongest(hand, denom, led):
 
 
 @jit(inline="always")
+def _safe_lead(h, seat, lane_mask, denom):
+    """Whether neither opponent of ``seat`` can ruff a lead in the lane ``lane_mask``."""
+    tm = TRUMP_MASK[denom]
+    for k in (1, 3):
+        o = h[(seat + k) % 4]
+        if o & lane_mask & ~tm == U64(0) and o & tm and lane_mask & tm == U64(0):
+            return False
+    return True
+
+
+@jit(inline="always")
+def _emit_leads(cards, denom, moves, depth, n):
+    """Append the leads of ``cards`` from the highest to ``moves[depth, n:]`` (a no-trump joker
+    once per suit it may name); returns the new count."""
+    m = cards
+    while m:
+        c = highest_bit(m)
+        m &= ~(U64(1) << U64(c))
+        if card_suit(c, denom) < 0:
+            for s in range(4):
+                moves[depth, n] = c + 64 * (s + 1)
+                n += 1
+        else:
+            moves[depth, n] = c
+            n += 1
+    return n
+
+
+@jit(inline="always")
 def _order(legal, pos, leader, seat, led, denom, on_table, trick, moves, depth, h):
     """Write the moves of ``legal`` to ``moves[depth]`` in search order; returns how many.
 
-    A move is ``card + 64 * (named suit + 1)`` (0 = no name).  Leads: high cards first, a
-    no-trump joker once per suit named.  Follows: the cheapest card that beats the trick's best
+    A move is ``card + 64 * (named suit + 1)`` (0 = no name).  Leads: winners, then low cards
+    to the partner's winners, then high cards first; a no-trump joker once per suit named.  Follows: the cheapest card that beats the trick's best
     and whatever the opponents still to play could add, then, when an opponent is winning,
     the cheapest winning cards for now, then the rest from the lowest.  When the partner is
     winning and no opponent to come can beat him: from the lowest.  ``h``: the hands."""
     n = 0
     if pos == 0:
-        # The top card of each suit first (winners and forcing cards), then the rest from the top.
+        # Winners (the top card of a suit still out) first, then low to the partner's winners,
+        # then the top card of each other suit, then the rest from the top.
+        out = h[0] | h[1] | h[2] | h[3]
+        partner = h[(seat + 2) % 4]
+        wins = U64(0)
+        unders = U64(0)
         tops = U64(0)
         for lane_ in range(4):
-            g = legal & (U64(0xFFFF) << U64(16 * lane_))
-            if g:
-                tops |= U64(1) << U64(highest_bit(g))
-        m = tops
-        while True:
-            if m == U64(0):
-                if tops == U64(0):
-                    break
-                m = legal & ~tops
-                tops = U64(0)
+            lane_mask = U64(0xFFFF) << U64(16 * lane_)
+            g = legal & lane_mask
+            if g == U64(0):
                 continue
-            c = highest_bit(m)
-            m &= ~(U64(1) << U64(c))
-            if card_suit(c, denom) < 0:
-                for s in range(4):
-                    moves[depth, n] = c + 64 * (s + 1)
-                    n += 1
+            top = U64(1) << U64(highest_bit(out & lane_mask))
+            if g & top and _safe_lead(h, seat, lane_mask, denom):
+                wins |= top
+            elif partner & top:
+                unders |= U64(1) << U64(lowest_bit(g))
             else:
-                moves[depth, n] = c
-                n += 1
-        return n
+                tops |= U64(1) << U64(highest_bit(g))
+        n = _emit_leads(wins, denom, moves, depth, n)
+        n = _emit_leads(unders, denom, moves, depth, n)
+        n = _emit_leads(tops, denom, moves, depth, n)
+        return _emit_leads(legal & ~(wins | unders | tops), denom, moves, depth, n)
     best = _best(on_table, denom, led)
     wseat = leader
     for i in range(pos):
