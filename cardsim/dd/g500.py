@@ -355,7 +355,7 @@ def _order(legal, pos, leader, seat, led, denom, on_table, trick, moves, depth, 
             top = U64(1) << U64(highest_bit(out & lane_mask))
             if g & top and _safe_lead(h, seat, lane_mask, denom):
                 wins |= top
-            elif partner & top:
+            elif partner & top and _safe_lead(h, seat, lane_mask, denom):
                 unders |= U64(1) << U64(lowest_bit(g))
             else:
                 tops |= U64(1) << U64(highest_bit(g))
