@@ -357,7 +357,7 @@ def _order(legal, pos, leader, seat, led, denom, on_table, trick, moves, depth, 
                 wins |= top
             elif partner & top and _safe_lead(h, seat, lane_mask, denom):
                 unders |= U64(1) << U64(lowest_bit(g))
-            else:
+            elif _safe_lead(h, seat, lane_mask, denom):
                 tops |= U64(1) << U64(highest_bit(g))
         n = _emit_leads(wins, denom, moves, depth, n)
         n = _emit_leads(unders, denom, moves, depth, n)
