@@ -390,12 +390,19 @@ def _order(legal, pos, leader, seat, led, denom, on_table, trick, moves, depth, 
         m &= m - U64(1)
         moves[depth, n] = c
         n += 1
-    m = legal & ~first
-    while m:
-        c = lowest_bit(m)
-        m &= m - U64(1)
-        moves[depth, n] = c
-        n += 1
+    # The rest: the lowest card of each suit first (discards from every suit get tried early).
+    rest = legal & ~first
+    lows = U64(0)
+    for lane_ in range(4):
+        g = rest & (U64(0xFFFF) << U64(16 * lane_)) & ~TRUMP_MASK[denom]
+        if g:
+            lows |= U64(1) << U64(lowest_bit(g))
+    for m in (lows, rest & ~lows):
+        while m:
+            c = lowest_bit(m)
+            m &= m - U64(1)
+            moves[depth, n] = c
+            n += 1
     return n
 
 @jit(inline="always")
