@@ -397,12 +397,29 @@ def _order(legal, pos, leader, seat, led, denom, on_table, trick, moves, depth, 
         g = rest & (U64(0xFFFF) << U64(16 * lane_)) & ~TRUMP_MASK[denom]
         if g:
             lows |= U64(1) << U64(lowest_bit(g))
-    for m in (lows, rest & ~lows):
+    # ... from the longest suit first.
+    hand = h[seat]
+    while lows:
+        pick = -1
+        longest = -1
+        m = lows
         while m:
             c = lowest_bit(m)
             m &= m - U64(1)
-            moves[depth, n] = c
-            n += 1
+            k = popcount(hand & (U64(0xFFFF) << U64(c & 48)))
+            if k > longest:
+                longest = k
+                pick = c
+        lows &= ~(U64(1) << U64(pick))
+        rest &= ~(U64(1) << U64(pick))
+        moves[depth, n] = pick
+        n += 1
+    m = rest
+    while m:
+        c = lowest_bit(m)
+        m &= m - U64(1)
+        moves[depth, n] = c
+        n += 1
     return n
 
 @jit(inline="always")
