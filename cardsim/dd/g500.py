@@ -382,6 +382,12 @@ def _order(legal, pos, leader, seat, led, denom, on_table, trick, moves, depth, 
     first = U64(0)
     if not partner_wins:
         first = _beaters(legal, best, denom, led)
+        if pos == 1:
+            # Second hand low when the partner, last to play, can beat the lead and whatever
+            # the leader's partner could add.
+            st = _strongest(h[(seat + 2) % 4], denom, led)
+            if st >= 0 and _beaters(U64(1) << U64(st), best if threat < 0 else threat, denom, led):
+                first = U64(0)
     elif threat >= 0:
         first = _beaters(legal, threat, denom, led)
     m = first
