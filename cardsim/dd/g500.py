@@ -650,13 +650,16 @@ def solve_eff(eff, leader, denom, keys, bounds, moves, stats):
     trick = np.zeros(4, dtype=np.int64)
     lo = 0
     hi = popcount(h[leader])
+    # The first question near the usual result: the leader (the declarer) takes most tricks.
+    mid = hi - 1 if leader % 2 == 0 else 2
     while lo < hi:
-        mid = (lo + hi + 1) // 2
+        mid = min(max(mid, lo + 1), hi)
         v = _search(h, trick, _ZERO, leader, _NEG, denom, mid - 1, mid, keys, bounds, moves, stats)
         if v >= mid:
             lo = v
         else:
             hi = v
+        mid = (lo + hi + 1) // 2
     return lo
 
 
