@@ -9,11 +9,15 @@ them.  The search works in the effective layout of the denomination
 :func:`~cardsim.games.g500.rules.card_suit`), so bowers, jokers and following suit are the
 engine's.  A no-trump joker led names a suit (docs/RULES.md §3.5): each of the four names is a move.
 
-Search: alpha-beta on team 0's tricks (seats 0+2), a transposition table at trick starts keyed
-on the four hands, the leader and the denomination (so a table may be kept across deals: a
-stored bound only depends on the position), equivalent cards merged (two cards of one hand that
-are adjacent in the order of the cards still out, in one suit, are interchangeable), and
-moves ordered cheap-winner first.
+Search: alpha-beta on team 0's tricks (seats 0+2) by null windows, and a transposition table
+at trick starts with DDS-style partial keys: an entry holds for every position with the same
+suit lengths in every hand, leader and denomination whose top cards of each suit, down to the
+lowest one the result depended on, are held by the same hands (so a table may be kept across
+deals: a stored bound only depends on the position's class).  Sure tricks of both sides bound
+each trick start, equivalent cards are merged (two cards of one hand that are adjacent in the
+order of the cards still out, in one suit, are interchangeable), and moves are ordered as in
+:func:`_order` (safe winners led first, cheapest winners, discards from long suits).
+BENCHMARKS.md ("Double-dummy") has the node counts.
 """
 from __future__ import annotations
 
@@ -334,15 +338,17 @@ def _emit_leads(cards, denom, moves, depth, n):
 def _order(legal, pos, leader, seat, led, denom, on_table, trick, moves, depth, h):
     """Write the moves of ``legal`` to ``moves[depth]`` in search order; returns how many.
 
-    A move is ``card + 64 * (named suit + 1)`` (0 = no name).  Leads: winners, then low cards
-    to the partner's winners, then high cards first; a no-trump joker once per suit named.  Follows: the cheapest card that beats the trick's best
-    and whatever the opponents still to play could add, then, when an opponent is winning,
-    the cheapest winning cards for now, then the rest from the lowest.  When the partner is
-    winning and no opponent to come can beat him: from the lowest.  ``h``: the hands."""
+    A move is ``card + 64 * (named suit + 1)`` (0 = no name).  Leads: winners no opponent can
+    ruff, then low cards to the partner's such winners, then the top card of every other suit
+    no opponent can ruff, then the rest from the top, suit by suit; a no-trump joker once per
+    suit named.  Follows: first the cheapest cards that beat an opponent winning now (none
+    for the second hand when his partner, last to play, can top the trick), or, when the
+    partner is winning, those that beat what an opponent still to play could add; then the
+    lowest card of each other suit, the hand's longest suit first; then the rest from the
+    lowest.  ``h``: the hands (the card not yet played)."""
     n = 0
     if pos == 0:
-        # Winners (the top card of a suit still out) first, then low to the partner's winners,
-        # then the top card of each other suit, then the rest from the top.
+        # A suit an opponent can ruff is led last: winning leads elsewhere are far more often best.
         out = h[0] | h[1] | h[2] | h[3]
         partner = h[(seat + 2) % 4]
         wins = U64(0)
