@@ -68,6 +68,54 @@ def test_500_solver_equals_minimax_on_random_end_positions():
     assert seen == {0, 1, 2, 3, 4}
 
 
+def _swap_within_suit(hands, rng):
+    """``hands`` (lists of physical cards) with two cards of one suit swapped between two hands:
+    the same suit lengths, so the table compares the two positions rank by rank."""
+    for _ in range(20):
+        a, b = rng.choice(len(hands), 2, replace=False)
+        pairs = [(x, y) for x in hands[a] for y in hands[b] if x >> 4 == y >> 4 and max(x, y) < 14]
+        if pairs:
+            x, y = pairs[int(rng.integers(len(pairs)))]
+            out = [list(h) for h in hands]
+            out[a][out[a].index(x)], out[b][out[b].index(y)] = y, x
+            return out
+    return None
+
+
+@pytest.mark.parametrize("bits", [4, 16])
+def test_500_partial_keys_and_bounds_equal_minimax_on_related_positions(bits):
+    """Positions of two suits and the jokers, each followed by variants with two cards of a
+    suit swapped between hands, all on one table: ranks decide most tricks, so entries are
+    shared between positions by the ranks they depend on (a rank wrongly left out of a key
+    gives a variant its neighbour's value), and the sure-trick bounds of both sides cut.  A
+    16-entry table also exercises replacement."""
+    rng = np.random.default_rng(7 + bits)
+    keys, bounds = D500.new_table(bits)
+    moves = np.zeros((42, D500.MAX_MOVES), dtype=np.int64)
+    stats = np.zeros(1, dtype=np.int64)
+    differ = 0
+    for _ in range(300):
+        ntr = int(rng.integers(2, 5))
+        suits = rng.choice(4, 2, replace=False)
+        pool = [int(c) for c in DECK500 if c >= 14 or c >> 4 in suits]
+        cards = rng.permutation(pool)[:4 * ntr]
+        denom = int(rng.choice([suits[0], suits[1], 4]))
+        leader = int(rng.integers(0, 4))
+        hands = [list(cards[s * ntr:(s + 1) * ntr]) for s in range(4)]
+        first = None
+        for _ in range(4):
+            eff = np.array([REMAP_hand(sum(1 << int(c) for c in h), denom) for h in hands], dtype=np.uint64)
+            got = D500.solve_eff(eff, leader, denom, keys, bounds, moves, stats)
+            ref = D500.minimax_eff(eff.copy(), np.zeros(4, dtype=np.int64), 0, leader, -1, denom)
+            assert got == ref, (hands, leader, denom)
+            first = ref if first is None else first
+            differ += ref != first
+            hands = _swap_within_suit(hands, rng)
+            if hands is None:
+                break
+    assert differ > 50  # the swaps do change values: the keys must tell those positions apart
+
+
 def test_500_hand_made_positions():
     # Hearts trumps: the high joker beats the trump ace; the left bower (JD) is a trump.
     assert solve500(["HJ", "AH", "KH", "QH"], 0, 3) == 1

@@ -9,11 +9,15 @@ them.  The search works in the effective layout of the denomination
 :func:`~cardsim.games.g500.rules.card_suit`), so bowers, jokers and following suit are the
 engine's.  A no-trump joker led names a suit (docs/RULES.md §3.5): each of the four names is a move.
 
-Search: alpha-beta on team 0's tricks (seats 0+2), a transposition table at trick starts keyed
-on the four hands, the leader and the denomination (so a table may be kept across deals: a
-stored bound only depends on the position), equivalent cards merged (two cards of one hand that
-are adjacent in the order of the cards still out, in one suit, are interchangeable), and
-moves ordered cheap-winner first.
+Search: alpha-beta on team 0's tricks (seats 0+2) by null windows, and a transposition table
+at trick starts with DDS-style partial keys: an entry holds for every position with the same
+suit lengths in every hand, leader and denomination whose top cards of each suit, down to the
+lowest one the result depended on, are held by the same hands (so a table may be kept across
+deals: a stored bound only depends on the position's class).  Sure tricks of both sides bound
+each trick start, equivalent cards are merged (two cards of one hand that are adjacent in the
+order of the cards still out, in one suit, are interchangeable), and moves are ordered as in
+:func:`_order` (safe winners led first, cheapest winners, discards from long suits).
+BENCHMARKS.md ("Double-dummy") has the node counts.
 """
 from __future__ import annotations
 
@@ -26,28 +30,63 @@ from cardsim.games.g500.constants import NT, SUIT_MASK, TRUMP_MASK
 from cardsim.games.g500.rules import card_suit, legal_moves, remap_hand, trick_winner
 
 U64 = np.uint64
-TT_BITS = 22
-"""The transposition table holds 2**TT_BITS entries (about 190 MB; 2**20 took twice the nodes)."""
+TT_BITS = 18
+"""The transposition table holds 2**TT_BITS entries (about 14 MB; 2**16 to 2**22 all take within 3% of
+the same nodes on real deals)."""
+WAYS = 4
+"""Entries per bucket: the positions with one shape (suit lengths of every hand, leader,
+denomination) hash to one bucket of ``WAYS`` consecutive rows, where entries that differ in
+the ranks they depend on live side by side (newest first)."""
 MAX_MOVES = 40
 """Columns of the move scratch: one node's moves (ten cards, plus three more names for each
-no-trump joker led), and row 41 the best move found at each depth."""
-_MIX = (U64(0x9E3779B97F4A7C15), U64(0xC2B2AE3D27D4EB4F), U64(0x165667B19E3779F9), U64(0x27D4EB2F165667C5))
+no-trump joker led); row 40 holds scratch (the relative hands in columns 0..3, the relevant
+cards of the last search in column 4) and row 41 the best move found at each depth."""
+_MIX = (U64(0x9E3779B97F4A7C15), U64(0xC2B2AE3D27D4EB4F))
+_W = 4
+"""Column of ``moves[40]`` through which a search hands its relevant cards to its caller."""
 
 
 def new_table(bits: int = TT_BITS):
-    """A transposition table: ``(keys uint64[2**bits, 5], bounds int16[2**bits, 3])``.
+    """A transposition table: ``(keys uint64[2**bits, 6], bounds int16[2**bits, 3])``.
 
-    A key row holds the four hands in relative ranks (:func:`_relative`) and ``1 + leader * 8 +
-    denomination`` (0 = empty); a bound row the lower and upper bound of team 0's tricks still
-    to come from that trick start and the best lead found there (relative, 0 = none)."""
-    return np.zeros((1 << bits, 5), dtype=np.uint64), np.zeros((1 << bits, 3), dtype=np.int16)
+    An entry holds for a class of positions at a trick start: the positions with the shape
+    ``keys[:, 4]`` (every hand's length in every suit, :func:`_shape`) and tag ``keys[:, 5]``
+    (``1 + leader + 4 * denomination``, plus the jokers' holders in no-trump; 0 = empty) whose
+    hands, in relative ranks (:func:`_relative`), agree with ``keys[:, 0:3]`` (hands 0..2) on
+    the mask ``keys[:, 3]``: the top cards of each suit whose holders the stored result
+    depended on (lower cards only count by number).  ``bounds``: the lower and upper bound of
+    team 0's tricks still to come and the best lead found there (relative, 0 = none)."""
+    return np.zeros((1 << bits, 6), dtype=np.uint64), np.zeros((1 << bits, 3), dtype=np.int16)
 
 
 @jit(inline="always")
-def _slot(h, tag, mask):
-    x = (h[0] * _MIX[0]) ^ (h[1] * _MIX[1]) ^ (h[2] * _MIX[2]) ^ (h[3] * _MIX[3]) ^ (U64(tag) * _MIX[0])
+def _shape(h, denom):
+    """Every hand's length in every suit, four bits each (uint64): with the leader, what
+    positions must share to be compared rank by rank."""
+    x = U64(0)
+    for s in range(4):
+        for lane_ in range(4):
+            x |= U64(popcount(h[s] & SUIT_MASK[denom, lane_])) << U64(16 * s + 4 * lane_)
+    return x
+
+
+@jit(inline="always")
+def _tag(h, leader, denom):
+    """``1 + leader + 4 * denom``; in no-trump also who holds each joker (their own group)."""
+    t = U64(1 + leader + 4 * denom)
+    if denom == NT:
+        for s in range(4):
+            t |= ((h[s] & TRUMP_MASK[NT]) >> U64(14)) << U64(8 + 2 * s)
+    return t
+
+
+@jit(inline="always")
+def _bucket(shape, tag, mask):
+    x = (shape * _MIX[0]) ^ (tag * _MIX[1])
     x ^= x >> U64(29)
-    return np.int64(x & U64(mask))
+    x *= _MIX[0]
+    x ^= x >> U64(32)
+    return np.int64(x & U64(mask)) & ~np.int64(WAYS - 1)
 
 
 @jit(inline="always")
@@ -76,6 +115,39 @@ def _relative(h, denom, rel):
 
 
 @jit(inline="always")
+def _rel_mask(w, out, denom):
+    """The relative mask (as :func:`_relative` numbers cards) of the cards of each suit at or
+    above the lowest card of ``w`` in that suit: the cards a result depending on ``w`` needs
+    held by the same hands (``out``: the cards still in hands)."""
+    m = U64(0)
+    for lane_ in range(4):
+        g = out & SUIT_MASK[denom, lane_]
+        ws = w & g
+        if ws == U64(0):
+            continue
+        n = popcount(g)
+        k = popcount(g & ~((U64(1) << U64(lowest_bit(ws))) - U64(1)))
+        m |= ((U64(1) << U64(k)) - U64(1)) << U64(16 * lane_ + n - k)
+    return m
+
+
+@jit(inline="always")
+def _cut_cards(m, out, denom):
+    """The inverse of :func:`_rel_mask` in the position with cards ``out``: for each suit
+    the lowest card of the top ones that the relative mask ``m`` covers."""
+    w = U64(0)
+    for lane_ in range(4):
+        k = popcount(m & (U64(0xFFFF) << U64(16 * lane_)))
+        if k == 0:
+            continue
+        g = out & SUIT_MASK[denom, lane_]
+        for _ in range(popcount(g) - k):
+            g &= g - U64(1)
+        w |= U64(1) << U64(lowest_bit(g))
+    return w
+
+
+@jit(inline="always")
 def _relative_move(code, h, denom):
     """A lead ``card + 64 * (named + 1)`` with the card renumbered as :func:`_relative` does."""
     c = code & 63
@@ -100,12 +172,35 @@ def _absolute_move(code, h, denom):
         return -1
     return (code & ~63) + lowest_bit(m)
 
+@jit(inline="always")
+def _top_run(h, tm):
+    """``(seat, n)``: the hand holding the highest trump still out (no-trump: the highest
+    joker) and how many of the top trumps it holds in a row; ``(-1, 0)`` if no trump is out.
+    Each of them wins the trick it is played to, and no two are played to one trick."""
+    out = (h[0] | h[1] | h[2] | h[3]) & tm
+    if out == U64(0):
+        return -1, 0
+    top = highest_bit(out)
+    for s in range(4):
+        if (h[s] >> U64(top)) & U64(1):
+            others = out & ~h[s]
+            run = h[s] & tm
+            if others:
+                run &= ~((U64(2) << U64(highest_bit(others))) - U64(1))
+            return s, popcount(run)
+    return -1, 0
+
 
 @jit(inline="always")
-def _quick_tricks(h, leader, denom):
-    """Tricks the leader is sure to take by cashing his top cards, from a trick start: his
-    trumps (no-trump: jokers) above every other trump still out, plus, when the other side has
-    no trump left, his cards above every other card of their suit still out."""
+def _sure_tricks(h, leader, denom):
+    """``(leader's side, other side, cards, other cards)``: tricks each side is sure to take
+    from a trick start, and the cards each count depends on (as in :func:`_rel_mask`: the
+    lowest of the top cards involved in each suit).
+
+    The leader's side: his trumps above every other trump (no-trump: jokers), cashed first,
+    then, when the other side has no trump left (or, in a trump contract, none after those
+    rounds), his cards above every other card of their suit; or, if more, the run of top trumps his partner holds.  The other side: the run of
+    top trumps one of its hands holds (:func:`_top_run`)."""
     tm = TRUMP_MASK[denom]
     mine = h[leader]
     others = U64(0)
@@ -113,12 +208,20 @@ def _quick_tricks(h, leader, denom):
         if s != leader:
             others |= h[s]
     opp = h[(leader + 1) % 4] | h[(leader + 3) % 4]
-    n = 0
+    w = U64(0)
     top = mine & tm
     if others & tm:
         top &= ~((U64(2) << U64(highest_bit(others & tm))) - U64(1))
-    n += popcount(top)
-    if opp & tm == U64(0):
+    n = popcount(top)
+    if top:
+        w |= U64(1) << U64(lowest_bit(top))
+    # Side winners count once the other side has no trump left: at once, or (trump contract)
+    # after the top trumps cashed first have drawn theirs (they must follow to trumps led;
+    # no-trump jokers follow no suit, so leading them draws nothing).
+    drawn = opp & tm == U64(0)
+    if not drawn and denom != NT:
+        drawn = popcount(h[(leader + 1) % 4] & tm) <= n and popcount(h[(leader + 3) % 4] & tm) <= n
+    if drawn:
         for lane_ in range(4):
             g = SUIT_MASK[denom, lane_] & ~tm
             mg = mine & g
@@ -127,8 +230,24 @@ def _quick_tricks(h, leader, denom):
             og = others & g
             if og:
                 mg &= ~((U64(2) << U64(highest_bit(og))) - U64(1))
-            n += popcount(mg)
-    return n
+            if mg:
+                n += popcount(mg)
+                w |= U64(1) << U64(lowest_bit(mg))
+    seat, run = _top_run(h, tm)
+    other = 0
+    w_other = U64(0)
+    if run > 0 and seat != leader:
+        out = (h[0] | h[1] | h[2] | h[3]) & tm
+        for _ in range(popcount(out) - run):
+            out &= out - U64(1)
+        if (seat - leader) % 2 == 0:
+            if run > n:
+                n = run
+                w = U64(1) << U64(lowest_bit(out))
+        else:
+            other = run
+            w_other = U64(1) << U64(lowest_bit(out))
+    return n, other, w, w_other
 
 
 @jit(inline="always")
@@ -166,63 +285,204 @@ def _best(table_cards, denom, led):
 
 
 @jit(inline="always")
-def _order(legal, pos, leader, seat, led, denom, on_table, trick, moves, depth):
+def _beaters(cards, target, denom, led):
+    """The cards of ``cards`` that would beat the card ``target`` in a trick led in ``led``."""
+    tm = TRUMP_MASK[denom]
+    above = ~((U64(2) << U64(target)) - U64(1))
+    if (U64(1) << U64(target)) & tm:
+        return cards & tm & above
+    return (cards & tm) | (cards & SUIT_MASK[denom, led] & above)
+
+
+@jit(inline="always")
+def _strongest(hand, denom, led):
+    """The card of ``hand`` most able to win a trick led in ``led`` (-1: none can)."""
+    f = hand & SUIT_MASK[denom, led]
+    if f:
+        return highest_bit(f)
+    if hand & TRUMP_MASK[denom]:
+        return highest_bit(hand & TRUMP_MASK[denom])
+    return -1
+
+
+@jit(inline="always")
+def _safe_lead(h, seat, lane_mask, denom):
+    """Whether neither opponent of ``seat`` can ruff a lead in the lane ``lane_mask``."""
+    tm = TRUMP_MASK[denom]
+    for k in (1, 3):
+        o = h[(seat + k) % 4]
+        if o & lane_mask & ~tm == U64(0) and o & tm and lane_mask & tm == U64(0):
+            return False
+    return True
+
+
+@jit(inline="always")
+def _emit_leads(cards, denom, moves, depth, n):
+    """Append the leads of ``cards`` from the highest to ``moves[depth, n:]`` (a no-trump joker
+    once per suit it may name); returns the new count."""
+    m = cards
+    while m:
+        c = highest_bit(m)
+        m &= ~(U64(1) << U64(c))
+        if card_suit(c, denom) < 0:
+            for s in range(4):
+                moves[depth, n] = c + 64 * (s + 1)
+                n += 1
+        else:
+            moves[depth, n] = c
+            n += 1
+    return n
+
+
+@jit(inline="always")
+def _order(legal, pos, leader, seat, led, denom, on_table, trick, moves, depth, h):
     """Write the moves of ``legal`` to ``moves[depth]`` in search order; returns how many.
 
-    A move is ``card + 64 * (named suit + 1)`` (0 = no name).  Leads: high cards first, a
-    no-trump joker once per suit named.  Follows: when the partner is not winning, the cheapest
-    winning cards first, then the rest from the lowest; when he is, from the lowest."""
+    A move is ``card + 64 * (named suit + 1)`` (0 = no name).  Leads: winners no opponent can
+    ruff, then low cards to the partner's such winners, then the top card of every other suit
+    no opponent can ruff, then the rest from the top, suit by suit; a no-trump joker once per
+    suit named.  Follows: first the cheapest cards that beat an opponent winning now (none
+    for the second hand when his partner, last to play, can top the trick), or, when the
+    partner is winning, those that beat what an opponent still to play could add; then the
+    lowest card of each other suit, the hand's longest suit first; then the rest from the
+    lowest.  ``h``: the hands (the card not yet played)."""
     n = 0
     if pos == 0:
-        # The top card of each suit first (winners and forcing cards), then the rest from the top.
+        # A suit an opponent can ruff is led last: winning leads elsewhere are far more often best.
+        out = h[0] | h[1] | h[2] | h[3]
+        partner = h[(seat + 2) % 4]
+        wins = U64(0)
+        unders = U64(0)
         tops = U64(0)
         for lane_ in range(4):
-            g = legal & (U64(0xFFFF) << U64(16 * lane_))
-            if g:
-                tops |= U64(1) << U64(highest_bit(g))
-        m = tops
-        while True:
-            if m == U64(0):
-                if tops == U64(0):
-                    break
-                m = legal & ~tops
-                tops = U64(0)
+            lane_mask = U64(0xFFFF) << U64(16 * lane_)
+            g = legal & lane_mask
+            if g == U64(0):
                 continue
-            c = highest_bit(m)
-            m &= ~(U64(1) << U64(c))
-            if card_suit(c, denom) < 0:
-                for s in range(4):
-                    moves[depth, n] = c + 64 * (s + 1)
-                    n += 1
-            else:
-                moves[depth, n] = c
-                n += 1
-        return n
+            top = U64(1) << U64(highest_bit(out & lane_mask))
+            if g & top and _safe_lead(h, seat, lane_mask, denom):
+                wins |= top
+            elif partner & top and _safe_lead(h, seat, lane_mask, denom):
+                unders |= U64(1) << U64(lowest_bit(g))
+            elif _safe_lead(h, seat, lane_mask, denom):
+                tops |= U64(1) << U64(highest_bit(g))
+        n = _emit_leads(wins, denom, moves, depth, n)
+        n = _emit_leads(unders, denom, moves, depth, n)
+        n = _emit_leads(tops, denom, moves, depth, n)
+        return _emit_leads(legal & ~(wins | unders | tops), denom, moves, depth, n)
     best = _best(on_table, denom, led)
     wseat = leader
     for i in range(pos):
         if trick[i] == best:
             wseat = (leader + i) % 4
     partner_wins = (wseat - seat) % 2 == 0
+    # The strongest card an opponent still to play could beat the trick's best card with.
+    threat = -1
+    for q in range(pos + 1, 4):
+        s = (leader + q) % 4
+        if (s - seat) % 2 == 1:
+            st = _strongest(h[s], denom, led)
+            if st >= 0 and _beaters(U64(1) << U64(st), best if threat < 0 else threat, denom, led):
+                threat = st
+    # First the cheapest cards that beat an opponent winning now, or, when the partner is
+    # winning, that beat what an opponent still to play could add; then the rest, lowest first.
+    first = U64(0)
     if not partner_wins:
-        trumps_best = (U64(1) << U64(best)) & TRUMP_MASK[denom] != U64(0)
-        beaters = legal & TRUMP_MASK[denom] & ~((U64(2) << U64(best)) - U64(1))
-        if not trumps_best:
-            beaters = (legal & TRUMP_MASK[denom]) | (legal & SUIT_MASK[denom, led] & ~((U64(2) << U64(best)) - U64(1)))
-        m = beaters
+        first = _beaters(legal, best, denom, led)
+        if pos == 1:
+            # Second hand low when the partner, last to play, can beat the lead and whatever
+            # the leader's partner could add.
+            st = _strongest(h[(seat + 2) % 4], denom, led)
+            if st >= 0 and _beaters(U64(1) << U64(st), best if threat < 0 else threat, denom, led):
+                first = U64(0)
+    elif threat >= 0:
+        first = _beaters(legal, threat, denom, led)
+    m = first
+    while m:
+        c = lowest_bit(m)
+        m &= m - U64(1)
+        moves[depth, n] = c
+        n += 1
+    # The rest: the lowest card of each suit first (discards from every suit get tried early).
+    rest = legal & ~first
+    lows = U64(0)
+    for lane_ in range(4):
+        g = rest & (U64(0xFFFF) << U64(16 * lane_)) & ~TRUMP_MASK[denom]
+        if g:
+            lows |= U64(1) << U64(lowest_bit(g))
+    # ... from the longest suit first.
+    hand = h[seat]
+    while lows:
+        pick = -1
+        longest = -1
+        m = lows
         while m:
             c = lowest_bit(m)
             m &= m - U64(1)
-            moves[depth, n] = c
-            n += 1
-        legal &= ~beaters
-    m = legal
+            k = popcount(hand & (U64(0xFFFF) << U64(c & 48)))
+            if k > longest:
+                longest = k
+                pick = c
+        lows &= ~(U64(1) << U64(pick))
+        rest &= ~(U64(1) << U64(pick))
+        moves[depth, n] = pick
+        n += 1
+    m = rest
     while m:
         c = lowest_bit(m)
         m &= m - U64(1)
         moves[depth, n] = c
         n += 1
     return n
+
+@jit(inline="always")
+def _probe(keys, bounds, base, shape, tag, rel, out, denom, lo, hi, w_lo, w_hi, h):
+    """Narrow ``(lo, hi)`` (which hold because of the cards ``w_lo``, ``w_hi``) by the entries
+    of the bucket at ``base`` that hold the position (relative hands ``rel``): ``(lo, hi,
+    w_lo, w_hi, hint)`` with the first stored best lead (absolute, -1 = none); a bound taken
+    from an entry comes with its cut cards (:func:`_cut_cards`)."""
+    hint = -1
+    for e in range(base, base + WAYS):
+        if keys[e, 5] != tag or keys[e, 4] != shape:
+            continue
+        m = keys[e, 3]
+        if (rel[0] & m) != keys[e, 0] or (rel[1] & m) != keys[e, 1] or (rel[2] & m) != keys[e, 2]:
+            continue
+        if bounds[e, 0] > lo:
+            lo = np.int64(bounds[e, 0])
+            w_lo = _cut_cards(m, out, denom)
+        if bounds[e, 1] < hi:
+            hi = np.int64(bounds[e, 1])
+            w_hi = _cut_cards(m, out, denom)
+        if hint < 0 and bounds[e, 2] > 0:
+            hint = _absolute_move(np.int64(bounds[e, 2]) - 1, h, denom)
+    return lo, hi, w_lo, w_hi, hint
+
+
+@jit(inline="always")
+def _store(keys, bounds, base, shape, tag, rel, m, lo, hi, move):
+    """Store bounds for the class of positions ``(shape, tag, rel on m)``: over the entry of
+    that class if the bucket has one (keeping the tighter bounds of both), else as the
+    bucket's newest entry (the oldest drops)."""
+    p0, p1, p2 = rel[0] & m, rel[1] & m, rel[2] & m
+    e = base + WAYS - 1
+    for i in range(base, base + WAYS):
+        if (keys[i, 5] == tag and keys[i, 4] == shape and keys[i, 3] == m and keys[i, 0] == p0
+                and keys[i, 1] == p1 and keys[i, 2] == p2):
+            e = i
+            lo = max(lo, np.int64(bounds[i, 0]))
+            hi = min(hi, np.int64(bounds[i, 1]))
+            break
+    for i in range(e, base, -1):
+        for j in range(6):
+            keys[i, j] = keys[i - 1, j]
+        for j in range(3):
+            bounds[i, j] = bounds[i - 1, j]
+    keys[base, 0], keys[base, 1], keys[base, 2] = p0, p1, p2
+    keys[base, 3], keys[base, 4], keys[base, 5] = m, shape, tag
+    bounds[base, 0] = lo
+    bounds[base, 1] = hi
+    bounds[base, 2] = move
 
 
 _ZERO = np.int64(0)
@@ -239,65 +499,73 @@ def _search(h, trick, pos, leader, led, denom, alpha, beta, keys, bounds, moves,
     """Team 0's tricks from the current trick on (this trick included), within ``(alpha, beta)``
     (fail-soft).  ``h``: uint64[4] hands (changed and restored); ``trick``: int64[4] cards of
     this trick so far in play order; ``pos``: cards already on it; ``led``: its suit (named
-    suit after a no-trump joker), −1 at a trick start; ``moves``: int64[42, MAX_MOVES] scratch (rows 0..39 the moves by cards played, 40 the
-    relative hands of a trick start).
-    One function, not two, because numba cannot cache mutually recursive functions.
+    suit after a no-trump joker), −1 at a trick start; ``moves``: int64[42, MAX_MOVES] scratch
+    (rows 0..39 the moves by cards played, 40 and 41 see :data:`MAX_MOVES`).
+
+    Before returning, writes to ``moves[40, _W]`` the cards the result depends on: a set whose
+    lowest card in each suit says that the result holds for every position of the same suit
+    lengths whose cards at or above it are held by the same hands (the table stores it as a
+    relative mask, :func:`_rel_mask`).  One function, not two, because numba cannot cache
+    mutually recursive functions.
     """
     stats[0] += 1
     if pos == 0:
         left = popcount(h[leader])
         if left == 0:
+            moves[40, _W] = 0
             return 0
-        qt = _quick_tricks(h, leader, denom)
+        mine, theirs, w_mine, w_theirs = _sure_tricks(h, leader, denom)
         if leader % 2 == 0:
-            if qt >= beta:
-                return qt
-        elif left - qt <= alpha:
-            return left - qt
-        tag = 1 + leader * 8 + denom
-        mask = keys.shape[0] - 1
-        rel = moves[40, :4].view(np.uint64)
-        _relative(h, denom, rel)
-        slot = _slot(rel, tag, mask)
-        lo = 0
-        hi = left
-        if leader % 2 == 0:
-            lo = qt
+            lo, hi, w_lo, w_hi = mine, left - theirs, w_mine, w_theirs
         else:
-            hi = left - qt
-        hint = -1
-        if (keys[slot, 4] == U64(tag) and keys[slot, 0] == rel[0] and keys[slot, 1] == rel[1]
-                and keys[slot, 2] == rel[2] and keys[slot, 3] == rel[3]):
-            lo = max(lo, np.int64(bounds[slot, 0]))
-            hi = min(hi, np.int64(bounds[slot, 1]))
-            if bounds[slot, 2] > 0:
-                hint = _absolute_move(np.int64(bounds[slot, 2]) - 1, h, denom)
+            lo, hi, w_lo, w_hi = theirs, left - mine, w_theirs, w_mine
         if lo >= beta:
+            moves[40, _W] = np.int64(w_lo)
             return lo
         if hi <= alpha:
+            moves[40, _W] = np.int64(w_hi)
+            return hi
+        out = h[0] | h[1] | h[2] | h[3]
+        shape = _shape(h, denom)
+        tag = _tag(h, leader, denom)
+        base = _bucket(shape, tag, keys.shape[0] - 1)
+        rel = moves[40, :4].view(np.uint64)
+        _relative(h, denom, rel)
+        lo, hi, w_lo, w_hi, hint = _probe(keys, bounds, base, shape, tag, rel, out, denom, lo, hi, w_lo, w_hi, h)
+        if lo >= beta:
+            moves[40, _W] = np.int64(w_lo)
+            return lo
+        if hi <= alpha:
+            moves[40, _W] = np.int64(w_hi)
             return hi
         if lo == hi:
+            moves[40, _W] = np.int64(w_lo | w_hi)
             return lo
         a0 = max(alpha, lo)
         b0 = min(beta, hi)
         # At pos -1 ``led`` carries the lead to try first.
         v = _search(h, trick, _NEG, leader, hint, denom, a0, b0, keys, bounds, moves, stats)
-        depth = 40 - popcount(h[0] | h[1] | h[2] | h[3])
+        w = U64(moves[40, _W])
+        depth = 40 - popcount(out)
+        # The search's own bound holds because of its cards alone: store it with them.
+        s_lo, s_hi = 0, left
         if v <= a0:
-            hi = min(hi, v)
+            s_hi = v
         elif v >= b0:
-            lo = max(lo, v)
+            s_lo = v
         else:
-            lo = v
-            hi = v
+            s_lo = v
+            s_hi = v
         # The children used the scratch row: compute the relative hands again.
         _relative(h, denom, rel)
-        for i in range(4):
-            keys[slot, i] = rel[i]
-        keys[slot, 4] = U64(tag)
-        bounds[slot, 0] = lo
-        bounds[slot, 1] = hi
-        bounds[slot, 2] = 1 + _relative_move(moves[41, depth], h, denom)
+        _store(keys, bounds, base, shape, tag, rel, _rel_mask(w, out, denom), s_lo, s_hi,
+               1 + _relative_move(moves[41, depth], h, denom))
+        # The caller reads ``v`` against its own window, which the bounds narrowed.
+        if a0 > alpha:
+            w |= w_lo
+        if b0 < beta:
+            w |= w_hi
+        moves[40, _W] = np.int64(w)
         return v
     if pos == 4:
         w = trick_winner(trick, denom, led)
@@ -307,6 +575,13 @@ def _search(h, trick, pos, leader, led, denom, alpha, beta, keys, bounds, moves,
         t0, t1, t2, t3 = trick[0], trick[1], trick[2], trick[3]
         v = won + _search(h, trick, _ZERO, nxt, _NEG, denom, alpha - won, beta - won, keys, bounds, moves, stats)
         trick[0], trick[1], trick[2], trick[3] = t0, t1, t2, t3
+        # The winner's rank counts when another card of its group (trumps, else the suit led)
+        # was in the trick; a lone trump or the lone card of the suit led wins whatever its rank.
+        wc = U64(1) << U64(trick[w])
+        group = TRUMP_MASK[denom] if wc & TRUMP_MASK[denom] else SUIT_MASK[denom, led]
+        played = (U64(1) << U64(t0)) | (U64(1) << U64(t1)) | (U64(1) << U64(t2)) | (U64(1) << U64(t3))
+        if popcount(played & group) >= 2:
+            moves[40, _W] = np.int64(U64(moves[40, _W]) | wc)
         return v
     # Expand one card of the trick (pos -1: the trick start, after the table was probed).
     hint = -1
@@ -322,7 +597,7 @@ def _search(h, trick, pos, leader, led, denom, alpha, beta, keys, bounds, moves,
         on_table |= U64(1) << U64(trick[i])
     legal = _distinct(legal_moves(hand, denom, led if pos > 0 else -1), hand, out_cards | on_table, denom)
     depth = 40 - popcount(out_cards)
-    n = _order(legal, pos, leader, seat, led, denom, on_table, trick, moves, depth)
+    n = _order(legal, pos, leader, seat, led, denom, on_table, trick, moves, depth, h)
     if hint >= 0:
         for k in range(n):
             if moves[depth, k] == hint:
@@ -331,6 +606,10 @@ def _search(h, trick, pos, leader, led, denom, alpha, beta, keys, bounds, moves,
                 break
     maxing = seat % 2 == 0
     best = -1 if maxing else 99
+    alpha0 = alpha
+    beta0 = beta
+    w_all = U64(0)
+    w_best = U64(0)
     for k in range(n):
         code = moves[depth, k]
         c = code & 63
@@ -345,20 +624,25 @@ def _search(h, trick, pos, leader, led, denom, alpha, beta, keys, bounds, moves,
                 lead_suit = named - 1
         v = _search(h, trick, pos + 1, leader, lead_suit, denom, alpha, beta, keys, bounds, moves, stats)
         h[seat] = hand
+        wc = U64(moves[40, _W])
+        w_all |= wc
         if (maxing and v > best) or (not maxing and v < best):
             moves[41, depth] = code
+            best = v
+            w_best = wc
         if maxing:
-            if v > best:
-                best = v
             if best > alpha:
                 alpha = best
         else:
-            if v < best:
-                best = v
             if best < beta:
                 beta = best
         if alpha >= beta:
             break
+    # A cut-off needs only the refuting move's reasons; any other result needs all moves'.
+    if (maxing and best >= beta0) or (not maxing and best <= alpha0):
+        moves[40, _W] = np.int64(w_best)
+    else:
+        moves[40, _W] = np.int64(w_all)
     return best
 
 
@@ -372,13 +656,16 @@ def solve_eff(eff, leader, denom, keys, bounds, moves, stats):
     trick = np.zeros(4, dtype=np.int64)
     lo = 0
     hi = popcount(h[leader])
+    # The first question near the usual result: the leader (the declarer) takes most tricks.
+    mid = hi - 1 if leader % 2 == 0 else 2
     while lo < hi:
-        mid = (lo + hi + 1) // 2
+        mid = min(max(mid, lo + 1), hi)
         v = _search(h, trick, _ZERO, leader, _NEG, denom, mid - 1, mid, keys, bounds, moves, stats)
         if v >= mid:
             lo = v
         else:
             hi = v
+        mid = (lo + hi + 1) // 2
     return lo
 
 
