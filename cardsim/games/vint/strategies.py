@@ -153,6 +153,87 @@ def heuristic_call(params, hand, seat, calls, ncalls, current, current_bidder):
     return np.int64(PASS)
 
 
+# ------------------------------------------------------------- bidding (heuristic_v1, greedy)
+@jit(inline="always")
+def estimated_tricks_v1(params, hand, seat, calls, ncalls):
+    # ``params`` is the seat's row: float64[N_PARAMS]
+    """heuristic_v1's estimate: expected side tricks per denomination S C D H NT (a 5-tuple of float64) from the seat's view.
+
+    Side strength = own high-card points + one point per card over four in a suit + what the
+    partner has shown: ``partner_bid_points`` once he has bid (his first bid also promises five
+    cards in its suit), else ``partner_points``.  Tricks = strength / ``points_per_trick``,
+    adjusted for the trump fit beyond seven cards and for short suits.  Only the partner's
+    first bid counts as evidence, so estimates do not feed on each other and auctions end.
+    """
+    h = U64(hand)
+    l0 = popcount(h & suit_mask(0))
+    l1 = popcount(h & suit_mask(1))
+    l2 = popcount(h & suit_mask(2))
+    l3 = popcount(h & suit_mask(3))
+    points = np.float64(high_card_points(hand) + max(l0 - 4, 0) + max(l1 - 4, 0) + max(l2 - 4, 0)
+                        + max(l3 - 4, 0))
+    short = (l0 <= 1) + (l1 <= 1) + (l2 <= 1) + (l3 <= 1)
+    partner = (seat + 2) % 4
+    partner_denomination = -1
+    for i in range(ncalls):
+        if calls[i] != PASS and _speaker(i, ncalls, seat) == partner:
+            partner_denomination = call_denomination(calls[i])
+            break
+    if partner_denomination >= 0:
+        points += params[P_PARTNER_BID_POINTS]
+    else:
+        points += params[P_PARTNER_POINTS]
+    base = points / params[P_POINTS_PER_TRICK]
+    t0 = _suit_tricks_v1(base, l0, partner_denomination == 0, short)
+    t1 = _suit_tricks_v1(base, l1, partner_denomination == 1, short)
+    t2 = _suit_tricks_v1(base, l2, partner_denomination == 2, short)
+    t3 = _suit_tricks_v1(base, l3, partner_denomination == 3, short)
+    t4 = base - 0.2 - (0.7 if short > 0 and partner_denomination != NT else 0.0)
+    return (t0, t1, t2, t3, t4)
+
+
+@jit(inline="always")
+def _suit_tricks_v1(base, length, partner_bid_it, short):
+    partner_cards = 5.0 if partner_bid_it else (13.0 - length) / 3.0
+    fit = length + partner_cards
+    t = base + 0.5 * (fit - 7.5)
+    if fit >= 8.0:
+        t += 0.5 * short
+    return t
+
+
+@jit(inline="always")
+def heuristic_call_v1(params, hand, seat, calls, ncalls, current, current_bidder):
+    """heuristic_v1's and greedy's bidding (the default until issue 12, kept unchanged): bid the cheapest legal contract in the denomination with most expected tricks, as long as
+    its level is within expected tricks − 6 + ``aggression``; otherwise pass.
+
+    The undertrick penalty (500 × level a trick, docs/RULES.md §2.6) dwarfs a trick's value, so the
+    level cap is the stopping rule.  Never overbids its own standing bid.
+    """
+    if current_bidder == seat or current >= MAX_CALL:
+        return np.int64(PASS)
+    # Nothing has been bid since this seat last passed: its view, hence its decision, is unchanged.
+    if ncalls >= 4 and calls[ncalls - 1] == PASS and calls[ncalls - 2] == PASS and calls[ncalls - 3] == PASS \
+            and calls[ncalls - 4] == PASS:
+        return np.int64(PASS)
+    tricks = estimated_tricks_v1(params, hand, seat, calls, ncalls)
+    tried = 0
+    for _ in range(5):
+        best = -1
+        for d in range(5):
+            if not (tried >> d) & 1 and (best < 0 or tricks[d] >= tricks[best]):
+                best = d
+        tried |= 1 << best
+        max_level = np.int64(np.floor(tricks[best] + params[P_AGGRESSION])) - 6
+        if current == PASS:
+            level = 1
+        else:
+            level = call_level(current) + (1 if best <= call_denomination(current) else 0)
+        if level <= 7 and level <= max_level:
+            return bid_call(level, best)
+    return np.int64(PASS)
+
+
 # ------------------------------------------------------------------------------- card play
 @jit(inline="always")
 def _lowest_discard(hand, trump):
