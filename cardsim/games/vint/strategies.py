@@ -154,8 +154,10 @@ def _speaker(i, ncalls, seat):
 
 @jit(inline="always")
 def heuristic_call(params, hand, seat, calls, ncalls, current, current_bidder):
-    """Bid the cheapest legal contract in the denomination with most expected tricks, as long as
-    its level is within expected tricks − 6 + ``aggression``; otherwise pass.
+    """Bid the cheapest legal contract in the denomination with most expected tricks
+    (:func:`estimated_tricks`; suits ranked with ``honour_weight`` tricks per trump honour held
+    beyond two), as long as its level is within expected tricks − 6 + ``aggression``; otherwise
+    pass (docs/RULES.md §2.2).  ``params``: the seat's row, float64[N_PARAMS].
 
     The undertrick penalty (500 × level a trick, docs/RULES.md §2.6) dwarfs a trick's value, so the
     level cap is the stopping rule.  Never overbids its own standing bid.
