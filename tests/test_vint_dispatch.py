@@ -19,12 +19,15 @@ def test_parameter_constants_follow_the_registry():
     names = {"P_PASS_PROBABILITY": ("random", "pass_probability"), "P_AGGRESSION": ("heuristic", "aggression"),
              "P_PARTNER_POINTS": ("heuristic", "partner_points"),
              "P_PARTNER_BID_POINTS": ("heuristic", "partner_bid_points"),
-             "P_POINTS_PER_TRICK": ("heuristic", "points_per_trick")}
+             "P_POINTS_PER_TRICK": ("heuristic", "points_per_trick"),
+             "P_CONTESTED_POINTS": ("heuristic", "contested_points"), "P_NT_MARGIN": ("heuristic", "nt_margin"),
+             "P_MISFIT_SHARE": ("heuristic", "misfit_share"), "P_HONOUR_WEIGHT": ("heuristic", "honour_weight")}
     for const, (strategy, param) in names.items():
         assert getattr(S, const) == list(S.REGISTRY[strategy].params).index(param)
-    # greedy and heuristic_v1 bid like heuristic, so they must keep its parameters in the same order.
-    assert list(S.REGISTRY["greedy"].params) == list(S.REGISTRY["heuristic"].params)
-    assert list(S.REGISTRY["heuristic_v1"].params) == list(S.REGISTRY["heuristic"].params)
+    # greedy and heuristic_v1 bid with heuristic_call_v1, which reads the first four of heuristic's
+    # parameters through the same constants: they must come first, in the same order.
+    assert list(S.REGISTRY["greedy"].params) == list(S.REGISTRY["heuristic"].params)[:4]
+    assert list(S.REGISTRY["heuristic_v1"].params) == list(S.REGISTRY["heuristic"].params)[:4]
 
 
 def _views(n, seed=7):
@@ -76,6 +79,11 @@ def _params(rng):
     p[:, 0] = rng.uniform(-2, 2, 4)
     p[:, 1:3] = rng.uniform(0, 20, (4, 2))
     p[:, 3] = rng.uniform(1, 5, 4)
+    # heuristic's own bidding parameters (heuristic_v1 and greedy ignore them)
+    p[:, S.P_CONTESTED_POINTS] = rng.uniform(0, 20, 4)
+    p[:, S.P_NT_MARGIN] = rng.uniform(-1, 1, 4)
+    p[:, S.P_MISFIT_SHARE] = rng.uniform(0, 1, 4)
+    p[:, S.P_HONOUR_WEIGHT] = rng.uniform(0, 2, 4)
     return p
 
 
@@ -85,6 +93,7 @@ def test_dispatch_reaches_each_strategys_own_functions(name):
     rng = np.random.default_rng(3)
     differ = 0
     differ_v1 = 0
+    calls_differ = 0
     for view in _views(300):
         hand, seat, declarer, trump, leader, trick, k, played, calls, ncalls, current, bidder = view
         params = _params(rng)
@@ -95,9 +104,13 @@ def test_dispatch_reaches_each_strategys_own_functions(name):
         got = D.choose_call(sid, params, a, hand, seat, calls, ncalls, current, bidder)
         if name == "random":
             want = S.random_call(params[seat], b[seat], current)
-        else:
+        elif name == "heuristic":
             want = S.heuristic_call(params[seat], hand, seat, calls, ncalls, current, bidder)
+        else:
+            want = S.heuristic_call_v1(params[seat], hand, seat, calls, ncalls, current, bidder)
         assert got == want and (a == b).all()
+        if name == "heuristic":
+            calls_differ += got != S.heuristic_call_v1(params[seat], hand, seat, calls, ncalls, current, bidder)
         if hand == 0:
             continue
         suits = np.full(4, -1, dtype=np.int64)
@@ -120,6 +133,7 @@ def test_dispatch_reaches_each_strategys_own_functions(name):
     assert (differ > 20) if name != "greedy" else differ == 0
     if name == "heuristic":
         assert differ_v1 > 10
+        assert calls_differ > 5
 
 
 def test_unhandled_strategy_id_raises_strategy_error():

@@ -27,15 +27,17 @@ from cardsim._jit import jit
 from cardsim.strategies.unhandled import unhandled
 
 from .rules import PASS
-from .strategies import (GREEDY, HEURISTIC, HEURISTIC_V1, RANDOM, greedy_card, heuristic_call, heuristic_card,
-                         heuristic_card_v1, random_call, random_card)
+from .strategies import (GREEDY, HEURISTIC, HEURISTIC_V1, RANDOM, greedy_card, heuristic_call, heuristic_call_v1,
+                         heuristic_card, heuristic_card_v1, random_call, random_card)
 
 
 @jit(inline="always")
 def choose_call(sid, params, rngs, hand, seat, calls, ncalls, current, current_bidder):
     """The call strategy ``sid`` makes for ``seat`` (0 = pass, 1..35 = bid)."""
-    if sid == HEURISTIC or sid == HEURISTIC_V1 or sid == GREEDY:
+    if sid == HEURISTIC:
         return heuristic_call(params[seat], hand, seat, calls, ncalls, current, current_bidder)
+    if sid == HEURISTIC_V1 or sid == GREEDY:
+        return heuristic_call_v1(params[seat], hand, seat, calls, ncalls, current, current_bidder)
     if sid == RANDOM:
         return random_call(params[seat], rngs[seat], current)
     unhandled("call", sid, seat)

@@ -19,7 +19,7 @@ from cardsim.cards import bits_above, highest_bit, lowest_bit, popcount, suit_ma
 from cardsim.rng import choose_bit, randbelow, uniform
 from cardsim.strategies.registry import Registry
 
-from .rules import (JACK, MAX_CALL, NT, PASS, TEN, bid_call, call_denomination, call_level,
+from .rules import (HONOURS_LANE, JACK, MAX_CALL, NT, PASS, TEN, bid_call, call_denomination, call_level,
                     high_card_points, legal_plays, winning_index)
 
 U64 = np.uint64
@@ -39,10 +39,19 @@ _BIDDING_BOUNDS = {"aggression": (-13, 13), "partner_points": (0, 40), "partner_
 REGISTRY.add("random", RANDOM, {"pass_probability": 0.95},
              "uniformly random legal card; passes with pass_probability, else a uniformly random higher bid",
              {"pass_probability": "probability of passing at each call (0..1)"}, {"pass_probability": (0, 1)})
-REGISTRY.add("heuristic", HEURISTIC, dict(_BIDDING),
-             "bids to its estimated side tricks (high cards, shape, partner's first bid); plays by the book, "
-             "reading the auction (issue 12: leads partner's suit, third hand high, no ruffing of sure winners)",
-             _BIDDING_DOCS, _BIDDING_BOUNDS)
+_AUCTION = {"contested_points": 6.0, "nt_margin": 0.5, "misfit_share": 0.2, "honour_weight": 0.3}
+_AUCTION_DOCS = {
+    "contested_points": "points assumed in partner's hand while he has not bid but an opponent has",
+    "nt_margin": "tricks taken off the no-trump estimate (no trump suit to stop the opponents' long suit)",
+    "misfit_share": "share of the outstanding cards of a suit assumed in partner's hand once he has bid "
+                    "another suit (1/3 = no information)",
+}
+_AUCTION_BOUNDS = {"contested_points": (0, 40), "nt_margin": (-13, 13), "misfit_share": (0, 1), "honour_weight": (0, 13)}
+REGISTRY.add("heuristic", HEURISTIC, {**_BIDDING, **_AUCTION},
+             "bids to its estimated side tricks (high cards, shape, partner's first bid, the opponents' bids); "
+             "plays by the book, reading the auction (issue 12: leads partner's suit, third hand high, no ruffing "
+             "of sure winners)",
+             {**_BIDDING_DOCS, **_AUCTION_DOCS}, {**_BIDDING_BOUNDS, **_AUCTION_BOUNDS})
 REGISTRY.add("heuristic_v1", HEURISTIC_V1, dict(_BIDDING),
              "the default heuristic before issue 12 (same bidding, simpler card play); kept so old runs reproduce",
              _BIDDING_DOCS, _BIDDING_BOUNDS)
@@ -56,6 +65,10 @@ P_AGGRESSION = REGISTRY["heuristic"].param_index("aggression")
 P_PARTNER_POINTS = REGISTRY["heuristic"].param_index("partner_points")
 P_PARTNER_BID_POINTS = REGISTRY["heuristic"].param_index("partner_bid_points")
 P_POINTS_PER_TRICK = REGISTRY["heuristic"].param_index("points_per_trick")
+P_CONTESTED_POINTS = REGISTRY["heuristic"].param_index("contested_points")
+P_NT_MARGIN = REGISTRY["heuristic"].param_index("nt_margin")
+P_MISFIT_SHARE = REGISTRY["heuristic"].param_index("misfit_share")
+P_HONOUR_WEIGHT = REGISTRY["heuristic"].param_index("honour_weight")
 
 
 # ------------------------------------------------------------------------------- bidding
@@ -69,8 +82,118 @@ def random_call(params, rng, current):
 
 @jit(inline="always")
 def estimated_tricks(params, hand, seat, calls, ncalls):
+    """Expected side tricks per denomination S C D H NT (a 5-tuple of float64) from the seat's view
+    (``params``: the seat's row, float64[N_PARAMS]; ``calls[:ncalls]``: the auction so far).
+
+    Side strength = own high-card points + one point per card over four in a suit + what the
+    partner has shown: ``partner_bid_points`` once he has bid (his first bid also promises five
+    cards in its suit), else ``contested_points`` if an opponent has bid (their strength is not
+    partner's), else ``partner_points``.  Tricks = strength / ``points_per_trick``, adjusted for
+    the trump fit beyond seven cards (partner holds ``misfit_share`` of the outstanding cards
+    of a suit other than the one he bid) and for short suits; no-trump loses ``nt_margin``.
+    Only the partner's first bid counts as evidence, so estimates do not feed on each other and
+    auctions end.
+    """
+    h = U64(hand)
+    l0 = popcount(h & suit_mask(0))
+    l1 = popcount(h & suit_mask(1))
+    l2 = popcount(h & suit_mask(2))
+    l3 = popcount(h & suit_mask(3))
+    points = np.float64(high_card_points(hand) + max(l0 - 4, 0) + max(l1 - 4, 0) + max(l2 - 4, 0)
+                        + max(l3 - 4, 0))
+    short = (l0 <= 1) + (l1 <= 1) + (l2 <= 1) + (l3 <= 1)
+    partner = (seat + 2) % 4
+    partner_denomination = -1
+    opponent_bid = False
+    for i in range(ncalls):
+        if calls[i] != PASS:
+            who = _speaker(i, ncalls, seat)
+            if who == partner:
+                if partner_denomination < 0:
+                    partner_denomination = call_denomination(calls[i])
+            elif who != seat:
+                opponent_bid = True
+    if partner_denomination >= 0:
+        points += params[P_PARTNER_BID_POINTS]
+    elif opponent_bid:
+        points += params[P_CONTESTED_POINTS]
+    else:
+        points += params[P_PARTNER_POINTS]
+    base = points / params[P_POINTS_PER_TRICK]
+    # Partner's share of the cards outside his bid suit: less than a third once he has shown five.
+    share = params[P_MISFIT_SHARE] if 0 <= partner_denomination < NT else 1.0 / 3.0
+    t0 = _suit_tricks(base, l0, partner_denomination == 0, short, share)
+    t1 = _suit_tricks(base, l1, partner_denomination == 1, short, share)
+    t2 = _suit_tricks(base, l2, partner_denomination == 2, short, share)
+    t3 = _suit_tricks(base, l3, partner_denomination == 3, short, share)
+    t4 = base - 0.2 - params[P_NT_MARGIN] - (0.7 if short > 0 and partner_denomination != NT else 0.0)
+    return (t0, t1, t2, t3, t4)
+
+
+@jit(inline="always")
+def _suit_tricks(base, length, partner_bid_it, short, share):
+    partner_cards = 5.0 if partner_bid_it else (13.0 - length) * share
+    fit = length + partner_cards
+    t = base + 0.5 * (fit - 7.5)
+    if fit >= 8.0:
+        t += 0.5 * short
+    return t
+
+
+@jit(inline="always")
+def _extra_honours(hand, suit):
+    """Trump honours (A K Q J 10, docs/RULES.md §2.6) of ``suit`` in ``hand`` beyond two (int64)."""
+    return max(popcount(U64(hand) & (HONOURS_LANE << U64(16 * suit))) - 2, 0)
+
+
+@jit(inline="always")
+def _speaker(i, ncalls, seat):
+    """Seat that made call ``i`` when ``seat`` is to make call ``ncalls``."""
+    return (seat - (ncalls - i)) % 4
+
+
+@jit(inline="always")
+def heuristic_call(params, hand, seat, calls, ncalls, current, current_bidder):
+    """Bid the cheapest legal contract in the denomination with most expected tricks
+    (:func:`estimated_tricks`; suits ranked with ``honour_weight`` tricks per trump honour held
+    beyond two), as long as its level is within expected tricks − 6 + ``aggression``; otherwise
+    pass (docs/RULES.md §2.2).  ``params``: the seat's row, float64[N_PARAMS].
+
+    The undertrick penalty (500 × level a trick, docs/RULES.md §2.6) dwarfs a trick's value, so the
+    level cap is the stopping rule.  Never overbids its own standing bid.
+    """
+    if current_bidder == seat or current >= MAX_CALL:
+        return np.int64(PASS)
+    # Nothing has been bid since this seat last passed: its view, hence its decision, is unchanged.
+    if ncalls >= 4 and calls[ncalls - 1] == PASS and calls[ncalls - 2] == PASS and calls[ncalls - 3] == PASS \
+            and calls[ncalls - 4] == PASS:
+        return np.int64(PASS)
+    tricks = estimated_tricks(params, hand, seat, calls, ncalls)
+    w = params[P_HONOUR_WEIGHT]
+    order = (tricks[0] + w * _extra_honours(hand, 0), tricks[1] + w * _extra_honours(hand, 1),
+             tricks[2] + w * _extra_honours(hand, 2), tricks[3] + w * _extra_honours(hand, 3), tricks[4])
+    tried = 0
+    for _ in range(5):
+        best = -1
+        for d in range(5):
+            if not (tried >> d) & 1 and (best < 0 or order[d] >= order[best]):
+                best = d
+        tried |= 1 << best
+        max_level = np.int64(np.floor(tricks[best] + params[P_AGGRESSION])) - 6
+        if current == PASS:
+            level = 1
+        else:
+            level = call_level(current) + (1 if best <= call_denomination(current) else 0)
+        if level <= 7 and level <= max_level:
+            return bid_call(level, best)
+    return np.int64(PASS)
+
+
+# ------------------------------------------------------------- bidding (heuristic_v1, greedy)
+@jit(inline="always")
+def estimated_tricks_v1(params, hand, seat, calls, ncalls):
     # ``params`` is the seat's row: float64[N_PARAMS]
-    """Expected side tricks per denomination S C D H NT (a 5-tuple of float64) from the seat's view.
+    """heuristic_v1's estimate: expected side tricks per denomination S C D H NT (a 5-tuple of float64) from the seat's view.
 
     Side strength = own high-card points + one point per card over four in a suit + what the
     partner has shown: ``partner_bid_points`` once he has bid (his first bid also promises five
@@ -97,16 +220,16 @@ def estimated_tricks(params, hand, seat, calls, ncalls):
     else:
         points += params[P_PARTNER_POINTS]
     base = points / params[P_POINTS_PER_TRICK]
-    t0 = _suit_tricks(base, l0, partner_denomination == 0, short)
-    t1 = _suit_tricks(base, l1, partner_denomination == 1, short)
-    t2 = _suit_tricks(base, l2, partner_denomination == 2, short)
-    t3 = _suit_tricks(base, l3, partner_denomination == 3, short)
+    t0 = _suit_tricks_v1(base, l0, partner_denomination == 0, short)
+    t1 = _suit_tricks_v1(base, l1, partner_denomination == 1, short)
+    t2 = _suit_tricks_v1(base, l2, partner_denomination == 2, short)
+    t3 = _suit_tricks_v1(base, l3, partner_denomination == 3, short)
     t4 = base - 0.2 - (0.7 if short > 0 and partner_denomination != NT else 0.0)
     return (t0, t1, t2, t3, t4)
 
 
 @jit(inline="always")
-def _suit_tricks(base, length, partner_bid_it, short):
+def _suit_tricks_v1(base, length, partner_bid_it, short):
     partner_cards = 5.0 if partner_bid_it else (13.0 - length) / 3.0
     fit = length + partner_cards
     t = base + 0.5 * (fit - 7.5)
@@ -116,14 +239,8 @@ def _suit_tricks(base, length, partner_bid_it, short):
 
 
 @jit(inline="always")
-def _speaker(i, ncalls, seat):
-    """Seat that made call ``i`` when ``seat`` is to make call ``ncalls``."""
-    return (seat - (ncalls - i)) % 4
-
-
-@jit(inline="always")
-def heuristic_call(params, hand, seat, calls, ncalls, current, current_bidder):
-    """Bid the cheapest legal contract in the denomination with most expected tricks, as long as
+def heuristic_call_v1(params, hand, seat, calls, ncalls, current, current_bidder):
+    """heuristic_v1's and greedy's bidding (the default until issue 12, kept unchanged): bid the cheapest legal contract in the denomination with most expected tricks, as long as
     its level is within expected tricks − 6 + ``aggression``; otherwise pass.
 
     The undertrick penalty (500 × level a trick, docs/RULES.md §2.6) dwarfs a trick's value, so the
@@ -135,7 +252,7 @@ def heuristic_call(params, hand, seat, calls, ncalls, current, current_bidder):
     if ncalls >= 4 and calls[ncalls - 1] == PASS and calls[ncalls - 2] == PASS and calls[ncalls - 3] == PASS \
             and calls[ncalls - 4] == PASS:
         return np.int64(PASS)
-    tricks = estimated_tricks(params, hand, seat, calls, ncalls)
+    tricks = estimated_tricks_v1(params, hand, seat, calls, ncalls)
     tried = 0
     for _ in range(5):
         best = -1
