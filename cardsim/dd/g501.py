@@ -26,7 +26,7 @@ from numba import types
 
 from cardsim._jit import jit
 from cardsim.cards import highest_bit, lowest_bit, popcount
-from cardsim.games.g501.constants import MARRIAGE_LANE, NT
+from cardsim.games.g501.constants import MARRIAGE_LANE, NT, RANK_POINTS, RK, RQ
 from cardsim.games.g501 import rules
 
 # The engine's own rule functions, inlined: numba segfaults loading a cached recursive function
@@ -62,27 +62,60 @@ def _slot(h, tag, mask):
 
 
 @jit(inline="always")
-def _sure_winners(h, p, trump):
-    """Cards of player ``p`` (on lead at a trick start) that win whenever he leads them, cashed
-    one after another: his trumps above every other trump still out, and, when neither other
-    player holds a trump (in no-trump: always), his cards above every other card of their suit
-    still out (a follower must follow suit or, void, ruff: docs/RULES.md §1.5)."""
-    others = U64(0)
-    for q in range(3):
-        if q != p:
-            others |= h[q]
+def _cheapest(lane6, k):
+    """Card points of the ``k`` cheapest cards of a 6-bit suit lane (all of them if fewer): ranks
+    and card points rise together (docs/RULES.md §1.1)."""
+    pts = 0
+    m = lane6
+    for _ in range(k):
+        if m == U64(0):
+            break
+        pts += RANK_POINTS[lowest_bit(m)]
+        m &= m - U64(1)
+    return pts
+
+
+@jit(inline="always")
+def _cash(h, p, trump):
+    """Tricks player ``p``, on lead at a trick start, wins whatever the others do by cashing
+    winners one after another: ``(cards, points)``, his cards that win and the card points the
+    two others must add to those tricks at the least.
+
+    His winners are his trumps above every other trump still out; when the others hold no trump
+    (in no-trump: always), or no more trumps than those winners draw, also his cards above every
+    other card of their suit.  A follower must follow suit (docs/RULES.md §1.5), so on ``k``
+    winners of a suit he plays at least his ``k`` cheapest cards of it (all of them if fewer),
+    whenever he plays them; his other cards are discards worth 0 at the least."""
     mine = h[p]
+    o1 = h[(p + 1) % 3]
+    o2 = h[(p + 2) % 3]
+    others = o1 | o2
     out = U64(0)
-    for s in range(4):
-        lane_ = U64(0xFFFF) << U64(16 * s)
-        if s != trump and trump != NT and others & (U64(0xFFFF) << U64(16 * trump)):
-            continue
-        m = mine & lane_
-        o = others & lane_
+    drawn = True
+    if trump != NT:
+        tl = U64(0xFFFF) << U64(16 * trump)
+        m = mine & tl
+        o = others & tl
         if o:
             m &= ~((U64(2) << U64(highest_bit(o))) - U64(1))
         out |= m
-    return out
+        kt = popcount(m)
+        drawn = popcount(o1 & tl) <= kt and popcount(o2 & tl) <= kt
+    pts = 0
+    for s in range(4):
+        sh = U64(16 * s)
+        if s != trump:
+            if not drawn:
+                continue
+            m = mine & (U64(0xFFFF) << sh)
+            o = others & (U64(0xFFFF) << sh)
+            if o:
+                m &= ~((U64(2) << U64(highest_bit(o))) - U64(1))
+            out |= m
+        k = popcount((out >> sh) & U64(0xFFFF))
+        if k:
+            pts += _cheapest((o1 >> sh) & U64(63), k) + _cheapest((o2 >> sh) & U64(63), k)
+    return out, pts
 
 
 @jit(inline="always")
@@ -94,6 +127,110 @@ def _ceiling(h, decl, trump, pending):
         if (h[decl] >> U64(16 * s)) & MARRIAGE_LANE == MARRIAGE_LANE:
             ub += marriage_value(s, trump)
     return ub
+
+
+@jit(inline="always")
+def _floor(h, decl, trump, won, pending, sure, forced):
+    """A lower bound of the declarer's points to come when he is on lead with the winners
+    ``sure`` (forcing ``forced`` points from the others, :func:`_cash`): he cashes them, declaring
+    the marriages among them, then leads a K or Q of his best other marriage, which counts since
+    he has won a trick (docs/RULES.md §1.6)."""
+    if sure == U64(0) and won == 0:
+        return 0
+    cashed = 0
+    best = 0
+    for s in range(4):
+        sh = U64(16 * s)
+        if (h[decl] >> sh) & MARRIAGE_LANE == MARRIAGE_LANE:
+            v = marriage_value(s, trump)
+            if (sure >> sh) & MARRIAGE_LANE:
+                cashed += v
+            elif v > best:
+                best = v
+    return hand_points(sure) + forced + pending + cashed + best
+
+
+@jit(inline="always")
+def _last_trick(h, leader, decl, trump, pending):
+    """The declarer's points from the last trick (one card in each hand)."""
+    cards = h[0] | h[1] | h[2]
+    best = trick_best(cards, lowest_bit(h[leader]) >> 4, trump)
+    if (h[decl] >> U64(best)) & U64(1):
+        return hand_points(cards) + pending
+    return 0
+
+
+@jit(inline="always")
+def _twins(hand, live, c, c2, p, decl):
+    """Whether cards ``c`` and ``c2`` of ``hand`` (same suit) are equivalent for the rest of the
+    play: no card ``live`` (in a hand or on the trick) of another player lies between them, and
+    swapping them cannot make or break a marriage of the declarer (a K or Q against another rank
+    while he holds both).  Then the values after playing one or the other differ by at most the
+    difference of their card points: the same play wins the same tricks, one of those two cards
+    moving from one trick to another."""
+    lo = min(c, c2)
+    hi = max(c, c2)
+    between = ((U64(1) << U64(hi)) - U64(1)) & ~((U64(2) << U64(lo)) - U64(1))
+    if between & live & ~hand:
+        return False
+    if p == decl and (hand >> U64(16 * (c >> 4))) & MARRIAGE_LANE == MARRIAGE_LANE:
+        kq = (c & 15) == RK or (c & 15) == RQ
+        kq2 = (c2 & 15) == RK or (c2 & 15) == RQ
+        if kq != kq2:
+            return False
+    return True
+
+
+@jit(inline="always")
+def _trick_side(h, c, pos, leader, decl, lead, on_table, trump, moves):
+    """Whose side wins the current trick if player ``(leader + pos) % 3`` plays ``c`` now,
+    whatever the players after him play: 1 the declarer, 0 the defenders, -1 not settled yet.
+    Settled when no player still to play who is against the side winning it so far holds a
+    legal card that beats the best card (such a player cannot beat a card that beats it either,
+    docs/RULES.md §1.5)."""
+    cb = U64(1) << U64(c)
+    led = c >> 4 if pos == 0 else lead >> 4
+    best = trick_best(on_table | cb, led, trump)
+    o = (leader + pos) % 3
+    for k in range(pos):
+        if moves[24, k] == best:
+            o = (leader + k) % 3
+    side = 1 if o == decl else 0
+    for k in range(pos + 1, 3):
+        q = (leader + k) % 3
+        if (1 if q == decl else 0) != side:
+            if trick_best(legal_plays(h[q], led, trump) | (U64(1) << U64(best)), led, trump) != best:
+                return -1
+    return side
+
+
+@jit(inline="always")
+def _dominated(h, hand, live, c, pos, p, leader, decl, lead, on_table, trump, moves):
+    """Whether another card of ``hand`` equivalent to ``c`` (:func:`_twins`) is at least as good
+    for player ``p`` when the trick's side is settled (:func:`_trick_side`): the two win the same
+    tricks, so the one with more points is better in a trick his side wins (the other one moves
+    to a later trick, where it is worth at most the same) and the one with fewer points in a trick
+    the other side wins."""
+    side = _trick_side(h, c, pos, leader, decl, lead, on_table, trump, moves)
+    if side < 0:
+        return False
+    up = side == (1 if p == decl else 0)
+    lane_ = U64(0xFFFF) << U64(16 * (c >> 4))
+    if up:
+        cand = hand & lane_ & ~((U64(2) << U64(c)) - U64(1))
+    else:
+        cand = hand & lane_ & ((U64(1) << U64(c)) - U64(1))
+    while cand:
+        c2 = lowest_bit(cand) if up else highest_bit(cand)
+        cand &= ~(U64(1) << U64(c2))
+        lo = min(c, c2)
+        hi = max(c, c2)
+        between = ((U64(1) << U64(hi)) - U64(1)) & ~((U64(2) << U64(lo)) - U64(1))
+        if between & live & ~hand:
+            return False
+        if _twins(hand, live, c, c2, p, decl):
+            return True
+    return False
 
 
 @jit(inline="always")
@@ -158,29 +295,30 @@ def _search(h, pos, leader, decl, trump, lead, on_table, won, pending, alpha, be
     trick start whose table entry was already probed); ``lead``: the card led (−1 at a trick
     start); ``on_table``: uint64 cards of the trick; ``won``: 1 if the declarer has won a trick;
     ``pending``: marriage points he declared before winning one (they count once he does);
-    ``moves``: int64[25, 27] scratch (row ``d`` the moves after ``d`` cards played; row 24
-    the trick's cards by position, then from column 3 the best card found at each depth).  One recursive function, since numba cannot cache mutually
-    recursive ones.
+    ``moves``: int64[25, 27] scratch (row ``d`` the moves after ``d`` cards played in columns
+    0..7 and their values in columns 10..17; row 24 the trick's cards by position, then from
+    column 3 the best card found at each depth).  One recursive function, since numba cannot
+    cache mutually recursive ones.
     """
     stats[0] += 1
     if pos == 0:
         if h[leader] == U64(0):
             return 0
+        if popcount(h[leader]) == 1:
+            return _last_trick(h, leader, decl, trump, pending)
         ub = _ceiling(h, decl, trump, pending)
+        sure, forced = _cash(h, leader, trump)
         lb = 0
-        sure = _sure_winners(h, leader, trump)
         if leader == decl:
-            # He takes at least his own cards in those tricks, and the pending marriage.
-            if sure:
-                lb = hand_points(sure) + (pending if won == 0 else 0)
-        else:
-            # A defender's sure tricks take the declarer's cards in them away from him.
-            ub -= hand_points(sure)
+            lb = _floor(h, decl, trump, won, pending, sure, forced)
+        elif sure:
+            # A defender's winners take their cards and the ones they force away from him.
+            ub -= hand_points(sure) + forced
         if ub <= alpha:
             return ub
         if lb >= beta:
             return lb
-        tag = 1 + leader + 3 * won + 6 * (pending // 20) + 24 * trump + 120 * decl
+        tag = 1 + leader + 3 * won + 6 * (pending // 20) + 48 * trump + 240 * decl
         slot = _slot(h, tag, keys.shape[0] - 1)
         lo = lb
         hi = ub
@@ -224,7 +362,7 @@ def _search(h, pos, leader, decl, trump, lead, on_table, won, pending, alpha, be
         nwon = won
         npend = pending
         if w == decl:
-            gain = hand_points(on_table) + (pending if won == 0 else 0)
+            gain = hand_points(on_table) + pending
             nwon = 1
             npend = 0
         # The next tricks reuse ``moves[24]``: this trick's cards are put back for the callers.
@@ -240,6 +378,7 @@ def _search(h, pos, leader, decl, trump, lead, on_table, won, pending, alpha, be
     p = (leader + pos) % 3
     hand = h[p]
     legal = legal_plays(hand, -1 if pos == 0 else lead >> 4, trump)
+    live = h[0] | h[1] | h[2] | on_table
     depth = 24 - popcount(h[0] | h[1] | h[2])
     n = _order(legal, pos, leader, p, decl, lead, on_table, trump, moves, depth)
     if hint >= 0:
@@ -252,6 +391,30 @@ def _search(h, pos, leader, decl, trump, lead, on_table, won, pending, alpha, be
     best_v = -1 if maxing else 9999
     for k in range(n):
         c = moves[depth, k]
+        if _dominated(h, hand, live, c, pos, p, leader, decl, lead, on_table, trump, moves):
+            # Never a bound for a twin's skip below: the twin that dominates it is searched.
+            moves[depth, 10 + k] = 9999 if maxing else -9999
+            continue
+        # A card equivalent to one already searched is worth the latter's value within their
+        # point difference (:func:`_twins`): skip it when that cannot reach the window.
+        skip = False
+        for j in range(k):
+            c2 = moves[depth, j]
+            if c2 >> 4 == c >> 4 and _twins(hand, live, c, c2, p, decl):
+                d = abs(RANK_POINTS[c & 15] - RANK_POINTS[c2 & 15])
+                v2 = moves[depth, 10 + j]
+                if maxing and v2 + d <= alpha:
+                    skip = True
+                    best_v = max(best_v, v2 + d)
+                    moves[depth, 10 + k] = v2 + d
+                    break
+                if not maxing and v2 - d >= beta:
+                    skip = True
+                    best_v = min(best_v, v2 - d)
+                    moves[depth, 10 + k] = v2 - d
+                    break
+        if skip:
+            continue
         cb = U64(1) << U64(c)
         h[p] = hand & ~cb
         bonus = 0
@@ -265,6 +428,7 @@ def _search(h, pos, leader, decl, trump, lead, on_table, won, pending, alpha, be
         v = bonus + _search(h, pos + 1, leader, decl, trump, c if pos == 0 else lead, on_table | cb, won, npend,
                             alpha - bonus, beta - bonus, keys, bounds, moves, stats)
         h[p] = hand
+        moves[depth, 10 + k] = v
         if (maxing and v > best_v) or (not maxing and v < best_v):
             moves[24, 3 + depth] = c
         if maxing:
