@@ -310,16 +310,23 @@ def _search(h, pos, leader, decl, trump, lead, on_table, won, pending, alpha, be
     """The declarer's points from the current trick on (this trick included), fail-soft within
     ``(alpha, beta)``.
 
-    ``h``: uint64[3] hands by player (changed and restored); ``pos``: cards on the trick (−1: a
-    trick start whose table entry was already probed); ``lead``: the card led (−1 at a trick
-    start); ``on_table``: uint64 cards of the trick; ``won``: 1 if the declarer has won a trick;
-    ``pending``: marriage points he declared before winning one (they count once he does);
-    ``moves``: int64[25, 27] scratch (row ``d`` the moves after ``d`` cards played in columns
-    0..7 and their values in columns 10..17; row 24 the trick's cards by position, then from
-    column 3 the best card found at each depth).  One recursive function, since numba cannot
-    cache mutually recursive ones.
+    ``h``: uint64[3] hands by player (changed and restored); ``pos``: cards on the trick (0..2);
+    ``lead``: the card led (−1 at a trick start); ``on_table``: uint64 cards of the trick;
+    ``won``: 1 if the declarer has won a trick; ``pending``: marriage points he declared before
+    winning one (they count once he does); ``moves``: int64[25, 27] scratch (row ``d`` the moves
+    after ``d`` cards played in columns 0..7 and their values in columns 10..17; row 24 the
+    trick's cards by position, then from column 3 the best card found at each depth).  One
+    recursive function, since numba cannot cache mutually recursive ones; one call per position
+    (``stats[0]`` counts them), the trick's end settled by the caller.
     """
     stats[0] += 1
+    slot = np.int64(-1)
+    hint = np.int64(-1)
+    a0 = alpha
+    b0 = beta
+    lo = np.int64(0)
+    hi = np.int64(0)
+    tag = 0
     if pos == 0:
         if h[leader] == U64(0):
             return 0
@@ -346,7 +353,6 @@ def _search(h, pos, leader, decl, trump, lead, on_table, won, pending, alpha, be
         slot = _slot(h, tag, keys.shape[0] - 1)
         lo = lb
         hi = ub
-        hint = np.int64(-1)
         if keys[slot, 3] == U64(tag) and keys[slot, 0] == h[0] and keys[slot, 1] == h[1] and keys[slot, 2] == h[2]:
             lo = max(lo, np.int64(bounds[slot, 0]))
             hi = min(hi, np.int64(bounds[slot, 1]))
@@ -357,55 +363,19 @@ def _search(h, pos, leader, decl, trump, lead, on_table, won, pending, alpha, be
             return hi
         if lo == hi:
             return lo
-        a0 = max(alpha, lo)
-        b0 = min(beta, hi)
-        # At pos -1 ``lead`` carries the lead to try first (-1: none).
-        v = _search(h, _NEG, leader, decl, trump, hint, on_table, won, pending, a0, b0, keys, bounds, moves, stats)
-        if v <= a0:
-            hi = min(hi, v)
-        elif v >= b0:
-            lo = max(lo, v)
-        else:
-            lo = v
-            hi = v
-        keys[slot, 0] = h[0]
-        keys[slot, 1] = h[1]
-        keys[slot, 2] = h[2]
-        keys[slot, 3] = U64(tag)
-        bounds[slot, 0] = lo
-        bounds[slot, 1] = hi
-        bounds[slot, 2] = 1 + moves[24, 3 + 24 - popcount(h[0] | h[1] | h[2])]
-        return v
-    if pos == 3:
-        best = trick_best(on_table, lead >> 4, trump)
-        w = leader
-        for k in range(3):
-            if moves[24, k] == best:
-                w = (leader + k) % 3
-        gain = 0
-        nwon = won
-        npend = pending
-        if w == decl:
-            gain = hand_points(on_table) + pending
-            nwon = 1
-            npend = 0
-        # The next tricks reuse ``moves[24]``: this trick's cards are put back for the callers.
-        t0, t1, t2 = moves[24, 0], moves[24, 1], moves[24, 2]
-        v = gain + _search(h, _ZERO, w, decl, trump, _NEG, U64(0), nwon, npend, alpha - gain, beta - gain,
-                           keys, bounds, moves, stats)
-        moves[24, 0], moves[24, 1], moves[24, 2] = t0, t1, t2
-        return v
-    hint = np.int64(-1)
-    if pos < 0:
-        pos = 0
-        hint = lead
+        alpha = max(alpha, lo)
+        beta = min(beta, hi)
+        a0 = alpha
+        b0 = beta
     p = (leader + pos) % 3
     hand = h[p]
-    legal = legal_plays(hand, -1 if pos == 0 else lead >> 4, trump)
+    led = -1 if pos == 0 else lead >> 4
+    legal = legal_plays(hand, led, trump)
     live = h[0] | h[1] | h[2] | on_table
     depth = 24 - popcount(h[0] | h[1] | h[2])
     n = _order(legal, pos, leader, p, decl, lead, on_table, trump, moves, depth)
     if hint < 0:
+        # The best card found last at this depth (in a sibling's search) first.
         hint = moves[24, 3 + depth]
     if hint >= 0:
         for k in range(n):
@@ -452,8 +422,27 @@ def _search(h, pos, leader, decl, trump, lead, on_table, won, pending, alpha, be
             else:
                 npend = pending + marriage_value(c >> 4, trump)
         moves[24, pos] = c
-        v = bonus + _search(h, pos + 1, leader, decl, trump, c if pos == 0 else lead, on_table | cb, won, npend,
-                            alpha - bonus, beta - bonus, keys, bounds, moves, stats)
+        if pos < 2:
+            v = bonus + _search(h, pos + 1, leader, decl, trump, c if pos == 0 else lead, on_table | cb, won, npend,
+                                alpha - bonus, beta - bonus, keys, bounds, moves, stats)
+        else:
+            trick = on_table | cb
+            w = p
+            best = trick_best(trick, led, trump)
+            for j in range(2):
+                if moves[24, j] == best:
+                    w = (leader + j) % 3
+            gain = 0
+            nwon = won
+            if w == decl:
+                gain = hand_points(trick) + pending
+                nwon = 1
+                npend = 0
+            # The next tricks reuse ``moves[24]``: this trick's cards are put back afterwards.
+            t0, t1 = moves[24, 0], moves[24, 1]
+            v = gain + _search(h, _ZERO, w, decl, trump, _NEG, U64(0), nwon, npend, alpha - gain, beta - gain,
+                               keys, bounds, moves, stats)
+            moves[24, 0], moves[24, 1], moves[24, 2] = t0, t1, c
         h[p] = hand
         moves[depth, 10 + k] = v
         if (maxing and v > best_v) or (not maxing and v < best_v):
@@ -470,6 +459,21 @@ def _search(h, pos, leader, decl, trump, lead, on_table, won, pending, alpha, be
                 beta = best_v
         if alpha >= beta:
             break
+    if slot >= 0:
+        if best_v <= a0:
+            hi = min(hi, best_v)
+        elif best_v >= b0:
+            lo = max(lo, best_v)
+        else:
+            lo = best_v
+            hi = best_v
+        keys[slot, 0] = h[0]
+        keys[slot, 1] = h[1]
+        keys[slot, 2] = h[2]
+        keys[slot, 3] = U64(tag)
+        bounds[slot, 0] = lo
+        bounds[slot, 1] = hi
+        bounds[slot, 2] = 1 + moves[24, 3 + depth]
     return best_v
 
 
