@@ -180,6 +180,56 @@ def _last_trick(h, leader, decl, trump, pending):
 
 
 @jit(inline="always")
+def _two_tricks(h, leader, decl, trump, won, pending):
+    """The declarer's points from the last two tricks (two cards in each hand), by plain
+    minimax: at most eight ways to play the first of them, the last one follows."""
+    ps = ((leader + 1) % 3, (leader + 2) % 3)
+    hand0 = h[leader]
+    best0 = -1 if leader == decl else 9999
+    m0 = hand0
+    while m0:
+        c0 = lowest_bit(m0)
+        m0 &= m0 - U64(1)
+        led = c0 >> 4
+        bonus = 0
+        npend = pending
+        if leader == decl and can_declare(hand0, c0):
+            if won:
+                bonus = marriage_value(led, trump)
+            else:
+                npend = pending + marriage_value(led, trump)
+        best1 = -1 if ps[0] == decl else 9999
+        m1 = legal_plays(h[ps[0]], led, trump)
+        while m1:
+            c1 = lowest_bit(m1)
+            m1 &= m1 - U64(1)
+            best2 = -1 if ps[1] == decl else 9999
+            m2 = legal_plays(h[ps[1]], led, trump)
+            while m2:
+                c2 = lowest_bit(m2)
+                m2 &= m2 - U64(1)
+                trick = (U64(1) << U64(c0)) | (U64(1) << U64(c1)) | (U64(1) << U64(c2))
+                b = trick_best(trick, led, trump)
+                w = leader if b == c0 else (ps[0] if b == c1 else ps[1])
+                v = bonus
+                pend = npend
+                if w == decl:
+                    v += hand_points(trick) + pend
+                    pend = 0
+                rest = (h[0] | h[1] | h[2]) & ~trick
+                last = trick_best(rest, lowest_bit(h[w] & ~trick) >> 4, trump)
+                if (h[decl] >> U64(last)) & U64(1):
+                    v += hand_points(rest) + pend
+                if (ps[1] == decl and v > best2) or (ps[1] != decl and v < best2):
+                    best2 = v
+            if (ps[0] == decl and best2 > best1) or (ps[0] != decl and best2 < best1):
+                best1 = best2
+        if (leader == decl and best1 > best0) or (leader != decl and best1 < best0):
+            best0 = best1
+    return best0
+
+
+@jit(inline="always")
 def _twins(hand, live, c, c2, p, decl):
     """Whether cards ``c`` and ``c2`` of ``hand`` (same suit) are equivalent for the rest of the
     play: no card ``live`` (in a hand or on the trick) of another player lies between them, and
@@ -332,6 +382,8 @@ def _search(h, pos, leader, decl, trump, lead, on_table, won, pending, alpha, be
             return 0
         if popcount(h[leader]) == 1:
             return _last_trick(h, leader, decl, trump, pending)
+        if popcount(h[leader]) == 2:
+            return _two_tricks(h, leader, decl, trump, won, pending)
         ub = _ceiling(h, decl, trump, pending)
         sure, forced = _cash(h, leader, trump)
         mine, theirs = _masters(h, decl, trump)
