@@ -177,6 +177,29 @@ def _masters(h, decl, trump):
 
 
 @jit(inline="always")
+def trick_start_bounds(h, leader, decl, trump, won, pending):
+    """``(lower, upper)`` int64 bounds of the declarer's points to come at a trick start: player
+    ``leader`` on lead, ``h`` uint64[3] the hands by player, ``won`` and ``pending`` as in
+    :func:`_search`.  Upper: every point out and every marriage he may declare
+    (:func:`_ceiling`), less the points the defenders surely take (their master trumps, or the
+    leading defender's cashed winners with the cards they force, :func:`_cash`).  Lower: his
+    master trumps (:func:`_masters`), or on lead his cashed winners with the cards they force and
+    his marriages (:func:`_floor`)."""
+    ub = _ceiling(h, decl, trump, pending)
+    sure, forced = _cash(h, leader, trump)
+    mine, theirs = _masters(h, decl, trump)
+    lb = 0
+    if mine:
+        lb = hand_points(mine) + pending
+    cut = hand_points(theirs)
+    if leader == decl:
+        lb = max(lb, _floor(h, decl, trump, won, pending, sure, forced))
+    elif sure:
+        cut = max(cut, hand_points(sure) + forced)
+    return lb, ub - cut
+
+
+@jit(inline="always")
 def _last_trick(h, leader, decl, trump, pending):
     """The declarer's points from the last trick (one card in each hand)."""
     cards = h[0] | h[1] | h[2]
@@ -391,19 +414,7 @@ def _search(h, pos, leader, decl, trump, lead, on_table, won, pending, alpha, be
             return _last_trick(h, leader, decl, trump, pending)
         if popcount(h[leader]) == 2:
             return _two_tricks(h, leader, decl, trump, won, pending)
-        ub = _ceiling(h, decl, trump, pending)
-        sure, forced = _cash(h, leader, trump)
-        mine, theirs = _masters(h, decl, trump)
-        lb = 0
-        if mine:
-            lb = hand_points(mine) + pending
-        cut = hand_points(theirs)
-        if leader == decl:
-            lb = max(lb, _floor(h, decl, trump, won, pending, sure, forced))
-        elif sure:
-            # A defender's winners take their cards and the ones they force away from him.
-            cut = max(cut, hand_points(sure) + forced)
-        ub -= cut
+        lb, ub = trick_start_bounds(h, leader, decl, trump, won, pending)
         if ub <= alpha:
             return ub
         if lb >= beta:
@@ -548,6 +559,17 @@ def solve_position(hands, decl, trump, keys, bounds, moves, stats):
     # siblings tried first it visits fewer nodes than a bisection by null windows (1.3 times
     # fewer on the benchmark deals; MTD(f) from the middle of the range took twice the bisection's).
     return _search(h, _ZERO, _ZERO, decl, trump, _NEG, U64(0), _ZERO, _ZERO, _NEG, np.int64(9999), keys, bounds,
+                   moves, stats)
+
+
+@jit
+def search_from(hands, leader, decl, trump, won, pending, alpha, beta, keys, bounds, moves, stats):
+    """The declarer's points to come from a trick start (int64, fail-soft within ``(alpha,
+    beta)``: at most ``alpha`` means at most that, at least ``beta`` at least that): ``hands``
+    uint64[3] by player, ``leader`` on lead, ``won`` 1 if the declarer has won a trick,
+    ``pending`` the marriage points he declared before (docs/RULES.md §1.6); the rest as in
+    :func:`solve_position`.  What the tests check against :func:`minimax`."""
+    return _search(hands.copy(), _ZERO, leader, decl, trump, _NEG, U64(0), won, pending, alpha, beta, keys, bounds,
                    moves, stats)
 
 
