@@ -14,10 +14,15 @@ Players are numbered ``0, 1, 2`` in play order from the first leader (the active
 dealer's left, :func:`cardsim.games.g501.rules.active_seat`).  Legal cards, the trick's best card,
 card points and marriages are the engine's own functions (:mod:`cardsim.games.g501.rules`).
 
-Search: fail-soft alpha-beta on points with a transposition table at trick starts keyed on the
-three hands, the leader, the declarer, the trump and the marriage state; moves ordered (leads
-from the top, followers try the cheapest winning card first).  Cards are *not* merged: two
-cards that are equivalent for winning tricks still carry different card points.
+Search: one fail-soft alpha-beta on the whole window of points, with a transposition table at
+trick starts (2**16 entries) keyed on the three hands, the leader, the declarer, the trump and
+the marriage state.  At a trick start: bounds from quick tricks and master trumps
+(:func:`trick_start_bounds`), then the table; the last two tricks by a plain inline minimax.
+Moves: the table's best lead, else the best card found last at the same depth, first; then leads
+from the top, followers the cheapest winning card first.  Cards equivalent for winning tricks
+(:func:`_twins`) are not merged, since their card points differ, but bounded: when the side
+winning the trick is settled only the better twin is searched (:func:`_dominated`), otherwise a
+twin is skipped when a searched one's value plus the point difference misses the window.
 """
 from __future__ import annotations
 
