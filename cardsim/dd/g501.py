@@ -340,17 +340,17 @@ def _dominated(h, hand, live, c, pos, p, leader, decl, lead, on_table, trump, mo
 @jit(inline="always")
 def _order(legal, pos, leader, p, decl, lead, on_table, trump, moves, depth):
     """Write ``legal``'s cards to ``moves[depth]`` in search order; returns how many.  Leads:
-    from the top.  Follows: the cheapest card that takes the lead first, then the others from
+    by rank from the aces down (a third fewer nodes than from the top of each suit in turn).  Follows: the cheapest card that takes the lead first, then the others from
     the top when the card winning so far is the player's side's (points for it), else from the
     bottom."""
     n = 0
     if pos == 0:
-        m = legal
-        while m:
-            c = highest_bit(m)
-            m &= ~(U64(1) << U64(c))
-            moves[depth, n] = c
-            n += 1
+        for i in range(6):
+            for s in range(4):
+                c = 16 * s + 5 - i
+                if (legal >> U64(c)) & U64(1):
+                    moves[depth, n] = c
+                    n += 1
         return n
     best = trick_best(on_table, lead >> 4, trump)
     bs = best >> 4
