@@ -165,7 +165,7 @@ def test_501_search_from_any_trick_start_equals_minimax_in_every_window():
     moves = np.zeros(D501.MOVES_SHAPE, dtype=np.int64)
     stats = np.zeros(1, dtype=np.int64)
     sides = set()
-    for i in range(600):
+    for i in range(300):
         h = random_501(rng, 2 + i % 4)
         leader, decl, trump, won, pending = random_state(rng)
         ref = D501.minimax(h.copy(), 0, leader, decl, trump, -1, U(0), np.zeros(3, dtype=np.int64), won, pending)
@@ -181,7 +181,7 @@ def test_501_search_from_any_trick_start_equals_minimax_in_every_window():
 def test_501_trick_start_bounds_hold_and_bite():
     rng = np.random.default_rng(8)
     lows = highs = 0
-    for i in range(800):
+    for i in range(400):
         h = random_501(rng, 2 + i % 4)
         leader, decl, trump, won, pending = random_state(rng)
         ref = D501.minimax(h.copy(), 0, leader, decl, trump, -1, U(0), np.zeros(3, dtype=np.int64), won, pending)
@@ -189,7 +189,7 @@ def test_501_trick_start_bounds_hold_and_bite():
         assert lb <= ref <= ub, (h, leader, decl, trump, won, pending, lb, ub, ref)
         lows += lb == ref > 0
         highs += ub == ref
-    assert lows >= 10 and highs >= 40  # exact on some positions (18 and 73 of 800): they do cut
+    assert lows >= 4 and highs >= 20  # exact on some positions (8 and 39 of 400): they do cut
 
 
 REAL_501 = [

@@ -19,10 +19,11 @@ trick starts (2**16 entries) keyed on the three hands, the leader, the declarer,
 the marriage state.  At a trick start: bounds from quick tricks and master trumps
 (:func:`trick_start_bounds`), then the table; the last two tricks by a plain inline minimax.
 Moves: the table's best lead, else the best card found last at the same depth, first; then leads
-from the top, followers the cheapest winning card first.  Cards equivalent for winning tricks
-(:func:`_twins`) are not merged, since their card points differ, but bounded: when the side
-winning the trick is settled only the better twin is searched (:func:`_dominated`), otherwise a
-twin is skipped when a searched one's value plus the point difference misses the window.
+by rank from the aces down, followers the cheapest winning card first.  Cards equivalent for
+winning tricks (:func:`_twins`) are not merged, since their card points differ, but bounded:
+when the side winning the trick is settled only the better twin is searched
+(:func:`_dominated`), otherwise a twin is skipped when a searched one's value plus the point
+difference misses the window.
 """
 from __future__ import annotations
 
@@ -341,9 +342,9 @@ def _dominated(h, hand, live, c, pos, p, leader, decl, lead, on_table, trump, mo
 def _order(legal, pos, leader, p, decl, lead, on_table, trump, moves, depth):
     """Write ``legal``'s cards to ``moves[depth]`` in search order; returns how many.  Leads:
     by rank from the aces down, trumps last in each rank (a third fewer nodes than from the top
-    of each suit in turn).  Follows: the cheapest card that takes the lead first, then the others from
-    the top when the card winning so far is the player's side's (points for it), else from the
-    bottom."""
+    of each suit in turn).  Follows: the cheapest card that takes the lead first, then the others
+    from the top when the card winning so far is the player's side's (points for it), else from
+    the bottom."""
     n = 0
     if pos == 0:
         for i in range(6):
