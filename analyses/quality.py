@@ -19,10 +19,11 @@ from cardsim.runner import ChunkStore, make_run, manifest_key
 
 TITLE = "How good are the strategies?"
 GAMES = ("vint", "500", "501")
-FULL = {"vint": 1000, "500": 300, "501": 200}
-"""Most deals per game in a full report: the DD solvers cost about 0.3-0.6 s a deal and strategy
-(BENCHMARKS.md, Double-dummy), so this section alone adds several minutes to `make report`."""
-QUICK = {"vint": 60, "500": 20, "501": 12}
+FULL = {"vint": 600, "500": 2000, "501": 2000}
+"""Most deals per game in a full report.  Each strategy's contracts are solved: Vint through
+DDS at about 0.05-0.1 s a deal and strategy, so Vint is the slow game here; the numba solvers
+of 501 and Five Hundred take about 10-20 ms a deal (BENCHMARKS.md, Double-dummy)."""
+QUICK = {"vint": 40, "500": 40, "501": 40}
 """Deals per game with ``--quick`` (make report QUICK=1, the report test)."""
 
 GLOSSARY = {
