@@ -83,35 +83,47 @@ def random_play_view(rng):
 
 
 # ------------------------------------------------------------------ (a) parameter constants
+def _own_parameters():
+    """Strategies with their own constants: heuristic_v1 bids with heuristic's functions, so it
+    reads the same vector through the HEURISTIC_* constants."""
+    return [st for st in S.REGISTRY.strategies() if st.name != "heuristic_v1"]
+
+
+def test_heuristic_v1_has_heuristic_parameters():
+    assert S.HEURISTIC_V1.params == S.HEURISTIC.params
+    assert S.HEURISTIC_V1.bounds == S.HEURISTIC.bounds and S.HEURISTIC_V1.kinds == S.HEURISTIC.kinds
+    assert (S.HEURISTIC.id, S.HEURISTIC_V1.id) == (1, 2)
+
+
 def test_parameter_constants_follow_the_registry_order():
     checked = 0
-    for strategy in S.REGISTRY.strategies():
+    for strategy in _own_parameters():
         for name in strategy.params:
             const = f"{strategy.name.upper()}_{name.upper()}"
             assert getattr(S, const) == strategy.param_index(name), const
             checked += 1
     assert checked == 13
     # no constant left over from a renamed or removed parameter
-    prefixes = tuple(f"{st.name.upper()}_" for st in S.REGISTRY.strategies())
+    prefixes = tuple(f"{st.name.upper()}_" for st in _own_parameters())
     consts = {n for n in dir(S) if n.startswith(prefixes) and isinstance(getattr(S, n), int)}
-    assert consts == {f"{st.name.upper()}_{p.upper()}" for st in S.REGISTRY.strategies() for p in st.params}
+    assert consts == {f"{st.name.upper()}_{p.upper()}" for st in _own_parameters() for p in st.params}
 
 
 # ------------------------------------------------------------------ (b) dispatch == the strategy's function
 def _direct_blind(strategy, p, rng, position, score, cur):
-    if strategy is S.HEURISTIC:
+    if strategy is S.HEURISTIC or strategy is S.HEURISTIC_V1:
         return S.heuristic_blind(p, rng, position, score, cur)
     return S.random_blind(p, rng, cur)
 
 
 def _direct_open(strategy, p, rng, hand, cur, memo):
-    if strategy is S.HEURISTIC:
+    if strategy is S.HEURISTIC or strategy is S.HEURISTIC_V1:
         return S.heuristic_open(p, hand, cur, memo)
     return S.random_open(p, rng, cur)
 
 
 def _direct_contract(strategy, p, rng, hand, bid, out):
-    if strategy is S.HEURISTIC:
+    if strategy is S.HEURISTIC or strategy is S.HEURISTIC_V1:
         return S.heuristic_contract(p, hand, bid, out)
     return S.random_contract(p, rng, hand, bid, out)
 
@@ -120,6 +132,8 @@ def _direct_play(strategy, p, rng, view):
     _, hand, legal, trick, led, trump, played, is_decl, won_any = view
     if strategy is S.HEURISTIC:
         return S.heuristic_play(hand, legal, trick, led, trump, played, is_decl, won_any)
+    if strategy is S.HEURISTIC_V1:
+        return S.heuristic_play_v1(hand, legal, trick, led, trump, played, is_decl, won_any)
     return S.random_play(p, rng, hand, legal, led)
 
 

@@ -23,13 +23,12 @@ U64 = np.uint64
 
 RANDOM = 0
 HEURISTIC = 1
+HEURISTIC_V1 = 2
 
 REGISTRY = Registry("500")
 REGISTRY.add("random", RANDOM, {}, "random legal play (the baseline): pass or bid on a coin flip, a uniform "
              "higher bid, uniform discard and uniform legal cards")
-REGISTRY.add(
-    "heuristic",
-    HEURISTIC,
+_HEURISTIC_SPEC = (
     {"margin": 0.0, "partner": 2.6, "kitty": 0.7, "jump": 1.0, "nt_bias": 0.0},
     "values the hand per denomination (jokers, bowers, trump length, side aces, expected kitty "
     "and partner tricks), bids the highest contract it expects to make less `margin` tricks "
@@ -43,6 +42,10 @@ REGISTRY.add(
     {"margin": (-10, 10), "partner": (0, 10), "kitty": (0, 6), "jump": (0, 1), "nt_bias": (-10, 10)},
     {"jump": "bool"},
 )
+REGISTRY.add("heuristic", HEURISTIC, *_HEURISTIC_SPEC)
+REGISTRY.add("heuristic_v1", HEURISTIC_V1, _HEURISTIC_SPEC[0],
+             "the default until issue 12, kept so that old results stay reproducible: bids and "
+             "discards like heuristic, plays its old cards", *_HEURISTIC_SPEC[2:])
 """Heuristic parameters: ``margin`` tricks of safety subtracted before bidding; ``partner``
 tricks expected from partner; ``kitty`` tricks expected from the kitty; ``jump`` 1 = bid the
 highest makeable contract at once, 0 = the cheapest overcall of that denomination;
@@ -463,6 +466,20 @@ def heuristic_follow(hand, denom, seat, declarer, leader, trick, n_in_trick, led
 def heuristic_play(seat, hand, denom, declarer, leader, trick, n_in_trick, led, played, known, decl_tricks,
                    contract_tricks):
     """:func:`heuristic_lead` or :func:`heuristic_follow`, counting as unseen every card not in
+    hand, not played and not in the declarer's own discard (``known``).  It takes no parameters
+    and no random stream: every array passed into the hot per-card path costs a reference count."""
+    unseen = FULL_EFF[denom] & ~hand & ~played & ~known
+    if n_in_trick == 0:
+        return heuristic_lead(hand, denom, seat, declarer, unseen)
+    return heuristic_follow(hand, denom, seat, declarer, leader, trick, n_in_trick, led, unseen,
+                            decl_tricks, contract_tricks)
+
+
+# ---------------------------------------------------------------- heuristic_v1 (id 2): the old card play
+@jit(inline="always")
+def heuristic_play_v1(seat, hand, denom, declarer, leader, trick, n_in_trick, led, played, known, decl_tricks,
+                   contract_tricks):
+    """heuristic_v1's card play (the default until issue 12), unchanged: :func:`heuristic_lead` or :func:`heuristic_follow`, counting as unseen every card not in
     hand, not played and not in the declarer's own discard (``known``).  It takes no parameters
     and no random stream: every array passed into the hot per-card path costs a reference count."""
     unseen = FULL_EFF[denom] & ~hand & ~played & ~known

@@ -40,8 +40,7 @@ RANDOM = REGISTRY.add(
     {"p_pass": (0, 1), "max_raise": (1, 154), "p_blind": (0, 1), "p_abandon": (0, 1), "p_declare": (0, 1)},
     {"max_raise": "int"},
 )
-HEURISTIC = REGISTRY.add(
-    "heuristic", 1,
+_HEURISTIC_PARAMS = (
     {"margin": 0.0, "abandon": 10.0, "target_margin": 12.0, "blind_level": 72.0, "blind_pos": -1.0,
      "blind_score": 501.0, "blind_cur": 70.0, "blind_prob": 0.15},
     "Estimates its deal points and bids up to estimate - margin; abandons when the estimate with "
@@ -60,6 +59,11 @@ HEURISTIC = REGISTRY.add(
      "blind_pos": (-1, 2), "blind_score": (-100000, 100000), "blind_cur": (0, 10000), "blind_prob": (0, 1)},
     {"blind_level": "int", "blind_pos": "int", "blind_score": "int", "blind_cur": "int"},
 )
+HEURISTIC = REGISTRY.add("heuristic", 1, *_HEURISTIC_PARAMS)
+HEURISTIC_V1 = REGISTRY.add(
+    "heuristic_v1", 2, _HEURISTIC_PARAMS[0],
+    "The default until issue 12, kept so that old results stay reproducible: bids, declares and "
+    "gives like heuristic; plays its old cards.", *_HEURISTIC_PARAMS[2:])
 
 # Parameter positions, by name (``<STRATEGY>_<PARAM>``; tests check them against the registry).
 RANDOM_P_PASS = RANDOM.param_index("p_pass")
@@ -405,6 +409,60 @@ def heuristic_contract(p, hand, bid, out):
 @jit(inline="always")
 def heuristic_play(hand, legal, trick, led, trump, played, is_declarer, won_any):
     """Leading: declare a marriage when it can count, else cash masters (a declarer draws trumps
+    first), else the card of least value.  Following: the least valuable card when it cannot
+    win; last to play, the winning card worth most (the smallest trump when ruffing); second,
+    a master of the winners, else the smallest ruff, else the least valuable card."""
+    unseen = DECK_MASK & ~U64(played) & ~U64(hand)
+    if led < 0:
+        ms = marriage_suits(hand)
+        masters = _masters(hand, unseen)
+        if ms != 0:
+            if won_any or masters != U64(0) or popcount(hand) > 3:
+                s = trump if (trump != NT and (ms >> trump) & 1) else highest_bit(U64(ms))
+                return 16 * s + RQ + DECLARE_FLAG
+        if masters != U64(0):
+            tm = U64(0)
+            if trump != NT:
+                tm = masters & (U64(0xFFFF) << U64(16 * trump))
+                if is_declarer and tm != U64(0) and (unseen >> U64(16 * trump)) & _LANE6 != U64(0):
+                    return highest_bit(tm)
+            side = masters & ~tm
+            if side != U64(0):
+                return _most_points(side)
+        return _lowest_value(hand, trump)
+    # following: find the current winner
+    led_suit = led >> 4
+    w = trick_best(trick, led_suit, trump)
+    winners = U64(0)
+    h = U64(legal)
+    while h:
+        c = lowest_bit(h)
+        h &= h - U64(1)
+        if beats(c, w, trump):
+            winners |= U64(1) << U64(c)
+    if winners == U64(0):
+        return _lowest_value(legal, trump)
+    if popcount(trick) == 2:
+        # last to play: the winning card worth most, but spend the smallest trump when ruffing
+        side = winners
+        if trump != NT and led_suit != trump:
+            side = winners & ~(U64(0xFFFF) << U64(16 * trump))
+        if side != U64(0):
+            return _most_points(side)
+        return lowest_bit(winners)
+    # second to play: win only with a card the third player cannot beat in the led suit
+    masters = _masters(winners, unseen) & winners
+    if masters != U64(0):
+        return highest_bit(masters)
+    if trump != NT and led_suit != trump and (winners >> U64(16 * trump)) & _LANE6 != U64(0):
+        return lowest_bit(winners)
+    return _lowest_value(legal, trump)
+
+
+# ------------------------------------------------------------------ heuristic_v1 (id 2)
+@jit(inline="always")
+def heuristic_play_v1(hand, legal, trick, led, trump, played, is_declarer, won_any):
+    """heuristic_v1's card play (the default until issue 12), unchanged.  Leading: declare a marriage when it can count, else cash masters (a declarer draws trumps
     first), else the card of least value.  Following: the least valuable card when it cannot
     win; last to play, the winning card worth most (the smallest trump when ruffing); second,
     a master of the winners, else the smallest ruff, else the least valuable card."""
