@@ -29,12 +29,13 @@ followed by the seat's view of that decision (nothing else: never another seat's
   ``out`` (int64[5]): ``[abandon 0/1, trump 0..3 or NT 4, target, card given to the first
   opponent clockwise, card given to the second]``, entries 1-4 zero when abandoning.
 * ``play(sid, params, seat, streams, hand, legal, trick, led, trump, played, is_declarer,
-  won_any) -> int64`` a card (§1.5, §1.6): an index from ``legal``, plus ``DECLARE_FLAG`` to
+  won_any, decl_pos) -> int64`` a card (§1.5, §1.6): an index from ``legal``, plus ``DECLARE_FLAG`` to
   declare a marriage when leading.  ``hand``/``legal``/``played``: uint64 bit sets (played =
   every card played so far in the deal, this trick's included); ``trick``: uint64 bit set of
   the cards already played to this trick (0 when leading); ``led``: the trick's first card
   (-1 when leading); ``trump``: 0..3 or NT (4); ``is_declarer``/``won_any``: bools (won_any =
-  the seat has won a trick this deal).
+  the seat has won a trick this deal); ``decl_pos``: the declarer's place in this trick's order
+  (0 = he leads it, 1, 2; public: everyone sees who plays when).
 
 Apart from the tables, ``memo`` and ``out``, views are scalars and bit sets: every array passed
 to an inlined function costs an atomic reference-count increment and decrement per call, and
@@ -93,10 +94,10 @@ def contract(sid, params, seat, streams, hand, bid, blind, talon, out):
 
 
 @jit(inline="always")
-def play(sid, params, seat, streams, hand, legal, trick, led, trump, played, is_declarer, won_any):
+def play(sid, params, seat, streams, hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos):
     """The seat's card from ``legal`` (+ DECLARE_FLAG to declare a marriage), docs/RULES.md §1.5-§1.6."""
     if sid == _HEURISTIC:
-        return heuristic_play(hand, legal, trick, led, trump, played, is_declarer, won_any)
+        return heuristic_play(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos)
     elif sid == _HEURISTIC_V1:
         return heuristic_play_v1(hand, legal, trick, led, trump, played, is_declarer, won_any)
     elif sid == _RANDOM:
