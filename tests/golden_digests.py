@@ -41,6 +41,9 @@ VARIANTS = {
         "4 seats": (4, None, None),
         "3 seats random": (3, None, "random"),
         "4 seats random": (4, None, "random"),
+        # The default before issue 12: its digests equal the old "3 seats" / "4 seats" digests.
+        "3 seats heuristic_v1": (3, None, "heuristic_v1"),
+        "4 seats heuristic_v1": (4, None, "heuristic_v1"),
     },
     "500": {
         "quebec": (None, {"scoring": "quebec"}, None),
@@ -48,6 +51,9 @@ VARIANTS = {
         "quebec random": (None, {"scoring": "quebec"}, "random"),
         "subtract random": (None, {"scoring": "subtract"}, "random"),
         "subtract target 500": (None, {"scoring": "subtract", "target": 500}, None),
+        # The default before issue 12: its digests equal the old "quebec" / "subtract" digests.
+        "quebec heuristic_v1": (None, {"scoring": "quebec"}, "heuristic_v1"),
+        "subtract heuristic_v1": (None, {"scoring": "subtract"}, "heuristic_v1"),
     },
 }
 # The match runs: one per distinct match-level rule set (500's target and scoring end games).

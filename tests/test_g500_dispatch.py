@@ -21,6 +21,7 @@ FUNCTIONS = {
     "random": (S.random_bid, S.random_discard, S.random_play),
     # the heuristic's card play reads no parameters and no stream (it is on the hot path)
     "heuristic": (S.heuristic_bid, S.heuristic_discard, lambda params, states, *view: S.heuristic_play(*view)),
+    "heuristic_v1": (S.heuristic_bid, S.heuristic_discard, lambda params, states, *view: S.heuristic_play_v1(*view)),
 }
 
 

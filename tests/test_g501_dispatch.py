@@ -56,7 +56,7 @@ def random_play_view(rng):
     """A reachable play position: three random 8-card hands, random legal cards for a random
     number of plays; returns the view of the seat to play next: ``(seat, hand, legal, trick
     (bit set of the cards on the table), led (-1 when leading), trump, played, is_declarer,
-    won_any)``."""
+    won_any, decl_pos)``."""
     deck = rng.permutation(DECK)
     hands = [bits(deck[8 * i:8 * i + 8]) for i in range(3)]
     trump = int(rng.integers(0, 5))
@@ -79,47 +79,64 @@ def random_play_view(rng):
             seat, trick, led = winner, U64(0), -1
             won[seat] += 1
     legal = legal_plays(hands[seat], -1 if led < 0 else led >> 4, trump)
-    return (seat, hands[seat], legal, trick, led, trump, played, bool(rng.random() < 0.33), won[seat] > 0)
+    is_decl = bool(rng.random() < 0.33)
+    k = bin(int(trick)).count("1")
+    decl_pos = k if is_decl else int(rng.choice([p for p in range(3) if p != k]))
+    return (seat, hands[seat], legal, trick, led, trump, played, is_decl, won[seat] > 0, decl_pos)
 
 
 # ------------------------------------------------------------------ (a) parameter constants
+def _own_parameters():
+    """Strategies with their own constants: heuristic_v1 bids with heuristic's functions, so it
+    reads the same vector through the HEURISTIC_* constants."""
+    return [st for st in S.REGISTRY.strategies() if st.name != "heuristic_v1"]
+
+
+def test_heuristic_v1_has_heuristic_parameters():
+    assert S.HEURISTIC_V1.params == S.HEURISTIC.params
+    assert S.HEURISTIC_V1.bounds == S.HEURISTIC.bounds and S.HEURISTIC_V1.kinds == S.HEURISTIC.kinds
+    assert (S.HEURISTIC.id, S.HEURISTIC_V1.id) == (1, 2)
+
+
 def test_parameter_constants_follow_the_registry_order():
     checked = 0
-    for strategy in S.REGISTRY.strategies():
+    for strategy in _own_parameters():
         for name in strategy.params:
             const = f"{strategy.name.upper()}_{name.upper()}"
             assert getattr(S, const) == strategy.param_index(name), const
             checked += 1
     assert checked == 13
     # no constant left over from a renamed or removed parameter
-    prefixes = tuple(f"{st.name.upper()}_" for st in S.REGISTRY.strategies())
+    prefixes = tuple(f"{st.name.upper()}_" for st in _own_parameters())
     consts = {n for n in dir(S) if n.startswith(prefixes) and isinstance(getattr(S, n), int)}
-    assert consts == {f"{st.name.upper()}_{p.upper()}" for st in S.REGISTRY.strategies() for p in st.params}
+    assert consts == {f"{st.name.upper()}_{p.upper()}" for st in _own_parameters() for p in st.params}
 
 
 # ------------------------------------------------------------------ (b) dispatch == the strategy's function
 def _direct_blind(strategy, p, rng, position, score, cur):
-    if strategy is S.HEURISTIC:
+    if strategy is S.HEURISTIC or strategy is S.HEURISTIC_V1:
         return S.heuristic_blind(p, rng, position, score, cur)
     return S.random_blind(p, rng, cur)
 
 
 def _direct_open(strategy, p, rng, hand, cur, memo):
-    if strategy is S.HEURISTIC:
+    if strategy is S.HEURISTIC or strategy is S.HEURISTIC_V1:
         return S.heuristic_open(p, hand, cur, memo)
     return S.random_open(p, rng, cur)
 
 
 def _direct_contract(strategy, p, rng, hand, bid, out):
-    if strategy is S.HEURISTIC:
+    if strategy is S.HEURISTIC or strategy is S.HEURISTIC_V1:
         return S.heuristic_contract(p, hand, bid, out)
     return S.random_contract(p, rng, hand, bid, out)
 
 
 def _direct_play(strategy, p, rng, view):
-    _, hand, legal, trick, led, trump, played, is_decl, won_any = view
+    _, hand, legal, trick, led, trump, played, is_decl, won_any, decl_pos = view
     if strategy is S.HEURISTIC:
-        return S.heuristic_play(hand, legal, trick, led, trump, played, is_decl, won_any)
+        return S.heuristic_play(hand, legal, trick, led, trump, played, is_decl, won_any, decl_pos)
+    if strategy is S.HEURISTIC_V1:
+        return S.heuristic_play_v1(hand, legal, trick, led, trump, played, is_decl, won_any)
     return S.random_play(p, rng, hand, legal, led)
 
 
@@ -192,11 +209,12 @@ def test_play_dispatch_calls_the_strategys_own_function(name):
     leads = follows = 0
     for _ in range(N_VIEWS):
         view = random_play_view(rng)
-        seat, hand, legal, trick, led, trump, played, is_decl, won_any = view
+        seat, hand, legal, trick, led, trump, played, is_decl, won_any, decl_pos = view
         sids, params = table(strategy, seat, rng)
         streams = fresh_streams(rng)
         own = streams[1 + seat].copy()
-        got = D.play(sids[seat], params, seat, streams, hand, legal, trick, led, trump, played, is_decl, won_any)
+        got = D.play(sids[seat], params, seat, streams, hand, legal, trick, led, trump, played, is_decl, won_any,
+                     decl_pos)
         assert got == _direct_play(strategy, params[seat], own, view)
         assert streams[1 + seat, 0] == own[0]
         card = got - DECLARE_FLAG if got >= DECLARE_FLAG else got
@@ -226,7 +244,7 @@ def test_every_dispatch_function_names_its_decision_for_an_unhandled_id():
         "call": lambda: D.open_call(np.int64(99), params, 2, streams, hand, 0, 501, 0, np.zeros((4, 2))),
         "contract": lambda: D.contract(np.int64(99), params, 2, streams, hand, 70, False, bits(DECK[:3]),
                                        np.zeros(5, dtype=np.int64)),
-        "card": lambda: D.play(np.int64(99), params, 2, streams, hand, hand, U64(0), -1, 0, U64(0), False, False),
+        "card": lambda: D.play(np.int64(99), params, 2, streams, hand, hand, U64(0), -1, 0, U64(0), False, False, 0),
     }
     for decision, call in calls.items():
         with pytest.raises(ValueError) as info:

@@ -42,10 +42,12 @@ import numpy as np
 from cardsim._jit import jit
 from cardsim.games.g500.strategies import (
     HEURISTIC,
+    HEURISTIC_V1,
     RANDOM,
     heuristic_bid,
     heuristic_discard,
     heuristic_play,
+    heuristic_play_v1,
     random_bid,
     random_discard,
     random_play,
@@ -56,7 +58,7 @@ from cardsim.strategies.unhandled import unhandled
 @jit(inline="always")
 def choose_bid(sid, params, states, seat, hand, high_bid, high_seat):
     """Strategy ``sid``'s call for ``seat`` (docs/RULES.md §3.3); the view is in the module docstring."""
-    if sid == HEURISTIC:
+    if sid == HEURISTIC or sid == HEURISTIC_V1:
         return heuristic_bid(params, states, seat, hand, high_bid, high_seat)
     if sid == RANDOM:
         return random_bid(params, states, seat, hand, high_bid, high_seat)
@@ -67,7 +69,7 @@ def choose_bid(sid, params, states, seat, hand, high_bid, high_seat):
 @jit(inline="always")
 def choose_discard(sid, params, states, seat, hand, denom):
     """Strategy ``sid``'s six discards for declarer ``seat`` (docs/RULES.md §3.4)."""
-    if sid == HEURISTIC:
+    if sid == HEURISTIC or sid == HEURISTIC_V1:
         return heuristic_discard(params, states, seat, hand, denom)
     if sid == RANDOM:
         return random_discard(params, states, seat, hand, denom)
@@ -82,6 +84,9 @@ def choose_play(sid, params, states, seat, hand, denom, declarer, leader, trick,
     if sid == HEURISTIC:
         return heuristic_play(seat, hand, denom, declarer, leader, trick, n_in_trick, led, played, known,
                               decl_tricks, contract_tricks)
+    if sid == HEURISTIC_V1:
+        return heuristic_play_v1(seat, hand, denom, declarer, leader, trick, n_in_trick, led, played, known,
+                                 decl_tricks, contract_tricks)
     if sid == RANDOM:
         return random_play(params, states, seat, hand, denom, declarer, leader, trick, n_in_trick,
                            led, played, known, decl_tricks, contract_tricks)

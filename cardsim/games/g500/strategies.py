@@ -23,13 +23,12 @@ U64 = np.uint64
 
 RANDOM = 0
 HEURISTIC = 1
+HEURISTIC_V1 = 2
 
 REGISTRY = Registry("500")
 REGISTRY.add("random", RANDOM, {}, "random legal play (the baseline): pass or bid on a coin flip, a uniform "
              "higher bid, uniform discard and uniform legal cards")
-REGISTRY.add(
-    "heuristic",
-    HEURISTIC,
+_HEURISTIC_SPEC = (
     {"margin": 0.0, "partner": 2.6, "kitty": 0.7, "jump": 1.0, "nt_bias": 0.0},
     "values the hand per denomination (jokers, bowers, trump length, side aces, expected kitty "
     "and partner tricks), bids the highest contract it expects to make less `margin` tricks "
@@ -43,6 +42,10 @@ REGISTRY.add(
     {"margin": (-10, 10), "partner": (0, 10), "kitty": (0, 6), "jump": (0, 1), "nt_bias": (-10, 10)},
     {"jump": "bool"},
 )
+REGISTRY.add("heuristic", HEURISTIC, *_HEURISTIC_SPEC)
+REGISTRY.add("heuristic_v1", HEURISTIC_V1, _HEURISTIC_SPEC[0],
+             "the default until issue 12, kept so that old results stay reproducible: bids and "
+             "discards like heuristic, plays its old cards", *_HEURISTIC_SPEC[2:])
 """Heuristic parameters: ``margin`` tricks of safety subtracted before bidding; ``partner``
 tricks expected from partner; ``kitty`` tricks expected from the kitty; ``jump`` 1 = bid the
 highest makeable contract at once, 0 = the cheapest overcall of that denomination;
@@ -460,11 +463,65 @@ def heuristic_follow(hand, denom, seat, declarer, leader, trick, n_in_trick, led
 
 
 @jit(inline="always")
+def heuristic_follow_v2(hand, denom, seat, declarer, leader, trick, n_in_trick, led, unseen,
+                        decl_tricks, contract_tricks):
+    """Second to fourth in a trick (the default card play since issue 12, docs/RULES.md §3.5;
+    arguments as :func:`heuristic_follow`; returns an effective card), as
+    :func:`heuristic_follow` (win cheaply with a master of the led suit, a safe ruff or joker,
+    else give away :func:`cheapest_card`) but third hand high: third to play and following
+    suit, when the winning card is an opponent's, or partner's but an unseen card of the led
+    suit could beat it, it wins with its lowest master, else plays its highest card of the led
+    suit that beats the trick (the fourth hand must spend a higher card), instead of its lowest.
+    It still never ruffs partner's card."""
+    tm = TRUMP_MASK[denom]
+    legal = legal_moves(hand, denom, led)
+    w = winning_index(trick, n_in_trick, denom, led)
+    following = (legal & SUIT_MASK[denom, led]) != U64(0) and (legal & ~SUIT_MASK[denom, led]) == U64(0)
+    low = cheapest_card(legal, following, tm)
+    beaters = beating_cards(legal, trick[w], denom, led)
+    last = n_in_trick == 3
+    if (leader + w) % 4 == (seat + 2) % 4:
+        # third hand high even over partner's card when the fourth hand could beat it
+        if n_in_trick != 2 or not following or beaters == U64(0) or (beaters & tm):
+            return low
+        if (unseen & bits_above(trick[w]) & SUIT_MASK[denom, led]) == U64(0):
+            return low
+    if beaters == U64(0):
+        return low
+    if following and not (beaters & tm):
+        c = overtake_in_suit(beaters, -1, last, unseen, denom)
+        if c >= 0:
+            return c
+        return highest_bit(beaters) if n_in_trick == 2 else low
+    trumps = beaters & tm
+    if trumps == U64(0):
+        return lowest_bit(beaters)
+    if denom == NT:
+        my_side_decl = (seat % 2) == (declarer % 2)
+        return win_with_joker(trumps, low, last, unseen, my_side_decl, decl_tricks, contract_tricks)
+    return ruff(trumps, last, unseen)
+
+
+@jit(inline="always")
 def heuristic_play(seat, hand, denom, declarer, leader, trick, n_in_trick, led, played, known, decl_tricks,
                    contract_tricks):
-    """:func:`heuristic_lead` or :func:`heuristic_follow`, counting as unseen every card not in
+    """:func:`heuristic_lead` or :func:`heuristic_follow_v2`, counting as unseen every card not in
     hand, not played and not in the declarer's own discard (``known``).  It takes no parameters
     and no random stream: every array passed into the hot per-card path costs a reference count."""
+    unseen = FULL_EFF[denom] & ~hand & ~played & ~known
+    if n_in_trick == 0:
+        return heuristic_lead(hand, denom, seat, declarer, unseen)
+    return heuristic_follow_v2(hand, denom, seat, declarer, leader, trick, n_in_trick, led, unseen,
+                               decl_tricks, contract_tricks)
+
+
+# ---------------------------------------------------------------- heuristic_v1 (id 2): the old card play
+@jit(inline="always")
+def heuristic_play_v1(seat, hand, denom, declarer, leader, trick, n_in_trick, led, played, known, decl_tricks,
+                      contract_tricks):
+    """heuristic_v1's card play (the default until issue 12), unchanged: :func:`heuristic_lead`
+    or :func:`heuristic_follow`, counting as unseen every card not in hand, not played and not
+    in the declarer's own discard (``known``)."""
     unseen = FULL_EFF[denom] & ~hand & ~played & ~known
     if n_in_trick == 0:
         return heuristic_lead(hand, denom, seat, declarer, unseen)

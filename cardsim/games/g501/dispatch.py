@@ -29,12 +29,13 @@ followed by the seat's view of that decision (nothing else: never another seat's
   ``out`` (int64[5]): ``[abandon 0/1, trump 0..3 or NT 4, target, card given to the first
   opponent clockwise, card given to the second]``, entries 1-4 zero when abandoning.
 * ``play(sid, params, seat, streams, hand, legal, trick, led, trump, played, is_declarer,
-  won_any) -> int64`` a card (§1.5, §1.6): an index from ``legal``, plus ``DECLARE_FLAG`` to
+  won_any, decl_pos) -> int64`` a card (§1.5, §1.6): an index from ``legal``, plus ``DECLARE_FLAG`` to
   declare a marriage when leading.  ``hand``/``legal``/``played``: uint64 bit sets (played =
   every card played so far in the deal, this trick's included); ``trick``: uint64 bit set of
   the cards already played to this trick (0 when leading); ``led``: the trick's first card
   (-1 when leading); ``trump``: 0..3 or NT (4); ``is_declarer``/``won_any``: bools (won_any =
-  the seat has won a trick this deal).
+  the seat has won a trick this deal); ``decl_pos``: the declarer's place in this trick's order
+  (0 = he leads it, 1, 2; public: everyone sees who plays when).
 
 Apart from the tables, ``memo`` and ``out``, views are scalars and bit sets: every array passed
 to an inlined function costs an atomic reference-count increment and decrement per call, and
@@ -47,19 +48,21 @@ import numpy as np
 from cardsim._jit import jit
 from cardsim.games.g501.constants import LOOK
 from cardsim.games.g501.strategies import (
-    HEURISTIC, RANDOM, heuristic_blind, heuristic_contract, heuristic_open, heuristic_play,
+    HEURISTIC, HEURISTIC_V1, RANDOM, heuristic_blind, heuristic_contract, heuristic_open, heuristic_play,
+    heuristic_play_v1,
     random_blind, random_contract, random_open, random_play,
 )
 from cardsim.strategies.unhandled import unhandled
 
 _RANDOM = RANDOM.id
 _HEURISTIC = HEURISTIC.id
+_HEURISTIC_V1 = HEURISTIC_V1.id
 
 
 @jit(inline="always")
 def blind_call(sid, params, seat, streams, position, score, cur_bid):
     """The seat's call before looking: LOOK, pass or a blind bid (docs/RULES.md §1.3)."""
-    if sid == _HEURISTIC:
+    if sid == _HEURISTIC or sid == _HEURISTIC_V1:
         return heuristic_blind(params[seat], streams[1 + seat], position, score, cur_bid)
     elif sid == _RANDOM:
         return random_blind(params[seat], streams[1 + seat], cur_bid)
@@ -70,7 +73,7 @@ def blind_call(sid, params, seat, streams, position, score, cur_bid):
 @jit(inline="always")
 def open_call(sid, params, seat, streams, hand, position, score, cur_bid, memo):
     """The seat's call after looking at ``hand``: pass or a bid (docs/RULES.md §1.3)."""
-    if sid == _HEURISTIC:
+    if sid == _HEURISTIC or sid == _HEURISTIC_V1:
         return heuristic_open(params[seat], hand, cur_bid, memo[seat])
     elif sid == _RANDOM:
         return random_open(params[seat], streams[1 + seat], cur_bid)
@@ -81,7 +84,7 @@ def open_call(sid, params, seat, streams, hand, position, score, cur_bid, memo):
 @jit
 def contract(sid, params, seat, streams, hand, bid, blind, talon, out):
     """The declarer's abandon or contract and gifts into ``out`` (int64[5]), docs/RULES.md §1.4."""
-    if sid == _HEURISTIC:
+    if sid == _HEURISTIC or sid == _HEURISTIC_V1:
         heuristic_contract(params[seat], hand, bid, out)
         return
     elif sid == _RANDOM:
@@ -91,10 +94,12 @@ def contract(sid, params, seat, streams, hand, bid, blind, talon, out):
 
 
 @jit(inline="always")
-def play(sid, params, seat, streams, hand, legal, trick, led, trump, played, is_declarer, won_any):
+def play(sid, params, seat, streams, hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos):
     """The seat's card from ``legal`` (+ DECLARE_FLAG to declare a marriage), docs/RULES.md §1.5-§1.6."""
     if sid == _HEURISTIC:
-        return heuristic_play(hand, legal, trick, led, trump, played, is_declarer, won_any)
+        return heuristic_play(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos)
+    elif sid == _HEURISTIC_V1:
+        return heuristic_play_v1(hand, legal, trick, led, trump, played, is_declarer, won_any)
     elif sid == _RANDOM:
         return random_play(params[seat], streams[1 + seat], hand, legal, led)
     unhandled("card", sid, seat)

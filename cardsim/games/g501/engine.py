@@ -351,11 +351,17 @@ def play_tricks(hp, dealer, seats, declarer, trump, sids, params, st, res, trace
         winner = leader
         on_table = U64(0)
         lead = -1
+        # the declarer's place in this trick's order (0 = leads): who plays after whom is public
+        decl_pos = 0
+        s = leader
+        while s != declarer:
+            s = next_active(s, dealer, seats)
+            decl_pos += 1
         for k in range(3):
             hand = hp[seat]
             legal = legal_plays(hand, -1 if k == 0 else lead >> 4, trump)
             c = D.play(sids[seat], params, seat, st, hand, legal, on_table, lead, trump, played,
-                       seat == declarer, won[seat] > 0)
+                       seat == declarer, won[seat] > 0, decl_pos)
             declares = c >= DECLARE_FLAG
             if declares:
                 c -= DECLARE_FLAG

@@ -40,8 +40,7 @@ RANDOM = REGISTRY.add(
     {"p_pass": (0, 1), "max_raise": (1, 154), "p_blind": (0, 1), "p_abandon": (0, 1), "p_declare": (0, 1)},
     {"max_raise": "int"},
 )
-HEURISTIC = REGISTRY.add(
-    "heuristic", 1,
+_HEURISTIC_PARAMS = (
     {"margin": 0.0, "abandon": 10.0, "target_margin": 12.0, "blind_level": 72.0, "blind_pos": -1.0,
      "blind_score": 501.0, "blind_cur": 70.0, "blind_prob": 0.15},
     "Estimates its deal points and bids up to estimate - margin; abandons when the estimate with "
@@ -60,6 +59,11 @@ HEURISTIC = REGISTRY.add(
      "blind_pos": (-1, 2), "blind_score": (-100000, 100000), "blind_cur": (0, 10000), "blind_prob": (0, 1)},
     {"blind_level": "int", "blind_pos": "int", "blind_score": "int", "blind_cur": "int"},
 )
+HEURISTIC = REGISTRY.add("heuristic", 1, *_HEURISTIC_PARAMS)
+HEURISTIC_V1 = REGISTRY.add(
+    "heuristic_v1", 2, _HEURISTIC_PARAMS[0],
+    "The default until issue 12, kept so that old results stay reproducible: bids, declares and "
+    "gives like heuristic; plays its old cards.", *_HEURISTIC_PARAMS[2:])
 
 # Parameter positions, by name (``<STRATEGY>_<PARAM>``; tests check them against the registry).
 RANDOM_P_PASS = RANDOM.param_index("p_pass")
@@ -403,8 +407,131 @@ def heuristic_contract(p, hand, bid, out):
 
 
 @jit(inline="always")
-def heuristic_play(hand, legal, trick, led, trump, played, is_declarer, won_any):
+def _smear(legal, unseen, trump):
+    """The card to throw on a co-defender's winning trick: the one worth most card points that is
+    not a master of its suit and not a trump (it would fall to the declarer later), else the
+    least valuable card."""
+    h = legal & ~_masters(legal, unseen)
+    if trump != NT:
+        h &= ~(U64(0xFFFF) << U64(16 * trump))
+    if h != U64(0):
+        return _most_points(h)
+    return _lowest_value(legal, trump)
+
+
+@jit(inline="always")
+def _sure_lead(w, unseen, trump):
+    """Whether the led card ``w`` cannot be beaten by any unseen card: none higher in its suit
+    and no unseen trump (in a suit contract a void player must trump, docs/RULES.md §1.5)."""
+    if _masters(U64(1) << U64(w), unseen) == U64(0):
+        return False
+    if trump == NT or (w >> 4) == trump:
+        return True
+    return (U64(unseen) >> U64(16 * trump)) & _LANE6 == U64(0)
+
+
+@jit(inline="always")
+def _beaters(legal, w, trump):
+    """The cards of ``legal`` that beat the trick's current winner ``w``."""
+    winners = U64(0)
+    h = U64(legal)
+    while h:
+        c = lowest_bit(h)
+        h &= h - U64(1)
+        if beats(c, w, trump):
+            winners |= U64(1) << U64(c)
+    return winners
+
+
+@jit(inline="always")
+def _take_last(winners, led_suit, trump):
+    """Last to play and able to win: the winning card worth most, the smallest trump when ruffing."""
+    side = winners
+    if trump != NT and led_suit != trump:
+        side = winners & ~(U64(0xFFFF) << U64(16 * trump))
+    if side != U64(0):
+        return _most_points(side)
+    return lowest_bit(winners)
+
+
+@jit(inline="always")
+def _lead(hand, trump, unseen, is_declarer, won_any):
     """Leading: declare a marriage when it can count, else cash masters (a declarer draws trumps
+    first; a defender cashes its side masters, then its master trump), else a defender in a
+    suit contract leads its lowest trump while trumps are out (the declarer's trumps would ruff
+    the defenders' winners), else the card of least value."""
+    ms = marriage_suits(hand)
+    masters = _masters(hand, unseen)
+    if ms != 0:
+        if won_any or masters != U64(0) or popcount(hand) > 3:
+            s = trump if (trump != NT and (ms >> trump) & 1) else highest_bit(U64(ms))
+            return 16 * s + RQ + DECLARE_FLAG
+    if masters != U64(0):
+        tm = U64(0)
+        if trump != NT:
+            tm = masters & (U64(0xFFFF) << U64(16 * trump))
+            if tm != U64(0) and (unseen >> U64(16 * trump)) & _LANE6 != U64(0):
+                if is_declarer or (masters & ~tm) == U64(0):
+                    return highest_bit(tm)
+        side = masters & ~tm
+        if side != U64(0):
+            return _most_points(side)
+    if not is_declarer and trump != NT:
+        # no master: a low trump draws the declarer's trumps, which would ruff the defenders' winners
+        tr = U64(hand) & (U64(0xFFFF) << U64(16 * trump))
+        if tr != U64(0) and (unseen >> U64(16 * trump)) & _LANE6 != U64(0):
+            return _lowest_value(tr, NT)
+    return _lowest_value(hand, trump)
+
+
+@jit(inline="always")
+def heuristic_play(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos):
+    """The default card play (issue 12; docs/RULES.md §1.5-§1.6).  ``hand``/``legal``/``trick``/
+    ``played``: uint64 bit sets; ``led``: the led card (-1 leading); ``trump`` 0..3 or NT;
+    ``decl_pos``: the declarer's place in this trick (0 leads).  Returns a card index
+    (+ DECLARE_FLAG to declare a marriage).
+
+    Leading: :func:`_lead`.  Following, a defender knows from ``decl_pos`` whether the
+    declarer or the other defender holds the trick: last to play on the other defender's
+    winning card, and second to play on the other defender's lead that nothing unseen can beat
+    (:func:`_sure_lead`), it smears points (:func:`_smear`) instead of overtaking or
+    playing low; second to play after the declarer's lead (only the other defender plays after
+    it) it wins with its most valuable winner, as if last.  Otherwise (as heuristic_v1): the
+    least valuable card when it cannot win; last to play, the winning card worth most (the
+    smallest trump when ruffing); second, a master of the winners, else the smallest ruff,
+    else the least valuable card."""
+    unseen = DECK_MASK & ~U64(played) & ~U64(hand)
+    if led < 0:
+        return _lead(hand, trump, unseen, is_declarer, won_any)
+    led_suit = led >> 4
+    w = trick_best(trick, led_suit, trump)
+    last = popcount(trick) == 2
+    if not is_declarer:
+        if last:
+            decl_card = led if decl_pos == 0 else lowest_bit(U64(trick) & ~(U64(1) << U64(led)))
+            if w != decl_card:
+                return _smear(legal, unseen, trump)
+        elif decl_pos == 2 and _sure_lead(w, unseen, trump):
+            return _smear(legal, unseen, trump)
+    winners = _beaters(legal, w, trump)
+    if winners == U64(0):
+        return _lowest_value(legal, trump)
+    if last or (not is_declarer and decl_pos == 0):
+        # only the other defender plays after a defender who follows the declarer's lead
+        return _take_last(winners, led_suit, trump)
+    # second to play: win only with a card the third player cannot beat in the led suit
+    masters = _masters(winners, unseen) & winners
+    if masters != U64(0):
+        return highest_bit(masters)
+    if trump != NT and led_suit != trump and (winners >> U64(16 * trump)) & _LANE6 != U64(0):
+        return lowest_bit(winners)
+    return _lowest_value(legal, trump)
+
+
+# ------------------------------------------------------------------ heuristic_v1 (id 2)
+@jit(inline="always")
+def heuristic_play_v1(hand, legal, trick, led, trump, played, is_declarer, won_any):
+    """heuristic_v1's card play (the default until issue 12), unchanged.  Leading: declare a marriage when it can count, else cash masters (a declarer draws trumps
     first), else the card of least value.  Following: the least valuable card when it cannot
     win; last to play, the winning card worth most (the smallest trump when ruffing); second,
     a master of the winners, else the smallest ruff, else the least valuable card."""

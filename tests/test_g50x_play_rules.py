@@ -1,0 +1,154 @@
+"""The new default card play of 501 and Five Hundred (issue 12): each rule on a position, the
+card it must play, and heuristic_v1 (the old play) playing its old card on the same position."""
+import numpy as np
+
+from cardsim.cards import parse_card
+from cardsim.games.g500 import strategies as S500
+from cardsim.games.g500.constants import LJ, NT as NT500
+from cardsim.games.g501 import strategies as S501
+from cardsim.games.g501.constants import RANKS
+from cardsim.games.g501.rules import legal_plays
+
+U64 = np.uint64
+
+
+# ------------------------------------------------------------------ 501 (docs/RULES.md §1.5)
+def c501(token):
+    """Card index of a suit-first token ("CT" = ten of clubs)."""
+    return parse_card(token[1] + token[0], RANKS)
+
+
+def m501(*tokens):
+    return U64(sum(1 << c501(t) for t in tokens))
+
+
+def play501(hand, trick_cards, trump, played_before=(), is_decl=False, won_any=False, decl_pos=0):
+    """Both plays' cards for the seat holding ``hand`` after ``trick_cards`` (play order, the
+    first led) were played, with ``played_before`` from earlier tricks; trump 0..3 S C D H, 4 NT."""
+    hand = m501(*hand)
+    trick = m501(*trick_cards)
+    led = c501(trick_cards[0]) if trick_cards else -1
+    played = trick | m501(*played_before)
+    legal = legal_plays(hand, -1 if led < 0 else led >> 4, trump)
+    new = S501.heuristic_play(hand, legal, trick, led, trump, played, is_decl, won_any, decl_pos)
+    old = S501.heuristic_play_v1(hand, legal, trick, led, trump, played, is_decl, won_any)
+    return new, old
+
+
+def test_501_defender_smears_points_on_the_other_defenders_winner():
+    # hearts trump; the declarer led the D9 (decl_pos 0), the other defender won with the DA;
+    # last to play, void in diamonds and hearts, the CA unseen: the CT (not a master, it would
+    # fall to the ace later) goes to the other defender
+    new, old = play501(["CT", "CJ", "S9"], ["D9", "DA"], trump=3, decl_pos=0)
+    assert new == c501("CT")
+    assert old == c501("S9")  # v1 played its least valuable card
+
+
+def test_501_defender_does_not_smear_a_master_or_a_trump():
+    # the other defender's CA wins; with the ace gone the CT is the master of clubs: kept
+    new, _ = play501(["CT", "CJ"], ["C9", "CA"], trump=3, decl_pos=0)
+    assert new == c501("CJ")
+
+
+def test_501_declarer_still_takes_the_trick_last_with_his_most_valuable_winner():
+    # the declarer plays last (decl_pos 2) and the defenders' CK wins: he wins with the CT, not the CA
+    new, old = play501(["CA", "CT", "D9"], ["C9", "CK"], trump=3, is_decl=True, decl_pos=2)
+    assert new == old == c501("CA")
+
+
+def test_501_defender_after_the_declarers_lead_wins_with_its_most_valuable_card():
+    # the declarer led the CQ; second to play, only the other defender follows: the CT wins it
+    # (v1 kept the ten back because the CA, unseen, could beat it)
+    new, old = play501(["CT", "CK", "C9"], ["CQ"], trump=3, decl_pos=0)
+    assert new == c501("CT")
+    assert old == c501("C9")
+
+
+def test_501_defender_smears_on_the_other_defenders_unbeatable_lead():
+    # no-trump; the other defender led the CA, the declarer plays last (decl_pos 2); void in
+    # clubs, the DT (the DA unseen) goes on the ace
+    new, old = play501(["DT", "DJ", "S9"], ["CA"], trump=4, decl_pos=2)
+    assert new == c501("DT")
+    assert old == c501("S9")
+    # with trumps unseen (hearts) the declarer might ruff the ace: the least valuable card
+    new, _ = play501(["DT", "DJ", "S9"], ["CA"], trump=3, decl_pos=2)
+    assert new == c501("S9")
+
+
+def test_501_defender_leads_its_master_trump_when_it_has_no_side_master():
+    new, old = play501(["HA", "H9", "CJ", "DQ"], [], trump=3)
+    assert new == c501("HA")
+    assert old == c501("CJ")
+
+
+def test_501_defender_without_a_master_leads_a_low_trump():
+    # hearts trump, the HA unseen: no master in hand; the lowest trump draws the declarer's trumps
+    new, old = play501(["H9", "HK", "CJ", "DQ"], [], trump=3, played_before=["SA", "ST", "SK"])
+    assert new == c501("H9")
+    assert old == c501("CJ")
+
+
+def test_501_declarer_leads_his_least_valuable_card_without_a_master():
+    new, old = play501(["H9", "HK", "CJ", "DQ"], [], trump=3, is_decl=True)
+    assert new == old == c501("CJ")
+
+
+# ------------------------------------------------------------------ Five Hundred (docs/RULES.md §3.5)
+RANKS500 = "456789TJQKA"
+
+
+def c500(token):
+    """No-trump effective card (the physical layout): suit * 16 + rank bit."""
+    return "SCDH".index(token[0]) * 16 + RANKS500.index(token[1])
+
+
+def play500(seat, hand, trick_cards, leader, played_before=()):
+    hand = U64(sum(1 << c500(t) for t in hand))
+    trick = np.zeros(4, dtype=np.int64)
+    for i, t in enumerate(trick_cards):
+        trick[i] = c500(t)
+    played = U64(sum(1 << c500(t) for t in list(trick_cards) + list(played_before)))
+    led = c500(trick_cards[0]) >> 4
+    args = (seat, hand, NT500, 0, leader, trick, len(trick_cards), led, played, U64(0), 0, 7)
+    return S500.heuristic_play(*args), S500.heuristic_play_v1(*args)
+
+
+def test_500_third_hand_high():
+    # partner (seat 0) led H5, the opponent on our right won with H9; the HA and HK are unseen:
+    # third to play, the HQ makes the fourth hand spend the ace or king
+    new, old = play500(2, ["HT", "HQ", "H4", "S4"], ["H5", "H9"], leader=0)
+    assert new == c500("HQ")
+    assert old == c500("H4")
+
+
+def test_500_third_hand_wins_with_its_lowest_master():
+    new, old = play500(2, ["HA", "HQ", "H4"], ["H5", "H9"], leader=0, played_before=["HK"])
+    assert new == old == c500("HQ")
+
+
+def test_500_second_hand_still_low():
+    new, old = play500(1, ["HT", "HQ", "H4"], ["H5"], leader=0)
+    assert new == old == c500("H4")
+
+
+def test_500_does_not_overtake_partners_sure_winner():
+    # partner (seat 0) is winning with the HK, the HA played earlier: give away the lowest heart
+    new, old = play500(2, ["HQ", "HT", "H4"], ["HK", "H9"], leader=0, played_before=["HA"])
+    assert new == old == c500("H4")
+
+
+def test_500_third_hand_high_over_partners_beatable_card():
+    # partner led the H5, the opponent on our right played the H4: partner wins for now, but the
+    # fourth hand may hold the HA, HK or HJ: the HQ (not a master) goes up
+    new, old = play500(2, ["HQ", "HT", "H6"], ["H5", "H4"], leader=0)
+    assert new == c500("HQ")
+    assert old == c500("H6")
+
+
+def test_500_does_not_joker_partners_beatable_card():
+    # no-trump, void in hearts, holding the low joker: partner's H5 may be beaten, but the joker
+    # is kept (third hand high is for following suit only); the lowest side card goes
+    hand = U64((1 << c500("S4")) | (1 << c500("C9")) | (1 << LJ))
+    trick = np.array([c500("H5"), c500("H4"), 0, 0], dtype=np.int64)
+    args = (2, hand, NT500, 0, 0, trick, 2, 3, U64((1 << c500("H5")) | (1 << c500("H4"))), U64(0), 0, 7)
+    assert S500.heuristic_play(*args) == S500.heuristic_play_v1(*args) == c500("S4")
