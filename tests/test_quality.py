@@ -12,7 +12,7 @@ from cardsim.strategies.registry import StrategyError
 
 @pytest.fixture(scope="module")
 def vint_rows():
-    return deal_rows("vint", 120, seed=4)
+    return deal_rows("vint", 60, seed=4)
 
 
 def test_every_registered_strategy_random_first():
@@ -24,10 +24,10 @@ def test_vint_same_deals_and_random_is_the_floor(vint_rows):
     names = strategy_names("vint")
     assert list(vint_rows.strategy.unique()) == names
     for name in names:
-        assert list(vint_rows[vint_rows.strategy == name].deal) == list(range(120))
+        assert list(vint_rows[vint_rows.strategy == name].deal) == list(range(60))
     t = summarize(vint_rows).set_index("strategy")
     assert list(t.columns) == SUMMARY_COLUMNS[1:]
-    assert (t.deals == 120).all() and (t.n <= 120).all() and t.loc["heuristic", "n"] >= 60
+    assert (t.deals == 60).all() and (t.n <= 60).all() and t.loc["heuristic", "n"] >= 30
     # random bids at random: its contracts are rarely DD-makeable and rarely made.  Its vs_dd is NOT
     # below the heuristic's: random defenders give away as many tricks as random declarers lose
     # (vs_dd counts both sides' errors), so the floor shows in the rates, not in vs_dd.
@@ -37,7 +37,8 @@ def test_vint_same_deals_and_random_is_the_floor(vint_rows):
     assert t.loc["heuristic", "right_side"] > 0.7
     # made can exceed DD-makeable only through the defenders' errors: not by much for the heuristic.
     assert t.loc["heuristic", "made"] <= t.loc["heuristic", "dd_makeable"] + 0.1
-    assert (t.vs_dd_lo <= t.vs_dd).all() and (t.vs_dd <= t.vs_dd_hi).all()
+    given = t.dropna(subset=["vs_dd_lo"])  # fewer than 30 declared deals (random here) get no interval
+    assert len(given) >= 3 and (given.vs_dd_lo <= given.vs_dd).all() and (given.vs_dd <= given.vs_dd_hi).all()
 
 
 def test_vint_rows_are_consistent_with_dd_and_contract(vint_rows):
