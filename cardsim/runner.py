@@ -402,16 +402,18 @@ def _check_same_run(folder: Path, old: dict, manifest: dict) -> None:
 
 
 def _writable_folder(folder: Path) -> None:
-    """Create ``folder`` (and its parents) and check that a file can be written in it."""
+    """Create ``folder`` (and its parents) and check that a file can be written in it; OutputError
+    naming the file that stands where a folder is needed, or the system's reason."""
+    for above in (folder, *folder.parents):
+        if above.exists():
+            if not above.is_dir():
+                raise OutputError(f"cannot write {folder}: {above} is a file, not a folder")
+            break
     try:
-        if folder.exists() and not folder.is_dir():
-            raise OutputError(f"{folder} exists and is not a directory")
         folder.mkdir(parents=True, exist_ok=True)
         probe = folder / ".write-test"
         probe.write_text("")
         probe.unlink()
-    except OutputError:
-        raise
     except OSError as exc:
         raise OutputError(f"cannot write {folder}: {exc.strerror or exc}") from None
 
@@ -685,18 +687,7 @@ def check_output_file(path) -> Path:
     path = Path(path)
     if path.is_dir():
         raise OutputError(f"{path} is a directory")
-    for folder in path.parents:
-        if folder.exists():
-            if not folder.is_dir():
-                raise OutputError(f"cannot write {path}: {folder} is a file, not a folder")
-            break
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, probe = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
-        os.close(fd)
-        os.unlink(probe)
-    except OSError as exc:
-        raise OutputError(f"cannot write {path}: {exc.strerror or exc}") from None
+    _writable_folder(path.parent)
     return path
 
 
