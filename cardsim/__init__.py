@@ -26,7 +26,6 @@ from cardsim.games.base import OptionError, RecordError
 from cardsim.runner import MAX_DEALS, make_run, widen
 from cardsim.runner import play_matches as _play_matches
 from cardsim.runner import simulate
-from cardsim.questions import evaluate
 from cardsim.compare import compare
 from cardsim.frames import decode_hands, hand_str, read_dataset, with_hands
 
@@ -98,3 +97,12 @@ def replay(record: dict) -> dict:
 __all__ = ["simulate", "play_match", "evaluate", "compare", "match_records", "records", "replay", "read_dataset",
            "hand_str", "decode_hands", "with_hands", "widen", "get_game", "GAME_NAMES", "OptionError",
            "RecordError", "StrategyError"]
+
+
+def __getattr__(name):
+    # evaluate loads its module (with the hand-class parser) on first use, which keeps it out of
+    # the start-up of every command that does not ask about a hand.
+    if name == "evaluate":
+        from cardsim.questions import evaluate
+        return evaluate
+    raise AttributeError(f"module 'cardsim' has no attribute {name!r}")

@@ -43,6 +43,7 @@ intersect (``hcp>=12, hcp<=14`` = ``hcp=12-14``).
 """
 from __future__ import annotations
 
+import functools
 import importlib
 import re
 from dataclasses import dataclass, field
@@ -107,7 +108,13 @@ CARD: /(10|[2-9tjqka])[shdc]/i
 JOKER: /[hl]j/i
 %ignore /\s+/
 """
-_PARSER = Lark(_GRAMMAR, parser="lalr", start=["classes", "hand"])
+
+
+@functools.cache
+def _parser() -> Lark:
+    # Built on first use: building the LALR tables takes about 70 ms, which every ``cardsim``
+    # command would otherwise pay at start-up.
+    return Lark(_GRAMMAR, parser="lalr", start=["classes", "hand"])
 
 
 class _Tree(Transformer):
@@ -167,7 +174,7 @@ def _parse(text, start: str, what: str):
     if not isinstance(text, str):
         raise ConditionError(f"{what} must be a string, got {text!r}")
     try:
-        return _Tree().transform(_PARSER.parse(text, start=start))
+        return _Tree().transform(_parser().parse(text, start=start))
     except UnexpectedInput as exc:
         hint = ""
         if start == "classes":

@@ -31,8 +31,6 @@ from typing import Callable, Iterable
 
 import numpy as np
 import pandas as pd
-from joblib import Parallel, delayed, parallel_config
-from tqdm import tqdm
 
 from cardsim import __version__
 from cardsim import frames
@@ -118,6 +116,8 @@ def check_jobs(n_jobs) -> int:
 
 def on_dask() -> bool:
     """Whether joblib's active backend is dask (``parallel_config(backend="dask")``)."""
+    if "joblib" not in sys.modules:
+        return False  # nobody can have configured a backend; importing joblib costs start-up time
     from joblib.parallel import get_active_backend
 
     return "dask" in type(get_active_backend()[0]).__name__.lower()
@@ -132,6 +132,8 @@ def local_jobs(n_jobs: int, n_tasks: int) -> int:
 def workers(n_jobs: int, n_tasks: int) -> Parallel:
     """A joblib Parallel yielding results in task order: ``n_jobs`` local workers (at most one
     per task), or the dask cluster when joblib's backend is dask (it decides how many)."""
+    from joblib import Parallel
+
     if on_dask():
         check_jobs(n_jobs)
         return Parallel(n_jobs=-1, return_as="generator")
@@ -144,6 +146,8 @@ def using(client=None):
     if client is None:
         yield
         return
+    from joblib import parallel_config
+
     with parallel_config(backend="dask", client=client):
         yield
 
@@ -170,6 +174,8 @@ def cluster(address: str | None):
                 client = stack.enter_context(Client(address, timeout="10s"))
             except (OSError, TimeoutError, ValueError) as exc:
                 raise OptionError(f"cannot reach the dask scheduler {address}: {exc}") from None
+        from joblib import parallel_config
+
         stack.enter_context(parallel_config(backend="dask", client=client))
         yield client
 
@@ -179,6 +185,30 @@ def show_progress(progress) -> bool:
     return sys.stderr.isatty() if progress is None else bool(progress)
 
 
+def _bar(sizes: list[int], unit: str, progress):
+    """A tqdm progress bar over ``sizes``, or a stand-in that shows nothing when progress is off
+    (so that a command printing no bar does not pay tqdm's import)."""
+    if not show_progress(progress):
+        return _NoBar()
+    from tqdm import tqdm
+
+    return tqdm(total=sum(sizes), unit=unit, unit_scale=True, smoothing=0.1)
+
+
+class _NoBar:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def update(self, n):
+        pass
+
+    def close(self):
+        pass
+
+
 def run_tasks(fn: Callable, tasks: list[tuple], sizes: Iterable[int], n_jobs=-1, progress=False,
               unit="deal"):
     """Yield ``fn(*task)`` for every task, in task order, on the configured workers, with a
@@ -186,7 +216,18 @@ def run_tasks(fn: Callable, tasks: list[tuple], sizes: Iterable[int], n_jobs=-1,
     sizes = list(sizes)
     if not tasks:
         return
-    bar = tqdm(total=sum(sizes), unit=unit, unit_scale=True, disable=not show_progress(progress), smoothing=0.1)
+    if len(tasks) == 1 and not on_dask():
+        # One task runs here: no worker pool to start and no joblib to import, which is most of
+        # a small command's start-up.
+        check_jobs(n_jobs)
+        with _bar(sizes, unit, progress) as bar:
+            result = fn(*tasks[0])
+            bar.update(sizes[0])
+        yield result
+        return
+    from joblib import delayed
+
+    bar = _bar(sizes, unit, progress)
     results = workers(n_jobs, len(tasks))(delayed(fn)(*t) for t in tasks)
     try:
         for size, result in zip(sizes, results):

@@ -181,3 +181,14 @@ def test_long_commands_use_all_cores_and_show_progress_on_a_terminal_by_default(
     args = build_parser().parse_args(command)
     assert args.jobs == -1 and args.progress is None and args.scheduler is None
     assert build_parser().parse_args(command + ["--no-progress", "--jobs", "1"]).progress is False
+
+
+def test_a_small_run_imports_no_parallel_progress_or_parser_library():
+    # Start-up target (issue 10): under 1.5 s for ``-n 1000``.  joblib, tqdm and the hand-class
+    # parser cost about a fifth of it, and a one-chunk run without a bar needs none of them.
+    code = ("import sys, cardsim; df = cardsim.simulate('501', 50, 1); "
+            "print(sorted(m for m in ('joblib', 'tqdm', 'lark') if m in sys.modules)); "
+            "from cardsim import evaluate; print(callable(evaluate), 'lark' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split("\n")
+    assert out[0] == "[]"
+    assert out[1] == "True True"
