@@ -32,7 +32,8 @@ def run(args, classes=None) -> Path:
     deals = deals_per_class(args.n, args.quick)
     classes = G.guide_classes(args.quick) if classes is None else classes
     print(f"{TITLE}: {len(classes)} classes, up to {deals:,} deals each, both scorings", flush=True)
-    levels = G.run_classes(classes, deals, args.seed, n_jobs=args.jobs, log=lambda s: print(s, flush=True))
+    levels = G.run_classes(classes, deals, args.seed, n_jobs=args.jobs, log=lambda s: print(s, flush=True),
+                          results=args.results)
     tabs = G.tables(levels)
     out = Path(args.out)
     paths = write_tables(G.for_writing(tabs), out)

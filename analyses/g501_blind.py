@@ -47,7 +47,7 @@ def run(args) -> None:
               f"{time.time() - started:.0f} s", flush=True)
     table = pd.concat(tables, ignore_index=True)
     moment_deals = min(args.n, QUICK_MOMENT_DEALS if args.quick else MOMENT_DEALS)
-    moment = g501.moment_table(moment_deals, args.seed, n_jobs=args.jobs)
+    moment = g501.moment_table(moment_deals, args.seed, n_jobs=args.jobs, results=args.results)
     print(f"  moment of choice: {len(g501.MOMENT_PREFIXES)} auctions x {moment_deals:,} deals, "
           f"{time.time() - started:.0f} s", flush=True)
     out = Path(args.out)

@@ -4,8 +4,8 @@
 ``--n`` is an upper bound on the games per equity state and first dealer (at most
 G.GAMES with 3 seats, G.GAMES4 with 4) and on the deals per decision situation (at most
 G.DEALS, each deal's game played to its end); ``--quick`` plays a coarser grid with a few
-hundred per cell.  ``--results`` is accepted for the Makefile's sake; nothing intermediate is
-kept.
+hundred per cell.  ``--results``: where each finished equity state and decision situation is
+kept, so an interrupted run resumes.
 """
 from __future__ import annotations
 
@@ -35,11 +35,12 @@ def run(args, plan: G.Plan | None = None) -> Path:
         f"{', '.join(map(str, plan.own))} x lead {', '.join(f'{v:+d}' for v in plan.leads)} x positions "
         f"{', '.join(map(str, plan.positions))}, {plan.deals:,} deals each, blind levels "
         f"{', '.join(map(str, plan.levels))}")
-    states = [G.run_equity(plan.grid3, 3, plan.games, args.seed, args.jobs, log=log)]
+    states = [G.run_equity(plan.grid3, 3, plan.games, args.seed, args.jobs, log=log, results=args.results)]
     if plan.grid4:
-        states.append(G.run_equity(plan.grid4, 4, plan.games4, args.seed, args.jobs, log=log))
+        states.append(G.run_equity(plan.grid4, 4, plan.games4, args.seed, args.jobs, log=log,
+                                     results=args.results))
     sits = G.situations(plan.own, plan.leads, plan.positions)
-    long = G.run_decisions(sits, plan.levels, plan.deals, args.seed, args.jobs, log=log)
+    long = G.run_decisions(sits, plan.levels, plan.deals, args.seed, args.jobs, log=log, results=args.results)
     tabs = G.tables(pd.concat(states, ignore_index=True), long)
     out = Path(args.out)
     paths = write_tables(tabs, out)

@@ -17,7 +17,6 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from joblib import Parallel, delayed
 
 import cardsim
 from analyses.common import parse_args as common_parse_args
@@ -25,7 +24,7 @@ from analyses.common import entry, write_tables
 from cardsim.analysis import vint_charts as vc
 from cardsim.games import get_game
 from cardsim.questions import question, records, run_question, table
-from cardsim.runner import OutputError, cluster, make_run
+from cardsim.runner import OutputError, analysis_store, cluster, make_run, run_chunks, transform_id
 
 TITLE = "Vint bidding charts"
 PILOT = 100
@@ -140,8 +139,10 @@ def build(args, cells, tcells) -> Path:
     print(f"{TITLE}: {len(cells)} chart classes + {len(tcells)} trick cells, up to {args.n:,} deals each",
           flush=True)
     rows, level_frames, trick_rows = [], [], []
-    results = Parallel(n_jobs=args.jobs, return_as="generator")(
-        delayed(_work)(kind, cell, args.n, args.seed, n_records) for kind, cell in tasks)
+    work = [(kind, cell, args.n, args.seed, n_records) for kind, cell in tasks]
+    # Each finished cell is kept under --results, so an interrupted run resumes where it stopped.
+    store = analysis_store(args.results, "vint-charts", _work, work=work, cells_code=transform_id(vc.chart_row))
+    results = run_chunks(_work, work, [args.n] * len(work), args.jobs, store=store)
     for k, ((kind, cell), (out, seconds)) in enumerate(zip(tasks, results), 1):
         if kind == "chart":
             rows.append(out)

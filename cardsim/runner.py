@@ -715,6 +715,19 @@ def run_chunks(fn: Callable, tasks: list[tuple], sizes: list[int], n_jobs=-1, pr
         yield result
 
 
+def analysis_store(results, name: str, code: Callable, **identity) -> ChunkStore | None:
+    """The :class:`ChunkStore` in which an analysis keeps its finished tasks, so that the same
+    call after an interruption resumes: ``results/<name>-<key>``, the key a hash of ``identity``
+    (everything the tasks' results depend on: sizes, seed, strategies), of the jitted sources and
+    of ``code``'s module, so an edit to either starts afresh.  None when ``results`` is None
+    (nothing is kept)."""
+    if results is None:
+        return None
+    manifest = {"analysis": name, **identity, "source": source_hash(), "code": transform_id(code),
+                "cardsim": __version__}
+    return ChunkStore(Path(results) / f"{name}-{manifest_key(manifest)}", manifest)
+
+
 def check_disk_space_for_store(folder: Path, need: int = 1 << 20) -> None:
     if shutil.disk_usage(folder).free < need:
         raise OutputError(f"{folder} has less than 1 MB free")

@@ -337,3 +337,50 @@ def test_plan_caps_the_counts():
     assert G.plan(1_000_000) == G.Plan(G.GRID3, G.GRID4, G.GAMES, G.GAMES4, G.OWN, G.LEADS, G.LEVELS, G.DEALS)
     quick = G.plan(250, quick=True)
     assert (quick.games, quick.deals, quick.grid3) == (250, 250, G.QUICK_GRID3)
+
+
+# ---------------------------------------------------------------- resuming (issue 10)
+class _Interrupted:
+    """Wraps a task function: raises KeyboardInterrupt (as Ctrl-C would) once ``stop_after`` calls
+    have finished; counts the calls.  One object for both runs, so both name the same store."""
+
+    def __init__(self, fn, stop_after):
+        self.fn, self.stop_after, self.calls = fn, stop_after, 0
+        self.__module__, self.__qualname__ = fn.__module__, fn.__qualname__
+
+    def __call__(self, *args):
+        if self.stop_after is not None and self.calls == self.stop_after:
+            raise KeyboardInterrupt
+        self.calls += 1
+        return self.fn(*args)
+
+
+def test_equity_states_resume_after_an_interruption(tmp_path, monkeypatch):
+    quiet = lambda s: None  # noqa: E731
+    whole = G.run_equity((150, 400), 3, 60, 5, n_jobs=1, log=quiet)
+    wrapped = _Interrupted(G.play_state, stop_after=3)
+    monkeypatch.setattr(G, "play_state", wrapped)
+    with pytest.raises(KeyboardInterrupt):
+        G.run_equity((150, 400), 3, 60, 5, n_jobs=1, log=quiet, results=tmp_path)
+    wrapped.stop_after, wrapped.calls = None, 0
+    resumed = G.run_equity((150, 400), 3, 60, 5, n_jobs=1, log=quiet, results=tmp_path)
+    pd.testing.assert_frame_equal(resumed, whole)
+    assert wrapped.calls == len(whole) - 3  # the three finished states were read, not played again
+    wrapped.calls = 0
+    G.run_equity((150, 400), 3, 60, 5, n_jobs=1, log=quiet, results=tmp_path)
+    assert wrapped.calls == 0
+
+
+def test_moment_table_resumes_by_prefix(tmp_path, monkeypatch):
+    import cardsim.questions as Q
+
+    args = dict(prefixes=([], ["P", "75"]), levels=(70, 90), n_jobs=1)
+    whole = g501.moment_table(300, 3, **args)
+    first = g501.moment_table(300, 3, **args, results=tmp_path)
+    pd.testing.assert_frame_equal(first, whole)
+
+    def no_play(*a, **k):
+        raise AssertionError("a finished prefix was played again")
+
+    monkeypatch.setattr(Q, "run_question", no_play)
+    pd.testing.assert_frame_equal(g501.moment_table(300, 3, **args, results=tmp_path), whole)

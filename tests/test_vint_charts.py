@@ -215,9 +215,11 @@ def test_tiny_end_to_end_run(tmp_path):
     cells = [vc.Cell("opening", (), 0, 0, (13, 15), vc.one_suiter("H", 5, 5)),
              vc.Cell("second", ("P",), 0, 1, (13, 15), vc.balanced(), "seat 0: hcp<=11")]
     tcells = [vc.TrickCell("NT", 0, ((13, 14), (12, 13)))]
-    args = SimpleNamespace(n=200, seed=5, jobs=1, out=str(tmp_path))
+    args = SimpleNamespace(n=200, seed=5, jobs=1, out=str(tmp_path), results=str(tmp_path / "results"))
     path = build(args, cells, tcells)
     meta = json.loads(path.read_text())
+    # every finished cell is kept, so that an interrupted run resumes
+    assert len(list((tmp_path / "results").glob("vint-charts-*/chunk-*.pkl"))) == 3
     assert set(meta) == {"game", "title", "deals", "deals_unit", "cardsim", "seed", "source", "strategies",
                          "parameters", "rules", "tables",
                          "figures", "glossary", "notes", "answer", "method"}

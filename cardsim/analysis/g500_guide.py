@@ -42,6 +42,7 @@ import pandas as pd
 
 from cardsim.deal import MAX_ATTEMPTS
 from cardsim.questions import question, run_question, table
+from cardsim.runner import analysis_store, run_chunks
 
 GAME = "500"
 SEAT = 0
@@ -285,14 +286,15 @@ def class_values(holding: Holding) -> dict:
             "holding": holding.label()}
 
 
-def run_classes(classes, n: int, seed: int, n_jobs: int = -1, strategies=None, log=print) -> pd.DataFrame:
+def run_classes(classes, n: int, seed: int, n_jobs: int = -1, strategies=None, log=print,
+                results=None) -> pd.DataFrame:
     """Play every class (``n`` deals each at most, :func:`deals_for`) under both scorings.
+    ``results``: a folder keeping each finished stratum, so that the same call resumes
+    (:func:`cardsim.runner.analysis_store`).
 
     Returns the long frame (:data:`LEVEL_COLUMNS`): one row per class, scoring and level, the
     classes in the given order.  ``log`` gets one progress line per class.
     """
-    from joblib import Parallel, delayed
-
     plan = []
     for holding in classes:
         deals = deals_for(holding, n)
@@ -302,11 +304,12 @@ def run_classes(classes, n: int, seed: int, n_jobs: int = -1, strategies=None, l
         strata = holding.strata()
         per = -(-deals // len(strata))
         plan.append((holding, [(given, per, task_seed(seed, holding, i)) for i, given in enumerate(strata)]))
-    tasks = [(h, scoring, given, per, s) for h, strata in plan for scoring in SCORINGS for given, per, s in strata]
-    results = Parallel(n_jobs=n_jobs, return_as="generator")(
-        delayed(_stratum_sums)(h, given, per, s, scoring, strategies) for h, scoring, given, per, s in tasks)
+    tasks = [(h, given, per, s, scoring, strategies)
+             for h, strata in plan for scoring in SCORINGS for given, per, s in strata]
+    store = analysis_store(results, "500-guide", _stratum_sums, tasks=tasks)
+    sums_of = run_chunks(_stratum_sums, tasks, [t[2] for t in tasks], n_jobs, store=store)
     frames, parts = {}, {}
-    for (holding, scoring, _, _, _), sums in zip(tasks, results):
+    for (holding, _, _, _, scoring, _), sums in zip(tasks, sums_of):
         parts.setdefault((holding, scoring), []).append(sums)
         if len(parts[(holding, scoring)]) == len(holding.strata()):
             f = class_rows(holding, scoring, _merge(parts.pop((holding, scoring))), strategies)

@@ -300,11 +300,27 @@ def moment_rows(prefix, sums: dict, levels=MOMENT_LEVELS) -> pd.DataFrame:
     return out[MOMENT_COLUMNS]
 
 
-def moment_table(n: int, seed: int, prefixes=MOMENT_PREFIXES, levels=MOMENT_LEVELS, n_jobs: int = -1) -> pd.DataFrame:
-    """Every prefix's options on ``n`` deals (the same deals for every option of a prefix)."""
+def moment_table(n: int, seed: int, prefixes=MOMENT_PREFIXES, levels=MOMENT_LEVELS, n_jobs: int = -1,
+                 results=None) -> pd.DataFrame:
+    """Every prefix's options on ``n`` deals (the same deals for every option of a prefix).
+    ``results``: a folder keeping each finished prefix, and the finished chunks of the one under
+    way, so that the same call after an interruption resumes."""
     from cardsim.questions import run_question
+    from cardsim.runner import analysis_store
 
-    frames = [moment_rows(p, run_question(moment_question(p, n, seed, levels), n_jobs), levels) for p in prefixes]
+    prefixes = [list(p) for p in prefixes]
+    store = analysis_store(results, "501-moment", moment_rows, prefixes=prefixes, n=n, seed=seed, levels=list(levels))
+    done = store.done() if store is not None else set()
+    frames = []
+    for k, p in enumerate(prefixes):
+        if k in done:
+            sums = store.load(k)
+        else:
+            chunks = None if store is None else store.path / f"prefix-{k:03d}"
+            sums = run_question(moment_question(p, n, seed, levels), n_jobs, store=chunks)
+            if store is not None:
+                store.save(k, sums)
+        frames.append(moment_rows(p, sums, levels))
     return pd.concat(frames, ignore_index=True)
 
 

@@ -34,6 +34,7 @@ import numpy as np
 import pandas as pd
 
 from cardsim.questions import question, run_question, table
+from cardsim.runner import analysis_store, run_chunks
 from cardsim.stats import mean_interval, wilson
 
 GAME = "501"
@@ -139,22 +140,24 @@ STATE_COLUMNS = ["seats", "s0", "s1", "s2", "s3", "dealer", "games", "unfinished
                  "wins_2", "wins_3"]
 
 
-def run_equity(grid, seats: int, games: int, seed: int, n_jobs: int = -1, strategies=None, log=print) -> pd.DataFrame:
+def run_equity(grid, seats: int, games: int, seed: int, n_jobs: int = -1, strategies=None, log=print,
+               results=None) -> pd.DataFrame:
     """Play every state of ``grid`` (up to rotation) with every first dealer, ``games`` each.
+    ``results``: a folder keeping each finished state, so that the same call resumes
+    (:func:`cardsim.runner.analysis_store`).
 
     Returns the states table (:data:`STATE_COLUMNS`, one row per state and first dealer; scores
     of absent seats 0): ``wins_s`` is seat s's summed share of the win.
     """
-    from joblib import Parallel, delayed
-
-    tasks = [(s, d) for s in equity_states(grid, seats) for d in range(seats)]
+    tasks = [(s, d, games, task_seed(seed, "equity", s, d), strategies)
+             for s in equity_states(grid, seats) for d in range(seats)]
     started = time.time()
     log(f"  equity, {seats} seats: {len(tasks) // seats} states x {seats} first dealers x {games:,} games")
     rows = []
     step = max(1, len(tasks) // 4)
-    results = Parallel(n_jobs=n_jobs, return_as="generator")(
-        delayed(play_state)(s, d, games, task_seed(seed, "equity", s, d), strategies) for s, d in tasks)
-    for i, row in enumerate(results, 1):
+    store = analysis_store(results, f"501-equity-{seats}seats", play_state, tasks=tasks)
+    played = run_chunks(play_state, tasks, [games] * len(tasks), n_jobs, store=store, unit="game")
+    for i, row in enumerate(played, 1):
         rows.append(row)
         if i % step == 0 or i == len(tasks):
             log(f"    {i}/{len(tasks)} state-dealer cells, {time.time() - started:.0f} s")
@@ -302,20 +305,21 @@ def decision_rows(sit: Situation, levels, sums: dict, seed: int = 0, strategies=
     return out[DECISION_COLUMNS]
 
 
-def run_decisions(sits, levels, deals: int, seed: int, n_jobs: int = -1, strategies=None, log=print) -> pd.DataFrame:
+def run_decisions(sits, levels, deals: int, seed: int, n_jobs: int = -1, strategies=None, log=print,
+                  results=None) -> pd.DataFrame:
     """Play every situation (``deals`` deals each, every option on the same deals, each game played
-    to its end); returns the long frame of :data:`DECISION_COLUMNS`, situations in order."""
-    from joblib import Parallel, delayed
-
+    to its end); returns the long frame of :data:`DECISION_COLUMNS`, situations in order.
+    ``results``: a folder keeping each finished situation, so that the same call resumes."""
     sits = list(sits)
     started = time.time()
     log(f"  blind decision: {len(sits)} situations x {len(levels) + 1} options x {deals:,} deals played to the "
         "game's end")
     frames = []
     step = max(1, len(sits) // 6)
-    results = Parallel(n_jobs=n_jobs, return_as="generator")(
-        delayed(decision_sums)(s, levels, deals, seed, strategies) for s in sits)
-    for i, (sit, sums) in enumerate(zip(sits, results), 1):
+    tasks = [(s, levels, deals, seed, strategies) for s in sits]
+    store = analysis_store(results, "501-decisions", decision_sums, tasks=tasks)
+    sums_of = run_chunks(decision_sums, tasks, [deals] * len(tasks), n_jobs, store=store)
+    for i, (sit, sums) in enumerate(zip(sits, sums_of), 1):
         frames.append(decision_rows(sit, levels, sums, seed, strategies))
         if i % step == 0 or i == len(sits):
             log(f"    {i}/{len(sits)} situations, {time.time() - started:.0f} s")
