@@ -28,6 +28,7 @@ $(STAMP): pyproject.toml
 install: $(STAMP)  ## create .venv and install cardsim (editable) with the test tools
 
 test: $(STAMP)  ## run the test suite (under 10 minutes on 2 cores)
+	$(PY) tests/warm_cache.py
 	$(PY) -m pytest
 
 bench: $(STAMP)  ## measure deals per second; writes BENCHMARKS.md
