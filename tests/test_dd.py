@@ -226,6 +226,34 @@ def test_501_search_from_any_trick_start_equals_minimax_in_every_window():
     assert sides == {False, True}
 
 
+
+def test_501_search_in_any_window_is_fail_soft_and_exact_inside():
+    """Principal variation search (null windows, searched again on a fail high) and the nested
+    loops of the last three tricks on random windows ``(a, b)``, each position searched in
+    three windows on one small table (the later searches start from its bounds and best lead):
+    a result inside the window is the value, one at or below ``a`` bounds it from above, one at
+    or above ``b`` from below."""
+    rng = np.random.default_rng(9)
+    keys, bounds = D501.new_table(8)
+    moves = np.zeros(D501.MOVES_SHAPE, dtype=np.int64)
+    stats = np.zeros(1, dtype=np.int64)
+    inside = outside = 0
+    for i in range(180):
+        h = random_501(rng, 3 + i % 3)
+        leader, decl, trump, won, pending = random_state(rng)
+        ref = D501.minimax(h.copy(), 0, leader, decl, trump, -1, U(0), np.zeros(3, dtype=np.int64), won, pending)
+        for _ in range(3):
+            a = ref + int(rng.integers(-40, 10))
+            b = a + int(rng.integers(2, 80))
+            v = D501.search_from(h, leader, decl, trump, won, pending, a, b, keys, bounds, moves, stats)
+            if a < v < b:
+                assert v == ref, (h, leader, decl, trump, won, pending, a, b, v, ref)
+                inside += 1
+            else:
+                assert (ref <= v) if v <= a else (ref >= v), (h, leader, decl, trump, won, pending, a, b, v, ref)
+                outside += 1
+    assert inside > 150 and outside > 150
+
 def test_501_trick_start_bounds_hold_and_bite():
     rng = np.random.default_rng(8)
     lows = highs = 0

@@ -14,10 +14,13 @@ Players are numbered ``0, 1, 2`` in play order from the first leader (the active
 dealer's left, :func:`cardsim.games.g501.rules.active_seat`).  Legal cards, the trick's best card,
 card points and marriages are the engine's own functions (:mod:`cardsim.games.g501.rules`).
 
-Search: one fail-soft alpha-beta on the whole window of points, with a transposition table at
-trick starts (2**16 entries) keyed on the three hands, the leader, the declarer, the trump and
-the marriage state.  At a trick start: bounds from quick tricks and master trumps
-(:func:`trick_start_bounds`), then the table; the last two tricks by a plain inline minimax.
+Search: one fail-soft principal variation search on the whole window of points (the first move
+of a node on the node's window, the later ones on a null window first, :func:`_research`), with
+a transposition table at trick starts (2**16 entries) keyed on the three hands, the leader, the
+declarer, the trump and the marriage state.  At a trick start: bounds from quick tricks and
+master trumps (:func:`trick_start_bounds`), then the table; the last three tricks by nested
+alpha-beta loops (:func:`_three_tricks`), the last two inside them (and at the end of a trick
+whose next one is the seventh) by a plain inline minimax.
 Moves: the table's best lead, else the best card found last at the same depth, first; then leads
 by rank from the aces down, followers the cheapest winning card first.  Cards equivalent for
 winning tricks (:func:`_twins`) are not merged, since their card points differ, but bounded:
@@ -266,6 +269,111 @@ def _two_tricks(h, leader, decl, trump, won, pending):
 
 
 @jit(inline="always")
+def _three_tricks(h, leader, decl, trump, won, pending, alpha, beta, hint):
+    """The declarer's points from the last three tricks (three cards in each hand), fail-soft
+    within ``(alpha, beta)``: nested loops over the first trick's cards with alpha-beta cut-offs,
+    the last two tricks by :func:`_two_tricks`; ``(value, the best lead)``.  ``h`` is changed and
+    restored."""
+    ps1 = (leader + 1) % 3
+    ps2 = (leader + 2) % 3
+    max0 = leader == decl
+    max1 = ps1 == decl
+    max2 = ps2 == decl
+    hand0 = h[leader]
+    hand1 = h[ps1]
+    hand2 = h[ps2]
+    best0 = -1 if max0 else 9999
+    lead_best = -1
+    a0 = alpha
+    b0 = beta
+    m0 = hand0
+    first = hint >= 0 and (hand0 >> U64(hint)) & U64(1) == U64(1)
+    while m0:
+        if first:
+            c0 = hint
+            first = False
+        else:
+            c0 = lowest_bit(m0)
+        m0 &= ~(U64(1) << U64(c0))
+        led = c0 >> 4
+        bonus = 0
+        npend = pending
+        if max0 and can_declare(hand0, c0):
+            if won:
+                bonus = marriage_value(led, trump)
+            else:
+                npend = pending + marriage_value(led, trump)
+        h[leader] = hand0 & ~(U64(1) << U64(c0))
+        a1 = a0 - bonus
+        b1 = b0 - bonus
+        best1 = -1 if max1 else 9999
+        m1 = legal_plays(hand1, led, trump)
+        while m1:
+            c1 = lowest_bit(m1)
+            m1 &= m1 - U64(1)
+            h[ps1] = hand1 & ~(U64(1) << U64(c1))
+            a2 = a1
+            b2 = b1
+            best2 = -1 if max2 else 9999
+            m2 = legal_plays(hand2, led, trump)
+            while m2:
+                c2 = lowest_bit(m2)
+                m2 &= m2 - U64(1)
+                h[ps2] = hand2 & ~(U64(1) << U64(c2))
+                trick = (U64(1) << U64(c0)) | (U64(1) << U64(c1)) | (U64(1) << U64(c2))
+                b = trick_best(trick, led, trump)
+                w = leader if b == c0 else (ps1 if b == c1 else ps2)
+                v = 0
+                nwon = won
+                pend = npend
+                if w == decl:
+                    v = hand_points(trick) + npend
+                    nwon = 1
+                    pend = 0
+                v += _two_tricks(h, w, decl, trump, nwon, pend)
+                if max2:
+                    if v > best2:
+                        best2 = v
+                    if best2 > a2:
+                        a2 = best2
+                else:
+                    if v < best2:
+                        best2 = v
+                    if best2 < b2:
+                        b2 = best2
+                if a2 >= b2:
+                    break
+            h[ps2] = hand2
+            if max1:
+                if best2 > best1:
+                    best1 = best2
+                if best1 > a1:
+                    a1 = best1
+            else:
+                if best2 < best1:
+                    best1 = best2
+                if best1 < b1:
+                    b1 = best1
+            if a1 >= b1:
+                break
+        h[ps1] = hand1
+        v0 = bonus + best1
+        if (max0 and v0 > best0) or (not max0 and v0 < best0):
+            best0 = v0
+            lead_best = c0
+        if max0:
+            if best0 > a0:
+                a0 = best0
+        else:
+            if best0 < b0:
+                b0 = best0
+        if a0 >= b0:
+            break
+    h[leader] = hand0
+    return best0, lead_best
+
+
+@jit(inline="always")
 def _twins(hand, live, c, c2, p, decl):
     """Whether cards ``c`` and ``c2`` of ``hand`` (same suit) are equivalent for the rest of the
     play: no card ``live`` (in a hand or on the trick) of another player lies between them, and
@@ -383,6 +491,41 @@ def _order(legal, pos, leader, p, decl, lead, on_table, trump, moves, depth):
     return n
 
 
+@jit(inline="always")
+def _store(keys, bounds, slot, h, tag, a0, b0, lo, hi, v, move):
+    """Write the trick start ``h``/``tag`` to the table's ``slot``: the bounds ``(lo, hi)`` it
+    had, narrowed by the fail-soft result ``v`` of a search within ``(a0, b0)``, and the best lead
+    ``move`` (-1 = none)."""
+    if v <= a0:
+        hi = min(hi, v)
+    elif v >= b0:
+        lo = max(lo, v)
+    else:
+        lo = v
+        hi = v
+    keys[slot, 0] = h[0]
+    keys[slot, 1] = h[1]
+    keys[slot, 2] = h[2]
+    keys[slot, 3] = U64(tag)
+    bounds[slot, 0] = lo
+    bounds[slot, 1] = hi
+    bounds[slot, 2] = 1 + move
+
+
+@jit(inline="always")
+def _research(maxing, v, wa, wb, alpha, beta):
+    """Principal variation search: after a child searched within ``(wa, wb)`` returned ``v``,
+    whether it must be searched again and in which window.  A later move is first searched on a
+    null window at the side's bound (``wb = alpha + 1`` for the maximiser, ``wa = beta - 1`` for
+    the minimiser); when it beats that bound without reaching the other one its fail-soft result
+    is one bound of its value, and the search again from there gives the value."""
+    if maxing and wb < beta and wb <= v < beta:
+        return True, v - 1, beta
+    if not maxing and wa > alpha and alpha < v <= wa:
+        return True, alpha, v + 1
+    return False, wa, wb
+
+
 _ZERO = np.int64(0)
 _NEG = np.int64(-1)
 _I = types.int64
@@ -405,7 +548,8 @@ def _search(h, pos, leader, decl, trump, lead, on_table, won, pending, alpha, be
     after ``d`` cards played in columns 0..7 and their values in columns 10..17; row 24 the
     trick's cards by position, then from column 3 the best card found at each depth).  One
     recursive function, since numba cannot cache mutually recursive ones; one call per position
-    (``stats[0]`` counts them), the trick's end settled by the caller.
+    (``stats[0]`` counts them) of the first five tricks and per start of the sixth (its three
+    tricks by :func:`_three_tricks`), the trick's end settled by the caller.
     """
     stats[0] += 1
     slot = np.int64(-1)
@@ -445,6 +589,10 @@ def _search(h, pos, leader, decl, trump, lead, on_table, won, pending, alpha, be
         beta = min(beta, hi)
         a0 = alpha
         b0 = beta
+        if popcount(h[leader]) == 3:
+            best_v, lead_best = _three_tricks(h, leader, decl, trump, won, pending, alpha, beta, hint)
+            _store(keys, bounds, slot, h, tag, a0, b0, lo, hi, best_v, lead_best)
+            return best_v
     p = (leader + pos) % 3
     hand = h[p]
     led = -1 if pos == 0 else lead >> 4
@@ -464,6 +612,7 @@ def _search(h, pos, leader, decl, trump, lead, on_table, won, pending, alpha, be
                 break
     maxing = p == decl
     best_v = -1 if maxing else 9999
+    searched = False
     for k in range(n):
         c = moves[depth, k]
         if _dominated(h, hand, live, c, pos, p, leader, decl, lead, on_table, trump, moves):
@@ -500,9 +649,20 @@ def _search(h, pos, leader, decl, trump, lead, on_table, won, pending, alpha, be
             else:
                 npend = pending + marriage_value(c >> 4, trump)
         moves[24, pos] = c
+        wa = alpha
+        wb = beta
+        if searched and beta - alpha > 1:
+            if maxing:
+                wb = alpha + 1
+            else:
+                wa = beta - 1
+        searched = True
         if pos < 2:
-            v = bonus + _search(h, pos + 1, leader, decl, trump, c if pos == 0 else lead, on_table | cb, won, npend,
-                                alpha - bonus, beta - bonus, keys, bounds, moves, stats)
+            again = True
+            while again:
+                v = bonus + _search(h, pos + 1, leader, decl, trump, c if pos == 0 else lead, on_table | cb, won, npend,
+                                    wa - bonus, wb - bonus, keys, bounds, moves, stats)
+                again, wa, wb = _research(maxing, v, wa, wb, alpha, beta)
         else:
             trick = on_table | cb
             w = p
@@ -516,11 +676,24 @@ def _search(h, pos, leader, decl, trump, lead, on_table, won, pending, alpha, be
                 gain = hand_points(trick) + pending
                 nwon = 1
                 npend = 0
-            # The next tricks reuse ``moves[24]``: this trick's cards are put back afterwards.
-            t0, t1 = moves[24, 0], moves[24, 1]
-            v = gain + _search(h, _ZERO, w, decl, trump, _NEG, U64(0), nwon, npend, alpha - gain, beta - gain,
-                               keys, bounds, moves, stats)
-            moves[24, 0], moves[24, 1], moves[24, 2] = t0, t1, c
+            left = popcount(h[w])
+            if left <= 2:
+                # The last two tricks inline: a call would cost more than their minimax.
+                if left == 2:
+                    v = gain + _two_tricks(h, w, decl, trump, nwon, npend)
+                elif left == 1:
+                    v = gain + _last_trick(h, w, decl, trump, npend)
+                else:
+                    v = gain
+            else:
+                # The next tricks reuse ``moves[24]``: this trick's cards are put back afterwards.
+                t0, t1 = moves[24, 0], moves[24, 1]
+                again = True
+                while again:
+                    v = gain + _search(h, _ZERO, w, decl, trump, _NEG, U64(0), nwon, npend, wa - gain, wb - gain,
+                                       keys, bounds, moves, stats)
+                    moves[24, 0], moves[24, 1], moves[24, 2] = t0, t1, c
+                    again, wa, wb = _research(maxing, v, wa, wb, alpha, beta)
         h[p] = hand
         moves[depth, 10 + k] = v
         if (maxing and v > best_v) or (not maxing and v < best_v):
@@ -538,20 +711,7 @@ def _search(h, pos, leader, decl, trump, lead, on_table, won, pending, alpha, be
         if alpha >= beta:
             break
     if slot >= 0:
-        if best_v <= a0:
-            hi = min(hi, best_v)
-        elif best_v >= b0:
-            lo = max(lo, best_v)
-        else:
-            lo = best_v
-            hi = best_v
-        keys[slot, 0] = h[0]
-        keys[slot, 1] = h[1]
-        keys[slot, 2] = h[2]
-        keys[slot, 3] = U64(tag)
-        bounds[slot, 0] = lo
-        bounds[slot, 1] = hi
-        bounds[slot, 2] = 1 + moves[24, 3 + depth]
+        _store(keys, bounds, slot, h, tag, a0, b0, lo, hi, best_v, moves[24, 3 + depth])
     return best_v
 
 
