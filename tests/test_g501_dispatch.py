@@ -251,7 +251,8 @@ def test_every_dispatch_function_names_its_decision_for_an_unhandled_id():
         "call": lambda: D.open_call(np.int64(99), params, 2, streams, hand, 0, 501, 0, np.zeros((4, 2))),
         "contract": lambda: D.contract(np.int64(99), params, 2, streams, hand, 70, False, bits(DECK[:3]),
                                        np.zeros(5, dtype=np.int64)),
-        "card": lambda: D.play(np.int64(99), params, 2, streams, hand, hand, U64(0), -1, 0, U64(0), False, False, 0),
+        "card": lambda: D.play(np.int64(99), params, 2, streams, hand, hand, U64(0), -1, 0, U64(0), False, False, 0, 0,
+                           np.zeros((2, 4), dtype=np.uint64)),
     }
     for decision, call in calls.items():
         with pytest.raises(ValueError) as info:
