@@ -13,7 +13,7 @@ from cardsim import StrategyError
 from cardsim.games.g501 import SPEC
 from cardsim.games.g501 import dispatch as D
 from cardsim.games.g501 import strategies as S
-from cardsim.games.g501.constants import DECLARE_FLAG, LOOK, MAX_BID, MIN_BID, NT
+from cardsim.games.g501.constants import DECLARE_FLAG, LOOK, MAX_BID, MIN_BID, NT, SEEN_CARDS, SEEN_VOIDS
 from cardsim.games.g501.rules import legal_plays, trick_best
 from cardsim.strategies.registry import N_PARAMS, UNHANDLED
 
@@ -56,13 +56,15 @@ def random_play_view(rng):
     """A reachable play position: three random 8-card hands, random legal cards for a random
     number of plays; returns the view of the seat to play next: ``(seat, hand, legal, trick
     (bit set of the cards on the table), led (-1 when leading), trump, played, is_declarer,
-    won_any, decl_pos)``."""
+    won_any, decl_pos, declarer, seen)``, ``seen`` (uint64[2, 4]) kept as the engine keeps it."""
     deck = rng.permutation(DECK)
     hands = [bits(deck[8 * i:8 * i + 8]) for i in range(3)]
     trump = int(rng.integers(0, 5))
     seat = int(rng.integers(0, 3))
+    declarer = int(rng.integers(0, 3))
+    seen = np.zeros((2, 4), dtype=np.uint64)
     played = trick = U64(0)
-    led, winner = -1, seat
+    led, winner, leader = -1, seat, seat
     won = [0, 0, 0]
     for n in range(int(rng.integers(0, 24))):
         legal = legal_plays(hands[seat], -1 if led < 0 else led >> 4, trump)
@@ -70,19 +72,23 @@ def random_play_view(rng):
         hands[seat] &= ~(U64(1) << U64(c))
         played |= U64(1) << U64(c)
         trick |= U64(1) << U64(c)
+        seen[SEEN_CARDS, seat] |= U64(1) << U64(c)
+        if led >= 0 and c >> 4 != led >> 4:
+            seen[SEEN_VOIDS, seat] |= U64(0x3F << (16 * (led >> 4)))
+            if trump != NT and c >> 4 != trump:
+                seen[SEEN_VOIDS, seat] |= U64(0x3F << (16 * trump))
         if led < 0:
-            led, winner = c, seat
+            led, winner, leader = c, seat, seat
         elif trick_best(trick, led >> 4, trump) == c:
             winner = seat
         seat = (seat + 1) % 3
         if n % 3 == 2:
-            seat, trick, led = winner, U64(0), -1
+            seat, trick, led, leader = winner, U64(0), -1, winner
             won[seat] += 1
     legal = legal_plays(hands[seat], -1 if led < 0 else led >> 4, trump)
-    is_decl = bool(rng.random() < 0.33)
-    k = bin(int(trick)).count("1")
-    decl_pos = k if is_decl else int(rng.choice([p for p in range(3) if p != k]))
-    return (seat, hands[seat], legal, trick, led, trump, played, is_decl, won[seat] > 0, decl_pos)
+    decl_pos = (declarer - leader) % 3
+    return (seat, hands[seat], legal, trick, led, trump, played, seat == declarer, won[seat] > 0, decl_pos,
+            declarer, seen)
 
 
 # ------------------------------------------------------------------ (a) parameter constants
@@ -132,9 +138,10 @@ def _direct_contract(strategy, p, rng, hand, bid, out):
 
 
 def _direct_play(strategy, p, rng, view):
-    _, hand, legal, trick, led, trump, played, is_decl, won_any, decl_pos = view
+    seat, hand, legal, trick, led, trump, played, is_decl, won_any, decl_pos, declarer, seen = view
     if strategy is S.HEURISTIC:
-        return S.heuristic_play(hand, legal, trick, led, trump, played, is_decl, won_any, decl_pos)
+        return S.heuristic_play(hand, legal, trick, led, trump, played, is_decl, won_any, decl_pos, seat, declarer,
+                                seen)
     if strategy is S.HEURISTIC_V1:
         return S.heuristic_play_v1(hand, legal, trick, led, trump, played, is_decl, won_any)
     return S.random_play(p, rng, hand, legal, led)
@@ -209,12 +216,12 @@ def test_play_dispatch_calls_the_strategys_own_function(name):
     leads = follows = 0
     for _ in range(N_VIEWS):
         view = random_play_view(rng)
-        seat, hand, legal, trick, led, trump, played, is_decl, won_any, decl_pos = view
+        seat, hand, legal, trick, led, trump, played, is_decl, won_any, decl_pos, declarer, seen = view
         sids, params = table(strategy, seat, rng)
         streams = fresh_streams(rng)
         own = streams[1 + seat].copy()
         got = D.play(sids[seat], params, seat, streams, hand, legal, trick, led, trump, played, is_decl, won_any,
-                     decl_pos)
+                     decl_pos, declarer, seen)
         assert got == _direct_play(strategy, params[seat], own, view)
         assert streams[1 + seat, 0] == own[0]
         card = got - DECLARE_FLAG if got >= DECLARE_FLAG else got
@@ -244,7 +251,8 @@ def test_every_dispatch_function_names_its_decision_for_an_unhandled_id():
         "call": lambda: D.open_call(np.int64(99), params, 2, streams, hand, 0, 501, 0, np.zeros((4, 2))),
         "contract": lambda: D.contract(np.int64(99), params, 2, streams, hand, 70, False, bits(DECK[:3]),
                                        np.zeros(5, dtype=np.int64)),
-        "card": lambda: D.play(np.int64(99), params, 2, streams, hand, hand, U64(0), -1, 0, U64(0), False, False, 0),
+        "card": lambda: D.play(np.int64(99), params, 2, streams, hand, hand, U64(0), -1, 0, U64(0), False, False, 0, 0,
+                           np.zeros((2, 4), dtype=np.uint64)),
     }
     for decision, call in calls.items():
         with pytest.raises(ValueError) as info:

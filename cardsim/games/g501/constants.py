@@ -37,6 +37,14 @@ DECK_MASK = np.uint64(sum(1 << (s * 16 + r) for s in range(4) for r in range(6))
 
 MARRIAGE_LANE = np.uint64((1 << RK) | (1 << RQ))
 
+# ---- the play view's public record of each seat (engine.play_tricks -> dispatch.play)
+SEEN_CARDS = 0
+"""Row of ``seen`` (uint64[2, 4]): ``seen[SEEN_CARDS, s]`` = the cards seat ``s`` has played this deal."""
+SEEN_VOIDS = 1
+"""Row of ``seen``: ``seen[SEEN_VOIDS, s]`` = the cards of every suit seat ``s`` has shown it holds
+none of (the whole 6-card lane of each such suit): the led suit when it did not follow, and the
+trump too when it then played a side card (it must trump if it can, docs/RULES.md §1.5)."""
+
 # ---- decision codes
 LOOK = -1
 """A blind call that looks at the hand instead of passing or bidding (docs/RULES.md §1.3)."""

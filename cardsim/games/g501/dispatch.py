@@ -29,17 +29,22 @@ followed by the seat's view of that decision (nothing else: never another seat's
   ``out`` (int64[5]): ``[abandon 0/1, trump 0..3 or NT 4, target, card given to the first
   opponent clockwise, card given to the second]``, entries 1-4 zero when abandoning.
 * ``play(sid, params, seat, streams, hand, legal, trick, led, trump, played, is_declarer,
-  won_any, decl_pos) -> int64`` a card (§1.5, §1.6): an index from ``legal``, plus ``DECLARE_FLAG`` to
-  declare a marriage when leading.  ``hand``/``legal``/``played``: uint64 bit sets (played =
-  every card played so far in the deal, this trick's included); ``trick``: uint64 bit set of
-  the cards already played to this trick (0 when leading); ``led``: the trick's first card
-  (-1 when leading); ``trump``: 0..3 or NT (4); ``is_declarer``/``won_any``: bools (won_any =
-  the seat has won a trick this deal); ``decl_pos``: the declarer's place in this trick's order
-  (0 = he leads it, 1, 2; public: everyone sees who plays when).
+  won_any, decl_pos, declarer, seen) -> int64`` a card (§1.5, §1.6): an index from ``legal``,
+  plus ``DECLARE_FLAG`` to declare a marriage when leading.  ``hand``/``legal``/``played``:
+  uint64 bit sets (played = every card played so far in the deal, this trick's included);
+  ``trick``: uint64 bit set of the cards already played to this trick (0 when leading);
+  ``led``: the trick's first card (-1 when leading); ``trump``: 0..3 or NT (4);
+  ``is_declarer``/``won_any``: bools (won_any = the seat has won a trick this deal);
+  ``decl_pos``: the declarer's place in this trick's order (0 = he leads it, 1, 2);
+  ``declarer``: the declarer's seat; ``seen``: uint64[2, 4], the public record of the play by
+  seat (everyone sees who plays each card, §1.5): ``seen[SEEN_CARDS, s]`` the cards seat ``s``
+  has played this deal, ``seen[SEEN_VOIDS, s]`` the whole suits (6-bit lanes) it has shown it
+  holds none of (constants.SEEN_CARDS / SEEN_VOIDS; read-only, the engine's own array).
 
-Apart from the tables, ``memo`` and ``out``, views are scalars and bit sets: every array passed
-to an inlined function costs an atomic reference-count increment and decrement per call, and
-in the per-card loop those dominated the engine's time (keep new views array-free).
+Apart from the tables, ``memo``, ``out`` and ``seen``, views are scalars and bit sets: every
+array passed to an inlined function costs an atomic reference-count increment and decrement per
+call, and in the per-card loop those dominated the engine's time (keep new views array-free;
+``seen`` is one array the engine keeps for the whole chunk, never built per trick).
 """
 from __future__ import annotations
 
@@ -94,10 +99,12 @@ def contract(sid, params, seat, streams, hand, bid, blind, talon, out):
 
 
 @jit(inline="always")
-def play(sid, params, seat, streams, hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos):
+def play(sid, params, seat, streams, hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos,
+         declarer, seen):
     """The seat's card from ``legal`` (+ DECLARE_FLAG to declare a marriage), docs/RULES.md §1.5-§1.6."""
     if sid == _HEURISTIC:
-        return heuristic_play(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos)
+        return heuristic_play(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, seat,
+                              declarer, seen)
     elif sid == _HEURISTIC_V1:
         return heuristic_play_v1(hand, legal, trick, led, trump, played, is_declarer, won_any)
     elif sid == _RANDOM:

@@ -25,7 +25,7 @@ from cardsim.games.forced import (F_CALL, F_KIND, F_NPREFIX, F_PREFIX, F_SEAT, F
 from cardsim.cards import lowest_bit, popcount
 from cardsim.games.g501.constants import (
     ABANDON_PENALTY, BLIND_FLAG, DECLARE_FLAG, LOOK, MAX_CALLS, MIN_BID, N_CARDS, NT, RA, RANK_POINTS, RT,
-    T_CALLS, T_CONTRACT, T_NCALLS, T_NPLAY, T_PLAY,
+    SEEN_CARDS, SEEN_VOIDS, T_CALLS, T_CONTRACT, T_NCALLS, T_NPLAY, T_PLAY,
 )
 from cardsim.games.g501.rules import (
     active_seat, can_declare, count_rank, deal_hands, declarer_delta, hand_points, legal_plays,
@@ -35,6 +35,7 @@ from cardsim.games.g501 import dispatch as D
 from cardsim.rng import deal_key, match_key, randbelow, seed_streams, shuffle
 
 U64 = np.uint64
+_LANE = U64(0x3F)
 
 # ---- result vector of play_deal (int64[N_RES]): declarer seat (-1 none), winning bid, blind
 # (0/1), target, trump (0..3, NT 4, -1 none), abandoned/void/made/played (0/1); per seat s:
@@ -102,9 +103,10 @@ MAX_MATCH_DEALS = 5000
 @jit
 def make_scratch():
     """Scratch arrays of play_deal, allocated once per chunk: ``(memo float64[4, 2],
-    contract_out int64[5], hands_in_play uint64[4], won int64[4])``."""
+    contract_out int64[5], hands_in_play uint64[4], won int64[4], seen uint64[2, 4])`` (``seen``:
+    the play's public record of each seat, constants.SEEN_CARDS / SEEN_VOIDS)."""
     return (np.zeros((4, 2), dtype=np.float64), np.zeros(5, dtype=np.int64), np.zeros(4, dtype=np.uint64),
-            np.zeros(4, dtype=np.int64))
+            np.zeros(4, dtype=np.int64), np.zeros((2, 4), dtype=np.uint64))
 
 
 @jit(inline="always")
@@ -335,15 +337,19 @@ def take_talon(hands0, talon, dealer, seats, declarer, bid, blind, sids, params,
 
 
 @jit(inline="always")
-def play_tricks(hp, dealer, seats, declarer, trump, sids, params, st, res, trace, tracing, won):
+def play_tricks(hp, dealer, seats, declarer, trump, sids, params, st, res, trace, tracing, won, seen):
     """The eight tricks (docs/RULES.md §1.5, §1.6) from the hands ``hp`` (uint64[4], emptied card by
     card), the dealer's left leading the first.  Writes ``won`` (int64[4], tricks per seat),
+    ``seen`` (uint64[2, 4], every seat's public record, constants.SEEN_CARDS / SEEN_VOIDS; the
+    strategies read it as it grows),
     ``res[R_CARDS + seat]`` (card points won) and ``res[R_MARR + seat]`` (marriages declared,
     effective or not) and, when ``tracing``, the cards (constants.T_PLAY).  Raises ValueError
     for an illegal card or a marriage that may not be declared."""
     played = U64(0)
     for s in range(4):
         won[s] = 0
+        seen[SEEN_CARDS, s] = U64(0)
+        seen[SEEN_VOIDS, s] = U64(0)
     leader = active_seat(0, dealer, seats)
     npl = 0
     for t in range(8):
@@ -361,7 +367,7 @@ def play_tricks(hp, dealer, seats, declarer, trump, sids, params, st, res, trace
             hand = hp[seat]
             legal = legal_plays(hand, -1 if k == 0 else lead >> 4, trump)
             c = D.play(sids[seat], params, seat, st, hand, legal, on_table, lead, trump, played,
-                       seat == declarer, won[seat] > 0, decl_pos)
+                       seat == declarer, won[seat] > 0, decl_pos, declarer, seen)
             declares = c >= DECLARE_FLAG
             if declares:
                 c -= DECLARE_FLAG
@@ -375,6 +381,11 @@ def play_tricks(hp, dealer, seats, declarer, trump, sids, params, st, res, trace
             hp[seat] = hand & ~card
             played |= card
             on_table |= card
+            seen[SEEN_CARDS, seat] |= card
+            if k > 0 and (c >> 4) != (lead >> 4):
+                seen[SEEN_VOIDS, seat] |= _LANE << U64(16 * (lead >> 4))
+                if trump != NT and (c >> 4) != trump:
+                    seen[SEEN_VOIDS, seat] |= _LANE << U64(16 * trump)
             if k == 0:
                 lead = c
             elif trick_best(on_table, lead >> 4, trump) == c:
@@ -420,7 +431,7 @@ def play_deal(hands0, talon, dealer, seats, sids, params, scores, st, res, trace
     question forces.  The phases in order: begin_deal, run_auction (or forced_auction),
     take_talon, play_tricks, score_deal.
     """
-    memo, cout, hp, won = scratch
+    memo, cout, hp, won, seen = scratch
     begin_deal(res, trace, tracing, memo)
     if forced[F_KIND] == FORCE_CONTRACT:
         declarer = forced[F_SEAT]
@@ -435,7 +446,7 @@ def play_deal(hands0, talon, dealer, seats, sids, params, scores, st, res, trace
     if not take_talon(hands0, talon, dealer, seats, declarer, bid, blind, sids, params, st, res, trace, tracing,
                       cout, hp, forced):
         return
-    play_tricks(hp, dealer, seats, declarer, res[R_TRUMP], sids, params, st, res, trace, tracing, won)
+    play_tricks(hp, dealer, seats, declarer, res[R_TRUMP], sids, params, st, res, trace, tracing, won, seen)
     score_deal(res, won, dealer, seats, declarer, res[R_TARGET], blind)
 
 

@@ -18,7 +18,7 @@ import numpy as np
 from cardsim._jit import jit
 from cardsim.cards import highest_bit, lowest_bit, popcount
 from cardsim.games.g501.constants import (
-    DECK_MASK, DECLARE_FLAG, LOOK, MAX_BID, MIN_BID, NT, RA, RANK_POINTS, RK, RQ, RT,
+    DECK_MASK, DECLARE_FLAG, LOOK, MAX_BID, MIN_BID, NT, RA, RANK_POINTS, RK, RQ, RT, SEEN_VOIDS,
 )
 from cardsim.games.g501.rules import beats, can_declare, hand_points, marriage_suits, trick_best
 from cardsim.rng import choose_bit, randbelow, uniform
@@ -420,14 +420,52 @@ def _smear(legal, unseen, trump):
 
 
 @jit(inline="always")
-def _sure_lead(w, unseen, trump):
-    """Whether the led card ``w`` cannot be beaten by any unseen card: none higher in its suit
-    and no unseen trump (in a suit contract a void player must trump, docs/RULES.md §1.5)."""
-    if _masters(U64(1) << U64(w), unseen) == U64(0):
+def _lanes(suit):
+    """The 6-bit lane of ``suit`` as a card bit set."""
+    return _LANE6 << U64(16 * suit)
+
+
+@jit(inline="always")
+def _trumps(cards, trump):
+    """The trumps of ``cards`` (none in no-trump)."""
+    if trump == NT:
+        return U64(0)
+    return U64(cards) & _lanes(trump)
+
+
+@jit(inline="always")
+def _unbeatable(w, rivals, rival_voids, trump):
+    """Whether the trick's winner ``w`` is safe from a player who may hold only ``rivals`` (bit
+    set) and has shown ``rival_voids`` (SEEN_VOIDS lanes): no higher card of its suit, and in a
+    suit contract no trump to ruff with when he may be void in the suit (a void player must
+    trump, docs/RULES.md §1.5)."""
+    s = w >> 4
+    higher = (U64(rivals) >> U64(16 * s)) & _LANE6 & ~((U64(2) << U64(w & 15)) - U64(1))
+    if higher != U64(0) and (U64(rival_voids) & _lanes(s)) == U64(0):
         return False
-    if trump == NT or (w >> 4) == trump:
+    if trump == NT or s == trump:
         return True
-    return (U64(unseen) >> U64(16 * trump)) & _LANE6 == U64(0)
+    return _trumps(rivals, trump) == U64(0) or (U64(rival_voids) & _lanes(trump)) != U64(0)
+
+
+@jit(inline="always")
+def _ruffs(voids, suit, trump, unseen):
+    """Whether a player who has shown ``voids`` is void in ``suit`` and may still hold a trump
+    (in ``unseen``): then he must trump it (docs/RULES.md §1.5)."""
+    if trump == NT or suit == trump or (U64(voids) & _lanes(suit)) == U64(0):
+        return False
+    return (U64(voids) & _lanes(trump)) == U64(0) and _trumps(unseen, trump) != U64(0)
+
+
+@jit(inline="always")
+def _partner_voids(seat, declarer, seen):
+    """The voids shown by the other defender: every row of ``seen`` but the seat's own and the
+    declarer's (the sitting-out dealer's row of a 4-seat game stays 0)."""
+    v = U64(0)
+    for s in range(4):
+        if s != seat and s != declarer:
+            v |= seen[SEEN_VOIDS, s]
+    return v
 
 
 @jit(inline="always")
@@ -455,64 +493,140 @@ def _take_last(winners, led_suit, trump):
 
 
 @jit(inline="always")
-def _lead(hand, trump, unseen, is_declarer, won_any):
-    """Leading: declare a marriage when it can count, else cash masters (a declarer draws trumps
-    first; a defender cashes its side masters, then its master trump), else a defender in a
-    suit contract leads its lowest trump while trumps are out (the declarer's trumps would ruff
-    the defenders' winners), else the card of least value."""
+def _best_cash(side, unseen):
+    """The side master to cash: the one worth most card points, of the suits equal in that the
+    one with most cards unseen (the least likely to be ruffed)."""
+    best = -1
+    most = -1
+    h = U64(side)
+    while h:
+        c = lowest_bit(h)
+        h &= h - U64(1)
+        k = RANK_POINTS[c & 15] * 10 + popcount((U64(unseen) >> U64(16 * (c >> 4))) & _LANE6)
+        if k > most:
+            most = k
+            best = c
+    return best
+
+
+@jit(inline="always")
+def _defender_lead(hand, trump, unseen, dvoid, pvoid):
+    """A defender's lead without a marriage to declare (docs/RULES.md §1.5), from what the play
+    showed (``dvoid``/``pvoid``: the declarer's and the other defender's SEEN_VOIDS):
+
+    * cash a side master (:func:`_best_cash`);
+    * in a suit contract with trumps out: the least valuable card of a suit the other defender
+      has shown out of while he may hold a trump (he must ruff) and the declarer has not; else
+      its master trump;
+    * in no-trump, the least valuable card of a suit the declarer has shown out of (he can only
+      discard);
+    * else the least valuable card."""
+    masters = _masters(hand, unseen)
+    side = masters & ~_lanes(trump) if trump != NT else masters
+    if side != U64(0):
+        return _best_cash(side, unseen)
+    if trump != NT and _trumps(unseen, trump) != U64(0):
+        to_ruff = U64(pvoid) & ~U64(dvoid) & ~_lanes(trump) & U64(hand)
+        if to_ruff != U64(0) and (U64(pvoid) & _lanes(trump)) == U64(0):
+            return _lowest_value(to_ruff, trump)
+        tm = masters & _lanes(trump)
+        if tm != U64(0):
+            return highest_bit(tm)
+    if trump == NT:
+        into_void = U64(hand) & U64(dvoid)
+        if into_void != U64(0):
+            return _lowest_value(into_void, trump)
+    return _lowest_value(hand, trump)
+
+
+@jit(inline="always")
+def _lead(hand, trump, unseen, is_declarer, won_any, dvoid, pvoid):
+    """Leading: declare a marriage when it can count, else the declarer cashes masters (trumps
+    first while trumps are out) or leads the card of least value; a defender leads as
+    :func:`_defender_lead`."""
     ms = marriage_suits(hand)
     masters = _masters(hand, unseen)
     if ms != 0:
         if won_any or masters != U64(0) or popcount(hand) > 3:
             s = trump if (trump != NT and (ms >> trump) & 1) else highest_bit(U64(ms))
             return 16 * s + RQ + DECLARE_FLAG
+    if not is_declarer:
+        return _defender_lead(hand, trump, unseen, dvoid, pvoid)
     if masters != U64(0):
         tm = U64(0)
         if trump != NT:
-            tm = masters & (U64(0xFFFF) << U64(16 * trump))
-            if tm != U64(0) and (unseen >> U64(16 * trump)) & _LANE6 != U64(0):
-                if is_declarer or (masters & ~tm) == U64(0):
-                    return highest_bit(tm)
+            tm = masters & _lanes(trump)
+            if tm != U64(0) and _trumps(unseen, trump) != U64(0):
+                return highest_bit(tm)
         side = masters & ~tm
         if side != U64(0):
             return _most_points(side)
-    if not is_declarer and trump != NT:
-        # no master: a low trump draws the declarer's trumps, which would ruff the defenders' winners
-        tr = U64(hand) & (U64(0xFFFF) << U64(16 * trump))
-        if tr != U64(0) and (unseen >> U64(16 * trump)) & _LANE6 != U64(0):
-            return _lowest_value(tr, NT)
     return _lowest_value(hand, trump)
 
 
 @jit(inline="always")
-def heuristic_play(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos):
+def _defend(legal, trick, led, trump, unseen, decl_pos, dvoid, pvoid):
+    """A defender following (docs/RULES.md §1.5); returns -1 where the common rules of
+    :func:`heuristic_play` decide.  ``dvoid``/``pvoid``: the declarer's and the other
+    defender's shown voids (SEEN_VOIDS lanes)."""
+    led_suit = led >> 4
+    w = trick_best(trick, led_suit, trump)
+    if popcount(trick) == 2:
+        decl_card = led if decl_pos == 0 else lowest_bit(U64(trick) & ~(U64(1) << U64(led)))
+        if w != decl_card:
+            return _smear(legal, unseen, trump)
+        return -1
+    if decl_pos == 2:
+        # the other defender led; the declarer plays last
+        if _unbeatable(w, unseen, dvoid, trump):
+            return _smear(legal, unseen, trump)
+        if _ruffs(dvoid, led_suit, trump, unseen):
+            # he must ruff: only a trump above every trump out wins, else give the least
+            mine = _beaters(legal, w, trump) & _masters(_trumps(legal, trump), unseen)
+            if mine != U64(0):
+                return lowest_bit(mine)
+            return _lowest_value(legal, trump)
+        return -1
+    # the declarer led; the other defender plays last
+    if _ruffs(pvoid, led_suit, trump, unseen) and _beaters(legal, w, trump) == U64(0):
+        return _smear(legal, unseen, trump)
+    return -1
+
+
+@jit(inline="always")
+def heuristic_play(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, seat, declarer, seen):
     """The default card play (issue 12; docs/RULES.md §1.5-§1.6).  ``hand``/``legal``/``trick``/
     ``played``: uint64 bit sets; ``led``: the led card (-1 leading); ``trump`` 0..3 or NT;
-    ``decl_pos``: the declarer's place in this trick (0 leads).  Returns a card index
-    (+ DECLARE_FLAG to declare a marriage).
+    ``decl_pos``: the declarer's place in this trick (0 leads); ``seat``/``declarer``: seat
+    numbers; ``seen``: uint64[2, 4], the public record by seat (constants.SEEN_CARDS /
+    SEEN_VOIDS).  Returns a card index (+ DECLARE_FLAG to declare a marriage).
 
-    Leading: :func:`_lead`.  Following, a defender knows from ``decl_pos`` whether the
-    declarer or the other defender holds the trick: last to play on the other defender's
-    winning card, and second to play on the other defender's lead that nothing unseen can beat
-    (:func:`_sure_lead`), it smears points (:func:`_smear`) instead of overtaking or
-    playing low; second to play after the declarer's lead (only the other defender plays after
-    it) it wins with its most valuable winner, as if last.  Otherwise (as heuristic_v1): the
-    least valuable card when it cannot win; last to play, the winning card worth most (the
-    smallest trump when ruffing); second, a master of the winners, else the smallest ruff,
-    else the least valuable card."""
+    Leading: :func:`_lead`.  Following, a defender (:func:`_defend`) knows from ``decl_pos``
+    whether the declarer or the other defender holds the trick and from ``seen`` which suits
+    each has shown out of: last to play on the other defender's winning card, and second to
+    play on the other defender's card that the declarer cannot beat (:func:`_unbeatable`), it
+    smears points (:func:`_smear`); second to play on the other defender's lead when the
+    declarer must ruff it, it keeps its points (or overruffs with a master trump); second to
+    play after the declarer's lead when it cannot win and the other defender must ruff, it
+    smears; second to play after the declarer's lead otherwise it wins with its most valuable
+    winner, as if last.  Otherwise (as heuristic_v1): the least valuable card when it cannot
+    win; last to play, the winning card worth most (the smallest trump when ruffing); second,
+    a master of the winners, else the smallest ruff, else the least valuable card."""
     unseen = DECK_MASK & ~U64(played) & ~U64(hand)
+    dvoid = U64(0)
+    pvoid = U64(0)
+    if not is_declarer:
+        dvoid = seen[SEEN_VOIDS, declarer]
+        pvoid = _partner_voids(seat, declarer, seen)
     if led < 0:
-        return _lead(hand, trump, unseen, is_declarer, won_any)
+        return _lead(hand, trump, unseen, is_declarer, won_any, dvoid, pvoid)
+    if not is_declarer:
+        c = _defend(legal, trick, led, trump, unseen, decl_pos, dvoid, pvoid)
+        if c >= 0:
+            return c
     led_suit = led >> 4
     w = trick_best(trick, led_suit, trump)
     last = popcount(trick) == 2
-    if not is_declarer:
-        if last:
-            decl_card = led if decl_pos == 0 else lowest_bit(U64(trick) & ~(U64(1) << U64(led)))
-            if w != decl_card:
-                return _smear(legal, unseen, trump)
-        elif decl_pos == 2 and _sure_lead(w, unseen, trump):
-            return _smear(legal, unseen, trump)
     winners = _beaters(legal, w, trump)
     if winners == U64(0):
         return _lowest_value(legal, trump)
