@@ -133,7 +133,7 @@ def main(argv=None) -> int:
         df.to_csv(args.save, index=False)
     if args.against:
         old = pd.read_csv(args.against).set_index("deal")
-        both = df.set_index("deal").join(old, rsuffix="_old", how="inner")
+        both = df.set_index("deal").join(old.add_suffix("_old"), how="inner")
         same = both.denomination == both.denomination_old
         print(f"paired against {args.against}: {same.sum()} of {len(both)} deals with the same contract")
         for p in args.pairs:
