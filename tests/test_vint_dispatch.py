@@ -115,7 +115,7 @@ def test_dispatch_reaches_each_strategys_own_functions(name):
             continue
         suits = np.full(4, -1, dtype=np.int64)
         first_bid_suits(calls, ncalls, declarer, suits)
-        got = D.choose_card(sid, params, a, hand, seat, declarer, trump, leader, trick, k, played, suits)
+        got = D.choose_card(sid, params, a, hand, seat, declarer, trump, leader, trick, k, played, suits, 0)
         if name == "random":
             want = S.random_card(b[seat], hand, trick, k)
         elif name == "greedy":
@@ -123,7 +123,7 @@ def test_dispatch_reaches_each_strategys_own_functions(name):
         elif name == "heuristic_v1":
             want = S.heuristic_card_v1(hand, seat, declarer, trump, leader, trick, k, played)
         else:
-            want = S.heuristic_card(hand, seat, declarer, trump, leader, trick, k, played, suits)
+            want = S.heuristic_card(hand, seat, declarer, trump, leader, trick, k, played, suits, 0)
         assert got == want and (a == b).all()
         differ += got != S.greedy_card(hand, trump, trick, k)
         if name == "heuristic":
@@ -153,5 +153,5 @@ def test_unhandled_card_strategy_raises_strategy_error():
     hand, seat, declarer, trump, leader, trick, k, played = view[:8]
     with pytest.raises(ValueError) as info:
         D.choose_card(42, np.zeros((4, N_PARAMS)), np.zeros((4, 1), np.uint64), hand, seat, declarer, trump,
-                      leader, trick, k, played, np.full(4, -1, dtype=np.int64))
+                      leader, trick, k, played, np.full(4, -1, dtype=np.int64), 0)
     assert info.value.args[1:] == ("card", 42, seat)

@@ -41,7 +41,7 @@ def auction(*bids, declarer):
     return calls, n + 12
 
 
-def play(hand, seat, declarer, trump, leader, trick_cards, played=(), calls=None):
+def play(hand, seat, declarer, trump, leader, trick_cards, played=(), calls=None, voids=0):
     trick = np.zeros(4, dtype=np.int64)
     for i, t in enumerate(trick_cards):
         trick[i] = card(t)
@@ -49,7 +49,7 @@ def play(hand, seat, declarer, trump, leader, trick_cards, played=(), calls=None
     if calls is None:
         calls = auction((declarer, 1, trump), declarer=declarer)
     new = S.heuristic_card(hand, seat, declarer, trump, leader, trick, len(trick_cards), np.uint64(seen),
-                           bid_suits(*calls, declarer))
+                           bid_suits(*calls, declarer), voids)
     old = S.heuristic_card_v1(hand, seat, declarer, trump, leader, trick, len(trick_cards), np.uint64(seen))
     return new, old
 
@@ -128,3 +128,42 @@ def test_discard_keeps_a_winner():
     new, old = play(hand, 2, 0, NT, 0, ["H4", "H6"], played=played)
     assert new == card("D9")
     assert old == card("C3")
+
+
+def void_bits(*pairs):
+    """``voids`` bits for (seat, suit) pairs: the seat has shown out of the suit."""
+    out = 0
+    for seat, suit in pairs:
+        out |= 1 << (4 * seat + suit)
+    return out
+
+
+def test_declarer_does_not_lead_a_low_trump_from_two():
+    # Declarer 0 at hearts with H7 H5 (the higher trumps unseen) leads his spade master instead
+    # of giving up trump control (the old play led the low trump).
+    hand = cards("H7", "H5", "SA", "S9", "S4", "D8", "D6", "D3")
+    new, old = play(hand, 0, 0, HEARTS, 0, [], played=("H2", "H3", "H4", "H6", "C2", "C3", "C4", "C5", "C6",
+                                                          "C7", "C8", "C9", "CT", "CJ", "CQ", "CK", "CA",
+                                                          "S2", "S3", "S5"))
+    assert new == card("SA")
+    assert old == card("H5")
+
+
+def test_declarer_stops_drawing_trumps_when_both_opponents_showed_out():
+    # Both opponents (1, 3) have shown out of hearts; the unseen hearts are partner's: declarer
+    # leads a side suit, not the master trump the old play (and the new without voids) draws.
+    hand = cards("HA", "HK", "HQ", "D5", "S2")
+    played = ("H2", "H3", "C2", "C3", "C4", "C5", "C6", "C7", "C8", "C9", "CT", "CJ")
+    new, old = play(hand, 0, 0, HEARTS, 0, [], played=played, voids=void_bits((1, HEARTS), (3, HEARTS)))
+    assert new in (card("D5"), card("S2"))
+    assert old == card("HA")
+    assert play(hand, 0, 0, HEARTS, 0, [], played=played)[0] == card("HQ")
+
+
+def test_declaring_side_leads_a_suit_partner_can_ruff():
+    # Partner (seat 2) has shown out of clubs, not of trumps, and neither opponent has: the
+    # declarer leads a low club for partner to ruff before drawing trumps.
+    hand = cards("HA", "HK", "HQ", "H9", "CK", "C4", "D7")
+    new, old = play(hand, 0, 0, HEARTS, 0, [], played=("CA", "CQ", "C2", "C3"), voids=void_bits((2, CLUBS)))
+    assert new == card("C4")
+    assert old == card("HA")

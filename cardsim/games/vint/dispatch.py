@@ -4,8 +4,8 @@ One function per decision, each with one view signature (``docs/adding-a-game.md
 
 * ``choose_call(sid, params, rngs, hand, seat, calls, ncalls, current, current_bidder) -> int64``
   the call (0 = pass, 1..35 = bid, docs/RULES.md §2.2);
-* ``choose_card(sid, params, rngs, hand, seat, declarer, trump, leader, trick, n, played, bid_suits)
-  -> int64`` the card index played from ``hand`` (docs/RULES.md §2.3).
+* ``choose_card(sid, params, rngs, hand, seat, declarer, trump, leader, trick, n, played, bid_suits,
+  voids) -> int64`` the card index played from ``hand`` (docs/RULES.md §2.3).
 
 ``sid`` is the seat's strategy id; ``params`` (float64[4, N_PARAMS]) and ``rngs`` (uint64[4, 1])
 hold every seat's rows, and a branch passes on only ``params[seat]`` / ``rngs[seat]`` (rows are
@@ -14,7 +14,8 @@ seat's view: its ``hand`` (uint64), the ``calls`` so far (int64[ncalls] used), t
 ``current`` and its bidder, the contract (``declarer``, ``trump`` 0..4), the trick so far
 (``trick[:n]``, led by ``leader``), the cards ``played`` so far (uint64) and, in the play, what
 the auction showed: ``bid_suits`` (int64[4]), the first suit each seat bid, −1 for none
-(:func:`.rules.first_bid_suits`, computed once a deal).  An id with no
+(:func:`.rules.first_bid_suits`, computed once a deal), and what the play showed: ``voids``
+(int64), bit 4·seat + suit set once that seat has not followed a lead of that suit.  An id with no
 branch raises ``ValueError(UNHANDLED, decision, sid, seat)`` through
 :func:`cardsim.strategies.unhandled.unhandled` (out of line: it keeps the hot path fast), which
 the Python surface reports as a :class:`~cardsim.strategies.registry.StrategyError`.
@@ -45,11 +46,12 @@ def choose_call(sid, params, rngs, hand, seat, calls, ncalls, current, current_b
 
 
 @jit(inline="always")
-def choose_card(sid, params, rngs, hand, seat, declarer, trump, leader, trick, n, played, bid_suits):
-    """The card (index) strategy ``sid`` plays from ``hand``; ``trick[:n]`` is on the table and
-    ``bid_suits`` (int64[4]) the first suit each seat bid (−1: none)."""
+def choose_card(sid, params, rngs, hand, seat, declarer, trump, leader, trick, n, played, bid_suits, voids):
+    """The card (index) strategy ``sid`` plays from ``hand``; ``trick[:n]`` is on the table,
+    ``bid_suits`` (int64[4]) the first suit each seat bid (−1: none) and ``voids`` (int64) the
+    suits each seat has shown out of (bit 4·seat + suit)."""
     if sid == HEURISTIC:
-        return heuristic_card(hand, seat, declarer, trump, leader, trick, n, played, bid_suits)
+        return heuristic_card(hand, seat, declarer, trump, leader, trick, n, played, bid_suits, voids)
     if sid == HEURISTIC_V1:
         return heuristic_card_v1(hand, seat, declarer, trump, leader, trick, n, played)
     if sid == GREEDY:

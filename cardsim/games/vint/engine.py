@@ -166,20 +166,24 @@ def play_tricks(declarer, trump, hands, ids, params, rngs, plays, hand, trick, w
     hands (uint64[4], not changed); ``plays`` (int64[52]) receives the cards in order,
     ``winners`` (int64[13]) each trick's winning seat; ``hand`` (uint64[4]) and ``trick``
     (int64[4]) are work space; ``bid_suits`` (int64[4]), the first suit each seat bid, is part of
-    every seat's view.
+    every seat's view, and so are the suits each seat has shown out of (``voids``, int64 bits
+    4·seat + suit: it did not follow a lead of that suit).
     """
     hand[:] = hands
     played = U64(0)
+    voids = 0
     leader = (declarer + 1) % 4
     for t in range(N_TRICKS):
         for k in range(4):
             seat = (leader + k) % 4
             card = choose_card(ids[seat], params, rngs, hand[seat], seat, declarer, trump,
-                               leader, trick, k, played, bid_suits)
+                               leader, trick, k, played, bid_suits, voids)
             b = U64(1) << U64(card)
             led = -1 if k == 0 else trick[0] >> 4
             if (legal_plays(hand[seat], led) & b) == U64(0):
                 raise ValueError("strategy played an illegal card")
+            if k > 0 and (card >> 4) != led:
+                voids |= 1 << (4 * seat + led)
             hand[seat] ^= b
             played |= b
             trick[k] = card

@@ -445,7 +445,26 @@ def _defender_suit(hand, trump, others, avoid):
 
 
 @jit(inline="always")
-def heuristic_lead(hand, seat, declarer, trump, others, played, bid_suits):
+def _ruff_suit(hand, seat, declarer, trump, voids):
+    """A side suit of ``hand`` that partner has shown out of (and not of trumps) while neither
+    opponent has, for partner to ruff (docs/RULES.md §2.3); −1 if none.  ``voids``: bit
+    4·seat + suit per suit a seat did not follow."""
+    partner = (seat + 2) % 4
+    if (voids >> (4 * partner + trump)) & 1:
+        return -1
+    lho = (seat + 1) % 4
+    rho = (seat + 3) % 4
+    for s in range(4):
+        if s == trump or (U64(hand) & suit_mask(s)) == U64(0):
+            continue
+        if (voids >> (4 * partner + s)) & 1 and not ((voids >> (4 * lho + s)) & 1) \
+                and not ((voids >> (4 * rho + s)) & 1):
+            return s
+    return -1
+
+
+@jit(inline="always")
+def heuristic_lead(hand, seat, declarer, trump, others, played, bid_suits, voids):
     """Lead to a trick (docs/RULES.md §2.3): the declarer draws trumps (master, else top of a
     sequence, else low); anyone leads his partner's
     bid side suit; then cash a master card (a defender at no-trump only from four cards or
@@ -453,13 +472,20 @@ def heuristic_lead(hand, seat, declarer, trump, others, played, bid_suits):
     (:func:`_defender_suit`) and the declaring side its longest side suit.  Top of a sequence,
     top of a doubleton, or low (:func:`_suit_lead`); of equal cards the cheapest."""
     defending = (seat % 2) != (declarer % 2)
-    if trump < NT and seat == declarer:
+    if trump < NT and not defending:
+        s = _ruff_suit(hand, seat, declarer, trump, voids)
+        if s >= 0:
+            return lowest_bit(U64(hand) & suit_mask(s))
+    # Both opponents out of trumps: the unseen ones are partner's, kept for ruffs.
+    opponents_out = (voids >> (4 * ((declarer + 1) % 4) + trump)) & (voids >> (4 * ((declarer + 3) % 4) + trump)) & 1
+    if trump < NT and seat == declarer and not opponents_out:
         mine = U64(hand) & suit_mask(trump)
         if mine != U64(0) and (U64(others) & suit_mask(trump)) != U64(0):
             top = highest_bit(mine)
             if _is_master(top, others):
                 return _cheapest_equal(hand, top, played)
-            return _suit_lead(mine, played)
+            if popcount(mine) >= 3:
+                return _suit_lead(mine, played)
     ps = bid_suits[(seat + 2) % 4]
     if ps >= 0 and ps != trump:
         mine = U64(hand) & suit_mask(ps)
@@ -472,7 +498,7 @@ def heuristic_lead(hand, seat, declarer, trump, others, played, bid_suits):
     best_len = -1
     for s in range(4):
         mine = U64(hand) & suit_mask(s)
-        if mine == U64(0) or (s == trump and seat != declarer):
+        if mine == U64(0) or (s == trump and (seat != declarer or opponents_out)):
             continue
         top = highest_bit(mine)
         if _is_master(top, others):
@@ -534,7 +560,7 @@ def _discard(hand, trump, others):
 
 
 @jit(inline="always")
-def heuristic_card(hand, seat, declarer, trump, leader, trick, n, played, bid_suits):
+def heuristic_card(hand, seat, declarer, trump, leader, trick, n, played, bid_suits, voids):
     """Card play by the book (docs/RULES.md §2.3): second hand low (but cover an honour), third hand
     high unless partner's card is a sure winner, fourth hand wins cheaply, never overtake or
     ruff a partner's sure winner, ruff (or over-ruff) when void, discard from worthless suits;
@@ -542,7 +568,7 @@ def heuristic_card(hand, seat, declarer, trump, leader, trick, n, played, bid_su
     ``bid_suits``: int64[4], the first suit (0..3) each seat bid in the auction, −1 for none."""
     others = ~(U64(played) | U64(hand)) & FULL_DECK
     if n == 0:
-        return heuristic_lead(hand, seat, declarer, trump, others, played, bid_suits)
+        return heuristic_lead(hand, seat, declarer, trump, others, played, bid_suits, voids)
     led = trick[0] >> 4
     wi = winning_index(trick, n, trump)
     w = trick[wi]
