@@ -482,13 +482,15 @@ def heuristic_follow_v2(hand, denom, seat, declarer, leader, trick, n_in_trick, 
     last = n_in_trick == 3
     if (leader + w) % 4 == (seat + 2) % 4:
         # third hand high even over partner's card when the fourth hand could beat it
-        if n_in_trick != 2 or not following or beaters == U64(0) or (beaters & tm):
+        if n_in_trick != 2 or not following or beaters == U64(0):
+            return low
+        if (beaters & tm) and not (SUIT_MASK[denom, led] & tm):
             return low
         if (unseen & bits_above(trick[w]) & SUIT_MASK[denom, led]) == U64(0):
             return low
     if beaters == U64(0):
         return low
-    if following and not (beaters & tm):
+    if following:
         c = overtake_in_suit(beaters, -1, last, unseen, denom)
         if c >= 0:
             return c
