@@ -505,6 +505,18 @@ def heuristic_follow_v2(hand, denom, seat, declarer, leader, trick, n_in_trick, 
 
 
 @jit(inline="always")
+def declarer_lead(hand, denom, seat, declarer, unseen):
+    """EXPERIMENT."""
+    tm = TRUMP_MASK[denom]
+    if denom != NT and seat == (declarer + 2) % 4 and (hand & tm) and (unseen & tm):
+        top = highest_bit(hand & tm)
+        if (unseen & bits_above(top)) == U64(0):
+            return top
+        return lowest_bit(hand & tm)
+    return heuristic_lead(hand, denom, seat, declarer, unseen)
+
+
+@jit(inline="always")
 def heuristic_play(seat, hand, denom, declarer, leader, trick, n_in_trick, led, played, known, decl_tricks,
                    contract_tricks):
     """:func:`heuristic_lead` or :func:`heuristic_follow_v2`, counting as unseen every card not in
@@ -512,7 +524,7 @@ def heuristic_play(seat, hand, denom, declarer, leader, trick, n_in_trick, led, 
     and no random stream: every array passed into the hot per-card path costs a reference count."""
     unseen = FULL_EFF[denom] & ~hand & ~played & ~known
     if n_in_trick == 0:
-        return heuristic_lead(hand, denom, seat, declarer, unseen)
+        return declarer_lead(hand, denom, seat, declarer, unseen)
     return heuristic_follow_v2(hand, denom, seat, declarer, leader, trick, n_in_trick, led, unseen,
                                decl_tricks, contract_tricks)
 
