@@ -499,8 +499,9 @@ def heuristic_follow_v2(hand, denom, seat, declarer, leader, trick, n_in_trick, 
     if trumps == U64(0):
         return lowest_bit(beaters)
     if denom == NT:
-        my_side_decl = (seat % 2) == (declarer % 2)
-        return win_with_joker(trumps, low, last, unseen, my_side_decl, decl_tricks, contract_tricks)
+        # every trick counts (vs double-dummy, and overtricks), so the declaring side, too,
+        # wins with a sure joker after the contract is made
+        return win_with_joker(trumps, low, last, unseen, False, decl_tricks, contract_tricks)
     return ruff(trumps, last, unseen)
 
 
