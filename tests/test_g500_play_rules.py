@@ -76,3 +76,25 @@ def test_declarers_partner_without_unseen_trumps_leads_side_cards():
     every_other_trump = ["HJ", "LJ", "JH", "JD", "KH", "QH", "TH", "9H", "8H", "7H", "5H", "4H"]
     new, old = play(2, ["AH", "6H", "AS", "4C"], [], leader=2, played_before=every_other_trump)
     assert new == old == eff("AS", HEARTS)
+
+
+def test_declarer_stops_drawing_when_the_last_unseen_trump_outranks_his():
+    # hearts, the declarer (seat 0) holds the KH and 6H; every trump but the high joker is out:
+    # a trump lead would only give the joker a trick with two of his side's trumps; he cashes
+    # his side master instead (v1 led the 6H)
+    out = ["LJ", "JH", "JD", "AH", "QH", "TH", "9H", "8H", "7H", "5H", "4H"]
+    new, old = play(0, ["KH", "6H", "AS", "4C"], [], leader=0, played_before=out)
+    assert new == eff("AS", HEARTS)
+    assert old == eff("6H", HEARTS)
+
+
+def test_declarer_still_draws_two_unseen_trumps_above_his():
+    out = ["JH", "JD", "AH", "QH", "TH", "9H", "8H", "7H", "5H", "4H"]
+    new, old = play(0, ["KH", "6H", "AS", "4C"], [], leader=0, played_before=out)
+    assert new == old == eff("6H", HEARTS)
+
+
+def test_declarer_draws_the_last_trump_with_his_master():
+    out = ["HJ", "LJ", "JH", "JD", "AH", "QH", "TH", "9H", "8H", "7H", "4H"]
+    new, old = play(0, ["KH", "6H", "AS", "4C"], [], leader=0, played_before=out)
+    assert new == old == eff("KH", HEARTS)

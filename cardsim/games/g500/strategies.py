@@ -506,14 +506,24 @@ def heuristic_follow_v2(hand, denom, seat, declarer, leader, trick, n_in_trick, 
 
 
 @jit(inline="always")
-def declarer_lead(hand, denom, seat, declarer, unseen):
-    """EXPERIMENT."""
+def declaring_side_lead(hand, denom, seat, declarer, unseen):
+    """Leading a trick (the default play since issue 12, docs/RULES.md §3.5; arguments as
+    :func:`heuristic_lead`; returns an effective card): in a trump contract with trumps unseen,
+    the declarer's partner leads trumps too (its top one if it is the master, else its lowest),
+    and the declarer stops drawing when the one unseen trump outranks all of his: it would win
+    anyway, and a trump lead would only spend his trump with partner's for it.  Otherwise
+    :func:`heuristic_lead`."""
     tm = TRUMP_MASK[denom]
-    if denom != NT and seat == (declarer + 2) % 4 and (hand & tm) and (unseen & tm):
-        top = highest_bit(hand & tm)
+    if denom == NT or (hand & tm) == U64(0) or (unseen & tm) == U64(0):
+        return heuristic_lead(hand, denom, seat, declarer, unseen)
+    top = highest_bit(hand & tm)
+    if seat == (declarer + 2) % 4:
         if (unseen & bits_above(top)) == U64(0):
             return top
         return lowest_bit(hand & tm)
+    ut = unseen & tm
+    if seat == declarer and (hand & ~tm) and popcount(ut) == 1 and lowest_bit(ut) > top:
+        return lead_side_card(hand & ~tm, denom, unseen)
     return heuristic_lead(hand, denom, seat, declarer, unseen)
 
 
@@ -525,7 +535,7 @@ def heuristic_play(seat, hand, denom, declarer, leader, trick, n_in_trick, led, 
     and no random stream: every array passed into the hot per-card path costs a reference count."""
     unseen = FULL_EFF[denom] & ~hand & ~played & ~known
     if n_in_trick == 0:
-        return declarer_lead(hand, denom, seat, declarer, unseen)
+        return declaring_side_lead(hand, denom, seat, declarer, unseen)
     return heuristic_follow_v2(hand, denom, seat, declarer, leader, trick, n_in_trick, led, unseen,
                                decl_tricks, contract_tricks)
 
