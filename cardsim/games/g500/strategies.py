@@ -471,8 +471,10 @@ def heuristic_follow_v2(hand, denom, seat, declarer, leader, trick, n_in_trick, 
     else give away :func:`cheapest_card`) but third hand high: third to play and following
     suit, when the winning card is an opponent's, or partner's but an unseen card of the led
     suit could beat it, it wins with its lowest master, else plays its highest card of the led
-    suit that beats the trick (the fourth hand must spend a higher card), instead of its lowest.
-    It still never ruffs partner's card."""
+    suit that beats the trick (the fourth hand must spend a higher card), instead of its lowest;
+    following a trump lead too (partner's beatable trump, the declarer's low trump lead).  It
+    still never ruffs partner's card.  In no-trump a sure joker wins the trick for the
+    declaring side even once the contract is made (every trick counts)."""
     tm = TRUMP_MASK[denom]
     legal = legal_moves(hand, denom, led)
     w = winning_index(trick, n_in_trick, denom, led)
@@ -530,7 +532,7 @@ def declaring_side_lead(hand, denom, seat, declarer, unseen):
 @jit(inline="always")
 def heuristic_play(seat, hand, denom, declarer, leader, trick, n_in_trick, led, played, known, decl_tricks,
                    contract_tricks):
-    """:func:`heuristic_lead` or :func:`heuristic_follow_v2`, counting as unseen every card not in
+    """:func:`declaring_side_lead` or :func:`heuristic_follow_v2`, counting as unseen every card not in
     hand, not played and not in the declarer's own discard (``known``).  It takes no parameters
     and no random stream: every array passed into the hot per-card path costs a reference count."""
     unseen = FULL_EFF[denom] & ~hand & ~played & ~known
