@@ -15,7 +15,7 @@ master, other side card, joker in no-trump).
 Usage (from the worktree)::
 
     PYTHONPATH=$PWD python tools/g500_loss.py --deals 1000 --seed 12 --strategies heuristic
-    PYTHONPATH=$PWD python tools/g500_loss.py --deals 1000 --seeds heuristic heuristic_v1 heuristic heuristic_v1
+    PYTHONPATH=$PWD python tools/g500_loss.py --deals 1000 --strategies heuristic heuristic_v1 heuristic heuristic_v1
 """
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ import pandas as pd
 
 import cardsim
 from cardsim._jit import jit
-from cardsim.cards import bits_above, lowest_bit, popcount
+from cardsim.cards import lowest_bit, popcount
 from cardsim.dd import g500 as dd
 from cardsim.games.g500.constants import DENOMS, FULL_EFF, NT, REMAP, SUIT_MASK, TRUMP_MASK, parse_call, parse_card
 from cardsim.games.g500.rules import legal_moves, remap_hand, trick_winner
