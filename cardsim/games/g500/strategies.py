@@ -471,8 +471,10 @@ def heuristic_follow_v2(hand, denom, seat, declarer, leader, trick, n_in_trick, 
     else give away :func:`cheapest_card`) but third hand high: third to play and following
     suit, when the winning card is an opponent's, or partner's but an unseen card of the led
     suit could beat it, it wins with its lowest master, else plays its highest card of the led
-    suit that beats the trick (the fourth hand must spend a higher card), instead of its lowest.
-    It still never ruffs partner's card."""
+    suit that beats the trick (the fourth hand must spend a higher card), instead of its lowest;
+    following a trump lead too (partner's beatable trump, the declarer's low trump lead).  It
+    still never ruffs partner's card.  In no-trump a sure joker wins the trick for the
+    declaring side even once the contract is made (every trick counts)."""
     tm = TRUMP_MASK[denom]
     legal = legal_moves(hand, denom, led)
     w = winning_index(trick, n_in_trick, denom, led)
@@ -482,13 +484,15 @@ def heuristic_follow_v2(hand, denom, seat, declarer, leader, trick, n_in_trick, 
     last = n_in_trick == 3
     if (leader + w) % 4 == (seat + 2) % 4:
         # third hand high even over partner's card when the fourth hand could beat it
-        if n_in_trick != 2 or not following or beaters == U64(0) or (beaters & tm):
+        if n_in_trick != 2 or not following or beaters == U64(0):
+            return low
+        if (beaters & tm) and not (SUIT_MASK[denom, led] & tm):
             return low
         if (unseen & bits_above(trick[w]) & SUIT_MASK[denom, led]) == U64(0):
             return low
     if beaters == U64(0):
         return low
-    if following and not (beaters & tm):
+    if following:
         c = overtake_in_suit(beaters, -1, last, unseen, denom)
         if c >= 0:
             return c
@@ -497,20 +501,43 @@ def heuristic_follow_v2(hand, denom, seat, declarer, leader, trick, n_in_trick, 
     if trumps == U64(0):
         return lowest_bit(beaters)
     if denom == NT:
-        my_side_decl = (seat % 2) == (declarer % 2)
-        return win_with_joker(trumps, low, last, unseen, my_side_decl, decl_tricks, contract_tricks)
+        # every trick counts (vs double-dummy, and overtricks), so the declaring side, too,
+        # wins with a sure joker after the contract is made
+        return win_with_joker(trumps, low, last, unseen, False, decl_tricks, contract_tricks)
     return ruff(trumps, last, unseen)
+
+
+@jit(inline="always")
+def declaring_side_lead(hand, denom, seat, declarer, unseen):
+    """Leading a trick (the default play since issue 12, docs/RULES.md §3.5; arguments as
+    :func:`heuristic_lead`; returns an effective card): in a trump contract with trumps unseen,
+    the declarer's partner leads trumps too (its top one if it is the master, else its lowest),
+    and the declarer stops drawing when the one unseen trump outranks all of his: it would win
+    anyway, and a trump lead would only spend his trump with partner's for it.  Otherwise
+    :func:`heuristic_lead`."""
+    tm = TRUMP_MASK[denom]
+    if denom == NT or (hand & tm) == U64(0) or (unseen & tm) == U64(0):
+        return heuristic_lead(hand, denom, seat, declarer, unseen)
+    top = highest_bit(hand & tm)
+    if seat == (declarer + 2) % 4:
+        if (unseen & bits_above(top)) == U64(0):
+            return top
+        return lowest_bit(hand & tm)
+    ut = unseen & tm
+    if seat == declarer and (hand & ~tm) and popcount(ut) == 1 and lowest_bit(ut) > top:
+        return lead_side_card(hand & ~tm, denom, unseen)
+    return heuristic_lead(hand, denom, seat, declarer, unseen)
 
 
 @jit(inline="always")
 def heuristic_play(seat, hand, denom, declarer, leader, trick, n_in_trick, led, played, known, decl_tricks,
                    contract_tricks):
-    """:func:`heuristic_lead` or :func:`heuristic_follow_v2`, counting as unseen every card not in
+    """:func:`declaring_side_lead` or :func:`heuristic_follow_v2`, counting as unseen every card not in
     hand, not played and not in the declarer's own discard (``known``).  It takes no parameters
     and no random stream: every array passed into the hot per-card path costs a reference count."""
     unseen = FULL_EFF[denom] & ~hand & ~played & ~known
     if n_in_trick == 0:
-        return heuristic_lead(hand, denom, seat, declarer, unseen)
+        return declaring_side_lead(hand, denom, seat, declarer, unseen)
     return heuristic_follow_v2(hand, denom, seat, declarer, leader, trick, n_in_trick, led, unseen,
                                decl_tricks, contract_tricks)
 
