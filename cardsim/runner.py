@@ -537,12 +537,12 @@ def encode_rows(rows: np.ndarray, sink) -> None:
     fill_columns(columns, 0, rows)
     packed = {name: "DELTA_BINARY_PACKED" for name in rows.dtype.names
               if rows.dtype[name].kind in "iu" and rows.dtype[name].itemsize <= 4}
-    # Statistics (min/max per column) cost a tenth of the encoding; only the deal number's are
-    # worth it, for readers that filter on deal ranges.
     # Rows have no missing values: fields marked required need no definition levels, which
     # saves about a fifth of the encoding time; readers get the same columns and dtypes.
     schema = pa.schema([pa.field(name, pa.from_numpy_dtype(rows.dtype[name]), nullable=False)
                         for name in rows.dtype.names])
+    # Statistics (min/max per column) cost a tenth of the encoding; only the deal number's are
+    # worth it, for readers that filter on deal ranges.
     pq.write_table(pa.table(columns, schema=schema), sink, use_dictionary=False, compression="none", column_encoding=packed,
                    write_statistics=["deal"])
 
