@@ -181,7 +181,7 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Every strategy (default: all the game registers) plays all seats of the same "
                                    "deals 0..N-1; each declared deal is compared with its double-dummy result. "
                                    "vs_dd: the declaring side's tricks (501: the declarer's deal points) minus DD, "
-                                   "mean per declared deal with a 95%% interval; dd_makeable / made: shares of "
+                                   "mean per declared deal with a 95% interval; dd_makeable / made: shares of "
                                    "declared contracts; Vint also right_side (the declaring side has the better "
                                    "best DD result) and best_denomination.  DD is slow: about 0.1 s a deal in "
                                    "Vint, 0.5-1 s in 501 and Five Hundred per strategy.")

@@ -59,6 +59,9 @@ def _check(game, n, strategies) -> tuple[str, list[str]]:
     names = strategy_names(spec.name) if strategies is None else list(strategies)
     if not names:
         raise OptionError("name at least one strategy")
+    repeated = sorted({name for name in names if names.count(name) > 1})
+    if repeated:
+        raise OptionError(f"each strategy once: {', '.join(repeated)} named more than once")
     for name in names:
         spec.registry.resolve(name)  # StrategyError (one line) for an unknown name or parameter
     return spec.name, names
@@ -197,6 +200,9 @@ def _check_by(by) -> list[str]:
     bad = [b for b in by if b not in BY]
     if bad:
         raise OptionError(f"by takes {', '.join(BY)}, got {', '.join(bad)}")
+    repeated = sorted({b for b in by if by.count(b) > 1})
+    if repeated:
+        raise OptionError(f"by names each column once: {', '.join(repeated)} given more than once")
     return by
 
 

@@ -673,8 +673,15 @@ class ChunkStore:
         atomic_write(self.chunk_path(k), lambda p: p.write_bytes(pickle.dumps(result, protocol=5)))
 
     def load(self, k: int):
-        with open(self.chunk_path(k), "rb") as f:
-            return pickle.load(f)
+        """Chunk ``k``'s result.  Raises OutputError when its file cannot be read back (chunks are
+        written whole, so only a disk fault or a hand edit damages one)."""
+        path = self.chunk_path(k)
+        try:
+            with open(path, "rb") as f:
+                return pickle.load(f)
+        except (OSError, EOFError, pickle.UnpicklingError, ValueError, AttributeError, ImportError) as exc:
+            raise OutputError(f"{path} is damaged ({type(exc).__name__}: {exc}); remove that file and run the "
+                              "same command again to redo its chunk") from None
 
     @staticmethod
     def discard(path) -> None:

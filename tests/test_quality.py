@@ -70,6 +70,11 @@ def test_errors_are_one_line():
         quality("vint", 5, strategies=["nope"])
     with pytest.raises(OptionError, match="by takes denomination, level"):
         quality("vint", 5, by=["suit"])
+    # Named twice, a strategy's deals would count twice in its row; a column twice breaks the grouping.
+    with pytest.raises(OptionError, match="heuristic named more than once"):
+        quality("vint", 3, strategies=["heuristic", "heuristic"])
+    with pytest.raises(OptionError, match="level given more than once"):
+        quality("vint", 3, by=["level", "level"])
 
 
 def test_cli_json_keys(capsys):

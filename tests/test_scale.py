@@ -102,7 +102,15 @@ def test_compare_resumes_from_its_store(tmp_path, monkeypatch):
     with pytest.raises(KeyboardInterrupt):
         compare(*args, store=store, **kw)
     monkeypatch.undo()
-    assert len(list(store.glob("chunk-*.pkl"))) == 2
+    chunks = sorted(store.glob("chunk-*.pkl"))
+    assert len(chunks) == 2
+    # A chunk damaged on disk (never by an interruption: chunks are written whole) stops the
+    # resume with a one-line error naming the file, not a pickle traceback.
+    good = chunks[1].read_bytes()
+    chunks[1].write_bytes(good[:len(good) // 2])
+    with pytest.raises(OutputError, match=f"{chunks[1].name} is damaged .*remove that file"):
+        compare(*args, store=store, **kw)
+    chunks[1].write_bytes(good)
     resumed = compare(*args, store=store, **kw)
     pd.testing.assert_frame_equal(resumed, compare(*args, **kw), check_exact=True)
     with pytest.raises(OutputError, match="different run"):
