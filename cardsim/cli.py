@@ -523,11 +523,20 @@ def cmd_bench(args) -> int:
 
 
 def cmd_quality(args) -> int:
-    from cardsim.quality import quality
+    from cardsim.quality import CHUNK, check_by, check_request, deal_chunk, quality
+    from cardsim.runner import ChunkStore, analysis_store, runs_dir
 
     by = [b.strip() for b in args.by.split(",") if b.strip()] if args.by else []
+    game, names = check_request(args.game, args.deals, args.strategies)
+    check_by(by)
+    # Finished chunks wait in the runs folder until the table is printed (DD makes a quality run
+    # long): the same command after an interruption resumes from them.
+    store = analysis_store(runs_dir(), "quality", deal_chunk, game=game, strategies=names,
+                           deals=args.deals, seed=args.seed, chunk=CHUNK)
     with cluster(args.scheduler):
-        df = quality(args.game, args.deals, args.seed, args.strategies, by, n_jobs=args.jobs, progress=args.progress)
+        df = quality(args.game, args.deals, args.seed, args.strategies, by, n_jobs=args.jobs, progress=args.progress,
+                     store=store)
+    ChunkStore.discard(store.path)
     if args.format == "csv":
         sys.stdout.write(df.to_csv(index=False))
     elif args.format == "json":
@@ -566,9 +575,17 @@ def main(argv=None) -> int:
         sys.stderr.close()
         return 0
     except KeyboardInterrupt:
-        print("cardsim: interrupted (finished chunks are kept; run the same command again to resume)",
-              file=sys.stderr)
+        print(f"cardsim: interrupted ({_what_is_kept(args)})", file=sys.stderr)
         return 130
+
+
+def _what_is_kept(args) -> str:
+    """What an interrupted command leaves for the next run, for its one-line message."""
+    if args.command in ("evaluate", "quality") or (args.command == "simulate" and (args.output or args.matches)):
+        return "finished chunks are kept; run the same command again to resume"
+    if args.command == "simulate":
+        return "nothing is kept without -o: write a dataset with -o PATH to keep finished chunks and resume"
+    return "nothing was written"
 
 
 if __name__ == "__main__":

@@ -52,7 +52,10 @@ def strategy_names(game) -> list[str]:
     return sorted(names, key=lambda s: s != "random")
 
 
-def _check(game, n, strategies) -> tuple[str, list[str]]:
+def check_request(game, n, strategies) -> tuple[str, list[str]]:
+    """The game's name and the strategy specs measured (default every registered one).  Raises
+    OptionError (n not a positive whole number, no strategy, a strategy named twice) or
+    StrategyError (an unknown strategy or parameter), before any work."""
     spec = get_game(game)
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n <= 0:
         raise OptionError(f"n must be a positive whole number of deals, got {n!r}")
@@ -161,7 +164,7 @@ def deal_rows(game, n: int, seed: int = 0, strategies=None, n_jobs: int = 1, pro
     keeping finished chunks (an interrupted run resumes)."""
     from cardsim.runner import run_chunks
 
-    game, names = _check(game, n, strategies)
+    game, names = check_request(game, n, strategies)
     tasks = [(game, tuple(names), int(seed), s, min(CHUNK, n - s)) for s in range(0, n, CHUNK)]
     parts = list(run_chunks(deal_chunk, tasks, [t[-1] for t in tasks], n_jobs, progress, store))
     df = pd.concat(parts, ignore_index=True)
@@ -195,7 +198,8 @@ def _summary(group: pd.DataFrame) -> dict:
     return out
 
 
-def _check_by(by) -> list[str]:
+def check_by(by) -> list[str]:
+    """``by`` as a list, each a column of :data:`BY` named once; OptionError otherwise."""
     by = list(by)
     bad = [b for b in by if b not in BY]
     if bad:
@@ -212,7 +216,7 @@ def summarize(rows: pd.DataFrame, by=()) -> pd.DataFrame:
     :data:`SUMMARY_COLUMNS`; ``denomination`` as its letter."""
     from cardsim.dd import DENOMS
 
-    by = _check_by(by)
+    by = check_by(by)
     if by:
         rows = rows[rows.declared]
     keys = ["strategy"] + by
@@ -240,11 +244,11 @@ def quality(game, n: int, seed: int = 0, strategies=None, by=(), n_jobs: int = 1
     default every registered strategy of the game) and per ``by`` group, columns
     :data:`SUMMARY_COLUMNS`.  Raises OptionError for a bad game / n / ``by``, StrategyError for
     an unknown strategy (one-line messages)."""
-    _check_by(by)  # before the (slow) run
+    check_by(by)  # before the (slow) run
     table = summarize(deal_rows(game, n, seed, strategies, n_jobs, progress, store), by)
     table.attrs.update({"game": get_game(game).name, "deals": n, "seed": seed,
                         "unit": UNIT[get_game(game).name]})
     return table
 
 
-__all__ = ["quality", "deal_rows", "summarize", "strategy_names", "deal_chunk", "SUMMARY_COLUMNS", "BY", "UNIT"]
+__all__ = ["quality", "check_request", "check_by", "deal_rows", "summarize", "strategy_names", "deal_chunk", "SUMMARY_COLUMNS", "BY", "UNIT"]

@@ -200,3 +200,45 @@ def test_a_small_run_imports_no_parallel_progress_or_parser_library():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split("\n")
     assert out[0] == "[]"
     assert out[1] == "True True"
+
+
+def test_quality_command_resumes_from_the_runs_folder(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("CARDSIM_RUNS", str(tmp_path / "runs"))
+    argv = ["quality", "501", "-n", "150", "--seed", "3", "--jobs", "1", "--format", "json",
+            "--strategies", "heuristic", "random"]
+    real_save = runner.ChunkStore.save
+    saved = []
+
+    def save_then_stop(self, k, result):
+        if len(saved) == 2:
+            raise KeyboardInterrupt
+        saved.append(k)
+        real_save(self, k, result)
+
+    monkeypatch.setattr(runner.ChunkStore, "save", save_then_stop)
+    assert main(argv) == 130
+    assert "finished chunks are kept" in one_line_error(capsys)
+    monkeypatch.undo()
+    monkeypatch.setenv("CARDSIM_RUNS", str(tmp_path / "runs"))
+    (store,) = (tmp_path / "runs").iterdir()
+    assert len(list(store.glob("chunk-*.pkl"))) == 2
+    assert main(argv) == 0
+    resumed = capsys.readouterr().out
+    assert not store.exists()  # removed once the table is printed
+    assert main(argv) == 0
+    assert resumed == capsys.readouterr().out
+    assert json.loads(resumed)[0]["deals"] == 150
+
+
+@pytest.mark.parametrize("argv, kept", [(["simulate", "vint", "-n", "100"], "nothing is kept without -o"),
+                                        (["simulate", "vint", "-n", "100", "-o", "x.parquet"], "finished chunks are kept"),
+                                        (["replay", "x.jsonl"], "nothing was written")])
+def test_ctrl_c_says_what_is_kept(argv, kept, monkeypatch, capsys):
+    from cardsim import cli
+
+    def interrupted(args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setitem(cli.COMMANDS, argv[0], interrupted)
+    assert main(argv) == 130
+    assert kept in one_line_error(capsys)
