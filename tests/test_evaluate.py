@@ -170,7 +170,10 @@ def test_five_hundred_bad_options():
     for kw, match in [(dict(options=["5H"]), "not a Five Hundred call"), (dict(options=["=P"]), "needs a bid"),
                       (dict(options=["7H"], auction=["8S"], dealer=3, seat=1), "not higher"),
                       (dict(options=["P"], auction=["P", "P"], dealer=0), "seat 3's turn"),
-                      (dict(options=["P"], before=[1]), "s0,s1")]:
+                      (dict(options=["P"], before=[1]), "s0,s1"),
+                      # §3.6: at the target the game is over; replay refuses such a record too
+                      (dict(options=["P"], before=[1000, 0]), "already has the target 1000"),
+                      (dict(options=["P"], before=[0, 150], rules={"target": 100}), "already has the target 100")]:
         with pytest.raises(OptionError, match=match):
             E.question("500", **{"seat": 0, "n": 10, **kw})
 

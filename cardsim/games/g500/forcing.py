@@ -77,7 +77,8 @@ def declares(forced: np.ndarray) -> bool:
 
 def parse_before(before, setup: Setup):
     """Team scores before the deal, ``(s0, s1)`` (points, docs/RULES.md §3.6), from None (0, 0) or
-    ``[s0, s1]``; raises OptionError."""
+    ``[s0, s1]``; raises OptionError (not two whole numbers, out of range, or a side already at
+    the target: the game is over)."""
     if before is None:
         return (0, 0)
     values = list(before)
@@ -85,6 +86,10 @@ def parse_before(before, setup: Setup):
         raise OptionError("Five Hundred --before is s0,s1: the two teams' scores")
     if not all(-MAX_SCORE <= v <= MAX_SCORE for v in values):
         raise OptionError(f"team scores must be from {-MAX_SCORE:,} to {MAX_SCORE:,}")
+    _, target = rule_numbers(setup.rules)
+    if max(values) >= target:
+        # A side at the target has won (§3.6): no deal follows, and replay refuses such a record.
+        raise OptionError(f"a side already has the target {target}: the game is over before this deal")
     return int(values[0]), int(values[1])
 
 
