@@ -438,6 +438,16 @@ def cmd_replay(args) -> int:
 
 def cmd_show(args) -> int:
     if args.record:
+        # A record carries its own deal, seed, strategies and rules: options that would pick or
+        # play another deal cannot apply, and ignoring them would show the wrong deal silently.
+        given = [name for name, value, default in (("--deal", args.deal, 0), ("--seed", args.seed, 0),
+                                                    ("--match", args.match, None), ("--before", args.before, None),
+                                                    ("--dealer", args.dealer, None), ("--strategy", args.strategy, None),
+                                                    ("--seats", args.seats, None), ("--rule", args.rule, None))
+                 if value != default]
+        if given:
+            raise UsageError(f"{', '.join(given)} cannot go with --record (the record fixes its deal; "
+                             "choose it with --line)")
         for number, record in _read_jsonl(args.record):
             if number == args.line:
                 if isinstance(record, Exception):

@@ -107,6 +107,15 @@ def test_show_a_record_from_a_file(tmp_path, capsys):
     path.write_text(json.dumps(cardsim.records("vint", [4], seed=1)[0]) + "\n")
     code, out, _ = run_cli(capsys, "show", "--record", str(path))
     assert code == 0 and ("Contract:" in out or "void" in out)
+    # The record fixes its deal: an option that picks another deal is refused, not ignored.
+    code, _, err = run_cli(capsys, "show", "--record", str(path), "--deal", "5", "--seed", "2")
+    assert code == 2 and "--deal, --seed cannot go with --record" in err
+
+
+def test_a_rule_option_given_twice_is_refused(capsys):
+    code, _, err = run_cli(capsys, "simulate", "500", "-n", "10", "--rule", "scoring=subtract", "--rule",
+                           "scoring=quebec")
+    assert code == 2 and "rule option 'scoring' given more than once" in err
 
 
 def test_strategies_lists_registry(capsys):

@@ -177,7 +177,8 @@ class GameSpec:
     def parse_rules(self, items: dict | Sequence[str] | None) -> dict:
         """Rule options from ``{"name": "value"}`` or ``["name=value", …]``, defaults filled in.
 
-        Raises :class:`OptionError` for an unknown name or a value its parser rejects.
+        Raises :class:`OptionError` for an unknown name, a name given twice or a value its parser
+        rejects.
         """
         options = {o.name: o for o in self.rule_options}
         rules = {o.name: o.default for o in self.rule_options}
@@ -189,6 +190,9 @@ class GameSpec:
                 key, eq, value = str(item).partition("=")
                 if not eq:
                     raise OptionError(f"rule option {item!r} must be written name=value")
+                if key.strip() in pairs:
+                    # The last would silently win: as with a strategy parameter given twice, say so.
+                    raise OptionError(f"rule option {key.strip()!r} given more than once")
                 pairs[key.strip()] = value.strip()
             items = pairs
         for key, value in items.items():
