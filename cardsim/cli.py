@@ -75,6 +75,8 @@ def _strategies(items):
     for item in items:
         seat, eq, spec = item.partition("=")
         if eq and seat.strip().isdigit():
+            if int(seat) in out:
+                raise UsageError(f"--strategy: seat {int(seat)} given more than once")
             out[int(seat)] = spec
         elif len(items) == 1:
             return item

@@ -116,6 +116,8 @@ def test_a_rule_option_given_twice_is_refused(capsys):
     code, _, err = run_cli(capsys, "simulate", "500", "-n", "10", "--rule", "scoring=subtract", "--rule",
                            "scoring=quebec")
     assert code == 2 and "rule option 'scoring' given more than once" in err
+    code, _, err = run_cli(capsys, "simulate", "500", "-n", "10", "--strategy", "0=random", "--strategy", "0=greedy")
+    assert code == 2 and "seat 0 given more than once" in err
 
 
 def test_strategies_lists_registry(capsys):
