@@ -299,6 +299,13 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     if args.deals <= 0:
         parser.error("--deals must be positive")
+    if args.out:
+        from cardsim.runner import OutputError, check_output_file
+
+        try:
+            check_output_file(args.out)  # now, not after minutes of measuring
+        except OutputError as exc:
+            parser.error(f"--out: {exc}")
     cores = os.cpu_count() or 1
     results = []
     for game in args.games:

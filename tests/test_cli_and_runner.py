@@ -249,3 +249,15 @@ def test_python_dash_m_cardsim_runs_the_cli():
     assert proc.stderr.strip().splitlines() == [
         "cardsim simulate: error: argument -n/--deals: must be a whole number from 1 to 1,000,000,000,000, "
         "got 0 (see cardsim simulate --help)"]
+
+
+def test_bench_checks_its_output_before_measuring(tmp_path, capsys):
+    from cardsim import bench
+
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    with pytest.raises(SystemExit) as exit_:
+        bench.main(["--games", "vint", "--out", str(blocker / "BENCHMARKS.md")])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert "--out:" in err and "measuring" not in err
