@@ -147,11 +147,17 @@ def test_checks_come_before_any_work(tmp_path, capsys, monkeypatch):
         cardsim.simulate("vint", 5000)
 
 
-def test_a_folder_that_is_no_dataset_is_refused(tmp_path):
+def test_a_folder_that_is_no_dataset_is_refused(tmp_path, capsys):
     (tmp_path / "mine").mkdir()
     (tmp_path / "mine" / "notes.txt").write_text("keep me")
     with pytest.raises(OutputError, match="not a cardsim dataset"):
         simulate_to_dataset(tmp_path / "mine", make_run("vint", 10))
+    # A refused run writes nothing, not even the records asked for beside it.
+    argv = ["simulate", "vint", "-n", "10", "--jobs", "1", "--records", str(tmp_path / "r.jsonl"), "-o"]
+    assert main(argv + [str(tmp_path / "mine")]) == 2
+    assert "not a cardsim dataset" in one_line_error(capsys) and not (tmp_path / "r.jsonl").exists()
+    assert main(argv + [str(tmp_path / "d.parquet")]) == 0
+    assert len((tmp_path / "r.jsonl").read_text().splitlines()) == 10
 
 
 @pytest.fixture(scope="module")
