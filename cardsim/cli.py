@@ -340,6 +340,17 @@ def _same_match_run(path: Path, run) -> bool:
     return all(attrs.get(k) == manifest.get(k) for k in _RUN_FIELDS)
 
 
+def _unfinished(matches) -> int:
+    """Matches stopped at the engine's cap on deals, without a winner (501: ``finished`` False;
+    Vint and Five Hundred: no ``winner``, missing in the frame)."""
+    if "finished" in matches:
+        return int((~matches["finished"]).sum())
+    if "winner" not in matches:
+        return 0
+    winner = matches["winner"]
+    return int((winner.isna() | winner.lt(0).fillna(False)).sum())
+
+
 def _simulate_matches(args, strategies) -> int:
     """``simulate --matches``: chunks are kept in ``<out>.partial`` (without -o: in the runs
     folder) until both files are written, so an interrupted run resumes."""
@@ -368,6 +379,11 @@ def _simulate_matches(args, strategies) -> int:
     with cluster(args.scheduler):
         matches, deals = play_matches(args.game, args.matches, args.seed, strategies, args.seats, args.rule,
                                       n_jobs=args.jobs, store=store, progress=args.progress)
+    unfinished = _unfinished(matches)
+    if unfinished:
+        # Such matches stopped at the engine's safety cap on deals: their final scores are no result.
+        print(f"cardsim: warning: {unfinished:,} of {len(matches):,} matches ended without a winner at the cap on "
+              "deals a match (column finished = False); check the strategies (do they ever bid?)", file=sys.stderr)
     if out is not None:
         for df, path in ((deals, deals_path), (matches, out)):
             try:
@@ -378,6 +394,8 @@ def _simulate_matches(args, strategies) -> int:
         print(f"{len(matches)} matches ({len(deals)} deals) written to {out} and {deals_path}")
     else:
         ChunkStore.discard(store)
+        print(f"{len(matches)} {get_game(args.game).name} matches ({len(deals)} deals), seed {run.seed}, "
+              f"strategies {', '.join(run.setup.specs)}; {len(matches) - unfinished} finished")
         print(matches.describe().T.to_string())
     return 0
 

@@ -35,3 +35,21 @@ def test_show_a_deal_of_a_match_and_errors(capsys):
     assert "no match records" in capsys.readouterr().err
     assert main(["show", "501", "--before", "1,2,3"]) == 2
     assert "go with --match" in capsys.readouterr().err
+
+
+def test_matches_without_a_winner_are_reported(capsys):
+    from cardsim.cli import main
+
+    assert main(["simulate", "501", "--matches", "2", "--jobs", "1", "--strategy", "random:p_pass=1"]) == 0
+    captured = capsys.readouterr()
+    assert "warning: 2 of 2 matches ended without a winner" in captured.err
+    assert "2 501 matches (10000 deals)" in captured.out and "0 finished" in captured.out
+    assert main(["simulate", "501", "--matches", "2", "--jobs", "1"]) == 0
+    captured = capsys.readouterr()
+    assert "warning" not in captured.err and "; 2 finished" in captured.out
+    # Vint: players who never bid would deal void deals forever; the rubber stops at the cap
+    # with no winner (it used to run until memory ran out).
+    assert main(["simulate", "vint", "--matches", "1", "--jobs", "1", "--strategy", "random:pass_probability=1"]) == 0
+    captured = capsys.readouterr()
+    assert "warning: 1 of 1 matches ended without a winner" in captured.err
+    assert "1 vint matches (5000 deals)" in captured.out

@@ -53,10 +53,14 @@ Independent deals start from a clean line."""
 RUBBER_DTYPE = np.dtype([("rubber", "i8"), ("deals", "i2"), ("void_deals", "i2"), ("games_0", "i1"),
                          ("games_1", "i1"), ("winner", "i1"), ("points_0", "i4"), ("points_1", "i4"),
                          ("margin", "i4")])
+MAX_RUBBER_DEALS = 5000
+"""Deal cap per rubber: strategies that never bid would deal void deals forever (a rubber stopped
+there gets no winner, -1 in the rows, missing in the frame, and margin 0)."""
 MATCH_DOC = """One row per rubber: ``rubber`` its number, ``deals`` (void deals included) and
-``void_deals``, games won ``games_0``/``games_1``, ``winner`` (team), each team's total above +
+``void_deals``, games won ``games_0``/``games_1``, ``winner`` (team; missing when the rubber was
+stopped unfinished at 5,000 deals, e.g. by strategies that never bid), each team's total above +
 below over the rubber ``points_0``/``points_1`` (score points) and ``margin`` = winner's total −
-loser's (may be negative, docs/RULES.md §2.7).  play_match's deal rows carry ``rubber`` first, then
+loser's (may be negative, docs/RULES.md §2.7; 0 without a winner).  play_match's deal rows carry ``rubber`` first, then
 the deal columns, with ``deal`` numbered within the rubber."""
 
 TRACE_PLAYS = 52
@@ -383,7 +387,8 @@ def trace_deal(key, dealer_override, ids, params, below, games, base_deck, hands
 @jit
 def play_rubbers(seed, start, count, ids, params, base_deck, rubber_rows, deal_rows, deal_rubber):
     """Play rubbers ``start .. start+count-1``: deals chained with the line carried over until a
-    side wins two games (docs/RULES.md §2.7); the dealer passes left after every deal, void or not.
+    side wins two games (docs/RULES.md §2.7), or :data:`MAX_RUBBER_DEALS` deals were dealt (winner
+    -1); the dealer passes left after every deal, void or not.
 
     Deal ``j`` of rubber ``m`` has key ``deal_key(match_key(seed, m), j)``; the first dealer is
     the one its first deal draws.  Returns the number of deal rows written, or −1 when
@@ -402,7 +407,11 @@ def play_rubbers(seed, start, count, ids, params, base_deck, rubber_rows, deal_r
         voids = 0
         dealer = -1
         j = 0
+        finished = True
         while True:
+            if j >= MAX_RUBBER_DEALS:
+                finished = False
+                break
             if n >= deal_rows.shape[0]:
                 return -1
             key = deal_key(mkey, j)
@@ -430,9 +439,9 @@ def play_rubbers(seed, start, count, ids, params, base_deck, rubber_rows, deal_r
         r.void_deals = voids
         r.games_0 = games[0]
         r.games_1 = games[1]
-        w = score[S_RUBBER_WON_BY]
+        w = score[S_RUBBER_WON_BY] if finished else -1
         r.winner = w
         r.points_0 = points0
         r.points_1 = points1
-        r.margin = points0 - points1 if w == 0 else points1 - points0
+        r.margin = 0 if w < 0 else (points0 - points1 if w == 0 else points1 - points0)
     return n
