@@ -383,7 +383,7 @@ def _simulate_matches(args, strategies) -> int:
     if unfinished:
         # Such matches stopped at the engine's safety cap on deals: their final scores are no result.
         print(f"cardsim: warning: {unfinished:,} of {len(matches):,} matches ended without a winner at the cap on "
-              "deals a match (column finished = False); check the strategies (do they ever bid?)", file=sys.stderr)
+              "deals a match (their final scores are no result); check the strategies (do they ever bid?)", file=sys.stderr)
     if out is not None:
         for df, path in ((deals, deals_path), (matches, out)):
             try:
