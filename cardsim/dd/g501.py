@@ -35,6 +35,7 @@ from numba import types
 
 from cardsim._jit import jit
 from cardsim.cards import highest_bit, lowest_bit, popcount
+from cardsim.dd.search import ab_update
 from cardsim.games.g501.constants import MARRIAGE_LANE, NT, RANK_POINTS, RK, RQ
 from cardsim.games.g501 import rules
 
@@ -331,42 +332,18 @@ def _three_tricks(h, leader, decl, trump, won, pending, alpha, beta, hint):
                     nwon = 1
                     pend = 0
                 v += _two_tricks(h, w, decl, trump, nwon, pend)
-                if max2:
-                    if v > best2:
-                        best2 = v
-                    if best2 > a2:
-                        a2 = best2
-                else:
-                    if v < best2:
-                        best2 = v
-                    if best2 < b2:
-                        b2 = best2
+                best2, a2, b2 = ab_update(max2, v, best2, a2, b2)
                 if a2 >= b2:
                     break
             h[ps2] = hand2
-            if max1:
-                if best2 > best1:
-                    best1 = best2
-                if best1 > a1:
-                    a1 = best1
-            else:
-                if best2 < best1:
-                    best1 = best2
-                if best1 < b1:
-                    b1 = best1
+            best1, a1, b1 = ab_update(max1, best2, best1, a1, b1)
             if a1 >= b1:
                 break
         h[ps1] = hand1
         v0 = bonus + best1
         if (max0 and v0 > best0) or (not max0 and v0 < best0):
-            best0 = v0
             lead_best = c0
-        if max0:
-            if best0 > a0:
-                a0 = best0
-        else:
-            if best0 < b0:
-                b0 = best0
+        best0, a0, b0 = ab_update(max0, v0, best0, a0, b0)
         if a0 >= b0:
             break
     h[leader] = hand0
@@ -698,16 +675,7 @@ def _search(h, pos, leader, decl, trump, lead, on_table, won, pending, alpha, be
         moves[depth, 10 + k] = v
         if (maxing and v > best_v) or (not maxing and v < best_v):
             moves[24, 3 + depth] = c
-        if maxing:
-            if v > best_v:
-                best_v = v
-            if best_v > alpha:
-                alpha = best_v
-        else:
-            if v < best_v:
-                best_v = v
-            if best_v < beta:
-                beta = best_v
+        best_v, alpha, beta = ab_update(maxing, v, best_v, alpha, beta)
         if alpha >= beta:
             break
     if slot >= 0:
