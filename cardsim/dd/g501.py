@@ -424,12 +424,13 @@ def _dominated(h, hand, live, c, pos, p, leader, decl, lead, on_table, trump, mo
 
 
 @jit(inline="always")
-def _order(legal, pos, leader, p, decl, lead, on_table, trump, moves, depth):
+def _order(legal, pos, leader, p, decl, lead, on_table, trump, moves, depth, h):
     """Write ``legal``'s cards to ``moves[depth]`` in search order; returns how many.  Leads:
     by rank from the aces down, trumps last in each rank (a third fewer nodes than from the top
     of each suit in turn).  Follows: the cheapest card that takes the lead first, then the others
     from the top when the card winning so far is the player's side's (points for it), else from
-    the bottom."""
+    the bottom; a defender second to the declarer's lead whose partner can beat it plays from the
+    top at once.  ``h``: uint64[3] hands by player."""
     n = 0
     if pos == 0:
         for i in range(6):
@@ -447,6 +448,18 @@ def _order(legal, pos, leader, p, decl, lead, on_table, trump, moves, depth):
         if moves[24, k] == best:
             wk = k
     friendly = ((leader + wk) % 3 == decl) == (p == decl)
+    if pos == 1 and not friendly and p != decl:
+        # The declarer led: when the defender behind can beat his card, the trick is the
+        # defenders' whatever this one plays, so points first (3% fewer nodes).
+        q = (leader + 2) % 3
+        if trick_best(legal_plays(h[q], lead >> 4, trump) | (U64(1) << U64(best)), lead >> 4, trump) != best:
+            m = legal
+            while m:
+                c = highest_bit(m)
+                m &= ~(U64(1) << U64(c))
+                moves[depth, n] = c
+                n += 1
+            return n
     m = legal
     while m:
         c = lowest_bit(m)
@@ -576,7 +589,7 @@ def _search(h, pos, leader, decl, trump, lead, on_table, won, pending, alpha, be
     legal = legal_plays(hand, led, trump)
     live = h[0] | h[1] | h[2] | on_table
     depth = 24 - popcount(h[0] | h[1] | h[2])
-    n = _order(legal, pos, leader, p, decl, lead, on_table, trump, moves, depth)
+    n = _order(legal, pos, leader, p, decl, lead, on_table, trump, moves, depth, h)
     if hint < 0:
         # The best card found last at this depth (in a sibling's search) first.
         hint = moves[24, 3 + depth]
