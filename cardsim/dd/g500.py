@@ -26,6 +26,7 @@ from numba import types
 
 from cardsim._jit import jit
 from cardsim.cards import highest_bit, lowest_bit, popcount
+from cardsim.dd.search import ab_update
 from cardsim.games.g500.constants import NT, SUIT_MASK, TRUMP_MASK
 from cardsim.games.g500.rules import card_suit, legal_moves, remap_hand, trick_winner
 
@@ -628,14 +629,8 @@ def _search(h, trick, pos, leader, led, denom, alpha, beta, keys, bounds, moves,
         w_all |= wc
         if (maxing and v > best) or (not maxing and v < best):
             moves[41, depth] = code
-            best = v
             w_best = wc
-        if maxing:
-            if best > alpha:
-                alpha = best
-        else:
-            if best < beta:
-                beta = best
+        best, alpha, beta = ab_update(maxing, v, best, alpha, beta)
         if alpha >= beta:
             break
     # A cut-off needs only the refuting move's reasons; any other result needs all moves'.

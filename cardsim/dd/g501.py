@@ -35,6 +35,7 @@ from numba import types
 
 from cardsim._jit import jit
 from cardsim.cards import highest_bit, lowest_bit, popcount
+from cardsim.dd.search import ab_update
 from cardsim.games.g501.constants import MARRIAGE_LANE, NT, RANK_POINTS, RK, RQ
 from cardsim.games.g501 import rules
 
@@ -331,42 +332,18 @@ def _three_tricks(h, leader, decl, trump, won, pending, alpha, beta, hint):
                     nwon = 1
                     pend = 0
                 v += _two_tricks(h, w, decl, trump, nwon, pend)
-                if max2:
-                    if v > best2:
-                        best2 = v
-                    if best2 > a2:
-                        a2 = best2
-                else:
-                    if v < best2:
-                        best2 = v
-                    if best2 < b2:
-                        b2 = best2
+                best2, a2, b2 = ab_update(max2, v, best2, a2, b2)
                 if a2 >= b2:
                     break
             h[ps2] = hand2
-            if max1:
-                if best2 > best1:
-                    best1 = best2
-                if best1 > a1:
-                    a1 = best1
-            else:
-                if best2 < best1:
-                    best1 = best2
-                if best1 < b1:
-                    b1 = best1
+            best1, a1, b1 = ab_update(max1, best2, best1, a1, b1)
             if a1 >= b1:
                 break
         h[ps1] = hand1
         v0 = bonus + best1
         if (max0 and v0 > best0) or (not max0 and v0 < best0):
-            best0 = v0
             lead_best = c0
-        if max0:
-            if best0 > a0:
-                a0 = best0
-        else:
-            if best0 < b0:
-                b0 = best0
+        best0, a0, b0 = ab_update(max0, v0, best0, a0, b0)
         if a0 >= b0:
             break
     h[leader] = hand0
@@ -447,12 +424,13 @@ def _dominated(h, hand, live, c, pos, p, leader, decl, lead, on_table, trump, mo
 
 
 @jit(inline="always")
-def _order(legal, pos, leader, p, decl, lead, on_table, trump, moves, depth):
+def _order(legal, pos, leader, p, decl, lead, on_table, trump, moves, depth, h):
     """Write ``legal``'s cards to ``moves[depth]`` in search order; returns how many.  Leads:
     by rank from the aces down, trumps last in each rank (a third fewer nodes than from the top
     of each suit in turn).  Follows: the cheapest card that takes the lead first, then the others
     from the top when the card winning so far is the player's side's (points for it), else from
-    the bottom."""
+    the bottom; a defender second to the declarer's lead whose partner can beat it plays from the
+    top at once.  ``h``: uint64[3] hands by player."""
     n = 0
     if pos == 0:
         for i in range(6):
@@ -470,6 +448,18 @@ def _order(legal, pos, leader, p, decl, lead, on_table, trump, moves, depth):
         if moves[24, k] == best:
             wk = k
     friendly = ((leader + wk) % 3 == decl) == (p == decl)
+    if pos == 1 and not friendly and p != decl:
+        # The declarer led: when the defender behind can beat his card, the trick is the
+        # defenders' whatever this one plays, so points first (3% fewer nodes).
+        q = (leader + 2) % 3
+        if trick_best(legal_plays(h[q], lead >> 4, trump) | (U64(1) << U64(best)), lead >> 4, trump) != best:
+            m = legal
+            while m:
+                c = highest_bit(m)
+                m &= ~(U64(1) << U64(c))
+                moves[depth, n] = c
+                n += 1
+            return n
     m = legal
     while m:
         c = lowest_bit(m)
@@ -599,7 +589,7 @@ def _search(h, pos, leader, decl, trump, lead, on_table, won, pending, alpha, be
     legal = legal_plays(hand, led, trump)
     live = h[0] | h[1] | h[2] | on_table
     depth = 24 - popcount(h[0] | h[1] | h[2])
-    n = _order(legal, pos, leader, p, decl, lead, on_table, trump, moves, depth)
+    n = _order(legal, pos, leader, p, decl, lead, on_table, trump, moves, depth, h)
     if hint < 0:
         # The best card found last at this depth (in a sibling's search) first.
         hint = moves[24, 3 + depth]
@@ -698,16 +688,7 @@ def _search(h, pos, leader, decl, trump, lead, on_table, won, pending, alpha, be
         moves[depth, 10 + k] = v
         if (maxing and v > best_v) or (not maxing and v < best_v):
             moves[24, 3 + depth] = c
-        if maxing:
-            if v > best_v:
-                best_v = v
-            if best_v > alpha:
-                alpha = best_v
-        else:
-            if v < best_v:
-                best_v = v
-            if best_v < beta:
-                beta = best_v
+        best_v, alpha, beta = ab_update(maxing, v, best_v, alpha, beta)
         if alpha >= beta:
             break
     if slot >= 0:
