@@ -5,7 +5,7 @@ contract's effective layout."""
 import numpy as np
 
 from cardsim.games.g500 import strategies as S
-from cardsim.games.g500.constants import REMAP, parse_card
+from cardsim.games.g500.constants import REMAP, SEEN_CARDS, SEEN_VOIDS, SUIT_MASK, parse_card
 
 U64 = np.uint64
 HEARTS = 3
@@ -19,10 +19,23 @@ def mask(tokens, denom):
     return U64(sum(1 << eff(t, denom) for t in tokens))
 
 
+def seen_of(denom, by_seat=None, voids=None):
+    """The ``seen`` view (uint64[2, 4]): ``by_seat`` {seat: tokens it played}, ``voids`` {seat:
+    suits (0..3, effective lanes) it showed out of}."""
+    seen = np.zeros((2, 4), dtype=U64)
+    for s, tokens in (by_seat or {}).items():
+        seen[SEEN_CARDS, s] = mask(tokens, denom)
+    for s, suits in (voids or {}).items():
+        for suit in suits:
+            seen[SEEN_VOIDS, s] |= SUIT_MASK[denom, suit]
+    return seen
+
+
 def play(seat, hand, trick_cards, leader, denom=HEARTS, declarer=0, played_before=(), known=(),
-         decl_tricks=0, contract_tricks=7):
+         decl_tricks=0, contract_tricks=7, seen=None):
     """Both plays' effective cards for ``seat`` holding ``hand`` after ``trick_cards`` (play
-    order from ``leader``), ``played_before`` played in earlier tricks."""
+    order from ``leader``), ``played_before`` played in earlier tricks; ``seen`` the new play's
+    record by seat (default: no void shown)."""
     trick = np.zeros(4, dtype=np.int64)
     for i, t in enumerate(trick_cards):
         trick[i] = eff(t, denom)
@@ -30,7 +43,9 @@ def play(seat, hand, trick_cards, leader, denom=HEARTS, declarer=0, played_befor
     led = trick[0] >> 4 if trick_cards else -1
     args = (seat, mask(hand, denom), denom, declarer, leader, trick, len(trick_cards), led, played,
             mask(known, denom), decl_tricks, contract_tricks)
-    return S.heuristic_play(*args), S.heuristic_play_v1(*args)
+    if seen is None:
+        seen = seen_of(denom)
+    return S.heuristic_play(*args, seen), S.heuristic_play_v1(*args)
 
 
 def test_third_hand_high_in_trumps_over_partners_beatable_trump():

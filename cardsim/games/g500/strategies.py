@@ -114,7 +114,7 @@ def random_discard(params, states, seat, hand, denom):
 
 @jit(inline="always")
 def random_play(params, states, seat, hand, denom, declarer, leader, trick, n_in_trick, led, played,
-                known, decl_tricks, contract_tricks):
+                known, decl_tricks, contract_tricks, seen):
     """A uniform legal card; a no-trump joker lead names a uniform suit (docs/RULES.md §3.5)."""
     c = draw_bit(states, 1 + seat, legal_moves(hand, denom, led))
     if denom == NT and n_in_trick == 0 and (U64(1) << U64(c)) & JOKER_MASK:
@@ -531,7 +531,7 @@ def declaring_side_lead(hand, denom, seat, declarer, unseen):
 
 @jit(inline="always")
 def heuristic_play(seat, hand, denom, declarer, leader, trick, n_in_trick, led, played, known, decl_tricks,
-                   contract_tricks):
+                   contract_tricks, seen):
     """:func:`declaring_side_lead` or :func:`heuristic_follow_v2`, counting as unseen every card not in
     hand, not played and not in the declarer's own discard (``known``).  It takes no parameters
     and no random stream: every array passed into the hot per-card path costs a reference count."""
