@@ -113,3 +113,81 @@ def test_declarer_draws_the_last_trump_with_his_master():
     out = ["HJ", "LJ", "JH", "JD", "AH", "QH", "TH", "9H", "8H", "7H", "4H"]
     new, old = play(0, ["KH", "6H", "AS", "4C"], [], leader=0, played_before=out)
     assert new == old == eff("KH", HEARTS)
+
+
+# ---------------------------------------------------------------- third pass: the play reads seen
+HIGH_TRUMPS_UNSEEN = dict(played_before=["QH", "TH"])  # the jokers, bowers and AH still unseen
+
+
+def test_declarer_stops_drawing_once_both_opponents_showed_out_of_trumps():
+    # hearts; both opponents (seats 1 and 3) showed out of trumps: the unseen trumps are
+    # partner's, so the declarer cashes his side ace instead of leading the 6H (v1)
+    voids = seen_of(HEARTS, voids={1: [HEARTS], 3: [HEARTS]})
+    new, old = play(0, ["KH", "6H", "AS", "4C"], [], leader=0, seen=voids, **HIGH_TRUMPS_UNSEEN)
+    assert new == eff("AS", HEARTS)
+    assert old == eff("6H", HEARTS)
+    # one opponent void only: he still draws
+    one = seen_of(HEARTS, voids={1: [HEARTS]})
+    new, _ = play(0, ["KH", "6H", "AS", "4C"], [], leader=0, seen=one, **HIGH_TRUMPS_UNSEEN)
+    assert new == eff("6H", HEARTS)
+
+
+def test_declarer_leads_partners_void_for_a_ruff():
+    # partner (seat 2) showed out of clubs, not of trumps: the declarer leads his low club for
+    # partner to ruff before drawing trumps (v1 drew with the 6H)
+    voids = seen_of(HEARTS, voids={2: [1]})
+    new, old = play(0, ["KH", "6H", "AS", "4C", "7C"], [], leader=0, seen=voids, **HIGH_TRUMPS_UNSEEN)
+    assert new == eff("4C", HEARTS)
+    assert old == eff("6H", HEARTS)
+
+
+def test_no_ruff_lead_when_partner_showed_out_of_trumps():
+    voids = seen_of(HEARTS, voids={2: [1, HEARTS]})
+    new, _ = play(0, ["KH", "6H", "AS", "4C", "7C"], [], leader=0, seen=voids, **HIGH_TRUMPS_UNSEEN)
+    assert new == eff("6H", HEARTS)
+
+
+def test_no_ruff_lead_into_an_opponents_void_after_partner():
+    # the opponent after partner (seat 3) showed out of clubs too and may overruff
+    voids = seen_of(HEARTS, voids={2: [1], 3: [1]})
+    new, _ = play(0, ["KH", "6H", "AS", "4C", "7C"], [], leader=0, seen=voids, **HIGH_TRUMPS_UNSEEN)
+    assert new == eff("6H", HEARTS)
+
+
+def test_declaring_side_does_not_lead_into_an_opponents_void_while_it_may_trump():
+    # the declarer, out of trumps, on lead with the AS and two clubs; his left opponent showed
+    # out of spades and not of trumps: a club (the lowest of his longest safe suit), not the AS
+    # (v1 cashed the AS into the ruff)
+    voids = seen_of(HEARTS, voids={1: [0]})
+    new, old = play(0, ["AS", "4S", "7C", "8C"], [], leader=0, seen=voids, **HIGH_TRUMPS_UNSEEN)
+    assert new == eff("7C", HEARTS)
+    assert old == eff("AS", HEARTS)
+    # once that opponent showed out of trumps too, the AS is safe again
+    both = seen_of(HEARTS, voids={1: [0, HEARTS]})
+    new, _ = play(0, ["AS", "4S", "7C", "8C"], [], leader=0, seen=both, **HIGH_TRUMPS_UNSEEN)
+    assert new == eff("AS", HEARTS)
+
+
+def test_third_hand_wins_cheaply_when_the_fourth_hand_showed_out_of_the_suit():
+    # partner (seat 0) led the 5S, the left opponent's 9S wins; the fourth hand (seat 3) showed
+    # out of spades: the TS is enough (without that void third hand high plays the KS under the
+    # unseen AS; v1 played low)
+    voids = seen_of(HEARTS, voids={3: [0]})
+    new, old = play(2, ["KS", "TS", "4S", "6H"], ["5S", "9S"], leader=0, seen=voids)
+    assert new == eff("TS", HEARTS)
+    assert old == eff("4S", HEARTS)
+    new, _ = play(2, ["KS", "TS", "4S", "6H"], ["5S", "9S"], leader=0)
+    assert new == eff("KS", HEARTS)
+
+
+def test_partner_does_not_overtake_when_the_fourth_hand_showed_out_of_the_suit():
+    # partner's 5S wins over the 4S, and the fourth hand cannot beat it in spades: low
+    voids = seen_of(HEARTS, voids={3: [0]})
+    new, old = play(2, ["KS", "TS", "6S", "6H"], ["5S", "4S"], leader=0, seen=voids)
+    assert new == old == eff("6S", HEARTS)
+
+
+def test_does_not_ruff_partners_winner():
+    # void in spades with trumps, partner's AS winning: a club goes, not a trump
+    new, old = play(2, ["KH", "6H", "4C", "9C"], ["AS", "9S"], leader=0)
+    assert new == old == eff("4C", HEARTS)
