@@ -132,26 +132,26 @@ def test_declarer_stops_drawing_once_both_opponents_showed_out_of_trumps():
     assert new == eff("6H", HEARTS)
 
 
-def test_declarer_leads_partners_void_for_a_ruff():
-    # partner (seat 2) showed out of clubs, not of trumps: the declarer leads his low club for
-    # partner to ruff before drawing trumps (v1 drew with the 6H)
-    voids = seen_of(HEARTS, voids={2: [1]})
+def test_declarer_leads_partners_void_for_a_ruff_once_the_opponents_are_out_of_trumps():
+    # both opponents showed out of trumps, partner (seat 2) showed out of clubs, not of trumps:
+    # the declarer leads his low club for partner to ruff (v1 drew with the 6H; without
+    # partner's void he would cash the AS)
+    voids = seen_of(HEARTS, voids={1: [HEARTS], 2: [1], 3: [HEARTS]})
     new, old = play(0, ["KH", "6H", "AS", "4C", "7C"], [], leader=0, seen=voids, **HIGH_TRUMPS_UNSEEN)
     assert new == eff("4C", HEARTS)
     assert old == eff("6H", HEARTS)
 
 
+def test_no_ruff_lead_while_an_opponent_may_hold_trumps():
+    voids = seen_of(HEARTS, voids={1: [HEARTS], 2: [1]})
+    new, _ = play(0, ["KH", "6H", "AS", "4C", "7C"], [], leader=0, seen=voids, **HIGH_TRUMPS_UNSEEN)
+    assert new == eff("6H", HEARTS)
+
+
 def test_no_ruff_lead_when_partner_showed_out_of_trumps():
-    voids = seen_of(HEARTS, voids={2: [1, HEARTS]})
+    voids = seen_of(HEARTS, voids={1: [HEARTS], 2: [1, HEARTS], 3: [HEARTS]})
     new, _ = play(0, ["KH", "6H", "AS", "4C", "7C"], [], leader=0, seen=voids, **HIGH_TRUMPS_UNSEEN)
-    assert new == eff("6H", HEARTS)
-
-
-def test_no_ruff_lead_into_an_opponents_void_after_partner():
-    # the opponent after partner (seat 3) showed out of clubs too and may overruff
-    voids = seen_of(HEARTS, voids={2: [1], 3: [1]})
-    new, _ = play(0, ["KH", "6H", "AS", "4C", "7C"], [], leader=0, seen=voids, **HIGH_TRUMPS_UNSEEN)
-    assert new == eff("6H", HEARTS)
+    assert new == eff("AS", HEARTS)
 
 
 def test_declaring_side_does_not_lead_into_an_opponents_void_while_it_may_trump():
@@ -169,14 +169,17 @@ def test_declaring_side_does_not_lead_into_an_opponents_void_while_it_may_trump(
 
 
 def test_third_hand_wins_cheaply_when_the_fourth_hand_showed_out_of_the_suit():
-    # partner (seat 0) led the 5S, the left opponent's 9S wins; the fourth hand (seat 3) showed
-    # out of spades: the TS is enough (without that void third hand high plays the KS under the
-    # unseen AS; v1 played low)
+    # the declarer (seat 0) led the 5S, the left opponent's 9S wins; the fourth hand (seat 3)
+    # showed out of spades: partner's TS is enough (without that void third hand high plays the
+    # KS under the unseen AS; v1 played low)
     voids = seen_of(HEARTS, voids={3: [0]})
     new, old = play(2, ["KS", "TS", "4S", "6H"], ["5S", "9S"], leader=0, seen=voids)
     assert new == eff("TS", HEARTS)
     assert old == eff("4S", HEARTS)
     new, _ = play(2, ["KS", "TS", "4S", "6H"], ["5S", "9S"], leader=0)
+    assert new == eff("KS", HEARTS)
+    # a defender in the same seat (declarer seat 1) still plays third hand high
+    new, _ = play(2, ["KS", "TS", "4S", "6H"], ["5S", "9S"], leader=0, declarer=1, seen=voids)
     assert new == eff("KS", HEARTS)
 
 

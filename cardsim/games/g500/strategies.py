@@ -600,8 +600,9 @@ def declaring_side_lead_v3(hand, denom, seat, declarer, unseen, seen):
     """Leading a trick with ``seen`` (the default since issue 12's third pass, docs/RULES.md
     §3.5; returns an effective card).  Trump contract, declaring side: trumps the opponents may
     hold are the unseen ones unless both showed out (:func:`opponents_trumps`); with none, or
-    with only one above all of the declarer's, no trump is led.  A suit partner showed out of
-    (and may ruff) is led before drawing trumps; side cards avoid a suit an opponent may ruff.
+    with only one above all of the declarer's, no trump is led.  Once the opponents are out of
+    trumps, a suit partner showed out of (and may ruff) is led; side cards avoid a suit an
+    opponent may ruff.
     Otherwise (defenders, no-trump) :func:`declaring_side_lead`."""
     tm = TRUMP_MASK[denom]
     if denom == NT or seat % 2 != declarer % 2:
@@ -609,7 +610,9 @@ def declaring_side_lead_v3(hand, denom, seat, declarer, unseen, seen):
     side = hand & ~tm
     opp_tr = opponents_trumps(seat, unseen, tm, seen)
     danger = ruff_danger_suits(seat, denom, opp_tr, seen)
-    if side:
+    # a ruff lead before the opponents are out of trumps measured worse (overruffs, partner's
+    # trumps spent on the declarer's winners): only once they are
+    if side and opp_tr == U64(0):
         rs = partner_ruff_suit(hand, denom, seat, unseen, seen, danger)
         if rs >= 0:
             return lowest_bit(hand & SUIT_MASK[denom, rs])
@@ -629,14 +632,16 @@ def declaring_side_lead_v3(hand, denom, seat, declarer, unseen, seen):
 def heuristic_follow_v3(hand, denom, seat, declarer, leader, trick, n_in_trick, led, unseen,
                         decl_tricks, contract_tricks, seen):
     """Second to fourth in a trick with ``seen`` (the default since issue 12's third pass;
-    returns an effective card): as :func:`heuristic_follow_v2`, but when the opponent still to
+    returns an effective card): as :func:`heuristic_follow_v2`, but for the declaring side, when the opponent still to
     play after ``seat`` showed out of the led suit, a card of the suit is as good as the last
     one: partner's winner is not overtaken and the trick is won with the lowest card of the
     suit that beats it; a ruff is the lowest winning trump when that opponent also showed out
     of trumps (no overruff)."""
     nxt = (seat + 1) % 4
     last = n_in_trick == 3
-    if not last and n_in_trick > 0 and led >= 0:
+    # the declaring side only: for the defence it measured as a small gain that the
+    # declaring side's vs_dd pays for
+    if not last and n_in_trick > 0 and led >= 0 and seat % 2 == declarer % 2:
         tm = TRUMP_MASK[denom]
         sm = SUIT_MASK[denom, led]
         # no-trump: a void opponent may still hold a joker, so only when following suit
