@@ -19,7 +19,7 @@ from cardsim.cards import bits_above, highest_bit, lowest_bit, popcount, suit_ma
 from cardsim.rng import choose_bit, randbelow, uniform
 from cardsim.strategies.registry import Registry
 
-from .rules import (HONOURS_LANE, JACK, MAX_CALL, NT, PASS, TEN, bid_call, call_denomination, call_level,
+from .rules import (ACE, HONOURS_LANE, JACK, MAX_CALL, NT, PASS, TEN, bid_call, call_denomination, call_level,
                     high_card_points, legal_plays, winning_index)
 
 U64 = np.uint64
@@ -42,9 +42,12 @@ REGISTRY.add("random", RANDOM, {"pass_probability": 0.95},
 _AUCTION = {"contested_points": 6.0, "nt_margin": 0.5, "misfit_share": 0.2, "honour_weight": 0.3}
 _AUCTION_DOCS = {
     "contested_points": "points assumed in partner's hand while he has not bid but an opponent has",
-    "nt_margin": "tricks taken off the no-trump estimate (no trump suit to stop the opponents' long suit)",
+    "nt_margin": "tricks taken off the no-trump estimate of a hand that is not sound for no-trump (no trump "
+                 "suit to stop the opponents' long suit; sound: no singleton or void, at most one doubleton, "
+                 "a stopper in every suit an opponent bid)",
     "misfit_share": "share of the outstanding cards of a suit assumed in partner's hand once he has bid "
                     "another suit (1/3 = no information)",
+    "honour_weight": "tricks a suit gains, when choosing the denomination, per trump honour held beyond two",
 }
 _AUCTION_BOUNDS = {"contested_points": (0, 40), "nt_margin": (-13, 13), "misfit_share": (0, 1), "honour_weight": (0, 13)}
 REGISTRY.add("heuristic", HEURISTIC, {**_BIDDING, **_AUCTION},
@@ -80,6 +83,11 @@ def random_call(params, rng, current):
     return np.int64(current + 1 + randbelow(rng, MAX_CALL - current))
 
 
+NT_SOUND_MARGIN = 0.0
+"""Tricks taken off the no-trump estimate of a sound no-trump hand (:func:`estimated_tricks`), in
+place of ``nt_margin``: its stoppers hold the opponents' long suits."""
+
+
 @jit(inline="always")
 def estimated_tricks(params, hand, seat, calls, ncalls):
     """Expected side tricks per denomination S C D H NT (a 5-tuple of float64) from the seat's view
@@ -90,7 +98,9 @@ def estimated_tricks(params, hand, seat, calls, ncalls):
     cards in its suit), else ``contested_points`` if an opponent has bid (their strength is not
     partner's), else ``partner_points``.  Tricks = strength / ``points_per_trick``, adjusted for
     the trump fit beyond seven cards (partner holds ``misfit_share`` of the outstanding cards
-    of a suit other than the one he bid) and for short suits; no-trump loses ``nt_margin``.
+    of a suit other than the one he bid) and for short suits; no-trump loses ``nt_margin``, or
+    only :data:`NT_SOUND_MARGIN` with a sound no-trump hand: no singleton or void, at most one
+    doubleton and a stopper (:func:`has_stopper`) in every suit an opponent bid.
     Only the partner's first bid counts as evidence, so estimates do not feed on each other and
     auctions end.
     """
@@ -105,6 +115,7 @@ def estimated_tricks(params, hand, seat, calls, ncalls):
     partner = (seat + 2) % 4
     partner_denomination = -1
     opponent_bid = False
+    opponent_suits = 0
     for i in range(ncalls):
         if calls[i] != PASS:
             who = _speaker(i, ncalls, seat)
@@ -113,6 +124,7 @@ def estimated_tricks(params, hand, seat, calls, ncalls):
                     partner_denomination = call_denomination(calls[i])
             elif who != seat:
                 opponent_bid = True
+                opponent_suits |= 1 << call_denomination(calls[i])
     if partner_denomination >= 0:
         points += params[P_PARTNER_BID_POINTS]
     elif opponent_bid:
@@ -126,8 +138,34 @@ def estimated_tricks(params, hand, seat, calls, ncalls):
     t1 = _suit_tricks(base, l1, partner_denomination == 1, short, share)
     t2 = _suit_tricks(base, l2, partner_denomination == 2, short, share)
     t3 = _suit_tricks(base, l3, partner_denomination == 3, short, share)
-    t4 = base - 0.2 - params[P_NT_MARGIN] - (0.7 if short > 0 and partner_denomination != NT else 0.0)
+    doubletons = (l0 == 2) + (l1 == 2) + (l2 == 2) + (l3 == 2)
+    if short == 0 and doubletons <= 1 and stops_suits(hand, opponent_suits):
+        t4 = base - 0.2 - NT_SOUND_MARGIN
+    else:
+        t4 = base - 0.2 - params[P_NT_MARGIN] - (0.7 if short > 0 and partner_denomination != NT else 0.0)
     return (t0, t1, t2, t3, t4)
+
+
+@jit(inline="always")
+def has_stopper(hand, suit):
+    """``hand`` stops ``suit`` (A, K-x, Q-x-x or J-x-x-x: the honour wins a trick before the
+    opponents run the suit)."""
+    lane = (U64(hand) >> U64(16 * suit)) & U64(0x1FFF)
+    n = popcount(lane)
+    for r in range(4):
+        if (lane >> U64(ACE - r)) & U64(1) and n > r:
+            return True
+    return False
+
+
+@jit(inline="always")
+def stops_suits(hand, suits):
+    """``hand`` has a stopper (:func:`has_stopper`) in every suit of the bit set ``suits`` (bit 4,
+    no-trump, ignored)."""
+    for s in range(4):
+        if (suits >> s) & 1 and not has_stopper(hand, s):
+            return False
+    return True
 
 
 @jit(inline="always")
