@@ -505,8 +505,8 @@ def _ruff_suit(hand, seat, declarer, trump, voids):
 def heuristic_lead(hand, seat, declarer, trump, others, played, bid_suits, voids):
     """Lead to a trick (docs/RULES.md §2.3): the declarer draws trumps (master, else top of a
     sequence, else low); anyone leads his partner's
-    bid side suit; then cash a master card (a defender at no-trump only from four cards or
-    more: a short ace is an entry); else a defender leads the best side suit
+    bid side suit; then cash a master card (at no-trump only from four cards or more
+    while an unseen card of the suit is out: a short ace is an entry); else a defender leads the best side suit
     (:func:`_defender_suit`) and the declaring side its longest side suit.  Top of a sequence,
     top of a doubleton, or low (:func:`_suit_lead`); of equal cards the cheapest."""
     defending = (seat % 2) != (declarer % 2)
@@ -541,7 +541,7 @@ def heuristic_lead(hand, seat, declarer, trump, others, played, bid_suits, voids
         top = highest_bit(mine)
         if _is_master(top, others):
             n = popcount(mine)
-            if defending and trump == NT and n < 4 and (U64(others) & suit_mask(s)) != U64(0):
+            if trump == NT and n < 4 and (U64(others) & suit_mask(s)) != U64(0):
                 continue
             if n > best_len:
                 best = top
@@ -599,7 +599,8 @@ def _discard(hand, trump, others):
 
 @jit(inline="always")
 def heuristic_card(hand, seat, declarer, trump, leader, trick, n, played, bid_suits, voids):
-    """Card play by the book (docs/RULES.md §2.3): second hand low (but cover an honour), third hand
+    """Card play by the book (docs/RULES.md §2.3): second hand low (but cover an honour; the
+    declaring side only with a master), third hand
     high unless partner's card is a sure winner, fourth hand wins cheaply, never overtake or
     ruff a partner's sure winner, ruff (or over-ruff) when void, discard from worthless suits;
     of equal cards always the cheapest.  ``played``: every card seen played so far (uint64);
@@ -611,6 +612,7 @@ def heuristic_card(hand, seat, declarer, trump, leader, trick, n, played, bid_su
     wi = winning_index(trick, n, trump)
     w = trick[wi]
     partner_winning = (leader + wi) % 4 == (seat + 2) % 4
+    defending = (seat % 2) != (declarer % 2)
     # Partner's card is sure when it is the last card (fourth hand) or the master of its suit;
     # a ruff by the last hand is possible but unseen voids cannot be known.
     partner_sure = partner_winning and (n == 3 or _is_master(w, others))
@@ -620,7 +622,9 @@ def heuristic_card(hand, seat, declarer, trump, leader, trick, n, played, bid_su
         if partner_sure or beat == U64(0):
             return lowest_bit(follow)
         if n == 1:
-            if (w & 15) >= JACK:
+            # Cover an honour; the declaring side only with a sure winner (its honours are
+            # worth more kept over the unseen ones).
+            if (w & 15) >= JACK and (defending or _is_master(lowest_bit(beat), others)):
                 return lowest_bit(beat)
             return lowest_bit(follow)
         if n == 3:
