@@ -49,13 +49,13 @@ def call_v1(h, seat, calls, ncalls, current, bidder):
 def test_partner_counts_for_less_once_an_opponent_has_bid():
     # West (seat 3, dealer) opened 1S; North holds 15 high-card points, 4-4-3-2 (no length points).
     # Side strength 15 + contested_points 6 = 21 -> 7.0 tricks; diamonds (4 + a third of the 9
-    # outstanding = a 7-card fit) 6.75: no level 1 contract.  Counting partner's usual 7 points
-    # (22 -> 7.33, diamonds 7.08) North would overcall 1D; heuristic_v1 (no nt_margin either)
-    # overcalls 1NT (7.33 - 0.2 = 7.13).
+    # outstanding = a 7-card fit) 6.75, no-trump (sound: K-x-x-x stops spades) 6.8: no level 1
+    # contract.  Counting partner's usual 7 points (22 -> 7.33: no-trump 7.13, diamonds 7.08)
+    # North would overcall 1NT, as heuristic_v1 does.
     calls, n = calls_of(bid_call(1, SPADES))
     h = "SK943 CA4 DAJ43 HQJ5"
     assert call(h, 0, calls, n, bid_call(1, SPADES), 3) == PASS
-    assert call(h, 0, calls, n, bid_call(1, SPADES), 3, contested_points=7.0) == bid_call(1, DIAMONDS)
+    assert call(h, 0, calls, n, bid_call(1, SPADES), 3, contested_points=7.0) == bid_call(1, NT)
     assert call_v1(h, 0, calls, n, bid_call(1, SPADES), 3) == bid_call(1, NT)
     # Without an opponent's bid the same hand opens (partner's 7 points count).
     calls, n = calls_of()
@@ -63,14 +63,58 @@ def test_partner_counts_for_less_once_an_opponent_has_bid():
 
 
 def test_no_trump_estimate_is_lowered_by_nt_margin():
-    # 16 points, 4-3-3-3: (16 + 7) / 3 = 7.67 tricks; no-trump 7.67 - 0.2 - nt_margin 0.5 = 6.97 is
-    # below the spades (4 + 3 = 7-card fit) 7.42, so North opens 1S; without the margin no-trump
-    # ranks first at 7.47 and North opens 1NT, as heuristic_v1 does.
+    # 5-4-2-2 (two doubletons: not sound for no-trump): 15 high-card points + 1 length point +
+    # partner's 7 = 23 -> 7.67 tricks; no-trump 7.67 - 0.2 - nt_margin 0.5 = 6.97 (7.47 without
+    # the margin); spades (5 + a third of 8 = a 7.67-card fit) 7.75 -> North opens 1S.
+    calls, n = calls_of()
+    h = "SAQ865 CKQ74 DK8 HJ2"
+    assert call(h, 0, calls, n, PASS, -1) == bid_call(1, SPADES)
+    t = S.estimated_tricks(params(), hand(h), 0, calls, n)
+    assert np.isclose(t[NT], 23 / 3 - 0.7) and np.isclose(t[SPADES], 23 / 3 + 0.5 * (5 + 8 / 3 - 7.5))
+    t = S.estimated_tricks(params(nt_margin=0.0), hand(h), 0, calls, n)
+    assert np.isclose(t[NT], 23 / 3 - 0.2)
+
+
+def test_sound_no_trump_hand_is_not_lowered_by_nt_margin():
+    # 16 points, 4-3-3-3 (sound: no short suit, no opponent's suit to stop): (16 + 7) / 3 = 7.67
+    # tricks; no-trump 7.67 - 0.2 - NT_SOUND_MARGIN 0 = 7.47 is above the spades (4 + 3 = 7-card fit)
+    # 7.42, so North opens 1NT whatever nt_margin, as heuristic_v1 does.
     calls, n = calls_of()
     h = "SAQ86 CKQ7 DKJ8 HJT2"
-    assert call(h, 0, calls, n, PASS, -1) == bid_call(1, SPADES)
-    assert call(h, 0, calls, n, PASS, -1, nt_margin=0.0) == bid_call(1, NT)
+    assert S.NT_SOUND_MARGIN == 0.0
+    assert call(h, 0, calls, n, PASS, -1) == bid_call(1, NT)
+    assert call(h, 0, calls, n, PASS, -1, nt_margin=2.0) == bid_call(1, NT)
     assert call_v1(h, 0, calls, n, PASS, -1) == bid_call(1, NT)
+
+
+def test_no_trump_needs_a_stopper_in_the_opponents_suit():
+    # West (seat 3, dealer) opened; North: 19 points, 4-3-3-3, spades K-6-2, hearts J-8-2.
+    # Contested: (19 + 6) / 3 = 8.33 tricks; clubs (4 + 3 = a 7-card fit) 8.08; no-trump 8.13 when
+    # sound.  Over 1S the king stops spades: 1NT.  Over 1H the hearts are not stopped (a jack
+    # needs four cards), the no-trump estimate loses nt_margin (7.63): 2C.  heuristic_v1 bids 1NT
+    # over both.
+    h = "SK62 CAQ86 DAKQ HJ82"
+    calls, n = calls_of(bid_call(1, SPADES))
+    assert call(h, 0, calls, n, bid_call(1, SPADES), 3) == bid_call(1, NT)
+    assert call_v1(h, 0, calls, n, bid_call(1, SPADES), 3) == bid_call(1, NT)
+    calls, n = calls_of(bid_call(1, HEARTS))
+    assert call(h, 0, calls, n, bid_call(1, HEARTS), 3) == bid_call(2, CLUBS)
+    assert call_v1(h, 0, calls, n, bid_call(1, HEARTS), 3) == bid_call(1, NT)
+
+
+def test_stopper():
+    # A; K-x; Q-x-x; J-x-x-x stop a suit; a bare K, Q-x, J-x-x do not (suit 1, clubs).
+    def clubs(ranks):
+        out = 0
+        for r in ranks:
+            out |= 1 << (16 + RANKS.index(r))
+        return np.uint64(out)
+    for ranks in ("A", "K2", "Q32", "J432", "AK", "T9876J"):
+        assert S.has_stopper(clubs(ranks), CLUBS), ranks
+    for ranks in ("K", "Q2", "J32", "T98765", ""):
+        assert not S.has_stopper(clubs(ranks), CLUBS), ranks
+    assert S.stops_suits(clubs("K2") | np.uint64(1 << 12), (1 << SPADES) | (1 << CLUBS) | (1 << NT))
+    assert not S.stops_suits(clubs("K2"), (1 << SPADES) | (1 << CLUBS))
 
 
 def test_partner_holds_few_cards_outside_the_suit_he_bid():

@@ -167,3 +167,26 @@ def test_declaring_side_leads_a_suit_partner_can_ruff():
     new, old = play(hand, 0, 0, HEARTS, 0, [], played=("CA", "CQ", "C2", "C3"), voids=void_bits((2, CLUBS)))
     assert new == card("C4")
     assert old == card("HA")
+
+
+def test_declaring_side_second_hand_covers_only_with_a_master():
+    # At no-trump a defender (seat 1) leads the HJ; declarer's partner (seat 2) holds K-5 with the
+    # ace unseen: he plays low (the king may win later over the queen), where the old play covered.
+    hand = cards("HK", "H5", "S2", "C3")
+    new, old = play(hand, 2, 0, NT, 1, ["HJ"])
+    assert new == card("H5")
+    assert old == card("HK")
+    # With the ace the cover is sure, and it is made.
+    assert play(cards("HA", "H5", "S2"), 2, 0, NT, 1, ["HJ"])[0] == card("HA")
+    # A defender still covers: the declarer led the HJ.
+    assert play(hand, 1, 0, NT, 0, ["HJ"])[0] == card("HK")
+
+
+def test_declaring_side_at_no_trump_keeps_a_short_ace():
+    # Declarer at no-trump with A-4 of spades (spades unseen) and K-Q-J-5-3 of hearts: he sets up
+    # his long suit (the cheapest of the K-Q-J), keeping the ace as an entry, where the old play
+    # cashed the ace.
+    hand = cards("SA", "S4", "HK", "HQ", "HJ", "H5", "H3", "D7", "D5", "D2", "C8", "C6", "C2")
+    new, old = play(hand, 0, 0, NT, 0, [])
+    assert new == card("HJ")
+    assert old == card("SA")

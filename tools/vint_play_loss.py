@@ -80,9 +80,9 @@ def play_by_role(seed, count, auction_ids, params, pair_ids, base_deck, forced, 
             out[i, 4 + p] = got
 
 
-def run(seed: int, count: int, auction: str, pairs: list[str]) -> pd.DataFrame:
-    """One row per declared deal: declarer, level, denomination, trump_len, dd, and one column of
-    declaring-side tricks per pair ``DECL/DEF``."""
+def run(seed: int, count: int, auction: str, pairs: list[str], dd: bool = True) -> pd.DataFrame:
+    """One row per declared deal: declarer, level, denomination, trump_len, dd (−1 when ``dd`` is
+    false: no DD tables are needed then), and one column of declaring-side tricks per pair ``DECL/DEF``."""
     from cardsim.games import get_game
     from cardsim.rng import check_seed
     from vint_dd_quality import cached_tables
@@ -95,13 +95,16 @@ def run(seed: int, count: int, auction: str, pairs: list[str]) -> pd.DataFrame:
     out = np.zeros((count, 4 + len(pairs)), dtype=np.int64)
     play_by_role(np.uint64(check_seed(seed)), count, setup.strategy_ids, params, pair_ids, engine.BASE_DECK,
                  engine.NO_FORCE.copy(), out)
-    tables = cached_tables(seed, 0, count)  # int8[n, 5 denominations, 4 seats]
     df = pd.DataFrame(out[:, :4], columns=["declarer", "level", "denomination", "trump_len"])
     for p, name in enumerate(pairs):
         df[name] = out[:, 4 + p]
     df["deal"] = np.arange(count)
     df = df[df.denomination >= 0].copy()
-    df["dd"] = tables[df.deal.to_numpy(), df.denomination.to_numpy(), df.declarer.to_numpy()].astype(np.int64)
+    if dd:
+        tables = cached_tables(seed, 0, count)  # int8[n, 5 denominations, 4 seats]
+        df["dd"] = tables[df.deal.to_numpy(), df.denomination.to_numpy(), df.declarer.to_numpy()].astype(np.int64)
+    else:
+        df["dd"] = -1
     return df
 
 
@@ -127,8 +130,10 @@ def main(argv=None) -> int:
     ap.add_argument("--by", nargs="*", default=["denomination", "level", "trump_len"])
     ap.add_argument("--save", help="write the per-deal table (CSV) here")
     ap.add_argument("--against", help="a table saved by --save: print each pair's paired change of tricks")
+    ap.add_argument("--no-dd", action="store_true",
+                    help="skip the DD tables (only --save / --against are meaningful: the gaps print as tricks + 1)")
     args = ap.parse_args(argv)
-    df = run(args.seed, args.count, args.auction, args.pairs)
+    df = run(args.seed, args.count, args.auction, args.pairs, dd=not args.no_dd)
     if args.save:
         df.to_csv(args.save, index=False)
     if args.against:

@@ -19,7 +19,7 @@ from cardsim.cards import bits_above, highest_bit, lowest_bit, popcount, suit_ma
 from cardsim.rng import choose_bit, randbelow, uniform
 from cardsim.strategies.registry import Registry
 
-from .rules import (HONOURS_LANE, JACK, MAX_CALL, NT, PASS, TEN, bid_call, call_denomination, call_level,
+from .rules import (ACE, HONOURS_LANE, JACK, MAX_CALL, NT, PASS, TEN, bid_call, call_denomination, call_level,
                     high_card_points, legal_plays, winning_index)
 
 U64 = np.uint64
@@ -42,9 +42,12 @@ REGISTRY.add("random", RANDOM, {"pass_probability": 0.95},
 _AUCTION = {"contested_points": 6.0, "nt_margin": 0.5, "misfit_share": 0.2, "honour_weight": 0.3}
 _AUCTION_DOCS = {
     "contested_points": "points assumed in partner's hand while he has not bid but an opponent has",
-    "nt_margin": "tricks taken off the no-trump estimate (no trump suit to stop the opponents' long suit)",
+    "nt_margin": "tricks taken off the no-trump estimate of a hand that is not sound for no-trump (no trump "
+                 "suit to stop the opponents' long suit; sound: no singleton or void, at most one doubleton, "
+                 "a stopper in every suit an opponent bid)",
     "misfit_share": "share of the outstanding cards of a suit assumed in partner's hand once he has bid "
                     "another suit (1/3 = no information)",
+    "honour_weight": "tricks a suit gains, when choosing the denomination, per trump honour held beyond two",
 }
 _AUCTION_BOUNDS = {"contested_points": (0, 40), "nt_margin": (-13, 13), "misfit_share": (0, 1), "honour_weight": (0, 13)}
 REGISTRY.add("heuristic", HEURISTIC, {**_BIDDING, **_AUCTION},
@@ -80,6 +83,11 @@ def random_call(params, rng, current):
     return np.int64(current + 1 + randbelow(rng, MAX_CALL - current))
 
 
+NT_SOUND_MARGIN = 0.0
+"""Tricks taken off the no-trump estimate of a sound no-trump hand (:func:`estimated_tricks`), in
+place of ``nt_margin``: its stoppers hold the opponents' long suits."""
+
+
 @jit(inline="always")
 def estimated_tricks(params, hand, seat, calls, ncalls):
     """Expected side tricks per denomination S C D H NT (a 5-tuple of float64) from the seat's view
@@ -90,7 +98,9 @@ def estimated_tricks(params, hand, seat, calls, ncalls):
     cards in its suit), else ``contested_points`` if an opponent has bid (their strength is not
     partner's), else ``partner_points``.  Tricks = strength / ``points_per_trick``, adjusted for
     the trump fit beyond seven cards (partner holds ``misfit_share`` of the outstanding cards
-    of a suit other than the one he bid) and for short suits; no-trump loses ``nt_margin``.
+    of a suit other than the one he bid) and for short suits; no-trump loses ``nt_margin``, or
+    only :data:`NT_SOUND_MARGIN` with a sound no-trump hand: no singleton or void, at most one
+    doubleton and a stopper (:func:`has_stopper`) in every suit an opponent bid.
     Only the partner's first bid counts as evidence, so estimates do not feed on each other and
     auctions end.
     """
@@ -105,6 +115,7 @@ def estimated_tricks(params, hand, seat, calls, ncalls):
     partner = (seat + 2) % 4
     partner_denomination = -1
     opponent_bid = False
+    opponent_suits = 0
     for i in range(ncalls):
         if calls[i] != PASS:
             who = _speaker(i, ncalls, seat)
@@ -113,6 +124,7 @@ def estimated_tricks(params, hand, seat, calls, ncalls):
                     partner_denomination = call_denomination(calls[i])
             elif who != seat:
                 opponent_bid = True
+                opponent_suits |= 1 << call_denomination(calls[i])
     if partner_denomination >= 0:
         points += params[P_PARTNER_BID_POINTS]
     elif opponent_bid:
@@ -126,8 +138,34 @@ def estimated_tricks(params, hand, seat, calls, ncalls):
     t1 = _suit_tricks(base, l1, partner_denomination == 1, short, share)
     t2 = _suit_tricks(base, l2, partner_denomination == 2, short, share)
     t3 = _suit_tricks(base, l3, partner_denomination == 3, short, share)
-    t4 = base - 0.2 - params[P_NT_MARGIN] - (0.7 if short > 0 and partner_denomination != NT else 0.0)
+    doubletons = (l0 == 2) + (l1 == 2) + (l2 == 2) + (l3 == 2)
+    if short == 0 and doubletons <= 1 and stops_suits(hand, opponent_suits):
+        t4 = base - 0.2 - NT_SOUND_MARGIN
+    else:
+        t4 = base - 0.2 - params[P_NT_MARGIN] - (0.7 if short > 0 and partner_denomination != NT else 0.0)
     return (t0, t1, t2, t3, t4)
+
+
+@jit(inline="always")
+def has_stopper(hand, suit):
+    """``hand`` stops ``suit`` (A, K-x, Q-x-x or J-x-x-x: the honour wins a trick before the
+    opponents run the suit)."""
+    lane = (U64(hand) >> U64(16 * suit)) & U64(0x1FFF)
+    n = popcount(lane)
+    for r in range(4):
+        if (lane >> U64(ACE - r)) & U64(1) and n > r:
+            return True
+    return False
+
+
+@jit(inline="always")
+def stops_suits(hand, suits):
+    """``hand`` has a stopper (:func:`has_stopper`) in every suit of the bit set ``suits`` (bit 4,
+    no-trump, ignored)."""
+    for s in range(4):
+        if (suits >> s) & 1 and not has_stopper(hand, s):
+            return False
+    return True
 
 
 @jit(inline="always")
@@ -467,8 +505,8 @@ def _ruff_suit(hand, seat, declarer, trump, voids):
 def heuristic_lead(hand, seat, declarer, trump, others, played, bid_suits, voids):
     """Lead to a trick (docs/RULES.md §2.3): the declarer draws trumps (master, else top of a
     sequence, else low); anyone leads his partner's
-    bid side suit; then cash a master card (a defender at no-trump only from four cards or
-    more: a short ace is an entry); else a defender leads the best side suit
+    bid side suit; then cash a master card (at no-trump only from four cards or more
+    while an unseen card of the suit is out: a short ace is an entry); else a defender leads the best side suit
     (:func:`_defender_suit`) and the declaring side its longest side suit.  Top of a sequence,
     top of a doubleton, or low (:func:`_suit_lead`); of equal cards the cheapest."""
     defending = (seat % 2) != (declarer % 2)
@@ -503,7 +541,7 @@ def heuristic_lead(hand, seat, declarer, trump, others, played, bid_suits, voids
         top = highest_bit(mine)
         if _is_master(top, others):
             n = popcount(mine)
-            if defending and trump == NT and n < 4 and (U64(others) & suit_mask(s)) != U64(0):
+            if trump == NT and n < 4 and (U64(others) & suit_mask(s)) != U64(0):
                 continue
             if n > best_len:
                 best = top
@@ -561,7 +599,8 @@ def _discard(hand, trump, others):
 
 @jit(inline="always")
 def heuristic_card(hand, seat, declarer, trump, leader, trick, n, played, bid_suits, voids):
-    """Card play by the book (docs/RULES.md §2.3): second hand low (but cover an honour), third hand
+    """Card play by the book (docs/RULES.md §2.3): second hand low (but cover an honour; the
+    declaring side only with a master), third hand
     high unless partner's card is a sure winner, fourth hand wins cheaply, never overtake or
     ruff a partner's sure winner, ruff (or over-ruff) when void, discard from worthless suits;
     of equal cards always the cheapest.  ``played``: every card seen played so far (uint64);
@@ -573,6 +612,7 @@ def heuristic_card(hand, seat, declarer, trump, leader, trick, n, played, bid_su
     wi = winning_index(trick, n, trump)
     w = trick[wi]
     partner_winning = (leader + wi) % 4 == (seat + 2) % 4
+    defending = (seat % 2) != (declarer % 2)
     # Partner's card is sure when it is the last card (fourth hand) or the master of its suit;
     # a ruff by the last hand is possible but unseen voids cannot be known.
     partner_sure = partner_winning and (n == 3 or _is_master(w, others))
@@ -582,7 +622,9 @@ def heuristic_card(hand, seat, declarer, trump, leader, trick, n, played, bid_su
         if partner_sure or beat == U64(0):
             return lowest_bit(follow)
         if n == 1:
-            if (w & 15) >= JACK:
+            # Cover an honour; the declaring side only with a sure winner (its honours are
+            # worth more kept over the unseen ones).
+            if (w & 15) >= JACK and (defending or _is_master(lowest_bit(beat), others)):
                 return lowest_bit(beat)
             return lowest_bit(follow)
         if n == 3:
