@@ -6,7 +6,7 @@ from cardsim.cards import parse_card
 from cardsim.games.g500 import strategies as S500
 from cardsim.games.g500.constants import LJ, NT as NT500
 from cardsim.games.g501 import strategies as S501
-from cardsim.games.g501.constants import RANKS, SEEN_CARDS, SEEN_VOIDS
+from cardsim.games.g501.constants import DECLARE_FLAG, RANKS, SEEN_CARDS, SEEN_VOIDS
 from cardsim.games.g501.rules import legal_plays
 
 U64 = np.uint64
@@ -158,6 +158,23 @@ def test_501_defender_smears_on_the_other_defenders_ruff():
     new, old = play501(["DT", "S9"], ["C9"], trump=3, decl_pos=0, partner_voids="C")
     assert new == c501("DT")
     assert old == c501("S9")
+
+
+
+def test_501_defender_keeps_its_marriage_while_the_declarer_may_hold_one():
+    # spades trump, first lead: the defender holds the heart marriage, but the K and Q of spades,
+    # clubs and diamonds are all unseen: leading the HQ would give the declarer the lead to
+    # declare his own, so it leads its least valuable card; v1 declared at once
+    new, old = play501(["HK", "HQ", "C9", "DJ", "SJ"], [], trump=0)
+    assert new == c501("C9")
+    assert old == c501("HQ") + DECLARE_FLAG
+
+
+def test_501_defender_declares_once_the_declarer_cannot_hold_a_marriage():
+    # the SK, CQ and DK were played: no suit has both its K and Q unseen, so it declares
+    new, old = play501(["HK", "HQ", "C9", "DJ", "SJ"], [], trump=0, played_before=["SK", "CQ", "DK"])
+    assert new == c501("HQ") + DECLARE_FLAG
+    assert old == new
 
 
 # ------------------------------------------------------------------ Five Hundred (docs/RULES.md §3.5)

@@ -18,7 +18,7 @@ import numpy as np
 from cardsim._jit import jit
 from cardsim.cards import highest_bit, lowest_bit, popcount
 from cardsim.games.g501.constants import (
-    DECK_MASK, DECLARE_FLAG, LOOK, MAX_BID, MIN_BID, NT, RA, RANK_POINTS, RK, RQ, RT, SEEN_VOIDS,
+    DECK_MASK, DECLARE_FLAG, LOOK, MARRIAGE_LANE, MAX_BID, MIN_BID, NT, RA, RANK_POINTS, RK, RQ, RT, SEEN_VOIDS,
 )
 from cardsim.games.g501.rules import beats, can_declare, hand_points, marriage_suits, trick_best
 from cardsim.rng import choose_bit, randbelow, uniform
@@ -540,13 +540,25 @@ def _defender_lead(hand, trump, unseen, dvoid, pvoid):
 
 
 @jit(inline="always")
+def _may_marry(unseen):
+    """Whether some suit has both its K and Q in ``unseen`` (neither held nor played): the
+    declarer may hold that marriage (docs/RULES.md §1.6)."""
+    for s in range(4):
+        if (U64(unseen) >> U64(16 * s)) & MARRIAGE_LANE == MARRIAGE_LANE:
+            return True
+    return False
+
+
+@jit(inline="always")
 def _lead(hand, trump, unseen, is_declarer, won_any, dvoid, pvoid):
-    """Leading: declare a marriage when it can count, else the declarer cashes masters (trumps
+    """Leading: declare a marriage when it can count (a defender only once the declarer cannot
+    hold one, :func:`_may_marry`: leading the Q gives the lead away, most often to the declarer,
+    who then declares his own, worth as much or more), else the declarer cashes masters (trumps
     first while trumps are out) or leads the card of least value; a defender leads as
     :func:`_defender_lead`."""
     ms = marriage_suits(hand)
     masters = _masters(hand, unseen)
-    if ms != 0:
+    if ms != 0 and (is_declarer or not _may_marry(unseen)):
         if won_any or masters != U64(0) or popcount(hand) > 3:
             s = trump if (trump != NT and (ms >> trump) & 1) else highest_bit(U64(ms))
             return 16 * s + RQ + DECLARE_FLAG
