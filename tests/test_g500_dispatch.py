@@ -9,7 +9,7 @@ from cardsim import StrategyError
 from cardsim.games import get_game
 from cardsim.games.g500 import dispatch as D
 from cardsim.games.g500 import strategies as S
-from cardsim.games.g500.constants import DECK, NT, SEEN_CARDS, SEEN_VOIDS, SUIT_MASK
+from cardsim.games.g500.constants import DECK, NT
 from cardsim.games.g500.rules import card_suit, legal_moves, remap_hand, trick_winner
 from cardsim.strategies.registry import N_PARAMS, UNHANDLED
 
@@ -21,9 +21,7 @@ FUNCTIONS = {
     "random": (S.random_bid, S.random_discard, S.random_play),
     # the heuristic's card play reads no parameters and no stream (it is on the hot path)
     "heuristic": (S.heuristic_bid, S.heuristic_discard, lambda params, states, *view: S.heuristic_play(*view)),
-    # the old play does not read seen (the view's last argument)
-    "heuristic_v1": (S.heuristic_bid, S.heuristic_discard,
-                     lambda params, states, *view: S.heuristic_play_v1(*view[:-1])),
+    "heuristic_v1": (S.heuristic_bid, S.heuristic_discard, lambda params, states, *view: S.heuristic_play_v1(*view)),
 }
 
 
@@ -76,7 +74,6 @@ def play_views(rng, n):
         known = int(bits(rng.choice(full, 6, replace=False)))
         hands[declarer] = int(bits(full)) & ~known
         played = 0
-        seen = np.zeros((2, 4), dtype=np.uint64)
         tricks = [0, 0]
         leader = declarer
         trick = np.zeros(4, dtype=np.int64)
@@ -94,16 +91,13 @@ def play_views(rng, n):
                 trick[i] = c
                 hands[seat] &= ~(1 << c)
                 played |= 1 << c
-                seen[SEEN_CARDS, seat] |= np.uint64(1 << c)
-                if i > 0 and not (1 << c) & int(SUIT_MASK[denom, led]):
-                    seen[SEEN_VOIDS, seat] |= SUIT_MASK[denom, led]
             if t < n_full:
                 leader = (leader + int(trick_winner(trick, denom, led))) % 4
                 tricks[leader % 2] += 1
         seat = (leader + n_in_trick) % 4
         yield (seat, np.uint64(hands[seat]), denom, declarer, leader, trick.copy(), n_in_trick,
                led if n_in_trick else -1, np.uint64(played), np.uint64(known if seat == declarer else 0),
-               tricks[declarer % 2], 6 + int(rng.integers(5)), seen.copy())
+               tricks[declarer % 2], 6 + int(rng.integers(5)))
 
 
 # ---------------------------------------------------------------- (a) parameter positions
@@ -209,8 +203,7 @@ def test_every_decision_raises_for_an_unregistered_id():
         D.choose_discard(99, params, states, 2, hand, 0)
     assert exc.value.args == (UNHANDLED, "discard", 99, 2)
     with pytest.raises(ValueError, match=UNHANDLED) as exc:
-        D.choose_play(-1, params, states, 3, hand, 0, 3, 3, trick, 0, -1, np.uint64(0), np.uint64(0), 0, 6,
-                      np.zeros((2, 4), dtype=np.uint64))
+        D.choose_play(-1, params, states, 3, hand, 0, 3, 3, trick, 0, -1, np.uint64(0), np.uint64(0), 0, 6)
     assert exc.value.args == (UNHANDLED, "card", -1, 3)
 
 

@@ -5,7 +5,7 @@ contract's effective layout."""
 import numpy as np
 
 from cardsim.games.g500 import strategies as S
-from cardsim.games.g500.constants import REMAP, SEEN_CARDS, SEEN_VOIDS, SUIT_MASK, parse_card
+from cardsim.games.g500.constants import REMAP, parse_card
 
 U64 = np.uint64
 HEARTS = 3
@@ -19,23 +19,10 @@ def mask(tokens, denom):
     return U64(sum(1 << eff(t, denom) for t in tokens))
 
 
-def seen_of(denom, by_seat=None, voids=None):
-    """The ``seen`` view (uint64[2, 4]): ``by_seat`` {seat: tokens it played}, ``voids`` {seat:
-    suits (0..3, effective lanes) it showed out of}."""
-    seen = np.zeros((2, 4), dtype=U64)
-    for s, tokens in (by_seat or {}).items():
-        seen[SEEN_CARDS, s] = mask(tokens, denom)
-    for s, suits in (voids or {}).items():
-        for suit in suits:
-            seen[SEEN_VOIDS, s] |= SUIT_MASK[denom, suit]
-    return seen
-
-
 def play(seat, hand, trick_cards, leader, denom=HEARTS, declarer=0, played_before=(), known=(),
-         decl_tricks=0, contract_tricks=7, seen=None):
+         decl_tricks=0, contract_tricks=7):
     """Both plays' effective cards for ``seat`` holding ``hand`` after ``trick_cards`` (play
-    order from ``leader``), ``played_before`` played in earlier tricks; ``seen`` the new play's
-    record by seat (default: no void shown)."""
+    order from ``leader``), ``played_before`` played in earlier tricks."""
     trick = np.zeros(4, dtype=np.int64)
     for i, t in enumerate(trick_cards):
         trick[i] = eff(t, denom)
@@ -43,9 +30,7 @@ def play(seat, hand, trick_cards, leader, denom=HEARTS, declarer=0, played_befor
     led = trick[0] >> 4 if trick_cards else -1
     args = (seat, mask(hand, denom), denom, declarer, leader, trick, len(trick_cards), led, played,
             mask(known, denom), decl_tricks, contract_tricks)
-    if seen is None:
-        seen = seen_of(denom)
-    return S.heuristic_play(*args, seen), S.heuristic_play_v1(*args)
+    return S.heuristic_play(*args), S.heuristic_play_v1(*args)
 
 
 def test_third_hand_high_in_trumps_over_partners_beatable_trump():
@@ -113,84 +98,3 @@ def test_declarer_draws_the_last_trump_with_his_master():
     out = ["HJ", "LJ", "JH", "JD", "AH", "QH", "TH", "9H", "8H", "7H", "4H"]
     new, old = play(0, ["KH", "6H", "AS", "4C"], [], leader=0, played_before=out)
     assert new == old == eff("KH", HEARTS)
-
-
-# ---------------------------------------------------------------- third pass: the play reads seen
-HIGH_TRUMPS_UNSEEN = dict(played_before=["QH", "TH"])  # the jokers, bowers and AH still unseen
-
-
-def test_declarer_stops_drawing_once_both_opponents_showed_out_of_trumps():
-    # hearts; both opponents (seats 1 and 3) showed out of trumps: the unseen trumps are
-    # partner's, so the declarer cashes his side ace instead of leading the 6H (v1)
-    voids = seen_of(HEARTS, voids={1: [HEARTS], 3: [HEARTS]})
-    new, old = play(0, ["KH", "6H", "AS", "4C"], [], leader=0, seen=voids, **HIGH_TRUMPS_UNSEEN)
-    assert new == eff("AS", HEARTS)
-    assert old == eff("6H", HEARTS)
-    # one opponent void only: he still draws
-    one = seen_of(HEARTS, voids={1: [HEARTS]})
-    new, _ = play(0, ["KH", "6H", "AS", "4C"], [], leader=0, seen=one, **HIGH_TRUMPS_UNSEEN)
-    assert new == eff("6H", HEARTS)
-
-
-def test_declarer_leads_partners_void_for_a_ruff_once_the_opponents_are_out_of_trumps():
-    # both opponents showed out of trumps, partner (seat 2) showed out of clubs, not of trumps:
-    # the declarer leads his low club for partner to ruff (v1 drew with the 6H; without
-    # partner's void he would cash the AS)
-    voids = seen_of(HEARTS, voids={1: [HEARTS], 2: [1], 3: [HEARTS]})
-    new, old = play(0, ["KH", "6H", "AS", "4C", "7C"], [], leader=0, seen=voids, **HIGH_TRUMPS_UNSEEN)
-    assert new == eff("4C", HEARTS)
-    assert old == eff("6H", HEARTS)
-
-
-def test_no_ruff_lead_while_an_opponent_may_hold_trumps():
-    voids = seen_of(HEARTS, voids={1: [HEARTS], 2: [1]})
-    new, _ = play(0, ["KH", "6H", "AS", "4C", "7C"], [], leader=0, seen=voids, **HIGH_TRUMPS_UNSEEN)
-    assert new == eff("6H", HEARTS)
-
-
-def test_no_ruff_lead_when_partner_showed_out_of_trumps():
-    voids = seen_of(HEARTS, voids={1: [HEARTS], 2: [1, HEARTS], 3: [HEARTS]})
-    new, _ = play(0, ["KH", "6H", "AS", "4C", "7C"], [], leader=0, seen=voids, **HIGH_TRUMPS_UNSEEN)
-    assert new == eff("AS", HEARTS)
-
-
-def test_declaring_side_does_not_lead_into_an_opponents_void_while_it_may_trump():
-    # the declarer, out of trumps, on lead with the AS and two clubs; his left opponent showed
-    # out of spades and not of trumps: a club (the lowest of his longest safe suit), not the AS
-    # (v1 cashed the AS into the ruff)
-    voids = seen_of(HEARTS, voids={1: [0]})
-    new, old = play(0, ["AS", "4S", "7C", "8C"], [], leader=0, seen=voids, **HIGH_TRUMPS_UNSEEN)
-    assert new == eff("7C", HEARTS)
-    assert old == eff("AS", HEARTS)
-    # once that opponent showed out of trumps too, the AS is safe again
-    both = seen_of(HEARTS, voids={1: [0, HEARTS]})
-    new, _ = play(0, ["AS", "4S", "7C", "8C"], [], leader=0, seen=both, **HIGH_TRUMPS_UNSEEN)
-    assert new == eff("AS", HEARTS)
-
-
-def test_third_hand_wins_cheaply_when_the_fourth_hand_showed_out_of_the_suit():
-    # the declarer (seat 0) led the 5S, the left opponent's 9S wins; the fourth hand (seat 3)
-    # showed out of spades: partner's TS is enough (without that void third hand high plays the
-    # KS under the unseen AS; v1 played low)
-    voids = seen_of(HEARTS, voids={3: [0]})
-    new, old = play(2, ["KS", "TS", "4S", "6H"], ["5S", "9S"], leader=0, seen=voids)
-    assert new == eff("TS", HEARTS)
-    assert old == eff("4S", HEARTS)
-    new, _ = play(2, ["KS", "TS", "4S", "6H"], ["5S", "9S"], leader=0)
-    assert new == eff("KS", HEARTS)
-    # a defender in the same seat (declarer seat 1) still plays third hand high
-    new, _ = play(2, ["KS", "TS", "4S", "6H"], ["5S", "9S"], leader=0, declarer=1, seen=voids)
-    assert new == eff("KS", HEARTS)
-
-
-def test_partner_does_not_overtake_when_the_fourth_hand_showed_out_of_the_suit():
-    # partner's 5S wins over the 4S, and the fourth hand cannot beat it in spades: low
-    voids = seen_of(HEARTS, voids={3: [0]})
-    new, old = play(2, ["KS", "TS", "6S", "6H"], ["5S", "4S"], leader=0, seen=voids)
-    assert new == old == eff("6S", HEARTS)
-
-
-def test_does_not_ruff_partners_winner():
-    # void in spades with trumps, partner's AS winning: a club goes, not a trump
-    new, old = play(2, ["KH", "6H", "4C", "9C"], ["AS", "9S"], leader=0)
-    assert new == old == eff("4C", HEARTS)

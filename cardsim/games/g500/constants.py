@@ -48,15 +48,6 @@ PASS = -1
 MAX_CALLS = N_BIDS + N_SEATS  # every non-pass call raises the bid; each seat passes once
 N_TRICKS = 10
 
-# ---- the play view's public record of each seat (engine.play_tricks -> dispatch.choose_play)
-SEEN_CARDS = 0
-"""Row of ``seen`` (uint64[2, 4]): ``seen[SEEN_CARDS, s]`` = the effective cards seat ``s`` has
-played this deal (everyone sees who plays each card, docs/RULES.md §3.5)."""
-SEEN_VOIDS = 1
-"""Row of ``seen``: ``seen[SEEN_VOIDS, s]`` = the effective cards of every suit seat ``s`` has shown
-it holds none of (``SUIT_MASK[d, suit]`` of each led or named suit it did not follow; trumps
-only when it did not follow a trump lead: a void player need not trump, docs/RULES.md §3.5)."""
-
 SCORING_QUEBEC = 0
 SCORING_SUBTRACT = 1
 SCORINGS = ("quebec", "subtract")

@@ -26,19 +26,14 @@ Decisions:
   denomination ``denom`` (0..3 trump S C D H, 4 no-trump).  Returns the six effective cards
   put away.
 * ``choose_play(sid, params, states, seat, hand, denom, declarer, leader, trick, n_in_trick,
-  led, played, known, decl_tricks, contract_tricks, seen) -> int64`` (docs/RULES.md §3.5): ``hand`` the
+  led, played, known, decl_tricks, contract_tricks) -> int64`` (docs/RULES.md §3.5): ``hand`` the
   seat's effective cards (uint64), ``declarer`` and ``leader`` seats, ``trick``: int64[4] with
   the effective cards of the trick so far in ``trick[:n_in_trick]`` (play order from
   ``leader``), ``led`` the led (or named) suit, -1 when leading, ``played`` every effective
   card played in earlier tricks and this one (uint64), ``known`` the declarer's own discard (0
   for the others), ``decl_tricks`` tricks won so far by the declarer's side and
-  ``contract_tricks`` the tricks bid (6..10); ``seen``: uint64[2, 4], the public record of the
-  play by seat (everyone sees who plays each card, §3.5): ``seen[SEEN_CARDS, s]`` the effective
-  cards seat ``s`` has played this deal, ``seen[SEEN_VOIDS, s]`` the cards of every suit it has
-  shown out of (the whole suit mask; trumps only when it did not follow a trump lead, since a
-  void player need not trump) (:mod:`cardsim.games.g500.constants`; the engine keeps this one
-  array for the whole chunk and fills it as the cards fall; a strategy only reads it).  Returns
-  a legal effective card, and for a joker led in no-trump ``card | named_suit << 8``.
+  ``contract_tricks`` the tricks bid (6..10).  Returns a legal effective card, and for a joker
+  led in no-trump ``card | named_suit << 8``.
 """
 from __future__ import annotations
 
@@ -84,17 +79,16 @@ def choose_discard(sid, params, states, seat, hand, denom):
 
 @jit(inline="always")
 def choose_play(sid, params, states, seat, hand, denom, declarer, leader, trick, n_in_trick, led,
-                played, known, decl_tricks, contract_tricks, seen):
-    """Strategy ``sid``'s card for ``seat`` (docs/RULES.md §3.5); heuristic_v1 (the old play)
-    does not read ``seen``."""
+                played, known, decl_tricks, contract_tricks):
+    """Strategy ``sid``'s card for ``seat`` (docs/RULES.md §3.5)."""
     if sid == HEURISTIC:
         return heuristic_play(seat, hand, denom, declarer, leader, trick, n_in_trick, led, played, known,
-                              decl_tricks, contract_tricks, seen)
+                              decl_tricks, contract_tricks)
     if sid == HEURISTIC_V1:
         return heuristic_play_v1(seat, hand, denom, declarer, leader, trick, n_in_trick, led, played, known,
                                  decl_tricks, contract_tricks)
     if sid == RANDOM:
         return random_play(params, states, seat, hand, denom, declarer, leader, trick, n_in_trick,
-                           led, played, known, decl_tricks, contract_tricks, seen)
+                           led, played, known, decl_tricks, contract_tricks)
     unhandled("card", sid, seat)
     return np.int64(0)  # not reached

@@ -15,8 +15,7 @@ Shared arguments of the phases: ``ids`` int64[4] strategy id per seat, ``params`
 float64[4, N_PARAMS], ``states`` uint64[5, 1] the deal's streams (``rng.seed_streams``: row 0
 the shuffle, row ``1 + seat`` that seat's strategy), ``hands`` uint64[4] physical hands,
 ``eff`` uint64[4] the hands in the contract's effective layout
-(:mod:`cardsim.games.g500.constants`), ``trick`` int64[4] scratch, ``seen`` uint64[2, 4]
-scratch (each seat's played cards and shown voids, constants.SEEN_CARDS / SEEN_VOIDS), ``trace`` int64[TRACE_LEN]
+(:mod:`cardsim.games.g500.constants`), ``trick`` int64[4] scratch, ``trace`` int64[TRACE_LEN]
 or int64[0] (no trace), ``res`` int64[R_LEN].  Bids are bid numbers 0..24
 (``(tricks - 6) * 5 + denomination``), -1 a pass.
 
@@ -36,9 +35,6 @@ from cardsim.cards import lowest_bit, popcount
 from cardsim.games.g500.constants import (
     DECK,
     SCORING_QUEBEC,
-    SEEN_CARDS,
-    SEEN_VOIDS,
-    SUIT_MASK,
     UNMAP,
 )
 from cardsim.games.g500.dispatch import choose_bid, choose_discard, choose_play
@@ -215,14 +211,12 @@ def take_kitty(declarer, denom, ids, params, states, kitty, eff, res):
 
 
 @jit(inline="always")
-def play_tricks(declarer, bid, disc, ids, params, states, eff, trick, seen, trace, res):
+def play_tricks(declarer, bid, disc, ids, params, states, eff, trick, trace, res):
     """Ten tricks (docs/RULES.md §3.5), the declarer leading first; returns the tricks won by team
     0 (seats 0+2) and team 1 (int64, int64) and writes them to ``res``.
 
     ``eff`` (uint64[4], effective layout of ``bid``'s denomination) is emptied card by card;
-    ``disc`` is the declarer's discard, which only he sees.  ``seen`` (uint64[2, 4]) is cleared
-    and kept as the public record of who played what (constants.SEEN_CARDS / SEEN_VOIDS); the
-    strategies read it as it grows.  An illegal card (or a missing or
+    ``disc`` is the declarer's discard, which only he sees.  An illegal card (or a missing or
     bad named suit of a no-trump joker lead) counts in ``res[R_ILLEGAL]`` and is replaced by
     the lowest legal card (suit 0).  Writes the physical cards at ``trace[T_PLAY:]`` and the
     named suits (-1 none) at ``trace[T_NAMED:]``.
@@ -235,9 +229,6 @@ def play_tricks(declarer, bid, disc, ids, params, states, eff, trick, seen, trac
     tricks1 = 0
     leader = declarer
     k = 0
-    for s in range(4):
-        seen[SEEN_CARDS, s] = U64(0)
-        seen[SEEN_VOIDS, s] = U64(0)
     for t in range(10):
         led = -1
         for i in range(4):
@@ -245,7 +236,7 @@ def play_tricks(declarer, bid, disc, ids, params, states, eff, trick, seen, trac
             decl_tricks = tricks0 if declarer % 2 == 0 else tricks1
             known = disc if seat == declarer else U64(0)
             code = choose_play(ids[seat], params, states, seat, eff[seat], denom, declarer, leader,
-                               trick, i, led, played, known, decl_tricks, contract_tricks, seen)
+                               trick, i, led, played, known, decl_tricks, contract_tricks)
             c = code & 0xFF
             named = code >> 8
             legal = legal_moves(eff[seat], denom, led)
@@ -271,9 +262,6 @@ def play_tricks(declarer, bid, disc, ids, params, states, eff, trick, seen, trac
             trick[i] = c
             eff[seat] &= ~(U64(1) << U64(c))
             played |= U64(1) << U64(c)
-            seen[SEEN_CARDS, seat] |= U64(1) << U64(c)
-            if i > 0 and ((U64(1) << U64(c)) & SUIT_MASK[denom, led]) == U64(0):
-                seen[SEEN_VOIDS, seat] |= SUIT_MASK[denom, led]
         w = trick_winner(trick, denom, led)
         leader = (leader + w) % 4
         if leader % 2 == 0:
@@ -320,7 +308,7 @@ def score_contract(declarer, bid, tricks0, tricks1, scoring, target, before0, be
 
 @jit(inline="always")
 def play_contract(declarer, bid, ids, params, scoring, target, before0, before1, hands, kitty,
-                  eff, states, trick, seen, trace, res):
+                  eff, states, trick, trace, res):
     """Everything after the auction for ``declarer`` (seat) and ``bid`` (0..24): kitty,
     tricks, score (docs/RULES.md §3.4-§3.6).  ``res`` must already hold :func:`start_result`'s
     fields; ``hands`` (physical) are left as dealt."""
@@ -330,13 +318,13 @@ def play_contract(declarer, bid, ids, params, scoring, target, before0, before1,
     for s in range(4):
         eff[s] = remap_hand(hands[s], denom)
     disc = take_kitty(declarer, denom, ids, params, states, kitty, eff, res)
-    tricks0, tricks1 = play_tricks(declarer, bid, disc, ids, params, states, eff, trick, seen, trace, res)
+    tricks0, tricks1 = play_tricks(declarer, bid, disc, ids, params, states, eff, trick, trace, res)
     score_contract(declarer, bid, tricks0, tricks1, scoring, target, before0, before1, res)
 
 
 @jit
 def play_deal(dealer, hands, kitty, ids, params, scoring, target, before0, before1, eff, states,
-              trick, seen, trace, res, forced):
+              trick, trace, res, forced):
     """Play a deal from given physical ``hands`` (uint64[4], 10 cards each) and ``kitty``
     (uint64, 6 cards): auction, then :func:`play_contract` or a throw-in (docs/RULES.md §3.3-§3.6).
     ``states`` must be seeded (``rng.seed_streams(states, key)``); ``forced``: int64[F_LEN]
@@ -345,19 +333,19 @@ def play_deal(dealer, hands, kitty, ids, params, scoring, target, before0, befor
     if forced[F_KIND] == FORCE_CONTRACT:
         forced_auction(dealer, forced[F_SEAT], forced[F_CALL], trace, res)
         play_contract(forced[F_SEAT], forced[F_CALL], ids, params, scoring, target, before0, before1, hands,
-                      kitty, eff, states, trick, seen, trace, res)
+                      kitty, eff, states, trick, trace, res)
         return
     bid, declarer = run_auction(dealer, ids, params, states, hands, trace, res, forced)
     if bid < 0:
         throw_in(res)
         return
     play_contract(declarer, bid, ids, params, scoring, target, before0, before1, hands, kitty,
-                  eff, states, trick, seen, trace, res)
+                  eff, states, trick, trace, res)
 
 
 @jit
 def run_deal(key, dealer, ids, params, scoring, target, before0, before1,
-             deck, hands, eff, states, trick, seen, trace, res, forced):
+             deck, hands, eff, states, trick, trace, res, forced):
     """Play the deal of ``key`` (uint64); ``dealer`` -1 draws it from the shuffle stream
     (independent deals).  Seeds ``states`` from ``key``, deals (:func:`deal_cards`) and plays
     (:func:`play_deal`); ``before0``/``before1`` are the team scores before the deal.
@@ -365,7 +353,7 @@ def run_deal(key, dealer, ids, params, scoring, target, before0, before1,
     seed_streams(states, key)
     dealer, kitty = deal_cards(dealer, deck, hands, states[0])
     play_deal(dealer, hands, kitty, ids, params, scoring, target, before0, before1, eff, states,
-              trick, seen, trace, res, forced)
+              trick, trace, res, forced)
 
 
 @jit
@@ -375,30 +363,29 @@ def _scratch():
     eff = np.empty(4, dtype=np.uint64)
     states = np.empty((5, 1), dtype=np.uint64)
     trick = np.empty(4, dtype=np.int64)
-    seen = np.empty((2, 4), dtype=np.uint64)
     no_force = np.zeros(F_LEN, dtype=np.int64)
-    return deck, hands, eff, states, trick, seen, no_force
+    return deck, hands, eff, states, trick, no_force
 
 
 @jit
 def simulate_kernel(seed, start, count, ids, params, scoring, target, out):
     """Independent deals ``start .. start+count-1`` of ``seed`` into ``out`` (int64[count, R_LEN])."""
-    deck, hands, eff, states, trick, seen, no_force = _scratch()
+    deck, hands, eff, states, trick, no_force = _scratch()
     no_trace = np.empty(0, dtype=np.int64)
     for i in range(count):
         key = deal_key(U64(seed), start + i)
-        run_deal(key, -1, ids, params, scoring, target, 0, 0, deck, hands, eff, states, trick, seen,
+        run_deal(key, -1, ids, params, scoring, target, 0, 0, deck, hands, eff, states, trick,
                  no_trace, out[i], no_force)
 
 
 @jit
 def trace_kernel(seed, deal_ids, ids, params, scoring, target, before0, before1, out, traces):
     """Like :func:`simulate_kernel` for chosen deal numbers, with action traces."""
-    deck, hands, eff, states, trick, seen, no_force = _scratch()
+    deck, hands, eff, states, trick, no_force = _scratch()
     for i in range(deal_ids.shape[0]):
         key = deal_key(U64(seed), deal_ids[i])
         run_deal(key, -1, ids, params, scoring, target, before0, before1, deck, hands, eff, states, trick,
-                 seen, traces[i], out[i], no_force)
+                 traces[i], out[i], no_force)
 
 
 @jit
@@ -409,13 +396,13 @@ def given_kernel(seed, start, dealers, hands_in, kitties, ids, params, scoring, 
     (int64[n, R_LEN]); the seats' streams are those of the same deal numbers, so every option
     of a question meets the same strategy randomness.  ``traces``: int64[n, TRACE_LEN], or
     int64[n, 0] for none; ``forced``: int64[F_LEN]."""
-    deck, hands, eff, states, trick, seen, _ = _scratch()
+    deck, hands, eff, states, trick, _ = _scratch()
     for i in range(dealers.shape[0]):
         seed_streams(states, deal_key(U64(seed), start + i))
         for s in range(4):
             hands[s] = hands_in[i, s]
         play_deal(dealers[i], hands, U64(kitties[i]), ids, params, scoring, target, before0, before1, eff,
-                  states, trick, seen, traces[i], out[i], forced)
+                  states, trick, traces[i], out[i], forced)
 
 
 @jit
@@ -431,7 +418,7 @@ def match_kernel(seed, start, count, ids, params, scoring, target, max_deals, ma
     (int64[capacity]) the match and the deal's number in it.  Returns the deal rows written,
     or -1 when ``capacity`` is too small (``base.grow_until_fits`` calls again with more room).
     """
-    deck, hands, eff, states, trick, seen, no_force = _scratch()
+    deck, hands, eff, states, trick, no_force = _scratch()
     no_trace = np.empty(0, dtype=np.int64)
     first = np.empty(1, dtype=np.uint64)
     n_rows = 0
@@ -450,7 +437,7 @@ def match_kernel(seed, start, count, ids, params, scoring, target, max_deals, ma
                 return -1
             row = deals[n_rows]
             run_deal(deal_key(mk, j), dealer, ids, params, scoring, target, s0, s1, deck, hands,
-                     eff, states, trick, seen, no_trace, row, no_force)
+                     eff, states, trick, no_trace, row, no_force)
             deal_match[n_rows] = start + m
             deal_index[n_rows] = j
             n_rows += 1
@@ -477,7 +464,7 @@ def match_kernel(seed, start, count, ids, params, scoring, target, max_deals, ma
 @jit
 def deal_kernel(seed, start, count):
     """Dealing only (dealer, shuffle, hands and kitty): the benchmark baseline; a checksum."""
-    deck, hands, eff, states, trick, seen, no_force = _scratch()
+    deck, hands, eff, states, trick, no_force = _scratch()
     acc = U64(0)
     for i in range(count):
         key = deal_key(U64(seed), start + i)

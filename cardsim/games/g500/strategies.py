@@ -14,7 +14,7 @@ import numpy as np
 
 from cardsim._jit import jit
 from cardsim.cards import bits_above, highest_bit, lane, lowest_bit, popcount
-from cardsim.games.g500.constants import FULL_EFF, JOKER_MASK, NT, SEEN_VOIDS, SUIT_MASK, TRUMP_MASK
+from cardsim.games.g500.constants import FULL_EFF, JOKER_MASK, NT, SUIT_MASK, TRUMP_MASK
 from cardsim.games.g500.rules import legal_moves, remap_hand
 from cardsim.rng import GOLDEN, mix64
 from cardsim.strategies.registry import Registry
@@ -114,7 +114,7 @@ def random_discard(params, states, seat, hand, denom):
 
 @jit(inline="always")
 def random_play(params, states, seat, hand, denom, declarer, leader, trick, n_in_trick, led, played,
-                known, decl_tricks, contract_tricks, seen):
+                known, decl_tricks, contract_tricks):
     """A uniform legal card; a no-trump joker lead names a uniform suit (docs/RULES.md §3.5)."""
     c = draw_bit(states, 1 + seat, legal_moves(hand, denom, led))
     if denom == NT and n_in_trick == 0 and (U64(1) << U64(c)) & JOKER_MASK:
@@ -529,141 +529,17 @@ def declaring_side_lead(hand, denom, seat, declarer, unseen):
     return heuristic_lead(hand, denom, seat, declarer, unseen)
 
 
-# ---------------------------------------------------------------- heuristic: reading seen (issue 12, third pass)
-@jit(inline="always")
-def shown_void(seen, seat, suit_mask):
-    """Whether ``seat`` has shown out of the suit of ``suit_mask`` (``seen`` uint64[2, 4])."""
-    return (seen[SEEN_VOIDS, seat] & suit_mask) != U64(0)
-
-
-@jit(inline="always")
-def opponents_trumps(seat, unseen, tm, seen):
-    """The unseen trumps (uint64) an opponent of ``seat`` may still hold: none once both
-    opponents showed out of trumps (the rest are partner's)."""
-    if shown_void(seen, (seat + 1) % 4, tm) and shown_void(seen, (seat + 3) % 4, tm):
-        return U64(0)
-    return unseen & tm
-
-
-@jit(inline="always")
-def ruff_danger_suits(seat, denom, opp_trumps, seen):
-    """Side suits (bit ``s`` of an int) that an opponent of ``seat`` showed out of while it may
-    still hold a trump: a lead there is ruffed."""
-    tm = TRUMP_MASK[denom]
-    out = 0
-    if opp_trumps == U64(0):
-        return out
-    for k in (1, 3):
-        o = (seat + k) % 4
-        if shown_void(seen, o, tm):
-            continue
-        for s in range(4):
-            if s != denom and shown_void(seen, o, SUIT_MASK[denom, s]):
-                out |= 1 << s
-    return out
-
-
-@jit(inline="always")
-def partner_ruff_suit(hand, denom, seat, unseen, seen, danger):
-    """A side suit to lead for partner to ruff (trump contract): one ``hand`` holds, partner
-    showed out of and may still trump (unseen trumps, partner not shown out of trumps), the
-    opponent after partner not known to overruff (``danger``); the one with fewest cards in
-    hand.  -1 for none."""
-    tm = TRUMP_MASK[denom]
-    p = (seat + 2) % 4
-    if (unseen & tm) == U64(0) or shown_void(seen, p, tm):
-        return -1
-    best = -1
-    n_best = 99
-    for s in range(4):
-        if s == denom or (danger >> s) & 1:
-            continue
-        n = popcount(hand & SUIT_MASK[denom, s])
-        if n > 0 and shown_void(seen, p, SUIT_MASK[denom, s]) and n < n_best:
-            best = s
-            n_best = n
-    return best
-
-
-@jit(inline="always")
-def safe_side_cards(side, denom, danger):
-    """``side`` without the suits in ``danger`` (all of ``side`` when nothing else is left)."""
-    out = side
-    for s in range(4):
-        if (danger >> s) & 1:
-            out &= ~SUIT_MASK[denom, s]
-    return out if out else side
-
-
-@jit(inline="always")
-def declaring_side_lead_v3(hand, denom, seat, declarer, unseen, seen):
-    """Leading a trick with ``seen`` (the default since issue 12's third pass, docs/RULES.md
-    §3.5; returns an effective card).  Trump contract, declaring side: trumps the opponents may
-    hold are the unseen ones unless both showed out (:func:`opponents_trumps`); with none, or
-    with only one above all of the declarer's, no trump is led.  Once the opponents are out of
-    trumps, a suit partner showed out of (and may ruff) is led; side cards avoid a suit an
-    opponent may ruff.
-    Otherwise (defenders, no-trump) :func:`declaring_side_lead`."""
-    tm = TRUMP_MASK[denom]
-    if denom == NT or seat % 2 != declarer % 2:
-        return declaring_side_lead(hand, denom, seat, declarer, unseen)
-    side = hand & ~tm
-    opp_tr = opponents_trumps(seat, unseen, tm, seen)
-    danger = ruff_danger_suits(seat, denom, opp_tr, seen)
-    # a ruff lead before the opponents are out of trumps measured worse (overruffs, partner's
-    # trumps spent on the declarer's winners): only once they are
-    if side and opp_tr == U64(0):
-        rs = partner_ruff_suit(hand, denom, seat, unseen, seen, danger)
-        if rs >= 0:
-            return lowest_bit(hand & SUIT_MASK[denom, rs])
-    if (hand & tm) and opp_tr:
-        top = highest_bit(hand & tm)
-        if seat == declarer and side and popcount(opp_tr) == 1 and lowest_bit(opp_tr) > top:
-            return lead_side_card(safe_side_cards(side, denom, danger), denom, unseen)
-        if (unseen & bits_above(top)) == U64(0):
-            return top
-        return lowest_bit(hand & tm)
-    if side:
-        return lead_side_card(safe_side_cards(side, denom, danger), denom, unseen)
-    return heuristic_lead(hand, denom, seat, declarer, unseen)
-
-
-@jit(inline="always")
-def heuristic_follow_v3(hand, denom, seat, declarer, leader, trick, n_in_trick, led, unseen,
-                        decl_tricks, contract_tricks, seen):
-    """Second to fourth in a trick with ``seen`` (the default since issue 12's third pass;
-    returns an effective card): as :func:`heuristic_follow_v2`, but for the declaring side, when the opponent still to
-    play after ``seat`` showed out of the led suit, a card of the suit is as good as the last
-    one: partner's winner is not overtaken and the trick is won with the lowest card of the
-    suit that beats it; a ruff is the lowest winning trump when that opponent also showed out
-    of trumps (no overruff)."""
-    nxt = (seat + 1) % 4
-    last = n_in_trick == 3
-    # the declaring side only: for the defence it measured as a small gain that the
-    # declaring side's vs_dd pays for
-    if not last and n_in_trick > 0 and led >= 0 and seat % 2 == declarer % 2:
-        tm = TRUMP_MASK[denom]
-        sm = SUIT_MASK[denom, led]
-        # no-trump: a void opponent may still hold a joker, so only when following suit
-        if shown_void(seen, nxt, sm) and ((hand & sm) or (denom != NT and ((sm & tm) or shown_void(seen, nxt, tm)))):
-            return heuristic_follow_v2(hand, denom, seat, declarer, leader, trick, 3, led, unseen,
-                                       decl_tricks, contract_tricks)
-    return heuristic_follow_v2(hand, denom, seat, declarer, leader, trick, n_in_trick, led, unseen,
-                               decl_tricks, contract_tricks)
-
-
 @jit(inline="always")
 def heuristic_play(seat, hand, denom, declarer, leader, trick, n_in_trick, led, played, known, decl_tricks,
-                   contract_tricks, seen):
-    """:func:`declaring_side_lead_v3` or :func:`heuristic_follow_v3`, counting as unseen every card
-    not in hand, not played and not in the declarer's own discard (``known``), and reading who
-    showed out of what in ``seen`` (uint64[2, 4]).  It takes no parameters and no random stream:
-    every array passed into the hot per-card path costs a reference count."""
+                   contract_tricks):
+    """:func:`declaring_side_lead` or :func:`heuristic_follow_v2`, counting as unseen every card not in
+    hand, not played and not in the declarer's own discard (``known``).  It takes no parameters
+    and no random stream: every array passed into the hot per-card path costs a reference count."""
     unseen = FULL_EFF[denom] & ~hand & ~played & ~known
     if n_in_trick == 0:
-        return declaring_side_lead_v3(hand, denom, seat, declarer, unseen, seen)
-    return heuristic_follow_v3(hand, denom, seat, declarer, leader, trick, n_in_trick, led, unseen,
-                               decl_tricks, contract_tricks, seen)
+        return declaring_side_lead(hand, denom, seat, declarer, unseen)
+    return heuristic_follow_v2(hand, denom, seat, declarer, leader, trick, n_in_trick, led, unseen,
+                               decl_tricks, contract_tricks)
 
 
 # ---------------------------------------------------------------- heuristic_v1 (id 2): the old card play
