@@ -587,7 +587,7 @@ def compile(conditions: Conditions) -> Compiled:  # noqa: A001 - the module's ve
     string, a card the game does not have, a card given twice, more cards than a hand or talon
     holds, an unknown feature, a range with min > max, a class impossible on its face (a range
     outside what the hand can hold given its cards, suit lengths that cannot add up to a hand,
-    a required card also excluded or given elsewhere), a given dealer that sits out holding a
+    a required card also excluded, given elsewhere or required by another seat), a given dealer that sits out holding a
     conditioned seat (4-seat 501).
     """
     if not isinstance(conditions, Conditions):
@@ -618,6 +618,13 @@ def compile(conditions: Conditions) -> Compiled:  # noqa: A001 - the module's ve
                              f"{seats - 1} seats")
     plan = _Plan()
     texts = [f"{_holder_name(h)} given {hand_text(game, cards_of(given[h]))}" for h in range(N_HOLDERS) if given[h]]
+    required_by = {}
+    for seat in sorted(classes):
+        for c in classes[seat].resolved(game)[1]:
+            if c in required_by:  # else the dealer would look for it in vain, a million times
+                raise ConditionError(f"seat {seat}: requires {fs.card_str(c)}, which seat {required_by[c]} also "
+                                     f"requires: no deal has both")
+            required_by[c] = seat
     for seat in sorted(classes):
         size = int(sizes[:, seat].max())
         texts.append(f"seat {seat}: {_seat_constraints(fs, seat, classes[seat], given, size, plan)}")

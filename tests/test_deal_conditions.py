@@ -333,6 +333,8 @@ BAD = [
     (lambda: C.compile(Conditions("vint", classes={0: "has AS, not AS"})), r"seat 0: AS is both required and excluded"),
     (lambda: C.compile(Conditions("vint", hands={1: "AS"}, classes={0: "has AS"})), r"requires AS, which is given to seat 1"),
     (lambda: C.compile(Conditions("500", talon="AS", classes={0: "has AS"})), r"requires AS, which is given to the talon"),
+    (lambda: C.compile(Conditions("500", classes={0: "has HJ", 2: "has HJ"})),
+     r"seat 2: requires HJ, which seat 0 also requires: no deal has both"),
     (lambda: C.compile(Conditions("vint", hands={0: "AS"}, classes={0: "not AS"})), r"excludes AS, which it is given"),
     (lambda: C.compile(Conditions("vint", classes={0: "hcp>=38"})), r"seat 0: hcp>=38 is impossible: its hand can only have hcp 0-37"),
     (lambda: C.compile(Conditions("vint", classes={0: "aces=5"})), r"aces=5 is impossible"),
