@@ -237,9 +237,15 @@ def run_question(q: Question, n_jobs=-1, progress=False, store=None, client=None
     merged in chunk order, so they are the same however the run was split or resumed."""
     chunks = q.run.chunks()
     keep = ChunkStore(store, manifest(q)) if store is not None else None
-    with using(client):
-        parts = list(run_chunks(_chunk_sums, [(q, start, count) for _, start, count in chunks],
-                                [c for _, _, c in chunks], n_jobs, progress, keep))
+    try:
+        with using(client):
+            parts = list(run_chunks(_chunk_sums, [(q, start, count) for _, start, count in chunks],
+                                    [c for _, _, c in chunks], n_jobs, progress, keep))
+    except ConditionError:
+        # a class too rare to sample fails at the same deal on every run: nothing to resume
+        if keep is not None:
+            ChunkStore.discard(keep.path)
+        raise
     if keep is not None:
         ChunkStore.discard(keep.path)
     return _merge(parts)

@@ -244,3 +244,12 @@ def test_501_four_seats_the_asked_seat_never_sits_out():
         assert cardsim.replay(rec) == rec["result"]
     with pytest.raises(OptionError, match="dealer must be a seat"):
         cardsim.match_records("501", 0, dealer=5)
+
+
+def test_a_class_too_rare_to_sample_leaves_no_store(tmp_path):
+    # the same deal fails on every run, so a kept store could never be resumed to an answer
+    q = E.question("vint", options=["P"], n=10, seed=3, where="hcp>=31", chunk_size=5)
+    store = tmp_path / "store"
+    with pytest.raises(ConditionError, match="too rare"):
+        E.run_question(q, n_jobs=1, store=store)
+    assert not store.exists()
