@@ -70,7 +70,7 @@ SEAT_FIELDS = (
 HEAD_FIELDS = (
     ("dealer", "i1"), ("declarer", "i1"), ("bid", "i2"), ("blind", "?"), ("target", "i2"),
     ("trump", "i1"), ("abandoned", "?"), ("void", "?"), ("played", "?"), ("made", "?"),
-    ("blind_bids", "i1"), ("n_calls", "i2"), ("talon_pts", "i1"),
+    ("blind_bids", "i2"), ("n_calls", "i2"), ("talon_pts", "i1"),
 )
 ROW_DTYPE = np.dtype(
     [("deal", "i8")] + list(HEAD_FIELDS) + [(f"{name}_{s}", t) for name, t in SEAT_FIELDS for s in range(4)]
