@@ -592,9 +592,24 @@ COMMANDS = {"simulate": cmd_simulate, "evaluate": cmd_evaluate, "replay": cmd_re
             "quality": cmd_quality}
 
 
+def _attach_negative_values(argv: list[str]) -> list[str]:
+    """``--before -900,0`` as ``--before=-900,0``: argparse takes a value that starts with ``-``
+    and is not a plain number (the comma) for an option, so negative scores needed the ``=``."""
+    out = []
+    i = 0
+    while i < len(argv):
+        if argv[i] == "--before" and i + 1 < len(argv) and argv[i + 1][:1] == "-" and argv[i + 1][1:2].isdigit():
+            out.append(f"--before={argv[i + 1]}")
+            i += 2
+            continue
+        out.append(argv[i])
+        i += 1
+    return out
+
+
 def main(argv=None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(_attach_negative_values(sys.argv[1:] if argv is None else list(argv)))
     try:
         return COMMANDS[args.command](args)
     except RecordError as exc:

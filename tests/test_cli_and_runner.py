@@ -261,3 +261,21 @@ def test_bench_checks_its_output_before_measuring(tmp_path, capsys):
     assert exit_.value.code == 2
     err = capsys.readouterr().err
     assert "--out:" in err and "measuring" not in err
+
+
+def test_negative_before_needs_no_equals_sign(capsys):
+    # argparse reads "-900,0" (not a plain number) as an option unless it is attached with "="
+    spaced = run_cli(capsys, "evaluate", "500", "--option", "P", "-n", "50", "--before", "-900,0")
+    attached = run_cli(capsys, "evaluate", "500", "--option", "P", "-n", "50", "--before=-900,0")
+    assert spaced[0] == 0 and spaced[1] == attached[1]
+    assert run_cli(capsys, "evaluate", "500", "--option", "P", "-n", "50", "--before", "-9x")[0] == 2
+
+
+def test_show_500_names_the_teams_scores(tmp_path, capsys):
+    rec = cardsim.records("500", [0], seed=1)[0]
+    rec["before"] = {"scores": [-120, 40]}
+    path = tmp_path / "r.jsonl"
+    path.write_text(json.dumps(rec) + "\n")
+    code, out, err = run_cli(capsys, "show", "--record", str(path))
+    assert code == 0, err
+    assert "scores before: team 0 -120, team 1 40" in out

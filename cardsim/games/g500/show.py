@@ -22,7 +22,7 @@ def show(record: dict) -> str:
     lines = [f"Five Hundred  dealer {SEAT_NAMES[dealer]}  scoring {rules.get('scoring', 'quebec')}"
              f"  target {rules.get('target', 1000)}  (teams: 0 = seats 0+2, 1 = seats 1+3)"]
     before = (record.get("before") or {}).get("scores", [0, 0])
-    lines.append(f"scores before: {before[0]} - {before[1]}")
+    lines.append(f"scores before: team 0 {before[0]}, team 1 {before[1]}")  # "-900 - 0" read as a sum
     for s in range(4):
         lines.append(f"  {SEAT_NAMES[s]:5} {_hand(record['hands'][s])}")
     lines.append(f"  kitty {_hand(record['talon'])}")
