@@ -22,8 +22,10 @@ import json
 import os
 import pickle
 import shutil
+import signal
 import sys
 import tempfile
+import threading
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
@@ -209,6 +211,24 @@ class _NoBar:
         pass
 
 
+@contextlib.contextmanager
+def _workers_ignore_ctrl_c():
+    """Workers started inside are born ignoring SIGINT (the disposition survives exec): Ctrl-C
+    reaches the whole process group, and a worker still importing would print its own
+    KeyboardInterrupt traceback.  The parent handles Ctrl-C and joblib stops the workers.  The
+    window is the pool's start, not the run: a Ctrl-C within it (about 20 ms the first time) is
+    lost.  Blocking it instead does not hold it: the kernel hands it to another thread (numpy's
+    BLAS threads), where it is ignored."""
+    if on_dask() or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
+
+
 def run_tasks(fn: Callable, tasks: list[tuple], sizes: Iterable[int], n_jobs=-1, progress=False,
               unit="deal"):
     """Yield ``fn(*task)`` for every task, in task order, on the configured workers, with a
@@ -228,7 +248,8 @@ def run_tasks(fn: Callable, tasks: list[tuple], sizes: Iterable[int], n_jobs=-1,
     from joblib import delayed
 
     bar = _bar(sizes, unit, progress)
-    results = workers(n_jobs, len(tasks))(delayed(fn)(*t) for t in tasks)
+    with _workers_ignore_ctrl_c():
+        results = workers(n_jobs, len(tasks))(delayed(fn)(*t) for t in tasks)
     try:
         for size, result in zip(sizes, results):
             bar.update(size)
