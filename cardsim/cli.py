@@ -608,8 +608,12 @@ def _attach_negative_values(argv: list[str]) -> list[str]:
 
 
 def main(argv=None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(_attach_negative_values(sys.argv[1:] if argv is None else list(argv)))
+    try:
+        parser = build_parser()  # imports each command's module
+        args = parser.parse_args(_attach_negative_values(sys.argv[1:] if argv is None else list(argv)))
+    except KeyboardInterrupt:
+        print("cardsim: interrupted while starting (nothing was run)", file=sys.stderr)
+        return 130
     try:
         return COMMANDS[args.command](args)
     except RecordError as exc:

@@ -279,3 +279,35 @@ def test_show_500_names_the_teams_scores(tmp_path, capsys):
     code, out, err = run_cli(capsys, "show", "--record", str(path))
     assert code == 0, err
     assert "scores before: team 0 -120, team 1 40" in out
+
+
+def test_workers_are_born_ignoring_ctrl_c():
+    # Ctrl-C reaches the whole process group; a worker still importing printed its own traceback.
+    # A fresh interpreter: workers reused from other tests may have started before the rule.
+    import subprocess
+    import sys
+
+    code = ("import signal\nfrom cardsim.runner import run_tasks\n"
+            "def f(i): return signal.getsignal(signal.SIGINT) == signal.SIG_IGN\n"
+            "if __name__ == '__main__':\n"
+            "    print(list(run_tasks(f, [(i,) for i in range(4)], [1] * 4, n_jobs=2)), "
+            "signal.getsignal(signal.SIGINT) is signal.default_int_handler)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["[True,", "True,", "True,", "True]", "True"]  # the parent still takes Ctrl-C
+
+
+def test_ctrl_c_while_the_command_imports_is_one_line(monkeypatch, capsys):
+    import builtins
+
+    import cardsim_cli
+
+    real = builtins.__import__
+
+    def interrupted(name, *args, **kwargs):
+        if name == "cardsim.cli":
+            raise KeyboardInterrupt
+        return real(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", interrupted)
+    assert cardsim_cli.main() == 130
+    assert capsys.readouterr().err == "cardsim: interrupted while starting (nothing was run)\n"
