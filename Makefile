@@ -43,7 +43,7 @@ report: reports/report.md  ## simulate N deals per game (default 1,000,000; QUIC
 # lists them) from resumable chunk aggregates under results/; report.md and index.html are
 # assembled from the tables.  An interrupted run resumes: finished chunks are kept.
 SOURCES := pyproject.toml $(shell find cardsim -name '*.py') analyses/common.py
-ANALYSE = $(PY) -m analyses.$(1) --n $(N) --seed $(SEED) --jobs $(JOBS) --results results --out reports $(QUICK_FLAG)
+ANALYSE = $(PY) -m analyses $(1) --n $(N) --seed $(SEED) --jobs $(JOBS) --results results --out reports $(QUICK_FLAG)
 # Changing N or SEED names another stamp, so the tables are rebuilt for the new run.
 RUN_STAMP := results/.run-n$(N)-seed$(SEED)$(if $(QUICK_FLAG),-quick)
 
@@ -77,7 +77,7 @@ reports/tables/quality.json: $(STAMP) $(RUN_STAMP) $(SOURCES) analyses/quality.p
 reports/report.md: reports/tables/vint.json reports/tables/501.json reports/tables/501_blind.json \
 		reports/tables/500.json reports/tables/500_guide.json reports/tables/vint_charts.json \
 		reports/tables/501_game.json reports/tables/quality.json analyses/report.py
-	$(PY) -m analyses.report --out reports
+	$(PY) -m analyses report --out reports
 
 clean-cache:  ## drop numba's compiled kernels (kept per source version under ~/.cache/cardsim)
 	find cardsim -name '__pycache__' -type d -prune -exec rm -rf {} +

@@ -99,3 +99,21 @@ def test_quality_section_and_method_cite_the_default_strategies(quick_report):
         table = (quick_report / "tables" / f"quality_{game}.csv").read_text().splitlines()
         assert table[0].startswith("strategy,deals,n,vs_dd,vs_dd_lo,vs_dd_hi")
         assert [line.split(",")[0] for line in table[1:]][0] == "random"
+
+
+def test_analyses_launcher_catches_ctrl_c_while_a_script_imports(monkeypatch, capsys):
+    # make report runs `python -m analyses SCRIPT`: a Ctrl-C during the script's imports is one line
+    import runpy
+
+    from analyses import __main__ as launcher
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(runpy, "run_module", interrupted)
+    monkeypatch.setattr(sys, "argv", ["analyses", "vint_contracts", "--n", "10"])
+    assert launcher.main() == 130
+    assert capsys.readouterr().err == "interrupted while starting (nothing was run)\n"
+    monkeypatch.setattr(sys, "argv", ["analyses", "no_such_script"])
+    assert launcher.main() == 2
+    assert capsys.readouterr().err == "error: no analysis script 'no_such_script' in analyses/\n"
