@@ -241,6 +241,7 @@ def cmd_evaluate(args) -> int:
                    auction=args.auction or (), outcome=args.outcome)
     if args.records:
         _write_text(args.records, "")  # unwritable output is an error before the run, not after
+    _warn_if_dealing_is_slow(q, args)
     # Finished chunks wait in the runs folder until the answer is printed: the same command
     # after an interruption resumes from them.
     store = E.default_store(q)
@@ -268,6 +269,25 @@ def cmd_evaluate(args) -> int:
                    else "the seat's side's points minus the other side's")
         print(f"score: {meaning}; diff: paired, to the best option")
     return 0
+
+
+SLOW_DEALING = 600.0
+"""Seconds of dealing alone beyond which ``evaluate`` warns before it starts."""
+
+
+def _warn_if_dealing_is_slow(q, args) -> None:
+    """A rare class deals for hours before the first chunk (and its progress) finishes: say so."""
+    from cardsim.deal import dealing_seconds
+    from cardsim.runner import local_jobs
+
+    if q.compiled.text == "no conditions":
+        return
+    cores = local_jobs(args.jobs, len(q.run.chunks())) if args.scheduler is None else 1
+    seconds = dealing_seconds(q.compiled, q.run.seed, q.run.n) / cores
+    if seconds > SLOW_DEALING:
+        span = f"{seconds / 3600:,.1f} hours" if seconds >= 3600 else f"{seconds / 60:,.0f} minutes"
+        print(f"cardsim: warning: the conditions are rare; dealing {q.run.n:,} deals alone will take about {span} "
+              f"on {cores} worker{'s' if cores > 1 else ''} (fewer deals with -n, or a wider class)", file=sys.stderr)
 
 
 def _write_text(path, text):

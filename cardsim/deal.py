@@ -28,6 +28,7 @@ the *plan* (see :func:`deal_conditioned`), so an engine kernel passes one argume
 """
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -285,3 +286,23 @@ def deal_chunk(compiled, seed: int, start: int, count: int, max_attempts: int = 
         raise ConditionError(f"{compiled.game} deal {start + failed} of seed {seed}: no deal in {max_attempts:,} "
                              f"attempts met {compiled.text}; the class is too rare to sample")
     return DealtChunk(dealers, hands, talons, attempts)
+
+
+def dealing_seconds(compiled, seed: int, n: int, budget: float = 0.5, max_deals: int = 200) -> float:
+    """Estimated seconds (one core) to deal ``n`` deals of ``seed`` under ``compiled``: deals
+    ``0, 1, …`` are dealt until ``budget`` seconds or ``max_deals`` deals have passed, and their
+    time per deal is scaled to ``n``.  A class about one deal in a million takes hours to sample;
+    this says so before the run.  Raises :class:`ConditionError` as :func:`deal_chunk` does (a
+    deal that finds no match within the attempts)."""
+    deal_chunk(compiled, seed, 0, 1)  # loads the compiled dealer; not timed
+    start = time.perf_counter()
+    k = 1
+    while k < min(n, max_deals):
+        deal_chunk(compiled, seed, k, 1)
+        k += 1
+        if time.perf_counter() - start > budget:
+            break
+    if k == 1:
+        return 0.0
+    return (time.perf_counter() - start) / (k - 1) * n
+

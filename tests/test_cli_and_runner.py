@@ -311,3 +311,13 @@ def test_ctrl_c_while_the_command_imports_is_one_line(monkeypatch, capsys):
     monkeypatch.setattr(builtins, "__import__", interrupted)
     assert cardsim_cli.main() == 130
     assert capsys.readouterr().err == "cardsim: interrupted while starting (nothing was run)\n"
+
+
+def test_evaluate_warns_before_dealing_a_rare_class_for_long(monkeypatch, capsys):
+    import cardsim.cli as cli
+
+    monkeypatch.setattr(cli, "SLOW_DEALING", 0.0)  # every class counts as slow to deal
+    code, out, err = run_cli(capsys, "evaluate", "vint", "--option", "P", "-n", "40", "--where", "hcp>=12")
+    assert code == 0 and "warning: the conditions are rare; dealing 40 deals alone will take about" in err
+    code, out, err = run_cli(capsys, "evaluate", "vint", "--option", "P", "-n", "40")
+    assert code == 0 and "warning" not in err  # no conditions: nothing to estimate

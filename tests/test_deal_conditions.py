@@ -359,3 +359,12 @@ def test_bad_conditions_raise_one_line_condition_errors(call, message):
 
 def test_max_attempts_default_is_documented():
     assert MAX_ATTEMPTS == 1_000_000
+
+
+def test_dealing_seconds_grows_with_the_rarity_of_the_class():
+    from cardsim.deal import dealing_seconds
+
+    common = C.compile(Conditions("vint", classes={0: "hcp>=10"}))
+    rare = C.compile(Conditions("vint", classes={0: "hcp>=22"}))  # about 1 hand in 1,000
+    assert 0 < dealing_seconds(common, SEED, 10_000, budget=0.2) < dealing_seconds(rare, SEED, 10_000, budget=0.2)
+    assert dealing_seconds(common, SEED, 1) == 0.0
