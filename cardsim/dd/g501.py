@@ -448,19 +448,14 @@ def _order(legal, pos, leader, p, decl, lead, on_table, trump, moves, depth, h):
         if moves[24, k] == best:
             wk = k
     friendly = ((leader + wk) % 3 == decl) == (p == decl)
+    points_first = False
     if pos == 1 and not friendly and p != decl:
         # The declarer led: when the defender behind can beat his card, the trick is the
         # defenders' whatever this one plays, so points first (3% fewer nodes).
         q = (leader + 2) % 3
-        if trick_best(legal_plays(h[q], lead >> 4, trump) | (U64(1) << U64(best)), lead >> 4, trump) != best:
-            m = legal
-            while m:
-                c = highest_bit(m)
-                m &= ~(U64(1) << U64(c))
-                moves[depth, n] = c
-                n += 1
-            return n
-    m = legal
+        points_first = trick_best(legal_plays(h[q], lead >> 4, trump) | (U64(1) << U64(best)), lead >> 4,
+                                  trump) != best
+    m = legal if not points_first else U64(0)
     while m:
         c = lowest_bit(m)
         m &= m - U64(1)
@@ -471,7 +466,7 @@ def _order(legal, pos, leader, p, decl, lead, on_table, trump, moves, depth, h):
             legal &= ~(U64(1) << U64(c))
     m = legal
     while m:
-        if friendly:
+        if friendly or points_first:
             c = highest_bit(m)
         else:
             c = lowest_bit(m)
