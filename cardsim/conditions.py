@@ -508,8 +508,10 @@ class _Plan:
         self.rows.append([holder, lo, hi, start, len(self.masks)])
 
 
-def _seat_constraints(fs: FeatureSet, seat: int, cls: HandClass, given: list[int], size: int, plan: _Plan) -> str:
-    """Check one seat's class against what is given; add its binding constraints to ``plan``;
+def _seat_constraints(fs: FeatureSet, seat: int, cls: HandClass, given: list[int], size: int, plan: _Plan,
+                      required_by: dict) -> str:
+    """Check one seat's class against what is given and what other seats' classes require
+    (``required_by``: card -> seat, filled in here); add its binding constraints to ``plan``;
     returns the class text."""
     ranges, required, excluded = cls.resolved(fs.game)
     label = f"seat {seat}"
@@ -521,6 +523,10 @@ def _seat_constraints(fs: FeatureSet, seat: int, cls: HandClass, given: list[int
         if others >> c & 1:
             raise ConditionError(f"{label}: requires {fs.card_str(c)}, which is given to "
                                  f"{_holder_name(next(h for h in range(N_HOLDERS) if given[h] >> c & 1))}")
+        if c in required_by:  # else the dealer would look for it in vain, a million times
+            raise ConditionError(f"{label}: requires {fs.card_str(c)}, which seat {required_by[c]} also "
+                                 f"requires: no deal has both")
+        required_by[c] = seat
     for c in excluded:
         if given[seat] >> c & 1:
             raise ConditionError(f"{label}: excludes {fs.card_str(c)}, which it is given")
@@ -620,14 +626,8 @@ def compile(conditions: Conditions) -> Compiled:  # noqa: A001 - the module's ve
     texts = [f"{_holder_name(h)} given {hand_text(game, cards_of(given[h]))}" for h in range(N_HOLDERS) if given[h]]
     required_by = {}
     for seat in sorted(classes):
-        for c in classes[seat].resolved(game)[1]:
-            if c in required_by:  # else the dealer would look for it in vain, a million times
-                raise ConditionError(f"seat {seat}: requires {fs.card_str(c)}, which seat {required_by[c]} also "
-                                     f"requires: no deal has both")
-            required_by[c] = seat
-    for seat in sorted(classes):
         size = int(sizes[:, seat].max())
-        texts.append(f"seat {seat}: {_seat_constraints(fs, seat, classes[seat], given, size, plan)}")
+        texts.append(f"seat {seat}: {_seat_constraints(fs, seat, classes[seat], given, size, plan, required_by)}")
     free = [int(c) for c in fs.base_deck if not (sum(given) >> int(c) & 1)]
     free_deck = np.array(free, dtype=np.int64)
     cons = np.array(plan.rows, dtype=np.int64).reshape(-1, 5)
