@@ -32,6 +32,8 @@ from __future__ import annotations
 
 import numpy as np
 from numba import types
+from numba.core import cgutils
+from numba.core.extending import intrinsic
 
 from cardsim._jit import jit
 from cardsim.cards import highest_bit, lowest_bit, popcount
@@ -55,6 +57,8 @@ trick starts: 2**16 entries take 0.7% more nodes than 2**22 and run 2.5 times fa
 stays in the cache).  Before the slot hash mixed its bits, 2**18 entries thrashed."""
 MOVES_SHAPE = (25, 27)
 """Shape of the int64 move scratch of :func:`solve_position` (see :func:`_search`)."""
+_RANK_COLUMN = U64(1 | 1 << 16 | 1 << 32 | 1 << 48)
+"""Bit 0 of each suit lane: shifted left by ``r``, the cards of rank ``r``."""
 _MIX = (U64(0x9E3779B97F4A7C15), U64(0xC2B2AE3D27D4EB4F), U64(0x165667B19E3779F9))
 
 
@@ -78,18 +82,18 @@ def _slot(h, tag, mask):
     return np.int64(x & U64(mask))
 
 
-@jit(inline="always")
-def _cheapest(lane6, k):
-    """Card points of the ``k`` cheapest cards of a 6-bit suit lane (all of them if fewer): ranks
-    and card points rise together (docs/RULES.md §1.1)."""
-    pts = 0
-    m = lane6
-    for _ in range(k):
-        if m == U64(0):
-            break
-        pts += RANK_POINTS[lowest_bit(m)]
-        m &= m - U64(1)
-    return pts
+def _cheapest_table():
+    """int64[64, 7]: the card points of the ``k`` cheapest cards (all of them if fewer) of each
+    6-bit suit lane; ranks and card points rise together (docs/RULES.md §1.1)."""
+    t = np.zeros((64, 7), dtype=np.int64)
+    for lane6 in range(64):
+        ranks = [r for r in range(6) if lane6 >> r & 1]
+        for k in range(7):
+            t[lane6, k] = sum(int(RANK_POINTS[r]) for r in ranks[:k])
+    return t
+
+
+CHEAPEST = _cheapest_table()
 
 
 @jit(inline="always")
@@ -131,7 +135,7 @@ def _cash(h, p, trump):
             out |= m
         k = popcount((out >> sh) & U64(0xFFFF))
         if k:
-            pts += _cheapest((o1 >> sh) & U64(63), k) + _cheapest((o2 >> sh) & U64(63), k)
+            pts += CHEAPEST[np.int64((o1 >> sh) & U64(63)), k] + CHEAPEST[np.int64((o2 >> sh) & U64(63)), k]
     return out, pts
 
 
@@ -433,13 +437,19 @@ def _order(legal, pos, leader, p, decl, lead, on_table, trump, moves, depth, h):
     top at once.  ``h``: uint64[3] hands by player."""
     n = 0
     if pos == 0:
+        # Rotating the hand right by 16 * (trump + 1) puts the suits in lanes 0..3 in the order
+        # trump + 1, trump + 2, trump + 3, trump: a rank's cards in order are its set bits.
+        first = 0 if trump == NT else trump + 1
+        rot = (16 * first) & 63
         for i in range(6):
-            for j in range(4):
-                s = (trump + 1 + j) % 4 if trump != NT else j
-                c = 16 * s + 5 - i
-                if (legal >> U64(c)) & U64(1):
-                    moves[depth, n] = c
-                    n += 1
+            r = (legal >> U64(5 - i)) & _RANK_COLUMN
+            if rot:
+                r = (r >> U64(rot)) | (r << U64(64 - rot))
+            while r:
+                b = lowest_bit(r)
+                r &= r - U64(1)
+                moves[depth, n] = 16 * (((b >> 4) + first) & 3) + 5 - i
+                n += 1
         return n
     best = trick_best(on_table, lead >> 4, trump)
     bs = best >> 4
@@ -509,6 +519,20 @@ def _research(maxing, v, wa, wb, alpha, beta):
     if not maxing and wa > alpha and alpha < v <= wa:
         return True, alpha, v + 1
     return False, wa, wb
+
+
+@intrinsic
+def _borrowed(typingctx, arr):
+    """The array ``arr`` without its reference count (a null meminfo): numba increments and
+    decrements the count of every array argument at each call of the recursive search, atomic
+    operations that took a large part of a node's time.  Valid while ``arr`` lives, i.e. during
+    the call of the search it is passed to."""
+    def codegen(context, builder, sig, args):
+        view = context.make_array(arr)(context, builder, value=args[0])
+        view.meminfo = cgutils.get_null_value(view.meminfo.type)
+        view.parent = cgutils.get_null_value(view.parent.type)
+        return view._getvalue()
+    return arr(arr), codegen
 
 
 _ZERO = np.int64(0)
@@ -702,8 +726,8 @@ def solve_position(hands, decl, trump, keys, bounds, moves, stats):
     # One search on the whole window: with the table's bounds and the best moves of earlier
     # siblings tried first it visits fewer nodes than a bisection by null windows (1.3 times
     # fewer on the benchmark deals; MTD(f) from the middle of the range took twice the bisection's).
-    return _search(h, _ZERO, _ZERO, decl, trump, _NEG, U64(0), _ZERO, _ZERO, _NEG, np.int64(9999), keys, bounds,
-                   moves, stats)
+    return _search(_borrowed(h), _ZERO, _ZERO, decl, trump, _NEG, U64(0), _ZERO, _ZERO, _NEG, np.int64(9999),
+                   _borrowed(keys), _borrowed(bounds), _borrowed(moves), _borrowed(stats))
 
 
 @jit
@@ -713,8 +737,9 @@ def search_from(hands, leader, decl, trump, won, pending, alpha, beta, keys, bou
     uint64[3] by player, ``leader`` on lead, ``won`` 1 if the declarer has won a trick,
     ``pending`` the marriage points he declared before (docs/RULES.md §1.6); the rest as in
     :func:`solve_position`.  What the tests check against :func:`minimax`."""
-    return _search(hands.copy(), _ZERO, leader, decl, trump, _NEG, U64(0), won, pending, alpha, beta, keys, bounds,
-                   moves, stats)
+    h = hands.copy()
+    return _search(_borrowed(h), _ZERO, leader, decl, trump, _NEG, U64(0), won, pending, alpha, beta,
+                   _borrowed(keys), _borrowed(bounds), _borrowed(moves), _borrowed(stats))
 
 
 @jit
