@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import numpy as np
 from numba import types
-from numba.core import cgutils
 from numba.core.extending import intrinsic
 
 from cardsim._jit import jit
@@ -57,6 +56,9 @@ trick starts: 2**16 entries take 0.7% more nodes than 2**22 and run 2.5 times fa
 stays in the cache).  Before the slot hash mixed its bits, 2**18 entries thrashed."""
 MOVES_SHAPE = (25, 27)
 """Shape of the int64 move scratch of :func:`solve_position` (see :func:`_search`)."""
+_MW = MOVES_SHAPE[1]
+_ROW24 = 24 * _MW
+"""Where row 24 of the move scratch starts (the search gets it as a pointer, :func:`_data`)."""
 _RANK_COLUMN = U64(1 | 1 << 16 | 1 << 32 | 1 << 48)
 """Bit 0 of each suit lane: shifted left by ``r``, the cards of rank ``r``."""
 _MIX = (U64(0x9E3779B97F4A7C15), U64(0xC2B2AE3D27D4EB4F))
@@ -401,7 +403,7 @@ def _trick_side(h, c, pos, leader, decl, lead, on_table, trump, moves):
     best = trick_best(on_table | cb, led, trump)
     o = (leader + pos) % 3
     for k in range(pos):
-        if moves[24, k] == best:
+        if moves[_ROW24 + k] == best:
             o = (leader + k) % 3
     side = 1 if o == decl else 0
     for k in range(pos + 1, 3):
@@ -462,14 +464,14 @@ def _order(legal, pos, leader, p, decl, lead, on_table, trump, moves, depth, h):
             while r:
                 b = lowest_bit(r)
                 r &= r - U64(1)
-                moves[depth, n] = 16 * (((b >> 4) + first) & 3) + 5 - i
+                moves[_MW * depth + n] = 16 * (((b >> 4) + first) & 3) + 5 - i
                 n += 1
         return n
     best = trick_best(on_table, lead >> 4, trump)
     bs = best >> 4
     wk = 0
     for k in range(pos):
-        if moves[24, k] == best:
+        if moves[_ROW24 + k] == best:
             wk = k
     friendly = ((leader + wk) % 3 == decl) == (p == decl)
     points_first = False
@@ -485,7 +487,7 @@ def _order(legal, pos, leader, p, decl, lead, on_table, trump, moves, depth, h):
         m &= m - U64(1)
         cs = c >> 4
         if (cs == bs and c > best) or (cs != bs and cs == trump):
-            moves[depth, n] = c
+            moves[_MW * depth + n] = c
             n += 1
             legal &= ~(U64(1) << U64(c))
     m = legal
@@ -495,7 +497,7 @@ def _order(legal, pos, leader, p, decl, lead, on_table, trump, moves, depth, h):
         else:
             c = lowest_bit(m)
         m &= ~(U64(1) << U64(c))
-        moves[depth, n] = c
+        moves[_MW * depth + n] = c
         n += 1
     return n
 
@@ -512,11 +514,11 @@ def _store(keys, bounds, slot, k0, k1, a0, b0, lo, hi, v, move):
     else:
         lo = v
         hi = v
-    keys[slot, 0] = k0
-    keys[slot, 1] = k1
-    bounds[slot, 0] = lo
-    bounds[slot, 1] = hi
-    bounds[slot, 2] = 1 + move
+    keys[2 * slot] = k0
+    keys[2 * slot + 1] = k1
+    bounds[4 * slot] = lo
+    bounds[4 * slot + 1] = hi
+    bounds[4 * slot + 2] = 1 + move
 
 
 @jit(inline="always")
@@ -534,40 +536,42 @@ def _research(maxing, v, wa, wb, alpha, beta):
 
 
 @intrinsic
-def _borrowed(typingctx, arr):
-    """The array ``arr`` without its reference count (a null meminfo): numba increments and
-    decrements the count of every array argument at each call of the recursive search, atomic
-    operations that took a large part of a node's time.  Valid while ``arr`` lives, i.e. during
-    the call of the search it is passed to."""
+def _data(typingctx, arr):
+    """A pointer to the data of the C-contiguous array ``arr`` (its elements in row-major order),
+    valid while ``arr`` lives, i.e. during the search it is passed to."""
+    if not isinstance(arr, types.Array) or arr.layout != "C":
+        return None  # a typing error: the search indexes the data row by row
     def codegen(context, builder, sig, args):
-        view = context.make_array(arr)(context, builder, value=args[0])
-        view.meminfo = cgutils.get_null_value(view.meminfo.type)
-        view.parent = cgutils.get_null_value(view.parent.type)
-        return view._getvalue()
-    return arr(arr), codegen
+        return context.make_array(arr)(context, builder, value=args[0]).data
+    return types.CPointer(arr.dtype)(arr), codegen
 
 
 _ZERO = np.int64(0)
 _NEG = np.int64(-1)
 _I = types.int64
-_SEARCH_SIG = _I(types.uint64[::1], _I, _I, _I, _I, _I, types.uint64, _I, _I, _I, _I, types.uint64[:, ::1],
-                 types.int16[:, ::1], types.int64[:, ::1], types.int64[::1])
+_SEARCH_SIG = _I(types.CPointer(types.uint64), _I, _I, _I, _I, _I, types.uint64, _I, _I, _I, _I,
+                 types.CPointer(types.uint64), types.CPointer(types.int16), _I, types.CPointer(types.int64),
+                 types.CPointer(types.int64))
 """One compiled signature: numba would otherwise compile the recursion once per literal
-argument pattern (slow), and such caches crash when loaded."""
+argument pattern (slow), and such caches crash when loaded.  The arrays come as pointers to
+their data (:func:`_data`): an array argument is several words and a reference count that
+numba increments and decrements at each call."""
 
 
 @jit(signature_or_function=_SEARCH_SIG)
-def _search(h, pos, leader, decl, trump, lead, on_table, won, pending, alpha, beta, keys, bounds,
+def _search(h, pos, leader, decl, trump, lead, on_table, won, pending, alpha, beta, keys, bounds, mask,
             moves, stats):
     """The declarer's points from the current trick on (this trick included), fail-soft within
     ``(alpha, beta)``.
 
-    ``h``: uint64[3] hands by player (changed and restored); ``pos``: cards on the trick (0..2);
+    The arrays come as pointers to their data (:func:`_data`). ``h``: uint64[3] hands by player
+    (changed and restored); ``pos``: cards on the trick (0..2);
     ``lead``: the card led (−1 at a trick start); ``on_table``: uint64 cards of the trick;
     ``won``: 1 if the declarer has won a trick; ``pending``: marriage points he declared before
     winning one (they count once he does); ``moves``: int64[25, 27] scratch (row ``d`` the moves
     after ``d`` cards played in columns 0..7 and their values in columns 10..17; row 24 the
-    trick's cards by position, then from column 3 the best card found at each depth).  One
+    trick's cards by position, then from column 3 the best card found at each depth); ``keys``,
+    ``bounds``: the table (:func:`new_table`) of ``mask + 1`` entries.  One
     recursive function, since numba cannot cache mutually recursive ones; one call per position
     (``stats[0]`` counts them) of the first five tricks and per start of the sixth (its three
     tricks by :func:`_three_tricks`), the trick's end settled by the caller.
@@ -590,12 +594,12 @@ def _search(h, pos, leader, decl, trump, lead, on_table, won, pending, alpha, be
             return _two_tricks(h, leader, decl, trump, won, pending)
         tag = 1 + leader + 3 * won + 6 * (pending // 20) + 48 * trump + 240 * decl
         k0, k1 = _key(h, tag)
-        slot = _slot(k0, k1, keys.shape[0] - 1)
-        if keys[slot, 0] == k0 and keys[slot, 1] == k1:
+        slot = _slot(k0, k1, mask)
+        if keys[2 * slot] == k0 and keys[2 * slot + 1] == k1:
             # An entry's bounds already lie within the trick start's own (:func:`_store`).
-            lo = np.int64(bounds[slot, 0])
-            hi = np.int64(bounds[slot, 1])
-            hint = np.int64(bounds[slot, 2]) - 1
+            lo = np.int64(bounds[4 * slot])
+            hi = np.int64(bounds[4 * slot + 1])
+            hint = np.int64(bounds[4 * slot + 2]) - 1
         else:
             lo, hi = trick_start_bounds(h, leader, decl, trump, won, pending)
         if lo >= beta:
@@ -621,40 +625,40 @@ def _search(h, pos, leader, decl, trump, lead, on_table, won, pending, alpha, be
     n = _order(legal, pos, leader, p, decl, lead, on_table, trump, moves, depth, h)
     if hint < 0:
         # The best card found last at this depth (in a sibling's search) first.
-        hint = moves[24, 3 + depth]
+        hint = moves[_ROW24 + 3 + depth]
     if hint >= 0:
         for k in range(n):
-            if moves[depth, k] == hint:
+            if moves[_MW * depth + k] == hint:
                 for j in range(k, 0, -1):
-                    moves[depth, j] = moves[depth, j - 1]
-                moves[depth, 0] = hint
+                    moves[_MW * depth + j] = moves[_MW * depth + j - 1]
+                moves[_MW * depth + 0] = hint
                 break
     maxing = p == decl
     best_v = -1 if maxing else 9999
     searched = False
     for k in range(n):
-        c = moves[depth, k]
+        c = moves[_MW * depth + k]
         if _dominated(h, hand, live, c, pos, p, leader, decl, lead, on_table, trump, moves):
             # Never a bound for a twin's skip below: the twin that dominates it is searched.
-            moves[depth, 10 + k] = 9999 if maxing else -9999
+            moves[_MW * depth + 10 + k] = 9999 if maxing else -9999
             continue
         # A card equivalent to one already searched is worth the latter's value within their
         # point difference (:func:`_twins`): skip it when that cannot reach the window.
         skip = False
         for j in range(k):
-            c2 = moves[depth, j]
+            c2 = moves[_MW * depth + j]
             if c2 >> 4 == c >> 4 and _twins(hand, live, c, c2, p, decl):
                 d = abs(RANK_POINTS[c & 15] - RANK_POINTS[c2 & 15])
-                v2 = moves[depth, 10 + j]
+                v2 = moves[_MW * depth + 10 + j]
                 if maxing and v2 + d <= alpha:
                     skip = True
                     best_v = max(best_v, v2 + d)
-                    moves[depth, 10 + k] = v2 + d
+                    moves[_MW * depth + 10 + k] = v2 + d
                     break
                 if not maxing and v2 - d >= beta:
                     skip = True
                     best_v = min(best_v, v2 - d)
-                    moves[depth, 10 + k] = v2 - d
+                    moves[_MW * depth + 10 + k] = v2 - d
                     break
         if skip:
             continue
@@ -667,7 +671,7 @@ def _search(h, pos, leader, decl, trump, lead, on_table, won, pending, alpha, be
                 bonus = marriage_value(c >> 4, trump)
             else:
                 npend = pending + marriage_value(c >> 4, trump)
-        moves[24, pos] = c
+        moves[_ROW24 + pos] = c
         wa = alpha
         wb = beta
         if searched and beta - alpha > 1:
@@ -680,14 +684,14 @@ def _search(h, pos, leader, decl, trump, lead, on_table, won, pending, alpha, be
             again = True
             while again:
                 v = bonus + _search(h, pos + 1, leader, decl, trump, c if pos == 0 else lead, on_table | cb, won, npend,
-                                    wa - bonus, wb - bonus, keys, bounds, moves, stats)
+                                    wa - bonus, wb - bonus, keys, bounds, mask, moves, stats)
                 again, wa, wb = _research(maxing, v, wa, wb, alpha, beta)
         else:
             trick = on_table | cb
             w = p
             best = trick_best(trick, led, trump)
             for j in range(2):
-                if moves[24, j] == best:
+                if moves[_ROW24 + j] == best:
                     w = (leader + j) % 3
             gain = 0
             nwon = won
@@ -706,22 +710,22 @@ def _search(h, pos, leader, decl, trump, lead, on_table, won, pending, alpha, be
                     v = gain
             else:
                 # The next tricks reuse ``moves[24]``: this trick's cards are put back afterwards.
-                t0, t1 = moves[24, 0], moves[24, 1]
+                t0, t1 = moves[_ROW24 + 0], moves[_ROW24 + 1]
                 again = True
                 while again:
                     v = gain + _search(h, _ZERO, w, decl, trump, _NEG, U64(0), nwon, npend, wa - gain, wb - gain,
-                                       keys, bounds, moves, stats)
-                    moves[24, 0], moves[24, 1], moves[24, 2] = t0, t1, c
+                                       keys, bounds, mask, moves, stats)
+                    moves[_ROW24 + 0], moves[_ROW24 + 1], moves[_ROW24 + 2] = t0, t1, c
                     again, wa, wb = _research(maxing, v, wa, wb, alpha, beta)
         h[p] = hand
-        moves[depth, 10 + k] = v
+        moves[_MW * depth + 10 + k] = v
         if (maxing and v > best_v) or (not maxing and v < best_v):
-            moves[24, 3 + depth] = c
+            moves[_ROW24 + 3 + depth] = c
         best_v, alpha, beta = ab_update(maxing, v, best_v, alpha, beta)
         if alpha >= beta:
             break
     if slot >= 0:
-        _store(keys, bounds, slot, k0, k1, a0, b0, lo, hi, best_v, moves[24, 3 + depth])
+        _store(keys, bounds, slot, k0, k1, a0, b0, lo, hi, best_v, moves[_ROW24 + 3 + depth])
     return best_v
 
 
@@ -736,8 +740,8 @@ def solve_position(hands, decl, trump, keys, bounds, moves, stats):
     # One search on the whole window: with the table's bounds and the best moves of earlier
     # siblings tried first it visits fewer nodes than a bisection by null windows (1.3 times
     # fewer on the benchmark deals; MTD(f) from the middle of the range took twice the bisection's).
-    return _search(_borrowed(h), _ZERO, _ZERO, decl, trump, _NEG, U64(0), _ZERO, _ZERO, _NEG, np.int64(9999),
-                   _borrowed(keys), _borrowed(bounds), _borrowed(moves), _borrowed(stats))
+    return _search(_data(h), _ZERO, _ZERO, decl, trump, _NEG, U64(0), _ZERO, _ZERO, _NEG, np.int64(9999),
+                   _data(keys), _data(bounds), keys.shape[0] - 1, _data(moves), _data(stats))
 
 
 @jit
@@ -748,8 +752,8 @@ def search_from(hands, leader, decl, trump, won, pending, alpha, beta, keys, bou
     ``pending`` the marriage points he declared before (docs/RULES.md §1.6); the rest as in
     :func:`solve_position`.  What the tests check against :func:`minimax`."""
     h = hands.copy()
-    return _search(_borrowed(h), _ZERO, leader, decl, trump, _NEG, U64(0), won, pending, alpha, beta,
-                   _borrowed(keys), _borrowed(bounds), _borrowed(moves), _borrowed(stats))
+    return _search(_data(h), _ZERO, leader, decl, trump, _NEG, U64(0), won, pending, alpha, beta,
+                   _data(keys), _data(bounds), keys.shape[0] - 1, _data(moves), _data(stats))
 
 
 @jit
