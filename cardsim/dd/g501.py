@@ -59,8 +59,10 @@ MOVES_SHAPE = (25, 27)
 _MW = MOVES_SHAPE[1]
 _ROW24 = 24 * _MW
 """Where row 24 of the move scratch starts (the search gets it as a pointer, :func:`_data`)."""
-_RANK_COLUMN = U64(1 | 1 << 16 | 1 << 32 | 1 << 48)
-"""Bit 0 of each suit lane: shifted left by ``r``, the cards of rank ``r``."""
+_BY_RANK = np.array([sum(1 << 4 * (5 - r) for r in range(6) if lane6 >> r & 1) for lane6 in range(64)],
+                    dtype=np.uint64)
+"""A 6-bit suit lane's ranks ``r`` as bits ``4 * (5 - r)``: four suits side by side, the aces
+first (:func:`_order`)."""
 _MIX = (U64(0x9E3779B97F4A7C15), U64(0xC2B2AE3D27D4EB4F))
 
 
@@ -453,19 +455,17 @@ def _order(legal, pos, leader, p, decl, lead, on_table, trump, moves, depth, h):
     top at once.  ``h``: uint64[3] hands by player."""
     n = 0
     if pos == 0:
-        # Rotating the hand right by 16 * (trump + 1) puts the suits in lanes 0..3 in the order
-        # trump + 1, trump + 2, trump + 3, trump: a rank's cards in order are its set bits.
+        # The cards rank by rank from the aces down, suits in the order trump + 1, trump + 2,
+        # trump + 3, trump (no-trump: 0..3): bit 4 * (5 - rank) + j for the j-th suit.
         first = 0 if trump == NT else trump + 1
-        rot = (16 * first) & 63
-        for i in range(6):
-            r = (legal >> U64(5 - i)) & _RANK_COLUMN
-            if rot:
-                r = (r >> U64(rot)) | (r << U64(64 - rot))
-            while r:
-                b = lowest_bit(r)
-                r &= r - U64(1)
-                moves[_MW * depth + n] = 16 * (((b >> 4) + first) & 3) + 5 - i
-                n += 1
+        order = U64(0)
+        for j in range(4):
+            order |= _BY_RANK[np.int64((legal >> U64(16 * ((first + j) & 3))) & U64(63))] << U64(j)
+        while order:
+            b = lowest_bit(order)
+            order &= order - U64(1)
+            moves[_MW * depth + n] = 16 * ((first + (b & 3)) & 3) + 5 - (b >> 2)
+            n += 1
         return n
     best = trick_best(on_table, lead >> 4, trump)
     bs = best >> 4
