@@ -16,17 +16,20 @@ card points and marriages are the engine's own functions (:mod:`cardsim.games.g5
 
 Search: one fail-soft principal variation search on the whole window of points (the first move
 of a node on the node's window, the later ones on a null window first, :func:`_research`), with
-a transposition table at trick starts (2**16 entries) keyed on the three hands, the leader, the
-declarer, the trump and the marriage state.  At a trick start: bounds from quick tricks and
-master trumps (:func:`trick_start_bounds`), then the table; the last three tricks by nested
-alpha-beta loops (:func:`_three_tricks`), the last two inside them (and at the end of a trick
-whose next one is the seventh) by a plain inline minimax.
+a transposition table at trick starts (2**16 entries of 24 bytes) keyed on the three hands, the
+leader, the declarer, the trump and the marriage state.  At a trick start: the table's bounds,
+else bounds from quick tricks and master trumps (:func:`trick_start_bounds`; an entry's bounds
+lie within those); the last three tricks by nested alpha-beta loops (:func:`_three_tricks`), the
+last two inside them (and at the end of a trick whose next one is the seventh) by a plain inline
+minimax.
 Moves: the table's best lead, else the best card found last at the same depth, first; then leads
 by rank from the aces down, followers the cheapest winning card first.  Cards equivalent for
 winning tricks (:func:`_twins`) are not merged, since their card points differ, but bounded:
 when the side winning the trick is settled only the better twin is searched
 (:func:`_dominated`), otherwise a twin is skipped when a searched one's value plus the point
 difference misses the window.
+The recursion gets its arrays as pointers to their data (:func:`_data`): numba passes an array
+as several words and changes its reference count at each call, which took half a node's time.
 """
 from __future__ import annotations
 
