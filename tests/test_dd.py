@@ -254,6 +254,32 @@ def test_501_search_in_any_window_is_fail_soft_and_exact_inside():
                 outside += 1
     assert inside > 150 and outside > 150
 
+def test_501_table_cutoffs_before_any_search_equal_minimax():
+    """The enhanced transposition cut-off (the last player of a trick probes the table for the
+    trick starts after each of his cards before searching any): positions of four and five
+    tricks are searched on the whole window, which fills the table, then again on null windows
+    around the value on that table, where the probes refute windows; a result at or above the
+    window bounds the value from below, one below it from above."""
+    rng = np.random.default_rng(10)
+    keys, bounds = D501.new_table(14)
+    moves = np.zeros(D501.MOVES_SHAPE, dtype=np.int64)
+    stats = np.zeros(1, dtype=np.int64)
+    fewer = 0
+    for i in range(120):
+        h = random_501(rng, 4 + i % 2)
+        leader, decl, trump, won, pending = random_state(rng)
+        ref = D501.minimax(h.copy(), 0, leader, decl, trump, -1, U(0), np.zeros(3, dtype=np.int64), won, pending)
+        stats[0] = 0
+        assert D501.search_from(h, leader, decl, trump, won, pending, -1, 9999, keys, bounds, moves, stats) == ref
+        first = stats[0]
+        for g in (ref - 7, ref - 1, ref, ref + 1, ref + 7):
+            stats[0] = 0
+            v = D501.search_from(h, leader, decl, trump, won, pending, g - 1, g, keys, bounds, moves, stats)
+            assert (v >= g) == (ref >= g) and (ref >= v if v >= g else ref <= v), (h, leader, decl, trump, g, v, ref)
+            fewer += stats[0] < first
+    assert fewer > 300  # the table (and its cut-offs) in use on the second searches
+
+
 def test_501_trick_start_bounds_hold_and_bite():
     rng = np.random.default_rng(8)
     lows = highs = 0

@@ -92,6 +92,12 @@ def _key(h, tag):
 
 
 @jit(inline="always")
+def _tag(leader, decl, trump, won, pending):
+    """A trick start's state besides the hands as one number >= 1 (< 2**10, :func:`_key`)."""
+    return 1 + leader + 3 * won + 6 * (pending // 20) + 48 * trump + 240 * decl
+
+
+@jit(inline="always")
 def _slot(k0, k1, mask):
     # The key's bits are card bits, so the sum is put through splitmix64's finaliser.
     x = (k0 * _MIX[0]) ^ (k1 * _MIX[1])
@@ -595,8 +601,7 @@ def _search(h, pos, leader, decl, trump, lead, on_table, won, pending, alpha, be
             return _last_trick(h, leader, decl, trump, pending)
         if popcount(h[leader]) == 2:
             return _two_tricks(h, leader, decl, trump, won, pending)
-        tag = 1 + leader + 3 * won + 6 * (pending // 20) + 48 * trump + 240 * decl
-        k0, k1 = _key(h, tag)
+        k0, k1 = _key(h, _tag(leader, decl, trump, won, pending))
         slot = _slot(k0, k1, mask)
         if keys[2 * slot] == k0 and keys[2 * slot + 1] == k1:
             # An entry's bounds already lie within the trick start's own (:func:`_store`).
@@ -637,6 +642,33 @@ def _search(h, pos, leader, decl, trump, lead, on_table, won, pending, alpha, be
                 moves[_MW * depth + 0] = hint
                 break
     maxing = p == decl
+    if pos == 2 and popcount(hand) >= 4:
+        # Enhanced transposition cut-off: a trick start after this trick whose table entry
+        # already refutes the window settles this position before any search.
+        for k in range(n):
+            c = moves[_MW * depth + k]
+            cb = U64(1) << U64(c)
+            w = p
+            best = trick_best(on_table | cb, led, trump)
+            for j in range(2):
+                if moves[_ROW24 + j] == best:
+                    w = (leader + j) % 3
+            gain = 0
+            nwon = won
+            npend = pending
+            if w == decl:
+                gain = hand_points(on_table | cb) + pending
+                nwon = 1
+                npend = 0
+            h[p] = hand & ~cb
+            e0, e1 = _key(h, _tag(w, decl, trump, nwon, npend))
+            h[p] = hand
+            e = _slot(e0, e1, mask)
+            if keys[2 * e] == e0 and keys[2 * e + 1] == e1:
+                if maxing and gain + bounds[4 * e] >= beta:
+                    return gain + np.int64(bounds[4 * e])
+                if not maxing and gain + bounds[4 * e + 1] <= alpha:
+                    return gain + np.int64(bounds[4 * e + 1])
     best_v = -1 if maxing else 9999
     searched = False
     for k in range(n):
