@@ -190,3 +190,25 @@ def test_declaring_side_at_no_trump_keeps_a_short_ace():
     new, old = play(hand, 0, 0, NT, 0, [])
     assert new == card("HJ")
     assert old == card("SA")
+
+
+def test_declaring_side_cashes_its_shortest_master_suit_first():
+    # Declarer's partner (seat 2, hearts trumps) holds the masters of spades (five cards) and
+    # diamonds (two): he cashes the short suit's ace, keeping the long suit's for control, where
+    # the old play (and a defender) cashed the longest suit's.
+    hand = cards("SA", "S7", "S6", "S5", "S4", "DA", "D3", "C2", "C5")
+    new, old = play(hand, 2, 0, HEARTS, 2, [])
+    assert new == card("DA")
+    assert old == card("SA")
+    assert play(hand, 1, 0, HEARTS, 1, [])[0] == card("SA")
+
+
+def test_declarers_partner_leads_a_singleton_to_ruff():
+    # Declarer's partner (seat 2, hearts trumps) with two trumps, no master and a singleton
+    # diamond leads the diamond (to ruff the suit later), not low from his longest suit as the
+    # declarer with the same hand does.
+    hand = cards("H7", "H4", "SK", "S8", "S6", "S3", "D9", "CQ", "C8", "C5")
+    new, old = play(hand, 2, 0, HEARTS, 2, [])
+    assert new == card("D9")
+    assert old == card("S3")
+    assert play(hand, 0, 0, HEARTS, 0, [])[0] == card("S3")

@@ -505,10 +505,12 @@ def _ruff_suit(hand, seat, declarer, trump, voids):
 def heuristic_lead(hand, seat, declarer, trump, others, played, bid_suits, voids):
     """Lead to a trick (docs/RULES.md §2.3): the declarer draws trumps (master, else top of a
     sequence, else low); anyone leads his partner's
-    bid side suit; then cash a master card (at no-trump only from four cards or more
-    while an unseen card of the suit is out: a short ace is an entry); else a defender leads the best side suit
-    (:func:`_defender_suit`) and the declaring side its longest side suit.  Top of a sequence,
-    top of a doubleton, or low (:func:`_suit_lead`); of equal cards the cheapest."""
+    bid side suit; then cash a master card (a defender from his longest suit, the declaring side
+    from its shortest; at no-trump only from four cards or more while an unseen card of the
+    suit is out: a short ace is an entry); else a defender leads the best side suit
+    (:func:`_defender_suit`), the declarer's partner holding trumps a singleton side suit, and
+    the declaring side its longest side suit.  Top of a sequence, top of a doubleton, or low
+    (:func:`_suit_lead`); of equal cards the cheapest."""
     defending = (seat % 2) != (declarer % 2)
     if trump < NT and not defending:
         s = _ruff_suit(hand, seat, declarer, trump, voids)
@@ -543,9 +545,12 @@ def heuristic_lead(hand, seat, declarer, trump, others, played, bid_suits, voids
             n = popcount(mine)
             if trump == NT and n < 4 and (U64(others) & suit_mask(s)) != U64(0):
                 continue
-            if n > best_len:
+            # The declaring side cashes its short suits' masters first: a long suit's master
+            # keeps control of the suit its side may hold the length of.
+            key = n if defending else 16 - n
+            if key > best_len:
                 best = top
-                best_len = n
+                best_len = key
     if best >= 0:
         return _cheapest_equal(hand, best, played)
     if defending:
@@ -567,6 +572,9 @@ def heuristic_lead(hand, seat, declarer, trump, others, played, bid_suits, voids
         if n > 0 and s != trump and n > best_len:
             best_suit = s
             best_len = n
+        # The declarer's partner (the short trump hand) leads a singleton to ruff it later.
+        if n == 1 and s != trump and trump < NT and seat != declarer and (U64(hand) & suit_mask(trump)) != U64(0):
+            return lowest_bit(U64(hand) & suit_mask(s))
     if best_suit < 0:
         return lowest_bit(hand)
     return _suit_lead(U64(hand) & suit_mask(best_suit), played)
