@@ -22,7 +22,7 @@ GAMES = ("vint", "500", "501")
 FULL = {"vint": 600, "500": 2000, "501": 2000}
 """Most deals per game in a full report.  Each strategy's contracts are solved: Vint through
 DDS at about 0.05-0.1 s a deal and strategy, so Vint is the slow game here; the numba solvers
-of 501 and Five Hundred take about 10-20 ms a deal (BENCHMARKS.md, Double-dummy)."""
+of 501 and Five Hundred take under 1 ms and about 6 ms a deal (BENCHMARKS.md, Double-dummy)."""
 QUICK = {"vint": 24, "500": 24, "501": 24}
 """Deals per game with ``--quick`` (make report QUICK=1, the report test)."""
 
