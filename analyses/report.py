@@ -72,8 +72,10 @@ def build(out: Path) -> tuple[str, str]:
     body = ["<h1>cardsim report</h1>", f"<p>{html.escape(intro)}</p>", '<h2 id="answers">Answers</h2>']
     answered = [m for m in metas if m.get("answer")]
     for meta in answered:
-        md += [f"**{meta['title']}.** {meta['answer']}", ""]
-        body += [f"<p class='answer'><strong>{html.escape(meta['title'])}.</strong> {html.escape(meta['answer'])}</p>"]
+        # a title that is a question keeps its own mark ("…in the game?", not "…in the game?.")
+        lead = meta["title"] if meta["title"].endswith(("?", "!", ".")) else meta["title"] + "."
+        md += [f"**{lead}** {meta['answer']}", ""]
+        body += [f"<p class='answer'><strong>{html.escape(lead)}</strong> {html.escape(meta['answer'])}</p>"]
     if not answered:
         md += ["No analysis in this report answers a question yet.", ""]
         body += ["<p>No analysis in this report answers a question yet.</p>"]

@@ -117,3 +117,11 @@ def test_analyses_launcher_catches_ctrl_c_while_a_script_imports(monkeypatch, ca
     monkeypatch.setattr(sys, "argv", ["analyses", "no_such_script"])
     assert launcher.main() == 2
     assert capsys.readouterr().err == "error: no analysis script 'no_such_script' in analyses/\n"
+
+
+def test_an_answer_titled_by_a_question_keeps_its_question_mark(quick_report):
+    md = (quick_report / "report.md").read_text()
+    page = (quick_report / "index.html").read_text()
+    assert "**501: when does a blind bid pay off in the game?** " in md
+    assert "?.**" not in md and "?.</strong>" not in page
+    assert "<strong>Vint bidding charts.</strong>" in page  # a plain title still ends with a full stop
