@@ -426,6 +426,22 @@ def _trick_side(h, c, pos, leader, decl, lead, on_table, trump, moves):
 
 
 @jit(inline="always")
+def _trick_end(trick, led, trump, leader, p, decl, won, pending, moves):
+    """The end of the trick ``trick`` (uint64, its three cards; the first two by position in
+    ``moves[24]``, the last played by ``p``): ``(winner, the declarer's points from it, won,
+    pending)`` after it (docs/RULES.md §1.5-§1.7: marriage points declared before his first
+    trick count when he wins one)."""
+    w = p
+    best = trick_best(trick, led, trump)
+    for j in range(2):
+        if moves[_ROW24 + j] == best:
+            w = (leader + j) % 3
+    if w == decl:
+        return w, hand_points(trick) + pending, np.int64(1), np.int64(0)
+    return w, np.int64(0), won, pending
+
+
+@jit(inline="always")
 def _dominated(h, hand, live, c, pos, p, leader, decl, lead, on_table, trump, moves):
     """Whether another card of ``hand`` equivalent to ``c`` (:func:`_twins`) is at least as good
     for player ``p`` when the trick's side is settled (:func:`_trick_side`): the two win the same
@@ -648,18 +664,7 @@ def _search(h, pos, leader, decl, trump, lead, on_table, won, pending, alpha, be
         for k in range(n):
             c = moves[_MW * depth + k]
             cb = U64(1) << U64(c)
-            w = p
-            best = trick_best(on_table | cb, led, trump)
-            for j in range(2):
-                if moves[_ROW24 + j] == best:
-                    w = (leader + j) % 3
-            gain = 0
-            nwon = won
-            npend = pending
-            if w == decl:
-                gain = hand_points(on_table | cb) + pending
-                nwon = 1
-                npend = 0
+            w, gain, nwon, npend = _trick_end(on_table | cb, led, trump, leader, p, decl, won, pending, moves)
             h[p] = hand & ~cb
             e0, e1 = _key(h, _tag(w, decl, trump, nwon, npend))
             h[p] = hand
@@ -722,18 +727,7 @@ def _search(h, pos, leader, decl, trump, lead, on_table, won, pending, alpha, be
                                     wa - bonus, wb - bonus, keys, bounds, mask, moves, stats)
                 again, wa, wb = _research(maxing, v, wa, wb, alpha, beta)
         else:
-            trick = on_table | cb
-            w = p
-            best = trick_best(trick, led, trump)
-            for j in range(2):
-                if moves[_ROW24 + j] == best:
-                    w = (leader + j) % 3
-            gain = 0
-            nwon = won
-            if w == decl:
-                gain = hand_points(trick) + pending
-                nwon = 1
-                npend = 0
+            w, gain, nwon, npend = _trick_end(on_table | cb, led, trump, leader, p, decl, won, pending, moves)
             left = popcount(h[w])
             if left <= 2:
                 # The last two tricks inline: a call would cost more than their minimax.
