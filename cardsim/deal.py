@@ -305,4 +305,3 @@ def dealing_seconds(compiled, seed: int, n: int, budget: float = 0.5, max_deals:
     if k == 1:
         return 0.0
     return (time.perf_counter() - start) / (k - 1) * n
-
