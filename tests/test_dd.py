@@ -254,6 +254,7 @@ def test_501_search_in_any_window_is_fail_soft_and_exact_inside():
                 outside += 1
     assert inside > 150 and outside > 150
 
+
 def test_501_table_cutoffs_before_any_search_equal_minimax():
     """The enhanced transposition cut-off (the last player of a trick probes the table for the
     trick starts after each of his cards before searching any): positions of four and five
