@@ -212,3 +212,55 @@ def test_declarers_partner_leads_a_singleton_to_ruff():
     assert new == card("D9")
     assert old == card("S3")
     assert play(hand, 0, 0, HEARTS, 0, [])[0] == card("S3")
+
+
+def led_bits(*pairs):
+    """``voids`` bits (16 + 4·seat + suit) for (seat, suit) pairs: the seat has led the suit."""
+    out = 0
+    for seat, suit in pairs:
+        out |= 1 << (16 + 4 * seat + suit)
+    return out
+
+
+def test_declarer_and_defenders_return_the_suit_partner_led():
+    # Hearts trumps, declarer 0 out of trumps, no master: partner (seat 2) led diamonds earlier,
+    # so the declarer returns them (top of his doubleton) instead of low from his long spades.
+    hand = cards("D8", "D4", "S7", "S5", "S3", "C6")
+    played = ("D2", "D3", "D5", "D6")
+    new, old = play(hand, 0, 0, HEARTS, 0, [], played=played, voids=led_bits((2, DIAMONDS)))
+    assert new == card("D8")
+    assert old == card("S3")
+    # A defender (seat 1) returns his partner's (seat 3) suit as well.
+    assert play(hand, 1, 0, HEARTS, 1, [], played=played, voids=led_bits((3, DIAMONDS)))[0] == card("D8")
+    # Not into an opponent who has shown out of it (a ruff), and not the opponents' suit.
+    assert play(hand, 0, 0, HEARTS, 0, [], played=played,
+                voids=led_bits((2, DIAMONDS)) | void_bits((1, DIAMONDS)))[0] == card("S3")
+    assert play(hand, 0, 0, HEARTS, 0, [], played=played, voids=led_bits((1, DIAMONDS)))[0] == card("S3")
+    # The declarer's partner does not return the declarer's suit (it gained nothing).
+    assert play(hand, 2, 0, HEARTS, 2, [], played=played, voids=led_bits((0, DIAMONDS)))[0] == card("S3")
+
+
+def test_declarer_continues_the_side_suit_he_led():
+    # Declarer 0 (hearts trumps, none left) led spades before; with no master and nothing led by
+    # partner he continues them (top of his doubleton), not low from his longest suit.
+    hand = cards("S7", "S5", "D8", "D4", "D3", "C6")
+    new, old = play(hand, 0, 0, HEARTS, 0, [], played=("S2", "S3", "S4", "S8"), voids=led_bits((0, SPADES)))
+    assert new == card("S7")
+    assert old == card("D3")
+    assert play(hand, 0, 0, HEARTS, 0, [], played=("S2", "S3", "S4", "S8"))[0] == card("D3")
+
+
+def test_third_hand_keeps_high_cards_under_partners_led_honour():
+    # At no-trump the declarer (seat 0) leads the SQ (the SK unseen), second hand plays low: his
+    # partner (third hand) keeps his ace.  The default before this rule put it on (third hand
+    # high unless partner's card is sure); heuristic_v1 never overtakes a winning partner.
+    hand = cards("SA", "S5", "S2", "D7")
+    new, old = play(hand, 2, 0, NT, 0, ["SQ", "S3"])
+    assert new == card("S2")
+    assert old == card("S2")
+    # Partner's card is a jack or higher: a led ten still gets third hand's ace.
+    assert play(hand, 2, 0, NT, 0, ["ST", "S3"])[0] == card("SA")
+    # A defender does the same under his partner's honour.
+    assert play(hand, 1, 0, NT, 3, ["SQ", "S3"])[0] == card("S2")
+    # Under a low card led, third hand still plays high.
+    assert play(hand, 2, 0, NT, 0, ["S9", "S3"])[0] == card("SA")

@@ -171,7 +171,8 @@ def play_tricks(declarer, trump, hands, ids, params, rngs, plays, hand, trick, w
     ``winners`` (int64[13]) each trick's winning seat; ``hand`` (uint64[4]) and ``trick``
     (int64[4]) are work space; ``bid_suits`` (int64[4]), the first suit each seat bid, is part of
     every seat's view, and so are the suits each seat has shown out of (``voids``, int64 bits
-    4·seat + suit: it did not follow a lead of that suit).
+    4·seat + suit: it did not follow a lead of that suit) and the suits each seat has led (the
+    same word, bits 16 + 4·seat + suit).
     """
     hand[:] = hands
     played = U64(0)
@@ -186,7 +187,9 @@ def play_tricks(declarer, trump, hands, ids, params, rngs, plays, hand, trick, w
             led = -1 if k == 0 else trick[0] >> 4
             if (legal_plays(hand[seat], led) & b) == U64(0):
                 raise ValueError("strategy played an illegal card")
-            if k > 0 and (card >> 4) != led:
+            if k == 0:
+                voids |= 1 << (16 + 4 * seat + (card >> 4))
+            elif (card >> 4) != led:
                 voids |= 1 << (4 * seat + led)
             hand[seat] ^= b
             played |= b

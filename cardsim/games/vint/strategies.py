@@ -502,15 +502,50 @@ def _ruff_suit(hand, seat, declarer, trump, voids):
 
 
 @jit(inline="always")
+def _led_suit(hand, seat, who, trump, voids):
+    """A side suit that seat ``who`` has led (``voids`` bit 16 + 4·who + suit) and ``hand`` holds,
+    which neither ``who`` nor an opponent of ``seat`` has shown out of (bits 4·seat + suit); of
+    several, the one ``hand`` is shortest in (``who``'s length).  −1 if none."""
+    lho = (seat + 1) % 4
+    rho = (seat + 3) % 4
+    best = -1
+    best_len = 99
+    for s in range(4):
+        if s == trump or not ((voids >> (16 + 4 * who + s)) & 1):
+            continue
+        if (voids >> (4 * who + s)) & 1 or (voids >> (4 * lho + s)) & 1 or (voids >> (4 * rho + s)) & 1:
+            continue
+        n = popcount(U64(hand) & suit_mask(s))
+        if 0 < n < best_len:
+            best = s
+            best_len = n
+    return best
+
+
+@jit(inline="always")
+def _suit_return(hand, s, others, played):
+    """The card to lead in suit ``s`` of ``hand`` (non-empty): its master (the cheapest equal),
+    else :func:`_suit_lead` (top of a sequence or a doubleton, else low)."""
+    mine = U64(hand) & suit_mask(s)
+    top = highest_bit(mine)
+    if _is_master(top, others):
+        return _cheapest_equal(hand, top, played)
+    return _suit_lead(mine, played)
+
+
+@jit(inline="always")
 def heuristic_lead(hand, seat, declarer, trump, others, played, bid_suits, voids):
     """Lead to a trick (docs/RULES.md §2.3): the declarer draws trumps (master, else top of a
     sequence, else low); anyone leads his partner's
     bid side suit; then cash a master card (a defender from his longest suit, the declaring side
     from its shortest; at no-trump only from four cards or more while an unseen card of the
-    suit is out: a short ace is an entry); else a defender leads the best side suit
+    suit is out: a short ace is an entry); then the declarer and the defenders return a side
+    suit partner led, and the declarer continues one he led himself (:func:`_led_suit`,
+    :func:`_suit_return`); else a defender leads the best side suit
     (:func:`_defender_suit`), the declarer's partner holding trumps a singleton side suit, and
     the declaring side its longest side suit.  Top of a sequence, top of a doubleton, or low
-    (:func:`_suit_lead`); of equal cards the cheapest."""
+    (:func:`_suit_lead`); of equal cards the cheapest.  ``voids`` (int64): bit 4·seat + suit
+    per suit a seat did not follow, bit 16 + 4·seat + suit per suit a seat led."""
     defending = (seat % 2) != (declarer % 2)
     if trump < NT and not defending:
         s = _ruff_suit(hand, seat, declarer, trump, voids)
@@ -553,6 +588,14 @@ def heuristic_lead(hand, seat, declarer, trump, others, played, bid_suits, voids
                 best_len = key
     if best >= 0:
         return _cheapest_equal(hand, best, played)
+    # Partner led from his length (or his honours): return it.  The declarer's partner gains
+    # nothing by returning the declarer's suit (measured), so he does not.
+    if defending or seat == declarer:
+        s = _led_suit(hand, seat, (seat + 2) % 4, trump, voids)
+        if s < 0 and seat == declarer:
+            s = _led_suit(hand, seat, seat, trump, voids)
+        if s >= 0:
+            return _suit_return(hand, s, others, played)
     if defending:
         avoid = 0
         ds = bid_suits[declarer]
@@ -609,10 +652,12 @@ def _discard(hand, trump, others):
 def heuristic_card(hand, seat, declarer, trump, leader, trick, n, played, bid_suits, voids):
     """Card play by the book (docs/RULES.md §2.3): second hand low (but cover an honour; the
     declaring side only with a master), third hand
-    high unless partner's card is a sure winner, fourth hand wins cheaply, never overtake or
+    high unless partner's card is a sure winner or an honour he led that holds the trick, fourth hand wins cheaply, never overtake or
     ruff a partner's sure winner, ruff (or over-ruff) when void, discard from worthless suits;
     of equal cards always the cheapest.  ``played``: every card seen played so far (uint64);
-    ``bid_suits``: int64[4], the first suit (0..3) each seat bid in the auction, −1 for none."""
+    ``bid_suits``: int64[4], the first suit (0..3) each seat bid in the auction, −1 for none;
+    ``voids`` (int64): bit 4·seat + suit per suit a seat has not followed, bit 16 + 4·seat + suit
+    per suit a seat has led (:func:`.engine.play_tricks`)."""
     others = ~(U64(played) | U64(hand)) & FULL_DECK
     if n == 0:
         return heuristic_lead(hand, seat, declarer, trump, others, played, bid_suits, voids)
@@ -637,6 +682,10 @@ def heuristic_card(hand, seat, declarer, trump, leader, trick, n, played, bid_su
             return lowest_bit(follow)
         if n == 3:
             return lowest_bit(beat)
+        # Partner led an honour that holds the trick: likely the top of a sequence, so third hand
+        # keeps his own high cards (no partner sees the other's hand in Vint).
+        if partner_winning and wi == 0 and (w & 15) >= JACK:
+            return lowest_bit(follow)
         # Third hand high: the cheapest card that beats every unseen card of the suit, else the
         # highest (its cheapest equal).
         theirs = others & suit_mask(led)
