@@ -502,35 +502,30 @@ def _ruff_suit(hand, seat, declarer, trump, voids):
 
 
 @jit(inline="always")
-def _led_suit(hand, seat, who, trump, voids):
-    """A side suit that seat ``who`` has led (``voids`` bit 16 + 4·who + suit) and ``hand`` holds,
-    which neither ``who`` nor an opponent of ``seat`` has shown out of (bits 4·seat + suit); of
-    several, the one ``hand`` is shortest in (``who``'s length).  −1 if none."""
+def _return_suit(hand, seat, declarer, trump, voids):
+    """A side suit to return (−1 if none): one partner has led (``voids`` bit 16 + 4·partner +
+    suit), else, for the declarer, one he led himself; ``hand`` holds it and neither the leader
+    nor an opponent of ``seat`` has shown out of it (bits 4·seat + suit); of several, the one
+    ``hand`` is shortest in (the leader's length).  The declarer's partner does not return the
+    declarer's suit (it gained nothing, docs/strategy-quality.md)."""
     lho = (seat + 1) % 4
     rho = (seat + 3) % 4
-    best = -1
-    best_len = 99
-    for s in range(4):
-        if s == trump or not ((voids >> (16 + 4 * who + s)) & 1):
-            continue
-        if (voids >> (4 * who + s)) & 1 or (voids >> (4 * lho + s)) & 1 or (voids >> (4 * rho + s)) & 1:
-            continue
-        n = popcount(U64(hand) & suit_mask(s))
-        if 0 < n < best_len:
-            best = s
-            best_len = n
-    return best
-
-
-@jit(inline="always")
-def _suit_return(hand, s, others, played):
-    """The card to lead in suit ``s`` of ``hand`` (non-empty): its master (the cheapest equal),
-    else :func:`_suit_lead` (top of a sequence or a doubleton, else low)."""
-    mine = U64(hand) & suit_mask(s)
-    top = highest_bit(mine)
-    if _is_master(top, others):
-        return _cheapest_equal(hand, top, played)
-    return _suit_lead(mine, played)
+    for k in range(2):
+        who = (seat + 2) % 4 if k == 0 else seat
+        best = -1
+        best_len = 99
+        for s in range(4):
+            if s == trump or not ((voids >> (16 + 4 * who + s)) & 1):
+                continue
+            if (voids >> (4 * who + s)) & 1 or (voids >> (4 * lho + s)) & 1 or (voids >> (4 * rho + s)) & 1:
+                continue
+            n = popcount(U64(hand) & suit_mask(s))
+            if 0 < n < best_len:
+                best = s
+                best_len = n
+        if best >= 0 or seat != declarer:
+            return best
+    return -1
 
 
 @jit(inline="always")
@@ -540,8 +535,8 @@ def heuristic_lead(hand, seat, declarer, trump, others, played, bid_suits, voids
     bid side suit; then cash a master card (a defender from his longest suit, the declaring side
     from its shortest; at no-trump only from four cards or more while an unseen card of the
     suit is out: a short ace is an entry); then the declarer and the defenders return a side
-    suit partner led, and the declarer continues one he led himself (:func:`_led_suit`,
-    :func:`_suit_return`); else a defender leads the best side suit
+    suit partner led, and the declarer continues one he led himself (:func:`_return_suit`);
+    else a defender leads the best side suit
     (:func:`_defender_suit`), the declarer's partner holding trumps a singleton side suit, and
     the declaring side its longest side suit.  Top of a sequence, top of a doubleton, or low
     (:func:`_suit_lead`); of equal cards the cheapest.  ``voids`` (int64): bit 4·seat + suit
@@ -588,15 +583,12 @@ def heuristic_lead(hand, seat, declarer, trump, others, played, bid_suits, voids
                 best_len = key
     if best >= 0:
         return _cheapest_equal(hand, best, played)
-    # Partner led from his length (or his honours): return it.  The declarer's partner gains
-    # nothing by returning the declarer's suit (measured), so he does not.
+    # Partner led from his length (or his honours): return it.  Its masters were cashed above
+    # unless kept as entries at no-trump, so no master is cashed here.
+    best_suit = -1
     if defending or seat == declarer:
-        s = _led_suit(hand, seat, (seat + 2) % 4, trump, voids)
-        if s < 0 and seat == declarer:
-            s = _led_suit(hand, seat, seat, trump, voids)
-        if s >= 0:
-            return _suit_return(hand, s, others, played)
-    if defending:
+        best_suit = _return_suit(hand, seat, declarer, trump, voids)
+    if best_suit < 0 and defending:
         avoid = 0
         ds = bid_suits[declarer]
         if ds >= 0:
@@ -604,22 +596,22 @@ def heuristic_lead(hand, seat, declarer, trump, others, played, bid_suits, voids
         ds = bid_suits[(declarer + 2) % 4]
         if ds >= 0:
             avoid |= 1 << ds
-        s = _defender_suit(hand, trump, others, avoid)
-        if s >= 0:
-            return _suit_lead(U64(hand) & suit_mask(s), played)
-        return lowest_bit(hand)
-    best_suit = -1
-    best_len = -1
-    for s in range(4):
-        n = popcount(U64(hand) & suit_mask(s))
-        if n > 0 and s != trump and n > best_len:
-            best_suit = s
-            best_len = n
-        # The declarer's partner (the short trump hand) leads a singleton to ruff it later.
-        if n == 1 and s != trump and trump < NT and seat != declarer and (U64(hand) & suit_mask(trump)) != U64(0):
-            return lowest_bit(U64(hand) & suit_mask(s))
+        best_suit = _defender_suit(hand, trump, others, avoid)
+        if best_suit < 0:
+            return lowest_bit(hand)
     if best_suit < 0:
-        return lowest_bit(hand)
+        best_len = -1
+        for s in range(4):
+            n = popcount(U64(hand) & suit_mask(s))
+            if n > 0 and s != trump and n > best_len:
+                best_suit = s
+                best_len = n
+            # The declarer's partner (the short trump hand) leads a singleton to ruff it later.
+            if n == 1 and s != trump and trump < NT and seat != declarer and (U64(hand) & suit_mask(trump)) != U64(0):
+                return lowest_bit(U64(hand) & suit_mask(s))
+        if best_suit < 0:
+            return lowest_bit(hand)
+    # One call site: every inlined copy of _suit_lead costs compile time.
     return _suit_lead(U64(hand) & suit_mask(best_suit), played)
 
 
@@ -651,10 +643,10 @@ def _discard(hand, trump, others):
 @jit(inline="always")
 def heuristic_card(hand, seat, declarer, trump, leader, trick, n, played, bid_suits, voids):
     """Card play by the book (docs/RULES.md §2.3): second hand low (but cover an honour; the
-    declaring side only with a master), third hand
-    high unless partner's card is a sure winner or an honour he led that holds the trick, fourth hand wins cheaply, never overtake or
-    ruff a partner's sure winner, ruff (or over-ruff) when void, discard from worthless suits;
-    of equal cards always the cheapest.  ``played``: every card seen played so far (uint64);
+    declaring side only with a master), third hand high unless partner's card is a sure winner
+    or an honour (J or higher) he led that holds the trick, fourth hand wins cheaply, never
+    overtake or ruff a partner's sure winner, ruff (or over-ruff) when void, discard from
+    worthless suits; of equal cards always the cheapest.  ``played``: every card seen played so far (uint64);
     ``bid_suits``: int64[4], the first suit (0..3) each seat bid in the auction, −1 for none;
     ``voids`` (int64): bit 4·seat + suit per suit a seat has not followed, bit 16 + 4·seat + suit
     per suit a seat has led (:func:`.engine.play_tricks`)."""
