@@ -85,7 +85,7 @@ def random_play_view(rng):
         if n % 3 == 2:
             seat, trick, led, leader = winner, U64(0), -1, winner
             won[seat] += 1
-    legal = legal_plays(hands[seat], -1 if led < 0 else led >> 4, trump)
+    legal = U64(legal_plays(hands[seat], -1 if led < 0 else led >> 4, trump))  # uint64, as in the engine
     decl_pos = (declarer - leader) % 3
     return (seat, hands[seat], legal, trick, led, trump, played, seat == declarer, won[seat] > 0, decl_pos,
             declarer, seen)

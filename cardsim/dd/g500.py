@@ -544,8 +544,9 @@ def _search(h, trick, pos, leader, led, denom, alpha, beta, keys, bounds, moves,
             return lo
         a0 = max(alpha, lo)
         b0 = min(beta, hi)
-        # At pos -1 ``led`` carries the lead to try first.
-        v = _search(h, trick, _NEG, leader, hint, denom, a0, b0, keys, bounds, moves, stats)
+        # At pos -1 ``led`` carries the lead to try first.  np.int64(hint): ``hint`` alone types
+        # as Literal[int](-1) on one path of _probe and compiled the recursion a second time.
+        v = _search(h, trick, _NEG, leader, np.int64(hint), denom, a0, b0, keys, bounds, moves, stats)
         w = U64(moves[40, _W])
         depth = 40 - popcount(out)
         # The search's own bound holds because of its cards alone: store it with them.

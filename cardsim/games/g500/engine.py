@@ -372,10 +372,12 @@ def simulate_kernel(seed, start, count, ids, params, scoring, target, out):
     """Independent deals ``start .. start+count-1`` of ``seed`` into ``out`` (int64[count, R_LEN])."""
     deck, hands, eff, states, trick, no_force = _scratch()
     no_trace = np.empty(0, dtype=np.int64)
+    # np.int64(...), not bare literals: a literal argument would compile run_deal and play_deal
+    # once more, for its literal type (numba specializes on Literal[int]).
     for i in range(count):
         key = deal_key(U64(seed), start + i)
-        run_deal(key, -1, ids, params, scoring, target, 0, 0, deck, hands, eff, states, trick,
-                 no_trace, out[i], no_force)
+        run_deal(key, np.int64(-1), ids, params, scoring, target, np.int64(0), np.int64(0), deck, hands, eff,
+                 states, trick, no_trace, out[i], no_force)
 
 
 @jit
@@ -384,7 +386,7 @@ def trace_kernel(seed, deal_ids, ids, params, scoring, target, before0, before1,
     deck, hands, eff, states, trick, no_force = _scratch()
     for i in range(deal_ids.shape[0]):
         key = deal_key(U64(seed), deal_ids[i])
-        run_deal(key, -1, ids, params, scoring, target, before0, before1, deck, hands, eff, states, trick,
+        run_deal(key, np.int64(-1), ids, params, scoring, target, before0, before1, deck, hands, eff, states, trick,
                  traces[i], out[i], no_force)
 
 
@@ -427,8 +429,8 @@ def match_kernel(seed, start, count, ids, params, scoring, target, max_deals, ma
         seed_stream(first, mk, 0)
         dealer = randbelow(first, 4)
         first_dealer = dealer
-        s0 = 0
-        s1 = 0
+        s0 = np.int64(0)  # not a literal 0: see simulate_kernel
+        s1 = np.int64(0)
         thrown = 0
         winner = -1
         j = 0

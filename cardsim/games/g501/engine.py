@@ -425,7 +425,8 @@ def play_deal(hands0, talon, dealer, seats, sids, params, scores, st, res, trace
     ``hands0``: uint64[4] dealt hands; ``talon``: uint64; ``sids`` (int64[seats]) /
     ``params`` (float64[seats, N_PARAMS]): the seats' strategy ids and parameter rows;
     ``scores``: int64[4] scores before the deal (read by the blind policies); ``st``:
-    uint64[5, 1] streams (row 1 + seat = that seat's).  When ``tracing`` the calls, contract
+    uint64[5, 1] streams (row 1 + seat = that seat's).  When ``tracing`` (a bool, passed typed:
+    ``np.bool_(...)`` in jitted callers, see simulate_kernel) the calls, contract
     and cards are written to ``trace`` (int32[TRACE_LEN], constants.T_*).  ``scratch`` is the
     tuple made by ``make_scratch``; ``forced`` (int64[F_LEN], ``NO_FORCE``: nothing) what a
     question forces.  The phases in order: begin_deal, run_auction (or forced_auction),
@@ -559,10 +560,13 @@ def simulate_kernel(seed, start, count, seats, sids, params, scores, out):
     trace = np.zeros(1, dtype=np.int32)
     scratch = make_scratch()
     no_force = np.zeros(F_LEN, dtype=np.int64)
+    # np.int64(-1) and np.bool_(False), not bare constants: a literal argument compiles the
+    # whole of play_deal once more for its literal type; typed, every kernel and
+    # records.match_records (which calls from Python) share one compiled deal.
     for i in range(count):
         key = deal_key(seed, start + i)
-        dealer, talon = shuffle_and_deal(key, seats, -1, deck, hands, st)
-        play_deal(hands, talon, dealer, seats, sids, params, scores, st, res, trace, False, scratch, no_force)
+        dealer, talon = shuffle_and_deal(key, seats, np.int64(-1), deck, hands, st)
+        play_deal(hands, talon, dealer, seats, sids, params, scores, st, res, trace, np.bool_(False), scratch, no_force)
         out[i].deal = start + i
         _fill_record(res, dealer, scores, hands, talon, out[i])
 
@@ -577,12 +581,12 @@ def trace_kernel(seed, deal_ids, seats, sids, params, scores, traces, dealers, h
     no_force = np.zeros(F_LEN, dtype=np.int64)
     for i in range(deal_ids.shape[0]):
         key = deal_key(seed, deal_ids[i])
-        dealer, talon = shuffle_and_deal(key, seats, -1, deck, hands, st)
+        dealer, talon = shuffle_and_deal(key, seats, np.int64(-1), deck, hands, st)
         dealers[i] = dealer
         talons[i] = talon
         for s in range(4):
             hands_out[i, s] = hands[s]
-        play_deal(hands, talon, dealer, seats, sids, params, scores, st, results[i], traces[i], True, scratch,
+        play_deal(hands, talon, dealer, seats, sids, params, scores, st, results[i], traces[i], np.bool_(True), scratch,
                   no_force)
 
 
@@ -595,7 +599,7 @@ def deal_kernel(seed, start, count, seats):
     acc = U64(0)
     for i in range(count):
         key = deal_key(seed, start + i)
-        dealer, talon = shuffle_and_deal(key, seats, -1, deck, hands, st)
+        dealer, talon = shuffle_and_deal(key, seats, np.int64(-1), deck, hands, st)
         acc ^= (hands[0] * U64(3) + hands[1] * U64(5) + hands[2] * U64(7) + talon) + U64(dealer)
     return acc
 
@@ -633,7 +637,8 @@ def match_kernel(seed, start, count, seats, sids, params, start_scores, first_de
             dealer, talon = shuffle_and_deal(key, seats, dealer, deck, hands, st)
             if j == 0:
                 first = dealer
-            play_deal(hands, talon, dealer, seats, sids, params, scores, st, res, trace, False, scratch, no_force)
+            play_deal(hands, talon, dealer, seats, sids, params, scores, st, res, trace, np.bool_(False), scratch,
+                      no_force)
             if nd >= drows.shape[0]:
                 return -1
             row = drows[nd]
@@ -689,7 +694,7 @@ def finish_game(mkey, seats, dealer, scores, sids, params, deck, hands, st, res,
     j = 1
     while not over and j < MAX_MATCH_DEALS:
         dealer, talon = shuffle_and_deal(deal_key(mkey, j), seats, dealer, deck, hands, st)
-        play_deal(hands, talon, dealer, seats, sids, params, scores, st, res, trace, False, scratch, no_force)
+        play_deal(hands, talon, dealer, seats, sids, params, scores, st, res, trace, np.bool_(False), scratch, no_force)
         over = apply_deltas(res, scores, seats)
         dealer = (dealer + 1) % seats
         j += 1
@@ -712,7 +717,8 @@ def given_kernel(seed, start, dealers, hands_in, talons, seats, sids, params, sc
         seed_streams(st, deal_key(seed, start + i))
         for s in range(4):
             hands[s] = hands_in[i, s]
-        play_deal(hands, talons[i], dealers[i], seats, sids, params, scores0, st, res, trace, False, scratch, forced)
+        play_deal(hands, talons[i], dealers[i], seats, sids, params, scores0, st, res, trace, np.bool_(False), scratch,
+                  forced)
         out[i].deal = start + i
         _fill_record(res, dealers[i], scores0, hands, talons[i], out[i])
         ok[i] = res[R_FORCED_OK] == 1
@@ -736,4 +742,4 @@ def trace_given(seed, deal, dealer, hands_in, talon, seats, sids, params, scores
     seed_streams(st, deal_key(seed, deal))
     for s in range(4):
         hands[s] = hands_in[s]
-    play_deal(hands, talon, dealer, seats, sids, params, scores0, st, res, trace, True, scratch, forced)
+    play_deal(hands, talon, dealer, seats, sids, params, scores0, st, res, trace, np.bool_(True), scratch, forced)

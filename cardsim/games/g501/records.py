@@ -142,7 +142,8 @@ def match_records(seed: int, match: int, setup: Setup, before=None, dealer=None)
     for j in range(E.MAX_MATCH_DEALS):
         key = np.uint64(deal_key(mkey, np.int64(j)))
         d, talon = E.shuffle_and_deal(key, np.int64(seats), np.int64(d), deck, hands, st)
-        E.play_deal(hands, talon, d, np.int64(seats), sids, params, scores, st, res, trace, True, scratch, no_force)
+        E.play_deal(hands, np.uint64(talon), d, np.int64(seats), sids, params, scores, st, res, trace, True, scratch,
+                    no_force)
         rec = record_of(trace, res, int(d), hands, talon, seats, [int(x) for x in scores[:seats]], True)
         rec["source"] = source_of(setup, seed_u, j, match=match)
         out.append(rec)

@@ -321,7 +321,8 @@ def simulate_rows(seed, start, count, ids, params, base_deck, rows):
     zero = np.zeros(2, dtype=np.int64)
     for i in range(count):
         key = deal_key(seed, start + i)
-        dealer = deal_cards(key, -1, base_deck, deck, hands)
+        # np.int64(-1), not a bare -1: a literal argument compiles a jitted callee once more.
+        dealer = deal_cards(key, np.int64(-1), base_deck, deck, hands)
         run_deal(key, dealer, hands, ids, params, zero, zero, rngs, calls, plays, score, info, work_hands, work,
                      no_force)
         fill_row(rows, i, start + i, dealer, hands, score, info, calls)
@@ -366,7 +367,7 @@ def deal_only(seed, start, count, base_deck):
     check = U64(0)
     for i in range(count):
         key = deal_key(seed, start + i)
-        deal_cards(key, -1, base_deck, deck, hands)
+        deal_cards(key, np.int64(-1), base_deck, deck, hands)
         check ^= hands[0] ^ (hands[1] << U64(1))
     return check
 
@@ -383,7 +384,7 @@ def trace_deal(key, dealer_override, ids, params, below, games, base_deck, hands
     dealer = deal_cards(key, dealer_override, base_deck, deck, hands)
     run_deal(key, dealer, hands, ids, params, below, games, rngs, calls, plays, score, info, work_hands, work,
              forced)
-    fill_row(rows, 0, 0, dealer, hands, score, info, calls)
+    fill_row(rows, np.int64(0), np.int64(0), dealer, hands, score, info, calls)
     return dealer
 
 
@@ -400,7 +401,9 @@ def play_rubbers(seed, start, count, ids, params, base_deck, rubber_rows, deal_r
     deck, hands, rngs, work_hands, work, calls, plays, score, info, no_force = workspace()
     below = np.zeros(2, dtype=np.int64)
     games = np.zeros(2, dtype=np.int64)
-    n = 0
+    # Typed counters, not literal 0s: numba's type inference first meets ``n`` and ``j`` as
+    # Literal[int](0) and compiles fill_row once more for them.
+    n = np.int64(0)
     for m in range(count):
         mkey = match_key(seed, start + m)
         below[:] = 0
@@ -409,7 +412,7 @@ def play_rubbers(seed, start, count, ids, params, base_deck, rubber_rows, deal_r
         points1 = 0
         voids = 0
         dealer = -1
-        j = 0
+        j = np.int64(0)
         finished = True
         while True:
             if j >= MAX_RUBBER_DEALS:
