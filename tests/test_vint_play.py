@@ -3,7 +3,7 @@ hand-made positions, each checked against what heuristic_v1 (the old default) do
 import numpy as np
 
 from cardsim.games.vint import strategies as S
-from cardsim.games.vint.rules import NT, PASS, bid_call, first_bid_suits
+from cardsim.games.vint.rules import LED_SHIFT, NT, PASS, bid_call, first_bid_suits
 
 SUITS = "SCDH"
 RANKS = "23456789TJQKA"
@@ -215,10 +215,10 @@ def test_declarers_partner_leads_a_singleton_to_ruff():
 
 
 def led_bits(*pairs):
-    """``voids`` bits (16 + 4·seat + suit) for (seat, suit) pairs: the seat has led the suit."""
+    """``voids`` bits (LED_SHIFT + 4·seat + suit) for (seat, suit) pairs: the seat has led the suit."""
     out = 0
     for seat, suit in pairs:
-        out |= 1 << (16 + 4 * seat + suit)
+        out |= 1 << (LED_SHIFT + 4 * seat + suit)
     return out
 
 

@@ -16,7 +16,7 @@ seat's view: its ``hand`` (uint64), the ``calls`` so far (int64[ncalls] used), t
 the auction showed: ``bid_suits`` (int64[4]), the first suit each seat bid, −1 for none
 (:func:`.rules.first_bid_suits`, computed once a deal), and what the play showed: ``voids``
 (int64), bit 4·seat + suit set once that seat has not followed a lead of that suit, and bit
-16 + 4·seat + suit once that seat has led that suit.  An id with no
+LED_SHIFT + 4·seat + suit (16, :data:`.rules.LED_SHIFT`) once that seat has led that suit.  An id with no
 branch raises ``ValueError(UNHANDLED, decision, sid, seat)`` through
 :func:`cardsim.strategies.unhandled.unhandled` (out of line: it keeps the hot path fast), which
 the Python surface reports as a :class:`~cardsim.strategies.registry.StrategyError`.
@@ -50,7 +50,7 @@ def choose_call(sid, params, rngs, hand, seat, calls, ncalls, current, current_b
 def choose_card(sid, params, rngs, hand, seat, declarer, trump, leader, trick, n, played, bid_suits, voids):
     """The card (index) strategy ``sid`` plays from ``hand``; ``trick[:n]`` is on the table,
     ``bid_suits`` (int64[4]) the first suit each seat bid (−1: none) and ``voids`` (int64) the
-    suits each seat has shown out of (bit 4·seat + suit) and has led (bit 16 + 4·seat + suit)."""
+    suits each seat has shown out of (bit 4·seat + suit) and has led (bit LED_SHIFT + 4·seat + suit)."""
     if sid == HEURISTIC:
         return heuristic_card(hand, seat, declarer, trump, leader, trick, n, played, bid_suits, voids)
     if sid == HEURISTIC_V1:

@@ -14,7 +14,7 @@ from cardsim.games.forced import (F_CALL, F_KIND, F_NPREFIX, F_PREFIX, F_SEAT, F
 from cardsim.cards import popcount, suit_mask
 from cardsim.rng import deal_key, match_key, randbelow, seed_stream, shuffle
 
-from .rules import (MAX_CALL, MAX_CALLS, N_SCORE, N_TRICKS, NT, PASS, S_ABOVE, S_ACES, S_AFTER_BELOW,
+from .rules import (LED_SHIFT, MAX_CALL, MAX_CALLS, N_SCORE, N_TRICKS, NT, PASS, S_ABOVE, S_ACES, S_AFTER_BELOW,
                     S_AFTER_GAMES, S_BELOW, S_BID_SLAM, S_CROSSING, S_GAME, S_GAME_WON_BY, S_HONOURS,
                     S_MADE, S_PENALTY, S_RUBBER_WON_BY, S_SLAM, S_TOTAL, S_TRICKS, CLOSING_PASSES,
                     VOID_PASSES, aces_held, call_denomination, call_level, first_bid_suits, high_card_points,
@@ -172,7 +172,7 @@ def play_tricks(declarer, trump, hands, ids, params, rngs, plays, hand, trick, w
     (int64[4]) are work space; ``bid_suits`` (int64[4]), the first suit each seat bid, is part of
     every seat's view, and so are the suits each seat has shown out of (``voids``, int64 bits
     4·seat + suit: it did not follow a lead of that suit) and the suits each seat has led (the
-    same word, bits 16 + 4·seat + suit).
+    same word, bits LED_SHIFT + 4·seat + suit).
     """
     hand[:] = hands
     played = U64(0)
@@ -188,7 +188,7 @@ def play_tricks(declarer, trump, hands, ids, params, rngs, plays, hand, trick, w
             if (legal_plays(hand[seat], led) & b) == U64(0):
                 raise ValueError("strategy played an illegal card")
             if k == 0:
-                voids |= 1 << (16 + 4 * seat + (card >> 4))
+                voids |= 1 << (LED_SHIFT + 4 * seat + (card >> 4))
             elif (card >> 4) != led:
                 voids |= 1 << (4 * seat + led)
             hand[seat] ^= b

@@ -30,6 +30,9 @@ CLOSING_PASSES = 12
 GAME_THRESHOLD = 500
 MAX_CALLS = 512
 """Upper bound on calls in one auction: 35 bids each followed by at most 11 passes, plus 12."""
+LED_SHIFT = 16
+"""The play view's ``voids`` word (int64): bit 4·seat + suit once a seat has not followed a lead
+of that suit, bit LED_SHIFT + 4·seat + suit once it has led that suit (engine.play_tricks)."""
 
 ACE, KING, QUEEN, JACK, TEN = 12, 11, 10, 9, 8
 ACES = U64((1 << ACE) | (1 << (16 + ACE)) | (1 << (32 + ACE)) | (1 << (48 + ACE)))

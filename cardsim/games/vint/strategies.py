@@ -19,8 +19,8 @@ from cardsim.cards import bits_above, highest_bit, lowest_bit, popcount, suit_ma
 from cardsim.rng import choose_bit, randbelow, uniform
 from cardsim.strategies.registry import Registry
 
-from .rules import (ACE, HONOURS_LANE, JACK, MAX_CALL, NT, PASS, TEN, bid_call, call_denomination, call_level,
-                    high_card_points, legal_plays, winning_index)
+from .rules import (ACE, HONOURS_LANE, JACK, LED_SHIFT, MAX_CALL, NT, PASS, TEN, bid_call, call_denomination,
+                    call_level, high_card_points, legal_plays, winning_index)
 
 U64 = np.uint64
 
@@ -503,7 +503,7 @@ def _ruff_suit(hand, seat, declarer, trump, voids):
 
 @jit(inline="always")
 def _return_suit(hand, seat, declarer, trump, voids):
-    """A side suit to return (−1 if none): one partner has led (``voids`` bit 16 + 4·partner +
+    """A side suit to return (−1 if none): one partner has led (``voids`` bit LED_SHIFT + 4·partner +
     suit), else, for the declarer, one he led himself; ``hand`` holds it and neither the leader
     nor an opponent of ``seat`` has shown out of it (bits 4·seat + suit); of several, the one
     ``hand`` is shortest in (the leader's length).  The declarer's partner does not return the
@@ -515,7 +515,7 @@ def _return_suit(hand, seat, declarer, trump, voids):
         best = -1
         best_len = 99
         for s in range(4):
-            if s == trump or not ((voids >> (16 + 4 * who + s)) & 1):
+            if s == trump or not ((voids >> (LED_SHIFT + 4 * who + s)) & 1):
                 continue
             if (voids >> (4 * who + s)) & 1 or (voids >> (4 * lho + s)) & 1 or (voids >> (4 * rho + s)) & 1:
                 continue
@@ -540,7 +540,7 @@ def heuristic_lead(hand, seat, declarer, trump, others, played, bid_suits, voids
     (:func:`_defender_suit`), the declarer's partner holding trumps a singleton side suit, and
     the declaring side its longest side suit.  Top of a sequence, top of a doubleton, or low
     (:func:`_suit_lead`); of equal cards the cheapest.  ``voids`` (int64): bit 4·seat + suit
-    per suit a seat did not follow, bit 16 + 4·seat + suit per suit a seat led."""
+    per suit a seat did not follow, bit LED_SHIFT + 4·seat + suit per suit a seat led."""
     defending = (seat % 2) != (declarer % 2)
     if trump < NT and not defending:
         s = _ruff_suit(hand, seat, declarer, trump, voids)
@@ -648,7 +648,7 @@ def heuristic_card(hand, seat, declarer, trump, leader, trick, n, played, bid_su
     overtake or ruff a partner's sure winner, ruff (or over-ruff) when void, discard from
     worthless suits; of equal cards always the cheapest.  ``played``: every card seen played so far (uint64);
     ``bid_suits``: int64[4], the first suit (0..3) each seat bid in the auction, −1 for none;
-    ``voids`` (int64): bit 4·seat + suit per suit a seat has not followed, bit 16 + 4·seat + suit
+    ``voids`` (int64): bit 4·seat + suit per suit a seat has not followed, bit LED_SHIFT + 4·seat + suit
     per suit a seat has led (:func:`.engine.play_tricks`)."""
     others = ~(U64(played) | U64(hand)) & FULL_DECK
     if n == 0:
