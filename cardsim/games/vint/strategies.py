@@ -330,6 +330,20 @@ def _lowest_discard(hand, trump):
 
 
 @jit(inline="always")
+def _longest_side_suit(hand, trump):
+    """The suit other than ``trump`` (0..3, NT: any) that ``hand`` holds most cards of, the
+    lowest-numbered one on equal length; −1 if ``hand`` holds only trumps."""
+    best_suit = -1
+    best_len = -1
+    for s in range(4):
+        n = popcount(U64(hand) & suit_mask(s))
+        if n > 0 and s != trump and n > best_len:
+            best_suit = s
+            best_len = n
+    return best_suit
+
+
+@jit(inline="always")
 def heuristic_lead_v1(hand, seat, declarer, trump, others):
     """heuristic_v1's lead of a trick: declarer draws trumps; cash a master card; else lead from the
     longest side suit, top of a touching honour sequence or low."""
@@ -356,13 +370,7 @@ def heuristic_lead_v1(hand, seat, declarer, trump, others):
                 best_len = n
     if best >= 0:
         return best
-    best_suit = -1
-    best_len = -1
-    for s in range(4):
-        n = popcount(U64(hand) & suit_mask(s))
-        if n > 0 and s != trump and n > best_len:
-            best_suit = s
-            best_len = n
+    best_suit = _longest_side_suit(hand, trump)
     if best_suit < 0:
         return highest_bit(hand)
     mine = U64(hand) & suit_mask(best_suit)
@@ -600,15 +608,12 @@ def heuristic_lead(hand, seat, declarer, trump, others, played, bid_suits, voids
         if best_suit < 0:
             return lowest_bit(hand)
     if best_suit < 0:
-        best_len = -1
-        for s in range(4):
-            n = popcount(U64(hand) & suit_mask(s))
-            if n > 0 and s != trump and n > best_len:
-                best_suit = s
-                best_len = n
-            # The declarer's partner (the short trump hand) leads a singleton to ruff it later.
-            if n == 1 and s != trump and trump < NT and seat != declarer and (U64(hand) & suit_mask(trump)) != U64(0):
-                return lowest_bit(U64(hand) & suit_mask(s))
+        # The declarer's partner (the short trump hand) leads a singleton to ruff it later.
+        if trump < NT and seat != declarer and (U64(hand) & suit_mask(trump)) != U64(0):
+            for s in range(4):
+                if s != trump and popcount(U64(hand) & suit_mask(s)) == 1:
+                    return lowest_bit(U64(hand) & suit_mask(s))
+        best_suit = _longest_side_suit(hand, trump)
         if best_suit < 0:
             return lowest_bit(hand)
     # One call site: every inlined copy of _suit_lead costs compile time.
