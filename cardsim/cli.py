@@ -104,8 +104,29 @@ def _add_setup(p):
     p.add_argument("--rule", action="append", metavar="NAME=VALUE", help="rule option (repeatable)")
 
 
+class _StoreOnce(argparse.Action):
+    """An option that takes one value: given twice, it is an error rather than the last one
+    silently winning (``evaluate --where A --where B`` would otherwise answer a question about
+    B alone).  Options meant to repeat say so (``action="append"``)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        seen = namespace.__dict__.setdefault("_given", set())
+        if self.dest in seen:
+            shown = "/".join(self.option_strings)
+            hint = " (put every class in one, separated by commas)" if self.dest == "where" else ""
+            parser.error(f"argument {shown}: given more than once{hint}")
+        seen.add(self.dest)
+        setattr(namespace, self.dest, values)
+
+
 class _Parser(argparse.ArgumentParser):
-    """argparse with one-line errors (exit code 2), as every cardsim error is."""
+    """argparse with one-line errors (exit code 2), as every cardsim error is, and options that
+    take one value given once (:class:`_StoreOnce`)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.register("action", None, _StoreOnce)
+        self.register("action", "store", _StoreOnce)
 
     def error(self, message):
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
