@@ -463,9 +463,10 @@ def _check_same_run(folder: Path, old: dict, manifest: dict) -> None:
                           "choose another path or remove it")
 
 
-def _writable_folder(folder: Path) -> None:
+def _writable_folder(folder: Path, target: Path | None = None) -> None:
     """Create ``folder`` (and its parents) and check that a file can be written in it; OutputError
-    naming the file that stands where a folder is needed, or the system's reason."""
+    naming the file that stands where a folder is needed, or the system's reason (and ``target``,
+    the file the user asked for in that folder, if given)."""
     for above in (folder, *folder.parents):
         if above.exists():
             if not above.is_dir():
@@ -473,15 +474,55 @@ def _writable_folder(folder: Path) -> None:
             break
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        probe = folder / ".write-test"
+        probe = folder / f".write-test-{os.getpid()}"  # two runs may probe the same folder at once
         probe.write_text("")
         probe.unlink()
     except OSError as exc:
+        if target is not None:
+            raise OutputError(f"cannot write {target}: the folder {folder} does not take new files "
+                              f"({exc.strerror or exc})") from None
         raise OutputError(f"cannot write {folder}: {exc.strerror or exc}") from None
 
 
+_CLAIMS: dict[Path, object] = {}
+"""The lock files this process holds open (:func:`_claim`), by folder."""
+
+
+def _claim(folder: Path, what: Path) -> None:
+    """Take ``folder`` for this process alone, for as long as it runs: an exclusive lock on
+    ``folder/.lock`` (POSIX ``flock``; the system drops it when the process ends, however it
+    ends).  Two runs writing the same output would remove each other's unfinished files, so the
+    second one is refused: OutputError naming ``what`` (the output the user gave).  Claiming a
+    folder this process already holds does nothing."""
+    folder = Path(folder).resolve()
+    if folder in _CLAIMS:
+        return
+    try:
+        import fcntl
+    except ImportError:  # no flock (Windows): runs are not guarded against each other
+        return
+    f = open(folder / ".lock", "a+")
+    try:
+        fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        f.close()
+        raise OutputError(f"another cardsim run is writing {what} now; wait for it to finish (or stop it), "
+                          "then run this command again: it resumes") from None
+    _CLAIMS[folder] = f
+
+
+def _release(folder: Path) -> None:
+    """Drop :func:`_claim`'s lock on ``folder`` (its lock file removed first, so that a finished
+    output holds no trace of it)."""
+    f = _CLAIMS.pop(Path(folder).resolve(), None)
+    if f is not None:
+        Path(f.name).unlink(missing_ok=True)
+        f.close()
+
+
 def _drop_stale_temporaries(folder: Path) -> None:
-    """Temporary files of writers that were killed (kill -9) before they could clean up."""
+    """Temporary files of writers that were killed (kill -9) before they could clean up (only
+    called on a folder this process has claimed: a live writer's files are not stale)."""
     for p in folder.glob(".tmp-*"):
         p.unlink(missing_ok=True)
 
@@ -521,6 +562,7 @@ def prepare_dataset(path, manifest: dict) -> tuple[Path, set[int]] | None:
         _check_same_run(path, _read_manifest(mpath, folder), manifest)
     else:
         atomic_write(mpath, lambda p: p.write_text(json.dumps(manifest, indent=1)))
+    _claim(folder, path)
     _drop_stale_temporaries(folder)
     return folder, {int(p.stem.split("-")[1]) for p in folder.glob("part-*.parquet")}
 
@@ -642,6 +684,7 @@ def simulate_to_dataset(path, run: Run, n_jobs=-1, progress=False, transform=Non
     atomic_write(folder / MANIFEST, lambda p: p.write_text(json.dumps(manifest, indent=1)))
     if path.exists():
         path.rmdir()  # an empty folder the user made for the output
+    _release(folder)
     os.replace(folder, path)
     return path
 
@@ -682,6 +725,7 @@ class ChunkStore:
             _check_same_run(self.path, _read_manifest(mpath, self.path), manifest)
         else:
             atomic_write(mpath, lambda p: p.write_text(json.dumps(manifest, indent=1)))
+        _claim(self.path, self.path)
         _drop_stale_temporaries(self.path)
 
     def chunk_path(self, k: int) -> Path:
@@ -707,6 +751,7 @@ class ChunkStore:
     @staticmethod
     def discard(path) -> None:
         """Remove the store at ``path`` (its run's result is safely written elsewhere)."""
+        _release(path)
         shutil.rmtree(path, ignore_errors=True)
 
 
@@ -773,7 +818,7 @@ def check_output_file(path) -> Path:
     path = Path(path)
     if path.is_dir():
         raise OutputError(f"{path} is a directory")
-    _writable_folder(path.parent)
+    _writable_folder(path.parent, path)
     return path
 
 
