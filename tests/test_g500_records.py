@@ -363,6 +363,15 @@ def test_bad_bid_not_higher_message():
     assert exc.value.index == 3 and exc.value.rule == "docs/RULES.md §3.3" and "not worth more" in exc.value.message
 
 
+
+def test_a_discard_listing_a_card_twice_says_so():
+    r = good()
+    r["discard"][1] = r["discard"][0]
+    with pytest.raises(RecordError) as exc:
+        slow.replay(r)
+    assert (exc.value.field, exc.value.index, exc.value.rule) == ("discard", 1, "docs/RULES.md §3.4")
+    assert exc.value.message == f"discard {r['discard'][0]} is listed twice"
+
 @pytest.mark.parametrize("value", ["1.5", "abc", "0", "30001"])
 def test_target_rule_rejects_non_whole_or_out_of_range_values_in_one_message(value):
     from cardsim.games.base import OptionError

@@ -252,6 +252,8 @@ def take_kitty(record, hands, kitty, declarer):
     held = [list(h) for h in hands]
     held[declarer] = held[declarer] + kitty
     for i, card in enumerate(discard):
+        if card in discard[:i]:
+            raise RecordError(f"discard {card_name(card)} is listed twice", "discard", i, R34)
         if card not in held[declarer]:
             raise RecordError(f"discard {card_name(card)} is not in the declarer's hand and kitty",
                               "discard", i, R34)
