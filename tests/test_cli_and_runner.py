@@ -40,6 +40,8 @@ def one_line_error(err):
     (["simulate", "vint", "-n", "10", "--seats", "3"], "played with 4 seats"),
     (["simulate", "vint", "-n", "10", "-o", "/proc/nope/out.parquet"], "cannot write"),
     (["simulate", "vint", "-n", "10", "--records", "/proc/nope/r.jsonl"], "cannot write"),
+    (["simulate", "vint", "-n", "10", "--records", "/proc/r.jsonl"],
+     "cannot write /proc/r.jsonl: the folder /proc does not take new files"),
     (["simulate", "vint"], "exactly one of -n/--deals and --matches"),
     (["replay", "/nonexistent/file.jsonl"], "cannot read"),
     (["simulate", "vint", "--matches", "3", "--records", "r.jsonl"], "--records works with -n"),
@@ -173,6 +175,43 @@ def test_deal_counts_that_are_not_whole(capsys, text):
         main(["simulate", "vint", "-n", text])
     assert f"{text!r} is not a whole number" in capsys.readouterr().err
 
+
+
+@pytest.mark.parametrize("argv, name", [
+    (["evaluate", "vint", "--option", "P", "-n", "20", "--where", "hcp=15-17", "--where", "S>=5"], "--where"),
+    (["evaluate", "vint", "--option", "P", "-n", "20", "--hand", "S:AK", "--hand", "H:AK"], "--hand"),
+    (["evaluate", "501", "--option", "look", "-n", "20", "--talon", "AS KS QS", "--talon", "AH KH QH"], "--talon"),
+    (["evaluate", "vint", "--option", "P", "-n", "20", "--dealer", "0", "--auction", "1S", "--auction", "P"],
+     "--auction"),
+    (["simulate", "vint", "-n", "10", "-n", "20"], "-n/--deals"),
+])
+def test_an_option_of_one_value_given_twice_is_refused(capsys, argv, name):
+    """Not the last one silently answering: `--where A --where B` asked about B alone."""
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    out, err = capsys.readouterr()
+    assert exc.value.code == 2 and out == ""
+    assert f"argument {name}: given more than once" in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_second_run_writing_the_same_output_is_refused(tmp_path, capsys):
+    """Two runs staging the same output would remove each other's unfinished files: while one
+    holds it (its lock, here taken by hand as a live run holds it), the other stops with one line;
+    once it is free the same command runs, and the finished dataset keeps no lock file."""
+    import fcntl
+
+    out = tmp_path / "d.parquet"
+    staging = tmp_path / "d.parquet.partial"
+    staging.mkdir()
+    (staging / ".tmp-live.parquet").write_bytes(b"a live writer's unfinished chunk")
+    with open(staging / ".lock", "a+") as held:
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        code, _, err = run_cli(capsys, "simulate", "vint", "-n", "10", "--jobs", "1", "-o", str(out))
+        assert code == 2 and f"another cardsim run is writing {out} now" in err
+        assert (staging / ".tmp-live.parquet").exists()  # not taken for a dead writer's leftovers
+    code, _, _ = run_cli(capsys, "simulate", "vint", "-n", "10", "--jobs", "1", "-o", str(out))
+    assert code == 0 and len(pd.read_parquet(out)) == 10
+    assert sorted(p.name for p in out.iterdir() if p.name.startswith(".")) == []
 
 def test_dataset_resumes_after_interruption(tmp_path):
     run = make_run("vint", 250, seed=17, chunk_size=100)
