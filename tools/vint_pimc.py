@@ -1,0 +1,254 @@
+"""How far a stronger single-dummy declaring side gets from double-dummy in Vint (issue 12).
+
+The issue's target (the declaring side within 0.35 tricks of DD, `heuristic` everywhere) asks
+how much of the declaring side's gap to DD better card play can close, when no one sees
+partner's hand.  This tool measures a reference point for that: the declaring side (declarer
+and partner) plays by perfect-information Monte Carlo (PIMC, as GIB did for bridge): at each
+of its cards with a choice, it deals the unseen cards at random ``--worlds`` times among the
+three other hands (their card counts right, no card of a suit a seat has shown out of), solves
+each world double-dummy with DDS (endplay ``solve_board``) and plays the card with the most
+tricks on average (a tie goes to the card `heuristic` would play, if among the best, else the
+lowest).  It ignores what the auction says about the hidden hands.  The defence plays
+`heuristic` (the jitted strategy, called from Python with the same view the engine gives it).
+
+The same contracts as all-`heuristic` play (the records of ``cardsim.records``), so per deal
+``pimc tricks − heuristic tricks`` is paired, and ``tricks − DD`` (DD from the full hands,
+tools/vint_dd_quality.py's cached tables) is the issue's vs_dd for each line-up.
+
+Usage (from the repository)::
+
+    PYTHONPATH=$PWD python tools/vint_pimc.py --seed 11 --count 200 --worlds 12 --jobs 2
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+
+import numpy as np
+import pandas as pd
+
+SUITS = "SCDH"
+RANKS = "23456789TJQKA"
+EP_SUIT = {0: 0, 1: 3, 2: 2, 3: 1}
+"""endplay Denom (S H D C) -> cardsim suit (S C D H = 0..3)."""
+PBN_SUITS = (0, 3, 2, 1)
+
+
+def index(token: str) -> int:
+    """cardsim card index 16·suit + rank of a record token like 'TS'."""
+    return 16 * SUITS.index(token[-1]) + RANKS.index(token[:-1])
+
+
+def token(c: int) -> str:
+    return RANKS[c & 15] + SUITS[c >> 4]
+
+
+def pbn(hands: list[set[int]]) -> str:
+    parts = []
+    for h in hands:
+        parts.append(".".join("".join(RANKS[r] for r in range(12, -1, -1) if 16 * s + r in h) for s in PBN_SUITS))
+    return "N:" + " ".join(parts)
+
+
+def bid_suits_of(auction: list[str], declarer: int) -> np.ndarray:
+    """int64[4]: the first suit each seat bid (−1 none), as rules.first_bid_suits."""
+    out = np.full(4, -1, dtype=np.int64)
+    last = max(i for i, c in enumerate(auction) if c != "P")
+    for i in range(last + 1):
+        c = auction[i]
+        if c != "P" and not c.endswith("NT"):
+            who = (declarer - (last - i)) % 4
+            if out[who] < 0:
+                out[who] = SUITS.index(c[-1])
+    return out
+
+
+def sample_world(rng, mover, hand_now, others_unseen, counts, void_of):
+    """Three hidden hands (sets of card indices) for the seats other than ``mover``: ``counts``
+    cards each, none of a suit the seat showed out of; None after too many dead ends."""
+    cards = list(others_unseen)
+    for _ in range(200):
+        rng.shuffle(cards)
+        left = dict(counts)
+        hands = {s: set() for s in counts}
+        ok = True
+        for c in cards:
+            allowed = [s for s in counts if left[s] > 0 and not void_of[s] & (1 << (c >> 4))]
+            if not allowed:
+                ok = False
+                break
+            w = np.array([left[s] for s in allowed], dtype=float)
+            s = allowed[rng.choice(len(allowed), p=w / w.sum())]
+            hands[s].add(c)
+            left[s] -= 1
+        if ok:
+            return hands
+    return None
+
+
+def dd_scores(hands_full, trump, first, plays):
+    """{card index: DD tricks for the side to move} after ``plays`` from the full hands."""
+    from endplay.dds import solve_board
+    from endplay.types import Deal, Denom, Player
+
+    deal = Deal(pbn(hands_full))
+    deal.trump = [Denom.spades, Denom.clubs, Denom.diamonds, Denom.hearts, Denom.nt][trump]
+    deal.first = Player(first)
+    for c in plays:
+        deal.play(SUITS[c >> 4] + RANKS[c & 15])
+    out = {}
+    for card, tricks in solve_board(deal):
+        out[16 * EP_SUIT[int(card.suit)] + int(card.rank).bit_length() - 3] = tricks
+    return out
+
+
+def value_of(scores: dict, c: int) -> int:
+    """DD value of ``c``; DDS lists one card of a run of equals: the nearest listed one above."""
+    if c in scores:
+        return scores[c]
+    same = sorted(k for k in scores if k >> 4 == c >> 4 and k > c)
+    return scores[same[0]] if same else max(scores.values())
+
+
+def _decision(record, t, k, seat, declarer, trump, trick, heur, card, gain, hand, played) -> dict:
+    """One declaring-side decision where PIMC left the heuristic's card: what kind of change."""
+    def kind(c):
+        if k == 0:
+            return "lead trump" if (c >> 4) == trump else "lead side"
+        led = trick[0] >> 4
+        if (c >> 4) == led:
+            return "follow"
+        return "ruff" if (c >> 4) == trump else "discard"
+    unseen_above = lambda c: sum(1 for r in range((c & 15) + 1, 13)
+                                 if 16 * (c >> 4) + r not in hand and 16 * (c >> 4) + r not in played)
+    return {"deal": record["source"]["deal"], "trick": t, "pos": k,
+            "role": "declarer" if seat == declarer else "partner", "nt": trump == 4,
+            "heur": token(heur), "pimc": token(card), "heur_kind": kind(heur), "pimc_kind": kind(card),
+            "same_suit": (heur >> 4) == (card >> 4), "higher": (card & 15) > (heur & 15),
+            "heur_master": unseen_above(heur) == 0, "pimc_master": unseen_above(card) == 0,
+            "suit_len": sum(1 for c in hand if c >> 4 == card >> 4), "gain": gain,
+            "my_trumps": sum(1 for c in hand if c >> 4 == trump),
+            "unseen_trumps": 0 if trump == 4 else 13 - sum(1 for c in hand if c >> 4 == trump)
+            - sum(1 for c in played if c >> 4 == trump)}
+
+
+def play_deal(record, worlds: int, seed: int, decisions: list | None = None) -> dict:
+    from cardsim.games.vint.strategies import heuristic_card
+
+    res = record["result"]
+    declarer = res["declarer"]
+    contract = res["contract"]
+    trump = 4 if contract.endswith("NT") else SUITS.index(contract[-1])
+    start = [set(index(t) for t in h) for h in record["hands"]]
+    hand = [set(h) for h in start]
+    bid_suits = bid_suits_of(record["auction"], declarer)
+    rng = np.random.default_rng([seed, record["source"]["deal"]])
+    played_seq: list[int] = []
+    played_by: list[set[int]] = [set(), set(), set(), set()]
+    voids = 0
+    void_of = [0, 0, 0, 0]
+    leader = (declarer + 1) % 4
+    first = leader
+    got = 0
+    solves = 0
+    trick = np.zeros(4, dtype=np.int64)
+    for t in range(13):
+        for k in range(4):
+            seat = (leader + k) % 4
+            led = None if k == 0 else trick[0] >> 4
+            legal = sorted(hand[seat]) if led is None or not any(c >> 4 == led for c in hand[seat]) else \
+                sorted(c for c in hand[seat] if c >> 4 == led)
+            bits = np.uint64(sum(1 << c for c in hand[seat]))
+            played_bits = np.uint64(sum(1 << c for c in played_seq))
+            heur = int(heuristic_card(bits, np.int64(seat), np.int64(declarer), np.int64(trump), np.int64(leader),
+                                      trick, np.int64(k), played_bits, bid_suits, np.int64(voids)))
+            if seat % 2 != declarer % 2 or len(legal) == 1:
+                card = heur
+            else:
+                unseen = set(range(64)) - set(c for c in range(64) if (c & 15) > 12) - hand[seat] - set(played_seq)
+                counts = {s: len(hand[s]) for s in range(4) if s != seat}
+                total = {c: 0.0 for c in legal}
+                for _ in range(worlds):
+                    w = sample_world(rng, seat, hand[seat], unseen, counts, void_of)
+                    if w is None:
+                        continue
+                    full = [set(hand[seat]) | played_by[seat] if s == seat else w[s] | played_by[s] for s in range(4)]
+                    scores = dd_scores(full, trump, first, played_seq)
+                    solves += 1
+                    for c in legal:
+                        total[c] += value_of(scores, c)
+                best = max(total.values())
+                ties = [c for c in legal if total[c] >= best - 1e-9]
+                card = heur if heur in ties else ties[0]
+                if decisions is not None:
+                    decisions.append(_decision(record, t, k, seat, declarer, trump, trick, heur, card,
+                                               (total[card] - total[heur]) / max(worlds, 1), hand[seat], played_seq))
+            if k == 0:
+                voids |= 1 << (16 + 4 * seat + (card >> 4))
+            elif (card >> 4) != led:
+                voids |= 1 << (4 * seat + led)
+                void_of[seat] |= 1 << led
+            hand[seat].discard(card)
+            played_by[seat].add(card)
+            played_seq.append(card)
+            trick[k] = card
+        # the trick's winner: highest trump, else highest of the led suit
+        led = trick[0] >> 4
+        best_i = 0
+        for i in range(1, 4):
+            a, b = trick[i], trick[best_i]
+            if (a >> 4) == (b >> 4):
+                if a > b:
+                    best_i = i
+            elif trump < 4 and (a >> 4) == trump:
+                best_i = i
+        leader = (leader + best_i) % 4
+        if leader % 2 == declarer % 2:
+            got += 1
+    return {"deal": record["source"]["deal"], "declarer": declarer, "contract": contract,
+            "heuristic": int(res["tricks"][declarer % 2]), "pimc": got, "solves": solves,
+            "decisions": decisions}
+
+
+def main(argv=None) -> int:
+    import cardsim
+    from joblib import Parallel, delayed
+    from vint_dd_quality import cached_tables
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--seed", type=int, default=11)
+    ap.add_argument("--start", type=int, default=0)
+    ap.add_argument("--count", type=int, default=100)
+    ap.add_argument("--worlds", type=int, default=12)
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--out", default=None, help="CSV of the per-deal rows")
+    ap.add_argument("--decisions", default=None,
+                    help="CSV of every declaring-side card where PIMC left the heuristic's, with its kind and "
+                         "PIMC's estimated gain (DD tricks averaged over the worlds)")
+    args = ap.parse_args(argv)
+    deals = list(range(args.start, args.start + args.count))
+    recs = [r for r in cardsim.records("vint", deals, args.seed) if r["result"]["declarer"] is not None]
+    rows = Parallel(n_jobs=args.jobs)(delayed(play_deal)(r, args.worlds, args.seed, [] if args.decisions else None)
+                                      for r in recs)
+    if args.decisions:
+        pd.DataFrame([d for r in rows for d in r["decisions"]]).to_csv(args.decisions, index=False)
+    df = pd.DataFrame([{k: v for k, v in r.items() if k != "decisions"} for r in rows])
+    tables = cached_tables(args.seed, args.start, args.count)
+    den = df.contract.map(lambda c: 4 if c.endswith("NT") else SUITS.index(c[-1]))
+    df["dd"] = tables[df.deal.to_numpy() - args.start, den.to_numpy(), df.declarer.to_numpy()].astype(int)
+    if args.out:
+        df.to_csv(args.out, index=False)
+    n = len(df)
+
+    def line(x):
+        return f"{x.mean():+.3f} ± {1.96 * x.std(ddof=1) / np.sqrt(n):.3f}"
+    print(f"seed {args.seed}, deals {deals[0]}..{deals[-1]}: {n} declared, {args.worlds} worlds a decision, "
+          f"{df.solves.sum():,} DDS solves")
+    print(f"vs_dd, heuristic declaring side:  {line(df.heuristic - df.dd)}")
+    print(f"vs_dd, PIMC declaring side:       {line(df.pimc - df.dd)}")
+    print(f"PIMC − heuristic (paired):        {line(df.pimc - df.heuristic)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
