@@ -22,7 +22,7 @@ __version__ = "0.1.0"
 import numpy as np
 
 from cardsim.games import GAME_NAMES, get_game
-from cardsim.games.base import OptionError, RecordError
+from cardsim.games.base import OptionError, RecordError, as_list
 from cardsim.runner import MAX_DEALS, make_run, widen
 from cardsim.runner import play_matches as _play_matches
 from cardsim.runner import simulate
@@ -61,7 +61,7 @@ def records(game, deal_ids, seed=0, strategies=None, seats=None, rules=None) -> 
     dicts, hands as card tokens.  Raises OptionError for a deal number that is not a whole
     number from 0 to 10**12 - 1, StrategyError for a bad strategy."""
     spec = get_game(game)
-    ids = list(deal_ids)
+    ids = as_list(deal_ids, "deal_ids (deal numbers)")
     for i in ids:
         if isinstance(i, bool) or not isinstance(i, (int, np.integer)) or not 0 <= i < MAX_DEALS:
             raise OptionError(f"deal numbers must be whole numbers from 0 to {MAX_DEALS - 1:,}, got {i!r}")
@@ -105,4 +105,7 @@ def __getattr__(name):
     if name == "evaluate":
         from cardsim.questions import evaluate
         return evaluate
+    if name == "quality":  # the module (cardsim.quality.quality, README "How good is a strategy?")
+        import importlib
+        return importlib.import_module("cardsim.quality")
     raise AttributeError(f"module 'cardsim' has no attribute {name!r}")

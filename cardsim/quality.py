@@ -30,6 +30,7 @@ import pandas as pd
 
 from cardsim.games import get_game
 from cardsim.games.base import OptionError
+from cardsim.rng import check_seed
 
 CHUNK = 50
 """Deals per task: small, since one DD solve of a 501 deal can take a second."""
@@ -165,7 +166,11 @@ def deal_rows(game, n: int, seed: int = 0, strategies=None, n_jobs: int = 1, pro
     from cardsim.runner import run_chunks
 
     game, names = check_request(game, n, strategies)
-    tasks = [(game, tuple(names), int(seed), s, min(CHUNK, n - s)) for s in range(0, n, CHUNK)]
+    try:
+        seed = check_seed(seed)
+    except ValueError as exc:
+        raise OptionError(str(exc)) from None
+    tasks = [(game, tuple(names), seed, s, min(CHUNK, n - s)) for s in range(0, n, CHUNK)]
     parts = list(run_chunks(deal_chunk, tasks, [t[-1] for t in tasks], n_jobs, progress, store))
     df = pd.concat(parts, ignore_index=True)
     order = {name: i for i, name in enumerate(names)}

@@ -24,7 +24,7 @@ import pandas as pd
 from cardsim.conditions import Conditions, HandClass, compile as compile_conditions, layout_of, parse_classes
 from cardsim.deal import ConditionError, deal_chunk
 from cardsim.games import get_game
-from cardsim.games.base import OptionError
+from cardsim.games.base import OptionError, as_list
 from cardsim.games.source import source_of
 from cardsim.runner import ChunkStore, check_count, make_run, manifest_key, run_chunks, runs_dir, using
 from cardsim.stats import mean_interval, wilson
@@ -64,6 +64,9 @@ def _conditions(game, seat, seats, hand, talon, where, dealer, conditions):
         return conditions
     classes = {}
     if where is not None:
+        if not isinstance(where, (str, dict)):
+            raise OptionError(f"where must be a string of hand classes such as \"hcp=15-17, H>=5\" "
+                              f"(docs/conditions.md), got {type(where).__name__} {where!r:.60}")
         classes = parse_classes(game, where, seat) if isinstance(where, str) else dict(where)
     hands = {seat: hand} if hand is not None else {}
     if seat not in classes and not hands and (layout_of(game, seats).sizes[:, seat] == 0).any():
@@ -88,7 +91,7 @@ def question(game, seat=0, options=(), n=100_000, seed=0, hand=None, where=None,
         raise OptionError(f"seat must be a whole number from 0 to {run.setup.seats - 1}, got {seat!r}")
     if isinstance(options, str):
         options = [options]
-    options = list(options)
+    options = as_list(options, "options")
     if not options:
         raise OptionError("give at least one option (e.g. --option P --option 1NT)")
     if len(options) > MAX_OPTIONS:

@@ -272,6 +272,22 @@ def test_dataset_files_are_readable_by_others(tmp_path):
     (lambda: cardsim.simulate("vint", 10, n_jobs="2"), "n_jobs"),
     (lambda: cardsim.simulate("vint", 10, seats="4"), "seats must be"),
     (lambda: cardsim.play_match("vint", 0), "number of matches"),
+    # A string, a dict or a number where a list belongs: list() would take characters or keys
+    # and answer another question without a word.
+    (lambda: cardsim.records("vint", 42), "deal_ids .* must be a list, got int"),
+    (lambda: cardsim.records("vint", "42"), "deal_ids .* must be a list, got str"),
+    (lambda: cardsim.simulate("500", 10, rules="scoring=subtract"), "rules .* must be a list, got str"),
+    (lambda: cardsim.play_match("501", 3, before={1: 300, 2: 250, 3: 320}, dealer=0),
+     r"before \(one score per seat\) must be a list, got dict"),
+    (lambda: cardsim.evaluate("501", options=["look"], before={1: 300, 2: 250, 3: 320}, n=50),
+     "before .* must be a list, got dict"),
+    (lambda: cardsim.evaluate("500", options=["P"], before="0,0", n=50), "before .* must be a list, got str"),
+    (lambda: cardsim.evaluate("vint", options=["P"], before={0: 1, 1: 2}, n=50), "must be a list, got dict"),
+    (lambda: cardsim.evaluate("vint", options=None, n=50), "options must be a list, got NoneType"),
+    (lambda: cardsim.evaluate("vint", options=["P"], where=["hcp>=12"], n=50), "where must be a string"),
+    (lambda: cardsim.simulate("vint", 10, strategies={0: 3}), "seat 0's strategy must be a string"),
+    (lambda: cardsim.simulate("vint", 10, strategies={0: {"name": "random"}}), "seat 0's strategy must be a string"),
+    (lambda: cardsim.quality.quality("501", 5, "1"), "seed must be an integer"),
 ])
 def test_api_type_errors_are_clear(call, text):
     with pytest.raises(ValueError, match=text):

@@ -40,6 +40,15 @@ class OptionError(ValueError):
     """An unknown rule option, a bad value, or a bad seat count."""
 
 
+def as_list(value, what: str) -> list:
+    """``value`` (a list, tuple, range or 1-D numpy array) as a list.  Raises OptionError naming
+    ``what`` for anything else: ``list()`` would take a string's characters, a dict's keys or a
+    set's arbitrary order for the values and answer another question without a word."""
+    if isinstance(value, (list, tuple, range)) or (isinstance(value, np.ndarray) and value.ndim == 1):
+        return list(value)
+    raise OptionError(f"{what} must be a list, got {type(value).__name__} {value!r:.60}")
+
+
 def grow_until_fits(run, capacity: int):
     """The one buffer-overflow protocol of the match kernels.
 
@@ -186,7 +195,7 @@ class GameSpec:
             return rules
         if not isinstance(items, dict):
             pairs = {}
-            for item in items:
+            for item in as_list(items, "rules (a dict or a list of 'name=value')"):
                 key, eq, value = str(item).partition("=")
                 if not eq:
                     raise OptionError(f"rule option {item!r} must be written name=value")
@@ -227,12 +236,15 @@ class GameSpec:
                     raise StrategyError(f"seat {seat!r} does not exist at a {seats}-seat {self.name} table")
                 specs[int(seat)] = spec
         elif strategies is not None:
-            specs = list(strategies)
+            specs = as_list(strategies, "strategies (one spec, a list of one per seat, or a dict {seat: spec})")
             if len(specs) != seats:
                 raise StrategyError(f"{len(specs)} strategies given for {seats} seats")
         ids = np.zeros(seats, dtype=np.int64)
         params = np.zeros((seats, N_PARAMS), dtype=np.float64)
         for seat, spec in enumerate(specs):
+            if not isinstance(spec, str):
+                raise StrategyError(f"seat {seat}'s strategy must be a string NAME[:param=value,...], "
+                                    f"got {type(spec).__name__} {spec!r:.60}")
             strategy, vec = self.registry.resolve(spec)
             ids[seat] = strategy.id
             params[seat] = vec

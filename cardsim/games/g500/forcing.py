@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from cardsim.games.base import OptionError, Setup
+from cardsim.games.base import OptionError, Setup, as_list
 from cardsim.games.forced import F_CALL
 from cardsim.games.options import option_vector
 
@@ -81,7 +81,7 @@ def parse_before(before, setup: Setup):
     the target: the game is over)."""
     if before is None:
         return (0, 0)
-    values = list(before)
+    values = as_list(before, "before (the two teams' scores)")
     if len(values) != 2 or not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in values):
         raise OptionError("Five Hundred --before is s0,s1: the two teams' scores")
     if not all(-MAX_SCORE <= v <= MAX_SCORE for v in values):

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from cardsim.games.base import OptionError, Setup, grow_until_fits
+from cardsim.games.base import OptionError, Setup, as_list, grow_until_fits
 from cardsim.games.g501 import engine as E
 from cardsim.games.g501.constants import START_SCORE
 from cardsim.rng import check_seed
@@ -22,7 +22,7 @@ def start_scores(setup: Setup, scores) -> np.ndarray:
     if scores is None:
         out[: setup.seats] = START_SCORE
     else:
-        scores = list(scores)
+        scores = as_list(scores, "before (one score per seat)")
         if len(scores) != setup.seats:
             raise OptionError(f"scores must list one score per seat ({setup.seats})")
         if not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) and abs(v) <= 100_000

@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from cardsim.cards import card_str, cards_of
-from cardsim.games.base import OptionError, Setup
+from cardsim.games.base import OptionError, Setup, as_list
 from cardsim.games.forced import F_CALL
 from cardsim.games.options import option_vector
 from cardsim.rng import deal_key
@@ -88,7 +88,7 @@ def parse_before(before, setup: Setup) -> tuple:
     docs/RULES.md §2.7).  Raises OptionError."""
     if before is None:
         return np.zeros(2, dtype=np.int64), np.zeros(2, dtype=np.int64)
-    values = list(before)
+    values = as_list(before, "before (below0, below1[, games0, games1])")
     if len(values) not in (2, 4) or not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool)
                                             for v in values):
         raise OptionError("Vint --before is below0,below1[,games0,games1]: whole numbers by team")
