@@ -562,7 +562,52 @@ def _seat_constraints(fs: FeatureSet, seat: int, cls: HandClass, given: list[int
     outside = sum(1 for c in available + cards_of(forced) if not _in_a_suit(fs, c))
     if length_lo > size or length_hi + outside < size:
         raise ConditionError(f"{label}: the suit lengths cannot add up to {size} cards")
+    _check_card_counts(fs, label, ranges, forced, free_slots, size)
     return cls.text(fs.game)
+
+
+def _count_mask(fs: FeatureSet, name: str) -> int | None:
+    """The cards a feature counts (each weighs 1), or None for a feature that is not a count."""
+    weights = _card_weights(fs, fs.features[name])
+    if weights is None or any(w not in (0, 1) for w in weights.values()):
+        return None
+    return sum(1 << c for c, w in weights.items() if w)
+
+
+def _check_card_counts(fs: FeatureSet, label: str, ranges: dict, forced: int, free_slots: int, size: int) -> None:
+    """Counts of disjoint sets of cards (aces and tens, spades and hearts) whose minimums need more
+    cards than the hand has places left: impossible on its face, not merely rare (else the dealer
+    would try a million deals in vain, docs/conditions.md)."""
+    needs = []
+    for name, (lo, _) in ranges.items():
+        mask = _count_mask(fs, name) if lo else None
+        if mask is not None:
+            needs.append((max(lo - bin(mask & forced).count("1"), 0), mask, name))
+    taken, total, names = 0, 0, []
+    for need, mask, name in sorted(needs, key=lambda t: -t[0]):
+        if need and not mask & taken:
+            taken |= mask
+            total += need
+            names.append(_range_text(name, ranges[name]))
+    if total > free_slots:
+        raise ConditionError(f"{label}: {', '.join(names)} is impossible: it needs {total} cards besides those "
+                             f"given and a {fs.game} hand of {size} has {free_slots} places left")
+
+
+def _check_across_seats(fs: FeatureSet, classes: dict) -> None:
+    """The seats' minimums of one additive feature cannot add up to more than the whole deck has
+    (two seats with seven spades each; 45 high-card points between two hands)."""
+    ranges = {seat: cls.resolved(fs.game)[0] for seat, cls in classes.items()}
+    for name in fs.features:
+        weights = _card_weights(fs, fs.features[name])
+        if weights is None or any(w < 0 for w in weights.values()):
+            continue
+        lows = {seat: r[name][0] for seat, r in ranges.items() if name in r and r[name][0]}
+        deck = sum(weights.values())
+        if len(lows) > 1 and sum(lows.values()) > deck:
+            parts = "; ".join(f"seat {seat}: {_range_text(name, ranges[seat][name])}" for seat in sorted(lows))
+            raise ConditionError(f"{parts} is impossible: those hands would hold {sum(lows.values())} {name} "
+                                 f"and the deck has {deck}")
 
 
 def _in_a_suit(fs: FeatureSet, card: int) -> bool:
@@ -628,6 +673,7 @@ def compile(conditions: Conditions) -> Compiled:  # noqa: A001 - the module's ve
     for seat in sorted(classes):
         size = int(sizes[:, seat].max())
         texts.append(f"seat {seat}: {_seat_constraints(fs, seat, classes[seat], given, size, plan, required_by)}")
+    _check_across_seats(fs, classes)
     free = [int(c) for c in fs.base_deck if not (sum(given) >> int(c) & 1)]
     free_deck = np.array(free, dtype=np.int64)
     cons = np.array(plan.rows, dtype=np.int64).reshape(-1, 5)

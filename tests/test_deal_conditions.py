@@ -341,6 +341,18 @@ BAD = [
     (lambda: C.compile(Conditions("vint", hands={0: GIVEN_VINT}, classes={0: "hcp<=12"})), r"hcp<=12 is impossible: its hand can only have hcp 15$"),
     (lambda: C.compile(Conditions("vint", hands={1: "AS AH", 2: "AD"}, classes={0: "aces>=2"})), r"aces>=2 is impossible"),
     (lambda: C.compile(Conditions("500", classes={0: "jokers=3"})), r"jokers=3 is impossible"),
+    # Counts of disjoint card sets that cannot fit one hand, and minimums that no deck holds
+    # between the seats: impossible on their face, not a million attempts and "too rare".
+    (lambda: C.compile(Conditions("501", classes={0: "aces=4, tens=4"})),
+     r"seat 0: aces=4, tens=4 is impossible: it needs 8 cards besides those given and a 501 hand of 7 has 7"),
+    (lambda: C.compile(Conditions("vint", classes={0: "aces=4, kings=4, queens=4, jacks=2"})),
+     r"needs 14 cards besides those given and a vint hand of 13 has 13 places left"),
+    (lambda: C.compile(Conditions("vint", hands={0: "AS KS QS"}, classes={0: "aces=4, kings=4, queens=4, jacks=2"})),
+     r"needs 11 cards besides those given and a vint hand of 13 has 10 places left"),
+    (lambda: C.compile(Conditions("vint", classes={0: "S>=7", 2: "S>=7"})),
+     r"seat 0: S>=7; seat 2: S>=7 is impossible: those hands would hold 14 S and the deck has 13"),
+    (lambda: C.compile(Conditions("vint", classes={0: "hcp>=30", 2: "hcp>=15"})),
+     r"those hands would hold 45 hcp and the deck has 40"),
     (lambda: C.compile(Conditions("501", seats=4, dealer=1, hands={1: "AS"})), r"seat 1 deals and sits out"),
     (lambda: C.compile(Conditions("501", seats=4, classes={s: "points>=1" for s in range(4)})), r"at most 3 seats"),
     (lambda: C.compile(Conditions("vint", classes={0: 12})), r"a HandClass or a class string"),
@@ -355,6 +367,15 @@ def test_bad_conditions_raise_one_line_condition_errors(call, message):
         call()
     assert "\n" not in str(info.value)
     assert isinstance(info.value, ValueError)
+
+
+def test_classes_that_fit_exactly_are_possible():
+    """The new checks refuse only what cannot be dealt: 13 honours in one hand, or 13 spades
+    between two, still deal."""
+    C.compile(Conditions("vint", classes={0: "aces=4, kings=4, queens=4, jacks=1"}))
+    C.compile(Conditions("vint", classes={0: "S>=7", 2: "S>=6"}))
+    C.compile(Conditions("vint", classes={0: "hcp>=25", 2: "hcp>=15"}))
+    C.compile(Conditions("501", classes={0: "aces=4, tens=3"}))
 
 
 def test_max_attempts_default_is_documented():
