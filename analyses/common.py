@@ -37,8 +37,8 @@ def parse_args(description: str, argv=None) -> argparse.Namespace:
     return args
 
 
-def _readable(table):
-    """Floats as fixed-point text for Markdown: shares (columns within 0..1) to 4 decimals,
+def readable(table):
+    """Floats as fixed-point text for the Markdown and HTML tables: shares (columns within 0..1) to 4 decimals,
     everything else to 1 (never 1e-05)."""
     out = table.copy()
     for col in out.columns:
@@ -56,7 +56,7 @@ def write_tables(tabs: dict, out: Path) -> list[Path]:
     paths = []
     for name, table in tabs.items():
         table.to_csv(tdir / f"{name}.csv", index=False)
-        (tdir / f"{name}.md").write_text(_readable(table).to_markdown(index=False, disable_numparse=True) + "\n")
+        (tdir / f"{name}.md").write_text(readable(table).to_markdown(index=False, disable_numparse=True) + "\n")
         paths += [tdir / f"{name}.csv", tdir / f"{name}.md"]
     return paths
 

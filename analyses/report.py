@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from analyses.common import entry
+from analyses.common import entry, readable
 
 ORDER = ["501_game", "vint_charts", "500_guide", "vint", "501", "501_blind", "500", "quality"]
 """Analyses in the order of their sections (those present are shown)."""
@@ -102,7 +102,7 @@ def build(out: Path) -> tuple[str, str]:
                    f"CSV: `tables/{name}.csv`", ""]
             table = pd.read_csv(out / "tables" / f"{name}.csv")
             body += [f"<h3>{html.escape(name)}</h3>",
-                     table.to_html(index=False, float_format=lambda v: f"{v:.4g}", na_rep="", border=0),
+                     readable(table).to_html(index=False, na_rep="", border=0),
                      f"<p class='caption'>{html.escape(name)}: {html.escape(cap)}</p>"]
         for name in meta.get("csv_only", []):
             md += [f"Full table `{name}` (every row): CSV `tables/{name}.csv`.", ""]

@@ -542,7 +542,8 @@ def heatmap(table: pd.DataFrame, title: str, path: Path) -> Path:
     bands = list(dict.fromkeys(table.band))
     shapes = list(dict.fromkeys(table["shape"]))
     gap = np.full((len(shapes), len(bands)), np.nan)
-    fig, ax = plt.subplots(figsize=(1.2 * len(bands) + 2.5, 0.4 * len(shapes) + 1.8))
+    # Wide enough for the title and the colour bar's label even with one band (a small run).
+    fig, ax = plt.subplots(figsize=(max(1.2 * len(bands) + 2.5, 6.0), 0.4 * len(shapes) + 1.8))
     for _, r in table.iterrows():
         gap[shapes.index(r["shape"]), bands.index(r.band)] = max(r.gap, 0.0)
     vmax = max(float(np.nanpercentile(gap, 90)) if np.isfinite(gap).any() else 1.0, 1.0)
@@ -558,7 +559,7 @@ def heatmap(table: pd.DataFrame, title: str, path: Path) -> Path:
     ax.set_title(title, fontsize=10)
     fig.colorbar(im, ax=ax, label="gap to runner-up (score points)")
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    fig.savefig(path, dpi=110, bbox_inches="tight")
     plt.close(fig)
     return path
 
