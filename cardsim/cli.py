@@ -206,8 +206,10 @@ def build_parser() -> argparse.ArgumentParser:
                                    "vs_dd: the declaring side's tricks (501: the declarer's deal points) minus DD, "
                                    "mean per declared deal with a 95% interval; dd_makeable / made: shares of "
                                    "declared contracts; Vint also right_side (the declaring side has the better "
-                                   "best DD result) and best_denomination.  DD is slow: about 0.1 s a deal in "
-                                   "Vint, 0.5-1 s in 501 and Five Hundred per strategy.")
+                                   "best DD result) and best_denomination.  DD costs more than playing: per "
+                                   "declared deal and strategy about 0.1 s in Vint, under 1 ms in 501 and "
+                                   "about 6 ms in Five Hundred (BENCHMARKS.md).  Intervals need 30 declared "
+                                   "deals; below that they print as NaN.")
     p.add_argument("game", type=_game, help=" | ".join(GAME_NAMES))
     p.add_argument("-n", "--deals", type=_positive, required=True, help="deals per strategy (the same for all)")
     p.add_argument("--seed", type=_seed, default=0, help="run seed (default 0)")
