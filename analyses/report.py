@@ -115,7 +115,7 @@ def build(out: Path) -> tuple[str, str]:
     page = ("<!doctype html><html lang='en'><meta charset='utf-8'><title>cardsim report</title>"
             "<style>body{font-family:sans-serif;max-width:72em;margin:auto;padding:0 1em;line-height:1.4}"
             "table{border-collapse:collapse;font-size:85%;margin:.5em 0;display:block;max-width:100%;overflow-x:auto}"
-            "td,th{border:1px solid #ccc;"
+            "td,th{border:1px solid #ccc;white-space:nowrap;"
             "padding:2px 6px;text-align:right}.caption,figcaption{color:#555;font-size:85%}"
             "img{max-width:100%}.answer{background:#f4f7fb;padding:.5em .8em;border-left:4px solid #4a78b0}"
             "</style><body>" + "\n".join(body) + "</body></html>")
