@@ -66,8 +66,9 @@ def build(out: Path) -> tuple[str, str]:
     if not metas:
         raise FileNotFoundError("no analysis tables found; run the analysis scripts first (make report)")
     stamp = f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC"
-    intro = (f"Built {stamp} by make report. Every rate carries n and a 95% Wilson interval; every mean a 95% "
-             "normal interval. Scores are in score points.")
+    intro = (f"Built {stamp} by make report. In the tables every rate carries n and a 95% Wilson interval and "
+             "every mean a 95% normal interval; the Answers summarise them (a bare rate there is a point "
+             "estimate, its interval is in the section's tables). Scores are in score points.")
     md = ["# cardsim report", "", intro, "", "## Answers", ""]
     body = ["<h1>cardsim report</h1>", f"<p>{html.escape(intro)}</p>", '<h2 id="answers">Answers</h2>']
     answered = [m for m in metas if m.get("answer")]

@@ -652,6 +652,9 @@ GLOSSARY = {
                                    "same deals, in percentage points, with its 95% interval",
     "verdict": "'blind to L' when the gain's interval is above 0; 'look' when looking is best and every blind "
                "level's interval is below 0; otherwise 'no clear answer'",
+    "position 0 / 1 / 2": "the decision chart's cells: the verdict and the gain ('blind to 90: +2.9 pp', 'look'); "
+                          "'?' marks no clear answer, followed by the better-looking option ('? look', or "
+                          "'? blind:70 +0.3 pp' with its gain over looking)",
     "win / win_lo / win_hi": "(decisions CSV) the player's mean share of the game's win after the option",
     "legal / made": "(decisions CSV) share of deals the option could be taken; made rate of the contracts the player "
                     "declared",
