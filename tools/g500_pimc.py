@@ -162,7 +162,8 @@ def main(argv=None) -> int:
     def line(x):
         return f"{x.mean():+.3f} ± {1.96 * x.std(ddof=1) / np.sqrt(n):.3f}"
     print(f"seed {args.seed}, deals {deals[0]}..{deals[-1]}: {n} declared, {args.worlds} worlds a decision")
-    print(f"vs_dd, heuristic declaring side:  {line(df.heuristic - df.dd)}  made {(df.heuristic >= df.level).mean():.3f}")
+    made = (df.heuristic >= df.level).mean()
+    print(f"vs_dd, heuristic declaring side:  {line(df.heuristic - df.dd)}  made {made:.3f}")
     print(f"vs_dd, PIMC declaring side:       {line(df.pimc - df.dd)}  made {(df.pimc >= df.level).mean():.3f}")
     print(f"PIMC − heuristic (paired):        {line(df.pimc - df.heuristic)}")
     return 0
