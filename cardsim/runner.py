@@ -790,6 +790,10 @@ def run_chunks(fn: Callable, tasks: list[tuple], sizes: list[int], n_jobs=-1, pr
         elif store is not None:
             store.save(k, result)
         yield result
+    if store is not None:
+        # Finished: another process may take the store now (a notebook that ran play_match(store=...)
+        # would otherwise keep it until it exits).
+        _release(store.path)
 
 
 def analysis_store(results, name: str, code: Callable, **identity) -> ChunkStore | None:

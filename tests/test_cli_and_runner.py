@@ -213,6 +213,17 @@ def test_a_second_run_writing_the_same_output_is_refused(tmp_path, capsys):
     assert code == 0 and len(pd.read_parquet(out)) == 10
     assert sorted(p.name for p in out.iterdir() if p.name.startswith(".")) == []
 
+
+def test_a_finished_store_is_free_for_another_run(tmp_path):
+    """A run holds its chunk store only while it writes: once finished, another process (here a
+    second lock on the same file, which flock refuses while the first is held) may take it."""
+    import fcntl
+
+    matches, _ = cardsim.play_match("501", 3, seed=1, store=tmp_path / "s", n_jobs=1)
+    assert len(matches) == 3
+    with open(tmp_path / "s" / ".lock", "a+") as f:
+        fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+
 def test_dataset_resumes_after_interruption(tmp_path):
     run = make_run("vint", 250, seed=17, chunk_size=100)
     path = tmp_path / "ds.parquet"
