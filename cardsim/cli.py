@@ -344,11 +344,10 @@ def cmd_simulate(args) -> int:
         raise UsageError(f"without -o the rows are held in memory: at most {_in_memory_cap(args.game):,} deals here "
                          "(write larger runs to a dataset with -o PATH)")
     if args.records:
-        # Checked now, written once the run is accepted and done: a refused run (a different run
-        # at -o) leaves no records file behind.
+        # Checked now, made and written once the run is accepted and done: a refused run (a
+        # different run at -o) leaves no records file behind, and an interruption during the
+        # long part (the deals, resumable) loses no records work.
         check_output_file(args.records)
-        ids = range(min(limit, args.deals))
-        lines = "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in spec.make_records(run.seed, ids, run.setup))
     with cluster(args.scheduler):
         if args.output:
             simulate_to_dataset(args.output, run, n_jobs=args.jobs, progress=args.progress)
@@ -361,6 +360,8 @@ def cmd_simulate(args) -> int:
             print(f"{len(df)} {spec.name} deals, seed {run.seed}, strategies {', '.join(run.setup.specs)}")
             print(df.describe().T[["mean", "std", "min", "max"]].to_string())
     if args.records:
+        ids = range(min(limit, args.deals))
+        lines = "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in spec.make_records(run.seed, ids, run.setup))
         _write_text(args.records, lines)
         print(f"records of the first {min(limit, args.deals)} deals written to {args.records}")
     return 0
