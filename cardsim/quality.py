@@ -29,8 +29,7 @@ import numpy as np
 import pandas as pd
 
 from cardsim.games import get_game
-from cardsim.games.base import OptionError
-from cardsim.rng import check_seed
+from cardsim.games.base import OptionError, as_list
 
 CHUNK = 50
 """Deals per task: small, since one DD solve of a 501 deal can take a second."""
@@ -60,7 +59,7 @@ def check_request(game, n, strategies) -> tuple[str, list[str]]:
     spec = get_game(game)
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n <= 0:
         raise OptionError(f"n must be a positive whole number of deals, got {n!r}")
-    names = strategy_names(spec.name) if strategies is None else list(strategies)
+    names = strategy_names(spec.name) if strategies is None else as_list(strategies, "strategies (specs)")
     if not names:
         raise OptionError("name at least one strategy")
     repeated = sorted({name for name in names if names.count(name) > 1})
@@ -163,13 +162,10 @@ def deal_rows(game, n: int, seed: int = 0, strategies=None, n_jobs: int = 1, pro
     play / double-dummy), ``made`` / ``dd_makeable`` (bool), ``right_side`` /
     ``best_denomination`` (float 0/1, Vint only).  ``store``: a :class:`cardsim.runner.ChunkStore`
     keeping finished chunks (an interrupted run resumes)."""
-    from cardsim.runner import run_chunks
+    from cardsim.runner import check_run_seed, run_chunks
 
     game, names = check_request(game, n, strategies)
-    try:
-        seed = check_seed(seed)
-    except ValueError as exc:
-        raise OptionError(str(exc)) from None
+    seed = check_run_seed(seed)
     tasks = [(game, tuple(names), seed, s, min(CHUNK, n - s)) for s in range(0, n, CHUNK)]
     parts = list(run_chunks(deal_chunk, tasks, [t[-1] for t in tasks], n_jobs, progress, store))
     df = pd.concat(parts, ignore_index=True)
@@ -205,7 +201,7 @@ def _summary(group: pd.DataFrame) -> dict:
 
 def check_by(by) -> list[str]:
     """``by`` as a list, each a column of :data:`BY` named once; OptionError otherwise."""
-    by = list(by)
+    by = as_list(by, "by (column names)")
     bad = [b for b in by if b not in BY]
     if bad:
         raise OptionError(f"by takes {', '.join(BY)}, got {', '.join(bad)}")

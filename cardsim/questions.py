@@ -100,7 +100,8 @@ def question(game, seat=0, options=(), n=100_000, seed=0, hand=None, where=None,
         auction = auction.replace(",", " ").split()
     if conditions is not None and dealer is None:
         dealer = getattr(conditions, "dealer", None)
-    forced = [spec.forcing.parse_option(o, int(seat), run.setup, list(auction or ()), dealer) for o in options]
+    auction = as_list(auction or (), "auction (calls)")
+    forced = [spec.forcing.parse_option(o, int(seat), run.setup, auction, dealer) for o in options]
     seen = {}
     for text, f in zip(options, forced):
         key = tuple(int(x) for x in f)

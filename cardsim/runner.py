@@ -101,11 +101,15 @@ def make_run(game, n, seed=0, strategies=None, seats=None, rules=None, chunk_siz
         raise OptionError(f"seats must be a whole number, got {seats!r}")
     if strategies is not None and not isinstance(strategies, (str, list, tuple, dict)):
         raise StrategyError(f"strategies must be a spec, a list of specs or {{seat: spec}}, got {strategies!r}")
+    return Run(spec.setup(strategies, seats, rules), check_run_seed(seed), n, chunk_size)
+
+
+def check_run_seed(seed) -> int:
+    """A run seed (a whole number from 0 to 2**64-1) as int; OptionError otherwise."""
     try:
-        seed = check_seed(seed)
+        return check_seed(seed)
     except ValueError as exc:
         raise OptionError(str(exc)) from None
-    return Run(spec.setup(strategies, seats, rules), seed, n, chunk_size)
 
 
 # ------------------------------------------------------------------------------- execution
@@ -773,6 +777,8 @@ def run_chunks(fn: Callable, tasks: list[tuple], sizes: list[int], n_jobs=-1, pr
     ``give_back=True`` (small summaries): results come back and this process stores them, so
     the store needs to be reachable from here only.  ``give_back=False`` (rows): each worker
     writes its result to the store (which every worker must reach) and it is read back here."""
+    if store is not None:
+        _claim(store.path, store.path)  # held since the store was opened, unless an earlier run released it
     done = store.done() if store is not None else set()
     todo = [k for k in range(len(tasks)) if k not in done]
     if store is not None and todo:

@@ -299,6 +299,10 @@ def test_dataset_files_are_readable_by_others(tmp_path):
     (lambda: cardsim.simulate("vint", 10, strategies={0: 3}), "seat 0's strategy must be a string"),
     (lambda: cardsim.simulate("vint", 10, strategies={0: {"name": "random"}}), "seat 0's strategy must be a string"),
     (lambda: cardsim.quality.quality("501", 5, "1"), "seed must be an integer"),
+    (lambda: cardsim.quality.quality("vint", 5, strategies="heuristic"), "strategies .* must be a list, got str"),
+    (lambda: cardsim.quality.quality("vint", 5, by="level"), r"by \(column names\) must be a list, got str"),
+    (lambda: cardsim.evaluate("vint", options=["P"], auction={"1S": 1}, dealer=0, n=40),
+     r"auction \(calls\) must be a list, got dict"),
 ])
 def test_api_type_errors_are_clear(call, text):
     with pytest.raises(ValueError, match=text):
