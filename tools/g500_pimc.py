@@ -141,6 +141,7 @@ def _sample(rng, h, seat, unseen: int, voids, denom, pile: int) -> np.ndarray:
 def main(argv=None) -> int:
     import cardsim
     from joblib import Parallel, delayed
+    from vint_pimc import print_paired
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seed", type=int, default=12)
@@ -157,15 +158,8 @@ def main(argv=None) -> int:
     df = pd.DataFrame(rows)
     if args.out:
         df.to_csv(args.out, index=False)
-    n = len(df)
-
-    def line(x):
-        return f"{x.mean():+.3f} ± {1.96 * x.std(ddof=1) / np.sqrt(n):.3f}"
-    print(f"seed {args.seed}, deals {deals[0]}..{deals[-1]}: {n} declared, {args.worlds} worlds a decision")
-    made = (df.heuristic >= df.level).mean()
-    print(f"vs_dd, heuristic declaring side:  {line(df.heuristic - df.dd)}  made {made:.3f}")
-    print(f"vs_dd, PIMC declaring side:       {line(df.pimc - df.dd)}  made {(df.pimc >= df.level).mean():.3f}")
-    print(f"PIMC − heuristic (paired):        {line(df.pimc - df.heuristic)}")
+    print(f"seed {args.seed}, deals {deals[0]}..{deals[-1]}: {len(df)} declared, {args.worlds} worlds a decision")
+    print_paired(df, need=df.level)
     return 0
 
 

@@ -27,39 +27,31 @@ import sys
 import numpy as np
 import pandas as pd
 
-SUITS = "SCDH"
-RANKS = "23456789TJQKA"
 EP_SUIT = {0: 0, 1: 3, 2: 2, 3: 1}
 """endplay Denom (S H D C) -> cardsim suit (S C D H = 0..3)."""
-PBN_SUITS = (0, 3, 2, 1)
 
 
-def index(token: str) -> int:
-    """cardsim card index 16·suit + rank of a record token like 'TS'."""
-    return 16 * SUITS.index(token[-1]) + RANKS.index(token[:-1])
+def index(tok: str) -> int:
+    """cardsim card index 16·suit + rank of a Vint record token like 'TS'."""
+    from cardsim.cards import VINT_RANKS, parse_card
+
+    return parse_card(tok, VINT_RANKS)
 
 
 def token(c: int) -> str:
-    return RANKS[c & 15] + SUITS[c >> 4]
+    from cardsim.cards import VINT_RANKS, card_str
 
-
-def pbn(hands: list[set[int]]) -> str:
-    parts = []
-    for h in hands:
-        parts.append(".".join("".join(RANKS[r] for r in range(12, -1, -1) if 16 * s + r in h) for s in PBN_SUITS))
-    return "N:" + " ".join(parts)
+    return card_str(c, VINT_RANKS)
 
 
 def bid_suits_of(auction: list[str], declarer: int) -> np.ndarray:
-    """int64[4]: the first suit each seat bid (−1 none), as rules.first_bid_suits."""
-    out = np.full(4, -1, dtype=np.int64)
-    last = max(i for i, c in enumerate(auction) if c != "P")
-    for i in range(last + 1):
-        c = auction[i]
-        if c != "P" and not c.endswith("NT"):
-            who = (declarer - (last - i)) % 4
-            if out[who] < 0:
-                out[who] = SUITS.index(c[-1])
+    """int64[4]: the first suit each seat bid (−1 none), by the engine's own rules.first_bid_suits."""
+    from cardsim.games.vint.forcing import parse_call
+    from cardsim.games.vint.rules import first_bid_suits
+
+    calls = np.array([parse_call(c) for c in auction], dtype=np.int64)
+    out = np.zeros(4, dtype=np.int64)
+    first_bid_suits(calls, np.int64(len(calls)), np.int64(declarer), out)
     return out
 
 
@@ -91,11 +83,14 @@ def dd_scores(hands_full, trump, first, plays):
     from endplay.dds import solve_board
     from endplay.types import Deal, Denom, Player
 
-    deal = Deal(pbn(hands_full))
+    from vint_dd_quality import pbn
+
+    deal = Deal(pbn([sum(1 << c for c in h) for h in hands_full]))
     deal.trump = [Denom.spades, Denom.clubs, Denom.diamonds, Denom.hearts, Denom.nt][trump]
     deal.first = Player(first)
     for c in plays:
-        deal.play(SUITS[c >> 4] + RANKS[c & 15])
+        t = token(c)
+        deal.play(t[1] + t[0])  # endplay writes the suit first
     out = {}
     for card, tricks in solve_board(deal):
         out[16 * EP_SUIT[int(card.suit)] + int(card.rank).bit_length() - 3] = tricks
@@ -133,12 +128,13 @@ def _decision(record, t, k, seat, declarer, trump, trick, heur, card, gain, hand
 
 
 def play_deal(record, worlds: int, seed: int, decisions: list | None = None) -> dict:
+    from cardsim.games.vint.rules import DENOMINATIONS, winning_index
     from cardsim.games.vint.strategies import heuristic_card
 
     res = record["result"]
     declarer = res["declarer"]
     contract = res["contract"]
-    trump = 4 if contract.endswith("NT") else SUITS.index(contract[-1])
+    trump = DENOMINATIONS.index(contract[1:])
     start = [set(index(t) for t in h) for h in record["hands"]]
     hand = [set(h) for h in start]
     bid_suits = bid_suits_of(record["auction"], declarer)
@@ -192,17 +188,7 @@ def play_deal(record, worlds: int, seed: int, decisions: list | None = None) -> 
             played_by[seat].add(card)
             played_seq.append(card)
             trick[k] = card
-        # the trick's winner: highest trump, else highest of the led suit
-        led = trick[0] >> 4
-        best_i = 0
-        for i in range(1, 4):
-            a, b = trick[i], trick[best_i]
-            if (a >> 4) == (b >> 4):
-                if a > b:
-                    best_i = i
-            elif trump < 4 and (a >> 4) == trump:
-                best_i = i
-        leader = (leader + best_i) % 4
+        leader = (leader + int(winning_index(trick, np.int64(4), np.int64(trump)))) % 4
         if leader % 2 == declarer % 2:
             got += 1
     return {"deal": record["source"]["deal"], "declarer": declarer, "contract": contract,
@@ -214,6 +200,8 @@ def main(argv=None) -> int:
     import cardsim
     from joblib import Parallel, delayed
     from vint_dd_quality import cached_tables
+
+    from cardsim.games.vint.rules import DENOMINATIONS
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seed", type=int, default=11)
@@ -234,20 +222,28 @@ def main(argv=None) -> int:
         pd.DataFrame([d for r in rows for d in r["decisions"]]).to_csv(args.decisions, index=False)
     df = pd.DataFrame([{k: v for k, v in r.items() if k != "decisions"} for r in rows])
     tables = cached_tables(args.seed, args.start, args.count)
-    den = df.contract.map(lambda c: 4 if c.endswith("NT") else SUITS.index(c[-1]))
+    den = df.contract.map(lambda c: DENOMINATIONS.index(c[1:]))
     df["dd"] = tables[df.deal.to_numpy() - args.start, den.to_numpy(), df.declarer.to_numpy()].astype(int)
     if args.out:
         df.to_csv(args.out, index=False)
-    n = len(df)
+    print(f"seed {args.seed}, deals {deals[0]}..{deals[-1]}: {len(df)} declared, {args.worlds} worlds a decision, "
+          f"{df.solves.sum():,} DDS solves")
+    print_paired(df, need=df.contract.str[0].astype(int) + 6)
+    return 0
+
+
+def print_paired(df: pd.DataFrame, need: pd.Series) -> None:
+    """The lines both PIMC tools end with (tools/g500_pimc.py too): vs_dd of each line-up and the
+    paired difference, means with their 95% intervals (tricks a declared deal), and the made
+    rates (``need``: the tricks each contract needs)."""
+    from cardsim.stats import mean_interval
 
     def line(x):
-        return f"{x.mean():+.3f} ± {1.96 * x.std(ddof=1) / np.sqrt(n):.3f}"
-    print(f"seed {args.seed}, deals {deals[0]}..{deals[-1]}: {n} declared, {args.worlds} worlds a decision, "
-          f"{df.solves.sum():,} DDS solves")
-    print(f"vs_dd, heuristic declaring side:  {line(df.heuristic - df.dd)}")
-    print(f"vs_dd, PIMC declaring side:       {line(df.pimc - df.dd)}")
+        mean, _, lo, hi = mean_interval(float(x.sum()), float((x * x).sum()), len(x))
+        return f"{float(mean):+.3f} [{float(lo):+.3f}, {float(hi):+.3f}]"
+    print(f"vs_dd, heuristic declaring side:  {line(df.heuristic - df.dd)}  made {(df.heuristic >= need).mean():.3f}")
+    print(f"vs_dd, PIMC declaring side:       {line(df.pimc - df.dd)}  made {(df.pimc >= need).mean():.3f}")
     print(f"PIMC − heuristic (paired):        {line(df.pimc - df.heuristic)}")
-    return 0
 
 
 if __name__ == "__main__":
