@@ -264,3 +264,38 @@ def test_third_hand_keeps_high_cards_under_partners_led_honour():
     assert play(hand, 1, 0, NT, 3, ["SQ", "S3"])[0] == card("S2")
     # Under a low card led, third hand still plays high.
     assert play(hand, 2, 0, NT, 0, ["S9", "S3"])[0] == card("SA")
+
+
+def test_declaring_side_takes_a_master_second_hand_in_a_suit_contract():
+    # Hearts trumps; a defender (seat 1) leads the S4 and declarer's partner (seat 2) holds A-7:
+    # he takes the ace (ducked, it may be ruffed later), where "second hand low" and the old play
+    # ducked.  A king with the ace unseen is no master: low.  At no-trump, and for a defender, second
+    # hand stays low (docs/strategy-quality.md, seventh step: the defence gains nothing by it).
+    hand = cards("SA", "S7", "H5", "C3")
+    new, old = play(hand, 2, 0, HEARTS, 1, ["S4"])
+    assert new == card("SA")
+    assert old == card("S7")
+    assert play(cards("SK", "S7", "H5"), 2, 0, HEARTS, 1, ["S4"])[0] == card("S7")
+    assert play(cards("SK", "S7", "H5"), 2, 0, HEARTS, 1, ["S4"], played=("SA",))[0] == card("SK")
+    assert play(hand, 2, 0, NT, 1, ["S4"])[0] == card("S7")
+    assert play(hand, 1, 0, HEARTS, 0, ["S4"])[0] == card("S7")
+
+
+def test_declarers_partner_cashes_masters_before_the_declarers_suit():
+    # The declarer (seat 0) bid diamonds, then hearts; his partner (seat 2) holds the club ace:
+    # he cashes it before leading the declarer's diamonds.  A defender (seat 1) whose partner bid
+    # diamonds leads the suit first.
+    calls = auction((0, 1, DIAMONDS), (0, 2, HEARTS), declarer=0)
+    hand = cards("CA", "C6", "C5", "D9", "D4", "S8", "S3")
+    new, _ = play(hand, 2, 0, HEARTS, 2, [], calls=calls)
+    assert new == card("CA")
+    defence = auction((3, 1, DIAMONDS), (0, 1, HEARTS), declarer=0)
+    assert play(hand, 1, 0, HEARTS, 1, [], calls=defence)[0] == card("D9")
+
+
+def test_declarers_partner_at_no_trump_cashes_a_short_master():
+    # The declarer keeps a short ace at no-trump as an entry (above); his partner, rarely on
+    # lead, cashes it.
+    hand = cards("SA", "S4", "HK", "HQ", "HJ", "H5", "H3", "D7", "D5", "D2", "C8", "C6", "C2")
+    assert play(hand, 2, 0, NT, 2, [])[0] == card("SA")
+    assert play(hand, 0, 0, NT, 0, [])[0] == card("HJ")

@@ -542,7 +542,8 @@ def heuristic_lead(hand, seat, declarer, trump, others, played, bid_suits, voids
     sequence, else low); anyone leads his partner's
     bid side suit; then cash a master card (a defender from his longest suit, the declaring side
     from its shortest; at no-trump only from four cards or more while an unseen card of the
-    suit is out: a short ace is an entry); then the declarer and the defenders return a side
+    suit is out: a short ace is an entry; the declarer's partner cashes any master, and before
+    the declarer's bid suit); then the declarer and the defenders return a side
     suit partner led, and the declarer continues one he led himself (:func:`_return_suit`);
     else a defender leads the best side suit
     (:func:`_defender_suit`), the declarer's partner holding trumps a singleton side suit, and
@@ -564,14 +565,9 @@ def heuristic_lead(hand, seat, declarer, trump, others, played, bid_suits, voids
                 return _cheapest_equal(hand, top, played)
             if popcount(mine) >= 3:
                 return _suit_lead(mine, played)
-    ps = bid_suits[(seat + 2) % 4]
-    if ps >= 0 and ps != trump:
-        mine = U64(hand) & suit_mask(ps)
-        if mine != U64(0):
-            top = highest_bit(mine)
-            if _is_master(top, others):
-                return _cheapest_equal(hand, top, played)
-            return _suit_lead(mine, played)
+    # The declarer's partner is rarely on lead: he cashes his masters before the declarer's bid
+    # suit, and at no-trump keeps no short master as an entry (docs/strategy-quality.md, seventh step).
+    declarers_partner = not defending and seat != declarer
     best = -1
     best_len = -1
     for s in range(4):
@@ -581,7 +577,7 @@ def heuristic_lead(hand, seat, declarer, trump, others, played, bid_suits, voids
         top = highest_bit(mine)
         if _is_master(top, others):
             n = popcount(mine)
-            if trump == NT and n < 4 and (U64(others) & suit_mask(s)) != U64(0):
+            if trump == NT and n < 4 and (U64(others) & suit_mask(s)) != U64(0) and not declarers_partner:
                 continue
             # The declaring side cashes its short suits' masters first: a long suit's master
             # keeps control of the suit its side may hold the length of.
@@ -589,6 +585,16 @@ def heuristic_lead(hand, seat, declarer, trump, others, played, bid_suits, voids
             if key > best_len:
                 best = top
                 best_len = key
+    if best >= 0 and declarers_partner:
+        return _cheapest_equal(hand, best, played)
+    ps = bid_suits[(seat + 2) % 4]
+    if ps >= 0 and ps != trump:
+        mine = U64(hand) & suit_mask(ps)
+        if mine != U64(0):
+            top = highest_bit(mine)
+            if _is_master(top, others):
+                return _cheapest_equal(hand, top, played)
+            return _suit_lead(mine, played)
     if best >= 0:
         return _cheapest_equal(hand, best, played)
     # Partner led from his length (or his honours): return it.  Its masters were cashed above
@@ -648,7 +654,7 @@ def _discard(hand, trump, others):
 @jit(inline="always")
 def heuristic_card(hand, seat, declarer, trump, leader, trick, n, played, bid_suits, voids):
     """Card play by the book (docs/RULES.md §2.3): second hand low (but cover an honour; the
-    declaring side only with a master), third hand high unless partner's card is a sure winner
+    declaring side only with a master, and in a suit contract it takes with any master it holds), third hand high unless partner's card is a sure winner
     or an honour (J or higher) he led that holds the trick, fourth hand wins cheaply, never
     overtake or ruff a partner's sure winner, ruff (or over-ruff) when void, discard from
     worthless suits; of equal cards always the cheapest.  ``played``: every card seen played so far (uint64);
@@ -672,6 +678,13 @@ def heuristic_card(hand, seat, declarer, trump, leader, trick, n, played, bid_su
         if partner_sure or beat == U64(0):
             return lowest_bit(follow)
         if n == 1:
+            # The declaring side in a suit contract takes a master second hand: ducked, it may be
+            # ruffed later, and nobody sees partner's hand to know who else can win the suit.
+            if not defending and trump < NT:
+                theirs = others & suit_mask(led)
+                sure = beat & bits_above(highest_bit(theirs)) if theirs != U64(0) else beat
+                if sure != U64(0):
+                    return lowest_bit(sure)
             # Cover an honour; the declaring side only with a sure winner (its honours are
             # worth more kept over the unseen ones).
             if (w & 15) >= JACK and (defending or _is_master(lowest_bit(beat), others)):
