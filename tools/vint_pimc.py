@@ -18,6 +18,10 @@ tools/vint_dd_quality.py's cached tables) is the issue's vs_dd for each line-up.
 Usage (from the repository)::
 
     PYTHONPATH=$PWD python tools/vint_pimc.py --seed 11 --count 200 --worlds 12 --jobs 2
+
+``--only partner-lead`` (or declarer-lead, declarer-follow, partner-follow) searches at that kind
+of decision alone, so its paired gain is what that kind of decision is worth
+(docs/strategy-quality.md, "Where the sampled search gains").
 """
 from __future__ import annotations
 
@@ -127,7 +131,11 @@ def _decision(record, t, k, seat, declarer, trump, trick, heur, card, gain, hand
             - sum(1 for c in played if c >> 4 == trump)}
 
 
-def play_deal(record, worlds: int, seed: int, decisions: list | None = None) -> dict:
+KINDS = ("declarer-lead", "partner-lead", "declarer-follow", "partner-follow")
+"""The declaring side's decisions ``--only`` can restrict PIMC to (the rest play `heuristic`'s card)."""
+
+
+def play_deal(record, worlds: int, seed: int, decisions: list | None = None, only: tuple = KINDS) -> dict:
     from cardsim.games.vint.rules import DENOMINATIONS, winning_index
     from cardsim.games.vint.strategies import heuristic_card
 
@@ -158,7 +166,8 @@ def play_deal(record, worlds: int, seed: int, decisions: list | None = None) -> 
             played_bits = np.uint64(sum(1 << c for c in played_seq))
             heur = int(heuristic_card(bits, np.int64(seat), np.int64(declarer), np.int64(trump), np.int64(leader),
                                       trick, np.int64(k), played_bits, bid_suits, np.int64(voids)))
-            if seat % 2 != declarer % 2 or len(legal) == 1:
+            what = ("declarer-" if seat == declarer else "partner-") + ("lead" if k == 0 else "follow")
+            if seat % 2 != declarer % 2 or len(legal) == 1 or what not in only:
                 card = heur
             else:
                 unseen = set(range(64)) - set(c for c in range(64) if (c & 15) > 12) - hand[seat] - set(played_seq)
@@ -213,10 +222,13 @@ def main(argv=None) -> int:
     ap.add_argument("--decisions", default=None,
                     help="CSV of every declaring-side card where PIMC left the heuristic's, with its kind and "
                          "PIMC's estimated gain (DD tricks averaged over the worlds)")
+    ap.add_argument("--only", nargs="+", choices=KINDS, default=list(KINDS),
+                    help="search only at these declaring-side decisions; elsewhere play heuristic's card")
     args = ap.parse_args(argv)
     deals = list(range(args.start, args.start + args.count))
     recs = [r for r in cardsim.records("vint", deals, args.seed) if r["result"]["declarer"] is not None]
-    rows = Parallel(n_jobs=args.jobs)(delayed(play_deal)(r, args.worlds, args.seed, [] if args.decisions else None)
+    rows = Parallel(n_jobs=args.jobs)(delayed(play_deal)(r, args.worlds, args.seed, [] if args.decisions else None,
+                                                         tuple(args.only))
                                       for r in recs)
     if args.decisions:
         pd.DataFrame([d for r in rows for d in r["decisions"]]).to_csv(args.decisions, index=False)
