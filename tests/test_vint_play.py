@@ -113,9 +113,10 @@ def test_no_ruff_of_partners_sure_winner():
 
 
 def test_ruffs_partners_card_when_it_can_be_beaten():
-    # Partner led the HQ and the ace and king are unseen: third hand (void in hearts) ruffs.
+    # The declarer (seat 1) led the H8 and higher hearts are unseen: his partner, third hand and
+    # void in hearts, ruffs (a defender would leave it: test_third_hand_void_leaves_partners_winning_card).
     hand = cards("S3", "D9", "D2", "C7")
-    new, old = play(hand, 3, 0, SPADES, 1, ["HQ", "H5"])
+    new, old = play(hand, 3, 1, SPADES, 1, ["H8", "H5"])
     assert new == card("S3")
     assert old == card("D2")
 
@@ -299,3 +300,13 @@ def test_declarers_partner_at_no_trump_cashes_a_short_master():
     hand = cards("SA", "S4", "HK", "HQ", "HJ", "H5", "H3", "D7", "D5", "D2", "C8", "C6", "C2")
     assert play(hand, 2, 0, NT, 2, [])[0] == card("SA")
     assert play(hand, 0, 0, NT, 0, [])[0] == card("HJ")
+
+
+def test_third_hand_void_leaves_partners_winning_card():
+    # Hearts trumps.  A defender (seat 3), void in spades, sees partner's S9 win over the S3 with
+    # higher spades unseen: he discards the C4 and keeps his trump, where the previous default
+    # ruffed.  The declaring side keeps ruffing partner's low card, but not his honour.
+    hand = cards("H5", "C7", "C4", "D9")
+    assert play(hand, 3, 0, HEARTS, 1, ["S9", "S3"])[0] == card("C4")
+    assert play(hand, 2, 0, HEARTS, 0, ["S9", "S3"])[0] == card("H5")
+    assert play(hand, 2, 0, HEARTS, 0, ["SJ", "S3"])[0] == card("C4")

@@ -656,7 +656,8 @@ def heuristic_card(hand, seat, declarer, trump, leader, trick, n, played, bid_su
     """Card play by the book (docs/RULES.md §2.3): second hand low (but cover an honour; the
     declaring side only with a master, and in a suit contract it takes with any master it holds), third hand high unless partner's card is a sure winner
     or an honour (J or higher) he led that holds the trick, fourth hand wins cheaply, never
-    overtake or ruff a partner's sure winner, ruff (or over-ruff) when void, discard from
+    overtake or ruff a partner's sure winner (third hand in defence ruffs no card partner is winning
+    with, the declaring side no honour), ruff (or over-ruff) when void, discard from
     worthless suits; of equal cards always the cheapest.  ``played``: every card seen played so far (uint64);
     ``bid_suits``: int64[4], the first suit (0..3) each seat bid in the auction, −1 for none;
     ``voids`` (int64): bit 4·seat + suit per suit a seat has not followed, bit LED_SHIFT + 4·seat + suit
@@ -706,6 +707,10 @@ def heuristic_card(hand, seat, declarer, trump, leader, trick, n, played, bid_su
         elif partner_winning:
             return lowest_bit(follow)
         return _cheapest_equal(hand, highest_bit(beat), played)
+    # Third hand, void, partner winning but not surely: the defence leaves partner's card to win,
+    # the declaring side only an honour (J or higher); measured side by side, docs/strategy-quality.md.
+    if n == 2 and partner_winning and trump < NT and (w >> 4) != trump and (defending or (w & 15) >= JACK):
+        return _discard(hand, trump, others)
     if trump < NT and not partner_sure:
         trumps = U64(hand) & suit_mask(trump)
         if trumps != U64(0):
