@@ -361,7 +361,8 @@ def cmd_simulate(args) -> int:
             print(df.describe().T[["mean", "std", "min", "max"]].to_string())
     if args.records:
         ids = range(min(limit, args.deals))
-        lines = "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in spec.make_records(run.seed, ids, run.setup))
+        records = spec.make_records(run.seed, ids, run.setup)
+        lines = "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in records)
         _write_text(args.records, lines)
         print(f"records of the first {min(limit, args.deals)} deals written to {args.records}")
     return 0

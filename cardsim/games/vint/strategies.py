@@ -654,8 +654,8 @@ def _discard(hand, trump, others):
 @jit(inline="always")
 def heuristic_card(hand, seat, declarer, trump, leader, trick, n, played, bid_suits, voids):
     """Card play by the book (docs/RULES.md §2.3): second hand low (but cover an honour; the
-    declaring side only with a master, and in a suit contract it takes with any master it holds), third hand high unless partner's card is a sure winner
-    or an honour (J or higher) he led that holds the trick, fourth hand wins cheaply, never
+    declaring side only with a master, and in a suit contract it takes with any master it holds),
+    third hand high unless partner's card is a sure winner or an honour (J or higher) he led that holds the trick, fourth hand wins cheaply, never
     overtake or ruff a partner's sure winner (third hand in defence ruffs no card partner is winning
     with, the declaring side no honour), ruff (or over-ruff) when void, discard from
     worthless suits; of equal cards always the cheapest.  ``played``: every card seen played so far (uint64);
@@ -678,14 +678,14 @@ def heuristic_card(hand, seat, declarer, trump, leader, trick, n, played, bid_su
         beat = follow & bits_above(w) if (w >> 4) == led else U64(0)
         if partner_sure or beat == U64(0):
             return lowest_bit(follow)
+        # The cards that beat the trick and every unseen card of the suit.
+        theirs = others & suit_mask(led)
+        sure = beat & bits_above(highest_bit(theirs)) if theirs != U64(0) else beat
         if n == 1:
             # The declaring side in a suit contract takes a master second hand: ducked, it may be
             # ruffed later, and nobody sees partner's hand to know who else can win the suit.
-            if not defending and trump < NT:
-                theirs = others & suit_mask(led)
-                sure = beat & bits_above(highest_bit(theirs)) if theirs != U64(0) else beat
-                if sure != U64(0):
-                    return lowest_bit(sure)
+            if not defending and trump < NT and sure != U64(0):
+                return lowest_bit(sure)
             # Cover an honour; the declaring side only with a sure winner (its honours are
             # worth more kept over the unseen ones).
             if (w & 15) >= JACK and (defending or _is_master(lowest_bit(beat), others)):
@@ -699,19 +699,17 @@ def heuristic_card(hand, seat, declarer, trump, leader, trick, n, played, bid_su
             return lowest_bit(follow)
         # Third hand high: the cheapest card that beats every unseen card of the suit, else the
         # highest (its cheapest equal).
-        theirs = others & suit_mask(led)
         if theirs != U64(0):
-            sure = beat & bits_above(highest_bit(theirs))
             if sure != U64(0):
                 return lowest_bit(sure)
         elif partner_winning:
             return lowest_bit(follow)
         return _cheapest_equal(hand, highest_bit(beat), played)
-    # Third hand, void, partner winning but not surely: the defence leaves partner's card to win,
-    # the declaring side only an honour (J or higher); measured side by side, docs/strategy-quality.md.
-    if n == 2 and partner_winning and trump < NT and (w >> 4) != trump and (defending or (w & 15) >= JACK):
-        return _discard(hand, trump, others)
-    if trump < NT and not partner_sure:
+    # Void: partner's sure winner is not ruffed, nor, third hand, one he is winning with for now:
+    # the defence leaves any such card, the declaring side an honour (J or higher); measured side
+    # by side, docs/strategy-quality.md (seventh step).
+    leave = partner_sure or (n == 2 and partner_winning and (defending or (w & 15) >= JACK))
+    if trump < NT and not leave:
         trumps = U64(hand) & suit_mask(trump)
         if trumps != U64(0):
             if (w >> 4) != trump:
