@@ -177,6 +177,31 @@ def test_501_defender_declares_once_the_declarer_cannot_hold_a_marriage():
     assert old == new
 
 
+def _all_but(*tokens):
+    """Every 501 card but ``tokens``."""
+    return [s + r for s in "SCDH" for r in RANKS if s + r not in tokens]
+
+
+def test_501_defender_last_to_the_seventh_trick_keeps_the_card_that_wins_the_eighth():
+    # no-trump, seventh trick: the declarer led the HJ, the other defender followed with the H9;
+    # last to play with the HA and HQ, the HK and S9 unseen (one each).  Either card wins this
+    # trick; the rules take it with the card worth most (the HA, as v1), but if the declarer holds
+    # the HK he then wins the eighth trick over the HQ (7 card points), and if the other defender
+    # holds it both cards give the declarer nothing: the HQ now, the HA kept for the last trick
+    hand, trick, unseen = ["HA", "HQ"], ["HJ", "H9"], ["HK", "S9"]
+    before = _all_but(*hand, *trick, *unseen)
+    new, old = play501(hand, trick, trump=4, played_before=before, decl_pos=0)
+    assert new == c501("HQ")
+    assert old == c501("HA")
+    # the declarer has shown out of hearts: the other defender holds the HK, the two cards are
+    # worth the same, and the rules' card stands
+    new, _ = play501(hand, trick, trump=4, played_before=before, decl_pos=0, decl_voids="H")
+    assert new == c501("HA")
+    # in the same place the declarer himself plays by the rules alone
+    new, old = play501(hand, trick, trump=4, played_before=before, is_decl=True, decl_pos=2)
+    assert new == old == c501("HA")
+
+
 # ------------------------------------------------------------------ Five Hundred (docs/RULES.md §3.5)
 RANKS500 = "456789TJQKA"
 
