@@ -111,31 +111,23 @@ def _sample(rng, h, seat, unseen: int, voids, denom, pile: int) -> np.ndarray:
     """The current hands with the other seats' cards dealt afresh from ``unseen`` (their counts
     kept, none of a suit a seat showed out of); ``pile`` cards go to the declarer's discard."""
     from cardsim.games.g500.rules import card_suit
+    from vint_pimc import deal_hidden
 
-    cards = [c for c in range(64) if unseen >> c & 1]
-    holders = [s for s in range(4) if s != seat]
-    for _ in range(500):
-        rng.shuffle(cards)
-        left = {s: int(bin(int(h[s])).count("1")) for s in holders}
-        left[-1] = pile
-        out = h.copy()
-        for s in holders:
-            out[s] = U64(0)
-        ok = True
-        for c in cards:
-            lane = card_suit(c, denom)
-            allowed = [s for s in left if left[s] > 0 and (s < 0 or lane < 0 or not voids[s] >> lane & 1)]
-            if not allowed:
-                ok = False
-                break
-            w = np.array([left[s] for s in allowed], dtype=float)
-            s = allowed[rng.choice(len(allowed), p=w / w.sum())]
-            left[s] -= 1
-            if s >= 0:
-                out[s] |= U64(1) << U64(c)
-        if ok:
-            return out
-    raise RuntimeError("no world fits the voids shown")
+    counts = {s: int(bin(int(h[s])).count("1")) for s in range(4) if s != seat}
+    counts[-1] = pile
+
+    def may_hold(s, c):
+        lane = card_suit(c, denom)
+        return s < 0 or lane < 0 or not voids[s] >> lane & 1
+
+    hands = deal_hidden(rng, [c for c in range(64) if unseen >> c & 1], counts, may_hold, 500)
+    if hands is None:
+        raise RuntimeError("no world fits the voids shown")
+    out = h.copy()
+    for s in counts:
+        if s >= 0:
+            out[s] = U64(sum(1 << c for c in hands[s]))
+    return out
 
 
 def main(argv=None) -> int:

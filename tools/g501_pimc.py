@@ -139,28 +139,18 @@ def _sample(rng, h, p: int, decl: int, q: int, unseen: int, seen, talon_left: in
     their counts kept, none of a suit a player showed out of, at most ``talon_q`` of the unplayed
     talon cards ``talon_left`` with the other defender."""
     from cardsim.games.g501.constants import SEEN_VOIDS
+    from vint_pimc import deal_hidden
 
-    cards = [c for c in range(64) if unseen >> c & 1]
     void = {s: int(seen[SEEN_VOIDS, s]) for s in (decl, q)}
-    for _ in range(2000):
-        rng.shuffle(cards)
-        left = {decl: int(h[decl]).bit_count(), q: int(h[q]).bit_count()}
-        out = {decl: 0, q: 0}
-        ok = True
-        for c in cards:
-            allowed = [s for s in (decl, q) if left[s] > 0 and not void[s] >> c & 1]
-            if not allowed:
-                ok = False
-                break
-            w = np.array([left[s] for s in allowed], dtype=float)
-            s = allowed[rng.choice(len(allowed), p=w / w.sum())]
-            left[s] -= 1
-            out[s] |= 1 << c
-        if ok and (out[q] & talon_left).bit_count() <= talon_q:
-            g = h.copy()
-            g[decl], g[q] = U64(out[decl]), U64(out[q])
-            return g
-    raise RuntimeError("no world fits the voids shown")
+    hands = deal_hidden(rng, [c for c in range(64) if unseen >> c & 1],
+                        {decl: int(h[decl]).bit_count(), q: int(h[q]).bit_count()},
+                        lambda s, c: not void[s] >> c & 1, 2000,
+                        accept=lambda hs: sum(1 for c in hs[q] if talon_left >> c & 1) <= talon_q)
+    if hands is None:
+        raise RuntimeError("no world fits the voids shown")
+    g = h.copy()
+    g[decl], g[q] = (U64(sum(1 << c for c in hands[s])) for s in (decl, q))
+    return g
 
 
 def main(argv=None) -> int:

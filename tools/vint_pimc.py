@@ -59,17 +59,19 @@ def bid_suits_of(auction: list[str], declarer: int) -> np.ndarray:
     return out
 
 
-def sample_world(rng, mover, hand_now, others_unseen, counts, void_of):
-    """Three hidden hands (sets of card indices) for the seats other than ``mover``: ``counts``
-    cards each, none of a suit the seat showed out of; None after too many dead ends."""
-    cards = list(others_unseen)
-    for _ in range(200):
+def deal_hidden(rng, cards, counts: dict, may_hold, tries: int, accept=None):
+    """Deal ``cards`` at random to the holders of ``counts`` (holder: number of cards), each card
+    to a holder with room that ``may_hold(holder, card)``, weighted by the room left; ``accept``
+    (if given) vets a whole deal.  Returns {holder: set of cards}, or None after ``tries`` dead
+    ends.  The PIMC tools of all three games (tools/g500_pimc.py, tools/g501_pimc.py) share it."""
+    cards = list(cards)
+    for _ in range(tries):
         rng.shuffle(cards)
         left = dict(counts)
         hands = {s: set() for s in counts}
         ok = True
         for c in cards:
-            allowed = [s for s in counts if left[s] > 0 and not void_of[s] & (1 << (c >> 4))]
+            allowed = [s for s in counts if left[s] > 0 and may_hold(s, c)]
             if not allowed:
                 ok = False
                 break
@@ -77,9 +79,15 @@ def sample_world(rng, mover, hand_now, others_unseen, counts, void_of):
             s = allowed[rng.choice(len(allowed), p=w / w.sum())]
             hands[s].add(c)
             left[s] -= 1
-        if ok:
+        if ok and (accept is None or accept(hands)):
             return hands
     return None
+
+
+def sample_world(rng, mover, hand_now, others_unseen, counts, void_of):
+    """Three hidden hands (sets of card indices) for the seats other than ``mover``: ``counts``
+    cards each, none of a suit the seat showed out of; None after too many dead ends."""
+    return deal_hidden(rng, others_unseen, counts, lambda s, c: not void_of[s] & (1 << (c >> 4)), 200)
 
 
 def dd_scores(hands_full, trump, first, plays):
