@@ -655,13 +655,14 @@ def _discard(hand, trump, others):
 def heuristic_card(hand, seat, declarer, trump, leader, trick, n, played, bid_suits, voids):
     """Card play by the book (docs/RULES.md §2.3): second hand low (but cover an honour; the
     declaring side only with a master, and in a suit contract it takes with any master it holds),
-    third hand high unless partner's card is a sure winner or an honour (J or higher) he led that holds the trick, fourth hand wins cheaply, never
-    overtake or ruff a partner's sure winner (third hand in defence ruffs no card partner is winning
-    with, the declaring side no honour), ruff (or over-ruff) when void, discard from
-    worthless suits; of equal cards always the cheapest.  ``played``: every card seen played so far (uint64);
-    ``bid_suits``: int64[4], the first suit (0..3) each seat bid in the auction, −1 for none;
-    ``voids`` (int64): bit 4·seat + suit per suit a seat has not followed, bit LED_SHIFT + 4·seat + suit
-    per suit a seat has led (:func:`.engine.play_tricks`)."""
+    third hand high unless partner's card is a sure winner or an honour (J or higher) he led that
+    holds the trick, fourth hand wins cheaply, never overtake or ruff a partner's sure winner
+    (third hand in defence ruffs no card partner is winning with, the declaring side no honour),
+    ruff (or over-ruff) when void, discard from worthless suits; of equal cards always the
+    cheapest.  ``played``: every card seen played so far (uint64); ``bid_suits``: int64[4], the
+    first suit (0..3) each seat bid in the auction, −1 for none; ``voids`` (int64): bit
+    4·seat + suit per suit a seat has not followed, bit LED_SHIFT + 4·seat + suit per suit a seat
+    has led (:func:`.engine.play_tricks`)."""
     others = ~(U64(played) | U64(hand)) & FULL_DECK
     if n == 0:
         return heuristic_lead(hand, seat, declarer, trump, others, played, bid_suits, voids)
