@@ -50,9 +50,9 @@ def play_deal(record, hands, decl: int, trump: int, worlds: int, seed: int, only
     from cardsim.cards import RANKS_501, parse_card, popcount
     from cardsim.dd import g501 as dd
     from cardsim.games.g501.constants import DECK_MASK, DECLARE_FLAG, NT, SEEN_CARDS, SEEN_VOIDS
-    from cardsim.games.g501.rules import can_declare, hand_points, legal_plays, marriage_value, trick_best
+    from cardsim.games.g501.rules import can_declare, legal_plays, trick_best
     from cardsim.games.g501.strategies import heuristic_play
-    from g501_where import mid_trick
+    from g501_where import declare, mid_trick, take
 
     keys, bounds = dd.new_table()
     moves = np.zeros(dd.MOVES_SHAPE, dtype=np.int64)
@@ -106,10 +106,7 @@ def play_deal(record, hands, decl: int, trump: int, worlds: int, seed: int, only
             if declares:
                 assert k == 0 and can_declare(U64(h[p]), card)
                 if p == decl:
-                    if won_any[decl]:
-                        got += marriage_value(card >> 4, trump)
-                    else:
-                        pending += marriage_value(card >> 4, trump)
+                    got, pending = declare(got, pending, won_any[decl], card >> 4, trump)
             b = U64(1) << U64(card)
             h[p] &= ~b
             played |= b
@@ -126,8 +123,7 @@ def play_deal(record, hands, decl: int, trump: int, worlds: int, seed: int, only
         winner = (leader + cards.index(best_card)) % 3
         won_any[winner] = True
         if winner == decl:
-            got += int(hand_points(trick)) + pending
-            pending = 0
+            got, pending = take(got, pending, trick)
         leader = winner
     res = record["result"]
     return {"deal": record["source"]["deal"], "trump": trump, "heuristic": int(res["points"][res["declarer"]]),
@@ -173,7 +169,8 @@ def main(argv=None) -> int:
     recs = cardsim.records("501", deals, args.seed, ["heuristic"] * 3)
     hands, decl, trump, played = positions_501(recs)
     rows = Parallel(n_jobs=args.jobs)(
-        delayed(play_deal)(recs[i], hands[i], int(decl[i]), int(trump[i]), args.worlds, args.seed, args.only, None, tricks)
+        delayed(play_deal)(recs[i], hands[i], int(decl[i]), int(trump[i]), args.worlds, args.seed, args.only,
+                           None, tricks)
         for i in np.flatnonzero(played))
     df = pd.DataFrame(rows)
     if args.out:

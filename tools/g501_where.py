@@ -38,6 +38,19 @@ def _card(token: str) -> tuple[int, bool]:
     return parse_card(token.rstrip("+"), RANKS_501), declares
 
 
+def declare(got: int, pending: int, won: int, suit: int, trump: int) -> tuple[int, int]:
+    """The declarer's ``(got, pending)`` deal points after he declares the marriage of ``suit``:
+    counted at once when he has won a trick, else pending until he wins one (docs/RULES.md §1.6)."""
+    value = marriage_value(suit, trump)
+    return (got + value, pending) if won else (got, pending + value)
+
+
+def take(got: int, pending: int, trick) -> tuple[int, int]:
+    """The declarer's ``(got, pending)`` after he wins ``trick`` (uint64 bit set): its card points
+    and his pending marriages (docs/RULES.md §1.6-§1.7)."""
+    return got + int(hand_points(np.uint64(trick))) + pending, 0
+
+
 def deal_changes(record, hands, decl, trump, table, moves, stats) -> np.ndarray:
     """float64[8]: the change of the declarer's double-dummy value in each trick of one record."""
     keys, bounds = table
@@ -54,18 +67,14 @@ def deal_changes(record, hands, decl, trump, table, moves, stats) -> np.ndarray:
             c, declares = plays[3 * t + k]
             if declares and p == decl:
                 assert can_declare(h[p], c)
-                if won:
-                    got += marriage_value(c >> 4, trump)
-                else:
-                    pending += marriage_value(c >> 4, trump)
+                got, pending = declare(got, pending, won, c >> 4, trump)
             h[p] &= ~np.uint64(1 << c)
             trick |= 1 << c
             cards.append(c)
         best = trick_best(np.uint64(trick), cards[0] >> 4, trump)
         winner = (leader + cards.index(best)) % 3
         if winner == decl:
-            got += hand_points(np.uint64(trick)) + pending
-            pending = 0
+            got, pending = take(got, pending, trick)
             won = 1
         leader = winner
         after = got + dd.search_from(h, leader, decl, trump, won, pending, -1, 9999, keys, bounds, moves, stats)
@@ -83,7 +92,7 @@ def mid_trick(h, leader, decl, trump, won, pending, got, cards, table, moves, st
         best = trick_best(np.uint64(trick), cards[0] >> 4, trump)
         w = (leader + cards.index(best)) % 3
         if w == decl:
-            got, pending, won = got + hand_points(np.uint64(trick)) + pending, 0, 1
+            (got, pending), won = take(got, pending, trick), 1
         return got + dd.search_from(h, w, decl, trump, won, pending, -1, 9999, keys, bounds, moves, stats)
     p = (leader + pos) % 3
     legal = int(legal_plays(h[p], -1 if pos == 0 else cards[0] >> 4, trump))
@@ -91,7 +100,7 @@ def mid_trick(h, leader, decl, trump, won, pending, got, cards, table, moves, st
     for c in (c for c in range(64) if legal >> c & 1):
         g, pe = got, pending
         if pos == 0 and p == decl and can_declare(h[p], c):  # as the solver: he always declares
-            g, pe = (g + marriage_value(c >> 4, trump), pe) if won else (g, pe + marriage_value(c >> 4, trump))
+            g, pe = declare(g, pe, won, c >> 4, trump)
         hh = h.copy()
         hh[p] &= ~np.uint64(1 << c)
         values.append(mid_trick(hh, leader, decl, trump, won, pe, g, cards + [c], table, moves, stats))
@@ -127,17 +136,13 @@ def defender_cards(strategy: str, n: int, seed: int) -> tuple[pd.DataFrame, int]
                         " decl led" if leader == decl else " def led")
                     rows.append((i, t + 1, place, loss))
                 if declares and p == decl:
-                    if won:
-                        got += marriage_value(c >> 4, trump)
-                    else:
-                        pending += marriage_value(c >> 4, trump)
+                    got, pending = declare(got, pending, won, c >> 4, trump)
                 h[p] &= ~np.uint64(1 << c)
                 cards.append(c)
             best = trick_best(np.uint64(sum(1 << c for c in cards)), cards[0] >> 4, trump)
             winner = (leader + cards.index(best)) % 3
             if winner == decl:
-                got += hand_points(np.uint64(sum(1 << c for c in cards))) + pending
-                pending, won = 0, 1
+                (got, pending), won = take(got, pending, sum(1 << c for c in cards)), 1
             leader = winner
     return pd.DataFrame(rows, columns=["deal", "trick", "place", "loss"]), int(played.sum())
 
