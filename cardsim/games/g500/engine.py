@@ -116,8 +116,8 @@ def run_auction(dealer, ids, params, states, hands, trace, res, forced):
     is not legal when its seat first speaks leaves ``res[R_FORCED_OK]`` 0 and the strategy calls.
     """
     tracing = trace.shape[0] > 0
-    high = -1
-    high_seat = -1
+    high = np.int64(-1)
+    high_seat = np.int64(-1)
     passed = 0
     n_calls = 0
     seat = (dealer + 1) % 4
@@ -225,12 +225,12 @@ def play_tricks(declarer, bid, disc, ids, params, states, eff, trick, trace, res
     denom = bid % 5
     contract_tricks = contract_level(bid)
     played = U64(0)
-    tricks0 = 0
-    tricks1 = 0
+    tricks0 = np.int64(0)
+    tricks1 = np.int64(0)
     leader = declarer
     k = 0
     for t in range(10):
-        led = -1
+        led = np.int64(-1)
         for i in range(4):
             seat = (leader + i) % 4
             decl_tricks = tricks0 if declarer % 2 == 0 else tricks1

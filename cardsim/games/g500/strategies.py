@@ -194,7 +194,7 @@ def estimate_tricks(hand, denom, nt_bias):
 
 
 # ---------------------------------------------------------------- heuristic: auction (§3.3)
-@jit(inline="always")
+@jit
 def heuristic_bid(params, states, seat, hand, high_bid, high_seat):
     """The highest contract the hand plus ``partner`` and ``kitty`` tricks less ``margin`` makes
     (``jump`` = 1), or the cheapest overcall in its denomination (``jump`` = 0); passes when
@@ -300,7 +300,7 @@ def beats(card, wc, denom, led):
     return (cb & SUIT_MASK[denom, led]) != 0 and card > wc
 
 
-@jit(inline="always")
+@jit
 def heuristic_lead(hand, denom, seat, declarer, unseen):
     """Leading a trick: the declarer in a trump contract draws trumps (top one if it is the
     master, else low); others cash a master side card, else lead low from the longest side
@@ -356,7 +356,7 @@ def lead_side_card(side, denom, unseen):
 @jit(inline="always")
 def winning_index(trick, n_in_trick, denom, led):
     """Index (play order) of the card winning the incomplete trick ``trick[:n_in_trick]``."""
-    w = 0
+    w = np.int64(0)
     for i in range(1, n_in_trick):
         if beats(trick[i], trick[w], denom, led):
             w = i
@@ -507,7 +507,7 @@ def heuristic_follow_v2(hand, denom, seat, declarer, leader, trick, n_in_trick, 
     return ruff(trumps, last, unseen)
 
 
-@jit(inline="always")
+@jit
 def declaring_side_lead(hand, denom, seat, declarer, unseen):
     """Leading a trick (the default play since issue 12, docs/RULES.md §3.5; arguments as
     :func:`heuristic_lead`; returns an effective card): in a trump contract with trumps unseen,

@@ -356,7 +356,7 @@ def play_tricks(hp, dealer, seats, declarer, trump, sids, params, st, res, trace
         seat = leader
         winner = leader
         on_table = U64(0)
-        lead = -1
+        lead = np.int64(-1)
         # the declarer's place in this trick's order (0 = leads): who plays after whom is public
         decl_pos = 0
         s = leader

@@ -624,7 +624,7 @@ def _last_two(c0, c1, c2, h0, h1, h2, trump, dpos):
     return pts
 
 
-@jit(inline="always")
+@jit
 def _last_in_seventh(hand, legal, trick, led, trump, unseen, decl_pos, dvoid, pvoid, card):
     """A defender's card last to play to the seventh trick, both its cards legal (docs/RULES.md
     §1.5): the other two players hold one card each, the two ``unseen`` cards; each of the (at
@@ -677,7 +677,7 @@ def heuristic_play(hand, legal, trick, led, trump, played, is_declarer, won_any,
     return c
 
 
-@jit(inline="always")
+@jit
 def _heuristic_card(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, seat, declarer, seen):
     """The default card play (issue 12; docs/RULES.md §1.5-§1.6).  ``hand``/``legal``/``trick``/
     ``played``: uint64 bit sets; ``led``: the led card (-1 leading); ``trump`` 0..3 or NT;
@@ -727,7 +727,7 @@ def _heuristic_card(hand, legal, trick, led, trump, played, is_declarer, won_any
 
 
 # ------------------------------------------------------------------ heuristic_v1 (id 2)
-@jit(inline="always")
+@jit
 def heuristic_play_v1(hand, legal, trick, led, trump, played, is_declarer, won_any):
     """heuristic_v1's card play (the default until issue 12), unchanged.  Leading: declare a marriage when it can count, else cash masters (a declarer draws trumps
     first), else the card of least value.  Following: the least valuable card when it cannot

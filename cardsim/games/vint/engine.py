@@ -110,9 +110,9 @@ def run_auction(dealer, hands, ids, params, rngs, calls, forced):
     seat first spoke; an illegal one is replaced by the seat's strategy's call.  The first
     ``forced[F_NPREFIX]`` calls are ``forced[F_PREFIX:]`` (checked legal by the caller).
     """
-    ncalls = 0
-    current = PASS
-    bidder = -1
+    ncalls = np.int64(0)
+    current = np.int64(PASS)
+    bidder = np.int64(-1)
     passes = 0
     seat = dealer
     pending = forced[F_KIND] == FORCE_FIRST_CALL
@@ -176,7 +176,7 @@ def play_tricks(declarer, trump, hands, ids, params, rngs, plays, hand, trick, w
     """
     hand[:] = hands
     played = U64(0)
-    voids = 0
+    voids = np.int64(0)
     leader = (declarer + 1) % 4
     for t in range(N_TRICKS):
         for k in range(4):

@@ -190,7 +190,7 @@ def _speaker(i, ncalls, seat):
     return (seat - (ncalls - i)) % 4
 
 
-@jit(inline="always")
+@jit
 def heuristic_call(params, hand, seat, calls, ncalls, current, current_bidder):
     """Bid the cheapest legal contract in the denomination with most expected tricks
     (:func:`estimated_tricks`; suits ranked with ``honour_weight`` tricks per trump honour held
@@ -276,7 +276,7 @@ def _suit_tricks_v1(base, length, partner_bid_it, short):
     return t
 
 
-@jit(inline="always")
+@jit
 def heuristic_call_v1(params, hand, seat, calls, ncalls, current, current_bidder):
     """heuristic_v1's and greedy's bidding (the default until issue 12, kept unchanged): bid the cheapest legal contract in the denomination with most expected tricks, as long as
     its level is within expected tricks − 6 + ``aggression``; otherwise pass.
@@ -343,7 +343,7 @@ def _longest_side_suit(hand, trump):
     return best_suit
 
 
-@jit(inline="always")
+@jit
 def heuristic_lead_v1(hand, seat, declarer, trump, others):
     """heuristic_v1's lead of a trick: declarer draws trumps; cash a master card; else lead from the
     longest side suit, top of a touching honour sequence or low."""
@@ -536,7 +536,7 @@ def _return_suit(hand, seat, declarer, trump, voids):
     return -1
 
 
-@jit(inline="always")
+@jit
 def heuristic_lead(hand, seat, declarer, trump, others, played, bid_suits, voids):
     """Lead to a trick (docs/RULES.md §2.3): the declarer draws trumps (master, else top of a
     sequence, else low); anyone leads his partner's
