@@ -625,7 +625,7 @@ def _last_two(c0, c1, c2, h0, h1, h2, trump, dpos):
 
 
 @jit
-def _last_in_seventh(hand, legal, trick, led, trump, unseen, decl_pos, dvoid, pvoid, card):
+def _last_in_seventh(legal, trick, led, trump, unseen, decl_pos, dvoid, pvoid, card):
     """A defender's card last to play to the seventh trick, both its cards legal (docs/RULES.md
     §1.5): the other two players hold one card each, the two ``unseen`` cards; each of the (at
     most two) ways they may lie, no card of a suit its holder has shown out of (``dvoid`` /
@@ -672,7 +672,7 @@ def heuristic_play(hand, legal, trick, led, trump, played, is_declarer, won_any,
     if not is_declarer and popcount(hand) == 2 and popcount(trick) == 2 and popcount(legal) == 2:
         unseen = DECK_MASK & ~U64(played) & ~U64(hand)
         if popcount(unseen) == 2:  # always in a deal; a made-up position may leave more unseen
-            return _last_in_seventh(hand, legal, trick, led, trump, unseen, decl_pos, seen[SEEN_VOIDS, declarer],
+            return _last_in_seventh(legal, trick, led, trump, unseen, decl_pos, seen[SEEN_VOIDS, declarer],
                                     _partner_voids(seat, declarer, seen), c)
     return c
 
