@@ -182,17 +182,39 @@ def test_decision_rows_give_the_paired_gain_over_look_in_pp():
                                                   pytest.approx(100 * hi))
     assert r.gain_pp == pytest.approx(6.0) and r.made == pytest.approx(0.5)
     assert tuple(rows.set_index("option").loc["look", ["gain_pp", "gain_lo", "gain_hi"]]) == (0, 0, 0)
+    # every option against the best blind level (blind:70, the highest win share), paired
+    mean, _, lo, hi = mean_interval(-3.0, 7.0, n)
+    r = rows.set_index("option").loc["blind:90"]
+    assert (r.diff_best_pp, r.diff_best_lo, r.diff_best_hi) == (pytest.approx(100 * mean), pytest.approx(100 * lo),
+                                                               pytest.approx(100 * hi))
+    assert r.diff_best_pp == pytest.approx(-3.0)
+    assert rows.set_index("option").loc["look", "diff_best_pp"] == pytest.approx(-6.0)
+    assert tuple(rows.set_index("option").loc["blind:70", ["diff_best_pp", "diff_best_lo", "diff_best_hi"]]) == \
+        (0, 0, 0)
+
+
+def test_best_blind_takes_the_highest_win_and_the_lowest_level_on_a_tie():
+    assert G.best_blind([0.31, 0.36, 0.33]) == 1
+    assert G.best_blind([0.36, np.nan, 0.36]) == 0
+    assert G.best_blind([np.nan, np.nan]) is None and G.best_blind([]) is None
 
 
 def _long(cells) -> pd.DataFrame:
-    """A decisions frame: cells = {(own, lead, position): [(option, win, gain, lo, hi), ...]}."""
+    """A decisions frame: cells = {(own, lead, position): [(option, win, gain, lo, hi[, diff]), ...]}.
+    ``diff`` = (pp, lo, hi): the option minus the best blind level (highest win); when not given,
+    its gain minus the best's gain, with an interval of ± 1.5 pp (0 for the best itself)."""
     rows = []
     for (own, lead, pos), opts in cells.items():
-        for option, win, gain, lo, hi in opts:
+        blinds = [o for o in opts if o[0] != "look"]
+        top = max(blinds, key=lambda o: o[1])
+        for option, win, gain, lo, hi, *given in opts:
+            d = gain - top[2]
+            diff = given[0] if given else ((0.0, 0.0, 0.0) if option == top[0] else (d, d - 1.5, d + 1.5))
             rows.append({"own": own, "lead": lead, "opp": own + lead, "position": pos, "option": option,
                          "level": 0 if option == "look" else int(option.split(":")[1]), "deals": 1000, "legal": 1.0,
                          "made": 0.6, "win": win, "win_lo": win - 0.02, "win_hi": win + 0.02, "gain_pp": gain,
-                         "gain_lo": lo, "gain_hi": hi})
+                         "gain_lo": lo, "gain_hi": hi, "diff_best_pp": diff[0], "diff_best_lo": diff[1],
+                         "diff_best_hi": diff[2]})
     return pd.DataFrame(rows, columns=G.DECISION_COLUMNS)
 
 
@@ -215,7 +237,11 @@ def test_choices_pick_the_best_and_say_how_sure():
     assert c.loc[(200, 100, 0)].gain_pp == 0.0
     assert (c.loc[(501, 0, 1)].best, c.loc[(501, 0, 1)].verdict) == ("blind:70", G.NO_CLEAR)
     assert c.loc[(501, 0, 1)].clear_levels == ""
-    assert c.loc[(501, -100, 2)].verdict == "blind to 70" and c.loc[(501, -100, 2)].clear_levels == "70-120"
+    # blind:120 is 1.0 pp [-2.5, +0.5] below blind:70 on the same deals: as good, the verdict names both
+    assert c.loc[(501, -100, 2)].verdict == "blind to 70-120" and c.loc[(501, -100, 2)].clear_levels == "70-120"
+    assert (r.levels_as_good, r.next_level, r.gain_vs_next_pp, r.gain_vs_next_lo, r.gain_vs_next_hi) == \
+        ("120", 70, 7.0, 5.5, 8.5)  # blind:70 is clearly worse than blind:120
+    assert c.loc[(200, 100, 0)].levels_as_good == "70"  # look is best; the best blind level alone
     # look best but one blind level not clearly worse: no clear answer
     unsure = dict(CELLS)
     unsure[(200, 100, 0)] = [CELLS[(200, 100, 0)][0], ("blind:70", 0.54, -1.0, -2.0, 0.5),
@@ -228,9 +254,76 @@ def test_chart_is_one_row_per_situation_one_column_per_position():
     assert list(w.columns) == ["opp", "position 0", "position 1", "position 2"]
     assert w.loc[(200, 0), "position 0"] == "blind to 120: +12.0 pp"
     assert w.loc[(200, 100), "position 0"] == "look"
-    assert w.loc[(501, 0), "position 1"] == "? blind:70 +1.0 pp"
+    assert w.loc[(501, 0), "position 1"] == "? blind:70-120 +1.0 pp"
+    assert w.loc[(501, -100), "position 2"] == "blind to 70-120: +3.0 pp"
     assert pd.isna(w.loc[(501, 0), "position 0"]) and w.loc[(501, -100), "opp"] == 401
 
+
+
+def _tie(hi120=0.4, gain90=(7.0, 5.5, 8.5)) -> pd.DataFrame:
+    """One situation whose best level, blind:90, ties with blind:120 (-0.5 pp [-1.4, ``hi120``] on the
+    same deals) and is clearly better than blind:70 (-4.0 pp [-5.5, -2.5])."""
+    cell = [LOOK0, ("blind:70", 0.33, 3.0, 2.0, 4.0, (-4.0, -5.5, -2.5)), ("blind:90", 0.37) + gain90,
+            ("blind:120", 0.365, 6.5, 5.0, 8.0, (-0.5, -1.4, hi120))]
+    return _long({(300, 0, 1): cell})
+
+
+def test_levels_as_good_as_the_best_are_named_as_a_range():
+    r = G.choices(_tie()).iloc[0]
+    assert (r.best, r.levels_as_good, r.verdict, r.clear_levels) == ("blind:90", "90-120", "blind to 90-120", "70-120")
+    # the best level against the runner-up (blind:120): best minus it, the interval turned round
+    assert (r.next_level, r.gain_vs_next_pp, r.gain_vs_next_lo, r.gain_vs_next_hi) == (120, 0.5, -0.4, 1.4)
+    assert G.cell_label(r) == "B90-120\n+7.0"
+    assert G.chart(G.choices(_tie())).iloc[0]["position 1"] == "blind to 90-120: +7.0 pp"
+    text = G.answer({"g501_game_choices": G.choices(_tie()), "g501_game_decisions": _tie(),
+                     "g501_game_equity_long": G.equity_table(_states(), 3)})
+    assert ("Blind pays most at 300 against two opponents at 300 (position 1): blind to 90-120 (best level 90) adds "
+            "+7.0 pp [+5.5, +8.5]") in text
+    assert "at 300: blind to 90-120 (1 of 1). One level alone is best in 0 of 1 such situations" in text
+    assert "Blind hurts" not in text and "blind:" not in text
+
+
+def test_a_level_is_as_good_until_its_interval_is_wholly_below_zero():
+    assert G.choices(_tie(hi120=0.0)).iloc[0].levels_as_good == "90-120"  # [-1.4, 0.0] holds 0
+    r = G.choices(_tie(hi120=-0.01)).iloc[0]
+    assert (r.levels_as_good, r.verdict) == ("90", "blind to 90")
+    assert (r.next_level, r.gain_vs_next_lo) == (120, 0.01)  # still the runner-up, now clearly behind
+    assert G.choices(_tie(hi120=np.nan)).iloc[0].levels_as_good == "90-120"  # no interval: not shown worse
+    blinds = _tie(hi120=-0.01).query("option != 'look'")
+    assert G.as_good_as_best(blinds) == [90]
+
+
+def test_levels_not_next_to_each_other_are_not_joined():
+    assert G.levels_text([90, 100, 120], (70, 80, 90, 100, 120, 150)) == "90-120"
+    assert G.levels_text([120, 70], (70, 90, 120)) == "70, 120"
+    assert G.levels_text([70], (70, 90)) == "70" and G.levels_text([], (70, 90)) == ""
+    # the best is blind:120; blind:70 ties with it, blind:90 between them is clearly worse
+    r = G.choices(_long({(300, 0, 1): [LOOK0, ("blind:70", 0.36, 6.0, 4.5, 7.5, (-1.0, -2.0, 0.1)),
+                                        ("blind:90", 0.30, 0.0, -1.0, 1.0, (-7.0, -8.0, -6.0)),
+                                        ("blind:120", 0.37, 7.0, 5.5, 8.5)]})).iloc[0]
+    assert (r.best, r.levels_as_good, r.verdict) == ("blind:120", "70, 120", "blind to 70, 120")
+    assert G.cell_label(r) == "B70,\n120\n+7.0"
+
+
+def test_looking_as_good_as_the_best_level_is_no_clear_answer():
+    r = G.choices(_tie(gain90=(0.4, -0.6, 1.4))).iloc[0]
+    assert (r.best, r.levels_as_good, r.verdict) == ("blind:90", "90-120", G.NO_CLEAR)
+    assert G.cell_label(r) == "?\n+0.4"
+    assert G.chart(G.choices(_tie(gain90=(0.4, -0.6, 1.4)))).iloc[0]["position 1"] == "? blind:90-120 +0.4 pp"
+
+
+def test_the_rule_for_levels_as_good_can_be_swapped():
+    every = G.choices(_tie(), as_good=lambda blinds: sorted(blinds.level)).iloc[0]
+    assert (every.levels_as_good, every.verdict) == ("70-120", "blind to 70-120")
+
+
+def test_blind_hurting_at_one_level_names_the_best_levels_there():
+    long = _long({(300, 0, 0): [LOOK0, ("blind:70", 0.34, 4.0, 2.0, 6.0), ("blind:90", 0.335, 3.5, 2.0, 5.0),
+                                ("blind:120", 0.25, -5.0, -7.0, -3.0)]})
+    text = G._hurts_sentence(long, G.choices(long))
+    assert text == ("Blind hurts only when bid too high: the largest loss is blind:120 at 300 against two opponents "
+                    "at 300 (position 0), -5.0 pp [-7.0, -3.0]; there the best is blind to 70-90 (best level 70), "
+                    "+4.0 pp [+2.0, +6.0] over looking.")
 
 # ---------------------------------------------------------------- the answer
 def _tabs(cells=CELLS) -> dict:
@@ -247,12 +340,15 @@ def test_answer_follows_the_numbers():
     assert text.startswith("Over 4 situations (own score × lead over both opponents × auction position), bidding "
                            "blind at the first turn clearly raises the game-win probability over looking in 2, "
                            "looking is clearly better in 1, and 1 give no clear answer")
-    assert ("Blind pays most at 200 against two opponents at 200 (position 0): blind:120 adds +12.0 pp "
+    assert ("Blind pays most at 200 against two opponents at 200 (position 0): blind to 120 adds +12.0 pp "
             "[+10.0, +14.0] of game-win probability (looking wins 30.0%).") in text
     assert ("Every blind level is clearly worse than looking in 1 situation(s); the worst is at 200 against two "
-            "opponents at 300 (position 0), where even blind:70 costs -1.0 pp [-2.0, -0.5].") in text
+            "opponents at 300 (position 0), where even blind to 70 costs -1.0 pp [-2.0, -0.5].") in text
     assert "100 ahead: blind clearly better in 0 of 1, looking in 1, gains +0.0 to +0.0 pp" in text
-    assert "at 200 up to 120 (1 of 1, range 120-120); at 501 up to 70 (1 of 1, range 70-70)" in text
+    assert ("Where blind pays, the levels as good as the best one (not clearly worse on the same deals) are most "
+            "often, by own score, at 200: blind to 120 (1 of 1); at 501: blind to 70-120 (1 of 1). One level alone "
+            "is best in 1 of 2 such situations") in text
+    assert "blind:" not in text  # every blind level named in the answer is a range of levels as good as the best
     assert "by auction position (0 = first speaker): 0 +6.0 pp, 1 +1.0 pp, 2 +3.0 pp." in text
     assert "At 200, level with both opponents, a player wins 1 game in 3; 16.7% 100 behind (both at 100)." in text
     assert text.endswith("up to 72.")  # blind clear in 2 of 4: no verdict on the default policy
@@ -261,13 +357,13 @@ def test_answer_follows_the_numbers():
     flipped[(200, 0, 0)] = [LOOK0, ("blind:70", 0.35, 5.0, 4.0, 6.0), ("blind:120", 0.20, -10.0, -12.0, -8.0)]
     other = G.answer(_tabs(flipped), POLICY)
     assert other != text
-    assert "Blind pays most at 200 against two opponents at 200 (position 0): blind:70 adds +5.0 pp" in other
+    assert "Blind pays most at 200 against two opponents at 200 (position 0): blind to 70 adds +5.0 pp" in other
     # blind clear nearly everywhere and above the default level: the default policy is called timid
     bold = dict(CELLS)
     bold[(501, 0, 1)] = [LOOK0, ("blind:70", 0.31, 1.0, 0.5, 1.5), ("blind:120", 0.34, 4.0, 2.0, 6.0)]
     assert G.answer(_tabs(bold), POLICY).endswith(
         "up to 72: against these numbers it bids blind too rarely (blind is clearly better in 3 of 4 situations) "
-        "and too low (the best level is above 72 in 2 of those).")
+        "and too low (every level as good as the best is above 72 in 2 of those).")
     assert "default heuristic" not in G.answer(_tabs())
 
 
@@ -333,6 +429,12 @@ def test_tiny_run_writes_the_page(tmp_path):
     long = pd.read_csv(tmp_path / "tables" / "g501_game_decisions.csv")
     assert len(long) == 4 * 3 and (long.deals == 80).all() and set(long.position) == {0, 2}
     assert (long.win.between(0, 1)).all()
+    # every situation's best blind level (highest win) is the one the others are compared with
+    blinds = long[long.option != "look"]
+    tops = blinds.loc[blinds.groupby(["own", "lead", "position"]).win.idxmax()]
+    assert len(tops) == 4 and (tops.diff_best_pp == 0).all() and (tops.diff_best_hi == 0).all()
+    choices = pd.read_csv(tmp_path / "tables" / "g501_game_choices.csv", dtype={"levels_as_good": str})
+    assert set(choices.levels_as_good) <= {"70", "90", "70-90"} and set(choices.next_level) <= {70, 90}
 
 
 def test_plan_caps_the_counts():

@@ -26,6 +26,8 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import re
+import textwrap
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -279,24 +281,47 @@ def decision_sums(sit: Situation, levels, deals: int, seed: int, strategies=None
 
 
 DECISION_COLUMNS = ["own", "lead", "opp", "position", "option", "level", "deals", "legal", "made", "win", "win_lo",
-                    "win_hi", "gain_pp", "gain_lo", "gain_hi"]
+                    "win_hi", "gain_pp", "gain_lo", "gain_hi", "diff_best_pp", "diff_best_lo", "diff_best_hi"]
+
+
+def best_blind(win) -> int | None:
+    """Index (into the options without ``look``) of the best blind level: the highest mean win
+    share, the first in option order (the lowest level) on a tie; None when no blind option was
+    ever legal (all NaN).
+    One rule for :func:`decision_rows` and :func:`choices`, so that both name the same level."""
+    win = np.asarray(win, dtype=np.float64)
+    if win.size == 0 or np.isnan(win).all():
+        return None
+    return int(np.nanargmax(win))
 
 
 def decision_rows(sit: Situation, levels, sums: dict, seed: int = 0, strategies=None) -> pd.DataFrame:
     """The :data:`DECISION_COLUMNS` rows of one situation from its question sums: per option the
     share of deals it was legal, the made rate of the contracts the player declared, the mean
-    win share with its interval, and the paired gain over ``look`` in percentage points (over
-    the deals where the option was legal)."""
+    win share with its interval, the paired gain over ``look`` in percentage points (over the
+    deals where the option was legal) and ``diff_best_pp`` / ``_lo`` / ``_hi``: the option's win
+    share minus that of the best blind level (:func:`best_blind`), paired over the deals where
+    both were legal, in pp with its 95% interval (0 for the best blind level itself, NaN when no
+    blind option was legal)."""
     q = decision_question(sit, levels, 1, seed, strategies)
     t = table(q, sums).set_index("option").loc[list(q.options)]
     look = q.options.index(LOOK)
     gain, _, lo, hi = mean_interval(sums["pair_s1"][:, look], sums["pair_s2"][:, look], sums["pair_n"][:, look])
+    blinds = [i for i, o in enumerate(q.options) if o != LOOK]
+    top = best_blind(t["score"].to_numpy()[blinds])
+    diff = np.full((3, len(q.options)), np.nan)
+    if top is not None:
+        b = blinds[top]
+        diff[0], _, diff[1], diff[2] = mean_interval(sums["pair_s1"][:, b], sums["pair_s2"][:, b],
+                                                     sums["pair_n"][:, b])
+        diff[:, b] = 0.0
     out = pd.DataFrame({"option": list(q.options),
                         "level": [0 if o == LOOK else int(o.split(":")[1]) for o in q.options],
                         "deals": t["n"].to_numpy(), "legal": t["legal"].to_numpy(), "made": t["made"].to_numpy(),
                         "win": t["score"].to_numpy(), "win_lo": t["score_lo"].to_numpy(),
                         "win_hi": t["score_hi"].to_numpy(),
-                        "gain_pp": 100 * gain, "gain_lo": 100 * lo, "gain_hi": 100 * hi})
+                        "gain_pp": 100 * gain, "gain_lo": 100 * lo, "gain_hi": 100 * hi,
+                        "diff_best_pp": 100 * diff[0], "diff_best_lo": 100 * diff[1], "diff_best_hi": 100 * diff[2]})
     out.loc[look, ["gain_pp", "gain_lo", "gain_hi"]] = 0.0
     out.insert(0, "position", sit.position)
     out.insert(0, "opp", sit.opp)
@@ -329,33 +354,76 @@ def run_decisions(sits, levels, deals: int, seed: int, n_jobs: int = -1, strateg
 
 
 CHOICE_COLUMNS = ["own", "lead", "opp", "position", "best", "gain_pp", "gain_lo", "gain_hi", "verdict",
-                  "win_look", "clear_levels"]
+                  "win_look", "clear_levels", "levels_as_good", "next_level", "gain_vs_next_pp", "gain_vs_next_lo",
+                  "gain_vs_next_hi"]
 
 
-def choices(long: pd.DataFrame) -> pd.DataFrame:
-    """The best choice per situation.
+def as_good_as_best(blinds: pd.DataFrame) -> list[int]:
+    """The blind levels as good as the best blind level, sorted: those not clearly worse than it.
 
-    ``best``: the option with the highest mean win share (``look`` or ``blind:L``);
-    ``gain_pp``: best minus look in pp, paired, with its 95% interval (0 when look is best);
-    ``verdict``: ``blind to L`` when that interval is above 0, ``look`` when look is best and
-    every blind level's interval is below 0, else ``no clear answer``; ``win_look``: the win
+    ``blinds``: one situation's blind rows of the decisions frame (``level``, ``diff_best_hi``:
+    the upper end of the 95% interval of the level's win share minus the best level's, paired on
+    the same deals, pp).  Rule: a level is as good as the best unless that interval lies wholly
+    below 0 (``diff_best_hi < 0``); an interval not computed (NaN, too few deals) does not show a
+    level worse.  The best level (difference 0) is always in.  No correction for comparing
+    several levels: each comparison is at 95% on its own.  The one place the rule lives, so that
+    :func:`choices` can be given another (its ``as_good`` argument).
+    """
+    return sorted(int(lvl) for lvl, hi in zip(blinds.level, blinds.diff_best_hi) if not hi < 0)
+
+
+def levels_text(chosen, levels) -> str:
+    """Blind levels as text: runs of neighbours in ``levels`` (the levels played, any order) as
+    ``lo-hi``, runs joined by ', ' (``[90, 100, 120]`` of 70…150 → ``'90-120'``; ``[70, 120]`` of
+    70, 90, 120 → ``'70, 120'``, since 90 is not among them); '' if none."""
+    order = sorted(int(x) for x in levels)
+    runs: list[list[int]] = []
+    for lvl in sorted(int(x) for x in chosen):
+        if runs and order.index(lvl) == order.index(runs[-1][-1]) + 1:
+            runs[-1].append(lvl)
+        else:
+            runs.append([lvl])
+    return ", ".join(str(r[0]) if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in runs)
+
+
+def choices(long: pd.DataFrame, as_good=as_good_as_best) -> pd.DataFrame:
+    """The best choice per situation, one row each (:data:`CHOICE_COLUMNS`).
+
+    ``best``: the option with the highest mean win share (``look`` or ``blind:L``; the first in
+    option order on a tie); ``gain_pp``: best minus look in pp, paired, with its 95% interval
+    (0 when look is best); ``levels_as_good``: the blind levels as good as the best blind level
+    (``as_good``, by default :func:`as_good_as_best`: not clearly worse, paired), as text
+    (:func:`levels_text`, e.g. ``90-120``); ``verdict``: ``blind to <levels_as_good>`` when
+    a blind level is best and its gain interval is above 0, ``look`` when look is best and every
+    blind level's interval is below 0, else ``no clear answer``; ``win_look``: the win
     probability when looking; ``clear_levels``: the blind levels whose gain interval is above
-    0 (e.g. ``70-120``), empty if none.
+    0 (lowest-highest, e.g. ``70-120``), empty if none; ``next_level``: the runner-up blind
+    level (second highest mean win share; 0 if only one level), ``gain_vs_next_pp`` / ``_lo`` /
+    ``_hi``: the best blind level minus it, paired, in pp with its 95% interval (NaN if none).
+    Reads the decisions frame's columns :data:`DECISION_COLUMNS`.
     """
     rows = []
     for key, g in long.groupby(["own", "lead", "position"], sort=False):
         g = g.reset_index(drop=True)
         best = g.loc[g.win.idxmax()]
         look = g[g.option == LOOK].iloc[0]
-        blinds = g[g.option != LOOK]
+        blinds = g[g.option != LOOK].reset_index(drop=True)
+        top = best_blind(blinds.win)
+        good = "" if top is None else levels_text(as_good(blinds), blinds.level)
         if best.option == LOOK:
             verdict = LOOK if (blinds.gain_hi < 0).all() else NO_CLEAR
         else:
-            verdict = f"blind to {int(best.level)}" if best.gain_lo > 0 else NO_CLEAR
+            verdict = f"blind to {good}" if best.gain_lo > 0 else NO_CLEAR
         clear = sorted(int(x) for x in blinds.level[blinds.gain_lo > 0])
+        rest = blinds.iloc[:0] if top is None else blinds.drop(index=top)
+        nxt = rest.loc[rest.win.idxmax()] if len(rest) and rest.win.notna().any() else None
         rows.append({"own": key[0], "lead": key[1], "opp": int(g.opp.iloc[0]), "position": key[2],
                      "best": best.option, "gain_pp": best.gain_pp, "gain_lo": best.gain_lo, "gain_hi": best.gain_hi,
-                     "verdict": verdict, "win_look": look.win, "clear_levels": _levels_text(clear)})
+                     "verdict": verdict, "win_look": look.win, "clear_levels": _levels_text(clear),
+                     "levels_as_good": good, "next_level": 0 if nxt is None else int(nxt.level),
+                     "gain_vs_next_pp": np.nan if nxt is None else 0.0 - nxt.diff_best_pp,  # 0.0 - x: no -0.0
+                     "gain_vs_next_lo": np.nan if nxt is None else 0.0 - nxt.diff_best_hi,
+                     "gain_vs_next_hi": np.nan if nxt is None else 0.0 - nxt.diff_best_lo})
     return pd.DataFrame(rows, columns=CHOICE_COLUMNS)
 
 
@@ -367,11 +435,12 @@ def _levels_text(levels: list[int]) -> str:
 
 def chart(choice: pd.DataFrame) -> pd.DataFrame:
     """The page's form of :func:`choices`: one row per own score and lead, one column per
-    position, each cell the verdict and the gain (``blind to 90: +2.9 pp``, ``? blind:90 +0.4 pp``
-    when no clear answer, ``look``)."""
+    position, each cell the verdict and the best level's gain over looking (``blind to 90-120:
+    +2.9 pp``; ``? blind:90-120 +0.4 pp`` when no clear answer, naming the levels as good as the
+    best; ``look``)."""
     def cell(r) -> str:
         if r.verdict == NO_CLEAR:
-            return f"? {r.best}" + ("" if r.best == LOOK else f" {r.gain_pp:+.1f} pp")
+            return f"? {r.best}" if r.best == LOOK else f"? blind:{r.levels_as_good} {r.gain_pp:+.1f} pp"
         if r.verdict == LOOK:
             return LOOK
         return f"{r.verdict}: {r.gain_pp:+.1f} pp"
@@ -427,29 +496,69 @@ def _summary_sentence(c: pd.DataFrame) -> str:
             "(the 95% interval of the paired gain includes 0).")
 
 
+def _level(option: str) -> int:
+    return int(option.split(":")[1])
+
+
+def _ends(levels: str) -> tuple[int, int]:
+    """The lowest and highest level of a :func:`levels_text` text."""
+    found = [int(x) for x in re.findall(r"\d+", levels)]
+    return min(found), max(found)
+
+
+def _blind_text(levels: str, best: int) -> str:
+    """``blind to 120``, or ``blind to 90-120 (best level 120)`` when other levels are as good."""
+    return f"blind to {levels}" + ("" if levels == str(best) else f" (best level {best})")
+
+
+def _situation(c: pd.DataFrame, r) -> pd.Series:
+    return c[(c.own == r.own) & (c.lead == r.lead) & (c.position == r.position)].iloc[0]
+
+
 def _largest_sentence(c: pd.DataFrame) -> str:
     r = c.loc[c.gain_pp.idxmax()]
     if r.gain_pp <= 0:
         return "No blind level beats looking in any situation."
-    return (f"Blind pays most {_where(r)}: {r.best} adds {_pp(r.gain_pp)} {_ci(r.gain_lo, r.gain_hi)} of game-win "
-            f"probability (looking wins {100 * r.win_look:.1f}%).")
+    return (f"Blind pays most {_where(r)}: {_blind_text(r.levels_as_good, _level(r.best))} adds {_pp(r.gain_pp)} "
+            f"{_ci(r.gain_lo, r.gain_hi)} of game-win probability (looking wins {100 * r.win_look:.1f}%).")
 
 
-def _hurts_sentence(long: pd.DataFrame) -> str:
-    """Where blind hurts: the situations in which even the best blind level is clearly worse than
-    looking, else the most harmful (level, situation) pair."""
+def _best_blinds(long: pd.DataFrame) -> pd.DataFrame:
+    """Per situation, the decisions row of its best blind level (:func:`best_blind`)."""
+    rows = []
+    for _, g in long[long.option != LOOK].groupby(["own", "lead", "position"], sort=False):
+        top = best_blind(g.win)
+        if top is not None:
+            rows.append(g.iloc[top])
+    return pd.DataFrame(rows, columns=long.columns)
+
+
+def _hurts_sentence(long: pd.DataFrame, c: pd.DataFrame) -> str:
+    """Where blind hurts: the situations in which every blind level is clearly worse than
+    looking (named by the levels as good as the best blind level), else the most harmful
+    (level, situation) pair."""
     blinds = long[long.option != LOOK]
-    best = blinds.loc[blinds.groupby(["own", "lead", "position"]).gain_pp.idxmax()]
-    hurt = best[best.gain_hi < 0]
+    keys = ["own", "lead", "position"]
+    every = blinds.groupby(keys).gain_hi.agg(lambda hi: bool((hi < 0).all())).rename("every").reset_index()
+    best = _best_blinds(long).merge(every, on=keys)
+    hurt = best[best.every]
     if len(hurt):
         worst = hurt.loc[hurt.gain_pp.idxmin()]
+        name = _blind_text(_situation(c, worst).levels_as_good, int(worst.level))
         return (f"Every blind level is clearly worse than looking in {len(hurt)} situation(s); the worst is "
-                f"{_where(worst)}, where even {worst.option} costs {_pp(worst.gain_pp)} "
+                f"{_where(worst)}, where even {name} costs {_pp(worst.gain_pp)} "
                 f"{_ci(worst.gain_lo, worst.gain_hi)}.")
     worst = blinds.loc[blinds.gain_pp.idxmin()]
     if worst.gain_hi < 0:
-        return (f"Blind hurts only when bid too high: the largest loss is {worst.option} {_where(worst)}, "
-                f"{_pp(worst.gain_pp)} {_ci(worst.gain_lo, worst.gain_hi)}; a lower level does better there.")
+        there = _situation(best, worst)
+        good = _situation(c, worst).levels_as_good
+        lo, hi = _ends(good)
+        how = "when bid too high" if worst.level > hi else ("when bid too low" if worst.level < lo else
+                                                             "at some levels")
+        return (f"Blind hurts only {how}: the largest loss is {worst.option} {_where(worst)}, "
+                f"{_pp(worst.gain_pp)} {_ci(worst.gain_lo, worst.gain_hi)}; there the best is "
+                f"{_blind_text(good, int(there.level))}, {_pp(there.gain_pp)} {_ci(there.gain_lo, there.gain_hi)} "
+                "over looking.")
     return "No blind level is clearly worse than looking in any situation studied."
 
 
@@ -469,18 +578,19 @@ def _lead_sentence(c: pd.DataFrame) -> str:
 
 
 def _levels_sentence(c: pd.DataFrame) -> str:
-    """How high to go: the most frequent best level per own score where blind is clearly better."""
+    """How high to go: per own score, the most frequent range of levels as good as the best where
+    blind is clearly better, and how often one level alone is best."""
     blind = c[c.verdict.str.startswith("blind")]
     if blind.empty:
         return ""
     parts = []
     for own, g in blind.groupby("own", sort=True):
-        levels = g.best.str.replace("blind:", "").astype(int)
-        counts = levels.value_counts()
-        parts.append(f"at {own} up to {counts.index[0]} ({counts.iloc[0]} of {len(g)}, range "
-                     f"{levels.min()}-{levels.max()})")
-    return ("Where blind pays, the best level (most frequent over leads and positions) is " + "; ".join(parts) +
-            "; neighbouring levels are often within the interval of each other.")
+        counts = g.levels_as_good.value_counts()
+        parts.append(f"at {own}: blind to {counts.index[0]} ({counts.iloc[0]} of {len(g)})")
+    alone = int((blind.levels_as_good == blind.best.map(lambda b: str(_level(b)))).sum())
+    return ("Where blind pays, the levels as good as the best one (not clearly worse on the same deals) are most "
+            "often, by own score, " + "; ".join(parts) + f". One level alone is best in {alone} of {len(blind)} "
+            "such situations; elsewhere the chart names every level as good as the best.")
 
 
 def _position_sentence(c: pd.DataFrame) -> str:
@@ -523,12 +633,12 @@ def _policy_sentence(c: pd.DataFrame, policy: dict | None) -> str:
     blind = c[c.verdict.str.startswith("blind")]
     if len(blind) <= len(c) / 2:
         return text + "."
-    high = int((blind.best.str.replace("blind:", "").astype(int) > level).sum())
+    high = sum(_ends(g)[0] > level for g in blind.levels_as_good)
     verdicts = []
     if prob < 0.5:
         verdicts.append(f"too rarely (blind is clearly better in {len(blind)} of {len(c)} situations)")
     if high:
-        verdicts.append(f"too low (the best level is above {level:g} in {high} of those)")
+        verdicts.append(f"too low (every level as good as the best is above {level:g} in {high} of those)")
     return text + (": against these numbers it bids blind " + " and ".join(verdicts) if verdicts else "") + "."
 
 
@@ -536,22 +646,36 @@ def answer(tabs: dict[str, pd.DataFrame], policy: dict | None = None) -> str:
     """The answer paragraph, every number read from the tables of :func:`tables` (``policy``: the
     default heuristic's blind parameters, for the last sentence)."""
     c, long = tabs["g501_game_choices"], tabs["g501_game_decisions"]
-    parts = [_summary_sentence(c), _largest_sentence(c), _hurts_sentence(long), _lead_sentence(c),
+    parts = [_summary_sentence(c), _largest_sentence(c), _hurts_sentence(long, c), _lead_sentence(c),
              _levels_sentence(c), _position_sentence(c), _equity_sentence(tabs["g501_game_equity_long"]),
              _policy_sentence(c, policy)]
     return " ".join(p for p in parts if p)
 
 
 # ---------------------------------------------------------------- figures
+def cell_label(r) -> str:
+    """A heat-map cell's text for one row of :func:`choices`: ``look``; ``B<levels>`` and the
+    best level's gain over looking in pp on the next line (``B90-120`` / ``+2.9``: the levels as
+    good as the best, one line per run of neighbouring levels); ``?`` and the gain when no clear
+    answer."""
+    if r.verdict == NO_CLEAR:
+        return f"?\n{r.gain_pp:+.1f}"
+    if r.verdict == LOOK:
+        return "look"
+    return "B" + r.levels_as_good.replace(", ", ",\n") + f"\n{r.gain_pp:+.1f}"  # a line per run: cells are narrow
+
+
 def chart_figure(choice: pd.DataFrame, outdir: Path) -> Path:
     """``g501_game_chart.png``: the best choice per situation, one heatmap per position (own score
-    × lead); colour = the best option (look, or the blind level), text = its gain over looking in
-    pp; hatched grey with '?' = no clear answer."""
+    × lead); colour = the best option (look, or the best blind level), text = :func:`cell_label`
+    (the levels as good as the best and the best level's gain over looking in pp); hatched grey
+    with '?' = no clear answer."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     from matplotlib.colors import BoundaryNorm, ListedColormap
+    from matplotlib.patches import Patch
 
     levels = sorted({int(b.split(":")[1]) for b in choice.best if b != LOOK} | {0})
     owns = sorted(choice.own.unique())
@@ -560,8 +684,8 @@ def chart_figure(choice: pd.DataFrame, outdir: Path) -> Path:
     palette = ["#f0f0f0"] + list(plt.get_cmap("YlOrRd")(np.linspace(0.2, 0.9, max(len(levels) - 1, 1))))
     cmap = ListedColormap(palette[:len(levels)])
     norm = BoundaryNorm(np.arange(len(levels) + 1) - 0.5, cmap.N)
-    fig, axes = plt.subplots(1, len(positions), figsize=(4.6 * len(positions), 0.55 * len(owns) + 1.8),
-                             squeeze=False)
+    fig, axes = plt.subplots(1, len(positions), figsize=(4.6 * len(positions), 0.55 * len(owns) + 2.2),
+                             squeeze=False, layout="constrained")
     for ax, pos in zip(axes[0], positions):
         grid = np.full((len(owns), len(leads)), np.nan)
         for r in choice[choice.position == pos].itertuples():
@@ -570,21 +694,26 @@ def chart_figure(choice: pd.DataFrame, outdir: Path) -> Path:
             if r.verdict == NO_CLEAR:
                 ax.add_patch(plt.Rectangle((x - 0.5, y - 0.5), 1, 1, facecolor="#dddddd", hatch="//",
                                            edgecolor="#999999", zorder=2))
-                text = f"?\n{r.gain_pp:+.1f}"
             else:
                 grid[y, x] = levels.index(lvl)
-                text = "look" if r.verdict == LOOK else f"B{lvl}\n{r.gain_pp:+.1f}"
-            ax.text(x, y, text, ha="center", va="center", fontsize=7, zorder=3)
+            ax.text(x, y, cell_label(r), ha="center", va="center", fontsize=7, zorder=3)
         ax.imshow(grid, cmap=cmap, norm=norm, origin="lower", aspect="auto")
         ax.set_xticks(range(len(leads)), [f"{v:+d}" for v in leads])
         ax.set_yticks(range(len(owns)), [str(v) for v in owns])
         ax.set_xlabel("lead: opponents' score − own (+ = ahead)")
         ax.set_ylabel("own score")
         ax.set_title(f"auction position {pos}", fontsize=10)
-    fig.suptitle("501: best first call for the game's win — B<L> = bid blind up to L, gain over looking in pp\n"
-                 "(? hatched: the 95% interval of the gain includes 0; both opponents at the same score)",
-                 fontsize=10)
-    fig.tight_layout()
+    title = ["501: best first call for the game's win (both opponents at the same score).",
+             "B<L>-<H> = bid blind up to any level from L to H: the levels not clearly worse than the best level "
+             "(paired, 95% interval); colour = the best level; number = its gain over looking in pp; ? hatched = "
+             "the 95% interval of that gain includes 0."]
+    # about 13 characters of 10-point text fit in an inch (11 leaves a margin): a narrow chart keeps its title
+    width = int(11 * fig.get_figwidth())
+    fig.suptitle("\n".join(textwrap.fill(t, width) for t in title), fontsize=10)
+    # the cells name a range of levels, so the colour (the best level) needs its own key
+    keys = [Patch(facecolor=palette[i], edgecolor="#999999", label=LOOK if lvl == 0 else f"best level {lvl}")
+            for i, lvl in enumerate(levels)]
+    fig.legend(handles=keys, loc="outside lower center", ncol=len(keys), fontsize=8, frameon=False)
     path = Path(outdir) / "g501_game_chart.png"
     fig.savefig(path, dpi=100)
     plt.close(fig)
@@ -650,11 +779,20 @@ GLOSSARY = {
             "at most L, then look",
     "gain_pp / gain_lo / gain_hi": "game-win probability of the best option minus that of looking, paired on the "
                                    "same deals, in percentage points, with its 95% interval",
-    "verdict": "'blind to L' when the gain's interval is above 0; 'look' when looking is best and every blind "
-               "level's interval is below 0; otherwise 'no clear answer'",
-    "position 0 / 1 / 2": "the decision chart's cells: the verdict and the gain ('blind to 90: +2.9 pp', 'look'); "
-                          "'?' marks no clear answer, followed by the better-looking option ('? look', or "
-                          "'? blind:70 +0.3 pp' with its gain over looking)",
+    "verdict": "'blind to L-H' when a blind level is best and its gain's interval is above 0, naming the levels "
+               "as good as the best (levels_as_good); 'look' when looking is best and every blind level's interval "
+               "is below 0; otherwise 'no clear answer'",
+    "levels_as_good": "(choices CSV) the blind levels as good as the best blind level: not clearly worse, i.e. the "
+                      "95% interval of their win minus the best level's, paired on the same deals, does not lie "
+                      "wholly below 0 (each level tested on its own, no correction for testing several); 'L-H' = "
+                      "every level played from L to H, a clearly worse level in between splits it ('70, 120')",
+    "position 0 / 1 / 2": "the decision chart's cells: the verdict and the best level's gain ('blind to 90-120: "
+                          "+2.9 pp', 'look'); '?' marks no clear answer, followed by the better-looking option "
+                          "('? look', or '? blind:70-90 +0.3 pp' with the best level's gain over looking)",
+    "next_level / gain_vs_next_pp / _lo / _hi": "(choices CSV) the runner-up blind level (second highest win) and "
+                                                "the best level's win minus it, paired, in pp with its 95% interval",
+    "diff_best_pp / _lo / _hi": "(decisions CSV) the option's win minus the best blind level's, paired on the same "
+                                "deals, in pp with its 95% interval",
     "win / win_lo / win_hi": "(decisions CSV) the player's mean share of the game's win after the option",
     "legal / made": "(decisions CSV) share of deals the option could be taken; made rate of the contracts the player "
                     "declared",
@@ -688,4 +826,5 @@ METHOD = ("501 in the game: the match-equity tables play whole games (cardsim.pl
           "lead over both opponents, auction position), the first call look and blind up to each level on the same "
           "deals with the same strategy randomness; each deal's game is played on to its end (cardsim.evaluate "
           "with outcome='game'), so the gain in game-win probability over looking is a paired difference with a "
-          "95% interval.")
+          "95% interval; the best blind level is compared the same way with every other level, and the chart names "
+          "every level not clearly worse than it.")
