@@ -166,7 +166,7 @@ def _fixed_hand_rates(game: str, n: int) -> dict:
         for s in range(0, n, chunk):
             c = min(chunk, n - s)
             d = deal_chunk(compiled, SEED, s, c)
-            spec.forcing.play_given(SEED, s, c, d.dealers, d.hands, d.talons, setup, spec.forcing.no_force, state)
+            spec.forcing.play_given(SEED, s, d, setup, spec.forcing.no_force, state)
 
     def free():
         for s in range(0, n, chunk):

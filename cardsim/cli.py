@@ -167,6 +167,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--dealer", type=_nonnegative, help="the dealer's seat (default: drawn per deal)")
     p.add_argument("--auction", help='calls made before the seat\'s first call, from the dealer, e.g. "1NT P" '
                                      "(needs --dealer)")
+    p.add_argument("--calls-on-random-hands", action="store_true",
+                   help="make the --auction calls whatever the callers hold (by default a deal is kept only if the "
+                        "callers' strategies would make exactly those calls with their hands)")
     p.add_argument("--before", help="match state before the deal: 501 scores by seat (501,250,320); "
                                     "Vint below0,below1[,games0,games1]; 500 team scores s0,s1")
     p.add_argument("--outcome", choices=("deal", "game"), default="deal",
@@ -261,7 +264,8 @@ def cmd_evaluate(args) -> int:
 
     q = E.question(args.game, args.seat, args.option, args.deals, args.seed, args.hand, args.where, args.talon,
                    args.dealer, _ints(args.before, "--before"), _strategies(args.strategy), args.seats, args.rule,
-                   auction=args.auction or (), outcome=args.outcome)
+                   auction=args.auction or (), outcome=args.outcome,
+                   calls_imply_hands=not args.calls_on_random_hands)
     if args.records:
         _write_text(args.records, "")  # unwritable output is an error before the run, not after
     _warn_if_dealing_is_slow(q, args)
@@ -281,6 +285,11 @@ def cmd_evaluate(args) -> int:
         a = df.attrs
         print(f"{a['game']} seat {a['seat']}, {a['deals']:,} deals, seed {a['seed']}; conditions: "
               f"{a['conditions']} (acceptance {a['acceptance']:.4g}); strategies {', '.join(a['strategies'])}")
+        if a["calls"]:
+            print(f"calls before the seat: {' '.join(a['calls'])}, made by the callers' strategies with the hands "
+                  f"dealt (share of dealt hands that make them: {a['calls_acceptance']:.4g})")
+        elif args.auction:
+            print(f"calls before the seat: {args.auction}, made whatever the callers hold (--calls-on-random-hands)")
         # rates to 4 decimals; scores to 1 (to 4 when the score is a share of the game's win)
         score_digits = 4 if a["outcome"] == "game" else 1
         digits = {c: 4 for c in ("legal", "made", "made_lo", "made_hi")}
@@ -306,7 +315,7 @@ def _warn_if_dealing_is_slow(q, args) -> None:
     if q.compiled.n_constraints == 0:
         return  # nothing to reject: dealing costs next to nothing
     cores = local_jobs(args.jobs, len(q.run.chunks())) if args.scheduler is None else 1
-    seconds = dealing_seconds(q.compiled, q.run.seed, q.run.n) / cores
+    seconds = dealing_seconds(q.compiled, q.run.seed, q.run.n, calls=q.calls_test()) / cores
     if seconds > SLOW_DEALING:
         span = f"{seconds / 3600:,.1f} hours" if seconds >= 3600 else f"{seconds / 60:,.0f} minutes"
         print(f"cardsim: warning: the conditions are rare; dealing {q.run.n:,} deals alone will take about {span} "

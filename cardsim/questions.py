@@ -14,6 +14,7 @@ with ``n``.
 """
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,9 +23,10 @@ import numpy as np
 import pandas as pd
 
 from cardsim.conditions import Conditions, HandClass, compile as compile_conditions, layout_of, parse_classes
-from cardsim.deal import ConditionError, deal_chunk
+from cardsim.deal import Calls, ConditionError, DealtChunk, deal_chunk
 from cardsim.games import get_game
 from cardsim.games.base import OptionError, as_list
+from cardsim.games.forced import F_IMPLIED, F_NPREFIX, IMPLIED_CALLS
 from cardsim.games.source import source_of
 from cardsim.runner import ChunkStore, check_count, make_run, manifest_key, run_chunks, runs_dir, using
 from cardsim.stats import mean_interval, wilson
@@ -46,10 +48,25 @@ class Question:
     options: tuple
     forced: tuple
     before: object
+    calls: tuple = ()
+    """The calls before the seat's turn that the deals must imply (their tokens as given), or
+    ``()`` when there are none or they are made on any hands (``calls_imply_hands=False``)."""
 
     @property
     def spec(self):
         return get_game(self.game)
+
+    def calls_test(self):
+        """The :class:`cardsim.deal.Calls` the dealer tests each deal against, or None."""
+        if not self.calls:
+            return None
+        test = functools.partial(self.spec.forcing.agreed_calls, setup=self.run.setup, forced=self.forced[0],
+                                 state=self.before)
+        return Calls(test, tuple(self.calls))
+
+    def deal(self, start: int, count: int) -> DealtChunk:
+        """Deals ``start .. start+count-1`` of the question (conditions and calls)."""
+        return deal_chunk(self.compiled, self.run.seed, start, count, calls=self.calls_test())
 
     @property
     def lower_is_better(self) -> bool:
@@ -77,7 +94,7 @@ def _conditions(game, seat, seats, hand, talon, where, dealer, conditions):
 
 def question(game, seat=0, options=(), n=100_000, seed=0, hand=None, where=None, talon=None, dealer=None,
              before=None, strategies=None, seats=None, rules=None, conditions=None,
-             chunk_size=DEFAULT_CHUNK, auction=(), outcome="deal") -> Question:
+             chunk_size=DEFAULT_CHUNK, auction=(), outcome="deal", calls_imply_hands=True) -> Question:
     """Check every argument of :func:`evaluate` and build the :class:`Question`.
 
     Raises OptionError / StrategyError (bad option, seat, count, strategy) or ConditionError
@@ -102,6 +119,12 @@ def question(game, seat=0, options=(), n=100_000, seed=0, hand=None, where=None,
         dealer = getattr(conditions, "dealer", None)
     auction = as_list(auction or (), "auction (calls)")
     forced = [spec.forcing.parse_option(o, int(seat), run.setup, auction, dealer) for o in options]
+    if not isinstance(calls_imply_hands, (bool, np.bool_)):
+        raise OptionError(f"calls_imply_hands must be True or False, got {calls_imply_hands!r:.40}")
+    implied = bool(calls_imply_hands) and any(int(f[F_NPREFIX]) > 0 for f in forced)
+    if implied:
+        for f in forced:
+            f[F_IMPLIED] = IMPLIED_CALLS
     seen = {}
     for text, f in zip(options, forced):
         key = tuple(int(x) for x in f)
@@ -120,12 +143,12 @@ def question(game, seat=0, options=(), n=100_000, seed=0, hand=None, where=None,
         raise OptionError(f"conditions are for {cond.game}, the question is about {spec.name}")
     compiled = compile_conditions(cond)
     return Question(spec.name, int(seat), run, compiled, tuple(str(o).strip() for o in options), tuple(forced),
-                    state)
+                    state, tuple(str(c).strip() for c in auction) if implied else ())
 
 
 def _chunk_sums(q: Question, start: int, count: int) -> dict:
     """Mergeable sums of one chunk: per option and per pair of options."""
-    dealt = deal_chunk(q.compiled, q.run.seed, start, count)
+    dealt = q.deal(start, count)
     k = len(q.forced)
     legal = np.zeros(k)
     declared = np.zeros(k)
@@ -137,8 +160,7 @@ def _chunk_sums(q: Question, start: int, count: int) -> dict:
     pair_s2 = np.zeros((k, k))
     oks, scores = [], []
     for j, forced in enumerate(q.forced):
-        rows, ok = q.spec.forcing.play_given(q.run.seed, start, count, dealt.dealers, dealt.hands, dealt.talons,
-                                             q.run.setup, forced, q.before)
+        rows, ok = q.spec.forcing.play_given(q.run.seed, start, dealt, q.run.setup, forced, q.before)
         dec, mad, score = q.spec.forcing.outcome(rows, q.seat, q.before)
         legal[j] = ok.sum()
         declared[j] = (ok & dec).sum()
@@ -154,7 +176,8 @@ def _chunk_sums(q: Question, start: int, count: int) -> dict:
             pair_n[a, b] = both.sum()
             pair_s1[a, b] = d.sum()
             pair_s2[a, b] = (d ** 2).sum()
-    return {"deals": count, "attempts": float(dealt.attempts.sum()), "legal": legal, "declared": declared,
+    return {"deals": count, "attempts": float(dealt.attempts.sum()), "tested": float(dealt.tested.sum()),
+            "legal": legal, "declared": declared,
             "made": made, "s1": s1, "s2": s2, "pair_n": pair_n, "pair_s1": pair_s1, "pair_s2": pair_s2}
 
 
@@ -183,7 +206,9 @@ def table(q: Question, sums: dict) -> pd.DataFrame:
     order = np.argsort(-ranked, kind="stable")
     df = df.iloc[order].reset_index(drop=True)
     df.attrs.update({"game": q.game, "seat": q.seat, "seed": q.run.seed, "deals": n, "conditions": q.compiled.text,
-                     "acceptance": n / sums["attempts"], "strategies": list(q.run.setup.specs),
+                     "acceptance": n / sums["attempts"], "calls": list(q.calls),
+                     "calls_acceptance": n / sums["tested"] if q.calls else None,
+                     "strategies": list(q.run.setup.specs),
                      "rules": dict(q.run.setup.rules), "lower_is_better": q.lower_is_better,
                      "outcome": "game" if getattr(q.before, "play_out", False) else "deal"})
     return df
@@ -192,7 +217,7 @@ def table(q: Question, sums: dict) -> pd.DataFrame:
 def evaluate(game, seat=0, options=(), n=100_000, seed=0, hand=None, where=None, talon=None, dealer=None,
              before=None, strategies=None, seats=None, rules=None, conditions=None, n_jobs=-1,
              chunk_size=DEFAULT_CHUNK, progress=False, auction=(), outcome="deal", store=None,
-             client=None) -> pd.DataFrame:
+             client=None, calls_imply_hands=True) -> pd.DataFrame:
     """Play each option of ``seat`` on the same ``n`` deals under the given conditions.
 
     ``hand``: the seat's given cards (``"S:AKT86 H:KQ42 C:K832"`` or card tokens); ``where``: a
@@ -202,7 +227,11 @@ def evaluate(game, seat=0, options=(), n=100_000, seed=0, hand=None, where=None,
     (drawn); ``before``: the match state as a list of whole numbers (501 scores by seat; Vint
     below0, below1[, games0, games1]; Five Hundred scores by team); ``options``: the game's
     option strings (``cardsim evaluate --help``); ``auction``: the calls made before the seat's
-    first call, from the dealer (who must be given), e.g. ``["1NT", "P"]``; ``outcome``:
+    first call (Vint: from the dealer; 501 and Five Hundred: from the dealer's left; the dealer
+    must be given), e.g. ``["1NT", "P"]``; ``calls_imply_hands``: True (the default) keeps only
+    deals in which the callers' strategies would make exactly those calls with their hands (an
+    exact conditional under the strategy model, by rejection; ``df.attrs["calls_acceptance"]``
+    is its rate), False makes the calls whatever the callers hold; ``outcome``:
     ``"deal"`` (the deal's score) or ``"game"`` (501: the seat's share of the game's win, the
     game played on by the strategies after the deal).
 
@@ -219,7 +248,7 @@ def evaluate(game, seat=0, options=(), n=100_000, seed=0, hand=None, where=None,
     same call after an interruption resumes (removed when the answer is complete).
     """
     q = question(game, seat, options, n, seed, hand, where, talon, dealer, before, strategies, seats, rules,
-                 conditions, chunk_size, auction, outcome)
+                 conditions, chunk_size, auction, outcome, calls_imply_hands)
     return table(q, run_question(q, n_jobs, progress, store, client))
 
 
@@ -260,12 +289,11 @@ def records(q: Question, deal_ids, option: int | None = None) -> list[dict]:
     option index ``option`` only), each with a ``source`` naming the question."""
     out = []
     for i in deal_ids:
-        dealt = deal_chunk(q.compiled, q.run.seed, int(i), 1)
+        dealt = q.deal(int(i), 1)
         for j, forced in enumerate(q.forced):
             if option is not None and j != option:
                 continue
-            rec = q.spec.forcing.trace_given(q.run.seed, int(i), int(dealt.dealers[0]), dealt.hands[0],
-                                             dealt.talons[0], q.run.setup, forced, q.before)
+            rec = q.spec.forcing.trace_given(q.run.seed, int(i), dealt, q.run.setup, forced, q.before)
             rec["source"] = source_of(q.run.setup, q.run.seed, int(i), extra={
                 "seat": q.seat, "option": q.options[j], "conditions": q.compiled.text})
             out.append(rec)

@@ -206,8 +206,14 @@ def test_501_options_record_replay_and_follow_their_definition():
 
 
 def test_501_blind_option_not_legal_when_the_auction_is_already_higher():
-    df = E.evaluate("501", seat=0, options=["blind:70", "look"], n=400, seed=9, dealer=1, auction=["B75"],
+    # after a blind 66 the minimum raise is 67: blind up to 66 is never possible
+    df = E.evaluate("501", seat=0, options=["blind:66", "look"], n=400, seed=9, dealer=1, auction=["B66"],
                     n_jobs=1)
+    by = df.set_index("option")
+    assert by.loc["blind:66", "legal"] == 0.0 and by.loc["look", "legal"] == 1.0
+    # a jump to a blind 75 is never made by the default players; forced on any hands it still can be
+    df = E.evaluate("501", seat=0, options=["blind:70", "look"], n=400, seed=9, dealer=1, auction=["B75"],
+                    n_jobs=1, calls_imply_hands=False)
     by = df.set_index("option")
     assert by.loc["blind:70", "legal"] == 0.0 and by.loc["look", "legal"] == 1.0
 

@@ -293,6 +293,19 @@ def test_a_level_is_as_good_until_its_interval_is_wholly_below_zero():
     assert G.as_good_as_best(blinds) == [90]
 
 
+def test_a_level_in_the_range_must_pay_when_the_best_does():
+    # blind:120 ties with the best (blind:90) but its own gain over looking, [-0.1, +8.0], holds 0:
+    # a player told "blind to 90-120" could bid to 120, which has not been shown to pay
+    cell = [LOOK0, ("blind:90", 0.37, 7.0, 5.5, 8.5), ("blind:120", 0.365, 4.0, -0.1, 8.0, (-0.5, -1.4, 0.4))]
+    r = G.choices(_long({(300, 0, 1): cell})).iloc[0]
+    assert (r.levels_as_good, r.verdict) == ("90", "blind to 90")
+    cell[2] = ("blind:120", 0.365, 4.0, 0.01, 8.0, (-0.5, -1.4, 0.4))  # just above 0: it pays, it is in
+    assert G.choices(_long({(300, 0, 1): cell})).iloc[0].levels_as_good == "90-120"
+    # when the best itself is not clear against looking, the range is only "not worse than the best"
+    cell = [LOOK0, ("blind:90", 0.37, 1.0, -0.5, 2.5), ("blind:120", 0.365, 0.5, -1.0, 2.0, (-0.5, -1.4, 0.4))]
+    assert G.choices(_long({(300, 0, 1): cell})).iloc[0].levels_as_good == "90-120"
+
+
 def test_levels_not_next_to_each_other_are_not_joined():
     assert G.levels_text([90, 100, 120], (70, 80, 90, 100, 120, 150)) == "90-120"
     assert G.levels_text([120, 70], (70, 90, 120)) == "70, 120"
@@ -392,20 +405,24 @@ def test_moment_prefixes_set_the_dealer_and_the_options():
 
 
 def test_moment_table_pairs_each_level_with_look():
-    t = g501.moment_table(600, 3, prefixes=([], ["P", "75"]), levels=(70, 90), n_jobs=1)
-    assert list(t.auction) == ["-", "-", "-", "P 75", "P 75"]
-    assert list(t.option) == ["look", "blind:70", "blind:90", "look", "blind:90"]
-    assert list(t.position) == [0, 0, 0, 2, 2] and list(t.current_bid) == [0, 0, 0, 75, 75]
+    t = g501.moment_table(600, 3, prefixes=([], ["P", "66"], ["P", "75"]), levels=(70, 90), n_jobs=1)
+    assert list(t.auction) == ["-", "-", "-", "P 66", "P 66", "P 66", "P 75", "P 75"]
+    assert list(t.option) == ["look", "blind:70", "blind:90", "look", "blind:70", "blind:90", "look", "blind:90"]
+    # the default players open 66 at the minimum but never jump to 75: that prefix is made on any hands
+    assert list(t.hands) == ["-"] * 3 + ["implied"] * 3 + ["random"] * 2
+    assert list(t.position) == [0, 0, 0, 2, 2, 2, 2, 2] and list(t.current_bid) == [0] * 3 + [66] * 3 + [75] * 2
     assert (t.legal == 1.0).all() and (t.n == 600).all()
-    df = cardsim.evaluate("501", seat=0, options=["look", "blind:90"], n=600, seed=3, dealer=0, auction=["P", "75"],
-                          n_jobs=1).set_index("option")
-    rows = t[t.auction == "P 75"].set_index("option")
-    assert rows.delta.to_numpy() == pytest.approx(df.loc[["look", "blind:90"], "score"].to_numpy())
-    best = df.index[0]
-    sign = 1 if best == "look" else -1  # evaluate's diff is to the best option
-    other = "blind:90" if best == "look" else "look"
-    assert rows.loc["blind:90", "diff"] == pytest.approx(sign * df.loc[other, "diff"])
-    assert rows.loc["look", "diff"] == 0 and rows.pays.dtype == bool
+    for prefix, implied in ((["P", "66"], True), (["P", "75"], False)):
+        df = cardsim.evaluate("501", seat=0, options=["look", "blind:90"], n=600, seed=3, dealer=0, auction=prefix,
+                              n_jobs=1, calls_imply_hands=implied).set_index("option")
+        rows = t[t.auction == " ".join(prefix)].set_index("option")
+        assert rows.loc[["look", "blind:90"], "delta"].to_numpy() == pytest.approx(
+            df.loc[["look", "blind:90"], "score"].to_numpy())
+        best = df.index[0]
+        sign = 1 if best == "look" else -1  # evaluate's diff is to the best option
+        other = "blind:90" if best == "look" else "look"
+        assert rows.loc["blind:90", "diff"] == pytest.approx(sign * df.loc[other, "diff"])
+        assert rows.loc["look", "diff"] == 0 and rows.pays.dtype == bool
 
 
 # ---------------------------------------------------------------- end to end

@@ -6,6 +6,8 @@ the declarer, since 501 counts down).
 """
 from __future__ import annotations
 
+import functools
+
 from pathlib import Path
 
 import numpy as np
@@ -242,10 +244,12 @@ MOMENT_PREFIXES = ([], ["P"], ["66"], ["B66"], ["70"], ["80"], ["P", "P"], ["P",
                    ["66", "70"], ["B66", "B67"], ["P", "75"], ["70", "80"])
 """The calls before seat 0's first turn (3 seats): none (it speaks first), one, or two."""
 MOMENT_LEVELS = (70, 80, 90, 100, 120)
-MOMENT_COLUMNS = ["auction", "position", "current_bid", "option", "level", "n", "legal", "delta", "delta_lo",
-                  "delta_hi", "diff", "diff_lo", "diff_hi", "pays"]
+MOMENT_COLUMNS = ["auction", "hands", "position", "current_bid", "option", "level", "n", "legal", "delta",
+                  "delta_lo", "delta_hi", "diff", "diff_lo", "diff_hi", "pays"]
 MOMENT_GLOSSARY = {
     "auction": "the calls made before seat 0's first turn (P pass, B66 a blind 66); '-' = seat 0 speaks first",
+    "hands": "implied = the callers' hands are dealt so that the default players make those calls; random = the "
+             "default players never make them (they bid the minimum raise), so the calls are made on any hands",
     "position / current_bid": "seat 0's auction position (the number of calls before it) and the bid it must raise",
     "option": "look = look at the hand, then the strategy bids; blind:L = bid blind (minimum raise) and go on "
               "blind while the raise is at most L, then look (only levels above the current bid are asked)",
@@ -254,8 +258,10 @@ MOMENT_GLOSSARY = {
     "pays (moment)": "the whole interval of diff is below 0",
 }
 MOMENT_NOTES = ["g501_blind_moment asks the question at the moment of choice: the calls before seat 0's turn are "
-                "given (cardsim.evaluate auction=), the hands behind them are dealt at random, not conditioned on "
-                "those calls; everything after the choice is played by the default heuristic."]
+                "given (cardsim.evaluate auction=) and the callers' hands are dealt so that the default players "
+                "would make exactly those calls (hands = implied); the default players never jump, so after a jump "
+                "bid (70, 75, 80) the calls are made on any hands (hands = random); everything after the choice is "
+                "played by the default heuristic."]
 
 
 def moment_dealer(prefix) -> int:
@@ -273,11 +279,30 @@ def moment_options(prefix, levels=MOMENT_LEVELS) -> list[str]:
     return ["look"] + [f"blind:{lvl}" for lvl in levels if lvl > current_bid(prefix)]
 
 
-def moment_question(prefix, n: int, seed: int, levels=MOMENT_LEVELS):
+@functools.lru_cache(maxsize=None)
+def calls_imply_hands(prefix: tuple) -> bool:
+    """Whether the default players make the calls ``prefix`` (then the moment's deals are dealt so
+    that they do), or never do (a jump bid: then the calls are made on any hands).  Decided by
+    dealing the first deal of the question with the calls implied."""
+    from cardsim.deal import ConditionError
+
+    if not prefix:
+        return False
+    q = moment_question(prefix, 1, 0, implied=True)
+    try:
+        q.deal(0, 1)
+    except ConditionError:
+        return False
+    return True
+
+
+def moment_question(prefix, n: int, seed: int, levels=MOMENT_LEVELS, implied=None):
     from cardsim.questions import question
 
+    if implied is None:
+        implied = calls_imply_hands(tuple(prefix))
     return question("501", 0, moment_options(prefix, levels), n=n, seed=seed, dealer=moment_dealer(prefix),
-                    auction=list(prefix), chunk_size=max(1, min(n, 50_000)))
+                    auction=list(prefix), chunk_size=max(1, min(n, 50_000)), calls_imply_hands=implied)
 
 
 def moment_rows(prefix, sums: dict, levels=MOMENT_LEVELS) -> pd.DataFrame:
@@ -289,7 +314,9 @@ def moment_rows(prefix, sums: dict, levels=MOMENT_LEVELS) -> pd.DataFrame:
     t = table(q, sums).set_index("option").loc[list(q.options)]
     look = q.options.index("look")
     diff, _, lo, hi = mean_interval(sums["pair_s1"][:, look], sums["pair_s2"][:, look], sums["pair_n"][:, look])
-    out = pd.DataFrame({"auction": " ".join(prefix) or "-", "position": len(prefix), "current_bid": current_bid(prefix),
+    hands = "implied" if q.calls else "random" if prefix else "-"
+    out = pd.DataFrame({"auction": " ".join(prefix) or "-", "hands": hands, "position": len(prefix),
+                        "current_bid": current_bid(prefix),
                         "option": list(q.options),
                         "level": [0 if o == "look" else int(o.split(":")[1]) for o in q.options],
                         "n": t["n"].to_numpy(), "legal": t["legal"].to_numpy(), "delta": t["score"].to_numpy(),

@@ -361,15 +361,21 @@ CHOICE_COLUMNS = ["own", "lead", "opp", "position", "best", "gain_pp", "gain_lo"
 def as_good_as_best(blinds: pd.DataFrame) -> list[int]:
     """The blind levels as good as the best blind level, sorted: those not clearly worse than it.
 
-    ``blinds``: one situation's blind rows of the decisions frame (``level``, ``diff_best_hi``:
-    the upper end of the 95% interval of the level's win share minus the best level's, paired on
-    the same deals, pp).  Rule: a level is as good as the best unless that interval lies wholly
-    below 0 (``diff_best_hi < 0``); an interval not computed (NaN, too few deals) does not show a
-    level worse.  The best level (difference 0) is always in.  No correction for comparing
-    several levels: each comparison is at 95% on its own.  The one place the rule lives, so that
-    :func:`choices` can be given another (its ``as_good`` argument).
+    ``blinds``: one situation's blind rows of the decisions frame (``level``, ``win``, ``gain_lo``:
+    the lower end of the 95% interval of the level's gain over looking, and ``diff_best_hi``: the
+    upper end of the 95% interval of the level's win share minus the best level's, paired on the
+    same deals, pp).  Rule: a level is as good as the best unless that interval lies wholly below
+    0 (``diff_best_hi < 0``); an interval not computed (NaN, too few deals) does not show a level
+    worse.  When the best level clearly beats looking (its ``gain_lo > 0``), a level must clearly
+    beat looking too: the range a player is told to bid blind to never holds a level that has
+    not been shown to pay.  The best level (difference 0) is always in.  No correction for
+    comparing several levels: each comparison is at 95% on its own.  The one place the rule
+    lives, so that :func:`choices` can be given another (its ``as_good`` argument).
     """
-    return sorted(int(lvl) for lvl, hi in zip(blinds.level, blinds.diff_best_hi) if not hi < 0)
+    top = best_blind(blinds.win) if "win" in blinds else None
+    must_pay = top is not None and "gain_lo" in blinds and blinds.gain_lo.iloc[top] > 0
+    return sorted(int(lvl) for k, (lvl, hi) in enumerate(zip(blinds.level, blinds.diff_best_hi))
+                  if k == top or (not hi < 0 and (not must_pay or blinds.gain_lo.iloc[k] > 0)))
 
 
 def levels_text(chosen, levels) -> str:

@@ -102,13 +102,17 @@ class Forcing:
       rate is missing);
     * ``parse_before(values, setup) -> state``: the match state the deal starts from
       (docs/RECORDS.md ``before``) from a list of whole numbers or None; raises OptionError;
-    * ``play_given(seed, start, count, dealers, hands, talons, setup, forced, state) -> (rows,
-      forced_ok)``: deals played from given hands (``dealers`` int64[n], ``hands`` uint64[n, 4],
-      ``talons`` uint64[n]), the seats' streams those of the same deal numbers;
+    * ``play_given(seed, start, dealt, setup, forced, state) -> (rows, forced_ok)``: deals
+      ``start ..`` played from the deals ``dealt`` (a :class:`cardsim.deal.DealtChunk`: dealers,
+      hands, talons, and ``keys``, which seed the seats' streams);
     * ``outcome(rows, seat, state) -> (declared, made, score)``: bool, bool, float64 arrays:
       whether the seat (or its side) declared, made, and the seat's score for the option;
-    * ``trace_given(seed, deal, dealer, hands, talon, setup, forced, state) -> dict``: the
-      record of deal ``deal`` of ``seed`` as ``play_given`` plays it;
+    * ``trace_given(seed, deal, dealt, setup, forced, state) -> dict``: the record of deal
+      ``deal`` (``dealt``: that one deal) as ``play_given`` plays it;
+    * ``agreed_calls(keys, dealers, hands, talons, setup, forced, state) -> int64[n]``: how many
+      of the given calls of ``forced`` the callers' strategies make in each candidate deal (the
+      streams seeded from ``keys``): the test by which calls imply hands
+      (:class:`cardsim.deal.Calls`);
     * ``lower_is_better``: a bool, or ``f(state) -> bool`` (501 scores count down, but a
       game's win share counts up);
     * ``game_state(state) -> state`` (or None): the state asked about the game's end instead of
@@ -126,6 +130,7 @@ class Forcing:
     no_force: Any = None
     """The forced vector that forces nothing (for benchmarks and plain play from given hands)."""
     game_state: Callable | None = None
+    agreed_calls: Callable | None = None
 
 
 @dataclass(frozen=True)
@@ -177,7 +182,8 @@ class GameSpec:
         if self.forcing is not None:
             object.__setattr__(self, "forcing", dataclasses.replace(
                 self.forcing, play_given=strategy_errors(self.name, self.forcing.play_given),
-                trace_given=strategy_errors(self.name, self.forcing.trace_given)))
+                trace_given=strategy_errors(self.name, self.forcing.trace_given),
+                agreed_calls=strategy_errors(self.name, self.forcing.agreed_calls)))
 
     @property
     def default_seats(self) -> int:

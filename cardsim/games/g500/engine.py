@@ -29,8 +29,8 @@ from __future__ import annotations
 import numpy as np
 
 from cardsim._jit import jit
-from cardsim.games.forced import (F_CALL, F_KIND, F_NPREFIX, F_PREFIX, F_SEAT, FORCE_CONTRACT,
-                                  FORCE_FIRST_CALL)
+from cardsim.games.forced import (CHECK_CALLS, F_CALL, F_IMPLIED, F_KIND, F_NPREFIX, F_PREFIX, F_SEAT,
+                                  FORCE_CONTRACT, FORCE_FIRST_CALL, GIVEN_CALLS)
 from cardsim.cards import lowest_bit, popcount
 from cardsim.games.g500.constants import (
     DECK,
@@ -112,8 +112,11 @@ def run_auction(dealer, ids, params, states, hands, trace, res, forced):
 
     A call that is not a pass and does not outbid counts in ``res[R_ILLEGAL]`` and becomes a
     pass.  Writes ``res[R_NCALLS]`` and the calls at ``trace[T_CALLS:]``.  ``forced``
-    (int64[F_LEN]): the given first calls and the seat's forced first call; a forced call that
-    is not legal when its seat first speaks leaves ``res[R_FORCED_OK]`` 0 and the strategy calls.
+    (int64[F_LEN]): the given first calls, made as ``forced[F_IMPLIED]`` says
+    (:mod:`cardsim.games.forced`), and the seat's forced first call; a forced call that is not
+    legal when its seat first speaks leaves ``res[R_FORCED_OK]`` 0 and the strategy calls.  Under
+    ``CHECK_CALLS`` the auction stops after the given calls, returns ``(-1, -1)`` and leaves in
+    ``res[R_FORCED_OK]`` how many of them the callers' strategies made.
     """
     tracing = trace.shape[0] > 0
     high = np.int64(-1)
@@ -132,6 +135,18 @@ def run_auction(dealer, ids, params, states, hands, trace, res, forced):
             continue
         if n_calls < forced[F_NPREFIX]:
             call = forced[F_PREFIX + n_calls]
+            if forced[F_IMPLIED] != GIVEN_CALLS:
+                mine = choose_bid(ids[seat], params, states, seat, hands[seat], high, high_seat)
+                if mine > 24 or (mine >= 0 and mine <= high):
+                    mine = -1  # an illegal call counts as the pass it becomes (R_ILLEGAL is the play's to count)
+                if mine != call:
+                    if forced[F_IMPLIED] == CHECK_CALLS:
+                        res[R_FORCED_OK] = n_calls
+                        return np.int64(-1), np.int64(-1)
+                    raise ValueError("a strategy did not make the call its hand was dealt for")
+        elif forced[F_IMPLIED] == CHECK_CALLS:
+            res[R_FORCED_OK] = n_calls
+            return np.int64(-1), np.int64(-1)
         else:
             call = choose_bid(ids[seat], params, states, seat, hands[seat], high, high_seat)
             if pending and seat == forced[F_SEAT]:
@@ -391,21 +406,36 @@ def trace_kernel(seed, deal_ids, ids, params, scoring, target, before0, before1,
 
 
 @jit
-def given_kernel(seed, start, dealers, hands_in, kitties, ids, params, scoring, target, before0, before1,
+def given_kernel(keys, start, dealers, hands_in, kitties, ids, params, scoring, target, before0, before1,
                  forced, out, traces):
-    """Deals ``start .. start+n-1`` of ``seed`` played from given physical hands
-    (``hands_in`` uint64[n, 4]), kitties (uint64[n]) and dealers (int64[n]) into ``out``
-    (int64[n, R_LEN]); the seats' streams are those of the same deal numbers, so every option
-    of a question meets the same strategy randomness.  ``traces``: int64[n, TRACE_LEN], or
-    int64[n, 0] for none; ``forced``: int64[F_LEN]."""
+    """Deals ``start .. start+n-1`` played from given physical hands (``hands_in`` uint64[n, 4]),
+    kitties (uint64[n]) and dealers (int64[n]) into ``out`` (int64[n, R_LEN]); the seats' streams
+    are seeded from ``keys`` (uint64[n]: the deal keys, or the accepted attempts' keys when calls
+    imply hands, :mod:`cardsim.deal`), the same for every option of a question.  ``traces``:
+    int64[n, TRACE_LEN], or int64[n, 0] for none; ``forced``: int64[F_LEN]."""
     deck, hands, eff, states, trick, _ = _scratch()
     for i in range(dealers.shape[0]):
-        seed_streams(states, deal_key(U64(seed), start + i))
+        seed_streams(states, keys[i])
         for s in range(4):
             hands[s] = hands_in[i, s]
         play_deal(dealers[i], hands, U64(kitties[i]), ids, params, scoring, target, before0, before1, eff,
                   states, trick, traces[i], out[i], forced)
 
+
+@jit
+def agreed_calls(keys, dealers, hands_in, ids, params, forced, agreed):
+    """How many of the given calls (``forced[F_IMPLIED] == CHECK_CALLS``) the callers' strategies
+    make with the hands ``hands_in`` (uint64[n, 4]) and the streams of ``keys`` (uint64[n]), into
+    ``agreed`` (int64[n]): the dealer's test when calls imply hands."""
+    deck, hands, eff, states, trick, _ = _scratch()
+    res = np.zeros(R_LEN, dtype=np.int64)
+    no_trace = np.empty(0, dtype=np.int64)
+    for i in range(keys.shape[0]):
+        seed_streams(states, keys[i])
+        for s in range(4):
+            hands[s] = hands_in[i, s]
+        run_auction(dealers[i], ids, params, states, hands, no_trace, res, forced)
+        agreed[i] = res[R_FORCED_OK]
 
 @jit
 def match_kernel(seed, start, count, ids, params, scoring, target, max_deals, matches, deals,

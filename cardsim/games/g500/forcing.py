@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from cardsim.games.base import OptionError, Setup, as_list
-from cardsim.games.forced import F_CALL
+from cardsim.games.forced import CHECK_CALLS, F_CALL, F_IMPLIED
 from cardsim.games.options import option_vector
 
 from . import engine as E
@@ -93,25 +93,39 @@ def parse_before(before, setup: Setup):
     return int(values[0]), int(values[1])
 
 
-def _run(seed, start, dealers, hands, talons, setup, forced, state, tracing):
+def _run(start, dealt, setup, forced, state, tracing):
     scoring, target = rule_numbers(setup.rules)
-    n = len(dealers)
+    n = len(dealt.dealers)
     out = np.zeros((n, E.R_LEN), dtype=np.int64)
     traces = np.zeros((n, E.TRACE_LEN if tracing else 0), dtype=np.int64)
-    E.given_kernel(np.uint64(seed), np.int64(start), np.asarray(dealers, dtype=np.int64),
-                   np.asarray(hands, dtype=np.uint64), np.asarray(talons, dtype=np.uint64),
+    E.given_kernel(np.asarray(dealt.keys, dtype=np.uint64), np.int64(start), np.asarray(dealt.dealers, dtype=np.int64),
+                   np.asarray(dealt.hands, dtype=np.uint64), np.asarray(dealt.talons, dtype=np.uint64),
                    setup.strategy_ids.astype(np.int64), setup.params.astype(np.float64), scoring, target,
                    state[0], state[1], np.asarray(forced, dtype=np.int64), out, traces)
     E.check_legal(out)
     return out, traces
 
 
-def play_given(seed, start, count, dealers, hands, talons, setup: Setup, forced, state):
-    """Rows (ROW_DTYPE[count]) and forced-legal flags (bool[count]) of deals ``start ..`` played
-    from given ``dealers`` (int64[count]), ``hands`` (uint64[count, 4]) and kitties (``talons``)."""
-    out, _ = _run(seed, start, dealers, hands, talons, setup, forced, state, False)
+def play_given(seed, start, dealt, setup: Setup, forced, state):
+    """Rows (ROW_DTYPE[n]) and forced-legal flags (bool[n]) of deals ``start ..`` played from the
+    deals ``dealt`` (a :class:`cardsim.deal.DealtChunk`: dealers, hands, kitties as ``talons``,
+    and the keys of the strategies' streams)."""
+    count = len(dealt.dealers)
+    out, _ = _run(start, dealt, setup, forced, state, False)
     rows = fill_rows(np.zeros(count, dtype=ROW_DTYPE), out, np.arange(start, start + count, dtype=np.int64))
     return rows, out[:, E.R_FORCED_OK] == 1
+
+
+def agreed_calls(keys, dealers, hands, talons, setup: Setup, forced, state) -> np.ndarray:
+    """How many of the given calls of ``forced`` (int64[F_LEN]) the callers' strategies make, per
+    candidate deal (int64[n]; :class:`cardsim.deal.Calls`)."""
+    check = np.array(forced, dtype=np.int64)
+    check[F_IMPLIED] = CHECK_CALLS
+    agreed = np.zeros(len(keys), dtype=np.int64)
+    E.agreed_calls(np.asarray(keys, dtype=np.uint64), np.asarray(dealers, dtype=np.int64),
+                   np.asarray(hands, dtype=np.uint64), setup.strategy_ids.astype(np.int64),
+                   setup.params.astype(np.float64), check, agreed)
+    return agreed
 
 
 def outcome(rows: np.ndarray, seat: int, state=None):
@@ -123,8 +137,8 @@ def outcome(rows: np.ndarray, seat: int, state=None):
     return declared, made, score
 
 
-def trace_given(seed, deal, dealer, hands, talon, setup: Setup, forced, state) -> dict:
-    """The docs/RECORDS.md record (with ``result``) of deal ``deal`` of ``seed`` as :func:`play_given`
-    plays it."""
-    out, traces = _run(seed, deal, [dealer], [hands], [talon], setup, forced, state, True)
+def trace_given(seed, deal, dealt, setup: Setup, forced, state) -> dict:
+    """The docs/RECORDS.md record (with ``result``) of deal ``deal`` as :func:`play_given` plays
+    it; ``dealt``: that one deal (a :class:`cardsim.deal.DealtChunk` of length 1)."""
+    out, traces = _run(deal, dealt, setup, forced, state, True)
     return record_of(out[0], traces[0], setup, None if tuple(state) == (0, 0) else state)

@@ -20,8 +20,8 @@ from __future__ import annotations
 import numpy as np
 
 from cardsim._jit import jit
-from cardsim.games.forced import (F_CALL, F_KIND, F_NPREFIX, F_PREFIX, F_SEAT, FORCE_CONTRACT,
-                                  FORCE_FIRST_CALL)
+from cardsim.games.forced import (CHECK_CALLS, F_CALL, F_IMPLIED, F_KIND, F_NPREFIX, F_PREFIX, F_SEAT,
+                                  FORCE_CONTRACT, FORCE_FIRST_CALL, GIVEN_CALLS)
 from cardsim.cards import lowest_bit, popcount
 from cardsim.games.g501.constants import (
     ABANDON_PENALTY, BLIND_FLAG, DECLARE_FLAG, LOOK, MAX_CALLS, MIN_BID, N_CARDS, NT, RA, RANK_POINTS, RT,
@@ -134,9 +134,11 @@ def run_auction(hands0, dealer, seats, sids, params, scores, st, res, trace, tra
     begin_deal.
     Writes ``res[R_LOOKED + seat]``, ``res[R_BLIND_BIDS]``, ``res[R_NCALLS]``, ``res[R_VOID]``
     and, when ``tracing``, the calls (constants.T_CALLS).  Raises ValueError for an invalid bid.
-    ``forced`` (int64[F_LEN]): given first calls and the forced seat's first-turn action (see
-    the layout above); a blind bid that is no longer possible at that turn leaves
-    ``res[R_FORCED_OK]`` 0 and the seat's strategy decides.
+    ``forced`` (int64[F_LEN]): given first calls, made as ``forced[F_IMPLIED]`` says
+    (:mod:`cardsim.games.forced`), and the forced seat's first-turn action (see the layout
+    above); a blind bid that is no longer possible at that turn leaves ``res[R_FORCED_OK]`` 0 and
+    the seat's strategy decides.  Under ``CHECK_CALLS`` the auction stops after the given calls
+    as if all passed and ``res[R_FORCED_OK]`` is how many of them the callers' strategies made.
     """
     res[R_FORCED_OK] = 1
     pending = forced[F_KIND] == FORCE_FIRST_CALL
@@ -162,12 +164,16 @@ def run_auction(hands0, dealer, seats, sids, params, scores, st, res, trace, tra
         call = LOOK
         decided = False
         if ncalls < forced[F_NPREFIX]:
-            code = forced[F_PREFIX + ncalls]
-            blind = code >= BLIND_FLAG
-            call = code - BLIND_FLAG if blind else code
-            if call > 0 and not blind:
-                res[R_LOOKED + seat] = 1
-            decided = True
+            if forced[F_IMPLIED] == GIVEN_CALLS:
+                code = forced[F_PREFIX + ncalls]
+                blind = code >= BLIND_FLAG
+                call = code - BLIND_FLAG if blind else code
+                if call > 0 and not blind:
+                    res[R_LOOKED + seat] = 1
+                decided = True
+        elif forced[F_IMPLIED] == CHECK_CALLS:
+            res[R_FORCED_OK] = ncalls
+            return -1, 0, False
         elif pending and seat == forced[F_SEAT]:
             pending = False
             if forced[F_CALL] == 0:
@@ -215,6 +221,11 @@ def run_auction(hands0, dealer, seats, sids, params, scores, st, res, trace, tra
             code = call + (BLIND_FLAG if blind else 0)
             if blind:
                 res[R_BLIND_BIDS] += 1
+        if ncalls < forced[F_NPREFIX] and forced[F_IMPLIED] != GIVEN_CALLS and code != forced[F_PREFIX + ncalls]:
+            if forced[F_IMPLIED] == CHECK_CALLS:
+                res[R_FORCED_OK] = ncalls
+                return -1, 0, False
+            raise ValueError("a strategy did not make the call its hand was dealt for")
         if tracing and ncalls < MAX_CALLS:
             trace[T_CALLS + ncalls] = code
         ncalls += 1
@@ -702,19 +713,20 @@ def finish_game(mkey, seats, dealer, scores, sids, params, deck, hands, st, res,
 
 
 @jit
-def given_kernel(seed, start, dealers, hands_in, talons, seats, sids, params, scores0, forced, out, ok,
+def given_kernel(seed, start, keys, dealers, hands_in, talons, seats, sids, params, scores0, forced, out, ok,
                  play_out, shares):
     """Deals ``start .. start+n-1`` of ``seed`` played from given hands (uint64[n, 4]), talons
     (uint64[n]) and dealers (int64[n]) from the scores ``scores0`` (int64[4]) into ``out``
     (ROW_DTYPE[n]); ``ok`` (bool[n]) whether the forced choice was possible.  The seats' streams
-    are those of the same deal numbers, so every option meets the same strategy randomness.
+    are seeded from ``keys`` (uint64[n]: the deal keys, or the accepted attempts' keys when calls
+    imply hands, :mod:`cardsim.deal`), so every option meets the same strategy randomness.
     With ``play_out`` the game then goes on to its end (:func:`finish_game`, keyed by
     ``rng.match_key(seed, deal number)``, the same for every option) and ``shares``
     (float64[n, 4]) receives each seat's share of the win."""
     deck, hands, st, res, trace, scratch, no_force, scores = workspace()
     share = np.zeros(4, dtype=np.float64)
     for i in range(dealers.shape[0]):
-        seed_streams(st, deal_key(seed, start + i))
+        seed_streams(st, keys[i])
         for s in range(4):
             hands[s] = hands_in[i, s]
         play_deal(hands, talons[i], dealers[i], seats, sids, params, scores0, st, res, trace, np.bool_(False), scratch,
@@ -734,12 +746,30 @@ def given_kernel(seed, start, dealers, hands_in, talons, seats, sids, params, sc
 
 
 @jit
-def trace_given(seed, deal, dealer, hands_in, talon, seats, sids, params, scores0, forced, trace, res):
-    """One deal of :func:`given_kernel` with its trace (int32[TRACE_LEN]) and result vector."""
+def agreed_calls(keys, dealers, hands_in, seats, sids, params, scores, forced, agreed):
+    """How many of the given calls (``forced[F_IMPLIED] == CHECK_CALLS``) the callers' strategies
+    make with the hands ``hands_in`` (uint64[n, 4]), the scores ``scores`` (int64[4]) and the
+    streams of ``keys`` (uint64[n]), into ``agreed`` (int64[n]): the dealer's test when calls
+    imply hands."""
+    deck, hands, st, res, trace, scratch, no_force, _ = workspace()
+    memo = scratch[0]
+    for i in range(keys.shape[0]):
+        seed_streams(st, keys[i])
+        for s in range(4):
+            hands[s] = hands_in[i, s]
+        begin_deal(res, trace, np.bool_(False), memo)
+        run_auction(hands, dealers[i], seats, sids, params, scores, st, res, trace, np.bool_(False), memo, forced)
+        agreed[i] = res[R_FORCED_OK]
+
+
+@jit
+def trace_given(key, dealer, hands_in, talon, seats, sids, params, scores0, forced, trace, res):
+    """One deal of :func:`given_kernel` (strategy streams seeded from ``key``) with its trace
+    (int32[TRACE_LEN]) and result vector."""
     hands = np.zeros(4, dtype=np.uint64)
     st = np.zeros((5, 1), dtype=np.uint64)
     scratch = make_scratch()
-    seed_streams(st, deal_key(seed, deal))
+    seed_streams(st, key)
     for s in range(4):
         hands[s] = hands_in[s]
     play_deal(hands, talon, dealer, seats, sids, params, scores0, st, res, trace, np.bool_(True), scratch, forced)

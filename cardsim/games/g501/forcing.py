@@ -28,7 +28,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from cardsim.games.base import OptionError, Setup
-from cardsim.games.forced import F_CALL, F_KIND, F_NPREFIX, F_PREFIX, F_SEAT, FORCE_CONTRACT, FORCE_FIRST_CALL
+from cardsim.games.forced import (CHECK_CALLS, F_CALL, F_IMPLIED, F_KIND, F_NPREFIX, F_PREFIX, F_SEAT, FORCE_CONTRACT,
+                                  FORCE_FIRST_CALL)
 
 from . import engine as E
 from .chunks import start_scores
@@ -167,14 +168,17 @@ def lower_is_better(state: State) -> bool:
 GIVEN_DTYPE = np.dtype(E.ROW_DTYPE.descr + [("win_share", "f8")])
 
 
-def play_given(seed, start, count, dealers, hands, talons, setup: Setup, forced, state: State):
-    """Rows (ROW_DTYPE + ``win_share``, [count]) and forced-legal flags (bool[count]) of deals
-    ``start ..`` played from given dealers (int64[count]), hands (uint64[count, 4]) and talons."""
+def play_given(seed, start, dealt, setup: Setup, forced, state: State):
+    """Rows (ROW_DTYPE + ``win_share``, [n]) and forced-legal flags (bool[n]) of deals ``start ..``
+    played from the deals ``dealt`` (a :class:`cardsim.deal.DealtChunk`: dealers, hands, talons,
+    and the keys of the strategies' streams)."""
+    count = len(dealt.dealers)
     rows = np.zeros(count, dtype=E.ROW_DTYPE)
     ok = np.zeros(count, dtype=np.bool_)
     shares = np.zeros((count, 4), dtype=np.float64)
-    E.given_kernel(np.uint64(seed), np.int64(start), np.asarray(dealers, dtype=np.int64),
-                   np.asarray(hands, dtype=np.uint64), np.asarray(talons, dtype=np.uint64), np.int64(setup.seats),
+    E.given_kernel(np.uint64(seed), np.int64(start), np.asarray(dealt.keys, dtype=np.uint64),
+                   np.asarray(dealt.dealers, dtype=np.int64), np.asarray(dealt.hands, dtype=np.uint64),
+                   np.asarray(dealt.talons, dtype=np.uint64), np.int64(setup.seats),
                    setup.strategy_ids.astype(np.int64), setup.params.astype(np.float64), state.scores,
                    np.asarray(forced, dtype=np.int64), rows, ok, state.play_out, shares)
     out = np.zeros(count, dtype=GIVEN_DTYPE)
@@ -183,6 +187,18 @@ def play_given(seed, start, count, dealers, hands, talons, setup: Setup, forced,
     seat = int(forced[F_SEAT])
     out["win_share"] = shares[:, seat]
     return out, ok
+
+
+def agreed_calls(keys, dealers, hands, talons, setup: Setup, forced, state: State) -> np.ndarray:
+    """How many of the given calls of ``forced`` (int64[F_LEN]) the callers' strategies make, per
+    candidate deal (int64[n]; :class:`cardsim.deal.Calls`); the blind policies see the scores."""
+    check = np.array(forced, dtype=np.int64)
+    check[F_IMPLIED] = CHECK_CALLS
+    agreed = np.zeros(len(keys), dtype=np.int64)
+    E.agreed_calls(np.asarray(keys, dtype=np.uint64), np.asarray(dealers, dtype=np.int64),
+                   np.asarray(hands, dtype=np.uint64), np.int64(setup.seats), setup.strategy_ids.astype(np.int64),
+                   setup.params.astype(np.float64), state.scores, check, agreed)
+    return agreed
 
 
 def outcome(rows: np.ndarray, seat: int, state: State):
@@ -195,13 +211,15 @@ def outcome(rows: np.ndarray, seat: int, state: State):
     return declared, made, rows[f"delta_{seat}"].astype(np.float64)
 
 
-def trace_given(seed, deal, dealer, hands, talon, setup: Setup, forced, state: State) -> dict:
-    """The docs/RECORDS.md record (with ``result``) of deal ``deal`` of ``seed`` as :func:`play_given`
-    plays it (the deal itself; a played-out game's later deals are not in it)."""
+def trace_given(seed, deal, dealt, setup: Setup, forced, state: State) -> dict:
+    """The docs/RECORDS.md record (with ``result``) of deal ``deal`` as :func:`play_given` plays
+    it (the deal itself; a played-out game's later deals are not in it); ``dealt``: that one deal
+    (a :class:`cardsim.deal.DealtChunk` of length 1)."""
     trace = np.zeros(TRACE_LEN, dtype=np.int32)
     res = np.zeros(E.N_RES, dtype=np.int64)
-    E.trace_given(np.uint64(seed), np.int64(deal), np.int64(dealer), np.asarray(hands, dtype=np.uint64),
+    dealer, hands, talon = int(dealt.dealers[0]), dealt.hands[0], dealt.talons[0]
+    E.trace_given(np.uint64(dealt.keys[0]), np.int64(dealer), np.asarray(hands, dtype=np.uint64),
                   np.uint64(talon), np.int64(setup.seats), setup.strategy_ids.astype(np.int64),
                   setup.params.astype(np.float64), state.scores, np.asarray(forced, dtype=np.int64), trace, res)
     before = [int(x) for x in state.scores[:setup.seats]]
-    return record_of(trace, res, int(dealer), hands, talon, setup.seats, before, state.given)
+    return record_of(trace, res, dealer, hands, talon, setup.seats, before, state.given)

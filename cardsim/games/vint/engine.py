@@ -9,8 +9,8 @@ from __future__ import annotations
 import numpy as np
 
 from cardsim._jit import jit
-from cardsim.games.forced import (F_CALL, F_KIND, F_NPREFIX, F_PREFIX, F_SEAT, FORCE_CONTRACT,
-                                  FORCE_FIRST_CALL)
+from cardsim.games.forced import (CHECK_CALLS, F_CALL, F_IMPLIED, F_KIND, F_NPREFIX, F_PREFIX, F_SEAT,
+                                  FORCE_CONTRACT, FORCE_FIRST_CALL, GIVEN_CALLS)
 from cardsim.cards import popcount, suit_mask
 from cardsim.rng import deal_key, match_key, randbelow, seed_stream, shuffle
 
@@ -106,9 +106,12 @@ def run_auction(dealer, hands, ids, params, rngs, calls, forced):
     """The auction (docs/RULES.md §2.2): the dealer speaks first, 8 passes void the deal, 12 passes
     after a bid end it.  Returns ``(ncalls, declarer, contract, forced_ok)``: the calls made
     (written to ``calls``, int64[MAX_CALLS]), the last bidder (−1 void), the final bid (0 void)
-    and whether a forced first call (``forced[F_KIND] == FORCE_FIRST_CALL``) was legal when its
-    seat first spoke; an illegal one is replaced by the seat's strategy's call.  The first
-    ``forced[F_NPREFIX]`` calls are ``forced[F_PREFIX:]`` (checked legal by the caller).
+    and ``forced_ok`` (int64): 1 if a forced first call (``forced[F_KIND] == FORCE_FIRST_CALL``)
+    was legal when its seat first spoke, else 0 (an illegal one is replaced by the seat's
+    strategy's call).  The first ``forced[F_NPREFIX]`` calls are ``forced[F_PREFIX:]`` (checked
+    legal by the caller), made as ``forced[F_IMPLIED]`` says (:mod:`cardsim.games.forced`); under
+    ``CHECK_CALLS`` the auction stops after them as a void deal and ``forced_ok`` is how many of
+    them the callers' strategies made.
     """
     ncalls = np.int64(0)
     current = np.int64(PASS)
@@ -116,10 +119,19 @@ def run_auction(dealer, hands, ids, params, rngs, calls, forced):
     passes = 0
     seat = dealer
     pending = forced[F_KIND] == FORCE_FIRST_CALL
-    forced_ok = True
+    forced_ok = np.int64(1)
+    implied = forced[F_IMPLIED]
     while True:
         if ncalls < forced[F_NPREFIX]:
             call = forced[F_PREFIX + ncalls]
+            if implied != GIVEN_CALLS:
+                mine = choose_call(ids[seat], params, rngs, hands[seat], seat, calls, ncalls, current, bidder)
+                if mine != call:
+                    if implied == CHECK_CALLS:
+                        return ncalls, np.int64(-1), np.int64(PASS), ncalls
+                    raise ValueError("a strategy did not make the call its hand was dealt for")
+        elif implied == CHECK_CALLS:
+            return ncalls, np.int64(-1), np.int64(PASS), ncalls
         else:
             call = choose_call(ids[seat], params, rngs, hands[seat], seat, calls, ncalls, current, bidder)
         if pending and seat == forced[F_SEAT] and ncalls >= forced[F_NPREFIX]:
@@ -127,7 +139,7 @@ def run_auction(dealer, hands, ids, params, rngs, calls, forced):
             if forced[F_CALL] == PASS or current < forced[F_CALL] <= MAX_CALL:
                 call = forced[F_CALL]
             else:
-                forced_ok = False
+                forced_ok = 0
         if call != PASS and (call <= current or call > MAX_CALL):
             raise ValueError("strategy made an insufficient or unknown bid")
         calls[ncalls] = call
@@ -219,13 +231,13 @@ def run_deal(key, dealer, hands, ids, params, below_before, games_before, rngs, 
         ncalls = forced_auction(dealer, forced[F_SEAT], forced[F_CALL], calls)
         bidder = forced[F_SEAT]
         current = forced[F_CALL]
-        forced_ok = True
+        forced_ok = np.int64(1)
     else:
         ncalls, bidder, current, forced_ok = run_auction(dealer, hands, ids, params, rngs, calls, forced)
     info[I_NCALLS] = ncalls
     info[I_DECLARER] = bidder
     info[I_CONTRACT] = current
-    info[I_FORCED_OK] = 1 if forced_ok else 0
+    info[I_FORCED_OK] = forced_ok
     score[:] = 0
     if current == PASS:
         return
@@ -329,24 +341,38 @@ def simulate_rows(seed, start, count, ids, params, base_deck, rows):
 
 
 @jit
-def play_given(seed, start, count, dealers, hands, ids, params, below, games, forced, rows, forced_ok):
-    """Play deals ``start .. start+count-1`` of ``seed`` from given hands into ``rows``.
+def play_given(keys, start, count, dealers, hands, ids, params, below, games, forced, rows, forced_ok):
+    """Play deals ``start .. start+count-1`` from given hands into ``rows``.
 
+    ``keys``: uint64[count], the keys that seed each deal's strategy streams (the deal keys of a
+    seed, or the accepted attempt's key when calls imply hands, :mod:`cardsim.deal`);
     ``dealers``: int64[count]; ``hands``: uint64[count, 4] (dealt under conditions, see
     :mod:`cardsim.deal`); ``below``/``games``: int64[2], the line before every deal (docs/RULES.md
     §2.7); ``forced``: int64[F_LEN] as for :func:`run_deal`, the same for every deal;
-    ``forced_ok``: bool[count] receives whether the forced choice was legal.  The seats' streams
-    are those of deal ``start + i`` of ``seed``, as in :func:`simulate_rows`, so every option of
-    a question meets the same strategy randomness (common random numbers).
+    ``forced_ok``: bool[count] receives whether the forced choice was legal.  Every option of a
+    question is played with the same keys, so it meets the same strategy randomness (common
+    random numbers).
     """
     deck, hand, rngs, work_hands, work, calls, plays, score, info, _ = workspace()
     for i in range(count):
-        key = deal_key(seed, start + i)
         hand[:] = hands[i]
-        run_deal(key, dealers[i], hand, ids, params, below, games, rngs, calls, plays, score, info, work_hands,
+        run_deal(keys[i], dealers[i], hand, ids, params, below, games, rngs, calls, plays, score, info, work_hands,
                  work, forced)
         fill_row(rows, i, start + i, dealers[i], hand, score, info, calls)
         forced_ok[i] = info[I_FORCED_OK] == 1
+
+
+@jit
+def agreed_calls(keys, dealers, hands, ids, params, forced, agreed):
+    """How many of the given calls ``forced[F_PREFIX:]`` (``forced[F_IMPLIED] == CHECK_CALLS``) the
+    callers' strategies make with ``hands`` (uint64[n, 4]) and the streams of ``keys``
+    (uint64[n]), into ``agreed`` (int64[n]): the dealer's test when calls imply hands."""
+    rngs = np.zeros((4, 1), dtype=np.uint64)
+    calls = np.zeros(MAX_CALLS, dtype=np.int64)
+    for i in range(keys.shape[0]):
+        for s in range(4):
+            seed_stream(rngs[s], keys[i], 1 + s)
+        agreed[i] = run_auction(dealers[i], hands[i], ids, params, rngs, calls, forced)[3]
 
 
 @jit

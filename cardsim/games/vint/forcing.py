@@ -23,9 +23,8 @@ import numpy as np
 
 from cardsim.cards import card_str, cards_of
 from cardsim.games.base import OptionError, Setup, as_list
-from cardsim.games.forced import F_CALL
+from cardsim.games.forced import CHECK_CALLS, F_CALL, F_IMPLIED
 from cardsim.games.options import option_vector
-from cardsim.rng import deal_key
 
 from . import engine
 from .records import call_str, result_from_score
@@ -100,15 +99,27 @@ def parse_before(before, setup: Setup) -> tuple:
     return np.array(below, dtype=np.int64), np.array(games, dtype=np.int64)
 
 
-def play_given(seed, start, count, dealers, hands, talons, setup: Setup, forced, before):
-    """Rows (engine.ROW_DTYPE[count]) and forced-legal flags (bool[count]) of deals ``start ..``
-    played from the given ``dealers`` (int64[count]) and ``hands`` (uint64[count, 4])."""
+def play_given(seed, start, dealt, setup: Setup, forced, before):
+    """Rows (engine.ROW_DTYPE[n]) and forced-legal flags (bool[n]) of deals ``start ..`` played
+    from the deals ``dealt`` (a :class:`cardsim.deal.DealtChunk`: dealers, hands, and the keys
+    of the strategies' streams)."""
+    count = len(dealt.dealers)
     rows = np.zeros(count, dtype=engine.ROW_DTYPE)
     ok = np.zeros(count, dtype=np.bool_)
     below, games = before
-    engine.play_given(np.uint64(seed), np.int64(start), np.int64(count), dealers, hands, setup.strategy_ids,
+    engine.play_given(dealt.keys, np.int64(start), np.int64(count), dealt.dealers, dealt.hands, setup.strategy_ids,
                       setup.params, below, games, forced, rows, ok)
     return rows, ok
+
+
+def agreed_calls(keys, dealers, hands, talons, setup: Setup, forced, state) -> np.ndarray:
+    """How many of the given calls of ``forced`` (int64[F_LEN]) the callers' strategies make, per
+    candidate deal (int64[n]; :class:`cardsim.deal.Calls`)."""
+    check = np.array(forced, dtype=np.int64)
+    check[F_IMPLIED] = CHECK_CALLS
+    agreed = np.zeros(len(keys), dtype=np.int64)
+    engine.agreed_calls(keys, dealers, hands, setup.strategy_ids, setup.params, check, agreed)
+    return agreed
 
 
 def outcome(rows: np.ndarray, seat: int, state=None):
@@ -121,19 +132,19 @@ def outcome(rows: np.ndarray, seat: int, state=None):
     return declared, made, mine - theirs
 
 
-def trace_given(seed, deal, dealer, hands, talon, setup: Setup, forced, before) -> dict:
-    """The docs/RECORDS.md record (with ``result``) of deal ``deal`` of ``seed`` as :func:`play_given`
-    plays it."""
-    key = deal_key(np.uint64(seed), int(deal))
+def trace_given(seed, deal, dealt, setup: Setup, forced, before) -> dict:
+    """The docs/RECORDS.md record (with ``result``) of deal ``deal`` as :func:`play_given` plays
+    it; ``dealt``: that one deal (a :class:`cardsim.deal.DealtChunk` of length 1)."""
     calls = np.zeros(MAX_CALLS, dtype=np.int64)
     plays = np.zeros(52, dtype=np.int64)
     score = np.zeros(N_SCORE, dtype=np.int64)
     info = np.zeros(engine.N_INFO, dtype=np.int64)
     below, games = before
-    h = np.array(hands, dtype=np.uint64)
-    engine.trace_given(np.uint64(key), np.int64(dealer), h, setup.strategy_ids, setup.params, below, games,
+    dealer = int(dealt.dealers[0])
+    h = np.array(dealt.hands[0], dtype=np.uint64)
+    engine.trace_given(np.uint64(dealt.keys[0]), np.int64(dealer), h, setup.strategy_ids, setup.params, below, games,
                        np.asarray(forced, dtype=np.int64), calls, plays, score, info)
-    record = {"game": "vint", "seats": 4, "dealer": int(dealer)}
+    record = {"game": "vint", "seats": 4, "dealer": dealer}
     if below.any() or games.any():
         record["before"] = {"below": [int(b) for b in below], "games": [int(g) for g in games]}
     record["hands"] = [[card_str(c, RANKS) for c in reversed(cards_of(int(x)))] for x in h]
