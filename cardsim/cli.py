@@ -161,7 +161,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--option", action="append", required=True, metavar="OPTION",
                    help="an option of the seat (repeatable; see below)")
     p.add_argument("-n", "--deals", type=_positive, default=100_000, help="deals (default 100000)")
-    p.add_argument("--hand", help='the seat\'s given cards, e.g. "S:AKT86 H:KQ42 C:K832" (some or all)')
+    p.add_argument("--hand", help='the seat\'s given cards, e.g. "S:AKT86 H:KQ42 C:K832" (some or all); '
+                                  '"D:-" says it has no diamonds')
     p.add_argument("--where", help='hand classes, e.g. "hcp=15-17, H>=5; seat 2: hcp>=10" (docs/conditions.md)')
     p.add_argument("--talon", help="given talon (501) or kitty (500) cards")
     p.add_argument("--dealer", type=_nonnegative, help="the dealer's seat (default: drawn per deal)")

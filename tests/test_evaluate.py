@@ -253,3 +253,38 @@ def test_a_class_too_rare_to_sample_leaves_no_store(tmp_path):
     with pytest.raises(ConditionError, match="too rare"):
         E.run_question(q, n_jobs=1, store=store)
     assert not store.exists()
+
+
+def test_a_void_in_the_hand_holds_on_every_deal_and_shows_in_the_conditions(capsys):
+    q = E.question("vint", seat=0, hand="S:AKQJT D:-", options=["1S"], n=20, seed=5, dealer=0)
+    assert q.compiled.text == "seat 0 given S:AKQJT; seat 0: D=0"
+    for rec in E.records(q, range(20)):
+        hand = rec["hands"][0]
+        assert {"AS", "KS", "QS", "JS", "TS"} <= set(hand) and not [c for c in hand if c.endswith("D")]
+        assert cardsim.replay(rec) == rec["result"]
+    assert main(["evaluate", "vint", "--seat", "0", "--dealer", "0", "--hand", "♠:AKQJT ♦:-", "--option", "1♠",
+                 "--option", "P", "-n", "40", "--seed", "5", "--jobs", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "conditions: seat 0 given S:AKQJT; seat 0: D=0 (acceptance " in out
+    assert sorted(line.split()[0] for line in out.splitlines()[2:4]) == ["1♠", "P"]  # the options as written
+    assert main(["evaluate", "vint", "--hand", "S:- AS", "--option", "P", "-n", "10"]) == 2
+    assert capsys.readouterr().err == "cardsim: error: hand 'S:- AS': S:- says it has no S, yet it is given AS\n"
+    with pytest.raises(ConditionError, match=r"seat 0: D:- \(no D\) contradicts D>=3"):
+        E.question("vint", hand="S:AK D:-", where="D>=3", options=["P"], n=10)
+
+
+@pytest.mark.parametrize("game, kw, symbols, letters", [
+    ("vint", dict(dealer=2, auction="1♠ P"), ["2♥", "P", "3♣"], ["2H", "P", "3C"]),
+    ("vint", {}, ["=7♥", "1♦", "=1♤", "1♡"], ["=7H", "1D", "=1S", "1H"]),
+    ("500", dict(dealer=0, seat=3, auction=["6♠", "P"]), ["7♥", "P"], ["7H", "P"]),
+    ("500", {}, ["=9♦", "8♣"], ["=9D", "8C"]),
+    ("501", {}, ["=100!/♥/120", "=90/♣", "look"], ["=100!/H/120", "=90/C", "look"]),
+])
+def test_suit_symbols_in_calls_options_and_classes_are_the_letters(game, kw, symbols, letters):
+    kw = {"n": 10, **kw}
+    a = E.question(game, options=symbols, **kw)
+    b = E.question(game, options=letters, **kw)
+    assert [f.tolist() for f in a.forced] == [f.tolist() for f in b.forced]
+    assert a.options == tuple(symbols)  # the table shows the options as written
+    where = E.question(game, options=["pass" if game == "501" else "P"], where="♥>=3, ♠<=5, has A♦", n=10)
+    assert where.compiled.text == "seat 0: S<=5, H>=3, has AD"

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from cardsim.cards import suit_letters
 from cardsim.games.base import OptionError, Setup
 from cardsim.games.forced import F_CALL, F_KIND, F_NPREFIX, F_PREFIX, F_SEAT, FORCE_CONTRACT, FORCE_FIRST_CALL
 
@@ -101,7 +102,7 @@ def parse_option(text: str, seat: int, setup: Setup, auction=(), dealer=None) ->
     """The forced vector (int64[E.F_LEN]) of option ``text`` for ``seat``; raises OptionError."""
     if not isinstance(text, str) or not text.strip():
         raise OptionError(f"empty option {text!r}")
-    t = text.strip().lower()
+    t = suit_letters(text).strip().lower()
     if setup.seats == 4 and dealer is not None and dealer == seat:
         raise OptionError(f"seat {seat} deals this 4-seat deal and sits out: it takes no option (docs/RULES.md §1.1)")
     forced = np.zeros(E.F_LEN, dtype=np.int64)
