@@ -52,6 +52,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import importlib
+import itertools
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -624,6 +625,7 @@ def _seat_constraints(fs: FeatureSet, seat: int, cls: HandClass, given: list[int
     if length_lo > size or length_hi + outside < size:
         raise ConditionError(f"{label}: the suit lengths cannot add up to {size} cards")
     _check_card_counts(fs, label, ranges, forced, free_slots, size)
+    _check_jointly(fs, label, ranges, forced, available, size)
     return cls.text(fs.game)
 
 
@@ -653,6 +655,48 @@ def _check_card_counts(fs: FeatureSet, label: str, ranges: dict, forced: int, fr
     if total > free_slots:
         raise ConditionError(f"{label}: {', '.join(names)} is impossible: it needs {total} cards besides those "
                              f"given and a {fs.game} hand of {size} has {free_slots} places left")
+
+
+def _check_jointly(fs: FeatureSet, label: str, ranges: dict, forced: int, available: list[int], size: int) -> None:
+    """No hand meets the clauses together, though each may alone: ``honours_S>=5, S<=4`` (the
+    honours of a suit are some of its cards), ``aces=0, side_aces_H>=1``, ``hcp>=20, aces=0,
+    kings=0``.
+
+    Every feature that is a sum of card weights (all but 501's marriages) is a linear function
+    of which cards the hand holds, so "some hand of ``size`` cards holding ``forced`` and the
+    rest from ``available`` meets every range" is a small 0/1 integer program, solved by HiGHS
+    (``scipy.optimize.milp``).  Only a proof of infeasibility is an error; the message names the
+    fewest clauses found that cannot hold together."""
+    linear = {name: r for name, r in ranges.items() if _card_weights(fs, fs.features[name]) is not None}
+    if not linear or _feasible(fs, linear, forced, available, size):
+        return
+    names = [name for name in fs.features if name in linear]  # as the class text orders them
+    culprit = next((combo for k in (1, 2) for combo in itertools.combinations(names, k)
+                    if not _feasible(fs, {n: linear[n] for n in combo}, forced, available, size)), names)
+    clauses = ", ".join(_range_text(n, ranges[n]) for n in culprit)
+    cards = " with its given, required and excluded cards" if forced or len(available) < len(fs.base_deck) else ""
+    holder = "talon" if label == _holder_name(TALON) else "hand"
+    raise ConditionError(f"{label}: {clauses} is impossible: no {size}-card {fs.game} {holder}{cards} meets "
+                         f"{'it' if len(culprit) == 1 else 'them together'}")
+
+
+def _feasible(fs: FeatureSet, ranges: dict, forced: int, available: list[int], size: int) -> bool:
+    """Whether some hand of ``size`` cards, ``forced`` and the rest from ``available``, has every
+    (linear) feature of ``ranges`` in its range (False only when HiGHS proves there is none)."""
+    # scipy.optimize takes about a second to import: only a class to check pays for it.
+    from scipy.optimize import Bounds, LinearConstraint, milp
+
+    cards = cards_of(forced) + list(available)
+    rows, lo, hi = [np.ones(len(cards))], [size], [size]
+    for name, (a, b) in ranges.items():
+        weights = _card_weights(fs, fs.features[name])
+        rows.append(np.array([weights[c] for c in cards], dtype=np.float64))
+        lo.append(-np.inf if a is None else a)
+        hi.append(np.inf if b is None else b)
+    fixed = np.array([forced >> c & 1 for c in cards], dtype=np.float64)
+    res = milp(np.zeros(len(cards)), integrality=np.ones(len(cards)), bounds=Bounds(fixed, 1.0),
+               constraints=LinearConstraint(np.array(rows), lo, hi), options={"time_limit": 5.0})
+    return res.status != 2  # 2: infeasible; a time-out proves nothing
 
 
 def _check_across_seats(fs: FeatureSet, classes: dict) -> None:

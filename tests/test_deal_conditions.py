@@ -407,6 +407,20 @@ BAD = [
      r"needs 14 cards besides those given and a vint hand of 13 has 13 places left"),
     (lambda: C.compile(Conditions("vint", hands={0: "AS KS QS"}, classes={0: "aces=4, kings=4, queens=4, jacks=2"})),
      r"needs 11 cards besides those given and a vint hand of 13 has 10 places left"),
+    # Clauses that each hold alone but not together (a 0/1 integer program over the cards).
+    (lambda: C.compile(Conditions("vint", classes={0: "honours_S>=5, S<=4"})),
+     r"seat 0: S<=4, honours_S>=5 is impossible: no 13-card vint hand meets them together$"),
+    (lambda: C.compile(Conditions("vint", classes={0: "hcp>=20, aces=0, kings=0"})),
+     r"seat 0: hcp>=20, aces=0, kings=0 is impossible: no 13-card vint hand meets them together"),
+    (lambda: C.compile(Conditions("vint", classes={0: "hcp>=2, S<=2, honours_S=3"})), r"seat 0: S<=2, honours_S=3 is"),
+    (lambda: C.compile(Conditions("vint", hands={0: "S:AKQJ"}, classes={0: "honours_S=5, S=4"})),
+     r"seat 0: S=4, honours_S=5 is impossible: no 13-card vint hand with its given, required and excluded cards"),
+    (lambda: C.compile(Conditions("500", classes={0: "aces=0, side_aces_H>=1"})),
+     r"aces=0, side_aces_H>=1 is impossible"),
+    (lambda: C.compile(Conditions("500", classes={0: "trumps_H<=1, jokers=2, H>=1"})),
+     r"jokers=2, trumps_H<=1 is impossible: no 10-card 500"),
+    (lambda: C.compile(Conditions("500", hands={0: "H:-"}, classes={0: "top_H=5"})), r"H=0, top_H=5 is impossible"),
+    (lambda: C.compile(Conditions("501", classes={0: "aces=0, points>=53"})), r"points>=53, aces=0 is impossible"),
     (lambda: C.compile(Conditions("vint", classes={0: "S>=7", 2: "S>=7"})),
      r"seat 0: S>=7; seat 2: S>=7 is impossible: those hands would hold 14 S and the deck has 13"),
     (lambda: C.compile(Conditions("vint", classes={0: "hcp>=30", 2: "hcp>=15"})),
@@ -434,6 +448,11 @@ def test_classes_that_fit_exactly_are_possible():
     C.compile(Conditions("vint", classes={0: "S>=7", 2: "S>=6"}))
     C.compile(Conditions("vint", classes={0: "hcp>=25", 2: "hcp>=15"}))
     C.compile(Conditions("501", classes={0: "aces=4, tens=3"}))
+    # clauses that fit together exactly
+    C.compile(Conditions("vint", classes={0: "honours_S=5, S<=5"}))
+    C.compile(Conditions("vint", classes={0: "hcp>=24, aces=0"}))
+    C.compile(Conditions("500", classes={0: "aces=0, side_aces_H=0, trumps_H=10"}))
+    C.compile(Conditions("501", classes={0: "aces=0, points>=52"}))
 
 
 def test_max_attempts_default_is_documented():

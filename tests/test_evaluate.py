@@ -273,6 +273,14 @@ def test_a_void_in_the_hand_holds_on_every_deal_and_shows_in_the_conditions(caps
         E.question("vint", hand="S:AK D:-", where="D>=3", options=["P"], n=10)
 
 
+def test_a_class_impossible_on_its_face_is_refused_at_once(capsys):
+    with pytest.raises(ConditionError, match=r"seat 1: S<=4, honours_S>=5 is impossible"):
+        E.question("vint", seat=1, where="honours_S>=5, S<=4", options=["P"], n=10)
+    assert main(["evaluate", "500", "--where", "trumps_H<=2, jokers=2, bowers_H=1", "--option", "P", "-n", "10"]) == 2
+    assert capsys.readouterr().err == ("cardsim: error: seat 0: jokers=2, bowers_H=1, trumps_H<=2 is impossible: no "
+                                       "10-card 500 hand meets them together\n")
+
+
 @pytest.mark.parametrize("game, kw, symbols, letters", [
     ("vint", dict(dealer=2, auction="1♠ P"), ["2♥", "P", "3♣"], ["2H", "P", "3C"]),
     ("vint", {}, ["=7♥", "1♦", "=1♤", "1♡"], ["=7H", "1D", "=1S", "1H"]),
