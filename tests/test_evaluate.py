@@ -9,6 +9,7 @@ from cardsim import questions as E
 from cardsim.cli import main
 from cardsim.deal import ConditionError
 from cardsim.games.base import OptionError
+from cardsim.games.forced import F_NPREFIX
 
 SPADES = "S:AKQJT98765432"
 
@@ -296,3 +297,36 @@ def test_suit_symbols_in_calls_options_and_classes_are_the_letters(game, kw, sym
     assert a.options == tuple(symbols)  # the table shows the options as written
     where = E.question(game, options=["pass" if game == "501" else "P"], where="♥>=3, ♠<=5, has A♦", n=10)
     assert where.compiled.text == "seat 0: S<=5, H>=3, has AD"
+
+
+def test_501_auction_takes_blind_bids_as_the_options_write_them(capsys):
+    kw = dict(seat=0, dealer=0, options=["look", "pass"], n=10)  # seat 1 speaks first, then seat 2
+    b = E.question("501", auction="B80 P", **kw)
+    assert [f.tolist() for f in E.question("501", auction="blind:80 pass", **kw).forced] == \
+        [f.tolist() for f in b.forced]
+    assert [f.tolist() for f in E.question("501", auction=["BLIND:80", "p"], **kw).forced] == \
+        [f.tolist() for f in b.forced]
+    for auction, match in [("B8 P", r"call 1 of the auction \('B8'\) is not a 501 call"),
+                           ("80 blind:x", r"call 2 of the auction \('blind:x'\) is not a 501 call"),
+                           ("blind:300 P", r"call 1 of the auction \('blind:300'\): a bid is from 66 to 220"),
+                           ("80 90 100 blind:105", r"call 4 of the auction \(blind:105\): seat 1 has looked")]:
+        with pytest.raises(OptionError, match=match):
+            E.question("501", auction=auction, **kw)
+    assert main(["evaluate", "501", "--dealer", "0", "--auction", "70 blind:7O", "--option", "look", "-n", "5"]) == 2
+    assert "call 2 of the auction ('blind:7O') is not a 501 call" in capsys.readouterr().err
+
+
+def test_evaluate_help_says_from_whom_the_calls_run_with_an_example_per_game(capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["evaluate", "--help"])
+    assert info.value.code == 0
+    out = capsys.readouterr().out
+    examples = {"vint": (2, 0, "1NT P"), "500": (0, 3, "6S P"), "501": (0, 0, "B80 P")}
+    for game, who in (("vint", "from the dealer: "), ("500", "from the dealer's left:"),
+                      ("501", "from the dealer's left:")):
+        assert f"  {game:<4}  {who}" in out
+        dealer, seat, calls = examples[game]
+        assert f'--dealer {dealer} --seat {seat} --auction "{calls}"' in out
+        option = "look" if game == "501" else "P"
+        q = E.question(game, seat=seat, dealer=dealer, auction=calls, options=[option], n=5)  # the example is legal
+        assert int(q.forced[0][F_NPREFIX]) == len(calls.split())  # the calls are the given prefix
