@@ -26,6 +26,11 @@ N_SUITS = 4
 U64 = np.uint64
 LANE_MASK = U64(0xFFFF)
 
+SUIT_SYMBOLS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "♤": "S", "♡": "H", "♢": "D", "♧": "C"}
+"""Suit symbols (filled and outline) and the letters they stand for in what users type."""
+# Emoji keyboards follow a symbol with a variation selector (U+FE0F, U+FE0E): it is dropped.
+_SYMBOL_TABLE = str.maketrans({**SUIT_SYMBOLS, "\ufe0f": None, "\ufe0e": None})
+
 VINT_RANKS = "23456789TJQKA"
 RANKS_501 = "9JQKTA"
 
@@ -86,6 +91,18 @@ def lane(hand, suit):
 
 
 # ---------------------------------------------------------------- parsing and printing
+def suit_letters(text):
+    """``text`` with every suit symbol (:data:`SUIT_SYMBOLS`: ``♠♥♦♣`` and ``♤♡♢♧``) replaced by
+    its letter ``S H D C`` (``"A♠ 1♥ =7♦"`` -> ``"AS 1H =7D"``); anything that is not a string
+    is returned as it is.
+
+    The one place where what a user types (hands, classes, card tokens, calls and options of
+    ``cardsim evaluate``) learns the symbols: every such parser calls it first, and quotes the
+    text as written in its errors.  Records (docs/RECORDS.md) keep their exact letter grammar:
+    :func:`parse_card` does not call it."""
+    return text.translate(_SYMBOL_TABLE) if isinstance(text, str) else text
+
+
 def full_deck(ranks: str) -> np.ndarray:
     """Card indices of a deck with the given ranks in every suit, shape (4*len(ranks),), int64."""
     return np.array([s * LANE + r for s in range(N_SUITS) for r in range(len(ranks))], dtype=np.int64)

@@ -161,12 +161,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--option", action="append", required=True, metavar="OPTION",
                    help="an option of the seat (repeatable; see below)")
     p.add_argument("-n", "--deals", type=_positive, default=100_000, help="deals (default 100000)")
-    p.add_argument("--hand", help='the seat\'s given cards, e.g. "S:AKT86 H:KQ42 C:K832" (some or all)')
+    p.add_argument("--hand", help='the seat\'s given cards, e.g. "S:AKT86 H:KQ42 C:K832" (some or all); '
+                                  '"D:-" says it has no diamonds')
     p.add_argument("--where", help='hand classes, e.g. "hcp=15-17, H>=5; seat 2: hcp>=10" (docs/conditions.md)')
     p.add_argument("--talon", help="given talon (501) or kitty (500) cards")
     p.add_argument("--dealer", type=_nonnegative, help="the dealer's seat (default: drawn per deal)")
-    p.add_argument("--auction", help='calls made before the seat\'s first call, from the dealer, e.g. "1NT P" '
-                                     "(needs --dealer)")
+    p.add_argument("--auction", help="calls made before the seat's first call, in order: in Vint from the "
+                                     "dealer, in 501 and 500 from the dealer's left (needs --dealer; see below)")
     p.add_argument("--calls-on-random-hands", action="store_true",
                    help="make the --auction calls whatever the callers hold (by default a deal is kept only if the "
                         "callers' strategies would make exactly those calls with their hands)")
@@ -236,6 +237,15 @@ EVALUATE_EPILOG = """options:
         look | pass       look at the hand (then the strategy bids) | pass at the first turn
         =L  | =L!         the seat won the auction at L, having looked | blind
         =L/TRUMP[/TARGET] also forces the trump (S H D C NT) and the target (=100!/H/120)
+
+--auction, the calls before the seat's first call (needs --dealer; spaces or commas between calls):
+  vint  from the dealer:        P | 1S..7NT             --dealer 2 --seat 0 --auction "1NT P"
+  500   from the dealer's left: P | 6S..10NT            --dealer 0 --seat 3 --auction "6S P"
+  501   from the dealer's left: P | 70 | B70 (blind, also blind:70)
+                                                        --dealer 0 --seat 0 --auction "B80 P"
+
+suit symbols: cards, classes, calls and options also take the four suit symbols (filled or outline)
+for the letters S H D C (docs/conditions.md).
 
 score: Vint and Five Hundred: the seat's side's points minus the other side's (higher is
 better); 501: the seat's own score change (lower is better), or with --outcome game its share

@@ -20,12 +20,18 @@ Text syntax (docs/conditions.md; parsed by a lark grammar, never ``eval``)
 A **hand** is a list of suit groups and single cards, separated by spaces (or commas)::
 
     S:AKT86 H:KQ42 C:K832        suit letter S H D C, a colon, ranks high to low or in any order
-    S:A1086 D:-                  "10" is accepted for T; "-" is an empty group
+    S:A1086 D:-                  "10" is accepted for T; "D:-" says the hand has no diamonds (a void)
     AS KH 10D                    single cards, rank then suit
     HJ LJ S:AK                   Five Hundred's jokers: HJ (high) and LJ (low)
+    ♠:AKT86 A♥ 10♦               suit symbols ♠ ♥ ♦ ♣ (and ♤ ♡ ♢ ♧) for the letters, anywhere
 
 Ranks are the game's: Vint ``AKQJT98765432``, 501 ``ATKQJ9``, Five Hundred ``AKQJT987654``;
-case does not matter.
+case does not matter.  A void (``D:-``) is a class clause of its holder, the suit's length 0
+(``D=0``), so no card of that suit is dealt to it; giving cards of a void suit is an error.  A
+suit is the physical one of the hand syntax: in Five Hundred ``H:-`` means no heart, the jack
+of hearts included, and says nothing of the jokers or the jack of diamonds, which belong to
+no suit until a trump is named (docs/RULES.md §3.1; ``trumps_H=0`` asks for no prospective
+heart trump).
 
 A **class** is a list of clauses separated by commas; ``;`` separates seat scopes, each
 optionally opened by ``seat N:`` (a scope without one applies to the default seat given to
@@ -43,8 +49,10 @@ intersect (``hcp>=12, hcp<=14`` = ``hcp=12-14``).
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
 import importlib
+import itertools
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -53,7 +61,7 @@ import numpy as np
 from lark import Lark, Transformer
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from cardsim.cards import SUITS, cards_of
+from cardsim.cards import SUITS, cards_of, suit_letters
 from cardsim.deal import N_HOLDERS, TALON, ConditionError, DealLayout, FeatureSet
 
 _MODULES = {"vint": "cardsim.games.vint.features", "501": "cardsim.games.g501.features",
@@ -156,31 +164,33 @@ class _Tree(Transformer):
         suit = str(items[0]).upper()
         ranks = str(items[1]).upper()
         if ranks == "-":
-            return []
+            return [("void", suit)]
         return [("T" if r == "10" else r) + suit for r in re.findall(r"10|.", ranks)]
 
 
-def _flatten(items) -> list[str]:
+def _flatten(items) -> list:
+    """Card tokens ``"AS"`` and void markers ``("void", "D")``, in the order written."""
     out = []
     for item in items:
         if isinstance(item, list):
             out.extend(item)
         else:
-            out.append(str(item).upper())
+            out.append(item if isinstance(item, tuple) else str(item).upper())
     return out
 
 
 def _parse(text, start: str, what: str):
     if not isinstance(text, str):
         raise ConditionError(f"{what} must be a string, got {text!r}")
+    letters = suit_letters(text)
     try:
-        return _Tree().transform(_parser().parse(text, start=start))
+        return _Tree().transform(_parser().parse(letters, start=start))
     except UnexpectedInput as exc:
         hint = ""
         if start == "classes":
             hint = ("; a clause is FEATURE OP VALUE (hcp>=12, H=4-5, aces=1; features: docs/conditions.md), "
                     "has CARDS or not CARDS")
-        raise ConditionError(f"bad {what} {text!r}: {_unexpected(exc, text)}{hint}") from None
+        raise ConditionError(f"bad {what} {text!r}: {_unexpected(exc, letters)}{hint}") from None
     except LarkError as exc:
         raise ConditionError(f"bad {what} {text!r}: {str(exc).splitlines()[0]}") from None
 
@@ -204,18 +214,50 @@ def _card(fs: FeatureSet, token) -> int:
             raise ConditionError(f"{token!r} is not a {fs.game} card index")
         return card
     try:
-        return fs.parse_card(token)
+        return fs.parse_card(suit_letters(token))
     except ValueError:
         raise ConditionError(f"{token!r} is not a {fs.game} card") from None
 
 
 def parse_hand(game, text) -> list[int]:
-    """Card indices (the game's layout) of a hand string such as ``"S:AKT86 H:KQ42 C:K832"``.
+    """Card indices (the game's layout) of a hand string such as ``"S:AKT86 H:KQ42 C:K832"``;
+    its voids (``D:-``) are checked but not returned (:func:`parse_given` returns them).
 
-    Raises :class:`ConditionError` for bad syntax, a card the game does not have, or a card
-    written twice."""
+    Raises :class:`ConditionError` for bad syntax, a card the game does not have, a card
+    written twice, or a card of a suit written void."""
+    return parse_given(game, text)[0]
+
+
+def parse_given(game, value) -> tuple[list[int], tuple[str, ...]]:
+    """``(card indices, void suit letters)`` of given cards: a hand string (``"S:AKQJT D:-"`` gives
+    the five spades and ``("D",)``), or an iterable of card tokens or indices (no voids).
+
+    Raises :class:`ConditionError` for bad syntax, a card the game does not have, a card
+    written twice, or a card given in a suit written void (``"S:- AS"``)."""
     fs = features_of(game)
-    return _distinct(fs, [_card(fs, t) for t in _parse(text, "hand", "hand")], repr(text))
+    if not isinstance(value, str):
+        return cards_given(game, value), ()
+    items = _parse(value, "hand", "hand")
+    cards = _distinct(fs, [_card(fs, t) for t in items if not isinstance(t, tuple)], repr(value))
+    voids = tuple(dict.fromkeys(suit for _, suit in (t for t in items if isinstance(t, tuple))))
+    for suit in voids:
+        inside = [c for c in cards if _suit_cards(fs, suit) >> c & 1]
+        if inside:
+            raise ConditionError(f"hand {value!r}: {suit}:- says it has no {suit}, yet it is given "
+                                 f"{' '.join(fs.card_str(c) for c in inside)}")
+    return cards, voids
+
+
+def _suit_cards(fs: FeatureSet, suit: str) -> int:
+    """The cards of a suit (the bit set its length feature counts)."""
+    return sum(m for m, _, _ in fs.features[suit])
+
+
+def _no_voids(items, where: str) -> list:
+    for t in items:
+        if isinstance(t, tuple):
+            raise ConditionError(f"{where}: a void ({t[1]}:-) is not a card; a class says it as {t[1]}=0")
+    return items
 
 
 def _distinct(fs: FeatureSet, cards: list[int], where: str) -> list[int]:
@@ -231,7 +273,8 @@ def cards_given(game, value) -> list[int]:
     """Card indices of given cards: a hand string, or an iterable of card tokens or indices."""
     fs = features_of(game)
     if isinstance(value, str):
-        return parse_hand(game, value)
+        return _distinct(fs, [_card(fs, t) for t in _no_voids(_parse(value, "hand", "hand"), repr(value))],
+                         repr(value))
     try:
         items = list(value)
     except TypeError:
@@ -363,7 +406,7 @@ def _class_of(game, clauses, label: str) -> HandClass:
             ranges[canon] = _intersect(ranges[canon], (lo, hi), f"{label}: {canon}") if canon in ranges else (lo, hi)
         else:
             try:
-                cards = [_card(fs, t) for t in clause[1]]
+                cards = [_card(fs, t) for t in _no_voids(clause[1], f"'{clause[0]}' clause")]
             except ConditionError as exc:
                 raise ConditionError(f"{label}: {exc}") from None
             (required if clause[0] == "has" else excluded).extend(cards)
@@ -449,9 +492,11 @@ def _seat(value, seats: int, what: str) -> int:
     return int(value)
 
 
-def _given_cards(c: Conditions, fs: FeatureSet, sizes: np.ndarray, seats: int) -> list[int]:
-    """Bit sets of given cards per holder; checks duplicates and hand sizes."""
+def _given_cards(c: Conditions, fs: FeatureSet, sizes: np.ndarray, seats: int) -> tuple[list[int], dict]:
+    """Bit sets of given cards per holder, and the void suits written per holder (``{holder:
+    ("D",)}``); checks duplicates and hand sizes."""
     given = [0] * N_HOLDERS
+    voids: dict[int, tuple] = {}
     owner: dict[int, int] = {}
     items = [(_seat(s, seats, "given cards"), v) for s, v in dict(c.hands).items()]
     if c.talon is not None:
@@ -459,7 +504,9 @@ def _given_cards(c: Conditions, fs: FeatureSet, sizes: np.ndarray, seats: int) -
             raise ConditionError(f"{fs.game} has no talon")
         items.append((TALON, c.talon))
     for holder, value in items:
-        cards = cards_given(fs.game, value)
+        cards, void = parse_given(fs.game, value)
+        if void:
+            voids[holder] = void
         for card in cards:
             if card in owner:
                 raise ConditionError(f"card {fs.card_str(card)} is given twice ({_holder_name(owner[card])} "
@@ -470,7 +517,21 @@ def _given_cards(c: Conditions, fs: FeatureSet, sizes: np.ndarray, seats: int) -
         if len(cards) > size:
             raise ConditionError(f"{_holder_name(holder)} is given {len(cards)} cards; a {fs.game} "
                                  f"{'hand' if holder < TALON else 'talon'} holds {size}")
-    return given
+    return given, voids
+
+
+def _with_voids(fs: FeatureSet, cls: HandClass, suits, holder: int) -> HandClass:
+    """``cls`` with the length of every suit of ``suits`` fixed at 0 (a void written ``D:-``)."""
+    ranges = cls.resolved(fs.game)[0]
+    features = dict(cls.features)
+    for suit in suits:
+        lo, _ = ranges.get(suit, (None, None))
+        if lo:
+            raise ConditionError(f"{_holder_name(holder)}: {suit}:- (no {suit}) contradicts "
+                                 f"{_range_text(suit, ranges[suit])}")
+        features = {k: v for k, v in features.items() if fs.canonical(str(k)) != suit}
+        features[suit] = 0
+    return dataclasses.replace(cls, features=features)
 
 
 def _card_weights(fs: FeatureSet, terms) -> dict[int, int] | None:
@@ -510,11 +571,12 @@ class _Plan:
 
 def _seat_constraints(fs: FeatureSet, seat: int, cls: HandClass, given: list[int], size: int, plan: _Plan,
                       required_by: dict) -> str:
-    """Check one seat's class against what is given and what other seats' classes require
+    """Check one holder's class against what is given and what other seats' classes require
     (``required_by``: card -> seat, filled in here); add its binding constraints to ``plan``;
-    returns the class text."""
+    returns the class text.  ``seat`` is a seat or :data:`TALON` (the talon's only class is
+    the voids written in its given cards)."""
     ranges, required, excluded = cls.resolved(fs.game)
-    label = f"seat {seat}"
+    label = _holder_name(seat)
     req, exc = sum(1 << c for c in required), sum(1 << c for c in excluded)
     others = sum(given) & ~given[seat]
     for c in required:
@@ -563,6 +625,7 @@ def _seat_constraints(fs: FeatureSet, seat: int, cls: HandClass, given: list[int
     if length_lo > size or length_hi + outside < size:
         raise ConditionError(f"{label}: the suit lengths cannot add up to {size} cards")
     _check_card_counts(fs, label, ranges, forced, free_slots, size)
+    _check_jointly(fs, label, ranges, forced, available, size)
     return cls.text(fs.game)
 
 
@@ -592,6 +655,48 @@ def _check_card_counts(fs: FeatureSet, label: str, ranges: dict, forced: int, fr
     if total > free_slots:
         raise ConditionError(f"{label}: {', '.join(names)} is impossible: it needs {total} cards besides those "
                              f"given and a {fs.game} hand of {size} has {free_slots} places left")
+
+
+def _check_jointly(fs: FeatureSet, label: str, ranges: dict, forced: int, available: list[int], size: int) -> None:
+    """No hand meets the clauses together, though each may alone: ``honours_S>=5, S<=4`` (the
+    honours of a suit are some of its cards), ``aces=0, side_aces_H>=1``, ``hcp>=20, aces=0,
+    kings=0``.
+
+    Every feature that is a sum of card weights (all but 501's marriages) is a linear function
+    of which cards the hand holds, so "some hand of ``size`` cards holding ``forced`` and the
+    rest from ``available`` meets every range" is a small 0/1 integer program, solved by HiGHS
+    (``scipy.optimize.milp``).  Only a proof of infeasibility is an error; the message names the
+    fewest clauses found that cannot hold together."""
+    linear = {name: r for name, r in ranges.items() if _card_weights(fs, fs.features[name]) is not None}
+    if not linear or _feasible(fs, linear, forced, available, size):
+        return
+    names = [name for name in fs.features if name in linear]  # as the class text orders them
+    culprit = next((combo for k in (1, 2) for combo in itertools.combinations(names, k)
+                    if not _feasible(fs, {n: linear[n] for n in combo}, forced, available, size)), names)
+    clauses = ", ".join(_range_text(n, ranges[n]) for n in culprit)
+    cards = " with its given, required and excluded cards" if forced or len(available) < len(fs.base_deck) else ""
+    holder = "talon" if label == _holder_name(TALON) else "hand"
+    raise ConditionError(f"{label}: {clauses} is impossible: no {size}-card {fs.game} {holder}{cards} meets "
+                         f"{'it' if len(culprit) == 1 else 'them together'}")
+
+
+def _feasible(fs: FeatureSet, ranges: dict, forced: int, available: list[int], size: int) -> bool:
+    """Whether some hand of ``size`` cards, ``forced`` and the rest from ``available``, has every
+    (linear) feature of ``ranges`` in its range (False only when HiGHS proves there is none)."""
+    # scipy.optimize takes about a second to import: only a class to check pays for it.
+    from scipy.optimize import Bounds, LinearConstraint, milp
+
+    cards = cards_of(forced) + list(available)
+    rows, lo, hi = [np.ones(len(cards))], [size], [size]
+    for name, (a, b) in ranges.items():
+        weights = _card_weights(fs, fs.features[name])
+        rows.append(np.array([weights[c] for c in cards], dtype=np.float64))
+        lo.append(-np.inf if a is None else a)
+        hi.append(np.inf if b is None else b)
+    fixed = np.array([forced >> c & 1 for c in cards], dtype=np.float64)
+    res = milp(np.zeros(len(cards)), integrality=np.ones(len(cards)), bounds=Bounds(fixed, 1.0),
+               constraints=LinearConstraint(np.array(rows), lo, hi), options={"time_limit": 5.0})
+    return res.status != 2  # 2: infeasible; a time-out proves nothing
 
 
 def _check_across_seats(fs: FeatureSet, classes: dict) -> None:
@@ -648,7 +753,7 @@ def compile(conditions: Conditions) -> Compiled:  # noqa: A001 - the module's ve
     layout = layout_of(game, conditions.seats)
     seats, sizes = layout.seats, layout.sizes
     dealer = -1 if conditions.dealer is None else _seat(conditions.dealer, seats, "dealer")
-    given = _given_cards(conditions, fs, sizes, seats)
+    given, voids = _given_cards(conditions, fs, sizes, seats)
     classes = {}
     for s, value in dict(conditions.classes).items():
         seat = _seat(s, seats, "class")
@@ -657,7 +762,9 @@ def compile(conditions: Conditions) -> Compiled:  # noqa: A001 - the module's ve
         if not isinstance(value, HandClass):
             raise ConditionError(f"class of seat {seat}: a HandClass or a class string, got {value!r}")
         classes[seat] = value
-    conditioned = {s for s in range(seats) if given[s]} | set(classes)
+    for holder, suits in voids.items():
+        classes[holder] = _with_voids(fs, classes.get(holder, HandClass()), suits, holder)
+    conditioned = {s for s in range(seats) if given[s]} | (set(classes) - {TALON})
     need = sizes - np.array([bin(g).count("1") for g in given], dtype=np.int64)[None, :]
     allowed = np.array([(need[d] >= 0).all() and (sizes[d, :4] > 0)[sorted(conditioned)].all()
                         for d in range(sizes.shape[0])], dtype=np.int64)
@@ -672,8 +779,9 @@ def compile(conditions: Conditions) -> Compiled:  # noqa: A001 - the module's ve
     required_by = {}
     for seat in sorted(classes):
         size = int(sizes[:, seat].max())
-        texts.append(f"seat {seat}: {_seat_constraints(fs, seat, classes[seat], given, size, plan, required_by)}")
-    _check_across_seats(fs, classes)
+        texts.append(f"{_holder_name(seat)}: "
+                     f"{_seat_constraints(fs, seat, classes[seat], given, size, plan, required_by)}")
+    _check_across_seats(fs, {s: cls for s, cls in classes.items() if s != TALON})
     free = [int(c) for c in fs.base_deck if not (sum(given) >> int(c) & 1)]
     free_deck = np.array(free, dtype=np.int64)
     cons = np.array(plan.rows, dtype=np.int64).reshape(-1, 5)

@@ -177,6 +177,56 @@ def chi_square_ok(observed, expected_p, n):
     assert stats.chisquare(obs, exp).pvalue > 1e-3
 
 
+# ---------------------------------------------------------------- voids
+def test_a_void_in_a_given_hand_is_a_length_0_class_met_at_its_exact_rate():
+    """S:AKQJT D:- : the other eight cards of seat 0 come from the 34 spades, hearts and clubs of
+    the 47 cards left, so a candidate is kept with probability C(34, 8) / C(47, 8)."""
+    n = 3000
+    compiled = C.compile(Conditions("vint", hands={0: "S:AKQJT D:-"}))
+    assert compiled.text == "seat 0 given S:AKQJT; seat 0: D=0"
+    dealt = deal_chunk(compiled, SEED, 0, n)
+    diamonds = C.features_of("vint").features["D"][0][0]
+    assert all(int(h) & diamonds == 0 for h in dealt.hands[:, 0])
+    assert all({"AS", "KS", "QS", "JS", "TS"} <= tokens("vint", h) for h in dealt.hands[:, 0])
+    assert_binomial(n, int(dealt.attempts.sum()), comb(34, 8) / comb(47, 8))
+    # the same question written as a class
+    assert C.compile(Conditions("vint", hands={0: "S:AKQJT"}, classes={0: "D=0"})).plan[7].tolist() == \
+        compiled.plan[7].tolist()
+
+
+def test_a_void_is_physical_in_500_and_works_for_the_talon():
+    """Five Hundred H:- : no heart, the jack of hearts included; the jokers and J♦ (hearts only once
+    hearts are trumps, docs/RULES.md §3.1) are still dealt to the seat.  A void in given talon
+    cards holds for the talon."""
+    from cardsim.games.g500.constants import JOKER_MASK
+    fs = C.features_of("500")
+    compiled = C.compile(Conditions("500", hands={1: "HJ H:-"}, talon="D:-"))
+    assert compiled.text == "seat 1 given HJ; seat 1: H=0; the talon: D=0"
+    dealt = deal_chunk(compiled, SEED, 0, 2000)
+    hearts, diamonds = (fs.features[s][0][0] for s in "HD")
+    assert all(int(h) & hearts == 0 for h in dealt.hands[:, 1])
+    assert all(int(t) & diamonds == 0 for t in dealt.talons)
+    assert any(int(h) >> fs.parse_card("JD") & 1 for h in dealt.hands[:, 1])
+    assert any(int(h) & int(JOKER_MASK) & ~(1 << fs.parse_card("HJ")) for h in dealt.hands[:, 1])
+    dealt = deal_chunk(C.compile(Conditions("501", talon="D:- C:-")), SEED, 0, 500)
+    assert {fs_s[1] for t in dealt.talons for fs_s in tokens("501", t)} <= {"S", "H"}
+
+
+def test_suit_symbols_read_as_letters():
+    assert C.parse_hand("vint", "♠:AKT86 A♥ 10♦ ♧:2 ♤:4 ♡:3 ♢:2") == \
+        C.parse_hand("vint", "S:AKT86 AH TD C:2 S:4 H:3 D:2")
+    assert C.parse_hand("vint", "A♠\ufe0f K♥\ufe0f") == C.parse_hand("vint", "AS KH")  # emoji keyboards
+    assert C.parse_given("500", "HJ ♥:AK ♦:-") == C.parse_given("500", "HJ H:AK D:-")
+    assert C.cards_given("501", ["A♠", "10♥"]) == C.cards_given("501", ["AS", "TH"])
+    for game, text, letters in (("vint", "♥>=5, honours_♠>=3, has A♠ K♣, not Q♦",
+                                 "H>=5, honours_S>=3, has AS KC, not QD"),
+                                ("500", "trumps_♥>=6, bowers_♦=2", "trumps_H>=6, bowers_D=2")):
+        assert C.parse_class(game, text).resolved(game) == C.parse_class(game, letters).resolved(game)
+    assert HandClass(required=("A♠",)).resolved("vint")[1] == C.parse_hand("vint", "AS")
+    with pytest.raises(ConditionError, match=r"bad hand '♠:AX': unexpected 'X' at column 4"):
+        C.parse_hand("vint", "♠:AX")
+
+
 # ---------------------------------------------------------------- classes: membership and exact acceptance
 def test_vint_classes_are_met_at_their_exact_rate():
     from cardsim.games.vint.rules import high_card_points
@@ -318,6 +368,14 @@ BAD = [
     (lambda: C.parse_hand("vint", "HJ S:A"), r"'HJ' is not a vint card"),
     (lambda: C.parse_hand("vint", "S:AKA"), r"card AS appears twice"),
     (lambda: C.parse_hand("vint", "S:AK1"), r"bad hand 'S:AK1': unexpected '1'"),
+    (lambda: C.parse_hand("vint", "S:- AS KS"), r"hand 'S:- AS KS': S:- says it has no S, yet it is given AS KS"),
+    (lambda: C.parse_hand("500", "S:AK D:J ♠:-"), r"S:- says it has no S, yet it is given AS KS$"),
+    (lambda: C.compile(Conditions("vint", hands={0: "D:-"}, classes={0: "D>=2"})),
+     r"seat 0: D:- \(no D\) contradicts D>=2"),
+    (lambda: C.parse_classes("vint", "has AS D:-", seat=0),
+     r"seat 0: 'has' clause: a void \(D:-\) is not a card; a class says it as D=0"),
+    (lambda: C.compile(Conditions("vint", classes={0: HandClass(excluded="D:-")})), r"a void \(D:-\) is not a card"),
+    (lambda: C.compile(Conditions("vint", hands={0: "D:-"}, classes={0: "has AD"})), r"seat 0: D=0 is impossible"),
     (lambda: C.compile(Conditions("bridge")), r"unknown game 'bridge'"),
     (lambda: C.compile(Conditions("vint", hands={0: "AS", 2: "S:KA"})), r"card AS is given twice \(seat 0 and seat 2\)"),
     (lambda: C.compile(Conditions("vint", hands={0: "S:AKQJT98765432 H:A"})), r"seat 0 is given 14 cards; a vint hand holds 13"),
@@ -349,6 +407,20 @@ BAD = [
      r"needs 14 cards besides those given and a vint hand of 13 has 13 places left"),
     (lambda: C.compile(Conditions("vint", hands={0: "AS KS QS"}, classes={0: "aces=4, kings=4, queens=4, jacks=2"})),
      r"needs 11 cards besides those given and a vint hand of 13 has 10 places left"),
+    # Clauses that each hold alone but not together (a 0/1 integer program over the cards).
+    (lambda: C.compile(Conditions("vint", classes={0: "honours_S>=5, S<=4"})),
+     r"seat 0: S<=4, honours_S>=5 is impossible: no 13-card vint hand meets them together$"),
+    (lambda: C.compile(Conditions("vint", classes={0: "hcp>=20, aces=0, kings=0"})),
+     r"seat 0: hcp>=20, aces=0, kings=0 is impossible: no 13-card vint hand meets them together"),
+    (lambda: C.compile(Conditions("vint", classes={0: "hcp>=2, S<=2, honours_S=3"})), r"seat 0: S<=2, honours_S=3 is"),
+    (lambda: C.compile(Conditions("vint", hands={0: "S:AKQJ"}, classes={0: "honours_S=5, S=4"})),
+     r"seat 0: S=4, honours_S=5 is impossible: no 13-card vint hand with its given, required and excluded cards"),
+    (lambda: C.compile(Conditions("500", classes={0: "aces=0, side_aces_H>=1"})),
+     r"aces=0, side_aces_H>=1 is impossible"),
+    (lambda: C.compile(Conditions("500", classes={0: "trumps_H<=1, jokers=2, H>=1"})),
+     r"jokers=2, trumps_H<=1 is impossible: no 10-card 500"),
+    (lambda: C.compile(Conditions("500", hands={0: "H:-"}, classes={0: "top_H=5"})), r"H=0, top_H=5 is impossible"),
+    (lambda: C.compile(Conditions("501", classes={0: "aces=0, points>=53"})), r"points>=53, aces=0 is impossible"),
     (lambda: C.compile(Conditions("vint", classes={0: "S>=7", 2: "S>=7"})),
      r"seat 0: S>=7; seat 2: S>=7 is impossible: those hands would hold 14 S and the deck has 13"),
     (lambda: C.compile(Conditions("vint", classes={0: "hcp>=30", 2: "hcp>=15"})),
@@ -376,6 +448,11 @@ def test_classes_that_fit_exactly_are_possible():
     C.compile(Conditions("vint", classes={0: "S>=7", 2: "S>=6"}))
     C.compile(Conditions("vint", classes={0: "hcp>=25", 2: "hcp>=15"}))
     C.compile(Conditions("501", classes={0: "aces=4, tens=3"}))
+    # clauses that fit together exactly
+    C.compile(Conditions("vint", classes={0: "honours_S=5, S<=5"}))
+    C.compile(Conditions("vint", classes={0: "hcp>=24, aces=0"}))
+    C.compile(Conditions("500", classes={0: "aces=0, side_aces_H=0, trumps_H=10"}))
+    C.compile(Conditions("501", classes={0: "aces=0, points>=52"}))
 
 
 def test_max_attempts_default_is_documented():

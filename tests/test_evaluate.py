@@ -9,6 +9,7 @@ from cardsim import questions as E
 from cardsim.cli import main
 from cardsim.deal import ConditionError
 from cardsim.games.base import OptionError
+from cardsim.games.forced import F_NPREFIX
 
 SPADES = "S:AKQJT98765432"
 
@@ -259,3 +260,79 @@ def test_a_class_too_rare_to_sample_leaves_no_store(tmp_path):
     with pytest.raises(ConditionError, match="too rare"):
         E.run_question(q, n_jobs=1, store=store)
     assert not store.exists()
+
+
+def test_a_void_in_the_hand_holds_on_every_deal_and_shows_in_the_conditions(capsys):
+    q = E.question("vint", seat=0, hand="S:AKQJT D:-", options=["1S"], n=20, seed=5, dealer=0)
+    assert q.compiled.text == "seat 0 given S:AKQJT; seat 0: D=0"
+    for rec in E.records(q, range(20)):
+        hand = rec["hands"][0]
+        assert {"AS", "KS", "QS", "JS", "TS"} <= set(hand) and not [c for c in hand if c.endswith("D")]
+        assert cardsim.replay(rec) == rec["result"]
+    assert main(["evaluate", "vint", "--seat", "0", "--dealer", "0", "--hand", "♠:AKQJT ♦:-", "--option", "1♠",
+                 "--option", "P", "-n", "40", "--seed", "5", "--jobs", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "conditions: seat 0 given S:AKQJT; seat 0: D=0 (acceptance " in out
+    assert sorted(line.split()[0] for line in out.splitlines()[2:4]) == ["1♠", "P"]  # the options as written
+    assert main(["evaluate", "vint", "--hand", "S:- AS", "--option", "P", "-n", "10"]) == 2
+    assert capsys.readouterr().err == "cardsim: error: hand 'S:- AS': S:- says it has no S, yet it is given AS\n"
+    with pytest.raises(ConditionError, match=r"seat 0: D:- \(no D\) contradicts D>=3"):
+        E.question("vint", hand="S:AK D:-", where="D>=3", options=["P"], n=10)
+
+
+def test_a_class_impossible_on_its_face_is_refused_at_once(capsys):
+    with pytest.raises(ConditionError, match=r"seat 1: S<=4, honours_S>=5 is impossible"):
+        E.question("vint", seat=1, where="honours_S>=5, S<=4", options=["P"], n=10)
+    assert main(["evaluate", "500", "--where", "trumps_H<=2, jokers=2, bowers_H=1", "--option", "P", "-n", "10"]) == 2
+    assert capsys.readouterr().err == ("cardsim: error: seat 0: jokers=2, bowers_H=1, trumps_H<=2 is impossible: no "
+                                       "10-card 500 hand meets them together\n")
+
+
+@pytest.mark.parametrize("game, kw, symbols, letters", [
+    ("vint", dict(dealer=2, auction="1♠ P"), ["2♥", "P", "3♣"], ["2H", "P", "3C"]),
+    ("vint", {}, ["=7♥", "1♦", "=1♤", "1♡"], ["=7H", "1D", "=1S", "1H"]),
+    ("500", dict(dealer=0, seat=3, auction=["6♠", "P"]), ["7♥", "P"], ["7H", "P"]),
+    ("500", {}, ["=9♦", "8♣"], ["=9D", "8C"]),
+    ("501", {}, ["=100!/♥/120", "=90/♣", "look"], ["=100!/H/120", "=90/C", "look"]),
+])
+def test_suit_symbols_in_calls_options_and_classes_are_the_letters(game, kw, symbols, letters):
+    kw = {"n": 10, **kw}
+    a = E.question(game, options=symbols, **kw)
+    b = E.question(game, options=letters, **kw)
+    assert [f.tolist() for f in a.forced] == [f.tolist() for f in b.forced]
+    assert a.options == tuple(symbols)  # the table shows the options as written
+    where = E.question(game, options=["pass" if game == "501" else "P"], where="♥>=3, ♠<=5, has A♦", n=10)
+    assert where.compiled.text == "seat 0: S<=5, H>=3, has AD"
+
+
+def test_501_auction_takes_blind_bids_as_the_options_write_them(capsys):
+    kw = dict(seat=0, dealer=0, options=["look", "pass"], n=10)  # seat 1 speaks first, then seat 2
+    b = E.question("501", auction="B80 P", **kw)
+    assert [f.tolist() for f in E.question("501", auction="blind:80 pass", **kw).forced] == \
+        [f.tolist() for f in b.forced]
+    assert [f.tolist() for f in E.question("501", auction=["BLIND:80", "p"], **kw).forced] == \
+        [f.tolist() for f in b.forced]
+    for auction, match in [("B8 P", r"call 1 of the auction \('B8'\) is not a 501 call"),
+                           ("80 blind:x", r"call 2 of the auction \('blind:x'\) is not a 501 call"),
+                           ("blind:300 P", r"call 1 of the auction \('blind:300'\): a bid is from 66 to 220"),
+                           ("80 90 100 blind:105", r"call 4 of the auction \(blind:105\): seat 1 has looked")]:
+        with pytest.raises(OptionError, match=match):
+            E.question("501", auction=auction, **kw)
+    assert main(["evaluate", "501", "--dealer", "0", "--auction", "70 blind:7O", "--option", "look", "-n", "5"]) == 2
+    assert "call 2 of the auction ('blind:7O') is not a 501 call" in capsys.readouterr().err
+
+
+def test_evaluate_help_says_from_whom_the_calls_run_with_an_example_per_game(capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["evaluate", "--help"])
+    assert info.value.code == 0
+    out = capsys.readouterr().out
+    examples = {"vint": (2, 0, "1NT P"), "500": (0, 3, "6S P"), "501": (0, 0, "B80 P")}
+    for game, who in (("vint", "from the dealer: "), ("500", "from the dealer's left:"),
+                      ("501", "from the dealer's left:")):
+        assert f"  {game:<4}  {who}" in out
+        dealer, seat, calls = examples[game]
+        assert f'--dealer {dealer} --seat {seat} --auction "{calls}"' in out
+        option = "look" if game == "501" else "P"
+        q = E.question(game, seat=seat, dealer=dealer, auction=calls, options=[option], n=5)  # the example is legal
+        assert int(q.forced[0][F_NPREFIX]) == len(calls.split())  # the calls are the given prefix

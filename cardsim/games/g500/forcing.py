@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from cardsim.cards import suit_letters
 from cardsim.games.base import OptionError, Setup, as_list
 from cardsim.games.forced import CHECK_CALLS, F_CALL, F_IMPLIED
 from cardsim.games.options import option_vector
@@ -32,8 +33,9 @@ MAX_SCORE = 100_000
 
 
 def parse_call(text: str) -> int:
-    """Bid number (0..24) of ``6S`` … ``10NT``, or −1 for ``P`` (case-insensitive); raises OptionError."""
-    t = text.strip().upper()
+    """Bid number (0..24) of ``6S`` … ``10NT``, or −1 for ``P`` (case-insensitive; a suit symbol for
+    the letter, ``8♥``, :func:`cardsim.cards.suit_letters`); raises OptionError."""
+    t = suit_letters(text).strip().upper()
     if t == "P":
         return PASS
     for d, name in enumerate(DENOMS):

@@ -13,8 +13,9 @@ What ``cardsim evaluate 501`` forces on the evaluated seat (docs/RULES.md §1.3-
   talon and abandons or declares; ``=L/TRUMP`` and ``=L/TRUMP/TARGET`` (``=100!/H/120``) also
   force the trump (S H D C NT) and the target.
 
-A question may also fix the calls made before the seat's first turn (``auction``: ``P``,
-``70``, ``B70``; the dealer must be given).  ``before`` is every seat's score before the deal
+A question may also fix the calls made before the seat's first turn (``auction``, from the
+dealer's left, docs/RULES.md §1.3: ``P`` or ``pass``, a bid ``70``, a blind bid ``B70`` or
+``blind:70`` as the option writes it; the dealer must be given).  ``before`` is every seat's score before the deal
 (501 each by default).  The score of an option is the seat's own score change in the deal (score
 points; lower is better, 501 counts down) — or, when the question is asked about the game
 (``outcome="game"``), the seat's share of the game's win after the game is played on to its end
@@ -27,6 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from cardsim.cards import suit_letters
 from cardsim.games.base import OptionError, Setup
 from cardsim.games.forced import (CHECK_CALLS, F_CALL, F_IMPLIED, F_KIND, F_NPREFIX, F_PREFIX, F_SEAT, FORCE_CONTRACT,
                                   FORCE_FIRST_CALL)
@@ -56,6 +58,26 @@ def _bid(text: str, what: str) -> int:
     return value
 
 
+_CALL = re.compile(r"(b|blind:)?([1-9][0-9]{1,2})")
+
+
+def _call(token, i: int) -> tuple[int, bool]:
+    """``(bid, blind)`` of call ``i`` (from 0) of a given auction, ``(0, False)`` for a pass:
+    ``P`` / ``pass``, ``70``, ``B70`` or ``blind:70`` (case-insensitive); raises OptionError
+    quoting the call as written."""
+    what = f"call {i + 1} of the auction ({token!r})"
+    if not isinstance(token, str):
+        raise OptionError(f"{what}: the auction before the seat's call is a list of calls such as "
+                          f"['P', 'B70', '75']")
+    t = token.strip().lower()
+    if t in ("p", "pass"):
+        return 0, False
+    m = _CALL.fullmatch(t)
+    if not m:
+        raise OptionError(f"{what} is not a 501 call: P, a bid such as 70, or a blind bid B70 (also blind:70)")
+    return _bid(m.group(2), what), bool(m.group(1))
+
+
 def _prefix(auction, dealer, seat, seats) -> list[int]:
     """Trace codes of the calls before ``seat``'s first turn, checked against docs/RULES.md §1.3."""
     if not auction:
@@ -71,15 +93,12 @@ def _prefix(auction, dealer, seat, seats) -> list[int]:
         raise OptionError(f"seat {seat} deals and sits out of this 4-seat deal")
     passed, looked, cur, codes, pos = set(), set(), 0, [], 0
     for i, token in enumerate(auction):
-        if not isinstance(token, str):
-            raise OptionError("the auction before the seat's call is a list of calls such as ['P', 'B70', '75']")
+        bid, blind = _call(token, i)
         speaker = order[pos % 3]
-        if token.upper() == "P":
+        if not bid:
             codes.append(0)
             passed.add(speaker)
         else:
-            blind = token[:1].upper() == "B"
-            bid = _bid(token[1:] if blind else token, f"call {i + 1} of the auction")
             if bid <= cur:
                 raise OptionError(f"call {i + 1} of the auction ({token}) is not higher than the bid before it")
             if blind and speaker in looked:
@@ -102,7 +121,7 @@ def parse_option(text: str, seat: int, setup: Setup, auction=(), dealer=None) ->
     """The forced vector (int64[E.F_LEN]) of option ``text`` for ``seat``; raises OptionError."""
     if not isinstance(text, str) or not text.strip():
         raise OptionError(f"empty option {text!r}")
-    t = text.strip().lower()
+    t = suit_letters(text).strip().lower()
     if setup.seats == 4 and dealer is not None and dealer == seat:
         raise OptionError(f"seat {seat} deals this 4-seat deal and sits out: it takes no option (docs/RULES.md §1.1)")
     forced = np.zeros(E.F_LEN, dtype=np.int64)

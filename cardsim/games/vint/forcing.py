@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from cardsim.cards import card_str, cards_of
+from cardsim.cards import card_str, cards_of, suit_letters
 from cardsim.games.base import OptionError, Setup, as_list
 from cardsim.games.forced import CHECK_CALLS, F_CALL, F_IMPLIED
 from cardsim.games.options import option_vector
@@ -35,8 +35,9 @@ LOWER_IS_BETTER = False
 
 
 def parse_call(text: str) -> int:
-    """Call number of ``P`` or a bid ``1S`` … ``7NT`` (case-insensitive); raises OptionError."""
-    t = text.strip().upper()
+    """Call number of ``P`` or a bid ``1S`` … ``7NT`` (case-insensitive; a suit symbol for the letter,
+    ``1♠``, :func:`cardsim.cards.suit_letters`); raises OptionError."""
+    t = suit_letters(text).strip().upper()
     if t == "P":
         return PASS
     if len(t) >= 2 and t[0] in "1234567" and t[1:] in DENOMINATIONS:
