@@ -42,9 +42,10 @@ NOTES = [
     "on the same deals (common random numbers), dealt under the row's hand classes; every other call and "
     "every card is the default strategy's (heuristic on all seats). The best call has the highest mean net "
     "score of the seat's side; the gap to the runner-up is paired over the same deals.",
-    "The calls before the seat's first call are fixed, and the hands that made them are dealt from classes "
-    f"matching what the calls show: a pass {vc.PASSED_HAND}; an opening of 1 of a suit "
-    f"{vc.SUIT_OPENING.format(suit='X')} (X its suit); 1NT {vc.NT_OPENING}. Overcalls are charted after "
+    "The calls before the seat's first call are fixed, and they imply the hands that made them: a deal is kept "
+    "only if the default strategy, holding the callers' hands, would make exactly those calls (an exact "
+    "conditional under the default players, by rejection: `cardsim evaluate --auction`), instead of the proxy "
+    "classes used before (a pass hcp<=11, an opening 12-18 points and five cards). Overcalls are charted after "
     "1S (the cheapest suit: every other suit can still be bid at the 1 level) and after 1H (the highest suit: "
     "new suits need the 2 level). Responses are charted after 1S, 1H and 1NT.",
     "Candidates: pass; the cheapest bid in each denomination the opponents have not named; jumps of one level "
@@ -55,8 +56,8 @@ NOTES = [
     f"{CANDIDATES_PER_DEAL} gets fewer deals than the others (n per row), measured by a {PILOT}-deal pilot.",
     "`clear` and `default_worse` come from 95% intervals of paired differences; with about 200 rows a few "
     "'clear' calls may be chance, and picking the best of several candidates flatters its margin a little.",
-    "The default strategy's call (`default`) is read from deal records of the same class in which the seat "
-    "calls by its strategy (the previous caller's call is forced instead).",
+    "The default strategy's call (`default`) is read from deal records of the same class and calls in which the "
+    "seat calls by its strategy (the option `strategy`).",
     "Trick table: seat 0 declares a forced contract at each level 1-7 (the auction skipped; the left-hand "
     "opponent leads) holding five trumps, partner three (fit 8) or four (fit 9); NT: both hands bal. Made rates "
     "and scores per level are over all n deals; mean tricks (and mean_points, the measured combined points) "

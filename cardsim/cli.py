@@ -229,6 +229,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 EVALUATE_EPILOG = """options:
+  any   auto              every first call of the seat: in Vint and 500 a pass and every legal bid;
+                          in 501 look, pass and blind up to 66, 70, 80, ... 150 (those still possible)
   vint  P | 1S..7NT       the seat's first call (where illegal, the deal counts as not legal)
         =CONTRACT         the seat declares it, the auction skipped (=3NT, =7S)
   500   P | 6S..10NT      the seat's first bid or pass
@@ -242,14 +244,18 @@ EVALUATE_EPILOG = """options:
   vint  from the dealer:        P | 1S..7NT             --dealer 2 --seat 0 --auction "1NT P"
   500   from the dealer's left: P | 6S..10NT            --dealer 0 --seat 3 --auction "6S P"
   501   from the dealer's left: P | 70 | B70 (blind, also blind:70)
-                                                        --dealer 0 --seat 0 --auction "B80 P"
+                                                        --dealer 0 --seat 0 --auction "B66 P"
+The calls imply the callers' hands: a deal is kept only if the callers' strategies (--strategy)
+would make exactly those calls with their hands; the share of dealt hands that do is printed.
+A call they never make is an error; --calls-on-random-hands makes the calls on any hands instead.
 
 suit symbols: cards, classes, calls and options also take the four suit symbols (filled or outline)
 for the letters S H D C (docs/conditions.md).
 
-score: Vint and Five Hundred: the seat's side's points minus the other side's (higher is
-better); 501: the seat's own score change (lower is better), or with --outcome game its share
-of the game's win after the game is played on by the strategies (higher is better).
+score: higher is better for the seat in every game.  Vint and Five Hundred: the seat's side's
+points minus the other side's; 501: the seat's score change with its sign turned (the points it
+gains toward 0 in the deal), or with --outcome game its share of the game's win after the game
+is played on by the strategies.  diff: the option minus the best option, paired (negative = worse).
 
 examples:
   cardsim evaluate vint --seat 0 --dealer 0 --hand "S:AKT86 H:KQ42 C:K832" \\
@@ -306,10 +312,8 @@ def cmd_evaluate(args) -> int:
         digits.update({c: score_digits for c in ("score", "score_lo", "score_hi", "diff", "diff_lo", "diff_hi")})
         print(df.to_string(index=False, formatters={c: (lambda v, d=d: "" if v != v else f"{v:.{d}f}")
                                                      for c, d in digits.items()}))
-        meaning = ("the seat's share of the game's win (the game played on to its end)" if a["outcome"] == "game"
-                   else "the seat's score change, lower is better" if a["lower_is_better"]
-                   else "the seat's side's points minus the other side's")
-        print(f"score: {meaning}; diff: paired, to the best option")
+        print(f"score: {a['score_meaning']}; diff: paired, the option minus the best option (negative = worse "
+              f"for you)")
     return 0
 
 

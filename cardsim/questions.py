@@ -34,7 +34,8 @@ from cardsim.stats import mean_interval, wilson
 COLUMNS = ["option", "n", "legal", "made", "made_lo", "made_hi", "score", "score_lo", "score_hi", "diff",
            "diff_lo", "diff_hi"]
 DEFAULT_CHUNK = 20_000
-MAX_OPTIONS = 32
+MAX_OPTIONS = 40
+"""Most options in one question (Vint's ``auto``: a pass and all 35 bids)."""
 
 
 @dataclass(frozen=True)
@@ -118,6 +119,10 @@ def question(game, seat=0, options=(), n=100_000, seed=0, hand=None, where=None,
     if conditions is not None and dealer is None:
         dealer = getattr(conditions, "dealer", None)
     auction = as_list(auction or (), "auction (calls)")
+    if any(isinstance(o, str) and o.strip().lower() == "auto" for o in options):
+        if len(options) > 1:
+            raise OptionError("option auto stands for every first call of the seat: give it alone")
+        options = spec.forcing.auto_options(auction, int(seat), run.setup, dealer)
     forced = [spec.forcing.parse_option(o, int(seat), run.setup, auction, dealer) for o in options]
     if not isinstance(calls_imply_hands, (bool, np.bool_)):
         raise OptionError(f"calls_imply_hands must be True or False, got {calls_imply_hands!r:.40}")
@@ -185,19 +190,36 @@ def _merge(parts: list[dict]) -> dict:
     return {key: sum(p[key] for p in parts) for key in parts[0]}
 
 
+def score_meaning(q: Question) -> str:
+    """What ``score`` measures, in words, for the header of an answer (higher is always better)."""
+    if getattr(q.before, "play_out", False):
+        return "your share of the game's win (0-1: the game played on to its end by the strategies)"
+    if q.lower_is_better:
+        deal = "the deal's score change, not the game's win (--outcome game)" if getattr(q.before, "given", False) \
+            else "the deal's score change"
+        return (f"score points you gain toward 0 in the deal: your score change with its sign turned, so higher is "
+                f"better ({deal})")
+    return "your side's score points minus the other side's in the deal"
+
+
 def table(q: Question, sums: dict) -> pd.DataFrame:
-    """The answer: one row per option, best first (columns :data:`COLUMNS`)."""
+    """The answer: one row per option, best first (columns :data:`COLUMNS`).
+
+    One sign for "better" in every game and outcome: ``score`` and ``diff`` are higher-is-better
+    for the seat.  Where the game's own measure counts down (a 501 deal's score change), it is
+    turned round (``attrs["sign_turned"]``), and ``attrs["score_meaning"]`` says so in words."""
     n = sums["deals"]
-    mean, _, lo, hi = mean_interval(sums["s1"], sums["s2"], sums["legal"])
+    sign = -1.0 if q.lower_is_better else 1.0
+    mean, _, lo, hi = mean_interval(sign * sums["s1"], sums["s2"], sums["legal"])
     mlo, mhi = (np.clip(x, 0.0, 1.0) for x in wilson(sums["made"], sums["declared"]))
     with np.errstate(invalid="ignore", divide="ignore"):
         made = np.where(sums["declared"] > 0, sums["made"] / sums["declared"], np.nan)
     declares = np.array([bool(q.spec.forcing.declares(f)) for f in q.forced])
     made, mlo, mhi = (np.where(declares, x, np.nan) for x in (made, mlo, mhi))
-    sign = -1.0 if q.lower_is_better else 1.0
-    ranked = np.where(np.isnan(mean), -np.inf, sign * mean)
+    ranked = np.where(np.isnan(mean), -np.inf, mean)
     best = int(np.argmax(ranked))
-    dmean, _, dlo, dhi = mean_interval(sums["pair_s1"][:, best], sums["pair_s2"][:, best], sums["pair_n"][:, best])
+    dmean, _, dlo, dhi = mean_interval(sign * sums["pair_s1"][:, best], sums["pair_s2"][:, best],
+                                       sums["pair_n"][:, best])
     df = pd.DataFrame({"option": list(q.options), "n": np.full(len(q.options), n, dtype=np.int64),
                        "legal": sums["legal"] / n, "made": made, "made_lo": mlo, "made_hi": mhi,
                        "score": mean, "score_lo": lo, "score_hi": hi, "diff": dmean, "diff_lo": dlo,
@@ -209,7 +231,8 @@ def table(q: Question, sums: dict) -> pd.DataFrame:
                      "acceptance": n / sums["attempts"], "calls": list(q.calls),
                      "calls_acceptance": n / sums["tested"] if q.calls else None,
                      "strategies": list(q.run.setup.specs),
-                     "rules": dict(q.run.setup.rules), "lower_is_better": q.lower_is_better,
+                     "rules": dict(q.run.setup.rules), "lower_is_better": False, "sign_turned": q.lower_is_better,
+                     "score_meaning": score_meaning(q),
                      "outcome": "game" if getattr(q.before, "play_out", False) else "deal"})
     return df
 
@@ -238,10 +261,12 @@ def evaluate(game, seat=0, options=(), n=100_000, seed=0, hand=None, where=None,
     Returns one row per option, best first: ``option``; ``n`` deals; ``legal`` the share of
     deals in which the option could be taken; ``made`` the made rate of the contracts the
     seat's side declared (missing for a pass) with its 95% Wilson interval ``made_lo``,
-    ``made_hi``; ``score`` the mean score of the seat (Vint, Five Hundred: its side's points
-    minus the other side's; 501: its own score change, lower is better) with a 95% normal
-    interval; ``diff`` the paired mean difference to the best option on the deals where both
-    were legal, with its 95% interval.  ``df.attrs`` holds the question (seed, conditions,
+    ``made_hi``; ``score`` the mean score of the seat, higher is better in every game (Vint, Five
+    Hundred: its side's points minus the other side's; 501: its score change with the sign turned,
+    the points it gains toward 0; with ``outcome="game"`` its share of the game's win) with a 95%
+    normal interval; ``diff`` the paired mean difference to the best option on the deals where
+    both were legal (never above 0 but by chance: positive would be better), with its 95%
+    interval; ``df.attrs["score_meaning"]`` says what ``score`` measures in words.  ``df.attrs`` holds the question (seed, conditions,
     acceptance rate of the conditions, strategies, rules).  Raises OptionError,
     StrategyError or ConditionError (ValueError, one-line messages).  ``n_jobs``, ``client``:
     as for :func:`cardsim.simulate`; ``store``: a folder where finished chunks wait, so that the

@@ -230,6 +230,38 @@ def test_501_game_outcome_is_a_win_share_and_higher_is_better():
     assert df.option[0] == "pass"
 
 
+def test_one_sign_for_better_in_every_game():
+    # 501 counts down: a deal's score change is turned round, so the higher score is the better one
+    df = E.evaluate("501", seat=0, options=["=150!/NT/220", "pass"], n=300, seed=2, n_jobs=1)
+    by = df.set_index("option")
+    assert df.option[0] == "pass" and by.loc["=150!/NT/220", "score"] < -200  # a hopeless blind: about -440
+    assert by.loc["=150!/NT/220", "diff"] < 0 and by.loc["=150!/NT/220", "diff_hi"] < 0
+    assert df.attrs["sign_turned"] is True and df.attrs["lower_is_better"] is False
+    assert "sign turned" in df.attrs["score_meaning"] and "game" not in df.attrs["score_meaning"]
+    with_score = E.evaluate("501", seat=0, options=["=150!/NT/220", "pass"], n=300, seed=2, n_jobs=1,
+                            before=[300, 300, 300])
+    assert "not the game's win (--outcome game)" in with_score.attrs["score_meaning"]
+    vint = E.evaluate("vint", seat=0, options=["=7NT", "P"], n=200, seed=2, n_jobs=1)
+    assert vint.option[0] == "P" and vint.set_index("option").loc["=7NT", "diff"] < 0
+    assert vint.attrs["sign_turned"] is False and "minus the other side's" in vint.attrs["score_meaning"]
+
+
+def test_option_auto_asks_every_first_call():
+    vint = E.question("vint", seat=1, dealer=0, auction=["1H"], options=["auto"], n=10)
+    assert vint.options[:4] == ("P", "1NT", "2S", "2C") and vint.options[-1] == "7NT" and len(vint.options) == 32
+    assert len(E.question("vint", seat=0, options="auto", n=10).options) == 36
+    g500 = E.question("500", seat=2, dealer=0, auction=["7H"], options=["auto"], n=10)
+    assert g500.options[:3] == ("P", "7NT", "8S") and len(g500.options) == 1 + 16
+    g501 = E.question("501", seat=0, dealer=1, auction=["B66"], options=["auto"], n=10)
+    assert g501.options == ("look", "pass", "blind:70", "blind:80", "blind:90", "blind:100", "blind:110",
+                            "blind:120", "blind:130", "blind:140", "blind:150")
+    assert E.question("501", seat=0, options=["AUTO"], n=10).options[2] == "blind:66"
+    with pytest.raises(OptionError, match="give it alone"):
+        E.question("vint", seat=0, options=["auto", "P"], n=10)
+    df = E.evaluate("501", seat=0, options=["auto"], n=60, seed=1, n_jobs=1)
+    assert len(df) == 12 and set(df.option) >= {"look", "pass", "blind:66", "blind:150"}
+
+
 def test_501_bad_options():
     for kw, match in [(dict(options=["blind:60"]), "from 66"), (dict(options=["blind"]), "not a 501 option"),
                       (dict(options=["=90/X"]), "trump is one of"), (dict(options=["=90/H/80"]), "below the bid"),
@@ -327,7 +359,7 @@ def test_evaluate_help_says_from_whom_the_calls_run_with_an_example_per_game(cap
         main(["evaluate", "--help"])
     assert info.value.code == 0
     out = capsys.readouterr().out
-    examples = {"vint": (2, 0, "1NT P"), "500": (0, 3, "6S P"), "501": (0, 0, "B80 P")}
+    examples = {"vint": (2, 0, "1NT P"), "500": (0, 3, "6S P"), "501": (0, 0, "B66 P")}
     for game, who in (("vint", "from the dealer: "), ("500", "from the dealer's left:"),
                       ("501", "from the dealer's left:")):
         assert f"  {game:<4}  {who}" in out
@@ -336,3 +368,4 @@ def test_evaluate_help_says_from_whom_the_calls_run_with_an_example_per_game(cap
         option = "look" if game == "501" else "P"
         q = E.question(game, seat=seat, dealer=dealer, auction=calls, options=[option], n=5)  # the example is legal
         assert int(q.forced[0][F_NPREFIX]) == len(calls.split())  # the calls are the given prefix
+        assert q.calls == tuple(calls.split()) and len(q.deal(0, 20).dealers) == 20  # the default players make them

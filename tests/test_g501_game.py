@@ -416,10 +416,11 @@ def test_moment_table_pairs_each_level_with_look():
         df = cardsim.evaluate("501", seat=0, options=["look", "blind:90"], n=600, seed=3, dealer=0, auction=prefix,
                               n_jobs=1, calls_imply_hands=implied).set_index("option")
         rows = t[t.auction == " ".join(prefix)].set_index("option")
+        # evaluate's score and diff are higher-is-better (the score change's sign turned); delta is the change
         assert rows.loc[["look", "blind:90"], "delta"].to_numpy() == pytest.approx(
-            df.loc[["look", "blind:90"], "score"].to_numpy())
+            -df.loc[["look", "blind:90"], "score"].to_numpy())
         best = df.index[0]
-        sign = 1 if best == "look" else -1  # evaluate's diff is to the best option
+        sign = -1 if best == "look" else 1  # evaluate's diff is the option minus the best, in gained points
         other = "blind:90" if best == "look" else "look"
         assert rows.loc["blind:90", "diff"] == pytest.approx(sign * df.loc[other, "diff"])
         assert rows.loc["look", "diff"] == 0 and rows.pays.dtype == bool

@@ -53,11 +53,25 @@ def test_response_candidates_raise_partner():
 def test_cell_where_and_default_question():
     cell = vc.Cell("response", ("1H", "P"), 2, 0, (10, 12), vc.support("H", 4, None), "seat 2: hcp=12-18, H>=5", "H")
     assert cell.where == "seat 2: hcp=12-18, H>=5; seat 0: hcp=10-12, H>=4"
-    # seat 3 made the last call before seat 0: it is forced, seat 0 calls by its strategy.
-    assert cell.default_question() == {"seat": 3, "options": ["P"], "auction": ("1H",)}
+    # seat 0 calls by its strategy after the same (implied) calls
+    assert cell.default_question() == {"seat": 0, "options": ["strategy"], "auction": ("1H", "P")}
     opening = vc.Cell("opening", (), 0, 0, (13, 15), vc.balanced())
-    assert opening.default_question() == {"seat": 1, "options": ["P"], "auction": ()}
+    assert opening.default_question() == {"seat": 0, "options": ["strategy"], "auction": ()}
     assert opening.where == "seat 0: hcp=13-15, S=2-4, C=2-4, D=2-4, H=2-4"
+
+
+def test_chart_cells_give_no_class_to_the_callers_their_calls_imply_their_hands():
+    cells = vc.chart_cells()
+    assert all(c.others == "" and c.where.startswith(f"seat {c.seat}:") for c in cells)
+    assert {c.after for c in cells} == {(), ("P",), ("1S",), ("1H",), ("1S", "P"), ("1H", "P"), ("1NT", "P")}
+    from cardsim.questions import question, records
+    cell = next(c for c in vc.chart_cells(quick=True) if c.chart == "response")
+    d = cell.default_question()
+    q = question("vint", d["seat"], d["options"], n=8, seed=3, where=cell.where, dealer=cell.dealer,
+                 auction=d["auction"])
+    assert q.calls == ("1H", "P")
+    for rec in records(q, range(4)):  # partner (seat 2, the dealer) opened 1H by his strategy, seat 3 passed
+        assert rec["auction"][:2] == ["1H", "P"] and sum(c.endswith("H") for c in rec["hands"][2]) >= 4
 
 
 def test_rare_classes_are_left_out():

@@ -12,6 +12,10 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 
 GAMES = ("500", "vint", "501")  # the slowest to compile first
+QUESTION = {"vint": dict(seat=1, options=["P"]), "500": dict(seat=2, options=["P"]),
+            "501": dict(seat=0, options=["look"])}
+"""A question per game whose one given call (a pass by the dealer (Vint) or his left) implies the
+caller's hand: compiles the dealer under conditions, the calls' test and play from given hands."""
 
 
 def warm(game: str) -> float:
@@ -22,6 +26,8 @@ def warm(game: str) -> float:
     cardsim.play_match(game, 2, seed=1, n_jobs=1)
     for record in cardsim.records(game, range(3), seed=1):
         cardsim.replay(record)
+    dealer = {"vint": 0, "500": 0, "501": 1}[game]
+    cardsim.evaluate(game, n=20, seed=1, dealer=dealer, auction=["P"], n_jobs=1, **QUESTION[game])
     return time.perf_counter() - start
 
 

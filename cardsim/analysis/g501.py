@@ -319,8 +319,9 @@ def moment_rows(prefix, sums: dict, levels=MOMENT_LEVELS) -> pd.DataFrame:
                         "current_bid": current_bid(prefix),
                         "option": list(q.options),
                         "level": [0 if o == "look" else int(o.split(":")[1]) for o in q.options],
-                        "n": t["n"].to_numpy(), "legal": t["legal"].to_numpy(), "delta": t["score"].to_numpy(),
-                        "delta_lo": t["score_lo"].to_numpy(), "delta_hi": t["score_hi"].to_numpy(),
+                        # evaluate's score is the change with its sign turned (higher is better): turned back
+                        "n": t["n"].to_numpy(), "legal": t["legal"].to_numpy(), "delta": -t["score"].to_numpy(),
+                        "delta_lo": -t["score_hi"].to_numpy(), "delta_hi": -t["score_lo"].to_numpy(),
                         "diff": diff, "diff_lo": lo, "diff_hi": hi})
     out.loc[look, ["diff", "diff_lo", "diff_hi"]] = 0.0
     out["pays"] = out.diff_hi < 0

@@ -24,11 +24,6 @@ DENOMS = ("S", "C", "D", "H", "NT")
 SUITS = ("S", "C", "D", "H")
 MAX_OPTIONS = 12
 BALANCED = "S=2-4, C=2-4, D=2-4, H=2-4"
-PASSED_HAND = "hcp<=11"
-"""What a pass shows in these questions: the passer's hand is dealt from this class."""
-SUIT_OPENING = "hcp=12-18, {suit}>=5"
-NT_OPENING = "hcp=15-18, " + BALANCED
-"""What an opening of 1 of a suit / 1NT shows: the opener's hand is dealt from this class."""
 
 GLOSSARY = {
     "chart / after": "which chart: opening = the dealer's first call; second = second hand after the dealer "
@@ -177,7 +172,8 @@ def candidates(after: tuple, dealer: int, seat: int, band: tuple, shape: Shape, 
 @dataclass(frozen=True)
 class Cell:
     """One question of a chart: ``seat`` holds ``band`` × ``shape``, the calls ``after`` were made
-    from ``dealer``; ``others`` are the classes of the seats who called before (text, may be "")."""
+    from ``dealer``, by the callers' strategies with hands that make them; ``others``: optional
+    classes of the seats who called before, on top (text, may be "")."""
 
     chart: str
     after: tuple
@@ -198,13 +194,10 @@ class Cell:
         return candidates(self.after, self.dealer, self.seat, self.band, self.shape, self.partner)
 
     def default_question(self) -> dict:
-        """Arguments of a question in which ``seat``'s first call is left to its strategy: the
-        previous caller's call is forced instead (the dealer's left-hand opponent passes when
-        ``seat`` speaks first).  The seat's call is then call ``len(after)`` of each record."""
-        if not self.after:
-            return {"seat": (self.seat + 1) % 4, "options": ["P"], "auction": ()}
-        return {"seat": (self.dealer + len(self.after) - 1) % 4, "options": [self.after[-1]],
-                "auction": tuple(self.after[:-1])}
+        """Arguments of the question in which ``seat`` calls as its strategy would (the option
+        ``strategy``) after the same calls, with the same implied hands: its call is then call
+        ``len(after)`` of each record."""
+        return {"seat": self.seat, "options": ["strategy"], "auction": tuple(self.after)}
 
 
 def rare(band: tuple, shape: Shape) -> bool:
@@ -250,38 +243,34 @@ def compact_shapes(exclude: str = "") -> list[Shape]:
 def chart_cells(quick: bool = False) -> list[Cell]:
     """Every cell of the four charts (``quick``: a few per chart).  Seats: the dealer is seat 0
     for the opening, second-hand and overcall charts (the evaluated seat is 0 or 1); partner
-    (seat 2) deals and opens for the response chart (the evaluated seat is 0)."""
+    (seat 2) deals and opens for the response chart (the evaluated seat is 0).  The calls before
+    the seat's are made by the default strategy with the hands it makes them with (the calls
+    imply the callers' hands, :func:`cardsim.evaluate`), so no class is given for the callers."""
     cells = []
     if quick:
         for band in [(0, 10), (13, 15), (19, 21)]:
             for shape in [balanced(), one_suiter("H", 5, 5), one_suiter("S", 6, 6)]:
                 cells.append(Cell("opening", (), 0, 0, band, shape))
         for shape in [balanced(), one_suiter("H", 5, 5)]:
-            cells.append(Cell("second", ("P",), 0, 1, (13, 15), shape, f"seat 0: {PASSED_HAND}"))
-            cells.append(Cell("overcall", ("1S",), 0, 1, (13, 15), shape,
-                              "seat 0: " + SUIT_OPENING.format(suit="S")))
+            cells.append(Cell("second", ("P",), 0, 1, (13, 15), shape))
+            cells.append(Cell("overcall", ("1S",), 0, 1, (13, 15), shape))
         for band in [(6, 9), (10, 12)]:
             for lo, hi in [(0, 2), (4, None)]:
-                cells.append(Cell("response", ("1H", "P"), 2, 0, band, support("H", lo, hi),
-                                  "seat 2: " + SUIT_OPENING.format(suit="H") + f"; seat 3: {PASSED_HAND}", "H"))
+                cells.append(Cell("response", ("1H", "P"), 2, 0, band, support("H", lo, hi), partner="H"))
         return cells
     for band in OPENING_BANDS:
         cells += [Cell("opening", (), 0, 0, band, s) for s in opening_shapes() if not rare(band, s)]
     for band in SECOND_BANDS:
-        cells += [Cell("second", ("P",), 0, 1, band, s, f"seat 0: {PASSED_HAND}")
-                  for s in compact_shapes() if not rare(band, s)]
+        cells += [Cell("second", ("P",), 0, 1, band, s) for s in compact_shapes() if not rare(band, s)]
     for opening in ("1S", "1H"):
         suit = opening[1]
         shapes = [balanced()] + [one_suiter(s, 5) for s in SUITS if s != suit]
-        cells += [Cell("overcall", (opening,), 0, 1, band, s, "seat 0: " + SUIT_OPENING.format(suit=suit))
-                  for band in OVERCALL_BANDS for s in shapes]
+        cells += [Cell("overcall", (opening,), 0, 1, band, s) for band in OVERCALL_BANDS for s in shapes]
     for opening in ("1S", "1H"):
         suit = opening[1]
-        others = "seat 2: " + SUIT_OPENING.format(suit=suit) + f"; seat 3: {PASSED_HAND}"
-        cells += [Cell("response", (opening, "P"), 2, 0, band, support(suit, lo, hi), others, suit)
+        cells += [Cell("response", (opening, "P"), 2, 0, band, support(suit, lo, hi), partner=suit)
                   for band in RESPONSE_BANDS for lo, hi in [(0, 2), (3, 3), (4, None)]]
-    others = f"seat 2: {NT_OPENING}; seat 3: {PASSED_HAND}"
-    cells += [Cell("response", ("1NT", "P"), 2, 0, band, s, others, "NT")
+    cells += [Cell("response", ("1NT", "P"), 2, 0, band, s, partner="NT")
               for band in RESPONSE_BANDS for s in [balanced(), five_plus("S"), five_plus("H")]]
     return cells
 

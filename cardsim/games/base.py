@@ -113,6 +113,8 @@ class Forcing:
       of the given calls of ``forced`` the callers' strategies make in each candidate deal (the
       streams seeded from ``keys``): the test by which calls imply hands
       (:class:`cardsim.deal.Calls`);
+    * ``auto_options(auction, seat, setup, dealer) -> list[str]``: the options ``--option auto``
+      stands for (every legal first call; 501: look, pass and blind levels);
     * ``lower_is_better``: a bool, or ``f(state) -> bool`` (501 scores count down, but a
       game's win share counts up);
     * ``game_state(state) -> state`` (or None): the state asked about the game's end instead of
@@ -131,6 +133,7 @@ class Forcing:
     """The forced vector that forces nothing (for benchmarks and plain play from given hands)."""
     game_state: Callable | None = None
     agreed_calls: Callable | None = None
+    auto_options: Callable | None = None
 
 
 @dataclass(frozen=True)

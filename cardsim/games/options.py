@@ -5,12 +5,28 @@ from __future__ import annotations
 import numpy as np
 
 from cardsim.games.base import OptionError
-from cardsim.games.forced import F_CALL, F_KIND, F_NPREFIX, F_PREFIX, F_SEAT, FORCE_CONTRACT, FORCE_FIRST_CALL
+from cardsim.games.forced import (F_CALL, F_KIND, F_NPREFIX, F_PREFIX, F_SEAT, FORCE_CONTRACT, FORCE_FIRST_CALL,
+                                  FORCE_NONE)
+
+
+STRATEGY = "strategy"
+"""The option in which the seat calls as its own strategy would: the baseline of a question."""
+
+
+def strategy_vector(forced: np.ndarray, prefix: list[int]) -> np.ndarray:
+    """``forced`` (int64[k], its seat set) made the :data:`STRATEGY` option: nothing forced on the
+    seat (``FORCE_NONE``) after the given calls ``prefix``."""
+    forced[F_KIND] = FORCE_NONE
+    forced[F_CALL] = -1
+    forced[F_NPREFIX] = len(prefix)
+    forced[F_PREFIX:F_PREFIX + len(prefix)] = prefix
+    return forced
 
 
 def option_vector(text, seat: int, length: int, parse_call, pass_call: int, prefix: list[int]) -> np.ndarray:
     """The forced vector (int64[length]) of a call option: ``=CALL`` a contract with the auction
-    skipped, else the seat's first call after the calls ``prefix`` (already checked by the game).
+    skipped, ``strategy`` the seat's own strategy's call (nothing forced), else the seat's first
+    call after the calls ``prefix`` (already checked by the game).
 
     ``parse_call(text) -> int`` raises OptionError for a token that is not a call; ``pass_call``
     is the game's pass.  Raises OptionError for an empty option, a forced pass as contract, a
@@ -21,6 +37,8 @@ def option_vector(text, seat: int, length: int, parse_call, pass_call: int, pref
     t = text.strip()
     forced = np.zeros(length, dtype=np.int64)
     forced[F_SEAT] = seat
+    if t.lower() == STRATEGY:
+        return strategy_vector(forced, prefix)
     if t.startswith("="):
         call = parse_call(t[1:])
         if call == pass_call:

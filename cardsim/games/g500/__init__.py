@@ -127,7 +127,8 @@ SPEC = GameSpec(
     forcing=Forcing(_forcing.parse_option, _forcing.declares, _forcing.parse_before, _forcing.play_given,
                     _forcing.outcome, _forcing.trace_given, _forcing.LOWER_IS_BETTER,
                     "P or 6S..10NT: the seat's first call; =CONTRACT (=8H): the seat declares it, auction skipped",
-                    E.NO_FORCE, agreed_calls=_forcing.agreed_calls),
+                    E.NO_FORCE,
+                    agreed_calls=_forcing.agreed_calls, auto_options=_forcing.auto_options),
 )
 
 __all__ = ["SPEC", "simulate_chunk", "deal_chunk", "play_matches", "make_records", "replay", "show",

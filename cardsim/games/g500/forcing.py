@@ -20,7 +20,7 @@ import numpy as np
 
 from cardsim.cards import suit_letters
 from cardsim.games.base import OptionError, Setup, as_list
-from cardsim.games.forced import CHECK_CALLS, F_CALL, F_IMPLIED
+from cardsim.games.forced import CHECK_CALLS, F_CALL, F_IMPLIED, F_KIND, FORCE_NONE
 from cardsim.games.options import option_vector
 
 from . import engine as E
@@ -73,8 +73,16 @@ def parse_option(text: str, seat: int, setup: Setup, auction=(), dealer=None) ->
     return option_vector(text, seat, E.F_LEN, parse_call, PASS, _prefix(list(auction or ()), dealer, seat))
 
 
+def auto_options(auction, seat: int, setup: Setup, dealer=None) -> list[str]:
+    """``--option auto``: every legal first call of ``seat`` after the calls ``auction``: a pass
+    and every bid above the highest one (docs/RULES.md §3.3), cheapest first."""
+    high = max(_prefix(list(auction or ()), dealer, seat), default=PASS)
+    calls = [f"{level}{d}" for level in range(6, 11) for d in DENOMS]
+    return ["P"] + [c for c in calls if parse_call(c) > high]
+
+
 def declares(forced: np.ndarray) -> bool:
-    return int(forced[F_CALL]) != PASS
+    return int(forced[F_KIND]) == FORCE_NONE or int(forced[F_CALL]) != PASS  # strategy: the seat may bid
 
 
 def parse_before(before, setup: Setup):

@@ -40,7 +40,8 @@ SPEC = GameSpec(
     forcing=Forcing(_forcing.parse_option, _forcing.declares, _forcing.parse_before, _forcing.play_given,
                     _forcing.outcome, _forcing.trace_given, _forcing.lower_is_better,
                     "blind:L, look, pass: the seat's first turn; =L / =L!: it won the auction at L (looked / blind), "
-                    "=L/TRUMP[/TARGET] also forces trump and target", NO_FORCE, _forcing.game_state, agreed_calls=_forcing.agreed_calls),
+                    "=L/TRUMP[/TARGET] also forces trump and target", NO_FORCE, _forcing.game_state,
+                    agreed_calls=_forcing.agreed_calls, auto_options=_forcing.auto_options),
 )
 
 __all__ = ["SPEC"]

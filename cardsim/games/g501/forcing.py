@@ -37,6 +37,7 @@ from . import engine as E
 from .chunks import start_scores
 from .constants import BLIND_FLAG, LOOK, MAX_BID, MIN_BID, TRACE_LEN, TRUMP_NAMES
 from .records import record_of
+from cardsim.games.options import STRATEGY, strategy_vector
 
 
 @dataclass(frozen=True)
@@ -148,6 +149,8 @@ def parse_option(text: str, seat: int, setup: Setup, auction=(), dealer=None) ->
             forced[E.F_TARGET] = target
         return forced
     prefix = _prefix(list(auction or ()), dealer, seat, setup.seats)
+    if t == STRATEGY:
+        return strategy_vector(forced, prefix)
     forced[F_KIND] = FORCE_FIRST_CALL
     forced[F_NPREFIX] = len(prefix)
     forced[F_PREFIX:F_PREFIX + len(prefix)] = prefix
@@ -162,8 +165,21 @@ def parse_option(text: str, seat: int, setup: Setup, auction=(), dealer=None) ->
     return forced
 
 
+AUTO_LEVELS = (MIN_BID,) + tuple(range(70, 151, 10))
+"""The blind levels ``--option auto`` asks: the lowest bid, then 70 to 150 in steps of 10."""
+
+
+def auto_options(auction, seat: int, setup: Setup, dealer=None) -> list[str]:
+    """``--option auto``: look, pass, and a blind bid up to every level of :data:`AUTO_LEVELS` that
+    the seat can still reach after the calls ``auction`` (the minimum raise is at most the level,
+    docs/RULES.md §1.3)."""
+    codes = _prefix(list(auction or ()), dealer, seat, setup.seats)
+    current = max((c % BLIND_FLAG for c in codes), default=0)
+    return ["look", "pass"] + [f"blind:{lvl}" for lvl in AUTO_LEVELS if max(MIN_BID, current + 1) <= lvl]
+
+
 def declares(forced: np.ndarray) -> bool:
-    """A pass declares nothing (its made rate is missing); everything else may."""
+    """A pass declares nothing (its made rate is missing); everything else may (``strategy`` too)."""
     return not (forced[F_KIND] == FORCE_FIRST_CALL and forced[F_CALL] == 0)
 
 

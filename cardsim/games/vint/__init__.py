@@ -66,5 +66,6 @@ SPEC = GameSpec(
     forcing=Forcing(forcing.parse_option, forcing.declares, forcing.parse_before, forcing.play_given,
                     forcing.outcome, forcing.trace_given, forcing.LOWER_IS_BETTER,
                     "P or 1S..7NT: the seat's first call; =CONTRACT (=3NT): the seat declares it, auction skipped",
-                    engine.NO_FORCE, agreed_calls=forcing.agreed_calls),
+                    engine.NO_FORCE,
+                    agreed_calls=forcing.agreed_calls, auto_options=forcing.auto_options),
 )

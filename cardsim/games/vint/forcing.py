@@ -23,7 +23,7 @@ import numpy as np
 
 from cardsim.cards import card_str, cards_of, suit_letters
 from cardsim.games.base import OptionError, Setup, as_list
-from cardsim.games.forced import CHECK_CALLS, F_CALL, F_IMPLIED
+from cardsim.games.forced import CHECK_CALLS, F_CALL, F_IMPLIED, F_KIND, FORCE_NONE
 from cardsim.games.options import option_vector
 
 from . import engine
@@ -77,9 +77,18 @@ def parse_option(text: str, seat: int, setup: Setup, auction=(), dealer=None) ->
     return option_vector(text, seat, engine.F_LEN, parse_call, PASS, _prefix(list(auction or ()), dealer, seat))
 
 
+def auto_options(auction, seat: int, setup: Setup, dealer=None) -> list[str]:
+    """``--option auto``: every legal first call of ``seat`` after the calls ``auction``: a pass
+    and every bid above the last one (docs/RULES.md §2.2), cheapest first."""
+    bids = [c for c in _prefix(list(auction or ()), dealer, seat) if c != PASS]
+    last = max(bids, default=PASS)
+    calls = [f"{level}{d}" for level in range(1, 8) for d in DENOMINATIONS]
+    return ["P"] + [c for c in calls if parse_call(c) > last]
+
+
 def declares(forced: np.ndarray) -> bool:
     """Whether the option itself bids (a pass declares nothing: its made rate is missing)."""
-    return int(forced[F_CALL]) != PASS
+    return int(forced[F_KIND]) == FORCE_NONE or int(forced[F_CALL]) != PASS  # strategy: the seat may bid
 
 
 def parse_before(before, setup: Setup) -> tuple:
