@@ -195,10 +195,10 @@ def score_meaning(q: Question) -> str:
     if getattr(q.before, "play_out", False):
         return "your share of the game's win (0-1: the game played on to its end by the strategies)"
     if q.lower_is_better:
-        deal = "the deal's score change, not the game's win (--outcome game)" if getattr(q.before, "given", False) \
-            else "the deal's score change"
-        return (f"score points you gain toward 0 in the deal: your score change with its sign turned, so higher is "
-                f"better ({deal})")
+        note = ("; measured in this deal only, not the game's win: --outcome game asks about the game"
+                if getattr(q.before, "given", False) else "")
+        return ("score points you gain toward 0 in the deal: your score change with its sign turned, so higher is "
+                f"better{note}")
     return "your side's score points minus the other side's in the deal"
 
 

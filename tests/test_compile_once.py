@@ -25,8 +25,8 @@ from cardsim.games.vint import strategies as vint_strategies
 
 HEAVY = {
     "500": [g500_engine.play_deal, g500_engine.run_deal],
-    "501": [g501_engine.play_deal, g501_engine.shuffle_and_deal],
-    "vint": [vint_engine.run_deal, vint_engine.deal_cards, vint_engine.fill_row],
+    "501": [g501_engine.play_deal, g501_engine.shuffle_and_deal, g501_engine.agreed_calls],
+    "vint": [vint_engine.run_deal, vint_engine.deal_cards, vint_engine.fill_row, vint_engine.agreed_calls],
 }
 # The strategy functions the deals call out of line (docs/adding-a-game.md, "Compile time"):
 # the deal must not call them with a literal type.  Other tests call some of them from Python
@@ -38,9 +38,9 @@ OUT_OF_LINE = {
              vint_strategies.heuristic_lead_v1],
 }
 QUESTION = {
-    "vint": dict(seat=0, options=["P", "1S"], n=20, seed=5, dealer=1),
+    "vint": dict(seat=0, options=["P", "1S"], n=20, seed=5, dealer=1, auction=["P", "P", "P"]),
     "500": dict(seat=2, hand="HJ LJ H:AKQJT98 D:J", options=["=10H", "=10NT"], n=20, seed=1),
-    "501": dict(seat=0, options=["blind:70", "look"], n=20, seed=9, dealer=1, auction=["B75"]),
+    "501": dict(seat=0, options=["blind:70", "look"], n=20, seed=9, dealer=1, auction=["B66"]),
 }
 
 

@@ -240,7 +240,7 @@ def test_one_sign_for_better_in_every_game():
     assert "sign turned" in df.attrs["score_meaning"] and "game" not in df.attrs["score_meaning"]
     with_score = E.evaluate("501", seat=0, options=["=150!/NT/220", "pass"], n=300, seed=2, n_jobs=1,
                             before=[300, 300, 300])
-    assert "not the game's win (--outcome game)" in with_score.attrs["score_meaning"]
+    assert "this deal only, not the game's win: --outcome game" in with_score.attrs["score_meaning"]
     vint = E.evaluate("vint", seat=0, options=["=7NT", "P"], n=200, seed=2, n_jobs=1)
     assert vint.option[0] == "P" and vint.set_index("option").loc["=7NT", "diff"] < 0
     assert vint.attrs["sign_turned"] is False and "minus the other side's" in vint.attrs["score_meaning"]

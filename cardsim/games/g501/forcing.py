@@ -17,7 +17,7 @@ A question may also fix the calls made before the seat's first turn (``auction``
 dealer's left, docs/RULES.md §1.3: ``P`` or ``pass``, a bid ``70``, a blind bid ``B70`` or
 ``blind:70`` as the option writes it; the dealer must be given).  ``before`` is every seat's score before the deal
 (501 each by default).  The score of an option is the seat's own score change in the deal (score
-points; lower is better, 501 counts down) — or, when the question is asked about the game
+points; lower is better, 501 counts down: ``questions.table`` turns it round) — or, when asked about the game
 (``outcome="game"``), the seat's share of the game's win after the game is played on to its end
 by the strategies (docs/RULES.md §1.8; higher is better, exact ties share).
 """
