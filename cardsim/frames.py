@@ -38,6 +38,7 @@ import pandas as pd
 
 from cardsim.games import get_game
 from cardsim.games.base import OptionError
+from cardsim.text import quote
 
 DENOMINATIONS = ("S", "C", "D", "H", "NT")
 """Denomination / trump labels in the games' order (code = index): ♠ < ♣ < ♦ < ♥ < NT."""
@@ -356,10 +357,10 @@ def hand_str(game: str, bits) -> str:
     OptionError for an unknown game, ValueError for a negative or too large number or one that
     is not whole (a float such as ``1.5``)."""
     if isinstance(bits, (bool, np.bool_)) or not isinstance(bits, (int, np.integer)):
-        raise ValueError(f"a hand is a whole 64-bit set (int or uint64), got {bits!r}")
+        raise ValueError(f"a hand is a whole 64-bit set (int or uint64), got {quote(bits)}")
     value = int(bits)
     if not 0 <= value < 1 << 64:
-        raise ValueError(f"a hand is a 64-bit set (0 .. 2**64-1), got {bits!r}")
+        raise ValueError(f"a hand is a 64-bit set (0 .. 2**64-1), got {quote(bits)}")
     return str(decode_bits(game, np.array([value], dtype=np.uint64))[0])
 
 
@@ -385,7 +386,7 @@ def decode_hands(df: pd.DataFrame, seat, game=None) -> pd.Series:
     if cols is None:
         raise OptionError(f"{game} deal rows carry no hand bit sets; cardsim.records(game, deals, seed) has the hands")
     if seat not in cols:
-        raise OptionError(f"seat must be one of {', '.join(map(str, cols))}, got {seat!r}")
+        raise OptionError(f"seat must be one of {', '.join(map(str, cols))}, got {quote(seat)}")
     col = df[cols[seat]]
     missing = col.isna().to_numpy()
     bits = col.to_numpy(dtype=np.uint64, na_value=0)

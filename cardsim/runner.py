@@ -41,6 +41,7 @@ from cardsim.games import get_game
 from cardsim.games.base import OptionError, Setup
 from cardsim.rng import check_seed
 from cardsim.strategies.registry import StrategyError
+from cardsim.text import quote
 
 DEFAULT_CHUNK = 100_000
 MAX_DEALS = 10**12
@@ -84,7 +85,7 @@ class Run:
 def check_count(n, what="n") -> int:
     """A whole number from 1 to MAX_DEALS; raises OptionError otherwise."""
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 0 < n <= MAX_DEALS:
-        raise OptionError(f"{what} must be a whole number from 1 to {MAX_DEALS:,}, got {n!r}")
+        raise OptionError(f"{what} must be a whole number from 1 to {MAX_DEALS:,}, got {quote(n)}")
     return int(n)
 
 
@@ -98,9 +99,9 @@ def make_run(game, n, seed=0, strategies=None, seats=None, rules=None, chunk_siz
         raise OptionError(f"{n:,} deals in chunks of {chunk_size:,} make more than {MAX_CHUNKS:,} chunks; "
                           "use a larger chunk size")
     if seats is not None and (isinstance(seats, bool) or not isinstance(seats, (int, np.integer))):
-        raise OptionError(f"seats must be a whole number, got {seats!r}")
+        raise OptionError(f"seats must be a whole number, got {quote(seats)}")
     if strategies is not None and not isinstance(strategies, (str, list, tuple, dict)):
-        raise StrategyError(f"strategies must be a spec, a list of specs or {{seat: spec}}, got {strategies!r}")
+        raise StrategyError(f"strategies must be a spec, a list of specs or {{seat: spec}}, got {quote(strategies)}")
     return Run(spec.setup(strategies, seats, rules), check_run_seed(seed), n, chunk_size)
 
 
@@ -116,7 +117,7 @@ def check_run_seed(seed) -> int:
 def check_jobs(n_jobs) -> int:
     """``n_jobs`` as given (a non-zero whole number, -1 = all cores); raises OptionError."""
     if isinstance(n_jobs, bool) or not isinstance(n_jobs, (int, np.integer)) or n_jobs == 0:
-        raise OptionError(f"n_jobs must be a non-zero whole number (-1 = all cores), got {n_jobs!r}")
+        raise OptionError(f"n_jobs must be a non-zero whole number (-1 = all cores), got {quote(n_jobs)}")
     return int(n_jobs)
 
 

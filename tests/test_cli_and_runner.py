@@ -391,3 +391,70 @@ def test_evaluate_warns_before_dealing_a_rare_class_for_long(monkeypatch, capsys
     assert code == 0 and "warning: the conditions are rare; dealing 40 deals alone will take about" in err
     code, out, err = run_cli(capsys, "evaluate", "vint", "--option", "P", "-n", "40")
     assert code == 0 and "warning" not in err  # no conditions: nothing to estimate
+
+
+# ------------------------------------------------------------ a huge value in an error message
+def test_quote_shortens_and_says_how_long():
+    from cardsim.text import clip, quote
+
+    assert quote("AS") == "'AS'" and quote(5) == "5" and quote(None) == "None"
+    long = quote("x" * 10_000_000)
+    assert long == "'" + "x" * 99 + "…' (10,000,000 characters)"
+    assert quote(list(range(100_000))) == "[0, 1, 2, 3, 4, 5, 6, 7, ...] (list of 100,000 items)"
+    assert quote([1, 2]) == "[1, 2]" and quote({"a": "x" * 1000}).startswith("{'a': 'xxx")
+    assert len(quote({"a": "x" * 1000})) < 110
+    shown = quote("\x00" * 1000)  # escapes count in the shown part
+    assert len(shown) < 130 and shown.endswith("…' (1,000 characters)")
+    assert quote("\x00" * 30).endswith("…' (30 characters)")
+    assert quote(10 ** 5000) == "<int>"  # more digits than Python prints: no error while reporting one
+    assert clip("y" * 50, 10) == "yyyyyyyyyy… (50 characters)" and clip("short") == "short"
+
+
+HUGE = "X" * 10_000_000
+
+
+@pytest.mark.parametrize("argv", [
+    ["evaluate", "vint", "--option", "P", "-n", "10", "--hand", HUGE],
+    ["evaluate", "vint", "--option", "P", "-n", "10", "--hand", "S:AK" + "Q" * 1_000_000],
+    ["evaluate", "501", "--option", "look", "-n", "10", "--talon", HUGE],
+    ["evaluate", "vint", "--option", "P", "-n", "10", "--where", HUGE],
+    ["evaluate", "vint", "--option", "P", "-n", "10", "--where", "hcp>=1, has " + HUGE],
+    ["evaluate", "vint", "--option", "P", "-n", "10", "--where", HUGE + "=3"],
+    ["evaluate", "vint", "--option", "P", "-n", "10", "--dealer", "0", "--auction", HUGE],
+    ["evaluate", "501", "--option", "look", "-n", "10", "--dealer", "0", "--auction", HUGE],
+    ["evaluate", "500", "--option", "P", "-n", "10", "--dealer", "0", "--auction", HUGE],
+    ["evaluate", "vint", "--option", HUGE, "-n", "10"],
+    ["evaluate", "501", "--option", HUGE, "-n", "10"],
+    ["evaluate", "501", "--option", "blind:" + "1" * 1_000_000, "-n", "10"],
+    ["evaluate", "500", "--option", HUGE, "-n", "10"],
+    ["evaluate", "501", "--option", "look", "-n", "10", "--before", HUGE],
+    ["evaluate", "vint", "--option", "P", "-n", "10", "--format", HUGE],
+    ["simulate", "vint", "-n", "10", "--strategy", HUGE],
+    ["simulate", "vint", "-n", "10", "--strategy", "heuristic:aggression=" + HUGE],
+    ["simulate", "500", "-n", "10", "--rule", "scoring=" + HUGE],
+    ["simulate", "vint", "-n", "1" * 1_000_000],
+    ["simulate", "vint", "-n", "10", HUGE],
+    ["quality", "vint", "-n", "1", "--by", HUGE],
+])
+def test_a_huge_value_gives_a_short_error_line(capsys, argv):
+    try:
+        code, _, err = run_cli(capsys, *argv)
+    except SystemExit as exc:  # argparse's own errors
+        code, err = exc.code, capsys.readouterr().err
+    assert code == 2 and len(err.strip().splitlines()) == 1
+    assert len(err) < 300, err[:400]
+    assert "characters)" in err  # the size of what was cut
+
+
+@pytest.mark.parametrize("game", ["vint", "501", "500"])
+def test_replay_of_a_record_with_a_huge_value_gives_a_short_line(tmp_path, capsys, game):
+    rec = json.loads(json.dumps(cardsim.records(game, [0], seed=4)[0]))
+    seat = next(s for s, hand in enumerate(rec["hands"]) if hand)
+    rec["hands"][seat][0] = HUGE
+    path = tmp_path / "r.jsonl"
+    path.write_text(json.dumps(rec) + "\n" + json.dumps(dict(rec, game=HUGE)) + "\n")
+    code, _, err = run_cli(capsys, "replay", str(path))
+    lines = err.strip().splitlines()
+    assert code == 1 and len(lines) == 3 and "2 of 2 records rejected" in lines[2]
+    assert lines[0].startswith(f"{path}: line 1: hands[{seat}]: ") and lines[1].startswith(f"{path}: line 2: game: ")
+    assert all(len(line) < 300 + len(str(path)) and "characters)" in line for line in lines[:2])

@@ -15,6 +15,7 @@ from __future__ import annotations
 import numbers
 
 from cardsim.games.base import RecordError, Setup
+from cardsim.text import quote
 
 
 def _json_value(value):
@@ -54,4 +55,4 @@ def source_of(setup: Setup, seed, deal, match=None, extra=None) -> dict:
 def check_source(record: dict) -> None:
     """Raise RecordError (field ``source``) when a record's ``source`` is present but not an object."""
     if "source" in record and not isinstance(record["source"], dict):
-        raise RecordError(f"source must be an object, got {record['source']!r}", "source", None, "docs/RECORDS.md")
+        raise RecordError(f"source must be an object, got {quote(record['source'])}", "source", None, "docs/RECORDS.md")

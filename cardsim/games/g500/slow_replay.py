@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from cardsim.games.base import RecordError
 from cardsim.games.source import check_source
+from cardsim.text import quote
 
 RANKS = "456789TJQKA"
 SUITS = "SCDH"
@@ -43,14 +44,14 @@ def parse_card(token, field, index):
     suit of ``S H D C``; either case, nothing else.
     """
     if not isinstance(token, str):
-        raise RecordError(f"card must be a string, got {token!r}", field, index, R31)
+        raise RecordError(f"card must be a string, got {quote(token)}", field, index, R31)
     t = upper_ascii(token)
     if t in JOKERS:
         return t
     if t.startswith("10"):
         t = "T" + t[2:]
     if len(t) != 2 or RANKS.find(t[0]) < 0 or SUITS.find(t[1]) < 0:
-        raise RecordError(f"unknown card {token!r}", field, index, R31)
+        raise RecordError(f"unknown card {quote(token)}", field, index, R31)
     return (t[0], t[1])
 
 
@@ -65,7 +66,7 @@ def parse_play(token, index):
     written, _, named = token.partition("=")
     named = upper_ascii(named)
     if len(named) != 1 or SUITS.find(named) < 0:
-        raise RecordError(f"unknown card {token!r}: a joker led in no-trump names exactly one of S H D C "
+        raise RecordError(f"unknown card {quote(token)}: a joker led in no-trump names exactly one of S H D C "
                           "(HJ=H)", "play", index, R35)
     return parse_card(written, "play", index), named
 
@@ -80,14 +81,14 @@ def parse_call(token, index):
     Exact grammar: ``P``, or ``6``..``10`` then ``S C D H NT``; either case, nothing else.
     """
     if not isinstance(token, str):
-        raise RecordError(f"call must be a string, got {token!r}", "auction", index, R33)
+        raise RecordError(f"call must be a string, got {quote(token)}", "auction", index, R33)
     t = upper_ascii(token)
     if t == "P":
         return None
     for den in DENOMS:
         if t.endswith(den) and t[: -len(den)] in BID_TRICKS:
             return (int(t[: -len(den)]), den)
-    raise RecordError(f"unknown call {token!r}", "auction", index, R33)
+    raise RecordError(f"unknown call {quote(token)}", "auction", index, R33)
 
 
 def bid_value(bid) -> int:
@@ -143,11 +144,11 @@ def parse_rules(record):
     target = rules.get("target", 1000)
     for key in rules:
         if key not in KNOWN_RULES:
-            raise RecordError(f"unknown rule option {key!r} (known: scoring, target)", "rules", None, R36)
+            raise RecordError(f"unknown rule option {quote(key)} (known: scoring, target)", "rules", None, R36)
     if scoring not in ("quebec", "subtract"):
-        raise RecordError(f"scoring must be 'quebec' or 'subtract', got {scoring!r}", "rules", None, R36)
+        raise RecordError(f"scoring must be 'quebec' or 'subtract', got {quote(scoring)}", "rules", None, R36)
     if not is_int(target) or target <= 0:
-        raise RecordError(f"target must be a positive integer, got {target!r}", "rules", None, R36)
+        raise RecordError(f"target must be a positive integer, got {quote(target)}", "rules", None, R36)
     return scoring, target
 
 
@@ -171,13 +172,13 @@ def check_record(record):
     if not isinstance(record, dict):
         raise RecordError("a record must be a JSON object")
     if record.get("game") != "500":
-        raise RecordError(f"game must be '500', got {record.get('game')!r}", "game")
+        raise RecordError(f"game must be '500', got {quote(record.get('game'))}", "game")
     seats = record.get("seats", 4)
     if not is_int(seats) or seats != 4:
-        raise RecordError(f"Five Hundred has 4 seats, got {seats!r}", "seats", None, R31)
+        raise RecordError(f"Five Hundred has 4 seats, got {quote(seats)}", "seats", None, R31)
     dealer = record.get("dealer")
     if not is_int(dealer) or not 0 <= dealer < 4:
-        raise RecordError(f"dealer must be a seat 0..3, got {dealer!r}", "dealer", None, R32)
+        raise RecordError(f"dealer must be a seat 0..3, got {quote(dealer)}", "dealer", None, R32)
     scoring, target = parse_rules(record)
     before = parse_before(record, target)
     check_source(record)

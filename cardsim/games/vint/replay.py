@@ -8,6 +8,7 @@ from __future__ import annotations
 from cardsim.cards import CardError, SUITS, parse_card
 from cardsim.games.base import RecordError
 from cardsim.games.source import check_source
+from cardsim.text import quote
 
 RANKS = "23456789TJQKA"
 DENOMINATIONS = ["S", "C", "D", "H", "NT"]
@@ -21,14 +22,14 @@ def parse_call(token, index):
     either case, nothing else.
     """
     if not isinstance(token, str):
-        raise RecordError(f"call must be a string, got {token!r}", "auction", index, "docs/RECORDS.md Calls")
+        raise RecordError(f"call must be a string, got {quote(token)}", "auction", index, "docs/RECORDS.md Calls")
     # ASCII first: str.upper() maps some other letters onto ASCII ones ('ſ' -> 'S').
     t = token.upper() if token.isascii() else ""
     if t == "P":
         return None
     if len(t) >= 2 and "1234567".find(t[0]) >= 0 and t[1:] in DENOMINATIONS:
         return int(t[0]), DENOMINATIONS.index(t[1:])
-    raise RecordError(f"unknown call {token!r}", "auction", index, "docs/RECORDS.md Calls")
+    raise RecordError(f"unknown call {quote(token)}", "auction", index, "docs/RECORDS.md Calls")
 
 
 def call_token(call) -> str:
@@ -44,7 +45,7 @@ def _card(token, field, index):
 
 def _int(value, what, field):
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RecordError(f"{what} must be an integer, got {value!r}", field)
+        raise RecordError(f"{what} must be an integer, got {quote(value)}", field)
     return value
 
 
@@ -242,16 +243,16 @@ def replay(record) -> dict:
     if not isinstance(record, dict):
         raise RecordError("a record must be a JSON object")
     if record.get("game") != "vint":
-        raise RecordError(f"not a Vint record: game {record.get('game')!r}", "game")
+        raise RecordError(f"not a Vint record: game {quote(record.get('game'))}", "game")
     seats = record.get("seats", 4)
     if type(seats) is not int or seats != 4:
-        raise RecordError(f"Vint is played by 4 seats, not {seats!r}", "seats", None, "docs/RULES.md §2.1")
+        raise RecordError(f"Vint is played by 4 seats, not {quote(seats)}", "seats", None, "docs/RULES.md §2.1")
     dealer = _int(record.get("dealer"), "dealer", "dealer")
     if not 0 <= dealer < 4:
         raise RecordError(f"dealer must be a seat 0..3, got {dealer}", "dealer")
     rules = record.get("rules")
     if rules not in (None, {}):
-        raise RecordError(f"Vint has no rule options, got {rules!r}", "rules")
+        raise RecordError(f"Vint has no rule options, got {quote(rules)}", "rules")
     if "talon" in record:
         raise RecordError("Vint has no talon", "talon")
     check_source(record)
