@@ -14,8 +14,8 @@ from pathlib import Path
 
 from cardsim.games import GAME_NAMES, get_game
 from cardsim.games.base import OptionError, RecordError
-from cardsim.runner import (DEFAULT_CHUNK, MAX_DEALS, OutputError, check_output_file, cluster, make_run,
-                            play_matches, simulate_to_dataset)
+from cardsim.runner import (DEFAULT_CHUNK, MAX_DEALS, OutputError, check_output_file, cluster, follow_link,
+                            make_run, play_matches, simulate_to_dataset)
 from cardsim.deal import ConditionError
 from cardsim.strategies.registry import StrategyError
 from cardsim.text import clip, quote
@@ -347,6 +347,8 @@ def cmd_simulate(args) -> int:
     if not args.output and args.deals > _in_memory_cap(args.game):
         raise UsageError(f"without -o the rows are held in memory: at most {_in_memory_cap(args.game):,} deals here "
                          "(write larger runs to a dataset with -o PATH)")
+    if args.output:
+        follow_link(args.output)  # a broken link is refused before a cluster is reached
     if args.records:
         # Checked now, made and written once the run is accepted and done: a refused run (a
         # different run at -o) leaves no records file behind, and an interruption during the
@@ -412,8 +414,8 @@ def _simulate_matches(args, strategies) -> int:
     run = make_run(args.game, args.matches, args.seed, strategies, args.seats, args.rule, what="the number of matches")
     out = deals_path = None
     if args.output:
-        out = Path(args.output)
-        deals_path = out.with_name(out.stem + "-deals" + (out.suffix or ".parquet"))
+        out = follow_link(args.output)
+        deals_path = follow_link(out.with_name(out.stem + "-deals" + (out.suffix or ".parquet")))
         store = staging(out)
         if out.exists() and deals_path.exists() and not store.exists() and _same_match_run(out, run):
             print(f"{args.matches} matches already written to {out} and {deals_path}")

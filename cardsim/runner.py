@@ -16,6 +16,7 @@ the same way.  Aggregating runs keep per-chunk partial sums only (property 6).
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import io
 import json
@@ -23,6 +24,7 @@ import os
 import pickle
 import shutil
 import signal
+import stat
 import sys
 import tempfile
 import threading
@@ -468,15 +470,58 @@ def _check_same_run(folder: Path, old: dict, manifest: dict) -> None:
                           "choose another path or remove it")
 
 
+def _broken_link(path: Path) -> str | None:
+    """Why ``path`` is a symbolic link that leads nowhere (its target missing, or links that loop),
+    or None when it is not one.  Raises OutputError when the system cannot look the path up
+    (a name too long, a folder it may not read)."""
+    try:
+        if not stat.S_ISLNK(os.lstat(path).st_mode):
+            return None
+    except (FileNotFoundError, NotADirectoryError):
+        return None  # nothing there yet: the output will be made
+    except OSError as exc:
+        raise OutputError(f"cannot write {path}: {exc.strerror or exc}") from None
+    try:
+        os.stat(path)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return "a symbolic link that loops (it leads back to itself)"
+        return f"a symbolic link to {quote(os.readlink(path))}, which does not exist"
+    return None
+
+
+def follow_link(path) -> Path:
+    """Where the output ``path`` is written: ``path`` itself, or the target of the symbolic link
+    ``path`` when that exists (a dataset is renamed into place, which cannot be done through a
+    link, so it is made at the link's target; the link keeps pointing at it).  Raises
+    OutputError, before any work, when ``path`` is a link that leads nowhere or cannot be looked
+    up, so that nothing is played for an output that cannot be written and no ``.partial``
+    folder is left beside a broken link."""
+    path = Path(path)
+    why = _broken_link(path)
+    if why:
+        raise OutputError(f"cannot write {path}: it is {why}; remove the link or choose another path")
+    return Path(os.path.realpath(path)) if path.is_symlink() else path
+
+
 def _writable_folder(folder: Path, target: Path | None = None) -> None:
     """Create ``folder`` (and its parents) and check that a file can be written in it; OutputError
-    naming the file that stands where a folder is needed, or the system's reason (and ``target``,
-    the file the user asked for in that folder, if given)."""
-    for above in (folder, *folder.parents):
-        if above.exists():
-            if not above.is_dir():
-                raise OutputError(f"cannot write {folder}: {above} is a file, not a folder")
-            break
+    naming the file that stands where a folder is needed, a symbolic link that leads nowhere, or
+    the system's reason (and ``target``, the file the user asked for in that folder, if given)."""
+    try:
+        for above in (folder, *folder.parents):
+            why = _broken_link(above)
+            if why:
+                raise OutputError(f"cannot write {target or folder}: {above} is {why}; remove the link or choose "
+                                  "another path")
+            if above.exists():
+                if not above.is_dir():
+                    raise OutputError(f"cannot write {folder}: {above} is a file, not a folder")
+                break
+    except OSError as exc:
+        if isinstance(exc, OutputError):
+            raise
+        raise OutputError(f"cannot write {target or folder}: {exc.strerror or exc}") from None
     try:
         folder.mkdir(parents=True, exist_ok=True)
         probe = folder / f".write-test-{os.getpid()}"  # two runs may probe the same folder at once
@@ -561,7 +606,7 @@ def prepare_dataset(path, manifest: dict) -> tuple[Path, set[int]] | None:
         elif any(path.iterdir()):
             raise OutputError(f"{path} exists and is not a cardsim dataset; choose another path or remove it")
     folder = staging(path)
-    _writable_folder(folder)
+    _writable_folder(folder, path)
     mpath = folder / MANIFEST
     if mpath.exists():
         _check_same_run(path, _read_manifest(mpath, folder), manifest)
@@ -662,10 +707,12 @@ def simulate_to_dataset(path, run: Run, n_jobs=-1, progress=False, transform=Non
     ``transform(typed frame of the chunk)`` if given, e.g. an analysis' partial aggregates.  The
     run is staged in ``<path>.partial`` and renamed to ``path`` when complete, so
     ``pandas.read_parquet(path)`` reads either every deal or nothing.  On a dask cluster
-    (``client``) ``path`` must be reachable from every worker.  Raises OutputError (unwritable
-    path, too little disk space, a different run at ``path``).
+    (``client``) ``path`` must be reachable from every worker.  A symbolic link at ``path`` is
+    followed (the dataset is made at its target).  Raises OutputError, before any deal is
+    played (unwritable path, a link that leads nowhere, too little disk space, a different run at
+    ``path``).
     """
-    path = Path(path)
+    path = follow_link(path)
     manifest = run.manifest()
     if transform is not None:
         manifest["transform"] = transform_id(transform)
@@ -720,7 +767,9 @@ class ChunkStore:
     """
 
     def __init__(self, path, manifest: dict):
-        self.path = Path(path).resolve()  # workers elsewhere (dask) need no working directory
+        # Absolute: workers elsewhere (dask) need no working directory.  realpath, unlike resolve(),
+        # does not raise on links that loop; follow_link refuses those with a one-line error.
+        self.path = Path(os.path.realpath(follow_link(path)))
         if self.path.exists() and not (self.path / MANIFEST).exists() and any(self.path.iterdir()):
             raise OutputError(f"{self.path} exists and holds no cardsim run; choose another path or remove it")
         _writable_folder(self.path)
@@ -823,10 +872,11 @@ def check_disk_space_for_store(folder: Path, need: int = 1 << 20) -> None:
 
 # ------------------------------------------------------------------------------- matches
 def check_output_file(path) -> Path:
-    """An output file that can be written: its folder is created if missing (as for a dataset's
-    ``-o``) and must accept files (checked by creating and removing a probe).  Raises OutputError
-    before any work is done."""
-    path = Path(path)
+    """An output file that can be written, returned as the path to write (a symbolic link's
+    target, :func:`follow_link`): its folder is created if missing (as for a dataset's ``-o``)
+    and must accept files (checked by creating and removing a probe).  Raises OutputError before
+    any work is done."""
+    path = follow_link(path)
     if path.is_dir():
         raise OutputError(f"{path} is a directory")
     _writable_folder(path.parent, path)

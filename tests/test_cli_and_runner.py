@@ -393,6 +393,51 @@ def test_evaluate_warns_before_dealing_a_rare_class_for_long(monkeypatch, capsys
     assert code == 0 and "warning" not in err  # no conditions: nothing to estimate
 
 
+# ------------------------------------------------------------ outputs that are broken symbolic links
+def _broken_links(tmp_path):
+    (tmp_path / "dangling").symlink_to(tmp_path / "nowhere" / "x")
+    (tmp_path / "loop_a").symlink_to(tmp_path / "loop_b")
+    (tmp_path / "loop_b").symlink_to(tmp_path / "loop_a")
+    (tmp_path / "gone_dir").symlink_to(tmp_path / "no_such_folder")
+
+
+@pytest.mark.parametrize("output,why", [
+    ("dangling", "it is a symbolic link to"), ("loop_a", "it is a symbolic link that loops"),
+    ("gone_dir/d.parquet", "gone_dir is a symbolic link to")])
+@pytest.mark.parametrize("argv", [
+    ["simulate", "vint", "-n", "1000", "-o", "{}"],
+    ["simulate", "vint", "--matches", "2", "-o", "{}"],
+    ["simulate", "vint", "-n", "10", "--records", "{}"],
+    ["simulate", "vint", "-n", "10", "-o", "{}.ok", "--records", "{}"],
+    ["evaluate", "vint", "--option", "P", "-n", "10", "--records", "{}"],
+])
+def test_an_output_through_a_broken_link_is_refused_before_anything_is_played(tmp_path, capsys, monkeypatch,
+                                                                              argv, output, why):
+    _broken_links(tmp_path)
+    monkeypatch.setenv("CARDSIM_RUNS", str(tmp_path / "runs"))
+    monkeypatch.setattr("cardsim.runner.run_tasks", lambda *a, **k: pytest.fail("played deals"))
+    before = sorted(p.name for p in tmp_path.iterdir())
+    code, _, err = run_cli(capsys, *[a.format(tmp_path / output) for a in argv])
+    assert code == 2 and len(err.strip().splitlines()) == 1
+    assert why in one_line_error(err) and "remove the link or choose another path" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == before  # no .partial folder, no file, no runs folder
+
+
+def test_outputs_through_a_link_to_an_existing_folder_or_file_land_at_its_target(tmp_path, capsys):
+    (tmp_path / "real").mkdir()
+    (tmp_path / "data").symlink_to(tmp_path / "real")
+    (tmp_path / "r.jsonl").write_text("")
+    (tmp_path / "records").symlink_to(tmp_path / "r.jsonl")
+    code, _, err = run_cli(capsys, "simulate", "vint", "-n", "40", "--seed", "3", "--jobs", "1",
+                           "-o", str(tmp_path / "data"), "--records", str(tmp_path / "records"))
+    assert code == 0, err
+    assert (tmp_path / "data").is_symlink() and (tmp_path / "real" / "_manifest.json").exists()
+    assert not list(tmp_path.glob("*.partial"))
+    pd.testing.assert_frame_equal(cardsim.read_dataset(tmp_path / "data"),
+                                  cardsim.simulate("vint", 40, seed=3, n_jobs=1))
+    assert (tmp_path / "records").is_symlink() and len((tmp_path / "r.jsonl").read_text().splitlines()) == 40
+
+
 # ------------------------------------------------------------ a huge value in an error message
 def test_quote_shortens_and_says_how_long():
     from cardsim.text import clip, quote
