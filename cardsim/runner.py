@@ -43,7 +43,7 @@ from cardsim.games import get_game
 from cardsim.games.base import OptionError, Setup
 from cardsim.rng import check_seed
 from cardsim.strategies.registry import StrategyError
-from cardsim.text import quote
+from cardsim.text import clip, quote
 
 DEFAULT_CHUNK = 100_000
 MAX_DEALS = 10**12
@@ -161,11 +161,65 @@ def using(client=None):
         yield
 
 
+CONNECT_TIMEOUT = 10.0
+"""Seconds ``--scheduler ADDRESS`` waits for a dask scheduler to answer, unless
+``$CARDSIM_CONNECT_TIMEOUT`` says otherwise."""
+
+
+def connect_timeout() -> float:
+    """Seconds to wait for a dask scheduler: ``$CARDSIM_CONNECT_TIMEOUT`` (a number above 0), else
+    :data:`CONNECT_TIMEOUT`.  Raises OptionError for a value that is not such a number."""
+    text = os.environ.get("CARDSIM_CONNECT_TIMEOUT", "").strip()
+    if not text:
+        return CONNECT_TIMEOUT
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = float("nan")
+    if not 0 < seconds < float("inf"):
+        raise OptionError(f"CARDSIM_CONNECT_TIMEOUT must be a number of seconds above 0, got {quote(text)}")
+    return seconds
+
+
+def check_scheduler(address: str, timeout: float) -> None:
+    """Raise OptionError unless a dask scheduler answers at ``address`` within ``timeout`` seconds.
+
+    ``distributed.Client(address, timeout=...)`` bounds the connection but not the handshake
+    that follows it (dask/distributed#7698 took the handshake out of the timeout on purpose):
+    a server that accepts and then says nothing holds the client forever, and one that answers
+    something else makes it read a frame length out of that answer (a failed allocation of
+    exabytes).  So one comm is opened first with distributed's own ``connect``, handshake
+    included, under one deadline, in a thread of its own (the caller may run an event loop).
+    """
+    import asyncio
+    import concurrent.futures
+
+    from distributed.comm import connect
+
+    async def probe():
+        comm = await asyncio.wait_for(connect(address, timeout=timeout), timeout)
+        await comm.close()
+
+    pool = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="cardsim-scheduler-probe")
+    try:
+        pool.submit(asyncio.run, probe()).result()
+    except (asyncio.TimeoutError, TimeoutError):
+        raise OptionError(f"no dask scheduler answered at {quote(address, 60)} within {timeout:g} s (nothing listens "
+                          "there, or something that is not a dask scheduler; $CARDSIM_CONNECT_TIMEOUT sets the "
+                          "wait)") from None
+    except (Exception, MemoryError) as exc:  # refused, unreachable, an unparsable address, a non-dask answer
+        reason = clip(" ".join(str(exc).split()) or type(exc).__name__, 100)
+        raise OptionError(f"cannot reach a dask scheduler at {quote(address, 60)}: {reason}") from None
+    finally:
+        pool.shutdown(wait=False)
+
+
 @contextlib.contextmanager
 def cluster(address: str | None):
     """``--scheduler``: None (local joblib workers), ``"local"`` (a dask LocalCluster with one
     single-threaded worker process per core) or a scheduler address (``tcp://host:8786``).
-    Inside, every chunked run of cardsim goes to that cluster."""
+    Inside, every chunked run of cardsim goes to that cluster.  An address where no dask
+    scheduler answers within :func:`connect_timeout` seconds raises OptionError (one line)."""
     if address is None:
         yield None
         return
@@ -179,10 +233,13 @@ def cluster(address: str | None):
                                                      processes=True, dashboard_address=None))
             client = stack.enter_context(Client(local))
         else:
+            timeout = connect_timeout()
+            check_scheduler(address, timeout)
             try:
-                client = stack.enter_context(Client(address, timeout="10s"))
+                client = stack.enter_context(Client(address, timeout=timeout))
             except (OSError, TimeoutError, ValueError) as exc:
-                raise OptionError(f"cannot reach the dask scheduler {address}: {exc}") from None
+                raise OptionError(f"cannot reach a dask scheduler at {quote(address, 60)}: "
+                                  f"{clip(' '.join(str(exc).split()), 100)}") from None
         from joblib import parallel_config
 
         stack.enter_context(parallel_config(backend="dask", client=client))

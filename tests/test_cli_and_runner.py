@@ -1,6 +1,11 @@
 """The command line and the runner: exit codes, one-line errors, datasets that resume."""
+import contextlib
 import json
 import shutil
+import socket
+import struct
+import threading
+import time
 
 import numpy as np
 import pandas as pd
@@ -438,6 +443,80 @@ def test_outputs_through_a_link_to_an_existing_folder_or_file_land_at_its_target
     assert (tmp_path / "records").is_symlink() and len((tmp_path / "r.jsonl").read_text().splitlines()) == 40
 
 
+# ------------------------------------------------------------ --scheduler at something that is no scheduler
+@contextlib.contextmanager
+def _listener(answer):
+    """A TCP server on 127.0.0.1 that accepts every connection, sends ``answer`` (bytes, possibly
+    empty) and then says nothing; yields its address."""
+    server = socket.create_server(("127.0.0.1", 0))
+    server.settimeout(0.1)
+    stop, conns = threading.Event(), []
+
+    def serve():
+        while not stop.is_set():
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                continue
+            conns.append(conn)
+            if answer:
+                conn.sendall(answer)
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        yield f"tcp://127.0.0.1:{server.getsockname()[1]}"
+    finally:
+        stop.set()
+        thread.join(5)
+        for conn in conns:
+            conn.close()
+        server.close()
+
+
+def _closed_port():
+    with socket.create_server(("127.0.0.1", 0)) as s:
+        return f"tcp://127.0.0.1:{s.getsockname()[1]}"
+
+
+@pytest.mark.parametrize("answer", [
+    b"",                                                 # accepts and says nothing: the handshake never comes
+    b"HTTP/1.1 400 Bad Request\r\n\r\n" + b"\xff" * 4096,  # garbage: a frame length of exabytes
+    struct.pack("<Q", 1 << 30),                          # a plausible 1 GiB frame that never arrives
+    None,                                                # nothing listens (connection refused)
+])
+def test_a_scheduler_address_where_no_dask_scheduler_answers_is_one_line_in_bounded_time(capsys, monkeypatch,
+                                                                                         answer):
+    monkeypatch.setenv("CARDSIM_CONNECT_TIMEOUT", "1")
+    with contextlib.ExitStack() as stack:
+        address = _closed_port() if answer is None else stack.enter_context(_listener(answer))
+        start = time.monotonic()
+        code, _, err = run_cli(capsys, "simulate", "vint", "-n", "10", "--scheduler", address)
+        elapsed = time.monotonic() - start
+    assert code == 2 and len(err.strip().splitlines()) == 1, err
+    assert "dask scheduler" in one_line_error(err) and f" at '{address}'" in err
+    assert elapsed < 8
+
+
+def test_a_real_scheduler_passes_the_check_and_the_timeout_is_configurable(monkeypatch):
+    from distributed import LocalCluster
+
+    from cardsim.runner import CONNECT_TIMEOUT, cluster, connect_timeout
+
+    assert connect_timeout() == CONNECT_TIMEOUT == 10
+    monkeypatch.setenv("CARDSIM_CONNECT_TIMEOUT", "2.5")
+    assert connect_timeout() == 2.5
+    for bad in ("0", "-1", "soon", "inf"):
+        monkeypatch.setenv("CARDSIM_CONNECT_TIMEOUT", bad)
+        with pytest.raises(cardsim.OptionError, match="CARDSIM_CONNECT_TIMEOUT must be a number of seconds above 0"):
+            connect_timeout()
+    monkeypatch.setenv("CARDSIM_CONNECT_TIMEOUT", "5")
+    with LocalCluster(n_workers=0, processes=False, protocol="tcp", host="127.0.0.1", scheduler_port=0,
+                      dashboard_address="127.0.0.1:0") as local:
+        with cluster(local.scheduler_address) as client:
+            assert client.scheduler.address == local.scheduler_address
+
+
 # ------------------------------------------------------------ a huge value in an error message
 def test_quote_shortens_and_says_how_long():
     from cardsim.text import clip, quote
@@ -479,6 +558,7 @@ HUGE = "X" * 10_000_000
     ["simulate", "500", "-n", "10", "--rule", "scoring=" + HUGE],
     ["simulate", "vint", "-n", "1" * 1_000_000],
     ["simulate", "vint", "-n", "10", HUGE],
+    ["simulate", "vint", "-n", "10", "--scheduler", HUGE],
     ["quality", "vint", "-n", "1", "--by", HUGE],
 ])
 def test_a_huge_value_gives_a_short_error_line(capsys, argv):
