@@ -583,3 +583,32 @@ def test_replay_of_a_record_with_a_huge_value_gives_a_short_line(tmp_path, capsy
     assert code == 1 and len(lines) == 3 and "2 of 2 records rejected" in lines[2]
     assert lines[0].startswith(f"{path}: line 1: hands[{seat}]: ") and lines[1].startswith(f"{path}: line 2: game: ")
     assert all(len(line) < 300 + len(str(path)) and "characters)" in line for line in lines[:2])
+
+
+# ------------------------------------------------------------ replay: docs/RECORDS.md Strictness
+def test_replay_enforces_the_strictness_cases_line_by_line(tmp_path, capsys):
+    g501 = json.loads(json.dumps(cardsim.records("501", [0], seed=4, seats=3)[0]))
+    g500 = json.loads(json.dumps(cardsim.records("500", [0], seed=4)[0]))
+    vint = json.loads(json.dumps(cardsim.records("vint", [0], seed=4)[0]))
+    lines = [
+        dict(g501, discard=["9S"] * 6),         # 2: Five Hundred's field in a 501 record
+        dict(g500, contract={"abandon": True}),  # 3: 501's field in a Five Hundred record
+        dict(vint, talon=[]),                    # 4: a talon in Vint
+        dict(vint, comment="x"),                 # 5: an unknown key
+        dict(vint, source=None),                 # 6: null source means absent: valid
+    ]
+    path = tmp_path / "r.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in [g501] + lines) + "\n")
+    code, out, err = run_cli(capsys, "replay", str(path))
+    assert code == 1
+    assert [json.loads(x) for x in out.splitlines()] == [g501["result"], vint["result"]]
+    assert err.splitlines() == [
+        f"{path}: line 2: discard: a field of Five Hundred records, which 501 records do not have "
+        "(docs/RECORDS.md Strictness)",
+        f"{path}: line 3: contract: a field of 501 records, which Five Hundred records do not have "
+        "(docs/RECORDS.md Strictness)",
+        f"{path}: line 4: talon: a field of 501 and Five Hundred records, which Vint records do not have "
+        "(docs/RECORDS.md Strictness)",
+        f"{path}: line 5: unknown field 'comment': annotations from other programs belong in source "
+        "(docs/RECORDS.md Strictness)",
+        "4 of 6 records rejected"]

@@ -13,6 +13,7 @@ match state, §3.6), :func:`parse_hands` (the deal, §3.2), :func:`run_auction` 
 from __future__ import annotations
 
 from cardsim.games.base import RecordError
+from cardsim.games.fields import check_fields
 from cardsim.games.source import check_source
 from cardsim.text import quote
 
@@ -173,6 +174,7 @@ def check_record(record):
         raise RecordError("a record must be a JSON object")
     if record.get("game") != "500":
         raise RecordError(f"game must be '500', got {quote(record.get('game'))}", "game")
+    check_fields(record, "500")
     seats = record.get("seats", 4)
     if not is_int(seats) or seats != 4:
         raise RecordError(f"Five Hundred has 4 seats, got {quote(seats)}", "seats", None, R31)
@@ -342,7 +344,7 @@ def thrown_in(record, play, before):
     """The ``result`` of a deal all four passed (docs/RULES.md §3.3): nothing played, nothing scored."""
     if play:
         raise RecordError("cards played after an all-pass auction (thrown in)", "play", 0, R33)
-    if record.get("discard") not in (None, []):
+    if "discard" in record:  # even [] or null: such a record has no discard (docs/RECORDS.md), as 501's no contract
         raise RecordError("discard after an all-pass auction (thrown in)", "discard", None, R33)
     return {"game": "500", "declarer": None, "contract": None, "value": 0, "tricks": [0, 0], "made": None,
             "delta": [0, 0], "game_over": False, "winner": None, "after": {"scores": list(before)}}

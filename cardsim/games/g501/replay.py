@@ -7,6 +7,7 @@ pairs, every rule of docs/RULES.md §1 is re-implemented here from the text.  ``
 from __future__ import annotations
 
 from cardsim.games.base import RecordError
+from cardsim.games.fields import check_fields
 from cardsim.games.source import check_source
 from cardsim.text import quote
 
@@ -84,6 +85,7 @@ def _check_header(record):
         raise RecordError(f"a record must be a JSON object, got {type(record).__name__}")
     if record.get("game") != "501":
         raise RecordError(f"game must be \"501\", got {quote(record.get('game'))}", "game")
+    check_fields(record, "501")
     seats = record.get("seats")
     if not _is_int(seats) or seats not in (3, 4):
         raise RecordError(f"501 is played with 3 or 4 seats, got {quote(seats)}", "seats", None, "docs/RULES.md §1.1")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from cardsim.cards import CardError, SUITS, parse_card
 from cardsim.games.base import RecordError
+from cardsim.games.fields import check_fields
 from cardsim.games.source import check_source
 from cardsim.text import quote
 
@@ -74,9 +75,11 @@ def parse_before(record):
     before = record.get("before")
     if before is None:
         return [0, 0], [0, 0]
-    if not isinstance(before, dict) or set(before) - {"below", "games"}:
-        raise RecordError('before must be {"below": [b0, b1], "games": [g0, g1]}', "before", None, "docs/RECORDS.md")
-    below = before.get("below", [0, 0])
+    if not isinstance(before, dict) or set(before) - {"below", "games"} or "below" not in before:
+        # games may be left out (no game won yet); below may not (docs/RECORDS.md Strictness)
+        raise RecordError('before must be {"below": [b0, b1], "games": [g0, g1]} (games may be left out)', "before",
+                          None, "docs/RECORDS.md")
+    below = before["below"]
     games = before.get("games", [0, 0])
     for name, pair in (("below", below), ("games", games)):
         if not isinstance(pair, list) or len(pair) != 2:
@@ -244,6 +247,7 @@ def replay(record) -> dict:
         raise RecordError("a record must be a JSON object")
     if record.get("game") != "vint":
         raise RecordError(f"not a Vint record: game {quote(record.get('game'))}", "game")
+    check_fields(record, "vint")
     seats = record.get("seats", 4)
     if type(seats) is not int or seats != 4:
         raise RecordError(f"Vint is played by 4 seats, not {quote(seats)}", "seats", None, "docs/RULES.md §2.1")
@@ -253,8 +257,6 @@ def replay(record) -> dict:
     rules = record.get("rules")
     if rules not in (None, {}):
         raise RecordError(f"Vint has no rule options, got {quote(rules)}", "rules")
-    if "talon" in record:
-        raise RecordError("Vint has no talon", "talon")
     check_source(record)
     below, games = parse_before(record)
     hands = parse_hands(record)
