@@ -28,6 +28,7 @@ from cardsim.runner import play_matches as _play_matches
 from cardsim.runner import simulate
 from cardsim.compare import compare
 from cardsim.frames import decode_hands, hand_str, read_dataset, with_hands
+from cardsim.text import quote
 
 
 def play_match(game, n_matches, seed=0, strategies=None, seats=None, rules=None, n_jobs=-1, chunk_size=10_000,
@@ -64,7 +65,7 @@ def records(game, deal_ids, seed=0, strategies=None, seats=None, rules=None) -> 
     ids = as_list(deal_ids, "deal_ids (deal numbers)")
     for i in ids:
         if isinstance(i, bool) or not isinstance(i, (int, np.integer)) or not 0 <= i < MAX_DEALS:
-            raise OptionError(f"deal numbers must be whole numbers from 0 to {MAX_DEALS - 1:,}, got {i!r}")
+            raise OptionError(f"deal numbers must be whole numbers from 0 to {MAX_DEALS - 1:,}, got {quote(i)}")
     run = make_run(game, max(1, len(ids)), seed, strategies, seats, rules)
     return spec.make_records(run.seed, ids, run.setup)
 
@@ -77,7 +78,7 @@ def match_records(game, match, seed=0, strategies=None, seats=None, rules=None, 
     if spec.match_records is None:
         raise OptionError(f"{spec.name} has no match records yet (501 has)")
     if isinstance(match, bool) or not isinstance(match, (int, np.integer)) or not 0 <= match < MAX_DEALS:
-        raise OptionError(f"match numbers are whole numbers from 0 to {MAX_DEALS - 1:,}, got {match!r}")
+        raise OptionError(f"match numbers are whole numbers from 0 to {MAX_DEALS - 1:,}, got {quote(match)}")
     run = make_run(game, 1, seed, strategies, seats, rules)
     return spec.match_records(run.seed, int(match), run.setup, before=before, dealer=dealer)
 
@@ -90,7 +91,7 @@ def replay(record: dict) -> dict:
         raise RecordError("a record must be a JSON object")
     game = record.get("game")
     if game not in GAME_NAMES:
-        raise RecordError(f"unknown game {game!r} (known: {', '.join(GAME_NAMES)})", "game")
+        raise RecordError(f"unknown game {quote(game)} (known: {', '.join(GAME_NAMES)})", "game")
     return get_game(game).replay(record)
 
 

@@ -18,6 +18,7 @@ import numpy as np
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
 from cardsim._jit import jit
+from cardsim.text import quote
 
 SUITS = "SCDH"
 """Suit letters by suit index."""
@@ -116,13 +117,13 @@ def parse_card(token: str, ranks: str) -> int:
     Raises :class:`CardError` for anything that is not a card of a game with ``ranks``.
     """
     if not isinstance(token, str):
-        raise CardError(f"card must be a string, got {token!r}")
+        raise CardError(f"card must be a string, got {quote(token)}")
     # ASCII first: str.upper() maps some other letters onto ASCII ones ('ſ' -> 'S').
     t = token.upper() if token.isascii() else ""
     if t.startswith("10") and "T" in ranks:
         t = "T" + t[2:]
     if len(t) != 2 or ranks.find(t[0]) < 0 or SUITS.find(t[1]) < 0:
-        raise CardError(f"unknown card {token!r}")
+        raise CardError(f"unknown card {quote(token)}")
     return SUITS.index(t[1]) * LANE + ranks.index(t[0])
 
 

@@ -14,10 +14,11 @@ from pathlib import Path
 
 from cardsim.games import GAME_NAMES, get_game
 from cardsim.games.base import OptionError, RecordError
-from cardsim.runner import (DEFAULT_CHUNK, MAX_DEALS, OutputError, check_output_file, cluster, make_run,
-                            play_matches, simulate_to_dataset)
+from cardsim.runner import (DEFAULT_CHUNK, MAX_DEALS, OutputError, check_output_file, cluster, follow_link,
+                            make_run, play_matches, simulate_to_dataset)
 from cardsim.deal import ConditionError
 from cardsim.strategies.registry import StrategyError
+from cardsim.text import clip, quote
 
 USAGE_ERRORS = (OptionError, StrategyError, OutputError, ConditionError)
 IN_MEMORY_LIMIT = 20_000_000
@@ -34,13 +35,14 @@ def _whole(text: str, low: int, high: int) -> int:
     try:
         value = Decimal(text.strip())
     except InvalidOperation:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        raise argparse.ArgumentTypeError(f"{quote(text)} is not a whole number") from None
     if not value.is_finite() or value != value.to_integral_value():
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number")
-    value = int(value)
+        raise argparse.ArgumentTypeError(f"{quote(text)} is not a whole number")
+    # Compared before int(): 1e999999999 is a whole number whose digits would not fit in memory.
     if not low <= value <= high:
-        raise argparse.ArgumentTypeError(f"must be a whole number from {low} to {high:,}, got {value}")
-    return value
+        shown = text.strip() if len(text.strip()) <= 40 else quote(text.strip(), 40)  # bare: a number
+        raise argparse.ArgumentTypeError(f"must be a whole number from {low} to {high:,}, got {shown}")
+    return int(value)
 
 
 def _positive(text: str) -> int:
@@ -63,7 +65,7 @@ def _path(text: str) -> str:
 
 def _game(text: str) -> str:
     if text.lower() not in GAME_NAMES:
-        raise argparse.ArgumentTypeError(f"unknown game {text!r} (choose from {', '.join(GAME_NAMES)})")
+        raise argparse.ArgumentTypeError(f"unknown game {quote(text)} (choose from {', '.join(GAME_NAMES)})")
     return text.lower()
 
 
@@ -81,7 +83,7 @@ def _strategies(items):
         elif len(items) == 1:
             return item
         else:
-            raise UsageError(f"--strategy {item!r}: write SEAT=NAME[:param=value,...] when giving several")
+            raise UsageError(f"--strategy {quote(item)}: write SEAT=NAME[:param=value,...] when giving several")
     return out
 
 
@@ -129,7 +131,9 @@ class _Parser(argparse.ArgumentParser):
         self.register("action", "store", _StoreOnce)
 
     def error(self, message):
-        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+        # argparse puts the bad value into its own messages whole (an invalid choice, unrecognized
+        # arguments): cut them, since a value can be megabytes.
+        self.exit(2, f"{self.prog}: error: {clip(message, 200)} (see {self.prog} --help)\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -272,7 +276,7 @@ def _ints(text, what):
     try:
         return [int(x) for x in text.split(",")]
     except ValueError:
-        raise UsageError(f"{what} must be whole numbers separated by commas, got {text!r}") from None
+        raise UsageError(f"{what} must be whole numbers separated by commas, got {quote(text)}") from None
 
 
 def cmd_evaluate(args) -> int:
@@ -366,6 +370,8 @@ def cmd_simulate(args) -> int:
     if not args.output and args.deals > _in_memory_cap(args.game):
         raise UsageError(f"without -o the rows are held in memory: at most {_in_memory_cap(args.game):,} deals here "
                          "(write larger runs to a dataset with -o PATH)")
+    if args.output:
+        follow_link(args.output)  # a broken link is refused before a cluster is reached
     if args.records:
         # Checked now, made and written once the run is accepted and done: a refused run (a
         # different run at -o) leaves no records file behind, and an interruption during the
@@ -431,8 +437,8 @@ def _simulate_matches(args, strategies) -> int:
     run = make_run(args.game, args.matches, args.seed, strategies, args.seats, args.rule, what="the number of matches")
     out = deals_path = None
     if args.output:
-        out = Path(args.output)
-        deals_path = out.with_name(out.stem + "-deals" + (out.suffix or ".parquet"))
+        out = follow_link(args.output)
+        deals_path = follow_link(out.with_name(out.stem + "-deals" + (out.suffix or ".parquet")))
         store = staging(out)
         if out.exists() and deals_path.exists() and not store.exists() and _same_match_run(out, run):
             print(f"{args.matches} matches already written to {out} and {deals_path}")
@@ -514,7 +520,7 @@ def cmd_replay(args) -> int:
             result = _replay(record)
         except RecordError as exc:
             rejected += 1
-            print(f"{args.file}: line {number}: {exc.describe()}", file=sys.stderr)
+            print(f"{args.file}: line {number}: {clip(exc.describe())}", file=sys.stderr)
             continue
         print(json.dumps(result, separators=(",", ":")))
     if seen == 0:
@@ -685,10 +691,10 @@ def main(argv=None) -> int:
     try:
         return COMMANDS[args.command](args)
     except RecordError as exc:
-        print(f"cardsim: rejected: {exc.describe()}", file=sys.stderr)
+        print(f"cardsim: rejected: {clip(exc.describe())}", file=sys.stderr)
         return 1
     except (UsageError, *USAGE_ERRORS) as exc:
-        print(f"cardsim: error: {exc}", file=sys.stderr)
+        print(f"cardsim: error: {clip(str(exc))}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         # The reader of our output went away (e.g. `| head`): not an error of ours.

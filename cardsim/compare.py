@@ -16,6 +16,7 @@ from cardsim.games import get_game
 from cardsim.games.base import OptionError
 from cardsim.runner import DEFAULT_CHUNK, ChunkStore, make_run, rows_frame, run_chunks, transform_id, using
 from cardsim.stats import mean_interval
+from cardsim.text import quote
 
 
 def _as_frame(values, n_rows: int) -> pd.DataFrame:
@@ -79,7 +80,7 @@ def compare(game, n_deals, baseline, variants: dict, measure: Callable[[pd.DataF
     if "baseline" in variants:
         raise OptionError("'baseline' names the baseline; give the variant another name")
     if not 0 < level < 1:
-        raise OptionError(f"level must be between 0 and 1 (e.g. 0.95), got {level!r}")
+        raise OptionError(f"level must be between 0 and 1 (e.g. 0.95), got {quote(level)}")
     if not callable(measure):
         raise OptionError("measure must be a function of the rows (a DataFrame)")
     names = ["baseline"] + list(variants)

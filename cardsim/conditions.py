@@ -63,6 +63,7 @@ from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, Unex
 
 from cardsim.cards import SUITS, cards_of, suit_letters
 from cardsim.deal import N_HOLDERS, TALON, ConditionError, DealLayout, FeatureSet
+from cardsim.text import quote
 
 _MODULES = {"vint": "cardsim.games.vint.features", "501": "cardsim.games.g501.features",
             "500": "cardsim.games.g500.features"}
@@ -74,7 +75,7 @@ HAND_SUITS = "SHDC"
 def game_name(game) -> str:
     key = str(game).strip().lower()
     if key not in _MODULES:
-        raise ConditionError(f"unknown game {game!r} (known: {', '.join(_MODULES)})")
+        raise ConditionError(f"unknown game {quote(game)} (known: {', '.join(_MODULES)})")
     return key
 
 
@@ -89,7 +90,7 @@ def layout_of(game, seats: int | None = None) -> DealLayout:
     counts = SEAT_COUNTS[name]
     seats = counts[0] if seats is None else seats
     if seats not in counts:
-        raise ConditionError(f"{name} is played with {' or '.join(map(str, counts))} seats, not {seats!r}")
+        raise ConditionError(f"{name} is played with {' or '.join(map(str, counts))} seats, not {quote(seats)}")
     return importlib.import_module(_MODULES[name]).layout(seats)
 
 
@@ -181,7 +182,7 @@ def _flatten(items) -> list:
 
 def _parse(text, start: str, what: str):
     if not isinstance(text, str):
-        raise ConditionError(f"{what} must be a string, got {text!r}")
+        raise ConditionError(f"{what} must be a string, got {quote(text)}")
     letters = suit_letters(text)
     try:
         return _Tree().transform(_parser().parse(letters, start=start))
@@ -190,9 +191,9 @@ def _parse(text, start: str, what: str):
         if start == "classes":
             hint = ("; a clause is FEATURE OP VALUE (hcp>=12, H=4-5, aces=1; features: docs/conditions.md), "
                     "has CARDS or not CARDS")
-        raise ConditionError(f"bad {what} {text!r}: {_unexpected(exc, letters)}{hint}") from None
+        raise ConditionError(f"bad {what} {quote(text, 60)}: {_unexpected(exc, letters)}{hint}") from None
     except LarkError as exc:
-        raise ConditionError(f"bad {what} {text!r}: {str(exc).splitlines()[0]}") from None
+        raise ConditionError(f"bad {what} {quote(text)}: {str(exc).splitlines()[0]}") from None
 
 
 def _unexpected(exc: UnexpectedInput, text: str) -> str:
@@ -200,9 +201,9 @@ def _unexpected(exc: UnexpectedInput, text: str) -> str:
         return "it ends too early"
     column = getattr(exc, "column", None)
     if isinstance(exc, UnexpectedCharacters):
-        return f"unexpected {text[exc.pos_in_stream]!r} at column {column}"
+        return f"unexpected {quote(text[exc.pos_in_stream], 20)} at column {column}"
     if isinstance(exc, UnexpectedToken):
-        return f"unexpected {str(exc.token)!r} at column {column}"
+        return f"unexpected {quote(str(exc.token), 20)} at column {column}"
     return str(exc).splitlines()[0]
 
 
@@ -211,12 +212,12 @@ def _card(fs: FeatureSet, token) -> int:
     if isinstance(token, (int, np.integer)) and not isinstance(token, bool):
         card = int(token)
         if card not in set(int(c) for c in fs.base_deck):
-            raise ConditionError(f"{token!r} is not a {fs.game} card index")
+            raise ConditionError(f"{quote(token)} is not a {fs.game} card index")
         return card
     try:
         return fs.parse_card(suit_letters(token))
     except ValueError:
-        raise ConditionError(f"{token!r} is not a {fs.game} card") from None
+        raise ConditionError(f"{quote(token)} is not a {fs.game} card") from None
 
 
 def parse_hand(game, text) -> list[int]:
@@ -238,12 +239,12 @@ def parse_given(game, value) -> tuple[list[int], tuple[str, ...]]:
     if not isinstance(value, str):
         return cards_given(game, value), ()
     items = _parse(value, "hand", "hand")
-    cards = _distinct(fs, [_card(fs, t) for t in items if not isinstance(t, tuple)], repr(value))
+    cards = _distinct(fs, [_card(fs, t) for t in items if not isinstance(t, tuple)], quote(value))
     voids = tuple(dict.fromkeys(suit for _, suit in (t for t in items if isinstance(t, tuple))))
     for suit in voids:
         inside = [c for c in cards if _suit_cards(fs, suit) >> c & 1]
         if inside:
-            raise ConditionError(f"hand {value!r}: {suit}:- says it has no {suit}, yet it is given "
+            raise ConditionError(f"hand {quote(value)}: {suit}:- says it has no {suit}, yet it is given "
                                  f"{' '.join(fs.card_str(c) for c in inside)}")
     return cards, voids
 
@@ -273,12 +274,12 @@ def cards_given(game, value) -> list[int]:
     """Card indices of given cards: a hand string, or an iterable of card tokens or indices."""
     fs = features_of(game)
     if isinstance(value, str):
-        return _distinct(fs, [_card(fs, t) for t in _no_voids(_parse(value, "hand", "hand"), repr(value))],
-                         repr(value))
+        return _distinct(fs, [_card(fs, t) for t in _no_voids(_parse(value, "hand", "hand"), quote(value))],
+                         quote(value))
     try:
         items = list(value)
     except TypeError:
-        raise ConditionError(f"cards must be a hand string or a list of cards, got {value!r}") from None
+        raise ConditionError(f"cards must be a hand string or a list of cards, got {quote(value)}") from None
     return _distinct(fs, [_card(fs, t) for t in items], "the cards given")
 
 
@@ -309,7 +310,7 @@ def _as_range(value, label: str) -> Range:
         if lo is not None and hi is not None and lo > hi:
             raise ConditionError(f"{label}: the range {lo}-{hi} is empty (min > max)")
         return lo, hi
-    raise ConditionError(f"{label}: a range is a whole number or (min, max) with None for no limit, got {value!r}")
+    raise ConditionError(f"{label}: a range is a whole number or (min, max) with None for no limit, got {quote(value)}")
 
 
 def _intersect(a: Range, b: Range, label: str) -> Range:
@@ -359,7 +360,7 @@ class HandClass:
         for label, table in (("", self.lengths), ("bowers_", self.bowers), ("trumps_", self.trumps),
                              ("", self.features)):
             if not isinstance(table, dict):
-                raise ConditionError(f"HandClass: lengths, bowers, trumps and features are dicts, got {table!r}")
+                raise ConditionError(f"HandClass: lengths, bowers, trumps and features are dicts, got {quote(table)}")
             out += [(f"{label}{key}", value) for key, value in table.items() if value is not None]
         return out
 
@@ -371,7 +372,7 @@ class HandClass:
         for name, value in self.named_ranges():
             canon = fs.canonical(str(name))
             if canon is None:
-                raise ConditionError(f"unknown {fs.game} feature {name!r} (known: {', '.join(fs.features)})")
+                raise ConditionError(f"unknown {fs.game} feature {quote(name)} (known: {', '.join(fs.features)})")
             r = _as_range(value, name)
             ranges[canon] = _intersect(ranges[canon], r, canon) if canon in ranges else r
         return ranges, cards_given(game, self.required), cards_given(game, self.excluded)
@@ -399,10 +400,10 @@ def _class_of(game, clauses, label: str) -> HandClass:
             _, name, lo, hi, text = clause
             canon = fs.canonical(name)
             if canon is None:
-                raise ConditionError(f"{label}: unknown {fs.game} feature {name!r} in {text!r} "
+                raise ConditionError(f"{label}: unknown {fs.game} feature {quote(name, 30)} in {quote(text, 30)} "
                                      f"(known: {', '.join(fs.features)})")
             if lo is not None and hi is not None and lo > hi:
-                raise ConditionError(f"{label}: {text!r} is empty (min > max)")
+                raise ConditionError(f"{label}: {quote(text)} is empty (min > max)")
             ranges[canon] = _intersect(ranges[canon], (lo, hi), f"{label}: {canon}") if canon in ranges else (lo, hi)
         else:
             try:
@@ -424,9 +425,9 @@ def parse_classes(game, text, seat: int | None = None) -> dict[int, HandClass]:
     for scope_seat, clauses in _parse(text, "classes", "class"):
         who = seat if scope_seat is None else scope_seat
         if who is None:
-            raise ConditionError(f"class {text!r}: say which seat it is for ('seat N: ...')")
+            raise ConditionError(f"class {quote(text)}: say which seat it is for ('seat N: ...')")
         if who in out:
-            raise ConditionError(f"class {text!r}: seat {who} has two scopes; join them with commas")
+            raise ConditionError(f"class {quote(text)}: seat {who} has two scopes; join them with commas")
         out[who] = _class_of(game, clauses, f"seat {who}")
     return out
 
@@ -435,7 +436,7 @@ def parse_class(game, text) -> HandClass:
     """One hand class from comma-separated clauses (no ``seat N:`` scope)."""
     parsed = _parse(text, "classes", "class")
     if len(parsed) != 1 or parsed[0][0] is not None:
-        raise ConditionError(f"class {text!r}: one class without 'seat N:' scopes was expected")
+        raise ConditionError(f"class {quote(text)}: one class without 'seat N:' scopes was expected")
     return _class_of(game, parsed[0][1], "class")
 
 
@@ -488,7 +489,7 @@ def _holder_name(h: int) -> str:
 
 def _seat(value, seats: int, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= int(value) < seats:
-        raise ConditionError(f"{what}: seat {value!r} does not exist at a {seats}-seat table")
+        raise ConditionError(f"{what}: seat {quote(value)} does not exist at a {seats}-seat table")
     return int(value)
 
 
@@ -760,7 +761,7 @@ def compile(conditions: Conditions) -> Compiled:  # noqa: A001 - the module's ve
         if isinstance(value, str):
             value = parse_class(game, value)
         if not isinstance(value, HandClass):
-            raise ConditionError(f"class of seat {seat}: a HandClass or a class string, got {value!r}")
+            raise ConditionError(f"class of seat {seat}: a HandClass or a class string, got {quote(value)}")
         classes[seat] = value
     for holder, suits in voids.items():
         classes[holder] = _with_voids(fs, classes.get(holder, HandClass()), suits, holder)

@@ -38,6 +38,7 @@ import pandas as pd
 
 from cardsim.games import get_game
 from cardsim.games.base import OptionError
+from cardsim.text import quote
 
 DENOMINATIONS = ("S", "C", "D", "H", "NT")
 """Denomination / trump labels in the games' order (code = index): ♠ < ♣ < ♦ < ♥ < NT."""
@@ -265,26 +266,96 @@ def widen(df: pd.DataFrame) -> pd.DataFrame:
 
 
 # ------------------------------------------------------------------------------ datasets
+STAGING = ".partial"
+"""The suffix of an unfinished run's folder (``cardsim.runner.staging``)."""
+
+
 def _check_complete(path: Path, manifest: dict, n_rows: int) -> None:
     """A finished dataset holds every deal of its manifest; fewer rows mean a part file was lost
     (deleted, not copied), which must not pass for a smaller sample.  An unfinished
     ``PATH.partial`` directory, read on purpose, may hold fewer."""
     expected = manifest.get("n_deals")
-    if expected is not None and n_rows != expected and not path.name.endswith(".partial"):
+    if expected is not None and n_rows != expected and not path.name.endswith(STAGING):
         raise OptionError(f"{path} holds {n_rows:,} of the {expected:,} deals of its manifest: a part file is "
                           "missing; run the same simulate command again to rewrite it")
 
 
-def read_dataset(path, columns=None) -> pd.DataFrame:
+def resume_command(manifest: dict, output: Path) -> str | None:
+    """The ``cardsim simulate`` command that made (and resumes) the run of ``manifest`` into
+    ``output``, options at their defaults left out; None when no command makes it (an analysis'
+    aggregates, matches started from a given state, a manifest that names no known game)."""
+    import shlex
+
+    from cardsim.runner import DEFAULT_CHUNK
+
+    try:
+        spec = get_game(manifest["game"])
+        n, seed = int(manifest["n_deals"]), int(manifest.get("seed", 0))
+        specs, seats = list(manifest["strategies"]), int(manifest["seats"])
+        rules = dict(manifest.get("rules") or {})
+        chunk = int(manifest.get("chunk_size", DEFAULT_CHUNK))
+    except (KeyError, TypeError, ValueError, OptionError):
+        return None
+    matches = manifest.get("kind") == "matches"
+    if "transform" in manifest or "start" in manifest or (matches and chunk != 10_000):
+        return None
+    words = ["cardsim", "simulate", spec.name, "--matches" if matches else "-n", str(n)]
+    if seed:
+        words += ["--seed", str(seed)]
+    if seats != spec.default_seats:
+        words += ["--seats", str(seats)]
+    if len(set(specs)) == 1:
+        if specs[0] != spec.default_strategy:
+            words += ["--strategy", specs[0]]
+    else:
+        words += [w for s, one in enumerate(specs) if one != spec.default_strategy
+                  for w in ("--strategy", f"{s}={one}")]
+    defaults = json.loads(json.dumps({k: v for k, v in spec.parse_rules(None).items()}, default=str))
+    words += [w for k, v in rules.items() if defaults.get(k) != v for w in ("--rule", f"{k}={v}")]
+    if not matches and chunk != DEFAULT_CHUNK:
+        words += ["--chunk-size", str(chunk)]
+    return " ".join(shlex.quote(w) for w in words + ["-o", str(output)])
+
+
+def _how_to_finish(folder: Path) -> str:
+    """What an unfinished run's ``.partial`` folder holds and the command that finishes it."""
+    output = folder.with_name(folder.name[:-len(STAGING)])
+    try:
+        manifest = json.loads((folder / "_manifest.json").read_text())
+    except (OSError, ValueError):
+        manifest = None
+    manifest = manifest if isinstance(manifest, dict) else {}
+    command = resume_command(manifest, output)
+    done = len(list(folder.glob("part-*.parquet"))) + len(list(folder.glob("chunk-*.pkl")))
+    try:
+        of = f" of {-(-int(manifest['n_deals']) // int(manifest['chunk_size'])):,}"
+    except (KeyError, TypeError, ValueError, ZeroDivisionError):
+        of = ""
+    how = f"`{command}`" if command else "the command or call that started it"
+    return f"{done:,}{of} chunks written; run {how} again to finish it"
+
+
+def read_dataset(path, columns=None, partial: bool = False) -> pd.DataFrame:
     """The deals of a dataset written by ``cardsim simulate -o PATH`` (or ``runner.simulate_to_dataset``)
     as the same typed frame :func:`cardsim.simulate` returns (``df.attrs``: the run's manifest), or
     a plain parquet file written from a typed frame (``cardsim simulate --matches`` files) as it is.
     ``columns``: the columns to return (typed like the rest: the whole rows are read, since a
-    missing value depends on several stored columns).  Raises OptionError for a dataset of
-    aggregates (a transform's output), without a manifest naming its game, or finished but
-    missing a part file, or a file that is not parquet; KeyError for an unknown column,
-    FileNotFoundError when nothing is there."""
+    missing value depends on several stored columns).
+
+    An unfinished run (interrupted, or still running) lives in ``PATH.partial``: reading it, or
+    ``PATH`` while only ``PATH.partial`` exists, raises OptionError naming the command that
+    finishes it, unless ``partial=True`` asks for the deals of its finished chunks (fewer than
+    the run's, in chunk order; ``df.attrs`` lacks ``complete``).  Raises OptionError for a
+    dataset of aggregates (a transform's output), without a manifest naming its game, finished
+    but missing a part file, an unfinished match run (its chunks are not deal rows), or a file
+    that is not parquet; KeyError for an unknown column, FileNotFoundError when nothing is there."""
     path = Path(path)
+    staged = path.with_name(path.name + STAGING)
+    if not path.name.endswith(STAGING) and not path.exists() and staged.is_dir():
+        path = staged  # the run was not finished: its folder is all there is
+    if path.name.endswith(STAGING) and path.is_dir() and not partial:
+        raise OptionError(f"{path} is an unfinished run ({_how_to_finish(path)}), or read the deals of its "
+                          "finished chunks with read_dataset(path, partial=True)")
     if not path.exists():
         raise FileNotFoundError(f"{path}: no such dataset")
     if path.is_file():
@@ -301,6 +372,9 @@ def read_dataset(path, columns=None) -> pd.DataFrame:
         raise OptionError(f"{path} has no readable _manifest.json: not a cardsim dataset") from None
     if "transform" in manifest:
         raise OptionError(f"{path} holds aggregates ({manifest['transform']}), not deal rows")
+    if manifest.get("kind") == "matches":
+        raise OptionError(f"{path} holds the chunks of an unfinished match run, not deal rows "
+                          f"({_how_to_finish(path)})")
     parts = sorted(path.glob("part-*.parquet"))
     if not parts:
         raise OptionError(f"{path} holds no finished chunk yet")
@@ -356,10 +430,10 @@ def hand_str(game: str, bits) -> str:
     OptionError for an unknown game, ValueError for a negative or too large number or one that
     is not whole (a float such as ``1.5``)."""
     if isinstance(bits, (bool, np.bool_)) or not isinstance(bits, (int, np.integer)):
-        raise ValueError(f"a hand is a whole 64-bit set (int or uint64), got {bits!r}")
+        raise ValueError(f"a hand is a whole 64-bit set (int or uint64), got {quote(bits)}")
     value = int(bits)
     if not 0 <= value < 1 << 64:
-        raise ValueError(f"a hand is a 64-bit set (0 .. 2**64-1), got {bits!r}")
+        raise ValueError(f"a hand is a 64-bit set (0 .. 2**64-1), got {quote(bits)}")
     return str(decode_bits(game, np.array([value], dtype=np.uint64))[0])
 
 
@@ -385,7 +459,7 @@ def decode_hands(df: pd.DataFrame, seat, game=None) -> pd.Series:
     if cols is None:
         raise OptionError(f"{game} deal rows carry no hand bit sets; cardsim.records(game, deals, seed) has the hands")
     if seat not in cols:
-        raise OptionError(f"seat must be one of {', '.join(map(str, cols))}, got {seat!r}")
+        raise OptionError(f"seat must be one of {', '.join(map(str, cols))}, got {quote(seat)}")
     col = df[cols[seat]]
     missing = col.isna().to_numpy()
     bits = col.to_numpy(dtype=np.uint64, na_value=0)

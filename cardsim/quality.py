@@ -30,6 +30,7 @@ import pandas as pd
 
 from cardsim.games import get_game
 from cardsim.games.base import OptionError, as_list
+from cardsim.text import quote
 
 CHUNK = 50
 """Deals per task: small, since one DD solve of a 501 deal can take a second."""
@@ -58,7 +59,7 @@ def check_request(game, n, strategies) -> tuple[str, list[str]]:
     StrategyError (an unknown strategy or parameter), before any work."""
     spec = get_game(game)
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n <= 0:
-        raise OptionError(f"n must be a positive whole number of deals, got {n!r}")
+        raise OptionError(f"n must be a positive whole number of deals, got {quote(n)}")
     names = strategy_names(spec.name) if strategies is None else as_list(strategies, "strategies (specs)")
     if not names:
         raise OptionError("name at least one strategy")
@@ -204,7 +205,7 @@ def check_by(by) -> list[str]:
     by = as_list(by, "by (column names)")
     bad = [b for b in by if b not in BY]
     if bad:
-        raise OptionError(f"by takes {', '.join(BY)}, got {', '.join(bad)}")
+        raise OptionError(f"by takes {', '.join(BY)}, got {quote(', '.join(bad))}")
     repeated = sorted({b for b in by if by.count(b) > 1})
     if repeated:
         raise OptionError(f"by names each column once: {', '.join(repeated)} given more than once")

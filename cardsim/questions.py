@@ -30,6 +30,7 @@ from cardsim.games.forced import F_IMPLIED, F_NPREFIX, IMPLIED_CALLS
 from cardsim.games.source import source_of
 from cardsim.runner import ChunkStore, check_count, make_run, manifest_key, run_chunks, runs_dir, using
 from cardsim.stats import mean_interval, wilson
+from cardsim.text import quote
 
 COLUMNS = ["option", "n", "legal", "made", "made_lo", "made_hi", "score", "score_lo", "score_hi", "diff",
            "diff_lo", "diff_hi"]
@@ -84,7 +85,7 @@ def _conditions(game, seat, seats, hand, talon, where, dealer, conditions):
     if where is not None:
         if not isinstance(where, (str, dict)):
             raise OptionError(f"where must be a string of hand classes such as \"hcp=15-17, H>=5\" "
-                              f"(docs/conditions.md), got {type(where).__name__} {where!r:.60}")
+                              f"(docs/conditions.md), got {type(where).__name__} {quote(where)}")
         classes = parse_classes(game, where, seat) if isinstance(where, str) else dict(where)
     hands = {seat: hand} if hand is not None else {}
     if seat not in classes and not hands and (layout_of(game, seats).sizes[:, seat] == 0).any():
@@ -106,7 +107,7 @@ def question(game, seat=0, options=(), n=100_000, seed=0, hand=None, where=None,
         raise OptionError(f"{spec.name} has no forced options yet")
     run = make_run(spec.name, n, seed, strategies, seats, rules, chunk_size)
     if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < run.setup.seats:
-        raise OptionError(f"seat must be a whole number from 0 to {run.setup.seats - 1}, got {seat!r}")
+        raise OptionError(f"seat must be a whole number from 0 to {run.setup.seats - 1}, got {quote(seat)}")
     if isinstance(options, str):
         options = [options]
     options = as_list(options, "options")
@@ -125,7 +126,7 @@ def question(game, seat=0, options=(), n=100_000, seed=0, hand=None, where=None,
         options = spec.forcing.auto_options(auction, int(seat), run.setup, dealer)
     forced = [spec.forcing.parse_option(o, int(seat), run.setup, auction, dealer) for o in options]
     if not isinstance(calls_imply_hands, (bool, np.bool_)):
-        raise OptionError(f"calls_imply_hands must be True or False, got {calls_imply_hands!r:.40}")
+        raise OptionError(f"calls_imply_hands must be True or False, got {quote(calls_imply_hands)}")
     implied = bool(calls_imply_hands) and any(int(f[F_NPREFIX]) > 0 for f in forced)
     if implied:
         for f in forced:
@@ -134,11 +135,11 @@ def question(game, seat=0, options=(), n=100_000, seed=0, hand=None, where=None,
     for text, f in zip(options, forced):
         key = tuple(int(x) for x in f)
         if key in seen:
-            raise OptionError(f"options {seen[key]!r} and {text!r} are the same choice")
+            raise OptionError(f"options {quote(seen[key])} and {quote(text)} are the same choice")
         seen[key] = text
     state = spec.forcing.parse_before(before, run.setup)
     if outcome not in ("deal", "game"):
-        raise OptionError(f"outcome must be 'deal' or 'game', got {outcome!r}")
+        raise OptionError(f"outcome must be 'deal' or 'game', got {quote(outcome)}")
     if outcome == "game":
         if spec.forcing.game_state is None:
             raise OptionError(f"{spec.name} questions are about the deal (outcome='game' is for 501)")

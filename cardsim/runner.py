@@ -16,6 +16,7 @@ the same way.  Aggregating runs keep per-chunk partial sums only (property 6).
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import io
 import json
@@ -23,6 +24,7 @@ import os
 import pickle
 import shutil
 import signal
+import stat
 import sys
 import tempfile
 import threading
@@ -41,6 +43,7 @@ from cardsim.games import get_game
 from cardsim.games.base import OptionError, Setup
 from cardsim.rng import check_seed
 from cardsim.strategies.registry import StrategyError
+from cardsim.text import clip, quote
 
 DEFAULT_CHUNK = 100_000
 MAX_DEALS = 10**12
@@ -84,7 +87,7 @@ class Run:
 def check_count(n, what="n") -> int:
     """A whole number from 1 to MAX_DEALS; raises OptionError otherwise."""
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 0 < n <= MAX_DEALS:
-        raise OptionError(f"{what} must be a whole number from 1 to {MAX_DEALS:,}, got {n!r}")
+        raise OptionError(f"{what} must be a whole number from 1 to {MAX_DEALS:,}, got {quote(n)}")
     return int(n)
 
 
@@ -98,9 +101,9 @@ def make_run(game, n, seed=0, strategies=None, seats=None, rules=None, chunk_siz
         raise OptionError(f"{n:,} deals in chunks of {chunk_size:,} make more than {MAX_CHUNKS:,} chunks; "
                           "use a larger chunk size")
     if seats is not None and (isinstance(seats, bool) or not isinstance(seats, (int, np.integer))):
-        raise OptionError(f"seats must be a whole number, got {seats!r}")
+        raise OptionError(f"seats must be a whole number, got {quote(seats)}")
     if strategies is not None and not isinstance(strategies, (str, list, tuple, dict)):
-        raise StrategyError(f"strategies must be a spec, a list of specs or {{seat: spec}}, got {strategies!r}")
+        raise StrategyError(f"strategies must be a spec, a list of specs or {{seat: spec}}, got {quote(strategies)}")
     return Run(spec.setup(strategies, seats, rules), check_run_seed(seed), n, chunk_size)
 
 
@@ -116,7 +119,7 @@ def check_run_seed(seed) -> int:
 def check_jobs(n_jobs) -> int:
     """``n_jobs`` as given (a non-zero whole number, -1 = all cores); raises OptionError."""
     if isinstance(n_jobs, bool) or not isinstance(n_jobs, (int, np.integer)) or n_jobs == 0:
-        raise OptionError(f"n_jobs must be a non-zero whole number (-1 = all cores), got {n_jobs!r}")
+        raise OptionError(f"n_jobs must be a non-zero whole number (-1 = all cores), got {quote(n_jobs)}")
     return int(n_jobs)
 
 
@@ -158,11 +161,65 @@ def using(client=None):
         yield
 
 
+CONNECT_TIMEOUT = 10.0
+"""Seconds ``--scheduler ADDRESS`` waits for a dask scheduler to answer, unless
+``$CARDSIM_CONNECT_TIMEOUT`` says otherwise."""
+
+
+def connect_timeout() -> float:
+    """Seconds to wait for a dask scheduler: ``$CARDSIM_CONNECT_TIMEOUT`` (a number above 0), else
+    :data:`CONNECT_TIMEOUT`.  Raises OptionError for a value that is not such a number."""
+    text = os.environ.get("CARDSIM_CONNECT_TIMEOUT", "").strip()
+    if not text:
+        return CONNECT_TIMEOUT
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = float("nan")
+    if not 0 < seconds < float("inf"):
+        raise OptionError(f"CARDSIM_CONNECT_TIMEOUT must be a number of seconds above 0, got {quote(text)}")
+    return seconds
+
+
+def check_scheduler(address: str, timeout: float) -> None:
+    """Raise OptionError unless a dask scheduler answers at ``address`` within ``timeout`` seconds.
+
+    ``distributed.Client(address, timeout=...)`` bounds the connection but not the handshake
+    that follows it (dask/distributed#7698 took the handshake out of the timeout on purpose):
+    a server that accepts and then says nothing holds the client forever, and one that answers
+    something else makes it read a frame length out of that answer (a failed allocation of
+    exabytes).  So one comm is opened first with distributed's own ``connect``, handshake
+    included, under one deadline, in a thread of its own (the caller may run an event loop).
+    """
+    import asyncio
+    import concurrent.futures
+
+    from distributed.comm import connect
+
+    async def probe():
+        comm = await asyncio.wait_for(connect(address, timeout=timeout), timeout)
+        await comm.close()
+
+    pool = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="cardsim-scheduler-probe")
+    try:
+        pool.submit(asyncio.run, probe()).result()
+    except (asyncio.TimeoutError, TimeoutError):
+        raise OptionError(f"no dask scheduler answered at {quote(address, 60)} within {timeout:g} s (nothing listens "
+                          "there, or something that is not a dask scheduler; $CARDSIM_CONNECT_TIMEOUT sets the "
+                          "wait)") from None
+    except (Exception, MemoryError) as exc:  # refused, unreachable, an unparsable address, a non-dask answer
+        reason = clip(" ".join(str(exc).split()) or type(exc).__name__, 100)
+        raise OptionError(f"cannot reach a dask scheduler at {quote(address, 60)}: {reason}") from None
+    finally:
+        pool.shutdown(wait=False)
+
+
 @contextlib.contextmanager
 def cluster(address: str | None):
     """``--scheduler``: None (local joblib workers), ``"local"`` (a dask LocalCluster with one
     single-threaded worker process per core) or a scheduler address (``tcp://host:8786``).
-    Inside, every chunked run of cardsim goes to that cluster."""
+    Inside, every chunked run of cardsim goes to that cluster.  An address where no dask
+    scheduler answers within :func:`connect_timeout` seconds raises OptionError (one line)."""
     if address is None:
         yield None
         return
@@ -176,10 +233,13 @@ def cluster(address: str | None):
                                                      processes=True, dashboard_address=None))
             client = stack.enter_context(Client(local))
         else:
+            timeout = connect_timeout()
+            check_scheduler(address, timeout)
             try:
-                client = stack.enter_context(Client(address, timeout="10s"))
+                client = stack.enter_context(Client(address, timeout=timeout))
             except (OSError, TimeoutError, ValueError) as exc:
-                raise OptionError(f"cannot reach the dask scheduler {address}: {exc}") from None
+                raise OptionError(f"cannot reach a dask scheduler at {quote(address, 60)}: "
+                                  f"{clip(' '.join(str(exc).split()), 100)}") from None
         from joblib import parallel_config
 
         stack.enter_context(parallel_config(backend="dask", client=client))
@@ -467,15 +527,58 @@ def _check_same_run(folder: Path, old: dict, manifest: dict) -> None:
                           "choose another path or remove it")
 
 
+def _broken_link(path: Path) -> str | None:
+    """Why ``path`` is a symbolic link that leads nowhere (its target missing, or links that loop),
+    or None when it is not one.  Raises OutputError when the system cannot look the path up
+    (a name too long, a folder it may not read)."""
+    try:
+        if not stat.S_ISLNK(os.lstat(path).st_mode):
+            return None
+    except (FileNotFoundError, NotADirectoryError):
+        return None  # nothing there yet: the output will be made
+    except OSError as exc:
+        raise OutputError(f"cannot write {path}: {exc.strerror or exc}") from None
+    try:
+        os.stat(path)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return "a symbolic link that loops (it leads back to itself)"
+        return f"a symbolic link to {quote(os.readlink(path))}, which does not exist"
+    return None
+
+
+def follow_link(path) -> Path:
+    """Where the output ``path`` is written: ``path`` itself, or the target of the symbolic link
+    ``path`` when that exists (a dataset is renamed into place, which cannot be done through a
+    link, so it is made at the link's target; the link keeps pointing at it).  Raises
+    OutputError, before any work, when ``path`` is a link that leads nowhere or cannot be looked
+    up, so that nothing is played for an output that cannot be written and no ``.partial``
+    folder is left beside a broken link."""
+    path = Path(path)
+    why = _broken_link(path)
+    if why:
+        raise OutputError(f"cannot write {path}: it is {why}; remove the link or choose another path")
+    return Path(os.path.realpath(path)) if path.is_symlink() else path
+
+
 def _writable_folder(folder: Path, target: Path | None = None) -> None:
     """Create ``folder`` (and its parents) and check that a file can be written in it; OutputError
-    naming the file that stands where a folder is needed, or the system's reason (and ``target``,
-    the file the user asked for in that folder, if given)."""
-    for above in (folder, *folder.parents):
-        if above.exists():
-            if not above.is_dir():
-                raise OutputError(f"cannot write {folder}: {above} is a file, not a folder")
-            break
+    naming the file that stands where a folder is needed, a symbolic link that leads nowhere, or
+    the system's reason (and ``target``, the file the user asked for in that folder, if given)."""
+    try:
+        for above in (folder, *folder.parents):
+            why = _broken_link(above)
+            if why:
+                raise OutputError(f"cannot write {target or folder}: {above} is {why}; remove the link or choose "
+                                  "another path")
+            if above.exists():
+                if not above.is_dir():
+                    raise OutputError(f"cannot write {folder}: {above} is a file, not a folder")
+                break
+    except OSError as exc:
+        if isinstance(exc, OutputError):
+            raise
+        raise OutputError(f"cannot write {target or folder}: {exc.strerror or exc}") from None
     try:
         folder.mkdir(parents=True, exist_ok=True)
         probe = folder / f".write-test-{os.getpid()}"  # two runs may probe the same folder at once
@@ -560,7 +663,7 @@ def prepare_dataset(path, manifest: dict) -> tuple[Path, set[int]] | None:
         elif any(path.iterdir()):
             raise OutputError(f"{path} exists and is not a cardsim dataset; choose another path or remove it")
     folder = staging(path)
-    _writable_folder(folder)
+    _writable_folder(folder, path)
     mpath = folder / MANIFEST
     if mpath.exists():
         _check_same_run(path, _read_manifest(mpath, folder), manifest)
@@ -661,10 +764,12 @@ def simulate_to_dataset(path, run: Run, n_jobs=-1, progress=False, transform=Non
     ``transform(typed frame of the chunk)`` if given, e.g. an analysis' partial aggregates.  The
     run is staged in ``<path>.partial`` and renamed to ``path`` when complete, so
     ``pandas.read_parquet(path)`` reads either every deal or nothing.  On a dask cluster
-    (``client``) ``path`` must be reachable from every worker.  Raises OutputError (unwritable
-    path, too little disk space, a different run at ``path``).
+    (``client``) ``path`` must be reachable from every worker.  A symbolic link at ``path`` is
+    followed (the dataset is made at its target).  Raises OutputError, before any deal is
+    played (unwritable path, a link that leads nowhere, too little disk space, a different run at
+    ``path``).
     """
-    path = Path(path)
+    path = follow_link(path)
     manifest = run.manifest()
     if transform is not None:
         manifest["transform"] = transform_id(transform)
@@ -719,7 +824,9 @@ class ChunkStore:
     """
 
     def __init__(self, path, manifest: dict):
-        self.path = Path(path).resolve()  # workers elsewhere (dask) need no working directory
+        # Absolute: workers elsewhere (dask) need no working directory.  realpath, unlike resolve(),
+        # does not raise on links that loop; follow_link refuses those with a one-line error.
+        self.path = Path(os.path.realpath(follow_link(path)))
         if self.path.exists() and not (self.path / MANIFEST).exists() and any(self.path.iterdir()):
             raise OutputError(f"{self.path} exists and holds no cardsim run; choose another path or remove it")
         _writable_folder(self.path)
@@ -822,10 +929,11 @@ def check_disk_space_for_store(folder: Path, need: int = 1 << 20) -> None:
 
 # ------------------------------------------------------------------------------- matches
 def check_output_file(path) -> Path:
-    """An output file that can be written: its folder is created if missing (as for a dataset's
-    ``-o``) and must accept files (checked by creating and removing a probe).  Raises OutputError
-    before any work is done."""
-    path = Path(path)
+    """An output file that can be written, returned as the path to write (a symbolic link's
+    target, :func:`follow_link`): its folder is created if missing (as for a dataset's ``-o``)
+    and must accept files (checked by creating and removing a probe).  Raises OutputError before
+    any work is done."""
+    path = follow_link(path)
     if path.is_dir():
         raise OutputError(f"{path} is a directory")
     _writable_folder(path.parent, path)

@@ -1,6 +1,11 @@
 """The command line and the runner: exit codes, one-line errors, datasets that resume."""
+import contextlib
 import json
 import shutil
+import socket
+import struct
+import threading
+import time
 
 import numpy as np
 import pandas as pd
@@ -391,3 +396,219 @@ def test_evaluate_warns_before_dealing_a_rare_class_for_long(monkeypatch, capsys
     assert code == 0 and "warning: the conditions are rare; dealing 40 deals alone will take about" in err
     code, out, err = run_cli(capsys, "evaluate", "vint", "--option", "P", "-n", "40")
     assert code == 0 and "warning" not in err  # no conditions: nothing to estimate
+
+
+# ------------------------------------------------------------ outputs that are broken symbolic links
+def _broken_links(tmp_path):
+    (tmp_path / "dangling").symlink_to(tmp_path / "nowhere" / "x")
+    (tmp_path / "loop_a").symlink_to(tmp_path / "loop_b")
+    (tmp_path / "loop_b").symlink_to(tmp_path / "loop_a")
+    (tmp_path / "gone_dir").symlink_to(tmp_path / "no_such_folder")
+
+
+@pytest.mark.parametrize("output,why", [
+    ("dangling", "it is a symbolic link to"), ("loop_a", "it is a symbolic link that loops"),
+    ("gone_dir/d.parquet", "gone_dir is a symbolic link to")])
+@pytest.mark.parametrize("argv", [
+    ["simulate", "vint", "-n", "1000", "-o", "{}"],
+    ["simulate", "vint", "--matches", "2", "-o", "{}"],
+    ["simulate", "vint", "-n", "10", "--records", "{}"],
+    ["simulate", "vint", "-n", "10", "-o", "{}.ok", "--records", "{}"],
+    ["evaluate", "vint", "--option", "P", "-n", "10", "--records", "{}"],
+])
+def test_an_output_through_a_broken_link_is_refused_before_anything_is_played(tmp_path, capsys, monkeypatch,
+                                                                              argv, output, why):
+    _broken_links(tmp_path)
+    monkeypatch.setenv("CARDSIM_RUNS", str(tmp_path / "runs"))
+    monkeypatch.setattr("cardsim.runner.run_tasks", lambda *a, **k: pytest.fail("played deals"))
+    before = sorted(p.name for p in tmp_path.iterdir())
+    code, _, err = run_cli(capsys, *[a.format(tmp_path / output) for a in argv])
+    assert code == 2 and len(err.strip().splitlines()) == 1
+    assert why in one_line_error(err) and "remove the link or choose another path" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == before  # no .partial folder, no file, no runs folder
+
+
+def test_outputs_through_a_link_to_an_existing_folder_or_file_land_at_its_target(tmp_path, capsys):
+    (tmp_path / "real").mkdir()
+    (tmp_path / "data").symlink_to(tmp_path / "real")
+    (tmp_path / "r.jsonl").write_text("")
+    (tmp_path / "records").symlink_to(tmp_path / "r.jsonl")
+    code, _, err = run_cli(capsys, "simulate", "vint", "-n", "40", "--seed", "3", "--jobs", "1",
+                           "-o", str(tmp_path / "data"), "--records", str(tmp_path / "records"))
+    assert code == 0, err
+    assert (tmp_path / "data").is_symlink() and (tmp_path / "real" / "_manifest.json").exists()
+    assert not list(tmp_path.glob("*.partial"))
+    pd.testing.assert_frame_equal(cardsim.read_dataset(tmp_path / "data"),
+                                  cardsim.simulate("vint", 40, seed=3, n_jobs=1))
+    assert (tmp_path / "records").is_symlink() and len((tmp_path / "r.jsonl").read_text().splitlines()) == 40
+
+
+# ------------------------------------------------------------ --scheduler at something that is no scheduler
+@contextlib.contextmanager
+def _listener(answer):
+    """A TCP server on 127.0.0.1 that accepts every connection, sends ``answer`` (bytes, possibly
+    empty) and then says nothing; yields its address."""
+    server = socket.create_server(("127.0.0.1", 0))
+    server.settimeout(0.1)
+    stop, conns = threading.Event(), []
+
+    def serve():
+        while not stop.is_set():
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                continue
+            conns.append(conn)
+            if answer:
+                conn.sendall(answer)
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        yield f"tcp://127.0.0.1:{server.getsockname()[1]}"
+    finally:
+        stop.set()
+        thread.join(5)
+        for conn in conns:
+            conn.close()
+        server.close()
+
+
+def _closed_port():
+    with socket.create_server(("127.0.0.1", 0)) as s:
+        return f"tcp://127.0.0.1:{s.getsockname()[1]}"
+
+
+@pytest.mark.parametrize("answer", [
+    b"",                                                 # accepts and says nothing: the handshake never comes
+    b"HTTP/1.1 400 Bad Request\r\n\r\n" + b"\xff" * 4096,  # garbage: a frame length of exabytes
+    struct.pack("<Q", 1 << 30),                          # a plausible 1 GiB frame that never arrives
+    None,                                                # nothing listens (connection refused)
+])
+def test_a_scheduler_address_where_no_dask_scheduler_answers_is_one_line_in_bounded_time(capsys, monkeypatch,
+                                                                                         answer):
+    monkeypatch.setenv("CARDSIM_CONNECT_TIMEOUT", "1")
+    with contextlib.ExitStack() as stack:
+        address = _closed_port() if answer is None else stack.enter_context(_listener(answer))
+        start = time.monotonic()
+        code, _, err = run_cli(capsys, "simulate", "vint", "-n", "10", "--scheduler", address)
+        elapsed = time.monotonic() - start
+    assert code == 2 and len(err.strip().splitlines()) == 1, err
+    assert "dask scheduler" in one_line_error(err) and f" at '{address}'" in err
+    assert elapsed < 8
+
+
+def test_a_real_scheduler_passes_the_check_and_the_timeout_is_configurable(monkeypatch):
+    from distributed import LocalCluster
+
+    from cardsim.runner import CONNECT_TIMEOUT, cluster, connect_timeout
+
+    assert connect_timeout() == CONNECT_TIMEOUT == 10
+    monkeypatch.setenv("CARDSIM_CONNECT_TIMEOUT", "2.5")
+    assert connect_timeout() == 2.5
+    for bad in ("0", "-1", "soon", "inf"):
+        monkeypatch.setenv("CARDSIM_CONNECT_TIMEOUT", bad)
+        with pytest.raises(cardsim.OptionError, match="CARDSIM_CONNECT_TIMEOUT must be a number of seconds above 0"):
+            connect_timeout()
+    monkeypatch.setenv("CARDSIM_CONNECT_TIMEOUT", "5")
+    with LocalCluster(n_workers=0, processes=False, protocol="tcp", host="127.0.0.1", scheduler_port=0,
+                      dashboard_address="127.0.0.1:0") as local:
+        with cluster(local.scheduler_address) as client:
+            assert client.scheduler.address == local.scheduler_address
+
+
+# ------------------------------------------------------------ a huge value in an error message
+def test_quote_shortens_and_says_how_long():
+    from cardsim.text import clip, quote
+
+    assert quote("AS") == "'AS'" and quote(5) == "5" and quote(None) == "None"
+    long = quote("x" * 10_000_000)
+    assert long == "'" + "x" * 99 + "…' (10,000,000 characters)"
+    assert quote(list(range(100_000))) == "[0, 1, 2, 3, 4, 5, 6, 7, ...] (list of 100,000 items)"
+    assert quote([1, 2]) == "[1, 2]" and quote({"a": "x" * 1000}).startswith("{'a': 'xxx")
+    assert len(quote({"a": "x" * 1000})) < 110
+    shown = quote("\x00" * 1000)  # escapes count in the shown part
+    assert len(shown) < 130 and shown.endswith("…' (1,000 characters)")
+    assert quote("\x00" * 30).endswith("…' (30 characters)")
+    assert quote(10 ** 5000) == "<int>"  # more digits than Python prints: no error while reporting one
+    assert clip("y" * 50, 10) == "yyyyyyyyyy… (50 characters)" and clip("short") == "short"
+
+
+HUGE = "X" * 10_000_000
+
+
+@pytest.mark.parametrize("argv", [
+    ["evaluate", "vint", "--option", "P", "-n", "10", "--hand", HUGE],
+    ["evaluate", "vint", "--option", "P", "-n", "10", "--hand", "S:AK" + "Q" * 1_000_000],
+    ["evaluate", "501", "--option", "look", "-n", "10", "--talon", HUGE],
+    ["evaluate", "vint", "--option", "P", "-n", "10", "--where", HUGE],
+    ["evaluate", "vint", "--option", "P", "-n", "10", "--where", "hcp>=1, has " + HUGE],
+    ["evaluate", "vint", "--option", "P", "-n", "10", "--where", HUGE + "=3"],
+    ["evaluate", "vint", "--option", "P", "-n", "10", "--dealer", "0", "--auction", HUGE],
+    ["evaluate", "501", "--option", "look", "-n", "10", "--dealer", "0", "--auction", HUGE],
+    ["evaluate", "500", "--option", "P", "-n", "10", "--dealer", "0", "--auction", HUGE],
+    ["evaluate", "vint", "--option", HUGE, "-n", "10"],
+    ["evaluate", "501", "--option", HUGE, "-n", "10"],
+    ["evaluate", "501", "--option", "blind:" + "1" * 1_000_000, "-n", "10"],
+    ["evaluate", "500", "--option", HUGE, "-n", "10"],
+    ["evaluate", "501", "--option", "look", "-n", "10", "--before", HUGE],
+    ["evaluate", "vint", "--option", "P", "-n", "10", "--format", HUGE],
+    ["simulate", "vint", "-n", "10", "--strategy", HUGE],
+    ["simulate", "vint", "-n", "10", "--strategy", "heuristic:aggression=" + HUGE],
+    ["simulate", "500", "-n", "10", "--rule", "scoring=" + HUGE],
+    ["simulate", "vint", "-n", "1" * 1_000_000],
+    ["simulate", "vint", "-n", "10", HUGE],
+    ["simulate", "vint", "-n", "10", "--scheduler", HUGE],
+    ["quality", "vint", "-n", "1", "--by", HUGE],
+])
+def test_a_huge_value_gives_a_short_error_line(capsys, argv):
+    try:
+        code, _, err = run_cli(capsys, *argv)
+    except SystemExit as exc:  # argparse's own errors
+        code, err = exc.code, capsys.readouterr().err
+    assert code == 2 and len(err.strip().splitlines()) == 1
+    assert len(err) < 300, err[:400]
+    assert "characters)" in err  # the size of what was cut
+
+
+@pytest.mark.parametrize("game", ["vint", "501", "500"])
+def test_replay_of_a_record_with_a_huge_value_gives_a_short_line(tmp_path, capsys, game):
+    rec = json.loads(json.dumps(cardsim.records(game, [0], seed=4)[0]))
+    seat = next(s for s, hand in enumerate(rec["hands"]) if hand)
+    rec["hands"][seat][0] = HUGE
+    path = tmp_path / "r.jsonl"
+    path.write_text(json.dumps(rec) + "\n" + json.dumps(dict(rec, game=HUGE)) + "\n")
+    code, _, err = run_cli(capsys, "replay", str(path))
+    lines = err.strip().splitlines()
+    assert code == 1 and len(lines) == 3 and "2 of 2 records rejected" in lines[2]
+    assert lines[0].startswith(f"{path}: line 1: hands[{seat}]: ") and lines[1].startswith(f"{path}: line 2: game: ")
+    assert all(len(line) < 300 + len(str(path)) and "characters)" in line for line in lines[:2])
+
+
+# ------------------------------------------------------------ replay: docs/RECORDS.md Strictness
+def test_replay_enforces_the_strictness_cases_line_by_line(tmp_path, capsys):
+    g501 = json.loads(json.dumps(cardsim.records("501", [0], seed=4, seats=3)[0]))
+    g500 = json.loads(json.dumps(cardsim.records("500", [0], seed=4)[0]))
+    vint = json.loads(json.dumps(cardsim.records("vint", [0], seed=4)[0]))
+    lines = [
+        dict(g501, discard=["9S"] * 6),         # 2: Five Hundred's field in a 501 record
+        dict(g500, contract={"abandon": True}),  # 3: 501's field in a Five Hundred record
+        dict(vint, talon=[]),                    # 4: a talon in Vint
+        dict(vint, comment="x"),                 # 5: an unknown key
+        dict(vint, source=None),                 # 6: null source means absent: valid
+    ]
+    path = tmp_path / "r.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in [g501] + lines) + "\n")
+    code, out, err = run_cli(capsys, "replay", str(path))
+    assert code == 1
+    assert [json.loads(x) for x in out.splitlines()] == [g501["result"], vint["result"]]
+    assert err.splitlines() == [
+        f"{path}: line 2: discard: a field of Five Hundred records, which 501 records do not have "
+        "(docs/RECORDS.md Strictness)",
+        f"{path}: line 3: contract: a field of 501 records, which Five Hundred records do not have "
+        "(docs/RECORDS.md Strictness)",
+        f"{path}: line 4: talon: a field of 501 and Five Hundred records, which Vint records do not have "
+        "(docs/RECORDS.md Strictness)",
+        f"{path}: line 5: unknown field 'comment': annotations from other programs belong in source "
+        "(docs/RECORDS.md Strictness)",
+        "4 of 6 records rejected"]

@@ -162,6 +162,51 @@ def test_read_dataset_refuses_a_finished_dataset_missing_a_part(tmp_path):
     assert not (tmp_path / "d.parquet.partial").exists()
 
 
+def test_read_dataset_refuses_an_unfinished_run_unless_asked_for_partial_data(tmp_path):
+    import json
+    import os
+    import shlex
+
+    from cardsim.cli import main
+    from cardsim.runner import simulate_to_dataset
+
+    run = cardsim.make_run("vint", 300, 5, ["random"] + ["heuristic"] * 3, chunk_size=100)
+    path = simulate_to_dataset(tmp_path / "d.parquet", run, n_jobs=1)
+    # An interrupted run: its folder is d.parquet.partial, a chunk missing, not marked complete.
+    staged = tmp_path / "d.parquet.partial"
+    os.replace(path, staged)
+    (staged / "part-000001.parquet").unlink()
+    manifest = json.loads((staged / "_manifest.json").read_text())
+    del manifest["complete"]
+    (staged / "_manifest.json").write_text(json.dumps(manifest))
+    for asked in (path, staged):
+        with pytest.raises(cardsim.OptionError) as exc:
+            cardsim.read_dataset(asked)
+        message = str(exc.value)
+        assert "\n" not in message
+        assert message.startswith(f"{staged} is an unfinished run (2 of 3 chunks written; run `")
+        assert message.endswith("read_dataset(path, partial=True)")
+        some = cardsim.read_dataset(asked, partial=True)
+        assert sorted(some.deal) == list(range(100)) + list(range(200, 300)) and "complete" not in some.attrs
+    # The command the message names is the run's: it finishes the dataset.
+    command = message.split("`")[1]
+    assert command == f"cardsim simulate vint -n 300 --seed 5 --strategy 0=random --chunk-size 100 -o {path}"
+    assert main(shlex.split(command)[1:] + ["--jobs", "1"]) == 0
+    want = cardsim.simulate("vint", 300, 5, ["random"] + ["heuristic"] * 3, n_jobs=1)
+    pd.testing.assert_frame_equal(cardsim.read_dataset(path), want)
+    assert not staged.exists()
+
+
+def test_read_dataset_names_an_unfinished_match_run(tmp_path):
+    from cardsim.runner import staging
+
+    out = tmp_path / "games.parquet"
+    cardsim.play_match("501", 3, seed=2, store=staging(out), n_jobs=1)
+    for partial in (False, True):
+        with pytest.raises(cardsim.OptionError, match="cardsim simulate 501 --matches 3 --seed 2 -o "):
+            cardsim.read_dataset(out, partial=partial)
+
+
 def test_compare_measure_sees_typed_frames():
     t = cardsim.compare("vint", 400, "heuristic", {"bold": "heuristic:aggression=1"},
                         lambda df: df.made.fillna(False).astype(float), seed=2)

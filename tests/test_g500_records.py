@@ -344,6 +344,9 @@ def good():
     (lambda r: r["play"].__setitem__(0, "AS"), "play", 0),
     (lambda r: r["play"].__setitem__(3, r["play"][2]), "play", 3),
     (lambda r: r.update(play="AS"), "play", None),
+    # docs/RECORDS.md Strictness: 501's contract is no Five Hundred field, even one that agrees
+    (lambda r: r.update(contract={"trump": "NT", "target": 8, "give": {}}), "contract", None),
+    (lambda r: r.update(contract=None), "contract", None),
 ])
 def test_bad_records_rejected(mutate, field, index):
     r = good()
@@ -379,3 +382,20 @@ def test_target_rule_rejects_non_whole_or_out_of_range_values_in_one_message(val
     with pytest.raises(OptionError, match=rf"^rule option target='{value}': target must be a whole number from 1 to 30000$"):
         get_game("500").parse_rules([f"target={value}"])
     assert get_game("500").parse_rules(["target=500"])["target"] == 500
+
+
+def test_unknown_keys_rejected_and_null_means_absent():
+    """docs/RECORDS.md Strictness: an unknown key is an error (annotations go in source); rules,
+    before and source given as null mean absent; a thrown-in deal has no discard, not even []."""
+    r = good()
+    want = slow.replay(r)
+    with pytest.raises(RecordError, match=r"^unknown field 'note': annotations from other programs belong in "
+                                          r"source \(docs/RECORDS.md Strictness\)$"):
+        slow.replay(dict(r, note="x"))
+    assert slow.replay(dict(r, rules=None, before=None, source=None)) == want
+    thrown = base_record(["P", "P", "P", "P"])
+    assert slow.replay(thrown)["contract"] is None
+    for discard in ([], None):
+        with pytest.raises(RecordError, match="thrown in") as exc:
+            slow.replay(dict(thrown, discard=discard))
+        assert exc.value.field == "discard"

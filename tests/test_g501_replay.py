@@ -70,3 +70,19 @@ def test_abandon_or_void_must_not_be_played():
     def void(r):
         r["auction"] = ["P", "P", "P"]
     rejects(void, "no contract", "contract")
+
+
+def test_fields_of_other_games_and_unknown_keys_are_rejected():
+    """docs/RECORDS.md Strictness: Five Hundred's discard is no 501 field; other keys belong in source."""
+    e = rejects(lambda r: r.update(discard=["AS", "KS", "QS", "JS", "TS", "9S"]), "Five Hundred", "discard")
+    assert e.rule == "docs/RECORDS.md Strictness" and "501 records do not have" in e.message
+    e = rejects(lambda r: r.update(comment="from a real game"), "unknown field 'comment'")
+    assert e.field is None and "belong in source" in e.message
+    rejects(lambda r: r.update(seats=None), "3 or 4 seats", "seats")  # seats is required in 501
+
+
+def test_null_rules_before_and_source_mean_absent():
+    want = SPEC.replay(copy.deepcopy(SEED_EXAMPLE))
+    rec = copy.deepcopy(SEED_EXAMPLE)
+    rec.update(rules=None, before=None, source=None)
+    assert SPEC.replay(rec) == want

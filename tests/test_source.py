@@ -37,7 +37,7 @@ def test_source_names_the_rule_options_as_json_values():
 
 
 @pytest.mark.parametrize("game", ["vint", "501", "500"])
-@pytest.mark.parametrize("bad", [5, "seed 1", ["x"], None, True])
+@pytest.mark.parametrize("bad", [5, "seed 1", ["x"], True])
 def test_replay_rejects_a_source_that_is_not_an_object(game, bad):
     rec = cardsim.records(game, [0], seed=4)[0]
     rec["source"] = bad
@@ -53,4 +53,6 @@ def test_replay_ignores_the_content_of_source(game):
         rec["source"] = source
         assert cardsim.replay(rec) == rec["result"]
     del rec["source"]
+    assert cardsim.replay(rec) == rec["result"]
+    rec["source"] = None  # null means absent (docs/RECORDS.md Strictness)
     assert cardsim.replay(rec) == rec["result"]

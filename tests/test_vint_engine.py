@@ -124,6 +124,12 @@ def test_revoke_is_rejected_with_its_index():
     (lambda r: r.__setitem__("before", {"below": [600, 0], "games": [0, 0]}), "before"),
     (lambda r: r.__setitem__("rules", {"scoring": "x"}), "rules"),
     (lambda r: r.__setitem__("auction", "1S P"), "auction"),
+    # docs/RECORDS.md Strictness: other games' fields, and before without below
+    (lambda r: r.__setitem__("talon", []), "talon"),
+    (lambda r: r.__setitem__("contract", {"abandon": True}), "contract"),
+    (lambda r: r.__setitem__("discard", None), "discard"),
+    (lambda r: r.__setitem__("before", {"games": [1, 0]}), "before"),
+    (lambda r: r.__setitem__("seats", None), "seats"),
 ])
 def test_malformed_records_are_rejected(mutate, field):
     rec = record(["1NT"] + ["P"] * 12, declarer=0, trump=4)
@@ -131,6 +137,17 @@ def test_malformed_records_are_rejected(mutate, field):
     with pytest.raises(RecordError) as err:
         replay(rec)
     assert err.value.field == field
+
+
+def test_strictness_unknown_keys_and_nulls():
+    """docs/RECORDS.md Strictness: unknown keys are rejected by name; rules, before and source given
+    as null mean absent; before's games may be left out."""
+    rec = record(["1NT"] + ["P"] * 12, declarer=0, trump=4)
+    want = replay(rec)
+    with pytest.raises(RecordError, match=r"^unknown field 'by': annotations from other programs belong in source"):
+        replay(dict(rec, by="a person"))
+    assert replay(dict(rec, rules=None, before=None, source=None)) == want
+    assert replay(dict(rec, before={"below": [0, 0]})) == want
 
 
 def test_card_not_in_hand_is_rejected():

@@ -26,6 +26,7 @@ import pandas as pd
 
 from cardsim.games import get_game
 from cardsim.games.base import OptionError, RecordError
+from cardsim.text import quote
 
 DENOMS = ("S", "C", "D", "H", "NT")
 """Denomination / trump letters by index (all three games number them S C D H NT = 0..4)."""
@@ -320,7 +321,8 @@ def _check_run_of(df: pd.DataFrame, game: str, seed) -> None:
     for key, given in (("game", game), ("seed", seed)):
         held = df.attrs.get(key)
         if held is not None and str(held) != str(given):
-            raise OptionError(f"the frame was simulated with {key}={held!r}, not {given!r}; pass {key}={held!r}")
+            raise OptionError(f"the frame was simulated with {key}={quote(held)}, not {quote(given)}; "
+                              f"pass {key}={quote(held)}")
 
 
 def add_dd(df: pd.DataFrame, game, seed=0, strategies=None, seats=None, rules=None,

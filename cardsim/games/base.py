@@ -12,6 +12,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from cardsim.strategies.registry import N_PARAMS, Registry, StrategyError, strategy_errors
+from cardsim.text import quote
 
 
 class RecordError(ValueError):
@@ -46,7 +47,7 @@ def as_list(value, what: str) -> list:
     set's arbitrary order for the values and answer another question without a word."""
     if isinstance(value, (list, tuple, range)) or (isinstance(value, np.ndarray) and value.ndim == 1):
         return list(value)
-    raise OptionError(f"{what} must be a list, got {type(value).__name__} {value!r:.60}")
+    raise OptionError(f"{what} must be a list, got {type(value).__name__} {quote(value)}")
 
 
 def grow_until_fits(run, capacity: int):
@@ -207,20 +208,20 @@ class GameSpec:
             for item in as_list(items, "rules (a dict or a list of 'name=value')"):
                 key, eq, value = str(item).partition("=")
                 if not eq:
-                    raise OptionError(f"rule option {item!r} must be written name=value")
+                    raise OptionError(f"rule option {quote(item)} must be written name=value")
                 if key.strip() in pairs:
                     # The last would silently win: as with a strategy parameter given twice, say so.
-                    raise OptionError(f"rule option {key.strip()!r} given more than once")
+                    raise OptionError(f"rule option {quote(key.strip())} given more than once")
                 pairs[key.strip()] = value.strip()
             items = pairs
         for key, value in items.items():
             if key not in options:
                 known = ", ".join(options) or "none"
-                raise OptionError(f"unknown {self.name} rule option {key!r} (known: {known})")
+                raise OptionError(f"unknown {self.name} rule option {quote(key)} (known: {known})")
             try:
                 rules[key] = options[key].parse(value) if isinstance(value, str) else options[key].parse(str(value))
             except (ValueError, TypeError) as exc:
-                raise OptionError(f"rule option {key}={value!r}: {exc}") from None
+                raise OptionError(f"rule option {key}={quote(value)}: {exc}") from None
         return rules
 
     def setup(self, strategies=None, seats: int | None = None, rules=None) -> Setup:
@@ -242,7 +243,7 @@ class GameSpec:
         elif isinstance(strategies, dict):
             for seat, spec in strategies.items():
                 if not isinstance(seat, (int, np.integer)) or not 0 <= seat < seats:
-                    raise StrategyError(f"seat {seat!r} does not exist at a {seats}-seat {self.name} table")
+                    raise StrategyError(f"seat {quote(seat)} does not exist at a {seats}-seat {self.name} table")
                 specs[int(seat)] = spec
         elif strategies is not None:
             specs = as_list(strategies, "strategies (one spec, a list of one per seat, or a dict {seat: spec})")
@@ -253,7 +254,7 @@ class GameSpec:
         for seat, spec in enumerate(specs):
             if not isinstance(spec, str):
                 raise StrategyError(f"seat {seat}'s strategy must be a string NAME[:param=value,...], "
-                                    f"got {type(spec).__name__} {spec!r:.60}")
+                                    f"got {type(spec).__name__} {quote(spec)}")
             strategy, vec = self.registry.resolve(spec)
             ids[seat] = strategy.id
             params[seat] = vec

@@ -7,6 +7,7 @@ import numpy as np
 from cardsim.games.base import OptionError
 from cardsim.games.forced import (F_CALL, F_KIND, F_NPREFIX, F_PREFIX, F_SEAT, FORCE_CONTRACT, FORCE_FIRST_CALL,
                                   FORCE_NONE)
+from cardsim.text import quote
 
 
 STRATEGY = "strategy"
@@ -33,7 +34,7 @@ def option_vector(text, seat: int, length: int, parse_call, pass_call: int, pref
     contract after given calls, or a first call not above the given calls' last bid.
     """
     if not isinstance(text, str) or not text.strip():
-        raise OptionError(f"empty option {text!r}")
+        raise OptionError(f"empty option {quote(text)}")
     t = text.strip()
     forced = np.zeros(length, dtype=np.int64)
     forced[F_SEAT] = seat
@@ -42,16 +43,16 @@ def option_vector(text, seat: int, length: int, parse_call, pass_call: int, pref
     if t.startswith("="):
         call = parse_call(t[1:])
         if call == pass_call:
-            raise OptionError(f"option {text!r}: a forced contract needs a bid, not a pass")
+            raise OptionError(f"option {quote(text)}: a forced contract needs a bid, not a pass")
         if prefix:
-            raise OptionError(f"option {text!r} skips the auction: it cannot follow given calls")
+            raise OptionError(f"option {quote(text)} skips the auction: it cannot follow given calls")
         forced[F_KIND] = FORCE_CONTRACT
         forced[F_CALL] = call
         return forced
     call = parse_call(t)
     bids = [c for c in prefix if c != pass_call]
     if bids and call != pass_call and call <= max(bids):
-        raise OptionError(f"option {text!r} is not higher than the auction's last bid")
+        raise OptionError(f"option {quote(text)} is not higher than the auction's last bid")
     forced[F_KIND] = FORCE_FIRST_CALL
     forced[F_CALL] = call
     forced[F_NPREFIX] = len(prefix)

@@ -7,7 +7,7 @@ anyone can regenerate the record::
     cardsim.records(game, [src["deal"]], seed=src["seed"], strategies=src["strategies"],
                     rules=src["rules"])[0] == record
 
-Replay ignores its content; only a ``source`` that is not an object is an error
+Replay ignores its content; only a ``source`` that is neither an object nor ``null`` is an error
 (:func:`check_source`).
 """
 from __future__ import annotations
@@ -15,6 +15,7 @@ from __future__ import annotations
 import numbers
 
 from cardsim.games.base import RecordError, Setup
+from cardsim.text import quote
 
 
 def _json_value(value):
@@ -52,6 +53,7 @@ def source_of(setup: Setup, seed, deal, match=None, extra=None) -> dict:
 
 
 def check_source(record: dict) -> None:
-    """Raise RecordError (field ``source``) when a record's ``source`` is present but not an object."""
-    if "source" in record and not isinstance(record["source"], dict):
-        raise RecordError(f"source must be an object, got {record['source']!r}", "source", None, "docs/RECORDS.md")
+    """Raise RecordError (field ``source``) when a record's ``source`` is present but not an object;
+    ``null`` means absent (docs/RECORDS.md Strictness), as for ``rules`` and ``before``."""
+    if record.get("source") is not None and not isinstance(record["source"], dict):
+        raise RecordError(f"source must be an object, got {quote(record['source'])}", "source", None, "docs/RECORDS.md")

@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from cardsim.text import quote
+
 N_PARAMS = 8
 """Length of every strategy's parameter vector (unused tail entries are 0)."""
 
@@ -84,7 +86,7 @@ class Strategy:
         try:
             return list(self.params).index(name)
         except ValueError:
-            raise StrategyError(f"strategy {self.name!r} has no parameter {name!r}") from None
+            raise StrategyError(f"strategy {quote(self.name)} has no parameter {quote(name)}") from None
 
     def vector(self, **values) -> np.ndarray:
         """The parameter vector, float64[N_PARAMS], defaults overridden by ``values``."""
@@ -95,11 +97,12 @@ class Strategy:
         for name, value in values.items():
             if name not in self.params:
                 known = ", ".join(names) or "none"
-                raise StrategyError(f"strategy {self.name!r} has no parameter {name!r} (parameters: {known})")
+                raise StrategyError(f"strategy {quote(self.name)} has no parameter {quote(name)} (parameters: {known})")
             lo, hi = self.bounds.get(name, (-np.inf, np.inf))
             whole = self.kinds.get(name) in ("int", "bool")
             if not lo <= value <= hi or (whole and value != int(value)):
-                raise StrategyError(f"parameter {name!r} of {self.name!r} must be {self.accepted(name)}, got {value:g}")
+                raise StrategyError(f"parameter {quote(name)} of {quote(self.name)} must be {self.accepted(name)}, "
+                                    f"got {value:g}")
             vec[names.index(name)] = value
         return vec
 
@@ -138,7 +141,7 @@ class Registry:
             return self._by_name[name]
         except KeyError:
             raise StrategyError(
-                f"unknown {self.game} strategy {name!r} (known: {', '.join(self.names())})"
+                f"unknown {self.game} strategy {quote(name)} (known: {', '.join(self.names())})"
             ) from None
 
     def names(self) -> list[str]:
@@ -153,21 +156,23 @@ class Registry:
         Raises :class:`StrategyError` with a one-line message on any mistake.
         """
         if not isinstance(spec, str) or not spec.strip():
-            raise StrategyError(f"empty strategy spec {spec!r}")
+            raise StrategyError(f"empty strategy spec {quote(spec)}")
         name, _, rest = spec.strip().partition(":")
         strategy = self[name.strip()]
         values = {}
         for item in filter(None, (p.strip() for p in rest.split(","))):
             if item.partition("=")[0].strip() in values:
-                raise StrategyError(f"parameter {item.partition('=')[0].strip()!r} of {name!r} is given twice")
+                raise StrategyError(f"parameter {quote(item.partition('=')[0].strip())} of {quote(name)} "
+                                    "is given twice")
             key, eq, raw = item.partition("=")
             if not eq:
-                raise StrategyError(f"parameter {item!r} of {name!r} must be written name=value")
+                raise StrategyError(f"parameter {quote(item)} of {quote(name)} must be written name=value")
             try:
                 value = float(raw)
             except ValueError:
-                raise StrategyError(f"parameter {key.strip()!r} of {name!r}: {raw!r} is not a number") from None
+                raise StrategyError(f"parameter {quote(key.strip())} of {quote(name)}: {quote(raw)} "
+                                    "is not a number") from None
             if not np.isfinite(value):
-                raise StrategyError(f"parameter {key.strip()!r} of {name!r} must be finite")
+                raise StrategyError(f"parameter {quote(key.strip())} of {quote(name)} must be finite")
             values[key.strip()] = value
         return strategy, strategy.vector(**values)

@@ -29,6 +29,7 @@ from __future__ import annotations
 import numpy as np
 
 from cardsim.cards import CardError, LANE, SUITS
+from cardsim.text import quote
 
 U64 = np.uint64
 RANKS = "456789TJQKA"
@@ -143,7 +144,7 @@ def bid_str(bid: int) -> str:
 def parse_call(token) -> int:
     """Bid number of a call token (``P`` -> -1); raises CardError for anything else."""
     if not isinstance(token, str):
-        raise CardError(f"call must be a string, got {token!r}")
+        raise CardError(f"call must be a string, got {quote(token)}")
     t = token.strip().upper()
     if t == "P":
         return PASS
@@ -152,7 +153,7 @@ def parse_call(token) -> int:
             if name == "S" and t.endswith("NT"):
                 continue
             return bid_id(int(t[: -len(name)]), d)
-    raise CardError(f"unknown call {token!r}")
+    raise CardError(f"unknown call {quote(token)}")
 
 
 # ---------------------------------------------------------------- card tokens
@@ -168,7 +169,7 @@ def card_str(card: int) -> str:
 def parse_card(token) -> int:
     """Physical card of a token (case-insensitive, ``10`` accepted); raises CardError."""
     if not isinstance(token, str):
-        raise CardError(f"card must be a string, got {token!r}")
+        raise CardError(f"card must be a string, got {quote(token)}")
     t = token.strip().upper()
     if t == "LJ":
         return LJ
@@ -177,7 +178,7 @@ def parse_card(token) -> int:
     if t.startswith("10"):
         t = "T" + t[2:]
     if len(t) != 2 or t[0] not in RANKS or t[1] not in SUITS:
-        raise CardError(f"unknown card {token!r}")
+        raise CardError(f"unknown card {quote(token)}")
     return SUITS.index(t[1]) * LANE + RANKS.index(t[0])
 
 

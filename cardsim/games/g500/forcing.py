@@ -22,6 +22,7 @@ from cardsim.cards import suit_letters
 from cardsim.games.base import OptionError, Setup, as_list
 from cardsim.games.forced import CHECK_CALLS, F_CALL, F_IMPLIED, F_KIND, FORCE_NONE
 from cardsim.games.options import option_vector
+from cardsim.text import quote
 
 from . import engine as E
 from .constants import DENOMS, PASS
@@ -42,7 +43,7 @@ def parse_call(text: str) -> int:
         level = t[: -len(name)]
         if t.endswith(name) and level in ("6", "7", "8", "9", "10"):
             return (int(level) - 6) * 5 + d
-    raise OptionError(f"{text!r} is not a Five Hundred call (P, or 6-10 tricks and S C D H NT, e.g. 8H)")
+    raise OptionError(f"{quote(text)} is not a Five Hundred call (P, or 6-10 tricks and S C D H NT, e.g. 8H)")
 
 
 def _prefix(auction, dealer, seat) -> list[int]:

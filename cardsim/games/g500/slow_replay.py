@@ -13,7 +13,9 @@ match state, §3.6), :func:`parse_hands` (the deal, §3.2), :func:`run_auction` 
 from __future__ import annotations
 
 from cardsim.games.base import RecordError
+from cardsim.games.fields import check_fields
 from cardsim.games.source import check_source
+from cardsim.text import quote
 
 RANKS = "456789TJQKA"
 SUITS = "SCDH"
@@ -43,14 +45,14 @@ def parse_card(token, field, index):
     suit of ``S H D C``; either case, nothing else.
     """
     if not isinstance(token, str):
-        raise RecordError(f"card must be a string, got {token!r}", field, index, R31)
+        raise RecordError(f"card must be a string, got {quote(token)}", field, index, R31)
     t = upper_ascii(token)
     if t in JOKERS:
         return t
     if t.startswith("10"):
         t = "T" + t[2:]
     if len(t) != 2 or RANKS.find(t[0]) < 0 or SUITS.find(t[1]) < 0:
-        raise RecordError(f"unknown card {token!r}", field, index, R31)
+        raise RecordError(f"unknown card {quote(token)}", field, index, R31)
     return (t[0], t[1])
 
 
@@ -65,7 +67,7 @@ def parse_play(token, index):
     written, _, named = token.partition("=")
     named = upper_ascii(named)
     if len(named) != 1 or SUITS.find(named) < 0:
-        raise RecordError(f"unknown card {token!r}: a joker led in no-trump names exactly one of S H D C "
+        raise RecordError(f"unknown card {quote(token)}: a joker led in no-trump names exactly one of S H D C "
                           "(HJ=H)", "play", index, R35)
     return parse_card(written, "play", index), named
 
@@ -80,14 +82,14 @@ def parse_call(token, index):
     Exact grammar: ``P``, or ``6``..``10`` then ``S C D H NT``; either case, nothing else.
     """
     if not isinstance(token, str):
-        raise RecordError(f"call must be a string, got {token!r}", "auction", index, R33)
+        raise RecordError(f"call must be a string, got {quote(token)}", "auction", index, R33)
     t = upper_ascii(token)
     if t == "P":
         return None
     for den in DENOMS:
         if t.endswith(den) and t[: -len(den)] in BID_TRICKS:
             return (int(t[: -len(den)]), den)
-    raise RecordError(f"unknown call {token!r}", "auction", index, R33)
+    raise RecordError(f"unknown call {quote(token)}", "auction", index, R33)
 
 
 def bid_value(bid) -> int:
@@ -143,11 +145,11 @@ def parse_rules(record):
     target = rules.get("target", 1000)
     for key in rules:
         if key not in KNOWN_RULES:
-            raise RecordError(f"unknown rule option {key!r} (known: scoring, target)", "rules", None, R36)
+            raise RecordError(f"unknown rule option {quote(key)} (known: scoring, target)", "rules", None, R36)
     if scoring not in ("quebec", "subtract"):
-        raise RecordError(f"scoring must be 'quebec' or 'subtract', got {scoring!r}", "rules", None, R36)
+        raise RecordError(f"scoring must be 'quebec' or 'subtract', got {quote(scoring)}", "rules", None, R36)
     if not is_int(target) or target <= 0:
-        raise RecordError(f"target must be a positive integer, got {target!r}", "rules", None, R36)
+        raise RecordError(f"target must be a positive integer, got {quote(target)}", "rules", None, R36)
     return scoring, target
 
 
@@ -171,13 +173,14 @@ def check_record(record):
     if not isinstance(record, dict):
         raise RecordError("a record must be a JSON object")
     if record.get("game") != "500":
-        raise RecordError(f"game must be '500', got {record.get('game')!r}", "game")
+        raise RecordError(f"game must be '500', got {quote(record.get('game'))}", "game")
+    check_fields(record, "500")
     seats = record.get("seats", 4)
     if not is_int(seats) or seats != 4:
-        raise RecordError(f"Five Hundred has 4 seats, got {seats!r}", "seats", None, R31)
+        raise RecordError(f"Five Hundred has 4 seats, got {quote(seats)}", "seats", None, R31)
     dealer = record.get("dealer")
     if not is_int(dealer) or not 0 <= dealer < 4:
-        raise RecordError(f"dealer must be a seat 0..3, got {dealer!r}", "dealer", None, R32)
+        raise RecordError(f"dealer must be a seat 0..3, got {quote(dealer)}", "dealer", None, R32)
     scoring, target = parse_rules(record)
     before = parse_before(record, target)
     check_source(record)
@@ -341,7 +344,7 @@ def thrown_in(record, play, before):
     """The ``result`` of a deal all four passed (docs/RULES.md §3.3): nothing played, nothing scored."""
     if play:
         raise RecordError("cards played after an all-pass auction (thrown in)", "play", 0, R33)
-    if record.get("discard") not in (None, []):
+    if "discard" in record:  # even [] or null: such a record has no discard (docs/RECORDS.md), as 501's no contract
         raise RecordError("discard after an all-pass auction (thrown in)", "discard", None, R33)
     return {"game": "500", "declarer": None, "contract": None, "value": 0, "tricks": [0, 0], "made": None,
             "delta": [0, 0], "game_over": False, "winner": None, "after": {"scores": list(before)}}

@@ -7,6 +7,7 @@ from cardsim.games.base import OptionError, Setup, as_list, grow_until_fits
 from cardsim.games.g501 import engine as E
 from cardsim.games.g501.constants import START_SCORE
 from cardsim.rng import check_seed
+from cardsim.text import quote
 
 
 def check_setup(setup: Setup):
@@ -63,7 +64,7 @@ def play_matches(seed: int, start: int, count: int, setup: Setup, before=None, d
     first = -1
     if dealer is not None:
         if isinstance(dealer, bool) or not isinstance(dealer, (int, np.integer)) or not 0 <= dealer < setup.seats:
-            raise OptionError(f"dealer must be a seat from 0 to {setup.seats - 1}, got {dealer!r}")
+            raise OptionError(f"dealer must be a seat from 0 to {setup.seats - 1}, got {quote(dealer)}")
         first = int(dealer)
     scores = start_scores(setup, before)
     if (scores[: setup.seats] <= 0).any():

@@ -32,6 +32,7 @@ from cardsim.cards import suit_letters
 from cardsim.games.base import OptionError, Setup
 from cardsim.games.forced import (CHECK_CALLS, F_CALL, F_IMPLIED, F_KIND, F_NPREFIX, F_PREFIX, F_SEAT, FORCE_CONTRACT,
                                   FORCE_FIRST_CALL)
+from cardsim.text import quote
 
 from . import engine as E
 from .chunks import start_scores
@@ -52,7 +53,7 @@ class State:
 
 def _bid(text: str, what: str) -> int:
     if not re.fullmatch(r"[1-9][0-9]{1,2}", text):
-        raise OptionError(f"{what}: {text!r} is not a bid (a whole number from {MIN_BID} to {MAX_BID})")
+        raise OptionError(f"{what}: {quote(text, 20)} is not a bid (a whole number from {MIN_BID} to {MAX_BID})")
     value = int(text)
     if not MIN_BID <= value <= MAX_BID:
         raise OptionError(f"{what}: a bid is from {MIN_BID} to {MAX_BID}, got {value}")
@@ -66,7 +67,7 @@ def _call(token, i: int) -> tuple[int, bool]:
     """``(bid, blind)`` of call ``i`` (from 0) of a given auction, ``(0, False)`` for a pass:
     ``P`` / ``pass``, ``70``, ``B70`` or ``blind:70`` (case-insensitive); raises OptionError
     quoting the call as written."""
-    what = f"call {i + 1} of the auction ({token!r})"
+    what = f"call {i + 1} of the auction ({quote(token)})"
     if not isinstance(token, str):
         raise OptionError(f"{what}: the auction before the seat's call is a list of calls such as "
                           f"['P', 'B70', '75']")
@@ -121,7 +122,7 @@ def _prefix(auction, dealer, seat, seats) -> list[int]:
 def parse_option(text: str, seat: int, setup: Setup, auction=(), dealer=None) -> np.ndarray:
     """The forced vector (int64[E.F_LEN]) of option ``text`` for ``seat``; raises OptionError."""
     if not isinstance(text, str) or not text.strip():
-        raise OptionError(f"empty option {text!r}")
+        raise OptionError(f"empty option {quote(text)}")
     t = suit_letters(text).strip().lower()
     if setup.seats == 4 and dealer is not None and dealer == seat:
         raise OptionError(f"seat {seat} deals this 4-seat deal and sits out: it takes no option (docs/RULES.md §1.1)")
@@ -129,23 +130,24 @@ def parse_option(text: str, seat: int, setup: Setup, auction=(), dealer=None) ->
     forced[F_SEAT] = seat
     if t.startswith("="):
         if auction:
-            raise OptionError(f"option {text!r} skips the auction: it cannot follow given calls")
+            raise OptionError(f"option {quote(text)} skips the auction: it cannot follow given calls")
         m = re.fullmatch(r"=(\d+)(!?)(?:/([a-z]+)(?:/(\d+))?)?", t)
         if not m:
-            raise OptionError(f"option {text!r}: write =L, =L! (blind), =L/TRUMP or =L/TRUMP/TARGET, e.g. =100!/H/120")
-        bid = _bid(m.group(1), f"option {text!r}")
+            raise OptionError(f"option {quote(text)}: write =L, =L! (blind), =L/TRUMP or =L/TRUMP/TARGET, "
+                              "e.g. =100!/H/120")
+        bid = _bid(m.group(1), f"option {quote(text)}")
         forced[F_KIND] = FORCE_CONTRACT
         forced[F_CALL] = bid
         forced[E.F_BLIND] = 1 if m.group(2) else 0
         if m.group(3):
             trump = m.group(3).upper()
             if trump not in TRUMP_NAMES:
-                raise OptionError(f"option {text!r}: the trump is one of {' '.join(TRUMP_NAMES)}")
+                raise OptionError(f"option {quote(text)}: the trump is one of {' '.join(TRUMP_NAMES)}")
             forced[E.F_TRUMP] = TRUMP_NAMES.index(trump) + 1
         if m.group(4):
-            target = _bid(m.group(4), f"option {text!r}: the target")
+            target = _bid(m.group(4), f"option {quote(text)}: the target")
             if target < bid:
-                raise OptionError(f"option {text!r}: the target must not be below the bid (docs/RULES.md §1.4)")
+                raise OptionError(f"option {quote(text)}: the target must not be below the bid (docs/RULES.md §1.4)")
             forced[E.F_TARGET] = target
         return forced
     prefix = _prefix(list(auction or ()), dealer, seat, setup.seats)
@@ -159,9 +161,9 @@ def parse_option(text: str, seat: int, setup: Setup, auction=(), dealer=None) ->
     elif t == "pass":
         forced[F_CALL] = 0
     elif t.startswith("blind:"):
-        forced[F_CALL] = _bid(t[6:], f"option {text!r}")
+        forced[F_CALL] = _bid(t[6:], f"option {quote(text)}")
     else:
-        raise OptionError(f"{text!r} is not a 501 option (blind:L, look, pass, =L, =L!, =L/TRUMP[/TARGET])")
+        raise OptionError(f"{quote(text)} is not a 501 option (blind:L, look, pass, =L, =L!, =L/TRUMP[/TARGET])")
     return forced
 
 

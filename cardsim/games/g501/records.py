@@ -14,6 +14,7 @@ from cardsim.games.g501.constants import (
 )
 from cardsim.games.g501.rules import next_active
 from cardsim.rng import check_seed, deal_key, match_key
+from cardsim.text import quote
 
 
 def call_token(code: int) -> str:
@@ -128,7 +129,7 @@ def match_records(seed: int, match: int, setup: Setup, before=None, dealer=None)
     seats = setup.seats
     if dealer is not None and (isinstance(dealer, bool) or not isinstance(dealer, (int, np.integer))
                                or not 0 <= dealer < seats):
-        raise OptionError(f"dealer must be a seat from 0 to {seats - 1}, got {dealer!r}")
+        raise OptionError(f"dealer must be a seat from 0 to {seats - 1}, got {quote(dealer)}")
     scores = start_scores(setup, before)
     if (scores[:seats] <= 0).any():
         raise OptionError("a game starts with every score above 0 (at 0 or below it is over, docs/RULES.md §1.8)")

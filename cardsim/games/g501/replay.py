@@ -7,7 +7,9 @@ pairs, every rule of docs/RULES.md §1 is re-implemented here from the text.  ``
 from __future__ import annotations
 
 from cardsim.games.base import RecordError
+from cardsim.games.fields import check_fields
 from cardsim.games.source import check_source
+from cardsim.text import quote
 
 RANK_ORDER = "9JQKTA"          # trick rank, low to high (docs/RULES.md §1.1)
 POINTS = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2, "9": 0}
@@ -35,12 +37,12 @@ def card_token(token, field, index=None, rule="docs/RECORDS.md, Cards") -> str:
     case, nothing else.
     """
     if not isinstance(token, str):
-        raise RecordError(f"card must be a string, got {token!r}", field, index, rule)
+        raise RecordError(f"card must be a string, got {quote(token)}", field, index, rule)
     t = _upper_ascii(token)
     if t.startswith("10"):
         t = "T" + t[2:]
     if t not in DECK:
-        raise RecordError(f"unknown card {token!r} (501 has A K Q J 10 9 in S H D C)", field, index, rule)
+        raise RecordError(f"unknown card {quote(token)} (501 has A K Q J 10 9 in S H D C)", field, index, rule)
     return t
 
 
@@ -63,14 +65,14 @@ def _parse_call(tok, index):
     leading zero, optionally after one ``B`` (blind); ``P`` and ``B`` in either case.
     """
     if not isinstance(tok, str):
-        raise RecordError(f"call must be a string, got {tok!r}", "auction", index, "docs/RECORDS.md, Calls")
+        raise RecordError(f"call must be a string, got {quote(tok)}", "auction", index, "docs/RECORDS.md, Calls")
     t = _upper_ascii(tok)
     if t == "P":
         return None, False
     blind = t.startswith("B")
     digits = t[1:] if blind else t
     if not (digits and "123456789".find(digits[0]) >= 0 and all("0123456789".find(d) >= 0 for d in digits)):
-        raise RecordError(f"unknown call {tok!r} (P, a bid such as 70, or a blind bid such as B70)",
+        raise RecordError(f"unknown call {quote(tok)} (P, a bid such as 70, or a blind bid such as B70)",
                           "auction", index, "docs/RECORDS.md, Calls")
     if len(digits) > len(str(MAX_BID)):  # int() of thousands of digits would itself fail
         raise RecordError(f"a bid of {len(digits)} digits is out of range: bids are {MIN_BID}..{MAX_BID}",
@@ -82,16 +84,17 @@ def _check_header(record):
     if not isinstance(record, dict):
         raise RecordError(f"a record must be a JSON object, got {type(record).__name__}")
     if record.get("game") != "501":
-        raise RecordError(f"game must be \"501\", got {record.get('game')!r}", "game")
+        raise RecordError(f"game must be \"501\", got {quote(record.get('game'))}", "game")
+    check_fields(record, "501")
     seats = record.get("seats")
     if not _is_int(seats) or seats not in (3, 4):
-        raise RecordError(f"501 is played with 3 or 4 seats, got {seats!r}", "seats", None, "docs/RULES.md §1.1")
+        raise RecordError(f"501 is played with 3 or 4 seats, got {quote(seats)}", "seats", None, "docs/RULES.md §1.1")
     dealer = record.get("dealer")
     if not _is_int(dealer) or not 0 <= dealer < seats:
-        raise RecordError(f"dealer must be a seat 0..{seats - 1}, got {dealer!r}", "dealer")
+        raise RecordError(f"dealer must be a seat 0..{seats - 1}, got {quote(dealer)}", "dealer")
     rules = record.get("rules")
     if rules is not None and (not isinstance(rules, dict) or rules):
-        raise RecordError(f"501 has no rule options, got {rules!r}", "rules")
+        raise RecordError(f"501 has no rule options, got {quote(rules)}", "rules")
     check_source(record)
     before = record.get("before")
     if before is None:
@@ -101,7 +104,7 @@ def _check_header(record):
             raise RecordError('before must be {"scores": [one score per seat]}', "before")
         scores = before["scores"]
         if not isinstance(scores, list) or len(scores) != seats or not all(_is_int(x) for x in scores):
-            raise RecordError(f"before.scores must list {seats} integers, got {scores!r}", "before")
+            raise RecordError(f"before.scores must list {seats} integers, got {quote(scores)}", "before")
         if any(x <= 0 for x in scores):
             raise RecordError("a score at or below 0 means the game is already over", "before", None, "docs/RULES.md §1.8")
         scores = list(scores)
@@ -191,11 +194,13 @@ def _contract(record, decl, bid, hand10, opponents):
         raise RecordError('contract must be {"abandon": true} or have exactly trump, target, give', "contract", None, "docs/RECORDS.md")
     trump = c["trump"]
     if not isinstance(trump, str) or _upper_ascii(trump) not in TRUMPS:
-        raise RecordError(f"trump must be S, H, D, C or NT, got {trump!r}", "contract", None, "docs/RULES.md §1.4")
+        raise RecordError(f"trump must be S, H, D, C or NT, got {quote(trump)}", "contract", None,
+                          "docs/RULES.md §1.4")
     trump = _upper_ascii(trump)
     target = c["target"]
     if not _is_int(target) or not bid <= target <= MAX_BID:
-        raise RecordError(f"target must be a whole number from the bid {bid} to {MAX_BID}, got {target!r}", "contract", None, "docs/RULES.md §1.4")
+        raise RecordError(f"target must be a whole number from the bid {bid} to {MAX_BID}, got {quote(target)}",
+                          "contract", None, "docs/RULES.md §1.4")
     give = c["give"]
     want = {str(s) for s in opponents}
     if not isinstance(give, dict) or not all(isinstance(k, str) for k in give) or set(give) != want:

@@ -25,6 +25,7 @@ from cardsim.cards import card_str, cards_of, suit_letters
 from cardsim.games.base import OptionError, Setup, as_list
 from cardsim.games.forced import CHECK_CALLS, F_CALL, F_IMPLIED, F_KIND, FORCE_NONE
 from cardsim.games.options import option_vector
+from cardsim.text import quote
 
 from . import engine
 from .records import call_str, result_from_score
@@ -42,7 +43,7 @@ def parse_call(text: str) -> int:
         return PASS
     if len(t) >= 2 and t[0] in "1234567" and t[1:] in DENOMINATIONS:
         return int(bid_call(int(t[0]), DENOMINATIONS.index(t[1:])))
-    raise OptionError(f"{text!r} is not a Vint call (P, or a level 1-7 and S C D H NT, e.g. 3NT)")
+    raise OptionError(f"{quote(text)} is not a Vint call (P, or a level 1-7 and S C D H NT, e.g. 3NT)")
 
 
 def _prefix(auction, dealer, seat) -> list[int]:

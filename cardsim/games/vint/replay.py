@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from cardsim.cards import CardError, SUITS, parse_card
 from cardsim.games.base import RecordError
+from cardsim.games.fields import check_fields
 from cardsim.games.source import check_source
+from cardsim.text import quote
 
 RANKS = "23456789TJQKA"
 DENOMINATIONS = ["S", "C", "D", "H", "NT"]
@@ -21,14 +23,14 @@ def parse_call(token, index):
     either case, nothing else.
     """
     if not isinstance(token, str):
-        raise RecordError(f"call must be a string, got {token!r}", "auction", index, "docs/RECORDS.md Calls")
+        raise RecordError(f"call must be a string, got {quote(token)}", "auction", index, "docs/RECORDS.md Calls")
     # ASCII first: str.upper() maps some other letters onto ASCII ones ('ſ' -> 'S').
     t = token.upper() if token.isascii() else ""
     if t == "P":
         return None
     if len(t) >= 2 and "1234567".find(t[0]) >= 0 and t[1:] in DENOMINATIONS:
         return int(t[0]), DENOMINATIONS.index(t[1:])
-    raise RecordError(f"unknown call {token!r}", "auction", index, "docs/RECORDS.md Calls")
+    raise RecordError(f"unknown call {quote(token)}", "auction", index, "docs/RECORDS.md Calls")
 
 
 def call_token(call) -> str:
@@ -44,7 +46,7 @@ def _card(token, field, index):
 
 def _int(value, what, field):
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RecordError(f"{what} must be an integer, got {value!r}", field)
+        raise RecordError(f"{what} must be an integer, got {quote(value)}", field)
     return value
 
 
@@ -73,9 +75,11 @@ def parse_before(record):
     before = record.get("before")
     if before is None:
         return [0, 0], [0, 0]
-    if not isinstance(before, dict) or set(before) - {"below", "games"}:
-        raise RecordError('before must be {"below": [b0, b1], "games": [g0, g1]}', "before", None, "docs/RECORDS.md")
-    below = before.get("below", [0, 0])
+    if not isinstance(before, dict) or set(before) - {"below", "games"} or "below" not in before:
+        # games may be left out (no game won yet); below may not (docs/RECORDS.md Strictness)
+        raise RecordError('before must be {"below": [b0, b1], "games": [g0, g1]} (games may be left out)', "before",
+                          None, "docs/RECORDS.md")
+    below = before["below"]
     games = before.get("games", [0, 0])
     for name, pair in (("below", below), ("games", games)):
         if not isinstance(pair, list) or len(pair) != 2:
@@ -242,18 +246,17 @@ def replay(record) -> dict:
     if not isinstance(record, dict):
         raise RecordError("a record must be a JSON object")
     if record.get("game") != "vint":
-        raise RecordError(f"not a Vint record: game {record.get('game')!r}", "game")
+        raise RecordError(f"not a Vint record: game {quote(record.get('game'))}", "game")
+    check_fields(record, "vint")
     seats = record.get("seats", 4)
     if type(seats) is not int or seats != 4:
-        raise RecordError(f"Vint is played by 4 seats, not {seats!r}", "seats", None, "docs/RULES.md §2.1")
+        raise RecordError(f"Vint is played by 4 seats, not {quote(seats)}", "seats", None, "docs/RULES.md §2.1")
     dealer = _int(record.get("dealer"), "dealer", "dealer")
     if not 0 <= dealer < 4:
         raise RecordError(f"dealer must be a seat 0..3, got {dealer}", "dealer")
     rules = record.get("rules")
     if rules not in (None, {}):
-        raise RecordError(f"Vint has no rule options, got {rules!r}", "rules")
-    if "talon" in record:
-        raise RecordError("Vint has no talon", "talon")
+        raise RecordError(f"Vint has no rule options, got {quote(rules)}", "rules")
     check_source(record)
     below, games = parse_before(record)
     hands = parse_hands(record)
