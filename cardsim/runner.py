@@ -181,10 +181,10 @@ def choose_jobs(n_jobs: int, sizes: list[int], seconds: float | None, cores: int
     ``n_jobs`` > 0 asks for that many workers: ``min(n_jobs, tasks)``.  A negative ``n_jobs`` (-1,
     the default: all cores) decides by size: the workers are started only when the wall time
     they save, ``seconds`` minus the busiest worker's share of it, exceeds
-    :data:`WORKER_START_SECONDS`, what starting them costs; otherwise the run is played here,
-    which is then never slower.  ``seconds`` None (not known) counts as large.  Pure: the same
-    arguments give the same answer, and the rows never depend on it.  Raises OptionError for a
-    bad ``n_jobs``."""
+    :data:`WORKER_START_SECONDS`, what starting them costs; otherwise the run is played here, so
+    that a run too small to pay for its workers is not slowed down by them.  ``seconds`` None
+    (not known) counts as large.  Pure: the same arguments give the same answer, and the rows
+    never depend on it.  Raises OptionError for a bad ``n_jobs``."""
     jobs = local_jobs(n_jobs, len(sizes), cores)
     if n_jobs > 0 or jobs == 1 or seconds is None:
         return jobs
@@ -223,7 +223,7 @@ def default_jobs(n_jobs: int, sizes: list[int], seconds: float | None) -> int:
     return jobs
 
 
-def deal_jobs(deals: int, game: str, n_jobs: int, chunk_size: int = None, cores: int | None = None) -> int:
+def deal_jobs(deals: int, game: str, n_jobs: int, chunk_size: int | None = None, cores: int | None = None) -> int:
     """Worker processes a run of ``deals`` deals of ``game`` in chunks of ``chunk_size`` (default
     :data:`DEFAULT_CHUNK`) gets for ``n_jobs`` (:func:`choose_jobs`; 1: this process)."""
     chunk_size = chunk_size or DEFAULT_CHUNK
