@@ -292,7 +292,7 @@ def end_to_end_table(results, n: int) -> str:
 
 
 # ------------------------------------------------------------------ when workers pay
-CROSSOVER_DEALS = (20_000, 100_000, 300_000, 1_000_000)
+CROSSOVER_DEALS = (20_000, 200_000, 1_000_000)
 """The run sizes :func:`measure_crossover` times."""
 CROSSOVER_HEADING = "## When the default starts workers"
 
@@ -332,6 +332,7 @@ def measure_crossover(game: str, cores: int, sizes=CROSSOVER_DEALS, repeats: int
     cli = [sys.executable, "-m", "cardsim", "simulate", game]
     subprocess.run(cli + ["-n", "1000"], check=True, capture_output=True)  # numba's cache is warm for both
     best = {(n, j): float("inf") for n in sizes for j in (1, cores)}
+    started = datetime.now(timezone.utc)
     busy, own, wall = _busy_seconds(), _own_seconds(), time.perf_counter()
     with tempfile.TemporaryDirectory() as folder:
         out = os.path.join(folder, "x.parquet")
@@ -344,7 +345,9 @@ def measure_crossover(game: str, cores: int, sizes=CROSSOVER_DEALS, repeats: int
     wall = time.perf_counter() - wall
     others = max(0.0, (_busy_seconds() - busy) - (_own_seconds() - own)) / wall
     return {"game": game, "cores": cores, "sizes": list(sizes), "best": best, "others": others, "repeats": repeats,
+            "when": f"{started:%Y-%m-%d %H:%M} UTC",
             "default": {n: deal_jobs(n, game, -1, cores=cores) for n in sizes},
+            "asked": {n: deal_jobs(n, game, cores, cores=cores) for n in sizes},
             "threshold": _worker_threshold(game, cores)}
 
 
@@ -373,7 +376,7 @@ def crossover_table(results, command: str) -> str:
     others = ", ".join(f"{r['game']} {r['others']:.2f}" for r in results)
     costs = ", ".join(f"{g} {s * 1e6:.1f} µs" for g, s in DEAL_SECONDS.items())
     lines = ["", CROSSOVER_HEADING, "",
-             f"Produced by `{command}` on {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, {cores} cores. Wall time "
+             f"Produced by `{command}` on {results[0]['when']}, {cores} cores. Wall time "
              "of `cardsim simulate GAME -n N -o X` as a user types it (a fresh interpreter each time, numba cache "
              f"warm) with `--jobs 1` (this process) and with `--jobs {cores}` (a worker process per core), the two "
              f"alternated, best of {results[0]['repeats']} rounds. The machine is shared: on average the other "
@@ -389,8 +392,9 @@ def crossover_table(results, command: str) -> str:
         threshold = "never" if r["threshold"] is None else f"{r['threshold']:,} deals"
         for i, n in enumerate(r["sizes"]):
             one, many = r["best"][n, 1], r["best"][n, cores]
+            alone = " (one chunk: played here)" if r["asked"][n] == 1 else ""
             choice = "here (`--jobs 1`)" if r["default"][n] == 1 else f"on {r['default'][n]} workers"
-            lines.append(f"| {r['game'] if i == 0 else ''} | {n:,} | {one:.2f} s | {many:.2f} s | {choice} | "
+            lines.append(f"| {r['game'] if i == 0 else ''} | {n:,} | {one:.2f} s | {many:.2f} s{alone} | {choice} | "
                          f"{threshold if i == 0 else ''} |")
     return "\n".join(lines) + "\n"
 

@@ -138,20 +138,22 @@ def local_jobs(n_jobs: int, n_tasks: int, cores: int | None = None) -> int:
     return max(1, min(n_jobs if n_jobs > 0 else cores + 1 + n_jobs, n_tasks))
 
 
-DEAL_SECONDS = {"vint": 4.7e-6, "501": 3.2e-6, "500": 5.1e-6}
-"""One core's seconds for one complete deal with the default strategies, written to a dataset
-(``simulate -o``): BENCHMARKS.md's one-core rate of complete deals (``make bench`` of
-2026-12-01: 251,158, 373,355 and 226,683 deals/s) over its CPU ratio of the engine to
-``simulate -o`` (84%, 83%, 87%).  A game missing here counts as the slowest listed."""
+DEAL_SECONDS = {"vint": 5.4e-6, "501": 3.7e-6, "500": 5.9e-6}
+"""One core's seconds for one complete deal with the default strategies, written to a dataset:
+the slope of the wall time of ``cardsim simulate GAME -n N -o X --jobs 1`` from 20,000 to
+1,000,000 deals (``python -m cardsim.bench --only crossover``, BENCHMARKS.md "When the default
+starts workers", 2026-12-02).  A game missing here counts as the slowest listed."""
 DEALS_PER_MATCH = {"vint": 12.2, "501": 13.9, "500": 8.7}
 """Mean deals of a whole match (a Vint rubber, a 501 game to zero, a Five Hundred game) with the
 default strategies: ``cardsim.play_match(game, 2000, seed=1)``."""
-WORKER_START_SECONDS = 1.9
+WORKER_START_SECONDS = 3.0
 """What starting the local workers adds to a run's wall time on an otherwise idle machine: loky
 starts a fresh interpreter per worker, which imports cardsim and loads the game's compiled
-kernels before its first chunk, while the parent waits.  Measured on a quiet 2-core machine
-(issue 25): ``simulate vint -n 200000 -o X`` took 3.7 s with ``--jobs 2`` and 2.3 s with
-``--jobs 1``; the workers' half of the 0.94 s of one-core work added back, 1.4 + 0.47 s."""
+kernels before its first chunk, while the parent waits.  Measured as the wall time with
+``--jobs 2`` less the time with ``--jobs 1`` plus the work the second worker takes off the
+first (BENCHMARKS.md, same run as :data:`DEAL_SECONDS`, the machine otherwise idle): 2.4 to
+3.1 s for Vint and 501 at 200,000 and 1,000,000 deals (issue 25 saw 1.9 s); the high end is
+taken, so that the default errs towards playing here."""
 LOAD_WINDOW = 0.1
 """Seconds :func:`free_cores` watches the machine's CPU use for."""
 

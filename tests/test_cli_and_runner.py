@@ -337,13 +337,14 @@ def test_bench_crossover_section_replaces_its_old_self_and_keeps_the_notes(tmp_p
     from cardsim import bench
     from cardsim.runner import deal_jobs
 
-    result = {"game": "vint", "cores": 2, "sizes": [20_000, 2_000_000], "others": 0.25, "repeats": 3,
+    result = {"game": "vint", "cores": 2, "sizes": [20_000, 2_000_000], "others": 0.25, "repeats": 3, "when": "now",
+              "asked": {20_000: 1, 2_000_000: 2},
               "best": {(20_000, 1): 2.0, (20_000, 2): 3.5, (2_000_000, 1): 11.0, (2_000_000, 2): 7.25},
               "default": {n: deal_jobs(n, "vint", -1, cores=2) for n in (20_000, 2_000_000)},
               "threshold": bench._worker_threshold("vint", 2)}
     text = bench.crossover_table([result], "python -m cardsim.bench --only crossover")
     rows = [ln for ln in text.splitlines() if ln.startswith("| vint") or ln.startswith("|  |")]
-    assert rows[0] == f"| vint | 20,000 | 2.00 s | 3.50 s | here (`--jobs 1`) | {result['threshold']:,} deals |"
+    assert rows[0] == f"| vint | 20,000 | 2.00 s | 3.50 s (one chunk: played here) | here (`--jobs 1`) | {result['threshold']:,} deals |"
     assert rows[1] == "|  | 2,000,000 | 11.00 s | 7.25 s | on 2 workers |  |"
     assert "kept this many of its 2 cores busy while each game was measured: vint 0.25" in text
     path = tmp_path / "B.md"
