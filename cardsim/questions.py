@@ -255,7 +255,8 @@ def question_seconds(q: Question) -> float:
 
 
 def run_question(q: Question, n_jobs=-1, progress=False, store=None, client=None) -> dict:
-    """The merged sums of every chunk of ``q`` (workers: joblib, ``n_jobs`` -1 = all cores, or
+    """The merged sums of every chunk of ``q`` (workers: joblib, ``n_jobs`` -1 = all cores when the
+    question is big enough to pay for them, :func:`question_seconds`, or
     the dask ``client``).  ``store``: a folder keeping each finished chunk, so the same call
     after an interruption resumes; it is removed once the sums are merged.  The sums are
     merged in chunk order, so they are the same however the run was split or resumed."""
