@@ -22,7 +22,8 @@ def parse_args(description: str, argv=None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=description)
     p.add_argument("--n", type=int, default=1_000_000, help="deals to simulate (default 1,000,000)")
     p.add_argument("--seed", type=int, default=2026)
-    p.add_argument("--jobs", type=int, default=-1, help="worker processes: -1 = all cores (the default), 1 = one")
+    p.add_argument("--jobs", type=int, default=-1,
+                   help="worker processes: -1 = all cores when that pays (the default; README), 1 = one")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="progress bars (default: when standard error is a terminal)")
     p.add_argument("--scheduler", metavar="ADDRESS",

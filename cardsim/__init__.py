@@ -38,7 +38,8 @@ def play_match(game, n_matches, seed=0, strategies=None, seats=None, rules=None,
 
     Arguments: ``game`` (``"vint"``, ``"501"``, ``"500"``); ``n_matches`` a whole number from 1;
     ``seed``; ``strategies``, ``seats``, ``rules`` as for :func:`simulate`; ``n_jobs`` worker
-    processes (-1 = all cores, the default; at most one per chunk); ``chunk_size`` matches per task; ``compact=False`` widens integer
+    processes (-1 = all cores if the run pays for starting them, the default; at most one per chunk,
+    :func:`cardsim.runner.choose_jobs`); ``chunk_size`` matches per task; ``compact=False`` widens integer
     columns to 64 bits; ``before`` (501 only: one score per seat, e.g. ``[300, 250, 320]``) and
     ``dealer`` (501 only: the first dealer's seat) start every match from that state.
 

@@ -90,7 +90,8 @@ def _strategies(items):
 def _add_execution(p):
     """--jobs, --progress and --scheduler: how a long command runs (the same result either way)."""
     p.add_argument("--jobs", type=int, default=-1,
-                   help="worker processes: -1 = all cores (the default), 1 = this process only")
+                   help="worker processes: -1 = all cores if the run is big enough to pay for starting them, "
+                        "else this process (the default); 1 = this process only; N = N workers")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="a progress bar with rate and ETA (default: when standard error is a terminal)")
     p.add_argument("--scheduler", metavar="ADDRESS",

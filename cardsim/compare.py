@@ -14,7 +14,8 @@ import pandas as pd
 from cardsim import frames
 from cardsim.games import get_game
 from cardsim.games.base import OptionError
-from cardsim.runner import DEFAULT_CHUNK, ChunkStore, make_run, rows_frame, run_chunks, transform_id, using
+from cardsim.runner import (DEFAULT_CHUNK, ChunkStore, deal_seconds, make_run, rows_frame, run_chunks, transform_id,
+                            using)
 from cardsim.stats import mean_interval
 from cardsim.text import quote
 
@@ -95,7 +96,8 @@ def compare(game, n_deals, baseline, variants: dict, measure: Callable[[pd.DataF
     total = np.zeros((len(setups), len(columns), 5))
     with using(client):
         for part in run_chunks(_chunk_sums, [(setups, runs[0].seed, start, count, measure) for _, start, count in chunks],
-                               [c for _, _, c in chunks], n_jobs, progress, keep):
+                               [c for _, _, c in chunks], n_jobs, progress, keep,
+                               seconds=deal_seconds(game, runs[0].n * len(setups))):
             total += part  # in chunk order: the same float sums however the run was split or resumed
     n, s, s2, d, d2 = np.moveaxis(total, 2, 0)
     mean, _, _, _ = mean_interval(s, s2, n, level)

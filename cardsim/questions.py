@@ -23,12 +23,13 @@ import numpy as np
 import pandas as pd
 
 from cardsim.conditions import Conditions, HandClass, compile as compile_conditions, layout_of, parse_classes
-from cardsim.deal import Calls, ConditionError, DealtChunk, deal_chunk
+from cardsim.deal import Calls, ConditionError, DealtChunk, deal_chunk, dealing_seconds
 from cardsim.games import get_game
 from cardsim.games.base import OptionError, as_list
 from cardsim.games.forced import F_IMPLIED, F_NPREFIX, IMPLIED_CALLS
 from cardsim.games.source import source_of
-from cardsim.runner import ChunkStore, check_count, make_run, manifest_key, run_chunks, runs_dir, using
+from cardsim.runner import (ChunkStore, check_count, deal_seconds, make_run, manifest_key, match_seconds, on_dask,
+                            run_chunks, runs_dir, using)
 from cardsim.stats import mean_interval, wilson
 from cardsim.text import quote
 
@@ -289,8 +290,29 @@ def default_store(q: Question):
     return runs_dir() / f"evaluate-{manifest_key(manifest(q))}"
 
 
+DEALING_BUDGET = 0.05
+"""Seconds :func:`question_seconds` may spend timing the dealing of a question with conditions."""
+
+
+def question_seconds(q: Question) -> float:
+    """Estimated one-core seconds of the whole question: every option played on every deal
+    (:func:`cardsim.runner.deal_seconds`; with ``outcome="game"`` each as a game played on from
+    the scores before, :func:`cardsim.runner.match_seconds`) plus dealing under the conditions
+    and the calls they imply, timed on the first deals for at most :data:`DEALING_BUDGET` seconds."""
+    plays = q.run.n * len(q.forced)
+    if getattr(q.before, "play_out", False):
+        seconds = match_seconds(q.game, plays, [int(s) for s in q.before.scores[:q.run.setup.seats]])
+    else:
+        seconds = deal_seconds(q.game, plays)
+    if q.compiled.n_constraints or q.calls:
+        seconds += dealing_seconds(q.compiled, q.run.seed, q.run.n, budget=DEALING_BUDGET, max_deals=50,
+                                   calls=q.calls_test())
+    return seconds
+
+
 def run_question(q: Question, n_jobs=-1, progress=False, store=None, client=None) -> dict:
-    """The merged sums of every chunk of ``q`` (workers: joblib, ``n_jobs`` -1 = all cores, or
+    """The merged sums of every chunk of ``q`` (workers: joblib, ``n_jobs`` -1 = all cores when the
+    question is big enough to pay for them, :func:`question_seconds`, or
     the dask ``client``).  ``store``: a folder keeping each finished chunk, so the same call
     after an interruption resumes; it is removed once the sums are merged.  The sums are
     merged in chunk order, so they are the same however the run was split or resumed."""
@@ -298,8 +320,10 @@ def run_question(q: Question, n_jobs=-1, progress=False, store=None, client=None
     keep = ChunkStore(store, manifest(q)) if store is not None else None
     try:
         with using(client):
+            auto = isinstance(n_jobs, (int, np.integer)) and n_jobs < 0 and not on_dask()
+            seconds = question_seconds(q) if auto else None  # timing the dealing only when it decides
             parts = list(run_chunks(_chunk_sums, [(q, start, count) for _, start, count in chunks],
-                                    [c for _, _, c in chunks], n_jobs, progress, keep))
+                                    [c for _, _, c in chunks], n_jobs, progress, keep, seconds=seconds))
     except ConditionError:
         # a class too rare to sample fails at the same deal on every run: nothing to resume
         if keep is not None:

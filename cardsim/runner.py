@@ -28,6 +28,7 @@ import stat
 import sys
 import tempfile
 import threading
+import time
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
@@ -132,21 +133,117 @@ def on_dask() -> bool:
     return "dask" in type(get_active_backend()[0]).__name__.lower()
 
 
-def local_jobs(n_jobs: int, n_tasks: int) -> int:
-    """How many local worker processes ``n_jobs`` means for ``n_tasks`` tasks (1: this process)."""
+def local_jobs(n_jobs: int, n_tasks: int, cores: int | None = None) -> int:
+    """How many local worker processes ``n_jobs`` means for ``n_tasks`` tasks on ``cores`` cores
+    (default: this machine's), before :func:`choose_jobs` weighs a default run (1: this process)."""
     n_jobs = check_jobs(n_jobs)
-    return max(1, min(n_jobs if n_jobs > 0 else (os.cpu_count() or 1) + 1 + n_jobs, n_tasks))
+    cores = cores or os.cpu_count() or 1
+    return max(1, min(n_jobs if n_jobs > 0 else cores + 1 + n_jobs, n_tasks))
 
 
-def workers(n_jobs: int, n_tasks: int) -> Parallel:
-    """A joblib Parallel yielding results in task order: ``n_jobs`` local workers (at most one
-    per task), or the dask cluster when joblib's backend is dask (it decides how many)."""
+DEAL_SECONDS = {"vint": 5.4e-6, "501": 3.7e-6, "500": 5.9e-6}
+"""One core's seconds for one complete deal with the default strategies, written to a dataset:
+the slope of the wall time of ``cardsim simulate GAME -n N -o X --jobs 1`` from 20,000 to
+1,000,000 deals (``python -m cardsim.bench --only crossover``, BENCHMARKS.md "When the default
+starts workers", 2026-12-02).  A game missing here counts as the slowest listed."""
+DEALS_PER_MATCH = {"vint": 12.2, "501": 13.9, "500": 8.7}
+"""Mean deals of a whole match (a Vint rubber, a 501 game to zero, a Five Hundred game) with the
+default strategies: ``cardsim.play_match(game, 2000, seed=1)``."""
+WORKER_START_SECONDS = 3.0
+"""What starting the local workers adds to a run's wall time on an otherwise idle machine: loky
+starts a fresh interpreter per worker, which imports cardsim and loads the game's compiled
+kernels before its first chunk, while the parent waits.  Measured as the wall time with
+``--jobs 2`` less the time with ``--jobs 1`` plus the work the second worker takes off the
+first (BENCHMARKS.md, same run as :data:`DEAL_SECONDS`, the machine otherwise idle): 2.4 to
+3.1 s for Vint and 501 at 200,000 and 1,000,000 deals (issue 25 saw 1.9 s); the high end is
+taken, so that the default errs towards playing here."""
+LOAD_WINDOW = 0.1
+"""Seconds :func:`free_cores` watches the machine's CPU use for."""
+
+
+def deal_seconds(game: str, plays: float) -> float:
+    """Estimated one-core seconds of ``plays`` complete deals of ``game`` (:data:`DEAL_SECONDS`)."""
+    return plays * DEAL_SECONDS.get(game, max(DEAL_SECONDS.values()))
+
+
+def _busiest(sizes: list[int], jobs: int) -> int:
+    """The largest share of ``sizes`` one of ``jobs`` workers plays when each task goes to the
+    first free worker, in order (as joblib hands them out), the tasks' time taken as their size."""
+    if len(sizes) > 1000:  # granularity no longer matters: an even split
+        return -(-sum(sizes) // jobs)
+    import heapq
+
+    loads = [0] * jobs
+    for size in sizes:
+        heapq.heapreplace(loads, loads[0] + size)
+    return max(loads)
+
+
+def choose_jobs(n_jobs: int, sizes: list[int], seconds: float | None, cores: int | None = None) -> int:
+    """Local worker processes for tasks of ``sizes`` (deals, or matches) whose work on one core is
+    about ``seconds``; 1 means: this process, no workers started.
+
+    ``n_jobs`` > 0 asks for that many workers: ``min(n_jobs, tasks)``.  A negative ``n_jobs`` (-1,
+    the default: all cores) decides by size: the workers are started only when the wall time
+    they save, ``seconds`` minus the busiest worker's share of it, exceeds
+    :data:`WORKER_START_SECONDS`, what starting them costs; otherwise the run is played here, so
+    that a run too small to pay for its workers is not slowed down by them.  ``seconds`` None
+    (not known) counts as large.  Pure: the same arguments give the same answer, and the rows
+    never depend on it.  Raises OptionError for a bad ``n_jobs``."""
+    jobs = local_jobs(n_jobs, len(sizes), cores)
+    if n_jobs > 0 or jobs == 1 or seconds is None:
+        return jobs
+    total = sum(sizes)
+    saved = seconds * (1 - _busiest(list(sizes), jobs) / total) if total > 0 else 0.0
+    return jobs if saved > WORKER_START_SECONDS else 1
+
+
+def free_cores(cores: int | None = None, window: float = LOAD_WINDOW) -> int:
+    """The cores (of ``cores``, default this machine's) that other processes leave free now: their
+    busy CPU time over ``window`` seconds, all cores together, is taken off, rounded to whole
+    cores; at least 1.  On a shared machine workers that must share a core with another busy
+    process start slowly and play slowly, and one worker per busy core only adds to that."""
+    import psutil
+
+    cores = cores or os.cpu_count() or 1
+
+    def busy() -> float:
+        t = psutil.cpu_times()
+        return sum(getattr(t, f, 0.0) for f in ("user", "nice", "system", "irq", "softirq", "steal"))
+
+    me = psutil.Process()
+    before, mine, start = busy(), sum(me.cpu_times()[:2]), time.perf_counter()
+    time.sleep(window)
+    others = (busy() - before - (sum(me.cpu_times()[:2]) - mine)) / (time.perf_counter() - start)
+    return max(1, min(cores, round(cores - others)))
+
+
+def default_jobs(n_jobs: int, sizes: list[int], seconds: float | None) -> int:
+    """:func:`choose_jobs` on this machine; when a negative ``n_jobs`` would start workers, the
+    cores other processes keep busy at that moment are left out (:func:`free_cores`), so that a
+    big run on a loaded machine plays here rather than on workers that would wait for a core."""
+    jobs = choose_jobs(n_jobs, sizes, seconds)
+    if n_jobs < 0 and jobs > 1:
+        jobs = choose_jobs(n_jobs, sizes, seconds, free_cores())
+    return jobs
+
+
+def deal_jobs(deals: int, game: str, n_jobs: int, chunk_size: int | None = None, cores: int | None = None) -> int:
+    """Worker processes a run of ``deals`` deals of ``game`` in chunks of ``chunk_size`` (default
+    :data:`DEFAULT_CHUNK`) gets for ``n_jobs`` (:func:`choose_jobs`; 1: this process)."""
+    chunk_size = chunk_size or DEFAULT_CHUNK
+    sizes = [min(chunk_size, deals - s) for s in range(0, deals, chunk_size)]
+    return choose_jobs(n_jobs, sizes, deal_seconds(game, deals), cores)
+
+
+def workers(jobs: int) -> Parallel:
+    """A joblib Parallel yielding results in task order: ``jobs`` local workers, or the dask
+    cluster when joblib's backend is dask (it decides how many)."""
     from joblib import Parallel
 
     if on_dask():
-        check_jobs(n_jobs)
         return Parallel(n_jobs=-1, return_as="generator")
-    return Parallel(n_jobs=local_jobs(n_jobs, n_tasks), return_as="generator")
+    return Parallel(n_jobs=jobs, return_as="generator")
 
 
 @contextlib.contextmanager
@@ -294,26 +391,29 @@ def _workers_ignore_ctrl_c():
 
 
 def run_tasks(fn: Callable, tasks: list[tuple], sizes: Iterable[int], n_jobs=-1, progress=False,
-              unit="deal"):
+              unit="deal", seconds: float | None = None):
     """Yield ``fn(*task)`` for every task, in task order, on the configured workers, with a
-    progress bar (rate, ETA) advanced by each task's size."""
+    progress bar (rate, ETA) advanced by each task's size.  ``seconds``: the estimated one-core
+    work of all the tasks, by which a negative ``n_jobs`` decides whether workers are worth
+    starting (:func:`choose_jobs`; None: not known, they are)."""
     sizes = list(sizes)
     if not tasks:
         return
-    if len(tasks) == 1 and not on_dask():
-        # One task runs here: no worker pool to start and no joblib to import, which is most of
-        # a small command's start-up.
-        check_jobs(n_jobs)
+    jobs = check_jobs(n_jobs) if on_dask() else default_jobs(n_jobs, sizes, seconds)
+    if jobs == 1 and not on_dask():
+        # Played here: no worker pool to start and no joblib to import, which is most of a small
+        # command's start-up.
         with _bar(sizes, unit, progress) as bar:
-            result = fn(*tasks[0])
-            bar.update(sizes[0])
-        yield result
+            for size, task in zip(sizes, tasks):
+                result = fn(*task)
+                bar.update(size)
+                yield result
         return
     from joblib import delayed
 
     bar = _bar(sizes, unit, progress)
     with _workers_ignore_ctrl_c():
-        results = workers(n_jobs, len(tasks))(delayed(fn)(*t) for t in tasks)
+        results = workers(jobs)(delayed(fn)(*t) for t in tasks)
     try:
         for size, result in zip(sizes, results):
             bar.update(size)
@@ -331,6 +431,12 @@ def _simulate_chunk(setup: Setup, seed: int, start: int, count: int) -> np.ndarr
     return get_game(setup.game).simulate_chunk(seed, start, count, setup)
 
 
+def run_seconds(run: Run, todo=None) -> float:
+    """Estimated one-core seconds of the chunks ``todo`` (default all) of ``run`` (:func:`deal_seconds`)."""
+    todo = run.chunks() if todo is None else todo
+    return deal_seconds(run.setup.game, sum(c for _, _, c in todo))
+
+
 def iter_chunks(run: Run, todo=None, n_jobs: int = 1, progress: bool = False):
     """Yield ``(chunk number, rows)`` for the chunks in ``todo`` (default all), in order.
 
@@ -338,7 +444,7 @@ def iter_chunks(run: Run, todo=None, n_jobs: int = 1, progress: bool = False):
     datasets (:func:`simulate_to_dataset`) or use :func:`simulate`."""
     todo = run.chunks() if todo is None else todo
     results = run_tasks(_simulate_chunk, [(run.setup, run.seed, s, c) for _, s, c in todo],
-                        [c for _, _, c in todo], n_jobs, progress)
+                        [c for _, _, c in todo], n_jobs, progress, seconds=run_seconds(run, todo))
     for (k, _, _), rows in zip(todo, results):
         yield k, rows
 
@@ -433,7 +539,9 @@ def simulate_columns(run: Run, n_jobs=-1, progress=False) -> dict:
     offsets, size = _layout(dtype, run.n)
     chunks = run.chunks()
     shared = _shared_dir()
-    parallel_local = not on_dask() and local_jobs(n_jobs, len(chunks)) > 1
+    if not on_dask():
+        n_jobs = default_jobs(n_jobs, [c for _, _, c in chunks], run_seconds(run))  # decided once, here
+    parallel_local = not on_dask() and n_jobs > 1
     if parallel_local and shared and shutil.disk_usage(shared).free > size * 1.05:
         import mmap
 
@@ -469,7 +577,8 @@ def simulate(game, n_deals, seed=0, strategies=None, seats=None, rules=None, n_j
     categoricals; compact widths where the values fit, which pandas arithmetic can overflow
     silently — ``compact=False`` returns 64-bit integers instead.  ``df.attrs`` holds the run's
     manifest.
-    ``n_jobs``: worker processes (-1 = all cores, 1 = this process); ``client``: a
+    ``n_jobs``: worker processes (-1 = all cores when the run pays for starting them, else this
+    process, :func:`choose_jobs`; 1 = this process; N = N workers); ``client``: a
     ``distributed.Client`` to run the chunks on (or use ``joblib.parallel_config(backend="dask")``);
     the rows are the same either way.  Raises OptionError / StrategyError (both ValueError) for
     bad arguments, OptionError when the rows would not fit in memory (write a dataset instead).
@@ -787,7 +896,8 @@ def simulate_to_dataset(path, run: Run, n_jobs=-1, progress=False, transform=Non
             raise
     tasks = [(folder.resolve(), k, run.setup, run.seed, s, c, transform) for k, s, c in todo]
     with using(client):
-        for _ in run_tasks(_write_part, tasks, [c for _, _, c in todo], n_jobs, progress):
+        for _ in run_tasks(_write_part, tasks, [c for _, _, c in todo], n_jobs, progress,
+                           seconds=run_seconds(run, todo)):
             pass
     manifest["complete"] = True
     atomic_write(folder / MANIFEST, lambda p: p.write_text(json.dumps(manifest, indent=1)))
@@ -877,9 +987,11 @@ def _stored_call(fn: Callable, target: Path | None, args: tuple):
 
 
 def run_chunks(fn: Callable, tasks: list[tuple], sizes: list[int], n_jobs=-1, progress=False, store=None,
-               give_back=True, unit="deal"):
+               give_back=True, unit="deal", seconds: float | None = None):
     """Yield ``fn(*task)`` for every task, in task order; with a :class:`ChunkStore` each result
     is kept as chunk ``k`` (its index) and chunks already there are read, not run again.
+    ``seconds``: the estimated one-core work of all the tasks (:func:`run_tasks`; scaled down to
+    the tasks left when resuming), None when not known (a negative ``n_jobs`` then starts workers).
 
     ``give_back=True`` (small summaries): results come back and this process stores them, so
     the store needs to be reachable from here only.  ``give_back=False`` (rows): each worker
@@ -891,8 +1003,10 @@ def run_chunks(fn: Callable, tasks: list[tuple], sizes: list[int], n_jobs=-1, pr
     if store is not None and todo:
         check_disk_space_for_store(store.path)
     workers_write = store is not None and not give_back
+    if seconds is not None and done:
+        seconds *= sum(sizes[k] for k in todo) / max(sum(sizes), 1)
     fresh = run_tasks(_stored_call, [(fn, store.chunk_path(k) if workers_write else None, tasks[k]) for k in todo],
-                      [sizes[k] for k in todo], n_jobs, progress, unit)
+                      [sizes[k] for k in todo], n_jobs, progress, unit, seconds)
     for k in range(len(tasks)):
         if k in done:
             yield store.load(k)
@@ -971,7 +1085,7 @@ def play_matches(game, n_matches, seed=0, strategies=None, seats=None, rules=Non
     with using(client):
         out = list(run_chunks(_match_chunk, [(run.setup, run.seed, s, c, start) for _, s, c in chunks],
                               [c for _, _, c in chunks], n_jobs, progress, chunk_store, give_back=False,
-                              unit="match"))
+                              unit="match", seconds=match_seconds(game, run.n, before)))
     matches = frames.matches(game, np.concatenate([m for m, _ in out]), run.setup.seats)
     deals = frames.deals(game, np.concatenate([d for _, d in out]), run.setup.seats)
     if not compact:
@@ -979,6 +1093,15 @@ def play_matches(game, n_matches, seed=0, strategies=None, seats=None, rules=Non
     matches.attrs.update(manifest)
     deals.attrs.update(manifest)
     return matches, deals
+
+
+def match_seconds(game: str, matches: int, before=None) -> float:
+    """Estimated one-core seconds of ``matches`` whole matches of ``game`` (:data:`DEALS_PER_MATCH`
+    deals each; a 501 game started from the scores ``before`` in proportion to its lowest score)."""
+    deals = DEALS_PER_MATCH.get(game, max(DEALS_PER_MATCH.values()))
+    if before is not None and game == "501":
+        deals = max(1.0, deals * min(before) / 501)
+    return deal_seconds(game, matches * deals)
 
 
 def _match_chunk(setup, seed, start, count, kwargs=None):

@@ -248,3 +248,126 @@ def test_ctrl_c_says_what_is_kept(argv, kept, monkeypatch, capsys):
     monkeypatch.setitem(cli.COMMANDS, argv[0], interrupted)
     assert main(argv) == 130
     assert kept in one_line_error(capsys)
+
+
+# --------------------------------------------------------------- when the default starts workers
+def _busiest_of_two(n: int, chunk: int) -> int:
+    """Deals the busier of 2 workers plays when ``n`` deals in chunks of ``chunk`` go in turn to the
+    first free worker: full chunks alternate, and the last (partial) chunk joins the lighter one."""
+    full, last = divmod(n, chunk)
+    loads = [(full + 1) // 2 * chunk, full // 2 * chunk]
+    loads[1 if full % 2 else 0] += last
+    return max(loads)
+
+
+@pytest.mark.parametrize("game", ["vint", "501", "500"])
+def test_the_default_starts_two_workers_exactly_when_they_save_more_than_their_start(game):
+    from cardsim.bench import _worker_threshold
+
+    d, start = runner.DEAL_SECONDS[game], runner.WORKER_START_SECONDS
+    threshold = _worker_threshold(game, 2)
+    assert 200_000 < threshold < 2_000_000  # on 2 cores the crossover lies between these (BENCHMARKS.md)
+    for n in (threshold - 1, threshold, threshold + 1, 100_000, 1_000_000, 3_000_000):
+        pays = (n - _busiest_of_two(n, runner.DEFAULT_CHUNK)) * d > start
+        assert runner.deal_jobs(n, game, -1, cores=2) == (2 if pays else 1), n
+    assert runner.deal_jobs(threshold - 1, game, -1, cores=2) == 1
+    assert runner.deal_jobs(threshold, game, -1, cores=2) == 2
+    assert runner.deal_jobs(threshold, game, -1, cores=1) == 1
+    # Asked for by number, workers start however small the run (at most one per chunk).
+    assert runner.deal_jobs(20_000, game, 2, cores=2) == 1
+    assert runner.deal_jobs(200_000, game, 2, cores=2) == 2
+    assert runner.deal_jobs(200_000, game, 3, cores=2, chunk_size=50_000) == 3
+
+
+def test_choose_jobs_weighs_the_busiest_worker_and_takes_unknown_work_as_large():
+    start = runner.WORKER_START_SECONDS
+    # Two equal tasks on two workers save half the work.
+    assert runner.choose_jobs(-1, [100, 100], 2 * start, cores=2) == 1
+    assert runner.choose_jobs(-1, [100, 100], 2 * start * 1.001, cores=2) == 2
+    # One task of four times the other: the busiest worker plays 4/5 of the work, 1/5 is saved.
+    assert runner.choose_jobs(-1, [400, 100], 4 * start, cores=2) == 1
+    assert runner.choose_jobs(-1, [400, 100], 5.01 * start, cores=2) == 2
+    assert runner.choose_jobs(-1, [1] * 8, None, cores=4) == 4
+    assert runner.choose_jobs(-2, [1] * 8, 100 * start, cores=4) == 3  # all cores but one
+    assert runner.choose_jobs(-1, [1], 100 * start, cores=4) == 1
+    with pytest.raises(cardsim.OptionError, match="n_jobs must be"):
+        runner.choose_jobs(0, [1, 1], 1.0)
+
+
+def _no_workers(monkeypatch):
+    """Make starting local workers, or looking at the machine's load, fail the test."""
+    def refuse(*args, **kwargs):
+        raise AssertionError("the default started workers for a small run")
+
+    monkeypatch.setattr(runner, "workers", refuse)
+    monkeypatch.setattr(runner, "free_cores", refuse)
+
+
+def test_small_runs_play_here_by_default_with_the_same_result(tmp_path, monkeypatch):
+    kw = dict(seed=6, chunk_size=300)
+    with_workers = cardsim.simulate("vint", 900, n_jobs=2, **kw)
+    matches2, _ = cardsim.play_match("501", 20, seed=2, chunk_size=5, n_jobs=2)
+    ask = dict(seat=0, options=["P", "1S"], n=200, seed=2, dealer=0, chunk_size=100)
+    asked2 = cardsim.evaluate("vint", where="hcp>=12", n_jobs=2, **ask)
+    args = ("vint", 400, "heuristic", {"random": "random"}, lambda df: df.total_0)
+    compared2 = compare(*args, seed=4, chunk_size=100, n_jobs=2)
+    _no_workers(monkeypatch)
+    pd.testing.assert_frame_equal(cardsim.simulate("vint", 900, **kw), with_workers)
+    simulate_to_dataset(tmp_path / "d", make_run("vint", 900, chunk_size=300, **{"seed": 6}))
+    pd.testing.assert_frame_equal(cardsim.read_dataset(tmp_path / "d"), with_workers)
+    pd.testing.assert_frame_equal(cardsim.play_match("501", 20, seed=2, chunk_size=5)[0], matches2)
+    pd.testing.assert_frame_equal(cardsim.evaluate("vint", where="hcp>=12", **ask), asked2, check_exact=True)
+    pd.testing.assert_frame_equal(compare(*args, seed=4, chunk_size=100), compared2, check_exact=True)
+    assert main(["simulate", "vint", "-n", "900", "--chunk-size", "300", "--no-progress",
+                 "-o", str(tmp_path / "cli")]) == 0
+
+
+def test_a_big_default_run_plays_here_when_other_processes_keep_the_cores_busy(monkeypatch):
+    asked = []
+
+    def sequential(jobs):  # stands in for joblib's Parallel: records the workers asked for
+        asked.append(jobs)
+        return lambda calls: (f(*a, **k) for f, a, k in calls)
+
+    monkeypatch.setattr(runner, "workers", sequential)
+    monkeypatch.setattr(runner.os, "cpu_count", lambda: 2)
+    big = 100 * runner.WORKER_START_SECONDS
+    monkeypatch.setattr(runner, "free_cores", lambda: 1)
+    assert list(runner.run_tasks(abs, [(-1,), (-2,)], [1, 1], seconds=big)) == [1, 2] and asked == []
+    monkeypatch.setattr(runner, "free_cores", lambda: 2)
+    assert list(runner.run_tasks(abs, [(-1,), (-2,)], [1, 1], seconds=big)) == [1, 2] and asked == [2]
+    monkeypatch.setattr(runner, "free_cores", lambda: 1)
+    assert list(runner.run_tasks(abs, [(-1,), (-2,)], [1, 1], n_jobs=2, seconds=0.0)) == [1, 2] and asked == [2, 2]
+
+
+def test_free_cores_leaves_out_what_other_processes_use(monkeypatch):
+    import psutil
+
+    Times = namedtuple("Times", "user nice system idle")
+    monkeypatch.setattr(runner.time, "sleep", lambda s: None)
+
+    def cores_free(cores, busy):  # ``busy`` CPU seconds of all processes in the 0.1 s watched
+        clock = iter([Times(100.0, 0.0, 10.0, 500.0), Times(100.0 + busy, 0.0, 10.0, 500.0)])
+        ticks = iter([0.0, 0.1])
+        monkeypatch.setattr(psutil, "cpu_times", lambda: next(clock))
+        monkeypatch.setattr(runner.time, "perf_counter", lambda: next(ticks))
+        return runner.free_cores(cores=cores, window=0.1)
+
+    assert cores_free(4, 0.17) == 2  # 1.7 cores busy elsewhere
+    assert cores_free(2, 0.17) == 1  # never fewer than one
+    assert cores_free(4, 0.02) == 4
+    assert cores_free(2, 0.09) == 1  # most of a core busy: that core is taken
+
+
+def test_estimates_count_every_play_of_a_deal():
+    d = runner.DEAL_SECONDS
+    assert runner.deal_seconds("501", 1000) == pytest.approx(1000 * d["501"])
+    assert runner.match_seconds("vint", 10) == pytest.approx(10 * runner.DEALS_PER_MATCH["vint"] * d["vint"])
+    # A 501 game from a state ends sooner, in proportion to its lowest score; never below a deal.
+    assert runner.match_seconds("501", 10, [501, 250, 400]) == pytest.approx(
+        10 * runner.DEALS_PER_MATCH["501"] * 250 / 501 * d["501"])
+    assert runner.match_seconds("501", 10, [501, 5, 400]) == pytest.approx(10 * d["501"])
+    q = questions.question("vint", options=["P", "1S", "1NT"], n=3000, seed=1, dealer=0, chunk_size=1000)
+    assert questions.question_seconds(q) == pytest.approx(3 * 3000 * d["vint"])
+    rare = questions.question("vint", options=["P", "1S"], n=3000, seed=1, where="hcp>=20", dealer=0)
+    assert questions.question_seconds(rare) > 2 * 3000 * d["vint"]  # dealing under the class costs more
