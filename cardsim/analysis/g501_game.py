@@ -711,7 +711,7 @@ def chart_figure(choice: pd.DataFrame, outdir: Path) -> Path:
         ax.set_title(f"auction position {pos}", fontsize=10)
     title = ["501: best first call for the game's win (both opponents at the same score).",
              "B<L>-<H> = bid blind up to any level from L to H: the levels not clearly worse than the best level "
-             "(paired, 95% interval); colour = the best level; number = its gain over looking in pp; ? hatched = "
+             "(paired, 95% interval) that also clearly beat looking where the best does; colour = the best level; number = its gain over looking in pp; ? hatched = "
              "the 95% interval of that gain includes 0."]
     # about 13 characters of 10-point text fit in an inch (11 leaves a margin): a narrow chart keeps its title
     width = int(11 * fig.get_figwidth())
@@ -790,7 +790,8 @@ GLOSSARY = {
                "is below 0; otherwise 'no clear answer'",
     "levels_as_good": "(choices CSV) the blind levels as good as the best blind level: not clearly worse, i.e. the "
                       "95% interval of their win minus the best level's, paired on the same deals, does not lie "
-                      "wholly below 0 (each level tested on its own, no correction for testing several); 'L-H' = "
+                      "wholly below 0 (each level tested on its own, no correction for testing several) and, where "
+                      "the best level clearly beats looking, whose own gain over looking is clearly above 0; 'L-H' = "
                       "every level played from L to H, a clearly worse level in between splits it ('70, 120')",
     "position 0 / 1 / 2": "the decision chart's cells: the verdict and the best level's gain ('blind to 90-120: "
                           "+2.9 pp', 'look'); '?' marks no clear answer, followed by the better-looking option "
@@ -833,4 +834,4 @@ METHOD = ("501 in the game: the match-equity tables play whole games (cardsim.pl
           "deals with the same strategy randomness; each deal's game is played on to its end (cardsim.evaluate "
           "with outcome='game'), so the gain in game-win probability over looking is a paired difference with a "
           "95% interval; the best blind level is compared the same way with every other level, and the chart names "
-          "every level not clearly worse than it.")
+          "every level not clearly worse than it (and, where the best clearly pays, clearly paying too).")
