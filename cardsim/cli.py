@@ -252,7 +252,9 @@ EVALUATE_EPILOG = """options:
                                                         --dealer 0 --seat 0 --auction "B66 P"
 The calls imply the callers' hands: a deal is kept only if the callers' strategies (--strategy)
 would make exactly those calls with their hands; the share of dealt hands that do is printed.
-A call they never make is an error; --calls-on-random-hands makes the calls on any hands instead.
+A call they never make is an error (the default 501 players only ever bid the minimum raise);
+--calls-on-random-hands makes the calls on any hands instead.  The calls may include the seat's
+own earlier calls (a rebid question): the option is then the seat's next call.
 
 suit symbols: cards, classes, calls and options also take the four suit symbols (filled or outline)
 for the letters S H D C (docs/conditions.md).
@@ -287,8 +289,10 @@ def cmd_evaluate(args) -> int:
                    args.dealer, _ints(args.before, "--before"), _strategies(args.strategy), args.seats, args.rule,
                    auction=args.auction or (), outcome=args.outcome,
                    calls_imply_hands=not args.calls_on_random_hands)
+    if args.calls_on_random_hands and not args.auction:
+        raise UsageError("--calls-on-random-hands goes with --auction: it says how the given calls are made")
     if args.records:
-        _write_text(args.records, "")  # unwritable output is an error before the run, not after
+        check_output_file(args.records)  # unwritable output is an error before the run, not after
     _warn_if_dealing_is_slow(q, args)
     # Finished chunks wait in the runs folder until the answer is printed: the same command
     # after an interruption resumes from them.
@@ -304,13 +308,15 @@ def cmd_evaluate(args) -> int:
         sys.stdout.write(df.to_json(orient="records", double_precision=6) + "\n")
     else:
         a = df.attrs
+        kept = "conditions and calls together" if a["calls"] else "the conditions"
         print(f"{a['game']} seat {a['seat']}, {a['deals']:,} deals, seed {a['seed']}; conditions: "
-              f"{a['conditions']} (acceptance {a['acceptance']:.4g}); strategies {', '.join(a['strategies'])}")
+              f"{a['conditions']} (acceptance {a['acceptance']:.4g}: the share of random deals that meet {kept}); "
+              f"strategies {', '.join(a['strategies'])}")
         if a["calls"]:
-            print(f"calls before the seat: {' '.join(a['calls'])}, made by the callers' strategies with the hands "
-                  f"dealt (share of dealt hands that make them: {a['calls_acceptance']:.4g})")
+            print(f"calls given: {' '.join(a['calls'])}, made by the callers' strategies: a deal is kept only if they "
+                  f"would make them ({a['calls_acceptance']:.4g} of the deals that meet the conditions do)")
         elif args.auction:
-            print(f"calls before the seat: {args.auction}, made whatever the callers hold (--calls-on-random-hands)")
+            print(f"calls given: {args.auction}, made whatever the callers hold (--calls-on-random-hands)")
         # rates to 4 decimals; scores to 1 (to 4 when the score is a share of the game's win)
         score_digits = 4 if a["outcome"] == "game" else 1
         digits = {c: 4 for c in ("legal", "made", "made_lo", "made_hi")}

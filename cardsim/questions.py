@@ -227,6 +227,7 @@ def table(q: Question, sums: dict) -> pd.DataFrame:
                        "score": mean, "score_lo": lo, "score_hi": hi, "diff": dmean, "diff_lo": dlo,
                        "diff_hi": dhi})
     df.loc[best, ["diff", "diff_lo", "diff_hi"]] = 0.0
+    df[["diff", "diff_lo", "diff_hi"]] += 0.0  # a tie prints as 0.0, not -0.0
     order = np.argsort(-ranked, kind="stable")
     df = df.iloc[order].reset_index(drop=True)
     df.attrs.update({"game": q.game, "seat": q.seat, "seed": q.run.seed, "deals": n, "conditions": q.compiled.text,
@@ -344,8 +345,12 @@ def records(q: Question, deal_ids, option: int | None = None) -> list[dict]:
             if option is not None and j != option:
                 continue
             rec = q.spec.forcing.trace_given(q.run.seed, int(i), dealt, q.run.setup, forced, q.before)
-            rec["source"] = source_of(q.run.setup, q.run.seed, int(i), extra={
-                "seat": q.seat, "option": q.options[j], "conditions": q.compiled.text})
+            extra = {"seat": q.seat, "option": q.options[j], "conditions": q.compiled.text}
+            n_given = int(forced[F_NPREFIX])
+            if n_given:
+                extra["auction_given"] = rec["auction"][:n_given]
+                extra["calls_imply_hands"] = bool(q.calls)
+            rec["source"] = source_of(q.run.setup, q.run.seed, int(i), extra=extra)
             out.append(rec)
     return out
 

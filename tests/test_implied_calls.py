@@ -143,3 +143,28 @@ def test_a_call_the_strategy_never_makes_is_refused_in_one_line():
     assert out.returncode == 2 and out.stdout == ""
     lines = out.stderr.strip().splitlines()
     assert len(lines) == 1 and "7NT" in lines[0] and "--calls-on-random-hands" in lines[0]
+
+
+def test_records_name_the_given_calls_and_how_they_were_made():
+    q = question("vint", seat=2, dealer=0, auction="1S P", options=["P"], n=5, seed=1)
+    src = cardsim.questions.records(q, [0])[0]["source"]
+    assert src["auction_given"] == ["1S", "P"] and src["calls_imply_hands"] is True and src["option"] == "P"
+    free = question("vint", seat=2, dealer=0, auction="1S P", options=["P"], n=5, seed=1, calls_imply_hands=False)
+    assert cardsim.questions.records(free, [0])[0]["source"]["calls_imply_hands"] is False
+
+
+def test_a_rebid_question_implies_the_seats_own_earlier_call_and_strategy_is_the_baseline():
+    q = question("vint", seat=0, dealer=0, auction="1S P 1H P", options=["strategy", "P", "2S"], n=200, seed=3)
+    assert q.calls == ("1S", "P", "1H", "P")
+    for rec in cardsim.questions.records(q, range(3), option=0):
+        assert rec["auction"][:4] == ["1S", "P", "1H", "P"]
+        assert sum(c.endswith("S") for c in rec["hands"][0]) >= 4  # the seat opened 1S by its own strategy
+    df = cardsim.questions.table(q, cardsim.questions.run_question(q, n_jobs=1)).set_index("option")
+    # strategy may pass or bid: like a pass its made rate is missing; a bid's is there
+    assert np.isnan(df.loc["strategy", "made"]) and np.isnan(df.loc["P", "made"]) and 0 < df.loc["2S", "made"] <= 1
+
+
+def test_calls_on_random_hands_needs_calls():
+    out = subprocess.run([sys.executable, "-m", "cardsim", "evaluate", "vint", "--option", "P", "-n", "10",
+                          "--calls-on-random-hands"], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 2 and "goes with --auction" in out.stderr and len(out.stderr.strip().splitlines()) == 1

@@ -83,7 +83,8 @@ def auto_options(auction, seat: int, setup: Setup, dealer=None) -> list[str]:
 
 
 def declares(forced: np.ndarray) -> bool:
-    return int(forced[F_KIND]) == FORCE_NONE or int(forced[F_CALL]) != PASS  # strategy: the seat may bid
+    # ``strategy`` may pass as well as bid: like a pass, its made rate is missing
+    return int(forced[F_KIND]) != FORCE_NONE and int(forced[F_CALL]) != PASS
 
 
 def parse_before(before, setup: Setup):

@@ -31,7 +31,7 @@ import numpy as np
 from cardsim.cards import suit_letters
 from cardsim.games.base import OptionError, Setup
 from cardsim.games.forced import (CHECK_CALLS, F_CALL, F_IMPLIED, F_KIND, F_NPREFIX, F_PREFIX, F_SEAT, FORCE_CONTRACT,
-                                  FORCE_FIRST_CALL)
+                                  FORCE_FIRST_CALL, FORCE_NONE)
 from cardsim.text import quote
 
 from . import engine as E
@@ -181,8 +181,9 @@ def auto_options(auction, seat: int, setup: Setup, dealer=None) -> list[str]:
 
 
 def declares(forced: np.ndarray) -> bool:
-    """A pass declares nothing (its made rate is missing); everything else may (``strategy`` too)."""
-    return not (forced[F_KIND] == FORCE_FIRST_CALL and forced[F_CALL] == 0)
+    """A pass declares nothing (its made rate is missing), nor does ``strategy``, which may pass;
+    everything else may."""
+    return forced[F_KIND] != FORCE_NONE and not (forced[F_KIND] == FORCE_FIRST_CALL and forced[F_CALL] == 0)
 
 
 def parse_before(before, setup: Setup) -> State:
