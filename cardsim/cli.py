@@ -337,7 +337,7 @@ def _warn_if_dealing_is_slow(q, args) -> None:
     from cardsim.deal import dealing_seconds
     from cardsim.runner import local_jobs
 
-    if q.compiled.n_constraints == 0:
+    if q.compiled.n_constraints == 0 and not q.calls:
         return  # nothing to reject: dealing costs next to nothing
     cores = local_jobs(args.jobs, len(q.run.chunks())) if args.scheduler is None else 1
     seconds = dealing_seconds(q.compiled, q.run.seed, q.run.n, calls=q.calls_test()) / cores

@@ -441,6 +441,11 @@ def _deal_by_calls(compiled, seed, start, max_attempts, calls: Calls, first: Dea
             return out
         if (position[todo] >= max_attempts).any() or (out.tested.sum() >= max_attempts and not (~open_).any()):
             i = int(todo[np.argmax(position[todo])])
+            if tested_by_calls.sum() < 1000:
+                raise ConditionError(
+                    f"{compiled.game} deal {start + i} of seed {seed}: no deal in {max_attempts:,} attempts met "
+                    f"{compiled.text}: only {int(tested_by_calls.sum()):,} met the hand classes, of which none had "
+                    f"the given calls; the classes are too rare to sample (with the calls on top)")
             raise ConditionError(
                 f"{compiled.game} deal {start + i} of seed {seed}: the given calls are too rare under the callers' "
                 f"strategies to sample ({calls.rarest(tested_by_calls)}; conditions: {compiled.text}); give hand "

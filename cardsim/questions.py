@@ -28,7 +28,7 @@ from cardsim.games import get_game
 from cardsim.games.base import OptionError, as_list
 from cardsim.games.forced import F_IMPLIED, F_NPREFIX, IMPLIED_CALLS
 from cardsim.games.source import source_of
-from cardsim.runner import (ChunkStore, check_count, deal_seconds, make_run, manifest_key, match_seconds, on_dask,
+from cardsim.runner import (ChunkStore, OutputError, check_count, deal_seconds, make_run, manifest_key, match_seconds, on_dask,
                             run_chunks, runs_dir, using)
 from cardsim.stats import mean_interval, wilson
 from cardsim.text import quote
@@ -121,6 +121,12 @@ def question(game, seat=0, options=(), n=100_000, seed=0, hand=None, where=None,
     if conditions is not None and dealer is None:
         dealer = getattr(conditions, "dealer", None)
     auction = as_list(auction or (), "auction (calls)")
+    if dealer is not None and (isinstance(dealer, bool) or not isinstance(dealer, (int, np.integer))
+                               or not 0 <= dealer < run.setup.seats):
+        raise OptionError(f"dealer must be a seat from 0 to {run.setup.seats - 1} or None, got {quote(dealer)}")
+    for o in options:
+        if not isinstance(o, str):
+            raise OptionError(f"an option is a string such as 'P', '1NT' or 'look', got {quote(o)}")
     if any(isinstance(o, str) and o.strip().lower() == "auto" for o in options):
         if len(options) > 1:
             raise OptionError("option auto stands for every first call of the seat: give it alone")
@@ -350,6 +356,8 @@ def records(q: Question, deal_ids, option: int | None = None) -> list[dict]:
             if n_given:
                 extra["auction_given"] = rec["auction"][:n_given]
                 extra["calls_imply_hands"] = bool(q.calls)
+            if getattr(q.before, "play_out", False):
+                extra["outcome"] = "game"
             rec["source"] = source_of(q.run.setup, q.run.seed, int(i), extra=extra)
             out.append(rec)
     return out
@@ -359,7 +367,10 @@ def write_records(q: Question, path, limit: int) -> int:
     """Write the records of the first ``limit`` deals (every option) to ``path`` (JSON Lines)."""
     limit = check_count(limit, "the records limit")
     recs = records(q, range(min(limit, q.run.n)))
-    Path(path).write_text("".join(json.dumps(r) + "\n" for r in recs))
+    try:
+        Path(path).write_text("".join(json.dumps(r) + "\n" for r in recs))
+    except OSError as exc:
+        raise OutputError(f"cannot write {quote(str(path))}: {exc.strerror or exc}") from None
     return len(recs)
 
 

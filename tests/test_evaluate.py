@@ -207,16 +207,29 @@ def test_501_options_record_replay_and_follow_their_definition():
 
 
 def test_501_blind_option_not_legal_when_the_auction_is_already_higher():
-    # after a blind 66 the minimum raise is 67: blind up to 66 is never possible
-    df = E.evaluate("501", seat=0, options=["blind:66", "look"], n=400, seed=9, dealer=1, auction=["B66"],
-                    n_jobs=1)
+    # seat 0 speaks second (dealer 1): blind up to 66 is possible only where seat 2 passed first
+    df = E.evaluate("501", seat=0, options=["blind:66", "look"], n=400, seed=9, dealer=1, n_jobs=1)
     by = df.set_index("option")
-    assert by.loc["blind:66", "legal"] == 0.0 and by.loc["look", "legal"] == 1.0
-    # a jump to a blind 75 is never made by the default players; forced on any hands it still can be
-    df = E.evaluate("501", seat=0, options=["blind:70", "look"], n=400, seed=9, dealer=1, auction=["B75"],
-                    n_jobs=1, calls_imply_hands=False)
-    by = df.set_index("option")
-    assert by.loc["blind:70", "legal"] == 0.0 and by.loc["look", "legal"] == 1.0
+    assert 0.0 < by.loc["blind:66", "legal"] < 1.0 and by.loc["look", "legal"] == 1.0
+    # after given calls the minimum raise is known: an option it rules out is refused at once
+    for auction, option, calls, raise_ in ((["B66"], "blind:66", True, 67), (["B75"], "blind:70", False, 76)):
+        with pytest.raises(OptionError, match=rf"'{option}' is never possible after the given calls: the minimum "
+                                              rf"raise is {raise_}"):
+            E.question("501", seat=0, options=[option, "look"], n=10, dealer=1, auction=auction,
+                       calls_imply_hands=calls)
+
+
+def test_501_seat_that_has_looked_bids_blind_no_more():
+    # seat 1 bid 70 having looked (dealer 0: seats 1, 2, 0 speak): in the rebid it may not bid blind
+    kw = dict(seat=1, dealer=0, auction=["70", "80", "90"], n=10, calls_imply_hands=False)
+    with pytest.raises(OptionError, match="seat 1 has looked"):
+        E.question("501", options=["blind:150"], **kw)
+    assert E.question("501", options=["auto"], **kw).options == ("look", "pass")
+    df = E.evaluate("501", options=["look", "pass"], seed=1, n_jobs=1, **{**kw, "n": 50})
+    assert (df.legal == 1.0).all()
+    q = E.question("501", options=["look"], **kw)
+    for rec in E.records(q, range(3)):
+        assert cardsim.replay(rec) == rec["result"]
 
 
 def test_501_game_outcome_is_a_win_share_and_higher_is_better():
@@ -369,3 +382,18 @@ def test_evaluate_help_says_from_whom_the_calls_run_with_an_example_per_game(cap
         q = E.question(game, seat=seat, dealer=dealer, auction=calls, options=[option], n=5)  # the example is legal
         assert int(q.forced[0][F_NPREFIX]) == len(calls.split())  # the calls are the given prefix
         assert q.calls == tuple(calls.split()) and len(q.deal(0, 20).dealers) == 20  # the default players make them
+
+
+def test_bad_dealer_and_non_text_options_are_named():
+    for dealer in (-1, 9, True, "0"):
+        with pytest.raises(OptionError, match="dealer must be a seat from 0 to 3 or None"):
+            E.question("vint", seat=0, options=["P"], dealer=dealer, auction=["P", "P", "P", "P"][:0] or None)
+    with pytest.raises(OptionError, match="an option is a string such as"):
+        E.question("vint", seat=0, options=[5])
+
+
+def test_records_to_a_full_disk_is_one_line(capsys):
+    assert main(["evaluate", "vint", "--seat", "0", "--option", "P", "-n", "40", "--jobs", "1",
+                 "--records", "/dev/full"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "cannot write" in err[0]

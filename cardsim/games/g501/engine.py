@@ -181,7 +181,8 @@ def run_auction(hands0, dealer, seats, sids, params, scores, st, res, trace, tra
                 decided = True
             elif forced[F_CALL] == LOOK:
                 res[R_LOOKED + seat] = 1
-            elif max(MIN_BID, cur + 1) <= forced[F_CALL]:
+            elif max(MIN_BID, cur + 1) <= forced[F_CALL] and res[R_LOOKED + seat] == 0:
+                # a seat that has looked (its own earlier call in a rebid question) bids blind no more
                 blind_to = forced[F_CALL]
                 call = max(MIN_BID, cur + 1)
                 blind = True

@@ -80,10 +80,11 @@ def _call(token, i: int) -> tuple[int, bool]:
     return _bid(m.group(2), what), bool(m.group(1))
 
 
-def _prefix(auction, dealer, seat, seats) -> list[int]:
-    """Trace codes of the calls before ``seat``'s first turn, checked against docs/RULES.md §1.3."""
+def _read_prefix(auction, dealer, seat, seats) -> tuple[list[int], set, int]:
+    """Trace codes of the calls before ``seat``'s turn, checked against docs/RULES.md §1.3, the
+    seats that have looked (bid without a blind mark) and the current bid."""
     if not auction:
-        return []
+        return [], set(), 0
     if dealer is None:
         raise OptionError("an auction before the seat's call needs the dealer (--dealer): his left speaks first")
     if len(auction) > E.MAX_PREFIX:
@@ -116,7 +117,12 @@ def _prefix(auction, dealer, seat, seats) -> list[int]:
             pos += 1
     if order[pos % 3] != seat:
         raise OptionError(f"after {len(codes)} call(s) it is seat {order[pos % 3]}'s turn, not seat {seat}'s")
-    return codes
+    return codes, looked, cur
+
+
+def _prefix(auction, dealer, seat, seats) -> list[int]:
+    """Trace codes of the calls before ``seat``'s turn (:func:`_read_prefix`)."""
+    return _read_prefix(auction, dealer, seat, seats)[0]
 
 
 def parse_option(text: str, seat: int, setup: Setup, auction=(), dealer=None) -> np.ndarray:
@@ -150,7 +156,7 @@ def parse_option(text: str, seat: int, setup: Setup, auction=(), dealer=None) ->
                 raise OptionError(f"option {quote(text)}: the target must not be below the bid (docs/RULES.md §1.4)")
             forced[E.F_TARGET] = target
         return forced
-    prefix = _prefix(list(auction or ()), dealer, seat, setup.seats)
+    prefix, looked, current = _read_prefix(list(auction or ()), dealer, seat, setup.seats)
     if t == STRATEGY:
         return strategy_vector(forced, prefix)
     forced[F_KIND] = FORCE_FIRST_CALL
@@ -162,6 +168,12 @@ def parse_option(text: str, seat: int, setup: Setup, auction=(), dealer=None) ->
         forced[F_CALL] = 0
     elif t.startswith("blind:"):
         forced[F_CALL] = _bid(t[6:], f"option {quote(text)}")
+        if seat in looked:
+            raise OptionError(f"option {quote(text)}: seat {seat} has looked (its own call in the auction), it "
+                              f"cannot bid blind (docs/RULES.md §1.3)")
+        if prefix and max(MIN_BID, current + 1) > forced[F_CALL]:
+            raise OptionError(f"option {quote(text)} is never possible after the given calls: the minimum raise "
+                              f"is {max(MIN_BID, current + 1)}")
     else:
         raise OptionError(f"{quote(text)} is not a 501 option (blind:L, look, pass, =L, =L!, =L/TRUMP[/TARGET])")
     return forced
@@ -173,10 +185,11 @@ AUTO_LEVELS = (MIN_BID,) + tuple(range(70, 151, 10))
 
 def auto_options(auction, seat: int, setup: Setup, dealer=None) -> list[str]:
     """``--option auto``: look, pass, and a blind bid up to every level of :data:`AUTO_LEVELS` that
-    the seat can still reach after the calls ``auction`` (the minimum raise is at most the level,
-    docs/RULES.md §1.3)."""
-    codes = _prefix(list(auction or ()), dealer, seat, setup.seats)
-    current = max((c % BLIND_FLAG for c in codes), default=0)
+    the seat can still reach after the calls ``auction`` (the minimum raise is at most the level
+    and the seat has not looked, docs/RULES.md §1.3)."""
+    _, looked, current = _read_prefix(list(auction or ()), dealer, seat, setup.seats)
+    if seat in looked:
+        return ["look", "pass"]
     return ["look", "pass"] + [f"blind:{lvl}" for lvl in AUTO_LEVELS if max(MIN_BID, current + 1) <= lvl]
 
 
