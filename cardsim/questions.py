@@ -28,8 +28,8 @@ from cardsim.games import get_game
 from cardsim.games.base import OptionError, as_list
 from cardsim.games.forced import F_IMPLIED, F_NPREFIX, IMPLIED_CALLS
 from cardsim.games.source import source_of
-from cardsim.runner import (ChunkStore, OutputError, check_count, deal_seconds, make_run, manifest_key, match_seconds, on_dask,
-                            run_chunks, runs_dir, using)
+from cardsim.runner import (ChunkStore, OutputError, check_count, deal_seconds, make_run, manifest_key,
+                            match_seconds, on_dask, run_chunks, runs_dir, using)
 from cardsim.stats import mean_interval, wilson
 from cardsim.text import quote
 
@@ -275,8 +275,9 @@ def evaluate(game, seat=0, options=(), n=100_000, seed=0, hand=None, where=None,
     the points it gains toward 0; with ``outcome="game"`` its share of the game's win) with a 95%
     normal interval; ``diff`` the paired mean difference to the best option on the deals where
     both were legal (never above 0 but by chance: positive would be better), with its 95%
-    interval; ``df.attrs["score_meaning"]`` says what ``score`` measures in words.  ``df.attrs`` holds the question (seed, conditions,
-    acceptance rate of the conditions, strategies, rules).  Raises OptionError,
+    interval; ``df.attrs["score_meaning"]`` says what ``score`` measures in words.
+    ``df.attrs`` holds the question (seed, conditions, acceptance rate of the conditions and
+    calls, the calls and ``calls_acceptance``, strategies, rules).  Raises OptionError,
     StrategyError or ConditionError (ValueError, one-line messages).  ``n_jobs``, ``client``:
     as for :func:`cardsim.simulate`; ``store``: a folder where finished chunks wait, so that the
     same call after an interruption resumes (removed when the answer is complete).

@@ -711,8 +711,8 @@ def chart_figure(choice: pd.DataFrame, outdir: Path) -> Path:
         ax.set_title(f"auction position {pos}", fontsize=10)
     title = ["501: best first call for the game's win (both opponents at the same score).",
              "B<L>-<H> = bid blind up to any level from L to H: the levels not clearly worse than the best level "
-             "(paired, 95% interval) that also clearly beat looking where the best does; colour = the best level; number = its gain over looking in pp; ? hatched = "
-             "the 95% interval of that gain includes 0."]
+             "(paired, 95% interval) that also clearly beat looking where the best does; colour = the best level; "
+             "number = its gain over looking in pp; ? hatched = the 95% interval of that gain includes 0."]
     # about 13 characters of 10-point text fit in an inch (11 leaves a margin): a narrow chart keeps its title
     width = int(11 * fig.get_figwidth())
     fig.suptitle("\n".join(textwrap.fill(t, width) for t in title), fontsize=10)
