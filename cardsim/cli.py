@@ -183,7 +183,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_setup(p)
     p.add_argument("--format", choices=("table", "csv", "json"), default="table", help="output format")
     p.add_argument("--records", type=_path, help="write the first deals' records, every option, here")
-    p.add_argument("--records-limit", type=_positive, default=100, help="deals with records (default 100)")
+    p.add_argument("--records-limit", type=_positive, help="deals with records (default 100)")
     _add_execution(p)
 
     p = sub.add_parser("show", help="print one deal for people")
@@ -289,6 +289,8 @@ def cmd_evaluate(args) -> int:
                    args.dealer, _ints(args.before, "--before"), _strategies(args.strategy), args.seats, args.rule,
                    auction=args.auction or (), outcome=args.outcome,
                    calls_imply_hands=not args.calls_on_random_hands)
+    if args.records_limit and not args.records:
+        raise UsageError("--records-limit needs --records FILE")
     if args.calls_on_random_hands and not args.auction:
         raise UsageError("--calls-on-random-hands goes with --auction: it says how the given calls are made")
     if args.records:
@@ -301,7 +303,7 @@ def cmd_evaluate(args) -> int:
         sums = E.run_question(q, args.jobs, args.progress, store=store)
     df = E.table(q, sums)
     if args.records:
-        E.write_records(q, args.records, args.records_limit)
+        E.write_records(q, args.records, args.records_limit or 100)
     if args.format == "csv":
         sys.stdout.write(df.to_csv(index=False))
     elif args.format == "json":

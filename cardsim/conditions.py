@@ -193,7 +193,9 @@ def _parse(text, start: str, what: str):
                     "has CARDS or not CARDS")
         raise ConditionError(f"bad {what} {quote(text, 60)}: {_unexpected(exc, letters)}{hint}") from None
     except LarkError as exc:
-        raise ConditionError(f"bad {what} {quote(text)}: {str(exc).splitlines()[0]}") from None
+        # a transformer's own error (a number too long for int()) is wrapped by lark: say that one
+        reason = getattr(exc, "orig_exc", None) or exc
+        raise ConditionError(f"bad {what} {quote(text)}: {quote(str(reason).splitlines()[0])}") from None
 
 
 def _unexpected(exc: UnexpectedInput, text: str) -> str:

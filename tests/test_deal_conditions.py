@@ -466,3 +466,9 @@ def test_dealing_seconds_grows_with_the_rarity_of_the_class():
     rare = C.compile(Conditions("vint", classes={0: "hcp>=22"}))  # about 1 hand in 1,000
     assert 0 < dealing_seconds(common, SEED, 10_000, budget=0.2) < dealing_seconds(rare, SEED, 10_000, budget=0.2)
     assert dealing_seconds(common, SEED, 1) == 0.0
+
+
+def test_a_number_too_long_to_read_says_so_not_the_parsers_rule():
+    with pytest.raises(ConditionError, match=r"bad class .*: 'Exceeds the limit \(4300 digits\)") as info:
+        C.parse_classes("vint", "hcp>=" + "9" * 5000, 0)
+    assert "process rule" not in str(info.value) and len(str(info.value)) < 400

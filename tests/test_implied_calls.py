@@ -168,3 +168,9 @@ def test_calls_on_random_hands_needs_calls():
     out = subprocess.run([sys.executable, "-m", "cardsim", "evaluate", "vint", "--option", "P", "-n", "10",
                           "--calls-on-random-hands"], capture_output=True, text=True, timeout=120)
     assert out.returncode == 2 and "goes with --auction" in out.stderr and len(out.stderr.strip().splitlines()) == 1
+
+
+def test_records_limit_needs_records():
+    out = subprocess.run([sys.executable, "-m", "cardsim", "evaluate", "vint", "--option", "P", "-n", "10",
+                          "--records-limit", "5"], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 2 and out.stderr.strip() == "cardsim: error: --records-limit needs --records FILE"
