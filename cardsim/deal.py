@@ -331,8 +331,8 @@ class Calls:
 
     ``agreed(keys, dealers, hands, talons) -> int64[n]``: how many of the calls, in order, the
     strategies make for each candidate deal (``keys`` uint64[n] seed the strategies' streams,
-    ``dealers`` int64[n], ``hands`` uint64[n, 4], ``talons`` uint64[n]); ``labels``: one line per
-    call for the errors (``"1S by seat 0 (heuristic)"``).
+    ``dealers`` int64[n], ``hands`` uint64[n, 4], ``talons`` uint64[n]); ``labels``: the calls as
+    given (``"1S"``, ``"P"``), named in the errors.
     """
 
     agreed: Callable
@@ -373,10 +373,6 @@ class DealtChunk:
         cards."""
         return len(self.attempts) / float(self.attempts.sum())
 
-    def take(self, rows) -> "DealtChunk":
-        """The deals at ``rows`` (an index array or slice)."""
-        return DealtChunk(self.dealers[rows], self.hands[rows], self.talons[rows], self.attempts[rows],
-                          self.keys[rows], self.tested[rows])
 
 
 def deal_chunk(compiled, seed: int, start: int, count: int, max_attempts: int = MAX_ATTEMPTS,

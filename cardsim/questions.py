@@ -26,7 +26,7 @@ from cardsim.conditions import Conditions, HandClass, compile as compile_conditi
 from cardsim.deal import Calls, ConditionError, DealtChunk, deal_chunk, dealing_seconds
 from cardsim.games import get_game
 from cardsim.games.base import OptionError, as_list
-from cardsim.games.forced import F_IMPLIED, F_NPREFIX, IMPLIED_CALLS
+from cardsim.games.forced import CHECK_CALLS, F_IMPLIED, F_NPREFIX, IMPLIED_CALLS
 from cardsim.games.source import source_of
 from cardsim.runner import (ChunkStore, OutputError, check_count, deal_seconds, make_run, manifest_key,
                             match_seconds, on_dask, run_chunks, runs_dir, using)
@@ -63,7 +63,9 @@ class Question:
         """The :class:`cardsim.deal.Calls` the dealer tests each deal against, or None."""
         if not self.calls:
             return None
-        test = functools.partial(self.spec.forcing.agreed_calls, setup=self.run.setup, forced=self.forced[0],
+        check = np.array(self.forced[0], dtype=np.int64)  # every option carries the same given calls
+        check[F_IMPLIED] = CHECK_CALLS
+        test = functools.partial(self.spec.forcing.agreed_calls, setup=self.run.setup, forced=check,
                                  state=self.before)
         return Calls(test, tuple(self.calls))
 

@@ -20,7 +20,7 @@ import numpy as np
 
 from cardsim.cards import suit_letters
 from cardsim.games.base import OptionError, Setup, as_list
-from cardsim.games.forced import CHECK_CALLS, F_CALL, F_IMPLIED, F_KIND, FORCE_NONE
+from cardsim.games.forced import F_CALL, F_KIND, FORCE_NONE
 from cardsim.games.options import option_vector
 from cardsim.text import quote
 
@@ -110,7 +110,8 @@ def _run(start, dealt, setup, forced, state, tracing):
     n = len(dealt.dealers)
     out = np.zeros((n, E.R_LEN), dtype=np.int64)
     traces = np.zeros((n, E.TRACE_LEN if tracing else 0), dtype=np.int64)
-    E.given_kernel(np.asarray(dealt.keys, dtype=np.uint64), np.int64(start), np.asarray(dealt.dealers, dtype=np.int64),
+    E.given_kernel(np.asarray(dealt.keys, dtype=np.uint64), np.int64(start),
+                   np.asarray(dealt.dealers, dtype=np.int64),
                    np.asarray(dealt.hands, dtype=np.uint64), np.asarray(dealt.talons, dtype=np.uint64),
                    setup.strategy_ids.astype(np.int64), setup.params.astype(np.float64), scoring, target,
                    state[0], state[1], np.asarray(forced, dtype=np.int64), out, traces)
@@ -129,14 +130,12 @@ def play_given(seed, start, dealt, setup: Setup, forced, state):
 
 
 def agreed_calls(keys, dealers, hands, talons, setup: Setup, forced, state) -> np.ndarray:
-    """How many of the given calls of ``forced`` (int64[F_LEN]) the callers' strategies make, per
-    candidate deal (int64[n]; :class:`cardsim.deal.Calls`)."""
-    check = np.array(forced, dtype=np.int64)
-    check[F_IMPLIED] = CHECK_CALLS
+    """How many of the given calls of ``forced`` (int64[F_LEN], ``forced[F_IMPLIED] == CHECK_CALLS``)
+    the callers' strategies make, per candidate deal (int64[n]; :class:`cardsim.deal.Calls`)."""
     agreed = np.zeros(len(keys), dtype=np.int64)
     E.agreed_calls(np.asarray(keys, dtype=np.uint64), np.asarray(dealers, dtype=np.int64),
                    np.asarray(hands, dtype=np.uint64), setup.strategy_ids.astype(np.int64),
-                   setup.params.astype(np.float64), check, agreed)
+                   setup.params.astype(np.float64), np.asarray(forced, dtype=np.int64), agreed)
     return agreed
 
 

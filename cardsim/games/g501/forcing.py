@@ -30,8 +30,8 @@ import numpy as np
 
 from cardsim.cards import suit_letters
 from cardsim.games.base import OptionError, Setup
-from cardsim.games.forced import (CHECK_CALLS, F_CALL, F_IMPLIED, F_KIND, F_NPREFIX, F_PREFIX, F_SEAT, FORCE_CONTRACT,
-                                  FORCE_FIRST_CALL, FORCE_NONE)
+from cardsim.games.forced import (F_CALL, F_KIND, F_NPREFIX, F_PREFIX, F_SEAT, FORCE_CONTRACT, FORCE_FIRST_CALL,
+                                  FORCE_NONE)
 from cardsim.text import quote
 
 from . import engine as E
@@ -241,14 +241,13 @@ def play_given(seed, start, dealt, setup: Setup, forced, state: State):
 
 
 def agreed_calls(keys, dealers, hands, talons, setup: Setup, forced, state: State) -> np.ndarray:
-    """How many of the given calls of ``forced`` (int64[F_LEN]) the callers' strategies make, per
+    """How many of the given calls of ``forced`` (int64[F_LEN], ``forced[F_IMPLIED] == CHECK_CALLS``)
+    the callers' strategies make, per
     candidate deal (int64[n]; :class:`cardsim.deal.Calls`); the blind policies see the scores."""
-    check = np.array(forced, dtype=np.int64)
-    check[F_IMPLIED] = CHECK_CALLS
     agreed = np.zeros(len(keys), dtype=np.int64)
     E.agreed_calls(np.asarray(keys, dtype=np.uint64), np.asarray(dealers, dtype=np.int64),
                    np.asarray(hands, dtype=np.uint64), np.int64(setup.seats), setup.strategy_ids.astype(np.int64),
-                   setup.params.astype(np.float64), state.scores, check, agreed)
+                   setup.params.astype(np.float64), state.scores, np.asarray(forced, dtype=np.int64), agreed)
     return agreed
 
 

@@ -23,7 +23,7 @@ import numpy as np
 
 from cardsim.cards import card_str, cards_of, suit_letters
 from cardsim.games.base import OptionError, Setup, as_list
-from cardsim.games.forced import CHECK_CALLS, F_CALL, F_IMPLIED, F_KIND, FORCE_NONE
+from cardsim.games.forced import F_CALL, F_KIND, FORCE_NONE
 from cardsim.games.options import option_vector
 from cardsim.text import quote
 
@@ -125,12 +125,11 @@ def play_given(seed, start, dealt, setup: Setup, forced, before):
 
 
 def agreed_calls(keys, dealers, hands, talons, setup: Setup, forced, state) -> np.ndarray:
-    """How many of the given calls of ``forced`` (int64[F_LEN]) the callers' strategies make, per
-    candidate deal (int64[n]; :class:`cardsim.deal.Calls`)."""
-    check = np.array(forced, dtype=np.int64)
-    check[F_IMPLIED] = CHECK_CALLS
+    """How many of the given calls of ``forced`` (int64[F_LEN], ``forced[F_IMPLIED] == CHECK_CALLS``)
+    the callers' strategies make, per candidate deal (int64[n]; :class:`cardsim.deal.Calls`)."""
     agreed = np.zeros(len(keys), dtype=np.int64)
-    engine.agreed_calls(keys, dealers, hands, setup.strategy_ids, setup.params, check, agreed)
+    engine.agreed_calls(keys, dealers, hands, setup.strategy_ids, setup.params, np.asarray(forced, dtype=np.int64),
+                        agreed)
     return agreed
 
 
