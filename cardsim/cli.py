@@ -184,7 +184,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=("table", "csv", "json"), default="table", help="output format")
     p.add_argument("--records", type=_path, help="write the first deals' records, every option, here")
     p.add_argument("--records-limit", type=_positive, help="deals with records (default 100)")
+    p.add_argument("--robust", action="store_true",
+                   help="replay the question under every player profile of the game (cardsim profiles GAME) on "
+                        "the same deals and say whether the best option holds")
+    p.add_argument("--profile", action="append", metavar="NAME",
+                   help="with --robust: replay under this profile only (repeatable; default is always included)")
+    p.add_argument("--profiles-file", type=_path, metavar="FILE",
+                   help="with --robust: more profiles from a TOML or JSON file (docs/profiles.md)")
     _add_execution(p)
+
+    p = sub.add_parser("profiles", help="list a game's player profiles (who sits in the seats a question does "
+                                        "not fix)")
+    p.add_argument("game", type=_game, help=" | ".join(GAME_NAMES))
+    p.add_argument("--file", type=_path, metavar="FILE", help="also the profiles of this TOML or JSON file")
 
     p = sub.add_parser("show", help="print one deal for people")
     p.add_argument("game", type=_game, nargs="?", help=" | ".join(GAME_NAMES))
@@ -295,7 +307,11 @@ def cmd_evaluate(args) -> int:
         raise UsageError("--calls-on-random-hands goes with --auction: it says how the given calls are made")
     if args.records:
         check_output_file(args.records)  # unwritable output is an error before the run, not after
+    if (args.profile or args.profiles_file) and not args.robust:
+        raise UsageError("--profile and --profiles-file go with --robust")
     _warn_if_dealing_is_slow(q, args)
+    if args.robust:
+        return _evaluate_robust(E, q, args)
     # Finished chunks wait in the runs folder until the answer is printed: the same command
     # after an interruption resumes from them.
     store = E.default_store(q)
@@ -327,6 +343,45 @@ def cmd_evaluate(args) -> int:
                                                      for c, d in digits.items()}))
         print(f"score: {a['score_meaning']}; diff: paired, the option minus the best option (negative = worse "
               f"for you)")
+    return 0
+
+
+def _evaluate_robust(E, q, args) -> int:
+    """``evaluate --robust``: the question under every profile (cardsim.robust), then the verdict."""
+    def ask(specs):
+        return E.question(args.game, args.seat, args.option, args.deals, args.seed, args.hand, args.where,
+                          args.talon, args.dealer, _ints(args.before, "--before"), specs, args.seats, args.rule,
+                          auction=args.auction or (), outcome=args.outcome,
+                          calls_imply_hands=not args.calls_on_random_hands)
+
+    pairs = E.robust_questions(q, ask, args.profile or True, args.profiles_file)
+    if args.records:
+        check_output_file(args.records)
+    with cluster(args.scheduler):
+        answer = E.robust(pairs, args.jobs, args.progress, store=E.default_store)
+    if args.records:
+        E.write_records(q, args.records, args.records_limit or 100)
+    if args.format == "json":
+        sys.stdout.write(json.dumps(answer.to_dict(), ensure_ascii=False) + "\n")
+    elif args.format == "csv":
+        sys.stdout.write(answer.frame().to_csv(index=False))
+    else:
+        a = answer.tables["default"].attrs
+        print(f"{a['game']} seat {a['seat']}, {a['deals']:,} deals per profile (the same deals and strategy "
+              f"randomness under every profile), seed {a['seed']}; conditions: {a['conditions']}")
+        print(f"score: {a['score_meaning']}")
+        print(answer.text(digits=4 if a["outcome"] == "game" else 1))
+    return 0
+
+
+def cmd_profiles(args) -> int:
+    from cardsim import profiles as P
+
+    for p in P.available(args.game, args.file).values():
+        seats = "; ".join(f"{k} = {v}" for k, v in p.seats.items()) or "every seat as the run gives it"
+        print(f"{p.name}: {p.doc}" + ("" if p.source == "built in" or p.source.startswith("cardsim/") else
+                                      f" (from {p.source})"))
+        print(f"    {seats}")
     return 0
 
 
@@ -670,7 +725,7 @@ def cmd_dd(args) -> int:
     return dd_cli.run(args, _read_jsonl, make_run, _strategies, UsageError)
 
 
-COMMANDS = {"simulate": cmd_simulate, "evaluate": cmd_evaluate, "replay": cmd_replay, "show": cmd_show, "strategies": cmd_strategies,
+COMMANDS = {"simulate": cmd_simulate, "evaluate": cmd_evaluate, "profiles": cmd_profiles, "replay": cmd_replay, "show": cmd_show, "strategies": cmd_strategies,
             "columns": cmd_columns, "bench": cmd_bench, "dd": cmd_dd,
             "quality": cmd_quality}
 

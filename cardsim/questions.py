@@ -251,7 +251,7 @@ def table(q: Question, sums: dict) -> pd.DataFrame:
 def evaluate(game, seat=0, options=(), n=100_000, seed=0, hand=None, where=None, talon=None, dealer=None,
              before=None, strategies=None, seats=None, rules=None, conditions=None, n_jobs=-1,
              chunk_size=DEFAULT_CHUNK, progress=False, auction=(), outcome="deal", store=None,
-             client=None, calls_imply_hands=True) -> pd.DataFrame:
+             client=None, calls_imply_hands=True, profiles=None, profiles_file=None):
     """Play each option of ``seat`` on the same ``n`` deals under the given conditions.
 
     ``hand``: the seat's given cards (``"S:AKT86 H:KQ42 C:K832"`` or card tokens); ``where``: a
@@ -283,10 +283,47 @@ def evaluate(game, seat=0, options=(), n=100_000, seed=0, hand=None, where=None,
     StrategyError or ConditionError (ValueError, one-line messages).  ``n_jobs``, ``client``:
     as for :func:`cardsim.simulate`; ``store``: a folder where finished chunks wait, so that the
     same call after an interruption resumes (removed when the answer is complete).
+
+    ``profiles``: None (the default: one answer, a DataFrame) or the player profiles to replay
+    the question under (True: every profile of the game and of ``profiles_file``; or a list of
+    names / :class:`cardsim.profiles.Profile`): then the result is a
+    :class:`cardsim.robust.RobustAnswer` (a table per profile, on the same deals, and the
+    verdict: does the default's best option hold?); ``store`` is then a folder per profile
+    under it.  Raises :class:`cardsim.profiles.ProfileError` (an OptionError) for an unknown
+    profile or a bad profile file.
     """
-    q = question(game, seat, options, n, seed, hand, where, talon, dealer, before, strategies, seats, rules,
-                 conditions, chunk_size, auction, outcome, calls_imply_hands)
-    return table(q, run_question(q, n_jobs, progress, store, client))
+    def ask(specs):
+        return question(game, seat, options, n, seed, hand, where, talon, dealer, before, specs, seats, rules,
+                        conditions, chunk_size, auction, outcome, calls_imply_hands)
+
+    q = ask(strategies)
+    if profiles is None or profiles is False:
+        if profiles_file is not None:
+            raise OptionError("profiles_file goes with profiles= (the profiles to replay the question under)")
+        return table(q, run_question(q, n_jobs, progress, store, client))
+    return robust(robust_questions(q, ask, profiles, profiles_file), n_jobs, progress, store, client)
+
+
+def robust_questions(q: Question, ask, profiles=True, profiles_file=None) -> list:
+    """``[(profile, question)]`` of a robust answer (:mod:`cardsim.robust`): ``q`` asked again with
+    each profile's strategies (``ask(specs)`` builds the question), ``default`` (``q`` itself) first."""
+    from cardsim import robust as R
+
+    pairs = R.build(ask, q.game, q.seat, list(q.run.setup.specs), profiles, profiles_file)
+    return [(p, q if p.name == "default" else pq) for p, pq in pairs]
+
+
+def robust(pairs: list, n_jobs=-1, progress=False, store=None, client=None):
+    """Play every profile's question (:func:`robust_questions`) and return the
+    :class:`cardsim.robust.RobustAnswer`.  ``store``: a folder holding one resumable store per
+    profile (``store / NAME``), or a callable ``question -> store``."""
+    from cardsim import robust as R
+
+    sums = {}
+    for p, pq in pairs:
+        where = store(pq) if callable(store) else (None if store is None else Path(store) / p.name)
+        sums[p.name] = run_question(pq, n_jobs, progress, where, client)
+    return R.answer(pairs, sums)
 
 
 def manifest(q: Question) -> dict:
