@@ -433,6 +433,26 @@ def choices(long: pd.DataFrame, as_good=as_good_as_best) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=CHOICE_COLUMNS)
 
 
+MOVES_PP = 1.0
+"""A gain whose range across the player profiles is wider than this (pp) is shown as a range."""
+DEPENDS = "\u2020"
+"""The mark of a cell whose best option depends on the players (clearly worse under some profile)."""
+
+
+def robust_note(r) -> str:
+    """What a chart cell adds from the profiles: `` [+1.0..+3.7 pp]`` where the best option's gain
+    moves across them by more than :data:`MOVES_PP`, and `` †(bold)`` where it depends on the
+    players (the profiles that flip it); '' without robustness columns."""
+    holds = getattr(r, "holds", None)
+    if holds is None or holds != holds:
+        return ""
+    from cardsim.analysis.robustness import range_text
+
+    row = {"gain_min": r.gain_min, "gain_max": r.gain_max}
+    note = f" [{range_text(row)} pp]" if r.gain_max - r.gain_min > MOVES_PP else ""
+    return note + ("" if bool(holds) else f" {DEPENDS}({r.flips_under})")
+
+
 def _levels_text(levels: list[int]) -> str:
     if not levels:
         return ""
@@ -446,10 +466,12 @@ def chart(choice: pd.DataFrame) -> pd.DataFrame:
     best; ``look``)."""
     def cell(r) -> str:
         if r.verdict == NO_CLEAR:
-            return f"? {r.best}" if r.best == LOOK else f"? blind:{r.levels_as_good} {r.gain_pp:+.1f} pp"
-        if r.verdict == LOOK:
-            return LOOK
-        return f"{r.verdict}: {r.gain_pp:+.1f} pp"
+            text = f"? {r.best}" if r.best == LOOK else f"? blind:{r.levels_as_good} {r.gain_pp:+.1f} pp"
+        elif r.verdict == LOOK:
+            text = LOOK
+        else:
+            text = f"{r.verdict}: {r.gain_pp:+.1f} pp"
+        return text + robust_note(r)
 
     c = choice.assign(text=[cell(r) for r in choice.itertuples()],
                       col=[f"position {p}" for p in choice.position])
@@ -459,14 +481,81 @@ def chart(choice: pd.DataFrame) -> pd.DataFrame:
     return wide
 
 
-def tables(states: pd.DataFrame, long: pd.DataFrame) -> dict[str, pd.DataFrame]:
-    """Every table from the states table (:func:`run_equity`, both seat counts) and the long
-    decision frame (:func:`run_decisions`)."""
+# ---------------------------------------------------------------- under other players
+def robust_pair(g: pd.DataFrame) -> tuple[str, int]:
+    """The two options of one situation replayed under the other profiles: the best option and
+    the one its gain is measured against (look when a blind level is best; the best blind level
+    when look is best), as ``(best, level)``: the question's options are then look and
+    blind:``level``."""
+    g = g.reset_index(drop=True)
+    best = g.loc[g.win.idxmax()].option
+    blinds = g[g.option != LOOK].reset_index(drop=True)
+    top = best_blind(blinds.win)
+    level = int(best.split(":")[1]) if best != LOOK else (0 if top is None else int(blinds.level.iloc[top]))
+    return best, level
+
+
+def robust_sums(sit: Situation, level: int, deals: int, seed: int, strategies) -> dict:
+    """Sums of look and blind:``level`` in ``sit`` on the situation's first ``deals`` deals (the
+    same deals and randomness as its chart run) with every seat's ``strategies``."""
+    return decision_sums(sit, (level,), deals, seed, strategies)
+
+
+def run_robust(sits, long: pd.DataFrame, deals: int, seed: int, n_jobs: int = -1, log=print, results=None,
+               profiles=None, base=None) -> pd.DataFrame:
+    """Each situation's best option and the option it is measured against (:func:`robust_pair`),
+    replayed under every other profile (:mod:`cardsim.analysis.robustness`; ``profiles``: the
+    profiles, default all of the game's but ``default``; ``base``: every seat's spec under the
+    default players, default the game's default strategy).  Returns one row per situation: own,
+    lead, position and :data:`cardsim.analysis.robustness.COLUMNS` (gains in pp of the game's win)."""
+    from cardsim.analysis import robustness as RB
+    from cardsim.games import get_game
+
+    sits = list(sits)
+    profiles = RB.others(GAME) if profiles is None else list(profiles)
+    base = list(base or [get_game(GAME).default_strategy] * 3)
+    per = RB.robust_deals(deals)
+    groups = {k: g for k, g in long.groupby(["own", "lead", "position"], sort=False)}
+    pairs = [robust_pair(groups[(s.own, s.lead, s.position)]) for s in sits]
+    tasks = [(s, lvl, per, seed, p.strategies(base, SEAT)) for s, (best, lvl) in zip(sits, pairs) if lvl
+             for p in profiles]
+    started = time.time()
+    log(f"  under other players: {len(sits)} situations x {len(profiles)} profiles ({', '.join(p.name for p in profiles)})"
+        f" x 2 options x {per:,} deals")
+    store = analysis_store(results, "501-robust", robust_sums, tasks=tasks)
+    sums_of = iter(run_chunks(robust_sums, tasks, [per] * len(tasks), n_jobs, store=store))
+    rows = []
+    for s, (best, lvl) in zip(sits, pairs):
+        g = groups[(s.own, s.lead, s.position)]
+        if not lvl:  # no blind level was ever legal: nothing to weigh
+            rows.append({"own": s.own, "lead": s.lead, "position": s.position, "holds": True, "flips_under": "",
+                         "gain_min": np.nan, "gain_max": np.nan, "robust_deals": per})
+            continue
+        b = g[g.option == best].iloc[0]
+        default_gain = b.gain_pp if best != LOOK else -g[g.option == f"blind:{lvl}"].iloc[0].gain_pp
+        replays = {p.name: RB.summary(next(sums_of), [LOOK, f"blind:{lvl}"], best, scale=100.0) for p in profiles}
+        rows.append({"own": s.own, "lead": s.lead, "position": s.position,
+                     **RB.cell_columns(default_gain + 0.0, replays, per)})
+    log(f"    done in {time.time() - started:.0f} s")
+    return pd.DataFrame(rows, columns=["own", "lead", "position", *RB.COLUMNS])
+
+
+def with_robust(choice: pd.DataFrame, robust: pd.DataFrame | None) -> pd.DataFrame:
+    """:func:`choices` with the robustness columns of :func:`run_robust` joined on the situation."""
+    if robust is None or not len(robust):
+        return choice
+    return choice.merge(robust, on=["own", "lead", "position"], how="left")
+
+
+def tables(states: pd.DataFrame, long: pd.DataFrame, robust: pd.DataFrame | None = None) -> dict[str, pd.DataFrame]:
+    """Every table from the states table (:func:`run_equity`, both seat counts), the long
+    decision frame (:func:`run_decisions`) and the robustness rows (:func:`run_robust`, or None)."""
     eq3 = equity_table(states, 3)
-    out = {"g501_game_chart": chart(choices(long)), "g501_game_equity": equity_wide(eq3)}
+    choice = with_robust(choices(long), robust)
+    out = {"g501_game_chart": chart(choice), "g501_game_equity": equity_wide(eq3)}
     if (states.seats == 4).any():
         out["g501_game_equity4"] = equity_wide(equity_table(states, 4))
-    out["g501_game_choices"] = choices(long)
+    out["g501_game_choices"] = choice
     out["g501_game_decisions"] = long
     out["g501_game_equity_long"] = eq3
     if (states.seats == 4).any():
@@ -648,13 +737,30 @@ def _policy_sentence(c: pd.DataFrame, policy: dict | None) -> str:
     return text + (": against these numbers it bids blind " + " and ".join(verdicts) if verdicts else "") + "."
 
 
+def _robust_sentence(c: pd.DataFrame) -> str:
+    """Which verdicts hold under the other player profiles, which depend on them, and how far the
+    gains of blind over looking move (ranges), for the situations where blind is clearly best."""
+    if "holds" not in c:
+        return ""
+    from cardsim.analysis.robustness import others, sentence
+
+    text = sentence(c, "best choice", "pp", len(others(GAME)))
+    blind = c[c.verdict.str.startswith("blind") & c.gain_min.notna()]
+    if len(blind):
+        small = blind[blind.gain_min < 0.25 * blind.gain_max]
+        text += (f" Where blind is clearly best, its gain over looking falls below a quarter of its highest value "
+                 f"under some profile in {len(small)} of {len(blind)} situations; across all of them the smallest "
+                 f"gain ranges from {blind.gain_min.min():+.1f} to {blind.gain_min.max():+.1f} pp.")
+    return text
+
+
 def answer(tabs: dict[str, pd.DataFrame], policy: dict | None = None) -> str:
     """The answer paragraph, every number read from the tables of :func:`tables` (``policy``: the
     default heuristic's blind parameters, for the last sentence)."""
     c, long = tabs["g501_game_choices"], tabs["g501_game_decisions"]
     parts = [_summary_sentence(c), _largest_sentence(c), _hurts_sentence(long, c), _lead_sentence(c),
-             _levels_sentence(c), _position_sentence(c), _equity_sentence(tabs["g501_game_equity_long"]),
-             _policy_sentence(c, policy)]
+             _levels_sentence(c), _position_sentence(c), _robust_sentence(c),
+             _equity_sentence(tabs["g501_game_equity_long"]), _policy_sentence(c, policy)]
     return " ".join(p for p in parts if p)
 
 
@@ -664,11 +770,16 @@ def cell_label(r) -> str:
     best level's gain over looking in pp on the next line (``B90-120`` / ``+2.9``: the levels as
     good as the best, one line per run of neighbouring levels); ``?`` and the gain when no clear
     answer."""
+    mark = "" if getattr(r, "holds", True) in (True, None) or getattr(r, "holds") != getattr(r, "holds") else DEPENDS
+    if getattr(r, "gain_max", np.nan) - getattr(r, "gain_min", np.nan) > MOVES_PP:
+        gain = f"{r.gain_min:+.1f}..{r.gain_max:+.1f}"
+    else:
+        gain = f"{r.gain_pp:+.1f}"
     if r.verdict == NO_CLEAR:
-        return f"?\n{r.gain_pp:+.1f}"
+        return f"?{mark}\n{gain}"
     if r.verdict == LOOK:
-        return "look"
-    return "B" + r.levels_as_good.replace(", ", ",\n") + f"\n{r.gain_pp:+.1f}"  # a line per run: cells are narrow
+        return "look" + mark
+    return "B" + r.levels_as_good.replace(", ", ",\n") + mark + f"\n{gain}"  # a line per run: cells are narrow
 
 
 def chart_figure(choice: pd.DataFrame, outdir: Path) -> Path:
@@ -713,6 +824,9 @@ def chart_figure(choice: pd.DataFrame, outdir: Path) -> Path:
              "B<L>-<H> = bid blind up to any level from L to H: the levels not clearly worse than the best level "
              "(paired, 95% interval) that also clearly beat looking where the best does; colour = the best level; "
              "number = its gain over looking in pp; ? hatched = the 95% interval of that gain includes 0."]
+    if "holds" in choice:
+        title.append(f"Replayed under the other player profiles: a range lo..hi = the gain's range across them; "
+                     f"{DEPENDS} = the best option is clearly worse under some profile (depends on the players).")
     # about 13 characters of 10-point text fit in an inch (11 leaves a margin): a narrow chart keeps its title
     width = int(11 * fig.get_figwidth())
     fig.suptitle("\n".join(textwrap.fill(t, width) for t in title), fontsize=10)
