@@ -34,7 +34,9 @@ def run(args, classes=None) -> Path:
     print(f"{TITLE}: {len(classes)} classes, up to {deals:,} deals each, both scorings", flush=True)
     levels = G.run_classes(classes, deals, args.seed, n_jobs=args.jobs, log=lambda s: print(s, flush=True),
                           results=args.results)
-    tabs = G.tables(levels)
+    robust = lambda b: G.run_robust(classes, b, deals, args.seed, n_jobs=args.jobs,  # noqa: E731
+                                    log=lambda s: print(s, flush=True), results=args.results)
+    tabs = G.tables(levels, robust)
     out = Path(args.out)
     paths = write_tables(G.for_writing(tabs), out)
     figures = G.figures(tabs, out / "figures")

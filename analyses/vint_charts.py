@@ -21,7 +21,9 @@ import pandas as pd
 import cardsim
 from analyses.common import parse_args as common_parse_args
 from analyses.common import entry, write_tables
+from cardsim.analysis import robustness as RB
 from cardsim.analysis import vint_charts as vc
+from cardsim.deal import ConditionError
 from cardsim.games import get_game
 from cardsim.questions import question, records, run_question, table
 from cardsim.runner import OutputError, analysis_store, cluster, make_run, run_chunks, transform_id
@@ -107,6 +109,38 @@ def run_chart_cell(cell: vc.Cell, n: int, seed: int, n_records: int) -> dict:
     return vc.chart_row(cell, df, calls)
 
 
+def robust_sums(cell: vc.Cell, options: tuple, deals: int, seed: int, strategies: list) -> dict | None:
+    """Sums of ``options`` (the cell's best and runner-up) on the cell's first ``deals`` deals with
+    every seat's ``strategies`` (a player profile); None when the profile's callers make the
+    cell's calls too rarely to deal them."""
+    q = question("vint", cell.seat, list(options), n=deals, seed=seed, where=cell.where, dealer=cell.dealer,
+                 auction=cell.after, strategies=strategies)
+    try:
+        return run_question(q, n_jobs=1)
+    except ConditionError:
+        return None
+
+
+def run_robust(args, cells: list, rows: list[dict]) -> None:
+    """Each chart row's best and runner-up replayed under every other player profile
+    (cardsim.analysis.robustness): adds its columns to ``rows`` in place."""
+    profiles = RB.others("vint")
+    base = [get_game("vint").default_strategy] * 4
+    tasks = [(cell, (row["best"], row["runner_up"]), RB.robust_deals(row["n"]), args.seed,
+              p.strategies(base, cell.seat)) for cell, row in zip(cells, rows) for p in profiles]
+    print(f"  under other players: {len(rows)} cells x {len(profiles)} profiles "
+          f"({', '.join(p.name for p in profiles)}) x 2 calls", flush=True)
+    store = analysis_store(args.results, "vint-robust", robust_sums, tasks=tasks)
+    sums_of = iter(run_chunks(robust_sums, tasks, [t[2] for t in tasks], args.jobs, store=store))
+    for row in rows:
+        replays = {}
+        for p in profiles:
+            sums = next(sums_of)
+            if sums is not None:
+                replays[p.name] = RB.summary(sums, [row["best"], row["runner_up"]], row["best"])
+        row.update(RB.cell_columns(row["gap"], replays, RB.robust_deals(row["n"])))
+
+
 def _points(hand) -> int:
     return sum(HCP.get(card[0], 0) for card in hand)
 
@@ -153,6 +187,8 @@ def build(args, cells, tcells) -> Path:
             trick_rows.append(out[1])
             label = f"tricks {cell.series} {cell.combined}: {out[1]['tricks']:.2f} tricks"
         print(f"[{k}/{len(tasks)} {time.perf_counter() - t0:5.0f}s] {label} ({seconds:.1f}s)", flush=True)
+    if rows:
+        run_robust(args, [c for kind, c in tasks if kind == "chart"], rows)
     tabs = vc.chart_tables(rows) if rows else {}
     if trick_rows:
         tabs["vint_tricks"] = pd.DataFrame(trick_rows)

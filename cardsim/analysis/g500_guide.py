@@ -322,6 +322,62 @@ def run_classes(classes, n: int, seed: int, n_jobs: int = -1, strategies=None, l
     return typed(pd.concat(ordered, ignore_index=True))
 
 
+# ---------------------------------------------------------------- under other players
+def _robust_stratum_sums(holding: Holding, options: tuple, given: str, deals: int, seed: int, scoring: str,
+                         strategies) -> dict:
+    q = question(GAME, SEAT, list(options), n=deals, seed=seed, hand=given or None, where=holding.where(),
+                 strategies=strategies, rules={"scoring": scoring}, chunk_size=max(deals, 1))
+    return run_question(q, n_jobs=1)
+
+
+def run_robust(classes, bid_rows: pd.DataFrame, n: int, seed: int, n_jobs: int = -1, log=print, results=None,
+               profiles=None) -> pd.DataFrame:
+    """Each class and scoring's best level and runner-up (``bid_rows``: :func:`bids`) replayed under
+    every other player profile (:mod:`cardsim.analysis.robustness`) on the first share of each
+    stratum's deals (the same deals as the guide's own run).  Returns ``bid_rows`` with the
+    robustness columns (gains in score points)."""
+    from cardsim.analysis import robustness as RB
+    from cardsim.games import get_game
+
+    profiles = RB.others(GAME) if profiles is None else list(profiles)
+    base = [get_game(GAME).default_strategy] * 4
+    by_label = {(h.denom, h.label()): h for h in classes}
+    cells = []
+    for r in bid_rows.itertuples():
+        h = by_label.get((r.denom, r.holding))
+        if h is None or r.runner_up is None or pd.isna(r.runner_up):
+            cells.append(None)
+            continue
+        strata = h.strata()
+        per = -(-deals_for(h, n) // len(strata))
+        part = max(1, round(RB.SHARE * per))
+        options = (f"={int(r.best)}{h.denom}", f"={int(r.runner_up)}{h.denom}")
+        cells.append((h, options, [(g, part, task_seed(seed, h, i)) for i, g in enumerate(strata)], r.scoring))
+    tasks = [(h, opts, g, part, s, scoring, p.strategies(base, SEAT))
+             for cell in cells if cell is not None for p in profiles
+             for h, opts, strata, scoring in [cell] for g, part, s in strata]
+    log(f"  under other players: {sum(c is not None for c in cells)} class-scorings x {len(profiles)} profiles "
+        f"({', '.join(p.name for p in profiles)}) x 2 levels")
+    store = analysis_store(results, "500-robust", _robust_stratum_sums, tasks=tasks)
+    sums_of = iter(run_chunks(_robust_stratum_sums, tasks, [t[3] for t in tasks], n_jobs, store=store))
+    rows = []
+    for r, cell in zip(bid_rows.itertuples(), cells):
+        if cell is None:
+            rows.append({"holds": True, "flips_under": "", "gain_min": np.nan, "gain_max": np.nan,
+                         "robust_deals": 0})
+            continue
+        h, options, strata, _ = cell
+        replays = {}
+        for p in profiles:
+            sums = _merge([next(sums_of) for _ in strata])
+            replays[p.name] = RB.summary(sums, list(options), options[0])
+        rows.append(RB.cell_columns(float(r.margin), replays, sum(part for _, part, _ in strata)))
+    out = bid_rows.copy()
+    for col in RB.COLUMNS:
+        out[col] = [row[col] for row in rows]
+    return out
+
+
 def typed(frame: pd.DataFrame) -> pd.DataFrame:
     """Whole-number class columns as nullable integers (missing where they do not apply)."""
     frame = frame.copy()
@@ -445,9 +501,11 @@ def symmetry_z(comparisons: int) -> float:
     return float(norm.ppf(1 - (1 - FAMILY) / (2 * comparisons)))
 
 
-def tables(levels: pd.DataFrame) -> dict[str, pd.DataFrame]:
-    """Every table of the guide from the long frame of :func:`run_classes`."""
-    return {"g500_guide_bids": bids(levels), "g500_guide_minimum": minimum_holding(levels),
+def tables(levels: pd.DataFrame, robust=None) -> dict[str, pd.DataFrame]:
+    """Every table of the guide from the long frame of :func:`run_classes`; ``robust``: a callable
+    turning the bids table into the same with the robustness columns (:func:`run_robust`), or None."""
+    b = bids(levels)
+    return {"g500_guide_bids": robust(b) if robust else b, "g500_guide_minimum": minimum_holding(levels),
             "g500_guide_symmetry": symmetry(levels), "g500_guide_levels": levels}
 
 
@@ -618,8 +676,21 @@ def answer(tabs: dict[str, pd.DataFrame]) -> str:
     b = tabs["g500_guide_bids"]
     parts = [_example(b)] + _grid_sentences(b, GUIDE_SUIT) + [_scorings_sentence(b)]
     parts += [_minimum_sentence(tabs["g500_guide_minimum"]), _side_aces_sentence(b)]
-    parts += _grid_sentences(b, "NT") + [_close_calls(b), _symmetry_sentence(tabs["g500_guide_symmetry"])]
+    parts += _grid_sentences(b, "NT") + [_close_calls(b), _robust_sentence(b),
+                                         _symmetry_sentence(tabs["g500_guide_symmetry"])]
     return " ".join(p for p in parts if p)
+
+
+DEPENDS = "\u2020"
+"""The mark of a cell whose best level depends on the players (clearly worse under some profile)."""
+
+
+def _robust_sentence(b: pd.DataFrame) -> str:
+    if "holds" not in b:
+        return ""
+    from cardsim.analysis.robustness import others, sentence
+
+    return sentence(b[b.robust_deals > 0], "best level", "score points", len(others(GAME)))
 
 
 # ---------------------------------------------------------------- figures
@@ -658,7 +729,8 @@ def figures(tabs: dict[str, pd.DataFrame], outdir: Path) -> list[Path]:
             for _, r in rows[rows.scoring == scoring].iterrows():
                 y, x = ys.index(r[by]), xs.index(int(r[across]))
                 grid[y, x] = r.best if r.pays else np.nan
-                text = f"{int(r.best)}{'*' if not r.clear else ''}\n{r.score:+.0f}"
+                depends = "holds" in r and r.holds == r.holds and not bool(r.holds)
+                text = f"{int(r.best)}{'*' if not r.clear else ''}{DEPENDS if depends else ''}\n{r.score:+.0f}"
                 ax.text(x, y, text, ha="center", va="center", fontsize=8,
                         color="white" if r.pays and r.best >= 9 else "black")
                 if not r.pays:
@@ -670,7 +742,9 @@ def figures(tabs: dict[str, pd.DataFrame], outdir: Path) -> list[Path]:
             ax.set_ylabel("trumps held (with jokers, left bower)" if denom != "NT" else "jokers")
             ax.set_title(f"{'hearts (any suit)' if denom != 'NT' else 'no-trump'}, {scoring}", fontsize=10)
     fig.suptitle("Five Hundred: the level with the highest mean score before the kitty\n"
-                 "(* runner-up within the 95% interval; grey: no level scores above 0)", fontsize=10)
+                 "(* runner-up within the 95% interval; grey: no level scores above 0"
+                 + (f"; {DEPENDS} the best level is clearly worse than the runner-up under another player profile"
+                    if "holds" in b else "") + ")", fontsize=10)
     fig.tight_layout()
     outdir = Path(outdir)
     outdir.mkdir(parents=True, exist_ok=True)

@@ -500,6 +500,20 @@ def _trick_sentence(tricks: pd.DataFrame) -> str:
     return f"{head} (- = no level clearly worse): " + "; ".join(items) + "."
 
 
+DEPENDS = "\u2020"
+"""The mark of a cell whose best call depends on the players (clearly worse under some profile)."""
+
+
+def _robust_sentence(tables: dict) -> str:
+    """How many chart cells hold under the other player profiles (cardsim.analysis.robustness)."""
+    frames = [t for name, t in tables.items() if name.startswith("vint_chart_") and "holds" in t]
+    if not frames:
+        return ""
+    from cardsim.analysis.robustness import others, sentence
+
+    return sentence(pd.concat(frames, ignore_index=True), "best first call", "score points", len(others("vint")))
+
+
 def answer(tables: dict[str, pd.DataFrame]) -> str:
     """The answer paragraph, generated from the chart tables (``vint_chart_*``) and the trick
     table (``vint_tricks``): the best call per chart and band, how clear it is, where the
@@ -508,7 +522,7 @@ def answer(tables: dict[str, pd.DataFrame]) -> str:
     for name, table in tables.items():
         if name.startswith("vint_chart_") and len(table):
             parts += _chart_sentences(name.removeprefix("vint_chart_"), table)
-    parts += [s for s in (_unclear(tables), _default_sentence(tables)) if s]
+    parts += [s for s in (_unclear(tables), _robust_sentence(tables), _default_sentence(tables)) if s]
     if "vint_tricks" in tables and len(tables["vint_tricks"]):
         parts.append(_trick_sentence(tables["vint_tricks"]))
     return " ".join(parts)
@@ -540,7 +554,9 @@ def heatmap(table: pd.DataFrame, title: str, path: Path) -> Path:
     for _, r in table.iterrows():
         i, j = shapes.index(r["shape"]), bands.index(r.band)
         # White on the darkest greens, where black would not read.
-        ax.text(j, i, r.best + ("" if r.clear else "?"), ha="center", va="center", fontsize=8,
+        depends = "holds" in r and r.holds == r.holds and not bool(r.holds)
+        ax.text(j, i, r.best + ("" if r.clear else "?") + (DEPENDS if depends else ""), ha="center", va="center",
+                fontsize=8,
                 color="white" if gap[i, j] > 0.6 * vmax else "black")
     ax.set_xticks(range(len(bands)), bands)
     ax.set_yticks(range(len(shapes)), shapes)
@@ -564,7 +580,9 @@ def figures(tables: dict[str, pd.DataFrame], outdir: Path) -> list[Path]:
         for after, part in table.groupby("after", sort=False):
             suffix = "" if after in ("-", "P") else "_" + str(after).replace(" ", "_")
             title = f"Vint {name.removeprefix('vint_chart_')} chart" + ("" if after == "-" else f" after {after}")
-            paths.append(heatmap(part, title + ": best first call (? = not clear)", outdir / f"{name}{suffix}.png"))
+            mark = f", {DEPENDS} = depends on the players" if "holds" in part else ""
+            paths.append(heatmap(part, title + f": best first call (? = not clear{mark})",
+                                 outdir / f"{name}{suffix}.png"))
     if "vint_tricks" in tables and len(tables["vint_tricks"]):
         paths.append(trick_figure(tables["vint_tricks"], outdir / "vint_tricks.png"))
     return paths
