@@ -15,6 +15,7 @@ from pathlib import Path
 import cardsim
 from analyses.common import entry, script_main, strategy_parameters, write_tables
 from cardsim.analysis import g500_guide as G
+from cardsim.analysis import robustness as RB
 from cardsim.runner import make_run
 
 TITLE = "Five Hundred bid guide"
@@ -47,7 +48,7 @@ def run(args, classes=None) -> Path:
             "parameters": strategy_parameters(G.GAME, specs), "rules": {"scoring": " and ".join(G.SCORINGS)},
             # every (class, scoring, level) row is in the CSV; the page shows the summaries
             "tables": [t for t in tabs if t != "g500_guide_levels"], "csv_only": ["g500_guide_levels"],
-            "figures": [p.name for p in figures], "glossary": G.GLOSSARY,
+            "figures": [p.name for p in figures], "glossary": {**G.GLOSSARY, **RB.GLOSSARY},
             "notes": G.NOTES, "answer": G.answer(tabs), "method": G.METHOD}
     path = out / "tables" / "500_guide.json"
     path.write_text(json.dumps(meta, indent=1, ensure_ascii=False))

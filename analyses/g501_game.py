@@ -19,6 +19,7 @@ import pandas as pd
 import cardsim
 from analyses.common import entry, script_main, strategy_parameters, write_tables
 from cardsim.analysis import g501_game as G
+from cardsim.analysis import robustness as RB
 from cardsim.runner import make_run
 
 TITLE = "501: when does a blind bid pay off in the game?"
@@ -55,7 +56,7 @@ def run(args, plan: G.Plan | None = None) -> Path:
             "seed": args.seed, "source": manifest["source"], "cardsim": cardsim.__version__, "strategies": specs,
             "parameters": parameters, "rules": {},
             "tables": [t for t in tabs if t not in G.CSV_ONLY], "csv_only": [t for t in tabs if t in G.CSV_ONLY],
-            "figures": [p.name for p in figures], "glossary": G.GLOSSARY, "notes": G.notes(tabs),
+            "figures": [p.name for p in figures], "glossary": {**G.GLOSSARY, **RB.GLOSSARY}, "notes": G.notes(tabs),
             "answer": G.answer(tabs, parameters.get("heuristic")), "method": G.METHOD}
     path = out / "tables" / "501_game.json"
     path.write_text(json.dumps(meta, indent=1, ensure_ascii=False))

@@ -39,7 +39,11 @@ METHOD = [
     "strategies GAME lists their parameters): they see only their own seat's view and are simple "
     "heuristics, not experts. Every answer is conditional on them: a better partner or better defenders "
     "can change which option is best, so read an answer as 'against players who bid and play like "
-    "these strategies'.",
+    "these strategies'. To say which answers hold, every cell of the 501 decision chart, the Vint bidding "
+    "charts and the Five Hundred bid guide is replayed under the game's other player profiles (cardsim "
+    "profiles GAME: the previous default, cautious and bold bidders and more) on the same deals: a cell "
+    "whose best option is clearly beaten under some profile depends on the players (marked \u2020), and "
+    "its gain is shown as a range across the profiles (docs/profiles.md).",
 ]
 
 

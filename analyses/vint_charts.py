@@ -207,7 +207,7 @@ def build(args, cells, tcells) -> Path:
     meta = {"game": "vint", "title": TITLE, "deals": args.n, "deals_unit": "deals per class (at most)",
             "seed": args.seed, "source": make_run("vint", 1).manifest()["source"], "cardsim": cardsim.__version__,
             "strategies": strategies, "parameters": parameters, "rules": {}, "tables": list(tabs),
-            "figures": [p.name for p in figs], "glossary": vc.GLOSSARY, "notes": NOTES,
+            "figures": [p.name for p in figs], "glossary": {**vc.GLOSSARY, **RB.GLOSSARY}, "notes": NOTES,
             "answer": vc.answer(tabs), "method": NOTES[0] + " " + NOTES[1] + " " + NOTES[-1]}
     path = out / "tables" / "vint_charts.json"
     path.write_text(json.dumps(meta, indent=1))

@@ -24,6 +24,18 @@ from cardsim import profiles as P
 from cardsim.robust import profile_summary
 
 COLUMNS = ["holds", "flips_under", "gain_min", "gain_max", "robust_deals"]
+GLOSSARY = {
+    "holds / flips_under": "the cell's best option replayed under the other player profiles (cardsim profiles GAME; "
+                           "docs/profiles.md) against the option its gain is measured against: holds = clearly worse "
+                           "under none (95% interval of the paired difference wholly below 0); flips_under = the "
+                           "profiles under which it is clearly worse (depends on the players, marked \u2020 in the "
+                           "charts)",
+    "gain_min / gain_max": "the range of the best option's gain (the chart's units) over the default players and every "
+                           "other profile: a gain that holds but shrinks is a different answer from one that stays",
+    "robust_deals": "deals per profile in that replay (the first quarter of the cell's deals, the same deals): its "
+                    "intervals are about twice as wide as the chart's own",
+}
+"""The robustness columns for the report's glossaries."""
 SHARE = 0.25
 """The share of a chart cell's deals replayed under each other profile."""
 MIN_DEALS = 100
