@@ -103,7 +103,7 @@ def play_views(rng, n):
 # ---------------------------------------------------------------- (a) parameter positions
 def test_parameter_constants_follow_the_registry_order():
     heuristic = S.REGISTRY["heuristic"]
-    assert list(heuristic.params) == ["margin", "partner", "kitty", "jump", "nt_bias"]
+    assert list(heuristic.params) == ["margin", "partner", "kitty", "jump", "nt_bias", "taper", "pivot"]
     for i, name in enumerate(heuristic.params):
         assert getattr(S, "P_" + name.upper()) == i
 

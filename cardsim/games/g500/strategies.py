@@ -29,17 +29,23 @@ REGISTRY = Registry("500")
 REGISTRY.add("random", RANDOM, {}, "random legal play (the baseline): pass or bid on a coin flip, a uniform "
              "higher bid, uniform discard and uniform legal cards")
 _HEURISTIC_SPEC = (
-    {"margin": 0.0, "partner": 2.6, "kitty": 0.7, "jump": 1.0, "nt_bias": 0.0},
+    {"margin": 0.0, "partner": 2.6, "kitty": 0.7, "jump": 1.0, "nt_bias": 0.0, "taper": 0.0, "pivot": 5.05},
     "values the hand per denomination (jokers, bowers, trump length, side aces, expected kitty "
-    "and partner tricks), bids the highest contract it expects to make less `margin` tricks "
+    "and partner tricks, the latter tapering with its own estimate when taper > 0), bids the "
+    "highest contract it expects to make less `margin` tricks "
     "(jump=1) or the cheapest overcall up to it (jump=0), voids weak side suits in the "
     "discard, draws trumps as declarer, never overtakes partner, ruffs or uses a joker to win",
     {"margin": "safety tricks subtracted from its estimate before bidding",
      "partner": "tricks expected from partner's hand",
      "kitty": "tricks expected from the kitty",
      "jump": "1 = bid the highest contract it expects to make at once; 0 = cheapest overcall up to it",
-     "nt_bias": "tricks added to the no-trump estimate"},
-    {"margin": (-10, 10), "partner": (0, 10), "kitty": (0, 6), "jump": (0, 1), "nt_bias": (-10, 10)},
+     "nt_bias": "tricks added to the no-trump estimate",
+     "taper": "tricks of the partner + kitty allowance removed per trick of its own estimate above "
+              "`pivot` (0 = a flat allowance; the allowance never goes below 0)",
+     "pivot": "its own estimate (tricks) above which the partner + kitty allowance tapers (5.05: "
+              "where the measured allowance falls below 2.6 + 0.7; taper 0.65 is the measured slope)"},
+    {"margin": (-10, 10), "partner": (0, 10), "kitty": (0, 6), "jump": (0, 1), "nt_bias": (-10, 10),
+     "taper": (0, 1), "pivot": (0, 10)},
     {"jump": "bool"},
 )
 REGISTRY.add("heuristic", HEURISTIC, *_HEURISTIC_SPEC)
@@ -49,7 +55,9 @@ REGISTRY.add("heuristic_v1", HEURISTIC_V1, _HEURISTIC_SPEC[0],
 """Heuristic parameters: ``margin`` tricks of safety subtracted before bidding; ``partner``
 tricks expected from partner; ``kitty`` tricks expected from the kitty; ``jump`` 1 = bid the
 highest makeable contract at once, 0 = the cheapest overcall of that denomination;
-``nt_bias`` tricks added to the no-trump estimate."""
+``nt_bias`` tricks added to the no-trump estimate; ``taper`` tricks of the partner + kitty
+allowance removed per trick of the hand's own estimate above ``pivot`` tricks (issue 32,
+docs/strategy-quality.md "The bidder's allowance tapers"; taper 0 = the flat allowance)."""
 
 _HEURISTIC = REGISTRY["heuristic"]
 P_MARGIN = _HEURISTIC.param_index("margin")
@@ -57,6 +65,8 @@ P_PARTNER = _HEURISTIC.param_index("partner")
 P_KITTY = _HEURISTIC.param_index("kitty")
 P_JUMP = _HEURISTIC.param_index("jump")
 P_NT_BIAS = _HEURISTIC.param_index("nt_bias")
+P_TAPER = _HEURISTIC.param_index("taper")
+P_PIVOT = _HEURISTIC.param_index("pivot")
 """Positions of the heuristic's parameters in its row ``params[seat]`` (from the registry)."""
 
 ACES = U64(sum(1 << (16 * s + 10) for s in range(4)))
@@ -194,16 +204,36 @@ def estimate_tricks(hand, denom, nt_bias):
 
 
 # ---------------------------------------------------------------- heuristic: auction (§3.3)
+@jit(inline="always")
+def allowance(params, seat, own):
+    """The tricks (float64) that ``seat``'s hand, whose own estimate is ``own`` tricks (float64),
+    expects from partner and the kitty, from its row of ``params`` (float64[4, N_PARAMS]):
+    ``partner + kitty``, less ``taper`` per trick of ``own`` above ``pivot``, never
+    below 0 (issue 32: what partner and kitty add falls as the hand gets stronger).  With
+    ``taper`` in [0, 1] the hand's total ``own + allowance`` never falls as ``own`` grows and
+    never exceeds ``own + partner + kitty``."""
+    flat = params[seat, P_PARTNER] + params[seat, P_KITTY]
+    taper = params[seat, P_TAPER]
+    if taper <= 0.0:
+        # the flat allowance, the same float operations as before issue 32 (golden digests)
+        return flat
+    over = own - params[seat, P_PIVOT]
+    if over > 0.0:
+        flat -= taper * over
+    return flat if flat > 0.0 else 0.0
+
+
 @jit
 def heuristic_bid(params, states, seat, hand, high_bid, high_seat):
-    """The highest contract the hand plus ``partner`` and ``kitty`` tricks less ``margin`` makes
+    """The highest contract the hand plus its :func:`allowance` (``partner`` and ``kitty``
+    tricks, tapering with its own estimate above ``pivot`` at ``taper``) less ``margin`` makes
     (``jump`` = 1), or the cheapest overcall in its denomination (``jump`` = 0); passes when
     that does not beat ``high_bid`` or partner holds the bid."""
     margin = params[seat, P_MARGIN]
-    support = params[seat, P_PARTNER] + params[seat, P_KITTY] - margin
     best = -1
     for d in range(5):
-        est = estimate_tricks(hand, d, params[seat, P_NT_BIAS]) + support
+        own = estimate_tricks(hand, d, params[seat, P_NT_BIAS])
+        est = own + (allowance(params, seat, own) - margin)
         level = int(np.floor(est))
         if level > 10:
             level = 10
