@@ -42,7 +42,7 @@ report: reports/report.md  ## simulate N deals per game (default 1,000,000; QUIC
 # The report is a graph of real files: each analysis writes its tables (reports/tables/GAME.json
 # lists them) from resumable chunk aggregates under results/; report.md and index.html are
 # assembled from the tables.  An interrupted run resumes: finished chunks are kept.
-SOURCES := pyproject.toml $(shell find cardsim -name '*.py') analyses/common.py
+SOURCES := pyproject.toml $(shell find cardsim -name '*.py' -o -name 'profiles.toml') analyses/common.py
 ANALYSE = $(PY) -m analyses $(1) --n $(N) --seed $(SEED) --jobs $(JOBS) --results results --out reports $(QUICK_FLAG)
 # Changing N or SEED names another stamp, so the tables are rebuilt for the new run.
 RUN_STAMP := results/.run-n$(N)-seed$(SEED)$(if $(QUICK_FLAG),-quick)

@@ -731,6 +731,8 @@ def figures(tabs: dict[str, pd.DataFrame], outdir: Path) -> list[Path]:
                 grid[y, x] = r.best if r.pays else np.nan
                 depends = "holds" in r and r.holds == r.holds and not bool(r.holds)
                 text = f"{int(r.best)}{'*' if not r.clear else ''}{DEPENDS if depends else ''}\n{r.score:+.0f}"
+                if "gain_min" in r and r.gain_max - r.gain_min > 0.5 * max(abs(r.margin), 1.0):
+                    text += f"\n({r.gain_min:+.0f}..{r.gain_max:+.0f})"
                 ax.text(x, y, text, ha="center", va="center", fontsize=8,
                         color="white" if r.pays and r.best >= 9 else "black")
                 if not r.pays:
@@ -743,7 +745,8 @@ def figures(tabs: dict[str, pd.DataFrame], outdir: Path) -> list[Path]:
             ax.set_title(f"{'hearts (any suit)' if denom != 'NT' else 'no-trump'}, {scoring}", fontsize=10)
     fig.suptitle("Five Hundred: the level with the highest mean score before the kitty\n"
                  "(* runner-up within the 95% interval; grey: no level scores above 0"
-                 + (f"; {DEPENDS} the best level is clearly worse than the runner-up under another player profile"
+                 + (f";\n{DEPENDS} the best level is clearly worse than the runner-up under another player profile;\n"
+                    "(lo..hi): its margin's range across the profiles, where it moves by more than half"
                     if "holds" in b else "") + ")", fontsize=10)
     fig.tight_layout()
     outdir = Path(outdir)

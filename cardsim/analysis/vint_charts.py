@@ -502,6 +502,8 @@ def _trick_sentence(tricks: pd.DataFrame) -> str:
 
 DEPENDS = "\u2020"
 """The mark of a cell whose best call depends on the players (clearly worse under some profile)."""
+MOVES = 0.5
+"""A heat-map cell shows its gap's range across the profiles when the range is wider than this share of the gap."""
 
 
 def _robust_sentence(tables: dict) -> str:
@@ -555,8 +557,10 @@ def heatmap(table: pd.DataFrame, title: str, path: Path) -> Path:
         i, j = shapes.index(r["shape"]), bands.index(r.band)
         # White on the darkest greens, where black would not read.
         depends = "holds" in r and r.holds == r.holds and not bool(r.holds)
-        ax.text(j, i, r.best + ("" if r.clear else "?") + (DEPENDS if depends else ""), ha="center", va="center",
-                fontsize=8,
+        moves = "gain_min" in r and r.gain_max - r.gain_min > MOVES * max(abs(r.gap), 1.0)
+        ax.text(j, i, r.best + ("" if r.clear else "?") + (DEPENDS if depends else "")
+                + (f"\n{r.gain_min:+.0f}..{r.gain_max:+.0f}" if moves else ""), ha="center", va="center",
+                fontsize=8 if not moves else 6,
                 color="white" if gap[i, j] > 0.6 * vmax else "black")
     ax.set_xticks(range(len(bands)), bands)
     ax.set_yticks(range(len(shapes)), shapes)
@@ -580,7 +584,8 @@ def figures(tables: dict[str, pd.DataFrame], outdir: Path) -> list[Path]:
         for after, part in table.groupby("after", sort=False):
             suffix = "" if after in ("-", "P") else "_" + str(after).replace(" ", "_")
             title = f"Vint {name.removeprefix('vint_chart_')} chart" + ("" if after == "-" else f" after {after}")
-            mark = f", {DEPENDS} = depends on the players" if "holds" in part else ""
+            mark = (f", {DEPENDS} = depends on the players; lo..hi = the gap's range across the player profiles "
+                    "where it moves by more than half" if "holds" in part else "")
             paths.append(heatmap(part, title + f": best first call (? = not clear{mark})",
                                  outdir / f"{name}{suffix}.png"))
     if "vint_tricks" in tables and len(tables["vint_tricks"]):
