@@ -152,8 +152,7 @@ class Strategy:
             self.with_table(vec, self.table.default)
         for name, value in values.items():
             if name not in self.params:
-                known = ", ".join(names) or "none"
-                raise StrategyError(f"strategy {quote(self.name)} has no parameter {quote(name)} (parameters: {known})")
+                raise self.unknown(name)
             lo, hi = self.bounds.get(name, (-np.inf, np.inf))
             whole = self.kinds.get(name) in ("int", "bool")
             if not lo <= value <= hi or (whole and value != int(value)):
@@ -161,6 +160,11 @@ class Strategy:
                                     f"got {value:g}")
             vec[names.index(name)] = value
         return vec
+
+    def unknown(self, name: str) -> StrategyError:
+        """The error for a parameter ``name`` the strategy does not have (its parameters listed)."""
+        known = ", ".join(list(self.params) + ([self.table.name] if self.table else [])) or "none"
+        return StrategyError(f"strategy {quote(self.name)} has no parameter {quote(name)} (parameters: {known})")
 
     def with_table(self, vec: np.ndarray, text: str) -> np.ndarray:
         """``vec`` (float64[N_PARAMS]) with its table block set from the table parameter's
@@ -243,6 +247,8 @@ class Registry:
             key, eq, raw = item.partition("=")
             if not eq:
                 raise StrategyError(f"parameter {quote(item)} of {quote(name)} must be written name=value")
+            if key.strip() not in strategy.params and not (strategy.table and key.strip() == strategy.table.name):
+                raise strategy.unknown(key.strip())  # before its value: a table text is no number
             if strategy.table is not None and key.strip() == strategy.table.name:
                 table_text = raw.strip()
                 values[key.strip()] = None  # marks it given (twice is an error above)
