@@ -104,7 +104,7 @@ class Table:
         except ValueError as exc:
             raise StrategyError(f"parameter {quote(self.name)} of {quote(strategy)}: {exc}") from None
         if values.ndim != 1 or len(values) > TABLE_LEN:
-            raise ValueError(f"table {self.name!r} of {strategy!r} decodes to more than {TABLE_LEN} numbers")
+            raise ValueError(f"table {self.name!r} of {strategy!r} must decode to a row of at most {TABLE_LEN} numbers")
         return values
 
 
