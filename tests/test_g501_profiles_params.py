@@ -343,7 +343,8 @@ def test_chart_policy_spec_parameters_and_errors():
     spec = chart_policy_spec(frame, margin=-5, contest=10)
     assert spec.endswith(",margin=-5,contest=10")
     _, vec = SPEC.registry.resolve(spec)
-    assert vec[S.CHART_MARGIN] == -5 and vec[S.CHART_CONTEST] == 10 and (vec[TABLE_START:TABLE_START + 126] == 150).all()
+    assert vec[S.CHART_MARGIN] == -5 and vec[S.CHART_CONTEST] == 10
+    assert (vec[TABLE_START:TABLE_START + 126] == 150).all()
     with pytest.raises(StrategyError, match="no parameter 'blind_prob'"):
         chart_policy_spec(frame, blind_prob=1)
     with pytest.raises(ValueError, match="'blind:75' is not"):

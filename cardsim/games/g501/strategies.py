@@ -1,12 +1,13 @@
 """501 strategies: the registry and each strategy's jitted decision functions (DESIGN.md §3-4).
 
-A strategy sees only its seat's view: its own hand (once it has looked), the auction so far,
-its position, every seat's score (public), who bid blind, the exposed talon, the cards played so far, what it won.  Each
-strategy is one jitted function per decision (``random_blind``, ``heuristic_play`` …) reading
-its parameters (the float64[N_PARAMS] row of its seat) through the ``<STRATEGY>_<PARAM>``
-constants below; :mod:`cardsim.games.g501.dispatch` picks the function by strategy id.  The
-``chart`` strategy also reads the row's table block (``registry.TABLE_START``: one blind level per
-cell of the decision chart, set by its ``cells`` text).
+A strategy sees only its seat's view: its own hand (once it has looked), the auction so far
+(who bid blind is public), its position, every seat's score (public), the exposed talon, the
+cards played so far, what it won.  Each strategy is one jitted function per decision
+(``random_blind``, ``heuristic_play`` …) reading its parameters (the float64[N_PARAMS] row of
+its seat) through the ``<STRATEGY>_<PARAM>`` constants below; :mod:`cardsim.games.g501.dispatch`
+picks the function by strategy id.  The ``chart`` strategy also reads the row's table block
+(``registry.TABLE_START``: one blind level per cell of the decision chart, set by its ``cells``
+text).
 
 Adding a strategy: its functions here, a ``REGISTRY.add`` line, a branch in each dispatch
 function.  Decision codes: ``LOOK`` (-1) / pass (0) / bid (> 0) in the auction; a card index,
