@@ -651,6 +651,8 @@ def cmd_strategies(args) -> int:
             meaning = s.param_docs.get(name, "")
             span = f" ({s.accepted(name)})" if name in s.bounds or name in s.kinds else ""
             print(f"    {name} = {value:g}{span}" + (f"    {meaning}" if meaning else ""))
+        if s.table is not None:  # a table's value is long: its default is summarised, not written out
+            print(f"    {s.table.name} = {s.table.summary(s.table.default)} (text)    {s.table.doc}")
     if spec.rule_options:
         print("rule options (--rule NAME=VALUE):")
         for o in spec.rule_options:

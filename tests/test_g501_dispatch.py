@@ -36,7 +36,10 @@ def random_params(strategy, rng):
         values[name] = float(rng.uniform(lo, hi)) if rng.random() < 0.7 else float(default)
         if name in strategy.kinds:  # whole-number parameters take whole values
             values[name] = float(round(values[name]))
-    return strategy.vector(**values)
+    vec = strategy.vector(**values)
+    if strategy.table is not None:  # the chart: a random level in every cell, so that both answers occur
+        strategy.with_table(vec, "".join(str(d) for d in rng.integers(0, 7, S.N_CELLS)))
+    return vec
 
 
 def table(strategy, seat, rng):
@@ -111,7 +114,7 @@ def test_parameter_constants_follow_the_registry_order():
             const = f"{strategy.name.upper()}_{name.upper()}"
             assert getattr(S, const) == strategy.param_index(name), const
             checked += 1
-    assert checked == 13
+    assert checked == 22
     # no constant left over from a renamed or removed parameter
     prefixes = tuple(f"{st.name.upper()}_" for st in _own_parameters())
     consts = {n for n in dir(S) if n.startswith(prefixes) and isinstance(getattr(S, n), int)}
@@ -119,27 +122,33 @@ def test_parameter_constants_follow_the_registry_order():
 
 
 # ------------------------------------------------------------------ (b) dispatch == the strategy's function
-def _direct_blind(strategy, p, rng, position, score, cur):
+def _direct_blind(strategy, p, rng, position, score, rival, cur):
     if strategy is S.HEURISTIC or strategy is S.HEURISTIC_V1:
         return S.heuristic_blind(p, rng, position, score, cur)
+    if strategy is S.CHART:
+        return S.chart_blind(p, position, score, rival, cur)
     return S.random_blind(p, rng, cur)
 
 
-def _direct_open(strategy, p, rng, hand, cur, memo):
+def _direct_open(strategy, p, rng, hand, rival, cur, others_blind, memo):
     if strategy is S.HEURISTIC or strategy is S.HEURISTIC_V1:
-        return S.heuristic_open(p, hand, cur, memo)
+        return S.heuristic_open(p, hand, cur, memo, rival, others_blind)
+    if strategy is S.CHART:
+        return S.chart_open(p, hand, cur, memo, rival, others_blind)
     return S.random_open(p, rng, cur)
 
 
 def _direct_contract(strategy, p, rng, hand, bid, out):
     if strategy is S.HEURISTIC or strategy is S.HEURISTIC_V1:
         return S.heuristic_contract(p, hand, bid, out)
+    if strategy is S.CHART:
+        return S.chart_contract(p, hand, bid, out)
     return S.random_contract(p, rng, hand, bid, out)
 
 
 def _direct_play(strategy, p, rng, view):
     seat, hand, legal, trick, led, trump, played, is_decl, won_any, decl_pos, declarer, seen = view
-    if strategy is S.HEURISTIC:
+    if strategy is S.HEURISTIC or strategy is S.CHART:
         return S.heuristic_play(hand, legal, trick, led, trump, played, is_decl, won_any, decl_pos, seat, declarer,
                                 seen)
     if strategy is S.HEURISTIC_V1:
@@ -162,8 +171,9 @@ def test_auction_dispatch_calls_the_strategys_own_functions(name):
         streams = fresh_streams(rng)
         own = streams[1 + seat].copy()
         position, score, cur = int(rng.integers(0, 3)), int(rng.integers(-100, 700)), _cur_bid(rng)
-        got = D.blind_call(sids[seat], params, seat, streams, position, score, cur)
-        assert got == _direct_blind(strategy, params[seat], own, position, score, cur)
+        rival, others_blind = int(rng.integers(-100, 700)), bool(rng.random() < 0.5)
+        got = D.blind_call(sids[seat], params, seat, streams, position, score, rival, cur)
+        assert got == _direct_blind(strategy, params[seat], own, position, score, rival, cur)
         assert streams[1 + seat, 0] == own[0]
         blinds += got > 0
         looks += got == LOOK
@@ -171,8 +181,8 @@ def test_auction_dispatch_calls_the_strategys_own_functions(name):
         hand = bits(rng.choice(DECK, 7, replace=False))
         memo = np.zeros((4, 2))
         memo_own = np.zeros(2)
-        got = D.open_call(sids[seat], params, seat, streams, hand, position, score, cur, memo)
-        assert got == _direct_open(strategy, params[seat], own, hand, cur, memo_own)
+        got = D.open_call(sids[seat], params, seat, streams, hand, position, score, rival, cur, others_blind, memo)
+        assert got == _direct_open(strategy, params[seat], own, hand, rival, cur, others_blind, memo_own)
         assert streams[1 + seat, 0] == own[0]
         assert list(memo[seat]) == list(memo_own) and not memo[np.arange(4) != seat].any()
         bids += got > 0
@@ -247,8 +257,8 @@ def test_every_dispatch_function_names_its_decision_for_an_unhandled_id():
     streams = np.zeros((5, 1), dtype=np.uint64)
     hand = bits(DECK[:10])
     calls = {
-        "blind": lambda: D.blind_call(np.int64(99), params, 2, streams, 0, 501, 0),
-        "call": lambda: D.open_call(np.int64(99), params, 2, streams, hand, 0, 501, 0, np.zeros((4, 2))),
+        "blind": lambda: D.blind_call(np.int64(99), params, 2, streams, 0, 501, 501, 0),
+        "call": lambda: D.open_call(np.int64(99), params, 2, streams, hand, 0, 501, 501, 0, False, np.zeros((4, 2))),
         "contract": lambda: D.contract(np.int64(99), params, 2, streams, hand, 70, False, bits(DECK[:3]),
                                        np.zeros(5, dtype=np.int64)),
         "card": lambda: D.play(np.int64(99), params, 2, streams, hand, hand, U64(0), -1, 0, U64(0), False, False, 0, 0,

@@ -4,17 +4,39 @@ DESIGN.md property 4.  The jitted engine dispatches on an integer strategy id pe
 passes that seat's row of a ``float64[seats, N_PARAMS]`` parameter matrix; a sweep changes
 the matrix, never the code.  A strategy spec as users write it is ``NAME`` or
 ``NAME:param=value,param=value`` (e.g. ``heuristic:margin=-2``).
+
+The parameter row (float64[N_PARAMS]) has two parts:
+
+* entries ``0 .. N_NAMED - 1``: the strategy's named parameters, in registration order (at most
+  N_NAMED; unused entries 0), each a number written ``name=value`` in the spec;
+* entries ``TABLE_START .. N_PARAMS - 1`` (TABLE_LEN of them): the table block, for a strategy
+  registered with one :class:`Table` parameter, a policy too big for named numbers (501's
+  ``chart`` strategy: a blind level per situation of the decision chart).  Its value is one
+  text token in the spec (``chart:cells=0120…``), decoded by the table's ``parse``, so the spec
+  string still identifies the policy completely (run manifests and result caches key on specs).
+  Strategies without a table leave the block 0.
+
+Why one wide row rather than a second array: every kernel, dispatch function and test already
+passes ``float64[seats, N_PARAMS]``; a wider row changes no signature (the row is a view, its
+length costs nothing per decision).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable
 
 import numpy as np
 
 from cardsim.text import quote
 
-N_PARAMS = 8
-"""Length of every strategy's parameter vector (unused tail entries are 0)."""
+N_NAMED = 16
+"""At most this many named parameters per strategy: row entries ``0 .. N_NAMED - 1``."""
+TABLE_START = N_NAMED
+"""First row entry of the table block (see the module docstring)."""
+TABLE_LEN = 128
+"""Entries in the table block: room for one table parameter of up to this many numbers."""
+N_PARAMS = N_NAMED + TABLE_LEN
+"""Length of every strategy's parameter row, float64[N_PARAMS] (unused entries are 0)."""
 
 
 class StrategyError(ValueError):
@@ -58,6 +80,35 @@ def strategy_errors(game: str, func):
 
 
 @dataclass(frozen=True)
+class Table:
+    """A table parameter: one text token of the spec (``name=TEXT``) that fills the row's table
+    block.
+
+    ``parse(text) -> float64[k]`` (k <= TABLE_LEN) decodes it and raises ValueError with a
+    one-line reason (resolve turns it into a StrategyError naming the strategy and parameter);
+    ``default``: the text used when the spec does not give it; ``doc``: its meaning (one line,
+    shown by ``cardsim strategies GAME``); ``summary(text) -> str``: a short description of a
+    value for that listing (the token itself may be long).
+    """
+
+    name: str
+    parse: Callable[[str], np.ndarray]
+    default: str
+    doc: str = ""
+    summary: Callable[[str], str] = str
+
+    def block(self, text: str, strategy: str) -> np.ndarray:
+        """The table block (float64[k]) of ``text``; raises a one-line StrategyError."""
+        try:
+            values = np.asarray(self.parse(text), dtype=np.float64)
+        except ValueError as exc:
+            raise StrategyError(f"parameter {quote(self.name)} of {quote(strategy)}: {exc}") from None
+        if values.ndim != 1 or len(values) > TABLE_LEN:
+            raise ValueError(f"table {self.name!r} of {strategy!r} must decode to a row of at most {TABLE_LEN} numbers")
+        return values
+
+
+@dataclass(frozen=True)
 class Strategy:
     name: str
     id: int
@@ -70,6 +121,8 @@ class Strategy:
     """Parameter name -> (lowest, highest) value accepted (inclusive)."""
     kinds: dict = field(default_factory=dict)
     """Parameter name -> ``"int"`` (a whole number) or ``"bool"`` (0 = no, 1 = yes); others are real."""
+    table: Table | None = None
+    """The strategy's table parameter (its value fills the row's table block), if any."""
 
     def accepted(self, name: str) -> str:
         """The values parameter ``name`` accepts, for messages and ``cardsim strategies``."""
@@ -89,21 +142,39 @@ class Strategy:
             raise StrategyError(f"strategy {quote(self.name)} has no parameter {quote(name)}") from None
 
     def vector(self, **values) -> np.ndarray:
-        """The parameter vector, float64[N_PARAMS], defaults overridden by ``values``."""
+        """The parameter vector, float64[N_PARAMS], defaults overridden by ``values`` (named,
+        numeric parameters; the table block holds the table's default, see :meth:`with_table`)."""
         vec = np.zeros(N_PARAMS, dtype=np.float64)
         names = list(self.params)
         for i, name in enumerate(names):
             vec[i] = self.params[name]
+        if self.table is not None:
+            self.with_table(vec, self.table.default)
         for name, value in values.items():
             if name not in self.params:
-                known = ", ".join(names) or "none"
-                raise StrategyError(f"strategy {quote(self.name)} has no parameter {quote(name)} (parameters: {known})")
+                raise self.unknown(name)
             lo, hi = self.bounds.get(name, (-np.inf, np.inf))
             whole = self.kinds.get(name) in ("int", "bool")
             if not lo <= value <= hi or (whole and value != int(value)):
                 raise StrategyError(f"parameter {quote(name)} of {quote(self.name)} must be {self.accepted(name)}, "
                                     f"got {value:g}")
             vec[names.index(name)] = value
+        return vec
+
+    def unknown(self, name: str) -> StrategyError:
+        """The error for a parameter ``name`` the strategy does not have (its parameters listed)."""
+        known = ", ".join(list(self.params) + ([self.table.name] if self.table else [])) or "none"
+        return StrategyError(f"strategy {quote(self.name)} has no parameter {quote(name)} (parameters: {known})")
+
+    def with_table(self, vec: np.ndarray, text: str) -> np.ndarray:
+        """``vec`` (float64[N_PARAMS]) with its table block set from the table parameter's
+        ``text``, in place; raises a one-line StrategyError for a bad text or a strategy
+        without a table."""
+        if self.table is None:
+            raise StrategyError(f"strategy {quote(self.name)} has no table parameter")
+        block = self.table.block(text, self.name)
+        vec[TABLE_START:] = 0.0
+        vec[TABLE_START:TABLE_START + len(block)] = block
         return vec
 
 
@@ -115,24 +186,30 @@ class Registry:
         self._by_name: dict[str, Strategy] = {}
 
     def add(self, name: str, id: int, params: dict | None = None, doc: str = "",
-            param_docs: dict | None = None, bounds: dict | None = None, kinds: dict | None = None) -> Strategy:
+            param_docs: dict | None = None, bounds: dict | None = None, kinds: dict | None = None,
+            table: Table | None = None) -> Strategy:
         """Register a strategy; ``id`` is the engine's dispatch number and must be unique.
 
         ``params``: name -> default (their order is the order in the vector); ``param_docs``:
         name -> meaning and unit, shown by ``cardsim strategies GAME``; ``bounds``: name ->
         (lowest, highest) accepted and ``kinds``: name -> ``"int"`` / ``"bool"`` for whole-number
-        and yes/no parameters, both checked when a spec is resolved.
+        and yes/no parameters, both checked when a spec is resolved; ``table``: the strategy's
+        one table parameter (module docstring), its name distinct from the named parameters.
         """
         params = dict(params or {})
-        if len(params) > N_PARAMS:
-            raise ValueError(f"at most {N_PARAMS} parameters per strategy")
+        if len(params) > N_NAMED:
+            raise ValueError(f"at most {N_NAMED} named parameters per strategy")
+        if table is not None and table.name in params:
+            raise ValueError(f"table {table.name!r} of {name!r} has the name of a parameter")
         if name in self._by_name or any(s.id == id for s in self._by_name.values()):
             raise ValueError(f"strategy name {name!r} or id {id} already registered for {self.game}")
         kinds = dict(kinds or {})
         for key, kind in kinds.items():
             if key not in params or kind not in ("int", "bool"):
                 raise ValueError(f"kind of {key!r}: a parameter of {name!r} and 'int' or 'bool', got {kind!r}")
-        s = Strategy(name, id, params, doc, dict(param_docs or {}), dict(bounds or {}), kinds)
+        s = Strategy(name, id, params, doc, dict(param_docs or {}), dict(bounds or {}), kinds, table)
+        if table is not None:
+            s.vector()  # the default table must decode
         self._by_name[name] = s
         return s
 
@@ -153,13 +230,16 @@ class Registry:
     def resolve(self, spec: str) -> tuple[Strategy, np.ndarray]:
         """Parse ``NAME[:p=v,...]`` into the strategy and its parameter vector float64[N_PARAMS].
 
-        Raises :class:`StrategyError` with a one-line message on any mistake.
+        A strategy's table parameter (:class:`Table`) is written ``name=TEXT`` like the others;
+        every other value is a number.  Raises :class:`StrategyError` with a one-line message on
+        any mistake.
         """
         if not isinstance(spec, str) or not spec.strip():
             raise StrategyError(f"empty strategy spec {quote(spec)}")
         name, _, rest = spec.strip().partition(":")
         strategy = self[name.strip()]
         values = {}
+        table_text = None
         for item in filter(None, (p.strip() for p in rest.split(","))):
             if item.partition("=")[0].strip() in values:
                 raise StrategyError(f"parameter {quote(item.partition('=')[0].strip())} of {quote(name)} "
@@ -167,6 +247,12 @@ class Registry:
             key, eq, raw = item.partition("=")
             if not eq:
                 raise StrategyError(f"parameter {quote(item)} of {quote(name)} must be written name=value")
+            if key.strip() not in strategy.params and not (strategy.table and key.strip() == strategy.table.name):
+                raise strategy.unknown(key.strip())  # before its value: a table text is no number
+            if strategy.table is not None and key.strip() == strategy.table.name:
+                table_text = raw.strip()
+                values[key.strip()] = None  # marks it given (twice is an error above)
+                continue
             try:
                 value = float(raw)
             except ValueError:
@@ -175,4 +261,8 @@ class Registry:
             if not np.isfinite(value):
                 raise StrategyError(f"parameter {quote(key.strip())} of {quote(name)} must be finite")
             values[key.strip()] = value
-        return strategy, strategy.vector(**values)
+        numbers = {k: v for k, v in values.items() if v is not None}
+        vec = strategy.vector(**numbers)
+        if table_text is not None:
+            strategy.with_table(vec, table_text)
+        return strategy, vec

@@ -16,13 +16,17 @@ Every dispatch function starts with the same four arguments:
 
 followed by the seat's view of that decision (nothing else: never another seat's hand):
 
-* ``blind_call(sid, params, seat, streams, position, score, cur_bid) -> int64``
+* ``blind_call(sid, params, seat, streams, position, score, rival, cur_bid) -> int64``
   before looking (docs/RULES.md §1.3): ``LOOK`` (-1), pass (0) or a blind bid (> cur_bid).
   ``position``: 0..2 in the auction order; ``score``: the seat's score before the deal;
+  ``rival``: the lowest score before the deal of the other seats of the table (the closest
+  rival, 501 counts down; at 4 seats the dealer sitting out counts: scores are public);
   ``cur_bid``: the highest bid so far (0 before any bid).
-* ``open_call(sid, params, seat, streams, hand, position, score, cur_bid, memo) -> int64``
-  after looking (§1.3): pass (0) or a bid.  ``hand``: uint64, 7 cards; ``memo``:
-  float64[4, 2], zeroed at the start of each deal, row ``seat`` the strategy's own cache.
+* ``open_call(sid, params, seat, streams, hand, position, score, rival, cur_bid, others_blind,
+  memo) -> int64`` after looking (§1.3): pass (0) or a bid.  ``hand``: uint64, 7 cards;
+  ``others_blind``: bool, another seat has bid blind in this deal (blind bids are public);
+  ``memo``: float64[4, 2], zeroed at the start of each deal, row ``seat`` the strategy's own
+  cache.
 * ``contract(sid, params, seat, streams, hand, bid, blind, talon, out) -> None``
   the declarer after the talon (§1.4).  ``hand``: uint64, his 10 cards (talon included);
   ``bid``: his winning bid; ``blind``: bool; ``talon``: uint64, the exposed 3 cards.  Fills
@@ -53,8 +57,8 @@ import numpy as np
 from cardsim._jit import jit
 from cardsim.games.g501.constants import LOOK
 from cardsim.games.g501.strategies import (
-    HEURISTIC, HEURISTIC_V1, RANDOM, heuristic_blind, heuristic_contract, heuristic_open, heuristic_play,
-    heuristic_play_v1,
+    CHART, HEURISTIC, HEURISTIC_V1, RANDOM, chart_blind, chart_contract, chart_open, heuristic_blind,
+    heuristic_contract, heuristic_open, heuristic_play, heuristic_play_v1,
     random_blind, random_contract, random_open, random_play,
 )
 from cardsim.strategies.unhandled import unhandled
@@ -62,13 +66,16 @@ from cardsim.strategies.unhandled import unhandled
 _RANDOM = RANDOM.id
 _HEURISTIC = HEURISTIC.id
 _HEURISTIC_V1 = HEURISTIC_V1.id
+_CHART = CHART.id
 
 
 @jit(inline="always")
-def blind_call(sid, params, seat, streams, position, score, cur_bid):
+def blind_call(sid, params, seat, streams, position, score, rival, cur_bid):
     """The seat's call before looking: LOOK, pass or a blind bid (docs/RULES.md §1.3)."""
     if sid == _HEURISTIC or sid == _HEURISTIC_V1:
         return heuristic_blind(params[seat], streams[1 + seat], position, score, cur_bid)
+    elif sid == _CHART:
+        return chart_blind(params[seat], position, score, rival, cur_bid)
     elif sid == _RANDOM:
         return random_blind(params[seat], streams[1 + seat], cur_bid)
     unhandled("blind", sid, seat)
@@ -76,10 +83,12 @@ def blind_call(sid, params, seat, streams, position, score, cur_bid):
 
 
 @jit(inline="always")
-def open_call(sid, params, seat, streams, hand, position, score, cur_bid, memo):
+def open_call(sid, params, seat, streams, hand, position, score, rival, cur_bid, others_blind, memo):
     """The seat's call after looking at ``hand``: pass or a bid (docs/RULES.md §1.3)."""
     if sid == _HEURISTIC or sid == _HEURISTIC_V1:
-        return heuristic_open(params[seat], hand, cur_bid, memo[seat])
+        return heuristic_open(params[seat], hand, cur_bid, memo[seat], rival, others_blind)
+    elif sid == _CHART:
+        return chart_open(params[seat], hand, cur_bid, memo[seat], rival, others_blind)
     elif sid == _RANDOM:
         return random_open(params[seat], streams[1 + seat], cur_bid)
     unhandled("call", sid, seat)
@@ -92,6 +101,9 @@ def contract(sid, params, seat, streams, hand, bid, blind, talon, out):
     if sid == _HEURISTIC or sid == _HEURISTIC_V1:
         heuristic_contract(params[seat], hand, bid, out)
         return
+    elif sid == _CHART:
+        chart_contract(params[seat], hand, bid, out)
+        return
     elif sid == _RANDOM:
         random_contract(params[seat], streams[1 + seat], hand, bid, out)
         return
@@ -102,7 +114,7 @@ def contract(sid, params, seat, streams, hand, bid, blind, talon, out):
 def play(sid, params, seat, streams, hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos,
          declarer, seen):
     """The seat's card from ``legal`` (+ DECLARE_FLAG to declare a marriage), docs/RULES.md §1.5-§1.6."""
-    if sid == _HEURISTIC:
+    if sid == _HEURISTIC or sid == _CHART:
         return heuristic_play(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, seat,
                               declarer, seen)
     elif sid == _HEURISTIC_V1:

@@ -125,13 +125,26 @@ def begin_deal(res, trace, tracing, memo):
 
 
 @jit(inline="always")
+def rival_score(scores, seats, seat):
+    """The closest rival's score: the lowest of ``scores`` (int64[4]) over the other seats of a
+    ``seats``-seat table (a 4-seat game's dealer, sitting out the deal, counts: he wins the game
+    like anyone)."""
+    low = np.int64(1) << np.int64(62)
+    for s in range(seats):
+        if s != seat and scores[s] < low:
+            low = scores[s]
+    return low
+
+
+@jit(inline="always")
 def run_auction(hands0, dealer, seats, sids, params, scores, st, res, trace, tracing, memo, forced):
     """The auction (docs/RULES.md §1.3): returns ``(declarer, bid, blind)``, declarer -1 when all pass.
 
     Asks the active seats in turn from the dealer's left until all but one have passed after a
     bid (or all have passed): a seat that has not looked gets ``blind_call``, then ``open_call``
-    once it has.  ``memo`` (float64[4, 2]) is the strategies' per-deal cache, zeroed by
-    begin_deal.
+    once it has.  Each call also sees the public state: the closest rival's score
+    (:func:`rival_score`) and, after looking, whether another seat has bid blind in this deal.
+    ``memo`` (float64[4, 2]) is the strategies' per-deal cache, zeroed by begin_deal.
     Writes ``res[R_LOOKED + seat]``, ``res[R_BLIND_BIDS]``, ``res[R_NCALLS]``, ``res[R_VOID]``
     and, when ``tracing``, the calls (constants.T_CALLS).  Raises ValueError for an invalid bid.
     ``forced`` (int64[F_LEN]): given first calls, made as ``forced[F_IMPLIED]`` says
@@ -142,6 +155,7 @@ def run_auction(hands0, dealer, seats, sids, params, scores, st, res, trace, tra
     """
     res[R_FORCED_OK] = 1
     pending = forced[F_KIND] == FORCE_FIRST_CALL
+    blind_seats = 0  # bit s: seat s has bid blind in this deal (public: the strategies' others_blind)
     blind_to = 0
     passed0 = False
     passed1 = False
@@ -196,14 +210,16 @@ def run_auction(hands0, dealer, seats, sids, params, scores, st, res, trace, tra
                 decided = True
             else:
                 res[R_LOOKED + seat] = 1
+        rival = rival_score(scores, seats, seat)
         if not decided and res[R_LOOKED + seat] == 0:
-            call = D.blind_call(sids[seat], params, seat, st, pos, scores[seat], cur)
+            call = D.blind_call(sids[seat], params, seat, st, pos, scores[seat], rival, cur)
             if call == LOOK:
                 res[R_LOOKED + seat] = 1
             else:
                 blind = True
         if not decided and call == LOOK:
-            call = D.open_call(sids[seat], params, seat, st, hands0[seat], pos, scores[seat], cur, memo)
+            call = D.open_call(sids[seat], params, seat, st, hands0[seat], pos, scores[seat], rival, cur,
+                               (blind_seats & ~(1 << seat)) != 0, memo)
         if call != 0 and not valid_bid(call, cur):
             raise ValueError("a strategy made an invalid bid")
         if call == 0:
@@ -222,6 +238,7 @@ def run_auction(hands0, dealer, seats, sids, params, scores, st, res, trace, tra
             code = call + (BLIND_FLAG if blind else 0)
             if blind:
                 res[R_BLIND_BIDS] += 1
+                blind_seats |= 1 << seat
         if ncalls < forced[F_NPREFIX] and forced[F_IMPLIED] != GIVEN_CALLS and code != forced[F_PREFIX + ncalls]:
             if forced[F_IMPLIED] == CHECK_CALLS:
                 res[R_FORCED_OK] = ncalls

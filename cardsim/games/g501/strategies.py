@@ -1,10 +1,13 @@
 """501 strategies: the registry and each strategy's jitted decision functions (DESIGN.md §3-4).
 
-A strategy sees only its seat's view: its own hand (once it has looked), the auction so far,
-its position and score, the exposed talon, the cards played so far, what it won.  Each
-strategy is one jitted function per decision (``random_blind``, ``heuristic_play`` …) reading
-its parameters (the float64[N_PARAMS] row of its seat) through the ``<STRATEGY>_<PARAM>``
-constants below; :mod:`cardsim.games.g501.dispatch` picks the function by strategy id.
+A strategy sees only its seat's view: its own hand (once it has looked), the auction so far
+(who bid blind is public), its position, every seat's score (public), the exposed talon, the
+cards played so far, what it won.  Each strategy is one jitted function per decision
+(``random_blind``, ``heuristic_play`` …) reading its parameters (the float64[N_PARAMS] row of
+its seat) through the ``<STRATEGY>_<PARAM>`` constants below; :mod:`cardsim.games.g501.dispatch`
+picks the function by strategy id.  The ``chart`` strategy also reads the row's table block
+(``registry.TABLE_START``: one blind level per cell of the decision chart, set by its ``cells``
+text).
 
 Adding a strategy: its functions here, a ``REGISTRY.add`` line, a branch in each dispatch
 function.  Decision codes: ``LOOK`` (-1) / pass (0) / bid (> 0) in the auction; a card index,
@@ -22,7 +25,7 @@ from cardsim.games.g501.constants import (
 )
 from cardsim.games.g501.rules import beats, can_declare, hand_points, marriage_suits, trick_best
 from cardsim.rng import choose_bit, randbelow, uniform
-from cardsim.strategies.registry import Registry
+from cardsim.strategies.registry import TABLE_START, Registry, Table
 
 U64 = np.uint64
 
@@ -42,10 +45,12 @@ RANDOM = REGISTRY.add(
 )
 _HEURISTIC_PARAMS = (
     {"margin": 0.0, "abandon": 10.0, "target_margin": 12.0, "blind_level": 72.0, "blind_pos": -1.0,
-     "blind_score": 501.0, "blind_cur": 70.0, "blind_prob": 0.15},
-    "Estimates its deal points and bids up to estimate - margin; abandons when the estimate with "
-    "the talon is below bid - abandon; target = max(bid, estimate - target_margin); blind policy: "
-    "with probability blind_prob, when in auction position blind_pos (-1 any; 0 first speaker), "
+     "blind_score": 501.0, "blind_cur": 70.0, "blind_prob": 0.15, "contest": 0.0, "press": 0.0,
+     "press_score": 0.0},
+    "Estimates its deal points and bids up to estimate - margin (+ contest once another seat has bid "
+    "blind in the deal, + press while its closest rival's score is <= press_score); abandons when the "
+    "estimate with the talon is below bid - abandon; target = max(bid, estimate - target_margin); blind "
+    "policy: with probability blind_prob, when in auction position blind_pos (-1 any; 0 first speaker), "
     "score <= blind_score and current bid <= blind_cur, bid blind (minimum raise) up to blind_level.",
     {"margin": "card points kept in hand: bids while the next bid <= estimated deal points - margin",
      "abandon": "abandons when the estimate with the talon is below the bid by more than this (card points)",
@@ -54,16 +59,101 @@ _HEURISTIC_PARAMS = (
      "blind_pos": "auction position in which it may bid blind (0 = first speaker, 1, 2; -1 = any)",
      "blind_score": "bids blind only while its own score is <= this (501 = always)",
      "blind_cur": "bids blind only while the current bid is <= this (before any bid counts as 0)",
-     "blind_prob": "probability of taking a blind chance when all the gates above hold (0..1)"},
+     "blind_prob": "probability of taking a blind chance when all the gates above hold (0..1)",
+     "contest": "card points added to its bidding limit (estimate - margin) once another seat has bid blind in "
+                "this deal, whether or not that seat has looked since (contests a blind bid; 0 = as if none)",
+     "press": "card points added to its bidding limit while its closest rival's score is <= press_score (plays "
+              "the score); added to contest when both hold",
+     "press_score": "score points: press applies while the lowest score of the other seats of the table (the "
+                    "closest rival, 501 counts down; at 4 seats the dealer sitting out counts) is <= this; "
+                    "0 = never in a game in play"},
     {"margin": (-220, 220), "abandon": (-220, 220), "target_margin": (-220, 220), "blind_level": (0, 10000),
-     "blind_pos": (-1, 2), "blind_score": (-100000, 100000), "blind_cur": (0, 10000), "blind_prob": (0, 1)},
-    {"blind_level": "int", "blind_pos": "int", "blind_score": "int", "blind_cur": "int"},
+     "blind_pos": (-1, 2), "blind_score": (-100000, 100000), "blind_cur": (0, 10000), "blind_prob": (0, 1),
+     "contest": (-220, 220), "press": (-220, 220), "press_score": (-100000, 100000)},
+    {"blind_level": "int", "blind_pos": "int", "blind_score": "int", "blind_cur": "int", "press_score": "int"},
 )
 HEURISTIC = REGISTRY.add("heuristic", 1, *_HEURISTIC_PARAMS)
 HEURISTIC_V1 = REGISTRY.add(
     "heuristic_v1", 2, _HEURISTIC_PARAMS[0],
     "The default until issue 12, kept so that old results stay reproducible: bids, declares and "
     "gives like heuristic; plays its old cards.", *_HEURISTIC_PARAMS[2:])
+
+# ---- the chart strategy's table (issue 32): one blind level per situation of the report's blind
+# decision chart (cardsim.analysis.g501_game: OWN x LEADS x POSITIONS, levels LEVELS; the test
+# suite checks that these are the same).  Cell order: own score, then lead, then position
+# (fastest): cell = (i_own * len(CELL_LEADS) + i_lead) * len(CELL_POSITIONS) + position.
+CELL_OWN = (50, 100, 200, 300, 400, 501)
+"""Own score (score points before the deal) of each row of cells."""
+CELL_LEADS = (-200, -100, -50, 0, 50, 100, 200)
+"""Lead: the closest rival's score minus own score (score points; + = ahead, 501 counts down)."""
+CELL_POSITIONS = (0, 1, 2)
+"""Auction position (0 = first speaker, the dealer's left)."""
+CELL_LEVELS = (70, 80, 90, 100, 120, 150)
+"""Blind levels: digit k (1..6) of ``cells`` bids blind up to CELL_LEVELS[k - 1]; 0 looks."""
+N_CELLS = len(CELL_OWN) * len(CELL_LEADS) * len(CELL_POSITIONS)
+_PER_OWN = len(CELL_LEADS) * len(CELL_POSITIONS)
+
+
+def cells_text(digits) -> str:
+    """The canonical ``cells`` text of ``digits`` (N_CELLS whole numbers 0..6 in cell order): one
+    group of 21 digits per own score (CELL_OWN order), groups joined by '/'."""
+    d = "".join(str(int(x)) for x in digits)
+    return "/".join(d[i:i + _PER_OWN] for i in range(0, len(d), _PER_OWN))
+
+
+def cells_digits(text: str) -> list[int]:
+    """The N_CELLS digits (0 look, k blind to CELL_LEVELS[k - 1]) of a ``cells`` text: 126
+    digits 0-6 in cell order, either together or as 6 groups of 21 joined by '/' (one group per
+    own score).  Raises ValueError (one line) otherwise."""
+    t = str(text).strip()
+    groups = t.split("/")
+    if len(groups) > 1 and (len(groups) != len(CELL_OWN) or any(len(g) != _PER_OWN for g in groups)):
+        raise ValueError(f"'/' splits the cells into {len(CELL_OWN)} groups of {_PER_OWN} digits (one per own "
+                         f"score), got groups of {', '.join(str(len(g)) for g in groups)}")
+    digits = "".join(groups)
+    bad = sorted({c for c in digits if c not in "0123456"})
+    if bad or len(digits) != N_CELLS:
+        what = f"the characters {''.join(bad)!r}" if bad else f"{len(digits)} digits"
+        raise ValueError(f"must be {N_CELLS} digits 0-6 (0 look, k blind to the k-th of "
+                         f"{'/'.join(map(str, CELL_LEVELS))}; own x lead x position order), got {what}")
+    return [int(c) for c in digits]
+
+
+def parse_cells(text: str) -> np.ndarray:
+    """The table block of a ``cells`` text: float64[N_CELLS], the blind level of each cell (0 =
+    look).  Raises ValueError (one line)."""
+    return np.array([0.0 if k == 0 else float(CELL_LEVELS[k - 1]) for k in cells_digits(text)])
+
+
+def _cells_summary(text: str) -> str:
+    n = sum(k > 0 for k in cells_digits(text))
+    return "all look" if n == 0 else f"{n} of {N_CELLS} cells blind"
+
+
+ALL_LOOK = cells_text([0] * N_CELLS)
+"""The ``cells`` text of a chart that never bids blind (the chart strategy's default)."""
+
+CHART = REGISTRY.add(
+    "chart", 3,
+    {name: _HEURISTIC_PARAMS[0][name] for name in ("margin", "abandon", "target_margin", "contest", "press",
+                                                    "press_score")},
+    "heuristic with its blind decision read from a decision chart: before looking, bid blind (minimum "
+    "raise) while it is <= the level of the nearest chart cell (own score x lead x auction position), "
+    "else look; bids after looking, talon and cards as heuristic.",
+    {name: _HEURISTIC_PARAMS[2][name] for name in ("margin", "abandon", "target_margin", "contest", "press",
+                                                    "press_score")},
+    {name: _HEURISTIC_PARAMS[3][name] for name in ("margin", "abandon", "target_margin", "contest", "press",
+                                                    "press_score")},
+    {"press_score": "int"},
+    table=Table(
+        "cells", parse_cells, ALL_LOOK,
+        f"the chart: {N_CELLS} digits, one per cell in the order own score {'/'.join(map(str, CELL_OWN))} x lead "
+        f"{'/'.join(f'{v:+d}' for v in CELL_LEADS)} x position 0/1/2 (fastest); 0 = look, k = blind up to the "
+        f"k-th of {'/'.join(map(str, CELL_LEVELS))}; '/' may split them into one group of {_PER_OWN} per own "
+        "score.  Lead = the closest rival's score (lowest of the other seats) minus own; a state takes the "
+        "nearest cell on each axis, a tie (exactly midway) the lower grid value",
+        _cells_summary),
+)
 
 # Parameter positions, by name (``<STRATEGY>_<PARAM>``; tests check them against the registry).
 RANDOM_P_PASS = RANDOM.param_index("p_pass")
@@ -79,6 +169,15 @@ HEURISTIC_BLIND_POS = HEURISTIC.param_index("blind_pos")
 HEURISTIC_BLIND_SCORE = HEURISTIC.param_index("blind_score")
 HEURISTIC_BLIND_CUR = HEURISTIC.param_index("blind_cur")
 HEURISTIC_BLIND_PROB = HEURISTIC.param_index("blind_prob")
+HEURISTIC_CONTEST = HEURISTIC.param_index("contest")
+HEURISTIC_PRESS = HEURISTIC.param_index("press")
+HEURISTIC_PRESS_SCORE = HEURISTIC.param_index("press_score")
+CHART_MARGIN = CHART.param_index("margin")
+CHART_ABANDON = CHART.param_index("abandon")
+CHART_TARGET_MARGIN = CHART.param_index("target_margin")
+CHART_CONTEST = CHART.param_index("contest")
+CHART_PRESS = CHART.param_index("press")
+CHART_PRESS_SCORE = CHART.param_index("press_score")
 
 # ------------------------------------------------------------------ hand evaluation
 _LANE6 = U64(63)
@@ -378,32 +477,114 @@ def heuristic_blind(p, rng, position, score, cur_bid):
 
 
 @jit(inline="always")
-def heuristic_open(p, hand, cur_bid, memo):
+def _bid_to(hand, cur_bid, memo, margin, bonus):
     """Bid the minimum raise while it is <= the auction estimate (:func:`best_estimate7`) -
-    margin, else pass.  ``memo`` (float64[2]: estimate, computed flag) caches the estimate for
-    the deal."""
+    ``margin`` + ``bonus`` (card points), else pass.  ``memo`` (float64[2]: estimate, computed
+    flag) caches the estimate for the deal."""
     if memo[1] == 0.0:
         memo[0] = best_estimate7(hand)
         memo[1] = 1.0
-    limit = memo[0] - p[HEURISTIC_MARGIN]
+    limit = memo[0] - margin
+    if bonus != 0.0:
+        limit += bonus
     nxt = max(MIN_BID, cur_bid + 1)
     if nxt <= limit and nxt <= MAX_BID:
         return nxt
     return 0
 
 
+@jit(inline="always")
+def _bonus(contest, press, press_score, rival, others_blind):
+    """Card points added to the bidding limit: ``contest`` once another seat has bid blind in the
+    deal (``others_blind``), plus ``press`` while the closest rival's score ``rival`` is <=
+    ``press_score``."""
+    bonus = 0.0
+    if others_blind:
+        bonus += contest
+    if rival <= press_score:
+        bonus += press
+    return bonus
+
+
+@jit(inline="always")
+def heuristic_open(p, hand, cur_bid, memo, rival, others_blind):
+    """Bid the minimum raise while it is <= the auction estimate (:func:`best_estimate7`) -
+    margin (+ contest when ``others_blind``: another seat has bid blind in this deal; + press
+    when ``rival``, the lowest score of the other seats, is <= press_score), else pass.
+    ``memo`` (float64[2]: estimate, computed flag) caches the estimate for the deal."""
+    bonus = _bonus(p[HEURISTIC_CONTEST], p[HEURISTIC_PRESS], p[HEURISTIC_PRESS_SCORE], rival, others_blind)
+    return _bid_to(hand, cur_bid, memo, p[HEURISTIC_MARGIN], bonus)
+
+
+@jit(inline="always")
+def _contract(hand, bid, abandon, target_margin, out):
+    """Trump chosen on the 10 cards (``hand``, uint64), then the two gifts, then the estimate of
+    the 8 kept: abandon below bid - ``abandon``, else target = max(bid, estimate - ``target_margin``)."""
+    bt, _ = best_trump(hand)
+    g1, g2 = choose_gifts(hand, bt)
+    best = estimate(U64(hand) & ~(U64(1) << U64(g1)) & ~(U64(1) << U64(g2)), bt)
+    if best < bid - abandon:
+        _abandon(out)
+        return
+    target = min(MAX_BID, max(bid, int(best - target_margin)))
+    _declare(out, bt, target, g1, g2)
+
+
 @jit
 def heuristic_contract(p, hand, bid, out):
     """Trump chosen on the 10 cards (``hand``, uint64), then the two gifts, then the estimate of
     the 8 kept: abandon below bid - abandon, else target = max(bid, estimate - target_margin)."""
-    bt, _ = best_trump(hand)
-    g1, g2 = choose_gifts(hand, bt)
-    best = estimate(U64(hand) & ~(U64(1) << U64(g1)) & ~(U64(1) << U64(g2)), bt)
-    if best < bid - p[HEURISTIC_ABANDON]:
-        _abandon(out)
-        return
-    target = min(MAX_BID, max(bid, int(best - p[HEURISTIC_TARGET_MARGIN])))
-    _declare(out, bt, target, g1, g2)
+    _contract(hand, bid, p[HEURISTIC_ABANDON], p[HEURISTIC_TARGET_MARGIN], out)
+
+
+# ------------------------------------------------------------------ chart (id 3)
+_CELL_OWN = np.array(CELL_OWN, dtype=np.float64)
+_CELL_LEADS = np.array(CELL_LEADS, dtype=np.float64)
+
+
+@jit(inline="always")
+def _nearest(grid, x):
+    """Index of the value of ``grid`` (float64, increasing) nearest to ``x``; exactly midway, the
+    lower one."""
+    i = 0
+    while i + 1 < grid.shape[0] and x > 0.5 * (grid[i] + grid[i + 1]):
+        i += 1
+    return i
+
+
+@jit
+def chart_cell(score, rival, position):
+    """The chart cell (0..N_CELLS-1) of a seat at ``score`` whose closest rival (the lowest score
+    of the other seats) is at ``rival``, in auction ``position`` (0..2): the nearest own score of
+    CELL_OWN and the nearest lead (``rival - score``) of CELL_LEADS, ties to the lower."""
+    i = _nearest(_CELL_OWN, score)
+    j = _nearest(_CELL_LEADS, rival - score)
+    return (i * _CELL_LEADS.shape[0] + j) * 3 + position
+
+
+@jit(inline="always")
+def chart_blind(p, position, score, rival, cur_bid):
+    """Bid the minimum raise blind while it is <= the level of the seat's chart cell
+    (:func:`chart_cell`, read from the table block), else LOOK (a level 0 cell always looks).
+    Deterministic: no draw from the seat's stream."""
+    level = p[TABLE_START + chart_cell(score, rival, position)]
+    nxt = max(MIN_BID, cur_bid + 1)
+    if nxt <= level and nxt <= MAX_BID:
+        return nxt
+    return LOOK
+
+
+@jit(inline="always")
+def chart_open(p, hand, cur_bid, memo, rival, others_blind):
+    """:func:`heuristic_open` with the chart's own margin, contest and press parameters."""
+    bonus = _bonus(p[CHART_CONTEST], p[CHART_PRESS], p[CHART_PRESS_SCORE], rival, others_blind)
+    return _bid_to(hand, cur_bid, memo, p[CHART_MARGIN], bonus)
+
+
+@jit
+def chart_contract(p, hand, bid, out):
+    """:func:`heuristic_contract` with the chart's own abandon and target_margin parameters."""
+    _contract(hand, bid, p[CHART_ABANDON], p[CHART_TARGET_MARGIN], out)
 
 
 @jit(inline="always")
