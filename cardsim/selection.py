@@ -61,7 +61,7 @@ def p_above(mean, se, n):
 
     mean, se, n = (np.asarray(x, dtype=np.float64) for x in (mean, se, n))
     with np.errstate(invalid="ignore", divide="ignore"):
-        z = np.where(se > 0, mean / np.where(se > 0, se, 1.0), np.where(mean > 0, np.inf, -np.inf))
+        z = np.where(se > 0, mean / se, np.where(mean > 0, np.inf, -np.inf))
     p = norm.sf(z)
     return np.where((n >= MIN_N_NORMAL) & np.isfinite(mean) & ~np.isnan(se), p, 1.0)
 
@@ -76,13 +76,13 @@ def half_means(sums: dict, sign: float = 1.0) -> np.ndarray:
     _halves(sums)
     n = np.asarray(sums["half_legal"], dtype=np.float64)
     with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(n > 0, sign * np.asarray(sums["half_s1"], dtype=np.float64) / np.where(n > 0, n, 1.0), np.nan)
+        return np.where(n > 0, sign * np.asarray(sums["half_s1"], dtype=np.float64) / n, np.nan)
 
 
 def ranked(means) -> list[int]:
     """Option indices best first by ``means`` (float[k]); ties keep option order, NaN last."""
-    m = np.asarray(means, dtype=np.float64)
-    return [int(i) for i in np.argsort(-np.where(np.isnan(m), -np.inf, m), kind="stable")]
+    # argsort puts NaN last; "stable" keeps option order among equal means.
+    return [int(i) for i in np.argsort(-np.asarray(means, dtype=np.float64), kind="stable")]
 
 
 def paired(sums: dict, a: int, b: int, half: int = ESTIMATE, sign: float = 1.0) -> dict:
@@ -133,7 +133,7 @@ def clear_cells(pvalues, rate: float = RATE, method: str = METHOD) -> np.ndarray
     p = np.asarray(pvalues, dtype=np.float64).ravel()
     if p.size == 0:
         return np.zeros(0, dtype=bool)
-    p = np.where(np.isnan(p), 1.0, np.clip(p, 0.0, 1.0))
+    p = np.where(np.isnan(p), 1.0, p)
     try:
         reject = multipletests(p, alpha=rate, method=method)[0]
     except ValueError as exc:

@@ -51,8 +51,24 @@ def test_merge_keeps_only_the_keys_every_chunk_has():
     new = {"deals": 5, "s1": np.ones(2), "half_s1": np.ones((2, 2))}
     merged = _merge([new, old])
     assert set(merged) == {"deals", "s1"} and merged["deals"] == 10
-    with pytest.raises(SelectionError, match="older run"):
+    with pytest.raises(SelectionError, match=r"no per-half keys \(half_legal, half_s1, .*older run; play the "
+                                              r"question again$"):
         half_means(merged)
+
+
+def test_half_means_by_hand():
+    import warnings
+
+    s = {key: np.zeros((2, 3)) for key in ("half_legal", "half_s1", "half_s2")}
+    s |= {key: np.zeros((2, 3, 3)) for key in ("half_pair_n", "half_pair_s1", "half_pair_s2")}
+    s["half_legal"][:] = [[1, 4, 0], [2, 0, 5]]
+    s["half_s1"][:] = [[3, 10, 0], [-4, 0, 5]]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a never-legal option is NaN, silently
+        m = half_means(s, sign=-1.0)
+    assert m[0, :2].tolist() == [-3.0, -2.5] and np.isnan(m[0, 2])
+    assert m[1, 0] == 2.0 and np.isnan(m[1, 1]) and m[1, 2] == -1.0
+    assert half_means(s)[0, :2].tolist() == [3.0, 2.5]  # sign +1 unless told
 
 
 # ---------------------------------------------------------------- p-values and the rule
@@ -63,7 +79,13 @@ def test_p_above_is_the_normal_tail_and_one_where_nothing_is_known():
     assert float(p_above(5.0, 1.0, 29)) == 1.0  # fewer than MIN_N_NORMAL deals: no interval, no evidence
     assert float(p_above(np.nan, 1.0, 100)) == 1.0 and float(p_above(1.0, np.nan, 100)) == 1.0
     assert float(p_above(2.0, 0.0, 100)) == 0.0 and float(p_above(0.0, 0.0, 100)) == 1.0
-    assert float(p_above(-2.0, 0.0, 100)) == 1.0
+    assert float(p_above(-2.0, 0.0, 100)) == 1.0 and float(p_above(0.5, 0.0, 100)) == 0.0
+    assert float(p_below(-0.5, 0.0, 100)) == 0.0 and float(p_below(0.5, 0.0, 100)) == 1.0
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert p_above([1.0, 0.0, np.nan], [0.0, 0.0, 1.0], [100, 100, 100]).tolist() == [0.0, 1.0, 1.0]
 
 
 def test_clear_cells_benjamini_hochberg_and_holm_by_hand():
@@ -73,7 +95,8 @@ def test_clear_cells_benjamini_hochberg_and_holm_by_hand():
     # Holm: 0.001 <= 0.025/4, then 0.01 > 0.025/3 stops
     assert list(clear_cells(p, method="holm")) == [False, True, False, False]
     assert list(clear_cells([0.03, np.nan, 0.0])) == [False, False, True]
-    assert clear_cells([]).shape == (0,)
+    assert clear_cells([]).shape == (0,) and clear_cells([]).dtype == bool
+    assert clear_cells([0.001, np.nan, np.nan, np.nan], method="holm").tolist() == [True, False, False, False]
     assert RATE == 0.025
 
 
@@ -93,6 +116,8 @@ def test_clear_cells_refuses_bad_arguments():
 
 def test_ranked_keeps_option_order_on_ties_and_puts_missing_last():
     assert ranked([1.0, 3.0, 3.0, np.nan, 2.0]) == [1, 2, 4, 0, 3]
+    assert ranked([np.nan, 1.0]) == [1, 0]
+    assert ranked([0.0] * 40 + [1.0]) == [40] + list(range(40))  # long ties keep option order (stable sort)
 
 
 # ---------------------------------------------------------------- a cell at the boundary, from sums
@@ -116,18 +141,28 @@ def test_a_gap_is_clear_exactly_when_its_held_out_interval_is_above_zero(factor,
     assert (split["gain_lo"] > 0) == clear
     assert bool(V.chart_clear([split["p_value"]])[0]) == clear
     # a Vint chart of that cell says the same
-    row = {"chart": "opening", "p_value": split["p_value"], "default_p": 1.0}
+    row = {"chart": "opening", "gap": split["gain"], "gap_lo": split["gain_lo"], "gap_hi": split["gain_hi"],
+           "p_value": split["p_value"], "default_p": 1.0}
     assert bool(vc.chart_tables([row])["vint_chart_opening"].clear[0]) == clear
 
 
 def test_split_best_reads_the_sign_and_one_option():
     s = _cell(5.0)
-    assert split_best(s, ["P", "1H"], sign=-1.0)["best"] == "P"  # counted down: lower is better
+    down = split_best(s, ["P", "1H"], sign=-1.0)  # counted down: lower is better
+    assert (down["best"], down["best_index"], down["runner_up"], down["runner_up_index"]) == ("P", 0, "1H", 1)
+    assert down["gain"] == pytest.approx(5.0) and down["n"] == 100.0  # P gains 5 by counting down
+    up = split_best(s, ["P", "1H"])
+    assert (up["runner_up_index"], up["gain_se"], up["n"]) == (0, pytest.approx(_se()), 100.0)
     one = sums_of(np.zeros((1, 100)))
-    got = split_best(one, ["P"])
-    assert got["best"] == "P" and got["runner_up"] is None and got["p_value"] == 1.0 and np.isnan(got["gain"])
+    assert split_best(one, ["P"]) == {"best": "P", "best_index": 0, "runner_up": None, "runner_up_index": None,
+                                      "gain": pytest.approx(np.nan, nan_ok=True),
+                                      "gain_se": pytest.approx(np.nan, nan_ok=True),
+                                      "gain_lo": pytest.approx(np.nan, nan_ok=True),
+                                      "gain_hi": pytest.approx(np.nan, nan_ok=True), "p_value": 1.0, "n": 0.0}
     g = paired(s, 1, 0)
     assert g["n"] == 100 and g["mean"] == pytest.approx(5.0) and g["se"] == pytest.approx(_se())
+    assert g["p_above"] < 1e-100 and g["p_below"] == 1.0
+    assert paired(s, 0, 1)["p_below"] < 1e-100 and paired(s, 0, 1)["p_above"] == 1.0
 
 
 # ---------------------------------------------------------------- 501 verdicts at their boundary

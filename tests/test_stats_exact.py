@@ -18,6 +18,12 @@ def test_wilson_matches_the_score_interval_by_hand():
     assert lo[2] == 0.0 and hi[2] == pytest.approx(0.2775327998628892, rel=1e-12)
     assert hi[3] == 1.0 and lo[3] == pytest.approx(0.7224672001371107, rel=1e-12)
     assert np.isnan(lo[4]) and np.isnan(hi[4])
+    # one success: the formula, not 0; one deal: bounds, not NaN
+    lo, hi = wilson([1, 0, 1], [10, 1, 1])
+    assert list(lo) == pytest.approx([0.017876213095072868, 0.0, 0.20654931437723745], rel=1e-12)
+    assert list(hi) == pytest.approx([0.4041500267952385, 0.7934506856227626, 1.0], rel=1e-12)
+    # the formula leaves 2.8e-17 for no successes in 7: set to exactly 0
+    assert float(wilson(0, 7)[0]) == 0.0
 
 
 def test_wilson_at_another_level():
@@ -51,8 +57,20 @@ def test_mean_interval_gives_bounds_from_min_n_normal_on():
     assert float(se1) == pytest.approx(0.5, rel=1e-15)
     mean0, se0, lo0, _ = mean_interval(0.0, 0.0, 0)
     assert np.isnan(mean0) and np.isnan(se0) and np.isnan(lo0)
-    _, seone, _, _ = mean_interval(3.0, 9.0, 1)
-    assert np.isnan(seone)
+    meanone, seone, _, _ = mean_interval(3.0, 9.0, 1)
+    assert float(meanone) == 3.0 and np.isnan(seone)
+    assert np.isnan(mean_interval(5.0, 25.0, 0)[0])  # no observations: no mean, whatever the sums say
+
+
+def test_empty_cells_give_nan_without_warnings():
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert np.isnan(wilson(0, 0)[0]) and np.isnan(wilson(0, 0)[1])
+        assert all(np.isnan(x) for x in mean_interval(0.0, 0.0, 0)) and np.isnan(mean_interval(3.0, 9.0, 1)[1])
+        # sums that are not a sample's (a nonzero total of no values, a variance from one value) divide by 0
+        assert np.isnan(mean_interval(5.0, 25.0, 0)[0]) and np.isnan(mean_interval(3.0, 10.0, 1)[1])
 
 
 def test_mean_interval_arrays_and_rounding_below_zero_variance():

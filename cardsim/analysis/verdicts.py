@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from cardsim.selection import METHOD, RATE, clear_cells
+from cardsim.selection import clear_cells
 
 LOOK = "look"
 NO_CLEAR = "no clear answer"
@@ -44,7 +44,7 @@ def decision_p(best: str, p_gain_best: float, p_losses) -> float:
 def chart_clear(pvalues) -> np.ndarray:
     """The clear cells of one chart (bool array, one per p-value): Benjamini–Hochberg over the
     chart's cells at the one-sided rate :data:`cardsim.selection.RATE`."""
-    return clear_cells(pvalues, RATE, METHOD)
+    return clear_cells(pvalues)  # the defaults are the charts' rule: RATE, METHOD
 
 
 def blind_verdict(best: str, clear: bool, levels: str) -> str:
