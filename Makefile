@@ -14,7 +14,7 @@ N := 20000
 QUICK_FLAG := --quick
 endif
 
-.PHONY: help install test report bench golden clean clean-cache
+.PHONY: help install test mutation report bench golden clean clean-cache
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -30,6 +30,11 @@ install: $(STAMP)  ## create .venv and install cardsim (editable) with the test 
 test: $(STAMP)  ## run the test suite (under 10 minutes on 2 cores)
 	$(PY) tests/warm_cache.py
 	$(PY) -m pytest
+
+mutation: $(STAMP)  ## mutation-test the statistics and verdict rules (mutmut; survivors: docs/statistics.md)
+	rm -rf mutants
+	$(VENV)/bin/mutmut run --max-children 2
+	$(VENV)/bin/mutmut results
 
 bench: $(STAMP)  ## measure deals per second; writes BENCHMARKS.md
 	$(PY) -m cardsim.bench --out BENCHMARKS.md

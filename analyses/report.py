@@ -35,6 +35,10 @@ METHOD = [
     "differences are paired: their intervals are those of the per-deal differences, much narrower "
     "than the intervals of the two means. Rates carry 95% Wilson intervals, means 95% normal "
     "intervals (none below 30 observations).",
+    "Charts. Where a chart picks the best of several options per cell (Vint charts, the Five Hundred bid "
+    "guide, the 501 blind chart), the best is chosen on the even-numbered deals and its gain measured on "
+    "the odd-numbered ones, so picking does not flatter it; a cell is called clear by Benjamini-Hochberg "
+    "over the chart's cells at a 2.5% false discovery rate (one-sided; docs/statistics.md).",
     "Strategies. Everything not forced is played by the default heuristic strategies (cardsim "
     "strategies GAME lists their parameters): they see only their own seat's view and are simple "
     "heuristics, not experts. Every answer is conditional on them: a better partner or better defenders "

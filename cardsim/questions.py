@@ -193,11 +193,35 @@ def _chunk_sums(q: Question, start: int, count: int) -> dict:
             pair_s2[a, b] = (d ** 2).sum()
     return {"deals": count, "attempts": float(dealt.attempts.sum()), "tested": float(dealt.tested.sum()),
             "legal": legal, "declared": declared,
-            "made": made, "s1": s1, "s2": s2, "pair_n": pair_n, "pair_s1": pair_s1, "pair_s2": pair_s2}
+            "made": made, "s1": s1, "s2": s2, "pair_n": pair_n, "pair_s1": pair_s1, "pair_s2": pair_s2,
+            **_half_sums(start, oks, scores)}
+
+
+def _half_sums(start: int, oks: list, scores: list) -> dict:
+    """The per-option and per-pair sums again for each half of the deals (deal number even: half 0,
+    odd: half 1), for choosing on one half and estimating on the other (:mod:`cardsim.selection`):
+    ``half_legal``, ``half_s1``, ``half_s2`` (2, k) and ``half_pair_n``, ``half_pair_s1``,
+    ``half_pair_s2`` (2, k, k).  As matrix products (pair [a, b]: sums over the deals where both
+    were legal of a's score minus b's), so the k^2 pairs cost little next to playing the deals."""
+    legal = np.array(oks, dtype=np.float64).reshape(len(oks), -1)
+    x = np.where(legal > 0, np.array(scores, dtype=np.float64).reshape(legal.shape), 0.0)
+    half = (start + np.arange(legal.shape[1])) % 2
+    out = {key: [] for key in ("half_legal", "half_s1", "half_s2", "half_pair_n", "half_pair_s1", "half_pair_s2")}
+    for h in (0, 1):
+        o, v = legal[:, half == h], x[:, half == h]
+        cross, sq = v @ o.T, (v * v) @ o.T  # [a, b]: a's scores (squared) summed over b's legal deals
+        for key, value in (("half_legal", o.sum(axis=1)), ("half_s1", v.sum(axis=1)), ("half_s2", (v * v).sum(axis=1)),
+                           ("half_pair_n", o @ o.T), ("half_pair_s1", cross - cross.T),
+                           ("half_pair_s2", sq + sq.T - 2.0 * (v @ v.T))):
+            out[key].append(value)
+    return {key: np.stack(value) for key, value in out.items()}
 
 
 def _merge(parts: list[dict]) -> dict:
-    return {key: sum(p[key] for p in parts) for key in parts[0]}
+    # Only the keys every chunk has: a run resumed from chunks stored before the per-half sums
+    # existed merges without them (cardsim.selection then says so) instead of failing here.
+    keys = [key for key in parts[0] if all(key in p for p in parts[1:])]
+    return {key: sum(p[key] for p in parts) for key in keys}
 
 
 def score_meaning(q: Question) -> str:

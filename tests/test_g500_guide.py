@@ -15,6 +15,7 @@ from cardsim.conditions import Conditions, compile as compile_conditions
 from cardsim.deal import deal_chunk
 from cardsim.games.g500 import features as F
 from cardsim.games.g500.constants import card_str
+from cardsim.selection import p_below
 
 
 # ---------------------------------------------------------------- features
@@ -102,6 +103,10 @@ def _class_rows(holding, scoring, made, score, half_width=5.0, deals=1000):
     rows["diff_lo"] = np.where(is_best, 0.0, rows["diff"] - half_width)
     rows["diff_hi"] = np.where(is_best, 0.0, rows["diff"] + half_width)
     rows["acceptance"] = 0.5
+    # the halves as the whole: score_half0 chooses the same best, diff_half1 is diff
+    rows["score_half0"] = rows.score
+    rows["diff_half1"], rows["diff_half1_lo"], rows["diff_half1_hi"] = rows["diff"], rows.diff_lo, rows.diff_hi
+    rows["p_half1"] = np.where(is_best, 1.0, p_below(rows["diff"], half_width / 1.959963984540054, deals))
     return rows[G.LEVEL_COLUMNS]
 
 

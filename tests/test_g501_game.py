@@ -12,7 +12,10 @@ from analyses import g501_game as script
 from analyses.common import parse_args
 from cardsim.analysis import g501
 from cardsim.analysis import g501_game as G
+from cardsim.selection import p_above, p_below
 from cardsim.stats import mean_interval, wilson
+
+Z95 = 1.959963984540054
 
 
 # ---------------------------------------------------------------- rotations
@@ -159,10 +162,12 @@ def test_situations_and_dealers():
 
 
 def _sums(k: int, n: int, s1, s2, pair_s1, pair_s2) -> dict:
-    return {"deals": n, "attempts": float(n), "legal": np.full(k, float(n)), "declared": np.full(k, n / 2),
-            "made": np.full(k, n / 4), "s1": np.asarray(s1, float), "s2": np.asarray(s2, float),
+    """Sums with each half holding half of every total."""
+    full = {"legal": np.full(k, float(n)), "s1": np.asarray(s1, float), "s2": np.asarray(s2, float),
             "pair_n": np.full((k, k), float(n)), "pair_s1": np.asarray(pair_s1, float),
             "pair_s2": np.asarray(pair_s2, float)}
+    return {"deals": n, "attempts": float(n), "declared": np.full(k, n / 2), "made": np.full(k, n / 4), **full,
+            **{f"half_{key}": np.stack([v / 2, v / 2]) for key, v in full.items()}}
 
 
 def test_decision_rows_give_the_paired_gain_over_look_in_pp():
@@ -199,6 +204,12 @@ def test_best_blind_takes_the_highest_win_and_the_lowest_level_on_a_tie():
     assert G.best_blind([np.nan, np.nan]) is None and G.best_blind([]) is None
 
 
+def _half_p(gain, lo, hi) -> dict:
+    """The one-sided p-values of a held-out gain whose 95% interval is [lo, hi] (1000 deals)."""
+    se = (hi - lo) / (2 * Z95)
+    return {"p_gain": float(p_above(gain, se, 1000)), "p_loss": float(p_below(gain, se, 1000))}
+
+
 def _long(cells) -> pd.DataFrame:
     """A decisions frame: cells = {(own, lead, position): [(option, win, gain, lo, hi[, diff]), ...]}.
     ``diff`` = (pp, lo, hi): the option minus the best blind level (highest win); when not given,
@@ -214,7 +225,8 @@ def _long(cells) -> pd.DataFrame:
                          "level": 0 if option == "look" else int(option.split(":")[1]), "deals": 1000, "legal": 1.0,
                          "made": 0.6, "win": win, "win_lo": win - 0.02, "win_hi": win + 0.02, "gain_pp": gain,
                          "gain_lo": lo, "gain_hi": hi, "diff_best_pp": diff[0], "diff_best_lo": diff[1],
-                         "diff_best_hi": diff[2]})
+                         "diff_best_hi": diff[2], "win_half0": win, "gain_half1_pp": gain, "gain_half1_lo": lo,
+                         "gain_half1_hi": hi, **_half_p(gain, lo, hi)})
     return pd.DataFrame(rows, columns=G.DECISION_COLUMNS)
 
 
@@ -447,9 +459,9 @@ def test_tiny_run_writes_the_page(tmp_path):
     long = pd.read_csv(tmp_path / "tables" / "g501_game_decisions.csv")
     assert len(long) == 4 * 3 and (long.deals == 80).all() and set(long.position) == {0, 2}
     assert (long.win.between(0, 1)).all()
-    # every situation's best blind level (highest win) is the one the others are compared with
+    # every situation's best blind level (highest win on half 0 of the deals) is the one the others are compared with
     blinds = long[long.option != "look"]
-    tops = blinds.loc[blinds.groupby(["own", "lead", "position"]).win.idxmax()]
+    tops = blinds.loc[blinds.groupby(["own", "lead", "position"]).win_half0.idxmax()]
     assert len(tops) == 4 and (tops.diff_best_pp == 0).all() and (tops.diff_best_hi == 0).all()
     choices = pd.read_csv(tmp_path / "tables" / "g501_game_choices.csv", dtype={"levels_as_good": str})
     assert set(choices.levels_as_good) <= {"70", "90", "70-90"} and set(choices.next_level) <= {70, 90}

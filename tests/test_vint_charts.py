@@ -8,6 +8,8 @@ import pandas as pd
 import pytest
 
 from cardsim.analysis import vint_charts as vc
+from cardsim.selection import split_best
+from selection_helpers import sums_of
 
 
 def option_frame(options, scores, diffs, diff_los, diff_his, made=None):
@@ -90,44 +92,73 @@ def test_trick_cell_classes_and_options():
 
 
 # ------------------------------------------------------------------------------- best and gap
-def test_best_and_gap_clear():
-    df = option_frame(["1H", "P", "1NT"], [500.0, 300.0, 100.0], [0.0, -200.0, -400.0], [0.0, -250.0, -450.0],
-                      [0.0, -150.0, -350.0], made=[0.7, np.nan, 0.6])
-    got = vc.best_and_gap(df)
-    assert got["best"] == "1H" and got["runner_up"] == "P"
-    assert got["best_made"] == 0.7 and got["best_score"] == 500.0 and got["runner_up_score"] == 300.0
-    assert (got["gap"], got["gap_lo"], got["gap_hi"]) == (200.0, 150.0, 250.0)
-    assert got["clear"] is True
+def _split_sums(half0, half1):
+    """Sums of two options on 200 deals: per-deal scores (half 0: even deals, half 1: odd) ``half0``
+    and ``half1`` = (scores of option 0, scores of option 1), each 100 long."""
+    scores = np.zeros((2, 200))
+    scores[:, 0::2], scores[:, 1::2] = np.asarray(half0, float), np.asarray(half1, float)
+    return sums_of(scores)
 
 
-def test_best_and_gap_not_clear_when_the_interval_straddles_zero():
-    df = option_frame(["1S", "2S"], [440.0, 435.0], [0.0, -5.0], [0.0, -51.0], [0.0, 40.0])
-    got = vc.best_and_gap(df)
-    assert got["gap"] == 5.0 and got["gap_lo"] == -40.0 and got["gap_hi"] == 51.0
-    assert got["clear"] is False
+def test_best_and_gap_chooses_on_half_0_and_measures_on_half_1():
+    # half 0: option 1 ("P") ahead by 10; half 1: option 1 ahead by 3 (differences alternating 2 and 4)
+    d1 = np.tile([2.0, 4.0], 50)
+    sums = _split_sums((np.zeros(100), np.full(100, 10.0)), (np.zeros(100), d1))
+    split = split_best(sums, ["1H", "P"])
+    df = option_frame(["P", "1H"], [6.5, 0.0], [0.0, -6.5], [0.0, -7.0], [0.0, -6.0], made=[np.nan, 0.7])
+    got = vc.best_and_gap(df, split)
+    assert got["best"] == "P" and got["runner_up"] == "1H"
+    assert np.isnan(got["best_made"]) and got["best_score"] == 6.5 and got["runner_up_score"] == 0.0
+    se = np.sqrt(np.var(d1, ddof=1) / 100)  # 0.1005: sd of the differences over 100 deals
+    assert got["gap"] == pytest.approx(3.0) and got["gap_lo"] == pytest.approx(3.0 - 1.959963984540054 * se)
+    assert got["p_value"] < 1e-100
 
 
-def test_default_columns():
-    df = option_frame(["2H", "1H", "P"], [1000.0, 900.0, 0.0], [0.0, -100.0, -1000.0], [0.0, -140.0, -1100.0],
-                      [0.0, -60.0, -900.0])
-    got = vc.default_columns(df, ["1H", "1H", "P", "1H"])
+def test_best_and_gap_keeps_a_gap_whose_interval_straddles_zero():
+    # the gap on half 1 is 0.1 with sd 1.005: p = 0.16, far from clear
+    d1 = np.tile([1.1, -0.9], 50)
+    got = vc.best_and_gap(option_frame(["1S", "2S"], [1.0, 0.0], [0.0, -1.0], [0.0, -1.1], [0.0, -0.9]),
+                          split_best(_split_sums((np.full(100, 2.0), np.zeros(100)), (d1, np.zeros(100))),
+                                     ["1S", "2S"]))
+    assert got["gap"] == pytest.approx(0.1) and got["gap_lo"] < 0 < got["gap_hi"]
+    assert got["p_value"] == pytest.approx(0.159871187, abs=1e-9)  # sf(0.1 / (sd(d1) / 10)), sd = sqrt(100/99)
+
+
+def test_default_columns_on_the_held_out_half():
+    # options 2H, 1H, P; 2H best on half 0; on half 1, 2H - 1H = 100 on every deal pair but one
+    scores = np.zeros((3, 200))
+    scores[0] = 1000.0
+    scores[1] = 900.0
+    scores[1, 1] = 1000.0  # one odd deal where 1H does as well
+    sums = sums_of(scores)
+    split = split_best(sums, ["2H", "1H", "P"])
+    got = vc.default_columns(["1H", "1H", "P", "1H"], sums, ["2H", "1H", "P"], split)
     assert got["default"] == "1H" and got["default_share"] == 0.75
-    assert (got["default_loss"], got["default_loss_lo"], got["default_loss_hi"]) == (100.0, 60.0, 140.0)
-    assert got["default_worse"] is True
-    missing = vc.default_columns(df, ["3H"])
-    assert missing["default"] == "3H" and np.isnan(missing["default_loss"]) and missing["default_worse"] is False
+    assert got["default_loss"] == pytest.approx(99.0) and got["default_loss_lo"] > 90 and got["default_p"] < 1e-10
+    missing = vc.default_columns(["3H"], sums, ["2H", "1H", "P"], split)
+    assert missing["default"] == "3H" and np.isnan(missing["default_loss"]) and missing["default_p"] == 1.0
+    same = vc.default_columns(["2H"], sums, ["2H", "1H", "P"], split)
+    assert (same["default_loss"], same["default_p"]) == (0.0, 1.0)
 
 
 def test_chart_row_and_tables():
     cell = vc.Cell("opening", (), 0, 0, (13, 15), vc.one_suiter("H", 5, 5))
-    df = option_frame(["1H", "P"], [500.0, 300.0], [0.0, -200.0], [0.0, -250.0], [0.0, -150.0], made=[0.7, np.nan])
+    k = len(cell.options)
+    rng = np.random.default_rng(3)
+    scores = rng.normal(0.0, 1.0, size=(k, 1000))
+    scores[cell.options.index("1H")] += 5.0
+    sums = sums_of(scores)
+    df = option_frame(list(cell.options), [0.0] * k, [0.0] * k, [0.0] * k, [0.0] * k)
     df.attrs["acceptance"] = 0.0169
-    row = vc.chart_row(cell, df, ["1H"])
+    row = vc.chart_row(cell, df, ["1H"], sums)
     assert row["after"] == "-" and row["band"] == "13-15" and row["shape"] == "5H" and row["long"] == "H"
-    assert row["freq"] == 0.0169 and row["n"] == 1000 and row["options"] == 2 and row["default"] == "1H"
-    tabs = vc.chart_tables([row, row | {"chart": "second", "after": "P"}])
+    assert row["freq"] == 0.0169 and row["n"] == 1000 and row["options"] == k and row["default"] == "1H"
+    assert row["best"] == "1H" and row["p_value"] < 1e-10 and "clear" not in row
+    tabs = vc.chart_tables([row, row | {"chart": "second", "after": "P"}, row | {"chart": "second", "p_value": 0.5}])
     assert list(tabs) == ["vint_chart_opening", "vint_chart_second"]
-    assert len(tabs["vint_chart_second"]) == 1 and "chart" not in tabs["vint_chart_second"]
+    assert len(tabs["vint_chart_second"]) == 2 and "chart" not in tabs["vint_chart_second"]
+    assert list(tabs["vint_chart_second"].clear) == [True, False]
+    assert list(tabs["vint_chart_opening"].default_worse) == [False]
 
 
 # ------------------------------------------------------------------------------- levels and tricks
@@ -182,7 +213,8 @@ def test_answer_follows_the_numbers():
     tabs = {"vint_chart_opening": chart_table(["1H", "1S", "P"], [True, True, False])}
     text = vc.answer(tabs)
     assert "Dealer: 1 of the long suit with 13-15 (2 of 3 shapes, 2 clear; else pass ×1)." in text
-    assert "clear (gap interval above 0) in 2 of 3 classes" in text
+    assert "clear (its gap over the runner-up on deals not used to choose it, 2.5% false discovery rate over each " \
+        "chart) in 2 of 3 classes" in text
     assert "opening 13-15 bal: P vs P (+50, -10 to +90)" in text
     assert "differs from the best in 0 of 3 classes, and is clearly worse in 0." in text
 

@@ -40,9 +40,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from cardsim.analysis.verdicts import chart_clear
 from cardsim.deal import MAX_ATTEMPTS
 from cardsim.questions import question, run_question, table
 from cardsim.runner import analysis_store, run_chunks
+from cardsim.selection import CHOOSE, half_means, paired, ranked
 
 GAME = "500"
 SEAT = 0
@@ -68,7 +70,7 @@ FAMILY = 0.95
 
 LEVEL_COLUMNS = ["denom", "trumps", "top", "side_aces", "jokers", "aces", "holding", "share", "scoring", "level",
                  "deals", "made", "made_lo", "made_hi", "score", "score_lo", "score_hi", "diff", "diff_lo",
-                 "diff_hi", "acceptance"]
+                 "diff_hi", "acceptance", "score_half0", "diff_half1", "diff_half1_lo", "diff_half1_hi", "p_half1"]
 CLASS_COLUMNS = ["denom", "trumps", "top", "side_aces", "jokers", "aces", "holding"]
 
 GLOSSARY = {
@@ -88,7 +90,14 @@ GLOSSARY = {
     "made": "share of deals in which the declarer's side took at least the tricks bid",
     "score": "mean score per deal: the declarer's side's change minus the defenders' (points)",
     "diff": "paired mean difference to the class's best level on the same deals",
-    "margin": "best minus runner-up, paired, with its 95% interval; clear = the interval excludes 0",
+    "margin": "best minus runner-up, paired, on the half of the deals not used to choose them (odd deal numbers; "
+              "best and runner-up are the highest means on the even ones), with its 95% interval; p_value = its "
+              "one-sided p-value; clear = called clear by Benjamini-Hochberg over the table's class-and-scoring "
+              "cells at a 2.5% false discovery rate (docs/statistics.md): a clear margin's interval lies above 0",
+    "score_half0 / diff_half1 / p_half1": "(levels CSV) the mean score on the even-numbered deals, which chooses "
+                                          "the best level; each level minus that best level on the odd-numbered "
+                                          "deals, with its 95% interval and the one-sided p-value of the best being "
+                                          "better",
     "pays": "whether the best level's mean score is above 0",
     "made_diff_pp / agree": "g500_guide_symmetry: made rate in spades minus hearts (percentage points) with "
                             "its interval (95% over the levels together, Bonferroni); agree = the interval includes 0 "
@@ -114,8 +123,10 @@ METHOD = ("Five Hundred bid guide: each class of declarer holdings (trumps and t
           "which of its counted honours the hand holds, those cards are given to the seat and the rest of the "
           "class is met by rejection — and every contract from 6 to 10 in that denomination is played with "
           "the auction skipped on the same deals (common random numbers), once under each scoring with the "
-          "same seeds. The recommended level is the one with the highest mean score; the margin over the "
-          "runner-up is a paired difference with a 95% interval.")
+          "same seeds. The recommended level is the one with the highest mean score on the even-numbered deals; "
+          "its margin over the runner-up is a paired difference on the odd-numbered ones (no winner's curse), with "
+          "a 95% interval; a margin is called clear by Benjamini-Hochberg over the guide's cells at a 2.5% false "
+          "discovery rate.")
 
 
 # ---------------------------------------------------------------- classes
@@ -276,6 +287,18 @@ def class_rows(holding: Holding, scoring: str, sums: dict, strategies=None) -> p
     for col in ("made", "made_lo", "made_hi", "score", "score_lo", "score_hi", "diff", "diff_lo", "diff_hi"):
         out[col] = t[col].to_numpy()
     out["acceptance"] = t.attrs["acceptance"]
+    # Honest selection (cardsim.selection): the best level is chosen on half 0 of the deals and
+    # every level is compared with it on half 1.
+    order = [int(o[1:-len(holding.denom)]) for o in q.options]
+    score0 = half_means(sums)[CHOOSE]
+    best = ranked(score0)[0]
+    held = [paired(sums, j, best) for j in range(len(order))]
+    half = pd.DataFrame({"level": order, "score_half0": score0, "diff_half1": [h["mean"] for h in held],
+                         "diff_half1_lo": [h["lo"] for h in held], "diff_half1_hi": [h["hi"] for h in held],
+                         "p_half1": [h["p_below"] for h in held]})
+    half.loc[best, ["diff_half1", "diff_half1_lo", "diff_half1_hi"]] = 0.0
+    half.loc[best, "p_half1"] = 1.0
+    out = out.merge(half, on="level", how="left")
     return out.sort_values("level")[LEVEL_COLUMNS].reset_index(drop=True)
 
 
@@ -400,30 +423,32 @@ def _class_key(frame: pd.DataFrame) -> list[str]:
 
 
 def bids(levels: pd.DataFrame) -> pd.DataFrame:
-    """The recommended level per class and scoring: the highest mean score.
+    """The recommended level per class and scoring: the highest mean score on half 0 of the deals.
 
     Columns: the class columns, ``share``, ``scoring``, ``deals``, ``best``, its ``made`` rate and
-    ``score`` (with 95% interval), ``runner_up`` (the second-highest mean), ``margin`` = best
-    minus runner-up on the same deals with its 95% interval, ``clear`` (the interval excludes
-    0) and ``pays`` (best score > 0).  Classes keep their order in ``levels``.
+    ``score`` (with 95% interval, all deals), ``runner_up`` (the second-highest mean on half 0),
+    ``margin`` = best minus runner-up on half 1 of the deals, paired, with its 95% interval and
+    one-sided ``p_value``, ``clear`` (Benjamini–Hochberg over every row of the table,
+    :func:`cardsim.analysis.verdicts.chart_clear`) and ``pays`` (best score > 0).  Classes keep
+    their order in ``levels``; reads the half columns of :data:`LEVEL_COLUMNS`.
     """
     rows = []
     for _, group in levels.groupby(_class_key(levels) + ["scoring"], sort=False, dropna=False):
-        ranked = group.sort_values("score", ascending=False, kind="stable")
-        best, runner = ranked.iloc[0], ranked.iloc[1] if len(ranked) > 1 else None
+        order = group.iloc[ranked(group.score_half0.to_numpy())]
+        best, runner = order.iloc[0], order.iloc[1] if len(order) > 1 else None
         row = {c: best[c] for c in _class_key(levels)}
         row.update(share=best.share, scoring=best.scoring, deals=best.deals, best=best.level, made=best.made,
                    score=best.score, score_lo=best.score_lo, score_hi=best.score_hi)
         if runner is not None:
-            # diff is runner-up minus best: the margin is its negative, the interval flipped
-            row.update(runner_up=runner.level, margin=-runner["diff"], margin_lo=-runner.diff_hi,
-                       margin_hi=-runner.diff_lo)
+            # diff_half1 is runner-up minus best: the margin is its negative, the interval flipped
+            row.update(runner_up=runner.level, margin=-runner.diff_half1 + 0.0, margin_lo=-runner.diff_half1_hi + 0.0,
+                       margin_hi=-runner.diff_half1_lo + 0.0, p_value=float(runner.p_half1))
         else:
-            row.update(runner_up=None, margin=np.nan, margin_lo=np.nan, margin_hi=np.nan)
-        row["clear"] = bool(row["margin_lo"] > 0)
+            row.update(runner_up=None, margin=np.nan, margin_lo=np.nan, margin_hi=np.nan, p_value=1.0)
         row["pays"] = bool(best.score > 0)
         rows.append(row)
     out = typed(pd.DataFrame(rows))
+    out.insert(out.columns.get_loc("p_value") + 1, "clear", chart_clear(out.p_value.to_numpy()))
     out["runner_up"] = pd.array([None if pd.isna(v) else int(v) for v in out.runner_up], dtype="Int64")
     out["best"] = pd.array([int(v) for v in out.best], dtype="Int64")
     return out
@@ -599,7 +624,7 @@ def _example(b: pd.DataFrame) -> str:
     for _, r in same.iterrows():
         text = f"{_bid(r.best, r.denom)} under {r.scoring} ({r.score:+.0f} a deal, made {r.made:.0%}"
         if not pd.isna(r.runner_up):
-            sure = "clearly" if r.clear else "not clearly: the 95% interval of the paired margin includes 0"
+            sure = "clearly" if r.clear else "not clearly (2.5% false discovery rate over the guide)"
             text += (f"; {r.margin:.1f} points better than {_bid(r.runner_up, r.denom)} "
                      f"[{r.margin_lo:.1f}, {r.margin_hi:.1f}], {sure}")
         parts.append(text + ")")
@@ -611,7 +636,8 @@ def _close_calls(b: pd.DataFrame) -> str:
     if rows.empty:
         return ""
     close = rows[~rows.clear]
-    text = (f"The best level beats the runner-up clearly (95% interval of the paired margin above 0) in "
+    text = (f"The best level beats the runner-up clearly (its paired margin on deals not used to choose them, 2.5% "
+            f"false discovery rate over the guide) in "
             f"{len(rows) - len(close)} of {len(rows)} class-and-scoring cases")
     if close.empty:
         return text + "."

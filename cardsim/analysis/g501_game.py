@@ -35,8 +35,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from cardsim.analysis.verdicts import LOOK, NO_CLEAR, blind_verdict, chart_clear, decision_p
 from cardsim.questions import question, run_question, table
 from cardsim.runner import analysis_store, run_chunks
+from cardsim.selection import CHOOSE, half_means, paired, ranked
 from cardsim.stats import mean_interval, wilson
 
 GAME = "501"
@@ -60,9 +62,6 @@ QUICK_LEADS = (-100, 0, 100)
 QUICK_LEVELS = (70, 90, 120)
 QUICK_GAMES = 300
 QUICK_DEALS = 400
-
-LOOK = "look"
-NO_CLEAR = "no clear answer"
 
 
 @dataclass(frozen=True)
@@ -281,7 +280,8 @@ def decision_sums(sit: Situation, levels, deals: int, seed: int, strategies=None
 
 
 DECISION_COLUMNS = ["own", "lead", "opp", "position", "option", "level", "deals", "legal", "made", "win", "win_lo",
-                    "win_hi", "gain_pp", "gain_lo", "gain_hi", "diff_best_pp", "diff_best_lo", "diff_best_hi"]
+                    "win_hi", "gain_pp", "gain_lo", "gain_hi", "diff_best_pp", "diff_best_lo", "diff_best_hi",
+                    "win_half0", "gain_half1_pp", "gain_half1_lo", "gain_half1_hi", "p_gain", "p_loss"]
 
 
 def best_blind(win) -> int | None:
@@ -302,13 +302,19 @@ def decision_rows(sit: Situation, levels, sums: dict, seed: int = 0, strategies=
     deals where the option was legal) and ``diff_best_pp`` / ``_lo`` / ``_hi``: the option's win
     share minus that of the best blind level (:func:`best_blind`), paired over the deals where
     both were legal, in pp with its 95% interval (0 for the best blind level itself, NaN when no
-    blind option was legal)."""
+    blind option was legal).  Honest selection (:mod:`cardsim.selection`): ``win_half0`` is the
+    mean win share on half 0 of the deals, which chooses the best option and the best blind
+    level; ``gain_half1_pp`` / ``_lo`` / ``_hi`` the gain over ``look`` on half 1, in pp with its
+    95% interval, and ``p_gain`` / ``p_loss`` its one-sided p-values of a gain above / below 0."""
     q = decision_question(sit, levels, 1, seed, strategies)
     t = table(q, sums).set_index("option").loc[list(q.options)]
     look = q.options.index(LOOK)
     gain, _, lo, hi = mean_interval(sums["pair_s1"][:, look], sums["pair_s2"][:, look], sums["pair_n"][:, look])
+    sign = -1.0 if q.lower_is_better else 1.0
+    win0 = half_means(sums, sign)[CHOOSE]
+    held = [paired(sums, j, look, sign=sign) for j in range(len(q.options))]
     blinds = [i for i, o in enumerate(q.options) if o != LOOK]
-    top = best_blind(t["score"].to_numpy()[blinds])
+    top = best_blind(win0[blinds])
     diff = np.full((3, len(q.options)), np.nan)
     if top is not None:
         b = blinds[top]
@@ -321,8 +327,12 @@ def decision_rows(sit: Situation, levels, sums: dict, seed: int = 0, strategies=
                         "win": t["score"].to_numpy(), "win_lo": t["score_lo"].to_numpy(),
                         "win_hi": t["score_hi"].to_numpy(),
                         "gain_pp": 100 * gain, "gain_lo": 100 * lo, "gain_hi": 100 * hi,
-                        "diff_best_pp": 100 * diff[0], "diff_best_lo": 100 * diff[1], "diff_best_hi": 100 * diff[2]})
-    out.loc[look, ["gain_pp", "gain_lo", "gain_hi"]] = 0.0
+                        "diff_best_pp": 100 * diff[0], "diff_best_lo": 100 * diff[1], "diff_best_hi": 100 * diff[2],
+                        "win_half0": win0, "gain_half1_pp": [100 * h["mean"] for h in held],
+                        "gain_half1_lo": [100 * h["lo"] for h in held], "gain_half1_hi": [100 * h["hi"] for h in held],
+                        "p_gain": [h["p_above"] for h in held], "p_loss": [h["p_below"] for h in held]})
+    out.loc[look, ["gain_pp", "gain_lo", "gain_hi", "gain_half1_pp", "gain_half1_lo", "gain_half1_hi"]] = 0.0
+    out.loc[look, ["p_gain", "p_loss"]] = 1.0
     out.insert(0, "position", sit.position)
     out.insert(0, "opp", sit.opp)
     out.insert(0, "lead", sit.lead)
@@ -353,7 +363,7 @@ def run_decisions(sits, levels, deals: int, seed: int, n_jobs: int = -1, strateg
     return pd.concat(frames, ignore_index=True)
 
 
-CHOICE_COLUMNS = ["own", "lead", "opp", "position", "best", "gain_pp", "gain_lo", "gain_hi", "verdict",
+CHOICE_COLUMNS = ["own", "lead", "opp", "position", "best", "gain_pp", "gain_lo", "gain_hi", "p_value", "verdict",
                   "win_look", "clear_levels", "levels_as_good", "next_level", "gain_vs_next_pp", "gain_vs_next_lo",
                   "gain_vs_next_hi"]
 
@@ -361,7 +371,8 @@ CHOICE_COLUMNS = ["own", "lead", "opp", "position", "best", "gain_pp", "gain_lo"
 def as_good_as_best(blinds: pd.DataFrame) -> list[int]:
     """The blind levels as good as the best blind level, sorted: those not clearly worse than it.
 
-    ``blinds``: one situation's blind rows of the decisions frame (``level``, ``win``, ``gain_lo``:
+    ``blinds``: one situation's blind rows of the decisions frame (``level``, ``win_half0``: the
+    win share on half 0 of the deals, which names the best level, ``gain_lo``:
     the lower end of the 95% interval of the level's gain over looking, and ``diff_best_hi``: the
     upper end of the 95% interval of the level's win share minus the best level's, paired on the
     same deals, pp).  Rule: a level is as good as the best unless that interval lies wholly below
@@ -372,7 +383,7 @@ def as_good_as_best(blinds: pd.DataFrame) -> list[int]:
     comparing several levels: each comparison is at 95% on its own.  The one place the rule
     lives, so that :func:`choices` can be given another (its ``as_good`` argument).
     """
-    top = best_blind(blinds.win) if "win" in blinds else None
+    top = best_blind(blinds.win_half0) if "win_half0" in blinds else None
     must_pay = top is not None and "gain_lo" in blinds and blinds.gain_lo.iloc[top] > 0
     return sorted(int(lvl) for k, (lvl, hi) in enumerate(zip(blinds.level, blinds.diff_best_hi))
                   if k == top or (not hi < 0 and (not must_pay or blinds.gain_lo.iloc[k] > 0)))
@@ -395,42 +406,49 @@ def levels_text(chosen, levels) -> str:
 def choices(long: pd.DataFrame, as_good=as_good_as_best) -> pd.DataFrame:
     """The best choice per situation, one row each (:data:`CHOICE_COLUMNS`).
 
-    ``best``: the option with the highest mean win share (``look`` or ``blind:L``; the first in
-    option order on a tie); ``gain_pp``: best minus look in pp, paired, with its 95% interval
-    (0 when look is best); ``levels_as_good``: the blind levels as good as the best blind level
-    (``as_good``, by default :func:`as_good_as_best`: not clearly worse, paired), as text
-    (:func:`levels_text`, e.g. ``90-120``); ``verdict``: ``blind to <levels_as_good>`` when
-    a blind level is best and its gain interval is above 0, ``look`` when look is best and every
-    blind level's interval is below 0, else ``no clear answer``; ``win_look``: the win
-    probability when looking; ``clear_levels``: the blind levels whose gain interval is above
-    0 (lowest-highest, e.g. ``70-120``), empty if none; ``next_level``: the runner-up blind
-    level (second highest mean win share; 0 if only one level), ``gain_vs_next_pp`` / ``_lo`` /
-    ``_hi``: the best blind level minus it, paired, in pp with its 95% interval (NaN if none).
-    Reads the decisions frame's columns :data:`DECISION_COLUMNS`.
+    Honest selection (docs/statistics.md): ``best``: the option with the highest mean win share on
+    half 0 of the deals (``win_half0``; ``look`` or ``blind:L``; the first in option order on a
+    tie); ``gain_pp``: best minus look in pp on half 1, paired, with its 95% interval (0 when look
+    is best); ``p_value``: the cell's one-sided p-value
+    (:func:`cardsim.analysis.verdicts.decision_p`: the best blind level's gain above 0, or every
+    blind level's gain below 0 when look is best, on half 1); ``levels_as_good``: the blind
+    levels as good as the best blind level (``as_good``, by default :func:`as_good_as_best`: not
+    clearly worse, paired), as text (:func:`levels_text`, e.g. ``90-120``); ``verdict``
+    (:func:`cardsim.analysis.verdicts.blind_verdict`): ``blind to <levels_as_good>`` or ``look``
+    when the cell is called clear by Benjamini–Hochberg over all the situations of ``long`` (one
+    chart) at :data:`cardsim.selection.RATE`, else ``no clear answer``; ``win_look``: the win
+    probability when looking; ``clear_levels``: the blind levels whose gain interval over all the
+    deals is above 0, each level on its own (lowest-highest, e.g. ``70-120``), empty if none;
+    ``next_level``: the runner-up blind level (second highest mean win share on half 0; 0 if only
+    one level), ``gain_vs_next_pp`` / ``_lo`` / ``_hi``: the best blind level minus it, paired, in
+    pp with its 95% interval (NaN if none).  Reads the decisions frame's columns
+    :data:`DECISION_COLUMNS`.
     """
-    rows = []
+    rows, texts = [], []
     for key, g in long.groupby(["own", "lead", "position"], sort=False):
         g = g.reset_index(drop=True)
-        best = g.loc[g.win.idxmax()]
+        best = g.iloc[ranked(g.win_half0.to_numpy())[0]]
         look = g[g.option == LOOK].iloc[0]
         blinds = g[g.option != LOOK].reset_index(drop=True)
-        top = best_blind(blinds.win)
+        top = best_blind(blinds.win_half0)
         good = "" if top is None else levels_text(as_good(blinds), blinds.level)
-        if best.option == LOOK:
-            verdict = LOOK if (blinds.gain_hi < 0).all() else NO_CLEAR
-        else:
-            verdict = f"blind to {good}" if best.gain_lo > 0 else NO_CLEAR
+        texts.append(good)
+        p = decision_p(best.option, best.p_gain, blinds.p_loss.to_numpy())
         clear = sorted(int(x) for x in blinds.level[blinds.gain_lo > 0])
         rest = blinds.iloc[:0] if top is None else blinds.drop(index=top)
-        nxt = rest.loc[rest.win.idxmax()] if len(rest) and rest.win.notna().any() else None
+        nxt = rest.loc[rest.win_half0.idxmax()] if len(rest) and rest.win_half0.notna().any() else None
+        gain = (0.0, 0.0, 0.0) if best.option == LOOK else (best.gain_half1_pp, best.gain_half1_lo, best.gain_half1_hi)
         rows.append({"own": key[0], "lead": key[1], "opp": int(g.opp.iloc[0]), "position": key[2],
-                     "best": best.option, "gain_pp": best.gain_pp, "gain_lo": best.gain_lo, "gain_hi": best.gain_hi,
-                     "verdict": verdict, "win_look": look.win, "clear_levels": _levels_text(clear),
+                     "best": best.option, "gain_pp": gain[0], "gain_lo": gain[1], "gain_hi": gain[2], "p_value": p,
+                     "verdict": NO_CLEAR, "win_look": look.win, "clear_levels": _levels_text(clear),
                      "levels_as_good": good, "next_level": 0 if nxt is None else int(nxt.level),
                      "gain_vs_next_pp": np.nan if nxt is None else 0.0 - nxt.diff_best_pp,  # 0.0 - x: no -0.0
                      "gain_vs_next_lo": np.nan if nxt is None else 0.0 - nxt.diff_best_hi,
                      "gain_vs_next_hi": np.nan if nxt is None else 0.0 - nxt.diff_best_lo})
-    return pd.DataFrame(rows, columns=CHOICE_COLUMNS)
+    out = pd.DataFrame(rows, columns=CHOICE_COLUMNS)
+    sure = chart_clear(out.p_value.to_numpy())
+    out["verdict"] = [blind_verdict(b, bool(c), t) for b, c, t in zip(out.best, sure, texts)]
+    return out
 
 
 MOVES_PP = 1.0
@@ -588,7 +606,8 @@ def _summary_sentence(c: pd.DataFrame) -> str:
     return (f"Over {len(c)} situations (own score × lead over both opponents × auction position), bidding blind "
             f"at the first turn clearly raises the game-win probability over looking in {int(blind.sum())}, "
             f"looking is clearly better in {int(look.sum())}, and {int(unclear.sum())} give no clear answer "
-            "(the 95% interval of the paired gain includes 0).")
+            "(not called clear: the best option is chosen on half of the deals and its gain over looking measured "
+            "on the other half, at a 2.5% false discovery rate over the chart).")
 
 
 def _level(option: str) -> int:
@@ -622,7 +641,7 @@ def _best_blinds(long: pd.DataFrame) -> pd.DataFrame:
     """Per situation, the decisions row of its best blind level (:func:`best_blind`)."""
     rows = []
     for _, g in long[long.option != LOOK].groupby(["own", "lead", "position"], sort=False):
-        top = best_blind(g.win)
+        top = best_blind(g.win_half0)
         if top is not None:
             rows.append(g.iloc[top])
     return pd.DataFrame(rows, columns=long.columns)
@@ -630,11 +649,12 @@ def _best_blinds(long: pd.DataFrame) -> pd.DataFrame:
 
 def _hurts_sentence(long: pd.DataFrame, c: pd.DataFrame) -> str:
     """Where blind hurts: the situations in which every blind level is clearly worse than
-    looking (named by the levels as good as the best blind level), else the most harmful
-    (level, situation) pair."""
+    looking (the chart's verdict ``look``; named by the levels as good as the best blind level),
+    else the most harmful (level, situation) pair (its gain over looking on all the deals, on
+    its own)."""
     blinds = long[long.option != LOOK]
     keys = ["own", "lead", "position"]
-    every = blinds.groupby(keys).gain_hi.agg(lambda hi: bool((hi < 0).all())).rename("every").reset_index()
+    every = c[keys].assign(every=(c.verdict == LOOK).to_numpy())
     best = _best_blinds(long).merge(every, on=keys)
     hurt = best[best.every]
     if len(hurt):
@@ -898,10 +918,16 @@ GLOSSARY = {
     "best": "look, or blind:L = bid blind (the minimum raise) at the first turn and go on blind while the raise is "
             "at most L, then look",
     "gain_pp / gain_lo / gain_hi": "game-win probability of the best option minus that of looking, paired on the "
-                                   "same deals, in percentage points, with its 95% interval",
-    "verdict": "'blind to L-H' when a blind level is best and its gain's interval is above 0, naming the levels "
-               "as good as the best (levels_as_good); 'look' when looking is best and every blind level's interval "
-               "is below 0; otherwise 'no clear answer'",
+                                   "same deals, in percentage points, with its 95% interval; in the chart and "
+                                   "choices the best option is chosen on the even-numbered deals (win_half0) and "
+                                   "its gain measured on the odd-numbered ones (gain_half1_pp: no winner's curse)",
+    "verdict / p_value": "'blind to L-H' when a blind level is best and its gain over looking is clearly above 0, "
+                         "naming the levels as good as the best (levels_as_good); 'look' when looking is best and "
+                         "every blind level's gain is clearly below 0 (p_value: the largest of theirs); otherwise "
+                         "'no clear answer'. Clearly = called clear by Benjamini-Hochberg over the chart's "
+                         "situations at a 2.5% false discovery rate on the one-sided p_value (docs/statistics.md)",
+    "clear_levels": "(choices CSV) the blind levels whose gain over looking has its 95% interval above 0 over all "
+                    "the deals, each level on its own (no correction for testing several)",
     "levels_as_good": "(choices CSV) the blind levels as good as the best blind level: not clearly worse, i.e. the "
                       "95% interval of their win minus the best level's, paired on the same deals, does not lie "
                       "wholly below 0 (each level tested on its own, no correction for testing several) and, where "
@@ -947,5 +973,7 @@ METHOD = ("501 in the game: the match-equity tables play whole games (cardsim.pl
           "lead over both opponents, auction position), the first call look and blind up to each level on the same "
           "deals with the same strategy randomness; each deal's game is played on to its end (cardsim.evaluate "
           "with outcome='game'), so the gain in game-win probability over looking is a paired difference with a "
-          "95% interval; the best blind level is compared the same way with every other level, and the chart names "
+          "95% interval. The best option is chosen on the even-numbered deals and its gain over looking measured on "
+          "the odd-numbered ones (no winner's curse); a cell's verdict is clear at a 2.5% false discovery rate over "
+          "the chart's situations (Benjamini-Hochberg); the best blind level is compared the same way with every other level, and the chart names "
           "every level not clearly worse than it (and, where the best clearly pays, clearly paying too).")

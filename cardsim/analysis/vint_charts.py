@@ -18,6 +18,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from cardsim.analysis.verdicts import chart_clear
+from cardsim.selection import paired, split_best
 from cardsim.stats import mean_interval
 
 DENOMS = ("S", "C", "D", "H", "NT")
@@ -34,16 +36,21 @@ GLOSSARY = {
                     "hearts, the others at most 4; 5-5 H+S = at least five of each; H 0-2 / H 3 / H 4+ = cards in "
                     "partner's suit; 5+H (response to 1NT) = five or more hearts",
     "freq": "share of random deals meeting every hand class of the question (the acceptance rate)",
-    "best / runner_up": "the first call with the highest / second highest mean net score among the candidates",
+    "best / runner_up": "the first call with the highest / second highest mean net score among the candidates on "
+                        "half of the deals (even deal numbers); the other half measures the gap",
     "best_made": "share of deals in which the seat's side declared a contract after the best call and made it, "
                  "of those in which it declared (missing for a pass)",
     "best_score / runner_up_score": "mean net score of the seat's side per deal (its points minus the "
                                     "other side's, score points) after that call",
-    "gap": "best_score minus runner_up_score, paired on the same deals; clear = its 95% interval excludes 0",
+    "gap": "best minus runner-up, paired, on the half of the deals not used to choose them (odd deal numbers: "
+           "no winner's curse), with its 95% interval; p_value = its one-sided p-value; clear = called clear by "
+           "Benjamini-Hochberg over the chart's cells at a 2.5% false discovery rate (docs/statistics.md): a clear "
+           "cell's gap interval lies above 0",
     "default / default_share": "the call the default (heuristic) strategy makes most often with hands of the "
                                "class, and the share of hands with which it makes it",
-    "default_loss": "best_score minus the score of the default's call (paired; missing when that call was not "
-                    "a candidate); default_worse = its 95% interval excludes 0",
+    "default_loss": "the best call's score minus that of the default's call (paired, on the held-out half of the "
+                    "deals; missing when that call was not a candidate); default_worse = called clear by the same "
+                    "rule as the gap (default_p over the chart's cells)",
     "series / points": "trick table: the denomination and trump fit (H 8 = five hearts opposite three) or NT "
                        "(both hands bal), and the partnership's combined high-card points (declarer + partner)",
     "tricks": "mean tricks taken by the declaring side (from deal records at level 1), with its 95% interval; "
@@ -322,49 +329,70 @@ def trick_cells(quick: bool = False) -> list[TrickCell]:
 
 
 # ----------------------------------------------------------------------------- chart tables
-def best_and_gap(df: pd.DataFrame) -> dict:
-    """The best and runner-up options of one :func:`cardsim.questions.table` frame (rows best
-    first) and the gap between them: ``gap = best - runner-up`` with its paired 95% interval
-    (the runner-up's ``diff`` negated) and ``clear`` = the interval lies above 0."""
-    best, runner = df.iloc[0], df.iloc[1]
+def best_and_gap(df: pd.DataFrame, split: dict) -> dict:
+    """The best and runner-up options of one cell and the gap between them.
+
+    ``split``: :func:`cardsim.selection.split_best` of the cell's sums — the best and runner-up
+    chosen on half 0 of the deals, ``gap = best - runner-up`` (score points) with its paired 95%
+    interval and one-sided ``p_value`` on half 1.  ``df``: the cell's
+    :func:`cardsim.questions.table` frame, from which the best's made rate and score and the
+    runner-up's score are shown (all deals).  Whether the cell is clear is decided over the
+    whole chart (:func:`chart_tables`)."""
+    rows = df.set_index("option")
+    best, runner = rows.loc[split["best"]], rows.loc[split["runner_up"]]
     # + 0.0: a zero difference prints as 0, not -0.
-    gap, gap_lo, gap_hi = -runner["diff"] + 0.0, -runner["diff_hi"] + 0.0, -runner["diff_lo"] + 0.0
-    return {"best": best["option"], "best_made": best["made"], "best_made_lo": best["made_lo"],
+    return {"best": split["best"], "best_made": best["made"], "best_made_lo": best["made_lo"],
             "best_made_hi": best["made_hi"], "best_score": best["score"], "best_score_lo": best["score_lo"],
-            "best_score_hi": best["score_hi"], "runner_up": runner["option"], "runner_up_score": runner["score"],
-            "gap": gap, "gap_lo": gap_lo, "gap_hi": gap_hi, "clear": bool(gap_lo > 0)}
+            "best_score_hi": best["score_hi"], "runner_up": split["runner_up"], "runner_up_score": runner["score"],
+            "gap": split["gain"] + 0.0, "gap_lo": split["gain_lo"] + 0.0, "gap_hi": split["gain_hi"] + 0.0,
+            "p_value": float(split["p_value"])}
 
 
-def default_columns(df: pd.DataFrame, calls: list[str]) -> dict:
+def default_columns(calls: list[str], sums: dict, options, split: dict) -> dict:
     """The default strategy's most frequent call among ``calls`` (its own first calls with hands
-    of the class), its share, and what it loses to the best option (paired, from ``df``)."""
+    of the class), its share, and what it loses to the best option (``split["best"]``, chosen on
+    half 0): paired, on half 1 of the deals (``sums``, options in the order ``options``), with
+    its one-sided ``default_p``.  0 loss and ``default_p`` 1 when the default's call is the best;
+    missing when it was not a candidate."""
+    out = {"default": "", "default_share": np.nan, "default_loss": np.nan, "default_loss_lo": np.nan,
+           "default_loss_hi": np.nan, "default_p": 1.0}
     if not calls:
-        return {"default": "", "default_share": np.nan, "default_loss": np.nan, "default_loss_lo": np.nan,
-                "default_loss_hi": np.nan, "default_worse": False}
+        return out
     call, count = Counter(calls).most_common(1)[0]
-    row = df[df.option == call]
-    if row.empty:
-        loss = lo = hi = np.nan
-    else:
-        loss, lo, hi = (-row[c].iloc[0] + 0.0 for c in ("diff", "diff_hi", "diff_lo"))
-    return {"default": call, "default_share": count / len(calls), "default_loss": loss, "default_loss_lo": lo,
-            "default_loss_hi": hi, "default_worse": bool(lo > 0)}
+    out.update(default=call, default_share=count / len(calls))
+    options = list(options)
+    if call == split["best"]:
+        out.update(default_loss=0.0, default_loss_lo=0.0, default_loss_hi=0.0)
+    elif call in options:
+        g = paired(sums, split["best_index"], options.index(call))
+        out.update(default_loss=g["mean"] + 0.0, default_loss_lo=g["lo"] + 0.0, default_loss_hi=g["hi"] + 0.0,
+                   default_p=g["p_above"])
+    return out
 
 
-def chart_row(cell: Cell, df: pd.DataFrame, calls: list[str]) -> dict:
+def chart_row(cell: Cell, df: pd.DataFrame, calls: list[str], sums: dict) -> dict:
     """One row of a chart table: the cell's labels, then :func:`best_and_gap` and
-    :func:`default_columns`."""
+    :func:`default_columns`.  ``sums``: the cell's :func:`cardsim.questions.run_question` sums
+    (options in the order ``cell.options``), ``df`` its table."""
+    split = split_best(sums, cell.options)
     head = {"chart": cell.chart, "after": " ".join(cell.after) or "-", "band": band_label(cell.band),
             "shape": cell.shape.name, "long": cell.shape.long, "partner": cell.partner,
             "freq": df.attrs.get("acceptance", np.nan), "n": int(df.n.iloc[0]), "options": len(df)}
-    return head | best_and_gap(df) | default_columns(df, calls)
+    return head | best_and_gap(df, split) | default_columns(calls, sums, cell.options, split)
 
 
 def chart_tables(rows: list[dict]) -> dict[str, pd.DataFrame]:
-    """Chart rows grouped into ``vint_chart_<chart>`` tables, in the order the rows came."""
+    """Chart rows grouped into ``vint_chart_<chart>`` tables, in the order the rows came, with
+    the verdicts decided over each chart's cells (:func:`cardsim.analysis.verdicts.chart_clear`):
+    ``clear`` from ``p_value``, ``default_worse`` from ``default_p``."""
     frame = pd.DataFrame(rows)
-    return {f"vint_chart_{chart}": frame[frame.chart == chart].drop(columns="chart").reset_index(drop=True)
-            for chart in dict.fromkeys(frame.chart)}
+    out = {}
+    for chart in dict.fromkeys(frame.chart):
+        t = frame[frame.chart == chart].drop(columns="chart").reset_index(drop=True)
+        t.insert(t.columns.get_loc("p_value") + 1, "clear", chart_clear(t.p_value.to_numpy()))
+        t["default_worse"] = chart_clear(t.default_p.to_numpy())
+        out[f"vint_chart_{chart}"] = t
+    return out
 
 
 # ----------------------------------------------------------------------------- trick tables
@@ -451,7 +479,8 @@ def _unclear(tables: dict) -> str:
     if not rows:
         return ""
     unclear = [(n, r) for n, r in rows if not r.clear]
-    text = f"The best call is clear (gap interval above 0) in {len(rows) - len(unclear)} of {len(rows)} classes"
+    text = (f"The best call is clear (its gap over the runner-up on deals not used to choose it, 2.5% false "
+            f"discovery rate over each chart) in {len(rows) - len(unclear)} of {len(rows)} classes")
     if not unclear:
         return text + "."
     unclear.sort(key=lambda nr: nr[1].gap)
