@@ -18,6 +18,7 @@ import pandas as pd
 
 import cardsim
 from analyses.common import entry, script_main, strategy_parameters, write_tables
+from cardsim.analysis import g501_fixed as F
 from cardsim.analysis import g501_game as G
 from cardsim.analysis import robustness as RB
 from cardsim.runner import make_run
@@ -44,9 +45,17 @@ def run(args, plan: G.Plan | None = None) -> Path:
     long = G.run_decisions(sits, plan.levels, plan.deals, args.seed, args.jobs, log=log, results=args.results)
     robust = G.run_robust(sits, long, plan.deals, args.seed, args.jobs, log=log, results=args.results)
     tabs = G.tables(pd.concat(states, ignore_index=True), long, robust)
+    fixed, rounds, status = F.iterate(sits, plan.levels, max(1, int(F.SHARE * plan.deals)), args.seed,
+                                      tabs["g501_game_choices"], args.jobs, log=log, results=args.results)
+    tabs["g501_fixed_chart"] = G.chart(fixed)
+    tabs["g501_fixed_rounds"] = rounds.drop(columns="policy")
+    tabs["g501_fixed_choices"] = fixed
+    tabs["g501_fixed_policies"] = rounds[["round", "policy"]]
     out = Path(args.out)
     paths = write_tables(tabs, out)
     figures = G.figures(tabs, out / "figures")
+    figures.append(G.chart_figure(fixed, out / "figures", "g501_fixed_chart.png",
+                                  f"501 blind chart when every player follows it ({status})."))
     manifest = make_run(G.GAME, 1, args.seed).manifest()
     specs = manifest["strategies"]
     parameters = strategy_parameters(G.GAME, specs)
@@ -56,8 +65,9 @@ def run(args, plan: G.Plan | None = None) -> Path:
             "seed": args.seed, "source": manifest["source"], "cardsim": cardsim.__version__, "strategies": specs,
             "parameters": parameters, "rules": {},
             "tables": [t for t in tabs if t not in G.CSV_ONLY], "csv_only": [t for t in tabs if t in G.CSV_ONLY],
-            "figures": [p.name for p in figures], "glossary": {**G.GLOSSARY, **RB.GLOSSARY}, "notes": G.notes(tabs),
-            "answer": G.answer(tabs, parameters.get("heuristic")), "method": G.METHOD}
+            "figures": [p.name for p in figures], "glossary": {**G.GLOSSARY, **RB.GLOSSARY, **F.GLOSSARY}, "notes": G.notes(tabs),
+            "answer": G.answer(tabs, parameters.get("heuristic")) + " " + F.sentence(rounds, status, fixed),
+            "method": G.METHOD + " " + F.METHOD}
     path = out / "tables" / "501_game.json"
     path.write_text(json.dumps(meta, indent=1, ensure_ascii=False))
     log(f"{TITLE}: done in {time.time() - started:.0f} s -> {len(paths) // 2} tables, "

@@ -48,8 +48,11 @@ UNIT = {"vint": "tricks", "501": "deal points", "500": "tricks"}
 
 
 def strategy_names(game) -> list[str]:
-    """Every registered strategy of ``game`` (``cardsim strategies GAME``), ``random`` first."""
-    names = [s.name for s in get_game(game).registry.strategies()]
+    """Every registered strategy of ``game`` (``cardsim strategies GAME``), ``random`` first, but
+    those played from a table (501's ``chart``): without its table such a strategy is another
+    strategy with one decision switched off, and with one it is measured by the analysis that
+    made the table."""
+    names = [s.name for s in get_game(game).registry.strategies() if s.table is None]
     return sorted(names, key=lambda s: s != "random")
 
 

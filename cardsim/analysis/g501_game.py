@@ -506,9 +506,10 @@ def robust_pair(g: pd.DataFrame) -> tuple[str, int]:
     when look is best), as ``(best, level)``: the question's options are then look and
     blind:``level``."""
     g = g.reset_index(drop=True)
-    best = g.loc[g.win.idxmax()].option
+    win = "win_half0" if "win_half0" in g else "win"  # the half the chart chooses on (docs/statistics.md)
+    best = g.option.iloc[ranked(g[win].to_numpy())[0]]
     blinds = g[g.option != LOOK].reset_index(drop=True)
-    top = best_blind(blinds.win)
+    top = best_blind(blinds[win])
     level = int(best.split(":")[1]) if best != LOOK else (0 if top is None else int(blinds.level.iloc[top]))
     return best, level
 
@@ -549,8 +550,9 @@ def run_robust(sits, long: pd.DataFrame, deals: int, seed: int, n_jobs: int = -1
             rows.append({"own": s.own, "lead": s.lead, "position": s.position, "holds": True, "flips_under": "",
                          "gain_min": np.nan, "gain_max": np.nan, "robust_deals": per})
             continue
-        b = g[g.option == best].iloc[0]
-        default_gain = b.gain_pp if best != LOOK else -g[g.option == f"blind:{lvl}"].iloc[0].gain_pp
+        gain = "gain_half1_pp" if "gain_half1_pp" in g else "gain_pp"  # the chart's own (held-out) gain
+        default_gain = (g[g.option == best].iloc[0][gain] if best != LOOK
+                        else -g[g.option == f"blind:{lvl}"].iloc[0][gain])
         replays = {p.name: RB.summary(next(sums_of), [LOOK, f"blind:{lvl}"], best, scale=100.0) for p in profiles}
         rows.append({"own": s.own, "lead": s.lead, "position": s.position,
                      **RB.cell_columns(default_gain + 0.0, replays, per)})
@@ -583,7 +585,7 @@ def tables(states: pd.DataFrame, long: pd.DataFrame, robust: pd.DataFrame | None
 
 
 CSV_ONLY = ["g501_game_choices", "g501_game_decisions", "g501_game_equity_long", "g501_game_equity4_long",
-            "g501_game_states"]
+            "g501_game_states", "g501_fixed_choices", "g501_fixed_policies"]
 
 
 # ---------------------------------------------------------------- the answer
@@ -802,7 +804,8 @@ def cell_label(r) -> str:
     return "B" + r.levels_as_good.replace(", ", ",\n") + mark + f"\n{gain}"  # a line per run: cells are narrow
 
 
-def chart_figure(choice: pd.DataFrame, outdir: Path) -> Path:
+def chart_figure(choice: pd.DataFrame, outdir: Path, name: str = "g501_game_chart.png",
+                 heading: str = "501: best first call for the game's win (both opponents at the same score).") -> Path:
     """``g501_game_chart.png``: the best choice per situation, one heatmap per position (own score
     × lead); colour = the best option (look, or the best blind level), text = :func:`cell_label`
     (the levels as good as the best and the best level's gain over looking in pp); hatched grey
@@ -840,7 +843,7 @@ def chart_figure(choice: pd.DataFrame, outdir: Path) -> Path:
         ax.set_xlabel("lead: opponents' score − own (+ = ahead)")
         ax.set_ylabel("own score")
         ax.set_title(f"auction position {pos}", fontsize=10)
-    title = ["501: best first call for the game's win (both opponents at the same score).",
+    title = [heading,
              "B<L>-<H> = bid blind up to any level from L to H: the levels not clearly worse than the best level "
              "(paired, 95% interval) that also clearly beat looking where the best does; colour = the best level; "
              "number = its gain over looking in pp; ? hatched = the 95% interval of that gain includes 0."]
@@ -854,7 +857,7 @@ def chart_figure(choice: pd.DataFrame, outdir: Path) -> Path:
     keys = [Patch(facecolor=palette[i], edgecolor="#999999", label=LOOK if lvl == 0 else f"best level {lvl}")
             for i, lvl in enumerate(levels)]
     fig.legend(handles=keys, loc="outside lower center", ncol=len(keys), fontsize=8, frameon=False)
-    path = Path(outdir) / "g501_game_chart.png"
+    path = Path(outdir) / name
     fig.savefig(path, dpi=100)
     plt.close(fig)
     return path
