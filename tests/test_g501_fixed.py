@@ -53,3 +53,10 @@ def test_a_settled_chart_stops_after_one_round(monkeypatch):
     monkeypatch.setattr(G, "choices", lambda long: start)
     choice, rounds, status = F.iterate(SITS, LEVELS, 40, 5, start, n_jobs=1, max_rounds=3, log=lambda s: None)
     assert status == "fixed point after 1 round" and list(rounds.moved) == [0, 0]
+
+
+def test_a_position_the_chart_lacks_is_played_looking():
+    choice = pd.DataFrame({"own": [100], "lead": [0], "position": [1], "best": ["blind:90"],
+                           "verdict": ["blind to 90"]})
+    table = chart_table(F.policy_spec(choice))
+    assert set(table[table.position == 1].level) == {90} and set(table[table.position != 1].level) == {0}

@@ -448,8 +448,9 @@ def test_tiny_run_writes_the_page(tmp_path):
                          "parameters", "rules", "tables", "csv_only", "figures", "glossary", "notes", "answer",
                          "method"}
     assert (meta["game"], meta["deals"], meta["seed"]) == ("501", 80, 5)
-    assert meta["tables"] == ["g501_game_chart", "g501_game_equity", "g501_game_equity4"]
-    assert meta["figures"] == ["g501_game_chart.png", "g501_game_equity.png"]
+    assert meta["tables"] == ["g501_game_chart", "g501_game_equity", "g501_game_equity4", "g501_fixed_chart",
+                              "g501_fixed_rounds"]
+    assert meta["figures"] == ["g501_game_chart.png", "g501_game_equity.png", "g501_fixed_chart.png"]
     assert meta["answer"].startswith("Over 4 situations") and "heuristic" in meta["parameters"]
     for name in meta["tables"] + meta["csv_only"]:
         assert (tmp_path / "tables" / f"{name}.csv").exists()

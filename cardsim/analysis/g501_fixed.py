@@ -53,9 +53,15 @@ def kind(verdict: str) -> str:
 
 def policy_frame(choice: pd.DataFrame) -> pd.DataFrame:
     """The policy a chart stands for: per situation ``best`` = ``blind:L`` (the best level) where the
-    verdict is "blind to …", else ``look`` (an unclear cell is played safe: looking)."""
+    verdict is "blind to …", else ``look`` (an unclear cell is played safe: looking); an auction
+    position the chart has no situation in is played looking."""
     best = [r.best if kind(r.verdict) == "blind" else G.LOOK for r in choice.itertuples()]
-    return choice[["own", "lead", "position"]].assign(best=best)
+    frame = choice[["own", "lead", "position"]].assign(best=best)
+    # a grid without some auction position (a small test grid) says nothing there: look
+    missing = [p for p in G.POSITIONS if p not in set(frame.position)]
+    extra = pd.DataFrame({"own": [G.OWN[0]] * len(missing), "lead": [0] * len(missing), "position": missing,
+                          "best": [G.LOOK] * len(missing)})
+    return pd.concat([frame, extra], ignore_index=True) if missing else frame
 
 
 def policy_spec(choice: pd.DataFrame) -> str:
