@@ -11,14 +11,19 @@ SITS = [G.Situation(100, 0, 0), G.Situation(300, 100, 1), G.Situation(300, 0, 2)
 LEVELS = (70, 90)
 
 
-def test_kind_and_policy_frame():
+def test_kind_first_policy_and_update():
     assert [F.kind(v) for v in ("blind to 70-90", "look", G.NO_CLEAR)] == ["blind", "look", "unclear"]
     choice = pd.DataFrame({"own": [100, 300, 300], "lead": [0, 100, 0], "position": [0, 1, 2],
                            "best": ["blind:90", "blind:70", "look"], "verdict": ["blind to 90", G.NO_CLEAR, "look"]})
-    pol = F.policy_frame(choice)
-    assert list(pol.best) == ["blind:90", "look", "look"]  # an unclear cell is played safe
-    table = chart_table(F.policy_spec(choice)).set_index(["own", "lead", "position"])
+    policy = F.first_policy(choice)
+    assert policy == {(100, 0, 0): 90, (300, 100, 1): 0, (300, 0, 2): 0}  # an unclear cell starts looking
+    table = chart_table(F.policy_spec(policy)).set_index(["own", "lead", "position"])
     assert table.loc[(100, 0, 0), "level"] == 90 and table.loc[(300, 100, 1), "level"] == 0
+    # the next round: only clear verdicts move a cell; a cell clearly blind again takes its new level
+    after = choice.assign(best=["blind:70", "blind:90", "blind:70"], verdict=[G.NO_CLEAR, "blind to 90", "blind to 70"])
+    assert F.update(policy, after) == {(100, 0, 0): 90, (300, 100, 1): 90, (300, 0, 2): 70}
+    after = choice.assign(best=["look", "look", "blind:80"], verdict=["look", G.NO_CLEAR, "blind to 80"])
+    assert F.update(policy, after) == {(100, 0, 0): 0, (300, 100, 1): 0, (300, 0, 2): 80}
 
 
 def _start():
@@ -36,6 +41,7 @@ def test_iteration_is_deterministic_and_stops():
     rounds = a[1]
     assert 2 <= len(rounds) <= 4 and list(rounds["round"]) == list(range(len(rounds)))
     assert (rounds[["blind_cells", "look_cells", "unclear_cells"]].sum(axis=1) == len(SITS)).all()
+    assert rounds.policy_blind.between(0, len(SITS)).all()
     last = rounds.iloc[-1]
     if a[2].startswith("fixed point"):
         assert last.moved == 0
@@ -48,15 +54,14 @@ def test_iteration_is_deterministic_and_stops():
 
 
 def test_a_settled_chart_stops_after_one_round(monkeypatch):
-    """When the recomputed chart's verdict kinds equal the start's, the iteration stops at once."""
+    """When the recomputed chart's clear verdicts agree with the policy, the iteration stops at once."""
     start = _start()
     monkeypatch.setattr(G, "choices", lambda long: start)
     choice, rounds, status = F.iterate(SITS, LEVELS, 40, 5, start, n_jobs=1, max_rounds=3, log=lambda s: None)
     assert status == "fixed point after 1 round" and list(rounds.moved) == [0, 0]
+    assert list(choice.policy) == [f"blind:{v}" if v else "look" for v in F.first_policy(start).values()]
 
 
-def test_a_position_the_chart_lacks_is_played_looking():
-    choice = pd.DataFrame({"own": [100], "lead": [0], "position": [1], "best": ["blind:90"],
-                           "verdict": ["blind to 90"]})
-    table = chart_table(F.policy_spec(choice))
+def test_a_position_the_policy_lacks_is_played_looking():
+    table = chart_table(F.policy_spec({(100, 0, 1): 90}))
     assert set(table[table.position == 1].level) == {90} and set(table[table.position != 1].level) == {0}
