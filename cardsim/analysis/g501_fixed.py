@@ -34,7 +34,7 @@ from cardsim.analysis import g501_game as G
 
 MAX_ROUNDS = 4
 """Rounds after round 0 at most (each costs a whole decision chart)."""
-SHARE = 0.5
+SHARE = 0.25
 """The share of the chart's deals per situation that each round plays."""
 METHOD = ("The chart as a fixed point: a policy (per chart cell: blind up to a level, or look; the nearest chart "
           "cell for other scores) is played by every seat and the chart computed again, on "
