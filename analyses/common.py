@@ -32,6 +32,9 @@ def parse_args(description: str, argv=None) -> argparse.Namespace:
     p.add_argument("--results", default="results", help="where the resumable chunk aggregates go")
     p.add_argument("--out", default="reports", help="report directory (tables/ and figures/ inside)")
     p.add_argument("--quick", action="store_true", help="a small version of the analysis (make report QUICK=1)")
+    p.add_argument("--profiles", metavar="NAME,...",
+                   help="the player profiles the charts are replayed under (default: every profile of the game but "
+                        "default; cardsim profiles GAME)")
     args = p.parse_args(argv)
     if args.n <= 0:
         p.error(f"--n must be a positive number of deals, got {args.n}")

@@ -31,12 +31,13 @@ def run(args, classes=None) -> Path:
     """Play the guide's classes, write its tables, figure and ``500_guide.json``; returns its path."""
     started = time.time()
     deals = deals_per_class(args.n, args.quick)
+    profiles = RB.others(G.GAME, args.profiles)  # an unknown profile is an error before any work
     classes = G.guide_classes(args.quick) if classes is None else classes
     print(f"{TITLE}: {len(classes)} classes, up to {deals:,} deals each, both scorings", flush=True)
     levels = G.run_classes(classes, deals, args.seed, n_jobs=args.jobs, log=lambda s: print(s, flush=True),
                           results=args.results)
     robust = lambda b: G.run_robust(classes, b, deals, args.seed, n_jobs=args.jobs,  # noqa: E731
-                                    log=lambda s: print(s, flush=True), results=args.results)
+                                    log=lambda s: print(s, flush=True), results=args.results, profiles=profiles)
     tabs = G.tables(levels, robust)
     out = Path(args.out)
     paths = write_tables(G.for_writing(tabs), out)

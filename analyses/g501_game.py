@@ -31,6 +31,7 @@ def run(args, plan: G.Plan | None = None) -> Path:
     ``501_game.json``; returns its path."""
     started = time.time()
     plan = plan or G.plan(args.n, args.quick)
+    profiles = RB.others(G.GAME, args.profiles)  # an unknown profile is an error before any work
     log = lambda s: print(s, flush=True)  # noqa: E731
     log(f"{TITLE}: equity grid {', '.join(map(str, plan.grid3))} (3 seats, {plan.games:,} games per state and "
         f"first dealer), {', '.join(map(str, plan.grid4))} (4 seats, {plan.games4:,}); decisions: own "
@@ -43,7 +44,8 @@ def run(args, plan: G.Plan | None = None) -> Path:
                                      results=args.results))
     sits = G.situations(plan.own, plan.leads, plan.positions)
     long = G.run_decisions(sits, plan.levels, plan.deals, args.seed, args.jobs, log=log, results=args.results)
-    robust = G.run_robust(sits, long, plan.deals, args.seed, args.jobs, log=log, results=args.results)
+    robust = G.run_robust(sits, long, plan.deals, args.seed, args.jobs, log=log, results=args.results,
+                          profiles=profiles)
     tabs = G.tables(pd.concat(states, ignore_index=True), long, robust)
     fixed, rounds, status = F.iterate(sits, plan.levels, max(1, int(F.SHARE * plan.deals)), args.seed,
                                       tabs["g501_game_choices"], args.jobs, log=log, results=args.results)

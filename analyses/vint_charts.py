@@ -79,6 +79,11 @@ def parse_args(argv=None) -> argparse.Namespace:
     class, capped at MAX_PER_CLASS (2,000 with ``--quick``): make report passes the deals of
     its other analyses (10^6), and a class needs far fewer."""
     args = common_parse_args(TITLE, argv)
+    try:
+        RB.others("vint", args.profiles)  # an unknown profile is an error before any work
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
     args.n = min(args.n, 2_000 if args.quick else MAX_PER_CLASS)
     return args
 
@@ -128,7 +133,7 @@ def robust_sums(cell: vc.Cell, options: tuple, deals: int, seed: int, strategies
 def run_robust(args, cells: list, rows: list[dict]) -> None:
     """Each chart row's best and runner-up replayed under every other player profile
     (cardsim.analysis.robustness): adds its columns to ``rows`` in place."""
-    profiles = RB.others("vint")
+    profiles = RB.others("vint", getattr(args, "profiles", None))
     base = [get_game("vint").default_strategy] * 4
     tasks = [(cell, (row["best"], row["runner_up"]), RB.robust_deals(row["n"]), args.seed,
               p.strategies(base, cell.seat)) for cell, row in zip(cells, rows) for p in profiles]

@@ -50,8 +50,9 @@ def _analyses():
 def quick_report(tmp_path_factory):
     out = tmp_path_factory.mktemp("report")
     for name in _analyses():
+        # one other profile is enough to put every robustness column and mark on the page (tests/test_robustness.py)
         subprocess.run([sys.executable, "-m", f"analyses.{name}", "--n", "3000", "--seed", "7", "--jobs", "1",
-                        "--results", str(out / "results"), "--out", str(out), "--quick"],
+                        "--results", str(out / "results"), "--out", str(out), "--quick", "--profiles", "bold"],
                        cwd=ROOT, check=True, capture_output=True, text=True)
     subprocess.run([sys.executable, "-m", "analyses.report", "--out", str(out)], cwd=ROOT, check=True,
                    capture_output=True, text=True)

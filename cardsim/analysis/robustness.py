@@ -47,9 +47,11 @@ def robust_deals(deals: int) -> int:
     return int(min(deals, max(MIN_DEALS, round(SHARE * deals))))
 
 
-def others(game: str) -> list[P.Profile]:
-    """The game's profiles other than ``default``, in their file's order."""
-    return [p for p in P.select(game) if p.name != P.DEFAULT]
+def others(game: str, names: str | None = None) -> list[P.Profile]:
+    """The game's profiles other than ``default``, in their file's order; ``names``: only these
+    (comma-separated, as ``--profiles`` gives them).  Raises ProfileError for an unknown name."""
+    chosen = P.select(game, None if names is None else [n for n in names.split(",") if n.strip()])
+    return [p for p in chosen if p.name != P.DEFAULT]
 
 
 def summary(sums: dict, options: list[str], best: str, sign: float = 1.0, scale: float = 1.0) -> dict:
