@@ -40,6 +40,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from cardsim.analysis import robustness as RB
+from cardsim.analysis.robustness import DEPENDS
+
 from cardsim.analysis.verdicts import chart_clear
 from cardsim.deal import MAX_ATTEMPTS
 from cardsim.questions import question, run_question, table
@@ -707,8 +710,6 @@ def answer(tabs: dict[str, pd.DataFrame]) -> str:
     return " ".join(p for p in parts if p)
 
 
-DEPENDS = "\u2020"
-"""The mark of a cell whose best level depends on the players (clearly worse under some profile)."""
 
 
 def _robust_sentence(b: pd.DataFrame) -> str:
@@ -755,7 +756,7 @@ def figures(tabs: dict[str, pd.DataFrame], outdir: Path) -> list[Path]:
             for _, r in rows[rows.scoring == scoring].iterrows():
                 y, x = ys.index(r[by]), xs.index(int(r[across]))
                 grid[y, x] = r.best if r.pays else np.nan
-                depends = "holds" in r and r.holds == r.holds and not bool(r.holds)
+                depends = RB.depends(r)
                 text = f"{int(r.best)}{'*' if not r.clear else ''}{DEPENDS if depends else ''}\n{r.score:+.0f}"
                 if "gain_min" in r and r.gain_max - r.gain_min > 0.5 * max(abs(r.margin), 1.0):
                     text += f"\n({r.gain_min:+.0f}..{r.gain_max:+.0f})"

@@ -35,6 +35,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from cardsim.analysis import robustness as RB
+from cardsim.analysis.robustness import DEPENDS
+
 from cardsim.analysis.verdicts import LOOK, NO_CLEAR, blind_verdict, chart_clear, decision_p
 from cardsim.questions import question, run_question, table
 from cardsim.runner import analysis_store, run_chunks
@@ -453,8 +456,6 @@ def choices(long: pd.DataFrame, as_good=as_good_as_best) -> pd.DataFrame:
 
 MOVES_PP = 1.0
 """A gain whose range across the player profiles is wider than this (pp) is shown as a range."""
-DEPENDS = "\u2020"
-"""The mark of a cell whose best option depends on the players (clearly worse under some profile)."""
 
 
 def robust_note(r) -> str:
@@ -464,11 +465,9 @@ def robust_note(r) -> str:
     holds = getattr(r, "holds", None)
     if holds is None or holds != holds:
         return ""
-    from cardsim.analysis.robustness import range_text
-
     row = {"gain_min": r.gain_min, "gain_max": r.gain_max}
-    note = f" [{range_text(row)} pp]" if r.gain_max - r.gain_min > MOVES_PP else ""
-    return note + ("" if bool(holds) else f" {DEPENDS}({r.flips_under})")
+    note = f" [{RB.range_text(row)} pp]" if r.gain_max - r.gain_min > MOVES_PP else ""
+    return note + (f" {DEPENDS}({r.flips_under})" if RB.depends(r) else "")
 
 
 def _levels_text(levels: list[int]) -> str:
@@ -792,7 +791,7 @@ def cell_label(r) -> str:
     best level's gain over looking in pp on the next line (``B90-120`` / ``+2.9``: the levels as
     good as the best, one line per run of neighbouring levels); ``?`` and the gain when no clear
     answer."""
-    mark = "" if getattr(r, "holds", True) in (True, None) or getattr(r, "holds") != getattr(r, "holds") else DEPENDS
+    mark = DEPENDS if RB.depends(r) else ""
     if getattr(r, "gain_max", np.nan) - getattr(r, "gain_min", np.nan) > MOVES_PP:
         gain = f"{r.gain_min:+.1f}..{r.gain_max:+.1f}"
     else:

@@ -36,6 +36,8 @@ GLOSSARY = {
                     "intervals are about twice as wide as the chart's own",
 }
 """The robustness columns for the report's glossaries."""
+DEPENDS = "\u2020"
+"""The charts' mark of a cell whose best option depends on the players (clearly worse under some profile)."""
 SHARE = 0.25
 """The share of a chart cell's deals replayed under each other profile."""
 MIN_DEALS = 100
@@ -72,6 +74,13 @@ def cell_columns(default_gain: float, replays: dict[str, dict], deals: int) -> d
     return {"holds": not flips, "flips_under": ", ".join(flips),
             "gain_min": float(min(gains)) if gains else np.nan, "gain_max": float(max(gains)) if gains else np.nan,
             "robust_deals": int(deals)}
+
+
+def depends(row) -> bool:
+    """Whether a chart row (a Series or a namedtuple) was replayed and depends on the players:
+    False without robustness columns or where ``holds`` is missing."""
+    holds = row.get("holds") if hasattr(row, "get") else getattr(row, "holds", None)
+    return holds is not None and holds == holds and not bool(holds)
 
 
 def moves(row, tolerance: float) -> bool:

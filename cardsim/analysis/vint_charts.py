@@ -18,6 +18,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from cardsim.analysis import robustness as RB
+from cardsim.analysis.robustness import DEPENDS
+
 from cardsim.analysis.verdicts import chart_clear
 from cardsim.selection import paired, split_best
 from cardsim.stats import mean_interval
@@ -529,8 +532,6 @@ def _trick_sentence(tricks: pd.DataFrame) -> str:
     return f"{head} (- = no level clearly worse): " + "; ".join(items) + "."
 
 
-DEPENDS = "\u2020"
-"""The mark of a cell whose best call depends on the players (clearly worse under some profile)."""
 MOVES = 0.5
 """A heat-map cell shows its gap's range across the profiles when the range is wider than this share of the gap."""
 
@@ -585,7 +586,7 @@ def heatmap(table: pd.DataFrame, title: str, path: Path) -> Path:
     for _, r in table.iterrows():
         i, j = shapes.index(r["shape"]), bands.index(r.band)
         # White on the darkest greens, where black would not read.
-        depends = "holds" in r and r.holds == r.holds and not bool(r.holds)
+        depends = RB.depends(r)
         moves = "gain_min" in r and r.gain_max - r.gain_min > MOVES * max(abs(r.gap), 1.0)
         ax.text(j, i, r.best + ("" if r.clear else "?") + (DEPENDS if depends else "")
                 + (f"\n{r.gain_min:+.0f}..{r.gain_max:+.0f}" if moves else ""), ha="center", va="center",
