@@ -297,10 +297,13 @@ def _ints(text, what):
 def cmd_evaluate(args) -> int:
     from cardsim import questions as E
 
-    q = E.question(args.game, args.seat, args.option, args.deals, args.seed, args.hand, args.where, args.talon,
-                   args.dealer, _ints(args.before, "--before"), _strategies(args.strategy), args.seats, args.rule,
-                   auction=args.auction or (), outcome=args.outcome,
-                   calls_imply_hands=not args.calls_on_random_hands)
+    def ask(specs):
+        return E.question(args.game, args.seat, args.option, args.deals, args.seed, args.hand, args.where,
+                          args.talon, args.dealer, _ints(args.before, "--before"), specs, args.seats, args.rule,
+                          auction=args.auction or (), outcome=args.outcome,
+                          calls_imply_hands=not args.calls_on_random_hands)
+
+    q = ask(_strategies(args.strategy))
     if args.records_limit and not args.records:
         raise UsageError("--records-limit needs --records FILE")
     if args.calls_on_random_hands and not args.auction:
@@ -311,7 +314,7 @@ def cmd_evaluate(args) -> int:
         raise UsageError("--profile and --profiles-file go with --robust")
     _warn_if_dealing_is_slow(q, args)
     if args.robust:
-        return _evaluate_robust(E, q, args)
+        return _evaluate_robust(E, q, ask, args)
     # Finished chunks wait in the runs folder until the answer is printed: the same command
     # after an interruption resumes from them.
     store = E.default_store(q)
@@ -346,14 +349,9 @@ def cmd_evaluate(args) -> int:
     return 0
 
 
-def _evaluate_robust(E, q, args) -> int:
-    """``evaluate --robust``: the question under every profile (cardsim.robust), then the verdict."""
-    def ask(specs):
-        return E.question(args.game, args.seat, args.option, args.deals, args.seed, args.hand, args.where,
-                          args.talon, args.dealer, _ints(args.before, "--before"), specs, args.seats, args.rule,
-                          auction=args.auction or (), outcome=args.outcome,
-                          calls_imply_hands=not args.calls_on_random_hands)
-
+def _evaluate_robust(E, q, ask, args) -> int:
+    """``evaluate --robust``: the question under every profile (cardsim.robust), then the verdict;
+    ``ask(specs)`` builds the command's question with every seat's strategy specs."""
     pairs = E.robust_questions(q, ask, args.profile or True, args.profiles_file)
     if args.records:
         check_output_file(args.records)
