@@ -28,15 +28,16 @@ import numpy as np
 from cardsim._jit import jit
 from cardsim.strategies.unhandled import unhandled
 
+from .pimc import pimc_card
 from .rules import PASS
-from .strategies import (GREEDY, HEURISTIC, HEURISTIC_V1, RANDOM, greedy_card, heuristic_call, heuristic_call_v1,
+from .strategies import (GREEDY, HEURISTIC, HEURISTIC_V1, PIMC, RANDOM, greedy_card, heuristic_call, heuristic_call_v1,
                          heuristic_card, heuristic_card_v1, random_call, random_card)
 
 
 @jit(inline="always")
 def choose_call(sid, params, rngs, hand, seat, calls, ncalls, current, current_bidder):
     """The call strategy ``sid`` makes for ``seat`` (0 = pass, 1..35 = bid)."""
-    if sid == HEURISTIC:
+    if sid == HEURISTIC or sid == PIMC:
         return heuristic_call(params[seat], hand, seat, calls, ncalls, current, current_bidder)
     if sid == HEURISTIC_V1 or sid == GREEDY:
         return heuristic_call_v1(params[seat], hand, seat, calls, ncalls, current, current_bidder)
@@ -59,5 +60,8 @@ def choose_card(sid, params, rngs, hand, seat, declarer, trump, leader, trick, n
         return greedy_card(hand, trump, trick, n)
     if sid == RANDOM:
         return random_card(rngs[seat], hand, trick, n)
+    if sid == PIMC:
+        return pimc_card(params[seat], rngs[seat], hand, seat, declarer, trump, leader, trick, n, played, bid_suits,
+                         voids)
     unhandled("card", sid, seat)
     return np.int64(-1)  # not reached: unhandled raised

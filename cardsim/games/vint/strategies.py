@@ -17,6 +17,7 @@ import numpy as np
 from cardsim._jit import jit
 from cardsim.cards import bits_above, highest_bit, lowest_bit, popcount, suit_mask
 from cardsim.rng import choose_bit, randbelow, uniform
+from cardsim.strategies.pimc import register as register_pimc
 from cardsim.strategies.registry import Registry
 
 from .rules import (ACE, HONOURS_LANE, JACK, LED_SHIFT, MAX_CALL, NT, PASS, TEN, bid_call, call_denomination,
@@ -24,7 +25,7 @@ from .rules import (ACE, HONOURS_LANE, JACK, LED_SHIFT, MAX_CALL, NT, PASS, TEN,
 
 U64 = np.uint64
 
-RANDOM, HEURISTIC, GREEDY, HEURISTIC_V1 = 0, 1, 2, 3
+RANDOM, HEURISTIC, GREEDY, HEURISTIC_V1, PIMC = 0, 1, 2, 3, 4
 
 REGISTRY = Registry("vint")
 _BIDDING = {"aggression": 0.0, "partner_points": 7.0, "partner_bid_points": 13.0, "points_per_trick": 3.0}
@@ -62,7 +63,12 @@ REGISTRY.add("greedy", GREEDY, dict(_BIDDING),
              "bids like heuristic_v1; plays the cheapest card that wins the trick so far, else its lowest legal card",
              _BIDDING_DOCS, _BIDDING_BOUNDS)
 
+PIMC_STRATEGY = register_pimc(REGISTRY, PIMC, REGISTRY["heuristic"])
+"""Sampled-search card play (:mod:`cardsim.strategies.pimc`, glue in :mod:`.pimc`); bids like
+``heuristic`` with the same parameters, which sit at the same positions of its row."""
+
 # Positions in the parameter vectors, from the registry's names (greedy shares heuristic's).
+
 P_PASS_PROBABILITY = REGISTRY["random"].param_index("pass_probability")
 P_AGGRESSION = REGISTRY["heuristic"].param_index("aggression")
 P_PARTNER_POINTS = REGISTRY["heuristic"].param_index("partner_points")

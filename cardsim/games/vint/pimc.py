@@ -1,0 +1,122 @@
+"""Vint's hooks for the sampled-search player (:mod:`cardsim.strategies.pimc`), and its glue.
+
+The seat's view is the one ``heuristic`` gets (:mod:`.dispatch`): its hand, the contract, the
+trick so far, the cards played and the suits each seat has shown out of (docs/RULES.md §2.3).
+The hidden holders are the three other seats, left-hand opponent first; each holds 13 cards
+less the tricks completed, one less if it has played to the current trick.  The auction's bids
+(``bid_suits``) are not used to shape the worlds.
+
+Each world is solved by DDS (through endplay) from the start of the current trick, its cards
+played again, all worlds of a decision in one batched ``SolveAllBoards`` call; DDS gives the
+tricks the side to move takes from there with each card (equal cards included), which is the
+value for the seat's side.
+"""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+from numba import objmode
+from numba.core.errors import NumbaWarning
+
+from cardsim._jit import jit
+from cardsim.strategies import pimc as _pimc
+
+from .rules import legal_plays
+from .strategies import PIMC_STRATEGY, heuristic_card
+
+# The glue below runs Python in object mode; numba warns that such code holds the GIL although
+# the kernels are nogil.  That is intended: a PIMC decision is milliseconds of solving.
+warnings.filterwarnings("ignore", message="Code running in object mode won't allow parallel execution",
+                        category=NumbaWarning)
+
+U64 = np.uint64
+DECK = 0x1FFF1FFF1FFF1FFF
+"""The 52 Vint cards (13 ranks in each 16-bit suit lane)."""
+_EP_SUIT = (0, 3, 2, 1)
+"""endplay suit (spades, hearts, diamonds, clubs) -> cardsim suit (S C D H = 0..3)."""
+_DDS_STRAIN = (0, 3, 2, 1, 4)
+"""DDS strain of each Vint denomination S C D H NT."""
+
+
+def position(view) -> _pimc.Position:
+    """The :class:`~cardsim.strategies.pimc.Position` of a Vint card decision from the seat's view
+    ``(hand, seat, declarer, trump, leader, trick, n, played, voids, fallback)``."""
+    hand, seat, declarer, trump, leader, trick, n, played, voids, fallback = view
+    hand, played, n, seat, leader = int(hand), int(played), int(n), int(seat), int(leader)
+    led = -1 if n == 0 else int(trick[0]) >> 4
+    legal_bits = int(legal_plays(U64(hand), np.int64(led)))
+    legal = np.array([c for c in range(64) if legal_bits >> c & 1], dtype=np.int64)
+    completed = (played.bit_count() - n) // 4
+    in_trick = {(leader + k) % 4 for k in range(n)}
+    holders = [(seat + i) % 4 for i in (1, 2, 3)]
+    counts = np.array([13 - completed - (s in in_trick) for s in holders], dtype=np.int64)
+    allowed = np.zeros(3, dtype=np.uint64)
+    for i, s in enumerate(holders):
+        void_suits = (int(voids) >> (4 * s)) & 0xF
+        allowed[i] = U64(DECK & ~sum(0xFFFF << (16 * x) for x in range(4) if void_suits >> x & 1))
+    return _pimc.Position(legal=legal, unseen=DECK & ~hand & ~played, counts=counts, allowed=allowed,
+                          lead=n == 0, declaring=seat % 2 == int(declarer) % 2, fallback=int(fallback),
+                          context=(hand, seat, int(trump), leader, [int(c) for c in trick[:n]], holders))
+
+
+def solve(position: _pimc.Position, worlds: np.ndarray) -> np.ndarray:
+    """float64[W, L]: DDS tricks of the seat's side from the current trick on, per world and legal
+    card (see the module docstring)."""
+    from endplay.dds import solve_all_boards
+    from endplay.types import Deal, Denom, Player
+
+    from cardsim.dd.vint import pbn_deal
+
+    hand, seat, trump, leader, trick, holders = position.context
+    deals = []
+    for world in worlds:
+        hands = [0, 0, 0, 0]
+        hands[seat] = hand
+        for i, s in enumerate(holders):
+            hands[s] = int(world[i])
+        for k, c in enumerate(trick):  # back to the start of the trick, so the hands are even
+            hands[(leader + k) % 4] |= 1 << c
+        deal = Deal.from_pbn(pbn_deal(hands))
+        deal.trump = Denom(_DDS_STRAIN[trump])
+        deal.first = Player(leader)
+        for c in trick:
+            deal.play("SCDH"[c >> 4] + "23456789TJQKA"[c & 15])
+        deals.append(deal)
+    col = {int(c): j for j, c in enumerate(position.legal)}
+    out = np.zeros((len(worlds), len(col)), dtype=np.float64)
+    for start in range(0, len(deals), 200):  # DDS's MAXNOOFBOARDS
+        solved = solve_all_boards(deals[start:start + 200])
+        for w in range(len(deals[start:start + 200])):
+            data = solved[w]._data
+            for i in range(data.cards):
+                suit = _EP_SUIT[data.suit[i]]
+                holding = (1 << data.rank[i]) | data.equals[i]
+                for rank in range(2, 15):
+                    if holding >> rank & 1:
+                        j = col.get(16 * suit + rank - 2)
+                        if j is not None:
+                            out[start + w, j] = data.score[i]
+    return out
+
+
+HOOKS = _pimc.Hooks(position=position, solve=solve, strategy=PIMC_STRATEGY)
+"""Vint's hooks for :func:`cardsim.strategies.pimc.decide`."""
+
+
+def _decide(row, state, hand, seat, declarer, trump, leader, trick, n, played, voids, fallback) -> int:
+    return _pimc.decide(HOOKS, row, int(state), int(played).bit_count(), int(seat),
+                        (hand, seat, declarer, trump, leader, trick.copy(), n, played, voids, fallback))
+
+
+@jit
+def pimc_card(row, rng, hand, seat, declarer, trump, leader, trick, n, played, bid_suits, voids):
+    """The ``pimc`` strategy's card (docs/RULES.md §2.3): the heuristic's card when the search does
+    not apply, else the sampled search's (:mod:`cardsim.strategies.pimc`).  ``row``: the seat's
+    parameters (float64[N_PARAMS]); ``rng``: its stream (uint64[1], read, not advanced); the rest
+    is ``heuristic``'s view (:mod:`.dispatch`)."""
+    fallback = heuristic_card(hand, seat, declarer, trump, leader, trick, n, played, bid_suits, voids)
+    state = rng[0]
+    with objmode(card="int64"):
+        card = _decide(row, state, hand, seat, declarer, trump, leader, trick, n, played, voids, fallback)
+    return card

@@ -1,0 +1,289 @@
+"""Sampled-search card play (perfect-information Monte Carlo, "PIMC"): one player for every game.
+
+At each of its card decisions with a choice, the ``pimc`` strategy
+
+1. deals the cards its seat has not seen at random, ``worlds`` times, among the hidden holders
+   (the other seats, and in Five Hundred the cards out of play): each holder gets exactly the
+   number of cards it holds now, and no card it cannot hold (a suit it has shown out of, and
+   what else the game's hooks know from the seat's view), every consistent layout equally
+   likely (:func:`sample_worlds`, rejection from uniform deals);
+2. solves every world double-dummy from the current position for each of its legal cards (the
+   game's solver, through its :class:`Hooks`: DDS for Vint, :mod:`cardsim.dd.g501` and
+   :mod:`cardsim.dd.g500` for the others), in the game's unit for its own side (Vint and Five
+   Hundred: tricks; 501: the declarer's deal points, negated for a defender);
+3. plays the card with the best **mean** over the worlds.  A tie goes to the card the seat's
+   base strategy (the game's ``heuristic`` with the same parameters) would play, if it is among
+   the best, else to the lowest card index.
+
+Why the mean and not a vote (the card that is best in most worlds): the mean is the expected
+double-dummy value, the quantity the seat wants to maximise; a vote ignores by how much a card
+wins or loses, so a card that is best by one trick in 60% of the worlds and three tricks worse
+in the rest would win the vote and lose on average.  Where every world agrees (one card is
+best in each of them) the mean agrees too, so that card (or an equally good one) is played.
+
+What it does not use: the auction's information about the hidden hands (bids, the contract's
+implications) beyond what the game's hooks say; it assumes every world is as likely as any
+other consistent one.  Like every PIMC player it also assumes that it will know everything
+from the next card on ("strategy fusion"), which overrates lines that need a later guess.
+
+The seat's view only (DESIGN.md property 3): the jitted glue of each game passes this module
+exactly the arguments its ``heuristic`` gets, never another seat's hand; the random worlds come
+from a key made of the seat's own strategy stream (a pure function of seed, deal and seat),
+the strategy's ``stream`` parameter and the number of cards played so far, so a decision is
+reproducible for a seed whatever the chunking and the number of jobs.
+
+Parameters (besides the base heuristic's, which the bidding and the talon / kitty play use):
+
+* ``worlds``: worlds sampled a decision (1..256);
+* ``stream``: the seed stream of the sampler (0..2³¹−1): another value samples other worlds;
+* ``search``: which decisions search: 0 every card, 1 leads only, 2 follows only (elsewhere
+  the base heuristic's card);
+* ``side``: whose decisions search: 0 every seat, 1 the declaring side only, 2 the defence only.
+
+The engine calls :func:`decide` (through numba's object mode: a few microseconds per decision
+against milliseconds of solving) with a game's :class:`Hooks`; a game opts in by building its
+hooks and registering the strategy with :func:`register`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import numpy as np
+
+from cardsim._jit import jit
+from cardsim.cards import popcount
+from cardsim.rng import mix64, next_u64, randbelow
+from cardsim.strategies.registry import Registry, Strategy
+
+U64 = np.uint64
+
+PARAMS = {"worlds": 16.0, "stream": 0.0, "search": 0.0, "side": 0.0}
+"""The sampled search's own parameters and their defaults (appended to the base heuristic's)."""
+PARAM_DOCS = {
+    "worlds": "worlds (random layouts of the unseen cards) solved double-dummy at each decision",
+    "stream": "seed stream of the world sampler: another value samples other worlds",
+    "search": "decisions searched: 0 every card, 1 leads only, 2 follows only (elsewhere the heuristic's card)",
+    "side": "seats that search: 0 every seat, 1 the declaring side only, 2 the defence only",
+}
+BOUNDS = {"worlds": (1, 256), "stream": (0, 2**31 - 1), "search": (0, 2), "side": (0, 2)}
+KINDS = {"worlds": "int", "stream": "int", "search": "int", "side": "int"}
+SEARCH_ALL, SEARCH_LEADS, SEARCH_FOLLOWS = 0, 1, 2
+SIDE_ALL, SIDE_DECLARING, SIDE_DEFENDING = 0, 1, 2
+TRIES = 4096
+"""Uniform deals tried per world before the sampler gives up on exact uniformity (see
+:func:`sample_worlds`)."""
+_PIMC_SALT = U64(0x3C6EF372FE94F82B)
+
+
+def register(registry: Registry, id: int, base: Strategy) -> Strategy:
+    """Register ``pimc`` (dispatch id ``id``) in a game's ``registry``: the parameters of the
+    ``base`` strategy (the game's ``heuristic``, whose bidding and card fallback it keeps) at the
+    same positions of the row, then :data:`PARAMS`.  Returns the :class:`Strategy`."""
+    params = {**base.params, **PARAMS}
+    return registry.add(
+        "pimc", id, params,
+        "sampled-search card play (PIMC): at each card, deals the unseen cards `worlds` times consistently "
+        "with the play so far, solves each world double-dummy and plays the card with the best mean; bids "
+        "and handles the talon/kitty like heuristic (same parameters)",
+        {**base.param_docs, **PARAM_DOCS}, {**base.bounds, **BOUNDS}, {**base.kinds, **KINDS})
+
+
+@dataclass
+class Position:
+    """A seat's card decision, as the sampler and the solver need it (built by a game's hooks
+    from the seat's view alone).
+
+    * ``legal``: int64[L], the legal cards (card indices, ascending);
+    * ``unseen``: int, bit set of the cards the seat has not seen (to be dealt);
+    * ``counts``: int64[H], how many of them each hidden holder has now (sum = popcount(unseen));
+    * ``allowed``: uint64[H], bit set of the cards each holder may hold;
+    * ``lead``: the seat leads the trick (else it follows);
+    * ``declaring``: the seat is on the declaring side;
+    * ``fallback``: the base heuristic's card (the tie-break), a card index 0..63;
+    * ``context``: whatever the game's ``solve`` needs besides the worlds (the seat's hand,
+      trump, the trick so far ...), opaque here.
+    """
+
+    legal: np.ndarray
+    unseen: int
+    counts: np.ndarray
+    allowed: np.ndarray
+    lead: bool
+    declaring: bool
+    fallback: int
+    context: Any = None
+
+
+@dataclass(frozen=True)
+class Hooks:
+    """What one game supplies to the sampled search.
+
+    * ``position(view) -> Position``: from the seat's view (a tuple of the arguments the game's
+      glue passes, the same its ``heuristic`` sees);
+    * ``solve(position, worlds) -> float64[W, L]``: ``worlds`` uint64[W, H] (each row one card
+      bit set per hidden holder, in ``position.counts``' order); entry ``[w, j]`` is the
+      double-dummy value, for the seat's own side, of playing ``position.legal[j]`` now in world
+      ``w`` (higher is better for the seat);
+    * ``card(position, chosen) -> int``: the code the engine expects for the chosen legal card
+      (a game may add a flag, e.g. 501's marriage declaration, kept in ``position.context``);
+      default the card itself;
+    * ``strategy``: the registered ``pimc`` strategy (its parameter positions).
+    """
+
+    position: Callable
+    solve: Callable
+    strategy: Strategy
+    card: Callable | None = None
+
+
+@dataclass
+class Counters:
+    """Per-process tallies (for ``make bench`` and tests): decisions searched, worlds solved."""
+
+    searched: int = 0
+    worlds: int = 0
+    forced: int = 0
+
+
+COUNTERS = Counters()
+
+
+def decision_key(state: int, stream: int, played: int, seat: int) -> int:
+    """The sampler's key (uint64 as int) of one decision: the seat's strategy stream state
+    ``state``, the ``stream`` parameter, the number of cards ``played`` so far and the ``seat``."""
+    return int(mix64(mix64(U64(state) ^ _PIMC_SALT) ^ U64(stream * 1_000_003 + played * 7 + seat + 1)))
+
+
+@jit
+def sample_worlds(key, unseen, counts, allowed, n_worlds):
+    """``n_worlds`` random layouts of the ``unseen`` cards (uint64 bit set) among the holders.
+
+    ``counts`` int64[H] cards per holder, ``allowed`` uint64[H] the cards each may hold.  Returns
+    (uint64[n_worlds, H] hands, int64 number of worlds drawn exactly uniformly).  Each world is a
+    uniform deal of the unseen cards in those counts, redrawn until every holder holds only
+    allowed cards (so uniform over the consistent layouts); after :data:`TRIES` failures a world
+    is built card by card, each card to a holder with room that may hold it (consistent, not
+    exactly uniform; counted out of the second value).  A world that no layout fits is all zero.
+    """
+    h = counts.shape[0]
+    cards = np.empty(64, dtype=np.int64)
+    m = 0
+    for c in range(64):
+        if (U64(unseen) >> U64(c)) & U64(1):
+            cards[m] = c
+            m += 1
+    out = np.zeros((n_worlds, h), dtype=np.uint64)
+    state = np.empty(1, dtype=np.uint64)
+    state[0] = U64(key)
+    exact = 0
+    for w in range(n_worlds):
+        done = False
+        for _ in range(TRIES):
+            for i in range(m - 1, 0, -1):
+                j = randbelow(state, i + 1)
+                t = cards[i]
+                cards[i] = cards[j]
+                cards[j] = t
+            ok = True
+            k = 0
+            for s in range(h):
+                hand = U64(0)
+                for _i in range(counts[s]):
+                    hand |= U64(1) << U64(cards[k])
+                    k += 1
+                if hand & ~allowed[s]:
+                    ok = False
+                    break
+                out[w, s] = hand
+            if ok:
+                done = True
+                exact += 1
+                break
+        if done:
+            continue
+        # Card by card: the most constrained cards first would be better, but this is a rare path.
+        for _ in range(TRIES):
+            room = counts.copy()
+            for s in range(h):
+                out[w, s] = U64(0)
+            ok = True
+            for i in range(m):
+                c = cards[i]
+                total = 0
+                for s in range(h):
+                    if room[s] > 0 and (allowed[s] >> U64(c)) & U64(1):
+                        total += room[s]
+                if total == 0:
+                    ok = False
+                    break
+                r = randbelow(state, total)
+                for s in range(h):
+                    if room[s] > 0 and (allowed[s] >> U64(c)) & U64(1):
+                        if r < room[s]:
+                            out[w, s] |= U64(1) << U64(c)
+                            room[s] -= 1
+                            break
+                        r -= room[s]
+            if ok:
+                done = True
+                break
+            next_u64(state)
+            for i in range(m - 1, 0, -1):
+                j = randbelow(state, i + 1)
+                t = cards[i]
+                cards[i] = cards[j]
+                cards[j] = t
+        if not done:
+            for s in range(h):
+                out[w, s] = U64(0)
+    return out, exact
+
+
+def searches(position: Position, row: np.ndarray, strategy: Strategy) -> bool:
+    """Whether the ``pimc`` parameters ``row`` (float64[N_PARAMS]) search at ``position``."""
+    search = int(row[strategy.param_index("search")])
+    side = int(row[strategy.param_index("side")])
+    if search == SEARCH_LEADS and not position.lead or search == SEARCH_FOLLOWS and position.lead:
+        return False
+    if side == SIDE_DECLARING and not position.declaring or side == SIDE_DEFENDING and position.declaring:
+        return False
+    return True
+
+
+def choose(values: np.ndarray, legal: np.ndarray, fallback: int) -> int:
+    """The card with the best mean of ``values`` (float64[W, L], the seat's side's DD value of
+    each legal card in each world): ``fallback`` if it is among the best (within 1e-9), else the
+    lowest such card."""
+    mean = values.mean(axis=0)
+    best = mean.max()
+    ties = legal[mean >= best - 1e-9]
+    return int(fallback) if int(fallback) in ties.tolist() else int(ties[0])
+
+
+def decide(hooks: Hooks, row: np.ndarray, state: int, played: int, seat: int, view: tuple) -> int:
+    """The ``pimc`` card of one decision (the module docstring), as the engine's code for it.
+
+    ``row``: the seat's parameter row (float64[N_PARAMS]); ``state``: its strategy stream's
+    state (uint64, read, not advanced); ``played``: cards played so far in the deal (the
+    decision's number); ``view``: the game's view tuple for ``hooks.position``.
+    """
+    position = hooks.position(view)
+    legal = np.asarray(position.legal, dtype=np.int64)
+    strategy = hooks.strategy
+    card_of = hooks.card or (lambda _position, chosen: chosen)
+    if len(legal) == 1 or not searches(position, row, strategy):
+        COUNTERS.forced += 1
+        return int(card_of(position, int(position.fallback)))
+    n = int(row[strategy.param_index("worlds")])
+    key = decision_key(int(state), int(row[strategy.param_index("stream")]), played, seat)
+    counts = np.asarray(position.counts, dtype=np.int64)
+    worlds, _exact = sample_worlds(U64(key), U64(position.unseen), counts,
+                                   np.asarray(position.allowed, dtype=np.uint64), np.int64(n))
+    worlds = worlds[worlds.any(axis=1) | (counts.sum() == 0)]
+    if len(worlds) == 0:  # no layout fits what the seat saw: cannot happen in a legal deal
+        return int(card_of(position, int(position.fallback)))
+    values = np.asarray(hooks.solve(position, worlds), dtype=np.float64)
+    COUNTERS.searched += 1
+    COUNTERS.worlds += len(worlds)
+    return int(card_of(position, choose(values, legal, int(position.fallback))))
