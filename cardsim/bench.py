@@ -399,6 +399,51 @@ def crossover_table(results, command: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+PIMC_HEADING = "## Sampled-search play (`pimc`)"
+PIMC_DEALS = {"vint": 4, "501": 40, "500": 40}
+"""Deals per ``pimc`` measurement: searching costs milliseconds a decision (DDS for Vint)."""
+PIMC_SIDES = {1: "declaring side", 2: "defence", 0: "all seats"}
+
+
+def measure_pimc(game: str, n: int | None = None, worlds=(8, 32)) -> list[dict]:
+    """Rates of the ``pimc`` strategy on one core (this process; DDS may use a second thread
+    for Vint): for each of ``worlds`` and each side that searches (:data:`PIMC_SIDES`, every seat
+    playing ``pimc:worlds=W,side=S``), complete deals per second, searched decisions per second
+    and worlds solved per second, over ``n`` deals (:data:`PIMC_DEALS`) after one deal of
+    warm-up."""
+    import cardsim
+    from cardsim.strategies.pimc import COUNTERS
+
+    n = n or PIMC_DEALS[game]
+    seats = get_game(game).default_seats
+    cardsim.simulate(game, 1, seed=SEED, strategies=["pimc:worlds=2"] * seats, n_jobs=1)  # compile
+    rows = []
+    for w in worlds:
+        for side, who in PIMC_SIDES.items():
+            searched, solved = COUNTERS.searched, COUNTERS.worlds
+            start = time.perf_counter()
+            cardsim.simulate(game, n, seed=SEED, strategies=[f"pimc:worlds={w},side={side}"] * seats, n_jobs=1)
+            seconds = time.perf_counter() - start
+            rows.append({"game": game, "worlds": w, "who": who, "deals": n, "deals_per_s": n / seconds,
+                         "decisions_per_s": (COUNTERS.searched - searched) / seconds,
+                         "worlds_per_s": (COUNTERS.worlds - solved) / seconds})
+    return rows
+
+
+def pimc_table(rows, command: str) -> str:
+    """The Markdown section of :func:`measure_pimc`'s rows."""
+    lines = ["", PIMC_HEADING, "",
+             f"`{command}`, {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, {platform.processor() or platform.machine()}"
+             ": every seat plays `pimc:worlds=W,side=S` (the search at the declaring side's, the defence's or every "
+             "card decision with a choice; the other decisions play `heuristic`), one process.",
+             "", "| game | worlds | searching | deals | deals/s | searched decisions/s | worlds solved/s |",
+             "|---|---:|---|---:|---:|---:|---:|"]
+    for r in rows:
+        lines.append(f"| {r['game']} | {r['worlds']} | {r['who']} | {r['deals']} | {r['deals_per_s']:.3g} | "
+                     f"{r['decisions_per_s']:.3g} | {r['worlds_per_s']:,.0f} |")
+    return "\n".join(lines) + "\n"
+
+
 def replace_section(path: str, heading: str, text: str) -> None:
     """Put the section ``text`` (starting with a blank line and ``heading``) into the Markdown
     file ``path`` in place of its old section of that heading, else before :data:`NOTES_MARKER`,
@@ -428,9 +473,10 @@ def main(argv=None) -> int:
     parser.add_argument("--deals", type=int, default=1_000_000, help="deals per measurement")
     parser.add_argument("--games", nargs="*", default=list(GAME_NAMES))
     parser.add_argument("--out", help="also write the table to this Markdown file")
-    parser.add_argument("--only", choices=["crossover"],
+    parser.add_argument("--only", choices=["crossover", "pimc"],
                         help="measure one section only (crossover: wall time of simulate -o with --jobs 1 and with "
-                             "all cores at a few sizes); with --out, only that section of the file is replaced")
+                             "all cores at a few sizes; pimc: the sampled-search player's rates); with --out, only "
+                             "that section of the file is replaced")
     args = parser.parse_args(argv)
     if args.deals <= 0:
         parser.error("--deals must be positive")
@@ -453,6 +499,17 @@ def main(argv=None) -> int:
         if args.out:
             replace_section(args.out, CROSSOVER_HEADING, text)
         return 0
+    if args.only == "pimc":
+        command = "python -m cardsim.bench --only pimc" + (f" --out {args.out}" if args.out else "")
+        rows = []
+        for game in args.games:
+            print(f"measuring pimc in {game} …", file=sys.stderr)
+            rows += measure_pimc(game)
+        text = pimc_table(rows, command)
+        print(text)
+        if args.out:
+            replace_section(args.out, PIMC_HEADING, text)
+        return 0
     results = []
     for game in args.games:
         print(f"measuring {game} …", file=sys.stderr)
@@ -462,6 +519,7 @@ def main(argv=None) -> int:
     text += end_to_end_table([measure_end_to_end(r["game"], args.deals, cores) for r in results], args.deals)
     text += conditions_table([measure_conditions(game, args.deals) for game in args.games])
     text += crossover_table([measure_crossover(game, cores) for game in args.games], command)
+    text += pimc_table([row for game in args.games for row in measure_pimc(game)], command)
     print(text)
     if args.out:
         write_keeping_notes(args.out, text)

@@ -176,6 +176,10 @@ class GameSpec:
     match_records: Callable | None = None
     """``match_records(seed, match, setup, before=None, dealer=None) -> list[dict]``: the records
     of every deal of one match as ``play_matches`` plays it, or None."""
+    pimc: Any = None
+    """The game's hooks for the sampled-search player (:class:`cardsim.strategies.pimc.Hooks`:
+    a card decision's position from the seat's view, and its double-dummy solver), or None when
+    the game has no ``pimc`` strategy."""
 
     def __post_init__(self):
         # Every entry point that runs strategies reports an unhandled strategy id the same way.

@@ -52,8 +52,7 @@ from typing import Any, Callable
 import numpy as np
 
 from cardsim._jit import jit
-from cardsim.cards import popcount
-from cardsim.rng import mix64, next_u64, randbelow
+from cardsim.rng import mix64, randbelow, uniform
 from cardsim.strategies.registry import Registry, Strategy
 
 U64 = np.uint64
@@ -70,8 +69,8 @@ BOUNDS = {"worlds": (1, 256), "stream": (0, 2**31 - 1), "search": (0, 2), "side"
 KINDS = {"worlds": "int", "stream": "int", "search": "int", "side": "int"}
 SEARCH_ALL, SEARCH_LEADS, SEARCH_FOLLOWS = 0, 1, 2
 SIDE_ALL, SIDE_DECLARING, SIDE_DEFENDING = 0, 1, 2
-TRIES = 4096
-"""Uniform deals tried per world before the sampler gives up on exact uniformity (see
+TRIES = 32
+"""Uniform deals tried per world before the sampler counts the consistent layouts instead (see
 :func:`sample_worlds`)."""
 _PIMC_SALT = U64(0x3C6EF372FE94F82B)
 
@@ -86,7 +85,7 @@ def register(registry: Registry, id: int, base: Strategy) -> Strategy:
         "sampled-search card play (PIMC): at each card, deals the unseen cards `worlds` times consistently "
         "with the play so far, solves each world double-dummy and plays the card with the best mean; bids "
         "and handles the talon/kitty like heuristic (same parameters)",
-        {**base.param_docs, **PARAM_DOCS}, {**base.bounds, **BOUNDS}, {**base.kinds, **KINDS})
+        {**base.param_docs, **PARAM_DOCS}, {**base.bounds, **BOUNDS}, {**base.kinds, **KINDS}, search=True)
 
 
 @dataclass
@@ -156,27 +155,76 @@ def decision_key(state: int, stream: int, played: int, seat: int) -> int:
 
 
 @jit
-def sample_worlds(key, unseen, counts, allowed, n_worlds):
-    """``n_worlds`` random layouts of the ``unseen`` cards (uint64 bit set) among the holders.
+def _layout_counts(type_n, type_mask, counts, strides, size):
+    """float64[T + 1, size]: entry ``[t, s]`` is the number of ways to deal the cards of types
+    ``t ..`` to the holders so that holder ``h`` gets exactly ``(s // strides[h]) % (counts[h] + 1)``
+    of them (each card to a holder its type allows).  Built type by type from the last, each type
+    holder by holder: ``F[j, s]`` sums, over the ways to put ``j`` of the type's cards with the
+    holders so far, the product of ``1/k!`` times the count of the rest."""
+    n_types = type_n.shape[0]
+    h_count = counts.shape[0]
+    fact = np.ones(65)
+    for i in range(1, 65):
+        fact[i] = fact[i - 1] * i
+    table = np.zeros((n_types + 1, size))
+    table[n_types, 0] = 1.0
+    for t in range(n_types - 1, -1, -1):
+        n = type_n[t]
+        f = np.zeros((n + 1, size))
+        f[0, :] = table[t + 1, :]
+        for h in range(h_count):
+            if not (type_mask[t] >> h) & 1:
+                continue
+            g = np.zeros((n + 1, size))
+            for s in range(size):
+                cap = (s // strides[h]) % (counts[h] + 1)
+                for j in range(n + 1):
+                    acc = 0.0
+                    for k in range(min(j, cap) + 1):
+                        acc += f[j - k, s - k * strides[h]] / fact[k]
+                    g[j, s] = acc
+            f = g
+        table[t, :] = f[n, :] * fact[n]
+    return table
 
-    ``counts`` int64[H] cards per holder, ``allowed`` uint64[H] the cards each may hold.  Returns
-    (uint64[n_worlds, H] hands, int64 number of worlds drawn exactly uniformly).  Each world is a
+
+@jit
+def sample_worlds(key, unseen, counts, allowed, n_worlds):
+    """``n_worlds`` random layouts of the ``unseen`` cards (uint64 bit set) among the holders,
+    each uniform over the layouts consistent with what the seat saw.
+
+    ``counts`` int64[H] cards per holder now, ``allowed`` uint64[H] the cards each may hold.
+    Returns (uint64[n_worlds, H] hands, int64 worlds drawn by counting).  A world is first a
     uniform deal of the unseen cards in those counts, redrawn until every holder holds only
-    allowed cards (so uniform over the consistent layouts); after :data:`TRIES` failures a world
-    is built card by card, each card to a holder with room that may hold it (consistent, not
-    exactly uniform; counted out of the second value).  A world that no layout fits is all zero.
+    allowed cards (uniform over the consistent layouts).  After :data:`TRIES` misfits (a holder
+    void in a suit of which many cards are unseen) the layouts are counted exactly instead
+    (:func:`_layout_counts`, cards grouped by which holders may hold them) and the world is drawn
+    type by type in proportion to the number of completions: uniform too.  When no layout fits
+    (never, for a seat's view of a legal deal) every world is all zero.
     """
-    h = counts.shape[0]
+    h_count = counts.shape[0]
     cards = np.empty(64, dtype=np.int64)
     m = 0
     for c in range(64):
         if (U64(unseen) >> U64(c)) & U64(1):
             cards[m] = c
             m += 1
-    out = np.zeros((n_worlds, h), dtype=np.uint64)
+    out = np.zeros((n_worlds, h_count), dtype=np.uint64)
     state = np.empty(1, dtype=np.uint64)
     state[0] = U64(key)
-    exact = 0
+    counted = 0
+    table = np.zeros((1, 1))
+    type_n = np.zeros(0, dtype=np.int64)
+    type_mask = np.zeros(0, dtype=np.int64)
+    type_cards = np.zeros((0, 64), dtype=np.int64)
+    strides = np.ones(h_count, dtype=np.int64)
+    size = 1
+    for h in range(h_count):
+        strides[h] = size
+        size *= counts[h] + 1
+    fact = np.ones(65)
+    for i in range(1, 65):
+        fact[i] = fact[i - 1] * i
     for w in range(n_worlds):
         done = False
         for _ in range(TRIES):
@@ -187,7 +235,7 @@ def sample_worlds(key, unseen, counts, allowed, n_worlds):
                 cards[j] = t
             ok = True
             k = 0
-            for s in range(h):
+            for s in range(h_count):
                 hand = U64(0)
                 for _i in range(counts[s]):
                     hand |= U64(1) << U64(cards[k])
@@ -198,46 +246,88 @@ def sample_worlds(key, unseen, counts, allowed, n_worlds):
                 out[w, s] = hand
             if ok:
                 done = True
-                exact += 1
                 break
         if done:
             continue
-        # Card by card: the most constrained cards first would be better, but this is a rare path.
-        for _ in range(TRIES):
-            room = counts.copy()
-            for s in range(h):
-                out[w, s] = U64(0)
-            ok = True
+        if counted == 0:  # count the layouts once per decision
+            masks = np.zeros(m, dtype=np.int64)
             for i in range(m):
-                c = cards[i]
-                total = 0
-                for s in range(h):
-                    if room[s] > 0 and (allowed[s] >> U64(c)) & U64(1):
-                        total += room[s]
-                if total == 0:
-                    ok = False
-                    break
-                r = randbelow(state, total)
-                for s in range(h):
-                    if room[s] > 0 and (allowed[s] >> U64(c)) & U64(1):
-                        if r < room[s]:
-                            out[w, s] |= U64(1) << U64(c)
-                            room[s] -= 1
-                            break
-                        r -= room[s]
-            if ok:
-                done = True
-                break
-            next_u64(state)
-            for i in range(m - 1, 0, -1):
-                j = randbelow(state, i + 1)
-                t = cards[i]
-                cards[i] = cards[j]
-                cards[j] = t
-        if not done:
-            for s in range(h):
+                for s in range(h_count):
+                    if (allowed[s] >> U64(cards[i])) & U64(1):
+                        masks[i] |= 1 << s
+            kinds = np.unique(masks)
+            type_n = np.zeros(kinds.shape[0], dtype=np.int64)
+            type_mask = kinds.copy()
+            type_cards = np.zeros((kinds.shape[0], 64), dtype=np.int64)
+            for i in range(m):
+                for t in range(kinds.shape[0]):
+                    if kinds[t] == masks[i]:
+                        type_cards[t, type_n[t]] = cards[i]
+                        type_n[t] += 1
+            table = _layout_counts(type_n, type_mask, counts, strides, size)
+        counted += 1
+        full = 0
+        for h in range(h_count):
+            full += counts[h] * strides[h]
+        if table[0, full] <= 0.0:
+            for s in range(h_count):
                 out[w, s] = U64(0)
-    return out, exact
+            continue
+        for s in range(h_count):
+            out[w, s] = U64(0)
+        caps = counts.copy()
+        split = np.zeros(h_count, dtype=np.int64)
+        for t in range(type_n.shape[0]):
+            n = type_n[t]
+            here = 0
+            for h in range(h_count):
+                here += caps[h] * strides[h]
+            target = uniform(state) * table[t, here]
+            # Every split of the type's n cards over its holders (an odometer over the holders),
+            # weighted by n!/prod(k!) times the completions of the rest.
+            chosen = np.zeros(h_count, dtype=np.int64)
+            split[:] = 0
+            acc = 0.0
+            while True:
+                total = 0
+                fits = True
+                for h in range(h_count):
+                    total += split[h]
+                    if split[h] > caps[h]:
+                        fits = False
+                if fits and total == n:
+                    rest = here
+                    weight = fact[n]
+                    for h in range(h_count):
+                        rest -= split[h] * strides[h]
+                        weight /= fact[split[h]]
+                    weight *= table[t + 1, rest]
+                    if weight > 0.0:
+                        chosen[:] = split
+                        acc += weight
+                        if acc > target:
+                            break
+                h = 0  # next split: the odometer over the type's holders, each 0..min(n, caps)
+                while h < h_count:
+                    if (type_mask[t] >> h) & 1 and split[h] < min(n, caps[h]):
+                        split[h] += 1
+                        break
+                    split[h] = 0
+                    h += 1
+                if h == h_count:
+                    break
+            for i in range(n - 1, 0, -1):
+                j = randbelow(state, i + 1)
+                c = type_cards[t, i]
+                type_cards[t, i] = type_cards[t, j]
+                type_cards[t, j] = c
+            k = 0
+            for h in range(h_count):
+                for _i in range(chosen[h]):
+                    out[w, h] |= U64(1) << U64(type_cards[t, k])
+                    k += 1
+                caps[h] -= chosen[h]
+    return out, counted
 
 
 def searches(position: Position, row: np.ndarray, strategy: Strategy) -> bool:

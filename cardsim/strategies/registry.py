@@ -123,6 +123,9 @@ class Strategy:
     """Parameter name -> ``"int"`` (a whole number) or ``"bool"`` (0 = no, 1 = yes); others are real."""
     table: Table | None = None
     """The strategy's table parameter (its value fills the row's table block), if any."""
+    search: bool = False
+    """The strategy solves double-dummy positions at its decisions (``pimc``): thousands of times
+    slower than the engine's strategies, so never measured by default (``cardsim quality``)."""
 
     def accepted(self, name: str) -> str:
         """The values parameter ``name`` accepts, for messages and ``cardsim strategies``."""
@@ -187,14 +190,15 @@ class Registry:
 
     def add(self, name: str, id: int, params: dict | None = None, doc: str = "",
             param_docs: dict | None = None, bounds: dict | None = None, kinds: dict | None = None,
-            table: Table | None = None) -> Strategy:
+            table: Table | None = None, search: bool = False) -> Strategy:
         """Register a strategy; ``id`` is the engine's dispatch number and must be unique.
 
         ``params``: name -> default (their order is the order in the vector); ``param_docs``:
         name -> meaning and unit, shown by ``cardsim strategies GAME``; ``bounds``: name ->
         (lowest, highest) accepted and ``kinds``: name -> ``"int"`` / ``"bool"`` for whole-number
         and yes/no parameters, both checked when a spec is resolved; ``table``: the strategy's
-        one table parameter (module docstring), its name distinct from the named parameters.
+        one table parameter (module docstring), its name distinct from the named parameters;
+        ``search``: the strategy searches (:attr:`Strategy.search`).
         """
         params = dict(params or {})
         if len(params) > N_NAMED:
@@ -207,7 +211,7 @@ class Registry:
         for key, kind in kinds.items():
             if key not in params or kind not in ("int", "bool"):
                 raise ValueError(f"kind of {key!r}: a parameter of {name!r} and 'int' or 'bool', got {kind!r}")
-        s = Strategy(name, id, params, doc, dict(param_docs or {}), dict(bounds or {}), kinds, table)
+        s = Strategy(name, id, params, doc, dict(param_docs or {}), dict(bounds or {}), kinds, table, search)
         if table is not None:
             s.vector()  # the default table must decode
         self._by_name[name] = s

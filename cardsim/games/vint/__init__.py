@@ -6,7 +6,7 @@ import numpy as np
 from cardsim.games.base import Forcing, GameSpec, grow_until_fits
 from cardsim.rng import check_seed
 
-from . import engine, forcing
+from . import engine, forcing, pimc
 from .records import make_records
 from .replay import replay as replay_record
 from .show import show
@@ -68,4 +68,5 @@ SPEC = GameSpec(
                     "P or 1S..7NT: the seat's first call; =CONTRACT (=3NT): the seat declares it, auction skipped",
                     engine.NO_FORCE,
                     agreed_calls=forcing.agreed_calls, auto_options=forcing.auto_options),
+    pimc=pimc.HOOKS,
 )
