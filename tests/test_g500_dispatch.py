@@ -22,6 +22,7 @@ FUNCTIONS = {
     # the heuristic's card play reads no parameters and no stream (it is on the hot path)
     "heuristic": (S.heuristic_bid, S.heuristic_discard, lambda params, states, *view: S.heuristic_play(*view)),
     "heuristic_v1": (S.heuristic_bid, S.heuristic_discard, lambda params, states, *view: S.heuristic_play_v1(*view)),
+    "heuristic_v2": (S.heuristic_bid, S.heuristic_discard, lambda params, states, *view: S.heuristic_play(*view)),
 }
 
 

@@ -24,6 +24,7 @@ U64 = np.uint64
 RANDOM = 0
 HEURISTIC = 1
 HEURISTIC_V1 = 2
+HEURISTIC_V2 = 3
 
 REGISTRY = Registry("500")
 REGISTRY.add("random", RANDOM, {}, "random legal play (the baseline): pass or bid on a coin flip, a uniform "
@@ -49,6 +50,9 @@ _HEURISTIC_SPEC = (
     {"jump": "bool"},
 )
 REGISTRY.add("heuristic", HEURISTIC, *_HEURISTIC_SPEC)
+REGISTRY.add("heuristic_v2", HEURISTIC_V2, _HEURISTIC_SPEC[0],
+             "the default until issue 26 (flat allowance), kept so old results reproduce: bids, "
+             "discards and plays like heuristic with taper 0", *_HEURISTIC_SPEC[2:])
 REGISTRY.add("heuristic_v1", HEURISTIC_V1, _HEURISTIC_SPEC[0],
              "the default until issue 12, kept so that old results stay reproducible: bids and "
              "discards like heuristic, plays its old cards", *_HEURISTIC_SPEC[2:])
