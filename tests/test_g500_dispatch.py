@@ -119,7 +119,7 @@ def test_heuristic_reads_its_parameters_by_name():
 
     def bid(high=-1, **values):
         params = np.zeros((4, N_PARAMS))
-        params[1] = h.vector(**values)
+        params[1] = h.vector(**{"taper": 0, **values})  # the flat allowance of the sums above
         return int(D.choose_bid(S.HEURISTIC, params, states, 1, hand, high, -1 if high < 0 else 0))
 
     assert bid() == 23 and bid(jump=1) == 23  # 10 hearts at once
