@@ -54,6 +54,10 @@ VARIANTS = {
         # The default before issue 12: its digests equal the old "quebec" / "subtract" digests.
         "quebec heuristic_v1": (None, {"scoring": "quebec"}, "heuristic_v1"),
         "subtract heuristic_v1": (None, {"scoring": "subtract"}, "heuristic_v1"),
+        # The default before issue 26 (flat allowance): its digests equal the "quebec" / "subtract"
+        # digests from issue 12 until issue 26.
+        "quebec heuristic_v2": (None, {"scoring": "quebec"}, "heuristic_v2"),
+        "subtract heuristic_v2": (None, {"scoring": "subtract"}, "heuristic_v2"),
     },
 }
 # The match runs: one per distinct match-level rule set (500's target and scoring end games).

@@ -22,6 +22,7 @@ FUNCTIONS = {
     # the heuristic's card play reads no parameters and no stream (it is on the hot path)
     "heuristic": (S.heuristic_bid, S.heuristic_discard, lambda params, states, *view: S.heuristic_play(*view)),
     "heuristic_v1": (S.heuristic_bid, S.heuristic_discard, lambda params, states, *view: S.heuristic_play_v1(*view)),
+    "heuristic_v2": (S.heuristic_bid, S.heuristic_discard, lambda params, states, *view: S.heuristic_play(*view)),
 }
 
 
@@ -118,7 +119,7 @@ def test_heuristic_reads_its_parameters_by_name():
 
     def bid(high=-1, **values):
         params = np.zeros((4, N_PARAMS))
-        params[1] = h.vector(**values)
+        params[1] = h.vector(**{"taper": 0, **values})  # the flat allowance of the sums above
         return int(D.choose_bid(S.HEURISTIC, params, states, 1, hand, high, -1 if high < 0 else 0))
 
     assert bid() == 23 and bid(jump=1) == 23  # 10 hearts at once

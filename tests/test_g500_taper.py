@@ -1,6 +1,7 @@
 """Five Hundred bidder whose partner + kitty allowance tapers with its own estimate (issue 32,
 docs/strategy-quality.md "The bidder's allowance tapers"): taper 0 bids as before, taper > 0
-never bids higher, the bounds are checked."""
+never bids higher, the bounds are checked; since issue 26 the taper is heuristic's default and
+heuristic_v2 (the previous default) bids flat."""
 import numpy as np
 import pandas as pd
 import pytest
@@ -13,6 +14,7 @@ from cardsim.games.g500.constants import DECK
 from cardsim.strategies.registry import N_PARAMS
 
 H = S.REGISTRY["heuristic"]
+V2 = S.REGISTRY["heuristic_v2"]
 DENOMS = {"S": 0, "C": 1, "D": 2, "H": 3, "NT": 4}
 STATES = np.zeros((5, 1), dtype=np.uint64)
 
@@ -32,10 +34,10 @@ def bid_number(token):
     return (level - 6) * 5 + DENOMS[token[len(str(level)):]]
 
 
-def call(vector, seat, hand, high=-1, high_seat=-1):
+def call(vector, seat, hand, high=-1, high_seat=-1, sid=S.HEURISTIC):
     params = np.zeros((4, N_PARAMS))
     params[seat] = vector
-    return int(D.choose_bid(S.HEURISTIC, params, STATES, seat, hand, high, high_seat))
+    return int(D.choose_bid(sid, params, STATES, seat, hand, high, high_seat))
 
 
 def flat_bid_before_issue_32(vector, seat, hand, high, high_seat):
@@ -66,6 +68,15 @@ def views(rng, n):
         yield seat, hand, high, high_seat
 
 
+def test_defaults_heuristic_tapers_the_previous_defaults_stay_flat():
+    # issue 26: the fitted taper is the default; heuristic_v2 (the default until issue 26) and
+    # heuristic_v1 keep the flat allowance so that their old results reproduce
+    assert (H.params["taper"], H.params["pivot"]) == (0.65, 5.05)
+    for old in ("heuristic_v2", "heuristic_v1"):
+        assert S.REGISTRY[old].params == dict(H.params, taper=0.0)
+    assert (H.params["partner"], H.params["kitty"], H.params["margin"]) == (2.6, 0.7, 0.0)
+
+
 def test_allowance_tapers_above_the_pivot_and_stops_at_zero():
     row = np.zeros((4, N_PARAMS))
     row[1] = H.vector(taper=0.5, pivot=5)
@@ -74,8 +85,11 @@ def test_allowance_tapers_above_the_pivot_and_stops_at_zero():
     row[1] = H.vector(taper=1, pivot=0)
     assert S.allowance(row, 1, 2.0) == pytest.approx(1.3)
     assert S.allowance(row, 1, 8.0) == 0.0                       # 3.3 - 8 clipped at 0
-    row[1] = H.vector(pivot=0)                                   # taper 0 (the default): flat
+    row[1] = V2.vector(pivot=0)                                  # taper 0 (heuristic_v2's): flat
     assert S.allowance(row, 1, 9.0) == pytest.approx(3.3)
+    row[1] = H.vector()                                          # the default: 0.65 above 5.05
+    assert S.allowance(row, 1, 4.0) == pytest.approx(3.3)
+    assert S.allowance(row, 1, 7.05) == pytest.approx(3.3 - 1.3)
 
 
 def test_a_strong_hand_bids_lower_with_the_taper():
@@ -84,9 +98,11 @@ def test_a_strong_hand_bids_lower_with_the_taper():
     hand = bits([15, 14, 3 * 16 + 7, 2 * 16 + 7, 3 * 16 + 10, 3 * 16 + 9, 3 * 16 + 8, 3 * 16 + 6,
                  0 * 16 + 10, 1 * 16 + 10])
     assert [S.estimate_tricks(hand, d, 0.0) for d in (3, 2, 4)] == pytest.approx([10.5, 7.5, 6.45])
-    assert call(H.vector(margin=2), 1, hand) == 23                       # 10.5 + 3.3 - 2: 10 hearts
+    assert call(H.vector(margin=2, taper=0), 1, hand) == 23              # 10.5 + 3.3 - 2: 10 hearts
+    assert call(V2.vector(margin=2), 1, hand, sid=S.HEURISTIC_V2) == 23  # the previous default: flat
     # hearts 10.5 + 3.3 - 0.65 x 5.45 - 2 = 8.26: 8 hearts (diamonds 7.21, no-trump 6.84)
     assert call(H.vector(margin=2, taper=0.65, pivot=5.05), 1, hand) == 13
+    assert call(H.vector(margin=2), 1, hand) == 13                       # the default since issue 26
     assert call(H.vector(margin=2, taper=0.65, pivot=10), 1, hand) == 23  # pivot above the hand: flat
 
 
@@ -96,16 +112,18 @@ def test_taper_zero_bids_as_before_issue_32():
     for i, (seat, hand, high, high_seat) in enumerate(views(rng, 4000)):
         values = {"margin": rng.uniform(-3, 3), "partner": rng.uniform(0, 5), "kitty": rng.uniform(0, 2),
                   "jump": float(i % 2), "nt_bias": rng.uniform(-2, 2), "pivot": rng.uniform(0, 10)}
-        vector = H.vector(**values)
+        vector = V2.vector(**values)
         expected = flat_bid_before_issue_32(vector, seat, hand, high, high_seat)
-        assert call(vector, seat, hand, high, high_seat) == expected, (values, seat, hand, high, high_seat)
+        assert call(vector, seat, hand, high, high_seat, S.HEURISTIC_V2) == expected, (values, seat, hand, high)
         assert call(H.vector(**values, taper=0), seat, hand, high, high_seat) == expected
         n_bids += expected >= 0
     assert 500 < n_bids < 3500, "the views reach both bids and passes"
 
 
-@pytest.mark.parametrize("spec, base", [("heuristic:taper=0,pivot=0", "heuristic"),
-                                        ("heuristic:taper=0,pivot=10", "heuristic"),
+@pytest.mark.parametrize("spec, base", [("heuristic:taper=0,pivot=0", "heuristic_v2"),
+                                        ("heuristic:taper=0,pivot=10", "heuristic_v2"),
+                                        ("heuristic_v2:taper=0.65", "heuristic"),
+                                        ("heuristic_v1", "heuristic_v1:taper=0"),
                                         ("heuristic_v1:margin=1,jump=0,taper=0,pivot=3",
                                          "heuristic_v1:margin=1,jump=0")])
 def test_taper_zero_plays_the_same_deals(spec, base):
@@ -124,7 +142,7 @@ def test_taper_never_bids_higher_than_the_flat_bidder():
     for seat, hand, high, high_seat in views(rng, 4000):
         values = {"margin": rng.uniform(-3, 3), "partner": rng.uniform(0, 5), "kitty": rng.uniform(0, 2),
                   "nt_bias": rng.uniform(-2, 2), "pivot": rng.uniform(0, 10)}
-        flat = call(H.vector(**values), seat, hand, high, high_seat)
+        flat = call(H.vector(**values, taper=0), seat, hand, high, high_seat)
         tapered = call(H.vector(**values, taper=rng.uniform(0, 1)), seat, hand, high, high_seat)
         assert tapered <= flat, (values, seat, hand, high, high_seat)
         lower += tapered < flat
@@ -135,7 +153,7 @@ def test_first_bidders_first_bid_is_never_higher_with_the_taper():
     n = 5000
     rows = cardsim.simulate("500", n, seed=34, n_jobs=1)
     first = (rows.dealer.to_numpy() + 1) % 4
-    flat, tapered = H.vector(), H.vector(taper=0.65, pivot=5.05)
+    flat, tapered = V2.vector(), H.vector(taper=0.65, pivot=5.05)
     lower = 0
     for i in range(n):
         hand = np.uint64(rows[f"hand_{first[i]}"].iat[i])
@@ -144,7 +162,7 @@ def test_first_bidders_first_bid_is_never_higher_with_the_taper():
         lower += b < a
     assert lower > 50
     # the engine's auction starts with that call
-    for strategy, vector in (("heuristic", flat), ("heuristic:taper=0.65,pivot=5.05", tapered)):
+    for strategy, vector in (("heuristic_v2", flat), ("heuristic", tapered)):
         for i, rec in enumerate(cardsim.records("500", list(range(40)), seed=34, strategies=strategy)):
             hand = np.uint64(rows[f"hand_{first[i]}"].iat[i])
             assert bid_number(rec["auction"][0]) == call(vector, int(first[i]), hand), (strategy, i)

@@ -17,7 +17,7 @@ Q501 = dict(seat=0, options=["look", "blind:80", "blind:100"], n=600, seed=3, be
 
 
 @pytest.mark.parametrize("game, names", [("vint", {"heuristic_v1", "cautious", "bold"}),
-                                         ("500", {"heuristic_v1", "cautious", "bold", "tapering"}),
+                                         ("500", {"heuristic_v1", "cautious", "bold", "flat"}),
                                          ("501", {"heuristic_v1", "cautious", "bold", "contest", "score"})])
 def test_builtin_profiles_are_listed_default_first(game, names):
     chosen = P.select(game)

@@ -17,7 +17,7 @@ def vint_rows():
 
 def test_every_registered_strategy_random_first():
     assert strategy_names("vint")[0] == "random" and {"heuristic", "greedy"} <= set(strategy_names("vint"))
-    assert strategy_names("500") == ["random", "heuristic", "heuristic_v1"]
+    assert strategy_names("500") == ["random", "heuristic", "heuristic_v2", "heuristic_v1"]
 
 
 def test_vint_same_deals_and_random_is_the_floor(vint_rows):
@@ -58,7 +58,7 @@ def test_by_denomination_and_level_adds_up(vint_rows):
 
 def test_500_heuristic_beats_random():
     t = quality("500", 30, seed=2).set_index("strategy")
-    assert list(t.index) == ["random", "heuristic", "heuristic_v1"]
+    assert list(t.index) == ["random", "heuristic", "heuristic_v2", "heuristic_v1"]
     assert t.loc["random", "dd_makeable"] < t.loc["heuristic", "dd_makeable"]
     assert np.isnan(t.loc["heuristic", "right_side"])
 

@@ -1,18 +1,18 @@
 """What partner and the kitty add to a Five Hundred declarer's own tricks, and a tapering bidder
 (issue 32).
 
-The ``heuristic`` bidder values its hand per denomination (``strategies.estimate_tricks``, its
+The flat bidder (``heuristic_v2``, the default until issue 26, which made the taper fitted here
+``heuristic``'s default) values its hand per denomination (``strategies.estimate_tricks``, its
 "own" estimate) and adds a flat ``partner + kitty`` allowance (2.6 + 0.7 = 3.3 tricks).  This
-tool measures, on natural auctions of the default strategies (all seats ``heuristic``, scoring
-quebec), what the allowance really is: for every declared deal, the declaring side's tricks
-less the declarer's own estimate in the contract's denomination (before the allowance), grouped
-by that estimate.  It fits a line ``added = a - taper * own`` (OLS, statsmodels) and turns it
+tool measures, on its natural auctions (all seats ``heuristic_v2``, scoring quebec), what the
+allowance really is: for every declared deal, the declaring side's tricks less the declarer's
+own estimate in the contract's denomination (before the allowance), grouped by that estimate.  It fits a line ``added = a - taper * own`` (OLS, statsmodels) and turns it
 into the bidder's parameters: ``taper`` = minus the slope, ``pivot`` = the own estimate at which
-the line equals today's flat allowance (below it the bidder keeps the flat allowance, so that
-the tapering bidder never bids higher than today's; docs/strategy-quality.md).
+the line equals the flat allowance (below it the bidder keeps the flat allowance, so that
+the tapering bidder never bids higher than the flat one; docs/strategy-quality.md).
 
 Then, on other deals (``--compare-seed``), it plays ``heuristic:taper=T,pivot=P`` (the fit,
-rounded to 0.05, or ``--taper`` / ``--pivot``; ``--also SPEC`` adds others) against today's
+rounded to 0.05, or ``--taper`` / ``--pivot``; ``--also SPEC`` adds others) against the
 flat bidder on the same deals: made rate by level (6-7 against 8-10), the declaring side's
 mean score (quebec: the bid's value when made; net: plus or minus the value), and a duplicate
 (the partnership's score minus the flat one's, the mean of its two seatings, per deal, quebec
@@ -33,7 +33,9 @@ import cardsim
 from cardsim.games.g500 import strategies as S
 from cardsim.stats import mean_interval, wilson
 
-FLAT = S.REGISTRY["heuristic"].params["partner"] + S.REGISTRY["heuristic"].params["kitty"]
+FLAT_SPEC = "heuristic_v2"
+"""The flat bidder (taper 0): the default until issue 26, the baseline of every comparison here."""
+FLAT = S.REGISTRY[FLAT_SPEC].params["partner"] + S.REGISTRY[FLAT_SPEC].params["kitty"]
 BINS = [-np.inf, 2, 3, 4, 5, 6, 7, 8, np.inf]
 
 
@@ -55,7 +57,7 @@ def interval(x: np.ndarray) -> tuple[float, float, float]:
 def measure(n: int, seed: int):
     import statsmodels.api as sm
 
-    df = cardsim.simulate("500", n, seed=seed, n_jobs=1, compact=False)
+    df = cardsim.simulate("500", n, seed=seed, strategies=FLAT_SPEC, n_jobs=1, compact=False)
     d = df[df.declarer.notna()]
     own = own_estimates(d)
     added = d.decl_tricks.to_numpy(np.float64) - own
@@ -64,7 +66,7 @@ def measure(n: int, seed: int):
     (a_lo, a_hi), (s_lo, s_hi) = fit.conf_int()
     taper = -slope
     pivot = (a - FLAT) / taper
-    print(f"# {n:,} deals of seed {seed}, default strategies: {len(d):,} declared\n")
+    print(f"# {n:,} deals of seed {seed}, {FLAT_SPEC} (flat): {len(d):,} declared\n")
     rows = []
     for band, g in pd.DataFrame({"own": own, "added": added, "level": d.level.to_numpy(np.int64),
                                  "made": d.made.to_numpy(bool)}).groupby(pd.cut(own, BINS, right=False),
@@ -108,13 +110,13 @@ def line_up(df: pd.DataFrame) -> dict:
 
 
 def compare(n: int, seed: int, specs: list[str]):
-    runs = {"heuristic": cardsim.simulate("500", n, seed=seed, strategies="heuristic", n_jobs=1, compact=False)}
+    runs = {FLAT_SPEC: cardsim.simulate("500", n, seed=seed, strategies=FLAT_SPEC, n_jobs=1, compact=False)}
     print(f"# {n:,} deals of seed {seed}, the same deals in every line-up\n")
     dup = {}
     for spec in specs:
         runs[spec] = cardsim.simulate("500", n, seed=seed, strategies=spec, n_jobs=1, compact=False)
         a, b = (cardsim.simulate("500", n, seed=seed, strategies=seats, n_jobs=1, compact=False)
-                for seats in ([spec, "heuristic"] * 2, ["heuristic", spec] * 2))
+                for seats in ([spec, FLAT_SPEC] * 2, [FLAT_SPEC, spec] * 2))
         for scoring in ("quebec", "subtract"):
             x = 0.5 * ((a[f"{scoring}_0"].to_numpy(np.float64) - a[f"{scoring}_1"].to_numpy(np.float64))
                        + (b[f"{scoring}_1"].to_numpy(np.float64) - b[f"{scoring}_0"].to_numpy(np.float64)))

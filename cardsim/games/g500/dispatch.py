@@ -43,6 +43,7 @@ from cardsim._jit import jit
 from cardsim.games.g500.strategies import (
     HEURISTIC,
     HEURISTIC_V1,
+    HEURISTIC_V2,
     RANDOM,
     heuristic_bid,
     heuristic_discard,
@@ -58,7 +59,7 @@ from cardsim.strategies.unhandled import unhandled
 @jit(inline="always")
 def choose_bid(sid, params, states, seat, hand, high_bid, high_seat):
     """Strategy ``sid``'s call for ``seat`` (docs/RULES.md §3.3); the view is in the module docstring."""
-    if sid == HEURISTIC or sid == HEURISTIC_V1:
+    if sid == HEURISTIC or sid == HEURISTIC_V1 or sid == HEURISTIC_V2:
         return heuristic_bid(params, states, seat, hand, high_bid, high_seat)
     if sid == RANDOM:
         return random_bid(params, states, seat, hand, high_bid, high_seat)
@@ -69,7 +70,7 @@ def choose_bid(sid, params, states, seat, hand, high_bid, high_seat):
 @jit(inline="always")
 def choose_discard(sid, params, states, seat, hand, denom):
     """Strategy ``sid``'s six discards for declarer ``seat`` (docs/RULES.md §3.4)."""
-    if sid == HEURISTIC or sid == HEURISTIC_V1:
+    if sid == HEURISTIC or sid == HEURISTIC_V1 or sid == HEURISTIC_V2:
         return heuristic_discard(params, states, seat, hand, denom)
     if sid == RANDOM:
         return random_discard(params, states, seat, hand, denom)
@@ -81,7 +82,7 @@ def choose_discard(sid, params, states, seat, hand, denom):
 def choose_play(sid, params, states, seat, hand, denom, declarer, leader, trick, n_in_trick, led,
                 played, known, decl_tricks, contract_tricks):
     """Strategy ``sid``'s card for ``seat`` (docs/RULES.md §3.5)."""
-    if sid == HEURISTIC:
+    if sid == HEURISTIC or sid == HEURISTIC_V2:
         return heuristic_play(seat, hand, denom, declarer, leader, trick, n_in_trick, led, played, known,
                               decl_tricks, contract_tricks)
     if sid == HEURISTIC_V1:

@@ -24,6 +24,7 @@ U64 = np.uint64
 RANDOM = 0
 HEURISTIC = 1
 HEURISTIC_V1 = 2
+HEURISTIC_V2 = 3
 
 REGISTRY = Registry("500")
 REGISTRY.add("random", RANDOM, {}, "random legal play (the baseline): pass or bid on a coin flip, a uniform "
@@ -31,7 +32,8 @@ REGISTRY.add("random", RANDOM, {}, "random legal play (the baseline): pass or bi
 _HEURISTIC_SPEC = (
     {"margin": 0.0, "partner": 2.6, "kitty": 0.7, "jump": 1.0, "nt_bias": 0.0, "taper": 0.0, "pivot": 5.05},
     "values the hand per denomination (jokers, bowers, trump length, side aces, expected kitty "
-    "and partner tricks, the latter tapering with its own estimate when taper > 0), bids the "
+    "and partner tricks, the latter tapering with its own estimate when taper > 0: heuristic's "
+    "default since issue 26), bids the "
     "highest contract it expects to make less `margin` tricks "
     "(jump=1) or the cheapest overcall up to it (jump=0), voids weak side suits in the "
     "discard, draws trumps as declarer, never overtakes partner, ruffs or uses a joker to win",
@@ -48,16 +50,22 @@ _HEURISTIC_SPEC = (
      "taper": (0, 1), "pivot": (0, 10)},
     {"jump": "bool"},
 )
-REGISTRY.add("heuristic", HEURISTIC, *_HEURISTIC_SPEC)
+# issue 26: the taper fitted in issue 32 is heuristic's default (docs/strategy-quality.md "Better
+# defaults (issue 26)"); heuristic_v2 and heuristic_v1 keep the flat allowance (taper 0)
+REGISTRY.add("heuristic", HEURISTIC, dict(_HEURISTIC_SPEC[0], taper=0.65), *_HEURISTIC_SPEC[1:])
+REGISTRY.add("heuristic_v2", HEURISTIC_V2, _HEURISTIC_SPEC[0],
+             "the default until issue 26 (flat allowance), kept so old results reproduce: bids, "
+             "discards and plays like heuristic with taper 0", *_HEURISTIC_SPEC[2:])
 REGISTRY.add("heuristic_v1", HEURISTIC_V1, _HEURISTIC_SPEC[0],
              "the default until issue 12, kept so that old results stay reproducible: bids and "
-             "discards like heuristic, plays its old cards", *_HEURISTIC_SPEC[2:])
+             "discards like heuristic_v2 (flat allowance), plays its old cards", *_HEURISTIC_SPEC[2:])
 """Heuristic parameters: ``margin`` tricks of safety subtracted before bidding; ``partner``
 tricks expected from partner; ``kitty`` tricks expected from the kitty; ``jump`` 1 = bid the
 highest makeable contract at once, 0 = the cheapest overcall of that denomination;
 ``nt_bias`` tricks added to the no-trump estimate; ``taper`` tricks of the partner + kitty
 allowance removed per trick of the hand's own estimate above ``pivot`` tricks (issue 32,
-docs/strategy-quality.md "The bidder's allowance tapers"; taper 0 = the flat allowance)."""
+docs/strategy-quality.md "The bidder's allowance tapers"; taper 0 = the flat allowance: 0.65
+by default since issue 26, 0 for heuristic_v2 and heuristic_v1)."""
 
 _HEURISTIC = REGISTRY["heuristic"]
 P_MARGIN = _HEURISTIC.param_index("margin")
