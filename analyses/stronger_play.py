@@ -68,7 +68,10 @@ def vint_cells(tables: Path, deals: int) -> tuple[int, list[dict]]:
               for c in vc.chart_cells(False) + vc.chart_cells(True)}
     out = []
     for r in chosen.itertuples():
-        cell = by_key[(r.chart, r.after, r.band, r.shape)]
+        cell = by_key.get((r.chart, r.after, r.band, r.shape))
+        if cell is None:  # a chart table written by another version of the cells: nothing to ask
+            print(f"  Vint: no cell {r.chart} {r.after} {r.band} {r.shape} in the charts' cells; left out", flush=True)
+            continue
         n = min(deals, int(r.n))
         label = f"{r.chart}{'' if r.after == '-' else ' after ' + r.after}: {r.band} {r.shape}"
         out.append({"cell": label, "options": (r.best, r.runner_up), "best": r.best, "other": r.runner_up,
@@ -88,7 +91,10 @@ def g500_cells(tables: Path, deals: int) -> tuple[int, list[dict]]:
     seed = meta["seed"]
     out = []
     for r in chosen.itertuples():
-        h = by_label[(r.denom, r.holding)]
+        h = by_label.get((r.denom, r.holding))
+        if h is None:
+            print(f"  Five Hundred: no class {r.denom} {r.holding} in the guide's classes; left out", flush=True)
+            continue
         best, other = f"={int(r.best)}{h.denom}", f"={int(r.runner_up)}{h.denom}"
         strata = h.strata()
         per = max(1, math.ceil(min(deals, int(r.deals)) / len(strata)))  # the first deals of every stratum
@@ -210,8 +216,9 @@ def run(args) -> Path:
     specs = sorted({f"{game} " + (S.pimc_spec(g["worlds"]) if g["pimc"] else "heuristic only")
                     for game, g in games.items()})
     meta = {"game": "all", "title": TITLE, "deals": max(g["deals"] for g in games.values()),
-            "deals_unit": "deals per cell at most (" + ", ".join(f"{NAMES[k]} {g['deals']}" for k, g in games.items())
-                          + ")",
+            "deals_unit": "deals per cell (" + ", ".join(f"{NAMES[k]} {g['deals']}" for k, g in games.items())
+                          + "; 501: games played to their end; Five Hundred: rounded up to a whole number per stratum "
+                            "of the class)",
             "seed": next((g["seed"] for g in games.values() if g["cells"]), args.seed),
             "source": make_run("vint", 1).manifest()["source"], "cardsim": cardsim.__version__,
             "strategies": ["heuristic"] + specs, "parameters": {}, "rules": {},

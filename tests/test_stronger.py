@@ -124,9 +124,10 @@ def test_report_renders_the_section(tmp_path):
             "stronger_play_500": g500}
     write_tables(tabs, tmp_path)
     answer = S.sentence({"Vint": vint, "501": tabs["stronger_play_501"], "Five Hundred": g500})
-    assert answer == ("With sampled-search (pimc) card play on every seat, the chart's best option stays ahead of its "
-                      "runner-up in 1 of 2 cells checked (1 clearly) and falls behind in 1: Vint overcall after 1S: "
-                      "11-12 5H (2H vs P); Five Hundred not checked (no pimc strategy yet).")
+    assert answer == ("With sampled-search (pimc) card play on every seat, a chart cell's best option and its runner-up "
+                      "come in the same order as with the heuristic players on the same deals in 1 of 2 cells checked "
+                      "(1 clearly); the order reverses in 1: Vint overcall after 1S: 11-12 5H (2H vs P); Five Hundred "
+                      "not checked (no pimc strategy yet).")
     meta = {"game": "all", "title": stronger_play.TITLE, "deals": 300, "deals_unit": "deals per cell at most",
             "seed": 7, "strategies": ["heuristic", "vint pimc:worlds=4"], "parameters": {}, "rules": {},
             "tables": list(tabs), "figures": [], "glossary": stronger_play.GLOSSARY, "notes": ["method"],

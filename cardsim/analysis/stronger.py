@@ -157,12 +157,12 @@ def sentence(tables: dict[str, pd.DataFrame]) -> str:
         return ("No chart cell was replayed with sampled-search play yet"
                 + (f" ({', '.join(off)}: no pimc strategy)" if off else "") + ".")
     counts = {v: sum(r.verdict == v for _, r in rows) for v in (AGREES, NOT_CLEAR, REVERSES, NO_DEALS)}
-    text = (f"With sampled-search (pimc) card play on every seat, the chart's best option stays ahead of its "
-            f"runner-up in {counts[AGREES] + counts[NOT_CLEAR]} of {len(rows)} cells checked "
-            f"({counts[AGREES]} clearly)")
+    text = (f"With sampled-search (pimc) card play on every seat, a chart cell's best option and its runner-up "
+            f"come in the same order as with the heuristic players on the same deals in "
+            f"{counts[AGREES] + counts[NOT_CLEAR]} of {len(rows)} cells checked ({counts[AGREES]} clearly)")
     flips = [f"{game} {r.cell} ({r.best} vs {r.runner_up})" for game, r in rows if r.verdict == REVERSES]
     if flips:
-        text += f" and falls behind in {len(flips)}: " + "; ".join(flips)
+        text += f"; the order reverses in {len(flips)}: " + "; ".join(flips)
     if off:
         text += f"; {', '.join(off)} not checked (no pimc strategy yet)"
     return text + "."
