@@ -76,12 +76,17 @@ reports/tables/vint_charts.json: $(STAMP) $(RUN_STAMP) $(SOURCES) analyses/vint_
 reports/tables/501_game.json: $(STAMP) $(RUN_STAMP) $(SOURCES) analyses/g501_game.py cardsim/analysis/g501_game.py
 	$(call ANALYSE,g501_game)
 
+# After the charts: a few of their cells replayed with pimc card play on every seat (reads their tables).
+reports/tables/stronger_play.json: $(STAMP) $(RUN_STAMP) $(SOURCES) analyses/stronger_play.py \
+		reports/tables/vint_charts.json reports/tables/500_guide.json reports/tables/501_game.json
+	$(call ANALYSE,stronger_play)
+
 reports/tables/quality.json: $(STAMP) $(RUN_STAMP) $(SOURCES) analyses/quality.py
 	$(call ANALYSE,quality)
 
 reports/report.md: reports/tables/vint.json reports/tables/501.json reports/tables/501_blind.json \
 		reports/tables/500.json reports/tables/500_guide.json reports/tables/vint_charts.json \
-		reports/tables/501_game.json reports/tables/quality.json analyses/report.py
+		reports/tables/501_game.json reports/tables/stronger_play.json reports/tables/quality.json analyses/report.py
 	$(PY) -m analyses report --out reports
 
 clean-cache:  ## drop numba's compiled kernels (kept per source version under ~/.cache/cardsim)

@@ -21,7 +21,7 @@ import pandas as pd
 
 from analyses.common import entry, readable
 
-ORDER = ["501_game", "vint_charts", "500_guide", "vint", "501", "501_blind", "500", "quality"]
+ORDER = ["501_game", "vint_charts", "500_guide", "stronger_play", "vint", "501", "501_blind", "500", "quality"]
 """Analyses in the order of their sections (those present are shown)."""
 
 METHOD = [
