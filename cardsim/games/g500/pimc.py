@@ -126,12 +126,12 @@ def solve_worlds(hand, seat, denom, leader, trick, n, led, worlds, codes, keys, 
         on_table |= U64(1) << U64(trick[i])
     left = popcount(U64(hand))
     lead_seat = seat if n == 0 else leader
+    guess = (left + 1) // 2  # team 0's tricks: the last value found, across cards and worlds
     for w in range(n_worlds):
         for k in range(3):
             h[(seat + 1 + k) % 4] = worlds[w, k]
         h[seat] = hand
         live = h[0] | h[1] | h[2] | h[3] | on_table
-        guess = (left + 1) // 2
         for j in range(n_codes - 1, -1, -1):  # higher codes first: an equivalent card copies one
             code = codes[j]
             c = code & 0xFF
@@ -153,19 +153,21 @@ def solve_worlds(hand, seat, denom, leader, trick, n, led, worlds, codes, keys, 
                 if lead_suit < 0:
                     lead_suit = named
             h[seat] = U64(hand) & ~(U64(1) << U64(c))
-            # Null-window searches ("team 0 takes at least mid?") around the last card's value.
+            # MTD(f): null-window searches ("team 0 takes at least beta?") stepping from the last
+            # card's value, which is this card's value or next to it in most worlds (a binary
+            # search over 0..left would spend more searches on far-off questions).
             lo = 0
             hi = left
-            mid = guess
+            g = guess
             while lo < hi:
-                mid = min(max(mid, lo + 1), hi)
-                v = _search(h, tr, np.int64(n + 1), np.int64(lead_seat), np.int64(lead_suit), np.int64(denom),
-                            np.int64(mid - 1), np.int64(mid), keys, bounds, moves, stats)
-                if v >= mid:
-                    lo = v
+                beta = g + 1 if g == lo else g
+                beta = min(max(beta, lo + 1), hi)
+                g = _search(h, tr, np.int64(n + 1), np.int64(lead_seat), np.int64(lead_suit), np.int64(denom),
+                            np.int64(beta - 1), np.int64(beta), keys, bounds, moves, stats)
+                if g >= beta:
+                    lo = g
                 else:
-                    hi = v
-                mid = (lo + hi + 1) // 2
+                    hi = g
             h[seat] = hand
             guess = lo
             out[w, j] = lo if seat % 2 == 0 else left - lo
