@@ -1,5 +1,7 @@
 """Five Hundred's sampled-search player (``pimc``, :mod:`cardsim.games.g500.pimc`): the view it
 builds, the cards it plays, reproducibility.  Few deals and few worlds: a search costs milliseconds."""
+import inspect
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -9,7 +11,8 @@ from cardsim.cli import main
 from cardsim.games.g500 import pimc as P
 from cardsim.games.g500.constants import FULL_EFF, NT, REMAP, SUIT_MASK, TRUMP_MASK, parse_card
 from cardsim.games.g500.rules import legal_moves
-from cardsim.games.g500.strategies import PIMC_STRATEGY
+from cardsim.games import get_game
+from cardsim.games.g500.strategies import PIMC_STRATEGY, heuristic_play
 from cardsim.strategies import pimc as G
 from cardsim.strategies.registry import StrategyError
 
@@ -118,6 +121,12 @@ def test_every_world_agrees_on_the_ruff():
 
 
 def test_same_view_same_card_whatever_the_hidden_hands():
+    # The glue's arguments are dispatch's: every seat's rows and the deal's streams (it reads its
+    # own), then exactly heuristic_play's view; the game's spec carries the hooks.
+    glue = inspect.signature(P.pimc_card.py_func).parameters
+    view_args = inspect.signature(heuristic_play.py_func).parameters
+    assert list(glue) == ["params", "states"] + list(view_args)
+    assert get_game("500").pimc is P.HOOKS and P.HOOKS.strategy is get_game("500").registry["pimc"]
     # Spades trumps, seat 2 (declarer's partner, declarer 0) third to play in trick 3.  Two deals
     # that agree on what seat 2 has seen and differ in every other hand and the kitty.
     d = SPADES
