@@ -8,9 +8,11 @@ import pytest
 from cardsim import StrategyError
 from cardsim.games import get_game
 from cardsim.games.g500 import dispatch as D
+from cardsim.games.g500 import pimc as P
 from cardsim.games.g500 import strategies as S
 from cardsim.games.g500.constants import DECK, NT
 from cardsim.games.g500.rules import card_suit, legal_moves, remap_hand, trick_winner
+from cardsim.strategies.pimc import PARAMS as PIMC_PARAMS
 from cardsim.strategies.registry import N_PARAMS, UNHANDLED
 
 SPEC = get_game("500")
@@ -23,6 +25,8 @@ FUNCTIONS = {
     "heuristic": (S.heuristic_bid, S.heuristic_discard, lambda params, states, *view: S.heuristic_play(*view)),
     "heuristic_v1": (S.heuristic_bid, S.heuristic_discard, lambda params, states, *view: S.heuristic_play_v1(*view)),
     "heuristic_v2": (S.heuristic_bid, S.heuristic_discard, lambda params, states, *view: S.heuristic_play(*view)),
+    # bids and discards like heuristic; its card comes from its own glue
+    "pimc": (S.heuristic_bid, S.heuristic_discard, P.pimc_card),
 }
 
 
@@ -42,7 +46,10 @@ def seat_params(rng, strategy):
     """float64[4, N_PARAMS]: each seat's vector with parameters drawn within their bounds."""
     params = np.zeros((4, N_PARAMS), dtype=np.float64)
     for seat in range(4):
-        values = {n: rng.uniform(*strategy.bounds[n]) for n in strategy.params}
+        # pimc's own parameters (after its heuristic's) are drawn last: a few worlds keep 600 searches quick
+        values = {n: rng.uniform(*strategy.bounds[n]) for n in strategy.params if n not in PIMC_PARAMS}
+        values.update({n: float(rng.integers(strategy.bounds[n][0], min(strategy.bounds[n][1], 3) + 1))
+                       for n in PIMC_PARAMS if n in strategy.params})
         # whole-number and yes/no parameters take whole values
         values.update({n: float(round(values[n])) for n in strategy.kinds})
         params[seat] = strategy.vector(**values)

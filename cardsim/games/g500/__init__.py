@@ -17,6 +17,7 @@ import numpy as np
 from cardsim.games.base import Forcing, GameSpec, OptionError, RuleOption, Setup, grow_until_fits
 from cardsim.games.g500 import engine as E
 from cardsim.games.g500 import forcing as _forcing
+from cardsim.games.g500 import pimc as _pimc
 from cardsim.games.g500.constants import SCORINGS
 from cardsim.games.g500.records import check_setup, make_records, rule_numbers
 from cardsim.games.g500.slow_replay import replay
@@ -129,6 +130,7 @@ SPEC = GameSpec(
                     "P or 6S..10NT: the seat's first call; =CONTRACT (=8H): the seat declares it, auction skipped",
                     E.NO_FORCE,
                     agreed_calls=_forcing.agreed_calls, auto_options=_forcing.auto_options),
+    pimc=_pimc.HOOKS,
 )
 
 __all__ = ["SPEC", "simulate_chunk", "deal_chunk", "play_matches", "make_records", "replay", "show",

@@ -44,6 +44,7 @@ from cardsim.games.g500.strategies import (
     HEURISTIC,
     HEURISTIC_V1,
     HEURISTIC_V2,
+    PIMC,
     RANDOM,
     heuristic_bid,
     heuristic_discard,
@@ -53,13 +54,14 @@ from cardsim.games.g500.strategies import (
     random_discard,
     random_play,
 )
+from cardsim.games.g500.pimc import pimc_card
 from cardsim.strategies.unhandled import unhandled
 
 
 @jit(inline="always")
 def choose_bid(sid, params, states, seat, hand, high_bid, high_seat):
     """Strategy ``sid``'s call for ``seat`` (docs/RULES.md §3.3); the view is in the module docstring."""
-    if sid == HEURISTIC or sid == HEURISTIC_V1 or sid == HEURISTIC_V2:
+    if sid == HEURISTIC or sid == HEURISTIC_V1 or sid == HEURISTIC_V2 or sid == PIMC:
         return heuristic_bid(params, states, seat, hand, high_bid, high_seat)
     if sid == RANDOM:
         return random_bid(params, states, seat, hand, high_bid, high_seat)
@@ -70,7 +72,7 @@ def choose_bid(sid, params, states, seat, hand, high_bid, high_seat):
 @jit(inline="always")
 def choose_discard(sid, params, states, seat, hand, denom):
     """Strategy ``sid``'s six discards for declarer ``seat`` (docs/RULES.md §3.4)."""
-    if sid == HEURISTIC or sid == HEURISTIC_V1 or sid == HEURISTIC_V2:
+    if sid == HEURISTIC or sid == HEURISTIC_V1 or sid == HEURISTIC_V2 or sid == PIMC:
         return heuristic_discard(params, states, seat, hand, denom)
     if sid == RANDOM:
         return random_discard(params, states, seat, hand, denom)
@@ -91,5 +93,8 @@ def choose_play(sid, params, states, seat, hand, denom, declarer, leader, trick,
     if sid == RANDOM:
         return random_play(params, states, seat, hand, denom, declarer, leader, trick, n_in_trick,
                            led, played, known, decl_tricks, contract_tricks)
+    if sid == PIMC:
+        return pimc_card(params, states, seat, hand, denom, declarer, leader, trick, n_in_trick, led, played, known,
+                         decl_tricks, contract_tricks)
     unhandled("card", sid, seat)
     return np.int64(0)  # not reached

@@ -17,6 +17,7 @@ from cardsim.cards import bits_above, highest_bit, lane, lowest_bit, popcount
 from cardsim.games.g500.constants import FULL_EFF, JOKER_MASK, NT, SUIT_MASK, TRUMP_MASK
 from cardsim.games.g500.rules import legal_moves, remap_hand
 from cardsim.rng import GOLDEN, mix64
+from cardsim.strategies.pimc import register as register_pimc
 from cardsim.strategies.registry import Registry
 
 U64 = np.uint64
@@ -76,6 +77,11 @@ P_NT_BIAS = _HEURISTIC.param_index("nt_bias")
 P_TAPER = _HEURISTIC.param_index("taper")
 P_PIVOT = _HEURISTIC.param_index("pivot")
 """Positions of the heuristic's parameters in its row ``params[seat]`` (from the registry)."""
+
+PIMC = 4
+PIMC_STRATEGY = register_pimc(REGISTRY, PIMC, REGISTRY["heuristic"])
+"""Sampled-search card play (:mod:`cardsim.strategies.pimc`, glue in :mod:`.pimc`); bids and
+discards like ``heuristic`` with the same parameters, which sit at the same positions of its row."""
 
 ACES = U64(sum(1 << (16 * s + 10) for s in range(4)))
 """The four aces (rank bit 10 of every lane; the same bits in every effective layout)."""

@@ -1,0 +1,223 @@
+"""Five Hundred's hooks for the sampled-search player (:mod:`cardsim.strategies.pimc`), and its glue.
+
+The seat's view is exactly the one ``heuristic_play`` gets (:mod:`.dispatch`): its effective
+hand, the denomination, declarer, leader, the trick so far and the suit led (or named), every
+card played (earlier tricks and this one), ``known`` (the declarer's own six discards, 0 for
+the three other seats), the tricks won by the declaring side and the tricks bid.  Everything
+is in the effective layout of the contract's denomination (:mod:`.constants`), where the
+bowers and (trump contracts) the jokers sit in the trump lane and no-trump jokers in no suit,
+so following suit and showing out are plain lane masks (docs/RULES.md §3.1, §3.5).
+
+Hidden holders (:class:`~cardsim.strategies.pimc.Position` order): the three other seats, left-hand
+opponent first, then the **kitty** (the cards out of play, docs/RULES.md §3.4).  Each seat holds
+10 cards less the tricks completed, one less if it has played to the current trick.  The kitty
+holds the declarer's six discards: for a defender or the declarer's partner they are unseen
+(6 cards, any card may be there); the declarer sees them in ``known``, so for him they are not
+unseen and the kitty holds 0.
+
+What the worlds respect: the suits a seat has shown out of **in the current trick** (a card off
+the led lane, so in a trump contract a bower or joker played to a trump lead is following
+suit, and a no-trump joker played to a suit lead is showing out, as the rules say).  The view
+has no record of who played which card in earlier tricks (``played`` is one bit set), so
+show-outs in earlier tricks are not used: a world may give a seat a card of a suit it showed
+out of before.  The auction's bids are not used either.
+
+Each world is solved double-dummy with :mod:`cardsim.dd.g500`'s search, started in the middle
+of the current trick (the search plays tricks from any position of a trick, so nothing is
+replayed), for each legal move, in one jitted call per decision (:func:`solve_worlds`) with the
+process's kept transposition table.  A no-trump joker led names a suit: each of the four
+names is a move of its own (code ``card | named << 8``, the engine's), so the name with the
+best mean is chosen, not a per-world best name.  The value is the seat's side's tricks from
+the current trick on (tricks, not made/set: the issue's objective; there is no misère in this
+game, docs/RULES.md §3.3).  The game has only its four-seat partnership form.
+"""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+from numba import objmode
+from numba.core.errors import NumbaWarning
+
+from cardsim._jit import jit
+from cardsim.cards import lowest_bit, popcount
+from cardsim.dd.g500 import MAX_MOVES, _search
+from cardsim.strategies import pimc as _pimc
+
+from .constants import FULL_EFF, NT, SUIT_MASK, TRUMP_MASK
+from .rules import card_suit, legal_moves
+from .strategies import PIMC_STRATEGY, heuristic_play
+
+# The glue below runs Python in object mode; numba warns that such code holds the GIL although
+# the kernels are nogil.  That is intended: a PIMC decision is milliseconds of solving.
+warnings.filterwarnings("ignore", message="Code running in object mode won't allow parallel execution",
+                        category=NumbaWarning)
+
+U64 = np.uint64
+KITTY = 3
+"""Index of the kitty (the cards out of play) among the hidden holders."""
+
+
+def position(view) -> _pimc.Position:
+    """The :class:`~cardsim.strategies.pimc.Position` of a Five Hundred card decision from the seat's
+    view ``(seat, hand, denom, declarer, leader, trick, n_in_trick, led, played, known,
+    decl_tricks, contract_tricks, fallback)`` (:mod:`.dispatch`'s ``choose_play`` arguments, the
+    effective layout, and the heuristic's code ``fallback``).  ``legal`` holds engine codes: a card,
+    or ``card | named << 8`` for each suit a no-trump joker lead may name."""
+    (seat, hand, denom, declarer, leader, trick, n, led, played, known, _decl_tricks, _contract_tricks,
+     fallback) = view
+    seat, hand, denom, declarer, leader = int(seat), int(hand), int(denom), int(declarer), int(leader)
+    n, led, played, known = int(n), int(led), int(played), int(known)
+    legal_bits = int(legal_moves(U64(hand), np.int64(denom), np.int64(led if n > 0 else -1)))
+    codes = []
+    for c in range(64):
+        if legal_bits >> c & 1:
+            if n == 0 and denom == NT and (1 << c) & int(TRUMP_MASK[NT]):
+                codes.extend(c | named << 8 for named in range(4))
+            else:
+                codes.append(c)
+    full = int(FULL_EFF[denom])
+    completed = (played.bit_count() - n) // 4
+    in_trick = {(leader + k) % 4 for k in range(n)}
+    holders = [(seat + i) % 4 for i in (1, 2, 3)]
+    counts = [10 - completed - (s in in_trick) for s in holders]
+    allowed = [full] * 4
+    for k in range(1, n):  # who showed out of the suit led in this trick
+        s = (leader + k) % 4
+        if s != seat and not (1 << int(trick[k])) & int(SUIT_MASK[denom, led]):
+            allowed[holders.index(s)] &= ~int(SUIT_MASK[denom, led])
+    unseen = full & ~hand & ~played & ~known
+    counts.append(unseen.bit_count() - sum(counts))  # the kitty: 6 unseen discards, 0 for the declarer
+    return _pimc.Position(legal=np.array(sorted(codes), dtype=np.int64), unseen=unseen,
+                          counts=np.array(counts, dtype=np.int64), allowed=np.array(allowed, dtype=np.uint64),
+                          lead=n == 0, declaring=seat % 2 == declarer % 2, fallback=int(fallback),
+                          context=(hand, seat, denom, leader, np.array([int(c) for c in trick[:4]], dtype=np.int64),
+                                   n, led))
+
+
+@jit(inline="always")
+def _group(card, denom):
+    """The cards ``card`` is ranked against: its lane, or the two jokers in no-trump."""
+    if denom == NT and (U64(1) << U64(card)) & TRUMP_MASK[NT]:
+        return TRUMP_MASK[NT]
+    return SUIT_MASK[denom, card >> 4]
+
+
+@jit
+def solve_worlds(hand, seat, denom, leader, trick, n, led, worlds, codes, keys, bounds, moves, stats):
+    """float64[W, L]: the seat's side's double-dummy tricks from the current trick on (this trick
+    included) after each move ``codes[j]`` (int64[L], ascending engine codes) in each world.
+
+    ``hand``: the seat's effective cards (uint64); ``trick``: int64[4], its first ``n`` cards played
+    from ``leader``; ``led``: the suit led or named (-1 when the seat leads); ``worlds``:
+    uint64[W, 3+] the hands of seats ``seat+1, seat+2, seat+3`` (a kitty column is ignored);
+    ``keys``/``bounds``: a :func:`cardsim.dd.g500.new_table` table, kept across calls;
+    ``moves``: int64[42, MAX_MOVES] scratch; ``stats``: int64[1+] node counter.
+
+    A card equivalent to a higher card of the seat's in that world (the next higher card still
+    in a hand or on the table is its own) takes that card's value instead of a search."""
+    n_worlds = worlds.shape[0]
+    n_codes = codes.shape[0]
+    out = np.zeros((n_worlds, n_codes), dtype=np.float64)
+    h = np.zeros(4, dtype=np.uint64)
+    tr = np.zeros(4, dtype=np.int64)
+    on_table = U64(0)
+    for i in range(n):
+        on_table |= U64(1) << U64(trick[i])
+    left = popcount(U64(hand))
+    lead_seat = seat if n == 0 else leader
+    guess = (left + 1) // 2  # team 0's tricks: the last value found, across cards and worlds
+    for w in range(n_worlds):
+        for k in range(3):
+            h[(seat + 1 + k) % 4] = worlds[w, k]
+        h[seat] = hand
+        live = h[0] | h[1] | h[2] | h[3] | on_table
+        for j in range(n_codes - 1, -1, -1):  # higher codes first: an equivalent card copies one
+            code = codes[j]
+            c = code & 0xFF
+            named = code >> 8
+            above = live & _group(c, denom) & ~((U64(2) << U64(c)) - U64(1))
+            if above != U64(0) and (U64(hand) >> U64(lowest_bit(above))) & U64(1):
+                twin = lowest_bit(above) | (named << 8)
+                for q in range(j + 1, n_codes):
+                    if codes[q] == twin:
+                        out[w, j] = out[w, q]
+                        break
+                continue
+            for i in range(n):
+                tr[i] = trick[i]
+            tr[n] = c
+            lead_suit = led
+            if n == 0:
+                lead_suit = card_suit(c, denom)
+                if lead_suit < 0:
+                    lead_suit = named
+            h[seat] = U64(hand) & ~(U64(1) << U64(c))
+            # MTD(f): null-window searches ("team 0 takes at least beta?") stepping from the last
+            # card's value, which is this card's value or next to it in most worlds (a binary
+            # search over 0..left would spend more searches on far-off questions).
+            lo = 0
+            hi = left
+            g = guess
+            while lo < hi:
+                beta = g + 1 if g == lo else g
+                beta = min(max(beta, lo + 1), hi)
+                g = _search(h, tr, np.int64(n + 1), np.int64(lead_seat), np.int64(lead_suit), np.int64(denom),
+                            np.int64(beta - 1), np.int64(beta), keys, bounds, moves, stats)
+                if g >= beta:
+                    lo = g
+                else:
+                    hi = g
+            h[seat] = hand
+            guess = lo
+            out[w, j] = lo if seat % 2 == 0 else left - lo
+    return out
+
+
+_SCRATCH: dict = {}
+
+
+def solve(position: _pimc.Position, worlds: np.ndarray) -> np.ndarray:
+    """float64[W, L]: the seat's side's double-dummy tricks from the current trick on, per world
+    (uint64[W, 4], the holders of :func:`position`) and legal move (:func:`solve_worlds`, with the
+    transposition table of :mod:`cardsim.dd` kept for the whole process)."""
+    from cardsim.dd import _table
+
+    keys, bounds = _table("500")
+    if "moves" not in _SCRATCH:
+        _SCRATCH["moves"] = np.zeros((42, MAX_MOVES), dtype=np.int64)
+        _SCRATCH["stats"] = np.zeros(1, dtype=np.int64)
+    hand, seat, denom, leader, trick, n, led = position.context
+    return solve_worlds(U64(hand), np.int64(seat), np.int64(denom), np.int64(leader), trick, np.int64(n),
+                        np.int64(led), np.ascontiguousarray(worlds, dtype=np.uint64),
+                        np.asarray(position.legal, dtype=np.int64), keys, bounds, _SCRATCH["moves"],
+                        _SCRATCH["stats"])
+
+
+HOOKS = _pimc.Hooks(position=position, solve=solve, strategy=PIMC_STRATEGY)
+"""Five Hundred's hooks for :func:`cardsim.strategies.pimc.decide`."""
+
+
+def _decide(row, state, seat, hand, denom, declarer, leader, trick, n_in_trick, led, played, known, decl_tricks,
+            contract_tricks, fallback) -> int:
+    return _pimc.decide(HOOKS, row, int(state), int(played).bit_count(), int(seat),
+                        (seat, hand, denom, declarer, leader, trick.copy(), n_in_trick, led, played, known,
+                         decl_tricks, contract_tricks, fallback))
+
+
+@jit
+def pimc_card(params, states, seat, hand, denom, declarer, leader, trick, n_in_trick, led, played, known,
+              decl_tricks, contract_tricks):
+    """The ``pimc`` strategy's card (docs/RULES.md §3.5): the heuristic's when the search does not
+    apply, else the sampled search's (:mod:`cardsim.strategies.pimc`); an engine code (``card |
+    named << 8`` for a no-trump joker lead).  ``params``: float64[4, N_PARAMS], the seat's row is
+    read; ``states``: the deal's streams, row ``1 + seat`` read, not advanced; the rest is
+    ``heuristic_play``'s view (:mod:`.dispatch`)."""
+    fallback = heuristic_play(seat, hand, denom, declarer, leader, trick, n_in_trick, led, played, known,
+                              decl_tricks, contract_tricks)
+    row = params[seat]
+    state = states[1 + seat, 0]
+    with objmode(card="int64"):
+        card = _decide(row, state, seat, hand, denom, declarer, leader, trick, n_in_trick, led, played, known,
+                       decl_tricks, contract_tricks, fallback)
+    return card
