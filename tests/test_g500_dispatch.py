@@ -20,11 +20,13 @@ N_VIEWS = 300
 
 # Each registered strategy's own function per decision; a new registry entry must be added here.
 FUNCTIONS = {
-    "random": (S.random_bid, S.random_discard, S.random_play),
+    # the play view ends with the public voids, which only pimc reads
+    "random": (S.random_bid, S.random_discard, lambda params, states, *view: S.random_play(params, states, *view[:-1])),
     # the heuristic's card play reads no parameters and no stream (it is on the hot path)
-    "heuristic": (S.heuristic_bid, S.heuristic_discard, lambda params, states, *view: S.heuristic_play(*view)),
-    "heuristic_v1": (S.heuristic_bid, S.heuristic_discard, lambda params, states, *view: S.heuristic_play_v1(*view)),
-    "heuristic_v2": (S.heuristic_bid, S.heuristic_discard, lambda params, states, *view: S.heuristic_play(*view)),
+    "heuristic": (S.heuristic_bid, S.heuristic_discard, lambda params, states, *view: S.heuristic_play(*view[:-1])),
+    "heuristic_v1": (S.heuristic_bid, S.heuristic_discard,
+                     lambda params, states, *view: S.heuristic_play_v1(*view[:-1])),
+    "heuristic_v2": (S.heuristic_bid, S.heuristic_discard, lambda params, states, *view: S.heuristic_play(*view[:-1])),
     # bids and discards like heuristic; its card comes from its own glue
     "pimc": (S.heuristic_bid, S.heuristic_discard, P.pimc_card),
 }
@@ -105,7 +107,7 @@ def play_views(rng, n):
         seat = (leader + n_in_trick) % 4
         yield (seat, np.uint64(hands[seat]), denom, declarer, leader, trick.copy(), n_in_trick,
                led if n_in_trick else -1, np.uint64(played), np.uint64(known if seat == declarer else 0),
-               tricks[declarer % 2], 6 + int(rng.integers(5)))
+               tricks[declarer % 2], 6 + int(rng.integers(5)), np.int64(0))
 
 
 # ---------------------------------------------------------------- (a) parameter positions
@@ -211,7 +213,7 @@ def test_every_decision_raises_for_an_unregistered_id():
         D.choose_discard(99, params, states, 2, hand, 0)
     assert exc.value.args == (UNHANDLED, "discard", 99, 2)
     with pytest.raises(ValueError, match=UNHANDLED) as exc:
-        D.choose_play(-1, params, states, 3, hand, 0, 3, 3, trick, 0, -1, np.uint64(0), np.uint64(0), 0, 6)
+        D.choose_play(-1, params, states, 3, hand, 0, 3, 3, trick, 0, -1, np.uint64(0), np.uint64(0), 0, 6, 0)
     assert exc.value.args == (UNHANDLED, "card", -1, 3)
 
 

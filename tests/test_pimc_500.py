@@ -17,7 +17,7 @@ from cardsim.strategies import pimc as G
 from cardsim.strategies.registry import StrategyError
 
 U64 = np.uint64
-HEARTS, SPADES, DIAMONDS = 3, 0, 2
+SPADES, CLUBS, DIAMONDS, HEARTS = 0, 1, 2, 3
 
 
 def eff(token, denom):
@@ -29,14 +29,14 @@ def bits(tokens, denom):
     return sum(1 << eff(t, denom) for t in tokens.split())
 
 
-def view(seat, hand, denom, declarer, leader, trick, led, played, known=0, fallback=None):
+def view(seat, hand, denom, declarer, leader, trick, led, played, known=0, fallback=None, voids=0):
     """``pimc``'s view tuple (dispatch's choose_play arguments and the heuristic's card)."""
     t = np.zeros(4, dtype=np.int64)
     t[:len(trick)] = trick
     if fallback is None:
         legal = int(legal_moves(U64(hand), np.int64(denom), np.int64(led)))
         fallback = min(c for c in range(64) if legal >> c & 1)
-    return (seat, hand, denom, declarer, leader, t, len(trick), led, played, known, 0, 6, fallback)
+    return (seat, hand, denom, declarer, leader, t, len(trick), led, played, known, 0, 6, voids, fallback)
 
 
 def test_simulate_plays_only_legal_cards_and_records_replay():
@@ -71,6 +71,11 @@ def test_position_counts_and_allowed_with_bowers_and_jokers():
     assert int(pos.allowed[0]) == int(pos.allowed[1]) == int(pos.allowed[3]) == int(FULL_EFF[d])
     assert pos.legal.tolist() == sorted([eff("HJ", d), eff("5H", d)])  # follow trumps
     assert not pos.lead and not pos.declaring
+
+    # A show-out in an earlier trick counts too: seat 2 discarded on a club lead.
+    pos = P.position(view(0, hand, d, 1, 1, trick, HEARTS, played, voids=1 << (4 * 2 + CLUBS)))
+    assert int(pos.allowed[1]) == int(FULL_EFF[d]) & ~int(SUIT_MASK[d, CLUBS])
+    assert int(pos.allowed[2]) == int(FULL_EFF[d]) & ~trumps
 
     # The declarer sees his own discards: nothing unseen in the kitty.
     disc = bits("4S 5S 4D 5D 6D 7D", d)
@@ -122,10 +127,10 @@ def test_every_world_agrees_on_the_ruff():
 
 def test_same_view_same_card_whatever_the_hidden_hands():
     # The glue's arguments are dispatch's: every seat's rows and the deal's streams (it reads its
-    # own), then exactly heuristic_play's view; the game's spec carries the hooks.
+    # own), then exactly heuristic_play's view and the public voids; the game's spec carries the hooks.
     glue = inspect.signature(P.pimc_card.py_func).parameters
     view_args = inspect.signature(heuristic_play.py_func).parameters
-    assert list(glue) == ["params", "states"] + list(view_args)
+    assert list(glue) == ["params", "states"] + list(view_args) + ["voids"]
     assert get_game("500").pimc is P.HOOKS and P.HOOKS.strategy is get_game("500").registry["pimc"]
     # Spades trumps, seat 2 (declarer's partner, declarer 0) third to play in trick 3.  Two deals
     # that agree on what seat 2 has seen and differ in every other hand and the kitty.

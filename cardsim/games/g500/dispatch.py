@@ -26,13 +26,16 @@ Decisions:
   denomination ``denom`` (0..3 trump S C D H, 4 no-trump).  Returns the six effective cards
   put away.
 * ``choose_play(sid, params, states, seat, hand, denom, declarer, leader, trick, n_in_trick,
-  led, played, known, decl_tricks, contract_tricks) -> int64`` (docs/RULES.md §3.5): ``hand`` the
+  led, played, known, decl_tricks, contract_tricks, voids) -> int64`` (docs/RULES.md §3.5): ``hand`` the
   seat's effective cards (uint64), ``declarer`` and ``leader`` seats, ``trick``: int64[4] with
   the effective cards of the trick so far in ``trick[:n_in_trick]`` (play order from
   ``leader``), ``led`` the led (or named) suit, -1 when leading, ``played`` every effective
   card played in earlier tricks and this one (uint64), ``known`` the declarer's own discard (0
   for the others), ``decl_tricks`` tricks won so far by the declarer's side and
-  ``contract_tricks`` the tricks bid (6..10).  Returns a legal effective card, and for a joker
+  ``contract_tricks`` the tricks bid (6..10), ``voids`` (int64) the public record of the play:
+  bit 4·seat + suit once that seat has not followed a lead of that suit (effective suits: a
+  bower follows as a trump; a no-trump joker played to a suit lead shows out of it; read by
+  ``pimc`` only).  Returns a legal effective card, and for a joker
   led in no-trump ``card | named_suit << 8``.
 """
 from __future__ import annotations
@@ -82,7 +85,7 @@ def choose_discard(sid, params, states, seat, hand, denom):
 
 @jit(inline="always")
 def choose_play(sid, params, states, seat, hand, denom, declarer, leader, trick, n_in_trick, led,
-                played, known, decl_tricks, contract_tricks):
+                played, known, decl_tricks, contract_tricks, voids):
     """Strategy ``sid``'s card for ``seat`` (docs/RULES.md §3.5)."""
     if sid == HEURISTIC or sid == HEURISTIC_V2:
         return heuristic_play(seat, hand, denom, declarer, leader, trick, n_in_trick, led, played, known,
@@ -95,6 +98,6 @@ def choose_play(sid, params, states, seat, hand, denom, declarer, leader, trick,
                            led, played, known, decl_tricks, contract_tricks)
     if sid == PIMC:
         return pimc_card(params, states, seat, hand, denom, declarer, leader, trick, n_in_trick, led, played, known,
-                         decl_tricks, contract_tricks)
+                         decl_tricks, contract_tricks, voids)
     unhandled("card", sid, seat)
     return np.int64(0)  # not reached

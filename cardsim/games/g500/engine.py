@@ -243,6 +243,7 @@ def play_tricks(declarer, bid, disc, ids, params, states, eff, trick, trace, res
     tricks0 = np.int64(0)
     tricks1 = np.int64(0)
     leader = declarer
+    voids = np.int64(0)
     k = 0
     for t in range(10):
         led = np.int64(-1)
@@ -251,7 +252,7 @@ def play_tricks(declarer, bid, disc, ids, params, states, eff, trick, trace, res
             decl_tricks = tricks0 if declarer % 2 == 0 else tricks1
             known = disc if seat == declarer else U64(0)
             code = choose_play(ids[seat], params, states, seat, eff[seat], denom, declarer, leader,
-                               trick, i, led, played, known, decl_tricks, contract_tricks)
+                               trick, i, led, played, known, decl_tricks, contract_tricks, voids)
             c = code & 0xFF
             named = code >> 8
             legal = legal_moves(eff[seat], denom, led)
@@ -269,8 +270,11 @@ def play_tricks(declarer, bid, disc, ids, params, states, eff, trick, trace, res
                         trace[T_NAMED + k] = named
                 elif tracing:
                     trace[T_NAMED + k] = -1
-            elif tracing:
-                trace[T_NAMED + k] = -1
+            else:
+                if card_suit(c, denom) != led:  # public: the seat has none of the suit led
+                    voids |= np.int64(1) << np.int64(4 * seat + led)
+                if tracing:
+                    trace[T_NAMED + k] = -1
             if tracing:
                 trace[T_PLAY + k] = UNMAP[denom, c]
             k += 1

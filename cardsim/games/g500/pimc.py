@@ -61,11 +61,12 @@ KITTY = 3
 def position(view) -> _pimc.Position:
     """The :class:`~cardsim.strategies.pimc.Position` of a Five Hundred card decision from the seat's
     view ``(seat, hand, denom, declarer, leader, trick, n_in_trick, led, played, known,
-    decl_tricks, contract_tricks, fallback)`` (:mod:`.dispatch`'s ``choose_play`` arguments, the
-    effective layout, and the heuristic's code ``fallback``).  ``legal`` holds engine codes: a card,
+    decl_tricks, contract_tricks, voids, fallback)`` (:mod:`.dispatch`'s ``choose_play`` arguments,
+    the effective layout, and the heuristic's code ``fallback``): a seat may not hold a suit it
+    showed out of in an earlier trick (``voids``) or in this one.  ``legal`` holds engine codes: a card,
     or ``card | named << 8`` for each suit a no-trump joker lead may name."""
     (seat, hand, denom, declarer, leader, trick, n, led, played, known, _decl_tricks, _contract_tricks,
-     fallback) = view
+     voids, fallback) = view
     seat, hand, denom, declarer, leader = int(seat), int(hand), int(denom), int(declarer), int(leader)
     n, led, played, known = int(n), int(led), int(played), int(known)
     legal_bits = int(legal_moves(U64(hand), np.int64(denom), np.int64(led if n > 0 else -1)))
@@ -82,6 +83,10 @@ def position(view) -> _pimc.Position:
     holders = [(seat + i) % 4 for i in (1, 2, 3)]
     counts = [10 - completed - (s in in_trick) for s in holders]
     allowed = [full] * 4
+    for i, s in enumerate(holders):
+        for suit in range(4):
+            if int(voids) >> (4 * s + suit) & 1:
+                allowed[i] &= ~int(SUIT_MASK[denom, suit])
     for k in range(1, n):  # who showed out of the suit led in this trick
         s = (leader + k) % 4
         if s != seat and not (1 << int(trick[k])) & int(SUIT_MASK[denom, led]):
@@ -199,25 +204,25 @@ HOOKS = _pimc.Hooks(position=position, solve=solve, strategy=PIMC_STRATEGY)
 
 
 def _decide(row, state, seat, hand, denom, declarer, leader, trick, n_in_trick, led, played, known, decl_tricks,
-            contract_tricks, fallback) -> int:
+            contract_tricks, voids, fallback) -> int:
     return _pimc.decide(HOOKS, row, int(state), int(played).bit_count(), int(seat),
                         (seat, hand, denom, declarer, leader, trick.copy(), n_in_trick, led, played, known,
-                         decl_tricks, contract_tricks, fallback))
+                         decl_tricks, contract_tricks, voids, fallback))
 
 
 @jit
 def pimc_card(params, states, seat, hand, denom, declarer, leader, trick, n_in_trick, led, played, known,
-              decl_tricks, contract_tricks):
+              decl_tricks, contract_tricks, voids):
     """The ``pimc`` strategy's card (docs/RULES.md §3.5): the heuristic's when the search does not
     apply, else the sampled search's (:mod:`cardsim.strategies.pimc`); an engine code (``card |
     named << 8`` for a no-trump joker lead).  ``params``: float64[4, N_PARAMS], the seat's row is
     read; ``states``: the deal's streams, row ``1 + seat`` read, not advanced; the rest is
-    ``heuristic_play``'s view (:mod:`.dispatch`)."""
+    ``heuristic_play``'s view (:mod:`.dispatch`) and ``voids``, the public record of show-outs."""
     fallback = heuristic_play(seat, hand, denom, declarer, leader, trick, n_in_trick, led, played, known,
                               decl_tricks, contract_tricks)
     row = params[seat]
     state = states[1 + seat, 0]
     with objmode(card="int64"):
         card = _decide(row, state, seat, hand, denom, declarer, leader, trick, n_in_trick, led, played, known,
-                       decl_tricks, contract_tricks, fallback)
+                       decl_tricks, contract_tricks, voids, fallback)
     return card
