@@ -235,7 +235,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-n", "--deals", type=_positive, required=True, help="deals per strategy (the same for all)")
     p.add_argument("--seed", type=_seed, default=0, help="run seed (default 0)")
     p.add_argument("--strategies", nargs="+", metavar="NAME[:p=v,...]", help="strategies to measure (default: all)")
-    p.add_argument("--by", help="split declared deals by denomination,level (a longer table)")
+    p.add_argument("--by", help="split declared deals by any of band, denomination, level, comma-separated "
+                                "(a longer table); band: the game's contract height bands (Vint levels 1-3, "
+                                "4-5, 6-7; Five Hundred 6-7, 8-10; 501 targets 66-99, 100-119, 120-220)")
     p.add_argument("--format", choices=("table", "csv", "json"), default="table", help="output format")
     _add_execution(p)
 
