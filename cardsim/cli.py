@@ -244,6 +244,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("bench", help="measure deals per second (see BENCHMARKS.md)")
     p.add_argument("--deals", type=_positive, default=1_000_000)
     p.add_argument("--out", help="write the Markdown table here as well")
+    p.add_argument("--games", nargs="+", type=_game, help="games to measure (default: all)")
+    p.add_argument("--strategies", nargs="+", metavar="SPEC",
+                   help="instead: time these strategy specs (every seat) alternately on one core, best of "
+                        "--rounds rounds each, CPU time (e.g. cardsim bench --games 501 --deals 200000 "
+                        "--strategies heuristic heuristic_v1)")
+    p.add_argument("--rounds", type=_positive, default=5, help="rounds with --strategies (default 5)")
     return parser
 
 
@@ -692,7 +698,10 @@ def cmd_columns(args) -> int:
 def cmd_bench(args) -> int:
     from cardsim import bench
 
-    return bench.main(["--deals", str(args.deals)] + (["--out", args.out] if args.out else []))
+    argv = ["--deals", str(args.deals)] + (["--out", args.out] if args.out else [])
+    argv += ["--games", *args.games] if args.games else []
+    argv += ["--strategies", *args.strategies, "--rounds", str(args.rounds)] if args.strategies else []
+    return bench.main(argv)
 
 
 def cmd_quality(args) -> int:
