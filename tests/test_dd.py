@@ -68,6 +68,47 @@ def test_500_solver_equals_minimax_on_random_end_positions():
     assert seen == {0, 1, 2, 3, 4}
 
 
+def test_500_mid_trick_equals_minimax_inside_a_trick():
+    """What a sampled-search player asks of the solver: team 0's DD tricks with 0 to 4 cards on
+    the trick (the trick counted), against plain minimax from the same position; no-trump joker
+    leads with a named suit included."""
+    from cardsim.games.g500.rules import card_suit, legal_moves
+
+    rng = np.random.default_rng(9)
+    table = D500.new_table(12)
+    moves = np.zeros((42, D500.MAX_MOVES), dtype=np.int64)
+    stats = np.zeros(1, dtype=np.int64)
+    jokers, values = 0, set()
+    for i in range(400):
+        ntr = 1 + i % 3
+        cards = rng.permutation(DECK500)[:4 * ntr]
+        denom = 4 if i % 4 == 0 else int(rng.integers(0, 5))
+        leader, pos = int(rng.integers(0, 4)), i % 5
+        h = np.zeros(4, dtype=np.uint64)
+        for s in range(4):
+            for c in cards[s * ntr:(s + 1) * ntr]:
+                h[s] |= U(1) << U(REMAP[denom, c])
+        trick, led = np.zeros(4, dtype=np.int64), -1
+        for j in range(pos):
+            seat = (leader + j) % 4
+            legal = int(legal_moves(h[seat], denom, led))
+            c = int(rng.choice([c for c in range(64) if legal >> c & 1]))
+            if j == 0:
+                led = card_suit(c, denom)
+                if led < 0:  # a no-trump joker led names its suit
+                    led, jokers = int(rng.integers(0, 4)), jokers + 1
+            h[seat] &= ~U(1 << c)
+            trick[j] = c
+        ref = D500.minimax_eff(h.copy(), trick.copy(), pos, leader, led, denom)
+        got = D500.mid_trick(h, trick, pos, leader, led, denom, table, moves, stats)
+        assert got == ref, (h, trick, pos, leader, led, denom)
+        values.add(ref)
+    assert jokers > 0 and values == {0, 1, 2, 3}
+    assert D500.mid_trick(h, trick, pos, leader, led, denom) == ref  # a fresh table
+    with pytest.raises(ValueError, match="0 to 4 cards"):
+        D500.mid_trick(h, trick, 5, leader, led, denom)
+
+
 def _swap_within_suit(hands, rng):
     """``hands`` (lists of physical cards) with two cards of one suit swapped between two hands:
     the same suit lengths, so the table compares the two positions rank by rank."""
@@ -238,7 +279,7 @@ def test_501_declare_and_take_count_marriages_as_the_rules_say():
 
 
 def test_501_mid_trick_equals_search_from_at_a_trick_start_and_minimax_inside_a_trick():
-    """What a sampled-search player asks of the solver: the deal's DD points with 0, 1 or 2
+    """What a sampled-search player asks of the solver: the deal's DD points with 0 to 3
     cards already on the trick, checked against search_from (no card) and plain minimax
     from the same position inside the trick (the leader's marriage declared as he led)."""
     from cardsim.games.g501.rules import can_declare, legal_plays
@@ -255,7 +296,7 @@ def test_501_mid_trick_equals_search_from_at_a_trick_start_and_minimax_inside_a_
         start = D501.search_from(h.copy(), leader, decl, trump, won, pending, -1, 9999, *table, moves, stats)
         assert D501.mid_trick(h, leader, decl, trump, won, pending, got, [], table, moves, stats) == got + start
         hh, cards, g, pe = h.copy(), [], got, pending
-        for j in range(1 + i % 2):
+        for j in range(1 + i % 3):
             p = (leader + j) % 3
             legal = int(legal_plays(hh[p], -1 if j == 0 else cards[0] >> 4, trump))
             c = int(rng.choice([c for c in range(64) if legal >> c & 1]))
@@ -272,8 +313,8 @@ def test_501_mid_trick_equals_search_from_at_a_trick_start_and_minimax_inside_a_
             h, leader, decl, trump, won, pending, cards)
     assert declared > 0
     assert D501.mid_trick(h, leader, decl, trump, won, pending, got, []) == got + start  # fresh table
-    with pytest.raises(ValueError, match="0 to 2 cards"):
-        D501.mid_trick(h, leader, decl, trump, won, pending, got, [0, 1, 2])
+    with pytest.raises(ValueError, match="0 to 3 cards"):
+        D501.mid_trick(h, leader, decl, trump, won, pending, got, [0, 1, 2, 3])
 
 
 def test_501_search_in_any_window_is_fail_soft_and_exact_inside():

@@ -869,7 +869,8 @@ def mid_trick(hands, leader: int, decl: int, trump: int, won: int, pending: int,
     """The declarer's double-dummy deal points (int) of the whole deal from a position inside a
     trick: ``got`` the points he already has (cards won, marriages counted), ``cards`` the card
     numbers (0..63, docs/RULES.md §1.1 layout) already played to the current trick in play
-    order (0..2 of them, led by ``leader``), ``hands`` uint64[3] by player *without* those cards;
+    order (0..3 of them, led by ``leader``; three: the trick is complete and goes to its winner),
+    ``hands`` uint64[3] by player *without* those cards;
     ``won`` 1 if the declarer has won a trick, ``pending`` the marriage points he declared before
     winning one.  The rest of the trick is searched card by card by plain minimax (the declarer
     declares whenever he leads a marriage card, as :func:`solve_position` assumes), every trick
@@ -877,10 +878,10 @@ def mid_trick(hands, leader: int, decl: int, trump: int, won: int, pending: int,
 
     ``table``: ``(keys, bounds)`` of :func:`new_table`, ``moves`` int64 :data:`MOVES_SHAPE`
     scratch, ``stats`` int64[1] node counter; each made afresh when None (pass them to reuse the
-    table across calls of one deal).  Raises ValueError for more than two cards on the trick."""
+    table across calls of one deal).  Raises ValueError for more than three cards on the trick."""
     cards = [int(c) for c in cards]
-    if len(cards) > 2:
-        raise ValueError(f"mid_trick takes 0 to 2 cards played to the trick, got {len(cards)}")
+    if len(cards) > 3:
+        raise ValueError(f"mid_trick takes 0 to 3 cards played to the trick, got {len(cards)}")
     keys, bounds = new_table() if table is None else table
     moves = np.zeros(MOVES_SHAPE, dtype=np.int64) if moves is None else moves
     stats = np.zeros(1, dtype=np.int64) if stats is None else stats
