@@ -1,5 +1,6 @@
 """How good are the strategies?  Every registered strategy of each game against double-dummy
-(cardsim.quality): vs_dd, DD-makeable and made rates, per strategy and by denomination and level.
+(cardsim.quality): vs_dd, DD-makeable and made rates, per strategy, by denomination and level, and
+for the default strategy by contract band and denomination (issue 26: where the defaults lose).
 
 Double-dummy solving dominates the cost (about 0.1 s a Vint deal for the whole table, 0.5-3 s a
 501 or Five Hundred deal per strategy on a loaded 2-core machine), so ``--n`` is capped per game
@@ -15,7 +16,7 @@ from pathlib import Path
 import cardsim
 from analyses.common import entry, script_main, write_tables
 from cardsim import quality as Q
-from cardsim.runner import ChunkStore, make_run, manifest_key
+from cardsim.runner import ChunkStore, make_run, manifest_key, transform_id
 
 TITLE = "How good are the strategies?"
 GAMES = ("vint", "500", "501")
@@ -37,17 +38,28 @@ GLOSSARY = {
     "right_side": "Vint: share where the declaring side's best DD tricks (any declarer of the side, any "
                   "denomination) are at least the other side's best",
     "best_denomination": "Vint: share where the contract's denomination gives the declarer his most DD tricks",
+    "band": "the contract's height band (cardsim quality --by band): Vint levels 1-3, 4-5, 6-7; Five Hundred "
+            "levels 6-7, 8-10; 501 targets 66-99, 100-119, 120-220 card points",
     "_lo / _hi": "95% interval bounds (normal for vs_dd, Wilson for rates)",
 }
 
 
+BAND_COLUMNS = ["strategy", "band", "denomination", "n", "vs_dd", "vs_dd_lo", "vs_dd_hi", "made"]
+"""The columns of the band table: the default strategy's vs_dd with its interval and made rate."""
+
+
 def _measure(game: str, n: int, args) -> tuple:
     names = Q.strategy_names(game)
+    # "code": the stored chunks are deal_chunk's rows, so an edit of cardsim.quality (a new column)
+    # starts afresh instead of merging rows of two shapes.
     manifest = {"analysis": "quality", "game": game, "n": n, "seed": args.seed, "strategies": names,
-                "chunk": Q.CHUNK, "source": make_run(game, 1, args.seed).manifest()["source"]}
+                "chunk": Q.CHUNK, "source": make_run(game, 1, args.seed).manifest()["source"],
+                "code": transform_id(Q.deal_chunk)}
     store = ChunkStore(Path(args.results) / f"quality-{game}-{manifest_key(manifest)}", manifest)
     rows = Q.deal_rows(game, n, args.seed, names, n_jobs=args.jobs, progress=args.progress, store=store)
-    return Q.summarize(rows), Q.summarize(rows, Q.BY)
+    default = cardsim.get_game(game).default_strategy
+    band = Q.summarize(rows[rows.strategy == default], ["band", "denomination"])[BAND_COLUMNS]
+    return Q.summarize(rows), Q.summarize(rows, ["denomination", "level"]), band
 
 
 def _line(game: str, row) -> str:
@@ -75,11 +87,16 @@ def method(summaries: dict, defaults: dict) -> str:
 
 def run(args) -> Path:
     sizes = {g: min(args.n, (QUICK if args.quick else FULL)[g]) for g in GAMES}
-    tabs, summaries, defaults, notes = {}, {}, {}, []
+    tabs, summaries, defaults, notes, titles = {}, {}, {}, [], {}
     for game in GAMES:
-        summary, by = _measure(game, sizes[game], args)
+        summary, by, band = _measure(game, sizes[game], args)
         tabs[f"quality_{game}"] = summary
         tabs[f"quality_{game}_by_contract"] = by
+        tabs[f"quality_{game}_by_band"] = band
+        bands = cardsim.get_game(game).contract_bands
+        titles[f"quality_{game}_by_band"] = (
+            f"{game}: by level band and denomination ({cardsim.get_game(game).default_strategy}; bands of the "
+            f"{bands.measure}: {', '.join(bands.labels)})")
         summaries[game] = summary
         defaults[game] = cardsim.get_game(game).default_strategy
         print(f"{TITLE} {game}: {sizes[game]:,} deals, {len(summary)} strategies", flush=True)
@@ -94,7 +111,8 @@ def run(args) -> Path:
             "deals_unit": "deals per game at most (" + ", ".join(f"{g}: {n:,}" for g, n in sizes.items()) + ")",
             "seed": args.seed, "source": manifest["source"], "cardsim": cardsim.__version__,
             "strategies": [f"{g}: {', '.join(t.strategy)}" for g, t in summaries.items()],
-            "parameters": {}, "rules": {}, "tables": list(tabs), "figures": [], "glossary": GLOSSARY,
+            "parameters": {}, "rules": {}, "tables": list(tabs), "table_titles": titles, "figures": [],
+            "glossary": GLOSSARY,
             "notes": notes, "method": method(summaries, defaults)}
     path = out / "tables" / "quality.json"
     path.write_text(json.dumps(meta, indent=1, ensure_ascii=False))

@@ -107,10 +107,12 @@ def build(out: Path) -> tuple[str, str]:
                                        for k, v in meta["glossary"].items()) + "</dl>"]
         md += [""]
         for name in meta["tables"]:
-            md += [f"### {name}", "", (out / "tables" / f"{name}.md").read_text(), f"*{name}: {cap}* "
+            # A table may carry a title for people (``table_titles``); its name stays in the caption.
+            heading = meta.get("table_titles", {}).get(name, name)
+            md += [f"### {heading}", "", (out / "tables" / f"{name}.md").read_text(), f"*{name}: {cap}* "
                    f"CSV: `tables/{name}.csv`", ""]
             table = pd.read_csv(out / "tables" / f"{name}.csv")
-            body += [f"<h3>{html.escape(name)}</h3>",
+            body += [f"<h3>{html.escape(heading)}</h3>",
                      readable(table).to_html(index=False, na_rep="", border=0),
                      f"<p class='caption'>{html.escape(name)}: {html.escape(cap)}</p>"]
         for name in meta.get("csv_only", []):

@@ -6,6 +6,9 @@ numba cache) and from cache, each measured in a fresh interpreter; then end to e
 user gets against that all-core engine rate: ``simulate -o`` (a parquet dataset), the
 in-memory ``cardsim.simulate`` DataFrame, and the start-up of ``cardsim simulate GAME -n 1000``.
 Writes a Markdown table (``--out``) with the command and the machine.
+
+``--strategies A B``: instead, strategy specs timed alternately on one core
+(:func:`alternating_rates`; what tools/vint_speed.py and tools/g50x_speed.py did before issue 26).
 """
 from __future__ import annotations
 
@@ -468,6 +471,47 @@ def replace_section(path: str, heading: str, text: str) -> None:
         f.write(new)
 
 
+# ------------------------------------------------------------------ two strategies, alternating
+def alternating_rates(game: str, specs, deals: int = 200_000, rounds: int = 5, chunk: int = 50_000,
+                      clock=time.process_time) -> dict:
+    """Deals per CPU second of each strategy spec in ``specs`` (the spec in every seat, the game's
+    default seats and rules), ``{spec: rate}``: deals ``0 .. deals-1`` played by ``simulate_chunk``
+    in this process (one core), each spec timed in turn, ``rounds`` rounds, the best round of each
+    kept.  Alternating puts old and new under the same load on a shared machine, and CPU time
+    (``clock``) moves far less with the neighbours than wall time; the first 2,000 deals of each
+    are played untimed first (compiling or loading the kernels).  What issue 26 asks of a new
+    default: its per-core rate within 10% of the previous one's, measured so.  Raises
+    OptionError (a spec named twice, fewer than one deal or round) or StrategyError."""
+    from cardsim.games.base import OptionError, as_list
+
+    specs = as_list(specs, "specs (strategy specs)")
+    if len(set(specs)) != len(specs) or not specs:
+        raise OptionError(f"name each strategy once, got {', '.join(map(str, specs)) or 'none'}")
+    if deals < 1 or rounds < 1 or chunk < 1:
+        raise OptionError("deals, rounds and chunk must be at least 1")
+    spec = get_game(game)
+    setups = {name: spec.setup(name) for name in specs}
+    for setup in setups.values():
+        spec.simulate_chunk(SEED, 0, 2000, setup)
+    best = dict.fromkeys(specs, float("inf"))
+    for _ in range(rounds):
+        for name, setup in setups.items():
+            start = clock()
+            for s in range(0, deals, chunk):
+                spec.simulate_chunk(SEED, s, min(chunk, deals - s), setup)
+            best[name] = min(best[name], clock() - start)
+    return {name: deals / max(seconds, 1e-9) for name, seconds in best.items()}
+
+
+def alternating_line(game: str, rates: dict, deals: int, rounds: int) -> str:
+    """One line for :func:`alternating_rates`: each rate, and each against the first spec."""
+    first, base = next(iter(rates.items()))
+    parts = [f"{name} {rate:,.0f}/s" + ("" if name == first else f" ({rate / base - 1:+.1%} against {first})")
+             for name, rate in rates.items()]
+    return (f"{game}: " + ", ".join(parts) + f" (best of {rounds} alternating rounds of {deals:,} deals, "
+            "CPU time, one core)")
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="cardsim bench", description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=1_000_000, help="deals per measurement")
@@ -477,9 +521,24 @@ def main(argv=None) -> int:
                         help="measure one section only (crossover: wall time of simulate -o with --jobs 1 and with "
                              "all cores at a few sizes; pimc: the sampled-search player's rates); with --out, only "
                              "that section of the file is replaced")
+    parser.add_argument("--strategies", nargs="+", metavar="SPEC",
+                        help="instead: time these strategy specs (every seat) alternately on one core, the "
+                             "best of --rounds rounds each (CPU time; e.g. a new default against the old)")
+    parser.add_argument("--rounds", type=int, default=5, help="rounds with --strategies (default 5)")
     args = parser.parse_args(argv)
     if args.deals <= 0:
         parser.error("--deals must be positive")
+    if args.strategies:
+        from cardsim.games.base import OptionError, StrategyError
+
+        for game in args.games:
+            try:
+                rates = alternating_rates(game, args.strategies, args.deals, args.rounds)
+            except (OptionError, StrategyError) as exc:
+                print(f"cardsim bench: error: {exc}", file=sys.stderr)  # one line, no usage text
+                return 2
+            print(alternating_line(game, rates, args.deals, args.rounds), flush=True)
+        return 0
     if args.out:
         from cardsim.runner import OutputError, check_output_file
 

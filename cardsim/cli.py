@@ -235,13 +235,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-n", "--deals", type=_positive, required=True, help="deals per strategy (the same for all)")
     p.add_argument("--seed", type=_seed, default=0, help="run seed (default 0)")
     p.add_argument("--strategies", nargs="+", metavar="NAME[:p=v,...]", help="strategies to measure (default: all)")
-    p.add_argument("--by", help="split declared deals by denomination,level (a longer table)")
+    p.add_argument("--by", help="split declared deals by any of band, denomination, level, comma-separated "
+                                "(a longer table); band: the game's contract height bands (Vint levels 1-3, "
+                                "4-5, 6-7; Five Hundred 6-7, 8-10; 501 targets 66-99, 100-119, 120-220)")
     p.add_argument("--format", choices=("table", "csv", "json"), default="table", help="output format")
     _add_execution(p)
 
     p = sub.add_parser("bench", help="measure deals per second (see BENCHMARKS.md)")
     p.add_argument("--deals", type=_positive, default=1_000_000)
     p.add_argument("--out", help="write the Markdown table here as well")
+    p.add_argument("--games", nargs="+", type=_game, help="games to measure (default: all)")
+    p.add_argument("--strategies", nargs="+", metavar="SPEC",
+                   help="instead: time these strategy specs (every seat) alternately on one core, best of "
+                        "--rounds rounds each, CPU time (e.g. cardsim bench --games 501 --deals 200000 "
+                        "--strategies heuristic heuristic_v1)")
+    p.add_argument("--rounds", type=_positive, default=5, help="rounds with --strategies (default 5)")
     return parser
 
 
@@ -690,7 +698,10 @@ def cmd_columns(args) -> int:
 def cmd_bench(args) -> int:
     from cardsim import bench
 
-    return bench.main(["--deals", str(args.deals)] + (["--out", args.out] if args.out else []))
+    argv = ["--deals", str(args.deals)] + (["--out", args.out] if args.out else [])
+    argv += ["--games", *args.games] if args.games else []
+    argv += ["--strategies", *args.strategies, "--rounds", str(args.rounds)] if args.strategies else []
+    return bench.main(argv)
 
 
 def cmd_quality(args) -> int:

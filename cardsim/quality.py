@@ -35,8 +35,11 @@ from cardsim.text import quote
 CHUNK = 50
 """Deals per task: small, since one DD solve of a 501 deal can take a second."""
 
-BY = ("denomination", "level")
-"""Columns the longer table can be split by (``cardsim quality --by denomination,level``)."""
+BY = ("band", "denomination", "level")
+"""Columns the longer table can be split by (``cardsim quality --by band,denomination``):
+``band`` the contract's height band of the game (:class:`cardsim.games.base.ContractBands` on
+its spec: Vint levels 1-3, 4-5, 6-7; Five Hundred 6-7, 8-10; 501 targets 66-99, 100-119,
+120-220 card points)."""
 
 SUMMARY_COLUMNS = ["strategy", "deals", "n", "vs_dd", "vs_dd_lo", "vs_dd_hi", "dd_makeable", "dd_makeable_lo",
                    "dd_makeable_hi", "made", "made_lo", "made_hi", "right_side", "right_side_lo",
@@ -107,7 +110,7 @@ def _vint_chunk(names, seed, ids) -> list[pd.DataFrame]:
         i = np.arange(len(ids))
         d, k = np.where(played, decl, 0), np.where(played, den, 0)
         dd = table[i, d, k]
-        frames.append(_rows(name, ids, played, den, level, got, dd, got >= level + 6, dd >= level + 6,
+        frames.append(_rows("vint", name, ids, played, den, level, level, got, dd, got >= level + 6, dd >= level + 6,
                             right=side_best[i, d % 2] >= side_best[i, 1 - d % 2],
                             best=dd >= table[i, d].max(axis=1)))
     assert len(DENOMS) == table.shape[2]
@@ -137,14 +140,16 @@ def _solved_chunk(game, names, seed, ids) -> list[pd.DataFrame]:
             den, level = df.denomination.cat.codes.to_numpy(), df.level.to_numpy(np.int64, na_value=0)
             got, dd = (df[c].to_numpy(np.int64, na_value=0) for c in ("decl_tricks", "dd_tricks"))
             need = level
-        frames.append(_rows(name, ids, played, den, level, got, dd, got >= need, dd >= need))
+        # The band is taken from what the contract asks: the level (500), the target (501).
+        frames.append(_rows(game, name, ids, played, den, level, need, got, dd, got >= need, dd >= need))
     return frames
 
 
-def _rows(name, ids, played, den, level, got, dd, made, makeable, right=None, best=None) -> pd.DataFrame:
+def _rows(game, name, ids, played, den, level, height, got, dd, made, makeable, right=None, best=None) -> pd.DataFrame:
     nan = np.full(len(ids), np.nan)
     return pd.DataFrame({
         "strategy": name, "deal": np.asarray(ids, dtype=np.int64), "declared": played,
+        "band": get_game(game).contract_bands.of(height, played),
         "denomination": np.where(played, den, -1).astype(np.int8), "level": np.where(played, level, 0),
         "result": got, "dd": dd, "made": made & played, "dd_makeable": makeable & played,
         "right_side": nan if right is None else right.astype(float),
@@ -161,7 +166,8 @@ def deal_chunk(game: str, names: tuple, seed: int, start: int, count: int) -> pd
 
 def deal_rows(game, n: int, seed: int = 0, strategies=None, n_jobs: int = 1, progress=False, store=None) -> pd.DataFrame:
     """One row per (strategy, deal) for deals ``0 .. n-1`` of ``seed``: ``strategy`` (str),
-    ``deal`` (int64), ``declared`` (bool), ``denomination`` (int8 code S C D H NT = 0..4; 501 the
+    ``deal`` (int64), ``declared`` (bool), ``band`` (ordered categorical of the game's
+    contract band labels, ``"1-3"`` …; missing when undeclared), ``denomination`` (int8 code S C D H NT = 0..4; 501 the
     trump; -1 undeclared), ``level`` (Vint 1..7, 500 6..10, 501 the target's lower ten in points),
     ``result`` / ``dd`` (int64, the declaring side's tricks or the 501 declarer's deal points in
     play / double-dummy), ``made`` / ``dd_makeable`` (bool), ``right_side`` /
@@ -209,7 +215,7 @@ def check_by(by) -> list[str]:
     by = as_list(by, "by (column names)")
     bad = [b for b in by if b not in BY]
     if bad:
-        raise OptionError(f"by takes {', '.join(BY)}, got {quote(', '.join(bad))}")
+        raise OptionError(f"by takes {', '.join(BY)} (comma-separated), got {quote(', '.join(bad))}")
     repeated = sorted({b for b in by if by.count(b) > 1})
     if repeated:
         raise OptionError(f"by names each column once: {', '.join(repeated)} given more than once")
@@ -219,7 +225,8 @@ def check_by(by) -> list[str]:
 def summarize(rows: pd.DataFrame, by=()) -> pd.DataFrame:
     """The quality table of :func:`deal_rows` output: one row per strategy (and per value of the
     ``by`` columns, a subset of :data:`BY`, counting declared deals only), columns
-    :data:`SUMMARY_COLUMNS`; ``denomination`` as its letter."""
+    :data:`SUMMARY_COLUMNS`; ``denomination`` as its letter, ``band`` an ordered categorical of
+    the game's band labels (bands without a declared deal have no row)."""
     from cardsim.dd import DENOMS
 
     by = check_by(by)
@@ -227,12 +234,14 @@ def summarize(rows: pd.DataFrame, by=()) -> pd.DataFrame:
         rows = rows[rows.declared]
     keys = ["strategy"] + by
     out = []
-    for key, group in rows.groupby(keys, sort=False):
+    for key, group in rows.groupby(keys, sort=False, observed=True):
         key = key if isinstance(key, tuple) else (key,)
         out.append({**dict(zip(keys, key)), **_summary(group)})
     table = pd.DataFrame(out, columns=keys + SUMMARY_COLUMNS[1:])
     if "denomination" in by:
         table["denomination"] = [DENOMS[int(d)] for d in table.denomination]
+    if "band" in by:
+        table["band"] = pd.Categorical(table.band, rows.band.cat.categories, ordered=True)
     if by:
         order = {name: i for i, name in enumerate(dict.fromkeys(rows.strategy))}
         table = table.sort_values(keys, key=lambda s: s.map(order) if s.name == "strategy" else s.map(

@@ -68,6 +68,47 @@ def test_500_solver_equals_minimax_on_random_end_positions():
     assert seen == {0, 1, 2, 3, 4}
 
 
+def test_500_mid_trick_equals_minimax_inside_a_trick():
+    """What a sampled-search player asks of the solver: team 0's DD tricks with 0 to 4 cards on
+    the trick (the trick counted), against plain minimax from the same position; no-trump joker
+    leads with a named suit included."""
+    from cardsim.games.g500.rules import card_suit, legal_moves
+
+    rng = np.random.default_rng(9)
+    table = D500.new_table(12)
+    moves = np.zeros((42, D500.MAX_MOVES), dtype=np.int64)
+    stats = np.zeros(1, dtype=np.int64)
+    jokers, values = 0, set()
+    for i in range(400):
+        ntr = 1 + i % 3
+        cards = rng.permutation(DECK500)[:4 * ntr]
+        denom = 4 if i % 4 == 0 else int(rng.integers(0, 5))
+        leader, pos = int(rng.integers(0, 4)), i % 5
+        h = np.zeros(4, dtype=np.uint64)
+        for s in range(4):
+            for c in cards[s * ntr:(s + 1) * ntr]:
+                h[s] |= U(1) << U(REMAP[denom, c])
+        trick, led = np.zeros(4, dtype=np.int64), -1
+        for j in range(pos):
+            seat = (leader + j) % 4
+            legal = int(legal_moves(h[seat], denom, led))
+            c = int(rng.choice([c for c in range(64) if legal >> c & 1]))
+            if j == 0:
+                led = card_suit(c, denom)
+                if led < 0:  # a no-trump joker led names its suit
+                    led, jokers = int(rng.integers(0, 4)), jokers + 1
+            h[seat] &= ~U(1 << c)
+            trick[j] = c
+        ref = D500.minimax_eff(h.copy(), trick.copy(), pos, leader, led, denom)
+        got = D500.mid_trick(h, trick, pos, leader, led, denom, table, moves, stats)
+        assert got == ref, (h, trick, pos, leader, led, denom)
+        values.add(ref)
+    assert jokers > 0 and values == {0, 1, 2, 3}
+    assert D500.mid_trick(h, trick, pos, leader, led, denom) == ref  # a fresh table
+    with pytest.raises(ValueError, match="0 to 4 cards"):
+        D500.mid_trick(h, trick, 5, leader, led, denom)
+
+
 def _swap_within_suit(hands, rng):
     """``hands`` (lists of physical cards) with two cards of one suit swapped between two hands:
     the same suit lengths, so the table compares the two positions rank by rank."""
@@ -225,6 +266,55 @@ def test_501_search_from_any_trick_start_equals_minimax_in_every_window():
         sides.add(ref >= g)
     assert sides == {False, True}
 
+
+
+def test_501_declare_and_take_count_marriages_as_the_rules_say():
+    """A marriage counts at once once a trick is won, else waits for the first trick won
+    (docs/RULES.md §1.6): 40 in trumps, 20 in another suit; a trick won adds its card points."""
+    assert D501.declare(10, 0, 1, 2, 2) == (50, 0)   # trump marriage after a trick won
+    assert D501.declare(10, 0, 1, 1, 2) == (30, 0)   # plain marriage
+    assert D501.declare(0, 20, 0, 3, 3) == (0, 60)   # no trick yet: pending
+    trick = bits("AS TS KS", lambda t: parse_card(t, RANKS_501))
+    assert D501.take(5, 40, trick) == (5 + 11 + 10 + 4 + 40, 0)
+
+
+def test_501_mid_trick_equals_search_from_at_a_trick_start_and_minimax_inside_a_trick():
+    """What a sampled-search player asks of the solver: the deal's DD points with 0 to 3
+    cards already on the trick, checked against search_from (no card) and plain minimax
+    from the same position inside the trick (the leader's marriage declared as he led)."""
+    from cardsim.games.g501.rules import can_declare, legal_plays
+
+    rng = np.random.default_rng(8)
+    table = D501.new_table(12)
+    moves = np.zeros(D501.MOVES_SHAPE, dtype=np.int64)
+    stats = np.zeros(1, dtype=np.int64)
+    declared = 0
+    for i in range(240):
+        h = random_501(rng, 2 + i % 3)
+        leader, decl, trump, won, pending = random_state(rng)
+        got = int(rng.integers(0, 60))
+        start = D501.search_from(h.copy(), leader, decl, trump, won, pending, -1, 9999, *table, moves, stats)
+        assert D501.mid_trick(h, leader, decl, trump, won, pending, got, [], table, moves, stats) == got + start
+        hh, cards, g, pe = h.copy(), [], got, pending
+        for j in range(1 + i % 3):
+            p = (leader + j) % 3
+            legal = int(legal_plays(hh[p], -1 if j == 0 else cards[0] >> 4, trump))
+            c = int(rng.choice([c for c in range(64) if legal >> c & 1]))
+            if j == 0 and p == decl and can_declare(hh[p], c):
+                g, pe = D501.declare(g, pe, won, c >> 4, trump)
+                declared += 1
+            hh[p] &= ~U(1 << c)
+            cards.append(c)
+        trick = np.zeros(3, dtype=np.int64)
+        trick[:len(cards)] = cards
+        on_table = U(sum(1 << c for c in cards))
+        ref = g + D501.minimax(hh.copy(), len(cards), leader, decl, trump, cards[0], on_table, trick, won, pe)
+        assert D501.mid_trick(hh, leader, decl, trump, won, pe, g, cards, table, moves, stats) == ref, (
+            h, leader, decl, trump, won, pending, cards)
+    assert declared > 0
+    assert D501.mid_trick(h, leader, decl, trump, won, pending, got, []) == got + start  # fresh table
+    with pytest.raises(ValueError, match="0 to 3 cards"):
+        D501.mid_trick(h, leader, decl, trump, won, pending, got, [0, 1, 2, 3])
 
 
 def test_501_search_in_any_window_is_fail_soft_and_exact_inside():

@@ -56,6 +56,46 @@ def test_by_denomination_and_level_adds_up(vint_rows):
     assert by.groupby("strategy", sort=False).n.sum().to_dict() == total.to_dict()
 
 
+@pytest.mark.parametrize("game, values, labels", [
+    ("vint", [1, 3, 4, 5, 6, 7], ["1-3", "1-3", "4-5", "4-5", "6-7", "6-7"]),
+    ("500", [6, 7, 8, 10], ["6-7", "6-7", "8-10", "8-10"]),
+    ("501", [66, 99, 100, 119, 120, 220], ["66-99", "66-99", "100-119", "100-119", "120-220", "120-220"]),
+])
+def test_contract_bands_at_their_edges(game, values, labels):
+    from cardsim.games import get_game
+
+    bands = get_game(game).contract_bands
+    got = bands.of(values)
+    assert list(got) == labels and got.ordered and list(got.categories) == list(dict.fromkeys(labels))
+    # An undeclared deal has no band; a declared value outside every band is a bug, said in one line.
+    assert bands.of([values[0], 0], [True, False]).isna().tolist() == [False, True]
+    with pytest.raises(ValueError, match=f"outside the bands {', '.join(dict.fromkeys(labels))}"):
+        bands.of([values[-1] + 1])
+    with pytest.raises(ValueError, match="ascending and adjacent"):
+        type(bands)(((1, 3), (5, 7)), "level")
+
+
+def test_by_band_counts_every_declared_deal_once(vint_rows):
+    by = summarize(vint_rows, ["band"])
+    assert set(by.band) <= {"1-3", "4-5", "6-7"} and list(by.band.cat.categories) == ["1-3", "4-5", "6-7"]
+    total = summarize(vint_rows).set_index("strategy").n
+    assert by.groupby("strategy", sort=False).n.sum().to_dict() == total.to_dict()
+    heur = by[by.strategy == "heuristic"]
+    assert list(heur.band) == sorted(heur.band)  # in band order
+    lev = vint_rows[vint_rows.declared & (vint_rows.strategy == "heuristic")].level
+    assert heur.set_index("band").n.to_dict() == {
+        b: int(((lev >= lo) & (lev <= hi)).sum()) for b, (lo, hi) in zip(["1-3", "4-5", "6-7"], [(1, 3), (4, 5), (6, 7)])
+        if ((lev >= lo) & (lev <= hi)).any()}
+
+
+def test_501_quality_by_band_and_denomination_sums_to_the_total():
+    whole = quality("501", 60, seed=5, strategies=["heuristic"])
+    by = quality("501", 60, seed=5, strategies=["heuristic"], by=["band", "denomination"])
+    assert by.n.sum() == whole.n.iloc[0] > 30
+    assert set(by.band) <= {"66-99", "100-119", "120-220"} and len(set(by.band)) >= 2
+    assert (by.made.between(0, 1)).all() and list(by.columns[:3]) == ["strategy", "band", "denomination"]
+
+
 def test_500_heuristic_beats_random():
     t = quality("500", 30, seed=2).set_index("strategy")
     assert list(t.index) == ["random", "heuristic", "heuristic_v2", "heuristic_v1"]
@@ -68,7 +108,7 @@ def test_errors_are_one_line():
         quality("vint", 0)
     with pytest.raises(StrategyError, match="unknown vint strategy 'nope'"):
         quality("vint", 5, strategies=["nope"])
-    with pytest.raises(OptionError, match="by takes denomination, level"):
+    with pytest.raises(OptionError, match="by takes band, denomination, level"):
         quality("vint", 5, by=["suit"])
     # Named twice, a strategy's deals would count twice in its row; a column twice breaks the grouping.
     with pytest.raises(OptionError, match="heuristic named more than once"):
@@ -90,7 +130,8 @@ def test_cli_json_keys(capsys):
     (["quality", "vint", "-n", "0"], "must be a whole number from 1"),
     (["quality", "bridge", "-n", "5"], "unknown game 'bridge'"),
     (["quality", "vint", "-n", "5", "--strategies", "nope"], "unknown vint strategy 'nope'"),
-    (["quality", "vint", "-n", "5", "--by", "suit"], "by takes denomination, level"),
+    (["quality", "vint", "-n", "5", "--by", "suit"], "by takes band, denomination, level"),
+    (["quality", "501", "-n", "5", "--by", "band,trump"], "by takes band, denomination, level (comma-separated), got 'trump'"),
 ])
 def test_cli_errors(argv, message, capsys):
     try:

@@ -100,6 +100,11 @@ def test_quality_section_and_method_cite_the_default_strategies(quick_report):
         table = (quick_report / "tables" / f"quality_{game}.csv").read_text().splitlines()
         assert table[0].startswith("strategy,deals,n,vs_dd,vs_dd_lo,vs_dd_hi")
         assert [line.split(",")[0] for line in table[1:]][0] == "random"
+        # issue 26: the default strategy by contract band and denomination, titled for people
+        band = (quick_report / "tables" / f"quality_{game}_by_band.csv").read_text().splitlines()
+        assert band[0] == "strategy,band,denomination,n,vs_dd,vs_dd_lo,vs_dd_hi,made"
+        assert {line.split(",")[0] for line in band[1:]} == {"heuristic"}
+        assert f"### {game}: by level band and denomination (heuristic; bands of the" in md
 
 
 def test_analyses_launcher_catches_ctrl_c_while_a_script_imports(monkeypatch, capsys):

@@ -5,8 +5,8 @@ plays by perfect-information Monte Carlo (PIMC): at each of its cards with a cho
 the cards it has not seen at random ``--worlds`` times among the other three hands and, when
 it is not the declarer, the declarer's discard (card counts right, no card of a suit a seat
 has shown out of), solves each world double-dummy with cardsim's own solver
-(:func:`cardsim.dd.g500.solve_eff`, the rest of the trick by minimax: tools/g500_loss.py
-``_after``) and plays the card with the most tricks on average (a tie goes to `heuristic`'s
+(:func:`cardsim.dd.g500.solve_eff`, the rest of the trick by minimax:
+:func:`cardsim.dd.g500.mid_trick`) and plays the card with the most tricks on average (a tie goes to `heuristic`'s
 card).  A no-trump joker lead is a candidate only when `heuristic` leads it (with its named
 suit): the search never names a suit itself.  It ignores the auction.  The defence plays
 `heuristic` (the jitted strategy called with the engine's view; with no worlds the tool
@@ -37,7 +37,7 @@ def play_deal(record, worlds: int, seed: int) -> dict:
     from cardsim.games.g500.constants import FULL_EFF, parse_call, parse_card
     from cardsim.games.g500.rules import card_suit, legal_moves, remap_hand, trick_winner
     from cardsim.games.g500.strategies import heuristic_play
-    from g500_loss import _after
+    from cardsim.dd.g500 import mid_trick
 
     keys, bounds = dd.new_table()
     moves = np.zeros((42, dd.MAX_MOVES), dtype=np.int64)
@@ -86,7 +86,7 @@ def play_deal(record, worlds: int, seed: int) -> dict:
                         tr = trick.copy()
                         tr[i] = c
                         led2 = led if i else (nm if card_suit(c, denom) < 0 else card_suit(c, denom))
-                        v = _after(g, tr, i + 1, leader, led2, denom, keys, bounds, moves, stats)
+                        v = mid_trick(g, tr, i + 1, leader, led2, denom, (keys, bounds), moves, stats)
                         total[c] += v if d % 2 == 0 else (10 - t) - v
                 best = max(total.values())
                 ties = [c for c, _ in cands if total[c] >= best - 1e-9]

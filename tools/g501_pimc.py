@@ -7,7 +7,7 @@ between the declarer and the other defender (card counts right, no card of a sui
 shown out of, at most one unplayed talon card with the other defender: the talon is public and
 went to the declarer, who gave one card to each defender, docs/RULES.md §1.4), solves each
 world double-dummy with cardsim's own solver (the rest of the trick by minimax, then
-:func:`cardsim.dd.g501.search_from`: tools/g501_where.py ``mid_trick``) and plays the card that
+:func:`cardsim.dd.g501.search_from`: :func:`cardsim.dd.g501.mid_trick`) and plays the card that
 leaves the declarer the fewest deal points on average (a tie goes to `heuristic`'s card, with
 its marriage declaration).  It ignores the auction and what the declarer's contract says about
 his hand.  The declarer plays `heuristic` (the jitted strategy called with the engine's view;
@@ -52,7 +52,7 @@ def play_deal(record, hands, decl: int, trump: int, worlds: int, seed: int, only
     from cardsim.games.g501.constants import DECK_MASK, DECLARE_FLAG, NT, SEEN_CARDS, SEEN_VOIDS
     from cardsim.games.g501.rules import can_declare, legal_plays, trick_best
     from cardsim.games.g501.strategies import heuristic_play
-    from g501_where import declare, mid_trick, take
+    from cardsim.dd.g501 import declare, mid_trick, take
 
     keys, bounds = dd.new_table()
     moves = np.zeros(dd.MOVES_SHAPE, dtype=np.int64)

@@ -13,7 +13,7 @@ lowest).  It ignores what the auction says about the hidden hands.  The defence 
 
 The same contracts as all-`heuristic` play (the records of ``cardsim.records``), so per deal
 ``pimc tricks − heuristic tricks`` is paired, and ``tricks − DD`` (DD from the full hands,
-tools/vint_dd_quality.py's cached tables) is the issue's vs_dd for each line-up.
+:func:`cardsim.dd.solve_records`) is the issue's vs_dd for each line-up.
 
 Usage (from the repository)::
 
@@ -95,7 +95,7 @@ def dd_scores(hands_full, trump, first, plays):
     from endplay.dds import solve_board
     from endplay.types import Deal, Denom, Player
 
-    from vint_dd_quality import pbn
+    from cardsim.dd.vint import pbn_deal as pbn
 
     deal = Deal(pbn([sum(1 << c for c in h) for h in hands_full]))
     deal.trump = [Denom.spades, Denom.clubs, Denom.diamonds, Denom.hearts, Denom.nt][trump]
@@ -216,9 +216,8 @@ def play_deal(record, worlds: int, seed: int, decisions: list | None = None, onl
 def main(argv=None) -> int:
     import cardsim
     from joblib import Parallel, delayed
-    from vint_dd_quality import cached_tables
 
-    from cardsim.games.vint.rules import DENOMINATIONS
+    from cardsim.dd import solve_records
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seed", type=int, default=11)
@@ -241,9 +240,8 @@ def main(argv=None) -> int:
     if args.decisions:
         pd.DataFrame([d for r in rows for d in r["decisions"]]).to_csv(args.decisions, index=False)
     df = pd.DataFrame([{k: v for k, v in r.items() if k != "decisions"} for r in rows])
-    tables = cached_tables(args.seed, args.start, args.count)
-    den = df.contract.map(lambda c: DENOMINATIONS.index(c[1:]))
-    df["dd"] = tables[df.deal.to_numpy() - args.start, den.to_numpy(), df.declarer.to_numpy()].astype(int)
+    # The contract's DD tricks (DDS through cardsim.dd), in the order of the declared records.
+    df["dd"] = solve_records(recs).dd_tricks.to_numpy(int)
     if args.out:
         df.to_csv(args.out, index=False)
     print(f"seed {args.seed}, deals {deals[0]}..{deals[-1]}: {len(df)} declared, {args.worlds} worlds a decision, "

@@ -721,3 +721,46 @@ def minimax_eff(h, trick, pos, leader, led, denom):
                 best = v
         h[seat] = hand
     return best
+
+
+# ------------------------------------------------------------------ from a position inside a trick
+# Plain Python on purpose (as cardsim.dd.g501.mid_trick): a sampled-search player asks for a few
+# cards per decision, and the trick's at most three plies cost nothing beside the solve_eff calls.
+def mid_trick(hands, trick, pos: int, leader: int, led: int, denom: int, table=None, moves=None, stats=None) -> int:
+    """Team 0's double-dummy tricks (int) from a position inside a trick, this trick included.
+
+    ``hands``: uint64[4] hands by seat in the effective layout of ``denom`` (0..3 trump suit,
+    4 no-trump; :func:`cardsim.games.g500.rules.remap_hand`), *without* the cards on the trick;
+    ``trick``: int64[4] effective cards in play order, the first ``pos`` (0..4) played; ``leader``
+    the seat that led it; ``led`` the led suit (a no-trump joker led: the suit named), ignored when
+    ``pos`` is 0.  The rest of the trick by plain minimax (seats 0 and 2 maximise), every trick
+    after by :func:`solve_eff`; with ``pos`` 0 it is :func:`solve_eff`.  ``table``: ``(keys,
+    bounds)`` of :func:`new_table`, ``moves`` int64[42, MAX_MOVES] scratch, ``stats`` int64[1]
+    node counter; each made afresh when None.  Raises ValueError for ``pos`` outside 0..4."""
+    if not 0 <= pos <= 4:
+        raise ValueError(f"mid_trick takes 0 to 4 cards played to the trick, got pos={pos}")
+    keys, bounds = new_table() if table is None else table
+    moves = np.zeros((42, MAX_MOVES), dtype=np.int64) if moves is None else moves
+    stats = np.zeros(1, dtype=np.int64) if stats is None else stats
+    h = np.array(hands, dtype=np.uint64)
+    if pos == 0:
+        return int(solve_eff(h, leader, denom, keys, bounds, moves, stats))
+    return _mid_trick(h, np.array(trick, dtype=np.int64), pos, leader, led, denom, keys, bounds, moves, stats)
+
+
+def _mid_trick(h, trick, pos, leader, led, denom, keys, bounds, moves, stats) -> int:
+    if pos == 4:
+        nxt = (leader + int(trick_winner(trick, denom, led))) % 4
+        won = 1 if nxt % 2 == 0 else 0
+        if h[0] == 0:
+            return won  # the last trick
+        return won + int(solve_eff(h, nxt, denom, keys, bounds, moves, stats))
+    seat = (leader + pos) % 4
+    legal = int(legal_moves(h[seat], denom, led))
+    values = []
+    for c in (c for c in range(64) if legal >> c & 1):
+        h[seat] &= ~U64(1 << c)
+        trick[pos] = c
+        values.append(_mid_trick(h, trick, pos + 1, leader, led, denom, keys, bounds, moves, stats))
+        h[seat] |= U64(1 << c)
+    return max(values) if seat % 2 == 0 else min(values)

@@ -845,3 +845,69 @@ def minimax(h, pos, leader, decl, trump, lead, on_table, trick, won, pending):
                 best_v = v
         h[p] = hand
     return best_v
+
+
+# ------------------------------------------------------------------ from a position inside a trick
+# Plain Python on purpose: a sampled-search player asks for a handful of cards per decision, and the
+# trick's at most three plies cost nothing beside the search_from calls they end in.
+def declare(got: int, pending: int, won: int, suit: int, trump: int) -> tuple[int, int]:
+    """The declarer's ``(got, pending)`` deal points after he declares the marriage of ``suit``
+    (0..3; ``trump`` 0..3 or 4 = no-trump): counted at once when he has won a trick (``won``
+    true), else pending until he wins one (docs/RULES.md §1.6)."""
+    value = int(rules.marriage_value(suit, trump))
+    return (got + value, pending) if won else (got, pending + value)
+
+
+def take(got: int, pending: int, trick: int) -> tuple[int, int]:
+    """The declarer's ``(got, pending)`` after he wins ``trick`` (the bit set of its three cards):
+    its card points and his pending marriages (docs/RULES.md §1.6-§1.7)."""
+    return got + int(rules.hand_points(np.uint64(trick))) + pending, 0
+
+
+def mid_trick(hands, leader: int, decl: int, trump: int, won: int, pending: int, got: int, cards,
+              table=None, moves=None, stats=None) -> int:
+    """The declarer's double-dummy deal points (int) of the whole deal from a position inside a
+    trick: ``got`` the points he already has (cards won, marriages counted), ``cards`` the card
+    numbers (0..63, docs/RULES.md §1.1 layout) already played to the current trick in play
+    order (0..3 of them, led by ``leader``; three: the trick is complete and goes to its winner),
+    ``hands`` uint64[3] by player *without* those cards;
+    ``won`` 1 if the declarer has won a trick, ``pending`` the marriage points he declared before
+    winning one.  The rest of the trick is searched card by card by plain minimax (the declarer
+    declares whenever he leads a marriage card, as :func:`solve_position` assumes), every trick
+    after by :func:`search_from`.  With no card on the trick it is ``got`` + :func:`search_from`.
+
+    ``table``: ``(keys, bounds)`` of :func:`new_table`, ``moves`` int64 :data:`MOVES_SHAPE`
+    scratch, ``stats`` int64[1] node counter; each made afresh when None (pass them to reuse the
+    table across calls of one deal).  Raises ValueError for more than three cards on the trick."""
+    cards = [int(c) for c in cards]
+    if len(cards) > 3:
+        raise ValueError(f"mid_trick takes 0 to 3 cards played to the trick, got {len(cards)}")
+    keys, bounds = new_table() if table is None else table
+    moves = np.zeros(MOVES_SHAPE, dtype=np.int64) if moves is None else moves
+    stats = np.zeros(1, dtype=np.int64) if stats is None else stats
+    return _mid_trick(np.asarray(hands, dtype=np.uint64), leader, decl, trump, won, pending, got, cards,
+                      keys, bounds, moves, stats)
+
+
+def _mid_trick(h, leader, decl, trump, won, pending, got, cards, keys, bounds, moves, stats) -> int:
+    pos = len(cards)
+    if pos == 3:
+        trick = sum(1 << c for c in cards)
+        best = int(rules.trick_best(np.uint64(trick), cards[0] >> 4, trump))
+        w = (leader + cards.index(best)) % 3
+        if w == decl:
+            (got, pending), won = take(got, pending, trick), 1
+        return got + int(search_from(h, w, decl, trump, won, pending, -1, 9999, keys, bounds, moves, stats))
+    p = (leader + pos) % 3
+    if h[p] == 0:
+        return got  # the deal is over
+    legal = int(rules.legal_plays(h[p], -1 if pos == 0 else cards[0] >> 4, trump))
+    values = []
+    for c in (c for c in range(64) if legal >> c & 1):
+        g, pe = got, pending
+        if pos == 0 and p == decl and rules.can_declare(h[p], c):
+            g, pe = declare(g, pe, won, c >> 4, trump)
+        hh = h.copy()
+        hh[p] &= ~np.uint64(1 << c)
+        values.append(_mid_trick(hh, leader, decl, trump, won, pe, g, cards + [c], keys, bounds, moves, stats))
+    return max(values) if p == decl else min(values)

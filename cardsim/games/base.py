@@ -138,6 +138,44 @@ class Forcing:
 
 
 @dataclass(frozen=True)
+class ContractBands:
+    """How a game groups its contracts by height (``cardsim quality --by band``, issue 26).
+
+    ``bands``: ``(low, high)`` pairs of whole numbers, inclusive, ascending and adjacent, covering
+    every value a declared contract can have; ``measure``: what the numbers are (the contract's
+    level, or 501's target in card points).  The labels are ``"low-high"`` (``"1-3"``).
+    """
+
+    bands: tuple
+    measure: str
+
+    def __post_init__(self):
+        ordered = all(lo <= hi for lo, hi in self.bands) and all(
+            nxt == hi + 1 for (_, hi), (nxt, _) in zip(self.bands, self.bands[1:]))
+        if not self.bands or not ordered:
+            raise ValueError(f"contract bands must be ascending and adjacent, got {self.bands}")
+
+    @property
+    def labels(self) -> list[str]:
+        return [f"{lo}-{hi}" for lo, hi in self.bands]
+
+    def of(self, values, declared=None):
+        """The band of each value: a pandas ordered Categorical of :attr:`labels`, missing where
+        ``declared`` (bool array, default all) is False.  ``values``: whole numbers (any int
+        array).  Raises ValueError for a declared value outside every band."""
+        import pandas as pd
+
+        values = np.asarray(values, dtype=np.int64)
+        declared = np.ones(len(values), dtype=bool) if declared is None else np.asarray(declared, dtype=bool)
+        lows = np.array([lo for lo, _ in self.bands], dtype=np.int64)
+        code = np.searchsorted(lows, values, side="right") - 1
+        outside = declared & ((values < lows[0]) | (values > self.bands[-1][1]))
+        if outside.any():
+            raise ValueError(f"{self.measure} {values[outside][0]} lies outside the bands {', '.join(self.labels)}")
+        return pd.Categorical.from_codes(np.where(declared, code, -1), self.labels, ordered=True)
+
+
+@dataclass(frozen=True)
 class GameSpec:
     """A game as the rest of cardsim sees it.
 
@@ -173,6 +211,8 @@ class GameSpec:
     match_doc: str = ""
     forcing: Forcing | None = None
     """Forced choices and play from given hands (``cardsim evaluate``), or None."""
+    contract_bands: ContractBands | None = None
+    """The game's contract height bands (``cardsim quality --by band``), or None."""
     match_records: Callable | None = None
     """``match_records(seed, match, setup, before=None, dealer=None) -> list[dict]``: the records
     of every deal of one match as ``play_matches`` plays it, or None."""
@@ -265,4 +305,4 @@ class GameSpec:
         return Setup(self.name, seats, ids, params, self.parse_rules(rules), tuple(specs))
 
 
-__all__ = ["GameSpec", "RecordError", "OptionError", "RuleOption", "Setup", "StrategyError", "N_PARAMS"]
+__all__ = ["GameSpec", "ContractBands", "RecordError", "OptionError", "RuleOption", "Setup", "StrategyError", "N_PARAMS"]

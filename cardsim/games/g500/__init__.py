@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from cardsim.games.base import Forcing, GameSpec, OptionError, RuleOption, Setup, grow_until_fits
+from cardsim.games.base import ContractBands, Forcing, GameSpec, OptionError, RuleOption, Setup, grow_until_fits
 from cardsim.games.g500 import engine as E
 from cardsim.games.g500 import forcing as _forcing
 from cardsim.games.g500 import pimc as _pimc
@@ -125,6 +125,8 @@ SPEC = GameSpec(
     doc="Five Hundred (docs/RULES.md §3): 4 players in partnerships, 46 cards, bid table, kitty.",
     row_doc=_rows.__doc__.split("Fields (per deal)", 1)[-1].split("\n", 2)[-1].strip(),
     match_doc=_rows.MATCH_DOC,
+    # 6-7 the common contracts, 8-10 the high ones where the bidder counts on partner and kitty.
+    contract_bands=ContractBands(((6, 7), (8, 10)), "level"),
     forcing=Forcing(_forcing.parse_option, _forcing.declares, _forcing.parse_before, _forcing.play_given,
                     _forcing.outcome, _forcing.trace_given, _forcing.LOWER_IS_BETTER,
                     "P or 6S..10NT: the seat's first call; =CONTRACT (=8H): the seat declares it, auction skipped",

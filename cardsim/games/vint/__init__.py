@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from cardsim.games.base import Forcing, GameSpec, grow_until_fits
+from cardsim.games.base import ContractBands, Forcing, GameSpec, grow_until_fits
 from cardsim.rng import check_seed
 
 from . import engine, forcing, pimc
@@ -63,6 +63,8 @@ SPEC = GameSpec(
     doc="Vint: Russian partnership game, no dummy, both sides score every trick (docs/RULES.md §2)",
     row_doc=engine.ROW_DOC,
     match_doc=engine.MATCH_DOC,
+    # Part scores, games (4-5: 3NT-5D decide the game) and slams (6-7) apart (docs/RULES.md §2.4-§2.5).
+    contract_bands=ContractBands(((1, 3), (4, 5), (6, 7)), "level"),
     forcing=Forcing(forcing.parse_option, forcing.declares, forcing.parse_before, forcing.play_given,
                     forcing.outcome, forcing.trace_given, forcing.LOWER_IS_BETTER,
                     "P or 1S..7NT: the seat's first call; =CONTRACT (=3NT): the seat declares it, auction skipped",
