@@ -911,3 +911,55 @@ def _mid_trick(h, leader, decl, trump, won, pending, got, cards, keys, bounds, m
         hh[p] &= ~np.uint64(1 << c)
         values.append(_mid_trick(hh, leader, decl, trump, won, pe, g, cards + [c], keys, bounds, moves, stats))
     return max(values) if p == decl else min(values)
+
+
+@jit
+def solve_cards(hands, me, legal, leader, decl, trump, won, pending, trick, keys, bounds, moves, stats, out):
+    """The declarer's double-dummy points to come after each card player ``me`` may play now, in
+    each of ``W`` worlds, one call for a sampled-search decision (:mod:`cardsim.games.g501.pimc`).
+
+    ``hands``: uint64[W, 3] each world's hands by player in play order, player ``me`` holding the
+    cards of ``legal`` (int64[L]) and none of the trick's; ``trick``: int64[n] the cards already
+    played to the current trick in play order (n = 0..2, led by player ``leader``, so that
+    ``me == (leader + n) % 3``); ``won``: 1 if the declarer (player ``decl``) has won a trick;
+    ``pending``: int64[W], the marriage points he declared before winning one, per world.  Writes
+    ``out`` int64[W, L]: the points he gets from this trick (its cards, plus the marriage
+    ``me`` declares with a K or Q led as declarer, as :func:`solve_position` assumes he does) to
+    the end of the deal.  The rest of the trick and the tricks after it by :func:`_search` on the
+    whole window (exact values), sharing the table ``(keys, bounds)`` (:func:`new_table`), the
+    ``moves`` scratch (:data:`MOVES_SHAPE`) and ``stats`` (int64[1] node counter)."""
+    n = trick.shape[0]
+    on_table = U64(0)
+    for k in range(n):
+        on_table |= U64(1) << U64(trick[k])
+    h = np.empty(3, dtype=np.uint64)
+    mp = _data(moves)
+    mask = keys.shape[0] - 1
+    for w in range(hands.shape[0]):
+        for j in range(legal.shape[0]):
+            c = legal[j]
+            cb = U64(1) << U64(c)
+            h[0] = hands[w, 0]
+            h[1] = hands[w, 1]
+            h[2] = hands[w, 2]
+            h[me] &= ~cb
+            bonus = 0
+            npend = pending[w]
+            if n == 0 and me == decl and can_declare(hands[w, me], c):
+                if won:
+                    bonus = marriage_value(c >> 4, trump)
+                else:
+                    npend += marriage_value(c >> 4, trump)
+            for k in range(n):
+                mp[_ROW24 + k] = trick[k]
+            mp[_ROW24 + n] = c
+            lead = c if n == 0 else trick[0]
+            if n < 2:
+                v = bonus + _search(_data(h), np.int64(n + 1), leader, decl, trump, lead, on_table | cb, won, npend,
+                                    _NEG, np.int64(9999), _data(keys), _data(bounds), mask, mp, _data(stats))
+            else:
+                wnr, gain, nwon, npend = _trick_end(on_table | cb, lead >> 4, trump, leader, me, decl, won, npend,
+                                                    mp)
+                v = gain + _search(_data(h), _ZERO, wnr, decl, trump, _NEG, U64(0), nwon, npend, _NEG,
+                                   np.int64(9999), _data(keys), _data(bounds), mask, mp, _data(stats))
+            out[w, j] = v
