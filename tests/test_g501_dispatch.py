@@ -48,6 +48,8 @@ def table(strategy, seat, rng):
     params[seat] = random_params(strategy, rng)
     sids = np.full(3, 99, dtype=np.int64)
     sids[seat] = strategy.id
+    if strategy is S.PIMC_STRATEGY:  # few worlds: each costs a double-dummy solve per legal card
+        params[seat, strategy.param_index("worlds")] = min(params[seat, strategy.param_index("worlds")], 3)
     return sids, params
 
 
@@ -96,9 +98,10 @@ def random_play_view(rng):
 
 # ------------------------------------------------------------------ (a) parameter constants
 def _own_parameters():
-    """Strategies with their own constants: heuristic_v1 bids with heuristic's functions, so it
-    reads the same vector through the HEURISTIC_* constants."""
-    return [st for st in S.REGISTRY.strategies() if st.name != "heuristic_v1"]
+    """Strategies with their own constants: heuristic_v1 and pimc bid with heuristic's functions, so
+    they read the same vector through the HEURISTIC_* constants (pimc's own four parameters are
+    read by name in cardsim.strategies.pimc)."""
+    return [st for st in S.REGISTRY.strategies() if st.name not in ("heuristic_v1", "pimc")]
 
 
 def test_heuristic_v1_has_heuristic_parameters():
@@ -123,7 +126,7 @@ def test_parameter_constants_follow_the_registry_order():
 
 # ------------------------------------------------------------------ (b) dispatch == the strategy's function
 def _direct_blind(strategy, p, rng, position, score, rival, cur):
-    if strategy is S.HEURISTIC or strategy is S.HEURISTIC_V1:
+    if strategy is S.HEURISTIC or strategy is S.HEURISTIC_V1 or strategy is S.PIMC_STRATEGY:
         return S.heuristic_blind(p, rng, position, score, cur)
     if strategy is S.CHART:
         return S.chart_blind(p, position, score, rival, cur)
@@ -131,7 +134,7 @@ def _direct_blind(strategy, p, rng, position, score, rival, cur):
 
 
 def _direct_open(strategy, p, rng, hand, rival, cur, others_blind, memo):
-    if strategy is S.HEURISTIC or strategy is S.HEURISTIC_V1:
+    if strategy is S.HEURISTIC or strategy is S.HEURISTIC_V1 or strategy is S.PIMC_STRATEGY:
         return S.heuristic_open(p, hand, cur, memo, rival, others_blind)
     if strategy is S.CHART:
         return S.chart_open(p, hand, cur, memo, rival, others_blind)
@@ -139,7 +142,7 @@ def _direct_open(strategy, p, rng, hand, rival, cur, others_blind, memo):
 
 
 def _direct_contract(strategy, p, rng, hand, bid, out):
-    if strategy is S.HEURISTIC or strategy is S.HEURISTIC_V1:
+    if strategy is S.HEURISTIC or strategy is S.HEURISTIC_V1 or strategy is S.PIMC_STRATEGY:
         return S.heuristic_contract(p, hand, bid, out)
     if strategy is S.CHART:
         return S.chart_contract(p, hand, bid, out)
@@ -153,6 +156,10 @@ def _direct_play(strategy, p, rng, view):
                                 seen)
     if strategy is S.HEURISTIC_V1:
         return S.heuristic_play_v1(hand, legal, trick, led, trump, played, is_decl, won_any)
+    if strategy is S.PIMC_STRATEGY:
+        from cardsim.games.g501.pimc import pimc_card
+        return pimc_card(p, rng, hand, legal, trick, led, trump, played, is_decl, won_any, decl_pos, seat, declarer,
+                         seen)
     return S.random_play(p, rng, hand, legal, led)
 
 

@@ -56,10 +56,11 @@ import numpy as np
 
 from cardsim._jit import jit
 from cardsim.games.g501.constants import LOOK
+from cardsim.games.g501.pimc import pimc_card
 from cardsim.games.g501.strategies import (
     CHART, HEURISTIC, HEURISTIC_V1, RANDOM, chart_blind, chart_contract, chart_open, heuristic_blind,
     heuristic_contract, heuristic_open, heuristic_play, heuristic_play_v1,
-    random_blind, random_contract, random_open, random_play,
+    random_blind, random_contract, random_open, random_play, PIMC_STRATEGY,
 )
 from cardsim.strategies.unhandled import unhandled
 
@@ -67,12 +68,13 @@ _RANDOM = RANDOM.id
 _HEURISTIC = HEURISTIC.id
 _HEURISTIC_V1 = HEURISTIC_V1.id
 _CHART = CHART.id
+_PIMC = PIMC_STRATEGY.id
 
 
 @jit(inline="always")
 def blind_call(sid, params, seat, streams, position, score, rival, cur_bid):
     """The seat's call before looking: LOOK, pass or a blind bid (docs/RULES.md §1.3)."""
-    if sid == _HEURISTIC or sid == _HEURISTIC_V1:
+    if sid == _HEURISTIC or sid == _HEURISTIC_V1 or sid == _PIMC:
         return heuristic_blind(params[seat], streams[1 + seat], position, score, cur_bid)
     elif sid == _CHART:
         return chart_blind(params[seat], position, score, rival, cur_bid)
@@ -85,7 +87,7 @@ def blind_call(sid, params, seat, streams, position, score, rival, cur_bid):
 @jit(inline="always")
 def open_call(sid, params, seat, streams, hand, position, score, rival, cur_bid, others_blind, memo):
     """The seat's call after looking at ``hand``: pass or a bid (docs/RULES.md §1.3)."""
-    if sid == _HEURISTIC or sid == _HEURISTIC_V1:
+    if sid == _HEURISTIC or sid == _HEURISTIC_V1 or sid == _PIMC:
         return heuristic_open(params[seat], hand, cur_bid, memo[seat], rival, others_blind)
     elif sid == _CHART:
         return chart_open(params[seat], hand, cur_bid, memo[seat], rival, others_blind)
@@ -98,7 +100,7 @@ def open_call(sid, params, seat, streams, hand, position, score, rival, cur_bid,
 @jit
 def contract(sid, params, seat, streams, hand, bid, blind, talon, out):
     """The declarer's abandon or contract and gifts into ``out`` (int64[5]), docs/RULES.md §1.4."""
-    if sid == _HEURISTIC or sid == _HEURISTIC_V1:
+    if sid == _HEURISTIC or sid == _HEURISTIC_V1 or sid == _PIMC:
         heuristic_contract(params[seat], hand, bid, out)
         return
     elif sid == _CHART:
@@ -121,5 +123,8 @@ def play(sid, params, seat, streams, hand, legal, trick, led, trump, played, is_
         return heuristic_play_v1(hand, legal, trick, led, trump, played, is_declarer, won_any)
     elif sid == _RANDOM:
         return random_play(params[seat], streams[1 + seat], hand, legal, led)
+    elif sid == _PIMC:
+        return pimc_card(params[seat], streams[1 + seat], hand, legal, trick, led, trump, played, is_declarer, won_any,
+                         decl_pos, seat, declarer, seen)
     unhandled("card", sid, seat)
     return np.int64(0)  # not reached

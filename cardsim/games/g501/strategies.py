@@ -25,6 +25,7 @@ from cardsim.games.g501.constants import (
 )
 from cardsim.games.g501.rules import beats, can_declare, hand_points, marriage_suits, trick_best
 from cardsim.rng import choose_bit, randbelow, uniform
+from cardsim.strategies.pimc import register as register_pimc
 from cardsim.strategies.registry import TABLE_START, Registry, Table
 
 U64 = np.uint64
@@ -154,6 +155,10 @@ CHART = REGISTRY.add(
         "nearest cell on each axis, a tie (exactly midway) the lower grid value",
         _cells_summary),
 )
+
+PIMC_STRATEGY = register_pimc(REGISTRY, 4, HEURISTIC)
+"""Sampled-search card play (:mod:`cardsim.strategies.pimc`, glue in :mod:`.pimc`); bids and takes
+the talon like ``heuristic`` with the same parameters, which sit at the same positions of its row."""
 
 # Parameter positions, by name (``<STRATEGY>_<PARAM>``; tests check them against the registry).
 RANDOM_P_PASS = RANDOM.param_index("p_pass")

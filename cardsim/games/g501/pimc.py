@@ -1,0 +1,210 @@
+"""501's hooks for the sampled-search player (:mod:`cardsim.strategies.pimc`), and its glue.
+
+The seat's view is exactly the one ``heuristic`` gets (:func:`cardsim.games.g501.dispatch.play`):
+its hand, its legal cards, the trick so far, the led card, the trump, the cards played, whether
+it is the declarer, whether it has won a trick, the declarer's place in this trick's order, its
+seat, the declarer's seat and the public record ``seen`` (the cards each seat played and the
+suits it showed out of).
+
+Players.  Three players are active (at four seats the dealer sits out, and the view does not say
+which seat deals).  The search numbers them by play order from the seat: the seat is player 0,
+the next to play after it player 1, the one after player 2.  That order needs no seat numbers:
+with ``n`` cards on the trick the seat is ``n``-th in it, so the trick's leader is player
+``-n mod 3`` and the declarer player ``(decl_pos - n) mod 3``.  The seats are needed only to
+read each hidden player's record in ``seen``: a defender's other defender is every row but its
+own and the declarer's (the dealer sitting out has an empty row); the declarer places the two
+defenders by seat number clockwise once both have played (after the first trick always), and in
+the first trick by their card on the table (one who has not played yet has an empty record).
+
+Hidden holders: players 1 and 2, each with 8 cards less the tricks completed, one less if it has
+played to this trick; each may hold any unseen card but those of a suit it has shown out of (its
+``seen`` void lanes: the led suit when it did not follow, and the trump too when it then played
+a side card).  **The talon is left out**: it is public (docs/RULES.md §1.4, so a defender knows
+that its unplayed cards are with the declarer, but for the one card he may have given the other
+defender), but it is not in the play view, and adding it would change the engine's play view.
+
+Values: the declarer's double-dummy deal points from the current position on (this trick's cards
+and his effective marriages, docs/RULES.md §1.5-§1.7) after each legal card, by
+:func:`cardsim.dd.g501.solve_cards` (one jitted call a decision, all worlds and cards, one
+transposition table per process, kept across decisions and deals: its entries are exact positions,
+so the values do not depend on what it holds), negated for a defender.  The points he already has
+are left out: they are the same for every card.  Marriage state, not all in a defender's view:
+
+* whether the declarer has won a trick: his own ``won_any`` for the declarer; for a defender,
+  no before the first trick is complete, yes when he leads this trick, no when he does not lead
+  the second trick (the first one's winner leads it), else **assumed yes** (who won the earlier
+  tricks is not in the view);
+* his pending marriage points (declared before he won a trick): a K or Q the declarer led to
+  this trick while he has not won a trick is taken as declared in the worlds where he holds its
+  partner (both ``heuristic`` and ``pimc`` declare such a lead); a declaration on an earlier
+  trick that he has not yet made count (possible only on the first lead of a deal he has won no
+  trick of) is **left out**: it is not in the view.
+
+Declarations: leading a K or Q of a marriage the seat holds, ``pimc`` declares it (+
+``DECLARE_FLAG``), declarer or defender: a declared marriage only adds to its player's deal
+points (a defender's counts if he wins a trick, docs/RULES.md §1.6), and the search assumes the
+declarer declares; when the chosen card is the heuristic's card, the heuristic's code is played
+unchanged (with or without its declaration).
+"""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+from numba import objmode
+from numba.core.errors import NumbaWarning
+
+from cardsim._jit import jit
+from cardsim.dd import g501 as _dd
+from cardsim.strategies import pimc as _pimc
+
+from .constants import DECK_MASK, DECLARE_FLAG, RK, RQ, SEEN_CARDS, SEEN_VOIDS
+from .rules import can_declare, marriage_value
+from .strategies import PIMC_STRATEGY, heuristic_play
+
+# The glue below runs Python in object mode; numba warns that such code holds the GIL although
+# the kernels are nogil.  That is intended: a PIMC decision is milliseconds of solving.
+warnings.filterwarnings("ignore", message="Code running in object mode won't allow parallel execution",
+                        category=NumbaWarning)
+
+U64 = np.uint64
+HAND = 8
+"""Cards a hand holds when play starts (docs/RULES.md §1.4)."""
+VIEW = ("hand", "legal", "trick", "led", "trump", "played", "is_declarer", "won_any", "decl_pos", "seat",
+        "declarer", "seen")
+"""The view :func:`position` takes: ``heuristic_play``'s arguments, in its order (then its code)."""
+
+_SCRATCH: list = []
+"""This process's transposition table and scratch (:func:`_scratch`), made on first use."""
+
+
+def _scratch():
+    if not _SCRATCH:
+        _SCRATCH.extend((*_dd.new_table(), np.zeros(_dd.MOVES_SHAPE, dtype=np.int64), np.zeros(1, dtype=np.int64)))
+    return _SCRATCH
+
+
+def _bits(x: int) -> list[int]:
+    return [c for c in range(64) if x >> c & 1]
+
+
+def _defender_records(seat: int, declarer: int, n: int, led: int, seen) -> dict[int, tuple[int, int]]:
+    """The declarer's view: ``{player: (cards played, void lanes)}`` of the two defenders (players
+    1 and 2 in play order after him; see the module docstring)."""
+    known = [s for s in range(seen.shape[1]) if s != seat and int(seen[SEEN_CARDS, s])]
+    rec = {s: (int(seen[SEEN_CARDS, s]), int(seen[SEEN_VOIDS, s])) for s in known}
+    if len(known) == 2:
+        first, second = sorted(known, key=lambda s: (s - seat) % 4)  # clockwise from the seat
+        return {1: rec[first], 2: rec[second]}
+    out = {1: (0, 0), 2: (0, 0)}
+    for s in known:  # first trick: it played to this trick, first (led) or second
+        place = 0 if n > 0 and rec[s][0] >> led & 1 else 1
+        out[(place - n) % 3] = rec[s]
+    return out
+
+
+def position(view) -> _pimc.Position:
+    """The :class:`~cardsim.strategies.pimc.Position` of a 501 card decision from the seat's view
+    ``(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, seat, declarer,
+    seen, code)``: ``heuristic_play``'s arguments (:data:`VIEW`, :mod:`.dispatch`) and its
+    ``code`` (card index, + DECLARE_FLAG when it declares).  Hidden holders: players 1 and 2 (the
+    two other active players in play order after the seat).  ``context``: ``(hand uint64[3]
+    template, trick int64[n], leader, decl, trump, won, pending, lead_marriage, code)`` for
+    :func:`solve` and :func:`card`."""
+    hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, seat, declarer, seen, code = view
+    hand, legal, trick, played = int(hand), int(legal), int(trick), int(played)
+    led, trump, decl_pos, seat, declarer, code = int(led), int(trump), int(decl_pos), int(seat), int(declarer), int(code)
+    is_declarer = bool(is_declarer)
+    n = trick.bit_count()
+    done = (played.bit_count() - n) // 3  # tricks completed
+    leader = -n % 3
+    decl = (decl_pos - n) % 3
+    if is_declarer:
+        records = _defender_records(seat, declarer, n, led, seen)
+    else:
+        other = 0, 0
+        for s in range(seen.shape[1]):
+            if s != seat and s != declarer:
+                other = other[0] | int(seen[SEEN_CARDS, s]), other[1] | int(seen[SEEN_VOIDS, s])
+        records = {decl: (int(seen[SEEN_CARDS, declarer]), int(seen[SEEN_VOIDS, declarer])), 3 - decl: other}
+    counts = np.array([HAND - done - ((p + n) % 3 < n) for p in (1, 2)], dtype=np.int64)
+    allowed = np.array([int(DECK_MASK) & ~records[p][1] for p in (1, 2)], dtype=np.uint64)
+    if is_declarer:
+        won = int(bool(won_any))
+    else:
+        won = int(done > 0 and (decl == leader or done >= 2))
+    # The declarer's lead of this trick (a defender's view), declared when he holds its partner.
+    lead_marriage = -1
+    if not is_declarer and n > 0 and decl == leader and not won and (led & 15) in (RK, RQ):
+        partner = led ^ (RK ^ RQ)  # the K's Q or the Q's K: ranks RK and RQ differ in these bits
+        if not (hand | played) >> partner & 1:
+            lead_marriage = partner
+    cards = [led] + [c for c in _bits(trick) if c != led] if n else []
+    templ = np.zeros(3, dtype=np.uint64)
+    templ[0] = U64(hand)
+    return _pimc.Position(
+        legal=np.array(_bits(legal), dtype=np.int64), unseen=int(DECK_MASK) & ~hand & ~played, counts=counts,
+        allowed=allowed, lead=n == 0, declaring=is_declarer, fallback=code % DECLARE_FLAG,
+        context=(templ, np.array(cards, dtype=np.int64), leader, decl, trump, won, lead_marriage, code))
+
+
+def solve(position: _pimc.Position, worlds: np.ndarray) -> np.ndarray:
+    """float64[W, L]: the declarer's double-dummy points to come after each legal card in each
+    world (``worlds`` uint64[W, 2], players 1 and 2), negated for a defender (the module
+    docstring)."""
+    templ, cards, leader, decl, trump, won, lead_marriage, _code = position.context
+    w = len(worlds)
+    hands = np.empty((w, 3), dtype=np.uint64)
+    hands[:, 0] = templ[0]
+    hands[:, 1:] = worlds
+    pending = np.zeros(w, dtype=np.int64)
+    if lead_marriage >= 0:
+        held = (hands[:, decl] >> U64(lead_marriage)) & U64(1)
+        pending[held.astype(bool)] = int(marriage_value(lead_marriage >> 4, trump))
+    legal = position.legal
+    out = np.zeros((w, len(legal)), dtype=np.int64)
+    keys, bounds, moves, stats = _scratch()
+    _dd.solve_cards(hands, np.int64(0), legal, np.int64(leader), np.int64(decl), np.int64(trump), np.int64(won),
+                    pending, cards, keys, bounds, moves, stats, out)
+    values = out.astype(np.float64)
+    return values if position.declaring else -values
+
+
+def card(position: _pimc.Position, chosen: int) -> int:
+    """The engine's code for the ``chosen`` card: the heuristic's own code when it chose the same
+    card; else the card, + DECLARE_FLAG when it is a lead of a K or Q of a marriage the seat holds
+    (the module docstring)."""
+    templ, cards, *_rest, code = position.context
+    if chosen == code % DECLARE_FLAG:
+        return code
+    if len(cards) == 0 and can_declare(templ[0], np.int64(chosen)):
+        return chosen + DECLARE_FLAG
+    return chosen
+
+
+HOOKS = _pimc.Hooks(position=position, solve=solve, strategy=PIMC_STRATEGY, card=card)
+"""501's hooks for :func:`cardsim.strategies.pimc.decide`."""
+
+
+def _decide(row, state, hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, seat, declarer,
+            seen, code) -> int:
+    return _pimc.decide(HOOKS, row, int(state), int(played).bit_count(), int(seat),
+                        (hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, seat, declarer,
+                         seen.copy(), code))
+
+
+@jit
+def pimc_card(row, rng, hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, seat, declarer,
+              seen):
+    """The ``pimc`` strategy's card (docs/RULES.md §1.5-§1.6): the heuristic's code when the search
+    does not apply, else the sampled search's (:mod:`cardsim.strategies.pimc`), a card index +
+    DECLARE_FLAG to declare a marriage (int64).  ``row``: the seat's parameters (float64[N_PARAMS]);
+    ``rng``: its stream (uint64[1], read, not advanced); the rest is ``heuristic_play``'s view
+    (:func:`.dispatch.play`)."""
+    code = heuristic_play(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, seat, declarer,
+                          seen)
+    state = rng[0]
+    with objmode(out="int64"):
+        out = _decide(row, state, hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, seat,
+                      declarer, seen, code)
+    return out
