@@ -7,6 +7,7 @@ agree, give the same frames whatever the chunking and the number of jobs, and be
 checked like any other strategy.  Few deals and few worlds: each world costs a double-dummy
 solve per legal card.
 """
+import dataclasses
 import inspect
 
 import numpy as np
@@ -170,6 +171,43 @@ def test_a_defender_infers_the_declarers_marriage_on_his_lead():
     worlds, _ = G.sample_worlds(U64(3), U64(pos.unseen), pos.counts, pos.allowed, np.int64(16))
     values = P.solve(pos, worlds)
     assert values.shape == (16, len(pos.legal)) and (values <= 0).all()
+
+
+def test_positions_of_real_deals_hold_their_real_layout(monkeypatch):
+    """At every card of pimc seats in real deals, three and four seats (the dealer sitting out):
+    the two hidden holders are the next two active seats clockwise, with their real card counts,
+    and their real cards are unseen and allowed (no suit they showed out of).  Each seat's dealt
+    eight cards are its hand plus what it has played, read from its own views."""
+    calls = []
+
+    def spy(view):
+        pos = P.position(view)
+        calls.append((view, pos))
+        return pos
+
+    monkeypatch.setattr(P, "HOOKS", dataclasses.replace(P.HOOKS, position=spy))
+    for seats in (3, 4):
+        cardsim.records("501", list(range(8)), SEED, ["pimc:worlds=2"] * seats, seats=seats)
+    deals = []
+    for view, pos in calls:
+        if int(view[5]) == 0:  # nothing played yet: a new deal
+            deals.append([])
+        deals[-1].append((view, pos))
+    checked = 0
+    four = 0
+    for deal in deals:
+        dealt = {int(v[9]): int(v[0]) | int(v[11][SEEN_CARDS, int(v[9])]) for v, _ in deal}
+        assert len(dealt) == 3 and all(bin(h).count("1") == 8 for h in dealt.values())
+        four += 3 in dealt
+        for view, pos in deal:
+            seat, seen = int(view[9]), view[11]
+            after = sorted((s for s in dealt if s != seat), key=lambda s: (s - seat) % 4)
+            real = [dealt[s] & ~int(seen[SEEN_CARDS, s]) for s in after]
+            assert list(pos.counts) == [bin(r).count("1") for r in real]
+            assert real[0] | real[1] == pos.unseen
+            assert all(r & ~int(a) == 0 for r, a in zip(real, pos.allowed))
+            checked += 1
+    assert checked >= 200 and four >= 3
 
 
 def test_the_same_view_gives_the_same_card_whatever_the_hidden_hands():

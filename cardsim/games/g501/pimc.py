@@ -19,9 +19,9 @@ the first trick by their card on the table (one who has not played yet has an em
 Hidden holders: players 1 and 2, each with 8 cards less the tricks completed, one less if it has
 played to this trick; each may hold any unseen card but those of a suit it has shown out of (its
 ``seen`` void lanes: the led suit when it did not follow, and the trump too when it then played
-a side card).  **The talon is left out**: it is public (docs/RULES.md §1.4, so a defender knows
-that its unplayed cards are with the declarer, but for the one card he may have given the other
-defender), but it is not in the play view, and adding it would change the engine's play view.
+a side card).  **The talon is left out**: it is public (docs/RULES.md §1.4: a defender knows that
+its unplayed cards are with the declarer, except the one he may have given the other defender),
+but it is not in the play view ``heuristic`` gets, and passing it would change the engine's view.
 
 Values: the declarer's double-dummy deal points from the current position on (this trick's cards
 and his effective marriages, docs/RULES.md §1.5-§1.7) after each legal card, by
