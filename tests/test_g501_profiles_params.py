@@ -289,8 +289,10 @@ def test_the_strategy_listing_stays_short():
     import sys
     out = subprocess.run([sys.executable, "-m", "cardsim", "strategies", "501"], capture_output=True, text=True,
                          check=True).stdout
-    chart = out[out.index("\nchart:"):out.index("rule options")]
-    assert chart.count("\n") == 9  # the name line, six parameters, the table
+    lines = out[out.index("\nchart:") + 1:].splitlines()
+    # the name line, then its indented lines up to the next strategy's name or the rule options
+    chart = "\n".join(lines[:1 + next(i for i, ln in enumerate(lines[1:]) if not ln.startswith(" "))]) + "\n"
+    assert chart.count("\n") == 8  # the name line, six parameters, the table
     assert "cells = all look (text)" in chart and "0" * 21 not in out
 
 
