@@ -126,8 +126,7 @@ def test_position_of_a_hand_built_mid_deal_view():
     assert int(pos.allowed[0]) == int(DECK_MASK) & ~hearts
     assert int(pos.allowed[1]) == int(DECK_MASK) & ~diamonds & ~spades
     # every sampled world is consistent: the counts, no card of a suit shown out of, all unseen
-    worlds, exact = G.sample_worlds(U64(7), U64(pos.unseen), pos.counts, pos.allowed, np.int64(64))
-    assert exact == 64
+    worlds, _ = G.sample_worlds(U64(7), U64(pos.unseen), pos.counts, pos.allowed, np.int64(64))
     for w in worlds:
         assert [bin(int(x)).count("1") for x in w] == [6, 6]
         assert int(w[0]) | int(w[1]) == unseen and not int(w[0]) & int(w[1])
@@ -340,7 +339,8 @@ def test_listed_with_its_parameters_and_a_bad_one_is_a_one_line_error(capsys):
     assert main(["strategies", "501"]) == 0
     out = capsys.readouterr().out
     assert "pimc" in out and "worlds = 16" in out and "side = 0" in out and "margin = 0" in out
-    assert S.PIMC_STRATEGY.id == 4 and S.REGISTRY["pimc"] is S.PIMC_STRATEGY
+    assert S.PIMC_STRATEGY.id == 4 and S.REGISTRY["pimc"] is S.PIMC_STRATEGY and S.PIMC_STRATEGY.search
+    assert cardsim.get_game("501").pimc is P.HOOKS
     with pytest.raises(StrategyError, match="worlds") as exc:
         cardsim.simulate("501", 2, strategies="pimc:worlds=0")
     assert "\n" not in str(exc.value)

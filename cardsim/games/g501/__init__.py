@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from cardsim.games.base import ContractBands, Forcing, GameSpec
 from cardsim.games.g501 import forcing as _forcing
+from cardsim.games.g501 import pimc as _pimc
 from cardsim.games.g501.engine import NO_FORCE
 from cardsim.games.g501.chunks import deal_chunk, play_matches, simulate_chunk
 from cardsim.games.g501.engine import MATCH_DOC, MATCH_DTYPE, ROW_DOC, ROW_DTYPE
@@ -45,6 +46,7 @@ SPEC = GameSpec(
                     "blind:L, look, pass: the seat's first turn; =L / =L!: it won the auction at L (looked / blind), "
                     "=L/TRUMP[/TARGET] also forces trump and target", NO_FORCE, _forcing.game_state,
                     agreed_calls=_forcing.agreed_calls, auto_options=_forcing.auto_options),
+    pimc=_pimc.HOOKS,
 )
 
 __all__ = ["SPEC"]
