@@ -29,13 +29,15 @@ from cardsim.runner import analysis_store, make_run, run_chunks
 TITLE = "Does a stronger player change the answer?"
 GAMES = ("vint", "501", "500")
 NAMES = {"vint": "Vint", "501": "501", "500": "Five Hundred"}
-DEALS = {"vint": 60, "501": 200, "500": 300}
+DEALS = {"vint": 60, "501": 100, "500": 100}
 """Deals per cell (501: games, each played to its end from the cell's situation).  Budget: the
 whole step in about 6 minutes on 2 cores.  Vint's pimc solves every world through DDS: measured
 (4 worlds, every seat, on a machine loaded ~6x) about 1.3 s of CPU per deal played, 2.6 s per
 question deal (two options), so a 100-deal cell took ~4.3 CPU-minutes and three cells on two
 cores would take ~9 minutes; 60 deals keeps Vint near 5.  Re-measure on a quiet machine (the
-brief's estimate was 0.3-0.7 s a deal): at 0.5 s, 100 deals fit."""
+brief's estimate was 0.3-0.7 s a deal): at 0.5 s, 100 deals fit.  Five Hundred's pimc plays about
+1.7 deals a CPU-second with every seat searching at 8 worlds and 501's about 20 (each of its
+games runs about 14 deals), so 100 deals and 100 games keep each near 3 minutes."""
 WORLDS = {"vint": 4, "501": 8, "500": 8}
 QUICK_DEALS = 6
 SEATS = {"vint": 4, "501": 3, "500": 4}
