@@ -820,7 +820,7 @@ def _last_in_seventh(legal, trick, led, trump, unseen, decl_pos, dvoid, pvoid, c
     Marriages are not counted: none can be declared after the seventh lead, and one the declarer
     declared before winning a trick (it counts once he wins one, §1.6) is left out.
 
-    Why only last to play: sampled double-dummy defence (tools/g501_pimc.py) took 0.6 deal points
+    Why only last to play: sampled double-dummy defence (issue 12; now `pimc:side=2`) took 0.6 deal points
     a deal from the declarer in the seventh trick; this exact form, cheap, takes 0.22 of them;
     the same search for every defender's card of the seventh trick took 0.56 but slowed 501 play
     by a tenth (docs/strategy-quality.md, "Fourth pass")."""
