@@ -26,6 +26,10 @@ def warm(game: str) -> float:
     cardsim.play_match(game, 2, seed=1, n_jobs=1)
     for record in cardsim.records(game, range(3), seed=1):
         cardsim.replay(record)
+    # The sampled-search player's own kernels (world sampler, the game's solver over worlds):
+    # compiled here once rather than by every test worker that plays pimc.
+    seats = cardsim.get_game(game).default_seats
+    cardsim.simulate(game, 2, seed=1, strategies=["pimc:worlds=2"] * seats, n_jobs=1)
     dealer = {"vint": 0, "500": 0, "501": 1}[game]
     cardsim.evaluate(game, n=20, seed=1, dealer=dealer, auction=["P"], n_jobs=1, **QUESTION[game])
     return time.perf_counter() - start
