@@ -35,6 +35,9 @@ VARIANTS = {
         "greedy": (None, None, "greedy"),
         # The default before issue 12: its digest equals the old "default" digest.
         "heuristic_v1": (None, None, "heuristic_v1"),
+        # The default before issue 26 (the declaring side's technique in high contracts): its digest
+        # equals the "default" digest from issue 12 until issue 26.
+        "heuristic_v2": (None, None, "heuristic_v2"),
     },
     "501": {
         "3 seats": (3, None, None),

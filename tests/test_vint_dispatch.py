@@ -87,7 +87,7 @@ def _params(rng):
     return p
 
 
-@pytest.mark.parametrize("name", ["random", "heuristic", "heuristic_v1", "greedy"])
+@pytest.mark.parametrize("name", ["random", "heuristic", "heuristic_v2", "heuristic_v1", "greedy"])
 def test_dispatch_reaches_each_strategys_own_functions(name):
     sid = S.REGISTRY[name].id
     rng = np.random.default_rng(3)
@@ -104,7 +104,7 @@ def test_dispatch_reaches_each_strategys_own_functions(name):
         got = D.choose_call(sid, params, a, hand, seat, calls, ncalls, current, bidder)
         if name == "random":
             want = S.random_call(params[seat], b[seat], current)
-        elif name == "heuristic":
+        elif name in ("heuristic", "heuristic_v2"):  # heuristic_v2 bids exactly as heuristic
             want = S.heuristic_call(params[seat], hand, seat, calls, ncalls, current, bidder)
         else:
             want = S.heuristic_call_v1(params[seat], hand, seat, calls, ncalls, current, bidder)
@@ -122,6 +122,8 @@ def test_dispatch_reaches_each_strategys_own_functions(name):
             want = S.greedy_card(hand, trump, trick, k)
         elif name == "heuristic_v1":
             want = S.heuristic_card_v1(hand, seat, declarer, trump, leader, trick, k, played)
+        elif name == "heuristic_v2":
+            want = S.heuristic_card_v2(hand, seat, declarer, trump, leader, trick, k, played, suits, 0)
         else:
             want = S.heuristic_card(hand, seat, declarer, trump, leader, trick, k, played, suits, 0)
         assert got == want and (a == b).all()

@@ -310,3 +310,30 @@ def test_third_hand_void_leaves_partners_winning_card():
     assert play(hand, 3, 0, HEARTS, 1, ["S9", "S3"])[0] == card("C4")
     assert play(hand, 2, 0, HEARTS, 0, ["S9", "S3"])[0] == card("H5")
     assert play(hand, 2, 0, HEARTS, 0, ["SJ", "S3"])[0] == card("C4")
+
+
+def _v2(hand, seat, declarer, trump, leader, played=(), voids=0):
+    """heuristic_v2's lead (the default until issue 26) in the same position as :func:`play`."""
+    calls = auction((declarer, 1, trump), declarer=declarer)
+    return S.heuristic_card_v2(hand, seat, declarer, trump, leader, np.zeros(4, dtype=np.int64), 0,
+                               cards(*played), bid_suits(*calls, declarer), voids)
+
+
+def test_declarers_partner_with_four_trumps_draws_them():
+    # Issue 26: the declarer (seat 0) plays in spades; his partner (seat 2), on lead with four
+    # trumps and the heart ace, leads a trump (his lowest: the ace and king are unseen) where
+    # heuristic_v2 cashed the ace, which an opponent may ruff.
+    hand = cards("SQ", "S8", "S5", "S3", "HA", "H7", "D9", "D4", "C6")
+    new, _ = play(hand, 2, 0, SPADES, 2, [])
+    assert new == card("S3")
+    assert _v2(hand, 2, 0, SPADES, 2) == card("HA")
+    # With the trump master (the ace and king played) he leads it.
+    played = ("SA", "SK", "C2", "C3", "C4", "C5", "C7", "C8")
+    assert play(hand, 2, 0, SPADES, 2, [], played=played)[0] == card("SQ")
+    # Three trumps: no change (he cashes the ace); both opponents out of trumps: no trump lead.
+    three = cards("SQ", "S8", "S5", "HA", "H7", "D9", "D4", "C6")
+    assert play(three, 2, 0, SPADES, 2, [])[0] == card("HA")
+    assert play(hand, 2, 0, SPADES, 2, [], voids=void_bits((1, SPADES), (3, SPADES)))[0] == card("HA")
+    # The declarer's own trump leads and the defence are unchanged.
+    assert play(hand, 0, 0, SPADES, 0, [])[0] == _v2(hand, 0, 0, SPADES, 0)
+    assert play(hand, 1, 0, SPADES, 1, [])[0] == _v2(hand, 1, 0, SPADES, 1)

@@ -30,14 +30,15 @@ from cardsim.strategies.unhandled import unhandled
 
 from .pimc import pimc_card
 from .rules import PASS
-from .strategies import (GREEDY, HEURISTIC, HEURISTIC_V1, PIMC, RANDOM, greedy_card, heuristic_call, heuristic_call_v1,
-                         heuristic_card, heuristic_card_v1, random_call, random_card)
+from .strategies import (GREEDY, HEURISTIC, HEURISTIC_V1, HEURISTIC_V2, PIMC, RANDOM, greedy_card, heuristic_call,
+                         heuristic_call_v1, heuristic_card, heuristic_card_v1, heuristic_card_v2, random_call,
+                         random_card)
 
 
 @jit(inline="always")
 def choose_call(sid, params, rngs, hand, seat, calls, ncalls, current, current_bidder):
     """The call strategy ``sid`` makes for ``seat`` (0 = pass, 1..35 = bid)."""
-    if sid == HEURISTIC or sid == PIMC:
+    if sid == HEURISTIC or sid == PIMC or sid == HEURISTIC_V2:
         return heuristic_call(params[seat], hand, seat, calls, ncalls, current, current_bidder)
     if sid == HEURISTIC_V1 or sid == GREEDY:
         return heuristic_call_v1(params[seat], hand, seat, calls, ncalls, current, current_bidder)
@@ -54,6 +55,8 @@ def choose_card(sid, params, rngs, hand, seat, declarer, trump, leader, trick, n
     suits each seat has shown out of (bit 4·seat + suit) and has led (bit LED_SHIFT + 4·seat + suit)."""
     if sid == HEURISTIC:
         return heuristic_card(hand, seat, declarer, trump, leader, trick, n, played, bid_suits, voids)
+    if sid == HEURISTIC_V2:
+        return heuristic_card_v2(hand, seat, declarer, trump, leader, trick, n, played, bid_suits, voids)
     if sid == HEURISTIC_V1:
         return heuristic_card_v1(hand, seat, declarer, trump, leader, trick, n, played)
     if sid == GREEDY:
