@@ -219,3 +219,14 @@ def test_pimc_works_wherever_a_strategy_does(tmp_path):
                               profiles=["searching"], profiles_file=str(profiles))
     assert list(robust.tables) == ["default", "searching"]
     assert robust.strategies["searching"][1] == spec and robust.strategies["searching"][0] == "heuristic"
+
+
+@pytest.mark.parametrize("module", ["cardsim.dd.g500", "cardsim.dd.g501", "cardsim.dd.vint"])
+def test_each_solver_imports_first(module):
+    # A game's pimc glue imports its solver, which imports the game: neither may need the other
+    # to be loaded first (a fresh interpreter, the solver module before anything else).
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", f"import {module}"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-500:]

@@ -41,7 +41,9 @@ from numba.core.errors import NumbaWarning
 
 from cardsim._jit import jit
 from cardsim.cards import lowest_bit, popcount
-from cardsim.dd.g500 import MAX_MOVES, _search
+# The module, not its names: cardsim.dd.g500 imports this game's package, which imports this
+# module through the dispatch; its attributes are read when the solver runs.
+from cardsim.dd import g500 as _dd
 from cardsim.strategies import pimc as _pimc
 
 from .constants import FULL_EFF, NT, SUIT_MASK, TRUMP_MASK
@@ -167,7 +169,7 @@ def solve_worlds(hand, seat, denom, leader, trick, n, led, worlds, codes, keys, 
             while lo < hi:
                 beta = g + 1 if g == lo else g
                 beta = min(max(beta, lo + 1), hi)
-                g = _search(h, tr, np.int64(n + 1), np.int64(lead_seat), np.int64(lead_suit), np.int64(denom),
+                g = _dd._search(h, tr, np.int64(n + 1), np.int64(lead_seat), np.int64(lead_suit), np.int64(denom),
                             np.int64(beta - 1), np.int64(beta), keys, bounds, moves, stats)
                 if g >= beta:
                     lo = g
@@ -190,7 +192,7 @@ def solve(position: _pimc.Position, worlds: np.ndarray) -> np.ndarray:
 
     keys, bounds = _table("500")
     if "moves" not in _SCRATCH:
-        _SCRATCH["moves"] = np.zeros((42, MAX_MOVES), dtype=np.int64)
+        _SCRATCH["moves"] = np.zeros((42, _dd.MAX_MOVES), dtype=np.int64)
         _SCRATCH["stats"] = np.zeros(1, dtype=np.int64)
     hand, seat, denom, leader, trick, n, led = position.context
     return solve_worlds(U64(hand), np.int64(seat), np.int64(denom), np.int64(leader), trick, np.int64(n),

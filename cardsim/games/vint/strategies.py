@@ -547,7 +547,7 @@ def _return_suit(hand, seat, declarer, trump, voids):
 
 
 @jit
-def heuristic_lead(hand, seat, declarer, trump, others, played, bid_suits, voids):
+def heuristic_lead(hand, seat, declarer, trump, others, played, bid_suits, voids, partner_draws):
     """Lead to a trick (docs/RULES.md §2.3): the declarer draws trumps (master, else top of a
     sequence, else low), and so does his partner holding four trumps or more (master, else low)
     while an opponent may hold one; anyone leads his partner's
@@ -560,7 +560,9 @@ def heuristic_lead(hand, seat, declarer, trump, others, played, bid_suits, voids
     (:func:`_defender_suit`), the declarer's partner holding trumps a singleton side suit, and
     the declaring side its longest side suit.  Top of a sequence, top of a doubleton, or low
     (:func:`_suit_lead`); of equal cards the cheapest.  ``voids`` (int64): bit 4·seat + suit
-    per suit a seat did not follow, bit LED_SHIFT + 4·seat + suit per suit a seat led."""
+    per suit a seat did not follow, bit LED_SHIFT + 4·seat + suit per suit a seat led.
+    ``partner_draws`` (bool): the declarer's partner's trump leads (issue 26); False plays
+    ``heuristic_v2``'s leads, the default before them."""
     defending = (seat % 2) != (declarer % 2)
     if trump < NT and not defending:
         s = _ruff_suit(hand, seat, declarer, trump, voids)
@@ -579,7 +581,7 @@ def heuristic_lead(hand, seat, declarer, trump, others, played, bid_suits, voids
     # The declarer's partner with four trumps or more helps draw them while an opponent may hold
     # one, before cashing side winners that trump could ruff (issue 26, docs/strategy-quality.md
     # "Vint: high contracts"): his master, else his lowest.
-    if trump < NT and not defending and seat != declarer and not opponents_out:
+    if partner_draws and trump < NT and not defending and seat != declarer and not opponents_out:
         mine = U64(hand) & suit_mask(trump)
         if popcount(mine) >= 4 and (U64(others) & suit_mask(trump)) != U64(0):
             top = highest_bit(mine)
@@ -684,153 +686,24 @@ def heuristic_card(hand, seat, declarer, trump, leader, trick, n, played, bid_su
     first suit (0..3) each seat bid in the auction, −1 for none; ``voids`` (int64): bit
     4·seat + suit per suit a seat has not followed, bit LED_SHIFT + 4·seat + suit per suit a seat
     has led (:func:`.engine.play_tricks`)."""
-    others = ~(U64(played) | U64(hand)) & FULL_DECK
-    if n == 0:
-        return heuristic_lead(hand, seat, declarer, trump, others, played, bid_suits, voids)
-    led = trick[0] >> 4
-    wi = winning_index(trick, n, trump)
-    w = trick[wi]
-    partner_winning = (leader + wi) % 4 == (seat + 2) % 4
-    defending = (seat % 2) != (declarer % 2)
-    # Partner's card is sure when it is the last card (fourth hand) or the master of its suit;
-    # a ruff by the last hand is possible but unseen voids cannot be known.
-    partner_sure = partner_winning and (n == 3 or _is_master(w, others))
-    follow = U64(hand) & suit_mask(led)
-    if follow != U64(0):
-        beat = follow & bits_above(w) if (w >> 4) == led else U64(0)
-        if partner_sure or beat == U64(0):
-            return lowest_bit(follow)
-        # The cards that beat the trick and every unseen card of the suit.
-        theirs = others & suit_mask(led)
-        sure = beat & bits_above(highest_bit(theirs)) if theirs != U64(0) else beat
-        if n == 1:
-            # The declaring side in a suit contract takes a master second hand: ducked, it may be
-            # ruffed later, and nobody sees partner's hand to know who else can win the suit.
-            if not defending and trump < NT and sure != U64(0):
-                return lowest_bit(sure)
-            # Cover an honour; the declaring side only with a sure winner (its honours are
-            # worth more kept over the unseen ones).
-            if (w & 15) >= JACK and (defending or _is_master(lowest_bit(beat), others)):
-                return lowest_bit(beat)
-            return lowest_bit(follow)
-        if n == 3:
-            return lowest_bit(beat)
-        # Partner led an honour that holds the trick: likely the top of a sequence, so third hand
-        # keeps his own high cards (no partner sees the other's hand in Vint).
-        if partner_winning and wi == 0 and (w & 15) >= JACK:
-            return lowest_bit(follow)
-        # Third hand high: the cheapest card that beats every unseen card of the suit, else the
-        # highest (its cheapest equal).
-        if theirs != U64(0):
-            if sure != U64(0):
-                return lowest_bit(sure)
-        elif partner_winning:
-            return lowest_bit(follow)
-        return _cheapest_equal(hand, highest_bit(beat), played)
-    # Void: partner's sure winner is not ruffed, nor, third hand, one he is winning with for now:
-    # the defence leaves any such card, the declaring side an honour (J or higher); measured side
-    # by side, docs/strategy-quality.md (seventh step).
-    leave = partner_sure or (n == 2 and partner_winning and (defending or (w & 15) >= JACK))
-    if trump < NT and not leave:
-        trumps = U64(hand) & suit_mask(trump)
-        if trumps != U64(0):
-            if (w >> 4) != trump:
-                return lowest_bit(trumps)
-            if not partner_winning:
-                over = trumps & bits_above(w)
-                if over != U64(0):
-                    return lowest_bit(over)
-    return _discard(hand, trump, others)
-
-
-# ------------------------------------------------ card play (heuristic_v2, id 5: the default until issue 26)
-@jit
-def heuristic_lead_v2(hand, seat, declarer, trump, others, played, bid_suits, voids):
-    """heuristic_v2's lead (the default until issue 26), unchanged: :func:`heuristic_lead` as it was."""
-    defending = (seat % 2) != (declarer % 2)
-    if trump < NT and not defending:
-        s = _ruff_suit(hand, seat, declarer, trump, voids)
-        if s >= 0:
-            return lowest_bit(U64(hand) & suit_mask(s))
-    # Both opponents out of trumps: the unseen ones are partner's, kept for ruffs.
-    opponents_out = (voids >> (4 * ((declarer + 1) % 4) + trump)) & (voids >> (4 * ((declarer + 3) % 4) + trump)) & 1
-    if trump < NT and seat == declarer and not opponents_out:
-        mine = U64(hand) & suit_mask(trump)
-        if mine != U64(0) and (U64(others) & suit_mask(trump)) != U64(0):
-            top = highest_bit(mine)
-            if _is_master(top, others):
-                return _cheapest_equal(hand, top, played)
-            if popcount(mine) >= 3:
-                return _suit_lead(mine, played)
-    # The declarer's partner is rarely on lead: he cashes his masters before the declarer's bid
-    # suit, and at no-trump keeps no short master as an entry (docs/strategy-quality.md, seventh step).
-    declarers_partner = not defending and seat != declarer
-    best = -1
-    best_len = -1
-    for s in range(4):
-        mine = U64(hand) & suit_mask(s)
-        if mine == U64(0) or (s == trump and (seat != declarer or opponents_out)):
-            continue
-        top = highest_bit(mine)
-        if _is_master(top, others):
-            n = popcount(mine)
-            if trump == NT and n < 4 and (U64(others) & suit_mask(s)) != U64(0) and not declarers_partner:
-                continue
-            # The declaring side cashes its short suits' masters first: a long suit's master
-            # keeps control of the suit its side may hold the length of.
-            key = n if defending else 16 - n
-            if key > best_len:
-                best = top
-                best_len = key
-    if best >= 0 and declarers_partner:
-        return _cheapest_equal(hand, best, played)
-    ps = bid_suits[(seat + 2) % 4]
-    if ps >= 0 and ps != trump:
-        mine = U64(hand) & suit_mask(ps)
-        if mine != U64(0):
-            top = highest_bit(mine)
-            if _is_master(top, others):
-                return _cheapest_equal(hand, top, played)
-            return _suit_lead(mine, played)
-    if best >= 0:
-        return _cheapest_equal(hand, best, played)
-    # Partner led from his length (or his honours): return it.  Its masters were cashed above
-    # unless kept as entries at no-trump, so no master is cashed here.
-    best_suit = -1
-    if defending or seat == declarer:
-        best_suit = _return_suit(hand, seat, declarer, trump, voids)
-    if best_suit < 0 and defending:
-        avoid = 0
-        ds = bid_suits[declarer]
-        if ds >= 0:
-            avoid |= 1 << ds
-        ds = bid_suits[(declarer + 2) % 4]
-        if ds >= 0:
-            avoid |= 1 << ds
-        best_suit = _defender_suit(hand, trump, others, avoid)
-        if best_suit < 0:
-            return lowest_bit(hand)
-    if best_suit < 0:
-        # The declarer's partner (the short trump hand) leads a singleton to ruff it later.
-        if trump < NT and seat != declarer and (U64(hand) & suit_mask(trump)) != U64(0):
-            for s in range(4):
-                if s != trump and popcount(U64(hand) & suit_mask(s)) == 1:
-                    return lowest_bit(U64(hand) & suit_mask(s))
-        best_suit = _longest_side_suit(hand, trump)
-        if best_suit < 0:
-            return lowest_bit(hand)
-    # One call site: every inlined copy of _suit_lead costs compile time.
-    return _suit_lead(U64(hand) & suit_mask(best_suit), played)
+    # np.bool_, not a bare True: a literal would compile heuristic_lead once more for its literal type.
+    return _card(hand, seat, declarer, trump, leader, trick, n, played, bid_suits, voids, np.bool_(True))
 
 
 @jit(inline="always")
 def heuristic_card_v2(hand, seat, declarer, trump, leader, trick, n, played, bid_suits, voids):
-    """heuristic_v2's card play (the default until issue 26), unchanged: :func:`heuristic_card` as it
-    was before the declaring side's technique in high contracts (docs/strategy-quality.md, "Vint: high
-    contracts (issue 26)").  Same view as :func:`heuristic_card`."""
+    """heuristic_v2's card play (the default until issue 26): :func:`heuristic_card` without the
+    declarer's partner's trump leads (docs/strategy-quality.md, "Vint: high contracts (issue 26)").
+    Same view as :func:`heuristic_card`."""
+    return _card(hand, seat, declarer, trump, leader, trick, n, played, bid_suits, voids, np.bool_(False))
+
+
+@jit(inline="always")
+def _card(hand, seat, declarer, trump, leader, trick, n, played, bid_suits, voids, partner_draws):
+    """:func:`heuristic_card`'s play, ``partner_draws`` as in :func:`heuristic_lead`."""
     others = ~(U64(played) | U64(hand)) & FULL_DECK
     if n == 0:
-        return heuristic_lead_v2(hand, seat, declarer, trump, others, played, bid_suits, voids)
+        return heuristic_lead(hand, seat, declarer, trump, others, played, bid_suits, voids, partner_draws)
     led = trick[0] >> 4
     wi = winning_index(trick, n, trump)
     w = trick[wi]
