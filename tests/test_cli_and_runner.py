@@ -386,7 +386,10 @@ def test_workers_are_born_ignoring_ctrl_c():
     import subprocess
     import sys
 
-    code = ("import signal\nfrom cardsim.runner import run_tasks\n"
+    # The child starts from Python's own handler: a child spawned while this (xdist) process is
+    # inside another test's pool start would inherit SIG_IGN, and Python keeps an inherited SIG_IGN.
+    code = ("import signal\nsignal.signal(signal.SIGINT, signal.default_int_handler)\n"
+            "from cardsim.runner import run_tasks\n"
             "def f(i): return signal.getsignal(signal.SIGINT) == signal.SIG_IGN\n"
             "if __name__ == '__main__':\n"
             "    print(list(run_tasks(f, [(i,) for i in range(4)], [1] * 4, n_jobs=2)), "

@@ -187,13 +187,15 @@ _SCRATCH: dict = {}
 def solve(position: _pimc.Position, worlds: np.ndarray) -> np.ndarray:
     """float64[W, L]: the seat's side's double-dummy tricks from the current trick on, per world
     (uint64[W, 4], the holders of :func:`position`) and legal move (:func:`solve_worlds`, with the
-    transposition table of :mod:`cardsim.dd` kept for the whole process)."""
-    from cardsim.dd import _table
-
-    keys, bounds = _table("500")
+    transposition table kept for the whole process: an entry holds a whole position, so entries
+    stay valid from one decision and deal to the next)."""
     if "moves" not in _SCRATCH:
+        # Not cardsim.dd's shared table: importing cardsim.dd (the package) from this jitted
+        # module would put the plain modules it imports in the compiled code's hash.
+        _SCRATCH["table"] = _dd.new_table()
         _SCRATCH["moves"] = np.zeros((42, _dd.MAX_MOVES), dtype=np.int64)
         _SCRATCH["stats"] = np.zeros(1, dtype=np.int64)
+    keys, bounds = _SCRATCH["table"]
     hand, seat, denom, leader, trick, n, led = position.context
     return solve_worlds(U64(hand), np.int64(seat), np.int64(denom), np.int64(leader), trick, np.int64(n),
                         np.int64(led), np.ascontiguousarray(worlds, dtype=np.uint64),
