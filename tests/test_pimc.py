@@ -131,6 +131,19 @@ def test_cli_lists_pimc_and_rejects_bad_parameters(capsys):
     assert "worlds" in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
 
 
+def test_bound_messages_print_whole_numbers_in_full(capsys):
+    """The stream bound is 2**31 - 1: printed with %g it read "from 0 to 2.14748e+09, got
+    2.14748e+09" for 2**31, a bound and a value that looked equal."""
+    from cardsim.cli import main
+
+    with pytest.raises(StrategyError, match=r"must be a whole number from 0 to 2147483647, got 2147483648$"):
+        VINT.registry.resolve("pimc:stream=2147483648")
+    with pytest.raises(StrategyError, match=r"from 1 to 256, got 2\.5$"):
+        VINT.registry.resolve("pimc:worlds=2.5")
+    assert main(["strategies", "vint"]) == 0
+    assert "stream = 0 (a whole number from 0 to 2147483647)" in capsys.readouterr().out
+
+
 # ------------------------------------------------------------------ Vint's hooks
 def _mid_deal():
     """A Vint position after 1 trick and 2 cards: seat 3 (declarer 0, hearts) to play; seat 2 showed

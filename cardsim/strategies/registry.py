@@ -39,6 +39,12 @@ N_PARAMS = N_NAMED + TABLE_LEN
 """Length of every strategy's parameter row, float64[N_PARAMS] (unused entries are 0)."""
 
 
+def _number(x: float) -> str:
+    """``x`` for messages: a whole number in full (2147483647, not 2.14748e+09), else up to 12
+    significant digits."""
+    return str(int(x)) if float(x).is_integer() and abs(x) < 1e15 else f"{x:.12g}"
+
+
 class StrategyError(ValueError):
     """An unknown strategy, an unknown parameter, a value that is not a number, or a strategy id
     that no dispatch branch handles."""
@@ -134,7 +140,7 @@ class Strategy:
         if kind == "bool":
             return "0 or 1 (no / yes)"
         what = "a whole number" if kind == "int" else "a number"
-        return f"{what} from {lo:g} to {hi:g}" if np.isfinite(lo) or np.isfinite(hi) else what
+        return f"{what} from {_number(lo)} to {_number(hi)}" if np.isfinite(lo) or np.isfinite(hi) else what
 
     def param_index(self, name: str) -> int:
         """Position of parameter ``name`` in the vector: jitted strategies read ``params[P_X]``
@@ -160,7 +166,7 @@ class Strategy:
             whole = self.kinds.get(name) in ("int", "bool")
             if not lo <= value <= hi or (whole and value != int(value)):
                 raise StrategyError(f"parameter {quote(name)} of {quote(self.name)} must be {self.accepted(name)}, "
-                                    f"got {value:g}")
+                                    f"got {_number(value)}")
             vec[names.index(name)] = value
         return vec
 
