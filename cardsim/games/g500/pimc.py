@@ -15,12 +15,11 @@ holds the declarer's six discards: for a defender or the declarer's partner they
 (6 cards, any card may be there); the declarer sees them in ``known``, so for him they are not
 unseen and the kitty holds 0.
 
-What the worlds respect: the suits a seat has shown out of **in the current trick** (a card off
-the led lane, so in a trump contract a bower or joker played to a trump lead is following
-suit, and a no-trump joker played to a suit lead is showing out, as the rules say).  The view
-has no record of who played which card in earlier tricks (``played`` is one bit set), so
-show-outs in earlier tricks are not used: a world may give a seat a card of a suit it showed
-out of before.  The auction's bids are not used either.
+What the worlds respect: every suit a seat has shown out of, in earlier tricks (``voids``, the
+public record of the play, in the contract's effective lanes) and in the current trick (a card
+off the led lane, so in a trump contract a bower or joker played to a trump lead is following
+suit, and a no-trump joker played to a suit lead is showing out, as the rules say).  The
+auction's bids are not used.
 
 Each world is solved double-dummy with :mod:`cardsim.dd.g500`'s search, started in the middle
 of the current trick (the search plays tricks from any position of a trick, so nothing is
