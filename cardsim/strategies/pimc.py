@@ -52,7 +52,7 @@ from typing import Any, Callable
 import numpy as np
 
 from cardsim._jit import jit
-from cardsim.rng import mix64, randbelow, uniform
+from cardsim.rng import mix64, shuffle, uniform
 from cardsim.strategies.registry import Registry, Strategy
 
 U64 = np.uint64
@@ -155,17 +155,15 @@ def decision_key(state: int, stream: int, played: int, seat: int) -> int:
 
 
 @jit
-def _layout_counts(type_n, type_mask, counts, strides, size):
+def _layout_counts(type_n, type_mask, counts, strides, size, fact):
     """float64[T + 1, size]: entry ``[t, s]`` is the number of ways to deal the cards of types
     ``t ..`` to the holders so that holder ``h`` gets exactly ``(s // strides[h]) % (counts[h] + 1)``
     of them (each card to a holder its type allows).  Built type by type from the last, each type
     holder by holder: ``F[j, s]`` sums, over the ways to put ``j`` of the type's cards with the
-    holders so far, the product of ``1/k!`` times the count of the rest."""
+    holders so far, the product of ``1/k!`` times the count of the rest.  ``fact``: float64[65],
+    ``fact[k] = k!``."""
     n_types = type_n.shape[0]
     h_count = counts.shape[0]
-    fact = np.ones(65)
-    for i in range(1, 65):
-        fact[i] = fact[i - 1] * i
     table = np.zeros((n_types + 1, size))
     table[n_types, 0] = 1.0
     for t in range(n_types - 1, -1, -1):
@@ -228,11 +226,7 @@ def sample_worlds(key, unseen, counts, allowed, n_worlds):
     for w in range(n_worlds):
         done = False
         for _ in range(TRIES):
-            for i in range(m - 1, 0, -1):
-                j = randbelow(state, i + 1)
-                t = cards[i]
-                cards[i] = cards[j]
-                cards[j] = t
+            shuffle(cards[:m], state)
             ok = True
             k = 0
             for s in range(h_count):
@@ -264,7 +258,7 @@ def sample_worlds(key, unseen, counts, allowed, n_worlds):
                     if kinds[t] == masks[i]:
                         type_cards[t, type_n[t]] = cards[i]
                         type_n[t] += 1
-            table = _layout_counts(type_n, type_mask, counts, strides, size)
+            table = _layout_counts(type_n, type_mask, counts, strides, size, fact)
         counted += 1
         full = 0
         for h in range(h_count):
@@ -316,11 +310,7 @@ def sample_worlds(key, unseen, counts, allowed, n_worlds):
                     h += 1
                 if h == h_count:
                     break
-            for i in range(n - 1, 0, -1):
-                j = randbelow(state, i + 1)
-                c = type_cards[t, i]
-                type_cards[t, i] = type_cards[t, j]
-                type_cards[t, j] = c
+            shuffle(type_cards[t, :n], state)
             k = 0
             for h in range(h_count):
                 for _i in range(chosen[h]):
