@@ -24,6 +24,8 @@ import tempfile
 from pathlib import Path
 
 import numba
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 _OPTIONS = {"cache": True, "nogil": True, "error_model": "numpy"}
 
@@ -141,3 +143,28 @@ def jit(func=None, **overrides):
     if func is None:
         return lambda f: numba.njit(**options)(f)
     return numba.njit(**options)(func)
+
+
+@intrinsic
+def borrowed(typingctx, array):
+    """A view of ``array`` (any numba array type; same shape, dtype and data) that numba does not
+    reference-count: its meminfo is null, so the increments and decrements numba places around
+    every inlined call that takes it compile to nothing.
+
+    The engines' per-deal loops rebind their array arguments to borrowed views: there numba
+    otherwise counted references at every call and card, an atomic increment and decrement per
+    array per decision (about a fifth of a Vint deal's time; BENCHMARKS.md, "Where the time
+    goes").  Borrow only a function's own arguments: its caller holds the arrays for the whole
+    call.  A borrowed view of a local array may outlive it (numba frees an array after the last
+    use of its variable), and a borrowed view must never be returned or stored.
+    """
+    def codegen(context, builder, signature, args):
+        source = context.make_array(array)(context, builder, value=args[0])
+        view = context.make_array(array)(context, builder)
+        for field in ("nitems", "itemsize", "data", "shape", "strides"):
+            setattr(view, field, getattr(source, field))
+        view.meminfo = cgutils.get_null_value(view.meminfo.type)
+        view.parent = cgutils.get_null_value(view.parent.type)
+        return view._getvalue()
+
+    return array(array), codegen

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from cardsim._jit import jit
+from cardsim._jit import borrowed, jit
 from cardsim.games.forced import (CHECK_CALLS, F_CALL, F_IMPLIED, F_KIND, F_NPREFIX, F_PREFIX, F_SEAT,
                                   FORCE_CONTRACT, FORCE_FIRST_CALL, GIVEN_CALLS)
 from cardsim.cards import popcount, suit_mask
@@ -225,6 +225,11 @@ def run_deal(key, dealer, hands, ids, params, below_before, games_before, rngs, 
     first call after the forced prefix ``forced[F_CALL]``; ``FORCE_CONTRACT`` skips the auction, seat ``forced[F_SEAT]``
     declaring the bid ``forced[F_CALL]``.
     """
+    # Borrowed views (cardsim._jit.borrowed): no reference counting at every call and card.
+    hands, ids, params, rngs = borrowed(hands), borrowed(ids), borrowed(params), borrowed(rngs)
+    calls, plays, score, info = borrowed(calls), borrowed(plays), borrowed(score), borrowed(info)
+    scratch_hands, scratch, forced = borrowed(scratch_hands), borrowed(scratch), borrowed(forced)
+    below_before, games_before = borrowed(below_before), borrowed(games_before)
     for s in range(4):
         seed_stream(rngs[s], key, 1 + s)
     if forced[F_KIND] == FORCE_CONTRACT:
@@ -330,13 +335,26 @@ def workspace():
 def simulate_rows(seed, start, count, ids, params, base_deck, rows):
     """Play deals ``start .. start+count-1`` of ``seed`` from a clean line into ``rows``."""
     deck, hands, rngs, work_hands, work, calls, plays, score, info, no_force = workspace()
-    zero = np.zeros(2, dtype=np.int64)
+    _simulate_loop(seed, start, count, ids, params, base_deck, rows, np.zeros(2, dtype=np.int64), deck, hands, rngs,
+                   work_hands, work, calls, plays, score, info, no_force)
+
+
+@jit
+def _simulate_loop(seed, start, count, ids, params, base_deck, rows, zero, deck, hands, rngs, work_hands, work, calls,
+                   plays, score, info, no_force):
+    # Borrowed views (cardsim._jit.borrowed) of the caller's arrays: no reference counting at
+    # every deal's calls.
+    deck, hands, rngs, work_hands, work = borrowed(deck), borrowed(hands), borrowed(rngs), borrowed(work_hands), \
+        borrowed(work)
+    calls, plays, score, info = borrowed(calls), borrowed(plays), borrowed(score), borrowed(info)
+    no_force, zero, ids, params = borrowed(no_force), borrowed(zero), borrowed(ids), borrowed(params)
+    base_deck, rows = borrowed(base_deck), borrowed(rows)
     for i in range(count):
         key = deal_key(seed, start + i)
         # np.int64(-1), not a bare -1: a literal argument compiles a jitted callee once more.
         dealer = deal_cards(key, np.int64(-1), base_deck, deck, hands)
         run_deal(key, dealer, hands, ids, params, zero, zero, rngs, calls, plays, score, info, work_hands, work,
-                     no_force)
+                 no_force)
         fill_row(rows, i, start + i, dealer, hands, score, info, calls)
 
 

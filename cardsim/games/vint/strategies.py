@@ -200,7 +200,7 @@ def _speaker(i, ncalls, seat):
     return (seat - (ncalls - i)) % 4
 
 
-@jit
+@jit(inline="always")
 def heuristic_call(params, hand, seat, calls, ncalls, current, current_bidder):
     """Bid the cheapest legal contract in the denomination with most expected tricks
     (:func:`estimated_tricks`; suits ranked with ``honour_weight`` tricks per trump honour held
@@ -216,6 +216,12 @@ def heuristic_call(params, hand, seat, calls, ncalls, current, current_bidder):
     if ncalls >= 4 and calls[ncalls - 1] == PASS and calls[ncalls - 2] == PASS and calls[ncalls - 3] == PASS \
             and calls[ncalls - 4] == PASS:
         return np.int64(PASS)
+    return _heuristic_bid(params, hand, seat, calls, ncalls, current)
+
+
+@jit
+def _heuristic_bid(params, hand, seat, calls, ncalls, current):
+    """:func:`heuristic_call` once it has something to decide (out of line: one compiled copy)."""
     tricks = estimated_tricks(params, hand, seat, calls, ncalls)
     w = params[P_HONOUR_WEIGHT]
     order = (tricks[0] + w * _extra_honours(hand, 0), tricks[1] + w * _extra_honours(hand, 1),
