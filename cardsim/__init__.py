@@ -33,7 +33,7 @@ from cardsim.text import quote
 # The rest of the API loads on first use (module __getattr__ below): cardsim.runner brings
 # pandas and numba, about half a second, which `cardsim --help` and every ``import
 # cardsim.<module>`` (the command line is cardsim.cli) would otherwise pay before anything runs.
-_LAZY = {"simulate": "cardsim.runner", "make_run": "cardsim.runner", "widen": "cardsim.runner",
+_LAZY = {"simulate": "cardsim.runner", "make_run": "cardsim.runner", "widen": "cardsim.frames",
          "MAX_DEALS": "cardsim.runner", "compare": "cardsim.compare", "evaluate": "cardsim.questions",
          "read_dataset": "cardsim.frames", "hand_str": "cardsim.frames", "decode_hands": "cardsim.frames",
          "with_hands": "cardsim.frames"}

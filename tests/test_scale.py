@@ -221,6 +221,17 @@ def test_help_imports_no_engine_pandas_or_numba(argv):
     assert out.stderr.strip() == "['cardsim.games.base']"
 
 
+@pytest.mark.parametrize("game", ["vint", "501"])
+def test_a_worker_writing_dataset_parts_imports_no_pandas(game, tmp_path):
+    # A worker of `simulate -o` plays and encodes chunks: pandas would be a fifth of its start.
+    code = ("import sys, pathlib; from cardsim.runner import _write_part; from cardsim.games import get_game; "
+            f"s = get_game({game!r}); _write_part(pathlib.Path({str(tmp_path)!r}), 0, s.setup(), 1, 0, 100); "
+            "print('pandas' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"
+    assert len(pd.read_parquet(tmp_path / "part-000000.parquet")) == 100
+
+
 def test_package_names_load_on_first_use():
     code = ("import sys, cardsim; print('pandas' in sys.modules, 'numba' in sys.modules); "
             "from cardsim.compare import compare; import cardsim.runner as R; "
