@@ -30,8 +30,8 @@ from cardsim.games.base import OptionError, RecordError, as_list
 from cardsim.strategies.registry import StrategyError
 from cardsim.text import quote
 
-# The rest of the API loads on first use (module __getattr__ below): cardsim.runner brings
-# pandas and numba, about half a second, which `cardsim --help` and every ``import
+# The rest of the API loads on first use (module __getattr__ below): cardsim.runner brings numba
+# and cardsim.frames pandas, about half a second, which `cardsim --help` and every ``import
 # cardsim.<module>`` (the command line is cardsim.cli) would otherwise pay before anything runs.
 _LAZY = {"simulate": "cardsim.runner", "make_run": "cardsim.runner", "widen": "cardsim.frames",
          "MAX_DEALS": "cardsim.runner", "compare": "cardsim.compare", "evaluate": "cardsim.questions",

@@ -32,9 +32,7 @@ import time
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable
-
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable, Iterable
 
 import numpy as np
 
@@ -453,8 +451,6 @@ def iter_chunks(run: Run, todo=None, n_jobs: int = 1, progress: bool = False):
                         [c for _, _, c in todo], n_jobs, progress, seconds=run_seconds(run, todo))
     for (k, _, _), rows in zip(todo, results):
         yield k, rows
-
-
 
 
 # ------------------------------------------------------------------- rows to columns, in memory

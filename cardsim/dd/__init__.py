@@ -29,8 +29,10 @@ from cardsim.games import get_game
 from cardsim.games.base import OptionError, RecordError
 from cardsim.text import quote
 
-if TYPE_CHECKING:  # pandas is imported where a frame is made: the jitted solvers (cardsim.dd.g501, imported
-    import pandas as pd  # by the 501 engine) load this package in every worker, which builds no frames
+# pandas is imported where a frame is made: the jitted solvers (cardsim.dd.g501, which the 501
+# engine imports) load this package in every process that plays, most of which build no frame.
+if TYPE_CHECKING:
+    import pandas as pd
 
 DENOMS = ("S", "C", "D", "H", "NT")
 """Denomination / trump letters by index (all three games number them S C D H NT = 0..4)."""
