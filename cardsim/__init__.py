@@ -19,16 +19,24 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
+import importlib
+import sys
+import types
+
 import numpy as np
 
 from cardsim.games import GAME_NAMES, get_game
 from cardsim.games.base import OptionError, RecordError, as_list
-from cardsim.runner import MAX_DEALS, make_run, widen
-from cardsim.runner import play_matches as _play_matches
-from cardsim.runner import simulate
-from cardsim.compare import compare
-from cardsim.frames import decode_hands, hand_str, read_dataset, with_hands
+from cardsim.strategies.registry import StrategyError
 from cardsim.text import quote
+
+# The rest of the API loads on first use (module __getattr__ below): cardsim.runner brings numba
+# and cardsim.frames pandas, about half a second, which `cardsim --help` and every ``import
+# cardsim.<module>`` (the command line is cardsim.cli) would otherwise pay before anything runs.
+_LAZY = {"simulate": "cardsim.runner", "make_run": "cardsim.runner", "widen": "cardsim.frames",
+         "MAX_DEALS": "cardsim.runner", "compare": "cardsim.compare", "evaluate": "cardsim.questions",
+         "read_dataset": "cardsim.frames", "hand_str": "cardsim.frames", "decode_hands": "cardsim.frames",
+         "with_hands": "cardsim.frames"}
 
 
 def play_match(game, n_matches, seed=0, strategies=None, seats=None, rules=None, n_jobs=-1, chunk_size=10_000,
@@ -52,9 +60,10 @@ def play_match(game, n_matches, seed=0, strategies=None, seats=None, rules=None,
     manifest.  Raises OptionError / StrategyError (ValueError, one-line messages) for bad
     arguments.
     """
-    return _play_matches(game, n_matches, seed, strategies, seats, rules, n_jobs=n_jobs, chunk_size=chunk_size,
-                         compact=compact, before=before, dealer=dealer, **options)
-from cardsim.strategies.registry import StrategyError
+    from cardsim.runner import play_matches
+
+    return play_matches(game, n_matches, seed, strategies, seats, rules, n_jobs=n_jobs, chunk_size=chunk_size,
+                        compact=compact, before=before, dealer=dealer, **options)
 
 
 def records(game, deal_ids, seed=0, strategies=None, seats=None, rules=None) -> list[dict]:
@@ -62,6 +71,8 @@ def records(game, deal_ids, seed=0, strategies=None, seats=None, rules=None) -> 
     :func:`simulate` plays them with the same ``strategies`` / ``seats`` / ``rules``: a list of
     dicts, hands as card tokens.  Raises OptionError for a deal number that is not a whole
     number from 0 to 10**12 - 1, StrategyError for a bad strategy."""
+    from cardsim.runner import MAX_DEALS, make_run
+
     spec = get_game(game)
     ids = as_list(deal_ids, "deal_ids (deal numbers)")
     for i in ids:
@@ -75,6 +86,8 @@ def match_records(game, match, seed=0, strategies=None, seats=None, rules=None, 
     """Deal records (docs/RECORDS.md, each with ``before`` and ``source.match``) of every deal of match
     ``match`` of ``seed``, as ``play_match`` plays it (same ``before`` / ``dealer``): any
     game-level number traced to its deals.  Raises OptionError for a game without them."""
+    from cardsim.runner import MAX_DEALS, make_run
+
     spec = get_game(game)
     if spec.match_records is None:
         raise OptionError(f"{spec.name} has no match records yet (501 has)")
@@ -102,12 +115,31 @@ __all__ = ["simulate", "play_match", "evaluate", "compare", "match_records", "re
 
 
 def __getattr__(name):
-    # evaluate loads its module (with the hand-class parser) on first use, which keeps it out of
-    # the start-up of every command that does not ask about a hand.
-    if name == "evaluate":
-        from cardsim.questions import evaluate
-        return evaluate
-    if name == "quality":  # the module (cardsim.quality.quality, README "How good is a strategy?")
-        import importlib
+    # First use of a lazy name: its module is imported and the name kept here, so the next use is
+    # a plain attribute.  evaluate's module holds the hand-class parser; quality is the module
+    # itself (cardsim.quality.quality, README "How good is a strategy?").
+    if name == "quality":
         return importlib.import_module("cardsim.quality")
+    if name in _LAZY:
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+        globals()[name] = value
+        return value
     raise AttributeError(f"module 'cardsim' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY) | {"quality"})
+
+
+class _Package(types.ModuleType):
+    """The package's module type: ``cardsim.compare`` is the function even after its module
+    ``cardsim.compare`` is imported (``from cardsim.compare import ...``), which sets the
+    package's attribute of that name to the module.  The eager import used to rebind it."""
+
+    def __setattr__(self, name, value):
+        if name == "compare" and isinstance(value, types.ModuleType):
+            value = value.compare
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package

@@ -2,6 +2,6 @@
 
 import sys
 
-from cardsim.cli import main
+from cardsim.cli import process_main
 
-sys.exit(main())
+sys.exit(process_main())

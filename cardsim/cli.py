@@ -7,26 +7,46 @@ from __future__ import annotations
 
 import argparse
 from decimal import Decimal, InvalidOperation
+import gc
 import json
 import sys
 from pathlib import Path
 
 
+# Only what building the parser needs is imported here: `cardsim --help` (and every command's
+# --help) then starts in a fraction of a second.  The runner (pandas, numba), the engines and the
+# analyses are imported by the commands that use them.
 from cardsim.games import GAME_NAMES, get_game
 from cardsim.games.base import OptionError, RecordError
-from cardsim.runner import (DEFAULT_CHUNK, MAX_DEALS, OutputError, check_output_file, cluster, follow_link,
-                            make_run, play_matches, simulate_to_dataset)
-from cardsim.deal import ConditionError
 from cardsim.strategies.registry import StrategyError
 from cardsim.text import clip, quote
 
-USAGE_ERRORS = (OptionError, StrategyError, OutputError, ConditionError)
+_USAGE_ERRORS = {"cardsim.runner": "OutputError", "cardsim.deal": "ConditionError"}
+"""Usage errors defined in modules the parser does not import: (module, class name)."""
 IN_MEMORY_LIMIT = 20_000_000
 """Most deals ``simulate`` without ``-o`` holds in memory (about 2 GB of rows)."""
 
 
 class UsageError(Exception):
     pass
+
+
+def usage_errors() -> tuple[type, ...]:
+    """The errors a command reports as one line with exit code 2: OptionError, StrategyError,
+    cardsim.runner.OutputError and cardsim.deal.ConditionError.  The last two only from modules
+    already imported (an error of a module nobody imported cannot have been raised), so that
+    catching them imports nothing."""
+    found = [getattr(sys.modules[m], name) for m, name in _USAGE_ERRORS.items() if m in sys.modules]
+    return (OptionError, StrategyError, *found)
+
+
+def __getattr__(name):
+    if name == "USAGE_ERRORS":  # all four, importing their modules (for callers that name them)
+        import importlib
+
+        return (OptionError, StrategyError,
+                *(getattr(importlib.import_module(m), n) for m, n in _USAGE_ERRORS.items()))
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _whole(text: str, low: int, high: int) -> int:
@@ -46,10 +66,14 @@ def _whole(text: str, low: int, high: int) -> int:
 
 
 def _positive(text: str) -> int:
+    from cardsim.runner import MAX_DEALS
+
     return _whole(text, 1, MAX_DEALS)
 
 
 def _nonnegative(text: str) -> int:
+    from cardsim.runner import MAX_DEALS
+
     return _whole(text, 0, MAX_DEALS)
 
 
@@ -217,9 +241,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("columns", help="list a game's row columns (dtype and meaning)")
     p.add_argument("game", type=_game)
 
-    from cardsim.dd import cli as dd_cli
-
-    dd_cli.add_parser(sub, _game, _add_setup, _positive, _nonnegative, _path)
+    p = sub.add_parser("dd", help=DD_HELP, description=DD_DESCRIPTION)
+    p.add_argument("game", type=_game, nargs="?", help="vint | 501 | 500")
+    p.add_argument("--deal", type=_nonnegative, help="deal number (default 0)")
+    p.add_argument("--record", type=_path, help="solve a record from this JSON Lines file instead")
+    p.add_argument("--line", type=_positive, help="which line of --record (default 1)")
+    _add_setup(p)
 
     p = sub.add_parser("quality", help="each strategy's play against double-dummy (vs_dd, made, DD-makeable)",
                        description="Every strategy (default: all the game registers) plays all seats of the same "
@@ -252,6 +279,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--rounds", type=_positive, default=5, help="rounds with --strategies (default 5)")
     return parser
 
+
+DD_HELP = "print one deal's double-dummy table (Vint tricks, 501 points, Five Hundred tricks)"
+DD_DESCRIPTION = """\
+* Vint: the whole table, tricks of the declarer's side for each declarer seat (rows) and
+  denomination (columns), the seat on the declarer's left leading (docs/RULES.md §2.3).
+* 501: the declarer's maximum deal points (card points + effective marriages, docs/RULES.md
+  §1.5-§1.7) in each trump, from the hands after the talon and the gifts.
+* Five Hundred: the declaring side's maximum tricks in each denomination from the hands after
+  the kitty and the discard, the declarer leading (docs/RULES.md §3.4-§3.5).
+
+Then the contract played: its DD result against what it needed and what the play took.
+"""
+"""``cardsim dd --help``: what cardsim.dd.cli prints (here, so the parser needs no cardsim.dd and its pandas)."""
 
 EVALUATE_EPILOG = """options:
   any   auto              every first call of the seat: in Vint and 500 a pass and every legal bid;
@@ -304,6 +344,7 @@ def _ints(text, what):
 
 def cmd_evaluate(args) -> int:
     from cardsim import questions as E
+    from cardsim.runner import check_output_file, cluster
 
     def ask(specs):
         return E.question(args.game, args.seat, args.option, args.deals, args.seed, args.hand, args.where,
@@ -360,6 +401,8 @@ def cmd_evaluate(args) -> int:
 def _evaluate_robust(E, q, ask, args) -> int:
     """``evaluate --robust``: the question under every profile (cardsim.robust), then the verdict;
     ``ask(specs)`` builds the command's question with every seat's strategy specs."""
+    from cardsim.runner import check_output_file, cluster
+
     pairs = E.robust_questions(q, ask, args.profile or True, args.profiles_file)
     if args.records:
         check_output_file(args.records)
@@ -412,6 +455,8 @@ def _warn_if_dealing_is_slow(q, args) -> None:
 
 def _write_text(path, text):
     """Write ``text`` to ``path``, creating a missing folder as ``-o`` does; OutputError if it cannot."""
+    from cardsim.runner import OutputError, check_output_file
+
     check_output_file(path)
     try:
         Path(path).write_text(text)
@@ -426,6 +471,8 @@ def _in_memory_cap(game: str) -> int:
 
 
 def cmd_simulate(args) -> int:
+    from cardsim.runner import DEFAULT_CHUNK, check_output_file, cluster, follow_link, make_run, simulate_to_dataset
+
     strategies = _strategies(args.strategy)
     if (args.deals is None) == (args.matches is None):
         raise UsageError("give exactly one of -n/--deals and --matches")
@@ -457,7 +504,9 @@ def cmd_simulate(args) -> int:
             df = cardsim.simulate(args.game, args.deals, run.seed, strategies, args.seats, args.rule, n_jobs=args.jobs,
                                   chunk_size=run.chunk_size, progress=args.progress)
             print(f"{len(df)} {spec.name} deals, seed {run.seed}, strategies {', '.join(run.setup.specs)}")
-            print(df.describe().T[["mean", "std", "min", "max"]].to_string())
+            # percentiles=[]: describe's quartiles are most of its time and not printed; the
+            # columns printed are computed the same either way.
+            print(df.describe(percentiles=[]).T[["mean", "std", "min", "max"]].to_string())
     if args.records:
         ids = range(min(limit, args.deals))
         records = spec.make_records(run.seed, ids, run.setup)
@@ -498,7 +547,8 @@ def _unfinished(matches) -> int:
 def _simulate_matches(args, strategies) -> int:
     """``simulate --matches``: chunks are kept in ``<out>.partial`` (without -o: in the runs
     folder) until both files are written, so an interrupted run resumes."""
-    from cardsim.runner import ChunkStore, atomic_write, manifest_key, runs_dir, staging
+    from cardsim.runner import (ChunkStore, OutputError, atomic_write, check_output_file, cluster, follow_link,
+                                make_run, manifest_key, play_matches, runs_dir, staging)
 
     for given, option in ((args.records, "--records"), (args.records_limit, "--records-limit"),
                           (args.chunk_size, "--chunk-size")):
@@ -627,6 +677,8 @@ def cmd_show(args) -> int:
         raise UsageError(f"{args.record} has no record on line {args.line}")
     if not args.game:
         raise UsageError("name a game (or give --record FILE)")
+    from cardsim.runner import make_run
+
     run = make_run(args.game, 1, args.seed, _strategies(args.strategy), args.seats, args.rule)
     spec = get_game(args.game)
     if args.match is not None:
@@ -706,7 +758,7 @@ def cmd_bench(args) -> int:
 
 def cmd_quality(args) -> int:
     from cardsim.quality import CHUNK, check_by, check_request, deal_chunk, quality
-    from cardsim.runner import ChunkStore, analysis_store, runs_dir
+    from cardsim.runner import ChunkStore, analysis_store, cluster, runs_dir
 
     by = [b.strip() for b in args.by.split(",") if b.strip()] if args.by else []
     game, names = check_request(args.game, args.deals, args.strategies)
@@ -732,6 +784,7 @@ def cmd_quality(args) -> int:
 
 def cmd_dd(args) -> int:
     from cardsim.dd import cli as dd_cli
+    from cardsim.runner import make_run
 
     return dd_cli.run(args, _read_jsonl, make_run, _strategies, UsageError)
 
@@ -758,7 +811,7 @@ def _attach_negative_values(argv: list[str]) -> list[str]:
 
 def main(argv=None) -> int:
     try:
-        parser = build_parser()  # imports each command's module
+        parser = build_parser()
         args = parser.parse_args(_attach_negative_values(sys.argv[1:] if argv is None else list(argv)))
     except KeyboardInterrupt:
         print("cardsim: interrupted while starting (nothing was run)", file=sys.stderr)
@@ -768,7 +821,7 @@ def main(argv=None) -> int:
     except RecordError as exc:
         print(f"cardsim: rejected: {clip(exc.describe())}", file=sys.stderr)
         return 1
-    except (UsageError, *USAGE_ERRORS) as exc:
+    except (UsageError, *usage_errors()) as exc:
         print(f"cardsim: error: {clip(str(exc))}", file=sys.stderr)
         return 2
     except BrokenPipeError:
@@ -778,6 +831,18 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:
         print(f"cardsim: interrupted ({_what_is_kept(args)})", file=sys.stderr)
         return 130
+
+
+def process_main() -> int:
+    """:func:`main` for a process that ends with the command (the ``cardsim`` script, ``python -m
+    cardsim``): the objects left at the end are frozen out of the garbage collector, since the
+    interpreter's exit would otherwise walk every object of numba, pandas and pyarrow in its last
+    collections, about 0.3 s of a short command, to free memory the process gives back anyway.
+    atexit handlers and the flushing of the standard streams run as before."""
+    try:
+        return main()
+    finally:
+        gc.freeze()
 
 
 def _what_is_kept(args) -> str:
@@ -790,4 +855,4 @@ def _what_is_kept(args) -> str:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(process_main())

@@ -208,6 +208,39 @@ def test_a_small_run_imports_no_parallel_progress_or_parser_library():
     assert out[1] == "True True"
 
 
+@pytest.mark.parametrize("argv", [["--help"], ["simulate", "--help"], ["dd", "--help"], ["evaluate", "--help"]])
+def test_help_imports_no_engine_pandas_or_numba(argv):
+    # Start-up target (issue 27): `cardsim --help` under 0.5 s.  Building the parsers needs none of
+    # the heavy modules; the commands import them.
+    code = ("import runpy, sys\nsys.argv = ['cardsim', *sys.argv[1:]]\ntry:\n    runpy.run_module('cardsim', "
+            "run_name='__main__')\nexcept SystemExit as exc:\n    assert exc.code == 0, exc.code\n"
+            "heavy = ('numba', 'pandas', 'pyarrow', 'scipy', 'joblib', 'cardsim.runner', 'cardsim.deal', 'cardsim.dd')\n"
+            "print(sorted(m for m in sys.modules if m in heavy or m.startswith('cardsim.games.')), file=sys.stderr)")
+    out = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True, check=True)
+    assert out.stdout.startswith("usage: cardsim")
+    assert out.stderr.strip() == "['cardsim.games.base']"
+
+
+@pytest.mark.parametrize("game", ["vint", "501"])
+def test_a_worker_writing_dataset_parts_imports_no_pandas(game, tmp_path):
+    # A worker of `simulate -o` plays and encodes chunks: pandas would be a fifth of its start.
+    code = ("import sys, pathlib; from cardsim.runner import _write_part; from cardsim.games import get_game; "
+            f"s = get_game({game!r}); _write_part(pathlib.Path({str(tmp_path)!r}), 0, s.setup(), 1, 0, 100); "
+            "print('pandas' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"
+    assert len(pd.read_parquet(tmp_path / "part-000000.parquet")) == 100
+
+
+def test_package_names_load_on_first_use():
+    code = ("import sys, cardsim; print('pandas' in sys.modules, 'numba' in sys.modules); "
+            "from cardsim.compare import compare; import cardsim.runner as R; "
+            "print(cardsim.compare is compare, cardsim.simulate is R.simulate, cardsim.MAX_DEALS == R.MAX_DEALS, "
+            "set(cardsim.__all__) <= set(dir(cardsim)))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split("\n")
+    assert out[:2] == ["False False", "True True True True"]
+
+
 def test_quality_command_resumes_from_the_runs_folder(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("CARDSIM_RUNS", str(tmp_path / "runs"))
     argv = ["quality", "501", "-n", "150", "--seed", "3", "--jobs", "1", "--format", "json",

@@ -21,12 +21,18 @@ What is solved, per game (the position play starts from, the contract the engine
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
-import pandas as pd
 
 from cardsim.games import get_game
 from cardsim.games.base import OptionError, RecordError
 from cardsim.text import quote
+
+# pandas is imported where a frame is made: the jitted solvers (cardsim.dd.g501, which the 501
+# engine imports) load this package in every process that plays, most of which build no frame.
+if TYPE_CHECKING:
+    import pandas as pd
 
 DENOMS = ("S", "C", "D", "H", "NT")
 """Denomination / trump letters by index (all three games number them S C D H NT = 0..4)."""
@@ -73,6 +79,8 @@ def _typed(cols: dict, played: np.ndarray, always=()) -> pd.DataFrame:
             out[name] = nullable_bool(values, ~played)
         else:
             out[name] = nullable_int(values, ~played | (values < 0))
+    import pandas as pd
+
     return pd.DataFrame(out)
 
 

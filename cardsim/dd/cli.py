@@ -9,25 +9,15 @@ double-dummy table, printed for people.
   the kitty and the discard, the declarer leading (docs/RULES.md §3.4-§3.5).
 
 Then the contract played: its DD result against what it needed and what the play took.
+
+The command's arguments and this description (``cardsim dd --help``) are in :mod:`cardsim.cli`,
+which builds every parser without importing this package (pandas).
 """
 from __future__ import annotations
 
 import pandas as pd
 
 from cardsim.dd import DENOMS
-
-HELP = "print one deal's double-dummy table (Vint tricks, 501 points, Five Hundred tricks)"
-
-
-def add_parser(sub, game_type, add_setup, positive, nonnegative, path):
-    """Register the ``dd`` subcommand on ``sub`` (the CLI's argument types passed in)."""
-    p = sub.add_parser("dd", help=HELP, description=__doc__.split("\n\n", 1)[1])
-    p.add_argument("game", type=game_type, nargs="?", help="vint | 501 | 500")
-    p.add_argument("--deal", type=nonnegative, help="deal number (default 0)")
-    p.add_argument("--record", type=path, help="solve a record from this JSON Lines file instead")
-    p.add_argument("--line", type=positive, help="which line of --record (default 1)")
-    add_setup(p)
-    return p
 
 
 def _row(label, values, width=4):
