@@ -133,10 +133,17 @@ def run_auction(dealer, ids, params, states, hands, trace, res, forced):
         if passed & (1 << seat):
             seat = (seat + 1) % 4
             continue
-        if n_calls < forced[F_NPREFIX]:
+        prefix = n_calls < forced[F_NPREFIX]
+        if not prefix and forced[F_IMPLIED] == CHECK_CALLS:
+            res[R_FORCED_OK] = n_calls
+            return np.int64(-1), np.int64(-1)
+        # one call site of choose_bid: every inlined copy is typed and compiled again
+        mine = np.int64(-1)
+        if not prefix or forced[F_IMPLIED] != GIVEN_CALLS:
+            mine = choose_bid(ids[seat], params, states, seat, hands[seat], high, high_seat)
+        if prefix:
             call = forced[F_PREFIX + n_calls]
             if forced[F_IMPLIED] != GIVEN_CALLS:
-                mine = choose_bid(ids[seat], params, states, seat, hands[seat], high, high_seat)
                 if mine > 24 or (mine >= 0 and mine <= high):
                     mine = -1  # an illegal call counts as the pass it becomes (R_ILLEGAL is the play's to count)
                 if mine != call:
@@ -144,11 +151,8 @@ def run_auction(dealer, ids, params, states, hands, trace, res, forced):
                         res[R_FORCED_OK] = n_calls
                         return np.int64(-1), np.int64(-1)
                     raise ValueError("a strategy did not make the call its hand was dealt for")
-        elif forced[F_IMPLIED] == CHECK_CALLS:
-            res[R_FORCED_OK] = n_calls
-            return np.int64(-1), np.int64(-1)
         else:
-            call = choose_bid(ids[seat], params, states, seat, hands[seat], high, high_seat)
+            call = mine
             if pending and seat == forced[F_SEAT]:
                 pending = False
                 if forced[F_CALL] < 0 or high < forced[F_CALL] <= 24:
@@ -349,15 +353,16 @@ def play_deal(dealer, hands, kitty, ids, params, scoring, target, before0, befor
     ``states`` must be seeded (``rng.seed_streams(states, key)``); ``forced``: int64[F_LEN]
     (``NO_FORCE``: nothing forced), a forced contract skips the auction."""
     start_result(dealer, hands, kitty, before0, before1, res)
+    # one call site of play_contract: every inlined copy is typed and compiled again
     if forced[F_KIND] == FORCE_CONTRACT:
-        forced_auction(dealer, forced[F_SEAT], forced[F_CALL], trace, res)
-        play_contract(forced[F_SEAT], forced[F_CALL], ids, params, scoring, target, before0, before1, hands,
-                      kitty, eff, states, trick, trace, res)
-        return
-    bid, declarer = run_auction(dealer, ids, params, states, hands, trace, res, forced)
-    if bid < 0:
-        throw_in(res)
-        return
+        declarer = forced[F_SEAT]
+        bid = forced[F_CALL]
+        forced_auction(dealer, declarer, bid, trace, res)
+    else:
+        bid, declarer = run_auction(dealer, ids, params, states, hands, trace, res, forced)
+        if bid < 0:
+            throw_in(res)
+            return
     play_contract(declarer, bid, ids, params, scoring, target, before0, before1, hands, kitty,
                   eff, states, trick, trace, res)
 

@@ -23,7 +23,8 @@ auction's bids are not used.
 
 Each world is solved double-dummy with :mod:`cardsim.dd.g500`'s search, started in the middle
 of the current trick (the search plays tricks from any position of a trick, so nothing is
-replayed), for each legal move, in one jitted call per decision (:func:`solve_worlds`) with the
+replayed), for each legal move, in one jitted call per decision (:func:`.pimc_solve.solve_worlds`, imported at the first
+search: importing the solver compiles it) with the
 process's kept transposition table.  A no-trump joker led names a suit: each of the four
 names is a move of its own (code ``card | named << 8``, the engine's), so the name with the
 best mean is chosen, not a per-world best name.  The value is the seat's side's tricks from
@@ -39,14 +40,10 @@ from numba import objmode
 from numba.core.errors import NumbaWarning
 
 from cardsim._jit import jit
-from cardsim.cards import lowest_bit, popcount
-# The module, not its names: cardsim.dd.g500 imports this game's package, which imports this
-# module through the dispatch; its attributes are read when the solver runs.
-from cardsim.dd import g500 as _dd
 from cardsim.strategies import pimc as _pimc
 
 from .constants import FULL_EFF, NT, SUIT_MASK, TRUMP_MASK
-from .rules import card_suit, legal_moves
+from .rules import legal_moves
 from .strategies import PIMC_STRATEGY, heuristic_play
 
 # The glue below runs Python in object mode; numba warns that such code holds the GIL although
@@ -101,93 +98,21 @@ def position(view) -> _pimc.Position:
                                    n, led))
 
 
-@jit(inline="always")
-def _group(card, denom):
-    """The cards ``card`` is ranked against: its lane, or the two jokers in no-trump."""
-    if denom == NT and (U64(1) << U64(card)) & TRUMP_MASK[NT]:
-        return TRUMP_MASK[NT]
-    return SUIT_MASK[denom, card >> 4]
-
-
-@jit
-def solve_worlds(hand, seat, denom, leader, trick, n, led, worlds, codes, keys, bounds, moves, stats):
-    """float64[W, L]: the seat's side's double-dummy tricks from the current trick on (this trick
-    included) after each move ``codes[j]`` (int64[L], ascending engine codes) in each world.
-
-    ``hand``: the seat's effective cards (uint64); ``trick``: int64[4], its first ``n`` cards played
-    from ``leader``; ``led``: the suit led or named (-1 when the seat leads); ``worlds``:
-    uint64[W, 3+] the hands of seats ``seat+1, seat+2, seat+3`` (a kitty column is ignored);
-    ``keys``/``bounds``: a :func:`cardsim.dd.g500.new_table` table, kept across calls;
-    ``moves``: int64[42, MAX_MOVES] scratch; ``stats``: int64[1+] node counter.
-
-    A card equivalent to a higher card of the seat's in that world (the next higher card still
-    in a hand or on the table is its own) takes that card's value instead of a search."""
-    n_worlds = worlds.shape[0]
-    n_codes = codes.shape[0]
-    out = np.zeros((n_worlds, n_codes), dtype=np.float64)
-    h = np.zeros(4, dtype=np.uint64)
-    tr = np.zeros(4, dtype=np.int64)
-    on_table = U64(0)
-    for i in range(n):
-        on_table |= U64(1) << U64(trick[i])
-    left = popcount(U64(hand))
-    lead_seat = seat if n == 0 else leader
-    guess = (left + 1) // 2  # team 0's tricks: the last value found, across cards and worlds
-    for w in range(n_worlds):
-        for k in range(3):
-            h[(seat + 1 + k) % 4] = worlds[w, k]
-        h[seat] = hand
-        live = h[0] | h[1] | h[2] | h[3] | on_table
-        for j in range(n_codes - 1, -1, -1):  # higher codes first: an equivalent card copies one
-            code = codes[j]
-            c = code & 0xFF
-            named = code >> 8
-            above = live & _group(c, denom) & ~((U64(2) << U64(c)) - U64(1))
-            if above != U64(0) and (U64(hand) >> U64(lowest_bit(above))) & U64(1):
-                twin = lowest_bit(above) | (named << 8)
-                for q in range(j + 1, n_codes):
-                    if codes[q] == twin:
-                        out[w, j] = out[w, q]
-                        break
-                continue
-            for i in range(n):
-                tr[i] = trick[i]
-            tr[n] = c
-            lead_suit = led
-            if n == 0:
-                lead_suit = card_suit(c, denom)
-                if lead_suit < 0:
-                    lead_suit = named
-            h[seat] = U64(hand) & ~(U64(1) << U64(c))
-            # MTD(f): null-window searches ("team 0 takes at least beta?") stepping from the last
-            # card's value, which is this card's value or next to it in most worlds (a binary
-            # search over 0..left would spend more searches on far-off questions).
-            lo = 0
-            hi = left
-            g = guess
-            while lo < hi:
-                beta = g + 1 if g == lo else g
-                beta = min(max(beta, lo + 1), hi)
-                g = _dd._search(h, tr, np.int64(n + 1), np.int64(lead_seat), np.int64(lead_suit), np.int64(denom),
-                            np.int64(beta - 1), np.int64(beta), keys, bounds, moves, stats)
-                if g >= beta:
-                    lo = g
-                else:
-                    hi = g
-            h[seat] = hand
-            guess = lo
-            out[w, j] = lo if seat % 2 == 0 else left - lo
-    return out
-
-
 _SCRATCH: dict = {}
 
 
 def solve(position: _pimc.Position, worlds: np.ndarray) -> np.ndarray:
     """float64[W, L]: the seat's side's double-dummy tricks from the current trick on, per world
-    (uint64[W, 4], the holders of :func:`position`) and legal move (:func:`solve_worlds`, with the
+    (uint64[W, 4], the holders of :func:`position`) and legal move (:func:`.pimc_solve.solve_worlds`, with the
     transposition table kept for the whole process: an entry holds a whole position, so entries
     stay valid from one decision and deal to the next)."""
+    # Here, not at the top: cardsim.dd.g500 compiles its search when imported (an explicit
+    # signature), which a run without pimc seats should not wait for; and it imports this
+    # game's package, which imports this module through the dispatch.
+    from cardsim.dd import g500 as _dd
+
+    from .pimc_solve import solve_worlds
+
     if "moves" not in _SCRATCH:
         # Not cardsim.dd's shared table: importing cardsim.dd (the package) from this jitted
         # module would put the plain modules it imports in the compiled code's hash.

@@ -587,7 +587,7 @@ def heuristic_play(seat, hand, denom, declarer, leader, trick, n_in_trick, led, 
 
 
 # ---------------------------------------------------------------- heuristic_v1 (id 2): the old card play
-@jit(inline="always")
+@jit
 def heuristic_play_v1(seat, hand, denom, declarer, leader, trick, n_in_trick, led, played, known, decl_tricks,
                       contract_tricks):
     """heuristic_v1's card play (the default until issue 12), unchanged: :func:`heuristic_lead`
