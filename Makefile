@@ -7,6 +7,8 @@ STAMP := $(VENV)/.installed
 N ?= 1000000
 SEED ?= 2026
 JOBS ?= -1
+# make bench measures the speed targets in this commit too (the before column); empty: none.
+AGAINST ?= 4a44c71
 # QUICK=1: a small report (every section, small n) in about two minutes.
 QUICK ?=
 ifeq ($(QUICK),1)
@@ -36,8 +38,8 @@ mutation: $(STAMP)  ## mutation-test the statistics and verdict rules (mutmut; s
 	$(VENV)/bin/mutmut run --max-children 2
 	$(VENV)/bin/mutmut results
 
-bench: $(STAMP)  ## measure deals per second; writes BENCHMARKS.md
-	$(PY) -m cardsim.bench --out BENCHMARKS.md
+bench: $(STAMP)  ## measure deals per second and every speed target, before (AGAINST=commit) and now; writes BENCHMARKS.md
+	$(PY) -m cardsim.bench --out BENCHMARKS.md $(if $(AGAINST),--against $(AGAINST))
 
 golden: $(STAMP)  ## rewrite tests/golden/*.json (the engine's digests); say why in the commit
 	$(PY) tests/golden_digests.py

@@ -517,14 +517,105 @@ def alternating_line(game: str, rates: dict, deals: int, rounds: int) -> str:
             "CPU time, one core)")
 
 
+# ------------------------------------------------------------------ targets, before and after
+TARGETS_HEADING = "## Targets, before and after"
+DEAL_RATIO_TARGET = 20
+"""Complete deals at least 1/20 of the dealing-only rate on one core."""
+HELP_TARGET = 0.5
+"""Seconds for ``cardsim --help``."""
+COMPILE_TARGET = 40.0
+"""Seconds for a cold compile of a game on one core."""
+
+
+def measure_targets(games, against: str | None, e2e=None, progress=None) -> dict:
+    """Every speed target of ``make bench`` for ``games``, measured now and, with ``against``
+    (a commit), in that commit too: the per-core engine rates alternately in fresh interpreters
+    (:func:`cardsim.bench_against.engine_rates`), start-up, ``--help`` and cold compiles in
+    each tree.  ``e2e``: :func:`measure_end_to_end` results to judge the end-to-end ratios
+    (measured now only).  Raises RevisionError (``against`` names no commit)."""
+    from cardsim import bench_against as ba
+
+    sha = None
+    rows = []
+    e2e = {r["game"]: r for r in (e2e or [])}
+    for game in games:
+        row = {"game": game}
+        if against:
+            rates = ba.engine_rates(game, against, progress=progress)
+            sha = rates["sha"]
+            row["engine"] = (rates["before"]["full_1"], rates["after"]["full_1"])
+            row["deal_ratio"] = (rates["before"]["deal_1"] / rates["before"]["full_1"],
+                                 rates["after"]["deal_1"] / rates["after"]["full_1"])
+        else:
+            rates = ba.engine_rates(game, str(ba.repository_root()), processes=1, progress=progress)
+            row["engine"] = (None, rates["after"]["full_1"])
+            row["deal_ratio"] = (None, rates["after"]["deal_1"] / rates["after"]["full_1"])
+        argv = ["simulate", game, "-n", "1000"]
+        row["startup"] = (ba.command_seconds(argv, against) if against else None, ba.command_seconds(argv, None))
+        row["compile"] = (ba.compile_seconds(game, against) if against else None, ba.compile_seconds(game, None))
+        if game in e2e:
+            row["dataset"] = e2e[game]["dataset"] / e2e[game]["engine_all"]
+            row["memory"] = e2e[game]["memory"] / e2e[game]["engine_all"]
+        rows.append(row)
+    help_seconds = (ba.command_seconds(["--help"], against) if against else None, ba.command_seconds(["--help"], None))
+    return {"rows": rows, "help": help_seconds, "sha": sha, "against": against}
+
+
+def targets_table(result, command: str) -> str:
+    """The Markdown section of :func:`measure_targets`: one line a target and game, with
+    "meets" or "misses"."""
+    sha = result["sha"]
+    before = f"before (`{sha[:7]}`)" if sha else "before"
+    lines = ["", TARGETS_HEADING, "",
+             f"`{command}`, {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, {os.cpu_count()} cores. "
+             + (f"Before = commit {sha[:12]} (`--against {result['against']}`), measured in the same run: "
+                "the per-core engine rates in fresh interpreters alternating before/after, three a side, the best "
+                "of four runs of 300,000 deals each (CPU time, `cardsim.bench_against`); start-up, `--help` "
+                "(best of 3, warm cache) and cold compiles (empty cache) in each tree."
+                if sha else "No `--against COMMIT`: the before column is empty and the engine target is not judged."),
+             "", f"| target | game | {before} | now | verdict |", "|---|---|---:|---:|---|"]
+
+    def verdict(ok):
+        return "—" if ok is None else ("meets" if ok else "misses")
+
+    for r in result["rows"]:
+        b, a = r["engine"]
+        ok = None if b is None else a >= b
+        ratio = "" if b is None else f" ({a / b:.2f}×)"
+        lines.append(f"| complete deals per second, one core, default play (≥ before) | {r['game']} | "
+                     f"{'' if b is None else f'{b:,.0f}/s'} | {a:,.0f}/s{ratio} | {verdict(ok)} |")
+        b, a = r["deal_ratio"]
+        lines.append(f"| complete deals against dealing only, one core (≥ 1/{DEAL_RATIO_TARGET}) | {r['game']} | "
+                     f"{'' if b is None else f'1/{b:.1f}'} | 1/{a:.1f} | {verdict(a <= DEAL_RATIO_TARGET)} |")
+        if "dataset" in r:
+            lines.append(f"| `simulate -o` against the engine, all cores (≥ {DATASET_TARGET:.0%}) | {r['game']} | | "
+                         f"{r['dataset']:.0%} | {verdict(r['dataset'] >= DATASET_TARGET)} |")
+            lines.append(f"| in-memory DataFrame against the engine, all cores (≥ {MEMORY_TARGET:.0%}) | "
+                         f"{r['game']} | | {r['memory']:.0%} | {verdict(r['memory'] >= MEMORY_TARGET)} |")
+        b, a = r["startup"]
+        lines.append(f"| start-up, `cardsim simulate {r['game']} -n 1000` (< {STARTUP_TARGET} s) | {r['game']} | "
+                     f"{'' if b is None else f'{b:.2f} s'} | {a:.2f} s | {verdict(a < STARTUP_TARGET)} |")
+        b, a = r["compile"]
+        lines.append(f"| cold compile, one process (< {COMPILE_TARGET:.0f} s) | {r['game']} | "
+                     f"{'' if b is None else f'{b:.1f} s'} | {a:.1f} s | {verdict(a < COMPILE_TARGET)} |")
+    b, a = result["help"]
+    lines.append(f"| `cardsim --help` (< {HELP_TARGET} s) | all | {'' if b is None else f'{b:.2f} s'} | {a:.2f} s | "
+                 f"{verdict(a < HELP_TARGET)} |")
+    return "\n".join(lines) + "\n"
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="cardsim bench", description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=1_000_000, help="deals per measurement")
     parser.add_argument("--games", nargs="*", default=list(GAME_NAMES))
     parser.add_argument("--out", help="also write the table to this Markdown file")
-    parser.add_argument("--only", choices=["crossover", "pimc"],
+    parser.add_argument("--against", metavar="COMMIT",
+                        help="also measure the targets in this commit of the repository (the before column: "
+                             "engine rates alternately in fresh interpreters, start-up, --help, cold compiles)")
+    parser.add_argument("--only", choices=["crossover", "pimc", "targets"],
                         help="measure one section only (crossover: wall time of simulate -o with --jobs 1 and with "
-                             "all cores at a few sizes; pimc: the sampled-search player's rates); with --out, only "
+                             "all cores at a few sizes; pimc: the sampled-search player's rates; targets: every "
+                             "target, before and after); with --out, only "
                              "that section of the file is replaced")
     parser.add_argument("--strategies", nargs="+", metavar="SPEC",
                         help="instead: time these strategy specs (every seat) alternately on one core, the "
@@ -563,6 +654,18 @@ def main(argv=None) -> int:
         if args.out:
             replace_section(args.out, CROSSOVER_HEADING, text)
         return 0
+    if args.only == "targets":
+        from cardsim.bench_against import RevisionError
+
+        command = "python -m cardsim.bench --only targets" + (f" --against {args.against}" if args.against else "")
+        try:
+            text = targets_table(measure_targets(args.games, args.against, progress=_progress), command)
+        except RevisionError as exc:
+            parser.error(str(exc))
+        print(text)
+        if args.out:
+            replace_section(args.out, TARGETS_HEADING, text)
+        return 0
     if args.only == "pimc":
         command = "python -m cardsim.bench --only pimc" + (f" --out {args.out}" if args.out else "")
         rows = []
@@ -574,20 +677,34 @@ def main(argv=None) -> int:
         if args.out:
             replace_section(args.out, PIMC_HEADING, text)
         return 0
+    if args.against:
+        from cardsim.bench_against import RevisionError, tree_at
+
+        try:
+            tree_at(args.against)  # now, not after minutes of measuring
+        except RevisionError as exc:
+            parser.error(str(exc))
     results = []
     for game in args.games:
         print(f"measuring {game} …", file=sys.stderr)
         results.append(measure(game, args.deals, cores))
     command = "make bench" if args.out else "cardsim bench"
     text = table(results, args.deals, cores, command)
-    text += end_to_end_table([measure_end_to_end(r["game"], args.deals, cores) for r in results], args.deals)
+    e2e = [measure_end_to_end(r["game"], args.deals, cores) for r in results]
+    text += end_to_end_table(e2e, args.deals)
     text += conditions_table([measure_conditions(game, args.deals) for game in args.games])
     text += crossover_table([measure_crossover(game, cores) for game in args.games], command)
     text += pimc_table([row for game in args.games for row in measure_pimc(game)], command)
+    text += targets_table(measure_targets(args.games, args.against, e2e, progress=_progress),
+                          command + (f" AGAINST={args.against}" if args.against else ""))
     print(text)
     if args.out:
         write_keeping_notes(args.out, text)
     return 0
+
+
+def _progress(message: str) -> None:
+    print(f"  {message}", file=sys.stderr, flush=True)
 
 
 NOTES_MARKER = "<!-- Measured by hand below this line: make bench keeps it. -->"

@@ -127,24 +127,38 @@ def engine_rates(game: str, rev: str, deals: int = 300_000, runs: int = 4, proce
 
 
 def compile_seconds(game: str, rev: str | None) -> float:
-    """Seconds of a cold compile (an empty numba cache, one interpreter: import, one deal of every
-    phase) of ``game`` in commit ``rev`` (None: this tree).  Raises RevisionError."""
+    """Seconds of a cold compile (an empty numba cache, one interpreter: import, ten deals, ten
+    dealt only) of ``game`` in commit ``rev`` (None: this tree).  Raises RevisionError."""
     import tempfile
 
     tree = tree_at(rev)[1] if rev else None
     with tempfile.TemporaryDirectory() as cache:
-        env_cache = os.environ.get("NUMBA_CACHE_DIR")
-        os.environ["NUMBA_CACHE_DIR"] = cache
-        try:
-            code = _COMPILE % game
-            if tree is None:
-                return float(_run(code, [], None))
-            env = dict(os.environ, PYTHONPATH=str(tree))
-            out = subprocess.run([sys.executable, "-c", code], env=env, cwd=tree, capture_output=True, text=True,
-                                 check=True)
-            return float(out.stdout.strip().splitlines()[-1])
-        finally:
-            if env_cache is None:
-                os.environ.pop("NUMBA_CACHE_DIR", None)
-            else:
-                os.environ["NUMBA_CACHE_DIR"] = env_cache
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache, PYTHONPATH=str(tree or repository_root()))
+        out = subprocess.run([sys.executable, "-c", _COMPILE % game], env=env, cwd=tree, capture_output=True,
+                             text=True)
+        if out.returncode != 0:
+            raise RuntimeError(f"compiling {game} in {tree or 'this tree'} failed:\n{out.stderr[-2000:]}")
+        return float(out.stdout.strip().splitlines()[-1])
+
+
+def command_seconds(argv: list[str], rev: str | None, repeats: int = 3) -> float:
+    """Least wall seconds of ``python -m cardsim ARGV`` in a fresh interpreter whose ``cardsim``
+    is commit ``rev`` (None: this tree), after one untimed run that warms its numba cache.
+    Raises RevisionError."""
+    import time
+
+    tree = tree_at(rev)[1] if rev else None
+    env = dict(os.environ)
+    if tree is not None:
+        env["PYTHONPATH"] = str(tree)
+        env["NUMBA_CACHE_DIR"] = str(tree / ".numba-cache")
+    else:
+        env["PYTHONPATH"] = str(repository_root())
+    cmd = [sys.executable, "-m", "cardsim", *argv]
+    subprocess.run(cmd, env=env, cwd=tree, capture_output=True)
+    best = float("inf")
+    for _ in range(repeats):
+        start = time.perf_counter()
+        subprocess.run(cmd, env=env, cwd=tree, capture_output=True)
+        best = min(best, time.perf_counter() - start)
+    return best

@@ -1,0 +1,54 @@
+"""``make bench`` / ``cardsim bench --against COMMIT``: every speed target with "meets" or
+"misses", and a before column measured in another commit of the repository (issue 27)."""
+import subprocess
+import sys
+
+import pytest
+
+from cardsim import bench
+from cardsim import bench_against as ba
+
+
+def _result(engine, deal_ratio, startup, compile_s, help_s, sha="0123456789abcdef"):
+    return {"rows": [{"game": "vint", "engine": engine, "deal_ratio": deal_ratio, "startup": startup,
+                      "compile": compile_s, "dataset": 0.84, "memory": 0.93}],
+            "help": help_s, "sha": sha, "against": "v1"}
+
+
+def test_targets_table_judges_every_target():
+    text = bench.targets_table(_result((400_000.0, 420_000.0), (21.5, 19.0), (2.0, 1.2), (80.0, 39.0),
+                                       (0.9, 0.3)), "make bench AGAINST=v1")
+    lines = {line.split(" | ")[0].lstrip("| "): line for line in text.splitlines() if line.startswith("| ")}
+    assert "| 400,000/s | 420,000/s (1.05×) | meets |" in lines["complete deals per second, one core, default play "
+                                                              "(≥ before)"]
+    assert "| 1/21.5 | 1/19.0 | meets |" in lines["complete deals against dealing only, one core (≥ 1/20)"]
+    assert "| | 84% | misses |" in lines["`simulate -o` against the engine, all cores (≥ 85%)"]
+    assert "| | 93% | meets |" in lines["in-memory DataFrame against the engine, all cores (≥ 80%)"]
+    assert "| 2.00 s | 1.20 s | meets |" in lines["start-up, `cardsim simulate vint -n 1000` (< 1.5 s)"]
+    assert "| 80.0 s | 39.0 s | meets |" in lines["cold compile, one process (< 40 s)"]
+    assert "| all | 0.90 s | 0.30 s | meets |" in lines["`cardsim --help` (< 0.5 s)"]
+    assert "before (`0123456`)" in text
+
+
+def test_targets_table_says_misses_and_leaves_before_empty_without_a_commit():
+    text = bench.targets_table(_result((None, 300_000.0), (None, 22.0), (None, 1.6), (None, 41.0), (None, 0.6),
+                                       sha=None), "cardsim bench")
+    assert "| complete deals per second, one core, default play (≥ before) | vint |  | 300,000/s | — |" in text
+    assert text.count("misses") == 5  # deal ratio, simulate -o, start-up, compile, --help
+    assert "No `--against COMMIT`" in text
+
+
+def test_against_an_unknown_commit_is_a_clear_error(tmp_path):
+    with pytest.raises(ba.RevisionError, match="no such commit"):
+        ba.tree_at("no-such-commit-anywhere", cache=tmp_path)
+    out = subprocess.run([sys.executable, "-m", "cardsim.bench", "--against", "no-such-commit-anywhere"],
+                         capture_output=True, text=True)
+    assert out.returncode == 2
+    assert "no such commit" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_tree_at_unpacks_a_commit_once(tmp_path):
+    sha, folder = ba.tree_at("HEAD", cache=tmp_path)
+    assert len(sha) == 40 and (folder / "cardsim" / "bench_against.py").is_file()
+    (folder / "marker").write_text("kept")
+    assert ba.tree_at("HEAD", cache=tmp_path) == (sha, folder) and (folder / "marker").exists()
