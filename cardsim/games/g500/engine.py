@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from cardsim._jit import jit
+from cardsim._jit import borrowed, jit
 from cardsim.games.forced import (CHECK_CALLS, F_CALL, F_IMPLIED, F_KIND, F_NPREFIX, F_PREFIX, F_SEAT,
                                   FORCE_CONTRACT, FORCE_FIRST_CALL, GIVEN_CALLS)
 from cardsim.cards import lowest_bit, popcount
@@ -352,6 +352,9 @@ def play_deal(dealer, hands, kitty, ids, params, scoring, target, before0, befor
     (uint64, 6 cards): auction, then :func:`play_contract` or a throw-in (docs/RULES.md §3.3-§3.6).
     ``states`` must be seeded (``rng.seed_streams(states, key)``); ``forced``: int64[F_LEN]
     (``NO_FORCE``: nothing forced), a forced contract skips the auction."""
+    # Borrowed views (cardsim._jit.borrowed): no reference counting at every bid and card.
+    hands, ids, params, eff, states = borrowed(hands), borrowed(ids), borrowed(params), borrowed(eff), borrowed(states)
+    trick, trace, res, forced = borrowed(trick), borrowed(trace), borrowed(res), borrowed(forced)
     start_result(dealer, hands, kitty, before0, before1, res)
     # one call site of play_contract: every inlined copy is typed and compiled again
     if forced[F_KIND] == FORCE_CONTRACT:
@@ -374,6 +377,9 @@ def run_deal(key, dealer, ids, params, scoring, target, before0, before1,
     (independent deals).  Seeds ``states`` from ``key``, deals (:func:`deal_cards`) and plays
     (:func:`play_deal`); ``before0``/``before1`` are the team scores before the deal.
     """
+    ids, params, deck, hands, eff = borrowed(ids), borrowed(params), borrowed(deck), borrowed(hands), borrowed(eff)
+    states, trick, trace, res, forced = borrowed(states), borrowed(trick), borrowed(trace), borrowed(res), \
+        borrowed(forced)
     seed_streams(states, key)
     dealer, kitty = deal_cards(dealer, deck, hands, states[0])
     play_deal(dealer, hands, kitty, ids, params, scoring, target, before0, before1, eff, states,
@@ -395,7 +401,18 @@ def _scratch():
 def simulate_kernel(seed, start, count, ids, params, scoring, target, out):
     """Independent deals ``start .. start+count-1`` of ``seed`` into ``out`` (int64[count, R_LEN])."""
     deck, hands, eff, states, trick, no_force = _scratch()
-    no_trace = np.empty(0, dtype=np.int64)
+    _simulate_loop(seed, start, count, ids, params, scoring, target, out, deck, hands, eff, states, trick, no_force,
+                   np.empty(0, dtype=np.int64))
+
+
+@jit
+def _simulate_loop(seed, start, count, ids, params, scoring, target, out, deck, hands, eff, states, trick, no_force,
+                   no_trace):
+    # Borrowed views (cardsim._jit.borrowed) of the caller's arrays: no reference counting at
+    # every deal's calls.
+    ids, params, out, deck, hands = borrowed(ids), borrowed(params), borrowed(out), borrowed(deck), borrowed(hands)
+    eff, states, trick, no_force, no_trace = borrowed(eff), borrowed(states), borrowed(trick), borrowed(no_force), \
+        borrowed(no_trace)
     # np.int64(...), not bare literals: a literal argument would compile run_deal and play_deal
     # once more, for its literal type (numba specializes on Literal[int]).
     for i in range(count):

@@ -243,6 +243,10 @@ def heuristic_bid(params, states, seat, hand, high_bid, high_seat):
     tricks, tapering with its own estimate above ``pivot`` at ``taper``) less ``margin`` makes
     (``jump`` = 1), or the cheapest overcall in its denomination (``jump`` = 0); passes when
     that does not beat ``high_bid`` or partner holds the bid."""
+    # Partner holding the bid, or the top bid made, settles the call before any estimate (the
+    # same calls, without five estimates each).
+    if (high_seat >= 0 and high_seat == (seat + 2) % 4) or high_bid >= 24:
+        return -1
     margin = params[seat, P_MARGIN]
     best = -1
     for d in range(5):
@@ -256,8 +260,6 @@ def heuristic_bid(params, states, seat, hand, high_bid, high_seat):
             if b > best:
                 best = b
     if best <= high_bid:
-        return -1
-    if high_seat >= 0 and high_seat == (seat + 2) % 4:
         return -1
     if params[seat, P_JUMP] >= 0.5:
         return best
