@@ -1,0 +1,136 @@
+"""Where a deal's time goes: a sampling profile of the jitted kernels, by compiled function.
+
+``python -m cardsim.profiling GAME [--deals N] [--strategy SPEC]`` compiles the game's engine in
+this process (a fresh, temporary numba cache: a cold compile, 40-90 s), writes a perf map
+(``/tmp/perf-PID.map``: every compiled function's address, so that Linux ``perf`` can name
+jitted code), then plays ``N`` deals on one core while ``perf record`` samples the process, and
+prints each function's share of the samples.  Decision functions compiled out of line
+(a strategy's bid, lead, …) show under their own names; what is inlined shows under its caller
+(the engine's per-deal function).  Needs ``perf`` (Debian: linux-perf) and
+``kernel.perf_event_paranoid`` ≤ 2; says so in one line otherwise.
+
+This is how BENCHMARKS.md's "Where the time goes" was measured (issue 27): it showed that numba's
+reference counting of arrays (``NRT_incref`` / ``NRT_decref``) took a third of a deal's time
+before the engines borrowed their arrays (:func:`cardsim._jit.borrowed`).
+"""
+from __future__ import annotations
+
+import argparse
+import gc
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def _perf_map(path: str) -> int:
+    """Write every compiled numba function's address range to ``path`` (perf's map format);
+    returns how many.  Only functions compiled in this process have their code at hand."""
+    from numba.core.registry import CPUDispatcher
+
+    symbols = {}
+    for obj in gc.get_objects():
+        if isinstance(obj, CPUDispatcher):
+            for compiled in obj.overloads.values():
+                library = compiled.library
+                module = getattr(library, "_final_module", None)
+                if module is None:
+                    continue
+                for function in module.functions:
+                    if function.is_declaration:
+                        continue
+                    try:
+                        address = library.get_pointer_to_function(function.name)
+                    except Exception:  # a function the library does not export
+                        continue
+                    if address:
+                        symbols[address] = function.name
+    addresses = sorted(symbols)
+    with open(path, "w") as f:
+        for i, address in enumerate(addresses):
+            size = addresses[i + 1] - address if i + 1 < len(addresses) else 4096
+            f.write(f"{address:x} {min(size, 1 << 20):x} {symbols[address]}\n")
+    return len(addresses)
+
+
+def short_name(symbol: str) -> str:
+    """``cardsim.games.vint.engine.run_deal`` from numba's mangled name (else the name as is)."""
+    if not symbol.startswith("_ZN"):
+        return symbol
+    parts, rest = [], symbol[3:]
+    while rest[:1].isdigit():
+        digits = re.match(r"\d+", rest).group(0)
+        n = int(digits)
+        parts.append(rest[len(digits):len(digits) + n])
+        rest = rest[len(digits) + n:]
+    return ".".join(parts) or symbol
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m cardsim.profiling", description=__doc__.splitlines()[0])
+    parser.add_argument("game")
+    parser.add_argument("--deals", type=int, default=600_000, help="deals played while sampling (default 600,000)")
+    parser.add_argument("--strategy", help="strategy spec for every seat (default: the game's defaults)")
+    parser.add_argument("--top", type=int, default=15, help="functions to list (default 15)")
+    args = parser.parse_args(argv)
+    if args.deals <= 0:
+        parser.error("--deals must be positive")
+    if shutil.which("perf") is None:
+        print("cardsim profiling: error: perf is not installed (Debian: apt-get install linux-perf)", file=sys.stderr)
+        return 2
+    from cardsim.games import GAME_NAMES
+
+    if args.game not in GAME_NAMES:
+        parser.error(f"unknown game {args.game!r}: choose from {', '.join(GAME_NAMES)}")
+    cache = tempfile.mkdtemp(prefix="cardsim-profile-")
+    # Compiled here, not loaded from a cache, so that the code's addresses are known (read when
+    # cardsim._jit is first imported: a fresh interpreter).
+    os.environ["NUMBA_CACHE_DIR"] = cache
+    from cardsim.games import get_game
+
+    spec = get_game(args.game)
+    setup = spec.setup([args.strategy] * spec.default_seats if args.strategy else None)
+    print(f"compiling {args.game} (a cold compile) …", file=sys.stderr)
+    spec.simulate_chunk(1, 0, 2000, setup)
+    map_path = f"/tmp/perf-{os.getpid()}.map"
+    count = _perf_map(map_path)
+    if count == 0:
+        print("cardsim profiling: error: no kernel was compiled in this process (run it as "
+              "python -m cardsim.profiling in a fresh interpreter)", file=sys.stderr)
+        return 2
+    gc.collect()
+    gc.freeze()  # the heap walk above would otherwise make the sampled collections expensive
+    data = os.path.join(cache, "perf.data")
+    recorder = subprocess.Popen(["perf", "record", "-F", "1999", "-p", str(os.getpid()), "-o", data],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    time.sleep(1.0)
+    start = time.process_time()
+    for s in range(0, args.deals, 50_000):
+        spec.simulate_chunk(1, s, min(50_000, args.deals - s), setup)
+    seconds = time.process_time() - start
+    recorder.send_signal(2)
+    _, err = recorder.communicate()
+    if recorder.returncode not in (0, -2, 130) or not os.path.exists(data):
+        print(f"cardsim profiling: error: perf record failed: {err.decode().strip().splitlines()[-1:]}",
+              file=sys.stderr)
+        return 2
+    report = subprocess.run(["perf", "report", "-i", data, "--no-children", "--sort", "sym", "--stdio"],
+                            capture_output=True, text=True).stdout
+    print(f"{args.game}: {args.deals:,} deals in {seconds:.2f} CPU s = {args.deals / seconds:,.0f} deals/s on one "
+          f"core; {count} compiled functions mapped; share of the samples:")
+    shown = 0
+    for line in report.splitlines():
+        m = re.match(r"\s*([\d.]+)%\s+\[[.k]\]\s+(\S+)", line)
+        if m and shown < args.top:
+            print(f"  {float(m.group(1)):5.1f}%  {short_name(m.group(2))}")
+            shown += 1
+    os.remove(map_path)
+    shutil.rmtree(cache, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
