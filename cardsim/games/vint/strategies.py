@@ -226,21 +226,23 @@ def _heuristic_bid(params, hand, seat, calls, ncalls, current):
     w = params[P_HONOUR_WEIGHT]
     order = (tricks[0] + w * _extra_honours(hand, 0), tricks[1] + w * _extra_honours(hand, 1),
              tricks[2] + w * _extra_honours(hand, 2), tricks[3] + w * _extra_honours(hand, 3), tricks[4])
-    tried = 0
-    for _ in range(5):
-        best = -1
-        for d in range(5):
-            if not (tried >> d) & 1 and (best < 0 or order[d] >= order[best]):
-                best = d
-        tried |= 1 << best
-        max_level = np.int64(np.floor(tricks[best] + params[P_AGGRESSION])) - 6
+    # The denominations are tried from the highest ``order`` down (on equal order the higher
+    # denomination first) and the first whose cheapest legal level is within its estimate is
+    # bid: that is the biddable denomination of highest (order, denomination), found in one pass.
+    best = -1
+    best_level = 0
+    for d in range(5):
+        max_level = np.int64(np.floor(tricks[d] + params[P_AGGRESSION])) - 6
         if current == PASS:
             level = 1
         else:
-            level = call_level(current) + (1 if best <= call_denomination(current) else 0)
-        if level <= 7 and level <= max_level:
-            return bid_call(level, best)
-    return np.int64(PASS)
+            level = call_level(current) + (1 if d <= call_denomination(current) else 0)
+        if level <= 7 and level <= max_level and (best < 0 or order[d] >= order[best]):
+            best = d
+            best_level = level
+    if best < 0:
+        return np.int64(PASS)
+    return bid_call(best_level, best)
 
 
 # ------------------------------------------------------------- bidding (heuristic_v1, greedy)
