@@ -101,7 +101,7 @@ def test_a_given_dealer_draws_like_the_engines():
     hands = np.zeros(4, dtype=np.uint64)
     for i in range(30):
         key = np.uint64(deal_key(np.uint64(SEED), i))
-        assert deal_cards(key, 2, BASE_DECK, deck, hands) == 2
+        assert deal_cards(key, 2, BASE_DECK, deck, hands, np.zeros(1, dtype=np.uint64)) == 2
         assert (hands == vint.hands[i]).all()
         dealer, talon = shuffle_and_deal(key, 4, 1, deck[:24].copy(), hands, np.zeros((5, 1), dtype=np.uint64))
         assert dealer == 1 and talon == g501.talons[i] and (hands == g501.hands[i]).all()

@@ -79,15 +79,15 @@ NO_FORCE = np.zeros(F_LEN, dtype=np.int64)
 
 
 @jit
-def deal_cards(key, dealer, base_deck, deck, hands):
+def deal_cards(key, dealer, base_deck, deck, hands, state):
     """Shuffle and deal 13 cards each (docs/RULES.md §2.1); returns the dealer (int64).
 
     The deal's stream first draws a dealer (used when ``dealer`` < 0, as for an independent
     deal; a rubber passes its rotating dealer), then shuffles ``deck`` (int64[52] scratch, reset
     from ``base_deck``).  One card at a time clockwise from the dealer's left: ``deck[k]`` goes
-    to seat ``(dealer + 1 + k) % 4``.  ``hands``: uint64[4], overwritten.
+    to seat ``(dealer + 1 + k) % 4``.  ``hands``: uint64[4], overwritten; ``state``: uint64[1]
+    scratch for the shuffle's stream (the caller's, so that no deal allocates).
     """
-    state = np.empty(1, dtype=np.uint64)
     seed_stream(state, key, 0)
     drawn = randbelow(state, 4)
     if dealer < 0:
@@ -352,7 +352,8 @@ def _simulate_loop(seed, start, count, ids, params, base_deck, rows, zero, deck,
     for i in range(count):
         key = deal_key(seed, start + i)
         # np.int64(-1), not a bare -1: a literal argument compiles a jitted callee once more.
-        dealer = deal_cards(key, np.int64(-1), base_deck, deck, hands)
+        # rngs[0] is free until run_deal seeds the seats' streams.
+        dealer = deal_cards(key, np.int64(-1), base_deck, deck, hands, rngs[0])
         run_deal(key, dealer, hands, ids, params, zero, zero, rngs, calls, plays, score, info, work_hands, work,
                  no_force)
         fill_row(rows, i, start + i, dealer, hands, score, info, calls)
@@ -408,10 +409,11 @@ def deal_only(seed, start, count, base_deck):
     """Dealing alone, the benchmark baseline: returns an XOR checksum of all hands (uint64)."""
     deck = np.empty(52, dtype=np.int64)
     hands = np.zeros(4, dtype=np.uint64)
+    state = np.empty(1, dtype=np.uint64)
     check = U64(0)
     for i in range(count):
         key = deal_key(seed, start + i)
-        deal_cards(key, np.int64(-1), base_deck, deck, hands)
+        deal_cards(key, np.int64(-1), base_deck, deck, hands, state)
         check ^= hands[0] ^ (hands[1] << U64(1))
     return check
 
@@ -425,7 +427,7 @@ def trace_deal(key, dealer_override, ids, params, below, games, base_deck, hands
     rngs = np.zeros((4, 1), dtype=np.uint64)
     work_hands = np.zeros(4, dtype=np.uint64)
     work = np.zeros(32, dtype=np.int64)
-    dealer = deal_cards(key, dealer_override, base_deck, deck, hands)
+    dealer = deal_cards(key, dealer_override, base_deck, deck, hands, rngs[0])
     run_deal(key, dealer, hands, ids, params, below, games, rngs, calls, plays, score, info, work_hands, work,
              forced)
     fill_row(rows, np.int64(0), np.int64(0), dealer, hands, score, info, calls)
@@ -465,7 +467,7 @@ def play_rubbers(seed, start, count, ids, params, base_deck, rubber_rows, deal_r
             if n >= deal_rows.shape[0]:
                 return -1
             key = deal_key(mkey, j)
-            dealer = deal_cards(key, -1 if j == 0 else (dealer + 1) % 4, base_deck, deck, hands)
+            dealer = deal_cards(key, -1 if j == 0 else (dealer + 1) % 4, base_deck, deck, hands, rngs[0])
             run_deal(key, dealer, hands, ids, params, below, games, rngs, calls, plays, score, info, work_hands, work,
                      no_force)
             fill_row(deal_rows, n, j, dealer, hands, score, info, calls)

@@ -69,7 +69,8 @@ def trace_record(key, setup, dealer=-1, below=(0, 0), games=(0, 0), forced=None)
                                    engine.NO_FORCE.copy() if forced is None else forced))
     # Hands in the order the cards were dealt: re-deal the same deck to recover that order.
     deck = np.empty(52, dtype=np.int64)
-    engine.deal_cards(np.uint64(key), dealer, engine.BASE_DECK, deck, np.zeros(4, dtype=np.uint64))
+    engine.deal_cards(np.uint64(key), dealer, engine.BASE_DECK, deck, np.zeros(4, dtype=np.uint64),
+                      np.zeros(1, dtype=np.uint64))
     order = [[] for _ in range(4)]
     for k in range(52):
         order[(dealer + 1 + k) % 4].append(card_str(int(deck[k]), RANKS))
