@@ -395,8 +395,20 @@ def play_tricks(hp, dealer, seats, declarer, trump, sids, params, st, res, trace
         for k in range(3):
             hand = hp[seat]
             legal = legal_plays(hand, -1 if k == 0 else lead >> 4, trump)
-            c = D.play(sids[seat], params, seat, st, hand, legal, on_table, lead, trump, played,
-                       seat == declarer, won[seat] > 0, decl_pos, declarer, seen)
+            sid = sids[seat]
+            is_decl = seat == declarer
+            dvoid = U64(0)
+            pvoid = U64(0)
+            if not is_decl:
+                dvoid = seen[SEEN_VOIDS, declarer]
+                for s in range(4):
+                    if s != seat and s != declarer:
+                        pvoid |= seen[SEEN_VOIDS, s]
+            c = D.play_voids(sid, hand, legal, on_table, lead, trump, played, is_decl, won[seat] > 0, decl_pos,
+                             dvoid, pvoid)
+            if c == D.NOT_HERE:
+                c = D.play(sid, params, seat, st, hand, legal, on_table, lead, trump, played, is_decl, won[seat] > 0,
+                           decl_pos, declarer, seen)
             declares = c >= DECLARE_FLAG
             if declares:
                 c -= DECLARE_FLAG

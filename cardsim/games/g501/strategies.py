@@ -850,29 +850,56 @@ def _last_in_seventh(legal, trick, led, trump, unseen, decl_pos, dvoid, pvoid, c
 
 @jit(inline="always")
 def heuristic_play(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, seat, declarer, seen):
-    """The default card play (issue 12; docs/RULES.md §1.5-§1.6): :func:`_heuristic_card`, except
-    that a defender last to play to the seventh trick with two legal cards plays the one
-    :func:`_last_in_seventh` finds better."""
+    """The default card play (issue 12; docs/RULES.md §1.5-§1.6) from the seat's view with the
+    public record ``seen`` (uint64[2, 4]): :func:`heuristic_play_voids`, the same cards."""
     c = _heuristic_card(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, seat, declarer,
                         seen)
     if not is_declarer and popcount(hand) == 2 and popcount(trick) == 2 and popcount(legal) == 2:
         unseen = DECK_MASK & ~U64(played) & ~U64(hand)
-        if popcount(unseen) == 2:  # always in a deal; a made-up position may leave more unseen
+        if popcount(unseen) == 2:
             return _last_in_seventh(legal, trick, led, trump, unseen, decl_pos, seen[SEEN_VOIDS, declarer],
                                     _partner_voids(seat, declarer, seen), c)
     return c
 
 
+@jit(inline="always")
+def heuristic_play_voids(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid, pvoid):
+    """:func:`heuristic_play` with the part of ``seen`` it reads passed as bit sets: ``dvoid`` the
+    declarer's shown voids, ``pvoid`` the other defender's (SEEN_VOIDS lanes; both 0 for the
+    declarer).  Scalars only: the engine's per-card call passes no array (an array argument costs
+    two atomic reference-count updates a call).  :func:`_heuristic_card_voids`, except that a
+    defender last to play to the seventh trick with two legal cards plays the one
+    :func:`_last_in_seventh` finds better."""
+    c = _heuristic_card_voids(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid, pvoid)
+    if not is_declarer and popcount(hand) == 2 and popcount(trick) == 2 and popcount(legal) == 2:
+        unseen = DECK_MASK & ~U64(played) & ~U64(hand)
+        if popcount(unseen) == 2:  # always in a deal; a made-up position may leave more unseen
+            return _last_in_seventh(legal, trick, led, trump, unseen, decl_pos, dvoid, pvoid, c)
+    return c
+
+
 @jit
 def _heuristic_card(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, seat, declarer, seen):
+    """:func:`_heuristic_card_voids` from the seat's view with the public record ``seen``
+    (uint64[2, 4], constants.SEEN_CARDS / SEEN_VOIDS)."""
+    dvoid = U64(0)
+    pvoid = U64(0)
+    if not is_declarer:
+        dvoid = seen[SEEN_VOIDS, declarer]
+        pvoid = _partner_voids(seat, declarer, seen)
+    return _heuristic_card_voids(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid, pvoid)
+
+
+@jit
+def _heuristic_card_voids(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid, pvoid):
     """The default card play (issue 12; docs/RULES.md §1.5-§1.6).  ``hand``/``legal``/``trick``/
     ``played``: uint64 bit sets; ``led``: the led card (-1 leading); ``trump`` 0..3 or NT;
-    ``decl_pos``: the declarer's place in this trick (0 leads); ``seat``/``declarer``: seat
-    numbers; ``seen``: uint64[2, 4], the public record by seat (constants.SEEN_CARDS /
-    SEEN_VOIDS).  Returns a card index (+ DECLARE_FLAG to declare a marriage).
+    ``decl_pos``: the declarer's place in this trick (0 leads); ``dvoid``/``pvoid``: the suits
+    (SEEN_VOIDS lanes) the declarer and the other defender have shown out of (0 for the
+    declarer).  Returns a card index (+ DECLARE_FLAG to declare a marriage).
 
     Leading: :func:`_lead`.  Following, a defender (:func:`_defend`) knows from ``decl_pos``
-    whether the declarer or the other defender holds the trick and from ``seen`` which suits
+    whether the declarer or the other defender holds the trick and from the voids which suits
     each has shown out of: last to play on the other defender's winning card, and second to
     play on the other defender's card that the declarer cannot beat (:func:`_unbeatable`), it
     smears points (:func:`_smear`); second to play on the other defender's lead when the
@@ -883,11 +910,6 @@ def _heuristic_card(hand, legal, trick, led, trump, played, is_declarer, won_any
     win; last to play, the winning card worth most (the smallest trump when ruffing); second,
     a master of the winners, else the smallest ruff, else the least valuable card."""
     unseen = DECK_MASK & ~U64(played) & ~U64(hand)
-    dvoid = U64(0)
-    pvoid = U64(0)
-    if not is_declarer:
-        dvoid = seen[SEEN_VOIDS, declarer]
-        pvoid = _partner_voids(seat, declarer, seen)
     if led < 0:
         return _lead(hand, trump, unseen, is_declarer, won_any, dvoid, pvoid)
     if not is_declarer:
