@@ -380,6 +380,8 @@ def play_tricks(hp, dealer, seats, declarer, trump, sids, params, st, res, trace
         seen[SEEN_CARDS, s] = U64(0)
         seen[SEEN_VOIDS, s] = U64(0)
     leader = active_seat(0, dealer, seats)
+    opp1 = next_active(declarer, dealer, seats)
+    defenders = opp1 + next_active(opp1, dealer, seats)  # the sum of the two defenders' seats
     npl = 0
     for t in range(8):
         seat = leader
@@ -401,9 +403,8 @@ def play_tricks(hp, dealer, seats, declarer, trump, sids, params, st, res, trace
             pvoid = U64(0)
             if not is_decl:
                 dvoid = seen[SEEN_VOIDS, declarer]
-                for s in range(4):
-                    if s != seat and s != declarer:
-                        pvoid |= seen[SEEN_VOIDS, s]
+                # the other defender (the 4-seat dealer's row, the only other one, stays 0)
+                pvoid = seen[SEEN_VOIDS, defenders - seat]
             c = D.play_voids(sid, hand, legal, on_table, lead, trump, played, is_decl, won[seat] > 0, decl_pos,
                              dvoid, pvoid)
             if c == D.NOT_HERE:

@@ -347,37 +347,41 @@ def choose_gifts(hand, trump):
     return c1, c2
 
 
+_RANK_ROW = U64(0x0001000100010001)
+"""The bits of rank 0 (the 9) of the four suits: ``_RANK_ROW << r`` = every card of rank r."""
+
+
 @jit(inline="always")
 def _lowest_value(cards, trump):
-    """The card of least value in ``cards``: fewest points, trumps last, lowest rank."""
-    best = -1
-    bv = 1e9
+    """The card of least value in ``cards``: fewest points, trumps last, lowest rank (-1 when
+    empty).  Points rise with the rank, so it is the lowest rank held outside trumps, of those
+    the lowest suit, else the lowest trump (the value ``10 * points + rank``, + 200 for a trump,
+    of every card, minimised, the lowest card index on ties)."""
     h = U64(cards)
-    while h:
-        c = lowest_bit(h)
-        h &= h - U64(1)
-        v = RANK_POINTS[c & 15] * 10.0 + (c & 15)
-        if (c >> 4) == trump:
-            v += 200.0
-        if v < bv:
-            bv = v
-            best = c
-    return best
+    if h == U64(0):
+        return np.int64(-1)
+    side = h
+    if trump >= 0 and trump < NT:
+        side = h & ~(U64(0xFFFF) << U64(16 * trump))
+    if side == U64(0):
+        return lowest_bit(h)
+    for r in range(6):
+        m = side & (_RANK_ROW << U64(r))
+        if m != U64(0):
+            return lowest_bit(m)
+    return np.int64(-1)  # not reached: side holds a card
 
 
 @jit(inline="always")
 def _most_points(cards):
-    """The card of non-empty ``cards`` worth most card points (the lowest such card on ties)."""
-    best = -1
-    most = -1
+    """The card of non-empty ``cards`` worth most card points (the lowest such card on ties):
+    points rise with the rank, so the lowest card of the highest rank held (-1 when empty)."""
     h = U64(cards)
-    while h:
-        c = lowest_bit(h)
-        h &= h - U64(1)
-        if RANK_POINTS[c & 15] > most:
-            most = RANK_POINTS[c & 15]
-            best = c
-    return best
+    for k in range(6):
+        m = h & (_RANK_ROW << U64(5 - k))
+        if m != U64(0):
+            return lowest_bit(m)
+    return np.int64(-1)
 
 
 @jit(inline="always")
@@ -656,14 +660,12 @@ def _partner_voids(seat, declarer, seen):
 
 @jit(inline="always")
 def _beaters(legal, w, trump):
-    """The cards of ``legal`` that beat the trick's current winner ``w``."""
-    winners = U64(0)
-    h = U64(legal)
-    while h:
-        c = lowest_bit(h)
-        h &= h - U64(1)
-        if beats(c, w, trump):
-            winners |= U64(1) << U64(c)
+    """The cards of ``legal`` that beat the trick's current winner ``w`` (rules.beats, as bit
+    sets): the higher cards of its suit, and every trump when ``w`` is not one."""
+    ws = w >> 4
+    winners = U64(legal) & (_LANE6 << U64(16 * ws)) & ~((U64(2) << U64(w)) - U64(1))
+    if trump != NT and ws != trump:
+        winners |= U64(legal) & (U64(0xFFFF) << U64(16 * trump))
     return winners
 
 
