@@ -21,7 +21,7 @@ import numpy as np
 from cardsim._jit import jit
 from cardsim.cards import highest_bit, lowest_bit, popcount
 from cardsim.games.g501.constants import (
-    DECK_MASK, DECLARE_FLAG, LOOK, MARRIAGE_LANE, MAX_BID, MIN_BID, NT, RA, RANK_POINTS, RK, RQ, RT, SEEN_VOIDS,
+    DECK_MASK, DECLARE_FLAG, LOOK, MAX_BID, MIN_BID, NT, RA, RANK_POINTS, RK, RQ, RT, SEEN_VOIDS,
 )
 from cardsim.games.g501.rules import beats, can_declare, hand_points, marriage_suits, trick_best
 from cardsim.rng import choose_bit, randbelow, uniform
@@ -385,20 +385,21 @@ def _most_points(cards):
 
 
 @jit(inline="always")
+def _above(cards):
+    """The places (bits of the 6-bit suit lanes) below some card of ``cards`` of their suit: a
+    shift by 1..5 stays in the lane or falls into the 10 unused bits under it, cut off by
+    DECK_MASK."""
+    x = U64(cards)
+    return ((x >> U64(1)) | (x >> U64(2)) | (x >> U64(3)) | (x >> U64(4)) | (x >> U64(5))) & DECK_MASK
+
+
+@jit(inline="always")
 def _masters(hand, unseen):
-    """Cards of ``hand`` that no unseen card of their suit can beat."""
-    m = U64(0)
-    for s in range(4):
-        ln = (U64(hand) >> U64(16 * s)) & _LANE6
-        if ln == U64(0):
-            continue
-        top = highest_bit(ln)
-        un = (U64(unseen) >> U64(16 * s)) & _LANE6
-        if (un >> U64(top)) == U64(0):
-            m |= U64(1) << U64(16 * s + top)
-    return m
-
-
+    """Cards of ``hand`` that no unseen card of their suit can beat: the top card of each suit
+    held, when no card of ``unseen`` of its suit is above it (bit operations on all suits at
+    once)."""
+    h = U64(hand) & DECK_MASK
+    return h & ~_above(h) & ~_above(unseen)
 
 
 # ------------------------------------------------------------------ contract output
@@ -698,7 +699,7 @@ def _best_cash(side, unseen):
 
 
 @jit(inline="always")
-def _defender_lead(hand, trump, unseen, dvoid, pvoid):
+def _defender_lead(hand, trump, unseen, dvoid, pvoid, masters):
     """A defender's lead without a marriage to declare (docs/RULES.md §1.5), from what the play
     showed (``dvoid``/``pvoid``: the declarer's and the other defender's SEEN_VOIDS):
 
@@ -708,8 +709,8 @@ def _defender_lead(hand, trump, unseen, dvoid, pvoid):
       its master trump;
     * in no-trump, the least valuable card of a suit the declarer has shown out of (he can only
       discard);
-    * else the least valuable card."""
-    masters = _masters(hand, unseen)
+    * else the least valuable card.
+    ``masters``: :func:`_masters` of the hand (the caller has them)."""
     side = masters & ~_lanes(trump) if trump != NT else masters
     if side != U64(0):
         return _best_cash(side, unseen)
@@ -731,10 +732,8 @@ def _defender_lead(hand, trump, unseen, dvoid, pvoid):
 def _may_marry(unseen):
     """Whether some suit has both its K and Q in ``unseen`` (neither held nor played): the
     declarer may hold that marriage (docs/RULES.md §1.6)."""
-    for s in range(4):
-        if (U64(unseen) >> U64(16 * s)) & MARRIAGE_LANE == MARRIAGE_LANE:
-            return True
-    return False
+    u = U64(unseen)
+    return (u >> U64(RK)) & (u >> U64(RQ)) & _RANK_ROW != U64(0)
 
 
 @jit(inline="always")
@@ -751,7 +750,7 @@ def _lead(hand, trump, unseen, is_declarer, won_any, dvoid, pvoid):
             s = trump if (trump != NT and (ms >> trump) & 1) else highest_bit(U64(ms))
             return 16 * s + RQ + DECLARE_FLAG
     if not is_declarer:
-        return _defender_lead(hand, trump, unseen, dvoid, pvoid)
+        return _defender_lead(hand, trump, unseen, dvoid, pvoid, masters)
     if masters != U64(0):
         tm = U64(0)
         if trump != NT:
