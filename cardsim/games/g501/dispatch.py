@@ -119,7 +119,16 @@ def play(sid, params, seat, streams, hand, legal, trick, led, trump, played, is_
     if sid == _HEURISTIC or sid == _CHART:
         return heuristic_play(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, seat,
                               declarer, seen)
-    elif sid == _HEURISTIC_V1:
+    return play_rest(sid, params, seat, streams, hand, legal, trick, led, trump, played, is_declarer, won_any,
+                     decl_pos, declarer, seen)
+
+
+@jit(inline="always")
+def play_rest(sid, params, seat, streams, hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos,
+              declarer, seen):
+    """:func:`play` for the strategies that :func:`play_voids` does not handle (the engine asks
+    it after play_voids, so that the default play is compiled into the card loop once)."""
+    if sid == _HEURISTIC_V1:
         return heuristic_play_v1(hand, legal, trick, led, trump, played, is_declarer, won_any)
     elif sid == _RANDOM:
         return random_play(params[seat], streams[1 + seat], hand, legal, led)

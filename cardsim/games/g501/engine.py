@@ -408,8 +408,8 @@ def play_tricks(hp, dealer, seats, declarer, trump, sids, params, st, res, trace
             c = D.play_voids(sid, hand, legal, on_table, lead, trump, played, is_decl, won[seat] > 0, decl_pos,
                              dvoid, pvoid)
             if c == D.NOT_HERE:
-                c = D.play(sid, params, seat, st, hand, legal, on_table, lead, trump, played, is_decl, won[seat] > 0,
-                           decl_pos, declarer, seen)
+                c = D.play_rest(sid, params, seat, st, hand, legal, on_table, lead, trump, played, is_decl,
+                                won[seat] > 0, decl_pos, declarer, seen)
             declares = c >= DECLARE_FLAG
             if declares:
                 c -= DECLARE_FLAG

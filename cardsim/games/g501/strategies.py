@@ -852,15 +852,15 @@ def _last_in_seventh(legal, trick, led, trump, unseen, decl_pos, dvoid, pvoid, c
 @jit(inline="always")
 def heuristic_play(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, seat, declarer, seen):
     """The default card play (issue 12; docs/RULES.md §1.5-§1.6) from the seat's view with the
-    public record ``seen`` (uint64[2, 4]): :func:`heuristic_play_voids`, the same cards."""
-    c = _heuristic_card(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, seat, declarer,
-                        seen)
-    if not is_declarer and popcount(hand) == 2 and popcount(trick) == 2 and popcount(legal) == 2:
-        unseen = DECK_MASK & ~U64(played) & ~U64(hand)
-        if popcount(unseen) == 2:
-            return _last_in_seventh(legal, trick, led, trump, unseen, decl_pos, seen[SEEN_VOIDS, declarer],
-                                    _partner_voids(seat, declarer, seen), c)
-    return c
+    public record ``seen`` (uint64[2, 4]): :func:`heuristic_play_voids` with the voids it reads
+    from it (the declarer's, and the other defender's: every other row, the sitting-out 4-seat
+    dealer's stays 0)."""
+    dvoid = U64(0)
+    pvoid = U64(0)
+    if not is_declarer:
+        dvoid = seen[SEEN_VOIDS, declarer]
+        pvoid = _partner_voids(seat, declarer, seen)
+    return heuristic_play_voids(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid, pvoid)
 
 
 @jit(inline="always")
@@ -868,10 +868,10 @@ def heuristic_play_voids(hand, legal, trick, led, trump, played, is_declarer, wo
     """:func:`heuristic_play` with the part of ``seen`` it reads passed as bit sets: ``dvoid`` the
     declarer's shown voids, ``pvoid`` the other defender's (SEEN_VOIDS lanes; both 0 for the
     declarer).  Scalars only: the engine's per-card call passes no array (an array argument costs
-    two atomic reference-count updates a call).  :func:`_heuristic_card_voids`, except that a
+    two atomic reference-count updates a call).  :func:`_heuristic_card`, except that a
     defender last to play to the seventh trick with two legal cards plays the one
     :func:`_last_in_seventh` finds better."""
-    c = _heuristic_card_voids(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid, pvoid)
+    c = _heuristic_card(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid, pvoid)
     if not is_declarer and popcount(hand) == 2 and popcount(trick) == 2 and popcount(legal) == 2:
         unseen = DECK_MASK & ~U64(played) & ~U64(hand)
         if popcount(unseen) == 2:  # always in a deal; a made-up position may leave more unseen
@@ -880,19 +880,7 @@ def heuristic_play_voids(hand, legal, trick, led, trump, played, is_declarer, wo
 
 
 @jit
-def _heuristic_card(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, seat, declarer, seen):
-    """:func:`_heuristic_card_voids` from the seat's view with the public record ``seen``
-    (uint64[2, 4], constants.SEEN_CARDS / SEEN_VOIDS)."""
-    dvoid = U64(0)
-    pvoid = U64(0)
-    if not is_declarer:
-        dvoid = seen[SEEN_VOIDS, declarer]
-        pvoid = _partner_voids(seat, declarer, seen)
-    return _heuristic_card_voids(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid, pvoid)
-
-
-@jit
-def _heuristic_card_voids(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid, pvoid):
+def _heuristic_card(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid, pvoid):
     """The default card play (issue 12; docs/RULES.md §1.5-§1.6).  ``hand``/``legal``/``trick``/
     ``played``: uint64 bit sets; ``led``: the led card (-1 leading); ``trump`` 0..3 or NT;
     ``decl_pos``: the declarer's place in this trick (0 leads); ``dvoid``/``pvoid``: the suits
