@@ -380,6 +380,8 @@ def play_tricks(hp, dealer, seats, declarer, trump, sids, params, st, res, trace
         seen[SEEN_CARDS, s] = U64(0)
         seen[SEEN_VOIDS, s] = U64(0)
     leader = active_seat(0, dealer, seats)
+    opp1 = next_active(declarer, dealer, seats)
+    defenders = opp1 + next_active(opp1, dealer, seats)  # the sum of the two defenders' seats
     npl = 0
     for t in range(8):
         seat = leader
@@ -395,8 +397,19 @@ def play_tricks(hp, dealer, seats, declarer, trump, sids, params, st, res, trace
         for k in range(3):
             hand = hp[seat]
             legal = legal_plays(hand, -1 if k == 0 else lead >> 4, trump)
-            c = D.play(sids[seat], params, seat, st, hand, legal, on_table, lead, trump, played,
-                       seat == declarer, won[seat] > 0, decl_pos, declarer, seen)
+            sid = sids[seat]
+            is_decl = seat == declarer
+            dvoid = U64(0)
+            pvoid = U64(0)
+            if not is_decl:
+                dvoid = seen[SEEN_VOIDS, declarer]
+                # the other defender (the 4-seat dealer's row, the only other one, stays 0)
+                pvoid = seen[SEEN_VOIDS, defenders - seat]
+            c = D.play_voids(sid, hand, legal, on_table, lead, trump, played, is_decl, won[seat] > 0, decl_pos,
+                             dvoid, pvoid)
+            if c == D.NOT_HERE:
+                c = D.play_rest(sid, params, seat, st, hand, legal, on_table, lead, trump, played, is_decl,
+                                won[seat] > 0, decl_pos, declarer, seen)
             declares = c >= DECLARE_FLAG
             if declares:
                 c -= DECLARE_FLAG

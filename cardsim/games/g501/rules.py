@@ -10,7 +10,7 @@ import numpy as np
 from cardsim._jit import jit
 from cardsim.cards import highest_bit, popcount
 from cardsim.games.g501.constants import (
-    LANE_POINTS, MARRIAGE_LANE, MAX_BID, MIN_BID, NT, RK, RQ, TALON_SIZE, HAND_SIZE,
+    LANE_POINTS, MAX_BID, MIN_BID, NT, RK, RQ, TALON_SIZE, HAND_SIZE,
 )
 
 U64 = np.uint64
@@ -69,11 +69,10 @@ def hand_points(hand):
 @jit
 def marriage_suits(hand):
     """Bit mask (bit s = suit s) of the suits where ``hand`` holds both K and Q (docs/RULES.md §1.6)."""
-    m = 0
-    for s in range(4):
-        if (U64(hand) >> U64(16 * s)) & MARRIAGE_LANE == MARRIAGE_LANE:
-            m |= 1 << s
-    return m
+    # bit 16 s of k: the suit's K and Q both held; then the four suit bits gathered into bits 0-3
+    h = U64(hand)
+    k = (h >> U64(RK)) & (h >> U64(RQ)) & U64(0x0001000100010001)
+    return np.int64((k | (k >> U64(15)) | (k >> U64(30)) | (k >> U64(45))) & U64(15))
 
 
 @jit

@@ -21,7 +21,7 @@ import numpy as np
 from cardsim._jit import jit
 from cardsim.cards import highest_bit, lowest_bit, popcount
 from cardsim.games.g501.constants import (
-    DECK_MASK, DECLARE_FLAG, LOOK, MARRIAGE_LANE, MAX_BID, MIN_BID, NT, RA, RANK_POINTS, RK, RQ, RT, SEEN_VOIDS,
+    DECK_MASK, DECLARE_FLAG, LOOK, MAX_BID, MIN_BID, NT, RA, RANK_POINTS, RK, RQ, RT, SEEN_VOIDS,
 )
 from cardsim.games.g501.rules import beats, can_declare, hand_points, marriage_suits, trick_best
 from cardsim.rng import choose_bit, randbelow, uniform
@@ -347,54 +347,59 @@ def choose_gifts(hand, trump):
     return c1, c2
 
 
+_RANK_ROW = U64(0x0001000100010001)
+"""The bits of rank 0 (the 9) of the four suits: ``_RANK_ROW << r`` = every card of rank r."""
+
+
 @jit(inline="always")
 def _lowest_value(cards, trump):
-    """The card of least value in ``cards``: fewest points, trumps last, lowest rank."""
-    best = -1
-    bv = 1e9
+    """The card of least value in ``cards``: fewest points, trumps last, lowest rank (-1 when
+    empty).  Points rise with the rank, so it is the lowest rank held outside trumps, of those
+    the lowest suit, else the lowest trump (the value ``10 * points + rank``, + 200 for a trump,
+    of every card, minimised, the lowest card index on ties)."""
     h = U64(cards)
-    while h:
-        c = lowest_bit(h)
-        h &= h - U64(1)
-        v = RANK_POINTS[c & 15] * 10.0 + (c & 15)
-        if (c >> 4) == trump:
-            v += 200.0
-        if v < bv:
-            bv = v
-            best = c
-    return best
+    if h == U64(0):
+        return np.int64(-1)
+    side = h
+    if trump >= 0 and trump < NT:
+        side = h & ~(U64(0xFFFF) << U64(16 * trump))
+    if side == U64(0):
+        return lowest_bit(h)
+    for r in range(6):
+        m = side & (_RANK_ROW << U64(r))
+        if m != U64(0):
+            return lowest_bit(m)
+    return np.int64(-1)  # not reached: side holds a card
 
 
 @jit(inline="always")
 def _most_points(cards):
-    """The card of non-empty ``cards`` worth most card points (the lowest such card on ties)."""
-    best = -1
-    most = -1
+    """The card of non-empty ``cards`` worth most card points (the lowest such card on ties):
+    points rise with the rank, so the lowest card of the highest rank held (-1 when empty)."""
     h = U64(cards)
-    while h:
-        c = lowest_bit(h)
-        h &= h - U64(1)
-        if RANK_POINTS[c & 15] > most:
-            most = RANK_POINTS[c & 15]
-            best = c
-    return best
+    for k in range(6):
+        m = h & (_RANK_ROW << U64(5 - k))
+        if m != U64(0):
+            return lowest_bit(m)
+    return np.int64(-1)
+
+
+@jit(inline="always")
+def _above(cards):
+    """The places (bits of the 6-bit suit lanes) below some card of ``cards`` of their suit: a
+    shift by 1..5 stays in the lane or falls into the 10 unused bits under it, cut off by
+    DECK_MASK."""
+    x = U64(cards)
+    return ((x >> U64(1)) | (x >> U64(2)) | (x >> U64(3)) | (x >> U64(4)) | (x >> U64(5))) & DECK_MASK
 
 
 @jit(inline="always")
 def _masters(hand, unseen):
-    """Cards of ``hand`` that no unseen card of their suit can beat."""
-    m = U64(0)
-    for s in range(4):
-        ln = (U64(hand) >> U64(16 * s)) & _LANE6
-        if ln == U64(0):
-            continue
-        top = highest_bit(ln)
-        un = (U64(unseen) >> U64(16 * s)) & _LANE6
-        if (un >> U64(top)) == U64(0):
-            m |= U64(1) << U64(16 * s + top)
-    return m
-
-
+    """Cards of ``hand`` that no unseen card of their suit can beat: the top card of each suit
+    held, when no card of ``unseen`` of its suit is above it (bit operations on all suits at
+    once)."""
+    h = U64(hand) & DECK_MASK
+    return h & ~_above(h) & ~_above(unseen)
 
 
 # ------------------------------------------------------------------ contract output
@@ -656,14 +661,12 @@ def _partner_voids(seat, declarer, seen):
 
 @jit(inline="always")
 def _beaters(legal, w, trump):
-    """The cards of ``legal`` that beat the trick's current winner ``w``."""
-    winners = U64(0)
-    h = U64(legal)
-    while h:
-        c = lowest_bit(h)
-        h &= h - U64(1)
-        if beats(c, w, trump):
-            winners |= U64(1) << U64(c)
+    """The cards of ``legal`` that beat the trick's current winner ``w`` (rules.beats, as bit
+    sets): the higher cards of its suit, and every trump when ``w`` is not one."""
+    ws = w >> 4
+    winners = U64(legal) & (_LANE6 << U64(16 * ws)) & ~((U64(2) << U64(w)) - U64(1))
+    if trump != NT and ws != trump:
+        winners |= U64(legal) & (U64(0xFFFF) << U64(16 * trump))
     return winners
 
 
@@ -696,7 +699,7 @@ def _best_cash(side, unseen):
 
 
 @jit(inline="always")
-def _defender_lead(hand, trump, unseen, dvoid, pvoid):
+def _defender_lead(hand, trump, unseen, dvoid, pvoid, masters):
     """A defender's lead without a marriage to declare (docs/RULES.md §1.5), from what the play
     showed (``dvoid``/``pvoid``: the declarer's and the other defender's SEEN_VOIDS):
 
@@ -706,8 +709,8 @@ def _defender_lead(hand, trump, unseen, dvoid, pvoid):
       its master trump;
     * in no-trump, the least valuable card of a suit the declarer has shown out of (he can only
       discard);
-    * else the least valuable card."""
-    masters = _masters(hand, unseen)
+    * else the least valuable card.
+    ``masters``: :func:`_masters` of the hand (the caller has them)."""
     side = masters & ~_lanes(trump) if trump != NT else masters
     if side != U64(0):
         return _best_cash(side, unseen)
@@ -729,10 +732,8 @@ def _defender_lead(hand, trump, unseen, dvoid, pvoid):
 def _may_marry(unseen):
     """Whether some suit has both its K and Q in ``unseen`` (neither held nor played): the
     declarer may hold that marriage (docs/RULES.md §1.6)."""
-    for s in range(4):
-        if (U64(unseen) >> U64(16 * s)) & MARRIAGE_LANE == MARRIAGE_LANE:
-            return True
-    return False
+    u = U64(unseen)
+    return (u >> U64(RK)) & (u >> U64(RQ)) & _RANK_ROW != U64(0)
 
 
 @jit(inline="always")
@@ -749,7 +750,7 @@ def _lead(hand, trump, unseen, is_declarer, won_any, dvoid, pvoid):
             s = trump if (trump != NT and (ms >> trump) & 1) else highest_bit(U64(ms))
             return 16 * s + RQ + DECLARE_FLAG
     if not is_declarer:
-        return _defender_lead(hand, trump, unseen, dvoid, pvoid)
+        return _defender_lead(hand, trump, unseen, dvoid, pvoid, masters)
     if masters != U64(0):
         tm = U64(0)
         if trump != NT:
@@ -850,29 +851,44 @@ def _last_in_seventh(legal, trick, led, trump, unseen, decl_pos, dvoid, pvoid, c
 
 @jit(inline="always")
 def heuristic_play(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, seat, declarer, seen):
-    """The default card play (issue 12; docs/RULES.md §1.5-§1.6): :func:`_heuristic_card`, except
-    that a defender last to play to the seventh trick with two legal cards plays the one
+    """The default card play (issue 12; docs/RULES.md §1.5-§1.6) from the seat's view with the
+    public record ``seen`` (uint64[2, 4]): :func:`heuristic_play_voids` with the voids it reads
+    from it (the declarer's, and the other defender's: every other row, the sitting-out 4-seat
+    dealer's stays 0)."""
+    dvoid = U64(0)
+    pvoid = U64(0)
+    if not is_declarer:
+        dvoid = seen[SEEN_VOIDS, declarer]
+        pvoid = _partner_voids(seat, declarer, seen)
+    return heuristic_play_voids(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid, pvoid)
+
+
+@jit(inline="always")
+def heuristic_play_voids(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid, pvoid):
+    """:func:`heuristic_play` with the part of ``seen`` it reads passed as bit sets: ``dvoid`` the
+    declarer's shown voids, ``pvoid`` the other defender's (SEEN_VOIDS lanes; both 0 for the
+    declarer).  Scalars only: the engine's per-card call passes no array (an array argument costs
+    two atomic reference-count updates a call).  :func:`_heuristic_card`, except that a
+    defender last to play to the seventh trick with two legal cards plays the one
     :func:`_last_in_seventh` finds better."""
-    c = _heuristic_card(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, seat, declarer,
-                        seen)
+    c = _heuristic_card(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid, pvoid)
     if not is_declarer and popcount(hand) == 2 and popcount(trick) == 2 and popcount(legal) == 2:
         unseen = DECK_MASK & ~U64(played) & ~U64(hand)
         if popcount(unseen) == 2:  # always in a deal; a made-up position may leave more unseen
-            return _last_in_seventh(legal, trick, led, trump, unseen, decl_pos, seen[SEEN_VOIDS, declarer],
-                                    _partner_voids(seat, declarer, seen), c)
+            return _last_in_seventh(legal, trick, led, trump, unseen, decl_pos, dvoid, pvoid, c)
     return c
 
 
 @jit
-def _heuristic_card(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, seat, declarer, seen):
+def _heuristic_card(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid, pvoid):
     """The default card play (issue 12; docs/RULES.md §1.5-§1.6).  ``hand``/``legal``/``trick``/
     ``played``: uint64 bit sets; ``led``: the led card (-1 leading); ``trump`` 0..3 or NT;
-    ``decl_pos``: the declarer's place in this trick (0 leads); ``seat``/``declarer``: seat
-    numbers; ``seen``: uint64[2, 4], the public record by seat (constants.SEEN_CARDS /
-    SEEN_VOIDS).  Returns a card index (+ DECLARE_FLAG to declare a marriage).
+    ``decl_pos``: the declarer's place in this trick (0 leads); ``dvoid``/``pvoid``: the suits
+    (SEEN_VOIDS lanes) the declarer and the other defender have shown out of (0 for the
+    declarer).  Returns a card index (+ DECLARE_FLAG to declare a marriage).
 
     Leading: :func:`_lead`.  Following, a defender (:func:`_defend`) knows from ``decl_pos``
-    whether the declarer or the other defender holds the trick and from ``seen`` which suits
+    whether the declarer or the other defender holds the trick and from the voids which suits
     each has shown out of: last to play on the other defender's winning card, and second to
     play on the other defender's card that the declarer cannot beat (:func:`_unbeatable`), it
     smears points (:func:`_smear`); second to play on the other defender's lead when the
@@ -883,11 +899,6 @@ def _heuristic_card(hand, legal, trick, led, trump, played, is_declarer, won_any
     win; last to play, the winning card worth most (the smallest trump when ruffing); second,
     a master of the winners, else the smallest ruff, else the least valuable card."""
     unseen = DECK_MASK & ~U64(played) & ~U64(hand)
-    dvoid = U64(0)
-    pvoid = U64(0)
-    if not is_declarer:
-        dvoid = seen[SEEN_VOIDS, declarer]
-        pvoid = _partner_voids(seat, declarer, seen)
     if led < 0:
         return _lead(hand, trump, unseen, is_declarer, won_any, dvoid, pvoid)
     if not is_declarer:
