@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from cardsim._jit import jit
+from cardsim._jit import borrowed, jit
 from cardsim.games.forced import (CHECK_CALLS, F_CALL, F_IMPLIED, F_KIND, F_NPREFIX, F_PREFIX, F_SEAT,
                                   FORCE_CONTRACT, FORCE_FIRST_CALL, GIVEN_CALLS)
 from cardsim.cards import lowest_bit, popcount
@@ -474,7 +474,12 @@ def play_deal(hands0, talon, dealer, seats, sids, params, scores, st, res, trace
     question forces.  The phases in order: begin_deal, run_auction (or forced_auction),
     take_talon, play_tricks, score_deal.
     """
+    # Borrowed views (cardsim._jit.borrowed): no reference counting at every call and card.
     memo, cout, hp, won, seen = scratch
+    memo, cout, hp, won, seen = borrowed(memo), borrowed(cout), borrowed(hp), borrowed(won), borrowed(seen)
+    hands0, sids, params, scores, st = borrowed(hands0), borrowed(sids), borrowed(params), borrowed(scores), \
+        borrowed(st)
+    res, trace, forced = borrowed(res), borrowed(trace), borrowed(forced)
     begin_deal(res, trace, tracing, memo)
     if forced[F_KIND] == FORCE_CONTRACT:
         declarer = forced[F_SEAT]
@@ -595,13 +600,22 @@ def _fill_match(mr, match, deals, first_dealer, finished, scores, seats):
 @jit
 def simulate_kernel(seed, start, count, seats, sids, params, scores, out):
     """Play deals ``start .. start+count-1`` of ``seed`` independently into ``out`` (ROW_DTYPE[count])."""
-    deck = np.empty(N_CARDS, dtype=np.int64)
-    hands = np.zeros(4, dtype=np.uint64)
-    st = np.zeros((5, 1), dtype=np.uint64)
-    res = np.zeros(N_RES, dtype=np.int64)
-    trace = np.zeros(1, dtype=np.int32)
-    scratch = make_scratch()
-    no_force = np.zeros(F_LEN, dtype=np.int64)
+    _simulate_loop(seed, start, count, seats, sids, params, scores, out, np.empty(N_CARDS, dtype=np.int64),
+                   np.zeros(4, dtype=np.uint64), np.zeros((5, 1), dtype=np.uint64), np.zeros(N_RES, dtype=np.int64),
+                   np.zeros(1, dtype=np.int32), make_scratch(), np.zeros(F_LEN, dtype=np.int64))
+
+
+@jit
+def _simulate_loop(seed, start, count, seats, sids, params, scores, out, deck, hands, st, res, trace, scratch,
+                   no_force):
+    # Borrowed views (cardsim._jit.borrowed) of the caller's arrays: no reference counting at
+    # every deal's calls.
+    sids, params, scores, out, deck = borrowed(sids), borrowed(params), borrowed(scores), borrowed(out), \
+        borrowed(deck)
+    hands, st, res, trace, no_force = borrowed(hands), borrowed(st), borrowed(res), borrowed(trace), \
+        borrowed(no_force)
+    memo, cout, hp, won, seen = scratch
+    scratch = (borrowed(memo), borrowed(cout), borrowed(hp), borrowed(won), borrowed(seen))
     # np.int64(-1) and np.bool_(False), not bare constants: a literal argument compiles the
     # whole of play_deal once more for its literal type; typed, every kernel and
     # records.match_records (which calls from Python) share one compiled deal.
