@@ -55,7 +55,6 @@ from numba import objmode
 from numba.core.errors import NumbaWarning
 
 from cardsim._jit import jit
-from cardsim.dd import g501 as _dd
 from cardsim.strategies import pimc as _pimc
 
 from .constants import DECK_MASK, DECLARE_FLAG, RK, RQ, SEEN_CARDS, SEEN_VOIDS
@@ -78,9 +77,18 @@ _SCRATCH: list = []
 """This process's transposition table and scratch (:func:`_scratch`), made on first use."""
 
 
+def _solver():
+    """:mod:`cardsim.dd.g501`, imported at the first search: importing it compiles (or loads) its
+    search, about 30 s cold, which a run without ``pimc`` seats should not pay."""
+    from cardsim.dd import g501
+
+    return g501
+
+
 def _scratch():
     if not _SCRATCH:
-        _SCRATCH.extend((*_dd.new_table(), np.zeros(_dd.MOVES_SHAPE, dtype=np.int64), np.zeros(1, dtype=np.int64)))
+        dd = _solver()
+        _SCRATCH.extend((*dd.new_table(), np.zeros(dd.MOVES_SHAPE, dtype=np.int64), np.zeros(1, dtype=np.int64)))
     return _SCRATCH
 
 
@@ -164,8 +172,8 @@ def solve(position: _pimc.Position, worlds: np.ndarray) -> np.ndarray:
     legal = position.legal
     out = np.zeros((w, len(legal)), dtype=np.int64)
     keys, bounds, moves, stats = _scratch()
-    _dd.solve_cards(hands, np.int64(0), legal, np.int64(leader), np.int64(decl), np.int64(trump), np.int64(won),
-                    pending, cards, keys, bounds, moves, stats, out)
+    _solver().solve_cards(hands, np.int64(0), legal, np.int64(leader), np.int64(decl), np.int64(trump), np.int64(won),
+                          pending, cards, keys, bounds, moves, stats, out)
     values = out.astype(np.float64)
     return values if position.declaring else -values
 
