@@ -52,11 +52,9 @@ def _parallel(n_jobs, task, n, chunk, *args):
 
 
 def _compile_seconds(game: str, cache_dir: str) -> float:
-    code = ("import time; t=time.perf_counter(); from cardsim.games import get_game; g=get_game(%r); "
-            "g.simulate_chunk(1, 0, 10, g.setup()); g.deal_chunk(1, 0, 10); print(time.perf_counter()-t)" % game)
-    env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir)
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
-    return float(out.stdout.strip().splitlines()[-1])
+    from cardsim.bench_against import compile_seconds
+
+    return compile_seconds(game, None, cache=cache_dir)
 
 
 def measure(game: str, n: int, cores: int) -> dict:
@@ -211,13 +209,9 @@ STARTUP_TARGET = 1.5
 
 def _startup_seconds(game: str, repeats: int = 3) -> float:
     """Wall time of ``cardsim simulate GAME -n 1000`` (best of ``repeats``; the cache is warm)."""
-    best = float("inf")
-    for _ in range(repeats):
-        t = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "cardsim.cli", "simulate", game, "-n", "1000"], check=True,
-                       capture_output=True)
-        best = min(best, time.perf_counter() - t)
-    return best
+    from cardsim.bench_against import command_seconds
+
+    return command_seconds(["simulate", game, "-n", "1000"], None, repeats)
 
 
 def _cpu_seconds() -> float:
@@ -547,7 +541,7 @@ def measure_targets(games, against: str | None, e2e=None, progress=None) -> dict
             row["deal_ratio"] = (rates["before"]["deal_1"] / rates["before"]["full_1"],
                                  rates["after"]["deal_1"] / rates["after"]["full_1"])
         else:
-            rates = ba.engine_rates(game, str(ba.repository_root()), processes=1, progress=progress)
+            rates = ba.engine_rates(game, None, processes=1, progress=progress)
             row["engine"] = (None, rates["after"]["full_1"])
             row["deal_ratio"] = (None, rates["after"]["deal_1"] / rates["after"]["full_1"])
         argv = ["simulate", game, "-n", "1000"]

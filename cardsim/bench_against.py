@@ -9,19 +9,20 @@ side keeps its best: the least-disturbed run is the closest to what the code cos
 """
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
 import sys
 import tarfile
-import io
+import tempfile
+import time
 from pathlib import Path
 
 SEED = 12345
 
 _ENGINE = r"""
 import json, sys, time
-import cardsim
 from cardsim.games import get_game
 game, deals, runs, chunk, seed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
 spec = get_game(game)
@@ -38,7 +39,7 @@ def best(play):
     return deals / least
 full = best(lambda s, c: spec.simulate_chunk(seed, s, c, setup))
 deal = best(lambda s, c: spec.deal_chunk(seed, s, c))
-print(json.dumps({"full_1": full, "deal_1": deal, "where": cardsim.__file__}))
+print(json.dumps({"full_1": full, "deal_1": deal}))
 """
 
 _COMPILE = r"""
@@ -88,73 +89,71 @@ def tree_at(rev: str, cache: Path | None = None) -> tuple[str, Path]:
     return sha, folder
 
 
-def _run(code: str, args: list[str], tree: Path | None) -> str:
-    """Run ``code`` in a fresh interpreter whose ``cardsim`` is ``tree`` (None: this one)."""
-    env = dict(os.environ)
-    cwd = None
-    if tree is not None:
-        env["PYTHONPATH"] = str(tree)
+def _env(tree: Path | None, cache: str | None = None) -> dict:
+    """The environment of an interpreter whose ``cardsim`` is ``tree`` (None: this one) and whose
+    numba cache is ``cache`` (None: the other tree's own, beside it; this tree's usual one)."""
+    # This tree: the folder holding this cardsim package (no git needed to measure it alone).
+    env = dict(os.environ, PYTHONPATH=str(tree or Path(__file__).resolve().parents[1]))
+    if cache is not None:
+        env["NUMBA_CACHE_DIR"] = cache
+    elif tree is not None:
         env["NUMBA_CACHE_DIR"] = str(tree / ".numba-cache")
-        cwd = tree
-    else:
-        env["PYTHONPATH"] = str(repository_root())
-    out = subprocess.run([sys.executable, "-c", code, *args], env=env, cwd=cwd, capture_output=True, text=True)
+    return env
+
+
+def _run(argv: list[str], tree: Path | None, cache: str | None = None) -> str:
+    """The last line ``python ARGV`` prints in a fresh interpreter (:func:`_env`)."""
+    out = subprocess.run([sys.executable, *argv], env=_env(tree, cache), cwd=tree, capture_output=True, text=True)
     if out.returncode != 0:
         raise RuntimeError(f"measuring in {tree or 'this tree'} failed:\n{out.stderr[-2000:]}")
     return out.stdout.strip().splitlines()[-1]
 
 
-def engine_rates(game: str, rev: str, deals: int = 300_000, runs: int = 4, processes: int = 3,
+def engine_rates(game: str, rev: str | None, deals: int = 300_000, runs: int = 4, processes: int = 3,
                  chunk: int = 50_000, progress=None, after: Path | None = None) -> dict:
     """Complete deals and dealing only per CPU second on one core (``simulate_chunk`` /
     ``deal_chunk``, the default strategies, deals ``0 .. deals-1`` of seed 12345 in chunks of
-    ``chunk``), for commit ``rev`` ("before") and this tree ("after"): ``processes`` fresh
-    interpreters a side, alternating, each the best of ``runs`` runs; the best process a side
-    kept.  Returns ``{"before": {"full_1": …, "deal_1": …}, "after": {…}, "sha": …}`` (deals per
+    ``chunk``), for commit ``rev`` ("before"; or a folder holding a cardsim tree; None: no
+    before) and this tree ("after"; ``after``: another folder): ``processes`` fresh interpreters
+    a side, alternating, each the best of ``runs`` runs; the best process a side kept.  Returns
+    ``{"before": {"full_1": …, "deal_1": …} or None, "after": {…}, "sha": …}`` (deals per
     second).  Raises RevisionError."""
-    sha, tree = (rev, Path(rev)) if Path(rev).is_dir() else tree_at(rev)
-    best = {"before": {"full_1": 0.0, "deal_1": 0.0}, "after": {"full_1": 0.0, "deal_1": 0.0}}
+    sides = [("after", after)]
+    sha = None
+    if rev is not None:
+        sha, tree = (rev, Path(rev)) if Path(rev).is_dir() else tree_at(rev)
+        sides.insert(0, ("before", tree))
+    best = {side: {"full_1": 0.0, "deal_1": 0.0} for side, _ in sides}
     args = [game, str(deals), str(runs), str(chunk), str(SEED)]
     for i in range(processes):
-        for side, where in (("before", tree), ("after", after)):
+        for side, where in sides:
             if progress:
                 progress(f"{game}: {side} ({sha[:7] if side == 'before' else 'this tree'}), process {i + 1} of "
                          f"{processes}")
-            got = json.loads(_run(_ENGINE, args, where))
+            got = json.loads(_run(["-c", _ENGINE, *args], where))
             for key in ("full_1", "deal_1"):
                 best[side][key] = max(best[side][key], got[key])
-    return {**best, "sha": sha}
+    return {"before": best.get("before"), "after": best["after"], "sha": sha}
 
 
-def compile_seconds(game: str, rev: str | None) -> float:
-    """Seconds of a cold compile (an empty numba cache, one interpreter: import, ten deals, ten
-    dealt only) of ``game`` in commit ``rev`` (None: this tree).  Raises RevisionError."""
-    import tempfile
-
+def compile_seconds(game: str, rev: str | None, cache: str | None = None) -> float:
+    """Seconds of a compile (import, ten deals, ten dealt only) of ``game`` in commit ``rev``
+    (None: this tree) in a fresh interpreter whose numba cache is ``cache``: a cold compile when
+    it is empty (default: a new temporary one), from the cache when it already holds the game.
+    Raises RevisionError."""
     tree = tree_at(rev)[1] if rev else None
-    with tempfile.TemporaryDirectory() as cache:
-        env = dict(os.environ, NUMBA_CACHE_DIR=cache, PYTHONPATH=str(tree or repository_root()))
-        out = subprocess.run([sys.executable, "-c", _COMPILE % game], env=env, cwd=tree, capture_output=True,
-                             text=True)
-        if out.returncode != 0:
-            raise RuntimeError(f"compiling {game} in {tree or 'this tree'} failed:\n{out.stderr[-2000:]}")
-        return float(out.stdout.strip().splitlines()[-1])
+    if cache is not None:
+        return float(_run(["-c", _COMPILE % game], tree, cache))
+    with tempfile.TemporaryDirectory() as empty:
+        return float(_run(["-c", _COMPILE % game], tree, empty))
 
 
 def command_seconds(argv: list[str], rev: str | None, repeats: int = 3) -> float:
     """Least wall seconds of ``python -m cardsim ARGV`` in a fresh interpreter whose ``cardsim``
     is commit ``rev`` (None: this tree), after one untimed run that warms its numba cache.
     Raises RevisionError."""
-    import time
-
     tree = tree_at(rev)[1] if rev else None
-    env = dict(os.environ)
-    if tree is not None:
-        env["PYTHONPATH"] = str(tree)
-        env["NUMBA_CACHE_DIR"] = str(tree / ".numba-cache")
-    else:
-        env["PYTHONPATH"] = str(repository_root())
-    cmd = [sys.executable, "-m", "cardsim", *argv]
+    cmd, env = [sys.executable, "-m", "cardsim", *argv], _env(tree)
     subprocess.run(cmd, env=env, cwd=tree, capture_output=True)
     best = float("inf")
     for _ in range(repeats):

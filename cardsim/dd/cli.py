@@ -1,17 +1,7 @@
 """``cardsim dd GAME --seed S --deal I`` (or ``cardsim dd --record F --line K``): one deal's
-double-dummy table, printed for people.
-
-* Vint: the whole table, tricks of the declarer's side for each declarer seat (rows) and
-  denomination (columns), the seat on the declarer's left leading (docs/RULES.md §2.3).
-* 501: the declarer's maximum deal points (card points + effective marriages, docs/RULES.md
-  §1.5-§1.7) in each trump, from the hands after the talon and the gifts.
-* Five Hundred: the declaring side's maximum tricks in each denomination from the hands after
-  the kitty and the discard, the declarer leading (docs/RULES.md §3.4-§3.5).
-
-Then the contract played: its DD result against what it needed and what the play took.
-
-The command's arguments and this description (``cardsim dd --help``) are in :mod:`cardsim.cli`,
-which builds every parser without importing this package (pandas).
+double-dummy table, printed for people: what each game's table holds is the command's
+description, :data:`cardsim.cli.DD_DESCRIPTION` (``cardsim dd --help``), kept with the parser so
+that building it needs no cardsim.dd and its pandas.
 """
 from __future__ import annotations
 

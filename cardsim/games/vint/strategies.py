@@ -226,13 +226,20 @@ def _heuristic_bid(params, hand, seat, calls, ncalls, current):
     w = params[P_HONOUR_WEIGHT]
     order = (tricks[0] + w * _extra_honours(hand, 0), tricks[1] + w * _extra_honours(hand, 1),
              tricks[2] + w * _extra_honours(hand, 2), tricks[3] + w * _extra_honours(hand, 3), tricks[4])
-    # The denominations are tried from the highest ``order`` down (on equal order the higher
-    # denomination first) and the first whose cheapest legal level is within its estimate is
-    # bid: that is the biddable denomination of highest (order, denomination), found in one pass.
+    return _first_biddable(tricks, order, params[P_AGGRESSION], current)
+
+
+@jit(inline="always")
+def _first_biddable(tricks, order, aggression, current):
+    """The bid (int64; PASS if none): the denominations (5-tuples of float64 indexed S C D H NT)
+    are tried from the highest ``order`` down, on equal order the higher denomination first, and
+    the first whose cheapest legal level over ``current`` is within ``tricks`` + ``aggression`` −
+    6 (and 7) is bid at that level.  That is the biddable denomination of highest (order,
+    denomination), found in one pass: most evaluations end in a pass, which would try all five."""
     best = -1
     best_level = 0
     for d in range(5):
-        max_level = np.int64(np.floor(tricks[d] + params[P_AGGRESSION])) - 6
+        max_level = np.int64(np.floor(tricks[d] + aggression)) - 6
         if current == PASS:
             level = 1
         else:
@@ -309,21 +316,7 @@ def heuristic_call_v1(params, hand, seat, calls, ncalls, current, current_bidder
             and calls[ncalls - 4] == PASS:
         return np.int64(PASS)
     tricks = estimated_tricks_v1(params, hand, seat, calls, ncalls)
-    tried = 0
-    for _ in range(5):
-        best = -1
-        for d in range(5):
-            if not (tried >> d) & 1 and (best < 0 or tricks[d] >= tricks[best]):
-                best = d
-        tried |= 1 << best
-        max_level = np.int64(np.floor(tricks[best] + params[P_AGGRESSION])) - 6
-        if current == PASS:
-            level = 1
-        else:
-            level = call_level(current) + (1 if best <= call_denomination(current) else 0)
-        if level <= 7 and level <= max_level:
-            return bid_call(level, best)
-    return np.int64(PASS)
+    return _first_biddable(tricks, tricks, params[P_AGGRESSION], current)
 
 
 # ------------------------------------------------------------------------------- card play
