@@ -143,10 +143,10 @@ class Sequential:
 
     def guarantee(self) -> str:
         """The guarantee in words."""
-        return (f"the chance that this procedure calls a wrong option clearly best is at most {self.error:.3g} "
-                f"({self.error:.1%}), whatever the round it stops at: each of the {len(self.planned)} planned looks "
-                f"compares the best option with each other one by a {1 - self.level_error:.4%} interval "
-                f"(Bonferroni over looks and comparisons)")
+        return (f"the chance that this procedure calls a wrong option clearly best is at most {_percent(self.error)}, "
+                f"whatever the round it stops at (each of the {len(self.planned)} planned looks compares the best "
+                f"option with each other one by a {_percent(1 - self.level_error)} interval: Bonferroni over the "
+                f"looks and the comparisons)")
 
     def to_dict(self, options=None) -> dict:
         """Plain data (for JSON): deals, clear, best (its name when ``options`` are given), error,
@@ -185,6 +185,10 @@ def until_clear(play, options: int, max_deals: int = MAX_DEALS, error: float = E
         if result.looks[-1].clear:
             break
     return sums, result
+
+
+def _percent(x: float) -> str:
+    return f"{100 * x:.4g}%"
 
 
 def _merge(parts: list) -> dict:
