@@ -193,3 +193,29 @@ def test_until_clear_with_one_option_is_one_line(capsys):
     assert len(err) == 1 and "at least two --option" in err[0]
     with pytest.raises(OptionError, match="at least two options"):
         E.evaluate_until_clear("vint", options=["P"], max_deals=100)
+
+
+def test_an_interrupted_run_resumes_from_its_finished_rounds(monkeypatch, tmp_path):
+    q = E.question("vint", seat=0, dealer=0, hand=WEAK, options=["P", "strategy"], n=300, seed=2)
+    played, real = [], E._chunk_sums
+
+    def interrupted(q, start, count):
+        if start >= 100:
+            raise KeyboardInterrupt
+        played.append(start)
+        return real(q, start, count)
+
+    monkeypatch.setattr(E, "_chunk_sums", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        E.run_until_clear(q, first=100, n_jobs=1, store=tmp_path / "s")
+    assert played == [0] and (tmp_path / "s" / "deals-0-100").is_dir()
+
+    def recorded(q, start, count):
+        played.append(start)
+        return real(q, start, count)
+
+    monkeypatch.setattr(E, "_chunk_sums", recorded)
+    sums, res = E.run_until_clear(q, first=100, n_jobs=1, store=tmp_path / "s")
+    assert played == [0, 100, 200] and res.deals == 300  # the first round was not played again
+    fresh, _ = E.run_until_clear(q, first=100, n_jobs=1)
+    assert all(np.array_equal(sums[key], fresh[key]) for key in fresh) and not (tmp_path / "s").exists()
