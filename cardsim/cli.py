@@ -81,6 +81,17 @@ def _seed(text: str) -> int:
     return _whole(text, 0, 2**64 - 1)
 
 
+def _error_rate(text: str) -> float:
+    """An error rate: a number above 0 and at most 0.5."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{quote(text)} is not a number") from None
+    if not 0.0 < value <= 0.5:  # NaN fails too
+        raise argparse.ArgumentTypeError(f"must be above 0 and at most 0.5 (e.g. 0.05), got {text.strip()}")
+    return value
+
+
 def _path(text: str) -> str:
     if not text.strip():
         raise argparse.ArgumentTypeError("the path is empty")
@@ -189,7 +200,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seat", type=_nonnegative, default=0, help="the seat that takes the options (default 0)")
     p.add_argument("--option", action="append", required=True, metavar="OPTION",
                    help="an option of the seat (repeatable; see below)")
-    p.add_argument("-n", "--deals", type=_positive, default=100_000, help="deals (default 100000)")
+    p.add_argument("-n", "--deals", type=_positive, help="deals (default 100000; with --until-clear see --max-deals)")
+    p.add_argument("--until-clear", action="store_true",
+                   help="play in rounds of doubling size (2000, 4000, ... deals) and stop as soon as the best option "
+                        "is separated from every other at the --error rate, or at --max-deals (then: no option is "
+                        "clearly best); valid under this optional stopping (see below)")
+    p.add_argument("--max-deals", type=_positive, metavar="N",
+                   help="with --until-clear: the most deals (default 1000000; -n is for a fixed number of deals and "
+                        "is not taken with --until-clear)")
+    p.add_argument("--error", type=_error_rate, metavar="RATE",
+                   help="with --until-clear: the chance of calling a wrong option clearly best, above 0 and at most "
+                        "0.5 (default 0.05)")
     p.add_argument("--hand", help='the seat\'s given cards, e.g. "S:AKT86 H:KQ42 C:K832" (some or all); '
                                   '"D:-" says it has no diamonds')
     p.add_argument("--where", help='hand classes, e.g. "hcp=15-17, H>=5; seat 2: hcp>=10" (docs/conditions.md)')
@@ -319,6 +340,14 @@ own earlier calls (a rebid question): the option is then the seat's next call.
 suit symbols: cards, classes, calls and options also take the four suit symbols (filled or outline)
 for the letters S H D C (docs/conditions.md).
 
+--until-clear: the options are played in rounds on the deals a fixed run plays (2000 deals, then
+4000, 8000, ... up to --max-deals, every look planned before the first deal); after each round the
+best option is clear when its paired difference to every other option has an interval above 0 at
+level 1 - error / (looks x (options - 1)): Bonferroni alpha spending over the planned looks and the
+comparisons, so the chance of ever calling a wrong option clearly best is at most --error whatever
+the round it stops at (docs/statistics.md).  It prints the deals used and the verdict; clear_lo,
+clear_hi are diff's interval at that level.  Finished rounds are kept: the same command resumes.
+
 score: higher is better for the seat in every game.  Vint and Five Hundred: the seat's side's
 points minus the other side's; 501: the seat's score change with its sign turned (the points it
 gains toward 0 in the deal), or with --outcome game its share of the game's win after the game
@@ -330,6 +359,8 @@ examples:
   cardsim evaluate vint --seat 0 --hand "S:AKQJT98765432" --option =7S --option =7NT -n 2000
   cardsim evaluate 500 --seat 0 --where "jokers=2, trumps_H>=5" --option =8H --option =9H
   cardsim evaluate 501 --seat 1 --option blind:80 --option look --before 501,250,320
+  cardsim evaluate vint --seat 0 --dealer 0 --hand "S:AKT86 H:KQ42 C:K832" \\
+                   --option P --option 1S --option 1NT --until-clear --max-deals 500000
 """
 
 
@@ -346,8 +377,20 @@ def cmd_evaluate(args) -> int:
     from cardsim import questions as E
     from cardsim.runner import check_output_file, cluster
 
+    if args.until_clear:
+        if args.deals is not None:
+            raise UsageError("-n fixes the number of deals; --until-clear chooses it: give the most deals with "
+                             "--max-deals N instead")
+        if args.robust:
+            raise UsageError("--until-clear and --robust do not go together yet: ask with one of them")
+    elif args.max_deals is not None or args.error is not None:
+        raise UsageError("--max-deals and --error go with --until-clear")
+    from cardsim import sequential as S
+
+    deals = (args.max_deals or S.MAX_DEALS) if args.until_clear else (args.deals or 100_000)
+
     def ask(specs):
-        return E.question(args.game, args.seat, args.option, args.deals, args.seed, args.hand, args.where,
+        return E.question(args.game, args.seat, args.option, deals, args.seed, args.hand, args.where,
                           args.talon, args.dealer, _ints(args.before, "--before"), specs, args.seats, args.rule,
                           auction=args.auction or (), outcome=args.outcome,
                           calls_imply_hands=not args.calls_on_random_hands)
@@ -361,19 +404,29 @@ def cmd_evaluate(args) -> int:
         check_output_file(args.records)  # unwritable output is an error before the run, not after
     if (args.profile or args.profiles_file) and not args.robust:
         raise UsageError("--profile and --profiles-file go with --robust")
+    if args.until_clear and len(q.options) < 2:
+        raise UsageError("--until-clear compares options: give at least two --option (or --option auto)")
     _warn_if_dealing_is_slow(q, args)
     if args.robust:
         return _evaluate_robust(E, q, ask, args)
     # Finished chunks wait in the runs folder until the answer is printed: the same command
     # after an interruption resumes from them.
     store = E.default_store(q)
+    result = None
     with cluster(args.scheduler):
-        sums = E.run_question(q, args.jobs, args.progress, store=store)
-    df = E.table(q, sums)
+        if args.until_clear:
+            sums, result = E.run_until_clear(q, args.error, None, args.jobs, args.progress,
+                                             store=store.with_name(store.name + "-until-clear"))
+        else:
+            sums = E.run_question(q, args.jobs, args.progress, store=store)
+    df = E.until_clear_table(q, sums, result) if result is not None else E.table(q, sums)
     if args.records:
         E.write_records(q, args.records, args.records_limit or 100)
     if args.format == "csv":
         sys.stdout.write(df.to_csv(index=False))
+    elif args.format == "json" and result is not None:
+        rows = json.loads(df.to_json(orient="records", double_precision=6))
+        sys.stdout.write(json.dumps({"options": rows, "until_clear": df.attrs["until_clear"]}) + "\n")
     elif args.format == "json":
         sys.stdout.write(df.to_json(orient="records", double_precision=6) + "\n")
     else:
@@ -390,12 +443,29 @@ def cmd_evaluate(args) -> int:
         # rates to 4 decimals; scores to 1 (to 4 when the score is a share of the game's win)
         score_digits = 4 if a["outcome"] == "game" else 1
         digits = {c: 4 for c in ("legal", "made", "made_lo", "made_hi")}
-        digits.update({c: score_digits for c in ("score", "score_lo", "score_hi", "diff", "diff_lo", "diff_hi")})
+        digits.update({c: score_digits for c in ("score", "score_lo", "score_hi", "diff", "diff_lo", "diff_hi",
+                                                  "clear_lo", "clear_hi")})
         print(df.to_string(index=False, formatters={c: (lambda v, d=d: "" if v != v else f"{v:.{d}f}")
                                                      for c, d in digits.items()}))
         print(f"score: {a['score_meaning']}; diff: paired, the option minus the best option (negative = worse "
               f"for you)")
+        if result is not None:
+            _print_until_clear(a["until_clear"], q.run.n)
     return 0
+
+
+def _print_until_clear(verdict: dict, most: int) -> None:
+    """The lines of ``evaluate --until-clear`` under its table: deals used, the verdict, the guarantee."""
+    taken, planned = verdict["looks_taken"], verdict["looks_planned"]
+    print(f"until clear: {verdict['deals']:,} deals used (look {len(taken)} of {len(planned)} planned at "
+          f"{', '.join(f'{n:,}' for n in planned)}; at most {most:,}); clear_lo, clear_hi: diff's "
+          f"{100 * verdict['interval_level']:.4g}% interval, the level each look uses")
+    if verdict["clear"]:
+        print(f"clearly best: {verdict['best']} (better than every other option at error rate {verdict['error']:g})")
+    else:
+        print(f"no option is clearly best after {verdict['deals']:,} deals, the maximum (the best options may be "
+              f"equal, or need more deals: --max-deals)")
+    print(f"guarantee: {verdict['guarantee']}")
 
 
 def _evaluate_robust(E, q, ask, args) -> int:
@@ -773,6 +843,9 @@ def cmd_quality(args) -> int:
     ChunkStore.discard(store.path)
     if args.format == "csv":
         sys.stdout.write(df.to_csv(index=False))
+    elif args.format == "json" and result is not None:
+        rows = json.loads(df.to_json(orient="records", double_precision=6))
+        sys.stdout.write(json.dumps({"options": rows, "until_clear": df.attrs["until_clear"]}) + "\n")
     elif args.format == "json":
         sys.stdout.write(df.to_json(orient="records", double_precision=6) + "\n")
     else:

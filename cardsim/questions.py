@@ -387,22 +387,118 @@ def run_question(q: Question, n_jobs=-1, progress=False, store=None, client=None
     the dask ``client``).  ``store``: a folder keeping each finished chunk, so the same call
     after an interruption resumes; it is removed once the sums are merged.  The sums are
     merged in chunk order, so they are the same however the run was split or resumed."""
-    chunks = q.run.chunks()
     keep = ChunkStore(store, manifest(q)) if store is not None else None
+    parts = _run_range(q, 0, q.run.n, n_jobs, progress, keep, client)
+    if keep is not None:
+        ChunkStore.discard(keep.path)
+    return _merge(parts)
+
+
+def _range_chunks(start: int, stop: int, size: int) -> list[tuple[int, int]]:
+    """``(first deal, number of deals)`` of the chunks of deals ``start .. stop-1``: cut at every
+    multiple of ``size`` (so a range from 0 is chunked as :meth:`Run.chunks` chunks it)."""
+    cuts = [start, *range((start // size + 1) * size, stop, size), stop]
+    return [(a, b - a) for a, b in zip(cuts[:-1], cuts[1:])]
+
+
+def _run_range(q: Question, start: int, stop: int, n_jobs=-1, progress=False, keep=None, client=None) -> list:
+    """The sums of each chunk of deals ``start .. stop-1`` of ``q``, in order (``keep``: an open
+    :class:`ChunkStore` of this range, or None; discarded here if the conditions cannot be met)."""
+    chunks = _range_chunks(start, stop, q.run.chunk_size)
     try:
         with using(client):
             auto = isinstance(n_jobs, (int, np.integer)) and n_jobs < 0 and not on_dask()
-            seconds = question_seconds(q) if auto else None  # timing the dealing only when it decides
-            parts = list(run_chunks(_chunk_sums, [(q, start, count) for _, start, count in chunks],
-                                    [c for _, _, c in chunks], n_jobs, progress, keep, seconds=seconds))
+            # timing the dealing only when it decides; the whole question's estimate scaled to the range
+            seconds = question_seconds(q) * (stop - start) / q.run.n if auto else None
+            return list(run_chunks(_chunk_sums, [(q, a, count) for a, count in chunks], [c for _, c in chunks],
+                                   n_jobs, progress, keep, seconds=seconds))
     except ConditionError:
         # a class too rare to sample fails at the same deal on every run: nothing to resume
         if keep is not None:
             ChunkStore.discard(keep.path)
         raise
-    if keep is not None:
-        ChunkStore.discard(keep.path)
-    return _merge(parts)
+
+
+def run_until_clear(q: Question, error=None, first=None, n_jobs=-1, progress=False, store=None, client=None):
+    """Play ``q`` in rounds until its best option is clearly best, or ``q.run.n`` deals are played.
+
+    The rounds and the stopping rule are :func:`cardsim.sequential.until_clear`'s: looks at
+    ``first`` (default :data:`cardsim.sequential.FIRST`), twice, four times … that many deals, the
+    last at ``q.run.n``; at each look the best option is clear when its paired difference to each
+    other option has an interval above 0 at level ``1 - error / (looks · (options - 1))``
+    (``error`` default 0.05).  Round ``r`` plays deals ``[look r-1, look r)`` of the question's
+    seed — the deals a fixed run of ``q.run.n`` deals plays, in order — so the sums at a look are
+    those of a fixed run of that many deals.  ``store``: a folder keeping each round's finished
+    chunks (one sub-folder per round), so the same call after an interruption resumes; removed
+    at the end.  Returns ``(sums, result)``: the merged sums (as :func:`run_question`) of the deals
+    played and the :class:`cardsim.sequential.Sequential` result.  Raises OptionError for fewer
+    than two options or an error rate outside (0, 0.5]."""
+    from cardsim import sequential as S
+
+    error = S.ERROR if error is None else error
+    first = S.FIRST if first is None else first
+    S.check_error(error)
+    S.comparison_error(0.05, 1, len(q.options))  # fewer than two options: an error before any deal
+
+    def play(start, stop):
+        keep = None
+        if store is not None:
+            keep = ChunkStore(Path(store) / f"deals-{start}-{stop}", dict(manifest(q), start=start, stop=stop))
+        return _run_range(q, start, stop, n_jobs, progress, keep, client)
+
+    sums, result = S.until_clear(play, len(q.options), q.run.n, error, first, -1.0 if q.lower_is_better else 1.0,
+                                 merge=_merge)
+    if store is not None:
+        ChunkStore.discard(Path(store))
+    return sums, result
+
+
+def until_clear_table(q: Question, sums: dict, result) -> pd.DataFrame:
+    """:func:`table` of the deals played by :func:`run_until_clear`, with two more columns,
+    ``clear_lo`` and ``clear_hi``: the interval of ``diff`` at the level the stopping rule used
+    (the best option is clearly best when every other option's ``clear_hi`` is below 0; NaN for
+    the best), and ``df.attrs["until_clear"]``: the verdict
+    (:meth:`cardsim.sequential.Sequential.to_dict`: deals, clear, best by name, error, looks,
+    guarantee)."""
+    df = table(q, sums)
+    look = result.looks[-1]
+    index = {name: j for j, name in enumerate(q.options)}
+    rows = df.option.map(index).to_numpy()
+    df["clear_lo"] = -look.upper[rows] + 0.0
+    df["clear_hi"] = -look.lower[rows] + 0.0
+    df.attrs["until_clear"] = result.to_dict(list(q.options))
+    return df
+
+
+def evaluate_until_clear(game, seat=0, options=(), max_deals=None, error=None, seed=0, hand=None, where=None,
+                         talon=None, dealer=None, before=None, strategies=None, seats=None, rules=None,
+                         conditions=None, n_jobs=-1, chunk_size=DEFAULT_CHUNK, progress=False, auction=(),
+                         outcome="deal", store=None, client=None, calls_imply_hands=True, first=None):
+    """:func:`evaluate`, stopping as soon as the best option is clear (``cardsim evaluate --until-clear``).
+
+    The options are played in rounds of doubling size (``first`` deals, default 2,000, then 4,000,
+    8,000 … up to ``max_deals``, default 1,000,000) on the deals a fixed run plays, and the run
+    stops at the first look where the best option's paired difference to every other option has
+    an interval above 0, or at ``max_deals`` (:func:`run_until_clear`; docs/statistics.md,
+    "Stopping when the answer is clear").  Guarantee: the chance that it calls an option clearly
+    best while another is at least as good is at most ``error`` (default 0.05), whatever the
+    look it stops at.  The other arguments are :func:`evaluate`'s.
+
+    Returns :func:`evaluate`'s table over the deals played (``n``: the deals used) with
+    ``clear_lo``, ``clear_hi`` (``diff``'s interval at the stopping rule's level) and
+    ``df.attrs["until_clear"]``: ``deals`` used, ``clear`` (bool), ``best`` (the option's name, or
+    None when none is clear at the maximum), ``error``, ``interval_level``, ``looks_planned``,
+    ``looks_taken`` and ``guarantee`` (words).  Raises OptionError (fewer than two options, an
+    error rate outside (0, 0.5], a bad ``max_deals``), StrategyError or ConditionError
+    (ValueError, one-line messages).
+    """
+    from cardsim import sequential as S
+
+    q = question(game, seat, options, S.MAX_DEALS if max_deals is None else max_deals, seed, hand, where, talon,
+                 dealer, before, strategies, seats, rules, conditions, chunk_size, auction, outcome,
+                 calls_imply_hands)
+    sums, result = run_until_clear(q, error, first, n_jobs, progress, store, client)
+    return until_clear_table(q, sums, result)
 
 
 def records(q: Question, deal_ids, option: int | None = None) -> list[dict]:
@@ -438,5 +534,6 @@ def write_records(q: Question, path, limit: int) -> int:
     return len(recs)
 
 
-__all__ = ["evaluate", "question", "run_question", "table", "records", "write_records", "COLUMNS",
+__all__ = ["evaluate", "evaluate_until_clear", "question", "run_question", "run_until_clear", "until_clear_table",
+           "table", "records", "write_records", "COLUMNS",
            "ConditionError"]
