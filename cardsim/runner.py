@@ -807,6 +807,8 @@ def transform_id(transform) -> str:
     return f"{transform.__module__}.{transform.__qualname__}@{hashlib.sha256(source.encode()).hexdigest()[:12]}"
 
 
+WRITE_BATCH = 1 << 16
+"""Rows a parquet column writer takes at a time (:func:`encode_rows`)."""
 _COLUMNS = threading.local()
 """Each thread's column buffers for :func:`encode_rows`, kept from chunk to chunk: fresh ones
 would be faulted in page by page at every chunk (about 7 ms of CPU per 100,000 Vint deals)."""
@@ -854,9 +856,10 @@ def encode_rows(rows: np.ndarray, sink) -> None:
         np.packbits(columns[field.name], bitorder="little") if field.type == pa.bool_() else columns[field.name])])
         for field in schema]
     # Statistics (min/max per column) cost a tenth of the encoding; only the deal number's are
-    # worth it, for readers that filter on deal ranges.
+    # worth it, for readers that filter on deal ranges.  A chunk's column goes to the encoder in
+    # one batch, not pyarrow's default 1,024 rows (6% of the encoding).
     pq.write_table(pa.Table.from_arrays(arrays, schema=schema), sink, use_dictionary=False, compression=compression,
-                   column_encoding=encoding, write_statistics=["deal"])
+                   column_encoding=encoding, write_statistics=["deal"], write_batch_size=WRITE_BATCH)
 
 
 def _write_part(folder: Path, k: int, setup: Setup, seed: int, start: int, count: int, transform=None) -> int:
