@@ -29,6 +29,13 @@ GLOSSARY = {
 }
 NOTES = ["Higher is better for every score column: both sides score in Vint.",
          "The figure shows contracts reached at least 200 times."]
+LEGENDS = {
+    "vint_made_by_contract.png": "How often the declaring side makes its contract, by the contract it played: 1S = "
+                                 "one spade, i.e. seven tricks with spades as trumps (level + 6 tricks); S spades, "
+                                 "C clubs, D diamonds, H hearts, NT no-trump. Every player bids and plays by the "
+                                 "default strategy; the bars are 95% intervals.",
+}
+"""What each figure shows, in a player's words (the report's figure captions)."""
 
 
 HCP_BANDS = [(0, 10), (11, 12), (13, 14), (15, 16), (17, 19), (20, 37)]
