@@ -736,26 +736,37 @@ def rules(tabs: dict[str, pd.DataFrame]) -> list[dict]:
     clear class-and-scoring row whose best level pays (mean score above 0) is a candidate, its
     number the margin best minus runner-up (points a deal, 95% interval, on the held-out deals),
     worth = margin x share (points per hand dealt: the gain times how often a hand is in the
-    class); the best of each trump count (no-trump: joker count) first.  The spade class of the
-    symmetry check is left out (hearts stand for every suit)."""
+    class).  One rule per class: its most valuable scoring, the text saying whether the other
+    scoring bids the same level; at most two per trump count (no-trump: joker count).  The
+    spade class of the symmetry check is left out (hearts stand for every suit)."""
     from cardsim.analysis import rules_of_thumb as T
 
     b = tabs["g500_guide_bids"].reset_index(drop=True)
-    out = []
+    key = _class_key(b)
+    best_of = {}
+    for i, r in b.iterrows():
+        best_of.setdefault(tuple("" if pd.isna(r[c]) else r[c] for c in key), {})[r.scoring] = _bid(r.best, r.denom)
+    out = {}
     for i, r in b.iterrows():
         if (r.denom == "S" or not bool(r.clear) or not bool(r.pays) or pd.isna(r.runner_up) or not r.margin > 0
                 or not r.share == r.share):
             continue
-        text = f"{holding_words(r)} ({r.scoring} scoring): bid {_bid(r.best, r.denom)}"
+        cls = tuple("" if pd.isna(r[c]) else r[c] for c in key)
+        others = {s: bid for s, bid in best_of[cls].items() if s != r.scoring}
+        scoring = (f"{r.scoring} scoring" if not others else
+                   f"{' and '.join(sorted(best_of[cls]))} alike; the number is {r.scoring}'s" if set(others.values()) == {_bid(r.best, r.denom)} else
+                   f"{r.scoring} scoring; " + ", ".join(f"{s}: {bid}" for s, bid in others.items()))
+        text = f"{holding_words(r)} ({scoring}): bid {_bid(r.best, r.denom)}"
         group = f"NT {r.jokers}" if r.denom == "NT" else f"{r.denom} {r.trumps}"
-        out.append(T.rule("Five Hundred", text, "g500_guide_bids", i, ("margin", "margin_lo", "margin_hi"),
-                          (r.margin, r.margin_lo, r.margin_hi), "points a deal", f"over {_bid(r.runner_up, r.denom)}",
-                          "{:+.0f}", r.margin * r.share, "points per hand dealt",
-                          "the gain times how often a hand is in the class (points per hand dealt)", group, r))
-    return T.pick(out)
+        rule = T.rule("Five Hundred", text, "g500_guide_bids", i, ("margin", "margin_lo", "margin_hi"),
+                      (r.margin, r.margin_lo, r.margin_hi), "points a deal", f"over {_bid(r.runner_up, r.denom)}",
+                      "{:+.0f}", r.margin * r.share, "points per hand dealt",
+                      "the gain times how often a hand is in the class (points per hand dealt)", group, r)
+        if cls not in out or rule["worth"] > out[cls]["worth"]:
+            out[cls] = rule
+    return T.pick(list(out.values()))
 
 
-# ---------------------------------------------------------------- figures
 LEGENDS = {
     "g500_guide_bids.png": (
         "The level to bid with a hand before you take the kitty. Suit hands (top; played in hearts): a row is the "

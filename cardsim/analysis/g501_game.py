@@ -825,7 +825,8 @@ def rules(tabs: dict[str, pd.DataFrame]) -> list[dict]:
                               ("gain_half1_pp", "gain_half1_lo", "gain_half1_hi"),
                               (b.gain_half1_pp, b.gain_half1_lo, b.gain_half1_hi), unit,
                               f"over blind up to {int(b.level)}", "{:+.1f}", -b.gain_half1_pp,
-                              "pp of game-win chance", order, f"own {r.own}", r, sign=-1.0))
+                              "pp of game-win chance", order, f"own {r.own}", r, sign=-1.0,
+                              robust_at=("g501_game_choices", i)))
     return T.pick(out)
 
 

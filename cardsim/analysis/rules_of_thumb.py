@@ -18,7 +18,8 @@ A rule is a plain dict (it goes into the analysis's ``reports/tables/<name>.json
 * ``table`` / ``row`` / ``columns`` / ``sign``: where the numbers come from: ``value``, ``lo``,
   ``hi`` are ``sign`` times the row's ``columns`` (``row``: its position in the table as written,
   0-based), ``lo`` and ``hi`` swapped when ``sign`` is -1;
-* ``group``: the situation the rule belongs to (:func:`pick` takes the best of each first).
+* ``group``: the situation the rule belongs to (:func:`pick` takes the best of each first);
+* ``holds_table`` / ``holds_row``: the chart row whose robustness columns give ``holds``.
 
 Only a cell whose best option is clearly best (the chart's own verdict) becomes a rule.
 """
@@ -48,10 +49,12 @@ def verdict(row) -> tuple[str, str]:
 
 def rule(game: str, text: str, table: str, row: int, columns: tuple[str, str, str], values: tuple, unit: str,
          versus: str, fmt: str, worth: float, worth_unit: str, order: str, group: str, robust_row,
-         sign: float = 1.0) -> dict:
+         sign: float = 1.0, robust_at: tuple[str, int] | None = None) -> dict:
     """One rule (the module's docstring gives the fields).  ``values``: the row's values of
     ``columns`` (value, lo, hi) as read from the table; ``fmt``: how a number is printed
-    (``"{:+.0f}"``); ``robust_row``: the row whose robustness columns give ``holds``."""
+    (``"{:+.0f}"``); ``robust_row``: the row whose robustness columns give ``holds``, at
+    ``robust_at`` (table, row; default the rule's own table and row: ``holds_table`` /
+    ``holds_row``)."""
     v, lo, hi = (float(x) for x in values)
     if sign < 0:
         v, lo, hi = -v, -hi, -lo
@@ -61,24 +64,23 @@ def rule(game: str, text: str, table: str, row: int, columns: tuple[str, str, st
     return {"game": game, "text": text, "value": v, "lo": lo, "hi": hi, "unit": unit, "versus": versus,
             "number": number, "holds": holds, "flips_under": flips, "worth": float(worth), "worth_unit": worth_unit,
             "order": order, "table": table, "row": int(row), "columns": list(columns), "sign": float(sign),
-            "group": group}
+            "group": group, "holds_table": (robust_at or (table, row))[0],
+            "holds_row": int((robust_at or (table, row))[1])}
 
 
 def pick(rules: list[dict], k: int = MAX_RULES, per_group: int = PER_GROUP) -> list[dict]:
-    """At most ``k`` rules, ordered by worth (highest first): the most valuable rule of each group
-    first, then the next most valuable, at most ``per_group`` from one group.  Rules with a
-    missing worth are left out."""
-    ranked = sorted((r for r in rules if r["worth"] == r["worth"] and not math.isinf(r["worth"])),
-                    key=lambda r: -r["worth"])
+    """At most ``k`` rules, ordered by worth (highest first; a tie keeps the given order), at most
+    ``per_group`` from one group, so that the few rules cover several situations.  Rules with a
+    missing or infinite worth are left out."""
+    ranked = sorted((r for r in rules if math.isfinite(r["worth"])), key=lambda r: -r["worth"])
     chosen, taken = [], {}
-    for rnd in range(per_group):
-        for r in ranked:
-            if len(chosen) >= k:
-                break
-            if taken.get(r["group"], 0) == rnd and r not in chosen:
-                chosen.append(r)
-                taken[r["group"]] = rnd + 1
-    return sorted(chosen, key=lambda r: -r["worth"])
+    for r in ranked:
+        if len(chosen) == k:
+            break
+        if taken.get(r["group"], 0) < per_group:
+            chosen.append(r)
+            taken[r["group"]] = taken.get(r["group"], 0) + 1
+    return chosen
 
 
 def holds_text(r: dict, profiles: int | None = None) -> str:
