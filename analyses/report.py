@@ -77,19 +77,39 @@ GAMES = [("vint_charts", "Vint"), ("501_game", "501"), ("500_guide", "Five Hundr
 """The analyses whose rules of thumb the Answers show, one group per game in this order."""
 
 ANSWERS_INTRO = (
-    "Per game at most {k} rules of thumb. Each is one cell of a chart further down in which the best choice is "
-    "clearly best (its gain over the next best choice has its 95% interval above 0, measured on deals not used "
-    "to pick it, at a 2.5% false discovery rate over the chart). Each rule gives that gain with its 95% interval "
-    "and whether it holds with other players: holds = never clearly beaten when the game is replayed under its "
-    "other player profiles (more cautious and bolder bidders and more); {mark} depends = clearly beaten under the "
-    "profiles named; not replayed = not tested. Within a game the rules are ordered by what they are worth (said "
-    "under each game), at most two from one situation. Picking the largest gains favours estimates that came "
-    "out high: the lower end of the interval is the safer number.")
+    "At most {k} rules per game, each one cell of a chart below whose best choice is clearly best (the 95% "
+    "interval of its gain lies above 0, on deals not used to pick it; 2.5% false discovery rate over the chart). "
+    "Each gives its gain over the next best choice with the 95% interval, and whether it holds when the other "
+    "players bid and play differently: holds; {mark} depends (clearly beaten under the player profiles named); "
+    "not replayed. Ordered by what they are worth (said under each game), at most two per situation. The largest "
+    "gains were picked, so they tend to come out a little high: the lower end of the interval is the safer number.")
 
 
 def section_id(name: str) -> str:
     """The stable ``id`` of an analysis's section (``section-<name>``, ``name`` as in ORDER)."""
     return f"section-{name}"
+
+
+SHARED_TAIL = 200
+"""A figure's legend ending like an earlier one of its section by at least this many characters is
+shortened in report.md to what differs (the page keeps every legend whole)."""
+
+
+def short_legend(legend: str, shown: dict[str, str]) -> str:
+    """``legend`` for report.md: where it ends with the same sentences (at least SHARED_TAIL
+    characters) as a legend already printed in the section (``shown``: legend -> figure), only its
+    own first sentences and 'marks as in <figure>'."""
+    for earlier, fig in shown.items():
+        if earlier == legend:
+            return f"As in {fig}."
+        k = 0
+        while k < min(len(earlier), len(legend)) and earlier[-1 - k] == legend[-1 - k]:
+            k += 1
+        end = legend.find(". ", max(len(legend) - k - 2, 0))  # the shared part from a sentence's start
+        cut = end + 1
+        if end >= 0 and len(legend) - cut >= SHARED_TAIL:
+            return legend[:cut].strip() + f" The rest as in {fig}."
+    return legend
 
 
 def game_rules(named: list[tuple[str, dict]]) -> list[tuple[str, str, list[dict]]]:
@@ -179,9 +199,12 @@ def build(out: Path) -> tuple[str, str]:
         md += [cap, ""]
         body += [f"<p class='caption'>{html.escape(cap)}</p>"]
         legends = meta.get("legends", {})
+        shown: dict[str, str] = {}
         for fig in meta["figures"]:
             legend = legends.get(fig, "")
-            md += [f"![{fig}](figures/{fig})", "", f"*{fig}: {legend + ' ' if legend else ''}{cap}*", ""]
+            short = short_legend(legend, shown)
+            shown.setdefault(legend, fig)
+            md += [f"![{fig}](figures/{fig})", "", f"*{fig}: {short + ' ' if short else ''}{cap}*", ""]
             body += [f'<figure><img src="{_figure_uri(out / "figures" / fig)}" alt="{html.escape(fig)}">'
                      f"<figcaption>{f'<span class=legend>{html.escape(legend)}</span> ' if legend else ''}"
                      f"{html.escape(fig)}: {html.escape(cap)}</figcaption></figure>"]
@@ -189,11 +212,13 @@ def build(out: Path) -> tuple[str, str]:
         md += ["Tables (CSV, every row): " + "; ".join(
             f"`tables/{t}.csv`" + (f" ({meta['table_titles'][t]})" if t in meta.get("table_titles", {}) else "")
             for t in meta["tables"] + meta.get("csv_only", [])) + ".", ""]
-        for note in meta.get("notes", []):
-            md += [f"- {note}"]
-        if meta.get("glossary"):
-            md += ["", "Columns:", ""] + [f"- `{k}`: {v}" for k, v in meta["glossary"].items()]
-        md += [""]
+        if meta.get("notes") or meta.get("glossary"):
+            # folded where Markdown renders HTML (GitHub, most viewers); plain text elsewhere
+            md += ["<details><summary>Notes and what the CSV columns mean</summary>", ""]
+            md += [f"- {note}" for note in meta.get("notes", [])]
+            if meta.get("glossary"):
+                md += ["", "Columns:", ""] + [f"- `{k}`: {v}" for k, v in meta["glossary"].items()]
+            md += ["", "</details>", ""]
         n = len(meta["tables"])
         fold = [f"<details class='tables' id='tables-{html.escape(name)}'><summary>{n} table{'' if n == 1 else 's'}"
                 ", notes and what the columns mean</summary>"]

@@ -135,7 +135,7 @@ def test_each_section_opens_with_its_answer_in_detail(quick_report):
         section = md[md.index(f"## {meta['title']}\n"):]
         assert section.split("\n\n")[1] == f"**In detail.** {meta['answer']}"
         assert f"<h2 id='section-{name}'>" in page
-    answers = md[md.index("## Answers"):md.index("## ", md.index("## Answers") + 3)]
+    answers = md[md.index("## Answers"):md.index("\n## ", md.index("## Answers"))]
     assert "In detail" not in answers  # the long texts left the Answers
 
 
@@ -158,7 +158,7 @@ def test_answers_are_at_most_six_rules_per_game_from_the_table_rows(quick_report
 
     md = (quick_report / "report.md").read_text()
     page = (quick_report / "index.html").read_text()
-    answers_md = md[md.index("## Answers"):md.index("## ", md.index("## Answers") + 3)]
+    answers_md = md[md.index("## Answers"):md.index("\n## ", md.index("## Answers"))]
     answers_html = page[page.index('<h2 id="answers">'):page.index("<h2 ", page.index('<h2 id="answers">') + 5)]
     at = -1
     for name, game, rules, tables in _rules_of(quick_report):

@@ -20,6 +20,8 @@ SCORES = ("quebec", "subtract")
 
 GLOSSARY = {
     "n": "deals in the row; thrown in = all four passed (docs/RULES.md §3.3)",
+    "contract": "the final contract: tricks and denomination (6S = six spades, six tricks with spades trumps; S "
+                "spades, C clubs, D diamonds, H hearts, NT no-trump)",
     "reached": "share of all deals that ended in this contract",
     "made": "share of those contracts in which the declarer's side took at least the tricks bid",
     "decl_tricks": "mean tricks taken by the declarer's side",

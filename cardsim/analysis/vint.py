@@ -15,6 +15,8 @@ DENOMINATIONS = ["S", "C", "D", "H", "NT"]
 
 GLOSSARY = {
     "n": "deals in the row",
+    "contract": "the final contract: level and denomination (1S = one spade, seven tricks with spades trumps; S "
+                "spades, C clubs, D diamonds, H hearts, NT no-trump); void = nobody bid",
     "reached": "share of all deals that ended in this contract (void = nobody bid, docs/RULES.md §2.2)",
     "made": "vint_contracts / vint_levels: share of those contracts that took level + 6 tricks or more; "
             "vint_openings: share of the openings after which the opener's side declared AND made its contract",

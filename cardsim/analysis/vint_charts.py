@@ -39,7 +39,10 @@ GLOSSARY = {
                     "(4-3-3-3 or 4-4-3-2); 5H = exactly five hearts, every other suit at most 4; 6+H = six or more "
                     "hearts, the others at most 4; 5-5 H+S = at least five of each; H 0-2 / H 3 / H 4+ = cards in "
                     "partner's suit; 5+H (response to 1NT) = five or more hearts",
+    "long / partner": "the suits the row's shape is long in (S spades, C clubs, D diamonds, H hearts) and partner's "
+                      "denomination (a response chart); they turn the calls into words (1 of the long suit, raise)",
     "freq": "share of random deals meeting every hand class of the question (the acceptance rate)",
+    "n / options": "deals played in the row (every candidate call on the same deals) and how many candidate calls",
     "best / runner_up": "the first call with the highest / second highest mean net score among the candidates on "
                         "half of the deals (even deal numbers); the other half measures the gap",
     "best_made": "share of deals in which the seat's side declared a contract after the best call and made it, "
@@ -53,14 +56,17 @@ GLOSSARY = {
     "default / default_share": "the call the default (heuristic) strategy makes most often with hands of the "
                                "class, and the share of hands with which it makes it",
     "default_loss": "the best call's score minus that of the default's call (paired, on the held-out half of the "
-                    "deals; missing when that call was not a candidate); default_worse = called clear by the same "
-                    "rule as the gap (default_p over the chart's cells)",
+                    "deals; missing when that call was not a candidate); default_p = its one-sided p-value; "
+                    "default_worse = called clear by the same rule as the gap (default_p over the chart's cells)",
     "series / points": "trick table: the denomination and trump fit (H 8 = five hearts opposite three) or NT "
                        "(both hands bal), and the partnership's combined high-card points (declarer + partner)",
     "tricks": "mean tricks taken by the declaring side (from deal records at level 1), with its 95% interval; "
               "same_tricks = share of the first records whose tricks at level 7 were the same as at level 1 "
               "(1 = the default play does not depend on the level, so the tricks hold for every level)",
-    "mean_points": "the combined high-card points measured in those records",
+    "mean_points": "the combined high-card points measured in those records (records = how many)",
+    "level / contract / score / diff": "vint_tricks_levels: the level forced (1-7) and the contract (3H = three "
+                                       "hearts: nine tricks with hearts trumps; NT no-trump), the declaring side's "
+                                       "mean net score per deal, and its paired difference to the best level's",
     "made_L": "share of deals in which the declaring side made a contract at level L (L + 6 tricks)",
     "best_level / stops_paying": "the level with the highest mean net score in that denomination; the lowest "
                                  "level above it whose score is below the best level's with the 95% paired "
