@@ -252,11 +252,17 @@ def test_rules_of_thumb_are_rows_of_the_bids_table_by_worth():
         assert r["worth"] == pytest.approx(row.margin * row.share)
     r63 = next(r for r in rules if r["row"] == rows.index[(rows.trumps == "6") & (rows.top == 3)
                                                          & (rows.scoring == "quebec")][0])
-    assert r63["text"] == "With 6 trumps, 3 of them among the top five (quebec and subtract alike; the number is quebec's): bid 8♥"
-    assert r63["number"] == "+10 points a deal over 7♥ [+5, +15]"
+    assert r63["text"] == "With 6 trumps, 3 of them among the top five: bid 8♥ (both scorings)"
+    assert r63["number"] == "+10 points a deal (quebec) over 7♥ [+5, +15]"
     nt = [r for r in rules if "no-trump" in r["text"]]
-    assert nt and nt[0]["text"] == "For no-trump, 2 jokers and 3 aces (quebec scoring): bid 7NT"
-    assert len({(r["text"].split(" (")[0]) for r in rules}) == len(rules)  # one rule per class
+    assert nt and nt[0]["text"] == "For no-trump, 2 jokers and 3 aces: bid 7NT (quebec scoring)"
+    assert len({r["text"].split(": bid")[0] for r in rules}) == len(rules)  # one rule per class
+    # a class whose scorings bid different levels says so
+    split = rows.copy()
+    at = split.index[(split.trumps == "6") & (split.top == 3) & (split.scoring == "subtract")][0]
+    split.loc[at, "best"] = 7
+    r63 = next(r for r in G.rules({"g500_guide_bids": split}) if r["text"].startswith("With 6 trumps, 3"))
+    assert r63["text"].endswith("bid 8♥ (quebec; subtract: 7♥)")
     assert nt[0]["holds"] == T.DEPENDS  # the last row: clearly beaten under 'bold'
     assert G.rules({"g500_guide_bids": b})[0]["holds"] == T.UNTESTED
 

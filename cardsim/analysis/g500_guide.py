@@ -736,8 +736,8 @@ def rules(tabs: dict[str, pd.DataFrame]) -> list[dict]:
     clear class-and-scoring row whose best level pays (mean score above 0) is a candidate, its
     number the margin best minus runner-up (points a deal, 95% interval, on the held-out deals),
     worth = margin x share (points per hand dealt: the gain times how often a hand is in the
-    class).  One rule per class: its most valuable scoring, the text saying whether the other
-    scoring bids the same level; at most two per trump count (no-trump: joker count).  The
+    class).  One rule per class: its most valuable scoring (named with the number), the text saying
+    whether the other scoring bids the same level; at most two per trump count (no-trump: joker count).  The
     spade class of the symmetry check is left out (hearts stand for every suit)."""
     from cardsim.analysis import rules_of_thumb as T
 
@@ -753,13 +753,14 @@ def rules(tabs: dict[str, pd.DataFrame]) -> list[dict]:
             continue
         cls = tuple("" if pd.isna(r[c]) else r[c] for c in key)
         others = {s: bid for s, bid in best_of[cls].items() if s != r.scoring}
-        scoring = (f"{r.scoring} scoring" if not others else
-                   f"{' and '.join(sorted(best_of[cls]))} alike; the number is {r.scoring}'s" if set(others.values()) == {_bid(r.best, r.denom)} else
-                   f"{r.scoring} scoring; " + ", ".join(f"{s}: {bid}" for s, bid in others.items()))
-        text = f"{holding_words(r)} ({scoring}): bid {_bid(r.best, r.denom)}"
+        bid = _bid(r.best, r.denom)
+        scoring = (f" ({r.scoring} scoring)" if not others else " (both scorings)" if set(others.values()) == {bid}
+                   else f" ({r.scoring}; " + ", ".join(f"{s}: {b}" for s, b in others.items()) + ")")
+        text = f"{holding_words(r)}: bid {bid}{scoring}"
         group = f"NT {r.jokers}" if r.denom == "NT" else f"{r.denom} {r.trumps}"
         rule = T.rule("Five Hundred", text, "g500_guide_bids", i, ("margin", "margin_lo", "margin_hi"),
-                      (r.margin, r.margin_lo, r.margin_hi), "points a deal", f"over {_bid(r.runner_up, r.denom)}",
+                      (r.margin, r.margin_lo, r.margin_hi), f"points a deal ({r.scoring})",
+                      f"over {_bid(r.runner_up, r.denom)}",
                       "{:+.0f}", r.margin * r.share, "points per hand dealt",
                       "the gain times how often a hand is in the class (points per hand dealt)", group, r)
         if cls not in out or rule["worth"] > out[cls]["worth"]:
