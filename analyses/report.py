@@ -79,7 +79,8 @@ GAMES = [("vint_charts", "Vint"), ("501_game", "501"), ("500_guide", "Five Hundr
 ANSWERS_INTRO = (
     "At most {k} rules per game, each one cell of a chart below whose best choice is clearly best (the 95% "
     "interval of its gain lies above 0, on deals not used to pick it; 2.5% false discovery rate over the chart). "
-    "Each gives its gain over the next best choice with the 95% interval, and whether it holds when the other "
+    "Each gives its gain over the choice it names (the next best; in 501 looking, or blind where looking is best) "
+    "with the 95% interval, and whether it holds when the other "
     "players bid and play differently: holds; {mark} depends (clearly beaten under the player profiles named); "
     "not replayed. Ordered by what they are worth (said under each game), at most two per situation. The largest "
     "gains were picked, so they tend to come out a little high: the lower end of the interval is the safer number.")
@@ -98,7 +99,7 @@ shortened in report.md to what differs (the page keeps every legend whole)."""
 def short_legend(legend: str, shown: dict[str, str]) -> str:
     """``legend`` for report.md: where it ends with the same sentences (at least SHARED_TAIL
     characters) as a legend already printed in the section (``shown``: legend -> figure), only its
-    own first sentences and 'marks as in <figure>'."""
+    own first sentences and 'The rest as in <figure>.' ('As in <figure>.' where it is the same)."""
     for earlier, fig in shown.items():
         if earlier == legend:
             return f"As in {fig}."
