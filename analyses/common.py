@@ -65,6 +65,17 @@ def write_tables(tabs: dict, out: Path) -> list[Path]:
     return paths
 
 
+def legends(known: dict, figures) -> dict:
+    """``{figure: legend}`` for the figure names ``figures`` from ``known`` (a module's LEGENDS):
+    an exact name, else the longest key the name starts with; a figure without one is left out."""
+    out = {}
+    for name in figures:
+        keys = [k for k in known if name == k or name.startswith(k)]
+        if keys:
+            out[name] = known[max(keys, key=len)]
+    return out
+
+
 def strategy_parameters(game: str, specs) -> dict:
     """``{spec: {parameter: value}}`` for the strategy specs of a run, every parameter spelled out."""
     registry = get_game(game).registry
@@ -123,7 +134,8 @@ def run_analysis(game: str, title: str, args: argparse.Namespace, strategies=Non
             "cardsim": run.manifest()["cardsim"],
             "strategies": list(run.setup.specs), "parameters": parameters, "rules": run.setup.rules,
             "tables": list(tabs), "figures": [p.name for p in figures],
-            "glossary": getattr(module, "GLOSSARY", {}), "notes": getattr(module, "NOTES", [])}
+            "glossary": getattr(module, "GLOSSARY", {}), "notes": getattr(module, "NOTES", []),
+            "legends": legends(getattr(module, "LEGENDS", {}), [p.name for p in figures])}
     path = out / "tables" / f"{game}.json"
     path.write_text(json.dumps(meta, indent=1))
     print(f"{title}: {args.n:,} deals -> {', '.join(p.name for p in tables + figures)}")

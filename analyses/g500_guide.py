@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 import cardsim
-from analyses.common import entry, script_main, strategy_parameters, write_tables
+from analyses.common import entry, legends, script_main, strategy_parameters, write_tables
 from cardsim.analysis import g500_guide as G
 from cardsim.analysis import robustness as RB
 from cardsim.runner import make_run
@@ -50,7 +50,8 @@ def run(args, classes=None) -> Path:
             # every (class, scoring, level) row is in the CSV; the page shows the summaries
             "tables": [t for t in tabs if t != "g500_guide_levels"], "csv_only": ["g500_guide_levels"],
             "figures": [p.name for p in figures], "glossary": {**G.GLOSSARY, **RB.GLOSSARY},
-            "notes": G.NOTES, "answer": G.answer(tabs), "method": G.METHOD}
+            "notes": G.NOTES, "legends": legends(G.LEGENDS, [p.name for p in figures]),
+            "rules_of_thumb": G.rules(tabs), "answer": G.answer(tabs), "method": G.METHOD}
     path = out / "tables" / "500_guide.json"
     path.write_text(json.dumps(meta, indent=1, ensure_ascii=False))
     print(f"{TITLE}: {len(levels) // (len(G.LEVELS) * len(G.SCORINGS))} classes in {time.time() - started:.0f} s -> "

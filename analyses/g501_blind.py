@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from analyses.common import entry, script_main, write_tables
+from analyses.common import entry, legends, script_main, write_tables
 from cardsim.analysis import g501
 from cardsim._jit import source_hash
 from cardsim.compare import compare
@@ -59,6 +59,7 @@ def run(args) -> None:
             "strategies": ["seat 0: heuristic with the blind policy of each row", "the other seats: heuristic"],
             "parameters": {}, "rules": {}, "tables": ["g501_blind", "g501_blind_moment"],
             "figures": [p.name for p in figures], "glossary": {**g501.BLIND_GLOSSARY, **g501.MOMENT_GLOSSARY},
+            "legends": legends(g501.LEGENDS, [p.name for p in figures]),
             "notes": g501.BLIND_NOTES + [f"g501_blind_moment: {moment_deals:,} deals per auction."] + g501.MOMENT_NOTES}
     (out / "tables" / "501_blind.json").write_text(json.dumps(meta, indent=1))
     print(f"{TITLE}: {args.n:,} deals x {len(variants) + 1} variants x {len(SEATS)} seat counts, moment of choice "

@@ -17,7 +17,7 @@ from pathlib import Path
 import pandas as pd
 
 import cardsim
-from analyses.common import entry, script_main, strategy_parameters, write_tables
+from analyses.common import entry, legends, script_main, strategy_parameters, write_tables
 from cardsim.analysis import g501_fixed as F
 from cardsim.analysis import g501_game as G
 from cardsim.analysis import robustness as RB
@@ -68,6 +68,7 @@ def run(args, plan: G.Plan | None = None) -> Path:
             "parameters": parameters, "rules": {},
             "tables": [t for t in tabs if t not in G.CSV_ONLY], "csv_only": [t for t in tabs if t in G.CSV_ONLY],
             "figures": [p.name for p in figures], "glossary": {**G.GLOSSARY, **RB.GLOSSARY, **F.GLOSSARY}, "notes": G.notes(tabs),
+            "legends": legends(G.LEGENDS, [p.name for p in figures]), "rules_of_thumb": G.rules(tabs),
             "answer": G.answer(tabs, parameters.get("heuristic")) + " " + F.sentence(rounds, status, fixed),
             "method": G.METHOD + " " + F.METHOD}
     path = out / "tables" / "501_game.json"

@@ -1,9 +1,13 @@
 """Assemble reports/report.md and reports/index.html from the tables and figures the analysis
 scripts wrote (``reports/tables/<name>.json`` describes each analysis).
 
-The report opens with **Answers** (the paragraphs the analyses generated from their numbers),
-then **Method**, then one section per analysis.  Every table and figure carries a caption with
-its n, seed, strategies and their parameters, rule options and the cardsim version.
+The report opens with **Answers**: per game at most six rules of thumb the analyses generated
+from their tables (``rules_of_thumb`` in their json: each a chart row with its gain, 95% interval
+and verdict under the other players, ordered by worth; :mod:`cardsim.analysis.rules_of_thumb`).
+Then one section per analysis: its long generated answer ("In detail"), its figures with captions
+that explain their marks in a player's words (``legends``), its tables folded (``<details>``; in
+report.md only their CSV files are named); **Method** last.  Every table and figure carries a
+caption with its n, seed, strategies and their parameters, rule options and the cardsim version.
 ``index.html`` is self-contained: figures are embedded as data URIs, so it opens from disk or as
 an e-mail attachment.
 """
@@ -20,8 +24,10 @@ from pathlib import Path
 import pandas as pd
 
 from analyses.common import entry, readable
+from cardsim.analysis import robustness as RB
+from cardsim.analysis import rules_of_thumb as T
 
-ORDER = ["501_game", "vint_charts", "500_guide", "stronger_play", "vint", "501", "501_blind", "500", "quality"]
+ORDER = ["vint_charts", "501_game", "500_guide", "stronger_play", "vint", "501", "501_blind", "500", "quality"]
 """Analyses in the order of their sections (those present are shown)."""
 
 METHOD = [
@@ -67,68 +73,189 @@ def _figure_uri(path: Path) -> str:
     return "data:image/png;base64," + base64.b64encode(path.read_bytes()).decode("ascii")
 
 
+GAMES = [("vint_charts", "Vint"), ("501_game", "501"), ("500_guide", "Five Hundred")]
+"""The analyses whose rules of thumb the Answers show, one group per game in this order."""
+
+ANSWERS_INTRO = (
+    "At most {k} rules per game, each one cell of a chart below whose best choice is clearly best (the 95% "
+    "interval of its gain lies above 0, on deals not used to pick it; 2.5% false discovery rate over the chart). "
+    "Each gives its gain over the choice it names (the next best; in 501 looking, or blind where looking is best) "
+    "with the 95% interval, and whether it holds when the other "
+    "players bid and play differently: holds; {mark} depends (clearly beaten under the player profiles named); "
+    "not replayed. Ordered by what they are worth (said under each game), at most two per situation. The largest "
+    "gains were picked, so they tend to come out a little high: the lower end of the interval is the safer number.")
+
+
+def section_id(name: str) -> str:
+    """The stable ``id`` of an analysis's section (``section-<name>``, ``name`` as in ORDER)."""
+    return f"section-{name}"
+
+
+SHARED_TAIL = 200
+"""A figure's legend ending like an earlier one of its section by at least this many characters is
+shortened in report.md to what differs (the page keeps every legend whole)."""
+
+
+def short_legend(legend: str, shown: dict[str, str]) -> str:
+    """``legend`` for report.md: where it ends with the same sentences (at least SHARED_TAIL
+    characters) as a legend already printed in the section (``shown``: legend -> figure), only its
+    own first sentences and 'The rest as in <figure>.' ('As in <figure>.' where it is the same)."""
+    for earlier, fig in shown.items():
+        if earlier == legend:
+            return f"As in {fig}."
+        k = 0
+        while k < min(len(earlier), len(legend)) and earlier[-1 - k] == legend[-1 - k]:
+            k += 1
+        end = legend.find(". ", max(len(legend) - k - 2, 0))  # the shared part from a sentence's start
+        cut = end + 1
+        if end >= 0 and len(legend) - cut >= SHARED_TAIL:
+            return legend[:cut].strip() + f" The rest as in {fig}."
+    return legend
+
+
+def game_rules(named: list[tuple[str, dict]]) -> list[tuple[str, str, list[dict]]]:
+    """``(analysis name, game, rules)`` per game of :data:`GAMES` present in the report: at most
+    :data:`cardsim.analysis.rules_of_thumb.MAX_RULES` rules of its meta's ``rules_of_thumb``, by worth."""
+    by = dict(named)
+    out = []
+    for name, game in GAMES:
+        if name in by and "rules_of_thumb" in by[name]:
+            rules = sorted(by[name]["rules_of_thumb"], key=lambda r: -r["worth"])[:T.MAX_RULES]
+            out.append((name, game, rules))
+    return out
+
+
+def _worth(r: dict) -> str:
+    """`` (worth 3.76)``, or '' where the worth is the rule's own number (501: the gain itself)."""
+    return "" if r["worth"] == r["value"] else f" (worth {r['worth']:.3g})"
+
+
+def _rule_md(r: dict) -> str:
+    return f"**{r['text']}**: {r['number']}; {T.holds_text(r)}{_worth(r)}."
+
+
+def _rule_html(r: dict) -> str:
+    e = html.escape
+    return (f"<li class='rule' data-holds='{e(r['holds'])}'><strong>{e(r['text'])}</strong>: "
+            f"<span class='number'>{e(r['number'])}</span>; <span class='holds'>{e(T.holds_text(r))}</span>"
+            + (f" <span class='worth'>{e(_worth(r).strip())}</span>" if _worth(r) else "") + "</li>")
+
+
+def answers(named: list[tuple[str, dict]]) -> tuple[list[str], list[str]]:
+    """The Answers section (Markdown lines, HTML parts): the rules of thumb per game."""
+    groups = game_rules(named)
+    md = ["## Answers", ""]
+    body = ['<h2 id="answers">Answers</h2>']
+    if not groups:
+        md += ["No analysis in this report gives rules of thumb yet.", ""]
+        return md, body + ["<p>No analysis in this report gives rules of thumb yet.</p>"]
+    intro = ANSWERS_INTRO.format(k=T.MAX_RULES, mark=RB.DEPENDS)
+    md += [intro, ""]
+    body += [f"<p class='answers-intro'>{html.escape(intro)}</p>"]
+    for name, game, rules in groups:
+        title = dict(named)[name]["title"]
+        md += [f"### {game}", ""]
+        body += [f"<section class='rules' id='rules-{html.escape(name)}'><h3>{html.escape(game)}</h3>"]
+        if not rules:
+            none = ("No cell of the chart is clearly best in this run (more deals narrow the intervals); see the "
+                    "section")
+            md += [f'{none} "{title}".', ""]
+            body += [f"<p>{html.escape(none)} <a href='#{section_id(name)}'>{html.escape(title)}</a>.</p></section>"]
+            continue
+        order = f"Ordered by {rules[0]['order']}; the chart and the detail: section"
+        md += [f'{order} "{title}".', ""] + [f"{i}. {_rule_md(r)}" for i, r in enumerate(rules, 1)] + [""]
+        body += [f"<p class='order'>{html.escape(order)} <a href='#{section_id(name)}'>{html.escape(title)}</a>.</p>",
+                 "<ol>" + "".join(_rule_html(r) for r in rules) + "</ol></section>"]
+    return md, body
+
+
 def build(out: Path) -> tuple[str, str]:
-    """The Markdown and HTML texts of the report from ``out/tables/*.json``."""
-    metas = [json.loads((out / "tables" / f"{g}.json").read_text())
+    """The Markdown and HTML texts of the report from ``out/tables/*.json``.
+
+    Order: Answers (the rules of thumb), one section per analysis (its detail in words, its figures
+    with captions that explain their marks, its tables folded in ``<details>``; report.md lists the
+    tables' CSV files instead of printing them), Method last."""
+    named = [(g, json.loads((out / "tables" / f"{g}.json").read_text()))
              for g in ORDER if (out / "tables" / f"{g}.json").exists()]
+    metas = [m for _, m in named]
     if not metas:
         raise FileNotFoundError("no analysis tables found; run the analysis scripts first (make report)")
     stamp = f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC"
-    intro = (f"Built {stamp} by make report. In the tables every rate carries n and a 95% Wilson interval and "
-             "every mean a 95% normal interval; the Answers summarise them (a bare rate there is a point "
-             "estimate, its interval is in the section's tables). Scores are in score points.")
-    md = ["# cardsim report", "", intro, "", "## Answers", ""]
-    body = ["<h1>cardsim report</h1>", f"<p>{html.escape(intro)}</p>", '<h2 id="answers">Answers</h2>']
-    answered = [m for m in metas if m.get("answer")]
-    for meta in answered:
-        # a title that is a question keeps its own mark ("…in the game?", not "…in the game?.")
-        lead = meta["title"] if meta["title"].endswith(("?", "!", ".")) else meta["title"] + "."
-        md += [f"**{lead}** {meta['answer']}", ""]
-        body += [f"<p class='answer'><strong>{html.escape(lead)}</strong> {html.escape(meta['answer'])}</p>"]
-    if not answered:
-        md += ["No analysis in this report answers a question yet.", ""]
-        body += ["<p>No analysis in this report answers a question yet.</p>"]
+    intro = (f"Built {stamp} by make report. Answers first: a few rules of thumb per game, each with its 95% "
+             "interval; then a section per analysis: what it found in detail, its charts, and its full tables "
+             "(folded on the page; CSV files beside it); Method last. In the tables every rate carries n and a 95% "
+             "Wilson interval and every mean a 95% normal interval. Scores are in score points.")
+    md = ["# cardsim report", "", intro, ""]
+    body = ["<h1>cardsim report</h1>", f"<p>{html.escape(intro)}</p>"]
+    a_md, a_body = answers(named)
+    md += a_md
+    body += a_body
+    for name, meta in named:
+        cap = caption(meta)
+        md += [f"## {meta['title']}", ""]
+        body += [f"<h2 id='{section_id(name)}'>{html.escape(meta['title'])}</h2>"]
+        if meta.get("answer"):
+            md += [f"**In detail.** {meta['answer']}", ""]
+            body += [f"<p class='detail'><strong>In detail.</strong> {html.escape(meta['answer'])}</p>"]
+        md += [cap, ""]
+        body += [f"<p class='caption'>{html.escape(cap)}</p>"]
+        legends = meta.get("legends", {})
+        shown: dict[str, str] = {}
+        for fig in meta["figures"]:
+            legend = legends.get(fig, "")
+            short = short_legend(legend, shown)
+            shown.setdefault(legend, fig)
+            md += [f"![{fig}](figures/{fig})", "", f"*{fig}: {short + ' ' if short else ''}{cap}*", ""]
+            body += [f'<figure><img src="{_figure_uri(out / "figures" / fig)}" alt="{html.escape(fig)}">'
+                     f"<figcaption>{f'<span class=legend>{html.escape(legend)}</span> ' if legend else ''}"
+                     f"{html.escape(fig)}: {html.escape(cap)}</figcaption></figure>"]
+        # the tables: listed as CSV in report.md, folded on the page (open without JavaScript)
+        md += ["Tables (CSV, every row): " + "; ".join(
+            f"`tables/{t}.csv`" + (f" ({meta['table_titles'][t]})" if t in meta.get("table_titles", {}) else "")
+            for t in meta["tables"] + meta.get("csv_only", [])) + ".", ""]
+        if meta.get("notes") or meta.get("glossary"):
+            # folded where Markdown renders HTML (GitHub, most viewers); plain text elsewhere
+            md += ["<details><summary>Notes and what the CSV columns mean</summary>", ""]
+            md += [f"- {note}" for note in meta.get("notes", [])]
+            if meta.get("glossary"):
+                md += ["", "Columns:", ""] + [f"- `{k}`: {v}" for k, v in meta["glossary"].items()]
+            md += ["", "</details>", ""]
+        n = len(meta["tables"])
+        fold = [f"<details class='tables' id='tables-{html.escape(name)}'><summary>{n} table{'' if n == 1 else 's'}"
+                ", notes and what the columns mean</summary>"]
+        for note in meta.get("notes", []):
+            fold += [f"<p><em>{html.escape(note)}</em></p>"]
+        if meta.get("glossary"):
+            fold += ["<dl>" + "".join(f"<dt><code>{html.escape(k)}</code></dt><dd>{html.escape(v)}</dd>"
+                                      for k, v in meta["glossary"].items()) + "</dl>"]
+        for t in meta["tables"]:
+            # A table may carry a title for people (``table_titles``); its name stays in the caption.
+            heading = meta.get("table_titles", {}).get(t, t)
+            table = pd.read_csv(out / "tables" / f"{t}.csv")
+            fold += [f"<h3>{html.escape(heading)}</h3>", readable(table).to_html(index=False, na_rep="", border=0),
+                     f"<p class='caption'>{html.escape(t)}: {html.escape(cap)}</p>"]
+        for t in meta.get("csv_only", []):
+            fold += [f"<p>Full table <code>{html.escape(t)}</code> (every row): CSV "
+                     f"<code>tables/{html.escape(t)}.csv</code> beside this page.</p>"]
+        body += fold + ["</details>"]
     md += ["## Method", ""]
     body += ['<h2 id="method">Method</h2>']
     for para in METHOD + [m["method"] if m["method"].startswith(m["title"]) else f"{m['title']}: {m['method']}"
                           for m in metas if m.get("method")]:
         md += [para, ""]
         body += [f"<p>{html.escape(para)}</p>"]
-    for meta in metas:
-        cap = caption(meta)
-        md += [f"## {meta['title']}", "", cap, ""]
-        body += [f"<h2>{html.escape(meta['title'])}</h2>", f"<p class='caption'>{html.escape(cap)}</p>"]
-        for note in meta.get("notes", []):
-            md += [f"- {note}"]
-            body += [f"<p><em>{html.escape(note)}</em></p>"]
-        if meta.get("glossary"):
-            md += ["", "Columns:", ""] + [f"- `{k}`: {v}" for k, v in meta["glossary"].items()]
-            body += ["<dl>" + "".join(f"<dt><code>{html.escape(k)}</code></dt><dd>{html.escape(v)}</dd>"
-                                       for k, v in meta["glossary"].items()) + "</dl>"]
-        md += [""]
-        for name in meta["tables"]:
-            # A table may carry a title for people (``table_titles``); its name stays in the caption.
-            heading = meta.get("table_titles", {}).get(name, name)
-            md += [f"### {heading}", "", (out / "tables" / f"{name}.md").read_text(), f"*{name}: {cap}* "
-                   f"CSV: `tables/{name}.csv`", ""]
-            table = pd.read_csv(out / "tables" / f"{name}.csv")
-            body += [f"<h3>{html.escape(heading)}</h3>",
-                     readable(table).to_html(index=False, na_rep="", border=0),
-                     f"<p class='caption'>{html.escape(name)}: {html.escape(cap)}</p>"]
-        for name in meta.get("csv_only", []):
-            md += [f"Full table `{name}` (every row): CSV `tables/{name}.csv`.", ""]
-            body += [f"<p>Full table <code>{html.escape(name)}</code> (every row): CSV "
-                     f"<code>tables/{html.escape(name)}.csv</code> beside this page.</p>"]
-        for fig in meta["figures"]:
-            md += [f"![{fig}](figures/{fig})", "", f"*{fig}: {cap}*", ""]
-            body += [f'<figure><img src="{_figure_uri(out / "figures" / fig)}" alt="{html.escape(fig)}">'
-                     f"<figcaption>{html.escape(fig)}: {html.escape(cap)}</figcaption></figure>"]
-    page = ("<!doctype html><html lang='en'><meta charset='utf-8'><title>cardsim report</title>"
+    page = ("<!doctype html><html lang='en'><meta charset='utf-8'>"
+            "<meta name='viewport' content='width=device-width, initial-scale=1'><title>cardsim report</title>"
             "<style>body{font-family:sans-serif;max-width:72em;margin:auto;padding:0 1em;line-height:1.4}"
             "table{border-collapse:collapse;font-size:85%;margin:.5em 0;display:block;max-width:100%;overflow-x:auto}"
             "td,th{border:1px solid #ccc;white-space:nowrap;"
             "padding:2px 6px;text-align:right}.caption,figcaption{color:#555;font-size:85%}"
-            "img{max-width:100%}.answer{background:#f4f7fb;padding:.5em .8em;border-left:4px solid #4a78b0}"
+            "figcaption .legend{color:#222;display:block;margin-bottom:.2em}"
+            "img{max-width:100%}.detail{background:#f4f7fb;padding:.5em .8em;border-left:4px solid #4a78b0}"
+            ".rules ol{padding-left:1.6em}.rules li{margin:.3em 0}.rules .order,.answers-intro{color:#444}"
+            ".rules .worth{color:#777;font-size:85%}.rules li[data-holds=depends] .holds{color:#a33}"
+            "details.tables{margin:.8em 0;border-top:1px solid #ddd}details.tables>summary{cursor:pointer;"
+            "padding:.4em 0;color:#345}"
             "</style><body>" + "\n".join(body) + "</body></html>")
     return "\n".join(md) + "\n", page
 

@@ -217,6 +217,7 @@ def build(args, cells, tcells) -> Path:
             "seed": args.seed, "source": make_run("vint", 1).manifest()["source"], "cardsim": cardsim.__version__,
             "strategies": strategies, "parameters": parameters, "rules": {}, "tables": list(tabs),
             "figures": [p.name for p in figs], "glossary": {**vc.GLOSSARY, **RB.GLOSSARY}, "notes": NOTES,
+            "legends": vc.legends([p.name for p in figs]), "rules_of_thumb": vc.rules(tabs),
             "answer": vc.answer(tabs), "method": NOTES[0] + " " + NOTES[1] + " " + NOTES[-1]}
     path = out / "tables" / "vint_charts.json"
     path.write_text(json.dumps(meta, indent=1))

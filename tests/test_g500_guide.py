@@ -203,7 +203,7 @@ def test_tiny_run_writes_the_guide(tmp_path):
     assert path.name == "500_guide.json"
     assert set(meta) == {"game", "title", "deals", "deals_unit", "seed", "source", "cardsim", "strategies",
                          "parameters", "rules", "tables", "csv_only", "figures", "glossary", "notes", "answer",
-                         "method"}
+                         "method", "legends", "rules_of_thumb"}
     assert (meta["game"], meta["deals"], meta["deals_unit"], meta["seed"]) == ("500", 200, "deals per class", 5)
     assert meta["tables"] == ["g500_guide_bids", "g500_guide_minimum", "g500_guide_symmetry"]
     assert meta["csv_only"] == ["g500_guide_levels"]
@@ -224,3 +224,50 @@ def test_tiny_run_writes_the_guide(tmp_path):
         assert abs(acc[h.denom] - p) < 5 * p * np.sqrt((1 - p) / deals)
     bids = pd.read_csv(tmp_path / "tables" / "g500_guide_bids.csv")
     assert len(bids) == 4 and set(bids.best) <= set(G.LEVELS)
+    from rules_helpers import check_rules
+
+    check_rules(meta["rules_of_thumb"], {"g500_guide_bids": bids}, "Five Hundred")
+    assert set(meta["legends"]) == set(meta["figures"])
+
+
+# ---------------------------------------------------------------- rules of thumb
+def test_rules_of_thumb_are_rows_of_the_bids_table_by_worth():
+    from rules_helpers import check_rules
+
+    from cardsim.analysis import rules_of_thumb as T
+
+    b = G.bids(_levels())
+    tabs = {"g500_guide_bids": b.assign(holds=[True] * (len(b) - 1) + [False],
+                                        flips_under=[""] * (len(b) - 1) + ["bold"], gain_min=1.0, gain_max=2.0,
+                                        robust_deals=[100] * (len(b) - 2) + [0, 100])}
+    rules = G.rules(tabs)
+    check_rules(rules, tabs, "Five Hundred")
+    # candidates: clear rows whose best level pays, hearts and no-trump (the spade check is left out)
+    rows = tabs["g500_guide_bids"]
+    candidates = rows[(rows.denom != "S") & rows.clear & rows.pays]
+    assert 0 < len(rules) <= min(T.MAX_RULES, len(candidates))
+    assert all(rows.loc[r["row"], "denom"] != "S" for r in rules)
+    for r in rules:
+        row = rows.loc[r["row"]]
+        assert r["worth"] == pytest.approx(row.margin * row.share)
+    r63 = next(r for r in rules if r["row"] == rows.index[(rows.trumps == "6") & (rows.top == 3)
+                                                         & (rows.scoring == "quebec")][0])
+    assert r63["text"] == "With 6 trumps, 3 of them among the top five: bid 8♥ (both scorings)"
+    assert r63["number"] == "+10 points a deal (quebec) over 7♥ [+5, +15]"
+    nt = [r for r in rules if "no-trump" in r["text"]]
+    assert nt and nt[0]["text"] == "For no-trump, 2 jokers and 3 aces: bid 7NT (quebec scoring)"
+    assert len({r["text"].split(": bid")[0] for r in rules}) == len(rules)  # one rule per class
+    # a class whose scorings bid different levels says so
+    split = rows.copy()
+    at = split.index[(split.trumps == "6") & (split.top == 3) & (split.scoring == "subtract")][0]
+    split.loc[at, "best"] = 7
+    r63 = next(r for r in G.rules({"g500_guide_bids": split}) if r["text"].startswith("With 6 trumps, 3"))
+    assert r63["text"].endswith("bid 8♥ (quebec; subtract: 7♥)")
+    assert nt[0]["holds"] == T.DEPENDS  # the last row: clearly beaten under 'bold'
+    assert G.rules({"g500_guide_bids": b})[0]["holds"] == T.UNTESTED
+
+
+def test_the_guide_figure_has_a_legend():
+    for mark in ("7+", "top trumps", "jokers", "left bower", "* =", "\u2020 =", "(lo..hi)", "grey", "quebec",
+                 "subtract"):
+        assert mark in G.LEGENDS["g500_guide_bids.png"]

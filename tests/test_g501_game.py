@@ -446,7 +446,7 @@ def test_tiny_run_writes_the_page(tmp_path):
     meta = json.loads(script.run(args, plan).read_text())
     assert set(meta) == {"game", "title", "deals", "deals_unit", "seed", "source", "cardsim", "strategies",
                          "parameters", "rules", "tables", "csv_only", "figures", "glossary", "notes", "answer",
-                         "method"}
+                         "method", "legends", "rules_of_thumb"}
     assert (meta["game"], meta["deals"], meta["seed"]) == ("501", 80, 5)
     assert meta["tables"] == ["g501_game_chart", "g501_game_equity", "g501_game_equity4", "g501_fixed_chart",
                               "g501_fixed_rounds"]
@@ -466,6 +466,11 @@ def test_tiny_run_writes_the_page(tmp_path):
     assert len(tops) == 4 and (tops.diff_best_pp == 0).all() and (tops.diff_best_hi == 0).all()
     choices = pd.read_csv(tmp_path / "tables" / "g501_game_choices.csv", dtype={"levels_as_good": str})
     assert set(choices.levels_as_good) <= {"70", "90", "70-90"} and set(choices.next_level) <= {70, 90}
+    from rules_helpers import check_rules
+
+    written = {n: pd.read_csv(tmp_path / "tables" / f"{n}.csv") for n in ("g501_game_choices", "g501_game_decisions")}
+    check_rules(meta["rules_of_thumb"], written, "501")
+    assert set(meta["legends"]) == set(meta["figures"])
 
 
 def test_plan_caps_the_counts():
@@ -519,3 +524,40 @@ def test_moment_table_resumes_by_prefix(tmp_path, monkeypatch):
 
     monkeypatch.setattr(Q, "run_question", no_play)
     pd.testing.assert_frame_equal(g501.moment_table(300, 3, **args, results=tmp_path), whole)
+
+
+# ---------------------------------------------------------------- rules of thumb
+def test_rules_of_thumb_are_rows_of_the_chart_by_worth():
+    from rules_helpers import check_rules
+
+    from cardsim.analysis import rules_of_thumb as T
+
+    tabs = _tabs()
+    c = tabs["g501_game_choices"]
+    robust = c[["own", "lead", "position"]].assign(holds=[True, False, True, True], flips_under=["", "bold", "", ""],
+                                                  gain_min=1.0, gain_max=2.0, robust_deals=100)
+    tabs["g501_game_choices"] = G.with_robust(c, robust)
+    rules = G.rules(tabs)
+    check_rules(rules, tabs, "501")
+    # a rule for each situation with a clear verdict: blind (its gain over looking) or look (over the best blind level)
+    kinds = [r["table"] for r in rules]
+    assert kinds.count("g501_game_choices") == int(c.verdict.str.startswith("blind").sum())
+    assert kinds.count("g501_game_decisions") == int((c.verdict == "look").sum()) == 1
+    top = rules[0]
+    assert top["text"] == ("At 200, both opponents at 200 (level with them), speaking first: bid blind at your first "
+                           "turn, going on blind up to 120")
+    assert top["number"] == "+12.0 pp of game-win chance over looking [+10.0, +14.0]" and top["holds"] == T.HOLDS
+    look = next(r for r in rules if r["table"] == "g501_game_decisions")
+    # looking's gain over the best blind level (blind:70: -1.0 pp [-2.0, -0.5] over looking), turned round
+    assert (look["value"], look["lo"], look["hi"], look["sign"]) == (1.0, 0.5, 2.0, -1.0)
+    assert look["text"].endswith("100 ahead), speaking first: look at your cards before you bid")
+    assert look["versus"] == "over blind up to 70" and look["holds"] == T.DEPENDS and look["flips_under"] == "bold"
+    assert look["holds_table"] == "g501_game_choices"
+    assert {r["holds"] for r in G.rules(_tabs())} == {T.UNTESTED}  # no robustness columns: not replayed
+
+
+def test_chart_figures_have_legends():
+    for name in ("g501_game_chart.png", "g501_fixed_chart.png", "g501_game_equity.png"):
+        assert name in G.LEGENDS
+    for mark in ("B90-120", "look =", "pp", "? on hatched", "lo..hi", "\u2020 =", "position 0", "lead"):
+        assert mark in G.LEGENDS["g501_game_chart.png"]

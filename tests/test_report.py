@@ -4,6 +4,7 @@ Runs the same commands as the Makefile (read from it) into a temporary directory
 reports/index.html: Answers, Method, a section per analysis, every table and every figure,
 figures embedded (the page links to no file).
 """
+import html
 import json
 import re
 import subprocess
@@ -11,6 +12,7 @@ import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -67,16 +69,16 @@ def test_every_section_table_and_figure_is_in_the_page(quick_report):
     page = _Page()
     page.feed((quick_report / "index.html").read_text())
     metas = [json.loads(p.read_text()) for p in (quick_report / "tables").glob("*.json")]
-    assert page.h2[:2] == ["Answers", "Method"]
+    assert page.h2[0] == "Answers" and page.h2[-1] == "Method"  # the Answers and the charts first, Method last
     assert [m["title"] for m in metas if m["title"] not in page.h2] == []
     n_tables = sum(len(m["tables"]) for m in metas)
     n_figures = sum(len(m["figures"]) for m in metas)
     assert page.tables == n_tables and len(page.imgs) == n_figures and n_figures >= 4
     assert all(src.startswith("data:image/png;base64,") and len(src) > 1000 for src in page.imgs)
-    assert page.links == []  # self-contained: nothing to fetch
+    assert [link for link in page.links if not link.startswith("#")] == []  # self-contained: nothing to fetch
     assert page.captions == n_tables + n_figures + len(metas)
     md = (quick_report / "report.md").read_text()
-    assert md.index("## Answers") < md.index("## Method") < md.index("## " + metas[0]["title"])
+    assert md.index("## Answers") < md.index("## " + metas[0]["title"]) < md.index("## Method")
 
 
 def test_captions_state_n_seed_strategies_rules_version(quick_report):
@@ -92,7 +94,7 @@ def test_quality_section_and_method_cite_the_default_strategies(quick_report):
     strategy's vs_dd / made / DD-makeable of each game next to the answers it qualifies."""
     md = (quick_report / "report.md").read_text()
     assert "## How good are the strategies?" in md
-    method = md[md.index("## Method"):md.index("## ", md.index("## Method") + 3)]
+    method = md[md.index("## Method"):]
     for game in ("vint", "500", "501"):
         assert re.search(rf"{game} heuristic: vs_dd [+-]\d+\.\d\d (tricks|deal points) \[", method)
     assert "made " in method and "DD-makeable " in method
@@ -104,7 +106,7 @@ def test_quality_section_and_method_cite_the_default_strategies(quick_report):
         band = (quick_report / "tables" / f"quality_{game}_by_band.csv").read_text().splitlines()
         assert band[0] == "strategy,band,denomination,n,vs_dd,vs_dd_lo,vs_dd_hi,made"
         assert {line.split(",")[0] for line in band[1:]} == {"heuristic"}
-        assert f"### {game}: by level band and denomination (heuristic; bands of the" in md
+        assert f"`tables/quality_{game}_by_band.csv` ({game}: by level band and denomination (heuristic; bands of the" in md
 
 
 def test_analyses_launcher_catches_ctrl_c_while_a_script_imports(monkeypatch, capsys):
@@ -125,9 +127,76 @@ def test_analyses_launcher_catches_ctrl_c_while_a_script_imports(monkeypatch, ca
     assert capsys.readouterr().err == "error: no analysis script 'no_such_script' in analyses/\n"
 
 
-def test_an_answer_titled_by_a_question_keeps_its_question_mark(quick_report):
+def test_each_section_opens_with_its_answer_in_detail(quick_report):
     md = (quick_report / "report.md").read_text()
     page = (quick_report / "index.html").read_text()
-    assert "**501: when does a blind bid pay off in the game?** " in md
-    assert "?.**" not in md and "?.</strong>" not in page
-    assert "<strong>Vint bidding charts.</strong>" in page  # a plain title still ends with a full stop
+    for name in ("vint_charts", "501_game", "500_guide", "stronger_play"):
+        meta = json.loads((quick_report / "tables" / f"{name}.json").read_text())
+        section = md[md.index(f"## {meta['title']}\n"):]
+        assert section.split("\n\n")[1] == f"**In detail.** {meta['answer']}"
+        assert f"<h2 id='section-{name}'>" in page
+    answers = md[md.index("## Answers"):md.index("\n## ", md.index("## Answers"))]
+    assert "In detail" not in answers  # the long texts left the Answers
+
+
+def _rules_of(quick_report):
+    from analyses.report import GAMES
+
+    out = []
+    for name, game in GAMES:
+        meta = json.loads((quick_report / "tables" / f"{name}.json").read_text())
+        tables = {t: pd.read_csv(quick_report / "tables" / f"{t}.csv")
+                  for t in meta["tables"] + meta.get("csv_only", [])}
+        out.append((name, game, meta["rules_of_thumb"], tables))
+    return out
+
+
+def test_answers_are_at_most_six_rules_per_game_from_the_table_rows(quick_report):
+    from rules_helpers import check_rules
+
+    from cardsim.analysis import rules_of_thumb as T
+
+    md = (quick_report / "report.md").read_text()
+    page = (quick_report / "index.html").read_text()
+    answers_md = md[md.index("## Answers"):md.index("\n## ", md.index("## Answers"))]
+    answers_html = page[page.index('<h2 id="answers">'):page.index("<h2 ", page.index('<h2 id="answers">') + 5)]
+    at = -1
+    games = _rules_of(quick_report)
+    assert sum(len(rules) for _, _, rules, _ in games) > 0  # the quick report has clear cells to tell
+    for name, game, rules, tables in games:
+        check_rules(rules, tables, game)  # <= 6, by worth, numbers = the row's, verdict = its robustness column
+        assert answers_md.index(f"### {game}\n") > at  # the games in order: Vint, 501, Five Hundred
+        at = answers_md.index(f"### {game}\n")
+        group = answers_html[answers_html.index(f"id='rules-{name}'"):]
+        group = group[:group.index("</section>")]
+        items = re.findall(r"<li class='rule' data-holds='(\w+)'>(.*?)</li>", group)
+        assert len(items) == len(rules) <= 6
+        for r, (holds, item) in zip(rules, items):  # in worth order, each with its number and verdict
+            assert holds == r["holds"] and html.escape(r["text"]) in item and html.escape(r["number"]) in item
+            assert ("\u2020" in item) == (r["holds"] == T.DEPENDS)
+            assert f"{r['text']}**: {r['number']}; {T.holds_text(r)}" in answers_md
+    assert "Ordered by" in answers_md and "Vint" in answers_md
+
+
+def test_report_md_reads_in_a_minute_and_the_page_folds_the_tables(quick_report):
+    md = (quick_report / "report.md").read_text()
+    page = (quick_report / "index.html").read_text()
+    assert "|---" not in md and "| ---" not in md  # the full tables are CSV files
+    metas = [json.loads(p.read_text()) for p in (quick_report / "tables").glob("*.json")]
+    for meta in metas:
+        for t in meta["tables"]:
+            assert f"`tables/{t}.csv`" in md
+    # every table of the page sits in a <details> block (open without JavaScript)
+    blocks = re.findall(r"<details class='tables'.*?</details>", page, flags=re.S)
+    assert sum(b.count("<table") for b in blocks) == page.count("<table") > 0
+    assert "<script" not in page
+
+
+def test_every_figure_has_a_legend_in_words(quick_report):
+    page = (quick_report / "index.html").read_text()
+    metas = [json.loads(p.read_text()) for p in (quick_report / "tables").glob("*.json")]
+    figures = [f for m in metas for f in m["figures"]]
+    legends = {f: m["legends"][f] for m in metas for f in m["figures"] if f in m.get("legends", {})}
+    assert set(legends) == set(figures)
+    for fig, legend in legends.items():
+        assert f"<span class=legend>{html.escape(legend)}</span> {html.escape(fig)}:" in page

@@ -135,10 +135,13 @@ def test_report_renders_the_section(tmp_path):
     (tmp_path / "tables" / "stronger_play.json").write_text(json.dumps(meta))
     md, page = report.build(tmp_path)
     assert "## Does a stronger player change the answer?" in md
-    assert "<h2>Does a stronger player change the answer?</h2>" in page
-    assert "**Does a stronger player change the answer?** With sampled-search" in md
+    assert "<h2 id='section-stronger_play'>Does a stronger player change the answer?</h2>" in page
+    # the long answer is the section's first paragraph; the Answers hold only rules of thumb
     section = md[md.index("## Does a stronger player"):]
-    for name in tabs:
-        assert f"### {name}" in section
-    assert "| overcall after 1S: 11-12 5H " in section and "reverses" in section and "not available" in section
+    assert section.split("\n\n")[1].startswith("**In detail.** With sampled-search")
+    assert "<p class='detail'><strong>In detail.</strong> With sampled-search" in page
+    for name in tabs:  # report.md names the CSV files; the page folds the tables
+        assert f"`tables/{name}.csv`" in section
+    assert "<td>overcall after 1S: 11-12 5H</td>" in page and "reverses" in page and "not available" in page
+    assert "<details class='tables' id='tables-stronger_play'>" in page
     assert page.count("<table") == 3

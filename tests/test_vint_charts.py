@@ -268,7 +268,8 @@ def test_tiny_end_to_end_run(tmp_path):
     assert len(list((tmp_path / "results").glob("vint-charts-*/chunk-*.pkl"))) == 3
     assert set(meta) == {"game", "title", "deals", "deals_unit", "cardsim", "seed", "source", "strategies",
                          "parameters", "rules", "tables",
-                         "figures", "glossary", "notes", "answer", "method"}
+                         "figures", "glossary", "notes", "answer", "method",
+                         "legends", "rules_of_thumb"}
     assert meta["game"] == "vint" and meta["deals"] == 200 and meta["seed"] == 5
     assert meta["tables"] == ["vint_chart_opening", "vint_chart_second", "vint_tricks", "vint_tricks_levels"]
     for name in meta["tables"]:
@@ -290,6 +291,10 @@ def test_tiny_end_to_end_run(tmp_path):
     assert meta["answer"].startswith("Dealer: ")
     assert "Second hand after a pass" in meta["answer"]
     assert tables["vint_chart_opening"].best.iloc[0] in meta["answer"] or "long suit" in meta["answer"]
+    from rules_helpers import check_rules
+
+    check_rules(meta["rules_of_thumb"], tables, "Vint")
+    assert set(meta["legends"]) == set(meta["figures"])
 
 
 def test_too_many_candidates_raise():
@@ -305,3 +310,58 @@ def test_trick_sentence_names_the_points_of_each_series_when_they_differ():
     assert text == ("The declaring side (default play) (- = no level clearly worse): S 8 at 19-21 points: 7.9 tricks, "
                     "best level 1, stops paying at level 2; NT at 28-30 points: 9.2 tricks, best level 2, stops "
                     "paying at level 3.")
+
+
+# ------------------------------------------------------------------------------- rules of thumb
+def test_rules_of_thumb_are_rows_of_the_charts_by_worth():
+    from rules_helpers import check_rules
+
+    from cardsim.analysis import rules_of_thumb as T
+
+    # 8 clear cells in 6 groups (after) and 1 unclear one; freq x gap orders them
+    rows = []
+    for k, (after, gap, freq, holds, clear) in enumerate([
+            ("-", 300.0, 0.10, True, True), ("-", 200.0, 0.20, False, True), ("-", 50.0, 0.05, True, True),
+            ("P", 100.0, 0.01, True, True), ("1S", 80.0, 0.02, True, True), ("1H", 60.0, 0.5, True, True),
+            ("1NT", 10.0, 0.3, None, True), ("2C", 40.0, 0.1, True, True), ("-", 500.0, 0.9, True, False)]):
+        rows.append({"after": after, "band": "13-15", "shape": ["5H", "bal", "6+S", "H 0-2", "5-5 H+S"][k % 5],
+                     "long": "H", "partner": "", "freq": freq, "best": "1H", "runner_up": "P", "gap": gap,
+                     "gap_lo": gap / 2, "gap_hi": 1.5 * gap, "clear": clear,
+                     "holds": holds, "flips_under": "" if holds in (True, None) else "bold, cautious",
+                     "robust_deals": 100})
+    tabs = {"vint_chart_overcall": pd.DataFrame(rows)}
+    rules = vc.rules(tabs)
+    check_rules(rules, tabs, "Vint")
+    assert [r["row"] for r in rules] == [1, 0, 5, 7, 6, 4]  # by worth, at most two of one group (after "-")
+    assert [r["worth"] for r in rules] == pytest.approx([40.0, 30.0, 30.0, 4.0, 3.0, 1.6])
+    first = rules[2]
+    assert first["text"] == "Second hand after 1H, 13-15 high-card points, exactly five hearts: bid 1H"
+    assert first["holds"] == T.HOLDS and first["number"] == "+60 score points a deal over pass [+30, +90]"
+    assert rules[4]["holds"] == T.UNTESTED  # holds missing: not replayed
+    depends = rules[0]
+    assert depends["holds"] == T.DEPENDS and T.holds_text(depends).startswith("\u2020 depends")
+    assert "bold, cautious" in T.holds_text(depends)
+    # the same table without robustness columns: not replayed
+    bare = {"vint_chart_overcall": pd.DataFrame(rows).drop(columns=["holds", "flips_under", "robust_deals"])}
+    assert {r["holds"] for r in vc.rules(bare)} == {T.UNTESTED}
+    assert vc.rules({"vint_chart_opening": pd.DataFrame(rows).assign(clear=False)}) == []
+
+
+def test_shape_and_call_words():
+    assert vc.shape_words("bal") == "a balanced hand"
+    assert vc.shape_words("5H") == "exactly five hearts" and vc.shape_words("6+S") == "six or more spades"
+    assert vc.shape_words("5-5 D+H") == "five or more diamonds and hearts"
+    assert vc.shape_words("H 0-2") == "0-2 hearts (partner's suit)" and vc.shape_words("S 4+") == "4+ spades (partner's suit)"
+    assert vc.shape_words("5+S") == "five or more spades"
+    assert vc.call_words("P") == "pass" and vc.call_words("1NT") == "bid 1NT"
+
+
+def test_every_heatmap_has_a_legend_naming_its_marks():
+    names = ["vint_chart_opening.png", "vint_chart_overcall_1S.png", "vint_chart_response_1NT_P.png",
+             "vint_tricks.png"]
+    legends = vc.legends(names)
+    assert set(legends) == set(names)
+    assert "opened 1S" in legends["vint_chart_overcall_1S.png"] and "opened 1NT" in legends[names[2]]
+    for name in names[:3]:
+        for mark in ("bal =", "5H =", "? =", "\u2020 =", "lo..hi", "P = pass", "NT no-trump", "high-card points"):
+            assert mark in legends[name]

@@ -20,6 +20,8 @@ SCORES = ("quebec", "subtract")
 
 GLOSSARY = {
     "n": "deals in the row; thrown in = all four passed (docs/RULES.md §3.3)",
+    "contract": "the final contract: tricks and denomination (6S = six spades, six tricks with spades trumps; S "
+                "spades, C clubs, D diamonds, H hearts, NT no-trump)",
     "reached": "share of all deals that ended in this contract",
     "made": "share of those contracts in which the declarer's side took at least the tricks bid",
     "decl_tricks": "mean tricks taken by the declarer's side",
@@ -33,6 +35,15 @@ GLOSSARY = {
 NOTES = ["Higher is better for every score column.",
          "Both scorings come from the same simulated deals (the bidding does not depend on the scoring).",
          "The figure shows contracts reached at least 200 times."]
+LEGENDS = {
+    "g500_contracts.png": "Top: how often the declarer's side makes its contract, by the contract: 6S = six "
+                          "spades, i.e. six tricks with spades as trumps; S spades, C clubs, D diamonds, H hearts, "
+                          "NT no-trump; bars = 95% intervals. Bottom: the declarer's side's points minus the "
+                          "defenders' a deal under the two scorings: quebec (a failed contract gives its value to "
+                          "the defenders) and subtract (a failed contract's value is taken off the declarer's side; "
+                          "the defenders score 10 a trick).",
+}
+"""What each figure shows, in a player's words (the report's figure captions)."""
 
 
 def _name(bid: int) -> str:

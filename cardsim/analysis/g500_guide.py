@@ -720,7 +720,71 @@ def _robust_sentence(b: pd.DataFrame) -> str:
     return sentence(b[b.robust_deals > 0], "best level", "score points", len(others(GAME)))
 
 
-# ---------------------------------------------------------------- figures
+# ---------------------------------------------------------------- rules of thumb
+def holding_words(r) -> str:
+    """A class of the bids table in a player's words."""
+    if r.denom == "NT":
+        return f"For no-trump, {_count(int(r.jokers), 'joker')} and {_count(int(r.aces), 'ace')}"
+    text = f"{r.trumps} trumps, {int(r.top)} of them among the top five"
+    if not pd.isna(r.side_aces):
+        text += f", {_count(int(r.side_aces), 'side ace')}"
+    return "With " + text
+
+
+def rules(tabs: dict[str, pd.DataFrame]) -> list[dict]:
+    """The rules of thumb (:mod:`cardsim.analysis.rules_of_thumb`) from ``g500_guide_bids``: every
+    clear class-and-scoring row whose best level pays (mean score above 0) is a candidate, its
+    number the margin best minus runner-up (points a deal, 95% interval, on the held-out deals),
+    worth = margin x share (points per hand dealt: the gain times how often a hand is in the
+    class).  One rule per class: its most valuable scoring (named with the number), the text saying
+    whether the other scoring bids the same level; at most two per trump count (no-trump: joker count).  The
+    spade class of the symmetry check is left out (hearts stand for every suit)."""
+    from cardsim.analysis import rules_of_thumb as T
+
+    b = tabs["g500_guide_bids"].reset_index(drop=True)
+    key = _class_key(b)
+    best_of = {}
+    for i, r in b.iterrows():
+        best_of.setdefault(tuple("" if pd.isna(r[c]) else r[c] for c in key), {})[r.scoring] = _bid(r.best, r.denom)
+    out = {}
+    for i, r in b.iterrows():
+        if (r.denom == "S" or not bool(r.clear) or not bool(r.pays) or pd.isna(r.runner_up) or not r.margin > 0
+                or not r.share == r.share):
+            continue
+        cls = tuple("" if pd.isna(r[c]) else r[c] for c in key)
+        others = {s: bid for s, bid in best_of[cls].items() if s != r.scoring}
+        bid = _bid(r.best, r.denom)
+        scoring = (f" ({r.scoring} scoring)" if not others else " (both scorings)" if set(others.values()) == {bid}
+                   else f" ({r.scoring}; " + ", ".join(f"{s}: {b}" for s, b in others.items()) + ")")
+        text = f"{holding_words(r)}: bid {bid}{scoring}"
+        group = f"NT {r.jokers}" if r.denom == "NT" else f"{r.denom} {r.trumps}"
+        rule = T.rule("Five Hundred", text, "g500_guide_bids", i, ("margin", "margin_lo", "margin_hi"),
+                      (r.margin, r.margin_lo, r.margin_hi), f"points a deal ({r.scoring})",
+                      f"over {_bid(r.runner_up, r.denom)}",
+                      "{:+.0f}", r.margin * r.share, "points per hand dealt",
+                      "the gain times how often a hand is in the class (points per hand dealt)", group, r)
+        if cls not in out or rule["worth"] > out[cls]["worth"]:
+            out[cls] = rule
+    return T.pick(list(out.values()))
+
+
+LEGENDS = {
+    "g500_guide_bids.png": (
+        "The level to bid with a hand before you take the kitty. Suit hands (top; played in hearts): a row is the "
+        "trumps you hold, counting the jokers and the left bower (the jack of the same colour), 7+ or 8+ = that "
+        "many or more; a column is how many of the five top trumps you hold (the two jokers, the right and the "
+        "left bower, the ace of trumps). No-trump hands (bottom): rows = jokers, columns = aces. In a cell: the "
+        "level (6 to 10 tricks) with the highest mean score, and that score in points a deal (your side's minus "
+        "the defenders'); * = the next best level is not clearly worse; \u2020 = depends on the players: with "
+        "other players (more cautious or bolder bidders ...) the next best level is clearly better; (lo..hi) = "
+        "the margin over the next best level from the least to the most over the other players (shown where it "
+        "moves a lot); grey = no level scores above 0. Columns of panels: quebec scoring (a failed contract gives "
+        "its value to the defenders) and subtract scoring (a failed contract's value is taken off your side; the "
+        "defenders score 10 a trick)."),
+}
+"""What each figure shows, in a player's words (the report's figure captions)."""
+
+
 def _grid(rows: pd.DataFrame, row_col: str, col_col: str):
     ys = sorted(rows[row_col].unique(), key=_trumps_order if row_col == "trumps" else int)
     xs = sorted(int(v) for v in rows[col_col].unique())

@@ -33,6 +33,23 @@ NOTES = ["501 counts down: a NEGATIVE score change is GOOD for the declarer.",
          "The default strategy bids blind only up to blind_level (72) when the current bid is at most "
          "blind_cur (70), so blind rows stop at the 70-79 band; sweep those parameters to study blind bids.",
          "The figure shows bands with at least 100 played contracts."]
+LEGENDS = {
+    "g501_bands.png": "How often the auction winner makes his contract, by his winning bid (in bands: 66-69, "
+                      "70-79, ...): seen = he looked at his cards before winning the auction, blind = he never "
+                      "looked (his result counts double); bars = 95% intervals.",
+    "g501_blind.png": "What bidding blind does to your score in a deal, with 3 and with 4 players: across, the "
+                      "bid up to which you go on bidding blind (a limit in points); up, your score change against "
+                      "never bidding blind, points a deal. 501 counts down, so below 0 = blind pays. Position = "
+                      "your turn in the auction (0 = first to speak; any = all turns together); bars = 95% "
+                      "intervals.",
+    "g501_blind_moment.png": "At your first call: each row is what was called before you and your turn (- = you "
+                             "speak first; P = pass; 66 = a bid of 66 by a player who looked; B66 = a blind bid of "
+                             "66; pos 0 = first to speak); each column blind:L = bid blind, going on blind up to L. "
+                             "A cell is your score change against looking, points a deal: 501 counts down, so "
+                             "below 0 (blue) = blind pays; * = its 95% interval includes 0; blank = not possible "
+                             "(the bid is already above L).",
+}
+"""What each figure shows, in a player's words (the report's figure captions)."""
 
 
 def band_of(bid: np.ndarray) -> np.ndarray:

@@ -785,7 +785,74 @@ def answer(tabs: dict[str, pd.DataFrame], policy: dict | None = None) -> str:
     return " ".join(p for p in parts if p)
 
 
+# ---------------------------------------------------------------- rules of thumb
+SPEAKING = {0: "speaking first", 1: "speaking second", 2: "speaking last"}
+
+
+def _situation_words(r) -> str:
+    lead = "level with them" if r.lead == 0 else (f"{r.lead} ahead" if r.lead > 0 else f"{-r.lead} behind")
+    return (f"At {r.own}, both opponents at {r.opp} ({lead}), "
+            f"{SPEAKING.get(int(r.position), f'position {r.position}')}")
+
+
+def rules(tabs: dict[str, pd.DataFrame]) -> list[dict]:
+    """The rules of thumb (:mod:`cardsim.analysis.rules_of_thumb`) from the decision chart: every
+    situation with a clear verdict is a candidate.  'blind to L-H': its number is the best blind
+    level's gain over looking (``g501_game_choices``: gain_pp, held-out deals); 'look': looking's
+    gain over the best blind level (``g501_game_decisions``, that level's row: minus its held-out
+    gain over looking).  Worth = the gain in game-win chance (pp); how often a score situation
+    comes is not measured, so it is not weighted.  The best of each own score first."""
+    from cardsim.analysis import rules_of_thumb as T
+
+    c = tabs["g501_game_choices"].reset_index(drop=True)
+    long = tabs["g501_game_decisions"].reset_index(drop=True)
+    best_rows = {(r.own, r.lead, r.position): r for _, r in _best_blinds(long).iterrows()}
+    unit, order = "pp of game-win chance", "the gain in the chance of winning the game (percentage points)"
+    out = []
+    for i, r in c.iterrows():
+        where = _situation_words(r)
+        if str(r.verdict).startswith("blind") and r.gain_pp > 0:
+            text = f"{where}: bid blind at your first turn, going on blind up to {r.levels_as_good}"
+            out.append(T.rule("501", text, "g501_game_choices", i, ("gain_pp", "gain_lo", "gain_hi"),
+                              (r.gain_pp, r.gain_lo, r.gain_hi), unit, "over looking", "{:+.1f}", r.gain_pp,
+                              "pp of game-win chance", order, f"own {r.own}", r))
+        elif r.verdict == LOOK and (r.own, r.lead, r.position) in best_rows:
+            b = best_rows[(r.own, r.lead, r.position)]
+            if not b.gain_half1_pp < 0:
+                continue
+            text = f"{where}: look at your cards before you bid"
+            out.append(T.rule("501", text, "g501_game_decisions", int(b.name),
+                              ("gain_half1_pp", "gain_half1_lo", "gain_half1_hi"),
+                              (b.gain_half1_pp, b.gain_half1_lo, b.gain_half1_hi), unit,
+                              f"over blind up to {int(b.level)}", "{:+.1f}", -b.gain_half1_pp,
+                              "pp of game-win chance", order, f"own {r.own}", r, sign=-1.0,
+                              robust_at=("g501_game_choices", i)))
+    return T.pick(out)
+
+
 # ---------------------------------------------------------------- figures
+CHART_LEGEND = (
+    "Whether to bid blind at your first turn of a deal, for the chance of winning the game (3 players). A row is "
+    "your score (501 counts down: lower is better), a column the lead: the opponents' score minus yours, both "
+    "opponents at the same score (+100 = you are 100 ahead, -100 = 100 behind); a panel is your turn in the "
+    "auction (position 0 = first to speak, left of the dealer; 2 = last, the dealer). In a cell: B90-120 = bid "
+    "blind at your first turn and go on blind while the bid is at most a limit anywhere from 90 to 120 (those "
+    "limits do about as well); look = look at your cards first; the number = how many percentage points (pp) of "
+    "game-win chance the best limit adds over looking; ? on hatched grey = no clear answer; lo..hi = that gain "
+    "from the least to the most over the other players (more cautious or bolder bidders ...); \u2020 = depends on "
+    "the players: with some of them the other choice is clearly better. Colour = the best limit.")
+LEGENDS = {
+    "g501_game_chart.png": CHART_LEGEND,
+    "g501_fixed_chart.png": "The same chart when every player at the table follows it (recomputed until it no "
+                            "longer changes, or for a fixed number of rounds). " + CHART_LEGEND,
+    "g501_game_equity.png": "Your chance (%) of winning the game with 3 players from a score state: a row is your "
+                            "score, a column the better opponent's score (501 counts down: lower is better); left, "
+                            "the other opponent at the same score as the better one; right, the other opponent at "
+                            "the highest score of the grid. Averaged over who deals first and over the seating.",
+}
+"""What each figure shows, in a player's words (the report's figure captions)."""
+
+
 def cell_label(r) -> str:
     """A heat-map cell's text for one row of :func:`choices`: ``look``; ``B<levels>`` and the
     best level's gain over looking in pp on the next line (``B90-120`` / ``+2.9``: the levels as

@@ -15,6 +15,8 @@ DENOMINATIONS = ["S", "C", "D", "H", "NT"]
 
 GLOSSARY = {
     "n": "deals in the row",
+    "contract": "the final contract: level and denomination (1S = one spade, seven tricks with spades trumps; S "
+                "spades, C clubs, D diamonds, H hearts, NT no-trump); void = nobody bid",
     "reached": "share of all deals that ended in this contract (void = nobody bid, docs/RULES.md §2.2)",
     "made": "vint_contracts / vint_levels: share of those contracts that took level + 6 tricks or more; "
             "vint_openings: share of the openings after which the opener's side declared AND made its contract",
@@ -29,6 +31,13 @@ GLOSSARY = {
 }
 NOTES = ["Higher is better for every score column: both sides score in Vint.",
          "The figure shows contracts reached at least 200 times."]
+LEGENDS = {
+    "vint_made_by_contract.png": "How often the declaring side makes its contract, by the contract it played: 1S = "
+                                 "one spade, i.e. seven tricks with spades as trumps (level + 6 tricks); S spades, "
+                                 "C clubs, D diamonds, H hearts, NT no-trump. Every player bids and plays by the "
+                                 "default strategy; the bars are 95% intervals.",
+}
+"""What each figure shows, in a player's words (the report's figure captions)."""
 
 
 HCP_BANDS = [(0, 10), (11, 12), (13, 14), (15, 16), (17, 19), (20, 37)]

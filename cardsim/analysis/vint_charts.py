@@ -11,6 +11,7 @@ Denominations rank S < C < D < H < NT (docs/RULES.md §2.2): spades is the cheap
 """
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,7 +39,10 @@ GLOSSARY = {
                     "(4-3-3-3 or 4-4-3-2); 5H = exactly five hearts, every other suit at most 4; 6+H = six or more "
                     "hearts, the others at most 4; 5-5 H+S = at least five of each; H 0-2 / H 3 / H 4+ = cards in "
                     "partner's suit; 5+H (response to 1NT) = five or more hearts",
+    "long / partner": "the suits the row's shape is long in (S spades, C clubs, D diamonds, H hearts) and partner's "
+                      "denomination (a response chart); they turn the calls into words (1 of the long suit, raise)",
     "freq": "share of random deals meeting every hand class of the question (the acceptance rate)",
+    "n / options": "deals played in the row (every candidate call on the same deals) and how many candidate calls",
     "best / runner_up": "the first call with the highest / second highest mean net score among the candidates on "
                         "half of the deals (even deal numbers); the other half measures the gap",
     "best_made": "share of deals in which the seat's side declared a contract after the best call and made it, "
@@ -52,14 +56,17 @@ GLOSSARY = {
     "default / default_share": "the call the default (heuristic) strategy makes most often with hands of the "
                                "class, and the share of hands with which it makes it",
     "default_loss": "the best call's score minus that of the default's call (paired, on the held-out half of the "
-                    "deals; missing when that call was not a candidate); default_worse = called clear by the same "
-                    "rule as the gap (default_p over the chart's cells)",
+                    "deals; missing when that call was not a candidate); default_p = its one-sided p-value; "
+                    "default_worse = called clear by the same rule as the gap (default_p over the chart's cells)",
     "series / points": "trick table: the denomination and trump fit (H 8 = five hearts opposite three) or NT "
                        "(both hands bal), and the partnership's combined high-card points (declarer + partner)",
     "tricks": "mean tricks taken by the declaring side (from deal records at level 1), with its 95% interval; "
               "same_tricks = share of the first records whose tricks at level 7 were the same as at level 1 "
               "(1 = the default play does not depend on the level, so the tricks hold for every level)",
-    "mean_points": "the combined high-card points measured in those records",
+    "mean_points": "the combined high-card points measured in those records (records = how many)",
+    "level / contract / score / diff": "vint_tricks_levels: the level forced (1-7) and the contract (3H = three "
+                                       "hearts: nine tricks with hearts trumps; NT no-trump), the declaring side's "
+                                       "mean net score per deal, and its paired difference to the best level's",
     "made_L": "share of deals in which the declaring side made a contract at level L (L + 6 tricks)",
     "best_level / stops_paying": "the level with the highest mean net score in that denomination; the lowest "
                                  "level above it whose score is below the best level's with the 95% paired "
@@ -560,6 +567,63 @@ def answer(tables: dict[str, pd.DataFrame]) -> str:
     return " ".join(parts)
 
 
+# ----------------------------------------------------------------------------- rules of thumb
+SUIT_WORDS = {"S": "spades", "C": "clubs", "D": "diamonds", "H": "hearts", "NT": "no-trump"}
+NUMBER_WORDS = {0: "no", 1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven"}
+
+
+def shape_words(shape: str) -> str:
+    """A chart's shape label in a player's words: ``bal`` -> 'a balanced hand', ``5H`` -> 'exactly
+    five hearts', ``6+H`` -> 'six or more hearts', ``5-5 H+S`` -> 'five or more hearts and spades',
+    ``H 0-2`` -> '0-2 hearts' (partner's suit), ``5+S`` -> 'five or more spades'."""
+    shape = str(shape)
+    if shape == "bal":
+        return "a balanced hand"
+    m = re.fullmatch(r"5-5 ([SCDH])\+([SCDH])", shape)
+    if m:
+        return f"five or more {SUIT_WORDS[m[1]]} and {SUIT_WORDS[m[2]]}"
+    m = re.fullmatch(r"([SCDH]) (\d)(?:-(\d)|(\+))?", shape)
+    if m:
+        count = f"{m[2]}-{m[3]}" if m[3] else f"{m[2]}+" if m[4] else m[2]
+        return f"{count} {SUIT_WORDS[m[1]]} (partner's suit)"
+    m = re.fullmatch(r"(\d)(\+?)([SCDH])", shape)
+    if m:
+        n = NUMBER_WORDS[int(m[1])]
+        return f"{n} or more {SUIT_WORDS[m[3]]}" if m[2] else f"exactly {n} {SUIT_WORDS[m[3]]}"
+    return shape
+
+
+def call_words(call: str) -> str:
+    """``P`` -> 'pass', ``2H`` -> 'bid 2H' (the call as the charts write it)."""
+    return "pass" if call == "P" else f"bid {call}"
+
+
+def rules(tables: dict[str, pd.DataFrame]) -> list[dict]:
+    """The rules of thumb (:mod:`cardsim.analysis.rules_of_thumb`) from the chart tables: every
+    clear cell is a candidate, its number the gap best minus runner-up (score points a deal, 95%
+    interval, on the held-out deals), worth = gap x freq (score points per deal dealt: the gain
+    times the share of deals that bring the situation); the best of each chart and calls before
+    first (:func:`cardsim.analysis.rules_of_thumb.pick`)."""
+    from cardsim.analysis import rules_of_thumb as T
+
+    out = []
+    for name, table in tables.items():
+        if not name.startswith("vint_chart_"):
+            continue
+        chart = name.removeprefix("vint_chart_")
+        for i, r in table.reset_index(drop=True).iterrows():
+            if not bool(r.clear) or not r.gap > 0 or not r.freq == r.freq:
+                continue
+            who = chart_label(chart, r.after)
+            text = f"{who}, {r.band} high-card points, {shape_words(r['shape'])}: {call_words(r.best)}"
+            out.append(T.rule("Vint", text, name, i, ("gap", "gap_lo", "gap_hi"), (r.gap, r.gap_lo, r.gap_hi),
+                              "score points a deal", f"over {call_words(r.runner_up).removeprefix('bid ')}",
+                              "{:+.0f}", r.gap * r.freq, "score points per deal dealt",
+                              "the gain times how often the hand comes (score points per deal dealt)",
+                              f"{chart} {r.after}", r))
+    return T.pick(out)
+
+
 # ----------------------------------------------------------------------------- figures
 def _plt():
     import matplotlib
@@ -621,6 +685,44 @@ def figures(tables: dict[str, pd.DataFrame], outdir: Path) -> list[Path]:
     if "vint_tricks" in tables and len(tables["vint_tricks"]):
         paths.append(trick_figure(tables["vint_tricks"], outdir / "vint_tricks.png"))
     return paths
+
+
+SITUATION_WORDS = {
+    "opening": "You deal and make the first call.",
+    "second": "The dealer passed (P) and you speak second.",
+    "overcall": "The dealer, your right-hand opponent, opened {0} and you speak next.",
+    "response": "Partner dealt and opened {0}, your right-hand opponent passed (P), and you answer.",
+}
+HEATMAP_LEGEND = (
+    "A row is your hand's shape, a column your high-card points (ace 4, king 3, queen 2, jack 1). Shapes: bal = "
+    "balanced (every suit 2-4 cards); 5H = exactly five hearts and no other suit longer than four; 6+H = six or "
+    "more hearts; 5-5 H+S = five or more hearts and five or more spades; H 0-2, H 3, H 4+ = how many cards you "
+    "hold in partner's suit; 5+S = five or more spades. In a cell: the best first call (P = pass; 1S = bid one "
+    "spade; S spades, C clubs, D diamonds, H hearts, NT no-trump, ranked S < C < D < H < NT); ? = not clearly "
+    "better than the next best call; \u2020 = depends on the players: with other players (more cautious or bolder "
+    "bidders ...) the next best call is clearly better; lo..hi = the score points a deal the call gains over the "
+    "next best one, from the least to the most over the other players (shown where it moves a lot). Colour = that "
+    "gain with the default players, score points a deal: the darker, the more the choice matters.")
+TRICKS_LEGEND = (
+    "Tricks your side takes as declarer against the high-card points you hold together (both hands; ace 4, king "
+    "3, queen 2, jack 1). Lines: S 8 = spades trumps, eight between you (five and three); H 8 / H 9 = hearts "
+    "trumps, eight / nine between you; NT = no-trump, both hands balanced. The dotted lines at 7 to 13 tricks are "
+    "what a contract of level 1 to 7 needs (level + 6 tricks). Bars: 95% intervals.")
+
+
+def legends(names) -> dict[str, str]:
+    """The caption of each figure of :func:`figures` (file names ``names``) in a player's words:
+    who calls in which situation, and every abbreviation of the heatmap."""
+    out = {}
+    for name in names:
+        if name == "vint_tricks.png":
+            out[name] = TRICKS_LEGEND
+            continue
+        parts = name.removeprefix("vint_chart_").removesuffix(".png").split("_")
+        words = SITUATION_WORDS.get(parts[0])
+        if words is not None:
+            out[name] = words.format(parts[1] if len(parts) > 1 else "") + " " + HEATMAP_LEGEND
+    return out
 
 
 def trick_figure(tricks: pd.DataFrame, path: Path) -> Path:

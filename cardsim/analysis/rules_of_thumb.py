@@ -1,0 +1,95 @@
+"""Rules of thumb for the report's Answers (issue 28): a few short rules per game, each one chart
+cell told in words, with its number, its 95% interval and its verdict under the other players.
+
+A rule is a plain dict (it goes into the analysis's ``reports/tables/<name>.json`` as
+``"rules_of_thumb"``, a list; ``"rules"`` there already names the game's rule options):
+
+* ``game``: the game's name for people ("Vint", "501", "Five Hundred");
+* ``text``: the advice, a template filled from one table row ("Dealer with 13-15 points and a
+  balanced hand: bid 1NT");
+* ``value`` / ``lo`` / ``hi``: the gain of the advised option over the option it is compared with
+  and its 95% interval, in ``unit``; ``versus``: that option in words ("over 1S");
+  ``number``: value, versus and interval as the page prints them;
+* ``holds``: ``"holds"`` (never clearly beaten under another player profile), ``"depends"``
+  (clearly beaten under some: ``flips_under`` names them; the charts' † mark) or ``"untested"``
+  (no robustness columns);
+* ``worth`` / ``worth_unit``: what the rule is worth, by which the rules are ordered (e.g. score
+  points per deal dealt: the gain times how often the hand comes); ``order``: that in words;
+* ``table`` / ``row`` / ``columns`` / ``sign``: where the numbers come from: ``value``, ``lo``,
+  ``hi`` are ``sign`` times the row's ``columns`` (``row``: its position in the table as written,
+  0-based), ``lo`` and ``hi`` swapped when ``sign`` is -1;
+* ``group``: the situation the rule belongs to (:func:`pick` takes the best of each first);
+* ``holds_table`` / ``holds_row``: the chart row whose robustness columns give ``holds``.
+
+Only a cell whose best option is clearly best (the chart's own verdict) becomes a rule.
+"""
+from __future__ import annotations
+
+import math
+
+from cardsim.analysis import robustness as RB
+
+MAX_RULES = 6
+"""Rules per game at most."""
+PER_GROUP = 2
+"""Rules per group (chart, trump count, own score …) at most: six rules cover several situations."""
+HOLDS, DEPENDS, UNTESTED = "holds", "depends", "untested"
+
+
+def verdict(row) -> tuple[str, str]:
+    """``(holds, flips_under)`` of a chart row: :data:`UNTESTED` without the robustness columns
+    (or a row not replayed: ``robust_deals`` 0), :data:`DEPENDS` where the best option is clearly
+    beaten under some profile (:func:`cardsim.analysis.robustness.depends`), else :data:`HOLDS`."""
+    get = row.get if hasattr(row, "get") else lambda k, d=None: getattr(row, k, d)
+    holds = get("holds", None)
+    if holds is None or holds != holds or (get("robust_deals", 1) == 0):
+        return UNTESTED, ""
+    return (DEPENDS, str(get("flips_under", "") or "")) if RB.depends(row) else (HOLDS, "")
+
+
+def rule(game: str, text: str, table: str, row: int, columns: tuple[str, str, str], values: tuple, unit: str,
+         versus: str, fmt: str, worth: float, worth_unit: str, order: str, group: str, robust_row,
+         sign: float = 1.0, robust_at: tuple[str, int] | None = None) -> dict:
+    """One rule (the module's docstring gives the fields).  ``values``: the row's values of
+    ``columns`` (value, lo, hi) as read from the table; ``fmt``: how a number is printed
+    (``"{:+.0f}"``); ``robust_row``: the row whose robustness columns give ``holds``, at
+    ``robust_at`` (table, row; default the rule's own table and row: ``holds_table`` /
+    ``holds_row``)."""
+    v, lo, hi = (float(x) for x in values)
+    if sign < 0:
+        v, lo, hi = -v, -hi, -lo
+    v, lo, hi = v + 0.0, lo + 0.0, hi + 0.0  # no -0
+    holds, flips = verdict(robust_row)
+    number = f"{fmt.format(v)} {unit} {versus} [{fmt.format(lo)}, {fmt.format(hi)}]"
+    return {"game": game, "text": text, "value": v, "lo": lo, "hi": hi, "unit": unit, "versus": versus,
+            "number": number, "holds": holds, "flips_under": flips, "worth": float(worth), "worth_unit": worth_unit,
+            "order": order, "table": table, "row": int(row), "columns": list(columns), "sign": float(sign),
+            "group": group, "holds_table": (robust_at or (table, row))[0],
+            "holds_row": int((robust_at or (table, row))[1])}
+
+
+def pick(rules: list[dict], k: int = MAX_RULES, per_group: int = PER_GROUP) -> list[dict]:
+    """At most ``k`` rules, ordered by worth (highest first; a tie keeps the given order), at most
+    ``per_group`` from one group, so that the few rules cover several situations.  Rules with a
+    missing or infinite worth are left out."""
+    ranked = sorted((r for r in rules if math.isfinite(r["worth"])), key=lambda r: -r["worth"])
+    chosen, taken = [], {}
+    for r in ranked:
+        if len(chosen) == k:
+            break
+        if taken.get(r["group"], 0) < per_group:
+            chosen.append(r)
+            taken[r["group"]] = taken.get(r["group"], 0) + 1
+    return chosen
+
+
+def holds_text(r: dict, profiles: int | None = None) -> str:
+    """The rule's verdict under the other players in words."""
+    if r["holds"] == HOLDS:
+        return "holds under the other players" + (f" ({profiles} profiles)" if profiles else "")
+    if r["holds"] == DEPENDS:
+        return f"{RB.DEPENDS} depends on the players (clearly beaten under {r['flips_under']})"
+    return "not replayed under other players"
+
+
+__all__ = ["MAX_RULES", "PER_GROUP", "HOLDS", "DEPENDS", "UNTESTED", "verdict", "rule", "pick", "holds_text"]
