@@ -122,7 +122,7 @@ def estimated_tricks(params, hand, seat, calls, ncalls):
     points = np.float64(high_card_points(hand) + max(l0 - 4, 0) + max(l1 - 4, 0) + max(l2 - 4, 0)
                         + max(l3 - 4, 0))
     short = (l0 <= 1) + (l1 <= 1) + (l2 <= 1) + (l3 <= 1)
-    partner = (seat + 2) % 4
+    partner = ((seat + 2) & 3)
     partner_denomination = -1
     opponent_bid = False
     opponent_suits = 0
@@ -197,7 +197,7 @@ def _extra_honours(hand, suit):
 @jit(inline="always")
 def _speaker(i, ncalls, seat):
     """Seat that made call ``i`` when ``seat`` is to make call ``ncalls``."""
-    return (seat - (ncalls - i)) % 4
+    return ((seat - (ncalls - i)) & 3)
 
 
 @jit(inline="always")
@@ -272,7 +272,7 @@ def estimated_tricks_v1(params, hand, seat, calls, ncalls):
     points = np.float64(high_card_points(hand) + max(l0 - 4, 0) + max(l1 - 4, 0) + max(l2 - 4, 0)
                         + max(l3 - 4, 0))
     short = (l0 <= 1) + (l1 <= 1) + (l2 <= 1) + (l3 <= 1)
-    partner = (seat + 2) % 4
+    partner = ((seat + 2) & 3)
     partner_denomination = -1
     for i in range(ncalls):
         if calls[i] != PASS and _speaker(i, ncalls, seat) == partner:
@@ -403,7 +403,7 @@ def heuristic_card_v1(hand, seat, declarer, trump, leader, trick, n, played):
     led = trick[0] >> 4
     wi = winning_index(trick, n, trump)
     w = trick[wi]
-    partner_winning = (leader + wi) % 4 == (seat + 2) % 4
+    partner_winning = ((leader + wi) & 3) == ((seat + 2) & 3)
     follow = U64(hand) & suit_mask(led)
     if follow != U64(0):
         beat = follow & bits_above(w) if (w >> 4) == led else U64(0)
@@ -506,11 +506,11 @@ def _ruff_suit(hand, seat, declarer, trump, voids):
     """A side suit of ``hand`` that partner has shown out of (and not of trumps) while neither
     opponent has, for partner to ruff (docs/RULES.md §2.3); −1 if none.  ``voids``: bit
     4·seat + suit per suit a seat did not follow."""
-    partner = (seat + 2) % 4
+    partner = ((seat + 2) & 3)
     if (voids >> (4 * partner + trump)) & 1:
         return -1
-    lho = (seat + 1) % 4
-    rho = (seat + 3) % 4
+    lho = ((seat + 1) & 3)
+    rho = ((seat + 3) & 3)
     for s in range(4):
         if s == trump or (U64(hand) & suit_mask(s)) == U64(0):
             continue
@@ -527,10 +527,10 @@ def _return_suit(hand, seat, declarer, trump, voids):
     nor an opponent of ``seat`` has shown out of it (bits 4·seat + suit); of several, the one
     ``hand`` is shortest in (the leader's length).  The declarer's partner does not return the
     declarer's suit (it gained nothing, docs/strategy-quality.md)."""
-    lho = (seat + 1) % 4
-    rho = (seat + 3) % 4
+    lho = ((seat + 1) & 3)
+    rho = ((seat + 3) & 3)
     for k in range(2):
-        who = (seat + 2) % 4 if k == 0 else seat
+        who = ((seat + 2) & 3) if k == 0 else seat
         best = -1
         best_len = 99
         for s in range(4):
@@ -564,13 +564,13 @@ def heuristic_lead(hand, seat, declarer, trump, others, played, bid_suits, voids
     per suit a seat did not follow, bit LED_SHIFT + 4·seat + suit per suit a seat led.
     ``partner_draws`` (bool): the declarer's partner's trump leads (issue 26); False plays
     ``heuristic_v2``'s leads, the default before them."""
-    defending = (seat % 2) != (declarer % 2)
+    defending = (seat & 1) != (declarer & 1)
     if trump < NT and not defending:
         s = _ruff_suit(hand, seat, declarer, trump, voids)
         if s >= 0:
             return lowest_bit(U64(hand) & suit_mask(s))
     # Both opponents out of trumps: the unseen ones are partner's, kept for ruffs.
-    opponents_out = (voids >> (4 * ((declarer + 1) % 4) + trump)) & (voids >> (4 * ((declarer + 3) % 4) + trump)) & 1
+    opponents_out = (voids >> (4 * ((declarer + 1) & 3) + trump)) & (voids >> (4 * ((declarer + 3) & 3) + trump)) & 1
     if trump < NT and seat == declarer and not opponents_out:
         mine = U64(hand) & suit_mask(trump)
         if mine != U64(0) and (U64(others) & suit_mask(trump)) != U64(0):
@@ -611,7 +611,7 @@ def heuristic_lead(hand, seat, declarer, trump, others, played, bid_suits, voids
                 best_len = key
     if best >= 0 and declarers_partner:
         return _cheapest_equal(hand, best, played)
-    ps = bid_suits[(seat + 2) % 4]
+    ps = bid_suits[((seat + 2) & 3)]
     if ps >= 0 and ps != trump:
         mine = U64(hand) & suit_mask(ps)
         if mine != U64(0):
@@ -631,7 +631,7 @@ def heuristic_lead(hand, seat, declarer, trump, others, played, bid_suits, voids
         ds = bid_suits[declarer]
         if ds >= 0:
             avoid |= 1 << ds
-        ds = bid_suits[(declarer + 2) % 4]
+        ds = bid_suits[((declarer + 2) & 3)]
         if ds >= 0:
             avoid |= 1 << ds
         best_suit = _defender_suit(hand, trump, others, avoid)
@@ -708,8 +708,8 @@ def _card(hand, seat, declarer, trump, leader, trick, n, played, bid_suits, void
     led = trick[0] >> 4
     wi = winning_index(trick, n, trump)
     w = trick[wi]
-    partner_winning = (leader + wi) % 4 == (seat + 2) % 4
-    defending = (seat % 2) != (declarer % 2)
+    partner_winning = ((leader + wi) & 3) == ((seat + 2) & 3)
+    defending = (seat & 1) != (declarer & 1)
     # Partner's card is sure when it is the last card (fourth hand) or the master of its suit;
     # a ruff by the last hand is possible but unseen voids cannot be known.
     partner_sure = partner_winning and (n == 3 or _is_master(w, others))
