@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from analyses import page as PAGE
 from analyses.common import entry, readable
 
 ORDER = ["501_game", "vint_charts", "500_guide", "stronger_play", "vint", "501", "501_blind", "500", "quality"]
@@ -78,6 +79,7 @@ def build(out: Path) -> tuple[str, str]:
              "every mean a 95% normal interval; the Answers summarise them (a bare rate there is a point "
              "estimate, its interval is in the section's tables). Scores are in score points.")
     md = ["# cardsim report", "", intro, "", "## Answers", ""]
+    data = PAGE.page_data(metas, out)  # the "Your hand" panels' cells (analyses/page.py)
     body = ["<h1>cardsim report</h1>", f"<p>{html.escape(intro)}</p>", '<h2 id="answers">Answers</h2>']
     answered = [m for m in metas if m.get("answer")]
     for meta in answered:
@@ -98,6 +100,7 @@ def build(out: Path) -> tuple[str, str]:
         cap = caption(meta)
         md += [f"## {meta['title']}", "", cap, ""]
         body += [f"<h2>{html.escape(meta['title'])}</h2>", f"<p class='caption'>{html.escape(cap)}</p>"]
+        body += PAGE.section(meta, out, data)
         for note in meta.get("notes", []):
             md += [f"- {note}"]
             body += [f"<p><em>{html.escape(note)}</em></p>"]
@@ -123,13 +126,13 @@ def build(out: Path) -> tuple[str, str]:
             md += [f"![{fig}](figures/{fig})", "", f"*{fig}: {cap}*", ""]
             body += [f'<figure><img src="{_figure_uri(out / "figures" / fig)}" alt="{html.escape(fig)}">'
                      f"<figcaption>{html.escape(fig)}: {html.escape(cap)}</figcaption></figure>"]
-    page = ("<!doctype html><html lang='en'><meta charset='utf-8'><title>cardsim report</title>"
+    page = ("<!doctype html><html lang='en'><meta charset='utf-8'>" + PAGE.head() + "<title>cardsim report</title>"
             "<style>body{font-family:sans-serif;max-width:72em;margin:auto;padding:0 1em;line-height:1.4}"
             "table{border-collapse:collapse;font-size:85%;margin:.5em 0;display:block;max-width:100%;overflow-x:auto}"
             "td,th{border:1px solid #ccc;white-space:nowrap;"
             "padding:2px 6px;text-align:right}.caption,figcaption{color:#555;font-size:85%}"
             "img{max-width:100%}.answer{background:#f4f7fb;padding:.5em .8em;border-left:4px solid #4a78b0}"
-            "</style><body>" + "\n".join(body) + "</body></html>")
+            "</style><body>" + "\n".join(body) + PAGE.tail(data) + "</body></html>")
     return "\n".join(md) + "\n", page
 
 
