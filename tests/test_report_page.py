@@ -34,8 +34,9 @@ from cardsim.analysis import hand_classes as HC
 from cardsim.conditions import Conditions, compile as compile_conditions, features_of
 
 ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM = "/usr/bin/chromium"
-CHROMEDRIVER = "/usr/bin/chromedriver"
+CHROMIUM = os.environ.get("CARDSIM_CHROMIUM", "/usr/bin/chromium")
+CHROMEDRIVER = os.environ.get("CARDSIM_CHROMEDRIVER", "/usr/bin/chromedriver")
+"""Debian's browser and driver (``apt-get install chromium chromium-driver``); the variables name others."""
 REQUIRE = os.environ.get("CARDSIM_REQUIRE_BROWSER") == "1"
 ANALYSES = ("vint_charts", "g500_guide", "g501_game")
 N = 200
@@ -262,6 +263,22 @@ def _num(text):
     return None if text in (None, "") else float(text)
 
 
+def _check_command(cmd: str) -> None:
+    """The page's command is one ``cardsim evaluate`` reads: parsed by the CLI's parser and made into
+    its question (hand, options, auction, rules, state all checked) without playing it."""
+    import shlex
+
+    from cardsim import questions as E
+    from cardsim.cli import _attach_negative_values, _ints, _strategies, build_parser
+
+    argv = shlex.split(cmd)
+    assert argv[:2] == ["cardsim", "evaluate"]
+    a = build_parser().parse_args(_attach_negative_values(argv[1:]))
+    E.question(a.game, a.seat, a.option, a.deals, a.seed, a.hand, a.where, a.talon, a.dealer,
+               _ints(a.before, "--before"), _strategies(a.strategy), a.seats, a.rule, auction=a.auction or (),
+               outcome=a.outcome, calls_imply_hands=not a.calls_on_random_hands)
+
+
 def test_typed_hands_answer_as_the_tables_say(page, report):
     """Three hands per game, each dealt from a chart row's class, typed into the panel: its fields
     are that row's numbers."""
@@ -289,6 +306,7 @@ def test_typed_hands_answer_as_the_tables_say(page, report):
         cmd = _field(page, "command", "vint")[0]
         assert cmd.startswith("cardsim evaluate vint --seat ") and "--option " + r.best in cmd
         assert '--hand "' in cmd
+        _check_command(cmd)
     # Five Hundred: two heart classes and a no-trump class, both scorings
     b = t["500"]
     picks = [b[b.denom == "H"].iloc[0], b[b.denom == "H"].iloc[-1], b[b.denom == "NT"].iloc[0]]
@@ -309,6 +327,7 @@ def test_typed_hands_answer_as_the_tables_say(page, report):
         assert _num(_field(page, "made", "500")[1]) == pytest.approx(r.made)
         cmd = _field(page, "command", "500")[0]
         assert f"--option =10{cell.context['trump']}" in cmd and f"--rule scoring={r.scoring}" in cmd
+        _check_command(cmd)
     # 501: three situations, typed as scores (one opponent further behind: the closest rival counts)
     c = t["501"]
     for i, r in enumerate([c.iloc[0], c.iloc[len(c) // 2], c.iloc[-1]]):
@@ -328,6 +347,7 @@ def test_typed_hands_answer_as_the_tables_say(page, report):
         assert _num(_field(page, "n", "501")[1]) == d.deals.iloc[0]
         cmd = _field(page, "command", "501")[0]
         assert f"--before {r.own},{r.opp},{r.opp + 40 * i}" in cmd and "--outcome game" in cmd
+        _check_command(cmd)
     errors = [e for e in page.get_log("browser") if e["level"] in ("SEVERE", "ERROR")]
     assert errors == []
 
@@ -341,6 +361,7 @@ def test_a_hand_outside_every_class_says_so(page):
     assert "outside every class" in _field(page, "status", "vint")[0]
     cmd = _field(page, "command", "vint")[0]
     assert cmd.startswith("cardsim evaluate vint") and "--option auto" in cmd
+    _check_command(cmd)
     _set(page, "hand-vint", "S:AKQ H:AKQ")
     assert page.find_element("css selector", '[data-testid="panel-vint"]').get_attribute("data-state") == "incomplete"
 

@@ -142,9 +142,9 @@
     for (var i = 0; i < cs.length; i++) if (cs[i].key === key) return cs[i];
     return null;
   }
-  function bestText(game, c) {
-    if (game === "500") return c.best + (c.denom === "NT" ? "NT" : "") ;
-    if (game === "501" && c.best !== "look" && c.levels_as_good) return c.best + " (blind to " + c.levels_as_good + ")";
+  function bestText(game, c, trump) {
+    if (game === "500") return c.best + (c.denom === "NT" ? "NT" : trump || c.denom);
+    if (game === "501" && c.best !== "look" && c.levels_as_good) return c.best + " (levels as good: " + c.levels_as_good + ")";
     return c.best;
   }
   function holdsText(c) {
@@ -249,8 +249,9 @@
       setField(panel, game, "class", game === "501"
         ? "own " + cell.own + ", both opponents at " + cell.opp + " (lead " + fmt(cell.lead, 0, true) + "), position " + cell.position
         : cell.label + (game === "500" ? " (" + (cell.denom === "NT" ? "no trumps" : cell.denom === ctx.trump ? "this suit" : "hearts, standing for every suit") + ", " + cell.scoring + ")" : ""), cell.key);
-      setField(panel, game, "best", bestText(game, cell), cell.best);
-      setField(panel, game, "runner-up", cell.runner_up === null ? "none" : String(cell.runner_up) + (game === "500" && cell.runner_up !== null && cell.denom === "NT" ? "NT" : ""), cell.runner_up);
+      setField(panel, game, "best", bestText(game, cell, ctx.trump), cell.best);
+      setField(panel, game, "runner-up", cell.runner_up === null ? "none" : String(cell.runner_up) +
+        (game === "500" ? (cell.denom === "NT" ? "NT" : ctx.trump) : ""), cell.runner_up);
       setField(panel, game, "gap", cell.gap === null ? "" : fmt(cell.gap, dg, true) + unit + " (95% interval " +
         fmt(cell.gap_lo, dg, true) + " to " + fmt(cell.gap_hi, dg, true) + ")", cell.gap);
       setField(panel, game, "made", cell.made === null ? "\u2014" : pct(cell.made) +
@@ -260,7 +261,7 @@
         "no: the gap's interval is not clearly above 0", game === "501" ? cell.verdict : cell.clear);
       setField(panel, game, "holds", holdsText(cell), cell.holds === null ? "" : cell.holds);
       if (keys.length > 1) setField(panel, game, "others", "Also in: " + keys.slice(1).map(function (k) {
-        var c = cellOf(game, k); return (c.label || k) + " (best " + bestText(game, c) + ")"; }).join("; "));
+        var c = cellOf(game, k); return (c.label || k) + " (best " + bestText(game, c, ctx.trump) + ")"; }).join("; "));
     }
     var cmd = (p.errors.length && game !== "501") || (!p.cards.length && game !== "501") ? "" :
       commandFor(game, d, game === "vint" ? cell : null, ctx, handStr);
