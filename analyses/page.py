@@ -118,7 +118,8 @@ def g500_data(out: Path) -> dict | None:
                 made_lo, made_hi = _num(m.made_lo.iloc[0]), _num(m.made_hi.iloc[0])
         runner = _num(r.runner_up)
         out_cells.append({"key": key, "conds": by_key[key], "scoring": r.scoring, "denom": r.denom,
-                          "label": str(r.holding), "best": int(r.best), "runner_up": runner,
+                          "trumps": _str(r.trumps), "top": _num(r.top), "side_aces": _num(r.side_aces),
+                          "jokers": _num(r.jokers), "aces": _num(r.aces), "label": str(r.holding), "best": int(r.best), "runner_up": runner,
                           "gap": _num(r.margin), "gap_lo": _num(r.margin_lo), "gap_hi": _num(r.margin_hi),
                           "made": _num(r.made), "made_lo": made_lo, "made_hi": made_hi, "n": _num(r.deals),
                           "score": _num(r.score), "clear": _bool(r.clear), "pays": _bool(r.pays), **_robust(r)})
@@ -231,6 +232,7 @@ def panel(game: str, data: dict) -> str:
     return (f'<section class="yourhand" {f("panel")} data-game="{game}" aria-label="Your hand: {NAMES[game]}">'
             f"<h3>Your hand ({NAMES[game]})</h3>"
             "<noscript><p>This panel needs JavaScript; the tables below show every class.</p></noscript>"
+            '<div class="js-only">'
             f'<label class="handlabel">Your cards <input type="text" {f("hand")} name="hand" autocomplete="off" '
             f'autocapitalize="characters" spellcheck="false" placeholder="{html.escape(HINTS[game])}"></label>'
             f'<p class="hint">{html.escape(HINTS[game])}; or tap the cards:</p>'
@@ -240,7 +242,7 @@ def panel(game: str, data: dict) -> str:
             f'<p class="status" {f("status")}>Type or tap your cards.</p><dl>{dl}</dl>'
             f'<p class="others" {f("others")}></p>'
             f'<p>Ask about this very hand: <code class="cmd" {f("command")}></code> '
-            f'<button type="button" class="copy" {f("copy")}>Copy</button></p></div></section>')
+            f'<button type="button" class="copy" {f("copy")}>Copy</button></p></div></div></section>')
 
 
 def _fmt(v, spec="{:+.0f}"):
@@ -265,10 +267,21 @@ def grid(game: str, data: dict) -> str:
         for scoring in data["scorings"]:
             for denom in dict.fromkeys(c["denom"] for c in data["cells"]):
                 cells = [c for c in data["cells"] if c["scoring"] == scoring and c["denom"] == denom]
-                rows = [["holding", "best level"]] + [[c["label"], (c, c["label"])] for c in cells]
                 name = "no trumps" if denom == "NT" else f"{denom} (standing for every suit)" if denom == "H" else denom
-                parts.append(_grid_block(f"{name}, {scoring} scoring: best level", rows,
-                                         f"grid-500-{denom}-{scoring}", game))
+                if denom == "NT":
+                    parts.append(_grid_block(f"{name}, {scoring} scoring: best level", _pivot(
+                        cells, "jokers", "aces", "jokers \\ aces", lambda r, c: f"{r} jokers, {c} aces"),
+                        f"grid-500-{denom}-{scoring}", game))
+                    continue
+                main = [c for c in cells if c["side_aces"] is None]
+                side = [c for c in cells if c["side_aces"] is not None]
+                parts.append(_grid_block(f"{name}, {scoring} scoring: best level", _pivot(
+                    main, "trumps", "top", "trumps \\ top", lambda r, c: f"{r} trumps, {c} top"),
+                    f"grid-500-{denom}-{scoring}", game))
+                if side:
+                    parts.append(_grid_block(f"{name}, {scoring} scoring, by side aces: best level", _pivot(
+                        side, "label", "side_aces", "holding \\ side aces", lambda r, c: str(r), key_of=lambda c:
+                        c["label"].rsplit(",", 1)[0]), f"grid-500-{denom}-{scoring}-side", game))
     else:
         for pos in sorted({c["position"] for c in data["cells"]}):
             cells = [c for c in data["cells"] if c["position"] == pos]
@@ -280,6 +293,16 @@ def grid(game: str, data: dict) -> str:
             parts.append(_grid_block(f"Auction position {pos}: best first call", rows, f"grid-501-{pos}", game))
     return ("<details class='grids'><summary>The chart as a grid: hover or tap a cell for its n, interval and "
             "whether it holds under other players</summary>" + "".join(parts) + "</details>")
+
+
+def _pivot(cells: list, row: str, col: str, corner: str, where, key_of=None) -> list:
+    """Rows for :func:`_grid_block` from cells with ``row`` and ``col`` values (each in the order met;
+    ``key_of``: a cell's row label instead of its ``row`` value)."""
+    key_of = key_of or (lambda c: c[row])
+    rows = list(dict.fromkeys(key_of(c) for c in cells))
+    cols = sorted({c[col] for c in cells})
+    at = {(key_of(c), c[col]): c for c in cells}
+    return [[corner] + [str(v) for v in cols]] + [[str(r)] + [(at.get((r, v)), where(r, v)) for v in cols] for r in rows]
 
 
 def _grid_block(title: str, rows: list, testid: str, game: str) -> str:

@@ -152,6 +152,35 @@ def test_python_classes_agree_with_the_dealer(report):
                 assert HC.in_class(game, bits, where) == bool(meets(hands, np.uint64(0), cons, masks, shifts, weights))
 
 
+def test_full_report_cells_and_known_hands():
+    """Every cell of the full report's charts is rebuilt from the analyses' definitions, and a few
+    hands land where a player would look them up."""
+    for game, count in (("vint", 173), ("501", 108)):
+        cells = HC.studied_cells(game)
+        assert len(cells) == count and len({c.key for c in cells}) == count
+    assert HC.classify("vint", "S:AK86 H:KQ942 C:K83 D:2", {"chart": "opening", "after": "-"}) == \
+        ["opening|-|13-15|5H"]
+    assert HC.classify("vint", "S:AK86 H:KQ942 C:K83 D:2", {"chart": "response", "after": "1H P"}) == \
+        ["response|1H P|13-15|H 4+"]
+    # 5-5 in the majors answering 1NT: both five-card classes
+    assert HC.classify("vint", "S:AK862 H:KQ942 C:K8", {"chart": "response", "after": "1NT P"}) == \
+        ["response|1NT P|13-15|5+S", "response|1NT P|13-15|5+H"]
+    assert HC.classify("vint", "S:AKQJT98 H:AKQJ D:A C:2",
+                       {"chart": "opening", "after": "-"}) == []  # 24 points, 7-4-1-1: no class
+    # Five Hundred: 7 hearts counting the jokers, 3 of the top five; in spades 3 trumps, below every class
+    hand = "HJ LJ H:AKQ95 S:A C:K D:4"
+    assert HC.classify("500", hand, {"trump": "H", "scoring": "quebec"}) == ["H|7|3||||quebec"]
+    assert HC.classify("500", hand, {"trump": "NT", "scoring": "subtract"}) == ["NT||||2|2|subtract"]
+    assert HC.classify("500", hand, {"trump": "S", "scoring": "quebec"}) == []
+    # spades: AKQ95 and the high joker are 6 trumps, HJ and AS 2 of the top five, AH one side ace (the
+    # main grid's cell and the side-aces sweep's); with the jack of clubs (the left bower) 7 and 3
+    assert HC.classify("500", "HJ S:AKQ95 D:J H:A C:KQ", {"trump": "S", "scoring": "quebec"}) == \
+        ["H|6|2||||quebec", "H|6|2|1|||quebec"]
+    assert HC.classify("500", "HJ S:AKQ95 C:J H:A D:KQ", {"trump": "S", "scoring": "quebec"}) == ["H|7|3||||quebec"]
+    # 501: own 290 -> 300; closest rival 310 -> lead +10 -> 0
+    assert HC.classify("501", [], {"own": 290, "opponents": [310, 400], "position": 1}) == ["300|0|1"]
+
+
 def test_501_cell_is_the_chart_strategy_cell(report):
     """On the full grid of cells the 501 mapping is the engine's (g501_policy.nearest_cell), and
     every report cell maps to itself."""

@@ -368,6 +368,7 @@
     });
   }
 
+  document.documentElement.classList.add("js");  // shows the panels' fields (hidden without a script)
   window.cardsimPage = {parseHand: parseHand, classify: classify, featureValues: featureValues,
                         handText: handText, data: DATA};
   Array.prototype.forEach.call(document.querySelectorAll("section.yourhand"), setupPanel);

@@ -223,8 +223,31 @@ def g501_cell(own: int, opponents, position: int, cells: list[ChartCell]) -> str
 
 
 # ---------------------------------------------------------------- the classifier
-def classify(game: str, hand, context: dict, cells: list[ChartCell]) -> list[str]:
-    """The keys of the cells of ``cells`` (one game's) that ``hand`` falls in, in their order.
+def studied_cells(game: str) -> list[ChartCell]:
+    """Every cell the full report's chart of ``game`` studies (``make report``), from the analyses'
+    definitions: Vint's chart cells, the Five Hundred guide's classes under both scorings, 501's
+    decision situations."""
+    import pandas as pd
+
+    if game == "vint":
+        from cardsim.analysis import vint_charts as vc
+
+        rows = [{"chart": c.chart, "after": " ".join(c.after) or "-", "band": vc.band_label(c.band),
+                 "shape": c.shape.name} for c in vc.chart_cells(quick=False)]
+        return vint_cells(pd.DataFrame(rows))
+    if game == "500":
+        from cardsim.analysis.g500_guide import SCORINGS, class_values, guide_classes
+
+        rows = [dict(class_values(h), scoring=s) for h in guide_classes(quick=False) for s in SCORINGS]
+        return g500_cells(pd.DataFrame(rows))
+    from cardsim.analysis.g501_game import situations
+
+    return g501_cells(pd.DataFrame([{"own": s.own, "lead": s.lead, "position": s.position} for s in situations()]))
+
+
+def classify(game: str, hand, context: dict, cells: list[ChartCell] | None = None) -> list[str]:
+    """The keys of the cells of ``cells`` (one game's; None: :func:`studied_cells`, the full
+    report's) that ``hand`` falls in, in their order.
 
     ``hand``: a hand string or card tokens / indices (a full hand: :data:`HAND_SIZE`);
     ``context``: Vint ``{"chart", "after"}`` (after as the table writes it: ``"1H P"``, ``"-"``);
@@ -232,6 +255,7 @@ def classify(game: str, hand, context: dict, cells: list[ChartCell]) -> list[str
     [two scores], "position"}`` (the hand does not matter: the chart's decision is made before
     looking).  Raises ConditionError for a hand that does not parse."""
     bits = hand_bits(game, hand)
+    cells = studied_cells(game) if cells is None else cells
     if game == "501":
         key = g501_cell(context["own"], context["opponents"], context["position"], cells)
         return [] if key is None else [key]
