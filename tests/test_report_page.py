@@ -269,6 +269,25 @@ def test_page_classifies_random_hands_as_python(page, report):
     assert hits > 500  # not only empty answers
 
 
+def test_page_reads_the_hand_syntax_as_python(page):
+    """The card syntax of docs/conditions.md: suit groups, 10 for T, voids, single cards, jokers,
+    suit symbols, commas, any case; and errors for what Python refuses."""
+    good = [("vint", "S:AKT86 H:KQ42 D:- C:K832"), ("vint", "s:ak1086, h:kq42 c:k832 2d"),
+            ("vint", "\u2660:AKT86 A\u2665 10\u2666 K\u2663"), ("vint", "S: AKT86  H:KQ42"),
+            ("500", "HJ LJ S:AKJ95 H:Q4 C:K8 D:4"), ("500", "hj lj 10h"), ("501", "S:AT H:KQ D:9 C:AJ")]
+    bad = [("vint", "S:AKX"), ("vint", "AS AS"), ("vint", "S:- AS"), ("501", "S:8"), ("vint", "HJ"),
+           ("500", "S:3"), ("vint", "ZZ")]
+    for game, text in good:
+        js = page.execute_script("var p = cardsimPage.parseHand(arguments[0], arguments[1]);"
+                                 "return [p.errors, p.bits.toString()];", game, text)
+        assert js == [[], str(HC.hand_bits(game, text))], (game, text)
+    for game, text in bad:
+        with pytest.raises(ValueError):
+            HC.hand_bits(game, text)
+        assert page.execute_script("return cardsimPage.parseHand(arguments[0], arguments[1]).errors.length",
+                                   game, text) > 0, (game, text)
+
+
 def _set(page, testid: str, value: str) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select

@@ -26,7 +26,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass, field
 
-from cardsim.conditions import cards_given, features_of, parse_class
+from cardsim.conditions import cards_given, features_of, parse_class, parse_given
 
 GAMES = ("vint", "500", "501")
 HAND_SIZE = {"vint": 13, "500": 10, "501": 7}
@@ -59,7 +59,8 @@ def hand_bits(game: str, hand) -> int:
     """The bit set (Python int) of a hand: a hand string (``"S:AKT86 H:KQ42 …"``) or an iterable
     of card tokens or indices.  Raises :class:`cardsim.deal.ConditionError` as the parsers do."""
     out = 0
-    for c in cards_given(game, hand):
+    # a hand string may write voids (D:-): parse_given reads them (and refuses a card of a void suit)
+    for c in (parse_given(game, hand)[0] if isinstance(hand, str) else cards_given(game, hand)):
         out |= 1 << int(c)
     return out
 
