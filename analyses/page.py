@@ -229,7 +229,8 @@ def panel(game: str, data: dict) -> str:
     fields = [("class", "Your class"), ("best", "Best"), ("runner-up", "Runner-up"), ("gap", "Gap (best − runner-up)"),
               ("made", "Made rate"), ("n", "Deals (n)"), ("clear", "Clear?"), ("holds", "Under other players")]
     dl = "".join(f"<dt>{label}</dt><dd {f(k)}></dd>" for k, label in fields)
-    return (f'<section class="yourhand" {f("panel")} data-game="{game}" aria-label="Your hand: {NAMES[game]}">'
+    return (f'<section class="yourhand" id="yourhand-{game}" {f("panel")} data-game="{game}" '
+            f'aria-label="Your hand: {NAMES[game]}">'
             f"<h3>Your hand ({NAMES[game]})</h3>"
             "<noscript><p>This panel needs JavaScript; the tables below show every class.</p></noscript>"
             '<div class="js-only">'

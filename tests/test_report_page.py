@@ -231,6 +231,8 @@ def test_no_console_errors_and_no_requests(page, report):
     errors = [e for e in page.get_log("browser") if e["level"] in ("SEVERE", "ERROR")]
     assert errors == []
     assert page.execute_script("return typeof window.cardsimPage.classify") == "function"
+    links = page.find_elements("css selector", '[data-testid="yourhand-nav"] a')
+    assert sorted(a.get_attribute("hash") for a in links) == ["#yourhand-500", "#yourhand-501", "#yourhand-vint"]
 
 
 def test_page_classifies_random_hands_as_python(page, report):

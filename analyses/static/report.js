@@ -368,6 +368,22 @@
     });
   }
 
+  // a line under the title leading to the panels (they work only with the script, so it makes the line)
+  var panels = document.querySelectorAll("section.yourhand"), h1 = document.querySelector("h1");
+  if (panels.length && h1) {
+    var nav = document.createElement("nav");
+    nav.className = "yourhand-nav";
+    nav.setAttribute("data-testid", "yourhand-nav");
+    nav.appendChild(document.createTextNode("Find the answer for your hand: "));
+    Array.prototype.forEach.call(panels, function (p, i) {
+      var a = document.createElement("a");
+      a.href = "#" + p.id;
+      a.textContent = p.querySelector("h3").textContent.replace(/^Your hand \((.*)\)$/, "$1");
+      if (i) nav.appendChild(document.createTextNode(" \u00b7 "));
+      nav.appendChild(a);
+    });
+    h1.parentNode.insertBefore(nav, h1.nextSibling);
+  }
   document.documentElement.classList.add("js");  // shows the panels' fields (hidden without a script)
   window.cardsimPage = {parseHand: parseHand, classify: classify, featureValues: featureValues,
                         handText: handText, data: DATA};
