@@ -27,8 +27,9 @@ STATIC = Path(__file__).parent / "static"
 CSP = ("default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "
        "form-action 'none'; base-uri 'none'")
 """Nothing may be fetched: images are data URIs, style and script are inline."""
-DEALS = {"vint": 20000, "500": 20000, "501": 2000}
-"""Deals the suggested ``cardsim evaluate`` command asks for (501 plays each game to its end)."""
+DEALS = {"vint": 200000, "500": 200000, "501": 20000}
+"""The most deals the suggested ``cardsim evaluate --until-clear`` command may play (it stops as soon as
+the best option is clear; 501 plays each deal's game to its end, so fewer)."""
 NAMES = {"vint": "Vint", "500": "Five Hundred", "501": "501"}
 
 

@@ -174,7 +174,7 @@
       ["look"].concat(d.levels.map(function (l) { return "blind:" + l; }))
         .forEach(function (o) { parts.push("--option " + o); });
     }
-    parts.push("-n " + d.deals, "--seed 1");
+    parts.push("--until-clear", "--max-deals " + d.deals, "--seed 1");
     return parts.join(" ");
   }
 
