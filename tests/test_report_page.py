@@ -214,6 +214,34 @@ def test_page_is_self_contained(report):
 
 
 # ---------------------------------------------------------------- the browser
+def test_without_javascript_the_tables_and_figures_show(browser, report):
+    """A second session with JavaScript off: every table and figure is there and shown; the panels
+    show only their note (their fields need the script)."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By
+
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = CHROMIUM
+    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--disable-dev-shm-usage", f"--user-data-dir={tempfile.mkdtemp(prefix='cardsim-nojs-')}"):
+        opts.add_argument(flag)
+    opts.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
+    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=opts)
+    try:
+        driver.get((report / "index.html").as_uri())
+        tables = driver.find_elements(By.CSS_SELECTOR, "table")
+        imgs = driver.find_elements(By.CSS_SELECTOR, "figure img")
+        assert tables and imgs and all(t.is_displayed() for t in tables[:5]) and all(i.is_displayed() for i in imgs)
+        assert driver.find_elements(By.CSS_SELECTOR, '[data-testid="yourhand-nav"]') == []
+        hand = driver.find_element(By.CSS_SELECTOR, '[data-testid="hand-vint"]')
+        assert not hand.is_displayed()
+        assert "needs JavaScript" in driver.find_element(By.CSS_SELECTOR, '[data-testid="panel-vint"]').text
+    finally:
+        driver.quit()
+
+
 def test_no_console_errors_and_no_requests(page, report):
     # Every request the page makes shows in the DevTools network events; the page's own are those
     # whose document is the page: only the file itself and its data URIs may be among them.

@@ -147,9 +147,9 @@
     if (game === "501" && c.best !== "look" && c.levels_as_good) return c.best + " (levels as good: " + c.levels_as_good + ")";
     return c.best;
   }
-  function holdsText(c) {
-    if (c.holds === true) return "holds" + (c.gain_min !== null ? " (gain " + fmt(c.gain_min, 1, true) + " to " +
-      fmt(c.gain_max, 1, true) + " across the player profiles)" : "");
+  function holdsText(c, digits) {
+    if (c.holds === true) return "holds" + (c.gain_min !== null ? " (gain " + fmt(c.gain_min, digits, true) + " to " +
+      fmt(c.gain_max, digits, true) + " across the player profiles)" : "");
     if (c.holds === false) return "depends on the players \u2020: clearly worse under " + (c.flips || "some profile");
     return "not replayed under other players";
   }
@@ -259,7 +259,7 @@
       setField(panel, game, "n", cell.n === null ? "" : cell.n.toLocaleString("en"), cell.n);
       setField(panel, game, "clear", game === "501" ? cell.verdict : cell.clear ? "yes: the gap is clear" :
         "no: the gap's interval is not clearly above 0", game === "501" ? cell.verdict : cell.clear);
-      setField(panel, game, "holds", holdsText(cell), cell.holds === null ? "" : cell.holds);
+      setField(panel, game, "holds", holdsText(cell, dg), cell.holds === null ? "" : cell.holds);
       if (keys.length > 1) setField(panel, game, "others", "Also in: " + keys.slice(1).map(function (k) {
         var c = cellOf(game, k); return (c.label || k) + " (best " + bestText(game, c, ctx.trump) + ")"; }).join("; "));
     }
