@@ -20,10 +20,10 @@ import json
 import os
 import random
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import numpy as np
@@ -81,6 +81,8 @@ def browser():
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
+    # Both paths are given, so Selenium Manager is not used; were it ever, offline it downloads nothing.
+    os.environ.setdefault("SE_OFFLINE", "true")
     opts = webdriver.ChromeOptions()
     opts.binary_location = CHROMIUM
     profile = tempfile.mkdtemp(prefix="cardsim-chromium-")
@@ -92,6 +94,7 @@ def browser():
     driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=opts)
     yield driver
     driver.quit()
+    shutil.rmtree(profile, ignore_errors=True)
 
 
 @pytest.fixture(scope="module")
@@ -223,9 +226,10 @@ def test_without_javascript_the_tables_and_figures_show(browser, report):
 
     opts = webdriver.ChromeOptions()
     opts.binary_location = CHROMIUM
+    profile = tempfile.mkdtemp(prefix="cardsim-nojs-")
     for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--disable-dev-shm-usage", f"--user-data-dir={tempfile.mkdtemp(prefix='cardsim-nojs-')}"):
+                 "--disable-dev-shm-usage", f"--user-data-dir={profile}"):
         opts.add_argument(flag)
     opts.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
     driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=opts)
@@ -240,6 +244,7 @@ def test_without_javascript_the_tables_and_figures_show(browser, report):
         assert "needs JavaScript" in driver.find_element(By.CSS_SELECTOR, '[data-testid="panel-vint"]').text
     finally:
         driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)
 
 
 def test_no_console_errors_and_no_requests(page, report):
