@@ -459,6 +459,8 @@ def test_cards_can_be_tapped_and_tables_filtered(page):
     for card in ("HJ", "AH", "KH"):
         page.find_element(By.CSS_SELECTOR, f'[data-testid="card-500-{card}"]').click()
     assert page.find_element(By.CSS_SELECTOR, '[data-testid="hand-500"]').get_attribute("value") == "HJ H:AK"
+    page.find_element(By.CSS_SELECTOR, '[data-testid="copy-500"]').click()  # copies, or selects the command
+    assert [e for e in page.get_log("browser") if e["level"] in ("SEVERE", "ERROR")] == []
     boxes = page.find_elements(By.CSS_SELECTOR, "input.tablefilter")
     grid_cell = page.find_element(By.CSS_SELECTOR, "div.cellgrid [data-detail]")
     assert "n = " in grid_cell.get_attribute("title")

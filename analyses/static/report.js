@@ -309,8 +309,17 @@
     });
     var copy = panel.querySelector('[data-testid="copy-' + game + '"]');
     copy.addEventListener("click", function () {
-      var text = panel.querySelector('[data-testid="command-' + game + '"]').textContent;
-      if (navigator.clipboard && text) navigator.clipboard.writeText(text).catch(function () {});
+      var code = panel.querySelector('[data-testid="command-' + game + '"]'), text = code.textContent;
+      var select = function () {  // where the clipboard is not allowed, select the text to copy by hand
+        var r = document.createRange();
+        r.selectNodeContents(code);
+        window.getSelection().removeAllRanges();
+        window.getSelection().addRange(r);
+      };
+      if (!text) return;
+      if (navigator.clipboard) navigator.clipboard.writeText(text).then(function () {
+        copy.textContent = "Copied"; setTimeout(function () { copy.textContent = "Copy"; }, 1500); }, select);
+      else select();
     });
     update(panel);
   }
