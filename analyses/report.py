@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from analyses import page as PAGE
 from analyses.common import entry, readable
 from cardsim.analysis import robustness as RB
 from cardsim.analysis import rules_of_thumb as T
@@ -186,6 +187,7 @@ def build(out: Path) -> tuple[str, str]:
              "(folded on the page; CSV files beside it); Method last. In the tables every rate carries n and a 95% "
              "Wilson interval and every mean a 95% normal interval. Scores are in score points.")
     md = ["# cardsim report", "", intro, ""]
+    data = PAGE.page_data(metas, out)  # the "Your hand" panels' cells (analyses/page.py)
     body = ["<h1>cardsim report</h1>", f"<p>{html.escape(intro)}</p>"]
     a_md, a_body = answers(named)
     md += a_md
@@ -199,6 +201,7 @@ def build(out: Path) -> tuple[str, str]:
             body += [f"<p class='detail'><strong>In detail.</strong> {html.escape(meta['answer'])}</p>"]
         md += [cap, ""]
         body += [f"<p class='caption'>{html.escape(cap)}</p>"]
+        body += PAGE.section(meta, out, data)  # the game's 'Your hand' panel and grids
         legends = meta.get("legends", {})
         shown: dict[str, str] = {}
         for fig in meta["figures"]:
@@ -244,8 +247,7 @@ def build(out: Path) -> tuple[str, str]:
                           for m in metas if m.get("method")]:
         md += [para, ""]
         body += [f"<p>{html.escape(para)}</p>"]
-    page = ("<!doctype html><html lang='en'><meta charset='utf-8'>"
-            "<meta name='viewport' content='width=device-width, initial-scale=1'><title>cardsim report</title>"
+    page = ("<!doctype html><html lang='en'><meta charset='utf-8'>" + PAGE.head() + "<title>cardsim report</title>"
             "<style>body{font-family:sans-serif;max-width:72em;margin:auto;padding:0 1em;line-height:1.4}"
             "table{border-collapse:collapse;font-size:85%;margin:.5em 0;display:block;max-width:100%;overflow-x:auto}"
             "td,th{border:1px solid #ccc;white-space:nowrap;"
@@ -256,7 +258,7 @@ def build(out: Path) -> tuple[str, str]:
             ".rules .worth{color:#777;font-size:85%}.rules li[data-holds=depends] .holds{color:#a33}"
             "details.tables{margin:.8em 0;border-top:1px solid #ddd}details.tables>summary{cursor:pointer;"
             "padding:.4em 0;color:#345}"
-            "</style><body>" + "\n".join(body) + "</body></html>")
+            "</style><body>" + "\n".join(body) + PAGE.tail(data) + "</body></html>")
     return "\n".join(md) + "\n", page
 
 
