@@ -34,7 +34,7 @@ HEAVY = {
 OUT_OF_LINE = {
     "500": [g500_strategies.heuristic_bid, g500_strategies.heuristic_lead, g500_strategies.declaring_side_lead],
     "501": [g501_strategies._heuristic_card, g501_strategies._last_in_seventh, g501_strategies.heuristic_play_v1],
-    "vint": [vint_strategies._heuristic_bid, vint_strategies.heuristic_call_v1, vint_strategies.heuristic_lead,
+    "vint": [vint_strategies._heuristic_bid, vint_strategies.heuristic_call_v1, vint_strategies._lead,
              vint_strategies.heuristic_lead_v1],
 }
 QUESTION = {

@@ -547,7 +547,7 @@ def _return_suit(hand, seat, declarer, trump, voids):
     return -1
 
 
-@jit
+@jit(inline="always")
 def heuristic_lead(hand, seat, declarer, trump, others, played, bid_suits, voids, partner_draws):
     """Lead to a trick (docs/RULES.md §2.3): the declarer draws trumps (master, else top of a
     sequence, else low), and so does his partner holding four trumps or more (master, else low)
@@ -564,6 +564,17 @@ def heuristic_lead(hand, seat, declarer, trump, others, played, bid_suits, voids
     per suit a seat did not follow, bit LED_SHIFT + 4·seat + suit per suit a seat led.
     ``partner_draws`` (bool): the declarer's partner's trump leads (issue 26); False plays
     ``heuristic_v2``'s leads, the default before them."""
+    # The bid suits the lead reads go out of line as numbers, not as the array: an array
+    # argument is seven words passed on the stack at each of a deal's 13 leads.
+    return _lead(hand, seat, declarer, trump, others, played, bid_suits[(seat + 2) & 3], bid_suits[declarer],
+                 bid_suits[(declarer + 2) & 3], voids, partner_draws)
+
+
+@jit
+def _lead(hand, seat, declarer, trump, others, played, partner_suit, declarer_suit, declarers_partner_suit, voids,
+          partner_draws):
+    """:func:`heuristic_lead` (out of line: one compiled copy) with the first suits bid by the
+    seat's partner, the declarer and the declarer's partner (−1: none)."""
     defending = (seat & 1) != (declarer & 1)
     if trump < NT and not defending:
         s = _ruff_suit(hand, seat, declarer, trump, voids)
@@ -611,7 +622,7 @@ def heuristic_lead(hand, seat, declarer, trump, others, played, bid_suits, voids
                 best_len = key
     if best >= 0 and declarers_partner:
         return _cheapest_equal(hand, best, played)
-    ps = bid_suits[((seat + 2) & 3)]
+    ps = partner_suit
     if ps >= 0 and ps != trump:
         mine = U64(hand) & suit_mask(ps)
         if mine != U64(0):
@@ -628,10 +639,10 @@ def heuristic_lead(hand, seat, declarer, trump, others, played, bid_suits, voids
         best_suit = _return_suit(hand, seat, declarer, trump, voids)
     if best_suit < 0 and defending:
         avoid = 0
-        ds = bid_suits[declarer]
+        ds = declarer_suit
         if ds >= 0:
             avoid |= 1 << ds
-        ds = bid_suits[((declarer + 2) & 3)]
+        ds = declarers_partner_suit
         if ds >= 0:
             avoid |= 1 << ds
         best_suit = _defender_suit(hand, trump, others, avoid)
