@@ -6,7 +6,8 @@
 
 ``simulate`` plays independent deals (one row each), ``play_match`` whole matches, ``evaluate``
 plays every option of one seat on the same deals dealt under conditions (a given hand, hand
-classes), ``compare`` compares strategies deal by deal, ``records`` returns deal records
+classes), ``evaluate_until_clear`` does so in rounds until one option is clearly best
+(docs/statistics.md), ``compare`` compares strategies deal by deal, ``records`` returns deal records
 (docs/RECORDS.md) and ``replay`` validates and scores one.  ``read_dataset`` reads a dataset
 written by ``cardsim simulate -o``; ``hand_str`` / ``decode_hands`` / ``with_hands`` spell hand
 bit sets as cards.
@@ -35,6 +36,7 @@ from cardsim.text import quote
 # cardsim.<module>`` (the command line is cardsim.cli) would otherwise pay before anything runs.
 _LAZY = {"simulate": "cardsim.runner", "make_run": "cardsim.runner", "widen": "cardsim.frames",
          "MAX_DEALS": "cardsim.runner", "compare": "cardsim.compare", "evaluate": "cardsim.questions",
+         "evaluate_until_clear": "cardsim.questions",
          "read_dataset": "cardsim.frames", "hand_str": "cardsim.frames", "decode_hands": "cardsim.frames",
          "with_hands": "cardsim.frames"}
 
@@ -109,7 +111,7 @@ def replay(record: dict) -> dict:
     return get_game(game).replay(record)
 
 
-__all__ = ["simulate", "play_match", "evaluate", "compare", "match_records", "records", "replay", "read_dataset",
+__all__ = ["simulate", "play_match", "evaluate", "evaluate_until_clear", "compare", "match_records", "records", "replay", "read_dataset",
            "hand_str", "decode_hands", "with_hands", "widen", "get_game", "GAME_NAMES", "OptionError",
            "RecordError", "StrategyError"]
 
