@@ -843,9 +843,6 @@ def cmd_quality(args) -> int:
     ChunkStore.discard(store.path)
     if args.format == "csv":
         sys.stdout.write(df.to_csv(index=False))
-    elif args.format == "json" and result is not None:
-        rows = json.loads(df.to_json(orient="records", double_precision=6))
-        sys.stdout.write(json.dumps({"options": rows, "until_clear": df.attrs["until_clear"]}) + "\n")
     elif args.format == "json":
         sys.stdout.write(df.to_json(orient="records", double_precision=6) + "\n")
     else:

@@ -235,6 +235,9 @@ def test_without_javascript_the_tables_and_figures_show(browser, report):
     driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=opts)
     try:
         driver.get((report / "index.html").as_uri())
+        # the tables are folded in <details> blocks, which open with a click and no script
+        for summary in driver.find_elements(By.CSS_SELECTOR, "details.tables > summary"):
+            summary.click()
         tables = driver.find_elements(By.CSS_SELECTOR, "table")
         imgs = driver.find_elements(By.CSS_SELECTOR, "figure img")
         assert tables and imgs and all(t.is_displayed() for t in tables[:5]) and all(i.is_displayed() for i in imgs)
@@ -466,6 +469,12 @@ def test_cards_can_be_tapped_and_tables_filtered(page):
     assert "n = " in grid_cell.get_attribute("title")
     if boxes:
         box = boxes[0]
+        # the tables are folded: unfold the box's block as a reader would
+        details = box.find_element(By.XPATH, "ancestor::details[1]")
+        if details.get_attribute("open") is None:
+            summary = details.find_element(By.XPATH, "./summary")
+            page.execute_script("arguments[0].scrollIntoView()", summary)
+            summary.click()
         page.execute_script("arguments[0].scrollIntoView()", box)
         box.send_keys("zzz-no-such-row")
         table = box.find_element(By.XPATH, "../following-sibling::table[1]")
