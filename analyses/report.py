@@ -70,6 +70,20 @@ def caption(meta: dict) -> str:
     return "; ".join(parts) + "."
 
 
+def _read_table(path: Path) -> pd.DataFrame:
+    """A table's CSV for the page: whole-number columns stay whole numbers where some rows are
+    empty (read as plain CSV they would become floats and show as 1.0, 3.0); empty cells show
+    empty."""
+    table = pd.read_csv(path, dtype_backend="numpy_nullable")
+    for col in table.columns:
+        kind = table[col].dtype.kind
+        if kind == "f":
+            table[col] = table[col].astype("float64")  # NaN for readable()'s fixed-point text
+        elif table[col].isna().any():
+            table[col] = ["" if pd.isna(v) else str(v) for v in table[col]]
+    return table
+
+
 def _figure_uri(path: Path) -> str:
     return "data:image/png;base64," + base64.b64encode(path.read_bytes()).decode("ascii")
 
@@ -234,7 +248,7 @@ def build(out: Path) -> tuple[str, str]:
         for t in meta["tables"]:
             # A table may carry a title for people (``table_titles``); its name stays in the caption.
             heading = meta.get("table_titles", {}).get(t, t)
-            table = pd.read_csv(out / "tables" / f"{t}.csv")
+            table = _read_table(out / "tables" / f"{t}.csv")
             fold += [f"<h3>{html.escape(heading)}</h3>", readable(table).to_html(index=False, na_rep="", border=0),
                      f"<p class='caption'>{html.escape(t)}: {html.escape(cap)}</p>"]
         for t in meta.get("csv_only", []):
