@@ -422,7 +422,12 @@ def cmd_evaluate(args) -> int:
     df = E.until_clear_table(q, sums, result) if result is not None else E.table(q, sums)
     if args.records:
         E.write_records(q, args.records, args.records_limit or 100)
-    if args.format == "csv":
+    if args.format == "csv" and result is not None:
+        # the verdict in columns: a CSV reader has no lines under the table
+        verdict = df.attrs["until_clear"]
+        sys.stdout.write(df.assign(clearly_best=(df["option"] == verdict["best"]) & bool(verdict["clear"]),
+                                   deals_used=verdict["deals"], error=verdict["error"]).to_csv(index=False))
+    elif args.format == "csv":
         sys.stdout.write(df.to_csv(index=False))
     elif args.format == "json" and result is not None:
         rows = json.loads(df.to_json(orient="records", double_precision=6))
@@ -445,8 +450,8 @@ def cmd_evaluate(args) -> int:
         digits = {c: 4 for c in ("legal", "made", "made_lo", "made_hi")}
         digits.update({c: score_digits for c in ("score", "score_lo", "score_hi", "diff", "diff_lo", "diff_hi",
                                                   "clear_lo", "clear_hi")})
-        print(df.to_string(index=False, formatters={c: (lambda v, d=d: "" if v != v else f"{v:.{d}f}")
-                                                     for c, d in digits.items()}))
+        print(df.to_string(index=False, na_rep="", formatters={c: (lambda v, d=d: "" if v != v else f"{v:.{d}f}")
+                                                                 for c, d in digits.items()}))
         print(f"score: {a['score_meaning']}; diff: paired, the option minus the best option (negative = worse "
               f"for you)")
         if result is not None:
@@ -520,7 +525,10 @@ def _warn_if_dealing_is_slow(q, args) -> None:
     if seconds > SLOW_DEALING:
         span = f"{seconds / 3600:,.1f} hours" if seconds >= 3600 else f"{seconds / 60:,.0f} minutes"
         print(f"cardsim: warning: the conditions are rare; dealing {q.run.n:,} deals alone will take about {span} "
-              f"on {cores} worker{'s' if cores > 1 else ''} (fewer deals with -n, or a wider class)", file=sys.stderr)
+              f"on {cores} worker{'s' if cores > 1 else ''} " + (
+                  "if it needs the most deals (--until-clear stops sooner when the answer is clear; fewer with "
+                  "--max-deals, or a wider class)" if args.until_clear else "(fewer deals with -n, or a wider class)"),
+              file=sys.stderr)
 
 
 def _write_text(path, text):

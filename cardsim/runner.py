@@ -764,6 +764,11 @@ def prepare_dataset(path, manifest: dict) -> tuple[Path, set[int]] | None:
     Raises OutputError when the path cannot be written or holds a different run.
     """
     path = Path(path)
+    if path.name.endswith(STAGING_SUFFIX):
+        # <name>.partial is where an unfinished run of <name> is staged: a dataset written there
+        # would read as unfinished and be taken over by the next run of <name>.
+        raise OutputError(f"{path}: a name ending in {STAGING_SUFFIX} is where unfinished runs are kept; "
+                          f"choose another name")
     final = path / MANIFEST
     if path.exists():
         if not path.is_dir():

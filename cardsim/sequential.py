@@ -40,11 +40,16 @@ ERROR = 0.05
 """Default error rate: the chance of calling a wrong option clearly best."""
 
 
+MIN_ERROR = 1e-6
+"""Smallest error rate taken: below it a look's intervals (error / (looks × (options − 1))) are so
+wide that no run could stop, and the printed guarantee would be a number no one can read."""
+
+
 def check_error(error) -> float:
-    """``error`` as a float in (0, 0.5]; OptionError (one line) otherwise."""
+    """``error`` as a float in [:data:`MIN_ERROR`, 0.5]; OptionError (one line) otherwise."""
     if isinstance(error, bool) or not isinstance(error, (int, float, np.integer, np.floating)) \
-            or not 0.0 < float(error) <= 0.5:
-        raise OptionError(f"the error rate must be a number above 0 and at most 0.5 (e.g. 0.05), got {quote(error)}")
+            or not MIN_ERROR <= float(error) <= 0.5:
+        raise OptionError(f"the error rate must be a number from {MIN_ERROR:g} to 0.5 (e.g. 0.05), got {quote(error)}")
     return float(error)
 
 

@@ -199,6 +199,15 @@ def test_an_option_of_one_value_given_twice_is_refused(capsys, argv, name):
     assert f"argument {name}: given more than once" in err and len(err.strip().splitlines()) == 1
 
 
+def test_an_output_named_like_a_staging_folder_is_refused(tmp_path, capsys):
+    """``x.partial`` is where an unfinished run of ``x`` is staged: a dataset written there would
+    read as unfinished and be taken over by the next run of ``x``."""
+    out = tmp_path / "x.partial"
+    code, _, err = run_cli(capsys, "simulate", "vint", "-n", "10", "--jobs", "1", "-o", str(out))
+    assert code == 2 and "a name ending in .partial is where unfinished runs are kept" in err
+    assert not out.exists()
+
+
 def test_a_second_run_writing_the_same_output_is_refused(tmp_path, capsys):
     """Two runs staging the same output would remove each other's unfinished files: while one
     holds it (its lock, here taken by hand as a live run holds it), the other stops with one line;

@@ -1,5 +1,7 @@
 """`cardsim evaluate --until-clear` (cardsim.sequential, cardsim.questions.run_until_clear): stop when the
 best option is clear, with the stated error rate whatever the round the run stops at."""
+import csv
+import io
 import json
 
 import numpy as np
@@ -39,9 +41,10 @@ def test_schedule_doubles_from_the_first_look_to_the_maximum():
     for bad in (0, -5, 2.5, True):
         with pytest.raises(OptionError, match="must be a whole number from 1"):
             S.schedule(bad)
-    for bad in (0, -0.1, 0.51, float("nan"), "0.05", True):
-        with pytest.raises(OptionError, match="above 0 and at most 0.5"):
+    for bad in (0, -0.1, 0.51, float("nan"), "0.05", True, 1e-300, 5e-324):
+        with pytest.raises(OptionError, match="from 1e-06 to 0.5"):
             S.check_error(bad)
+    assert S.check_error(1e-6) == 1e-6 and S.check_error(0.5) == 0.5
     with pytest.raises(OptionError, match="at least two options"):
         S.until_clear(lambda a, b: [], 1, 100, 0.05, 10)
 
@@ -160,6 +163,12 @@ def test_cli_until_clear_prints_the_deals_used_the_verdict_and_the_guarantee(cap
     data = json.loads(capsys.readouterr().out)
     assert data["until_clear"]["best"] == "=7S" and data["until_clear"]["looks_planned"] == [2000, 4000]
     assert data["until_clear"]["error"] == 0.01 and data["options"][0]["n"] == 2000
+    # a CSV reader gets the verdict in columns, and the table's empty cells stay empty as text
+    assert main([*base, "--format", "csv"]) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert [(r["option"], r["clearly_best"], r["deals_used"]) for r in rows] == [("=7S", "True", "2000"),
+                                                                                ("=7NT", "False", "2000")]
+    assert main(base) == 0 and "NaN" not in capsys.readouterr().out
     weak = ["evaluate", "vint", "--seat", "0", "--dealer", "0", "--hand", WEAK, "--option", "P", "--option",
             "strategy", "--jobs", "1", "--until-clear", "--max-deals", "200"]
     assert main(weak) == 0
@@ -172,6 +181,7 @@ def test_cli_until_clear_prints_the_deals_used_the_verdict_and_the_guarantee(cap
     (["--until-clear", "--error", "0.6"], "above 0 and at most 0.5"),
     (["--until-clear", "--error", "nan"], "above 0 and at most 0.5"),
     (["--until-clear", "--error", "x"], "is not a number"),
+    (["--until-clear", "--error", "1e-300"], "from 1e-06 to 0.5"),
     (["--until-clear", "-n", "1000"], "give the most deals with --max-deals"),
     (["--max-deals", "1000"], "go with --until-clear"),
     (["--error", "0.1"], "go with --until-clear"),
