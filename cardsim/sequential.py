@@ -79,8 +79,9 @@ def comparison_error(error: float, looks: int, options: int) -> float:
 
 @dataclass(frozen=True)
 class Look:
-    """One look: ``deals`` played so far; ``best`` the index of the option with the highest mean
-    (-1 when no option was legal); ``clear`` whether every other option's difference is separated;
+    """One look: ``deals`` played so far; ``best`` the index of the clearly best option, else of the
+    option with the highest mean (-1 when no option was legal); ``clear`` whether every other
+    option's difference from ``best`` is separated;
     ``lower``, ``upper`` (k,) float64 the interval of *best minus option* at the look's level
     (score units; NaN for the best itself and where fewer than 30 deals had both options legal)."""
 
@@ -99,8 +100,14 @@ def judge(sums: dict, level_error: float, sign: float = 1.0) -> Look:
     of a's score minus b's (:func:`sums_of`, :func:`cardsim.questions.run_question`).
     ``level_error``: two-sided error of each interval (:func:`comparison_error`); ``sign``: -1 when
     lower scores are better (the ranking and the differences are then turned round).  The best
-    option is the one with the highest mean score over its legal deals (as in the answer's table);
-    it is clear when, for every other option, the interval of the paired difference lies above 0.
+    option is clear when, for every other option, the interval of the paired difference lies
+    above 0; every option is tried, since options legal on different deals (``--option auto``)
+    may rank one way by their means and the other way on the deals they share.  At most one option
+    can be clear (its intervals against the others lie above 0, theirs against it below), and the
+    split of the error holds whichever is tried: a wrong call of X needs X's interval against a
+    truly best option to miss, one of the k − 1 comparisons with it that the split counts.  When
+    none is clear, ``best`` is the option with the highest mean over its legal deals (as in the
+    answer's table).
     """
     legal = np.asarray(sums["legal"], dtype=np.float64)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -109,16 +116,16 @@ def judge(sums: dict, level_error: float, sign: float = 1.0) -> Look:
     if not np.isfinite(mean).any():
         nan = np.full(k, np.nan)
         return Look(int(sums["deals"]), -1, False, nan, nan)
-    best = int(np.argmax(mean))
-    _, _, lo, hi = mean_interval(sign * np.asarray(sums["pair_s1"], dtype=np.float64)[best],
-                                 np.asarray(sums["pair_s2"], dtype=np.float64)[best],
-                                 np.asarray(sums["pair_n"], dtype=np.float64)[best], level=1.0 - level_error)
-    lo, hi = lo.copy(), hi.copy()
-    lo[best] = hi[best] = np.nan
-    others = np.arange(k) != best
+    _, _, lo, hi = mean_interval(sign * np.asarray(sums["pair_s1"], dtype=np.float64),
+                                 np.asarray(sums["pair_s2"], dtype=np.float64),
+                                 np.asarray(sums["pair_n"], dtype=np.float64), level=1.0 - level_error)
+    lo, hi = np.array(lo, dtype=np.float64).reshape(k, k), np.array(hi, dtype=np.float64).reshape(k, k)
+    np.fill_diagonal(lo, np.nan)
+    np.fill_diagonal(hi, np.nan)
     # NaN (too few deals with both legal) is never "above 0": such an option blocks the verdict.
-    clear = bool(k > 1 and np.all(lo[others] > 0.0))
-    return Look(int(sums["deals"]), best, clear, lo, hi)
+    separated = [a for a in range(k) if k > 1 and np.all(np.delete(lo[a], a) > 0.0)]
+    best = separated[0] if separated else int(np.argmax(mean))
+    return Look(int(sums["deals"]), best, bool(separated), lo[best].copy(), hi[best].copy())
 
 
 @dataclass(frozen=True)

@@ -229,3 +229,23 @@ def test_an_interrupted_run_resumes_from_its_finished_rounds(monkeypatch, tmp_pa
     assert played == [0, 100, 200] and res.deals == 300  # the first round was not played again
     fresh, _ = E.run_until_clear(q, first=100, n_jobs=1)
     assert all(np.array_equal(sums[key], fresh[key]) for key in fresh) and not (tmp_path / "s").exists()
+
+
+def test_the_clear_option_is_found_when_means_and_paired_differences_disagree():
+    """Options legal on different deals (``--option auto``): A is legal on half the deals and has
+    the higher mean there, but B beats it on every deal they share.  B is the clear one (the
+    split of the error holds whichever option is tried), and A is not called clear."""
+    n = 1000
+    pair_s1 = np.array([[0.0, -5.0 * n], [5.0 * n, 0.0]])  # pair_s1[a, b]: a's score minus b's
+    pair_s2 = np.array([[0.0, 26.0 * n], [26.0 * n, 0.0]])  # differences of mean 5, sd 1
+    pair_n = np.array([[n, n], [n, 2 * n]], dtype=float)
+    sums = {"deals": 2 * n, "legal": np.array([n, 2 * n], dtype=float), "s1": np.array([30.0 * n, 20.0 * 2 * n]),
+            "pair_s1": pair_s1, "pair_s2": pair_s2, "pair_n": pair_n}
+    look = S.judge(sums, 0.001)
+    assert look.clear and look.best == 1
+    assert look.lower[0] > 4.5 and np.isnan(look.lower[1])
+    # the same numbers with B only a little better on the shared deals: nothing is clear, and the
+    # reported best is the option of the highest mean, as in the table
+    weak = dict(sums, pair_s1=pair_s1 / 100, pair_s2=np.array([[0.0, 1.0025 * n], [1.0025 * n, 0.0]]))
+    look = S.judge(weak, 0.001)
+    assert not look.clear and look.best == 0
