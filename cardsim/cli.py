@@ -463,8 +463,9 @@ def _print_until_clear(verdict: dict, most: int) -> None:
     """The lines of ``evaluate --until-clear`` under its table: deals used, the verdict, the guarantee."""
     taken, planned = verdict["looks_taken"], verdict["looks_planned"]
     print(f"until clear: {verdict['deals']:,} deals used (look {len(taken)} of {len(planned)} planned at "
-          f"{', '.join(f'{n:,}' for n in planned)}; at most {most:,}); clear_lo, clear_hi: diff's "
-          f"{100 * verdict['interval_level']:.4g}% interval, the level each look uses")
+          f"{', '.join(f'{n:,}' for n in planned)}; at most {most:,}); clear_lo, clear_hi: the "
+          f"{100 * verdict['interval_level']:.4g}% interval (the level each look uses) of the option minus "
+          f"{verdict['best'] if verdict['clear'] else 'the best'}")
     if verdict["clear"]:
         print(f"clearly best: {verdict['best']} (better than every other option at error rate {verdict['error']:g})")
     else:
