@@ -640,6 +640,13 @@ def main(argv=None) -> int:
         except OutputError as exc:
             parser.error(f"--out: {exc}")
     cores = os.cpu_count() or 1
+    if args.against:
+        from cardsim.bench_against import RevisionError, tree_at
+
+        try:
+            tree_at(args.against)  # now, not after minutes of measuring
+        except RevisionError as exc:
+            parser.error(str(exc))
     if args.only == "crossover":
         command = "python -m cardsim.bench --only crossover" + (f" --out {args.out}" if args.out else "")
         results = []
@@ -652,14 +659,7 @@ def main(argv=None) -> int:
             replace_section(args.out, CROSSOVER_HEADING, text)
         return 0
     if args.only == "targets":
-        from cardsim.bench_against import RevisionError, tree_at
-
         command = "python -m cardsim.bench --only targets" + (f" --against {args.against}" if args.against else "")
-        if args.against:
-            try:
-                tree_at(args.against)  # now, not after minutes of measuring
-            except RevisionError as exc:
-                parser.error(str(exc))
         # The end-to-end targets (simulate -o, the in-memory frame) are judged on this run's own
         # measurement, so the section is measured again with them.
         e2e = []
@@ -684,13 +684,6 @@ def main(argv=None) -> int:
         if args.out:
             replace_section(args.out, PIMC_HEADING, text)
         return 0
-    if args.against:
-        from cardsim.bench_against import RevisionError, tree_at
-
-        try:
-            tree_at(args.against)  # now, not after minutes of measuring
-        except RevisionError as exc:
-            parser.error(str(exc))
     results = []
     for game in args.games:
         print(f"measuring {game} …", file=sys.stderr)
