@@ -289,9 +289,9 @@ def test_page_classifies_random_hands_as_python(page, report):
             ctx = {k: c.context[k] for k in contexts[game][0]}
             cases[game].append((_dealt_hand(game, c.where, 100 + j), ctx))
     for _ in range(1000):
-        own = rng.randint(-50, 520)
+        own = rng.randint(1, 720)  # a game in play: every score above 0 (above 501 after failed contracts)
         cases["501"].append((" ".join(_random_hand("501", rng)),
-                             {"own": own, "opponents": [rng.randint(-50, 520), rng.randint(-50, 520)],
+                             {"own": own, "opponents": [rng.randint(1, 720), rng.randint(1, 720)],
                               "position": rng.randint(0, 2)}))
     hits = 0
     for game, items in cases.items():
