@@ -303,7 +303,8 @@ def check_context(game, context, cells: list[ChartCell] | None = None) -> tuple[
     missing = [k for k in keys if k not in context]
     extra = [k for k in context if k not in keys]
     if missing or extra:
-        what = f"lacks {', '.join(map(str, missing))}" if missing else f"has the unknown key(s) {', '.join(map(quote, extra))}"
+        what = f"lacks {', '.join(map(str, missing))}" if missing else \
+            f"has the unknown key(s) {', '.join(map(quote, extra))}"
         raise OptionError(f"{game} context {what}: it takes {', '.join(keys)}, got {quote(context)}")
     known = list(_studied(game)) + list(cells or ())
     if game == "501":
@@ -351,9 +352,9 @@ def classify(game: str, hand, context: dict, cells: list[ChartCell] | None = Non
     ``context``: Vint ``{"chart", "after"}`` (after as the table writes it: ``"1H P"``, ``"-"``);
     500 ``{"trump": S|C|D|H|NT, "scoring": quebec|subtract}``; 501 ``{"own", "opponents":
     [two scores], "position"}`` (the hand does not matter: the chart's decision is made before
-    looking; an empty hand is taken).  Raises ConditionError for a hand that does not parse or is not a full hand (the
-    message ``cardsim evaluate`` gives), OptionError (:func:`check_context`) for a bad game or
-    context."""
+    looking; an empty hand is taken).  Raises ConditionError for a hand that does not parse or
+    is not a full hand (the message ``cardsim evaluate`` gives), OptionError
+    (:func:`check_context`) for a bad game or context."""
     game, context = check_context(game, context, cells)
     bits = hand_bits(game, hand)
     # 501's chart is read before looking: no cards is a question too, a part of a hand is not

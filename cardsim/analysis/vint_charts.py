@@ -38,8 +38,9 @@ GLOSSARY = {
                      "opened and the next hand passed.  `after` = the calls before the seat's first call",
     "band / shape": "the seat's high-card points (A 4, K 3, Q 2, J 1) and hand shape; bal = every suit 2-4 cards "
                     "(4-3-3-3 or 4-4-3-2); 5H = exactly five hearts, every other suit at most 4; 6S = exactly six "
-                    "spades, the others at most 4; 6+H = six or more hearts, the others at most 4; 5-5 H+S = at least five of each; H 0-2 / H 3 / H 4+ = cards in "
-                    "partner's suit; 5+H (response to 1NT) = five or more hearts",
+                    "spades, the others at most 4; 6+H = six or more hearts, the others at most 4; 5-5 H+S = "
+                    "at least five of each; H 0-2 / H 3 / H 4+ = cards in partner's suit; 5+H (response to 1NT) "
+                    "= five or more hearts",
     "long / partner": "the suits the row's shape is long in (S spades, C clubs, D diamonds, H hearts) and partner's "
                       "denomination (a response chart); they turn the calls into words (1 of the long suit, raise)",
     "freq": "share of random deals meeting every hand class of the question (the acceptance rate)",
@@ -704,8 +705,9 @@ SITUATION_WORDS = {
 HEATMAP_LEGEND = (
     "A row is your hand's shape, a column your high-card points (ace 4, king 3, queen 2, jack 1). Shapes: bal = "
     "balanced (every suit 2-4 cards); 5H = exactly five hearts and no other suit longer than four; 6S = exactly "
-    "six spades and no other suit longer than four; 6+H = six or more hearts and no other suit longer than four; 5-5 H+S = five or more hearts and five or more spades; H 0-2, H 3, H 4+ = how many cards you "
-    "hold in partner's suit; 5+S = five or more spades. In a cell: the best first call (P = pass; 1S = bid one "
+    "six spades and no other suit longer than four; 6+H = six or more hearts and no other suit longer than "
+    "four; 5-5 H+S = five or more hearts and five or more spades; H 0-2, H 3, H 4+ = how many cards you hold in "
+    "partner's suit; 5+S = five or more spades. In a cell: the best first call (P = pass; 1S = bid one "
     "spade; S spades, C clubs, D diamonds, H hearts, NT no-trump, ranked S < C < D < H < NT); ? = not clearly "
     "better than the next best call; \u2020 = depends on the players: with other players (more cautious or bolder "
     "bidders ...) the next best call is clearly better; lo..hi = the score points a deal the call gains over the "
