@@ -226,7 +226,8 @@ def test_501_cell_is_the_chart_strategy_cell(report):
     spec_rows = chart_table(chart_policy_spec(t["501"]))
     best = {(r.own, r.lead, r.position): r.best for r in t["501"].itertuples()}
     rng = random.Random(3)
-    for r in spec_rows.sample(40, random_state=1).itertuples():
+    in_play = spec_rows[spec_rows.own + spec_rows.lead > 0]  # rivals at 0 or below: the game is over
+    for r in in_play.sample(40, random_state=1).itertuples():
         rival = r.own + r.lead
         key = HC.classify("501", [], {"own": r.own, "opponents": [rival, rival + rng.randint(0, 80)],
                                       "position": r.position}, cells)
@@ -531,7 +532,10 @@ def test_filter_hints_command_lines_and_nearest_501(page, report):
         for example in re.findall("\u201c(.*?)\u201d", hint):
             assert example in first, (hint, first)
     _set(page, "context-vint", "opening|-")
-    _set(page, "hand-vint", "S:AKT86 H:KQ42 C:K832 D:2")
+    _set(page, "hand-vint", "S:AKT86 H:KQ42 C:K832 D:2")  # 14 cards: refused, as evaluate refuses it
+    assert "14 cards, but a hand holds 13" in _field(page, "status", "vint")[0]
+    assert _field(page, "command", "vint")[0] == ""
+    _set(page, "hand-vint", "S:AKT86 H:KQ42 C:K83 D:2")
     for width in (1280, 390):
         page.set_window_size(width, 1600)
         for game in ("vint", "501"):

@@ -220,6 +220,9 @@
     var game = panel.getAttribute("data-game"), d = DATA[game];
     var input = panel.querySelector('[data-testid="hand-' + game + '"]');
     var p = parseHand(game, input.value), ctx = context(panel, game);
+    // too many cards: no answer and no command (evaluate refuses it: "seat 0 is given 14 cards; …")
+    if (!p.errors.length && p.cards.length > d.hand_size)
+      p.errors.push(p.cards.length + " cards, but a hand holds " + d.hand_size);
     var grid = panel.querySelector('[data-testid="cards-' + game + '"]');
     Array.prototype.forEach.call(grid.querySelectorAll("button"), function (b) {
       var on = p.cards.indexOf(b.getAttribute("data-card")) >= 0;
