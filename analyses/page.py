@@ -212,7 +212,7 @@ def _context_html(game: str, data: dict) -> str:
                 f'<label>Scoring <select data-testid="scoring-500" name="scoring">{scor}</select></label>')
     pos = "".join(f'<option value="{p}">{w}</option>' for p, w in
                   ((0, "0: first to speak (dealer's left)"), (1, "1: second"), (2, "2: third (the dealer)")))
-    num = 'type="number" inputmode="numeric" min="-1000" max="1000" step="1"'
+    num = 'type="number" inputmode="numeric" min="1" max="1000" step="1"'
     return (f'<label>Your score <input {num} value="300" data-testid="own-501" name="own"></label> '
             f'<label>Opponent on your left <input {num} value="300" data-testid="left-501" name="left"></label> '
             f'<label>Opponent on your right <input {num} value="300" data-testid="right-501" name="right"></label> '

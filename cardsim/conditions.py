@@ -518,9 +518,15 @@ def _given_cards(c: Conditions, fs: FeatureSet, sizes: np.ndarray, seats: int) -
             given[holder] |= 1 << card
         size = int(sizes[:, holder].max())
         if len(cards) > size:
-            raise ConditionError(f"{_holder_name(holder)} is given {len(cards)} cards; a {fs.game} "
-                                 f"{'hand' if holder < TALON else 'talon'} holds {size}")
+            raise hand_size_error(fs.game, holder, len(cards), size)
     return given, voids
+
+
+def hand_size_error(game: str, holder: int, count: int, size: int) -> ConditionError:
+    """The error for ``holder`` (a seat or :data:`TALON`) given ``count`` cards where a hand (or
+    the talon) of ``game`` holds ``size``: ``seat 0 is given 14 cards; a vint hand holds 13``."""
+    return ConditionError(f"{_holder_name(holder)} is given {count} cards; a {game_name(game)} "
+                          f"{'hand' if holder < TALON else 'talon'} holds {size}")
 
 
 def _with_voids(fs: FeatureSet, cls: HandClass, suits, holder: int) -> HandClass:

@@ -166,7 +166,7 @@ def test_full_report_cells_and_known_hands():
     assert HC.classify("vint", "S:AK86 H:KQ942 C:K83 D:2", {"chart": "response", "after": "1H P"}) == \
         ["response|1H P|13-15|H 4+"]
     # 5-5 in the majors answering 1NT: both five-card classes
-    assert HC.classify("vint", "S:AK862 H:KQ942 C:K8", {"chart": "response", "after": "1NT P"}) == \
+    assert HC.classify("vint", "S:AK862 H:KQ942 C:K8 D:2", {"chart": "response", "after": "1NT P"}) == \
         ["response|1NT P|13-15|5+S", "response|1NT P|13-15|5+H"]
     assert HC.classify("vint", "S:AKQJT98 H:AKQJ D:A C:2",
                        {"chart": "opening", "after": "-"}) == []  # 24 points, 7-4-1-1: no class
@@ -184,6 +184,38 @@ def test_full_report_cells_and_known_hands():
     assert HC.classify("501", [], {"own": 290, "opponents": [310, 400], "position": 1}) == ["300|0|1"]
 
 
+def test_vint_legends_explain_every_shape_and_titles_wrap(monkeypatch, tmp_path):
+    """The chart legends explain 6S (exactly six) beside 5H and 6+H; a long heatmap title is
+    wrapped (lines of at most vint_charts.TITLE_WIDTH characters) and stays clear of the colour bar."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from cardsim.analysis import vint_charts as vc
+
+    for name in ("vint_chart_opening.png", "vint_chart_second.png", "vint_chart_response_1H_P.png"):
+        text = vc.legends([name])[name]
+        assert "6S = exactly six spades" in text and "5H = exactly five hearts" in text and "6+H = six or more" in text
+    assert "6S = exactly six spades" in vc.GLOSSARY["band / shape"]
+    kept = []
+    monkeypatch.setattr(plt, "close", kept.append)
+    table = pd.DataFrame({"band": ["13-15", "13-15"], "shape": ["bal", "6S"], "gap": [20.0, 250.0],
+                          "best": ["1NT", "1S"], "clear": [False, True]})
+    title = ("Vint response chart after 1H P: best first call (? = not clear, \u2020 = depends on the players; "
+             "lo..hi = the gap's range across the player profiles where it moves by more than half)")
+    vc.heatmap(table, title, tmp_path / "t.png")
+    fig = kept[0]
+    ax, bar = fig.axes
+    lines = ax.get_title().split("\n")
+    assert len(lines) > 1 and all(len(x) <= vc.TITLE_WIDTH for x in lines)
+    assert " ".join(lines).replace("\u00a0", " ") == title and not any(x.startswith("=") for x in lines)
+    r = fig.canvas.get_renderer()
+    t_box, bar_box = ax.title.get_window_extent(r), bar.get_tightbbox(r)
+    assert t_box.x1 <= bar_box.x0 or t_box.y1 <= bar_box.y0 or bar_box.y1 <= t_box.y0
+    monkeypatch.undo()
+    plt.close(fig)
+
+
 def test_501_cell_is_the_chart_strategy_cell(report):
     """On the full grid of cells the 501 mapping is the engine's (g501_policy.nearest_cell), and
     every report cell maps to itself."""
@@ -194,7 +226,8 @@ def test_501_cell_is_the_chart_strategy_cell(report):
     spec_rows = chart_table(chart_policy_spec(t["501"]))
     best = {(r.own, r.lead, r.position): r.best for r in t["501"].itertuples()}
     rng = random.Random(3)
-    for r in spec_rows.sample(40, random_state=1).itertuples():
+    in_play = spec_rows[spec_rows.own + spec_rows.lead > 0]  # rivals at 0 or below: the game is over
+    for r in in_play.sample(40, random_state=1).itertuples():
         rival = r.own + r.lead
         key = HC.classify("501", [], {"own": r.own, "opponents": [rival, rival + rng.randint(0, 80)],
                                       "position": r.position}, cells)
@@ -289,9 +322,9 @@ def test_page_classifies_random_hands_as_python(page, report):
             ctx = {k: c.context[k] for k in contexts[game][0]}
             cases[game].append((_dealt_hand(game, c.where, 100 + j), ctx))
     for _ in range(1000):
-        own = rng.randint(-50, 520)
+        own = rng.randint(1, 720)  # a game in play: every score above 0 (above 501 after failed contracts)
         cases["501"].append((" ".join(_random_hand("501", rng)),
-                             {"own": own, "opponents": [rng.randint(-50, 520), rng.randint(-50, 520)],
+                             {"own": own, "opponents": [rng.randint(1, 720), rng.randint(1, 720)],
                               "position": rng.randint(0, 2)}))
     hits = 0
     for game, items in cases.items():
@@ -482,3 +515,49 @@ def test_cards_can_be_tapped_and_tables_filtered(page):
         assert shown == []
         box.clear()
         box.send_keys(" ")
+
+
+def test_filter_hints_command_lines_and_nearest_501(page, report):
+    """Each filter box's hint takes its examples from its own table's first row; the command breaks
+    only between its arguments and reads as the plain command; a 501 state between charted cells
+    says it is answered by the nearest one; a score at or below 0 gets no answer."""
+    from selenium.webdriver.common.by import By
+
+    for box in page.find_elements(By.CSS_SELECTOR, "input.tablefilter"):
+        hint = box.get_attribute("placeholder")
+        assert hint.startswith("Type to keep matching rows")
+        table = box.find_element(By.XPATH, "../following-sibling::table[1]")
+        first = page.execute_script("return Array.prototype.map.call(arguments[0].tBodies[0].rows[0].cells,"
+                                    " function (c) { return c.textContent.trim(); });", table)
+        for example in re.findall("\u201c(.*?)\u201d", hint):
+            assert example in first, (hint, first)
+    _set(page, "context-vint", "opening|-")
+    _set(page, "hand-vint", "S:AKT86 H:KQ42 C:K832 D:2")  # 14 cards: refused, as evaluate refuses it
+    assert "14 cards, but a hand holds 13" in _field(page, "status", "vint")[0]
+    assert _field(page, "command", "vint")[0] == ""
+    _set(page, "hand-vint", "S:AKT86 H:KQ42 C:K83 D:2")
+    for width in (1280, 390):
+        page.set_window_size(width, 1600)
+        for game in ("vint", "501"):
+            code = page.find_element(By.CSS_SELECTOR, f'[data-testid="command-{game}"]')
+            parts = page.execute_script(
+                "return Array.prototype.map.call(arguments[0].querySelectorAll('span.arg'), function (s) {"
+                " return [s.textContent, s.getClientRects().length]; });", code)
+            assert len(parts) > 5 and all(n == 1 for _, n in parts), (width, parts)  # no argument split
+            assert page.execute_script("return arguments[0].textContent", code) == " ".join(p for p, _ in parts)
+            _check_command(" ".join(p for p, _ in parts))
+    page.set_window_size(1280, 1600)
+    r = _tables(report)["501"].iloc[0]
+    for own, left, right, nearest in ((r.own, r.opp, r.opp, False), (r.own + 17, r.opp + 3, r.opp + 90, True)):
+        _set(page, "own-501", own)
+        _set(page, "left-501", left)
+        _set(page, "right-501", right)
+        _set(page, "position-501", r.position)
+        text = _field(page, "class", "501")[0]
+        assert text.startswith("nearest charted situation: own ") == nearest, text
+        assert f"own {r.own}, both opponents at {r.opp}" in text
+    _set(page, "own-501", 0)
+    assert "above 0" in _field(page, "status", "501")[0]
+    assert page.find_element(By.CSS_SELECTOR, '[data-testid="panel-501"]').get_attribute("data-keys") == ""
+    assert _field(page, "command", "501")[0] == ""
+    _set(page, "own-501", 300)

@@ -153,8 +153,10 @@
     if (c.holds === false) return "depends on the players \u2020: clearly worse under " + (c.flips || "some profile");
     return "not replayed under other players";
   }
+  /* The command's units (an option with its value, e.g. "--seat 0"), in order: joined by spaces
+   * they are the command; the page shows each unbroken, so a line breaks only between them. */
   function commandFor(game, d, cell, ctx, handStr) {
-    var parts = ["cardsim evaluate", game];
+    var parts = ["cardsim", "evaluate", game];
     var hand = handStr ? ' --hand "' + handStr + '"' : "";
     if (game === "vint") {
       var c = ctx;
@@ -175,7 +177,19 @@
         .forEach(function (o) { parts.push("--option " + o); });
     }
     parts.push("--until-clear", "--max-deals " + d.deals, "--seed 1");
-    return parts.join(" ");
+    return parts;
+  }
+  function setCommand(panel, game, parts) {
+    var el = panel.querySelector('[data-testid="command-' + game + '"]');
+    if (!el) return;
+    el.textContent = "";
+    parts.forEach(function (u, i) {
+      if (i) el.appendChild(document.createTextNode(" "));  // the only places a line may break
+      var span = document.createElement("span");
+      span.className = "arg";
+      span.textContent = u;
+      el.appendChild(span);
+    });
   }
 
   // ------------------------------------------------------------ the panels
@@ -206,6 +220,9 @@
     var game = panel.getAttribute("data-game"), d = DATA[game];
     var input = panel.querySelector('[data-testid="hand-' + game + '"]');
     var p = parseHand(game, input.value), ctx = context(panel, game);
+    // too many cards: no answer and no command (evaluate refuses it: "seat 0 is given 14 cards; …")
+    if (!p.errors.length && p.cards.length > d.hand_size)
+      p.errors.push(p.cards.length + " cards, but a hand holds " + d.hand_size);
     var grid = panel.querySelector('[data-testid="cards-' + game + '"]');
     Array.prototype.forEach.call(grid.querySelectorAll("button"), function (b) {
       var on = p.cards.indexOf(b.getAttribute("data-card")) >= 0;
@@ -217,10 +234,12 @@
     var full = p.cards.length === d.hand_size && !p.errors.length;
     var handStr = p.errors.length || !p.cards.length ? "" : handText(game, p.cards);
     var status, keys = [];
+    // 501: a game in play has every score above 0 (at 0 or below it is over, docs/RULES.md 1.8)
+    var badScores = game === "501" && [ctx.own].concat(ctx.opponents).some(function (v) { return !(v > 0); });
     if (p.errors.length) status = "Cannot read the hand: " + p.errors.join("; ") + ".";
     else if (game !== "501" && !full)
       status = p.cards.length ? p.cards.length + " of " + d.hand_size + " cards: give the whole hand." : "Type or tap your cards.";
-    if (!status || game === "501") {
+    if ((!status || game === "501") && !badScores) {
       keys = classify(game, p, ctx);
       if (game === "500") {  // the chosen suit's own row first (hearts stand for every suit)
         keys.sort(function (a, b) { return (cellOf(game, b).denom === ctx.trump) - (cellOf(game, a).denom === ctx.trump); });
@@ -237,7 +256,8 @@
       }
       status = cell ? "Your hand: " + desc + "." : "Your hand (" + desc + ") is outside every class this chart studied; ask about it with the command below.";
     }
-    if (game === "501") {
+    if (badScores) status = "Every score must be above 0: at 0 or below the game is over.";
+    else if (game === "501") {
       status = (status && (p.errors.length || full) ? status + " " : "") +
         "The chart's first call is made before you look at your cards, so it does not depend on them; " +
         (p.cards.length && !p.errors.length ? "the command below asks about this very hand." : "add your cards to ask about your very hand.");
@@ -246,8 +266,10 @@
     setField(panel, game, "status", status);
     if (cell) {
       var unit = game === "501" ? " pp" : game === "500" ? " points" : " score points", dg = game === "501" ? 1 : 0;
+      var exact = game === "501" && ctx.own === cell.own && ctx.opponents[0] === cell.opp &&
+        ctx.opponents[1] === cell.opp;
       setField(panel, game, "class", game === "501"
-        ? "own " + cell.own + ", both opponents at " + cell.opp + " (lead " + fmt(cell.lead, 0, true) + "), position " + cell.position
+        ? (exact ? "" : "nearest charted situation: ") + "own " + cell.own + ", both opponents at " + cell.opp + " (lead " + fmt(cell.lead, 0, true) + "), position " + cell.position
         : cell.label + (game === "500" ? " (" + (cell.denom === "NT" ? "no trumps" : cell.denom === ctx.trump ? "this suit" : "hearts, standing for every suit") + ", " + cell.scoring + ")" : ""), cell.key);
       setField(panel, game, "best", bestText(game, cell, ctx.trump), cell.best);
       setField(panel, game, "runner-up", cell.runner_up === null ? "none" : String(cell.runner_up) +
@@ -263,9 +285,9 @@
       if (keys.length > 1) setField(panel, game, "others", "Also in: " + keys.slice(1).map(function (k) {
         var c = cellOf(game, k); return (c.label || k) + " (best " + bestText(game, c, ctx.trump) + ")"; }).join("; "));
     }
-    var cmd = (p.errors.length && game !== "501") || (!p.cards.length && game !== "501") ? "" :
+    var cmd = (p.errors.length && game !== "501") || (!p.cards.length && game !== "501") || badScores ? [] :
       commandFor(game, d, game === "vint" ? cell : null, ctx, handStr);
-    setField(panel, game, "command", cmd);
+    setCommand(panel, game, cmd);
   }
   function buildGrid(panel, game) {
     var grid = panel.querySelector('[data-testid="cards-' + game + '"]'), cards = DATA[game].cards;
@@ -346,6 +368,18 @@
     });
   }
   var FILTER_ROWS = 12;
+  /* The filter box's hint, with examples from the table's own first row: its first two cells
+   * that are words or ranges rather than plain numbers, dashes or flags ("H 8", "19-21", "quebec"). */
+  function filterHint(t) {
+    var ex = [];
+    Array.prototype.forEach.call(t.tBodies[0].rows[0].cells, function (c) {
+      var v = c.textContent.trim();
+      if (v && ex.length < 2 && v.length <= 16 && !/^[-+]?[\d.,]+%?$/.test(v) && !/^(-|\u2014|true|false|nan)$/i.test(v) &&
+          ex.indexOf(v) < 0) ex.push(v);
+    });
+    return "Type to keep matching rows" + (ex.length ? ", e.g. " + ex.map(function (v) {
+      return "\u201c" + v + "\u201d"; }).join(" or ") : "") + "\u2026";
+  }
   function setupFilters() {
     var n = 0;
     Array.prototype.forEach.call(document.querySelectorAll("table"), function (t) {
@@ -353,7 +387,7 @@
       var box = document.createElement("input");
       box.type = "search";
       box.className = "tablefilter";
-      box.placeholder = "Show only rows containing\u2026 (e.g. 13-15, bal, 5H)";
+      box.placeholder = filterHint(t);
       box.setAttribute("aria-label", "filter the table's rows");
       box.setAttribute("data-testid", "filter-" + (n++));
       var count = document.createElement("span");

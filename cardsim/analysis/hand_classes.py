@@ -24,9 +24,16 @@ Units: card indices of the game's layout (:mod:`cardsim.cards`); scores in score
 from __future__ import annotations
 
 import functools
+import math
 from dataclasses import dataclass, field
 
-from cardsim.conditions import cards_given, features_of, parse_class, parse_given
+import numpy as np
+
+from cardsim.cards import suit_letters
+from cardsim.conditions import cards_given, features_of, game_name, hand_size_error, parse_class, parse_given
+from cardsim.deal import ConditionError
+from cardsim.games.base import OptionError
+from cardsim.text import quote
 
 GAMES = ("vint", "500", "501")
 HAND_SIZE = {"vint": 13, "500": 10, "501": 7}
@@ -57,7 +64,11 @@ class ChartCell:
 # ---------------------------------------------------------------- hands and features
 def hand_bits(game: str, hand) -> int:
     """The bit set (Python int) of a hand: a hand string (``"S:AKT86 H:KQ42 …"``) or an iterable
-    of card tokens or indices.  Raises :class:`cardsim.deal.ConditionError` as the parsers do."""
+    of card tokens or indices.  Raises :class:`cardsim.deal.ConditionError` as the parsers do, and
+    for bytes or a mapping (``list(b"S:AK")`` would be four numbers, a dict's keys cards)."""
+    if isinstance(hand, (bytes, bytearray, memoryview, dict)):
+        raise ConditionError(f"a hand is text (\"S:AKT86 H:KQ42 …\") or a list of card tokens or indices, "
+                             f"got {type(hand).__name__} {quote(hand)}")
     out = 0
     # a hand string may write voids (D:-): parse_given reads them (and refuses a card of a void suit)
     for c in (parse_given(game, hand)[0] if isinstance(hand, str) else cards_given(game, hand)):
@@ -246,6 +257,93 @@ def studied_cells(game: str) -> list[ChartCell]:
     return g501_cells(pd.DataFrame([{"own": s.own, "lead": s.lead, "position": s.position} for s in situations()]))
 
 
+@functools.lru_cache(maxsize=None)
+def _studied(game: str) -> tuple:
+    return tuple(studied_cells(game))
+
+
+CONTEXT_KEYS = {"vint": ("chart", "after"), "500": ("trump", "scoring"), "501": ("own", "opponents", "position")}
+"""The keys of :func:`classify`'s ``context``, per game."""
+TRUMPS = ("S", "C", "D", "H", "NT")
+
+
+def _bad(game: str, key: str, value, allowed: str) -> OptionError:
+    return OptionError(f"{game} context: {key} {quote(value)} is not {allowed}")
+
+
+def _score(game: str, key: str, value) -> int:
+    """A 501 score of a context: a whole number above 0 (at 0 or below the game is over,
+    docs/RULES.md §1.8); an integral float (300.0) is taken, 501.7, NaN, text and bools are not."""
+    ok = (isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))) or \
+        (isinstance(value, (float, np.floating)) and math.isfinite(value) and float(value).is_integer())
+    if not ok or value <= 0:
+        raise _bad(game, key, value, "a whole number of points above 0 (at 0 or below the game is over)")
+    return int(value)
+
+
+def check_context(game, context, cells: list[ChartCell] | None = None) -> tuple[str, dict]:
+    """``(game, context)`` made canonical for :func:`classify`, or :class:`cardsim.games.base.OptionError`
+    (one line naming the key, the value given and what is allowed) for anything else.
+
+    ``game``: vint, 500 or 501 in any case.  Harmless variants are taken where unambiguous: a
+    chart, trump, scoring or auction in any case, suit symbols (``♥`` = ``H``), the calls of
+    ``after`` separated by any spaces (``"1h  p"`` = ``"1H P"``); the values allowed are those
+    of the full report's cells and of ``cells``.  501: ``own`` and the two ``opponents`` whole
+    scores above 0 (above 501 is a real score: a failed contract adds), ``position`` 0, 1 or 2."""
+    try:
+        name = game_name(game)
+    except ConditionError:
+        name = None
+    if name not in GAMES:
+        raise OptionError(f"unknown game {quote(game)} for the hand charts (known: {', '.join(GAMES)})")
+    game = name
+    keys = CONTEXT_KEYS[game]
+    if not isinstance(context, dict):
+        raise OptionError(f"{game} context must be a dict with the keys {', '.join(keys)}, got {quote(context)}")
+    missing = [k for k in keys if k not in context]
+    extra = [k for k in context if k not in keys]
+    if missing or extra:
+        what = f"lacks {', '.join(map(str, missing))}" if missing else \
+            f"has the unknown key(s) {', '.join(map(quote, extra))}"
+        raise OptionError(f"{game} context {what}: it takes {', '.join(keys)}, got {quote(context)}")
+    known = list(_studied(game)) + list(cells or ())
+    if game == "501":
+        opp = context["opponents"]
+        if not isinstance(opp, (list, tuple, np.ndarray)) or len(opp) != 2:
+            raise _bad(game, "opponents", opp, "a list of the two opponents' scores (501's chart is the 3-seat game)")
+        pos = context["position"]
+        if isinstance(pos, (bool, np.bool_)) or not isinstance(pos, (int, np.integer)) or pos not in (0, 1, 2):
+            raise _bad(game, "position", pos, "0, 1 or 2 (the seat's turn in the auction)")
+        return game, {"own": _score(game, "own", context["own"]),
+                      "opponents": [_score(game, "opponents", o) for o in opp], "position": int(pos)}
+    if game == "500":
+        trump = context["trump"]
+        t = suit_letters(trump).strip().upper() if isinstance(trump, str) else None
+        if t not in TRUMPS:
+            raise _bad(game, "trump", trump, "one of S, C, D, H, NT (or ♠ ♣ ♦ ♥)")
+        scorings = list(dict.fromkeys(str(c.context["scoring"]) for c in known))
+        sc = context["scoring"]
+        s_ = sc.strip().lower() if isinstance(sc, str) else None
+        if s_ not in scorings:
+            raise _bad(game, "scoring", sc, f"one of {', '.join(scorings)}")
+        return game, {"trump": t, "scoring": s_}
+    charts: dict[str, list[str]] = {}
+    for c in known:
+        afters = charts.setdefault(str(c.context["chart"]), [])
+        if str(c.context["after"]) not in afters:
+            afters.append(str(c.context["after"]))
+    chart = context["chart"]
+    ch = chart.strip().lower() if isinstance(chart, str) else None
+    if ch not in charts:
+        raise _bad(game, "chart", chart, f"one of {', '.join(charts)}")
+    after = context["after"]
+    af = " ".join(suit_letters(after).upper().split()) if isinstance(after, str) else None
+    if af not in charts[ch]:
+        raise _bad(game, "after", after, f"one of {', '.join(map(repr, charts[ch]))} (the calls before the "
+                                         f"{ch} chart's seat; '-' for none)")
+    return game, {"chart": ch, "after": af}
+
+
 def classify(game: str, hand, context: dict, cells: list[ChartCell] | None = None) -> list[str]:
     """The keys of the cells of ``cells`` (one game's; None: :func:`studied_cells`, the full
     report's) that ``hand`` falls in, in their order.
@@ -254,9 +352,15 @@ def classify(game: str, hand, context: dict, cells: list[ChartCell] | None = Non
     ``context``: Vint ``{"chart", "after"}`` (after as the table writes it: ``"1H P"``, ``"-"``);
     500 ``{"trump": S|C|D|H|NT, "scoring": quebec|subtract}``; 501 ``{"own", "opponents":
     [two scores], "position"}`` (the hand does not matter: the chart's decision is made before
-    looking).  Raises ConditionError for a hand that does not parse."""
+    looking; an empty hand is taken).  Raises ConditionError for a hand that does not parse or
+    is not a full hand (the message ``cardsim evaluate`` gives), OptionError
+    (:func:`check_context`) for a bad game or context."""
+    game, context = check_context(game, context, cells)
     bits = hand_bits(game, hand)
-    cells = studied_cells(game) if cells is None else cells
+    # 501's chart is read before looking: no cards is a question too, a part of a hand is not
+    if bin(bits).count("1") != HAND_SIZE[game] and not (game == "501" and not bits):
+        raise hand_size_error(game, 0, bin(bits).count("1"), HAND_SIZE[game])
+    cells = list(_studied(game)) if cells is None else cells
     if game == "501":
         key = g501_cell(context["own"], context["opponents"], context["position"], cells)
         return [] if key is None else [key]

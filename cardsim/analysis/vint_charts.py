@@ -12,6 +12,7 @@ Denominations rank S < C < D < H < NT (docs/RULES.md §2.2): spades is the cheap
 from __future__ import annotations
 
 import re
+import textwrap
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,9 +37,10 @@ GLOSSARY = {
                      "passed; overcall = second hand after the dealer opened; response = partner (the dealer) "
                      "opened and the next hand passed.  `after` = the calls before the seat's first call",
     "band / shape": "the seat's high-card points (A 4, K 3, Q 2, J 1) and hand shape; bal = every suit 2-4 cards "
-                    "(4-3-3-3 or 4-4-3-2); 5H = exactly five hearts, every other suit at most 4; 6+H = six or more "
-                    "hearts, the others at most 4; 5-5 H+S = at least five of each; H 0-2 / H 3 / H 4+ = cards in "
-                    "partner's suit; 5+H (response to 1NT) = five or more hearts",
+                    "(4-3-3-3 or 4-4-3-2); 5H = exactly five hearts, every other suit at most 4; 6S = exactly six "
+                    "spades, the others at most 4; 6+H = six or more hearts, the others at most 4; 5-5 H+S = "
+                    "at least five of each; H 0-2 / H 3 / H 4+ = cards in partner's suit; 5+H (response to 1NT) "
+                    "= five or more hearts",
     "long / partner": "the suits the row's shape is long in (S spades, C clubs, D diamonds, H hearts) and partner's "
                       "denomination (a response chart); they turn the calls into words (1 of the long suit, raise)",
     "freq": "share of random deals meeting every hand class of the question (the acceptance rate)",
@@ -634,6 +636,10 @@ def _plt():
     return plt
 
 
+TITLE_WIDTH = 60
+"""Characters a line of a heatmap's title (:func:`heatmap` wraps it)."""
+
+
 def heatmap(table: pd.DataFrame, title: str, path: Path) -> Path:
     """Shapes × bands: the best call written in each cell (``?`` = not clear), coloured by the gap
     to the runner-up (score points)."""
@@ -659,7 +665,10 @@ def heatmap(table: pd.DataFrame, title: str, path: Path) -> Path:
     ax.set_xticks(range(len(bands)), bands)
     ax.set_yticks(range(len(shapes)), shapes)
     ax.set_xlabel("high-card points")
-    ax.set_title(title, fontsize=10)
+    # wrapped: a one-line title longer than the axes ran into the colour bar's label; a line
+    # never starts with the "=" of "x = y" (no-break spaces: textwrap breaks at ASCII spaces only)
+    lines = textwrap.wrap(title.replace(" = ", "\u00a0=\u00a0"), TITLE_WIDTH)
+    ax.set_title("\n".join(lines), fontsize=10)
     fig.colorbar(im, ax=ax, label="gap to runner-up (score points)")
     fig.tight_layout()
     fig.savefig(path, dpi=110, bbox_inches="tight")
@@ -695,9 +704,10 @@ SITUATION_WORDS = {
 }
 HEATMAP_LEGEND = (
     "A row is your hand's shape, a column your high-card points (ace 4, king 3, queen 2, jack 1). Shapes: bal = "
-    "balanced (every suit 2-4 cards); 5H = exactly five hearts and no other suit longer than four; 6+H = six or "
-    "more hearts; 5-5 H+S = five or more hearts and five or more spades; H 0-2, H 3, H 4+ = how many cards you "
-    "hold in partner's suit; 5+S = five or more spades. In a cell: the best first call (P = pass; 1S = bid one "
+    "balanced (every suit 2-4 cards); 5H = exactly five hearts and no other suit longer than four; 6S = exactly "
+    "six spades and no other suit longer than four; 6+H = six or more hearts and no other suit longer than "
+    "four; 5-5 H+S = five or more hearts and five or more spades; H 0-2, H 3, H 4+ = how many cards you hold in "
+    "partner's suit; 5+S = five or more spades. In a cell: the best first call (P = pass; 1S = bid one "
     "spade; S spades, C clubs, D diamonds, H hearts, NT no-trump, ranked S < C < D < H < NT); ? = not clearly "
     "better than the next best call; \u2020 = depends on the players: with other players (more cautious or bolder "
     "bidders ...) the next best call is clearly better; lo..hi = the score points a deal the call gains over the "
