@@ -894,6 +894,15 @@ def estimated_bytes(run: Run, deals: int, chunks: int, sample: int = 2000) -> fl
     return deals * per_deal + chunks * max(sizes[0] - sample * per_deal, 0)
 
 
+def _size(nbytes: float) -> str:
+    """Bytes for people: ``1.2 GB``, ``35.0 MB``, ``512 kB`` (never a ``0.0 GB`` that hides the
+    numbers on a small disk)."""
+    for unit, scale in (("GB", 1e9), ("MB", 1e6)):
+        if nbytes >= scale:
+            return f"{nbytes / scale:,.1f} {unit}"
+    return f"{nbytes / 1e3:,.0f} kB"
+
+
 def check_disk_space(folder: Path, run: Run, todo: list[tuple[int, int, int]]) -> None:
     """Raise OutputError when ``folder`` has clearly too little room for the chunks ``todo``
     (estimated from a sample only when their raw row size does not fit already)."""
@@ -903,8 +912,8 @@ def check_disk_space(folder: Path, run: Run, todo: list[tuple[int, int, int]]) -
         return
     need = estimated_bytes(run, deals, len(todo)) * DISK_MARGIN
     if need > free:
-        raise OutputError(f"{deals:,} {run.setup.game} deals need about {need / 1e9:,.1f} GB and "
-                          f"{folder.resolve().parent} has {free / 1e9:,.1f} GB free; free some space, write "
+        raise OutputError(f"{deals:,} {run.setup.game} deals need about {_size(need)} and "
+                          f"{folder.resolve().parent} has {_size(free)} free; free some space, write "
                           "elsewhere or simulate fewer deals")
 
 

@@ -2,6 +2,7 @@
 result of an uninterrupted run, checks made before any work, and dask.distributed clusters."""
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -138,7 +139,8 @@ def test_checks_come_before_any_work(tmp_path, capsys, monkeypatch):
     Usage = namedtuple("Usage", "total used free")
     monkeypatch.setattr(runner.shutil, "disk_usage", lambda path: Usage(10**9, 10**9 - 10**6, 10**6))
     assert main(["simulate", "vint", "-n", "1000000", "-o", str(tmp_path / "big")]) == 2
-    assert "GB free" in one_line_error(capsys)
+    message = one_line_error(capsys)  # sizes in units that show them, not "0.0 GB"
+    assert "has 1.0 MB free" in message and re.search(r"need about [1-9][\d.]* MB and", message)
     assert not (tmp_path / "big").exists() and not staging(tmp_path / "big").exists()
     monkeypatch.setattr(runner, "memory_cap", lambda game: 1000)
     assert main(["simulate", "vint", "-n", "5000"]) == 2
