@@ -80,18 +80,29 @@ def next_u64(state):
     return mix64(state[0])
 
 
-@jit
-def randbelow(state, n):
-    """Uniform integer in ``[0, n)`` for ``1 <= n < 2**32`` (Lemire's method, exact)."""
+@jit(inline="always")
+def _below(position, n):
+    """Lemire's exact draw in ``[0, n)`` from a stream at ``position`` (uint64): returns the new
+    position and the draw (int64).  :func:`randbelow` and :func:`shuffle` both draw with it."""
     nn = U64(n)
-    m = (next_u64(state) >> U64(32)) * nn
+    position = position + GOLDEN
+    m = (mix64(position) >> U64(32)) * nn
     low = m & _MASK32
     if low < nn:
         threshold = (U64(4294967296) - nn) % nn
         while low < threshold:
-            m = (next_u64(state) >> U64(32)) * nn
+            position = position + GOLDEN
+            m = (mix64(position) >> U64(32)) * nn
             low = m & _MASK32
-    return np.int64(m >> U64(32))
+    return position, np.int64(m >> U64(32))
+
+
+@jit
+def randbelow(state, n):
+    """Uniform integer in ``[0, n)`` for ``1 <= n < 2**32`` (Lemire's method, exact)."""
+    position, value = _below(state[0], n)
+    state[0] = position
+    return value
 
 
 @jit
@@ -104,23 +115,13 @@ def uniform(state):
 def shuffle(deck, state):
     """Fisher-Yates shuffle of ``deck`` (1-d int array) in place; uniform over permutations.
 
-    The draws are :func:`randbelow`'s, made on a local copy of the stream's position: written
-    back to ``state`` once at the end, not through memory at every draw (the compiler cannot
-    keep it in a register, since ``deck``'s stores might alias it), which is a few percent of
-    a whole deal.  The same draws, the same permutation."""
+    The draws are :func:`randbelow`'s (:func:`_below`), made on a local copy of the stream's
+    position: written back to ``state`` once at the end, not through memory at every draw (the
+    compiler cannot keep it in a register, since ``deck``'s stores might alias it), which is a
+    few percent of a whole deal.  The same draws, the same permutation."""
     position = state[0]
     for i in range(deck.shape[0] - 1, 0, -1):
-        nn = U64(i + 1)
-        position = position + GOLDEN
-        m = (mix64(position) >> U64(32)) * nn
-        low = m & _MASK32
-        if low < nn:
-            threshold = (U64(4294967296) - nn) % nn
-            while low < threshold:
-                position = position + GOLDEN
-                m = (mix64(position) >> U64(32)) * nn
-                low = m & _MASK32
-        j = np.int64(m >> U64(32))
+        position, j = _below(position, i + 1)
         t = deck[i]
         deck[i] = deck[j]
         deck[j] = t
