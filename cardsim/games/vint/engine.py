@@ -159,7 +159,7 @@ def run_auction(dealer, hands, ids, params, rngs, calls, forced):
             current = call
             bidder = seat
             passes = 0
-        seat = ((seat + 1) & 3)
+        seat = (seat + 1) & 3
     return ncalls, bidder, current, forced_ok
 
 
@@ -173,7 +173,7 @@ def forced_auction(dealer, declarer, contract, calls):
     while seat != declarer:
         calls[n] = PASS
         n += 1
-        seat = ((seat + 1) & 3)
+        seat = (seat + 1) & 3
     calls[n] = contract
     n += 1
     for _ in range(CLOSING_PASSES):
@@ -196,10 +196,10 @@ def play_tricks(declarer, trump, hands, ids, params, rngs, plays, hand, trick, w
     hand[:] = hands
     played = U64(0)
     voids = np.int64(0)
-    leader = ((declarer + 1) & 3)
+    leader = (declarer + 1) & 3
     for t in range(N_TRICKS):
         for k in range(4):
-            seat = ((leader + k) & 3)
+            seat = (leader + k) & 3
             card = choose_card(ids[seat], params, rngs, hand[seat], seat, declarer, trump,
                                leader, trick, k, played, bid_suits, voids)
             b = U64(1) << U64(card)
@@ -214,7 +214,7 @@ def play_tricks(declarer, trump, hands, ids, params, rngs, plays, hand, trick, w
             played |= b
             trick[k] = card
             plays[4 * t + k] = card
-        leader = ((leader + winning_index(trick, 4, trump)) & 3)
+        leader = (leader + winning_index(trick, 4, trump)) & 3
         winners[t] = leader
 
 
@@ -270,7 +270,7 @@ def fill_row(rows, i, deal_id, dealer, hands, score, info, calls):
     r.opening_denomination = -1
     for k in range(info[I_NCALLS]):
         if calls[k] != PASS:
-            r.opener = ((dealer + k) & 3)
+            r.opener = (dealer + k) & 3
             r.opening_level = call_level(calls[k])
             r.opening_denomination = call_denomination(calls[k])
             break
@@ -474,7 +474,7 @@ def play_rubbers(seed, start, count, ids, params, base_deck, rubber_rows, deal_r
             if n >= deal_rows.shape[0]:
                 return -1
             key = deal_key(mkey, j)
-            dealer = deal_cards(key, -1 if j == 0 else ((dealer + 1) & 3), base_deck, deck, hands, rngs[0])
+            dealer = deal_cards(key, -1 if j == 0 else (dealer + 1) & 3, base_deck, deck, hands, rngs[0])
             run_deal(key, dealer, hands, ids, params, below, games, rngs, calls, plays, score, info, work_hands, work,
                      no_force)
             fill_row(deal_rows, n, j, dealer, hands, score, info, calls)

@@ -120,7 +120,7 @@ def first_bid_suits(calls, ncalls, declarer, out):
         last -= 1
     for i in range(last + 1):
         if calls[i] != PASS:
-            who = ((declarer - (last - i)) & 3)
+            who = (declarer - (last - i)) & 3
             d = call_denomination(calls[i])
             if d < NT and out[who] < 0:
                 out[who] = d
@@ -161,12 +161,12 @@ def score_deal(level, denomination, declarer, trick_winners, hands, below_before
     """
     out[:] = 0
     v = trick_value(level, denomination)
-    dteam = (declarer & 1)
+    dteam = declarer & 1
     below0 = below_before[0]
     below1 = below_before[1]
     game_won_by = -1
     for t in range(N_TRICKS):
-        team = (trick_winners[t] & 1)
+        team = trick_winners[t] & 1
         out[S_TRICKS + team] += 1
         out[S_BELOW + team] += v
         if team == 0:

@@ -122,7 +122,7 @@ def estimated_tricks(params, hand, seat, calls, ncalls):
     points = np.float64(high_card_points(hand) + max(l0 - 4, 0) + max(l1 - 4, 0) + max(l2 - 4, 0)
                         + max(l3 - 4, 0))
     short = (l0 <= 1) + (l1 <= 1) + (l2 <= 1) + (l3 <= 1)
-    partner = ((seat + 2) & 3)
+    partner = (seat + 2) & 3
     partner_denomination = -1
     opponent_bid = False
     opponent_suits = 0
@@ -197,7 +197,7 @@ def _extra_honours(hand, suit):
 @jit(inline="always")
 def _speaker(i, ncalls, seat):
     """Seat that made call ``i`` when ``seat`` is to make call ``ncalls``."""
-    return ((seat - (ncalls - i)) & 3)
+    return (seat - (ncalls - i)) & 3
 
 
 @jit(inline="always")
@@ -272,7 +272,7 @@ def estimated_tricks_v1(params, hand, seat, calls, ncalls):
     points = np.float64(high_card_points(hand) + max(l0 - 4, 0) + max(l1 - 4, 0) + max(l2 - 4, 0)
                         + max(l3 - 4, 0))
     short = (l0 <= 1) + (l1 <= 1) + (l2 <= 1) + (l3 <= 1)
-    partner = ((seat + 2) & 3)
+    partner = (seat + 2) & 3
     partner_denomination = -1
     for i in range(ncalls):
         if calls[i] != PASS and _speaker(i, ncalls, seat) == partner:
@@ -506,11 +506,11 @@ def _ruff_suit(hand, seat, declarer, trump, voids):
     """A side suit of ``hand`` that partner has shown out of (and not of trumps) while neither
     opponent has, for partner to ruff (docs/RULES.md §2.3); −1 if none.  ``voids``: bit
     4·seat + suit per suit a seat did not follow."""
-    partner = ((seat + 2) & 3)
+    partner = (seat + 2) & 3
     if (voids >> (4 * partner + trump)) & 1:
         return -1
-    lho = ((seat + 1) & 3)
-    rho = ((seat + 3) & 3)
+    lho = (seat + 1) & 3
+    rho = (seat + 3) & 3
     for s in range(4):
         if s == trump or (U64(hand) & suit_mask(s)) == U64(0):
             continue
@@ -527,10 +527,10 @@ def _return_suit(hand, seat, declarer, trump, voids):
     nor an opponent of ``seat`` has shown out of it (bits 4·seat + suit); of several, the one
     ``hand`` is shortest in (the leader's length).  The declarer's partner does not return the
     declarer's suit (it gained nothing, docs/strategy-quality.md)."""
-    lho = ((seat + 1) & 3)
-    rho = ((seat + 3) & 3)
+    lho = (seat + 1) & 3
+    rho = (seat + 3) & 3
     for k in range(2):
-        who = ((seat + 2) & 3) if k == 0 else seat
+        who = (seat + 2) & 3 if k == 0 else seat
         best = -1
         best_len = 99
         for s in range(4):
