@@ -82,14 +82,12 @@ def _seed(text: str) -> int:
 
 
 def _error_rate(text: str) -> float:
-    """An error rate: a number above 0 and at most 0.5."""
+    """An error rate, as a number; its range is :func:`cardsim.sequential.check_error`'s, checked
+    by the command before any deal (the parser imports nothing heavy)."""
     try:
-        value = float(text)
+        return float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{quote(text)} is not a number") from None
-    if not 0.0 < value <= 0.5:  # NaN fails too
-        raise argparse.ArgumentTypeError(f"must be above 0 and at most 0.5 (e.g. 0.05), got {text.strip()}")
-    return value
 
 
 def _path(text: str) -> str:
@@ -209,7 +207,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="with --until-clear: the most deals (default 1000000; -n is for a fixed number of deals and "
                         "is not taken with --until-clear)")
     p.add_argument("--error", type=_error_rate, metavar="RATE",
-                   help="with --until-clear: the chance of calling a wrong option clearly best, above 0 and at most "
+                   help="with --until-clear: the chance of calling a wrong option clearly best, from 0.000001 to "
                         "0.5 (default 0.05)")
     p.add_argument("--hand", help='the seat\'s given cards, e.g. "S:AKT86 H:KQ42 C:K832" (some or all); '
                                   '"D:-" says it has no diamonds')
@@ -345,8 +343,10 @@ for the letters S H D C (docs/conditions.md).
 best option is clear when its paired difference to every other option has an interval above 0 at
 level 1 - error / (looks x (options - 1)): Bonferroni alpha spending over the planned looks and the
 comparisons, so the chance of ever calling a wrong option clearly best is at most --error whatever
-the round it stops at (docs/statistics.md).  It prints the deals used and the verdict; clear_lo,
-clear_hi are diff's interval at that level.  Finished rounds are kept: the same command resumes.
+the round it stops at (docs/statistics.md).  Every option is tried as the clearly best one.  It
+prints the deals used and the verdict; clear_lo, clear_hi are the interval at that level of the
+option minus the one judged (the clearly best one, else the best).  Finished rounds are kept: the
+same command resumes.
 
 score: higher is better for the seat in every game.  Vint and Five Hundred: the seat's side's
 points minus the other side's; 501: the seat's score change with its sign turned (the points it
@@ -386,6 +386,9 @@ def cmd_evaluate(args) -> int:
     elif args.max_deals is not None or args.error is not None:
         raise UsageError("--max-deals and --error go with --until-clear")
     from cardsim import sequential as S
+
+    if args.until_clear and args.error is not None:
+        S.check_error(args.error)  # before the question is built and dealt
 
     deals = (args.max_deals or S.MAX_DEALS) if args.until_clear else (args.deals or 100_000)
 

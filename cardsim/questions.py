@@ -424,21 +424,19 @@ def run_until_clear(q: Question, error=None, first=None, n_jobs=-1, progress=Fal
 
     The rounds and the stopping rule are :func:`cardsim.sequential.until_clear`'s: looks at
     ``first`` (default :data:`cardsim.sequential.FIRST`), twice, four times … that many deals, the
-    last at ``q.run.n``; at each look the best option is clear when its paired difference to each
+    last at ``q.run.n``; at each look an option is clearly best when its paired difference to each
     other option has an interval above 0 at level ``1 - error / (looks · (options - 1))``
-    (``error`` default 0.05).  Round ``r`` plays deals ``[look r-1, look r)`` of the question's
+    (``error`` default 0.05; :func:`cardsim.sequential.judge`).  Round ``r`` plays deals ``[look r-1, look r)`` of the question's
     seed — the deals a fixed run of ``q.run.n`` deals plays, in order — so the sums at a look are
     those of a fixed run of that many deals.  ``store``: a folder keeping each round's finished
     chunks (one sub-folder per round), so the same call after an interruption resumes; removed
     at the end.  Returns ``(sums, result)``: the merged sums (as :func:`run_question`) of the deals
-    played and the :class:`cardsim.sequential.Sequential` result.  Raises OptionError for fewer
-    than two options or an error rate outside (0, 0.5]."""
+    played and the :class:`cardsim.sequential.Sequential` result.  Raises OptionError, before any
+    deal, for fewer than two options or an error rate outside [1e-6, 0.5]."""
     from cardsim import sequential as S
 
     error = S.ERROR if error is None else error
     first = S.FIRST if first is None else first
-    S.check_error(error)
-    S.comparison_error(0.05, 1, len(q.options))  # fewer than two options: an error before any deal
 
     def play(start, stop):
         keep = None
@@ -480,18 +478,18 @@ def evaluate_until_clear(game, seat=0, options=(), max_deals=None, error=None, s
 
     The options are played in rounds of doubling size (``first`` deals, default 2,000, then 4,000,
     8,000 … up to ``max_deals``, default 1,000,000) on the deals a fixed run plays, and the run
-    stops at the first look where the best option's paired difference to every other option has
-    an interval above 0, or at ``max_deals`` (:func:`run_until_clear`; docs/statistics.md,
+    stops at the first look where an option's paired difference to every other option has an
+    interval above 0, or at ``max_deals`` (:func:`run_until_clear`; docs/statistics.md,
     "Stopping when the answer is clear").  Guarantee: the chance that it calls an option clearly
     best while another is at least as good is at most ``error`` (default 0.05), whatever the
     look it stops at.  The other arguments are :func:`evaluate`'s.
 
     Returns :func:`evaluate`'s table over the deals played (``n``: the deals used) with
-    ``clear_lo``, ``clear_hi`` (``diff``'s interval at the stopping rule's level) and
+    ``clear_lo``, ``clear_hi`` (as in :func:`until_clear_table`) and
     ``df.attrs["until_clear"]``: ``deals`` used, ``clear`` (bool), ``best`` (the option's name, or
     None when none is clear at the maximum), ``error``, ``interval_level``, ``looks_planned``,
     ``looks_taken`` and ``guarantee`` (words).  Raises OptionError (fewer than two options, an
-    error rate outside (0, 0.5], a bad ``max_deals``), StrategyError or ConditionError
+    error rate outside [1e-6, 0.5], a bad ``max_deals``), StrategyError or ConditionError
     (ValueError, one-line messages).
     """
     from cardsim import sequential as S

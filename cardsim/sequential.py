@@ -1,16 +1,15 @@
 """Stop when the answer is clear: a group-sequential choice of the best option (``cardsim.sequential``).
 
 ``cardsim evaluate --until-clear`` plays a question's options in rounds of doubling size and,
-after each round (a *look*), asks whether the option with the best mean is separated from every
-other option.  It stops at the first look where it is, or at the last planned look.
+after each round (a *look*), asks whether some option is separated from every other option.  It stops at the first look where it is, or at the last planned look.
 
 The method (docs/statistics.md, "Stopping when the answer is clear"): the looks are planned
 before the first deal — ``first``, ``2·first``, ``4·first`` … deals, the last one at the maximum
 (:func:`schedule`), so their number ``K`` is fixed in advance — and the error rate ``error`` is
 split equally over the ``K`` looks and the ``k − 1`` comparisons of a look (Bonferroni alpha
-spending).  At each look every paired difference *best − other* gets a two-sided normal interval
-at level ``1 − error / (K (k − 1))``; the best option is *clear* when every one of these lies
-above 0.  Whatever the data, the rounds played or the look at which the procedure stops, the
+spending).  At each look every paired difference *option − other* gets a two-sided normal
+interval at level ``1 − error / (K (k − 1))``; an option is *clearly best* when every one of its
+k − 1 intervals lies above 0 (:func:`judge`).  Whatever the data, the rounds played or the look at which the procedure stops, the
 chance that it ever calls an option clearly best while another option is at least as good is at
 most ``error`` (the union bound over the ``K`` looks and, at each look, over the ``k − 1``
 comparisons with a truly best option; proof in the document).  The intervals are the normal

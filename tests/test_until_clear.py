@@ -177,9 +177,9 @@ def test_cli_until_clear_prints_the_deals_used_the_verdict_and_the_guarantee(cap
 
 @pytest.mark.parametrize("extra, message", [
     (["--until-clear", "--max-deals", "0"], "must be a whole number from 1"),
-    (["--until-clear", "--error", "0"], "above 0 and at most 0.5"),
-    (["--until-clear", "--error", "0.6"], "above 0 and at most 0.5"),
-    (["--until-clear", "--error", "nan"], "above 0 and at most 0.5"),
+    (["--until-clear", "--error", "0"], "from 1e-06 to 0.5"),
+    (["--until-clear", "--error", "0.6"], "from 1e-06 to 0.5"),
+    (["--until-clear", "--error", "nan"], "from 1e-06 to 0.5"),
     (["--until-clear", "--error", "x"], "is not a number"),
     (["--until-clear", "--error", "1e-300"], "from 1e-06 to 0.5"),
     (["--until-clear", "-n", "1000"], "give the most deals with --max-deals"),
