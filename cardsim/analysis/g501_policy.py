@@ -67,6 +67,15 @@ def nearest_cell(score: int, rival: int, position: int) -> tuple[int, int, int]:
     return CELL_OWN[_nearest(CELL_OWN, score)], CELL_LEADS[_nearest(CELL_LEADS, rival - score)], int(position)
 
 
+def nearest_situation(situations, own: int, lead: int) -> int:
+    """Index in ``situations`` (a sequence of ``(own, lead)`` score pairs of one auction
+    position) of the one nearest ``(own, lead)``: least ``|Δown| + |Δlead|`` (score points), on a
+    tie the lower own score, then the lower lead.  How a report's chart answers a situation it
+    does not hold (:func:`chart_policy_spec`, the report page's panel)."""
+    return min(range(len(situations)), key=lambda i: (abs(situations[i][0] - own) + abs(situations[i][1] - lead),
+                                                      situations[i][0], situations[i][1]))
+
+
 def chart_policy_spec(choices: pd.DataFrame, **params) -> str:
     """The ``chart`` strategy spec that plays ``choices`` (a :func:`g501_game.choices` frame:
     columns ``own``, ``lead``, ``position``, ``best`` = ``look`` or ``blind:L``, L one of
@@ -74,9 +83,9 @@ def chart_policy_spec(choices: pd.DataFrame, **params) -> str:
 
     A cell of the full grid not in the frame (a coarser grid, or a situation the chart leaves
     out because the opponents would be at 0 or below) takes the option of the nearest cell of
-    the frame in the same position: least ``|Δown| + |Δlead|`` (score points), on a tie the lower
-    own score, then the lower lead — on a full product grid, the nearest value on each axis,
-    midway to the lower, as :func:`nearest_cell` maps game states.  ``params``: the chart's
+    the frame in the same position (:func:`nearest_situation`: least ``|Δown| + |Δlead|``, on a
+    tie the lower own score, then the lower lead) — on a full product grid, the nearest value on
+    each axis, midway to the lower, as :func:`nearest_cell` maps game states.  ``params``: the chart's
     numeric parameters (``margin``, ``abandon``, ``target_margin``, ``contest``, ``press``,
     ``press_score``) appended as ``name=value``.
 
@@ -98,9 +107,7 @@ def chart_policy_spec(choices: pd.DataFrame, **params) -> str:
                 g = frame[frame.position == pos]
                 if g.empty:
                     raise ValueError(f"choices frame has no situation in auction position {pos}")
-                dist = (g.own - own).abs() + (g.lead - lead).abs()
-                best = g.assign(dist=dist).sort_values(["dist", "own", "lead"], kind="stable").iloc[0]
-                level = int(best.level)
+                level = int(g.level.iloc[nearest_situation(list(zip(g.own, g.lead)), own, lead)])
                 digits.append(0 if level == 0 else CELL_LEVELS.index(level) + 1)
     spec = f"{CHART.name}:cells={cells_text(digits)}"
     if params:

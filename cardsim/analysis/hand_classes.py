@@ -223,15 +223,13 @@ def g501_cell(own: int, opponents, position: int, cells: list[ChartCell]) -> str
     report's (possibly coarser) chart, the report cell of that position with the least
     ``|Δown| + |Δlead|``, on a tie the lower own score, then the lower lead.  So the answer is the
     cell whose option the ``chart`` strategy built from this report would play."""
-    from cardsim.analysis.g501_policy import nearest_cell
+    from cardsim.analysis.g501_policy import nearest_cell, nearest_situation
 
     o, lead, p = nearest_cell(int(own), int(min(opponents)), int(position))
     same = [c for c in cells if c.context["position"] == p]
     if not same:
         return None
-    best = min(same, key=lambda c: (abs(c.context["own"] - o) + abs(c.context["lead"] - lead),
-                                    c.context["own"], c.context["lead"]))
-    return best.key
+    return same[nearest_situation([(c.context["own"], c.context["lead"]) for c in same], o, lead)].key
 
 
 # ---------------------------------------------------------------- the classifier
