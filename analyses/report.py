@@ -17,6 +17,7 @@ import argparse
 import base64
 import html
 import json
+import os
 import sys
 from datetime import datetime, timezone
 from pathlib import Path
@@ -118,9 +119,7 @@ def short_legend(legend: str, shown: dict[str, str]) -> str:
     for earlier, fig in shown.items():
         if earlier == legend:
             return f"As in {fig}."
-        k = 0
-        while k < min(len(earlier), len(legend)) and earlier[-1 - k] == legend[-1 - k]:
-            k += 1
+        k = len(os.path.commonprefix([earlier[::-1], legend[::-1]]))  # characters the two end with
         end = legend.find(". ", max(len(legend) - k - 2, 0))  # the shared part from a sentence's start
         cut = end + 1
         if end >= 0 and len(legend) - cut >= SHARED_TAIL:
