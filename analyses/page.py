@@ -93,7 +93,7 @@ def vint_data(out: Path) -> dict | None:
                           "gap": _num(r.gap), "gap_lo": _num(r.gap_lo), "gap_hi": _num(r.gap_hi),
                           "made": _num(r.best_made), "made_lo": _num(r.best_made_lo), "made_hi": _num(r.best_made_hi),
                           "n": _num(r.n), "clear": _bool(r.clear), "options": list(cell.options), **_robust(r)})
-    return {"game": "vint", "hand_size": 13, "unit": "score points", "contexts": list(contexts.values()),
+    return {"game": "vint", "hand_size": HC.HAND_SIZE["vint"], "unit": "score points", "contexts": list(contexts.values()),
             "cells": out_cells, "deals": DEALS["vint"], **HC.features_json("vint")}
 
 
@@ -124,7 +124,7 @@ def g500_data(out: Path) -> dict | None:
                           "gap": _num(r.margin), "gap_lo": _num(r.margin_lo), "gap_hi": _num(r.margin_hi),
                           "made": _num(r.made), "made_lo": made_lo, "made_hi": made_hi, "n": _num(r.deals),
                           "score": _num(r.score), "clear": _bool(r.clear), "pays": _bool(r.pays), **_robust(r)})
-    return {"game": "500", "hand_size": 10, "unit": "points", "scorings": list(dict.fromkeys(bids.scoring)),
+    return {"game": "500", "hand_size": HC.HAND_SIZE["500"], "unit": "points", "scorings": list(dict.fromkeys(bids.scoring)),
             "cells": out_cells, "deals": DEALS["500"], **HC.features_json("500")}
 
 
@@ -160,7 +160,7 @@ def g501_data(out: Path) -> dict | None:
                           "verdict": str(r.verdict), "levels_as_good": _str(r.levels_as_good),
                           "runner_up": runner, "gap": gap, "gap_lo": lo, "gap_hi": hi, "made": made, "n": n,
                           "win_look": _num(r.win_look), **_robust(r)})
-    return {"game": "501", "hand_size": 7, "unit": "pp of game-win probability", "cells": out_cells,
+    return {"game": "501", "hand_size": HC.HAND_SIZE["501"], "unit": "pp of game-win probability", "cells": out_cells,
             "cell_own": list(CELL_OWN), "cell_leads": list(CELL_LEADS), "levels": levels,
             "deals": DEALS["501"], **HC.features_json("501")}
 
