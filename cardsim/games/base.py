@@ -176,6 +176,73 @@ class ContractBands:
 
 
 @dataclass(frozen=True)
+class FrameHooks:
+    """How :mod:`cardsim.frames` types a game's raw rows (the game's ``frames.py`` provides them).
+
+    * ``deals(column, seats) -> {name: array}``: the typed deal columns that differ from the raw
+      codes (nullable integers, booleans, ordered categoricals, built with the converters of
+      :mod:`cardsim.frames`); ``column(name)`` returns a raw column as an ndarray, ``seats`` is
+      the table's seat count; every other raw column is kept as it is;
+    * ``matches(column, seats) -> {name: array}``: the same for match rows;
+    * ``derived``: ``{name: raw column it follows}`` of columns the deal frame adds (not stored);
+    * ``missing_doc`` / ``match_missing_doc``: which deal / match columns are missing when
+      (``cardsim columns GAME`` prints them);
+    * ``hand_columns``: ``{seat or "kitty"/"discard": column}`` of hand bit sets the deal rows
+      carry (:func:`cardsim.frames.decode_hands`), or None when the rows carry no hands.
+    """
+
+    deals: Callable
+    matches: Callable
+    derived: dict = dataclasses.field(default_factory=dict)
+    missing_doc: str = ""
+    match_missing_doc: str = ""
+    hand_columns: dict | None = None
+
+
+@dataclass(frozen=True)
+class DDHooks:
+    """Double-dummy solving of a game's deals (:mod:`cardsim.dd`; the game's ``dd.py``).
+
+    * ``frame(records, every_denomination) -> DataFrame``: the DD columns of replayed
+      docs/RECORDS.md records (``result`` set), one row each (:data:`columns_doc`);
+    * ``columns_doc``: the game's DD columns for people (``cardsim dd`` and the docs);
+    * ``bench(seed, n) -> dict``: the solver benchmark's numbers on deals ``0 .. n-1``
+      (:mod:`cardsim.dd.bench`), or None;
+    * ``quality(names, seed, ids, rows) -> list[DataFrame]``: per strategy spec in ``names``
+      (each playing every seat), its per-deal comparison with DD on deals ``ids`` of ``seed``,
+      each frame made by ``rows`` (:func:`cardsim.analysis.quality.comparison_rows`); ``unit``
+      the unit of that comparison (``"tricks"``).
+    """
+
+    frame: Callable
+    columns_doc: str = ""
+    bench: Callable | None = None
+    quality: Callable | None = None
+    unit: str = ""
+
+
+@dataclass(frozen=True)
+class GameFacts:
+    """Facts about a game that generic tools and reports need (they never branch on its name).
+
+    * ``title``: the game's name for people (``"Five Hundred"``);
+    * ``partnerships``: whether the players sit in two partnerships of two (profiles' ``partner``);
+    * ``package``: the game's package (``cardsim.games.vint``: its ``profiles.toml``);
+    * ``analysis``: the module of its pandas pipeline (:func:`cardsim.analysis.for_game`);
+    * ``bench_condition``: a hand class for the conditioned-dealing benchmark;
+    * ``pimc_deals``: deals of the sampled-search benchmark (one search costs the more the bigger
+      the hands).
+    """
+
+    title: str
+    partnerships: bool = False
+    package: str = ""
+    analysis: str = ""
+    bench_condition: str = ""
+    pimc_deals: int = 40
+
+
+@dataclass(frozen=True)
 class GameSpec:
     """A game as the rest of cardsim sees it.
 
@@ -220,6 +287,20 @@ class GameSpec:
     """The game's hooks for the sampled-search player (:class:`cardsim.strategies.pimc.Hooks`:
     a card decision's position from the seat's view, and its double-dummy solver), or None when
     the game has no ``pimc`` strategy."""
+    # hooks lane: what generic modules used to look up by the game's name (issue 29).  Each game
+    # implements them in its own package (frames.py, dd.py, facts.py) and names them here.
+    ranks: str = ""
+    """The rank letters of one suit, lowest first (the card layout of :mod:`cardsim.cards`: card
+    = 16 × suit + rank index); e.g. Vint ``"23456789TJQKA"``."""
+    jokers: tuple = ()
+    """``((bit, token), …)`` of the cards outside the four suits, in the records' order (Five
+    Hundred: ``((15, "HJ"), (14, "LJ"))``); empty for a game without jokers."""
+    frames: Any = None
+    """How raw rows become typed frames (:class:`FrameHooks`), or None: the rows as they are."""
+    dd: Any = None
+    """Double-dummy solving of the game's deals (:class:`DDHooks`), or None."""
+    facts: Any = None
+    """Per-game facts of generic tools and reports (:class:`GameFacts`)."""
 
     def __post_init__(self):
         # Every entry point that runs strategies reports an unhandled strategy id the same way.
@@ -305,4 +386,4 @@ class GameSpec:
         return Setup(self.name, seats, ids, params, self.parse_rules(rules), tuple(specs))
 
 
-__all__ = ["GameSpec", "ContractBands", "RecordError", "OptionError", "RuleOption", "Setup", "StrategyError", "N_PARAMS"]
+__all__ = ["GameSpec", "FrameHooks", "DDHooks", "GameFacts", "ContractBands", "RecordError", "OptionError", "RuleOption", "Setup", "StrategyError", "N_PARAMS"]

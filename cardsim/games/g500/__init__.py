@@ -14,6 +14,9 @@ from __future__ import annotations
 
 import numpy as np
 
+# hooks lane
+from cardsim.games.g500.constants import HJ, LJ, RANKS
+from cardsim.games.g500.frames import FRAMES
 from cardsim.games.base import ContractBands, Forcing, GameSpec, OptionError, RuleOption, Setup, grow_until_fits
 from cardsim.games.g500 import engine as E
 from cardsim.games.g500 import forcing as _forcing
@@ -133,6 +136,9 @@ SPEC = GameSpec(
                     E.NO_FORCE,
                     agreed_calls=_forcing.agreed_calls, auto_options=_forcing.auto_options),
     pimc=_pimc.HOOKS,
+    ranks=RANKS,
+    jokers=((HJ, "HJ"), (LJ, "LJ")),
+    frames=FRAMES,
 )
 
 __all__ = ["SPEC", "simulate_chunk", "deal_chunk", "play_matches", "make_records", "replay", "show",

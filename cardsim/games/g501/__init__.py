@@ -9,6 +9,9 @@ plain-Python slow twin), ``show`` (text for people).
 """
 from __future__ import annotations
 
+# hooks lane
+from cardsim.cards import RANKS_501
+from cardsim.games.g501.frames import FRAMES
 from cardsim.games.base import ContractBands, Forcing, GameSpec
 from cardsim.games.g501 import forcing as _forcing
 from cardsim.games.g501 import pimc as _pimc
@@ -47,6 +50,8 @@ SPEC = GameSpec(
                     "=L/TRUMP[/TARGET] also forces trump and target", NO_FORCE, _forcing.game_state,
                     agreed_calls=_forcing.agreed_calls, auto_options=_forcing.auto_options),
     pimc=_pimc.HOOKS,
+    ranks=RANKS_501,
+    frames=FRAMES,
 )
 
 __all__ = ["SPEC"]

@@ -3,6 +3,9 @@ from __future__ import annotations
 
 import numpy as np
 
+# hooks lane
+from cardsim.cards import VINT_RANKS
+from cardsim.games.vint.frames import FRAMES
 from cardsim.games.base import ContractBands, Forcing, GameSpec, grow_until_fits
 from cardsim.rng import check_seed
 
@@ -71,4 +74,6 @@ SPEC = GameSpec(
                     engine.NO_FORCE,
                     agreed_calls=forcing.agreed_calls, auto_options=forcing.auto_options),
     pimc=pimc.HOOKS,
+    ranks=VINT_RANKS,
+    frames=FRAMES,
 )
