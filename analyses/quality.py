@@ -1,5 +1,5 @@
 """How good are the strategies?  Every registered strategy of each game against double-dummy
-(cardsim.quality): vs_dd, DD-makeable and made rates, per strategy, by denomination and level, and
+(cardsim.analysis.quality): vs_dd, DD-makeable and made rates, per strategy, by denomination and level, and
 for the default strategy by contract band and denomination (issue 26: where the defaults lose).
 
 Double-dummy solving dominates the cost (about 0.1 s a Vint deal for the whole table, 0.5-3 s a
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import cardsim
 from analyses.common import entry, script_main, write_tables
-from cardsim import quality as Q
+from cardsim.analysis import quality as Q
 from cardsim.runner import ChunkStore, make_run, manifest_key, transform_id
 
 TITLE = "How good are the strategies?"
@@ -50,11 +50,12 @@ BAND_COLUMNS = ["strategy", "band", "denomination", "n", "vs_dd", "vs_dd_lo", "v
 
 def _measure(game: str, n: int, args) -> tuple:
     names = Q.strategy_names(game)
-    # "code": the stored chunks are deal_chunk's rows, so an edit of cardsim.quality (a new column)
-    # starts afresh instead of merging rows of two shapes.
+    # "code": the stored chunks are deal_chunk's rows, so an edit of cardsim.analysis.quality (a new
+    # column) or of the game's measurement (its dd.quality hook) starts afresh instead of merging
+    # rows of two shapes.
     manifest = {"analysis": "quality", "game": game, "n": n, "seed": args.seed, "strategies": names,
                 "chunk": Q.CHUNK, "source": make_run(game, 1, args.seed).manifest()["source"],
-                "code": transform_id(Q.deal_chunk)}
+                "code": transform_id(Q.deal_chunk), "measure": transform_id(cardsim.get_game(game).dd.quality)}
     store = ChunkStore(Path(args.results) / f"quality-{game}-{manifest_key(manifest)}", manifest)
     rows = Q.deal_rows(game, n, args.seed, names, n_jobs=args.jobs, progress=args.progress, store=store)
     default = cardsim.get_game(game).default_strategy
@@ -63,7 +64,7 @@ def _measure(game: str, n: int, args) -> tuple:
 
 
 def _line(game: str, row) -> str:
-    unit = Q.UNIT[game]
+    unit = Q.unit(game)
     interval = (f"[{row.vs_dd_lo:+.2f}, {row.vs_dd_hi:+.2f}]" if row.vs_dd_lo == row.vs_dd_lo
                 else "[no interval below 30 deals]")
     return (f"{game} {row.strategy}: vs_dd {row.vs_dd:+.2f} {unit} {interval}, "

@@ -119,9 +119,9 @@ __all__ = ["simulate", "play_match", "evaluate", "evaluate_until_clear", "compar
 def __getattr__(name):
     # First use of a lazy name: its module is imported and the name kept here, so the next use is
     # a plain attribute.  evaluate's module holds the hand-class parser; quality is the module
-    # itself (cardsim.quality.quality, README "How good is a strategy?").
+    # itself, cardsim.analysis.quality (cardsim.quality.quality, README "How good is a strategy?").
     if name == "quality":
-        return importlib.import_module("cardsim.quality")
+        return importlib.import_module("cardsim.analysis.quality")
     if name in _LAZY:
         value = getattr(importlib.import_module(_LAZY[name]), name)
         globals()[name] = value

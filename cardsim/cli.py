@@ -839,7 +839,7 @@ def cmd_bench(args) -> int:
 
 
 def cmd_quality(args) -> int:
-    from cardsim.quality import CHUNK, check_by, check_request, deal_chunk, quality
+    from cardsim.analysis.quality import CHUNK, check_by, check_request, deal_chunk, quality
     from cardsim.runner import ChunkStore, analysis_store, cluster, runs_dir
 
     by = [b.strip() for b in args.by.split(",") if b.strip()] if args.by else []

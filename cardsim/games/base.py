@@ -211,7 +211,9 @@ class DDHooks:
     * ``quality(names, seed, ids, rows) -> list[DataFrame]``: per strategy spec in ``names``
       (each playing every seat), its per-deal comparison with DD on deals ``ids`` of ``seed``,
       each frame made by ``rows`` (:func:`cardsim.analysis.quality.comparison_rows`); ``unit``
-      the unit of that comparison (``"tricks"``).
+      the unit of that comparison (``"tricks"``);
+    * ``describe(record, row) -> str``: ``cardsim dd``'s text for one record and its DD row
+      (solved with ``every_denomination``).
     """
 
     frame: Callable
@@ -219,6 +221,7 @@ class DDHooks:
     bench: Callable | None = None
     quality: Callable | None = None
     unit: str = ""
+    describe: Callable | None = None
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ import numpy as np
 
 # hooks lane
 from cardsim.games.g500.constants import HJ, LJ, RANKS
+from cardsim.games.g500.dd import DD
 from cardsim.games.g500.frames import FRAMES
 from cardsim.games.base import ContractBands, Forcing, GameSpec, OptionError, RuleOption, Setup, grow_until_fits
 from cardsim.games.g500 import engine as E
@@ -139,6 +140,7 @@ SPEC = GameSpec(
     ranks=RANKS,
     jokers=((HJ, "HJ"), (LJ, "LJ")),
     frames=FRAMES,
+    dd=DD,
 )
 
 __all__ = ["SPEC", "simulate_chunk", "deal_chunk", "play_matches", "make_records", "replay", "show",

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 # hooks lane
 from cardsim.cards import RANKS_501
+from cardsim.games.g501.dd import DD
 from cardsim.games.g501.frames import FRAMES
 from cardsim.games.base import ContractBands, Forcing, GameSpec
 from cardsim.games.g501 import forcing as _forcing
@@ -52,6 +53,7 @@ SPEC = GameSpec(
     pimc=_pimc.HOOKS,
     ranks=RANKS_501,
     frames=FRAMES,
+    dd=DD,
 )
 
 __all__ = ["SPEC"]
