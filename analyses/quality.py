@@ -4,7 +4,7 @@ for the default strategy by contract band and denomination (issue 26: where the 
 
 Double-dummy solving dominates the cost (about 0.1 s a Vint deal for the whole table, 0.5-3 s a
 501 or Five Hundred deal per strategy on a loaded 2-core machine), so ``--n`` is capped per game
-(:data:`FULL`; ``--quick``: :data:`QUICK`).  Finished chunks are kept under ``--results``
+(each game's ``facts.quality_deals``; ``--quick``: :data:`QUICK`).  Finished chunks are kept under ``--results``
 (cardsim.runner.ChunkStore): an interrupted run resumes.
 """
 from __future__ import annotations
@@ -20,12 +20,11 @@ from cardsim.runner import ChunkStore, make_run, manifest_key, transform_id
 
 TITLE = "How good are the strategies?"
 GAMES = ("vint", "500", "501")
-FULL = {"vint": 600, "500": 2000, "501": 2000}
-"""Most deals per game in a full report.  Each strategy's contracts are solved: Vint through
+QUICK = 24
+"""Deals per game with ``--quick`` (make report QUICK=1, the report test).  A full report plays
+at most the game's ``facts.quality_deals``: each strategy's contracts are solved, Vint through
 DDS at about 0.05-0.1 s a deal and strategy, so Vint is the slow game here; the numba solvers
 of 501 and Five Hundred take under 1 ms and about 6 ms a deal (BENCHMARKS.md, Double-dummy)."""
-QUICK = {"vint": 24, "500": 24, "501": 24}
-"""Deals per game with ``--quick`` (make report QUICK=1, the report test)."""
 
 GLOSSARY = {
     "deals": "deals played by the strategy (the same deals 0..n-1 for every strategy)",
@@ -87,7 +86,7 @@ def method(summaries: dict, defaults: dict) -> str:
 
 
 def run(args) -> Path:
-    sizes = {g: min(args.n, (QUICK if args.quick else FULL)[g]) for g in GAMES}
+    sizes = {g: min(args.n, QUICK if args.quick else cardsim.get_game(g).facts.quality_deals) for g in GAMES}
     tabs, summaries, defaults, notes, titles = {}, {}, {}, [], {}
     for game in GAMES:
         summary, by, band = _measure(game, sizes[game], args)

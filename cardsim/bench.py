@@ -112,8 +112,6 @@ def table(results, n, cores, command) -> str:
 
 
 # ---------------------------------------------------------------- dealing under conditions
-CONDITION_CLASSES = {"vint": "hcp=15-17, H>=5", "501": "points>=50, marriages>=1", "500": "trumps_H>=6, bowers_H>=1"}
-"""The class of seat 0 whose rejection sampling is timed, per game."""
 PREDICATE_TARGET = 2_000_000
 """Candidate deals per second per core that dealing under conditions must reach."""
 FIXED_TARGET = 0.80
@@ -121,7 +119,8 @@ FIXED_TARGET = 0.80
 
 
 def measure_conditions(game: str, n: int) -> dict:
-    """Dealing under :data:`CONDITION_CLASSES` on one core (cardsim.deal).
+    """Dealing under the game's benchmark class of seat 0 (its spec's ``facts.bench_condition``)
+    on one core (cardsim.deal).
 
     ``candidates_1``: candidate deals per second of the whole rejection loop (dealer draw,
     shuffle, deal, class test), about ``n`` candidates per run; ``predicate_1``: class tests per
@@ -130,7 +129,8 @@ def measure_conditions(game: str, n: int) -> dict:
     from cardsim.conditions import Conditions, compile
     from cardsim.deal import count_meeting, deal_chunk
 
-    compiled = compile(Conditions(game, classes={0: CONDITION_CLASSES[game]}))
+    condition = get_game(game).facts.bench_condition
+    compiled = compile(Conditions(game, classes={0: condition}))
     acceptance = deal_chunk(compiled, SEED, 0, 2000).acceptance
     played = _fixed_hand_rates(game, min(n, 200_000))
     deals = max(1, int(n * acceptance))
@@ -139,7 +139,7 @@ def measure_conditions(game: str, n: int) -> dict:
     count_meeting(free.hands[:10], free.talons[:10], compiled.plan)
     return {
         "game": game,
-        "class": CONDITION_CLASSES[game],
+        "class": condition,
         "acceptance": acceptance,
         "candidates_1": _rate(lambda: deal_chunk(compiled, SEED, 0, deals), attempts),
         "predicate_1": _rate(lambda: count_meeting(free.hands, free.talons, compiled.plan), len(free.hands)),
@@ -405,8 +405,6 @@ def crossover_table(results, command: str) -> str:
 
 
 PIMC_HEADING = "## Sampled-search play (`pimc`)"
-PIMC_DEALS = {"vint": 4, "501": 40, "500": 40}
-"""Deals per ``pimc`` measurement: searching costs milliseconds a decision (DDS for Vint)."""
 PIMC_SIDES = {1: "declaring side", 2: "defence", 0: "all seats"}
 
 
@@ -414,12 +412,13 @@ def measure_pimc(game: str, n: int | None = None, worlds=(8, 32)) -> list[dict]:
     """Rates of the ``pimc`` strategy on one core (this process; DDS may use a second thread
     for Vint): for each of ``worlds`` and each side that searches (:data:`PIMC_SIDES`, every seat
     playing ``pimc:worlds=W,side=S``), complete deals per second, searched decisions per second
-    and worlds solved per second, over ``n`` deals (:data:`PIMC_DEALS`) after one deal of
+    and worlds solved per second, over ``n`` deals (default the spec's ``facts.pimc_deals``:
+    searching costs milliseconds a decision, DDS for Vint a second) after one deal of
     warm-up."""
     import cardsim
     from cardsim.strategies.pimc import COUNTERS
 
-    n = n or PIMC_DEALS[game]
+    n = n or get_game(game).facts.pimc_deals
     seats = get_game(game).default_seats
     cardsim.simulate(game, 1, seed=SEED, strategies=["pimc:worlds=2"] * seats, n_jobs=1)  # compile
     rows = []

@@ -230,19 +230,20 @@ class GameFacts:
 
     * ``title``: the game's name for people (``"Five Hundred"``);
     * ``partnerships``: whether the players sit in two partnerships of two (profiles' ``partner``);
-    * ``package``: the game's package (``cardsim.games.vint``: its ``profiles.toml``);
-    * ``analysis``: the module of its pandas pipeline (:func:`cardsim.analysis.for_game`);
-    * ``bench_condition``: a hand class for the conditioned-dealing benchmark;
+    * ``analysis``: the module of its pandas pipeline (:func:`cardsim.analysis.for_game`), "" for none;
+    * ``bench_condition``: a hand class of seat 0 for the conditioned-dealing benchmark
+      (:func:`cardsim.bench.measure_conditions`);
     * ``pimc_deals``: deals of the sampled-search benchmark (one search costs the more the bigger
-      the hands).
+      the hands);
+    * ``quality_deals``: most deals of the report's quality section (double-dummy cost).
     """
 
     title: str
     partnerships: bool = False
-    package: str = ""
     analysis: str = ""
     bench_condition: str = ""
     pimc_deals: int = 40
+    quality_deals: int = 2000
 
 
 @dataclass(frozen=True)

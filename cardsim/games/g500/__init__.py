@@ -17,6 +17,7 @@ import numpy as np
 # hooks lane
 from cardsim.games.g500.constants import HJ, LJ, RANKS
 from cardsim.games.g500.dd import DD
+from cardsim.games.g500.facts import FACTS
 from cardsim.games.g500.frames import FRAMES
 from cardsim.games.base import ContractBands, Forcing, GameSpec, OptionError, RuleOption, Setup, grow_until_fits
 from cardsim.games.g500 import engine as E
@@ -141,6 +142,7 @@ SPEC = GameSpec(
     jokers=((HJ, "HJ"), (LJ, "LJ")),
     frames=FRAMES,
     dd=DD,
+    facts=FACTS,
 )
 
 __all__ = ["SPEC", "simulate_chunk", "deal_chunk", "play_matches", "make_records", "replay", "show",

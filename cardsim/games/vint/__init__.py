@@ -6,6 +6,7 @@ import numpy as np
 # hooks lane
 from cardsim.cards import VINT_RANKS
 from cardsim.games.vint.dd import DD
+from cardsim.games.vint.facts import FACTS
 from cardsim.games.vint.frames import FRAMES
 from cardsim.games.base import ContractBands, Forcing, GameSpec, grow_until_fits
 from cardsim.rng import check_seed
@@ -78,4 +79,5 @@ SPEC = GameSpec(
     ranks=VINT_RANKS,
     frames=FRAMES,
     dd=DD,
+    facts=FACTS,
 )
