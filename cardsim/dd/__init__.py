@@ -148,15 +148,44 @@ def solve_records(records, every_denomination: bool = False) -> pd.DataFrame:
 def solve_deals(game, deal_ids, seed=0, strategies=None, seats=None, rules=None,
                 every_denomination: bool = False) -> pd.DataFrame:
     """DD columns (:func:`columns_doc`) of deals ``deal_ids`` of ``seed`` as ``simulate`` plays
-    them with the same strategies, seats and rules; one row per deal id, in order."""
+    them with the same strategies, seats and rules; one row per deal id, in order.  The
+    positions come from the engine's rows and card bit sets (the game's ``dd.deals`` hook), or
+    from the deals' records for a game without one."""
     import cardsim
+    from cardsim.games.base import as_list
+    from cardsim.runner import MAX_DEALS, make_run
 
     spec = get_game(game)
     hooks = _hooks(spec)
-    records = cardsim.records(spec.name, deal_ids, seed, strategies, seats, rules)
-    if not records:
+    if hooks.deals is None:
+        records = cardsim.records(spec.name, deal_ids, seed, strategies, seats, rules)
+        if not records:
+            raise OptionError("no deals to solve")
+        return hooks.frame(records, every_denomination)
+    # the checks and the run of cardsim.records, without its records
+    ids = as_list(deal_ids, "deal_ids (deal numbers)")
+    for i in ids:
+        if isinstance(i, bool) or not isinstance(i, (int, np.integer)) or not 0 <= i < MAX_DEALS:
+            raise OptionError(f"deal numbers must be whole numbers from 0 to {MAX_DEALS - 1:,}, got {quote(i)}")
+    run = make_run(spec.name, max(1, len(ids)), seed, strategies, seats, rules)
+    if not ids:
         raise OptionError("no deals to solve")
-    return hooks.frame(records, every_denomination)
+    return hooks.deals(run.seed, [int(i) for i in ids], run.setup, every_denomination)
+
+
+def played_rows(game, seed, deal_ids, setup) -> np.ndarray:
+    """The engine's rows (``spec.row_dtype``) of independent deals ``deal_ids`` of ``seed`` with
+    ``setup``, in the order of ``deal_ids``: each run of consecutive numbers one chunk."""
+    spec = get_game(game)
+    ids = np.asarray(list(deal_ids), dtype=np.int64)
+    order = np.argsort(ids, kind="stable")
+    ranked = ids[order]
+    runs = np.split(ranked, np.flatnonzero(np.diff(ranked) != 1) + 1) if len(ranked) else []
+    rows = np.concatenate([spec.simulate_chunk(seed, int(r[0]), len(r), setup) for r in runs]) if runs else \
+        np.zeros(0, dtype=spec.row_dtype)
+    out = np.empty_like(rows)
+    out[order] = rows
+    return out
 
 
 def _check_run_of(df: pd.DataFrame, game: str, seed) -> None:
@@ -191,4 +220,5 @@ def add_dd(df: pd.DataFrame, game, seed=0, strategies=None, seats=None, rules=No
 
 
 __all__ = ["solve_deals", "solve_records", "add_dd", "columns_doc", "typed_frame", "solve_played", "deal_id",
+           "played_rows",
            "token_bits", "table_row", "COMMON_DOC", "DENOMS"]

@@ -2,8 +2,9 @@
 
     python -m cardsim.dd.bench [--deals N] [--seed S]
 
-For each game (its spec's ``dd.bench`` hook, :class:`cardsim.games.base.DDHooks`): the records of deals ``0..N-1`` of seed ``S`` (default strategies), their
-play-start positions, then one timed pass of the solver over the played ones on one core (the
+For each game (its spec's ``dd.bench`` hook, :class:`cardsim.games.base.DDHooks`): the
+play-start positions of deals ``0..N-1`` of seed ``S`` as the engine plays them (default
+strategies), then one timed pass of the solver over the played ones on one core (the
 first deal solved before timing, so compilation is not counted; each game's table starts
 empty).  Prints milliseconds per deal and search nodes per deal (501 and 500).
 """

@@ -213,7 +213,10 @@ class DDHooks:
       each frame made by ``rows`` (:func:`cardsim.analysis.quality.comparison_rows`); ``unit``
       the unit of that comparison (``"tricks"``);
     * ``describe(record, row) -> str``: ``cardsim dd``'s text for one record and its DD row
-      (solved with ``every_denomination``).
+      (solved with ``every_denomination``);
+    * ``deals(seed, deal_ids, setup, every_denomination) -> DataFrame``: the same columns as
+      ``frame`` for independent deals as the engine plays them, from its rows and card bit sets
+      (no records); None: solved from the deals' records.
     """
 
     frame: Callable
@@ -222,6 +225,7 @@ class DDHooks:
     quality: Callable | None = None
     unit: str = ""
     describe: Callable | None = None
+    deals: Callable | None = None
 
 
 @dataclass(frozen=True)

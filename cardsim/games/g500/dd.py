@@ -52,24 +52,58 @@ def _solver():
 
 def frame(records, every_denomination):
     """DD columns of replayed Five Hundred records (:data:`COLUMNS_DOC`)."""
-    from cardsim.dd import DENOMS, deal_id, solve_played, typed_frame
+    from cardsim.dd import deal_id
     from cardsim.games.g500.constants import parse_call
 
     hands, decl, denom, played = positions(records)
-    n = len(records)
+    res = [r["result"] for r in records]
+    level = np.array([6 + parse_call(x["contract"]) // 5 if p else 0 for x, p in zip(res, played)], dtype=np.int8)
+    got = np.array([x["tricks"][x["declarer"] % 2] if p else -1 for x, p in zip(res, played)], dtype=np.int8)
+    deal_ids = np.array([deal_id(r) for r in records], dtype=np.int64)
+    return _frame(hands, decl, denom, played, level, got, deal_ids, every_denomination)
+
+
+def row_positions(rows):
+    """Play-start positions of Five Hundred deal rows, from their card bit sets (``hand_0..3``
+    as dealt, ``kitty``, ``discard``): as :func:`positions` of the same deals' records."""
+    decl = rows["declarer"].astype(np.int64)
+    played = (decl >= 0) & (rows["discard"] != 0)
+    hands = np.stack([rows[f"hand_{s}"] for s in range(4)], axis=1).astype(np.uint64)
+    idx = np.flatnonzero(played)
+    d = decl[idx]
+    hands[idx, d] = (hands[idx, d] | rows["kitty"][idx]) & ~rows["discard"][idx]
+    hands[~played] = 0
+    return (hands, np.where(played, decl, 0), np.where(played, rows["denomination"], 0).astype(np.int64), played)
+
+
+def deals(seed, deal_ids, setup, every_denomination):
+    """DD columns of deals ``deal_ids`` of ``seed`` as the engine plays them with ``setup``, from
+    its rows alone (they carry the hands, the kitty and the discard: no records)."""
+    from cardsim.dd import played_rows
+
+    rows = played_rows("500", seed, deal_ids, setup)
+    hands, decl, denom, played = row_positions(rows)
+    level = np.where(played, rows["level"], 0).astype(np.int8)
+    got = np.where(played, rows["decl_tricks"], -1).astype(np.int8)
+    return _frame(hands, decl, denom, played, level, got, np.asarray(deal_ids, dtype=np.int64), every_denomination)
+
+
+def _frame(hands, decl, denom, played, level, got, deal_ids, every_denomination):
+    """The DD frame of positions (:func:`positions`) and the contracts' ``level`` and tricks
+    taken in play ``got`` (int8[n]) of deals ``deal_ids``."""
+    from cardsim.dd import DENOMS, solve_played, typed_frame
+
+    n = len(deal_ids)
 
     def solve(denoms):
         return solve_played("500", _solver(), hands, decl, denoms, played).astype(np.int8)
 
-    res = [r["result"] for r in records]
-    level = np.array([6 + parse_call(x["contract"]) // 5 if p else 0 for x, p in zip(res, played)], dtype=np.int8)
     cols = {
-        "deal": np.array([deal_id(r) for r in records], dtype=np.int64),
+        "deal": deal_ids,
         "declarer": np.where(played, decl, -1).astype(np.int8),
         "level": level,
         "denomination": np.where(played, denom, -1).astype(np.int8),
-        "decl_tricks": np.array([x["tricks"][x["declarer"] % 2] if p else -1 for x, p in zip(res, played)],
-                                dtype=np.int8),
+        "decl_tricks": got,
         "dd_tricks": solve(denom),
     }
     cols["dd_made"] = played & (cols["dd_tricks"] >= cols["level"])
@@ -100,10 +134,11 @@ def describe(record, row) -> str:
 def bench(seed: int, n: int) -> str:
     """The DD benchmark's line: the played deals of ``0 .. n-1`` solved once (first deal untimed,
     the table starting empty)."""
-    import cardsim
-    from cardsim.dd import g500
+    from cardsim.dd import g500, played_rows
+    from cardsim.runner import make_run
 
-    h, d, t, played = positions(cardsim.records("500", range(n), seed))
+    run = make_run("500", n, seed)
+    h, d, t, played = row_positions(played_rows("500", run.seed, range(n), run.setup))
     h, d, t = h[played], d[played], t[played]
     out = np.zeros(len(h), dtype=np.int64)
     stats = np.zeros(1, dtype=np.int64)
@@ -131,4 +166,4 @@ def quality(names, seed, ids, rows) -> list:
     return frames
 
 
-DD = DDHooks(frame, COLUMNS_DOC, bench=bench, quality=quality, unit="tricks", describe=describe)
+DD = DDHooks(frame, COLUMNS_DOC, bench=bench, quality=quality, unit="tricks", describe=describe, deals=deals)

@@ -62,21 +62,95 @@ def _solver():
 
 def frame(records, every_denomination):
     """DD columns of replayed 501 records (:data:`COLUMNS_DOC`)."""
-    from cardsim.dd import DENOMS, deal_id, solve_played, typed_frame
+    from cardsim.dd import deal_id
 
     hands, decl, trump, played = positions(records)
-    n = len(records)
+    res = [r["result"] for r in records]
+    declarer = np.array([x["declarer"] if p else -1 for x, p in zip(res, played)], dtype=np.int8)
+    target = np.array([x["target"] or 0 if p else 0 for x, p in zip(res, played)], dtype=np.int16)
+    points = np.array([x["points"][x["declarer"]] if p else 0 for x, p in zip(res, played)], dtype=np.int16)
+    deal_ids = np.array([deal_id(r) for r in records], dtype=np.int64)
+    return _frame(hands, decl, trump, played, declarer, target, points, deal_ids, every_denomination)
+
+
+def engine_positions(seed, deal_ids, setup):
+    """Play-start positions of independent deals ``deal_ids`` of ``seed`` as the engine plays them
+    with ``setup``, from its trace (card bit sets: the hands, the talon and the two gifts) rather
+    than from records: ``(hands, decl, trump, played)`` as :func:`positions`, then the declarer's
+    seat (int8, -1 when not played), the target (int16) and his deal points in play (int16)."""
+    from cardsim.rng import check_seed
+
+    from . import engine as E
+    from .chunks import check_setup, start_scores
+    from .constants import T_CONTRACT, TRACE_LEN
+    from .rules import next_active
+
+    check_setup(setup)
+    ids = np.asarray(list(deal_ids), dtype=np.int64)
+    n, seats = len(ids), setup.seats
+    traces = np.zeros((n, TRACE_LEN), dtype=np.int32)
+    dealers = np.zeros(n, dtype=np.int64)
+    dealt = np.zeros((n, 4), dtype=np.uint64)
+    talons = np.zeros(n, dtype=np.uint64)
+    results = np.zeros((n, E.N_RES), dtype=np.int64)
+    # the kernel make_records runs (the same play as simulate_chunk), its trace read as bits
+    E.trace_kernel(np.uint64(check_seed(seed)), ids, np.int64(seats), setup.strategy_ids.astype(np.int64),
+                   setup.params.astype(np.float64), start_scores(setup, None), traces, dealers, dealt, talons,
+                   results)
+    hands = np.zeros((n, 3), dtype=np.uint64)
+    decl = np.zeros(n, dtype=np.int64)
+    trump = np.zeros(n, dtype=np.int64)
+    played = np.zeros(n, dtype=bool)
+    declarer = np.full(n, -1, dtype=np.int8)
+    target = np.zeros(n, dtype=np.int16)
+    points = np.zeros(n, dtype=np.int16)
+    for i in range(n):
+        res, tr = results[i], traces[i]
+        if res[E.R_VOID] or res[E.R_ABANDONED]:
+            continue
+        dealer, d = int(dealers[i]), int(res[E.R_DECLARER])
+        by_seat = [int(dealt[i, s]) for s in range(seats)]
+        by_seat[d] |= int(talons[i])
+        opp1 = next_active(d, dealer, seats)
+        opp2 = next_active(opp1, dealer, seats)
+        for seat, card in ((opp1, tr[T_CONTRACT + 3]), (opp2, tr[T_CONTRACT + 4])):
+            b = 1 << int(card)
+            by_seat[d] &= ~b
+            by_seat[int(seat)] |= b
+        order = [(dealer + 1 + k) % seats for k in range(3)]
+        hands[i] = [by_seat[s] for s in order]
+        decl[i] = order.index(d)
+        trump[i] = int(tr[T_CONTRACT + 1])
+        played[i] = True
+        declarer[i] = d
+        target[i] = res[E.R_TARGET]
+        points[i] = res[E.R_CARDS + d] + res[E.R_MARR + d]
+    return hands, decl, trump, played, declarer, target, points
+
+
+def deals(seed, deal_ids, setup, every_denomination):
+    """DD columns of deals ``deal_ids`` of ``seed`` as the engine plays them with ``setup``, from
+    the engine's card bit sets (:func:`engine_positions`: no records)."""
+    return _frame(*engine_positions(seed, deal_ids, setup), np.asarray(list(deal_ids), dtype=np.int64),
+                  every_denomination)
+
+
+def _frame(hands, decl, trump, played, declarer, target, points, deal_ids, every_denomination):
+    """The DD frame of positions (:func:`positions`), the declarer's seat, the target and his
+    deal points in play of deals ``deal_ids``."""
+    from cardsim.dd import DENOMS, solve_played, typed_frame
+
+    n = len(deal_ids)
 
     def solve(trumps):
         return solve_played("501", _solver(), hands, decl, trumps, played).astype(np.int16)
 
-    res = [r["result"] for r in records]
     cols = {
-        "deal": np.array([deal_id(r) for r in records], dtype=np.int64),
-        "declarer": np.array([x["declarer"] if p else -1 for x, p in zip(res, played)], dtype=np.int8),
+        "deal": deal_ids,
+        "declarer": declarer,
         "trump": np.where(played, trump, -1).astype(np.int8),
-        "target": np.array([x["target"] or 0 if p else 0 for x, p in zip(res, played)], dtype=np.int16),
-        "points": np.array([x["points"][x["declarer"]] if p else 0 for x, p in zip(res, played)], dtype=np.int16),
+        "target": target,
+        "points": points,
         "dd_points": solve(trump),
     }
     cols["dd_made"] = played & (cols["dd_points"] >= cols["target"])
@@ -109,10 +183,11 @@ def describe(record, row) -> str:
 def bench(seed: int, n: int) -> str:
     """The DD benchmark's line: the played deals of ``0 .. n-1`` solved once (first deal untimed,
     the table starting empty)."""
-    import cardsim
     from cardsim.dd import g501
+    from cardsim.runner import make_run
 
-    h, d, t, played = positions(cardsim.records("501", range(n), seed))
+    run = make_run("501", n, seed)
+    h, d, t, played = engine_positions(run.seed, range(n), run.setup)[:4]
     h, d, t = h[played], d[played], t[played]
     out = np.zeros(len(h), dtype=np.int64)
     stats = np.zeros(1, dtype=np.int64)
@@ -141,4 +216,4 @@ def quality(names, seed, ids, rows) -> list:
     return frames
 
 
-DD = DDHooks(frame, COLUMNS_DOC, bench=bench, quality=quality, unit="deal points", describe=describe)
+DD = DDHooks(frame, COLUMNS_DOC, bench=bench, quality=quality, unit="deal points", describe=describe, deals=deals)

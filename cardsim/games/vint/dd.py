@@ -44,12 +44,55 @@ def contracts(records) -> np.ndarray:
 
 def frame(records, every_denomination):
     """DD columns of replayed Vint records (:data:`COLUMNS_DOC`)."""
-    from cardsim.dd import DENOMS, deal_id, typed_frame
+    from cardsim.dd import deal_id
+
+    deal_ids = np.array([deal_id(r) for r in records], dtype=np.int64)
+    return _frame(hands_of(records), *contracts(records), deal_ids, every_denomination)
+
+
+def engine_hands(seed, deal_ids) -> np.ndarray:
+    """The 13-card hands (uint64[n, 4] by seat) of independent deals ``deal_ids`` of ``seed``,
+    dealt as the engine deals them (the hands do not depend on the strategies)."""
+    from cardsim.rng import deal_key
+
+    from . import engine
+
+    hands = np.zeros((len(deal_ids), 4), dtype=np.uint64)
+    deck = np.empty(52, dtype=np.int64)
+    state = np.zeros(1, dtype=np.uint64)
+    seed = np.uint64(seed)
+    for k, i in enumerate(deal_ids):
+        # np.int64(-1), as the engine passes it: a bare -1 would compile deal_cards once more
+        engine.deal_cards(np.uint64(deal_key(seed, int(i))), np.int64(-1), engine.BASE_DECK, deck, hands[k], state)
+    return hands
+
+
+def row_contracts(rows) -> tuple:
+    """``(declarer, level, denomination, decl_tricks)`` int64[n] each from Vint deal rows, all -1
+    when void (as :func:`contracts` of the same deals' records)."""
+    decl = rows["declarer"].astype(np.int64)
+    void = decl < 0
+    got = np.where(decl % 2 == 0, rows["tricks_0"], rows["tricks_1"])
+    return tuple(np.where(void, -1, v).astype(np.int64) for v in (decl, rows["level"], rows["denomination"], got))
+
+
+def deals(seed, deal_ids, setup, every_denomination):
+    """DD columns of deals ``deal_ids`` of ``seed`` as the engine plays them with ``setup``: the
+    contracts from its rows, the hands from its dealing (no records)."""
+    from cardsim.dd import played_rows
+
+    rows = played_rows("vint", seed, deal_ids, setup)
+    return _frame(engine_hands(seed, deal_ids), *row_contracts(rows), np.asarray(deal_ids, dtype=np.int64),
+                  every_denomination)
+
+
+def _frame(hands, decl, level, den, got, deal_ids, every_denomination):
+    """The DD frame of positions ``hands`` (uint64[n, 4]) and contracts (int64[n] each; declarer
+    -1: void) of deals ``deal_ids``."""
+    from cardsim.dd import DENOMS, typed_frame
     from cardsim.dd.vint import dd_tables
 
-    n = len(records)
-    hands = hands_of(records)
-    decl, level, den, got = contracts(records)
+    n = len(deal_ids)
     cols = {"declarer": decl.astype(np.int8), "level": level.astype(np.int8), "denomination": den.astype(np.int8),
             "decl_tricks": got.astype(np.int8), "dd_tricks": np.full(n, -1, dtype=np.int8)}
     played = cols["declarer"] >= 0
@@ -57,7 +100,7 @@ def frame(records, every_denomination):
     idx = np.flatnonzero(played)
     cols["dd_tricks"][idx] = tables[idx, cols["declarer"][idx], cols["denomination"][idx]]
     cols["dd_made"] = played & (cols["dd_tricks"] >= cols["level"] + 6)
-    raw = {"deal": np.array([deal_id(r) for r in records], dtype=np.int64), **cols}
+    raw = {"deal": deal_ids, **cols}
     table = {}
     if every_denomination:
         table = {f"dd_{s}_{DENOMS[d]}": tables[:, s, d] for s in range(4) for d in range(5)}
@@ -86,10 +129,9 @@ def describe(record, row) -> str:
 
 def bench(seed: int, n: int) -> str:
     """The DD benchmark's line: DDS whole tables of deals ``0 .. n-1`` (first deal untimed)."""
-    import cardsim
     from cardsim.dd.vint import dd_tables
 
-    hands = hands_of(cardsim.records("vint", range(n), seed))
+    hands = engine_hands(seed, range(n))
     dd_tables(hands[:1])
     t = time.perf_counter()
     dd_tables(hands)
@@ -101,17 +143,16 @@ def quality(names, seed, ids, rows) -> list:
     """Per strategy in ``names``: its play on deals ``ids`` against the whole DD table (one table
     per deal serves every strategy: the 13-card hands do not depend on the strategies), with
     ``right_side`` and ``best_denomination`` (:mod:`cardsim.analysis.quality`)."""
-    import cardsim
-    from cardsim.dd import DENOMS
+    from cardsim.dd import DENOMS, played_rows
     from cardsim.dd.vint import dd_tables
+    from cardsim.runner import make_run
 
-    first = cardsim.records("vint", ids, seed, names[0])
-    table = dd_tables(hands_of(first)).astype(np.int64)  # [n, declarer seat, denomination]
+    runs = [make_run("vint", len(ids), seed, name) for name in names]
+    table = dd_tables(engine_hands(runs[0].seed, ids)).astype(np.int64)  # [n, declarer seat, denomination]
     side_best = np.stack([table[:, [0, 2]].max(axis=(1, 2)), table[:, [1, 3]].max(axis=(1, 2))], axis=1)
     frames = []
-    for name in names:
-        recs = first if name == names[0] else cardsim.records("vint", ids, seed, name)
-        decl, level, den, got = contracts(recs)
+    for name, run in zip(names, runs):
+        decl, level, den, got = row_contracts(played_rows("vint", run.seed, ids, run.setup))
         played = decl >= 0
         i = np.arange(len(ids))
         d, k = np.where(played, decl, 0), np.where(played, den, 0)
@@ -123,4 +164,4 @@ def quality(names, seed, ids, rows) -> list:
     return frames
 
 
-DD = DDHooks(frame, COLUMNS_DOC, bench=bench, quality=quality, unit="tricks", describe=describe)
+DD = DDHooks(frame, COLUMNS_DOC, bench=bench, quality=quality, unit="tricks", describe=describe, deals=deals)
