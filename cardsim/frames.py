@@ -43,11 +43,18 @@ from cardsim.text import quote
 
 DENOMINATIONS = ("S", "C", "D", "H", "NT")
 """Denomination / trump labels in the games' order (code = index): ♠ < ♣ < ♦ < ♥ < NT."""
-VINT_CONTRACTS = tuple(f"{level}{d}" for level in range(1, 8) for d in DENOMINATIONS)
-"""Vint contracts from 1S to 7NT, in bidding order (docs/RULES.md §2.2)."""
-G500_CONTRACTS = tuple(f"{tricks}{d}" for tricks in range(6, 11) for d in DENOMINATIONS)
-"""Five Hundred contracts, bid numbers 0..24 (6S … 10NT, bid-table order, docs/RULES.md §3.3)."""
-NT = 4
+_GAME_CONSTANTS = {"VINT_CONTRACTS": ("cardsim.games.vint.frames", "CONTRACTS"),
+                   "G500_CONTRACTS": ("cardsim.games.g500.frames", "CONTRACTS")}
+"""Names kept here for users, defined with their game's frames (``cardsim.frames.VINT_CONTRACTS``)."""
+
+
+def __getattr__(name):
+    if name in _GAME_CONSTANTS:
+        import importlib
+
+        module, attribute = _GAME_CONSTANTS[name]
+        return getattr(importlib.import_module(module), attribute)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 # ------------------------------------------------------------------------------ converters

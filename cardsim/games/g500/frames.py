@@ -6,17 +6,20 @@ import numpy as np
 from cardsim.games.base import FrameHooks
 
 NT = 4
+CONTRACTS = tuple(f"{tricks}{d}" for tricks in range(6, 11) for d in ("S", "C", "D", "H", "NT"))
+"""Five Hundred contracts, bid numbers 0..24 (6S … 10NT, bid-table order, docs/RULES.md §3.3);
+also ``cardsim.frames.G500_CONTRACTS``."""
 
 
 def deals(c, seats: int) -> dict:
     """Typed Five Hundred deal columns (thrown-in deals: everybody passed; docs/RULES.md §3)."""
-    from cardsim.frames import DENOMINATIONS, G500_CONTRACTS, nullable_bool as _bool, nullable_int as _int
+    from cardsim.frames import DENOMINATIONS, nullable_bool as _bool, nullable_int as _int
     from cardsim.frames import nullable_uint as _uint
     from cardsim.frames import ordered_categorical as _cat
 
     thrown = c("declarer") < 0
     den = c("denomination")
-    out = {"declarer": _int(c("declarer"), thrown), "contract": _cat(c("contract"), G500_CONTRACTS, thrown),
+    out = {"declarer": _int(c("declarer"), thrown), "contract": _cat(c("contract"), CONTRACTS, thrown),
            "denomination": _cat(den, DENOMINATIONS, thrown), "level": _int(c("level"), thrown),
            "value": _int(c("value"), thrown), "decl_tricks": _int(c("decl_tricks"), thrown),
            "made": _bool(c("made"), thrown), "winner": _int(c("winner"), c("winner") < 0),

@@ -6,18 +6,21 @@ import numpy as np
 from cardsim.games.base import FrameHooks
 
 NT = 4
+CONTRACTS = tuple(f"{level}{d}" for level in range(1, 8) for d in ("S", "C", "D", "H", "NT"))
+"""Vint contracts from 1S to 7NT, in bidding order (docs/RULES.md §2.2); also
+``cardsim.frames.VINT_CONTRACTS``."""
 
 
 def deals(c, seats: int) -> dict:
     """Typed Vint deal columns (void deals: nobody bid; docs/RULES.md §2)."""
-    from cardsim.frames import DENOMINATIONS, VINT_CONTRACTS, nullable_bool as _bool, nullable_int as _int
+    from cardsim.frames import DENOMINATIONS, nullable_bool as _bool, nullable_int as _int
     from cardsim.frames import ordered_categorical as _cat
 
     void = c("declarer") < 0
     den = c("denomination")
     out = {"declarer": _int(c("declarer"), void), "level": _int(c("level"), void),
            "denomination": _cat(den, DENOMINATIONS, void),
-           "contract": _cat((c("level").astype(np.int64) - 1) * 5 + den, VINT_CONTRACTS, void),
+           "contract": _cat((c("level").astype(np.int64) - 1) * 5 + den, CONTRACTS, void),
            "value": _int(c("value"), void), "made": _bool(c("made"), void)}
     for t in (0, 1):
         out[f"team_honours_{t}"] = _int(c(f"team_honours_{t}"), void | (den == NT))
