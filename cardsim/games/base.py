@@ -239,10 +239,7 @@ class GameFacts:
       (:func:`cardsim.bench.measure_conditions`);
     * ``pimc_deals``: deals of the sampled-search benchmark (one search costs the more the bigger
       the hands);
-    * ``quality_deals``: most deals of the report's quality section (double-dummy cost);
-    * ``deal_seconds``: one core's seconds for one complete deal with the default strategies,
-      written to a dataset (the runner's estimate of a run's cost, BENCHMARKS.md "When the
-      default starts workers"); ``deals_per_match``: mean deals of a whole match with them.
+    * ``quality_deals``: most deals of the report's quality section (double-dummy cost).
     """
 
     title: str
@@ -251,22 +248,6 @@ class GameFacts:
     bench_condition: str = ""
     pimc_deals: int = 40
     quality_deals: int = 2000
-    deal_seconds: float = 6e-6
-    deals_per_match: float = 14.0
-
-
-@dataclass(frozen=True)
-class MatchStart:
-    """How a game's matches may start from a given state (``play_match(before=…, dealer=…)``).
-
-    * ``options``: the keyword arguments its ``play_matches`` / ``match_records`` take for that
-      (``("before", "dealer")``); any other is refused before a match is played;
-    * ``remaining(before) -> float``: the share of a whole match's deals left from the state
-      ``before`` (the runner's time estimate; 501: the lowest score over 501).
-    """
-
-    options: tuple
-    remaining: Callable
 
 
 @dataclass(frozen=True)
@@ -328,8 +309,6 @@ class GameSpec:
     """Double-dummy solving of the game's deals (:class:`DDHooks`), or None."""
     facts: Any = None
     """Per-game facts of generic tools and reports (:class:`GameFacts`)."""
-    match_start: Any = None
-    """How matches may start from a given state (:class:`MatchStart`), or None: from a clean one."""
 
     def __post_init__(self):
         # Every entry point that runs strategies reports an unhandled strategy id the same way.
@@ -415,4 +394,4 @@ class GameSpec:
         return Setup(self.name, seats, ids, params, self.parse_rules(rules), tuple(specs))
 
 
-__all__ = ["GameSpec", "FrameHooks", "DDHooks", "GameFacts", "MatchStart", "ContractBands", "RecordError", "OptionError", "RuleOption", "Setup", "StrategyError", "N_PARAMS"]
+__all__ = ["GameSpec", "FrameHooks", "DDHooks", "GameFacts", "ContractBands", "RecordError", "OptionError", "RuleOption", "Setup", "StrategyError", "N_PARAMS"]

@@ -8,6 +8,4 @@ FACTS = GameFacts(
     bench_condition="trumps_H>=6, bowers_H>=1",
     pimc_deals=40,
     quality_deals=2000,
-    deal_seconds=5.9e-6,
-    deals_per_match=8.7,
 )

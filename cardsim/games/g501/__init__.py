@@ -12,7 +12,7 @@ from __future__ import annotations
 # hooks lane
 from cardsim.cards import RANKS_501
 from cardsim.games.g501.dd import DD
-from cardsim.games.g501.facts import FACTS, MATCH_START
+from cardsim.games.g501.facts import FACTS
 from cardsim.games.g501.frames import FRAMES
 from cardsim.games.base import ContractBands, Forcing, GameSpec
 from cardsim.games.g501 import forcing as _forcing
@@ -56,7 +56,6 @@ SPEC = GameSpec(
     frames=FRAMES,
     dd=DD,
     facts=FACTS,
-    match_start=MATCH_START,
 )
 
 __all__ = ["SPEC"]

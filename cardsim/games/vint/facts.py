@@ -10,6 +10,4 @@ FACTS = GameFacts(
     pimc_deals=4,
     # DDS solves the whole table at about 0.05-0.1 s a deal and strategy: the slow game of the section
     quality_deals=600,
-    deal_seconds=5.4e-6,
-    deals_per_match=12.2,
 )
