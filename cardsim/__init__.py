@@ -18,7 +18,7 @@ are ordered categoricals.  ``cardsim columns GAME`` lists every column.
 """
 from __future__ import annotations
 
-__version__ = "0.1.0"
+from cardsim._version import __version__
 
 import importlib
 import sys

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Callable, Iterable
 
 import numpy as np
 
-from cardsim import __version__
+from cardsim._version import __version__
 from cardsim._jit import source_hash
 from cardsim.games import get_game
 from cardsim.games.base import OptionError, Setup
