@@ -16,7 +16,7 @@ from cardsim._version import __version__
 from analyses.common import entry, legends, script_main, strategy_parameters, write_tables
 from cardsim.analysis import g500_guide as G
 from cardsim.analysis import robustness as RB
-from cardsim.runner import make_run
+from cardsim.runner.run import make_run
 
 TITLE = "Five Hundred bid guide"
 DEFAULT_CAP = 20_000

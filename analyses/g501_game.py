@@ -21,7 +21,7 @@ from analyses.common import entry, legends, script_main, strategy_parameters, wr
 from cardsim.analysis import g501_fixed as F
 from cardsim.analysis import g501_game as G
 from cardsim.analysis import robustness as RB
-from cardsim.runner import make_run
+from cardsim.runner.run import make_run
 
 TITLE = "501: when does a blind bid pay off in the game?"
 

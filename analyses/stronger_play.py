@@ -24,7 +24,8 @@ from cardsim._version import __version__
 from analyses.common import entry, script_main, write_tables
 from cardsim.analysis import stronger as S
 from cardsim.games import get_game
-from cardsim.runner import analysis_store, make_run, run_chunks
+from cardsim.runner.run import make_run
+from cardsim.runner.store import analysis_store, run_chunks
 
 TITLE = "Does a stronger player change the answer?"
 GAMES = ("vint", "501", "500")

@@ -26,7 +26,10 @@ from cardsim.analysis import vint_charts as vc
 from cardsim.deal import ConditionError
 from cardsim.games import get_game
 from cardsim.questions import question, records, run_question, table
-from cardsim.runner import OutputError, analysis_store, cluster, make_run, run_chunks, transform_id
+from cardsim.runner.files import OutputError, transform_id
+from cardsim.runner.pool import cluster
+from cardsim.runner.run import make_run
+from cardsim.runner.store import analysis_store, run_chunks
 
 TITLE = "Vint bidding charts"
 PILOT = 100

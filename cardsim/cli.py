@@ -21,7 +21,7 @@ from cardsim.games.base import OptionError, RecordError
 from cardsim.strategies.registry import StrategyError
 from cardsim.text import clip, quote
 
-_USAGE_ERRORS = {"cardsim.runner": "OutputError", "cardsim.deal": "ConditionError"}
+_USAGE_ERRORS = {"cardsim.runner.files": "OutputError", "cardsim.deal": "ConditionError"}
 """Usage errors defined in modules the parser does not import: (module, class name)."""
 IN_MEMORY_LIMIT = 20_000_000
 """Most deals ``simulate`` without ``-o`` holds in memory (about 2 GB of rows)."""
@@ -33,7 +33,7 @@ class UsageError(Exception):
 
 def usage_errors() -> tuple[type, ...]:
     """The errors a command reports as one line with exit code 2: OptionError, StrategyError,
-    cardsim.runner.OutputError and cardsim.deal.ConditionError.  The last two only from modules
+    cardsim.runner.files.OutputError and cardsim.deal.ConditionError.  The last two only from modules
     already imported (an error of a module nobody imported cannot have been raised), so that
     catching them imports nothing."""
     found = [getattr(sys.modules[m], name) for m, name in _USAGE_ERRORS.items() if m in sys.modules]
@@ -66,13 +66,13 @@ def _whole(text: str, low: int, high: int) -> int:
 
 
 def _positive(text: str) -> int:
-    from cardsim.runner import MAX_DEALS
+    from cardsim.runner.run import MAX_DEALS
 
     return _whole(text, 1, MAX_DEALS)
 
 
 def _nonnegative(text: str) -> int:
-    from cardsim.runner import MAX_DEALS
+    from cardsim.runner.run import MAX_DEALS
 
     return _whole(text, 0, MAX_DEALS)
 
@@ -375,7 +375,8 @@ def _ints(text, what):
 
 def cmd_evaluate(args) -> int:
     from cardsim import questions as E
-    from cardsim.runner import check_output_file, cluster
+    from cardsim.runner.files import check_output_file
+    from cardsim.runner.pool import cluster
 
     if args.until_clear:
         if args.deals is not None:
@@ -480,7 +481,8 @@ def _print_until_clear(verdict: dict, most: int) -> None:
 def _evaluate_robust(E, q, ask, args) -> int:
     """``evaluate --robust``: the question under every profile (cardsim.robust), then the verdict;
     ``ask(specs)`` builds the command's question with every seat's strategy specs."""
-    from cardsim.runner import check_output_file, cluster
+    from cardsim.runner.files import check_output_file
+    from cardsim.runner.pool import cluster
 
     pairs = E.robust_questions(q, ask, args.profile or True, args.profiles_file)
     if args.records:
@@ -520,7 +522,7 @@ SLOW_DEALING = 600.0
 def _warn_if_dealing_is_slow(q, args) -> None:
     """A rare class deals for hours before the first chunk (and its progress) finishes: say so."""
     from cardsim.deal import dealing_seconds
-    from cardsim.runner import local_jobs
+    from cardsim.runner.pool import local_jobs
 
     if q.compiled.n_constraints == 0 and not q.calls:
         return  # nothing to reject: dealing costs next to nothing
@@ -537,7 +539,7 @@ def _warn_if_dealing_is_slow(q, args) -> None:
 
 def _write_text(path, text):
     """Write ``text`` to ``path``, creating a missing folder as ``-o`` does; OutputError if it cannot."""
-    from cardsim.runner import OutputError, check_output_file
+    from cardsim.runner.files import OutputError, check_output_file
 
     check_output_file(path)
     try:
@@ -547,13 +549,16 @@ def _write_text(path, text):
 
 
 def _in_memory_cap(game: str) -> int:
-    from cardsim.runner import memory_cap
+    from cardsim.runner.run import memory_cap
 
     return min(IN_MEMORY_LIMIT, memory_cap(game))
 
 
 def cmd_simulate(args) -> int:
-    from cardsim.runner import DEFAULT_CHUNK, check_output_file, cluster, follow_link, make_run, simulate_to_dataset
+    from cardsim.runner.dataset import simulate_to_dataset
+    from cardsim.runner.files import check_output_file, follow_link
+    from cardsim.runner.pool import cluster
+    from cardsim.runner.run import DEFAULT_CHUNK, make_run
 
     strategies = _strategies(args.strategy)
     if (args.deals is None) == (args.matches is None):
@@ -629,8 +634,11 @@ def _unfinished(matches) -> int:
 def _simulate_matches(args, strategies) -> int:
     """``simulate --matches``: chunks are kept in ``<out>.partial`` (without -o: in the runs
     folder) until both files are written, so an interrupted run resumes."""
-    from cardsim.runner import (ChunkStore, OutputError, atomic_write, check_output_file, cluster, follow_link,
-                                make_run, manifest_key, play_matches, runs_dir, staging)
+    from cardsim.runner.dataset import staging
+    from cardsim.runner.files import OutputError, atomic_write, check_output_file, follow_link
+    from cardsim.runner.pool import cluster
+    from cardsim.runner.run import make_run, play_matches
+    from cardsim.runner.store import ChunkStore, manifest_key, runs_dir
 
     for given, option in ((args.records, "--records"), (args.records_limit, "--records-limit"),
                           (args.chunk_size, "--chunk-size")):
@@ -759,7 +767,7 @@ def cmd_show(args) -> int:
         raise UsageError(f"{args.record} has no record on line {args.line}")
     if not args.game:
         raise UsageError("name a game (or give --record FILE)")
-    from cardsim.runner import make_run
+    from cardsim.runner.run import make_run
 
     run = make_run(args.game, 1, args.seed, _strategies(args.strategy), args.seats, args.rule)
     spec = get_game(args.game)
@@ -840,7 +848,8 @@ def cmd_bench(args) -> int:
 
 def cmd_quality(args) -> int:
     from cardsim.quality import CHUNK, check_by, check_request, deal_chunk, quality
-    from cardsim.runner import ChunkStore, analysis_store, cluster, runs_dir
+    from cardsim.runner.pool import cluster
+    from cardsim.runner.store import ChunkStore, analysis_store, runs_dir
 
     by = [b.strip() for b in args.by.split(",") if b.strip()] if args.by else []
     game, names = check_request(args.game, args.deals, args.strategies)
@@ -866,7 +875,7 @@ def cmd_quality(args) -> int:
 
 def cmd_dd(args) -> int:
     from cardsim.dd import cli as dd_cli
-    from cardsim.runner import make_run
+    from cardsim.runner.run import make_run
 
     return dd_cli.run(args, _read_jsonl, make_run, _strategies, UsageError)
 
