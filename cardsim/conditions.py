@@ -63,35 +63,38 @@ from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, Unex
 
 from cardsim.cards import SUITS, cards_of, suit_letters
 from cardsim.deal import N_HOLDERS, TALON, ConditionError, DealLayout, FeatureSet
+from cardsim.games import GAME_NAMES, get_game
 from cardsim.text import quote
 
-_MODULES = {"vint": "cardsim.games.vint.features", "501": "cardsim.games.g501.features",
-            "500": "cardsim.games.g500.features"}
-SEAT_COUNTS = {"vint": (4,), "501": (3, 4), "500": (4,)}
 HAND_SUITS = "SHDC"
 """The order suits are written in (hands and descriptions)."""
 
 
 def game_name(game) -> str:
     key = str(game).strip().lower()
-    if key not in _MODULES:
-        raise ConditionError(f"unknown game {quote(game)} (known: {', '.join(_MODULES)})")
+    if key not in GAME_NAMES:
+        raise ConditionError(f"unknown game {quote(game)} (known: {', '.join(GAME_NAMES)})")
     return key
+
+
+def _features_module(name: str):
+    """The module the spec of game ``name`` names for its hand features (``features_module``)."""
+    return importlib.import_module(get_game(name).features_module)
 
 
 def features_of(game) -> FeatureSet:
     """The :class:`cardsim.deal.FeatureSet` of ``game`` ("vint", "501" or "500")."""
-    return importlib.import_module(_MODULES[game_name(game)]).FEATURES
+    return _features_module(game_name(game)).FEATURES
 
 
 def layout_of(game, seats: int | None = None) -> DealLayout:
     """The :class:`cardsim.deal.DealLayout` of ``game`` at ``seats`` seats (default: the game's first)."""
     name = game_name(game)
-    counts = SEAT_COUNTS[name]
+    counts = get_game(name).seat_counts
     seats = counts[0] if seats is None else seats
     if seats not in counts:
         raise ConditionError(f"{name} is played with {' or '.join(map(str, counts))} seats, not {quote(seats)}")
-    return importlib.import_module(_MODULES[name]).layout(seats)
+    return _features_module(name).layout(seats)
 
 
 # ---------------------------------------------------------------- the grammar

@@ -24,7 +24,7 @@ import pandas as pd
 
 from cardsim.conditions import Conditions, HandClass, compile as compile_conditions, layout_of, parse_classes
 from cardsim.deal import Calls, ConditionError, DealtChunk, deal_chunk, dealing_seconds
-from cardsim.games import get_game
+from cardsim.games import GAME_NAMES, get_game
 from cardsim.games.base import OptionError, as_list
 from cardsim.games.forced import CHECK_CALLS, F_IMPLIED, F_NPREFIX, IMPLIED_CALLS
 from cardsim.games.source import source_of
@@ -153,7 +153,8 @@ def question(game, seat=0, options=(), n=100_000, seed=0, hand=None, where=None,
         raise OptionError(f"outcome must be 'deal' or 'game', got {quote(outcome)}")
     if outcome == "game":
         if spec.forcing.game_state is None:
-            raise OptionError(f"{spec.name} questions are about the deal (outcome='game' is for 501)")
+            those = ", ".join(g for g in GAME_NAMES if getattr(get_game(g).forcing, "game_state", None))
+            raise OptionError(f"{spec.name} questions are about the deal (outcome='game' is for {those})")
         state = spec.forcing.game_state(state)
     cond = _conditions(spec.name, int(seat), run.setup.seats, hand, talon, where, dealer, conditions)
     if cond.game != spec.name:

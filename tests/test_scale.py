@@ -305,7 +305,7 @@ def _busiest_of_two(n: int, chunk: int) -> int:
 def test_the_default_starts_two_workers_exactly_when_they_save_more_than_their_start(game):
     from cardsim.bench import _worker_threshold
 
-    d, start = pool.DEAL_SECONDS[game], pool.WORKER_START_SECONDS
+    d, start = cardsim.get_game(game).deal_seconds, pool.WORKER_START_SECONDS
     threshold = _worker_threshold(game, 2)
     assert 200_000 < threshold < 2_000_000  # on 2 cores the crossover lies between these (BENCHMARKS.md)
     for n in (threshold - 1, threshold, threshold + 1, 100_000, 1_000_000, 3_000_000):
@@ -401,12 +401,13 @@ def test_free_cores_leaves_out_what_other_processes_use(monkeypatch):
 
 
 def test_estimates_count_every_play_of_a_deal():
-    d = pool.DEAL_SECONDS
+    vint, g501 = cardsim.get_game("vint"), cardsim.get_game("501")
+    d = {"vint": vint.deal_seconds, "501": g501.deal_seconds}
     assert pool.deal_seconds("501", 1000) == pytest.approx(1000 * d["501"])
-    assert pool.match_seconds("vint", 10) == pytest.approx(10 * pool.DEALS_PER_MATCH["vint"] * d["vint"])
+    assert pool.match_seconds("vint", 10) == pytest.approx(10 * vint.deals_per_match * d["vint"])
     # A 501 game from a state ends sooner, in proportion to its lowest score; never below a deal.
     assert pool.match_seconds("501", 10, [501, 250, 400]) == pytest.approx(
-        10 * pool.DEALS_PER_MATCH["501"] * 250 / 501 * d["501"])
+        10 * g501.deals_per_match * 250 / 501 * d["501"])
     assert pool.match_seconds("501", 10, [501, 5, 400]) == pytest.approx(10 * d["501"])
     q = questions.question("vint", options=["P", "1S", "1NT"], n=3000, seed=1, dealer=0, chunk_size=1000)
     assert questions.question_seconds(q) == pytest.approx(3 * 3000 * d["vint"])

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Callable, Iterable
 
 import numpy as np
 
+from cardsim.games import GAME_NAMES, get_game
 from cardsim.games.base import OptionError
 from cardsim.text import clip, quote
 
@@ -49,20 +50,12 @@ def local_jobs(n_jobs: int, n_tasks: int, cores: int | None = None) -> int:
     return max(1, min(n_jobs if n_jobs > 0 else cores + 1 + n_jobs, n_tasks))
 
 
-DEAL_SECONDS = {"vint": 5.4e-6, "501": 3.7e-6, "500": 5.9e-6}
-"""One core's seconds for one complete deal with the default strategies, written to a dataset:
-the slope of the wall time of ``cardsim simulate GAME -n N -o X --jobs 1`` from 20,000 to
-1,000,000 deals (``python -m cardsim.bench --only crossover``, BENCHMARKS.md "When the default
-starts workers", 2026-12-02).  A game missing here counts as the slowest listed."""
-DEALS_PER_MATCH = {"vint": 12.2, "501": 13.9, "500": 8.7}
-"""Mean deals of a whole match (a Vint rubber, a 501 game to zero, a Five Hundred game) with the
-default strategies: ``cardsim.play_match(game, 2000, seed=1)``."""
 WORKER_START_SECONDS = 3.0
 """What starting the local workers adds to a run's wall time on an otherwise idle machine: loky
 starts a fresh interpreter per worker, which imports cardsim and loads the game's compiled
 kernels before its first chunk, while the parent waits.  Measured as the wall time with
 ``--jobs 2`` less the time with ``--jobs 1`` plus the work the second worker takes off the
-first (BENCHMARKS.md, same run as :data:`DEAL_SECONDS`, the machine otherwise idle): 2.4 to
+first (BENCHMARKS.md, same run as each game's ``GameSpec.deal_seconds``, the machine otherwise idle): 2.4 to
 3.1 s for Vint and 501 at 200,000 and 1,000,000 deals (issue 25 saw 1.9 s); the high end is
 taken, so that the default errs towards playing here."""
 LOAD_WINDOW = 0.1
@@ -70,17 +63,28 @@ LOAD_WINDOW = 0.1
 
 
 def deal_seconds(game: str, plays: float) -> float:
-    """Estimated one-core seconds of ``plays`` complete deals of ``game`` (:data:`DEAL_SECONDS`)."""
-    return plays * DEAL_SECONDS.get(game, max(DEAL_SECONDS.values()))
+    """Estimated one-core seconds of ``plays`` complete deals of ``game`` (its spec's
+    ``deal_seconds``; a game without one counts as the slowest that has one)."""
+    return plays * _per_game(game, "deal_seconds")
 
 
 def match_seconds(game: str, matches: int, before=None) -> float:
-    """Estimated one-core seconds of ``matches`` whole matches of ``game`` (:data:`DEALS_PER_MATCH`
-    deals each; a 501 game started from the scores ``before`` in proportion to its lowest score)."""
-    deals = DEALS_PER_MATCH.get(game, max(DEALS_PER_MATCH.values()))
-    if before is not None and game == "501":
-        deals = max(1.0, deals * min(before) / 501)
+    """Estimated one-core seconds of ``matches`` whole matches of ``game`` (its spec's
+    ``deals_per_match`` deals each; a game started from the scores ``before`` in proportion to its
+    lowest score out of the spec's ``match_start_score``)."""
+    deals = _per_game(game, "deals_per_match")
+    start = get_game(game).match_start_score
+    if before is not None and start is not None:
+        deals = max(1.0, deals * min(before) / start)
     return deal_seconds(game, matches * deals)
+
+
+def _per_game(game: str, field: str) -> float:
+    """The spec's ``field`` of ``game``, or when it has none the largest of the games that have one."""
+    own = getattr(get_game(game), field)
+    if own is not None:
+        return own
+    return max(v for v in (getattr(get_game(g), field) for g in GAME_NAMES) if v is not None)
 
 
 def _busiest(sizes: list[int], jobs: int) -> int:

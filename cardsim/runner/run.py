@@ -18,7 +18,7 @@ import numpy as np
 
 from cardsim._jit import source_hash
 from cardsim._version import __version__
-from cardsim.games import get_game
+from cardsim.games import GAME_NAMES, get_game
 from cardsim.games.base import OptionError, Setup
 from cardsim.rng import check_seed
 from cardsim.runner.pool import (check_jobs, choose_jobs, deal_seconds, default_jobs, match_seconds, on_dask,
@@ -295,8 +295,9 @@ def play_matches(game, n_matches, seed=0, strategies=None, seats=None, rules=Non
     if spec.play_matches is None:
         raise OptionError(f"{spec.name} has no match mode")
     start = {k: v for k, v in (("before", before), ("dealer", dealer)) if v is not None}
-    if start and spec.name != "501":
-        raise OptionError(f"{spec.name} matches start from a clean state here (before= and dealer= are for 501)")
+    if start and spec.match_start_score is None:
+        those = ", ".join(g for g in GAME_NAMES if get_game(g).match_start_score is not None)
+        raise OptionError(f"{spec.name} matches start from a clean state here (before= and dealer= are for {those})")
     if start:
         spec.play_matches(run.seed, 0, 1, run.setup, **start)  # a bad state is an error before any worker starts
     manifest = run.manifest()
