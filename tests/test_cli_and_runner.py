@@ -427,9 +427,9 @@ def test_ctrl_c_while_the_command_imports_is_one_line(monkeypatch, capsys):
 
 
 def test_evaluate_warns_before_dealing_a_rare_class_for_long(monkeypatch, capsys):
-    import cardsim.cli as cli
+    from cardsim.cli import evaluate
 
-    monkeypatch.setattr(cli, "SLOW_DEALING", 0.0)  # every class counts as slow to deal
+    monkeypatch.setattr(evaluate, "SLOW_DEALING", 0.0)  # every class counts as slow to deal
     code, out, err = run_cli(capsys, "evaluate", "vint", "--option", "P", "-n", "40", "--where", "hcp>=12")
     assert code == 0 and "warning: the conditions are rare; dealing 40 deals alone will take about" in err
     code, out, err = run_cli(capsys, "evaluate", "vint", "--option", "P", "-n", "40")
