@@ -56,7 +56,7 @@ starts a fresh interpreter per worker, which imports cardsim and loads the game'
 kernels before its first chunk, while the parent waits.  Measured as the wall time with
 ``--jobs 2`` less the time with ``--jobs 1`` plus the work the second worker takes off the
 first (BENCHMARKS.md, same run as each game's ``GameSpec.deal_seconds``, the machine otherwise idle): 2.4 to
-3.1 s for Vint and 501 at 200,000 and 1,000,000 deals (issue 25 saw 1.9 s); the high end is
+3.1 s for Vint and 501 at 200,000 and 1,000,000 deals (an earlier run saw 1.9 s); the high end is
 taken, so that the default errs towards playing here."""
 LOAD_WINDOW = 0.1
 """Seconds :func:`free_cores` watches the machine's CPU use for."""
