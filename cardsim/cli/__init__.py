@@ -99,4 +99,3 @@ def _what_is_kept(args) -> str:
     if args.command == "simulate":
         return "nothing is kept without -o: write a dataset with -o PATH to keep finished chunks and resume"
     return "nothing was written"
-

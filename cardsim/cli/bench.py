@@ -10,7 +10,6 @@ from cardsim.cli.common import _game, _positive
 NAME = "bench"
 
 
-
 def add_parser(sub) -> None:
     p = sub.add_parser("bench", help="measure deals per second (see BENCHMARKS.md)")
     p.add_argument("--deals", type=_positive, default=1_000_000)

@@ -11,7 +11,6 @@ from cardsim.games import get_game
 NAME = "columns"
 
 
-
 def add_parser(sub) -> None:
     p = sub.add_parser("columns", help="list a game's row columns (dtype and meaning)")
     p.add_argument("game", type=_game)

@@ -11,7 +11,6 @@ from cardsim.games import GAME_NAMES
 NAME = "profiles"
 
 
-
 def add_parser(sub) -> None:
     p = sub.add_parser("profiles", help="list a game's player profiles (who sits in the seats a question does "
                                         "not fix)")

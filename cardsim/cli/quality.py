@@ -13,7 +13,6 @@ from cardsim.games import GAME_NAMES
 NAME = "quality"
 
 
-
 def add_parser(sub) -> None:
     p = sub.add_parser("quality", help="each strategy's play against double-dummy (vs_dd, made, DD-makeable)",
                        description="Every strategy (default: all the game registers) plays all seats of the same "

@@ -15,7 +15,6 @@ from cardsim.text import clip
 NAME = "replay"
 
 
-
 def add_parser(sub) -> None:
     p = sub.add_parser("replay", help="validate and score deal records (docs/RECORDS.md)")
     p.add_argument("file", type=_path, help="JSON Lines file, or - for standard input")

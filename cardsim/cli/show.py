@@ -12,7 +12,6 @@ from cardsim.games import GAME_NAMES, get_game
 NAME = "show"
 
 
-
 def add_parser(sub) -> None:
     p = sub.add_parser("show", help="print one deal for people")
     p.add_argument("game", type=_game, nargs="?", help=" | ".join(GAME_NAMES))

@@ -11,7 +11,6 @@ from cardsim.games import get_game
 NAME = "strategies"
 
 
-
 def add_parser(sub) -> None:
     p = sub.add_parser("strategies", help="list a game's strategies, their parameters and its rule options")
     p.add_argument("game", type=_game)
