@@ -133,6 +133,10 @@ SPEC = GameSpec(
                     E.NO_FORCE,
                     agreed_calls=_forcing.agreed_calls, auto_options=_forcing.auto_options),
     pimc=_pimc.HOOKS,
+    # split lane
+    features_module=f"{__name__}.features",
+    deal_seconds=5.9e-6,
+    deals_per_match=8.7,
 )
 
 __all__ = ["SPEC", "simulate_chunk", "deal_chunk", "play_matches", "make_records", "replay", "show",

@@ -71,4 +71,8 @@ SPEC = GameSpec(
                     engine.NO_FORCE,
                     agreed_calls=forcing.agreed_calls, auto_options=forcing.auto_options),
     pimc=pimc.HOOKS,
+    # split lane
+    features_module=f"{__name__}.features",
+    deal_seconds=5.4e-6,
+    deals_per_match=12.2,
 )
