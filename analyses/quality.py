@@ -5,7 +5,7 @@ for the default strategy by contract band and denomination (issue 26: where the 
 Double-dummy solving dominates the cost (about 0.1 s a Vint deal for the whole table, 0.5-3 s a
 501 or Five Hundred deal per strategy on a loaded 2-core machine), so ``--n`` is capped per game
 (each game's ``facts.quality_deals``; ``--quick``: :data:`QUICK`).  Finished chunks are kept under ``--results``
-(cardsim.runner.ChunkStore): an interrupted run resumes.
+(cardsim.runner.store.ChunkStore): an interrupted run resumes.
 """
 from __future__ import annotations
 
@@ -16,7 +16,9 @@ from pathlib import Path
 import cardsim
 from analyses.common import entry, script_main, write_tables
 from cardsim.analysis import quality as Q
-from cardsim.runner import ChunkStore, make_run, manifest_key, transform_id
+from cardsim.runner.files import transform_id
+from cardsim.runner.run import make_run
+from cardsim.runner.store import ChunkStore, manifest_key
 
 TITLE = "How good are the strategies?"
 GAMES = ("vint", "500", "501")

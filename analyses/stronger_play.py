@@ -23,11 +23,12 @@ from pathlib import Path
 
 import pandas as pd
 
-import cardsim
+from cardsim._version import __version__
 from analyses.common import entry, script_main, write_tables
 from cardsim.analysis import stronger as S
 from cardsim.games import GAME_NAMES, get_game, package_of
-from cardsim.runner import analysis_store, make_run, run_chunks
+from cardsim.runner.run import make_run
+from cardsim.runner.store import analysis_store, run_chunks
 
 TITLE = "Does a stronger player change the answer?"
 QUICK_DEALS = 6
@@ -140,7 +141,7 @@ def run(args) -> Path:
                           + "; 501: games played to their end; Five Hundred: rounded up to a whole number per stratum "
                             "of the class)",
             "seed": next((g["seed"] for g in games.values() if g["cells"]), args.seed),
-            "source": make_run("vint", 1).manifest()["source"], "cardsim": cardsim.__version__,
+            "source": make_run("vint", 1).manifest()["source"], "cardsim": __version__,
             "strategies": ["heuristic"] + specs, "parameters": {}, "rules": {},
             "tables": list(tabs), "figures": [], "seconds": round(seconds, 1),
             "glossary": GLOSSARY, "notes": [method.removeprefix(TITLE + " ")],

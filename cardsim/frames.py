@@ -228,7 +228,7 @@ def widen(df: pd.DataFrame) -> pd.DataFrame:
 
 # ------------------------------------------------------------------------------ datasets
 STAGING = ".partial"
-"""The suffix of an unfinished run's folder (``cardsim.runner.staging``)."""
+"""The suffix of an unfinished run's folder (``cardsim.runner.dataset.staging``)."""
 
 
 def _check_complete(path: Path, manifest: dict, n_rows: int) -> None:
@@ -247,7 +247,7 @@ def resume_command(manifest: dict, output: Path) -> str | None:
     aggregates, matches started from a given state, a manifest that names no known game)."""
     import shlex
 
-    from cardsim.runner import DEFAULT_CHUNK
+    from cardsim.runner.run import DEFAULT_CHUNK
 
     try:
         spec = get_game(manifest["game"])

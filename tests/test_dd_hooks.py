@@ -9,7 +9,7 @@ from cardsim.dd import played_rows, solve_deals
 from cardsim.games.g500 import dd as D500
 from cardsim.games.g501 import dd as D501
 from cardsim.games.vint import dd as DV
-from cardsim.runner import make_run
+from cardsim.runner.run import make_run
 
 IDS = list(range(60)) + [1000, 7, 999_999]  # out of order and repeated: rows come back in this order
 

@@ -38,17 +38,10 @@ MODULE_PREFIXES = tuple(sorted({package_of(g).rsplit(".", 1)[1] for g in GAME_NA
 """A module whose file name starts with one of these (``vint_charts.py``, ``g500.py``) is a
 game's own and may name it."""
 
-ALLOWED = {
-    # Another helper of issue 29 (the "split" lane) takes the game-name branches out of these
-    # while splitting them; until that branch is merged they are listed here.  The lead empties
-    # this part after the merge.
-    # runner.py: DEAL_SECONDS / DEALS_PER_MATCH keyed by game and the 501-only match start.
-    "cardsim/runner.py": "split lane: per-game run costs and the match start",
-    # conditions.py: its own table of feature modules and seat counts (spec.seat_counts).
-    "cardsim/conditions.py": "split lane: its own list of games and seat counts",
-}
-"""``{file: why}``: files whose offences are tolerated for now.  Each entry is a debt: the test
-fails when a listed file has none left (so the list shrinks as the code is cleaned)."""
+ALLOWED: dict[str, str] = {}
+"""``{file: why}``: files whose offences are tolerated for now (empty: none is).  Each entry is a
+debt: the test fails when a listed file has none left (so the list shrinks as the code is
+cleaned)."""
 
 
 def _is_name(node) -> bool:

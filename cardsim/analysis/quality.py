@@ -122,9 +122,10 @@ def deal_rows(game, n: int, seed: int = 0, strategies=None, n_jobs: int = 1, pro
     trump; -1 undeclared), ``level`` (Vint 1..7, 500 6..10, 501 the target's lower ten in points),
     ``result`` / ``dd`` (int64, the declaring side's tricks or the 501 declarer's deal points in
     play / double-dummy), ``made`` / ``dd_makeable`` (bool), ``right_side`` /
-    ``best_denomination`` (float 0/1, Vint only).  ``store``: a :class:`cardsim.runner.ChunkStore`
+    ``best_denomination`` (float 0/1, Vint only).  ``store``: a :class:`cardsim.runner.store.ChunkStore`
     keeping finished chunks (an interrupted run resumes)."""
-    from cardsim.runner import check_run_seed, run_chunks
+    from cardsim.runner.run import check_run_seed
+    from cardsim.runner.store import run_chunks
 
     game, names = check_request(game, n, strategies)
     seed = check_run_seed(seed)

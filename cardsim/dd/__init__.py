@@ -153,7 +153,7 @@ def solve_deals(game, deal_ids, seed=0, strategies=None, seats=None, rules=None,
     from the deals' records for a game without one."""
     import cardsim
     from cardsim.games.base import as_list
-    from cardsim.runner import MAX_DEALS, make_run
+    from cardsim.runner.run import MAX_DEALS, make_run
 
     spec = get_game(game)
     hooks = _hooks(spec)

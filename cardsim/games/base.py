@@ -309,6 +309,25 @@ class GameSpec:
     """Double-dummy solving of the game's deals (:class:`DDHooks`), or None."""
     facts: Any = None
     """Per-game facts of generic tools and reports (:class:`GameFacts`)."""
+    # split lane
+    features_module: str = ""
+    """The module with the game's hand features for conditions (:mod:`cardsim.conditions`): its
+    ``FEATURES`` (a :class:`cardsim.deal.FeatureSet`) and ``layout(seats)`` (a
+    :class:`cardsim.deal.DealLayout`).  Named, not imported, so that building the spec loads no more
+    than before: conditions import it when asked about the game."""
+    deal_seconds: float | None = None
+    """One core's seconds for one complete deal with the default strategies, written to a dataset:
+    the slope of the wall time of ``cardsim simulate GAME -n N -o X --jobs 1`` from 20,000 to
+    1,000,000 deals (``python -m cardsim.bench --only crossover``, BENCHMARKS.md "When the default
+    starts workers").  The pool weighs a run's work by it (:func:`cardsim.runner.pool.deal_seconds`);
+    None counts as the slowest game."""
+    deals_per_match: float | None = None
+    """Mean deals of a whole match with the default strategies (``cardsim.play_match(game, 2000,
+    seed=1)``); None counts as the longest game's."""
+    match_start_score: int | None = None
+    """The score every seat starts a match from, when matches may start from given scores
+    (``play_match(before=..., dealer=...)``) and so end sooner in proportion to the lowest of them;
+    None when matches always start from a clean state."""
 
     def __post_init__(self):
         # Every entry point that runs strategies reports an unhandled strategy id the same way.

@@ -138,11 +138,16 @@ SPEC = GameSpec(
                     E.NO_FORCE,
                     agreed_calls=_forcing.agreed_calls, auto_options=_forcing.auto_options),
     pimc=_pimc.HOOKS,
+    # hooks lane
     ranks=RANKS,
     jokers=((HJ, "HJ"), (LJ, "LJ")),
     frames=FRAMES,
     dd=DD,
     facts=FACTS,
+    # split lane
+    features_module=f"{__name__}.features",
+    deal_seconds=5.9e-6,
+    deals_per_match=8.7,
 )
 
 __all__ = ["SPEC", "simulate_chunk", "deal_chunk", "play_matches", "make_records", "replay", "show",

@@ -135,7 +135,7 @@ def bench(seed: int, n: int) -> str:
     """The DD benchmark's line: the played deals of ``0 .. n-1`` solved once (first deal untimed,
     the table starting empty)."""
     from cardsim.dd import g500, played_rows
-    from cardsim.runner import make_run
+    from cardsim.runner.run import make_run
 
     run = make_run("500", n, seed)
     h, d, t, played = row_positions(played_rows("500", run.seed, range(n), run.setup))

@@ -52,10 +52,16 @@ SPEC = GameSpec(
                     "=L/TRUMP[/TARGET] also forces trump and target", NO_FORCE, _forcing.game_state,
                     agreed_calls=_forcing.agreed_calls, auto_options=_forcing.auto_options),
     pimc=_pimc.HOOKS,
+    # hooks lane
     ranks=RANKS_501,
     frames=FRAMES,
     dd=DD,
     facts=FACTS,
+    # split lane
+    features_module=f"{__name__}.features",
+    deal_seconds=3.7e-6,
+    deals_per_match=13.9,
+    match_start_score=501,
 )
 
 __all__ = ["SPEC"]

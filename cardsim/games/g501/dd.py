@@ -184,7 +184,7 @@ def bench(seed: int, n: int) -> str:
     """The DD benchmark's line: the played deals of ``0 .. n-1`` solved once (first deal untimed,
     the table starting empty)."""
     from cardsim.dd import g501
-    from cardsim.runner import make_run
+    from cardsim.runner.run import make_run
 
     run = make_run("501", n, seed)
     h, d, t, played = engine_positions(run.seed, range(n), run.setup)[:4]

@@ -76,8 +76,13 @@ SPEC = GameSpec(
                     engine.NO_FORCE,
                     agreed_calls=forcing.agreed_calls, auto_options=forcing.auto_options),
     pimc=pimc.HOOKS,
+    # hooks lane
     ranks=VINT_RANKS,
     frames=FRAMES,
     dd=DD,
     facts=FACTS,
+    # split lane
+    features_module=f"{__name__}.features",
+    deal_seconds=5.4e-6,
+    deals_per_match=12.2,
 )

@@ -145,7 +145,7 @@ def quality(names, seed, ids, rows) -> list:
     ``right_side`` and ``best_denomination`` (:mod:`cardsim.analysis.quality`)."""
     from cardsim.dd import DENOMS, played_rows
     from cardsim.dd.vint import dd_tables
-    from cardsim.runner import make_run
+    from cardsim.runner.run import make_run
 
     runs = [make_run("vint", len(ids), seed, name) for name in names]
     table = dd_tables(engine_hands(runs[0].seed, ids)).astype(np.int64)  # [n, declarer seat, denomination]
