@@ -26,7 +26,7 @@ import types
 
 import numpy as np
 
-from cardsim.games import GAME_NAMES, get_game
+from cardsim.games import GAME_NAMES, game_names, get_game, is_game, register_game
 from cardsim.games.base import OptionError, RecordError, as_list
 from cardsim.strategies.registry import StrategyError
 from cardsim.text import quote
@@ -106,13 +106,13 @@ def replay(record: dict) -> dict:
     if not isinstance(record, dict):
         raise RecordError("a record must be a JSON object")
     game = record.get("game")
-    if game not in GAME_NAMES:
-        raise RecordError(f"unknown game {quote(game)} (known: {', '.join(GAME_NAMES)})", "game")
+    if not isinstance(game, str) or game != game.strip().lower() or not is_game(game):
+        raise RecordError(f"unknown game {quote(game)} (known: {', '.join(game_names())})", "game")
     return get_game(game).replay(record)
 
 
 __all__ = ["simulate", "play_match", "evaluate", "evaluate_until_clear", "compare", "match_records", "records", "replay", "read_dataset",
-           "hand_str", "decode_hands", "with_hands", "widen", "get_game", "GAME_NAMES", "OptionError",
+           "hand_str", "decode_hands", "with_hands", "widen", "get_game", "GAME_NAMES", "game_names", "register_game", "OptionError",
            "RecordError", "StrategyError"]
 
 

@@ -121,9 +121,9 @@ class _BySpec(Mapping):
         self._pick = pick
 
     def __getitem__(self, name):
-        from cardsim.games import GAME_NAMES
+        from cardsim.games import is_game
 
-        if str(name) not in GAME_NAMES:
+        if not is_game(str(name)):
             raise KeyError(name)
         value = self._pick(get_game(name))
         if value is None:
@@ -131,9 +131,9 @@ class _BySpec(Mapping):
         return value
 
     def __iter__(self):
-        from cardsim.games import GAME_NAMES
+        from cardsim.games import game_names
 
-        return (name for name in GAME_NAMES if name in self)
+        return (name for name in game_names() if name in self)
 
     def __len__(self):
         return sum(1 for _ in self)
@@ -146,9 +146,16 @@ class _BySpec(Mapping):
         return True
 
 
+def _no_typing(column, seats) -> dict:
+    return {}
+
+
 def _frames_of(spec):
+    """The game's frame hooks; a game without them keeps its raw columns as they are."""
     if spec.frames is None:
-        raise OptionError(f"{spec.name} has no typed frames")
+        from cardsim.games.base import FrameHooks
+
+        return FrameHooks(_no_typing, _no_typing)
     return spec.frames
 
 

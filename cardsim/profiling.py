@@ -81,10 +81,10 @@ def main(argv=None) -> int:
     if shutil.which("perf") is None:
         print("cardsim profiling: error: perf is not installed (Debian: apt-get install linux-perf)", file=sys.stderr)
         return 2
-    from cardsim.games import GAME_NAMES
+    from cardsim.games import game_names, is_game
 
-    if args.game not in GAME_NAMES:
-        parser.error(f"unknown game {args.game!r}: choose from {', '.join(GAME_NAMES)}")
+    if not is_game(args.game):
+        parser.error(f"unknown game {args.game!r}: choose from {', '.join(game_names())}")
     cache = tempfile.mkdtemp(prefix="cardsim-profile-")
     # Compiled here, not loaded from a cache, so that the code's addresses are known (read when
     # cardsim._jit is first imported: a fresh interpreter).

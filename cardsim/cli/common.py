@@ -12,7 +12,7 @@ import json
 import sys
 from decimal import Decimal, InvalidOperation
 
-from cardsim.games import GAME_NAMES
+from cardsim.games import game_names, is_game
 from cardsim.games.base import OptionError, RecordError
 from cardsim.strategies.registry import StrategyError
 from cardsim.text import clip, quote
@@ -83,8 +83,8 @@ def _path(text: str) -> str:
 
 
 def _game(text: str) -> str:
-    if text.lower() not in GAME_NAMES:
-        raise argparse.ArgumentTypeError(f"unknown game {quote(text)} (choose from {', '.join(GAME_NAMES)})")
+    if not is_game(text.lower()):
+        raise argparse.ArgumentTypeError(f"unknown game {quote(text)} (choose from {', '.join(game_names())})")
     return text.lower()
 
 

@@ -18,7 +18,7 @@ from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, Unex
 
 from cardsim.cards import SUITS, suit_letters
 from cardsim.deal import ConditionError, DealLayout, FeatureSet
-from cardsim.games import GAME_NAMES, get_game
+from cardsim.games import game_names, get_game, is_game
 from cardsim.text import quote
 
 
@@ -28,8 +28,8 @@ HAND_SUITS = "SHDC"
 
 def game_name(game) -> str:
     key = str(game).strip().lower()
-    if key not in GAME_NAMES:
-        raise ConditionError(f"unknown game {quote(game)} (known: {', '.join(GAME_NAMES)})")
+    if not is_game(key):
+        raise ConditionError(f"unknown game {quote(game)} (known: {', '.join(game_names())})")
     return key
 
 

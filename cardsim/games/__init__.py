@@ -1,24 +1,94 @@
-"""The games cardsim knows, by the name used in records and on the command line."""
+"""The games cardsim knows, by the name used in records and on the command line.
+
+A game is one package that exports ``SPEC`` (:class:`~cardsim.games.base.GameSpec`;
+docs/adding-a-game.md).  The three built-in games are listed here; another package joins the
+registry in one of two ways:
+
+* an entry point in the group ``cardsim.games`` of an installed distribution (name = the game's
+  name, value = its package), e.g. in its ``pyproject.toml``::
+
+      [project.entry-points."cardsim.games"]
+      duel = "duel_game"
+
+  which every process sees, worker processes included;
+* :func:`register_game` in this process (tests, notebooks; worker processes started later do not
+  see it, so run such a game with ``n_jobs=1``).
+"""
 from __future__ import annotations
 
+import functools
 import importlib
+import re
 
 from cardsim.games.base import GameSpec, OptionError
 from cardsim.text import quote
 
-_MODULES = {"vint": "cardsim.games.vint", "501": "cardsim.games.g501", "500": "cardsim.games.g500"}
-GAME_NAMES = tuple(_MODULES)
+_BUILT_IN = {"vint": "cardsim.games.vint", "501": "cardsim.games.g501", "500": "cardsim.games.g500"}
+GAME_NAMES = tuple(_BUILT_IN)
+"""The built-in games, in the order the report and listings use; :func:`game_names` adds the
+registered ones."""
+ENTRY_POINT_GROUP = "cardsim.games"
+_REGISTERED: dict[str, str] = {}
+_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
+
+
+@functools.cache
+def _entry_points() -> dict[str, str]:
+    from importlib.metadata import entry_points
+
+    return {ep.name.lower(): ep.value for ep in entry_points(group=ENTRY_POINT_GROUP)}
+
+
+def _packages() -> dict[str, str]:
+    return {**_entry_points(), **_REGISTERED, **_BUILT_IN}
+
+
+def _package(key: str) -> str | None:
+    # The built-in and registered games first: reading the installed distributions' entry
+    # points costs about 60 ms, which a command on a built-in game should not pay.
+    return _BUILT_IN.get(key) or _REGISTERED.get(key) or _entry_points().get(key)
+
+
+def is_game(name) -> bool:
+    """Whether ``name`` names a game (built-in, registered, or an installed entry point)."""
+    return _package(str(name).strip().lower()) is not None
+
+
+def game_names() -> tuple[str, ...]:
+    """Every game's name: the built-in games first, then the registered ones by name."""
+    return GAME_NAMES + tuple(sorted(n for n in _packages() if n not in _BUILT_IN))
+
+
+def register_game(name: str, package: str) -> None:
+    """Make the package ``package`` (a dotted module name exporting ``SPEC``) the game ``name``
+    in this process.  Raises OptionError for a name that is not lower-case letters, digits, ``-``
+    or ``_``, or that names a built-in game, or a package whose ``SPEC`` has another name."""
+    key = str(name).strip().lower()
+    if key in _BUILT_IN:
+        raise OptionError(f"{quote(name)} is a built-in game: register another name")
+    if not _NAME.match(key):
+        raise OptionError(f"cannot register a game named {quote(name)}: lower-case letters, digits, - and _")
+    spec = importlib.import_module(package).SPEC
+    if spec.name != key:
+        raise OptionError(f"package {quote(package)} defines the game {quote(spec.name)}, not {quote(key)}")
+    _REGISTERED[key] = package
+
+
+def unregister_game(name: str) -> None:
+    """Forget a game registered with :func:`register_game` (no error when it is not registered)."""
+    _REGISTERED.pop(str(name).strip().lower(), None)
 
 
 def package_of(name) -> str:
     """The package of a game (``"cardsim.games.vint"``: its ``profiles.toml`` and modules);
     raises OptionError for an unknown game."""
-    return _MODULES[get_game(name).name]
+    return _package(get_game(name).name)
 
 
 def get_game(name) -> GameSpec:
-    """The :class:`GameSpec` of ``"vint"``, ``"501"`` or ``"500"``; raises OptionError otherwise."""
-    key = str(name).strip().lower()
-    if key not in _MODULES:
-        raise OptionError(f"unknown game {quote(name)} (known: {', '.join(GAME_NAMES)})")
-    return importlib.import_module(_MODULES[key]).SPEC
+    """The :class:`GameSpec` of a game by name (``"vint"``, ``"501"``, ``"500"`` or a registered
+    one); raises OptionError for an unknown name."""
+    package = _package(str(name).strip().lower())
+    if package is None:
+        raise OptionError(f"unknown game {quote(name)} (known: {', '.join(game_names())})")
+    return importlib.import_module(package).SPEC
