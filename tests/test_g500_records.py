@@ -8,7 +8,7 @@ import pytest
 from cardsim.games import get_game
 from cardsim.games.base import RecordError
 from cardsim.games.g500 import engine as E
-from cardsim.games.g500 import slow_replay as slow
+from cardsim.games.g500 import replay as slow
 from cardsim.games.g500.constants import FULL_DECK
 
 SPEC = get_game("500")

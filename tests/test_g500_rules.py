@@ -4,7 +4,7 @@ import pytest
 
 from cardsim.cards import CardError
 from cardsim.games.base import RecordError
-from cardsim.games.g500 import slow_replay as slow
+from cardsim.games.g500 import replay as slow
 from cardsim.games.g500.constants import (
     BID_VALUES,
     DECK,
