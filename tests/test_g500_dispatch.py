@@ -11,7 +11,7 @@ from cardsim.games.g500 import dispatch as D
 from cardsim.games.g500 import pimc as P
 from cardsim.games.g500 import strategies as S
 from cardsim.games.g500.constants import DECK, NT
-from cardsim.games.g500.rules import card_suit, legal_moves, remap_hand, trick_winner
+from cardsim.games.g500.rules import card_suit, legal_plays, remap_hand, trick_winner
 from cardsim.strategies.pimc import PARAMS as PIMC_PARAMS
 from cardsim.strategies.registry import N_PARAMS, UNHANDLED
 
@@ -93,7 +93,7 @@ def play_views(rng, n):
             led = -1
             for i in range(4 if t < n_full else n_in_trick):
                 seat = (leader + i) % 4
-                c = int(rng.choice(cards(legal_moves(np.uint64(hands[seat]), denom, led))))
+                c = int(rng.choice(cards(legal_plays(np.uint64(hands[seat]), denom, led))))
                 if i == 0:
                     led = int(card_suit(c, denom))
                     if led < 0:
@@ -169,7 +169,7 @@ def test_dispatch_gives_each_strategy_its_own_decisions(name):
     for view in play_views(rng, N_VIEWS):
         code = int(same_decision(strategy.id, play, D.choose_play, params, states, *view))
         hand, denom, led = view[1], view[2], view[7]
-        assert int(legal_moves(hand, denom, led)) >> (code & 0xFF) & 1
+        assert int(legal_plays(hand, denom, led)) >> (code & 0xFF) & 1
         n_follow += view[6] > 0
     assert 0 < n_follow < N_VIEWS, "leads and follows both checked"
 

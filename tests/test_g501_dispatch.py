@@ -14,7 +14,7 @@ from cardsim.games.g501 import SPEC
 from cardsim.games.g501 import dispatch as D
 from cardsim.games.g501 import strategies as S
 from cardsim.games.g501.constants import DECLARE_FLAG, LOOK, MAX_BID, MIN_BID, NT, SEEN_CARDS, SEEN_VOIDS
-from cardsim.games.g501.rules import legal_plays, trick_best
+from cardsim.games.g501.rules import legal_plays, trick_winner
 from cardsim.strategies.registry import N_PARAMS, UNHANDLED
 
 N_VIEWS = 300
@@ -84,7 +84,7 @@ def random_play_view(rng):
                 seen[SEEN_VOIDS, seat] |= U64(0x3F << (16 * trump))
         if led < 0:
             led, winner, leader = c, seat, seat
-        elif trick_best(trick, led >> 4, trump) == c:
+        elif trick_winner(trick, led >> 4, trump) == c:
             winner = seat
         seat = (seat + 1) % 3
         if n % 3 == 2:

@@ -10,7 +10,7 @@ import cardsim
 from cardsim.cli import main
 from cardsim.games.g500 import pimc as P
 from cardsim.games.g500.constants import FULL_EFF, NT, REMAP, SUIT_MASK, TRUMP_MASK, parse_card
-from cardsim.games.g500.rules import legal_moves
+from cardsim.games.g500.rules import legal_plays
 from cardsim.games import get_game
 from cardsim.games.g500.strategies import PIMC_STRATEGY, heuristic_play
 from cardsim.strategies import pimc as G
@@ -34,7 +34,7 @@ def view(seat, hand, denom, declarer, leader, trick, led, played, known=0, fallb
     t = np.zeros(4, dtype=np.int64)
     t[:len(trick)] = trick
     if fallback is None:
-        legal = int(legal_moves(U64(hand), np.int64(denom), np.int64(led)))
+        legal = int(legal_plays(U64(hand), np.int64(denom), np.int64(led)))
         fallback = min(c for c in range(64) if legal >> c & 1)
     return (seat, hand, denom, declarer, leader, t, len(trick), led, played, known, 0, 6, voids, fallback)
 

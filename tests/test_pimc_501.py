@@ -21,7 +21,7 @@ from cardsim.dd import g501 as DD
 from cardsim.games.g501 import pimc as P
 from cardsim.games.g501 import strategies as S
 from cardsim.games.g501.constants import DECK_MASK, DECLARE_FLAG, NT, SEEN_CARDS, SEEN_VOIDS
-from cardsim.games.g501.rules import can_declare, legal_plays, trick_best
+from cardsim.games.g501.rules import can_declare, legal_plays, trick_winner
 from cardsim.strategies import pimc as G
 
 U64 = np.uint64
@@ -69,7 +69,7 @@ def views(hands, order, leader, declarer, trump, plays):
                 seen[SEEN_VOIDS, seat] |= U64(0x3F << 16 * trump)
         if led < 0:
             led, winner = c, seat
-        elif trick_best(U64(trick), led >> 4, trump) == c:
+        elif trick_winner(U64(trick), led >> 4, trump) == c:
             winner = seat
         seat = nxt[seat]
         k += 1

@@ -44,7 +44,7 @@ from cardsim.games.g500.rules import (
     contract_made,
     deal_hands,
     game_winner,
-    legal_moves,
+    legal_plays,
     remap_hand,
     score_deal,
     trick_winner,
@@ -259,7 +259,7 @@ def play_tricks(declarer, bid, disc, ids, params, states, eff, trick, trace, res
                                trick, i, led, played, known, decl_tricks, contract_tricks, voids)
             c = code & 0xFF
             named = code >> 8
-            legal = legal_moves(eff[seat], denom, led)
+            legal = legal_plays(eff[seat], denom, led)
             if c > 63 or ((U64(1) << U64(c)) & legal) == U64(0):
                 res[R_ILLEGAL] += 1
                 c = lowest_bit(legal)

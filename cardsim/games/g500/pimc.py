@@ -43,7 +43,7 @@ from cardsim._jit import jit
 from cardsim.strategies import pimc as _pimc
 
 from .constants import FULL_EFF, NT, SUIT_MASK, TRUMP_MASK
-from .rules import legal_moves
+from .rules import legal_plays
 from .strategies import PIMC_STRATEGY, heuristic_play
 
 # The glue below runs Python in object mode; numba warns that such code holds the GIL although
@@ -67,7 +67,7 @@ def position(view) -> _pimc.Position:
      voids, fallback) = view
     seat, hand, denom, declarer, leader = int(seat), int(hand), int(denom), int(declarer), int(leader)
     n, led, played, known = int(n), int(led), int(played), int(known)
-    legal_bits = int(legal_moves(U64(hand), np.int64(denom), np.int64(led if n > 0 else -1)))
+    legal_bits = int(legal_plays(U64(hand), np.int64(denom), np.int64(led if n > 0 else -1)))
     codes = []
     for c in range(64):
         if legal_bits >> c & 1:

@@ -15,7 +15,7 @@ import numpy as np
 from cardsim._jit import jit
 from cardsim.cards import bits_above, highest_bit, lane, lowest_bit, popcount
 from cardsim.games.g500.constants import FULL_EFF, JOKER_MASK, NT, SUIT_MASK, TRUMP_MASK
-from cardsim.games.g500.rules import legal_moves, remap_hand
+from cardsim.games.g500.rules import legal_plays, remap_hand
 from cardsim.rng import GOLDEN, mix64
 from cardsim.strategies.pimc import register as register_pimc
 from cardsim.strategies.registry import Registry
@@ -140,7 +140,7 @@ def random_discard(params, states, seat, hand, denom):
 def random_play(params, states, seat, hand, denom, declarer, leader, trick, n_in_trick, led, played,
                 known, decl_tricks, contract_tricks):
     """A uniform legal card; a no-trump joker lead names a uniform suit (docs/RULES.md §3.5)."""
-    c = draw_bit(states, 1 + seat, legal_moves(hand, denom, led))
+    c = draw_bit(states, 1 + seat, legal_plays(hand, denom, led))
     if denom == NT and n_in_trick == 0 and (U64(1) << U64(c)) & JOKER_MASK:
         return c | (draw_below(states, 1 + seat, 4) << 8)
     return c
@@ -400,7 +400,7 @@ def lead_side_card(side, denom, unseen):
 
 
 @jit(inline="always")
-def winning_index(trick, n_in_trick, denom, led):
+def trick_winner_so_far(trick, n_in_trick, denom, led):
     """Index (play order) of the card winning the incomplete trick ``trick[:n_in_trick]``."""
     w = np.int64(0)
     for i in range(1, n_in_trick):
@@ -487,8 +487,8 @@ def heuristic_follow(hand, denom, seat, declarer, leader, trick, n_in_trick, led
     """Second to fourth in a trick: never overtake partner; win cheaply when it can (a master
     of the led suit, a safe ruff or joker), else give away :func:`cheapest_card`."""
     tm = TRUMP_MASK[denom]
-    legal = legal_moves(hand, denom, led)
-    w = winning_index(trick, n_in_trick, denom, led)
+    legal = legal_plays(hand, denom, led)
+    w = trick_winner_so_far(trick, n_in_trick, denom, led)
     following = (legal & SUIT_MASK[denom, led]) != U64(0) and (legal & ~SUIT_MASK[denom, led]) == U64(0)
     low = cheapest_card(legal, following, tm)
     if (leader + w) % 4 == (seat + 2) % 4:
@@ -522,8 +522,8 @@ def heuristic_follow_v2(hand, denom, seat, declarer, leader, trick, n_in_trick, 
     still never ruffs partner's card.  In no-trump a sure joker wins the trick for the
     declaring side even once the contract is made (every trick counts)."""
     tm = TRUMP_MASK[denom]
-    legal = legal_moves(hand, denom, led)
-    w = winning_index(trick, n_in_trick, denom, led)
+    legal = legal_plays(hand, denom, led)
+    w = trick_winner_so_far(trick, n_in_trick, denom, led)
     following = (legal & SUIT_MASK[denom, led]) != U64(0) and (legal & ~SUIT_MASK[denom, led]) == U64(0)
     low = cheapest_card(legal, following, tm)
     beaters = beating_cards(legal, trick[w], denom, led)

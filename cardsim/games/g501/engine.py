@@ -29,7 +29,7 @@ from cardsim.games.g501.constants import (
 )
 from cardsim.games.g501.rules import (
     active_seat, can_declare, count_rank, deal_hands, declarer_delta, hand_points, legal_plays,
-    marriage_suits, marriage_value, next_active, trick_best, valid_bid, valid_target,
+    marriage_suits, marriage_value, next_active, trick_winner, valid_bid, valid_target,
 )
 from cardsim.games.g501 import dispatch as D
 from cardsim.rng import deal_key, match_key, randbelow, seed_streams, shuffle
@@ -430,7 +430,7 @@ def play_tricks(hp, dealer, seats, declarer, trump, sids, params, st, res, trace
                     seen[SEEN_VOIDS, seat] |= _LANE << U64(16 * trump)
             if k == 0:
                 lead = c
-            elif trick_best(on_table, lead >> 4, trump) == c:
+            elif trick_winner(on_table, lead >> 4, trump) == c:
                 winner = seat
             if tracing:
                 trace[T_PLAY + npl] = c + (DECLARE_FLAG if declares else 0)

@@ -23,7 +23,7 @@ from cardsim.cards import highest_bit, lowest_bit, popcount
 from cardsim.games.g501.constants import (
     DECK_MASK, DECLARE_FLAG, LOOK, MAX_BID, MIN_BID, NT, RA, RANK_POINTS, RK, RQ, RT, SEEN_VOIDS,
 )
-from cardsim.games.g501.rules import beats, can_declare, hand_points, marriage_suits, trick_best
+from cardsim.games.g501.rules import beats, can_declare, hand_points, marriage_suits, trick_winner
 from cardsim.rng import choose_bit, randbelow, uniform
 from cardsim.strategies.pimc import register as register_pimc
 from cardsim.strategies.registry import TABLE_START, Registry, Table
@@ -769,7 +769,7 @@ def _defend(legal, trick, led, trump, unseen, decl_pos, dvoid, pvoid):
     :func:`heuristic_play` decide.  ``dvoid``/``pvoid``: the declarer's and the other
     defender's shown voids (SEEN_VOIDS lanes)."""
     led_suit = led >> 4
-    w = trick_best(trick, led_suit, trump)
+    w = trick_winner(trick, led_suit, trump)
     if popcount(trick) == 2:
         decl_card = led if decl_pos == 0 else lowest_bit(U64(trick) & ~(U64(1) << U64(led)))
         if w != decl_card:
@@ -798,14 +798,14 @@ def _last_two(c0, c1, c2, h0, h1, h2, trump, dpos):
     seventh trick's cards by place in it (0 led), ``h0..h2`` each place's one card left (uint64
     bit sets) for the eighth, which the seventh's winner leads; ``dpos`` the declarer's place."""
     t7 = (U64(1) << U64(c0)) | (U64(1) << U64(c1)) | (U64(1) << U64(c2))
-    b = trick_best(t7, c0 >> 4, trump)
+    b = trick_winner(t7, c0 >> 4, trump)
     w = 0 if b == c0 else (1 if b == c1 else 2)
     pts = hand_points(t7) if w == dpos else 0
     r0 = lowest_bit(U64(h0))
     r1 = lowest_bit(U64(h1))
     lead8 = r0 if w == 0 else (r1 if w == 1 else lowest_bit(U64(h2)))
     t8 = U64(h0) | U64(h1) | U64(h2)
-    b8 = trick_best(t8, lead8 >> 4, trump)
+    b8 = trick_winner(t8, lead8 >> 4, trump)
     if (0 if b8 == r0 else (1 if b8 == r1 else 2)) == dpos:
         pts += hand_points(t8)
     return pts
@@ -906,7 +906,7 @@ def _heuristic_card(hand, legal, trick, led, trump, played, is_declarer, won_any
         if c >= 0:
             return c
     led_suit = led >> 4
-    w = trick_best(trick, led_suit, trump)
+    w = trick_winner(trick, led_suit, trump)
     last = popcount(trick) == 2
     winners = _beaters(legal, w, trump)
     if winners == U64(0):
@@ -950,7 +950,7 @@ def heuristic_play_v1(hand, legal, trick, led, trump, played, is_declarer, won_a
         return _lowest_value(hand, trump)
     # following: find the current winner
     led_suit = led >> 4
-    w = trick_best(trick, led_suit, trump)
+    w = trick_winner(trick, led_suit, trump)
     winners = U64(0)
     h = U64(legal)
     while h:

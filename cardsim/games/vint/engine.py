@@ -18,7 +18,7 @@ from .rules import (LED_SHIFT, MAX_CALL, MAX_CALLS, N_SCORE, N_TRICKS, NT, PASS,
                     S_AFTER_GAMES, S_BELOW, S_BID_SLAM, S_CROSSING, S_GAME, S_GAME_WON_BY, S_HONOURS,
                     S_MADE, S_PENALTY, S_RUBBER_WON_BY, S_SLAM, S_TOTAL, S_TRICKS, CLOSING_PASSES,
                     VOID_PASSES, aces_held, call_denomination, call_level, first_bid_suits, high_card_points,
-                    honours_held, legal_plays, score_deal, trick_value, winning_index)
+                    honours_held, legal_plays, score_deal, trick_value, trick_winner)
 from .dispatch import choose_call, choose_card
 
 U64 = np.uint64
@@ -214,7 +214,7 @@ def play_tricks(declarer, trump, hands, ids, params, rngs, plays, hand, trick, w
             played |= b
             trick[k] = card
             plays[4 * t + k] = card
-        leader = (leader + winning_index(trick, 4, trump)) & 3
+        leader = (leader + trick_winner(trick, 4, trump)) & 3
         winners[t] = leader
 
 

@@ -88,7 +88,7 @@ def legal_plays(hand, led_suit):
 
 
 @jit(inline="always")
-def winning_index(trick, n, trump):
+def trick_winner(trick, n, trump):
     """Index (0..n-1, in play order) of the card winning the first ``n`` cards of ``trick``.
 
     ``trick``: int64 card indices in play order, ``trick[0]`` led; ``trump``: 0..3 or NT.
