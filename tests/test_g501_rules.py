@@ -75,7 +75,7 @@ def test_follow_suit_then_must_trump_even_losing():
     assert legal_plays(hand, -1, H) == hand               # leading: anything
 
 
-def test_trick_best_trump_and_led_suit():
+def test_trick_winner_trump_and_led_suit():
     assert trick_winner(h("AS", "9H", "TS"), S, H) == c("9H")   # lowest trump beats the ace
     assert trick_winner(h("AS", "9H", "TH"), S, H) == c("TH")   # highest trump
     assert trick_winner(h("JS", "AD", "9S"), S, H) == c("JS")   # off-suit ace does not win
@@ -83,7 +83,7 @@ def test_trick_best_trump_and_led_suit():
     assert trick_winner(h("JS", "AD"), S, H) == c("JS")         # a partial trick
 
 
-def test_trick_best_is_the_card_that_beats_all_before_it():
+def test_trick_winner_is_the_card_that_beats_all_before_it():
     """trick_winner on the bit set = the sequential ``beats`` fold over the cards in play order."""
     rng = np.random.default_rng(15)
     deck = [s * 16 + r for s in range(4) for r in range(6)]

@@ -30,7 +30,7 @@ def bits(tokens, denom):
 
 
 def view(seat, hand, denom, declarer, leader, trick, led, played, known=0, fallback=None, voids=0):
-    """``pimc``'s view tuple (dispatch's choose_play arguments and the heuristic's card)."""
+    """``pimc``'s view tuple (dispatch's choose_card arguments and the heuristic's card)."""
     t = np.zeros(4, dtype=np.int64)
     t[:len(trick)] = trick
     if fallback is None:
@@ -130,7 +130,7 @@ def test_same_view_same_card_whatever_the_hidden_hands():
     # own), then exactly heuristic_play's view and the public voids; the game's spec carries the hooks.
     glue = inspect.signature(P.pimc_card.py_func).parameters
     view_args = inspect.signature(heuristic_play.py_func).parameters
-    assert list(glue) == ["params", "states"] + list(view_args) + ["voids"]
+    assert list(glue) == ["params", "streams"] + list(view_args) + ["voids"]
     assert get_game("500").pimc is P.HOOKS and P.HOOKS.strategy is get_game("500").registry["pimc"]
     # Spades trumps, seat 2 (declarer's partner, declarer 0) third to play in trick 3.  Two deals
     # that agree on what seat 2 has seen and differ in every other hand and the kitty.

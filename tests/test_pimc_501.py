@@ -339,7 +339,7 @@ def test_listed_with_its_parameters_and_a_bad_one_is_a_one_line_error(capsys):
     assert main(["strategies", "501"]) == 0
     out = capsys.readouterr().out
     assert "pimc" in out and "worlds = 16" in out and "side = 0" in out and "margin = 0" in out
-    assert S.PIMC_STRATEGY.id == 4 and S.REGISTRY["pimc"] is S.PIMC_STRATEGY and S.PIMC_STRATEGY.search
+    assert S.PIMC_STRATEGY.id == S.PIMC == 4 and S.REGISTRY["pimc"] is S.PIMC_STRATEGY and S.PIMC_STRATEGY.search
     assert cardsim.get_game("501").pimc is P.HOOKS
     with pytest.raises(StrategyError, match="worlds") as exc:
         cardsim.simulate("501", 2, strategies="pimc:worlds=0")

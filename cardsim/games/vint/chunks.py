@@ -12,14 +12,14 @@ from . import engine
 def simulate_chunk(seed, start, count, setup):
     """Rows (engine.ROW_DTYPE, shape (count,)) of independent deals start..start+count-1."""
     rows = np.zeros(count, dtype=engine.ROW_DTYPE)
-    engine.simulate_rows(np.uint64(check_seed(seed)), start, count, setup.strategy_ids, setup.params,
+    engine.simulate_kernel(np.uint64(check_seed(seed)), start, count, setup.strategy_ids, setup.params,
                          engine.BASE_DECK, rows)
     return rows
 
 
 def deal_chunk(seed, start, count):
     """Dealing only (the benchmark baseline); returns a checksum."""
-    return int(engine.deal_only(np.uint64(check_seed(seed)), start, count, engine.BASE_DECK))
+    return int(engine.deal_kernel(np.uint64(check_seed(seed)), start, count, engine.BASE_DECK))
 
 
 def play_matches(seed, start, count, setup):
@@ -30,7 +30,7 @@ def play_matches(seed, start, count, setup):
         rubbers = np.zeros(count, dtype=engine.RUBBER_DTYPE)
         deals = np.zeros(capacity, dtype=engine.ROW_DTYPE)
         rubber_of = np.zeros(capacity, dtype=np.int64)
-        n = engine.play_rubbers(seed, start, count, setup.strategy_ids, setup.params, engine.BASE_DECK,
+        n = engine.match_kernel(seed, start, count, setup.strategy_ids, setup.params, engine.BASE_DECK,
                                 rubbers, deals, rubber_of)
         return n, (n, rubbers, deals, rubber_of)
 
