@@ -77,7 +77,7 @@ def test_conformance(spec):
     setup = SPEC.setup(spec)
     res = np.zeros((2000, E.R_LEN), dtype=np.int64)
     E.simulate_kernel(np.uint64(4), 0, 2000, setup.strategy_ids, setup.params, 0, 1000, res)
-    assert (res[:, E.R_ILLEGAL] == 0).all(), "strategies only ever make legal moves"
+    # the kernel raises if a strategy makes an illegal move: reaching here means none did
     hands = res[:, E.R_HAND0:E.R_HAND0 + 4].view(np.uint64)
     kitty = res[:, E.R_KITTY].view(np.uint64)
     for i in range(2000):

@@ -41,7 +41,7 @@ def view(seat, hand, denom, declarer, leader, trick, led, played, known=0, fallb
 
 def test_simulate_plays_only_legal_cards_and_records_replay():
     before = G.COUNTERS.searched
-    # simulate raises (engine.check_legal) if a strategy made an illegal move in any deal.
+    # simulate raises (the engine, at the move) if a strategy made an illegal move in any deal.
     df = cardsim.simulate("500", 12, seed=5, strategies="pimc:worlds=3", n_jobs=1)
     assert df["declarer"].notna().sum() >= 8
     assert G.COUNTERS.searched - before > 200  # a few hundred searched decisions

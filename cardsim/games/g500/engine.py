@@ -56,10 +56,10 @@ U64 = np.uint64
 # result vector (int64[R_LEN]): seats, bid numbers, tricks, points, physical bit sets as int64
 R_DEALER, R_DECLARER, R_BID, R_TRICKS0, R_TRICKS1, R_MADE = 0, 1, 2, 3, 4, 5
 R_DELTA0, R_DELTA1, R_Q0, R_Q1, R_S0, R_S1 = 6, 7, 8, 9, 10, 11
-R_WINNER, R_NCALLS, R_HAND0, R_KITTY, R_DISCARD, R_ILLEGAL = 12, 13, 14, 18, 19, 20
-R_BEFORE0, R_BEFORE1 = 21, 22
-R_FORCED_OK = 23
-R_LEN = 24
+R_WINNER, R_NCALLS, R_HAND0, R_KITTY, R_DISCARD = 12, 13, 14, 18, 19
+R_BEFORE0, R_BEFORE1 = 20, 21
+R_FORCED_OK = 22
+R_LEN = 23
 # trace vector (int64[TRACE_LEN]): calls from T_CALLS, physical cards from T_PLAY, named suits
 # of the cards led from T_NAMED (-1 none)
 T_CALLS, T_PLAY, T_NAMED = 0, 32, 72
@@ -110,8 +110,9 @@ def run_auction(dealer, ids, params, streams, hands, trace, res, forced):
     """The auction (docs/RULES.md §3.3): left of the dealer first, passes final; returns
     ``(bid, declarer)``, ``(-1, -1)`` when all four pass.
 
-    A call that is not a pass and does not outbid counts in ``res[R_ILLEGAL]`` and becomes a
-    pass.  Writes ``res[R_NCALLS]`` and the calls at ``trace[T_CALLS:]``.  ``forced``
+    A strategy's call that is not a pass (negative) and does not outbid raises ValueError, as
+    in every game (a strategy bug is an error, never a corrected result).  Writes
+    ``res[R_NCALLS]`` and the calls at ``trace[T_CALLS:]``.  ``forced``
     (int64[F_LEN]): the given first calls, made as ``forced[F_IMPLIED]`` says
     (:mod:`cardsim.games.forced`), and the seat's forced first call; a forced call that is not
     legal when its seat first speaks leaves ``res[R_FORCED_OK]`` 0 and the strategy calls.  Under
@@ -144,8 +145,8 @@ def run_auction(dealer, ids, params, streams, hands, trace, res, forced):
         if prefix:
             call = forced[F_PREFIX + n_calls]
             if forced[F_IMPLIED] != GIVEN_CALLS:
-                if mine > 24 or (mine >= 0 and mine <= high):
-                    mine = -1  # an illegal call counts as the pass it becomes (R_ILLEGAL is the play's to count)
+                if mine < 0:
+                    mine = -1  # every negative call is a pass
                 if mine != call:
                     if forced[F_IMPLIED] == CHECK_CALLS:
                         res[R_FORCED_OK] = n_calls
@@ -159,10 +160,10 @@ def run_auction(dealer, ids, params, streams, hands, trace, res, forced):
                     call = forced[F_CALL]
                 else:
                     res[R_FORCED_OK] = 0
-        if call <= high or call > 24:
-            if call >= 0:
-                res[R_ILLEGAL] += 1
-            call = -1
+        if call > 24 or (call >= 0 and call <= high):
+            raise ValueError("a strategy made an insufficient or unknown bid")
+        if call < 0:
+            call = -1  # every negative call is a pass
         if tracing:
             trace[T_CALLS + n_calls] = call
         n_calls += 1
@@ -204,20 +205,14 @@ def take_kitty(declarer, denom, ids, params, streams, kitty, eff, res):
     """The declarer takes the kitty and puts six cards away (docs/RULES.md §3.4); returns the
     discard (uint64, effective layout of ``denom``).
 
-    ``eff[declarer]`` becomes his ten remaining cards; ``kitty`` is physical.  An illegal
-    discard counts in ``res[R_ILLEGAL]`` and is replaced by the six lowest cards.  Writes the
-    physical discard to ``res[R_DISCARD]``.
+    ``eff[declarer]`` becomes his ten remaining cards; ``kitty`` is physical.  A discard that
+    is not six of his cards raises ValueError.  Writes the physical discard to
+    ``res[R_DISCARD]``.
     """
     full = eff[declarer] | remap_hand(kitty, denom)
     disc = choose_discard(ids[declarer], params, streams, declarer, full, denom)
     if popcount(disc) != 6 or (disc & ~full) != U64(0):
-        res[R_ILLEGAL] += 1
-        disc = U64(0)
-        m = full
-        for _ in range(6):
-            b = lowest_bit(m)
-            disc |= U64(1) << U64(b)
-            m &= m - U64(1)
+        raise ValueError("a strategy made an illegal discard")
     eff[declarer] = full & ~disc
     pd = U64(0)
     m = disc
@@ -236,9 +231,8 @@ def play_tricks(declarer, bid, disc, ids, params, streams, eff, trick, trace, re
 
     ``eff`` (uint64[4], effective layout of ``bid``'s denomination) is emptied card by card;
     ``disc`` is the declarer's discard, which only he sees.  An illegal card (or a missing or
-    bad named suit of a no-trump joker lead) counts in ``res[R_ILLEGAL]`` and is replaced by
-    the lowest legal card (suit 0).  Writes the physical cards at ``trace[T_PLAY:]`` and the
-    named suits (-1 none) at ``trace[T_NAMED:]``.
+    bad named suit of a no-trump joker lead) raises ValueError.  Writes the physical cards at
+    ``trace[T_PLAY:]`` and the named suits (-1 none) at ``trace[T_NAMED:]``.
     """
     tracing = trace.shape[0] > 0
     denom = bid % 5
@@ -261,14 +255,12 @@ def play_tricks(declarer, bid, disc, ids, params, streams, eff, trick, trace, re
             named = code >> 8
             legal = legal_plays(eff[seat], denom, led)
             if c > 63 or ((U64(1) << U64(c)) & legal) == U64(0):
-                res[R_ILLEGAL] += 1
-                c = lowest_bit(legal)
+                raise ValueError("a strategy played an illegal card")
             if i == 0:
                 led = card_suit(c, denom)
                 if led < 0:
                     if named < 0 or named > 3:
-                        res[R_ILLEGAL] += 1
-                        named = 0
+                        raise ValueError("a strategy led a no-trump joker without naming a suit")
                     led = named
                     if tracing:
                         trace[T_NAMED + k] = named
@@ -353,7 +345,8 @@ def play_deal(dealer, hands, kitty, ids, params, scoring, target, before0, befor
     ``streams`` must be seeded (``rng.seed_streams(streams, key)``); ``forced``: int64[F_LEN]
     (``NO_FORCE``: nothing forced), a forced contract skips the auction."""
     # Borrowed views (cardsim._jit.borrowed): no reference counting at every bid and card.
-    hands, ids, params, eff, streams = borrowed(hands), borrowed(ids), borrowed(params), borrowed(eff), borrowed(streams)
+    hands, ids, params = borrowed(hands), borrowed(ids), borrowed(params)
+    eff, streams = borrowed(eff), borrowed(streams)
     trick, trace, res, forced = borrowed(trick), borrowed(trace), borrowed(res), borrowed(forced)
     start_result(dealer, hands, kitty, before0, before1, res)
     # one call site of play_contract: every inlined copy is typed and compiled again
@@ -530,15 +523,3 @@ def deal_kernel(seed, start, count):
         dealer, kitty = deal_cards(-1, deck, hands, streams[0])
         acc ^= hands[0] + (hands[1] * U64(3)) + (kitty * U64(7)) + U64(dealer)
     return acc
-
-
-def check_legal(res) -> None:
-    """Raise ValueError if a strategy made an illegal move in any deal of ``res`` (int64[n, R_LEN]).
-
-    The jitted loop replaces an illegal move by a legal one so that it can finish; a strategy
-    that needs that is a bug, never a result.
-    """
-    bad = res[:, R_ILLEGAL] > 0
-    if bad.any():
-        raise ValueError(f"a strategy made {int(res[bad, R_ILLEGAL].sum())} illegal moves "
-                         f"(first in the deal at index {int(bad.argmax())} of this chunk)")
