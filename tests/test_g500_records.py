@@ -178,7 +178,7 @@ def play_out(record, prefix=()):
     for tok in r["auction"]:
         while seat in passed:
             seat = (seat + 1) % 4
-        c = slow.parse_call(tok, 0)
+        c = slow.read_call(tok, 0)
         if c is None:
             passed.add(seat)
         else:

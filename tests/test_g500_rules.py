@@ -232,7 +232,7 @@ def test_engine_call_parser_rejects_non_strings():
 
 def test_slow_twin_rejects_bad_calls_and_cards():
     with pytest.raises(RecordError, match="unknown call '11H'") as exc:
-        slow.parse_call("11H", 4)
+        slow.read_call("11H", 4)
     assert (exc.value.field, exc.value.index) == ("auction", 4)
     with pytest.raises(RecordError, match="unknown card '3S'") as exc:
         slow.parse_card("3S", "hands", 2)

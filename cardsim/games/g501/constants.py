@@ -21,7 +21,7 @@ MAX_BID = 220
 START_SCORE = 501
 ABANDON_PENALTY = 25
 NT = 4
-TRUMP_NAMES = ("S", "C", "D", "H", "NT")
+TRUMP_NAMES = (*SUITS, "NT")
 
 R9, RJ, RQ, RK, RT, RA = range(6)
 RANK_POINTS = np.array([0, 2, 3, 4, 10, 11], dtype=np.int64)

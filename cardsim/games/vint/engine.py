@@ -11,7 +11,7 @@ import numpy as np
 from cardsim._jit import borrowed, jit
 from cardsim.games.forced import (CHECK_CALLS, F_CALL, F_IMPLIED, F_KIND, F_NPREFIX, F_PREFIX, F_SEAT,
                                   FORCE_CONTRACT, FORCE_FIRST_CALL, GIVEN_CALLS)
-from cardsim.cards import popcount, suit_mask
+from cardsim.cards import SUITS, popcount, suit_mask
 from cardsim.rng import deal_key, match_key, randbelow, seed_stream, shuffle
 
 from .rules import (LED_SHIFT, MAX_CALL, MAX_CALLS, N_SCORE, N_TRICKS, NT, PASS, S_ABOVE, S_ACES, S_AFTER_BELOW,
@@ -22,7 +22,6 @@ from .rules import (LED_SHIFT, MAX_CALL, MAX_CALLS, N_SCORE, N_TRICKS, NT, PASS,
 from .dispatch import choose_call, choose_card
 
 U64 = np.uint64
-SUIT_LETTERS = "SCDH"
 
 _fields = [("deal", "i8"), ("dealer", "i1"), ("declarer", "i1"), ("level", "i1"), ("denomination", "i1"),
            ("value", "i2"), ("void", "?"), ("made", "?"), ("n_calls", "i2")]
@@ -33,7 +32,7 @@ _fields += [("game_won_by", "i1"), ("crossing_trick", "i1"), ("rubber_won_by", "
             ("opener", "i1"), ("opening_level", "i1"), ("opening_denomination", "i1")]
 _fields += [(f"hcp_{s}", "i1") for s in range(4)]
 _fields += [(f"aces_held_{s}", "i1") for s in range(4)]
-_fields += [(f"len_{s}_{suit}", "i1") for s in range(4) for suit in SUIT_LETTERS]
+_fields += [(f"len_{s}_{suit}", "i1") for s in range(4) for suit in SUITS]
 _fields += [("team_aces_0", "i1"), ("team_aces_1", "i1"), ("team_honours_0", "i1"), ("team_honours_1", "i1")]
 ROW_DTYPE = np.dtype(_fields)
 ROW_DOC = """One row per deal.  ``deal`` its number (within a rubber: its number in the rubber);
@@ -348,8 +347,8 @@ def simulate_kernel(seed, start, count, ids, params, base_deck, rows):
 
 
 @jit
-def _simulate_loop(seed, start, count, ids, params, base_deck, rows, zero, deck, hands, streams, work_hands, work, calls,
-                   plays, score, info, no_force):
+def _simulate_loop(seed, start, count, ids, params, base_deck, rows, zero, deck, hands, streams, work_hands, work,
+                   calls, plays, score, info, no_force):
     # Borrowed views (cardsim._jit.borrowed) of the caller's arrays: no reference counting at
     # every deal's calls.
     deck, hands, streams, work_hands, work = borrowed(deck), borrowed(hands), borrowed(streams), borrowed(work_hands), \
@@ -476,8 +475,8 @@ def match_kernel(seed, start, count, ids, params, base_deck, rubber_rows, deal_r
                 return -1
             key = deal_key(mkey, j)
             dealer = deal_cards(key, -1 if j == 0 else (dealer + 1) & 3, base_deck, deck, hands, streams[0])
-            run_deal(key, dealer, hands, ids, params, below, games, streams, calls, plays, score, info, work_hands, work,
-                     no_force)
+            run_deal(key, dealer, hands, ids, params, below, games, streams, calls, plays, score, info, work_hands,
+                     work, no_force)
             fill_row(deal_rows, n, j, dealer, hands, score, info, calls)
             deal_rubber[n] = start + m
             n += 1
