@@ -57,38 +57,21 @@ RUN_STAMP := results/.run-n$(N)-seed$(SEED)$(if $(QUICK_FLAG),-quick)
 $(RUN_STAMP):
 	mkdir -p results && rm -f results/.run-* && touch $@
 
-reports/tables/vint.json: $(STAMP) $(RUN_STAMP) $(SOURCES) analyses/vint_contracts.py
-	$(call ANALYSE,vint_contracts)
+# One rule per analysis, from the one list (analyses/analyses.txt, which also orders the report's
+# sections): each table file depends on its script, the inputs the list names and cardsim's sources.
+ANALYSES_LIST := analyses/analyses.txt
+SCRIPTS := $(shell awk '{sub(/\#.*/, "")} NF {print $$1}' $(ANALYSES_LIST))
+table_of = reports/tables/$(shell awk '{sub(/\#.*/, "")} $$1 == "$(1)" {print $$2}' $(ANALYSES_LIST)).json
+inputs_of = $(shell awk '{sub(/\#.*/, "")} $$1 == "$(1)" {for (i = 3; i <= NF; i++) print $$i}' $(ANALYSES_LIST))
+TABLES := $(foreach s,$(SCRIPTS),$(call table_of,$(s)))
 
-reports/tables/501.json: $(STAMP) $(RUN_STAMP) $(SOURCES) analyses/g501_bands.py
-	$(call ANALYSE,g501_bands)
+define ANALYSIS_RULE
+$(call table_of,$(1)): $(STAMP) $(RUN_STAMP) $(SOURCES) analyses/$(1).py $(call inputs_of,$(1))
+	$$(call ANALYSE,$(1))
+endef
+$(foreach s,$(SCRIPTS),$(eval $(call ANALYSIS_RULE,$(s))))
 
-reports/tables/501_blind.json: $(STAMP) $(RUN_STAMP) $(SOURCES) analyses/g501_blind.py
-	$(call ANALYSE,g501_blind)
-
-reports/tables/500.json: $(STAMP) $(RUN_STAMP) $(SOURCES) analyses/g500_contracts.py
-	$(call ANALYSE,g500_contracts)
-
-reports/tables/500_guide.json: $(STAMP) $(RUN_STAMP) $(SOURCES) analyses/g500_guide.py cardsim/analysis/g500_guide.py
-	$(call ANALYSE,g500_guide)
-
-reports/tables/vint_charts.json: $(STAMP) $(RUN_STAMP) $(SOURCES) analyses/vint_charts.py cardsim/analysis/vint_charts.py
-	$(call ANALYSE,vint_charts)
-
-reports/tables/501_game.json: $(STAMP) $(RUN_STAMP) $(SOURCES) analyses/g501_game.py cardsim/analysis/g501_game.py
-	$(call ANALYSE,g501_game)
-
-# After the charts: a few of their cells replayed with pimc card play on every seat (reads their tables).
-reports/tables/stronger_play.json: $(STAMP) $(RUN_STAMP) $(SOURCES) analyses/stronger_play.py \
-		reports/tables/vint_charts.json reports/tables/500_guide.json reports/tables/501_game.json
-	$(call ANALYSE,stronger_play)
-
-reports/tables/quality.json: $(STAMP) $(RUN_STAMP) $(SOURCES) analyses/quality.py
-	$(call ANALYSE,quality)
-
-reports/report.md: reports/tables/vint.json reports/tables/501.json reports/tables/501_blind.json \
-		reports/tables/500.json reports/tables/500_guide.json reports/tables/vint_charts.json \
-		reports/tables/501_game.json reports/tables/stronger_play.json reports/tables/quality.json analyses/report.py
+reports/report.md: $(TABLES) analyses/report.py analyses/page.py $(wildcard analyses/*_page.py) $(ANALYSES_LIST)
 	$(PY) -m analyses report --out reports
 
 clean-cache:  ## drop numba's compiled kernels (kept per source version under ~/.cache/cardsim)

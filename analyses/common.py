@@ -14,7 +14,10 @@ import numpy as np
 from cardsim.analysis import for_game, merge
 from cardsim.games import get_game
 from cardsim.games.base import OptionError
-from cardsim.runner import OutputError, cluster, make_run, read_parts, simulate_to_dataset, transform_id
+from cardsim.runner.dataset import read_parts, simulate_to_dataset
+from cardsim.runner.files import OutputError, transform_id
+from cardsim.runner.pool import cluster
+from cardsim.runner.run import make_run
 from cardsim.strategies.registry import StrategyError
 
 

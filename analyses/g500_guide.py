@@ -12,11 +12,11 @@ import sys
 import time
 from pathlib import Path
 
-import cardsim
+from cardsim._version import __version__
 from analyses.common import entry, legends, script_main, strategy_parameters, write_tables
 from cardsim.analysis import g500_guide as G
 from cardsim.analysis import robustness as RB
-from cardsim.runner import make_run
+from cardsim.runner.run import make_run
 
 TITLE = "Five Hundred bid guide"
 DEFAULT_CAP = 20_000
@@ -45,7 +45,7 @@ def run(args, classes=None) -> Path:
     manifest = make_run(G.GAME, 1, args.seed).manifest()
     specs = manifest["strategies"]
     meta = {"game": G.GAME, "title": TITLE, "deals": deals, "deals_unit": "deals per class", "seed": args.seed,
-            "source": manifest["source"], "cardsim": cardsim.__version__, "strategies": specs,
+            "source": manifest["source"], "cardsim": __version__, "strategies": specs,
             "parameters": strategy_parameters(G.GAME, specs), "rules": {"scoring": " and ".join(G.SCORINGS)},
             # every (class, scoring, level) row is in the CSV; the page shows the summaries
             "tables": [t for t in tabs if t != "g500_guide_levels"], "csv_only": ["g500_guide_levels"],

@@ -17,7 +17,7 @@ from analyses.common import entry, legends, script_main, write_tables
 from cardsim.analysis import g501
 from cardsim._jit import source_hash
 from cardsim.compare import compare
-from cardsim.runner import transform_id
+from cardsim.runner.files import transform_id
 
 TITLE = "501: when does a blind bid pay off?"
 SEATS = (3, 4)

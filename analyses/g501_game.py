@@ -16,12 +16,12 @@ from pathlib import Path
 
 import pandas as pd
 
-import cardsim
+from cardsim._version import __version__
 from analyses.common import entry, legends, script_main, strategy_parameters, write_tables
 from cardsim.analysis import g501_fixed as F
 from cardsim.analysis import g501_game as G
 from cardsim.analysis import robustness as RB
-from cardsim.runner import make_run
+from cardsim.runner.run import make_run
 
 TITLE = "501: when does a blind bid pay off in the game?"
 
@@ -64,7 +64,7 @@ def run(args, plan: G.Plan | None = None) -> Path:
     meta = {"game": G.GAME, "title": TITLE, "deals": plan.deals,
             "deals_unit": (f"deals per decision situation, each game played to its end; equity: {plan.games:,} games "
                            f"per state and first dealer (3 seats), {plan.games4:,} (4 seats)"),
-            "seed": args.seed, "source": manifest["source"], "cardsim": cardsim.__version__, "strategies": specs,
+            "seed": args.seed, "source": manifest["source"], "cardsim": __version__, "strategies": specs,
             "parameters": parameters, "rules": {},
             "tables": [t for t in tabs if t not in G.CSV_ONLY], "csv_only": [t for t in tabs if t in G.CSV_ONLY],
             "figures": [p.name for p in figures], "glossary": {**G.GLOSSARY, **RB.GLOSSARY, **F.GLOSSARY}, "notes": G.notes(tabs),

@@ -1,11 +1,11 @@
 """How good are the strategies?  Every registered strategy of each game against double-dummy
-(cardsim.quality): vs_dd, DD-makeable and made rates, per strategy, by denomination and level, and
+(cardsim.analysis.quality): vs_dd, DD-makeable and made rates, per strategy, by denomination and level, and
 for the default strategy by contract band and denomination (issue 26: where the defaults lose).
 
 Double-dummy solving dominates the cost (about 0.1 s a Vint deal for the whole table, 0.5-3 s a
 501 or Five Hundred deal per strategy on a loaded 2-core machine), so ``--n`` is capped per game
-(:data:`FULL`; ``--quick``: :data:`QUICK`).  Finished chunks are kept under ``--results``
-(cardsim.runner.ChunkStore): an interrupted run resumes.
+(each game's ``facts.quality_deals``; ``--quick``: :data:`QUICK`).  Finished chunks are kept under ``--results``
+(cardsim.runner.store.ChunkStore): an interrupted run resumes.
 """
 from __future__ import annotations
 
@@ -15,17 +15,18 @@ from pathlib import Path
 
 import cardsim
 from analyses.common import entry, script_main, write_tables
-from cardsim import quality as Q
-from cardsim.runner import ChunkStore, make_run, manifest_key, transform_id
+from cardsim.analysis import quality as Q
+from cardsim.runner.files import transform_id
+from cardsim.runner.run import make_run
+from cardsim.runner.store import ChunkStore, manifest_key
 
 TITLE = "How good are the strategies?"
 GAMES = ("vint", "500", "501")
-FULL = {"vint": 600, "500": 2000, "501": 2000}
-"""Most deals per game in a full report.  Each strategy's contracts are solved: Vint through
+QUICK = 24
+"""Deals per game with ``--quick`` (make report QUICK=1, the report test).  A full report plays
+at most the game's ``facts.quality_deals``: each strategy's contracts are solved, Vint through
 DDS at about 0.05-0.1 s a deal and strategy, so Vint is the slow game here; the numba solvers
 of 501 and Five Hundred take under 1 ms and about 6 ms a deal (BENCHMARKS.md, Double-dummy)."""
-QUICK = {"vint": 24, "500": 24, "501": 24}
-"""Deals per game with ``--quick`` (make report QUICK=1, the report test)."""
 
 GLOSSARY = {
     "deals": "deals played by the strategy (the same deals 0..n-1 for every strategy)",
@@ -50,11 +51,12 @@ BAND_COLUMNS = ["strategy", "band", "denomination", "n", "vs_dd", "vs_dd_lo", "v
 
 def _measure(game: str, n: int, args) -> tuple:
     names = Q.strategy_names(game)
-    # "code": the stored chunks are deal_chunk's rows, so an edit of cardsim.quality (a new column)
-    # starts afresh instead of merging rows of two shapes.
+    # "code": the stored chunks are deal_chunk's rows, so an edit of cardsim.analysis.quality (a new
+    # column) or of the game's measurement (its dd.quality hook) starts afresh instead of merging
+    # rows of two shapes.
     manifest = {"analysis": "quality", "game": game, "n": n, "seed": args.seed, "strategies": names,
                 "chunk": Q.CHUNK, "source": make_run(game, 1, args.seed).manifest()["source"],
-                "code": transform_id(Q.deal_chunk)}
+                "code": transform_id(Q.deal_chunk), "measure": transform_id(cardsim.get_game(game).dd.quality)}
     store = ChunkStore(Path(args.results) / f"quality-{game}-{manifest_key(manifest)}", manifest)
     rows = Q.deal_rows(game, n, args.seed, names, n_jobs=args.jobs, progress=args.progress, store=store)
     default = cardsim.get_game(game).default_strategy
@@ -63,7 +65,7 @@ def _measure(game: str, n: int, args) -> tuple:
 
 
 def _line(game: str, row) -> str:
-    unit = Q.UNIT[game]
+    unit = Q.unit(game)
     interval = (f"[{row.vs_dd_lo:+.2f}, {row.vs_dd_hi:+.2f}]" if row.vs_dd_lo == row.vs_dd_lo
                 else "[no interval below 30 deals]")
     return (f"{game} {row.strategy}: vs_dd {row.vs_dd:+.2f} {unit} {interval}, "
@@ -86,7 +88,7 @@ def method(summaries: dict, defaults: dict) -> str:
 
 
 def run(args) -> Path:
-    sizes = {g: min(args.n, (QUICK if args.quick else FULL)[g]) for g in GAMES}
+    sizes = {g: min(args.n, QUICK if args.quick else cardsim.get_game(g).facts.quality_deals) for g in GAMES}
     tabs, summaries, defaults, notes, titles = {}, {}, {}, [], {}
     for game in GAMES:
         summary, by, band = _measure(game, sizes[game], args)

@@ -24,13 +24,15 @@ from pathlib import Path
 
 import pandas as pd
 
+from analyses import ANALYSES
 from analyses import page as PAGE
 from analyses.common import entry, readable
 from cardsim.analysis import robustness as RB
 from cardsim.analysis import rules_of_thumb as T
 
-ORDER = ["vint_charts", "501_game", "500_guide", "stronger_play", "vint", "501", "501_blind", "500", "quality"]
-"""Analyses in the order of their sections (those present are shown)."""
+ORDER = [a.table for a in ANALYSES]
+"""Analyses (their tables' names) in the order of their sections, as analyses/analyses.txt lists
+them (those present are shown)."""
 
 METHOD = [
     "Deals. Every deal is a pure function of the run's seed and its number: a counter-based random "

@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-import cardsim
+from cardsim._version import __version__
 from analyses.common import parse_args as common_parse_args
 from analyses.common import entry, write_tables
 from cardsim.analysis import robustness as RB
@@ -26,7 +26,10 @@ from cardsim.analysis import vint_charts as vc
 from cardsim.deal import ConditionError
 from cardsim.games import get_game
 from cardsim.questions import question, records, run_question, table
-from cardsim.runner import OutputError, analysis_store, cluster, make_run, run_chunks, transform_id
+from cardsim.runner.files import OutputError, transform_id
+from cardsim.runner.pool import cluster
+from cardsim.runner.run import make_run
+from cardsim.runner.store import analysis_store, run_chunks
 
 TITLE = "Vint bidding charts"
 PILOT = 100
@@ -214,7 +217,7 @@ def build(args, cells, tcells) -> Path:
         strategy, vector = spec.registry.resolve(name)
         parameters[name] = {p: float(v) for p, v in zip(strategy.params, vector)}
     meta = {"game": "vint", "title": TITLE, "deals": args.n, "deals_unit": "deals per class (at most)",
-            "seed": args.seed, "source": make_run("vint", 1).manifest()["source"], "cardsim": cardsim.__version__,
+            "seed": args.seed, "source": make_run("vint", 1).manifest()["source"], "cardsim": __version__,
             "strategies": strategies, "parameters": parameters, "rules": {}, "tables": list(tabs),
             "figures": [p.name for p in figs], "glossary": {**vc.GLOSSARY, **RB.GLOSSARY}, "notes": NOTES,
             "legends": vc.legends([p.name for p in figs]), "rules_of_thumb": vc.rules(tabs),

@@ -18,7 +18,7 @@ are ordered categoricals.  ``cardsim columns GAME`` lists every column.
 """
 from __future__ import annotations
 
-__version__ = "0.1.0"
+from cardsim._version import __version__
 
 import importlib
 import sys
@@ -34,8 +34,8 @@ from cardsim.text import quote
 # The rest of the API loads on first use (module __getattr__ below): cardsim.runner brings numba
 # and cardsim.frames pandas, about half a second, which `cardsim --help` and every ``import
 # cardsim.<module>`` (the command line is cardsim.cli) would otherwise pay before anything runs.
-_LAZY = {"simulate": "cardsim.runner", "make_run": "cardsim.runner", "widen": "cardsim.frames",
-         "MAX_DEALS": "cardsim.runner", "compare": "cardsim.compare", "evaluate": "cardsim.questions",
+_LAZY = {"simulate": "cardsim.runner.run", "make_run": "cardsim.runner.run", "widen": "cardsim.frames",
+         "MAX_DEALS": "cardsim.runner.run", "compare": "cardsim.compare", "evaluate": "cardsim.questions",
          "evaluate_until_clear": "cardsim.questions",
          "read_dataset": "cardsim.frames", "hand_str": "cardsim.frames", "decode_hands": "cardsim.frames",
          "with_hands": "cardsim.frames"}
@@ -49,7 +49,7 @@ def play_match(game, n_matches, seed=0, strategies=None, seats=None, rules=None,
     Arguments: ``game`` (``"vint"``, ``"501"``, ``"500"``); ``n_matches`` a whole number from 1;
     ``seed``; ``strategies``, ``seats``, ``rules`` as for :func:`simulate`; ``n_jobs`` worker
     processes (-1 = all cores if the run pays for starting them, the default; at most one per chunk,
-    :func:`cardsim.runner.choose_jobs`); ``chunk_size`` matches per task; ``compact=False`` widens integer
+    :func:`cardsim.runner.pool.choose_jobs`); ``chunk_size`` matches per task; ``compact=False`` widens integer
     columns to 64 bits; ``before`` (501 only: one score per seat, e.g. ``[300, 250, 320]``) and
     ``dealer`` (501 only: the first dealer's seat) start every match from that state.
 
@@ -62,7 +62,7 @@ def play_match(game, n_matches, seed=0, strategies=None, seats=None, rules=None,
     manifest.  Raises OptionError / StrategyError (ValueError, one-line messages) for bad
     arguments.
     """
-    from cardsim.runner import play_matches
+    from cardsim.runner.run import play_matches
 
     return play_matches(game, n_matches, seed, strategies, seats, rules, n_jobs=n_jobs, chunk_size=chunk_size,
                         compact=compact, before=before, dealer=dealer, **options)
@@ -73,7 +73,7 @@ def records(game, deal_ids, seed=0, strategies=None, seats=None, rules=None) -> 
     :func:`simulate` plays them with the same ``strategies`` / ``seats`` / ``rules``: a list of
     dicts, hands as card tokens.  Raises OptionError for a deal number that is not a whole
     number from 0 to 10**12 - 1, StrategyError for a bad strategy."""
-    from cardsim.runner import MAX_DEALS, make_run
+    from cardsim.runner.run import MAX_DEALS, make_run
 
     spec = get_game(game)
     ids = as_list(deal_ids, "deal_ids (deal numbers)")
@@ -88,7 +88,7 @@ def match_records(game, match, seed=0, strategies=None, seats=None, rules=None, 
     """Deal records (docs/RECORDS.md, each with ``before`` and ``source.match``) of every deal of match
     ``match`` of ``seed``, as ``play_match`` plays it (same ``before`` / ``dealer``): any
     game-level number traced to its deals.  Raises OptionError for a game without them."""
-    from cardsim.runner import MAX_DEALS, make_run
+    from cardsim.runner.run import MAX_DEALS, make_run
 
     spec = get_game(game)
     if spec.match_records is None:
@@ -119,9 +119,9 @@ __all__ = ["simulate", "play_match", "evaluate", "evaluate_until_clear", "compar
 def __getattr__(name):
     # First use of a lazy name: its module is imported and the name kept here, so the next use is
     # a plain attribute.  evaluate's module holds the hand-class parser; quality is the module
-    # itself (cardsim.quality.quality, README "How good is a strategy?").
+    # itself, cardsim.analysis.quality (cardsim.quality.quality, README "How good is a strategy?").
     if name == "quality":
-        return importlib.import_module("cardsim.quality")
+        return importlib.import_module("cardsim.analysis.quality")
     if name in _LAZY:
         value = getattr(importlib.import_module(_LAZY[name]), name)
         globals()[name] = value

@@ -112,8 +112,6 @@ def table(results, n, cores, command) -> str:
 
 
 # ---------------------------------------------------------------- dealing under conditions
-CONDITION_CLASSES = {"vint": "hcp=15-17, H>=5", "501": "points>=50, marriages>=1", "500": "trumps_H>=6, bowers_H>=1"}
-"""The class of seat 0 whose rejection sampling is timed, per game."""
 PREDICATE_TARGET = 2_000_000
 """Candidate deals per second per core that dealing under conditions must reach."""
 FIXED_TARGET = 0.80
@@ -121,7 +119,8 @@ FIXED_TARGET = 0.80
 
 
 def measure_conditions(game: str, n: int) -> dict:
-    """Dealing under :data:`CONDITION_CLASSES` on one core (cardsim.deal).
+    """Dealing under the game's benchmark class of seat 0 (its spec's ``facts.bench_condition``)
+    on one core (cardsim.deal).
 
     ``candidates_1``: candidate deals per second of the whole rejection loop (dealer draw,
     shuffle, deal, class test), about ``n`` candidates per run; ``predicate_1``: class tests per
@@ -130,7 +129,8 @@ def measure_conditions(game: str, n: int) -> dict:
     from cardsim.conditions import Conditions, compile
     from cardsim.deal import count_meeting, deal_chunk
 
-    compiled = compile(Conditions(game, classes={0: CONDITION_CLASSES[game]}))
+    condition = get_game(game).facts.bench_condition
+    compiled = compile(Conditions(game, classes={0: condition}))
     acceptance = deal_chunk(compiled, SEED, 0, 2000).acceptance
     played = _fixed_hand_rates(game, min(n, 200_000))
     deals = max(1, int(n * acceptance))
@@ -139,7 +139,7 @@ def measure_conditions(game: str, n: int) -> dict:
     count_meeting(free.hands[:10], free.talons[:10], compiled.plan)
     return {
         "game": game,
-        "class": CONDITION_CLASSES[game],
+        "class": condition,
         "acceptance": acceptance,
         "candidates_1": _rate(lambda: deal_chunk(compiled, SEED, 0, deals), attempts),
         "predicate_1": _rate(lambda: count_meeting(free.hands, free.talons, compiled.plan), len(free.hands)),
@@ -238,13 +238,14 @@ def measure_end_to_end(game: str, n: int, cores: int, repeats: int = 5) -> dict:
     loaded machine from a slow path.
 
     The two paths get ``cores`` workers, as the engine does: with ``n_jobs=-1`` a run too small
-    to pay for starting fresh workers (:func:`cardsim.runner.choose_jobs`; 1,000,000 deals on
+    to pay for starting fresh workers (:func:`cardsim.runner.pool.choose_jobs`; 1,000,000 deals on
     2 cores is) or a machine whose cores are busy plays in one process, and the ratio would
     measure that choice instead of what writing the rows costs."""
     import shutil
 
     import cardsim
-    from cardsim.runner import make_run, simulate_to_dataset
+    from cardsim.runner.dataset import simulate_to_dataset
+    from cardsim.runner.run import make_run
 
     spec = get_game(game)
     setup = spec.setup()
@@ -328,11 +329,11 @@ def measure_crossover(game: str, cores: int, sizes=CROSSOVER_DEALS, repeats: int
     (a worker per core), for each N in ``sizes``: the two alternate, ``repeats`` rounds, best of
     each, so that both meet the same neighbours.  ``others``: the cores the machine's other
     processes kept busy meanwhile, on average.  ``default``: what ``--jobs -1`` (the default)
-    chooses at each N (:func:`cardsim.runner.deal_jobs`), ``threshold``: the least N from which
+    chooses at each N (:func:`cardsim.runner.run.deal_jobs`), ``threshold``: the least N from which
     it starts workers."""
     import shutil
 
-    from cardsim.runner import deal_jobs
+    from cardsim.runner.run import deal_jobs
 
     cli = [sys.executable, "-m", "cardsim", "simulate", game]
     subprocess.run(cli + ["-n", "1000"], check=True, capture_output=True)  # numba's cache is warm for both
@@ -357,9 +358,9 @@ def measure_crossover(game: str, cores: int, sizes=CROSSOVER_DEALS, repeats: int
 
 
 def _worker_threshold(game: str, cores: int, cap: int = 10**9) -> int | None:
-    """The least number of deals from which :func:`cardsim.runner.deal_jobs` (n_jobs -1) starts
+    """The least number of deals from which :func:`cardsim.runner.run.deal_jobs` (n_jobs -1) starts
     workers (it grows with the run), or None below ``cap``."""
-    from cardsim.runner import deal_jobs
+    from cardsim.runner.run import deal_jobs
 
     if deal_jobs(cap, game, -1, cores=cores) == 1:
         return None
@@ -375,11 +376,12 @@ def _worker_threshold(game: str, cores: int, cap: int = 10**9) -> int | None:
 
 def crossover_table(results, command: str) -> str:
     """Markdown section for :func:`measure_crossover` results."""
-    from cardsim.runner import DEAL_SECONDS, WORKER_START_SECONDS
+    from cardsim.games import GAME_NAMES, get_game
+    from cardsim.runner.pool import WORKER_START_SECONDS
 
     cores = results[0]["cores"]
     others = ", ".join(f"{r['game']} {r['others']:.2f}" for r in results)
-    costs = ", ".join(f"{g} {s * 1e6:.1f} µs" for g, s in DEAL_SECONDS.items())
+    costs = ", ".join(f"{g} {get_game(g).deal_seconds * 1e6:.1f} µs" for g in GAME_NAMES)
     lines = ["", CROSSOVER_HEADING, "",
              f"Produced by `{command}` on {results[0]['when']}, {cores} cores. Wall time "
              "of `cardsim simulate GAME -n N -o X` as a user types it (a fresh interpreter each time, numba cache "
@@ -387,7 +389,7 @@ def crossover_table(results, command: str) -> str:
              f"alternated, best of {results[0]['repeats']} rounds. The machine is shared: on average the other "
              f"processes kept this many of its {cores} cores busy while each game was measured: {others}.", "",
              f"The default (`--jobs -1`) starts workers only when the wall time they save (one-core work: {costs} "
-             "a deal, `cardsim.runner.DEAL_SECONDS`; less the busiest worker's share) exceeds what starting them "
+             "a deal, each game's `GameSpec.deal_seconds`; less the busiest worker's share) exceeds what starting them "
              f"costs ({WORKER_START_SECONDS} s, `WORKER_START_SECONDS`), counting only the cores other processes "
              "leave free when the run starts. The last two columns give its choice on an otherwise idle machine "
              "and the least N from which it then starts workers; on a busy machine it plays here.", "",
@@ -405,8 +407,6 @@ def crossover_table(results, command: str) -> str:
 
 
 PIMC_HEADING = "## Sampled-search play (`pimc`)"
-PIMC_DEALS = {"vint": 4, "501": 40, "500": 40}
-"""Deals per ``pimc`` measurement: searching costs milliseconds a decision (DDS for Vint)."""
 PIMC_SIDES = {1: "declaring side", 2: "defence", 0: "all seats"}
 
 
@@ -414,12 +414,13 @@ def measure_pimc(game: str, n: int | None = None, worlds=(8, 32)) -> list[dict]:
     """Rates of the ``pimc`` strategy on one core (this process; DDS may use a second thread
     for Vint): for each of ``worlds`` and each side that searches (:data:`PIMC_SIDES`, every seat
     playing ``pimc:worlds=W,side=S``), complete deals per second, searched decisions per second
-    and worlds solved per second, over ``n`` deals (:data:`PIMC_DEALS`) after one deal of
+    and worlds solved per second, over ``n`` deals (default the spec's ``facts.pimc_deals``:
+    searching costs milliseconds a decision, DDS for Vint a second) after one deal of
     warm-up."""
     import cardsim
     from cardsim.strategies.pimc import COUNTERS
 
-    n = n or PIMC_DEALS[game]
+    n = n or get_game(game).facts.pimc_deals
     seats = get_game(game).default_seats
     cardsim.simulate(game, 1, seed=SEED, strategies=["pimc:worlds=2"] * seats, n_jobs=1)  # compile
     rows = []
@@ -633,7 +634,7 @@ def main(argv=None) -> int:
             print(alternating_line(game, rates, args.deals, args.rounds), flush=True)
         return 0
     if args.out:
-        from cardsim.runner import OutputError, check_output_file
+        from cardsim.runner.files import OutputError, check_output_file
 
         try:
             check_output_file(args.out)  # now, not after minutes of measuring

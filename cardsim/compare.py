@@ -14,8 +14,10 @@ import pandas as pd
 from cardsim import frames
 from cardsim.games import get_game
 from cardsim.games.base import OptionError
-from cardsim.runner import (DEFAULT_CHUNK, ChunkStore, deal_seconds, make_run, rows_frame, run_chunks, transform_id,
-                            using)
+from cardsim.runner.files import transform_id
+from cardsim.runner.pool import deal_seconds, using
+from cardsim.runner.run import DEFAULT_CHUNK, make_run, rows_frame
+from cardsim.runner.store import ChunkStore, run_chunks
 from cardsim.stats import mean_interval
 from cardsim.text import quote
 

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from collections.abc import Mapping
 from typing import Callable
 
 import numpy as np
@@ -42,11 +43,18 @@ from cardsim.text import quote
 
 DENOMINATIONS = ("S", "C", "D", "H", "NT")
 """Denomination / trump labels in the games' order (code = index): ♠ < ♣ < ♦ < ♥ < NT."""
-VINT_CONTRACTS = tuple(f"{level}{d}" for level in range(1, 8) for d in DENOMINATIONS)
-"""Vint contracts from 1S to 7NT, in bidding order (docs/RULES.md §2.2)."""
-G500_CONTRACTS = tuple(f"{tricks}{d}" for tricks in range(6, 11) for d in DENOMINATIONS)
-"""Five Hundred contracts, bid numbers 0..24 (6S … 10NT, bid-table order, docs/RULES.md §3.3)."""
-NT = 4
+_GAME_CONSTANTS = {"VINT_CONTRACTS": ("cardsim.games.vint.frames", "CONTRACTS"),
+                   "G500_CONTRACTS": ("cardsim.games.g500.frames", "CONTRACTS")}
+"""Names kept here for users, defined with their game's frames (``cardsim.frames.VINT_CONTRACTS``)."""
+
+
+def __getattr__(name):
+    if name in _GAME_CONSTANTS:
+        import importlib
+
+        module, attribute = _GAME_CONSTANTS[name]
+        return getattr(importlib.import_module(module), attribute)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 # ------------------------------------------------------------------------------ converters
@@ -76,6 +84,12 @@ def nullable_int(values, missing) -> pd.api.extensions.ExtensionArray:
     return _int(values, missing)
 
 
+def nullable_uint(values, missing) -> pd.api.extensions.ExtensionArray:
+    """``values`` (ndarray[n], e.g. uint64 card bit sets) as a pandas ``UInt64`` array, ``<NA>``
+    where ``missing``."""
+    return _uint(values, missing)
+
+
 def nullable_bool(values, missing) -> pd.api.extensions.ExtensionArray:
     """``values`` (bool ndarray[n]) as a pandas ``boolean`` array, ``<NA>`` where ``missing``."""
     return _bool(values, missing)
@@ -99,114 +113,60 @@ class _Raw:
         return col.to_numpy() if isinstance(col, pd.Series) else np.asarray(col)
 
 
-# ------------------------------------------------------------------------------ per game
-def _vint_deals(c: _Raw, seats: int) -> dict:
-    void = c("declarer") < 0
-    den = c("denomination")
-    out = {"declarer": _int(c("declarer"), void), "level": _int(c("level"), void),
-           "denomination": _cat(den, DENOMINATIONS, void),
-           "contract": _cat((c("level").astype(np.int64) - 1) * 5 + den, VINT_CONTRACTS, void),
-           "value": _int(c("value"), void), "made": _bool(c("made"), void)}
-    for t in (0, 1):
-        out[f"team_honours_{t}"] = _int(c(f"team_honours_{t}"), void | (den == NT))
-    for name in ("game_won_by", "rubber_won_by", "opener"):
-        out[name] = _int(c(name), c(name) < 0)
-    out["crossing_trick"] = _int(c("crossing_trick"), c("crossing_trick") <= 0)
-    nobody = c("opener") < 0
-    out["opening_level"] = _int(c("opening_level"), nobody)
-    out["opening_denomination"] = _cat(c("opening_denomination"), DENOMINATIONS, nobody)
-    return out
+class _BySpec(Mapping):
+    """``{game name: a text or table of its spec}``, read from the registry (``pick(spec)``; a
+    game whose ``pick`` is None is left out): the per-game tables this module used to keep."""
+
+    def __init__(self, pick):
+        self._pick = pick
+
+    def __getitem__(self, name):
+        from cardsim.games import GAME_NAMES
+
+        if str(name) not in GAME_NAMES:
+            raise KeyError(name)
+        value = self._pick(get_game(name))
+        if value is None:
+            raise KeyError(name)
+        return value
+
+    def __iter__(self):
+        from cardsim.games import GAME_NAMES
+
+        return (name for name in GAME_NAMES if name in self)
+
+    def __len__(self):
+        return sum(1 for _ in self)
+
+    def __contains__(self, name):
+        try:
+            self[name]
+        except KeyError:
+            return False
+        return True
 
 
-def _g501_deals(c: _Raw, seats: int) -> dict:
-    void = c("declarer") < 0
-    played = c("played")
-    out = {"declarer": _int(c("declarer"), void), "bid": _int(c("bid"), c("bid") <= 0),
-           "blind": _bool(c("blind"), void), "target": _int(c("target"), c("target") <= 0),
-           "trump": _cat(c("trump"), DENOMINATIONS, c("trump") < 0),
-           "abandoned": _bool(c("abandoned"), void),
-           # As in the records: a contract given up (abandoned) was not played, so neither made nor failed.
-           "made": _bool(c("made"), ~played)}
-    dealer = c("dealer")
-    for s in range(4):
-        absent = np.full(len(void), s >= seats)
-        # With four at the table the dealer sits out: no cards, no bid, no play (docs/RULES.md §1.1).
-        out_of_deal = absent | ((seats == 4) & (dealer == s))
-        out[f"score_{s}"] = _int(c(f"score_{s}"), absent)
-        out[f"delta_{s}"] = _int(c(f"delta_{s}"), absent)
-        out[f"looked_{s}"] = _bool(c(f"looked_{s}"), out_of_deal)
-        for name in ("cards", "marr", "hand_pts", "marr_held", "aces_held", "tens_held"):
-            out[f"{name}_{s}"] = _int(c(f"{name}_{s}"), out_of_deal)
-    return out
+def _frames_of(spec):
+    if spec.frames is None:
+        raise OptionError(f"{spec.name} has no typed frames")
+    return spec.frames
 
 
-def _g500_deals(c: _Raw, seats: int) -> dict:
-    thrown = c("declarer") < 0
-    den = c("denomination")
-    out = {"declarer": _int(c("declarer"), thrown), "contract": _cat(c("contract"), G500_CONTRACTS, thrown),
-           "denomination": _cat(den, DENOMINATIONS, thrown), "level": _int(c("level"), thrown),
-           "value": _int(c("value"), thrown), "decl_tricks": _int(c("decl_tricks"), thrown),
-           "made": _bool(c("made"), thrown), "winner": _int(c("winner"), c("winner") < 0),
-           "discard": _uint(c("discard"), thrown)}
-    for p in range(4):
-        out[f"bowers_{p}"] = _int(c(f"bowers_{p}"), thrown | (den == NT))
-    return out
-
-
-def _winner_matches(c: _Raw, seats: int) -> dict:
-    return {"winner": _int(c("winner"), c("winner") < 0)}
-
-
-def _g501_matches(c: _Raw, seats: int) -> dict:
-    n = len(c("match"))
-    out = {}
-    for s in range(4):
-        absent = np.full(n, s >= seats)
-        out[f"win_{s}"] = _bool(c(f"win_{s}"), absent)
-        out[f"final_{s}"] = _int(c(f"final_{s}"), absent)
-    return out
-
-
-_DEALS: dict[str, Callable] = {"vint": _vint_deals, "501": _g501_deals, "500": _g500_deals}
-_MATCHES: dict[str, Callable] = {"vint": _winner_matches, "501": _g501_matches, "500": _winner_matches}
-_DERIVED = {"vint": {"contract": "denomination"}}
-"""Columns the frame adds (name -> the raw column it follows)."""
-
-MISSING_DOC = {
-    "vint": ("Missing (<NA>) on a void deal (nobody bid): declarer, level, denomination, contract, value, "
-             "made, team_honours_0/1 (also in no-trump), while counts stay numbers (tricks_0/1 are 0); "
-             "game_won_by / rubber_won_by when no game or rubber was won; crossing_trick when nobody "
-             "reached 500; opener, opening_level, opening_denomination when nobody bid.  Categoricals "
-             "(ordered S < C < D < H < NT): denomination, opening_denomination; contract 1S < 1C < … < 7NT (the frame adds it; not stored)."),
-    "501": ("Missing (<NA>) when everybody passed: declarer, blind, abandoned; made when the contract "
-            "was not played out (everybody passed, or it was abandoned: as in the records); bid, target, "
-            "trump when absent (target and trump also for an abandoned contract); looked_s, cards_s, "
-            "marr_s and the hand features of seat s when it held no cards (the 4-seat dealer, "
-            "docs/RULES.md §1.1); every seat-3 column at a 3-seat table.  Counts stay numbers (cards_s is "
-            "0 on a deal not played).  trump is an ordered categorical S < C < D < H < NT."),
-    "500": ("Missing (<NA>) on a thrown-in deal (everybody passed): declarer, contract, denomination, "
-            "level, value, decl_tricks, made, discard, bowers_p (bowers also in no-trump), while tricks_0/1 "
-            "stay 0; winner when nobody reached the target.  Categoricals, ordered: denomination S < C < D "
-            "< H < NT, contract 6S < 6C < … < 10NT (bid-table order).  Hand columns hand_0..3, kitty "
-            "(uint64) and discard (UInt64) are bit sets of cards: cardsim.decode_hands(df, seat) spells "
-            "them as record card tokens, cardsim.with_hands(df) adds cards_0..3, kitty_cards, discard_cards."),
-}
-MATCH_MISSING_DOC = {
-    "vint": "winner missing (<NA>) when no team won the rubber.",
-    "501": "win_3 and final_3 missing (<NA>) at a 3-seat table.",
-    "500": "winner missing (<NA>) when the deal cap stopped the game before anyone reached the target.",
-}
+MISSING_DOC = _BySpec(lambda spec: spec.frames and spec.frames.missing_doc)
+"""``{game: which deal columns are missing when}`` (each game's ``FrameHooks.missing_doc``)."""
+MATCH_MISSING_DOC = _BySpec(lambda spec: spec.frames and spec.frames.match_missing_doc)
+"""``{game: which match columns are missing when}``."""
 
 
 def _seats(game: str, seats) -> int:
     return get_game(game).default_seats if seats is None else int(seats)
 
 
-def _typed(game: str, rows, seats, table: dict, derived: dict) -> pd.DataFrame:
+def _typed(game: str, rows, seats, convert: Callable, derived: dict) -> pd.DataFrame:
     if isinstance(rows, pd.DataFrame) and is_typed(rows):
         return rows
     raw = _Raw(rows)
-    converted = table[get_game(game).name](raw, _seats(game, seats))
+    converted = convert(raw, _seats(game, seats))
     after = {}
     for name, follows in derived.items():
         after.setdefault(follows, []).append(name)
@@ -233,12 +193,13 @@ def deals(game: str, rows, seats=None) -> pd.DataFrame:
     """The typed frame of raw deal rows (``spec.row_dtype``, a match's deal rows, or a DataFrame of
     those codes): one row per deal, dtypes as :func:`dtype_table` lists.  ``seats``: the table's
     seats (501: 3 or 4; default the game's default).  Raises KeyError for a column missing."""
-    return _typed(game, rows, seats, _DEALS, _DERIVED.get(get_game(game).name, {}))
+    hooks = _frames_of(get_game(game))
+    return _typed(game, rows, seats, hooks.deals, hooks.derived)
 
 
 def matches(game: str, rows, seats=None) -> pd.DataFrame:
     """The typed frame of raw match rows (``spec.match_dtype``)."""
-    return _typed(game, rows, seats, _MATCHES, {})
+    return _typed(game, rows, seats, _frames_of(get_game(game)).matches, {})
 
 
 def dtype_table(game: str, what: str = "deals", seats=None) -> dict[str, str]:
@@ -267,7 +228,7 @@ def widen(df: pd.DataFrame) -> pd.DataFrame:
 
 # ------------------------------------------------------------------------------ datasets
 STAGING = ".partial"
-"""The suffix of an unfinished run's folder (``cardsim.runner.staging``)."""
+"""The suffix of an unfinished run's folder (``cardsim.runner.dataset.staging``)."""
 
 
 def _check_complete(path: Path, manifest: dict, n_rows: int) -> None:
@@ -286,7 +247,7 @@ def resume_command(manifest: dict, output: Path) -> str | None:
     aggregates, matches started from a given state, a manifest that names no known game)."""
     import shlex
 
-    from cardsim.runner import DEFAULT_CHUNK
+    from cardsim.runner.run import DEFAULT_CHUNK
 
     try:
         spec = get_game(manifest["game"])
@@ -391,12 +352,11 @@ def read_dataset(path, columns=None, partial: bool = False) -> pd.DataFrame:
 def _layout(game: str) -> list[tuple[int, str]]:
     """``(bit, token)`` of every card of ``game`` in the records' order: jokers first (HJ, LJ),
     then hearts, diamonds, clubs, spades, each high card first (cardsim.cards layout)."""
-    from cardsim.cards import RANKS_501, SUITS, VINT_RANKS
-    from cardsim.games.g500.constants import HJ, LJ, RANKS as RANKS_500
+    from cardsim.cards import SUITS
 
-    name = get_game(game).name
-    ranks = {"vint": VINT_RANKS, "501": RANKS_501, "500": RANKS_500}[name]
-    out = [(HJ, "HJ"), (LJ, "LJ")] if name == "500" else []
+    spec = get_game(game)
+    ranks = spec.ranks
+    out = list(spec.jokers)
     for suit in (3, 2, 1, 0):
         out += [(16 * suit + r, ranks[r] + SUITS[suit]) for r in range(len(ranks) - 1, -1, -1)]
     return out
@@ -437,7 +397,7 @@ def hand_str(game: str, bits) -> str:
     return str(decode_bits(game, np.array([value], dtype=np.uint64))[0])
 
 
-HAND_COLUMNS = {"500": {0: "hand_0", 1: "hand_1", 2: "hand_2", 3: "hand_3", "kitty": "kitty", "discard": "discard"}}
+HAND_COLUMNS = _BySpec(lambda spec: spec.frames and spec.frames.hand_columns)
 """The hand bit-set columns of each game's deal frame, by seat (or ``"kitty"``/``"discard"``)."""
 
 

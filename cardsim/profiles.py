@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
-from cardsim.games import get_game
+from cardsim.games import get_game, package_of
 from cardsim.games.base import OptionError
 from cardsim.text import quote
 
@@ -33,9 +33,6 @@ RELATIONS = ("others", "opponents", "partner", "left", "right")
 """The seat keys of a profile, least specific first (a later key overrides an earlier one)."""
 DEFAULT = "default"
 """The profile that changes no seat: the run's own strategies."""
-PARTNERSHIPS = {"vint", "500"}
-"""Games played in two partnerships of two (the partner sits across)."""
-_PACKAGES = {"vint": "cardsim.games.vint", "501": "cardsim.games.g501", "500": "cardsim.games.g500"}
 
 
 class ProfileError(OptionError):
@@ -86,7 +83,8 @@ def _check(game: str, name: str, table, source: str) -> Profile:
             continue
         if key not in RELATIONS:
             raise ProfileError(f"{where}: unknown seat key {quote(key)} (known: doc, {', '.join(RELATIONS)})")
-        if key == "partner" and spec.name not in PARTNERSHIPS:
+        # only games played in two partnerships of two have a partner (across the table)
+        if key == "partner" and not spec.facts.partnerships:
             raise ProfileError(f"{where}: {spec.name} has no partners (use opponents, others, left or right)")
         if not isinstance(value, str):
             raise ProfileError(f"{where}: {key} must be a strategy spec string, got {quote(value)}")
@@ -121,8 +119,9 @@ def parse(game: str, text: str, source: str, suffix: str = ".toml") -> dict[str,
 def builtin(game: str) -> dict[str, Profile]:
     """The game's registered profiles, in their file's order (``default`` first)."""
     name = get_game(game).name
-    text = resources.files(_PACKAGES[name]).joinpath("profiles.toml").read_text()
-    return parse(name, text, f"cardsim/games/{_PACKAGES[name].rsplit('.', 1)[1]}/profiles.toml")
+    package = package_of(name)
+    text = resources.files(package).joinpath("profiles.toml").read_text()
+    return parse(name, text, f"{package.replace('.', '/')}/profiles.toml")
 
 
 def load(game: str, path) -> dict[str, Profile]:

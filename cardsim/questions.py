@@ -24,12 +24,14 @@ import pandas as pd
 
 from cardsim.conditions import Conditions, HandClass, compile as compile_conditions, layout_of, parse_classes
 from cardsim.deal import Calls, ConditionError, DealtChunk, deal_chunk, dealing_seconds
-from cardsim.games import get_game
+from cardsim.games import GAME_NAMES, get_game
 from cardsim.games.base import OptionError, as_list
 from cardsim.games.forced import CHECK_CALLS, F_IMPLIED, F_NPREFIX, IMPLIED_CALLS
 from cardsim.games.source import source_of
-from cardsim.runner import (ChunkStore, OutputError, check_count, deal_seconds, make_run, manifest_key,
-                            match_seconds, on_dask, run_chunks, runs_dir, using)
+from cardsim.runner.files import OutputError
+from cardsim.runner.pool import deal_seconds, match_seconds, on_dask, using
+from cardsim.runner.run import check_count, make_run
+from cardsim.runner.store import ChunkStore, manifest_key, run_chunks, runs_dir
 from cardsim.stats import mean_interval, wilson
 from cardsim.text import quote
 
@@ -151,7 +153,8 @@ def question(game, seat=0, options=(), n=100_000, seed=0, hand=None, where=None,
         raise OptionError(f"outcome must be 'deal' or 'game', got {quote(outcome)}")
     if outcome == "game":
         if spec.forcing.game_state is None:
-            raise OptionError(f"{spec.name} questions are about the deal (outcome='game' is for 501)")
+            those = ", ".join(g for g in GAME_NAMES if getattr(get_game(g).forcing, "game_state", None))
+            raise OptionError(f"{spec.name} questions are about the deal (outcome='game' is for {those})")
         state = spec.forcing.game_state(state)
     cond = _conditions(spec.name, int(seat), run.setup.seats, hand, talon, where, dealer, conditions)
     if cond.game != spec.name:
@@ -351,7 +354,7 @@ def robust(pairs: list, n_jobs=-1, progress=False, store=None, client=None):
 
 
 def manifest(q: Question) -> dict:
-    """What identifies the question's run (for a resumable :class:`~cardsim.runner.ChunkStore`)."""
+    """What identifies the question's run (for a resumable :class:`~cardsim.runner.store.ChunkStore`)."""
     return dict(q.run.manifest(), kind="question", seat=q.seat, conditions=q.compiled.text, options=list(q.options),
                 forced=[[int(x) for x in f] for f in q.forced], before=repr(q.before))
 
@@ -367,8 +370,8 @@ DEALING_BUDGET = 0.05
 
 def question_seconds(q: Question) -> float:
     """Estimated one-core seconds of the whole question: every option played on every deal
-    (:func:`cardsim.runner.deal_seconds`; with ``outcome="game"`` each as a game played on from
-    the scores before, :func:`cardsim.runner.match_seconds`) plus dealing under the conditions
+    (:func:`cardsim.runner.pool.deal_seconds`; with ``outcome="game"`` each as a game played on from
+    the scores before, :func:`cardsim.runner.pool.match_seconds`) plus dealing under the conditions
     and the calls they imply, timed on the first deals for at most :data:`DEALING_BUDGET` seconds."""
     plays = q.run.n * len(q.forced)
     if getattr(q.before, "play_out", False):

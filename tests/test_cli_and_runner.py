@@ -13,7 +13,9 @@ import pytest
 
 import cardsim
 from cardsim.cli import main
-from cardsim.runner import OutputError, make_run, part_path, simulate_to_dataset
+from cardsim.runner.dataset import part_path, simulate_to_dataset
+from cardsim.runner.files import OutputError
+from cardsim.runner.run import make_run
 
 
 def run_cli(capsys, *argv):
@@ -349,7 +351,7 @@ def test_bench_checks_its_output_before_measuring(tmp_path, capsys):
 
 def test_bench_crossover_section_replaces_its_old_self_and_keeps_the_notes(tmp_path):
     from cardsim import bench
-    from cardsim.runner import deal_jobs
+    from cardsim.runner.run import deal_jobs
 
     result = {"game": "vint", "cores": 2, "sizes": [20_000, 2_000_000], "others": 0.25, "repeats": 3, "when": "now",
               "asked": {20_000: 1, 2_000_000: 2},
@@ -398,7 +400,7 @@ def test_workers_are_born_ignoring_ctrl_c():
     # The child starts from Python's own handler: a child spawned while this (xdist) process is
     # inside another test's pool start would inherit SIG_IGN, and Python keeps an inherited SIG_IGN.
     code = ("import signal\nsignal.signal(signal.SIGINT, signal.default_int_handler)\n"
-            "from cardsim.runner import run_tasks\n"
+            "from cardsim.runner.pool import run_tasks\n"
             "def f(i): return signal.getsignal(signal.SIGINT) == signal.SIG_IGN\n"
             "if __name__ == '__main__':\n"
             "    print(list(run_tasks(f, [(i,) for i in range(4)], [1] * 4, n_jobs=2)), "
@@ -425,9 +427,9 @@ def test_ctrl_c_while_the_command_imports_is_one_line(monkeypatch, capsys):
 
 
 def test_evaluate_warns_before_dealing_a_rare_class_for_long(monkeypatch, capsys):
-    import cardsim.cli as cli
+    from cardsim.cli import evaluate
 
-    monkeypatch.setattr(cli, "SLOW_DEALING", 0.0)  # every class counts as slow to deal
+    monkeypatch.setattr(evaluate, "SLOW_DEALING", 0.0)  # every class counts as slow to deal
     code, out, err = run_cli(capsys, "evaluate", "vint", "--option", "P", "-n", "40", "--where", "hcp>=12")
     assert code == 0 and "warning: the conditions are rare; dealing 40 deals alone will take about" in err
     code, out, err = run_cli(capsys, "evaluate", "vint", "--option", "P", "-n", "40")
@@ -456,7 +458,8 @@ def test_an_output_through_a_broken_link_is_refused_before_anything_is_played(tm
                                                                               argv, output, why):
     _broken_links(tmp_path)
     monkeypatch.setenv("CARDSIM_RUNS", str(tmp_path / "runs"))
-    monkeypatch.setattr("cardsim.runner.run_tasks", lambda *a, **k: pytest.fail("played deals"))
+    for module in ("run", "dataset", "store"):  # each binds run_tasks at import
+        monkeypatch.setattr(f"cardsim.runner.{module}.run_tasks", lambda *a, **k: pytest.fail("played deals"))
     before = sorted(p.name for p in tmp_path.iterdir())
     code, _, err = run_cli(capsys, *[a.format(tmp_path / output) for a in argv])
     assert code == 2 and len(err.strip().splitlines()) == 1
@@ -537,7 +540,7 @@ def test_a_scheduler_address_where_no_dask_scheduler_answers_is_one_line_in_boun
 def test_a_real_scheduler_passes_the_check_and_the_timeout_is_configurable(monkeypatch):
     from distributed import LocalCluster
 
-    from cardsim.runner import CONNECT_TIMEOUT, cluster, connect_timeout
+    from cardsim.runner.pool import CONNECT_TIMEOUT, cluster, connect_timeout
 
     assert connect_timeout() == CONNECT_TIMEOUT == 10
     monkeypatch.setenv("CARDSIM_CONNECT_TIMEOUT", "2.5")

@@ -124,12 +124,12 @@ def test_dtype_table_matches_simulate(vint, g500):
 
 def test_read_dataset_gives_the_simulate_frame(tmp_path):
     run = cardsim.make_run("500", 500, 4, chunk_size=200)
-    from cardsim.runner import simulate_to_dataset
+    from cardsim.runner.dataset import simulate_to_dataset
 
     path = simulate_to_dataset(tmp_path / "d.parquet", run)
     stored = pd.read_parquet(path)
     assert stored.declarer.dtype == np.int8 and (stored.declarer == -1).any()  # storage keeps the raw codes
-    from cardsim.runner import iter_chunks
+    from cardsim.runner.run import iter_chunks
 
     raw = pd.DataFrame(np.concatenate([rows for _, rows in iter_chunks(run)]))
     pd.testing.assert_frame_equal(stored.reset_index(drop=True), raw)  # plain pandas reads the rows as they are
@@ -150,7 +150,7 @@ def test_read_dataset_errors(tmp_path):
 
 
 def test_read_dataset_refuses_a_finished_dataset_missing_a_part(tmp_path):
-    from cardsim.runner import simulate_to_dataset
+    from cardsim.runner.dataset import simulate_to_dataset
 
     path = simulate_to_dataset(tmp_path / "d.parquet", cardsim.make_run("vint", 300, 4, chunk_size=100))
     assert len(cardsim.read_dataset(path)) == 300
@@ -168,7 +168,7 @@ def test_read_dataset_refuses_an_unfinished_run_unless_asked_for_partial_data(tm
     import shlex
 
     from cardsim.cli import main
-    from cardsim.runner import simulate_to_dataset
+    from cardsim.runner.dataset import simulate_to_dataset
 
     run = cardsim.make_run("vint", 300, 5, ["random"] + ["heuristic"] * 3, chunk_size=100)
     path = simulate_to_dataset(tmp_path / "d.parquet", run, n_jobs=1)
@@ -198,7 +198,7 @@ def test_read_dataset_refuses_an_unfinished_run_unless_asked_for_partial_data(tm
 
 
 def test_read_dataset_names_an_unfinished_match_run(tmp_path):
-    from cardsim.runner import staging
+    from cardsim.runner.dataset import staging
 
     out = tmp_path / "games.parquet"
     cardsim.play_match("501", 3, seed=2, store=staging(out), n_jobs=1)

@@ -68,7 +68,7 @@ def test_a_hand_is_text_or_cards(hand):
     ("501", {"own": 300, "opponents": 200, "position": 0}, ["opponents 200"]),
     ("501", {"own": 300, "opponents": [200, -5], "position": 0}, ["opponents -5"]),
     ("501", {"own": 300, "opponents": [200, 200], "position": 3}, ["position 3", "0, 1 or 2"]),
-    ("VNT", VINT, ["unknown game 'VNT'", "vint, 500, 501"]),
+    ("VNT", VINT, ["unknown game 'VNT'", "vint, 501, 500"]),
 ])
 def test_a_bad_context_is_one_clear_line(game, context, words):
     hand = {"vint": HAND13, "500": HAND500}.get(str(game).lower(), [])

@@ -1,4 +1,4 @@
-"""cardsim.quality and ``cardsim quality``: strategies against double-dummy on the same deals."""
+"""cardsim.analysis.quality (cardsim.quality) and ``cardsim quality``: strategies against double-dummy on the same deals."""
 import json
 
 import numpy as np
@@ -6,7 +6,7 @@ import pytest
 
 from cardsim.cli import main
 from cardsim.games.base import OptionError
-from cardsim.quality import SUMMARY_COLUMNS, deal_rows, quality, strategy_names, summarize
+from cardsim.analysis.quality import SUMMARY_COLUMNS, deal_rows, quality, strategy_names, summarize
 from cardsim.strategies.registry import StrategyError
 
 

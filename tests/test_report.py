@@ -45,7 +45,9 @@ class _Page(HTMLParser):
 
 
 def _analyses():
-    return re.findall(r"\$\(call ANALYSE,(\w+)\)", (ROOT / "Makefile").read_text())
+    from analyses import ANALYSES  # the one list: the Makefile's rules and the report's order
+
+    return [a.script for a in ANALYSES]
 
 
 @pytest.fixture(scope="module")
@@ -63,6 +65,19 @@ def quick_report(tmp_path_factory):
 
 def test_makefile_runs_analyses():
     assert {"vint_contracts", "g501_bands", "g501_blind", "g500_contracts"} <= set(_analyses())
+
+
+def test_one_list_feeds_the_makefile_and_the_report_order():
+    from analyses import ANALYSES, LIST
+    from analyses.report import ORDER
+
+    makefile = (ROOT / "Makefile").read_text()
+    assert f"ANALYSES_LIST := {LIST.relative_to(ROOT)}" in makefile and "$(call ANALYSE," in makefile
+    assert ORDER == [a.table for a in ANALYSES]
+    assert all((ROOT / "analyses" / f"{a.script}.py").exists() for a in ANALYSES)
+    listed = subprocess.run([sys.executable, "-m", "analyses", "--list"], cwd=ROOT, check=True, capture_output=True,
+                            text=True).stdout.splitlines()
+    assert listed == [f"{a.script}\t{a.table}" for a in ANALYSES]
 
 
 def test_every_section_table_and_figure_is_in_the_page(quick_report):

@@ -388,7 +388,8 @@ def _check_command(cmd: str) -> None:
     import shlex
 
     from cardsim import questions as E
-    from cardsim.cli import _attach_negative_values, _ints, _strategies, build_parser
+    from cardsim.cli import _attach_negative_values, build_parser
+    from cardsim.cli.common import _ints, _strategies
 
     argv = shlex.split(cmd)
     assert argv[:2] == ["cardsim", "evaluate"]

@@ -15,10 +15,15 @@ import pandas as pd
 import pytest
 
 import cardsim
-from cardsim import questions, runner
+from cardsim import questions
+from cardsim.runner import dataset, pool
+from cardsim.runner import store as chunk_store
+from cardsim.runner import run as R
 from cardsim.cli import main
 from cardsim.compare import compare
-from cardsim.runner import OutputError, make_run, simulate_to_dataset, staging
+from cardsim.runner.dataset import simulate_to_dataset, staging
+from cardsim.runner.files import OutputError
+from cardsim.runner.run import make_run
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -48,7 +53,7 @@ def interrupt_after(monkeypatch, module, name, calls):
 def test_unfinished_dataset_is_staged_and_resumes_to_the_same_rows(tmp_path, monkeypatch):
     run = make_run("501", 500, seed=8, chunk_size=100)
     path = tmp_path / "d.parquet"
-    interrupt_after(monkeypatch, runner, "_write_part", 2)
+    interrupt_after(monkeypatch, dataset, "_write_part", 2)
     with pytest.raises(KeyboardInterrupt):
         simulate_to_dataset(path, run, n_jobs=1)
     monkeypatch.undo()
@@ -137,12 +142,12 @@ def test_checks_come_before_any_work(tmp_path, capsys, monkeypatch):
     assert main(["simulate", "501", "--matches", "5000", "-o", str(tmp_path / "a-file" / "g.parquet")]) == 2
     assert "cannot write" in one_line_error(capsys) and time.perf_counter() - started < 5
     Usage = namedtuple("Usage", "total used free")
-    monkeypatch.setattr(runner.shutil, "disk_usage", lambda path: Usage(10**9, 10**9 - 10**6, 10**6))
+    monkeypatch.setattr(dataset.shutil, "disk_usage", lambda path: Usage(10**9, 10**9 - 10**6, 10**6))
     assert main(["simulate", "vint", "-n", "1000000", "-o", str(tmp_path / "big")]) == 2
     message = one_line_error(capsys)  # sizes in units that show them, not "0.0 GB"
     assert "has 1.0 MB free" in message and re.search(r"need about [1-9][\d.]* MB and", message)
     assert not (tmp_path / "big").exists() and not staging(tmp_path / "big").exists()
-    monkeypatch.setattr(runner, "memory_cap", lambda game: 1000)
+    monkeypatch.setattr(R, "memory_cap", lambda game: 1000)
     assert main(["simulate", "vint", "-n", "5000"]) == 2
     assert "-o" in one_line_error(capsys)
     with pytest.raises(ValueError, match="do not fit in memory"):
@@ -216,8 +221,9 @@ def test_help_imports_no_engine_pandas_or_numba(argv):
     # the heavy modules; the commands import them.
     code = ("import runpy, sys\nsys.argv = ['cardsim', *sys.argv[1:]]\ntry:\n    runpy.run_module('cardsim', "
             "run_name='__main__')\nexcept SystemExit as exc:\n    assert exc.code == 0, exc.code\n"
-            "heavy = ('numba', 'pandas', 'pyarrow', 'scipy', 'joblib', 'cardsim.runner', 'cardsim.deal', 'cardsim.dd')\n"
-            "print(sorted(m for m in sys.modules if m in heavy or m.startswith('cardsim.games.')), file=sys.stderr)")
+            "heavy = ('numba', 'pandas', 'pyarrow', 'scipy', 'joblib', 'cardsim.deal', 'cardsim.dd')\n"
+            "print(sorted(m for m in sys.modules if m in heavy or m.startswith(('cardsim.games.', 'cardsim.runner'))), "
+            "file=sys.stderr)")
     out = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True, check=True)
     assert out.stdout.startswith("usage: cardsim")
     assert out.stderr.strip() == "['cardsim.games.base']"
@@ -226,7 +232,7 @@ def test_help_imports_no_engine_pandas_or_numba(argv):
 @pytest.mark.parametrize("game", ["vint", "501"])
 def test_a_worker_writing_dataset_parts_imports_no_pandas(game, tmp_path):
     # A worker of `simulate -o` plays and encodes chunks: pandas would be a fifth of its start.
-    code = ("import sys, pathlib; from cardsim.runner import _write_part; from cardsim.games import get_game; "
+    code = ("import sys, pathlib; from cardsim.runner.dataset import _write_part; from cardsim.games import get_game; "
             f"s = get_game({game!r}); _write_part(pathlib.Path({str(tmp_path)!r}), 0, s.setup(), 1, 0, 100); "
             "print('pandas' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
@@ -236,7 +242,7 @@ def test_a_worker_writing_dataset_parts_imports_no_pandas(game, tmp_path):
 
 def test_package_names_load_on_first_use():
     code = ("import sys, cardsim; print('pandas' in sys.modules, 'numba' in sys.modules); "
-            "from cardsim.compare import compare; import cardsim.runner as R; "
+            "from cardsim.compare import compare; import cardsim.runner.run as R; "
             "print(cardsim.compare is compare, cardsim.simulate is R.simulate, cardsim.MAX_DEALS == R.MAX_DEALS, "
             "set(cardsim.__all__) <= set(dir(cardsim)))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split("\n")
@@ -247,7 +253,7 @@ def test_quality_command_resumes_from_the_runs_folder(tmp_path, monkeypatch, cap
     monkeypatch.setenv("CARDSIM_RUNS", str(tmp_path / "runs"))
     argv = ["quality", "501", "-n", "150", "--seed", "3", "--jobs", "1", "--format", "json",
             "--strategies", "heuristic", "random"]
-    real_save = runner.ChunkStore.save
+    real_save = chunk_store.ChunkStore.save
     saved = []
 
     def save_then_stop(self, k, result):
@@ -256,7 +262,7 @@ def test_quality_command_resumes_from_the_runs_folder(tmp_path, monkeypatch, cap
         saved.append(k)
         real_save(self, k, result)
 
-    monkeypatch.setattr(runner.ChunkStore, "save", save_then_stop)
+    monkeypatch.setattr(chunk_store.ChunkStore, "save", save_then_stop)
     assert main(argv) == 130
     assert "finished chunks are kept" in one_line_error(capsys)
     monkeypatch.undo()
@@ -299,34 +305,34 @@ def _busiest_of_two(n: int, chunk: int) -> int:
 def test_the_default_starts_two_workers_exactly_when_they_save_more_than_their_start(game):
     from cardsim.bench import _worker_threshold
 
-    d, start = runner.DEAL_SECONDS[game], runner.WORKER_START_SECONDS
+    d, start = cardsim.get_game(game).deal_seconds, pool.WORKER_START_SECONDS
     threshold = _worker_threshold(game, 2)
     assert 200_000 < threshold < 2_000_000  # on 2 cores the crossover lies between these (BENCHMARKS.md)
     for n in (threshold - 1, threshold, threshold + 1, 100_000, 1_000_000, 3_000_000):
-        pays = (n - _busiest_of_two(n, runner.DEFAULT_CHUNK)) * d > start
-        assert runner.deal_jobs(n, game, -1, cores=2) == (2 if pays else 1), n
-    assert runner.deal_jobs(threshold - 1, game, -1, cores=2) == 1
-    assert runner.deal_jobs(threshold, game, -1, cores=2) == 2
-    assert runner.deal_jobs(threshold, game, -1, cores=1) == 1
+        pays = (n - _busiest_of_two(n, R.DEFAULT_CHUNK)) * d > start
+        assert R.deal_jobs(n, game, -1, cores=2) == (2 if pays else 1), n
+    assert R.deal_jobs(threshold - 1, game, -1, cores=2) == 1
+    assert R.deal_jobs(threshold, game, -1, cores=2) == 2
+    assert R.deal_jobs(threshold, game, -1, cores=1) == 1
     # Asked for by number, workers start however small the run (at most one per chunk).
-    assert runner.deal_jobs(20_000, game, 2, cores=2) == 1
-    assert runner.deal_jobs(200_000, game, 2, cores=2) == 2
-    assert runner.deal_jobs(200_000, game, 3, cores=2, chunk_size=50_000) == 3
+    assert R.deal_jobs(20_000, game, 2, cores=2) == 1
+    assert R.deal_jobs(200_000, game, 2, cores=2) == 2
+    assert R.deal_jobs(200_000, game, 3, cores=2, chunk_size=50_000) == 3
 
 
 def test_choose_jobs_weighs_the_busiest_worker_and_takes_unknown_work_as_large():
-    start = runner.WORKER_START_SECONDS
+    start = pool.WORKER_START_SECONDS
     # Two equal tasks on two workers save half the work.
-    assert runner.choose_jobs(-1, [100, 100], 2 * start, cores=2) == 1
-    assert runner.choose_jobs(-1, [100, 100], 2 * start * 1.001, cores=2) == 2
+    assert pool.choose_jobs(-1, [100, 100], 2 * start, cores=2) == 1
+    assert pool.choose_jobs(-1, [100, 100], 2 * start * 1.001, cores=2) == 2
     # One task of four times the other: the busiest worker plays 4/5 of the work, 1/5 is saved.
-    assert runner.choose_jobs(-1, [400, 100], 4 * start, cores=2) == 1
-    assert runner.choose_jobs(-1, [400, 100], 5.01 * start, cores=2) == 2
-    assert runner.choose_jobs(-1, [1] * 8, None, cores=4) == 4
-    assert runner.choose_jobs(-2, [1] * 8, 100 * start, cores=4) == 3  # all cores but one
-    assert runner.choose_jobs(-1, [1], 100 * start, cores=4) == 1
+    assert pool.choose_jobs(-1, [400, 100], 4 * start, cores=2) == 1
+    assert pool.choose_jobs(-1, [400, 100], 5.01 * start, cores=2) == 2
+    assert pool.choose_jobs(-1, [1] * 8, None, cores=4) == 4
+    assert pool.choose_jobs(-2, [1] * 8, 100 * start, cores=4) == 3  # all cores but one
+    assert pool.choose_jobs(-1, [1], 100 * start, cores=4) == 1
     with pytest.raises(cardsim.OptionError, match="n_jobs must be"):
-        runner.choose_jobs(0, [1, 1], 1.0)
+        pool.choose_jobs(0, [1, 1], 1.0)
 
 
 def _no_workers(monkeypatch):
@@ -334,8 +340,8 @@ def _no_workers(monkeypatch):
     def refuse(*args, **kwargs):
         raise AssertionError("the default started workers for a small run")
 
-    monkeypatch.setattr(runner, "workers", refuse)
-    monkeypatch.setattr(runner, "free_cores", refuse)
+    monkeypatch.setattr(pool, "workers", refuse)
+    monkeypatch.setattr(pool, "free_cores", refuse)
 
 
 def test_small_runs_play_here_by_default_with_the_same_result(tmp_path, monkeypatch):
@@ -364,29 +370,29 @@ def test_a_big_default_run_plays_here_when_other_processes_keep_the_cores_busy(m
         asked.append(jobs)
         return lambda calls: (f(*a, **k) for f, a, k in calls)
 
-    monkeypatch.setattr(runner, "workers", sequential)
-    monkeypatch.setattr(runner.os, "cpu_count", lambda: 2)
-    big = 100 * runner.WORKER_START_SECONDS
-    monkeypatch.setattr(runner, "free_cores", lambda: 1)
-    assert list(runner.run_tasks(abs, [(-1,), (-2,)], [1, 1], seconds=big)) == [1, 2] and asked == []
-    monkeypatch.setattr(runner, "free_cores", lambda: 2)
-    assert list(runner.run_tasks(abs, [(-1,), (-2,)], [1, 1], seconds=big)) == [1, 2] and asked == [2]
-    monkeypatch.setattr(runner, "free_cores", lambda: 1)
-    assert list(runner.run_tasks(abs, [(-1,), (-2,)], [1, 1], n_jobs=2, seconds=0.0)) == [1, 2] and asked == [2, 2]
+    monkeypatch.setattr(pool, "workers", sequential)
+    monkeypatch.setattr(pool.os, "cpu_count", lambda: 2)
+    big = 100 * pool.WORKER_START_SECONDS
+    monkeypatch.setattr(pool, "free_cores", lambda: 1)
+    assert list(pool.run_tasks(abs, [(-1,), (-2,)], [1, 1], seconds=big)) == [1, 2] and asked == []
+    monkeypatch.setattr(pool, "free_cores", lambda: 2)
+    assert list(pool.run_tasks(abs, [(-1,), (-2,)], [1, 1], seconds=big)) == [1, 2] and asked == [2]
+    monkeypatch.setattr(pool, "free_cores", lambda: 1)
+    assert list(pool.run_tasks(abs, [(-1,), (-2,)], [1, 1], n_jobs=2, seconds=0.0)) == [1, 2] and asked == [2, 2]
 
 
 def test_free_cores_leaves_out_what_other_processes_use(monkeypatch):
     import psutil
 
     Times = namedtuple("Times", "user nice system idle")
-    monkeypatch.setattr(runner.time, "sleep", lambda s: None)
+    monkeypatch.setattr(pool.time, "sleep", lambda s: None)
 
     def cores_free(cores, busy):  # ``busy`` CPU seconds of all processes in the 0.1 s watched
         clock = iter([Times(100.0, 0.0, 10.0, 500.0), Times(100.0 + busy, 0.0, 10.0, 500.0)])
         ticks = iter([0.0, 0.1])
         monkeypatch.setattr(psutil, "cpu_times", lambda: next(clock))
-        monkeypatch.setattr(runner.time, "perf_counter", lambda: next(ticks))
-        return runner.free_cores(cores=cores, window=0.1)
+        monkeypatch.setattr(pool.time, "perf_counter", lambda: next(ticks))
+        return pool.free_cores(cores=cores, window=0.1)
 
     assert cores_free(4, 0.17) == 2  # 1.7 cores busy elsewhere
     assert cores_free(2, 0.17) == 1  # never fewer than one
@@ -395,13 +401,14 @@ def test_free_cores_leaves_out_what_other_processes_use(monkeypatch):
 
 
 def test_estimates_count_every_play_of_a_deal():
-    d = runner.DEAL_SECONDS
-    assert runner.deal_seconds("501", 1000) == pytest.approx(1000 * d["501"])
-    assert runner.match_seconds("vint", 10) == pytest.approx(10 * runner.DEALS_PER_MATCH["vint"] * d["vint"])
+    vint, g501 = cardsim.get_game("vint"), cardsim.get_game("501")
+    d = {"vint": vint.deal_seconds, "501": g501.deal_seconds}
+    assert pool.deal_seconds("501", 1000) == pytest.approx(1000 * d["501"])
+    assert pool.match_seconds("vint", 10) == pytest.approx(10 * vint.deals_per_match * d["vint"])
     # A 501 game from a state ends sooner, in proportion to its lowest score; never below a deal.
-    assert runner.match_seconds("501", 10, [501, 250, 400]) == pytest.approx(
-        10 * runner.DEALS_PER_MATCH["501"] * 250 / 501 * d["501"])
-    assert runner.match_seconds("501", 10, [501, 5, 400]) == pytest.approx(10 * d["501"])
+    assert pool.match_seconds("501", 10, [501, 250, 400]) == pytest.approx(
+        10 * g501.deals_per_match * 250 / 501 * d["501"])
+    assert pool.match_seconds("501", 10, [501, 5, 400]) == pytest.approx(10 * d["501"])
     q = questions.question("vint", options=["P", "1S", "1NT"], n=3000, seed=1, dealer=0, chunk_size=1000)
     assert questions.question_seconds(q) == pytest.approx(3 * 3000 * d["vint"])
     rare = questions.question("vint", options=["P", "1S"], n=3000, seed=1, where="hcp>=20", dealer=0)

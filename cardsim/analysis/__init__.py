@@ -6,12 +6,18 @@ import importlib
 
 import pandas as pd
 
-_MODULES = {"vint": "cardsim.analysis.vint", "501": "cardsim.analysis.g501", "500": "cardsim.analysis.g500"}
+from cardsim.games import get_game
 
 
 def for_game(game: str):
-    """The analysis module of a game (``summarize``, ``tables``, ``figures``)."""
-    return importlib.import_module(_MODULES[game])
+    """The analysis module of a game (``summarize``, ``tables``, ``figures``): the one its spec
+    names (``facts.analysis``).  Raises OptionError for an unknown game or one without."""
+    from cardsim.games.base import OptionError
+
+    spec = get_game(game)
+    if spec.facts is None or not spec.facts.analysis:
+        raise OptionError(f"{spec.name} has no analysis module")
+    return importlib.import_module(spec.facts.analysis)
 
 
 def merge(parts: list[pd.DataFrame]) -> pd.DataFrame:

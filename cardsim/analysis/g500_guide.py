@@ -47,7 +47,7 @@ from cardsim.analysis.verdicts import chart_clear
 from cardsim.cards import SUITS
 from cardsim.deal import MAX_ATTEMPTS
 from cardsim.questions import question, run_question, table
-from cardsim.runner import analysis_store, run_chunks
+from cardsim.runner.store import analysis_store, run_chunks
 from cardsim.selection import CHOOSE, half_means, paired, ranked
 
 GAME = "500"
@@ -317,7 +317,7 @@ def run_classes(classes, n: int, seed: int, n_jobs: int = -1, strategies=None, l
                 results=None) -> pd.DataFrame:
     """Play every class (``n`` deals each at most, :func:`deals_for`) under both scorings.
     ``results``: a folder keeping each finished stratum, so that the same call resumes
-    (:func:`cardsim.runner.analysis_store`).
+    (:func:`cardsim.runner.store.analysis_store`).
 
     Returns the long frame (:data:`LEVEL_COLUMNS`): one row per class, scoring and level, the
     classes in the given order.  ``log`` gets one progress line per class.

@@ -351,7 +351,7 @@ def moment_table(n: int, seed: int, prefixes=MOMENT_PREFIXES, levels=MOMENT_LEVE
     ``results``: a folder keeping each finished prefix, and the finished chunks of the one under
     way, so that the same call after an interruption resumes."""
     from cardsim.questions import run_question
-    from cardsim.runner import analysis_store
+    from cardsim.runner.store import analysis_store
 
     prefixes = [list(p) for p in prefixes]
     store = analysis_store(results, "501-moment", moment_rows, prefixes=prefixes, n=n, seed=seed, levels=list(levels))

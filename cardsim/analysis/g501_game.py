@@ -40,7 +40,7 @@ from cardsim.analysis.robustness import DEPENDS
 
 from cardsim.analysis.verdicts import LOOK, NO_CLEAR, blind_verdict, chart_clear, decision_p
 from cardsim.questions import question, run_question, table
-from cardsim.runner import analysis_store, run_chunks
+from cardsim.runner.store import analysis_store, run_chunks
 from cardsim.selection import CHOOSE, half_means, paired, ranked
 from cardsim.stats import mean_interval, wilson
 
@@ -148,7 +148,7 @@ def run_equity(grid, seats: int, games: int, seed: int, n_jobs: int = -1, strate
                results=None) -> pd.DataFrame:
     """Play every state of ``grid`` (up to rotation) with every first dealer, ``games`` each.
     ``results``: a folder keeping each finished state, so that the same call resumes
-    (:func:`cardsim.runner.analysis_store`).
+    (:func:`cardsim.runner.store.analysis_store`).
 
     Returns the states table (:data:`STATE_COLUMNS`, one row per state and first dealer; scores
     of absent seats 0): ``wins_s`` is seat s's summed share of the win.

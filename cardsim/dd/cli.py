@@ -5,57 +5,14 @@ that building it needs no cardsim.dd and its pandas.
 """
 from __future__ import annotations
 
-import pandas as pd
-
-from cardsim.dd import DENOMS
-
-
-def _row(label, values, width=4):
-    return f"{label:<8}" + "".join(f"{v:>{width}}" for v in values)
-
 
 def format_dd(record, row) -> str:
     """The text ``cardsim dd`` prints for one record (with ``result``) and its DD row (a
-    :func:`cardsim.dd.solve_records` row solved with ``every_denomination``)."""
-    game = record["game"]
-    lines = []
-    if game == "vint":
-        lines.append("Double-dummy tricks of the declarer's side (rows: declarer's seat, the seat on his left "
-                     "leads; docs/RULES.md §2.3)")
-        lines.append(_row("seat", DENOMS))
-        for s in range(4):
-            lines.append(_row(f"  {s}", [int(row[f"dd_{s}_{d}"]) for d in DENOMS]))
-        if pd.isna(row.declarer):
-            lines.append("no contract: every player passed")
-        else:
-            need = int(row.level) + 6
-            lines.append(f"contract {record['result']['contract']} by seat {row.declarer}: DD {row.dd_tricks} tricks "
-                         f"(needs {need}: {'makeable' if row.dd_made else 'not makeable'}); "
-                         f"played: {row.decl_tricks} tricks, {'made' if row.decl_tricks >= need else 'down'}")
-        return "\n".join(lines)
-    if game == "501":
-        if pd.isna(row.declarer):
-            return "no play: every player passed or the declarer abandoned"
-        lines.append("The declarer's double-dummy deal points (card points + effective marriages, docs/RULES.md "
-                     "§1.5-§1.7)")
-        lines.append("from the hands after the talon and the gifts, the first active seat left of the dealer "
-                     "leading, by trump:")
-        lines.append(_row("trump", DENOMS, 5))
-        lines.append(_row("points", [int(row[f"dd_points_{d}"]) for d in DENOMS], 5))
-        lines.append(f"contract: trump {row.trump}, target {row.target}, by seat {row.declarer}: "
-                     f"DD {row.dd_points} points ({'reaches' if row.dd_made else 'short of'} the target); "
-                     f"played: {row.points} points, {'made' if row.points >= row.target else 'failed'}")
-        return "\n".join(lines)
-    if pd.isna(row.declarer):
-        return "no play: the deal was thrown in"
-    lines.append("The declaring side's double-dummy tricks from the hands after the kitty and the discard, "
-                 f"seat {row.declarer} leading (docs/RULES.md §3.5), by denomination:")
-    lines.append(_row("denom", DENOMS))
-    lines.append(_row("tricks", [int(row[f"dd_tricks_{d}"]) for d in DENOMS]))
-    lines.append(f"contract {record['result']['contract']} by seat {row.declarer}: DD {row.dd_tricks} tricks "
-                 f"(needs {row.level}: {'makeable' if row.dd_made else 'not makeable'}); "
-                 f"played: {row.decl_tricks} tricks, {'made' if row.decl_tricks >= row.level else 'down'}")
-    return "\n".join(lines)
+    :func:`cardsim.dd.solve_records` row solved with ``every_denomination``): the game's
+    ``describe`` hook (:class:`cardsim.games.base.DDHooks`)."""
+    from cardsim.games import get_game
+
+    return get_game(record["game"]).dd.describe(record, row)
 
 
 def run(args, read_jsonl, make_run, strategies, usage_error) -> int:

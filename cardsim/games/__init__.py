@@ -10,6 +10,12 @@ _MODULES = {"vint": "cardsim.games.vint", "501": "cardsim.games.g501", "500": "c
 GAME_NAMES = tuple(_MODULES)
 
 
+def package_of(name) -> str:
+    """The package of a game (``"cardsim.games.vint"``: its ``profiles.toml`` and modules);
+    raises OptionError for an unknown game."""
+    return _MODULES[get_game(name).name]
+
+
 def get_game(name) -> GameSpec:
     """The :class:`GameSpec` of ``"vint"``, ``"501"`` or ``"500"``; raises OptionError otherwise."""
     key = str(name).strip().lower()

@@ -176,6 +176,81 @@ class ContractBands:
 
 
 @dataclass(frozen=True)
+class FrameHooks:
+    """How :mod:`cardsim.frames` types a game's raw rows (the game's ``frames.py`` provides them).
+
+    * ``deals(column, seats) -> {name: array}``: the typed deal columns that differ from the raw
+      codes (nullable integers, booleans, ordered categoricals, built with the converters of
+      :mod:`cardsim.frames`); ``column(name)`` returns a raw column as an ndarray, ``seats`` is
+      the table's seat count; every other raw column is kept as it is;
+    * ``matches(column, seats) -> {name: array}``: the same for match rows;
+    * ``derived``: ``{name: raw column it follows}`` of columns the deal frame adds (not stored);
+    * ``missing_doc`` / ``match_missing_doc``: which deal / match columns are missing when
+      (``cardsim columns GAME`` prints them);
+    * ``hand_columns``: ``{seat or "kitty"/"discard": column}`` of hand bit sets the deal rows
+      carry (:func:`cardsim.frames.decode_hands`), or None when the rows carry no hands.
+    """
+
+    deals: Callable
+    matches: Callable
+    derived: dict = dataclasses.field(default_factory=dict)
+    missing_doc: str = ""
+    match_missing_doc: str = ""
+    hand_columns: dict | None = None
+
+
+@dataclass(frozen=True)
+class DDHooks:
+    """Double-dummy solving of a game's deals (:mod:`cardsim.dd`; the game's ``dd.py``).
+
+    * ``frame(records, every_denomination) -> DataFrame``: the DD columns of replayed
+      docs/RECORDS.md records (``result`` set), one row each (:data:`columns_doc`);
+    * ``columns_doc``: the game's DD columns for people (``cardsim dd`` and the docs);
+    * ``bench(seed, n) -> dict``: the solver benchmark's numbers on deals ``0 .. n-1``
+      (:mod:`cardsim.dd.bench`), or None;
+    * ``quality(names, seed, ids, rows) -> list[DataFrame]``: per strategy spec in ``names``
+      (each playing every seat), its per-deal comparison with DD on deals ``ids`` of ``seed``,
+      each frame made by ``rows`` (:func:`cardsim.analysis.quality.comparison_rows`); ``unit``
+      the unit of that comparison (``"tricks"``);
+    * ``describe(record, row) -> str``: ``cardsim dd``'s text for one record and its DD row
+      (solved with ``every_denomination``);
+    * ``deals(seed, deal_ids, setup, every_denomination) -> DataFrame``: the same columns as
+      ``frame`` for independent deals as the engine plays them, from its rows and card bit sets
+      (no records); None: solved from the deals' records.
+    """
+
+    frame: Callable
+    columns_doc: str = ""
+    bench: Callable | None = None
+    quality: Callable | None = None
+    unit: str = ""
+    describe: Callable | None = None
+    deals: Callable | None = None
+
+
+@dataclass(frozen=True)
+class GameFacts:
+    """Facts about a game that generic tools and reports need (they never branch on its name).
+
+    * ``title``: the game's name for people (``"Five Hundred"``);
+    * ``partnerships``: whether the players sit in two partnerships of two (profiles' ``partner``);
+    * ``analysis``: the module of its pandas pipeline (:func:`cardsim.analysis.for_game`), "" for none;
+    * ``bench_condition``: a hand class of seat 0 for the conditioned-dealing benchmark
+      (:func:`cardsim.bench.measure_conditions`);
+    * ``pimc_deals``: deals of the sampled-search benchmark (one search costs the more the bigger
+      the hands);
+    * ``quality_deals``: most deals of the report's quality section (double-dummy cost).
+    """
+
+    title: str
+    partnerships: bool = False
+    analysis: str = ""
+    bench_condition: str = ""
+    pimc_deals: int = 40
+    quality_deals: int = 2000
+
+
+@dataclass(frozen=True)
 class GameSpec:
     """A game as the rest of cardsim sees it.
 
@@ -220,6 +295,39 @@ class GameSpec:
     """The game's hooks for the sampled-search player (:class:`cardsim.strategies.pimc.Hooks`:
     a card decision's position from the seat's view, and its double-dummy solver), or None when
     the game has no ``pimc`` strategy."""
+    # hooks lane: what generic modules used to look up by the game's name (issue 29).  Each game
+    # implements them in its own package (frames.py, dd.py, facts.py) and names them here.
+    ranks: str = ""
+    """The rank letters of one suit, lowest first (the card layout of :mod:`cardsim.cards`: card
+    = 16 × suit + rank index); e.g. Vint ``"23456789TJQKA"``."""
+    jokers: tuple = ()
+    """``((bit, token), …)`` of the cards outside the four suits, in the records' order (Five
+    Hundred: ``((15, "HJ"), (14, "LJ"))``); empty for a game without jokers."""
+    frames: Any = None
+    """How raw rows become typed frames (:class:`FrameHooks`), or None: the rows as they are."""
+    dd: Any = None
+    """Double-dummy solving of the game's deals (:class:`DDHooks`), or None."""
+    facts: Any = None
+    """Per-game facts of generic tools and reports (:class:`GameFacts`)."""
+    # split lane
+    features_module: str = ""
+    """The module with the game's hand features for conditions (:mod:`cardsim.conditions`): its
+    ``FEATURES`` (a :class:`cardsim.deal.FeatureSet`) and ``layout(seats)`` (a
+    :class:`cardsim.deal.DealLayout`).  Named, not imported, so that building the spec loads no more
+    than before: conditions import it when asked about the game."""
+    deal_seconds: float | None = None
+    """One core's seconds for one complete deal with the default strategies, written to a dataset:
+    the slope of the wall time of ``cardsim simulate GAME -n N -o X --jobs 1`` from 20,000 to
+    1,000,000 deals (``python -m cardsim.bench --only crossover``, BENCHMARKS.md "When the default
+    starts workers").  The pool weighs a run's work by it (:func:`cardsim.runner.pool.deal_seconds`);
+    None counts as the slowest game."""
+    deals_per_match: float | None = None
+    """Mean deals of a whole match with the default strategies (``cardsim.play_match(game, 2000,
+    seed=1)``); None counts as the longest game's."""
+    match_start_score: int | None = None
+    """The score every seat starts a match from, when matches may start from given scores
+    (``play_match(before=..., dealer=...)``) and so end sooner in proportion to the lowest of them;
+    None when matches always start from a clean state."""
 
     def __post_init__(self):
         # Every entry point that runs strategies reports an unhandled strategy id the same way.
@@ -305,4 +413,4 @@ class GameSpec:
         return Setup(self.name, seats, ids, params, self.parse_rules(rules), tuple(specs))
 
 
-__all__ = ["GameSpec", "ContractBands", "RecordError", "OptionError", "RuleOption", "Setup", "StrategyError", "N_PARAMS"]
+__all__ = ["GameSpec", "FrameHooks", "DDHooks", "GameFacts", "ContractBands", "RecordError", "OptionError", "RuleOption", "Setup", "StrategyError", "N_PARAMS"]

@@ -36,10 +36,10 @@ def source_of(setup: Setup, seed, deal, match=None, extra=None) -> dict:
     "rules": {option: JSON value}}``, plus ``"match": match`` when given and the items of
     ``extra`` (an evaluation's conditions or forced option).
     """
-    import cardsim  # late: cardsim/__init__.py imports the games, which import this module
+    from cardsim._version import __version__
 
     src = {
-        "cardsim": cardsim.__version__,
+        "cardsim": __version__,
         "seed": int(seed),
         "deal": int(deal),
         "strategies": list(setup.specs),

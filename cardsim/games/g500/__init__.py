@@ -12,6 +12,11 @@ Rule options: ``scoring`` = ``quebec`` (default) | ``subtract``; ``target`` = ga
 """
 from __future__ import annotations
 
+# hooks lane
+from cardsim.games.g500.constants import HJ, LJ, RANKS
+from cardsim.games.g500.dd import DD
+from cardsim.games.g500.facts import FACTS
+from cardsim.games.g500.frames import FRAMES
 from cardsim.games.base import ContractBands, Forcing, GameSpec, OptionError, RuleOption
 from cardsim.games.g500 import engine as E
 from cardsim.games.g500 import forcing as _forcing
@@ -54,6 +59,16 @@ SPEC = GameSpec(
                     E.NO_FORCE,
                     agreed_calls=_forcing.agreed_calls, auto_options=_forcing.auto_options),
     pimc=_pimc.HOOKS,
+    # hooks lane
+    ranks=RANKS,
+    jokers=((HJ, "HJ"), (LJ, "LJ")),
+    frames=FRAMES,
+    dd=DD,
+    facts=FACTS,
+    # split lane
+    features_module=f"{__name__}.features",
+    deal_seconds=5.9e-6,
+    deals_per_match=8.7,
 )
 
 __all__ = ["SPEC", "simulate_chunk", "deal_chunk", "play_matches", "make_records", "replay_record", "show",

@@ -9,6 +9,11 @@ plain-Python slow twin), ``show`` (text for people).
 """
 from __future__ import annotations
 
+# hooks lane
+from cardsim.cards import RANKS_501
+from cardsim.games.g501.dd import DD
+from cardsim.games.g501.facts import FACTS
+from cardsim.games.g501.frames import FRAMES
 from cardsim.games.base import ContractBands, Forcing, GameSpec
 from cardsim.games.g501 import forcing as _forcing
 from cardsim.games.g501 import pimc as _pimc
@@ -47,6 +52,16 @@ SPEC = GameSpec(
                     "=L/TRUMP[/TARGET] also forces trump and target", NO_FORCE, _forcing.game_state,
                     agreed_calls=_forcing.agreed_calls, auto_options=_forcing.auto_options),
     pimc=_pimc.HOOKS,
+    # hooks lane
+    ranks=RANKS_501,
+    frames=FRAMES,
+    dd=DD,
+    facts=FACTS,
+    # split lane
+    features_module=f"{__name__}.features",
+    deal_seconds=3.7e-6,
+    deals_per_match=13.9,
+    match_start_score=501,
 )
 
 __all__ = ["SPEC"]

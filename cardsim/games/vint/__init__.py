@@ -7,6 +7,11 @@ functions), ``dispatch`` (strategy id -> function, one function per decision), `
 """
 from __future__ import annotations
 
+# hooks lane
+from cardsim.cards import VINT_RANKS
+from cardsim.games.vint.dd import DD
+from cardsim.games.vint.facts import FACTS
+from cardsim.games.vint.frames import FRAMES
 from cardsim.games.base import ContractBands, Forcing, GameSpec
 
 from . import engine, forcing, pimc
@@ -41,4 +46,13 @@ SPEC = GameSpec(
                     engine.NO_FORCE,
                     agreed_calls=forcing.agreed_calls, auto_options=forcing.auto_options),
     pimc=pimc.HOOKS,
+    # hooks lane
+    ranks=VINT_RANKS,
+    frames=FRAMES,
+    dd=DD,
+    facts=FACTS,
+    # split lane
+    features_module=f"{__name__}.features",
+    deal_seconds=5.4e-6,
+    deals_per_match=12.2,
 )

@@ -22,8 +22,11 @@ declared deal is compared with its double-dummy (DD) value (:mod:`cardsim.dd`):
 
 Cost: the DD solver dominates (Vint: DDS, one table per deal for all strategies; 501 and 500:
 one solve per deal and strategy, since the talon / kitty change hands with the auction).
+What each game measures is its spec's ``dd.quality`` hook (:class:`cardsim.games.base.DDHooks`).
 """
 from __future__ import annotations
+
+import functools
 
 import numpy as np
 import pandas as pd
@@ -47,7 +50,16 @@ SUMMARY_COLUMNS = ["strategy", "deals", "n", "vs_dd", "vs_dd_lo", "vs_dd_hi", "d
 """Columns of :func:`quality`'s table (after the ``by`` columns): ``deals`` played, ``n``
 declared (the base of every mean and rate)."""
 
-UNIT = {"vint": "tricks", "501": "deal points", "500": "tricks"}
+def unit(game) -> str:
+    """The unit of ``vs_dd`` of ``game`` (``"tricks"``, 501 ``"deal points"``): its DD hooks' ``unit``."""
+    return _hooks(game).unit
+
+
+def _hooks(game):
+    spec = get_game(game)
+    if spec.dd is None or spec.dd.quality is None:
+        raise OptionError(f"{spec.name} has no double-dummy quality measurement")
+    return spec.dd
 
 
 def strategy_names(game) -> list[str]:
@@ -79,73 +91,12 @@ def check_request(game, n, strategies) -> tuple[str, list[str]]:
 
 
 # ---------------------------------------------------------------- per-deal rows
-def _vint_contracts(records):
-    """``(declarer, level, denomination, decl_tricks)`` int64[n] each from Vint records; -1 when void."""
-    from cardsim.dd import DENOMS
-
-    out = np.full((4, len(records)), -1, dtype=np.int64)
-    for i, r in enumerate(records):
-        res = r["result"]
-        if res["declarer"] is not None:
-            d = res["declarer"]
-            out[:, i] = d, int(res["contract"][0]), DENOMS.index(res["contract"][1:]), res["tricks"][d % 2]
-    return out
-
-
-def _vint_chunk(names, seed, ids) -> list[pd.DataFrame]:
-    import cardsim
-    from cardsim.dd import DENOMS
-    from cardsim.dd.vint import dd_tables
-
-    # The 13-card hands do not depend on the strategies: one DD table per deal serves them all.
-    first = cardsim.records("vint", ids, seed, names[0])
-    hands = np.array([[_bits_vint(h) for h in r["hands"]] for r in first], dtype=np.uint64)
-    table = dd_tables(hands).astype(np.int64)  # [n, declarer seat, denomination]
-    side_best = np.stack([table[:, [0, 2]].max(axis=(1, 2)), table[:, [1, 3]].max(axis=(1, 2))], axis=1)
-    frames = []
-    for name in names:
-        recs = first if name == names[0] else cardsim.records("vint", ids, seed, name)
-        decl, level, den, got = _vint_contracts(recs)
-        played = decl >= 0
-        i = np.arange(len(ids))
-        d, k = np.where(played, decl, 0), np.where(played, den, 0)
-        dd = table[i, d, k]
-        frames.append(_rows("vint", name, ids, played, den, level, level, got, dd, got >= level + 6, dd >= level + 6,
-                            right=side_best[i, d % 2] >= side_best[i, 1 - d % 2],
-                            best=dd >= table[i, d].max(axis=1)))
-    assert len(DENOMS) == table.shape[2]
-    return frames
-
-
-def _bits_vint(tokens) -> int:
-    from cardsim.cards import VINT_RANKS, parse_card
-
-    h = 0
-    for t in tokens:
-        h |= 1 << parse_card(t, VINT_RANKS)
-    return h
-
-
-def _solved_chunk(game, names, seed, ids) -> list[pd.DataFrame]:
-    from cardsim.dd import solve_deals
-
-    frames = []
-    for name in names:
-        df = solve_deals(game, ids, seed, name)
-        played = df.declarer.notna().to_numpy()
-        if game == "501":
-            den, level = df.trump.cat.codes.to_numpy(), df.target.to_numpy(np.int64, na_value=0) // 10 * 10
-            got, dd, need = (df[c].to_numpy(np.int64, na_value=0) for c in ("points", "dd_points", "target"))
-        else:
-            den, level = df.denomination.cat.codes.to_numpy(), df.level.to_numpy(np.int64, na_value=0)
-            got, dd = (df[c].to_numpy(np.int64, na_value=0) for c in ("decl_tricks", "dd_tricks"))
-            need = level
-        # The band is taken from what the contract asks: the level (500), the target (501).
-        frames.append(_rows(game, name, ids, played, den, level, need, got, dd, got >= need, dd >= need))
-    return frames
-
-
-def _rows(game, name, ids, played, den, level, height, got, dd, made, makeable, right=None, best=None) -> pd.DataFrame:
+def comparison_rows(game, name, ids, played, den, level, height, got, dd, made, makeable, right=None,
+                    best=None) -> pd.DataFrame:
+    """The per-deal rows of one strategy (:func:`deal_rows` columns) from its arrays, each [n]:
+    ``played`` bool, ``den`` denomination / trump code, ``level`` the column's value, ``height``
+    what the contract asks (the band's measure), ``got`` / ``dd`` the result in play / DD,
+    ``made`` / ``makeable`` bool, ``right`` / ``best`` bool or None (NaN: the game has none)."""
     nan = np.full(len(ids), np.nan)
     return pd.DataFrame({
         "strategy": name, "deal": np.asarray(ids, dtype=np.int64), "declared": played,
@@ -160,7 +111,7 @@ def deal_chunk(game: str, names: tuple, seed: int, start: int, count: int) -> pd
     """Per-deal comparison rows of deals ``start .. start+count-1`` for each strategy in ``names``
     (one task of :func:`deal_rows`; a plain function so worker processes can run it)."""
     ids = list(range(start, start + count))
-    frames = _vint_chunk(list(names), seed, ids) if game == "vint" else _solved_chunk(game, list(names), seed, ids)
+    frames = _hooks(game).quality(list(names), seed, ids, functools.partial(comparison_rows, game))
     return pd.concat(frames, ignore_index=True)
 
 
@@ -171,9 +122,10 @@ def deal_rows(game, n: int, seed: int = 0, strategies=None, n_jobs: int = 1, pro
     trump; -1 undeclared), ``level`` (Vint 1..7, 500 6..10, 501 the target's lower ten in points),
     ``result`` / ``dd`` (int64, the declaring side's tricks or the 501 declarer's deal points in
     play / double-dummy), ``made`` / ``dd_makeable`` (bool), ``right_side`` /
-    ``best_denomination`` (float 0/1, Vint only).  ``store``: a :class:`cardsim.runner.ChunkStore`
+    ``best_denomination`` (float 0/1, Vint only).  ``store``: a :class:`cardsim.runner.store.ChunkStore`
     keeping finished chunks (an interrupted run resumes)."""
-    from cardsim.runner import check_run_seed, run_chunks
+    from cardsim.runner.run import check_run_seed
+    from cardsim.runner.store import run_chunks
 
     game, names = check_request(game, n, strategies)
     seed = check_run_seed(seed)
@@ -262,8 +214,9 @@ def quality(game, n: int, seed: int = 0, strategies=None, by=(), n_jobs: int = 1
     check_by(by)  # before the (slow) run
     table = summarize(deal_rows(game, n, seed, strategies, n_jobs, progress, store), by)
     table.attrs.update({"game": get_game(game).name, "deals": n, "seed": seed,
-                        "unit": UNIT[get_game(game).name]})
+                        "unit": unit(game)})
     return table
 
 
-__all__ = ["quality", "check_request", "check_by", "deal_rows", "summarize", "strategy_names", "deal_chunk", "SUMMARY_COLUMNS", "BY", "UNIT"]
+__all__ = ["quality", "check_request", "check_by", "deal_rows", "summarize", "strategy_names", "deal_chunk", "SUMMARY_COLUMNS", "BY", "unit",
+           "comparison_rows"]

@@ -1,0 +1,101 @@
+"""The ``cardsim`` command: simulate, evaluate, show, replay, strategies, columns, profiles, bench, dd, quality.
+
+Exit codes: 0 success, 1 data rejected (a record that breaks the rules), 2 usage (bad
+arguments, unknown strategy or option, unwritable output).  Errors are one line on stderr.
+
+One module per command (``cardsim.cli.<command>``: ``NAME``, ``add_parser(sub)`` and ``run(args)``),
+what they share in :mod:`cardsim.cli.common`.  Building the parser imports every command module
+and nothing heavy: each command imports what it needs inside ``run``.
+"""
+from __future__ import annotations
+
+import argparse
+import gc
+import sys
+
+from cardsim.cli import bench, columns, dd, evaluate, profiles, quality, replay, show, simulate, strategies
+from cardsim.cli.common import _USAGE_ERRORS, UsageError, _Parser, usage_errors
+from cardsim.games.base import OptionError, RecordError
+from cardsim.strategies.registry import StrategyError
+from cardsim.text import clip
+
+_ORDER = (simulate, evaluate, profiles, show, replay, strategies, columns, dd, quality, bench)
+"""The commands, in the order ``cardsim --help`` lists them."""
+COMMANDS = {command.NAME: command.run for command in _ORDER}
+
+
+def __getattr__(name):
+    if name == "USAGE_ERRORS":  # all four, importing their modules (for callers that name them)
+        import importlib
+
+        return (OptionError, StrategyError,
+                *(getattr(importlib.import_module(m), n) for m, n in _USAGE_ERRORS.items()))
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="cardsim", description="Monte Carlo analysis of Vint, 501 and Five Hundred")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    for command in _ORDER:
+        command.add_parser(sub)
+    return parser
+
+
+def _attach_negative_values(argv: list[str]) -> list[str]:
+    """``--before -900,0`` as ``--before=-900,0``: argparse takes a value that starts with ``-``
+    and is not a plain number (the comma) for an option, so negative scores needed the ``=``."""
+    out = []
+    i = 0
+    while i < len(argv):
+        if argv[i] == "--before" and i + 1 < len(argv) and argv[i + 1][:1] == "-" and argv[i + 1][1:2].isdigit():
+            out.append(f"--before={argv[i + 1]}")
+            i += 2
+            continue
+        out.append(argv[i])
+        i += 1
+    return out
+
+
+def main(argv=None) -> int:
+    try:
+        parser = build_parser()
+        args = parser.parse_args(_attach_negative_values(sys.argv[1:] if argv is None else list(argv)))
+    except KeyboardInterrupt:
+        print("cardsim: interrupted while starting (nothing was run)", file=sys.stderr)
+        return 130
+    try:
+        return COMMANDS[args.command](args)
+    except RecordError as exc:
+        print(f"cardsim: rejected: {clip(exc.describe())}", file=sys.stderr)
+        return 1
+    except (UsageError, *usage_errors()) as exc:
+        print(f"cardsim: error: {clip(str(exc))}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        # The reader of our output went away (e.g. `| head`): not an error of ours.
+        sys.stderr.close()
+        return 0
+    except KeyboardInterrupt:
+        print(f"cardsim: interrupted ({_what_is_kept(args)})", file=sys.stderr)
+        return 130
+
+
+def process_main() -> int:
+    """:func:`main` for a process that ends with the command (the ``cardsim`` script, ``python -m
+    cardsim``): the objects left at the end are frozen out of the garbage collector, since the
+    interpreter's exit would otherwise walk every object of numba, pandas and pyarrow in its last
+    collections, about 0.3 s of a short command, to free memory the process gives back anyway.
+    atexit handlers and the flushing of the standard streams run as before."""
+    try:
+        return main()
+    finally:
+        gc.freeze()
+
+
+def _what_is_kept(args) -> str:
+    """What an interrupted command leaves for the next run, for its one-line message."""
+    if args.command in ("evaluate", "quality") or (args.command == "simulate" and (args.output or args.matches)):
+        return "finished chunks are kept; run the same command again to resume"
+    if args.command == "simulate":
+        return "nothing is kept without -o: write a dataset with -o PATH to keep finished chunks and resume"
+    return "nothing was written"

@@ -1,0 +1,200 @@
+"""What every ``cardsim`` command shares: the usage errors, the argument types, the common options
+(run set-up, execution), the parser class with one-line errors, and reading JSON Lines records.
+
+Only what building the parser needs is imported here: ``cardsim --help`` (and every command's
+--help) then starts in a fraction of a second.  The runner (pandas, numba), the engines and the
+analyses are imported by the commands that use them.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from decimal import Decimal, InvalidOperation
+
+from cardsim.games import GAME_NAMES
+from cardsim.games.base import OptionError, RecordError
+from cardsim.strategies.registry import StrategyError
+from cardsim.text import clip, quote
+
+
+_USAGE_ERRORS = {"cardsim.runner.files": "OutputError", "cardsim.deal": "ConditionError"}
+"""Usage errors defined in modules the parser does not import: (module, class name)."""
+
+
+class UsageError(Exception):
+    pass
+
+
+def usage_errors() -> tuple[type, ...]:
+    """The errors a command reports as one line with exit code 2: OptionError, StrategyError,
+    cardsim.runner.files.OutputError and cardsim.deal.ConditionError.  The last two only from modules
+    already imported (an error of a module nobody imported cannot have been raised), so that
+    catching them imports nothing."""
+    found = [getattr(sys.modules[m], name) for m, name in _USAGE_ERRORS.items() if m in sys.modules]
+    return (OptionError, StrategyError, *found)
+
+
+def _whole(text: str, low: int, high: int) -> int:
+    """``text`` as a whole number; ``1e6`` and ``1_000_000`` are accepted, since users write large
+    deal counts so."""
+    try:
+        value = Decimal(text.strip())
+    except InvalidOperation:
+        raise argparse.ArgumentTypeError(f"{quote(text)} is not a whole number") from None
+    if not value.is_finite() or value != value.to_integral_value():
+        raise argparse.ArgumentTypeError(f"{quote(text)} is not a whole number")
+    # Compared before int(): 1e999999999 is a whole number whose digits would not fit in memory.
+    if not low <= value <= high:
+        shown = text.strip() if len(text.strip()) <= 40 else quote(text.strip(), 40)  # bare: a number
+        raise argparse.ArgumentTypeError(f"must be a whole number from {low} to {high:,}, got {shown}")
+    return int(value)
+
+
+def _positive(text: str) -> int:
+    from cardsim.runner.run import MAX_DEALS
+
+    return _whole(text, 1, MAX_DEALS)
+
+
+def _nonnegative(text: str) -> int:
+    from cardsim.runner.run import MAX_DEALS
+
+    return _whole(text, 0, MAX_DEALS)
+
+
+def _seed(text: str) -> int:
+    return _whole(text, 0, 2**64 - 1)
+
+
+def _error_rate(text: str) -> float:
+    """An error rate, as a number; its range is :func:`cardsim.sequential.check_error`'s, checked
+    by the command before any deal (the parser imports nothing heavy)."""
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{quote(text)} is not a number") from None
+
+
+def _path(text: str) -> str:
+    if not text.strip():
+        raise argparse.ArgumentTypeError("the path is empty")
+    return text
+
+
+def _game(text: str) -> str:
+    if text.lower() not in GAME_NAMES:
+        raise argparse.ArgumentTypeError(f"unknown game {quote(text)} (choose from {', '.join(GAME_NAMES)})")
+    return text.lower()
+
+
+def _strategies(items):
+    """``["random"]`` → one spec for all seats; ``["1=random", "3=heuristic:aggression=1"]`` → a dict."""
+    if not items:
+        return None
+    out = {}
+    for item in items:
+        seat, eq, spec = item.partition("=")
+        if eq and seat.strip().isdigit():
+            if int(seat) in out:
+                raise UsageError(f"--strategy: seat {int(seat)} given more than once")
+            out[int(seat)] = spec
+        elif len(items) == 1:
+            return item
+        else:
+            raise UsageError(f"--strategy {quote(item)}: write SEAT=NAME[:param=value,...] when giving several")
+    return out
+
+
+def _ints(text, what):
+    if text is None:
+        return None
+    try:
+        return [int(x) for x in text.split(",")]
+    except ValueError:
+        raise UsageError(f"{what} must be whole numbers separated by commas, got {quote(text)}") from None
+
+
+def _add_execution(p):
+    """--jobs, --progress and --scheduler: how a long command runs (the same result either way)."""
+    p.add_argument("--jobs", type=int, default=-1,
+                   help="worker processes: -1 = all cores if the run is big enough to pay for starting them, "
+                        "else this process (the default); 1 = this process only; N = N workers")
+    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                   help="a progress bar with rate and ETA (default: when standard error is a terminal)")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="run the chunks on a dask.distributed cluster: tcp://HOST:8786, or 'local' to start "
+                        "one on this machine (README: Running on a cluster)")
+
+
+def _add_setup(p):
+    p.add_argument("--seed", type=_seed, default=0, help="run seed, 0 to 2**64-1 (default 0)")
+    p.add_argument("--strategy", action="append", metavar="[SEAT=]NAME[:p=v,...]",
+                   help="strategy for one seat (repeatable), or for every seat without SEAT=")
+    p.add_argument("--seats", type=_positive, help="number of seats (501: 3 or 4)")
+    p.add_argument("--rule", action="append", metavar="NAME=VALUE", help="rule option (repeatable)")
+
+
+class _StoreOnce(argparse.Action):
+    """An option that takes one value: given twice, it is an error rather than the last one
+    silently winning (``evaluate --where A --where B`` would otherwise answer a question about
+    B alone).  Options meant to repeat say so (``action="append"``)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        seen = namespace.__dict__.setdefault("_given", set())
+        if self.dest in seen:
+            shown = "/".join(self.option_strings)
+            hint = " (put every class in one, separated by commas)" if self.dest == "where" else ""
+            parser.error(f"argument {shown}: given more than once{hint}")
+        seen.add(self.dest)
+        setattr(namespace, self.dest, values)
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with one-line errors (exit code 2), as every cardsim error is, and options that
+    take one value given once (:class:`_StoreOnce`)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.register("action", None, _StoreOnce)
+        self.register("action", "store", _StoreOnce)
+
+    def error(self, message):
+        # argparse puts the bad value into its own messages whole (an invalid choice, unrecognized
+        # arguments): cut them, since a value can be megabytes.
+        self.exit(2, f"{self.prog}: error: {clip(message, 200)} (see {self.prog} --help)\n")
+
+
+def _read_jsonl(path):
+    """Yield ``(line number, record or RecordError)`` from a JSON Lines file.
+
+    Each line is decoded on its own, so one bad line (not UTF-8, not JSON, nested too deep)
+    is reported and the next line is still read; a byte-order mark is ignored.
+    """
+    try:
+        handle = sys.stdin.buffer if path == "-" else open(path, "rb")
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+    with handle:
+        for number, raw in enumerate(handle, 1):
+            if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
+                raw = raw[3:]
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                yield number, RecordError("not UTF-8 text")
+                continue
+            if not line.strip():
+                continue
+            try:
+                yield number, json.loads(line)
+            except ValueError as exc:
+                yield number, RecordError(f"not valid JSON: {exc}")
+            except RecursionError:
+                yield number, RecordError("not valid JSON: nested too deeply")
+
+
+def _replay(record):
+    import cardsim
+
+    return cardsim.replay(record)

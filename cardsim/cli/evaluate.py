@@ -1,0 +1,272 @@
+"""``cardsim evaluate``: every option of one seat played on the same deals, dealt under given cards and
+hand classes; in rounds until one option is clearly best (``--until-clear``), or under every player
+profile (``--robust``).
+
+The parser part imports nothing heavy (``cardsim --help`` builds every command's parser); what the
+command needs is imported in :func:`run`.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from cardsim.cli.common import (UsageError, _add_execution, _add_setup, _error_rate, _game, _ints, _nonnegative, _path,
+                                _positive, _strategies)
+from cardsim.games import GAME_NAMES
+
+NAME = "evaluate"
+
+EVALUATE_EPILOG = """options:
+  any   auto              every first call of the seat: in Vint and 500 a pass and every legal bid;
+                          in 501 look, pass and blind up to 66, 70, 80, ... 150 (those still possible)
+  vint  P | 1S..7NT       the seat's first call (where illegal, the deal counts as not legal)
+        =CONTRACT         the seat declares it, the auction skipped (=3NT, =7S)
+  500   P | 6S..10NT      the seat's first bid or pass
+        =CONTRACT         the seat declares it, the auction skipped (=8H)
+  501   blind:L           bid blind, up to L, at the seat's first turn (blind:80)
+        look | pass       look at the hand (then the strategy bids) | pass at the first turn
+        =L  | =L!         the seat won the auction at L, having looked | blind
+        =L/TRUMP[/TARGET] also forces the trump (S H D C NT) and the target (=100!/H/120)
+
+--auction, the calls before the seat's first call (needs --dealer; spaces or commas between calls):
+  vint  from the dealer:        P | 1S..7NT             --dealer 2 --seat 0 --auction "1NT P"
+  500   from the dealer's left: P | 6S..10NT            --dealer 0 --seat 3 --auction "6S P"
+  501   from the dealer's left: P | 70 | B70 (blind, also blind:70)
+                                                        --dealer 0 --seat 0 --auction "B66 P"
+The calls imply the callers' hands: a deal is kept only if the callers' strategies (--strategy)
+would make exactly those calls with their hands; the share of dealt hands that do is printed.
+A call they never make is an error (the default 501 players only ever bid the minimum raise);
+--calls-on-random-hands makes the calls on any hands instead.  The calls may include the seat's
+own earlier calls (a rebid question): the option is then the seat's next call.
+
+suit symbols: cards, classes, calls and options also take the four suit symbols (filled or outline)
+for the letters S H D C (docs/conditions.md).
+
+--until-clear: the options are played in rounds on the deals a fixed run plays (2000 deals, then
+4000, 8000, ... up to --max-deals, every look planned before the first deal); after each round the
+best option is clear when its paired difference to every other option has an interval above 0 at
+level 1 - error / (looks x (options - 1)): Bonferroni alpha spending over the planned looks and the
+comparisons, so the chance of ever calling a wrong option clearly best is at most --error whatever
+the round it stops at (docs/statistics.md).  Every option is tried as the clearly best one.  It
+prints the deals used and the verdict; clear_lo, clear_hi are the interval at that level of the
+option minus the one judged (the clearly best one, else the best).  Finished rounds are kept: the
+same command resumes.
+
+score: higher is better for the seat in every game.  Vint and Five Hundred: the seat's side's
+points minus the other side's; 501: the seat's score change with its sign turned (the points it
+gains toward 0 in the deal), or with --outcome game its share of the game's win after the game
+is played on by the strategies.  diff: the option minus the best option, paired (negative = worse).
+
+examples:
+  cardsim evaluate vint --seat 0 --dealer 0 --hand "S:AKT86 H:KQ42 C:K832" \\
+                   --option P --option 1S --option 1H --option 1NT -n 200000 --seed 1
+  cardsim evaluate vint --seat 0 --hand "S:AKQJT98765432" --option =7S --option =7NT -n 2000
+  cardsim evaluate 500 --seat 0 --where "jokers=2, trumps_H>=5" --option =8H --option =9H
+  cardsim evaluate 501 --seat 1 --option blind:80 --option look --before 501,250,320
+  cardsim evaluate vint --seat 0 --dealer 0 --hand "S:AKT86 H:KQ42 C:K832" \\
+                   --option P --option 1S --option 1NT --until-clear --max-deals 500000
+"""
+SLOW_DEALING = 600.0
+"""Seconds of dealing alone beyond which ``evaluate`` warns before it starts."""
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser(
+        "evaluate", help="ask about a hand: play each option of one seat on the same deals",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Play every --option of --seat on the same deals, dealt under the given cards and\n"
+                    "classes, and print per option (best first): n, the share of deals where it was legal,\n"
+                    "the made rate with a 95% Wilson interval, the mean score with a 95% interval, and the\n"
+                    "paired difference to the best option with its 95% interval.",
+        epilog=EVALUATE_EPILOG)
+    p.add_argument("game", type=_game, help=" | ".join(GAME_NAMES))
+    p.add_argument("--seat", type=_nonnegative, default=0, help="the seat that takes the options (default 0)")
+    p.add_argument("--option", action="append", required=True, metavar="OPTION",
+                   help="an option of the seat (repeatable; see below)")
+    p.add_argument("-n", "--deals", type=_positive, help="deals (default 100000; with --until-clear see --max-deals)")
+    p.add_argument("--until-clear", action="store_true",
+                   help="play in rounds of doubling size (2000, 4000, ... deals) and stop as soon as the best option "
+                        "is separated from every other at the --error rate, or at --max-deals (then: no option is "
+                        "clearly best); valid under this optional stopping (see below)")
+    p.add_argument("--max-deals", type=_positive, metavar="N",
+                   help="with --until-clear: the most deals (default 1000000; -n is for a fixed number of deals and "
+                        "is not taken with --until-clear)")
+    p.add_argument("--error", type=_error_rate, metavar="RATE",
+                   help="with --until-clear: the chance of calling a wrong option clearly best, from 0.000001 to "
+                        "0.5 (default 0.05)")
+    p.add_argument("--hand", help='the seat\'s given cards, e.g. "S:AKT86 H:KQ42 C:K832" (some or all); '
+                                  '"D:-" says it has no diamonds')
+    p.add_argument("--where", help='hand classes, e.g. "hcp=15-17, H>=5; seat 2: hcp>=10" (docs/conditions.md)')
+    p.add_argument("--talon", help="given talon (501) or kitty (500) cards")
+    p.add_argument("--dealer", type=_nonnegative, help="the dealer's seat (default: drawn per deal)")
+    p.add_argument("--auction", help="calls made before the seat's first call, in order: in Vint from the "
+                                     "dealer, in 501 and 500 from the dealer's left (needs --dealer; see below)")
+    p.add_argument("--calls-on-random-hands", action="store_true",
+                   help="make the --auction calls whatever the callers hold (by default a deal is kept only if the "
+                        "callers' strategies would make exactly those calls with their hands)")
+    p.add_argument("--before", help="match state before the deal: 501 scores by seat (501,250,320); "
+                                    "Vint below0,below1[,games0,games1]; 500 team scores s0,s1")
+    p.add_argument("--outcome", choices=("deal", "game"), default="deal",
+                   help="score the deal (default) or, in 501, the seat's share of the game's win")
+    _add_setup(p)
+    p.add_argument("--format", choices=("table", "csv", "json"), default="table", help="output format")
+    p.add_argument("--records", type=_path, help="write the first deals' records, every option, here")
+    p.add_argument("--records-limit", type=_positive, help="deals with records (default 100)")
+    p.add_argument("--robust", action="store_true",
+                   help="replay the question under every player profile of the game (cardsim profiles GAME) on "
+                        "the same deals and say whether the best option holds")
+    p.add_argument("--profile", action="append", metavar="NAME",
+                   help="with --robust: replay under this profile only (repeatable; default is always included)")
+    p.add_argument("--profiles-file", type=_path, metavar="FILE",
+                   help="with --robust: more profiles from a TOML or JSON file (docs/profiles.md)")
+    _add_execution(p)
+
+
+def run(args) -> int:
+    from cardsim import questions as E
+    from cardsim.runner.files import check_output_file
+    from cardsim.runner.pool import cluster
+
+    if args.until_clear:
+        if args.deals is not None:
+            raise UsageError("-n fixes the number of deals; --until-clear chooses it: give the most deals with "
+                             "--max-deals N instead")
+        if args.robust:
+            raise UsageError("--until-clear and --robust do not go together yet: ask with one of them")
+    elif args.max_deals is not None or args.error is not None:
+        raise UsageError("--max-deals and --error go with --until-clear")
+    from cardsim import sequential as S
+
+    if args.until_clear and args.error is not None:
+        S.check_error(args.error)  # before the question is built and dealt
+
+    deals = (args.max_deals or S.MAX_DEALS) if args.until_clear else (args.deals or 100_000)
+
+    def ask(specs):
+        return E.question(args.game, args.seat, args.option, deals, args.seed, args.hand, args.where,
+                          args.talon, args.dealer, _ints(args.before, "--before"), specs, args.seats, args.rule,
+                          auction=args.auction or (), outcome=args.outcome,
+                          calls_imply_hands=not args.calls_on_random_hands)
+
+    q = ask(_strategies(args.strategy))
+    if args.records_limit and not args.records:
+        raise UsageError("--records-limit needs --records FILE")
+    if args.calls_on_random_hands and not args.auction:
+        raise UsageError("--calls-on-random-hands goes with --auction: it says how the given calls are made")
+    if args.records:
+        check_output_file(args.records)  # unwritable output is an error before the run, not after
+    if (args.profile or args.profiles_file) and not args.robust:
+        raise UsageError("--profile and --profiles-file go with --robust")
+    if args.until_clear and len(q.options) < 2:
+        raise UsageError("--until-clear compares options: give at least two --option (or --option auto)")
+    _warn_if_dealing_is_slow(q, args)
+    if args.robust:
+        return _evaluate_robust(E, q, ask, args)
+    # Finished chunks wait in the runs folder until the answer is printed: the same command
+    # after an interruption resumes from them.
+    store = E.default_store(q)
+    result = None
+    with cluster(args.scheduler):
+        if args.until_clear:
+            sums, result = E.run_until_clear(q, args.error, None, args.jobs, args.progress,
+                                             store=store.with_name(store.name + "-until-clear"))
+        else:
+            sums = E.run_question(q, args.jobs, args.progress, store=store)
+    df = E.until_clear_table(q, sums, result) if result is not None else E.table(q, sums)
+    if args.records:
+        E.write_records(q, args.records, args.records_limit or 100)
+    if args.format == "csv" and result is not None:
+        # the verdict in columns: a CSV reader has no lines under the table
+        verdict = df.attrs["until_clear"]
+        sys.stdout.write(df.assign(clearly_best=(df["option"] == verdict["best"]) & bool(verdict["clear"]),
+                                   deals_used=verdict["deals"], error=verdict["error"]).to_csv(index=False))
+    elif args.format == "csv":
+        sys.stdout.write(df.to_csv(index=False))
+    elif args.format == "json" and result is not None:
+        rows = json.loads(df.to_json(orient="records", double_precision=6))
+        sys.stdout.write(json.dumps({"options": rows, "until_clear": df.attrs["until_clear"]}) + "\n")
+    elif args.format == "json":
+        sys.stdout.write(df.to_json(orient="records", double_precision=6) + "\n")
+    else:
+        a = df.attrs
+        kept = "conditions and calls together" if a["calls"] else "the conditions"
+        print(f"{a['game']} seat {a['seat']}, {a['deals']:,} deals, seed {a['seed']}; conditions: "
+              f"{a['conditions']} (acceptance {a['acceptance']:.4g}: the share of random deals that meet {kept}); "
+              f"strategies {', '.join(a['strategies'])}")
+        if a["calls"]:
+            print(f"calls given: {' '.join(a['calls'])}, made by the callers' strategies: a deal is kept only if they "
+                  f"would make them ({a['calls_acceptance']:.4g} of the deals that meet the conditions do)")
+        elif args.auction:
+            print(f"calls given: {args.auction}, made whatever the callers hold (--calls-on-random-hands)")
+        # rates to 4 decimals; scores to 1 (to 4 when the score is a share of the game's win)
+        score_digits = 4 if a["outcome"] == "game" else 1
+        digits = {c: 4 for c in ("legal", "made", "made_lo", "made_hi")}
+        digits.update({c: score_digits for c in ("score", "score_lo", "score_hi", "diff", "diff_lo", "diff_hi",
+                                                  "clear_lo", "clear_hi")})
+        print(df.to_string(index=False, na_rep="", formatters={c: (lambda v, d=d: "" if v != v else f"{v:.{d}f}")
+                                                                 for c, d in digits.items()}))
+        print(f"score: {a['score_meaning']}; diff: paired, the option minus the best option (negative = worse "
+              f"for you)")
+        if result is not None:
+            _print_until_clear(a["until_clear"], q.run.n)
+    return 0
+
+
+def _print_until_clear(verdict: dict, most: int) -> None:
+    """The lines of ``evaluate --until-clear`` under its table: deals used, the verdict, the guarantee."""
+    taken, planned = verdict["looks_taken"], verdict["looks_planned"]
+    print(f"until clear: {verdict['deals']:,} deals used (look {len(taken)} of {len(planned)} planned at "
+          f"{', '.join(f'{n:,}' for n in planned)}; at most {most:,}); clear_lo, clear_hi: the "
+          f"{100 * verdict['interval_level']:.4g}% interval (the level each look uses) of the option minus "
+          f"{verdict['best'] if verdict['clear'] else 'the best'}")
+    if verdict["clear"]:
+        print(f"clearly best: {verdict['best']} (better than every other option at error rate {verdict['error']:g})")
+    else:
+        print(f"no option is clearly best after {verdict['deals']:,} deals, the maximum (the best options may be "
+              f"equal, or need more deals: --max-deals)")
+    print(f"guarantee: {verdict['guarantee']}")
+
+
+def _evaluate_robust(E, q, ask, args) -> int:
+    """``evaluate --robust``: the question under every profile (cardsim.robust), then the verdict;
+    ``ask(specs)`` builds the command's question with every seat's strategy specs."""
+    from cardsim.runner.files import check_output_file
+    from cardsim.runner.pool import cluster
+
+    pairs = E.robust_questions(q, ask, args.profile or True, args.profiles_file)
+    if args.records:
+        check_output_file(args.records)
+    with cluster(args.scheduler):
+        answer = E.robust(pairs, args.jobs, args.progress, store=E.default_store)
+    if args.records:
+        E.write_records(q, args.records, args.records_limit or 100)
+    if args.format == "json":
+        sys.stdout.write(json.dumps(answer.to_dict(), ensure_ascii=False) + "\n")
+    elif args.format == "csv":
+        sys.stdout.write(answer.frame().to_csv(index=False))
+    else:
+        a = answer.tables["default"].attrs
+        print(f"{a['game']} seat {a['seat']}, {a['deals']:,} deals per profile (the same deals and strategy "
+              f"randomness under every profile), seed {a['seed']}; conditions: {a['conditions']}")
+        print(f"score: {a['score_meaning']}")
+        print(answer.text(digits=4 if a["outcome"] == "game" else 1))
+    return 0
+
+
+def _warn_if_dealing_is_slow(q, args) -> None:
+    """A rare class deals for hours before the first chunk (and its progress) finishes: say so."""
+    from cardsim.deal import dealing_seconds
+    from cardsim.runner.pool import local_jobs
+
+    if q.compiled.n_constraints == 0 and not q.calls:
+        return  # nothing to reject: dealing costs next to nothing
+    cores = local_jobs(args.jobs, len(q.run.chunks())) if args.scheduler is None else 1
+    seconds = dealing_seconds(q.compiled, q.run.seed, q.run.n, calls=q.calls_test()) / cores
+    if seconds > SLOW_DEALING:
+        span = f"{seconds / 3600:,.1f} hours" if seconds >= 3600 else f"{seconds / 60:,.0f} minutes"
+        print(f"cardsim: warning: the conditions are rare; dealing {q.run.n:,} deals alone will take about {span} "
+              f"on {cores} worker{'s' if cores > 1 else ''} " + (
+                  "if it needs the most deals (--until-clear stops sooner when the answer is clear; fewer with "
+                  "--max-deals, or a wider class)" if args.until_clear else "(fewer deals with -n, or a wider class)"),
+              file=sys.stderr)

@@ -1,0 +1,71 @@
+"""``cardsim show``: one deal for people (a deal of a run, of a match, or a record).
+
+The parser part imports nothing heavy (``cardsim --help`` builds every command's parser); what the
+command needs is imported in :func:`run`.
+"""
+from __future__ import annotations
+
+from cardsim.cli.common import (UsageError, _add_setup, _game, _ints, _nonnegative, _path, _positive, _read_jsonl,
+                                _replay, _strategies)
+from cardsim.games import GAME_NAMES, get_game
+
+NAME = "show"
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("show", help="print one deal for people")
+    p.add_argument("game", type=_game, nargs="?", help=" | ".join(GAME_NAMES))
+    p.add_argument("--deal", type=_nonnegative, default=0, help="deal number (default 0; with --match: in the match)")
+    p.add_argument("--match", type=_nonnegative, help="show a deal of this match (501) as play_match plays it")
+    p.add_argument("--before", help="with --match: the scores the match started from (501,250,320)")
+    p.add_argument("--dealer", type=_nonnegative, help="with --match: who dealt the match's first deal")
+    p.add_argument("--record", type=_path, help="show a record from this JSON Lines file instead")
+    p.add_argument("--line", type=_positive, default=1, help="which line of --record (default 1)")
+    _add_setup(p)
+
+
+def run(args) -> int:
+    if args.record:
+        # A record carries its own deal, seed, strategies and rules: options that would pick or
+        # play another deal cannot apply, and ignoring them would show the wrong deal silently.
+        given = [name for name, value, default in (("--deal", args.deal, 0), ("--seed", args.seed, 0),
+                                                    ("--match", args.match, None), ("--before", args.before, None),
+                                                    ("--dealer", args.dealer, None), ("--strategy", args.strategy, None),
+                                                    ("--seats", args.seats, None), ("--rule", args.rule, None))
+                 if value != default]
+        if given:
+            raise UsageError(f"{', '.join(given)} cannot go with --record (the record fixes its deal; "
+                             "choose it with --line)")
+        for number, record in _read_jsonl(args.record):
+            if number == args.line:
+                if isinstance(record, Exception):
+                    raise record
+                _replay(record)
+                if args.game and record["game"] != args.game:
+                    raise UsageError(f"line {number} of {args.record} is a {record['game']} record, not {args.game}")
+                print(get_game(record["game"]).show(record))
+                return 0
+        raise UsageError(f"{args.record} has no record on line {args.line}")
+    if not args.game:
+        raise UsageError("name a game (or give --record FILE)")
+    from cardsim.runner.run import make_run
+
+    run = make_run(args.game, 1, args.seed, _strategies(args.strategy), args.seats, args.rule)
+    spec = get_game(args.game)
+    if args.match is not None:
+        import cardsim
+
+        records = cardsim.match_records(args.game, args.match, run.seed, list(run.setup.specs), run.setup.seats,
+                                        args.rule, _ints(args.before, "--before"), args.dealer)
+        if args.deal >= len(records):
+            raise UsageError(f"match {args.match} of seed {run.seed} has {len(records)} deals (0 to {len(records) - 1})")
+        print(f"seed {run.seed}, match {args.match}, deal {args.deal} of {len(records)}, "
+              f"strategies {', '.join(run.setup.specs)}")
+        print(spec.show(records[args.deal]))
+        return 0
+    if args.before is not None or args.dealer is not None:
+        raise UsageError("--before and --dealer go with --match")
+    record = spec.make_records(run.seed, [args.deal], run.setup)[0]
+    print(f"seed {run.seed}, deal {args.deal}, strategies {', '.join(run.setup.specs)}")
+    print(spec.show(record))
+    return 0

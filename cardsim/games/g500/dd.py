@@ -1,0 +1,169 @@
+"""Five Hundred's double-dummy hooks (:class:`cardsim.games.base.DDHooks`, used by
+:mod:`cardsim.dd`, ``cardsim dd``, :mod:`cardsim.dd.bench` and :mod:`cardsim.analysis.quality`).
+
+What is solved (docs/RULES.md §3.4-§3.5): :mod:`cardsim.dd.g500`, the declaring side's maximum
+tricks from the hands after the kitty and the discard, the declarer leading.
+"""
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from cardsim.games.base import DDHooks
+
+COLUMNS_DOC = ("level (Int8 6..10), denomination (category S C D H NT), decl_tricks (Int8, tricks the "
+               "declaring side took in play), dd_tricks (Int8, the declaring side's DD tricks for the "
+               "contract), all <NA> when thrown in; with every_denomination: dd_tricks_<X> (Int8) for X in "
+               "S C D H NT (the same hands after the discard, the declarer leading).")
+
+
+def positions(records):
+    """Play-start positions of Five Hundred records (docs/RULES.md §3.4): ``(hands uint64[n, 4]
+    physical ten-card hands by seat, the declarer's after his discard; declarer int64[n];
+    denomination int64[n]; played bool[n])``; thrown-in deals are zeros, ``played`` False."""
+    from cardsim.dd import token_bits as _bits
+    from cardsim.games.g500.constants import parse_call, parse_card
+
+    n = len(records)
+    hands = np.zeros((n, 4), dtype=np.uint64)
+    decl = np.zeros(n, dtype=np.int64)
+    denom = np.zeros(n, dtype=np.int64)
+    played = np.zeros(n, dtype=bool)
+    for i, r in enumerate(records):
+        res = r["result"]
+        if res.get("declarer") is None or not r.get("discard"):
+            continue
+        d = res["declarer"]
+        by_seat = [_bits(h, parse_card) for h in r["hands"]]
+        by_seat[d] = (by_seat[d] | _bits(r["talon"], parse_card)) & ~_bits(r["discard"], parse_card)
+        hands[i] = by_seat
+        decl[i] = d
+        denom[i] = parse_call(res["contract"]) % 5
+        played[i] = True
+    return hands, decl, denom, played
+
+
+def _solver():
+    from cardsim.dd import g500
+
+    return g500.solve_batch, g500.new_table
+
+
+def frame(records, every_denomination):
+    """DD columns of replayed Five Hundred records (:data:`COLUMNS_DOC`)."""
+    from cardsim.dd import deal_id
+    from cardsim.games.g500.constants import parse_call
+
+    hands, decl, denom, played = positions(records)
+    res = [r["result"] for r in records]
+    level = np.array([6 + parse_call(x["contract"]) // 5 if p else 0 for x, p in zip(res, played)], dtype=np.int8)
+    got = np.array([x["tricks"][x["declarer"] % 2] if p else -1 for x, p in zip(res, played)], dtype=np.int8)
+    deal_ids = np.array([deal_id(r) for r in records], dtype=np.int64)
+    return _frame(hands, decl, denom, played, level, got, deal_ids, every_denomination)
+
+
+def row_positions(rows):
+    """Play-start positions of Five Hundred deal rows, from their card bit sets (``hand_0..3``
+    as dealt, ``kitty``, ``discard``): as :func:`positions` of the same deals' records."""
+    decl = rows["declarer"].astype(np.int64)
+    played = (decl >= 0) & (rows["discard"] != 0)
+    hands = np.stack([rows[f"hand_{s}"] for s in range(4)], axis=1).astype(np.uint64)
+    idx = np.flatnonzero(played)
+    d = decl[idx]
+    hands[idx, d] = (hands[idx, d] | rows["kitty"][idx]) & ~rows["discard"][idx]
+    hands[~played] = 0
+    return (hands, np.where(played, decl, 0), np.where(played, rows["denomination"], 0).astype(np.int64), played)
+
+
+def deals(seed, deal_ids, setup, every_denomination):
+    """DD columns of deals ``deal_ids`` of ``seed`` as the engine plays them with ``setup``, from
+    its rows alone (they carry the hands, the kitty and the discard: no records)."""
+    from cardsim.dd import played_rows
+
+    rows = played_rows("500", seed, deal_ids, setup)
+    hands, decl, denom, played = row_positions(rows)
+    level = np.where(played, rows["level"], 0).astype(np.int8)
+    got = np.where(played, rows["decl_tricks"], -1).astype(np.int8)
+    return _frame(hands, decl, denom, played, level, got, np.asarray(deal_ids, dtype=np.int64), every_denomination)
+
+
+def _frame(hands, decl, denom, played, level, got, deal_ids, every_denomination):
+    """The DD frame of positions (:func:`positions`) and the contracts' ``level`` and tricks
+    taken in play ``got`` (int8[n]) of deals ``deal_ids``."""
+    from cardsim.dd import DENOMS, solve_played, typed_frame
+
+    n = len(deal_ids)
+
+    def solve(denoms):
+        return solve_played("500", _solver(), hands, decl, denoms, played).astype(np.int8)
+
+    cols = {
+        "deal": deal_ids,
+        "declarer": np.where(played, decl, -1).astype(np.int8),
+        "level": level,
+        "denomination": np.where(played, denom, -1).astype(np.int8),
+        "decl_tricks": got,
+        "dd_tricks": solve(denom),
+    }
+    cols["dd_made"] = played & (cols["dd_tricks"] >= cols["level"])
+    if every_denomination:
+        for t in range(5):
+            cols[f"dd_tricks_{DENOMS[t]}"] = solve(np.full(n, t))
+    return typed_frame(cols, played)
+
+
+def describe(record, row) -> str:
+    """``cardsim dd``'s text for one Five Hundred record and its DD row (solved with every_denomination)."""
+    import pandas as pd
+
+    from cardsim.dd import DENOMS, table_row as _row
+
+    if pd.isna(row.declarer):
+        return "no play: the deal was thrown in"
+    lines = ["The declaring side's double-dummy tricks from the hands after the kitty and the discard, "
+             f"seat {row.declarer} leading (docs/RULES.md §3.5), by denomination:",
+             _row("denom", DENOMS),
+             _row("tricks", [int(row[f"dd_tricks_{d}"]) for d in DENOMS]),
+             f"contract {record['result']['contract']} by seat {row.declarer}: DD {row.dd_tricks} tricks "
+             f"(needs {row.level}: {'makeable' if row.dd_made else 'not makeable'}); "
+             f"played: {row.decl_tricks} tricks, {'made' if row.decl_tricks >= row.level else 'down'}"]
+    return "\n".join(lines)
+
+
+def bench(seed: int, n: int) -> str:
+    """The DD benchmark's line: the played deals of ``0 .. n-1`` solved once (first deal untimed,
+    the table starting empty)."""
+    from cardsim.dd import g500, played_rows
+    from cardsim.runner.run import make_run
+
+    run = make_run("500", n, seed)
+    h, d, t, played = row_positions(played_rows("500", run.seed, range(n), run.setup))
+    h, d, t = h[played], d[played], t[played]
+    out = np.zeros(len(h), dtype=np.int64)
+    stats = np.zeros(1, dtype=np.int64)
+    g500.solve_batch(h[:1], d[:1], t[:1], *g500.new_table(12), out[:1], stats)
+    keys, bounds = g500.new_table()
+    stats[:] = 0
+    start = time.perf_counter()
+    g500.solve_batch(h, d, t, keys, bounds, out, stats)
+    ms = (time.perf_counter() - start) / max(len(h), 1) * 1000
+    return f"500: {ms:.2f} ms per deal ({len(h)} played deals, {stats[0] / len(h):,.0f} nodes per deal)"
+
+
+def quality(names, seed, ids, rows) -> list:
+    """Per strategy in ``names``: the declaring side's tricks in play against DD on deals ``ids``
+    (the kitty changes hands with the auction: one solve per deal and strategy)."""
+    from cardsim.dd import solve_deals
+
+    frames = []
+    for name in names:
+        df = solve_deals("500", ids, seed, name)
+        played = df.declarer.notna().to_numpy()
+        den, level = df.denomination.cat.codes.to_numpy(), df.level.to_numpy(np.int64, na_value=0)
+        got, dd = (df[c].to_numpy(np.int64, na_value=0) for c in ("decl_tricks", "dd_tricks"))
+        frames.append(rows(name, ids, played, den, level, level, got, dd, got >= level, dd >= level))
+    return frames
+
+
+DD = DDHooks(frame, COLUMNS_DOC, bench=bench, quality=quality, unit="tricks", describe=describe, deals=deals)

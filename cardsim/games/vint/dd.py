@@ -1,0 +1,167 @@
+"""Vint's double-dummy hooks (:class:`cardsim.games.base.DDHooks`, used by :mod:`cardsim.dd`,
+``cardsim dd``, :mod:`cardsim.dd.bench` and :mod:`cardsim.analysis.quality`).
+
+What is solved (docs/RULES.md §2.3): DDS through endplay, the whole 4 × 5 table from the 13-card
+hands (:mod:`cardsim.dd.vint`); ``dd_tricks`` is the declaring side's for the contract.
+"""
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from cardsim.games.base import DDHooks
+
+COLUMNS_DOC = ("level (Int8 1..7), denomination (category S C D H NT), decl_tricks (Int8, tricks the "
+               "declaring side took in play), dd_tricks (Int8, the declaring side's DD tricks for the "
+               "contract), all <NA> when nobody bid; with every_denomination: dd_<seat>_<denom> (int8, 20 "
+               "columns, the whole table, every deal: DD tricks of the side of declarer <seat> 0..3 in "
+               "<denom> S C D H NT, the player left of <seat> leading).")
+
+
+def hands_of(records) -> np.ndarray:
+    """The 13-card hands of Vint records: uint64[n, 4] bit sets by seat."""
+    from cardsim.cards import VINT_RANKS, parse_card
+    from cardsim.dd import token_bits
+
+    return np.array([[token_bits(h, lambda t: parse_card(t, VINT_RANKS)) for h in r["hands"]] for r in records],
+                    dtype=np.uint64).reshape(len(records), 4)
+
+
+def contracts(records) -> np.ndarray:
+    """``(declarer, level, denomination, decl_tricks)``: int64[4, n] from Vint records (with
+    ``result``); -1 when void."""
+    from cardsim.dd import DENOMS
+
+    out = np.full((4, len(records)), -1, dtype=np.int64)
+    for i, r in enumerate(records):
+        res = r["result"]
+        if res["declarer"] is not None:
+            d = res["declarer"]
+            out[:, i] = d, int(res["contract"][0]), DENOMS.index(res["contract"][1:]), res["tricks"][d % 2]
+    return out
+
+
+def frame(records, every_denomination):
+    """DD columns of replayed Vint records (:data:`COLUMNS_DOC`)."""
+    from cardsim.dd import deal_id
+
+    deal_ids = np.array([deal_id(r) for r in records], dtype=np.int64)
+    return _frame(hands_of(records), *contracts(records), deal_ids, every_denomination)
+
+
+def engine_hands(seed, deal_ids) -> np.ndarray:
+    """The 13-card hands (uint64[n, 4] by seat) of independent deals ``deal_ids`` of ``seed``,
+    dealt as the engine deals them (the hands do not depend on the strategies)."""
+    from cardsim.rng import deal_key
+
+    from . import engine
+
+    hands = np.zeros((len(deal_ids), 4), dtype=np.uint64)
+    deck = np.empty(52, dtype=np.int64)
+    state = np.zeros(1, dtype=np.uint64)
+    seed = np.uint64(seed)
+    for k, i in enumerate(deal_ids):
+        # np.int64(-1), as the engine passes it: a bare -1 would compile deal_cards once more
+        engine.deal_cards(np.uint64(deal_key(seed, int(i))), np.int64(-1), engine.BASE_DECK, deck, hands[k], state)
+    return hands
+
+
+def row_contracts(rows) -> tuple:
+    """``(declarer, level, denomination, decl_tricks)`` int64[n] each from Vint deal rows, all -1
+    when void (as :func:`contracts` of the same deals' records)."""
+    decl = rows["declarer"].astype(np.int64)
+    void = decl < 0
+    got = np.where(decl % 2 == 0, rows["tricks_0"], rows["tricks_1"])
+    return tuple(np.where(void, -1, v).astype(np.int64) for v in (decl, rows["level"], rows["denomination"], got))
+
+
+def deals(seed, deal_ids, setup, every_denomination):
+    """DD columns of deals ``deal_ids`` of ``seed`` as the engine plays them with ``setup``: the
+    contracts from its rows, the hands from its dealing (no records)."""
+    from cardsim.dd import played_rows
+
+    rows = played_rows("vint", seed, deal_ids, setup)
+    return _frame(engine_hands(seed, deal_ids), *row_contracts(rows), np.asarray(deal_ids, dtype=np.int64),
+                  every_denomination)
+
+
+def _frame(hands, decl, level, den, got, deal_ids, every_denomination):
+    """The DD frame of positions ``hands`` (uint64[n, 4]) and contracts (int64[n] each; declarer
+    -1: void) of deals ``deal_ids``."""
+    from cardsim.dd import DENOMS, typed_frame
+    from cardsim.dd.vint import dd_tables
+
+    n = len(deal_ids)
+    cols = {"declarer": decl.astype(np.int8), "level": level.astype(np.int8), "denomination": den.astype(np.int8),
+            "decl_tricks": got.astype(np.int8), "dd_tricks": np.full(n, -1, dtype=np.int8)}
+    played = cols["declarer"] >= 0
+    tables = dd_tables(hands, None if every_denomination else np.where(played, cols["denomination"], -1))
+    idx = np.flatnonzero(played)
+    cols["dd_tricks"][idx] = tables[idx, cols["declarer"][idx], cols["denomination"][idx]]
+    cols["dd_made"] = played & (cols["dd_tricks"] >= cols["level"] + 6)
+    raw = {"deal": deal_ids, **cols}
+    table = {}
+    if every_denomination:
+        table = {f"dd_{s}_{DENOMS[d]}": tables[:, s, d] for s in range(4) for d in range(5)}
+    return typed_frame({**raw, **table}, played, always=tuple(table))
+
+
+def describe(record, row) -> str:
+    """``cardsim dd``'s text for one Vint record and its DD row (solved with every_denomination)."""
+    import pandas as pd
+
+    from cardsim.dd import DENOMS, table_row as _row
+
+    lines = ["Double-dummy tricks of the declarer's side (rows: declarer's seat, the seat on his left "
+             "leads; docs/RULES.md §2.3)", _row("seat", DENOMS)]
+    for s in range(4):
+        lines.append(_row(f"  {s}", [int(row[f"dd_{s}_{d}"]) for d in DENOMS]))
+    if pd.isna(row.declarer):
+        lines.append("no contract: every player passed")
+    else:
+        need = int(row.level) + 6
+        lines.append(f"contract {record['result']['contract']} by seat {row.declarer}: DD {row.dd_tricks} tricks "
+                     f"(needs {need}: {'makeable' if row.dd_made else 'not makeable'}); "
+                     f"played: {row.decl_tricks} tricks, {'made' if row.decl_tricks >= need else 'down'}")
+    return "\n".join(lines)
+
+
+def bench(seed: int, n: int) -> str:
+    """The DD benchmark's line: DDS whole tables of deals ``0 .. n-1`` (first deal untimed)."""
+    from cardsim.dd.vint import dd_tables
+
+    hands = engine_hands(seed, range(n))
+    dd_tables(hands[:1])
+    t = time.perf_counter()
+    dd_tables(hands)
+    ms = (time.perf_counter() - t) / max(n, 1) * 1000
+    return f"vint: {ms:.2f} ms per deal (whole 4 x 5 table, DDS CalcAllTables)"
+
+
+def quality(names, seed, ids, rows) -> list:
+    """Per strategy in ``names``: its play on deals ``ids`` against the whole DD table (one table
+    per deal serves every strategy: the 13-card hands do not depend on the strategies), with
+    ``right_side`` and ``best_denomination`` (:mod:`cardsim.analysis.quality`)."""
+    from cardsim.dd import DENOMS, played_rows
+    from cardsim.dd.vint import dd_tables
+    from cardsim.runner.run import make_run
+
+    runs = [make_run("vint", len(ids), seed, name) for name in names]
+    table = dd_tables(engine_hands(runs[0].seed, ids)).astype(np.int64)  # [n, declarer seat, denomination]
+    side_best = np.stack([table[:, [0, 2]].max(axis=(1, 2)), table[:, [1, 3]].max(axis=(1, 2))], axis=1)
+    frames = []
+    for name, run in zip(names, runs):
+        decl, level, den, got = row_contracts(played_rows("vint", run.seed, ids, run.setup))
+        played = decl >= 0
+        i = np.arange(len(ids))
+        d, k = np.where(played, decl, 0), np.where(played, den, 0)
+        dd = table[i, d, k]
+        frames.append(rows(name, ids, played, den, level, level, got, dd, got >= level + 6, dd >= level + 6,
+                           right=side_best[i, d % 2] >= side_best[i, 1 - d % 2],
+                           best=dd >= table[i, d].max(axis=1)))
+    assert len(DENOMS) == table.shape[2]
+    return frames
+
+
+DD = DDHooks(frame, COLUMNS_DOC, bench=bench, quality=quality, unit="tricks", describe=describe, deals=deals)

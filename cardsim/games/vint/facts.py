@@ -1,0 +1,13 @@
+"""Facts about Vint that generic tools and reports ask its spec for (:class:`cardsim.games.base.GameFacts`)."""
+from cardsim.games.base import GameFacts
+
+FACTS = GameFacts(
+    title="Vint",
+    partnerships=True,
+    analysis="cardsim.analysis.vint",
+    bench_condition="hcp=15-17, H>=5",
+    # searching with DDS costs about a second a decision: a few deals per measurement
+    pimc_deals=4,
+    # DDS solves the whole table at about 0.05-0.1 s a deal and strategy: the slow game of the section
+    quality_deals=600,
+)

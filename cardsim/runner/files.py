@@ -1,0 +1,187 @@
+"""Output files a run may trust: atomic writes, symbolic links followed or refused, one writer per
+folder, and the manifest that fixes what a run is.
+
+Shared by datasets (:mod:`cardsim.runner.dataset`) and chunk stores (:mod:`cardsim.runner.store`):
+every file is written beside its place and renamed into it, so a reader (or a resumed run) sees a
+whole file or none; a folder is claimed by one process at a time.
+"""
+from __future__ import annotations
+
+import errno
+import hashlib
+import json
+import os
+import stat
+import tempfile
+from pathlib import Path
+from typing import Callable
+
+from cardsim.text import quote
+
+MANIFEST = "_manifest.json"
+
+
+class OutputError(OSError):
+    """An output path that cannot be written, or a dataset made by a different run."""
+
+
+def atomic_write(path: Path, write: Callable[[Path], None]) -> None:
+    """``write(tmp)`` to a temporary file beside ``path``, then rename it to ``path``: readers
+    (and a resumed run) see the whole file or none."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=path.suffix)
+    os.close(fd)
+    try:
+        write(Path(tmp))
+        # mkstemp makes the file private; give it the permissions a plain open() would.
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _read_manifest(mpath: Path, folder: Path) -> dict:
+    try:
+        return json.loads(mpath.read_text())
+    except (OSError, ValueError):
+        raise OutputError(f"{mpath} is unreadable; remove {folder} to start again") from None
+
+
+def _check_same_run(folder: Path, old: dict, manifest: dict) -> None:
+    differ = sorted(k for k in set(old) | set(manifest) if k != "complete" and old.get(k) != manifest.get(k))
+    if differ:
+        raise OutputError(f"{folder} holds a different run (it differs in {', '.join(differ)}; see {MANIFEST}); "
+                          "choose another path or remove it")
+
+
+def _broken_link(path: Path) -> str | None:
+    """Why ``path`` is a symbolic link that leads nowhere (its target missing, or links that loop),
+    or None when it is not one.  Raises OutputError when the system cannot look the path up
+    (a name too long, a folder it may not read)."""
+    try:
+        if not stat.S_ISLNK(os.lstat(path).st_mode):
+            return None
+    except (FileNotFoundError, NotADirectoryError):
+        return None  # nothing there yet: the output will be made
+    except OSError as exc:
+        raise OutputError(f"cannot write {path}: {exc.strerror or exc}") from None
+    try:
+        os.stat(path)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return "a symbolic link that loops (it leads back to itself)"
+        return f"a symbolic link to {quote(os.readlink(path))}, which does not exist"
+    return None
+
+
+def follow_link(path) -> Path:
+    """Where the output ``path`` is written: ``path`` itself, or the target of the symbolic link
+    ``path`` when that exists (a dataset is renamed into place, which cannot be done through a
+    link, so it is made at the link's target; the link keeps pointing at it).  Raises
+    OutputError, before any work, when ``path`` is a link that leads nowhere or cannot be looked
+    up, so that nothing is played for an output that cannot be written and no ``.partial``
+    folder is left beside a broken link."""
+    path = Path(path)
+    why = _broken_link(path)
+    if why:
+        raise OutputError(f"cannot write {path}: it is {why}; remove the link or choose another path")
+    return Path(os.path.realpath(path)) if path.is_symlink() else path
+
+
+def _writable_folder(folder: Path, target: Path | None = None) -> None:
+    """Create ``folder`` (and its parents) and check that a file can be written in it; OutputError
+    naming the file that stands where a folder is needed, a symbolic link that leads nowhere, or
+    the system's reason (and ``target``, the file the user asked for in that folder, if given)."""
+    try:
+        for above in (folder, *folder.parents):
+            why = _broken_link(above)
+            if why:
+                raise OutputError(f"cannot write {target or folder}: {above} is {why}; remove the link or choose "
+                                  "another path")
+            if above.exists():
+                if not above.is_dir():
+                    raise OutputError(f"cannot write {folder}: {above} is a file, not a folder")
+                break
+    except OSError as exc:
+        if isinstance(exc, OutputError):
+            raise
+        raise OutputError(f"cannot write {target or folder}: {exc.strerror or exc}") from None
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        probe = folder / f".write-test-{os.getpid()}"  # two runs may probe the same folder at once
+        probe.write_text("")
+        probe.unlink()
+    except OSError as exc:
+        if target is not None:
+            raise OutputError(f"cannot write {target}: the folder {folder} does not take new files "
+                              f"({exc.strerror or exc})") from None
+        raise OutputError(f"cannot write {folder}: {exc.strerror or exc}") from None
+
+
+def check_output_file(path) -> Path:
+    """An output file that can be written, returned as the path to write (a symbolic link's
+    target, :func:`follow_link`): its folder is created if missing (as for a dataset's ``-o``)
+    and must accept files (checked by creating and removing a probe).  Raises OutputError before
+    any work is done."""
+    path = follow_link(path)
+    if path.is_dir():
+        raise OutputError(f"{path} is a directory")
+    _writable_folder(path.parent, path)
+    return path
+
+
+_CLAIMS: dict[Path, object] = {}
+"""The lock files this process holds open (:func:`_claim`), by folder."""
+
+
+def _claim(folder: Path, what: Path) -> None:
+    """Take ``folder`` for this process alone, for as long as it runs: an exclusive lock on
+    ``folder/.lock`` (POSIX ``flock``; the system drops it when the process ends, however it
+    ends).  Two runs writing the same output would remove each other's unfinished files, so the
+    second one is refused: OutputError naming ``what`` (the output the user gave).  Claiming a
+    folder this process already holds does nothing."""
+    folder = Path(folder).resolve()
+    if folder in _CLAIMS:
+        return
+    try:
+        import fcntl
+    except ImportError:  # no flock (Windows): runs are not guarded against each other
+        return
+    f = open(folder / ".lock", "a+")
+    try:
+        fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        f.close()
+        raise OutputError(f"another cardsim run is writing {what} now; wait for it to finish (or stop it), "
+                          "then run this command again: it resumes") from None
+    _CLAIMS[folder] = f
+
+
+def _release(folder: Path) -> None:
+    """Drop :func:`_claim`'s lock on ``folder`` (its lock file removed first, so that a finished
+    output holds no trace of it)."""
+    f = _CLAIMS.pop(Path(folder).resolve(), None)
+    if f is not None:
+        Path(f.name).unlink(missing_ok=True)
+        f.close()
+
+
+def _drop_stale_temporaries(folder: Path) -> None:
+    """Temporary files of writers that were killed (kill -9) before they could clean up (only
+    called on a folder this process has claimed: a live writer's files are not stale)."""
+    for p in folder.glob(".tmp-*"):
+        p.unlink(missing_ok=True)
+
+
+def transform_id(transform) -> str:
+    """``module.name@hash``: a chunk transform and a hash of its module's source, so that stored
+    aggregates are reused exactly while the code that made them is unchanged."""
+    import inspect
+
+    try:
+        source = inspect.getsource(inspect.getmodule(transform))
+    except (OSError, TypeError):  # typed at a prompt: no source to hash, the name must do
+        source = ""
+    return f"{transform.__module__}.{transform.__qualname__}@{hashlib.sha256(source.encode()).hexdigest()[:12]}"
