@@ -72,7 +72,7 @@ def test_500_mid_trick_equals_minimax_inside_a_trick():
     """What a sampled-search player asks of the solver: team 0's DD tricks with 0 to 4 cards on
     the trick (the trick counted), against plain minimax from the same position; no-trump joker
     leads with a named suit included."""
-    from cardsim.games.g500.rules import card_suit, legal_moves
+    from cardsim.games.g500.rules import card_suit, legal_plays
 
     rng = np.random.default_rng(9)
     table = D500.new_table(12)
@@ -91,7 +91,7 @@ def test_500_mid_trick_equals_minimax_inside_a_trick():
         trick, led = np.zeros(4, dtype=np.int64), -1
         for j in range(pos):
             seat = (leader + j) % 4
-            legal = int(legal_moves(h[seat], denom, led))
+            legal = int(legal_plays(h[seat], denom, led))
             c = int(rng.choice([c for c in range(64) if legal >> c & 1]))
             if j == 0:
                 led = card_suit(c, denom)

@@ -11,7 +11,7 @@ from cardsim.games.g500 import dispatch as D
 from cardsim.games.g500 import pimc as P
 from cardsim.games.g500 import strategies as S
 from cardsim.games.g500.constants import DECK, NT
-from cardsim.games.g500.rules import card_suit, legal_moves, remap_hand, trick_winner
+from cardsim.games.g500.rules import card_suit, legal_plays, remap_hand, trick_winner
 from cardsim.strategies.pimc import PARAMS as PIMC_PARAMS
 from cardsim.strategies.registry import N_PARAMS, UNHANDLED
 
@@ -21,12 +21,12 @@ N_VIEWS = 300
 # Each registered strategy's own function per decision; a new registry entry must be added here.
 FUNCTIONS = {
     # the play view ends with the public voids, which only pimc reads
-    "random": (S.random_bid, S.random_discard, lambda params, states, *view: S.random_play(params, states, *view[:-1])),
+    "random": (S.random_bid, S.random_discard, lambda params, streams, *view: S.random_play(params, streams, *view[:-1])),
     # the heuristic's card play reads no parameters and no stream (it is on the hot path)
-    "heuristic": (S.heuristic_bid, S.heuristic_discard, lambda params, states, *view: S.heuristic_play(*view[:-1])),
+    "heuristic": (S.heuristic_bid, S.heuristic_discard, lambda params, streams, *view: S.heuristic_play(*view[:-1])),
     "heuristic_v1": (S.heuristic_bid, S.heuristic_discard,
-                     lambda params, states, *view: S.heuristic_play_v1(*view[:-1])),
-    "heuristic_v2": (S.heuristic_bid, S.heuristic_discard, lambda params, states, *view: S.heuristic_play(*view[:-1])),
+                     lambda params, streams, *view: S.heuristic_play_v1(*view[:-1])),
+    "heuristic_v2": (S.heuristic_bid, S.heuristic_discard, lambda params, streams, *view: S.heuristic_play(*view[:-1])),
     # bids and discards like heuristic; its card comes from its own glue
     "pimc": (S.heuristic_bid, S.heuristic_discard, P.pimc_card),
 }
@@ -93,7 +93,7 @@ def play_views(rng, n):
             led = -1
             for i in range(4 if t < n_full else n_in_trick):
                 seat = (leader + i) % 4
-                c = int(rng.choice(cards(legal_moves(np.uint64(hands[seat]), denom, led))))
+                c = int(rng.choice(cards(legal_plays(np.uint64(hands[seat]), denom, led))))
                 if i == 0:
                     led = int(card_suit(c, denom))
                     if led < 0:
@@ -124,12 +124,12 @@ def test_heuristic_reads_its_parameters_by_name():
     hand = bits([15, 14, 3 * 16 + 7, 2 * 16 + 7, 3 * 16 + 10, 3 * 16 + 9, 3 * 16 + 8, 3 * 16 + 6,
                  0 * 16 + 10, 1 * 16 + 10])
     h = S.REGISTRY["heuristic"]
-    states = np.zeros((5, 1), dtype=np.uint64)
+    streams = np.zeros((5, 1), dtype=np.uint64)
 
     def bid(high=-1, **values):
         params = np.zeros((4, N_PARAMS))
         params[1] = h.vector(**{"taper": 0, **values})  # the flat allowance of the sums above
-        return int(D.choose_bid(S.HEURISTIC, params, states, 1, hand, high, -1 if high < 0 else 0))
+        return int(D.choose_call(S.HEURISTIC, params, streams, 1, hand, high, -1 if high < 0 else 0))
 
     assert bid() == 23 and bid(jump=1) == 23  # 10 hearts at once
     assert bid(jump=0) == 3                   # the cheapest heart bid: 6 hearts
@@ -141,8 +141,8 @@ def test_heuristic_reads_its_parameters_by_name():
 
 
 # ---------------------------------------------------------------- (b) dispatch == strategy
-def same_decision(strategy_id, own, dispatched, params, states, *view):
-    s1, s2 = states.copy(), states.copy()
+def same_decision(strategy_id, own, dispatched, params, streams, *view):
+    s1, s2 = streams.copy(), streams.copy()
     a = dispatched(strategy_id, params, s1, *view)
     b = own(params, s2, *view)
     assert a == b, view
@@ -157,30 +157,30 @@ def test_dispatch_gives_each_strategy_its_own_decisions(name):
     bid, discard, play = FUNCTIONS[name]
     rng = np.random.default_rng(500 + strategy.id)
     params = seat_params(rng, strategy)
-    states = rng.integers(0, 2**63, size=(5, 1)).astype(np.uint64)
+    streams = rng.integers(0, 2**63, size=(5, 1)).astype(np.uint64)
     calls = set()
     for view in bid_views(rng, N_VIEWS):
-        calls.add(int(same_decision(strategy.id, bid, D.choose_bid, params, states, *view)))
+        calls.add(int(same_decision(strategy.id, bid, D.choose_call, params, streams, *view)))
     assert -1 in calls and len(calls) > 3, "the views reach passes and several bids"
     for seat, hand, denom in discard_views(rng, N_VIEWS):
-        out = same_decision(strategy.id, discard, D.choose_discard, params, states, seat, hand, denom)
+        out = same_decision(strategy.id, discard, D.choose_discard, params, streams, seat, hand, denom)
         assert bin(int(out)).count("1") == 6 and int(out) & ~int(hand) == 0
     n_follow = 0
     for view in play_views(rng, N_VIEWS):
-        code = int(same_decision(strategy.id, play, D.choose_play, params, states, *view))
+        code = int(same_decision(strategy.id, play, D.choose_card, params, streams, *view))
         hand, denom, led = view[1], view[2], view[7]
-        assert int(legal_moves(hand, denom, led)) >> (code & 0xFF) & 1
+        assert int(legal_plays(hand, denom, led)) >> (code & 0xFF) & 1
         n_follow += view[6] > 0
     assert 0 < n_follow < N_VIEWS, "leads and follows both checked"
 
 
 def test_random_strategy_uses_only_its_seat_stream():
     rng = np.random.default_rng(7)
-    states = rng.integers(0, 2**63, size=(5, 1)).astype(np.uint64)
-    before = states.copy()
+    streams = rng.integers(0, 2**63, size=(5, 1)).astype(np.uint64)
+    before = streams.copy()
     hand = np.uint64(remap_hand(bits(rng.choice(DECK, 16, replace=False)), NT))
-    D.choose_discard(S.RANDOM, np.zeros((4, N_PARAMS)), states, 2, hand, NT)
-    assert (states[[0, 1, 2, 4]] == before[[0, 1, 2, 4]]).all() and states[3] != before[3]
+    D.choose_discard(S.RANDOM, np.zeros((4, N_PARAMS)), streams, 2, hand, NT)
+    assert (streams[[0, 1, 2, 4]] == before[[0, 1, 2, 4]]).all() and streams[3] != before[3]
 
 
 # ---------------------------------------------------------------- (c) unregistered ids raise
@@ -192,7 +192,7 @@ def unknown_at(seat):
 
 @pytest.mark.parametrize("seat", [0, 2])
 def test_unregistered_id_raises_strategy_error(seat):
-    message = re.escape(f"500: no dispatch branch handles strategy id 99 (seat {seat}, decision 'bid')")
+    message = re.escape(f"500: no dispatch branch handles strategy id 99 (seat {seat}, decision 'call')")
     with pytest.raises(StrategyError, match=message):
         SPEC.simulate_chunk(3, 0, 10, unknown_at(seat))
     with pytest.raises(StrategyError, match=message):
@@ -203,17 +203,17 @@ def test_unregistered_id_raises_strategy_error(seat):
 
 def test_every_decision_raises_for_an_unregistered_id():
     params = np.zeros((4, N_PARAMS))
-    states = np.zeros((5, 1), dtype=np.uint64)
+    streams = np.zeros((5, 1), dtype=np.uint64)
     hand = np.uint64(0xFFFF)
     trick = np.zeros(4, dtype=np.int64)
     with pytest.raises(ValueError, match=UNHANDLED) as exc:
-        D.choose_bid(99, params, states, 1, hand, -1, -1)
-    assert exc.value.args == (UNHANDLED, "bid", 99, 1)
+        D.choose_call(99, params, streams, 1, hand, -1, -1)
+    assert exc.value.args == (UNHANDLED, "call", 99, 1)
     with pytest.raises(ValueError, match=UNHANDLED) as exc:
-        D.choose_discard(99, params, states, 2, hand, 0)
+        D.choose_discard(99, params, streams, 2, hand, 0)
     assert exc.value.args == (UNHANDLED, "discard", 99, 2)
     with pytest.raises(ValueError, match=UNHANDLED) as exc:
-        D.choose_play(-1, params, states, 3, hand, 0, 3, 3, trick, 0, -1, np.uint64(0), np.uint64(0), 0, 6, 0)
+        D.choose_card(-1, params, streams, 3, hand, 0, 3, 3, trick, 0, -1, np.uint64(0), np.uint64(0), 0, 6, 0)
     assert exc.value.args == (UNHANDLED, "card", -1, 3)
 
 

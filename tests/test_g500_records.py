@@ -8,7 +8,7 @@ import pytest
 from cardsim.games import get_game
 from cardsim.games.base import RecordError
 from cardsim.games.g500 import engine as E
-from cardsim.games.g500 import slow_replay as slow
+from cardsim.games.g500 import replay as slow
 from cardsim.games.g500.constants import FULL_DECK
 
 SPEC = get_game("500")
@@ -77,7 +77,7 @@ def test_conformance(spec):
     setup = SPEC.setup(spec)
     res = np.zeros((2000, E.R_LEN), dtype=np.int64)
     E.simulate_kernel(np.uint64(4), 0, 2000, setup.strategy_ids, setup.params, 0, 1000, res)
-    assert (res[:, E.R_ILLEGAL] == 0).all(), "strategies only ever make legal moves"
+    # the kernel raises if a strategy makes an illegal move: reaching here means none did
     hands = res[:, E.R_HAND0:E.R_HAND0 + 4].view(np.uint64)
     kitty = res[:, E.R_KITTY].view(np.uint64)
     for i in range(2000):
@@ -178,7 +178,7 @@ def play_out(record, prefix=()):
     for tok in r["auction"]:
         while seat in passed:
             seat = (seat + 1) % 4
-        c = slow.parse_call(tok, 0)
+        c = slow.read_call(tok, 0)
         if c is None:
             passed.add(seat)
         else:

@@ -4,7 +4,7 @@ import pytest
 
 from cardsim.cards import CardError
 from cardsim.games.base import RecordError
-from cardsim.games.g500 import slow_replay as slow
+from cardsim.games.g500 import replay as slow
 from cardsim.games.g500.constants import (
     BID_VALUES,
     DECK,
@@ -21,7 +21,7 @@ from cardsim.games.g500.rules import (
     card_suit,
     deal_hands,
     game_winner,
-    legal_moves,
+    legal_plays,
     remap_hand,
     score_deal,
     trick_winner,
@@ -116,12 +116,12 @@ def test_left_bower_led_trumps_must_follow():
     # J♦ led with hearts trumps: it leads trumps
     assert card_suit(eff("JD", H), H) == H
     hand = ["4H", "AD", "KD", "5C"]
-    legal = int(legal_moves(np.uint64(hand_eff(hand, H)), H, H))
+    legal = int(legal_plays(np.uint64(hand_eff(hand, H)), H, H))
     assert legal == 1 << eff("4H", H), "a heart must follow the left bower"
     # its own suit need not follow: a hand with diamonds but no trumps plays anything
     hand = ["AD", "KD", "5C"]
     h = hand_eff(hand, H)
-    assert int(legal_moves(np.uint64(h), H, H)) == h
+    assert int(legal_plays(np.uint64(h), H, H)) == h
     # slow twin agrees
     assert slow.suit_of(slow.parse_card("JD", "x", 0), "H") == "H"
 
@@ -129,13 +129,13 @@ def test_left_bower_led_trumps_must_follow():
 def test_no_trump_joker_cannot_be_played_holding_led_suit():
     hand = ["HJ", "5S", "AD"]
     h = hand_eff(hand, NT)
-    legal = int(legal_moves(np.uint64(h), NT, S))
+    legal = int(legal_plays(np.uint64(h), NT, S))
     assert legal == 1 << eff("5S", NT)
     # void in the led suit: the joker becomes playable
-    legal = int(legal_moves(np.uint64(h), NT, C))
+    legal = int(legal_plays(np.uint64(h), NT, C))
     assert legal == h
     # leading: anything
-    assert int(legal_moves(np.uint64(h), NT, -1)) == h
+    assert int(legal_plays(np.uint64(h), NT, -1)) == h
 
 
 def test_no_trump_led_joker_names_suit_and_hj_beats_lj():
@@ -148,13 +148,13 @@ def test_no_trump_led_joker_names_suit_and_hj_beats_lj():
     assert engine_winner(["HJ", "AH", "KH", "4H"], NT, named=H) == 0
     # players must follow the named suit
     h = hand_eff(["AH", "KS"], NT)
-    assert int(legal_moves(np.uint64(h), NT, H)) == 1 << eff("AH", NT)
+    assert int(legal_plays(np.uint64(h), NT, H)) == 1 << eff("AH", NT)
 
 
 def test_joker_in_trump_contract_is_a_trump():
     assert card_suit(eff("LJ", S), S) == S
     h = hand_eff(["LJ", "AD"], S)
-    assert int(legal_moves(np.uint64(h), S, S)) == 1 << eff("LJ", S)
+    assert int(legal_plays(np.uint64(h), S, S)) == 1 << eff("LJ", S)
     assert engine_winner(["4D", "AD", "LJ", "JS"], S) == 2
     assert slow_winner(["4D", "AD", "LJ", "JS"], "S") == 2
 
@@ -232,7 +232,7 @@ def test_engine_call_parser_rejects_non_strings():
 
 def test_slow_twin_rejects_bad_calls_and_cards():
     with pytest.raises(RecordError, match="unknown call '11H'") as exc:
-        slow.parse_call("11H", 4)
+        slow.read_call("11H", 4)
     assert (exc.value.field, exc.value.index) == ("auction", 4)
     with pytest.raises(RecordError, match="unknown card '3S'") as exc:
         slow.parse_card("3S", "hands", 2)

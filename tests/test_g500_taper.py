@@ -16,7 +16,7 @@ from cardsim.strategies.registry import N_PARAMS
 H = S.REGISTRY["heuristic"]
 V2 = S.REGISTRY["heuristic_v2"]
 DENOMS = {"S": 0, "C": 1, "D": 2, "H": 3, "NT": 4}
-STATES = np.zeros((5, 1), dtype=np.uint64)
+STREAMS = np.zeros((5, 1), dtype=np.uint64)
 
 
 def bits(cards):
@@ -37,7 +37,7 @@ def bid_number(token):
 def call(vector, seat, hand, high=-1, high_seat=-1, sid=S.HEURISTIC):
     params = np.zeros((4, N_PARAMS))
     params[seat] = vector
-    return int(D.choose_bid(sid, params, STATES, seat, hand, high, high_seat))
+    return int(D.choose_call(sid, params, STREAMS, seat, hand, high, high_seat))
 
 
 def flat_bid_before_issue_32(vector, seat, hand, high, high_seat):

@@ -14,7 +14,7 @@ from cardsim.games.g501 import SPEC
 from cardsim.games.g501 import dispatch as D
 from cardsim.games.g501 import strategies as S
 from cardsim.games.g501.constants import DECLARE_FLAG, LOOK, MAX_BID, MIN_BID, NT, SEEN_CARDS, SEEN_VOIDS
-from cardsim.games.g501.rules import legal_plays, trick_best
+from cardsim.games.g501.rules import legal_plays, trick_winner
 from cardsim.strategies.registry import N_PARAMS, UNHANDLED
 
 N_VIEWS = 300
@@ -84,7 +84,7 @@ def random_play_view(rng):
                 seen[SEEN_VOIDS, seat] |= U64(0x3F << (16 * trump))
         if led < 0:
             led, winner, leader = c, seat, seat
-        elif trick_best(trick, led >> 4, trump) == c:
+        elif trick_winner(trick, led >> 4, trump) == c:
             winner = seat
         seat = (seat + 1) % 3
         if n % 3 == 2:
@@ -99,62 +99,70 @@ def random_play_view(rng):
 # ------------------------------------------------------------------ (a) parameter constants
 def _own_parameters():
     """Strategies with their own constants: heuristic_v1 and pimc bid with heuristic's functions, so
-    they read the same vector through the HEURISTIC_* constants (pimc's own four parameters are
+    they read the same vector through heuristic's P_* constants (pimc's own four parameters are
     read by name in cardsim.strategies.pimc)."""
     return [st for st in S.REGISTRY.strategies() if st.name not in ("heuristic_v1", "pimc")]
 
 
 def test_heuristic_v1_has_heuristic_parameters():
-    assert S.HEURISTIC_V1.params == S.HEURISTIC.params
-    assert S.HEURISTIC_V1.bounds == S.HEURISTIC.bounds and S.HEURISTIC_V1.kinds == S.HEURISTIC.kinds
-    assert (S.HEURISTIC.id, S.HEURISTIC_V1.id) == (1, 2)
+    heuristic, v1 = S.REGISTRY["heuristic"], S.REGISTRY["heuristic_v1"]
+    assert v1.params == heuristic.params
+    assert v1.bounds == heuristic.bounds and v1.kinds == heuristic.kinds
+    assert (heuristic.id, v1.id) == (S.HEURISTIC, S.HEURISTIC_V1) == (1, 2)
+
+
+def _const(strategy, name):
+    """``P_<PARAM>`` for heuristic's parameters, ``P_<STRATEGY>_<PARAM>`` for the others' (random's
+    ``p_pass`` -> ``P_RANDOM_PASS``)."""
+    if strategy.name == "heuristic":
+        return f"P_{name.upper()}"
+    return f"P_{strategy.name.upper()}_{name.upper().removeprefix('P_')}"
 
 
 def test_parameter_constants_follow_the_registry_order():
     checked = 0
     for strategy in _own_parameters():
         for name in strategy.params:
-            const = f"{strategy.name.upper()}_{name.upper()}"
+            const = _const(strategy, name)
             assert getattr(S, const) == strategy.param_index(name), const
             checked += 1
     assert checked == 22
     # no constant left over from a renamed or removed parameter
-    prefixes = tuple(f"{st.name.upper()}_" for st in _own_parameters())
-    consts = {n for n in dir(S) if n.startswith(prefixes) and isinstance(getattr(S, n), int)}
-    assert consts == {f"{st.name.upper()}_{p.upper()}" for st in _own_parameters() for p in st.params}
+    consts = {n for n in dir(S) if n.startswith("P_") and isinstance(getattr(S, n), int)}
+    assert consts == {_const(st, p) for st in _own_parameters() for p in st.params}
 
 
 # ------------------------------------------------------------------ (b) dispatch == the strategy's function
 def _direct_blind(strategy, p, rng, position, score, rival, cur):
-    if strategy is S.HEURISTIC or strategy is S.HEURISTIC_V1 or strategy is S.PIMC_STRATEGY:
+    if strategy.id == S.HEURISTIC or strategy.id == S.HEURISTIC_V1 or strategy is S.PIMC_STRATEGY:
         return S.heuristic_blind(p, rng, position, score, cur)
-    if strategy is S.CHART:
+    if strategy.id == S.CHART:
         return S.chart_blind(p, position, score, rival, cur)
     return S.random_blind(p, rng, cur)
 
 
 def _direct_open(strategy, p, rng, hand, rival, cur, others_blind, memo):
-    if strategy is S.HEURISTIC or strategy is S.HEURISTIC_V1 or strategy is S.PIMC_STRATEGY:
+    if strategy.id == S.HEURISTIC or strategy.id == S.HEURISTIC_V1 or strategy is S.PIMC_STRATEGY:
         return S.heuristic_open(p, hand, cur, memo, rival, others_blind)
-    if strategy is S.CHART:
+    if strategy.id == S.CHART:
         return S.chart_open(p, hand, cur, memo, rival, others_blind)
     return S.random_open(p, rng, cur)
 
 
 def _direct_contract(strategy, p, rng, hand, bid, out):
-    if strategy is S.HEURISTIC or strategy is S.HEURISTIC_V1 or strategy is S.PIMC_STRATEGY:
+    if strategy.id == S.HEURISTIC or strategy.id == S.HEURISTIC_V1 or strategy is S.PIMC_STRATEGY:
         return S.heuristic_contract(p, hand, bid, out)
-    if strategy is S.CHART:
+    if strategy.id == S.CHART:
         return S.chart_contract(p, hand, bid, out)
     return S.random_contract(p, rng, hand, bid, out)
 
 
 def _direct_play(strategy, p, rng, view):
     seat, hand, legal, trick, led, trump, played, is_decl, won_any, decl_pos, declarer, seen = view
-    if strategy is S.HEURISTIC or strategy is S.CHART:
+    if strategy.id == S.HEURISTIC or strategy.id == S.CHART:
         return S.heuristic_play(hand, legal, trick, led, trump, played, is_decl, won_any, decl_pos, seat, declarer,
                                 seen)
-    if strategy is S.HEURISTIC_V1:
+    if strategy.id == S.HEURISTIC_V1:
         return S.heuristic_play_v1(hand, legal, trick, led, trump, played, is_decl, won_any)
     if strategy is S.PIMC_STRATEGY:
         from cardsim.games.g501.pimc import pimc_card
@@ -179,7 +187,7 @@ def test_auction_dispatch_calls_the_strategys_own_functions(name):
         own = streams[1 + seat].copy()
         position, score, cur = int(rng.integers(0, 3)), int(rng.integers(-100, 700)), _cur_bid(rng)
         rival, others_blind = int(rng.integers(-100, 700)), bool(rng.random() < 0.5)
-        got = D.blind_call(sids[seat], params, seat, streams, position, score, rival, cur)
+        got = D.choose_blind(sids[seat], params, streams, seat, position, score, rival, cur)
         assert got == _direct_blind(strategy, params[seat], own, position, score, rival, cur)
         assert streams[1 + seat, 0] == own[0]
         blinds += got > 0
@@ -188,7 +196,7 @@ def test_auction_dispatch_calls_the_strategys_own_functions(name):
         hand = bits(rng.choice(DECK, 7, replace=False))
         memo = np.zeros((4, 2))
         memo_own = np.zeros(2)
-        got = D.open_call(sids[seat], params, seat, streams, hand, position, score, rival, cur, others_blind, memo)
+        got = D.choose_call(sids[seat], params, streams, seat, hand, position, score, rival, cur, others_blind, memo)
         assert got == _direct_open(strategy, params[seat], own, hand, rival, cur, others_blind, memo_own)
         assert streams[1 + seat, 0] == own[0]
         assert list(memo[seat]) == list(memo_own) and not memo[np.arange(4) != seat].any()
@@ -212,7 +220,7 @@ def test_contract_dispatch_calls_the_strategys_own_function(name):
         bid, blind = int(rng.integers(MIN_BID, MAX_BID + 1)), bool(rng.random() < 0.5)
         out = np.full(5, -7, dtype=np.int64)
         out_own = np.full(5, -7, dtype=np.int64)
-        D.contract(sids[seat], params, seat, streams, hand, bid, blind, talon, out)
+        D.choose_contract(sids[seat], params, streams, seat, hand, bid, blind, talon, out)
         _direct_contract(strategy, params[seat], own, hand, bid, out_own)
         assert list(out) == list(out_own)
         assert streams[1 + seat, 0] == own[0]
@@ -237,7 +245,7 @@ def test_play_dispatch_calls_the_strategys_own_function(name):
         sids, params = table(strategy, seat, rng)
         streams = fresh_streams(rng)
         own = streams[1 + seat].copy()
-        got = D.play(sids[seat], params, seat, streams, hand, legal, trick, led, trump, played, is_decl, won_any,
+        got = D.choose_card(sids[seat], params, streams, seat, hand, legal, trick, led, trump, played, is_decl, won_any,
                      decl_pos, declarer, seen)
         assert got == _direct_play(strategy, params[seat], own, view)
         assert streams[1 + seat, 0] == own[0]
@@ -264,11 +272,11 @@ def test_every_dispatch_function_names_its_decision_for_an_unhandled_id():
     streams = np.zeros((5, 1), dtype=np.uint64)
     hand = bits(DECK[:10])
     calls = {
-        "blind": lambda: D.blind_call(np.int64(99), params, 2, streams, 0, 501, 501, 0),
-        "call": lambda: D.open_call(np.int64(99), params, 2, streams, hand, 0, 501, 501, 0, False, np.zeros((4, 2))),
-        "contract": lambda: D.contract(np.int64(99), params, 2, streams, hand, 70, False, bits(DECK[:3]),
+        "blind": lambda: D.choose_blind(np.int64(99), params, streams, 2, 0, 501, 501, 0),
+        "call": lambda: D.choose_call(np.int64(99), params, streams, 2, hand, 0, 501, 501, 0, False, np.zeros((4, 2))),
+        "contract": lambda: D.choose_contract(np.int64(99), params, streams, 2, hand, 70, False, bits(DECK[:3]),
                                        np.zeros(5, dtype=np.int64)),
-        "card": lambda: D.play(np.int64(99), params, 2, streams, hand, hand, U64(0), -1, 0, U64(0), False, False, 0, 0,
+        "card": lambda: D.choose_card(np.int64(99), params, streams, 2, hand, hand, U64(0), -1, 0, U64(0), False, False, 0, 0,
                            np.zeros((2, 4), dtype=np.uint64)),
     }
     for decision, call in calls.items():

@@ -65,7 +65,7 @@ def test_every_strategy_fits_the_named_part_of_the_row():
 
 
 def test_new_heuristic_parameters_default_to_0_and_sit_after_the_old_eight():
-    for strategy in (S.HEURISTIC, S.HEURISTIC_V1):
+    for strategy in (S.REGISTRY["heuristic"], S.REGISTRY["heuristic_v1"]):
         assert list(strategy.params)[8:] == ["contest", "press", "press_score"]
         assert [strategy.params[k] for k in ("contest", "press", "press_score")] == [0.0, 0.0, 0.0]
     _, vec = SPEC.registry.resolve("heuristic")
@@ -156,7 +156,7 @@ def test_press_and_contest_add_up():
 # ------------------------------------------------------------------ the chart strategy
 def test_chart_grid_is_the_reports_grid():
     assert (S.CELL_OWN, S.CELL_LEADS, S.CELL_LEVELS, S.CELL_POSITIONS) == (G.OWN, G.LEADS, G.LEVELS, G.POSITIONS)
-    assert S.N_CELLS == 126 and S.CHART.id == 3
+    assert S.N_CELLS == 126 and S.REGISTRY["chart"].id == S.CHART == 3
 
 
 def test_an_all_look_chart_never_bids_blind_and_plays_as_heuristic_without_blinds():
@@ -345,7 +345,7 @@ def test_chart_policy_spec_parameters_and_errors():
     spec = chart_policy_spec(frame, margin=-5, contest=10)
     assert spec.endswith(",margin=-5,contest=10")
     _, vec = SPEC.registry.resolve(spec)
-    assert vec[S.CHART_MARGIN] == -5 and vec[S.CHART_CONTEST] == 10
+    assert vec[S.P_CHART_MARGIN] == -5 and vec[S.P_CHART_CONTEST] == 10
     assert (vec[TABLE_START:TABLE_START + 126] == 150).all()
     with pytest.raises(StrategyError, match="no parameter 'blind_prob'"):
         chart_policy_spec(frame, blind_prob=1)

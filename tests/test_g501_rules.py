@@ -9,7 +9,7 @@ from cardsim.games.base import RecordError
 from cardsim.games.g501 import SPEC
 from cardsim.games.g501.constants import NT, RANKS
 from cardsim.games.g501.rules import (
-    beats, deal_hands, declarer_delta, hand_points, legal_plays, marriage_value, trick_best, valid_bid,
+    beats, deal_hands, declarer_delta, hand_points, legal_plays, marriage_value, trick_winner, valid_bid,
 )
 
 S, C, D, H = range(4)
@@ -29,8 +29,8 @@ def test_card_points_total_120_and_ranks():
     deck = np.uint64(hand_of(s * 16 + r for s in range(4) for r in range(6)))
     assert hand_points(deck) == 120
     # trick order A > 10 > K > Q > J > 9
-    assert trick_best(h("KS", "TS", "AS"), S, H) == c("AS")
-    assert trick_best(h("KS", "TS", "QS"), S, H) == c("TS")
+    assert trick_winner(h("KS", "TS", "AS"), S, H) == c("AS")
+    assert trick_winner(h("KS", "TS", "QS"), S, H) == c("TS")
 
 
 # ------------------------------------------------------------------ §1.2 deal order
@@ -75,16 +75,16 @@ def test_follow_suit_then_must_trump_even_losing():
     assert legal_plays(hand, -1, H) == hand               # leading: anything
 
 
-def test_trick_best_trump_and_led_suit():
-    assert trick_best(h("AS", "9H", "TS"), S, H) == c("9H")   # lowest trump beats the ace
-    assert trick_best(h("AS", "9H", "TH"), S, H) == c("TH")   # highest trump
-    assert trick_best(h("JS", "AD", "9S"), S, H) == c("JS")   # off-suit ace does not win
-    assert trick_best(h("JS", "AH", "QS"), S, NT) == c("QS")  # no-trump: led suit only
-    assert trick_best(h("JS", "AD"), S, H) == c("JS")         # a partial trick
+def test_trick_winner_trump_and_led_suit():
+    assert trick_winner(h("AS", "9H", "TS"), S, H) == c("9H")   # lowest trump beats the ace
+    assert trick_winner(h("AS", "9H", "TH"), S, H) == c("TH")   # highest trump
+    assert trick_winner(h("JS", "AD", "9S"), S, H) == c("JS")   # off-suit ace does not win
+    assert trick_winner(h("JS", "AH", "QS"), S, NT) == c("QS")  # no-trump: led suit only
+    assert trick_winner(h("JS", "AD"), S, H) == c("JS")         # a partial trick
 
 
-def test_trick_best_is_the_card_that_beats_all_before_it():
-    """trick_best on the bit set = the sequential ``beats`` fold over the cards in play order."""
+def test_trick_winner_is_the_card_that_beats_all_before_it():
+    """trick_winner on the bit set = the sequential ``beats`` fold over the cards in play order."""
     rng = np.random.default_rng(15)
     deck = [s * 16 + r for s in range(4) for r in range(6)]
     for _ in range(2000):
@@ -94,7 +94,7 @@ def test_trick_best_is_the_card_that_beats_all_before_it():
         for card in cards[1:]:
             if beats(card, best, trump):
                 best = card
-        assert trick_best(np.uint64(hand_of(cards)), cards[0] >> 4, trump) == best
+        assert trick_winner(np.uint64(hand_of(cards)), cards[0] >> 4, trump) == best
 
 
 # ------------------------------------------------------------------ §1.6/§1.7

@@ -34,7 +34,7 @@ def test_plain_python_modules_do_not_invalidate_compiled_code():
                   "runner/pool.py", "runner/dataset.py", "runner/store.py", "conditions/__init__.py",
                   "conditions/compiler.py", "compare.py", "stats.py", "bench.py", "__init__.py",
                   "analysis/vint.py", "analysis/g501.py", "analysis/g500.py", "games/vint/replay.py",
-                  "games/vint/show.py", "games/g500/slow_replay.py"):
+                  "games/vint/show.py", "games/g500/replay.py"):
         assert plain not in hashed, plain
 
 

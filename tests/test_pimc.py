@@ -209,9 +209,9 @@ def test_pimc_outside_its_side_plays_heuristics_card():
     hand, played, trick, voids = _mid_deal()
     params = np.zeros((4, len(VINT.registry.resolve("pimc")[1])))
     params[3] = VINT.registry.resolve("pimc:side=1")[1]  # seat 3 defends here: no search
-    rngs = np.zeros((4, 1), dtype=np.uint64)
+    streams = np.zeros((5, 1), dtype=np.uint64)
     suits = np.full(4, -1, dtype=np.int64)
-    got = D.choose_card(S.PIMC, params, rngs, U64(hand), 3, 0, 3, 1, trick, 2, U64(played), suits, voids)
+    got = D.choose_card(S.PIMC, params, streams, 3, U64(hand), 0, 3, 1, trick, 2, U64(played), suits, voids)
     assert got == S.heuristic_card(U64(hand), 3, 0, 3, 1, trick, 2, U64(played), suits, voids)
     assert int(legal_plays(U64(hand), 3)) >> int(got) & 1
 

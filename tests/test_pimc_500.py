@@ -10,7 +10,7 @@ import cardsim
 from cardsim.cli import main
 from cardsim.games.g500 import pimc as P
 from cardsim.games.g500.constants import FULL_EFF, NT, REMAP, SUIT_MASK, TRUMP_MASK, parse_card
-from cardsim.games.g500.rules import legal_moves
+from cardsim.games.g500.rules import legal_plays
 from cardsim.games import get_game
 from cardsim.games.g500.strategies import PIMC_STRATEGY, heuristic_play
 from cardsim.strategies import pimc as G
@@ -30,18 +30,18 @@ def bits(tokens, denom):
 
 
 def view(seat, hand, denom, declarer, leader, trick, led, played, known=0, fallback=None, voids=0):
-    """``pimc``'s view tuple (dispatch's choose_play arguments and the heuristic's card)."""
+    """``pimc``'s view tuple (dispatch's choose_card arguments and the heuristic's card)."""
     t = np.zeros(4, dtype=np.int64)
     t[:len(trick)] = trick
     if fallback is None:
-        legal = int(legal_moves(U64(hand), np.int64(denom), np.int64(led)))
+        legal = int(legal_plays(U64(hand), np.int64(denom), np.int64(led)))
         fallback = min(c for c in range(64) if legal >> c & 1)
     return (seat, hand, denom, declarer, leader, t, len(trick), led, played, known, 0, 6, voids, fallback)
 
 
 def test_simulate_plays_only_legal_cards_and_records_replay():
     before = G.COUNTERS.searched
-    # simulate raises (engine.check_legal) if a strategy made an illegal move in any deal.
+    # simulate raises (the engine, at the move) if a strategy made an illegal move in any deal.
     df = cardsim.simulate("500", 12, seed=5, strategies="pimc:worlds=3", n_jobs=1)
     assert df["declarer"].notna().sum() >= 8
     assert G.COUNTERS.searched - before > 200  # a few hundred searched decisions
@@ -130,7 +130,7 @@ def test_same_view_same_card_whatever_the_hidden_hands():
     # own), then exactly heuristic_play's view and the public voids; the game's spec carries the hooks.
     glue = inspect.signature(P.pimc_card.py_func).parameters
     view_args = inspect.signature(heuristic_play.py_func).parameters
-    assert list(glue) == ["params", "states"] + list(view_args) + ["voids"]
+    assert list(glue) == ["params", "streams"] + list(view_args) + ["voids"]
     assert get_game("500").pimc is P.HOOKS and P.HOOKS.strategy is get_game("500").registry["pimc"]
     # Spades trumps, seat 2 (declarer's partner, declarer 0) third to play in trick 3.  Two deals
     # that agree on what seat 2 has seen and differ in every other hand and the kitty.

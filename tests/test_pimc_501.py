@@ -21,7 +21,7 @@ from cardsim.dd import g501 as DD
 from cardsim.games.g501 import pimc as P
 from cardsim.games.g501 import strategies as S
 from cardsim.games.g501.constants import DECK_MASK, DECLARE_FLAG, NT, SEEN_CARDS, SEEN_VOIDS
-from cardsim.games.g501.rules import can_declare, legal_plays, trick_best
+from cardsim.games.g501.rules import can_declare, legal_plays, trick_winner
 from cardsim.strategies import pimc as G
 
 U64 = np.uint64
@@ -69,7 +69,7 @@ def views(hands, order, leader, declarer, trump, plays):
                 seen[SEEN_VOIDS, seat] |= U64(0x3F << 16 * trump)
         if led < 0:
             led, winner = c, seat
-        elif trick_best(U64(trick), led >> 4, trump) == c:
+        elif trick_winner(U64(trick), led >> 4, trump) == c:
             winner = seat
         seat = nxt[seat]
         k += 1
@@ -339,7 +339,7 @@ def test_listed_with_its_parameters_and_a_bad_one_is_a_one_line_error(capsys):
     assert main(["strategies", "501"]) == 0
     out = capsys.readouterr().out
     assert "pimc" in out and "worlds = 16" in out and "side = 0" in out and "margin = 0" in out
-    assert S.PIMC_STRATEGY.id == 4 and S.REGISTRY["pimc"] is S.PIMC_STRATEGY and S.PIMC_STRATEGY.search
+    assert S.PIMC_STRATEGY.id == S.PIMC == 4 and S.REGISTRY["pimc"] is S.PIMC_STRATEGY and S.PIMC_STRATEGY.search
     assert cardsim.get_game("501").pimc is P.HOOKS
     with pytest.raises(StrategyError, match="worlds") as exc:
         cardsim.simulate("501", 2, strategies="pimc:worlds=0")

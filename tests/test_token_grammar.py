@@ -16,7 +16,7 @@ import pytest
 
 import cardsim
 from cardsim.games.base import RecordError
-from cardsim.games.g500 import slow_replay as slow500
+from cardsim.games.g500 import replay as slow500
 from cardsim.games.vint.replay import run_auction as vint_auction
 
 SUIT = "[SHDCshdc]"

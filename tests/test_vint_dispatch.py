@@ -99,11 +99,11 @@ def test_dispatch_reaches_each_strategys_own_functions(name):
         params = _params(rng)
         if name == "random":
             params[:, 0] = rng.uniform()
-        streams = rng.integers(0, 2**63, (4, 1)).astype(np.uint64)
+        streams = rng.integers(0, 2**63, (5, 1)).astype(np.uint64)
         a, b = streams.copy(), streams.copy()
-        got = D.choose_call(sid, params, a, hand, seat, calls, ncalls, current, bidder)
+        got = D.choose_call(sid, params, a, seat, hand, calls, ncalls, current, bidder)
         if name == "random":
-            want = S.random_call(params[seat], b[seat], current)
+            want = S.random_call(params[seat], b[1 + seat], current)
         elif name in ("heuristic", "heuristic_v2"):  # heuristic_v2 bids exactly as heuristic
             want = S.heuristic_call(params[seat], hand, seat, calls, ncalls, current, bidder)
         else:
@@ -115,9 +115,9 @@ def test_dispatch_reaches_each_strategys_own_functions(name):
             continue
         suits = np.full(4, -1, dtype=np.int64)
         first_bid_suits(calls, ncalls, declarer, suits)
-        got = D.choose_card(sid, params, a, hand, seat, declarer, trump, leader, trick, k, played, suits, 0)
+        got = D.choose_card(sid, params, a, seat, hand, declarer, trump, leader, trick, k, played, suits, 0)
         if name == "random":
-            want = S.random_card(b[seat], hand, trick, k)
+            want = S.random_card(b[1 + seat], hand, trick, k)
         elif name == "greedy":
             want = S.greedy_card(hand, trump, trick, k)
         elif name == "heuristic_v1":
@@ -154,6 +154,6 @@ def test_unhandled_card_strategy_raises_strategy_error():
     view = _views(1)[0]
     hand, seat, declarer, trump, leader, trick, k, played = view[:8]
     with pytest.raises(ValueError) as info:
-        D.choose_card(42, np.zeros((4, N_PARAMS)), np.zeros((4, 1), np.uint64), hand, seat, declarer, trump,
+        D.choose_card(42, np.zeros((4, N_PARAMS)), np.zeros((5, 1), np.uint64), seat, hand, declarer, trump,
                       leader, trick, k, played, np.full(4, -1, dtype=np.int64), 0)
     assert info.value.args[1:] == ("card", 42, seat)

@@ -44,6 +44,7 @@ from cardsim.analysis import robustness as RB
 from cardsim.analysis.robustness import DEPENDS
 
 from cardsim.analysis.verdicts import chart_clear
+from cardsim.cards import SUITS
 from cardsim.deal import MAX_ATTEMPTS
 from cardsim.questions import question, run_question, table
 from cardsim.runner.store import analysis_store, run_chunks
@@ -173,7 +174,7 @@ class Holding:
         x = self.denom
         out = [(("HJ", "LJ", f"J{x}", f"J{SUIT_MATE[x]}", f"A{x}"), self.top)]
         if self.side_aces is not None:
-            out.append((tuple(f"A{s}" for s in "SCDH" if s != x), self.side_aces))
+            out.append((tuple(f"A{s}" for s in SUITS if s != x), self.side_aces))
         return out
 
     def counted(self) -> tuple[int, int, int]:

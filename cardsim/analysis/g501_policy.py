@@ -24,9 +24,11 @@ import numpy as np
 import pandas as pd
 
 from cardsim.games.g501.strategies import (
-    CELL_LEADS, CELL_LEVELS, CELL_OWN, CELL_POSITIONS, CHART, REGISTRY, cells_digits, cells_text,
+    CELL_LEADS, CELL_LEVELS, CELL_OWN, CELL_POSITIONS, REGISTRY, cells_digits, cells_text,
 )
 from cardsim.strategies.registry import StrategyError
+
+CHART = REGISTRY["chart"]
 
 LOOK = "look"
 TABLE_COLUMNS = ["own", "lead", "position", "level", "best"]

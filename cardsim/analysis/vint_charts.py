@@ -24,11 +24,11 @@ from cardsim.analysis import robustness as RB
 from cardsim.analysis.robustness import DEPENDS
 
 from cardsim.analysis.verdicts import chart_clear
+from cardsim.cards import SUITS
+from cardsim.games.vint.rules import DENOMINATIONS as DENOMS
 from cardsim.selection import paired, split_best
 from cardsim.stats import mean_interval
 
-DENOMS = ("S", "C", "D", "H", "NT")
-SUITS = ("S", "C", "D", "H")
 MAX_OPTIONS = 12
 BALANCED = "S=2-4, C=2-4, D=2-4, H=2-4"
 

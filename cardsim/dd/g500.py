@@ -5,7 +5,7 @@ declarer has taken the kitty and discarded, the declarer on lead, the contract's
 fixed.  All hands are open; the declaring side maximises its tricks, the other side minimises
 them.  The search works in the effective layout of the denomination
 (:mod:`cardsim.games.g500.constants`) and plays by the engine's own rules functions
-(:func:`~cardsim.games.g500.rules.legal_moves`, :func:`~cardsim.games.g500.rules.trick_winner`,
+(:func:`~cardsim.games.g500.rules.legal_plays`, :func:`~cardsim.games.g500.rules.trick_winner`,
 :func:`~cardsim.games.g500.rules.card_suit`), so bowers, jokers and following suit are the
 engine's.  A no-trump joker led names a suit (docs/RULES.md §3.5): each of the four names is a move.
 
@@ -28,7 +28,7 @@ from cardsim._jit import jit
 from cardsim.cards import highest_bit, lowest_bit, popcount
 from cardsim.dd.search import ab_update
 from cardsim.games.g500.constants import NT, SUIT_MASK, TRUMP_MASK
-from cardsim.games.g500.rules import card_suit, legal_moves, remap_hand, trick_winner
+from cardsim.games.g500.rules import card_suit, legal_plays, remap_hand, trick_winner
 
 U64 = np.uint64
 TT_BITS = 18
@@ -597,7 +597,7 @@ def _search(h, trick, pos, leader, led, denom, alpha, beta, keys, bounds, moves,
     on_table = U64(0)
     for i in range(pos):
         on_table |= U64(1) << U64(trick[i])
-    legal = _distinct(legal_moves(hand, denom, led if pos > 0 else -1), hand, out_cards | on_table, denom)
+    legal = _distinct(legal_plays(hand, denom, led if pos > 0 else -1), hand, out_cards | on_table, denom)
     depth = 40 - popcount(out_cards)
     n = _order(legal, pos, leader, seat, led, denom, on_table, trick, moves, depth, h)
     if hint >= 0:
@@ -698,7 +698,7 @@ def minimax_eff(h, trick, pos, leader, led, denom):
     hand = h[seat]
     if hand == U64(0):
         return 0
-    legal = legal_moves(hand, denom, led if pos > 0 else -1)
+    legal = legal_plays(hand, denom, led if pos > 0 else -1)
     maxing = seat % 2 == 0
     best = -1 if maxing else 99
     m = legal
@@ -756,7 +756,7 @@ def _mid_trick(h, trick, pos, leader, led, denom, keys, bounds, moves, stats) ->
             return won  # the last trick
         return won + int(solve_eff(h, nxt, denom, keys, bounds, moves, stats))
     seat = (leader + pos) % 4
-    legal = int(legal_moves(h[seat], denom, led))
+    legal = int(legal_plays(h[seat], denom, led))
     values = []
     for c in (c for c in range(64) if legal >> c & 1):
         h[seat] &= ~U64(1 << c)

@@ -49,7 +49,7 @@ can_declare = jit(inline="always")(rules.can_declare.py_func)
 hand_points = jit(inline="always")(rules.hand_points.py_func)
 legal_plays = jit(inline="always")(rules.legal_plays.py_func)
 marriage_value = jit(inline="always")(rules.marriage_value.py_func)
-trick_best = jit(inline="always")(rules.trick_best.py_func)
+trick_winner = jit(inline="always")(rules.trick_winner.py_func)
 marriage_suits = jit(inline="always")(rules.marriage_suits.py_func)
 
 U64 = np.uint64
@@ -244,7 +244,7 @@ def trick_start_bounds(h, leader, decl, trump, won, pending):
 def _last_trick(h, leader, decl, trump, pending):
     """The declarer's points from the last trick (one card in each hand)."""
     cards = h[0] | h[1] | h[2]
-    best = trick_best(cards, lowest_bit(h[leader]) >> 4, trump)
+    best = trick_winner(cards, lowest_bit(h[leader]) >> 4, trump)
     if (h[decl] >> U64(best)) & U64(1):
         return hand_points(cards) + pending
     return 0
@@ -280,7 +280,7 @@ def _two_tricks(h, leader, decl, trump, won, pending):
                 c2 = lowest_bit(m2)
                 m2 &= m2 - U64(1)
                 trick = (U64(1) << U64(c0)) | (U64(1) << U64(c1)) | (U64(1) << U64(c2))
-                b = trick_best(trick, led, trump)
+                b = trick_winner(trick, led, trump)
                 w = leader if b == c0 else (ps[0] if b == c1 else ps[1])
                 v = bonus
                 pend = npend
@@ -288,7 +288,7 @@ def _two_tricks(h, leader, decl, trump, won, pending):
                     v += hand_points(trick) + pend
                     pend = 0
                 rest = (h[0] | h[1] | h[2]) & ~trick
-                last = trick_best(rest, lowest_bit(h[w] & ~trick) >> 4, trump)
+                last = trick_winner(rest, lowest_bit(h[w] & ~trick) >> 4, trump)
                 if (h[decl] >> U64(last)) & U64(1):
                     v += hand_points(rest) + pend
                 if (ps[1] == decl and v > best2) or (ps[1] != decl and v < best2):
@@ -353,7 +353,7 @@ def _three_tricks(h, leader, decl, trump, won, pending, alpha, beta, hint):
                 m2 &= m2 - U64(1)
                 h[ps2] = hand2 & ~(U64(1) << U64(c2))
                 trick = (U64(1) << U64(c0)) | (U64(1) << U64(c1)) | (U64(1) << U64(c2))
-                b = trick_best(trick, led, trump)
+                b = trick_winner(trick, led, trump)
                 w = leader if b == c0 else (ps1 if b == c1 else ps2)
                 v = 0
                 nwon = won
@@ -411,7 +411,7 @@ def _trick_side(h, c, pos, leader, decl, lead, on_table, trump, moves):
     docs/RULES.md §1.5)."""
     cb = U64(1) << U64(c)
     led = c >> 4 if pos == 0 else lead >> 4
-    best = trick_best(on_table | cb, led, trump)
+    best = trick_winner(on_table | cb, led, trump)
     o = (leader + pos) % 3
     for k in range(pos):
         if moves[_ROW24 + k] == best:
@@ -420,7 +420,7 @@ def _trick_side(h, c, pos, leader, decl, lead, on_table, trump, moves):
     for k in range(pos + 1, 3):
         q = (leader + k) % 3
         if (1 if q == decl else 0) != side:
-            if trick_best(legal_plays(h[q], led, trump) | (U64(1) << U64(best)), led, trump) != best:
+            if trick_winner(legal_plays(h[q], led, trump) | (U64(1) << U64(best)), led, trump) != best:
                 return -1
     return side
 
@@ -432,7 +432,7 @@ def _trick_end(trick, led, trump, leader, p, decl, won, pending, moves):
     pending)`` after it (docs/RULES.md §1.5-§1.7: marriage points declared before his first
     trick count when he wins one)."""
     w = p
-    best = trick_best(trick, led, trump)
+    best = trick_winner(trick, led, trump)
     for j in range(2):
         if moves[_ROW24 + j] == best:
             w = (leader + j) % 3
@@ -492,7 +492,7 @@ def _order(legal, pos, leader, p, decl, lead, on_table, trump, moves, depth, h):
             moves[_MW * depth + n] = 16 * ((first + (b & 3)) & 3) + 5 - (b >> 2)
             n += 1
         return n
-    best = trick_best(on_table, lead >> 4, trump)
+    best = trick_winner(on_table, lead >> 4, trump)
     bs = best >> 4
     wk = 0
     for k in range(pos):
@@ -504,7 +504,7 @@ def _order(legal, pos, leader, p, decl, lead, on_table, trump, moves, depth, h):
         # The declarer led: when the defender behind can beat his card, the trick is the
         # defenders' whatever this one plays, so points first (3% fewer nodes).
         q = (leader + 2) % 3
-        points_first = trick_best(legal_plays(h[q], lead >> 4, trump) | (U64(1) << U64(best)), lead >> 4,
+        points_first = trick_winner(legal_plays(h[q], lead >> 4, trump) | (U64(1) << U64(best)), lead >> 4,
                                   trump) != best
     m = legal if not points_first else U64(0)
     while m:
@@ -799,7 +799,7 @@ def minimax(h, pos, leader, decl, trump, lead, on_table, trick, won, pending):
     """The declarer's points by plain minimax, no table and no pruning: the reference the tests
     check :func:`_search` against.  ``trick``: int64[3] scratch; other arguments as there."""
     if pos == 3:
-        best = trick_best(on_table, lead >> 4, trump)
+        best = trick_winner(on_table, lead >> 4, trump)
         w = leader
         for k in range(3):
             if trick[k] == best:
@@ -893,7 +893,7 @@ def _mid_trick(h, leader, decl, trump, won, pending, got, cards, keys, bounds, m
     pos = len(cards)
     if pos == 3:
         trick = sum(1 << c for c in cards)
-        best = int(rules.trick_best(np.uint64(trick), cards[0] >> 4, trump))
+        best = int(rules.trick_winner(np.uint64(trick), cards[0] >> 4, trump))
         w = (leader + cards.index(best)) % 3
         if w == decl:
             (got, pending), won = take(got, pending, trick), 1

@@ -42,7 +42,7 @@ N_SEATS = 4
 HAND_SIZE = 10
 KITTY_SIZE = 6
 NT = 4
-DENOMS = ("S", "C", "D", "H", "NT")
+DENOMS = (*SUITS, "NT")
 """Denomination letters by index; the trump suits share the suit index of :mod:`cardsim.cards`."""
 N_BIDS = 25
 PASS = -1
@@ -142,16 +142,21 @@ def bid_str(bid: int) -> str:
 
 
 def parse_call(token) -> int:
-    """Bid number of a call token (``P`` -> -1); raises CardError for anything else."""
+    """Bid number (0..24) of a call token, ``PASS`` (-1) for ``P``.
+
+    The one Five Hundred call parser (records, replay, forcing, show and the double-dummy rows
+    read calls through it): the exact grammar of docs/RECORDS.md, Calls (``P``, or ``6``..``10``
+    then ``S C D H NT``; either case, ASCII only, nothing else).  Raises CardError for anything
+    else.
+    """
     if not isinstance(token, str):
         raise CardError(f"call must be a string, got {quote(token)}")
-    t = token.strip().upper()
+    # ASCII first: str.upper() maps some other letters onto ASCII ones ('ſ' -> 'S').
+    t = token.upper() if token.isascii() else ""
     if t == "P":
         return PASS
     for d, name in enumerate(DENOMS):
         if t.endswith(name) and t[: -len(name)] in ("6", "7", "8", "9", "10"):
-            if name == "S" and t.endswith("NT"):
-                continue
             return bid_id(int(t[: -len(name)]), d)
     raise CardError(f"unknown call {quote(token)}")
 

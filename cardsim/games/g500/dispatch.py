@@ -1,6 +1,8 @@
 """Five Hundred strategy dispatch: strategy id -> strategy function, one function per decision.
 
-The engine asks for every decision through these three functions, which call the strategy
+The engine asks for every decision through these three functions,
+``choose_<decision>(sid, params, streams, seat, view...)`` as in every game
+(``docs/adding-a-game.md``), which call the strategy
 registered under ``sid`` (:mod:`cardsim.games.g500.strategies`) with its seat's view and raise
 ``ValueError(UNHANDLED, decision, sid, seat)`` for an id no branch handles (the GameSpec turns
 it into a one-line :class:`~cardsim.strategies.registry.StrategyError`): an unknown id never
@@ -11,21 +13,21 @@ dispatch function without ``sid``.  Common arguments:
 
 * ``params``: float64[4, N_PARAMS], every seat's parameter row; a strategy reads only
   ``params[seat, P_*]``.
-* ``states``: uint64[5, 1], the deal's streams (``rng.seed_streams``); a strategy draws only
+* ``streams``: uint64[5, 1], the deal's streams (``rng.seed_streams``); a strategy draws only
   from row ``1 + seat``.
 * ``seat``: int64 0..3, the seat deciding (teams: seats 0+2 and 1+3).
 
 Decisions:
 
-* ``choose_bid(sid, params, states, seat, hand, high_bid, high_seat) -> int64`` (docs/RULES.md §3.3):
+* ``choose_call(sid, params, streams, seat, hand, high_bid, high_seat) -> int64`` (docs/RULES.md §3.3):
   ``hand`` the seat's physical hand (uint64, 10 cards), ``high_bid`` the standing bid (bid
   number 0..24, -1 none), ``high_seat`` who made it (-1 none).  Returns a bid number above
   ``high_bid`` or -1 (pass).
-* ``choose_discard(sid, params, states, seat, hand, denom) -> uint64`` (docs/RULES.md §3.4):
+* ``choose_discard(sid, params, streams, seat, hand, denom) -> uint64`` (docs/RULES.md §3.4):
   ``hand`` the declarer's 16 cards with the kitty, in the effective layout of the contract's
   denomination ``denom`` (0..3 trump S C D H, 4 no-trump).  Returns the six effective cards
   put away.
-* ``choose_play(sid, params, states, seat, hand, denom, declarer, leader, trick, n_in_trick,
+* ``choose_card(sid, params, streams, seat, hand, denom, declarer, leader, trick, n_in_trick,
   led, played, known, decl_tricks, contract_tricks, voids) -> int64`` (docs/RULES.md §3.5): ``hand`` the
   seat's effective cards (uint64), ``declarer`` and ``leader`` seats, ``trick``: int64[4] with
   the effective cards of the trick so far in ``trick[:n_in_trick]`` (play order from
@@ -62,29 +64,29 @@ from cardsim.strategies.unhandled import unhandled
 
 
 @jit(inline="always")
-def choose_bid(sid, params, states, seat, hand, high_bid, high_seat):
+def choose_call(sid, params, streams, seat, hand, high_bid, high_seat):
     """Strategy ``sid``'s call for ``seat`` (docs/RULES.md §3.3); the view is in the module docstring."""
     if sid == HEURISTIC or sid == HEURISTIC_V1 or sid == HEURISTIC_V2 or sid == PIMC:
-        return heuristic_bid(params, states, seat, hand, high_bid, high_seat)
+        return heuristic_bid(params, streams, seat, hand, high_bid, high_seat)
     if sid == RANDOM:
-        return random_bid(params, states, seat, hand, high_bid, high_seat)
-    unhandled("bid", sid, seat)
+        return random_bid(params, streams, seat, hand, high_bid, high_seat)
+    unhandled("call", sid, seat)
     return np.int64(-1)  # not reached: unhandled raised
 
 
 @jit(inline="always")
-def choose_discard(sid, params, states, seat, hand, denom):
+def choose_discard(sid, params, streams, seat, hand, denom):
     """Strategy ``sid``'s six discards for declarer ``seat`` (docs/RULES.md §3.4)."""
     if sid == HEURISTIC or sid == HEURISTIC_V1 or sid == HEURISTIC_V2 or sid == PIMC:
-        return heuristic_discard(params, states, seat, hand, denom)
+        return heuristic_discard(params, streams, seat, hand, denom)
     if sid == RANDOM:
-        return random_discard(params, states, seat, hand, denom)
+        return random_discard(params, streams, seat, hand, denom)
     unhandled("discard", sid, seat)
     return np.uint64(0)  # not reached
 
 
 @jit(inline="always")
-def choose_play(sid, params, states, seat, hand, denom, declarer, leader, trick, n_in_trick, led,
+def choose_card(sid, params, streams, seat, hand, denom, declarer, leader, trick, n_in_trick, led,
                 played, known, decl_tricks, contract_tricks, voids):
     """Strategy ``sid``'s card for ``seat`` (docs/RULES.md §3.5)."""
     if sid == HEURISTIC or sid == HEURISTIC_V2:
@@ -94,10 +96,10 @@ def choose_play(sid, params, states, seat, hand, denom, declarer, leader, trick,
         return heuristic_play_v1(seat, hand, denom, declarer, leader, trick, n_in_trick, led, played, known,
                                  decl_tricks, contract_tricks)
     if sid == RANDOM:
-        return random_play(params, states, seat, hand, denom, declarer, leader, trick, n_in_trick,
+        return random_play(params, streams, seat, hand, denom, declarer, leader, trick, n_in_trick,
                            led, played, known, decl_tricks, contract_tricks)
     if sid == PIMC:
-        return pimc_card(params, states, seat, hand, denom, declarer, leader, trick, n_in_trick, led, played, known,
+        return pimc_card(params, streams, seat, hand, denom, declarer, leader, trick, n_in_trick, led, played, known,
                          decl_tricks, contract_tricks, voids)
     unhandled("card", sid, seat)
     return np.int64(0)  # not reached

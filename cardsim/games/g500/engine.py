@@ -12,7 +12,7 @@ The same :func:`run_deal` drives independent deals (:func:`simulate_kernel`), re
 the rows.
 
 Shared arguments of the phases: ``ids`` int64[4] strategy id per seat, ``params``
-float64[4, N_PARAMS], ``states`` uint64[5, 1] the deal's streams (``rng.seed_streams``: row 0
+float64[4, N_PARAMS], ``streams`` uint64[5, 1] the deal's streams (``rng.seed_streams``: row 0
 the shuffle, row ``1 + seat`` that seat's strategy), ``hands`` uint64[4] physical hands,
 ``eff`` uint64[4] the hands in the contract's effective layout
 (:mod:`cardsim.games.g500.constants`), ``trick`` int64[4] scratch, ``trace`` int64[TRACE_LEN]
@@ -37,14 +37,14 @@ from cardsim.games.g500.constants import (
     SCORING_QUEBEC,
     UNMAP,
 )
-from cardsim.games.g500.dispatch import choose_bid, choose_discard, choose_play
+from cardsim.games.g500.dispatch import choose_call, choose_discard, choose_card
 from cardsim.games.g500.rules import (
     card_suit,
     contract_level,
     contract_made,
     deal_hands,
     game_winner,
-    legal_moves,
+    legal_plays,
     remap_hand,
     score_deal,
     trick_winner,
@@ -56,10 +56,10 @@ U64 = np.uint64
 # result vector (int64[R_LEN]): seats, bid numbers, tricks, points, physical bit sets as int64
 R_DEALER, R_DECLARER, R_BID, R_TRICKS0, R_TRICKS1, R_MADE = 0, 1, 2, 3, 4, 5
 R_DELTA0, R_DELTA1, R_Q0, R_Q1, R_S0, R_S1 = 6, 7, 8, 9, 10, 11
-R_WINNER, R_NCALLS, R_HAND0, R_KITTY, R_DISCARD, R_ILLEGAL = 12, 13, 14, 18, 19, 20
-R_BEFORE0, R_BEFORE1 = 21, 22
-R_FORCED_OK = 23
-R_LEN = 24
+R_WINNER, R_NCALLS, R_HAND0, R_KITTY, R_DISCARD = 12, 13, 14, 18, 19
+R_BEFORE0, R_BEFORE1 = 20, 21
+R_FORCED_OK = 22
+R_LEN = 23
 # trace vector (int64[TRACE_LEN]): calls from T_CALLS, physical cards from T_PLAY, named suits
 # of the cards led from T_NAMED (-1 none)
 T_CALLS, T_PLAY, T_NAMED = 0, 32, 72
@@ -106,12 +106,13 @@ def start_result(dealer, hands, kitty, before0, before1, res):
 
 
 @jit(inline="always")
-def run_auction(dealer, ids, params, states, hands, trace, res, forced):
+def run_auction(dealer, ids, params, streams, hands, trace, res, forced):
     """The auction (docs/RULES.md §3.3): left of the dealer first, passes final; returns
     ``(bid, declarer)``, ``(-1, -1)`` when all four pass.
 
-    A call that is not a pass and does not outbid counts in ``res[R_ILLEGAL]`` and becomes a
-    pass.  Writes ``res[R_NCALLS]`` and the calls at ``trace[T_CALLS:]``.  ``forced``
+    A strategy's call that is not a pass (negative) and does not outbid raises ValueError, as
+    in every game (a strategy bug is an error, never a corrected result).  Writes
+    ``res[R_NCALLS]`` and the calls at ``trace[T_CALLS:]``.  ``forced``
     (int64[F_LEN]): the given first calls, made as ``forced[F_IMPLIED]`` says
     (:mod:`cardsim.games.forced`), and the seat's forced first call; a forced call that is not
     legal when its seat first speaks leaves ``res[R_FORCED_OK]`` 0 and the strategy calls.  Under
@@ -137,15 +138,15 @@ def run_auction(dealer, ids, params, states, hands, trace, res, forced):
         if not prefix and forced[F_IMPLIED] == CHECK_CALLS:
             res[R_FORCED_OK] = n_calls
             return np.int64(-1), np.int64(-1)
-        # one call site of choose_bid: every inlined copy is typed and compiled again
+        # one call site of choose_call: every inlined copy is typed and compiled again
         mine = np.int64(-1)
         if not prefix or forced[F_IMPLIED] != GIVEN_CALLS:
-            mine = choose_bid(ids[seat], params, states, seat, hands[seat], high, high_seat)
+            mine = choose_call(ids[seat], params, streams, seat, hands[seat], high, high_seat)
         if prefix:
             call = forced[F_PREFIX + n_calls]
             if forced[F_IMPLIED] != GIVEN_CALLS:
-                if mine > 24 or (mine >= 0 and mine <= high):
-                    mine = -1  # an illegal call counts as the pass it becomes (R_ILLEGAL is the play's to count)
+                if mine < 0:
+                    mine = -1  # every negative call is a pass
                 if mine != call:
                     if forced[F_IMPLIED] == CHECK_CALLS:
                         res[R_FORCED_OK] = n_calls
@@ -159,10 +160,10 @@ def run_auction(dealer, ids, params, states, hands, trace, res, forced):
                     call = forced[F_CALL]
                 else:
                     res[R_FORCED_OK] = 0
-        if call <= high or call > 24:
-            if call >= 0:
-                res[R_ILLEGAL] += 1
-            call = -1
+        if call > 24 or (call >= 0 and call <= high):
+            raise ValueError("a strategy made an insufficient or unknown bid")
+        if call < 0:
+            call = -1  # every negative call is a pass
         if tracing:
             trace[T_CALLS + n_calls] = call
         n_calls += 1
@@ -200,24 +201,18 @@ def throw_in(res):
 
 
 @jit(inline="always")
-def take_kitty(declarer, denom, ids, params, states, kitty, eff, res):
+def take_kitty(declarer, denom, ids, params, streams, kitty, eff, res):
     """The declarer takes the kitty and puts six cards away (docs/RULES.md §3.4); returns the
     discard (uint64, effective layout of ``denom``).
 
-    ``eff[declarer]`` becomes his ten remaining cards; ``kitty`` is physical.  An illegal
-    discard counts in ``res[R_ILLEGAL]`` and is replaced by the six lowest cards.  Writes the
-    physical discard to ``res[R_DISCARD]``.
+    ``eff[declarer]`` becomes his ten remaining cards; ``kitty`` is physical.  A discard that
+    is not six of his cards raises ValueError.  Writes the physical discard to
+    ``res[R_DISCARD]``.
     """
     full = eff[declarer] | remap_hand(kitty, denom)
-    disc = choose_discard(ids[declarer], params, states, declarer, full, denom)
+    disc = choose_discard(ids[declarer], params, streams, declarer, full, denom)
     if popcount(disc) != 6 or (disc & ~full) != U64(0):
-        res[R_ILLEGAL] += 1
-        disc = U64(0)
-        m = full
-        for _ in range(6):
-            b = lowest_bit(m)
-            disc |= U64(1) << U64(b)
-            m &= m - U64(1)
+        raise ValueError("a strategy made an illegal discard")
     eff[declarer] = full & ~disc
     pd = U64(0)
     m = disc
@@ -230,15 +225,14 @@ def take_kitty(declarer, denom, ids, params, states, kitty, eff, res):
 
 
 @jit(inline="always")
-def play_tricks(declarer, bid, disc, ids, params, states, eff, trick, trace, res):
+def play_tricks(declarer, bid, disc, ids, params, streams, eff, trick, trace, res):
     """Ten tricks (docs/RULES.md §3.5), the declarer leading first; returns the tricks won by team
     0 (seats 0+2) and team 1 (int64, int64) and writes them to ``res``.
 
     ``eff`` (uint64[4], effective layout of ``bid``'s denomination) is emptied card by card;
     ``disc`` is the declarer's discard, which only he sees.  An illegal card (or a missing or
-    bad named suit of a no-trump joker lead) counts in ``res[R_ILLEGAL]`` and is replaced by
-    the lowest legal card (suit 0).  Writes the physical cards at ``trace[T_PLAY:]`` and the
-    named suits (-1 none) at ``trace[T_NAMED:]``.
+    bad named suit of a no-trump joker lead) raises ValueError.  Writes the physical cards at
+    ``trace[T_PLAY:]`` and the named suits (-1 none) at ``trace[T_NAMED:]``.
     """
     tracing = trace.shape[0] > 0
     denom = bid % 5
@@ -255,20 +249,18 @@ def play_tricks(declarer, bid, disc, ids, params, states, eff, trick, trace, res
             seat = (leader + i) % 4
             decl_tricks = tricks0 if declarer % 2 == 0 else tricks1
             known = disc if seat == declarer else U64(0)
-            code = choose_play(ids[seat], params, states, seat, eff[seat], denom, declarer, leader,
+            code = choose_card(ids[seat], params, streams, seat, eff[seat], denom, declarer, leader,
                                trick, i, led, played, known, decl_tricks, contract_tricks, voids)
             c = code & 0xFF
             named = code >> 8
-            legal = legal_moves(eff[seat], denom, led)
+            legal = legal_plays(eff[seat], denom, led)
             if c > 63 or ((U64(1) << U64(c)) & legal) == U64(0):
-                res[R_ILLEGAL] += 1
-                c = lowest_bit(legal)
+                raise ValueError("a strategy played an illegal card")
             if i == 0:
                 led = card_suit(c, denom)
                 if led < 0:
                     if named < 0 or named > 3:
-                        res[R_ILLEGAL] += 1
-                        named = 0
+                        raise ValueError("a strategy led a no-trump joker without naming a suit")
                     led = named
                     if tracing:
                         trace[T_NAMED + k] = named
@@ -331,7 +323,7 @@ def score_contract(declarer, bid, tricks0, tricks1, scoring, target, before0, be
 
 @jit(inline="always")
 def play_contract(declarer, bid, ids, params, scoring, target, before0, before1, hands, kitty,
-                  eff, states, trick, trace, res):
+                  eff, streams, trick, trace, res):
     """Everything after the auction for ``declarer`` (seat) and ``bid`` (0..24): kitty,
     tricks, score (docs/RULES.md §3.4-§3.6).  ``res`` must already hold :func:`start_result`'s
     fields; ``hands`` (physical) are left as dealt."""
@@ -340,20 +332,21 @@ def play_contract(declarer, bid, ids, params, scoring, target, before0, before1,
     denom = bid % 5
     for s in range(4):
         eff[s] = remap_hand(hands[s], denom)
-    disc = take_kitty(declarer, denom, ids, params, states, kitty, eff, res)
-    tricks0, tricks1 = play_tricks(declarer, bid, disc, ids, params, states, eff, trick, trace, res)
+    disc = take_kitty(declarer, denom, ids, params, streams, kitty, eff, res)
+    tricks0, tricks1 = play_tricks(declarer, bid, disc, ids, params, streams, eff, trick, trace, res)
     score_contract(declarer, bid, tricks0, tricks1, scoring, target, before0, before1, res)
 
 
 @jit
-def play_deal(dealer, hands, kitty, ids, params, scoring, target, before0, before1, eff, states,
+def play_deal(dealer, hands, kitty, ids, params, scoring, target, before0, before1, eff, streams,
               trick, trace, res, forced):
     """Play a deal from given physical ``hands`` (uint64[4], 10 cards each) and ``kitty``
     (uint64, 6 cards): auction, then :func:`play_contract` or a throw-in (docs/RULES.md §3.3-§3.6).
-    ``states`` must be seeded (``rng.seed_streams(states, key)``); ``forced``: int64[F_LEN]
+    ``streams`` must be seeded (``rng.seed_streams(streams, key)``); ``forced``: int64[F_LEN]
     (``NO_FORCE``: nothing forced), a forced contract skips the auction."""
     # Borrowed views (cardsim._jit.borrowed): no reference counting at every bid and card.
-    hands, ids, params, eff, states = borrowed(hands), borrowed(ids), borrowed(params), borrowed(eff), borrowed(states)
+    hands, ids, params = borrowed(hands), borrowed(ids), borrowed(params)
+    eff, streams = borrowed(eff), borrowed(streams)
     trick, trace, res, forced = borrowed(trick), borrowed(trace), borrowed(res), borrowed(forced)
     start_result(dealer, hands, kitty, before0, before1, res)
     # one call site of play_contract: every inlined copy is typed and compiled again
@@ -362,27 +355,27 @@ def play_deal(dealer, hands, kitty, ids, params, scoring, target, before0, befor
         bid = forced[F_CALL]
         forced_auction(dealer, declarer, bid, trace, res)
     else:
-        bid, declarer = run_auction(dealer, ids, params, states, hands, trace, res, forced)
+        bid, declarer = run_auction(dealer, ids, params, streams, hands, trace, res, forced)
         if bid < 0:
             throw_in(res)
             return
     play_contract(declarer, bid, ids, params, scoring, target, before0, before1, hands, kitty,
-                  eff, states, trick, trace, res)
+                  eff, streams, trick, trace, res)
 
 
 @jit
 def run_deal(key, dealer, ids, params, scoring, target, before0, before1,
-             deck, hands, eff, states, trick, trace, res, forced):
+             deck, hands, eff, streams, trick, trace, res, forced):
     """Play the deal of ``key`` (uint64); ``dealer`` -1 draws it from the shuffle stream
-    (independent deals).  Seeds ``states`` from ``key``, deals (:func:`deal_cards`) and plays
+    (independent deals).  Seeds ``streams`` from ``key``, deals (:func:`deal_cards`) and plays
     (:func:`play_deal`); ``before0``/``before1`` are the team scores before the deal.
     """
     ids, params, deck, hands, eff = borrowed(ids), borrowed(params), borrowed(deck), borrowed(hands), borrowed(eff)
-    states, trick, trace, res, forced = borrowed(states), borrowed(trick), borrowed(trace), borrowed(res), \
+    streams, trick, trace, res, forced = borrowed(streams), borrowed(trick), borrowed(trace), borrowed(res), \
         borrowed(forced)
-    seed_streams(states, key)
-    dealer, kitty = deal_cards(dealer, deck, hands, states[0])
-    play_deal(dealer, hands, kitty, ids, params, scoring, target, before0, before1, eff, states,
+    seed_streams(streams, key)
+    dealer, kitty = deal_cards(dealer, deck, hands, streams[0])
+    play_deal(dealer, hands, kitty, ids, params, scoring, target, before0, before1, eff, streams,
               trick, trace, res, forced)
 
 
@@ -391,43 +384,43 @@ def _scratch():
     deck = np.empty(46, dtype=np.int64)
     hands = np.empty(4, dtype=np.uint64)
     eff = np.empty(4, dtype=np.uint64)
-    states = np.empty((5, 1), dtype=np.uint64)
+    streams = np.empty((5, 1), dtype=np.uint64)
     trick = np.empty(4, dtype=np.int64)
     no_force = np.zeros(F_LEN, dtype=np.int64)
-    return deck, hands, eff, states, trick, no_force
+    return deck, hands, eff, streams, trick, no_force
 
 
 @jit
 def simulate_kernel(seed, start, count, ids, params, scoring, target, out):
     """Independent deals ``start .. start+count-1`` of ``seed`` into ``out`` (int64[count, R_LEN])."""
-    deck, hands, eff, states, trick, no_force = _scratch()
-    _simulate_loop(seed, start, count, ids, params, scoring, target, out, deck, hands, eff, states, trick, no_force,
+    deck, hands, eff, streams, trick, no_force = _scratch()
+    _simulate_loop(seed, start, count, ids, params, scoring, target, out, deck, hands, eff, streams, trick, no_force,
                    np.empty(0, dtype=np.int64))
 
 
 @jit
-def _simulate_loop(seed, start, count, ids, params, scoring, target, out, deck, hands, eff, states, trick, no_force,
+def _simulate_loop(seed, start, count, ids, params, scoring, target, out, deck, hands, eff, streams, trick, no_force,
                    no_trace):
     # Borrowed views (cardsim._jit.borrowed) of the caller's arrays: no reference counting at
     # every deal's calls.
     ids, params, out, deck, hands = borrowed(ids), borrowed(params), borrowed(out), borrowed(deck), borrowed(hands)
-    eff, states, trick, no_force, no_trace = borrowed(eff), borrowed(states), borrowed(trick), borrowed(no_force), \
+    eff, streams, trick, no_force, no_trace = borrowed(eff), borrowed(streams), borrowed(trick), borrowed(no_force), \
         borrowed(no_trace)
     # np.int64(...), not bare literals: a literal argument would compile run_deal and play_deal
     # once more, for its literal type (numba specializes on Literal[int]).
     for i in range(count):
         key = deal_key(U64(seed), start + i)
         run_deal(key, np.int64(-1), ids, params, scoring, target, np.int64(0), np.int64(0), deck, hands, eff,
-                 states, trick, no_trace, out[i], no_force)
+                 streams, trick, no_trace, out[i], no_force)
 
 
 @jit
 def trace_kernel(seed, deal_ids, ids, params, scoring, target, before0, before1, out, traces):
     """Like :func:`simulate_kernel` for chosen deal numbers, with action traces."""
-    deck, hands, eff, states, trick, no_force = _scratch()
+    deck, hands, eff, streams, trick, no_force = _scratch()
     for i in range(deal_ids.shape[0]):
         key = deal_key(U64(seed), deal_ids[i])
-        run_deal(key, np.int64(-1), ids, params, scoring, target, before0, before1, deck, hands, eff, states, trick,
+        run_deal(key, np.int64(-1), ids, params, scoring, target, before0, before1, deck, hands, eff, streams, trick,
                  traces[i], out[i], no_force)
 
 
@@ -439,13 +432,13 @@ def given_kernel(keys, start, dealers, hands_in, kitties, ids, params, scoring, 
     are seeded from ``keys`` (uint64[n]: the deal keys, or the accepted attempts' keys when calls
     imply hands, :mod:`cardsim.deal`), the same for every option of a question.  ``traces``:
     int64[n, TRACE_LEN], or int64[n, 0] for none; ``forced``: int64[F_LEN]."""
-    deck, hands, eff, states, trick, _ = _scratch()
+    deck, hands, eff, streams, trick, _ = _scratch()
     for i in range(dealers.shape[0]):
-        seed_streams(states, keys[i])
+        seed_streams(streams, keys[i])
         for s in range(4):
             hands[s] = hands_in[i, s]
         play_deal(dealers[i], hands, U64(kitties[i]), ids, params, scoring, target, before0, before1, eff,
-                  states, trick, traces[i], out[i], forced)
+                  streams, trick, traces[i], out[i], forced)
 
 
 @jit
@@ -453,14 +446,14 @@ def agreed_calls(keys, dealers, hands_in, ids, params, forced, agreed):
     """How many of the given calls (``forced[F_IMPLIED] == CHECK_CALLS``) the callers' strategies
     make with the hands ``hands_in`` (uint64[n, 4]) and the streams of ``keys`` (uint64[n]), into
     ``agreed`` (int64[n]): the dealer's test when calls imply hands."""
-    deck, hands, eff, states, trick, _ = _scratch()
+    deck, hands, eff, streams, trick, _ = _scratch()
     res = np.zeros(R_LEN, dtype=np.int64)
     no_trace = np.empty(0, dtype=np.int64)
     for i in range(keys.shape[0]):
-        seed_streams(states, keys[i])
+        seed_streams(streams, keys[i])
         for s in range(4):
             hands[s] = hands_in[i, s]
-        run_auction(dealers[i], ids, params, states, hands, no_trace, res, forced)
+        run_auction(dealers[i], ids, params, streams, hands, no_trace, res, forced)
         agreed[i] = res[R_FORCED_OK]
 
 @jit
@@ -476,7 +469,7 @@ def match_kernel(seed, start, count, ids, params, scoring, target, max_deals, ma
     (int64[capacity]) the match and the deal's number in it.  Returns the deal rows written,
     or -1 when ``capacity`` is too small (``base.grow_until_fits`` calls again with more room).
     """
-    deck, hands, eff, states, trick, no_force = _scratch()
+    deck, hands, eff, streams, trick, no_force = _scratch()
     no_trace = np.empty(0, dtype=np.int64)
     first = np.empty(1, dtype=np.uint64)
     n_rows = 0
@@ -495,7 +488,7 @@ def match_kernel(seed, start, count, ids, params, scoring, target, max_deals, ma
                 return -1
             row = deals[n_rows]
             run_deal(deal_key(mk, j), dealer, ids, params, scoring, target, s0, s1, deck, hands,
-                     eff, states, trick, no_trace, row, no_force)
+                     eff, streams, trick, no_trace, row, no_force)
             deal_match[n_rows] = start + m
             deal_index[n_rows] = j
             n_rows += 1
@@ -522,23 +515,11 @@ def match_kernel(seed, start, count, ids, params, scoring, target, max_deals, ma
 @jit
 def deal_kernel(seed, start, count):
     """Dealing only (dealer, shuffle, hands and kitty): the benchmark baseline; a checksum."""
-    deck, hands, eff, states, trick, no_force = _scratch()
+    deck, hands, eff, streams, trick, no_force = _scratch()
     acc = U64(0)
     for i in range(count):
         key = deal_key(U64(seed), start + i)
-        seed_streams(states, key)
-        dealer, kitty = deal_cards(-1, deck, hands, states[0])
+        seed_streams(streams, key)
+        dealer, kitty = deal_cards(-1, deck, hands, streams[0])
         acc ^= hands[0] + (hands[1] * U64(3)) + (kitty * U64(7)) + U64(dealer)
     return acc
-
-
-def check_legal(res) -> None:
-    """Raise ValueError if a strategy made an illegal move in any deal of ``res`` (int64[n, R_LEN]).
-
-    The jitted loop replaces an illegal move by a legal one so that it can finish; a strategy
-    that needs that is a bug, never a result.
-    """
-    bad = res[:, R_ILLEGAL] > 0
-    if bad.any():
-        raise ValueError(f"a strategy made {int(res[bad, R_ILLEGAL].sum())} illegal moves "
-                         f"(first in the deal at index {int(bad.argmax())} of this chunk)")

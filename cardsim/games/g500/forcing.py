@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from cardsim.cards import suit_letters
+from cardsim.cards import CardError, suit_letters
 from cardsim.games.base import OptionError, Setup, as_list
 from cardsim.games.forced import F_CALL, F_KIND, FORCE_NONE
 from cardsim.games.options import option_vector
@@ -26,6 +26,7 @@ from cardsim.text import quote
 
 from . import engine as E
 from .constants import DENOMS, PASS
+from .constants import parse_call
 from .records import record_of, rule_numbers
 from .rows import ROW_DTYPE, fill_rows
 
@@ -33,17 +34,14 @@ LOWER_IS_BETTER = False
 MAX_SCORE = 100_000
 
 
-def parse_call(text: str) -> int:
+def option_call(text: str) -> int:
     """Bid number (0..24) of ``6S`` … ``10NT``, or −1 for ``P`` (case-insensitive; a suit symbol for
     the letter, ``8♥``, :func:`cardsim.cards.suit_letters`); raises OptionError."""
-    t = suit_letters(text).strip().upper()
-    if t == "P":
-        return PASS
-    for d, name in enumerate(DENOMS):
-        level = t[: -len(name)]
-        if t.endswith(name) and level in ("6", "7", "8", "9", "10"):
-            return (int(level) - 6) * 5 + d
-    raise OptionError(f"{quote(text)} is not a Five Hundred call (P, or 6-10 tricks and S C D H NT, e.g. 8H)")
+    try:
+        return parse_call(suit_letters(text).strip())
+    except CardError:
+        raise OptionError(f"{quote(text)} is not a Five Hundred call (P, or 6-10 tricks and S C D H NT, "
+                          "e.g. 8H)") from None
 
 
 def _prefix(auction, dealer, seat) -> list[int]:
@@ -53,7 +51,7 @@ def _prefix(auction, dealer, seat) -> list[int]:
         raise OptionError("the auction before the seat's call is a list of calls such as ['P', '7H']")
     if dealer is None:
         raise OptionError("an auction before the seat's call needs the dealer (--dealer): his left speaks first")
-    calls = [parse_call(c) for c in auction]
+    calls = [option_call(c) for c in auction]
     if len(calls) > 3:
         raise OptionError("at most 3 calls come before a seat's first call (passes are final)")
     high = PASS
@@ -71,7 +69,7 @@ def _prefix(auction, dealer, seat) -> list[int]:
 def parse_option(text: str, seat: int, setup: Setup, auction=(), dealer=None) -> np.ndarray:
     """The forced vector (int64[E.F_LEN], :mod:`cardsim.games.forced`) of option ``text`` for
     ``seat``, after the calls ``auction`` (from the dealer's left); raises OptionError."""
-    return option_vector(text, seat, E.F_LEN, parse_call, PASS, _prefix(list(auction or ()), dealer, seat))
+    return option_vector(text, seat, E.F_LEN, option_call, PASS, _prefix(list(auction or ()), dealer, seat))
 
 
 def auto_options(auction, seat: int, setup: Setup, dealer=None) -> list[str]:
@@ -79,7 +77,7 @@ def auto_options(auction, seat: int, setup: Setup, dealer=None) -> list[str]:
     and every bid above the highest one (docs/RULES.md §3.3), cheapest first."""
     high = max(_prefix(list(auction or ()), dealer, seat), default=PASS)
     calls = [f"{level}{d}" for level in range(6, 11) for d in DENOMS]
-    return ["P"] + [c for c in calls if parse_call(c) > high]
+    return ["P"] + [c for c in calls if option_call(c) > high]
 
 
 def declares(forced: np.ndarray) -> bool:
@@ -115,7 +113,6 @@ def _run(start, dealt, setup, forced, state, tracing):
                    np.asarray(dealt.hands, dtype=np.uint64), np.asarray(dealt.talons, dtype=np.uint64),
                    setup.strategy_ids.astype(np.int64), setup.params.astype(np.float64), scoring, target,
                    state[0], state[1], np.asarray(forced, dtype=np.int64), out, traces)
-    E.check_legal(out)
     return out, traces
 
 

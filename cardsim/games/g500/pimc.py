@@ -43,7 +43,7 @@ from cardsim._jit import jit
 from cardsim.strategies import pimc as _pimc
 
 from .constants import FULL_EFF, NT, SUIT_MASK, TRUMP_MASK
-from .rules import legal_moves
+from .rules import legal_plays
 from .strategies import PIMC_STRATEGY, heuristic_play
 
 # The glue below runs Python in object mode; numba warns that such code holds the GIL although
@@ -59,7 +59,7 @@ KITTY = 3
 def position(view) -> _pimc.Position:
     """The :class:`~cardsim.strategies.pimc.Position` of a Five Hundred card decision from the seat's
     view ``(seat, hand, denom, declarer, leader, trick, n_in_trick, led, played, known,
-    decl_tricks, contract_tricks, voids, fallback)`` (:mod:`.dispatch`'s ``choose_play`` arguments,
+    decl_tricks, contract_tricks, voids, fallback)`` (:mod:`.dispatch`'s ``choose_card`` arguments,
     the effective layout, and the heuristic's code ``fallback``): a seat may not hold a suit it
     showed out of in an earlier trick (``voids``) or in this one.  ``legal`` holds engine codes: a card,
     or ``card | named << 8`` for each suit a no-trump joker lead may name."""
@@ -67,7 +67,7 @@ def position(view) -> _pimc.Position:
      voids, fallback) = view
     seat, hand, denom, declarer, leader = int(seat), int(hand), int(denom), int(declarer), int(leader)
     n, led, played, known = int(n), int(led), int(played), int(known)
-    legal_bits = int(legal_moves(U64(hand), np.int64(denom), np.int64(led if n > 0 else -1)))
+    legal_bits = int(legal_plays(U64(hand), np.int64(denom), np.int64(led if n > 0 else -1)))
     codes = []
     for c in range(64):
         if legal_bits >> c & 1:
@@ -139,17 +139,17 @@ def _decide(row, state, seat, hand, denom, declarer, leader, trick, n_in_trick, 
 
 
 @jit
-def pimc_card(params, states, seat, hand, denom, declarer, leader, trick, n_in_trick, led, played, known,
+def pimc_card(params, streams, seat, hand, denom, declarer, leader, trick, n_in_trick, led, played, known,
               decl_tricks, contract_tricks, voids):
     """The ``pimc`` strategy's card (docs/RULES.md §3.5): the heuristic's when the search does not
     apply, else the sampled search's (:mod:`cardsim.strategies.pimc`); an engine code (``card |
     named << 8`` for a no-trump joker lead).  ``params``: float64[4, N_PARAMS], the seat's row is
-    read; ``states``: the deal's streams, row ``1 + seat`` read, not advanced; the rest is
+    read; ``streams``: the deal's streams, row ``1 + seat`` read, not advanced; the rest is
     ``heuristic_play``'s view (:mod:`.dispatch`) and ``voids``, the public record of show-outs."""
     fallback = heuristic_play(seat, hand, denom, declarer, leader, trick, n_in_trick, led, played, known,
                               decl_tricks, contract_tricks)
     row = params[seat]
-    state = states[1 + seat, 0]
+    state = streams[1 + seat, 0]
     with objmode(card="int64"):
         card = _decide(row, state, seat, hand, denom, declarer, leader, trick, n_in_trick, led, played, known,
                        decl_tricks, contract_tricks, voids, fallback)

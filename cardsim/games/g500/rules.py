@@ -62,7 +62,7 @@ def remap_hand(hand, denom):
 
 
 @jit
-def legal_moves(hand, denom, led_suit):
+def legal_plays(hand, denom, led_suit):
     """Legal effective cards (uint64) of ``hand``; ``led_suit`` -1 when leading (docs/RULES.md §3.5).
 
     Follow the led (or, for a led no-trump joker, named) suit if possible, else anything.

@@ -15,7 +15,7 @@ import numpy as np
 from cardsim._jit import jit
 from cardsim.cards import bits_above, highest_bit, lane, lowest_bit, popcount
 from cardsim.games.g500.constants import FULL_EFF, JOKER_MASK, NT, SUIT_MASK, TRUMP_MASK
-from cardsim.games.g500.rules import legal_moves, remap_hand
+from cardsim.games.g500.rules import legal_plays, remap_hand
 from cardsim.rng import GOLDEN, mix64
 from cardsim.strategies.pimc import register as register_pimc
 from cardsim.strategies.registry import Registry
@@ -88,28 +88,28 @@ ACES = U64(sum(1 << (16 * s + 10) for s in range(4)))
 
 
 # ---------------------------------------------------------------- seat randomness
-# Row ``k`` of ``states`` (uint64[5, 1]) is ``rng.stream(key, k)``; these draw from it exactly as
+# Row ``k`` of ``streams`` (uint64[5, 1]) is ``rng.stream(key, k)``; these draw from it exactly as
 # ``rng.randbelow`` / ``rng.choose_bit`` would, without making an array view per decision.
 @jit
-def draw_below(states, k, n):
+def draw_below(streams, k, n):
     """Uniform integer in ``[0, n)`` from stream ``k`` (Lemire's method, as ``rng.randbelow``)."""
     nn = U64(n)
-    states[k, 0] = states[k, 0] + GOLDEN
-    m = (mix64(states[k, 0]) >> U64(32)) * nn
+    streams[k, 0] = streams[k, 0] + GOLDEN
+    m = (mix64(streams[k, 0]) >> U64(32)) * nn
     low = m & U64(0xFFFFFFFF)
     if low < nn:
         threshold = (U64(4294967296) - nn) % nn
         while low < threshold:
-            states[k, 0] = states[k, 0] + GOLDEN
-            m = (mix64(states[k, 0]) >> U64(32)) * nn
+            streams[k, 0] = streams[k, 0] + GOLDEN
+            m = (mix64(streams[k, 0]) >> U64(32)) * nn
             low = m & U64(0xFFFFFFFF)
     return np.int64(m >> U64(32))
 
 
 @jit
-def draw_bit(states, k, mask):
+def draw_bit(streams, k, mask):
     """A uniformly chosen set bit of non-zero ``mask`` from stream ``k`` (as ``rng.choose_bit``)."""
-    j = draw_below(states, k, popcount(mask))
+    j = draw_below(streams, k, popcount(mask))
     m = U64(mask)
     for _ in range(j):
         m &= m - U64(1)
@@ -118,31 +118,31 @@ def draw_bit(states, k, mask):
 
 # ---------------------------------------------------------------- random (the baseline)
 @jit(inline="always")
-def random_bid(params, states, seat, hand, high_bid, high_seat):
+def random_bid(params, streams, seat, hand, high_bid, high_seat):
     """Pass or bid on a coin flip, so that random auctions end at every level (and are sometimes
     thrown in); the bid is uniform over the higher ones (docs/RULES.md §3.3)."""
-    if high_bid >= 24 or draw_below(states, 1 + seat, 2) == 0:
+    if high_bid >= 24 or draw_below(streams, 1 + seat, 2) == 0:
         return np.int64(-1)
-    return high_bid + 1 + draw_below(states, 1 + seat, 24 - high_bid)
+    return high_bid + 1 + draw_below(streams, 1 + seat, 24 - high_bid)
 
 
 @jit(inline="always")
-def random_discard(params, states, seat, hand, denom):
+def random_discard(params, streams, seat, hand, denom):
     """Six cards drawn uniformly, one at a time, from the 16 (docs/RULES.md §3.4)."""
     out = U64(0)
     for _ in range(6):
-        c = draw_bit(states, 1 + seat, hand & ~out)
+        c = draw_bit(streams, 1 + seat, hand & ~out)
         out |= U64(1) << U64(c)
     return out
 
 
 @jit(inline="always")
-def random_play(params, states, seat, hand, denom, declarer, leader, trick, n_in_trick, led, played,
+def random_play(params, streams, seat, hand, denom, declarer, leader, trick, n_in_trick, led, played,
                 known, decl_tricks, contract_tricks):
     """A uniform legal card; a no-trump joker lead names a uniform suit (docs/RULES.md §3.5)."""
-    c = draw_bit(states, 1 + seat, legal_moves(hand, denom, led))
+    c = draw_bit(streams, 1 + seat, legal_plays(hand, denom, led))
     if denom == NT and n_in_trick == 0 and (U64(1) << U64(c)) & JOKER_MASK:
-        return c | (draw_below(states, 1 + seat, 4) << 8)
+        return c | (draw_below(streams, 1 + seat, 4) << 8)
     return c
 
 
@@ -238,7 +238,7 @@ def allowance(params, seat, own):
 
 
 @jit
-def heuristic_bid(params, states, seat, hand, high_bid, high_seat):
+def heuristic_bid(params, streams, seat, hand, high_bid, high_seat):
     """The highest contract the hand plus its :func:`allowance` (``partner`` and ``kitty``
     tricks, tapering with its own estimate above ``pivot`` at ``taper``) less ``margin`` makes
     (``jump`` = 1), or the cheapest overcall in its denomination (``jump`` = 0); passes when
@@ -289,7 +289,7 @@ def lowest_rank_card(mask):
 
 
 @jit
-def heuristic_discard(params, states, seat, hand, denom):
+def heuristic_discard(params, streams, seat, hand, denom):
     """Void weak side suits (shortest first, no ace, if the whole suit fits in the six), then
     throw the lowest side cards, aces last; trumps and jokers go only when nothing else is left."""
     tm = TRUMP_MASK[denom]
@@ -400,7 +400,7 @@ def lead_side_card(side, denom, unseen):
 
 
 @jit(inline="always")
-def winning_index(trick, n_in_trick, denom, led):
+def trick_winner_so_far(trick, n_in_trick, denom, led):
     """Index (play order) of the card winning the incomplete trick ``trick[:n_in_trick]``."""
     w = np.int64(0)
     for i in range(1, n_in_trick):
@@ -487,8 +487,8 @@ def heuristic_follow(hand, denom, seat, declarer, leader, trick, n_in_trick, led
     """Second to fourth in a trick: never overtake partner; win cheaply when it can (a master
     of the led suit, a safe ruff or joker), else give away :func:`cheapest_card`."""
     tm = TRUMP_MASK[denom]
-    legal = legal_moves(hand, denom, led)
-    w = winning_index(trick, n_in_trick, denom, led)
+    legal = legal_plays(hand, denom, led)
+    w = trick_winner_so_far(trick, n_in_trick, denom, led)
     following = (legal & SUIT_MASK[denom, led]) != U64(0) and (legal & ~SUIT_MASK[denom, led]) == U64(0)
     low = cheapest_card(legal, following, tm)
     if (leader + w) % 4 == (seat + 2) % 4:
@@ -522,8 +522,8 @@ def heuristic_follow_v2(hand, denom, seat, declarer, leader, trick, n_in_trick, 
     still never ruffs partner's card.  In no-trump a sure joker wins the trick for the
     declaring side even once the contract is made (every trick counts)."""
     tm = TRUMP_MASK[denom]
-    legal = legal_moves(hand, denom, led)
-    w = winning_index(trick, n_in_trick, denom, led)
+    legal = legal_plays(hand, denom, led)
+    w = trick_winner_so_far(trick, n_in_trick, denom, led)
     following = (legal & SUIT_MASK[denom, led]) != U64(0) and (legal & ~SUIT_MASK[denom, led]) == U64(0)
     low = cheapest_card(legal, following, tm)
     beaters = beating_cards(legal, trick[w], denom, led)

@@ -21,7 +21,7 @@ from cardsim.games.g501.engine import NO_FORCE
 from cardsim.games.g501.chunks import deal_chunk, play_matches, simulate_chunk
 from cardsim.games.g501.engine import MATCH_DOC, MATCH_DTYPE, ROW_DOC, ROW_DTYPE
 from cardsim.games.g501.records import make_records, match_records
-from cardsim.games.g501.replay import replay
+from cardsim.games.g501.replay import replay as replay_record
 from cardsim.games.g501.show import show
 from cardsim.games.g501.strategies import REGISTRY
 
@@ -34,7 +34,7 @@ SPEC = GameSpec(
     simulate_chunk=simulate_chunk,
     deal_chunk=deal_chunk,
     make_records=make_records,
-    replay=replay,
+    replay=replay_record,
     show=show,
     rule_options=(),
     play_matches=play_matches,

@@ -21,7 +21,7 @@ MAX_BID = 220
 START_SCORE = 501
 ABANDON_PENALTY = 25
 NT = 4
-TRUMP_NAMES = ("S", "C", "D", "H", "NT")
+TRUMP_NAMES = (*SUITS, "NT")
 
 R9, RJ, RQ, RK, RT, RA = range(6)
 RANK_POINTS = np.array([0, 2, 3, 4, 10, 11], dtype=np.int64)
@@ -37,7 +37,7 @@ DECK_MASK = np.uint64(sum(1 << (s * 16 + r) for s in range(4) for r in range(6))
 
 MARRIAGE_LANE = np.uint64((1 << RK) | (1 << RQ))
 
-# ---- the play view's public record of each seat (engine.play_tricks -> dispatch.play)
+# ---- the play view's public record of each seat (engine.play_tricks -> dispatch.choose_card)
 SEEN_CARDS = 0
 """Row of ``seen`` (uint64[2, 4]): ``seen[SEEN_CARDS, s]`` = the cards seat ``s`` has played this deal."""
 SEEN_VOIDS = 1

@@ -1,12 +1,13 @@
 """501 strategy dispatch: which strategy function makes each decision (DESIGN.md §4).
 
-One jitted function per decision, each ``if sid == HEURISTIC.id … elif sid == RANDOM.id …``
+One jitted function per decision, each ``if sid == HEURISTIC … elif sid == RANDOM …``
 over the strategy functions of :mod:`cardsim.games.g501.strategies`, ending with the
 ``UNHANDLED`` raise: an id with no branch stops the run with a StrategyError naming the game,
 seat and decision, it never plays as another strategy.  Adding a strategy: its functions in
 ``strategies``, a registry line there, one branch in each function below.
 
-Every dispatch function starts with the same four arguments:
+Every dispatch function is ``choose_<decision>(sid, params, streams, seat, view...)`` as in
+every game (``docs/adding-a-game.md``); the four common arguments:
 
 * ``sid`` (int64): the seat's strategy id (``Strategy.id`` in ``strategies.REGISTRY``);
 * ``params`` (float64[seats, N_PARAMS]): every seat's parameter row; row ``seat`` is this seat's;
@@ -16,23 +17,23 @@ Every dispatch function starts with the same four arguments:
 
 followed by the seat's view of that decision (nothing else: never another seat's hand):
 
-* ``blind_call(sid, params, seat, streams, position, score, rival, cur_bid) -> int64``
+* ``choose_blind(sid, params, streams, seat, position, score, rival, cur_bid) -> int64``
   before looking (docs/RULES.md §1.3): ``LOOK`` (-1), pass (0) or a blind bid (> cur_bid).
   ``position``: 0..2 in the auction order; ``score``: the seat's score before the deal;
   ``rival``: the lowest score before the deal of the other seats of the table (the closest
   rival, 501 counts down; at 4 seats the dealer sitting out counts: scores are public);
   ``cur_bid``: the highest bid so far (0 before any bid).
-* ``open_call(sid, params, seat, streams, hand, position, score, rival, cur_bid, others_blind,
+* ``choose_call(sid, params, streams, seat, hand, position, score, rival, cur_bid, others_blind,
   memo) -> int64`` after looking (§1.3): pass (0) or a bid.  ``hand``: uint64, 7 cards;
   ``others_blind``: bool, another seat has bid blind in this deal (blind bids are public);
   ``memo``: float64[4, 2], zeroed at the start of each deal, row ``seat`` the strategy's own
   cache.
-* ``contract(sid, params, seat, streams, hand, bid, blind, talon, out) -> None``
+* ``choose_contract(sid, params, streams, seat, hand, bid, blind, talon, out) -> None``
   the declarer after the talon (§1.4).  ``hand``: uint64, his 10 cards (talon included);
   ``bid``: his winning bid; ``blind``: bool; ``talon``: uint64, the exposed 3 cards.  Fills
   ``out`` (int64[5]): ``[abandon 0/1, trump 0..3 or NT 4, target, card given to the first
   opponent clockwise, card given to the second]``, entries 1-4 zero when abandoning.
-* ``play(sid, params, seat, streams, hand, legal, trick, led, trump, played, is_declarer,
+* ``choose_card(sid, params, streams, seat, hand, legal, trick, led, trump, played, is_declarer,
   won_any, decl_pos, declarer, seen) -> int64`` a card (§1.5, §1.6): an index from ``legal``,
   plus ``DECLARE_FLAG`` to declare a marriage when leading.  ``hand``/``legal``/``played``:
   uint64 bit sets (played = every card played so far in the deal, this trick's included);
@@ -58,81 +59,76 @@ from cardsim._jit import jit
 from cardsim.games.g501.constants import LOOK
 from cardsim.games.g501.pimc import pimc_card
 from cardsim.games.g501.strategies import (
-    CHART, HEURISTIC, HEURISTIC_V1, RANDOM, chart_blind, chart_contract, chart_open, heuristic_blind,
+    CHART, HEURISTIC, HEURISTIC_V1, PIMC, RANDOM, chart_blind, chart_contract, chart_open, heuristic_blind,
     heuristic_contract, heuristic_open, heuristic_play, heuristic_play_v1, heuristic_play_voids,
-    random_blind, random_contract, random_open, random_play, PIMC_STRATEGY,
+    random_blind, random_contract, random_open, random_play,
 )
 from cardsim.strategies.unhandled import unhandled
 
-_RANDOM = RANDOM.id
-_HEURISTIC = HEURISTIC.id
-_HEURISTIC_V1 = HEURISTIC_V1.id
-_CHART = CHART.id
-_PIMC = PIMC_STRATEGY.id
-
 
 @jit(inline="always")
-def blind_call(sid, params, seat, streams, position, score, rival, cur_bid):
+def choose_blind(sid, params, streams, seat, position, score, rival, cur_bid):
     """The seat's call before looking: LOOK, pass or a blind bid (docs/RULES.md §1.3)."""
-    if sid == _HEURISTIC or sid == _HEURISTIC_V1 or sid == _PIMC:
+    if sid == HEURISTIC or sid == HEURISTIC_V1 or sid == PIMC:
         return heuristic_blind(params[seat], streams[1 + seat], position, score, cur_bid)
-    elif sid == _CHART:
+    elif sid == CHART:
         return chart_blind(params[seat], position, score, rival, cur_bid)
-    elif sid == _RANDOM:
+    elif sid == RANDOM:
         return random_blind(params[seat], streams[1 + seat], cur_bid)
     unhandled("blind", sid, seat)
     return np.int64(LOOK)  # not reached: unhandled raised
 
 
 @jit(inline="always")
-def open_call(sid, params, seat, streams, hand, position, score, rival, cur_bid, others_blind, memo):
+def choose_call(sid, params, streams, seat, hand, position, score, rival, cur_bid, others_blind, memo):
     """The seat's call after looking at ``hand``: pass or a bid (docs/RULES.md §1.3)."""
-    if sid == _HEURISTIC or sid == _HEURISTIC_V1 or sid == _PIMC:
+    if sid == HEURISTIC or sid == HEURISTIC_V1 or sid == PIMC:
         return heuristic_open(params[seat], hand, cur_bid, memo[seat], rival, others_blind)
-    elif sid == _CHART:
+    elif sid == CHART:
         return chart_open(params[seat], hand, cur_bid, memo[seat], rival, others_blind)
-    elif sid == _RANDOM:
+    elif sid == RANDOM:
         return random_open(params[seat], streams[1 + seat], cur_bid)
     unhandled("call", sid, seat)
     return np.int64(0)  # not reached
 
 
 @jit
-def contract(sid, params, seat, streams, hand, bid, blind, talon, out):
+def choose_contract(sid, params, streams, seat, hand, bid, blind, talon, out):
     """The declarer's abandon or contract and gifts into ``out`` (int64[5]), docs/RULES.md §1.4."""
-    if sid == _HEURISTIC or sid == _HEURISTIC_V1 or sid == _PIMC:
+    if sid == HEURISTIC or sid == HEURISTIC_V1 or sid == PIMC:
         heuristic_contract(params[seat], hand, bid, out)
         return
-    elif sid == _CHART:
+    elif sid == CHART:
         chart_contract(params[seat], hand, bid, out)
         return
-    elif sid == _RANDOM:
+    elif sid == RANDOM:
         random_contract(params[seat], streams[1 + seat], hand, bid, out)
         return
     unhandled("contract", sid, seat)
 
 
 @jit(inline="always")
-def play(sid, params, seat, streams, hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos,
-         declarer, seen):
+def choose_card(sid, params, streams, seat, hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos,
+                declarer, seen):
     """The seat's card from ``legal`` (+ DECLARE_FLAG to declare a marriage), docs/RULES.md §1.5-§1.6."""
-    if sid == _HEURISTIC or sid == _CHART:
+    if sid == HEURISTIC or sid == CHART:
         return heuristic_play(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, seat,
                               declarer, seen)
-    return play_rest(sid, params, seat, streams, hand, legal, trick, led, trump, played, is_declarer, won_any,
-                     decl_pos, declarer, seen)
+    return choose_card_rest(sid, params, streams, seat, hand, legal, trick, led, trump, played, is_declarer,
+                            won_any, decl_pos, declarer, seen)
 
 
 @jit(inline="always")
-def play_rest(sid, params, seat, streams, hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos,
-              declarer, seen):
-    """:func:`play` for the strategies that :func:`play_voids` does not handle (the engine asks
-    it after play_voids, so that the default play is compiled into the card loop once)."""
-    if sid == _HEURISTIC_V1:
+def choose_card_rest(sid, params, streams, seat, hand, legal, trick, led, trump, played, is_declarer, won_any,
+                     decl_pos, declarer, seen):
+    """:func:`choose_card` for the strategies that :func:`choose_card_voids` does not handle (the
+    engine asks it after choose_card_voids, so that the default play is compiled into the card loop
+    once)."""
+    if sid == HEURISTIC_V1:
         return heuristic_play_v1(hand, legal, trick, led, trump, played, is_declarer, won_any)
-    elif sid == _RANDOM:
+    elif sid == RANDOM:
         return random_play(params[seat], streams[1 + seat], hand, legal, led)
-    elif sid == _PIMC:
+    elif sid == PIMC:
         return pimc_card(params[seat], streams[1 + seat], hand, legal, trick, led, trump, played, is_declarer, won_any,
                          decl_pos, seat, declarer, seen)
     unhandled("card", sid, seat)
@@ -140,18 +136,18 @@ def play_rest(sid, params, seat, streams, hand, legal, trick, led, trump, played
 
 
 NOT_HERE = np.int64(-1)
-"""What :func:`play_voids` returns for a strategy that needs the whole view (:func:`play`)."""
+"""What :func:`choose_card_voids` returns for a strategy that needs the whole view (:func:`choose_card`)."""
 
 
 @jit(inline="always")
-def play_voids(sid, hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid, pvoid):
+def choose_card_voids(sid, hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid, pvoid):
     """The card of a strategy that reads no more of the view than scalars and the voids shown
     (``dvoid``: the declarer's, ``pvoid``: the other defender's SEEN_VOIDS lanes, both 0 for the
-    declarer), the same card as :func:`play` gives; NOT_HERE for the other strategies, which
-    the engine then asks through :func:`play`.  No array argument: the engine calls it for
+    declarer), the same card as :func:`choose_card` gives; NOT_HERE for the other strategies, which
+    the engine then asks through :func:`choose_card_rest`.  No array argument: the engine calls it for
     every card, and each array passed to an inlined function costs two atomic reference-count
-    updates a call (about a fifth of the deal's time when all the view went through ``play``)."""
-    if sid == _HEURISTIC or sid == _CHART:
+    updates a call (about a fifth of the deal's time when all the view went through ``choose_card``)."""
+    if sid == HEURISTIC or sid == CHART:
         return heuristic_play_voids(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid,
                                     pvoid)
     return NOT_HERE

@@ -29,7 +29,7 @@ from cardsim.games.g501.constants import (
 )
 from cardsim.games.g501.rules import (
     active_seat, can_declare, count_rank, deal_hands, declarer_delta, hand_points, legal_plays,
-    marriage_suits, marriage_value, next_active, trick_best, valid_bid, valid_target,
+    marriage_suits, marriage_value, next_active, trick_winner, valid_bid, valid_target,
 )
 from cardsim.games.g501 import dispatch as D
 from cardsim.rng import deal_key, match_key, randbelow, seed_streams, shuffle
@@ -137,11 +137,11 @@ def rival_score(scores, seats, seat):
 
 
 @jit(inline="always")
-def run_auction(hands0, dealer, seats, sids, params, scores, st, res, trace, tracing, memo, forced):
+def run_auction(hands0, dealer, seats, sids, params, scores, streams, res, trace, tracing, memo, forced):
     """The auction (docs/RULES.md §1.3): returns ``(declarer, bid, blind)``, declarer -1 when all pass.
 
     Asks the active seats in turn from the dealer's left until all but one have passed after a
-    bid (or all have passed): a seat that has not looked gets ``blind_call``, then ``open_call``
+    bid (or all have passed): a seat that has not looked gets ``choose_blind``, then ``choose_call``
     once it has.  Each call also sees the public state: the closest rival's score
     (:func:`rival_score`) and, after looking, whether another seat has bid blind in this deal.
     ``memo`` (float64[4, 2]) is the strategies' per-deal cache, zeroed by begin_deal.
@@ -212,14 +212,14 @@ def run_auction(hands0, dealer, seats, sids, params, scores, st, res, trace, tra
                 res[R_LOOKED + seat] = 1
         rival = rival_score(scores, seats, seat)
         if not decided and res[R_LOOKED + seat] == 0:
-            call = D.blind_call(sids[seat], params, seat, st, pos, scores[seat], rival, cur)
+            call = D.choose_blind(sids[seat], params, streams, seat, pos, scores[seat], rival, cur)
             if call == LOOK:
                 res[R_LOOKED + seat] = 1
             else:
                 blind = True
         if not decided and call == LOOK:
-            call = D.open_call(sids[seat], params, seat, st, hands0[seat], pos, scores[seat], rival, cur,
-                               (blind_seats & ~(1 << seat)) != 0, memo)
+            call = D.choose_call(sids[seat], params, streams, seat, hands0[seat], pos, scores[seat], rival, cur,
+                                 (blind_seats & ~(1 << seat)) != 0, memo)
         if call != 0 and not valid_bid(call, cur):
             raise ValueError("a strategy made an invalid bid")
         if call == 0:
@@ -330,13 +330,13 @@ def exchange(hands0, hand_d, dealer, seats, declarer, gift1, gift2, hp):
 
 
 @jit(inline="always")
-def take_talon(hands0, talon, dealer, seats, declarer, bid, blind, sids, params, st, res, trace, tracing, cout, hp,
+def take_talon(hands0, talon, dealer, seats, declarer, bid, blind, sids, params, streams, res, trace, tracing, cout, hp,
                forced):
     """Talon, contract and exchange (docs/RULES.md §1.4) for the auction's winner: returns True when
     the contract is played, False when abandoned (then scored here).
 
     ``declarer``/``bid``/``blind``: the auction's outcome (written to ``res``); the declarer's
-    ``contract`` decision on his 10 cards fills ``cout`` (int64[5], dispatch.contract); a
+    ``contract`` decision on his 10 cards fills ``cout`` (int64[5], dispatch.choose_contract); a
     played contract writes ``res[R_TRUMP]``, ``res[R_TARGET]``, ``res[R_PLAYED]`` and the hands
     of the play into ``hp`` (uint64[4]).  Raises ValueError for an invalid trump or target.
     ``forced``: a forced contract's trump and target override the declarer's (force_contract).
@@ -345,7 +345,7 @@ def take_talon(hands0, talon, dealer, seats, declarer, bid, blind, sids, params,
     res[R_BID] = bid
     res[R_BLIND] = 1 if blind else 0
     hand_d = hands0[declarer] | U64(talon)
-    D.contract(sids[declarer], params, declarer, st, hand_d, bid, blind, talon, cout)
+    D.choose_contract(sids[declarer], params, streams, declarer, hand_d, bid, blind, talon, cout)
     if forced[F_KIND] == FORCE_CONTRACT:
         force_contract(cout, forced, bid, hand_d)
     if tracing:
@@ -366,7 +366,7 @@ def take_talon(hands0, talon, dealer, seats, declarer, bid, blind, sids, params,
 
 
 @jit(inline="always")
-def play_tricks(hp, dealer, seats, declarer, trump, sids, params, st, res, trace, tracing, won, seen):
+def play_tricks(hp, dealer, seats, declarer, trump, sids, params, streams, res, trace, tracing, won, seen):
     """The eight tricks (docs/RULES.md §1.5, §1.6) from the hands ``hp`` (uint64[4], emptied card by
     card), the dealer's left leading the first.  Writes ``won`` (int64[4], tricks per seat),
     ``seen`` (uint64[2, 4], every seat's public record, constants.SEEN_CARDS / SEEN_VOIDS; the
@@ -405,11 +405,11 @@ def play_tricks(hp, dealer, seats, declarer, trump, sids, params, st, res, trace
                 dvoid = seen[SEEN_VOIDS, declarer]
                 # the other defender (the 4-seat dealer's row, the only other one, stays 0)
                 pvoid = seen[SEEN_VOIDS, defenders - seat]
-            c = D.play_voids(sid, hand, legal, on_table, lead, trump, played, is_decl, won[seat] > 0, decl_pos,
-                             dvoid, pvoid)
+            c = D.choose_card_voids(sid, hand, legal, on_table, lead, trump, played, is_decl, won[seat] > 0,
+                                    decl_pos, dvoid, pvoid)
             if c == D.NOT_HERE:
-                c = D.play_rest(sid, params, seat, st, hand, legal, on_table, lead, trump, played, is_decl,
-                                won[seat] > 0, decl_pos, declarer, seen)
+                c = D.choose_card_rest(sid, params, streams, seat, hand, legal, on_table, lead, trump, played,
+                                       is_decl, won[seat] > 0, decl_pos, declarer, seen)
             declares = c >= DECLARE_FLAG
             if declares:
                 c -= DECLARE_FLAG
@@ -430,7 +430,7 @@ def play_tricks(hp, dealer, seats, declarer, trump, sids, params, st, res, trace
                     seen[SEEN_VOIDS, seat] |= _LANE << U64(16 * trump)
             if k == 0:
                 lead = c
-            elif trick_best(on_table, lead >> 4, trump) == c:
+            elif trick_winner(on_table, lead >> 4, trump) == c:
                 winner = seat
             if tracing:
                 trace[T_PLAY + npl] = c + (DECLARE_FLAG if declares else 0)
@@ -461,12 +461,12 @@ def score_deal(res, won, dealer, seats, declarer, target, blind):
 
 
 @jit
-def play_deal(hands0, talon, dealer, seats, sids, params, scores, st, res, trace, tracing, scratch, forced):
+def play_deal(hands0, talon, dealer, seats, sids, params, scores, streams, res, trace, tracing, scratch, forced):
     """Play one 501 deal from the dealt hands (docs/RULES.md §1.3-§1.7); fills ``res`` (int64[N_RES]).
 
     ``hands0``: uint64[4] dealt hands; ``talon``: uint64; ``sids`` (int64[seats]) /
     ``params`` (float64[seats, N_PARAMS]): the seats' strategy ids and parameter rows;
-    ``scores``: int64[4] scores before the deal (read by the blind policies); ``st``:
+    ``scores``: int64[4] scores before the deal (read by the blind policies); ``streams``:
     uint64[5, 1] streams (row 1 + seat = that seat's).  When ``tracing`` (a bool, passed typed:
     ``np.bool_(...)`` in jitted callers, see simulate_kernel) the calls, contract
     and cards are written to ``trace`` (int32[TRACE_LEN], constants.T_*).  ``scratch`` is the
@@ -477,8 +477,8 @@ def play_deal(hands0, talon, dealer, seats, sids, params, scores, st, res, trace
     # Borrowed views (cardsim._jit.borrowed): no reference counting at every call and card.
     memo, cout, hp, won, seen = scratch
     memo, cout, hp, won, seen = borrowed(memo), borrowed(cout), borrowed(hp), borrowed(won), borrowed(seen)
-    hands0, sids, params, scores, st = borrowed(hands0), borrowed(sids), borrowed(params), borrowed(scores), \
-        borrowed(st)
+    hands0, sids, params, scores, streams = borrowed(hands0), borrowed(sids), borrowed(params), borrowed(scores), \
+        borrowed(streams)
     res, trace, forced = borrowed(res), borrowed(trace), borrowed(forced)
     begin_deal(res, trace, tracing, memo)
     if forced[F_KIND] == FORCE_CONTRACT:
@@ -487,14 +487,14 @@ def play_deal(hands0, talon, dealer, seats, sids, params, scores, st, res, trace
         blind = forced[F_BLIND] == 1
         forced_auction(dealer, seats, declarer, bid, blind, res, trace, tracing)
     else:
-        declarer, bid, blind = run_auction(hands0, dealer, seats, sids, params, scores, st, res, trace, tracing,
+        declarer, bid, blind = run_auction(hands0, dealer, seats, sids, params, scores, streams, res, trace, tracing,
                                            memo, forced)
     if declarer < 0:
         return
-    if not take_talon(hands0, talon, dealer, seats, declarer, bid, blind, sids, params, st, res, trace, tracing,
+    if not take_talon(hands0, talon, dealer, seats, declarer, bid, blind, sids, params, streams, res, trace, tracing,
                       cout, hp, forced):
         return
-    play_tricks(hp, dealer, seats, declarer, res[R_TRUMP], sids, params, st, res, trace, tracing, won, seen)
+    play_tricks(hp, dealer, seats, declarer, res[R_TRUMP], sids, params, streams, res, trace, tracing, won, seen)
     score_deal(res, won, dealer, seats, declarer, res[R_TARGET], blind)
 
 
@@ -557,15 +557,15 @@ def _fill_record(res, dealer, scores, hands0, talon, row):
 
 
 @jit
-def shuffle_and_deal(key, seats, dealer, deck, hands, st):
+def shuffle_and_deal(key, seats, dealer, deck, hands, streams):
     """The deal (docs/RULES.md §1.2) of deal key ``key``: returns ``(dealer, talon)``.
 
-    Seeds the streams ``st`` (uint64[5, 1]: row 0 the shuffle's, row 1 + seat each seat's,
+    Seeds the streams ``streams`` (uint64[5, 1]: row 0 the shuffle's, row 1 + seat each seat's,
     rng.seed_streams); draws the dealer from the shuffle stream when ``dealer < 0``; shuffles
     ``deck`` (int64[24] scratch) and deals ``hands`` (uint64[4]); the talon is a uint64 bit set.
     """
-    seed_streams(st, key)
-    s0 = st[0]
+    seed_streams(streams, key)
+    s0 = streams[0]
     if dealer < 0:
         dealer = randbelow(s0, seats)
     for i in range(N_CARDS):
@@ -606,13 +606,13 @@ def simulate_kernel(seed, start, count, seats, sids, params, scores, out):
 
 
 @jit
-def _simulate_loop(seed, start, count, seats, sids, params, scores, out, deck, hands, st, res, trace, scratch,
+def _simulate_loop(seed, start, count, seats, sids, params, scores, out, deck, hands, streams, res, trace, scratch,
                    no_force):
     # Borrowed views (cardsim._jit.borrowed) of the caller's arrays: no reference counting at
     # every deal's calls.
     sids, params, scores, out, deck = borrowed(sids), borrowed(params), borrowed(scores), borrowed(out), \
         borrowed(deck)
-    hands, st, res, trace, no_force = borrowed(hands), borrowed(st), borrowed(res), borrowed(trace), \
+    hands, streams, res, trace, no_force = borrowed(hands), borrowed(streams), borrowed(res), borrowed(trace), \
         borrowed(no_force)
     memo, cout, hp, won, seen = scratch
     scratch = (borrowed(memo), borrowed(cout), borrowed(hp), borrowed(won), borrowed(seen))
@@ -621,8 +621,8 @@ def _simulate_loop(seed, start, count, seats, sids, params, scores, out, deck, h
     # records.match_records (which calls from Python) share one compiled deal.
     for i in range(count):
         key = deal_key(seed, start + i)
-        dealer, talon = shuffle_and_deal(key, seats, np.int64(-1), deck, hands, st)
-        play_deal(hands, talon, dealer, seats, sids, params, scores, st, res, trace, np.bool_(False), scratch, no_force)
+        dealer, talon = shuffle_and_deal(key, seats, np.int64(-1), deck, hands, streams)
+        play_deal(hands, talon, dealer, seats, sids, params, scores, streams, res, trace, np.bool_(False), scratch, no_force)
         out[i].deal = start + i
         _fill_record(res, dealer, scores, hands, talon, out[i])
 
@@ -632,17 +632,17 @@ def trace_kernel(seed, deal_ids, seats, sids, params, scores, traces, dealers, h
     """Like simulate_kernel for chosen deal ids, keeping the traces, hands and results."""
     deck = np.empty(N_CARDS, dtype=np.int64)
     hands = np.zeros(4, dtype=np.uint64)
-    st = np.zeros((5, 1), dtype=np.uint64)
+    streams = np.zeros((5, 1), dtype=np.uint64)
     scratch = make_scratch()
     no_force = np.zeros(F_LEN, dtype=np.int64)
     for i in range(deal_ids.shape[0]):
         key = deal_key(seed, deal_ids[i])
-        dealer, talon = shuffle_and_deal(key, seats, np.int64(-1), deck, hands, st)
+        dealer, talon = shuffle_and_deal(key, seats, np.int64(-1), deck, hands, streams)
         dealers[i] = dealer
         talons[i] = talon
         for s in range(4):
             hands_out[i, s] = hands[s]
-        play_deal(hands, talon, dealer, seats, sids, params, scores, st, results[i], traces[i], np.bool_(True), scratch,
+        play_deal(hands, talon, dealer, seats, sids, params, scores, streams, results[i], traces[i], np.bool_(True), scratch,
                   no_force)
 
 
@@ -651,11 +651,11 @@ def deal_kernel(seed, start, count, seats):
     """Dealing only (dealer + shuffle + hands): the benchmark baseline; returns a checksum."""
     deck = np.empty(N_CARDS, dtype=np.int64)
     hands = np.zeros(4, dtype=np.uint64)
-    st = np.zeros((5, 1), dtype=np.uint64)
+    streams = np.zeros((5, 1), dtype=np.uint64)
     acc = U64(0)
     for i in range(count):
         key = deal_key(seed, start + i)
-        dealer, talon = shuffle_and_deal(key, seats, np.int64(-1), deck, hands, st)
+        dealer, talon = shuffle_and_deal(key, seats, np.int64(-1), deck, hands, streams)
         acc ^= (hands[0] * U64(3) + hands[1] * U64(5) + hands[2] * U64(7) + talon) + U64(dealer)
     return acc
 
@@ -678,7 +678,7 @@ def match_kernel(seed, start, count, seats, sids, params, start_scores, first_de
 
     Every match starts from ``start_scores`` (int64[4]; 501 each for a new game) with
     ``first_dealer`` dealing first (−1: drawn by the match's first deal)."""
-    deck, hands, st, res, trace, scratch, no_force, scores = workspace()
+    deck, hands, streams, res, trace, scratch, no_force, scores = workspace()
     nd = 0
     for m in range(count):
         mkey = match_key(seed, start + m)
@@ -690,10 +690,10 @@ def match_kernel(seed, start, count, seats, sids, params, start_scores, first_de
         first = -1
         while j < MAX_MATCH_DEALS:
             key = deal_key(mkey, j)
-            dealer, talon = shuffle_and_deal(key, seats, dealer, deck, hands, st)
+            dealer, talon = shuffle_and_deal(key, seats, dealer, deck, hands, streams)
             if j == 0:
                 first = dealer
-            play_deal(hands, talon, dealer, seats, sids, params, scores, st, res, trace, np.bool_(False), scratch,
+            play_deal(hands, talon, dealer, seats, sids, params, scores, streams, res, trace, np.bool_(False), scratch,
                       no_force)
             if nd >= drows.shape[0]:
                 return -1
@@ -739,7 +739,7 @@ def win_shares(scores, seats, finished, shares):
 
 
 @jit
-def finish_game(mkey, seats, dealer, scores, sids, params, deck, hands, st, res, trace, scratch, no_force):
+def finish_game(mkey, seats, dealer, scores, sids, params, deck, hands, streams, res, trace, scratch, no_force):
     """Play a game on from ``scores`` (int64[4], updated in place), ``dealer`` dealing next, with
     the strategies alone: deal ``j`` (1, 2, …) has key ``deal_key(mkey, j)``.  Returns whether it
     finished within MAX_MATCH_DEALS deals."""
@@ -749,8 +749,8 @@ def finish_game(mkey, seats, dealer, scores, sids, params, deck, hands, st, res,
             over = True
     j = 1
     while not over and j < MAX_MATCH_DEALS:
-        dealer, talon = shuffle_and_deal(deal_key(mkey, j), seats, dealer, deck, hands, st)
-        play_deal(hands, talon, dealer, seats, sids, params, scores, st, res, trace, np.bool_(False), scratch, no_force)
+        dealer, talon = shuffle_and_deal(deal_key(mkey, j), seats, dealer, deck, hands, streams)
+        play_deal(hands, talon, dealer, seats, sids, params, scores, streams, res, trace, np.bool_(False), scratch, no_force)
         over = apply_deltas(res, scores, seats)
         dealer = (dealer + 1) % seats
         j += 1
@@ -768,13 +768,13 @@ def given_kernel(seed, start, keys, dealers, hands_in, talons, seats, sids, para
     With ``play_out`` the game then goes on to its end (:func:`finish_game`, keyed by
     ``rng.match_key(seed, deal number)``, the same for every option) and ``shares``
     (float64[n, 4]) receives each seat's share of the win."""
-    deck, hands, st, res, trace, scratch, no_force, scores = workspace()
+    deck, hands, streams, res, trace, scratch, no_force, scores = workspace()
     share = np.zeros(4, dtype=np.float64)
     for i in range(dealers.shape[0]):
-        seed_streams(st, keys[i])
+        seed_streams(streams, keys[i])
         for s in range(4):
             hands[s] = hands_in[i, s]
-        play_deal(hands, talons[i], dealers[i], seats, sids, params, scores0, st, res, trace, np.bool_(False), scratch,
+        play_deal(hands, talons[i], dealers[i], seats, sids, params, scores0, streams, res, trace, np.bool_(False), scratch,
                   forced)
         out[i].deal = start + i
         _fill_record(res, dealers[i], scores0, hands, talons[i], out[i])
@@ -784,7 +784,7 @@ def given_kernel(seed, start, keys, dealers, hands_in, talons, seats, sids, para
                 scores[s] = scores0[s]
             apply_deltas(res, scores, seats)
             finished = finish_game(match_key(seed, start + i), seats, (dealers[i] + 1) % seats, scores, sids,
-                                   params, deck, hands, st, res, trace, scratch, no_force)
+                                   params, deck, hands, streams, res, trace, scratch, no_force)
             win_shares(scores, seats, finished, share)
             for s in range(4):
                 shares[i, s] = share[s]
@@ -796,14 +796,14 @@ def agreed_calls(keys, dealers, hands_in, seats, sids, params, scores, forced, a
     make with the hands ``hands_in`` (uint64[n, 4]), the scores ``scores`` (int64[4]) and the
     streams of ``keys`` (uint64[n]), into ``agreed`` (int64[n]): the dealer's test when calls
     imply hands."""
-    deck, hands, st, res, trace, scratch, no_force, _ = workspace()
+    deck, hands, streams, res, trace, scratch, no_force, _ = workspace()
     memo = scratch[0]
     for i in range(keys.shape[0]):
-        seed_streams(st, keys[i])
+        seed_streams(streams, keys[i])
         for s in range(4):
             hands[s] = hands_in[i, s]
         begin_deal(res, trace, np.bool_(False), memo)
-        run_auction(hands, dealers[i], seats, sids, params, scores, st, res, trace, np.bool_(False), memo, forced)
+        run_auction(hands, dealers[i], seats, sids, params, scores, streams, res, trace, np.bool_(False), memo, forced)
         agreed[i] = res[R_FORCED_OK]
 
 
@@ -812,9 +812,9 @@ def trace_given(key, dealer, hands_in, talon, seats, sids, params, scores0, forc
     """One deal of :func:`given_kernel` (strategy streams seeded from ``key``) with its trace
     (int32[TRACE_LEN]) and result vector."""
     hands = np.zeros(4, dtype=np.uint64)
-    st = np.zeros((5, 1), dtype=np.uint64)
+    streams = np.zeros((5, 1), dtype=np.uint64)
     scratch = make_scratch()
-    seed_streams(st, key)
+    seed_streams(streams, key)
     for s in range(4):
         hands[s] = hands_in[s]
-    play_deal(hands, talon, dealer, seats, sids, params, scores0, st, res, trace, np.bool_(True), scratch, forced)
+    play_deal(hands, talon, dealer, seats, sids, params, scores0, streams, res, trace, np.bool_(True), scratch, forced)

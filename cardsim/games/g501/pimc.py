@@ -1,6 +1,6 @@
 """501's hooks for the sampled-search player (:mod:`cardsim.strategies.pimc`), and its glue.
 
-The seat's view is exactly the one ``heuristic`` gets (:func:`cardsim.games.g501.dispatch.play`):
+The seat's view is exactly the one ``heuristic`` gets (:func:`cardsim.games.g501.dispatch.choose_card`):
 its hand, its legal cards, the trick so far, the led card, the trump, the cards played, whether
 it is the declarer, whether it has won a trick, the declarer's place in this trick's order, its
 seat, the declarer's seat and the public record ``seen`` (the cards each seat played and the
@@ -208,7 +208,7 @@ def pimc_card(row, rng, hand, legal, trick, led, trump, played, is_declarer, won
     does not apply, else the sampled search's (:mod:`cardsim.strategies.pimc`), a card index +
     DECLARE_FLAG to declare a marriage (int64).  ``row``: the seat's parameters (float64[N_PARAMS]);
     ``rng``: its stream (uint64[1], read, not advanced); the rest is ``heuristic_play``'s view
-    (:func:`.dispatch.play`)."""
+    (:func:`.dispatch.choose_card`)."""
     code = heuristic_play(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, seat, declarer,
                           seen)
     state = rng[0]

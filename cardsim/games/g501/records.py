@@ -134,7 +134,7 @@ def match_records(seed: int, match: int, setup: Setup, before=None, dealer=None)
     if (scores[:seats] <= 0).any():
         raise OptionError("a game starts with every score above 0 (at 0 or below it is over, docs/RULES.md §1.8)")
     mkey = np.uint64(match_key(seed_u, np.int64(match)))
-    deck, hands, st, res, _, scratch, no_force, _ = E.workspace()
+    deck, hands, streams, res, _, scratch, no_force, _ = E.workspace()
     trace = np.zeros(TRACE_LEN, dtype=np.int32)
     sids = setup.strategy_ids.astype(np.int64)
     params = setup.params.astype(np.float64)
@@ -142,8 +142,8 @@ def match_records(seed: int, match: int, setup: Setup, before=None, dealer=None)
     out = []
     for j in range(E.MAX_MATCH_DEALS):
         key = np.uint64(deal_key(mkey, np.int64(j)))
-        d, talon = E.shuffle_and_deal(key, np.int64(seats), np.int64(d), deck, hands, st)
-        E.play_deal(hands, np.uint64(talon), d, np.int64(seats), sids, params, scores, st, res, trace, True, scratch,
+        d, talon = E.shuffle_and_deal(key, np.int64(seats), np.int64(d), deck, hands, streams)
+        E.play_deal(hands, np.uint64(talon), d, np.int64(seats), sids, params, scores, streams, res, trace, True, scratch,
                     no_force)
         rec = record_of(trace, res, int(d), hands, talon, seats, [int(x) for x in scores[:seats]], True)
         rec["source"] = source_of(setup, seed_u, j, match=match)

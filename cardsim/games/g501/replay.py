@@ -6,6 +6,7 @@ pairs, every rule of docs/RULES.md §1 is re-implemented here from the text.  ``
 """
 from __future__ import annotations
 
+from cardsim.cards import SUITS
 from cardsim.games.base import RecordError
 from cardsim.games.fields import check_fields
 from cardsim.games.source import check_source
@@ -13,11 +14,10 @@ from cardsim.text import quote
 
 RANK_ORDER = "9JQKTA"          # trick rank, low to high (docs/RULES.md §1.1)
 POINTS = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2, "9": 0}
-SUIT_LETTERS = "SHDC"
-TRUMPS = ("S", "H", "D", "C", "NT")
+TRUMPS = (*SUITS, "NT")
 MIN_BID, MAX_BID = 66, 220
 START = 501
-DECK = {r + s for r in RANK_ORDER for s in SUIT_LETTERS}
+DECK = {r + s for r in RANK_ORDER for s in SUITS}
 
 
 def _is_int(x) -> bool:
@@ -58,7 +58,7 @@ def beats_card(card: str, best: str, trump: str) -> bool:
     return card[1] == trump
 
 
-def _parse_call(tok, index):
+def parse_call(tok, index):
     """``"P"`` -> (None, False); ``"70"`` -> (70, False); ``"B70"`` -> (70, True).
 
     Exact grammar: ``P``, or a whole number written in ASCII digits without sign, blank or
@@ -162,7 +162,7 @@ def _auction(record, seats, dealer):
             continue
         if i >= len(calls):
             raise RecordError(f"the auction is not over: seat {order[pos]} must still call", "auction", i, "docs/RULES.md §1.3")
-        bid, blind = _parse_call(calls[i], i)
+        bid, blind = parse_call(calls[i], i)
         seat = order[pos]
         if bid is None:
             passed[pos] = True

@@ -120,7 +120,7 @@ def beats(card, best, trump):
 
 
 @jit(inline="always")
-def trick_best(trick, led_suit, trump):
+def trick_winner(trick, led_suit, trump):
     """The card winning so far among the cards ``trick`` (uint64 bit set, not empty) played to a
     trick led in ``led_suit``: the highest trump if any, else the highest card of the led suit
     (docs/RULES.md §1.5)."""

@@ -4,15 +4,15 @@ A strategy sees only its seat's view: its own hand (once it has looked), the auc
 (who bid blind is public), its position, every seat's score (public), the exposed talon, the
 cards played so far, what it won.  Each strategy is one jitted function per decision
 (``random_blind``, ``heuristic_play`` …) reading its parameters (the float64[N_PARAMS] row of
-its seat) through the ``<STRATEGY>_<PARAM>`` constants below; :mod:`cardsim.games.g501.dispatch`
-picks the function by strategy id.  The ``chart`` strategy also reads the row's table block
+its seat) through the ``P_*`` constants below; :mod:`cardsim.games.g501.dispatch` picks the
+function by strategy id (the integers ``RANDOM`` … ``PIMC``).  The ``chart`` strategy also reads the row's table block
 (``registry.TABLE_START``: one blind level per cell of the decision chart, set by its ``cells``
 text).
 
-Adding a strategy: its functions here, a ``REGISTRY.add`` line, a branch in each dispatch
-function.  Decision codes: ``LOOK`` (-1) / pass (0) / bid (> 0) in the auction; a card index,
+Adding a strategy: an id, its functions here, a ``REGISTRY.add`` line, a branch in each
+dispatch function.  Decision codes: ``LOOK`` (-1) / pass (0) / bid (> 0) in the auction; a card index,
 plus ``DECLARE_FLAG`` to declare a marriage on a lead, in play; the contract's ``out`` layout
-is in :func:`cardsim.games.g501.dispatch.contract`.
+is in :func:`cardsim.games.g501.dispatch.choose_contract`.
 """
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from cardsim.cards import highest_bit, lowest_bit, popcount
 from cardsim.games.g501.constants import (
     DECK_MASK, DECLARE_FLAG, LOOK, MAX_BID, MIN_BID, NT, RA, RANK_POINTS, RK, RQ, RT, SEEN_VOIDS,
 )
-from cardsim.games.g501.rules import beats, can_declare, hand_points, marriage_suits, trick_best
+from cardsim.games.g501.rules import beats, can_declare, hand_points, marriage_suits, trick_winner
 from cardsim.rng import choose_bit, randbelow, uniform
 from cardsim.strategies.pimc import register as register_pimc
 from cardsim.strategies.registry import TABLE_START, Registry, Table
@@ -31,8 +31,10 @@ from cardsim.strategies.registry import TABLE_START, Registry, Table
 U64 = np.uint64
 
 REGISTRY = Registry("501")
-RANDOM = REGISTRY.add(
-    "random", 0,
+RANDOM, HEURISTIC, HEURISTIC_V1, CHART, PIMC = 0, 1, 2, 3, 4
+"""The strategy ids (``Strategy.id``), which the dispatch branches on."""
+REGISTRY.add(
+    "random", RANDOM,
     {"p_pass": 0.5, "max_raise": 10.0, "p_blind": 0.2, "p_abandon": 0.1, "p_declare": 0.5},
     "Random legal baseline: pass with p_pass else raise by 1..max_raise; blind with p_blind; "
     "abandon with p_abandon; random trump/target/gifts; uniform legal cards.",
@@ -73,9 +75,9 @@ _HEURISTIC_PARAMS = (
      "contest": (-220, 220), "press": (-220, 220), "press_score": (-100000, 100000)},
     {"blind_level": "int", "blind_pos": "int", "blind_score": "int", "blind_cur": "int", "press_score": "int"},
 )
-HEURISTIC = REGISTRY.add("heuristic", 1, *_HEURISTIC_PARAMS)
-HEURISTIC_V1 = REGISTRY.add(
-    "heuristic_v1", 2, _HEURISTIC_PARAMS[0],
+REGISTRY.add("heuristic", HEURISTIC, *_HEURISTIC_PARAMS)
+REGISTRY.add(
+    "heuristic_v1", HEURISTIC_V1, _HEURISTIC_PARAMS[0],
     "The default until issue 12, kept so that old results stay reproducible: bids, declares and "
     "gives like heuristic; plays its old cards.", *_HEURISTIC_PARAMS[2:])
 
@@ -134,8 +136,8 @@ def _cells_summary(text: str) -> str:
 ALL_LOOK = cells_text([0] * N_CELLS)
 """The ``cells`` text of a chart that never bids blind (the chart strategy's default)."""
 
-CHART = REGISTRY.add(
-    "chart", 3,
+REGISTRY.add(
+    "chart", CHART,
     {name: _HEURISTIC_PARAMS[0][name] for name in ("margin", "abandon", "target_margin", "contest", "press",
                                                     "press_score")},
     "heuristic with its blind decision read from a decision chart: before looking, bid blind (minimum "
@@ -156,33 +158,34 @@ CHART = REGISTRY.add(
         _cells_summary),
 )
 
-PIMC_STRATEGY = register_pimc(REGISTRY, 4, HEURISTIC)
+PIMC_STRATEGY = register_pimc(REGISTRY, PIMC, REGISTRY["heuristic"])
 """Sampled-search card play (:mod:`cardsim.strategies.pimc`, glue in :mod:`.pimc`); bids and takes
 the talon like ``heuristic`` with the same parameters, which sit at the same positions of its row."""
 
-# Parameter positions, by name (``<STRATEGY>_<PARAM>``; tests check them against the registry).
-RANDOM_P_PASS = RANDOM.param_index("p_pass")
-RANDOM_MAX_RAISE = RANDOM.param_index("max_raise")
-RANDOM_P_BLIND = RANDOM.param_index("p_blind")
-RANDOM_P_ABANDON = RANDOM.param_index("p_abandon")
-RANDOM_P_DECLARE = RANDOM.param_index("p_declare")
-HEURISTIC_MARGIN = HEURISTIC.param_index("margin")
-HEURISTIC_ABANDON = HEURISTIC.param_index("abandon")
-HEURISTIC_TARGET_MARGIN = HEURISTIC.param_index("target_margin")
-HEURISTIC_BLIND_LEVEL = HEURISTIC.param_index("blind_level")
-HEURISTIC_BLIND_POS = HEURISTIC.param_index("blind_pos")
-HEURISTIC_BLIND_SCORE = HEURISTIC.param_index("blind_score")
-HEURISTIC_BLIND_CUR = HEURISTIC.param_index("blind_cur")
-HEURISTIC_BLIND_PROB = HEURISTIC.param_index("blind_prob")
-HEURISTIC_CONTEST = HEURISTIC.param_index("contest")
-HEURISTIC_PRESS = HEURISTIC.param_index("press")
-HEURISTIC_PRESS_SCORE = HEURISTIC.param_index("press_score")
-CHART_MARGIN = CHART.param_index("margin")
-CHART_ABANDON = CHART.param_index("abandon")
-CHART_TARGET_MARGIN = CHART.param_index("target_margin")
-CHART_CONTEST = CHART.param_index("contest")
-CHART_PRESS = CHART.param_index("press")
-CHART_PRESS_SCORE = CHART.param_index("press_score")
+# Parameter positions, by name: ``P_<PARAM>`` heuristic's (and heuristic_v1's and pimc's, the same
+# positions), ``P_CHART_<PARAM>`` chart's, ``P_RANDOM_<PARAM>`` random's; tests check them against the registry.
+P_RANDOM_PASS = REGISTRY["random"].param_index("p_pass")
+P_RANDOM_MAX_RAISE = REGISTRY["random"].param_index("max_raise")
+P_RANDOM_BLIND = REGISTRY["random"].param_index("p_blind")
+P_RANDOM_ABANDON = REGISTRY["random"].param_index("p_abandon")
+P_RANDOM_DECLARE = REGISTRY["random"].param_index("p_declare")
+P_MARGIN = REGISTRY["heuristic"].param_index("margin")
+P_ABANDON = REGISTRY["heuristic"].param_index("abandon")
+P_TARGET_MARGIN = REGISTRY["heuristic"].param_index("target_margin")
+P_BLIND_LEVEL = REGISTRY["heuristic"].param_index("blind_level")
+P_BLIND_POS = REGISTRY["heuristic"].param_index("blind_pos")
+P_BLIND_SCORE = REGISTRY["heuristic"].param_index("blind_score")
+P_BLIND_CUR = REGISTRY["heuristic"].param_index("blind_cur")
+P_BLIND_PROB = REGISTRY["heuristic"].param_index("blind_prob")
+P_CONTEST = REGISTRY["heuristic"].param_index("contest")
+P_PRESS = REGISTRY["heuristic"].param_index("press")
+P_PRESS_SCORE = REGISTRY["heuristic"].param_index("press_score")
+P_CHART_MARGIN = REGISTRY["chart"].param_index("margin")
+P_CHART_ABANDON = REGISTRY["chart"].param_index("abandon")
+P_CHART_TARGET_MARGIN = REGISTRY["chart"].param_index("target_margin")
+P_CHART_CONTEST = REGISTRY["chart"].param_index("contest")
+P_CHART_PRESS = REGISTRY["chart"].param_index("press")
+P_CHART_PRESS_SCORE = REGISTRY["chart"].param_index("press_score")
 
 # ------------------------------------------------------------------ hand evaluation
 _LANE6 = U64(63)
@@ -429,19 +432,19 @@ def _declare(out, trump, target, gift1, gift2):
 def random_open(p, rng, cur_bid):
     """Pass with probability ``p_pass``, else raise the current bid by 1..max_raise (capped at
     MAX_BID; pass when no bid is left)."""
-    if uniform(rng) < p[RANDOM_P_PASS]:
+    if uniform(rng) < p[P_RANDOM_PASS]:
         return 0
     lo = max(MIN_BID, cur_bid + 1)
     if lo > MAX_BID:
         return 0
-    b = lo + randbelow(rng, max(1, int(p[RANDOM_MAX_RAISE])))
+    b = lo + randbelow(rng, max(1, int(p[P_RANDOM_MAX_RAISE])))
     return min(b, MAX_BID)
 
 
 @jit(inline="always")
 def random_blind(p, rng, cur_bid):
     """With probability ``p_blind`` a random call (as :func:`random_open`) made blind, else LOOK."""
-    if uniform(rng) >= p[RANDOM_P_BLIND]:
+    if uniform(rng) >= p[P_RANDOM_BLIND]:
         return LOOK
     return random_open(p, rng, cur_bid)
 
@@ -450,11 +453,11 @@ def random_blind(p, rng, cur_bid):
 def random_contract(p, rng, hand, bid, out):
     """Abandon with probability ``p_abandon``; else a uniform trump (or NT), a target of bid +
     0..max_raise (capped at MAX_BID) and two uniform cards of ``hand`` (uint64, 10 cards) to give."""
-    if uniform(rng) < p[RANDOM_P_ABANDON]:
+    if uniform(rng) < p[P_RANDOM_ABANDON]:
         _abandon(out)
         return
     trump = randbelow(rng, 5)
-    target = min(MAX_BID, bid + randbelow(rng, max(1, int(p[RANDOM_MAX_RAISE])) + 1))
+    target = min(MAX_BID, bid + randbelow(rng, max(1, int(p[P_RANDOM_MAX_RAISE])) + 1))
     g1 = choose_bit(rng, hand)
     g2 = choose_bit(rng, U64(hand) & ~(U64(1) << U64(g1)))
     _declare(out, trump, target, g1, g2)
@@ -465,7 +468,7 @@ def random_play(p, rng, hand, legal, led):
     """A uniform card of ``legal``; a lead (``led`` < 0) of a K or Q of a held marriage declares
     it with probability ``p_declare``."""
     c = choose_bit(rng, legal)
-    if led < 0 and can_declare(hand, c) and uniform(rng) < p[RANDOM_P_DECLARE]:
+    if led < 0 and can_declare(hand, c) and uniform(rng) < p[P_RANDOM_DECLARE]:
         return c + DECLARE_FLAG
     return c
 
@@ -477,10 +480,10 @@ def heuristic_blind(p, rng, position, score, cur_bid):
     position is blind_pos (-1 any), ``score`` <= blind_score and ``cur_bid`` <= blind_cur, with
     probability blind_prob (a draw from ``rng`` only when 0 < blind_prob < 1); else LOOK."""
     nxt = max(MIN_BID, cur_bid + 1)
-    pos = p[HEURISTIC_BLIND_POS]
-    prob = p[HEURISTIC_BLIND_PROB]
-    if (nxt <= p[HEURISTIC_BLIND_LEVEL] and nxt <= MAX_BID and (pos < 0 or int(pos) == position)
-            and score <= p[HEURISTIC_BLIND_SCORE] and cur_bid <= p[HEURISTIC_BLIND_CUR]):
+    pos = p[P_BLIND_POS]
+    prob = p[P_BLIND_PROB]
+    if (nxt <= p[P_BLIND_LEVEL] and nxt <= MAX_BID and (pos < 0 or int(pos) == position)
+            and score <= p[P_BLIND_SCORE] and cur_bid <= p[P_BLIND_CUR]):
         if prob >= 1.0 or (prob > 0.0 and uniform(rng) < prob):
             return nxt
     return LOOK
@@ -522,8 +525,8 @@ def heuristic_open(p, hand, cur_bid, memo, rival, others_blind):
     margin (+ contest when ``others_blind``: another seat has bid blind in this deal; + press
     when ``rival``, the lowest score of the other seats, is <= press_score), else pass.
     ``memo`` (float64[2]: estimate, computed flag) caches the estimate for the deal."""
-    bonus = _bonus(p[HEURISTIC_CONTEST], p[HEURISTIC_PRESS], p[HEURISTIC_PRESS_SCORE], rival, others_blind)
-    return _bid_to(hand, cur_bid, memo, p[HEURISTIC_MARGIN], bonus)
+    bonus = _bonus(p[P_CONTEST], p[P_PRESS], p[P_PRESS_SCORE], rival, others_blind)
+    return _bid_to(hand, cur_bid, memo, p[P_MARGIN], bonus)
 
 
 @jit(inline="always")
@@ -544,7 +547,7 @@ def _contract(hand, bid, abandon, target_margin, out):
 def heuristic_contract(p, hand, bid, out):
     """Trump chosen on the 10 cards (``hand``, uint64), then the two gifts, then the estimate of
     the 8 kept: abandon below bid - abandon, else target = max(bid, estimate - target_margin)."""
-    _contract(hand, bid, p[HEURISTIC_ABANDON], p[HEURISTIC_TARGET_MARGIN], out)
+    _contract(hand, bid, p[P_ABANDON], p[P_TARGET_MARGIN], out)
 
 
 # ------------------------------------------------------------------ chart (id 3)
@@ -587,14 +590,14 @@ def chart_blind(p, position, score, rival, cur_bid):
 @jit(inline="always")
 def chart_open(p, hand, cur_bid, memo, rival, others_blind):
     """:func:`heuristic_open` with the chart's own margin, contest and press parameters."""
-    bonus = _bonus(p[CHART_CONTEST], p[CHART_PRESS], p[CHART_PRESS_SCORE], rival, others_blind)
-    return _bid_to(hand, cur_bid, memo, p[CHART_MARGIN], bonus)
+    bonus = _bonus(p[P_CHART_CONTEST], p[P_CHART_PRESS], p[P_CHART_PRESS_SCORE], rival, others_blind)
+    return _bid_to(hand, cur_bid, memo, p[P_CHART_MARGIN], bonus)
 
 
 @jit
 def chart_contract(p, hand, bid, out):
     """:func:`heuristic_contract` with the chart's own abandon and target_margin parameters."""
-    _contract(hand, bid, p[CHART_ABANDON], p[CHART_TARGET_MARGIN], out)
+    _contract(hand, bid, p[P_CHART_ABANDON], p[P_CHART_TARGET_MARGIN], out)
 
 
 @jit(inline="always")
@@ -769,7 +772,7 @@ def _defend(legal, trick, led, trump, unseen, decl_pos, dvoid, pvoid):
     :func:`heuristic_play` decide.  ``dvoid``/``pvoid``: the declarer's and the other
     defender's shown voids (SEEN_VOIDS lanes)."""
     led_suit = led >> 4
-    w = trick_best(trick, led_suit, trump)
+    w = trick_winner(trick, led_suit, trump)
     if popcount(trick) == 2:
         decl_card = led if decl_pos == 0 else lowest_bit(U64(trick) & ~(U64(1) << U64(led)))
         if w != decl_card:
@@ -798,14 +801,14 @@ def _last_two(c0, c1, c2, h0, h1, h2, trump, dpos):
     seventh trick's cards by place in it (0 led), ``h0..h2`` each place's one card left (uint64
     bit sets) for the eighth, which the seventh's winner leads; ``dpos`` the declarer's place."""
     t7 = (U64(1) << U64(c0)) | (U64(1) << U64(c1)) | (U64(1) << U64(c2))
-    b = trick_best(t7, c0 >> 4, trump)
+    b = trick_winner(t7, c0 >> 4, trump)
     w = 0 if b == c0 else (1 if b == c1 else 2)
     pts = hand_points(t7) if w == dpos else 0
     r0 = lowest_bit(U64(h0))
     r1 = lowest_bit(U64(h1))
     lead8 = r0 if w == 0 else (r1 if w == 1 else lowest_bit(U64(h2)))
     t8 = U64(h0) | U64(h1) | U64(h2)
-    b8 = trick_best(t8, lead8 >> 4, trump)
+    b8 = trick_winner(t8, lead8 >> 4, trump)
     if (0 if b8 == r0 else (1 if b8 == r1 else 2)) == dpos:
         pts += hand_points(t8)
     return pts
@@ -906,7 +909,7 @@ def _heuristic_card(hand, legal, trick, led, trump, played, is_declarer, won_any
         if c >= 0:
             return c
     led_suit = led >> 4
-    w = trick_best(trick, led_suit, trump)
+    w = trick_winner(trick, led_suit, trump)
     last = popcount(trick) == 2
     winners = _beaters(legal, w, trump)
     if winners == U64(0):
@@ -950,7 +953,7 @@ def heuristic_play_v1(hand, legal, trick, led, trump, played, is_declarer, won_a
         return _lowest_value(hand, trump)
     # following: find the current winner
     led_suit = led >> 4
-    w = trick_best(trick, led_suit, trump)
+    w = trick_winner(trick, led_suit, trump)
     winners = U64(0)
     h = U64(legal)
     while h:

@@ -1,55 +1,25 @@
-"""Vint (docs/RULES.md §2): the game's :class:`~cardsim.games.base.GameSpec`."""
-from __future__ import annotations
+"""Vint (docs/RULES.md §2): the game's :class:`~cardsim.games.base.GameSpec`.
 
-import numpy as np
+Modules: ``rules`` (jitted rule functions), ``strategies`` (registry + jitted strategy
+functions), ``dispatch`` (strategy id -> function, one function per decision), ``engine``
+(jitted deal and rubber loops, row dtypes), ``chunks`` (numpy entry points), ``records``
+(docs/RECORDS.md records from traces), ``replay`` (the plain-Python slow twin), ``show``.
+"""
+from __future__ import annotations
 
 # hooks lane
 from cardsim.cards import VINT_RANKS
 from cardsim.games.vint.dd import DD
 from cardsim.games.vint.facts import FACTS
 from cardsim.games.vint.frames import FRAMES
-from cardsim.games.base import ContractBands, Forcing, GameSpec, grow_until_fits
-from cardsim.rng import check_seed
+from cardsim.games.base import ContractBands, Forcing, GameSpec
 
 from . import engine, forcing, pimc
+from .chunks import deal_chunk, play_matches, simulate_chunk
 from .records import make_records
 from .replay import replay as replay_record
 from .show import show
 from .strategies import REGISTRY
-
-
-def simulate_chunk(seed, start, count, setup):
-    """Rows (engine.ROW_DTYPE, shape (count,)) of independent deals start..start+count-1."""
-    rows = np.zeros(count, dtype=engine.ROW_DTYPE)
-    engine.simulate_rows(np.uint64(check_seed(seed)), start, count, setup.strategy_ids, setup.params,
-                         engine.BASE_DECK, rows)
-    return rows
-
-
-def deal_chunk(seed, start, count):
-    """Dealing only (the benchmark baseline); returns a checksum."""
-    return int(engine.deal_only(np.uint64(check_seed(seed)), start, count, engine.BASE_DECK))
-
-
-def play_matches(seed, start, count, setup):
-    """Rubbers ``start..start+count-1``: (rubber rows RUBBER_DTYPE, deal rows ROW_DTYPE + ``rubber``)."""
-    seed = np.uint64(check_seed(seed))
-
-    def run(capacity):
-        rubbers = np.zeros(count, dtype=engine.RUBBER_DTYPE)
-        deals = np.zeros(capacity, dtype=engine.ROW_DTYPE)
-        rubber_of = np.zeros(capacity, dtype=np.int64)
-        n = engine.play_rubbers(seed, start, count, setup.strategy_ids, setup.params, engine.BASE_DECK,
-                                rubbers, deals, rubber_of)
-        return n, (n, rubbers, deals, rubber_of)
-
-    n, rubbers, deals, rubber_of = grow_until_fits(run, max(64, 16 * count))
-    deals = deals[:n]
-    out = np.zeros(n, dtype=np.dtype([("rubber", "i8")] + engine.ROW_DTYPE.descr))
-    out["rubber"] = rubber_of[:n]
-    for name in engine.ROW_DTYPE.names:
-        out[name] = deals[name]
-    return rubbers, out
 
 
 SPEC = GameSpec(

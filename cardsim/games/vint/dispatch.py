@@ -1,23 +1,25 @@
 """Vint strategy dispatch: every branch from a strategy id to its functions, in one place.
 
-One function per decision, each with one view signature (``docs/adding-a-game.md``):
+One function per decision, each ``choose_<decision>(sid, params, streams, seat, view...)`` as in
+every game (``docs/adding-a-game.md``):
 
-* ``choose_call(sid, params, rngs, hand, seat, calls, ncalls, current, current_bidder) -> int64``
+* ``choose_call(sid, params, streams, seat, hand, calls, ncalls, current, current_bidder) -> int64``
   the call (0 = pass, 1..35 = bid, docs/RULES.md §2.2);
-* ``choose_card(sid, params, rngs, hand, seat, declarer, trump, leader, trick, n, played, bid_suits,
-  voids) -> int64`` the card index played from ``hand`` (docs/RULES.md §2.3).
+* ``choose_card(sid, params, streams, seat, hand, declarer, trump, leader, trick, n, played,
+  bid_suits, voids) -> int64`` the card index played from ``hand`` (docs/RULES.md §2.3).
 
-``sid`` is the seat's strategy id; ``params`` (float64[4, N_PARAMS]) and ``rngs`` (uint64[4, 1])
-hold every seat's rows, and a branch passes on only ``params[seat]`` / ``rngs[seat]`` (rows are
-sliced per branch because slicing costs a reference count in the hot loop).  The rest is the
-seat's view: its ``hand`` (uint64), the ``calls`` so far (int64[ncalls] used), the standing bid
-``current`` and its bidder, the contract (``declarer``, ``trump`` 0..4), the trick so far
-(``trick[:n]``, led by ``leader``), the cards ``played`` so far (uint64) and, in the play, what
-the auction showed: ``bid_suits`` (int64[4]), the first suit each seat bid, −1 for none
-(:func:`.rules.first_bid_suits`, computed once a deal), and what the play showed: ``voids``
-(int64), bit 4·seat + suit set once that seat has not followed a lead of that suit, and bit
-LED_SHIFT + 4·seat + suit (16, :data:`.rules.LED_SHIFT`) once that seat has led that suit.  An id with no
-branch raises ``ValueError(UNHANDLED, decision, sid, seat)`` through
+``sid`` is the seat's strategy id; ``params`` (float64[4, N_PARAMS]) holds every seat's row and
+``streams`` (uint64[5, 1]) the deal's streams, row ``1 + seat`` the seat's (row 0 is the
+shuffle's, never touched here); a branch passes on only ``params[seat]`` / ``streams[1 + seat]``
+(rows are sliced per branch because slicing costs a reference count in the hot loop).  The rest
+is the seat's view: its ``hand`` (uint64), the ``calls`` so far (int64[ncalls] used), the
+standing bid ``current`` and its bidder, the contract (``declarer``, ``trump`` 0..4), the trick
+so far (``trick[:n]``, led by ``leader``), the cards ``played`` so far (uint64) and, in the
+play, what the auction showed: ``bid_suits`` (int64[4]), the first suit each seat bid, −1 for
+none (:func:`.rules.first_bid_suits`, computed once a deal), and what the play showed:
+``voids`` (int64), bit 4·seat + suit set once that seat has not followed a lead of that suit,
+and bit LED_SHIFT + 4·seat + suit (16, :data:`.rules.LED_SHIFT`) once that seat has led that
+suit.  An id with no branch raises ``ValueError(UNHANDLED, decision, sid, seat)`` through
 :func:`cardsim.strategies.unhandled.unhandled` (out of line: it keeps the hot path fast), which
 the Python surface reports as a :class:`~cardsim.strategies.registry.StrategyError`.
 """
@@ -36,20 +38,20 @@ from .strategies import (GREEDY, HEURISTIC, HEURISTIC_V1, HEURISTIC_V2, PIMC, RA
 
 
 @jit(inline="always")
-def choose_call(sid, params, rngs, hand, seat, calls, ncalls, current, current_bidder):
+def choose_call(sid, params, streams, seat, hand, calls, ncalls, current, current_bidder):
     """The call strategy ``sid`` makes for ``seat`` (0 = pass, 1..35 = bid)."""
     if sid == HEURISTIC or sid == PIMC or sid == HEURISTIC_V2:
         return heuristic_call(params[seat], hand, seat, calls, ncalls, current, current_bidder)
     if sid == HEURISTIC_V1 or sid == GREEDY:
         return heuristic_call_v1(params[seat], hand, seat, calls, ncalls, current, current_bidder)
     if sid == RANDOM:
-        return random_call(params[seat], rngs[seat], current)
+        return random_call(params[seat], streams[1 + seat], current)
     unhandled("call", sid, seat)
     return np.int64(PASS)  # not reached: unhandled raised
 
 
 @jit(inline="always")
-def choose_card(sid, params, rngs, hand, seat, declarer, trump, leader, trick, n, played, bid_suits, voids):
+def choose_card(sid, params, streams, seat, hand, declarer, trump, leader, trick, n, played, bid_suits, voids):
     """The card (index) strategy ``sid`` plays from ``hand``; ``trick[:n]`` is on the table,
     ``bid_suits`` (int64[4]) the first suit each seat bid (−1: none) and ``voids`` (int64) the
     suits each seat has shown out of (bit 4·seat + suit) and has led (bit LED_SHIFT + 4·seat + suit)."""
@@ -62,9 +64,9 @@ def choose_card(sid, params, rngs, hand, seat, declarer, trump, leader, trick, n
     if sid == GREEDY:
         return greedy_card(hand, trump, trick, n)
     if sid == RANDOM:
-        return random_card(rngs[seat], hand, trick, n)
+        return random_card(streams[1 + seat], hand, trick, n)
     if sid == PIMC:
-        return pimc_card(params[seat], rngs[seat], hand, seat, declarer, trump, leader, trick, n, played, bid_suits,
+        return pimc_card(params[seat], streams[1 + seat], hand, seat, declarer, trump, leader, trick, n, played, bid_suits,
                          voids)
     unhandled("card", sid, seat)
     return np.int64(-1)  # not reached: unhandled raised

@@ -1,8 +1,8 @@
 """The jitted Vint driver: deal, auction, 13 tricks, score — one row per deal (docs/RULES.md §2).
 
-``run_deal`` is the one implementation of a deal; ``simulate_rows`` loops it over a range of
+``run_deal`` is the one implementation of a deal; ``simulate_kernel`` loops it over a range of
 deals, ``trace_deal`` runs it for one deal keeping the action trace that records are made of,
-and ``play_rubbers`` chains deals into rubbers with the below-the-line state carried over.
+and ``match_kernel`` chains deals into rubbers with the below-the-line state carried over.
 """
 from __future__ import annotations
 
@@ -11,18 +11,17 @@ import numpy as np
 from cardsim._jit import borrowed, jit
 from cardsim.games.forced import (CHECK_CALLS, F_CALL, F_IMPLIED, F_KIND, F_NPREFIX, F_PREFIX, F_SEAT,
                                   FORCE_CONTRACT, FORCE_FIRST_CALL, GIVEN_CALLS)
-from cardsim.cards import popcount, suit_mask
+from cardsim.cards import SUITS, popcount, suit_mask
 from cardsim.rng import deal_key, match_key, randbelow, seed_stream, shuffle
 
 from .rules import (LED_SHIFT, MAX_CALL, MAX_CALLS, N_SCORE, N_TRICKS, NT, PASS, S_ABOVE, S_ACES, S_AFTER_BELOW,
                     S_AFTER_GAMES, S_BELOW, S_BID_SLAM, S_CROSSING, S_GAME, S_GAME_WON_BY, S_HONOURS,
                     S_MADE, S_PENALTY, S_RUBBER_WON_BY, S_SLAM, S_TOTAL, S_TRICKS, CLOSING_PASSES,
                     VOID_PASSES, aces_held, call_denomination, call_level, first_bid_suits, high_card_points,
-                    honours_held, legal_plays, score_deal, trick_value, winning_index)
+                    honours_held, legal_plays, score_deal, trick_value, trick_winner)
 from .dispatch import choose_call, choose_card
 
 U64 = np.uint64
-SUIT_LETTERS = "SCDH"
 
 _fields = [("deal", "i8"), ("dealer", "i1"), ("declarer", "i1"), ("level", "i1"), ("denomination", "i1"),
            ("value", "i2"), ("void", "?"), ("made", "?"), ("n_calls", "i2")]
@@ -33,7 +32,7 @@ _fields += [("game_won_by", "i1"), ("crossing_trick", "i1"), ("rubber_won_by", "
             ("opener", "i1"), ("opening_level", "i1"), ("opening_denomination", "i1")]
 _fields += [(f"hcp_{s}", "i1") for s in range(4)]
 _fields += [(f"aces_held_{s}", "i1") for s in range(4)]
-_fields += [(f"len_{s}_{suit}", "i1") for s in range(4) for suit in SUIT_LETTERS]
+_fields += [(f"len_{s}_{suit}", "i1") for s in range(4) for suit in SUITS]
 _fields += [("team_aces_0", "i1"), ("team_aces_1", "i1"), ("team_honours_0", "i1"), ("team_honours_1", "i1")]
 ROW_DTYPE = np.dtype(_fields)
 ROW_DOC = """One row per deal.  ``deal`` its number (within a rubber: its number in the rubber);
@@ -109,7 +108,7 @@ def deal_cards(key, dealer, base_deck, deck, hands, state):
 
 
 @jit(inline="always")
-def run_auction(dealer, hands, ids, params, rngs, calls, forced):
+def run_auction(dealer, hands, ids, params, streams, calls, forced):
     """The auction (docs/RULES.md §2.2): the dealer speaks first, 8 passes void the deal, 12 passes
     after a bid end it.  Returns ``(ncalls, declarer, contract, forced_ok)``: the calls made
     (written to ``calls``, int64[MAX_CALLS]), the last bidder (−1 void), the final bid (0 void)
@@ -132,7 +131,7 @@ def run_auction(dealer, hands, ids, params, rngs, calls, forced):
         if ncalls < forced[F_NPREFIX]:
             call = forced[F_PREFIX + ncalls]
             if implied != GIVEN_CALLS:
-                mine = choose_call(ids[seat], params, rngs, hands[seat], seat, calls, ncalls, current, bidder)
+                mine = choose_call(ids[seat], params, streams, seat, hands[seat], calls, ncalls, current, bidder)
                 if mine != call:
                     if implied == CHECK_CALLS:
                         return ncalls, np.int64(-1), np.int64(PASS), ncalls
@@ -140,7 +139,7 @@ def run_auction(dealer, hands, ids, params, rngs, calls, forced):
         elif implied == CHECK_CALLS:
             return ncalls, np.int64(-1), np.int64(PASS), ncalls
         else:
-            call = choose_call(ids[seat], params, rngs, hands[seat], seat, calls, ncalls, current, bidder)
+            call = choose_call(ids[seat], params, streams, seat, hands[seat], calls, ncalls, current, bidder)
         if pending and seat == forced[F_SEAT] and ncalls >= forced[F_NPREFIX]:
             pending = False
             if forced[F_CALL] == PASS or current < forced[F_CALL] <= MAX_CALL:
@@ -183,7 +182,7 @@ def forced_auction(dealer, declarer, contract, calls):
 
 
 @jit(inline="always")
-def play_tricks(declarer, trump, hands, ids, params, rngs, plays, hand, trick, winners, bid_suits):
+def play_tricks(declarer, trump, hands, ids, params, streams, plays, hand, trick, winners, bid_suits):
     """The play (docs/RULES.md §2.3): the declarer's left leads, every hand hidden, follow suit if you
     can, the highest trump (else of the led suit) wins and leads next.  ``hands``: the initial
     hands (uint64[4], not changed); ``plays`` (int64[52]) receives the cards in order,
@@ -200,7 +199,7 @@ def play_tricks(declarer, trump, hands, ids, params, rngs, plays, hand, trick, w
     for t in range(N_TRICKS):
         for k in range(4):
             seat = (leader + k) & 3
-            card = choose_card(ids[seat], params, rngs, hand[seat], seat, declarer, trump,
+            card = choose_card(ids[seat], params, streams, seat, hand[seat], declarer, trump,
                                leader, trick, k, played, bid_suits, voids)
             b = U64(1) << U64(card)
             led = -1 if k == 0 else trick[0] >> 4
@@ -214,16 +213,17 @@ def play_tricks(declarer, trump, hands, ids, params, rngs, plays, hand, trick, w
             played |= b
             trick[k] = card
             plays[4 * t + k] = card
-        leader = (leader + winning_index(trick, 4, trump)) & 3
+        leader = (leader + trick_winner(trick, 4, trump)) & 3
         winners[t] = leader
 
 
 @jit
-def run_deal(key, dealer, hands, ids, params, below_before, games_before, rngs, calls, plays, score, info,
+def run_deal(key, dealer, hands, ids, params, below_before, games_before, streams, calls, plays, score, info,
              scratch_hands, scratch, forced):
     """Auction, play and score one deal whose initial ``hands`` (uint64[4]) are given.
 
-    ``rngs``: uint64[4, 1] scratch for the seats' streams; ``calls``: int64[MAX_CALLS] and
+    ``streams``: uint64[5, 1] scratch for the deal's streams (row 0 the shuffle's, row ``1 + seat``
+    each seat's, seeded here); ``calls``: int64[MAX_CALLS] and
     ``plays``: int64[52] receive the trace; ``score``: int64[N_SCORE] (see rules.score_deal);
     ``info``: int64[N_INFO] = number of calls, declarer (−1 void), contract call (0 void),
     whether the forced choice was legal; ``scratch_hands`` (uint64[4]) and ``scratch``
@@ -233,19 +233,19 @@ def run_deal(key, dealer, hands, ids, params, below_before, games_before, rngs, 
     declaring the bid ``forced[F_CALL]``.
     """
     # Borrowed views (cardsim._jit.borrowed): no reference counting at every call and card.
-    hands, ids, params, rngs = borrowed(hands), borrowed(ids), borrowed(params), borrowed(rngs)
+    hands, ids, params, streams = borrowed(hands), borrowed(ids), borrowed(params), borrowed(streams)
     calls, plays, score, info = borrowed(calls), borrowed(plays), borrowed(score), borrowed(info)
     scratch_hands, scratch, forced = borrowed(scratch_hands), borrowed(scratch), borrowed(forced)
     below_before, games_before = borrowed(below_before), borrowed(games_before)
     for s in range(4):
-        seed_stream(rngs[s], key, 1 + s)
+        seed_stream(streams[1 + s], key, 1 + s)
     if forced[F_KIND] == FORCE_CONTRACT:
         ncalls = forced_auction(dealer, forced[F_SEAT], forced[F_CALL], calls)
         bidder = forced[F_SEAT]
         current = forced[F_CALL]
         forced_ok = np.int64(1)
     else:
-        ncalls, bidder, current, forced_ok = run_auction(dealer, hands, ids, params, rngs, calls, forced)
+        ncalls, bidder, current, forced_ok = run_auction(dealer, hands, ids, params, streams, calls, forced)
     info[I_NCALLS] = ncalls
     info[I_DECLARER] = bidder
     info[I_CONTRACT] = current
@@ -257,7 +257,7 @@ def run_deal(key, dealer, hands, ids, params, below_before, games_before, rngs, 
     winners = scratch[4:4 + N_TRICKS]
     bid_suits = scratch[4 + N_TRICKS:8 + N_TRICKS]
     first_bid_suits(calls, ncalls, bidder, bid_suits)
-    play_tricks(bidder, trump, hands, ids, params, rngs, plays, scratch_hands, scratch[0:4], winners, bid_suits)
+    play_tricks(bidder, trump, hands, ids, params, streams, plays, scratch_hands, scratch[0:4], winners, bid_suits)
     score_deal(call_level(current), trump, bidder, winners, hands, below_before, games_before, score)
 
 
@@ -332,26 +332,26 @@ def workspace():
     """Scratch arrays for a loop of deals, allocated once: deck, hands, seat streams, play work
     space (uint64[4], int64[32]), calls, plays, score vector, info, and a forced vector that
     forces nothing."""
-    return (np.empty(52, dtype=np.int64), np.zeros(4, dtype=np.uint64), np.zeros((4, 1), dtype=np.uint64),
+    return (np.empty(52, dtype=np.int64), np.zeros(4, dtype=np.uint64), np.zeros((5, 1), dtype=np.uint64),
             np.zeros(4, dtype=np.uint64), np.zeros(32, dtype=np.int64), np.zeros(MAX_CALLS, dtype=np.int64),
             np.zeros(52, dtype=np.int64), np.zeros(N_SCORE, dtype=np.int64), np.zeros(N_INFO, dtype=np.int64),
             np.zeros(F_LEN, dtype=np.int64))
 
 
 @jit
-def simulate_rows(seed, start, count, ids, params, base_deck, rows):
+def simulate_kernel(seed, start, count, ids, params, base_deck, rows):
     """Play deals ``start .. start+count-1`` of ``seed`` from a clean line into ``rows``."""
-    deck, hands, rngs, work_hands, work, calls, plays, score, info, no_force = workspace()
-    _simulate_loop(seed, start, count, ids, params, base_deck, rows, np.zeros(2, dtype=np.int64), deck, hands, rngs,
+    deck, hands, streams, work_hands, work, calls, plays, score, info, no_force = workspace()
+    _simulate_loop(seed, start, count, ids, params, base_deck, rows, np.zeros(2, dtype=np.int64), deck, hands, streams,
                    work_hands, work, calls, plays, score, info, no_force)
 
 
 @jit
-def _simulate_loop(seed, start, count, ids, params, base_deck, rows, zero, deck, hands, rngs, work_hands, work, calls,
-                   plays, score, info, no_force):
+def _simulate_loop(seed, start, count, ids, params, base_deck, rows, zero, deck, hands, streams, work_hands, work,
+                   calls, plays, score, info, no_force):
     # Borrowed views (cardsim._jit.borrowed) of the caller's arrays: no reference counting at
     # every deal's calls.
-    deck, hands, rngs, work_hands, work = borrowed(deck), borrowed(hands), borrowed(rngs), borrowed(work_hands), \
+    deck, hands, streams, work_hands, work = borrowed(deck), borrowed(hands), borrowed(streams), borrowed(work_hands), \
         borrowed(work)
     calls, plays, score, info = borrowed(calls), borrowed(plays), borrowed(score), borrowed(info)
     no_force, zero, ids, params = borrowed(no_force), borrowed(zero), borrowed(ids), borrowed(params)
@@ -359,9 +359,9 @@ def _simulate_loop(seed, start, count, ids, params, base_deck, rows, zero, deck,
     for i in range(count):
         key = deal_key(seed, start + i)
         # np.int64(-1), not a bare -1: a literal argument compiles a jitted callee once more.
-        # rngs[0] is free until run_deal seeds the seats' streams.
-        dealer = deal_cards(key, np.int64(-1), base_deck, deck, hands, rngs[0])
-        run_deal(key, dealer, hands, ids, params, zero, zero, rngs, calls, plays, score, info, work_hands, work,
+        # streams[0] is the shuffle's; run_deal seeds the seats' rows 1..4.
+        dealer = deal_cards(key, np.int64(-1), base_deck, deck, hands, streams[0])
+        run_deal(key, dealer, hands, ids, params, zero, zero, streams, calls, plays, score, info, work_hands, work,
                  no_force)
         fill_row(rows, i, start + i, dealer, hands, score, info, calls)
 
@@ -379,10 +379,10 @@ def play_given(keys, start, count, dealers, hands, ids, params, below, games, fo
     question is played with the same keys, so it meets the same strategy randomness (common
     random numbers).
     """
-    deck, hand, rngs, work_hands, work, calls, plays, score, info, _ = workspace()
+    deck, hand, streams, work_hands, work, calls, plays, score, info, _ = workspace()
     for i in range(count):
         hand[:] = hands[i]
-        run_deal(keys[i], dealers[i], hand, ids, params, below, games, rngs, calls, plays, score, info, work_hands,
+        run_deal(keys[i], dealers[i], hand, ids, params, below, games, streams, calls, plays, score, info, work_hands,
                  work, forced)
         fill_row(rows, i, start + i, dealers[i], hand, score, info, calls)
         forced_ok[i] = info[I_FORCED_OK] == 1
@@ -393,26 +393,26 @@ def agreed_calls(keys, dealers, hands, ids, params, forced, agreed):
     """How many of the given calls ``forced[F_PREFIX:]`` (``forced[F_IMPLIED] == CHECK_CALLS``) the
     callers' strategies make with ``hands`` (uint64[n, 4]) and the streams of ``keys``
     (uint64[n]), into ``agreed`` (int64[n]): the dealer's test when calls imply hands."""
-    rngs = np.zeros((4, 1), dtype=np.uint64)
+    streams = np.zeros((5, 1), dtype=np.uint64)
     calls = np.zeros(MAX_CALLS, dtype=np.int64)
     for i in range(keys.shape[0]):
         for s in range(4):
-            seed_stream(rngs[s], keys[i], 1 + s)
-        agreed[i] = run_auction(dealers[i], hands[i], ids, params, rngs, calls, forced)[3]
+            seed_stream(streams[1 + s], keys[i], 1 + s)
+        agreed[i] = run_auction(dealers[i], hands[i], ids, params, streams, calls, forced)[3]
 
 
 @jit
 def trace_given(key, dealer, hands, ids, params, below, games, forced, calls, plays, score, info):
     """One deal from given ``hands`` (uint64[4]) keeping its trace, as :func:`play_given` plays it."""
-    rngs = np.zeros((4, 1), dtype=np.uint64)
+    streams = np.zeros((5, 1), dtype=np.uint64)
     work_hands = np.zeros(4, dtype=np.uint64)
     work = np.zeros(32, dtype=np.int64)
-    run_deal(key, dealer, hands, ids, params, below, games, rngs, calls, plays, score, info, work_hands, work,
+    run_deal(key, dealer, hands, ids, params, below, games, streams, calls, plays, score, info, work_hands, work,
              forced)
 
 
 @jit
-def deal_only(seed, start, count, base_deck):
+def deal_kernel(seed, start, count, base_deck):
     """Dealing alone, the benchmark baseline: returns an XOR checksum of all hands (uint64)."""
     deck = np.empty(52, dtype=np.int64)
     hands = np.zeros(4, dtype=np.uint64)
@@ -428,21 +428,21 @@ def deal_only(seed, start, count, base_deck):
 @jit
 def trace_deal(key, dealer_override, ids, params, below, games, base_deck, hands, calls, plays, score, info, rows,
                forced):
-    """Run one deal like simulate_rows / play_rubbers do, keeping its trace; returns the dealer.
+    """Run one deal like simulate_kernel / match_kernel do, keeping its trace; returns the dealer.
     ``forced``: as for :func:`run_deal`."""
     deck = np.empty(52, dtype=np.int64)
-    rngs = np.zeros((4, 1), dtype=np.uint64)
+    streams = np.zeros((5, 1), dtype=np.uint64)
     work_hands = np.zeros(4, dtype=np.uint64)
     work = np.zeros(32, dtype=np.int64)
-    dealer = deal_cards(key, dealer_override, base_deck, deck, hands, rngs[0])
-    run_deal(key, dealer, hands, ids, params, below, games, rngs, calls, plays, score, info, work_hands, work,
+    dealer = deal_cards(key, dealer_override, base_deck, deck, hands, streams[0])
+    run_deal(key, dealer, hands, ids, params, below, games, streams, calls, plays, score, info, work_hands, work,
              forced)
     fill_row(rows, np.int64(0), np.int64(0), dealer, hands, score, info, calls)
     return dealer
 
 
 @jit
-def play_rubbers(seed, start, count, ids, params, base_deck, rubber_rows, deal_rows, deal_rubber):
+def match_kernel(seed, start, count, ids, params, base_deck, rubber_rows, deal_rows, deal_rubber):
     """Play rubbers ``start .. start+count-1``: deals chained with the line carried over until a
     side wins two games (docs/RULES.md §2.7), or :data:`MAX_RUBBER_DEALS` deals were dealt (winner
     -1); the dealer passes left after every deal, void or not.
@@ -451,7 +451,7 @@ def play_rubbers(seed, start, count, ids, params, base_deck, rubber_rows, deal_r
     the one its first deal draws.  Returns the number of deal rows written, or −1 when
     ``deal_rows`` is too small (call again with more room).
     """
-    deck, hands, rngs, work_hands, work, calls, plays, score, info, no_force = workspace()
+    deck, hands, streams, work_hands, work, calls, plays, score, info, no_force = workspace()
     below = np.zeros(2, dtype=np.int64)
     games = np.zeros(2, dtype=np.int64)
     # Typed counters, not literal 0s: numba's type inference first meets ``n`` and ``j`` as
@@ -474,9 +474,9 @@ def play_rubbers(seed, start, count, ids, params, base_deck, rubber_rows, deal_r
             if n >= deal_rows.shape[0]:
                 return -1
             key = deal_key(mkey, j)
-            dealer = deal_cards(key, -1 if j == 0 else (dealer + 1) & 3, base_deck, deck, hands, rngs[0])
-            run_deal(key, dealer, hands, ids, params, below, games, rngs, calls, plays, score, info, work_hands, work,
-                     no_force)
+            dealer = deal_cards(key, -1 if j == 0 else (dealer + 1) & 3, base_deck, deck, hands, streams[0])
+            run_deal(key, dealer, hands, ids, params, below, games, streams, calls, plays, score, info, work_hands,
+                     work, no_force)
             fill_row(deal_rows, n, j, dealer, hands, score, info, calls)
             deal_rubber[n] = start + m
             n += 1

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from cardsim.cards import card_str, cards_of, suit_letters
+from cardsim.cards import CardError, card_str, cards_of, suit_letters
 from cardsim.games.base import OptionError, Setup, as_list
 from cardsim.games.forced import F_CALL, F_KIND, FORCE_NONE
 from cardsim.games.options import option_vector
@@ -29,21 +29,19 @@ from cardsim.text import quote
 
 from . import engine
 from .records import call_str, result_from_score
-from .rules import MAX_CALLS, N_SCORE, PASS, RANKS, bid_call
+from .rules import DENOMINATIONS, MAX_CALLS, N_SCORE, PASS, RANKS
+from .rules import parse_call
 
-DENOMINATIONS = ("S", "C", "D", "H", "NT")
 LOWER_IS_BETTER = False
 
 
-def parse_call(text: str) -> int:
+def option_call(text: str) -> int:
     """Call number of ``P`` or a bid ``1S`` … ``7NT`` (case-insensitive; a suit symbol for the letter,
     ``1♠``, :func:`cardsim.cards.suit_letters`); raises OptionError."""
-    t = suit_letters(text).strip().upper()
-    if t == "P":
-        return PASS
-    if len(t) >= 2 and t[0] in "1234567" and t[1:] in DENOMINATIONS:
-        return int(bid_call(int(t[0]), DENOMINATIONS.index(t[1:])))
-    raise OptionError(f"{quote(text)} is not a Vint call (P, or a level 1-7 and S C D H NT, e.g. 3NT)")
+    try:
+        return parse_call(suit_letters(text).strip())
+    except CardError:
+        raise OptionError(f"{quote(text)} is not a Vint call (P, or a level 1-7 and S C D H NT, e.g. 3NT)") from None
 
 
 def _prefix(auction, dealer, seat) -> list[int]:
@@ -51,7 +49,7 @@ def _prefix(auction, dealer, seat) -> list[int]:
     which it is ``seat``'s turn (docs/RULES.md §2.2)."""
     if not auction:
         return []
-    calls = [parse_call(c) if isinstance(c, str) else None for c in auction]
+    calls = [option_call(c) if isinstance(c, str) else None for c in auction]
     if None in calls:
         raise OptionError("the auction before the seat's call is a list of calls such as ['P', '1NT']")
     if dealer is None:
@@ -75,7 +73,7 @@ def _prefix(auction, dealer, seat) -> list[int]:
 def parse_option(text: str, seat: int, setup: Setup, auction=(), dealer=None) -> np.ndarray:
     """The forced vector (int64[engine.F_LEN], :mod:`cardsim.games.forced`) of option ``text``
     for ``seat``, after the calls ``auction`` (call tokens from ``dealer``); raises OptionError."""
-    return option_vector(text, seat, engine.F_LEN, parse_call, PASS, _prefix(list(auction or ()), dealer, seat))
+    return option_vector(text, seat, engine.F_LEN, option_call, PASS, _prefix(list(auction or ()), dealer, seat))
 
 
 def auto_options(auction, seat: int, setup: Setup, dealer=None) -> list[str]:
@@ -84,7 +82,7 @@ def auto_options(auction, seat: int, setup: Setup, dealer=None) -> list[str]:
     bids = [c for c in _prefix(list(auction or ()), dealer, seat) if c != PASS]
     last = max(bids, default=PASS)
     calls = [f"{level}{d}" for level in range(1, 8) for d in DENOMINATIONS]
-    return ["P"] + [c for c in calls if parse_call(c) > last]
+    return ["P"] + [c for c in calls if option_call(c) > last]
 
 
 def declares(forced: np.ndarray) -> bool:

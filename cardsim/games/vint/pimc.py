@@ -20,6 +20,7 @@ from numba import objmode
 from numba.core.errors import NumbaWarning
 
 from cardsim._jit import jit
+from cardsim.cards import SUITS, VINT_RANKS
 from cardsim.strategies import pimc as _pimc
 
 from .rules import legal_plays
@@ -81,7 +82,7 @@ def solve(position: _pimc.Position, worlds: np.ndarray) -> np.ndarray:
         deal.trump = Denom(_DDS_STRAIN[trump])
         deal.first = Player(leader)
         for c in trick:
-            deal.play("SCDH"[c >> 4] + "23456789TJQKA"[c & 15])
+            deal.play(SUITS[c >> 4] + VINT_RANKS[c & 15])  # endplay reads the suit first
         deals.append(deal)
     col = {int(c): j for j, c in enumerate(position.legal)}
     out = np.zeros((len(worlds), len(col)), dtype=np.float64)

@@ -8,8 +8,7 @@ from cardsim.games.source import source_of
 from cardsim.rng import check_seed, deal_key
 
 from . import engine
-from .replay import DENOMINATIONS
-from .rules import (MAX_CALLS, N_SCORE, PASS, RANKS, S_ABOVE, S_ACES, S_AFTER_BELOW, S_AFTER_GAMES, S_BELOW,
+from .rules import (DENOMINATIONS, MAX_CALLS, N_SCORE, PASS, RANKS, S_ABOVE, S_ACES, S_AFTER_BELOW, S_AFTER_GAMES, S_BELOW,
                     S_BID_SLAM, S_CROSSING, S_GAME, S_GAME_WON_BY, S_HONOURS, S_PENALTY, S_RUBBER_WON_BY,
                     S_SLAM, S_TOTAL, S_TRICKS, call_denomination, call_level)
 

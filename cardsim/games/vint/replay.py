@@ -11,26 +11,25 @@ from cardsim.games.fields import check_fields
 from cardsim.games.source import check_source
 from cardsim.text import quote
 
-RANKS = "23456789TJQKA"
-DENOMINATIONS = ["S", "C", "D", "H", "NT"]
+from .rules import DENOMINATIONS, PASS, RANKS, call_denomination, call_level
+from .rules import parse_call
 SUIT_NAMES = {"S": "spades", "C": "clubs", "D": "diamonds", "H": "hearts"}
 
 
-def parse_call(token, index):
+def read_call(token, index):
     """``"P"`` → None; ``"3C"`` → (3, 1).  Raises RecordError.
 
-    Exact grammar (docs/RECORDS.md, Calls): ``P``, or a level ``1``..``7`` then ``S C D H NT``;
-    either case, nothing else.
+    Exact grammar (docs/RECORDS.md, Calls), read by the game's one call parser
+    (:func:`.rules.parse_call`): ``P``, or a level ``1``..``7`` then ``S C D H NT``; either case,
+    nothing else.
     """
-    if not isinstance(token, str):
-        raise RecordError(f"call must be a string, got {quote(token)}", "auction", index, "docs/RECORDS.md Calls")
-    # ASCII first: str.upper() maps some other letters onto ASCII ones ('ſ' -> 'S').
-    t = token.upper() if token.isascii() else ""
-    if t == "P":
+    try:
+        call = parse_call(token)
+    except CardError as exc:
+        raise RecordError(str(exc), "auction", index, "docs/RECORDS.md Calls") from None
+    if call == PASS:
         return None
-    if len(t) >= 2 and "1234567".find(t[0]) >= 0 and t[1:] in DENOMINATIONS:
-        return int(t[0]), DENOMINATIONS.index(t[1:])
-    raise RecordError(f"unknown call {quote(token)}", "auction", index, "docs/RECORDS.md Calls")
+    return int(call_level(call)), int(call_denomination(call))
 
 
 def call_token(call) -> str:
@@ -105,7 +104,7 @@ def run_auction(auction, dealer):
     passes = 0
     for i, token in enumerate(auction):
         seat = (dealer + i) % 4
-        call = parse_call(token, i)
+        call = read_call(token, i)
         if call is None:
             passes += 1
         else:

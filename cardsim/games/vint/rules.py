@@ -13,14 +13,15 @@ from __future__ import annotations
 import numpy as np
 
 from cardsim._jit import jit
-from cardsim.cards import VINT_RANKS, highest_bit, popcount, suit_mask
+from cardsim.cards import SUITS, VINT_RANKS, CardError, highest_bit, popcount, suit_mask
+from cardsim.text import quote
 
 U64 = np.uint64
 RANKS = VINT_RANKS
 N_SEATS = 4
 N_TRICKS = 13
 NT = 4
-DENOMINATIONS = ("S", "C", "D", "H", "NT")
+DENOMINATIONS = (*SUITS, "NT")
 PASS = 0
 MAX_CALL = 35
 VOID_PASSES = 8
@@ -67,6 +68,24 @@ def call_denomination(call):
     return np.int64((call - 1) % 5)
 
 
+def parse_call(token) -> int:
+    """Call number of a call token: 0 (``PASS``) for ``P``, :func:`bid_call` for ``1S`` … ``7NT``.
+
+    The one Vint call parser (records, replay, forcing and show read calls through it): the exact
+    grammar of docs/RECORDS.md, Calls (``P``, or a level ``1``..``7`` then ``S C D H NT``; either
+    case, ASCII only, nothing else).  Raises CardError for anything else.
+    """
+    if not isinstance(token, str):
+        raise CardError(f"call must be a string, got {quote(token)}")
+    # ASCII first: str.upper() maps some other letters onto ASCII ones ('ſ' -> 'S').
+    t = token.upper() if token.isascii() else ""
+    if t == "P":
+        return PASS
+    if len(t) >= 2 and "1234567".find(t[0]) >= 0 and t[1:] in DENOMINATIONS:
+        return int(bid_call(int(t[0]), DENOMINATIONS.index(t[1:])))
+    raise CardError(f"unknown call {quote(token)}")
+
+
 @jit(inline="always")
 def trick_value(level, denomination):
     """V = base + 10 × (level − 1), base S 4, C 6, D 8, H 10, NT 12 (docs/RULES.md §2.4); score points."""
@@ -88,7 +107,7 @@ def legal_plays(hand, led_suit):
 
 
 @jit(inline="always")
-def winning_index(trick, n, trump):
+def trick_winner(trick, n, trump):
     """Index (0..n-1, in play order) of the card winning the first ``n`` cards of ``trick``.
 
     ``trick``: int64 card indices in play order, ``trick[0]`` led; ``trump``: 0..3 or NT.

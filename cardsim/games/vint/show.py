@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from cardsim.cards import hand_of, hand_str, parse_card
 
-from .replay import RANKS, play_tricks, parse_call, run_auction
+from .replay import RANKS, play_tricks, read_call, run_auction
 
 TEAM = ("seats 0+2", "seats 1+3")
 
@@ -19,7 +19,7 @@ def show(record: dict) -> str:
         h = hand_of(parse_card(c, RANKS) for c in cards)
         lines.append(f"  seat {seat}: {hand_str(h, RANKS)}")
     lines.append("Auction (dealer first): " + " ".join(
-        "P" if parse_call(c, i) is None else str(c).upper() for i, c in enumerate(record["auction"])))
+        "P" if read_call(c, i) is None else str(c).upper() for i, c in enumerate(record["auction"])))
     if result["contract"] is None:
         lines.append("Nobody bid: the deal is void.")
         return "\n".join(lines)

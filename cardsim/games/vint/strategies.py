@@ -21,7 +21,7 @@ from cardsim.strategies.pimc import register as register_pimc
 from cardsim.strategies.registry import Registry
 
 from .rules import (ACE, HONOURS_LANE, JACK, LED_SHIFT, MAX_CALL, NT, PASS, TEN, bid_call, call_denomination,
-                    call_level, high_card_points, legal_plays, winning_index)
+                    call_level, high_card_points, legal_plays, trick_winner)
 
 U64 = np.uint64
 
@@ -401,7 +401,7 @@ def heuristic_card_v1(hand, seat, declarer, trump, leader, trick, n, played):
     if n == 0:
         return heuristic_lead_v1(hand, seat, declarer, trump, others)
     led = trick[0] >> 4
-    wi = winning_index(trick, n, trump)
+    wi = trick_winner(trick, n, trump)
     w = trick[wi]
     partner_winning = ((leader + wi) & 3) == ((seat + 2) & 3)
     follow = U64(hand) & suit_mask(led)
@@ -717,7 +717,7 @@ def _card(hand, seat, declarer, trump, leader, trick, n, played, bid_suits, void
     if n == 0:
         return heuristic_lead(hand, seat, declarer, trump, others, played, bid_suits, voids, partner_draws)
     led = trick[0] >> 4
-    wi = winning_index(trick, n, trump)
+    wi = trick_winner(trick, n, trump)
     w = trick[wi]
     partner_winning = ((leader + wi) & 3) == ((seat + 2) & 3)
     defending = (seat & 1) != (declarer & 1)
@@ -786,7 +786,7 @@ def greedy_card(hand, trump, trick, n):
     legal = legal_plays(hand, led)
     if n == 0:
         return lowest_bit(legal)
-    w = trick[winning_index(trick, n, trump)]
+    w = trick[trick_winner(trick, n, trump)]
     winners = legal & bits_above(w)
     if (w >> 4) != trump and trump < NT and (legal & suit_mask(led)) == U64(0):
         winners |= legal & suit_mask(trump)

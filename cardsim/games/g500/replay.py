@@ -12,16 +12,16 @@ match state, §3.6), :func:`parse_hands` (the deal, §3.2), :func:`run_auction` 
 """
 from __future__ import annotations
 
+from cardsim.cards import SUITS, CardError
 from cardsim.games.base import RecordError
 from cardsim.games.fields import check_fields
+from cardsim.games.g500.constants import DENOMS, PASS, bid_denom, bid_tricks
+from cardsim.games.g500.constants import parse_call
 from cardsim.games.source import check_source
 from cardsim.text import quote
 
 RANKS = "456789TJQKA"
-SUITS = "SCDH"
-DENOMS = ("S", "C", "D", "H", "NT")
 JOKERS = ("LJ", "HJ")
-BID_TRICKS = ("6", "7", "8", "9", "10")
 R31 = "docs/RULES.md §3.1"
 R32 = "docs/RULES.md §3.2"
 R33 = "docs/RULES.md §3.3"
@@ -76,20 +76,19 @@ def card_name(card) -> str:
     return card if isinstance(card, str) else card[0] + card[1]
 
 
-def parse_call(token, index):
+def read_call(token, index):
     """``None`` for a pass, else ``(tricks, denomination)``.
 
-    Exact grammar: ``P``, or ``6``..``10`` then ``S C D H NT``; either case, nothing else.
+    Exact grammar, read by the game's one call parser (:func:`.constants.parse_call`): ``P``,
+    or ``6``..``10`` then ``S C D H NT``; either case, nothing else.
     """
-    if not isinstance(token, str):
-        raise RecordError(f"call must be a string, got {quote(token)}", "auction", index, R33)
-    t = upper_ascii(token)
-    if t == "P":
+    try:
+        bid = parse_call(token)
+    except CardError as exc:
+        raise RecordError(str(exc), "auction", index, R33) from None
+    if bid == PASS:
         return None
-    for den in DENOMS:
-        if t.endswith(den) and t[: -len(den)] in BID_TRICKS:
-            return (int(t[: -len(den)]), den)
-    raise RecordError(f"unknown call {quote(token)}", "auction", index, R33)
+    return bid_tricks(bid), DENOMS[bid_denom(bid)]
 
 
 def bid_value(bid) -> int:
@@ -235,7 +234,7 @@ def run_auction(auction, dealer):
             raise RecordError("call after the auction ended", "auction", i, R33)
         while seat in passed:
             seat = (seat + 1) % 4
-        call = parse_call(tok, i)
+        call = read_call(tok, i)
         if call is None:
             passed.add(seat)
         else:
