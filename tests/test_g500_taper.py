@@ -1,5 +1,5 @@
 """Five Hundred bidder whose partner + kitty allowance tapers with its own estimate (issue 32,
-docs/strategy-quality.md "The bidder's allowance tapers"): taper 0 bids as before, taper > 0
+docs/notes/strategy-quality-journal.md "The bidder's allowance tapers"): taper 0 bids as before, taper > 0
 never bids higher, the bounds are checked; since issue 26 the taper is heuristic's default and
 heuristic_v2 (the previous default) bids flat."""
 import numpy as np

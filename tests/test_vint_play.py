@@ -271,7 +271,7 @@ def test_declaring_side_takes_a_master_second_hand_in_a_suit_contract():
     # Hearts trumps; a defender (seat 1) leads the S4 and declarer's partner (seat 2) holds A-7:
     # he takes the ace (ducked, it may be ruffed later), where "second hand low" and the old play
     # ducked.  A king with the ace unseen is no master: low.  At no-trump, and for a defender, second
-    # hand stays low (docs/strategy-quality.md, seventh step: the defence gains nothing by it).
+    # hand stays low (docs/notes/strategy-quality-journal.md, seventh step: the defence gains nothing by it).
     hand = cards("SA", "S7", "H5", "C3")
     new, old = play(hand, 2, 0, HEARTS, 1, ["S4"])
     assert new == card("SA")

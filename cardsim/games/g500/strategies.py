@@ -51,7 +51,7 @@ _HEURISTIC_SPEC = (
      "taper": (0, 1), "pivot": (0, 10)},
     {"jump": "bool"},
 )
-# issue 26: the taper fitted in issue 32 is heuristic's default (docs/strategy-quality.md "Better
+# issue 26: the taper fitted in issue 32 is heuristic's default (docs/notes/strategy-quality-journal.md "Better
 # defaults (issue 26)"); heuristic_v2 and heuristic_v1 keep the flat allowance (taper 0)
 REGISTRY.add("heuristic", HEURISTIC, dict(_HEURISTIC_SPEC[0], taper=0.65), *_HEURISTIC_SPEC[1:])
 REGISTRY.add("heuristic_v2", HEURISTIC_V2, _HEURISTIC_SPEC[0],
@@ -65,7 +65,7 @@ tricks expected from partner; ``kitty`` tricks expected from the kitty; ``jump``
 highest makeable contract at once, 0 = the cheapest overcall of that denomination;
 ``nt_bias`` tricks added to the no-trump estimate; ``taper`` tricks of the partner + kitty
 allowance removed per trick of the hand's own estimate above ``pivot`` tricks (issue 32,
-docs/strategy-quality.md "The bidder's allowance tapers"; taper 0 = the flat allowance: 0.65
+docs/notes/strategy-quality-journal.md "The bidder's allowance tapers"; taper 0 = the flat allowance: 0.65
 by default since issue 26, 0 for heuristic_v2 and heuristic_v1)."""
 
 _HEURISTIC = REGISTRY["heuristic"]

@@ -827,7 +827,7 @@ def _last_in_seventh(legal, trick, led, trump, unseen, decl_pos, dvoid, pvoid, c
     Why only last to play: sampled double-dummy defence (issue 12; now `pimc:side=2`) took 0.6 deal points
     a deal from the declarer in the seventh trick; this exact form, cheap, takes 0.22 of them;
     the same search for every defender's card of the seventh trick took 0.56 but slowed 501 play
-    by a tenth (docs/strategy-quality.md, "Fourth pass")."""
+    by a tenth (docs/notes/strategy-quality-journal.md, "Fourth pass")."""
     c1 = lowest_bit(U64(trick) & ~(U64(1) << U64(led)))
     x = lowest_bit(U64(unseen))
     y = highest_bit(U64(unseen))

@@ -526,7 +526,7 @@ def _return_suit(hand, seat, declarer, trump, voids):
     suit), else, for the declarer, one he led himself; ``hand`` holds it and neither the leader
     nor an opponent of ``seat`` has shown out of it (bits 4·seat + suit); of several, the one
     ``hand`` is shortest in (the leader's length).  The declarer's partner does not return the
-    declarer's suit (it gained nothing, docs/strategy-quality.md)."""
+    declarer's suit (it gained nothing, docs/notes/strategy-quality-journal.md)."""
     lho = (seat + 1) & 3
     rho = (seat + 3) & 3
     for k in range(2):
@@ -591,7 +591,7 @@ def _lead(hand, seat, declarer, trump, others, played, partner_suit, declarer_su
             if popcount(mine) >= 3:
                 return _suit_lead(mine, played)
     # The declarer's partner with four trumps or more helps draw them while an opponent may hold
-    # one, before cashing side winners that trump could ruff (issue 26, docs/strategy-quality.md
+    # one, before cashing side winners that trump could ruff (issue 26, docs/notes/strategy-quality-journal.md
     # "Vint: high contracts"): his master, else his lowest.
     if partner_draws and trump < NT and not defending and seat != declarer and not opponents_out:
         mine = U64(hand) & suit_mask(trump)
@@ -601,7 +601,7 @@ def _lead(hand, seat, declarer, trump, others, played, partner_suit, declarer_su
                 return _cheapest_equal(hand, top, played)
             return lowest_bit(mine)
     # The declarer's partner is rarely on lead: he cashes his masters before the declarer's bid
-    # suit, and at no-trump keeps no short master as an entry (docs/strategy-quality.md, seventh step).
+    # suit, and at no-trump keeps no short master as an entry (docs/notes/strategy-quality-journal.md, seventh step).
     declarers_partner = not defending and seat != declarer
     best = -1
     best_len = -1
@@ -705,7 +705,7 @@ def heuristic_card(hand, seat, declarer, trump, leader, trick, n, played, bid_su
 @jit(inline="always")
 def heuristic_card_v2(hand, seat, declarer, trump, leader, trick, n, played, bid_suits, voids):
     """heuristic_v2's card play (the default until issue 26): :func:`heuristic_card` without the
-    declarer's partner's trump leads (docs/strategy-quality.md, "Vint: high contracts (issue 26)").
+    declarer's partner's trump leads (docs/notes/strategy-quality-journal.md, "Vint: high contracts (issue 26)").
     Same view as :func:`heuristic_card`."""
     return _card(hand, seat, declarer, trump, leader, trick, n, played, bid_suits, voids, np.bool_(False))
 
@@ -758,7 +758,7 @@ def _card(hand, seat, declarer, trump, leader, trick, n, played, bid_suits, void
         return _cheapest_equal(hand, highest_bit(beat), played)
     # Void: partner's sure winner is not ruffed, nor, third hand, one he is winning with for now:
     # the defence leaves any such card, the declaring side an honour (J or higher); measured side
-    # by side, docs/strategy-quality.md (seventh step).
+    # by side, docs/notes/strategy-quality-journal.md (seventh step).
     leave = partner_sure or (n == 2 and partner_winning and (defending or (w & 15) >= JACK))
     if trump < NT and not leave:
         trumps = U64(hand) & suit_mask(trump)
