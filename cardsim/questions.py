@@ -56,6 +56,8 @@ class Question:
     calls: tuple = ()
     """The calls before the seat's turn that the deals must imply (their tokens as given), or
     ``()`` when there are none or they are made on any hands (``calls_imply_hands=False``)."""
+    outcome: str = "deal"
+    """What the question scores: a name of the game's ``forcing.outcome_states()``."""
 
     @property
     def spec(self):
@@ -149,19 +151,29 @@ def question(game, seat=0, options=(), n=100_000, seed=0, hand=None, where=None,
             raise OptionError(f"options {quote(seen[key])} and {quote(text)} are the same choice")
         seen[key] = text
     state = spec.forcing.parse_before(before, run.setup)
-    if outcome not in ("deal", "game"):
-        raise OptionError(f"outcome must be 'deal' or 'game', got {quote(outcome)}")
-    if outcome == "game":
-        if spec.forcing.game_state is None:
-            those = ", ".join(g for g in GAME_NAMES if getattr(get_game(g).forcing, "game_state", None))
-            raise OptionError(f"{spec.name} questions are about the deal (outcome='game' is for {those})")
-        state = spec.forcing.game_state(state)
+    state = _outcome_state(spec, outcome)(state)
     cond = _conditions(spec.name, int(seat), run.setup.seats, hand, talon, where, dealer, conditions)
     if cond.game != spec.name:
         raise OptionError(f"conditions are for {cond.game}, the question is about {spec.name}")
     compiled = compile_conditions(cond)
     return Question(spec.name, int(seat), run, compiled, tuple(str(o).strip() for o in options), tuple(forced),
-                    state, tuple(str(c).strip() for c in auction) if implied else ())
+                    state, tuple(str(c).strip() for c in auction) if implied else (), outcome)
+
+
+def _outcome_state(spec, outcome):
+    """The game's transform of the parsed state for ``outcome`` (its forcing's
+    ``outcome_states()``); raises OptionError naming the outcomes it offers."""
+    offered = spec.forcing.outcome_states()
+    if isinstance(outcome, str) and outcome in offered:
+        return offered[outcome]
+    names = list(offered)
+    words = " or ".join(f"'{o}'" for o in names) if len(names) <= 2 else \
+        ", ".join(f"'{o}'" for o in names[:-1]) + f" or '{names[-1]}'"
+    those = [g for g in GAME_NAMES if isinstance(outcome, str) and get_game(g).forcing is not None
+             and outcome in get_game(g).forcing.outcome_states()]
+    if those:
+        raise OptionError(f"{spec.name} questions score {words} (outcome={quote(outcome)} is for {', '.join(those)})")
+    raise OptionError(f"outcome must be {words} for {spec.name}, got {quote(outcome)}")
 
 
 def _chunk_sums(q: Question, start: int, count: int) -> dict:
@@ -229,6 +241,9 @@ def _merge(parts: list[dict]) -> dict:
 
 def score_meaning(q: Question) -> str:
     """What ``score`` measures, in words, for the header of an answer (higher is always better)."""
+    meanings = q.spec.forcing.outcome_meanings or {}
+    if q.outcome in meanings:
+        return meanings[q.outcome]
     if getattr(q.before, "play_out", False):
         return "your share of the game's win (0-1: the game played on to its end by the strategies)"
     if q.lower_is_better:
@@ -271,7 +286,7 @@ def table(q: Question, sums: dict) -> pd.DataFrame:
                      "strategies": list(q.run.setup.specs),
                      "rules": dict(q.run.setup.rules), "lower_is_better": False, "sign_turned": q.lower_is_better,
                      "score_meaning": score_meaning(q),
-                     "outcome": "game" if getattr(q.before, "play_out", False) else "deal"})
+                     "outcome": q.outcome})
     return df
 
 
@@ -293,8 +308,11 @@ def evaluate(game, seat=0, options=(), n=100_000, seed=0, hand=None, where=None,
     deals in which the callers' strategies would make exactly those calls with their hands (an
     exact conditional under the strategy model, by rejection; ``df.attrs["calls_acceptance"]``
     is its rate), False makes the calls whatever the callers hold; ``outcome``:
-    ``"deal"`` (the deal's score) or ``"game"`` (501: the seat's share of the game's win, the
-    game played on by the strategies after the deal).
+    ``"deal"`` (the deal's score) or another of the game's outcomes
+    (``forcing.outcome_states()``): ``"game"`` (501: the seat's share of the game's win; Vint:
+    its side's share of the rubber's win; the game played on by the strategies after the deal,
+    its later deals the same for every option), Vint's ``"margin"`` (its side's points minus
+    the other side's from the deal to the rubber's end).
 
     Returns one row per option, best first: ``option``; ``n`` deals; ``legal`` the share of
     deals in which the option could be taken; ``made`` the made rate of the contracts the
@@ -375,7 +393,8 @@ def question_seconds(q: Question) -> float:
     and the calls they imply, timed on the first deals for at most :data:`DEALING_BUDGET` seconds."""
     plays = q.run.n * len(q.forced)
     if getattr(q.before, "play_out", False):
-        seconds = match_seconds(q.game, plays, [int(s) for s in q.before.scores[:q.run.setup.seats]])
+        scores = getattr(q.before, "scores", None)  # a game played to a target from these scores
+        seconds = match_seconds(q.game, plays, None if scores is None else [int(s) for s in scores[:q.run.setup.seats]])
     else:
         seconds = deal_seconds(q.game, plays)
     if q.compiled.n_constraints or q.calls:
@@ -519,8 +538,8 @@ def records(q: Question, deal_ids, option: int | None = None) -> list[dict]:
             if n_given:
                 extra["auction_given"] = rec["auction"][:n_given]
                 extra["calls_imply_hands"] = bool(q.calls)
-            if getattr(q.before, "play_out", False):
-                extra["outcome"] = "game"
+            if q.outcome != "deal":
+                extra["outcome"] = q.outcome
             rec["source"] = source_of(q.run.setup, q.run.seed, int(i), extra=extra)
             out.append(rec)
     return out

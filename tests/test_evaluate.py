@@ -283,8 +283,8 @@ def test_501_bad_options():
                       (dict(options=["look"], outcome="match"), "deal' or 'game")]:
         with pytest.raises(OptionError, match=match):
             E.question("501", **{"seat": 0, "n": 10, **kw})
-    with pytest.raises(OptionError, match="for 501"):
-        E.question("vint", seat=0, options=["P"], n=10, outcome="game")
+    with pytest.raises(OptionError, match=r"501 questions score 'deal' or 'game' \(outcome='margin' is for vint\)"):
+        E.question("501", seat=0, options=["look"], n=10, outcome="margin")
 
 
 def test_501_four_seats_the_asked_seat_never_sits_out():

@@ -119,7 +119,12 @@ class Forcing:
     * ``lower_is_better``: a bool, or ``f(state) -> bool`` (501 scores count down, but a
       game's win share counts up);
     * ``game_state(state) -> state`` (or None): the state asked about the game's end instead of
-      the deal (501: the game is played on and the outcome is the seat's share of the win).
+      the deal (501: the game is played on and the outcome is the seat's share of the win);
+    * ``outcomes``: ``{name: state -> state}`` (or None), every outcome a question may ask for
+      (``cardsim evaluate --outcome NAME``), the state asked about it; None stands for ``deal``
+      (the state as parsed) and, with a ``game_state``, ``game`` (:meth:`outcome_states`);
+    * ``outcome_meanings``: ``{name: words}`` (or None): what the score of an outcome measures,
+      for the answer's header, where the generic words do not say it (e.g. Vint's ``margin``).
     """
 
     parse_option: Callable
@@ -135,6 +140,22 @@ class Forcing:
     game_state: Callable | None = None
     agreed_calls: Callable | None = None
     auto_options: Callable | None = None
+    outcomes: dict | None = None
+    outcome_meanings: dict | None = None
+
+    def outcome_states(self) -> dict:
+        """``{name: state -> state}`` of the outcomes the game offers, ``deal`` first."""
+        if self.outcomes is not None:
+            return dict(self.outcomes)
+        offered = {"deal": _same_state}
+        if self.game_state is not None:
+            offered["game"] = self.game_state
+        return offered
+
+
+def _same_state(state):
+    """The ``deal`` outcome: the state as parsed."""
+    return state
 
 
 @dataclass(frozen=True)

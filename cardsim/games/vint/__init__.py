@@ -44,7 +44,8 @@ SPEC = GameSpec(
                     forcing.outcome, forcing.trace_given, forcing.LOWER_IS_BETTER,
                     "P or 1S..7NT: the seat's first call; =CONTRACT (=3NT): the seat declares it, auction skipped",
                     engine.NO_FORCE,
-                    agreed_calls=forcing.agreed_calls, auto_options=forcing.auto_options),
+                    agreed_calls=forcing.agreed_calls, auto_options=forcing.auto_options,
+                    outcomes=forcing.OUTCOMES, outcome_meanings=forcing.OUTCOME_MEANINGS),
     pimc=pimc.HOOKS,
     # hooks lane
     ranks=VINT_RANKS,

@@ -12,7 +12,7 @@ from cardsim._jit import borrowed, jit
 from cardsim.games.forced import (CHECK_CALLS, F_CALL, F_IMPLIED, F_KIND, F_NPREFIX, F_PREFIX, F_SEAT,
                                   FORCE_CONTRACT, FORCE_FIRST_CALL, GIVEN_CALLS)
 from cardsim.cards import SUITS, popcount, suit_mask
-from cardsim.rng import deal_key, match_key, randbelow, seed_stream, shuffle
+from cardsim.rng import deal_key, match_key, mix64, randbelow, seed_stream, shuffle
 
 from .rules import (LED_SHIFT, MAX_CALL, MAX_CALLS, N_SCORE, N_TRICKS, NT, PASS, S_ABOVE, S_ACES, S_AFTER_BELOW,
                     S_AFTER_GAMES, S_BELOW, S_BID_SLAM, S_CROSSING, S_GAME, S_GAME_WON_BY, S_HONOURS,
@@ -61,6 +61,16 @@ stopped unfinished at 5,000 deals, e.g. by strategies that never bid), each team
 below over the rubber ``points_0``/``points_1`` (score points) and ``margin`` = winner's total −
 loser's (may be negative, docs/RULES.md §2.7; 0 without a winner).  play_match's deal rows carry ``rubber`` first, then
 the deal columns, with ``deal`` numbered within the rubber."""
+
+# A rubber played on from a state (rubber_on, given_rubber_kernel, state_rubbers): int64 columns
+# of the result rows.
+RU_WINNER, RU_MARGIN, RU_DEALS = 0, 1, 2
+N_RU = 3
+CONTINUE_SALT = np.uint64(0x3C6EF372FE94F82B)
+"""Salt of the key of a question's rubber played on after the evaluated deal: the continuation is
+keyed by the evaluated deal's key alone (``mix64(key ^ CONTINUE_SALT)``), never by the option, so
+every option meets the same later deals (common random numbers), and never coincides with the
+deal keys of a seed."""
 
 TRACE_PLAYS = 52
 BASE_DECK = np.array([s * 16 + r for s in range(4) for r in range(13)], dtype=np.int64)
@@ -504,3 +514,105 @@ def match_kernel(seed, start, count, ids, params, base_deck, rubber_rows, deal_r
         r.points_1 = points1
         r.margin = 0 if w < 0 else (points0 - points1 if w == 0 else points1 - points0)
     return n
+
+
+@jit
+def rubber_on(ckey, dealer, below, games, ids, params, base_deck, deck, hands, streams, work_hands, work, calls,
+              plays, score, info, no_force, tally):
+    """Play a rubber on from the line ``below``/``games`` (int64[2] each, carried over and changed
+    here) to its end (docs/RULES.md §2.7), or for :data:`MAX_RUBBER_DEALS` deals; returns the
+    rubber's winner (team, int64) or −1 when stopped unfinished.
+
+    Deal ``j`` has key ``deal_key(ckey, j)``; ``dealer`` (int64) deals deal 0 (−1: the one that
+    deal draws, as a rubber's first deal), then the deal passes left after every deal, void or
+    not.  ``tally`` (int64[N_RU]) gains team 0's total minus team 1's (above + below, score
+    points) at ``RU_MARGIN`` and the deals dealt at ``RU_DEALS``.  The other arrays are
+    :func:`workspace`'s scratch.
+    """
+    j = np.int64(0)
+    while j < MAX_RUBBER_DEALS:
+        key = deal_key(ckey, j)
+        dealer = deal_cards(key, dealer, base_deck, deck, hands, streams[0])
+        run_deal(key, dealer, hands, ids, params, below, games, streams, calls, plays, score, info, work_hands, work,
+                 no_force)
+        j += 1
+        tally[RU_DEALS] += 1
+        dealer = (dealer + 1) & 3
+        if info[I_CONTRACT] == PASS:
+            continue
+        tally[RU_MARGIN] += score[S_TOTAL] - score[S_TOTAL + 1]
+        below[0] = score[S_AFTER_BELOW]
+        below[1] = score[S_AFTER_BELOW + 1]
+        games[0] = score[S_AFTER_GAMES]
+        games[1] = score[S_AFTER_GAMES + 1]
+        if score[S_RUBBER_WON_BY] >= 0:
+            return np.int64(score[S_RUBBER_WON_BY])
+    return np.int64(-1)
+
+
+@jit
+def given_rubber_kernel(keys, start, count, dealers, hands_in, ids, params, below0, games0, forced, rows, forced_ok,
+                        out):
+    """:func:`play_given`, each deal then followed by the rest of its rubber.
+
+    Deal ``i`` is played from ``hands_in[i]`` (uint64[count, 4]) by ``dealers[i]`` from the line
+    ``below0``/``games0`` (int64[2]) with ``forced`` into ``rows[i]`` and ``forced_ok[i]`` as
+    :func:`play_given` plays it; then, unless it ended the rubber, the rubber is played on by the
+    strategies (:func:`rubber_on`, key ``mix64(keys[i] ^ CONTINUE_SALT)``, the dealer's left
+    dealing next).  ``out`` (int64[count, N_RU]) receives the rubber's winner (team, −1 when
+    stopped at :data:`MAX_RUBBER_DEALS` deals after the evaluated one), team 0's total minus
+    team 1's from the evaluated deal to the rubber's end (score points) and the deals played on.
+    """
+    deck, hand, streams, work_hands, work, calls, plays, score, info, no_force = workspace()
+    below = np.zeros(2, dtype=np.int64)
+    games = np.zeros(2, dtype=np.int64)
+    tally = np.zeros(N_RU, dtype=np.int64)
+    for i in range(count):
+        hand[:] = hands_in[i]
+        run_deal(keys[i], dealers[i], hand, ids, params, below0, games0, streams, calls, plays, score, info,
+                 work_hands, work, forced)
+        fill_row(rows, i, start + i, dealers[i], hand, score, info, calls)
+        forced_ok[i] = info[I_FORCED_OK] == 1
+        tally[:] = 0
+        below[:] = below0
+        games[:] = games0
+        winner = np.int64(-1)
+        if info[I_CONTRACT] != PASS:
+            tally[RU_MARGIN] = score[S_TOTAL] - score[S_TOTAL + 1]
+            below[0] = score[S_AFTER_BELOW]
+            below[1] = score[S_AFTER_BELOW + 1]
+            games[0] = score[S_AFTER_GAMES]
+            games[1] = score[S_AFTER_GAMES + 1]
+            winner = np.int64(score[S_RUBBER_WON_BY])
+        if winner < 0:
+            winner = rubber_on(mix64(keys[i] ^ CONTINUE_SALT), np.int64((dealers[i] + 1) & 3), below, games, ids,
+                               params, BASE_DECK, deck, hand, streams, work_hands, work, calls, plays, score, info,
+                               no_force, tally)
+        out[i, RU_WINNER] = winner
+        out[i, RU_MARGIN] = tally[RU_MARGIN]
+        out[i, RU_DEALS] = tally[RU_DEALS]
+
+
+@jit
+def state_rubbers(seed, start, count, ids, params, below0, games0, dealer, out):
+    """Rubbers ``start .. start+count-1`` of ``seed`` played from the line ``below0``/``games0``
+    (int64[2]) with ``dealer`` (int64; −1: drawn by each rubber's first deal) dealing first.
+
+    Rubber ``m`` is :func:`rubber_on` with key ``match_key(seed, m)``: from a clean line and a
+    drawn dealer it is :func:`match_kernel`'s rubber ``m``, deal for deal.  ``out`` (int64[count,
+    N_RU]) receives its winner (−1 unfinished), team 0's total minus team 1's over the deals
+    played (score points) and their number.
+    """
+    deck, hand, streams, work_hands, work, calls, plays, score, info, no_force = workspace()
+    below = np.zeros(2, dtype=np.int64)
+    games = np.zeros(2, dtype=np.int64)
+    tally = np.zeros(N_RU, dtype=np.int64)
+    for m in range(count):
+        tally[:] = 0
+        below[:] = below0
+        games[:] = games0
+        winner = rubber_on(match_key(seed, start + m), dealer, below, games, ids, params, BASE_DECK, deck, hand,
+                           streams, work_hands, work, calls, plays, score, info, no_force, tally)
+        out[m, RU_WINNER] = winner
+        out[m, RU_MARGIN] = tally[RU_MARGIN]
+        out[m, RU_DEALS] = tally[RU_DEALS]

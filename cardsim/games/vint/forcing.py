@@ -15,9 +15,17 @@ seat's partner.
 
 Everything else is played by the seats' strategies.  The score of an option is the seat's
 side's net for the deal, its total (below + above, score points, docs/RULES.md §2.5–§2.7) minus the
-other side's; higher is better.
+other side's; higher is better.  A question may instead be about the rubber (:data:`OUTCOMES`):
+after the deal the rubber is played on to its end by the strategies (the dealer passing left,
+docs/RULES.md §2.7), the same later deals for every option (keyed by the evaluated deal's key,
+``engine.CONTINUE_SALT``), and the score is the seat's side's share of the rubber's win
+(``game``: 1 or 0; ½ for a rubber stopped unfinished at ``engine.MAX_RUBBER_DEALS`` deals) or its
+margin (``margin``: its side's total minus the other side's, score points, from the evaluated deal
+to the rubber's end; what was scored before the deal is the same for every option and not counted).
 """
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -33,6 +41,45 @@ from .rules import DENOMINATIONS, MAX_CALLS, N_SCORE, PASS, RANKS
 from .rules import parse_call
 
 LOWER_IS_BETTER = False
+
+
+@dataclass(frozen=True)
+class State:
+    """The line a Vint question starts from: points ``below`` the line and ``games`` won, by team
+    (int64[2] each, docs/RULES.md §2.7), and what the question scores (``outcome``, a name of
+    :data:`OUTCOMES`)."""
+
+    below: np.ndarray
+    games: np.ndarray
+    outcome: str = "deal"
+
+    @property
+    def play_out(self) -> bool:
+        """Whether the rubber is played on after the deal (the outcome is the rubber's)."""
+        return self.outcome != "deal"
+
+    def __repr__(self) -> str:  # manifests key resumable runs by it: plain numbers, not numpy's repr
+        return (f"State(below={[int(b) for b in self.below]}, games={[int(g) for g in self.games]}, "
+                f"outcome={self.outcome!r})")
+
+
+def _asking(outcome: str):
+    def to(state: State) -> State:
+        return State(state.below, state.games, outcome)
+    to.__doc__ = f"The same line, the question scoring {outcome!r}."
+    return to
+
+
+OUTCOMES = {"deal": _asking("deal"), "game": _asking("game"), "margin": _asking("margin")}
+"""What a Vint question may score (``cardsim evaluate vint --outcome NAME``): the deal's net
+(``deal``), the seat's side's share of the rubber's win (``game``), or its margin in points to the
+rubber's end (``margin``)."""
+OUTCOME_MEANINGS = {
+    "game": "your side's share of the rubber's win (0-1: the rubber played on to its end by the strategies; "
+            "1/2 if stopped unfinished)",
+    "margin": "your side's score points minus the other side's from this deal to the rubber's end (the rubber "
+              "played on by the strategies)",
+}
 
 
 def option_call(text: str) -> int:
@@ -91,12 +138,12 @@ def declares(forced: np.ndarray) -> bool:
     return int(forced[F_KIND]) != FORCE_NONE and int(forced[F_CALL]) != PASS
 
 
-def parse_before(before, setup: Setup) -> tuple:
-    """The line before the deal: ``(below int64[2], games int64[2])`` from ``None`` (a clean
-    line), ``[b0, b1]`` or ``[b0, b1, g0, g1]`` (points below the line and games won, by team,
-    docs/RULES.md §2.7).  Raises OptionError."""
+def parse_before(before, setup: Setup) -> State:
+    """The line before the deal (:class:`State`, scoring the deal) from ``None`` (a clean line),
+    ``[b0, b1]`` or ``[b0, b1, g0, g1]`` (points below the line and games won, by team,
+    docs/RULES.md §2.7).  Raises OptionError (one line)."""
     if before is None:
-        return np.zeros(2, dtype=np.int64), np.zeros(2, dtype=np.int64)
+        return State(np.zeros(2, dtype=np.int64), np.zeros(2, dtype=np.int64))
     values = as_list(before, "before (below0, below1[, games0, games1])")
     if len(values) not in (2, 4) or not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool)
                                             for v in values):
@@ -106,20 +153,43 @@ def parse_before(before, setup: Setup) -> tuple:
         raise OptionError("points below the line must be from 0 to 499 (500 wins the game)")
     if not all(0 <= g <= 1 for g in games):
         raise OptionError("games won before the deal must be 0 or 1 (two end the rubber)")
-    return np.array(below, dtype=np.int64), np.array(games, dtype=np.int64)
+    return State(np.array(below, dtype=np.int64), np.array(games, dtype=np.int64))
 
 
-def play_given(seed, start, dealt, setup: Setup, forced, before):
-    """Rows (engine.ROW_DTYPE[n]) and forced-legal flags (bool[n]) of deals ``start ..`` played
-    from the deals ``dealt`` (a :class:`cardsim.deal.DealtChunk`: dealers, hands, and the keys
-    of the strategies' streams)."""
+GIVEN_DTYPE = np.dtype(engine.ROW_DTYPE.descr + [("rubber_won_by_0", "f8"), ("rubber_margin_0", "i8"),
+                                                 ("deals_on", "i8")])
+"""Rows of a question about the rubber: the deal's row, then team 0's share of the rubber's win
+(1, 0, or 0.5 when stopped unfinished), team 0's total minus team 1's from the deal to the
+rubber's end (score points) and the deals played on after it."""
+
+
+def play_given(seed, start, dealt, setup: Setup, forced, state: State):
+    """Rows (engine.ROW_DTYPE[n], or :data:`GIVEN_DTYPE` when the rubber is played on,
+    ``state.play_out``) and forced-legal flags (bool[n]) of deals ``start ..`` played from the
+    deals ``dealt`` (a :class:`cardsim.deal.DealtChunk`: dealers, hands, and the keys of the
+    strategies' streams, which also key the rubber's later deals)."""
     count = len(dealt.dealers)
     rows = np.zeros(count, dtype=engine.ROW_DTYPE)
     ok = np.zeros(count, dtype=np.bool_)
-    below, games = before
-    engine.play_given(dealt.keys, np.int64(start), np.int64(count), dealt.dealers, dealt.hands, setup.strategy_ids,
-                      setup.params, below, games, forced, rows, ok)
-    return rows, ok
+    keys = np.asarray(dealt.keys, dtype=np.uint64)
+    dealers = np.asarray(dealt.dealers, dtype=np.int64)
+    hands = np.asarray(dealt.hands, dtype=np.uint64)
+    forced = np.asarray(forced, dtype=np.int64)
+    if not state.play_out:
+        engine.play_given(keys, np.int64(start), np.int64(count), dealers, hands, setup.strategy_ids,
+                          setup.params, state.below, state.games, forced, rows, ok)
+        return rows, ok
+    res = np.zeros((count, engine.N_RU), dtype=np.int64)
+    engine.given_rubber_kernel(keys, np.int64(start), np.int64(count), dealers, hands, setup.strategy_ids,
+                               setup.params, state.below, state.games, forced, rows, ok, res)
+    out = np.zeros(count, dtype=GIVEN_DTYPE)
+    for name in engine.ROW_DTYPE.names:
+        out[name] = rows[name]
+    winner = res[:, engine.RU_WINNER]
+    out["rubber_won_by_0"] = np.where(winner < 0, 0.5, (winner == 0).astype(np.float64))
+    out["rubber_margin_0"] = res[:, engine.RU_MARGIN]
+    out["deals_on"] = res[:, engine.RU_DEALS]
+    return out, ok
 
 
 def agreed_calls(keys, dealers, hands, talons, setup: Setup, forced, state) -> np.ndarray:
@@ -131,11 +201,20 @@ def agreed_calls(keys, dealers, hands, talons, setup: Setup, forced, state) -> n
     return agreed
 
 
-def outcome(rows: np.ndarray, seat: int, state=None):
-    """``(declared, made, score)`` per row for ``seat``'s side: bool, bool, float64 arrays."""
+def outcome(rows: np.ndarray, seat: int, state: State | None = None):
+    """``(declared, made, score)`` per row for ``seat``'s side: bool, bool, float64 arrays; the
+    score is the deal's net, or the rubber's (``state.outcome``: its side's share of the win, or
+    its margin in score points)."""
     team = seat % 2
     declared = (rows["declarer"] >= 0) & (rows["declarer"] % 2 == team)
     made = declared & rows["made"]
+    kind = "deal" if state is None else state.outcome
+    if kind == "game":
+        share0 = rows["rubber_won_by_0"].astype(np.float64)
+        return declared, made, share0 if team == 0 else 1.0 - share0
+    if kind == "margin":
+        margin0 = rows["rubber_margin_0"].astype(np.float64)
+        return declared, made, margin0 if team == 0 else -margin0
     mine = rows[f"total_{team}"].astype(np.float64)
     theirs = rows[f"total_{1 - team}"].astype(np.float64)
     return declared, made, mine - theirs
@@ -143,12 +222,13 @@ def outcome(rows: np.ndarray, seat: int, state=None):
 
 def trace_given(seed, deal, dealt, setup: Setup, forced, before) -> dict:
     """The docs/RECORDS.md record (with ``result``) of deal ``deal`` as :func:`play_given` plays
-    it; ``dealt``: that one deal (a :class:`cardsim.deal.DealtChunk` of length 1)."""
+    it (the deal itself; a played-on rubber's later deals are not in it); ``dealt``: that one
+    deal (a :class:`cardsim.deal.DealtChunk` of length 1)."""
     calls = np.zeros(MAX_CALLS, dtype=np.int64)
     plays = np.zeros(52, dtype=np.int64)
     score = np.zeros(N_SCORE, dtype=np.int64)
     info = np.zeros(engine.N_INFO, dtype=np.int64)
-    below, games = before
+    below, games = before.below, before.games
     dealer = int(dealt.dealers[0])
     h = np.array(dealt.hands[0], dtype=np.uint64)
     engine.trace_given(np.uint64(dealt.keys[0]), np.int64(dealer), h, setup.strategy_ids, setup.params, below, games,
