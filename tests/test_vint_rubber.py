@@ -1,0 +1,154 @@
+"""Vint judged by the rubber (issue 30): questions with ``outcome="game"`` / ``"margin"`` play the
+rubber on after the evaluated deal, the same later deals for every option; rubbers from a given
+line (``chunks.rubbers_from``); malformed ``--before``."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from cardsim import questions as E
+from cardsim.cli import main
+from cardsim.games import get_game
+from cardsim.games.base import OptionError
+from cardsim.games.vint import chunks, engine, forcing
+from cardsim.stats import mean_interval, wilson
+
+SPEC = get_game("vint")
+DEAL_COLUMNS = [n for n in engine.ROW_DTYPE.names]
+
+
+def _rows(q, j, start=0, count=None):
+    count = q.run.n if count is None else count
+    dealt = q.deal(start, count)
+    return forcing.play_given(q.run.seed, start, dealt, q.run.setup, q.forced[j], q.before)
+
+
+def test_the_rubber_goes_on_the_same_for_every_option():
+    # "P" and the seat's own strategy make the same first call whenever the strategy passes: then
+    # the deal is the same, and so must be everything after it (the continuation is keyed by the
+    # deal, never by the option).
+    q = E.question("vint", seat=0, options=["P", "strategy", "=3NT"], n=120, seed=11, before=[200, 350, 0, 1],
+                   outcome="game", dealer=0)
+    (a, ok_a), (b, ok_b), (c, _) = (_rows(q, j) for j in range(3))
+    same = np.ones(len(a), dtype=bool)
+    for name in DEAL_COLUMNS:
+        same &= a[name] == b[name]
+    assert 20 < same.sum() < len(a)  # both kinds of deal occur
+    for name in ("rubber_won_by_0", "rubber_margin_0", "deals_on"):
+        assert (a[name][same] == b[name][same]).all()
+    assert not (a == c).all()
+    # and the deal part is what the deal-only question plays
+    qd = E.question("vint", seat=0, options=["P", "strategy", "=3NT"], n=120, seed=11, before=[200, 350, 0, 1],
+                    dealer=0)
+    d, ok_d = _rows(qd, 0)
+    assert d.dtype == engine.ROW_DTYPE and (ok_d == ok_a).all()
+    for name in DEAL_COLUMNS:
+        assert (d[name] == a[name]).all()
+    # played again in other chunks, the same numbers
+    again = np.concatenate([_rows(q, 0, 0, 50)[0], _rows(q, 0, 50, 70)[0]])
+    assert (again == a).all()
+
+
+def test_shares_sum_to_one_and_margins_to_zero():
+    q = E.question("vint", seat=0, options=["1H", "P"], n=80, seed=3, before=[100, 460, 1, 1], outcome="game")
+    rows, _ = _rows(q, 0)
+    mine = forcing.outcome(rows, 0, q.before)[2]
+    theirs = forcing.outcome(rows, 1, q.before)[2]
+    assert np.array_equal(mine + theirs, np.ones(len(rows)))
+    assert np.array_equal(mine, forcing.outcome(rows, 2, q.before)[2])
+    assert set(np.unique(mine)) <= {0.0, 0.5, 1.0}
+    margin = forcing.State(q.before.below, q.before.games, "margin")
+    assert np.array_equal(forcing.outcome(rows, 0, margin)[2], -forcing.outcome(rows, 3, margin)[2])
+    # a game each, and side 1 at 460: somebody wins the rubber in the very next game
+    assert (mine[rows["rubber_won_by"] == 1] == 0.0).all()
+
+
+def test_a_made_game_contract_at_480_with_a_game_ends_the_rubber():
+    # Side 0 has won a game and is 20 short below the line: its first trick of 3NT (V = 32)
+    # carries it to 500, the second game wins the rubber (docs/RULES.md §2.7) and scores 1000.
+    q = E.question("vint", seat=0, options=["=3NT"], n=60, seed=5, before=[480, 0, 1, 0], outcome="margin")
+    rows, ok = _rows(q, 0)
+    assert ok.all() and rows["made"].any()
+    made = rows["made"]
+    assert (rows["rubber_won_by"][made] == 0).all() and (rows["game_0"][made] == 1000).all()
+    assert (rows["deals_on"][made] == 0).all() and (rows["rubber_won_by_0"][made] == 1.0).all()
+    # the margin is then the deal's own: nothing is played on
+    assert np.array_equal(rows["rubber_margin_0"][made], (rows["total_0"] - rows["total_1"])[made])
+    # side 0 takes a trick in every deal here, so the rubber always ends with the deal
+    assert (rows["rubber_won_by"] == 0).all()
+    df = E.evaluate("vint", seat=1, options=["=3NT"], n=40, seed=5, before=[480, 0, 1, 0], outcome="game", n_jobs=1)
+    assert df.score.iloc[0] <= 0.1  # side 1 declaring against a side one trick from the rubber
+
+
+def test_rubbers_from_a_clean_line_are_play_matches_rubbers():
+    setup = SPEC.setup()
+    rubbers, _ = SPEC.play_matches(9, 0, 12, setup)
+    mine = chunks.rubbers_from(9, 0, 12, setup)
+    assert np.array_equal(mine["winner"], rubbers["winner"])
+    assert np.array_equal(mine["deals"], rubbers["deals"])
+    assert np.array_equal(mine["margin_0"], rubbers["points_0"].astype(np.int64) - rubbers["points_1"])
+    part = chunks.rubbers_from(9, 5, 4, setup)
+    assert np.array_equal(part, mine[5:9])
+
+
+@pytest.mark.parametrize("below,games", [((0, 0), (0, 0)), ((300, 300), (1, 1))])
+def test_equal_states_are_even(below, games):
+    # the dealer alternated over the four seats: equal lines give each side half the rubbers and
+    # margin 0, within the 95% intervals
+    setup = SPEC.setup()
+    rows = np.concatenate([chunks.rubbers_from(21, 100 * d, 100, setup, below, games, dealer=d) for d in range(4)])
+    assert (rows["winner"] >= 0).all()
+    wins = float((rows["winner"] == 0).sum())
+    lo, hi = wilson(np.array([wins]), np.array([float(len(rows))]))
+    assert lo[0] < 0.5 < hi[0]
+    m = rows["margin_0"].astype(np.float64)
+    mean, _, mlo, mhi = mean_interval(np.array([m.sum()]), np.array([(m * m).sum()]), np.array([float(len(m))]))
+    assert mlo[0] < 0.0 < mhi[0]
+
+
+def test_a_game_up_is_worth_more_than_a_game_down():
+    setup = SPEC.setup()
+    up = chunks.rubbers_from(4, 0, 200, setup, (0, 0), (1, 0))
+    down = chunks.rubbers_from(4, 0, 200, setup, (0, 0), (0, 1))
+    assert (up["winner"] == 0).mean() > 0.6 > (down["winner"] == 0).mean()
+
+
+@pytest.mark.parametrize("before,match", [([1, 2, 3], "below0,below1"), ([0, 0, -1, 0], "0 or 1"),
+                                          ([0, 0, 2, 0], "two end the rubber"), ([500, 0], "0 to 499"),
+                                          ([0, -5], "0 to 499")])
+def test_bad_before_is_a_one_line_error(before, match, capsys):
+    with pytest.raises(OptionError, match=match):
+        E.question("vint", options=["P"], n=10, before=before, outcome="game")
+    code = main(["evaluate", "vint", "--option", "P", "-n", "10", "--outcome", "game",
+                 "--before", ",".join(str(b) for b in before)])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and err.startswith("cardsim: error:")
+
+
+def test_outcomes_are_the_games_own(capsys):
+    assert list(SPEC.forcing.outcome_states()) == ["deal", "game", "margin"]
+    assert list(get_game("501").forcing.outcome_states()) == ["deal", "game"]
+    with pytest.raises(OptionError, match="outcome must be 'deal', 'game' or 'margin' for vint"):
+        E.question("vint", options=["P"], n=10, outcome="match")
+    assert main(["evaluate", "501", "--option", "look", "-n", "5", "--outcome", "margin"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "is for vint" in err
+
+
+def test_cli_rubber_outcomes_until_clear_and_robust(capsys):
+    base = ["evaluate", "vint", "--seat", "0", "--option", "=2H", "--option", "=7NT", "--before", "400,0,1,0",
+            "--jobs", "1", "--format", "json"]
+    import json
+
+    assert main(base + ["-n", "60", "--outcome", "margin"]) == 0
+    assert json.loads(capsys.readouterr().out)
+    assert main(base + ["--until-clear", "--max-deals", "4000", "--outcome", "game"]) == 0
+    capsys.readouterr()
+    df = E.evaluate_until_clear("vint", seat=0, options=["=2H", "=7NT"], max_deals=4000, seed=2,
+                                before=[400, 0, 1, 0], outcome="game", n_jobs=1)
+    assert df.attrs["outcome"] == "game" and df.attrs["until_clear"]["clear"]
+    assert df.option.iloc[0] == "=2H" and 0.9 < df.score.iloc[0] <= 1.0
+    answer = E.evaluate("vint", seat=0, options=["=2H", "=7NT"], n=40, seed=2, before=[400, 0, 1, 0],
+                        outcome="game", n_jobs=1, profiles=True)
+    assert "default" in answer.tables
+    assert answer.tables["default"].attrs["outcome"] == "game"
