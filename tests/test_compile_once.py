@@ -68,6 +68,11 @@ def test_every_entry_point_shares_one_compiled_deal(game):
     if game == "501":
         cardsim.match_records(game, 0, seed=1)
     cardsim.evaluate(game, n_jobs=1, **QUESTION[game])
+    if game == "vint":  # the rubber played on after a question's deal, and rubbers from a given line
+        from cardsim.games.vint.chunks import rubbers_from
+
+        cardsim.evaluate(game, n_jobs=1, outcome="game", before=[300, 200, 1, 0], **QUESTION[game])
+        rubbers_from(1, 0, 2, cardsim.get_game(game).setup(), (100, 0), (0, 1), 2)
     for kernel in HEAVY[game]:
         found = signatures(kernel)
         assert len(found) == 1, (kernel.__name__, found)

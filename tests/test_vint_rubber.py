@@ -152,3 +152,30 @@ def test_cli_rubber_outcomes_until_clear_and_robust(capsys):
                         outcome="game", n_jobs=1, profiles=True)
     assert "default" in answer.tables
     assert answer.tables["default"].attrs["outcome"] == "game"
+
+
+def test_equity_table_symmetries_and_resume(tmp_path):
+    from cardsim.analysis import vint_equity as V
+
+    log = []
+    cells = V.run_states(below=(0, 480), rubbers=60, seed=3, n_jobs=1, log=log.append, results=tmp_path)
+    assert list(cells.columns) == V.STATE_COLUMNS and len(cells) == 4 * 4 * 4
+    again = V.run_states(below=(0, 480), rubbers=60, seed=3, n_jobs=1, log=log.append, results=tmp_path)
+    pd_equal = (cells.to_numpy() == again.to_numpy()).all()
+    assert pd_equal  # read back from the store, the same numbers
+    eq = V.equity_table(cells)
+    assert list(eq.columns) == V.EQUITY_COLUMNS and len(eq) == 16
+    assert ((eq.lo <= eq.p_win) & (eq.p_win <= eq.hi)).all()
+    # a state and its mirror (sides swapped) were played apart: they agree within their intervals
+    mirror = V.mirrored(eq)
+    assert (mirror.lo <= eq.hi + 1e-12).all() and (eq.lo <= mirror.hi + 1e-12).all()
+    assert (mirror.margin_lo <= eq.margin_hi).all() and (eq.margin_lo <= mirror.margin_hi).all()
+    # equal states are even
+    even = eq[(eq.below_0 == eq.below_1) & (eq.games_0 == eq.games_1)]
+    assert ((even.lo < 0.5) & (0.5 < even.hi)).all()
+    assert ((even.margin_lo < 0) & (0 < even.margin_hi)).all()
+    # 480 with a game against a clean line and no game: side 0 wins
+    sure = eq[(eq.below_0 == 480) & (eq.below_1 == 0) & (eq.games_0 == 1) & (eq.games_1 == 0)].iloc[0]
+    assert sure.p_win > 0.95
+    wide = V.equity_wide(eq)
+    assert list(wide.columns) == ["games", "us", "them 0", "them 480"] and len(wide) == 8

@@ -57,7 +57,7 @@ def rubbers_from(seed, start, count, setup, below=(0, 0), games=(0, 0), dealer=-
     line and a drawn dealer, rubber ``m`` is :func:`play_matches`' rubber ``m``."""
     out = np.zeros((count, engine.N_RU), dtype=np.int64)
     engine.state_rubbers(np.uint64(check_seed(seed)), np.int64(start), np.int64(count), setup.strategy_ids,
-                         setup.params, np.asarray(below, dtype=np.int64), np.asarray(games, dtype=np.int64),
+                         setup.params, engine.BASE_DECK, np.asarray(below, dtype=np.int64), np.asarray(games, dtype=np.int64),
                          np.int64(dealer), out)
     rows = np.zeros(count, dtype=STATE_RUBBER_DTYPE)
     rows["rubber"] = np.arange(start, start + count)

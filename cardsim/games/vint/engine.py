@@ -552,14 +552,15 @@ def rubber_on(ckey, dealer, below, games, ids, params, base_deck, deck, hands, s
 
 @jit
 def given_rubber_kernel(keys, start, count, dealers, hands_in, ids, params, below0, games0, forced, rows, forced_ok,
-                        out):
+                        base_deck, out):
     """:func:`play_given`, each deal then followed by the rest of its rubber.
 
     Deal ``i`` is played from ``hands_in[i]`` (uint64[count, 4]) by ``dealers[i]`` from the line
     ``below0``/``games0`` (int64[2]) with ``forced`` into ``rows[i]`` and ``forced_ok[i]`` as
     :func:`play_given` plays it; then, unless it ended the rubber, the rubber is played on by the
     strategies (:func:`rubber_on`, key ``mix64(keys[i] ^ CONTINUE_SALT)``, the dealer's left
-    dealing next).  ``out`` (int64[count, N_RU]) receives the rubber's winner (team, −1 when
+    dealing next; ``base_deck``: :data:`BASE_DECK`, passed in — a global array is read-only
+    in a kernel and would compile :func:`deal_cards` once more).  ``out`` (int64[count, N_RU]) receives the rubber's winner (team, −1 when
     stopped at :data:`MAX_RUBBER_DEALS` deals after the evaluated one), team 0's total minus
     team 1's from the evaluated deal to the rubber's end (score points) and the deals played on.
     """
@@ -586,7 +587,7 @@ def given_rubber_kernel(keys, start, count, dealers, hands_in, ids, params, belo
             winner = np.int64(score[S_RUBBER_WON_BY])
         if winner < 0:
             winner = rubber_on(mix64(keys[i] ^ CONTINUE_SALT), np.int64((dealers[i] + 1) & 3), below, games, ids,
-                               params, BASE_DECK, deck, hand, streams, work_hands, work, calls, plays, score, info,
+                               params, base_deck, deck, hand, streams, work_hands, work, calls, plays, score, info,
                                no_force, tally)
         out[i, RU_WINNER] = winner
         out[i, RU_MARGIN] = tally[RU_MARGIN]
@@ -594,7 +595,7 @@ def given_rubber_kernel(keys, start, count, dealers, hands_in, ids, params, belo
 
 
 @jit
-def state_rubbers(seed, start, count, ids, params, below0, games0, dealer, out):
+def state_rubbers(seed, start, count, ids, params, base_deck, below0, games0, dealer, out):
     """Rubbers ``start .. start+count-1`` of ``seed`` played from the line ``below0``/``games0``
     (int64[2]) with ``dealer`` (int64; −1: drawn by each rubber's first deal) dealing first.
 
@@ -611,7 +612,7 @@ def state_rubbers(seed, start, count, ids, params, below0, games0, dealer, out):
         tally[:] = 0
         below[:] = below0
         games[:] = games0
-        winner = rubber_on(match_key(seed, start + m), dealer, below, games, ids, params, BASE_DECK, deck, hand,
+        winner = rubber_on(match_key(seed, start + m), dealer, below, games, ids, params, base_deck, deck, hand,
                            streams, work_hands, work, calls, plays, score, info, no_force, tally)
         out[m, RU_WINNER] = winner
         out[m, RU_MARGIN] = tally[RU_MARGIN]

@@ -181,7 +181,7 @@ def play_given(seed, start, dealt, setup: Setup, forced, state: State):
         return rows, ok
     res = np.zeros((count, engine.N_RU), dtype=np.int64)
     engine.given_rubber_kernel(keys, np.int64(start), np.int64(count), dealers, hands, setup.strategy_ids,
-                               setup.params, state.below, state.games, forced, rows, ok, res)
+                               setup.params, state.below, state.games, forced, rows, ok, engine.BASE_DECK, res)
     out = np.zeros(count, dtype=GIVEN_DTYPE)
     for name in engine.ROW_DTYPE.names:
         out[name] = rows[name]
