@@ -141,5 +141,116 @@ def equity_wide(eq: pd.DataFrame, value: str = "p_win") -> pd.DataFrame:
     return wide.reset_index().rename(columns={"below_0": "us"})
 
 
-__all__ = ["states", "play_cell", "run_states", "equity_table", "mirrored", "equity_wide", "STATE_COLUMNS",
-           "EQUITY_COLUMNS"]
+def equity_figure(eq: pd.DataFrame, outdir) -> "Path":
+    """``vint_equity.png``: side 0's rubber-win probability (%) by the points below the line of
+    each side, one panel per games won (dealer averaged)."""
+    from pathlib import Path
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    grid = sorted(eq.below_0.unique())
+    fig, axes = plt.subplots(1, 4, figsize=(15, 4.2), layout="constrained")
+    im = None
+    for ax, (g0, g1) in zip(axes, GAMES):
+        m = np.full((len(grid), len(grid)), np.nan)
+        for r in eq[(eq.games_0 == g0) & (eq.games_1 == g1)].itertuples():
+            m[grid.index(r.below_0), grid.index(r.below_1)] = 100 * r.p_win
+        im = ax.imshow(m, origin="lower", cmap="viridis", vmin=0, vmax=100, aspect="auto")
+        for y in range(len(grid)):
+            for x in range(len(grid)):
+                if not np.isnan(m[y, x]):
+                    ax.text(x, y, f"{m[y, x]:.0f}", ha="center", va="center", fontsize=7,
+                            color="white" if m[y, x] < 50 else "black")
+        ax.set_xticks(range(len(grid)), [str(v) for v in grid])
+        ax.set_yticks(range(len(grid)), [str(v) for v in grid])
+        ax.set_xlabel("their points below the line")
+        ax.set_ylabel("our points below the line")
+        ax.set_title(f"games won: us {g0}, them {g1}", fontsize=10)
+    fig.colorbar(im, ax=axes, label="rubber won (%)", shrink=0.85)
+    fig.suptitle("Vint: probability of winning the rubber from a state of the line (dealer averaged)", fontsize=10)
+    Path(outdir).mkdir(parents=True, exist_ok=True)
+    path = Path(outdir) / "vint_equity.png"
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path
+
+
+def _row(eq, b0, b1, g0, g1):
+    hit = eq[(eq.below_0 == b0) & (eq.below_1 == b1) & (eq.games_0 == g0) & (eq.games_1 == g1)]
+    return None if hit.empty else hit.iloc[0]
+
+
+def _pts(x) -> str:
+    """Points with a sign, whole (never "-0")."""
+    return f"{int(round(float(x))):+,d}"
+
+
+def _pct(r) -> str:
+    return f"{100 * r.p_win:.0f}% ({100 * r.lo:.0f}-{100 * r.hi:.0f}%)"
+
+
+def disagreements(eq: pd.DataFrame) -> pd.DataFrame:
+    """States where the rubber's win and its points point different ways: side 0 is the clear
+    favourite to win the rubber (interval above 50%) yet expects to lose points (margin interval
+    below 0), or the reverse."""
+    win_points_lose = (eq.lo > 0.5) & (eq.margin_hi < 0)
+    lose_points_win = (eq.hi < 0.5) & (eq.margin_lo > 0)
+    return eq[win_points_lose | lose_points_win]
+
+
+def answer(eq: pd.DataFrame) -> str:
+    """The answers paragraph, from the numbers."""
+    top = int(eq.below_0.max())
+    parts = []
+    clean = _row(eq, 0, 0, 0, 0)
+    if clean is not None:
+        parts.append(f"From a clean line either side wins the rubber about half the time ({_pct(clean)} for side 0, "
+                     f"dealer averaged; {clean.deals_per_rubber:.1f} deals a rubber).")
+    up, down = _row(eq, 0, 0, 1, 0), _row(eq, 0, 0, 0, 1)
+    if up is not None and down is not None:
+        parts.append(f"A game up on a clean line is worth {_pct(up)}, a game down {_pct(down)}; the expected "
+                     f"margin to the rubber's end is {_pts(up.margin)} and {_pts(down.margin)} points "
+                     f"(95% intervals {_pts(up.margin_lo)} to {_pts(up.margin_hi)} and {_pts(down.margin_lo)} to "
+                     f"{_pts(down.margin_hi)}).")
+    near = _row(eq, top, 0, 0, 0)
+    if near is not None:
+        like = f", about what a game up on a clean line gives ({100 * up.p_win:.0f}%)" if up is not None else ""
+        parts.append(f"{top} below the line against nothing, no games, gives {_pct(near)}{like}: so close, the next "
+                     f"deal's tricks nearly always bring the game.")
+    decider = _row(eq, 0, 0, 1, 1)
+    if decider is not None:
+        parts.append(f"At a game all the next game decides the rubber; from a clean line side 0 wins {_pct(decider)}.")
+    odd = disagreements(eq)
+    if odd.empty:
+        parts.append("In no state of the grid do the rubber's win and the points clearly disagree (a favourite to "
+                     "win the rubber with a margin interval below 0, or the reverse).")
+    else:
+        cells = ", ".join(f"{int(r.below_0)}-{int(r.below_1)} below with games {int(r.games_0)}-{int(r.games_1)} "
+                          f"({100 * r.p_win:.0f}% yet {_pts(r.margin)} points)" for r in odd.itertuples())
+        parts.append(f"The rubber's win and the points disagree in {len(odd)} state(s): {cells}.")
+    return " ".join(parts)
+
+
+GLOSSARY = {
+    "below_0, below_1": "points below the current line of side 0 (seats 0+2) and side 1 (seats 1+3)",
+    "games_0, games_1": "games won so far in the rubber (0 or 1 each)",
+    "p_win": "side 0's chance of winning the rubber (0-1), the four first dealers averaged; lo/hi its 95% "
+             "Wilson interval",
+    "margin": "side 0's total minus side 1's (above + below, score points) from the state to the rubber's end; "
+              "margin_lo/margin_hi its 95% interval",
+    "p_side0_deals, p_side1_deals": "p_win when a seat of side 0 / side 1 deals the next deal (speaks first)",
+    "deals_per_rubber": "deals played from the state to the rubber's end (void deals included)",
+    "unfinished": "rubbers stopped at 5,000 deals (half a win to each side)",
+}
+METHOD = ("Vint rubber equity: from each state of the grid (points below the line and games won by each side) "
+          "and each of the four first dealers, whole rubbers are played on by the default strategies "
+          "(cardsim.games.vint.chunks.rubbers_from, each state and dealer its own seed); p_win is the share won "
+          "by side 0 with a 95% Wilson interval, the margin a mean with a 95% normal interval.  Equal states "
+          "come out even and mirrored states agree within their intervals (tests/test_vint_rubber.py).")
+
+
+__all__ = ["states", "play_cell", "run_states", "equity_table", "mirrored", "equity_wide", "equity_figure",
+           "answer", "disagreements", "STATE_COLUMNS", "EQUITY_COLUMNS", "GLOSSARY", "METHOD"]
