@@ -25,7 +25,7 @@ from cardsim.games.options import option_vector
 from cardsim.text import quote
 
 from . import engine as E
-from .constants import DENOMS, PASS
+from .constants import DENOMINATIONS, PASS
 from .constants import parse_call
 from .records import record_of, rule_numbers
 from .rows import ROW_DTYPE, fill_rows
@@ -76,7 +76,7 @@ def auto_options(auction, seat: int, setup: Setup, dealer=None) -> list[str]:
     """``--option auto``: every legal first call of ``seat`` after the calls ``auction``: a pass
     and every bid above the highest one (docs/RULES.md §3.3), cheapest first."""
     high = max(_prefix(list(auction or ()), dealer, seat), default=PASS)
-    calls = [f"{level}{d}" for level in range(6, 11) for d in DENOMS]
+    calls = [f"{level}{d}" for level in range(6, 11) for d in DENOMINATIONS]
     return ["P"] + [c for c in calls if option_call(c) > high]
 
 
