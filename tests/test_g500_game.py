@@ -137,3 +137,13 @@ def test_equity_symmetry_and_shares():
     q = both.set_index(["scoring", "s0", "s1"])
     assert q.loc[("quebec", 400, 0), "p0"] > 0.7 > 0.3 > q.loc[("quebec", 0, 400), "p0"]
     assert G.answer(eq).startswith("quebec, to 500:")
+
+
+def test_equity_tables_figure_and_legend(tmp_path):
+    p = G.Plan((0.0, 0.8), 40, ("quebec",), (500,))
+    tabs = G.tables(G.run_equity(p, seed=1, n_jobs=1, log=lambda s: None))
+    assert set(tabs) == {"g500_equity", "g500_equity_quebec_500"}
+    grid = tabs["g500_equity_quebec_500"]
+    assert list(grid.columns) == ["s0", "s1=0", "s1=400"] and list(grid.s0) == [0, 400]
+    figs = G.figures(tabs["g500_equity"], tmp_path)
+    assert [f.name for f in figs] == list(G.LEGENDS) and figs[0].stat().st_size > 0
