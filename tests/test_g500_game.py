@@ -147,3 +147,13 @@ def test_equity_tables_figure_and_legend(tmp_path):
     assert list(grid.columns) == ["s0", "s1=0", "s1=400"] and list(grid.s0) == [0, 400]
     figs = G.figures(tabs["g500_equity"], tmp_path)
     assert [f.name for f in figs] == list(G.LEGENDS) and figs[0].stat().st_size > 0
+
+
+def test_equity_resumes_from_its_store(tmp_path, monkeypatch):
+    p = G.Plan((0.0, 0.8), 30, ("subtract",), (500,))
+    first = G.run_equity(p, seed=2, n_jobs=1, log=lambda s: None, results=tmp_path)
+    stores = list(tmp_path.iterdir())
+    assert len(stores) == 1 and stores[0].name.startswith("500-equity-")
+    monkeypatch.setattr(cardsim, "play_match", lambda *a, **k: pytest.fail("a stored cell was played again"))
+    again = G.run_equity(p, seed=2, n_jobs=1, log=lambda s: None, results=tmp_path)
+    assert first.equals(again)
