@@ -375,7 +375,8 @@ def question_seconds(q: Question) -> float:
     and the calls they imply, timed on the first deals for at most :data:`DEALING_BUDGET` seconds."""
     plays = q.run.n * len(q.forced)
     if getattr(q.before, "play_out", False):
-        seconds = match_seconds(q.game, plays, [int(s) for s in q.before.scores[:q.run.setup.seats]])
+        seconds = match_seconds(q.game, plays, [int(s) for s in q.before.scores[:q.run.setup.seats]],
+                                q.run.setup.rules)
     else:
         seconds = deal_seconds(q.game, plays)
     if q.compiled.n_constraints or q.calls:

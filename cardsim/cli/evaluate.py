@@ -55,8 +55,10 @@ same command resumes.
 
 score: higher is better for the seat in every game.  Vint and Five Hundred: the seat's side's
 points minus the other side's; 501: the seat's score change with its sign turned (the points it
-gains toward 0 in the deal), or with --outcome game its share of the game's win after the game
-is played on by the strategies.  diff: the option minus the best option, paired (negative = worse).
+gains toward 0 in the deal).  With --outcome game (501, Five Hundred) it is the seat's (side's)
+share of the game's win after the game is played on by the strategies from --before (Five
+Hundred: to the target under the run's scoring, the same later deals for every option).
+diff: the option minus the best option, paired (negative = worse).
 
 examples:
   cardsim evaluate vint --seat 0 --dealer 0 --hand "S:AKT86 H:KQ42 C:K832" \\
@@ -64,6 +66,8 @@ examples:
   cardsim evaluate vint --seat 0 --hand "S:AKQJT98765432" --option =7S --option =7NT -n 2000
   cardsim evaluate 500 --seat 0 --where "jokers=2, trumps_H>=5" --option =8H --option =9H
   cardsim evaluate 501 --seat 1 --option blind:80 --option look --before 501,250,320
+  cardsim evaluate 500 --seat 0 --where "jokers=2, trumps_H>=5" --option =8H --option =9H \\
+                   --before 480,300 --outcome game
   cardsim evaluate vint --seat 0 --dealer 0 --hand "S:AKT86 H:KQ42 C:K832" \\
                    --option P --option 1S --option 1NT --until-clear --max-deals 500000
 """
@@ -108,7 +112,7 @@ def add_parser(sub) -> None:
     p.add_argument("--before", help="match state before the deal: 501 scores by seat (501,250,320); "
                                     "Vint below0,below1[,games0,games1]; 500 team scores s0,s1")
     p.add_argument("--outcome", choices=("deal", "game"), default="deal",
-                   help="score the deal (default) or, in 501, the seat's share of the game's win")
+                   help="score the deal (default) or, in 501 and 500, the seat's (side's) share of the game's win")
     _add_setup(p)
     p.add_argument("--format", choices=("table", "csv", "json"), default="table", help="output format")
     p.add_argument("--records", type=_path, help="write the first deals' records, every option, here")

@@ -328,6 +328,11 @@ class GameSpec:
     """The score every seat starts a match from, when matches may start from given scores
     (``play_match(before=..., dealer=...)``) and so end sooner in proportion to the lowest of them;
     None when matches always start from a clean state."""
+    match_left: Callable | None = None
+    """``(before, rules) -> float``: the share of a new match's deals still to play from the match
+    state ``before`` (``play_match(before=...)``'s list) under the parsed ``rules``, for a game whose
+    matches may start from a given state that is not one score per seat (such a game also takes
+    ``before=`` and ``dealer=``); None: :attr:`match_start_score` says."""
 
     def __post_init__(self):
         # Every entry point that runs strategies reports an unhandled strategy id the same way.
