@@ -84,16 +84,3 @@ def grids(data: dict) -> list[str]:
                     side, "label", "side_aces", "holding \\ side aces", lambda r, c: str(r), key_of=lambda c:
                     c["label"].rsplit(",", 1)[0]), f"grid-500-{denom}-{scoring}-side", "500"))
     return parts
-
-
-def best_words(c: dict) -> str:
-    return str(c["best"])
-
-
-def verdict_words(c: dict) -> str:
-    return "clear" if c.get("clear") else "not clear"
-
-
-def cell_label(c: dict) -> tuple[str, bool]:
-    """A grid cell's text and whether its answer is sure (clear)."""
-    return str(c["best"]), bool(c.get("clear"))

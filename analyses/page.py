@@ -72,7 +72,8 @@ def game_page(game: str):
     ``HINT`` (how to type a hand), ``UNIT`` and ``GAP_FORMAT`` (a cell's gap in words),
     ``in_section(tables)`` (whether an analysis with these tables gets the game's panel),
     ``data(out)`` (its cells, or None), ``context_html(data, testid)``, ``grids(data)``,
-    ``best_words(c)``, ``verdict_words(c)`` and ``cell_label(c) -> (text, sure)``."""
+    and, where a cell reads otherwise than "best option, clear or not" (:func:`best_words`,
+    :func:`verdict_words`, :func:`cell_label` here), its own functions of those names."""
     from cardsim.games import package_of
 
     return importlib.import_module(f"analyses.{package_of(game).rsplit('.', 1)[1]}_page")
@@ -175,11 +176,26 @@ def _grid_block(title: str, rows: list, testid: str, game: str) -> str:
             f'style="grid-template-columns:auto repeat({cols - 1},minmax(3.2em,auto))">{"".join(out)}</div></div>')
 
 
+def best_words(c: dict) -> str:
+    """A cell's best option in words (a game's page module may say it otherwise)."""
+    return str(c["best"])
+
+
+def verdict_words(c: dict) -> str:
+    """Whether a cell's answer is clear, in words."""
+    return "clear" if c.get("clear") else "not clear"
+
+
+def cell_label(c: dict) -> tuple[str, bool]:
+    """A grid cell's text and whether its answer is sure (clear)."""
+    return str(c["best"]), bool(c.get("clear"))
+
+
 def detail_text(c: dict, game: str) -> str:
     """A cell's details in words (the grid's hover text)."""
     part = game_page(game)
     unit, spec = part.UNIT, part.GAP_FORMAT
-    best = part.best_words(c)
+    best = getattr(part, "best_words", best_words)(c)
     text = [f"best {best}" + (f", runner-up {c['runner_up']}" if c.get("runner_up") not in (None, "") else "")]
     if c.get("gap") is not None:
         text.append(f"gap {_fmt(c['gap'], spec)} {unit} (95% {_fmt(c['gap_lo'], spec)} to {_fmt(c['gap_hi'], spec)})")
@@ -187,7 +203,7 @@ def detail_text(c: dict, game: str) -> str:
         text.append(f"made {100 * c['made']:.0f}%")
     if c.get("n") is not None:
         text.append(f"n = {c['n']:,}")
-    text.append(part.verdict_words(c))
+    text.append(getattr(part, "verdict_words", verdict_words)(c))
     holds = c.get("holds")
     text.append("holds under other players" if holds else
                 f"depends on the players ({c.get('flips')})" if holds is False else "not replayed under other players")
@@ -196,7 +212,7 @@ def detail_text(c: dict, game: str) -> str:
 
 def _grid_td(c: dict, game: str, where: str) -> str:
     d = html.escape(f"{where}: {detail_text(c, game)}")
-    label, sure = game_page(game).cell_label(c)
+    label, sure = getattr(game_page(game), "cell_label", cell_label)(c)
     mark = "" if sure else "?"
     dep = "\u2020" if c.get("holds") is False else ""
     return (f'<div role="cell" tabindex="0" class="gc {"sure" if sure else "unsure"}" title="{d}" data-detail="{d}" '

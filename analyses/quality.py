@@ -1,6 +1,6 @@
 """How good are the strategies?  Every registered strategy of each game against double-dummy
 (cardsim.analysis.quality): vs_dd, DD-makeable and made rates, per strategy, by denomination and level, and
-for the default strategy by contract band and denomination (issue 26: where the defaults lose).
+for the default strategy by contract band and denomination (where the defaults lose).
 
 Double-dummy solving dominates the cost (about 0.1 s a Vint deal for the whole table, 0.5-3 s a
 501 or Five Hundred deal per strategy on a loaded 2-core machine), so ``--n`` is capped per game

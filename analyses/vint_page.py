@@ -73,16 +73,3 @@ def grids(data: dict) -> list[str]:
         rows += [[s] + [(at.get((s, b)), f"{s}, {b} points") for b in bands] for s in shapes]
         parts.append(_grid_block(f"{ctx['label']}: best first call", rows, f"grid-vint-{ctx['id']}", "vint"))
     return parts
-
-
-def best_words(c: dict) -> str:
-    return str(c["best"])
-
-
-def verdict_words(c: dict) -> str:
-    return "clear" if c.get("clear") else "not clear"
-
-
-def cell_label(c: dict) -> tuple[str, bool]:
-    """A grid cell's text and whether its answer is sure (clear)."""
-    return str(c["best"]), bool(c.get("clear"))

@@ -50,8 +50,9 @@ def play_match(game, n_matches, seed=0, strategies=None, seats=None, rules=None,
     ``seed``; ``strategies``, ``seats``, ``rules`` as for :func:`simulate`; ``n_jobs`` worker
     processes (-1 = all cores if the run pays for starting them, the default; at most one per chunk,
     :func:`cardsim.runner.pool.choose_jobs`); ``chunk_size`` matches per task; ``compact=False`` widens integer
-    columns to 64 bits; ``before`` (501 only: one score per seat, e.g. ``[300, 250, 320]``) and
-    ``dealer`` (501 only: the first dealer's seat) start every match from that state.
+    columns to 64 bits; ``before`` (501: one score per seat, e.g. ``[300, 250, 320]``; Five
+    Hundred: the two team scores ``[s0, s1]``) and ``dealer`` (the first dealer's seat) start
+    every match from that state.
 
     ``matches``: one row per match (Vint: ``rubber``, ``deals``, ``games_0/1``, ``winner``,
     ``points_0/1``, ``margin`` in score points; 501: ``deals``, ``win_s``, ``final_s`` scores;

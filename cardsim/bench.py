@@ -8,7 +8,7 @@ in-memory ``cardsim.simulate`` DataFrame, and the start-up of ``cardsim simulate
 Writes a Markdown table (``--out``) with the command and the machine.
 
 ``--strategies A B``: instead, strategy specs timed alternately on one core
-(:func:`alternating_rates`; what tools/vint_speed.py and tools/g50x_speed.py did before issue 26).
+(:func:`alternating_rates`).
 """
 from __future__ import annotations
 
@@ -482,7 +482,7 @@ def alternating_rates(game: str, specs, deals: int = 200_000, rounds: int = 5, c
     in this process (one core), each spec timed in turn, ``rounds`` rounds, the best round of each
     kept.  Alternating puts old and new under the same load on a shared machine, and CPU time
     (``clock``) moves far less with the neighbours than wall time; the first 2,000 deals of each
-    are played untimed first (compiling or loading the kernels).  What issue 26 asks of a new
+    are played untimed first (compiling or loading the kernels).  What is asked of a new
     default: its per-core rate within 10% of the previous one's, measured so.  Raises
     OptionError (a spec named twice, fewer than one deal or round) or StrategyError."""
     from cardsim.games.base import OptionError, as_list

@@ -20,8 +20,7 @@ from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 from cardsim._jit import jit
 from cardsim.text import quote
 
-SUITS = "SCDH"
-"""Suit letters by suit index."""
+from cardsim.names import DENOMINATIONS, SUITS  # noqa: F401 - cards.SUITS is the usual spelling
 LANE = 16
 N_SUITS = 4
 U64 = np.uint64

@@ -1,4 +1,4 @@
-"""Dealing under conditions: one generic jitted dealer for every game (issue "Ask about a hand").
+"""Dealing under conditions: one generic jitted dealer for every game.
 
 A deal under conditions is drawn from the exact conditional distribution by rejection: each
 attempt deals uniformly the cards that are not given, then keeps the deal if every hand meets
@@ -326,7 +326,7 @@ def count_meeting(hands, talons, plan):
 # ---------------------------------------------------------------- Python layer
 @dataclass(frozen=True)
 class Calls:
-    """Calls the deal must imply (issue "Asked as the player meant"): a deal is kept only if the
+    """Calls the deal must imply: a deal is kept only if the
     callers' strategies make exactly these calls with their hands.
 
     ``agreed(keys, dealers, hands, talons) -> int64[n]``: how many of the calls, in order, the

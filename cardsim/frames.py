@@ -41,7 +41,7 @@ from cardsim.games import get_game
 from cardsim.games.base import OptionError
 from cardsim.text import quote
 
-DENOMINATIONS = ("S", "C", "D", "H", "NT")
+from cardsim.names import DENOMINATIONS  # noqa: E402,F401 - frames.DENOMINATIONS, as users know it
 """Denomination / trump labels in the games' order (code = index): ♠ < ♣ < ♦ < ♥ < NT."""
 _GAME_CONSTANTS = {"VINT_CONTRACTS": ("cardsim.games.vint.frames", "CONTRACTS"),
                    "G500_CONTRACTS": ("cardsim.games.g500.frames", "CONTRACTS")}

@@ -9,7 +9,7 @@ prints each function's share of the samples.  Decision functions compiled out of
 (the engine's per-deal function).  Needs ``perf`` (Debian: linux-perf) and
 ``kernel.perf_event_paranoid`` ≤ 2; says so in one line otherwise.
 
-This is how BENCHMARKS.md's "Where the time goes" was measured (issue 27): it showed that numba's
+This is how BENCHMARKS.md's "Where the time goes" was measured: it showed that numba's
 reference counting of arrays (``NRT_incref`` / ``NRT_decref``) took a third of a deal's time
 before the engines borrowed their arrays (:func:`cardsim._jit.borrowed`).
 """

@@ -309,8 +309,8 @@ def evaluate(game, seat=0, options=(), n=100_000, seed=0, hand=None, where=None,
     exact conditional under the strategy model, by rejection; ``df.attrs["calls_acceptance"]``
     is its rate), False makes the calls whatever the callers hold; ``outcome``:
     ``"deal"`` (the deal's score) or another of the game's outcomes
-    (``forcing.outcome_states()``): ``"game"`` (501: the seat's share of the game's win; Vint:
-    its side's share of the rubber's win; the game played on by the strategies after the deal,
+    (``forcing.outcome_states()``): ``"game"`` (501: the seat's share of the game's win; Five
+    Hundred: its side's, to the target; Vint: its side's share of the rubber's win; the game played on by the strategies after the deal,
     its later deals the same for every option), Vint's ``"margin"`` (its side's points minus
     the other side's from the deal to the rubber's end).
 
@@ -394,7 +394,8 @@ def question_seconds(q: Question) -> float:
     plays = q.run.n * len(q.forced)
     if getattr(q.before, "play_out", False):
         scores = getattr(q.before, "scores", None)  # a game played to a target from these scores
-        seconds = match_seconds(q.game, plays, None if scores is None else [int(s) for s in scores[:q.run.setup.seats]])
+        seconds = match_seconds(q.game, plays, None if scores is None else [int(s) for s in scores[:q.run.setup.seats]],
+                                q.run.setup.rules)
     else:
         seconds = deal_seconds(q.game, plays)
     if q.compiled.n_constraints or q.calls:

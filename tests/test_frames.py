@@ -11,7 +11,7 @@ from cardsim import frames
 from cardsim.games import get_game
 from cardsim.strategies.registry import StrategyError
 
-DENOMS = ["S", "C", "D", "H", "NT"]
+DENOMINATIONS = ["S", "C", "D", "H", "NT"]
 
 
 def assert_ordered(col: pd.Series, categories):
@@ -37,9 +37,9 @@ def g501():
 def test_vint_frame_dtypes_and_void_deals(vint):
     assert str(vint.declarer.dtype) == "Int8" and str(vint.level.dtype) == "Int8"
     assert str(vint.value.dtype) == "Int16" and str(vint.made.dtype) == "boolean"
-    assert_ordered(vint.denomination, DENOMS)
+    assert_ordered(vint.denomination, DENOMINATIONS)
     assert_ordered(vint.contract, frames.VINT_CONTRACTS)
-    assert_ordered(vint.opening_denomination, DENOMS)
+    assert_ordered(vint.opening_denomination, DENOMINATIONS)
     assert vint.contract.cat.categories[0] == "1S" and vint.contract.cat.categories[-1] == "7NT"
     void = vint[vint.void]
     assert len(void) > 0, "3,000 deals hold void deals"
@@ -58,7 +58,7 @@ def test_vint_frame_dtypes_and_void_deals(vint):
 
 def test_500_frame_dtypes_and_thrown_in_deals(g500):
     assert str(g500.declarer.dtype) == "Int8" and str(g500.made.dtype) == "boolean"
-    assert_ordered(g500.denomination, DENOMS)
+    assert_ordered(g500.denomination, DENOMINATIONS)
     assert_ordered(g500.contract, frames.G500_CONTRACTS)
     assert str(g500.discard.dtype) == "UInt64" and g500.hand_0.dtype == np.uint64
     thrown = g500[g500.declarer.isna()]
@@ -76,7 +76,7 @@ def test_500_frame_dtypes_and_thrown_in_deals(g500):
 def test_501_frame_dtypes_missing_seats_and_void_deals(g501):
     assert str(g501.declarer.dtype) == "Int8" and str(g501.bid.dtype) == "Int16"
     assert str(g501.made.dtype) == "boolean" and str(g501.blind.dtype) == "boolean"
-    assert_ordered(g501.trump, DENOMS)
+    assert_ordered(g501.trump, DENOMINATIONS)
     void = g501[g501.void]
     assert len(void) > 0
     for col in ("declarer", "bid", "target", "trump", "made", "blind", "abandoned"):

@@ -15,7 +15,7 @@ from cardsim.strategies.registry import N_PARAMS
 
 H = S.REGISTRY["heuristic"]
 V2 = S.REGISTRY["heuristic_v2"]
-DENOMS = {"S": 0, "C": 1, "D": 2, "H": 3, "NT": 4}
+DENOMINATIONS = {"S": 0, "C": 1, "D": 2, "H": 3, "NT": 4}
 STREAMS = np.zeros((5, 1), dtype=np.uint64)
 
 
@@ -31,7 +31,7 @@ def bid_number(token):
     if token == "P":
         return -1
     level = int(token.rstrip("SCDHNT"))
-    return (level - 6) * 5 + DENOMS[token[len(str(level)):]]
+    return (level - 6) * 5 + DENOMINATIONS[token[len(str(level)):]]
 
 
 def call(vector, seat, hand, high=-1, high_seat=-1, sid=S.HEURISTIC):

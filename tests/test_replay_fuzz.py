@@ -32,11 +32,11 @@ FIELDS = {
 }
 RANKS = {"vint": "23456789TJQKA", "501": "9JQKTA", "500": "456789TJQKA"}
 DECK = {g: [r + s for r in RANKS[g] for s in "SHDC"] + (["HJ", "LJ"] if g == "500" else []) for g in GAMES}
-DENOMS = ("S", "C", "D", "H", "NT")
+DENOMINATIONS = ("S", "C", "D", "H", "NT")
 CALLS = {
-    "vint": ["P"] + [f"{level}{d}" for level in range(1, 8) for d in DENOMS],
+    "vint": ["P"] + [f"{level}{d}" for level in range(1, 8) for d in DENOMINATIONS],
     "501": ["P"] + [f"{b}{n}" for n in range(60, 230, 3) for b in ("", "B")],
-    "500": ["P"] + [f"{n}{d}" for n in range(6, 11) for d in DENOMS],
+    "500": ["P"] + [f"{n}{d}" for n in range(6, 11) for d in DENOMINATIONS],
 }
 WRONG = [None, 0, 3, -1, 2.5, True, "", "x", "AS", [], [None], ["AS"], {}, {"a": 1}]
 EDIT_CHARS = " 0+=B1SHNT\u017f\uff17"

@@ -14,7 +14,7 @@ import pandas as pd
 
 from cardsim.stats import mean_interval, wilson
 
-DENOMINATIONS = ["S", "C", "D", "H", "NT"]
+from cardsim.names import DENOMINATIONS  # noqa: E402
 KEYS = ["contract"]
 SCORES = ("quebec", "subtract")
 

@@ -3,7 +3,7 @@
 and the classification of a hand by the cells' classes."""
 from __future__ import annotations
 
-from cardsim.analysis.hand_classes import ChartCell, bad_context, in_class
+from cardsim.analysis.hand_classes import ChartCell, bad_context
 from cardsim.cards import suit_letters
 
 GAME = "500"
@@ -81,12 +81,3 @@ def check_context(context: dict, known: list[ChartCell]) -> dict:
         raise bad_context(GAME, "scoring", sc, f"one of {', '.join(scorings)}")
     return {"trump": t, "scoring": s_}
 
-
-def matching(bits: int, context: dict, cells: list[ChartCell]) -> list[str]:
-    """The keys of the cells of the context whose class the hand ``bits`` meets, in order."""
-    out = []
-    for c in cells:
-        if all(str(c.context[k]) == str(context[k]) for k in CONTEXT_KEYS) and in_class(GAME, bits, c.where) \
-                and c.key not in out:
-            out.append(c.key)
-    return out

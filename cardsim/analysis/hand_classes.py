@@ -40,8 +40,9 @@ from cardsim.text import quote
 def chart_module(game: str):
     """The module of ``game``'s chart cells, ``cardsim/analysis/<module>_hands.py``
     (``vint_hands``): ``HAND_SIZE``, ``CONTEXT_KEYS``, ``NO_CARDS`` (whether a hand of no cards is
-    a question), ``cells(rows)``, ``studied_cells()``, ``check_context(context, known)`` and
-    ``matching(bits, context, cells)``; None for a game without hand charts."""
+    a question), ``cells(rows)``, ``studied_cells()``, ``check_context(context, known)`` and,
+    where a hand is not simply in the cells' classes, ``matching(bits, context, cells)``
+    (:func:`matching_classes` otherwise); None for a game without hand charts."""
     module = f"cardsim.analysis.{package_of(game).rsplit('.', 1)[1]}_hands"
     return importlib.import_module(module) if importlib.util.find_spec(module) else None
 
@@ -238,4 +239,18 @@ def classify(game: str, hand, context: dict, cells: list[ChartCell] | None = Non
     if bin(bits).count("1") != module.HAND_SIZE and not (module.NO_CARDS and not bits):
         raise hand_size_error(game, 0, bin(bits).count("1"), module.HAND_SIZE)
     cells = list(_studied(game)) if cells is None else cells
-    return module.matching(bits, context, cells)
+    if hasattr(module, "matching"):
+        return module.matching(bits, context, cells)
+    return matching_classes(game, bits, context, cells, module.CONTEXT_KEYS)
+
+
+def matching_classes(game: str, bits: int, context: dict, cells, keys) -> list[str]:
+    """The keys of the cells (:class:`ChartCell`) of the context (``keys``: the context's names)
+    whose class the hand ``bits`` meets, in order, each once: a chart module's ``matching`` unless
+    it has its own (501's chart is read from the scores, not the hand)."""
+    out = []
+    for c in cells:
+        if all(str(c.context[k]) == str(context[k]) for k in keys) and in_class(game, bits, c.where) \
+                and c.key not in out:
+            out.append(c.key)
+    return out

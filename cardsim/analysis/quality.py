@@ -179,7 +179,7 @@ def summarize(rows: pd.DataFrame, by=()) -> pd.DataFrame:
     ``by`` columns, a subset of :data:`BY`, counting declared deals only), columns
     :data:`SUMMARY_COLUMNS`; ``denomination`` as its letter, ``band`` an ordered categorical of
     the game's band labels (bands without a declared deal have no row)."""
-    from cardsim.dd import DENOMS
+    from cardsim.dd import DENOMINATIONS
 
     by = check_by(by)
     if by:
@@ -191,13 +191,13 @@ def summarize(rows: pd.DataFrame, by=()) -> pd.DataFrame:
         out.append({**dict(zip(keys, key)), **_summary(group)})
     table = pd.DataFrame(out, columns=keys + SUMMARY_COLUMNS[1:])
     if "denomination" in by:
-        table["denomination"] = [DENOMS[int(d)] for d in table.denomination]
+        table["denomination"] = [DENOMINATIONS[int(d)] for d in table.denomination]
     if "band" in by:
         table["band"] = pd.Categorical(table.band, rows.band.cat.categories, ordered=True)
     if by:
         order = {name: i for i, name in enumerate(dict.fromkeys(rows.strategy))}
         table = table.sort_values(keys, key=lambda s: s.map(order) if s.name == "strategy" else s.map(
-            {d: i for i, d in enumerate(DENOMS)}) if s.name == "denomination" else s, ignore_index=True)
+            {d: i for i, d in enumerate(DENOMINATIONS)}) if s.name == "denomination" else s, ignore_index=True)
     if not by:
         # Keep the strategies that declared nothing (all passed everywhere) visible.
         table = table.set_index("strategy").reindex(list(dict.fromkeys(rows.strategy))).reset_index()

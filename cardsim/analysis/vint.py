@@ -11,7 +11,7 @@ import pandas as pd
 
 from cardsim.stats import mean_interval, wilson
 
-DENOMINATIONS = ["S", "C", "D", "H", "NT"]
+from cardsim.names import DENOMINATIONS  # noqa: E402
 
 GLOSSARY = {
     "n": "deals in the row",

@@ -25,7 +25,7 @@ from cardsim.analysis.robustness import DEPENDS
 
 from cardsim.analysis.verdicts import chart_clear
 from cardsim.cards import SUITS
-from cardsim.games.vint.rules import DENOMINATIONS as DENOMS
+from cardsim.names import DENOMINATIONS
 from cardsim.selection import paired, split_best
 from cardsim.stats import mean_interval
 
@@ -136,12 +136,12 @@ def call_rank(call: str) -> int:
     """Order of a bid (1S = 0 … 7NT = 34, docs/RULES.md §2.2); a pass is -1."""
     if call == "P":
         return -1
-    return (int(call[0]) - 1) * 5 + DENOMS.index(call[1:])
+    return (int(call[0]) - 1) * 5 + DENOMINATIONS.index(call[1:])
 
 
 def cheapest(denom: str, above: int) -> int:
     """The lowest level at which ``denom`` outranks the bid of rank ``above`` (-1: none yet)."""
-    d = DENOMS.index(denom)
+    d = DENOMINATIONS.index(denom)
     level = 1
     while (level - 1) * 5 + d <= above:
         level += 1
@@ -167,7 +167,7 @@ def candidates(after: tuple, dealer: int, seat: int, band: tuple, shape: Shape, 
         if level <= 7:
             out.add(f"{level}{denom}")
 
-    for d in DENOMS:
+    for d in DENOMINATIONS:
         if d not in theirs:
             add(cheapest(d, above), d)
     for s in shape.long:

@@ -3,7 +3,7 @@
 classification of a hand by the cells' classes."""
 from __future__ import annotations
 
-from cardsim.analysis.hand_classes import ChartCell, bad_context, in_class
+from cardsim.analysis.hand_classes import ChartCell, bad_context
 from cardsim.cards import suit_letters
 
 GAME = "vint"
@@ -79,12 +79,3 @@ def check_context(context: dict, known: list[ChartCell]) -> dict:
                                                 f"{ch} chart's seat; '-' for none)")
     return {"chart": ch, "after": af}
 
-
-def matching(bits: int, context: dict, cells: list[ChartCell]) -> list[str]:
-    """The keys of the cells of the context whose class the hand ``bits`` meets, in order."""
-    out = []
-    for c in cells:
-        if all(str(c.context[k]) == str(context[k]) for k in CONTEXT_KEYS) and in_class(GAME, bits, c.where) \
-                and c.key not in out:
-            out.append(c.key)
-    return out

@@ -55,12 +55,14 @@ same command resumes.
 
 score: higher is better for the seat in every game.  Vint and Five Hundred: the seat's side's
 points minus the other side's; 501: the seat's score change with its sign turned (the points it
-gains toward 0 in the deal), or with --outcome game its share of the game's win after the game
-is played on by the strategies.  Vint with --outcome game: the side's share of the rubber's win
-(1 or 0; 1/2 for a rubber stopped unfinished at 5000 deals), with --outcome margin its points minus
-the other side's from the deal to the rubber's end, the rubber played on by the strategies from
---before below0,below1,games0,games1 (the later deals the same for every option).  diff: the
-option minus the best option, paired (negative = worse).
+gains toward 0 in the deal).  With --outcome game (501, Five Hundred) it is the seat's (side's)
+share of the game's win after the game is played on by the strategies from --before (Five
+Hundred: to the target under the run's scoring, the same later deals for every option).  Vint
+with --outcome game: the side's share of the rubber's win (1 or 0; 1/2 for a rubber stopped
+unfinished at 5000 deals), with --outcome margin its points minus the other side's from the deal
+to the rubber's end, the rubber played on by the strategies from --before
+below0,below1,games0,games1 (the later deals the same for every option).
+diff: the option minus the best option, paired (negative = worse).
 
 examples:
   cardsim evaluate vint --seat 0 --dealer 0 --hand "S:AKT86 H:KQ42 C:K832" \\
@@ -68,6 +70,8 @@ examples:
   cardsim evaluate vint --seat 0 --hand "S:AKQJT98765432" --option =7S --option =7NT -n 2000
   cardsim evaluate 500 --seat 0 --where "jokers=2, trumps_H>=5" --option =8H --option =9H
   cardsim evaluate 501 --seat 1 --option blind:80 --option look --before 501,250,320
+  cardsim evaluate 500 --seat 0 --where "jokers=2, trumps_H>=5" --option =8H --option =9H \\
+                   --before 480,300 --outcome game
   cardsim evaluate vint --seat 0 --option =2H --option =4H --before 380,300,1,0 --outcome game -n 2000
   cardsim evaluate vint --seat 0 --dealer 0 --hand "S:AKT86 H:KQ42 C:K832" \\
                    --option P --option 1S --option 1NT --until-clear --max-deals 500000
@@ -115,8 +119,8 @@ def add_parser(sub) -> None:
     # No choices= here: each game offers its own outcomes (forcing.outcome_states()); the question
     # checks the name with a one-line error (exit 2), and the parser imports no game.
     p.add_argument("--outcome", default="deal", metavar="{deal,game,margin}",
-                   help="score the deal (default); game: the seat's (side's) share of the win of the game (501) "
-                        "or rubber (Vint) played on by the strategies; margin (Vint): the side's points minus "
+                   help="score the deal (default); game: the seat's (side's) share of the win of the game (501, "
+                        "500) or rubber (Vint) played on by the strategies; margin (Vint): the side's points minus "
                         "the other side's to the rubber's end")
     _add_setup(p)
     p.add_argument("--format", choices=("table", "csv", "json"), default="table", help="output format")

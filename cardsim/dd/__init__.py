@@ -29,7 +29,7 @@ from cardsim.text import quote
 if TYPE_CHECKING:
     import pandas as pd
 
-DENOMS = ("S", "C", "D", "H", "NT")
+from cardsim.names import DENOMINATIONS  # noqa: E402,F401 - the solvers' denomination order
 """Denomination / trump letters by index (all three games number them S C D H NT = 0..4)."""
 
 COMMON_DOC = ("deal (Int64, the deal number; <NA> when the record has no source), declarer (Int8 seat; "
@@ -221,4 +221,4 @@ def add_dd(df: pd.DataFrame, game, seed=0, strategies=None, seats=None, rules=No
 
 __all__ = ["solve_deals", "solve_records", "add_dd", "columns_doc", "typed_frame", "solve_played", "deal_id",
            "played_rows",
-           "token_bits", "table_row", "COMMON_DOC", "DENOMS"]
+           "token_bits", "table_row", "COMMON_DOC", "DENOMINATIONS"]

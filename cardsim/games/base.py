@@ -316,8 +316,8 @@ class GameSpec:
     """The game's hooks for the sampled-search player (:class:`cardsim.strategies.pimc.Hooks`:
     a card decision's position from the seat's view, and its double-dummy solver), or None when
     the game has no ``pimc`` strategy."""
-    # hooks lane: what generic modules used to look up by the game's name (issue 29).  Each game
-    # implements them in its own package (frames.py, dd.py, facts.py) and names them here.
+    # What generic modules would otherwise look up by the game's name: each game implements
+    # these in its own package (frames.py, dd.py, facts.py) and names them here.
     ranks: str = ""
     """The rank letters of one suit, lowest first (the card layout of :mod:`cardsim.cards`: card
     = 16 × suit + rank index); e.g. Vint ``"23456789TJQKA"``."""
@@ -330,7 +330,7 @@ class GameSpec:
     """Double-dummy solving of the game's deals (:class:`DDHooks`), or None."""
     facts: Any = None
     """Per-game facts of generic tools and reports (:class:`GameFacts`)."""
-    # split lane
+    # Facts the conditions and the worker pool need.
     features_module: str = ""
     """The module with the game's hand features for conditions (:mod:`cardsim.conditions`): its
     ``FEATURES`` (a :class:`cardsim.deal.FeatureSet`) and ``layout(seats)`` (a
@@ -349,6 +349,11 @@ class GameSpec:
     """The score every seat starts a match from, when matches may start from given scores
     (``play_match(before=..., dealer=...)``) and so end sooner in proportion to the lowest of them;
     None when matches always start from a clean state."""
+    match_left: Callable | None = None
+    """``(before, rules) -> float``: the share of a new match's deals still to play from the match
+    state ``before`` (``play_match(before=...)``'s list) under the parsed ``rules``, for a game whose
+    matches may start from a given state that is not one score per seat (such a game also takes
+    ``before=`` and ``dealer=``); None: :attr:`match_start_score` says."""
 
     def __post_init__(self):
         # Every entry point that runs strategies reports an unhandled strategy id the same way.

@@ -68,13 +68,17 @@ def deal_seconds(game: str, plays: float) -> float:
     return plays * _per_game(game, "deal_seconds")
 
 
-def match_seconds(game: str, matches: int, before=None) -> float:
+def match_seconds(game: str, matches: int, before=None, rules=None) -> float:
     """Estimated one-core seconds of ``matches`` whole matches of ``game`` (its spec's
-    ``deals_per_match`` deals each; a game started from the scores ``before`` in proportion to its
-    lowest score out of the spec's ``match_start_score``)."""
+    ``deals_per_match`` deals each; a game started from the state ``before`` in proportion to the
+    share of its deals left: the spec's ``match_left(before, rules)``, else its lowest score out of
+    the spec's ``match_start_score``)."""
     deals = _per_game(game, "deals_per_match")
-    start = get_game(game).match_start_score
-    if before is not None and start is not None:
+    spec = get_game(game)
+    start = spec.match_start_score
+    if before is not None and spec.match_left is not None:
+        deals = max(1.0, deals * spec.match_left(before, rules or {}))
+    elif before is not None and start is not None:
         deals = max(1.0, deals * min(before) / start)
     return deal_seconds(game, matches * deals)
 

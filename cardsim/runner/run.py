@@ -283,7 +283,7 @@ def play_matches(game, n_matches, seed=0, strategies=None, seats=None, rules=Non
     DataFrames (:mod:`cardsim.frames`; ``cardsim columns GAME`` lists their columns).
 
     Match ``m`` depends on ``(seed, m)`` only; ``compact`` as for :func:`simulate`.  ``before``
-    (501: one score per seat) starts every match from that state and ``dealer`` fixes who deals
+    (501: one score per seat; Five Hundred: the two team scores) starts every match from that state and ``dealer`` fixes who deals
     first (default: drawn per match); games that cannot start from a state raise OptionError.
     ``store``: a folder where each finished chunk is kept, so that the same call after an
     interruption resumes (the folder is kept; remove it when done).  ``n_jobs`` and ``client``
@@ -295,8 +295,11 @@ def play_matches(game, n_matches, seed=0, strategies=None, seats=None, rules=Non
     if spec.play_matches is None:
         raise OptionError(f"{spec.name} has no match mode")
     start = {k: v for k, v in (("before", before), ("dealer", dealer)) if v is not None}
-    if start and spec.match_start_score is None:
-        those = ", ".join(g for g in GAME_NAMES if get_game(g).match_start_score is not None)
+    def from_state(g):
+        return g.match_start_score is not None or g.match_left is not None
+
+    if start and not from_state(spec):
+        those = ", ".join(g for g in GAME_NAMES if from_state(get_game(g)))
         raise OptionError(f"{spec.name} matches start from a clean state here (before= and dealer= are for {those})")
     if start:
         spec.play_matches(run.seed, 0, 1, run.setup, **start)  # a bad state is an error before any worker starts
@@ -308,7 +311,7 @@ def play_matches(game, n_matches, seed=0, strategies=None, seats=None, rules=Non
     with using(client):
         out = list(run_chunks(_match_chunk, [(run.setup, run.seed, s, c, start) for _, s, c in chunks],
                               [c for _, _, c in chunks], n_jobs, progress, chunk_store, give_back=False,
-                              unit="match", seconds=match_seconds(game, run.n, before)))
+                              unit="match", seconds=match_seconds(game, run.n, before, run.setup.rules)))
     from cardsim import frames
 
     matches = frames.matches(game, np.concatenate([m for m, _ in out]), run.setup.seats)

@@ -22,7 +22,7 @@ from cardsim.games.g500 import engine as E
 from cardsim.games.g500 import forcing as _forcing
 from cardsim.games.g500 import pimc as _pimc
 from cardsim.games.g500 import rows as _rows
-from cardsim.games.g500.chunks import deal_chunk, parse_scoring, parse_target, play_matches, simulate_chunk
+from cardsim.games.g500.chunks import deal_chunk, match_left, parse_scoring, parse_target, play_matches, simulate_chunk
 from cardsim.games.g500.records import make_records
 from cardsim.games.g500.replay import replay as replay_record
 from cardsim.games.g500.rows import MATCH_DTYPE, ROW_DTYPE
@@ -57,7 +57,8 @@ SPEC = GameSpec(
                     _forcing.outcome, _forcing.trace_given, _forcing.LOWER_IS_BETTER,
                     "P or 6S..10NT: the seat's first call; =CONTRACT (=8H): the seat declares it, auction skipped",
                     E.NO_FORCE,
-                    agreed_calls=_forcing.agreed_calls, auto_options=_forcing.auto_options),
+                    agreed_calls=_forcing.agreed_calls, auto_options=_forcing.auto_options,
+                    game_state=_forcing.game_state),
     pimc=_pimc.HOOKS,
     # hooks lane
     ranks=RANKS,
@@ -69,6 +70,7 @@ SPEC = GameSpec(
     features_module=f"{__name__}.features",
     deal_seconds=5.9e-6,
     deals_per_match=8.7,
+    match_left=match_left,
 )
 
 __all__ = ["SPEC", "simulate_chunk", "deal_chunk", "play_matches", "make_records", "replay_record", "show",

@@ -42,7 +42,7 @@ N_SEATS = 4
 HAND_SIZE = 10
 KITTY_SIZE = 6
 NT = 4
-DENOMS = (*SUITS, "NT")
+from cardsim.names import DENOMINATIONS  # noqa: E402,F401
 """Denomination letters by index; the trump suits share the suit index of :mod:`cardsim.cards`."""
 N_BIDS = 25
 PASS = -1
@@ -138,7 +138,7 @@ def bid_str(bid: int) -> str:
     """Call token: ``"P"`` for a pass, else tricks + denomination (``"8H"``, ``"10NT"``)."""
     if bid < 0:
         return "P"
-    return f"{bid_tricks(bid)}{DENOMS[bid_denom(bid)]}"
+    return f"{bid_tricks(bid)}{DENOMINATIONS[bid_denom(bid)]}"
 
 
 def parse_call(token) -> int:
@@ -155,7 +155,7 @@ def parse_call(token) -> int:
     t = token.upper() if token.isascii() else ""
     if t == "P":
         return PASS
-    for d, name in enumerate(DENOMS):
+    for d, name in enumerate(DENOMINATIONS):
         if t.endswith(name) and t[: -len(name)] in ("6", "7", "8", "9", "10"):
             return bid_id(int(t[: -len(name)]), d)
     raise CardError(f"unknown call {quote(token)}")

@@ -91,7 +91,7 @@ def deals(seed, deal_ids, setup, every_denomination):
 def _frame(hands, decl, denom, played, level, got, deal_ids, every_denomination):
     """The DD frame of positions (:func:`positions`) and the contracts' ``level`` and tricks
     taken in play ``got`` (int8[n]) of deals ``deal_ids``."""
-    from cardsim.dd import DENOMS, solve_played, typed_frame
+    from cardsim.dd import DENOMINATIONS, solve_played, typed_frame
 
     n = len(deal_ids)
 
@@ -109,7 +109,7 @@ def _frame(hands, decl, denom, played, level, got, deal_ids, every_denomination)
     cols["dd_made"] = played & (cols["dd_tricks"] >= cols["level"])
     if every_denomination:
         for t in range(5):
-            cols[f"dd_tricks_{DENOMS[t]}"] = solve(np.full(n, t))
+            cols[f"dd_tricks_{DENOMINATIONS[t]}"] = solve(np.full(n, t))
     return typed_frame(cols, played)
 
 
@@ -117,14 +117,14 @@ def describe(record, row) -> str:
     """``cardsim dd``'s text for one Five Hundred record and its DD row (solved with every_denomination)."""
     import pandas as pd
 
-    from cardsim.dd import DENOMS, table_row as _row
+    from cardsim.dd import DENOMINATIONS, table_row as _row
 
     if pd.isna(row.declarer):
         return "no play: the deal was thrown in"
     lines = ["The declaring side's double-dummy tricks from the hands after the kitty and the discard, "
              f"seat {row.declarer} leading (docs/RULES.md §3.5), by denomination:",
-             _row("denom", DENOMS),
-             _row("tricks", [int(row[f"dd_tricks_{d}"]) for d in DENOMS]),
+             _row("denom", DENOMINATIONS),
+             _row("tricks", [int(row[f"dd_tricks_{d}"]) for d in DENOMINATIONS]),
              f"contract {record['result']['contract']} by seat {row.declarer}: DD {row.dd_tricks} tricks "
              f"(needs {row.level}: {'makeable' if row.dd_made else 'not makeable'}); "
              f"played: {row.decl_tricks} tricks, {'made' if row.decl_tricks >= row.level else 'down'}"]

@@ -1,15 +1,15 @@
 """Five Hundred strategy dispatch: strategy id -> strategy function, one function per decision.
 
 The engine asks for every decision through these three functions,
-``choose_<decision>(sid, params, streams, seat, view...)`` as in every game
+``choose_<decision>(strategy, params, streams, seat, view...)`` as in every game
 (``docs/adding-a-game.md``), which call the strategy
-registered under ``sid`` (:mod:`cardsim.games.g500.strategies`) with its seat's view and raise
-``ValueError(UNHANDLED, decision, sid, seat)`` for an id no branch handles (the GameSpec turns
+registered under ``strategy`` (:mod:`cardsim.games.g500.strategies`) with its seat's view and raise
+``ValueError(UNHANDLED, decision, strategy, seat)`` for an id no branch handles (the GameSpec turns
 it into a one-line :class:`~cardsim.strategies.registry.StrategyError`): an unknown id never
 plays as some other strategy.
 
 Views (DESIGN.md property 3).  Every strategy function of a decision has the signature of its
-dispatch function without ``sid``.  Common arguments:
+dispatch function without ``strategy``.  Common arguments:
 
 * ``params``: float64[4, N_PARAMS], every seat's parameter row; a strategy reads only
   ``params[seat, P_*]``.
@@ -19,15 +19,15 @@ dispatch function without ``sid``.  Common arguments:
 
 Decisions:
 
-* ``choose_call(sid, params, streams, seat, hand, high_bid, high_seat) -> int64`` (docs/RULES.md §3.3):
+* ``choose_call(strategy, params, streams, seat, hand, high_bid, high_seat) -> int64`` (docs/RULES.md §3.3):
   ``hand`` the seat's physical hand (uint64, 10 cards), ``high_bid`` the standing bid (bid
   number 0..24, -1 none), ``high_seat`` who made it (-1 none).  Returns a bid number above
   ``high_bid`` or -1 (pass).
-* ``choose_discard(sid, params, streams, seat, hand, denom) -> uint64`` (docs/RULES.md §3.4):
+* ``choose_discard(strategy, params, streams, seat, hand, denom) -> uint64`` (docs/RULES.md §3.4):
   ``hand`` the declarer's 16 cards with the kitty, in the effective layout of the contract's
   denomination ``denom`` (0..3 trump S C D H, 4 no-trump).  Returns the six effective cards
   put away.
-* ``choose_card(sid, params, streams, seat, hand, denom, declarer, leader, trick, n_in_trick,
+* ``choose_card(strategy, params, streams, seat, hand, denom, declarer, leader, trick, n_in_trick,
   led, played, known, decl_tricks, contract_tricks, voids) -> int64`` (docs/RULES.md §3.5): ``hand`` the
   seat's effective cards (uint64), ``declarer`` and ``leader`` seats, ``trick``: int64[4] with
   the effective cards of the trick so far in ``trick[:n_in_trick]`` (play order from
@@ -64,42 +64,42 @@ from cardsim.strategies.unhandled import unhandled
 
 
 @jit(inline="always")
-def choose_call(sid, params, streams, seat, hand, high_bid, high_seat):
-    """Strategy ``sid``'s call for ``seat`` (docs/RULES.md §3.3); the view is in the module docstring."""
-    if sid == HEURISTIC or sid == HEURISTIC_V1 or sid == HEURISTIC_V2 or sid == PIMC:
+def choose_call(strategy, params, streams, seat, hand, high_bid, high_seat):
+    """Strategy ``strategy``'s call for ``seat`` (docs/RULES.md §3.3); the view is in the module docstring."""
+    if strategy == HEURISTIC or strategy == HEURISTIC_V1 or strategy == HEURISTIC_V2 or strategy == PIMC:
         return heuristic_bid(params, streams, seat, hand, high_bid, high_seat)
-    if sid == RANDOM:
+    if strategy == RANDOM:
         return random_bid(params, streams, seat, hand, high_bid, high_seat)
-    unhandled("call", sid, seat)
+    unhandled("call", strategy, seat)
     return np.int64(-1)  # not reached: unhandled raised
 
 
 @jit(inline="always")
-def choose_discard(sid, params, streams, seat, hand, denom):
-    """Strategy ``sid``'s six discards for declarer ``seat`` (docs/RULES.md §3.4)."""
-    if sid == HEURISTIC or sid == HEURISTIC_V1 or sid == HEURISTIC_V2 or sid == PIMC:
+def choose_discard(strategy, params, streams, seat, hand, denom):
+    """Strategy ``strategy``'s six discards for declarer ``seat`` (docs/RULES.md §3.4)."""
+    if strategy == HEURISTIC or strategy == HEURISTIC_V1 or strategy == HEURISTIC_V2 or strategy == PIMC:
         return heuristic_discard(params, streams, seat, hand, denom)
-    if sid == RANDOM:
+    if strategy == RANDOM:
         return random_discard(params, streams, seat, hand, denom)
-    unhandled("discard", sid, seat)
+    unhandled("discard", strategy, seat)
     return np.uint64(0)  # not reached
 
 
 @jit(inline="always")
-def choose_card(sid, params, streams, seat, hand, denom, declarer, leader, trick, n_in_trick, led,
+def choose_card(strategy, params, streams, seat, hand, denom, declarer, leader, trick, n_in_trick, led,
                 played, known, decl_tricks, contract_tricks, voids):
-    """Strategy ``sid``'s card for ``seat`` (docs/RULES.md §3.5)."""
-    if sid == HEURISTIC or sid == HEURISTIC_V2:
+    """Strategy ``strategy``'s card for ``seat`` (docs/RULES.md §3.5)."""
+    if strategy == HEURISTIC or strategy == HEURISTIC_V2:
         return heuristic_play(seat, hand, denom, declarer, leader, trick, n_in_trick, led, played, known,
                               decl_tricks, contract_tricks)
-    if sid == HEURISTIC_V1:
+    if strategy == HEURISTIC_V1:
         return heuristic_play_v1(seat, hand, denom, declarer, leader, trick, n_in_trick, led, played, known,
                                  decl_tricks, contract_tricks)
-    if sid == RANDOM:
+    if strategy == RANDOM:
         return random_play(params, streams, seat, hand, denom, declarer, leader, trick, n_in_trick,
                            led, played, known, decl_tricks, contract_tricks)
-    if sid == PIMC:
+    if strategy == PIMC:
         return pimc_card(params, streams, seat, hand, denom, declarer, leader, trick, n_in_trick, led, played, known,
                          decl_tricks, contract_tricks, voids)
-    unhandled("card", sid, seat)
+    unhandled("card", strategy, seat)
     return np.int64(0)  # not reached

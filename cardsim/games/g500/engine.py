@@ -424,21 +424,64 @@ def trace_kernel(seed, deal_ids, ids, params, scoring, target, before0, before1,
                  traces[i], out[i], no_force)
 
 
+MAX_MATCH_DEALS = 2000
+"""Deal cap of a game (a match, or a game played on after a question's deal): a game not over
+by then has no winner (winner -1; a played-on game's share is then 0.5 each, a draw)."""
+
+
+@jit
+def finish_game(gkey, dealer, ids, params, scoring, target, s0, s1, deals_done, deck, hands, eff, streams, trick,
+                no_trace, res, no_force):
+    """Play a game on with the strategies alone from the team scores ``s0``/``s1`` (no side at the
+    target), ``dealer`` dealing next and ``deals_done`` deals played: deal ``j`` (``deals_done``,
+    ``deals_done + 1``, …) has key ``deal_key(gkey, j)`` and the deal passes left after every deal
+    (docs/RULES.md §3.2, §3.6).  Returns ``(winner, deals)``: the winning team (-1 when the game
+    reached MAX_MATCH_DEALS deals) and the deals played in all."""
+    j = deals_done
+    while j < MAX_MATCH_DEALS:
+        run_deal(deal_key(gkey, j), dealer, ids, params, scoring, target, s0, s1, deck, hands, eff, streams, trick,
+                 no_trace, res, no_force)
+        j += 1
+        s0 += res[R_DELTA0]
+        s1 += res[R_DELTA1]
+        dealer = (dealer + 1) % 4
+        if res[R_WINNER] >= 0:
+            return res[R_WINNER], j
+    return np.int64(-1), j
+
+
 @jit
 def given_kernel(keys, start, dealers, hands_in, kitties, ids, params, scoring, target, before0, before1,
-                 forced, out, traces):
+                 forced, out, traces, play_out, shares):
     """Deals ``start .. start+n-1`` played from given physical hands (``hands_in`` uint64[n, 4]),
     kitties (uint64[n]) and dealers (int64[n]) into ``out`` (int64[n, R_LEN]); the seats' streams
     are seeded from ``keys`` (uint64[n]: the deal keys, or the accepted attempts' keys when calls
     imply hands, :mod:`cardsim.deal`), the same for every option of a question.  ``traces``:
-    int64[n, TRACE_LEN], or int64[n, 0] for none; ``forced``: int64[F_LEN]."""
-    deck, hands, eff, streams, trick, _ = _scratch()
+    int64[n, TRACE_LEN], or int64[n, 0] for none; ``forced``: int64[F_LEN].
+
+    With ``play_out`` (np.bool_) the game then goes on to its end (:func:`finish_game`, the
+    dealer passing left, the strategies forcing nothing) and ``shares`` (float64[n, 2]) receives
+    each team's share of the win: 1 / 0, or 0.5 each for a game that hits the deal cap.  The
+    game's later deals are keyed by ``rng.match_key(keys[i], 0)`` (deal ``j`` has key
+    ``deal_key(that, j)``, j = 1, 2, …): from the evaluated deal's key, never from the option, so
+    every option meets the same continuation (common random numbers)."""
+    deck, hands, eff, streams, trick, no_force = _scratch()
+    no_trace = np.empty(0, dtype=np.int64)
+    res = np.zeros(R_LEN, dtype=np.int64)
     for i in range(dealers.shape[0]):
         seed_streams(streams, keys[i])
         for s in range(4):
             hands[s] = hands_in[i, s]
         play_deal(dealers[i], hands, U64(kitties[i]), ids, params, scoring, target, before0, before1, eff,
                   streams, trick, traces[i], out[i], forced)
+        if play_out:
+            winner = out[i, R_WINNER]
+            if winner < 0:
+                winner, _ = finish_game(match_key(keys[i], np.int64(0)), (dealers[i] + 1) % 4, ids, params, scoring,
+                                        target, before0 + out[i, R_DELTA0], before1 + out[i, R_DELTA1], np.int64(1),
+                                        deck, hands, eff, streams, trick, no_trace, res, no_force)
+            for t in range(2):
+                shares[i, t] = 0.5 if winner < 0 else (1.0 if winner == t else 0.0)
 
 
 @jit
@@ -459,27 +502,39 @@ def agreed_calls(keys, dealers, hands_in, ids, params, forced, agreed):
 @jit
 def match_kernel(seed, start, count, ids, params, scoring, target, max_deals, matches, deals,
                  deal_match, deal_index):
+    """:func:`match_from` from 0-0, the first dealer drawn per match."""
+    return match_from(seed, start, count, ids, params, scoring, target, max_deals, matches, deals, deal_match,
+                      deal_index, np.int64(0), np.int64(0), np.int64(-1))
+
+
+@jit
+def match_from(seed, start, count, ids, params, scoring, target, max_deals, matches, deals, deal_match, deal_index,
+               before0, before1, first_dealer):
     """Whole matches ``start .. start+count-1`` (docs/RULES.md §3.2, §3.6): deal ``j`` of match ``m``
     has key ``deal_key(rng.match_key(seed, m), j)``; the first dealer is drawn from stream 0 of
-    the match key (``rng.stream(match key, 0)``), and the deal passes left after every deal (thrown-in deals
+    the match key (``rng.stream(match key, 0)``) unless ``first_dealer`` (int64, -1 drawn) is a
+    seat, and the deal passes left after every deal (thrown-in deals
     included) until a team reaches ``target`` points or ``max_deals`` deals are played.
 
-    ``matches``: MATCH_DTYPE[count] (:mod:`cardsim.games.g500.rows`), filled by field name;
+    Every match starts from the team scores ``before0``/``before1`` (int64; 0-0 for a new game;
+    no side at the target).  ``matches``: MATCH_DTYPE[count] (:mod:`cardsim.games.g500.rows`), filled by field name;
     ``deals``: int64[capacity, R_LEN] result vectors, with ``deal_match`` and ``deal_index``
     (int64[capacity]) the match and the deal's number in it.  Returns the deal rows written,
     or -1 when ``capacity`` is too small (``base.grow_until_fits`` calls again with more room).
     """
     deck, hands, eff, streams, trick, no_force = _scratch()
     no_trace = np.empty(0, dtype=np.int64)
-    first = np.empty(1, dtype=np.uint64)
+    draw = np.empty(1, dtype=np.uint64)
     n_rows = 0
     for m in range(count):
         mk = match_key(seed, start + m)
-        seed_stream(first, mk, 0)
-        dealer = randbelow(first, 4)
-        first_dealer = dealer
-        s0 = np.int64(0)  # not a literal 0: see simulate_kernel
-        s1 = np.int64(0)
+        seed_stream(draw, mk, 0)
+        dealer = randbelow(draw, 4)  # drawn even when given: the stream is the match's alone
+        if first_dealer >= 0:
+            dealer = first_dealer
+        first = dealer
+        s0 = before0
+        s1 = before1
         thrown = 0
         winner = -1
         j = 0
@@ -508,7 +563,7 @@ def match_kernel(seed, start, count, ids, params, scoring, target, max_deals, ma
         r.score_0 = s0
         r.score_1 = s1
         r.thrown_in = thrown
-        r.first_dealer = first_dealer
+        r.first_dealer = first
     return n_rows
 
 

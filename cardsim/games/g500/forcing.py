@@ -12,26 +12,50 @@ What ``cardsim evaluate 500`` forces on the evaluated seat:
 A question may also fix the calls made before the seat's first call (``auction``, from the
 dealer's left; the dealer must be given).  The score of an option is the seat's side's score
 change in the deal minus the other side's (points, under the run's scoring rule, docs/RULES.md §3.6);
-higher is better.  ``before`` is the team scores ``[s0, s1]`` before the deal.
+higher is better.  ``before`` is the team scores ``[s0, s1]`` before the deal (0, 0 by default).
+When asked about the game (``outcome="game"``, :func:`game_state`) the game is then played on
+by the strategies to the run's ``target`` under its ``scoring`` (docs/RULES.md §3.6), the deal
+passing left, and the score is the seat's side's share of the win (1 won, 0 lost; 0.5 for a
+game that reaches the engine's cap of :data:`engine.MAX_MATCH_DEALS` deals); its later deals
+come from the evaluated deal's key, the same for every option (``engine.given_kernel``).
 """
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import numpy as np
 
 from cardsim.cards import CardError, suit_letters
-from cardsim.games.base import OptionError, Setup, as_list
-from cardsim.games.forced import F_CALL, F_KIND, FORCE_NONE
+from cardsim.games.base import OptionError, Setup
+from cardsim.games.forced import F_CALL, F_KIND, F_SEAT, FORCE_NONE
 from cardsim.games.options import option_vector
 from cardsim.text import quote
 
 from . import engine as E
-from .constants import DENOMS, PASS
+from .chunks import start_state
+from .constants import DENOMINATIONS, PASS
 from .constants import parse_call
 from .records import record_of, rule_numbers
 from .rows import ROW_DTYPE, fill_rows
 
 LOWER_IS_BETTER = False
-MAX_SCORE = 100_000
+
+
+@dataclass(frozen=True)
+class State:
+    """The state a Five Hundred question starts from: the team scores ``scores`` ``(s0, s1)``
+    (points), whether the outcome is the game's win (``play_out``) or the deal's points, and
+    whether the scores were given (``given``: records then carry them as ``before``)."""
+
+    scores: tuple = (0, 0)
+    play_out: bool = False
+    given: bool = False
+
+    def __iter__(self):  # ``s0, s1 = state``
+        return iter(self.scores)
+
+    def __getitem__(self, i):
+        return self.scores[i]
 
 
 def option_call(text: str) -> int:
@@ -76,7 +100,7 @@ def auto_options(auction, seat: int, setup: Setup, dealer=None) -> list[str]:
     """``--option auto``: every legal first call of ``seat`` after the calls ``auction``: a pass
     and every bid above the highest one (docs/RULES.md §3.3), cheapest first."""
     high = max(_prefix(list(auction or ()), dealer, seat), default=PASS)
-    calls = [f"{level}{d}" for level in range(6, 11) for d in DENOMS]
+    calls = [f"{level}{d}" for level in range(6, 11) for d in DENOMINATIONS]
     return ["P"] + [c for c in calls if option_call(c) > high]
 
 
@@ -85,22 +109,16 @@ def declares(forced: np.ndarray) -> bool:
     return int(forced[F_KIND]) != FORCE_NONE and int(forced[F_CALL]) != PASS
 
 
-def parse_before(before, setup: Setup):
+def parse_before(before, setup: Setup) -> State:
     """Team scores before the deal, ``(s0, s1)`` (points, docs/RULES.md §3.6), from None (0, 0) or
     ``[s0, s1]``; raises OptionError (not two whole numbers, out of range, or a side already at
-    the target: the game is over)."""
-    if before is None:
-        return (0, 0)
-    values = as_list(before, "before (the two teams' scores)")
-    if len(values) != 2 or not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in values):
-        raise OptionError("Five Hundred --before is s0,s1: the two teams' scores")
-    if not all(-MAX_SCORE <= v <= MAX_SCORE for v in values):
-        raise OptionError(f"team scores must be from {-MAX_SCORE:,} to {MAX_SCORE:,}")
-    _, target = rule_numbers(setup.rules)
-    if max(values) >= target:
-        # A side at the target has won (§3.6): no deal follows, and replay refuses such a record.
-        raise OptionError(f"a side already has the target {target}: the game is over before this deal")
-    return int(values[0]), int(values[1])
+    the target: the game is over; :func:`cardsim.games.g500.chunks.start_state`)."""
+    return State(start_state(setup, before), False, before is not None)
+
+
+def game_state(state: State) -> State:
+    """The same state, asked about the game's win instead of the deal's points."""
+    return State(state.scores, True, state.given)
 
 
 def _run(start, dealt, setup, forced, state, tracing):
@@ -108,22 +126,35 @@ def _run(start, dealt, setup, forced, state, tracing):
     n = len(dealt.dealers)
     out = np.zeros((n, E.R_LEN), dtype=np.int64)
     traces = np.zeros((n, E.TRACE_LEN if tracing else 0), dtype=np.int64)
+    play_out = bool(getattr(state, "play_out", False)) and not tracing
+    shares = np.zeros((n, 2), dtype=np.float64)
     E.given_kernel(np.asarray(dealt.keys, dtype=np.uint64), np.int64(start),
                    np.asarray(dealt.dealers, dtype=np.int64),
                    np.asarray(dealt.hands, dtype=np.uint64), np.asarray(dealt.talons, dtype=np.uint64),
                    setup.strategy_ids.astype(np.int64), setup.params.astype(np.float64), scoring, target,
-                   state[0], state[1], np.asarray(forced, dtype=np.int64), out, traces)
-    return out, traces
+                   np.int64(state[0]), np.int64(state[1]), np.asarray(forced, dtype=np.int64), out, traces,
+                   np.bool_(play_out), shares)
+    return out, traces, shares
+
+
+GIVEN_DTYPE = np.dtype(ROW_DTYPE.descr + [("win_share", "f8")])
+""":func:`play_given`'s rows: the deal's row and the seat's side's share of the game's win (0 when
+the question is about the deal)."""
 
 
 def play_given(seed, start, dealt, setup: Setup, forced, state):
-    """Rows (ROW_DTYPE[n]) and forced-legal flags (bool[n]) of deals ``start ..`` played from the
+    """Rows (GIVEN_DTYPE[n]) and forced-legal flags (bool[n]) of deals ``start ..`` played from the
     deals ``dealt`` (a :class:`cardsim.deal.DealtChunk`: dealers, hands, kitties as ``talons``,
-    and the keys of the strategies' streams)."""
+    and the keys of the strategies' streams); with ``state.play_out`` each game is played on to
+    its end and ``win_share`` is the evaluated seat's side's share of the win."""
     count = len(dealt.dealers)
-    out, _ = _run(start, dealt, setup, forced, state, False)
+    out, _, shares = _run(start, dealt, setup, forced, state, False)
     rows = fill_rows(np.zeros(count, dtype=ROW_DTYPE), out, np.arange(start, start + count, dtype=np.int64))
-    return rows, out[:, E.R_FORCED_OK] == 1
+    given = np.zeros(count, dtype=GIVEN_DTYPE)
+    for name in ROW_DTYPE.names:
+        given[name] = rows[name]
+    given["win_share"] = shares[:, int(forced[F_SEAT]) % 2]
+    return given, out[:, E.R_FORCED_OK] == 1
 
 
 def agreed_calls(keys, dealers, hands, talons, setup: Setup, forced, state) -> np.ndarray:
@@ -137,10 +168,13 @@ def agreed_calls(keys, dealers, hands, talons, setup: Setup, forced, state) -> n
 
 
 def outcome(rows: np.ndarray, seat: int, state=None):
-    """``(declared, made, score)`` per row for ``seat``'s side (score: its change minus the other's)."""
+    """``(declared, made, score)`` per row for ``seat``'s side (score: its change minus the other's,
+    or its share of the game's win when the question is about the game, ``state.play_out``)."""
     team = seat % 2
     declared = (rows["declarer"] >= 0) & (rows["declarer"] % 2 == team)
     made = declared & rows["made"]
+    if getattr(state, "play_out", False):
+        return declared, made, rows["win_share"].astype(np.float64)
     score = rows[f"delta_{team}"].astype(np.float64) - rows[f"delta_{1 - team}"].astype(np.float64)
     return declared, made, score
 
@@ -148,5 +182,5 @@ def outcome(rows: np.ndarray, seat: int, state=None):
 def trace_given(seed, deal, dealt, setup: Setup, forced, state) -> dict:
     """The docs/RECORDS.md record (with ``result``) of deal ``deal`` as :func:`play_given` plays
     it; ``dealt``: that one deal (a :class:`cardsim.deal.DealtChunk` of length 1)."""
-    out, traces = _run(deal, dealt, setup, forced, state, True)
-    return record_of(out[0], traces[0], setup, None if tuple(state) == (0, 0) else state)
+    out, traces, _ = _run(deal, dealt, setup, forced, state, True)
+    return record_of(out[0], traces[0], setup, None if tuple(state) == (0, 0) else tuple(state))

@@ -15,7 +15,7 @@ from __future__ import annotations
 from cardsim.cards import SUITS, CardError
 from cardsim.games.base import RecordError
 from cardsim.games.fields import check_fields
-from cardsim.games.g500.constants import DENOMS, PASS, bid_denom, bid_tricks
+from cardsim.games.g500.constants import DENOMINATIONS, PASS, bid_denom, bid_tricks
 from cardsim.games.g500.constants import parse_call
 from cardsim.games.source import check_source
 from cardsim.text import quote
@@ -88,7 +88,7 @@ def read_call(token, index):
         raise RecordError(str(exc), "auction", index, R33) from None
     if bid == PASS:
         return None
-    return bid_tricks(bid), DENOMS[bid_denom(bid)]
+    return bid_tricks(bid), DENOMINATIONS[bid_denom(bid)]
 
 
 def bid_value(bid) -> int:

@@ -21,7 +21,7 @@ MAX_BID = 220
 START_SCORE = 501
 ABANDON_PENALTY = 25
 NT = 4
-TRUMP_NAMES = (*SUITS, "NT")
+from cardsim.names import DENOMINATIONS  # noqa: E402,F401
 
 R9, RJ, RQ, RK, RT, RA = range(6)
 RANK_POINTS = np.array([0, 2, 3, 4, 10, 11], dtype=np.int64)

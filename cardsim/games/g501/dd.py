@@ -27,7 +27,7 @@ def positions(records):
     left of the dealer, who leads), the declarer's player number, the trump (0..3, 4 = NT).
     Rows of deals not played (all passed, abandoned) are zeros with ``played`` False."""
     from cardsim.cards import RANKS_501, parse_card
-    from cardsim.dd import DENOMS, token_bits as _bits
+    from cardsim.dd import DENOMINATIONS, token_bits as _bits
 
     parse = lambda t: parse_card(t, RANKS_501)  # noqa: E731
     n = len(records)
@@ -49,7 +49,7 @@ def positions(records):
         order = [(dealer + 1 + k) % seats for k in range(3)]
         hands[i] = [by_seat[s] for s in order]
         decl[i] = order.index(d)
-        trump[i] = DENOMS.index(c["trump"])
+        trump[i] = DENOMINATIONS.index(c["trump"])
         played[i] = True
     return hands, decl, trump, played
 
@@ -138,7 +138,7 @@ def deals(seed, deal_ids, setup, every_denomination):
 def _frame(hands, decl, trump, played, declarer, target, points, deal_ids, every_denomination):
     """The DD frame of positions (:func:`positions`), the declarer's seat, the target and his
     deal points in play of deals ``deal_ids``."""
-    from cardsim.dd import DENOMS, solve_played, typed_frame
+    from cardsim.dd import DENOMINATIONS, solve_played, typed_frame
 
     n = len(deal_ids)
 
@@ -156,7 +156,7 @@ def _frame(hands, decl, trump, played, declarer, target, points, deal_ids, every
     cols["dd_made"] = played & (cols["dd_points"] >= cols["target"])
     if every_denomination:
         for t in range(5):
-            cols[f"dd_points_{DENOMS[t]}"] = solve(np.full(n, t))
+            cols[f"dd_points_{DENOMINATIONS[t]}"] = solve(np.full(n, t))
     return typed_frame(cols, played)
 
 
@@ -164,7 +164,7 @@ def describe(record, row) -> str:
     """``cardsim dd``'s text for one 501 record and its DD row (solved with every_denomination)."""
     import pandas as pd
 
-    from cardsim.dd import DENOMS, table_row as _row
+    from cardsim.dd import DENOMINATIONS, table_row as _row
 
     if pd.isna(row.declarer):
         return "no play: every player passed or the declarer abandoned"
@@ -172,8 +172,8 @@ def describe(record, row) -> str:
              "§1.5-§1.7)",
              "from the hands after the talon and the gifts, the first active seat left of the dealer "
              "leading, by trump:",
-             _row("trump", DENOMS, 5),
-             _row("points", [int(row[f"dd_points_{d}"]) for d in DENOMS], 5),
+             _row("trump", DENOMINATIONS, 5),
+             _row("points", [int(row[f"dd_points_{d}"]) for d in DENOMINATIONS], 5),
              f"contract: trump {row.trump}, target {row.target}, by seat {row.declarer}: "
              f"DD {row.dd_points} points ({'reaches' if row.dd_made else 'short of'} the target); "
              f"played: {row.points} points, {'made' if row.points >= row.target else 'failed'}"]

@@ -1,15 +1,15 @@
 """501 strategy dispatch: which strategy function makes each decision (DESIGN.md §4).
 
-One jitted function per decision, each ``if sid == HEURISTIC … elif sid == RANDOM …``
+One jitted function per decision, each ``if strategy == HEURISTIC … elif strategy == RANDOM …``
 over the strategy functions of :mod:`cardsim.games.g501.strategies`, ending with the
 ``UNHANDLED`` raise: an id with no branch stops the run with a StrategyError naming the game,
 seat and decision, it never plays as another strategy.  Adding a strategy: its functions in
 ``strategies``, a registry line there, one branch in each function below.
 
-Every dispatch function is ``choose_<decision>(sid, params, streams, seat, view...)`` as in
+Every dispatch function is ``choose_<decision>(strategy, params, streams, seat, view...)`` as in
 every game (``docs/adding-a-game.md``); the four common arguments:
 
-* ``sid`` (int64): the seat's strategy id (``Strategy.id`` in ``strategies.REGISTRY``);
+* ``strategy`` (int64): the seat's strategy id (``Strategy.id`` in ``strategies.REGISTRY``);
 * ``params`` (float64[seats, N_PARAMS]): every seat's parameter row; row ``seat`` is this seat's;
 * ``seat`` (int64): the deciding seat (0..3);
 * ``streams`` (uint64[5, 1]): the deal's streams; row ``1 + seat`` is this seat's (row 0 is
@@ -17,23 +17,23 @@ every game (``docs/adding-a-game.md``); the four common arguments:
 
 followed by the seat's view of that decision (nothing else: never another seat's hand):
 
-* ``choose_blind(sid, params, streams, seat, position, score, rival, cur_bid) -> int64``
+* ``choose_blind(strategy, params, streams, seat, position, score, rival, cur_bid) -> int64``
   before looking (docs/RULES.md §1.3): ``LOOK`` (-1), pass (0) or a blind bid (> cur_bid).
   ``position``: 0..2 in the auction order; ``score``: the seat's score before the deal;
   ``rival``: the lowest score before the deal of the other seats of the table (the closest
   rival, 501 counts down; at 4 seats the dealer sitting out counts: scores are public);
   ``cur_bid``: the highest bid so far (0 before any bid).
-* ``choose_call(sid, params, streams, seat, hand, position, score, rival, cur_bid, others_blind,
+* ``choose_call(strategy, params, streams, seat, hand, position, score, rival, cur_bid, others_blind,
   memo) -> int64`` after looking (§1.3): pass (0) or a bid.  ``hand``: uint64, 7 cards;
   ``others_blind``: bool, another seat has bid blind in this deal (blind bids are public);
   ``memo``: float64[4, 2], zeroed at the start of each deal, row ``seat`` the strategy's own
   cache.
-* ``choose_contract(sid, params, streams, seat, hand, bid, blind, talon, out) -> None``
+* ``choose_contract(strategy, params, streams, seat, hand, bid, blind, talon, out) -> None``
   the declarer after the talon (§1.4).  ``hand``: uint64, his 10 cards (talon included);
   ``bid``: his winning bid; ``blind``: bool; ``talon``: uint64, the exposed 3 cards.  Fills
   ``out`` (int64[5]): ``[abandon 0/1, trump 0..3 or NT 4, target, card given to the first
   opponent clockwise, card given to the second]``, entries 1-4 zero when abandoning.
-* ``choose_card(sid, params, streams, seat, hand, legal, trick, led, trump, played, is_declarer,
+* ``choose_card(strategy, params, streams, seat, hand, legal, trick, led, trump, played, is_declarer,
   won_any, decl_pos, declarer, seen) -> int64`` a card (§1.5, §1.6): an index from ``legal``,
   plus ``DECLARE_FLAG`` to declare a marriage when leading.  ``hand``/``legal``/``played``:
   uint64 bit sets (played = every card played so far in the deal, this trick's included);
@@ -67,71 +67,71 @@ from cardsim.strategies.unhandled import unhandled
 
 
 @jit(inline="always")
-def choose_blind(sid, params, streams, seat, position, score, rival, cur_bid):
+def choose_blind(strategy, params, streams, seat, position, score, rival, cur_bid):
     """The seat's call before looking: LOOK, pass or a blind bid (docs/RULES.md §1.3)."""
-    if sid == HEURISTIC or sid == HEURISTIC_V1 or sid == PIMC:
+    if strategy == HEURISTIC or strategy == HEURISTIC_V1 or strategy == PIMC:
         return heuristic_blind(params[seat], streams[1 + seat], position, score, cur_bid)
-    elif sid == CHART:
+    elif strategy == CHART:
         return chart_blind(params[seat], position, score, rival, cur_bid)
-    elif sid == RANDOM:
+    elif strategy == RANDOM:
         return random_blind(params[seat], streams[1 + seat], cur_bid)
-    unhandled("blind", sid, seat)
+    unhandled("blind", strategy, seat)
     return np.int64(LOOK)  # not reached: unhandled raised
 
 
 @jit(inline="always")
-def choose_call(sid, params, streams, seat, hand, position, score, rival, cur_bid, others_blind, memo):
+def choose_call(strategy, params, streams, seat, hand, position, score, rival, cur_bid, others_blind, memo):
     """The seat's call after looking at ``hand``: pass or a bid (docs/RULES.md §1.3)."""
-    if sid == HEURISTIC or sid == HEURISTIC_V1 or sid == PIMC:
+    if strategy == HEURISTIC or strategy == HEURISTIC_V1 or strategy == PIMC:
         return heuristic_open(params[seat], hand, cur_bid, memo[seat], rival, others_blind)
-    elif sid == CHART:
+    elif strategy == CHART:
         return chart_open(params[seat], hand, cur_bid, memo[seat], rival, others_blind)
-    elif sid == RANDOM:
+    elif strategy == RANDOM:
         return random_open(params[seat], streams[1 + seat], cur_bid)
-    unhandled("call", sid, seat)
+    unhandled("call", strategy, seat)
     return np.int64(0)  # not reached
 
 
 @jit
-def choose_contract(sid, params, streams, seat, hand, bid, blind, talon, out):
+def choose_contract(strategy, params, streams, seat, hand, bid, blind, talon, out):
     """The declarer's abandon or contract and gifts into ``out`` (int64[5]), docs/RULES.md §1.4."""
-    if sid == HEURISTIC or sid == HEURISTIC_V1 or sid == PIMC:
+    if strategy == HEURISTIC or strategy == HEURISTIC_V1 or strategy == PIMC:
         heuristic_contract(params[seat], hand, bid, out)
         return
-    elif sid == CHART:
+    elif strategy == CHART:
         chart_contract(params[seat], hand, bid, out)
         return
-    elif sid == RANDOM:
+    elif strategy == RANDOM:
         random_contract(params[seat], streams[1 + seat], hand, bid, out)
         return
-    unhandled("contract", sid, seat)
+    unhandled("contract", strategy, seat)
 
 
 @jit(inline="always")
-def choose_card(sid, params, streams, seat, hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos,
+def choose_card(strategy, params, streams, seat, hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos,
                 declarer, seen):
     """The seat's card from ``legal`` (+ DECLARE_FLAG to declare a marriage), docs/RULES.md §1.5-§1.6."""
-    if sid == HEURISTIC or sid == CHART:
+    if strategy == HEURISTIC or strategy == CHART:
         return heuristic_play(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, seat,
                               declarer, seen)
-    return choose_card_rest(sid, params, streams, seat, hand, legal, trick, led, trump, played, is_declarer,
+    return choose_card_rest(strategy, params, streams, seat, hand, legal, trick, led, trump, played, is_declarer,
                             won_any, decl_pos, declarer, seen)
 
 
 @jit(inline="always")
-def choose_card_rest(sid, params, streams, seat, hand, legal, trick, led, trump, played, is_declarer, won_any,
+def choose_card_rest(strategy, params, streams, seat, hand, legal, trick, led, trump, played, is_declarer, won_any,
                      decl_pos, declarer, seen):
     """:func:`choose_card` for the strategies that :func:`choose_card_voids` does not handle (the
     engine asks it after choose_card_voids, so that the default play is compiled into the card loop
     once)."""
-    if sid == HEURISTIC_V1:
+    if strategy == HEURISTIC_V1:
         return heuristic_play_v1(hand, legal, trick, led, trump, played, is_declarer, won_any)
-    elif sid == RANDOM:
+    elif strategy == RANDOM:
         return random_play(params[seat], streams[1 + seat], hand, legal, led)
-    elif sid == PIMC:
+    elif strategy == PIMC:
         return pimc_card(params[seat], streams[1 + seat], hand, legal, trick, led, trump, played, is_declarer, won_any,
                          decl_pos, seat, declarer, seen)
-    unhandled("card", sid, seat)
+    unhandled("card", strategy, seat)
     return np.int64(0)  # not reached
 
 
@@ -140,14 +140,14 @@ NOT_HERE = np.int64(-1)
 
 
 @jit(inline="always")
-def choose_card_voids(sid, hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid, pvoid):
+def choose_card_voids(strategy, hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid, pvoid):
     """The card of a strategy that reads no more of the view than scalars and the voids shown
     (``dvoid``: the declarer's, ``pvoid``: the other defender's SEEN_VOIDS lanes, both 0 for the
     declarer), the same card as :func:`choose_card` gives; NOT_HERE for the other strategies, which
     the engine then asks through :func:`choose_card_rest`.  No array argument: the engine calls it for
     every card, and each array passed to an inlined function costs two atomic reference-count
     updates a call (about a fifth of the deal's time when all the view went through ``choose_card``)."""
-    if sid == HEURISTIC or sid == CHART:
+    if strategy == HEURISTIC or strategy == CHART:
         return heuristic_play_voids(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid,
                                     pvoid)
     return NOT_HERE

@@ -36,7 +36,7 @@ from cardsim.text import quote
 
 from . import engine as E
 from .chunks import start_scores
-from .constants import BLIND_FLAG, LOOK, MAX_BID, MIN_BID, TRACE_LEN, TRUMP_NAMES
+from .constants import BLIND_FLAG, LOOK, MAX_BID, MIN_BID, TRACE_LEN, DENOMINATIONS
 from .records import record_of
 from cardsim.games.options import STRATEGY, strategy_vector
 
@@ -147,9 +147,9 @@ def parse_option(text: str, seat: int, setup: Setup, auction=(), dealer=None) ->
         forced[E.F_BLIND] = 1 if m.group(2) else 0
         if m.group(3):
             trump = m.group(3).upper()
-            if trump not in TRUMP_NAMES:
-                raise OptionError(f"option {quote(text)}: the trump is one of {' '.join(TRUMP_NAMES)}")
-            forced[E.F_TRUMP] = TRUMP_NAMES.index(trump) + 1
+            if trump not in DENOMINATIONS:
+                raise OptionError(f"option {quote(text)}: the trump is one of {' '.join(DENOMINATIONS)}")
+            forced[E.F_TRUMP] = DENOMINATIONS.index(trump) + 1
         if m.group(4):
             target = _bid(m.group(4), f"option {quote(text)}: the target")
             if target < bid:

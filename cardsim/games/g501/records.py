@@ -10,7 +10,7 @@ from cardsim.games.g501 import engine as E
 from cardsim.games.g501.chunks import check_setup, start_scores
 from cardsim.games.g501.constants import (
     BLIND_FLAG, DECLARE_FLAG, RANKS, T_CALLS, T_CONTRACT, T_NCALLS, T_NPLAY, T_PLAY,
-    TRACE_LEN, TRUMP_NAMES,
+    TRACE_LEN, DENOMINATIONS,
 )
 from cardsim.games.g501.rules import next_active
 from cardsim.rng import check_seed, deal_key, match_key
@@ -45,7 +45,7 @@ def result_from_engine(res: np.ndarray, seats: int, before: list[int]) -> dict:
         "target": int(res[E.R_TARGET]) if played else None,
         "blind": bool(res[E.R_BLIND]),
         "abandoned": abandoned,
-        "trump": TRUMP_NAMES[int(res[E.R_TRUMP])] if played else None,
+        "trump": DENOMINATIONS[int(res[E.R_TRUMP])] if played else None,
         "cards": cards,
         "marriages": marr,
         "points": [c + m for c, m in zip(cards, marr)],
@@ -75,7 +75,7 @@ def record_of(tr, res, dealer: int, hands, talon, seats: int, before: list[int],
             opp1 = next_active(decl, dealer, seats)
             opp2 = next_active(opp1, dealer, seats)
             rec["contract"] = {
-                "trump": TRUMP_NAMES[int(tr[T_CONTRACT + 1])],
+                "trump": DENOMINATIONS[int(tr[T_CONTRACT + 1])],
                 "target": int(res[E.R_TARGET]),
                 "give": {str(opp1): card_str(int(tr[T_CONTRACT + 3]), RANKS),
                          str(opp2): card_str(int(tr[T_CONTRACT + 4]), RANKS)},

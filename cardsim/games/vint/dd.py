@@ -31,14 +31,14 @@ def hands_of(records) -> np.ndarray:
 def contracts(records) -> np.ndarray:
     """``(declarer, level, denomination, decl_tricks)``: int64[4, n] from Vint records (with
     ``result``); -1 when void."""
-    from cardsim.dd import DENOMS
+    from cardsim.dd import DENOMINATIONS
 
     out = np.full((4, len(records)), -1, dtype=np.int64)
     for i, r in enumerate(records):
         res = r["result"]
         if res["declarer"] is not None:
             d = res["declarer"]
-            out[:, i] = d, int(res["contract"][0]), DENOMS.index(res["contract"][1:]), res["tricks"][d % 2]
+            out[:, i] = d, int(res["contract"][0]), DENOMINATIONS.index(res["contract"][1:]), res["tricks"][d % 2]
     return out
 
 
@@ -89,7 +89,7 @@ def deals(seed, deal_ids, setup, every_denomination):
 def _frame(hands, decl, level, den, got, deal_ids, every_denomination):
     """The DD frame of positions ``hands`` (uint64[n, 4]) and contracts (int64[n] each; declarer
     -1: void) of deals ``deal_ids``."""
-    from cardsim.dd import DENOMS, typed_frame
+    from cardsim.dd import DENOMINATIONS, typed_frame
     from cardsim.dd.vint import dd_tables
 
     n = len(deal_ids)
@@ -103,7 +103,7 @@ def _frame(hands, decl, level, den, got, deal_ids, every_denomination):
     raw = {"deal": deal_ids, **cols}
     table = {}
     if every_denomination:
-        table = {f"dd_{s}_{DENOMS[d]}": tables[:, s, d] for s in range(4) for d in range(5)}
+        table = {f"dd_{s}_{DENOMINATIONS[d]}": tables[:, s, d] for s in range(4) for d in range(5)}
     return typed_frame({**raw, **table}, played, always=tuple(table))
 
 
@@ -111,12 +111,12 @@ def describe(record, row) -> str:
     """``cardsim dd``'s text for one Vint record and its DD row (solved with every_denomination)."""
     import pandas as pd
 
-    from cardsim.dd import DENOMS, table_row as _row
+    from cardsim.dd import DENOMINATIONS, table_row as _row
 
     lines = ["Double-dummy tricks of the declarer's side (rows: declarer's seat, the seat on his left "
-             "leads; docs/RULES.md §2.3)", _row("seat", DENOMS)]
+             "leads; docs/RULES.md §2.3)", _row("seat", DENOMINATIONS)]
     for s in range(4):
-        lines.append(_row(f"  {s}", [int(row[f"dd_{s}_{d}"]) for d in DENOMS]))
+        lines.append(_row(f"  {s}", [int(row[f"dd_{s}_{d}"]) for d in DENOMINATIONS]))
     if pd.isna(row.declarer):
         lines.append("no contract: every player passed")
     else:
@@ -143,7 +143,7 @@ def quality(names, seed, ids, rows) -> list:
     """Per strategy in ``names``: its play on deals ``ids`` against the whole DD table (one table
     per deal serves every strategy: the 13-card hands do not depend on the strategies), with
     ``right_side`` and ``best_denomination`` (:mod:`cardsim.analysis.quality`)."""
-    from cardsim.dd import DENOMS, played_rows
+    from cardsim.dd import DENOMINATIONS, played_rows
     from cardsim.dd.vint import dd_tables
     from cardsim.runner.run import make_run
 
@@ -160,7 +160,7 @@ def quality(names, seed, ids, rows) -> list:
         frames.append(rows(name, ids, played, den, level, level, got, dd, got >= level + 6, dd >= level + 6,
                            right=side_best[i, d % 2] >= side_best[i, 1 - d % 2],
                            best=dd >= table[i, d].max(axis=1)))
-    assert len(DENOMS) == table.shape[2]
+    assert len(DENOMINATIONS) == table.shape[2]
     return frames
 
 

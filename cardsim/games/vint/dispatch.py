@@ -1,14 +1,14 @@
 """Vint strategy dispatch: every branch from a strategy id to its functions, in one place.
 
-One function per decision, each ``choose_<decision>(sid, params, streams, seat, view...)`` as in
+One function per decision, each ``choose_<decision>(strategy, params, streams, seat, view...)`` as in
 every game (``docs/adding-a-game.md``):
 
-* ``choose_call(sid, params, streams, seat, hand, calls, ncalls, current, current_bidder) -> int64``
+* ``choose_call(strategy, params, streams, seat, hand, calls, ncalls, current, current_bidder) -> int64``
   the call (0 = pass, 1..35 = bid, docs/RULES.md §2.2);
-* ``choose_card(sid, params, streams, seat, hand, declarer, trump, leader, trick, n, played,
+* ``choose_card(strategy, params, streams, seat, hand, declarer, trump, leader, trick, n, played,
   bid_suits, voids) -> int64`` the card index played from ``hand`` (docs/RULES.md §2.3).
 
-``sid`` is the seat's strategy id; ``params`` (float64[4, N_PARAMS]) holds every seat's row and
+``strategy`` is the seat's strategy id; ``params`` (float64[4, N_PARAMS]) holds every seat's row and
 ``streams`` (uint64[5, 1]) the deal's streams, row ``1 + seat`` the seat's (row 0 is the
 shuffle's, never touched here); a branch passes on only ``params[seat]`` / ``streams[1 + seat]``
 (rows are sliced per branch because slicing costs a reference count in the hot loop).  The rest
@@ -19,7 +19,7 @@ play, what the auction showed: ``bid_suits`` (int64[4]), the first suit each sea
 none (:func:`.rules.first_bid_suits`, computed once a deal), and what the play showed:
 ``voids`` (int64), bit 4·seat + suit set once that seat has not followed a lead of that suit,
 and bit LED_SHIFT + 4·seat + suit (16, :data:`.rules.LED_SHIFT`) once that seat has led that
-suit.  An id with no branch raises ``ValueError(UNHANDLED, decision, sid, seat)`` through
+suit.  An id with no branch raises ``ValueError(UNHANDLED, decision, strategy, seat)`` through
 :func:`cardsim.strategies.unhandled.unhandled` (out of line: it keeps the hot path fast), which
 the Python surface reports as a :class:`~cardsim.strategies.registry.StrategyError`.
 """
@@ -38,35 +38,35 @@ from .strategies import (GREEDY, HEURISTIC, HEURISTIC_V1, HEURISTIC_V2, PIMC, RA
 
 
 @jit(inline="always")
-def choose_call(sid, params, streams, seat, hand, calls, ncalls, current, current_bidder):
-    """The call strategy ``sid`` makes for ``seat`` (0 = pass, 1..35 = bid)."""
-    if sid == HEURISTIC or sid == PIMC or sid == HEURISTIC_V2:
+def choose_call(strategy, params, streams, seat, hand, calls, ncalls, current, current_bidder):
+    """The call strategy ``strategy`` makes for ``seat`` (0 = pass, 1..35 = bid)."""
+    if strategy == HEURISTIC or strategy == PIMC or strategy == HEURISTIC_V2:
         return heuristic_call(params[seat], hand, seat, calls, ncalls, current, current_bidder)
-    if sid == HEURISTIC_V1 or sid == GREEDY:
+    if strategy == HEURISTIC_V1 or strategy == GREEDY:
         return heuristic_call_v1(params[seat], hand, seat, calls, ncalls, current, current_bidder)
-    if sid == RANDOM:
+    if strategy == RANDOM:
         return random_call(params[seat], streams[1 + seat], current)
-    unhandled("call", sid, seat)
+    unhandled("call", strategy, seat)
     return np.int64(PASS)  # not reached: unhandled raised
 
 
 @jit(inline="always")
-def choose_card(sid, params, streams, seat, hand, declarer, trump, leader, trick, n, played, bid_suits, voids):
-    """The card (index) strategy ``sid`` plays from ``hand``; ``trick[:n]`` is on the table,
+def choose_card(strategy, params, streams, seat, hand, declarer, trump, leader, trick, n, played, bid_suits, voids):
+    """The card (index) strategy ``strategy`` plays from ``hand``; ``trick[:n]`` is on the table,
     ``bid_suits`` (int64[4]) the first suit each seat bid (−1: none) and ``voids`` (int64) the
     suits each seat has shown out of (bit 4·seat + suit) and has led (bit LED_SHIFT + 4·seat + suit)."""
-    if sid == HEURISTIC:
+    if strategy == HEURISTIC:
         return heuristic_card(hand, seat, declarer, trump, leader, trick, n, played, bid_suits, voids)
-    if sid == HEURISTIC_V2:
+    if strategy == HEURISTIC_V2:
         return heuristic_card_v2(hand, seat, declarer, trump, leader, trick, n, played, bid_suits, voids)
-    if sid == HEURISTIC_V1:
+    if strategy == HEURISTIC_V1:
         return heuristic_card_v1(hand, seat, declarer, trump, leader, trick, n, played)
-    if sid == GREEDY:
+    if strategy == GREEDY:
         return greedy_card(hand, trump, trick, n)
-    if sid == RANDOM:
+    if strategy == RANDOM:
         return random_card(streams[1 + seat], hand, trick, n)
-    if sid == PIMC:
+    if strategy == PIMC:
         return pimc_card(params[seat], streams[1 + seat], hand, seat, declarer, trump, leader, trick, n, played, bid_suits,
                          voids)
-    unhandled("card", sid, seat)
+    unhandled("card", strategy, seat)
     return np.int64(-1)  # not reached: unhandled raised
