@@ -1,0 +1,135 @@
+"""``cardsim export``: deals in a format other programs read (PBN, docs/pbn.md), and PBN deals back.
+
+* ``cardsim export vint --seed S -n N [--format pbn] [-o FILE]``: simulated deals as PBN;
+* ``cardsim export vint --records FILE.jsonl [-o FILE]``: records (anyone's; each is replayed,
+  so a record that breaks the rules is refused) as PBN;
+* ``cardsim export vint --pbn FILE [--board K] [--format records|hands]``: PBN deals back as
+  docs/RECORDS.md records for ``cardsim replay`` (``records``, the default with ``--pbn``) or as
+  given hands, one line per seat in ``evaluate --hand`` syntax (``hands``).
+
+The parser part imports nothing heavy; :func:`run` imports the engine only to simulate.
+"""
+from __future__ import annotations
+
+import json
+import sys
+
+from cardsim.cli.common import UsageError, _add_setup, _game, _path, _positive, _read_jsonl, _strategies
+from cardsim.games import GAME_NAMES
+from cardsim.games.base import RecordError
+from cardsim.text import clip
+
+NAME = "export"
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("export", help="deals as PBN for bridge programs, and PBN deals back (docs/pbn.md)")
+    p.add_argument("game", type=_game, help=" | ".join(GAME_NAMES) + " (PBN: games dealt as bridge, i.e. vint)")
+    p.add_argument("-n", "--deals", type=_positive, help="simulated deals to export (with --seed)")
+    _add_setup(p)
+    p.add_argument("--records", type=_path, metavar="FILE.jsonl",
+                   help="export these records (docs/RECORDS.md, any program's) instead of simulating")
+    p.add_argument("--pbn", type=_path, metavar="FILE", help="read this PBN file instead (to records or hands)")
+    p.add_argument("--board", help="with --pbn: only the board with this Board tag")
+    p.add_argument("--format", choices=("pbn", "records", "hands"),
+                   help="pbn (the default from --seed/--records), records (JSON Lines, the default from --pbn) "
+                        "or hands (from --pbn: each seat's cards for evaluate --hand)")
+    p.add_argument("-o", "--output", type=_path, metavar="FILE", help="write here (default: standard output)")
+
+
+def _emit(args, text: str) -> None:
+    if not args.output:
+        sys.stdout.write(text)
+        return
+    from cardsim.runner.files import OutputError, check_output_file
+
+    path = check_output_file(args.output)
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise OutputError(f"cannot write {args.output}: {exc.strerror or exc}") from None
+
+
+def run(args) -> int:
+    from cardsim.pbn import PBNError, mapping
+
+    sources = [x for x in (args.deals is not None, args.records is not None, args.pbn is not None) if x]
+    if len(sources) != 1:
+        raise UsageError("give exactly one source: -n N (with --seed), --records FILE.jsonl or --pbn FILE")
+    if args.board is not None and args.pbn is None:
+        raise UsageError("--board needs --pbn FILE")
+    try:
+        mapping(args.game)  # a game without a PBN form is refused before any work
+        if args.pbn is not None:
+            return _from_pbn(args)
+        if args.format not in (None, "pbn"):
+            raise UsageError(f"--format {args.format} is for --pbn FILE; deals are exported as --format pbn")
+        if args.output:
+            from cardsim.runner.files import check_output_file
+
+            check_output_file(args.output)
+        records = _simulated(args) if args.deals is not None else _from_records(args)
+        if records is None:
+            return 1
+        from cardsim.pbn import write
+
+        event = f"cardsim {args.game} seed {args.seed}" if args.deals is not None else f"cardsim {args.game}"
+        _emit(args, write(records, args.game, event))
+    except PBNError as exc:
+        print(f"cardsim: error: {clip(str(exc), 300)}", file=sys.stderr)
+        return 2 if args.pbn is None else 1
+    if args.output:
+        print(f"{len(records)} {args.game} deals written to {args.output} (PBN)", file=sys.stderr)
+    return 0
+
+
+def _simulated(args):
+    from cardsim.games import get_game
+    from cardsim.runner.run import make_run
+
+    run = make_run(args.game, args.deals, args.seed, _strategies(args.strategy), args.seats, args.rule,
+                   min(args.deals, 10_000))
+    return get_game(args.game).make_records(run.seed, range(args.deals), run.setup)
+
+
+def _from_records(args):
+    """The file's records replayed (their ``result`` recomputed); None after reporting rejected lines."""
+    import cardsim
+
+    records, rejected = [], 0
+    for number, record in _read_jsonl(args.records):
+        try:
+            if isinstance(record, Exception):
+                raise record
+            if not isinstance(record, dict) or str(record.get("game", "")).lower() != args.game:
+                raise RecordError(f"not a {args.game} record (game {clip(str(record.get('game') if isinstance(record, dict) else record), 30)})", "game")
+            record = dict(record, result=cardsim.replay(record))
+        except RecordError as exc:
+            rejected += 1
+            print(f"{args.records}: line {number}: {clip(exc.describe())}", file=sys.stderr)
+            continue
+        records.append(record)
+    if rejected or not records:
+        print(f"{args.records}: {'no records' if not records and not rejected else f'{rejected} records rejected'}; "
+              "nothing written", file=sys.stderr)
+        return None
+    return records
+
+
+def _from_pbn(args) -> int:
+    from cardsim.pbn import hand_text, read_deals, read_records
+
+    fmt = args.format or "records"
+    if fmt == "pbn":
+        raise UsageError("--pbn FILE is read to --format records or hands")
+    if args.deals is not None or args.records is not None:
+        raise UsageError("--pbn is a source of its own")
+    if fmt == "records":
+        records = read_records(args.pbn, args.game, args.board)
+        text = "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in records)
+    else:
+        deals = read_deals(args.pbn, args.game, args.board)
+        text = "".join(f"board {d['board']} dealer {d['dealer']} seat {s}: {hand_text(h)}\n"
+                       for d in deals for s, h in enumerate(d["hands"]))
+    _emit(args, text)
+    return 0
