@@ -212,3 +212,23 @@ def hand_text(cards) -> str:
     for c in sorted(cards, key=lambda c: "AKQJT98765432".index(c[:-1].replace("10", "T"))):
         by[c[-1]] += c[:-1]
     return " ".join(f"{s}:{by[s] or '-'}" for s in "SHDC")
+
+
+def one_deal(path, board=None, game: str = "vint") -> dict:
+    """The one board of :func:`read_deals` that ``board`` names (its Board tag); ``board`` may be
+    left out for a file of one board.  PBNError otherwise."""
+    deals = read_deals(path, game, board)
+    if len(deals) != 1:
+        raise PBNError(f"{path} holds {len(deals)} boards: name one with --board (its Board tag)")
+    return deals[0]
+
+
+def conditions(path, board=None, game: str = "vint", seats_given=None):
+    """A PBN board as :class:`cardsim.conditions.Conditions` for :func:`cardsim.evaluate`
+    (``conditions=``): the given hands of ``seats_given`` (an iterable of seats; None: all four,
+    the deal fixed, so only the strategies' own random choices vary) and the board's dealer."""
+    from cardsim.conditions import Conditions
+
+    deal = one_deal(path, board, game)
+    seats = range(len(deal["hands"])) if seats_given is None else list(seats_given)
+    return Conditions(game, dealer=deal["dealer"], hands={int(s): hand_text(deal["hands"][s]) for s in seats})

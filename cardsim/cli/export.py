@@ -133,3 +133,32 @@ def _from_pbn(args) -> int:
                        for d in deals for s, h in enumerate(d["hands"]))
     _emit(args, text)
     return 0
+
+
+def pbn_given(args):
+    """``evaluate --pbn FILE [--board K] [--pbn-hands seat|all]``: with ``seat`` (the default), sets
+    ``args.hand`` to the seat's hand on the board and ``args.dealer`` to its dealer (unless given)
+    and returns None; with ``all``, returns the :class:`cardsim.conditions.Conditions` of the four
+    hands.  UsageError for a bad board or a clash with --hand / --where."""
+    if args.pbn is None:
+        if args.board is not None or args.pbn_hands != "seat":
+            raise UsageError("--board and --pbn-hands go with --pbn FILE")
+        return None
+    from cardsim.pbn import PBNError, conditions, hand_text, one_deal
+
+    if args.hand is not None:
+        raise UsageError("--pbn gives the seat's hand: leave out --hand")
+    try:
+        if args.pbn_hands == "all":
+            if args.where is not None:
+                raise UsageError("--pbn-hands all fixes every hand: --where has nothing left to choose")
+            if args.dealer is not None:
+                raise UsageError("--pbn-hands all takes the dealer from the board: leave out --dealer")
+            return conditions(args.pbn, args.board, args.game)
+        deal = one_deal(args.pbn, args.board, args.game)
+    except PBNError as exc:
+        raise UsageError(str(exc)) from None
+    args.hand = hand_text(deal["hands"][args.seat]) if 0 <= args.seat < len(deal["hands"]) else None
+    if args.dealer is None:
+        args.dealer = deal["dealer"]
+    return None
