@@ -188,3 +188,24 @@ def test_cli(tmp_path, capsys):
             code = exc.code
         err = capsys.readouterr().err
         assert code in (1, 2) and want in err and err.count("\n") == 1, (argv, err)
+
+
+def test_given_hands_for_evaluate(pbn_file, records, capsys):
+    from cardsim.pbn import conditions, hand_text
+
+    cond = conditions(pbn_file, 3)
+    assert cond.dealer == records[2]["dealer"]
+    assert cond.hands == {s: hand_text(records[2]["hands"][s]) for s in range(4)}
+    assert set(conditions(pbn_file, 3, seats_given=[1]).hands) == {1}
+    df = cardsim.evaluate("vint", seat=1, options=["P", "7NT"], n=20, seed=1, conditions=cond, n_jobs=1)
+    assert set(df["option"]) == {"P", "7NT"} and (df["n"] == 20).all()
+    for argv, want in ((["--pbn", str(pbn_file), "--hand", "S:A"], "leave out --hand"),
+                       (["--board", "3"], "go with --pbn"),
+                       (["--pbn", str(pbn_file)], "holds 200 boards"),
+                       (["--pbn", str(pbn_file), "--board", "x"], "no board x")):
+        try:
+            code = main(["evaluate", "vint", "--option", "P", "-n", "10", *argv])
+        except SystemExit as exc:
+            code = exc.code
+        err = capsys.readouterr().err
+        assert code == 2 and want in err and err.count("\n") == 1, (argv, err)
