@@ -177,6 +177,16 @@ def test_cli(tmp_path, capsys):
     rec = tmp_path / "r.jsonl"
     assert main(["export", "vint", "--records", str(rec)]) == 0
     assert capsys.readouterr().out.startswith("% PBN 2.1")
+    # A record as another program may write it: no result, lower case, "10" for T.
+    import json
+
+    first = json.loads(rec.read_text().splitlines()[0])
+    other = dict(first, hands=[[c.lower().replace("t", "10") for c in h] for h in first["hands"]],
+                 play=[c.lower().replace("t", "10") for c in first["play"]], auction=[c.lower() for c in first["auction"]])
+    rec2 = tmp_path / "other.jsonl"
+    rec2.write_text(json.dumps(other) + "\n")
+    assert main(["export", "vint", "--records", str(rec2)]) == 0
+    assert capsys.readouterr().out.split('[Board "1"]')[1] == out.read_text().split('[Board "1"]')[1].split("\n\n")[0] + "\n"
     for argv, want in ((["export", "501", "-n", "3"], "not bridge deals"),
                        (["export", "500", "-n", "3"], "not bridge deals"),
                        (["export", "vint", "-n", "0"], "-n"),

@@ -113,7 +113,8 @@ def board_text(record: dict, board: int, event: str, site: str = "cardsim", date
         trump = None if contract.endswith("NT") else contract[-1]
         first = (declarer + 1) % 4
         lines.append(f'[Play "{DIRECTIONS[first]}"]')
-        play = [c.upper() for c in record["play"]]
+        # Records from other programs may write "10S" and lower case (docs/RECORDS.md "Cards").
+        play = [c.upper().replace("10", "T") for c in record["play"]]
         leader = first
         for t in range(13):
             trick = play[4 * t:4 * t + 4]
