@@ -198,12 +198,18 @@ def read_deals(path, game: str = "vint", board=None) -> list[dict]:
     return out
 
 
-def read_records(path, game: str = "vint", board=None) -> list[dict]:
+def read_records(path, game: str = "vint", board=None, complete_auction: bool = False) -> list[dict]:
     """The deals of a PBN file with their auction and play as docs/RECORDS.md records that
     ``cardsim replay`` accepts (each is checked by the game's replay); PBNError naming the board and
-    the tag for the first board the game's rules do not allow."""
+    the tag for the first board the game's rules do not allow.  ``complete_auction``: append the
+    passes that end an auction by the game's rule (a bridge auction ends after three passes, a Vint
+    one after twelve) instead of refusing it."""
     module = mapping(game)
-    return [_call(module, module.to_record, b, path) for b in _pick(_read(path), path, board)]
+
+    def convert(b):
+        return module.to_record(b, complete_auction=complete_auction)
+
+    return [_call(module, convert, b, path) for b in _pick(_read(path), path, board)]
 
 
 def hand_text(cards) -> str:

@@ -219,3 +219,23 @@ def test_given_hands_for_evaluate(pbn_file, records, capsys):
             code = exc.code
         err = capsys.readouterr().err
         assert code == 2 and want in err and err.count("\n") == 1, (argv, err)
+
+
+def test_complete_auction(tmp_path, capsys):
+    """A bridge board (three passes end its auction) replays as Vint only with complete_auction."""
+    ranks = "AKQJT98765432"
+    play = "\n".join(f"H{ranks[t]} D{ranks[t]} C{ranks[t]} S{ranks[12 - t]}" for t in range(13))
+    text = ('[Board "5"]\n[Dealer "N"]\n[Vulnerable "None"]\n'
+            '[Deal "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"]\n'
+            '[Declarer "N"]\n[Contract "7S"]\n[Result "13"]\n[Auction "N"]\n7S! Pass Pass Pass\n'
+            '[Play "E"]\n' + play + "\n")
+    path = tmp_path / "bridge.pbn"
+    path.write_text(text)
+    with pytest.raises(PBNError, match="incomplete"):
+        read_records(path)
+    [rec] = read_records(path, complete_auction=True)
+    assert rec["auction"] == ["7S"] + ["P"] * 12
+    result = cardsim.replay(rec)
+    assert (result["declarer"], result["contract"], result["tricks"]) == (0, "7S", [13, 0])
+    assert main(["export", "vint", "--pbn", str(path), "--complete-auction"]) == 0
+    assert '"auction":["7S"' in capsys.readouterr().out

@@ -31,6 +31,9 @@ def add_parser(sub) -> None:
                    help="export these records (docs/RECORDS.md, any program's) instead of simulating")
     p.add_argument("--pbn", type=_path, metavar="FILE", help="read this PBN file instead (to records or hands)")
     p.add_argument("--board", help="with --pbn: only the board with this Board tag")
+    p.add_argument("--complete-auction", action="store_true",
+                   help="with --pbn: end a bridge auction (three passes) with the passes Vint's rule needs "
+                        "(12 after the last bid) instead of refusing it")
     p.add_argument("--format", choices=("pbn", "records", "hands"),
                    help="pbn (the default from --seed/--records), records (JSON Lines, the default from --pbn) "
                         "or hands (from --pbn: each seat's cards for evaluate --hand)")
@@ -56,8 +59,8 @@ def run(args) -> int:
     sources = [x for x in (args.deals is not None, args.records is not None, args.pbn is not None) if x]
     if len(sources) != 1:
         raise UsageError("give exactly one source: -n N (with --seed), --records FILE.jsonl or --pbn FILE")
-    if args.board is not None and args.pbn is None:
-        raise UsageError("--board needs --pbn FILE")
+    if (args.board is not None or args.complete_auction) and args.pbn is None:
+        raise UsageError("--board and --complete-auction go with --pbn FILE")
     try:
         mapping(args.game)  # a game without a PBN form is refused before any work
         if args.pbn is not None:
@@ -125,7 +128,7 @@ def _from_pbn(args) -> int:
     if args.deals is not None or args.records is not None:
         raise UsageError("--pbn is a source of its own")
     if fmt == "records":
-        records = read_records(args.pbn, args.game, args.board)
+        records = read_records(args.pbn, args.game, args.board, args.complete_auction)
         text = "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in records)
     else:
         deals = read_deals(args.pbn, args.game, args.board)

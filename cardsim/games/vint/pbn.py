@@ -13,7 +13,7 @@ The mapping (docs/pbn.md has the table):
 * ``Contract``/``Declarer``: the last bid and its bidder (``Pass`` and an empty declarer in a
   void deal); never doubled;
 * ``Play``: the opening leader (left of the declarer), then one line per trick in the order of
-  the directions from the opening leader, whoever led the trick (PBN 2.1 §3.5.?);
+  the directions from the opening leader, whoever led the trick (PBN 2.1, the Play section);
 * ``Result``: the tricks of the declarer's side (Vint scores the defenders' tricks too: they
   are 13 minus it);
 * ``Vulnerable "None"`` and ``Scoring "Vint"`` (not a PBN scoring term, on purpose: no program
@@ -180,7 +180,7 @@ def parse_deal(value: str) -> list[list[str]]:
 
 
 def _call(token: str, tag: str = "Auction") -> str:
-    t = token.strip().upper()
+    t = token.strip().upper().rstrip("!?")  # PBN's suffix annotations (1S!, 3NT?) say nothing of the call
     if t in ("PASS", "P"):
         return "P"
     if t in ("X", "XX", "DBL", "RDBL"):
@@ -194,7 +194,7 @@ def _call(token: str, tag: str = "Auction") -> str:
 
 
 def _card(token: str) -> str:
-    t = token.strip().upper()
+    t = token.strip().upper().rstrip("!?")
     if len(t) != 2 or t[0] not in SUITS or t[1] not in RANK_ORDER:
         raise PBNBoardError("Play", f"'{token[:20]}' is not a card (suit then rank, e.g. SA)")
     return t[1] + t[0]
@@ -222,9 +222,13 @@ def _pair(board, tag):
     return pair
 
 
-def to_record(board) -> dict:
+def to_record(board, complete_auction: bool = False) -> dict:
     """A parsed PBN board with its auction and play as a Vint record (docs/RECORDS.md) that
-    ``cardsim replay`` accepts; raises PBNBoardError naming the tag Vint cannot take."""
+    ``cardsim replay`` accepts; raises PBNBoardError naming the tag Vint cannot take.
+
+    ``complete_auction``: a bridge auction ends after three passes, a Vint one only after 12
+    following the last bid (8 with no bid, docs/RULES.md §2.2); True appends the passes that end
+    it as Vint's rules need (as if nobody had bid again), False (the default) refuses it."""
     from cardsim.games.vint.replay import replay
 
     dealer, hands = hands_of(board)
@@ -252,6 +256,8 @@ def to_record(board) -> dict:
         if token in ("+", "-", "*"):
             raise PBNBoardError("Auction", f"'{token}': the auction is not given in full")
         auction.append(_call(token))
+    if complete_auction:
+        auction += ["P"] * _passes_missing(auction)
     record = {"game": "vint", "seats": 4, "dealer": dealer, "hands": hands, "auction": auction, "play": []}
     below, games = _pair(board, "VintBelow"), _pair(board, "VintGames")
     if games is not None and below is None:
@@ -265,8 +271,8 @@ def to_record(board) -> dict:
     except RecordError as exc:
         raise PBNBoardError("Auction", exc.describe()) from None
     if contract is not None:
-        record["play"] = _play(board, declarer, auction, hands)
         _check_contract(board, declarer, auction)
+        record["play"] = _play(board, declarer, auction, hands)
     elif board.sections.get("Play"):
         raise PBNBoardError("Play", "cards played in a void deal (8 passes)")
     try:
@@ -274,6 +280,14 @@ def to_record(board) -> dict:
     except RecordError as exc:
         raise PBNBoardError(TAG_OF_FIELD.get(exc.field, exc.field or "Deal"), exc.describe()) from None
     return record
+
+
+def _passes_missing(auction) -> int:
+    """Passes to append so that ``auction`` (calls as "P", "1S") ends by Vint's rule; 0 when it is
+    not a run of passes short of that end (the replay then says what is wrong)."""
+    trailing = len(auction) - len("".join("x" if c != "P" else "p" for c in auction).rstrip("p"))
+    need = 12 if trailing < len(auction) else 8
+    return max(0, need - trailing)
 
 
 def _check_contract(board, declarer, auction):
