@@ -24,11 +24,17 @@ from dataclasses import dataclass, field
 
 from cardsim.games import get_game
 
-__all__ = ["PBNError", "Board", "parse", "write", "read_deals", "read_records", "mapping"]
+__all__ = ["PBNError", "PBNUsageError", "Board", "parse", "write", "header", "boards", "read_deals", "read_records", "conditions",
+           "mapping"]
 
 
 class PBNError(ValueError):
     """A PBN file or board cardsim cannot use, or a game that has no PBN form (one line)."""
+
+
+class PBNUsageError(PBNError):
+    """Not the file's content but the question: a game without a PBN form, a file that cannot be
+    read, a board the file does not hold (the command line's exit code 2, not 1)."""
 
 
 @dataclass
@@ -53,19 +59,27 @@ def mapping(game: str):
     spec = get_game(game)
     name = getattr(spec, "pbn_module", "")
     if not name:
-        raise PBNError(f"{spec.name} deals are not bridge deals (PBN holds four hands of 13 cards from 52): "
+        raise PBNUsageError(f"{spec.name} deals are not bridge deals (PBN holds four hands of 13 cards from 52): "
                        "no PBN form; PBN is offered for a game dealt as bridge (docs/pbn.md)")
     return importlib.import_module(name)
+
+
+def header(game: str) -> str:
+    """The head of a PBN 2.1 file of ``game``'s deals: the version, and the mapping in a comment."""
+    return "% PBN 2.1\n% EXPORT\n" + mapping(game).COMMENT + "\n"
+
+
+def boards(records, game: str, event: str = "cardsim", first: int = 1) -> str:
+    """``records`` (docs/RECORDS.md records with their ``result``, all of ``game``) as PBN boards
+    numbered from ``first``, each after an empty line: what follows :func:`header` in a file."""
+    module = mapping(game)
+    return "".join("\n" + module.board_text(record, number, event) for number, record in enumerate(records, first))
 
 
 def write(records, game: str, event: str = "cardsim") -> str:
     """The text of a PBN 2.1 file holding ``records`` (docs/RECORDS.md records with their
     ``result``, all of ``game``), boards numbered from 1 in order."""
-    module = mapping(game)
-    parts = ["% PBN 2.1\n% EXPORT\n", module.COMMENT + "\n"]
-    for number, record in enumerate(records, 1):
-        parts.append("\n" + module.board_text(record, number, event))
-    return "".join(parts)
+    return header(game) + boards(records, game, event)
 
 
 def _strip_comments(text: str) -> list[tuple[int, str]]:
@@ -157,10 +171,13 @@ def _read(path) -> list[Board]:
             with open(path, encoding="latin-1") as handle:  # PBN 2.1 files are ISO 8859-1
                 text = handle.read()
         except OSError as exc:
-            raise PBNError(f"cannot read {path}: {exc.strerror or exc}") from None
+            raise PBNUsageError(f"cannot read {path}: {exc.strerror or exc}") from None
     except OSError as exc:
-        raise PBNError(f"cannot read {path}: {exc.strerror or exc}") from None
-    boards = parse(text)
+        raise PBNUsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+    try:
+        boards = parse(text)
+    except PBNError as exc:
+        raise PBNError(f"{path}: {exc}") from None
     if not boards:
         raise PBNError(f"{path}: no boards")
     return boards
@@ -174,7 +191,7 @@ def _pick(boards, path, board):
     if not chosen:
         labels = [b.label for b in boards]
         shown = ", ".join(labels[:5]) + (f", … ({len(labels)} boards)" if len(labels) > 5 else "")
-        raise PBNError(f"{path}: no board {wanted} (boards: {shown})")
+        raise PBNUsageError(f"{path}: no board {wanted} (boards: {shown})")
     return chosen
 
 
@@ -225,7 +242,7 @@ def one_deal(path, board=None, game: str = "vint") -> dict:
     left out for a file of one board.  PBNError otherwise."""
     deals = read_deals(path, game, board)
     if len(deals) != 1:
-        raise PBNError(f"{path} holds {len(deals)} boards: name one with --board (its Board tag)")
+        raise PBNUsageError(f"{path} holds {len(deals)} boards: name one with --board (its Board tag)")
     return deals[0]
 
 

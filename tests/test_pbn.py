@@ -157,6 +157,19 @@ def test_bad_boards(tmp_path, pbn_file):
          r"\[Play\] .*opening leader")
 
 
+def test_not_pbn(tmp_path):
+    path = tmp_path / "x.pbn"
+    path.write_text('[Board "1"]\nhello world\n')
+    with pytest.raises(PBNError, match=r"x.pbn: line 2: not a tag, section or comment"):
+        read_deals(path)
+    path.write_text('% only a comment\n')
+    with pytest.raises(PBNError, match=r"x.pbn: no boards"):
+        read_deals(path)
+    path.write_text('[Board "1"]\n[Deal "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT9876543X"]\n')
+    with pytest.raises(PBNError, match=r"board 1 .*\[Deal\] hand W: 'X' is not a rank"):
+        read_deals(path)
+
+
 def test_not_a_bridge_deal():
     with pytest.raises(PBNError, match="501 deals are not bridge deals"):
         write([], "501")

@@ -40,21 +40,35 @@ def add_parser(sub) -> None:
     p.add_argument("-o", "--output", type=_path, metavar="FILE", help="write here (default: standard output)")
 
 
-def _emit(args, text: str) -> None:
+BATCH = 5_000
+"""Deals made and written at a time: memory stays bounded whatever -n is."""
+
+
+def _emit(args, text) -> None:
+    """Write ``text`` (a string, or an iterable of strings written in turn) to -o, whole or not at all
+    (a temporary file renamed at the end), or to standard output."""
+    parts = [text] if isinstance(text, str) else text
     if not args.output:
-        sys.stdout.write(text)
+        for part in parts:
+            sys.stdout.write(part)
         return
-    from cardsim.runner.files import OutputError, check_output_file
+    from cardsim.runner.files import OutputError, atomic_write, check_output_file
 
     path = check_output_file(args.output)
+
+    def write(tmp):
+        with open(tmp, "w", encoding="utf-8") as handle:
+            for part in parts:
+                handle.write(part)
+
     try:
-        path.write_text(text, encoding="utf-8")
+        atomic_write(path, write)
     except OSError as exc:
         raise OutputError(f"cannot write {args.output}: {exc.strerror or exc}") from None
 
 
 def run(args) -> int:
-    from cardsim.pbn import PBNError, mapping
+    from cardsim.pbn import PBNError, PBNUsageError, mapping
 
     sources = [x for x in (args.deals is not None, args.records is not None, args.pbn is not None) if x]
     if len(sources) != 1:
@@ -71,28 +85,49 @@ def run(args) -> int:
             from cardsim.runner.files import check_output_file
 
             check_output_file(args.output)
-        records = _simulated(args) if args.deals is not None else _from_records(args)
-        if records is None:
-            return 1
-        from cardsim.pbn import write
+        from cardsim.pbn import boards, header
 
-        event = f"cardsim {args.game} seed {args.seed}" if args.deals is not None else f"cardsim {args.game}"
-        _emit(args, write(records, args.game, event))
+        if args.deals is not None:
+            count, event = args.deals, f"cardsim {args.game} seed {args.seed}"
+            parts = _simulated(args, event)
+        else:
+            records = _from_records(args)
+            if records is None:
+                return 1
+            count, event = len(records), f"cardsim {args.game}"
+            parts = [boards(records, args.game, event)]
+        _emit(args, [header(args.game), *parts] if isinstance(parts, list) else _chain(header(args.game), parts))
     except PBNError as exc:
         print(f"cardsim: error: {clip(str(exc), 300)}", file=sys.stderr)
-        return 2 if args.pbn is None else 1
+        # A file's content Vint cannot take is rejected data (1); anything else is usage (2).
+        return 1 if args.pbn is not None and not isinstance(exc, PBNUsageError) else 2
     if args.output:
-        print(f"{len(records)} {args.game} deals written to {args.output} (PBN)", file=sys.stderr)
+        print(f"{count} {args.game} deals written to {args.output} (PBN)", file=sys.stderr)
     return 0
 
 
-def _simulated(args):
+def _chain(first, rest):
+    yield first
+    yield from rest
+
+
+def _simulated(args, event):
+    """The boards of the run's deals, :data:`BATCH` at a time (a generator: the run is checked by
+    ``make_run`` before the first is made)."""
     from cardsim.games import get_game
+    from cardsim.pbn import boards
     from cardsim.runner.run import make_run
 
     run = make_run(args.game, args.deals, args.seed, _strategies(args.strategy), args.seats, args.rule,
                    min(args.deals, 10_000))
-    return get_game(args.game).make_records(run.seed, range(args.deals), run.setup)
+    spec = get_game(args.game)
+
+    def make():
+        for start in range(0, args.deals, BATCH):
+            ids = range(start, min(args.deals, start + BATCH))
+            yield boards(spec.make_records(run.seed, ids, run.setup), args.game, event, start + 1)
+
+    return make()
 
 
 def _from_records(args):
