@@ -250,5 +250,7 @@ def test_complete_auction(tmp_path, capsys):
     assert rec["auction"] == ["7S"] + ["P"] * 12
     result = cardsim.replay(rec)
     assert (result["declarer"], result["contract"], result["tricks"]) == (0, "7S", [13, 0])
+    path.write_text(text.replace("7S! Pass Pass Pass", "7S AP"))
+    assert read_records(path, complete_auction=True) == [rec]
     assert main(["export", "vint", "--pbn", str(path), "--complete-auction"]) == 0
     assert '"auction":["7S"' in capsys.readouterr().out

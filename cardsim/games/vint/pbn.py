@@ -242,7 +242,7 @@ def to_record(board, complete_auction: bool = False) -> dict:
         raise PBNBoardError("Auction", f"starts with {DIRECTIONS[first_caller]}, not the dealer "
                                        f"{DIRECTIONS[dealer]}: in Vint the dealer calls first (docs/RULES.md §2.2)")
     vul = board.tags.get("Vulnerable", "None").strip()
-    if vul not in ("None", "Love", "-", ""):
+    if vul.lower() not in ("none", "love", "-", ""):
         raise PBNBoardError("Vulnerable", f'"{vul}": Vint has no vulnerability (its scores depend on the rubber '
                                           "state, VintBelow/VintGames)")
     contract_tag = board.tags.get("Contract", "").strip().upper()
@@ -255,6 +255,9 @@ def to_record(board, complete_auction: bool = False) -> dict:
             continue
         if token in ("+", "-", "*"):
             raise PBNBoardError("Auction", f"'{token}': the auction is not given in full")
+        if complete_auction and token.upper() == "AP":
+            auction += ["P"] * 3  # bridge's "all pass"; the passes Vint still needs are added below
+            continue
         auction.append(_call(token))
     if complete_auction:
         auction += ["P"] * _passes_missing(auction)
