@@ -24,8 +24,8 @@ from dataclasses import dataclass, field
 
 from cardsim.games import get_game
 
-__all__ = ["PBNError", "PBNUsageError", "Board", "parse", "write", "header", "boards", "read_deals", "read_records", "conditions",
-           "mapping"]
+__all__ = ["PBNError", "PBNUsageError", "Board", "parse", "write", "header", "boards", "read_deals", "read_records",
+           "conditions", "one_deal", "hand_text", "mapping"]
 
 
 class PBNError(ValueError):

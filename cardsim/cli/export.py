@@ -17,7 +17,7 @@ import sys
 from cardsim.cli.common import UsageError, _add_setup, _game, _path, _positive, _read_jsonl, _strategies
 from cardsim.games import GAME_NAMES
 from cardsim.games.base import RecordError
-from cardsim.text import clip
+from cardsim.text import clip, quote
 
 NAME = "export"
 
@@ -140,7 +140,8 @@ def _from_records(args):
             if isinstance(record, Exception):
                 raise record
             if not isinstance(record, dict) or str(record.get("game", "")).lower() != args.game:
-                raise RecordError(f"not a {args.game} record (game {clip(str(record.get('game') if isinstance(record, dict) else record), 30)})", "game")
+                game = record.get("game") if isinstance(record, dict) else record
+                raise RecordError(f"not a {args.game} record (game {quote(game, 30)})", "game")
             record = dict(record, result=cardsim.replay(record))
         except RecordError as exc:
             rejected += 1
