@@ -88,6 +88,16 @@ def test_round_trip_through_cardsim(records, pbn_file):
     assert [sorted(h) for h in deals[0]["hands"]] == [sorted(h) for h in records[16]["hands"]]
 
 
+def test_a_file_endplay_wrote(pbn_file, tmp_path):
+    """Import from another program: endplay re-writes the boards with its own PBN writer, and
+    cardsim reads that file to the same records as its own."""
+    with open(pbn_file) as f:
+        boards = endplay_pbn.load(f)
+    theirs = tmp_path / "endplay.pbn"
+    theirs.write_text(endplay_pbn.dumps(boards))
+    assert read_records(theirs) == read_records(pbn_file)
+
+
 def test_before_is_kept(records):
     rec = copy.deepcopy(records[0])
     rec["before"] = {"below": [120, 40], "games": [1, 0]}
