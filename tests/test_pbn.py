@@ -163,6 +163,15 @@ def test_bad_boards(tmp_path, pbn_file):
     # A claim, and an opening leader who is not left of the declarer.
     _bad(tmp_path, pbn_file, lambda b: b.split("[Play")[0] + '[Play "' + b.split('[Play "')[1][0] + '"]\n*\n',
          r"\[Play\] .*claim")
+    # Two cards of the first trick swapped between columns: each is played by a seat that does
+    # not hold it (in bridge, as if declarer played dummy's card from his own hand).
+    def swap(b):
+        head, play = b.split('[Play "')
+        lines = play.split("\n")
+        c = lines[1].split()
+        lines[1] = " ".join([c[1], c[0], *c[2:]])
+        return head + '[Play "' + "\n".join(lines)
+    _bad(tmp_path, pbn_file, swap, r"board 1 .*\[Play\] play\[0\]")
     _bad(tmp_path, pbn_file, lambda b: re.sub(r'\[Play "(\w)"\]', lambda m: f'[Play "{DIRS[(DIRS.index(m.group(1)) + 1) % 4]}"]', b),
          r"\[Play\] .*opening leader")
 
