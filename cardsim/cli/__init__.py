@@ -13,13 +13,13 @@ import argparse
 import gc
 import sys
 
-from cardsim.cli import bench, columns, dd, evaluate, profiles, quality, replay, show, simulate, strategies
+from cardsim.cli import bench, columns, dd, evaluate, export, profiles, quality, replay, show, simulate, strategies
 from cardsim.cli.common import _USAGE_ERRORS, UsageError, _Parser, usage_errors
 from cardsim.games.base import OptionError, RecordError
 from cardsim.strategies.registry import StrategyError
 from cardsim.text import clip
 
-_ORDER = (simulate, evaluate, profiles, show, replay, strategies, columns, dd, quality, bench)
+_ORDER = (simulate, evaluate, profiles, show, replay, export, strategies, columns, dd, quality, bench)
 """The commands, in the order ``cardsim --help`` lists them."""
 COMMANDS = {command.NAME: command.run for command in _ORDER}
 

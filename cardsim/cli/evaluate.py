@@ -108,6 +108,12 @@ def add_parser(sub) -> None:
                                   '"D:-" says it has no diamonds')
     p.add_argument("--where", help='hand classes, e.g. "hcp=15-17, H>=5; seat 2: hcp>=10" (docs/conditions.md)')
     p.add_argument("--talon", help="given talon (501) or kitty (500) cards")
+    p.add_argument("--pbn", type=_path, metavar="FILE",
+                   help="take the seat's hand and the dealer from a PBN board (docs/pbn.md); with --pbn-hands all, "
+                        "every seat's hand (the deal fixed)")
+    p.add_argument("--board", help="with --pbn: the board (its Board tag); may be left out for a file of one board")
+    p.add_argument("--pbn-hands", choices=("seat", "all"), default="seat",
+                   help="with --pbn: give the seat's hand only (default) or all four hands")
     p.add_argument("--dealer", type=_nonnegative, help="the dealer's seat (default: drawn per deal)")
     p.add_argument("--auction", help="calls made before the seat's first call, in order: in Vint from the "
                                      "dealer, in 501 and 500 from the dealer's left (needs --dealer; see below)")
@@ -156,9 +162,14 @@ def run(args) -> int:
 
     deals = (args.max_deals or S.MAX_DEALS) if args.until_clear else (args.deals or 100_000)
 
+    from cardsim.cli.export import pbn_given
+
+    given = pbn_given(args)  # --pbn: the board's hand(s) and dealer (sets args.hand / args.dealer)
+
     def ask(specs):
         return E.question(args.game, args.seat, args.option, deals, args.seed, args.hand, args.where,
                           args.talon, args.dealer, _ints(args.before, "--before"), specs, args.seats, args.rule,
+                          conditions=given,
                           auction=args.auction or (), outcome=args.outcome,
                           calls_imply_hands=not args.calls_on_random_hands)
 

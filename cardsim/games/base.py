@@ -336,6 +336,10 @@ class GameSpec:
     ``FEATURES`` (a :class:`cardsim.deal.FeatureSet`) and ``layout(seats)`` (a
     :class:`cardsim.deal.DealLayout`).  Named, not imported, so that building the spec loads no more
     than before: conditions import it when asked about the game."""
+    pbn_module: str = ""
+    """The module mapping the game's deals to and from PBN (:mod:`cardsim.pbn`, docs/pbn.md), for a
+    game dealt as bridge (four hands of 13 cards); empty: the game has no PBN form.  Named, not
+    imported, like :attr:`features_module`."""
     deal_seconds: float | None = None
     """One core's seconds for one complete deal with the default strategies, written to a dataset:
     the slope of the wall time of ``cardsim simulate GAME -n N -o X --jobs 1`` from 20,000 to

@@ -1,0 +1,203 @@
+"""``cardsim export``: deals in a format other programs read (PBN, docs/pbn.md), and PBN deals back.
+
+* ``cardsim export vint --seed S -n N [--format pbn] [-o FILE]``: simulated deals as PBN;
+* ``cardsim export vint --records FILE.jsonl [-o FILE]``: records (anyone's; each is replayed,
+  so a record that breaks the rules is refused) as PBN;
+* ``cardsim export vint --pbn FILE [--board K] [--format records|hands]``: PBN deals back as
+  docs/RECORDS.md records for ``cardsim replay`` (``records``, the default with ``--pbn``) or as
+  given hands, one line per seat in ``evaluate --hand`` syntax (``hands``).
+
+The parser part imports nothing heavy; :func:`run` imports the engine only to simulate.
+"""
+from __future__ import annotations
+
+import json
+import sys
+
+from cardsim.cli.common import UsageError, _add_setup, _game, _path, _positive, _read_jsonl, _strategies
+from cardsim.games import GAME_NAMES
+from cardsim.games.base import RecordError
+from cardsim.text import clip, quote
+
+NAME = "export"
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("export", help="deals as PBN for bridge programs, and PBN deals back (docs/pbn.md)")
+    p.add_argument("game", type=_game, help=" | ".join(GAME_NAMES) + " (PBN: games dealt as bridge, i.e. vint)")
+    p.add_argument("-n", "--deals", type=_positive, help="simulated deals to export (with --seed)")
+    _add_setup(p)
+    p.add_argument("--records", type=_path, metavar="FILE.jsonl",
+                   help="export these records (docs/RECORDS.md, any program's) instead of simulating")
+    p.add_argument("--pbn", type=_path, metavar="FILE", help="read this PBN file instead (to records or hands)")
+    p.add_argument("--board", help="with --pbn: only the board with this Board tag")
+    p.add_argument("--complete-auction", action="store_true",
+                   help="with --pbn: end a bridge auction (three passes) with the passes Vint's rule needs "
+                        "(12 after the last bid) instead of refusing it")
+    p.add_argument("--format", choices=("pbn", "records", "hands"),
+                   help="pbn (the default from --seed/--records), records (JSON Lines, the default from --pbn) "
+                        "or hands (from --pbn: each seat's cards for evaluate --hand)")
+    p.add_argument("-o", "--output", type=_path, metavar="FILE", help="write here (default: standard output)")
+
+
+BATCH = 5_000
+"""Deals made and written at a time: memory stays bounded whatever -n is."""
+
+
+def _emit(args, text) -> None:
+    """Write ``text`` (a string, or an iterable of strings written in turn) to -o, whole or not at all
+    (a temporary file renamed at the end), or to standard output."""
+    parts = [text] if isinstance(text, str) else text
+    if not args.output:
+        for part in parts:
+            sys.stdout.write(part)
+        return
+    from cardsim.runner.files import OutputError, atomic_write, check_output_file
+
+    path = check_output_file(args.output)
+
+    def write(tmp):
+        with open(tmp, "w", encoding="utf-8") as handle:
+            for part in parts:
+                handle.write(part)
+
+    try:
+        atomic_write(path, write)
+    except OSError as exc:
+        raise OutputError(f"cannot write {args.output}: {exc.strerror or exc}") from None
+
+
+def run(args) -> int:
+    from cardsim.pbn import PBNError, PBNUsageError, mapping
+
+    sources = [x for x in (args.deals is not None, args.records is not None, args.pbn is not None) if x]
+    if len(sources) != 1:
+        raise UsageError("give exactly one source: -n N (with --seed), --records FILE.jsonl or --pbn FILE")
+    if (args.board is not None or args.complete_auction) and args.pbn is None:
+        raise UsageError("--board and --complete-auction go with --pbn FILE")
+    try:
+        mapping(args.game)  # a game without a PBN form is refused before any work
+        if args.pbn is not None:
+            return _from_pbn(args)
+        if args.format not in (None, "pbn"):
+            raise UsageError(f"--format {args.format} is for --pbn FILE; deals are exported as --format pbn")
+        if args.output:
+            from cardsim.runner.files import check_output_file
+
+            check_output_file(args.output)
+        from cardsim.pbn import boards, header
+
+        if args.deals is not None:
+            count, event = args.deals, f"cardsim {args.game} seed {args.seed}"
+            parts = _simulated(args, event)
+        else:
+            records = _from_records(args)
+            if records is None:
+                return 1
+            count, event = len(records), f"cardsim {args.game}"
+            parts = [boards(records, args.game, event)]
+        _emit(args, [header(args.game), *parts] if isinstance(parts, list) else _chain(header(args.game), parts))
+    except PBNError as exc:
+        print(f"cardsim: error: {clip(str(exc), 300)}", file=sys.stderr)
+        # A file's content Vint cannot take is rejected data (1); anything else is usage (2).
+        return 1 if args.pbn is not None and not isinstance(exc, PBNUsageError) else 2
+    if args.output:
+        print(f"{count} {args.game} deals written to {args.output} (PBN)", file=sys.stderr)
+    return 0
+
+
+def _chain(first, rest):
+    yield first
+    yield from rest
+
+
+def _simulated(args, event):
+    """The boards of the run's deals, :data:`BATCH` at a time (a generator: the run is checked by
+    ``make_run`` before the first is made)."""
+    from cardsim.games import get_game
+    from cardsim.pbn import boards
+    from cardsim.runner.run import make_run
+
+    run = make_run(args.game, args.deals, args.seed, _strategies(args.strategy), args.seats, args.rule,
+                   min(args.deals, 10_000))
+    spec = get_game(args.game)
+
+    def make():
+        for start in range(0, args.deals, BATCH):
+            ids = range(start, min(args.deals, start + BATCH))
+            yield boards(spec.make_records(run.seed, ids, run.setup), args.game, event, start + 1)
+
+    return make()
+
+
+def _from_records(args):
+    """The file's records replayed (their ``result`` recomputed); None after reporting rejected lines."""
+    import cardsim
+
+    records, rejected = [], 0
+    for number, record in _read_jsonl(args.records):
+        try:
+            if isinstance(record, Exception):
+                raise record
+            if not isinstance(record, dict) or str(record.get("game", "")).lower() != args.game:
+                game = record.get("game") if isinstance(record, dict) else record
+                raise RecordError(f"not a {args.game} record (game {quote(game, 30)})", "game")
+            record = dict(record, result=cardsim.replay(record))
+        except RecordError as exc:
+            rejected += 1
+            print(f"{args.records}: line {number}: {clip(exc.describe())}", file=sys.stderr)
+            continue
+        records.append(record)
+    if rejected or not records:
+        print(f"{args.records}: {'no records' if not records and not rejected else f'{rejected} records rejected'}; "
+              "nothing written", file=sys.stderr)
+        return None
+    return records
+
+
+def _from_pbn(args) -> int:
+    from cardsim.pbn import hand_text, read_deals, read_records
+
+    fmt = args.format or "records"
+    if fmt == "pbn":
+        raise UsageError("--pbn FILE is read to --format records or hands")
+    if args.deals is not None or args.records is not None:
+        raise UsageError("--pbn is a source of its own")
+    if fmt == "records":
+        records = read_records(args.pbn, args.game, args.board, args.complete_auction)
+        text = "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in records)
+    else:
+        deals = read_deals(args.pbn, args.game, args.board)
+        text = "".join(f"board {d['board']} dealer {d['dealer']} seat {s}: {hand_text(h)}\n"
+                       for d in deals for s, h in enumerate(d["hands"]))
+    _emit(args, text)
+    return 0
+
+
+def pbn_given(args):
+    """``evaluate --pbn FILE [--board K] [--pbn-hands seat|all]``: with ``seat`` (the default), sets
+    ``args.hand`` to the seat's hand on the board and ``args.dealer`` to its dealer (unless given)
+    and returns None; with ``all``, returns the :class:`cardsim.conditions.Conditions` of the four
+    hands.  UsageError for a bad board or a clash with --hand / --where."""
+    if args.pbn is None:
+        if args.board is not None or args.pbn_hands != "seat":
+            raise UsageError("--board and --pbn-hands go with --pbn FILE")
+        return None
+    from cardsim.pbn import PBNError, conditions, hand_text, one_deal
+
+    if args.hand is not None:
+        raise UsageError("--pbn gives the seat's hand: leave out --hand")
+    try:
+        if args.pbn_hands == "all":
+            if args.where is not None:
+                raise UsageError("--pbn-hands all fixes every hand: --where has nothing left to choose")
+            if args.dealer is not None:
+                raise UsageError("--pbn-hands all takes the dealer from the board: leave out --dealer")
+            return conditions(args.pbn, args.board, args.game)
+        deal = one_deal(args.pbn, args.board, args.game)
+    except PBNError as exc:
+        raise UsageError(str(exc)) from None
+    args.hand = hand_text(deal["hands"][args.seat]) if 0 <= args.seat < len(deal["hands"]) else None
+    if args.dealer is None:
+        args.dealer = deal["dealer"]
+    return None

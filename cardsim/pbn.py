@@ -1,0 +1,257 @@
+"""PBN (Portable Bridge Notation 2.1) files: deals other programs can read, and deals read from them.
+
+A game that is dealt as a bridge deal (four hands of 13 cards) names its mapping module in its
+spec (:attr:`cardsim.games.base.GameSpec.pbn_module`); the module gives ``board_text(record,
+board, event)``, ``COMMENT``, ``hands_of(board)``, ``to_record(board)`` and raises its
+``PBNBoardError(tag, message)``.  Only Vint is such a game today (docs/pbn.md); asking another
+game is :class:`PBNError` "not a bridge deal".
+
+API:
+
+* :func:`write` — records (docs/RECORDS.md, with ``result``) → the text of a PBN file;
+* :func:`parse` — PBN text → :class:`Board` (tags and the Auction/Play sections' tokens);
+* :func:`read_deals` — a PBN file → given hands per board (for ``evaluate``);
+* :func:`read_records` — a PBN file → records that ``cardsim replay`` accepts.
+
+Errors are :class:`PBNError` with a one-line message naming the board and the tag.
+Plain Python, no numba or pandas: importing it is cheap.
+"""
+from __future__ import annotations
+
+import importlib
+import re
+from dataclasses import dataclass, field
+
+from cardsim.games import get_game
+
+__all__ = ["PBNError", "PBNUsageError", "Board", "parse", "write", "header", "boards", "read_deals", "read_records",
+           "conditions", "one_deal", "hand_text", "mapping"]
+
+
+class PBNError(ValueError):
+    """A PBN file or board cardsim cannot use, or a game that has no PBN form (one line)."""
+
+
+class PBNUsageError(PBNError):
+    """Not the file's content but the question: a game without a PBN form, a file that cannot be
+    read, a board the file does not hold (the command line's exit code 2, not 1)."""
+
+
+@dataclass
+class Board:
+    """One board of a PBN file: ``tags`` (name → value, as written), ``sections`` (``"Auction"``
+    and ``"Play"`` → their tokens in order), ``line`` (the file line of its first tag)."""
+    tags: dict = field(default_factory=dict)
+    sections: dict = field(default_factory=dict)
+    line: int = 0
+
+    @property
+    def label(self) -> str:
+        return self.tags.get("Board", "").strip() or "?"
+
+
+_TAG = re.compile(r'\[\s*(\w+)\s+"((?:[^"\\]|\\.)*)"\s*\](.*)$')
+_SECTIONS = ("Auction", "Play")
+
+
+def mapping(game: str):
+    """The game's PBN mapping module; PBNError for a game whose deals are not bridge deals."""
+    spec = get_game(game)
+    name = getattr(spec, "pbn_module", "")
+    if not name:
+        raise PBNUsageError(f"{spec.name} deals are not bridge deals (PBN holds four hands of 13 cards from 52): "
+                       "no PBN form; PBN is offered for a game dealt as bridge (docs/pbn.md)")
+    return importlib.import_module(name)
+
+
+def header(game: str) -> str:
+    """The head of a PBN 2.1 file of ``game``'s deals: the version, and the mapping in a comment."""
+    return "% PBN 2.1\n% EXPORT\n" + mapping(game).COMMENT + "\n"
+
+
+def boards(records, game: str, event: str = "cardsim", first: int = 1) -> str:
+    """``records`` (docs/RECORDS.md records with their ``result``, all of ``game``) as PBN boards
+    numbered from ``first``, each after an empty line: what follows :func:`header` in a file."""
+    module = mapping(game)
+    return "".join("\n" + module.board_text(record, number, event) for number, record in enumerate(records, first))
+
+
+def write(records, game: str, event: str = "cardsim") -> str:
+    """The text of a PBN 2.1 file holding ``records`` (docs/RECORDS.md records with their
+    ``result``, all of ``game``), boards numbered from 1 in order."""
+    return header(game) + boards(records, game, event)
+
+
+def _strip_comments(text: str) -> list[tuple[int, str]]:
+    """Lines of ``text`` (numbered from 1) without ``{...}`` and ``;`` comments; a line that held
+    only a comment or a ``%`` escape becomes ``" "``, an empty line stays ``""`` (it ends a board)."""
+    out = []
+    in_block = False
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw
+        if in_block:
+            end = line.find("}")
+            if end < 0:
+                continue
+            line, in_block = line[end + 1:], False
+        if not in_block and line.lstrip().startswith("%"):
+            out.append((number, " "))  # an escape line: neither a board break nor content
+            continue
+        kept = []
+        i = 0
+        inside_quotes = False
+        while i < len(line):
+            ch = line[i]
+            if ch == '"' and (i == 0 or line[i - 1] != "\\"):
+                inside_quotes = not inside_quotes
+            if not inside_quotes and ch == ";":
+                break
+            if not inside_quotes and ch == "{":
+                end = line.find("}", i + 1)
+                if end < 0:
+                    in_block = True
+                    break
+                i = end + 1
+                continue
+            kept.append(ch)
+            i += 1
+        stripped = "".join(kept).strip()
+        # " ": a line that held only a comment (not the empty line that ends a board).
+        out.append((number, stripped or ("" if raw.strip() == "" else " ")))
+    return out
+
+
+def parse(text: str) -> list[Board]:
+    """The boards of a PBN file's text (tags and Auction/Play tokens); a ``"#"`` value repeats the
+    previous board's.  PBNError for a line that is neither a tag, a section line nor a comment."""
+    boards: list[Board] = []
+    current: Board | None = None
+    section = None
+    previous: dict = {}
+    for number, line in _strip_comments(text):
+        if line == "":
+            # An empty line ends a board (a % line counts as nothing).
+            if current is not None and current.tags:
+                boards.append(current)
+                previous = current.tags
+                current, section = None, None
+            continue
+        if line == " ":
+            continue  # a line that held only a comment
+        m = _TAG.match(line)
+        if m:
+            name, value = m.group(1), m.group(2).replace('\\"', '"').replace("\\\\", "\\")
+            if current is None:
+                current = Board(line=number)
+            if value == "#":
+                value = previous.get(name, "")
+            if name in current.tags:  # PBN: a repeated tag is ignored
+                section = None
+                continue
+            current.tags[name] = value
+            section = name if name in _SECTIONS else None
+            if section is not None:
+                current.sections[section] = m.group(3).split()
+            continue
+        if section is not None and current is not None:
+            current.sections[section] += line.split()
+            continue
+        raise PBNError(f"line {number}: not a tag, section or comment: {line[:60]!r}")
+    if current is not None and current.tags:
+        boards.append(current)
+    return [b for b in boards if set(b.tags) - {"Event", "Site", "Date"} or b.sections]
+
+
+def _read(path) -> list[Board]:
+    try:
+        with open(path, encoding="utf-8-sig", errors="strict") as handle:
+            text = handle.read()
+    except UnicodeDecodeError:
+        try:
+            with open(path, encoding="latin-1") as handle:  # PBN 2.1 files are ISO 8859-1
+                text = handle.read()
+        except OSError as exc:
+            raise PBNUsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except OSError as exc:
+        raise PBNUsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+    try:
+        boards = parse(text)
+    except PBNError as exc:
+        raise PBNError(f"{path}: {exc}") from None
+    if not boards:
+        raise PBNError(f"{path}: no boards")
+    return boards
+
+
+def _pick(boards, path, board):
+    if board is None:
+        return boards
+    wanted = str(board).strip()
+    chosen = [b for b in boards if b.label == wanted]
+    if not chosen:
+        labels = [b.label for b in boards]
+        shown = ", ".join(labels[:5]) + (f", … ({len(labels)} boards)" if len(labels) > 5 else "")
+        raise PBNUsageError(f"{path}: no board {wanted} (boards: {shown})")
+    return chosen
+
+
+def _call(module, func, b, path):
+    try:
+        return func(b)
+    except module.PBNBoardError as exc:
+        raise PBNError(f"{path}: board {b.label} (line {b.line}): {exc}") from None
+
+
+def read_deals(path, game: str = "vint", board=None) -> list[dict]:
+    """The deals of a PBN file as given hands: one dict per board, ``{"board": label, "dealer":
+    seat or None, "hands": [[card, ...] × 4 by seat]}`` (cards as docs/RECORDS.md writes them,
+    ``"AS"``; seats by the game's mapping, Vint: N=0 E=1 S=2 W=3).  ``board`` picks one board
+    by its Board tag.  PBNError (one line, naming board and tag) for a board the game cannot take."""
+    module = mapping(game)
+    out = []
+    for b in _pick(_read(path), path, board):
+        dealer, hands = _call(module, module.hands_of, b, path)
+        out.append({"board": b.label, "dealer": dealer, "hands": hands})
+    return out
+
+
+def read_records(path, game: str = "vint", board=None, complete_auction: bool = False) -> list[dict]:
+    """The deals of a PBN file with their auction and play as docs/RECORDS.md records that
+    ``cardsim replay`` accepts (each is checked by the game's replay); PBNError naming the board and
+    the tag for the first board the game's rules do not allow.  ``complete_auction``: append the
+    passes that end an auction by the game's rule (a bridge auction ends after three passes, a Vint
+    one after twelve) instead of refusing it."""
+    module = mapping(game)
+
+    def convert(b):
+        return module.to_record(b, complete_auction=complete_auction)
+
+    return [_call(module, convert, b, path) for b in _pick(_read(path), path, board)]
+
+
+def hand_text(cards) -> str:
+    """Cards as ``evaluate --hand`` takes them: ``"S:AKT H:Q42 D:- C:K8"`` (suits S H D C)."""
+    by = {s: "" for s in "SHDC"}
+    for c in sorted(cards, key=lambda c: "AKQJT98765432".index(c[:-1].replace("10", "T"))):
+        by[c[-1]] += c[:-1]
+    return " ".join(f"{s}:{by[s] or '-'}" for s in "SHDC")
+
+
+def one_deal(path, board=None, game: str = "vint") -> dict:
+    """The one board of :func:`read_deals` that ``board`` names (its Board tag); ``board`` may be
+    left out for a file of one board.  PBNError otherwise."""
+    deals = read_deals(path, game, board)
+    if len(deals) != 1:
+        raise PBNUsageError(f"{path} holds {len(deals)} boards: name one with --board (its Board tag)")
+    return deals[0]
+
+
+def conditions(path, board=None, game: str = "vint", seats_given=None):
+    """A PBN board as :class:`cardsim.conditions.Conditions` for :func:`cardsim.evaluate`
+    (``conditions=``): the given hands of ``seats_given`` (an iterable of seats; None: all four,
+    the deal fixed, so only the strategies' own random choices vary) and the board's dealer."""
+    from cardsim.conditions import Conditions
+
+    deal = one_deal(path, board, game)
+    seats = range(len(deal["hands"])) if seats_given is None else list(seats_given)
+    return Conditions(game, dealer=deal["dealer"], hands={int(s): hand_text(deal["hands"][s]) for s in seats})
