@@ -120,8 +120,11 @@ def builtin(game: str) -> dict[str, Profile]:
     """The game's registered profiles, in their file's order (``default`` first)."""
     name = get_game(game).name
     package = package_of(name)
-    text = resources.files(package).joinpath("profiles.toml").read_text()
-    return parse(name, text, f"{package.replace('.', '/')}/profiles.toml")
+    source = resources.files(package).joinpath("profiles.toml")
+    if not source.is_file():
+        # A game without a profiles file (a new or toy game) still answers as asked.
+        return parse(name, '[default]\ndoc = "the run\'s own strategies in every seat"\n', f"{name} (no profiles file)")
+    return parse(name, source.read_text(), f"{package.replace('.', '/')}/profiles.toml")
 
 
 def load(game: str, path) -> dict[str, Profile]:

@@ -39,6 +39,23 @@ def test_registered_from_its_package_alone(duel):
         register_game("vint", "toygame")
     with pytest.raises(OptionError, match="defines the game"):
         register_game("other", "toygame")
+    with pytest.raises(OptionError, match="does not import"):
+        register_game("nowhere", "no_such_package_xyz")
+    with pytest.raises(OptionError, match="has no SPEC"):
+        register_game("plain", "json")
+    with pytest.raises(OptionError, match="module name"):
+        register_game("none", None)
+
+
+def test_generic_commands_on_a_game_with_only_the_required_hooks(duel, capsys):
+    from cardsim.cli import main
+    from cardsim.profiles import builtin
+
+    assert main(["columns", "duel"]) == 0
+    assert "tricks_0" in capsys.readouterr().out
+    assert list(builtin("duel")) == ["default"]
+    assert main(["profiles", "duel"]) == 0
+    assert "default" in capsys.readouterr().out
 
 
 def test_simulate_records_replay_round_trip(duel):
@@ -136,7 +153,8 @@ def test_the_command_line_sees_an_installed_game(tmp_path):
     dist = tmp_path / "duel_game-1.0.dist-info"
     dist.mkdir()
     (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: duel-game\nVersion: 1.0\n")
-    (dist / "entry_points.txt").write_text("[cardsim.games]\nduel = toygame\n")
+    (dist / "entry_points.txt").write_text("[cardsim.games]\nduel = toygame\nduel2 = toygame\n"
+                                            "nowhere = no_such_package_xyz\nBad Name = toygame\n")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(HERE), str(ROOT)])}
     records = tmp_path / "duel.jsonl"
 
@@ -159,4 +177,12 @@ def test_the_command_line_sees_an_installed_game(tmp_path):
     assert out.returncode == 0, out.stderr
     assert "double-dummy" in out.stdout
     out = cli("simulate", "nosuchgame", "-n", "5")
-    assert out.returncode == 2 and "duel" in out.stderr
+    assert out.returncode == 2 and "duel" in out.stderr and "bad name" not in out.stderr.lower()
+    # entry points are held to register_game's checks, in one line
+    out = cli("simulate", "duel2", "-n", "5")
+    assert out.returncode == 2 and "defines the game 'duel', not 'duel2'" in out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1
+    out = cli("simulate", "nowhere", "-n", "5")
+    assert out.returncode == 2 and "does not import" in out.stderr and "Traceback" not in out.stderr
+    out = cli("bench", "--games", "duel")
+    assert out.returncode == 2 and "built-in games" in out.stderr

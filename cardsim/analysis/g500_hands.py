@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from cardsim.analysis.hand_classes import ChartCell, bad_context
 from cardsim.cards import suit_letters
+from cardsim.names import DENOMINATIONS
 
 GAME = "500"
 HAND_SIZE = 10
@@ -13,7 +14,7 @@ CONTEXT_KEYS = ("trump", "scoring")
 """The keys of :func:`cardsim.analysis.hand_classes.classify`'s ``context``."""
 NO_CARDS = False
 """Whether a hand of no cards is a question (it is not: the guide reads the hand)."""
-TRUMPS = ("S", "C", "D", "H", "NT")
+TRUMPS = DENOMINATIONS
 
 
 def _none(v):

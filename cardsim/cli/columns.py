@@ -24,8 +24,8 @@ def run(args) -> int:
     spec = get_game(args.game)
     for title, what, doc, missing in (
             ("Deal rows (cardsim.simulate, cardsim.read_dataset; play_match's deals)", "deals", spec.row_doc,
-             frames.MISSING_DOC[spec.name]),
-            ("Match rows (cardsim.play_match)", "matches", spec.match_doc, frames.MATCH_MISSING_DOC[spec.name])):
+             frames.MISSING_DOC.get(spec.name, "")),
+            ("Match rows (cardsim.play_match)", "matches", spec.match_doc, frames.MATCH_MISSING_DOC.get(spec.name, ""))):
         dtypes = frames.dtype_table(spec.name, what, seats=min(spec.seat_counts))
         if not dtypes:
             continue

@@ -34,9 +34,30 @@ _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 
 @functools.cache
 def _entry_points() -> dict[str, str]:
+    """The installed games by name: entry points whose name is a valid game name and not a
+    built-in one (those are left out, as a built-in game always answers to its name)."""
     from importlib.metadata import entry_points
 
-    return {ep.name.lower(): ep.value for ep in entry_points(group=ENTRY_POINT_GROUP)}
+    return {ep.name: ep.value for ep in entry_points(group=ENTRY_POINT_GROUP)
+            if _NAME.match(ep.name) and ep.name not in _BUILT_IN}
+
+
+def _spec_of(name: str, package) -> GameSpec:
+    """The ``SPEC`` of ``package`` as the game ``name``; raises OptionError (one line) for a
+    package that does not import, has no GameSpec ``SPEC``, or defines another game."""
+    if not isinstance(package, str) or not package.strip():
+        raise OptionError(f"the package of game {quote(name)} must be a module name such as 'mygame', got {quote(package)}")
+    try:
+        module = importlib.import_module(package)
+    except ImportError as exc:
+        raise OptionError(f"game {quote(name)}: its package {quote(package)} does not import ({exc})") from None
+    spec = getattr(module, "SPEC", None)
+    if not isinstance(spec, GameSpec):
+        raise OptionError(f"game {quote(name)}: package {quote(package)} has no SPEC = GameSpec(...) "
+                          "(docs/adding-a-game.md)")
+    if spec.name != name:
+        raise OptionError(f"package {quote(package)} defines the game {quote(spec.name)}, not {quote(name)}")
+    return spec
 
 
 def _packages() -> dict[str, str]:
@@ -68,9 +89,7 @@ def register_game(name: str, package: str) -> None:
         raise OptionError(f"{quote(name)} is a built-in game: register another name")
     if not _NAME.match(key):
         raise OptionError(f"cannot register a game named {quote(name)}: lower-case letters, digits, - and _")
-    spec = importlib.import_module(package).SPEC
-    if spec.name != key:
-        raise OptionError(f"package {quote(package)} defines the game {quote(spec.name)}, not {quote(key)}")
+    _spec_of(key, package)
     _REGISTERED[key] = package
 
 
@@ -88,7 +107,12 @@ def package_of(name) -> str:
 def get_game(name) -> GameSpec:
     """The :class:`GameSpec` of a game by name (``"vint"``, ``"501"``, ``"500"`` or a registered
     one); raises OptionError for an unknown name."""
-    package = _package(str(name).strip().lower())
+    key = str(name).strip().lower()
+    package = _package(key)
     if package is None:
-        raise OptionError(f"unknown game {quote(name)} (known: {', '.join(game_names())})")
-    return importlib.import_module(package).SPEC
+        raise OptionError(f"unknown game {quote(name)} (known: {', '.join(game_names())}; a game given to "
+                          "register_game exists only in the process that registered it: run it with n_jobs=1, "
+                          "or install it with an entry point)")
+    if key in _BUILT_IN:
+        return importlib.import_module(package).SPEC
+    return _spec_of(key, package)

@@ -5,8 +5,10 @@ import numpy as np
 
 from cardsim.games.base import FrameHooks
 
+from cardsim.names import DENOMINATIONS  # noqa: E402
+
 NT = 4
-CONTRACTS = tuple(f"{tricks}{d}" for tricks in range(6, 11) for d in ("S", "C", "D", "H", "NT"))
+CONTRACTS = tuple(f"{tricks}{d}" for tricks in range(6, 11) for d in DENOMINATIONS)
 """Five Hundred contracts, bid numbers 0..24 (6S … 10NT, bid-table order, docs/RULES.md §3.3);
 also ``cardsim.frames.G500_CONTRACTS``."""
 

@@ -27,8 +27,7 @@ from cardsim._jit import jit
 from cardsim.cards import lane, popcount
 from cardsim.games.g500 import engine as E
 from cardsim.games.g500.constants import BID_VALUES, JACK, JOKER_MASK
-
-SUITS = "SCDH"
+from cardsim.names import SUITS
 
 
 def _fields():

@@ -5,8 +5,10 @@ import numpy as np
 
 from cardsim.games.base import FrameHooks
 
+from cardsim.names import DENOMINATIONS  # noqa: E402
+
 NT = 4
-CONTRACTS = tuple(f"{level}{d}" for level in range(1, 8) for d in ("S", "C", "D", "H", "NT"))
+CONTRACTS = tuple(f"{level}{d}" for level in range(1, 8) for d in DENOMINATIONS)
 """Vint contracts from 1S to 7NT, in bidding order (docs/RULES.md §2.2); also
 ``cardsim.frames.VINT_CONTRACTS``."""
 
