@@ -105,8 +105,8 @@ def format_trace(df: pd.DataFrame) -> str:
     value after it and, when it cost something, the loss (``−1 trick``); then the totals by side."""
     unit = df.attrs.get("unit", "")
     decl_name, def_name = df.attrs.get("sides", ("the declaring side", "the defenders"))
-    lines = [f"Double dummy, card by card: the value is {decl_name}'s {unit} (won so far + DD to come); "
-             f"before the first card: {df.attrs.get('dd_value')}"]
+    lines = [f"Double dummy, card by card: after each card the {unit} of {decl_name} (won so far + DD to come), "
+             f"and what the card cost its side; before the first card: {df.attrs.get('dd_value')}"]
     for t, trick in df.groupby("trick", sort=True):
         parts = []
         for r in trick.itertuples():
