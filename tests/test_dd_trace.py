@@ -321,3 +321,15 @@ def test_501_undeclared_marriage_costs_its_value():
         assert df.best_cards[i].split()[0].endswith("+") or "+" in df.best_cards[i]
         return
     pytest.skip("no declarer's marriage in these deals")
+
+
+@pytest.mark.parametrize("game,seats,deal", [("500", None, 14), ("501", 3, 30)])
+def test_no_play_is_a_one_line_error_in_every_game(game, seats, deal, capsys):
+    rec = cardsim.records(game, [deal], 1, seats=seats)[0]
+    assert not rec["play"]
+    with pytest.raises(OptionError, match="no play"):
+        card_costs(rec)
+    args = ["show", game, "--seed", "1", "--deal", str(deal), "--dd"] + (["--seats", str(seats)] if seats else [])
+    assert main(args) == 2
+    cap = capsys.readouterr()
+    assert cap.out == "" and len(cap.err.strip().splitlines()) == 1 and "no play" in cap.err
