@@ -121,7 +121,7 @@ def test_show_dd_from_a_record_file(tmp_path, capsys, vint_records):
     assert main(["show", "--record", str(f), "--line", "2", "--dd"]) == 0
     out = capsys.readouterr().out
     tot = side_totals(card_costs(vint_records[1]))
-    assert f"Cost against double dummy: " in out and f"= {tot['declaring']} - {tot['defending']}" in out
+    assert "Cost against double dummy: " in out and f"= {tot['declaring']} - {tot['defending']}" in out
 
 
 def test_show_dd_without_play_is_a_one_line_error(tmp_path, capsys):
