@@ -21,6 +21,9 @@ def add_parser(sub) -> None:
     p.add_argument("--dealer", type=_nonnegative, help="with --match: who dealt the match's first deal")
     p.add_argument("--record", type=_path, help="show a record from this JSON Lines file instead")
     p.add_argument("--line", type=_positive, default=1, help="which line of --record (default 1)")
+    p.add_argument("--dd", action="store_true",
+                   help="after the deal, every card's double-dummy value and what it cost (0 for a DD-best card), "
+                        "and the total cost of each side")
     _add_setup(p)
 
 
@@ -43,7 +46,7 @@ def run(args) -> int:
                 _replay(record)
                 if args.game and record["game"] != args.game:
                     raise UsageError(f"line {number} of {args.record} is a {record['game']} record, not {args.game}")
-                print(get_game(record["game"]).show(record))
+                _print(get_game(record["game"]).show(record), record, args.dd)
                 return 0
         raise UsageError(f"{args.record} has no record on line {args.line}")
     if not args.game:
@@ -59,13 +62,28 @@ def run(args) -> int:
                                         args.rule, _ints(args.before, "--before"), args.dealer)
         if args.deal >= len(records):
             raise UsageError(f"match {args.match} of seed {run.seed} has {len(records)} deals (0 to {len(records) - 1})")
-        print(f"seed {run.seed}, match {args.match}, deal {args.deal} of {len(records)}, "
-              f"strategies {', '.join(run.setup.specs)}")
-        print(spec.show(records[args.deal]))
+        _print(spec.show(records[args.deal]), records[args.deal], args.dd,
+               f"seed {run.seed}, match {args.match}, deal {args.deal} of {len(records)}, "
+               f"strategies {', '.join(run.setup.specs)}")
         return 0
     if args.before is not None or args.dealer is not None:
         raise UsageError("--before and --dealer go with --match")
     record = spec.make_records(run.seed, [args.deal], run.setup)[0]
-    print(f"seed {run.seed}, deal {args.deal}, strategies {', '.join(run.setup.specs)}")
-    print(spec.show(record))
+    _print(spec.show(record), record, args.dd, f"seed {run.seed}, deal {args.deal}, strategies {', '.join(run.setup.specs)}")
     return 0
+
+
+def _print(text: str, record: dict, dd: bool, head: str | None = None) -> None:
+    """``head`` (if any) and the deal's text, then with ``dd`` its double-dummy trace (:mod:`cardsim.dd.trace`); the
+    trace is computed first, so that a deal without a trace prints only the one-line error."""
+    trace = None
+    if dd:
+        from cardsim.dd.trace import card_costs, format_trace
+
+        trace = format_trace(card_costs(record))
+    if head is not None:
+        print(head)
+    print(text)
+    if trace is not None:
+        print()
+        print(trace)

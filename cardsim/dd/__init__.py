@@ -9,6 +9,9 @@ Entry points (all return one row per deal; columns are documented by :func:`colu
 * :func:`solve_records` ``(records, every_denomination=False)``: docs/RECORDS.md records (replayed
   first, so anyone's records work).
 
+Per card of a played deal (:mod:`cardsim.dd.trace`): :func:`card_costs` ``(record)``, one row per
+card with the DD value before and after it and what it cost (``cardsim show … --dd``).
+
 What is solved is the game's (its spec's ``dd`` hooks, :class:`cardsim.games.base.DDHooks`, in
 ``cardsim/games/<game>/dd.py``): the position play starts from, the contract the engine played.
 This package keeps the generic machinery (typed DD frames, the kept transposition tables) and the
@@ -219,6 +222,8 @@ def add_dd(df: pd.DataFrame, game, seed=0, strategies=None, seats=None, rules=No
     return out
 
 
-__all__ = ["solve_deals", "solve_records", "add_dd", "columns_doc", "typed_frame", "solve_played", "deal_id",
+from cardsim.dd.trace import card_costs, format_trace, side_totals  # noqa: E402 - the per-card trace
+
+__all__ = ["card_costs", "side_totals", "format_trace", "solve_deals", "solve_records", "add_dd", "columns_doc", "typed_frame", "solve_played", "deal_id",
            "played_rows",
            "token_bits", "table_row", "COMMON_DOC", "DENOMINATIONS"]

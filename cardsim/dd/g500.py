@@ -764,3 +764,28 @@ def _mid_trick(h, trick, pos, leader, led, denom, keys, bounds, moves, stats) ->
         values.append(_mid_trick(h, trick, pos + 1, leader, led, denom, keys, bounds, moves, stats))
         h[seat] |= U64(1 << c)
     return max(values) if seat % 2 == 0 else min(values)
+
+
+def mid_value(h, trick, pos: int, leader: int, led: int, denom: int, keys, bounds, moves, stats) -> int:
+    """Team 0's double-dummy tricks (int) from a position inside a trick, this trick included, as
+    :func:`mid_trick` but searched by :func:`_search` itself (null-window bisection, the table
+    shared): the per-card trace (:mod:`cardsim.dd.trace`) asks this for every legal card of all
+    40 positions of a deal, where :func:`mid_trick`'s plain minimax of the trick's rest would
+    call :func:`solve_eff` once per completion.  Arguments as :func:`mid_trick` (``h`` uint64[4]
+    effective hands without the trick's cards, ``trick`` int64[4]; ``pos`` 0..4 cards on it),
+    ``moves`` int64[42, MAX_MOVES]; ``h`` and ``trick`` are left as they were."""
+    h = np.ascontiguousarray(h, dtype=np.uint64)
+    trick = np.ascontiguousarray(trick, dtype=np.int64)
+    if pos == 0:
+        return int(solve_eff(h, np.int64(leader), np.int64(denom), keys, bounds, moves, stats))
+    hi = popcount(int(h[0])) + 1 if pos == 4 else popcount(int(h[(leader + pos) % 4]))
+    lo = 0
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        v = int(_search(h, trick, np.int64(pos), np.int64(leader), np.int64(led), np.int64(denom),
+                        np.int64(mid - 1), np.int64(mid), keys, bounds, moves, stats))
+        if v >= mid:
+            lo = v
+        else:
+            hi = v
+    return lo

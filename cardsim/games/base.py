@@ -237,7 +237,16 @@ class DDHooks:
       (solved with ``every_denomination``);
     * ``deals(seed, deal_ids, setup, every_denomination) -> DataFrame``: the same columns as
       ``frame`` for independent deals as the engine plays them, from its rows and card bit sets
-      (no records); None: solved from the deals' records.
+      (no records); None: solved from the deals' records;
+    * ``card_values(record) -> dict``: the double-dummy trace of a replayed record's play (``result``
+      set), one entry per card played in order, each list as long as the play: ``trick`` (1-based),
+      ``seat``, ``card`` (token), ``declaring`` (bool: the player is on the declaring side),
+      ``value_before`` / ``value_after`` (the DD value for the declaring side of the position
+      before / after the card, in ``unit``: what it has already won plus its DD result to come,
+      so the last ``value_after`` is its result in play), ``best`` (the tokens, space-separated,
+      of the cards with the best DD value for the player); plus ``sides`` (the names of the
+      declaring side and of the defenders, for people).  Raises :class:`OptionError` for a record
+      without play; None: the game has no per-card trace (:func:`cardsim.dd.card_costs`).
     """
 
     frame: Callable
@@ -247,6 +256,7 @@ class DDHooks:
     unit: str = ""
     describe: Callable | None = None
     deals: Callable | None = None
+    card_values: Callable | None = None
 
 
 @dataclass(frozen=True)

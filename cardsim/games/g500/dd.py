@@ -166,4 +166,80 @@ def quality(names, seed, ids, rows) -> list:
     return frames
 
 
-DD = DDHooks(frame, COLUMNS_DOC, bench=bench, quality=quality, unit="tricks", describe=describe, deals=deals)
+def card_values(record) -> dict:
+    """The double-dummy trace of a replayed Five Hundred record's play (the ``card_values`` hook
+    of :class:`cardsim.games.base.DDHooks`): the value is the declaring side's tricks won so far +
+    its DD tricks to come.  Before every card, each legal card of the player on turn (a no-trump
+    joker led: once per suit it may name) is valued by :func:`cardsim.dd.g500.mid_value`, the
+    cards already on the trick included."""
+    from cardsim.cards import SUITS
+    from cardsim.dd import g500 as S
+    from cardsim.games.base import OptionError
+
+    from .constants import REMAP, UNMAP, card_str, parse_card
+    from .rules import card_suit, legal_plays, remap_hand, trick_winner
+
+    hands, decl, denom, played = (x[0] for x in positions([record]))
+    if not played or not record.get("play"):
+        raise OptionError("the deal has no play to trace (thrown in)")
+    decl, denom = int(decl), int(denom)
+    h = np.array([remap_hand(np.uint64(x), np.int64(denom)) for x in hands], dtype=np.uint64)
+    keys, bounds = S.new_table()
+    moves = np.zeros((42, S.MAX_MOVES), dtype=np.int64)
+    stats = np.zeros(1, dtype=np.int64)
+    side = decl % 2
+    out = {k: [] for k in ("trick", "seat", "card", "declaring", "value_before", "value_after", "best")}
+    trick = np.zeros(4, dtype=np.int64)
+    leader, pos, led, won = decl, 0, -1, 0
+
+    def name(c, s):
+        return card_str(int(UNMAP[denom, c])) + ("" if s < 0 else "=" + SUITS[s])
+
+    for i, token in enumerate(record["play"]):
+        written, _, named = str(token).partition("=")
+        card = int(REMAP[denom, parse_card(written)])
+        named = SUITS.index(named.upper()) if named else -1
+        seat = (leader + pos) % 4
+        left = 10 - i // 4
+        legal = int(legal_plays(h[seat], np.int64(denom), np.int64(led if pos else -1)))
+        values = {}
+        for c in (c for c in range(64) if legal >> c & 1):
+            joker_led = pos == 0 and card_suit(np.int64(c), np.int64(denom)) < 0
+            for s in (range(4) if joker_led else (-1,)):
+                h2 = h.copy()
+                h2[seat] &= ~np.uint64(1 << c)
+                trick[pos] = c
+                lead = led if pos else (s if joker_led else int(card_suit(np.int64(c), np.int64(denom))))
+                t0 = S.mid_value(h2, trick, pos + 1, leader, lead, denom, keys, bounds, moves, stats)
+                values[(c, s)] = won + (t0 if side == 0 else left - t0)
+        ours = seat % 2 == side
+        before = (max if ours else min)(values.values())
+        key = (card, named)
+        if key not in values:
+            raise AssertionError(f"card {i} ({token}) is not a legal card of seat {seat}")
+        out["trick"].append(i // 4 + 1)
+        out["seat"].append(seat)
+        out["card"].append(name(*key))
+        out["declaring"].append(ours)
+        out["value_before"].append(before)
+        out["value_after"].append(values[key])
+        out["best"].append(" ".join(name(*k) for k in sorted(values, reverse=True) if values[k] == before))
+        # the card played: the trick goes on, or ends with its winner leading the next
+        h[seat] &= ~np.uint64(1 << card)
+        trick[pos] = card
+        if pos == 0:
+            led = named if named >= 0 else int(card_suit(np.int64(card), np.int64(denom)))
+        pos += 1
+        if pos == 4:
+            leader = (leader + int(trick_winner(trick, np.int64(denom), np.int64(led)))) % 4
+            won += leader % 2 == side
+            pos, led = 0, -1
+    if won != record["result"]["tricks"][side]:
+        raise AssertionError(f"the trace counts {won} tricks for the declaring side, the record "
+                             f"{record['result']['tricks'][side]}")
+    out["sides"] = (f"seats {side}+{side + 2}", f"seats {1 - side}+{3 - side}")
+    return out
+
+
+DD = DDHooks(frame, COLUMNS_DOC, bench=bench, quality=quality, unit="tricks", describe=describe, deals=deals,
+             card_values=card_values)

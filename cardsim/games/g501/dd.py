@@ -216,4 +216,82 @@ def quality(names, seed, ids, rows) -> list:
     return frames
 
 
-DD = DDHooks(frame, COLUMNS_DOC, bench=bench, quality=quality, unit="deal points", describe=describe, deals=deals)
+def card_values(record) -> dict:
+    """The double-dummy trace of a replayed 501 record's play (the ``card_values`` hook of
+    :class:`cardsim.games.base.DDHooks`): the value is the declarer's deal points, those already
+    scored (cards won, marriages counted) + his DD points to come.  Before every card
+    :func:`cardsim.dd.g501.solve_cards` gives the points to come after each legal card of the
+    player on turn, the cards already on the trick included (the declarer declaring whenever he
+    leads a K or Q of a marriage, as the solver assumes); a K or Q the declarer leads *without*
+    declaring its marriage is valued by :func:`cardsim.dd.g501.mid_trick` without the marriage
+    (its cost then includes the marriage given up).  Best cards of a declaring lead carry ``+``."""
+    from cardsim.cards import RANKS_501, card_str, parse_card
+    from cardsim.dd import g501 as S
+    from cardsim.games.base import OptionError
+
+    from . import rules
+
+    c = record.get("contract")
+    if not c or c.get("abandon") or not record.get("play"):
+        raise OptionError("the deal has no play to trace (every player passed or the declarer abandoned)")
+    hands, decl, trump, _played = (x[0] for x in positions([record]))
+    h = np.array(hands, dtype=np.uint64)
+    decl, trump = int(decl), int(trump)
+    seats, dealer = record["seats"], record["dealer"]
+    order = [(dealer + 1 + k) % seats for k in range(3)]
+    keys, bounds = S.new_table()
+    moves = np.zeros(S.MOVES_SHAPE, dtype=np.int64)
+    stats = np.zeros(1, dtype=np.int64)
+    out = {k: [] for k in ("trick", "seat", "card", "declaring", "value_before", "value_after", "best")}
+    got, won, pending = 0, 0, 0
+    leader = 0
+    trick = []
+    for i, token in enumerate(record["play"]):
+        token = str(token)
+        declared = token.endswith("+")
+        card = parse_card(token.rstrip("+"), RANKS_501)
+        p = (leader + len(trick)) % 3
+        led = -1 if not trick else trick[0] >> 4
+        legal = [x for x in range(64) if int(rules.legal_plays(h[p], led, trump)) >> x & 1]
+        vals = np.zeros((1, len(legal)), dtype=np.int64)
+        S.solve_cards(h[None, :].copy(), np.int64(p), np.array(legal, dtype=np.int64), np.int64(leader),
+                      np.int64(decl), np.int64(trump), np.int64(won), np.array([pending], dtype=np.int64),
+                      np.array(trick, dtype=np.int64), keys, bounds, moves, stats, vals)
+        values = {x: got + int(v) for x, v in zip(legal, vals[0])}
+        pick = max if p == decl else min
+        before = pick(values.values())
+        declares = [not trick and p == decl and bool(rules.can_declare(h[p], x)) for x in legal]
+        names = {x: card_str(x, RANKS_501) + ("+" if d else "") for x, d in zip(legal, declares)}
+        if card not in values:
+            raise AssertionError(f"card {i} ({token}) is not a legal card of player {p}")
+        # the state after the card: the declaration, the hand, and at the trick's end its winner
+        if declared and p == decl:
+            got, pending = S.declare(got, pending, won, card >> 4, trump)
+        h[p] &= ~np.uint64(1 << card)
+        trick.append(card)
+        after = values[card]
+        if names[card].endswith("+") and not declared:
+            after = S.mid_trick(h, leader, decl, trump, won, pending, got, trick, (keys, bounds), moves, stats)
+        if len(trick) == 3:
+            bits = sum(1 << x for x in trick)
+            best_card = int(rules.trick_winner(np.uint64(bits), trick[0] >> 4, trump))
+            w = (leader + trick.index(best_card)) % 3
+            if w == decl:
+                (got, pending), won = S.take(got, pending, bits), 1
+            leader, trick = w, []
+        out["trick"].append(i // 3 + 1)
+        out["seat"].append(order[p])
+        out["card"].append(card_str(card, RANKS_501) + ("+" if declared else ""))
+        out["declaring"].append(p == decl)
+        out["value_before"].append(before)
+        out["value_after"].append(int(after))
+        out["best"].append(" ".join(names[x] for x in sorted(legal, reverse=True) if values[x] == before))
+    if got != record["result"]["points"][order[decl]]:
+        raise AssertionError(f"the trace counts {got} points for the declarer, the record "
+                             f"{record['result']['points'][order[decl]]}")
+    out["sides"] = (f"seat {order[decl]} (the declarer)", "the defenders")
+    return out
+
+
+DD = DDHooks(frame, COLUMNS_DOC, bench=bench, quality=quality, unit="deal points", describe=describe, deals=deals,
+             card_values=card_values)

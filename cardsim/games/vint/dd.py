@@ -164,4 +164,72 @@ def quality(names, seed, ids, rows) -> list:
     return frames
 
 
-DD = DDHooks(frame, COLUMNS_DOC, bench=bench, quality=quality, unit="tricks", describe=describe, deals=deals)
+
+
+def card_values(record) -> dict:
+    """The double-dummy trace of a replayed Vint record's play (the ``card_values`` hook of
+    :class:`cardsim.games.base.DDHooks`): before every card, DDS's SolveBoard (through endplay)
+    on the position as it stands, the cards already on the trick included, gives the tricks to
+    come of the side on turn after each of its legal cards; the value is the declaring side's
+    tricks won so far + its DD tricks to come."""
+    from endplay.dds import solve_board
+    from endplay.types import Card, Deal, Denom, Player
+
+    from cardsim.cards import VINT_RANKS, card_str, parse_card
+    from cardsim.dd.vint import DDS_STRAIN, pbn_deal
+    from cardsim.games.base import OptionError
+
+    from .replay import run_auction
+
+    res = record["result"]
+    if res.get("declarer") is None or not record.get("play"):
+        raise OptionError("the deal has no play to trace (nobody bid)")
+    declarer, (_level, denomination) = run_auction(record["auction"], record["dealer"])
+    cards = [parse_card(str(t), VINT_RANKS) for t in record["play"]]
+    suit_of = "SCDH"  # cardsim's suits 0..3 (cardsim.cards); endplay reads the same letters
+
+    def ep(c):
+        return Card(suit_of[c >> 4] + VINT_RANKS[c & 15])
+
+    deal = Deal.from_pbn(pbn_deal(hands_of([record])[0]))
+    deal.first = Player((declarer + 1) % 4)
+    deal.trump = Denom(DDS_STRAIN[denomination])
+    side = declarer % 2
+    out = {k: [] for k in ("trick", "seat", "card", "declaring", "value_before", "value_after", "best")}
+    won = 0  # the declaring side's tricks so far
+    for i, c in enumerate(cards):
+        t, k = divmod(i, 4)
+        seat = (int(deal.first) + k) % 4
+        left = 13 - t  # tricks to come, this one included
+        ours = seat % 2 == side
+        # SolveBoard's scores are the side on turn's tricks to come; the declaring side's value is
+        # what it already won plus its share of the tricks to come
+        scores = {}
+        for card, tricks in solve_board(deal):
+            token = card_str(parse_card(card.rank.abbr + "SHDC"[int(card.suit)], VINT_RANKS),
+                             VINT_RANKS)
+            scores[token] = won + (tricks if ours else left - tricks)
+        mine = card_str(c, VINT_RANKS)
+        if mine not in scores:
+            raise AssertionError(f"card {i} ({mine}) is not among DDS's legal cards {sorted(scores)}")
+        pick = max if ours else min
+        before = pick(scores.values())
+        out["trick"].append(t + 1)
+        out["seat"].append(seat)
+        out["card"].append(mine)
+        out["declaring"].append(ours)
+        out["value_before"].append(before)
+        out["value_after"].append(scores[mine])
+        out["best"].append(" ".join(sorted((x for x, v in scores.items() if v == before),
+                                           key=lambda x: parse_card(x, VINT_RANKS), reverse=True)))
+        deal.play(ep(c))
+        if k == 3:
+            won += int(deal.first) % 2 == side
+    if won != res["tricks"][side]:
+        raise AssertionError(f"the trace counts {won} tricks for the declaring side, the record {res['tricks'][side]}")
+    out["sides"] = (f"seats {side}+{side + 2}", f"seats {1 - side}+{3 - side}")
+    return out
+
+
+DD = DDHooks(frame, COLUMNS_DOC, bench=bench, quality=quality, unit="tricks", describe=describe, deals=deals,
+             card_values=card_values)
