@@ -248,25 +248,35 @@ def _state(r) -> str:
     return f"{r.s0}-{r.s1}" + ("" if r.state == "0-0" else f" ({r.state})")
 
 
+def _cell_text(r) -> str:
+    """One cell of the answer: the game's best under its scoring, its share of games, and where the
+    deal's points choose otherwise what it gains in games and costs in points."""
+    text = f"{_label(r.best)} under {r.scoring} ({100 * r.win:.0f}% of games" + ("" if r.clear else ", not clearly")
+    if r.differs:
+        text += (f"; {_pp(r.gain_pp)} pp [{_pp(r.gain_lo)}, {_pp(r.gain_hi)}] over {_label(r.deal_best)} for "
+                 f"{r.cost:.0f} points a deal")
+    return text + ")"
+
+
 def answer(best: pd.DataFrame) -> str:
-    """The section's answers in words, every number read from ``g500_bidscore``."""
+    """The section's answers in words, every number read from ``g500_bidscore``: a summary, then per
+    class the per-deal best and, state by state, the game's best under each scoring."""
     if best.empty:
         return ""
-    parts = []
-    for (holding, sc, t), g in best.groupby(["holding", "scoring", "target"], sort=False):
-        cells_ = []
-        for _, r in g.iterrows():
-            sure = "" if r.clear else ", not clearly"
-            text = f"at {_state(r)} {_label(r.best)} ({100 * r.win:.0f}% of games{sure})"
-            if r.differs:
-                text += (f" where the deal's points say {_label(r.deal_best)}: {_pp(r.gain_pp)} pp of games "
-                         f"[{_pp(r.gain_lo)}, {_pp(r.gain_hi)}] for {r.cost:.0f} points a deal")
-            cells_.append(text)
-        parts.append(f"With {holding} under {sc} to {t}: " + "; ".join(cells_) + ".")
     n_diff = int(best.differs.sum())
     n_clear = int((best.differs & (best.gain_lo > 0)).sum())
-    parts.append(f"The game's best level differs from the per-deal best in {n_diff} of {len(best)} cells; in "
-                 f"{n_clear} of them it wins clearly more games (95% interval above 0, on deals not used to choose).")
+    parts = [f"Judged by games won, the best level differs from the per-deal best (the deal's points) in {n_diff} "
+             f"of {len(best)} cells, and wins clearly more games in {n_clear} of them (95% interval above 0, on "
+             "deals not used to choose)."]
+    for (holding, t), g in best.groupby(["holding", "target"], sort=False):
+        by = g.groupby("scoring", sort=False).deal_best.first()
+        deal = (f"{_label(by.iloc[0])} under {' and '.join(by.index)} alike" if by.nunique() == 1 and len(by) > 1 else
+                " and ".join(f"{_label(b)} under {sc}" for sc, b in by.items()))
+        states = []
+        for _, s in g.groupby("state", sort=False):
+            r0 = s.iloc[0]
+            states.append(f"at {_state(r0)} " + ", ".join(_cell_text(r) for _, r in s.iterrows()))
+        parts.append(f"With {holding}, to {t} (by the deal's points {deal}): " + "; ".join(states) + ".")
     if "holds" in best:
         from cardsim.analysis.robustness import others, sentence
 
