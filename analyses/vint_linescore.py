@@ -4,8 +4,7 @@ part-score, one game each, 480 below), judged by rubbers won and by points, and 
 
 ``--n`` is an upper bound on the deals per cell (at most L.DEALS); ``--quick``: two hands and
 L.QUICK_DEALS deals.  ``--results``: where each finished cell is kept, so an interrupted run
-resumes.  ``--profiles`` is accepted for the Makefile's sake: the cells are not replayed under
-other players yet.
+resumes.  ``--profiles``: the player profiles the rubber's best is replayed under.
 """
 from __future__ import annotations
 
@@ -16,6 +15,7 @@ from pathlib import Path
 
 from cardsim._version import __version__
 from analyses.common import entry, legends, script_main, strategy_parameters, write_tables
+from cardsim.analysis import robustness as RB
 from cardsim.analysis import vint_linescore as L
 from cardsim.runner.run import make_run
 
@@ -26,9 +26,13 @@ def run(args, plan: L.Plan | None = None) -> Path:
     """Play the plan, write its tables, figure and ``vint_linescore.json``; returns its path."""
     started = time.time()
     plan = plan or L.plan(args.n, args.quick)
+    profiles = RB.others(L.GAME, args.profiles)  # an unknown profile is an error before any work
     log = lambda s: print(s, flush=True)  # noqa: E731
     log(f"{TITLE}: {len(plan.hands)} hands x {len(plan.states)} lines, {plan.deals:,} deals each")
-    tabs = L.tables(L.run(plan, args.seed, args.jobs, log=log, results=args.results))
+    robust = lambda b: L.run_robust(plan, b, args.seed, args.jobs, log=log, results=args.results,  # noqa: E731
+                                    profiles=profiles)
+    tabs = L.tables(L.run(plan, args.seed, args.jobs, log=log, results=args.results),
+                    robust=robust if profiles else None)
     out = Path(args.out)
     paths = write_tables(tabs, out)
     figures = L.figures(tabs["vint_linescore"], out / "figures")
@@ -38,7 +42,7 @@ def run(args, plan: L.Plan | None = None) -> Path:
             "seed": args.seed, "source": manifest["source"], "cardsim": __version__, "strategies": specs,
             "parameters": strategy_parameters(L.GAME, specs), "rules": {},
             "tables": [t for t in tabs if t != "vint_linescore_levels"], "csv_only": ["vint_linescore_levels"],
-            "figures": [p.name for p in figures], "glossary": L.GLOSSARY, "notes": L.NOTES,
+            "figures": [p.name for p in figures], "glossary": {**L.GLOSSARY, **(RB.GLOSSARY if profiles else {})}, "notes": L.NOTES,
             "legends": legends(L.LEGENDS, [p.name for p in figures]), "answer": L.answer(tabs["vint_linescore"]),
             "method": L.METHOD}
     path = out / "tables" / "vint_linescore.json"

@@ -68,8 +68,22 @@ def test_quick_plan_runs(tmp_path):
     p = L.plan(60, quick=True)
     assert len(p.hands) == 2 and p.deals == 60 and len(p.states) == 4
     assert S.main(["--n", "60", "--seed", "3", "--jobs", "1", "--quick", "--results", str(tmp_path / "r"),
-                   "--out", str(tmp_path / "o")]) == 0
+                   "--out", str(tmp_path / "o"), "--profiles", "bold"]) == 0
     meta = json.loads((tmp_path / "o" / "tables" / "vint_linescore.json").read_text())
     assert meta["tables"] == ["vint_linescore", "vint_linescore_grid"] and meta["figures"] == ["vint_linescore.png"]
     assert set(meta["legends"]) == {"vint_linescore.png"} and meta["answer"].startswith("Rubber won and points")
-    assert len(pd.read_csv(tmp_path / "o" / "tables" / "vint_linescore.csv")) == 2 * 4
+    best = pd.read_csv(tmp_path / "o" / "tables" / "vint_linescore.csv")
+    assert len(best) == 2 * 4 and {"holds", "flips_under"} <= set(best.columns)
+
+
+def test_robust_columns(merged):
+    from cardsim.analysis import robustness as RB
+    from cardsim.profiles import select
+
+    best = L.tables(merged)["vint_linescore"]
+    bold = [p for p in select("vint", ["bold"]) if p.name == "bold"]
+    out = L.run_robust(PLAN, best, seed=4, n_jobs=1, log=QUIET, profiles=bold)
+    assert list(out.columns) == L.BEST_COLUMNS + RB.COLUMNS
+    assert (out.robust_deals == RB.robust_deals(PLAN.deals)).all()
+    assert (out.gain_min <= out.margin_pp + 1e-9).all() and (out.margin_pp <= out.gain_max + 1e-9).all()
+    assert "Replayed under" in L.answer(out)

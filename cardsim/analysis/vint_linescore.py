@@ -21,7 +21,8 @@ points' best and what it costs in points, paired on the odd deals.
 
 Every hand has one seed for all states (:func:`task_seed`): the states differ only by the line.
 Tasks (hand x state) run on all cores, each kept in the results folder so the same call resumes.
-Not replayed under other player profiles (yet).
+:func:`run_robust` replays each cell's best and runner-up by the rubber under the other player
+profiles (docs/profiles.md).
 
 Units: rubber shares 0..1 (``win``), gains in percentage points (``_pp``), points in score points.
 """
@@ -35,6 +36,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from cardsim.analysis import robustness as RB
 from cardsim.analysis import vint_charts as V
 from cardsim.analysis.verdicts import chart_clear
 from cardsim.questions import question, run_question, table
@@ -100,8 +102,8 @@ def task_seed(seed: int, hand: Hand) -> int:
     return int.from_bytes(digest[:8], "little") >> 1
 
 
-def _question(hand: Hand, deals: int, seed: int, before, outcome: str, strategies=None):
-    return question(GAME, SEAT, list(hand.options), n=deals, seed=seed, where=hand.where, dealer=hand.dealer,
+def _question(hand: Hand, deals: int, seed: int, before, outcome: str, strategies=None, options=None):
+    return question(GAME, SEAT, list(options or hand.options), n=deals, seed=seed, where=hand.where, dealer=hand.dealer,
                     before=list(before), outcome=outcome, strategies=strategies, chunk_size=max(deals, 1))
 
 
@@ -197,10 +199,11 @@ def best_row(cell: tuple, sums: dict, lv: pd.DataFrame) -> dict:
     return row
 
 
-def tables(merged: dict) -> dict[str, pd.DataFrame]:
+def tables(merged: dict, robust=None) -> dict[str, pd.DataFrame]:
     """``vint_linescore`` (one row per hand and line: :data:`BEST_COLUMNS`), ``vint_linescore_grid``
     (hands by line: the rubber's best, ``*`` not clear, ``(points: X)`` where the points choose
-    otherwise) and ``vint_linescore_levels`` (every option of every cell, CSV only)."""
+    otherwise) and ``vint_linescore_levels`` (every option of every cell, CSV only).  ``robust``: a
+    callable turning ``vint_linescore`` into the same with the robustness columns (:func:`run_robust`)."""
     levels_, rows = [], []
     for cell, sums in merged.items():
         lv = level_rows(cell, sums)
@@ -210,12 +213,14 @@ def tables(merged: dict) -> dict[str, pd.DataFrame]:
     best["clear"] = chart_clear(best.p_value.to_numpy())
     best["points_clear"] = chart_clear(best.points_p.to_numpy())
     best = best[BEST_COLUMNS]
+    if robust is not None:
+        best = robust(best)
     return {"vint_linescore": best, "vint_linescore_grid": grid(best),
             "vint_linescore_levels": pd.concat(levels_, ignore_index=True)}
 
 
 def cell_words(r) -> str:
-    return (f"{r.best}{'' if r.clear else '*'}"
+    return (f"{r.best}{'' if r.clear else '*'}{RB.DEPENDS if RB.depends(r) else ''}"
             + (f" (points: {r.points_best}{'' if r.points_clear else '*'})" if r.disagree else ""))
 
 
@@ -258,8 +263,47 @@ def answer(best: pd.DataFrame) -> str:
         moved = (f"the line changes the rubber's best in {len(changes)} of {len(g) - 1} lines" if len(g) > 1 else "")
         parts.append(f"With {hand}: " + "; ".join(_cell_text(r) for _, r in g.iterrows())
                      + (f" ({moved})." if moved else "."))
-    parts.append("Not replayed under other players.")
+    if "holds" in best:
+        parts.append(RB.sentence(best[best.robust_deals > 0], "rubber's best", "pp of rubbers", len(RB.others(GAME))))
+    else:
+        parts.append("Not replayed under other players.")
     return " ".join(parts)
+
+
+# ---------------------------------------------------------------- under other players
+def _robust_sums(hand: Hand, options: tuple, deals: int, seed: int, before: tuple, strategies) -> dict:
+    return run_question(_question(hand, deals, seed, before, "game", strategies, options), n_jobs=1)
+
+
+def run_robust(p: Plan, best: pd.DataFrame, seed: int, n_jobs: int = -1, log=print, results=None,
+               profiles=None) -> pd.DataFrame:
+    """Each cell's best option by the rubber and its runner-up replayed under every other player
+    profile (:mod:`cardsim.analysis.robustness`) on the cell's first deals
+    (:func:`cardsim.analysis.robustness.robust_deals`: the same deals and strategy randomness as its own
+    run).  Returns ``best`` with the robustness columns (gains in pp of rubbers)."""
+    from cardsim.games import get_game
+
+    profiles = RB.others(GAME) if profiles is None else list(profiles)
+    base = [get_game(GAME).default_strategy] * 4
+    deals = RB.robust_deals(p.deals)
+    pairs, tasks = [], []
+    for (h, st), r in zip(cells(p), best.itertuples()):
+        raw = {option_words(o): o for o in h.options}
+        opts = (raw[r.best], raw[r.runner_up])
+        pairs.append(opts)
+        tasks += [(h, opts, deals, task_seed(seed, h), st[1], pr.strategies(base, SEAT)) for pr in profiles]
+    log(f"  under other players: {len(pairs)} cells x {len(profiles)} profiles "
+        f"({', '.join(pr.name for pr in profiles)}) x 2 options, {deals:,} deals")
+    store = analysis_store(results, "vint-linescore-robust", _robust_sums, tasks=tasks)
+    sums_of = iter(run_chunks(_robust_sums, tasks, [deals * 8] * len(tasks), n_jobs, store=store))
+    rows = []
+    for opts, r in zip(pairs, best.itertuples()):
+        replays = {pr.name: RB.summary(next(sums_of), list(opts), opts[0], scale=100.0) for pr in profiles}
+        rows.append(RB.cell_columns(float(r.margin_pp), replays, deals))
+    out = best.copy()
+    for col in RB.COLUMNS:
+        out[col] = [row[col] for row in rows]
+    return out
 
 
 # ---------------------------------------------------------------- figure
@@ -267,7 +311,8 @@ LEGENDS = {
     "vint_linescore.png": (
         "The call or level by the line, for a few hands (rows) and lines (columns: points below the line and "
         "games won, your side's first). In a cell: the choice that wins the most rubbers (the rubber played on to "
-        "its end) and that share; * = the next best is not clearly worse; a black frame and 'points: X' = judged "
+        "its end) and that share; * = the next best is not clearly worse; \u2020 = another kind of player makes the next best "
+        "clearly better; a black frame and 'points: X' = judged "
         "by points to the rubber's end, X is best instead."),
 }
 
@@ -287,7 +332,7 @@ def figures(best: pd.DataFrame, outdir: Path, name: str = "vint_linescore.png") 
     for _, r in best.iterrows():
         y, x = hands_.index(r.hand), states.index(r.state)
         values[y, x] = r.win
-        text = f"{r.best}{'' if r.clear else '*'}\n{100 * r.win:.0f}%" + (f"\npoints: {r.points_best}"
+        text = f"{r.best}{'' if r.clear else '*'}{RB.DEPENDS if RB.depends(r) else ''}\n{100 * r.win:.0f}%" + (f"\npoints: {r.points_best}"
                                                                           if r.disagree else "")
         ax.text(x, y, text, ha="center", va="center", fontsize=8)
         if r.disagree:
@@ -337,4 +382,5 @@ METHOD = ("Vint score below the line: for a few hands (a dealer's first call; a 
           "each, 480 below), the rubber played on by the strategies, and judged by the side's share of rubbers won "
           "and by its points to the rubber's end on the same deals. Each judge's best is chosen on the even-numbered "
           "deals and compared on the odd ones (paired, 95% intervals); clear by Benjamini-Hochberg over the cells. "
-          "Not replayed under other player profiles.")
+          "The best and runner-up by the rubber are replayed under the other player profiles on the first quarter of "
+          "the deals (at least 100).")
