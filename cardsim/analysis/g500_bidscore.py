@@ -247,7 +247,8 @@ def cell_words(r) -> str:
 def grid(best: pd.DataFrame) -> pd.DataFrame:
     """Class and scoring (rows) by state (columns): :func:`cell_words` of each cell."""
     out = best.assign(cell=[cell_words(r) for _, r in best.iterrows()],
-                      state_at=[f"{r.state} ({r.s0}-{r.s1})" for _, r in best.iterrows()])
+                      state_at=[r.state if r.state == f"{r.s0}-{r.s1}" else f"{r.state} ({r.s0}-{r.s1})"
+                                for _, r in best.iterrows()])
     w = out.pivot_table(index=["holding", "scoring", "target"], columns="state_at", values="cell", aggfunc="first",
                         sort=False)
     return w.reset_index()
