@@ -398,7 +398,8 @@ def figures(best: pd.DataFrame, outdir: Path, name: str = "g500_bidscore.png") -
             if r.differs:
                 ax.add_patch(plt.Rectangle((x - 0.48, y - 0.48), 0.96, 0.96, fill=False, lw=2, color="black"))
         ax.imshow(grid_, cmap=cmap, norm=norm, aspect="auto")
-        labels = {st: st if st == f"{r.s0}-{r.s1}" else f"{st}\n{r.s0}-{r.s1}" for st, r in g.groupby("state", sort=False).first().iterrows()}
+        firsts = g.groupby("state", sort=False).first()
+        labels = {st: st if st == f"{r.s0}-{r.s1}" else f"{st}\n{r.s0}-{r.s1}" for st, r in firsts.iterrows()}
         ax.set_xticks(range(len(states)), [labels.get(s, s) for s in states], fontsize=8)
         ax.set_yticks(range(len(rows)), [f"{h}\n{sc}" for h, sc in rows], fontsize=8)
         ax.set_title(f"to {t}", fontsize=9)

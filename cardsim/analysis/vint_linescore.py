@@ -311,9 +311,9 @@ LEGENDS = {
     "vint_linescore.png": (
         "The call or level by the line, for a few hands (rows) and lines (columns: points below the line and "
         "games won, your side's first). In a cell: the choice that wins the most rubbers (the rubber played on to "
-        "its end) and that share; * = the next best is not clearly worse; \u2020 = another kind of player makes the next best "
-        "clearly better; a black frame and 'points: X' = judged "
-        "by points to the rubber's end, X is best instead."),
+        "its end) and that share; * = the next best is not clearly worse; \u2020 = another kind of player makes "
+        "the next best clearly better; a black frame and 'points: X' = judged by points to the rubber's end, X is "
+        "best instead."),
 }
 
 
@@ -332,8 +332,8 @@ def figures(best: pd.DataFrame, outdir: Path, name: str = "vint_linescore.png") 
     for _, r in best.iterrows():
         y, x = hands_.index(r.hand), states.index(r.state)
         values[y, x] = r.win
-        text = f"{r.best}{'' if r.clear else '*'}{RB.DEPENDS if RB.depends(r) else ''}\n{100 * r.win:.0f}%" + (f"\npoints: {r.points_best}"
-                                                                          if r.disagree else "")
+        mark = ("" if r.clear else "*") + (RB.DEPENDS if RB.depends(r) else "")
+        text = f"{r.best}{mark}\n{100 * r.win:.0f}%" + (f"\npoints: {r.points_best}" if r.disagree else "")
         ax.text(x, y, text, ha="center", va="center", fontsize=8)
         if r.disagree:
             ax.add_patch(plt.Rectangle((x - 0.48, y - 0.48), 0.96, 0.96, fill=False, lw=2, color="black"))
