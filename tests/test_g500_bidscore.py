@@ -43,7 +43,7 @@ def test_tables_columns_and_intervals(merged):
     near = best[best.state == "both near"].iloc[0]
     assert near.best == 6 and near.win > 0.9
     grid = tabs["g500_bidscore_grid"]
-    assert list(grid.columns[:3]) == ["holding", "scoring", "target"] and len(grid) == 1
+    assert list(grid.columns) == ["holding", "scoring", "target", "0-0", "both near"] and len(grid) == 1
 
 
 def test_answer_and_rules_read_the_rows(merged, tmp_path):
@@ -89,7 +89,8 @@ def test_quick_plan_runs(tmp_path):
     from analyses import g500_bidscore as S
 
     p = B.plan(100, quick=True)
-    assert len(p.holdings) == 2 and p.deals == 100 and len(p.states) == 4
+    assert len(p.holdings) == 2 and p.deals == 100 and len(p.states) == 4 and p.targets == (500,)
+    assert B.plan(10**6).targets == (500, 1000) and B.plan(10**6).deals == B.DEALS
     code = S.main(["--n", "100", "--seed", "3", "--jobs", "1", "--quick", "--results", str(tmp_path / "r"),
                    "--out", str(tmp_path / "o"), "--profiles", "bold"])
     assert code == 0

@@ -49,9 +49,9 @@ SEAT = G.SEAT
 SCORINGS = G.SCORINGS
 STATES = (("0-0", 0.0, 0.0), ("ahead", 0.8, 0.2), ("behind", 0.2, 0.8), ("both near", 0.8, 0.8))
 """The score states: a name and both teams' scores as shares of the target (the declarer's team first)."""
-TARGETS = (500,)
-"""The game's target: Five Hundred to 500, the name's game (its bids reach it in one or two deals)."""
-DEALS = 8_000
+TARGETS = (500, 1000)
+"""The game's targets (docs/RULES.md §3.6); the quick plan plays to 500 only."""
+DEALS = 20_000
 QUICK_DEALS = 600
 
 
@@ -75,8 +75,11 @@ class Plan:
 
 
 def plan(n: int, quick: bool = False) -> Plan:
-    """The report's plan with ``n`` as an upper bound on the deals per class."""
-    return Plan(tuple(holdings(quick)), min(n, QUICK_DEALS if quick else DEALS))
+    """The report's plan with ``n`` as an upper bound on the deals per class (``quick``: two classes,
+    to 500 only, at most QUICK_DEALS)."""
+    if quick:
+        return Plan(tuple(holdings(True)), min(n, QUICK_DEALS), targets=TARGETS[:1])
+    return Plan(tuple(holdings()), min(n, DEALS))
 
 
 def scores(state: tuple, target: int) -> tuple[int, int]:
@@ -245,13 +248,12 @@ def cell_words(r) -> str:
 
 
 def grid(best: pd.DataFrame) -> pd.DataFrame:
-    """Class and scoring (rows) by state (columns): :func:`cell_words` of each cell."""
-    out = best.assign(cell=[cell_words(r) for _, r in best.iterrows()],
-                      state_at=[r.state if r.state == f"{r.s0}-{r.s1}" else f"{r.state} ({r.s0}-{r.s1})"
-                                for _, r in best.iterrows()])
-    w = out.pivot_table(index=["holding", "scoring", "target"], columns="state_at", values="cell", aggfunc="first",
+    """Class, scoring and target (rows) by state (columns, by name: the scores are shares of the
+    target, :data:`STATES`): :func:`cell_words` of each cell."""
+    out = best.assign(cell=[cell_words(r) for _, r in best.iterrows()])
+    w = out.pivot_table(index=["holding", "scoring", "target"], columns="state", values="cell", aggfunc="first",
                         sort=False)
-    return w.reset_index()
+    return w.reset_index().fillna("")
 
 
 # ---------------------------------------------------------------- answer
@@ -362,7 +364,7 @@ def _robust_sums(holding, given, deals, seed, scoring, target, before, strategie
 LEGENDS = {
     "g500_bidscore.png": (
         "The level to bid by the score, for a few hands before the kitty (rows: the hand and the scoring; "
-        "columns: the score before the deal, your side's first, to 500). In a cell: the level (6 to 10 tricks, "
+        "columns: the score before the deal, your side's first; a panel per target). In a cell: the level (6 to 10 tricks, "
         "hearts standing for any suit) that wins the most games when the game is played on to its end, and "
         "that share of games; * = the next best level is not clearly worse; \u2020 = another kind of player makes "
         "the next best clearly better; a black frame and 'deal: 8' = judged by the deal's points alone, "
@@ -416,7 +418,9 @@ def figures(best: pd.DataFrame, outdir: Path, name: str = "g500_bidscore.png") -
 GLOSSARY = {
     "holding": "the declarer's 10 cards before the kitty: trumps (with the jokers and the left bower) and how many "
                "of the top five trumps (HJ, LJ, right and left bower, ace) — the bid guide's classes, in hearts",
-    "state, s0, s1": "the score before the deal: the declaring side's (s0) and the defenders' (s1), points",
+    "state, s0, s1": "the score before the deal: the declaring side's (s0) and the defenders' (s1), points; 0-0, ahead "
+                     "(0.8 and 0.2 of the target: 400-100 to 500, 800-200 to 1000), behind (0.2 and 0.8), both near "
+                     "(0.8 each)",
     "target": "the game's target (a side at it after a deal wins, docs/RULES.md §3.6)",
     "deals": "deals played in the cell (the same deals in every state and scoring)",
     "best": "the level (=6H … =10H, auction skipped) with the highest share of games won on the even-numbered deals",
