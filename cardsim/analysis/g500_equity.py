@@ -204,7 +204,7 @@ def answer(eq: pd.DataFrame) -> str:
             g0 = eq[(eq.scoring == sc) & (eq.target == t) & (eq["first"] == "0")].set_index(["s0", "s1"])
             g1 = eq[(eq.scoring == sc) & (eq.target == t) & (eq["first"] == "1")].set_index(["s0", "s1"])
             gap = (g0.p0 - g1.p0).mean()
-            parts.append(f"team 0 dealing the first deal rather than team 1 moves its chance by {100 * gap:+.1f} "
+            parts.append(f"team 0 dealing the first deal rather than team 1 moves its chance by {round(100 * gap, 1) + 0.0:+.1f} "
                          "points on average over the grid")
             out.append(f"{sc}, to {t}: " + "; ".join(parts) + ".")
     return " ".join(out)
