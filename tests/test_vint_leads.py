@@ -107,3 +107,21 @@ def test_table_says_what_made_measures(capsys):
                  "--option", "lead:4H", "-n", "20", "--jobs", "1"]) == 0
     out = capsys.readouterr().out
     assert "lead:QS/3NT:2" in out and "the contract's set rate" in out
+
+
+def test_leads_of_touching_cards_give_identical_results():
+    # Q J of spades, the rest of the deal dealt: the strategies play on the same way after either
+    q = E.question("vint", 3, ["lead:QS/3NT:2", "lead:JS/3NT:2"], n=200, seed=11, hand=LEADER, outcome="tricks")
+    dealt = q.deal(0, 200)
+    rows = [forcing.play_given(q.run.seed, 0, dealt, q.run.setup, f, q.before)[0] for f in q.forced]
+    np.testing.assert_array_equal(rows[0]["tricks_1"], rows[1]["tricks_1"])
+    np.testing.assert_array_equal(rows[0]["total_1"], rows[1]["total_1"])
+
+
+def test_another_seats_contract_option():
+    # =3NT:2: partner declares (seat 0 asks); the made rate is its side's, as for =3NT
+    q = E.question("vint", 0, ["=3NT:2", "=3NT"], n=20, seed=2)
+    dealt = q.deal(0, 20)
+    rows, ok = forcing.play_given(q.run.seed, 0, dealt, q.run.setup, q.forced[0], q.before)
+    assert ok.all() and (rows["declarer"] == 2).all()
+    assert forcing.declares(q.forced[0])
