@@ -104,7 +104,9 @@ def add_parser(sub) -> None:
                         "2 declares 3NT, the auction skipped); the seat must be on the declarer's left")
     p.add_argument("--all-leads", action="store_true",
                    help="with --contract and --hand: every card of the given hand as a lead:CARD option, equivalent "
-                        "cards grouped (touching cards of a suit, and the cards below 10 of a suit: one lead each)")
+                        "cards grouped, one lead played for each group (touching cards of a suit, the top one led; "
+                        "the cards below 10 of a suit, the lowest led: near-equivalent, a 7 and a 2 can differ) and "
+                        "the groups listed under the table (column stands_for in csv and json)")
     p.add_argument("-n", "--deals", type=_positive, help="deals (default 100000; with --until-clear see --max-deals)")
     p.add_argument("--until-clear", action="store_true",
                    help="play in rounds of doubling size (2000, 4000, ... deals) and stop as soon as the best option "
@@ -252,7 +254,7 @@ def run(args) -> int:
             print("made, for lead options: the contract's set rate (the share of deals in which the declaring side "
                   "fell short; you defend)")
         if groups:
-            print("leads grouped (equivalent cards, one played for each group): " + "; ".join(
+            print("leads grouped (touching cards, and the cards below 10 of a suit: one played for each group): " + "; ".join(
                 f"{o} for {' '.join(cards)}" for o, cards in groups.items() if len(cards) > 1))
         if result is not None:
             _print_until_clear(a["until_clear"], q.run.n)
