@@ -4,6 +4,7 @@ import json
 import numpy as np
 import pytest
 
+import cardsim
 from cardsim import questions as E
 from cardsim.cards import card_str
 from cardsim.cli import main
@@ -36,6 +37,7 @@ def test_a_lead_option_plays_the_forced_card_first_and_as_the_record_shows():
             assert rec["auction"][-1] == "P" and "3NT" in rec["auction"]
             # the trace plays the same deal as the rows: the same tricks
             assert rec["result"]["tricks"] == [int(rows["tricks_0"][i]), int(rows["tricks_1"][i])]
+            assert cardsim.replay(rec) == rec["result"]  # the slow twin agrees with the forced play
 
 
 def test_the_lead_is_read_from_the_forced_vector_only():

@@ -254,8 +254,9 @@ def run(args) -> int:
             print("made, for lead options: the contract's set rate (the share of deals in which the declaring side "
                   "fell short; you defend)")
         if groups:
-            print("leads grouped (touching cards, and the cards below 10 of a suit: one played for each group): " + "; ".join(
-                f"{o} for {' '.join(cards)}" for o, cards in groups.items() if len(cards) > 1))
+            grouped = "; ".join(f"{o} for {' '.join(cards)}" for o, cards in groups.items() if len(cards) > 1)
+            print(f"leads grouped (touching cards, and the cards below 10 of a suit: one played for each group): "
+                  f"{grouped or 'none'}")
         if result is not None:
             _print_until_clear(a["until_clear"], q.run.n)
     return 0
