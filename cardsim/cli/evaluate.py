@@ -22,6 +22,9 @@ EVALUATE_EPILOG = """options:
                           in 501 look, pass and blind up to 66, 70, 80, ... 150 (those still possible)
   vint  P | 1S..7NT       the seat's first call (where illegal, the deal counts as not legal)
         =CONTRACT         the seat declares it, the auction skipped (=3NT, =7S)
+        =CONTRACT:SEAT    that seat declares it, the auction skipped (=3NT:2)
+        lead:CARD         the seat's opening lead against the --contract (lead:QS; the seat must be
+                          on the declarer's left); also lead:CARD/CONTRACT:SEAT (lead:QS/3NT:2)
   500   P | 6S..10NT      the seat's first bid or pass
         =CONTRACT         the seat declares it, the auction skipped (=8H)
   501   blind:L           bid blind, up to L, at the seat's first turn (blind:80)
@@ -68,6 +71,9 @@ examples:
   cardsim evaluate vint --seat 0 --dealer 0 --hand "S:AKT86 H:KQ42 C:K832" \\
                    --option P --option 1S --option 1H --option 1NT -n 200000 --seed 1
   cardsim evaluate vint --seat 0 --hand "S:AKQJT98765432" --option =7S --option =7NT -n 2000
+  cardsim evaluate vint --seat 3 --contract 3NT:2 --hand "S:QJ72 H:K84 D:953 C:T62" \
+                   --option lead:QS --option lead:4H --outcome tricks -n 20000
+  cardsim evaluate vint --seat 3 --contract 4H:2 --hand "S:QJ72 H:K84 D:953 C:T62" --all-leads
   cardsim evaluate 500 --seat 0 --where "jokers=2, trumps_H>=5" --option =8H --option =9H
   cardsim evaluate 501 --seat 1 --option blind:80 --option look --before 501,250,320
   cardsim evaluate 500 --seat 0 --where "jokers=2, trumps_H>=5" --option =8H --option =9H \\
@@ -91,8 +97,16 @@ def add_parser(sub) -> None:
         epilog=EVALUATE_EPILOG)
     p.add_argument("game", type=_game, help=" | ".join(GAME_NAMES))
     p.add_argument("--seat", type=_nonnegative, default=0, help="the seat that takes the options (default 0)")
-    p.add_argument("--option", action="append", required=True, metavar="OPTION",
+    p.add_argument("--option", action="append", metavar="OPTION",
                    help="an option of the seat (repeatable; see below)")
+    p.add_argument("--contract", metavar="CONTRACT:SEAT",
+                   help="the contract the seat's lead:CARD options are led against, and its declarer (3NT:2: seat "
+                        "2 declares 3NT, the auction skipped); the seat must be on the declarer's left")
+    p.add_argument("--all-leads", action="store_true",
+                   help="with --contract and --hand: every card of the given hand as a lead:CARD option, equivalent "
+                        "cards grouped, one lead played for each group (touching cards of a suit, the top one led; "
+                        "the cards below 10 of a suit, the lowest led: near-equivalent, a 7 and a 2 can differ) and "
+                        "the groups listed under the table (column stands_for in csv and json)")
     p.add_argument("-n", "--deals", type=_positive, help="deals (default 100000; with --until-clear see --max-deals)")
     p.add_argument("--until-clear", action="store_true",
                    help="play in rounds of doubling size (2000, 4000, ... deals) and stop as soon as the best option "
@@ -165,6 +179,7 @@ def run(args) -> int:
     from cardsim.cli.export import pbn_given
 
     given = pbn_given(args)  # --pbn: the board's hand(s) and dealer (sets args.hand / args.dealer)
+    groups = _lead_options(args)  # --contract, --all-leads: the lead options (sets args.option)
 
     def ask(specs):
         return E.question(args.game, args.seat, args.option, deals, args.seed, args.hand, args.where,
@@ -198,6 +213,9 @@ def run(args) -> int:
         else:
             sums = E.run_question(q, args.jobs, args.progress, store=store)
     df = E.until_clear_table(q, sums, result) if result is not None else E.table(q, sums)
+    if groups:
+        df.attrs["lead_groups"] = groups
+        df.insert(1, "stands_for", [" ".join(groups.get(o, [])) for o in df["option"]])
     if args.records:
         E.write_records(q, args.records, args.records_limit or 100)
     if args.format == "csv" and result is not None:
@@ -232,9 +250,90 @@ def run(args) -> int:
                                                                  for c, d in digits.items()}))
         print(f"score: {a['score_meaning']}; diff: paired, the option minus the best option (negative = worse "
               f"for you)")
+        if any(_is_lead(o) for o in df["option"]):
+            print("made, for lead options: the contract's set rate (the share of deals in which the declaring side "
+                  "fell short; you defend)")
+        if groups:
+            grouped = "; ".join(f"{o} for {' '.join(cards)}" for o, cards in groups.items() if len(cards) > 1)
+            print(f"leads grouped (touching cards, and the cards below 10 of a suit: one played for each group): "
+                  f"{grouped or 'none'}")
         if result is not None:
             _print_until_clear(a["until_clear"], q.run.n)
     return 0
+
+
+def _is_lead(option) -> bool:
+    return str(option).strip().lower().startswith("lead:")
+
+
+def _lead_options(args) -> dict:
+    """Expand ``--contract`` and ``--all-leads`` into ``args.option`` (``lead:CARD/CONTRACT``);
+    check each lead's card against a whole given hand.  Returns ``{option: [cards it stands
+    for]}`` for ``--all-leads`` (empty otherwise).  Raises UsageError (one line)."""
+    from cardsim.cards import CardError, card_str, parse_card, suit_letters
+    from cardsim.conditions import ConditionError, parse_hand
+    from cardsim.games import get_game
+
+    if args.all_leads and not args.contract:
+        raise UsageError("--all-leads needs the contract the leads are against: --contract CONTRACT:SEAT (3NT:2)")
+    if args.all_leads and not args.hand:
+        raise UsageError("--all-leads needs the seat's hand (--hand): its cards are the leads")
+    if not args.option and not args.all_leads:
+        raise UsageError("give at least one --option (or --all-leads with --contract and --hand)")
+    options = list(args.option or [])
+    if args.contract and not options and not args.all_leads:
+        raise UsageError("--contract goes with lead:CARD options or --all-leads")
+    spec = get_game(args.game)
+    try:
+        hand = parse_hand(args.game, args.hand) if args.hand else []
+    except ConditionError:
+        hand = []  # the question reports a bad hand itself
+    groups = {}
+    if args.all_leads:
+        for group in lead_groups(hand, spec.ranks):
+            groups["lead:" + card_str(group[0], spec.ranks)] = [card_str(c, spec.ranks) for c in group]
+        options += [o for o in groups if o not in options]
+    if args.contract:
+        if any(_is_lead(o) and "/" in o for o in options):
+            raise UsageError("give the contract once: --contract, or lead:CARD/CONTRACT:SEAT in the options")
+        if not any(_is_lead(o) for o in options):
+            raise UsageError("--contract goes with lead:CARD options or --all-leads")
+        options = [f"{o.strip()}/{args.contract.strip()}" if _is_lead(o) else o for o in options]
+        groups = {f"{o}/{args.contract.strip()}": cards for o, cards in groups.items()}
+    whole = len(hand) == len(spec.ranks)  # a whole hand (13 cards in Vint, as many as a suit has)
+    for o in options:
+        if _is_lead(o) and whole:
+            token = o.strip()[5:].partition("/")[0]
+            try:
+                card = parse_card(suit_letters(token).strip(), spec.ranks)
+            except CardError:
+                continue  # the game's option parser says what is wrong with it
+            if card not in hand:
+                raise UsageError(f"option {o}: seat {args.seat} does not hold {card_str(card, spec.ranks)} "
+                                 f"(its hand: {args.hand})")
+    args.option = options
+    return groups
+
+
+def lead_groups(cards, ranks: str) -> list[list[int]]:
+    """The cards of a hand (card indices ``suit * 16 + rank``) in groups of equivalent leads, each
+    group's lead first: touching cards of a suit (Q J), and all the cards below 10 of a suit
+    (8 5 2) with the touching cards joined to them (T 9 4: one group).  A group with a 10 or
+    higher leads its highest card (top of a sequence), a group of small cards its lowest."""
+    ten = ranks.find("T")
+    out = []
+    for suit in range(4):
+        held = sorted((c for c in cards if c >> 4 == suit), reverse=True)
+        group = []
+        for c in held:
+            joins = group and (group[-1] - c == 1 or (ten >= 0 and (group[-1] & 15) < ten and (c & 15) < ten))
+            if group and not joins:
+                out.append(group)
+                group = []
+            group.append(c)
+        if group:
+            out.append(group)
+    return [g if ten < 0 or (g[0] & 15) >= ten else g[::-1] for g in out]
 
 
 def _print_until_clear(verdict: dict, most: int) -> None:

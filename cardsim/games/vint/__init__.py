@@ -42,7 +42,8 @@ SPEC = GameSpec(
     contract_bands=ContractBands(((1, 3), (4, 5), (6, 7)), "level"),
     forcing=Forcing(forcing.parse_option, forcing.declares, forcing.parse_before, forcing.play_given,
                     forcing.outcome, forcing.trace_given, forcing.LOWER_IS_BETTER,
-                    "P or 1S..7NT: the seat's first call; =CONTRACT (=3NT): the seat declares it, auction skipped",
+                    "P or 1S..7NT: the seat's first call; =CONTRACT (=3NT): the seat declares it, auction skipped; "
+                    "=CONTRACT:SEAT (=3NT:2): that seat declares it; lead:CARD/CONTRACT:SEAT: the opening lead",
                     engine.NO_FORCE,
                     agreed_calls=forcing.agreed_calls, auto_options=forcing.auto_options,
                     outcomes=forcing.OUTCOMES, outcome_meanings=forcing.OUTCOME_MEANINGS),

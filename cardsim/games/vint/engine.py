@@ -83,7 +83,10 @@ N_INFO = 4
 # first call, the first ``forced[F_NPREFIX]`` calls of the auction (from the dealer) are
 # ``forced[F_PREFIX:]`` — "partner opened 1NT", "after a pass" — then the seat's option.
 MAX_PREFIX = 16
-F_LEN = F_PREFIX + MAX_PREFIX
+F_LEAD = F_PREFIX + MAX_PREFIX
+"""forced[F_LEAD]: the opening lead forced on the declarer's left, as card index + 1 (0: none, so
+the all-zero vector still forces nothing); checked against the leader's hand in run_deal."""
+F_LEN = F_LEAD + 1
 NO_FORCE = np.zeros(F_LEN, dtype=np.int64)
 
 
@@ -192,7 +195,7 @@ def forced_auction(dealer, declarer, contract, calls):
 
 
 @jit(inline="always")
-def play_tricks(declarer, trump, hands, ids, params, streams, plays, hand, trick, winners, bid_suits):
+def play_tricks(declarer, trump, hands, ids, params, streams, plays, hand, trick, winners, bid_suits, first):
     """The play (docs/RULES.md §2.3): the declarer's left leads, every hand hidden, follow suit if you
     can, the highest trump (else of the led suit) wins and leads next.  ``hands``: the initial
     hands (uint64[4], not changed); ``plays`` (int64[52]) receives the cards in order,
@@ -200,7 +203,8 @@ def play_tricks(declarer, trump, hands, ids, params, streams, plays, hand, trick
     (int64[4]) are work space; ``bid_suits`` (int64[4]), the first suit each seat bid, is part of
     every seat's view, and so are the suits each seat has shown out of (``voids``, int64 bits
     4·seat + suit: it did not follow a lead of that suit) and the suits each seat has led (the
-    same word, bits LED_SHIFT + 4·seat + suit).
+    same word, bits LED_SHIFT + 4·seat + suit).  ``first`` >= 0 is the opening lead (a card of
+    the leader's, checked by the caller), -1 lets the leader's strategy lead.
     """
     hand[:] = hands
     played = U64(0)
@@ -209,8 +213,12 @@ def play_tricks(declarer, trump, hands, ids, params, streams, plays, hand, trick
     for t in range(N_TRICKS):
         for k in range(4):
             seat = (leader + k) & 3
-            card = choose_card(ids[seat], params, streams, seat, hand[seat], declarer, trump,
-                               leader, trick, k, played, bid_suits, voids)
+            if first >= 0:  # only the opening lead can be forced; then never again
+                card = first
+                first = -1
+            else:
+                card = choose_card(ids[seat], params, streams, seat, hand[seat], declarer, trump,
+                                   leader, trick, k, played, bid_suits, voids)
             b = U64(1) << U64(card)
             led = -1 if k == 0 else trick[0] >> 4
             if (legal_plays(hand[seat], led) & b) == U64(0):
@@ -240,7 +248,8 @@ def run_deal(key, dealer, hands, ids, params, below_before, games_before, stream
     (int64[≥ 21]) are work space, allocated once per chunk by the caller.  ``forced``
     (int64[F_LEN], ``NO_FORCE`` for none): ``FORCE_FIRST_CALL`` makes seat ``forced[F_SEAT]``'s
     first call after the forced prefix ``forced[F_CALL]``; ``FORCE_CONTRACT`` skips the auction, seat ``forced[F_SEAT]``
-    declaring the bid ``forced[F_CALL]``.
+    declaring the bid ``forced[F_CALL]``; ``forced[F_LEAD]`` (card + 1, 0 for none) is the opening
+    lead of the declarer's left (not legal, ``info[I_FORCED_OK]`` 0, where he does not hold it).
     """
     # Borrowed views (cardsim._jit.borrowed): no reference counting at every call and card.
     hands, ids, params, streams = borrowed(hands), borrowed(ids), borrowed(params), borrowed(streams)
@@ -256,18 +265,23 @@ def run_deal(key, dealer, hands, ids, params, below_before, games_before, stream
         forced_ok = np.int64(1)
     else:
         ncalls, bidder, current, forced_ok = run_auction(dealer, hands, ids, params, streams, calls, forced)
+    score[:] = 0
+    first = forced[F_LEAD] - 1
+    if current != PASS and first >= 0 and (hands[(bidder + 1) & 3] >> U64(first)) & U64(1) == U64(0):
+        forced_ok = 0  # the leader does not hold the forced lead: his strategy leads
+        first = -1
     info[I_NCALLS] = ncalls
     info[I_DECLARER] = bidder
     info[I_CONTRACT] = current
     info[I_FORCED_OK] = forced_ok
-    score[:] = 0
     if current == PASS:
         return
     trump = call_denomination(current)
     winners = scratch[4:4 + N_TRICKS]
     bid_suits = scratch[4 + N_TRICKS:8 + N_TRICKS]
     first_bid_suits(calls, ncalls, bidder, bid_suits)
-    play_tricks(bidder, trump, hands, ids, params, streams, plays, scratch_hands, scratch[0:4], winners, bid_suits)
+    play_tricks(bidder, trump, hands, ids, params, streams, plays, scratch_hands, scratch[0:4], winners, bid_suits,
+                first)
     score_deal(call_level(current), trump, bidder, winners, hands, below_before, games_before, score)
 
 

@@ -6,7 +6,14 @@ What ``cardsim evaluate vint`` forces on the evaluated seat (README, "Ask about 
   §2.2); where it is not legal when the seat first speaks (someone bid higher before), the deal
   counts as one in which the option was not legal, and the seat's strategy calls instead;
 * ``=CONTRACT`` (``=3NT``) skips the auction: the seat declares that contract, the player on
-  its left leads (docs/RULES.md §2.3).
+  its left leads (docs/RULES.md §2.3); ``=CONTRACT:DECLARER`` (``=3NT:2``) has another seat
+  declare it;
+* ``lead:CARD/CONTRACT:DECLARER`` (``lead:QS/3NT:2``; ``cardsim evaluate --contract 3NT:2`` adds
+  the contract to every ``lead:CARD``): the auction is skipped, seat DECLARER declares CONTRACT,
+  and the seat, which must be on the declarer's left (docs/RULES.md §2.3), leads CARD; where it
+  does not hold CARD (a hand not given), the deal counts as one in which the option was not
+  legal.  A lead option scores the seat's side as defenders: its ``made`` column is the
+  contract's set rate (:func:`outcome`).
 
 A question may also fix the calls made before the seat's first call (``auction``, from the
 dealer, who must then be given): "second hand after a pass" is ``auction=["P"]`` with the
@@ -29,9 +36,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cardsim.cards import CardError, card_str, cards_of, suit_letters
+from cardsim.cards import CardError, card_str, cards_of, parse_card, suit_letters
 from cardsim.games.base import OptionError, Setup, as_list
-from cardsim.games.forced import F_CALL, F_KIND, FORCE_NONE
+from cardsim.games.forced import F_CALL, F_KIND, F_SEAT, FORCE_CONTRACT, FORCE_NONE
 from cardsim.games.options import option_vector
 from cardsim.text import quote
 
@@ -56,7 +63,7 @@ class State:
     @property
     def play_out(self) -> bool:
         """Whether the rubber is played on after the deal (the outcome is the rubber's)."""
-        return self.outcome != "deal"
+        return self.outcome in ("game", "margin")
 
     def __repr__(self) -> str:  # manifests key resumable runs by it: plain numbers, not numpy's repr
         return (f"State(below={[int(b) for b in self.below]}, games={[int(g) for g in self.games]}, "
@@ -70,16 +77,21 @@ def _asking(outcome: str):
     return to
 
 
-OUTCOMES = {"deal": _asking("deal"), "game": _asking("game"), "margin": _asking("margin")}
+OUTCOMES = {"deal": _asking("deal"), "game": _asking("game"), "margin": _asking("margin"),
+            "tricks": _asking("tricks")}
 """What a Vint question may score (``cardsim evaluate vint --outcome NAME``): the deal's net
 (``deal``), the seat's side's share of the rubber's win (``game``), or its margin in points to the
-rubber's end (``margin``)."""
+rubber's end (``margin``), or its side's tricks in the deal (``tricks``)."""
 OUTCOME_MEANINGS = {
     "game": "your side's share of the rubber's win (0-1: the rubber played on to its end by the strategies; "
             "1/2 if stopped unfinished)",
     "margin": "your side's score points minus the other side's from this deal to the rubber's end (the rubber "
               "played on by the strategies)",
+    "tricks": "your side's tricks in the deal (0-13)",
 }
+LEAD_MADE = ("made, for lead:CARD options: the contract's set rate (the share of deals in which the declaring side "
+             "fell short; you defend)")
+"""What the ``made`` column measures for lead options (printed under ``cardsim evaluate``'s table)."""
 
 
 def option_call(text: str) -> int:
@@ -117,10 +129,70 @@ def _prefix(auction, dealer, seat) -> list[int]:
     return calls
 
 
+def contract_by(text: str) -> tuple[int, int]:
+    """``(contract call, declarer seat)`` of ``CONTRACT:SEAT`` (``3NT:2``: seat 2 declares 3NT);
+    raises OptionError."""
+    call_text, colon, who = str(text).strip().partition(":")
+    if not colon or who.strip() not in ("0", "1", "2", "3"):
+        raise OptionError(f"{quote(text)} is not a contract and its declarer: CONTRACT:SEAT such as 3NT:2 "
+                          "(seat 2 declares 3NT)")
+    call = option_call(call_text)
+    if call == PASS:
+        raise OptionError(f"{quote(text)}: a contract needs a bid, not a pass")
+    return call, int(who)
+
+
+def lead_card(text: str) -> int:
+    """Card index of a lead's card token (``QS``, ``Q♠``, ``10H``); raises OptionError."""
+    try:
+        return parse_card(suit_letters(str(text)).strip(), RANKS)
+    except CardError:
+        raise OptionError(f"{quote(text)} is not a Vint card (a rank 2-9 T J Q K A and a suit S H D C, e.g. QS)") \
+            from None
+
+
 def parse_option(text: str, seat: int, setup: Setup, auction=(), dealer=None) -> np.ndarray:
     """The forced vector (int64[engine.F_LEN], :mod:`cardsim.games.forced`) of option ``text``
-    for ``seat``, after the calls ``auction`` (call tokens from ``dealer``); raises OptionError."""
+    for ``seat``, after the calls ``auction`` (call tokens from ``dealer``); raises OptionError
+    (a lead by a seat that is not the opening leader, a lead with no contract, a contract after
+    given calls)."""
+    t = str(text).strip()
+    if t.lower().startswith("lead:"):
+        card_text, slash, contract = t[5:].partition("/")
+        if not slash:
+            raise OptionError(f"option {quote(text)} needs the contract it is led against: --contract 3NT:2 "
+                              "(seat 2 declares 3NT) or lead:CARD/3NT:2")
+        card = lead_card(card_text)
+        forced = _contract_vector(text, contract, seat, auction, lead=True)
+        forced[engine.F_LEAD] = card + 1
+        return forced
+    if t.startswith("=") and ":" in t:
+        return _contract_vector(text, t[1:], seat, auction, lead=False)
     return option_vector(text, seat, engine.F_LEN, option_call, PASS, _prefix(list(auction or ()), dealer, seat))
+
+
+def _contract_vector(text, contract: str, seat: int, auction, lead: bool) -> np.ndarray:
+    """The forced vector of a contract ``CONTRACT:SEAT`` with the auction skipped; for a lead,
+    ``seat`` must be the declarer's left."""
+    if auction:
+        raise OptionError(f"option {quote(text)} skips the auction: it cannot follow given calls (--auction)")
+    call, declarer = contract_by(contract)
+    if lead and declarer == seat:
+        raise OptionError(f"option {quote(text)}: seat {seat} declares, so it does not lead (the declarer's left, "
+                          f"seat {(declarer + 1) % 4}, does)")
+    if lead and (declarer + 1) % 4 != seat:
+        raise OptionError(f"option {quote(text)}: seat {seat} does not lead against seat {declarer}'s contract "
+                          f"(the declarer's left, seat {(declarer + 1) % 4}, leads)")
+    forced = np.zeros(engine.F_LEN, dtype=np.int64)
+    forced[F_KIND] = FORCE_CONTRACT
+    forced[F_SEAT] = declarer
+    forced[F_CALL] = call
+    return forced
+
+
+def is_lead(forced) -> bool:
+    """Whether the forced vector forces an opening lead (a lead option)."""
+    return int(forced[engine.F_LEAD]) > 0
 
 
 def auto_options(auction, seat: int, setup: Setup, dealer=None) -> list[str]:
@@ -134,8 +206,9 @@ def auto_options(auction, seat: int, setup: Setup, dealer=None) -> list[str]:
 
 def declares(forced: np.ndarray) -> bool:
     """Whether the option itself bids (a pass declares nothing: its made rate is missing)."""
-    # ``strategy`` may pass as well as bid: like a pass, its made rate is missing
-    return int(forced[F_KIND]) != FORCE_NONE and int(forced[F_CALL]) != PASS
+    # ``strategy`` may pass as well as bid: like a pass, its made rate is missing; a lead option
+    # "declares" in the sense of the table: its made column is the contract's set rate
+    return is_lead(forced) or int(forced[F_KIND]) != FORCE_NONE and int(forced[F_CALL]) != PASS
 
 
 def parse_before(before, setup: Setup) -> State:
@@ -178,7 +251,7 @@ def play_given(seed, start, dealt, setup: Setup, forced, state: State):
     if not state.play_out:
         engine.play_given(keys, np.int64(start), np.int64(count), dealers, hands, setup.strategy_ids,
                           setup.params, state.below, state.games, forced, rows, ok)
-        return rows, ok
+        return _defended(rows, forced), ok
     res = np.zeros((count, engine.N_RU), dtype=np.int64)
     engine.given_rubber_kernel(keys, np.int64(start), np.int64(count), dealers, hands, setup.strategy_ids,
                                setup.params, state.below, state.games, forced, rows, ok, engine.BASE_DECK, res)
@@ -189,7 +262,20 @@ def play_given(seed, start, dealt, setup: Setup, forced, state: State):
     out["rubber_won_by_0"] = np.where(winner < 0, 0.5, (winner == 0).astype(np.float64))
     out["rubber_margin_0"] = res[:, engine.RU_MARGIN]
     out["deals_on"] = res[:, engine.RU_DEALS]
-    return out, ok
+    return _defended(out, forced), ok
+
+
+def _defended(rows: np.ndarray, forced) -> np.ndarray:
+    """``rows`` as they are, or for a lead option with a bool column ``defended`` (True: the
+    evaluated side defends the forced contract; :func:`outcome` then counts the set rate as
+    ``made``)."""
+    if not is_lead(forced):
+        return rows
+    out = np.zeros(len(rows), dtype=np.dtype(rows.dtype.descr + [("defended", "?")]))
+    for name in rows.dtype.names:
+        out[name] = rows[name]
+    out["defended"] = True
+    return out
 
 
 def agreed_calls(keys, dealers, hands, talons, setup: Setup, forced, state) -> np.ndarray:
@@ -203,12 +289,20 @@ def agreed_calls(keys, dealers, hands, talons, setup: Setup, forced, state) -> n
 
 def outcome(rows: np.ndarray, seat: int, state: State | None = None):
     """``(declared, made, score)`` per row for ``seat``'s side: bool, bool, float64 arrays; the
-    score is the deal's net, or the rubber's (``state.outcome``: its side's share of the win, or
-    its margin in score points)."""
+    score is the deal's net, its side's tricks (``state.outcome == "tricks"``), or the rubber's
+    (its side's share of the win, or its margin in score points).  Rows of a lead option (a
+    ``defended`` column, :func:`play_given`) count every played deal as declared and a contract
+    set as made: the table's made column is then the set rate."""
     team = seat % 2
-    declared = (rows["declarer"] >= 0) & (rows["declarer"] % 2 == team)
-    made = declared & rows["made"]
+    if "defended" in rows.dtype.names:  # a lead option: "made" is the defenders' success, the set
+        declared = rows["defended"] & (rows["declarer"] >= 0)
+        made = declared & ~rows["made"]
+    else:
+        declared = (rows["declarer"] >= 0) & (rows["declarer"] % 2 == team)
+        made = declared & rows["made"]
     kind = "deal" if state is None else state.outcome
+    if kind == "tricks":
+        return declared, made, rows[f"tricks_{team}"].astype(np.float64)
     if kind == "game":
         share0 = rows["rubber_won_by_0"].astype(np.float64)
         return declared, made, share0 if team == 0 else 1.0 - share0
