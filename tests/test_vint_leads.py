@@ -71,10 +71,10 @@ def test_a_lead_not_held_is_not_legal_where_the_hand_is_dealt():
 
 def test_lead_groups():
     from cardsim.conditions import parse_hand
-    groups = lead_groups(parse_hand("vint", "S:QJ72 H:AK84 D:T93 C:KJ62"), "23456789TJQKA")
+    groups = lead_groups(parse_hand("vint", "S:QJ72 H:AK84 D:T93 C:KJ32"))
     names = sorted(" ".join(card_str(c, "23456789TJQKA") for c in g) for g in groups)
-    # touching Q J; small cards of a suit together, the lowest led; T 9 joined to the small 3, the T led
-    assert names == ["2C 6C", "2S 7S", "4H 8H", "AH KH", "JC", "KC", "QS JS", "TD 9D 3D"]
+    # touching cards of a suit together, the top one led; small cards that do not touch stay apart
+    assert names == ["2S", "3C 2C", "3D", "4H", "7S", "8H", "AH KH", "JC", "KC", "QS JS", "TD 9D"]
 
 
 @pytest.mark.parametrize("argv, words", [
@@ -98,9 +98,9 @@ def test_all_leads_cli(capsys):
                  "-n", "40", "--jobs", "1", "--format", "json", "--outcome", "tricks"]) == 0
     rows = json.loads(capsys.readouterr().out)
     by = {r["option"]: r for r in rows}
-    assert set(by) == {"lead:QS/4H:2", "lead:2S/4H:2", "lead:KH/4H:2", "lead:4H/4H:2", "lead:3D/4H:2",
-                       "lead:TC/4H:2", "lead:2C/4H:2"}
-    assert by["lead:QS/4H:2"]["stands_for"] == "QS JS" and by["lead:3D/4H:2"]["stands_for"] == "3D 5D 9D"
+    assert set(by) == {f"lead:{c}/4H:2" for c in ("QS", "7S", "2S", "KH", "8H", "4H", "9D", "5D", "3D", "TC", "6C",
+                                                  "2C")}
+    assert by["lead:QS/4H:2"]["stands_for"] == "QS JS" and by["lead:3D/4H:2"]["stands_for"] == "3D"
     assert all(r["legal"] == 1.0 for r in rows)
 
 

@@ -104,9 +104,8 @@ def add_parser(sub) -> None:
                         "2 declares 3NT, the auction skipped); the seat must be on the declarer's left")
     p.add_argument("--all-leads", action="store_true",
                    help="with --contract and --hand: every card of the given hand as a lead:CARD option, equivalent "
-                        "cards grouped, one lead played for each group (touching cards of a suit, the top one led; "
-                        "the cards below 10 of a suit, the lowest led: near-equivalent, a 7 and a 2 can differ) and "
-                        "the groups listed under the table (column stands_for in csv and json)")
+                        "cards grouped, one lead played for each group (cards of a suit touching in rank, the top one "
+                        "led) and the groups listed under the table (column stands_for in csv and json)")
     p.add_argument("-n", "--deals", type=_positive, help="deals (default 100000; with --until-clear see --max-deals)")
     p.add_argument("--until-clear", action="store_true",
                    help="play in rounds of doubling size (2000, 4000, ... deals) and stop as soon as the best option "
@@ -255,7 +254,7 @@ def run(args) -> int:
                   "fell short; you defend)")
         if groups:
             grouped = "; ".join(f"{o} for {' '.join(cards)}" for o, cards in groups.items() if len(cards) > 1)
-            print(f"leads grouped (touching cards, and the cards below 10 of a suit: one played for each group): "
+            print(f"leads grouped (cards of a suit touching in rank: the top one played for each group): "
                   f"{grouped or 'none'}")
         if result is not None:
             _print_until_clear(a["until_clear"], q.run.n)
@@ -290,7 +289,7 @@ def _lead_options(args) -> dict:
         hand = []  # the question reports a bad hand itself
     groups = {}
     if args.all_leads:
-        for group in lead_groups(hand, spec.ranks):
+        for group in lead_groups(hand):
             groups["lead:" + card_str(group[0], spec.ranks)] = [card_str(c, spec.ranks) for c in group]
         options += [o for o in groups if o not in options]
     if args.contract:
@@ -315,25 +314,22 @@ def _lead_options(args) -> dict:
     return groups
 
 
-def lead_groups(cards, ranks: str) -> list[list[int]]:
+def lead_groups(cards) -> list[list[int]]:
     """The cards of a hand (card indices ``suit * 16 + rank``) in groups of equivalent leads, each
-    group's lead first: touching cards of a suit (Q J), and all the cards below 10 of a suit
-    (8 5 2) with the touching cards joined to them (T 9 4: one group).  A group with a 10 or
-    higher leads its highest card (top of a sequence), a group of small cards its lowest."""
-    ten = ranks.find("T")
+    group's lead first: cards of a suit touching in rank (Q J, 3 2), the highest led.  Small cards
+    that do not touch stay apart: leading the 7 or the 2 of a suit can differ (measured: 0.04
+    tricks against 3NT over 3,000 deals, the interval clear of 0)."""
     out = []
     for suit in range(4):
-        held = sorted((c for c in cards if c >> 4 == suit), reverse=True)
         group = []
-        for c in held:
-            joins = group and (group[-1] - c == 1 or (ten >= 0 and (group[-1] & 15) < ten and (c & 15) < ten))
-            if group and not joins:
+        for c in sorted((c for c in cards if c >> 4 == suit), reverse=True):
+            if group and group[-1] - c != 1:
                 out.append(group)
                 group = []
             group.append(c)
         if group:
             out.append(group)
-    return [g if ten < 0 or (g[0] & 15) >= ten else g[::-1] for g in out]
+    return out
 
 
 def _print_until_clear(verdict: dict, most: int) -> None:
