@@ -68,6 +68,15 @@ def write_tables(tabs: dict, out: Path) -> list[Path]:
     return paths
 
 
+def write_meta(out: Path, table: str, meta: dict, title: str, seconds: float, tables: int, figures) -> Path:
+    """Write an analysis's ``reports/tables/<table>.json`` (``meta``: what the report reads) and
+    print what was made: ``tables`` tables and the ``figures`` (names) in ``seconds``."""
+    path = out / "tables" / f"{table}.json"
+    path.write_text(json.dumps(meta, indent=1, ensure_ascii=False))
+    print(f"{title}: done in {seconds:.0f} s -> {tables} tables, {', '.join([*figures, path.name])}", flush=True)
+    return path
+
+
 def legends(known: dict, figures) -> dict:
     """``{figure: legend}`` for the figure names ``figures`` from ``known`` (a module's LEGENDS):
     an exact name, else the longest key the name starts with; a figure without one is left out."""

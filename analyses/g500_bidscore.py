@@ -8,13 +8,12 @@ resumes.  ``--profiles``: the player profiles the best levels are replayed under
 """
 from __future__ import annotations
 
-import json
 import sys
 import time
 from pathlib import Path
 
 from cardsim._version import __version__
-from analyses.common import entry, legends, script_main, strategy_parameters, write_tables
+from analyses.common import entry, legends, script_main, strategy_parameters, write_meta, write_tables
 from cardsim.analysis import g500_bidscore as B
 from cardsim.analysis import robustness as RB
 from cardsim.runner.run import make_run
@@ -48,11 +47,8 @@ def run(args, plan: B.Plan | None = None) -> Path:
             "notes": B.NOTES, "legends": legends(B.LEGENDS, [p.name for p in figures]),
             "rules_of_thumb": B.rules(tabs["g500_bidscore"]), "answer": B.answer(tabs["g500_bidscore"]),
             "method": B.METHOD}
-    path = out / "tables" / "500_bidscore.json"
-    path.write_text(json.dumps(meta, indent=1, ensure_ascii=False))
-    log(f"{TITLE}: done in {time.time() - started:.0f} s -> {len(paths) // 2} tables, "
-        f"{', '.join(p.name for p in figures)}, {path.name}")
-    return path
+    return write_meta(out, "500_bidscore", meta, TITLE, time.time() - started, len(paths) // 2,
+                      [p.name for p in figures])
 
 
 def main(argv=None) -> int:

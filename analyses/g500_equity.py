@@ -7,13 +7,12 @@ finished cell is kept, so an interrupted run resumes.
 """
 from __future__ import annotations
 
-import json
 import sys
 import time
 from pathlib import Path
 
 from cardsim._version import __version__
-from analyses.common import entry, legends, script_main, strategy_parameters, write_tables
+from analyses.common import entry, legends, script_main, strategy_parameters, write_meta, write_tables
 from cardsim.analysis import g500_equity as G
 from cardsim.runner.run import make_run
 
@@ -40,11 +39,8 @@ def run(args, plan: G.Plan | None = None) -> Path:
             "figures": [p.name for p in figures], "glossary": G.GLOSSARY, "notes": G.NOTES,
             "legends": legends(G.LEGENDS, [p.name for p in figures]), "answer": G.answer(tabs["g500_equity"]),
             "method": G.METHOD}
-    path = out / "tables" / "500_equity.json"
-    path.write_text(json.dumps(meta, indent=1, ensure_ascii=False))
-    log(f"{TITLE}: done in {time.time() - started:.0f} s -> {len(paths) // 2} tables, "
-        f"{', '.join(p.name for p in figures)}, {path.name}")
-    return path
+    return write_meta(out, "500_equity", meta, TITLE, time.time() - started, len(paths) // 2,
+                      [p.name for p in figures])
 
 
 def main(argv=None) -> int:

@@ -7,13 +7,12 @@ grid of states of the line (cardsim.analysis.vint_equity).
 """
 from __future__ import annotations
 
-import json
 import sys
 import time
 from pathlib import Path
 
 from cardsim._version import __version__
-from analyses.common import entry, script_main, strategy_parameters, write_tables
+from analyses.common import entry, script_main, strategy_parameters, write_meta, write_tables
 from cardsim.analysis import vint_equity as V
 from cardsim.runner.run import make_run
 
@@ -49,10 +48,7 @@ def run(args) -> Path:
             "legends": {figure.name: "Side 0's chance (%) of winning the rubber from each state of the line, one "
                                      "panel per games won; the four first dealers averaged."},
             "notes": [], "answer": V.answer(eq), "method": V.METHOD}
-    path = out / "tables" / "vint_equity.json"
-    path.write_text(json.dumps(meta, indent=1, ensure_ascii=False))
-    log(f"{TITLE}: done in {time.time() - started:.0f} s -> {len(paths) // 2} tables, {figure.name}, {path.name}")
-    return path
+    return write_meta(out, "vint_equity", meta, TITLE, time.time() - started, len(paths) // 2, [figure.name])
 
 
 def main(argv=None) -> int:

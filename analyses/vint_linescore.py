@@ -8,13 +8,12 @@ resumes.  ``--profiles``: the player profiles the rubber's best is replayed unde
 """
 from __future__ import annotations
 
-import json
 import sys
 import time
 from pathlib import Path
 
 from cardsim._version import __version__
-from analyses.common import entry, legends, script_main, strategy_parameters, write_tables
+from analyses.common import entry, legends, script_main, strategy_parameters, write_meta, write_tables
 from cardsim.analysis import robustness as RB
 from cardsim.analysis import vint_linescore as L
 from cardsim.runner.run import make_run
@@ -46,11 +45,8 @@ def run(args, plan: L.Plan | None = None) -> Path:
             "notes": L.NOTES,
             "legends": legends(L.LEGENDS, [p.name for p in figures]), "answer": L.answer(tabs["vint_linescore"]),
             "method": L.METHOD}
-    path = out / "tables" / "vint_linescore.json"
-    path.write_text(json.dumps(meta, indent=1, ensure_ascii=False))
-    log(f"{TITLE}: done in {time.time() - started:.0f} s -> {len(paths) // 2} tables, "
-        f"{', '.join(p.name for p in figures)}, {path.name}")
-    return path
+    return write_meta(out, "vint_linescore", meta, TITLE, time.time() - started, len(paths) // 2,
+                      [p.name for p in figures])
 
 
 def main(argv=None) -> int:
