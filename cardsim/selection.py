@@ -121,6 +121,20 @@ def split_best(sums: dict, options, sign: float = 1.0) -> dict:
     return out
 
 
+def split_best_ties(sums: dict, other: dict, options) -> dict:
+    """:func:`split_best` of ``sums`` with equal means on half 0 ordered by the ``other`` sums'
+    means there (the same deals judged by another outcome, e.g. points beside games won), then by
+    option order.  Returns ``best_index``, ``runner_up_index``, ``runner_up``, ``gain``,
+    ``gain_lo``, ``gain_hi``, ``p_value`` (as :func:`split_best`); needs two options or more."""
+    first, second = half_means(sums)[CHOOSE], half_means(other)[CHOOSE]
+    first, second = (np.where(np.isnan(x), -np.inf, x) for x in (first, second))
+    order = [int(i) for i in np.lexsort((np.arange(len(first)), -second, -first))]
+    best, runner = order[0], order[1]
+    g = paired(sums, best, runner, ESTIMATE)
+    return {"best_index": best, "runner_up_index": runner, "runner_up": list(options)[runner], "gain": g["mean"],
+            "gain_lo": g["lo"], "gain_hi": g["hi"], "p_value": g["p_above"]}
+
+
 def clear_cells(pvalues, rate: float = RATE, method: str = METHOD) -> np.ndarray:
     """Which cells of one chart are clear: bool array, one per p-value, by ``method`` over them all
     (``statsmodels.stats.multitest.multipletests``: "fdr_bh" Benjamini–Hochberg, "holm", ...) at

@@ -12,7 +12,7 @@ behind near it, both near it — under both scorings, and judged twice on the sa
   defenders' (the guide's measure).
 
 Per cell (class, scoring, target, state) the best level by the game is chosen on the even-numbered
-deals and its margin over the runner-up measured on the odd ones (:func:`split_ties`: as
+deals and its margin over the runner-up measured on the odd ones (:func:`cardsim.selection.split_best_ties`: as
 :func:`cardsim.selection.split_best`, levels winning as many games ordered by the deal's points; no
 winner's curse), a cell called clear by Benjamini-Hochberg over the table's cells
 (:func:`cardsim.analysis.verdicts.chart_clear`); the per-deal best is chosen the same way from the
@@ -42,7 +42,7 @@ from cardsim.analysis import robustness as RB
 from cardsim.analysis.verdicts import chart_clear
 from cardsim.questions import question, run_question, table
 from cardsim.runner.store import analysis_store, run_chunks
-from cardsim.selection import half_means, paired
+from cardsim.selection import half_means, paired, split_best_ties
 
 GAME = G.GAME
 SEAT = G.SEAT
@@ -172,21 +172,6 @@ def level_rows(cell: tuple, sums: dict, strategies=None) -> pd.DataFrame:
         "score_half0": half_means(sums["deal"])[0]})[LEVEL_COLUMNS]
 
 
-def split_ties(sums: dict, other: dict, options) -> dict:
-    """:func:`cardsim.selection.split_best` of ``sums``, equal means on the even deals ordered by the
-    ``other`` sums' means there (the same deals judged otherwise): among options that win the same
-    share of games, the one with more points is named best."""
-    from cardsim.selection import CHOOSE, ESTIMATE
-
-    first, second = half_means(sums)[CHOOSE], half_means(other)[CHOOSE]
-    first, second = (np.where(np.isnan(x), -np.inf, x) for x in (first, second))
-    order = [int(i) for i in np.lexsort((np.arange(len(first)), -second, -first))]
-    best, runner = order[0], order[1]
-    g = paired(sums, best, runner, ESTIMATE)
-    return {"best_index": best, "runner_up_index": runner, "runner_up": list(options)[runner], "gain": g["mean"],
-            "gain_lo": g["lo"], "gain_hi": g["hi"], "p_value": g["p_above"]}
-
-
 BEST_COLUMNS = ["holding", "trumps", "top", "share", "scoring", "target", "state", "s0", "s1", "deals",
                 "best", "win", "win_lo", "win_hi", "runner_up", "margin_pp", "margin_lo", "margin_hi", "p_value",
                 "clear", "deal_best", "deal_score", "differs", "gain_pp", "gain_lo", "gain_hi", "cost", "cost_lo",
@@ -200,7 +185,7 @@ def best_row(cell: tuple, sums: dict, levels: pd.DataFrame) -> dict:
     and in points a deal (``cost``: per-deal best minus game's best, what bidding to the score costs)."""
     h, sc, t, st = cell
     opts = list(h.options())
-    game, deal = split_ties(sums["game"], sums["deal"], opts), split_ties(sums["deal"], sums["game"], opts)
+    game, deal = split_best_ties(sums["game"], sums["deal"], opts), split_best_ties(sums["deal"], sums["game"], opts)
     b, r, db = game["best_index"], game["runner_up_index"], deal["best_index"]
     lv = levels.set_index("level")
     best_level, deal_level = _level_of(opts[b], h.denom), _level_of(opts[db], h.denom)
@@ -349,10 +334,7 @@ def run_robust(p: Plan, best: pd.DataFrame, seed: int, n_jobs: int = -1, log=pri
         replays = {pr.name: RB.summary(_merge([next(sums_of) for _ in range(k)]), list(opts), opts[0], scale=100.0)
                    for pr in profiles}
         rows.append(RB.cell_columns(float(r.margin_pp), replays, deals))
-    out = best.copy()
-    for col in RB.COLUMNS:
-        out[col] = [row[col] for row in rows]
-    return out
+    return RB.with_columns(best, rows)
 
 
 def _robust_sums(holding, given, deals, seed, scoring, target, before, strategies, options) -> dict:

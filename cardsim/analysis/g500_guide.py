@@ -399,10 +399,7 @@ def run_robust(classes, bid_rows: pd.DataFrame, n: int, seed: int, n_jobs: int =
             sums = _merge([next(sums_of) for _ in strata])
             replays[p.name] = RB.summary(sums, list(options), options[0])
         rows.append(RB.cell_columns(float(r.margin), replays, sum(part for _, part, _ in strata)))
-    out = bid_rows.copy()
-    for col in RB.COLUMNS:
-        out[col] = [row[col] for row in rows]
-    return out
+    return RB.with_columns(bid_rows, rows)
 
 
 def typed(frame: pd.DataFrame) -> pd.DataFrame:

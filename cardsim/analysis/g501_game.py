@@ -937,6 +937,8 @@ def equity_figure(eq: pd.DataFrame, outdir: Path) -> Path:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    from cardsim.analysis.plots import percent_grid
+
     grid = sorted(eq.own.unique())
     top = max(grid)
     panels = [("other opponent at the best's score", eq[eq.other == eq.best]),
@@ -946,17 +948,7 @@ def equity_figure(eq: pd.DataFrame, outdir: Path) -> Path:
         m = np.full((len(grid), len(grid)), np.nan)
         for r in rows.itertuples():
             m[grid.index(r.own), grid.index(r.best)] = 100 * r.p_win
-        im = ax.imshow(m, origin="lower", cmap="viridis", vmin=0, vmax=100, aspect="auto")
-        for y in range(len(grid)):
-            for x in range(len(grid)):
-                if not np.isnan(m[y, x]):
-                    ax.text(x, y, f"{m[y, x]:.0f}", ha="center", va="center", fontsize=7,
-                            color="white" if m[y, x] < 50 else "black")
-        ax.set_xticks(range(len(grid)), [str(v) for v in grid])
-        ax.set_yticks(range(len(grid)), [str(v) for v in grid])
-        ax.set_xlabel("best opponent's score")
-        ax.set_ylabel("own score")
-        ax.set_title(title, fontsize=10)
+        im = percent_grid(ax, m, grid, "best opponent's score", "own score", title)
     fig.colorbar(im, ax=axes, label="game won (%)", shrink=0.85)
     fig.suptitle("501, 3 players: probability of winning the game from a score state "
                  "(first dealer and seating averaged)", fontsize=10)

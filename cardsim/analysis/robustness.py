@@ -76,6 +76,15 @@ def cell_columns(default_gain: float, replays: dict[str, dict], deals: int) -> d
             "robust_deals": int(deals)}
 
 
+def with_columns(frame, rows: list[dict]):
+    """A copy of ``frame`` (a DataFrame of chart rows) with the :data:`COLUMNS` of ``rows`` (one
+    :func:`cell_columns` dict per row, in order)."""
+    out = frame.copy()
+    for col in COLUMNS:
+        out[col] = [row[col] for row in rows]
+    return out
+
+
 def depends(row) -> bool:
     """Whether a chart row (a Series or a namedtuple) was replayed and depends on the players:
     False without robustness columns or where ``holds`` is missing."""

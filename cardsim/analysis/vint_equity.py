@@ -151,6 +151,8 @@ def equity_figure(eq: pd.DataFrame, outdir) -> "Path":
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    from cardsim.analysis.plots import percent_grid
+
     grid = sorted(eq.below_0.unique())
     fig, axes = plt.subplots(1, 4, figsize=(15, 4.2), layout="constrained")
     im = None
@@ -158,17 +160,8 @@ def equity_figure(eq: pd.DataFrame, outdir) -> "Path":
         m = np.full((len(grid), len(grid)), np.nan)
         for r in eq[(eq.games_0 == g0) & (eq.games_1 == g1)].itertuples():
             m[grid.index(r.below_0), grid.index(r.below_1)] = 100 * r.p_win
-        im = ax.imshow(m, origin="lower", cmap="viridis", vmin=0, vmax=100, aspect="auto")
-        for y in range(len(grid)):
-            for x in range(len(grid)):
-                if not np.isnan(m[y, x]):
-                    ax.text(x, y, f"{m[y, x]:.0f}", ha="center", va="center", fontsize=7,
-                            color="white" if m[y, x] < 50 else "black")
-        ax.set_xticks(range(len(grid)), [str(v) for v in grid])
-        ax.set_yticks(range(len(grid)), [str(v) for v in grid])
-        ax.set_xlabel("their points below the line")
-        ax.set_ylabel("our points below the line")
-        ax.set_title(f"games won: us {g0}, them {g1}", fontsize=10)
+        im = percent_grid(ax, m, grid, "their points below the line", "our points below the line",
+                          f"games won: us {g0}, them {g1}")
     fig.colorbar(im, ax=axes, label="rubber won (%)", shrink=0.85)
     fig.suptitle("Vint: probability of winning the rubber from a state of the line (dealer averaged)", fontsize=10)
     Path(outdir).mkdir(parents=True, exist_ok=True)

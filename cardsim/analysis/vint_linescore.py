@@ -13,7 +13,7 @@ for every option, common random numbers):
   rubber's end (docs/RULES.md §2.7), which is what players settle on.
 
 Per cell (hand, state) each judge's best option is chosen on the even-numbered deals and its margin
-over its runner-up measured on the odd ones (:func:`split_ties`: as :func:`cardsim.selection.split_best`,
+over its runner-up measured on the odd ones (:func:`cardsim.selection.split_best_ties`: as :func:`cardsim.selection.split_best`,
 equal means ordered by the other judge's); a cell is clear
 by Benjamini-Hochberg over the table (:func:`cardsim.analysis.verdicts.chart_clear`).  Where the two
 judges choose differently, the table gives what the rubber's best gains in rubbers (pp) over the
@@ -41,7 +41,7 @@ from cardsim.analysis import vint_charts as V
 from cardsim.analysis.verdicts import chart_clear
 from cardsim.questions import question, run_question, table
 from cardsim.runner.store import analysis_store, run_chunks
-from cardsim.selection import half_means, paired
+from cardsim.selection import half_means, paired, split_best_ties
 
 GAME = "vint"
 SEAT = 0
@@ -155,21 +155,6 @@ def level_rows(cell: tuple, sums: dict) -> pd.DataFrame:
         "win_half0": half_means(sums["game"])[0], "points_half0": half_means(sums["margin"])[0]})[LEVEL_COLUMNS]
 
 
-def split_ties(sums: dict, other: dict, options) -> dict:
-    """:func:`cardsim.selection.split_best` of ``sums``, equal means on the even deals ordered by the
-    ``other`` sums' means there (the same deals judged otherwise): among options that win the same
-    share of games, the one with more points is named best."""
-    from cardsim.selection import CHOOSE, ESTIMATE
-
-    first, second = half_means(sums)[CHOOSE], half_means(other)[CHOOSE]
-    first, second = (np.where(np.isnan(x), -np.inf, x) for x in (first, second))
-    order = [int(i) for i in np.lexsort((np.arange(len(first)), -second, -first))]
-    best, runner = order[0], order[1]
-    g = paired(sums, best, runner, ESTIMATE)
-    return {"best_index": best, "runner_up_index": runner, "runner_up": list(options)[runner], "gain": g["mean"],
-            "gain_lo": g["lo"], "gain_hi": g["hi"], "p_value": g["p_above"]}
-
-
 BEST_COLUMNS = ["hand", "state", "below0", "below1", "games0", "games1", "deals", "best", "win", "win_lo", "win_hi",
                 "runner_up", "margin_pp", "margin_lo", "margin_hi", "p_value", "clear", "points_best", "points",
                 "points_lo", "points_hi", "points_runner_up", "points_gap", "points_gap_lo", "points_gap_hi",
@@ -180,7 +165,7 @@ BEST_COLUMNS = ["hand", "state", "below0", "below1", "games0", "games1", "deals"
 def best_row(cell: tuple, sums: dict, lv: pd.DataFrame) -> dict:
     hand, (name, before) = cell
     opts = list(hand.options)
-    g, m = split_ties(sums["game"], sums["margin"], opts), split_ties(sums["margin"], sums["game"], opts)
+    g, m = split_best_ties(sums["game"], sums["margin"], opts), split_best_ties(sums["margin"], sums["game"], opts)
     b, pb = g["best_index"], m["best_index"]
     row = {"hand": hand.label, "state": name, "below0": before[0], "below1": before[1], "games0": before[2],
            "games1": before[3], "deals": int(lv.deals.iloc[0]), "best": option_words(opts[b]), "win": lv.win.iloc[b],
@@ -300,10 +285,7 @@ def run_robust(p: Plan, best: pd.DataFrame, seed: int, n_jobs: int = -1, log=pri
     for opts, r in zip(pairs, best.itertuples()):
         replays = {pr.name: RB.summary(next(sums_of), list(opts), opts[0], scale=100.0) for pr in profiles}
         rows.append(RB.cell_columns(float(r.margin_pp), replays, deals))
-    out = best.copy()
-    for col in RB.COLUMNS:
-        out[col] = [row[col] for row in rows]
-    return out
+    return RB.with_columns(best, rows)
 
 
 # ---------------------------------------------------------------- figure

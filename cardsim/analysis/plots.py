@@ -1,0 +1,22 @@
+"""Drawing shared by the analyses' figures (matplotlib; imported by their ``figures`` only)."""
+from __future__ import annotations
+
+import numpy as np
+
+
+def percent_grid(ax, m: np.ndarray, grid, xlabel: str, ylabel: str, title: str):
+    """Draw ``m`` (float[len(grid), len(grid)], percent, NaN: no cell) on ``ax`` as a heat map,
+    row 0 at the bottom, each cell's value written in it, both axes labelled by ``grid``.
+    Returns the image (for the colour bar)."""
+    im = ax.imshow(m, origin="lower", cmap="viridis", vmin=0, vmax=100, aspect="auto")
+    for y in range(m.shape[0]):
+        for x in range(m.shape[1]):
+            if not np.isnan(m[y, x]):
+                ax.text(x, y, f"{m[y, x]:.0f}", ha="center", va="center", fontsize=7,
+                        color="white" if m[y, x] < 50 else "black")
+    ax.set_xticks(range(len(grid)), [str(v) for v in grid])
+    ax.set_yticks(range(len(grid)), [str(v) for v in grid])
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title, fontsize=10)
+    return im
