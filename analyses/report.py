@@ -91,11 +91,13 @@ def _figure_uri(path: Path) -> str:
     return "data:image/png;base64," + base64.b64encode(path.read_bytes()).decode("ascii")
 
 
-GAMES = [("vint_charts", "Vint"), ("501_game", "501"), ("500_guide", "Five Hundred")]
-"""The analyses whose rules of thumb the Answers show, one group per game in this order."""
+GAMES = [("vint_charts", "Vint"), ("vint_linescore", "Vint"), ("501_game", "501"), ("500_guide", "Five Hundred"),
+         ("500_bidscore", "Five Hundred")]
+"""The analyses whose rules of thumb the Answers show, in this order, under a heading per game: a
+game's per-deal chart first, then its answers to the score (the game or rubber played on)."""
 
 ANSWERS_INTRO = (
-    "At most {k} rules per game, each one cell of a chart below whose best choice is clearly best (the 95% "
+    "At most {k} rules per chart, each one cell of a chart below whose best choice is clearly best (the 95% "
     "interval of its gain lies above 0, on deals not used to pick it; 2.5% false discovery rate over the chart). "
     "Each gives its gain over the choice it names (the next best; in 501 looking, or blind where looking is best) "
     "with the 95% interval, and whether it holds when the other "
@@ -168,13 +170,17 @@ def answers(named: list[tuple[str, dict]]) -> tuple[list[str], list[str]]:
     intro = ANSWERS_INTRO.format(k=T.MAX_RULES, mark=RB.DEPENDS)
     md += [intro, ""]
     body += [f"<p class='answers-intro'>{html.escape(intro)}</p>"]
+    shown = set()
     for name, game, rules in groups:
         title = dict(named)[name]["title"]
-        md += [f"### {game}", ""]
-        body += [f"<section class='rules' id='rules-{html.escape(name)}'><h3>{html.escape(game)}</h3>"]
+        if game not in shown:
+            shown.add(game)
+            md += [f"### {game}", ""]
+            body += [f"<h3>{html.escape(game)}</h3>"]
+        body += [f"<section class='rules' id='rules-{html.escape(name)}'>"]
         if not rules:
-            none = ("No cell of the chart is clearly best in this run (more deals narrow the intervals); see the "
-                    "section")
+            none = dict(named)[name].get("rules_none") or (
+                "No cell of the chart is clearly best in this run (more deals narrow the intervals); see the section")
             md += [f'{none} "{title}".', ""]
             body += [f"<p>{html.escape(none)} <a href='#{section_id(name)}'>{html.escape(title)}</a>.</p></section>"]
             continue

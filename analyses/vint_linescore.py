@@ -4,7 +4,7 @@ part-score, one game each, 480 below), judged by rubbers won and by points, and 
 
 ``--n`` is an upper bound on the deals per cell (at most L.DEALS); ``--quick``: two hands and
 L.QUICK_DEALS deals.  ``--results``: where each finished cell is kept, so an interrupted run
-resumes.  ``--profiles``: the player profiles the rubber's best is replayed under.
+resumes.  ``--profiles``: the player profiles the rubber's best and the points' best are replayed under.
 """
 from __future__ import annotations
 
@@ -44,6 +44,7 @@ def run(args, plan: L.Plan | None = None) -> Path:
             "figures": [p.name for p in figures], "glossary": {**L.GLOSSARY, **(RB.GLOSSARY if profiles else {})},
             "notes": L.NOTES,
             "legends": legends(L.LEGENDS, [p.name for p in figures]), "answer": L.answer(tabs["vint_linescore"]),
+            "rules_of_thumb": L.rules(tabs["vint_linescore"]), "rules_none": L.RULES_NONE,
             "method": L.METHOD}
     return write_meta(out, "vint_linescore", meta, TITLE, time.time() - started, len(paths) // 2,
                       [p.name for p in figures])

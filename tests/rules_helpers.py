@@ -7,9 +7,10 @@ import pytest
 from cardsim.analysis import rules_of_thumb as T
 
 
-def expected_holds(row) -> str:
-    """The verdict a rule made from ``row`` must carry, from the row's robustness columns."""
-    holds = row.get("holds", None)
+def expected_holds(row, prefix: str = "") -> str:
+    """The verdict a rule made from ``row`` must carry, from the row's robustness columns (under
+    ``prefix``: the rule's ``holds_prefix``)."""
+    holds = row.get(prefix + "holds", None)
     if holds is None or holds != holds or row.get("robust_deals", 1) == 0:
         return T.UNTESTED
     if isinstance(holds, str):  # read back from a CSV
@@ -31,7 +32,7 @@ def check_rules(rules: list[dict], tables: dict, game: str) -> None:
         assert (r["value"], r["lo"], r["hi"]) == pytest.approx((v, lo, hi), rel=1e-12, abs=1e-12)
         assert r["lo"] > 0 and r["lo"] <= r["value"] <= r["hi"]  # a rule is a clear gain
         robust = tables[r["holds_table"]].reset_index(drop=True).iloc[r["holds_row"]]
-        assert r["holds"] == expected_holds(robust)
+        assert r["holds"] == expected_holds(robust, r.get("holds_prefix", ""))
         assert (r["holds"] == T.DEPENDS) == bool(r["flips_under"])
         text = T.holds_text(r)
         assert text.startswith(T.RB.DEPENDS) == (r["holds"] == T.DEPENDS)

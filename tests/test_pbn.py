@@ -273,3 +273,51 @@ def test_complete_auction(tmp_path, capsys):
     assert read_records(path, complete_auction=True) == [rec]
     assert main(["export", "vint", "--pbn", str(path), "--complete-auction"]) == 0
     assert '"auction":["7S"' in capsys.readouterr().out
+
+
+def test_show_reads_a_board(records, pbn_file, tmp_path, capsys):
+    """``cardsim show --pbn FILE --board K`` prints the board as the record it reads to (the same
+    text as ``show --record`` of that record); a file of one board needs no --board."""
+    import json
+
+    from cardsim.games import get_game
+
+    capsys.readouterr()
+    assert main(["show", "--pbn", str(pbn_file), "--board", "3"]) == 0
+    out = capsys.readouterr().out
+    assert out == f"{pbn_file}, board 3\n" + get_game("vint").show(records[2]) + "\n"
+    one = tmp_path / "one.jsonl"
+    one.write_text(json.dumps(records[4]) + "\n")
+    single = tmp_path / "one.pbn"
+    assert main(["export", "vint", "--records", str(one), "-o", str(single)]) == 0
+    capsys.readouterr()
+    assert main(["show", "--pbn", str(single)]) == 0
+    assert get_game("vint").show(records[4]) in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv, code, message", [
+    (["--board", "999"], 2, "no board 999"),
+    ([], 2, "name one with --board"),
+    (["--board", "1", "--seed", "4"], 2, "--seed cannot go with --pbn"),
+    (["--board", "1", "--record", "x.jsonl"], 2, "--record cannot go with --pbn"),
+    (["501", "--board", "1"], 2, "not bridge deals"),
+])
+def test_show_pbn_errors_are_one_line(pbn_file, capsys, argv, code, message):
+    game = [a for a in argv if a == "501"]
+    rest = [a for a in argv if a != "501"]
+    capsys.readouterr()
+    assert main(["show", *game, "--pbn", str(pbn_file), *rest]) == code
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_show_pbn_board_without_play_is_rejected(tmp_path, capsys):
+    path = tmp_path / "deal.pbn"
+    path.write_text('[Event "x"]\n[Board "7"]\n[Dealer "N"]\n'
+                    '[Deal "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"]\n')
+    capsys.readouterr()
+    assert main(["show", "--pbn", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert "board 7" in err and "Auction" in err and err.count("\n") == 1
+    assert main(["show", "vint", "--board", "7"]) == 2
+    assert "--board and --complete-auction go with --pbn" in capsys.readouterr().err

@@ -298,7 +298,8 @@ def rules(best: pd.DataFrame) -> list[dict]:
     for i, r in best.reset_index(drop=True).iterrows():
         if not (r.differs and r.clear and r.gain_lo > 0):
             continue
-        text = f"With {r.holding} at {r.s0} to {r.s1} ({r.scoring}, to {r.target}): bid {_label(r.best)}"
+        text = (f"With {r.holding}, your side at {r.s0} and theirs at {r.s1} ({r.scoring}, game to {r.target}): "
+                f"bid {_label(r.best)}")
         out.append(T.rule("Five Hundred", text, "g500_bidscore", i, ("gain_pp", "gain_lo", "gain_hi"),
                           (r.gain_pp, r.gain_lo, r.gain_hi), "pp of games", f"over {_label(r.deal_best)}", "{:+.1f}",
                           r.gain_pp, "pp of games", "the gain in games won", f"{r.holding} {r.scoring}", r))

@@ -19,7 +19,8 @@ A rule is a plain dict (it goes into the analysis's ``reports/tables/<name>.json
   ``hi`` are ``sign`` times the row's ``columns`` (``row``: its position in the table as written,
   0-based), ``lo`` and ``hi`` swapped when ``sign`` is -1;
 * ``group``: the situation the rule belongs to (:func:`pick` takes the best of each first);
-* ``holds_table`` / ``holds_row``: the chart row whose robustness columns give ``holds``.
+* ``holds_table`` / ``holds_row``: the chart row whose robustness columns give ``holds``;
+  ``holds_prefix``: those columns' prefix in that row ('' for the plain :data:`robustness.COLUMNS`).
 
 Only a cell whose best option is clearly best (the chart's own verdict) becomes a rule.
 """
@@ -49,12 +50,14 @@ def verdict(row) -> tuple[str, str]:
 
 def rule(game: str, text: str, table: str, row: int, columns: tuple[str, str, str], values: tuple, unit: str,
          versus: str, fmt: str, worth: float, worth_unit: str, order: str, group: str, robust_row,
-         sign: float = 1.0, robust_at: tuple[str, int] | None = None) -> dict:
+         sign: float = 1.0, robust_at: tuple[str, int] | None = None, holds_prefix: str = "") -> dict:
     """One rule (the module's docstring gives the fields).  ``values``: the row's values of
     ``columns`` (value, lo, hi) as read from the table; ``fmt``: how a number is printed
     (``"{:+.0f}"``); ``robust_row``: the row whose robustness columns give ``holds``, at
     ``robust_at`` (table, row; default the rule's own table and row: ``holds_table`` /
-    ``holds_row``)."""
+    ``holds_row``); ``holds_prefix``: where that row keeps this rule's robustness columns under a
+    prefix (``"points_"``: ``points_holds`` …, a second option judged by another outcome; ``robust_row``
+    is then those columns under their plain names)."""
     v, lo, hi = (float(x) for x in values)
     if sign < 0:
         v, lo, hi = -v, -hi, -lo
@@ -65,7 +68,7 @@ def rule(game: str, text: str, table: str, row: int, columns: tuple[str, str, st
             "number": number, "holds": holds, "flips_under": flips, "worth": float(worth), "worth_unit": worth_unit,
             "order": order, "table": table, "row": int(row), "columns": list(columns), "sign": float(sign),
             "group": group, "holds_table": (robust_at or (table, row))[0],
-            "holds_row": int((robust_at or (table, row))[1])}
+            "holds_row": int((robust_at or (table, row))[1]), "holds_prefix": holds_prefix}
 
 
 def pick(rules: list[dict], k: int = MAX_RULES, per_group: int = PER_GROUP) -> list[dict]:

@@ -79,9 +79,12 @@ def levels(denom: str, fit: int, points: tuple) -> Hand:
 
 def hands(quick: bool = False) -> list[Hand]:
     """The hands asked about: the dealer's first call with 13-15 and five hearts; the level with a
-    heart 8-card fit and 22-24 points together; (full) the level in no-trump with 25-27."""
+    heart 8-card fit and 22-24 points together; (full) the level with a spade 8-card fit and 19-21
+    together (the part-score zone, where the line matters most), in no-trump with 25-27 and with a
+    heart 9-card fit and 28-30 (the slam zone)."""
     out = [opening((13, 15), V.one_suiter("H", 5, 5)), levels("H", 8, V.TRICK_POINTS[1])]
-    return out if quick else out + [levels("NT", 0, V.TRICK_POINTS[2])]
+    return out if quick else out + [levels("S", 8, V.TRICK_POINTS[0]), levels("NT", 0, V.TRICK_POINTS[2]),
+                                    levels("H", 9, V.TRICK_POINTS[3])]
 
 
 @dataclass(frozen=True)
@@ -240,7 +243,13 @@ def answer(best: pd.DataFrame) -> str:
         return ""
     n = int(best.disagree.sum())
     sure = int((best.disagree & (best.gain_lo > 0) & (best.cost_lo > 0)).sum())
-    parts = [f"Rubber won and points choose differently in {n} of {len(best)} hand-and-line cells; in {sure} both "
+    clean = best[best.state == STATES[0][0]].set_index("hand")
+    away = best[(best.state != STATES[0][0]) & best.hand.isin(clean.index)]
+    by_rubber = int((away.best.to_numpy() != clean.best.reindex(away.hand).to_numpy()).sum())
+    by_points = int((away.points_best.to_numpy() != clean.points_best.reindex(away.hand).to_numpy()).sum())
+    parts = [f"Away from a clean line the score changes the best call or level in {by_rubber} of {len(away)} "
+             f"hand-and-line cells by the rubber and in {by_points} by points."] if len(away) else []
+    parts += [f"Rubber won and points choose differently in {n} of {len(best)} hand-and-line cells; in {sure} both "
              "sides of the disagreement are clear (the rubber's choice wins more rubbers and the points' choice more "
              "points, 95% intervals on deals not used to choose)."]
     for hand, g in best.groupby("hand", sort=False):
@@ -256,8 +265,13 @@ def answer(best: pd.DataFrame) -> str:
 
 
 # ---------------------------------------------------------------- under other players
-def _robust_sums(hand: Hand, options: tuple, deals: int, seed: int, before: tuple, strategies) -> dict:
-    return run_question(_question(hand, deals, seed, before, "game", strategies, options), n_jobs=1)
+def _robust_sums(hand: Hand, options: tuple, deals: int, seed: int, before: tuple, strategies,
+                 outcome: str = "game") -> dict:
+    return run_question(_question(hand, deals, seed, before, outcome, strategies, options), n_jobs=1)
+
+
+POINTS_COLUMNS = ["points_" + c for c in RB.COLUMNS if c != "robust_deals"]
+"""The robustness columns of the points' best (``points_holds`` …): its replay by points."""
 
 
 def run_robust(p: Plan, best: pd.DataFrame, seed: int, n_jobs: int = -1, log=print, results=None,
@@ -265,7 +279,8 @@ def run_robust(p: Plan, best: pd.DataFrame, seed: int, n_jobs: int = -1, log=pri
     """Each cell's best option by the rubber and its runner-up replayed under every other player
     profile (:mod:`cardsim.analysis.robustness`) on the cell's first deals
     (:func:`cardsim.analysis.robustness.robust_deals`: the same deals and strategy randomness as its own
-    run).  Returns ``best`` with the robustness columns (gains in pp of rubbers)."""
+    run), and the same for the best by points and its runner-up, judged by points.  Returns ``best``
+    with the robustness columns (gains in pp of rubbers) and :data:`POINTS_COLUMNS` (gains in points)."""
     from cardsim.games import get_game
 
     profiles = RB.others(GAME) if profiles is None else list(profiles)
@@ -275,17 +290,68 @@ def run_robust(p: Plan, best: pd.DataFrame, seed: int, n_jobs: int = -1, log=pri
     for (h, st), r in zip(cells(p), best.itertuples()):
         raw = {option_words(o): o for o in h.options}
         opts = (raw[r.best], raw[r.runner_up])
-        pairs.append(opts)
-        tasks += [(h, opts, deals, task_seed(seed, h), st[1], pr.strategies(base, SEAT)) for pr in profiles]
+        by_points = (raw[r.points_best], raw[r.points_runner_up])
+        pairs.append((opts, by_points))
+        for pr in profiles:
+            tasks += [(h, opts, deals, task_seed(seed, h), st[1], pr.strategies(base, SEAT), "game"),
+                      (h, by_points, deals, task_seed(seed, h), st[1], pr.strategies(base, SEAT), "margin")]
     log(f"  under other players: {len(pairs)} cells x {len(profiles)} profiles "
-        f"({', '.join(pr.name for pr in profiles)}) x 2 options, {deals:,} deals")
-    store = analysis_store(results, "vint-linescore-robust", _robust_sums, tasks=tasks)
+        f"({', '.join(pr.name for pr in profiles)}) x 2 options x (rubber, points), {deals:,} deals")
+    store = analysis_store(results, "vint-linescore-robust2", _robust_sums, tasks=tasks)
     sums_of = iter(run_chunks(_robust_sums, tasks, [deals * 8] * len(tasks), n_jobs, store=store))
-    rows = []
-    for opts, r in zip(pairs, best.itertuples()):
-        replays = {pr.name: RB.summary(next(sums_of), list(opts), opts[0], scale=100.0) for pr in profiles}
-        rows.append(RB.cell_columns(float(r.margin_pp), replays, deals))
-    return RB.with_columns(best, rows)
+    rows, point_rows = [], []
+    for (opts, by_points), r in zip(pairs, best.itertuples()):
+        game, points = {}, {}
+        for pr in profiles:
+            game[pr.name] = RB.summary(next(sums_of), list(opts), opts[0], scale=100.0)
+            points[pr.name] = RB.summary(next(sums_of), list(by_points), by_points[0])
+        rows.append(RB.cell_columns(float(r.margin_pp), game, deals))
+        point_rows.append(RB.cell_columns(float(r.points_gap), points, deals))
+    out = RB.with_columns(best, rows)
+    for col in POINTS_COLUMNS:
+        out[col] = [row[col[len("points_"):]] for row in point_rows]
+    return out
+
+
+def points_verdict_row(r) -> dict:
+    """The robustness of a row's best by points in the shape :mod:`cardsim.analysis.rules_of_thumb`
+    reads (``holds``, ``flips_under``, ``gain_min``, ``gain_max``, ``robust_deals``); ``{}`` (not
+    replayed) without :data:`POINTS_COLUMNS`."""
+    get = r.get if hasattr(r, "get") else lambda k, d=None: getattr(r, k, d)
+    if get("points_holds", None) is None:
+        return {}
+    return {c: get(f"points_{c}") for c in RB.COLUMNS if c != "robust_deals"} | {"robust_deals": get("robust_deals")}
+
+
+# ---------------------------------------------------------------- rules of thumb
+RULES_NONE = ("In this run no line clearly changes a hand's best call or level by points from the clean line's (more "
+              "deals narrow the intervals); see the section")
+"""The Answers' words where :func:`rules` finds none (the report adds the section's title)."""
+
+
+def rules(best: pd.DataFrame) -> list[dict]:
+    """Rules of thumb (:mod:`cardsim.analysis.rules_of_thumb`), by points (what players settle on):
+    each cell away from a clean line whose best by points is clear and differs from the same hand's
+    best on a clean line — where the score below the line changes the call or level.  Its number:
+    the points' gain over the runner-up per deal (score points, 95% interval, on deals not used to
+    choose); worth = that gain; the verdict from the points' replay under the other profiles."""
+    from cardsim.analysis import rules_of_thumb as T
+
+    out = []
+    best = best.reset_index(drop=True)
+    clean = {r.hand: r.points_best for r in best.itertuples() if r.state == STATES[0][0]}
+    for i, r in best.iterrows():
+        if r.state == STATES[0][0] or not (r.points_clear and r.points_gap_lo > 0):
+            continue
+        if clean.get(r.hand) in (None, r.points_best):
+            continue
+        text = f"{r.hand[0].upper()}{r.hand[1:]}, {_line(r)}: {r.points_best} (on a clean line {clean[r.hand]})"
+        out.append(T.rule("Vint", text, "vint_linescore", i, ("points_gap", "points_gap_lo", "points_gap_hi"),
+                          (r.points_gap, r.points_gap_lo, r.points_gap_hi), "points",
+                          f"over {r.points_runner_up}", "{:+.0f}", r.points_gap, "score points per deal",
+                          "the gain in points per deal", r.hand, points_verdict_row(r),
+                          holds_prefix="points_"))
+    return T.pick(out)
 
 
 # ---------------------------------------------------------------- figure
@@ -350,6 +416,8 @@ GLOSSARY = {
     "disagree": "rubber and points choose different options",
     "gain_pp / cost": "where they disagree: the rubber's choice minus the points' choice in pp of rubbers, and the "
                       "points' choice minus the rubber's in points (odd deals, paired, 95% intervals)",
+    "points_holds / points_flips_under": "the same replay for the best by points against its runner-up, judged by "
+                                         "points (points_gain_min / points_gain_max: the gap's range in points)",
     "_lo / _hi": "95% interval (normal; a share's clipped to 0..1)",
 }
 NOTES = [
@@ -364,5 +432,6 @@ METHOD = ("Vint score below the line: for a few hands (a dealer's first call; a 
           "each, 480 below), the rubber played on by the strategies, and judged by the side's share of rubbers won "
           "and by its points to the rubber's end on the same deals. Each judge's best is chosen on the even-numbered "
           "deals and compared on the odd ones (paired, 95% intervals); clear by Benjamini-Hochberg over the cells. "
-          "The best and runner-up by the rubber are replayed under the other player profiles on the first quarter of "
-          "the deals (at least 100).")
+          "The best and runner-up by the rubber, and by points, are replayed under the other player profiles on the "
+          "first quarter of the deals (at least 100). The Answers' rules for Vint's line are by points (what players "
+          "settle on): the cells where the line changes the best call or level from the clean line's.")

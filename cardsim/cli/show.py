@@ -21,6 +21,11 @@ def add_parser(sub) -> None:
     p.add_argument("--dealer", type=_nonnegative, help="with --match: who dealt the match's first deal")
     p.add_argument("--record", type=_path, help="show a record from this JSON Lines file instead")
     p.add_argument("--line", type=_positive, default=1, help="which line of --record (default 1)")
+    p.add_argument("--pbn", type=_path, metavar="FILE",
+                   help="show a board of this PBN file with its auction and play (Vint; docs/pbn.md) instead")
+    p.add_argument("--board", help="with --pbn: the board (its Board tag); may be left out for a file of one board")
+    p.add_argument("--complete-auction", action="store_true",
+                   help="with --pbn: end a bridge auction (three passes) with the passes Vint's rule needs")
     p.add_argument("--dd", action="store_true",
                    help="after the deal, every card's double-dummy value and what it cost (0 for a DD-best card), "
                         "and the total cost of each side")
@@ -28,14 +33,14 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
+    if args.pbn is not None:
+        return _show_pbn(args)
+    if args.board is not None or args.complete_auction:
+        raise UsageError("--board and --complete-auction go with --pbn")
     if args.record:
         # A record carries its own deal, seed, strategies and rules: options that would pick or
         # play another deal cannot apply, and ignoring them would show the wrong deal silently.
-        given = [name for name, value, default in (("--deal", args.deal, 0), ("--seed", args.seed, 0),
-                                                    ("--match", args.match, None), ("--before", args.before, None),
-                                                    ("--dealer", args.dealer, None), ("--strategy", args.strategy, None),
-                                                    ("--seats", args.seats, None), ("--rule", args.rule, None))
-                 if value != default]
+        given = _fixed_options(args)
         if given:
             raise UsageError(f"{', '.join(given)} cannot go with --record (the record fixes its deal; "
                              "choose it with --line)")
@@ -70,6 +75,41 @@ def run(args) -> int:
         raise UsageError("--before and --dealer go with --match")
     record = spec.make_records(run.seed, [args.deal], run.setup)[0]
     _print(spec.show(record), record, args.dd, f"seed {run.seed}, deal {args.deal}, strategies {', '.join(run.setup.specs)}")
+    return 0
+
+
+def _fixed_options(args) -> list[str]:
+    """The options that pick or play another deal: given beside a record or a PBN board, which fix
+    their deal, they would be ignored silently, so they are refused."""
+    return [name for name, value, default in (("--deal", args.deal, 0), ("--seed", args.seed, 0),
+                                               ("--match", args.match, None), ("--before", args.before, None),
+                                               ("--dealer", args.dealer, None), ("--strategy", args.strategy, None),
+                                               ("--seats", args.seats, None), ("--rule", args.rule, None))
+            if value != default]
+
+
+def _show_pbn(args) -> int:
+    """A PBN board (with its auction and play) as the game's records show it; PBNError in one line
+    for a board the game's rules do not allow (cardsim.pbn.read_records)."""
+    import sys
+
+    from cardsim.pbn import PBNError, PBNUsageError, one_deal, read_records
+    from cardsim.text import clip
+
+    given = _fixed_options(args) + (["--record"] if args.record else []) + (["--line"] if args.line != 1 else [])
+    if given:
+        raise UsageError(f"{', '.join(given)} cannot go with --pbn (the board fixes its deal; choose it with --board)")
+    game = args.game or "vint"
+    board = args.board
+    try:
+        if board is None:
+            board = one_deal(args.pbn, None, game)["board"]  # a file of one board, or an error naming the count
+        record = read_records(args.pbn, game, board, complete_auction=args.complete_auction)[0]
+    except PBNError as exc:
+        print(f"cardsim: error: {clip(str(exc), 300)}", file=sys.stderr)
+        # A board the game's rules cannot take is rejected data (1), as in export; anything else is usage (2).
+        return 2 if isinstance(exc, PBNUsageError) else 1
+    _print(get_game(game).show(record), record, args.dd, f"{args.pbn}, board {board}")
     return 0
 
 
