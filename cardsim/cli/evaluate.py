@@ -178,7 +178,7 @@ def run(args) -> int:
     from cardsim.cli.export import pbn_given
 
     given = pbn_given(args)  # --pbn: the board's hand(s) and dealer (sets args.hand / args.dealer)
-    groups = _lead_options(args)  # --contract, --all-leads: the lead options (sets args.option)
+    groups, grouping = _lead_options(args)  # --contract, --all-leads: the lead options (sets args.option)
 
     def ask(specs):
         return E.question(args.game, args.seat, args.option, deals, args.seed, args.hand, args.where,
@@ -249,13 +249,11 @@ def run(args) -> int:
                                                                  for c, d in digits.items()}))
         print(f"score: {a['score_meaning']}; diff: paired, the option minus the best option (negative = worse "
               f"for you)")
-        if any(_is_lead(o) for o in df["option"]):
-            print("made, for lead options: the contract's set rate (the share of deals in which the declaring side "
-                  "fell short; you defend)")
+        if any(_is_lead(o) for o in df["option"]) and q.spec.forcing.lead_made:
+            print(q.spec.forcing.lead_made)
         if groups:
             grouped = "; ".join(f"{o} for {' '.join(cards)}" for o, cards in groups.items() if len(cards) > 1)
-            print(f"leads grouped (cards of a suit touching in rank: the top one played for each group): "
-                  f"{grouped or 'none'}")
+            print(f"leads grouped ({grouping}): {grouped or 'none'}")
         if result is not None:
             _print_until_clear(a["until_clear"], q.run.n)
     return 0
@@ -265,13 +263,15 @@ def _is_lead(option) -> bool:
     return str(option).strip().lower().startswith("lead:")
 
 
-def _lead_options(args) -> dict:
+def _lead_options(args) -> tuple[dict, str]:
     """Expand ``--contract`` and ``--all-leads`` into ``args.option`` (``lead:CARD/CONTRACT``);
-    check each lead's card against a whole given hand.  Returns ``{option: [cards it stands
-    for]}`` for ``--all-leads`` (empty otherwise).  Raises UsageError (one line)."""
-    from cardsim.cards import CardError, card_str, parse_card, suit_letters
-    from cardsim.conditions import ConditionError, parse_hand
+    check each lead's card against a whole given hand (and the given talon or kitty, which a
+    declarer takes).  Returns ``({option: [cards it stands for]}, how they were grouped)`` for
+    ``--all-leads`` (empty otherwise); the game's ``forcing.lead_groups`` groups them.  Raises
+    UsageError (one line)."""
+    from cardsim.conditions import ConditionError, features_of, layout_of, parse_hand
     from cardsim.games import get_game
+    from cardsim.games.base import OptionError
 
     if args.all_leads and not args.contract:
         raise UsageError("--all-leads needs the contract the leads are against: --contract CONTRACT:SEAT (3NT:2)")
@@ -285,12 +285,19 @@ def _lead_options(args) -> dict:
     spec = get_game(args.game)
     try:
         hand = parse_hand(args.game, args.hand) if args.hand else []
+        talon = parse_hand(args.game, args.talon) if args.talon else []
     except ConditionError:
-        hand = []  # the question reports a bad hand itself
-    groups = {}
+        hand, talon = [], []  # the question reports a bad hand itself
+    groups, note = {}, ""
     if args.all_leads:
-        for group in lead_groups(hand):
-            groups["lead:" + card_str(group[0], spec.ranks)] = [card_str(c, spec.ranks) for c in group]
+        if spec.forcing is None or spec.forcing.lead_groups is None:
+            raise UsageError(f"{spec.name} has no lead questions: --all-leads is not offered")
+        try:
+            found, note = spec.forcing.lead_groups(hand, talon, args.contract.strip(), args.seat, None)
+        except OptionError as exc:
+            raise UsageError(str(exc)) from None
+        for group in found:
+            groups["lead:" + group[0]] = list(group)
         options += [o for o in groups if o not in options]
     if args.contract:
         if any(_is_lead(o) and "/" in o for o in options):
@@ -299,37 +306,33 @@ def _lead_options(args) -> dict:
             raise UsageError("--contract goes with lead:CARD options or --all-leads")
         options = [f"{o.strip()}/{args.contract.strip()}" if _is_lead(o) else o for o in options]
         groups = {f"{o}/{args.contract.strip()}": cards for o, cards in groups.items()}
-    whole = len(hand) == len(spec.ranks)  # a whole hand (13 cards in Vint, as many as a suit has)
+    try:
+        features = features_of(args.game)
+        size = int(layout_of(args.game, args.seats).sizes[:, args.seat].max()) if args.seat < 4 else 0
+    except (ConditionError, IndexError):
+        features, size = None, 0  # the question reports a bad seat count or seat itself
+    whole = size > 0 and len(hand) == size  # the seat's whole hand is given
     for o in options:
         if _is_lead(o) and whole:
-            token = o.strip()[5:].partition("/")[0]
+            # the card token ends at "/" (the contract) or "=" (a suit named with a joker, Five Hundred)
+            token = o.strip()[5:].partition("/")[0].partition("=")[0]
             try:
-                card = parse_card(suit_letters(token).strip(), spec.ranks)
-            except CardError:
-                continue  # the game's option parser says what is wrong with it
-            if card not in hand:
-                raise UsageError(f"option {o}: seat {args.seat} does not hold {card_str(card, spec.ranks)} "
-                                 f"(its hand: {args.hand})")
+                card = features.parse_card(token.strip())
+            except ValueError:
+                continue  # the game's option parser says what is wrong with it (or it is lead:auto)
+            if card not in hand and card not in talon:
+                raise UsageError(f"option {o}: seat {args.seat} does not hold {features.card_str(card)} "
+                                 f"(its hand: {args.hand}" + (f"; the talon or kitty: {args.talon})" if talon else ")"))
     args.option = options
-    return groups
+    return groups, note
 
 
 def lead_groups(cards) -> list[list[int]]:
-    """The cards of a hand (card indices ``suit * 16 + rank``) in groups of equivalent leads, each
-    group's lead first: cards of a suit touching in rank (Q J, 3 2), the highest led.  Small cards
-    that do not touch stay apart: leading the 7 or the 2 of a suit can differ (measured: 0.04
-    tricks against 3NT over 3,000 deals, the interval clear of 0)."""
-    out = []
-    for suit in range(4):
-        group = []
-        for c in sorted((c for c in cards if c >> 4 == suit), reverse=True):
-            if group and group[-1] - c != 1:
-                out.append(group)
-                group = []
-            group.append(c)
-        if group:
-            out.append(group)
-    return out
+    """Vint's grouping of a hand's leads (:func:`cardsim.games.options.touching_groups`): cards of
+    a suit touching in rank, the highest led."""
+    from cardsim.games.options import touching_groups
+
+    return touching_groups(cards)
 
 
 def _print_until_clear(verdict: dict, most: int) -> None:

@@ -39,7 +39,7 @@ import numpy as np
 from cardsim.cards import CardError, card_str, cards_of, parse_card, suit_letters
 from cardsim.games.base import OptionError, Setup, as_list
 from cardsim.games.forced import F_CALL, F_KIND, F_SEAT, FORCE_CONTRACT, FORCE_NONE
-from cardsim.games.options import option_vector
+from cardsim.games.options import option_vector, touching_groups
 from cardsim.text import quote
 
 from . import engine
@@ -193,6 +193,19 @@ def _contract_vector(text, contract: str, seat: int, auction, lead: bool) -> np.
 def is_lead(forced) -> bool:
     """Whether the forced vector forces an opening lead (a lead option)."""
     return int(forced[engine.F_LEAD]) > 0
+
+
+LEAD_GROUPING = "cards of a suit touching in rank: the top one played for each group"
+
+
+def lead_groups(cards, talon, contract: str, seat: int, setup) -> tuple[list[list[str]], str]:
+    """``--all-leads``: the seat's given cards ``cards`` (card indices) as leads against
+    ``contract`` (``CONTRACT:SEAT``, checked: the seat must lead against it), cards of a suit
+    touching in rank grouped, the highest led (the trick is the same whichever is led, and every
+    trick counts alike); ``talon`` is unused (Vint has none).  Returns ``(groups of card
+    tokens, how)``; raises OptionError."""
+    _contract_vector(f"--contract {contract}", contract, seat, (), lead=True)
+    return [[card_str(c, RANKS) for c in g] for g in touching_groups(cards)], LEAD_GROUPING
 
 
 def auto_options(auction, seat: int, setup: Setup, dealer=None) -> list[str]:
