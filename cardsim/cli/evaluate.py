@@ -253,7 +253,7 @@ def run(args) -> int:
             print(q.spec.forcing.lead_made)
         if groups:
             grouped = "; ".join(f"{o} for {' '.join(cards)}" for o, cards in groups.items() if len(cards) > 1)
-            print(f"leads grouped ({grouping}): {grouped or 'none'}")
+            print(f"leads grouped ({grouping}): {grouped}" if grouped else f"leads grouped: none ({grouping})")
         if result is not None:
             _print_until_clear(a["until_clear"], q.run.n)
     return 0

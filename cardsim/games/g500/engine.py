@@ -34,8 +34,12 @@ from cardsim.games.forced import (CHECK_CALLS, F_CALL, F_IMPLIED, F_KIND, F_NPRE
 from cardsim.cards import lowest_bit, popcount
 from cardsim.games.g500.constants import (
     DECK,
+    FULL_EFF,
+    NT,
     REMAP,
     SCORING_QUEBEC,
+    SUIT_MASK,
+    TRUMP_MASK,
     UNMAP,
 )
 from cardsim.games.g500.dispatch import choose_call, choose_discard, choose_card
@@ -206,6 +210,43 @@ def throw_in(res):
     res[R_WINNER] = -1
 
 
+@jit
+def keep_lead(full, disc, keep, denom):
+    """The discard ``disc`` (effective, uint64) with the card ``keep`` kept: a declarer told to
+    lead a card his strategy puts away discards in its place the nearest card of its run of
+    touching cards (in the trick order of ``denom``; cards that do not exist in this denomination
+    skipped) that he keeps, so that leading any card of a run leaves the same hand in play, ranks
+    apart; where he keeps none of the run, his lowest kept card by rank, a side card before a
+    trump (the lowest index on ties).  ``full``: his sixteen cards."""
+    kept = full & ~disc
+    joker = denom == NT and (TRUMP_MASK[NT] >> U64(keep)) & U64(1) != U64(0)
+    base = keep - (keep & 15)
+    mask = TRUMP_MASK[NT] if joker else SUIT_MASK[denom, keep >> 4]
+    real = FULL_EFF[denom] & mask
+    swap = -1
+    for step in (1, -1):
+        c = keep + step
+        while swap < 0 and base <= c < base + 16:
+            b = U64(1) << U64(c)
+            if real & b != U64(0):
+                if full & b == U64(0):
+                    break  # a card he does not hold: the run ends
+                if kept & b != U64(0):
+                    swap = c
+            c += step
+    if swap < 0:
+        pool = kept & ~TRUMP_MASK[denom]
+        if pool == U64(0):
+            pool = kept
+        m = pool
+        while m != U64(0):
+            c = lowest_bit(m)
+            m &= m - U64(1)
+            if swap < 0 or (c & 15) < (swap & 15):
+                swap = c
+    return (disc & ~(U64(1) << U64(keep))) | (U64(1) << U64(swap))
+
+
 @jit(inline="always")
 def take_kitty(declarer, denom, ids, params, streams, kitty, eff, res, keep):
     """The declarer takes the kitty and puts six cards away (docs/RULES.md §3.4); returns the
@@ -214,11 +255,12 @@ def take_kitty(declarer, denom, ids, params, streams, kitty, eff, res, keep):
     ``eff[declarer]`` becomes his ten remaining cards; ``kitty`` is physical.  A discard that
     is not six of his cards raises ValueError.  Writes the physical discard to
     ``res[R_DISCARD]``.  ``keep`` >= 0 is a card (effective) he must keep, the first lead a
-    question forces: his strategy discards from his other fifteen cards.
+    question forces (:func:`keep_lead`).
     """
     full = eff[declarer] | remap_hand(kitty, denom)
-    kept = (U64(1) << U64(keep)) if keep >= 0 else U64(0)
-    disc = choose_discard(ids[declarer], params, streams, declarer, full & ~kept, denom)
+    disc = choose_discard(ids[declarer], params, streams, declarer, full, denom)
+    if keep >= 0 and (disc >> U64(keep)) & U64(1) != U64(0):
+        disc = keep_lead(full, disc, keep, denom)
     if popcount(disc) != 6 or (disc & ~full) != U64(0):
         raise ValueError("a strategy made an illegal discard")
     eff[declarer] = full & ~disc

@@ -13,9 +13,11 @@ What ``cardsim evaluate 500`` forces on the evaluated seat:
   leads CARD to the first trick.  In Five Hundred the declarer leads (docs/RULES.md §3.4), so the
   seat asking must be the declarer: a lead question is about the declarer's first card, the one
   card of the first trick the defence does not choose.  The declarer takes the kitty and
-  discards as his strategy decides from his other fifteen cards (he keeps the lead); where he
-  holds CARD neither dealt nor in the kitty, the deal counts as one in which the option was not
-  legal.  A joker led in no-trump names a suit (docs/RULES.md §3.5): ``lead:HJ=H/8NT:0``.
+  discards as his strategy decides, except that he keeps CARD: where his strategy would put it
+  away, he puts away instead the nearest card he keeps of its run of touching cards (else his
+  lowest side card; ``engine.keep_lead``), so that every card of a run leaves the same hand in
+  play; where he holds CARD neither dealt nor in the kitty, the deal counts as one in which the
+  option was not legal.  A joker led in no-trump names a suit (docs/RULES.md §3.5): ``lead:HJ=H/8NT:0``.
   ``lead:auto`` is the same contract with the declarer's strategy's own lead.  The ``made``
   column of a lead option is the contract's made rate.
 
@@ -178,8 +180,9 @@ def _effective_order(denom: int) -> dict:
     return out
 
 
-LEAD_GROUPING = ("cards touching in the contract's trick order, trumps with their jokers and bowers (the jack "
-                 "of trumps' colour in the trump suit): the top one played for each group")
+LEAD_GROUPING = ("cards touching in the contract's trick order, the jokers and both bowers counted in the trump suit; "
+                 "the top one played for each group; the strategies may still tell a side suit's touching cards "
+                 "apart later in a rare deal")
 
 
 def lead_groups(cards, talon, contract: str, seat: int, setup) -> tuple[list[list[str]], str]:

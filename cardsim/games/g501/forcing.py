@@ -339,8 +339,8 @@ def lead_groups(cards, talon, contract: str, seat: int, setup) -> tuple[list[lis
     declarer = contract_by(contract, "--contract")[4]
     mine = set(int(c) for c in cards) | (set(int(c) for c in talon) if declarer == seat else set())
     order = sorted(mine, key=lambda c: (c >> 4, -(c & 15)))
-    return [[card_str(c, RANKS)] for c in order], ("none in 501: every card has its own card points, and a K or Q "
-                                                   "may declare a marriage")
+    return [[card_str(c, RANKS)] for c in order], ("in 501 every card has its own card points, and a K or Q may "
+                                                   "declare a marriage")
 
 
 GIVEN_DTYPE = np.dtype(E.ROW_DTYPE.descr + [("win_share", "f8")])

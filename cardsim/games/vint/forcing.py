@@ -13,7 +13,8 @@ What ``cardsim evaluate vint`` forces on the evaluated seat (README, "Ask about 
   and the seat, which must be on the declarer's left (docs/RULES.md §2.3), leads CARD; where it
   does not hold CARD (a hand not given), the deal counts as one in which the option was not
   legal.  A lead option scores the seat's side as defenders: its ``made`` column is the
-  contract's set rate (:func:`outcome`).
+  contract's set rate (:func:`outcome`).  ``lead:auto`` is the same contract with the seat's
+  strategy's own lead (how far the default player's lead is from the best card).
 
 A question may also fix the calls made before the seat's first call (``auction``, from the
 dealer, who must then be given): "second hand after a pass" is ``auction=["P"]`` with the
@@ -162,7 +163,8 @@ def parse_option(text: str, seat: int, setup: Setup, auction=(), dealer=None) ->
         if not slash:
             raise OptionError(f"option {quote(text)} needs the contract it is led against: --contract 3NT:2 "
                               "(seat 2 declares 3NT) or lead:CARD/3NT:2")
-        card = lead_card(card_text)
+        auto = card_text.strip().lower() == "auto"  # lead:auto: the seat's strategy leads
+        card = -2 if auto else lead_card(card_text)
         forced = _contract_vector(text, contract, seat, auction, lead=True)
         forced[engine.F_LEAD] = card + 1
         return forced
@@ -191,8 +193,9 @@ def _contract_vector(text, contract: str, seat: int, auction, lead: bool) -> np.
 
 
 def is_lead(forced) -> bool:
-    """Whether the forced vector forces an opening lead (a lead option)."""
-    return int(forced[engine.F_LEAD]) > 0
+    """Whether the forced vector is a lead option's (``lead:CARD``, or ``lead:auto``: -1, the
+    leader's strategy leads)."""
+    return int(forced[engine.F_LEAD]) != 0
 
 
 LEAD_GROUPING = "cards of a suit touching in rank: the top one played for each group"
