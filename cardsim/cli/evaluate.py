@@ -23,14 +23,19 @@ EVALUATE_EPILOG = """options:
   vint  P | 1S..7NT       the seat's first call (where illegal, the deal counts as not legal)
         =CONTRACT         the seat declares it, the auction skipped (=3NT, =7S)
         =CONTRACT:SEAT    that seat declares it, the auction skipped (=3NT:2)
-        lead:CARD         the seat's opening lead against the --contract (lead:QS; the seat must be
-                          on the declarer's left); also lead:CARD/CONTRACT:SEAT (lead:QS/3NT:2)
+        lead:CARD         the seat's opening lead against the --contract 3NT:2 (lead:QS; the seat must
+                          be on the declarer's left); also lead:CARD/CONTRACT:SEAT (lead:QS/3NT:2)
   500   P | 6S..10NT      the seat's first bid or pass
         =CONTRACT         the seat declares it, the auction skipped (=8H)
+        lead:CARD         the declarer's first lead against the --contract 8H:0 (the declarer leads:
+                          the seat must declare); a joker led in no-trump names a suit (lead:HJ=S)
   501   blind:L           bid blind, up to L, at the seat's first turn (blind:80)
         look | pass       look at the hand (then the strategy bids) | pass at the first turn
         =L  | =L!         the seat won the auction at L, having looked | blind
         =L/TRUMP[/TARGET] also forces the trump (S H D C NT) and the target (=100!/H/120)
+        lead:CARD         the first lead against the --contract BID[!]/TRUMP[/TARGET]:SEAT (100/H:2);
+                          the dealer's left leads, whoever declared: give --dealer, the seat's right
+  any   lead:auto         beside lead:CARD: the same contract, the seat's strategy leading
 
 --auction, the calls before the seat's first call (needs --dealer; spaces or commas between calls):
   vint  from the dealer:        P | 1S..7NT             --dealer 2 --seat 0 --auction "1NT P"
@@ -72,8 +77,12 @@ examples:
                    --option P --option 1S --option 1H --option 1NT -n 200000 --seed 1
   cardsim evaluate vint --seat 0 --hand "S:AKQJT98765432" --option =7S --option =7NT -n 2000
   cardsim evaluate vint --seat 3 --contract 3NT:2 --hand "S:QJ72 H:K84 D:953 C:T62" \
-                   --option lead:QS --option lead:4H --outcome tricks -n 20000
+                   --option lead:QS --option lead:4H --option lead:auto --outcome tricks -n 20000
   cardsim evaluate vint --seat 3 --contract 4H:2 --hand "S:QJ72 H:K84 D:953 C:T62" --all-leads
+  cardsim evaluate 501 --seat 1 --dealer 0 --contract 100/H:2 --hand "S:AT9 H:KQ D:A C:J" --all-leads \
+                   --outcome points
+  cardsim evaluate 500 --seat 0 --contract 8H:0 --hand "HJ JD AH KH QH 9H 7H AS KC 5D" --all-leads \
+                   --outcome tricks
   cardsim evaluate 500 --seat 0 --where "jokers=2, trumps_H>=5" --option =8H --option =9H
   cardsim evaluate 501 --seat 1 --option blind:80 --option look --before 501,250,320
   cardsim evaluate 500 --seat 0 --where "jokers=2, trumps_H>=5" --option =8H --option =9H \\
@@ -100,12 +109,15 @@ def add_parser(sub) -> None:
     p.add_argument("--option", action="append", metavar="OPTION",
                    help="an option of the seat (repeatable; see below)")
     p.add_argument("--contract", metavar="CONTRACT:SEAT",
-                   help="the contract the seat's lead:CARD options are led against, and its declarer (3NT:2: seat "
-                        "2 declares 3NT, the auction skipped); the seat must be on the declarer's left")
+                   help="the contract the seat's lead:CARD options are led against, and its declarer, the auction "
+                        "skipped (Vint 3NT:2, 500 8H:0, 501 100/H:2); the seat must lead the first trick: in Vint the "
+                        "declarer's left, in 500 the declarer, in 501 the dealer's left (give --dealer)")
     p.add_argument("--all-leads", action="store_true",
-                   help="with --contract and --hand: every card of the given hand as a lead:CARD option, equivalent "
-                        "cards grouped, one lead played for each group (cards of a suit touching in rank, the top one "
-                        "led) and the groups listed under the table (column stands_for in csv and json)")
+                   help="with --contract and --hand: every card of the given hand (and, for a declarer, of the given "
+                        "talon or kitty) as a lead:CARD option, equivalent cards grouped, one lead played for each "
+                        "group (Vint: cards of a suit touching in rank; 500: touching in the contract's trick order; "
+                        "501: none), the top one led, and the groups listed under the table (column stands_for in csv "
+                        "and json)")
     p.add_argument("-n", "--deals", type=_positive, help="deals (default 100000; with --until-clear see --max-deals)")
     p.add_argument("--until-clear", action="store_true",
                    help="play in rounds of doubling size (2000, 4000, ... deals) and stop as soon as the best option "
@@ -137,10 +149,11 @@ def add_parser(sub) -> None:
                                     "Vint below0,below1[,games0,games1]; 500 team scores s0,s1")
     # No choices= here: each game offers its own outcomes (forcing.outcome_states()); the question
     # checks the name with a one-line error (exit 2), and the parser imports no game.
-    p.add_argument("--outcome", default="deal", metavar="{deal,game,margin}",
+    p.add_argument("--outcome", default="deal", metavar="{deal,game,margin,tricks,points}",
                    help="score the deal (default); game: the seat's (side's) share of the win of the game (501, "
                         "500) or rubber (Vint) played on by the strategies; margin (Vint): the side's points minus "
-                        "the other side's to the rubber's end")
+                        "the other side's to the rubber's end; tricks (Vint, 500): the side's tricks in the deal; "
+                        "points (501): the seat's card points won plus effective marriages")
     _add_setup(p)
     p.add_argument("--format", choices=("table", "csv", "json"), default="table", help="output format")
     p.add_argument("--records", type=_path, help="write the first deals' records, every option, here")
