@@ -146,6 +146,15 @@ def test_500_the_declarer_keeps_the_lead_through_the_discard():
     assert cardsim.replay(rec) == rec["result"]
 
 
+def test_500_lead_auto_is_the_forced_contract_as_the_strategies_play_it():
+    q = E.question("500", 0, ["lead:auto/8H:0", "=8H"], n=50, seed=4, outcome="tricks")
+    a, ok = rows_of(q, 0)
+    b, _ = rows_of(q, 1)
+    assert ok.all() and F500.is_lead(q.forced[0]) and not F500.is_lead(q.forced[1])
+    for name in b.dtype.names:
+        np.testing.assert_array_equal(a[name], b[name])
+
+
 def test_500_no_trump_joker_lead_names_a_suit():
     q = q500(["lead:HJ=C/8NT:0", "lead:LJ=S/8NT:0"])
     for j, first in enumerate(["HJ=C", "LJ=S"]):
@@ -200,6 +209,10 @@ def test_vint_lead_auto_is_the_forced_contract_as_the_strategies_play_it():
     ("501", ["--seat", "1", "--dealer", "0", "--contract", "100/H:2", "--option", "lead:2S"], "not a 501 card"),
     ("501", ["--seat", "1", "--dealer", "0", "--contract", "100/H:2", "--all-leads"], "needs the seat's hand"),
     ("501", ["--seat", "1", "--dealer", "0", "--all-leads", "--hand", "S:A"], "needs the contract"),
+    ("501", ["--seats", "4", "--seat", "2", "--dealer", "1", "--contract", "100/S:1", "--option", "lead:KH"],
+     "seat 1 deals and sits out"),
+    ("501", ["--seats", "4", "--seat", "3", "--dealer", "1", "--contract", "100/S:0", "--option", "lead:KH"],
+     "seat 3 does not lead"),
     ("500", ["--seat", "0", "--contract", "8H:0", "--hand", "HJ JD AH KH QH 9H 7H AS KC 5D", "--option", "lead:AD"],
      "does not hold AD"),
     ("500", ["--seat", "1", "--contract", "8H:0", "--option", "lead:AS"], "seat 1 does not lead"),
