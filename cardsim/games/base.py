@@ -130,7 +130,8 @@ class Forcing:
       seat's given cards ``cards`` and the given talon or kitty ``talon`` (card indices) against
       ``contract`` (the ``--contract`` text): ``groups`` lists card tokens (``QS``; the game's
       ``lead:`` syntax), each group's first the one led for all of them (equivalent cards);
-      ``note`` says how they were grouped; raises OptionError;
+      ``note`` says how they were grouped; ``setup`` may be None (``evaluate`` asks before the
+      run is set up); raises OptionError;
     * ``lead_made``: what the ``made`` column measures for ``lead:`` options (printed under the
       table; empty: the game's lead options need no word).
     """
