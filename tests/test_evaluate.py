@@ -280,10 +280,10 @@ def test_501_bad_options():
                       (dict(options=["=90/X"]), "trump is one of"), (dict(options=["=90/H/80"]), "below the bid"),
                       (dict(options=["look"], auction=["70", "B71", "B72", "B73"], dealer=2), "cannot bid blind"),
                       (dict(options=["look"], before=[0, 300, 300]), "above 0"),
-                      (dict(options=["look"], outcome="match"), "deal' or 'game")]:
+                      (dict(options=["look"], outcome="match"), "'deal', 'game' or 'points'")]:
         with pytest.raises(OptionError, match=match):
             E.question("501", **{"seat": 0, "n": 10, **kw})
-    with pytest.raises(OptionError, match=r"501 questions score 'deal' or 'game' \(outcome='margin' is for vint\)"):
+    with pytest.raises(OptionError, match=r"501 questions score 'deal', 'game' or 'points' \(outcome='margin' is for vint\)"):
         E.question("501", seat=0, options=["look"], n=10, outcome="margin")
 
 

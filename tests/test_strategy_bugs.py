@@ -38,7 +38,7 @@ def test_five_hundred_raises_on_an_illegal_discard():
     kitty = np.uint64(0x3F << 16)
     take = _with_strategy(E500.take_kitty, choose_discard=lambda *a: np.uint64(0x1F))  # five cards
     with pytest.raises(ValueError, match="illegal discard"):
-        take(np.int64(0), np.int64(NT), ids, params, streams, kitty, eff, res)
+        take(np.int64(0), np.int64(NT), ids, params, streams, kitty, eff, res, np.int64(-1))
 
 
 def test_five_hundred_raises_on_an_illegal_card():
@@ -48,4 +48,4 @@ def test_five_hundred_raises_on_an_illegal_card():
     card = _with_strategy(E500.play_tricks, choose_card=lambda sid, p, s, seat, *a: np.int64(0 if seat == 0 else 5))
     with pytest.raises(ValueError, match="illegal card"):
         card(np.int64(0), np.int64(5), np.uint64(0), ids, params, streams, eff, np.zeros(4, dtype=np.int64),
-             np.zeros(0, dtype=np.int64), res)
+             np.zeros(0, dtype=np.int64), res, np.int64(-1))

@@ -23,14 +23,19 @@ EVALUATE_EPILOG = """options:
   vint  P | 1S..7NT       the seat's first call (where illegal, the deal counts as not legal)
         =CONTRACT         the seat declares it, the auction skipped (=3NT, =7S)
         =CONTRACT:SEAT    that seat declares it, the auction skipped (=3NT:2)
-        lead:CARD         the seat's opening lead against the --contract (lead:QS; the seat must be
-                          on the declarer's left); also lead:CARD/CONTRACT:SEAT (lead:QS/3NT:2)
+        lead:CARD         the seat's opening lead against the --contract 3NT:2 (lead:QS; the seat must
+                          be on the declarer's left); also lead:CARD/CONTRACT:SEAT (lead:QS/3NT:2)
   500   P | 6S..10NT      the seat's first bid or pass
         =CONTRACT         the seat declares it, the auction skipped (=8H)
+        lead:CARD         the declarer's first lead against the --contract 8H:0 (the declarer leads:
+                          the seat must declare); a joker led in no-trump names a suit (lead:HJ=S)
   501   blind:L           bid blind, up to L, at the seat's first turn (blind:80)
         look | pass       look at the hand (then the strategy bids) | pass at the first turn
         =L  | =L!         the seat won the auction at L, having looked | blind
         =L/TRUMP[/TARGET] also forces the trump (S H D C NT) and the target (=100!/H/120)
+        lead:CARD         the first lead against the --contract BID[!]/TRUMP[/TARGET]:SEAT (100/H:2);
+                          the dealer's left leads, whoever declared: give --dealer, the seat's right
+  any   lead:auto         beside lead:CARD: the same contract, the seat's strategy leading
 
 --auction, the calls before the seat's first call (needs --dealer; spaces or commas between calls):
   vint  from the dealer:        P | 1S..7NT             --dealer 2 --seat 0 --auction "1NT P"
@@ -72,8 +77,12 @@ examples:
                    --option P --option 1S --option 1H --option 1NT -n 200000 --seed 1
   cardsim evaluate vint --seat 0 --hand "S:AKQJT98765432" --option =7S --option =7NT -n 2000
   cardsim evaluate vint --seat 3 --contract 3NT:2 --hand "S:QJ72 H:K84 D:953 C:T62" \
-                   --option lead:QS --option lead:4H --outcome tricks -n 20000
+                   --option lead:QS --option lead:4H --option lead:auto --outcome tricks -n 20000
   cardsim evaluate vint --seat 3 --contract 4H:2 --hand "S:QJ72 H:K84 D:953 C:T62" --all-leads
+  cardsim evaluate 501 --seat 1 --dealer 0 --contract 100/H:2 --hand "S:AT9 H:KQ D:A C:J" --all-leads \
+                   --outcome points
+  cardsim evaluate 500 --seat 0 --contract 8H:0 --hand "HJ JD AH KH QH 9H 7H AS KC 5D" --all-leads \
+                   --outcome tricks
   cardsim evaluate 500 --seat 0 --where "jokers=2, trumps_H>=5" --option =8H --option =9H
   cardsim evaluate 501 --seat 1 --option blind:80 --option look --before 501,250,320
   cardsim evaluate 500 --seat 0 --where "jokers=2, trumps_H>=5" --option =8H --option =9H \\
@@ -100,12 +109,15 @@ def add_parser(sub) -> None:
     p.add_argument("--option", action="append", metavar="OPTION",
                    help="an option of the seat (repeatable; see below)")
     p.add_argument("--contract", metavar="CONTRACT:SEAT",
-                   help="the contract the seat's lead:CARD options are led against, and its declarer (3NT:2: seat "
-                        "2 declares 3NT, the auction skipped); the seat must be on the declarer's left")
+                   help="the contract the seat's lead:CARD options are led against, and its declarer, the auction "
+                        "skipped (Vint 3NT:2, 500 8H:0, 501 100/H:2); the seat must lead the first trick: in Vint the "
+                        "declarer's left, in 500 the declarer, in 501 the dealer's left (give --dealer)")
     p.add_argument("--all-leads", action="store_true",
-                   help="with --contract and --hand: every card of the given hand as a lead:CARD option, equivalent "
-                        "cards grouped, one lead played for each group (cards of a suit touching in rank, the top one "
-                        "led) and the groups listed under the table (column stands_for in csv and json)")
+                   help="with --contract and --hand: every card of the given hand (and, for a declarer, of the given "
+                        "talon or kitty) as a lead:CARD option, equivalent cards grouped, one lead played for each "
+                        "group (Vint: cards of a suit touching in rank; 500: touching in the contract's trick order; "
+                        "501: none), the top one led, and the groups listed under the table (column stands_for in csv "
+                        "and json)")
     p.add_argument("-n", "--deals", type=_positive, help="deals (default 100000; with --until-clear see --max-deals)")
     p.add_argument("--until-clear", action="store_true",
                    help="play in rounds of doubling size (2000, 4000, ... deals) and stop as soon as the best option "
@@ -137,10 +149,11 @@ def add_parser(sub) -> None:
                                     "Vint below0,below1[,games0,games1]; 500 team scores s0,s1")
     # No choices= here: each game offers its own outcomes (forcing.outcome_states()); the question
     # checks the name with a one-line error (exit 2), and the parser imports no game.
-    p.add_argument("--outcome", default="deal", metavar="{deal,game,margin}",
+    p.add_argument("--outcome", default="deal", metavar="{deal,game,margin,tricks,points}",
                    help="score the deal (default); game: the seat's (side's) share of the win of the game (501, "
                         "500) or rubber (Vint) played on by the strategies; margin (Vint): the side's points minus "
-                        "the other side's to the rubber's end")
+                        "the other side's to the rubber's end; tricks (Vint, 500): the side's tricks in the deal; "
+                        "points (501): the seat's card points won plus effective marriages")
     _add_setup(p)
     p.add_argument("--format", choices=("table", "csv", "json"), default="table", help="output format")
     p.add_argument("--records", type=_path, help="write the first deals' records, every option, here")
@@ -178,7 +191,7 @@ def run(args) -> int:
     from cardsim.cli.export import pbn_given
 
     given = pbn_given(args)  # --pbn: the board's hand(s) and dealer (sets args.hand / args.dealer)
-    groups = _lead_options(args)  # --contract, --all-leads: the lead options (sets args.option)
+    groups, grouping = _lead_options(args)  # --contract, --all-leads: the lead options (sets args.option)
 
     def ask(specs):
         return E.question(args.game, args.seat, args.option, deals, args.seed, args.hand, args.where,
@@ -249,13 +262,11 @@ def run(args) -> int:
                                                                  for c, d in digits.items()}))
         print(f"score: {a['score_meaning']}; diff: paired, the option minus the best option (negative = worse "
               f"for you)")
-        if any(_is_lead(o) for o in df["option"]):
-            print("made, for lead options: the contract's set rate (the share of deals in which the declaring side "
-                  "fell short; you defend)")
+        if any(_is_lead(o) for o in df["option"]) and q.spec.forcing.lead_made:
+            print(q.spec.forcing.lead_made)
         if groups:
             grouped = "; ".join(f"{o} for {' '.join(cards)}" for o, cards in groups.items() if len(cards) > 1)
-            print(f"leads grouped (cards of a suit touching in rank: the top one played for each group): "
-                  f"{grouped or 'none'}")
+            print(f"leads grouped ({grouping}): {grouped}" if grouped else f"leads grouped: none ({grouping})")
         if result is not None:
             _print_until_clear(a["until_clear"], q.run.n)
     return 0
@@ -265,13 +276,15 @@ def _is_lead(option) -> bool:
     return str(option).strip().lower().startswith("lead:")
 
 
-def _lead_options(args) -> dict:
+def _lead_options(args) -> tuple[dict, str]:
     """Expand ``--contract`` and ``--all-leads`` into ``args.option`` (``lead:CARD/CONTRACT``);
-    check each lead's card against a whole given hand.  Returns ``{option: [cards it stands
-    for]}`` for ``--all-leads`` (empty otherwise).  Raises UsageError (one line)."""
-    from cardsim.cards import CardError, card_str, parse_card, suit_letters
-    from cardsim.conditions import ConditionError, parse_hand
+    check each lead's card against a whole given hand (and the given talon or kitty, which a
+    declarer takes).  Returns ``({option: [cards it stands for]}, how they were grouped)`` for
+    ``--all-leads`` (empty otherwise); the game's ``forcing.lead_groups`` groups them.  Raises
+    UsageError (one line)."""
+    from cardsim.conditions import ConditionError, features_of, layout_of, parse_hand
     from cardsim.games import get_game
+    from cardsim.games.base import OptionError
 
     if args.all_leads and not args.contract:
         raise UsageError("--all-leads needs the contract the leads are against: --contract CONTRACT:SEAT (3NT:2)")
@@ -285,12 +298,19 @@ def _lead_options(args) -> dict:
     spec = get_game(args.game)
     try:
         hand = parse_hand(args.game, args.hand) if args.hand else []
+        talon = parse_hand(args.game, args.talon) if args.talon else []
     except ConditionError:
-        hand = []  # the question reports a bad hand itself
-    groups = {}
+        hand, talon = [], []  # the question reports a bad hand itself
+    groups, note = {}, ""
     if args.all_leads:
-        for group in lead_groups(hand):
-            groups["lead:" + card_str(group[0], spec.ranks)] = [card_str(c, spec.ranks) for c in group]
+        if spec.forcing is None or spec.forcing.lead_groups is None:
+            raise UsageError(f"{spec.name} has no lead questions: --all-leads is not offered")
+        try:
+            found, note = spec.forcing.lead_groups(hand, talon, args.contract.strip(), args.seat, None)
+        except OptionError as exc:
+            raise UsageError(str(exc)) from None
+        for group in found:
+            groups["lead:" + group[0]] = list(group)
         options += [o for o in groups if o not in options]
     if args.contract:
         if any(_is_lead(o) and "/" in o for o in options):
@@ -299,37 +319,33 @@ def _lead_options(args) -> dict:
             raise UsageError("--contract goes with lead:CARD options or --all-leads")
         options = [f"{o.strip()}/{args.contract.strip()}" if _is_lead(o) else o for o in options]
         groups = {f"{o}/{args.contract.strip()}": cards for o, cards in groups.items()}
-    whole = len(hand) == len(spec.ranks)  # a whole hand (13 cards in Vint, as many as a suit has)
+    try:
+        features = features_of(args.game)
+        size = int(layout_of(args.game, args.seats).sizes[:, args.seat].max()) if args.seat < 4 else 0
+    except (ConditionError, IndexError):
+        features, size = None, 0  # the question reports a bad seat count or seat itself
+    whole = size > 0 and len(hand) == size  # the seat's whole hand is given
     for o in options:
         if _is_lead(o) and whole:
-            token = o.strip()[5:].partition("/")[0]
+            # the card token ends at "/" (the contract) or "=" (a suit named with a joker, Five Hundred)
+            token = o.strip()[5:].partition("/")[0].partition("=")[0]
             try:
-                card = parse_card(suit_letters(token).strip(), spec.ranks)
-            except CardError:
-                continue  # the game's option parser says what is wrong with it
-            if card not in hand:
-                raise UsageError(f"option {o}: seat {args.seat} does not hold {card_str(card, spec.ranks)} "
-                                 f"(its hand: {args.hand})")
+                card = features.parse_card(token.strip())
+            except ValueError:
+                continue  # the game's option parser says what is wrong with it (or it is lead:auto)
+            if card not in hand and card not in talon:
+                raise UsageError(f"option {o}: seat {args.seat} does not hold {features.card_str(card)} "
+                                 f"(its hand: {args.hand}" + (f"; the talon or kitty: {args.talon})" if talon else ")"))
     args.option = options
-    return groups
+    return groups, note
 
 
 def lead_groups(cards) -> list[list[int]]:
-    """The cards of a hand (card indices ``suit * 16 + rank``) in groups of equivalent leads, each
-    group's lead first: cards of a suit touching in rank (Q J, 3 2), the highest led.  Small cards
-    that do not touch stay apart: leading the 7 or the 2 of a suit can differ (measured: 0.04
-    tricks against 3NT over 3,000 deals, the interval clear of 0)."""
-    out = []
-    for suit in range(4):
-        group = []
-        for c in sorted((c for c in cards if c >> 4 == suit), reverse=True):
-            if group and group[-1] - c != 1:
-                out.append(group)
-                group = []
-            group.append(c)
-        if group:
-            out.append(group)
-    return out
+    """Vint's grouping of a hand's leads (:func:`cardsim.games.options.touching_groups`): cards of
+    a suit touching in rank, the highest led."""
+    from cardsim.games.options import touching_groups
+
+    return touching_groups(cards)
 
 
 def _print_until_clear(verdict: dict, most: int) -> None:

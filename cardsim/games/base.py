@@ -124,7 +124,16 @@ class Forcing:
       (``cardsim evaluate --outcome NAME``), the state asked about it; None stands for ``deal``
       (the state as parsed) and, with a ``game_state``, ``game`` (:meth:`outcome_states`);
     * ``outcome_meanings``: ``{name: words}`` (or None): what the score of an outcome measures,
-      for the answer's header, where the generic words do not say it (e.g. Vint's ``margin``).
+      for the answer's header, where the generic words do not say it (e.g. Vint's ``margin``);
+    * ``lead_groups(cards, talon, contract, seat, setup) -> (groups, note)`` (or None: the game
+      has no ``--all-leads``): the leads ``cardsim evaluate --all-leads`` asks about, from the
+      seat's given cards ``cards`` and the given talon or kitty ``talon`` (card indices) against
+      ``contract`` (the ``--contract`` text): ``groups`` lists card tokens (``QS``; the game's
+      ``lead:`` syntax), each group's first the one led for all of them (equivalent cards);
+      ``note`` says how they were grouped; ``setup`` may be None (``evaluate`` asks before the
+      run is set up); raises OptionError;
+    * ``lead_made``: what the ``made`` column measures for ``lead:`` options (printed under the
+      table; empty: the game's lead options need no word).
     """
 
     parse_option: Callable
@@ -142,6 +151,8 @@ class Forcing:
     auto_options: Callable | None = None
     outcomes: dict | None = None
     outcome_meanings: dict | None = None
+    lead_groups: Callable | None = None
+    lead_made: str = ""
 
     def outcome_states(self) -> dict:
         """``{name: state -> state}`` of the outcomes the game offers, ``deal`` first."""

@@ -55,10 +55,13 @@ SPEC = GameSpec(
     contract_bands=ContractBands(((6, 7), (8, 10)), "level"),
     forcing=Forcing(_forcing.parse_option, _forcing.declares, _forcing.parse_before, _forcing.play_given,
                     _forcing.outcome, _forcing.trace_given, _forcing.LOWER_IS_BETTER,
-                    "P or 6S..10NT: the seat's first call; =CONTRACT (=8H): the seat declares it, auction skipped",
+                    "P or 6S..10NT: the seat's first call; =CONTRACT (=8H): the seat declares it, auction skipped; "
+                    "lead:CARD/CONTRACT:SEAT: the declarer's first lead (the seat declares)",
                     E.NO_FORCE,
                     agreed_calls=_forcing.agreed_calls, auto_options=_forcing.auto_options,
-                    game_state=_forcing.game_state),
+                    game_state=_forcing.game_state, outcomes=_forcing.OUTCOMES,
+                    outcome_meanings=_forcing.OUTCOME_MEANINGS, lead_groups=_forcing.lead_groups,
+                    lead_made=_forcing.LEAD_MADE),
     pimc=_pimc.HOOKS,
     # hooks lane
     ranks=RANKS,

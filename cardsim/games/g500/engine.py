@@ -34,7 +34,12 @@ from cardsim.games.forced import (CHECK_CALLS, F_CALL, F_IMPLIED, F_KIND, F_NPRE
 from cardsim.cards import lowest_bit, popcount
 from cardsim.games.g500.constants import (
     DECK,
+    FULL_EFF,
+    NT,
+    REMAP,
     SCORING_QUEBEC,
+    SUIT_MASK,
+    TRUMP_MASK,
     UNMAP,
 )
 from cardsim.games.g500.dispatch import choose_call, choose_discard, choose_card
@@ -68,9 +73,14 @@ TRACE_LEN = 112
 # The first ``forced[F_NPREFIX]`` calls of the auction (from the dealer's left) are
 # ``forced[F_PREFIX:]``; then seat ``forced[F_SEAT]``'s first call is ``forced[F_CALL]``
 # (FORCE_FIRST_CALL), or the auction is skipped with that seat declaring that bid
-# (FORCE_CONTRACT).  All zeros forces nothing.
+# (FORCE_CONTRACT).  All zeros forces nothing.  A lead question (a forced contract) also forces
+# the declarer's first lead (docs/RULES.md §3.4): ``forced[F_LEAD]`` is the physical card + 1 (0:
+# none; -1: his strategy leads, ``lead:auto``), ``forced[F_NAMED]`` the suit + 1 a joker led in
+# no-trump names (docs/RULES.md §3.5; 0 otherwise).
 MAX_PREFIX = 8
-F_LEN = F_PREFIX + MAX_PREFIX
+F_LEAD = F_PREFIX + MAX_PREFIX
+F_NAMED = F_LEAD + 1
+F_LEN = F_LEAD + 2
 NO_FORCE = np.zeros(F_LEN, dtype=np.int64)
 
 
@@ -200,17 +210,57 @@ def throw_in(res):
     res[R_WINNER] = -1
 
 
+@jit
+def keep_lead(full, disc, keep, denom):
+    """The discard ``disc`` (effective, uint64) with the card ``keep`` kept: a declarer told to
+    lead a card his strategy puts away discards in its place the nearest card of its run of
+    touching cards (in the trick order of ``denom``; cards that do not exist in this denomination
+    skipped) that he keeps, so that leading any card of a run leaves the same hand in play, ranks
+    apart; where he keeps none of the run, his lowest kept card by rank, a side card before a
+    trump (the lowest index on ties).  ``full``: his sixteen cards."""
+    kept = full & ~disc
+    joker = denom == NT and (TRUMP_MASK[NT] >> U64(keep)) & U64(1) != U64(0)
+    base = keep - (keep & 15)
+    mask = TRUMP_MASK[NT] if joker else SUIT_MASK[denom, keep >> 4]
+    real = FULL_EFF[denom] & mask
+    swap = -1
+    for step in (1, -1):
+        c = keep + step
+        while swap < 0 and base <= c < base + 16:
+            b = U64(1) << U64(c)
+            if real & b != U64(0):
+                if full & b == U64(0):
+                    break  # a card he does not hold: the run ends
+                if kept & b != U64(0):
+                    swap = c
+            c += step
+    if swap < 0:
+        pool = kept & ~TRUMP_MASK[denom]
+        if pool == U64(0):
+            pool = kept
+        m = pool
+        while m != U64(0):
+            c = lowest_bit(m)
+            m &= m - U64(1)
+            if swap < 0 or (c & 15) < (swap & 15):
+                swap = c
+    return (disc & ~(U64(1) << U64(keep))) | (U64(1) << U64(swap))
+
+
 @jit(inline="always")
-def take_kitty(declarer, denom, ids, params, streams, kitty, eff, res):
+def take_kitty(declarer, denom, ids, params, streams, kitty, eff, res, keep):
     """The declarer takes the kitty and puts six cards away (docs/RULES.md §3.4); returns the
     discard (uint64, effective layout of ``denom``).
 
     ``eff[declarer]`` becomes his ten remaining cards; ``kitty`` is physical.  A discard that
     is not six of his cards raises ValueError.  Writes the physical discard to
-    ``res[R_DISCARD]``.
+    ``res[R_DISCARD]``.  ``keep`` >= 0 is a card (effective) he must keep, the first lead a
+    question forces (:func:`keep_lead`).
     """
     full = eff[declarer] | remap_hand(kitty, denom)
     disc = choose_discard(ids[declarer], params, streams, declarer, full, denom)
+    if keep >= 0 and (disc >> U64(keep)) & U64(1) != U64(0):
+        disc = keep_lead(full, disc, keep, denom)
     if popcount(disc) != 6 or (disc & ~full) != U64(0):
         raise ValueError("a strategy made an illegal discard")
     eff[declarer] = full & ~disc
@@ -225,14 +275,16 @@ def take_kitty(declarer, denom, ids, params, streams, kitty, eff, res):
 
 
 @jit(inline="always")
-def play_tricks(declarer, bid, disc, ids, params, streams, eff, trick, trace, res):
+def play_tricks(declarer, bid, disc, ids, params, streams, eff, trick, trace, res, first):
     """Ten tricks (docs/RULES.md §3.5), the declarer leading first; returns the tricks won by team
     0 (seats 0+2) and team 1 (int64, int64) and writes them to ``res``.
 
     ``eff`` (uint64[4], effective layout of ``bid``'s denomination) is emptied card by card;
     ``disc`` is the declarer's discard, which only he sees.  An illegal card (or a missing or
     bad named suit of a no-trump joker lead) raises ValueError.  Writes the physical cards at
-    ``trace[T_PLAY:]`` and the named suits (-1 none) at ``trace[T_NAMED:]``.
+    ``trace[T_PLAY:]`` and the named suits (-1 none) at ``trace[T_NAMED:]``.  ``first`` >= 0 is
+    the declarer's first lead, coded as a strategy's card (effective card + 256 × named suit):
+    it replaces the card his strategy chooses (asked all the same); -1 lets his strategy lead.
     """
     tracing = trace.shape[0] > 0
     denom = bid % 5
@@ -251,6 +303,10 @@ def play_tricks(declarer, bid, disc, ids, params, streams, eff, trick, trace, re
             known = disc if seat == declarer else U64(0)
             code = choose_card(ids[seat], params, streams, seat, eff[seat], denom, declarer, leader,
                                trick, i, led, played, known, decl_tricks, contract_tricks, voids)
+            if k == 0 and first >= 0:
+                # the forced first lead replaces the declarer's own choice (asked all the same: a branch
+                # around the inlined strategy measured up to 2% slower on every deal, a replaced result not)
+                code = first
             c = code & 0xFF
             named = code >> 8
             legal = legal_plays(eff[seat], denom, led)
@@ -323,17 +379,27 @@ def score_contract(declarer, bid, tricks0, tricks1, scoring, target, before0, be
 
 @jit(inline="always")
 def play_contract(declarer, bid, ids, params, scoring, target, before0, before1, hands, kitty,
-                  eff, streams, trick, trace, res):
+                  eff, streams, trick, trace, res, forced):
     """Everything after the auction for ``declarer`` (seat) and ``bid`` (0..24): kitty,
     tricks, score (docs/RULES.md §3.4-§3.6).  ``res`` must already hold :func:`start_result`'s
-    fields; ``hands`` (physical) are left as dealt."""
+    fields; ``hands`` (physical) are left as dealt.  ``forced[F_LEAD]``: the declarer's first
+    lead (kept through the discard; where he holds it neither dealt nor in the kitty,
+    ``res[R_FORCED_OK]`` 0 and his strategy leads)."""
     res[R_DECLARER] = declarer
     res[R_BID] = bid
     denom = bid % 5
     for s in range(4):
         eff[s] = remap_hand(hands[s], denom)
-    disc = take_kitty(declarer, denom, ids, params, streams, kitty, eff, res)
-    tricks0, tricks1 = play_tricks(declarer, bid, disc, ids, params, streams, eff, trick, trace, res)
+    first = np.int64(-1)
+    if forced[F_LEAD] > 0:
+        first = REMAP[denom, forced[F_LEAD] - 1]
+        if ((eff[declarer] | remap_hand(kitty, denom)) >> U64(first)) & U64(1) == U64(0):
+            res[R_FORCED_OK] = 0
+            first = -1
+    disc = take_kitty(declarer, denom, ids, params, streams, kitty, eff, res, first)
+    if first >= 0 and forced[F_NAMED] > 0:
+        first += 256 * (forced[F_NAMED] - 1)
+    tricks0, tricks1 = play_tricks(declarer, bid, disc, ids, params, streams, eff, trick, trace, res, first)
     score_contract(declarer, bid, tricks0, tricks1, scoring, target, before0, before1, res)
 
 
@@ -360,7 +426,7 @@ def play_deal(dealer, hands, kitty, ids, params, scoring, target, before0, befor
             throw_in(res)
             return
     play_contract(declarer, bid, ids, params, scoring, target, before0, before1, hands, kitty,
-                  eff, streams, trick, trace, res)
+                  eff, streams, trick, trace, res, forced)
 
 
 @jit

@@ -7,7 +7,19 @@ What ``cardsim evaluate 500`` forces on the evaluated seat:
   first speaks (someone bid as much or more before), the deal counts as one in which the option
   was not legal, and the seat's strategy calls instead;
 * ``=CONTRACT`` (``=8H``) skips the auction: the seat declares that contract, takes the kitty
-  and discards as its strategy decides, and leads (docs/RULES.md §3.4).
+  and discards as its strategy decides, and leads (docs/RULES.md §3.4);
+* ``lead:CARD/CONTRACT:DECLARER`` (``lead:AH/8H:0``; ``cardsim evaluate --contract 8H:0`` adds the
+  contract to every ``lead:CARD``): the auction is skipped, seat DECLARER declares CONTRACT and
+  leads CARD to the first trick.  In Five Hundred the declarer leads (docs/RULES.md §3.4), so the
+  seat asking must be the declarer: a lead question is about the declarer's first card, the one
+  card of the first trick the defence does not choose.  The declarer takes the kitty and
+  discards as his strategy decides, except that he keeps CARD: where his strategy would put it
+  away, he puts away instead the nearest card he keeps of its run of touching cards (else his
+  lowest side card; ``engine.keep_lead``), so that every card of a run leaves the same hand in
+  play; where he holds CARD neither dealt nor in the kitty, the deal counts as one in which the
+  option was not legal.  A joker led in no-trump names a suit (docs/RULES.md §3.5): ``lead:HJ=H/8NT:0``.
+  ``lead:auto`` is the same contract with the declarer's strategy's own lead.  The ``made``
+  column of a lead option is the contract's made rate.
 
 A question may also fix the calls made before the seat's first call (``auction``, from the
 dealer's left; the dealer must be given).  The score of an option is the seat's side's score
@@ -25,15 +37,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cardsim.cards import CardError, suit_letters
+from cardsim.cards import SUITS, CardError, suit_letters
 from cardsim.games.base import OptionError, Setup
-from cardsim.games.forced import F_CALL, F_KIND, F_SEAT, FORCE_NONE
-from cardsim.games.options import option_vector
+from cardsim.games.forced import F_CALL, F_KIND, F_SEAT, FORCE_CONTRACT, FORCE_NONE
+from cardsim.games.options import option_vector, touching_groups
 from cardsim.text import quote
 
 from . import engine as E
 from .chunks import start_state
-from .constants import DENOMINATIONS, PASS
+from .constants import DENOMINATIONS, FULL_EFF, HJ, LJ, NT, PASS, UNMAP, card_str, parse_card
 from .constants import parse_call
 from .records import record_of, rule_numbers
 from .rows import ROW_DTYPE, fill_rows
@@ -50,6 +62,8 @@ class State:
     scores: tuple = (0, 0)
     play_out: bool = False
     given: bool = False
+    tricks: bool = False
+    """The question scores the seat's side's tricks in the deal."""
 
     def __iter__(self):  # ``s0, s1 = state``
         return iter(self.scores)
@@ -90,9 +104,119 @@ def _prefix(auction, dealer, seat) -> list[int]:
     return calls
 
 
+def contract_by(text: str, what: str) -> tuple[int, int]:
+    """``(bid number, declarer seat)`` of ``CONTRACT:SEAT`` (``8H:0``: seat 0 declares 8 hearts);
+    raises OptionError."""
+    call_text, colon, who = str(text).strip().partition(":")
+    if not colon or who.strip() not in ("0", "1", "2", "3"):
+        raise OptionError(f"{what}: {quote(text)} is not a contract and its declarer: CONTRACT:SEAT such as 8H:0 "
+                          "(seat 0 declares 8 hearts)")
+    call = option_call(call_text)
+    if call == PASS:
+        raise OptionError(f"{what}: {quote(text)}: a contract needs a bid, not a pass")
+    return call, int(who)
+
+
+def _lead_vector(text, card_text: str, contract: str, seat: int, auction) -> np.ndarray:
+    """The forced vector of ``lead:CARD[=SUIT]/CONTRACT:DECLARER`` for ``seat`` (see the module's doc)."""
+    what = f"option {quote(text)}"
+    if auction:
+        raise OptionError(f"{what} skips the auction: it cannot follow given calls (--auction)")
+    call, declarer = contract_by(contract, what)
+    if declarer != seat:
+        raise OptionError(f"{what}: seat {seat} does not lead: in Five Hundred the declarer, seat {declarer}, leads the "
+                          f"first trick (docs/RULES.md §3.4); ask as seat {declarer}")
+    forced = np.zeros(E.F_LEN, dtype=np.int64)
+    forced[F_KIND] = FORCE_CONTRACT
+    forced[F_SEAT] = declarer
+    forced[F_CALL] = call
+    token, eq, named = card_text.strip().partition("=")
+    if token.lower() == "auto" and not eq:
+        forced[E.F_LEAD] = -1
+        return forced
+    card = lead_card(token)
+    forced[E.F_LEAD] = card + 1
+    joker = card in (LJ, HJ)
+    if call % 5 == NT and joker:
+        suit = suit_letters(named).strip().upper()
+        if not eq or suit not in SUITS or len(suit) != 1:
+            raise OptionError(f"{what}: a joker led in no-trump names the suit the others must follow "
+                              f"(docs/RULES.md §3.5): lead:{token.upper()}=S, =H, =D or =C")
+        forced[E.F_NAMED] = SUITS.index(suit) + 1
+    elif eq:
+        raise OptionError(f"{what}: a suit is named only with a joker led in no-trump (docs/RULES.md §3.5)")
+    return forced
+
+
+def lead_card(text: str) -> int:
+    """Physical card of a lead's card token (``AH``, ``A♥``, ``10H``, ``HJ``); raises OptionError."""
+    try:
+        return parse_card(suit_letters(str(text)).strip())
+    except CardError:
+        raise OptionError(f"{quote(text)} is not a Five Hundred card (a rank 4-9 T J Q K A and a suit S H D C, or "
+                          "the jokers HJ LJ: the pack has no 2s or 3s, docs/RULES.md §3.1)") from None
+
+
+def is_lead(forced) -> bool:
+    """Whether the forced vector is a lead option's (``lead:CARD`` or ``lead:auto``)."""
+    return int(forced[E.F_LEAD]) != 0
+
+
+def _effective_order(denom: int) -> dict:
+    """``{physical card: lane * 16 + place}`` in the play layout of ``denom``: ``place`` counts
+    the cards of the lane from the lowest by trick rank (the jack of trumps and of its colour
+    moved to the bowers, the jokers on top of trumps), so that touching places are touching
+    cards; in no-trump the jokers are a lane of their own (lane 4)."""
+    out = {}
+    for lane in range(4):
+        bits = [b for b in range(16) if int(FULL_EFF[denom]) >> (16 * lane + b) & 1]
+        for place, b in enumerate(bits):
+            phys = int(UNMAP[denom, 16 * lane + b])
+            if denom == NT and phys in (LJ, HJ):
+                continue
+            out[phys] = 16 * lane + place
+    if denom == NT:
+        out[LJ], out[HJ] = 4 * 16, 4 * 16 + 1
+    return out
+
+
+LEAD_GROUPING = ("cards touching in the contract's trick order, the jokers and both bowers counted in the trump suit; "
+                 "the top one played for each group; the strategies may still tell a side suit's touching cards "
+                 "apart later in a rare deal")
+
+
+def lead_groups(cards, talon, contract: str, seat: int, setup) -> tuple[list[list[str]], str]:
+    """``--all-leads``: the declarer's given cards and the given kitty's (``cards``, ``talon``:
+    physical card indices) as leads against ``contract`` (``CONTRACT:SEAT``; the seat must
+    declare it), cards touching in the contract's trick order grouped, the highest led (only
+    tricks score, docs/RULES.md §3.6); a joker in no-trump is led naming each suit in turn.
+    Returns ``(groups of lead tokens, how)``; raises OptionError."""
+    call, _ = contract_by(contract, "--contract")
+    _lead_vector(f"--contract {contract}", "auto", contract, seat, ())
+    denom = call % 5
+    order = _effective_order(denom)
+    by_place = {order[int(c)]: int(c) for c in set(cards) | set(talon)}
+    groups = [[card_str(by_place[p]) for p in g] for g in touching_groups([p for p in by_place if p < 64])]
+    jokers = [card_str(by_place[p]) for p in sorted((p for p in by_place if p >= 64), reverse=True)]
+    if jokers:  # no-trump: a joker lead names a suit
+        groups += [[f"{j}={s}" for j in jokers] for s in SUITS]
+    return groups, LEAD_GROUPING
+
+
+LEAD_MADE = "made, for lead options: the contract's made rate (you declare and lead)"
+"""What the ``made`` column measures for lead options (printed under ``cardsim evaluate``'s table)."""
+
+
 def parse_option(text: str, seat: int, setup: Setup, auction=(), dealer=None) -> np.ndarray:
     """The forced vector (int64[E.F_LEN], :mod:`cardsim.games.forced`) of option ``text`` for
     ``seat``, after the calls ``auction`` (from the dealer's left); raises OptionError."""
+    t = str(text).strip()
+    if t.lower().startswith("lead:"):
+        card_text, slash, contract = t[5:].partition("/")
+        if not slash:
+            raise OptionError(f"option {quote(text)} needs the contract it is led against: --contract 8H:0 (seat 0 "
+                              "declares 8 hearts) or lead:CARD/8H:0")
+        return _lead_vector(text, card_text, contract, seat, auction)
     return option_vector(text, seat, E.F_LEN, option_call, PASS, _prefix(list(auction or ()), dealer, seat))
 
 
@@ -119,6 +243,21 @@ def parse_before(before, setup: Setup) -> State:
 def game_state(state: State) -> State:
     """The same state, asked about the game's win instead of the deal's points."""
     return State(state.scores, True, state.given)
+
+
+def tricks_state(state: State) -> State:
+    """The same state, asked about the seat's side's tricks in the deal."""
+    return State(state.scores, False, state.given, True)
+
+
+def _deal_state(state: State) -> State:
+    return state
+
+
+OUTCOMES = {"deal": _deal_state, "game": game_state, "tricks": tricks_state}
+"""What a Five Hundred question may score (``cardsim evaluate 500 --outcome NAME``): the deal's
+points (``deal``), the seat's side's share of the game's win (``game``) or its tricks (``tricks``)."""
+OUTCOME_MEANINGS = {"tricks": "your side's tricks in the deal (0-10)"}
 
 
 def _run(start, dealt, setup, forced, state, tracing):
@@ -175,6 +314,8 @@ def outcome(rows: np.ndarray, seat: int, state=None):
     made = declared & rows["made"]
     if getattr(state, "play_out", False):
         return declared, made, rows["win_share"].astype(np.float64)
+    if getattr(state, "tricks", False):
+        return declared, made, rows[f"tricks_{team}"].astype(np.float64)
     score = rows[f"delta_{team}"].astype(np.float64) - rows[f"delta_{1 - team}"].astype(np.float64)
     return declared, made, score
 

@@ -49,8 +49,12 @@ SPEC = GameSpec(
     forcing=Forcing(_forcing.parse_option, _forcing.declares, _forcing.parse_before, _forcing.play_given,
                     _forcing.outcome, _forcing.trace_given, _forcing.lower_is_better,
                     "blind:L, look, pass: the seat's first turn; =L / =L!: it won the auction at L (looked / blind), "
-                    "=L/TRUMP[/TARGET] also forces trump and target", NO_FORCE, _forcing.game_state,
-                    agreed_calls=_forcing.agreed_calls, auto_options=_forcing.auto_options),
+                    "=L/TRUMP[/TARGET] also forces trump and target; "
+                    "lead:CARD/BID/TRUMP:DECLARER: the first lead (the dealer's left leads)", NO_FORCE,
+                    _forcing.game_state,
+                    agreed_calls=_forcing.agreed_calls, auto_options=_forcing.auto_options,
+                    outcomes=_forcing.OUTCOMES, outcome_meanings=_forcing.OUTCOME_MEANINGS,
+                    lead_groups=_forcing.lead_groups, lead_made=_forcing.LEAD_MADE),
     pimc=_pimc.HOOKS,
     # hooks lane
     ranks=RANKS_501,

@@ -55,12 +55,17 @@ N_RES = 28
 # F_SEAT passes (F_CALL 0), looks (LOOK, then its strategy calls) or bids blind up to F_CALL
 # (the minimum raise at each turn while it is <= F_CALL, then it looks); FORCE_CONTRACT: the
 # auction is skipped, F_SEAT won it at F_CALL, blind if F_BLIND, with the trump F_TRUMP - 1 and
-# the target F_TARGET forced when non-zero (else the declarer's strategy chooses).
+# the target F_TARGET forced when non-zero (else the declarer's strategy chooses).  A lead
+# question (a forced contract) also forces the first card of the play: F_LEAD is the card + 1
+# that the first leader, the dealer's left (docs/RULES.md §1.5), leads (0: none; -1: his
+# strategy leads, ``lead:auto``), and F_LEADER the seat asking (read by forcing.py only).
 MAX_PREFIX = 8
 F_BLIND = F_PREFIX + MAX_PREFIX
 F_TRUMP = F_BLIND + 1
 F_TARGET = F_BLIND + 2
-F_LEN = F_BLIND + 3
+F_LEAD = F_BLIND + 3
+F_LEADER = F_BLIND + 4
+F_LEN = F_BLIND + 5
 NO_FORCE = np.zeros(F_LEN, dtype=np.int64)
 
 SEAT_FIELDS = (
@@ -302,6 +307,24 @@ def force_contract(cout, forced, bid, hand_d):
 
 
 @jit(inline="always")
+def keep_lead(cout, hand_d, lead):
+    """A declarer told to lead ``lead`` (a card of his ten, ``hand_d``) keeps it: where his
+    strategy's gifts ``cout[3:5]`` include it, he gives instead the card worth fewest card points
+    among the others (the lowest index first), so the forced lead stays possible."""
+    for k in range(2):
+        if cout[3 + k] == lead:
+            other = cout[4 - k]
+            best = -1
+            m = U64(hand_d)
+            while m != U64(0):
+                c = lowest_bit(m)
+                m &= m - U64(1)
+                if c != lead and c != other and (best < 0 or RANK_POINTS[c & 15] < RANK_POINTS[best & 15]):
+                    best = c
+            cout[3 + k] = best
+
+
+@jit(inline="always")
 def score_abandon(res, dealer, seats, declarer, bid, blind):
     """An abandoned contract (docs/RULES.md §1.4): the declarer goes up by his bid (×2 blind), each
     opponent down by ABANDON_PENALTY; writes ``res[R_ABANDONED]`` and the deltas."""
@@ -348,6 +371,8 @@ def take_talon(hands0, talon, dealer, seats, declarer, bid, blind, sids, params,
     D.choose_contract(sids[declarer], params, streams, declarer, hand_d, bid, blind, talon, cout)
     if forced[F_KIND] == FORCE_CONTRACT:
         force_contract(cout, forced, bid, hand_d)
+        if forced[F_LEAD] > 0 and declarer == active_seat(0, dealer, seats) and cout[0] == 0:
+            keep_lead(cout, hand_d, forced[F_LEAD] - 1)
     if tracing:
         for i in range(5):
             trace[T_CONTRACT + i] = cout[i]
@@ -366,14 +391,16 @@ def take_talon(hands0, talon, dealer, seats, declarer, bid, blind, sids, params,
 
 
 @jit(inline="always")
-def play_tricks(hp, dealer, seats, declarer, trump, sids, params, streams, res, trace, tracing, won, seen):
+def play_tricks(hp, dealer, seats, declarer, trump, sids, params, streams, res, trace, tracing, won, seen, first):
     """The eight tricks (docs/RULES.md §1.5, §1.6) from the hands ``hp`` (uint64[4], emptied card by
     card), the dealer's left leading the first.  Writes ``won`` (int64[4], tricks per seat),
     ``seen`` (uint64[2, 4], every seat's public record, constants.SEEN_CARDS / SEEN_VOIDS; the
     strategies read it as it grows),
     ``res[R_CARDS + seat]`` (card points won) and ``res[R_MARR + seat]`` (marriages declared,
     effective or not) and, when ``tracing``, the cards (constants.T_PLAY).  Raises ValueError
-    for an illegal card or a marriage that may not be declared."""
+    for an illegal card or a marriage that may not be declared.  ``first`` >= 0 is the first
+    lead (a card the leader holds, checked by the caller; a K or Q whose partner he holds
+    declares the marriage, docs/RULES.md §1.6), -1 lets his strategy lead."""
     played = U64(0)
     for s in range(4):
         won[s] = 0
@@ -405,11 +432,15 @@ def play_tricks(hp, dealer, seats, declarer, trump, sids, params, streams, res, 
                 dvoid = seen[SEEN_VOIDS, declarer]
                 # the other defender (the 4-seat dealer's row, the only other one, stays 0)
                 pvoid = seen[SEEN_VOIDS, defenders - seat]
-            c = D.choose_card_voids(sid, hand, legal, on_table, lead, trump, played, is_decl, won[seat] > 0,
-                                    decl_pos, dvoid, pvoid)
-            if c == D.NOT_HERE:
-                c = D.choose_card_rest(sid, params, streams, seat, hand, legal, on_table, lead, trump, played,
-                                       is_decl, won[seat] > 0, decl_pos, declarer, seen)
+            if first >= 0:  # only the first lead of the deal can be forced; then never again
+                c = first + (DECLARE_FLAG if can_declare(hand, first) else 0)
+                first = -1
+            else:
+                c = D.choose_card_voids(sid, hand, legal, on_table, lead, trump, played, is_decl, won[seat] > 0,
+                                        decl_pos, dvoid, pvoid)
+                if c == D.NOT_HERE:
+                    c = D.choose_card_rest(sid, params, streams, seat, hand, legal, on_table, lead, trump, played,
+                                           is_decl, won[seat] > 0, decl_pos, declarer, seen)
             declares = c >= DECLARE_FLAG
             if declares:
                 c -= DECLARE_FLAG
@@ -494,7 +525,12 @@ def play_deal(hands0, talon, dealer, seats, sids, params, scores, streams, res, 
     if not take_talon(hands0, talon, dealer, seats, declarer, bid, blind, sids, params, streams, res, trace, tracing,
                       cout, hp, forced):
         return
-    play_tricks(hp, dealer, seats, declarer, res[R_TRUMP], sids, params, streams, res, trace, tracing, won, seen)
+    first = forced[F_LEAD] - 1
+    if first >= 0 and (hp[active_seat(0, dealer, seats)] >> U64(first)) & U64(1) == U64(0):
+        res[R_FORCED_OK] = 0  # the leader does not hold the forced lead: his strategy leads
+        first = -1
+    play_tricks(hp, dealer, seats, declarer, res[R_TRUMP], sids, params, streams, res, trace, tracing, won, seen,
+                first)
     score_deal(res, won, dealer, seats, declarer, res[R_TARGET], blind)
 
 

@@ -11,7 +11,19 @@ What ``cardsim evaluate 501`` forces on the evaluated seat (docs/RULES.md §1.3-
 * ``=L`` / ``=L!`` — the seat won the auction at ``L``, having looked / blind (the auction is
   skipped, recorded as the shortest auction that reaches it); its strategy then takes the
   talon and abandons or declares; ``=L/TRUMP`` and ``=L/TRUMP/TARGET`` (``=100!/H/120``) also
-  force the trump (S H D C NT) and the target.
+  force the trump (S H D C NT) and the target;
+* ``lead:CARD/BID[!]/TRUMP[/TARGET]:DECLARER`` (``lead:AS/100/H:2``; ``cardsim evaluate
+  --contract 100/H:2`` adds the contract to every ``lead:CARD``): the auction is skipped, seat
+  DECLARER won it at BID (``!``: blind) and declares TRUMP (and TARGET, else his strategy's, at
+  least the bid), and the seat leads CARD to the first trick.  In 501 the first active player
+  left of the dealer leads, whoever declared (docs/RULES.md §1.5): the dealer must be given and
+  be the seat's right, and the seat may be the declarer (his lead from his ten cards less the two
+  he gives; he never gives the card he is to lead) or a defender (his seven and the card he is
+  given).  A lead of a K or Q whose partner the seat holds declares the marriage (§1.6: it can
+  only add points).  Where the seat does not hold CARD when it leads, the deal counts as one in
+  which the option was not legal.  ``lead:auto`` is the same contract with the seat's strategy's
+  own lead.  The ``made`` column of a lead option is the contract's made rate where the seat
+  declares, its set rate where it defends (:func:`outcome`).
 
 A question may also fix the calls made before the seat's first turn (``auction``, from the
 dealer's left, docs/RULES.md §1.3: ``P`` or ``pass``, a bid ``70``, a blind bid ``B70`` or
@@ -28,7 +40,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cardsim.cards import suit_letters
+from cardsim.cards import CardError, card_str, parse_card, suit_letters
 from cardsim.games.base import OptionError, Setup
 from cardsim.games.forced import (F_CALL, F_KIND, F_NPREFIX, F_PREFIX, F_SEAT, FORCE_CONTRACT, FORCE_FIRST_CALL,
                                   FORCE_NONE)
@@ -36,7 +48,7 @@ from cardsim.text import quote
 
 from . import engine as E
 from .chunks import start_scores
-from .constants import BLIND_FLAG, LOOK, MAX_BID, MIN_BID, TRACE_LEN, DENOMINATIONS
+from .constants import BLIND_FLAG, LOOK, MAX_BID, MIN_BID, RANKS, TRACE_LEN, DENOMINATIONS
 from .records import record_of
 from cardsim.games.options import STRATEGY, strategy_vector
 
@@ -49,6 +61,8 @@ class State:
     scores: np.ndarray
     play_out: bool = False
     given: bool = False
+    points: bool = False
+    """The question scores the seat's deal points (card points won + effective marriages)."""
 
 
 def _bid(text: str, what: str) -> int:
@@ -125,6 +139,80 @@ def _prefix(auction, dealer, seat, seats) -> list[int]:
     return _read_prefix(auction, dealer, seat, seats)[0]
 
 
+_CONTRACT = re.compile(r"(\d+)(!?)/([a-z]+)(?:/(\d+))?:(\d+)")
+
+
+def contract_by(text: str, what: str) -> tuple[int, bool, int, int, int]:
+    """``(bid, blind, trump, target, declarer)`` of ``BID[!]/TRUMP[/TARGET]:SEAT`` (``100/H:2``:
+    seat 2 won the auction at 100, having looked, and declares hearts; target 0 when not given:
+    the declarer's strategy chooses it, at least the bid); trump 0..3 S C D H, 4 NT.  Raises
+    OptionError."""
+    m = _CONTRACT.fullmatch(suit_letters(str(text)).strip().lower())
+    if not m:
+        raise OptionError(f"{what}: {quote(text)} is not a 501 contract and its declarer: BID[!]/TRUMP[/TARGET]:SEAT "
+                          "such as 100/H:2 (seat 2 won at 100 and declares hearts; ! for blind)")
+    bid = _bid(m.group(1), what)
+    trump = m.group(3).upper()
+    if trump not in DENOMINATIONS:
+        raise OptionError(f"{what}: the trump is one of {' '.join(DENOMINATIONS)}")
+    target = 0
+    if m.group(4):
+        target = _bid(m.group(4), f"{what}: the target")
+        if target < bid:
+            raise OptionError(f"{what}: the target must not be below the bid (docs/RULES.md §1.4)")
+    return bid, bool(m.group(2)), DENOMINATIONS.index(trump), target, int(m.group(5))
+
+
+def first_leader(dealer: int, seats: int) -> int:
+    """The seat that leads the first trick: the first active player left of the dealer
+    (docs/RULES.md §1.5), whoever declared."""
+    return (dealer + 1) % seats
+
+
+def _lead_vector(text, card_text: str, contract: str, seat: int, setup: Setup, auction, dealer) -> np.ndarray:
+    """The forced vector of ``lead:CARD/CONTRACT`` for ``seat`` (see the module's doc)."""
+    what = f"option {quote(text)}"
+    if auction:
+        raise OptionError(f"{what} skips the auction: it cannot follow given calls (--auction)")
+    bid, blind, trump, target, declarer = contract_by(contract, what)
+    seats = setup.seats
+    if dealer is None:
+        raise OptionError(f"{what}: in 501 the first player left of the dealer leads, whoever declared "
+                          f"(docs/RULES.md §1.5): give the dealer, --dealer {(seat - 1) % seats} for seat {seat} "
+                          f"to lead")
+    leader = first_leader(dealer, seats)
+    if seat != leader:
+        raise OptionError(f"{what}: seat {seat} does not lead: with dealer {dealer} the first player on the dealer's "
+                          f"left, seat {leader}, leads the first trick (docs/RULES.md §1.5)")
+    if declarer >= seats or (seats == 4 and declarer == dealer):
+        raise OptionError(f"{what}: seat {declarer} " + ("deals and sits out" if declarer < seats else
+                                                         f"is not at this {seats}-seat table") + ": it cannot declare")
+    forced = np.zeros(E.F_LEN, dtype=np.int64)
+    forced[F_KIND] = FORCE_CONTRACT
+    forced[F_SEAT] = declarer
+    forced[F_CALL] = bid
+    forced[E.F_BLIND] = 1 if blind else 0
+    forced[E.F_TRUMP] = trump + 1
+    forced[E.F_TARGET] = target
+    forced[E.F_LEADER] = seat
+    forced[E.F_LEAD] = -1 if card_text.strip().lower() == "auto" else lead_card(card_text) + 1
+    return forced
+
+
+def lead_card(text: str) -> int:
+    """Card index of a lead's card token (``AS``, ``A♠``, ``10H``); raises OptionError."""
+    try:
+        return parse_card(suit_letters(str(text)).strip(), RANKS)
+    except CardError:
+        raise OptionError(f"{quote(text)} is not a 501 card (a rank 9 J Q K T A and a suit S H D C, e.g. AS: the "
+                          "pack has 24 cards, docs/RULES.md §1.1)") from None
+
+
+def is_lead(forced) -> bool:
+    """Whether the forced vector is a lead option's (``lead:CARD`` or ``lead:auto``)."""
+    return int(forced[E.F_LEAD]) != 0
+
+
 def parse_option(text: str, seat: int, setup: Setup, auction=(), dealer=None) -> np.ndarray:
     """The forced vector (int64[E.F_LEN]) of option ``text`` for ``seat``; raises OptionError."""
     if not isinstance(text, str) or not text.strip():
@@ -132,6 +220,12 @@ def parse_option(text: str, seat: int, setup: Setup, auction=(), dealer=None) ->
     t = suit_letters(text).strip().lower()
     if setup.seats == 4 and dealer is not None and dealer == seat:
         raise OptionError(f"seat {seat} deals this 4-seat deal and sits out: it takes no option (docs/RULES.md §1.1)")
+    if t.startswith("lead:"):
+        card_text, slash, contract = text.strip()[5:].partition("/")
+        if not slash:
+            raise OptionError(f"option {quote(text)} needs the contract it is led against: --contract 100/H:2 "
+                              "(seat 2 won at 100 and declares hearts) or lead:CARD/100/H:2")
+        return _lead_vector(text, card_text, contract, seat, setup, auction, dealer)
     forced = np.zeros(E.F_LEN, dtype=np.int64)
     forced[F_SEAT] = seat
     if t.startswith("="):
@@ -175,7 +269,8 @@ def parse_option(text: str, seat: int, setup: Setup, auction=(), dealer=None) ->
             raise OptionError(f"option {quote(text)} is never possible after the given calls: the minimum raise "
                               f"is {max(MIN_BID, current + 1)}")
     else:
-        raise OptionError(f"{quote(text)} is not a 501 option (blind:L, look, pass, =L, =L!, =L/TRUMP[/TARGET])")
+        raise OptionError(f"{quote(text)} is not a 501 option (blind:L, look, pass, =L, =L!, =L/TRUMP[/TARGET], "
+                          "lead:CARD)")
     return forced
 
 
@@ -195,7 +290,7 @@ def auto_options(auction, seat: int, setup: Setup, dealer=None) -> list[str]:
 
 def declares(forced: np.ndarray) -> bool:
     """A pass declares nothing (its made rate is missing), nor does ``strategy``, which may pass;
-    everything else may."""
+    everything else may (a lead option: its made column is the contract's made or set rate)."""
     return forced[F_KIND] != FORCE_NONE and not (forced[F_KIND] == FORCE_FIRST_CALL and forced[F_CALL] == 0)
 
 
@@ -212,8 +307,40 @@ def game_state(state: State) -> State:
     return State(state.scores, True, state.given)
 
 
+def points_state(state: State) -> State:
+    """The same state, asked about the seat's deal points (card points won + effective marriages)."""
+    return State(state.scores, False, state.given, True)
+
+
+def _deal_state(state: State) -> State:
+    return state
+
+
+OUTCOMES = {"deal": _deal_state, "game": game_state, "points": points_state}
+"""What a 501 question may score (``cardsim evaluate 501 --outcome NAME``): the seat's score change
+in the deal (``deal``, turned round: points toward 0), its share of the game's win (``game``), or
+its deal points (``points``: card points won + effective marriages)."""
+OUTCOME_MEANINGS = {"points": "your card points won plus your effective marriages in the deal (higher is better)"}
+LEAD_MADE = ("made, for lead options: the contract's made rate where you declare, its set rate where you defend "
+             "(the share of deals in which the declarer fell short of his target)")
+"""What the ``made`` column measures for lead options (printed under ``cardsim evaluate``'s table)."""
+
+
 def lower_is_better(state: State) -> bool:
-    return not state.play_out
+    return not (state.play_out or state.points)
+
+
+def lead_groups(cards, talon, contract: str, seat: int, setup) -> tuple[list[list[str]], str]:
+    """``--all-leads``: every given card of the seat (and of the given talon when the seat
+    declares ``contract``) as its own lead, high to low by suit: no two are grouped, for every
+    card has its own card points (docs/RULES.md §1.1: even touching cards give away different
+    points) and a K or Q may declare a marriage.  Returns ``(groups of card tokens, how)``;
+    raises OptionError."""
+    declarer = contract_by(contract, "--contract")[4]
+    mine = set(int(c) for c in cards) | (set(int(c) for c in talon) if declarer == seat else set())
+    order = sorted(mine, key=lambda c: (c >> 4, -(c & 15)))
+    return [[card_str(c, RANKS)] for c in order], ("in 501 every card has its own card points, and a K or Q may "
+                                                   "declare a marriage")
 
 
 GIVEN_DTYPE = np.dtype(E.ROW_DTYPE.descr + [("win_share", "f8")])
@@ -232,12 +359,20 @@ def play_given(seed, start, dealt, setup: Setup, forced, state: State):
                    np.asarray(dealt.talons, dtype=np.uint64), np.int64(setup.seats),
                    setup.strategy_ids.astype(np.int64), setup.params.astype(np.float64), state.scores,
                    np.asarray(forced, dtype=np.int64), rows, ok, state.play_out, shares)
-    out = np.zeros(count, dtype=GIVEN_DTYPE)
+    lead = is_lead(forced)
+    out = np.zeros(count, dtype=LEAD_DTYPE if lead else GIVEN_DTYPE)
     for name in E.ROW_DTYPE.names:
         out[name] = rows[name]
-    seat = int(forced[F_SEAT])
+    seat = int(forced[E.F_LEADER] if lead else forced[F_SEAT])  # the seat asking: a lead's is not the declarer
     out["win_share"] = shares[:, seat]
+    if lead:
+        out["lead"] = True
     return out, ok
+
+
+LEAD_DTYPE = np.dtype(GIVEN_DTYPE.descr + [("lead", "?")])
+""":func:`play_given`'s rows of a lead option: ``lead`` True (:func:`outcome` then counts the
+contract's set rate where the seat defends)."""
 
 
 def agreed_calls(keys, dealers, hands, talons, setup: Setup, forced, state: State) -> np.ndarray:
@@ -252,12 +387,20 @@ def agreed_calls(keys, dealers, hands, talons, setup: Setup, forced, state: Stat
 
 
 def outcome(rows: np.ndarray, seat: int, state: State):
-    """``(declared, made, score)`` per row for ``seat``: its own score change (score points), or
-    its share of the game's win when the question is about the game (``state.play_out``)."""
-    declared = rows["declarer"] == seat
-    made = declared & rows["made"]
+    """``(declared, made, score)`` per row for ``seat``: its own score change (score points), its
+    share of the game's win when the question is about the game (``state.play_out``), or its deal
+    points (``state.points``).  Rows of a lead option (a ``lead`` column) count every played deal
+    as declared and, where the seat defends, a contract set as made."""
+    if "lead" in rows.dtype.names:  # a lead option: the seat declares or defends the forced contract
+        declared = rows["played"].copy()
+        made = declared & np.where(rows["declarer"] == seat, rows["made"], ~rows["made"])
+    else:
+        declared = rows["declarer"] == seat
+        made = declared & rows["made"]
     if state.play_out:
         return declared, made, rows["win_share"].astype(np.float64)
+    if state.points:
+        return declared, made, (rows[f"cards_{seat}"] + rows[f"marr_{seat}"]).astype(np.float64)
     return declared, made, rows[f"delta_{seat}"].astype(np.float64)
 
 

@@ -46,7 +46,8 @@ SPEC = GameSpec(
                     "=CONTRACT:SEAT (=3NT:2): that seat declares it; lead:CARD/CONTRACT:SEAT: the opening lead",
                     engine.NO_FORCE,
                     agreed_calls=forcing.agreed_calls, auto_options=forcing.auto_options,
-                    outcomes=forcing.OUTCOMES, outcome_meanings=forcing.OUTCOME_MEANINGS),
+                    outcomes=forcing.OUTCOMES, outcome_meanings=forcing.OUTCOME_MEANINGS,
+                    lead_groups=forcing.lead_groups, lead_made=forcing.LEAD_MADE),
     pimc=pimc.HOOKS,
     # hooks lane
     ranks=VINT_RANKS,

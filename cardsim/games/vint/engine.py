@@ -85,7 +85,8 @@ N_INFO = 4
 MAX_PREFIX = 16
 F_LEAD = F_PREFIX + MAX_PREFIX
 """forced[F_LEAD]: the opening lead forced on the declarer's left, as card index + 1 (0: none, so
-the all-zero vector still forces nothing); checked against the leader's hand in run_deal."""
+the all-zero vector still forces nothing; -1: none either, the leader's strategy leads in a lead
+question, ``lead:auto``); checked against the leader's hand in run_deal."""
 F_LEN = F_LEAD + 1
 NO_FORCE = np.zeros(F_LEN, dtype=np.int64)
 

@@ -13,7 +13,8 @@ What ``cardsim evaluate vint`` forces on the evaluated seat (README, "Ask about 
   and the seat, which must be on the declarer's left (docs/RULES.md §2.3), leads CARD; where it
   does not hold CARD (a hand not given), the deal counts as one in which the option was not
   legal.  A lead option scores the seat's side as defenders: its ``made`` column is the
-  contract's set rate (:func:`outcome`).
+  contract's set rate (:func:`outcome`).  ``lead:auto`` is the same contract with the seat's
+  strategy's own lead (how far the default player's lead is from the best card).
 
 A question may also fix the calls made before the seat's first call (``auction``, from the
 dealer, who must then be given): "second hand after a pass" is ``auction=["P"]`` with the
@@ -39,7 +40,7 @@ import numpy as np
 from cardsim.cards import CardError, card_str, cards_of, parse_card, suit_letters
 from cardsim.games.base import OptionError, Setup, as_list
 from cardsim.games.forced import F_CALL, F_KIND, F_SEAT, FORCE_CONTRACT, FORCE_NONE
-from cardsim.games.options import option_vector
+from cardsim.games.options import option_vector, touching_groups
 from cardsim.text import quote
 
 from . import engine
@@ -162,7 +163,8 @@ def parse_option(text: str, seat: int, setup: Setup, auction=(), dealer=None) ->
         if not slash:
             raise OptionError(f"option {quote(text)} needs the contract it is led against: --contract 3NT:2 "
                               "(seat 2 declares 3NT) or lead:CARD/3NT:2")
-        card = lead_card(card_text)
+        auto = card_text.strip().lower() == "auto"  # lead:auto: the seat's strategy leads
+        card = -2 if auto else lead_card(card_text)
         forced = _contract_vector(text, contract, seat, auction, lead=True)
         forced[engine.F_LEAD] = card + 1
         return forced
@@ -191,8 +193,22 @@ def _contract_vector(text, contract: str, seat: int, auction, lead: bool) -> np.
 
 
 def is_lead(forced) -> bool:
-    """Whether the forced vector forces an opening lead (a lead option)."""
-    return int(forced[engine.F_LEAD]) > 0
+    """Whether the forced vector is a lead option's (``lead:CARD``, or ``lead:auto``: -1, the
+    leader's strategy leads)."""
+    return int(forced[engine.F_LEAD]) != 0
+
+
+LEAD_GROUPING = "cards of a suit touching in rank: the top one played for each group"
+
+
+def lead_groups(cards, talon, contract: str, seat: int, setup) -> tuple[list[list[str]], str]:
+    """``--all-leads``: the seat's given cards ``cards`` (card indices) as leads against
+    ``contract`` (``CONTRACT:SEAT``, checked: the seat must lead against it), cards of a suit
+    touching in rank grouped, the highest led (the trick is the same whichever is led, and every
+    trick counts alike); ``talon`` is unused (Vint has none).  Returns ``(groups of card
+    tokens, how)``; raises OptionError."""
+    _contract_vector(f"--contract {contract}", contract, seat, (), lead=True)
+    return [[card_str(c, RANKS) for c in g] for g in touching_groups(cards)], LEAD_GROUPING
 
 
 def auto_options(auction, seat: int, setup: Setup, dealer=None) -> list[str]:
