@@ -37,7 +37,7 @@ def bid_number(token):
 def call(vector, seat, hand, high=-1, high_seat=-1, sid=S.HEURISTIC):
     params = np.zeros((4, N_PARAMS))
     params[seat] = vector
-    return int(D.choose_call(sid, params, STREAMS, seat, hand, high, high_seat))
+    return int(D.choose_call(sid, params, STREAMS, seat, hand, high, high_seat, 0, 0, 0, 1000))
 
 
 def flat_bid_before_issue_32(vector, seat, hand, high, high_seat):
