@@ -27,6 +27,7 @@ FUNCTIONS = {
     "heuristic_v1": (S.heuristic_bid, S.heuristic_discard,
                      lambda params, streams, *view: S.heuristic_play_v1(*view[:-1])),
     "heuristic_v2": (S.heuristic_bid, S.heuristic_discard, lambda params, streams, *view: S.heuristic_play(*view[:-1])),
+    "heuristic_v3": (S.heuristic_bid, S.heuristic_discard, lambda params, streams, *view: S.heuristic_play(*view[:-1])),
     # bids and discards like heuristic; its card comes from its own glue
     "pimc": (S.heuristic_bid, S.heuristic_discard, P.pimc_card),
 }

@@ -53,6 +53,7 @@ from cardsim.games.g500.strategies import (
     HEURISTIC,
     HEURISTIC_V1,
     HEURISTIC_V2,
+    HEURISTIC_V3,
     PIMC,
     RANDOM,
     heuristic_bid,
@@ -70,7 +71,7 @@ from cardsim.strategies.unhandled import unhandled
 @jit(inline="always")
 def choose_call(strategy, params, streams, seat, hand, high_bid, high_seat, ours, theirs, scoring, target):
     """Strategy ``strategy``'s call for ``seat`` (docs/RULES.md §3.3); the view is in the module docstring."""
-    if (strategy == HEURISTIC or strategy == HEURISTIC_V1 or strategy == HEURISTIC_V2
+    if (strategy == HEURISTIC or strategy == HEURISTIC_V1 or strategy == HEURISTIC_V2 or strategy == HEURISTIC_V3
             or strategy == PIMC):
         return heuristic_bid(params, streams, seat, hand, high_bid, high_seat, ours, theirs, scoring, target)
     if strategy == RANDOM:
@@ -82,7 +83,7 @@ def choose_call(strategy, params, streams, seat, hand, high_bid, high_seat, ours
 @jit(inline="always")
 def choose_discard(strategy, params, streams, seat, hand, denom):
     """Strategy ``strategy``'s six discards for declarer ``seat`` (docs/RULES.md §3.4)."""
-    if (strategy == HEURISTIC or strategy == HEURISTIC_V1 or strategy == HEURISTIC_V2
+    if (strategy == HEURISTIC or strategy == HEURISTIC_V1 or strategy == HEURISTIC_V2 or strategy == HEURISTIC_V3
             or strategy == PIMC):
         return heuristic_discard(params, streams, seat, hand, denom)
     if strategy == RANDOM:
@@ -95,7 +96,7 @@ def choose_discard(strategy, params, streams, seat, hand, denom):
 def choose_card(strategy, params, streams, seat, hand, denom, declarer, leader, trick, n_in_trick, led,
                 played, known, decl_tricks, contract_tricks, voids):
     """Strategy ``strategy``'s card for ``seat`` (docs/RULES.md §3.5)."""
-    if strategy == HEURISTIC or strategy == HEURISTIC_V2:
+    if strategy == HEURISTIC or strategy == HEURISTIC_V2 or strategy == HEURISTIC_V3:
         return heuristic_play(seat, hand, denom, declarer, leader, trick, n_in_trick, led, played, known,
                               decl_tricks, contract_tricks)
     if strategy == HEURISTIC_V1:

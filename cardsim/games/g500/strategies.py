@@ -27,6 +27,7 @@ RANDOM = 0
 HEURISTIC = 1
 HEURISTIC_V1 = 2
 HEURISTIC_V2 = 3
+HEURISTIC_V3 = 5
 
 REGISTRY = Registry("500")
 REGISTRY.add("random", RANDOM, {}, "random legal play (the baseline): pass or bid on a coin flip, a uniform "
@@ -40,7 +41,7 @@ _HEURISTIC_SPEC = (
     "highest contract it expects to make less `margin` tricks "
     "(jump=1) or the cheapest overcall up to it (jump=0), voids weak side suits in the "
     "discard, draws trumps as declarer, never overtakes partner, ruffs or uses a joker to win; "
-    "with score=1 it bids to the game's score: the safest "
+    "with score=1 (heuristic's default since issue 30) it bids to the game's score: the safest "
     "contract that wins the game, stretching `stretch` tricks to win it when the opponents are "
     "near it or to outbid an opponent's bid that would win them the game",
     {"margin": "safety tricks subtracted from its estimate before bidding",
@@ -65,11 +66,16 @@ _HEURISTIC_SPEC = (
     {"jump": "bool", "score": "bool"},
 )
 # issue 26: the taper fitted in issue 32 is heuristic's default (docs/notes/strategy-quality-journal.md "Better
-# defaults (issue 26)"); heuristic_v2 and heuristic_v1 keep the flat allowance (taper 0)
-REGISTRY.add("heuristic", HEURISTIC, dict(_HEURISTIC_SPEC[0], taper=0.65), *_HEURISTIC_SPEC[1:])
+# defaults (issue 26)"); heuristic_v2 and heuristic_v1 keep the flat allowance (taper 0).  Issue 30: bidding to
+# the score won a paired match test (docs/strategy-quality.md "Bidding to the score"), so score=1 is
+# heuristic's default; heuristic_v3 and the older ones ignore the score (score 0).
+REGISTRY.add("heuristic", HEURISTIC, dict(_HEURISTIC_SPEC[0], taper=0.65, score=1.0), *_HEURISTIC_SPEC[1:])
+REGISTRY.add("heuristic_v3", HEURISTIC_V3, dict(_HEURISTIC_SPEC[0], taper=0.65),
+             "the default until issue 30, kept so old results reproduce: bids, discards and plays like "
+             "heuristic with score 0 (every score alike; at 0-0 both bid the same)", *_HEURISTIC_SPEC[2:])
 REGISTRY.add("heuristic_v2", HEURISTIC_V2, _HEURISTIC_SPEC[0],
              "the default until issue 26 (flat allowance), kept so old results reproduce: bids, "
-             "discards and plays like heuristic with taper 0", *_HEURISTIC_SPEC[2:])
+             "discards and plays like heuristic_v3 with taper 0", *_HEURISTIC_SPEC[2:])
 REGISTRY.add("heuristic_v1", HEURISTIC_V1, _HEURISTIC_SPEC[0],
              "the default until issue 12, kept so that old results stay reproducible: bids and "
              "discards like heuristic_v2 (flat allowance), plays its old cards", *_HEURISTIC_SPEC[2:])
@@ -80,7 +86,7 @@ highest makeable contract at once, 0 = the cheapest overcall of that denominatio
 allowance removed per trick of the hand's own estimate above ``pivot`` tricks (issue 32,
 docs/notes/strategy-quality-journal.md "The bidder's allowance tapers"; taper 0 = the flat allowance: 0.65
 by default since issue 26, 0 for heuristic_v2 and heuristic_v1); ``score`` 1 = bid to the game's score
-(:func:`score_bid`; 0 by default: the score is not read), ``stretch`` / ``stretch_sub``
+(:func:`score_bid`: default since issue 30, 0 for heuristic_v3 and older), ``stretch`` / ``stretch_sub``
 the tricks beyond its estimate it then bids to win the game or to outbid an opponent's game-winning bid
 under quebec / subtract scoring, ``near`` the share of the target below which the opponents are near the
 game."""
