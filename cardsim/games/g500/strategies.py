@@ -264,6 +264,16 @@ def allowance(params, seat, own):
     return flat if flat > 0.0 else 0.0
 
 
+@jit(inline="always")
+def score_may_matter(seat, high_bid, high_seat, ours, theirs, target):
+    """Whether :func:`score_bid` can change a call: some contract wins the game for the seat's side
+    (it needs at most 10NT's 520), or an opponent holds a bid that wins them the game.  False at
+    0-0 to 1000, so independent deals skip the score rules at the cost of a comparison."""
+    if target - ours <= BID_VALUES[24]:
+        return True
+    return high_seat >= 0 and high_seat % 2 != seat % 2 and theirs + BID_VALUES[high_bid] >= target
+
+
 @jit
 def score_bid(params, seat, hand, high_bid, high_seat, ours, theirs, scoring, target):
     """The call of ``heuristic:score=1`` for a seat whose partner does not hold the bid
@@ -338,7 +348,7 @@ def heuristic_bid(params, streams, seat, hand, high_bid, high_seat, ours, theirs
     # same calls, without five estimates each).
     if (high_seat >= 0 and high_seat == (seat + 2) % 4) or high_bid >= 24:
         return -1
-    if params[seat, P_SCORE] >= 0.5:
+    if params[seat, P_SCORE] >= 0.5 and score_may_matter(seat, high_bid, high_seat, ours, theirs, target):
         call = score_bid(params, seat, hand, high_bid, high_seat, ours, theirs, scoring, target)
         if call >= -1:
             return call
