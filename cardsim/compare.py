@@ -1,7 +1,8 @@
 """Paired comparisons of strategies on common random numbers (DESIGN.md property 2).
 
 Every variant plays exactly the baseline's deals (deal ``i`` of the same seed), so the
-difference of a per-deal measure has the variance of the difference, not of each run.  Runs
+difference of a per-deal measure has the variance of the difference, not of each run; whole
+games (:func:`compare_matches`, :func:`side_share`) are paired per match the same way.  Runs
 are chunked and aggregated as partial sums, so memory stays bounded at any ``n_deals``.
 """
 from __future__ import annotations
@@ -101,19 +102,139 @@ def compare(game, n_deals, baseline, variants: dict, measure: Callable[[pd.DataF
                                [c for _, _, c in chunks], n_jobs, progress, keep,
                                seconds=deal_seconds(game, runs[0].n * len(setups))):
             total += part  # in chunk order: the same float sums however the run was split or resumed
+    return _table(total, names, columns, level, runs[0].manifest())
+
+
+# ---------------------------------------------------------------- whole games, paired per match
+def win_share(matches: pd.DataFrame) -> pd.Series:
+    """Seat 0's side's share of each match's win (float64, 0..1): Five Hundred and Vint, team 0's
+    (``winner`` 0 → 1, 1 → 0, none → 0.5); 501, seat 0's share among the winners
+    (``win_0 / n_winners``; 0.5 for a game without any).  The default measure of
+    :func:`compare_matches`."""
+    if "winner" in matches:
+        w = matches["winner"].to_numpy(dtype=np.float64, na_value=-1.0)
+        share = np.where(w < 0, 0.5, (w == 0).astype(np.float64))
+    elif "win_0" in matches:
+        won = matches["win_0"].to_numpy(dtype=np.float64, na_value=0.0)
+        n = matches["n_winners"].to_numpy(dtype=np.float64)
+        share = np.where(n > 0, won / np.maximum(n, 1.0), 0.5)
+    else:
+        raise OptionError("win_share needs a match frame with winner (Five Hundred, Vint) or win_0 (501)")
+    return pd.Series(share, index=matches.index, name="win_share")
+
+
+def _match_sums(setups, seed, start, count, start_state, measure):
+    """Sums over one chunk of matches, per setup and measure column: n, Σx, Σx², Σd, Σd²
+    (d = x − the first setup's x, match by match)."""
+    spec = get_game(setups[0].game)
+    base = None
+    out = None
+    for v, setup in enumerate(setups):
+        rows, _ = spec.play_matches(seed, start, count, setup, **start_state)
+        x = _as_frame(measure(frames.matches(setup.game, rows, setup.seats)), count).to_numpy()
+        if base is None:
+            base = x
+            out = np.zeros((len(setups), x.shape[1], 5))
+        d = x - base
+        out[v] = np.stack([np.full(x.shape[1], len(x)), x.sum(0), (x * x).sum(0), d.sum(0), (d * d).sum(0)], axis=1)
+    return out
+
+
+def compare_matches(game, n_matches, baseline, variants: dict, measure: Callable[[pd.DataFrame], object] = win_share,
+                    seed=0, seats=None, rules=None, before=None, dealer=None, n_jobs=-1, chunk_size=10_000,
+                    level=0.95, store=None, progress=False, client=None) -> pd.DataFrame:
+    """Play ``n_matches`` whole matches (:func:`cardsim.play_match`) under ``baseline`` and under each
+    of ``variants`` (name → strategies) with the same match seeds, and compare ``measure(matches)``
+    match by match: :func:`compare` for games instead of deals.
+
+    Match ``m`` of every line-up deals the same cards in the same order (its deals are keyed by
+    ``(seed, m)``) from the same first dealer, so a per-match difference is paired.  ``measure``
+    maps a chunk's typed match frame to one number per match (default :func:`win_share`: seat 0's
+    side's share of the win, 0..1).  ``before`` and ``dealer`` start every match from that state
+    (as :func:`cardsim.play_match`).  Returns the table of :func:`compare` (``variant``,
+    ``measure``, ``n``, ``mean``, ``diff``, ``diff_se``, ``diff_lo``, ``diff_hi``,
+    ``significant``); units are the measure's.  ``store``: a folder keeping each chunk's sums, so
+    the same call resumes.  Raises OptionError / StrategyError for bad arguments.
+    """
+    from cardsim.runner.pool import match_seconds
+
+    if not isinstance(variants, dict) or not variants:
+        raise OptionError("variants must be a non-empty dict: name -> strategies")
+    if "baseline" in variants:
+        raise OptionError("'baseline' names the baseline; give the variant another name")
+    if not 0 < level < 1:
+        raise OptionError(f"level must be between 0 and 1 (e.g. 0.95), got {quote(level)}")
+    if not callable(measure):
+        raise OptionError("measure must be a function of the match rows (a DataFrame)")
+    names = ["baseline"] + list(variants)
+    runs = [make_run(game, n_matches, seed, s, seats, rules, chunk_size, what="the number of matches")
+            for s in [baseline, *variants.values()]]
+    setups = [r.setup for r in runs]
+    spec = get_game(game)
+    if spec.play_matches is None:
+        raise OptionError(f"{spec.name} has no match mode")
+    start_state = {k: v for k, v in (("before", before), ("dealer", dealer)) if v is not None}
+    # one match first: a bad state or measure is a one-line error before any worker starts
+    columns = list(_as_frame(measure(frames.matches(game, spec.play_matches(runs[0].seed, 0, 1, setups[0],
+                                                                              **start_state)[0],
+                                                    setups[0].seats)), 1).columns)
+    chunks = runs[0].chunks()
+    keep = None
+    if store is not None:
+        manifest = dict(runs[0].manifest(), kind="compare_matches", variants=names,
+                        strategies=[list(s.specs) for s in setups], measure=transform_id(measure))
+        if start_state:
+            manifest["start"] = {k: (list(map(int, v)) if k == "before" else int(v)) for k, v in start_state.items()}
+        keep = ChunkStore(store, manifest)
+    total = np.zeros((len(setups), len(columns), 5))
+    with using(client):
+        for part in run_chunks(_match_sums, [(setups, runs[0].seed, start, count, start_state, measure)
+                                             for _, start, count in chunks],
+                               [c for _, _, c in chunks], n_jobs, progress, keep, unit="match",
+                               seconds=match_seconds(game, runs[0].n * len(setups), before, setups[0].rules)):
+            total += part
+    return _table(total, names, columns, level, runs[0].manifest())
+
+
+def _table(total, names, columns, level, manifest) -> pd.DataFrame:
+    """The comparison table of summed chunks ``total`` (float64[variants, measures, 5]: n, Σx, Σx²,
+    Σd, Σd²), the baseline first (its differences 0)."""
     n, s, s2, d, d2 = np.moveaxis(total, 2, 0)
     mean, _, _, _ = mean_interval(s, s2, n, level)
     diff, se, lo, hi = mean_interval(d, d2, n, level)
-    base = np.arange(len(names)) == 0
+    base = np.repeat(np.arange(len(names)) == 0, len(columns))
     table = pd.DataFrame({
         "variant": pd.Categorical(np.repeat(names, len(columns)), categories=names, ordered=True),
         "measure": np.tile(columns, len(names)),
         "n": n.ravel().astype(np.int64), "mean": mean.ravel(),
-        "diff": np.where(np.repeat(base, len(columns)), 0.0, diff.ravel()),
-        "diff_se": np.where(np.repeat(base, len(columns)), 0.0, se.ravel()),
-        "diff_lo": np.where(np.repeat(base, len(columns)), 0.0, lo.ravel()),
-        "diff_hi": np.where(np.repeat(base, len(columns)), 0.0, hi.ravel()),
+        "diff": np.where(base, 0.0, diff.ravel()),
+        "diff_se": np.where(base, 0.0, se.ravel()),
+        "diff_lo": np.where(base, 0.0, lo.ravel()),
+        "diff_hi": np.where(base, 0.0, hi.ravel()),
     })
     table["significant"] = (table.diff_lo > 0) | (table.diff_hi < 0)
-    table.attrs.update(runs[0].manifest())
+    table.attrs.update(manifest)
     return table
+
+
+def side_share(game, n_matches, mine, other, seed=0, rules=None, before=None, dealer=None, n_jobs=-1,
+               chunk_size=10_000, level=0.95, store=None, progress=False, client=None) -> dict:
+    """The share of games won by the partnership playing ``mine`` against one playing ``other``
+    (partnership games: Five Hundred, Vint), paired per match with the seatings swapped: every
+    match is played with ``mine`` at seats 0+2 and, on the same match seed, at seats 1+3
+    (:func:`compare_matches`), so that the cards and the first dealer cancel.
+
+    Returns ``{"share", "lo", "hi", "se", "n"}``: ``share`` = ½ + ½ · mean(d), d per match the
+    team-0 win share with ``mine`` there minus with ``other`` there, and its ``level`` interval
+    (normal, from the paired differences).  0.5 = no better than ``other``; ``share − 0.5`` is the
+    gain in games won (a share 0..1).  ``before`` (the team scores, ``[s0, s1]``) applies to
+    the seats, so the swapped seating starts ``mine`` from ``s1``: give a symmetric state, or
+    read the two seatings separately with :func:`compare_matches`.  Raises OptionError /
+    StrategyError for bad arguments.
+    """
+    t = compare_matches(game, n_matches, [other, mine, other, mine], {"mine": [mine, other, mine, other]},
+                        win_share, seed=seed, rules=rules, before=before, dealer=dealer, n_jobs=n_jobs,
+                        chunk_size=chunk_size, level=level, store=store, progress=progress, client=client)
+    row = t[t.variant == "mine"].iloc[0]
+    return {"share": 0.5 + row["diff"] / 2, "lo": 0.5 + row["diff_lo"] / 2, "hi": 0.5 + row["diff_hi"] / 2,
+            "se": row["diff_se"] / 2, "n": int(row["n"])}

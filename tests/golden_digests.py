@@ -61,13 +61,19 @@ VARIANTS = {
         # digests from issue 12 until issue 26.
         "quebec heuristic_v2": (None, {"scoring": "quebec"}, "heuristic_v2"),
         "subtract heuristic_v2": (None, {"scoring": "subtract"}, "heuristic_v2"),
+        # The default before issue 30 (it ignores the score): its match digests and records equal the
+        # "quebec" / "subtract" / "subtract target 500" ones from issue 26 until issue 30.
+        "quebec heuristic_v3": (None, {"scoring": "quebec"}, "heuristic_v3"),
+        "subtract heuristic_v3": (None, {"scoring": "subtract"}, "heuristic_v3"),
+        "subtract target 500 heuristic_v3": (None, {"scoring": "subtract", "target": 500}, "heuristic_v3"),
     },
 }
 # The match runs: one per distinct match-level rule set (500's target and scoring end games).
 MATCH_VARIANTS = {
     "vint": ("default",),
     "501": ("3 seats", "4 seats"),
-    "500": ("quebec", "subtract", "subtract target 500"),
+    "500": ("quebec", "subtract", "subtract target 500", "quebec heuristic_v3", "subtract heuristic_v3",
+            "subtract target 500 heuristic_v3"),
 }
 
 

@@ -52,3 +52,58 @@ def test_compare_rejects_bad_arguments(kwargs, text):
 def test_501_blind_policy_never_bids_above_220():
     df = cardsim.simulate("501", 3000, seed=1, strategies="heuristic:blind_level=300,blind_cur=300,blind_prob=1")
     assert df.bid.max() <= 220 and df.blind.any()
+
+
+# ---------------------------------------------------------------- whole games (compare_matches, side_share)
+from cardsim.compare import compare_matches, side_share, win_share  # noqa: E402
+
+
+def test_compare_matches_is_paired_per_match():
+    rules = {"target": 500}
+    t = compare_matches("500", 400, "heuristic", {"same": "heuristic", "bold": "heuristic:margin=-1"}, seed=6,
+                        rules=rules, chunk_size=150, n_jobs=1)
+    same = t[t.variant == "same"].iloc[0]
+    assert same["diff"] == 0 and same.diff_se == 0 and not same.significant
+    base, _ = cardsim.play_match("500", 400, seed=6, rules=rules, n_jobs=1)
+    bold, _ = cardsim.play_match("500", 400, seed=6, strategies="heuristic:margin=-1", rules=rules, n_jobs=1)
+    d = win_share(bold) - win_share(base)
+    row = t[t.variant == "bold"].iloc[0]
+    assert row.n == 400 and np.isclose(row["diff"], d.mean()) and np.isclose(row.diff_se, d.std(ddof=1) / 20)
+    assert np.isclose(t[t.variant == "baseline"].iloc[0]["mean"], win_share(base).mean())
+
+
+def test_compare_matches_from_a_state_and_other_games():
+    t = compare_matches("500", 50, "heuristic", {"x": "heuristic:margin=1"}, seed=2, before=[400, 300], dealer=1,
+                        rules={"target": 500}, n_jobs=1)
+    m, _ = cardsim.play_match("500", 50, seed=2, before=[400, 300], dealer=1, rules={"target": 500}, n_jobs=1)
+    assert np.isclose(t.iloc[0]["mean"], win_share(m).mean())
+    vint, _ = cardsim.play_match("vint", 5, seed=1, n_jobs=1)
+    assert set(win_share(vint)) <= {0.0, 0.5, 1.0}
+    g501, _ = cardsim.play_match("501", 20, seed=1, n_jobs=1)
+    share = win_share(g501)
+    assert share.between(0, 1).all() and np.isclose(share.sum() + sum(
+        (g501[f"win_{s}"].astype(float) / g501.n_winners).sum() for s in (1, 2)), 20)
+
+
+def test_side_share_swaps_the_seatings():
+    same = side_share("500", 200, "heuristic", "heuristic", seed=1, rules={"target": 500}, n_jobs=1)
+    assert same["share"] == 0.5 and same["lo"] == same["hi"] == 0.5 and same["n"] == 200
+    r = side_share("500", 300, "heuristic:margin=3", "heuristic", seed=1, rules={"target": 500}, n_jobs=1)
+    a, _ = cardsim.play_match("500", 300, seed=1, rules={"target": 500}, n_jobs=1,
+                              strategies=["heuristic:margin=3", "heuristic"] * 2)
+    b, _ = cardsim.play_match("500", 300, seed=1, rules={"target": 500}, n_jobs=1,
+                              strategies=["heuristic", "heuristic:margin=3"] * 2)
+    mine = (win_share(a) + 1 - win_share(b)) / 2  # the cautious side's share, each match
+    assert np.isclose(r["share"], mine.mean()) and r["lo"] < r["share"] < r["hi"]
+    assert r["hi"] < 0.5  # three tricks of safety lose games
+
+
+@pytest.mark.parametrize("kwargs,text", [
+    ({"variants": {}}, "non-empty dict"),
+    ({"variants": {"baseline": "random"}}, "names the baseline"),
+    ({"variants": {"x": "random"}, "measure": lambda m: m.deals[m.deals > 3]}, "one per"),
+    ({"variants": {"x": "random"}, "level": 1.5}, "between 0 and 1"),
+])
+def test_compare_matches_errors(kwargs, text):
+    with pytest.raises(OptionError, match=text):
+        compare_matches("500", 20, "heuristic", n_jobs=1, **kwargs)

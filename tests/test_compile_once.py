@@ -32,7 +32,8 @@ HEAVY = {
 # the deal must not call them with a literal type.  Other tests call some of them from Python
 # with their own argument types (another entry in the shared index), so only literals are checked.
 OUT_OF_LINE = {
-    "500": [g500_strategies.heuristic_bid, g500_strategies.heuristic_lead, g500_strategies.declaring_side_lead],
+    "500": [g500_strategies.heuristic_bid, g500_strategies.score_bid, g500_strategies.heuristic_lead,
+            g500_strategies.declaring_side_lead],
     "501": [g501_strategies._heuristic_card, g501_strategies._last_in_seventh, g501_strategies.heuristic_play_v1],
     "vint": [vint_strategies._heuristic_bid, vint_strategies.heuristic_call_v1, vint_strategies._lead,
              vint_strategies.heuristic_lead_v1],

@@ -27,6 +27,7 @@ FUNCTIONS = {
     "heuristic_v1": (S.heuristic_bid, S.heuristic_discard,
                      lambda params, streams, *view: S.heuristic_play_v1(*view[:-1])),
     "heuristic_v2": (S.heuristic_bid, S.heuristic_discard, lambda params, streams, *view: S.heuristic_play(*view[:-1])),
+    "heuristic_v3": (S.heuristic_bid, S.heuristic_discard, lambda params, streams, *view: S.heuristic_play(*view[:-1])),
     # bids and discards like heuristic; its card comes from its own glue
     "pimc": (S.heuristic_bid, S.heuristic_discard, P.pimc_card),
 }
@@ -59,12 +60,16 @@ def seat_params(rng, strategy):
 
 
 def bid_views(rng, n):
+    """Auction views with the game's state: both sides' scores (some near or past the target, some
+    negative as under subtract scoring), the scoring rule and the target."""
     for _ in range(n):
         seat = int(rng.integers(4))
         hand = bits(rng.choice(DECK, 10, replace=False))
         high = int(rng.integers(-1, 25))
         high_seat = -1 if high < 0 else int((seat + rng.integers(1, 4)) % 4)
-        yield seat, hand, high, high_seat
+        target = int(rng.choice([500, 1000]))
+        ours, theirs = (int(x) for x in rng.integers(-target // 2, target, size=2) // 10 * 10)
+        yield seat, hand, high, high_seat, ours, theirs, int(rng.integers(2)), target
 
 
 def discard_views(rng, n):
@@ -113,7 +118,8 @@ def play_views(rng, n):
 # ---------------------------------------------------------------- (a) parameter positions
 def test_parameter_constants_follow_the_registry_order():
     heuristic = S.REGISTRY["heuristic"]
-    assert list(heuristic.params) == ["margin", "partner", "kitty", "jump", "nt_bias", "taper", "pivot"]
+    assert list(heuristic.params) == ["margin", "partner", "kitty", "jump", "nt_bias", "taper", "pivot", "score",
+                                      "stretch", "stretch_sub", "near"]
     for i, name in enumerate(heuristic.params):
         assert getattr(S, "P_" + name.upper()) == i
 
@@ -129,7 +135,7 @@ def test_heuristic_reads_its_parameters_by_name():
     def bid(high=-1, **values):
         params = np.zeros((4, N_PARAMS))
         params[1] = h.vector(**{"taper": 0, **values})  # the flat allowance of the sums above
-        return int(D.choose_call(S.HEURISTIC, params, streams, 1, hand, high, -1 if high < 0 else 0))
+        return int(D.choose_call(S.HEURISTIC, params, streams, 1, hand, high, -1 if high < 0 else 0, 0, 0, 0, 1000))
 
     assert bid() == 23 and bid(jump=1) == 23  # 10 hearts at once
     assert bid(jump=0) == 3                   # the cheapest heart bid: 6 hearts
@@ -207,7 +213,7 @@ def test_every_decision_raises_for_an_unregistered_id():
     hand = np.uint64(0xFFFF)
     trick = np.zeros(4, dtype=np.int64)
     with pytest.raises(ValueError, match=UNHANDLED) as exc:
-        D.choose_call(99, params, streams, 1, hand, -1, -1)
+        D.choose_call(99, params, streams, 1, hand, -1, -1, 0, 0, 0, 1000)
     assert exc.value.args == (UNHANDLED, "call", 99, 1)
     with pytest.raises(ValueError, match=UNHANDLED) as exc:
         D.choose_discard(99, params, streams, 2, hand, 0)

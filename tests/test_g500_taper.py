@@ -37,7 +37,7 @@ def bid_number(token):
 def call(vector, seat, hand, high=-1, high_seat=-1, sid=S.HEURISTIC):
     params = np.zeros((4, N_PARAMS))
     params[seat] = vector
-    return int(D.choose_call(sid, params, STREAMS, seat, hand, high, high_seat))
+    return int(D.choose_call(sid, params, STREAMS, seat, hand, high, high_seat, 0, 0, 0, 1000))
 
 
 def flat_bid_before_issue_32(vector, seat, hand, high, high_seat):
@@ -73,7 +73,8 @@ def test_defaults_heuristic_tapers_the_previous_defaults_stay_flat():
     # heuristic_v1 keep the flat allowance so that their old results reproduce
     assert (H.params["taper"], H.params["pivot"]) == (0.65, 5.05)
     for old in ("heuristic_v2", "heuristic_v1"):
-        assert S.REGISTRY[old].params == dict(H.params, taper=0.0)
+        assert S.REGISTRY[old].params == dict(H.params, taper=0.0, score=0.0)
+    assert S.REGISTRY["heuristic_v3"].params == dict(H.params, score=0.0)  # issue 30: it ignores the score
     assert (H.params["partner"], H.params["kitty"], H.params["margin"]) == (2.6, 0.7, 0.0)
 
 

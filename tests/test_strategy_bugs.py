@@ -28,8 +28,8 @@ def test_five_hundred_raises_on_an_insufficient_bid():
     hands = np.array([0xFFC, 0xFFC << 16, 0xFFC << 32, 0xFFC << 48], dtype=np.uint64)
     auction = _with_strategy(E500.run_auction, choose_call=lambda *a: np.int64(3))  # 3 again after a 3
     with pytest.raises(ValueError, match="insufficient or unknown bid"):
-        auction(np.int64(0), ids, params, streams, hands, np.zeros(0, dtype=np.int64), res,
-                E500.NO_FORCE.copy())
+        auction(np.int64(0), ids, params, streams, hands, np.int64(0), np.int64(1000), np.int64(0), np.int64(0),
+                np.zeros(0, dtype=np.int64), res, E500.NO_FORCE.copy())
 
 
 def test_five_hundred_raises_on_an_illegal_discard():

@@ -19,10 +19,14 @@ dispatch function without ``strategy``.  Common arguments:
 
 Decisions:
 
-* ``choose_call(strategy, params, streams, seat, hand, high_bid, high_seat) -> int64`` (docs/RULES.md §3.3):
+* ``choose_call(strategy, params, streams, seat, hand, high_bid, high_seat, ours, theirs, scoring,
+  target) -> int64`` (docs/RULES.md §3.3):
   ``hand`` the seat's physical hand (uint64, 10 cards), ``high_bid`` the standing bid (bid
-  number 0..24, -1 none), ``high_seat`` who made it (-1 none).  Returns a bid number above
-  ``high_bid`` or -1 (pass).
+  number 0..24, -1 none), ``high_seat`` who made it (-1 none); the game's state, public
+  (docs/RULES.md §3.6): ``ours`` and ``theirs`` the seat's side's and the other side's scores
+  before the deal (int64 points; negative under subtract scoring), ``scoring`` the rule (0
+  quebec, 1 subtract, ``constants.SCORING_*``) and ``target`` the points that win the game
+  (int64).  Returns a bid number above ``high_bid`` or -1 (pass).
 * ``choose_discard(strategy, params, streams, seat, hand, denom) -> uint64`` (docs/RULES.md §3.4):
   ``hand`` the declarer's 16 cards with the kitty, in the effective layout of the contract's
   denomination ``denom`` (0..3 trump S C D H, 4 no-trump).  Returns the six effective cards
@@ -49,6 +53,7 @@ from cardsim.games.g500.strategies import (
     HEURISTIC,
     HEURISTIC_V1,
     HEURISTIC_V2,
+    HEURISTIC_V3,
     PIMC,
     RANDOM,
     heuristic_bid,
@@ -64,12 +69,13 @@ from cardsim.strategies.unhandled import unhandled
 
 
 @jit(inline="always")
-def choose_call(strategy, params, streams, seat, hand, high_bid, high_seat):
+def choose_call(strategy, params, streams, seat, hand, high_bid, high_seat, ours, theirs, scoring, target):
     """Strategy ``strategy``'s call for ``seat`` (docs/RULES.md §3.3); the view is in the module docstring."""
-    if strategy == HEURISTIC or strategy == HEURISTIC_V1 or strategy == HEURISTIC_V2 or strategy == PIMC:
-        return heuristic_bid(params, streams, seat, hand, high_bid, high_seat)
+    if (strategy == HEURISTIC or strategy == HEURISTIC_V1 or strategy == HEURISTIC_V2 or strategy == HEURISTIC_V3
+            or strategy == PIMC):
+        return heuristic_bid(params, streams, seat, hand, high_bid, high_seat, ours, theirs, scoring, target)
     if strategy == RANDOM:
-        return random_bid(params, streams, seat, hand, high_bid, high_seat)
+        return random_bid(params, streams, seat, hand, high_bid, high_seat, ours, theirs, scoring, target)
     unhandled("call", strategy, seat)
     return np.int64(-1)  # not reached: unhandled raised
 
@@ -77,7 +83,8 @@ def choose_call(strategy, params, streams, seat, hand, high_bid, high_seat):
 @jit(inline="always")
 def choose_discard(strategy, params, streams, seat, hand, denom):
     """Strategy ``strategy``'s six discards for declarer ``seat`` (docs/RULES.md §3.4)."""
-    if strategy == HEURISTIC or strategy == HEURISTIC_V1 or strategy == HEURISTIC_V2 or strategy == PIMC:
+    if (strategy == HEURISTIC or strategy == HEURISTIC_V1 or strategy == HEURISTIC_V2 or strategy == HEURISTIC_V3
+            or strategy == PIMC):
         return heuristic_discard(params, streams, seat, hand, denom)
     if strategy == RANDOM:
         return random_discard(params, streams, seat, hand, denom)
@@ -89,7 +96,7 @@ def choose_discard(strategy, params, streams, seat, hand, denom):
 def choose_card(strategy, params, streams, seat, hand, denom, declarer, leader, trick, n_in_trick, led,
                 played, known, decl_tricks, contract_tricks, voids):
     """Strategy ``strategy``'s card for ``seat`` (docs/RULES.md §3.5)."""
-    if strategy == HEURISTIC or strategy == HEURISTIC_V2:
+    if strategy == HEURISTIC or strategy == HEURISTIC_V2 or strategy == HEURISTIC_V3:
         return heuristic_play(seat, hand, denom, declarer, leader, trick, n_in_trick, led, played, known,
                               decl_tricks, contract_tricks)
     if strategy == HEURISTIC_V1:

@@ -116,9 +116,13 @@ def start_result(dealer, hands, kitty, before0, before1, res):
 
 
 @jit(inline="always")
-def run_auction(dealer, ids, params, streams, hands, trace, res, forced):
+def run_auction(dealer, ids, params, streams, hands, scoring, target, before0, before1, trace, res, forced):
     """The auction (docs/RULES.md §3.3): left of the dealer first, passes final; returns
     ``(bid, declarer)``, ``(-1, -1)`` when all four pass.
+
+    Every caller sees the game's state (docs/RULES.md §3.6, public): its side's score and the
+    other side's before the deal (``before0``/``before1`` are teams 0 and 1), the run's
+    ``scoring`` and ``target``.
 
     A strategy's call that is not a pass (negative) and does not outbid raises ValueError, as
     in every game (a strategy bug is an error, never a corrected result).  Writes
@@ -151,7 +155,10 @@ def run_auction(dealer, ids, params, streams, hands, trace, res, forced):
         # one call site of choose_call: every inlined copy is typed and compiled again
         mine = np.int64(-1)
         if not prefix or forced[F_IMPLIED] != GIVEN_CALLS:
-            mine = choose_call(ids[seat], params, streams, seat, hands[seat], high, high_seat)
+            ours = before0 if seat % 2 == 0 else before1
+            theirs = before1 if seat % 2 == 0 else before0
+            mine = choose_call(ids[seat], params, streams, seat, hands[seat], high, high_seat, ours, theirs,
+                               scoring, target)
         if prefix:
             call = forced[F_PREFIX + n_calls]
             if forced[F_IMPLIED] != GIVEN_CALLS:
@@ -421,7 +428,8 @@ def play_deal(dealer, hands, kitty, ids, params, scoring, target, before0, befor
         bid = forced[F_CALL]
         forced_auction(dealer, declarer, bid, trace, res)
     else:
-        bid, declarer = run_auction(dealer, ids, params, streams, hands, trace, res, forced)
+        bid, declarer = run_auction(dealer, ids, params, streams, hands, scoring, target, before0, before1, trace,
+                                    res, forced)
         if bid < 0:
             throw_in(res)
             return
@@ -551,10 +559,11 @@ def given_kernel(keys, start, dealers, hands_in, kitties, ids, params, scoring, 
 
 
 @jit
-def agreed_calls(keys, dealers, hands_in, ids, params, forced, agreed):
+def agreed_calls(keys, dealers, hands_in, ids, params, scoring, target, before0, before1, forced, agreed):
     """How many of the given calls (``forced[F_IMPLIED] == CHECK_CALLS``) the callers' strategies
     make with the hands ``hands_in`` (uint64[n, 4]) and the streams of ``keys`` (uint64[n]), into
-    ``agreed`` (int64[n]): the dealer's test when calls imply hands."""
+    ``agreed`` (int64[n]): the dealer's test when calls imply hands.  The callers see the scores
+    ``before0``/``before1`` under ``scoring`` to ``target``, as in the deals then played."""
     deck, hands, eff, streams, trick, _ = _scratch()
     res = np.zeros(R_LEN, dtype=np.int64)
     no_trace = np.empty(0, dtype=np.int64)
@@ -562,7 +571,8 @@ def agreed_calls(keys, dealers, hands_in, ids, params, forced, agreed):
         seed_streams(streams, keys[i])
         for s in range(4):
             hands[s] = hands_in[i, s]
-        run_auction(dealers[i], ids, params, streams, hands, no_trace, res, forced)
+        run_auction(dealers[i], ids, params, streams, hands, scoring, target, before0, before1, no_trace, res,
+                    forced)
         agreed[i] = res[R_FORCED_OK]
 
 @jit

@@ -300,9 +300,12 @@ def agreed_calls(keys, dealers, hands, talons, setup: Setup, forced, state) -> n
     """How many of the given calls of ``forced`` (int64[F_LEN], ``forced[F_IMPLIED] == CHECK_CALLS``)
     the callers' strategies make, per candidate deal (int64[n]; :class:`cardsim.deal.Calls`)."""
     agreed = np.zeros(len(keys), dtype=np.int64)
+    scoring, target = rule_numbers(setup.rules)
+    s0, s1 = (0, 0) if state is None else (state[0], state[1])
     E.agreed_calls(np.asarray(keys, dtype=np.uint64), np.asarray(dealers, dtype=np.int64),
                    np.asarray(hands, dtype=np.uint64), setup.strategy_ids.astype(np.int64),
-                   setup.params.astype(np.float64), np.asarray(forced, dtype=np.int64), agreed)
+                   setup.params.astype(np.float64), np.int64(scoring), np.int64(target), np.int64(s0), np.int64(s1),
+                   np.asarray(forced, dtype=np.int64), agreed)
     return agreed
 
 

@@ -14,7 +14,8 @@ import numpy as np
 
 from cardsim._jit import jit
 from cardsim.cards import bits_above, highest_bit, lane, lowest_bit, popcount
-from cardsim.games.g500.constants import FULL_EFF, JOKER_MASK, NT, SUIT_MASK, TRUMP_MASK
+from cardsim.games.g500.constants import (BID_VALUES, FULL_EFF, JOKER_MASK, NT, SCORING_QUEBEC, SUIT_MASK,
+                                          TRUMP_MASK)
 from cardsim.games.g500.rules import legal_plays, remap_hand
 from cardsim.rng import GOLDEN, mix64
 from cardsim.strategies.pimc import register as register_pimc
@@ -26,18 +27,23 @@ RANDOM = 0
 HEURISTIC = 1
 HEURISTIC_V1 = 2
 HEURISTIC_V2 = 3
+HEURISTIC_V3 = 5
 
 REGISTRY = Registry("500")
 REGISTRY.add("random", RANDOM, {}, "random legal play (the baseline): pass or bid on a coin flip, a uniform "
              "higher bid, uniform discard and uniform legal cards")
 _HEURISTIC_SPEC = (
-    {"margin": 0.0, "partner": 2.6, "kitty": 0.7, "jump": 1.0, "nt_bias": 0.0, "taper": 0.0, "pivot": 5.05},
+    {"margin": 0.0, "partner": 2.6, "kitty": 0.7, "jump": 1.0, "nt_bias": 0.0, "taper": 0.0, "pivot": 5.05,
+     "score": 0.0, "stretch": 1.5, "stretch_sub": 2.0, "near": 0.25},
     "values the hand per denomination (jokers, bowers, trump length, side aces, expected kitty "
     "and partner tricks, the latter tapering with its own estimate when taper > 0: heuristic's "
     "default since issue 26), bids the "
     "highest contract it expects to make less `margin` tricks "
     "(jump=1) or the cheapest overcall up to it (jump=0), voids weak side suits in the "
-    "discard, draws trumps as declarer, never overtakes partner, ruffs or uses a joker to win",
+    "discard, draws trumps as declarer, never overtakes partner, ruffs or uses a joker to win; "
+    "with score=1 (heuristic's default since issue 30) it bids to the game's score: the safest "
+    "contract that wins the game, stretching `stretch` tricks to win it when the opponents are "
+    "near it or to outbid an opponent's bid that would win them the game",
     {"margin": "safety tricks subtracted from its estimate before bidding",
      "partner": "tricks expected from partner's hand",
      "kitty": "tricks expected from the kitty",
@@ -46,17 +52,30 @@ _HEURISTIC_SPEC = (
      "taper": "tricks of the partner + kitty allowance removed per trick of its own estimate above "
               "`pivot` (0 = a flat allowance; the allowance never goes below 0)",
      "pivot": "its own estimate (tricks) above which the partner + kitty allowance tapers (5.05: "
-              "where the measured allowance falls below 2.6 + 0.7; taper 0.65 is the measured slope)"},
+              "where the measured allowance falls below 2.6 + 0.7; taper 0.65 is the measured slope)",
+     "score": "1 = bid to the score (heuristic_bid's score rules); 0 = ignore it (every score alike)",
+     "stretch": "with score=1, under quebec scoring: tricks beyond its estimate it bids to win the game "
+                "at once when the opponents are near it, or to outbid an opponent's bid that would win "
+                "them the game",
+     "stretch_sub": "the same under subtract scoring (a set there does not hand the opponents the game)",
+     "near": "with score=1: the opponents are near the game when they need at most this share of "
+             "the target (0.25: 125 of 500, 250 of 1000)"},
     {"margin": (-10, 10), "partner": (0, 10), "kitty": (0, 6), "jump": (0, 1), "nt_bias": (-10, 10),
-     "taper": (0, 1), "pivot": (0, 10)},
-    {"jump": "bool"},
+     "taper": (0, 1), "pivot": (0, 10), "score": (0, 1), "stretch": (0, 5), "stretch_sub": (0, 5),
+     "near": (0, 1)},
+    {"jump": "bool", "score": "bool"},
 )
 # issue 26: the taper fitted in issue 32 is heuristic's default (docs/notes/strategy-quality-journal.md "Better
-# defaults (issue 26)"); heuristic_v2 and heuristic_v1 keep the flat allowance (taper 0)
-REGISTRY.add("heuristic", HEURISTIC, dict(_HEURISTIC_SPEC[0], taper=0.65), *_HEURISTIC_SPEC[1:])
+# defaults (issue 26)"); heuristic_v2 and heuristic_v1 keep the flat allowance (taper 0).  Issue 30: bidding to
+# the score won a paired match test (docs/strategy-quality.md "Bidding to the score"), so score=1 is
+# heuristic's default; heuristic_v3 and the older ones ignore the score (score 0).
+REGISTRY.add("heuristic", HEURISTIC, dict(_HEURISTIC_SPEC[0], taper=0.65, score=1.0), *_HEURISTIC_SPEC[1:])
+REGISTRY.add("heuristic_v3", HEURISTIC_V3, dict(_HEURISTIC_SPEC[0], taper=0.65),
+             "the default until issue 30, kept so old results reproduce: bids, discards and plays like "
+             "heuristic with score 0 (every score alike; at 0-0 both bid the same)", *_HEURISTIC_SPEC[2:])
 REGISTRY.add("heuristic_v2", HEURISTIC_V2, _HEURISTIC_SPEC[0],
              "the default until issue 26 (flat allowance), kept so old results reproduce: bids, "
-             "discards and plays like heuristic with taper 0", *_HEURISTIC_SPEC[2:])
+             "discards and plays like heuristic_v3 with taper 0", *_HEURISTIC_SPEC[2:])
 REGISTRY.add("heuristic_v1", HEURISTIC_V1, _HEURISTIC_SPEC[0],
              "the default until issue 12, kept so that old results stay reproducible: bids and "
              "discards like heuristic_v2 (flat allowance), plays its old cards", *_HEURISTIC_SPEC[2:])
@@ -66,7 +85,11 @@ highest makeable contract at once, 0 = the cheapest overcall of that denominatio
 ``nt_bias`` tricks added to the no-trump estimate; ``taper`` tricks of the partner + kitty
 allowance removed per trick of the hand's own estimate above ``pivot`` tricks (issue 32,
 docs/notes/strategy-quality-journal.md "The bidder's allowance tapers"; taper 0 = the flat allowance: 0.65
-by default since issue 26, 0 for heuristic_v2 and heuristic_v1)."""
+by default since issue 26, 0 for heuristic_v2 and heuristic_v1); ``score`` 1 = bid to the game's score
+(:func:`score_bid`: default since issue 30, 0 for heuristic_v3 and older), ``stretch`` / ``stretch_sub``
+the tricks beyond its estimate it then bids to win the game or to outbid an opponent's game-winning bid
+under quebec / subtract scoring, ``near`` the share of the target below which the opponents are near the
+game."""
 
 _HEURISTIC = REGISTRY["heuristic"]
 P_MARGIN = _HEURISTIC.param_index("margin")
@@ -76,6 +99,10 @@ P_JUMP = _HEURISTIC.param_index("jump")
 P_NT_BIAS = _HEURISTIC.param_index("nt_bias")
 P_TAPER = _HEURISTIC.param_index("taper")
 P_PIVOT = _HEURISTIC.param_index("pivot")
+P_SCORE = _HEURISTIC.param_index("score")
+P_STRETCH = _HEURISTIC.param_index("stretch")
+P_STRETCH_SUB = _HEURISTIC.param_index("stretch_sub")
+P_NEAR = _HEURISTIC.param_index("near")
 """Positions of the heuristic's parameters in its row ``params[seat]`` (from the registry)."""
 
 PIMC = 4
@@ -118,7 +145,7 @@ def draw_bit(streams, k, mask):
 
 # ---------------------------------------------------------------- random (the baseline)
 @jit(inline="always")
-def random_bid(params, streams, seat, hand, high_bid, high_seat):
+def random_bid(params, streams, seat, hand, high_bid, high_seat, ours, theirs, scoring, target):
     """Pass or bid on a coin flip, so that random auctions end at every level (and are sometimes
     thrown in); the bid is uniform over the higher ones (docs/RULES.md §3.3)."""
     if high_bid >= 24 or draw_below(streams, 1 + seat, 2) == 0:
@@ -237,16 +264,94 @@ def allowance(params, seat, own):
     return flat if flat > 0.0 else 0.0
 
 
+@jit(inline="always")
+def score_may_matter(seat, high_bid, high_seat, ours, theirs, target):
+    """Whether :func:`score_bid` can change a call: some contract wins the game for the seat's side
+    (it needs at most 10NT's 520), or an opponent holds a bid that wins them the game.  False at
+    0-0 to 1000, so independent deals skip the score rules at the cost of a comparison."""
+    if target - ours <= BID_VALUES[24]:
+        return True
+    return high_seat >= 0 and high_seat % 2 != seat % 2 and theirs + BID_VALUES[high_bid] >= target
+
+
 @jit
-def heuristic_bid(params, streams, seat, hand, high_bid, high_seat):
+def score_bid(params, seat, hand, high_bid, high_seat, ours, theirs, scoring, target):
+    """The call of ``heuristic:score=1`` for a seat whose partner does not hold the bid
+    (arguments as :func:`heuristic_bid`): -2 when the score changes nothing (the plain
+    heuristic's call stands), else a bid number above ``high_bid`` or -1 (pass).
+
+    The rules of thumb of the "bid to the score" analysis (cardsim.analysis.g500_bidscore): a
+    contract worth at least what its side needs (``target - ours``) wins the game when made, under
+    either scoring (docs/RULES.md §3.6: the declarer's side wins when it made its contract), and
+    a bigger one wins nothing more.  So, over the bids above ``high_bid`` (a bid of ``level``
+    tricks in a denomination is safe when the hand's estimate there, as :func:`heuristic_bid`
+    makes it, is at least ``level``; it is within reach ``stretch`` tricks beyond that):
+
+    1. the safest (then cheapest) safe bid that wins the game, if any;
+    2. when an opponent holds a bid that wins them the game if made, the safest (then cheapest)
+       bid within reach that wins it for us, else the cheapest bid within reach, else a pass:
+       defending loses the game whenever they make it;
+    3. when the opponents are near the game (they need at most ``near`` × ``target``), the
+       safest bid within reach that wins the game;
+    4. else -2: nothing changes."""
+    margin = params[seat, P_MARGIN]
+    stretch = params[seat, P_STRETCH] if scoring == SCORING_QUEBEC else params[seat, P_STRETCH_SUB]
+    need = target - ours
+    threat = False
+    if high_seat >= 0 and high_seat % 2 != seat % 2:
+        threat = theirs + BID_VALUES[high_bid] >= target
+    near = (target - theirs) <= params[seat, P_NEAR] * target
+    win = -1        # rule 1: safe and wins the game
+    win_room = 0.0
+    reach = -1      # rules 2-3: within reach and wins the game
+    reach_room = 0.0
+    over = -1       # rule 2: the cheapest bid within reach
+    for d in range(5):
+        own = estimate_tricks(hand, d, params[seat, P_NT_BIAS])
+        est = own + (allowance(params, seat, own) - margin)
+        for level in range(6, 11):
+            b = (level - 6) * 5 + d
+            room = est - level  # tricks to spare (negative: the stretch it takes)
+            if room < -stretch:
+                break
+            if b <= high_bid:
+                continue
+            if over < 0 or b < over:
+                over = b
+            if BID_VALUES[b] < need:
+                continue
+            if room >= 0.0 and (win < 0 or room > win_room or (room == win_room and b < win)):
+                win = b
+                win_room = room
+            if reach < 0 or room > reach_room or (room == reach_room and b < reach):
+                reach = b
+                reach_room = room
+    if win >= 0:
+        return win
+    if threat:
+        return reach if reach >= 0 else over
+    if near and reach >= 0:
+        return reach
+    return -2
+
+
+@jit
+def heuristic_bid(params, streams, seat, hand, high_bid, high_seat, ours, theirs, scoring, target):
     """The highest contract the hand plus its :func:`allowance` (``partner`` and ``kitty``
     tricks, tapering with its own estimate above ``pivot`` at ``taper``) less ``margin`` makes
     (``jump`` = 1), or the cheapest overcall in its denomination (``jump`` = 0); passes when
-    that does not beat ``high_bid`` or partner holds the bid."""
+    that does not beat ``high_bid`` or partner holds the bid.  With ``score`` = 1 the game's
+    state (``ours``, ``theirs`` points before the deal, ``target``; the view of
+    :mod:`cardsim.games.g500.dispatch`) may change the call first (:func:`score_bid`); with
+    ``score`` = 0 (the default) the state is not read."""
     # Partner holding the bid, or the top bid made, settles the call before any estimate (the
     # same calls, without five estimates each).
     if (high_seat >= 0 and high_seat == (seat + 2) % 4) or high_bid >= 24:
         return -1
+    if params[seat, P_SCORE] >= 0.5 and score_may_matter(seat, high_bid, high_seat, ours, theirs, target):
+        call = score_bid(params, seat, hand, high_bid, high_seat, ours, theirs, scoring, target)
+        if call >= -1:
+            return call
     margin = params[seat, P_MARGIN]
     best = -1
     for d in range(5):
