@@ -73,8 +73,8 @@ def lead_answer(game: str, table, default: str) -> str:
     row = table[table.strategy == default].iloc[0]
     others = "; ".join(f"{r.strategy} {100 * r.dd_best:.0f}%" for r in table.itertuples() if r.strategy != default)
     title = cardsim.get_game(game).facts.title
-    return (f"Opening leads ({title}, every deal with play, each lead against double dummy): the default {default} leads a card "
-            f"that gives up no double-dummy trick on {100 * row.dd_best:.0f}% of {row.n:,} leads [95% "
+    return (f"Opening leads ({title}, every deal with play, each lead against double dummy): the default {default} "
+            f"leads a card that gives up no double-dummy trick on {100 * row.dd_best:.0f}% of {row.n:,} leads [95% "
             f"{100 * row.dd_best_lo:.0f}-{100 * row.dd_best_hi:.0f}%], giving up {row.lead_cost:.2f} tricks a lead on "
             f"average; a card drawn at random from the leader's hand would be DD-best on {100 * row.random_lead:.0f}% "
             f"of the same deals (others: {others}). In bridge the same yardstick puts expert leads near "

@@ -90,7 +90,8 @@ class Holding:
 
 HOLDINGS = (
     Holding("KQJx", "\u2660KQJx(+)", "S", "S:KQJ", "S>=4, not AS", "\u2660K (top of the sequence)", "4th best \u2660"),
-    Holding("QJTx", "\u2660QJTx(+)", "S", "S:QJT", "S>=4, not S:AK", "\u2660Q (top of the sequence)", "4th best \u2660"),
+    Holding("QJTx", "\u2660QJTx(+)", "S", "S:QJT", "S>=4, not S:AK", "\u2660Q (top of the sequence)",
+            "4th best \u2660"),
     Holding("AKxx", "\u2660AKxx(+)", "S", "S:AK", "S>=4", "\u2660A (from AK)", "4th best \u2660"),
     Holding("Kxxx", "\u2660Kxxx", "S", "S:K", "S=4, not S:AQJT", "\u2660K (the honour)", "4th best \u2660"),
     Holding("Qxxx", "\u2660Qxxx", "S", "S:Q", "S=4, not S:AKJT", "\u2660Q (the honour)", "4th best \u2660"),
@@ -111,7 +112,8 @@ class Cell:
     @property
     def kinds(self) -> tuple:
         trump = self.contract.denomination < 4
-        return tuple(k for k in KINDS if not (k == "low" and self.holding.low is None) and not (k == "trump" and not trump))
+        return tuple(k for k in KINDS
+                     if not (k == "low" and self.holding.low is None) and not (k == "trump" and not trump))
 
     def option(self, kind: str) -> str:
         """The lead of ``kind`` in this cell, in words."""
@@ -298,8 +300,8 @@ def figures(long: pd.DataFrame, chart: pd.DataFrame, outdir, name: str = "vint_l
     if long.empty:
         return []
     contracts = list(dict.fromkeys(long.contract))
-    fig, axes = plt.subplots(1, len(contracts), figsize=(5.2 * len(contracts), 0.62 * long.groupby("contract").hand.nunique().max() + 2.2),
-                             squeeze=False)
+    rows_max = long.groupby("contract").hand.nunique().max()
+    fig, axes = plt.subplots(1, len(contracts), figsize=(5.2 * len(contracts), 0.62 * rows_max + 2.2), squeeze=False)
     for ax, contract in zip(axes[0], contracts):
         rows = long[long.contract == contract]
         hands_ = list(dict.fromkeys(rows.hand))
@@ -318,8 +320,8 @@ def figures(long: pd.DataFrame, chart: pd.DataFrame, outdir, name: str = "vint_l
             if r.best:
                 ax.add_patch(plt.Rectangle((x - 0.48, y - 0.48), 0.96, 0.96, fill=False, lw=2, color="black"))
         ax.imshow(np.ma.masked_invalid(-m), cmap="Reds", vmin=0, vmax=1.2, aspect="auto")
-        ax.set_xticks(range(len(kinds)), [KIND_TEXT[k].replace(" of the ", "\nof the ").replace(" (", "\n(") for k in kinds],
-                      fontsize=7)
+        ticks = [KIND_TEXT[k].replace(" of the ", "\nof the ").replace(" (", "\n(") for k in kinds]
+        ax.set_xticks(range(len(kinds)), ticks, fontsize=7)
         ax.set_yticks(range(len(hands_)), hands_, fontsize=8)
         ax.set_title(f"against {contract_name(contract)}: "
                      "defenders' DD tricks", fontsize=9)
@@ -362,9 +364,9 @@ LEGENDS = {
     "vint_leads.png": "For each hand of the leader (rows) and lead (columns): the defenders' mean double-dummy tricks "
                       "after that lead and, below, the difference to the best lead of that hand on the same deals "
                       "(the redder, the more the lead gives away). The best lead is boxed; * marks a best lead that "
-                      "is not clearly better than the next one. The best is chosen on half of the deals and its gain measured on the "
-                      "other half, so another lead may show a slightly higher mean over all of them; \u2014: no such "
-                      "lead (a singleton has no low card).",
+                      "is not clearly better than the next one. The best is chosen on half of the deals and its gain "
+                      "measured on the other half, so another lead may show a slightly higher mean over all of "
+                      "them; \u2014: no such lead (a singleton has no low card).",
 }
 METHOD = ("Vint: which card to lead. Double-dummy leads (the standard measure of leads in bridge): deals where "
           "the contract suits the declaring side's hands and the leader's hand is in the class, every lead "
