@@ -55,6 +55,8 @@ LEAD_GLOSSARY = {
     "lead_cost": "leads table: what the opening lead gave up against the best lead, mean per lead (tricks)",
     "random_lead": "leads table: the share of the leader's cards that are DD-best, averaged over the same deals: the "
                    "chance that a uniformly random card is a DD-best lead (computed exactly, not played)",
+    "vs_random": "leads table: dd_best minus random_lead, paired deal by deal, 95% interval: what the strategy's "
+                 "choice of lead adds to a random card's",
 }
 
 
@@ -73,11 +75,14 @@ def lead_answer(game: str, table, default: str) -> str:
     row = table[table.strategy == default].iloc[0]
     others = "; ".join(f"{r.strategy} {100 * r.dd_best:.0f}%" for r in table.itertuples() if r.strategy != default)
     title = cardsim.get_game(game).facts.title
+    gain = (f" [95% {100 * row.vs_random_lo:+.0f}, {100 * row.vs_random_hi:+.0f}]"
+            if row.vs_random_lo == row.vs_random_lo else "")
     return (f"Opening leads ({title}, every deal with play, each lead against double dummy): the default {default} "
             f"leads a card that gives up no double-dummy trick on {100 * row.dd_best:.0f}% of {row.n:,} leads [95% "
             f"{100 * row.dd_best_lo:.0f}-{100 * row.dd_best_hi:.0f}%], giving up {row.lead_cost:.2f} tricks a lead on "
             f"average; a card drawn at random from the leader's hand would be DD-best on {100 * row.random_lead:.0f}% "
-            f"of the same deals (others: {others}). In bridge the same yardstick puts expert leads near "
+            f"of the same deals, so its choice of lead adds {100 * row.vs_random:+.0f} percentage points{gain} "
+            f"(others: {others}). In bridge the same yardstick puts expert leads near "
             f"{100 * LQ.YARDSTICK['experts']:.0f}% and random leads near {100 * LQ.YARDSTICK['random']:.0f}%.")
 
 

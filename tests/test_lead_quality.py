@@ -84,4 +84,5 @@ def test_lead_quality_rows_and_table():
     assert h.n == len(hl) and h.dd_best == pytest.approx((hl.value == hl.best_value).mean())
     assert h.lead_cost == pytest.approx((hl.best_value - hl.value).mean())
     assert h.random_lead == pytest.approx(hl.best_share.mean())
+    assert h.vs_random == pytest.approx(h.dd_best - h.random_lead)
     assert h.dd_best_lo <= h.dd_best <= h.dd_best_hi

@@ -16,7 +16,10 @@ gives every lead's value):
   of the leader's cards that are DD-best, averaged over the deals (the chance that a lead drawn
   uniformly from his cards is DD-best), 95% normal interval over the deals.  It is measured on
   each strategy's own deals (the contracts differ by strategy), so compare a strategy's
-  ``dd_best`` with its own ``random_lead``.
+  ``dd_best`` with its own ``random_lead``;
+* ``vs_random``: ``dd_best`` minus ``random_lead``, paired deal by deal (the lead's 0/1 minus the
+  deal's share of DD-best cards), 95% normal interval: what the strategy's choice of lead adds
+  to a random card's on the same deals.
 
 A deal without play (nobody bid) has no lead and is left out (``n`` counts the leads).  Cost:
 one DD solve per deal and strategy (the contract, hence the leader and the trump, depend on the
@@ -34,7 +37,8 @@ CHUNK = 50
 """Deals per task."""
 
 COLUMNS = ["strategy", "deals", "n", "dd_best", "dd_best_lo", "dd_best_hi", "lead_cost", "lead_cost_lo",
-           "lead_cost_hi", "random_lead", "random_lead_lo", "random_lead_hi"]
+           "lead_cost_hi", "random_lead", "random_lead_lo", "random_lead_hi", "vs_random", "vs_random_lo",
+           "vs_random_hi"]
 """The columns of :func:`summarize`."""
 
 YARDSTICK = {"experts": 0.81, "random": 0.67}
@@ -112,10 +116,13 @@ def summarize(rows: pd.DataFrame) -> pd.DataFrame:
         lo, hi = wilson(int(best.sum()), n) if n else (np.nan, np.nan)
         c_mean, _, c_lo, c_hi = mean_interval(cost.sum(), (cost ** 2).sum(), n)
         r_mean, _, r_lo, r_hi = mean_interval(share.sum(), (share ** 2).sum(), n)
+        gain = best - share
+        g_mean, _, g_lo, g_hi = mean_interval(gain.sum(), (gain ** 2).sum(), n)
         out.append({"strategy": name, "deals": len(group), "n": n, "dd_best": best.mean() if n else np.nan,
                     "dd_best_lo": float(lo), "dd_best_hi": float(hi), "lead_cost": float(c_mean),
                     "lead_cost_lo": float(c_lo), "lead_cost_hi": float(c_hi), "random_lead": float(r_mean),
-                    "random_lead_lo": float(r_lo), "random_lead_hi": float(r_hi)})
+                    "random_lead_lo": float(r_lo), "random_lead_hi": float(r_hi), "vs_random": float(g_mean),
+                    "vs_random_lo": float(g_lo), "vs_random_hi": float(g_hi)})
     return pd.DataFrame(out, columns=COLUMNS)
 
 
