@@ -15,6 +15,7 @@ from pathlib import Path
 
 import cardsim
 from analyses.common import entry, script_main, write_tables
+from cardsim.analysis import lead_quality as LQ
 from cardsim.analysis import quality as Q
 from cardsim.runner.files import transform_id
 from cardsim.runner.run import make_run
@@ -43,6 +44,46 @@ GLOSSARY = {
             "levels 6-7, 8-10; 501 targets 66-99, 100-119, 120-220 card points",
     "_lo / _hi": "95% interval bounds (normal for vs_dd, Wilson for rates)",
 }
+
+
+LEAD_DEALS = 2_000
+"""Deals per game at most for the lead figure (one DD solve per deal and strategy: Vint about 0.06 s)."""
+LEAD_GLOSSARY = {
+    "dd_best": "leads table: share of the strategy's opening leads that give up no double-dummy trick (the lead's DD "
+               "value for the defenders equals the best lead's), Wilson 95% interval; bridge: experts about 81%, "
+               "random leads about 67%",
+    "lead_cost": "leads table: what the opening lead gave up against the best lead, mean per lead (tricks)",
+    "random_lead": "leads table: the share of the leader's cards that are DD-best, averaged over the same deals: the "
+                   "chance that a uniformly random card is a DD-best lead (computed exactly, not played)",
+    "vs_random": "leads table: dd_best minus random_lead, paired deal by deal, 95% interval: what the strategy's "
+                 "choice of lead adds to a random card's",
+}
+
+
+def _leads(game: str, n: int, args):
+    """The lead-quality table of ``game`` (cardsim.analysis.lead_quality) on ``n`` deals, resumable."""
+    names = Q.strategy_names(game)
+    manifest = {"analysis": "quality_leads", "game": game, "n": n, "seed": args.seed, "strategies": names,
+                "chunk": LQ.CHUNK, "source": make_run(game, 1, args.seed).manifest()["source"],
+                "code": transform_id(LQ.lead_chunk), "measure": transform_id(cardsim.get_game(game).dd.lead_values)}
+    store = ChunkStore(Path(args.results) / f"quality-leads-{game}-{manifest_key(manifest)}", manifest)
+    return LQ.summarize(LQ.deal_rows(game, n, args.seed, names, n_jobs=args.jobs, progress=args.progress, store=store))
+
+
+def lead_answer(game: str, table, default: str) -> str:
+    """The section's words on the opening leads of ``game`` (from its lead table)."""
+    row = table[table.strategy == default].iloc[0]
+    others = "; ".join(f"{r.strategy} {100 * r.dd_best:.0f}%" for r in table.itertuples() if r.strategy != default)
+    title = cardsim.get_game(game).facts.title
+    gain = (f" [95% {100 * row.vs_random_lo:+.0f}, {100 * row.vs_random_hi:+.0f}]"
+            if row.vs_random_lo == row.vs_random_lo else "")
+    return (f"Opening leads ({title}, every deal with play, each lead against double dummy): the default {default} "
+            f"leads a card that gives up no double-dummy trick on {100 * row.dd_best:.0f}% of {row.n:,} leads [95% "
+            f"{100 * row.dd_best_lo:.0f}-{100 * row.dd_best_hi:.0f}%], giving up {row.lead_cost:.2f} tricks a lead on "
+            f"average; a card drawn at random from the leader's hand would be DD-best on {100 * row.random_lead:.0f}% "
+            f"of the same deals, so its choice of lead adds {100 * row.vs_random:+.0f} percentage points{gain} "
+            f"(others: {others}). In bridge the same yardstick puts expert leads near "
+            f"{100 * LQ.YARDSTICK['experts']:.0f}% and random leads near {100 * LQ.YARDSTICK['random']:.0f}%.")
 
 
 BAND_COLUMNS = ["strategy", "band", "denomination", "n", "vs_dd", "vs_dd_lo", "vs_dd_hi", "made"]
@@ -90,6 +131,7 @@ def method(summaries: dict, defaults: dict) -> str:
 def run(args) -> Path:
     sizes = {g: min(args.n, QUICK if args.quick else cardsim.get_game(g).facts.quality_deals) for g in GAMES}
     tabs, summaries, defaults, notes, titles = {}, {}, {}, [], {}
+    figures, legends, answers = [], {}, []
     for game in GAMES:
         summary, by, band = _measure(game, sizes[game], args)
         tabs[f"quality_{game}"] = summary
@@ -102,6 +144,23 @@ def run(args) -> Path:
         summaries[game] = summary
         defaults[game] = cardsim.get_game(game).default_strategy
         print(f"{TITLE} {game}: {sizes[game]:,} deals, {len(summary)} strategies", flush=True)
+        if LQ.offered(game):
+            lead_n = min(sizes[game], LEAD_DEALS)
+            leads = _leads(game, lead_n, args)
+            tabs[f"quality_{game}_leads"] = leads
+            titles[f"quality_{game}_leads"] = f"{game}: opening leads against double dummy, per strategy"
+            fig = LQ.figure(leads, Path(args.out) / "figures" / f"quality_{game}_leads.png",
+                            f"{cardsim.get_game(game).facts.title}: opening leads that give up no double-dummy trick "
+                            f"({lead_n:,} deals)")
+            figures.append(fig.name)
+            legends[fig.name] = (
+                f"{cardsim.get_game(game).facts.title}: each strategy plays every seat of the same {lead_n:,} deals; "
+                "blue: the share of its opening leads that give up no double-dummy trick (the defenders' DD result "
+                "after the lead equals the best lead's; bar: 95% interval); grey: a card drawn at random from the "
+                "leader's hand on the same deals (computed exactly from every lead's DD value). Red lines: "
+                "bridge's yardstick, experts about 81% and random leads about 67%.")
+            answers.append(lead_answer(game, leads, cardsim.get_game(game).default_strategy))
+            print(f"{TITLE} {game}: opening leads on {lead_n:,} deals", flush=True)
     notes.append("Deals per game: " + ", ".join(f"{g} {n:,}" for g, n in sizes.items()) +
                  " (double-dummy solving is slow; the same deals for every strategy of a game).")
     notes.append("501: vs_dd compares the declarer's deal points in play with cardsim.dd's DD deal points; "
@@ -113,9 +172,11 @@ def run(args) -> Path:
             "deals_unit": "deals per game at most (" + ", ".join(f"{g}: {n:,}" for g, n in sizes.items()) + ")",
             "seed": args.seed, "source": manifest["source"], "cardsim": cardsim.__version__,
             "strategies": [f"{g}: {', '.join(t.strategy)}" for g, t in summaries.items()],
-            "parameters": {}, "rules": {}, "tables": list(tabs), "table_titles": titles, "figures": [],
-            "glossary": GLOSSARY,
+            "parameters": {}, "rules": {}, "tables": list(tabs), "table_titles": titles, "figures": figures,
+            "legends": legends, "glossary": {**GLOSSARY, **(LEAD_GLOSSARY if figures else {})},
             "notes": notes, "method": method(summaries, defaults)}
+    if answers:
+        meta["answer"] = " ".join(answers)
     path = out / "tables" / "quality.json"
     path.write_text(json.dumps(meta, indent=1, ensure_ascii=False))
     return path

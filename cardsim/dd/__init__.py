@@ -222,8 +222,43 @@ def add_dd(df: pd.DataFrame, game, seed=0, strategies=None, seats=None, rules=No
     return out
 
 
+def lead_values(records) -> list:
+    """What every opening lead is worth against double dummy (issue 31): per docs/RECORDS.md
+    record with play, ``{card token: value}`` for every card the opening leader holds, the value
+    the defenders' double-dummy result after that lead (Vint: their tricks, 0..13) with both
+    sides playing double dummy from then on; None for a record without play (nobody bid).  A
+    lead is DD-best where its value is the dict's maximum.
+
+    Records are replayed first (docs/RULES.md checks).  Raises :class:`RecordError` for a bad
+    record, :class:`OptionError` for records of several games or a game without the game's
+    ``dd.lead_values`` hook (:class:`cardsim.games.base.DDHooks`).
+
+    Example: ``cardsim.dd.lead_values(cardsim.records("vint", range(10), seed=1))``."""
+    import cardsim
+
+    records = list(records)
+    checked = []
+    for i, r in enumerate(records):
+        if not isinstance(r, dict):
+            raise RecordError(f"record {i}: a record is a JSON object")
+        try:
+            checked.append({**r, "result": cardsim.replay(r)})
+        except RecordError as exc:
+            raise RecordError(f"record {i}: {exc.describe()}") from None
+    if not checked:
+        return []
+    games = {r["game"] for r in checked}
+    if len(games) != 1:
+        raise OptionError(f"records of one game at a time, got {', '.join(sorted(games))}")
+    spec = get_game(games.pop())
+    hooks = _hooks(spec)
+    if hooks.lead_values is None:
+        raise OptionError(f"{spec.name} has no double-dummy values of the opening lead (no lead_values hook)")
+    return hooks.lead_values(checked)
+
+
 from cardsim.dd.trace import card_costs, format_trace, side_totals  # noqa: E402 - the per-card trace
 
-__all__ = ["card_costs", "side_totals", "format_trace", "solve_deals", "solve_records", "add_dd", "columns_doc", "typed_frame", "solve_played", "deal_id",
+__all__ = ["lead_values", "card_costs", "side_totals", "format_trace", "solve_deals", "solve_records", "add_dd", "columns_doc", "typed_frame", "solve_played", "deal_id",
            "played_rows",
            "token_bits", "table_row", "COMMON_DOC", "DENOMINATIONS"]

@@ -74,3 +74,55 @@ def dd_tables(hands, denominations=None) -> np.ndarray:
                     for s in range(4):
                         out[i, s, d] = res[DDS_STRAIN[d]][s]
     return out
+
+
+LEAD_BATCH = 200
+"""Boards per DDS SolveAllBoards call (its MAXNOOFBOARDS)."""
+
+
+def lead_values(hands, declarer, denominations) -> np.ndarray:
+    """The defenders' double-dummy tricks after each possible opening lead (issue 31).
+
+    ``hands``: uint64[n, 4] full 13-card Vint hands by seat (Vint layout of :mod:`cardsim.cards`);
+    ``declarer``: int seat(s) 0..3, one for all deals or int[n]; ``denominations``: the contract's
+    denomination(s) 0..4 = S C D H NT, one or int[n].  The player left of the declarer leads
+    (docs/RULES.md §2.3).  Returns int8[n, 64]: ``out[i, c]`` = the tricks (0..13) the defending
+    side takes with both sides playing double dummy after the leader leads card ``c`` (cardsim
+    card index ``suit * 16 + rank``), -1 for a card the leader does not hold.  A card is
+    DD-best where its value equals the row's maximum.
+
+    One DDS SolveBoard per deal (all of the leader's cards at once, equal cards expanded), in
+    batches of :data:`LEAD_BATCH` through endplay's ``solve_all_boards``.  Raises ValueError for
+    hands that are not four distinct 13-card hands or a seat / denomination out of range."""
+    from endplay.dds import solve_all_boards
+    from endplay.types import Deal, Denom, Player
+
+    hands = np.asarray(hands, dtype=np.uint64).reshape(-1, 4)
+    n = len(hands)
+    declarer = np.broadcast_to(np.asarray(declarer, dtype=np.int64), (n,))
+    denominations = np.broadcast_to(np.asarray(denominations, dtype=np.int64), (n,))
+    if n and (declarer.min() < 0 or declarer.max() > 3 or denominations.min() < 0 or denominations.max() > 4):
+        raise ValueError("declarer seats are 0..3 and denominations 0..4 (S C D H NT)")
+    for i, row in enumerate(hands):
+        counts = [int(h).bit_count() for h in row]
+        if counts != [13, 13, 13, 13] or int(row[0] | row[1] | row[2] | row[3]).bit_count() != 52:
+            raise ValueError(f"deal {i}: Vint double dummy needs four distinct 13-card hands, got {counts} cards")
+    out = np.full((n, 64), -1, dtype=np.int8)
+    for start in range(0, n, LEAD_BATCH):
+        deals = []
+        for i in range(start, min(start + LEAD_BATCH, n)):
+            deal = Deal.from_pbn(pbn_deal(hands[i]))
+            deal.first = Player((int(declarer[i]) + 1) % 4)
+            deal.trump = Denom(DDS_STRAIN[int(denominations[i])])
+            deals.append(deal)
+        for k, board in enumerate(solve_all_boards(deals)):
+            fut = board._data  # DDS futureTricks: per group of equal cards, its suit, rank, equals, score
+            for j in range(fut.cards):
+                if fut.score[j] < 0:
+                    continue
+                suit = _PBN_SUITS[fut.suit[j]]  # DDS suits S H D C = cardsim 0 3 2 1
+                ranks = (1 << fut.rank[j]) | fut.equals[j]  # bit r = rank r, 2..14
+                for r in range(2, 15):
+                    if ranks >> r & 1:
+                        out[start + k, suit * 16 + r - 2] = fut.score[j]
+    return out

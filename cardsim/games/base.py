@@ -257,7 +257,11 @@ class DDHooks:
       so the last ``value_after`` is its result in play), ``best`` (the tokens, space-separated,
       of the cards with the best DD value for the player); plus ``sides`` (the names of the
       declaring side and of the defenders, for people).  Raises :class:`OptionError` for a record
-      without play; None: the game has no per-card trace (:func:`cardsim.dd.card_costs`).
+      without play; None: the game has no per-card trace (:func:`cardsim.dd.card_costs`);
+    * ``lead_values(records) -> list``: per replayed record (``result`` set), ``{card token: value}``
+      for every card the opening leader may lead, the value the defenders' double-dummy result
+      after that lead in ``unit``; None for a record without play (:func:`cardsim.dd.lead_values`,
+      the lead quality of :mod:`cardsim.analysis.lead_quality`); None: not offered.
     """
 
     frame: Callable
@@ -268,6 +272,7 @@ class DDHooks:
     describe: Callable | None = None
     deals: Callable | None = None
     card_values: Callable | None = None
+    lead_values: Callable | None = None
 
 
 @dataclass(frozen=True)

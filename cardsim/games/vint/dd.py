@@ -231,5 +231,26 @@ def card_values(record) -> dict:
     return out
 
 
+def lead_values(records) -> list:
+    """The ``lead_values`` hook (:class:`cardsim.games.base.DDHooks`): per replayed Vint record,
+    ``{token: tricks}`` of every card of the declarer's left-hand opponent, the defenders' DD
+    tricks after he leads it (:func:`cardsim.dd.vint.lead_values`, one DDS SolveBoard per deal);
+    None for a record without play (nobody bid)."""
+    from cardsim.cards import VINT_RANKS, card_str, cards_of
+    from cardsim.dd.vint import lead_values as solve
+
+    decl, _level, den, _got = contracts(records)
+    played = np.flatnonzero(decl >= 0)
+    out = [None] * len(records)
+    if len(played) == 0:
+        return out
+    hands = hands_of([records[i] for i in played])
+    values = solve(hands, decl[played], den[played])
+    for k, i in enumerate(played):
+        leader = (int(decl[i]) + 1) % 4
+        out[i] = {card_str(c, VINT_RANKS): int(values[k, c]) for c in cards_of(int(hands[k, leader]))}
+    return out
+
+
 DD = DDHooks(frame, COLUMNS_DOC, bench=bench, quality=quality, unit="tricks", describe=describe, deals=deals,
-             card_values=card_values)
+             card_values=card_values, lead_values=lead_values)
