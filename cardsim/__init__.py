@@ -51,8 +51,9 @@ def play_match(game, n_matches, seed=0, strategies=None, seats=None, rules=None,
     processes (-1 = all cores if the run pays for starting them, the default; at most one per chunk,
     :func:`cardsim.runner.pool.choose_jobs`); ``chunk_size`` matches per task; ``compact=False`` widens integer
     columns to 64 bits; ``before`` (501: one score per seat, e.g. ``[300, 250, 320]``; Five
-    Hundred: the two team scores ``[s0, s1]``) and ``dealer`` (the first dealer's seat) start
-    every match from that state.
+    Hundred: the two team scores ``[s0, s1]``; Vint: the line ``[below0, below1, games0, games1]``,
+    points below the line and games won by team) and ``dealer`` (the first dealer's seat) start
+    every match from that state (a Vint rubber's points and deals then count from there).
 
     ``matches``: one row per match (Vint: ``rubber``, ``deals``, ``games_0/1``, ``winner``,
     ``points_0/1``, ``margin`` in score points; 501: ``deals``, ``win_s``, ``final_s`` scores;

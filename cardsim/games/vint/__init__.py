@@ -15,7 +15,7 @@ from cardsim.games.vint.frames import FRAMES
 from cardsim.games.base import ContractBands, Forcing, GameSpec
 
 from . import engine, forcing, pimc
-from .chunks import deal_chunk, play_matches, simulate_chunk
+from .chunks import deal_chunk, match_left, play_matches, simulate_chunk
 from .records import make_records
 from .replay import replay as replay_record
 from .show import show
@@ -58,4 +58,5 @@ SPEC = GameSpec(
     pbn_module=f"{__name__}.pbn",
     deal_seconds=5.4e-6,
     deals_per_match=12.2,
+    match_left=match_left,
 )
