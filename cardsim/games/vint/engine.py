@@ -123,7 +123,7 @@ def deal_cards(key, dealer, base_deck, deck, hands, state):
 
 
 @jit(inline="always")
-def run_auction(dealer, hands, ids, params, streams, calls, forced):
+def run_auction(dealer, hands, ids, params, streams, calls, forced, below, games):
     """The auction (docs/RULES.md §2.2): the dealer speaks first, 8 passes void the deal, 12 passes
     after a bid end it.  Returns ``(ncalls, declarer, contract, forced_ok)``: the calls made
     (written to ``calls``, int64[MAX_CALLS]), the last bidder (−1 void), the final bid (0 void)
@@ -132,7 +132,8 @@ def run_auction(dealer, hands, ids, params, streams, calls, forced):
     strategy's call).  The first ``forced[F_NPREFIX]`` calls are ``forced[F_PREFIX:]`` (checked
     legal by the caller), made as ``forced[F_IMPLIED]`` says (:mod:`cardsim.games.forced`); under
     ``CHECK_CALLS`` the auction stops after them as a void deal and ``forced_ok`` is how many of
-    them the callers' strategies made.
+    them the callers' strategies made.  ``below``/``games`` (int64[2] each, by team): the line
+    before the deal, part of every caller's view.
     """
     ncalls = np.int64(0)
     current = np.int64(PASS)
@@ -146,7 +147,8 @@ def run_auction(dealer, hands, ids, params, streams, calls, forced):
         if ncalls < forced[F_NPREFIX]:
             call = forced[F_PREFIX + ncalls]
             if implied != GIVEN_CALLS:
-                mine = choose_call(ids[seat], params, streams, seat, hands[seat], calls, ncalls, current, bidder)
+                mine = choose_call(ids[seat], params, streams, seat, hands[seat], calls, ncalls, current, bidder, below,
+                                   games)
                 if mine != call:
                     if implied == CHECK_CALLS:
                         return ncalls, np.int64(-1), np.int64(PASS), ncalls
@@ -154,7 +156,8 @@ def run_auction(dealer, hands, ids, params, streams, calls, forced):
         elif implied == CHECK_CALLS:
             return ncalls, np.int64(-1), np.int64(PASS), ncalls
         else:
-            call = choose_call(ids[seat], params, streams, seat, hands[seat], calls, ncalls, current, bidder)
+            call = choose_call(ids[seat], params, streams, seat, hands[seat], calls, ncalls, current, bidder, below,
+                                   games)
         if pending and seat == forced[F_SEAT] and ncalls >= forced[F_NPREFIX]:
             pending = False
             if forced[F_CALL] == PASS or current < forced[F_CALL] <= MAX_CALL:
@@ -266,7 +269,8 @@ def run_deal(key, dealer, hands, ids, params, below_before, games_before, stream
         current = forced[F_CALL]
         forced_ok = np.int64(1)
     else:
-        ncalls, bidder, current, forced_ok = run_auction(dealer, hands, ids, params, streams, calls, forced)
+        ncalls, bidder, current, forced_ok = run_auction(dealer, hands, ids, params, streams, calls, forced,
+                                                         below_before, games_before)
     score[:] = 0
     first = forced[F_LEAD] - 1
     if current != PASS and first >= 0 and (hands[(bidder + 1) & 3] >> U64(first)) & U64(1) == U64(0):
@@ -415,16 +419,17 @@ def play_given(keys, start, count, dealers, hands, ids, params, below, games, fo
 
 
 @jit
-def agreed_calls(keys, dealers, hands, ids, params, forced, agreed):
+def agreed_calls(keys, dealers, hands, ids, params, forced, below, games, agreed):
     """How many of the given calls ``forced[F_PREFIX:]`` (``forced[F_IMPLIED] == CHECK_CALLS``) the
     callers' strategies make with ``hands`` (uint64[n, 4]) and the streams of ``keys``
-    (uint64[n]), into ``agreed`` (int64[n]): the dealer's test when calls imply hands."""
+    (uint64[n]) from the line ``below``/``games`` (int64[2] each), into ``agreed`` (int64[n]): the
+    dealer's test when calls imply hands."""
     streams = np.zeros((5, 1), dtype=np.uint64)
     calls = np.zeros(MAX_CALLS, dtype=np.int64)
     for i in range(keys.shape[0]):
         for s in range(4):
             seed_stream(streams[1 + s], keys[i], 1 + s)
-        agreed[i] = run_auction(dealers[i], hands[i], ids, params, streams, calls, forced)[3]
+        agreed[i] = run_auction(dealers[i], hands[i], ids, params, streams, calls, forced, below, games)[3]
 
 
 @jit
