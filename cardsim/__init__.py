@@ -94,7 +94,7 @@ def match_records(game, match, seed=0, strategies=None, seats=None, rules=None, 
 
     spec = get_game(game)
     if spec.match_records is None:
-        raise OptionError(f"{spec.name} has no match records yet (501 has)")
+        raise OptionError(f"{spec.name} has no match records yet (501 and Vint have)")
     if isinstance(match, bool) or not isinstance(match, (int, np.integer)) or not 0 <= match < MAX_DEALS:
         raise OptionError(f"match numbers are whole numbers from 0 to {MAX_DEALS - 1:,}, got {quote(match)}")
     run = make_run(game, 1, seed, strategies, seats, rules)

@@ -262,3 +262,29 @@ def test_match_left_estimates_the_rest_of_a_rubber():
     assert left([0, 0, 0, 0]) == 1.0
     assert left([0, 0, 1, 0]) < 1.0 and left([0, 0, 1, 1]) < left([0, 0, 1, 0])
     assert left([480, 0, 1, 1]) == 0.05 < left([0, 0, 1, 1])
+
+
+@pytest.mark.parametrize("before,dealer", [(None, None), ([300, 420, 1, 0], 3)])
+def test_match_records_are_the_rubbers_deals(before, dealer, capsys):
+    matches, deals = cardsim.play_match("vint", 3, seed=6, before=before, dealer=dealer, compact=False, n_jobs=1)
+    for m in range(3):
+        recs = cardsim.match_records("vint", m, seed=6, before=before, dealer=dealer)
+        rows = deals[deals.rubber == m]
+        assert len(recs) == matches.deals[m] == len(rows)
+        assert [r["source"]["match"] for r in recs] == [m] * len(recs)
+        line = {"below": [0, 0], "games": [0, 0]} if before is None else {"below": before[:2], "games": before[2:]}
+        for rec, (_, row) in zip(recs, rows.iterrows()):
+            assert cardsim.replay(rec) == rec["result"]
+            assert rec["dealer"] == row.dealer
+            assert rec.get("before", {"below": [0, 0], "games": [0, 0]}) == line
+            assert rec["result"]["total"] == [int(row.total_0), int(row.total_1)]
+            line = rec["result"]["after"]
+        assert recs[-1]["result"]["rubber_won_by"] == matches.winner[m]
+        assert line["games"] == [int(matches.games_0[m]), int(matches.games_1[m])]
+    with pytest.raises(OptionError, match="two end the rubber"):
+        cardsim.match_records("vint", 0, before=[0, 0, 2, 0])
+    args = ["show", "vint", "--seed", "6", "--match", "1", "--deal", "0"]
+    if before is not None:
+        args += ["--before", ",".join(map(str, before)), "--dealer", str(dealer)]
+    assert main(args) == 0
+    assert capsys.readouterr().out.startswith("seed 6, match 1, deal 0 of ")
