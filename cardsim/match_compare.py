@@ -22,8 +22,25 @@ import pandas as pd
 from cardsim.games.base import OptionError
 from cardsim.stats import mean_interval
 
-TEAM_POINTS = {"vint": ("points_0", "points_1"), "500": ("score_0", "score_1")}
-"""Per partnership game, the match-row columns of each team's points (score points)."""
+POINT_COLUMNS = ("points", "score")
+"""The match-row columns of each team's points, ``NAME_0``/``NAME_1`` for the first name the game's
+match rows have (Vint ``points_0/1``: each side's total over the rubber; Five Hundred ``score_0/1``:
+the final team scores)."""
+
+
+def point_columns(game: str) -> tuple[str, str]:
+    """``(team 0's, team 1's)`` points columns of ``game``'s match rows; OptionError for a game
+    without two partnerships or without such columns (the game's spec says)."""
+    from cardsim.games import get_game
+
+    spec = get_game(game)
+    names = spec.match_dtype.names if spec.match_dtype is not None else ()
+    if spec.facts is None or not spec.facts.partnerships or spec.default_seats != 4:
+        raise OptionError(f"match_compare is for the partnership games, not {spec.name}")
+    for name in POINT_COLUMNS:
+        if f"{name}_0" in names and f"{name}_1" in names:
+            return f"{name}_0", f"{name}_1"
+    raise OptionError(f"{spec.name}'s match rows have no team points ({', '.join(POINT_COLUMNS)})")
 
 
 def seatings(variant: str, baseline: str) -> tuple[list, list]:
@@ -34,7 +51,7 @@ def seatings(variant: str, baseline: str) -> tuple[list, list]:
 def team0_values(game: str, matches: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
     """Team 0's share of the win (float64: 1, 0, or ½ when the match has no winner) and team 0's
     points minus team 1's (float64, score points), one per match row, in the rows' order."""
-    p0, p1 = TEAM_POINTS[game]
+    p0, p1 = point_columns(game)
     winner = matches["winner"].astype("float64").fillna(-1.0).to_numpy()
     win0 = np.where(winner < 0, 0.5, (winner == 0).astype(np.float64))
     margin0 = matches[p0].to_numpy(np.float64) - matches[p1].to_numpy(np.float64)
@@ -57,8 +74,7 @@ def match_compare(game: str, n_matches: int, variant: str, baseline: str, seed=0
     """
     from cardsim import play_match
 
-    if game not in TEAM_POINTS:
-        raise OptionError(f"match_compare is for the partnership games ({', '.join(TEAM_POINTS)}), not {game!r}")
+    point_columns(game)  # a game without partnerships is an error before anything is played
     first, swapped = seatings(variant, baseline)
     kw = dict(seed=seed, rules=rules, before=before, dealer=dealer, n_jobs=n_jobs, chunk_size=chunk_size)
     a, _ = play_match(game, n_matches, strategies=first, **kw)
