@@ -59,7 +59,9 @@ MATCH_DOC = """One row per rubber: ``rubber`` its number, ``deals`` (void deals 
 ``void_deals``, games won ``games_0``/``games_1``, ``winner`` (team; missing when the rubber was
 stopped unfinished at 5,000 deals, e.g. by strategies that never bid), each team's total above +
 below over the rubber ``points_0``/``points_1`` (score points) and ``margin`` = winner's total −
-loser's (may be negative, docs/RULES.md §2.7; 0 without a winner).  play_match's deal rows carry ``rubber`` first, then
+loser's (may be negative, docs/RULES.md §2.7; 0 without a winner).  A rubber started from a given line
+(``play_match(before=[below0, below1, games0, games1])``) counts its deals and points from there; its
+games are those at its end.  play_match's deal rows carry ``rubber`` first, then
 the deal columns, with ``deal`` numbered within the rubber."""
 
 # A rubber played on from a state (rubber_on, match_kernel, given_rubber_kernel): int64 columns of
