@@ -51,8 +51,9 @@ def play_match(game, n_matches, seed=0, strategies=None, seats=None, rules=None,
     processes (-1 = all cores if the run pays for starting them, the default; at most one per chunk,
     :func:`cardsim.runner.pool.choose_jobs`); ``chunk_size`` matches per task; ``compact=False`` widens integer
     columns to 64 bits; ``before`` (501: one score per seat, e.g. ``[300, 250, 320]``; Five
-    Hundred: the two team scores ``[s0, s1]``) and ``dealer`` (the first dealer's seat) start
-    every match from that state.
+    Hundred: the two team scores ``[s0, s1]``; Vint: the line ``[below0, below1, games0, games1]``,
+    points below the line and games won by team) and ``dealer`` (the first dealer's seat) start
+    every match from that state (a Vint rubber's points and deals then count from there).
 
     ``matches``: one row per match (Vint: ``rubber``, ``deals``, ``games_0/1``, ``winner``,
     ``points_0/1``, ``margin`` in score points; 501: ``deals``, ``win_s``, ``final_s`` scores;
@@ -93,7 +94,7 @@ def match_records(game, match, seed=0, strategies=None, seats=None, rules=None, 
 
     spec = get_game(game)
     if spec.match_records is None:
-        raise OptionError(f"{spec.name} has no match records yet (501 has)")
+        raise OptionError(f"{spec.name} has no match records yet (501 and Vint have)")
     if isinstance(match, bool) or not isinstance(match, (int, np.integer)) or not 0 <= match < MAX_DEALS:
         raise OptionError(f"match numbers are whole numbers from 0 to {MAX_DEALS - 1:,}, got {quote(match)}")
     run = make_run(game, 1, seed, strategies, seats, rules)

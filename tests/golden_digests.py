@@ -38,6 +38,9 @@ VARIANTS = {
         # The default before issue 26 (the declaring side's technique in high contracts): its digest
         # equals the "default" digest from issue 12 until issue 26.
         "heuristic_v2": (None, None, "heuristic_v2"),
+        # The default before issue 30 (bidding that reads the score): its digest equals the
+        # "default" digest from issue 26 until issue 30.
+        "heuristic_v3": (None, None, "heuristic_v3"),
     },
     "501": {
         "3 seats": (3, None, None),

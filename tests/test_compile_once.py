@@ -66,7 +66,7 @@ def test_every_entry_point_shares_one_compiled_deal(game):
     for record in cardsim.records(game, range(2), seed=1):
         cardsim.replay(record)
     cardsim.play_match(game, 1, seed=1, n_jobs=1)
-    if game == "501":
+    if game in ("501", "vint"):
         cardsim.match_records(game, 0, seed=1)
     cardsim.evaluate(game, n_jobs=1, **QUESTION[game])
     if game == "vint":  # the rubber played on after a question's deal, and rubbers from a given line
@@ -74,6 +74,8 @@ def test_every_entry_point_shares_one_compiled_deal(game):
 
         cardsim.evaluate(game, n_jobs=1, outcome="game", before=[300, 200, 1, 0], **QUESTION[game])
         rubbers_from(1, 0, 2, cardsim.get_game(game).setup(), (100, 0), (0, 1), 2)
+        cardsim.play_match(game, 1, seed=1, n_jobs=1, before=[100, 0, 0, 1], dealer=2)
+        cardsim.match_records(game, 0, seed=1, before=[100, 0, 0, 1], dealer=2)
     for kernel in HEAVY[game]:
         found = signatures(kernel)
         assert len(found) == 1, (kernel.__name__, found)

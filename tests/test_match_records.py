@@ -31,7 +31,7 @@ def test_show_a_deal_of_a_match_and_errors(capsys):
     assert out.startswith("seed 7, match 1, deal 2 of ") and "auction" in out
     assert main(["show", "501", "--seed", "7", "--match", "1", "--deal", "999"]) == 2
     assert "deals (0 to" in capsys.readouterr().err
-    assert main(["show", "vint", "--match", "0"]) == 2
+    assert main(["show", "500", "--match", "0"]) == 2
     assert "no match records" in capsys.readouterr().err
     assert main(["show", "501", "--before", "1,2,3"]) == 2
     assert "go with --match" in capsys.readouterr().err

@@ -7,7 +7,7 @@ import numpy as np
 
 from cardsim.games.vint import SPEC
 from cardsim.games.vint import strategies as S
-from cardsim.games.vint.rules import NT, PASS, bid_call
+from cardsim.games.vint.rules import NT, PASS, bid_call, call_level
 
 SPADES, CLUBS, DIAMONDS, HEARTS = range(4)
 RANKS = "23456789TJQKA"
@@ -38,8 +38,13 @@ def calls_of(*calls):
     return out, len(calls)
 
 
-def call(h, seat, calls, ncalls, current, bidder, **changes):
-    return S.heuristic_call(params(**changes), hand(h), seat, calls, ncalls, current, bidder)
+CLEAN = np.zeros(2, dtype=np.int64)
+
+
+def call(h, seat, calls, ncalls, current, bidder, below=CLEAN, **changes):
+    """heuristic's call; ``below``: the points below the line by team (int64[2]), no games."""
+    return S.heuristic_call(params(**changes), hand(h), seat, calls, ncalls, current, bidder,
+                            np.asarray(below, dtype=np.int64), CLEAN)
 
 
 def call_v1(h, seat, calls, ncalls, current, bidder):
@@ -140,3 +145,32 @@ def test_trump_honours_decide_between_equal_suits():
     assert call(h, 0, calls, n, PASS, -1) == bid_call(1, DIAMONDS)
     assert call(h, 0, calls, n, PASS, -1, honour_weight=0.0) == bid_call(1, HEARTS)
     assert call_v1(h, 0, calls, n, PASS, -1) == bid_call(1, HEARTS)
+
+
+def _random_hand(rng):
+    cards = rng.choice(52, 13, replace=False)
+    return np.uint64(sum(1 << int(16 * (c // 13) + c % 13) for c in cards))
+
+
+def test_a_part_score_pushes_to_the_bid_that_completes_the_game():
+    # Partner (seat 2, dealer) opened 1H, East passed; South (seat 0) bids at level 2 only when his
+    # estimate reaches 8 tricks — or, with game_push, 7.75, where 2H (V = 20; or another suit's
+    # level 2) then brings his side's 400 below the line to 500.  The score moves no other call,
+    # and without game_push none.
+    calls, n = calls_of(bid_call(1, HEARTS), PASS)
+    rng = np.random.default_rng(30)
+    pushed = hearts = 0
+    for _ in range(3000):
+        h = _random_hand(rng)
+        args = (h, 0, calls, n, bid_call(1, HEARTS), 2)
+        clean = S.heuristic_call(params(), *args, CLEAN, CLEAN)
+        near = S.heuristic_call(params(), *args, np.array([400, 0]), CLEAN)
+        theirs = S.heuristic_call(params(), *args, np.array([0, 400]), CLEAN)
+        assert theirs == clean  # the other side's part-score is not the bidder's game
+        assert S.heuristic_call(params(game_push=0), *args, np.array([400, 0]), CLEAN) == \
+            S.heuristic_call(params(game_push=0), *args, CLEAN, CLEAN)
+        if near != clean:
+            assert clean == PASS and call_level(near) == 2  # the cheapest level over 1H
+            pushed += 1
+            hearts += near == bid_call(2, HEARTS)
+    assert pushed > 10 and hearts > 5

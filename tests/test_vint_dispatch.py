@@ -84,10 +84,11 @@ def _params(rng):
     p[:, S.P_NT_MARGIN] = rng.uniform(-1, 1, 4)
     p[:, S.P_MISFIT_SHARE] = rng.uniform(0, 1, 4)
     p[:, S.P_HONOUR_WEIGHT] = rng.uniform(0, 2, 4)
+    p[:, S.P_GAME_PUSH] = rng.uniform(0, 1, 4)
     return p
 
 
-@pytest.mark.parametrize("name", ["random", "heuristic", "heuristic_v2", "heuristic_v1", "greedy"])
+@pytest.mark.parametrize("name", ["random", "heuristic", "heuristic_v2", "heuristic_v3", "heuristic_v1", "greedy"])
 def test_dispatch_reaches_each_strategys_own_functions(name):
     sid = S.REGISTRY[name].id
     rng = np.random.default_rng(3)
@@ -101,11 +102,13 @@ def test_dispatch_reaches_each_strategys_own_functions(name):
             params[:, 0] = rng.uniform()
         streams = rng.integers(0, 2**63, (5, 1)).astype(np.uint64)
         a, b = streams.copy(), streams.copy()
-        got = D.choose_call(sid, params, a, seat, hand, calls, ncalls, current, bidder)
+        below = rng.integers(0, 500, 2).astype(np.int64)
+        games = rng.integers(0, 2, 2).astype(np.int64)
+        got = D.choose_call(sid, params, a, seat, hand, calls, ncalls, current, bidder, below, games)
         if name == "random":
             want = S.random_call(params[seat], b[1 + seat], current)
-        elif name in ("heuristic", "heuristic_v2"):  # heuristic_v2 bids exactly as heuristic
-            want = S.heuristic_call(params[seat], hand, seat, calls, ncalls, current, bidder)
+        elif name in ("heuristic", "heuristic_v2", "heuristic_v3"):  # bid with heuristic_call (rows of their own: game_push 0)
+            want = S.heuristic_call(params[seat], hand, seat, calls, ncalls, current, bidder, below, games)
         else:
             want = S.heuristic_call_v1(params[seat], hand, seat, calls, ncalls, current, bidder)
         assert got == want and (a == b).all()
@@ -124,6 +127,7 @@ def test_dispatch_reaches_each_strategys_own_functions(name):
             want = S.heuristic_card_v1(hand, seat, declarer, trump, leader, trick, k, played)
         elif name == "heuristic_v2":
             want = S.heuristic_card_v2(hand, seat, declarer, trump, leader, trick, k, played, suits, 0)
+        # heuristic_v3 plays heuristic's cards
         else:
             want = S.heuristic_card(hand, seat, declarer, trump, leader, trick, k, played, suits, 0)
         assert got == want and (a == b).all()

@@ -1,11 +1,13 @@
 """Vint judged by the rubber (issue 30): questions with ``outcome="game"`` / ``"margin"`` play the
 rubber on after the evaluated deal, the same later deals for every option; rubbers from a given
-line (``chunks.rubbers_from``); malformed ``--before``."""
+line (``play_match(before=, dealer=)`` and ``chunks.rubbers_from``, one kernel); malformed
+``--before``."""
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
+import cardsim
 from cardsim import questions as E
 from cardsim.cli import main
 from cardsim.games import get_game
@@ -179,3 +181,110 @@ def test_equity_table_symmetries_and_resume(tmp_path):
     assert sure.p_win > 0.95
     wide = V.equity_wide(eq)
     assert list(wide.columns) == ["games", "us", "them 0", "them 480"] and len(wide) == 8
+
+
+def test_play_match_from_a_clean_line_is_play_match():
+    plain, plain_deals = cardsim.play_match("vint", 40, seed=8, n_jobs=1)
+    clean, clean_deals = cardsim.play_match("vint", 40, seed=8, before=[0, 0, 0, 0], n_jobs=1)
+    assert plain.equals(clean) and plain_deals.equals(clean_deals)
+    assert clean.attrs["start"] == {"before": [0, 0, 0, 0]}
+    # dealer 0 fixed: the rubbers whose first deal drew dealer 0 anyway are the same, deal for deal
+    # (a given dealer only overrides the draw, so the shuffles are the same); the others differ
+    fixed, fixed_deals = cardsim.play_match("vint", 40, seed=8, before=[0, 0, 0, 0], dealer=0, n_jobs=1)
+    assert (fixed_deals[fixed_deals.deal == 0].dealer == 0).all()
+    drew0 = plain_deals[(plain_deals.deal == 0) & (plain_deals.dealer == 0)].rubber.to_numpy()
+    assert 0 < len(drew0) < 40
+    assert fixed[fixed.rubber.isin(drew0)].reset_index(drop=True).equals(
+        plain[plain.rubber.isin(drew0)].reset_index(drop=True))
+    same = plain_deals[plain_deals.rubber.isin(drew0)].reset_index(drop=True)
+    assert fixed_deals[fixed_deals.rubber.isin(drew0)].reset_index(drop=True).equals(same)
+    assert not fixed.equals(plain)
+    # rubbers_from is the same kernel without the deal rows
+    rows = chunks.rubbers_from(8, 0, 40, SPEC.setup(), (0, 0), (0, 0), 0)
+    assert np.array_equal(rows["winner"], fixed.winner.to_numpy(np.int64))
+    assert np.array_equal(rows["deals"], fixed.deals.to_numpy(np.int64))
+
+
+def test_play_match_from_a_state_counts_from_there():
+    m, d = cardsim.play_match("vint", 60, seed=4, before=[300, 200, 1, 0], dealer=2, n_jobs=1, chunk_size=25)
+    assert (d[d.deal == 0].dealer == 2).all()
+    assert (m.games_0 + m.games_1 >= 2).all() and ((m.games_0 == 2) | (m.games_1 == 2)).all()
+    assert (m.winner.astype(int) == (m.games_1 == 2).astype(int)).all()
+    # points and deals count from the given line on: the sums of the rubber's deal rows
+    sums = d.groupby("rubber")[["total_0", "total_1"]].sum()
+    assert np.array_equal(sums.total_0.to_numpy(np.int64), m.points_0.to_numpy(np.int64))
+    assert np.array_equal(d.groupby("rubber").size().to_numpy(), m.deals.to_numpy(np.int64))
+    again, _ = cardsim.play_match("vint", 60, seed=4, before=[300, 200, 1, 0], dealer=2, n_jobs=1)
+    assert m.equals(again)
+
+
+def _share(state, dealer, n=300, seed=13):
+    m, _ = cardsim.play_match("vint", n, seed=seed, before=list(state), dealer=dealer, n_jobs=1)
+    wins = float((m.winner == 0).sum())
+    lo, hi = wilson(np.array([wins]), np.array([float(n)]))
+    return wins / n, lo[0], hi[0]
+
+
+def test_one_trick_from_the_game_moves_the_share_the_right_way():
+    # 470 below with a game: 30 short, a trick or three of any contract carry side 0 to 500 and
+    # the rubber; the same line on side 1's side (side 0 keeping its game) takes most of that back
+    clean, _, clean_hi = _share((0, 0, 1, 0), 0)
+    near, near_lo, _ = _share((470, 0, 1, 0), 0)
+    assert near_lo > clean_hi and near > 0.9
+    theirs, _, theirs_hi = _share((0, 470, 1, 0), 0)
+    assert theirs_hi < clean
+
+
+@pytest.mark.parametrize("state", [(200, 300, 1, 0), (480, 0, 0, 1)])
+def test_mirrored_states_give_complementary_shares(state):
+    # sides swapped and the first dealer moved one seat (the mirrored side deals first): side 0's
+    # share from the mirror is side 1's from the state, within the 95% intervals
+    b0, b1, g0, g1 = state
+    p, lo, hi = _share(state, 0, seed=31)
+    q, qlo, qhi = _share((b1, b0, g1, g0), 1, seed=32)
+    assert lo <= 1.0 - qlo and 1.0 - qhi <= hi
+
+
+@pytest.mark.parametrize("before,dealer,match", [
+    ([1, 2, 3], None, "below0,below1"), ([0, 0, 0, 0, 0], None, "below0,below1"),
+    ([-1, 0, 0, 0], None, "0 to 499"), ([0, 500, 0, 0], None, "0 to 499"),
+    ([0, 0, -1, 0], None, "0 or 1"), ([0, 0, 2, 0], None, "two end the rubber"), ([0, 0, 1, 2], None, "0 or 1"),
+    ([0, 0, 0.5, 0], None, "whole numbers"), ("0,0,0,0", None, "must be a list"),
+    ([0, 0, 0, 0], 4, "dealer must be a seat"), (None, True, "dealer must be a seat")])
+def test_bad_play_match_state_is_a_one_line_error(before, dealer, match):
+    with pytest.raises(OptionError, match=match) as info:
+        cardsim.play_match("vint", 2, before=before, dealer=dealer, n_jobs=1)
+    assert "\n" not in str(info.value)
+
+
+def test_match_left_estimates_the_rest_of_a_rubber():
+    left = SPEC.match_left
+    assert left([0, 0, 0, 0]) == 1.0
+    assert left([0, 0, 1, 0]) < 1.0 and left([0, 0, 1, 1]) < left([0, 0, 1, 0])
+    assert left([480, 0, 1, 1]) == 0.05 < left([0, 0, 1, 1])
+
+
+@pytest.mark.parametrize("before,dealer", [(None, None), ([300, 420, 1, 0], 3)])
+def test_match_records_are_the_rubbers_deals(before, dealer, capsys):
+    matches, deals = cardsim.play_match("vint", 3, seed=6, before=before, dealer=dealer, compact=False, n_jobs=1)
+    for m in range(3):
+        recs = cardsim.match_records("vint", m, seed=6, before=before, dealer=dealer)
+        rows = deals[deals.rubber == m]
+        assert len(recs) == matches.deals[m] == len(rows)
+        assert [r["source"]["match"] for r in recs] == [m] * len(recs)
+        line = {"below": [0, 0], "games": [0, 0]} if before is None else {"below": before[:2], "games": before[2:]}
+        for rec, (_, row) in zip(recs, rows.iterrows()):
+            assert cardsim.replay(rec) == rec["result"]
+            assert rec["dealer"] == row.dealer
+            assert rec.get("before", {"below": [0, 0], "games": [0, 0]}) == line
+            assert rec["result"]["total"] == [int(row.total_0), int(row.total_1)]
+            line = rec["result"]["after"]
+        assert recs[-1]["result"]["rubber_won_by"] == matches.winner[m]
+        assert line["games"] == [int(matches.games_0[m]), int(matches.games_1[m])]
+    with pytest.raises(OptionError, match="two end the rubber"):
+        cardsim.match_records("vint", 0, before=[0, 0, 2, 0])
+    args = ["show", "vint", "--seed", "6", "--match", "1", "--deal", "0"]
+    if before is not None:
+        args += ["--before", ",".join(map(str, before)), "--dealer", str(dealer)]
+    assert main(args) == 0
+    assert capsys.readouterr().out.startswith("seed 6, match 1, deal 0 of ")

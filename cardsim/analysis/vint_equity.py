@@ -4,8 +4,9 @@ A state is the points each side has below the current line and the games each ha
 (docs/RULES.md §2.7: 500 below wins a game, two games win the rubber); the dealer of the next deal
 is stated (seat 0 … 3; the dealer speaks first, docs/RULES.md §2.2).  From every state of a grid
 and every dealer, whole rubbers are played on by the strategies (:func:`cardsim.games.vint.chunks.
-rubbers_from`, all cores through :func:`cardsim.runner.store.run_chunks`, resumable through
-:func:`cardsim.runner.store.analysis_store` like the 501 game-level runs).  The table
+rubbers_from`: ``play_match(before=, dealer=)``'s rubbers without their deal rows; all cores through
+:func:`cardsim.runner.store.run_chunks`, resumable through :func:`cardsim.runner.store.analysis_store`
+like the 501 game-level runs).  The table
 (:func:`equity_table`) gives, per state, side 0's chance of winning the rubber averaged over the
 four dealers (and by which side deals first) with its 95% Wilson interval, and the expected
 margin — side 0's total minus side 1's, above + below, score points, from the state to the

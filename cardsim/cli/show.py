@@ -16,7 +16,7 @@ def add_parser(sub) -> None:
     p = sub.add_parser("show", help="print one deal for people")
     p.add_argument("game", type=_game, nargs="?", help=" | ".join(GAME_NAMES))
     p.add_argument("--deal", type=_nonnegative, default=0, help="deal number (default 0; with --match: in the match)")
-    p.add_argument("--match", type=_nonnegative, help="show a deal of this match (501) as play_match plays it")
+    p.add_argument("--match", type=_nonnegative, help="show a deal of this match (501, Vint) as play_match plays it")
     p.add_argument("--before", help="with --match: the scores the match started from (501,250,320)")
     p.add_argument("--dealer", type=_nonnegative, help="with --match: who dealt the match's first deal")
     p.add_argument("--record", type=_path, help="show a record from this JSON Lines file instead")

@@ -283,7 +283,8 @@ def play_matches(game, n_matches, seed=0, strategies=None, seats=None, rules=Non
     DataFrames (:mod:`cardsim.frames`; ``cardsim columns GAME`` lists their columns).
 
     Match ``m`` depends on ``(seed, m)`` only; ``compact`` as for :func:`simulate`.  ``before``
-    (501: one score per seat; Five Hundred: the two team scores) starts every match from that state and ``dealer`` fixes who deals
+    (501: one score per seat; Five Hundred: the two team scores; Vint: below0, below1, games0, games1) starts every match from
+    that state and ``dealer`` fixes who deals
     first (default: drawn per match); games that cannot start from a state raise OptionError.
     ``store``: a folder where each finished chunk is kept, so that the same call after an
     interruption resumes (the folder is kept; remove it when done).  ``n_jobs`` and ``client``

@@ -15,8 +15,8 @@ from cardsim.games.vint.frames import FRAMES
 from cardsim.games.base import ContractBands, Forcing, GameSpec
 
 from . import engine, forcing, pimc
-from .chunks import deal_chunk, play_matches, simulate_chunk
-from .records import make_records
+from .chunks import deal_chunk, match_left, play_matches, simulate_chunk
+from .records import make_records, match_records
 from .replay import replay as replay_record
 from .show import show
 from .strategies import REGISTRY
@@ -34,6 +34,7 @@ SPEC = GameSpec(
     replay=replay_record,
     show=show,
     play_matches=play_matches,
+    match_records=match_records,
     match_dtype=engine.RUBBER_DTYPE,
     doc="Vint: Russian partnership game, no dummy, both sides score every trick (docs/RULES.md §2)",
     row_doc=engine.ROW_DOC,
@@ -59,4 +60,5 @@ SPEC = GameSpec(
     pbn_module=f"{__name__}.pbn",
     deal_seconds=5.4e-6,
     deals_per_match=12.2,
+    match_left=match_left,
 )

@@ -3,10 +3,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from cardsim.games.base import grow_until_fits
+from cardsim.games.base import OptionError, grow_until_fits
 from cardsim.rng import check_seed
+from cardsim.text import quote
 
 from . import engine
+from .forcing import parse_before
 
 
 def simulate_chunk(seed, start, count, setup):
@@ -22,22 +24,61 @@ def deal_chunk(seed, start, count):
     return int(engine.deal_kernel(np.uint64(check_seed(seed)), start, count, engine.BASE_DECK))
 
 
-def play_matches(seed, start, count, setup):
-    """Rubbers ``start..start+count-1``: (rubber rows RUBBER_DTYPE, deal rows ROW_DTYPE + ``rubber``)."""
+def start_state(before, dealer):
+    """The line a rubber starts from and its first dealer: ``(below, games, dealer)`` (int64[2],
+    int64[2], int64; dealer −1: drawn per rubber) from ``before`` (None: a clean line; ``[below0,
+    below1, games0, games1]`` or ``[below0, below1]``, by team, docs/RULES.md §2.7, as ``cardsim
+    evaluate vint --before``) and ``dealer`` (None or a seat 0-3).  Raises OptionError in one line:
+    a wrong count, points outside 0-499, games other than 0 or 1 (two end the rubber), a bad seat."""
+    state = parse_before(before, None)
+    first = -1
+    if dealer is not None:
+        if isinstance(dealer, bool) or not isinstance(dealer, (int, np.integer)) or not 0 <= dealer < 4:
+            raise OptionError(f"dealer must be a seat from 0 to 3, got {quote(dealer)}")
+        first = int(dealer)
+    return state.below, state.games, np.int64(first)
+
+
+def match_left(before, rules=None) -> float:
+    """The share of a new rubber's deals still to play from the line ``before`` (for the pool's time
+    estimate): about 2.5 games make a rubber; a game up leaves about 1.6, one each 1, less the
+    share of the current game the leading side has below the line."""
+    values = [int(v) for v in before] + [0, 0]
+    b0, b1, g0, g1 = values[:4]
+    games = 2.5 if g0 + g1 == 0 else (1.0 if g0 == g1 == 1 else 1.6)
+    return max(0.05, min(1.0, (games - max(b0, b1) / 500.0) / 2.5))
+
+
+def _rubbers(seed, start, count, setup, below, games, dealer, keep_deals):
+    """Rubbers ``start..start+count-1`` of ``seed`` from the line ``below``/``games`` (int64[2])
+    with ``dealer`` (int64, −1 drawn) dealing first: RUBBER_DTYPE[count], and the deal rows
+    ROW_DTYPE[n] with each deal's rubber (int64[n]) — empty unless ``keep_deals``."""
     seed = np.uint64(check_seed(seed))
 
     def run(capacity):
         rubbers = np.zeros(count, dtype=engine.RUBBER_DTYPE)
         deals = np.zeros(capacity, dtype=engine.ROW_DTYPE)
         rubber_of = np.zeros(capacity, dtype=np.int64)
-        n = engine.match_kernel(seed, start, count, setup.strategy_ids, setup.params, engine.BASE_DECK,
-                                rubbers, deals, rubber_of)
+        n = engine.match_kernel(seed, np.int64(start), np.int64(count), setup.strategy_ids, setup.params,
+                                engine.BASE_DECK, below, games, dealer, rubbers, deals, rubber_of)
         return n, (n, rubbers, deals, rubber_of)
 
-    n, rubbers, deals, rubber_of = grow_until_fits(run, max(64, 16 * count))
-    deals = deals[:n]
-    out = np.zeros(n, dtype=np.dtype([("rubber", "i8")] + engine.ROW_DTYPE.descr))
-    out["rubber"] = rubber_of[:n]
+    n, rubbers, deals, rubber_of = grow_until_fits(run, max(64, 16 * count) if keep_deals else 0)
+    return rubbers, deals[:n], rubber_of[:n]
+
+
+def play_matches(seed, start, count, setup, before=None, dealer=None):
+    """Rubbers ``start..start+count-1``: (rubber rows RUBBER_DTYPE, deal rows ROW_DTYPE + ``rubber``).
+
+    Every rubber starts from the line ``before`` (``[below0, below1, games0, games1]``, by team;
+    None: a clean line) with seat ``dealer`` dealing first (None: drawn per rubber), see
+    :func:`start_state`; its points and deals count from there on.  From a clean line and a drawn
+    dealer, rubber ``m`` is the same whichever way it is asked for.  Raises OptionError for a bad
+    state or dealer."""
+    below, games, first = start_state(before, dealer)
+    rubbers, deals, rubber_of = _rubbers(seed, start, count, setup, below, games, first, True)
+    out = np.zeros(len(deals), dtype=np.dtype([("rubber", "i8")] + engine.ROW_DTYPE.descr))
+    out["rubber"] = rubber_of
     for name in engine.ROW_DTYPE.names:
         out[name] = deals[name]
     return rubbers, out
@@ -53,15 +94,15 @@ points are not in it) and ``deals`` played (void deals included)."""
 def rubbers_from(seed, start, count, setup, below=(0, 0), games=(0, 0), dealer=-1) -> np.ndarray:
     """Rubbers ``start..start+count-1`` of ``seed`` played on by the strategies from ``below``
     points below the line and ``games`` won (by team, docs/RULES.md §2.7) with ``dealer`` dealing
-    first (−1: drawn by each rubber's first deal); rows :data:`STATE_RUBBER_DTYPE`.  From a clean
-    line and a drawn dealer, rubber ``m`` is :func:`play_matches`' rubber ``m``."""
-    out = np.zeros((count, engine.N_RU), dtype=np.int64)
-    engine.state_rubbers(np.uint64(check_seed(seed)), np.int64(start), np.int64(count), setup.strategy_ids,
-                         setup.params, engine.BASE_DECK, np.asarray(below, dtype=np.int64), np.asarray(games, dtype=np.int64),
-                         np.int64(dealer), out)
+    first (−1: drawn by each rubber's first deal); rows :data:`STATE_RUBBER_DTYPE`.  These are
+    :func:`play_matches`' rubbers from the same state (the same kernel, without the deal rows):
+    rubber ``m`` is ``play_match``'s rubber ``m`` from ``before=[*below, *games]``."""
+    dealer = int(dealer)
+    below, games, first = start_state([*below, *games], None if dealer < 0 else dealer)
+    rubbers, _, _ = _rubbers(seed, start, count, setup, below, games, first, False)
     rows = np.zeros(count, dtype=STATE_RUBBER_DTYPE)
-    rows["rubber"] = np.arange(start, start + count)
-    rows["winner"] = out[:, engine.RU_WINNER]
-    rows["margin_0"] = out[:, engine.RU_MARGIN]
-    rows["deals"] = out[:, engine.RU_DEALS]
+    rows["rubber"] = rubbers["rubber"]
+    rows["winner"] = rubbers["winner"]
+    rows["margin_0"] = rubbers["points_0"].astype(np.int64) - rubbers["points_1"]
+    rows["deals"] = rubbers["deals"]
     return rows

@@ -3,8 +3,8 @@
 One function per decision, each ``choose_<decision>(strategy, params, streams, seat, view...)`` as in
 every game (``docs/adding-a-game.md``):
 
-* ``choose_call(strategy, params, streams, seat, hand, calls, ncalls, current, current_bidder) -> int64``
-  the call (0 = pass, 1..35 = bid, docs/RULES.md §2.2);
+* ``choose_call(strategy, params, streams, seat, hand, calls, ncalls, current, current_bidder, below, games)
+  -> int64`` the call (0 = pass, 1..35 = bid, docs/RULES.md §2.2);
 * ``choose_card(strategy, params, streams, seat, hand, declarer, trump, leader, trick, n, played,
   bid_suits, voids) -> int64`` the card index played from ``hand`` (docs/RULES.md §2.3).
 
@@ -13,7 +13,9 @@ every game (``docs/adding-a-game.md``):
 shuffle's, never touched here); a branch passes on only ``params[seat]`` / ``streams[1 + seat]``
 (rows are sliced per branch because slicing costs a reference count in the hot loop).  The rest
 is the seat's view: its ``hand`` (uint64), the ``calls`` so far (int64[ncalls] used), the
-standing bid ``current`` and its bidder, the contract (``declarer``, ``trump`` 0..4), the trick
+standing bid ``current`` and its bidder, the score before the deal (``below``: int64[2], points
+below the current line, and ``games``: int64[2], games won, by team, docs/RULES.md §2.7: the
+line is on the table for everyone), the contract (``declarer``, ``trump`` 0..4), the trick
 so far (``trick[:n]``, led by ``leader``), the cards ``played`` so far (uint64) and, in the
 play, what the auction showed: ``bid_suits`` (int64[4]), the first suit each seat bid, −1 for
 none (:func:`.rules.first_bid_suits`, computed once a deal), and what the play showed:
@@ -32,16 +34,17 @@ from cardsim.strategies.unhandled import unhandled
 
 from .pimc import pimc_card
 from .rules import PASS
-from .strategies import (GREEDY, HEURISTIC, HEURISTIC_V1, HEURISTIC_V2, PIMC, RANDOM, greedy_card, heuristic_call,
-                         heuristic_call_v1, heuristic_card, heuristic_card_v1, heuristic_card_v2, random_call,
-                         random_card)
+from .strategies import (GREEDY, HEURISTIC, HEURISTIC_V1, HEURISTIC_V2, HEURISTIC_V3, PIMC, RANDOM, greedy_card,
+                         heuristic_call, heuristic_call_v1, heuristic_card, heuristic_card_v1, heuristic_card_v2,
+                         random_call, random_card)
 
 
 @jit(inline="always")
-def choose_call(strategy, params, streams, seat, hand, calls, ncalls, current, current_bidder):
-    """The call strategy ``strategy`` makes for ``seat`` (0 = pass, 1..35 = bid)."""
-    if strategy == HEURISTIC or strategy == PIMC or strategy == HEURISTIC_V2:
-        return heuristic_call(params[seat], hand, seat, calls, ncalls, current, current_bidder)
+def choose_call(strategy, params, streams, seat, hand, calls, ncalls, current, current_bidder, below, games):
+    """The call strategy ``strategy`` makes for ``seat`` (0 = pass, 1..35 = bid); ``below``/``games``
+    (int64[2] each, by team) are the line before the deal."""
+    if strategy == HEURISTIC or strategy == PIMC or strategy == HEURISTIC_V2 or strategy == HEURISTIC_V3:
+        return heuristic_call(params[seat], hand, seat, calls, ncalls, current, current_bidder, below, games)
     if strategy == HEURISTIC_V1 or strategy == GREEDY:
         return heuristic_call_v1(params[seat], hand, seat, calls, ncalls, current, current_bidder)
     if strategy == RANDOM:
@@ -55,7 +58,7 @@ def choose_card(strategy, params, streams, seat, hand, declarer, trump, leader, 
     """The card (index) strategy ``strategy`` plays from ``hand``; ``trick[:n]`` is on the table,
     ``bid_suits`` (int64[4]) the first suit each seat bid (−1: none) and ``voids`` (int64) the
     suits each seat has shown out of (bit 4·seat + suit) and has led (bit LED_SHIFT + 4·seat + suit)."""
-    if strategy == HEURISTIC:
+    if strategy == HEURISTIC or strategy == HEURISTIC_V3:
         return heuristic_card(hand, seat, declarer, trump, leader, trick, n, played, bid_suits, voids)
     if strategy == HEURISTIC_V2:
         return heuristic_card_v2(hand, seat, declarer, trump, leader, trick, n, played, bid_suits, voids)

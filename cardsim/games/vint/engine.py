@@ -59,13 +59,17 @@ MATCH_DOC = """One row per rubber: ``rubber`` its number, ``deals`` (void deals 
 ``void_deals``, games won ``games_0``/``games_1``, ``winner`` (team; missing when the rubber was
 stopped unfinished at 5,000 deals, e.g. by strategies that never bid), each team's total above +
 below over the rubber ``points_0``/``points_1`` (score points) and ``margin`` = winner's total −
-loser's (may be negative, docs/RULES.md §2.7; 0 without a winner).  play_match's deal rows carry ``rubber`` first, then
+loser's (may be negative, docs/RULES.md §2.7; 0 without a winner).  A rubber started from a given line
+(``play_match(before=[below0, below1, games0, games1])``) counts its deals and points from there; its
+games are those at its end.  play_match's deal rows carry ``rubber`` first, then
 the deal columns, with ``deal`` numbered within the rubber."""
 
-# A rubber played on from a state (rubber_on, given_rubber_kernel, state_rubbers): int64 columns
-# of the result rows.
-RU_WINNER, RU_MARGIN, RU_DEALS = 0, 1, 2
-N_RU = 3
+# A rubber played on from a state (rubber_on, match_kernel, given_rubber_kernel): int64 columns of
+# the result rows and of rubber_on's tally (RU_WINNER is the rows' alone, RU_ROWS the tally's).
+RU_WINNER, RU_MARGIN, RU_DEALS, RU_POINTS0, RU_POINTS1, RU_VOIDS, RU_ROWS = 0, 1, 2, 3, 4, 5, 6
+N_RU = 7
+ROWS_FULL = -2
+"""What :func:`rubber_on` returns when the deal rows it keeps ran out of room."""
 CONTINUE_SALT = np.uint64(0x3C6EF372FE94F82B)
 """Salt of the key of a question's rubber played on after the evaluated deal: the continuation is
 keyed by the evaluated deal's key alone (``mix64(key ^ CONTINUE_SALT)``), never by the option, so
@@ -122,7 +126,7 @@ def deal_cards(key, dealer, base_deck, deck, hands, state):
 
 
 @jit(inline="always")
-def run_auction(dealer, hands, ids, params, streams, calls, forced):
+def run_auction(dealer, hands, ids, params, streams, calls, forced, below, games):
     """The auction (docs/RULES.md §2.2): the dealer speaks first, 8 passes void the deal, 12 passes
     after a bid end it.  Returns ``(ncalls, declarer, contract, forced_ok)``: the calls made
     (written to ``calls``, int64[MAX_CALLS]), the last bidder (−1 void), the final bid (0 void)
@@ -131,7 +135,8 @@ def run_auction(dealer, hands, ids, params, streams, calls, forced):
     strategy's call).  The first ``forced[F_NPREFIX]`` calls are ``forced[F_PREFIX:]`` (checked
     legal by the caller), made as ``forced[F_IMPLIED]`` says (:mod:`cardsim.games.forced`); under
     ``CHECK_CALLS`` the auction stops after them as a void deal and ``forced_ok`` is how many of
-    them the callers' strategies made.
+    them the callers' strategies made.  ``below``/``games`` (int64[2] each, by team): the line
+    before the deal, part of every caller's view.
     """
     ncalls = np.int64(0)
     current = np.int64(PASS)
@@ -145,7 +150,8 @@ def run_auction(dealer, hands, ids, params, streams, calls, forced):
         if ncalls < forced[F_NPREFIX]:
             call = forced[F_PREFIX + ncalls]
             if implied != GIVEN_CALLS:
-                mine = choose_call(ids[seat], params, streams, seat, hands[seat], calls, ncalls, current, bidder)
+                mine = choose_call(ids[seat], params, streams, seat, hands[seat], calls, ncalls, current, bidder, below,
+                                   games)
                 if mine != call:
                     if implied == CHECK_CALLS:
                         return ncalls, np.int64(-1), np.int64(PASS), ncalls
@@ -153,7 +159,8 @@ def run_auction(dealer, hands, ids, params, streams, calls, forced):
         elif implied == CHECK_CALLS:
             return ncalls, np.int64(-1), np.int64(PASS), ncalls
         else:
-            call = choose_call(ids[seat], params, streams, seat, hands[seat], calls, ncalls, current, bidder)
+            call = choose_call(ids[seat], params, streams, seat, hands[seat], calls, ncalls, current, bidder, below,
+                                   games)
         if pending and seat == forced[F_SEAT] and ncalls >= forced[F_NPREFIX]:
             pending = False
             if forced[F_CALL] == PASS or current < forced[F_CALL] <= MAX_CALL:
@@ -265,7 +272,8 @@ def run_deal(key, dealer, hands, ids, params, below_before, games_before, stream
         current = forced[F_CALL]
         forced_ok = np.int64(1)
     else:
-        ncalls, bidder, current, forced_ok = run_auction(dealer, hands, ids, params, streams, calls, forced)
+        ncalls, bidder, current, forced_ok = run_auction(dealer, hands, ids, params, streams, calls, forced,
+                                                         below_before, games_before)
     score[:] = 0
     first = forced[F_LEAD] - 1
     if current != PASS and first >= 0 and (hands[(bidder + 1) & 3] >> U64(first)) & U64(1) == U64(0):
@@ -414,16 +422,17 @@ def play_given(keys, start, count, dealers, hands, ids, params, below, games, fo
 
 
 @jit
-def agreed_calls(keys, dealers, hands, ids, params, forced, agreed):
+def agreed_calls(keys, dealers, hands, ids, params, forced, below, games, agreed):
     """How many of the given calls ``forced[F_PREFIX:]`` (``forced[F_IMPLIED] == CHECK_CALLS``) the
     callers' strategies make with ``hands`` (uint64[n, 4]) and the streams of ``keys``
-    (uint64[n]), into ``agreed`` (int64[n]): the dealer's test when calls imply hands."""
+    (uint64[n]) from the line ``below``/``games`` (int64[2] each), into ``agreed`` (int64[n]): the
+    dealer's test when calls imply hands."""
     streams = np.zeros((5, 1), dtype=np.uint64)
     calls = np.zeros(MAX_CALLS, dtype=np.int64)
     for i in range(keys.shape[0]):
         for s in range(4):
             seed_stream(streams[1 + s], keys[i], 1 + s)
-        agreed[i] = run_auction(dealers[i], hands[i], ids, params, streams, calls, forced)[3]
+        agreed[i] = run_auction(dealers[i], hands[i], ids, params, streams, calls, forced, below, games)[3]
 
 
 @jit
@@ -467,95 +476,90 @@ def trace_deal(key, dealer_override, ids, params, below, games, base_deck, hands
 
 
 @jit
-def match_kernel(seed, start, count, ids, params, base_deck, rubber_rows, deal_rows, deal_rubber):
+def match_kernel(seed, start, count, ids, params, base_deck, below0, games0, dealer0, rubber_rows, deal_rows,
+                 deal_rubber):
     """Play rubbers ``start .. start+count-1``: deals chained with the line carried over until a
     side wins two games (docs/RULES.md §2.7), or :data:`MAX_RUBBER_DEALS` deals were dealt (winner
     -1); the dealer passes left after every deal, void or not.
 
-    Deal ``j`` of rubber ``m`` has key ``deal_key(match_key(seed, m), j)``; the first dealer is
-    the one its first deal draws.  Returns the number of deal rows written, or −1 when
-    ``deal_rows`` is too small (call again with more room).
+    Every rubber starts from the line ``below0``/``games0`` (int64[2] each: points below the line
+    and games won, by team; zeros for a new rubber) with ``dealer0`` (int64) dealing first (−1:
+    the one its first deal draws).  Rubber ``m`` is :func:`rubber_on` with key ``match_key(seed,
+    m)``: deal ``j`` has key ``deal_key(match_key(seed, m), j)``.  ``rubber_rows``
+    (RUBBER_DTYPE[count]) receives one row per rubber (its points and deals count from the given
+    line on; ``games_0/1`` are the games at its end), ``deal_rows`` (ROW_DTYPE) and
+    ``deal_rubber`` (int64) one entry per deal played; zero-length ``deal_rows`` keep no deal rows.
+    Returns the number of deal rows written, or −1 when ``deal_rows`` is too small (call again
+    with more room).
     """
     deck, hands, streams, work_hands, work, calls, plays, score, info, no_force = workspace()
     below = np.zeros(2, dtype=np.int64)
     games = np.zeros(2, dtype=np.int64)
-    # Typed counters, not literal 0s: numba's type inference first meets ``n`` and ``j`` as
-    # Literal[int](0) and compiles fill_row once more for them.
-    n = np.int64(0)
+    tally = np.zeros(N_RU, dtype=np.int64)
     for m in range(count):
-        mkey = match_key(seed, start + m)
-        below[:] = 0
-        games[:] = 0
-        points0 = 0
-        points1 = 0
-        voids = 0
-        dealer = -1
-        j = np.int64(0)
-        finished = True
-        while True:
-            if j >= MAX_RUBBER_DEALS:
-                finished = False
-                break
-            if n >= deal_rows.shape[0]:
-                return -1
-            key = deal_key(mkey, j)
-            dealer = deal_cards(key, -1 if j == 0 else (dealer + 1) & 3, base_deck, deck, hands, streams[0])
-            run_deal(key, dealer, hands, ids, params, below, games, streams, calls, plays, score, info, work_hands,
-                     work, no_force)
-            fill_row(deal_rows, n, j, dealer, hands, score, info, calls)
-            deal_rubber[n] = start + m
-            n += 1
-            j += 1
-            if info[I_CONTRACT] == PASS:
-                voids += 1
-                continue
-            points0 += score[S_TOTAL]
-            points1 += score[S_TOTAL + 1]
-            below[0] = score[S_AFTER_BELOW]
-            below[1] = score[S_AFTER_BELOW + 1]
-            games[0] = score[S_AFTER_GAMES]
-            games[1] = score[S_AFTER_GAMES + 1]
-            if score[S_RUBBER_WON_BY] >= 0:
-                break
+        n = tally[RU_ROWS]
+        tally[:] = 0
+        tally[RU_ROWS] = n
+        below[:] = below0
+        games[:] = games0
+        w = rubber_on(match_key(seed, start + m), dealer0, below, games, ids, params, base_deck, deck, hands, streams,
+                      work_hands, work, calls, plays, score, info, no_force, tally, deal_rows, deal_rubber,
+                      np.int64(start + m))
+        if w == ROWS_FULL:
+            return np.int64(-1)
         r = rubber_rows[m]
         r.rubber = start + m
-        r.deals = j
-        r.void_deals = voids
+        r.deals = tally[RU_DEALS]
+        r.void_deals = tally[RU_VOIDS]
         r.games_0 = games[0]
         r.games_1 = games[1]
-        w = score[S_RUBBER_WON_BY] if finished else -1
         r.winner = w
-        r.points_0 = points0
-        r.points_1 = points1
-        r.margin = 0 if w < 0 else (points0 - points1 if w == 0 else points1 - points0)
-    return n
+        r.points_0 = tally[RU_POINTS0]
+        r.points_1 = tally[RU_POINTS1]
+        r.margin = 0 if w < 0 else (tally[RU_MARGIN] if w == 0 else -tally[RU_MARGIN])
+    return tally[RU_ROWS]
 
 
 @jit
 def rubber_on(ckey, dealer, below, games, ids, params, base_deck, deck, hands, streams, work_hands, work, calls,
-              plays, score, info, no_force, tally):
+              plays, score, info, no_force, tally, deal_rows, deal_rubber, rubber):
     """Play a rubber on from the line ``below``/``games`` (int64[2] each, carried over and changed
     here) to its end (docs/RULES.md §2.7), or for :data:`MAX_RUBBER_DEALS` deals; returns the
-    rubber's winner (team, int64) or −1 when stopped unfinished.
+    rubber's winner (team, int64), −1 when stopped unfinished, or :data:`ROWS_FULL` when
+    ``deal_rows`` ran out of room.
 
     Deal ``j`` has key ``deal_key(ckey, j)``; ``dealer`` (int64) deals deal 0 (−1: the one that
     deal draws, as a rubber's first deal), then the deal passes left after every deal, void or
     not.  ``tally`` (int64[N_RU]) gains team 0's total minus team 1's (above + below, score
-    points) at ``RU_MARGIN`` and the deals dealt at ``RU_DEALS``.  The other arrays are
+    points) at ``RU_MARGIN``, each team's total at ``RU_POINTS0``/``RU_POINTS1``, the deals dealt
+    at ``RU_DEALS`` and the void ones at ``RU_VOIDS``.  When ``deal_rows`` (ROW_DTYPE) is not
+    empty, deal ``j``'s row (``deal`` = j) is written at ``tally[RU_ROWS]``, which then counts
+    up, with ``deal_rubber`` (int64) at the same index set to ``rubber``.  The other arrays are
     :func:`workspace`'s scratch.
     """
+    keep = deal_rows.shape[0] > 0
     j = np.int64(0)
     while j < MAX_RUBBER_DEALS:
+        if keep and tally[RU_ROWS] >= deal_rows.shape[0]:
+            return np.int64(ROWS_FULL)
         key = deal_key(ckey, j)
         dealer = deal_cards(key, dealer, base_deck, deck, hands, streams[0])
         run_deal(key, dealer, hands, ids, params, below, games, streams, calls, plays, score, info, work_hands, work,
                  no_force)
+        if keep:
+            n = tally[RU_ROWS]
+            fill_row(deal_rows, n, j, dealer, hands, score, info, calls)
+            deal_rubber[n] = rubber
+            tally[RU_ROWS] = n + 1
         j += 1
         tally[RU_DEALS] += 1
         dealer = (dealer + 1) & 3
         if info[I_CONTRACT] == PASS:
+            tally[RU_VOIDS] += 1
             continue
         tally[RU_MARGIN] += score[S_TOTAL] - score[S_TOTAL + 1]
+        tally[RU_POINTS0] += score[S_TOTAL]
+        tally[RU_POINTS1] += score[S_TOTAL + 1]
         below[0] = score[S_AFTER_BELOW]
         below[1] = score[S_AFTER_BELOW + 1]
         games[0] = score[S_AFTER_GAMES]
@@ -583,6 +587,7 @@ def given_rubber_kernel(keys, start, count, dealers, hands_in, ids, params, belo
     below = np.zeros(2, dtype=np.int64)
     games = np.zeros(2, dtype=np.int64)
     tally = np.zeros(N_RU, dtype=np.int64)
+    no_rubber = np.zeros(0, dtype=np.int64)  # with rows[:0]: the played-on deals keep no rows
     for i in range(count):
         hand[:] = hands_in[i]
         run_deal(keys[i], dealers[i], hand, ids, params, below0, games0, streams, calls, plays, score, info,
@@ -603,32 +608,7 @@ def given_rubber_kernel(keys, start, count, dealers, hands_in, ids, params, belo
         if winner < 0:
             winner = rubber_on(mix64(keys[i] ^ CONTINUE_SALT), np.int64((dealers[i] + 1) & 3), below, games, ids,
                                params, base_deck, deck, hand, streams, work_hands, work, calls, plays, score, info,
-                               no_force, tally)
+                               no_force, tally, rows[:0], no_rubber, np.int64(-1))
         out[i, RU_WINNER] = winner
         out[i, RU_MARGIN] = tally[RU_MARGIN]
         out[i, RU_DEALS] = tally[RU_DEALS]
-
-
-@jit
-def state_rubbers(seed, start, count, ids, params, base_deck, below0, games0, dealer, out):
-    """Rubbers ``start .. start+count-1`` of ``seed`` played from the line ``below0``/``games0``
-    (int64[2]) with ``dealer`` (int64; −1: drawn by each rubber's first deal) dealing first.
-
-    Rubber ``m`` is :func:`rubber_on` with key ``match_key(seed, m)``: from a clean line and a
-    drawn dealer it is :func:`match_kernel`'s rubber ``m``, deal for deal.  ``out`` (int64[count,
-    N_RU]) receives its winner (−1 unfinished), team 0's total minus team 1's over the deals
-    played (score points) and their number.
-    """
-    deck, hand, streams, work_hands, work, calls, plays, score, info, no_force = workspace()
-    below = np.zeros(2, dtype=np.int64)
-    games = np.zeros(2, dtype=np.int64)
-    tally = np.zeros(N_RU, dtype=np.int64)
-    for m in range(count):
-        tally[:] = 0
-        below[:] = below0
-        games[:] = games0
-        winner = rubber_on(match_key(seed, start + m), dealer, below, games, ids, params, base_deck, deck, hand,
-                           streams, work_hands, work, calls, plays, score, info, no_force, tally)
-        out[m, RU_WINNER] = winner
-        out[m, RU_MARGIN] = tally[RU_MARGIN]
-        out[m, RU_DEALS] = tally[RU_DEALS]

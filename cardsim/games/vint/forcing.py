@@ -298,8 +298,9 @@ def agreed_calls(keys, dealers, hands, talons, setup: Setup, forced, state) -> n
     """How many of the given calls of ``forced`` (int64[F_LEN], ``forced[F_IMPLIED] == CHECK_CALLS``)
     the callers' strategies make, per candidate deal (int64[n]; :class:`cardsim.deal.Calls`)."""
     agreed = np.zeros(len(keys), dtype=np.int64)
+    state = parse_before(None, setup) if state is None else state
     engine.agreed_calls(keys, dealers, hands, setup.strategy_ids, setup.params, np.asarray(forced, dtype=np.int64),
-                        agreed)
+                        state.below, state.games, agreed)
     return agreed
 
 

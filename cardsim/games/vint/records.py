@@ -5,7 +5,7 @@ import numpy as np
 
 from cardsim.cards import card_str
 from cardsim.games.source import source_of
-from cardsim.rng import check_seed, deal_key
+from cardsim.rng import check_seed, deal_key, match_key
 
 from . import engine
 from .rules import (DENOMINATIONS, MAX_CALLS, N_SCORE, PASS, RANKS, S_ABOVE, S_ACES, S_AFTER_BELOW, S_AFTER_GAMES, S_BELOW,
@@ -87,3 +87,28 @@ def make_records(seed, deal_ids, setup) -> list[dict]:
     """docs/RECORDS.md records of independent deals ``deal_ids`` of ``seed`` (as simulate plays them)."""
     seed = np.uint64(check_seed(seed))
     return [{**trace_record(deal_key(seed, int(i)), setup), "source": source_of(setup, seed, i)} for i in deal_ids]
+
+
+def match_records(seed, match, setup, before=None, dealer=None) -> list[dict]:
+    """docs/RECORDS.md records (with ``before`` once the line is not clean, and ``source.match``) of
+    every deal of rubber ``match`` of ``seed``, exactly as ``play_matches`` plays it (the same deal
+    keys, dealers and line, deal by deal), so any rubber-level number can be traced to its deals.
+    ``before`` / ``dealer``: the line and first dealer the rubber started from, as given to
+    ``play_matches`` (:func:`.chunks.start_state`; raises OptionError the same way)."""
+    from .chunks import start_state
+
+    below, games, first = start_state(before, dealer)
+    seed = np.uint64(check_seed(seed))
+    mkey = np.uint64(match_key(seed, np.int64(match)))
+    below, games, d = [int(b) for b in below], [int(g) for g in games], int(first)
+    out = []
+    for j in range(engine.MAX_RUBBER_DEALS):
+        rec = trace_record(deal_key(mkey, np.int64(j)), setup, d, below, games)
+        rec["source"] = source_of(setup, seed, j, match=match)
+        out.append(rec)
+        result = rec["result"]
+        below, games = result["after"]["below"], result["after"]["games"]
+        if result["rubber_won_by"] is not None:
+            break
+        d = (rec["dealer"] + 1) % 4
+    return out

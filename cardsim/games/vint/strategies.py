@@ -1,7 +1,8 @@
 """Vint strategies: the registry and the jitted strategy functions (their dispatch is
 :mod:`.dispatch`).
 
-A strategy sees only its seat's view (DESIGN.md property 3): its own hand, the auction so far,
+A strategy sees only its seat's view (DESIGN.md property 3): its own hand, the line before the deal
+(points below the line and games won, by team: the score is public), the auction so far,
 the cards played so far, the current trick, the contract and who declared it, its own
 parameter vector and its own random stream.  Parameters (float64[N_PARAMS]) are read through
 the ``P_*`` constants, which are derived from the registry's parameter names.
@@ -20,12 +21,12 @@ from cardsim.rng import choose_bit, randbelow, uniform
 from cardsim.strategies.pimc import register as register_pimc
 from cardsim.strategies.registry import Registry
 
-from .rules import (ACE, HONOURS_LANE, JACK, LED_SHIFT, MAX_CALL, NT, PASS, TEN, bid_call, call_denomination,
-                    call_level, high_card_points, legal_plays, trick_winner)
+from .rules import (ACE, GAME_THRESHOLD, HONOURS_LANE, JACK, LED_SHIFT, MAX_CALL, NT, PASS, TEN, bid_call,
+                    call_denomination, call_level, high_card_points, legal_plays, trick_value, trick_winner)
 
 U64 = np.uint64
 
-RANDOM, HEURISTIC, GREEDY, HEURISTIC_V1, PIMC, HEURISTIC_V2 = 0, 1, 2, 3, 4, 5
+RANDOM, HEURISTIC, GREEDY, HEURISTIC_V1, PIMC, HEURISTIC_V2, HEURISTIC_V3 = 0, 1, 2, 3, 4, 5, 6
 
 REGISTRY = Registry("vint")
 _BIDDING = {"aggression": 0.0, "partner_points": 7.0, "partner_bid_points": 13.0, "points_per_trick": 3.0}
@@ -51,10 +52,21 @@ _AUCTION_DOCS = {
     "honour_weight": "tricks a suit gains, when choosing the denomination, per trump honour held beyond two",
 }
 _AUCTION_BOUNDS = {"contested_points": (0, 40), "nt_margin": (-13, 13), "misfit_share": (0, 1), "honour_weight": (0, 13)}
-REGISTRY.add("heuristic", HEURISTIC, {**_BIDDING, **_AUCTION},
-             "bids to its estimated side tricks (high cards, shape, partner's first bid, the opponents' bids); "
-             "plays by the book, reading the auction (issue 12: leads partner's suit, third hand high, no ruffing "
-             "of sure winners)",
+_SCORE = {"game_push": 0.25}
+_SCORE_DOCS = {
+    "game_push": "tricks added to the side's estimate for a bid it would otherwise not make, when that bid's "
+                 "expected tricks x V carry the side to 500 below the line (docs/RULES.md §2.7; 0 = the score "
+                 "is not read, as heuristic_v3)",
+}
+_SCORE_BOUNDS = {"game_push": (0, 13)}
+REGISTRY.add("heuristic", HEURISTIC, {**_BIDDING, **_AUCTION, **_SCORE},
+             "bids to its estimated side tricks (high cards, shape, partner's first bid, the opponents' bids), a "
+             "quarter trick more where the bid completes the game below the line (issue 30); plays by the book, "
+             "reading the auction (issue 12: leads partner's suit, third hand high, no ruffing of sure winners)",
+             {**_BIDDING_DOCS, **_AUCTION_DOCS, **_SCORE_DOCS}, {**_BIDDING_BOUNDS, **_AUCTION_BOUNDS, **_SCORE_BOUNDS})
+REGISTRY.add("heuristic_v3", HEURISTIC_V3, {**_BIDDING, **_AUCTION},
+             "the default until issue 30, kept so old results reproduce: bids like heuristic without reading the "
+             "score (game_push 0), plays heuristic's cards",
              {**_BIDDING_DOCS, **_AUCTION_DOCS}, {**_BIDDING_BOUNDS, **_AUCTION_BOUNDS})
 REGISTRY.add("heuristic_v2", HEURISTIC_V2, {**_BIDDING, **_AUCTION},
              "the default until issue 26, kept so old results reproduce: bids like heuristic (same parameters), "
@@ -82,6 +94,7 @@ P_CONTESTED_POINTS = REGISTRY["heuristic"].param_index("contested_points")
 P_NT_MARGIN = REGISTRY["heuristic"].param_index("nt_margin")
 P_MISFIT_SHARE = REGISTRY["heuristic"].param_index("misfit_share")
 P_HONOUR_WEIGHT = REGISTRY["heuristic"].param_index("honour_weight")
+P_GAME_PUSH = REGISTRY["heuristic"].param_index("game_push")
 
 
 # ------------------------------------------------------------------------------- bidding
@@ -201,11 +214,13 @@ def _speaker(i, ncalls, seat):
 
 
 @jit(inline="always")
-def heuristic_call(params, hand, seat, calls, ncalls, current, current_bidder):
+def heuristic_call(params, hand, seat, calls, ncalls, current, current_bidder, below, games):
     """Bid the cheapest legal contract in the denomination with most expected tricks
     (:func:`estimated_tricks`; suits ranked with ``honour_weight`` tricks per trump honour held
     beyond two), as long as its level is within expected tricks − 6 + ``aggression``; otherwise
-    pass (docs/RULES.md §2.2).  ``params``: the seat's row, float64[N_PARAMS].
+    pass (docs/RULES.md §2.2).  ``params``: the seat's row, float64[N_PARAMS]; ``below``/``games``
+    (int64[2] each, by team): the line before the deal, read only by the score parameters
+    (:func:`_heuristic_bid`).
 
     The undertrick penalty (500 × level a trick, docs/RULES.md §2.6) dwarfs a trick's value, so the
     level cap is the stopping rule.  Never overbids its own standing bid.
@@ -216,17 +231,30 @@ def heuristic_call(params, hand, seat, calls, ncalls, current, current_bidder):
     if ncalls >= 4 and calls[ncalls - 1] == PASS and calls[ncalls - 2] == PASS and calls[ncalls - 3] == PASS \
             and calls[ncalls - 4] == PASS:
         return np.int64(PASS)
-    return _heuristic_bid(params, hand, seat, calls, ncalls, current)
+    return _heuristic_bid(params, hand, seat, calls, ncalls, current, below)
 
 
 @jit
-def _heuristic_bid(params, hand, seat, calls, ncalls, current):
-    """:func:`heuristic_call` once it has something to decide (out of line: one compiled copy)."""
+def _heuristic_bid(params, hand, seat, calls, ncalls, current, below):
+    """:func:`heuristic_call` once it has something to decide (out of line: one compiled copy).
+
+    Reading the score (issue 30): where the plain rule passes, the bid it would make with
+    ``game_push`` more tricks is made if its expected tricks × V reach the points the side lacks
+    below the line (``GAME_THRESHOLD`` − ``below[side]``): the game, and the rubber, come sooner.
+    ``game_push`` 0 never reads the line (heuristic_v3 and heuristic_v2 have no such parameter: 0).
+    """
     tricks = estimated_tricks(params, hand, seat, calls, ncalls)
     w = params[P_HONOUR_WEIGHT]
     order = (tricks[0] + w * _extra_honours(hand, 0), tricks[1] + w * _extra_honours(hand, 1),
              tricks[2] + w * _extra_honours(hand, 2), tricks[3] + w * _extra_honours(hand, 3), tricks[4])
-    return _first_biddable(tricks, order, params[P_AGGRESSION], current)
+    bid = _first_biddable(tricks, order, params[P_AGGRESSION], current)
+    if bid == PASS and params[P_GAME_PUSH] > 0.0:
+        push = _first_biddable(tricks, order, params[P_AGGRESSION] + params[P_GAME_PUSH], current)
+        if push != PASS:
+            d = call_denomination(push)
+            if tricks[d] * trick_value(call_level(push), d) >= GAME_THRESHOLD - below[seat & 1]:
+                return push
+    return bid
 
 
 @jit(inline="always")
