@@ -221,8 +221,9 @@ def side_share(game, n_matches, mine, other, seed=0, rules=None, before=None, de
                chunk_size=10_000, level=0.95, store=None, progress=False, client=None) -> dict:
     """The share of games won by the partnership playing ``mine`` against one playing ``other``
     (partnership games: Five Hundred, Vint), paired per match with the seatings swapped: every
-    match is played with ``mine`` at seats 0+2 and, on the same match seed, at seats 1+3
-    (:func:`compare_matches`), so that the cards and the first dealer cancel.
+    match is played with ``mine`` at seats 0+2 and, on the same match seed, at seats 1+3, so that
+    the cards and the first dealer cancel: the ``win`` row of
+    :func:`cardsim.match_compare.match_compare` (which also gives the points) as a dict.
 
     Returns ``{"share", "lo", "hi", "se", "n"}``: ``share`` = ½ + ½ · mean(d), d per match the
     team-0 win share with ``mine`` there minus with ``other`` there, and its ``level`` interval
@@ -232,9 +233,11 @@ def side_share(game, n_matches, mine, other, seed=0, rules=None, before=None, de
     read the two seatings separately with :func:`compare_matches`.  Raises OptionError /
     StrategyError for bad arguments.
     """
-    t = compare_matches(game, n_matches, [other, mine, other, mine], {"mine": [mine, other, mine, other]},
-                        win_share, seed=seed, rules=rules, before=before, dealer=dealer, n_jobs=n_jobs,
-                        chunk_size=chunk_size, level=level, store=store, progress=progress, client=client)
-    row = t[t.variant == "mine"].iloc[0]
-    return {"share": 0.5 + row["diff"] / 2, "lo": 0.5 + row["diff_lo"] / 2, "hi": 0.5 + row["diff_hi"] / 2,
-            "se": row["diff_se"] / 2, "n": int(row["n"])}
+    from cardsim.match_compare import match_compare
+
+    t = match_compare(game, n_matches, mine, other, seed=seed, rules=rules, before=before, dealer=dealer,
+                      n_jobs=n_jobs, chunk_size=chunk_size, level=level, store=store, progress=progress,
+                      client=client)
+    row = t.set_index("measure").loc["win"]
+    return {"share": float(row["mean"]), "lo": float(row["lo"]), "hi": float(row["hi"]), "se": float(row["se"]),
+            "n": int(row["n"])}

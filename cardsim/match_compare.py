@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from cardsim.games.base import OptionError
-from cardsim.stats import mean_interval
+from cardsim.compare import win_share
 
 POINT_COLUMNS = ("points", "score")
 """The match-row columns of each team's points, ``NAME_0``/``NAME_1`` for the first name the game's
@@ -52,18 +52,28 @@ def team0_values(game: str, matches: pd.DataFrame) -> tuple[np.ndarray, np.ndarr
     """Team 0's share of the win (float64: 1, 0, or ½ when the match has no winner) and team 0's
     points minus team 1's (float64, score points), one per match row, in the rows' order."""
     p0, p1 = point_columns(game)
-    winner = matches["winner"].astype("float64").fillna(-1.0).to_numpy()
-    win0 = np.where(winner < 0, 0.5, (winner == 0).astype(np.float64))
+    win0 = win_share(matches).to_numpy()
     margin0 = matches[p0].to_numpy(np.float64) - matches[p1].to_numpy(np.float64)
     return win0, margin0
 
 
-def match_compare(game: str, n_matches: int, variant: str, baseline: str, seed=0, rules=None, before=None,
-                  dealer=None, n_jobs=1, chunk_size: int = 10_000, level: float = 0.95) -> pd.DataFrame:
-    """The variant against the baseline over ``n_matches`` matches of ``game`` played twice, the
-    partnerships exchanged (see the module docstring).
+def team0_measures(matches: pd.DataFrame) -> pd.DataFrame:
+    """The two per-match measures of team 0 in a partnership game's match frame: ``win`` (its share
+    of the win) and ``margin`` (its points minus the other team's), float64; the measure
+    :func:`match_compare` hands to :func:`cardsim.compare.compare_matches`."""
+    p0, p1 = next((f"{n}_0", f"{n}_1") for n in POINT_COLUMNS if f"{n}_0" in matches)
+    return pd.DataFrame({"win": win_share(matches).to_numpy(),
+                         "margin": matches[p0].to_numpy(np.float64) - matches[p1].to_numpy(np.float64)})
 
-    ``variant`` / ``baseline``: strategy specs (``"heuristic:stop_at_game=1"``); ``seed``,
+
+def match_compare(game: str, n_matches: int, variant: str, baseline: str, seed=0, rules=None, before=None,
+                  dealer=None, n_jobs=1, chunk_size: int = 10_000, level: float = 0.95, store=None,
+                  progress=False, client=None) -> pd.DataFrame:
+    """The variant against the baseline over ``n_matches`` matches of ``game`` played twice, the
+    partnerships exchanged (see the module docstring), through :func:`cardsim.compare.compare_matches`
+    (chunked, all cores with ``n_jobs=-1``, resumable with ``store``; ``client``: a dask client).
+
+    ``variant`` / ``baseline``: strategy specs (``"heuristic:game_push=0.5"``); ``seed``,
     ``rules``, ``before``, ``dealer``, ``n_jobs``, ``chunk_size``: as for :func:`cardsim.play_match`
     (both seatings use the same).  Returns one row per measure: ``win`` (the variant's share of
     the matches won, 0..1; 0.5 = even) and ``margin`` (its side's points minus the other side's a
@@ -72,30 +82,27 @@ def match_compare(game: str, n_matches: int, variant: str, baseline: str, seed=0
     ``attrs`` hold the run (game, specs, seed, state, the per-seating means).  Raises OptionError
     for a game without two partnerships here, StrategyError / OptionError for bad arguments.
     """
-    from cardsim import play_match
+    from cardsim.compare import compare_matches
 
     point_columns(game)  # a game without partnerships is an error before anything is played
     first, swapped = seatings(variant, baseline)
-    kw = dict(seed=seed, rules=rules, before=before, dealer=dealer, n_jobs=n_jobs, chunk_size=chunk_size)
-    a, _ = play_match(game, n_matches, strategies=first, **kw)
-    b, _ = play_match(game, n_matches, strategies=swapped, **kw)
-    key = "rubber" if "rubber" in a.columns else "match"
-    a, b = a.sort_values(key).reset_index(drop=True), b.sort_values(key).reset_index(drop=True)
-    if not np.array_equal(a[key].to_numpy(), b[key].to_numpy()):
-        raise AssertionError("the two seatings played different matches")
-    win_a, margin_a = team0_values(game, a)
-    win_b0, margin_b0 = team0_values(game, b)
-    win = (win_a + (1.0 - win_b0)) / 2.0          # the variant is team 0, then team 1
-    margin = (margin_a - margin_b0) / 2.0
+    t = compare_matches(game, n_matches, swapped, {"first": first}, team0_measures, seed=seed, rules=rules,
+                        before=before, dealer=dealer, n_jobs=n_jobs, chunk_size=chunk_size, level=level,
+                        store=store, progress=progress, client=client)
+    # d = team 0's value with the variant there minus with the baseline there: the variant's own value
+    # is the even value plus half of d (in the swapped seating team 0's share is 1 − the variant's).
+    by = t.set_index(["variant", "measure"])
     rows = []
-    for name, x, even in (("win", win, 0.5), ("margin", margin, 0.0)):
-        mean, se, lo, hi = mean_interval(np.array([x.sum()]), np.array([(x * x).sum()]),
-                                         np.array([float(len(x))]), level)
-        rows.append({"measure": name, "n": len(x), "mean": float(mean[0]), "se": float(se[0]), "lo": float(lo[0]),
-                     "hi": float(hi[0]), "vs": even, "clear": bool(lo[0] > even or hi[0] < even)})
+    for name, even in (("win", 0.5), ("margin", 0.0)):
+        r, b = by.loc[("first", name)], by.loc[("baseline", name)]
+        lo, hi = even + r.diff_lo / 2, even + r.diff_hi / 2
+        rows.append({"measure": name, "n": int(r.n), "mean": even + r["diff"] / 2, "se": r.diff_se / 2,
+                     "lo": lo, "hi": hi, "vs": even, "clear": bool(lo > even or hi < even)})
     out = pd.DataFrame(rows)
+    first_win, swapped_win = by.loc[("first", "win"), "mean"], by.loc[("baseline", "win"), "mean"]
+    first_margin, swapped_margin = by.loc[("first", "margin"), "mean"], by.loc[("baseline", "margin"), "mean"]
     out.attrs.update({"game": game, "variant": variant, "baseline": baseline, "seed": seed, "before": before,
                       "dealer": dealer, "rules": rules, "level": level,
-                      "win_first": float(win_a.mean()), "win_swapped": float(1.0 - win_b0.mean()),
-                      "margin_first": float(margin_a.mean()), "margin_swapped": float(-margin_b0.mean())})
+                      "win_first": float(first_win), "win_swapped": float(1.0 - swapped_win),
+                      "margin_first": float(first_margin), "margin_swapped": float(-swapped_margin)})
     return out
