@@ -210,10 +210,15 @@ def matches(game: str, rows, seats=None) -> pd.DataFrame:
 
 
 def dtype_table(game: str, what: str = "deals", seats=None) -> dict[str, str]:
-    """``{column: frame dtype name}`` of a game's deal (``"deals"``) or match (``"matches"``) frame."""
+    """``{column: frame dtype name}`` of a game's deal (``"deals"``), match (``"matches"``) frame or
+    the deal frame of ``play_match`` (``"match_deals"``; ``{}`` for a game without one)."""
     spec = get_game(game)
     if what == "deals":
         return {k: str(v) for k, v in deals(game, np.zeros(0, spec.row_dtype), seats).dtypes.items()}
+    if what == "match_deals":
+        if spec.match_deal_dtype is None:
+            return {}
+        return {k: str(v) for k, v in deals(game, np.zeros(0, spec.match_deal_dtype), seats).dtypes.items()}
     if spec.match_dtype is None:
         return {}
     return {k: str(v) for k, v in matches(game, np.zeros(0, spec.match_dtype), seats).dtypes.items()}

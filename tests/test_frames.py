@@ -286,3 +286,20 @@ def test_whole_parameters_accept_whole_values():
 def test_play_match_names_itself():
     assert cardsim.play_match.__name__ == "play_match"
     assert "Returns ``(matches, deals)``" in cardsim.play_match.__doc__
+
+
+@pytest.mark.parametrize("game", ["vint", "501", "500"])
+def test_columns_lists_play_match_deal_columns(game, capsys):
+    """``cardsim columns`` names the deal columns play_match adds (the match's number, Five Hundred's
+    scores before the deal), with the dtypes the frames have."""
+    from cardsim.cli import main
+
+    _, d = cardsim.play_match(game, 2, seed=1, n_jobs=1)
+    table = frames.dtype_table(game, "match_deals", seats=4 if game != "501" else 3)
+    assert table == {c: str(t) for c, t in d.dtypes.items()}
+    extra = [c for c in d.columns if c not in frames.dtype_table(game, "deals", seats=4 if game != "501" else 3)]
+    assert extra and extra[0] in ("match", "rubber")
+    assert main(["columns", game]) == 0
+    out = capsys.readouterr().out
+    section = out[out.index("Deal rows of play_match"):]
+    assert all(f"{c} ({table[c]})" in section for c in extra)

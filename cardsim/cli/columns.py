@@ -35,6 +35,15 @@ def run(args) -> int:
         for text in (missing, "Stored codes (raw engine rows, parquet parts): " + doc):
             print(textwrap.fill(" ".join(text.split()), 100, initial_indent="  ", subsequent_indent="  "))
         print()
+    extra = {k: t for k, t in frames.dtype_table(spec.name, "match_deals", seats=min(spec.seat_counts)).items()
+             if k not in frames.dtype_table(spec.name, "deals", seats=min(spec.seat_counts))}
+    if extra:
+        print("Deal rows of play_match: the deal rows' columns and")
+        print(textwrap.fill(" ".join(f"{n} ({t})" for n, t in extra.items()), 100, initial_indent="  ",
+                            subsequent_indent="  "))
+        if spec.match_deal_doc:
+            print(textwrap.fill(spec.match_deal_doc, 100, initial_indent="  ", subsequent_indent="  "))
+        print()
     print("Frame dtypes: Int8/Int16/Int32 and boolean are nullable (<NA> = no value on that deal, never -1);\n"
           "category columns are ordered in the game's order (S < C < D < H < NT).  Parquet datasets keep the\n"
           "compact raw codes; cardsim.read_dataset(path) reads them back as these frames.  Integer columns\n"

@@ -327,6 +327,11 @@ class GameSpec:
     rule_options: tuple = ()
     play_matches: Callable | None = None
     match_dtype: np.dtype | None = None
+    match_deal_dtype: np.dtype | None = None
+    """The raw deal rows of ``play_matches``: ``row_dtype``'s fields and the match's own (its number,
+    the state before the deal); ``cardsim columns GAME`` lists the extra ones."""
+    match_deal_doc: str = ""
+    """What the extra columns of ``match_deal_dtype`` mean."""
     doc: str = ""
     row_doc: str = ""
     """What each row column means (units, codes); ``cardsim columns GAME`` prints it."""

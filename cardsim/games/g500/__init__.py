@@ -25,7 +25,7 @@ from cardsim.games.g500 import rows as _rows
 from cardsim.games.g500.chunks import deal_chunk, match_left, parse_scoring, parse_target, play_matches, simulate_chunk
 from cardsim.games.g500.records import make_records
 from cardsim.games.g500.replay import replay as replay_record
-from cardsim.games.g500.rows import MATCH_DTYPE, ROW_DTYPE
+from cardsim.games.g500.rows import MATCH_DEAL_DTYPE, MATCH_DTYPE, ROW_DTYPE
 from cardsim.games.g500.show import show
 from cardsim.games.g500.strategies import REGISTRY
 
@@ -48,6 +48,9 @@ SPEC = GameSpec(
     ),
     play_matches=play_matches,
     match_dtype=MATCH_DTYPE,
+    match_deal_dtype=MATCH_DEAL_DTYPE,
+    match_deal_doc=("match: the game's number (as in the match rows); before_0, before_1: the two teams' scores "
+                    "before the deal (points, team 0 = seats 0 and 2)."),
     doc="Five Hundred (docs/RULES.md §3): 4 players in partnerships, 46 cards, bid table, kitty.",
     row_doc=_rows.__doc__.split("Fields (per deal)", 1)[-1].split("\n", 2)[-1].strip(),
     match_doc=_rows.MATCH_DOC,

@@ -19,7 +19,7 @@ from cardsim.games.g501 import forcing as _forcing
 from cardsim.games.g501 import pimc as _pimc
 from cardsim.games.g501.engine import NO_FORCE
 from cardsim.games.g501.chunks import deal_chunk, play_matches, simulate_chunk
-from cardsim.games.g501.engine import MATCH_DOC, MATCH_DTYPE, ROW_DOC, ROW_DTYPE
+from cardsim.games.g501.engine import MATCH_DEAL_DTYPE, MATCH_DOC, MATCH_DTYPE, ROW_DOC, ROW_DTYPE
 from cardsim.games.g501.records import make_records, match_records
 from cardsim.games.g501.replay import replay as replay_record
 from cardsim.games.g501.show import show
@@ -39,6 +39,8 @@ SPEC = GameSpec(
     rule_options=(),
     play_matches=play_matches,
     match_dtype=MATCH_DTYPE,
+    match_deal_dtype=MATCH_DEAL_DTYPE,
+    match_deal_doc="match: the game's number (as in the match rows).",
     doc="501 (Russian): bid for the talon, blind bids double, count down from 501 (docs/RULES.md §1).",
     row_doc=ROW_DOC,
     match_doc=MATCH_DOC,

@@ -15,7 +15,7 @@ from cardsim.games.vint.frames import FRAMES
 from cardsim.games.base import ContractBands, Forcing, GameSpec
 
 from . import engine, forcing, pimc
-from .chunks import deal_chunk, match_left, play_matches, simulate_chunk
+from .chunks import MATCH_DEAL_DTYPE, deal_chunk, match_left, play_matches, simulate_chunk
 from .records import make_records, match_records
 from .replay import replay as replay_record
 from .show import show
@@ -36,6 +36,8 @@ SPEC = GameSpec(
     play_matches=play_matches,
     match_records=match_records,
     match_dtype=engine.RUBBER_DTYPE,
+    match_deal_dtype=MATCH_DEAL_DTYPE,
+    match_deal_doc="rubber: the rubber's number (as in the rubber rows).",
     doc="Vint: Russian partnership game, no dummy, both sides score every trick (docs/RULES.md §2)",
     row_doc=engine.ROW_DOC,
     match_doc=engine.MATCH_DOC,

@@ -11,6 +11,10 @@ from . import engine
 from .forcing import parse_before
 
 
+MATCH_DEAL_DTYPE = np.dtype([("rubber", "i8")] + engine.ROW_DTYPE.descr)
+"""play_match's deal rows: ``rubber`` (the rubber's number) and the deal's ROW_DTYPE fields."""
+
+
 def simulate_chunk(seed, start, count, setup):
     """Rows (engine.ROW_DTYPE, shape (count,)) of independent deals start..start+count-1."""
     rows = np.zeros(count, dtype=engine.ROW_DTYPE)
@@ -77,7 +81,7 @@ def play_matches(seed, start, count, setup, before=None, dealer=None):
     state or dealer."""
     below, games, first = start_state(before, dealer)
     rubbers, deals, rubber_of = _rubbers(seed, start, count, setup, below, games, first, True)
-    out = np.zeros(len(deals), dtype=np.dtype([("rubber", "i8")] + engine.ROW_DTYPE.descr))
+    out = np.zeros(len(deals), dtype=MATCH_DEAL_DTYPE)
     out["rubber"] = rubber_of
     for name in engine.ROW_DTYPE.names:
         out[name] = deals[name]
