@@ -129,7 +129,7 @@ def test_bad_before_is_a_one_line_error(before, match, capsys):
 
 def test_outcomes_are_the_games_own(capsys):
     assert list(SPEC.forcing.outcome_states()) == ["deal", "game", "margin", "tricks"]
-    assert list(get_game("501").forcing.outcome_states()) == ["deal", "game"]
+    assert list(get_game("501").forcing.outcome_states()) == ["deal", "game", "points"]
     with pytest.raises(OptionError, match="outcome must be 'deal', 'game', 'margin' or 'tricks' for vint"):
         E.question("vint", options=["P"], n=10, outcome="match")
     assert main(["evaluate", "501", "--option", "look", "-n", "5", "--outcome", "margin"]) == 2
