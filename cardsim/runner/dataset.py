@@ -23,7 +23,7 @@ from cardsim.games.base import Setup
 from cardsim.runner.files import (MANIFEST, OutputError, _check_same_run, _claim, _drop_stale_temporaries,
                                   _read_manifest, _release, _writable_folder, atomic_write, follow_link, transform_id)
 from cardsim.runner.pool import run_tasks, using
-from cardsim.runner.run import Run, _simulate_chunk, fill_columns, rows_frame, run_seconds
+from cardsim.runner.run import Run, _simulate_chunk, column_buffers, fill_columns, rows_frame, run_seconds
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -99,7 +99,7 @@ would be faulted in page by page at every chunk (about 7 ms of CPU per 100,000 V
 def _column_buffers(dtype: np.dtype, n: int) -> dict:
     key = (dtype, n)
     if getattr(_COLUMNS, "key", None) != key:
-        _COLUMNS.key, _COLUMNS.columns = key, {name: np.empty(n, dtype[name]) for name in dtype.names}
+        _COLUMNS.key, _COLUMNS.columns = key, column_buffers(dtype, n)
     return _COLUMNS.columns
 
 
