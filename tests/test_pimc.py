@@ -178,10 +178,11 @@ def test_solve_gives_the_known_result_on_a_last_trick():
 
 
 def test_the_decision_reads_only_the_seats_view():
-    # The glue's arguments are heuristic's view plus the seat's own row and stream, nothing else.
+    # The glue's arguments are heuristic's view plus the seat's own row and stream, nothing else
+    # (and heuristic's card on that view, its fallback).
     glue = inspect.signature(VP.pimc_card.py_func).parameters
     view = inspect.signature(S.heuristic_card.py_func).parameters
-    assert list(glue) == ["row", "rng"] + list(view)
+    assert list(glue) == ["row", "rng"] + list(view) + ["fallback"]
     # The same view and key give the same card, whatever the hidden hands are (they are never passed):
     # two deals that agree on seat 3's hand and the public play so far.
     hand, played, trick, voids = _mid_deal()

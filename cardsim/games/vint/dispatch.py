@@ -35,8 +35,8 @@ from cardsim.strategies.unhandled import unhandled
 from .pimc import pimc_card
 from .rules import PASS
 from .strategies import (GREEDY, HEURISTIC, HEURISTIC_V1, HEURISTIC_V2, HEURISTIC_V3, PIMC, RANDOM, greedy_card,
-                         heuristic_call, heuristic_call_v1, heuristic_card, heuristic_card_v1, heuristic_card_v2,
-                         random_call, random_card)
+                         heuristic_call, heuristic_call_v1, heuristic_card_v1, heuristic_play, random_call,
+                         random_card)
 
 
 @jit(inline="always")
@@ -58,18 +58,21 @@ def choose_card(strategy, params, streams, seat, hand, declarer, trump, leader, 
     """The card (index) strategy ``strategy`` plays from ``hand``; ``trick[:n]`` is on the table,
     ``bid_suits`` (int64[4]) the first suit each seat bid (−1: none) and ``voids`` (int64) the
     suits each seat has shown out of (bit 4·seat + suit) and has led (bit LED_SHIFT + 4·seat + suit)."""
-    if strategy == HEURISTIC or strategy == HEURISTIC_V3:
-        return heuristic_card(hand, seat, declarer, trump, leader, trick, n, played, bid_suits, voids)
-    if strategy == HEURISTIC_V2:
-        return heuristic_card_v2(hand, seat, declarer, trump, leader, trick, n, played, bid_suits, voids)
+    if strategy == HEURISTIC or strategy == HEURISTIC_V3 or strategy == HEURISTIC_V2 or strategy == PIMC:
+        # One inlined copy of the heuristic's play serves the four (heuristic_v3 plays as heuristic,
+        # heuristic_card_v2 is heuristic_card without the partner's trump leads; pimc falls back on
+        # heuristic_card): each copy is seconds of a cold compile.
+        card = heuristic_play(hand, seat, declarer, trump, leader, trick, n, played, bid_suits, voids,
+                              np.bool_(strategy != HEURISTIC_V2))
+        if strategy == PIMC:
+            return pimc_card(params[seat], streams[1 + seat], hand, seat, declarer, trump, leader, trick, n, played,
+                             bid_suits, voids, card)
+        return card
     if strategy == HEURISTIC_V1:
         return heuristic_card_v1(hand, seat, declarer, trump, leader, trick, n, played)
     if strategy == GREEDY:
         return greedy_card(hand, trump, trick, n)
     if strategy == RANDOM:
         return random_card(streams[1 + seat], hand, trick, n)
-    if strategy == PIMC:
-        return pimc_card(params[seat], streams[1 + seat], hand, seat, declarer, trump, leader, trick, n, played, bid_suits,
-                         voids)
     unhandled("card", strategy, seat)
     return np.int64(-1)  # not reached: unhandled raised

@@ -109,7 +109,10 @@ def deal_cards(key, dealer, base_deck, deck, hands, state):
     drawn = randbelow(state, 4)
     if dealer < 0:
         dealer = drawn
-    deck[:] = base_deck
+    # Element by element: an array assigned to a slice compiles numba's shape-mismatch error
+    # (its message formatting: about 2.5 s of a cold compile) for a check that cannot fail here.
+    for k in range(52):
+        deck[k] = base_deck[k]
     shuffle(deck, state)
     # Four cards a round, one to each seat from the dealer's left, gathered in registers.
     h0, h1, h2, h3 = U64(0), U64(0), U64(0), U64(0)
@@ -214,7 +217,8 @@ def play_tricks(declarer, trump, hands, ids, params, streams, plays, hand, trick
     same word, bits LED_SHIFT + 4·seat + suit).  ``first`` >= 0 is the opening lead (a card of
     the leader's, checked by the caller), -1 lets the leader's strategy lead.
     """
-    hand[:] = hands
+    for s in range(4):  # not hand[:] = hands: see deal_cards
+        hand[s] = hands[s]
     played = U64(0)
     voids = np.int64(0)
     leader = (declarer + 1) & 3

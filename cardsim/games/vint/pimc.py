@@ -24,7 +24,7 @@ from cardsim.cards import SUITS, VINT_RANKS
 from cardsim.strategies import pimc as _pimc
 
 from .rules import legal_plays
-from .strategies import PIMC_STRATEGY, heuristic_card
+from .strategies import PIMC_STRATEGY
 
 # The glue below runs Python in object mode; numba warns that such code holds the GIL although
 # the kernels are nogil.  That is intended: a PIMC decision is milliseconds of solving.
@@ -111,12 +111,13 @@ def _decide(row, state, hand, seat, declarer, trump, leader, trick, n, played, v
 
 
 @jit
-def pimc_card(row, rng, hand, seat, declarer, trump, leader, trick, n, played, bid_suits, voids):
-    """The ``pimc`` strategy's card (docs/RULES.md §2.3): the heuristic's card when the search does
-    not apply, else the sampled search's (:mod:`cardsim.strategies.pimc`).  ``row``: the seat's
-    parameters (float64[N_PARAMS]); ``rng``: its stream (uint64[1], read, not advanced); the rest
-    is ``heuristic``'s view (:mod:`.dispatch`)."""
-    fallback = heuristic_card(hand, seat, declarer, trump, leader, trick, n, played, bid_suits, voids)
+def pimc_card(row, rng, hand, seat, declarer, trump, leader, trick, n, played, bid_suits, voids, fallback):
+    """The ``pimc`` strategy's card (docs/RULES.md §2.3): ``fallback``, the heuristic's card
+    (:func:`.strategies.heuristic_card`, played by the caller's one inlined copy of it), when the
+    search does not apply, else the sampled search's (:mod:`cardsim.strategies.pimc`).  ``row``:
+    the seat's parameters (float64[N_PARAMS]); ``rng``: its stream (uint64[1], read, not
+    advanced); the rest is ``heuristic``'s view (:mod:`.dispatch`; ``bid_suits`` unused: the search
+    does not shape its worlds by the auction)."""
     state = rng[0]
     with objmode(card="int64"):
         card = _decide(row, state, hand, seat, declarer, trump, leader, trick, n, played, voids, fallback)

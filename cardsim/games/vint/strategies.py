@@ -727,7 +727,7 @@ def heuristic_card(hand, seat, declarer, trump, leader, trick, n, played, bid_su
     4·seat + suit per suit a seat has not followed, bit LED_SHIFT + 4·seat + suit per suit a seat
     has led (:func:`.engine.play_tricks`)."""
     # np.bool_, not a bare True: a literal would compile heuristic_lead once more for its literal type.
-    return _card(hand, seat, declarer, trump, leader, trick, n, played, bid_suits, voids, np.bool_(True))
+    return heuristic_play(hand, seat, declarer, trump, leader, trick, n, played, bid_suits, voids, np.bool_(True))
 
 
 @jit(inline="always")
@@ -735,12 +735,13 @@ def heuristic_card_v2(hand, seat, declarer, trump, leader, trick, n, played, bid
     """heuristic_v2's card play (the default until issue 26): :func:`heuristic_card` without the
     declarer's partner's trump leads (docs/notes/strategy-quality-journal.md, "Vint: high contracts (issue 26)").
     Same view as :func:`heuristic_card`."""
-    return _card(hand, seat, declarer, trump, leader, trick, n, played, bid_suits, voids, np.bool_(False))
+    return heuristic_play(hand, seat, declarer, trump, leader, trick, n, played, bid_suits, voids, np.bool_(False))
 
 
 @jit(inline="always")
-def _card(hand, seat, declarer, trump, leader, trick, n, played, bid_suits, voids, partner_draws):
-    """:func:`heuristic_card`'s play, ``partner_draws`` as in :func:`heuristic_lead`."""
+def heuristic_play(hand, seat, declarer, trump, leader, trick, n, played, bid_suits, voids, partner_draws):
+    """:func:`heuristic_card`'s play, ``partner_draws`` (np.bool_) as in :func:`heuristic_lead`:
+    False plays :func:`heuristic_card_v2`."""
     others = ~(U64(played) | U64(hand)) & FULL_DECK
     if n == 0:
         return heuristic_lead(hand, seat, declarer, trump, others, played, bid_suits, voids, partner_draws)
