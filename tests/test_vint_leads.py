@@ -127,3 +127,17 @@ def test_another_seats_contract_option():
     rows, ok = forcing.play_given(q.run.seed, 0, dealt, q.run.setup, q.forced[0], q.before)
     assert ok.all() and (rows["declarer"] == 2).all()
     assert forcing.declares(q.forced[0])
+
+
+def test_lead_best_is_every_lead_ranked(capsys):
+    """``--option lead:best`` asks the question of ``--all-leads``: the same table, best lead first."""
+    from cardsim.cli import main
+
+    argv = ["evaluate", "vint", "--seat", "3", "--contract", "3NT:2", "--hand", "S:QJ72 H:K84 D:953 C:T62",
+            "-n", "60", "--seed", "4", "--outcome", "tricks"]
+    assert main(argv + ["--all-leads"]) == 0
+    every = capsys.readouterr().out
+    assert main(argv + ["--option", "lead:best"]) == 0
+    assert capsys.readouterr().out == every
+    assert main(argv[:6] + ["--option", "lead:best", "-n", "10"]) == 2
+    assert "(lead:best) needs the seat's hand" in capsys.readouterr().err

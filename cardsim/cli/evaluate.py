@@ -36,6 +36,7 @@ EVALUATE_EPILOG = """options:
         lead:CARD         the first lead against the --contract BID[!]/TRUMP[/TARGET]:SEAT (100/H:2);
                           the dealer's left leads, whoever declared: give --dealer, the seat's right
   any   lead:auto         beside lead:CARD: the same contract, the seat's strategy leading
+        lead:best         every lead of the --hand, ranked, best first (the same as --all-leads)
 
 --auction, the calls before the seat's first call (needs --dealer; spaces or commas between calls):
   vint  from the dealer:        P | 1S..7NT             --dealer 2 --seat 0 --auction "1NT P"
@@ -286,10 +287,16 @@ def _lead_options(args) -> tuple[dict, str]:
     from cardsim.games import get_game
     from cardsim.games.base import OptionError
 
+    best = [o for o in (args.option or []) if o.strip().lower() == "lead:best"]
+    if best:
+        # lead:best asks every lead of the hand and ranks them: the same question as --all-leads,
+        # whose table already puts the best lead first with each lead's difference to it.
+        args.option = [o for o in args.option if o not in best]
+        args.all_leads = True
     if args.all_leads and not args.contract:
         raise UsageError("--all-leads needs the contract the leads are against: --contract CONTRACT:SEAT (3NT:2)")
     if args.all_leads and not args.hand:
-        raise UsageError("--all-leads needs the seat's hand (--hand): its cards are the leads")
+        raise UsageError("--all-leads (lead:best) needs the seat's hand (--hand or --pbn): its cards are the leads")
     if not args.option and not args.all_leads:
         raise UsageError("give at least one --option (or --all-leads with --contract and --hand)")
     options = list(args.option or [])
@@ -304,7 +311,7 @@ def _lead_options(args) -> tuple[dict, str]:
     groups, note = {}, ""
     if args.all_leads:
         if spec.forcing is None or spec.forcing.lead_groups is None:
-            raise UsageError(f"{spec.name} has no lead questions: --all-leads is not offered")
+            raise UsageError(f"{spec.name} has no lead questions: --all-leads (lead:best) is not offered")
         try:
             found, note = spec.forcing.lead_groups(hand, talon, args.contract.strip(), args.seat, None)
         except OptionError as exc:
