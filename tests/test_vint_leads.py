@@ -82,7 +82,7 @@ def test_lead_groups():
     (["--contract", "3NT:1", "--option", "lead:QS"], "does not lead"),
     (["--contract", "3NT:3", "--option", "lead:QS"], "declares, so it does not lead"),
     (["--option", "lead:QS"], "needs the contract"),
-    (["--contract", "3NT:2", "--all-leads"], "--all-leads needs the seat's hand"),
+    (["--contract", "3NT:2", "--all-leads"], "--all-leads (lead:best) needs the seat's hand"),
     (["--contract", "3NT", "--option", "lead:QS"], "CONTRACT:SEAT"),
     (["--contract", "3NT:2", "--option", "lead:ZZ"], "not a Vint card"),
     (["--auction", "P", "--dealer", "3", "--contract", "3NT:2", "--option", "lead:QS"], "skips the auction"),
