@@ -361,6 +361,8 @@ def figures(best: pd.DataFrame, outdir: Path, name: str = "g500_bidscore.png") -
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+
+    from cardsim.analysis.plots import save_figure
     from matplotlib.colors import BoundaryNorm, ListedColormap
 
     if best.empty:
@@ -390,12 +392,7 @@ def figures(best: pd.DataFrame, outdir: Path, name: str = "g500_bidscore.png") -
         ax.set_title(f"to {t}", fontsize=9)
     fig.suptitle("Five Hundred: the level that wins the most games, by the score (hearts)", fontsize=10)
     fig.tight_layout()
-    outdir = Path(outdir)
-    outdir.mkdir(parents=True, exist_ok=True)
-    path = outdir / name
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
-    return [path]
+    return [save_figure(fig, Path(outdir) / name)]
 
 
 GLOSSARY = {

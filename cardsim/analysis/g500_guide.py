@@ -797,6 +797,8 @@ def figures(tabs: dict[str, pd.DataFrame], outdir: Path) -> list[Path]:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+
+    from cardsim.analysis.plots import save_figure
     from matplotlib.colors import BoundaryNorm, ListedColormap
 
     b = tabs["g500_guide_bids"]
@@ -838,9 +840,4 @@ def figures(tabs: dict[str, pd.DataFrame], outdir: Path) -> list[Path]:
                     "(lo..hi): its margin's range across the profiles, where it moves by more than half"
                     if "holds" in b else "") + ")", fontsize=10)
     fig.tight_layout()
-    outdir = Path(outdir)
-    outdir.mkdir(parents=True, exist_ok=True)
-    path = outdir / "g500_guide_bids.png"
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
-    return [path]
+    return [save_figure(fig, Path(outdir) / "g500_guide_bids.png")]

@@ -132,9 +132,9 @@ def figure(table: pd.DataFrame, path, title: str):
     import matplotlib
 
     matplotlib.use("Agg")
-    from pathlib import Path
-
     import matplotlib.pyplot as plt
+
+    from cardsim.analysis.plots import save_figure
 
     t = table.iloc[::-1].reset_index(drop=True)  # the first strategy on top
     y = np.arange(len(t))
@@ -159,11 +159,7 @@ def figure(table: pd.DataFrame, path, title: str):
     ax.set_title(title, fontsize=10)
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2, fontsize=7, frameon=False)
     fig.tight_layout()
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
-    return path
+    return save_figure(fig, path)
 
 
 __all__ = ["deal_rows", "summarize", "figure", "lead_chunk", "offered", "COLUMNS", "YARDSTICK", "CHUNK"]

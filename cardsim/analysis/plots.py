@@ -1,6 +1,8 @@
 """Drawing shared by the analyses' figures (matplotlib; imported by their ``figures`` only)."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
 
@@ -20,3 +22,15 @@ def percent_grid(ax, m: np.ndarray, grid, xlabel: str, ylabel: str, title: str):
     ax.set_ylabel(ylabel)
     ax.set_title(title, fontsize=10)
     return im
+
+
+def save_figure(fig, path) -> Path:
+    """Write ``fig`` to ``path`` (PNG at 100 dpi, the report's size; its folder created) and close
+    it, so a long analysis does not keep every figure in memory.  Returns the path."""
+    import matplotlib.pyplot as plt
+
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path

@@ -152,7 +152,7 @@ def equity_figure(eq: pd.DataFrame, outdir) -> "Path":
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from cardsim.analysis.plots import percent_grid
+    from cardsim.analysis.plots import percent_grid, save_figure
 
     grid = sorted(eq.below_0.unique())
     fig, axes = plt.subplots(1, 4, figsize=(15, 4.2), layout="constrained")
@@ -165,11 +165,7 @@ def equity_figure(eq: pd.DataFrame, outdir) -> "Path":
                           f"games won: us {g0}, them {g1}")
     fig.colorbar(im, ax=axes, label="rubber won (%)", shrink=0.85)
     fig.suptitle("Vint: probability of winning the rubber from a state of the line (dealer averaged)", fontsize=10)
-    Path(outdir).mkdir(parents=True, exist_ok=True)
-    path = Path(outdir) / "vint_equity.png"
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
-    return path
+    return save_figure(fig, Path(outdir) / "vint_equity.png")
 
 
 def _row(eq, b0, b1, g0, g1):

@@ -297,6 +297,8 @@ def figures(long: pd.DataFrame, chart: pd.DataFrame, outdir, name: str = "vint_l
 
     import matplotlib.pyplot as plt
 
+    from cardsim.analysis.plots import save_figure
+
     if long.empty:
         return []
     contracts = list(dict.fromkeys(long.contract))
@@ -327,12 +329,7 @@ def figures(long: pd.DataFrame, chart: pd.DataFrame, outdir, name: str = "vint_l
                      "defenders' DD tricks", fontsize=9)
     fig.suptitle("Vint: which card to lead (double-dummy leads; shade: tricks lost to the best lead)", fontsize=10)
     fig.tight_layout()
-    outdir = Path(outdir)
-    outdir.mkdir(parents=True, exist_ok=True)
-    path = outdir / name
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
-    return [path]
+    return [save_figure(fig, Path(outdir) / name)]
 
 
 GLOSSARY = {

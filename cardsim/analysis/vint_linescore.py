@@ -371,6 +371,8 @@ def figures(best: pd.DataFrame, outdir: Path, name: str = "vint_linescore.png") 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    from cardsim.analysis.plots import save_figure
+
     if best.empty:
         return []
     hands_ = list(dict.fromkeys(best.hand))
@@ -391,12 +393,7 @@ def figures(best: pd.DataFrame, outdir: Path, name: str = "vint_linescore.png") 
     ax.set_yticks(range(len(hands_)), [h.replace(", ", ",\n", 1) for h in hands_], fontsize=8)
     ax.set_title("Vint: the choice that wins the most rubbers, by the line (shade: that share)", fontsize=10)
     fig.tight_layout()
-    outdir = Path(outdir)
-    outdir.mkdir(parents=True, exist_ok=True)
-    path = outdir / name
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
-    return [path]
+    return [save_figure(fig, Path(outdir) / name)]
 
 
 GLOSSARY = {
