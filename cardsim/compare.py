@@ -59,6 +59,19 @@ def _chunk_sums(setups, seed, start, count, measure):
     return out
 
 
+def _check_comparison(variants, level, measure, rows: str) -> None:
+    """The arguments :func:`compare` and :func:`compare_matches` share; raises OptionError in one
+    line (``rows``: what ``measure`` is a function of, for the message)."""
+    if not isinstance(variants, dict) or not variants:
+        raise OptionError("variants must be a non-empty dict: name -> strategies")
+    if "baseline" in variants:
+        raise OptionError("'baseline' names the baseline; give the variant another name")
+    if not 0 < level < 1:
+        raise OptionError(f"level must be between 0 and 1 (e.g. 0.95), got {quote(level)}")
+    if not callable(measure):
+        raise OptionError(f"measure must be a function of the {rows} (a DataFrame)")
+
+
 def compare(game, n_deals, baseline, variants: dict, measure: Callable[[pd.DataFrame], object], seed=0,
             seats=None, rules=None, n_jobs=-1, chunk_size=DEFAULT_CHUNK, level=0.95, store=None, progress=False,
             client=None) -> pd.DataFrame:
@@ -79,14 +92,7 @@ def compare(game, n_deals, baseline, variants: dict, measure: Callable[[pd.DataF
     Raises OptionError / StrategyError for bad arguments (a measure returning missing values
     included), OutputError when ``store`` holds another comparison.
     """
-    if not isinstance(variants, dict) or not variants:
-        raise OptionError("variants must be a non-empty dict: name -> strategies")
-    if "baseline" in variants:
-        raise OptionError("'baseline' names the baseline; give the variant another name")
-    if not 0 < level < 1:
-        raise OptionError(f"level must be between 0 and 1 (e.g. 0.95), got {quote(level)}")
-    if not callable(measure):
-        raise OptionError("measure must be a function of the rows (a DataFrame)")
+    _check_comparison(variants, level, measure, "rows")
     names = ["baseline"] + list(variants)
     runs = [make_run(game, n_deals, seed, s, seats, rules, chunk_size) for s in [baseline, *variants.values()]]
     setups = [r.setup for r in runs]
@@ -158,14 +164,7 @@ def compare_matches(game, n_matches, baseline, variants: dict, measure: Callable
     """
     from cardsim.runner.pool import match_seconds
 
-    if not isinstance(variants, dict) or not variants:
-        raise OptionError("variants must be a non-empty dict: name -> strategies")
-    if "baseline" in variants:
-        raise OptionError("'baseline' names the baseline; give the variant another name")
-    if not 0 < level < 1:
-        raise OptionError(f"level must be between 0 and 1 (e.g. 0.95), got {quote(level)}")
-    if not callable(measure):
-        raise OptionError("measure must be a function of the match rows (a DataFrame)")
+    _check_comparison(variants, level, measure, "match rows")
     names = ["baseline"] + list(variants)
     runs = [make_run(game, n_matches, seed, s, seats, rules, chunk_size, what="the number of matches")
             for s in [baseline, *variants.values()]]
