@@ -651,3 +651,25 @@ def test_replay_enforces_the_strictness_cases_line_by_line(tmp_path, capsys):
         f"{path}: line 5: unknown field 'comment': annotations from other programs belong in source "
         "(docs/RECORDS.md Strictness)",
         "4 of 6 records rejected"]
+
+
+def test_an_output_that_is_a_device_or_a_pipe_is_written_through_not_replaced(tmp_path, capsys):
+    """-o /dev/full fails as the device does (no space), and stays a device; a named pipe is
+    written through to its reader and stays a pipe (a rename would put a plain file in its place)."""
+    import os
+    import stat
+
+    if os.path.exists("/dev/full"):
+        assert main(["export", "vint", "--seed", "7", "-n", "2", "-o", "/dev/full"]) == 2
+        err = capsys.readouterr().err.strip()
+        assert "cannot write /dev/full" in err and "\n" not in err
+        assert stat.S_ISCHR(os.stat("/dev/full").st_mode)
+    fifo = tmp_path / "deals.pbn"
+    os.mkfifo(fifo)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_text()))
+    reader.start()
+    assert main(["export", "vint", "--seed", "7", "-n", "2", "-o", str(fifo)]) == 0
+    reader.join(timeout=60)
+    assert got and got[0].count('[Board "') == 2
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)

@@ -27,7 +27,12 @@ class OutputError(OSError):
 
 def atomic_write(path: Path, write: Callable[[Path], None]) -> None:
     """``write(tmp)`` to a temporary file beside ``path``, then rename it to ``path``: readers
-    (and a resumed run) see the whole file or none."""
+    (and a resumed run) see the whole file or none.  A ``path`` that is a device or a named pipe
+    (``-o /dev/stdout``, a FIFO) is written through, ``write(path)``: renaming over it would
+    replace the special file with a plain one."""
+    if _special(path):
+        write(Path(path))
+        return
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=path.suffix)
     os.close(fd)
     try:
@@ -128,8 +133,19 @@ def check_output_file(path) -> Path:
     path = follow_link(path)
     if path.is_dir():
         raise OutputError(f"{path} is a directory")
+    if _special(path):
+        return path  # a device or named pipe is written through (atomic_write), not beside
     _writable_folder(path.parent, path)
     return path
+
+
+def _special(path) -> bool:
+    """``path`` is there and is neither a plain file nor a folder (a device, a named pipe, a socket)."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return not stat.S_ISREG(mode) and not stat.S_ISDIR(mode)
 
 
 _CLAIMS: dict[Path, object] = {}
