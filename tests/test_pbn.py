@@ -321,3 +321,15 @@ def test_show_pbn_board_without_play_is_rejected(tmp_path, capsys):
     assert "board 7" in err and "Auction" in err and err.count("\n") == 1
     assert main(["show", "vint", "--board", "7"]) == 2
     assert "--board and --complete-auction go with --pbn" in capsys.readouterr().err
+
+
+def test_evaluate_rejects_a_board_the_rules_refuse_as_data(tmp_path, capsys):
+    """A 4-card hand (bridge's dummy) is rejected data, exit code 1, in evaluate as in show and export."""
+    path = tmp_path / "dummy.pbn"
+    path.write_text('[Board "3"]\n[Deal "N:AKQJ... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"]\n')
+    for hands in ("seat", "all"):
+        capsys.readouterr()
+        assert main(["evaluate", "vint", "--pbn", str(path), "--board", "3", "--pbn-hands", hands, "--seat", "1",
+                     "--option", "P", "-n", "10"]) == 1
+        err = capsys.readouterr().err
+        assert "hand N has 4 cards" in err and err.count("\n") == 1

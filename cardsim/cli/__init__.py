@@ -14,7 +14,7 @@ import gc
 import sys
 
 from cardsim.cli import bench, columns, dd, evaluate, export, profiles, quality, replay, show, simulate, strategies
-from cardsim.cli.common import _USAGE_ERRORS, UsageError, _Parser, usage_errors
+from cardsim.cli.common import _USAGE_ERRORS, RejectedInput, UsageError, _Parser, usage_errors
 from cardsim.games.base import OptionError, RecordError
 from cardsim.strategies.registry import StrategyError
 from cardsim.text import clip
@@ -67,6 +67,9 @@ def main(argv=None) -> int:
         return COMMANDS[args.command](args)
     except RecordError as exc:
         print(f"cardsim: rejected: {clip(exc.describe())}", file=sys.stderr)
+        return 1
+    except RejectedInput as exc:
+        print(f"cardsim: error: {clip(str(exc))}", file=sys.stderr)
         return 1
     except (UsageError, *usage_errors()) as exc:
         print(f"cardsim: error: {clip(str(exc))}", file=sys.stderr)

@@ -26,6 +26,11 @@ class UsageError(Exception):
     pass
 
 
+class RejectedInput(Exception):
+    """Input data cardsim cannot take (a PBN board the rules refuse): one line, exit code 1, as a
+    rejected record."""
+
+
 def usage_errors() -> tuple[type, ...]:
     """The errors a command reports as one line with exit code 2: OptionError, StrategyError,
     cardsim.runner.files.OutputError and cardsim.deal.ConditionError.  The last two only from modules

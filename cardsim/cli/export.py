@@ -178,12 +178,14 @@ def pbn_given(args):
     """``evaluate --pbn FILE [--board K] [--pbn-hands seat|all]``: with ``seat`` (the default), sets
     ``args.hand`` to the seat's hand on the board and ``args.dealer`` to its dealer (unless given)
     and returns None; with ``all``, returns the :class:`cardsim.conditions.Conditions` of the four
-    hands.  UsageError for a bad board or a clash with --hand / --where."""
+    hands.  UsageError for a board the file does not hold or a clash with --hand / --where,
+    RejectedInput (exit code 1) for a board the rules refuse."""
     if args.pbn is None:
         if args.board is not None or args.pbn_hands != "seat":
             raise UsageError("--board and --pbn-hands go with --pbn FILE")
         return None
-    from cardsim.pbn import PBNError, conditions, hand_text, one_deal
+    from cardsim.cli.common import RejectedInput
+    from cardsim.pbn import PBNError, PBNUsageError, conditions, hand_text, one_deal
 
     if args.hand is not None:
         raise UsageError("--pbn gives the seat's hand: leave out --hand")
@@ -196,7 +198,8 @@ def pbn_given(args):
             return conditions(args.pbn, args.board, args.game)
         deal = one_deal(args.pbn, args.board, args.game)
     except PBNError as exc:
-        raise UsageError(str(exc)) from None
+        # A board the rules cannot take is rejected data (1), as in show and export; the rest is usage (2).
+        raise (UsageError if isinstance(exc, PBNUsageError) else RejectedInput)(str(exc)) from None
     args.hand = hand_text(deal["hands"][args.seat]) if 0 <= args.seat < len(deal["hands"]) else None
     if args.dealer is None:
         args.dealer = deal["dealer"]
