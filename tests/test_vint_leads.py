@@ -141,3 +141,32 @@ def test_lead_best_is_every_lead_ranked(capsys):
     assert capsys.readouterr().out == every
     assert main(argv[:6] + ["--option", "lead:best", "-n", "10"]) == 2
     assert "(lead:best) needs the seat's hand" in capsys.readouterr().err
+
+
+def test_a_void_given_in_the_hand_refuses_a_lead_of_that_suit(capsys):
+    """``D:-`` says the leader has no diamond: a diamond lead is refused in one line, not answered
+    as an option that is never legal."""
+    assert main(["evaluate", "vint", "--seat", "3", "--contract", "4H:2", "--hand", "S:QJ D:-",
+                 "--option", "lead:KD", "-n", "10"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "holds no D (D:-), so it cannot lead KD" in err and "\n" not in err
+
+
+def test_every_hand_of_a_pbn_board_gives_the_leader_his_hand(tmp_path, capsys):
+    """``--pbn-hands all``: the seat's hand is the board's, so a card it does not hold is refused
+    and ``--all-leads`` asks its cards."""
+    from cardsim.pbn import read_deals
+
+    path = tmp_path / "d.pbn"
+    assert main(["export", "vint", "--seed", "7", "-n", "1", "-o", str(path)]) == 0
+    hand = read_deals(path)[0]["hands"][1]
+    other = next(c for c in read_deals(path)[0]["hands"][2])
+    base = ["evaluate", "vint", "--pbn", str(path), "--board", "1", "--pbn-hands", "all", "--seat", "1",
+            "--contract", "2C:0", "-n", "4"]
+    capsys.readouterr()
+    assert main([*base, "--option", f"lead:{other}"]) == 2
+    assert f"does not hold {other}" in capsys.readouterr().err
+    assert main([*base, "--all-leads", "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    led = {c for r in rows for c in r["stands_for"].split()}
+    assert led == set(hand)

@@ -192,7 +192,7 @@ def run(args) -> int:
     from cardsim.cli.export import pbn_given
 
     given = pbn_given(args)  # --pbn: the board's hand(s) and dealer (sets args.hand / args.dealer)
-    groups, grouping = _lead_options(args)  # --contract, --all-leads: the lead options (sets args.option)
+    groups, grouping = _lead_options(args, given)  # --contract, --all-leads: the lead options (sets args.option)
 
     def ask(specs):
         return E.question(args.game, args.seat, args.option, deals, args.seed, args.hand, args.where,
@@ -277,15 +277,21 @@ def _is_lead(option) -> bool:
     return str(option).strip().lower().startswith("lead:")
 
 
-def _lead_options(args) -> tuple[dict, str]:
+def _lead_options(args, given=None) -> tuple[dict, str]:
     """Expand ``--contract`` and ``--all-leads`` into ``args.option`` (``lead:CARD/CONTRACT``);
-    check each lead's card against a whole given hand (and the given talon or kitty, which a
-    declarer takes).  Returns ``({option: [cards it stands for]}, how they were grouped)`` for
-    ``--all-leads`` (empty otherwise); the game's ``forcing.lead_groups`` groups them.  Raises
-    UsageError (one line)."""
-    from cardsim.conditions import ConditionError, features_of, layout_of, parse_hand
+    check each lead's card against a whole given hand and the suits it is given void in (and the
+    given talon or kitty, which a declarer takes).  The seat's hand is ``--hand``, or its hand in
+    ``given`` (``--pbn-hands all``: every hand of a board).  Returns ``({option: [cards it stands
+    for]}, how they were grouped)`` for ``--all-leads`` (empty otherwise); the game's
+    ``forcing.lead_groups`` groups them.  Raises UsageError (one line)."""
+    from cardsim.conditions import ConditionError, features_of, layout_of
+    from cardsim.conditions.grammar import _suit_cards, parse_given
     from cardsim.games import get_game
     from cardsim.games.base import OptionError
+
+    hand_text = args.hand
+    if hand_text is None and given is not None:
+        hand_text = getattr(given, "hands", {}).get(args.seat)
 
     best = [o for o in (args.option or []) if o.strip().lower() == "lead:best"]
     if best:
@@ -295,7 +301,7 @@ def _lead_options(args) -> tuple[dict, str]:
         args.all_leads = True
     if args.all_leads and not args.contract:
         raise UsageError("--all-leads needs the contract the leads are against: --contract CONTRACT:SEAT (3NT:2)")
-    if args.all_leads and not args.hand:
+    if args.all_leads and not hand_text:
         raise UsageError("--all-leads (lead:best) needs the seat's hand (--hand or --pbn): its cards are the leads")
     if not args.option and not args.all_leads:
         raise UsageError("give at least one --option (or --all-leads with --contract and --hand)")
@@ -304,10 +310,10 @@ def _lead_options(args) -> tuple[dict, str]:
         raise UsageError("--contract goes with lead:CARD options or --all-leads")
     spec = get_game(args.game)
     try:
-        hand = parse_hand(args.game, args.hand) if args.hand else []
-        talon = parse_hand(args.game, args.talon) if args.talon else []
+        hand, voids = parse_given(args.game, hand_text) if hand_text else ([], ())
+        talon = parse_given(args.game, args.talon)[0] if args.talon else []
     except ConditionError:
-        hand, talon = [], []  # the question reports a bad hand itself
+        hand, voids, talon = [], (), []  # the question reports a bad hand itself
     groups, note = {}, ""
     if args.all_leads:
         if spec.forcing is None or spec.forcing.lead_groups is None:
@@ -333,16 +339,21 @@ def _lead_options(args) -> tuple[dict, str]:
         features, size = None, 0  # the question reports a bad seat count or seat itself
     whole = size > 0 and len(hand) == size  # the seat's whole hand is given
     for o in options:
-        if _is_lead(o) and whole:
+        if _is_lead(o) and (whole or voids) and features is not None:
             # the card token ends at "/" (the contract) or "=" (a suit named with a joker, Five Hundred)
             token = o.strip()[5:].partition("/")[0].partition("=")[0]
             try:
                 card = features.parse_card(token.strip())
             except ValueError:
                 continue  # the game's option parser says what is wrong with it (or it is lead:auto)
-            if card not in hand and card not in talon:
-                raise UsageError(f"option {o}: seat {args.seat} does not hold {features.card_str(card)} "
-                                 f"(its hand: {args.hand}" + (f"; the talon or kitty: {args.talon})" if talon else ")"))
+            if card in hand or card in talon:
+                continue
+            void = [v for v in voids if _suit_cards(features, v) >> card & 1]
+            if whole or void:
+                why = (f"holds no {void[0]} ({void[0]}:-), so it cannot lead" if void and not whole
+                       else "does not hold")
+                raise UsageError(f"option {o}: seat {args.seat} {why} {features.card_str(card)} "
+                                 f"(its hand: {hand_text}" + (f"; the talon or kitty: {args.talon})" if talon else ")"))
     args.option = options
     return groups, note
 
