@@ -165,12 +165,16 @@ def _from_pbn(args) -> int:
         raise UsageError("--pbn is a source of its own")
     if fmt == "records":
         records = read_records(args.pbn, args.game, args.board, args.complete_auction)
+        count = len(records)
         text = "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in records)
     else:
         deals = read_deals(args.pbn, args.game, args.board)
+        count = len(deals)
         text = "".join(f"board {d['board']} dealer {d['dealer']} seat {s}: {hand_text(h)}\n"
                        for d in deals for s, h in enumerate(d["hands"]))
     _emit(args, text)
+    if args.output:
+        print(f"{count} {args.game} boards of {args.pbn} written to {args.output} ({fmt})", file=sys.stderr)
     return 0
 
 
