@@ -85,7 +85,8 @@ def test_until_clear_and_robust_take_the_game_outcome(capsys, extra):
 
 @pytest.mark.parametrize("before,match", [([400], "two teams' scores"), ([1, 2, 3], "two teams' scores"),
                                           (["a", 2], "whole numbers"), ([1000, 3], "game is over"),
-                                          ([3, 1200], "game is over"), ([10**6, 0], "from -100,000")])
+                                          ([3, 1200], "game is over"), ([10**6, 0], "from -100,000"),
+                                          ([300, -200], "only grow under quebec")])
 def test_bad_before_is_a_one_line_error(before, match):
     with pytest.raises(OptionError, match=match):
         Q.question("500", seat=0, options=["P"], n=10, before=before, outcome="game")
@@ -166,3 +167,10 @@ def test_equity_resumes_from_its_store(tmp_path, monkeypatch):
     monkeypatch.setattr(cardsim, "play_match", lambda *a, **k: pytest.fail("a stored cell was played again"))
     again = G.run_equity(p, seed=2, n_jobs=1, log=lambda s: None, results=tmp_path)
     assert first.equals(again)
+
+
+def test_negative_scores_are_a_state_under_subtract_scoring_only():
+    """Under subtract a failed side goes below 0 (docs/RULES.md §3.6), so -200,300 is a state."""
+    df = Q.evaluate("500", seat=0, options=["P"], n=20, seed=1, before=[-200, 300], outcome="game",
+                    rules={"scoring": "subtract"}, n_jobs=1)
+    assert df["n"].iloc[0] == 20 and 0.0 <= df["score"].iloc[0] <= 1.0

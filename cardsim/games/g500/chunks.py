@@ -21,7 +21,8 @@ MAX_SCORE = 100_000
 def start_state(setup: Setup, before) -> tuple[int, int]:
     """Team scores before a deal, ``(s0, s1)`` (points, docs/RULES.md §3.6), from None (0, 0) or
     ``[s0, s1]`` (team 0 = seats 0 and 2); raises OptionError in one line: not two whole numbers,
-    out of range, or a side already at the run's target (the game is over)."""
+    out of range, below 0 under quebec scoring (a side only gains, docs/RULES.md §3.6), or a side
+    already at the run's target (the game is over)."""
     if before is None:
         return (0, 0)
     values = as_list(before, "before (the two teams' scores)")
@@ -30,6 +31,10 @@ def start_state(setup: Setup, before) -> tuple[int, int]:
     if not all(-MAX_SCORE <= v <= MAX_SCORE for v in values):
         raise OptionError(f"team scores must be from {-MAX_SCORE:,} to {MAX_SCORE:,}")
     _, target = rule_numbers(setup.rules)
+    if setup.rules.get("scoring", "quebec") == "quebec" and min(values) < 0:
+        # Under quebec scoring a side only ever gains (the defenders score a failed bid, §3.6).
+        raise OptionError(f"team scores start at 0 and only grow under quebec scoring: {values[0]},{values[1]} cannot "
+                          "occur (negative scores need --rule scoring=subtract)")
     if max(values) >= target:
         # A side at the target has won (§3.6): no deal follows, and replay refuses such a record.
         raise OptionError(f"a side already has the target {target}: the game is over before this deal")
