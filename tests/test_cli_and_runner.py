@@ -375,8 +375,11 @@ def test_bench_crossover_section_replaces_its_old_self_and_keeps_the_notes(tmp_p
 
 def test_negative_before_needs_no_equals_sign(capsys):
     # argparse reads "-900,0" (not a plain number) as an option unless it is attached with "="
-    spaced = run_cli(capsys, "evaluate", "500", "--option", "P", "-n", "50", "--before", "-900,0")
-    attached = run_cli(capsys, "evaluate", "500", "--option", "P", "-n", "50", "--before=-900,0")
+    # (a negative team score is a state under subtract scoring only, docs/RULES.md §3.6)
+    spaced = run_cli(capsys, "evaluate", "500", "--option", "P", "-n", "50", "--rule", "scoring=subtract",
+                     "--before", "-900,0")
+    attached = run_cli(capsys, "evaluate", "500", "--option", "P", "-n", "50", "--rule", "scoring=subtract",
+                       "--before=-900,0")
     assert spaced[0] == 0 and spaced[1] == attached[1]
     assert run_cli(capsys, "evaluate", "500", "--option", "P", "-n", "50", "--before", "-9x")[0] == 2
 
