@@ -10,6 +10,8 @@ import cardsim
 from cardsim.cards import VINT_RANKS, card_str, cards_of, parse_card
 from cardsim.games.base import OptionError
 
+from vint_helpers import hand_bits
+
 # A deal where one lead is clearly DD-best.  Seat 3 (left of declarer seat 2) holds nine running
 # spades and four small clubs; the declarer holds nine running clubs and four small diamonds, his
 # partner nine running diamonds.  In no-trump a spade lead cashes nine spade tricks (partner's
@@ -18,19 +20,10 @@ from cardsim.games.base import OptionError
 HANDS = {0: "D:AKQJT9876 H:5432", 1: "S:5432 H:AKQJT9876", 2: "C:AKQJT9876 D:5432", 3: "S:AKQJT9876 C:5432"}
 
 
-def bits(text: str) -> int:
-    out = 0
-    for group in text.split():
-        suit, ranks = group.split(":")
-        for r in ranks:
-            out |= 1 << parse_card(r + suit, VINT_RANKS)
-    return out
-
-
 def test_one_call_gives_every_lead_and_the_clear_best():
     from cardsim.dd.vint import lead_values
 
-    hands = np.array([[bits(HANDS[s]) for s in range(4)]], dtype=np.uint64)
+    hands = np.array([[hand_bits(HANDS[s]) for s in range(4)]], dtype=np.uint64)
     nt = lead_values(hands, 2, 4)
     assert nt.shape == (1, 64) and nt.dtype == np.int8
     got = {card_str(c, VINT_RANKS): int(nt[0, c]) for c in np.flatnonzero(nt[0] >= 0)}

@@ -10,14 +10,7 @@ import pytest
 from cardsim.analysis import vint_leads as L
 from cardsim.cards import VINT_RANKS, card_str, parse_card
 
-
-def hand(text: str) -> int:
-    out = 0
-    for group in text.split():
-        suit, ranks = group.split(":")
-        for r in ranks:
-            out |= 1 << parse_card(r + suit, VINT_RANKS)
-    return out
+from vint_helpers import hand_bits
 
 
 def led(h: int, kind: str, suit: str, trump: int) -> str:
@@ -26,16 +19,16 @@ def led(h: int, kind: str, suit: str, trump: int) -> str:
 
 
 def test_each_kind_leads_the_card_players_mean():
-    h = hand("S:KQJ72 H:84 D:Q953 C:T")
+    h = hand_bits("S:KQJ72 H:84 D:Q953 C:T")
     assert led(h, "top", "S", 4) == "KS" and led(h, "low", "S", 4) == "7S"  # 4th best of KQJ72
     assert led(h, "other", "S", 4) == "3D"  # the longest other suit, 4th best from Q953
     assert led(h, "trump", "S", 3) == "4H" and led(h, "trump", "S", 4) == ""  # no trump lead in no-trump
     assert led(h, "top", "C", 3) == "TC" and led(h, "low", "C", 3) == "TC"  # a singleton
     assert led(h, "other", "C", 3) == "7S"  # not clubs (the class's suit), not hearts (trumps): spades
     # ties in length go to the suit with more high-card points: D:K84 before H:953
-    tie = hand("S:AK72 H:953 D:K84 C:T62")
+    tie = hand_bits("S:AK72 H:953 D:K84 C:T62")
     assert led(tie, "other", "S", 4) == "4D" and led(tie, "low", "S", 4) == "2S"
-    assert led(hand("S:962 H:A8 D:QJ5 C:KT743"), "low", "S", 4) == "2S"  # low from three
+    assert led(hand_bits("S:962 H:A8 D:QJ5 C:KT743"), "low", "S", 4) == "2S"  # low from three
 
 
 def test_cells_cover_both_contracts_and_the_short_suits_only_against_a_suit():

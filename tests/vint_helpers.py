@@ -12,6 +12,16 @@ def cards(tokens):
     return {parse_card(t, R) for t in tokens.split()}
 
 
+def hand_bits(text: str) -> int:
+    """A hand in suit groups (``"S:KQJ72 H:84 D:Q953 C:T"``) as a bit set of card indices."""
+    out = 0
+    for group in text.split():
+        suit, ranks = group.split(":")
+        for r in ranks:
+            out |= 1 << parse_card(r + suit, R)
+    return out
+
+
 def score_both(level, denomination, declarer, winners, hands, below=(0, 0), games=(0, 0)):
     """Score with the jitted rules and the plain-Python twin; assert they agree; return the dict."""
     out = np.zeros(rules.N_SCORE, dtype=np.int64)

@@ -30,11 +30,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from cardsim.analysis.quality import CHUNK  # deals per task, as the quality section's other runs
 from cardsim.games import get_game
 from cardsim.games.base import OptionError
-
-CHUNK = 50
-"""Deals per task."""
 
 COLUMNS = ["strategy", "deals", "n", "dd_best", "dd_best_lo", "dd_best_hi", "lead_cost", "lead_cost_lo",
            "lead_cost_hi", "random_lead", "random_lead_lo", "random_lead_hi", "vs_random", "vs_random_lo",
@@ -85,20 +83,12 @@ def deal_rows(game, n: int, seed: int = 0, strategies=None, n_jobs: int = 1, pro
     not searching or table-driven, :func:`cardsim.analysis.quality.strategy_names`); ``store``: a
     :class:`cardsim.runner.store.ChunkStore` (an interrupted run resumes).  Raises OptionError /
     StrategyError (one line) before any work."""
-    from cardsim.analysis.quality import check_request
-    from cardsim.runner.run import check_run_seed
-    from cardsim.runner.store import run_chunks
+    from cardsim.analysis.quality import check_request, strategy_chunks
 
     game, names = check_request(game, n, strategies)
     if not offered(game):
         raise OptionError(f"{game} has no double-dummy values of the opening lead")
-    seed = check_run_seed(seed)
-    tasks = [(game, tuple(names), seed, s, min(CHUNK, n - s)) for s in range(0, n, CHUNK)]
-    parts = list(run_chunks(lead_chunk, tasks, [t[-1] for t in tasks], n_jobs, progress, store))
-    df = pd.concat(parts, ignore_index=True)
-    order = {name: i for i, name in enumerate(names)}
-    return df.sort_values(["strategy", "deal"], key=lambda s: s.map(order) if s.name == "strategy" else s,
-                          kind="stable", ignore_index=True)
+    return strategy_chunks(lead_chunk, game, names, n, seed, n_jobs, progress, store)
 
 
 def summarize(rows: pd.DataFrame) -> pd.DataFrame:

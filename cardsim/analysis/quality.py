@@ -124,13 +124,21 @@ def deal_rows(game, n: int, seed: int = 0, strategies=None, n_jobs: int = 1, pro
     play / double-dummy), ``made`` / ``dd_makeable`` (bool), ``right_side`` /
     ``best_denomination`` (float 0/1, Vint only).  ``store``: a :class:`cardsim.runner.store.ChunkStore`
     keeping finished chunks (an interrupted run resumes)."""
+    game, names = check_request(game, n, strategies)
+    return strategy_chunks(deal_chunk, game, names, n, seed, n_jobs, progress, store)
+
+
+def strategy_chunks(chunk, game: str, names: list, n: int, seed, n_jobs, progress, store) -> pd.DataFrame:
+    """``chunk(game, names, seed, start, count)`` (a plain function: worker processes run it) over
+    deals ``0 .. n-1`` in chunks of :data:`CHUNK` (``store`` keeps finished ones), its rows
+    concatenated and ordered by strategy (as ``names``) and deal.  Raises OptionError for a bad
+    seed."""
     from cardsim.runner.run import check_run_seed
     from cardsim.runner.store import run_chunks
 
-    game, names = check_request(game, n, strategies)
     seed = check_run_seed(seed)
     tasks = [(game, tuple(names), seed, s, min(CHUNK, n - s)) for s in range(0, n, CHUNK)]
-    parts = list(run_chunks(deal_chunk, tasks, [t[-1] for t in tasks], n_jobs, progress, store))
+    parts = list(run_chunks(chunk, tasks, [t[-1] for t in tasks], n_jobs, progress, store))
     df = pd.concat(parts, ignore_index=True)
     order = {name: i for i, name in enumerate(names)}
     return df.sort_values(["strategy", "deal"], key=lambda s: s.map(order) if s.name == "strategy" else s,
