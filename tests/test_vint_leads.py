@@ -159,8 +159,8 @@ def test_every_hand_of_a_pbn_board_gives_the_leader_his_hand(tmp_path, capsys):
 
     path = tmp_path / "d.pbn"
     assert main(["export", "vint", "--seed", "7", "-n", "1", "-o", str(path)]) == 0
-    hand = read_deals(path)[0]["hands"][1]
-    other = next(c for c in read_deals(path)[0]["hands"][2])
+    hands = read_deals(path)[0]["hands"]
+    hand, other = hands[1], hands[2][0]
     base = ["evaluate", "vint", "--pbn", str(path), "--board", "1", "--pbn-hands", "all", "--seat", "1",
             "--contract", "2C:0", "-n", "4"]
     capsys.readouterr()

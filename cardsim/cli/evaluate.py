@@ -285,13 +285,11 @@ def _lead_options(args, given=None) -> tuple[dict, str]:
     for]}, how they were grouped)`` for ``--all-leads`` (empty otherwise); the game's
     ``forcing.lead_groups`` groups them.  Raises UsageError (one line)."""
     from cardsim.conditions import ConditionError, features_of, layout_of
-    from cardsim.conditions.grammar import _suit_cards, parse_given
+    from cardsim.conditions.grammar import parse_given, suit_cards
     from cardsim.games import get_game
     from cardsim.games.base import OptionError
 
-    hand_text = args.hand
-    if hand_text is None and given is not None:
-        hand_text = getattr(given, "hands", {}).get(args.seat)
+    hand_text = args.hand if given is None else given.hands.get(args.seat)
 
     best = [o for o in (args.option or []) if o.strip().lower() == "lead:best"]
     if best:
@@ -348,7 +346,7 @@ def _lead_options(args, given=None) -> tuple[dict, str]:
                 continue  # the game's option parser says what is wrong with it (or it is lead:auto)
             if card in hand or card in talon:
                 continue
-            void = [v for v in voids if _suit_cards(features, v) >> card & 1]
+            void = [v for v in voids if suit_cards(features, v) >> card & 1]
             if whole or void:
                 why = (f"holds no {void[0]} ({void[0]}:-), so it cannot lead" if void and not whole
                        else "does not hold")

@@ -201,14 +201,14 @@ def parse_given(game, value) -> tuple[list[int], tuple[str, ...]]:
     cards = _distinct(fs, [_card(fs, t) for t in items if not isinstance(t, tuple)], quote(value))
     voids = tuple(dict.fromkeys(suit for _, suit in (t for t in items if isinstance(t, tuple))))
     for suit in voids:
-        inside = [c for c in cards if _suit_cards(fs, suit) >> c & 1]
+        inside = [c for c in cards if suit_cards(fs, suit) >> c & 1]
         if inside:
             raise ConditionError(f"hand {quote(value)}: {suit}:- says it has no {suit}, yet it is given "
                                  f"{' '.join(fs.card_str(c) for c in inside)}")
     return cards, voids
 
 
-def _suit_cards(fs: FeatureSet, suit: str) -> int:
+def suit_cards(fs: FeatureSet, suit: str) -> int:
     """The cards of a suit (the bit set its length feature counts)."""
     return sum(m for m, _, _ in fs.features[suit])
 
