@@ -105,6 +105,7 @@ def deal_cards(key, dealer, base_deck, deck, hands, state):
     to seat ``(dealer + 1 + k) % 4``.  ``hands``: uint64[4], overwritten; ``state``: uint64[1]
     scratch for the shuffle's stream (the caller's, so that no deal allocates).
     """
+    base_deck, deck, hands, state = borrowed(base_deck), borrowed(deck), borrowed(hands), borrowed(state)
     seed_stream(state, key, 0)
     drawn = randbelow(state, 4)
     if dealer < 0:
@@ -301,6 +302,7 @@ def run_deal(key, dealer, hands, ids, params, below_before, games_before, stream
 @jit
 def fill_row(rows, i, deal_id, dealer, hands, score, info, calls):
     """Write deal ``i``'s row from its hands, score vector, info and calls (see ROW_DTYPE)."""
+    rows, hands, score, info, calls = borrowed(rows), borrowed(hands), borrowed(score), borrowed(info), borrowed(calls)
     r = rows[i]
     r.opener = -1
     r.opening_level = 0
@@ -541,6 +543,13 @@ def rubber_on(ckey, dealer, below, games, ids, params, base_deck, deck, hands, s
     up, with ``deal_rubber`` (int64) at the same index set to ``rubber``.  The other arrays are
     :func:`workspace`'s scratch.
     """
+    # Borrowed views (cardsim._jit.borrowed): no reference counting at every deal of the rubber.
+    below, games, ids, params, base_deck, deck = borrowed(below), borrowed(games), borrowed(ids), borrowed(params), \
+        borrowed(base_deck), borrowed(deck)
+    hands, streams, work_hands, work, calls, plays = borrowed(hands), borrowed(streams), borrowed(work_hands), \
+        borrowed(work), borrowed(calls), borrowed(plays)
+    score, info, no_force, tally = borrowed(score), borrowed(info), borrowed(no_force), borrowed(tally)
+    deal_rows, deal_rubber = borrowed(deal_rows), borrowed(deal_rubber)
     keep = deal_rows.shape[0] > 0
     j = np.int64(0)
     while j < MAX_RUBBER_DEALS:

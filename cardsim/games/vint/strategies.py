@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from cardsim._jit import jit
+from cardsim._jit import borrowed, jit
 from cardsim.cards import bits_above, highest_bit, lowest_bit, popcount, suit_mask
 from cardsim.rng import choose_bit, randbelow, uniform
 from cardsim.strategies.pimc import register as register_pimc
@@ -243,6 +243,9 @@ def _heuristic_bid(params, hand, seat, calls, ncalls, current, below):
     below the line (``GAME_THRESHOLD`` − ``below[side]``): the game, and the rubber, come sooner.
     ``game_push`` 0 never reads the line (heuristic_v3 and heuristic_v2 have no such parameter: 0).
     """
+    # Borrowed views (cardsim._jit.borrowed) of the caller's arrays: without them every call made
+    # four reference-count increments and decrements, a tenth of a whole deal (issue 27).
+    params, calls, below = borrowed(params), borrowed(calls), borrowed(below)
     tricks = estimated_tricks(params, hand, seat, calls, ncalls)
     w = params[P_HONOUR_WEIGHT]
     order = (tricks[0] + w * _extra_honours(hand, 0), tricks[1] + w * _extra_honours(hand, 1),
@@ -350,6 +353,7 @@ def heuristic_call_v1(params, hand, seat, calls, ncalls, current, current_bidder
     The undertrick penalty (500 × level a trick, docs/RULES.md §2.6) dwarfs a trick's value, so the
     level cap is the stopping rule.  Never overbids its own standing bid.
     """
+    params, calls = borrowed(params), borrowed(calls)  # out of line: see _heuristic_bid
     if current_bidder == seat or current >= MAX_CALL:
         return np.int64(PASS)
     # Nothing has been bid since this seat last passed: its view, hence its decision, is unchanged.
