@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from cardsim._jit import jit
+from cardsim._jit import borrowed, jit
 from cardsim.cards import bits_above, highest_bit, lane, lowest_bit, popcount
 from cardsim.games.g500.constants import (BID_VALUES, FULL_EFF, JOKER_MASK, NT, SCORING_QUEBEC, SUIT_MASK,
                                           TRUMP_MASK)
@@ -294,6 +294,7 @@ def score_bid(params, seat, hand, high_bid, high_seat, ours, theirs, scoring, ta
     3. when the opponents are near the game (they need at most ``near`` × ``target``), the
        safest bid within reach that wins the game;
     4. else -2: nothing changes."""
+    params = borrowed(params)
     margin = params[seat, P_MARGIN]
     stretch = params[seat, P_STRETCH] if scoring == SCORING_QUEBEC else params[seat, P_STRETCH_SUB]
     need = target - ours
@@ -344,6 +345,8 @@ def heuristic_bid(params, streams, seat, hand, high_bid, high_seat, ours, theirs
     state (``ours``, ``theirs`` points before the deal, ``target``; the view of
     :mod:`cardsim.games.g500.dispatch`) may change the call first (:func:`score_bid`); with
     ``score`` = 0 (the default) the state is not read."""
+    # Borrowed views (cardsim._jit.borrowed): no reference counts at every call (out of line, issue 27).
+    params, streams = borrowed(params), borrowed(streams)
     # Partner holding the bid, or the top bid made, settles the call before any estimate (the
     # same calls, without five estimates each).
     if (high_seat >= 0 and high_seat == (seat + 2) % 4) or high_bid >= 24:
@@ -700,6 +703,7 @@ def heuristic_play_v1(seat, hand, denom, declarer, leader, trick, n_in_trick, le
     """heuristic_v1's card play (the default until issue 12), unchanged: :func:`heuristic_lead`
     or :func:`heuristic_follow`, counting as unseen every card not in hand, not played and not
     in the declarer's own discard (``known``)."""
+    trick = borrowed(trick)
     unseen = FULL_EFF[denom] & ~hand & ~played & ~known
     if n_in_trick == 0:
         return heuristic_lead(hand, denom, seat, declarer, unseen)

@@ -55,7 +55,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from cardsim._jit import jit
+from cardsim._jit import borrowed, jit
 from cardsim.games.g501.constants import LOOK
 from cardsim.games.g501.pimc import pimc_card
 from cardsim.games.g501.strategies import (
@@ -95,6 +95,7 @@ def choose_call(strategy, params, streams, seat, hand, position, score, rival, c
 @jit
 def choose_contract(strategy, params, streams, seat, hand, bid, blind, talon, out):
     """The declarer's abandon or contract and gifts into ``out`` (int64[5]), docs/RULES.md §1.4."""
+    params, streams, out = borrowed(params), borrowed(streams), borrowed(out)
     if strategy == HEURISTIC or strategy == HEURISTIC_V1 or strategy == PIMC:
         heuristic_contract(params[seat], hand, bid, out)
         return

@@ -600,6 +600,7 @@ def shuffle_and_deal(key, seats, dealer, deck, hands, streams):
     rng.seed_streams); draws the dealer from the shuffle stream when ``dealer < 0``; shuffles
     ``deck`` (int64[24] scratch) and deals ``hands`` (uint64[4]); the talon is a uint64 bit set.
     """
+    deck, hands, streams = borrowed(deck), borrowed(hands), borrowed(streams)
     seed_streams(streams, key)
     s0 = streams[0]
     if dealer < 0:

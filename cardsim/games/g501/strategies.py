@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from cardsim._jit import jit
+from cardsim._jit import borrowed, jit
 from cardsim.cards import highest_bit, lowest_bit, popcount
 from cardsim.games.g501.constants import (
     DECK_MASK, DECLARE_FLAG, LOOK, MAX_BID, MIN_BID, NT, RA, RANK_POINTS, RK, RQ, RT, SEEN_VOIDS,
@@ -453,6 +453,7 @@ def random_blind(p, rng, cur_bid):
 def random_contract(p, rng, hand, bid, out):
     """Abandon with probability ``p_abandon``; else a uniform trump (or NT), a target of bid +
     0..max_raise (capped at MAX_BID) and two uniform cards of ``hand`` (uint64, 10 cards) to give."""
+    p, rng, out = borrowed(p), borrowed(rng), borrowed(out)
     if uniform(rng) < p[P_RANDOM_ABANDON]:
         _abandon(out)
         return
@@ -547,6 +548,7 @@ def _contract(hand, bid, abandon, target_margin, out):
 def heuristic_contract(p, hand, bid, out):
     """Trump chosen on the 10 cards (``hand``, uint64), then the two gifts, then the estimate of
     the 8 kept: abandon below bid - abandon, else target = max(bid, estimate - target_margin)."""
+    p, out = borrowed(p), borrowed(out)
     _contract(hand, bid, p[P_ABANDON], p[P_TARGET_MARGIN], out)
 
 
@@ -597,6 +599,7 @@ def chart_open(p, hand, cur_bid, memo, rival, others_blind):
 @jit
 def chart_contract(p, hand, bid, out):
     """:func:`heuristic_contract` with the chart's own abandon and target_margin parameters."""
+    p, out = borrowed(p), borrowed(out)
     _contract(hand, bid, p[P_CHART_ABANDON], p[P_CHART_TARGET_MARGIN], out)
 
 
