@@ -527,8 +527,8 @@ COMPILE_TARGET = 40.0
 
 def measure_targets(games, against: str | None, e2e=None, progress=None) -> dict:
     """Every speed target of ``make bench`` for ``games``, measured now and, with ``against``
-    (a commit), in that commit too: the per-core engine rates alternately in fresh interpreters
-    (:func:`cardsim.bench_against.engine_rates`), start-up, ``--help`` and cold compiles in
+    (a commit), in that commit too: the per-core engine rates alternately, chunk by chunk, in two
+    long-lived interpreters (:func:`cardsim.bench_against.engine_rates`), start-up, ``--help`` and cold compiles in
     each tree.  ``e2e``: :func:`measure_end_to_end` results to judge the end-to-end ratios
     (measured now only).  Raises RevisionError (``against`` names no commit)."""
     from cardsim import bench_against as ba
@@ -542,10 +542,11 @@ def measure_targets(games, against: str | None, e2e=None, progress=None) -> dict
             rates = ba.engine_rates(game, against, progress=progress)
             sha = rates["sha"]
             row["engine"] = (rates["before"]["full_1"], rates["after"]["full_1"])
+            row["paired"] = rates["paired"]["full_1"]
             row["deal_ratio"] = (rates["before"]["deal_1"] / rates["before"]["full_1"],
                                  rates["after"]["deal_1"] / rates["after"]["full_1"])
         else:
-            rates = ba.engine_rates(game, None, processes=1, progress=progress)
+            rates = ba.engine_rates(game, None, rounds=8, progress=progress)
             row["engine"] = (None, rates["after"]["full_1"])
             row["deal_ratio"] = (None, rates["after"]["deal_1"] / rates["after"]["full_1"])
         argv = ["simulate", game, "-n", "1000"]
@@ -567,9 +568,11 @@ def targets_table(result, command: str) -> str:
     lines = ["", TARGETS_HEADING, "",
              f"`{command}`, {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, {os.cpu_count()} cores. "
              + (f"Before = commit {sha[:12]} (`--against {result['against']}`), measured in the same run: "
-                "the per-core engine rates in fresh interpreters alternating before/after, three a side, the best "
-                "of four runs of 300,000 deals each (CPU time, `cardsim.bench_against`); start-up, `--help` "
-                "(best of 3, warm cache) and cold compiles (empty cache) in each tree."
+                "the per-core engine rates in two long-lived interpreters, one a tree, playing the same chunk "
+                "of 50,000 deals in turn (the order reversed every round, 24 rounds, CPU time, "
+                "`cardsim.bench_against`): each side's best chunk, and the verdict on the median of the "
+                "per-round ratios now/before (in brackets); start-up, `--help` (best of 3, warm cache) and "
+                "cold compiles (empty cache) in each tree."
                 if sha else "No `--against COMMIT`: the before column is empty and the engine target is not judged."),
              "", f"| target | game | {before} | now | verdict |", "|---|---|---:|---:|---|"]
 
@@ -578,8 +581,9 @@ def targets_table(result, command: str) -> str:
 
     for r in result["rows"]:
         b, a = r["engine"]
-        ok = None if b is None else a >= b
-        ratio = "" if b is None else f" ({a / b:.2f}×)"
+        paired = r.get("paired")
+        ok = None if b is None else (paired if paired is not None else a / b) >= 1.0
+        ratio = "" if b is None else f" ({paired if paired is not None else a / b:.2f}×)"
         lines.append(f"| complete deals per second, one core, default play (≥ before) | {r['game']} | "
                      f"{'' if b is None else f'{b:,.0f}/s'} | {a:,.0f}/s{ratio} | {verdict(ok)} |")
         b, a = r["deal_ratio"]
@@ -609,7 +613,8 @@ def main(argv=None) -> int:
     parser.add_argument("--out", help="also write the table to this Markdown file")
     parser.add_argument("--against", metavar="COMMIT",
                         help="also measure the targets in this commit of the repository (the before column: "
-                             "engine rates alternately in fresh interpreters, start-up, --help, cold compiles)")
+                             "engine rates chunk by chunk in two interpreters taking turns, start-up, --help, "
+                             "cold compiles)")
     parser.add_argument("--only", choices=["crossover", "pimc", "targets"],
                         help="measure one section only (crossover: wall time of simulate -o with --jobs 1 and with "
                              "all cores at a few sizes; pimc: the sampled-search player's rates; targets: every "

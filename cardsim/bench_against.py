@@ -2,16 +2,18 @@
 
 ``cardsim bench --against REV`` (and ``make bench AGAINST=REV``): the commit ``REV`` of this
 repository is unpacked once into a cache folder (``git archive``; its numba cache kept beside it,
-so only the first comparison compiles it), and each measurement runs in a fresh interpreter
-whose ``cardsim`` is either that tree or this one.  The processes of the two sides alternate
-(before, after, before, …), so that both meet the same neighbours on a shared machine, and each
-side keeps its best: the least-disturbed run is the closest to what the code costs.
+so only the first comparison compiles it), and each side is measured in an interpreter whose
+``cardsim`` is either that tree or this one.  The engine rates alternate chunk by chunk between
+two long-lived interpreters (before, after, after, before, …), so that both meet the same
+neighbours on a shared machine, and the verdict is the median of the per-round ratios: fresh
+processes a quarter of a minute apart moved the ratio by ±10% on a shared host (BENCHMARKS.md,
+issue 27), chunks a fraction of a second apart by about ±2%.
 """
 from __future__ import annotations
 
 import io
-import json
 import os
+import statistics
 import subprocess
 import sys
 import tarfile
@@ -21,26 +23,27 @@ from pathlib import Path
 
 SEED = 12345
 
-_ENGINE = r"""
-import json, sys, time
+_WORKER = r"""
+import sys, time
 from cardsim.games import get_game
-game, deals, runs, chunk, seed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
+game, seed = sys.argv[1], int(sys.argv[2])
 spec = get_game(game)
 setup = spec.setup()
 spec.simulate_chunk(seed, 0, 2000, setup)
 spec.deal_chunk(seed, 0, 2000)
-def best(play):
-    least = float("inf")
-    for _ in range(runs):
-        t = time.process_time()
-        for s in range(0, deals, chunk):
-            play(s, min(chunk, deals - s))
-        least = min(least, time.process_time() - t)
-    return deals / least
-full = best(lambda s, c: spec.simulate_chunk(seed, s, c, setup))
-deal = best(lambda s, c: spec.deal_chunk(seed, s, c))
-print(json.dumps({"full_1": full, "deal_1": deal}))
+print("ready", flush=True)
+for line in sys.stdin:
+    what, start, count = line.split()
+    t = time.process_time()
+    if what == "full":
+        spec.simulate_chunk(seed, int(start), int(count), setup)
+    else:
+        spec.deal_chunk(seed, int(start), int(count))
+    print(repr(time.process_time() - t), flush=True)
 """
+DEAL_CHUNK_FACTOR = 10
+"""Dealing alone is about twenty times faster than a complete deal: its chunks are this many
+times larger, so that each still takes a measurable slice of CPU time."""
 
 _COMPILE = r"""
 import time
@@ -109,31 +112,81 @@ def _run(argv: list[str], tree: Path | None, cache: str | None = None) -> str:
     return out.stdout.strip().splitlines()[-1]
 
 
-def engine_rates(game: str, rev: str | None, deals: int = 300_000, runs: int = 4, processes: int = 3,
-                 chunk: int = 50_000, progress=None, after: Path | None = None) -> dict:
+class _Worker:
+    """A long-lived interpreter whose ``cardsim`` is ``tree`` (None: this one), warmed, playing
+    chunks on request (:data:`_WORKER`)."""
+
+    def __init__(self, game: str, tree: Path | None):
+        self.where = tree
+        self.proc = subprocess.Popen([sys.executable, "-c", _WORKER, game, str(SEED)], env=_env(tree), cwd=tree,
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self._expect("ready")
+
+    def _expect(self, what: str | None = None) -> str:
+        line = self.proc.stdout.readline().strip()
+        if not line or (what is not None and line != what):
+            self.proc.kill()
+            raise RuntimeError(f"measuring in {self.where or 'this tree'} failed:\n{self.proc.stderr.read()[-2000:]}")
+        return line
+
+    def seconds(self, what: str, start: int, count: int) -> float:
+        """CPU seconds of one chunk: ``what`` is "full" (complete deals) or "deal" (dealing only)."""
+        self.proc.stdin.write(f"{what} {start} {count}\n")
+        self.proc.stdin.flush()
+        return float(self._expect())
+
+    def close(self) -> None:
+        self.proc.stdin.close()
+        self.proc.wait()
+
+
+def engine_rates(game: str, rev: str | None, deals: int = 300_000, rounds: int = 24, chunk: int = 50_000,
+                 progress=None, after: Path | None = None) -> dict:
     """Complete deals and dealing only per CPU second on one core (``simulate_chunk`` /
-    ``deal_chunk``, the default strategies, deals ``0 .. deals-1`` of seed 12345 in chunks of
-    ``chunk``), for commit ``rev`` ("before"; or a folder holding a cardsim tree; None: no
-    before) and this tree ("after"; ``after``: another folder): ``processes`` fresh interpreters
-    a side, alternating, each the best of ``runs`` runs; the best process a side kept.  Returns
-    ``{"before": {"full_1": …, "deal_1": …} or None, "after": {…}, "sha": …}`` (deals per
-    second).  Raises RevisionError."""
+    ``deal_chunk``, the default strategies, seed 12345), for commit ``rev`` ("before"; or a
+    folder holding a cardsim tree; None: no before) and this tree ("after"; ``after``: another
+    folder).
+
+    One long-lived, warmed interpreter a side; in each of ``rounds`` rounds both play the same
+    chunk of ``chunk`` complete deals (cycling through deals ``0 .. deals-1``) and the same chunk
+    of :data:`DEAL_CHUNK_FACTOR` × ``chunk`` dealt only, one after the other, the order reversed
+    every round, so both sides meet the same neighbours on a shared machine within a fraction of
+    a second.  Returns ``{"before": {"full_1": …, "deal_1": …} or None, "after": {…}, "paired":
+    {"full_1": …, "deal_1": …} or None, "sha": …}``: each side's best chunk (deals per CPU
+    second) and the median over rounds of after's rate over before's in that round (the ratio
+    the verdicts use: a disturbed round moves both sides' chunks, not one side's best).  Raises
+    RevisionError; RuntimeError when a side cannot be measured."""
     sides = [("after", after)]
     sha = None
     if rev is not None:
         sha, tree = (rev, Path(rev)) if Path(rev).is_dir() else tree_at(rev)
         sides.insert(0, ("before", tree))
-    best = {side: {"full_1": 0.0, "deal_1": 0.0} for side, _ in sides}
-    args = [game, str(deals), str(runs), str(chunk), str(SEED)]
-    for i in range(processes):
+    if progress:
+        progress(f"{game}: starting {' and '.join(side for side, _ in sides)} (compiles a tree's engine once)")
+    workers = {}
+    try:
         for side, where in sides:
-            if progress:
-                progress(f"{game}: {side} ({sha[:7] if side == 'before' else 'this tree'}), process {i + 1} of "
-                         f"{processes}")
-            got = json.loads(_run(["-c", _ENGINE, *args], where))
-            for key in ("full_1", "deal_1"):
-                best[side][key] = max(best[side][key], got[key])
-    return {"before": best.get("before"), "after": best["after"], "sha": sha}
+            workers[side] = _Worker(game, where)
+        times = {side: {"full_1": [], "deal_1": []} for side, _ in sides}
+        starts = list(range(0, deals, chunk))
+        for r in range(rounds):
+            if progress and r % 8 == 0:
+                progress(f"{game}: round {r + 1} of {rounds}")
+            start = starts[r % len(starts)]
+            order = sides if r % 2 == 0 else sides[::-1]
+            for key, what, count in (("full_1", "full", min(chunk, deals - start)),
+                                     ("deal_1", "deal", DEAL_CHUNK_FACTOR * chunk)):
+                for side, _ in order:
+                    times[side][key].append(count / workers[side].seconds(what, start, count))
+    finally:
+        for w in workers.values():
+            w.close()
+    best = {side: {key: max(rates) for key, rates in t.items()} for side, t in times.items()}
+    paired = None
+    if "before" in times:
+        paired = {key: statistics.median(a / b for a, b in zip(times["after"][key], times["before"][key]))
+                  for key in ("full_1", "deal_1")}
+    return {"before": best.get("before"), "after": best["after"], "paired": paired, "sha": sha}
 
 
 def compile_seconds(game: str, rev: str | None, cache: str | None = None) -> float:

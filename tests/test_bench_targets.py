@@ -52,3 +52,53 @@ def test_tree_at_unpacks_a_commit_once(tmp_path):
     assert len(sha) == 40 and (folder / "cardsim" / "bench_against.py").is_file()
     (folder / "marker").write_text("kept")
     assert ba.tree_at("HEAD", cache=tmp_path) == (sha, folder) and (folder / "marker").exists()
+
+
+def test_targets_table_judges_the_engine_on_the_paired_ratio():
+    # The best chunks say 1.05x, the median of the per-round ratios 0.98x: the paired one decides.
+    result = _result((400_000.0, 420_000.0), (21.5, 19.0), (2.0, 1.2), (80.0, 39.0), (0.9, 0.3))
+    result["rows"][0]["paired"] = 0.98
+    text = bench.targets_table(result, "make bench AGAINST=v1")
+    assert "| 400,000/s | 420,000/s (0.98×) | misses |" in text
+
+
+class _FakeWorker:
+    """Stands for an interpreter of one side: CPU seconds from a table, every request logged."""
+    log = []
+    seconds_of = {}
+
+    def __init__(self, game, where):
+        self.side = "before" if where is not None else "after"
+
+    def seconds(self, what, start, count):
+        _FakeWorker.log.append((self.side, what, start, count))
+        return _FakeWorker.seconds_of[self.side, what, len([x for x in _FakeWorker.log if x[:2] == (self.side, what)])]
+
+    def close(self):
+        _FakeWorker.log.append((self.side, "closed", 0, 0))
+
+
+def test_engine_rates_alternate_chunks_and_pair_the_rounds(monkeypatch, tmp_path):
+    monkeypatch.setattr(ba, "_Worker", _FakeWorker)
+    _FakeWorker.log = []
+    # Complete deals: round 1 both sides disturbed (after 1.0 s, before 2.0 s), round 2 quiet
+    # (after 0.5 s, before 0.4 s), round 3 (after 0.5 s, before 0.5 s); dealing 0.1 s a chunk.
+    full = {("after", 1): 1.0, ("before", 1): 2.0, ("after", 2): 0.5, ("before", 2): 0.4,
+            ("after", 3): 0.5, ("before", 3): 0.5}
+    _FakeWorker.seconds_of = {**{(s, "full", k): v for (s, k), v in full.items()},
+                              **{(s, "deal", k): 0.1 for s in ("after", "before") for k in (1, 2, 3)}}
+    rates = ba.engine_rates("vint", str(tmp_path), deals=2000, rounds=3, chunk=1000, after=None)
+    assert rates["sha"] == str(tmp_path)
+    assert rates["before"] == {"full_1": 2500.0, "deal_1": 100_000.0}
+    assert rates["after"] == {"full_1": 2000.0, "deal_1": 100_000.0}
+    # Per round after/before: 2.0, 0.8, 1.0 -> median 1.0 (the best chunks alone say 0.8).
+    assert rates["paired"] == {"full_1": 1.0, "deal_1": 1.0}
+    full_requests = [(side, start) for side, what, start, _ in _FakeWorker.log if what == "full"]
+    assert full_requests == [("before", 0), ("after", 0), ("after", 1000), ("before", 1000),
+                             ("before", 0), ("after", 0)]
+    assert [(side, count) for side, what, _, count in _FakeWorker.log if what == "deal"][:2] == \
+        [("before", 10_000), ("after", 10_000)]
+    assert sorted(x[0] for x in _FakeWorker.log if x[1] == "closed") == ["after", "before"]
+    _FakeWorker.log = []
+    alone = ba.engine_rates("vint", None, deals=1000, rounds=1, chunk=1000)
+    assert alone["before"] is None and alone["paired"] is None and alone["after"]["full_1"] > 0
