@@ -4,7 +4,8 @@
 this process (a fresh, temporary numba cache: a cold compile, 40-90 s), writes a perf map
 (``/tmp/perf-PID.map``: every compiled function's address, so that Linux ``perf`` can name
 jitted code), then plays ``N`` deals on one core while ``perf record`` samples the process, and
-prints each function's share of the samples.  Decision functions compiled out of line
+prints each function's share of the samples, then the functions whose machine code still calls
+numba's reference counting (:func:`refcounted_functions`).  Decision functions compiled out of line
 (a strategy's bid, lead, …) show under their own names; what is inlined shows under its caller
 (the engine's per-deal function).  Needs ``perf`` (Debian: linux-perf) and
 ``kernel.perf_event_paranoid`` ≤ 2; says so in one line otherwise.
@@ -54,6 +55,60 @@ def _perf_map(path: str) -> int:
             size = addresses[i + 1] - address if i + 1 < len(addresses) else 4096
             f.write(f"{address:x} {min(size, 1 << 20):x} {symbols[address]}\n")
     return len(addresses)
+
+
+_LABEL = re.compile(r"^(\S+):\s*$", re.M)
+_LOAD = re.compile(r"^\s*movabsq\s+\$(\w+),\s*%(\w+)")
+_CALL = re.compile(r"^\s*callq\s+(?:\*%(\w+)|(\w+))")
+
+
+def refcount_calls(asm: str, function: str) -> int:
+    """Calls to ``NRT_incref`` / ``NRT_decref`` in the machine code of ``function`` (its mangled
+    name) within ``asm``, a library's assembly (x86-64, AT&T syntax as LLVM prints it; numba
+    calls the runtime through an address loaded into a register).
+
+    Such calls are cheap in themselves (a null check where the array is a borrowed view) and
+    perf books almost nothing to them, but every one spills the caller's registers: in Vint's
+    out-of-line bid they cost a tenth of a deal (BENCHMARKS.md, issue 27).  Hence this count."""
+    labels = [(m.start(), m.group(1)) for m in _LABEL.finditer(asm)]
+    starts = [i for i, (_, name) in enumerate(labels) if name == function]
+    if not starts:
+        return 0
+    begin = labels[starts[0]][0]
+    # The function ends at its .cfi_endproc (local labels like .LBB0_3 lie inside it).
+    end = asm.find(".cfi_endproc", begin)
+    loaded, count = {}, 0
+    for line in asm[begin:end if end >= 0 else len(asm)].splitlines():
+        m = _LOAD.match(line)
+        if m:
+            loaded[m.group(2)] = m.group(1)
+            continue
+        m = _CALL.match(line)
+        if m:
+            target = loaded.get(m.group(1)) if m.group(1) else m.group(2)
+            count += target in ("NRT_incref", "NRT_decref")
+    return count
+
+
+def refcounted_functions() -> dict[str, int]:
+    """``{function: calls}`` for every function compiled in this process whose own machine code
+    calls the reference counting (:func:`refcount_calls`); functions loaded from a cache are not
+    seen."""
+    from numba.core.registry import CPUDispatcher
+
+    found = {}
+    for obj in gc.get_objects():
+        if isinstance(obj, CPUDispatcher):
+            for compiled in obj.overloads.values():
+                try:
+                    asm = compiled.library.get_asm_str()
+                except Exception:  # code loaded from a cache has no assembly to read
+                    continue
+                n = refcount_calls(asm, compiled.fndesc.mangled_name)
+                if n:
+                    name = short_name(compiled.fndesc.mangled_name)
+                    found[name] = found.get(name, 0) + n
+    return found
 
 
 def short_name(symbol: str) -> str:
@@ -127,6 +182,12 @@ def main(argv=None) -> int:
         if m and shown < args.top:
             print(f"  {float(m.group(1)):5.1f}%  {short_name(m.group(2))}")
             shown += 1
+    counted = refcounted_functions()
+    print("reference-count calls left in the compiled code (a kernel that allocates its scratch counts "
+          "once a chunk; one on a per-deal path counts at every call, BENCHMARKS.md):"
+          + ("" if counted else " none"))
+    for name, n in sorted(counted.items(), key=lambda item: -item[1]):
+        print(f"  {n:4d}  {name}")
     os.remove(map_path)
     shutil.rmtree(cache, ignore_errors=True)
     return 0

@@ -26,3 +26,57 @@ def test_unknown_game_is_refused_before_compiling(capsys):
     with pytest.raises(SystemExit) as exc:
         profiling.main(["bridge"])
     assert exc.value.code == 2 and "unknown game 'bridge'" in capsys.readouterr().err
+
+
+_ASM = """\t.text
+_ZN7cardsim4vint3bidB2v1E:
+\t.cfi_startproc
+\tpushq\t%rbx
+\tmovabsq\t$NRT_incref, %rbx
+\tcallq\t*%rbx
+\tcallq\t*%rbx
+.LBB0_3:
+\tmovabsq\t$NRT_decref, %rax
+\tcallq\t*%rax
+\tmovabsq\t$_ZN7cardsim4vint4leadE, %rax
+\tcallq\t*%rax
+\tcallq\tmemset
+\tretq
+\t.cfi_endproc
+_ZN7cardsim4vint4leadE:
+\t.cfi_startproc
+\tmovabsq\t$NRT_decref, %rcx
+\tcallq\t*%rcx
+\tcallq\tNRT_incref
+\t.cfi_endproc
+"""
+
+
+def test_refcount_calls_counts_the_runtime_calls_of_one_function():
+    # Two increments through %rbx and one decrement; the call to another kernel and memset are not counted.
+    assert profiling.refcount_calls(_ASM, "_ZN7cardsim4vint3bidB2v1E") == 3
+    assert profiling.refcount_calls(_ASM, "_ZN7cardsim4vint4leadE") == 2  # direct calls count too
+    assert profiling.refcount_calls(_ASM, "_ZN7nowhereE") == 0
+
+
+def test_refcounted_functions_sees_what_this_process_compiled():
+    import numba
+    import numpy as np
+
+    @numba.njit
+    def first(a):
+        return a[0]
+
+    @numba.njit
+    def allocates(n):
+        a = np.zeros(n)  # freed by a decrement at the end
+        return first(a)
+
+    @numba.njit
+    def scalars_only(x, y):
+        return x * y + 1
+
+    assert allocates(3) == 0.0 and scalars_only(2, 3) == 7
+    found = profiling.refcounted_functions()
+    assert any(name.endswith("allocates") for name in found)
+    assert not any(name.endswith("scalars_only") for name in found)
