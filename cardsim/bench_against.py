@@ -24,9 +24,11 @@ from pathlib import Path
 SEED = 12345
 
 _WORKER = r"""
-import sys, time
+import os, sys, time
 from cardsim.games import get_game
-game, seed = sys.argv[1], int(sys.argv[2])
+game, seed, cpu = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+if cpu >= 0:
+    os.sched_setaffinity(0, {cpu})
 spec = get_game(game)
 setup = spec.setup()
 spec.simulate_chunk(seed, 0, 2000, setup)
@@ -114,11 +116,11 @@ def _run(argv: list[str], tree: Path | None, cache: str | None = None) -> str:
 
 class _Worker:
     """A long-lived interpreter whose ``cardsim`` is ``tree`` (None: this one), warmed, playing
-    chunks on request (:data:`_WORKER`)."""
+    chunks on request (:data:`_WORKER`), on core ``cpu`` alone (−1: where the system puts it)."""
 
-    def __init__(self, game: str, tree: Path | None):
+    def __init__(self, game: str, tree: Path | None, cpu: int = -1):
         self.where = tree
-        self.proc = subprocess.Popen([sys.executable, "-c", _WORKER, game, str(SEED)], env=_env(tree), cwd=tree,
+        self.proc = subprocess.Popen([sys.executable, "-c", _WORKER, game, str(SEED), str(cpu)], env=_env(tree), cwd=tree,
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         self._expect("ready")
 
@@ -147,11 +149,11 @@ def engine_rates(game: str, rev: str | None, deals: int = 300_000, rounds: int =
     folder holding a cardsim tree; None: no before) and this tree ("after"; ``after``: another
     folder).
 
-    One long-lived, warmed interpreter a side; in each of ``rounds`` rounds both play the same
-    chunk of ``chunk`` complete deals (cycling through deals ``0 .. deals-1``) and the same chunk
-    of :data:`DEAL_CHUNK_FACTOR` × ``chunk`` dealt only, one after the other, the order reversed
-    every round, so both sides meet the same neighbours on a shared machine within a fraction of
-    a second.  Returns ``{"before": {"full_1": …, "deal_1": …} or None, "after": {…}, "paired":
+    One long-lived, warmed interpreter a side, both on the same core; in each of ``rounds``
+    rounds both play the same chunk of ``chunk`` complete deals (cycling through deals
+    ``0 .. deals-1``) and the same chunk of :data:`DEAL_CHUNK_FACTOR` × ``chunk`` dealt only, one
+    after the other, the order reversed every round, so both sides meet the same neighbours on
+    a shared machine within a fraction of a second.  Returns ``{"before": {"full_1": …, "deal_1": …} or None, "after": {…}, "paired":
     {"full_1": …, "deal_1": …} or None, "sha": …}``: each side's best chunk (deals per CPU
     second) and the median over rounds of after's rate over before's in that round (the ratio
     the verdicts use: a disturbed round moves both sides' chunks, not one side's best).  Raises
@@ -165,8 +167,12 @@ def engine_rates(game: str, rev: str | None, deals: int = 300_000, rounds: int =
         progress(f"{game}: starting {' and '.join(side for side, _ in sides)} (compiles a tree's engine once)")
     workers = {}
     try:
+        # Both sides on one core: each process otherwise keeps to a core of its own, and on a
+        # shared host the two cores' neighbours differ (unpinned, the same two trees measured
+        # 1.06 and 0.96 in two runs; pinned, within ±2%, BENCHMARKS.md).
+        cpu = min(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else -1
         for side, where in sides:
-            workers[side] = _Worker(game, where)
+            workers[side] = _Worker(game, where, cpu)
         times = {side: {"full_1": [], "deal_1": []} for side, _ in sides}
         starts = list(range(0, deals, chunk))
         for r in range(rounds):

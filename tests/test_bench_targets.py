@@ -67,7 +67,7 @@ class _FakeWorker:
     log = []
     seconds_of = {}
 
-    def __init__(self, game, where):
+    def __init__(self, game, where, cpu=-1):
         self.side = "before" if where is not None else "after"
 
     def seconds(self, what, start, count):
