@@ -75,10 +75,12 @@ def refcount_calls(asm: str, function: str) -> int:
     if not starts:
         return 0
     begin = labels[starts[0]][0]
-    # The function ends at its .cfi_endproc (local labels like .LBB0_3 lie inside it).
-    end = asm.find(".cfi_endproc", begin)
+    # The function ends where LLVM marks its end (.Lfunc_endN) or the next function begins; its
+    # own local labels (.LBB0_3) lie inside it, and numba's code has no .cfi_endproc to go by.
+    end = next((at for at, name in labels[starts[0] + 1:]
+                if name.startswith(".Lfunc_end") or not name.startswith(".")), len(asm))
     loaded, count = {}, 0
-    for line in asm[begin:end if end >= 0 else len(asm)].splitlines():
+    for line in asm[begin:end].splitlines():
         m = _LOAD.match(line)
         if m:
             loaded[m.group(2)] = m.group(1)
@@ -156,6 +158,7 @@ def main(argv=None) -> int:
         print("cardsim profiling: error: no kernel was compiled in this process (run it as "
               "python -m cardsim.profiling in a fresh interpreter)", file=sys.stderr)
         return 2
+    counted = refcounted_functions()  # before the freeze: frozen objects are out of gc's sight
     gc.collect()
     gc.freeze()  # the heap walk above would otherwise make the sampled collections expensive
     data = os.path.join(cache, "perf.data")
@@ -182,7 +185,6 @@ def main(argv=None) -> int:
         if m and shown < args.top:
             print(f"  {float(m.group(1)):5.1f}%  {short_name(m.group(2))}")
             shown += 1
-    counted = refcounted_functions()
     print("reference-count calls left in the compiled code (a kernel that allocates its scratch counts "
           "once a chunk; one on a per-deal path counts at every call, BENCHMARKS.md):"
           + ("" if counted else " none"))
