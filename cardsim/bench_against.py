@@ -116,30 +116,50 @@ def _run(argv: list[str], tree: Path | None, cache: str | None = None) -> str:
 
 class _Worker:
     """A long-lived interpreter whose ``cardsim`` is ``tree`` (None: this one), warmed, playing
-    chunks on request (:data:`_WORKER`), on core ``cpu`` alone (−1: where the system puts it)."""
+    chunks on request (:data:`_WORKER`), on core ``cpu`` alone (−1: where the system puts it).
+    Its error output goes to a file, not a pipe: a pipe nobody reads while the worker writes
+    (numba's warnings during a compile) would stop both processes."""
 
     def __init__(self, game: str, tree: Path | None, cpu: int = -1):
         self.where = tree
-        self.proc = subprocess.Popen([sys.executable, "-c", _WORKER, game, str(SEED), str(cpu)], env=_env(tree), cwd=tree,
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.errors = tempfile.TemporaryFile(mode="w+")
+        self.proc = subprocess.Popen([sys.executable, "-c", _WORKER, game, str(SEED), str(cpu)], env=_env(tree),
+                                     cwd=tree, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.errors,
+                                     text=True)
         self._expect("ready")
+
+    def _fail(self) -> RuntimeError:
+        self.proc.kill()
+        self.proc.wait()
+        self.errors.seek(0)
+        return RuntimeError(f"measuring in {self.where or 'this tree'} failed:\n{self.errors.read()[-2000:]}")
 
     def _expect(self, what: str | None = None) -> str:
         line = self.proc.stdout.readline().strip()
         if not line or (what is not None and line != what):
-            self.proc.kill()
-            raise RuntimeError(f"measuring in {self.where or 'this tree'} failed:\n{self.proc.stderr.read()[-2000:]}")
+            raise self._fail()
         return line
 
     def seconds(self, what: str, start: int, count: int) -> float:
         """CPU seconds of one chunk: ``what`` is "full" (complete deals) or "deal" (dealing only)."""
-        self.proc.stdin.write(f"{what} {start} {count}\n")
-        self.proc.stdin.flush()
+        try:
+            self.proc.stdin.write(f"{what} {start} {count}\n")
+            self.proc.stdin.flush()
+        except OSError:  # the worker has gone: say why, as when it dies during a chunk
+            raise self._fail() from None
         return float(self._expect())
 
     def close(self) -> None:
-        self.proc.stdin.close()
-        self.proc.wait()
+        try:
+            self.proc.stdin.close()
+        except OSError:  # already gone
+            pass
+        try:
+            self.proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        self.errors.close()
 
 
 def engine_rates(game: str, rev: str | None, deals: int = 300_000, rounds: int = 24, chunk: int = 50_000,
@@ -186,7 +206,10 @@ def engine_rates(game: str, rev: str | None, deals: int = 300_000, rounds: int =
                     times[side][key].append(count / workers[side].seconds(what, start, count))
     finally:
         for w in workers.values():
-            w.close()
+            try:
+                w.close()
+            except OSError:  # one worker's trouble must not leave the other running
+                pass
     best = {side: {key: max(rates) for key, rates in t.items()} for side, t in times.items()}
     paired = None
     if "before" in times:

@@ -82,17 +82,18 @@ def test_engine_rates_alternate_chunks_and_pair_the_rounds(monkeypatch, tmp_path
     monkeypatch.setattr(ba, "_Worker", _FakeWorker)
     _FakeWorker.log = []
     # Complete deals: round 1 both sides disturbed (after 1.0 s, before 2.0 s), round 2 quiet
-    # (after 0.5 s, before 0.4 s), round 3 (after 0.5 s, before 0.5 s); dealing 0.1 s a chunk.
+    # (after 0.5 s, before 0.4 s), round 3 (after 0.4 s, before 0.5 s); dealing 0.1 s a chunk.
     full = {("after", 1): 1.0, ("before", 1): 2.0, ("after", 2): 0.5, ("before", 2): 0.4,
-            ("after", 3): 0.5, ("before", 3): 0.5}
+            ("after", 3): 0.4, ("before", 3): 0.5}
     _FakeWorker.seconds_of = {**{(s, "full", k): v for (s, k), v in full.items()},
                               **{(s, "deal", k): 0.1 for s in ("after", "before") for k in (1, 2, 3)}}
     rates = ba.engine_rates("vint", str(tmp_path), deals=2000, rounds=3, chunk=1000, after=None)
     assert rates["sha"] == str(tmp_path)
     assert rates["before"] == {"full_1": 2500.0, "deal_1": 100_000.0}
-    assert rates["after"] == {"full_1": 2000.0, "deal_1": 100_000.0}
-    # Per round after/before: 2.0, 0.8, 1.0 -> median 1.0 (the best chunks alone say 0.8).
-    assert rates["paired"] == {"full_1": 1.0, "deal_1": 1.0}
+    assert rates["after"] == {"full_1": 2500.0, "deal_1": 100_000.0}
+    # Per round after/before: 2.0, 0.8, 1.25 -> median 1.25 (before/after would give 0.8; the
+    # best chunks alone say 1.0).
+    assert rates["paired"] == {"full_1": 1.25, "deal_1": 1.0}
     full_requests = [(side, start) for side, what, start, _ in _FakeWorker.log if what == "full"]
     assert full_requests == [("before", 0), ("after", 0), ("after", 1000), ("before", 1000),
                              ("before", 0), ("after", 0)]
@@ -102,3 +103,37 @@ def test_engine_rates_alternate_chunks_and_pair_the_rounds(monkeypatch, tmp_path
     _FakeWorker.log = []
     alone = ba.engine_rates("vint", None, deals=1000, rounds=1, chunk=1000)
     assert alone["before"] is None and alone["paired"] is None and alone["after"]["full_1"] > 0
+
+
+def _stand_in_tree(folder, simulate_body):
+    """A tree whose ``cardsim.games.get_game`` is a stand-in: the real worker runs it without
+    compiling anything.  ``simulate_body``: the body of its ``simulate_chunk(seed, start, count, setup)``."""
+    games = folder / "cardsim" / "games"
+    games.mkdir(parents=True)
+    (folder / "cardsim" / "__init__.py").write_text("")
+    (games / "__init__.py").write_text(
+        "import sys\n"
+        "class Spec:\n"
+        "    def setup(self):\n        return None\n"
+        "    def simulate_chunk(self, seed, start, count, setup):\n" + simulate_body + "\n"
+        "    def deal_chunk(self, seed, start, count):\n        return 0\n"
+        "def get_game(name):\n    return Spec()\n")
+    return folder
+
+
+def test_a_worker_that_dies_is_a_clear_error(tmp_path):
+    # Chunk 1000 (the second round) fails; the warm-up (start 0) and round 1 do not.
+    before = _stand_in_tree(tmp_path / "before", "        if start == 1000:\n"
+                                                   "            raise SystemExit('broke on chunk 1000')")
+    after = _stand_in_tree(tmp_path / "after", "        sum(range(10_000))")
+    with pytest.raises(RuntimeError, match="broke on chunk 1000"):
+        ba.engine_rates("vint", str(before), deals=2000, rounds=3, chunk=1000, after=after)
+
+
+def test_a_worker_writing_much_error_output_does_not_stop_the_run(tmp_path):
+    # 200 kB of warnings a chunk: more than a pipe holds, were its error output a pipe.
+    noisy = "        sys.stderr.write('w' * 200_000)\n        sys.stderr.flush()"
+    before = _stand_in_tree(tmp_path / "before", noisy)
+    after = _stand_in_tree(tmp_path / "after", noisy)
+    rates = ba.engine_rates("vint", str(before), deals=2000, rounds=2, chunk=1000, after=after)
+    assert rates["paired"]["full_1"] > 0 and rates["after"]["full_1"] > 0
