@@ -173,11 +173,12 @@ def engine_rates(game: str, rev: str | None, deals: int = 300_000, rounds: int =
     rounds both play the same chunk of ``chunk`` complete deals (cycling through deals
     ``0 .. deals-1``) and the same chunk of :data:`DEAL_CHUNK_FACTOR` × ``chunk`` dealt only, one
     after the other, the order reversed every round, so both sides meet the same neighbours on
-    a shared machine within a fraction of a second.  Returns ``{"before": {"full_1": …, "deal_1": …} or None, "after": {…}, "paired":
-    {"full_1": …, "deal_1": …} or None, "sha": …}``: each side's best chunk (deals per CPU
-    second) and the median over rounds of after's rate over before's in that round (the ratio
-    the verdicts use: a disturbed round moves both sides' chunks, not one side's best).  Raises
-    RevisionError; RuntimeError when a side cannot be measured."""
+    a shared machine within a fraction of a second.  Returns ``{"before": {"full_1": …,
+    "deal_1": …} or None, "after": {…}, "paired": {"full_1": …, "deal_1": …} or None, "sha": …}``:
+    each side's best chunk (deals per CPU second) and the median over rounds of after's rate
+    over before's in that round (the ratio the verdicts use: a disturbed round moves both sides'
+    chunks, not one side's best).  Raises RevisionError; RuntimeError when a side cannot be
+    measured."""
     sides = [("after", after)]
     sha = None
     if rev is not None:
