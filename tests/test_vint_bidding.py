@@ -4,10 +4,12 @@ rule switched off (the parameter at its old value) or under heuristic_v1's biddi
 (heuristic_call_v1).  Calls follow docs/RULES.md §2.2: 0 = pass, a bid is level and denomination
 S < C < D < H < NT, every bid higher than the last."""
 import numpy as np
+from hypothesis import given, settings, strategies as st
 
 from cardsim.games.vint import SPEC
 from cardsim.games.vint import strategies as S
-from cardsim.games.vint.rules import NT, PASS, bid_call, call_level
+from cardsim.games.vint.rules import (NT, PASS, bid_call, call_level, denominations_bid, first_denomination,
+                                     shown_calls)
 
 SPADES, CLUBS, DIAMONDS, HEARTS = range(4)
 RANKS = "23456789TJQKA"
@@ -44,7 +46,7 @@ CLEAN = np.zeros(2, dtype=np.int64)
 def call(h, seat, calls, ncalls, current, bidder, below=CLEAN, **changes):
     """heuristic's call; ``below``: the points below the line by team (int64[2]), no games."""
     return S.heuristic_call(params(**changes), hand(h), seat, calls, ncalls, current, bidder,
-                            np.asarray(below, dtype=np.int64), CLEAN)
+                            np.asarray(below, dtype=np.int64), CLEAN, shown_calls(calls, ncalls, seat))
 
 
 def call_v1(h, seat, calls, ncalls, current, bidder):
@@ -74,9 +76,9 @@ def test_no_trump_estimate_is_lowered_by_nt_margin():
     calls, n = calls_of()
     h = "SAQ865 CKQ74 DK8 HJ2"
     assert call(h, 0, calls, n, PASS, -1) == bid_call(1, SPADES)
-    t = S.estimated_tricks(params(), hand(h), 0, calls, n)
+    t = S.estimated_tricks(params(), hand(h), 0, shown_calls(calls, n, 0))
     assert np.isclose(t[NT], 23 / 3 - 0.7) and np.isclose(t[SPADES], 23 / 3 + 0.5 * (5 + 8 / 3 - 7.5))
-    t = S.estimated_tricks(params(nt_margin=0.0), hand(h), 0, calls, n)
+    t = S.estimated_tricks(params(nt_margin=0.0), hand(h), 0, shown_calls(calls, n, 0))
     assert np.isclose(t[NT], 23 / 3 - 0.2)
 
 
@@ -163,14 +165,54 @@ def test_a_part_score_pushes_to_the_bid_that_completes_the_game():
     for _ in range(3000):
         h = _random_hand(rng)
         args = (h, 0, calls, n, bid_call(1, HEARTS), 2)
-        clean = S.heuristic_call(params(), *args, CLEAN, CLEAN)
-        near = S.heuristic_call(params(), *args, np.array([400, 0]), CLEAN)
-        theirs = S.heuristic_call(params(), *args, np.array([0, 400]), CLEAN)
+        shown = shown_calls(calls, n, 0)
+        clean = S.heuristic_call(params(), *args, CLEAN, CLEAN, shown)
+        near = S.heuristic_call(params(), *args, np.array([400, 0]), CLEAN, shown)
+        theirs = S.heuristic_call(params(), *args, np.array([0, 400]), CLEAN, shown)
         assert theirs == clean  # the other side's part-score is not the bidder's game
-        assert S.heuristic_call(params(game_push=0), *args, np.array([400, 0]), CLEAN) == \
-            S.heuristic_call(params(game_push=0), *args, CLEAN, CLEAN)
+        assert S.heuristic_call(params(game_push=0), *args, np.array([400, 0]), CLEAN, shown) == \
+            S.heuristic_call(params(game_push=0), *args, CLEAN, CLEAN, shown)
         if near != clean:
             assert clean == PASS and call_level(near) == 2  # the cheapest level over 1H
             pushed += 1
             hearts += near == bid_call(2, HEARTS)
     assert pushed > 10 and hearts > 5
+
+
+def test_shown_word_holds_each_seats_bids_and_first_bid():
+    # West (seat 3) deals: 1S, North passes, East 1NT, South 2C, West 2S; North (seat 0) to call.
+    calls, n = calls_of(bid_call(1, SPADES), PASS, bid_call(1, NT), bid_call(2, CLUBS), bid_call(2, SPADES))
+    shown = shown_calls(calls, n, 0)
+    assert [first_denomination(shown, s) for s in range(4)] == [-1, NT, CLUBS, SPADES]
+    assert [denominations_bid(shown, s) for s in range(4)] == [0, 1 << NT, 1 << CLUBS, 1 << SPADES]
+    # West bids again in another denomination: his first bid stays spades, both are shown.
+    calls, n = calls_of(bid_call(1, SPADES), PASS, PASS, PASS, bid_call(1, HEARTS))
+    shown = shown_calls(calls, n, 0)  # West (seat 3) made calls 0 and 4: North is next
+    assert first_denomination(shown, 3) == SPADES and denominations_bid(shown, 3) == (1 << SPADES) | (1 << HEARTS)
+    assert all(denominations_bid(shown, s) == 0 and first_denomination(shown, s) == -1 for s in range(3))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 3), st.lists(st.booleans(), min_size=0, max_size=40), st.randoms(use_true_random=False))
+def test_shown_word_matches_a_reading_of_the_calls(seat, bids, rnd):
+    """What the bid reads from the ``shown`` word is what reading the auction call by call gives:
+    each seat's first denomination and the denominations it bid (docs/RULES.md §2.2 auctions)."""
+    calls, current = [], PASS
+    for bid in bids:
+        if bid and current < 35:
+            current = rnd.randint(current + 1, 35)
+            calls.append(current)
+        else:
+            calls.append(PASS)
+    arr, n = calls_of(*calls) if calls else calls_of()
+    shown = shown_calls(arr, n, seat)
+    first, bid_in = [-1] * 4, [0] * 4
+    for i, c in enumerate(calls):
+        who = (seat - (n - i)) % 4
+        if c != PASS:
+            d = (c - 1) % 5
+            bid_in[who] |= 1 << d
+            if first[who] < 0:
+                first[who] = d
+    assert [first_denomination(shown, s) for s in range(4)] == first
+    assert [denominations_bid(shown, s) for s in range(4)] == bid_in

@@ -9,7 +9,7 @@ from cardsim import StrategyError
 from cardsim.games import get_game
 from cardsim.games.vint import dispatch as D
 from cardsim.games.vint import strategies as S
-from cardsim.games.vint.rules import first_bid_suits, legal_plays
+from cardsim.games.vint.rules import first_bid_suits, legal_plays, shown_calls
 from cardsim.strategies.registry import N_PARAMS
 
 VINT = get_game("vint")
@@ -104,11 +104,12 @@ def test_dispatch_reaches_each_strategys_own_functions(name):
         a, b = streams.copy(), streams.copy()
         below = rng.integers(0, 500, 2).astype(np.int64)
         games = rng.integers(0, 2, 2).astype(np.int64)
-        got = D.choose_call(sid, params, a, seat, hand, calls, ncalls, current, bidder, below, games)
+        shown = shown_calls(calls, ncalls, seat)
+        got = D.choose_call(sid, params, a, seat, hand, calls, ncalls, current, bidder, below, games, shown)
         if name == "random":
             want = S.random_call(params[seat], b[1 + seat], current)
         elif name in ("heuristic", "heuristic_v2", "heuristic_v3"):  # bid with heuristic_call (rows of their own: game_push 0)
-            want = S.heuristic_call(params[seat], hand, seat, calls, ncalls, current, bidder, below, games)
+            want = S.heuristic_call(params[seat], hand, seat, calls, ncalls, current, bidder, below, games, shown)
         else:
             want = S.heuristic_call_v1(params[seat], hand, seat, calls, ncalls, current, bidder)
         assert got == want and (a == b).all()

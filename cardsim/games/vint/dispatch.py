@@ -3,8 +3,8 @@
 One function per decision, each ``choose_<decision>(strategy, params, streams, seat, view...)`` as in
 every game (``docs/adding-a-game.md``):
 
-* ``choose_call(strategy, params, streams, seat, hand, calls, ncalls, current, current_bidder, below, games)
-  -> int64`` the call (0 = pass, 1..35 = bid, docs/RULES.md §2.2);
+* ``choose_call(strategy, params, streams, seat, hand, calls, ncalls, current, current_bidder, below, games,
+  shown) -> int64`` the call (0 = pass, 1..35 = bid, docs/RULES.md §2.2);
 * ``choose_card(strategy, params, streams, seat, hand, declarer, trump, leader, trick, n, played,
   bid_suits, voids) -> int64`` the card index played from ``hand`` (docs/RULES.md §2.3).
 
@@ -15,7 +15,9 @@ shuffle's, never touched here); a branch passes on only ``params[seat]`` / ``str
 is the seat's view: its ``hand`` (uint64), the ``calls`` so far (int64[ncalls] used), the
 standing bid ``current`` and its bidder, the score before the deal (``below``: int64[2], points
 below the current line, and ``games``: int64[2], games won, by team, docs/RULES.md §2.7: the
-line is on the table for everyone), the contract (``declarer``, ``trump`` 0..4), the trick
+line is on the table for everyone), ``shown`` (int64), what the auction so far showed of each
+seat: the denominations it bid and its first (:data:`.rules.SHOWN_BITS`, kept by the engine call
+by call, :func:`.rules.shown_calls` from the calls), the contract (``declarer``, ``trump`` 0..4), the trick
 so far (``trick[:n]``, led by ``leader``), the cards ``played`` so far (uint64) and, in the
 play, what the auction showed: ``bid_suits`` (int64[4]), the first suit each seat bid, −1 for
 none (:func:`.rules.first_bid_suits`, computed once a deal), and what the play showed:
@@ -40,11 +42,14 @@ from .strategies import (GREEDY, HEURISTIC, HEURISTIC_V1, HEURISTIC_V2, HEURISTI
 
 
 @jit(inline="always")
-def choose_call(strategy, params, streams, seat, hand, calls, ncalls, current, current_bidder, below, games):
+def choose_call(strategy, params, streams, seat, hand, calls, ncalls, current, current_bidder, below, games,
+                shown):
     """The call strategy ``strategy`` makes for ``seat`` (0 = pass, 1..35 = bid); ``below``/``games``
-    (int64[2] each, by team) are the line before the deal."""
+    (int64[2] each, by team) are the line before the deal, ``shown`` (int64) what ``calls[:ncalls]``
+    showed (:data:`.rules.SHOWN_BITS`)."""
     if strategy == HEURISTIC or strategy == PIMC or strategy == HEURISTIC_V2 or strategy == HEURISTIC_V3:
-        return heuristic_call(params[seat], hand, seat, calls, ncalls, current, current_bidder, below, games)
+        return heuristic_call(params[seat], hand, seat, calls, ncalls, current, current_bidder, below, games,
+                              shown)
     if strategy == HEURISTIC_V1 or strategy == GREEDY:
         return heuristic_call_v1(params[seat], hand, seat, calls, ncalls, current, current_bidder)
     if strategy == RANDOM:

@@ -18,7 +18,7 @@ from .rules import (LED_SHIFT, MAX_CALL, MAX_CALLS, N_SCORE, N_TRICKS, NT, PASS,
                     S_AFTER_GAMES, S_BELOW, S_BID_SLAM, S_CROSSING, S_GAME, S_GAME_WON_BY, S_HONOURS,
                     S_MADE, S_PENALTY, S_RUBBER_WON_BY, S_SLAM, S_TOTAL, S_TRICKS, CLOSING_PASSES,
                     VOID_PASSES, aces_held, call_denomination, call_level, first_bid_suits, high_card_points,
-                    honours_held, legal_plays, score_deal, trick_value, trick_winner)
+                    honours_held, legal_plays, score_deal, shown_after, trick_value, trick_winner)
 from .dispatch import choose_call, choose_card
 
 U64 = np.uint64
@@ -140,9 +140,11 @@ def run_auction(dealer, hands, ids, params, streams, calls, forced, below, games
     legal by the caller), made as ``forced[F_IMPLIED]`` says (:mod:`cardsim.games.forced`); under
     ``CHECK_CALLS`` the auction stops after them as a void deal and ``forced_ok`` is how many of
     them the callers' strategies made.  ``below``/``games`` (int64[2] each, by team): the line
-    before the deal, part of every caller's view.
+    before the deal, part of every caller's view, and so is ``shown`` (int64, rules.SHOWN_BITS),
+    what the calls so far showed, kept here call by call.
     """
     ncalls = np.int64(0)
+    shown = np.int64(0)
     current = np.int64(PASS)
     bidder = np.int64(-1)
     passes = 0
@@ -155,7 +157,7 @@ def run_auction(dealer, hands, ids, params, streams, calls, forced, below, games
             call = forced[F_PREFIX + ncalls]
             if implied != GIVEN_CALLS:
                 mine = choose_call(ids[seat], params, streams, seat, hands[seat], calls, ncalls, current, bidder, below,
-                                   games)
+                                   games, shown)
                 if mine != call:
                     if implied == CHECK_CALLS:
                         return ncalls, np.int64(-1), np.int64(PASS), ncalls
@@ -164,7 +166,7 @@ def run_auction(dealer, hands, ids, params, streams, calls, forced, below, games
             return ncalls, np.int64(-1), np.int64(PASS), ncalls
         else:
             call = choose_call(ids[seat], params, streams, seat, hands[seat], calls, ncalls, current, bidder, below,
-                                   games)
+                               games, shown)
         if pending and seat == forced[F_SEAT] and ncalls >= forced[F_NPREFIX]:
             pending = False
             if forced[F_CALL] == PASS or current < forced[F_CALL] <= MAX_CALL:
@@ -175,6 +177,7 @@ def run_auction(dealer, hands, ids, params, streams, calls, forced, below, games
             raise ValueError("strategy made an insufficient or unknown bid")
         calls[ncalls] = call
         ncalls += 1
+        shown = shown_after(shown, seat, call)
         if call == PASS:
             passes += 1
             if (current == PASS and passes == VOID_PASSES) or (current != PASS and passes == CLOSING_PASSES):

@@ -145,6 +145,48 @@ def first_bid_suits(calls, ncalls, declarer, out):
                 out[who] = d
 
 
+SHOWN_BITS = 8
+"""The auction view's ``shown`` word (int64) gives each seat ``SHOWN_BITS`` bits from bit
+SHOWN_BITS·seat: bits 0..4 the denominations (S C D H NT = 0..4) it has bid, bits 5..7 the
+denomination of its first bid + 1 (0: it has not bid).  The engine keeps it call by call
+(:func:`shown_after`), so a strategy reads what the auction showed without reading the auction."""
+
+
+@jit(inline="always")
+def shown_after(shown, seat, call):
+    """``shown`` (int64, :data:`SHOWN_BITS`) once ``seat`` has made ``call`` (a pass shows nothing)."""
+    if call == PASS:
+        return shown
+    d = call_denomination(call)
+    at = SHOWN_BITS * seat
+    if ((shown >> (at + 5)) & 7) == 0:
+        shown |= (d + 1) << (at + 5)
+    return shown | (np.int64(1) << (at + d))
+
+
+@jit(inline="always")
+def shown_calls(calls, ncalls, seat):
+    """The ``shown`` word (int64, :data:`SHOWN_BITS`) of the auction ``calls[:ncalls]`` (int64)
+    as heard by ``seat``, whose turn is call ``ncalls``: call ``i`` was made by seat
+    ``(seat − (ncalls − i)) mod 4``.  What the engine's running word holds at that turn."""
+    shown = np.int64(0)
+    for i in range(ncalls):
+        shown = shown_after(shown, (seat - (ncalls - i)) & 3, calls[i])
+    return shown
+
+
+@jit(inline="always")
+def first_denomination(shown, seat):
+    """The denomination (0..4, int64) of ``seat``'s first bid in ``shown``; −1 if it has not bid."""
+    return ((shown >> (SHOWN_BITS * seat + 5)) & 7) - 1
+
+
+@jit(inline="always")
+def denominations_bid(shown, seat):
+    """The denominations ``seat`` has bid in ``shown``: a bit set (int64), bit d for denomination d."""
+    return (shown >> (SHOWN_BITS * seat)) & 31
+
+
 @jit
 def honours_held(hands, team, trump):
     """Trump honours (A K Q J 10, docs/RULES.md §2.6) in the team's initial hands; 0 in no-trump."""

@@ -22,7 +22,8 @@ from cardsim.strategies.pimc import register as register_pimc
 from cardsim.strategies.registry import Registry
 
 from .rules import (ACE, GAME_THRESHOLD, HONOURS_LANE, JACK, LED_SHIFT, MAX_CALL, NT, PASS, TEN, bid_call,
-                    call_denomination, call_level, high_card_points, legal_plays, trick_value, trick_winner)
+                    call_denomination, call_level, denominations_bid, first_denomination, high_card_points,
+                    legal_plays, trick_value, trick_winner)
 
 U64 = np.uint64
 
@@ -112,9 +113,10 @@ place of ``nt_margin``: its stoppers hold the opponents' long suits."""
 
 
 @jit(inline="always")
-def estimated_tricks(params, hand, seat, calls, ncalls):
+def estimated_tricks(params, hand, seat, shown):
     """Expected side tricks per denomination S C D H NT (a 5-tuple of float64) from the seat's view
-    (``params``: the seat's row, float64[N_PARAMS]; ``calls[:ncalls]``: the auction so far).
+    (``params``: the seat's row, float64[N_PARAMS]; ``shown``: what the auction so far showed,
+    int64, :data:`.rules.SHOWN_BITS`; :func:`.rules.shown_calls` makes it from the calls).
 
     Side strength = own high-card points + one point per card over four in a suit + what the
     partner has shown: ``partner_bid_points`` once he has bid (his first bid also promises five
@@ -135,19 +137,11 @@ def estimated_tricks(params, hand, seat, calls, ncalls):
     points = np.float64(high_card_points(hand) + max(l0 - 4, 0) + max(l1 - 4, 0) + max(l2 - 4, 0)
                         + max(l3 - 4, 0))
     short = (l0 <= 1) + (l1 <= 1) + (l2 <= 1) + (l3 <= 1)
-    partner = (seat + 2) & 3
-    partner_denomination = -1
-    opponent_bid = False
-    opponent_suits = 0
-    for i in range(ncalls):
-        if calls[i] != PASS:
-            who = _speaker(i, ncalls, seat)
-            if who == partner:
-                if partner_denomination < 0:
-                    partner_denomination = call_denomination(calls[i])
-            elif who != seat:
-                opponent_bid = True
-                opponent_suits |= 1 << call_denomination(calls[i])
+    # The engine keeps the auction's evidence call by call (issue 27: reading the calls again
+    # at every turn was half of each bid's time).
+    partner_denomination = first_denomination(shown, (seat + 2) & 3)
+    opponent_suits = denominations_bid(shown, (seat + 1) & 3) | denominations_bid(shown, (seat + 3) & 3)
+    opponent_bid = opponent_suits != 0
     if partner_denomination >= 0:
         points += params[P_PARTNER_BID_POINTS]
     elif opponent_bid:
@@ -214,13 +208,14 @@ def _speaker(i, ncalls, seat):
 
 
 @jit(inline="always")
-def heuristic_call(params, hand, seat, calls, ncalls, current, current_bidder, below, games):
+def heuristic_call(params, hand, seat, calls, ncalls, current, current_bidder, below, games, shown):
     """Bid the cheapest legal contract in the denomination with most expected tricks
     (:func:`estimated_tricks`; suits ranked with ``honour_weight`` tricks per trump honour held
     beyond two), as long as its level is within expected tricks − 6 + ``aggression``; otherwise
     pass (docs/RULES.md §2.2).  ``params``: the seat's row, float64[N_PARAMS]; ``below``/``games``
     (int64[2] each, by team): the line before the deal, read only by the score parameters
-    (:func:`_heuristic_bid`).
+    (:func:`_heuristic_bid`); ``shown`` (int64): what ``calls[:ncalls]`` showed
+    (:data:`.rules.SHOWN_BITS`, :func:`.rules.shown_calls`).
 
     The undertrick penalty (500 × level a trick, docs/RULES.md §2.6) dwarfs a trick's value, so the
     level cap is the stopping rule.  Never overbids its own standing bid.
@@ -231,11 +226,11 @@ def heuristic_call(params, hand, seat, calls, ncalls, current, current_bidder, b
     if ncalls >= 4 and calls[ncalls - 1] == PASS and calls[ncalls - 2] == PASS and calls[ncalls - 3] == PASS \
             and calls[ncalls - 4] == PASS:
         return np.int64(PASS)
-    return _heuristic_bid(params, hand, seat, calls, ncalls, current, below)
+    return _heuristic_bid(params, hand, seat, shown, current, below)
 
 
 @jit
-def _heuristic_bid(params, hand, seat, calls, ncalls, current, below):
+def _heuristic_bid(params, hand, seat, shown, current, below):
     """:func:`heuristic_call` once it has something to decide (out of line: one compiled copy).
 
     Reading the score (issue 30): where the plain rule passes, the bid it would make with
@@ -245,8 +240,8 @@ def _heuristic_bid(params, hand, seat, calls, ncalls, current, below):
     """
     # Borrowed views (cardsim._jit.borrowed) of the caller's arrays: without them every call made
     # four reference-count increments and decrements, 6–8% of a whole deal (issue 27).
-    params, calls, below = borrowed(params), borrowed(calls), borrowed(below)
-    tricks = estimated_tricks(params, hand, seat, calls, ncalls)
+    params, below = borrowed(params), borrowed(below)
+    tricks = estimated_tricks(params, hand, seat, shown)
     w = params[P_HONOUR_WEIGHT]
     order = (tricks[0] + w * _extra_honours(hand, 0), tricks[1] + w * _extra_honours(hand, 1),
              tricks[2] + w * _extra_honours(hand, 2), tricks[3] + w * _extra_honours(hand, 3), tricks[4])
