@@ -11,7 +11,7 @@ from cardsim.games import get_game
 from cardsim.games.vint import dispatch as D
 from cardsim.games.vint import pimc as VP
 from cardsim.games.vint import strategies as S
-from cardsim.games.vint.rules import legal_plays
+from cardsim.games.vint.rules import legal_plays, trick_winner
 from cardsim.strategies import pimc as P
 
 U64 = np.uint64
@@ -212,7 +212,8 @@ def test_pimc_outside_its_side_plays_heuristics_card():
     params[3] = VINT.registry.resolve("pimc:side=1")[1]  # seat 3 defends here: no search
     streams = np.zeros((5, 1), dtype=np.uint64)
     suits = np.full(4, -1, dtype=np.int64)
-    got = D.choose_card(S.PIMC, params, streams, 3, U64(hand), 0, 3, 1, trick, 2, U64(played), suits, voids)
+    got = D.choose_card(S.PIMC, params, streams, 3, U64(hand), 0, 3, 1, trick, 2, U64(played), suits, voids,
+                        trick_winner(trick, 2, 3))
     assert got == S.heuristic_card(U64(hand), 3, 0, 3, 1, trick, 2, U64(played), suits, voids)
     assert int(legal_plays(U64(hand), 3)) >> int(got) & 1
 

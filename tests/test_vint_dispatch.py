@@ -9,7 +9,7 @@ from cardsim import StrategyError
 from cardsim.games import get_game
 from cardsim.games.vint import dispatch as D
 from cardsim.games.vint import strategies as S
-from cardsim.games.vint.rules import first_bid_suits, legal_plays, shown_calls
+from cardsim.games.vint.rules import first_bid_suits, legal_plays, shown_calls, trick_winner
 from cardsim.strategies.registry import N_PARAMS
 
 VINT = get_game("vint")
@@ -119,7 +119,8 @@ def test_dispatch_reaches_each_strategys_own_functions(name):
             continue
         suits = np.full(4, -1, dtype=np.int64)
         first_bid_suits(calls, ncalls, declarer, suits)
-        got = D.choose_card(sid, params, a, seat, hand, declarer, trump, leader, trick, k, played, suits, 0)
+        got = D.choose_card(sid, params, a, seat, hand, declarer, trump, leader, trick, k, played, suits, 0,
+                            trick_winner(trick, k, trump))
         if name == "random":
             want = S.random_card(b[1 + seat], hand, trick, k)
         elif name == "greedy":
@@ -160,5 +161,5 @@ def test_unhandled_card_strategy_raises_strategy_error():
     hand, seat, declarer, trump, leader, trick, k, played = view[:8]
     with pytest.raises(ValueError) as info:
         D.choose_card(42, np.zeros((4, N_PARAMS)), np.zeros((5, 1), np.uint64), seat, hand, declarer, trump,
-                      leader, trick, k, played, np.full(4, -1, dtype=np.int64), 0)
+                      leader, trick, k, played, np.full(4, -1, dtype=np.int64), 0, 0)
     assert info.value.args[1:] == ("card", 42, seat)

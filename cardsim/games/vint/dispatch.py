@@ -6,7 +6,7 @@ every game (``docs/adding-a-game.md``):
 * ``choose_call(strategy, params, streams, seat, hand, calls, ncalls, current, current_bidder, below, games,
   shown) -> int64`` the call (0 = pass, 1..35 = bid, docs/RULES.md §2.2);
 * ``choose_card(strategy, params, streams, seat, hand, declarer, trump, leader, trick, n, played,
-  bid_suits, voids) -> int64`` the card index played from ``hand`` (docs/RULES.md §2.3).
+  bid_suits, voids, winner) -> int64`` the card index played from ``hand`` (docs/RULES.md §2.3).
 
 ``strategy`` is the seat's strategy id; ``params`` (float64[4, N_PARAMS]) holds every seat's row and
 ``streams`` (uint64[5, 1]) the deal's streams, row ``1 + seat`` the seat's (row 0 is the
@@ -18,7 +18,9 @@ below the current line, and ``games``: int64[2], games won, by team, docs/RULES.
 line is on the table for everyone), ``shown`` (int64), what the auction so far showed of each
 seat: the denominations it bid and its first (:data:`.rules.SHOWN_BITS`, kept by the engine call
 by call, :func:`.rules.shown_calls` from the calls), the contract (``declarer``, ``trump`` 0..4), the trick
-so far (``trick[:n]``, led by ``leader``), the cards ``played`` so far (uint64) and, in the
+so far (``trick[:n]``, led by ``leader``) and ``winner``, the index in it of the card winning so
+far (:func:`.rules.trick_winner` of ``trick[:n]``, kept by the engine card by card; 0 when
+leading), the cards ``played`` so far (uint64) and, in the
 play, what the auction showed: ``bid_suits`` (int64[4]), the first suit each seat bid, −1 for
 none (:func:`.rules.first_bid_suits`, computed once a deal), and what the play showed:
 ``voids`` (int64), bit 4·seat + suit set once that seat has not followed a lead of that suit,
@@ -59,16 +61,18 @@ def choose_call(strategy, params, streams, seat, hand, calls, ncalls, current, c
 
 
 @jit(inline="always")
-def choose_card(strategy, params, streams, seat, hand, declarer, trump, leader, trick, n, played, bid_suits, voids):
+def choose_card(strategy, params, streams, seat, hand, declarer, trump, leader, trick, n, played, bid_suits, voids,
+                winner):
     """The card (index) strategy ``strategy`` plays from ``hand``; ``trick[:n]`` is on the table,
-    ``bid_suits`` (int64[4]) the first suit each seat bid (−1: none) and ``voids`` (int64) the
-    suits each seat has shown out of (bit 4·seat + suit) and has led (bit LED_SHIFT + 4·seat + suit)."""
+    ``bid_suits`` (int64[4]) the first suit each seat bid (−1: none), ``voids`` (int64) the
+    suits each seat has shown out of (bit 4·seat + suit) and has led (bit LED_SHIFT + 4·seat + suit),
+    and ``winner`` (int64) the index in ``trick[:n]`` of the card winning so far (0 when leading)."""
     if strategy == HEURISTIC or strategy == HEURISTIC_V3 or strategy == HEURISTIC_V2 or strategy == PIMC:
         # One inlined copy of the heuristic's play serves the four (heuristic_v3 plays as heuristic,
         # heuristic_card_v2 is heuristic_card without the partner's trump leads; pimc falls back on
         # heuristic_card): each copy is seconds of a cold compile.
         card = heuristic_play(hand, seat, declarer, trump, leader, trick, n, played, bid_suits, voids,
-                              np.bool_(strategy != HEURISTIC_V2))
+                              np.bool_(strategy != HEURISTIC_V2), winner)
         if strategy == PIMC:
             return pimc_card(params[seat], streams[1 + seat], hand, seat, declarer, trump, leader, trick, n, played,
                              bid_suits, voids, card)

@@ -218,8 +218,10 @@ def play_tricks(declarer, trump, hands, ids, params, streams, plays, hand, trick
     (int64[4]) are work space; ``bid_suits`` (int64[4]), the first suit each seat bid, is part of
     every seat's view, and so are the suits each seat has shown out of (``voids``, int64 bits
     4·seat + suit: it did not follow a lead of that suit) and the suits each seat has led (the
-    same word, bits LED_SHIFT + 4·seat + suit).  ``first`` >= 0 is the opening lead (a card of
-    the leader's, checked by the caller), -1 lets the leader's strategy lead.
+    same word, bits LED_SHIFT + 4·seat + suit), and the index in the trick of the card winning
+    so far (``winner``, kept here card by card: it is also the trick's winner at its end).
+    ``first`` >= 0 is the opening lead (a card of the leader's, checked by the caller), -1 lets the
+    leader's strategy lead.
     """
     for s in range(4):  # not hand[:] = hands: see deal_cards
         hand[s] = hands[s]
@@ -227,6 +229,7 @@ def play_tricks(declarer, trump, hands, ids, params, streams, plays, hand, trick
     voids = np.int64(0)
     leader = (declarer + 1) & 3
     for t in range(N_TRICKS):
+        win = 0
         for k in range(4):
             seat = (leader + k) & 3
             if first >= 0:  # only the opening lead can be forced; then never again
@@ -234,7 +237,7 @@ def play_tricks(declarer, trump, hands, ids, params, streams, plays, hand, trick
                 first = -1
             else:
                 card = choose_card(ids[seat], params, streams, seat, hand[seat], declarer, trump,
-                                   leader, trick, k, played, bid_suits, voids)
+                                   leader, trick, k, played, bid_suits, voids, win)
             b = U64(1) << U64(card)
             led = -1 if k == 0 else trick[0] >> 4
             if (legal_plays(hand[seat], led) & b) == U64(0):
@@ -245,9 +248,18 @@ def play_tricks(declarer, trump, hands, ids, params, streams, plays, hand, trick
                 voids |= 1 << (4 * seat + led)
             hand[seat] ^= b
             played |= b
+            # The card winning so far, kept card by card by rules.trick_winner's rule (issue 27:
+            # strategies recomputing it from the trick at every card cost 3% of a deal).
+            if k > 0:
+                w = trick[win]
+                if (card >> 4) == (w >> 4):
+                    if card > w:
+                        win = k
+                elif (card >> 4) == trump:
+                    win = k
             trick[k] = card
             plays[4 * t + k] = card
-        leader = (leader + trick_winner(trick, 4, trump)) & 3
+        leader = (leader + win) & 3
         winners[t] = leader
 
 

@@ -739,7 +739,8 @@ def heuristic_card(hand, seat, declarer, trump, leader, trick, n, played, bid_su
     4·seat + suit per suit a seat has not followed, bit LED_SHIFT + 4·seat + suit per suit a seat
     has led (:func:`.engine.play_tricks`)."""
     # np.bool_, not a bare True: a literal would compile heuristic_lead once more for its literal type.
-    return heuristic_play(hand, seat, declarer, trump, leader, trick, n, played, bid_suits, voids, np.bool_(True))
+    return heuristic_play(hand, seat, declarer, trump, leader, trick, n, played, bid_suits, voids, np.bool_(True),
+                          trick_winner(trick, n, trump))
 
 
 @jit(inline="always")
@@ -747,18 +748,21 @@ def heuristic_card_v2(hand, seat, declarer, trump, leader, trick, n, played, bid
     """heuristic_v2's card play (the default until issue 26): :func:`heuristic_card` without the
     declarer's partner's trump leads (docs/notes/strategy-quality-journal.md, "Vint: high contracts (issue 26)").
     Same view as :func:`heuristic_card`."""
-    return heuristic_play(hand, seat, declarer, trump, leader, trick, n, played, bid_suits, voids, np.bool_(False))
+    return heuristic_play(hand, seat, declarer, trump, leader, trick, n, played, bid_suits, voids, np.bool_(False),
+                          trick_winner(trick, n, trump))
 
 
 @jit(inline="always")
-def heuristic_play(hand, seat, declarer, trump, leader, trick, n, played, bid_suits, voids, partner_draws):
+def heuristic_play(hand, seat, declarer, trump, leader, trick, n, played, bid_suits, voids, partner_draws, winner):
     """:func:`heuristic_card`'s play, ``partner_draws`` (np.bool_) as in :func:`heuristic_lead`:
-    False plays :func:`heuristic_card_v2`."""
+    False plays :func:`heuristic_card_v2`; ``winner`` (int64): the index in ``trick[:n]`` of the
+    card winning so far (:func:`.rules.trick_winner`; the engine keeps it card by card, issue 27),
+    read only when following."""
     others = ~(U64(played) | U64(hand)) & FULL_DECK
     if n == 0:
         return heuristic_lead(hand, seat, declarer, trump, others, played, bid_suits, voids, partner_draws)
     led = trick[0] >> 4
-    wi = trick_winner(trick, n, trump)
+    wi = winner
     w = trick[wi]
     partner_winning = ((leader + wi) & 3) == ((seat + 2) & 3)
     defending = (seat & 1) != (declarer & 1)
