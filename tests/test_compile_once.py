@@ -25,7 +25,7 @@ from cardsim.games.vint import strategies as vint_strategies
 
 HEAVY = {
     "500": [g500_engine.play_deal, g500_engine.run_deal],
-    "501": [g501_engine.play_deal, g501_engine.shuffle_and_deal, g501_engine.agreed_calls],
+    "501": [g501_engine.play_deal, g501_engine.run_auction, g501_engine.shuffle_and_deal, g501_engine.agreed_calls],
     "vint": [vint_engine.run_deal, vint_engine.deal_cards, vint_engine.fill_row, vint_engine.agreed_calls],
 }
 # The strategy functions the deals call out of line (docs/adding-a-game.md, "Compile time"):

@@ -141,7 +141,7 @@ def rival_score(scores, seats, seat):
     return low
 
 
-@jit(inline="always")
+@jit
 def run_auction(hands0, dealer, seats, sids, params, scores, streams, res, trace, tracing, memo, forced):
     """The auction (docs/RULES.md §1.3): returns ``(declarer, bid, blind)``, declarer -1 when all pass.
 
@@ -157,7 +157,14 @@ def run_auction(hands0, dealer, seats, sids, params, scores, streams, res, trace
     above); a blind bid that is no longer possible at that turn leaves ``res[R_FORCED_OK]`` 0 and
     the seat's strategy decides.  Under ``CHECK_CALLS`` the auction stops after the given calls
     as if all passed and ``res[R_FORCED_OK]`` is how many of them the callers' strategies made.
+
+    Out of line (issue 27): once a deal, and compiled apart from :func:`play_deal` it takes about
+    5 s off 501's cold compile (a 2-3% slower deal: 501 has room to spare, BENCHMARKS.md).
     """
+    # Borrowed views (cardsim._jit.borrowed), as in play_deal.
+    hands0, sids, params, scores, streams = borrowed(hands0), borrowed(sids), borrowed(params), borrowed(scores), \
+        borrowed(streams)
+    res, trace, memo, forced = borrowed(res), borrowed(trace), borrowed(memo), borrowed(forced)
     res[R_FORCED_OK] = 1
     pending = forced[F_KIND] == FORCE_FIRST_CALL
     blind_seats = 0  # bit s: seat s has bid blind in this deal (public: the strategies' others_blind)
