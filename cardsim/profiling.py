@@ -1,5 +1,9 @@
 """Where a deal's time goes: a sampling profile of the jitted kernels, by compiled function.
 
+``python -m cardsim.profiling vint --decisions [--deals N]`` times each kind of decision instead
+(:mod:`cardsim.games.vint.decisions`): how many a deal makes, nanoseconds each, and their share
+of a deal on one core.
+
 ``python -m cardsim.profiling GAME [--deals N] [--strategy SPEC]`` compiles the game's engine in
 this process (a fresh, temporary numba cache: a cold compile, 40-90 s), writes a perf map
 (``/tmp/perf-PID.map``: every compiled function's address, so that Linux ``perf`` can name
@@ -132,15 +136,67 @@ def short_name(symbol: str) -> str:
     return ".".join(parts) or symbol
 
 
+def _decisions(parser, args, deals: int) -> int:
+    """``--decisions``: :mod:`cardsim.games.vint.decisions`' table, on one core, beside the deal's
+    own time on that core (the warm numba cache: no cold compile)."""
+    if args.game != "vint":
+        parser.error("--decisions times Vint's decisions only (the game that needed it, issue 27)")
+    pinned = hasattr(os, "sched_setaffinity")
+    if pinned:
+        cores = os.sched_getaffinity(0)
+        os.sched_setaffinity(0, {min(cores)})  # one core: the deal's time is per core
+    try:
+        return _decisions_table(parser, args, deals)
+    finally:
+        if pinned:
+            os.sched_setaffinity(0, cores)
+
+
+def _decisions_table(parser, args, deals: int) -> int:
+    from cardsim.games import get_game
+    from cardsim.games.vint import decisions
+
+    spec = get_game("vint")
+    try:
+        setup = spec.setup([args.strategy] * spec.default_seats if args.strategy else None)
+        views = decisions.collect(setup, deals)
+    except ValueError as exc:
+        parser.error(str(exc))
+    rows = decisions.time_decisions(views)
+    spec.simulate_chunk(1, 0, 2000, setup)
+    best = float("inf")
+    for _ in range(5):
+        start = time.process_time()
+        spec.simulate_chunk(1, 0, 100_000, setup)
+        best = min(best, time.process_time() - start)
+    deal_ns = 1e9 * best / 100_000
+    print(f"vint: a deal takes {deal_ns:,.0f} ns on one core ({1e9 / deal_ns:,.0f} deals/s, best of 5 × 100,000); "
+          f"the decisions of {deals:,} deals (seed 1), replayed through the compiled functions:")
+    print(f"  {'decision':<16} {'a deal':>7} {'ns each':>8} {'ns a deal':>10} {'share':>6}")
+    for r in rows:
+        print(f"  {r['decision']:<16} {r['per_deal']:7.2f} {r['ns']:8.1f} {r['ns_per_deal']:10.0f} "
+              f"{100 * r['ns_per_deal'] / deal_ns:5.1f}%")
+    print(f"  (calls made a deal: {views['calls'] / deals:.2f}; the rest of a deal is the engine's own loops, "
+          "dealing and scoring)")
+    return 0
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m cardsim.profiling", description=__doc__.splitlines()[0])
     parser.add_argument("game")
-    parser.add_argument("--deals", type=int, default=600_000, help="deals played while sampling (default 600,000)")
+    parser.add_argument("--deals", type=int, help="deals played while sampling (default 600,000; with --decisions "
+                                                   "the deals whose decisions are replayed, default 20,000)")
     parser.add_argument("--strategy", help="strategy spec for every seat (default: the game's defaults)")
     parser.add_argument("--top", type=int, default=15, help="functions to list (default 15)")
+    parser.add_argument("--decisions", action="store_true",
+                        help="time each kind of decision instead (Vint's default play: bid evaluations, leads, "
+                             "cards to a trick), replaying the views of 20,000 deals (or --deals); no perf needed")
     args = parser.parse_args(argv)
-    if args.deals <= 0:
+    if args.deals is not None and args.deals <= 0:
         parser.error("--deals must be positive")
+    if args.decisions:
+        return _decisions(parser, args, args.deals or 20_000)
+    args.deals = args.deals or 600_000
     if shutil.which("perf") is None:
         print("cardsim profiling: error: perf is not installed (Debian: apt-get install linux-perf)", file=sys.stderr)
         return 2
