@@ -18,7 +18,7 @@ from .rules import (LED_SHIFT, MAX_CALL, MAX_CALLS, N_SCORE, N_TRICKS, NT, PASS,
                     S_AFTER_GAMES, S_BELOW, S_BID_SLAM, S_CROSSING, S_GAME, S_GAME_WON_BY, S_HONOURS,
                     S_MADE, S_PENALTY, S_RUBBER_WON_BY, S_SLAM, S_TOTAL, S_TRICKS, CLOSING_PASSES,
                     VOID_PASSES, aces_held, call_denomination, call_level, first_bid_suits, high_card_points,
-                    honours_held, legal_plays, score_deal, shown_after, trick_value, trick_winner)
+                    honours_held, legal_plays, score_deal, shown_after, trick_value)
 from .dispatch import choose_call, choose_card
 
 U64 = np.uint64
