@@ -137,10 +137,16 @@ def short_name(symbol: str) -> str:
 
 
 def _decisions(parser, args, deals: int) -> int:
-    """``--decisions``: :mod:`cardsim.games.vint.decisions`' table, on one core, beside the deal's
-    own time on that core (the warm numba cache: no cold compile)."""
-    if args.game != "vint":
-        parser.error("--decisions times Vint's decisions only (the game that needed it, issue 27)")
+    """``--decisions``: the game's decisions module's table (``GameSpec.decisions_module``; Vint's is
+    :mod:`cardsim.games.vint.decisions`), on one core, beside the deal's own time on that core (the warm
+    numba cache: no cold compile)."""
+    from cardsim.games import game_names, get_game, is_game
+
+    if not is_game(args.game):
+        parser.error(f"unknown game {args.game!r}: choose from {', '.join(game_names())}")
+    if not get_game(args.game).decisions_module:
+        timed = [name for name in game_names() if get_game(name).decisions_module]
+        parser.error(f"--decisions: no per-decision timing for {args.game} (only for {', '.join(timed)})")
     pinned = hasattr(os, "sched_setaffinity")
     if pinned:
         cores = os.sched_getaffinity(0)
@@ -153,10 +159,12 @@ def _decisions(parser, args, deals: int) -> int:
 
 
 def _decisions_table(parser, args, deals: int) -> int:
-    from cardsim.games import get_game
-    from cardsim.games.vint import decisions
+    import importlib
 
-    spec = get_game("vint")
+    from cardsim.games import get_game
+
+    spec = get_game(args.game)
+    decisions = importlib.import_module(spec.decisions_module)
     try:
         setup = spec.setup([args.strategy] * spec.default_seats if args.strategy else None)
         views = decisions.collect(setup, deals)
@@ -170,7 +178,7 @@ def _decisions_table(parser, args, deals: int) -> int:
         spec.simulate_chunk(1, 0, 100_000, setup)
         best = min(best, time.process_time() - start)
     deal_ns = 1e9 * best / 100_000
-    print(f"vint: a deal takes {deal_ns:,.0f} ns on one core ({1e9 / deal_ns:,.0f} deals/s, best of 5 × 100,000); "
+    print(f"{args.game}: a deal takes {deal_ns:,.0f} ns on one core ({1e9 / deal_ns:,.0f} deals/s, best of 5 × 100,000); "
           f"the decisions of {deals:,} deals (seed 1), replayed through the compiled functions:")
     print(f"  {'decision':<16} {'a deal':>7} {'ns each':>8} {'ns a deal':>10} {'share':>6}")
     for r in rows:

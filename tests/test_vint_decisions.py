@@ -52,7 +52,8 @@ def test_profiling_prints_the_table(capsys):
     assert len(shares) == 3 and all(0 < s < 100 for s in shares) and sum(shares) < 100
 
 
-@pytest.mark.parametrize("argv, message", [(["501", "--decisions"], "Vint's decisions only"),
+@pytest.mark.parametrize("argv, message", [(["501", "--decisions"], "no per-decision timing for 501 (only for vint)"),
+                                           (["bridge", "--decisions"], "unknown game 'bridge'"),
                                            (["vint", "--decisions", "--deals", "0"], "must be positive"),
                                            (["vint", "--decisions", "--strategy", "greedy"], "not greedy")])
 def test_profiling_decisions_bad_input(argv, message, capsys):

@@ -371,6 +371,11 @@ class GameSpec:
     """The module mapping the game's deals to and from PBN (:mod:`cardsim.pbn`, docs/pbn.md), for a
     game dealt as bridge (four hands of 13 cards); empty: the game has no PBN form.  Named, not
     imported, like :attr:`features_module`."""
+    decisions_module: str = ""
+    """The module that times the game's decisions one by one (``python -m cardsim.profiling GAME
+    --decisions``): its ``collect(setup, n_deals)`` and ``time_decisions(views)`` (see
+    :mod:`cardsim.games.vint.decisions`); empty: the game has none.  Named, not imported, like
+    :attr:`features_module`."""
     deal_seconds: float | None = None
     """One core's seconds for one complete deal with the default strategies, written to a dataset:
     the slope of the wall time of ``cardsim simulate GAME -n N -o X --jobs 1`` from 20,000 to
