@@ -184,8 +184,8 @@ def _decisions_table(parser, args, deals: int) -> int:
     for r in rows:
         print(f"  {r['decision']:<16} {r['per_deal']:7.2f} {r['ns']:8.1f} {r['ns_per_deal']:10.0f} "
               f"{100 * r['ns_per_deal'] / deal_ns:5.1f}%")
-    print(f"  (calls made a deal: {views['calls'] / deals:.2f}; the rest of a deal is the engine's own loops, "
-          "dealing and scoring)")
+    print(f"  (a deal dealt, void deals included, which have no play; calls made a deal: {views['calls'] / deals:.2f}; "
+          "the rest of a deal is the engine's own loops, dealing and scoring)")
     return 0
 
 
@@ -197,8 +197,9 @@ def main(argv=None) -> int:
     parser.add_argument("--strategy", help="strategy spec for every seat (default: the game's defaults)")
     parser.add_argument("--top", type=int, default=15, help="functions to list (default 15)")
     parser.add_argument("--decisions", action="store_true",
-                        help="time each kind of decision instead (Vint's default play: bid evaluations, leads, "
-                             "cards to a trick), replaying the views of 20,000 deals (or --deals); no perf needed")
+                        help="time each kind of decision instead (Vint's default play, heuristic or heuristic_v3: "
+                             "bid evaluations, leads, cards to a trick), replaying the views of 20,000 deals (or "
+                             "--deals); counts are a deal dealt, void deals included; no perf needed")
     args = parser.parse_args(argv)
     if args.deals is not None and args.deals <= 0:
         parser.error("--deals must be positive")
