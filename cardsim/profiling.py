@@ -136,12 +136,20 @@ def short_name(symbol: str) -> str:
     return ".".join(parts) or symbol
 
 
+MIN_DECISION_DEALS = 1000
+"""The fewest deals ``--decisions`` replays: with fewer, a kind of decision is too few calls for
+its time to be the decisions' (``--deals 1`` gave a bid 350% of a deal)."""
+
+
 def _decisions(parser, args, deals: int) -> int:
     """``--decisions``: the game's decisions module's table (``GameSpec.decisions_module``; Vint's is
     :mod:`cardsim.games.vint.decisions`), on one core, beside the deal's own time on that core (the warm
     numba cache: no cold compile)."""
     from cardsim.games import game_names, get_game, is_game
 
+    if deals < MIN_DECISION_DEALS:
+        parser.error(f"--deals: at least {MIN_DECISION_DEALS:,} with --decisions (fewer decisions are timed as "
+                     "mostly the cost of calling the loop)")
     if not is_game(args.game):
         parser.error(f"unknown game {args.game!r}: choose from {', '.join(game_names())}")
     if not get_game(args.game).decisions_module:
@@ -190,19 +198,20 @@ def _decisions_table(parser, args, deals: int) -> int:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m cardsim.profiling", description=__doc__.splitlines()[0])
+    from cardsim.cli.common import _Parser, _positive
+
+    # cardsim's parser: one-line errors, and deal counts written as 1e6 accepted, as in every command.
+    parser = _Parser(prog="python -m cardsim.profiling", description=__doc__.splitlines()[0])
     parser.add_argument("game")
-    parser.add_argument("--deals", type=int, help="deals played while sampling (default 600,000; with --decisions "
+    parser.add_argument("--deals", type=_positive, help="deals played while sampling (default 600,000; with --decisions "
                                                    "the deals whose decisions are replayed, default 20,000)")
     parser.add_argument("--strategy", help="strategy spec for every seat (default: the game's defaults)")
-    parser.add_argument("--top", type=int, default=15, help="functions to list (default 15)")
+    parser.add_argument("--top", type=_positive, default=15, help="functions to list (default 15)")
     parser.add_argument("--decisions", action="store_true",
                         help="time each kind of decision instead (Vint's default play, heuristic or heuristic_v3: "
                              "bid evaluations, leads, cards to a trick), replaying the views of 20,000 deals (or "
                              "--deals); counts are a deal dealt, void deals included; no perf needed")
     args = parser.parse_args(argv)
-    if args.deals is not None and args.deals <= 0:
-        parser.error("--deals must be positive")
     if args.decisions:
         return _decisions(parser, args, args.deals or 20_000)
     args.deals = args.deals or 600_000

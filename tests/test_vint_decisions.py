@@ -44,7 +44,7 @@ def test_only_the_default_play_and_positive_deals():
 
 
 def test_profiling_prints_the_table(capsys):
-    assert profiling.main(["vint", "--decisions", "--deals", "200"]) == 0
+    assert profiling.main(["vint", "--decisions", "--deals", "1e3"]) == 0
     out = capsys.readouterr().out
     assert "ns on one core" in out and "bid evaluation" in out and "card to a trick" in out
     shares = [float(line.split()[-1].rstrip("%")) for line in out.splitlines()
@@ -54,9 +54,21 @@ def test_profiling_prints_the_table(capsys):
 
 @pytest.mark.parametrize("argv, message", [(["501", "--decisions"], "no per-decision timing for 501 (only for vint)"),
                                            (["bridge", "--decisions"], "unknown game 'bridge'"),
-                                           (["vint", "--decisions", "--deals", "0"], "must be positive"),
+                                           (["vint", "--decisions", "--deals", "0"], "must be a whole number from 1"),
+                                           (["vint", "--decisions", "--deals", "999"], "at least 1,000"),
+                                           (["vint", "--decisions", "--strategy", " heuristic_v1"],
+                                            "not heuristic_v1 (covers"),
                                            (["vint", "--decisions", "--strategy", "greedy"], "not greedy")])
 def test_profiling_decisions_bad_input(argv, message, capsys):
     with pytest.raises(SystemExit) as info:
         profiling.main(argv)
-    assert info.value.code == 2 and message in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert info.value.code == 2 and message in err and len(err.splitlines()) == 1
+
+
+def test_a_sample_of_void_deals_only_has_no_play_to_time():
+    # Nobody bids with aggression −13: every deal is void, so there is no lead and no card.
+    views = D.collect(VINT.setup(["heuristic:aggression=-13"] * 4), 30)
+    rows = {r["decision"]: r for r in D.time_decisions(views, repeats=1)}
+    assert rows["lead"]["per_deal"] == 0 and rows["card to a trick"]["per_deal"] == 0
+    assert rows["bid evaluation"]["per_deal"] > 0

@@ -23,7 +23,7 @@ from cardsim.rng import deal_key
 
 from . import engine
 from . import strategies as S
-from .rules import LED_SHIFT, MAX_CALL, MAX_CALLS, N_SCORE, PASS, SHOWN_BITS, call_denomination, first_bid_suits
+from .rules import LED_SHIFT, MAX_CALL, PASS, SHOWN_BITS, call_denomination, first_bid_suits
 
 FULL_DECK = 0x1FFF1FFF1FFF1FFF
 TIMED = ("heuristic", "heuristic_v3")
@@ -56,18 +56,16 @@ def collect(setup, n_deals: int, seed: int = 1) -> dict:
     "follow": (hand uint64[F], played uint64[F], ints int64[F, 11]: seat, declarer, trump,
     leader, trick[0..2], n, voids, winner, card), "bid_suits": int64[F, 4]}``.
     Raises ValueError for a seat whose strategy is not timed here or ``n_deals`` <= 0."""
-    names = [spec.split(":")[0] for spec in setup.specs]
-    if any(name not in TIMED for name in names):
-        raise ValueError(f"per-decision timing covers the default play ({', '.join(TIMED)}), not {', '.join(names)}")
+    timed = {S.REGISTRY[name].id for name in TIMED}
+    others = sorted({spec.split(":")[0].strip() for spec, sid in zip(setup.specs, setup.strategy_ids)
+                     if int(sid) not in timed})
+    if others:
+        raise ValueError(f"per-decision timing: not {', '.join(others)} (covers the default play, "
+                         f"{' and '.join(TIMED)})")
     if n_deals <= 0:
         raise ValueError("the number of deals must be positive")
     ids, params = setup.strategy_ids, setup.params
-    hands = np.zeros(4, dtype=np.uint64)
-    calls = np.zeros(MAX_CALLS, dtype=np.int64)
-    plays = np.zeros(52, dtype=np.int64)
-    score = np.zeros(N_SCORE, dtype=np.int64)
-    info = np.zeros(engine.N_INFO, dtype=np.int64)
-    rows = np.zeros(1, dtype=engine.ROW_DTYPE)
+    hands, calls, plays, score, info, rows = engine.trace_arrays()
     zero = np.zeros(2, dtype=np.int64)
     bid, lead, follow, follow_suits = [], [], [], []
     n_calls = 0
@@ -117,13 +115,14 @@ def collect(setup, n_deals: int, seed: int = 1) -> dict:
                 win = 0 if k == 0 else _winner(trick, win, k, trump)
             leader = (leader + win) & 3
     u64 = lambda xs: np.array(xs, dtype=np.uint64)  # noqa: E731
-    i64 = lambda xs: np.array(xs, dtype=np.int64).reshape(len(xs), -1)  # noqa: E731
+    # Shaped by width, not by the data: a sample of void deals only has no lead and no card.
+    i64 = lambda xs, width: np.array(xs, dtype=np.int64).reshape(len(xs), width)  # noqa: E731
     return {"deals": n_deals, "calls": n_calls, "params": params,
-            "bid": (u64([b[0] for b in bid]), *(i64([b[i] for b in bid]).ravel() for i in range(1, 5))),
+            "bid": (u64([b[0] for b in bid]), *(np.array([b[i] for b in bid], dtype=np.int64) for i in range(1, 5))),
             "lead": (u64([x[0] for x in lead]), u64([x[1] for x in lead]), u64([x[2] for x in lead]),
-                     i64([x[3] for x in lead])),
-            "follow": (u64([x[0] for x in follow]), u64([x[1] for x in follow]), i64([x[2] for x in follow])),
-            "bid_suits": i64(follow_suits) if follow_suits else np.zeros((0, 4), dtype=np.int64)}
+                     i64([x[3] for x in lead], 8)),
+            "follow": (u64([x[0] for x in follow]), u64([x[1] for x in follow]), i64([x[2] for x in follow], 11)),
+            "bid_suits": i64(follow_suits, 4)}
 
 
 @jit

@@ -480,6 +480,13 @@ def deal_kernel(seed, start, count, base_deck):
     return check
 
 
+def trace_arrays() -> tuple:
+    """Fresh arrays for :func:`trace_deal` to fill: ``(hands uint64[4], calls int64[MAX_CALLS],
+    plays int64[52], score int64[N_SCORE], info int64[N_INFO], rows ROW_DTYPE[1])``."""
+    return (np.zeros(4, dtype=np.uint64), np.zeros(MAX_CALLS, dtype=np.int64), np.zeros(52, dtype=np.int64),
+            np.zeros(N_SCORE, dtype=np.int64), np.zeros(N_INFO, dtype=np.int64), np.zeros(1, dtype=ROW_DTYPE))
+
+
 @jit
 def trace_deal(key, dealer_override, ids, params, below, games, base_deck, hands, calls, plays, score, info, rows,
                forced):

@@ -8,7 +8,7 @@ from cardsim.games.source import source_of
 from cardsim.rng import check_seed, deal_key, match_key
 
 from . import engine
-from .rules import (DENOMINATIONS, MAX_CALLS, N_SCORE, PASS, RANKS, S_ABOVE, S_ACES, S_AFTER_BELOW, S_AFTER_GAMES, S_BELOW,
+from .rules import (DENOMINATIONS, PASS, RANKS, S_ABOVE, S_ACES, S_AFTER_BELOW, S_AFTER_GAMES, S_BELOW,
                     S_BID_SLAM, S_CROSSING, S_GAME, S_GAME_WON_BY, S_HONOURS, S_PENALTY, S_RUBBER_WON_BY,
                     S_SLAM, S_TOTAL, S_TRICKS, call_denomination, call_level)
 
@@ -55,12 +55,7 @@ def result_from_score(score, info, below, games) -> dict:
 def trace_record(key, setup, dealer=-1, below=(0, 0), games=(0, 0), forced=None) -> dict:
     """Play the deal of ``key`` with tracing and return its record (with ``result``); ``forced``:
     int64[3] as for ``engine.run_deal`` (None: nothing forced)."""
-    hands = np.zeros(4, dtype=np.uint64)
-    calls = np.zeros(MAX_CALLS, dtype=np.int64)
-    plays = np.zeros(52, dtype=np.int64)
-    score = np.zeros(N_SCORE, dtype=np.int64)
-    info = np.zeros(engine.N_INFO, dtype=np.int64)
-    rows = np.zeros(1, dtype=engine.ROW_DTYPE)
+    hands, calls, plays, score, info, rows = engine.trace_arrays()
     below_a = np.array(below, dtype=np.int64)
     games_a = np.array(games, dtype=np.int64)
     dealer = int(engine.trace_deal(np.uint64(key), dealer, setup.strategy_ids, setup.params, below_a, games_a,
