@@ -3,7 +3,7 @@ hand-made positions, each checked against what heuristic_v1 (the old default) do
 import numpy as np
 
 from cardsim.games.vint import strategies as S
-from cardsim.games.vint.rules import LED_SHIFT, NT, PASS, bid_call, first_bid_suits
+from cardsim.games.vint.rules import LED_SHIFT, NT, PASS, beats, bid_call, first_bid_suits, trick_winner
 
 SUITS = "SCDH"
 RANKS = "23456789TJQKA"
@@ -337,3 +337,17 @@ def test_declarers_partner_with_four_trumps_draws_them():
     # The declarer's own trump leads and the defence are unchanged.
     assert play(hand, 0, 0, SPADES, 0, [])[0] == _v2(hand, 0, 0, SPADES, 0)
     assert play(hand, 1, 0, SPADES, 1, [])[0] == _v2(hand, 1, 0, SPADES, 1)
+
+
+def test_trick_winner_follows_the_rule_card_by_card():
+    # docs/RULES.md §2.3: the highest trump wins, else the highest card of the led suit.
+    hearts_trump = [card("SK"), card("SA"), card("H2"), card("HJ")]  # SA beats SK, H2 ruffs, HJ over-ruffs
+    assert [bool(beats(hearts_trump[i], hearts_trump[i - 1], HEARTS)) for i in range(1, 4)] == [True, True, True]
+    assert [trick_winner(np.array(hearts_trump), n, HEARTS) for n in range(1, 5)] == [0, 1, 2, 3]
+    # A discard never wins, nor a lower card of the led suit; in no-trump nothing ruffs.
+    t = np.array([card("DQ"), card("CA"), card("D3"), card("H2")])
+    assert not beats(card("CA"), card("DQ"), HEARTS) and not beats(card("D3"), card("DQ"), HEARTS)
+    assert trick_winner(t, 4, HEARTS) == 3 and trick_winner(t, 4, NT) == 0 and trick_winner(t, 4, SPADES) == 0
+    # Under a trump already played, a lower trump does not win.
+    assert not beats(card("H5"), card("H9"), HEARTS) and trick_winner(np.array([card("D2"), card("H9"),
+                                                                                   card("H5"), card("DA")]), 4, HEARTS) == 1

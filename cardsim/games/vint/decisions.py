@@ -23,28 +23,11 @@ from cardsim.rng import deal_key
 
 from . import engine
 from . import strategies as S
-from .rules import LED_SHIFT, MAX_CALL, PASS, SHOWN_BITS, call_denomination, first_bid_suits
+from .rules import LED_SHIFT, MAX_CALL, PASS, beats, call_denomination, first_bid_suits, shown_after
 
-FULL_DECK = 0x1FFF1FFF1FFF1FFF
+FULL_DECK = int(S.FULL_DECK)
 TIMED = ("heuristic", "heuristic_v3")
 """Strategies whose decisions are the functions timed here."""
-
-
-def _shown_after(shown: int, seat: int, call: int) -> int:
-    """rules.shown_after in plain Python (called for every bid of every deal collected)."""
-    d = (call - 1) % 5
-    at = SHOWN_BITS * seat
-    if (shown >> (at + 5)) & 7 == 0:
-        shown |= (d + 1) << (at + 5)
-    return shown | (1 << (at + d))
-
-
-def _winner(trick: list, win: int, k: int, trump: int) -> int:
-    """The index of the card winning ``trick[:k + 1]`` given ``win`` for ``trick[:k]`` (rules.trick_winner)."""
-    card, best = trick[k], trick[win]
-    if card >> 4 == best >> 4:
-        return k if card > best else win
-    return k if card >> 4 == trump else win
 
 
 def collect(setup, n_deals: int, seed: int = 1) -> dict:
@@ -84,7 +67,8 @@ def collect(setup, n_deals: int, seed: int = 1) -> dict:
                 bid.append((int(hands[seat]), seat, shown, current, call))
             if call != PASS:
                 current, bidder = call, seat
-                shown = _shown_after(shown, seat, call)
+                # The rules' own functions, run as Python (py_func): no compiled call per bid or card.
+                shown = int(shown_after.py_func(shown, seat, call))
         if current == PASS:
             continue
         declarer, trump = int(info[engine.I_DECLARER]), int(call_denomination(current))
@@ -92,9 +76,10 @@ def collect(setup, n_deals: int, seed: int = 1) -> dict:
         first_bid_suits(calls, nc, declarer, suits)
         suits = suits.tolist()
         hand = [int(h) for h in hands]
-        played, voids, leader, win = 0, 0, (declarer + 1) & 3, 0
+        played, voids, leader = 0, 0, (declarer + 1) & 3
         trick = [0, 0, 0, 0]
         for t in range(13):
+            win = 0
             for k in range(4):
                 seat = (leader + k) & 3
                 card = int(plays[4 * t + k])
@@ -111,8 +96,9 @@ def collect(setup, n_deals: int, seed: int = 1) -> dict:
                         voids |= 1 << (4 * seat + (trick[0] >> 4))
                 hand[seat] ^= 1 << card
                 played |= 1 << card
+                if k > 0 and beats.py_func(card, trick[win], trump):
+                    win = k
                 trick[k] = card
-                win = 0 if k == 0 else _winner(trick, win, k, trump)
             leader = (leader + win) & 3
     u64 = lambda xs: np.array(xs, dtype=np.uint64)  # noqa: E731
     # Shaped by width, not by the data: a sample of void deals only has no lead and no card.

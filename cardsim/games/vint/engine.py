@@ -18,7 +18,7 @@ from .rules import (LED_SHIFT, MAX_CALL, MAX_CALLS, N_SCORE, N_TRICKS, NT, PASS,
                     S_AFTER_GAMES, S_BELOW, S_BID_SLAM, S_CROSSING, S_GAME, S_GAME_WON_BY, S_HONOURS,
                     S_MADE, S_PENALTY, S_RUBBER_WON_BY, S_SLAM, S_TOTAL, S_TRICKS, CLOSING_PASSES,
                     VOID_PASSES, aces_held, call_denomination, call_level, first_bid_suits, high_card_points,
-                    honours_held, legal_plays, score_deal, shown_after, trick_value)
+                    beats, honours_held, legal_plays, score_deal, shown_after, trick_value)
 from .dispatch import choose_call, choose_card
 
 U64 = np.uint64
@@ -248,15 +248,10 @@ def play_tricks(declarer, trump, hands, ids, params, streams, plays, hand, trick
                 voids |= 1 << (4 * seat + led)
             hand[seat] ^= b
             played |= b
-            # The card winning so far, kept card by card by rules.trick_winner's rule (issue 27:
-            # strategies recomputing it from the trick at every card cost 3% of a deal).
-            if k > 0:
-                w = trick[win]
-                if (card >> 4) == (w >> 4):
-                    if card > w:
-                        win = k
-                elif (card >> 4) == trump:
-                    win = k
+            # The card winning so far, kept card by card (issue 27: strategies recomputing it from
+            # the trick at every card cost 3% of a deal).
+            if k > 0 and beats(card, trick[win], trump):
+                win = k
             trick[k] = card
             plays[4 * t + k] = card
         leader = (leader + win) & 3

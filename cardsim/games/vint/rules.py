@@ -107,6 +107,17 @@ def legal_plays(hand, led_suit):
 
 
 @jit(inline="always")
+def beats(card, best, trump):
+    """``card`` takes the trick from ``best``, the card winning it so far (docs/RULES.md §2.3): a
+    higher card of ``best``'s suit, or a trump over a card of another suit (``trump``: 0..3 or NT).
+    The one statement of the rule: :func:`trick_winner` and the engine's card-by-card winner
+    (engine.play_tricks) both apply it."""
+    if (card >> 4) == (best >> 4):
+        return card > best
+    return (card >> 4) == trump
+
+
+@jit(inline="always")
 def trick_winner(trick, n, trump):
     """Index (0..n-1, in play order) of the card winning the first ``n`` cards of ``trick``.
 
@@ -115,12 +126,7 @@ def trick_winner(trick, n, trump):
     """
     best = 0
     for i in range(1, n):
-        c, b = trick[i], trick[best]
-        cs, bs = c >> 4, b >> 4
-        if cs == bs:
-            if c > b:
-                best = i
-        elif cs == trump:
+        if beats(trick[i], trick[best], trump):
             best = i
     return best
 
