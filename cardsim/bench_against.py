@@ -194,7 +194,7 @@ def engine_rates(game: str, rev: str | None, deals: int = 300_000, rounds: int =
         cpu = min(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else -1
         for side, where in sides:
             workers[side] = _Worker(game, where, cpu)
-        times = {side: {"full_1": [], "deal_1": []} for side, _ in sides}
+        rates = {side: {"full_1": [], "deal_1": []} for side, _ in sides}  # deals per CPU second, a chunk each
         starts = list(range(0, deals, chunk))
         for r in range(rounds):
             if progress and r % 8 == 0:
@@ -204,17 +204,17 @@ def engine_rates(game: str, rev: str | None, deals: int = 300_000, rounds: int =
             for key, what, count in (("full_1", "full", min(chunk, deals - start)),
                                      ("deal_1", "deal", DEAL_CHUNK_FACTOR * chunk)):
                 for side, _ in order:
-                    times[side][key].append(count / workers[side].seconds(what, start, count))
+                    rates[side][key].append(count / workers[side].seconds(what, start, count))
     finally:
         for w in workers.values():
             try:
                 w.close()
             except OSError:  # one worker's trouble must not leave the other running
                 pass
-    best = {side: {key: max(rates) for key, rates in t.items()} for side, t in times.items()}
+    best = {side: {key: max(chunks) for key, chunks in r.items()} for side, r in rates.items()}
     paired = None
-    if "before" in times:
-        paired = {key: statistics.median(a / b for a, b in zip(times["after"][key], times["before"][key]))
+    if "before" in rates:
+        paired = {key: statistics.median(a / b for a, b in zip(rates["after"][key], rates["before"][key]))
                   for key in ("full_1", "deal_1")}
     return {"before": best.get("before"), "after": best["after"], "paired": paired, "sha": sha}
 

@@ -136,6 +136,19 @@ def short_name(symbol: str) -> str:
     return ".".join(parts) or symbol
 
 
+MAX_DEALS = 10**9
+"""The most deals ``--deals`` takes (a sample of a billion deals is hours of profiling)."""
+
+
+def _deals(text: str) -> int:
+    """``--deals``: a whole number from 1 to :data:`MAX_DEALS`, written as in every cardsim command
+    (``1e6`` too).  Not cli.common's ``_positive``: its bound comes from the runner, which imports
+    numba, and numba must not be imported before the profile sets its empty cache."""
+    from cardsim.cli.common import _whole
+
+    return _whole(text, 1, MAX_DEALS)
+
+
 MIN_DECISION_DEALS = 1000
 """The fewest deals ``--decisions`` replays: with fewer, a kind of decision is too few calls for
 its time to be the decisions' (``--deals 1`` gave a bid 350% of a deal)."""
@@ -145,13 +158,11 @@ def _decisions(parser, args, deals: int) -> int:
     """``--decisions``: the game's decisions module's table (``GameSpec.decisions_module``; Vint's is
     :mod:`cardsim.games.vint.decisions`), on one core, beside the deal's own time on that core (the warm
     numba cache: no cold compile)."""
-    from cardsim.games import game_names, get_game, is_game
+    from cardsim.games import game_names, get_game
 
     if deals < MIN_DECISION_DEALS:
         parser.error(f"--deals: at least {MIN_DECISION_DEALS:,} with --decisions (fewer decisions are timed as "
                      "mostly the cost of calling the loop)")
-    if not is_game(args.game):
-        parser.error(f"unknown game {args.game!r}: choose from {', '.join(game_names())}")
     if not get_game(args.game).decisions_module:
         timed = [name for name in game_names() if get_game(name).decisions_module]
         parser.error(f"--decisions: no per-decision timing for {args.game} (only for {', '.join(timed)})")
@@ -197,31 +208,36 @@ def _decisions_table(parser, args, deals: int) -> int:
     return 0
 
 
-def main(argv=None) -> int:
-    from cardsim.cli.common import _Parser, _positive
+def _parser():
+    from cardsim.cli.common import _Parser
 
     # cardsim's parser: one-line errors, and deal counts written as 1e6 accepted, as in every command.
     parser = _Parser(prog="python -m cardsim.profiling", description=__doc__.splitlines()[0])
     parser.add_argument("game")
-    parser.add_argument("--deals", type=_positive, help="deals played while sampling (default 600,000; with --decisions "
+    parser.add_argument("--deals", type=_deals, help="deals played while sampling (default 600,000; with --decisions "
                                                    "the deals whose decisions are replayed, default 20,000)")
     parser.add_argument("--strategy", help="strategy spec for every seat (default: the game's defaults)")
-    parser.add_argument("--top", type=_positive, default=15, help="functions to list (default 15)")
+    parser.add_argument("--top", type=_deals, default=15, help="functions to list (default 15)")
     parser.add_argument("--decisions", action="store_true",
                         help="time each kind of decision instead (Vint's default play, heuristic or heuristic_v3: "
                              "bid evaluations, leads, cards to a trick), replaying the views of 20,000 deals (or "
                              "--deals); counts are a deal dealt, void deals included; no perf needed")
+    return parser
+
+
+def main(argv=None) -> int:
+    parser = _parser()
     args = parser.parse_args(argv)
+    from cardsim.games import game_names, is_game
+
+    if not is_game(args.game):
+        parser.error(f"unknown game {args.game!r}: choose from {', '.join(game_names())}")
     if args.decisions:
         return _decisions(parser, args, args.deals or 20_000)
     args.deals = args.deals or 600_000
     if shutil.which("perf") is None:
         print("cardsim profiling: error: perf is not installed (Debian: apt-get install linux-perf)", file=sys.stderr)
         return 2
-    from cardsim.games import game_names, is_game
-
-    if not is_game(args.game):
-        parser.error(f"unknown game {args.game!r}: choose from {', '.join(game_names())}")
     cache = tempfile.mkdtemp(prefix="cardsim-profile-")
     # Compiled here, not loaded from a cache, so that the code's addresses are known (read when
     # cardsim._jit is first imported: a fresh interpreter).

@@ -1,7 +1,8 @@
 """``python -m cardsim.profiling``: the sampling profile of the jitted kernels (issue 27).  The
 profile itself needs a cold compile and ``perf``, so it is exercised by hand (BENCHMARKS.md,
 "Where the time goes"); here its pieces."""
-import shutil
+import subprocess
+import sys
 
 import pytest
 
@@ -22,7 +23,17 @@ def test_bad_options_are_one_line_errors(capsys):
     assert exc.value.code == 2 and "--deals: must be a whole number from 1" in err and len(err.splitlines()) == 1
 
 
-@pytest.mark.skipif(shutil.which("perf") is None, reason="perf is not installed")
+def test_options_are_read_without_importing_numba():
+    # The profile compiles into an empty numba cache set after the options are read: numba
+    # imported while reading them (a --deals type that loads the runner) would keep the warm cache,
+    # and the profile would find no compiled kernel.
+    code = ("import sys; from cardsim import profiling; "
+            "profiling._parser().parse_args(['vint', '--deals', '1e6', '--top', '20']); "
+            "from cardsim.games import is_game; assert is_game('vint'); print('numba' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"
+
+
 def test_unknown_game_is_refused_before_compiling(capsys):
     with pytest.raises(SystemExit) as exc:
         profiling.main(["bridge"])
