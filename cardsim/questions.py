@@ -284,7 +284,7 @@ def table(q: Question, sums: dict) -> pd.DataFrame:
                      "acceptance": n / sums["attempts"], "calls": list(q.calls),
                      "calls_acceptance": n / sums["tested"] if q.calls else None,
                      "strategies": list(q.run.setup.specs),
-                     "rules": dict(q.run.setup.rules), "lower_is_better": False, "sign_turned": q.lower_is_better,
+                     **_rules_attrs(q), "lower_is_better": False, "sign_turned": q.lower_is_better,
                      "score_meaning": score_meaning(q),
                      "outcome": q.outcome})
     return df
@@ -347,6 +347,13 @@ def evaluate(game, seat=0, options=(), n=100_000, seed=0, hand=None, where=None,
             raise OptionError("profiles_file goes with profiles= (the profiles to replay the question under)")
         return table(q, run_question(q, n_jobs, progress, store, client))
     return robust(robust_questions(q, ask, profiles, profiles_file), n_jobs, progress, store, client)
+
+
+def _rules_attrs(q: Question) -> dict:
+    """``rules`` (every rule option in force, defaults included, as JSON values) and ``rules_text``
+    (them in one line, with the game's section of docs/RULES.md) for an answer's ``attrs``."""
+    force = q.spec.rules_in_force(q.run.setup.rules)
+    return {"rules": force["options"], "rules_text": force["text"]}
 
 
 def robust_questions(q: Question, ask, profiles=True, profiles_file=None) -> list:

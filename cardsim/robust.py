@@ -101,7 +101,8 @@ class RobustAnswer:
     strategies: dict = field(default_factory=dict)
 
     def to_dict(self) -> dict:
-        """The JSON form: ``{"options": [...], "profiles": {NAME: {"options": [rows], "best",
+        """The JSON form: ``{"game", "seat", "deals", "seed", "rules" ({option: value}, defaults
+        included), "rules_text", "score_meaning", "options": [...], "profiles": {NAME: {"options": [rows], "best",
         "gain", "gain_lo", "gain_hi", ...}}, "verdict": {"best", "holds", "flips_under",
         "gain_min", "gain_max"}}`` (NaN as null)."""
         def clean(v):
@@ -124,7 +125,8 @@ class RobustAnswer:
                                     doc=p.doc)
         first = self.tables[self.profiles[0].name].attrs
         return clean({"game": first.get("game"), "seat": first.get("seat"), "deals": first.get("deals"),
-                      "seed": first.get("seed"), "score_meaning": first.get("score_meaning"),
+                      "seed": first.get("seed"), "rules": first.get("rules"),
+                      "rules_text": first.get("rules_text"), "score_meaning": first.get("score_meaning"),
                       "options": list(self.options), "profiles": profiles, "verdict": self.verdict})
 
     def frame(self) -> pd.DataFrame:

@@ -117,8 +117,11 @@ def test_cli_evaluate_json_columns_and_errors(capsys, tmp_path):
                  "--option", "P", "--option", "1S", "-n", "300", "--seed", "1", "--format", "json",
                  "--jobs", "1", "--records", str(out), "--records-limit", "3"])
     assert code == 0
-    rows = json.loads(capsys.readouterr().out)
+    answer = json.loads(capsys.readouterr().out)
+    rows = answer["options"]
     assert [set(r) for r in rows] == [set(E.COLUMNS)] * 2
+    assert answer["game"] == "vint" and answer["seat"] == 0 and answer["deals"] == 300 and answer["seed"] == 1
+    assert answer["rules"] == {} and answer["rules_text"] == "docs/RULES.md §2, no rule options"
     assert {r["option"] for r in rows} == {"P", "1S"}
     assert next(r for r in rows if r["option"] == "P")["made"] is None
     recs = [json.loads(line) for line in out.read_text().splitlines()]
@@ -318,7 +321,7 @@ def test_a_void_in_the_hand_holds_on_every_deal_and_shows_in_the_conditions(caps
                  "--option", "P", "-n", "40", "--seed", "5", "--jobs", "1"]) == 0
     out = capsys.readouterr().out
     assert "conditions: seat 0 given S:AKQJT; seat 0: D=0 (acceptance " in out
-    assert sorted(line.split()[0] for line in out.splitlines()[2:4]) == ["1♠", "P"]  # the options as written
+    assert sorted(line.split()[0] for line in out.splitlines()[3:5]) == ["1♠", "P"]  # the options as written
     assert main(["evaluate", "vint", "--hand", "S:- AS", "--option", "P", "-n", "10"]) == 2
     assert capsys.readouterr().err == "cardsim: error: hand 'S:- AS': S:- says it has no S, yet it is given AS\n"
     with pytest.raises(ConditionError, match=r"seat 0: D:- \(no D\) contradicts D>=3"):

@@ -236,7 +236,7 @@ def test_all_leads_cli_501_and_500(capsys):
     assert main(["evaluate", "501", "--seat", "1", "--dealer", "0", "--contract", "100/H:2", "--hand",
                  "S:AT9 H:KQ D:A C:J", "--all-leads", "--option", "lead:auto", "-n", "30", "--jobs", "1",
                  "--format", "json", "--outcome", "points"]) == 0
-    rows = {r["option"]: r for r in json.loads(capsys.readouterr().out)}
+    rows = {r["option"]: r for r in json.loads(capsys.readouterr().out)["options"]}
     assert set(rows) == {f"lead:{c}/100/H:2" for c in ("AS", "TS", "9S", "KH", "QH", "AD", "JC", "auto")}
     assert rows["lead:KH/100/H:2"]["stands_for"] == "KH" and rows["lead:auto/100/H:2"]["stands_for"] == ""
     assert main(["evaluate", "500", "--seat", "0", "--contract", "8H:0", "--hand", "HJ JD AH KH QH 9H 7H AS KC 5D",

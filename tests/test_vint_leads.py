@@ -96,7 +96,7 @@ def test_errors_are_one_line(capsys, argv, words):
 def test_all_leads_cli(capsys):
     assert main(["evaluate", "vint", "--seat", "3", "--contract", "4H:2", "--hand", LEADER, "--all-leads",
                  "-n", "40", "--jobs", "1", "--format", "json", "--outcome", "tricks"]) == 0
-    rows = json.loads(capsys.readouterr().out)
+    rows = json.loads(capsys.readouterr().out)["options"]
     by = {r["option"]: r for r in rows}
     assert set(by) == {f"lead:{c}/4H:2" for c in ("QS", "7S", "2S", "KH", "8H", "4H", "9D", "5D", "3D", "TC", "6C",
                                                   "2C")}
@@ -167,6 +167,6 @@ def test_every_hand_of_a_pbn_board_gives_the_leader_his_hand(tmp_path, capsys):
     assert main([*base, "--option", f"lead:{other}"]) == 2
     assert f"does not hold {other}" in capsys.readouterr().err
     assert main([*base, "--all-leads", "--format", "json"]) == 0
-    rows = json.loads(capsys.readouterr().out)
+    rows = json.loads(capsys.readouterr().out)["options"]
     led = {c for r in rows for c in r["stands_for"].split()}
     assert led == set(hand)

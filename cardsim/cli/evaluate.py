@@ -238,17 +238,15 @@ def run(args) -> int:
                                    deals_used=verdict["deals"], error=verdict["error"]).to_csv(index=False))
     elif args.format == "csv":
         sys.stdout.write(df.to_csv(index=False))
-    elif args.format == "json" and result is not None:
-        rows = json.loads(df.to_json(orient="records", double_precision=6))
-        sys.stdout.write(json.dumps({"options": rows, "until_clear": df.attrs["until_clear"]}) + "\n")
     elif args.format == "json":
-        sys.stdout.write(df.to_json(orient="records", double_precision=6) + "\n")
+        sys.stdout.write(json.dumps(answer_json(df), ensure_ascii=False) + "\n")
     else:
         a = df.attrs
         kept = "conditions and calls together" if a["calls"] else "the conditions"
         print(f"{a['game']} seat {a['seat']}, {a['deals']:,} deals, seed {a['seed']}; conditions: "
               f"{a['conditions']} (acceptance {a['acceptance']:.4g}: the share of random deals that meet {kept}); "
               f"strategies {', '.join(a['strategies'])}")
+        print(f"rules: {a['rules_text']}")
         if a["calls"]:
             print(f"calls given: {' '.join(a['calls'])}, made by the callers' strategies: a deal is kept only if they "
                   f"would make them ({a['calls_acceptance']:.4g} of the deals that meet the conditions do)")
@@ -271,6 +269,26 @@ def run(args) -> int:
         if result is not None:
             _print_until_clear(a["until_clear"], q.run.n)
     return 0
+
+
+ANSWER_KEYS = ("game", "seat", "deals", "seed", "conditions", "acceptance", "calls", "calls_acceptance", "strategies",
+               "rules", "rules_text", "outcome", "score_meaning")
+"""The question's facts that ``evaluate --format json`` gives beside its rows (``df.attrs``)."""
+
+
+def answer_json(df) -> dict:
+    """``evaluate --format json``: ``{"game", "seat", "deals", "seed", "conditions", "acceptance",
+    "calls", "calls_acceptance", "strategies", "rules" ({option: value}, defaults included),
+    "rules_text", "outcome", "score_meaning", "options": [rows, best first]}``, plus
+    ``"until_clear"`` (the verdict) and ``"lead_groups"`` when asked; missing numbers as null."""
+    out = {k: df.attrs.get(k) for k in ANSWER_KEYS}
+    if out["acceptance"] is not None:
+        out["acceptance"] = float(out["acceptance"])
+    out["options"] = json.loads(df.to_json(orient="records", double_precision=6))
+    for extra in ("until_clear", "lead_groups"):
+        if extra in df.attrs:
+            out[extra] = df.attrs[extra]
+    return out
 
 
 def _is_lead(option) -> bool:
@@ -400,6 +418,7 @@ def _evaluate_robust(E, q, ask, args) -> int:
         a = answer.tables["default"].attrs
         print(f"{a['game']} seat {a['seat']}, {a['deals']:,} deals per profile (the same deals and strategy "
               f"randomness under every profile), seed {a['seed']}; conditions: {a['conditions']}")
+        print(f"rules: {a['rules_text']}")
         print(f"score: {a['score_meaning']}")
         print(answer.text(digits=4 if a["outcome"] == "game" else 1))
     return 0

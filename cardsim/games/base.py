@@ -6,6 +6,8 @@ The runner, the CLI, replay and the report only talk to a game through its ``SPE
 from __future__ import annotations
 
 import dataclasses
+import numbers
+import re
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
@@ -442,6 +444,33 @@ class GameSpec:
                 raise OptionError(f"rule option {key}={quote(value)}: {exc}") from None
         return rules
 
+    def rules_in_force(self, rules: dict | None = None) -> dict:
+        """The rules a run plays under, for an answer to name them: ``{"options": {name: value},
+        "defaults": [names left at their default], "text": one line}``.
+
+        ``rules``: parsed rule options (:meth:`parse_rules`; None: every default).  Values are as
+        JSON has them (numbers, strings).  The text names every option with its value, marks the
+        defaults, and ends with the game's section of docs/RULES.md, so a game without rule options
+        still says which rules it played ("docs/RULES.md §2, no rule options").  Raises
+        :class:`OptionError` for an option the game does not have.
+        """
+        given = self.parse_rules(None) if rules is None else dict(rules)
+        known = [o.name for o in self.rule_options]
+        unknown = sorted(set(given) - set(known))
+        if unknown:
+            raise OptionError(f"unknown {self.name} rule option {quote(unknown[0])} (known: {', '.join(known) or 'none'})")
+        defaults = {o.name: o.default for o in self.rule_options}
+        values = {name: rule_json(given.get(name, defaults[name])) for name in known}
+        left = [name for name in known if values[name] == rule_json(defaults[name])]
+        found = re.search(r"docs/RULES\.md §\d+", self.doc or "")
+        where = found.group(0) if found else "docs/RULES.md"
+        if not known:
+            text = f"{where}, no rule options"
+        else:
+            text = ", ".join(f"{name}={values[name]}" + (" (default)" if name in left else "") for name in known)
+            text += f"; {where}"
+        return {"options": values, "defaults": left, "text": text}
+
     def setup(self, strategies=None, seats: int | None = None, rules=None) -> Setup:
         """Build a :class:`Setup`.
 
@@ -479,4 +508,15 @@ class GameSpec:
         return Setup(self.name, seats, ids, params, self.parse_rules(rules), tuple(specs))
 
 
-__all__ = ["GameSpec", "FrameHooks", "DDHooks", "GameFacts", "ContractBands", "RecordError", "OptionError", "RuleOption", "Setup", "StrategyError", "N_PARAMS"]
+def rule_json(value):
+    """A rule option's value as JSON has it: numbers, strings, booleans and None as they are, else text."""
+    if value is None or isinstance(value, (bool, str)):
+        return value
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    if isinstance(value, numbers.Real):
+        return float(value)
+    return str(value)
+
+
+__all__ = ["GameSpec", "rule_json", "FrameHooks", "DDHooks", "GameFacts", "ContractBands", "RecordError", "OptionError", "RuleOption", "Setup", "StrategyError", "N_PARAMS"]

@@ -12,21 +12,8 @@ Replay ignores its content; only a ``source`` that is neither an object nor ``nu
 """
 from __future__ import annotations
 
-import numbers
-
-from cardsim.games.base import RecordError, Setup
+from cardsim.games.base import RecordError, Setup, rule_json
 from cardsim.text import quote
-
-
-def _json_value(value):
-    """A rule option's value as JSON: numbers, strings, booleans and None as they are, else text."""
-    if value is None or isinstance(value, (bool, str)):
-        return value
-    if isinstance(value, numbers.Integral):
-        return int(value)
-    if isinstance(value, numbers.Real):
-        return float(value)
-    return str(value)
 
 
 def source_of(setup: Setup, seed, deal, match=None, extra=None) -> dict:
@@ -43,7 +30,7 @@ def source_of(setup: Setup, seed, deal, match=None, extra=None) -> dict:
         "seed": int(seed),
         "deal": int(deal),
         "strategies": list(setup.specs),
-        "rules": {name: _json_value(value) for name, value in setup.rules.items()},
+        "rules": {name: rule_json(value) for name, value in setup.rules.items()},
     }
     if match is not None:
         src["match"] = int(match)
