@@ -22,6 +22,8 @@ import importlib
 import re
 from dataclasses import dataclass, field
 
+from cardsim.bounded import PBN as PBN_LIMITS
+from cardsim.bounded import InputTooLarge, read_bytes
 from cardsim.games import get_game
 
 __all__ = ["PBNError", "PBNUsageError", "Board", "parse", "write", "header", "boards", "read_deals", "read_records",
@@ -163,17 +165,18 @@ def parse(text: str) -> list[Board]:
 
 
 def _read(path) -> list[Board]:
+    """The boards of the file at ``path``, read within :data:`cardsim.bounded.PBN` (a line or a
+    file over it is PBNError, rejected data)."""
     try:
-        with open(path, encoding="utf-8-sig", errors="strict") as handle:
-            text = handle.read()
-    except UnicodeDecodeError:
-        try:
-            with open(path, encoding="latin-1") as handle:  # PBN 2.1 files are ISO 8859-1
-                text = handle.read()
-        except OSError as exc:
-            raise PBNUsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+        data = read_bytes(path, PBN_LIMITS)
+    except InputTooLarge as exc:
+        raise PBNError(str(exc)) from None
     except OSError as exc:
         raise PBNUsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        text = data.decode("latin-1")  # PBN 2.1 files are ISO 8859-1
     try:
         boards = parse(text)
     except PBNError as exc:

@@ -134,8 +134,10 @@ def _from_records(args):
     """The file's records replayed (their ``result`` recomputed); None after reporting rejected lines."""
     import cardsim
 
+    from cardsim.bounded import RECORDS_HELD
+
     records, rejected = [], 0
-    for number, record in _read_jsonl(args.records):
+    for number, record in _read_jsonl(args.records, RECORDS_HELD):  # all are held: a smaller cap
         try:
             if isinstance(record, Exception):
                 raise record
