@@ -89,6 +89,7 @@ def test_lines_stop_at_the_file_cap():
 @pytest.mark.parametrize("argv, code, kind", [
     (["replay", ZERO], 1, "record file (JSON Lines)"),
     (["show", "--record", ZERO], 1, "record file (JSON Lines)"),
+    (["dd", "--record", ZERO], 1, "record file (JSON Lines)"),
     (["export", "vint", "--records", ZERO], 1, "record file for export --records"),
     (["export", "vint", "--pbn", ZERO], 1, "PBN file"),
     (["show", "--pbn", ZERO], 1, "PBN file"),
