@@ -67,8 +67,9 @@ _SECTIONS = ("Auction", "Play")
 
 def _is_table(tag: str) -> bool:
     """A table section's tag (PBN 2.1 §5: ActionTable, OptimumResultTable, ScoreTable, TotalScoreTable
-    ...): its value names the columns and its rows follow on the next lines."""
-    return tag.endswith("Table")
+    ...): its value names the columns and its rows follow on the next lines.  Any case, as endplay
+    reads them; a tag named only "Table" is not one."""
+    return tag.lower().endswith("table") and tag.lower() != "table"
 
 
 def mapping(game: str):

@@ -152,6 +152,12 @@ def test_a_line_after_a_tag_that_is_not_a_table_is_still_refused(tmp_path):
     path = _write(tmp_path, OPEN_ROOM.replace('[Result "13"]\n', '[Result "13"]\nN NT 0\n'))
     with pytest.raises(PBNError, match=r"f.pbn: line 10: not a tag, section or comment: 'N NT 0'"):
         read_records(path)
+    path = _write(tmp_path, OPEN_ROOM.replace('[Result "13"]\n', '[Result "13"]\n[Table "x"]\nN NT 0\n'))
+    with pytest.raises(PBNError, match=r"f.pbn: line 11: not a tag, section or comment: 'N NT 0'"):
+        read_records(path)
+    # a table's name in another case is still a table (endplay reads it so too)
+    [board] = parse(OPEN_ROOM.replace('[Result "13"]\n', '[Result "13"]\n[optimumresulttable "x"]\nN NT 0\n'))
+    assert board.tables == {"optimumresulttable": ["N NT 0"]}
 
 
 # ---- "*" after the play -------------------------------------------------------------------------
