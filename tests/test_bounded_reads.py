@@ -8,6 +8,7 @@ MemoryError traceback (``cardsim replay /dev/zero`` once grew to 23 GB) instead 
 from __future__ import annotations
 
 import io
+import os
 import resource
 import subprocess
 import sys
@@ -31,8 +32,12 @@ def _capped():
 
 
 def _cardsim(*argv, stdin=None, timeout=300):
+    # One thread for the numerical libraries: each thread's reserved stack and buffers count
+    # against the address space, so on a machine of many cores they alone could pass the cap.
+    env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", MKL_NUM_THREADS="1",
+               NUMBA_NUM_THREADS="1")
     return subprocess.run([sys.executable, "-m", "cardsim", *argv], cwd=ROOT, stdin=stdin, capture_output=True,
-                          text=True, timeout=timeout, preexec_fn=_capped)
+                          text=True, timeout=timeout, preexec_fn=_capped, env=env)
 
 
 def _one_line(proc, code, message):
