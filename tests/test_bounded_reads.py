@@ -8,6 +8,7 @@ MemoryError traceback (``cardsim replay /dev/zero`` once grew to 23 GB) instead 
 from __future__ import annotations
 
 import io
+import json
 import os
 import resource
 import subprocess
@@ -109,13 +110,12 @@ def test_an_endless_line_is_one_line_error(argv, code, kind):
     assert proc.stdout == ""
 
 
-def test_replay_prints_the_records_before_an_endless_line(tmp_path):
-    """The records before the line over the cap are replayed and printed; the reading ends there."""
+def test_replay_prints_the_records_before_a_line_over_the_cap(tmp_path):
+    """The records before the line over the cap are replayed and printed; the reading ends there
+    (the record after it is not read)."""
     import cardsim
 
     record = cardsim.records("vint", [0], seed=3)[0]
-    import json
-
     path = tmp_path / "r.jsonl"
     path.write_bytes(json.dumps(record).encode() + b"\n" + b"x" * (1 << 20) + b"\n" + json.dumps(record).encode())
     proc = _cardsim("replay", str(path))
