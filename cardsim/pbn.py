@@ -9,11 +9,13 @@ game is :class:`PBNError` "not a bridge deal".
 API:
 
 * :func:`write` — records (docs/RECORDS.md, with ``result``) → the text of a PBN file;
-* :func:`parse` — PBN text → :class:`Board` (tags and the Auction/Play sections' tokens);
+* :func:`parse` — PBN text → :class:`Board` (tags, the Auction/Play sections' tokens, the rows of
+  table sections such as OptimumResultTable, and a name for ``--board``);
 * :func:`read_deals` — a PBN file → given hands per board (for ``evaluate``);
 * :func:`read_records` — a PBN file → records that ``cardsim replay`` accepts.
 
-Errors are :class:`PBNError` with a one-line message naming the board and the tag.
+Errors are :class:`PBNError` with a one-line message naming the board and the tag.  A file is
+read within :data:`cardsim.bounded.PBN` (a line 1 MiB, the file 16 MiB).
 Plain Python, no numba or pandas: importing it is cheap.
 """
 from __future__ import annotations
@@ -22,7 +24,10 @@ import importlib
 import re
 from dataclasses import dataclass, field
 
+from cardsim.bounded import PBN as PBN_LIMITS
+from cardsim.bounded import InputTooLarge, read_bytes
 from cardsim.games import get_game
+from cardsim.text import quote
 
 __all__ = ["PBNError", "PBNUsageError", "Board", "parse", "write", "header", "boards", "read_deals", "read_records",
            "conditions", "one_deal", "hand_text", "mapping"]
@@ -40,18 +45,31 @@ class PBNUsageError(PBNError):
 @dataclass
 class Board:
     """One board of a PBN file: ``tags`` (name → value, as written), ``sections`` (``"Auction"``
-    and ``"Play"`` → their tokens in order), ``line`` (the file line of its first tag)."""
+    and ``"Play"`` → their tokens in order), ``tables`` (a table section's tag, e.g.
+    ``"OptimumResultTable"`` → its rows, one string per line; PBN 2.1 §5), ``line`` (the file line
+    of its first tag) and ``name`` (how ``--board`` and messages name it, set by :func:`parse`:
+    its Board tag, or with a room or a number when several boards share the tag)."""
     tags: dict = field(default_factory=dict)
     sections: dict = field(default_factory=dict)
     line: int = 0
+    tables: dict = field(default_factory=dict)
+    name: str = ""
 
     @property
     def label(self) -> str:
+        """The Board tag as written ("?" if none)."""
         return self.tags.get("Board", "").strip() or "?"
 
 
 _TAG = re.compile(r'\[\s*(\w+)\s+"((?:[^"\\]|\\.)*)"\s*\](.*)$')
 _SECTIONS = ("Auction", "Play")
+
+
+def _is_table(tag: str) -> bool:
+    """A table section's tag (PBN 2.1 §5: ActionTable, OptimumResultTable, ScoreTable, TotalScoreTable
+    ...): its value names the columns and its rows follow on the next lines.  Any case, as endplay
+    reads them; a tag named only "Table" is not one."""
+    return tag.lower().endswith("table") and tag.lower() != "table"
 
 
 def mapping(game: str):
@@ -126,7 +144,7 @@ def parse(text: str) -> list[Board]:
     previous board's.  PBNError for a line that is neither a tag, a section line nor a comment."""
     boards: list[Board] = []
     current: Board | None = None
-    section = None
+    section = table = None
     previous: dict = {}
     for number, line in _strip_comments(text):
         if line == "":
@@ -134,7 +152,7 @@ def parse(text: str) -> list[Board]:
             if current is not None and current.tags:
                 boards.append(current)
                 previous = current.tags
-                current, section = None, None
+                current, section, table = None, None, None
             continue
         if line == " ":
             continue  # a line that held only a comment
@@ -145,35 +163,59 @@ def parse(text: str) -> list[Board]:
                 current = Board(line=number)
             if value == "#":
                 value = previous.get(name, "")
-            if name in current.tags:  # PBN: a repeated tag is ignored
-                section = None
+            if name in current.tags:  # PBN: a repeated tag is ignored, and so are its rows
+                section, table = None, (None if not _is_table(name) else [])
                 continue
             current.tags[name] = value
             section = name if name in _SECTIONS else None
+            table = current.tables.setdefault(name, []) if _is_table(name) else None
             if section is not None:
                 current.sections[section] = m.group(3).split()
             continue
         if section is not None and current is not None:
             current.sections[section] += line.split()
             continue
+        if table is not None:
+            table.append(line)  # a row of the table: kept as written, cardsim uses no table
+            continue
         raise PBNError(f"line {number}: not a tag, section or comment: {line[:60]!r}")
     if current is not None and current.tags:
         boards.append(current)
-    return [b for b in boards if set(b.tags) - {"Event", "Site", "Date"} or b.sections]
+    boards = [b for b in boards if set(b.tags) - {"Event", "Site", "Date"} or b.sections]
+    _name(boards)
+    return boards
+
+
+def _name(boards) -> None:
+    """Set each board's ``name``: its Board tag; when several boards share it (a teams match
+    writes each board once per room), ``TAG/ROOM`` if their Room tags tell them apart
+    (``1/Open``, ``1/Closed``), else ``TAG/K`` for the K-th of them in the file (``1/2``)."""
+    by_label: dict[str, list[Board]] = {}
+    for b in boards:
+        by_label.setdefault(b.label, []).append(b)
+    for label, same in by_label.items():
+        if len(same) == 1:
+            same[0].name = label
+            continue
+        rooms = [b.tags.get("Room", "").strip() for b in same]
+        by_room = all(rooms) and len({r.lower() for r in rooms}) == len(rooms)
+        for k, (b, room) in enumerate(zip(same, rooms), 1):
+            b.name = f"{label}/{room if by_room else k}"
 
 
 def _read(path) -> list[Board]:
+    """The boards of the file at ``path``, read within :data:`cardsim.bounded.PBN` (a line or a
+    file over it is PBNError, rejected data)."""
     try:
-        with open(path, encoding="utf-8-sig", errors="strict") as handle:
-            text = handle.read()
-    except UnicodeDecodeError:
-        try:
-            with open(path, encoding="latin-1") as handle:  # PBN 2.1 files are ISO 8859-1
-                text = handle.read()
-        except OSError as exc:
-            raise PBNUsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+        data = read_bytes(path, PBN_LIMITS)
+    except InputTooLarge as exc:
+        raise PBNError(str(exc)) from None
     except OSError as exc:
         raise PBNUsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        text = data.decode("latin-1")  # PBN 2.1 files are ISO 8859-1
     try:
         boards = parse(text)
     except PBNError as exc:
@@ -184,34 +226,45 @@ def _read(path) -> list[Board]:
 
 
 def _pick(boards, path, board):
+    """The boards ``board`` names (all for None): the one whose :attr:`Board.name` it is (a room
+    case-insensitively); PBNUsageError for a name no board has, and for a Board tag several
+    boards share, naming each of them (the file does not say which one is meant)."""
     if board is None:
         return boards
     wanted = str(board).strip()
-    chosen = [b for b in boards if b.label == wanted]
-    if not chosen:
-        labels = [b.label for b in boards]
-        shown = ", ".join(labels[:5]) + (f", … ({len(labels)} boards)" if len(labels) > 5 else "")
-        raise PBNUsageError(f"{path}: no board {wanted} (boards: {shown})")
-    return chosen
+    chosen = [b for b in boards if b.name.lower() == wanted.lower()]
+    if chosen:
+        return chosen
+    shared = [b for b in boards if b.label == wanted]
+    if shared:
+        more = ", …" if len(shared) > 5 else ""
+        raise PBNUsageError(f"{path}: {len(shared)} boards are numbered {wanted} (lines "
+                            f"{', '.join(str(b.line) for b in shared[:5])}{more}): name one, "
+                            f"{' or '.join(b.name for b in shared[:5])}{more}")
+    names = [b.name for b in boards]
+    shown = ", ".join(names[:5]) + (f", … ({len(names)} boards)" if len(names) > 5 else "")
+    raise PBNUsageError(f"{path}: no board {wanted if len(wanted) <= 40 else quote(wanted, 40)} (boards: {shown})")
 
 
 def _call(module, func, b, path):
     try:
         return func(b)
     except module.PBNBoardError as exc:
-        raise PBNError(f"{path}: board {b.label} (line {b.line}): {exc}") from None
+        raise PBNError(f"{path}: board {b.name} (line {b.line}): {exc}") from None
 
 
 def read_deals(path, game: str = "vint", board=None) -> list[dict]:
-    """The deals of a PBN file as given hands: one dict per board, ``{"board": label, "dealer":
+    """The deals of a PBN file as given hands: one dict per board, ``{"board": name, "dealer":
     seat or None, "hands": [[card, ...] × 4 by seat]}`` (cards as docs/RECORDS.md writes them,
     ``"AS"``; seats by the game's mapping, Vint: N=0 E=1 S=2 W=3).  ``board`` picks one board
-    by its Board tag.  PBNError (one line, naming board and tag) for a board the game cannot take."""
+    by its name (:attr:`Board.name`: the Board tag, ``1/Closed`` for boards sharing one; PBNUsageError
+    for a tag several boards share).  PBNError (one line, naming board and tag) for a board the
+    game cannot take."""
     module = mapping(game)
     out = []
     for b in _pick(_read(path), path, board):
         dealer, hands = _call(module, module.hands_of, b, path)
-        out.append({"board": b.label, "dealer": dealer, "hands": hands})
+        out.append({"board": b.name, "dealer": dealer, "hands": hands})
     return out
 
 
@@ -220,7 +273,7 @@ def read_records(path, game: str = "vint", board=None, complete_auction: bool = 
     ``cardsim replay`` accepts (each is checked by the game's replay); PBNError naming the board and
     the tag for the first board the game's rules do not allow.  ``complete_auction``: append the
     passes that end an auction by the game's rule (a bridge auction ends after three passes, a Vint
-    one after twelve) instead of refusing it."""
+    one after twelve) instead of refusing it.  ``board`` picks one board as in :func:`read_deals`."""
     module = mapping(game)
 
     def convert(b):
@@ -238,11 +291,12 @@ def hand_text(cards) -> str:
 
 
 def one_deal(path, board=None, game: str = "vint") -> dict:
-    """The one board of :func:`read_deals` that ``board`` names (its Board tag); ``board`` may be
+    """The one board of :func:`read_deals` that ``board`` names (:attr:`Board.name`); ``board`` may be
     left out for a file of one board.  PBNError otherwise."""
     deals = read_deals(path, game, board)
     if len(deals) != 1:
-        raise PBNUsageError(f"{path} holds {len(deals)} boards: name one with --board (its Board tag)")
+        raise PBNUsageError(f"{path} holds {len(deals)} boards: name one with --board (its Board tag, "
+                            "or 1/Closed for boards that share one)")
     return deals[0]
 
 

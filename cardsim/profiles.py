@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
+from cardsim.bounded import PROFILES, InputTooLarge, read_bytes
 from cardsim.games import get_game, package_of
 from cardsim.games.base import OptionError
 from cardsim.text import quote
@@ -128,10 +129,13 @@ def builtin(game: str) -> dict[str, Profile]:
 
 
 def load(game: str, path) -> dict[str, Profile]:
-    """The profiles of a user's file (TOML or ``.json``); ProfileError if it cannot be read."""
+    """The profiles of a user's file (TOML or ``.json``, UTF-8); ProfileError if it cannot be
+    read or passes :data:`cardsim.bounded.PROFILES` (a line or the file)."""
     path = Path(path)
     try:
-        text = path.read_text()
+        text = read_bytes(path, PROFILES).decode("utf-8")
+    except InputTooLarge as exc:
+        raise ProfileError(str(exc)) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise ProfileError(f"cannot read profile file {path}: {getattr(exc, 'strerror', None) or exc}") from None
     return parse(game, text, str(path), path.suffix)

@@ -615,11 +615,15 @@ def test_a_huge_value_gives_a_short_error_line(capsys, argv):
 
 @pytest.mark.parametrize("game", ["vint", "501", "500"])
 def test_replay_of_a_record_with_a_huge_value_gives_a_short_line(tmp_path, capsys, game):
-    rec = json.loads(json.dumps(cardsim.records(game, [0], seed=4)[0]))
+    # A value of a million characters: as large as a record's line may be (1 MiB, README "Input
+    # limits"; a longer line ends the reading, tests/test_bounded_reads.py).
+    huge = HUGE[:1_000_000]
+    plain = json.loads(json.dumps(cardsim.records(game, [0], seed=4)[0]))
+    rec = json.loads(json.dumps(plain))
     seat = next(s for s, hand in enumerate(rec["hands"]) if hand)
-    rec["hands"][seat][0] = HUGE
+    rec["hands"][seat][0] = huge
     path = tmp_path / "r.jsonl"
-    path.write_text(json.dumps(rec) + "\n" + json.dumps(dict(rec, game=HUGE)) + "\n")
+    path.write_text(json.dumps(rec) + "\n" + json.dumps(dict(plain, game=huge)) + "\n")
     code, _, err = run_cli(capsys, "replay", str(path))
     lines = err.strip().splitlines()
     assert code == 1 and len(lines) == 3 and "2 of 2 records rejected" in lines[2]

@@ -170,18 +170,22 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {clip(message, 200)} (see {self.prog} --help)\n")
 
 
-def _read_jsonl(path):
+def _read_jsonl(path, limits=None):
     """Yield ``(line number, record or RecordError)`` from a JSON Lines file.
 
     Each line is decoded on its own, so one bad line (not UTF-8, not JSON, nested too deep)
-    is reported and the next line is still read; a byte-order mark is ignored.
+    is reported and the next line is still read; a byte-order mark is ignored.  A line or a
+    file over ``limits`` (:data:`cardsim.bounded.RECORDS` if None) ends the reading
+    (:func:`_bounded_lines`).
     """
+    from cardsim.bounded import open_binary
+
     try:
-        handle = sys.stdin.buffer if path == "-" else open(path, "rb")
+        handle = open_binary(path)
     except OSError as exc:
         raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
     with handle:
-        for number, raw in enumerate(handle, 1):
+        for number, raw in _bounded_lines(handle, path, limits):
             if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
                 raw = raw[3:]
             try:
@@ -197,6 +201,18 @@ def _read_jsonl(path):
                 yield number, RecordError(f"not valid JSON: {exc}")
             except RecursionError:
                 yield number, RecordError("not valid JSON: nested too deeply")
+
+
+def _bounded_lines(handle, path, limits=None):
+    """``(line number, bytes)`` of a records file within ``limits`` (None: :data:`cardsim.bounded.RECORDS`);
+    past them RejectedInput (one line, exit code 1): the rest of an endless line cannot be
+    skipped, so the reading ends there."""
+    from cardsim.bounded import RECORDS, InputTooLarge, lines
+
+    try:
+        yield from lines(handle, path, limits or RECORDS)
+    except InputTooLarge as exc:
+        raise RejectedInput(str(exc)) from None
 
 
 def _replay(record):

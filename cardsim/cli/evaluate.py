@@ -137,7 +137,7 @@ def add_parser(sub) -> None:
     p.add_argument("--pbn", type=_path, metavar="FILE",
                    help="take the seat's hand and the dealer from a PBN board (docs/pbn.md); with --pbn-hands all, "
                         "every seat's hand (the deal fixed)")
-    p.add_argument("--board", help="with --pbn: the board (its Board tag); may be left out for a file of one board")
+    p.add_argument("--board", help="with --pbn: the board (its Board tag; 1/Closed for one of the boards one per room that share a number, docs/pbn.md); may be left out for a file of one board")
     p.add_argument("--pbn-hands", choices=("seat", "all"), default="seat",
                    help="with --pbn: give the seat's hand only (default) or all four hands")
     p.add_argument("--dealer", type=_nonnegative, help="the dealer's seat (default: drawn per deal)")

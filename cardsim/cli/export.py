@@ -30,7 +30,8 @@ def add_parser(sub) -> None:
     p.add_argument("--records", type=_path, metavar="FILE.jsonl",
                    help="export these records (docs/RECORDS.md, any program's) instead of simulating")
     p.add_argument("--pbn", type=_path, metavar="FILE", help="read this PBN file instead (to records or hands)")
-    p.add_argument("--board", help="with --pbn: only the board with this Board tag")
+    p.add_argument("--board", help="with --pbn: only this board (its Board tag; 1/Closed for one of the boards one per room that share "
+                        "a number, docs/pbn.md)")
     p.add_argument("--complete-auction", action="store_true",
                    help="with --pbn: end a bridge auction (three passes) with the passes Vint's rule needs "
                         "(12 after the last bid) instead of refusing it")
@@ -134,8 +135,10 @@ def _from_records(args):
     """The file's records replayed (their ``result`` recomputed); None after reporting rejected lines."""
     import cardsim
 
+    from cardsim.bounded import RECORDS_HELD
+
     records, rejected = [], 0
-    for number, record in _read_jsonl(args.records):
+    for number, record in _read_jsonl(args.records, RECORDS_HELD):  # all are held: a smaller cap
         try:
             if isinstance(record, Exception):
                 raise record

@@ -23,7 +23,7 @@ def add_parser(sub) -> None:
     p.add_argument("--line", type=_positive, default=1, help="which line of --record (default 1)")
     p.add_argument("--pbn", type=_path, metavar="FILE",
                    help="show a board of this PBN file with its auction and play (Vint; docs/pbn.md) instead")
-    p.add_argument("--board", help="with --pbn: the board (its Board tag); may be left out for a file of one board")
+    p.add_argument("--board", help="with --pbn: the board (its Board tag; 1/Closed for one of the boards one per room that share a number, docs/pbn.md); may be left out for a file of one board")
     p.add_argument("--complete-auction", action="store_true",
                    help="with --pbn: end a bridge auction (three passes) with the passes Vint's rule needs")
     p.add_argument("--dd", action="store_true",

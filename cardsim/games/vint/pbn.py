@@ -315,6 +315,10 @@ def _play(board, declarer, auction, hands) -> list[str]:
         raise PBNBoardError("Play", f"opening leader {DIRECTIONS[first]} is not left of the declarer "
                                     f"{DIRECTIONS[declarer]} (docs/RULES.md §2.3)")
     tokens = [t for t in board.sections.get("Play", []) if not (t.startswith("=") or t.startswith("$"))]
+    if len(tokens) == 53 and tokens[-1] == "*":
+        # PBN's "*" ends a play that stopped early; some programs also write it after the 13th
+        # trick, where it says nothing more.
+        tokens = tokens[:52]
     if "*" in tokens:
         raise PBNBoardError("Play", "a claim ('*'): Vint plays all 13 tricks, so the rest cannot be replayed")
     if "-" in tokens or "+" in tokens:
