@@ -413,7 +413,9 @@ def stops_paying(levels: pd.DataFrame) -> tuple[int, float]:
     ``score``, ``diff_hi`` (the paired difference to the best level's score, upper 95% bound).
 
     best_level = the level of the highest mean score; stops_paying = the lowest level above it
-    whose interval lies below 0 (NaN when no level above is clearly worse)."""
+    whose interval lies below 0 (NaN when no level above is clearly worse).  The levels are
+    declared with the auction skipped, so each is legal on every deal and the highest mean is the
+    first row of the cell's table (:func:`cardsim.ranking.rank`), the level ``diff`` is against."""
     best = int(levels.level.iloc[int(np.argmax(levels.score.to_numpy()))])
     worse = levels[(levels.level > best) & (levels.diff_hi < 0)]
     return best, float(worse.level.min()) if len(worse) else np.nan
