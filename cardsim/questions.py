@@ -261,7 +261,7 @@ def table(q: Question, sums: dict) -> pd.DataFrame:
     "Best first" is :func:`cardsim.ranking.rank`'s order (docs/statistics.md, "Which option is
     best"): by paired comparisons on the deals where both options were legal, not by each one's
     ``score`` on its own deals; ``rank`` is 1 for the best, and missing (``<NA>``) for an option
-    legal together with another on too few deals to be compared (listed last, in option order,
+    legal on too few deals, alone or together with another, to be compared (listed last, in option order,
     with the reason in ``attrs["not_compared"]``: option -> words).  ``diff`` is against the
     first row.
 

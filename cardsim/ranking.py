@@ -8,10 +8,10 @@ docs/statistics.md, "Which option is best"):
 
 1. **Compared pairs.**  Two options are *compared* when they were legal together on at least
    :data:`MIN_SHARED` deals (the fewest a normal interval is given for, :data:`cardsim.stats.MIN_N_NORMAL`).
-2. **Not compared.**  An option never legal is not ranked.  While two of the remaining options are
-   not compared, the one with the most partners it is not compared with is set aside (ties: the one
-   legal on fewer deals, then the later option); the options set aside are *not compared*.  So the
-   ranked options are all compared with each other.
+2. **Not compared.**  An option legal on fewer than :data:`MIN_SHARED` deals is not ranked.  While
+   two of the remaining options are not compared, the one with the most partners it is not compared
+   with is set aside (ties: the one legal on fewer deals, then the later option).  The options not
+   ranked are reported as *not compared*; the ranked ones are all compared with each other.
 3. **Order.**  Option a *beats* b when the mean of a − b on their shared deals is above 0 (higher is
    better; with ``then``, a second outcome on the same deals decides where the first is exactly
    equal).  The ranked options are ordered by wins minus losses against the other ranked options
@@ -44,7 +44,8 @@ class Ranking:
 
     ``order``: the ranked options' indices, best first; ``not_compared``: the others, in option
     order; ``shared``: for each option not compared, ``(partner, deals)`` — the option it was
-    legal with on too few deals and how many (partner -1 for an option never legal);
+    legal with on too few deals and how many (partner: the option itself when it was legal on too
+    few deals at all);
     ``score`` (k,) float64: wins minus losses against the other ranked options (NaN when not
     compared)."""
 
@@ -76,8 +77,9 @@ class Ranking:
     def why(self, j: int, names) -> str:
         """Why option ``j`` is not ranked, in words (``names``: the options' names)."""
         partner, deals = self.shared[j]
-        if partner < 0:
-            return "never legal"
+        if partner == j:
+            return "never legal" if deals == 0 else (f"legal on {deals:,} deal{'s' if deals != 1 else ''} only, "
+                                                     f"fewer than the {MIN_SHARED} needed to rank it")
         return (f"legal together with {names[partner]} on {deals:,} deal{'s' if deals != 1 else ''}, "
                 f"fewer than the {MIN_SHARED} needed to compare them")
 
@@ -110,8 +112,8 @@ def rank(legal, pair_n, pair_s1, sign: float = 1.0, then=None, minimum: int = MI
         raise ValueError(f"the fewest shared deals must be at least 1, got {minimum}")
     diff = _antisymmetric(pair_s1, n, sign)
     second = _antisymmetric(then, n, 1.0) if then is not None else np.zeros((k, k))
-    shared = {j: (-1, 0) for j in range(k) if legal[j] <= 0}
-    alive = [j for j in range(k) if legal[j] > 0]
+    shared = {j: (j, int(legal[j])) for j in range(k) if legal[j] < minimum}
+    alive = [j for j in range(k) if legal[j] >= minimum]
     while True:
         short = {a: [b for b in alive if b != a and n[a, b] < minimum] for a in alive}
         worst = max(alive, key=lambda a: (len(short[a]), -legal[a], a), default=None)

@@ -80,7 +80,7 @@ def comparison_error(error: float, looks: int, options: int) -> float:
 @dataclass(frozen=True)
 class Look:
     """One look: ``deals`` played so far; ``best`` the index of the clearly best option, else of the
-    first of :func:`cardsim.ranking.rank` (-1 when no option was legal); ``clear`` whether every other
+    first of :func:`cardsim.ranking.rank` (-1 when no option is ranked); ``clear`` whether every other
     option's difference from ``best`` is separated;
     ``lower``, ``upper`` (k,) float64 the interval of *best minus option* at the look's level
     (score units; NaN for the best itself and where fewer than 30 deals had both options legal)."""
@@ -113,9 +113,6 @@ def judge(sums: dict, level_error: float, sign: float = 1.0) -> Look:
     legal = np.asarray(sums["legal"], dtype=np.float64)
     k = len(legal)
     ranking = rank_sums(sums, sign)
-    if ranking.best < 0:
-        nan = np.full(k, np.nan)
-        return Look(int(sums["deals"]), -1, False, nan, nan)
     _, _, lo, hi = mean_interval(sign * np.asarray(sums["pair_s1"], dtype=np.float64),
                                  np.asarray(sums["pair_s2"], dtype=np.float64),
                                  np.asarray(sums["pair_n"], dtype=np.float64), level=1.0 - level_error)
@@ -125,6 +122,9 @@ def judge(sums: dict, level_error: float, sign: float = 1.0) -> Look:
     # NaN (too few deals with both legal) is never "above 0": such an option blocks the verdict.
     separated = [a for a in range(k) if k > 1 and np.all(np.delete(lo[a], a) > 0.0)]
     best = separated[0] if separated else ranking.best
+    if best < 0:  # no option legal on enough deals to be ranked
+        nan = np.full(k, np.nan)
+        return Look(int(sums["deals"]), -1, False, nan, nan)
     return Look(int(sums["deals"]), best, bool(separated), lo[best].copy(), hi[best].copy())
 
 

@@ -438,9 +438,15 @@ def test_robust_judges_the_first_row_and_its_runner_up(capsys):
 def test_an_option_legal_with_another_on_too_few_deals_is_not_ranked(capsys):
     assert main(PASS_1S_1NT + ["-n", "60"]) == 0
     out = capsys.readouterr().out
-    assert "not compared: 1S, legal together with P on 14 deals, fewer than the 30 needed to compare them" in out
+    assert "not compared: 1S, legal on 14 deals only, fewer than the 30 needed to rank it" in out
     last = [line for line in out.splitlines() if line.strip().startswith("1S ")][0]
     assert last.split()[:2] == ["1S", "60"]  # no rank
     assert main(PASS_1S_1NT + ["-n", "60", "--format", "csv"]) == 0
     rows = capsys.readouterr().out.splitlines()
     assert rows[0].startswith("option,rank,n,") and rows[3].startswith("1S,,60,")
+    assert main(PASS_1S_1NT + ["-n", "20", "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [r["option"] for r in rows] == ["P", "1S", "1NT"]  # 20 deals: nothing ranked, option order
+    assert all(r["rank"] is None and r["diff"] is None for r in rows)
+    assert main(PASS_1S_1NT + ["-n", "20"]) == 0
+    assert "rank: none, too few deals to compare the options" in capsys.readouterr().out

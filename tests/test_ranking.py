@@ -92,7 +92,7 @@ def test_an_option_shared_on_too_few_deals_is_not_compared():
     assert r.order == (0, 3) and r.not_compared == (1, 2) and r.rows == [0, 3, 1, 2]
     assert np.isnan(r.position()[[1, 2]]).all()
     names = ["A", "B", "C", "D"]
-    assert r.why(1, names) == "legal together with A on 29 deals, fewer than the 30 needed to compare them"
+    assert r.why(1, names) == "legal on 29 deals only, fewer than the 30 needed to rank it"
     assert r.why(2, names) == "never legal"
     legal[29, 1] = True  # 30 shared deals: compared, and first (100 a deal)
     r = K.rank_sums(S.sums_of(scores, legal))
@@ -106,6 +106,17 @@ def test_of_two_options_sharing_too_few_deals_the_one_legal_more_often_is_ranked
     legal[50:, 1] = True  # 10 shared deals; B scores more but is legal on fewer (50)
     r = K.rank_sums(S.sums_of(scores, legal))
     assert r.order == (0,) and r.not_compared == (1,) and r.shared == {1: (0, 10)}
+    assert r.why(1, ["A", "B"]) == "legal together with A on 10 deals, fewer than the 30 needed to compare them"
+
+
+def test_with_too_few_deals_nothing_is_ranked_and_until_clear_names_no_best():
+    scores = np.tile([1.0, 2.0, 3.0], (29, 1))  # every option legal, on 29 deals
+    sums = S.sums_of(scores)
+    r = K.rank_sums(sums)
+    assert r.order == () and r.best == -1 and r.rows == [0, 1, 2]
+    look = S.judge(sums, 0.01)
+    assert look.best == -1 and not look.clear and np.isnan(look.lower).all()
+    assert K.rank_sums(S.sums_of(np.tile([1.0, 2.0, 3.0], (30, 1)))).order == (2, 1, 0)
 
 
 def test_with_every_option_legal_everywhere_the_order_is_that_of_the_means():

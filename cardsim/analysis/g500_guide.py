@@ -296,7 +296,7 @@ def class_rows(holding: Holding, scoring: str, sums: dict, strategies=None) -> p
     # every level is compared with it on half 1.
     order = [int(o[1:-len(holding.denom)]) for o in q.options]
     score0 = half_means(sums)[CHOOSE]
-    best = rank_sums(sums, half=CHOOSE).best  # docs/statistics.md, "Which option is best"
+    best = rank_sums(sums, half=CHOOSE).rows[0]  # docs/statistics.md, "Which option is best"
     held = [paired(sums, j, best) for j in range(len(order))]
     half = pd.DataFrame({"level": order, "score_half0": score0, "diff_half1": [h["mean"] for h in held],
                          "diff_half1_lo": [h["lo"] for h in held], "diff_half1_hi": [h["hi"] for h in held],

@@ -74,7 +74,8 @@ below0,below1,games0,games1 (the later deals the same for every option).
 diff: the option minus the best option, paired (negative = worse).
 rank: the order of the table, by paired comparisons: an option ranks above another that it beats
 on the deals where both were legal, by wins minus losses over all the others (docs/statistics.md);
-empty for an option legal together with another on fewer than 30 deals (not compared, listed last).
+empty for an option legal on fewer than 30 deals, or together with another on fewer than 30 (not
+compared, listed last).
 
 examples:
   cardsim evaluate vint --seat 0 --dealer 0 --hand "S:AKT86 H:KQ42 C:K832" \\
@@ -269,10 +270,14 @@ def run(args) -> int:
                                                                     for c, d in digits.items()}))
         print(f"score: {a['score_meaning']}; diff: paired, the option minus the best option (negative = worse "
               f"for you)")
-        print("rank: by paired comparisons, each pair of options on the deals where both were legal "
-              "(docs/statistics.md)")
-        for option, why in a["not_compared"].items():
-            print(f"not compared: {option}, {why}: listed last, not ranked")
+        if df["rank"].isna().all():
+            print("rank: none, too few deals to compare the options (30 deals with both options legal are needed "
+                  "for a pair; more with -n): the table is in option order")
+        else:
+            print("rank: by paired comparisons, each pair of options on the deals where both were legal "
+                  "(docs/statistics.md)")
+            for option, why in a["not_compared"].items():
+                print(f"not compared: {option}, {why}: listed last, not ranked")
         if any(_is_lead(o) for o in df["option"]) and q.spec.forcing.lead_made:
             print(q.spec.forcing.lead_made)
         if groups:
