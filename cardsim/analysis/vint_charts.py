@@ -45,8 +45,9 @@ GLOSSARY = {
                       "denomination (a response chart); they turn the calls into words (1 of the long suit, raise)",
     "freq": "share of random deals meeting every hand class of the question (the acceptance rate)",
     "n / options": "deals played in the row (every candidate call on the same deals) and how many candidate calls",
-    "best / runner_up": "the first call with the highest / second highest mean net score among the candidates on "
-                        "half of the deals (even deal numbers); the other half measures the gap",
+    "best / runner_up": "the first and second call of the ranking by paired comparisons (docs/statistics.md; here "
+                        "the highest and second highest mean net score, every candidate being legal on every deal "
+                        "of the row) on half of the deals (even deal numbers); the other half measures the gap",
     "best_made": "share of deals in which the seat's side declared a contract after the best call and made it, "
                  "of those in which it declared (missing for a pass)",
     "best_score / runner_up_score": "mean net score of the seat's side per deal (its points minus the "
