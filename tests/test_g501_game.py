@@ -280,6 +280,22 @@ def test_choices_follow_the_paired_ranking_not_the_own_deal_means():
     assert G.choices(long).iloc[0].best == "look" and G.robust_pair(long) == ("look", 120)
 
 
+def test_the_page_names_the_first_ranked_blind_level_as_runner_up_to_look(tmp_path):
+    """The report page's 501 cell (analyses/g501_page.py): with look best, the runner-up is the
+    best blind level of the ranking (rank_half0), not the one of the highest win on half 0."""
+    from analyses import g501_page
+
+    cells = {(200, 100, 0): [("look", 0.55, 0.0, 0.0, 0.0), ("blind:70", 0.54, -1.0, -2.0, -0.5),
+                             ("blind:120", 0.50, -5.0, -6.5, -3.5)]}
+    long = _long(cells)
+    long["rank_half0"] = [1, 3, 2]  # blind:120 beats blind:70 on the deals both were legal
+    (tmp_path / "tables").mkdir()
+    long.to_csv(tmp_path / "tables" / "g501_game_decisions.csv", index=False)
+    G.choices(long).to_csv(tmp_path / "tables" / "g501_game_choices.csv", index=False)
+    cell = g501_page.data(tmp_path)["cells"][0]
+    assert cell["best"] == "look" and cell["runner_up"] == "blind:120" and cell["gap"] == 5.0
+
+
 def test_chart_is_one_row_per_situation_one_column_per_position():
     w = G.chart(G.choices(_long(CELLS))).set_index(["own", "lead"])
     assert list(w.columns) == ["opp", "position 0", "position 1", "position 2"]
