@@ -491,10 +491,10 @@ def run_until_clear(q: Question, error=None, first=None, n_jobs=-1, progress=Fal
 def until_clear_table(q: Question, sums: dict, result) -> pd.DataFrame:
     """:func:`table` of the deals played by :func:`run_until_clear`, with two more columns,
     ``clear_lo`` and ``clear_hi``: the interval, at the level the stopping rule used, of the
-    option minus the option it judged — the clearly best one, else the table's best (then it is
-    ``diff``'s interval; they differ only when options legal on different deals rank one way by
-    their means and the other on the deals they share); the judged option is clearly best when
-    every other option's ``clear_hi`` is below 0 (NaN for itself); and ``df.attrs["until_clear"]``: the verdict
+    option minus the option it judged — the table's first row, which is the clearly best option
+    when there is one (:mod:`cardsim.ranking`: a clearly best option beats every other), so it is
+    ``diff``'s interval at the look's level; the judged option is clearly best when
+    every other option's ``clear_hi`` is below 0 (NaN for itself; all NaN when no option is ranked); and ``df.attrs["until_clear"]``: the verdict
     (:meth:`cardsim.sequential.Sequential.to_dict`: deals, clear, best by name, error, looks,
     guarantee)."""
     df = table(q, sums)
