@@ -19,8 +19,9 @@ docs/statistics.md, "Which option is best"):
    ties) are ordered by the mean of the option's paired differences against the other ranked options,
    then by the second outcome's, then by option order.
 
-Where every option is legal on every deal the paired difference of two options is the difference of
-their means, so the order is that of the means (ties in option order), as before this rule.
+Where every option is legal on every deal (30 deals or more) the paired difference of two options is
+the difference of their means, so the order is that of the means (ties in option order), as before
+this rule.
 
 Works on mergeable sums (numpy only: no pandas, no engine), the same for a question's table
 (:func:`cardsim.questions.table`), ``--until-clear`` (:func:`cardsim.sequential.judge`), ``--robust``
