@@ -72,8 +72,9 @@ class Ranking:
         return out
 
     def first_other(self, than: int) -> int | None:
-        """The best ranked option other than ``than`` (the runner-up when ``than`` is the best), or None."""
-        return next((j for j in self.order if j != than), None)
+        """The first option of :attr:`rows` other than ``than`` (the runner-up when ``than`` is the best):
+        the best ranked one, else the first not compared; None with one option."""
+        return next((j for j in self.rows if j != than), None)
 
     def why(self, j: int, names) -> str:
         """Why option ``j`` is not ranked, in words (``names``: the options' names)."""

@@ -54,8 +54,8 @@ def profile_summary(options: list[str], sums: dict, best: int, sign: float) -> d
     the default's best ``best`` (an index into ``options``) against the runner-up and (if
     ``look`` is an option) against looking, and whether ``best`` is clearly worse than the
     profile's best.  Best and runner-up are those of the profile's ranking
-    (:func:`cardsim.ranking.rank`, the order of its table): the runner-up is its best ranked
-    option other than ``best``.  Scores, gains: the question's score units, higher is better."""
+    (:func:`cardsim.ranking.rank`, the order of its table): the runner-up is the first row of
+    its table other than ``best`` (a ranked option if any other is ranked).  Scores, gains: the question's score units, higher is better."""
     ranking = rank_sums(sums, sign)
     own = ranking.best
     runner = ranking.first_other(best)

@@ -106,6 +106,7 @@ def test_of_two_options_sharing_too_few_deals_the_one_legal_more_often_is_ranked
     legal[50:, 1] = True  # 10 shared deals; B scores more but is legal on fewer (50)
     r = K.rank_sums(S.sums_of(scores, legal))
     assert r.order == (0,) and r.not_compared == (1,) and r.shared == {1: (0, 10)}
+    assert r.first_other(0) == 1 and r.first_other(1) == 0  # a replay of two options always has a runner-up
     assert r.why(1, ["A", "B"]) == "legal together with A on 10 deals, fewer than the 30 needed to compare them"
 
 
