@@ -150,7 +150,8 @@ class RobustAnswer:
                              f"{r.score_hi:.{digits}f}]  diff {f(r.diff)} [{f(r.diff_lo)}, {f(r.diff_hi)}]"
                              + ("  not compared" if pd.isna(r.rank) else ""))
             b = self.verdict["best"]
-            lines.append(f"    best here: {s['best']}; {b} over the runner-up ({s['runner_up']}): {f(s['gain'])} "
+            here = s["best"] or "none ranked (too few deals)"
+            lines.append(f"    best here: {here}; {b} over the runner-up ({s['runner_up']}): {f(s['gain'])} "
                          f"[{f(s['gain_lo'])}, {f(s['gain_hi'])}]"
                          + (f"; over looking: {f(s['gain_look'])} [{f(s['gain_look_lo'])}, {f(s['gain_look_hi'])}]"
                             if "gain_look" in s and b.lower() != LOOK else ""))
@@ -160,7 +161,10 @@ class RobustAnswer:
                 f"{n} profiles")
         if "gain_look_min" in v and v["best"].lower() != LOOK:
             gain += f" (over looking: {f(v['gain_look_min'])} to {f(v['gain_look_max'])})"
-        if v["holds"]:
+        if self.summaries[self.profiles[0].name]["best"] is None:
+            lines.append(f"verdict: none: no option is ranked under {self.profiles[0].name} (too few deals: 30 with "
+                         f"both options legal are needed for a pair; more with -n)")
+        elif v["holds"]:
             lines.append(f"verdict: {v['best']} holds: it is not clearly worse than another option under any of the "
                          f"{n} profiles; {gain}")
         else:

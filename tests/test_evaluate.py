@@ -450,3 +450,6 @@ def test_an_option_legal_with_another_on_too_few_deals_is_not_ranked(capsys):
     assert all(r["rank"] is None and r["diff"] is None for r in rows)
     assert main(PASS_1S_1NT + ["-n", "20"]) == 0
     assert "rank: none, too few deals to compare the options" in capsys.readouterr().out
+    assert main(PASS_1S_1NT + ["-n", "20", "--robust", "--profile", "bold"]) == 0
+    out = capsys.readouterr().out
+    assert "verdict: none: no option is ranked under default" in out and " holds" not in out
