@@ -44,8 +44,11 @@ def data(out: Path) -> dict | None:
                 made, n = _num(b.made.iloc[0]), _num(b.deals.iloc[0])
             if r.best == "look":
                 blinds = g[g.option != "look"]
-                if blinds.win_half0.notna().any():
-                    top = blinds.loc[blinds.win_half0.idxmax()]
+                from cardsim.analysis.g501_game import best_blind, choice_rank
+
+                first = best_blind(choice_rank(blinds))  # the chart's best blind level
+                if first is not None:
+                    top = blinds.iloc[first]
                     runner = str(top.option)
                     gap, lo, hi = _num(-top.gain_half1_pp), _num(-top.gain_half1_hi), _num(-top.gain_half1_lo)
         out_cells.append({"key": cell.key, "own": int(r.own), "lead": int(r.lead), "opp": int(r.opp),

@@ -28,6 +28,7 @@ from cardsim.games import GAME_NAMES, get_game
 from cardsim.games.base import OptionError, as_list
 from cardsim.games.forced import CHECK_CALLS, F_IMPLIED, F_NPREFIX, IMPLIED_CALLS
 from cardsim.games.source import source_of
+from cardsim.ranking import rank_sums
 from cardsim.runner.files import OutputError
 from cardsim.runner.pool import deal_seconds, match_seconds, on_dask, using
 from cardsim.runner.run import check_count, make_run
@@ -35,7 +36,7 @@ from cardsim.runner.store import ChunkStore, manifest_key, run_chunks, runs_dir
 from cardsim.stats import mean_interval, wilson
 from cardsim.text import quote
 
-COLUMNS = ["option", "n", "legal", "made", "made_lo", "made_hi", "score", "score_lo", "score_hi", "diff",
+COLUMNS = ["option", "rank", "n", "legal", "made", "made_lo", "made_hi", "score", "score_lo", "score_hi", "diff",
            "diff_lo", "diff_hi"]
 DEFAULT_CHUNK = 20_000
 MAX_OPTIONS = 40
@@ -257,6 +258,13 @@ def score_meaning(q: Question) -> str:
 def table(q: Question, sums: dict) -> pd.DataFrame:
     """The answer: one row per option, best first (columns :data:`COLUMNS`).
 
+    "Best first" is :func:`cardsim.ranking.rank`'s order (docs/statistics.md, "Which option is
+    best"): by paired comparisons on the deals where both options were legal, not by each one's
+    ``score`` on its own deals; ``rank`` is 1 for the best, and missing (``<NA>``) for an option
+    legal on too few deals, alone or together with another, to be compared (listed last, in option order,
+    with the reason in ``attrs["not_compared"]``: option -> words).  ``diff`` is against the
+    first row.
+
     One sign for "better" in every game and outcome: ``score`` and ``diff`` are higher-is-better
     for the seat.  Where the game's own measure counts down (a 501 deal's score change), it is
     turned round (``attrs["sign_turned"]``), and ``attrs["score_meaning"]`` says so in words."""
@@ -268,25 +276,31 @@ def table(q: Question, sums: dict) -> pd.DataFrame:
         made = np.where(sums["declared"] > 0, sums["made"] / sums["declared"], np.nan)
     declares = np.array([bool(q.spec.forcing.declares(f)) for f in q.forced])
     made, mlo, mhi = (np.where(declares, x, np.nan) for x in (made, mlo, mhi))
-    ranked = np.where(np.isnan(mean), -np.inf, mean)
-    best = int(np.argmax(ranked))
-    dmean, _, dlo, dhi = mean_interval(sign * sums["pair_s1"][:, best], sums["pair_s2"][:, best],
-                                       sums["pair_n"][:, best])
-    df = pd.DataFrame({"option": list(q.options), "n": np.full(len(q.options), n, dtype=np.int64),
+    ranking = rank_sums(sums, sign)
+    best = ranking.best
+    k = len(q.options)
+    if best >= 0:
+        dmean, _, dlo, dhi = mean_interval(sign * sums["pair_s1"][:, best], sums["pair_s2"][:, best],
+                                           sums["pair_n"][:, best])
+    else:
+        dmean = dlo = dhi = np.full(k, np.nan)
+    df = pd.DataFrame({"option": list(q.options), "rank": pd.array(ranking.position(), dtype="Int64"),
+                       "n": np.full(k, n, dtype=np.int64),
                        "legal": sums["legal"] / n, "made": made, "made_lo": mlo, "made_hi": mhi,
                        "score": mean, "score_lo": lo, "score_hi": hi, "diff": dmean, "diff_lo": dlo,
                        "diff_hi": dhi})
-    df.loc[best, ["diff", "diff_lo", "diff_hi"]] = 0.0
+    if best >= 0:
+        df.loc[best, ["diff", "diff_lo", "diff_hi"]] = 0.0
     df[["diff", "diff_lo", "diff_hi"]] += 0.0  # a tie prints as 0.0, not -0.0
-    order = np.argsort(-ranked, kind="stable")
-    df = df.iloc[order].reset_index(drop=True)
+    df = df.iloc[ranking.rows].reset_index(drop=True)
     df.attrs.update({"game": q.game, "seat": q.seat, "seed": q.run.seed, "deals": n, "conditions": q.compiled.text,
                      "acceptance": n / sums["attempts"], "calls": list(q.calls),
                      "calls_acceptance": n / sums["tested"] if q.calls else None,
                      "strategies": list(q.run.setup.specs),
                      **_rules_attrs(q), "lower_is_better": False, "sign_turned": q.lower_is_better,
                      "score_meaning": score_meaning(q),
-                     "outcome": q.outcome})
+                     "outcome": q.outcome,
+                     "not_compared": {q.options[j]: ranking.why(j, q.options) for j in ranking.not_compared}})
     return df
 
 
@@ -484,10 +498,10 @@ def run_until_clear(q: Question, error=None, first=None, n_jobs=-1, progress=Fal
 def until_clear_table(q: Question, sums: dict, result) -> pd.DataFrame:
     """:func:`table` of the deals played by :func:`run_until_clear`, with two more columns,
     ``clear_lo`` and ``clear_hi``: the interval, at the level the stopping rule used, of the
-    option minus the option it judged — the clearly best one, else the table's best (then it is
-    ``diff``'s interval; they differ only when options legal on different deals rank one way by
-    their means and the other on the deals they share); the judged option is clearly best when
-    every other option's ``clear_hi`` is below 0 (NaN for itself); and ``df.attrs["until_clear"]``: the verdict
+    option minus the option it judged — the table's first row, which is the clearly best option
+    when there is one (:mod:`cardsim.ranking`: a clearly best option beats every other), so it is
+    ``diff``'s interval at the look's level; the judged option is clearly best when
+    every other option's ``clear_hi`` is below 0 (NaN for itself; all NaN when no option is ranked); and ``df.attrs["until_clear"]``: the verdict
     (:meth:`cardsim.sequential.Sequential.to_dict`: deals, clear, best by name, error, looks,
     guarantee)."""
     df = table(q, sums)

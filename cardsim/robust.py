@@ -12,7 +12,9 @@ of those players.
 The **verdict** judges the default's answer — the best option under the ``default`` profile,
 ``b`` — against every profile ``p``:
 
-* ``gain`` under ``p``: ``b`` minus the best of the other options under ``p`` (the runner-up),
+* ``gain`` under ``p``: ``b`` minus the best of the other options under ``p`` (the runner-up; best
+  and runner-up by ``p``'s ranking, :func:`cardsim.ranking.rank`: paired comparisons on the deals
+  where both options were legal, the order of ``p``'s table),
   paired on the same deals, with its 95% normal interval; in a game with a ``look`` option
   (501) also ``gain_look``: ``b`` minus ``look``.
 * ``b`` is **clearly worse** under ``p`` when ``p``'s best option is another one and the 95%
@@ -33,6 +35,7 @@ import numpy as np
 import pandas as pd
 
 from cardsim import profiles as P
+from cardsim.ranking import rank_sums
 from cardsim.stats import mean_interval
 
 LOOK = "look"
@@ -50,21 +53,22 @@ def profile_summary(options: list[str], sums: dict, best: int, sign: float) -> d
     """One profile's part of the verdict from its question sums: the profile's own best option,
     the default's best ``best`` (an index into ``options``) against the runner-up and (if
     ``look`` is an option) against looking, and whether ``best`` is clearly worse than the
-    profile's best.  Scores, gains: the question's score units, higher is better."""
-    mean, _, _, _ = mean_interval(sign * sums["s1"], sums["s2"], sums["legal"])
-    ranked = np.where(np.isnan(mean), -np.inf, mean)
-    own = int(np.argmax(ranked))
-    others = [j for j in range(len(options)) if j != best]
-    out = {"best": options[own], "runner_up": None, "gain": np.nan, "gain_lo": np.nan, "gain_hi": np.nan}
-    if others:
-        runner = max(others, key=lambda j: (ranked[j], -j))
+    profile's best.  Best and runner-up are those of the profile's ranking
+    (:func:`cardsim.ranking.rank`, the order of its table): the runner-up is the first row of
+    its table other than ``best`` (a ranked option if any other is ranked).  Scores, gains: the question's score units, higher is better."""
+    ranking = rank_sums(sums, sign)
+    own = ranking.best
+    runner = ranking.first_other(best)
+    out = {"best": options[own] if own >= 0 else None, "runner_up": None, "gain": np.nan, "gain_lo": np.nan,
+           "gain_hi": np.nan}
+    if runner is not None:
         out["runner_up"] = options[runner]
         out["gain"], out["gain_lo"], out["gain_hi"] = _paired(sums, best, runner, sign)
     look = next((j for j, o in enumerate(options) if o.lower() == LOOK), None)
     if look is not None:
         out["gain_look"], out["gain_look_lo"], out["gain_look_hi"] = (
             (0.0, 0.0, 0.0) if look == best else _paired(sums, best, look, sign))
-    if own == best:
+    if own == best or own < 0:
         out["worse"], out["worse_lo"], out["worse_hi"] = 0.0, 0.0, 0.0
     else:
         out["worse"], out["worse_lo"], out["worse_hi"] = _paired(sums, best, own, sign)
@@ -145,9 +149,11 @@ class RobustAnswer:
             t = self.tables[p.name]
             for r in t.itertuples():
                 lines.append(f"    {r.option:>10}  score {r.score:.{digits}f} [{r.score_lo:.{digits}f}, "
-                             f"{r.score_hi:.{digits}f}]  diff {f(r.diff)} [{f(r.diff_lo)}, {f(r.diff_hi)}]")
+                             f"{r.score_hi:.{digits}f}]  diff {f(r.diff)} [{f(r.diff_lo)}, {f(r.diff_hi)}]"
+                             + ("  not compared" if pd.isna(r.rank) else ""))
             b = self.verdict["best"]
-            lines.append(f"    best here: {s['best']}; {b} over the runner-up ({s['runner_up']}): {f(s['gain'])} "
+            here = s["best"] or "none ranked (too few deals)"
+            lines.append(f"    best here: {here}; {b} over the runner-up ({s['runner_up']}): {f(s['gain'])} "
                          f"[{f(s['gain_lo'])}, {f(s['gain_hi'])}]"
                          + (f"; over looking: {f(s['gain_look'])} [{f(s['gain_look_lo'])}, {f(s['gain_look_hi'])}]"
                             if "gain_look" in s and b.lower() != LOOK else ""))
@@ -157,7 +163,10 @@ class RobustAnswer:
                 f"{n} profiles")
         if "gain_look_min" in v and v["best"].lower() != LOOK:
             gain += f" (over looking: {f(v['gain_look_min'])} to {f(v['gain_look_max'])})"
-        if v["holds"]:
+        if self.summaries[self.profiles[0].name]["best"] is None:
+            lines.append(f"verdict: none: no option is ranked under {self.profiles[0].name} (too few deals: 30 with "
+                         f"both options legal are needed for a pair; more with -n)")
+        elif v["holds"]:
             lines.append(f"verdict: {v['best']} holds: it is not clearly worse than another option under any of the "
                          f"{n} profiles; {gain}")
         else:

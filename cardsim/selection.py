@@ -6,7 +6,8 @@ the option that looks best is, more often than not, one whose deals happened to 
 :func:`cardsim.questions.run_question` keeps its sums per half of the deals as well (deal
 number even: half 0, odd: half 1; keys ``half_legal``, ``half_s1``, ``half_s2`` of shape
 ``(2, k)`` and ``half_pair_n``, ``half_pair_s1``, ``half_pair_s2`` of shape ``(2, k, k)``), and
-a cell's choice is made on half 0 (:func:`ranked`) while its gains are estimated on half 1
+a cell's choice is made on half 0 (:func:`cardsim.ranking.rank` of half 0's paired sums, the
+one ranking of every table) while its gains are estimated on half 1
 (:func:`paired`, :func:`split_best`).  Given half 0, half 1's deals are independent of the
 choice, so its paired mean is unbiased and its interval and p-value hold as for a comparison
 fixed in advance.
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from cardsim.ranking import rank_sums
 from cardsim.stats import MIN_N_NORMAL, mean_interval
 
 RATE = 0.025
@@ -103,13 +105,18 @@ def split_best(sums: dict, options, sign: float = 1.0) -> dict:
     """The best and runner-up of ``options`` (names in the sums' option order) chosen on half 0,
     and the best's gain over the runner-up estimated on half 1.
 
+    The choice is :func:`cardsim.ranking.rank` of half 0's paired sums (the ranking of every
+    table: paired comparisons on the deals where both options were legal); options not compared
+    there come after the ranked ones, so they are the runner-up only when fewer than two are ranked.
+
     Returns ``best``, ``runner_up`` (names; runner-up None with one option), ``best_index``,
     ``runner_up_index``, ``gain``, ``gain_se``, ``gain_lo``, ``gain_hi`` (score units, NaN with one
     option), ``p_value`` (one-sided, null: the best is no better than the runner-up; 1.0 with
     one option) and ``n`` (half-1 deals compared).  Raises SelectionError on sums without halves.
     """
     options = list(options)
-    order = ranked(half_means(sums, sign)[CHOOSE])
+    _halves(sums)
+    order = rank_sums(sums, sign, half=CHOOSE).rows
     best = order[0]
     out = {"best": options[best], "best_index": best, "runner_up": None, "runner_up_index": None,
            "gain": np.nan, "gain_se": np.nan, "gain_lo": np.nan, "gain_hi": np.nan, "p_value": 1.0, "n": 0.0}
@@ -122,13 +129,13 @@ def split_best(sums: dict, options, sign: float = 1.0) -> dict:
 
 
 def split_best_ties(sums: dict, other: dict, options) -> dict:
-    """:func:`split_best` of ``sums`` with equal means on half 0 ordered by the ``other`` sums'
-    means there (the same deals judged by another outcome, e.g. points beside games won), then by
-    option order.  Returns ``best_index``, ``runner_up_index``, ``runner_up``, ``gain``,
+    """:func:`split_best` of ``sums`` with pairs equal on half 0 decided by the ``other`` sums there
+    (the same deals judged by another outcome, e.g. points beside games won; :func:`cardsim.ranking.rank`
+    with ``then``), then by option order.  Returns ``best_index``, ``runner_up_index``, ``runner_up``, ``gain``,
     ``gain_lo``, ``gain_hi``, ``p_value`` (as :func:`split_best`); needs two options or more."""
-    first, second = half_means(sums)[CHOOSE], half_means(other)[CHOOSE]
-    first, second = (np.where(np.isnan(x), -np.inf, x) for x in (first, second))
-    order = [int(i) for i in np.lexsort((np.arange(len(first)), -second, -first))]
+    _halves(sums)
+    _halves(other)
+    order = rank_sums(sums, half=CHOOSE, then=other).rows
     best, runner = order[0], order[1]
     g = paired(sums, best, runner, ESTIMATE)
     return {"best_index": best, "runner_up_index": runner, "runner_up": list(options)[runner], "gain": g["mean"],

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from cardsim.games.base import OptionError
+from cardsim.ranking import rank_sums
 from cardsim.stats import mean_interval
 from cardsim.text import quote
 
@@ -79,7 +80,7 @@ def comparison_error(error: float, looks: int, options: int) -> float:
 @dataclass(frozen=True)
 class Look:
     """One look: ``deals`` played so far; ``best`` the index of the clearly best option, else of the
-    option with the highest mean (-1 when no option was legal); ``clear`` whether every other
+    first of :func:`cardsim.ranking.rank` (-1 when no option is ranked); ``clear`` whether every other
     option's difference from ``best`` is separated;
     ``lower``, ``upper`` (k,) float64 the interval of *best minus option* at the look's level
     (score units; NaN for the best itself and where fewer than 30 deals had both options legal)."""
@@ -105,16 +106,13 @@ def judge(sums: dict, level_error: float, sign: float = 1.0) -> Look:
     can be clear (its intervals against the others lie above 0, theirs against it below), and the
     split of the error holds whichever is tried: a wrong call of X needs X's interval against a
     truly best option to miss, one of the k − 1 comparisons with it that the split counts.  When
-    none is clear, ``best`` is the option with the highest mean over its legal deals (as in the
-    answer's table).
+    none is clear, ``best`` is the first of :func:`cardsim.ranking.rank` (the answer's table's
+    first row).  A clearly best option is that one too: its paired differences to every other
+    are above 0, on at least 30 shared deals each, so it beats every other option.
     """
     legal = np.asarray(sums["legal"], dtype=np.float64)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        mean = np.where(legal > 0, sign * np.asarray(sums["s1"], dtype=np.float64) / legal, -np.inf)
     k = len(legal)
-    if not np.isfinite(mean).any():
-        nan = np.full(k, np.nan)
-        return Look(int(sums["deals"]), -1, False, nan, nan)
+    ranking = rank_sums(sums, sign)
     _, _, lo, hi = mean_interval(sign * np.asarray(sums["pair_s1"], dtype=np.float64),
                                  np.asarray(sums["pair_s2"], dtype=np.float64),
                                  np.asarray(sums["pair_n"], dtype=np.float64), level=1.0 - level_error)
@@ -123,7 +121,10 @@ def judge(sums: dict, level_error: float, sign: float = 1.0) -> Look:
     np.fill_diagonal(hi, np.nan)
     # NaN (too few deals with both legal) is never "above 0": such an option blocks the verdict.
     separated = [a for a in range(k) if k > 1 and np.all(np.delete(lo[a], a) > 0.0)]
-    best = separated[0] if separated else int(np.argmax(mean))
+    best = separated[0] if separated else ranking.best
+    if best < 0:  # no option legal on enough deals to be ranked
+        nan = np.full(k, np.nan)
+        return Look(int(sums["deals"]), -1, False, nan, nan)
     return Look(int(sums["deals"]), best, bool(separated), lo[best].copy(), hi[best].copy())
 
 

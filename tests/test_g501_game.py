@@ -198,9 +198,9 @@ def test_decision_rows_give_the_paired_gain_over_look_in_pp():
         (0, 0, 0)
 
 
-def test_best_blind_takes_the_highest_win_and_the_lowest_level_on_a_tie():
-    assert G.best_blind([0.31, 0.36, 0.33]) == 1
-    assert G.best_blind([0.36, np.nan, 0.36]) == 0
+def test_best_blind_takes_the_first_ranked_and_the_lowest_level_on_a_tie():
+    assert G.best_blind([3.0, 1.0, 2.0]) == 1
+    assert G.best_blind([1.0, np.nan, 1.0]) == 0
     assert G.best_blind([np.nan, np.nan]) is None and G.best_blind([]) is None
 
 
@@ -218,6 +218,8 @@ def _long(cells) -> pd.DataFrame:
     for (own, lead, pos), opts in cells.items():
         blinds = [o for o in opts if o[0] != "look"]
         top = max(blinds, key=lambda o: o[1])
+        # every option legal on every deal: the paired ranking is the order of the wins
+        rank = {o[0]: 1 + sum(p[1] > o[1] for p in opts) for o in opts}
         for option, win, gain, lo, hi, *given in opts:
             d = gain - top[2]
             diff = given[0] if given else ((0.0, 0.0, 0.0) if option == top[0] else (d, d - 1.5, d + 1.5))
@@ -225,8 +227,8 @@ def _long(cells) -> pd.DataFrame:
                          "level": 0 if option == "look" else int(option.split(":")[1]), "deals": 1000, "legal": 1.0,
                          "made": 0.6, "win": win, "win_lo": win - 0.02, "win_hi": win + 0.02, "gain_pp": gain,
                          "gain_lo": lo, "gain_hi": hi, "diff_best_pp": diff[0], "diff_best_lo": diff[1],
-                         "diff_best_hi": diff[2], "win_half0": win, "gain_half1_pp": gain, "gain_half1_lo": lo,
-                         "gain_half1_hi": hi, **_half_p(gain, lo, hi)})
+                         "diff_best_hi": diff[2], "win_half0": win, "rank_half0": rank[option], "gain_half1_pp": gain,
+                         "gain_half1_lo": lo, "gain_half1_hi": hi, **_half_p(gain, lo, hi)})
     return pd.DataFrame(rows, columns=G.DECISION_COLUMNS)
 
 
@@ -259,6 +261,39 @@ def test_choices_pick_the_best_and_say_how_sure():
     unsure[(200, 100, 0)] = [CELLS[(200, 100, 0)][0], ("blind:70", 0.54, -1.0, -2.0, 0.5),
                              CELLS[(200, 100, 0)][2]]
     assert G.choices(_long(unsure)).set_index(["own", "lead", "position"]).loc[(200, 100, 0)].verdict == G.NO_CLEAR
+
+
+def test_choices_follow_the_paired_ranking_not_the_own_deal_means():
+    """Blind levels are legal on different deals (only while the bidding is below them): the chart
+    takes its order from ``rank_half0`` (paired comparisons on half 0), not from ``win_half0``.
+    Here blind:70 has the highest own-deal win on half 0 but blind:120 beats it where both were legal."""
+    cells = {(501, -100, 2): [("look", 0.30, 0.0, 0.0, 0.0), ("blind:70", 0.36, 3.0, 2.0, 4.0),
+                              ("blind:120", 0.33, 4.0, 3.0, 5.0)]}
+    long = _long(cells)
+    long["rank_half0"] = [3, 2, 1]  # look, blind:70, blind:120
+    r = G.choices(long).iloc[0]
+    assert r.best == "blind:120" and r.next_level == 70 and r.gain_pp == 4.0
+    assert G.robust_pair(long) == ("blind:120", 120)
+    assert G.best_blind(G.choice_rank(long[long.option != "look"])) == 1
+    # a blind level not compared (rank NaN) is never the best blind level
+    long["rank_half0"] = [1.0, np.nan, 2.0]
+    assert G.choices(long).iloc[0].best == "look" and G.robust_pair(long) == ("look", 120)
+
+
+def test_the_page_names_the_first_ranked_blind_level_as_runner_up_to_look(tmp_path):
+    """The report page's 501 cell (analyses/g501_page.py): with look best, the runner-up is the
+    best blind level of the ranking (rank_half0), not the one of the highest win on half 0."""
+    from analyses import g501_page
+
+    cells = {(200, 100, 0): [("look", 0.55, 0.0, 0.0, 0.0), ("blind:70", 0.54, -1.0, -2.0, -0.5),
+                             ("blind:120", 0.50, -5.0, -6.5, -3.5)]}
+    long = _long(cells)
+    long["rank_half0"] = [1, 3, 2]  # blind:120 beats blind:70 on the deals both were legal
+    (tmp_path / "tables").mkdir()
+    long.to_csv(tmp_path / "tables" / "g501_game_decisions.csv", index=False)
+    G.choices(long).to_csv(tmp_path / "tables" / "g501_game_choices.csv", index=False)
+    cell = g501_page.data(tmp_path)["cells"][0]
+    assert cell["best"] == "look" and cell["runner_up"] == "blind:120" and cell["gap"] == 5.0
 
 
 def test_chart_is_one_row_per_situation_one_column_per_position():
@@ -460,9 +495,9 @@ def test_tiny_run_writes_the_page(tmp_path):
     long = pd.read_csv(tmp_path / "tables" / "g501_game_decisions.csv")
     assert len(long) == 4 * 3 and (long.deals == 80).all() and set(long.position) == {0, 2}
     assert (long.win.between(0, 1)).all()
-    # every situation's best blind level (highest win on half 0 of the deals) is the one the others are compared with
+    # every situation's best blind level (first ranked on half 0 of the deals) is the one the others are compared with
     blinds = long[long.option != "look"]
-    tops = blinds.loc[blinds.groupby(["own", "lead", "position"]).win_half0.idxmax()]
+    tops = blinds.loc[blinds.groupby(["own", "lead", "position"]).rank_half0.idxmin()]
     assert len(tops) == 4 and (tops.diff_best_pp == 0).all() and (tops.diff_best_hi == 0).all()
     choices = pd.read_csv(tmp_path / "tables" / "g501_game_choices.csv", dtype={"levels_as_good": str})
     assert set(choices.levels_as_good) <= {"70", "90", "70-90"} and set(choices.next_level) <= {70, 90}

@@ -179,6 +179,7 @@ def _decision_frame(blind_gain, blind_lo, blind_hi, look_best=False) -> pd.DataF
                      "level": 0 if option == "look" else 90, "deals": 1000, "legal": 1.0, "made": 0.5, "win": win0,
                      "win_lo": win0 - 0.02, "win_hi": win0 + 0.02, "gain_pp": gain, "gain_lo": lo, "gain_hi": hi,
                      "diff_best_pp": 0.0, "diff_best_lo": 0.0, "diff_best_hi": 0.0, "win_half0": win0,
+                     "rank_half0": 1 if (option == "look") == look_best else 2,
                      "gain_half1_pp": gain, "gain_half1_lo": lo, "gain_half1_hi": hi, "p_gain": p_gain,
                      "p_loss": p_loss})
     return pd.DataFrame(rows, columns=G.DECISION_COLUMNS)

@@ -48,6 +48,7 @@ from cardsim.cards import SUITS
 from cardsim.deal import MAX_ATTEMPTS
 from cardsim.questions import question, run_question, table
 from cardsim.runner.store import analysis_store, run_chunks
+from cardsim.ranking import rank_sums
 from cardsim.selection import CHOOSE, half_means, paired, ranked
 
 GAME = "500"
@@ -295,7 +296,7 @@ def class_rows(holding: Holding, scoring: str, sums: dict, strategies=None) -> p
     # every level is compared with it on half 1.
     order = [int(o[1:-len(holding.denom)]) for o in q.options]
     score0 = half_means(sums)[CHOOSE]
-    best = ranked(score0)[0]
+    best = rank_sums(sums, half=CHOOSE).rows[0]  # docs/statistics.md, "Which option is best"
     held = [paired(sums, j, best) for j in range(len(order))]
     half = pd.DataFrame({"level": order, "score_half0": score0, "diff_half1": [h["mean"] for h in held],
                          "diff_half1_lo": [h["lo"] for h in held], "diff_half1_hi": [h["hi"] for h in held],
@@ -435,6 +436,8 @@ def bids(levels: pd.DataFrame) -> pd.DataFrame:
     """
     rows = []
     for _, group in levels.groupby(_class_key(levels) + ["scoring"], sort=False, dropna=False):
+        # every level is declared with the auction skipped, so legal on every deal: the order of the
+        # means on half 0 is the paired ranking level_rows chose by (cardsim.ranking)
         order = group.iloc[ranked(group.score_half0.to_numpy())]
         best, runner = order.iloc[0], order.iloc[1] if len(order) > 1 else None
         row = {c: best[c] for c in _class_key(levels)}

@@ -41,6 +41,7 @@ from cardsim.analysis.robustness import DEPENDS
 from cardsim.analysis.verdicts import LOOK, NO_CLEAR, blind_verdict, chart_clear, decision_p
 from cardsim.questions import question, run_question, table
 from cardsim.runner.store import analysis_store, run_chunks
+from cardsim.ranking import rank_sums
 from cardsim.selection import CHOOSE, half_means, paired, ranked
 from cardsim.stats import mean_interval, wilson
 
@@ -284,18 +285,30 @@ def decision_sums(sit: Situation, levels, deals: int, seed: int, strategies=None
 
 DECISION_COLUMNS = ["own", "lead", "opp", "position", "option", "level", "deals", "legal", "made", "win", "win_lo",
                     "win_hi", "gain_pp", "gain_lo", "gain_hi", "diff_best_pp", "diff_best_lo", "diff_best_hi",
-                    "win_half0", "gain_half1_pp", "gain_half1_lo", "gain_half1_hi", "p_gain", "p_loss"]
+                    "win_half0", "rank_half0", "gain_half1_pp", "gain_half1_lo", "gain_half1_hi", "p_gain", "p_loss"]
 
 
-def best_blind(win) -> int | None:
-    """Index (into the options without ``look``) of the best blind level: the highest mean win
-    share, the first in option order (the lowest level) on a tie; None when no blind option was
-    ever legal (all NaN).
+def best_blind(ranks) -> int | None:
+    """Index (into the options without ``look``) of the best blind level: the lowest of ``ranks``
+    (the options' ranks, :func:`choice_rank`), the first in option order (the lowest level) on a
+    tie; None when no blind option was ranked (all NaN).
     One rule for :func:`decision_rows` and :func:`choices`, so that both name the same level."""
-    win = np.asarray(win, dtype=np.float64)
-    if win.size == 0 or np.isnan(win).all():
+    ranks = np.asarray(ranks, dtype=np.float64)
+    if ranks.size == 0 or np.isnan(ranks).all():
         return None
-    return int(np.nanargmax(win))
+    return int(np.nanargmin(ranks))
+
+
+def choice_rank(rows: pd.DataFrame) -> np.ndarray:
+    """The chart's order of one situation's decision rows, float64, lower is better, NaN for an
+    option not ranked: ``rank_half0``, the option's rank on half 0 of the deals by paired
+    comparisons on the deals where both options were legal (:func:`cardsim.ranking.rank`,
+    docs/statistics.md "Which option is best").  A frame written before that column existed is
+    ordered by ``win_half0`` (else ``win``) turned round: the same order where every option is
+    legal on every deal."""
+    if "rank_half0" in rows:
+        return rows.rank_half0.to_numpy(dtype=np.float64)
+    return -rows["win_half0" if "win_half0" in rows else "win"].to_numpy(dtype=np.float64)
 
 
 def decision_rows(sit: Situation, levels, sums: dict, seed: int = 0, strategies=None) -> pd.DataFrame:
@@ -306,18 +319,20 @@ def decision_rows(sit: Situation, levels, sums: dict, seed: int = 0, strategies=
     share minus that of the best blind level (:func:`best_blind`), paired over the deals where
     both were legal, in pp with its 95% interval (0 for the best blind level itself, NaN when no
     blind option was legal).  Honest selection (:mod:`cardsim.selection`): ``win_half0`` is the
-    mean win share on half 0 of the deals, which chooses the best option and the best blind
-    level; ``gain_half1_pp`` / ``_lo`` / ``_hi`` the gain over ``look`` on half 1, in pp with its
-    95% interval, and ``p_gain`` / ``p_loss`` its one-sided p-values of a gain above / below 0."""
+    mean win share on half 0 of the deals and ``rank_half0`` the option's rank there by paired
+    comparisons (:func:`cardsim.ranking.rank`: 1 = best, NaN = not compared), which chooses the
+    best option and the best blind level; ``gain_half1_pp`` / ``_lo`` / ``_hi`` the gain over
+    ``look`` on half 1, in pp with its 95% interval, and ``p_gain`` / ``p_loss`` its one-sided p-values of a gain above / below 0."""
     q = decision_question(sit, levels, 1, seed, strategies)
     t = table(q, sums).set_index("option").loc[list(q.options)]
     look = q.options.index(LOOK)
     gain, _, lo, hi = mean_interval(sums["pair_s1"][:, look], sums["pair_s2"][:, look], sums["pair_n"][:, look])
     sign = -1.0 if q.lower_is_better else 1.0
     win0 = half_means(sums, sign)[CHOOSE]
+    rank0 = rank_sums(sums, sign, half=CHOOSE).position()
     held = [paired(sums, j, look, sign=sign) for j in range(len(q.options))]
     blinds = [i for i, o in enumerate(q.options) if o != LOOK]
-    top = best_blind(win0[blinds])
+    top = best_blind(rank0[blinds])
     diff = np.full((3, len(q.options)), np.nan)
     if top is not None:
         b = blinds[top]
@@ -331,7 +346,7 @@ def decision_rows(sit: Situation, levels, sums: dict, seed: int = 0, strategies=
                         "win_hi": t["score_hi"].to_numpy(),
                         "gain_pp": 100 * gain, "gain_lo": 100 * lo, "gain_hi": 100 * hi,
                         "diff_best_pp": 100 * diff[0], "diff_best_lo": 100 * diff[1], "diff_best_hi": 100 * diff[2],
-                        "win_half0": win0, "gain_half1_pp": [100 * h["mean"] for h in held],
+                        "win_half0": win0, "rank_half0": rank0, "gain_half1_pp": [100 * h["mean"] for h in held],
                         "gain_half1_lo": [100 * h["lo"] for h in held], "gain_half1_hi": [100 * h["hi"] for h in held],
                         "p_gain": [h["p_above"] for h in held], "p_loss": [h["p_below"] for h in held]})
     out.loc[look, ["gain_pp", "gain_lo", "gain_hi", "gain_half1_pp", "gain_half1_lo", "gain_half1_hi"]] = 0.0
@@ -374,8 +389,8 @@ CHOICE_COLUMNS = ["own", "lead", "opp", "position", "best", "gain_pp", "gain_lo"
 def as_good_as_best(blinds: pd.DataFrame) -> list[int]:
     """The blind levels as good as the best blind level, sorted: those not clearly worse than it.
 
-    ``blinds``: one situation's blind rows of the decisions frame (``level``, ``win_half0``: the
-    win share on half 0 of the deals, which names the best level, ``gain_lo``:
+    ``blinds``: one situation's blind rows of the decisions frame (``level``, ``rank_half0``: the
+    rank on half 0 of the deals, which names the best level (:func:`choice_rank`), ``gain_lo``:
     the lower end of the 95% interval of the level's gain over looking, and ``diff_best_hi``: the
     upper end of the 95% interval of the level's win share minus the best level's, paired on the
     same deals, pp).  Rule: a level is as good as the best unless that interval lies wholly below
@@ -386,7 +401,7 @@ def as_good_as_best(blinds: pd.DataFrame) -> list[int]:
     comparing several levels: each comparison is at 95% on its own.  The one place the rule
     lives, so that :func:`choices` can be given another (its ``as_good`` argument).
     """
-    top = best_blind(blinds.win_half0) if "win_half0" in blinds else None
+    top = best_blind(choice_rank(blinds)) if {"rank_half0", "win_half0"} & set(blinds) else None
     must_pay = top is not None and "gain_lo" in blinds and blinds.gain_lo.iloc[top] > 0
     return sorted(int(lvl) for k, (lvl, hi) in enumerate(zip(blinds.level, blinds.diff_best_hi))
                   if k == top or (not hi < 0 and (not must_pay or blinds.gain_lo.iloc[k] > 0)))
@@ -409,10 +424,9 @@ def levels_text(chosen, levels) -> str:
 def choices(long: pd.DataFrame, as_good=as_good_as_best) -> pd.DataFrame:
     """The best choice per situation, one row each (:data:`CHOICE_COLUMNS`).
 
-    Honest selection (docs/statistics.md): ``best``: the option with the highest mean win share on
-    half 0 of the deals (``win_half0``; ``look`` or ``blind:L``; the first in option order on a
-    tie); ``gain_pp``: best minus look in pp on half 1, paired, with its 95% interval (0 when look
-    is best); ``p_value``: the cell's one-sided p-value
+    Honest selection (docs/statistics.md): ``best``: the first option of the ranking on half 0
+    of the deals (:func:`choice_rank`: paired comparisons; ``look`` or ``blind:L``); ``gain_pp``:
+    best minus look in pp on half 1, paired, with its 95% interval (0 when look is best); ``p_value``: the cell's one-sided p-value
     (:func:`cardsim.analysis.verdicts.decision_p`: the best blind level's gain above 0, or every
     blind level's gain below 0 when look is best, on half 1); ``levels_as_good``: the blind
     levels as good as the best blind level (``as_good``, by default :func:`as_good_as_best`: not
@@ -422,7 +436,7 @@ def choices(long: pd.DataFrame, as_good=as_good_as_best) -> pd.DataFrame:
     chart) at :data:`cardsim.selection.RATE`, else ``no clear answer``; ``win_look``: the win
     probability when looking; ``clear_levels``: the blind levels whose gain interval over all the
     deals is above 0, each level on its own (lowest-highest, e.g. ``70-120``), empty if none;
-    ``next_level``: the runner-up blind level (second highest mean win share on half 0; 0 if only
+    ``next_level``: the runner-up blind level (the next blind level in the ranking on half 0; 0 if only
     one level), ``gain_vs_next_pp`` / ``_lo`` / ``_hi``: the best blind level minus it, paired, in
     pp with its 95% interval (NaN if none).  Reads the decisions frame's columns
     :data:`DECISION_COLUMNS`.
@@ -430,16 +444,17 @@ def choices(long: pd.DataFrame, as_good=as_good_as_best) -> pd.DataFrame:
     rows, texts = [], []
     for key, g in long.groupby(["own", "lead", "position"], sort=False):
         g = g.reset_index(drop=True)
-        best = g.iloc[ranked(g.win_half0.to_numpy())[0]]
+        best = g.iloc[ranked(-choice_rank(g))[0]]
         look = g[g.option == LOOK].iloc[0]
         blinds = g[g.option != LOOK].reset_index(drop=True)
-        top = best_blind(blinds.win_half0)
+        top = best_blind(choice_rank(blinds))
         good = "" if top is None else levels_text(as_good(blinds), blinds.level)
         texts.append(good)
         p = decision_p(best.option, best.p_gain, blinds.p_loss.to_numpy())
         clear = sorted(int(x) for x in blinds.level[blinds.gain_lo > 0])
         rest = blinds.iloc[:0] if top is None else blinds.drop(index=top)
-        nxt = rest.loc[rest.win_half0.idxmax()] if len(rest) and rest.win_half0.notna().any() else None
+        after = best_blind(choice_rank(rest))
+        nxt = None if after is None else rest.iloc[after]
         gain = (0.0, 0.0, 0.0) if best.option == LOOK else (best.gain_half1_pp, best.gain_half1_lo, best.gain_half1_hi)
         rows.append({"own": key[0], "lead": key[1], "opp": int(g.opp.iloc[0]), "position": key[2],
                      "best": best.option, "gain_pp": gain[0], "gain_lo": gain[1], "gain_hi": gain[2], "p_value": p,
@@ -505,10 +520,9 @@ def robust_pair(g: pd.DataFrame) -> tuple[str, int]:
     when look is best), as ``(best, level)``: the question's options are then look and
     blind:``level``."""
     g = g.reset_index(drop=True)
-    win = "win_half0" if "win_half0" in g else "win"  # the half the chart chooses on (docs/statistics.md)
-    best = g.option.iloc[ranked(g[win].to_numpy())[0]]
+    best = g.option.iloc[ranked(-choice_rank(g))[0]]  # the chart's choice on half 0 (docs/statistics.md)
     blinds = g[g.option != LOOK].reset_index(drop=True)
-    top = best_blind(blinds[win])
+    top = best_blind(choice_rank(blinds))
     level = int(best.split(":")[1]) if best != LOOK else (0 if top is None else int(blinds.level.iloc[top]))
     return best, level
 
@@ -642,7 +656,7 @@ def _best_blinds(long: pd.DataFrame) -> pd.DataFrame:
     """Per situation, the decisions row of its best blind level (:func:`best_blind`)."""
     rows = []
     for _, g in long[long.option != LOOK].groupby(["own", "lead", "position"], sort=False):
-        top = best_blind(g.win_half0)
+        top = best_blind(choice_rank(g))
         if top is not None:
             rows.append(g.iloc[top])
     return pd.DataFrame(rows, columns=long.columns)
@@ -980,8 +994,9 @@ GLOSSARY = {
             "at most L, then look",
     "gain_pp / gain_lo / gain_hi": "game-win probability of the best option minus that of looking, paired on the "
                                    "same deals, in percentage points, with its 95% interval; in the chart and "
-                                   "choices the best option is chosen on the even-numbered deals (win_half0) and "
-                                   "its gain measured on the odd-numbered ones (gain_half1_pp: no winner's curse)",
+                                   "choices the best option is chosen on the even-numbered deals (rank_half0: "
+                                   "paired comparisons) and its gain measured on the odd-numbered ones "
+                                   "(gain_half1_pp: no winner's curse)",
     "verdict / p_value": "'blind to L-H' when a blind level is best and its gain over looking is clearly above 0, "
                          "naming the levels as good as the best (levels_as_good); 'look' when looking is best and "
                          "every blind level's gain is clearly below 0 (p_value: the largest of theirs); otherwise "
@@ -997,7 +1012,7 @@ GLOSSARY = {
     "position 0 / 1 / 2": "the decision chart's cells: the verdict and the best level's gain ('blind to 90-120: "
                           "+2.9 pp', 'look'); '?' marks no clear answer, followed by the better-looking option "
                           "('? look', or '? blind:70-90 +0.3 pp' with the best level's gain over looking)",
-    "next_level / gain_vs_next_pp / _lo / _hi": "(choices CSV) the runner-up blind level (second highest win) and "
+    "next_level / gain_vs_next_pp / _lo / _hi": "(choices CSV) the runner-up blind level (next in the ranking) and "
                                                 "the best level's win minus it, paired, in pp with its 95% interval",
     "diff_best_pp / _lo / _hi": "(decisions CSV) the option's win minus the best blind level's, paired on the same "
                                 "deals, in pp with its 95% interval",

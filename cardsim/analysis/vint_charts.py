@@ -45,8 +45,9 @@ GLOSSARY = {
                       "denomination (a response chart); they turn the calls into words (1 of the long suit, raise)",
     "freq": "share of random deals meeting every hand class of the question (the acceptance rate)",
     "n / options": "deals played in the row (every candidate call on the same deals) and how many candidate calls",
-    "best / runner_up": "the first call with the highest / second highest mean net score among the candidates on "
-                        "half of the deals (even deal numbers); the other half measures the gap",
+    "best / runner_up": "the first and second call of the ranking by paired comparisons (docs/statistics.md; here "
+                        "the highest and second highest mean net score, every candidate being legal on every deal "
+                        "of the row) on half of the deals (even deal numbers); the other half measures the gap",
     "best_made": "share of deals in which the seat's side declared a contract after the best call and made it, "
                  "of those in which it declared (missing for a pass)",
     "best_score / runner_up_score": "mean net score of the seat's side per deal (its points minus the "
@@ -413,7 +414,9 @@ def stops_paying(levels: pd.DataFrame) -> tuple[int, float]:
     ``score``, ``diff_hi`` (the paired difference to the best level's score, upper 95% bound).
 
     best_level = the level of the highest mean score; stops_paying = the lowest level above it
-    whose interval lies below 0 (NaN when no level above is clearly worse)."""
+    whose interval lies below 0 (NaN when no level above is clearly worse).  The levels are
+    declared with the auction skipped, so each is legal on every deal and the highest mean is the
+    first row of the cell's table (:func:`cardsim.ranking.rank`), the level ``diff`` is against."""
     best = int(levels.level.iloc[int(np.argmax(levels.score.to_numpy()))])
     worse = levels[(levels.level > best) & (levels.diff_hi < 0)]
     return best, float(worse.level.min()) if len(worse) else np.nan

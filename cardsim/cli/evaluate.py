@@ -72,6 +72,10 @@ unfinished at 5000 deals), with --outcome margin its points minus the other side
 to the rubber's end, the rubber played on by the strategies from --before
 below0,below1,games0,games1 (the later deals the same for every option).
 diff: the option minus the best option, paired (negative = worse).
+rank: the order of the table, by paired comparisons: an option ranks above another that it beats
+on the deals where both were legal, by wins minus losses over all the others (docs/statistics.md);
+empty for an option legal on fewer than 30 deals, or together with another on fewer than 30 (not
+compared, listed last).
 
 examples:
   cardsim evaluate vint --seat 0 --dealer 0 --hand "S:AKT86 H:KQ42 C:K832" \\
@@ -170,6 +174,8 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
+    import pandas as pd
+
     from cardsim import questions as E
     from cardsim.runner.files import check_output_file
     from cardsim.runner.pool import cluster
@@ -257,10 +263,19 @@ def run(args) -> int:
         digits = {c: 4 for c in ("legal", "made", "made_lo", "made_hi")}
         digits.update({c: score_digits for c in ("score", "score_lo", "score_hi", "diff", "diff_lo", "diff_hi",
                                                   "clear_lo", "clear_hi")})
-        print(df.to_string(index=False, na_rep="", formatters={c: (lambda v, d=d: "" if v != v else f"{v:.{d}f}")
-                                                                 for c, d in digits.items()}))
+        shown = df.assign(rank=["" if pd.isna(v) else str(v) for v in df["rank"]])  # not compared: no rank
+        print(shown.to_string(index=False, na_rep="", formatters={c: (lambda v, d=d: "" if v != v else f"{v:.{d}f}")
+                                                                    for c, d in digits.items()}))
         print(f"score: {a['score_meaning']}; diff: paired, the option minus the best option (negative = worse "
               f"for you)")
+        if df["rank"].isna().all():
+            print("rank: none, too few deals to compare the options (30 deals with both options legal are needed "
+                  "for a pair; more with -n): the table is in option order")
+        else:
+            print("rank: by paired comparisons, each pair of options on the deals where both were legal "
+                  "(docs/statistics.md)")
+            for option, why in a["not_compared"].items():
+                print(f"not compared: {option}, {why}: listed last, not ranked")
         if any(_is_lead(o) for o in df["option"]) and q.spec.forcing.lead_made:
             print(q.spec.forcing.lead_made)
         if groups:
@@ -272,14 +287,15 @@ def run(args) -> int:
 
 
 ANSWER_KEYS = ("game", "seat", "deals", "seed", "conditions", "acceptance", "calls", "calls_acceptance", "strategies",
-               "rules", "rules_text", "outcome", "score_meaning")
+               "rules", "rules_text", "outcome", "score_meaning", "not_compared")
 """The question's facts that ``evaluate --format json`` gives beside its rows (``df.attrs``)."""
 
 
 def answer_json(df) -> dict:
     """``evaluate --format json``: ``{"game", "seat", "deals", "seed", "conditions", "acceptance",
     "calls", "calls_acceptance", "strategies", "rules" ({option: value}, defaults included),
-    "rules_text", "outcome", "score_meaning", "options": [rows, best first]}``, plus
+    "rules_text", "outcome", "score_meaning", "not_compared" ({option: why it is not ranked}),
+    "options": [rows, best first]}``, plus
     ``"until_clear"`` (the verdict) and ``"lead_groups"`` when asked; missing numbers as null."""
     out = {k: df.attrs.get(k) for k in ANSWER_KEYS}
     if out["acceptance"] is not None:
