@@ -310,6 +310,15 @@ def test_scorings_sentence_says_the_same_level_is_by_construction_and_compares_p
             "charge differs between the levels of a class by at most 3.0 points a deal). What the scoring changes is "
             "whether the best level pays: under quebec in 4, under subtract in 3 of 4 classes (pays under one only: "
             "1 joker, 0 aces NT).") in text
+    # subtract preferring 7♥ with 6 trumps and 3 top (its 10-a-trick charge 40 points lower at 7♥ than at 8♥)
+    levels = _nt10_levels()
+    at = (levels.scoring == "subtract") & (levels.trumps == "6") & (levels.top == 3) & (levels.level == 7)
+    levels.loc[at, ["score", "score_half0"]] = 195.0
+    parted = G.answer(G.tables(levels))
+    assert ("Quebec and subtract recommend the same level in 3 of 4 classes, not in 6 trumps, 3 top: on the same "
+            "deals a contract's subtract score is its quebec score less 10 a trick the defenders take, at every level, "
+            "so they part only where the defenders' tricks change with the level (that charge differs between the "
+            "levels of a class by at most 40.0 points a deal).") in parted
     plain = G.answer(G.tables(_levels()))
     assert "at most 0.0 points a deal" in plain and "under quebec in 3, under subtract in 3 of 3 classes." in plain
 

@@ -700,9 +700,12 @@ def _scorings_sentence(b: pd.DataFrame, levels: pd.DataFrame | None = None) -> s
         return ""
     wide = b.pivot_table(index=["denom", "holding"], columns="scoring", values="best", aggfunc="first").dropna()
     same = int((wide.nunique(axis=1) == 1).sum())
+    differ = [f"{h}{'' if d == GUIDE_SUIT else ' ' + d}" for (d, h), r in wide.iterrows() if r.nunique() > 1]
+    why = ("on the same deals a contract's subtract score is its quebec score less 10 a trick the defenders take, at "
+           "every level")
     text = (f"{' and '.join(scorings).capitalize()} recommend the same level in {same} of {len(wide)} classes, "
-            f"as they must: on the same deals a contract's subtract score is its quebec score less 10 a trick the "
-            f"defenders take, at every level")
+            + (f"as they must: {why}" if not differ else
+               f"not in {'; '.join(differ)}: {why}, so they part only where the defenders' tricks change with the level"))
     spread = _charge_spread(levels, scorings)
     if spread is not None:
         text += f" (that charge differs between the levels of a class by at most {spread:.1f} points a deal)"
