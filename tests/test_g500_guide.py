@@ -331,7 +331,11 @@ def test_openings_sentence_reads_the_openings_table():
                      columns=G.OPENING_COLUMNS)
     tabs = G.tables(_levels())
     assert "forced contract" in G.answer(tabs) and "(not measured in this run)." in G.answer(tabs)
+    o = pd.concat([o, o.assign(denom="H", holding="5 trumps, 2 top", bid="7H", gap=8.0, gap_lo=3.0, gap_hi=13.0,
+                                over_pass=118.0, over_pass_lo=108.0, over_pass_hi=128.0)], ignore_index=True)  # 7♥ beats passing
     tabs["g500_guide_openings"] = o
+    assert "; 5 trumps, 2 top, 7♥ (quebec): +8 [+3, +13] forced over opened, and opened it beats passing" in \
+        G.answer(tabs)
     assert ("1 joker, 0 aces NT, 6NT (quebec): +26 [+22, +30] forced over opened, and opened it is not clearly "
             "better than passing (-2 [-6, +2])") in G.answer(tabs)
 

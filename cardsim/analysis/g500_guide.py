@@ -483,7 +483,8 @@ def _openings_sentence(o: pd.DataFrame | None) -> str:
         worse = r.over_pass_hi < 0
         better = r.over_pass_lo > 0
         versus = ("beats passing" if better else "loses to passing" if worse else "is not clearly better than passing")
-        parts.append(f"{r.holding}{'' if r.denom == GUIDE_SUIT else ' ' + r.denom}, {r.bid} ({r.scoring}): "
+        bid = _bid(int(str(r.bid)[:-len(r.denom)]), r.denom)
+        parts.append(f"{r.holding}{'' if r.denom == GUIDE_SUIT else ' ' + r.denom}, {bid} ({r.scoring}): "
                      f"{r.gap:+.0f} [{r.gap_lo:+.0f}, {r.gap_hi:+.0f}] forced over opened, and opened it {versus} "
                      f"({r.over_pass:+.0f} [{r.over_pass_lo:+.0f}, {r.over_pass_hi:+.0f}])")
     return (text + f". Played on the rules' own deals forced, opened as the first call and passed (points a deal, "
