@@ -2,8 +2,9 @@
 often each makes, under both scorings (cardsim.analysis.g500_guide).
 
 ``--n`` is deals per class, capped at DEFAULT_CAP (the report's 1,000,000 would take hours);
-``--quick``: QUICK_DEALS per class and fewer classes.  ``--results`` is accepted for the
-Makefile's sake; the guide keeps no intermediate results.
+``--quick``: QUICK_DEALS per class and fewer classes.  ``--results``: the folder keeping the
+finished strata (a rerun resumes).  After the guide, each rule of thumb's bid is played forced,
+opened and passed on its class's deals (``g500_guide_openings``).
 """
 from __future__ import annotations
 
@@ -39,6 +40,10 @@ def run(args, classes=None) -> Path:
     robust = lambda b: G.run_robust(classes, b, deals, args.seed, n_jobs=args.jobs,  # noqa: E731
                                     log=lambda s: print(s, flush=True), results=args.results, profiles=profiles)
     tabs = G.tables(levels, robust)
+    rules = G.rules(tabs)
+    tabs["g500_guide_openings"] = G.run_openings(classes, tabs["g500_guide_bids"], rules, deals, args.seed,
+                                                 n_jobs=args.jobs, log=lambda s: print(s, flush=True),
+                                                 results=args.results)
     out = Path(args.out)
     paths = write_tables(G.for_writing(tabs), out)
     figures = G.figures(tabs, out / "figures")
@@ -51,7 +56,7 @@ def run(args, classes=None) -> Path:
             "tables": [t for t in tabs if t != "g500_guide_levels"], "csv_only": ["g500_guide_levels"],
             "figures": [p.name for p in figures], "glossary": {**G.GLOSSARY, **RB.GLOSSARY},
             "notes": G.NOTES, "legends": legends(G.LEGENDS, [p.name for p in figures]),
-            "rules_of_thumb": G.rules(tabs), "answer": G.answer(tabs), "method": G.METHOD}
+            "rules_of_thumb": rules, "answer": G.answer(tabs), "method": G.METHOD}
     path = out / "tables" / "500_guide.json"
     path.write_text(json.dumps(meta, indent=1, ensure_ascii=False))
     print(f"{TITLE}: {len(levels) // (len(G.LEVELS) * len(G.SCORINGS))} classes in {time.time() - started:.0f} s -> "

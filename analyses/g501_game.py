@@ -47,7 +47,8 @@ def run(args, plan: G.Plan | None = None) -> Path:
     robust = G.run_robust(sits, long, plan.deals, args.seed, args.jobs, log=log, results=args.results,
                           profiles=profiles)
     tabs = G.tables(pd.concat(states, ignore_index=True), long, robust)
-    fixed, rounds, status = F.iterate(sits, plan.levels, max(1, int(F.SHARE * plan.deals)), args.seed,
+    fixed_deals = max(1, int(F.SHARE * plan.deals))
+    fixed, rounds, status = F.iterate(sits, plan.levels, fixed_deals, args.seed,
                                       tabs["g501_game_choices"], args.jobs, log=log, results=args.results)
     tabs["g501_fixed_chart"] = G.chart(fixed)
     tabs["g501_fixed_rounds"] = rounds.drop(columns="policy")
@@ -57,18 +58,22 @@ def run(args, plan: G.Plan | None = None) -> Path:
     paths = write_tables(tabs, out)
     figures = G.figures(tabs, out / "figures")
     figures.append(G.chart_figure(fixed, out / "figures", "g501_fixed_chart.png",
-                                  f"501 blind chart when every player follows it ({status})."))
+                                  f"501 blind chart when every player follows it ({status}; {fixed_deals:,} deals "
+                                  f"per situation a round)."))
     manifest = make_run(G.GAME, 1, args.seed).manifest()
     specs = manifest["strategies"]
     parameters = strategy_parameters(G.GAME, specs)
     meta = {"game": G.GAME, "title": TITLE, "deals": plan.deals,
-            "deals_unit": (f"deals per decision situation, each game played to its end; equity: {plan.games:,} games "
+            "deals_unit": (f"deals per decision situation, each game played to its end (the fixed-point chart: "
+                           f"{fixed_deals:,} a round); equity: {plan.games:,} games "
                            f"per state and first dealer (3 seats), {plan.games4:,} (4 seats)"),
             "seed": args.seed, "source": manifest["source"], "cardsim": __version__, "strategies": specs,
             "parameters": parameters, "rules": {},
             "tables": [t for t in tabs if t not in G.CSV_ONLY], "csv_only": [t for t in tabs if t in G.CSV_ONLY],
             "figures": [p.name for p in figures], "glossary": {**G.GLOSSARY, **RB.GLOSSARY, **F.GLOSSARY}, "notes": G.notes(tabs),
-            "legends": legends(G.LEGENDS, [p.name for p in figures]), "rules_of_thumb": G.rules(tabs),
+            "legends": {**legends(G.LEGENDS, [p.name for p in figures]),
+                        "g501_fixed_chart.png": F.legend(status, rounds, fixed_deals, G.CHART_LEGEND)},
+            "rules_of_thumb": G.rules(tabs),
             "answer": G.answer(tabs, parameters.get("heuristic")) + " " + F.sentence(rounds, status, fixed),
             "method": G.METHOD + " " + F.METHOD}
     path = out / "tables" / "501_game.json"

@@ -25,8 +25,6 @@ def data(out: Path) -> dict | None:
     """501: every decision cell (own score, lead, position) with its verdict; made rate and deals
     of the best option from the decisions table; the runner-up is looking when a blind level is
     best, else the best blind level (its gain over looking, turned round, is the gap)."""
-    from cardsim.games.g501.strategies import CELL_LEADS, CELL_OWN
-
     choices = _csv(out, "g501_game_choices")
     if choices is None or not len(choices):
         return None
@@ -57,7 +55,7 @@ def data(out: Path) -> dict | None:
                           "runner_up": runner, "gap": gap, "gap_lo": lo, "gap_hi": hi, "made": made, "n": n,
                           "win_look": _num(r.win_look), **_robust(r)})
     return {"game": "501", "hand_size": HC.HAND_SIZE["501"], "unit": "pp of game-win probability", "cells": out_cells,
-            "cell_own": list(CELL_OWN), "cell_leads": list(CELL_LEADS), "levels": levels,
+            "levels": levels,
             "deals": DEALS, **HC.features_json("501")}
 
 

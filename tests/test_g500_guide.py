@@ -205,7 +205,10 @@ def test_tiny_run_writes_the_guide(tmp_path):
                          "parameters", "rules", "tables", "csv_only", "figures", "glossary", "notes", "answer",
                          "method", "legends", "rules_of_thumb"}
     assert (meta["game"], meta["deals"], meta["deals_unit"], meta["seed"]) == ("500", 200, "deals per class", 5)
-    assert meta["tables"] == ["g500_guide_bids", "g500_guide_minimum", "g500_guide_symmetry"]
+    assert meta["tables"] == ["g500_guide_bids", "g500_guide_minimum", "g500_guide_symmetry", "g500_guide_openings"]
+    openings = pd.read_csv(tmp_path / "tables" / "g500_guide_openings.csv")
+    assert len(openings) == len(meta["rules_of_thumb"]) and list(openings.columns) == G.OPENING_COLUMNS
+    assert ("forced over opened" in meta["answer"]) == bool(len(openings))
     assert meta["csv_only"] == ["g500_guide_levels"]
     assert meta["figures"] == ["g500_guide_bids.png"] and meta["answer"].startswith("With 6 trumps including 3")
     levels = pd.read_csv(tmp_path / "tables" / "g500_guide_levels.csv")
@@ -252,19 +255,108 @@ def test_rules_of_thumb_are_rows_of_the_bids_table_by_worth():
         assert r["worth"] == pytest.approx(row.margin * row.share)
     r63 = next(r for r in rules if r["row"] == rows.index[(rows.trumps == "6") & (rows.top == 3)
                                                          & (rows.scoring == "quebec")][0])
-    assert r63["text"] == "With 6 trumps, 3 of them among the top five: bid 8♥ (both scorings)"
+    assert r63["text"] == "With 6 trumps, 3 of them among the top five: bid 8♥ (both scorings), if you declare it uncontested"
     assert r63["number"] == "+10 points a deal (quebec) over 7♥ [+5, +15]"
     nt = [r for r in rules if "no-trump" in r["text"]]
-    assert nt and nt[0]["text"] == "For no-trump, 2 jokers and 3 aces: bid 7NT (quebec scoring)"
+    assert nt and nt[0]["text"] == ("For no-trump, 2 jokers and 3 aces: bid 7NT (quebec scoring), if you declare it "
+                                    "uncontested")
     assert len({r["text"].split(": bid")[0] for r in rules}) == len(rules)  # one rule per class
     # a class whose scorings bid different levels says so
     split = rows.copy()
     at = split.index[(split.trumps == "6") & (split.top == 3) & (split.scoring == "subtract")][0]
     split.loc[at, "best"] = 7
     r63 = next(r for r in G.rules({"g500_guide_bids": split}) if r["text"].startswith("With 6 trumps, 3"))
-    assert r63["text"].endswith("bid 8♥ (quebec; subtract: 7♥)")
+    assert r63["text"].endswith("bid 8♥ (quebec; subtract: 7♥), if you declare it uncontested")
     assert nt[0]["holds"] == T.DEPENDS  # the last row: clearly beaten under 'bold'
     assert G.rules({"g500_guide_bids": b})[0]["holds"] == T.UNTESTED
+
+
+def _nt10_levels():
+    """_levels() with the class of the report's false rule: no-trump, 1 joker and 0 aces, whose best
+    level (6NT) pays under quebec and not under subtract."""
+    nt10 = Holding("NT", jokers=1, aces=0)
+    made = [0.55, 0.25, 0.08, 0.01, 0.0]
+    return G.typed(pd.concat([_levels(), _class_rows(nt10, "quebec", made, (12, -130, -270, -380, -470)),
+                              _class_rows(nt10, "subtract", made, (-15, -158, -299, -410, -500))],
+                             ignore_index=True))
+
+
+def test_a_rule_names_a_scoring_only_with_what_its_own_row_says():
+    """The report said "For no-trump, 1 joker and 0 aces: bid 6NT (both scorings)" where 6NT pays
+    under quebec only (subtract's pays column false): the other scoring is named with its own
+    row's verdict, and the rule says its numbers are of a contract declared uncontested."""
+    b = G.bids(_nt10_levels())
+    at = b.index[(b.denom == "NT") & (b.jokers == 1) & (b.aces == 0)]
+    assert list(b.loc[at, "pays"]) == [True, False] and list(b.loc[at, "best"]) == [6, 6]
+    rules = G.rules({"g500_guide_bids": b})
+    nt = [r for r in rules if r["text"].startswith("For no-trump, 1 joker and 0 aces")]
+    assert [r["text"] for r in nt] == ["For no-trump, 1 joker and 0 aces: bid 6NT (quebec; subtract: no level "
+                                       "pays), if you declare it uncontested"]
+    assert not any("(both scorings)" in r["text"] and "1 joker" in r["text"] for r in rules)
+    # the other scoring's best level not clearly best: said so
+    unclear = b.copy()
+    unclear.loc[(unclear.trumps == "6") & (unclear.top == 3) & (unclear.scoring == "subtract"), "clear"] = False
+    r63 = next(r for r in G.rules({"g500_guide_bids": unclear}) if r["text"].startswith("With 6 trumps, 3"))
+    assert r63["text"] == ("With 6 trumps, 3 of them among the top five: bid 8♥ (quebec; subtract: 8♥ not clearly), "
+                           "if you declare it uncontested")
+
+
+def test_scorings_sentence_says_the_same_level_is_by_construction_and_compares_pays():
+    """"Quebec and subtract recommend the same level in 47 of 47 classes" is true by construction;
+    the sentence says why and compares what the scoring changes: whether the best level pays."""
+    text = G.answer(G.tables(_nt10_levels()))
+    assert ("Quebec and subtract recommend the same level in 4 of 4 classes, as they must: on the same deals a "
+            "contract's subtract score is its quebec score less 10 a trick the defenders take, at every level (that "
+            "charge differs between the levels of a class by at most 3.0 points a deal). What the scoring changes is "
+            "whether the best level pays: under quebec in 4, under subtract in 3 of 4 classes (pays under one only: "
+            "1 joker, 0 aces NT).") in text
+    # subtract preferring 7♥ with 6 trumps and 3 top (its 10-a-trick charge 40 points lower at 7♥ than at 8♥)
+    levels = _nt10_levels()
+    at = (levels.scoring == "subtract") & (levels.trumps == "6") & (levels.top == 3) & (levels.level == 7)
+    levels.loc[at, ["score", "score_half0"]] = 195.0
+    parted = G.answer(G.tables(levels))
+    assert ("Quebec and subtract recommend the same level in 3 of 4 classes, not in 6 trumps, 3 top: on the same "
+            "deals a contract's subtract score is its quebec score less 10 a trick the defenders take, at every level, "
+            "so they part only where the defenders' tricks change with the level (that charge differs between the "
+            "levels of a class by at most 40.0 points a deal).") in parted
+    plain = G.answer(G.tables(_levels()))
+    assert "at most 0.0 points a deal" in plain and "under quebec in 3, under subtract in 3 of 3 classes." in plain
+
+
+def test_openings_sentence_reads_the_openings_table():
+    o = pd.DataFrame([{"denom": "NT", "holding": "1 joker, 0 aces", "scoring": "quebec", "bid": "6NT", "deals": 4000,
+                       "opening_legal": 0.97, "forced": 30.0, "forced_lo": 25.0, "forced_hi": 35.0, "opening": 4.0,
+                       "opening_lo": 0.0, "opening_hi": 8.0, "pass": 6.0, "pass_lo": 4.0, "pass_hi": 8.0, "gap": 26.0,
+                       "gap_lo": 22.0, "gap_hi": 30.0, "over_pass": -2.0, "over_pass_lo": -6.0, "over_pass_hi": 2.0}],
+                     columns=G.OPENING_COLUMNS)
+    tabs = G.tables(_levels())
+    assert "forced contract" in G.answer(tabs) and "(not measured in this run)." in G.answer(tabs)
+    o = pd.concat([o, o.assign(denom="H", holding="5 trumps, 2 top", bid="7H", gap=8.0, gap_lo=3.0, gap_hi=13.0,
+                                over_pass=118.0, over_pass_lo=108.0, over_pass_hi=128.0)], ignore_index=True)  # 7♥ beats passing
+    tabs["g500_guide_openings"] = o
+    assert "; 5 trumps, 2 top, 7♥ (quebec): +8 [+3, +13] forced over opened, and opened it beats passing" in \
+        G.answer(tabs)
+    assert ("1 joker, 0 aces NT, 6NT (quebec): +26 [+22, +30] forced over opened, and opened it is not clearly "
+            "better than passing (-2 [-6, +2])") in G.answer(tabs)
+
+
+def test_openings_are_played_on_the_guides_own_deals():
+    """run_openings plays a rule's bid forced, opened and passed on the guide's deals: the forced
+    score is exactly the guide's number for that level and scoring, and the paired gaps are the
+    differences of the means where every option was legal."""
+    cls = Holding("NT", jokers=1, aces=0)
+    levels = G.run_classes([cls], 240, 3, n_jobs=1, log=lambda s: None)
+    b = G.bids(levels)
+    rows = [int(i) for i in b.index]
+    o = G.run_openings([cls], b, [{"row": i} for i in rows], 240, 3, n_jobs=1, log=lambda s: None)
+    assert list(o.scoring) == list(b.scoring) and list(o.bid) == [f"{int(v)}NT" for v in b.best]
+    for (_, r), (_, bid_row) in zip(o.iterrows(), b.iterrows()):
+        guide = levels[(levels.scoring == r.scoring) & (levels.level == bid_row.best)].iloc[0]
+        assert r.deals == guide.deals == 240 and r.forced == pytest.approx(guide.score, abs=1e-9)
+        assert r.gap_lo < r.gap < r.gap_hi
+        if r.opening_legal == 1.0:
+            assert r.gap == pytest.approx(r.forced - r.opening)
+            assert r.over_pass == pytest.approx(r.opening - r["pass"])
 
 
 def test_the_guide_figure_has_a_legend():

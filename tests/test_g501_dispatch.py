@@ -235,6 +235,36 @@ def test_contract_dispatch_calls_the_strategys_own_function(name):
 
 
 @pytest.mark.parametrize("name", S.REGISTRY.names())
+def test_contract_in_a_forced_trump_chooses_for_that_trump(name):
+    """choose_contract_in (a question forcing the trump): the heuristic family and the chart give
+    the two cards choose_gifts picks for the forced trump and never abandon, with the target of
+    their estimate in it; the random strategy makes its own (trump-free) draw, as choose_contract."""
+    strategy = S.REGISTRY[name]
+    rng = np.random.default_rng(5020 + strategy.id)
+    for _ in range(N_VIEWS):
+        seat = int(rng.integers(0, 3))
+        sids, params = table(strategy, seat, rng)
+        streams = fresh_streams(rng)
+        own = streams[1 + seat].copy()
+        cards = rng.choice(DECK, 10, replace=False)
+        hand, talon = bits(cards), bits(cards[:3])
+        bid, blind, trump = int(rng.integers(MIN_BID, MAX_BID + 1)), bool(rng.random() < 0.5), int(rng.integers(0, 5))
+        out = np.full(5, -7, dtype=np.int64)
+        D.choose_contract_in(sids[seat], params, streams, seat, hand, bid, blind, talon, trump, out)
+        if strategy.id == S.RANDOM:
+            want = np.full(5, -7, dtype=np.int64)
+            S.random_contract(params[seat], own, hand, bid, want)
+            assert list(out) == list(want) and streams[1 + seat, 0] == own[0]
+            continue
+        g1, g2 = S.choose_gifts(hand, trump)
+        kept = int(hand) & ~(1 << int(g1)) & ~(1 << int(g2))
+        margin = params[seat, strategy.param_index("target_margin")]
+        target = min(MAX_BID, max(bid, int(S.estimate(U64(kept), trump) - margin)))
+        assert list(out) == [0, trump, target, g1, g2]
+        assert streams[1 + seat, 0] == own[0]  # no draw
+
+
+@pytest.mark.parametrize("name", S.REGISTRY.names())
 def test_play_dispatch_calls_the_strategys_own_function(name):
     strategy = S.REGISTRY[name]
     rng = np.random.default_rng(50100 + strategy.id)
@@ -276,10 +306,12 @@ def test_every_dispatch_function_names_its_decision_for_an_unhandled_id():
         "call": lambda: D.choose_call(np.int64(99), params, streams, 2, hand, 0, 501, 501, 0, False, np.zeros((4, 2))),
         "contract": lambda: D.choose_contract(np.int64(99), params, streams, 2, hand, 70, False, bits(DECK[:3]),
                                        np.zeros(5, dtype=np.int64)),
+        "contract ": lambda: D.choose_contract_in(np.int64(99), params, streams, 2, hand, 70, False, bits(DECK[:3]),
+                                                  0, np.zeros(5, dtype=np.int64)),
         "card": lambda: D.choose_card(np.int64(99), params, streams, 2, hand, hand, U64(0), -1, 0, U64(0), False, False, 0, 0,
                            np.zeros((2, 4), dtype=np.uint64)),
     }
     for decision, call in calls.items():
         with pytest.raises(ValueError) as info:
             call()
-        assert info.value.args == (UNHANDLED, decision, 99, 2)
+        assert info.value.args == (UNHANDLED, decision.strip(), 99, 2)

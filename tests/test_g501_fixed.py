@@ -65,3 +65,22 @@ def test_a_settled_chart_stops_after_one_round(monkeypatch):
 def test_a_position_the_policy_lacks_is_played_looking():
     table = chart_table(F.policy_spec({(100, 0, 1): 90}))
     assert set(table[table.position == 1].level) == {90} and set(table[table.position != 1].level) == {0}
+
+
+def test_the_fixed_chart_caption_says_what_was_run():
+    """The caption said "recomputed until it no longer changes, or for a fixed number of rounds"
+    whatever happened, and not the deals: it now names the rounds and the deals per situation, and
+    "until it no longer changed" only at a fixed point."""
+    two = pd.DataFrame({"round": [0, 1, 2]})
+    settled = F.legend("fixed point after 2 rounds", two, 2500, "MARKS")
+    assert settled == ("The same chart when every player at the table follows it: recomputed with every player on "
+                       "it, 2 rounds after the chart against the default players, 2,500 deals per situation a round, "
+                       "until it no longer changed (fixed point after 2 rounds). MARKS")
+    capped = F.legend("not settled after 2 rounds", two, 2500, "MARKS")
+    assert "no longer changed" not in capped and capped.startswith(
+        "The same chart when every player at the table follows it: recomputed with every player on it, 2 rounds "
+        "after the chart against the default players, 2,500 deals per situation a round; it did not settle "
+        "(not settled after 2 rounds: the most rounds the report plays), the last round shown.")
+    cycle = F.legend("cycle of period 1", pd.DataFrame({"round": [0, 1]}), 100, "")
+    assert "1 round after" in cycle and "no longer changed" not in cycle and "(cycle of period 1)" in cycle
+    assert "until it no longer changes" not in G.LEGENDS["g501_fixed_chart.png"]

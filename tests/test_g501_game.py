@@ -506,6 +506,12 @@ def test_tiny_run_writes_the_page(tmp_path):
     written = {n: pd.read_csv(tmp_path / "tables" / f"{n}.csv") for n in ("g501_game_choices", "g501_game_decisions")}
     check_rules(meta["rules_of_thumb"], written, "501")
     assert set(meta["legends"]) == set(meta["figures"])
+    # the fixed-point chart's caption: a quarter of the 80 deals a round, and whether it settled
+    fixed = meta["legends"]["g501_fixed_chart.png"]
+    assert "20 deals per situation a round" in fixed and "(the fixed-point chart: 20 a round)" in meta["deals_unit"]
+    rounds = pd.read_csv(tmp_path / "tables" / "g501_fixed_rounds.csv")
+    assert ("until it no longer changed (fixed point" in fixed) == (rounds.moved.iloc[-1] == 0
+                                                                     and "reaches a fixed point" in meta["answer"])
 
 
 def test_plan_caps_the_counts():

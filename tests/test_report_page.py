@@ -216,27 +216,57 @@ def test_vint_legends_explain_every_shape_and_titles_wrap(monkeypatch, tmp_path)
     plt.close(fig)
 
 
-def test_501_cell_is_the_chart_strategy_cell(report):
-    """On the full grid of cells the 501 mapping is the engine's (g501_policy.nearest_cell), and
-    every report cell maps to itself."""
-    from cardsim.analysis.g501_policy import chart_policy_spec, chart_table
+def _situation_cells(own, leads):
+    from cardsim.analysis.g501_game import situations
 
-    t = _tables(report)
-    cells = HC.g501_cells(t["501"])
-    spec_rows = chart_table(chart_policy_spec(t["501"]))
-    best = {(r.own, r.lead, r.position): r.best for r in t["501"].itertuples()}
-    rng = random.Random(3)
-    in_play = spec_rows[spec_rows.own + spec_rows.lead > 0]  # rivals at 0 or below: the game is over
-    for r in in_play.sample(40, random_state=1).itertuples():
-        rival = r.own + r.lead
-        key = HC.classify("501", [], {"own": r.own, "opponents": [rival, rival + rng.randint(0, 80)],
-                                      "position": r.position}, cells)
-        own, lead, pos = map(int, key[0].split("|"))
-        assert best[(own, lead, pos)] == r.best
-    for c in cells:
-        ctx = c.context
-        assert HC.classify("501", [], {"own": ctx["own"], "opponents": [ctx["own"] + ctx["lead"]] * 2,
-                                       "position": ctx["position"]}, cells) == [c.key]
+    return HC.g501_cells(pd.DataFrame([{"own": s.own, "lead": s.lead, "position": s.position}
+                                       for s in situations(own, leads)]))
+
+
+def _state_grid():
+    """Game states in play on a grid: own, the two opponents (every score above 0), position."""
+    for own in range(10, 721, 30):
+        for left in range(5, 721, 45):
+            for extra in (0, 20, 130):
+                for pos in (0, 1, 2):
+                    yield own, [left, left + extra], pos
+
+
+def test_501_state_maps_to_the_nearest_charted_situation():
+    """A 501 state answers the charted situation of its position with the least |Δown| + |Δlead|
+    measured from the state itself (lead = lower opponent minus own), ties to the lower own, then
+    the lower lead: on the quick report's coarse chart (own 250, opponents 300/320 went to own 100,
+    lead 0 through the full grid's own 200, lead +50) and on a grid of states; on the full report's
+    chart it is the engine's cell (g501_policy.nearest_cell) wherever the chart holds that cell."""
+    from cardsim.analysis.g501_game import QUICK_LEADS, QUICK_OWN
+    from cardsim.analysis.g501_policy import nearest_cell
+
+    quick = _situation_cells(QUICK_OWN, QUICK_LEADS)
+    for pos in (0, 1, 2):
+        assert HC.classify("501", [], {"own": 250, "opponents": [300, 320], "position": pos}, quick) == \
+            [f"300|0|{pos}"]
+    # exactly midway in both axes: the lower own, then the lower lead
+    assert HC.classify("501", [], {"own": 200, "opponents": [250, 250], "position": 1}, quick) == ["100|0|1"]
+    full = HC.studied_cells("501")
+    held = {c.key for c in full}
+    for cells in (quick, full):
+        ctx = [(c.context["own"], c.context["lead"], c.context["position"], c.key) for c in cells]
+        checked = 0
+        for own, opp, pos in _state_grid():
+            key = HC.classify("501", [], {"own": own, "opponents": opp, "position": pos}, cells)
+            lead = min(opp) - own
+            dist = {k: abs(o - own) + abs(v - lead) for o, v, p, k in ctx if p == pos}
+            o, v, _ = map(int, key[0].split("|"))
+            assert dist[key[0]] == min(dist.values()), (own, opp, pos, key)
+            # a tie goes to the lower own score, then the lower lead
+            ties = sorted((o2, v2) for o2, v2, p, k in ctx if p == pos and dist[k] == dist[key[0]])
+            assert (o, v) == ties[0], (own, opp, pos, ties)
+            if cells is full:
+                engine = HC.g501_key(*nearest_cell(own, min(opp), pos))
+                if engine in held:
+                    assert key == [engine], (own, opp, pos)
+                    checked += 1
+        assert cells is quick or checked > 2000
 
 
 def test_page_is_self_contained(report):
@@ -326,6 +356,8 @@ def test_page_classifies_random_hands_as_python(page, report):
         cases["501"].append((" ".join(_random_hand("501", rng)),
                              {"own": own, "opponents": [rng.randint(1, 720), rng.randint(1, 720)],
                               "position": rng.randint(0, 2)}))
+    # and a grid of states, the quick chart's midway ties among them
+    cases["501"] += [("", {"own": own, "opponents": opp, "position": pos}) for own, opp, pos in _state_grid()]
     hits = 0
     for game, items in cases.items():
         got = page.execute_script(
@@ -557,6 +589,11 @@ def test_filter_hints_command_lines_and_nearest_501(page, report):
         text = _field(page, "class", "501")[0]
         assert text.startswith("nearest charted situation: own ") == nearest, text
         assert f"own {r.own}, both opponents at {r.opp}" in text
+    # the quick chart's nearest situation to own 250, opponents 300 and 320 (it was own 100)
+    for key, value in (("own-501", 250), ("left-501", 300), ("right-501", 320), ("position-501", 0)):
+        _set(page, key, value)
+    assert page.find_element(By.CSS_SELECTOR, '[data-testid="panel-501"]').get_attribute("data-keys") == "300|0|0"
+    assert _field(page, "class", "501")[0].startswith("nearest charted situation: own 300, both opponents at 300")
     _set(page, "own-501", 0)
     assert "above 0" in _field(page, "status", "501")[0]
     assert page.find_element(By.CSS_SELECTOR, '[data-testid="panel-501"]').get_attribute("data-keys") == ""

@@ -92,21 +92,14 @@
   }
 
   // ------------------------------------------------------------ classification
-  function nearestIndex(grid, x) {
-    var i = 0;
-    while (i + 1 < grid.length && x > 0.5 * (grid[i] + grid[i + 1])) i++;
-    return i;
-  }
-  /* 501: the engine's cell of the full grid (g501_policy.nearest_cell), then the report's cell
-   * of that position nearest to it, |d own| + |d lead|, ties to the lower own, then lead. */
+  /* 501: the report's cell of that position nearest the state itself (g501_hands.g501_cell):
+   * least |d own| + |d lead| (lead = the lower opponent minus own), ties to the lower own, then lead. */
   function cell501(own, opponents, position) {
-    var d = DATA["501"], rival = Math.min.apply(null, opponents);
-    var o = d.cell_own[nearestIndex(d.cell_own, own)];
-    var lead = d.cell_leads[nearestIndex(d.cell_leads, rival - own)];
+    var d = DATA["501"], lead = Math.min.apply(null, opponents) - own;
     var best = null, bestKey = null;
     d.cells.forEach(function (c) {
       if (c.position !== position) return;
-      var k = [Math.abs(c.own - o) + Math.abs(c.lead - lead), c.own, c.lead];
+      var k = [Math.abs(c.own - own) + Math.abs(c.lead - lead), c.own, c.lead];
       if (!bestKey || k[0] < bestKey[0] || (k[0] === bestKey[0] && (k[1] < bestKey[1] ||
           (k[1] === bestKey[1] && k[2] < bestKey[2])))) { best = c; bestKey = k; }
     });

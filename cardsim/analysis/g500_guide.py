@@ -15,6 +15,9 @@ scorings (docs/RULES.md §3.6).  The pipeline:
   ``g500_guide_minimum`` (:func:`minimum_holding`: the least holding at which each level makes
   at least half the time), ``g500_guide_symmetry`` (:func:`symmetry`: spades vs hearts) and
   ``g500_guide_levels`` (every number);
+* :func:`run_openings` — ``g500_guide_openings``: each rule of thumb's bid forced (the guide's
+  contract), opened as a first call and passed, on the same deals: what a forced contract
+  overstates;
 * :func:`answer` — the answer paragraph, generated from those tables; :func:`figures` — the
   recommended-bid heatmaps.
 
@@ -108,6 +111,11 @@ GLOSSARY = {
                             "its interval (95% over the levels together, Bonferroni); agree = the interval includes 0 "
                             "(suffixes _H, _S: each suit)",
     "acceptance": "share of candidate deals the rejection step kept (after the honours given by stratum)",
+    "forced / opening / pass": "g500_guide_openings: a rule of thumb's bid forced with the auction skipped (the "
+                               "guide's number), opened as the seat's first call (the auction played on), and "
+                               "passing, mean score a deal on the same deals; opening_legal = share of deals on "
+                               "which the bid could still be opened",
+    "gap / over_pass": "g500_guide_openings: forced minus opened, and opened minus passing (paired, points a deal)",
     "_lo / _hi": "95% interval (Wilson for rates, normal for means)",
 }
 NOTES = [
@@ -116,7 +124,10 @@ NOTES = [
     "follow each suit's values (docs/RULES.md §3.3).",
     "Each contract is forced with the auction skipped: no opponent bids, the declarer takes the "
     "kitty. A level whose mean score is below 0 loses points on average against the deal not being "
-    "played at all; passing instead lets the others bid, which this table does not value.",
+    "played at all; passing instead lets the others bid, which this table does not value. An opening "
+    "bid scores less than the same contract forced (the others may overcall or push); "
+    "g500_guide_openings measures that gap for the rules of thumb' bids, on the same deals, with "
+    "passing beside them.",
     "The holding is the 10 cards before the kitty; partner's hand and the kitty are random given it. "
     "Everything not forced is played by the default heuristic strategies.",
     "Blank cells of the heatmap are holdings that cannot occur (4 trumps hold at most 4 of the top five) or "
@@ -403,6 +414,84 @@ def run_robust(classes, bid_rows: pd.DataFrame, n: int, seed: int, n_jobs: int =
     return RB.with_columns(bid_rows, rows)
 
 
+# ---------------------------------------------------------------- forced contract vs opening bid
+OPENING_COLUMNS = ["denom", "holding", "scoring", "bid", "deals", "opening_legal", "forced", "forced_lo",
+                   "forced_hi", "opening", "opening_lo", "opening_hi", "pass", "pass_lo", "pass_hi", "gap", "gap_lo",
+                   "gap_hi", "over_pass", "over_pass_lo", "over_pass_hi"]
+"""Columns of :func:`run_openings` (``g500_guide_openings``): a rule's class and scoring, its bid,
+the deals played, the share of them on which the bid could still be opened (``opening_legal``:
+no one before the seat bid higher), the mean score (points a deal, 95% interval) of the bid
+forced (``forced``: the guide's number), opened as the seat's first call (``opening``: the
+auction played on by the strategies) and of passing (``pass``), ``gap`` = forced minus opening
+and ``over_pass`` = opening minus passing, each paired on the deals where both could be made."""
+
+
+def opening_options(level: int, denom: str) -> tuple[str, str, str]:
+    """The three ways to play a rule's bid: forced with the auction skipped, opened, and a pass."""
+    return f"={int(level)}{denom}", f"{int(level)}{denom}", "P"
+
+
+def run_openings(classes, bid_rows: pd.DataFrame, rules_: list[dict], n: int, seed: int, n_jobs: int = -1,
+                 log=print, results=None, strategies=None) -> pd.DataFrame:
+    """Each rule of thumb's bid (``rules_``: :func:`rules`, whose ``row`` is a row of ``bid_rows``)
+    played in its class and scoring three ways on the guide's own deals (its strata and seeds, up to
+    ``n`` deals): forced (the guide's contract), opened as the seat's first call (the auction played
+    on by the strategies; a bid the earlier callers have topped cannot be opened), and passed.
+    Returns the :data:`OPENING_COLUMNS` frame, one row per rule (empty without rules)."""
+    from cardsim.stats import mean_interval
+
+    by_label = {(h.denom, h.label()): h for h in classes}
+    cells = []
+    for rule in rules_:
+        r = bid_rows.reset_index(drop=True).iloc[rule["row"]]
+        h = by_label[(r.denom, r.holding)]
+        strata = h.strata()
+        per = -(-deals_for(h, n) // len(strata))
+        cells.append((r, h, opening_options(r.best, r.denom), [(g, per, task_seed(seed, h, i))
+                                                                for i, g in enumerate(strata)]))
+    tasks = [(h, opts, g, per, s, r.scoring, strategies) for r, h, opts, strata in cells for g, per, s in strata]
+    if not tasks:
+        return pd.DataFrame(columns=OPENING_COLUMNS)
+    log(f"  forced contract vs opening bid: {len(cells)} rules, the bid forced, opened and a pass")
+    store = analysis_store(results, "500-openings", _robust_stratum_sums, tasks=tasks)
+    sums_of = iter(run_chunks(_robust_stratum_sums, tasks, [t[3] for t in tasks], n_jobs, store=store))
+    rows = []
+    for r, h, opts, strata in cells:
+        sums = _merge([next(sums_of) for _ in strata])
+        mean, _, lo, hi = mean_interval(sums["s1"], sums["s2"], sums["legal"])
+        row = {"denom": r.denom, "holding": r.holding, "scoring": r.scoring, "bid": opts[1],
+               "deals": int(sums["deals"]), "opening_legal": float(sums["legal"][1] / sums["deals"])}
+        for j, name in enumerate(("forced", "opening", "pass")):
+            row.update({name: float(mean[j]), f"{name}_lo": float(lo[j]), f"{name}_hi": float(hi[j])})
+        for name, (a, b) in (("gap", (0, 1)), ("over_pass", (1, 2))):
+            m, _, dlo, dhi = (float(x) for x in mean_interval(sums["pair_s1"][a, b], sums["pair_s2"][a, b],
+                                                               sums["pair_n"][a, b]))
+            row.update({name: m + 0.0, f"{name}_lo": dlo + 0.0, f"{name}_hi": dhi + 0.0})
+        rows.append(row)
+    return pd.DataFrame(rows, columns=OPENING_COLUMNS)
+
+
+def _openings_sentence(o: pd.DataFrame | None) -> str:
+    """The gap between the guide's forced contracts and the same bids opened, from
+    ``g500_guide_openings``: always that the guide's scores are of forced contracts, and where
+    measured by how much an opening scores less and whether it beats passing."""
+    text = ("Every number of the guide is a forced contract: the auction skipped, no opponent bidding, the "
+            "declarer taking the kitty; an opening bid can be overcalled or pushed, so it scores less")
+    if o is None or o.empty:
+        return text + " (not measured in this run)."
+    parts = []
+    for r in o.itertuples():
+        worse = r.over_pass_hi < 0
+        better = r.over_pass_lo > 0
+        versus = ("beats passing" if better else "loses to passing" if worse else "is not clearly better than passing")
+        bid = _bid(int(str(r.bid)[:-len(r.denom)]), r.denom)
+        parts.append(f"{r.holding}{'' if r.denom == GUIDE_SUIT else ' ' + r.denom}, {bid} ({r.scoring}): "
+                     f"{r.gap:+.0f} [{r.gap_lo:+.0f}, {r.gap_hi:+.0f}] forced over opened, and opened it {versus} "
+                     f"({r.over_pass:+.0f} [{r.over_pass_lo:+.0f}, {r.over_pass_hi:+.0f}])")
+    return (text + f". Played on the rules' own deals forced, opened as the first call and passed (points a deal, "
+            f"paired, g500_guide_openings): " + "; ".join(parts) + ".")
+
+
 def typed(frame: pd.DataFrame) -> pd.DataFrame:
     """Whole-number class columns as nullable integers (missing where they do not apply)."""
     frame = frame.copy()
@@ -603,17 +692,47 @@ def _grid_sentences(b: pd.DataFrame, denom: str) -> list[str]:
     return [f"{what}, under {s}: {body}." for s, body in bodies.items() if body]
 
 
-def _scorings_sentence(b: pd.DataFrame) -> str:
-    """Whether the scorings recommend the same level, class by class."""
+def _scorings_sentence(b: pd.DataFrame, levels: pd.DataFrame | None = None) -> str:
+    """What the scoring changes.  Not the level: both scorings play the same deals with the same
+    play, and a contract's subtract score is its quebec score less 10 points for each trick the
+    defenders take (docs/RULES.md §3.6), whatever the level, so the levels' paired differences are
+    the same under both but for the defenders' tricks changing with the level (the spread of that
+    10-a-trick charge over the levels of one class, from ``levels``, is the most they can differ).
+    What the scoring does change is whether the best level pays (its mean score above 0)."""
     scorings = list(dict.fromkeys(b.scoring))
     if len(scorings) < 2:
         return ""
-    wide = b.pivot_table(index=["denom", "holding"], columns="scoring", values="best", aggfunc="first")
-    wide = wide.dropna()
+    wide = b.pivot_table(index=["denom", "holding"], columns="scoring", values="best", aggfunc="first").dropna()
     same = int((wide.nunique(axis=1) == 1).sum())
     differ = [f"{h}{'' if d == GUIDE_SUIT else ' ' + d}" for (d, h), r in wide.iterrows() if r.nunique() > 1]
-    text = f"{' and '.join(scorings).capitalize()} recommend the same level in {same} of {len(wide)} classes"
-    return text + (f" (not in: {'; '.join(differ)})." if differ else ".")
+    why = ("on the same deals a contract's subtract score is its quebec score less 10 a trick the defenders take, at "
+           "every level")
+    text = (f"{' and '.join(scorings).capitalize()} recommend the same level in {same} of {len(wide)} classes, "
+            + (f"as they must: {why}" if not differ else
+               f"not in {'; '.join(differ)}: {why}, so they part only where the defenders' tricks change with the level"))
+    spread = _charge_spread(levels, scorings)
+    if spread is not None:
+        text += f" (that charge differs between the levels of a class by at most {spread:.1f} points a deal)"
+    pays = b.pivot_table(index=["denom", "holding"], columns="scoring", values="pays", aggfunc="first").dropna()
+    pays = pays[[s for s in scorings if s in pays]].astype(bool)
+    counts = ", ".join(f"under {s} in {int(pays[s].sum())}" for s in pays)
+    differ = [f"{h}{'' if d == GUIDE_SUIT else ' ' + d}" for (d, h), r in pays.iterrows() if r.nunique() > 1]
+    text += f". What the scoring changes is whether the best level pays: {counts} of {len(pays)} classes"
+    return text + (f" (pays under one only: {'; '.join(differ)})." if differ else ".")
+
+
+def _charge_spread(levels: pd.DataFrame | None, scorings: list[str]) -> float | None:
+    """The largest difference, within one class, between two levels' mean quebec-minus-subtract
+    score (points a deal: 10 a trick the defenders take), or None without both scorings."""
+    if levels is None or len(levels) == 0 or not {"quebec", "subtract"} <= set(scorings):
+        return None
+    wide = levels.pivot_table(index=["denom", "holding", "level"], columns="scoring", values="score",
+                              aggfunc="first")
+    charge = (wide["quebec"] - wide["subtract"]).dropna().reset_index(name="charge")
+    if charge.empty:
+        return None
+    by_class = charge.groupby(["denom", "holding"]).charge
+    return float((by_class.max() - by_class.min()).max())
 
 
 def _example(b: pd.DataFrame) -> str:
@@ -704,10 +823,11 @@ def _symmetry_sentence(s: pd.DataFrame) -> str:
 def answer(tabs: dict[str, pd.DataFrame]) -> str:
     """The answer paragraph, every number read from the tables of :func:`tables`."""
     b = tabs["g500_guide_bids"]
-    parts = [_example(b)] + _grid_sentences(b, GUIDE_SUIT) + [_scorings_sentence(b)]
+    parts = [_example(b)] + _grid_sentences(b, GUIDE_SUIT) + [_scorings_sentence(b, tabs.get("g500_guide_levels"))]
     parts += [_minimum_sentence(tabs["g500_guide_minimum"]), _side_aces_sentence(b)]
     parts += _grid_sentences(b, "NT") + [_close_calls(b), _robust_sentence(b),
-                                         _symmetry_sentence(tabs["g500_guide_symmetry"])]
+                                         _symmetry_sentence(tabs["g500_guide_symmetry"]),
+                                         _openings_sentence(tabs.get("g500_guide_openings"))]
     return " ".join(p for p in parts if p)
 
 
@@ -732,21 +852,38 @@ def holding_words(r) -> str:
     return "With " + text
 
 
+FORCED_WORDS = ", if you declare it uncontested"
+"""How every rule's advice is qualified: the guide's numbers are those of a forced contract, the
+auction skipped (an opening bid that others may overcall scores less, g500_guide_openings)."""
+
+
+def _scoring_says(r) -> str:
+    """What a bids-table row supports, in a rule's words: its best level ("8♥") where that level
+    pays and is clearly best, "no level pays", or the level "not clearly" best."""
+    if not bool(r.pays):
+        return "no level pays"
+    bid = _bid(r.best, r.denom)
+    return bid if bool(r.clear) or pd.isna(r.runner_up) else f"{bid} not clearly"
+
+
 def rules(tabs: dict[str, pd.DataFrame]) -> list[dict]:
     """The rules of thumb (:mod:`cardsim.analysis.rules_of_thumb`) from ``g500_guide_bids``: every
     clear class-and-scoring row whose best level pays (mean score above 0) is a candidate, its
     number the margin best minus runner-up (points a deal, 95% interval, on the held-out deals),
     worth = margin x share (points per hand dealt: the gain times how often a hand is in the
     class).  One rule per class: its most valuable scoring (named with the number), the text saying
-    whether the other scoring bids the same level; at most two per trump count (no-trump: joker count).  The
-    spade class of the symmetry check is left out (hearts stand for every suit)."""
+    what the other scoring's own row supports (:func:`_scoring_says`: "both scorings" only where
+    its best level is the same, clear and pays; else "subtract: no level pays", "subtract: 7♥",
+    "subtract: 8♥ not clearly"), and that the numbers are of a contract declared uncontested
+    (:data:`FORCED_WORDS`); at most two per trump count (no-trump: joker count).  The spade class
+    of the symmetry check is left out (hearts stand for every suit)."""
     from cardsim.analysis import rules_of_thumb as T
 
     b = tabs["g500_guide_bids"].reset_index(drop=True)
     key = _class_key(b)
     best_of = {}
     for i, r in b.iterrows():
-        best_of.setdefault(tuple("" if pd.isna(r[c]) else r[c] for c in key), {})[r.scoring] = _bid(r.best, r.denom)
+        best_of.setdefault(tuple("" if pd.isna(r[c]) else r[c] for c in key), {})[r.scoring] = _scoring_says(r)
     out = {}
     for i, r in b.iterrows():
         if (r.denom == "S" or not bool(r.clear) or not bool(r.pays) or pd.isna(r.runner_up) or not r.margin > 0
@@ -755,9 +892,10 @@ def rules(tabs: dict[str, pd.DataFrame]) -> list[dict]:
         cls = tuple("" if pd.isna(r[c]) else r[c] for c in key)
         others = {s: bid for s, bid in best_of[cls].items() if s != r.scoring}
         bid = _bid(r.best, r.denom)
+        # another scoring is named only with what its own row says (its best level clear and paying)
         scoring = (f" ({r.scoring} scoring)" if not others else " (both scorings)" if set(others.values()) == {bid}
                    else f" ({r.scoring}; " + ", ".join(f"{s}: {b}" for s, b in others.items()) + ")")
-        text = f"{holding_words(r)}: bid {bid}{scoring}"
+        text = f"{holding_words(r)}: bid {bid}{scoring}{FORCED_WORDS}"
         group = f"NT {r.jokers}" if r.denom == "NT" else f"{r.denom} {r.trumps}"
         rule = T.rule("Five Hundred", text, "g500_guide_bids", i, ("margin", "margin_lo", "margin_hi"),
                       (r.margin, r.margin_lo, r.margin_hi), f"points a deal ({r.scoring})",

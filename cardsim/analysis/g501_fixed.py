@@ -170,6 +170,23 @@ def _blind_cells(policy: dict) -> frozenset:
     return frozenset(k for k, v in policy.items() if v > 0)
 
 
+def legend(status: str, rounds: pd.DataFrame, deals: int, chart_legend: str) -> str:
+    """The fixed-point chart's caption: what was run — the rounds played after round 0, the deals
+    per situation in each (``deals``) — and "recomputed until it no longer changed" only where it
+    did (``status`` from :func:`iterate`: a fixed point); a cycle or the round cap says so, the
+    chart shown being the last round's.  ``chart_legend``: the chart's own marks, appended."""
+    played = len(rounds) - 1
+    runs = (f"recomputed with every player on it, {played} round{'s' if played != 1 else ''} after the chart against "
+            f"the default players, {deals:,} deals per situation a round")
+    if status.startswith("fixed"):
+        what = f"{runs}, until it no longer changed ({status})"
+    elif status.startswith("cycle"):
+        what = f"{runs}; it did not settle: a round repeated an earlier policy ({status}), the last round shown"
+    else:
+        what = f"{runs}; it did not settle ({status}: the most rounds the report plays), the last round shown"
+    return f"The same chart when every player at the table follows it: {what}. " + chart_legend
+
+
 def sentence(rounds: pd.DataFrame, status: str, choice: pd.DataFrame) -> str:
     """The Answers' sentence on the fixed point."""
     last = rounds.iloc[-1]

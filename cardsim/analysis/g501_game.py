@@ -857,8 +857,10 @@ CHART_LEGEND = (
     "the players: with some of them the other choice is clearly better. Colour = the best limit.")
 LEGENDS = {
     "g501_game_chart.png": CHART_LEGEND,
-    "g501_fixed_chart.png": "The same chart when every player at the table follows it (recomputed until it no "
-                            "longer changes, or for a fixed number of rounds). " + CHART_LEGEND,
+    # the run's own caption replaces this one (g501_fixed.legend: its rounds, deals and whether it settled)
+    "g501_fixed_chart.png": "The same chart when every player at the table follows it (recomputed with every player "
+                            "on it; the run's caption says how many rounds, on how many deals, and whether it "
+                            "settled). " + CHART_LEGEND,
     "g501_game_equity.png": "Your chance (%) of winning the game with 3 players from a score state: a row is your "
                             "score, a column the better opponent's score (501 counts down: lower is better); left, "
                             "the other opponent at the same score as the better one; right, the other opponent at "

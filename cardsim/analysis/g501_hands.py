@@ -39,20 +39,24 @@ cells = g501_cells
 
 
 def g501_cell(own: int, opponents, position: int, cells: list[ChartCell]) -> str | None:
-    """The key of the cell of ``cells`` a seat at ``own`` with the opponents at ``opponents`` falls
-    in, in auction ``position``: the engine's cell of the full grid
-    (:func:`cardsim.analysis.g501_policy.nearest_cell`, the closest rival = the lowest opponent),
-    then, as :func:`cardsim.analysis.g501_policy.chart_policy_spec` fills the full grid from a
-    report's (possibly coarser) chart, the report cell of that position with the least
-    ``|Δown| + |Δlead|``, on a tie the lower own score, then the lower lead.  So the answer is the
-    cell whose option the ``chart`` strategy built from this report would play."""
-    from cardsim.analysis.g501_policy import nearest_cell, nearest_situation
+    """The key of the cell of ``cells`` nearest a seat at ``own`` with the opponents at
+    ``opponents``, in auction ``position``: among the cells of that position, the one with the
+    least ``|own - cell own| + |lead - cell lead|`` (score points; lead = the closest rival, the
+    lowest opponent, minus own), on a tie the lower own score, then the lower lead
+    (:func:`cardsim.analysis.g501_policy.nearest_situation`).  The state itself is measured, not
+    first moved to the engine's full grid: a coarse (quick) chart would otherwise answer a cell
+    that is not the nearest (own 250, opponents 300/320 went to own 100, lead 0 through the full
+    grid's own 200, lead +50).  On the full grid of cells this is the engine's own mapping
+    (:func:`cardsim.analysis.g501_policy.nearest_cell`: on a product grid the least sum is the
+    nearest value on each axis, midway to the lower).  None when no cell is in that position."""
+    from cardsim.analysis.g501_policy import nearest_situation
 
-    o, lead, p = nearest_cell(int(own), int(min(opponents)), int(position))
+    own, p = int(own), int(position)
     same = [c for c in cells if c.context["position"] == p]
     if not same:
         return None
-    return same[nearest_situation([(c.context["own"], c.context["lead"]) for c in same], o, lead)].key
+    lead = int(min(opponents)) - own
+    return same[nearest_situation([(c.context["own"], c.context["lead"]) for c in same], own, lead)].key
 
 
 def studied_cells() -> list[ChartCell]:

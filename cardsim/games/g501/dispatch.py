@@ -33,6 +33,8 @@ followed by the seat's view of that decision (nothing else: never another seat's
   ``bid``: his winning bid; ``blind``: bool; ``talon``: uint64, the exposed 3 cards.  Fills
   ``out`` (int64[5]): ``[abandon 0/1, trump 0..3 or NT 4, target, card given to the first
   opponent clockwise, card given to the second]``, entries 1-4 zero when abandoning.
+  ``choose_contract_in(…, talon, trump, out)``: the same with the trump forced by a question
+  (the gifts and target chosen for that trump; never abandoning).
 * ``choose_card(strategy, params, streams, seat, hand, legal, trick, led, trump, played, is_declarer,
   won_any, decl_pos, declarer, seen) -> int64`` a card (§1.5, §1.6): an index from ``legal``,
   plus ``DECLARE_FLAG`` to declare a marriage when leading.  ``hand``/``legal``/``played``:
@@ -59,8 +61,8 @@ from cardsim._jit import borrowed, jit
 from cardsim.games.g501.constants import LOOK
 from cardsim.games.g501.pimc import pimc_card
 from cardsim.games.g501.strategies import (
-    CHART, HEURISTIC, HEURISTIC_V1, PIMC, RANDOM, chart_blind, chart_contract, chart_open, heuristic_blind,
-    heuristic_contract, heuristic_open, heuristic_play, heuristic_play_v1, heuristic_play_voids,
+    CHART, HEURISTIC, HEURISTIC_V1, PIMC, RANDOM, chart_blind, chart_contract, chart_contract_in, chart_open,
+    heuristic_blind, heuristic_contract, heuristic_contract_in, heuristic_open, heuristic_play, heuristic_play_v1, heuristic_play_voids,
     random_blind, random_contract, random_open, random_play,
 )
 from cardsim.strategies.unhandled import unhandled
@@ -101,6 +103,26 @@ def choose_contract(strategy, params, streams, seat, hand, bid, blind, talon, ou
         return
     elif strategy == CHART:
         chart_contract(params[seat], hand, bid, out)
+        return
+    elif strategy == RANDOM:
+        random_contract(params[seat], streams[1 + seat], hand, bid, out)
+        return
+    unhandled("contract", strategy, seat)
+
+
+@jit
+def choose_contract_in(strategy, params, streams, seat, hand, bid, blind, talon, trump, out):
+    """:func:`choose_contract` when a question forces the ``trump`` (0..3, NT 4): the declarer's
+    gifts and target chosen for that trump, not for the trump he would have chosen (a hand
+    symmetric between two suits would otherwise play better in one of them); the engine then
+    imposes the forced trump and target.  The random strategy's choice does not depend on the
+    trump: its own :func:`choose_contract` draw."""
+    params, streams, out = borrowed(params), borrowed(streams), borrowed(out)
+    if strategy == HEURISTIC or strategy == HEURISTIC_V1 or strategy == PIMC:
+        heuristic_contract_in(params[seat], hand, bid, trump, out)
+        return
+    elif strategy == CHART:
+        chart_contract_in(params[seat], hand, bid, trump, out)
         return
     elif strategy == RANDOM:
         random_contract(params[seat], streams[1 + seat], hand, bid, out)

@@ -369,13 +369,20 @@ def take_talon(hands0, talon, dealer, seats, declarer, bid, blind, sids, params,
     ``contract`` decision on his 10 cards fills ``cout`` (int64[5], dispatch.choose_contract); a
     played contract writes ``res[R_TRUMP]``, ``res[R_TARGET]``, ``res[R_PLAYED]`` and the hands
     of the play into ``hp`` (uint64[4]).  Raises ValueError for an invalid trump or target.
-    ``forced``: a forced contract's trump and target override the declarer's (force_contract).
+    ``forced``: a forced contract's trump and target override the declarer's (force_contract); with
+    a forced trump his gifts and target are chosen for it (dispatch.choose_contract_in).
     """
     res[R_DECLARER] = declarer
     res[R_BID] = bid
     res[R_BLIND] = 1 if blind else 0
     hand_d = hands0[declarer] | U64(talon)
-    D.choose_contract(sids[declarer], params, streams, declarer, hand_d, bid, blind, talon, cout)
+    if forced[F_KIND] == FORCE_CONTRACT and forced[F_TRUMP] > 0:
+        # gifts and target for the forced trump: those of his own trump favoured one suit of a
+        # hand symmetric between two
+        D.choose_contract_in(sids[declarer], params, streams, declarer, hand_d, bid, blind, talon,
+                             forced[F_TRUMP] - 1, cout)
+    else:
+        D.choose_contract(sids[declarer], params, streams, declarer, hand_d, bid, blind, talon, cout)
     if forced[F_KIND] == FORCE_CONTRACT:
         force_contract(cout, forced, bid, hand_d)
         if forced[F_LEAD] > 0 and declarer == active_seat(0, dealer, seats) and cout[0] == 0:

@@ -11,7 +11,9 @@ What ``cardsim evaluate 501`` forces on the evaluated seat (docs/RULES.md §1.3-
 * ``=L`` / ``=L!`` — the seat won the auction at ``L``, having looked / blind (the auction is
   skipped, recorded as the shortest auction that reaches it); its strategy then takes the
   talon and abandons or declares; ``=L/TRUMP`` and ``=L/TRUMP/TARGET`` (``=100!/H/120``) also
-  force the trump (S H D C NT) and the target;
+  force the trump (S H D C NT) and the target: the contract is then played (no abandon), and
+  his strategy chooses the two cards he gives, and the target unless forced, for that trump
+  (``dispatch.choose_contract_in``), not for the trump it would have chosen;
 * ``lead:CARD/BID[!]/TRUMP[/TARGET]:DECLARER`` (``lead:AS/100/H:2``; ``cardsim evaluate
   --contract 100/H:2`` adds the contract to every ``lead:CARD``): the auction is skipped, seat
   DECLARER won it at BID (``!``: blind) and declares TRUMP (and TARGET, else his strategy's, at

@@ -544,6 +544,23 @@ def _contract(hand, bid, abandon, target_margin, out):
     _declare(out, bt, target, g1, g2)
 
 
+@jit(inline="always")
+def _contract_in(hand, bid, trump, target_margin, out):
+    """The contract in a given ``trump`` (a question forcing it): the two gifts chosen for that
+    trump, target = max(bid, estimate of the 8 kept in it - ``target_margin``); never abandons
+    (a forced contract is played)."""
+    g1, g2 = choose_gifts(hand, trump)
+    best = estimate(U64(hand) & ~(U64(1) << U64(g1)) & ~(U64(1) << U64(g2)), trump)
+    _declare(out, trump, min(MAX_BID, max(bid, int(best - target_margin))), g1, g2)
+
+
+@jit
+def heuristic_contract_in(p, hand, bid, trump, out):
+    """:func:`heuristic_contract` with the trump given: its gifts and target for ``trump``."""
+    p, out = borrowed(p), borrowed(out)
+    _contract_in(hand, bid, trump, p[P_TARGET_MARGIN], out)
+
+
 @jit
 def heuristic_contract(p, hand, bid, out):
     """Trump chosen on the 10 cards (``hand``, uint64), then the two gifts, then the estimate of
@@ -601,6 +618,13 @@ def chart_contract(p, hand, bid, out):
     """:func:`heuristic_contract` with the chart's own abandon and target_margin parameters."""
     p, out = borrowed(p), borrowed(out)
     _contract(hand, bid, p[P_CHART_ABANDON], p[P_CHART_TARGET_MARGIN], out)
+
+
+@jit
+def chart_contract_in(p, hand, bid, trump, out):
+    """:func:`chart_contract` with the trump given: its gifts and target for ``trump``."""
+    p, out = borrowed(p), borrowed(out)
+    _contract_in(hand, bid, trump, p[P_CHART_TARGET_MARGIN], out)
 
 
 @jit(inline="always")
