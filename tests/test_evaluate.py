@@ -447,8 +447,11 @@ def test_an_option_legal_with_another_on_too_few_deals_is_not_ranked(capsys):
     assert main(PASS_1S_1NT + ["-n", "60", "--format", "csv"]) == 0
     rows = capsys.readouterr().out.splitlines()
     assert rows[0].startswith("option,rank,n,") and rows[3].startswith("1S,,60,")
+    assert main(PASS_1S_1NT + ["-n", "60", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["not_compared"] == {
+        "1S": "legal on 14 deals only, fewer than the 30 needed to rank it"}
     assert main(PASS_1S_1NT + ["-n", "20", "--format", "json"]) == 0
-    rows = json.loads(capsys.readouterr().out)
+    rows = json.loads(capsys.readouterr().out)["options"]
     assert [r["option"] for r in rows] == ["P", "1S", "1NT"]  # 20 deals: nothing ranked, option order
     assert all(r["rank"] is None and r["diff"] is None for r in rows)
     assert main(PASS_1S_1NT + ["-n", "20"]) == 0
