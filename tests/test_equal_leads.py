@@ -115,3 +115,21 @@ def test_501_every_card_its_own_row(capsys, hand):
                                       "--outcome", "points"], 60)
     assert all(len(r["stands_for"].split()) == 1 for r in rows)
     assert len(rows) == sum(len(t.split(":")[1]) for t in hand.split()) == 7
+
+
+def test_until_clear_proves_the_groups_on_the_first_round(capsys):
+    """Two leads equal on every deal can never be told apart, so --until-clear proves the groups on
+    the first round's 2,000 deals and plays one card a group in its rounds."""
+    assert main(["evaluate", "vint", "--seat", "3", "--contract", "3NT:2", "--hand", "S:QJ72 H:K84 D:953 C:T62",
+                 "--all-leads", "--until-clear", "--max-deals", "4000", "--jobs", "1", "--outcome", "tricks"]) == 0
+    out = capsys.readouterr().out
+    assert "scored the same on each of the first 2,000 deals (the first round)): lead:QS/3NT:2 for QS JS" in out
+    assert "lead:JS/3NT:2" not in out.split("score:")[0]  # the J's row is the Q's
+
+
+def test_robust_plays_one_card_a_proven_group(capsys):
+    # the twin of an equal group would be named the runner-up with a gain of exactly 0
+    assert main(["evaluate", "vint", "--seat", "3", "--contract", "3NT:2", "--hand", "S:QJ72 H:K84 D:953 C:T62",
+                 "--all-leads", "--robust", "--profile", "default", "-n", "200", "--jobs", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "lead:QS/3NT:2" in out and "lead:JS/3NT:2" not in out

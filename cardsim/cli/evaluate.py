@@ -222,9 +222,10 @@ def run(args) -> int:
         raise UsageError("--until-clear compares options: give at least two --option (or --option auto)")
     _warn_if_dealing_is_slow(q, args)
     pilot = None
-    if groups and args.until_clear:
-        # Two leads equal on every deal can never be told apart, so the rounds could not stop:
-        # the groups are proven on the first round's deals, and the rounds play one card a class.
+    if groups and (args.until_clear or args.robust):
+        # Two leads equal on every deal can never be told apart: the rounds could not stop, and a
+        # robust verdict would name the twin as runner-up.  The groups are proven on the first
+        # round's deals (the default strategies' play), then one card a class is played.
         pilot = min(S.FIRST, deals)
         with cluster(args.scheduler):
             sums = E.run_question(ask(_strategies(args.strategy), pilot), args.jobs)
