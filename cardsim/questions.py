@@ -400,7 +400,11 @@ def evaluate(game, seat=0, options=(), n=100_000, seed=0, hand=None, where=None,
     must be given), e.g. ``["1NT", "P"]``; ``calls_imply_hands``: True (the default) keeps only
     deals in which the callers' strategies would make exactly those calls with their hands (an
     exact conditional under the strategy model, by rejection; ``df.attrs["calls_acceptance"]``
-    is its rate), False makes the calls whatever the callers hold; ``outcome``:
+    is its rate), False makes the calls whatever the callers hold; for lead options
+    (``lead:CARD/CONTRACT``) True also deals the declaring side hands with which the strategies'
+    auction, after ``auction``, ends in the contract (``df.attrs["reach"]`` names it, ``""``
+    otherwise; a deal given whole keeps the contract forced), False declares the contract on random
+    hands with the auction skipped (``auction`` must then be empty); ``outcome``:
     ``"deal"`` (the deal's score) or another of the game's outcomes
     (``forcing.outcome_states()``): ``"game"`` (501: the seat's share of the game's win; Five
     Hundred: its side's, to the target; Vint: its side's share of the rubber's win; the game played on by the strategies after the deal,
