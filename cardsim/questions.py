@@ -113,7 +113,7 @@ def _reaching(test, spec, setup, forced, state, keys, dealers, hands, talons) ->
     return agreed
 
 
-def _reached_leads(spec, forced: list, calls_imply_hands: bool, seat: int, cond) -> str:
+def _reached_leads(spec, forced: list, calls_imply_hands: bool, cond) -> str:
     """Turn the lead options' forced contracts (``FORCE_CONTRACT``) into contracts the strategies'
     auction reaches (``FORCE_REACHED``) when calls imply hands and some hand is dealt (a deal given
     whole keeps the contract forced: nothing is left to deal); returns the contract in words, or
@@ -232,7 +232,7 @@ def question(game, seat=0, options=(), n=100_000, seed=0, hand=None, where=None,
     if cond.game != spec.name:
         raise OptionError(f"conditions are for {cond.game}, the question is about {spec.name}")
     compiled = compile_conditions(cond)
-    reach = _reached_leads(spec, forced, bool(calls_imply_hands), int(seat), compiled)
+    reach = _reached_leads(spec, forced, bool(calls_imply_hands), compiled)
     implied = bool(calls_imply_hands) and (any(int(f[F_NPREFIX]) > 0 for f in forced) or bool(reach))
     if implied:
         for f in forced:
@@ -656,6 +656,7 @@ def write_records(q: Question, path, limit: int) -> int:
     return len(recs)
 
 
-__all__ = ["evaluate", "evaluate_until_clear", "question", "declaring_side", "run_question", "run_until_clear", "until_clear_table",
+__all__ = ["evaluate", "evaluate_until_clear", "question", "declaring_side", "run_question", "run_until_clear",
+           "until_clear_table",
            "table", "records", "write_records", "COLUMNS",
            "ConditionError"]

@@ -115,8 +115,9 @@ def add_parser(sub) -> None:
                    help="an option of the seat (repeatable; see below)")
     p.add_argument("--contract", metavar="CONTRACT:SEAT",
                    help="the contract the seat's lead:CARD options are led against, and its declarer, reached by "
-                        "the strategies' auction (Vint 3NT:2, 500 8H:0, 501 100/H:2; see below); the seat must lead the first trick: in Vint the "
-                        "declarer's left, in 500 the declarer, in 501 the dealer's left (give --dealer)")
+                        "the strategies' auction (Vint 3NT:2, 500 8H:0, 501 100/H:2; see below); the seat must lead "
+                        "the first trick: in Vint the declarer's left, in 500 the declarer, in 501 the dealer's left "
+                        "(give --dealer)")
     p.add_argument("--all-leads", action="store_true",
                    help="with --contract and --hand: every card of the given hand (and, for a declarer, of the given "
                         "talon or kitty) as a lead:CARD option, every card played; cards that may be equal (Vint: of "
@@ -225,7 +226,7 @@ def run(args) -> int:
     if groups and (args.until_clear or args.robust):
         # Two leads equal on every deal can never be told apart: the rounds could not stop, and a
         # robust verdict would name the twin as runner-up.  The groups are proven on the first
-        # round's deals (the default strategies' play), then one card a class is played.
+        # round's deals (the question's strategies), then one card a class is played.
         pilot = min(S.FIRST, deals)
         with cluster(args.scheduler):
             sums = E.run_question(ask(_strategies(args.strategy), pilot), args.jobs)

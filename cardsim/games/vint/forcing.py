@@ -110,7 +110,8 @@ def _prefix(auction, dealer, seat) -> list[int]:
     calls = _calls(auction, dealer)
     turn = (dealer + len(calls)) % 4 if calls else seat
     if turn != seat:
-        raise OptionError(f"after {len(calls)} call(s) from dealer {dealer} it is seat {turn}'s turn, not seat {seat}'s")
+        raise OptionError(f"after {len(calls)} call(s) from dealer {dealer} it is seat {turn}'s turn, "
+                          f"not seat {seat}'s")
     return calls
 
 
