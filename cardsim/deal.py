@@ -337,6 +337,9 @@ class Calls:
 
     agreed: Callable
     labels: tuple
+    end: bool = False
+    """Whether the last label is not a call but the contract the auction must end in (a lead
+    question's, ``cardsim.questions``): ``agreed`` counts it as one more agreement."""
 
     def rarest(self, tested: np.ndarray) -> str:
         """The call least often made by the strategies that reached it, in words, from
@@ -347,6 +350,9 @@ class Calls:
         with np.errstate(invalid="ignore", divide="ignore"):
             rate = np.where(reached > 0, made / np.maximum(reached, 1), np.inf)
         j = int(np.argmin(rate))
+        if self.end and j == k - 1:
+            return (f"the strategies' auction ended in {self.labels[j]} in {int(made[j]):,} of the {int(reached[j]):,} "
+                    f"deals tested" + (" whose callers made the calls given" if k > 1 else ""))
         return (f"call {j + 1} of the auction, {self.labels[j]}, was made in {int(made[j]):,} of the "
                 f"{int(reached[j]):,} deals that reached it")
 
@@ -442,11 +448,15 @@ def _deal_by_calls(compiled, seed, start, max_attempts, calls: Calls, first: Dea
                     f"{compiled.game} deal {start + i} of seed {seed}: no deal in {max_attempts:,} attempts met "
                     f"{compiled.text}: only {int(tested_by_calls.sum()):,} met the hand classes, of which none had "
                     f"the given calls; the classes are too rare to sample (with the calls on top)")
+            contract = calls.end and len(calls.labels) == 1  # a lead question's contract, no calls given
             raise ConditionError(
-                f"{compiled.game} deal {start + i} of seed {seed}: the given calls are too rare under the callers' "
+                f"{compiled.game} deal {start + i} of seed {seed}: the "
+                f"{'contract is' if contract else 'given calls are'} too rare under the callers' "
                 f"strategies to sample ({calls.rarest(tested_by_calls)}; conditions: {compiled.text}); give hand "
-                f"classes that make them likelier, other strategies, or --calls-on-random-hands to make the calls "
-                f"whatever the callers hold")
+                f"classes that make {'it' if contract else 'them'} likelier, other strategies, or "
+                f"--calls-on-random-hands to "
+                + ("deal the declaring side at random, the contract declared whatever it holds" if contract
+                   else "make the calls whatever the callers hold"))
         per = int(min(per * 2, max(1, CANDIDATES // todo.size)))
         room = todo.size * per
         c_idx = np.zeros(room, dtype=np.int64)

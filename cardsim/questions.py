@@ -26,7 +26,8 @@ from cardsim.conditions import Conditions, HandClass, compile as compile_conditi
 from cardsim.deal import Calls, ConditionError, DealtChunk, deal_chunk, dealing_seconds
 from cardsim.games import GAME_NAMES, get_game
 from cardsim.games.base import OptionError, as_list
-from cardsim.games.forced import CHECK_CALLS, F_IMPLIED, F_NPREFIX, IMPLIED_CALLS
+from cardsim.games.forced import (CHECK_CALLS, F_IMPLIED, F_KIND, F_NPREFIX, FORCE_CONTRACT, FORCE_REACHED,
+                                  IMPLIED_CALLS)
 from cardsim.games.source import source_of
 from cardsim.ranking import rank_sums
 from cardsim.runner.files import OutputError
@@ -59,20 +60,33 @@ class Question:
     ``()`` when there are none or they are made on any hands (``calls_imply_hands=False``)."""
     outcome: str = "deal"
     """What the question scores: a name of the game's ``forcing.outcome_states()``."""
+    reach: str = ""
+    """A lead question's contract in words (``3NT by seat 2``) when the deals are dealt so that the
+    strategies' auction (after ``calls``) ends in it (``FORCE_REACHED`` options), else ``""``."""
 
     @property
     def spec(self):
         return get_game(self.game)
 
+    @property
+    def implies(self) -> bool:
+        """Whether the deals are tested against calls (given calls, or a contract to reach)."""
+        return bool(self.calls or self.reach)
+
     def calls_test(self):
         """The :class:`cardsim.deal.Calls` the dealer tests each deal against, or None."""
-        if not self.calls:
+        if not self.implies:
             return None
         check = np.array(self.forced[0], dtype=np.int64)  # every option carries the same given calls
         check[F_IMPLIED] = CHECK_CALLS
         test = functools.partial(self.spec.forcing.agreed_calls, setup=self.run.setup, forced=check,
                                  state=self.before)
-        return Calls(test, tuple(self.calls))
+        if not self.reach:
+            return Calls(test, tuple(self.calls))
+        reached = next(f for f in self.forced if int(f[F_KIND]) == FORCE_REACHED)
+        return Calls(functools.partial(_reaching, test, self.spec, self.run.setup, reached,
+                                       _outcome_state(self.spec, "deal")(self.before)),
+                     tuple(self.calls) + (self.reach,), end=True)
 
     def deal(self, start: int, count: int) -> DealtChunk:
         """Deals ``start .. start+count-1`` of the question (conditions and calls)."""
@@ -82,6 +96,80 @@ class Question:
     def lower_is_better(self) -> bool:
         low = self.spec.forcing.lower_is_better
         return bool(low(self.before) if callable(low) else low)
+
+
+def _reaching(test, spec, setup, forced, state, keys, dealers, hands, talons) -> np.ndarray:
+    """The dealer's test of a lead question whose contract is reached (int64[n]): how many of the
+    given calls the callers' strategies make (``test``), plus 1 where they make them all and their
+    auction then ends in the lead option ``forced``'s contract (``spec.forcing.contract_reached``
+    on the deal played by the strategies under the option, scored as a deal: ``state``)."""
+    agreed = np.asarray(test(keys, dealers, hands, talons), dtype=np.int64).copy()
+    full = np.flatnonzero(agreed == int(forced[F_NPREFIX]))
+    if full.size:
+        dealt = DealtChunk(np.asarray(dealers)[full], np.asarray(hands)[full], np.asarray(talons)[full],
+                           np.ones(full.size, dtype=np.int64), np.asarray(keys)[full],
+                           np.zeros(full.size, dtype=np.int64))
+        rows, _ = spec.forcing.play_given(0, 0, dealt, setup, forced, state)
+        agreed[full] += spec.forcing.contract_reached(rows, forced).astype(np.int64)
+    return agreed
+
+
+def _reached_leads(spec, forced: list, calls_imply_hands: bool, cond) -> str:
+    """Turn the lead options' forced contracts (``FORCE_CONTRACT``) into contracts the strategies'
+    auction reaches (``FORCE_REACHED``) when calls imply hands and some hand is dealt (a deal given
+    whole keeps the contract forced: nothing is left to deal); returns the contract in words, or
+    ``""``.  Raises OptionError for lead options against different contracts, or given
+    calls made on random hands before a lead."""
+    if spec.forcing.reach is None:
+        return ""
+    leads = [f for f in forced if int(f[F_KIND]) == FORCE_CONTRACT and spec.forcing.is_lead(f)]
+    if not leads:
+        return ""
+    if not calls_imply_hands:
+        if any(int(f[F_NPREFIX]) > 0 for f in leads):
+            raise OptionError("given calls before a lead deal the declaring side hands that make them; made on "
+                              "random hands (--calls-on-random-hands) the lead is against the forced contract, the "
+                              "auction skipped: leave out --auction")
+        return ""
+    if _all_given(cond):
+        return ""  # nothing to deal: the contract stays forced
+    texts = {spec.forcing.reach(f) for f in leads}
+    if len(texts) > 1:
+        raise OptionError(f"lead options against different contracts ({', '.join(sorted(texts))}) need a question "
+                          f"each: the declaring side is dealt hands that reach one contract")
+    text = texts.pop()
+    for f in leads:
+        f[F_KIND] = FORCE_REACHED
+    return text
+
+
+def declaring_side(q: Question, acceptance=None) -> str:
+    """How a lead question dealt the declaring side, in words (the header of ``cardsim evaluate``),
+    or ``""`` for a question with no lead option; ``acceptance``: the share of deals meeting the
+    conditions that the strategies' auction took to the contract (``calls_acceptance``)."""
+    if q.spec.forcing.reach is None:
+        return ""
+    forced = next((f for f in q.forced if q.spec.forcing.is_lead(f)
+                   and int(f[F_KIND]) in (FORCE_CONTRACT, FORCE_REACHED)), None)
+    if forced is None:
+        return ""
+    contract = q.spec.forcing.reach(forced)
+    if q.reach:
+        after = f" after the calls given ({' '.join(q.calls)})" if q.calls else ""
+        rate = "" if acceptance is None else f" ({acceptance:.4g} of the deals that meet the conditions do)"
+        return (f"declaring side: dealt hands with which the strategies' auction{after} ends in {contract}: a deal is "
+                f"kept only if it does{rate}; --calls-on-random-hands deals them at random")
+    if _all_given(q.compiled):
+        return f"declaring side: every hand given; {contract} declared, the auction skipped"
+    return (f"declaring side: dealt at random (--calls-on-random-hands); {contract} declared whatever it holds, the "
+            f"auction skipped")
+
+
+def _all_given(compiled) -> bool:
+    """Whether every hand of the deal is given whole in the compiled conditions (a seat that holds
+    no cards, 501's dealer at four, counts as given)."""
+    sizes = compiled.layout.sizes
+    return all(bin(int(compiled.given[s])).count("1") >= int(sizes[:, s].max()) for s in range(compiled.seats))
 
 
 def _conditions(game, seat, seats, hand, talon, where, dealer, conditions):
@@ -141,7 +229,12 @@ def question(game, seat=0, options=(), n=100_000, seed=0, hand=None, where=None,
     forced = [spec.forcing.parse_option(o, int(seat), run.setup, auction, dealer) for o in options]
     if not isinstance(calls_imply_hands, (bool, np.bool_)):
         raise OptionError(f"calls_imply_hands must be True or False, got {quote(calls_imply_hands)}")
-    implied = bool(calls_imply_hands) and any(int(f[F_NPREFIX]) > 0 for f in forced)
+    cond = _conditions(spec.name, int(seat), run.setup.seats, hand, talon, where, dealer, conditions)
+    if cond.game != spec.name:
+        raise OptionError(f"conditions are for {cond.game}, the question is about {spec.name}")
+    compiled = compile_conditions(cond)
+    reach = _reached_leads(spec, forced, bool(calls_imply_hands), compiled)
+    implied = bool(calls_imply_hands) and (any(int(f[F_NPREFIX]) > 0 for f in forced) or bool(reach))
     if implied:
         for f in forced:
             f[F_IMPLIED] = IMPLIED_CALLS
@@ -153,12 +246,8 @@ def question(game, seat=0, options=(), n=100_000, seed=0, hand=None, where=None,
         seen[key] = text
     state = spec.forcing.parse_before(before, run.setup)
     state = _outcome_state(spec, outcome)(state)
-    cond = _conditions(spec.name, int(seat), run.setup.seats, hand, talon, where, dealer, conditions)
-    if cond.game != spec.name:
-        raise OptionError(f"conditions are for {cond.game}, the question is about {spec.name}")
-    compiled = compile_conditions(cond)
     return Question(spec.name, int(seat), run, compiled, tuple(str(o).strip() for o in options), tuple(forced),
-                    state, tuple(str(c).strip() for c in auction) if implied else (), outcome)
+                    state, tuple(str(c).strip() for c in auction) if implied else (), outcome, reach)
 
 
 def _outcome_state(spec, outcome):
@@ -192,6 +281,10 @@ def _chunk_sums(q: Question, start: int, count: int) -> dict:
     oks, scores = [], []
     for j, forced in enumerate(q.forced):
         rows, ok = q.spec.forcing.play_given(q.run.seed, start, dealt, q.run.setup, forced, q.before)
+        if int(forced[F_KIND]) == FORCE_REACHED and not q.spec.forcing.contract_reached(rows, forced).all():
+            miss = start + int(np.flatnonzero(~q.spec.forcing.contract_reached(rows, forced))[0])
+            raise ValueError(f"{q.game} deal {miss} of seed {q.run.seed}: the strategies' auction did not end in "
+                             f"{q.reach}, the contract its hands were dealt for")
         dec, mad, score = q.spec.forcing.outcome(rows, q.seat, q.before)
         legal[j] = ok.sum()
         declared[j] = (ok & dec).sum()
@@ -295,7 +388,7 @@ def table(q: Question, sums: dict) -> pd.DataFrame:
     df = df.iloc[ranking.rows].reset_index(drop=True)
     df.attrs.update({"game": q.game, "seat": q.seat, "seed": q.run.seed, "deals": n, "conditions": q.compiled.text,
                      "acceptance": n / sums["attempts"], "calls": list(q.calls),
-                     "calls_acceptance": n / sums["tested"] if q.calls else None,
+                     "calls_acceptance": n / sums["tested"] if q.implies else None, "reach": q.reach,
                      "strategies": list(q.run.setup.specs),
                      **_rules_attrs(q), "lower_is_better": False, "sign_turned": q.lower_is_better,
                      "score_meaning": score_meaning(q),
@@ -321,7 +414,11 @@ def evaluate(game, seat=0, options=(), n=100_000, seed=0, hand=None, where=None,
     must be given), e.g. ``["1NT", "P"]``; ``calls_imply_hands``: True (the default) keeps only
     deals in which the callers' strategies would make exactly those calls with their hands (an
     exact conditional under the strategy model, by rejection; ``df.attrs["calls_acceptance"]``
-    is its rate), False makes the calls whatever the callers hold; ``outcome``:
+    is its rate), False makes the calls whatever the callers hold; for lead options
+    (``lead:CARD/CONTRACT``) True also deals the declaring side hands with which the strategies'
+    auction, after ``auction``, ends in the contract (``df.attrs["reach"]`` names it, ``""``
+    otherwise; a deal given whole keeps the contract forced), False declares the contract on random
+    hands with the auction skipped (``auction`` must then be empty); ``outcome``:
     ``"deal"`` (the deal's score) or another of the game's outcomes
     (``forcing.outcome_states()``): ``"game"`` (501: the seat's share of the game's win; Five
     Hundred: its side's, to the target; Vint: its side's share of the rubber's win; the game played on by the strategies after the deal,
@@ -419,7 +516,7 @@ def question_seconds(q: Question) -> float:
                                 q.run.setup.rules)
     else:
         seconds = deal_seconds(q.game, plays)
-    if q.compiled.n_constraints or q.calls:
+    if q.compiled.n_constraints or q.implies:
         seconds += dealing_seconds(q.compiled, q.run.seed, q.run.n, budget=DEALING_BUDGET, max_deals=50,
                                    calls=q.calls_test())
     return seconds
@@ -560,6 +657,8 @@ def records(q: Question, deal_ids, option: int | None = None) -> list[dict]:
             if n_given:
                 extra["auction_given"] = rec["auction"][:n_given]
                 extra["calls_imply_hands"] = bool(q.calls)
+            if q.reach and int(forced[F_KIND]) == FORCE_REACHED:
+                extra["contract_reached"] = q.reach  # the declaring side dealt so that the auction ends in it
             if q.outcome != "deal":
                 extra["outcome"] = q.outcome
             rec["source"] = source_of(q.run.setup, q.run.seed, int(i), extra=extra)
@@ -578,6 +677,7 @@ def write_records(q: Question, path, limit: int) -> int:
     return len(recs)
 
 
-__all__ = ["evaluate", "evaluate_until_clear", "question", "run_question", "run_until_clear", "until_clear_table",
+__all__ = ["evaluate", "evaluate_until_clear", "question", "declaring_side", "run_question", "run_until_clear",
+           "until_clear_table",
            "table", "records", "write_records", "COLUMNS",
            "ConditionError"]

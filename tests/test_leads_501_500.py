@@ -81,7 +81,8 @@ def test_501_the_declarer_leads_and_keeps_his_lead():
 
 
 def test_501_lead_auto_is_the_forced_contract_as_the_strategies_play_it():
-    q = E.question("501", 1, ["lead:auto/100/H:2", "=100/H"], n=50, seed=4, dealer=0)
+    # the declaring side dealt at random: the contract forced, the auction skipped, as =100/H
+    q = E.question("501", 1, ["lead:auto/100/H:2", "=100/H"], n=50, seed=4, dealer=0, calls_imply_hands=False)
     a, _ = rows_of(q, 0)
     dealt = q.deal(0, 50)
     b, _ = F501.play_given(q.run.seed, 0, dealt, q.run.setup, _declares_as(q, "=100/H", 2), q.before)
@@ -147,7 +148,7 @@ def test_500_the_declarer_keeps_the_lead_through_the_discard():
 
 
 def test_500_lead_auto_is_the_forced_contract_as_the_strategies_play_it():
-    q = E.question("500", 0, ["lead:auto/8H:0", "=8H"], n=50, seed=4, outcome="tricks")
+    q = E.question("500", 0, ["lead:auto/8H:0", "=8H"], n=50, seed=4, outcome="tricks", calls_imply_hands=False)
     a, ok = rows_of(q, 0)
     b, _ = rows_of(q, 1)
     assert ok.all() and F500.is_lead(q.forced[0]) and not F500.is_lead(q.forced[1])
@@ -167,7 +168,8 @@ def test_500_no_trump_joker_lead_names_a_suit():
 def test_500_touching_leads_give_identical_rows():
     # A K Q of trumps, the rest dealt: the strategies play on the same way after any of them
     q = E.question("500", 0, ["lead:AH/8H:0", "lead:KH/8H:0", "lead:QH/8H:0", "lead:AD/8H:0", "lead:KD/8H:0"],
-                   n=300, seed=13, outcome="tricks", hand="HJ H:AKQ97 D:AKQ C:5")
+                   n=300, seed=13, outcome="tricks", hand="HJ H:AKQ97 D:AKQ C:5",
+                   calls_imply_hands=False)  # the strategies never stop in 8H with this hand
     rows = [rows_of(q, j)[0] for j in range(5)]
     for r in rows[1:3]:
         np.testing.assert_array_equal(r["tricks_0"], rows[0]["tricks_0"])
@@ -190,7 +192,7 @@ def test_500_lead_groups_follow_the_trump_order():
 
 # ---------------------------------------------------------------- Vint's lead:auto
 def test_vint_lead_auto_is_the_forced_contract_as_the_strategies_play_it():
-    q = E.question("vint", 3, ["lead:auto/3NT:2", "=3NT:2"], n=40, seed=6, outcome="tricks")
+    q = E.question("vint", 3, ["lead:auto/3NT:2", "=3NT:2"], n=40, seed=6, outcome="tricks", calls_imply_hands=False)
     a, ok = rows_of(q, 0)
     b, _ = rows_of(q, 1)
     assert ok.all() and FV.is_lead(q.forced[0])
@@ -222,8 +224,13 @@ def test_vint_lead_auto_is_the_forced_contract_as_the_strategies_play_it():
     ("500", ["--seat", "0", "--contract", "8H:0", "--option", "lead:HJ=S"], "only with a joker led in no-trump"),
     ("500", ["--seat", "0", "--contract", "8H:0", "--all-leads"], "needs the seat's hand"),
     ("500", ["--seat", "1", "--contract", "8H:0", "--all-leads", "--hand", "S:A"], "seat 1 does not lead"),
+    # a lead question takes the auction (tests/test_lead_auction.py), but not one its declarer passed in
     ("500", ["--seat", "0", "--auction", "P", "--dealer", "3", "--contract", "8H:0", "--option", "lead:AS"],
-     "skips the auction"),
+     "seat 0 passed in the calls given, and passes are final"),
+    ("500", ["--seat", "0", "--auction", "9H", "--dealer", "0", "--contract", "8H:0", "--option", "lead:AS"],
+     "after the calls given (9H) the auction cannot end in 8H by seat 0"),
+    ("501", ["--seat", "1", "--dealer", "0", "--auction", "110", "--contract", "100/H:2", "--option", "lead:AS"],
+     "after the calls given (110) the auction cannot end at 100 won by seat 2"),
     ("vint", ["--seat", "3", "--contract", "3NT:2", "--option", "lead:1S"], "not a Vint card"),
 ])
 def test_errors_are_one_line(capsys, game, argv, words):
@@ -234,11 +241,11 @@ def test_errors_are_one_line(capsys, game, argv, words):
 
 def test_all_leads_cli_501_and_500(capsys):
     assert main(["evaluate", "501", "--seat", "1", "--dealer", "0", "--contract", "100/H:2", "--hand",
-                 "S:AT9 H:KQ D:A C:J", "--all-leads", "--option", "lead:auto", "-n", "30", "--jobs", "1",
+                 "S:T9 H:9 D:KJ C:Q9", "--all-leads", "--option", "lead:auto", "-n", "30", "--jobs", "1",
                  "--format", "json", "--outcome", "points"]) == 0
     rows = {r["option"]: r for r in json.loads(capsys.readouterr().out)["options"]}
-    assert set(rows) == {f"lead:{c}/100/H:2" for c in ("AS", "TS", "9S", "KH", "QH", "AD", "JC", "auto")}
-    assert rows["lead:KH/100/H:2"]["stands_for"] == "KH" and rows["lead:auto/100/H:2"]["stands_for"] == ""
+    assert set(rows) == {f"lead:{c}/100/H:2" for c in ("TS", "9S", "9H", "KD", "JD", "QC", "9C", "auto")}
+    assert rows["lead:KD/100/H:2"]["stands_for"] == "KD" and rows["lead:auto/100/H:2"]["stands_for"] == ""
     assert main(["evaluate", "500", "--seat", "0", "--contract", "8H:0", "--hand", "HJ JD AH KH QH 9H 7H AS KC 5D",
                  "--all-leads", "-n", "30", "--jobs", "1", "--outcome", "tricks"]) == 0
     out = capsys.readouterr().out

@@ -85,7 +85,14 @@ def test_lead_groups():
     (["--contract", "3NT:2", "--all-leads"], "--all-leads (lead:best) needs the seat's hand"),
     (["--contract", "3NT", "--option", "lead:QS"], "CONTRACT:SEAT"),
     (["--contract", "3NT:2", "--option", "lead:ZZ"], "not a Vint card"),
-    (["--auction", "P", "--dealer", "3", "--contract", "3NT:2", "--option", "lead:QS"], "skips the auction"),
+    # a lead question takes the auction (tests/test_lead_auction.py), but not one past its contract
+    (["--auction", "4S", "--dealer", "2", "--contract", "3NT:2", "--option", "lead:QS"],
+     "after the calls given (4S) the auction cannot end in 3NT by seat 2"),
+    (["--auction", "3NT", "--dealer", "0", "--contract", "3NT:2", "--option", "lead:QS"],
+     "after the calls given (3NT) the auction cannot end in 3NT by seat 2"),
+    (["--auction", "P", "--dealer", "3", "--contract", "3NT:2", "--option", "lead:QS", "--calls-on-random-hands"],
+     "leave out --auction"),
+    (["--option", "lead:QS/3NT:2", "--option", "lead:QS/4S:2"], "need a question each"),
 ])
 def test_errors_are_one_line(capsys, argv, words):
     assert main(["evaluate", "vint", "--seat", "3", "-n", "10", *argv]) == 2

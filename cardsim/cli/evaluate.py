@@ -43,6 +43,10 @@ EVALUATE_EPILOG = """options:
   500   from the dealer's left: P | 6S..10NT            --dealer 0 --seat 3 --auction "6S P"
   501   from the dealer's left: P | 70 | B70 (blind, also blind:70)
                                                         --dealer 0 --seat 0 --auction "B66 P"
+Lead questions (lead:CARD with --contract) deal the declaring side hands with which the strategies'
+auction ends in the contract (501: the declarer keeping it, with its trump and target); --auction
+gives calls that auction starts with (--dealer 2 --auction "1NT P" --contract 3NT:2), and
+--calls-on-random-hands deals the declaring side at random, the auction skipped (the header says which).
 The calls imply the callers' hands: a deal is kept only if the callers' strategies (--strategy)
 would make exactly those calls with their hands; the share of dealt hands that do is printed.
 A call they never make is an error (the default 501 players only ever bid the minimum raise);
@@ -84,7 +88,7 @@ examples:
   cardsim evaluate vint --seat 3 --contract 3NT:2 --hand "S:QJ72 H:K84 D:953 C:T62" \
                    --option lead:QS --option lead:4H --option lead:auto --outcome tricks -n 20000
   cardsim evaluate vint --seat 3 --contract 4H:2 --hand "S:QJ72 H:K84 D:953 C:T62" --all-leads
-  cardsim evaluate 501 --seat 1 --dealer 0 --contract 100/H:2 --hand "S:AT9 H:KQ D:A C:J" --all-leads \
+  cardsim evaluate 501 --seat 1 --dealer 0 --contract 100/H:2 --hand "S:T9 H:9 D:KJ C:Q9" --all-leads \
                    --outcome points
   cardsim evaluate 500 --seat 0 --contract 8H:0 --hand "HJ JD AH KH QH 9H 7H AS KC 5D" --all-leads \
                    --outcome tricks
@@ -114,15 +118,16 @@ def add_parser(sub) -> None:
     p.add_argument("--option", action="append", metavar="OPTION",
                    help="an option of the seat (repeatable; see below)")
     p.add_argument("--contract", metavar="CONTRACT:SEAT",
-                   help="the contract the seat's lead:CARD options are led against, and its declarer, the auction "
-                        "skipped (Vint 3NT:2, 500 8H:0, 501 100/H:2); the seat must lead the first trick: in Vint the "
-                        "declarer's left, in 500 the declarer, in 501 the dealer's left (give --dealer)")
+                   help="the contract the seat's lead:CARD options are led against, and its declarer, reached by "
+                        "the strategies' auction (Vint 3NT:2, 500 8H:0, 501 100/H:2; see below); the seat must lead "
+                        "the first trick: in Vint the declarer's left, in 500 the declarer, in 501 the dealer's left "
+                        "(give --dealer)")
     p.add_argument("--all-leads", action="store_true",
                    help="with --contract and --hand: every card of the given hand (and, for a declarer, of the given "
-                        "talon or kitty) as a lead:CARD option, equivalent cards grouped, one lead played for each "
-                        "group (Vint: cards of a suit touching in rank; 500: touching in the contract's trick order; "
-                        "501: none), the top one led, and the groups listed under the table (column stands_for in csv "
-                        "and json)")
+                        "talon or kitty) as a lead:CARD option, every card played; cards that may be equal (Vint: of "
+                        "a suit touching in rank; 500: touching in the contract's trick order; 501: none) shown as one "
+                        "row, the top card's, only where they scored the same on every deal (the strategies read the "
+                        "card led), else split; the groups listed under the table (column stands_for in csv and json)")
     p.add_argument("-n", "--deals", type=_positive, help="deals (default 100000; with --until-clear see --max-deals)")
     p.add_argument("--until-clear", action="store_true",
                    help="play in rounds of doubling size (2000, 4000, ... deals) and stop as soon as the best option "
@@ -145,11 +150,14 @@ def add_parser(sub) -> None:
     p.add_argument("--pbn-hands", choices=("seat", "all"), default="seat",
                    help="with --pbn: give the seat's hand only (default) or all four hands")
     p.add_argument("--dealer", type=_nonnegative, help="the dealer's seat (default: drawn per deal)")
-    p.add_argument("--auction", help="calls made before the seat's first call, in order: in Vint from the "
+    p.add_argument("--auction", help="calls made before the seat's first call (or, in a lead question, that the "
+                                     "auction reaching --contract starts with), in order: in Vint from the "
                                      "dealer, in 501 and 500 from the dealer's left (needs --dealer; see below)")
     p.add_argument("--calls-on-random-hands", action="store_true",
                    help="make the --auction calls whatever the callers hold (by default a deal is kept only if the "
-                        "callers' strategies would make exactly those calls with their hands)")
+                        "callers' strategies would make exactly those calls with their hands); in a lead question "
+                        "without --auction: deal the declaring side at random, the contract declared whatever it "
+                        "holds (by default its hands are those with which the strategies bid the contract)")
     p.add_argument("--before", help="match state before the deal: 501 scores by seat (501,250,320); "
                                     "Vint below0,below1[,games0,games1]; 500 team scores s0,s1")
     # No choices= here: each game offers its own outcomes (forcing.outcome_states()); the question
@@ -200,8 +208,8 @@ def run(args) -> int:
     given = pbn_given(args)  # --pbn: the board's hand(s) and dealer (sets args.hand / args.dealer)
     groups, grouping = _lead_options(args, given)  # --contract, --all-leads: the lead options (sets args.option)
 
-    def ask(specs):
-        return E.question(args.game, args.seat, args.option, deals, args.seed, args.hand, args.where,
+    def ask(specs, n=deals):
+        return E.question(args.game, args.seat, args.option, n, args.seed, args.hand, args.where,
                           args.talon, args.dealer, _ints(args.before, "--before"), specs, args.seats, args.rule,
                           conditions=given,
                           auction=args.auction or (), outcome=args.outcome,
@@ -210,8 +218,9 @@ def run(args) -> int:
     q = ask(_strategies(args.strategy))
     if args.records_limit and not args.records:
         raise UsageError("--records-limit needs --records FILE")
-    if args.calls_on_random_hands and not args.auction:
-        raise UsageError("--calls-on-random-hands goes with --auction: it says how the given calls are made")
+    if args.calls_on_random_hands and not args.auction and not any(_is_lead(o) for o in q.options):
+        raise UsageError("--calls-on-random-hands goes with --auction (it says how the given calls are made) or "
+                         "with lead options (the declaring side dealt at random)")
     if args.records:
         check_output_file(args.records)  # unwritable output is an error before the run, not after
     if (args.profile or args.profiles_file) and not args.robust:
@@ -219,6 +228,17 @@ def run(args) -> int:
     if args.until_clear and len(q.options) < 2:
         raise UsageError("--until-clear compares options: give at least two --option (or --option auto)")
     _warn_if_dealing_is_slow(q, args)
+    pilot = None
+    if groups and (args.until_clear or args.robust):
+        # Two leads equal on every deal can never be told apart: the rounds could not stop, and a
+        # robust verdict would name the twin as runner-up.  The groups are proven on the first
+        # round's deals (the question's strategies), then one card a class is played.
+        pilot = min(S.FIRST, deals)
+        with cluster(args.scheduler):
+            sums = E.run_question(ask(_strategies(args.strategy), pilot), args.jobs)
+        groups, split, hidden = _regroup(groups, list(q.options), sums)
+        args.option = [o for o in args.option if o.strip() not in hidden]
+        q = ask(_strategies(args.strategy))
     if args.robust:
         return _evaluate_robust(E, q, ask, args)
     # Finished chunks wait in the runs folder until the answer is printed: the same command
@@ -232,9 +252,10 @@ def run(args) -> int:
         else:
             sums = E.run_question(q, args.jobs, args.progress, store=store)
     df = E.until_clear_table(q, sums, result) if result is not None else E.table(q, sums)
+    if groups and pilot is None:
+        groups, split, hidden = _regroup(groups, list(q.options), sums)
     if groups:
-        df.attrs["lead_groups"] = groups
-        df.insert(1, "stands_for", [" ".join(groups.get(o, [])) for o in df["option"]])
+        df = _shown(df, groups, split, hidden)
     if args.records:
         E.write_records(q, args.records, args.records_limit or 100)
     if args.format == "csv" and result is not None:
@@ -248,15 +269,18 @@ def run(args) -> int:
         sys.stdout.write(json.dumps(answer_json(df), ensure_ascii=False) + "\n")
     else:
         a = df.attrs
-        kept = "conditions and calls together" if a["calls"] else "the conditions"
+        kept = "conditions and calls together" if a["calls"] or a["reach"] else "the conditions"
         print(f"{a['game']} seat {a['seat']}, {a['deals']:,} deals, seed {a['seed']}; conditions: "
               f"{a['conditions']} (acceptance {a['acceptance']:.4g}: the share of random deals that meet {kept}); "
               f"strategies {', '.join(a['strategies'])}")
         print(f"rules: {a['rules_text']}")
-        if a["calls"]:
+        side = E.declaring_side(q, a["calls_acceptance"])  # a lead question: how the declaring side was dealt
+        if side:
+            print(side)
+        if a["calls"] and not a["reach"]:  # (with a contract reached, the declaring side's line names them)
             print(f"calls given: {' '.join(a['calls'])}, made by the callers' strategies: a deal is kept only if they "
                   f"would make them ({a['calls_acceptance']:.4g} of the deals that meet the conditions do)")
-        elif args.auction:
+        elif args.auction and not a["reach"]:
             print(f"calls given: {args.auction}, made whatever the callers hold (--calls-on-random-hands)")
         # rates to 4 decimals; scores to 1 (to 4 when the score is a share of the game's win)
         score_digits = 4 if a["outcome"] == "game" else 1
@@ -280,7 +304,13 @@ def run(args) -> int:
             print(q.spec.forcing.lead_made)
         if groups:
             grouped = "; ".join(f"{o} for {' '.join(cards)}" for o, cards in groups.items() if len(cards) > 1)
-            print(f"leads grouped ({grouping}): {grouped}" if grouped else f"leads grouped: none ({grouping})")
+            when = GROUPED_WHEN if pilot is None else GROUPED_WHEN.replace("every deal", f"each of the first "
+                                                                                 f"{pilot:,} deals (the first round)")
+            print(f"leads grouped ({grouping}; {when}): {grouped}" if grouped
+                  else f"leads grouped: none ({grouping}; {when})")
+            if split:
+                print("touching but not equal here (split): " + "; ".join(
+                    f"{cards} as {' | '.join(' '.join(c) for c in classes)}" for cards, classes in split.items()))
         if result is not None:
             _print_until_clear(a["until_clear"], q.run.n)
     return 0
@@ -301,10 +331,31 @@ def answer_json(df) -> dict:
     if out["acceptance"] is not None:
         out["acceptance"] = float(out["acceptance"])
     out["options"] = json.loads(df.to_json(orient="records", double_precision=6))
-    for extra in ("until_clear", "lead_groups"):
+    for extra in ("until_clear", "lead_groups", "lead_groups_split", "reach"):
         if extra in df.attrs:
             out[extra] = df.attrs[extra]
     return out
+
+
+GROUPED_WHEN = "every card played, a group kept only where its cards scored the same on every deal"
+
+
+def _regroup(candidates: dict, options: list, sums: dict):
+    """:func:`cardsim.equal_leads.regroup` (imported here: the parser imports nothing heavy)."""
+    from cardsim.equal_leads import regroup
+
+    return regroup(candidates, options, sums)
+
+
+def _shown(df, groups: dict, split: dict, hidden: set):
+    """``--all-leads``: the table with one row per class of equal leads (the ``hidden`` options
+    dropped) and the column ``stands_for``; the classes in ``df.attrs`` (``lead_groups``,
+    ``lead_groups_split``)."""
+    attrs = dict(df.attrs)
+    df = df[~df["option"].isin(hidden)].reset_index(drop=True)
+    df.attrs.update(attrs, lead_groups=groups, lead_groups_split=split)
+    df.insert(1, "stands_for", [" ".join(groups.get(o, [])) for o in df["option"]])
+    return df
 
 
 def _is_lead(option) -> bool:
@@ -315,9 +366,11 @@ def _lead_options(args, given=None) -> tuple[dict, str]:
     """Expand ``--contract`` and ``--all-leads`` into ``args.option`` (``lead:CARD/CONTRACT``);
     check each lead's card against a whole given hand and the suits it is given void in (and the
     given talon or kitty, which a declarer takes).  The seat's hand is ``--hand``, or its hand in
-    ``given`` (``--pbn-hands all``: every hand of a board).  Returns ``({option: [cards it stands
-    for]}, how they were grouped)`` for ``--all-leads`` (empty otherwise); the game's
-    ``forcing.lead_groups`` groups them.  Raises UsageError (one line)."""
+    ``given`` (``--pbn-hands all``: every hand of a board).  Returns ``({(card, ...): (option of
+    each card, ...)}, how they were grouped)`` for ``--all-leads`` (empty otherwise): the candidate
+    groups of the game's ``forcing.lead_groups``, every card an option; :mod:`cardsim.equal_leads`
+    keeps a group together only where its cards scored the same on every deal.  Raises
+    UsageError (one line)."""
     from cardsim.conditions import ConditionError, features_of, layout_of
     from cardsim.conditions.grammar import parse_given, suit_cards
     from cardsim.games import get_game
@@ -355,15 +408,16 @@ def _lead_options(args, given=None) -> tuple[dict, str]:
         except OptionError as exc:
             raise UsageError(str(exc)) from None
         for group in found:
-            groups["lead:" + group[0]] = list(group)
-        options += [o for o in groups if o not in options]
+            groups[tuple(group)] = tuple("lead:" + c for c in group)
+        # every card is played: a group is shown as one row only where it proves equal (equal_leads)
+        options += [o for opts in groups.values() for o in opts if o not in options]
     if args.contract:
         if any(_is_lead(o) and "/" in o for o in options):
             raise UsageError("give the contract once: --contract, or lead:CARD/CONTRACT:SEAT in the options")
         if not any(_is_lead(o) for o in options):
             raise UsageError("--contract goes with lead:CARD options or --all-leads")
         options = [f"{o.strip()}/{args.contract.strip()}" if _is_lead(o) else o for o in options]
-        groups = {f"{o}/{args.contract.strip()}": cards for o, cards in groups.items()}
+        groups = {cards: tuple(f"{o}/{args.contract.strip()}" for o in opts) for cards, opts in groups.items()}
     try:
         features = features_of(args.game)
         size = int(layout_of(args.game, args.seats).sizes[:, args.seat].max()) if args.seat < 4 else 0
@@ -445,7 +499,7 @@ def _warn_if_dealing_is_slow(q, args) -> None:
     from cardsim.deal import dealing_seconds
     from cardsim.runner.pool import local_jobs
 
-    if q.compiled.n_constraints == 0 and not q.calls:
+    if q.compiled.n_constraints == 0 and not q.implies:
         return  # nothing to reject: dealing costs next to nothing
     cores = local_jobs(args.jobs, len(q.run.chunks())) if args.scheduler is None else 1
     seconds = dealing_seconds(q.compiled, q.run.seed, q.run.n, calls=q.calls_test()) / cores

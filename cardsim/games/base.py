@@ -131,11 +131,20 @@ class Forcing:
       has no ``--all-leads``): the leads ``cardsim evaluate --all-leads`` asks about, from the
       seat's given cards ``cards`` and the given talon or kitty ``talon`` (card indices) against
       ``contract`` (the ``--contract`` text): ``groups`` lists card tokens (``QS``; the game's
-      ``lead:`` syntax), each group's first the one led for all of them (equivalent cards);
+      ``lead:`` syntax), each group cards that may be equal as leads, highest first (every card
+      is played; :mod:`cardsim.equal_leads` shows a group as one row only where its cards scored
+      the same on every deal);
       ``note`` says how they were grouped; ``setup`` may be None (``evaluate`` asks before the
       run is set up); raises OptionError;
     * ``lead_made``: what the ``made`` column measures for ``lead:`` options (printed under the
-      table; empty: the game's lead options need no word).
+      table; empty: the game's lead options need no word);
+    * ``is_lead(forced) -> bool``, ``reach(forced) -> str`` and
+      ``contract_reached(rows, forced) -> bool[n]`` (or None: a lead's contract is forced, the
+      auction skipped): whether an option is a lead, its contract in words (``3NT by seat 2``),
+      and whether each deal played by ``play_given`` ended in that contract; with them a lead
+      question deals the declaring side hands with which the strategies' auction reaches the
+      contract (:func:`cardsim.questions.question`, the ``FORCE_REACHED`` kind of
+      :mod:`cardsim.games.forced`).
     """
 
     parse_option: Callable
@@ -155,6 +164,9 @@ class Forcing:
     outcome_meanings: dict | None = None
     lead_groups: Callable | None = None
     lead_made: str = ""
+    is_lead: Callable | None = None
+    reach: Callable | None = None
+    contract_reached: Callable | None = None
 
     def outcome_states(self) -> dict:
         """``{name: state -> state}`` of the outcomes the game offers, ``deal`` first."""

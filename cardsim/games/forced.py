@@ -4,7 +4,11 @@ in every game.
 An int64 vector of length ``F_PREFIX + max prefix`` (each engine sets its ``F_LEN``):
 ``forced[F_KIND]`` is ``FORCE_NONE`` (all zeros: nothing forced), ``FORCE_FIRST_CALL`` (seat
 ``forced[F_SEAT]``'s first call after the given calls is ``forced[F_CALL]``) or
-``FORCE_CONTRACT`` (the auction is skipped: that seat declares ``forced[F_CALL]``); the first
+``FORCE_CONTRACT`` (the auction is skipped: that seat declares ``forced[F_CALL]``) or
+``FORCE_REACHED`` (a lead question's contract reached by the auction: the strategies bid as
+always, after the given calls, and the deal was dealt so that their auction ends with seat
+``forced[F_SEAT]`` declaring ``forced[F_CALL]``; an engine plays it as ``FORCE_NONE``, its
+forced lead included, and :mod:`cardsim.questions` checks the auction's end); the first
 ``forced[F_NPREFIX]`` calls of the auction are ``forced[F_PREFIX:]``, and ``forced[F_IMPLIED]`` says
 who makes them: ``GIVEN_CALLS`` — they are simply made, whatever the callers hold (the callers'
 strategies are not asked); ``IMPLIED_CALLS`` — the callers' strategies make them: the deal was
@@ -18,5 +22,5 @@ builds the vectors from option text.)
 from __future__ import annotations
 
 F_KIND, F_SEAT, F_CALL, F_NPREFIX, F_IMPLIED, F_PREFIX = 0, 1, 2, 3, 4, 5
-FORCE_NONE, FORCE_FIRST_CALL, FORCE_CONTRACT = 0, 1, 2
+FORCE_NONE, FORCE_FIRST_CALL, FORCE_CONTRACT, FORCE_REACHED = 0, 1, 2, 3
 GIVEN_CALLS, IMPLIED_CALLS, CHECK_CALLS = 0, 1, 2

@@ -64,7 +64,8 @@ SPEC = GameSpec(
                     agreed_calls=_forcing.agreed_calls, auto_options=_forcing.auto_options,
                     game_state=_forcing.game_state, outcomes=_forcing.OUTCOMES,
                     outcome_meanings=_forcing.OUTCOME_MEANINGS, lead_groups=_forcing.lead_groups,
-                    lead_made=_forcing.LEAD_MADE),
+                    lead_made=_forcing.LEAD_MADE,
+                    is_lead=_forcing.is_lead, reach=_forcing.reach, contract_reached=_forcing.contract_reached),
     pimc=_pimc.HOOKS,
     # hooks lane
     ranks=RANKS,

@@ -39,13 +39,13 @@ import numpy as np
 
 from cardsim.cards import SUITS, CardError, suit_letters
 from cardsim.games.base import OptionError, Setup
-from cardsim.games.forced import F_CALL, F_KIND, F_SEAT, FORCE_CONTRACT, FORCE_NONE
+from cardsim.games.forced import F_CALL, F_KIND, F_NPREFIX, F_PREFIX, F_SEAT, FORCE_CONTRACT, FORCE_NONE
 from cardsim.games.options import option_vector, touching_groups
 from cardsim.text import quote
 
 from . import engine as E
 from .chunks import start_state
-from .constants import DENOMINATIONS, FULL_EFF, HJ, LJ, NT, PASS, UNMAP, card_str, parse_card
+from .constants import DENOMINATIONS, FULL_EFF, HJ, LJ, NT, PASS, UNMAP, bid_str, card_str, parse_card
 from .constants import parse_call
 from .records import record_of, rule_numbers
 from .rows import ROW_DTYPE, fill_rows
@@ -83,6 +83,21 @@ def option_call(text: str) -> int:
 
 
 def _prefix(auction, dealer, seat) -> list[int]:
+    """The calls before ``seat``'s first call (from the dealer's left), checked: legal, at most
+    three (passes are final), and then it is ``seat``'s turn (docs/RULES.md §3.3)."""
+    calls = _calls(auction, dealer)
+    if len(calls) > 3:
+        raise OptionError("at most 3 calls come before a seat's first call (passes are final)")
+    turn = (dealer + 1 + len(calls)) % 4 if calls else seat
+    if turn != seat:
+        raise OptionError(f"after {len(calls)} call(s) from the left of dealer {dealer} it is seat {turn}'s turn, "
+                          f"not seat {seat}'s")
+    return calls
+
+
+def _calls(auction, dealer) -> list[int]:
+    """The given calls from the dealer's left, checked: each bid above the one before it, the
+    auction not ended (docs/RULES.md §3.3)."""
     if not auction:
         return []
     if not all(isinstance(c, str) for c in auction):
@@ -90,17 +105,38 @@ def _prefix(auction, dealer, seat) -> list[int]:
     if dealer is None:
         raise OptionError("an auction before the seat's call needs the dealer (--dealer): his left speaks first")
     calls = [option_call(c) for c in auction]
-    if len(calls) > 3:
-        raise OptionError("at most 3 calls come before a seat's first call (passes are final)")
+    if len(calls) > E.MAX_PREFIX:
+        raise OptionError(f"at most {E.MAX_PREFIX} calls before the seat's call")
     high = PASS
     for i, call in enumerate(calls):
         if call != PASS and call <= high:
             raise OptionError(f"call {i + 1} of the auction ({auction[i]}) is not higher than the bid before it")
         high = max(high, call)
-    turn = (dealer + 1 + len(calls)) % 4
-    if turn != seat:
-        raise OptionError(f"after {len(calls)} call(s) from the left of dealer {dealer} it is seat {turn}'s turn, "
-                          f"not seat {seat}'s")
+    return calls
+
+
+def _lead_prefix(what, auction, dealer, call: int, declarer: int) -> list[int]:
+    """The given calls of a lead question (from the dealer's left), checked: legal, and the
+    auction can still end in ``declarer``'s bid ``call`` (docs/RULES.md §3.3)."""
+    calls = _calls(auction, dealer)
+    if not calls:
+        return []
+    speakers, passed, turn = [], set(), (dealer + 1) % 4
+    for c in calls:  # passes are final: a seat that passed is skipped
+        while turn in passed:
+            turn = (turn + 1) % 4
+        speakers.append(turn)
+        if c == PASS:
+            passed.add(turn)
+        turn = (turn + 1) % 4
+    bids = [(c, who) for c, who in zip(calls, speakers) if c != PASS]
+    if len(passed) == 4 or bids and len(passed) == 3:
+        raise OptionError(f"{what}: that auction has already ended")
+    if declarer in passed:
+        raise OptionError(f"{what}: seat {declarer} passed in the calls given, and passes are final: it cannot declare")
+    if bids and (bids[-1][0] > call or bids[-1][0] == call and bids[-1][1] != declarer):
+        raise OptionError(f"{what}: after the calls given ({' '.join(auction)}) the auction cannot end in "
+                          f"{bid_str(call)} by seat {declarer}")
     return calls
 
 
@@ -117,11 +153,9 @@ def contract_by(text: str, what: str) -> tuple[int, int]:
     return call, int(who)
 
 
-def _lead_vector(text, card_text: str, contract: str, seat: int, auction) -> np.ndarray:
+def _lead_vector(text, card_text: str, contract: str, seat: int, auction, dealer=None) -> np.ndarray:
     """The forced vector of ``lead:CARD[=SUIT]/CONTRACT:DECLARER`` for ``seat`` (see the module's doc)."""
     what = f"option {quote(text)}"
-    if auction:
-        raise OptionError(f"{what} skips the auction: it cannot follow given calls (--auction)")
     call, declarer = contract_by(contract, what)
     if declarer != seat:
         raise OptionError(f"{what}: seat {seat} does not lead: in Five Hundred the declarer, seat {declarer}, leads the "
@@ -130,6 +164,10 @@ def _lead_vector(text, card_text: str, contract: str, seat: int, auction) -> np.
     forced[F_KIND] = FORCE_CONTRACT
     forced[F_SEAT] = declarer
     forced[F_CALL] = call
+    # given calls before the contract: questions.question has the strategies' auction reach it
+    prefix = _lead_prefix(what, list(auction or ()), dealer, call, declarer)
+    forced[F_NPREFIX] = len(prefix)
+    forced[F_PREFIX:F_PREFIX + len(prefix)] = prefix
     token, eq, named = card_text.strip().partition("=")
     if token.lower() == "auto" and not eq:
         forced[E.F_LEAD] = -1
@@ -180,17 +218,17 @@ def _effective_order(denom: int) -> dict:
     return out
 
 
-LEAD_GROUPING = ("cards touching in the contract's trick order, the jokers and both bowers counted in the trump suit; "
-                 "the top one played for each group; the strategies may still tell a side suit's touching cards "
-                 "apart later in a rare deal")
+LEAD_GROUPING = "cards touching in the contract's trick order, the jokers and both bowers counted in the trump suit"
 
 
 def lead_groups(cards, talon, contract: str, seat: int, setup) -> tuple[list[list[str]], str]:
     """``--all-leads``: the declarer's given cards and the given kitty's (``cards``, ``talon``:
     physical card indices) as leads against ``contract`` (``CONTRACT:SEAT``; the seat must
-    declare it), cards touching in the contract's trick order grouped, the highest led (only
-    tricks score, docs/RULES.md §3.6); a joker in no-trump is led naming each suit in turn.
-    Returns ``(groups of lead tokens, how)``; raises OptionError."""
+    declare it), cards touching in the contract's trick order grouped, highest first: they take
+    the same trick (only tricks score, docs/RULES.md §3.6), but the strategies may play on
+    differently, so ``--all-leads`` plays each and keeps a group only where it scored the same on
+    every deal (:mod:`cardsim.equal_leads`); a joker in no-trump is led naming each suit in turn.
+    Returns ``(candidate groups of lead tokens, how)``; raises OptionError."""
     call, _ = contract_by(contract, "--contract")
     _lead_vector(f"--contract {contract}", "auto", contract, seat, ())
     denom = call % 5
@@ -201,6 +239,19 @@ def lead_groups(cards, talon, contract: str, seat: int, setup) -> tuple[list[lis
     if jokers:  # no-trump: a joker lead names a suit
         groups += [[f"{j}={s}" for j in jokers] for s in SUITS]
     return groups, LEAD_GROUPING
+
+
+def reach(forced) -> str:
+    """A lead option's contract in words (``8H by seat 0``): what a lead question's auction must
+    end in (the declarer leads, docs/RULES.md §3.4)."""
+    declarer = int(forced[F_SEAT])
+    return f"{bid_str(int(forced[F_CALL]))} by seat {declarer}"
+
+
+def contract_reached(rows: np.ndarray, forced) -> np.ndarray:
+    """bool[n]: whether each deal's auction (``rows``, :func:`play_given`'s) ended in the contract
+    of the lead option ``forced``, declared by its declarer."""
+    return (rows["declarer"] == int(forced[F_SEAT])) & (rows["contract"] == int(forced[F_CALL]))
 
 
 LEAD_MADE = "made, for lead options: the contract's made rate (you declare and lead)"
@@ -216,7 +267,7 @@ def parse_option(text: str, seat: int, setup: Setup, auction=(), dealer=None) ->
         if not slash:
             raise OptionError(f"option {quote(text)} needs the contract it is led against: --contract 8H:0 (seat 0 "
                               "declares 8 hearts) or lead:CARD/8H:0")
-        return _lead_vector(text, card_text, contract, seat, auction)
+        return _lead_vector(text, card_text, contract, seat, auction, dealer)
     return option_vector(text, seat, E.F_LEN, option_call, PASS, _prefix(list(auction or ()), dealer, seat))
 
 

@@ -385,8 +385,10 @@ def take_talon(hands0, talon, dealer, seats, declarer, bid, blind, sids, params,
         D.choose_contract(sids[declarer], params, streams, declarer, hand_d, bid, blind, talon, cout)
     if forced[F_KIND] == FORCE_CONTRACT:
         force_contract(cout, forced, bid, hand_d)
-        if forced[F_LEAD] > 0 and declarer == active_seat(0, dealer, seats) and cout[0] == 0:
-            keep_lead(cout, hand_d, forced[F_LEAD] - 1)
+    # a lead question's declarer who leads keeps his lead card, the contract forced or reached
+    # by the auction (FORCE_REACHED); no other deal forces a lead
+    if forced[F_LEAD] > 0 and declarer == active_seat(0, dealer, seats) and cout[0] == 0:
+        keep_lead(cout, hand_d, forced[F_LEAD] - 1)
     if tracing:
         for i in range(5):
             trace[T_CONTRACT + i] = cout[i]

@@ -96,9 +96,10 @@ def _call(token, i: int) -> tuple[int, bool]:
     return _bid(m.group(2), what), bool(m.group(1))
 
 
-def _read_prefix(auction, dealer, seat, seats) -> tuple[list[int], set, int]:
+def _read_prefix(auction, dealer, seat, seats, turn=True) -> tuple[list[int], set, int]:
     """Trace codes of the calls before ``seat``'s turn, checked against docs/RULES.md §1.3, the
-    seats that have looked (bid without a blind mark) and the current bid."""
+    seats that have looked (bid without a blind mark) and the current bid (``turn`` False: the
+    calls need not end at ``seat``'s turn, as before a lead)."""
     if not auction:
         return [], set(), 0
     if dealer is None:
@@ -131,7 +132,7 @@ def _read_prefix(auction, dealer, seat, seats) -> tuple[list[int], set, int]:
         pos += 1
         while order[pos % 3] in passed:
             pos += 1
-    if order[pos % 3] != seat:
+    if turn and order[pos % 3] != seat:
         raise OptionError(f"after {len(codes)} call(s) it is seat {order[pos % 3]}'s turn, not seat {seat}'s")
     return codes, looked, cur
 
@@ -174,8 +175,6 @@ def first_leader(dealer: int, seats: int) -> int:
 def _lead_vector(text, card_text: str, contract: str, seat: int, setup: Setup, auction, dealer) -> np.ndarray:
     """The forced vector of ``lead:CARD/CONTRACT`` for ``seat`` (see the module's doc)."""
     what = f"option {quote(text)}"
-    if auction:
-        raise OptionError(f"{what} skips the auction: it cannot follow given calls (--auction)")
     bid, blind, trump, target, declarer = contract_by(contract, what)
     seats = setup.seats
     if dealer is None:
@@ -198,7 +197,58 @@ def _lead_vector(text, card_text: str, contract: str, seat: int, setup: Setup, a
     forced[E.F_TARGET] = target
     forced[E.F_LEADER] = seat
     forced[E.F_LEAD] = -1 if card_text.strip().lower() == "auto" else lead_card(card_text) + 1
+    # given calls before the contract: questions.question has the strategies' auction reach it
+    prefix, looked, cur = _read_prefix(list(auction or ()), dealer, seat, seats, turn=False)
+    if prefix and (cur > bid or cur == bid and _last_bidder(prefix, dealer, seats) != declarer):
+        raise OptionError(f"{what}: after the calls given ({' '.join(auction)}) the auction cannot end at {bid} won "
+                          f"by seat {declarer}")
+    if prefix and blind and declarer in looked:
+        raise OptionError(f"{what}: seat {declarer} has looked in the calls given: it cannot win the auction blind")
+    forced[F_NPREFIX] = len(prefix)
+    forced[F_PREFIX:F_PREFIX + len(prefix)] = prefix
     return forced
+
+
+def _last_bidder(codes: list[int], dealer: int, seats: int) -> int:
+    """The seat that made the last bid of the given calls (trace codes, from the dealer's left,
+    a seat that passed skipped: docs/RULES.md §1.3), or -1."""
+    order = [(dealer + 1 + k) % seats for k in range(seats)]
+    if seats == 4:
+        order = [s for s in order if s != dealer]
+    passed, pos, last = set(), 0, -1
+    for code in codes:
+        speaker = order[pos % 3]
+        if code == 0:
+            passed.add(speaker)
+        else:
+            last = speaker
+        pos += 1
+        while len(passed) < 3 and order[pos % 3] in passed:
+            pos += 1
+    return last
+
+
+def reach(forced) -> str:
+    """A lead option's contract in words (``100/H by seat 2``: the auction won at 100, ``!`` blind,
+    hearts declared, and the target when given): what a lead question's auction and the
+    declarer's choice of trump must end in (docs/RULES.md §1.3-§1.4)."""
+    declarer = int(forced[F_SEAT])
+    target = int(forced[E.F_TARGET])
+    text = (f"{int(forced[F_CALL])}{'!' if forced[E.F_BLIND] else ''}/{DENOMINATIONS[int(forced[E.F_TRUMP]) - 1]}"
+            + (f"/{target}" if target else ""))
+    return f"{text} by seat {declarer}"
+
+
+def contract_reached(rows: np.ndarray, forced) -> np.ndarray:
+    """bool[n]: whether each deal (``rows``, :func:`play_given`'s) went as the lead option
+    ``forced``'s contract says: its declarer won the auction at its bid (blind or not), kept the
+    contract (did not abandon) and declared its trump, and its target when given."""
+    ok = ((rows["declarer"] == int(forced[F_SEAT])) & (rows["bid"] == int(forced[F_CALL]))
+          & (rows["blind"] == bool(forced[E.F_BLIND])) & rows["played"]
+          & (rows["trump"] == int(forced[E.F_TRUMP]) - 1))
+    if int(forced[E.F_TARGET]):
+        ok &= rows["target"] == int(forced[E.F_TARGET])
+    return ok
 
 
 def lead_card(text: str) -> int:

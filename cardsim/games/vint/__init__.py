@@ -50,7 +50,8 @@ SPEC = GameSpec(
                     engine.NO_FORCE,
                     agreed_calls=forcing.agreed_calls, auto_options=forcing.auto_options,
                     outcomes=forcing.OUTCOMES, outcome_meanings=forcing.OUTCOME_MEANINGS,
-                    lead_groups=forcing.lead_groups, lead_made=forcing.LEAD_MADE),
+                    lead_groups=forcing.lead_groups, lead_made=forcing.LEAD_MADE,
+                    is_lead=forcing.is_lead, reach=forcing.reach, contract_reached=forcing.contract_reached),
     pimc=pimc.HOOKS,
     # hooks lane
     ranks=VINT_RANKS,

@@ -39,13 +39,13 @@ import numpy as np
 
 from cardsim.cards import CardError, card_str, cards_of, parse_card, suit_letters
 from cardsim.games.base import OptionError, Setup, as_list
-from cardsim.games.forced import F_CALL, F_KIND, F_SEAT, FORCE_CONTRACT, FORCE_NONE
+from cardsim.games.forced import F_CALL, F_KIND, F_NPREFIX, F_PREFIX, F_SEAT, FORCE_CONTRACT, FORCE_NONE
 from cardsim.games.options import option_vector, touching_groups
 from cardsim.text import quote
 
 from . import engine
 from .records import call_str, result_from_score
-from .rules import DENOMINATIONS, MAX_CALLS, N_SCORE, PASS, RANKS
+from .rules import DENOMINATIONS, MAX_CALLS, N_SCORE, PASS, RANKS, call_denomination, call_level
 from .rules import parse_call
 
 LOWER_IS_BETTER = False
@@ -107,6 +107,17 @@ def option_call(text: str) -> int:
 def _prefix(auction, dealer, seat) -> list[int]:
     """The calls before ``seat``'s first call, checked: a legal auction that has not ended, after
     which it is ``seat``'s turn (docs/RULES.md §2.2)."""
+    calls = _calls(auction, dealer)
+    turn = (dealer + len(calls)) % 4 if calls else seat
+    if turn != seat:
+        raise OptionError(f"after {len(calls)} call(s) from dealer {dealer} it is seat {turn}'s turn, "
+                          f"not seat {seat}'s")
+    return calls
+
+
+def _calls(auction, dealer) -> list[int]:
+    """The given calls from ``dealer``, checked: a legal auction that has not ended (docs/RULES.md
+    §2.2)."""
     if not auction:
         return []
     calls = [option_call(c) if isinstance(c, str) else None for c in auction]
@@ -124,9 +135,17 @@ def _prefix(auction, dealer, seat) -> list[int]:
         current = call if call != PASS else current
         if passes == (8 if current == PASS else 12):
             raise OptionError("that auction has already ended")
-    turn = (dealer + len(calls)) % 4
-    if turn != seat:
-        raise OptionError(f"after {len(calls)} call(s) from dealer {dealer} it is seat {turn}'s turn, not seat {seat}'s")
+    return calls
+
+
+def _lead_prefix(text, auction, dealer, call: int, declarer: int) -> list[int]:
+    """The given calls of a lead question (from ``dealer``), checked: a legal auction that has not
+    ended and can still end in ``declarer``'s bid ``call`` (docs/RULES.md §2.2)."""
+    calls = _calls(auction, dealer)
+    bids = [(c, (dealer + i) % 4) for i, c in enumerate(calls) if c != PASS]
+    if bids and (bids[-1][0] > call or bids[-1][0] == call and bids[-1][1] != declarer):
+        raise OptionError(f"option {quote(text)}: after the calls given ({' '.join(auction)}) the auction cannot end "
+                          f"in {call_str(call)} by seat {declarer}")
     return calls
 
 
@@ -165,7 +184,7 @@ def parse_option(text: str, seat: int, setup: Setup, auction=(), dealer=None) ->
                               "(seat 2 declares 3NT) or lead:CARD/3NT:2")
         auto = card_text.strip().lower() == "auto"  # lead:auto: the seat's strategy leads
         card = -2 if auto else lead_card(card_text)
-        forced = _contract_vector(text, contract, seat, auction, lead=True)
+        forced = _contract_vector(text, contract, seat, auction, lead=True, dealer=dealer)
         forced[engine.F_LEAD] = card + 1
         return forced
     if t.startswith("=") and ":" in t:
@@ -173,10 +192,11 @@ def parse_option(text: str, seat: int, setup: Setup, auction=(), dealer=None) ->
     return option_vector(text, seat, engine.F_LEN, option_call, PASS, _prefix(list(auction or ()), dealer, seat))
 
 
-def _contract_vector(text, contract: str, seat: int, auction, lead: bool) -> np.ndarray:
+def _contract_vector(text, contract: str, seat: int, auction, lead: bool, dealer=None) -> np.ndarray:
     """The forced vector of a contract ``CONTRACT:SEAT`` with the auction skipped; for a lead,
-    ``seat`` must be the declarer's left."""
-    if auction:
+    ``seat`` must be the declarer's left, and the calls ``auction`` (from ``dealer``) may come
+    before the contract (``questions.question`` has the strategies' auction reach it)."""
+    if auction and not lead:
         raise OptionError(f"option {quote(text)} skips the auction: it cannot follow given calls (--auction)")
     call, declarer = contract_by(contract)
     if lead and declarer == seat:
@@ -189,7 +209,25 @@ def _contract_vector(text, contract: str, seat: int, auction, lead: bool) -> np.
     forced[F_KIND] = FORCE_CONTRACT
     forced[F_SEAT] = declarer
     forced[F_CALL] = call
+    prefix = _lead_prefix(text, list(auction or ()), dealer, call, declarer) if lead else []
+    forced[F_NPREFIX] = len(prefix)
+    forced[F_PREFIX:F_PREFIX + len(prefix)] = prefix
     return forced
+
+
+def reach(forced) -> str:
+    """A lead option's contract in words (``3NT by seat 2``): what a lead question's auction must
+    end in, the last bid and its bidder (docs/RULES.md §2.2)."""
+    declarer = int(forced[F_SEAT])
+    return f"{call_str(int(forced[F_CALL]))} by seat {declarer}"
+
+
+def contract_reached(rows: np.ndarray, forced) -> np.ndarray:
+    """bool[n]: whether each deal's auction (``rows``, :func:`play_given`'s) ended in the contract
+    of the lead option ``forced``, declared by its declarer."""
+    call = int(forced[F_CALL])
+    return ((rows["declarer"] == int(forced[F_SEAT])) & (rows["level"] == call_level(call))
+            & (rows["denomination"] == call_denomination(call)))
 
 
 def is_lead(forced) -> bool:
@@ -198,15 +236,17 @@ def is_lead(forced) -> bool:
     return int(forced[engine.F_LEAD]) != 0
 
 
-LEAD_GROUPING = "cards of a suit touching in rank: the top one played for each group"
+LEAD_GROUPING = "cards of a suit touching in rank"
 
 
 def lead_groups(cards, talon, contract: str, seat: int, setup) -> tuple[list[list[str]], str]:
     """``--all-leads``: the seat's given cards ``cards`` (card indices) as leads against
     ``contract`` (``CONTRACT:SEAT``, checked: the seat must lead against it), cards of a suit
-    touching in rank grouped, the highest led (the trick is the same whichever is led, and every
-    trick counts alike); ``talon`` is unused (Vint has none).  Returns ``(groups of card
-    tokens, how)``; raises OptionError."""
+    touching in rank grouped, highest first: the trick is the same whichever is led, but partner
+    reads the card led (from KQJ72 against 3NT the Q lost 0.3 tricks against the K), so
+    ``--all-leads`` plays each and keeps a group only where it scored the same on every deal
+    (:mod:`cardsim.equal_leads`); ``talon`` is unused (Vint has none).  Returns ``(candidate
+    groups of card tokens, how)``; raises OptionError."""
     _contract_vector(f"--contract {contract}", contract, seat, (), lead=True)
     return [[card_str(c, RANKS) for c in g] for g in touching_groups(cards)], LEAD_GROUPING
 
