@@ -87,6 +87,19 @@ def _path(text: str) -> str:
     return text
 
 
+def parquet_name(path: str, option: str) -> None:
+    """UsageError, before any work, for a parquet output whose name is not UTF-8 (a byte such as
+    0xFF, which Python keeps as a lone surrogate): pyarrow opens files by UTF-8 names only
+    and would fail at the first part.  Text outputs (--records, export -o) take any name."""
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        import os
+
+        raise UsageError(f"{option} {quote(os.fsencode(path))}: a file name that is not UTF-8; parquet files are "
+                         "written by pyarrow, which takes UTF-8 names only: choose another name") from None
+
+
 def _game(text: str) -> str:
     if not is_game(text.lower()):
         raise argparse.ArgumentTypeError(f"unknown game {quote(text)} (choose from {', '.join(game_names())})")

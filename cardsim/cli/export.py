@@ -52,7 +52,7 @@ def _emit(args, text) -> None:
         for part in parts:
             sys.stdout.write(part)
         return
-    from cardsim.runner.files import OutputError, atomic_write, check_output_file
+    from cardsim.runner.files import atomic_write, check_output_file
 
     path = check_output_file(args.output)
 
@@ -61,10 +61,7 @@ def _emit(args, text) -> None:
             for part in parts:
                 handle.write(part)
 
-    try:
-        atomic_write(path, write)
-    except OSError as exc:
-        raise OutputError(f"cannot write {args.output}: {exc.strerror or exc}") from None
+    atomic_write(path, write)  # OutputError (one line) if it cannot, and no file left behind
 
 
 def run(args) -> int:
