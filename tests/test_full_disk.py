@@ -227,3 +227,33 @@ def test_an_unfinished_run_with_a_damaged_part_plays_that_chunk_again(tmp_path, 
     dataset.simulate_to_dataset(path, run, n_jobs=1)
     assert "part-000000.parquet is damaged (it is not a whole parquet file)" in capsys.readouterr().err
     pd.testing.assert_frame_equal(cardsim.read_dataset(path), cardsim.simulate("501", 300, seed=5, n_jobs=1))
+
+
+def dealers(df):
+    """A transform: each chunk's deals by dealer (a part of 4 rows, not of the chunk's deals)."""
+    return df.groupby("dealer").size().to_frame("n")
+
+
+def test_a_transform_dataset_resumes_and_is_not_taken_for_damaged(tmp_path, capsys, monkeypatch):
+    from cardsim.runner.run import make_run
+
+    path, run = tmp_path / "agg", make_run("501", 300, seed=5, chunk_size=100)
+    real, calls = dataset._write_part, []
+
+    def counted(*args):
+        if len(calls) == 2 and not monkeypatch_done:
+            raise KeyboardInterrupt
+        calls.append(args[1])
+        return real(*args)
+
+    monkeypatch_done = False
+    monkeypatch.setattr(dataset, "_write_part", counted)
+    with pytest.raises(KeyboardInterrupt):
+        dataset.simulate_to_dataset(path, run, n_jobs=1, transform=dealers)
+    monkeypatch_done = True
+    dataset.simulate_to_dataset(path, run, n_jobs=1, transform=dealers)
+    assert calls == [0, 1, 2]  # the two finished parts kept: aggregates are not short of rows
+    dataset.simulate_to_dataset(path, run, n_jobs=1, transform=dealers)
+    assert calls == [0, 1, 2] and capsys.readouterr().err == ""  # complete, nothing damaged
+    parts = dataset.read_parts(path)
+    assert [int(p["n"].sum()) for p in parts] == [100, 100, 100]

@@ -110,3 +110,21 @@ def test_export_checks_the_disk_before_writing(tmp_path, capsys, monkeypatch):
         err.endswith(f"and {out} has 50 kB free; free some space, write elsewhere or export fewer deals")
     assert sorted(p.name for p in tmp_path.iterdir()) == []
     assert main(["export", "vint", "-n", "50", "--seed", "3", "-o", str(out)]) == 0  # 50 boards fit
+
+
+def test_export_to_a_device_or_standard_output_is_not_checked_against_a_folder(capsys, monkeypatch):
+    import shutil
+
+    Usage = namedtuple("Usage", "total used free")
+    monkeypatch.setattr(shutil, "disk_usage", lambda path: Usage(10**9, 10**9, 0))  # /dev's "free space"
+    assert main(["export", "vint", "-n", "3", "--seed", "3", "-o", "/dev/null"]) == 0
+    assert capsys.readouterr().err == "3 vint deals written to /dev/null (PBN)\n"
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/stdout"), reason="no /dev/stdout")
+def test_export_to_dev_stdout_that_is_a_pipe_is_written_through():
+    # /dev/stdout -> /proc/self/fd/1 -> "pipe:[N]": followed to its end it names no file
+    out = subprocess.run([sys.executable, "-m", "cardsim", "export", "vint", "-n", "2", "-o", "/dev/stdout"],
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.count('[Board "') == 2

@@ -117,13 +117,17 @@ def _chain(first, rest):
 
 def _free_bytes(args) -> int | None:
     """Free bytes where the boards go: -o's folder, or the file system of a standard output
-    redirected to a file (``> file``); None for a terminal or a pipe (nothing fills)."""
+    redirected to a file (``> file``); None for a terminal, a device or a pipe (nothing fills
+    that a folder's free space says)."""
     if args.output:
         import shutil
 
         from cardsim.runner.files import follow_link
 
-        return shutil.disk_usage(follow_link(args.output).parent).free
+        target = follow_link(args.output)
+        if target.exists() and not target.is_file():
+            return None  # a device or a pipe (-o /dev/stdout, /dev/null, a FIFO): written through, not stored
+        return shutil.disk_usage(target.parent).free
     try:
         fd = sys.stdout.fileno()
         if not stat.S_ISREG(os.fstat(fd).st_mode):

@@ -41,8 +41,12 @@ def staging(path) -> Path:
     return path.with_name(path.name + STAGING_SUFFIX)
 
 
-def chunk_rows(manifest: dict, k: int) -> int:
-    """The deals of chunk ``k`` of the run of ``manifest`` (the last chunk may hold fewer)."""
+def chunk_rows(manifest: dict, k: int) -> int | None:
+    """The rows of part ``k`` of the run of ``manifest``: its chunk's deals (the last chunk may
+    hold fewer), or None for a transform's part (aggregates: as many rows as the transform
+    makes)."""
+    if "transform" in manifest:
+        return None
     n, size = int(manifest["n_deals"]), int(manifest["chunk_size"])
     return max(0, min(size, n - k * size))
 
@@ -120,8 +124,9 @@ def prepare_dataset(path, manifest: dict) -> tuple[Path, dict[int, dict]] | None
         except OutputError:
             damaged[k] = "it is not a whole parquet file"
             continue
-        if record["rows"] != chunk_rows(manifest, k):
-            damaged[k] = f"it holds {record['rows']:,} rows, its chunk has {chunk_rows(manifest, k):,}"
+        rows = chunk_rows(manifest, k)
+        if rows is not None and record["rows"] != rows:
+            damaged[k] = f"it holds {record['rows']:,} rows, its chunk has {rows:,}"
             continue
         done[k] = record
     if damaged:

@@ -184,6 +184,10 @@ def follow_link(path) -> Path:
     why = _broken_link(path)
     if why:
         raise OutputError(f"cannot write {path_text(path)}: it is {why}; remove the link or choose another path")
+    if path.is_symlink() and _special(path):
+        # /dev/stdout leads through /proc to "pipe:[N]", a name realpath cannot give back: a link
+        # to a device or a pipe is written through as it is (atomic_write).
+        return path
     return Path(os.path.realpath(path)) if path.is_symlink() else path
 
 
