@@ -92,20 +92,23 @@ def test_a_disk_that_fills_during_simulate_o_stops_with_one_line_and_resumes(tmp
     pd.testing.assert_frame_equal(cardsim.read_dataset(path), cardsim.simulate("vint", 500, seed=3, n_jobs=1))
 
 
-def test_records_on_a_full_disk_leave_no_truncated_file(tmp_path, capsys, monkeypatch):
+@pytest.mark.parametrize("argv", [["simulate", "vint", "-n", "20"],
+                                  ["evaluate", "vint", "--seat", "1", "--option", "P", "-n", "50", "--jobs", "1"]])
+def test_records_on_a_full_disk_leave_no_truncated_file(tmp_path, capsys, monkeypatch, argv):
     records = tmp_path / "r.jsonl"
+    monkeypatch.setenv("CARDSIM_RUNS", str(tmp_path / "runs"))
     real = pathlib.Path.write_text
 
     def fills(self, text, *args, **kwargs):
-        if not self.name.startswith(".tmp-"):  # the empty probe of the folder still fits
+        if not (self.name.startswith(".tmp-") and self.suffix == ".jsonl"):  # the probe, a run's manifest
             return real(self, text, *args, **kwargs)
         real(self, text[:len(text) // 2], *args, **kwargs)  # half the records reach the disk
         raise OSError(errno.ENOSPC, NO_SPACE)
 
     monkeypatch.setattr(pathlib.Path, "write_text", fills)
-    assert main(["simulate", "vint", "-n", "20", "--records", str(records)]) == 2
+    assert main(argv + ["--records", str(records)]) == 2
     assert one_line(capsys.readouterr().err) == f"cardsim: error: cannot write {records}: {NO_SPACE}"
-    assert sorted(p.name for p in tmp_path.iterdir()) == []
+    assert not records.exists() and leftovers(tmp_path) == []
 
 
 def test_matches_on_a_full_disk_are_one_line_and_keep_the_finished_chunks(tmp_path, capsys, monkeypatch):
