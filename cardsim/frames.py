@@ -253,10 +253,11 @@ def _check_complete(path: Path, manifest: dict, n_rows: int) -> None:
                           "missing; run the same simulate command again to rewrite it")
 
 
-def _read_part(path: Path, part: Path, manifest: dict) -> pd.DataFrame:
-    """One part file of the dataset ``path``, checked against the size and SHA-256 its finished
-    manifest records (``manifest["parts"]``); OptionError naming the part and the command that
-    rewrites it when it is truncated, garbled or not parquet (never pyarrow's own error)."""
+def read_part(path: Path, part: Path, manifest: dict) -> pd.DataFrame:
+    """One part file of the dataset ``path`` as stored (no typing), checked against the size and
+    SHA-256 its finished manifest records (``manifest["parts"]``); OptionError naming the part
+    and the command that rewrites it when it is truncated, garbled or not parquet (never
+    pyarrow's own error)."""
     import pyarrow as pa
 
     from cardsim.runner.files import part_damage
@@ -380,7 +381,7 @@ def read_dataset(path, columns=None, partial: bool = False) -> pd.DataFrame:
     parts = sorted(path.glob("part-*.parquet"))
     if not parts:
         raise OptionError(f"{path} holds no finished chunk yet")
-    raw = pd.concat([_read_part(path, p, manifest) for p in parts], ignore_index=True)
+    raw = pd.concat([read_part(path, p, manifest) for p in parts], ignore_index=True)
     _check_complete(path, manifest, len(raw))
     df = deals(manifest["game"], raw, manifest.get("seats"))
     if columns is not None:

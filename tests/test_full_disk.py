@@ -260,3 +260,7 @@ def test_a_transform_dataset_resumes_and_is_not_taken_for_damaged(tmp_path, caps
     assert calls == [0, 1, 2] and capsys.readouterr().err == ""  # complete, nothing damaged
     parts = dataset.read_parts(path)
     assert [int(p["n"].sum()) for p in parts] == [100, 100, 100]
+    _garble(part_path(path, 2))
+    with pytest.raises(OptionError, match=r"^\S+part-000002.parquet is damaged \(its checksum differs from the "
+                                          r"manifest's\); run the command that made it again$"):
+        dataset.read_parts(path)

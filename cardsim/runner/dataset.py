@@ -305,7 +305,14 @@ def simulate_to_dataset(path, run: Run, n_jobs=-1, progress=False, transform=Non
 
 
 def read_parts(path) -> list[pd.DataFrame]:
-    """Every chunk file of a dataset, in chunk order."""
-    import pandas as pd
+    """Every chunk file of a dataset, in chunk order.  Raises OptionError (one line, naming the
+    part) for a part that is truncated or garbled (:func:`cardsim.frames.read_part`)."""
+    from cardsim.frames import read_part
 
-    return [pd.read_parquet(p) for p in sorted(Path(path).glob("part-*.parquet"))]
+    path = Path(path)
+    try:
+        manifest = json.loads((path / MANIFEST).read_text())
+    except (OSError, ValueError):
+        manifest = {}
+    return [read_part(path, p, manifest if isinstance(manifest, dict) else {})
+            for p in sorted(path.glob("part-*.parquet"))]
