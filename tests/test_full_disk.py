@@ -264,3 +264,16 @@ def test_a_transform_dataset_resumes_and_is_not_taken_for_damaged(tmp_path, caps
     with pytest.raises(OptionError, match=r"^\S+part-000002.parquet is damaged \(its checksum differs from the "
                                           r"manifest's\); run the command that made it again$"):
         dataset.read_parts(path)
+
+
+def test_need_and_free_that_round_alike_are_given_in_bytes(tmp_path, capsys, monkeypatch):
+    # Seen on a 3 MB disk: "need about 3.1 MB and ... has 3.1 MB free" read as a contradiction.
+    from collections import namedtuple
+
+    Usage = namedtuple("Usage", "total used free")
+    monkeypatch.setattr(dataset.shutil, "disk_usage", lambda path: Usage(10**9, 10**9 - 3_290_000, 3_290_000))
+    monkeypatch.setattr(dataset, "estimated_bytes", lambda run, deals, chunks: 3_000_000)  # x 1.1 = 3,300,000
+    assert main(["simulate", "vint", "-n", "100000", "-o", str(tmp_path / "d")]) == 2
+    assert one_line(capsys.readouterr().err) == (
+        f"cardsim: error: 100,000 vint deals need about 3,300,000 bytes and {tmp_path} has 3,290,000 bytes free; "
+        "free some space, write elsewhere or simulate fewer deals")

@@ -143,7 +143,7 @@ def _watched(args, boards_of):
     (--progress) and, once the first batch shows how long a board is, the disk checked as
     ``simulate -o`` checks it: OutputError before the rest is made when the estimated text
     (times files.DISK_MARGIN) does not fit in the free space."""
-    from cardsim.runner.files import DISK_MARGIN, OutputError, size_text
+    from cardsim.runner.files import DISK_MARGIN, OutputError, sizes_text
     from cardsim.runner.pool import progress_bar
 
     with progress_bar(args.deals, "board", args.progress) as bar:
@@ -155,8 +155,9 @@ def _watched(args, boards_of):
                 need = len(text.encode()) * args.deals / stop * DISK_MARGIN
                 if free is not None and need > free:
                     where = args.output or "standard output's file"
-                    raise OutputError(f"{args.deals:,} boards need about {size_text(need)} and {where} has "
-                                      f"{size_text(free)} free; free some space, write elsewhere or export fewer deals")
+                    need_text, free_text = sizes_text(need, free)
+                    raise OutputError(f"{args.deals:,} boards need about {need_text} and {where} has {free_text} "
+                                      "free; free some space, write elsewhere or export fewer deals")
             yield text
             bar.update(stop - start)
 

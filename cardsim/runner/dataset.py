@@ -24,7 +24,7 @@ from cardsim.games.base import Setup
 from cardsim.runner import files
 from cardsim.runner.files import (MANIFEST, OutputError, _check_same_run, _claim, _drop_stale_temporaries,
                                   _read_manifest, _release, _writable_folder, atomic_write, follow_link, part_damage,
-                                  part_record, size_text, transform_id)
+                                  part_record, sizes_text, transform_id)
 from cardsim.runner.pool import run_tasks, using
 from cardsim.runner.run import Run, _simulate_chunk, column_buffers, fill_columns, rows_frame, run_seconds
 
@@ -252,8 +252,9 @@ def check_disk_space(folder: Path, run: Run, todo: list[tuple[int, int, int]]) -
         return
     need = estimated_bytes(run, deals, len(todo)) * DISK_MARGIN
     if need > free:
-        raise OutputError(f"{deals:,} {run.setup.game} deals need about {size_text(need)} and "
-                          f"{folder.resolve().parent} has {size_text(free)} free; free some space, write "
+        need_text, free_text = sizes_text(need, free)
+        raise OutputError(f"{deals:,} {run.setup.game} deals need about {need_text} and "
+                          f"{folder.resolve().parent} has {free_text} free; free some space, write "
                           "elsewhere or simulate fewer deals")
 
 

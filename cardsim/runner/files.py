@@ -34,6 +34,15 @@ def size_text(nbytes: float) -> str:
     return f"{nbytes / 1e3:,.0f} kB"
 
 
+def sizes_text(need: float, free: float) -> tuple[str, str]:
+    """``need`` and ``free`` bytes for a message that says one exceeds the other: in
+    :func:`size_text`'s units, or in bytes when those would show the same number (``need about
+    3.1 MB and ... has 3.1 MB free`` reads as a contradiction)."""
+    if size_text(need) == size_text(free):
+        return f"{need:,.0f} bytes", f"{free:,.0f} bytes"
+    return size_text(need), size_text(free)
+
+
 class OutputError(OSError):
     """An output path that cannot be written, or a dataset made by a different run."""
 
