@@ -253,6 +253,33 @@ def _check_complete(path: Path, manifest: dict, n_rows: int) -> None:
                           "missing; run the same simulate command again to rewrite it")
 
 
+def read_part(path: Path, part: Path, manifest: dict) -> pd.DataFrame:
+    """One part file of the dataset ``path`` as stored (no typing), checked against the size and
+    SHA-256 its finished manifest records (``manifest["parts"]``); OptionError naming the part
+    and the command that rewrites it when it is truncated, garbled or not parquet (never
+    pyarrow's own error)."""
+    import pyarrow as pa
+
+    from cardsim.runner.files import part_damage
+
+    recorded = manifest.get("parts")
+    try:
+        k = int(part.stem.split("-")[1])
+        expected = recorded[k] if isinstance(recorded, list) else None
+    except (IndexError, ValueError):
+        expected = None
+    why = part_damage(part, expected) if expected is not None else None
+    if why is None:
+        try:
+            return pd.read_parquet(part)
+        except (pa.ArrowException, OSError) as exc:
+            why = f"it is not readable parquet: {' '.join(str(exc).split())[:120]}"
+    output = path.with_name(path.name[:-len(STAGING)]) if path.name.endswith(STAGING) else path
+    command = resume_command(manifest, output)
+    how = f"run `{command}` to rewrite its chunk" if command else "run the command that made it again"
+    raise OptionError(f"{part} is damaged ({why}); {how}")
+
+
 def resume_command(manifest: dict, output: Path) -> str | None:
     """The ``cardsim simulate`` command that made (and resumes) the run of ``manifest`` into
     ``output``, options at their defaults left out; None when no command makes it (an analysis'
@@ -321,7 +348,10 @@ def read_dataset(path, columns=None, partial: bool = False) -> pd.DataFrame:
     the run's, in chunk order; ``df.attrs`` lacks ``complete``).  Raises OptionError for a
     dataset of aggregates (a transform's output), without a manifest naming its game, finished
     but missing a part file, an unfinished match run (its chunks are not deal rows), or a file
-    that is not parquet; KeyError for an unknown column, FileNotFoundError when nothing is there."""
+    that is not parquet, or a part file that is truncated or garbled (its size or SHA-256 differs
+    from the one its manifest records, or pyarrow cannot read it: the message names the part and
+    the ``cardsim simulate`` command that rewrites it); KeyError for an unknown column,
+    FileNotFoundError when nothing is there."""
     path = Path(path)
     staged = path.with_name(path.name + STAGING)
     if not path.name.endswith(STAGING) and not path.exists() and staged.is_dir():
@@ -351,7 +381,7 @@ def read_dataset(path, columns=None, partial: bool = False) -> pd.DataFrame:
     parts = sorted(path.glob("part-*.parquet"))
     if not parts:
         raise OptionError(f"{path} holds no finished chunk yet")
-    raw = pd.concat([pd.read_parquet(p) for p in parts], ignore_index=True)
+    raw = pd.concat([read_part(path, p, manifest) for p in parts], ignore_index=True)
     _check_complete(path, manifest, len(raw))
     df = deals(manifest["game"], raw, manifest.get("seats"))
     if columns is not None:

@@ -30,7 +30,7 @@ from cardsim.games.forced import (CHECK_CALLS, F_IMPLIED, F_KIND, F_NPREFIX, FOR
                                   IMPLIED_CALLS)
 from cardsim.games.source import source_of
 from cardsim.ranking import rank_sums
-from cardsim.runner.files import OutputError
+from cardsim.runner.files import atomic_write, check_output_file
 from cardsim.runner.pool import deal_seconds, match_seconds, on_dask, using
 from cardsim.runner.run import check_count, make_run
 from cardsim.runner.store import ChunkStore, manifest_key, run_chunks, runs_dir
@@ -667,13 +667,13 @@ def records(q: Question, deal_ids, option: int | None = None) -> list[dict]:
 
 
 def write_records(q: Question, path, limit: int) -> int:
-    """Write the records of the first ``limit`` deals (every option) to ``path`` (JSON Lines)."""
+    """Write the records of the first ``limit`` deals (every option) to ``path`` (JSON Lines), whole
+    or not at all (a temporary file renamed when complete: a disk that fills leaves no truncated
+    file); OutputError (one line) when it cannot be written."""
     limit = check_count(limit, "the records limit")
     recs = records(q, range(min(limit, q.run.n)))
-    try:
-        Path(path).write_text("".join(json.dumps(r) + "\n" for r in recs))
-    except OSError as exc:
-        raise OutputError(f"cannot write {quote(str(path))}: {exc.strerror or exc}") from None
+    text = "".join(json.dumps(r) + "\n" for r in recs)
+    atomic_write(check_output_file(path), lambda tmp: tmp.write_text(text, encoding="utf-8"))
     return len(recs)
 
 

@@ -10,14 +10,16 @@ and nothing heavy: each command imports what it needs inside ``run``.
 from __future__ import annotations
 
 import argparse
+import errno
 import gc
+import os
 import sys
 
 from cardsim.cli import bench, columns, dd, evaluate, export, profiles, quality, replay, show, simulate, strategies
 from cardsim.cli.common import _USAGE_ERRORS, RejectedInput, UsageError, _Parser, usage_errors
 from cardsim.games.base import OptionError, RecordError
 from cardsim.strategies.registry import StrategyError
-from cardsim.text import clip
+from cardsim.text import clip, plain_output
 
 _ORDER = (simulate, evaluate, profiles, show, replay, export, strategies, columns, dd, quality, bench)
 """The commands, in the order ``cardsim --help`` lists them."""
@@ -57,6 +59,9 @@ def _attach_negative_values(argv: list[str]) -> list[str]:
 
 
 def main(argv=None) -> int:
+    # A stdout in cp1252 or latin-1 gets S H D C and '-' for the suit symbols and the minus sign,
+    # and a file name given with a byte that is not UTF-8 is printed back as that byte.
+    plain_output()
     try:
         parser = build_parser()
         args = parser.parse_args(_attach_negative_values(sys.argv[1:] if argv is None else list(argv)))
@@ -64,7 +69,12 @@ def main(argv=None) -> int:
         print("cardsim: interrupted while starting (nothing was run)", file=sys.stderr)
         return 130
     try:
-        return COMMANDS[args.command](args)
+        code = COMMANDS[args.command](args)
+        # Standard output is flushed here, not at the interpreter's exit: a full disk behind
+        # `> file` then fails inside this handling (one line, exit code 2), not as a message
+        # about an ignored exception and exit code 120 after an apparently successful run.
+        sys.stdout.flush()
+        return code
     except RecordError as exc:
         print(f"cardsim: rejected: {clip(exc.describe())}", file=sys.stderr)
         return 1
@@ -81,6 +91,41 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:
         print(f"cardsim: interrupted ({_what_is_kept(args)})", file=sys.stderr)
         return 130
+    except OSError as exc:
+        # Files are written through atomic_write (OutputError, above); what is left is standard
+        # output on a full disk (`> file`, /dev/full) or a system failure while reading or writing.
+        _drop_stdout()
+        print(f"cardsim: error: {clip(_os_error_line(exc))}", file=sys.stderr)
+        return 2
+
+
+_WRITE_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO}
+"""Errors of a write that failed for want of room (or a failing device)."""
+
+
+def _os_error_line(exc: OSError) -> str:
+    """One line for an OSError that reached :func:`main`: a write error without a file name is
+    standard output's (every file cardsim writes is named in its error)."""
+    from cardsim.text import quote
+
+    reason = exc.strerror or (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+    if exc.filename is not None:
+        return f"{quote(str(exc.filename))}: {reason}"
+    if exc.errno in _WRITE_ERRNOS:
+        return f"cannot write standard output: {reason} (what was written before it is incomplete)"
+    return reason
+
+
+def _drop_stdout() -> None:
+    """Point standard output at /dev/null after its write failed: the interpreter flushes it
+    again at exit, which would fail once more and print a second, multi-line message."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):  # not a real file (captured, closed)
+        return
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, fd)
+    os.close(null)
 
 
 def process_main() -> int:

@@ -81,10 +81,40 @@ def _error_rate(text: str) -> float:
         raise argparse.ArgumentTypeError(f"{quote(text)} is not a number") from None
 
 
+def _jobs(text: str) -> int:
+    """``--jobs``: -1 (all cores, when the run pays for workers) or 1 to this machine's cores (more
+    workers than cores only wait for each other)."""
+    import os
+
+    cores = os.cpu_count() or 1
+    try:
+        value = _whole(text, -1, cores)
+    except argparse.ArgumentTypeError:
+        value = 0
+    if value == 0:
+        shown = text.strip() if len(text.strip()) <= 40 else quote(text.strip(), 40)
+        raise argparse.ArgumentTypeError(f"must be -1 (all cores) or a whole number from 1 to {cores} (this "
+                                         f"machine's cores), got {shown}")
+    return value
+
+
 def _path(text: str) -> str:
     if not text.strip():
         raise argparse.ArgumentTypeError("the path is empty")
     return text
+
+
+def parquet_name(path: str, option: str) -> None:
+    """UsageError, before any work, for a parquet output whose name is not UTF-8 (a byte such as
+    0xFF, which Python keeps as a lone surrogate): pyarrow opens files by UTF-8 names only
+    and would fail at the first part.  Text outputs (--records, export -o) take any name."""
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        import os
+
+        raise UsageError(f"{option} {quote(os.fsencode(path))}: a file name that is not UTF-8; parquet files are "
+                         "written by pyarrow, which takes UTF-8 names only: choose another name") from None
 
 
 def _game(text: str) -> str:
@@ -122,9 +152,10 @@ def _ints(text, what):
 
 def _add_execution(p):
     """--jobs, --progress and --scheduler: how a long command runs (the same result either way)."""
-    p.add_argument("--jobs", type=int, default=-1,
+    p.add_argument("--jobs", type=_jobs, default=-1,
                    help="worker processes: -1 = all cores if the run is big enough to pay for starting them, "
-                        "else this process (the default); 1 = this process only; N = N workers")
+                        "else this process (the default); 1 = this process only; N = N workers (at most the "
+                        "machine's cores)")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="a progress bar with rate and ETA (default: when standard error is a terminal)")
     p.add_argument("--scheduler", metavar="ADDRESS",

@@ -11,7 +11,10 @@ The parser part imports nothing heavy; :func:`run` imports the engine only to si
 """
 from __future__ import annotations
 
+import argparse
 import json
+import os
+import stat
 import sys
 
 from cardsim.cli.common import UsageError, _add_setup, _game, _path, _positive, _read_jsonl, _strategies
@@ -39,6 +42,8 @@ def add_parser(sub) -> None:
                    help="pbn (the default from --seed/--records), records (JSON Lines, the default from --pbn) "
                         "or hands (from --pbn: each seat's cards for evaluate --hand)")
     p.add_argument("-o", "--output", type=_path, metavar="FILE", help="write here (default: standard output)")
+    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                   help="with -n: a progress bar with rate and ETA (default: when standard error is a terminal)")
 
 
 BATCH = 5_000
@@ -53,7 +58,7 @@ def _emit(args, text) -> None:
         for part in parts:
             sys.stdout.write(part)
         return
-    from cardsim.runner.files import OutputError, atomic_write, check_output_file
+    from cardsim.runner.files import atomic_write, check_output_file
 
     path = check_output_file(args.output)
 
@@ -62,10 +67,7 @@ def _emit(args, text) -> None:
             for part in parts:
                 handle.write(part)
 
-    try:
-        atomic_write(path, write)
-    except OSError as exc:
-        raise OutputError(f"cannot write {args.output}: {exc.strerror or exc}") from None
+    atomic_write(path, write)  # OutputError (one line) if it cannot, and no file left behind
 
 
 def run(args) -> int:
@@ -91,6 +93,8 @@ def run(args) -> int:
         if args.deals is not None:
             count, event = args.deals, f"cardsim {args.game} seed {args.seed}"
             parts = _simulated(args, event)
+            # The first batch is made before anything is written: it sizes the disk check.
+            parts = _chain(next(parts, ""), parts)
         else:
             records = _from_records(args)
             if records is None:
@@ -112,9 +116,56 @@ def _chain(first, rest):
     yield from rest
 
 
+def _free_bytes(args) -> int | None:
+    """Free bytes where the boards go: -o's folder, or the file system of a standard output
+    redirected to a file (``> file``); None for a terminal, a device or a pipe (nothing fills
+    that a folder's free space says)."""
+    if args.output:
+        import shutil
+
+        from cardsim.runner.files import follow_link
+
+        target = follow_link(args.output)
+        if target.exists() and not target.is_file():
+            return None  # a device or a pipe (-o /dev/stdout, /dev/null, a FIFO): written through, not stored
+        return shutil.disk_usage(target.parent).free
+    try:
+        fd = sys.stdout.fileno()
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        st = os.fstatvfs(fd)
+    except (AttributeError, OSError, ValueError):  # captured or closed: not a file
+        return None
+    return st.f_bavail * st.f_frsize
+
+
+def _watched(args, boards_of):
+    """``boards_of(start, stop)`` for every batch of :data:`BATCH` deals, with a progress bar
+    (--progress) and, once the first batch shows how long a board is, the disk checked as
+    ``simulate -o`` checks it: OutputError before the rest is made when the estimated text
+    (times files.DISK_MARGIN) does not fit in the free space."""
+    from cardsim.runner.files import DISK_MARGIN, OutputError, sizes_text
+    from cardsim.runner.pool import progress_bar
+
+    with progress_bar(args.deals, "board", args.progress) as bar:
+        for start in range(0, args.deals, BATCH):
+            stop = min(args.deals, start + BATCH)
+            text = boards_of(start, stop)
+            if start == 0:
+                free = _free_bytes(args)
+                need = len(text.encode()) * args.deals / stop * DISK_MARGIN
+                if free is not None and need > free:
+                    where = args.output or "standard output's file"
+                    need_text, free_text = sizes_text(need, free)
+                    raise OutputError(f"{args.deals:,} boards need about {need_text} and {where} has {free_text} "
+                                      "free; free some space, write elsewhere or export fewer deals")
+            yield text
+            bar.update(stop - start)
+
+
 def _simulated(args, event):
     """The boards of the run's deals, :data:`BATCH` at a time (a generator: the run is checked by
-    ``make_run`` before the first is made)."""
+    ``make_run`` before the first is made), with progress and the disk checked (:func:`_watched`)."""
     from cardsim.games import get_game
     from cardsim.pbn import boards
     from cardsim.runner.run import make_run
@@ -123,12 +174,10 @@ def _simulated(args, event):
                    min(args.deals, 10_000))
     spec = get_game(args.game)
 
-    def make():
-        for start in range(0, args.deals, BATCH):
-            ids = range(start, min(args.deals, start + BATCH))
-            yield boards(spec.make_records(run.seed, ids, run.setup), args.game, event, start + 1)
+    def boards_of(start, stop):
+        return boards(spec.make_records(run.seed, range(start, stop), run.setup), args.game, event, start + 1)
 
-    return make()
+    return _watched(args, boards_of)
 
 
 def _from_records(args):

@@ -9,7 +9,8 @@ import json
 import sys
 from pathlib import Path
 
-from cardsim.cli.common import UsageError, _add_execution, _add_setup, _game, _path, _positive, _strategies
+from cardsim.cli.common import (UsageError, _add_execution, _add_setup, _game, _path, _positive, _strategies,
+                                parquet_name)
 from cardsim.games import GAME_NAMES, get_game
 
 NAME = "simulate"
@@ -39,6 +40,8 @@ def run(args) -> int:
     from cardsim.runner.run import DEFAULT_CHUNK, make_run
 
     strategies = _strategies(args.strategy)
+    if args.output:
+        parquet_name(args.output, "-o")
     if (args.deals is None) == (args.matches is None):
         raise UsageError("give exactly one of -n/--deals and --matches")
     if args.matches:
@@ -82,14 +85,12 @@ def run(args) -> int:
 
 
 def _write_text(path, text):
-    """Write ``text`` to ``path``, creating a missing folder as ``-o`` does; OutputError if it cannot."""
-    from cardsim.runner.files import OutputError, check_output_file
+    """Write ``text`` to ``path`` whole or not at all (a temporary file renamed when complete, so a
+    disk that fills leaves no truncated file), creating a missing folder as ``-o`` does;
+    OutputError if it cannot."""
+    from cardsim.runner.files import atomic_write, check_output_file
 
-    check_output_file(path)
-    try:
-        Path(path).write_text(text)
-    except OSError as exc:
-        raise OutputError(f"cannot write {path}: {exc.strerror or exc}") from None
+    atomic_write(check_output_file(path), lambda tmp: tmp.write_text(text, encoding="utf-8"))
 
 
 def _in_memory_cap(game: str) -> int:
@@ -165,10 +166,7 @@ def _simulate_matches(args, strategies) -> int:
               "deals a match (their final scores are no result); check the strategies (do they ever bid?)", file=sys.stderr)
     if out is not None:
         for df, path in ((deals, deals_path), (matches, out)):
-            try:
-                atomic_write(path, df.to_parquet)
-            except OSError as exc:
-                raise OutputError(f"cannot write {path}: {exc.strerror or exc}") from None
+            atomic_write(path, df.to_parquet)  # OutputError, one line, and no truncated file
         ChunkStore.discard(store)
         print(f"{len(matches)} matches ({len(deals)} deals) written to {out} and {deals_path}")
     else:

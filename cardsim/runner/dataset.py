@@ -12,6 +12,7 @@ import io
 import json
 import os
 import shutil
+import sys
 import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -20,8 +21,10 @@ import numpy as np
 
 from cardsim.games import get_game
 from cardsim.games.base import Setup
+from cardsim.runner import files
 from cardsim.runner.files import (MANIFEST, OutputError, _check_same_run, _claim, _drop_stale_temporaries,
-                                  _read_manifest, _release, _writable_folder, atomic_write, follow_link, transform_id)
+                                  _read_manifest, _release, _writable_folder, atomic_write, follow_link, part_damage,
+                                  part_record, sizes_text, transform_id)
 from cardsim.runner.pool import run_tasks, using
 from cardsim.runner.run import Run, _simulate_chunk, column_buffers, fill_columns, rows_frame, run_seconds
 
@@ -30,9 +33,7 @@ if TYPE_CHECKING:
 
 STAGING_SUFFIX = ".partial"
 """An unfinished dataset ``out`` lives in ``out.partial`` until its last chunk is written."""
-DISK_MARGIN = 1.1
-"""Free disk space asked for, as a multiple of the estimated size of what is left to write."""
-
+DISK_MARGIN = files.DISK_MARGIN  # one margin for every output (files.DISK_MARGIN)
 
 def staging(path) -> Path:
     """Where the unfinished dataset ``path`` lives: ``<path>.partial`` beside it."""
@@ -40,15 +41,43 @@ def staging(path) -> Path:
     return path.with_name(path.name + STAGING_SUFFIX)
 
 
-def _lost_parts(path: Path, manifest: dict) -> bool:
-    """Whether a dataset lacks a part file its manifest's chunks call for."""
+def chunk_rows(manifest: dict, k: int) -> int | None:
+    """The rows of part ``k`` of the run of ``manifest``: its chunk's deals (the last chunk may
+    hold fewer), or None for a transform's part (aggregates: as many rows as the transform
+    makes)."""
+    if "transform" in manifest:
+        return None
+    n, size = int(manifest["n_deals"]), int(manifest["chunk_size"])
+    return max(0, min(size, n - k * size))
+
+
+def damaged_parts(path: Path, manifest: dict) -> dict[int, str]:
+    """The chunks of the finished dataset ``path`` whose part file is missing, truncated or
+    garbled (its size or SHA-256 differs from ``manifest["parts"]``, or it is not whole parquet
+    holding its chunk's rows), each with the reason.  Reads every part file."""
     n_chunks = -(-int(manifest["n_deals"]) // int(manifest["chunk_size"]))
-    return any(not part_path(path, k).exists() for k in range(n_chunks))
+    recorded = manifest.get("parts")
+    if not isinstance(recorded, list) or len(recorded) != n_chunks:
+        recorded = [None] * n_chunks  # a manifest written before parts were recorded
+    found = {}
+    for k in range(n_chunks):
+        why = part_damage(part_path(path, k), recorded[k], chunk_rows(manifest, k))
+        if why:
+            found[k] = why
+    return found
 
 
-def prepare_dataset(path, manifest: dict) -> tuple[Path, set[int]] | None:
-    """Open the staging folder of dataset ``path`` for ``manifest``: ``(folder, chunk numbers
-    already written)``, or None when ``path`` already holds this run, complete.
+def _say_damaged(path: Path, damaged: dict[int, str]) -> None:
+    for k, why in sorted(damaged.items()):
+        print(f"cardsim: {part_path(path, k)} is damaged ({why}); its chunk is played again", file=sys.stderr)
+
+
+def prepare_dataset(path, manifest: dict) -> tuple[Path, dict[int, dict]] | None:
+    """Open the staging folder of dataset ``path`` for ``manifest``: ``(folder, {chunk number:
+    its part's record (files.part_record)} of the chunks already written)``, or None when
+    ``path`` already holds this run, complete and undamaged.  A part that is missing, truncated
+    or garbled (:func:`damaged_parts`; in a staging folder: not whole parquet of its chunk's
+    rows) is said on standard error, removed, and its chunk left to play again.
 
     Raises OutputError when the path cannot be written or holds a different run.
     """
@@ -65,10 +94,15 @@ def prepare_dataset(path, manifest: dict) -> tuple[Path, set[int]] | None:
         if final.exists():
             old = _read_manifest(final, path)
             _check_same_run(path, old, manifest)
-            if old.get("complete") and not _lost_parts(path, old):
-                return None
-            # An unfinished dataset written in place by an earlier cardsim, or a finished one that
-            # lost part files (deleted, not copied): finish it in staging.
+            if old.get("complete"):
+                damaged = damaged_parts(path, old)
+                if not damaged:
+                    return None
+                _say_damaged(path, damaged)
+                for k in damaged:
+                    part_path(path, k).unlink(missing_ok=True)
+            # An unfinished dataset written in place by an earlier cardsim, or a finished one with
+            # damaged or lost part files: finish it in staging.
             if not staging(path).exists():
                 os.replace(path, staging(path))
         elif any(path.iterdir()):
@@ -82,7 +116,24 @@ def prepare_dataset(path, manifest: dict) -> tuple[Path, set[int]] | None:
         atomic_write(mpath, lambda p: p.write_text(json.dumps(manifest, indent=1)))
     _claim(folder, path)
     _drop_stale_temporaries(folder)
-    return folder, {int(p.stem.split("-")[1]) for p in folder.glob("part-*.parquet")}
+    done, damaged = {}, {}
+    for p in folder.glob("part-*.parquet"):
+        k = int(p.stem.split("-")[1])
+        try:
+            record = part_record(p)
+        except OutputError:
+            damaged[k] = "it is not a whole parquet file"
+            continue
+        rows = chunk_rows(manifest, k)
+        if rows is not None and record["rows"] != rows:
+            damaged[k] = f"it holds {record['rows']:,} rows, its chunk has {rows:,}"
+            continue
+        done[k] = record
+    if damaged:
+        _say_damaged(folder, damaged)
+        for k in damaged:
+            part_path(folder, k).unlink(missing_ok=True)
+    return folder, done
 
 
 def part_path(path, k: int) -> Path:
@@ -156,17 +207,26 @@ def encode_rows(rows: np.ndarray, sink) -> None:
         pq.write_table(table, sink, **options)
 
 
-def _write_part(folder: Path, k: int, setup: Setup, seed: int, start: int, count: int, transform=None) -> int:
-    """Worker: play one chunk and write it as ``part-k`` of ``folder``; returns its deal count."""
+def _write_part(folder: Path, k: int, setup: Setup, seed: int, start: int, count: int, transform=None) -> dict:
+    """Worker: play one chunk and write it as ``part-k`` of ``folder``; returns the part's
+    record (files.part_record: rows, bytes, SHA-256), taken from the file before it is renamed
+    into place."""
     rows = _simulate_chunk(setup, seed, start, count)
+    record = {}
     if transform is None:
-        atomic_write(part_path(folder, k), lambda p: encode_rows(rows, p))
+        def write(p):
+            encode_rows(rows, p)
+            record.update(part_record(p))
     else:
         from cardsim import frames
 
         df = transform(frames.deals(setup.game, rows_frame(rows), setup.seats))
-        atomic_write(part_path(folder, k), lambda p: df.to_parquet(p, index=True))
-    return count
+
+        def write(p):
+            df.to_parquet(p, index=True)
+            record.update(part_record(p))
+    atomic_write(part_path(folder, k), write)
+    return record
 
 
 def estimated_bytes(run: Run, deals: int, chunks: int, sample: int = 2000) -> float:
@@ -183,15 +243,6 @@ def estimated_bytes(run: Run, deals: int, chunks: int, sample: int = 2000) -> fl
     return deals * per_deal + chunks * max(sizes[0] - sample * per_deal, 0)
 
 
-def _size(nbytes: float) -> str:
-    """Bytes for people: ``1.2 GB``, ``35.0 MB``, ``512 kB`` (never a ``0.0 GB`` that hides the
-    numbers on a small disk)."""
-    for unit, scale in (("GB", 1e9), ("MB", 1e6)):
-        if nbytes >= scale:
-            return f"{nbytes / scale:,.1f} {unit}"
-    return f"{nbytes / 1e3:,.0f} kB"
-
-
 def check_disk_space(folder: Path, run: Run, todo: list[tuple[int, int, int]]) -> None:
     """Raise OutputError when ``folder`` has clearly too little room for the chunks ``todo``
     (estimated from a sample only when their raw row size does not fit already)."""
@@ -201,8 +252,9 @@ def check_disk_space(folder: Path, run: Run, todo: list[tuple[int, int, int]]) -
         return
     need = estimated_bytes(run, deals, len(todo)) * DISK_MARGIN
     if need > free:
-        raise OutputError(f"{deals:,} {run.setup.game} deals need about {_size(need)} and "
-                          f"{folder.resolve().parent} has {_size(free)} free; free some space, write "
+        need_text, free_text = sizes_text(need, free)
+        raise OutputError(f"{deals:,} {run.setup.game} deals need about {need_text} and "
+                          f"{folder.resolve().parent} has {free_text} free; free some space, write "
                           "elsewhere or simulate fewer deals")
 
 
@@ -226,8 +278,9 @@ def simulate_to_dataset(path, run: Run, n_jobs=-1, progress=False, transform=Non
     opened = prepare_dataset(path, manifest)
     if opened is None:
         return path
-    folder, done = opened
-    todo = [c for c in run.chunks() if c[0] not in done]
+    folder, records = opened
+    todo = [c for c in run.chunks() if c[0] not in records]
+    done = set(records)
     if transform is None:
         try:
             check_disk_space(folder, run, todo)
@@ -237,10 +290,13 @@ def simulate_to_dataset(path, run: Run, n_jobs=-1, progress=False, transform=Non
             raise
     tasks = [(folder.resolve(), k, run.setup, run.seed, s, c, transform) for k, s, c in todo]
     with using(client):
-        for _ in run_tasks(_write_part, tasks, [c for _, _, c in todo], n_jobs, progress,
-                           seconds=run_seconds(run, todo)):
-            pass
+        for (k, _, _), record in zip(todo, run_tasks(_write_part, tasks, [c for _, _, c in todo], n_jobs, progress,
+                                                     seconds=run_seconds(run, todo))):
+            records[k] = record
     manifest["complete"] = True
+    # Each part's rows, size and checksum: a reader and the next run of the same command find a
+    # part damaged after this (files.part_damage), and the next run plays its chunk again.
+    manifest["parts"] = [records[k] for k in range(len(records))]
     atomic_write(folder / MANIFEST, lambda p: p.write_text(json.dumps(manifest, indent=1)))
     if path.exists():
         path.rmdir()  # an empty folder the user made for the output
@@ -250,7 +306,14 @@ def simulate_to_dataset(path, run: Run, n_jobs=-1, progress=False, transform=Non
 
 
 def read_parts(path) -> list[pd.DataFrame]:
-    """Every chunk file of a dataset, in chunk order."""
-    import pandas as pd
+    """Every chunk file of a dataset, in chunk order.  Raises OptionError (one line, naming the
+    part) for a part that is truncated or garbled (:func:`cardsim.frames.read_part`)."""
+    from cardsim.frames import read_part
 
-    return [pd.read_parquet(p) for p in sorted(Path(path).glob("part-*.parquet"))]
+    path = Path(path)
+    try:
+        manifest = json.loads((path / MANIFEST).read_text())
+    except (OSError, ValueError):
+        manifest = {}
+    return [read_part(path, p, manifest if isinstance(manifest, dict) else {})
+            for p in sorted(path.glob("part-*.parquet"))]

@@ -16,9 +16,31 @@ import tempfile
 from pathlib import Path
 from typing import Callable
 
-from cardsim.text import quote
+from cardsim.text import path_text, quote
 
 MANIFEST = "_manifest.json"
+
+
+DISK_MARGIN = 1.1
+"""Free disk space asked for, as a multiple of the estimated size of what is left to write."""
+
+
+def size_text(nbytes: float) -> str:
+    """Bytes for people: ``1.2 GB``, ``35.0 MB``, ``512 kB`` (never a ``0.0 GB`` that hides the
+    numbers on a small disk)."""
+    for unit, scale in (("GB", 1e9), ("MB", 1e6)):
+        if nbytes >= scale:
+            return f"{nbytes / scale:,.1f} {unit}"
+    return f"{nbytes / 1e3:,.0f} kB"
+
+
+def sizes_text(need: float, free: float) -> tuple[str, str]:
+    """``need`` and ``free`` bytes for a message that says one exceeds the other: in
+    :func:`size_text`'s units, or in bytes when those would show the same number (``need about
+    3.1 MB and ... has 3.1 MB free`` reads as a contradiction)."""
+    if size_text(need) == size_text(free):
+        return f"{need:,.0f} bytes", f"{free:,.0f} bytes"
+    return size_text(need), size_text(free)
 
 
 class OutputError(OSError):
@@ -29,11 +51,20 @@ def atomic_write(path: Path, write: Callable[[Path], None]) -> None:
     """``write(tmp)`` to a temporary file beside ``path``, then rename it to ``path``: readers
     (and a resumed run) see the whole file or none.  A ``path`` that is a device or a named pipe
     (``-o /dev/stdout``, a FIFO) is written through, ``write(path)``: renaming over it would
-    replace the special file with a plain one."""
-    if _special(path):
-        write(Path(path))
-        return
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=path.suffix)
+    replace the special file with a plain one.
+
+    Raises OutputError (one line: the path and the system's reason, e.g. no space left on the
+    device) when the file cannot be written; the temporary file is removed, so a full disk
+    leaves no truncated file, under ``path``'s name or beside it."""
+    try:
+        if _special(path):
+            write(Path(path))
+            return
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=path.suffix)
+    except OutputError:
+        raise
+    except OSError as exc:
+        raise OutputError(f"cannot write {path_text(path)}: {os_reason(exc)}") from None
     os.close(fd)
     try:
         write(Path(tmp))
@@ -42,23 +73,93 @@ def atomic_write(path: Path, write: Callable[[Path], None]) -> None:
         os.umask(umask)
         os.chmod(tmp, 0o666 & ~umask)
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         Path(tmp).unlink(missing_ok=True)
+        if isinstance(exc, OSError) and not isinstance(exc, OutputError):
+            raise OutputError(f"cannot write {path_text(path)}: {os_reason(exc)}") from None
         raise
+
+
+def os_reason(exc: Exception) -> str:
+    """The system's reason in an OSError, on one line: ``No space left on device`` (``strerror``),
+    or the first line of a library's message (pyarrow's errors carry no ``strerror``)."""
+    if getattr(exc, "strerror", None):
+        return exc.strerror
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+PART_FIELDS = ("rows", "bytes", "sha256")
+"""What a finished dataset's manifest keeps of each part file (``manifest["parts"][k]``): its
+deal rows, its size and its SHA-256, so that a part truncated or garbled after it was written
+(a disk fault, a copy cut short, an edit) is found before it passes for data."""
+
+
+def part_record(path: Path) -> dict:
+    """``{"rows", "bytes", "sha256"}`` of the parquet file ``path``: rows from its footer, the
+    digest of its bytes.  Raises OutputError when the file cannot be read or is not whole
+    parquet (a truncated file has no footer)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        with open(path, "rb") as f:
+            digest = hashlib.file_digest(f, "sha256").hexdigest()
+            size = f.tell()
+        rows = pq.read_metadata(path).num_rows
+    except (OSError, pa.ArrowException) as exc:
+        raise OutputError(f"{path_text(path)} is not a whole parquet file ({os_reason(exc)})") from None
+    return {"rows": int(rows), "bytes": int(size), "sha256": digest}
+
+
+def part_damage(path: Path, expected: dict | None, rows: int | None = None) -> str | None:
+    """Why the part file ``path`` is not the one its manifest recorded (``expected``, a
+    :func:`part_record`; None for a manifest written before parts were recorded), or None when it
+    is whole.  ``rows``: the deals its chunk holds, checked when given.  Reads the whole file."""
+    if not path.exists():
+        return "it is missing"
+    if expected is not None:
+        try:
+            size = path.stat().st_size
+        except OSError as exc:
+            return f"it cannot be read ({os_reason(exc)})"
+        if size != expected.get("bytes"):
+            return f"it has {size:,} bytes, the manifest says {expected.get('bytes')}"
+        try:
+            with open(path, "rb") as f:
+                if hashlib.file_digest(f, "sha256").hexdigest() != expected.get("sha256"):
+                    return "its checksum differs from the manifest's"
+        except OSError as exc:
+            return f"it cannot be read ({os_reason(exc)})"
+        # The bytes that were written: their rows are the recorded ones (read from the file's footer
+        # when it was made), so the file need not be parsed again.
+        recorded_rows = expected.get("rows")
+        if rows is None or recorded_rows == rows:
+            return None
+        return f"it holds {recorded_rows} rows, its chunk has {rows:,}"
+    try:
+        found = part_record(path)
+    except OutputError:
+        return "it is not a whole parquet file"
+    if rows is not None and found["rows"] != rows:
+        return f"it holds {found['rows']:,} rows, its chunk has {rows:,}"
+    return None
 
 
 def _read_manifest(mpath: Path, folder: Path) -> dict:
     try:
         return json.loads(mpath.read_text())
     except (OSError, ValueError):
-        raise OutputError(f"{mpath} is unreadable; remove {folder} to start again") from None
+        raise OutputError(f"{path_text(mpath)} is unreadable; remove {path_text(folder)} to start again") from None
 
 
 def _check_same_run(folder: Path, old: dict, manifest: dict) -> None:
-    differ = sorted(k for k in set(old) | set(manifest) if k != "complete" and old.get(k) != manifest.get(k))
+    # "complete" and "parts" say how far the run got and what it wrote, not what the run is.
+    differ = sorted(k for k in set(old) | set(manifest)
+                    if k not in ("complete", "parts") and old.get(k) != manifest.get(k))
     if differ:
-        raise OutputError(f"{folder} holds a different run (it differs in {', '.join(differ)}; see {MANIFEST}); "
-                          "choose another path or remove it")
+        raise OutputError(f"{path_text(folder)} holds a different run (it differs in {', '.join(differ)}; "
+                          f"see {MANIFEST}); choose another path or remove it")
 
 
 def _broken_link(path: Path) -> str | None:
@@ -71,7 +172,7 @@ def _broken_link(path: Path) -> str | None:
     except (FileNotFoundError, NotADirectoryError):
         return None  # nothing there yet: the output will be made
     except OSError as exc:
-        raise OutputError(f"cannot write {path}: {exc.strerror or exc}") from None
+        raise OutputError(f"cannot write {path_text(path)}: {exc.strerror or exc}") from None
     try:
         os.stat(path)
     except OSError as exc:
@@ -91,7 +192,11 @@ def follow_link(path) -> Path:
     path = Path(path)
     why = _broken_link(path)
     if why:
-        raise OutputError(f"cannot write {path}: it is {why}; remove the link or choose another path")
+        raise OutputError(f"cannot write {path_text(path)}: it is {why}; remove the link or choose another path")
+    if path.is_symlink() and _special(path):
+        # /dev/stdout leads through /proc to "pipe:[N]", a name realpath cannot give back: a link
+        # to a device or a pipe is written through as it is (atomic_write).
+        return path
     return Path(os.path.realpath(path)) if path.is_symlink() else path
 
 
@@ -103,26 +208,40 @@ def _writable_folder(folder: Path, target: Path | None = None) -> None:
         for above in (folder, *folder.parents):
             why = _broken_link(above)
             if why:
-                raise OutputError(f"cannot write {target or folder}: {above} is {why}; remove the link or choose "
-                                  "another path")
+                raise OutputError(f"cannot write {path_text(target or folder)}: {path_text(above)} is {why}; "
+                                  "remove the link or choose another path")
             if above.exists():
                 if not above.is_dir():
-                    raise OutputError(f"cannot write {folder}: {above} is a file, not a folder")
+                    raise OutputError(f"cannot write {path_text(folder)}: {path_text(above)} is a file, not a folder")
                 break
     except OSError as exc:
         if isinstance(exc, OutputError):
             raise
-        raise OutputError(f"cannot write {target or folder}: {exc.strerror or exc}") from None
+        raise OutputError(f"cannot write {path_text(target or folder)}: {exc.strerror or exc}") from None
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        _make_folders(folder)
         probe = folder / f".write-test-{os.getpid()}"  # two runs may probe the same folder at once
         probe.write_text("")
         probe.unlink()
     except OSError as exc:
         if target is not None:
-            raise OutputError(f"cannot write {target}: the folder {folder} does not take new files "
-                              f"({exc.strerror or exc})") from None
-        raise OutputError(f"cannot write {folder}: {exc.strerror or exc}") from None
+            raise OutputError(f"cannot write {path_text(target)}: the folder {path_text(folder)} does not take new "
+                              f"files ({exc.strerror or exc})") from None
+        raise OutputError(f"cannot write {path_text(folder)}: {exc.strerror or exc}") from None
+
+
+def _make_folders(folder: Path) -> None:
+    """``folder`` and its missing parents, made top down in a loop: ``Path.mkdir(parents=True)``
+    and ``os.makedirs`` recurse once per missing level, so 2,000 nested folders would end in a
+    RecursionError rather than the system's answer."""
+    missing = []
+    while not folder.exists():
+        missing.append(folder)
+        if folder.parent == folder:
+            break
+        folder = folder.parent
+    for level in reversed(missing):
+        level.mkdir(exist_ok=True)
 
 
 def check_output_file(path) -> Path:
@@ -132,7 +251,7 @@ def check_output_file(path) -> Path:
     any work is done."""
     path = follow_link(path)
     if path.is_dir():
-        raise OutputError(f"{path} is a directory")
+        raise OutputError(f"{path_text(path)} is a directory")
     if _special(path):
         return path  # a device or named pipe is written through (atomic_write), not beside
     _writable_folder(path.parent, path)
@@ -170,7 +289,7 @@ def _claim(folder: Path, what: Path) -> None:
         fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
         f.close()
-        raise OutputError(f"another cardsim run is writing {what} now; wait for it to finish (or stop it), "
+        raise OutputError(f"another cardsim run is writing {path_text(what)} now; wait for it to finish (or stop it), "
                           "then run this command again: it resumes") from None
     _CLAIMS[folder] = f
 

@@ -265,6 +265,13 @@ def show_progress(progress) -> bool:
     return sys.stderr.isatty() if progress is None else bool(progress)
 
 
+def progress_bar(total: int, unit: str, progress):
+    """A tqdm bar over ``total`` items of ``unit`` (rate, ETA) when ``progress`` asks for one
+    (None: when standard error is a terminal), else a stand-in that shows nothing; a context
+    manager with ``update(n)``."""
+    return _bar([total], unit, progress)
+
+
 def _bar(sizes: list[int], unit: str, progress):
     """A tqdm progress bar over ``sizes``, or a stand-in that shows nothing when progress is off
     (so that a command printing no bar does not pay tqdm's import)."""
@@ -307,6 +314,41 @@ def _workers_ignore_ctrl_c():
         signal.signal(signal.SIGINT, old)
 
 
+PARENT_CHECK_SECONDS = 0.5
+"""How often a local worker looks whether the process that started it is still there."""
+_WATCHING: list[int] = []
+"""The parent this worker process watches (:func:`_end_with_parent`), once it started watching."""
+
+
+def _end_with_parent(parent: int) -> None:
+    """In a local worker: end this process (``os._exit``) as soon as ``parent`` is no longer its
+    parent, i.e. the run that started it died without stopping it (``kill -9``, an out-of-memory
+    kill).  loky's workers would otherwise wait for their idle timeout (300 s) and finish the
+    chunks already handed to them, writing parts nobody reads.  A daemon thread polls
+    ``os.getppid()`` every :data:`PARENT_CHECK_SECONDS`; it runs while a chunk is played, the
+    kernels being nogil.  (``prctl(PR_SET_PDEATHSIG)`` is not used: it fires when the parent's
+    *thread* that started the worker ends, which for a reused loky pool need not be the run's
+    end.)  A chunk cut short leaves a temporary file, which the next run removes."""
+    if _WATCHING or os.getpid() == parent:
+        return
+    _WATCHING.append(parent)
+    if os.getppid() != parent:
+        os._exit(1)  # the parent died before this worker's first task
+
+    def watch():
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK_SECONDS)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="cardsim-parent-watch", daemon=True).start()
+
+
+def _guarded(parent: int, fn: Callable, *args):
+    """Worker: ``fn(*args)``, this process ending with ``parent`` (:func:`_end_with_parent`)."""
+    _end_with_parent(parent)
+    return fn(*args)
+
+
 def run_tasks(fn: Callable, tasks: list[tuple], sizes: Iterable[int], n_jobs=-1, progress=False,
               unit="deal", seconds: float | None = None):
     """Yield ``fn(*task)`` for every task, in task order, on the configured workers, with a
@@ -330,7 +372,10 @@ def run_tasks(fn: Callable, tasks: list[tuple], sizes: Iterable[int], n_jobs=-1,
 
     bar = _bar(sizes, unit, progress)
     with _workers_ignore_ctrl_c():
-        results = workers(jobs)(delayed(fn)(*t) for t in tasks)
+        if on_dask():  # the cluster's workers outlive this process by design
+            results = workers(jobs)(delayed(fn)(*t) for t in tasks)
+        else:
+            results = workers(jobs)(delayed(_guarded)(os.getpid(), fn, *t) for t in tasks)
     try:
         for size, result in zip(sizes, results):
             bar.update(size)

@@ -143,5 +143,8 @@ def analysis_store(results, name: str, code: Callable, **identity) -> ChunkStore
 
 
 def check_disk_space_for_store(folder: Path, need: int = 1 << 20) -> None:
+    """Raise OutputError when the file system of the store ``folder`` has less than ``need`` bytes
+    free (its chunks are small: a disk this full fails at the first one)."""
     if shutil.disk_usage(folder).free < need:
-        raise OutputError(f"{folder} has less than 1 MB free")
+        raise OutputError(f"{folder} has less than 1 MB free (it keeps the finished chunks of this run); free some "
+                          "space (a run without an output keeps them in $CARDSIM_RUNS, default ~/.cache/cardsim/runs)")
