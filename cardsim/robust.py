@@ -76,8 +76,12 @@ def profile_summary(options: list[str], sums: dict, best: int, sign: float) -> d
     return out
 
 
-def verdict(summaries: dict[str, dict], best: str) -> dict:
-    """The verdict over the profiles' summaries (:func:`profile_summary`, ``default`` among them)."""
+def verdict(summaries: dict[str, dict], best: str | None) -> dict:
+    """The verdict over the profiles' summaries (:func:`profile_summary`, ``default`` among them).
+    ``best`` None (no option ranked under the default players: too few deals) gives no verdict:
+    ``best`` and ``holds`` None, nothing flips, no gains."""
+    if best is None:
+        return {"best": None, "holds": None, "flips_under": [], "gain_min": np.nan, "gain_max": np.nan}
     gains = [s["gain"] for s in summaries.values() if s["gain"] == s["gain"]]
     out = {"best": best, "holds": not any(s["clearly_worse"] for s in summaries.values()),
            "flips_under": [name for name, s in summaries.items() if s["clearly_worse"]],
@@ -153,6 +157,9 @@ class RobustAnswer:
                              + ("  not compared" if pd.isna(r.rank) else ""))
             b = self.verdict["best"]
             here = s["best"] or "none ranked (too few deals)"
+            if b is None:  # nothing ranked under the default players: nothing to measure a gain of
+                lines.append(f"    best here: {here}")
+                continue
             lines.append(f"    best here: {here}; {b} over the runner-up ({s['runner_up']}): {f(s['gain'])} "
                          f"[{f(s['gain_lo'])}, {f(s['gain_hi'])}]"
                          + (f"; over looking: {f(s['gain_look'])} [{f(s['gain_look_lo'])}, {f(s['gain_look_hi'])}]"
@@ -161,7 +168,7 @@ class RobustAnswer:
         n = len(self.profiles)
         gain = (f"its gain over the runner-up ranges from {f(v['gain_min'])} to {f(v['gain_max'])} across the "
                 f"{n} profiles")
-        if "gain_look_min" in v and v["best"].lower() != LOOK:
+        if "gain_look_min" in v and v["best"] is not None and v["best"].lower() != LOOK:
             gain += f" (over looking: {f(v['gain_look_min'])} to {f(v['gain_look_max'])})"
         if self.summaries[self.profiles[0].name]["best"] is None:
             lines.append(f"verdict: none: no option is ranked under {self.profiles[0].name} (too few deals: 30 with "
@@ -194,5 +201,7 @@ def answer(pairs, sums_by_profile: dict) -> RobustAnswer:
     best = tables[profiles[0].name].option.iloc[0]
     b = options.index(best)
     summaries = {p.name: profile_summary(options, sums_by_profile[p.name], b, sign) for p in profiles}
-    return RobustAnswer(options, tables, summaries, verdict(summaries, best), profiles,
+    # The first row of a table that ranks nothing is only the first option: no best to judge.
+    judged = best if summaries[profiles[0].name]["best"] is not None else None
+    return RobustAnswer(options, tables, summaries, verdict(summaries, judged), profiles,
                         {p.name: list(q.run.setup.specs) for p, q in pairs})

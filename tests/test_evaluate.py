@@ -459,3 +459,6 @@ def test_an_option_legal_with_another_on_too_few_deals_is_not_ranked(capsys):
     assert main(PASS_1S_1NT + ["-n", "20", "--robust", "--profile", "bold"]) == 0
     out = capsys.readouterr().out
     assert "verdict: none: no option is ranked under default" in out and " holds" not in out
+    assert main(PASS_1S_1NT + ["-n", "20", "--robust", "--profile", "bold", "--format", "json"]) == 0
+    verdict = json.loads(capsys.readouterr().out)["verdict"]
+    assert verdict["best"] is None and verdict["holds"] is None and verdict["flips_under"] == []
