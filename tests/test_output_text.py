@@ -5,6 +5,7 @@ import io
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -76,8 +77,32 @@ def test_text_outputs_named_with_a_byte_that_is_not_utf8_are_written(tmp_path):
     assert len(open(records, "rb").read().splitlines()) == 3
 
 
-def test_an_output_2000_folders_deep_is_made_or_one_line(tmp_path):
+def _remove_chain(top: Path) -> None:
+    """Remove a chain of single nested folders (and their files) deepest first, without recursion:
+    pytest's own clean-up of old temporary folders (shutil.rmtree) recurses once a level and fails
+    with a RecursionError on 2,000 levels, in this run or a later one."""
+    chain, here = [], top
+    while here.is_dir():
+        chain.append(here)
+        subs = [p for p in here.iterdir() if p.is_dir()]
+        for f in here.iterdir():
+            if not f.is_dir():
+                f.unlink()
+        here = subs[0] if subs else here / "-"
+    for folder in reversed(chain):
+        folder.rmdir()
+
+
+@pytest.fixture
+def deep_folders(tmp_path):
+    yield tmp_path
+    for top in ("d", "dd"):
+        _remove_chain(tmp_path / top)
+
+
+def test_an_output_2000_folders_deep_is_made_or_one_line(deep_folders):
     # Under PATH_MAX (4096 bytes here): the folders are made, one level at a time (no RecursionError).
+    tmp_path = deep_folders
     deep = tmp_path.joinpath(*["d"] * 2000) / "r.jsonl"
     out = cli(["simulate", "vint", "-n", "2", "--records", str(deep)])
     assert out.returncode == 0 and out.stderr == b"" and deep.exists()
