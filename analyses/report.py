@@ -68,9 +68,30 @@ def caption(meta: dict) -> str:
     per = meta.get("deals_unit", "deals")
     parts = [f"n = {meta['deals']:,} {per}", f"seed {meta['seed']}",
              "strategies " + ", ".join(meta["strategies"]) + (f" ({params})" if params else ""),
-             "rules " + (", ".join(f"{k}={v}" for k, v in meta["rules"].items()) if meta.get("rules") else "default"),
+             rules_caption(meta),
              f"cardsim {meta.get('cardsim', '?')} (jitted sources {meta.get('source', '?')})"]
     return "; ".join(parts) + "."
+
+
+def rules_caption(meta: dict) -> str:
+    """The rules a table was made under, named as every answer names them: the rule options the
+    analysis gives (``meta["rules"]``; a guide that scores under both scorings says so), or else
+    every option in force with its default marked, and the game's section of docs/RULES.md
+    (``GameSpec.rules_in_force``; "docs/RULES.md §2, no rule options" for a game without any)."""
+    from cardsim.games import get_game
+    from cardsim.games.base import OptionError
+
+    given = meta.get("rules") or {}
+    try:
+        force = get_game(meta.get("game", "")).rules_in_force()
+    except (OptionError, KeyError, ValueError):
+        force = None
+    if force is None:  # not a game's table (or an unknown game): only what the analysis says
+        return "rules " + (", ".join(f"{k}={v}" for k, v in given.items()) if given else "default")
+    if not given:
+        return "rules " + force["text"]
+    where = force["text"].rpartition("; ")[2] if "; " in force["text"] else force["text"]
+    return "rules " + ", ".join(f"{k}={v}" for k, v in given.items()) + f"; {where}"
 
 
 def _read_table(path: Path) -> pd.DataFrame:

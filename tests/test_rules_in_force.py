@@ -68,3 +68,16 @@ def test_until_clear_and_robust_name_the_rules(capsys):
     assert answer["rules"] == {"scoring": "subtract", "target": 1000}
     assert main([*base, "-n", "40", "--robust", "--profile", "bold"]) == 0
     assert "rules: scoring=subtract, target=1000 (default); docs/RULES.md §3" in capsys.readouterr().out
+
+
+def test_report_captions_name_the_rules():
+    # A caption said "rules default" for every Vint and 501 table: which rules is that?
+    from analyses.report import rules_caption
+
+    assert rules_caption({"game": "vint", "rules": {}}) == "rules docs/RULES.md §2, no rule options"
+    assert rules_caption({"game": "501"}) == "rules docs/RULES.md §1, no rule options"
+    assert rules_caption({"game": "500", "rules": {}}) == (
+        "rules scoring=quebec (default), target=1000 (default); docs/RULES.md §3")
+    assert rules_caption({"game": "500", "rules": {"scoring": "quebec and subtract"}}) == (
+        "rules scoring=quebec and subtract; docs/RULES.md §3")
+    assert rules_caption({"game": "whist", "rules": {"x": 1}}) == "rules x=1"
