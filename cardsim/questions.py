@@ -63,6 +63,8 @@ class Question:
     reach: str = ""
     """A lead question's contract in words (``3NT by seat 2``) when the deals are dealt so that the
     strategies' auction (after ``calls``) ends in it (``FORCE_REACHED`` options), else ``""``."""
+    before_given: tuple | None = None
+    """The match state as given (``before``: whole numbers), None when none was given."""
 
     @property
     def spec(self):
@@ -247,7 +249,8 @@ def question(game, seat=0, options=(), n=100_000, seed=0, hand=None, where=None,
     state = spec.forcing.parse_before(before, run.setup)
     state = _outcome_state(spec, outcome)(state)
     return Question(spec.name, int(seat), run, compiled, tuple(str(o).strip() for o in options), tuple(forced),
-                    state, tuple(str(c).strip() for c in auction) if implied else (), outcome, reach)
+                    state, tuple(str(c).strip() for c in auction) if implied else (), outcome, reach,
+                    None if before is None else tuple(int(x) for x in before))
 
 
 def _outcome_state(spec, outcome):
@@ -388,7 +391,9 @@ def table(q: Question, sums: dict) -> pd.DataFrame:
     df = df.iloc[ranking.rows].reset_index(drop=True)
     df.attrs.update({"game": q.game, "seat": q.seat, "seed": q.run.seed, "deals": n, "conditions": q.compiled.text,
                      "acceptance": n / sums["attempts"], "calls": list(q.calls),
-                     "calls_acceptance": n / sums["tested"] if q.implies else None, "reach": q.reach,
+                     "calls_acceptance": n / sums["tested"] if q.implies else None, "reach": q.reach or None,
+                     "dealer": None if q.compiled.dealer is None or q.compiled.dealer < 0 else int(q.compiled.dealer),
+                     "before": None if q.before_given is None else list(q.before_given),
                      "strategies": list(q.run.setup.specs),
                      **_rules_attrs(q), "lower_is_better": False, "sign_turned": q.lower_is_better,
                      "score_meaning": score_meaning(q),

@@ -109,10 +109,11 @@ class RobustAnswer:
     strategies: dict = field(default_factory=dict)
 
     def to_dict(self) -> dict:
-        """The JSON form: ``{"game", "seat", "deals", "seed", "rules" ({option: value}, defaults
-        included), "rules_text", "score_meaning", "options": [...], "profiles": {NAME: {"options": [rows], "best",
-        "gain", "gain_lo", "gain_hi", ...}}, "verdict": {"best", "holds", "flips_under",
-        "gain_min", "gain_max"}}`` (NaN as null)."""
+        """The JSON form: ``{"game", "seat", "deals", "seed", "dealer", "before", "conditions",
+        "strategies" (the default profile's), "outcome", "rules" ({option: value}, defaults
+        included), "rules_text", "score_meaning", "options": [...], "profiles": {NAME: {"options":
+        [rows], "best", "gain", "gain_lo", "gain_hi", ...}}, "verdict": {"best", "holds",
+        "flips_under", "gain_min", "gain_max"}}`` (NaN as null)."""
         def clean(v):
             if isinstance(v, dict):
                 return {k: clean(x) for k, x in v.items()}
@@ -133,7 +134,10 @@ class RobustAnswer:
                                     doc=p.doc)
         first = self.tables[self.profiles[0].name].attrs
         return clean({"game": first.get("game"), "seat": first.get("seat"), "deals": first.get("deals"),
-                      "seed": first.get("seed"), "rules": first.get("rules"),
+                      "seed": first.get("seed"), "dealer": first.get("dealer"),
+                      "before": first.get("before"), "conditions": first.get("conditions"),
+                      "strategies": first.get("strategies"), "outcome": first.get("outcome"),
+                      "rules": first.get("rules"),
                       "rules_text": first.get("rules_text"), "score_meaning": first.get("score_meaning"),
                       "options": list(self.options), "profiles": profiles, "verdict": self.verdict})
 

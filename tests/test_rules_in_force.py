@@ -47,12 +47,29 @@ def test_game_question_says_it_plays_to_1000(capsys):
     # The exact question of the issue: the game is played on to the default target, and now says so.
     assert main(GAME_QUESTION) == 0
     out = capsys.readouterr().out.splitlines()
-    assert "rules: scoring=quebec (default), target=1000 (default); docs/RULES.md §3" in out
+    assert ("dealer: drawn per deal; before: 480,300; rules: scoring=quebec (default), target=1000 (default); "
+            "docs/RULES.md §3") in out
     assert main([*GAME_QUESTION, "--rule", "target=500", "--format", "json"]) == 0
     answer = json.loads(capsys.readouterr().out)
     assert answer["rules"] == {"scoring": "quebec", "target": 500}
     assert answer["rules_text"] == "scoring=quebec (default), target=500; docs/RULES.md §3"
     assert answer["outcome"] == "game" and {r["option"] for r in answer["options"]} == {"=8H", "=6H"}
+    assert answer["dealer"] is None and answer["before"] == [480, 300] and answer["reach"] is None
+
+
+def test_the_answer_names_its_dealer_and_match_state(capsys):
+    # Three dealers gave three answers under one header: the dealer and the score are the question too.
+    base = ["evaluate", "vint", "--seat", "0", "--option", "P", "--option", "1NT", "-n", "40", "--jobs", "1"]
+    assert main([*base, "--dealer", "1", "--before", "380,300,1,0"]) == 0
+    assert ("dealer: seat 1; before: 380,300,1,0; rules: docs/RULES.md §2, no rule options"
+            in capsys.readouterr().out.splitlines())
+    assert main([*base, "--dealer", "3", "--format", "json"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["dealer"] == 3 and answer["before"] is None
+    assert main([*base, "--robust", "--profile", "bold", "--format", "json"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["dealer"] is None and answer["conditions"] == "no conditions"
+    assert answer["strategies"] == ["heuristic"] * 4 and answer["outcome"] == "deal"
 
 
 def test_until_clear_and_robust_name_the_rules(capsys):

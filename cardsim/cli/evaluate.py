@@ -273,7 +273,7 @@ def run(args) -> int:
         print(f"{a['game']} seat {a['seat']}, {a['deals']:,} deals, seed {a['seed']}; conditions: "
               f"{a['conditions']} (acceptance {a['acceptance']:.4g}: the share of random deals that meet {kept}); "
               f"strategies {', '.join(a['strategies'])}")
-        print(f"rules: {a['rules_text']}")
+        print(f"{deal_state(a)}; rules: {a['rules_text']}")
         side = E.declaring_side(q, a["calls_acceptance"])  # a lead question: how the declaring side was dealt
         if side:
             print(side)
@@ -290,8 +290,8 @@ def run(args) -> int:
         shown = df.assign(rank=["" if pd.isna(v) else str(v) for v in df["rank"]])  # not compared: no rank
         print(shown.to_string(index=False, na_rep="", formatters={c: (lambda v, d=d: "" if v != v else f"{v:.{d}f}")
                                                                     for c, d in digits.items()}))
-        print(f"score: {a['score_meaning']}; diff: paired, the option minus the best option (negative = worse "
-              f"for you)")
+        print(f"score: {a['score_meaning']}; diff: paired, the option minus the best option on the deals where "
+              f"both were legal (negative = worse for you)")
         if df["rank"].isna().all():
             print("rank: none, too few deals to compare the options (30 deals with both options legal are needed "
                   "for a pair; more with -n): the table is in option order")
@@ -316,14 +316,25 @@ def run(args) -> int:
     return 0
 
 
-ANSWER_KEYS = ("game", "seat", "deals", "seed", "conditions", "acceptance", "calls", "calls_acceptance", "strategies",
-               "rules", "rules_text", "outcome", "score_meaning", "not_compared")
+ANSWER_KEYS = ("game", "seat", "deals", "seed", "dealer", "before", "conditions", "acceptance", "calls",
+               "calls_acceptance", "reach", "strategies", "rules", "rules_text", "outcome", "score_meaning",
+               "not_compared")
 """The question's facts that ``evaluate --format json`` gives beside its rows (``df.attrs``)."""
 
 
+def deal_state(a: dict) -> str:
+    """The dealer and the match state an answer was asked at, in words, from its ``attrs``: with
+    the rules, what besides the conditions makes the same command give the same answer."""
+    dealer = "dealer: drawn per deal" if a.get("dealer") is None else f"dealer: seat {a['dealer']}"
+    before = a.get("before")
+    return dealer + ("; before: " + ",".join(map(str, before)) if before is not None else "; before: a new game")
+
+
 def answer_json(df) -> dict:
-    """``evaluate --format json``: ``{"game", "seat", "deals", "seed", "conditions", "acceptance",
-    "calls", "calls_acceptance", "strategies", "rules" ({option: value}, defaults included),
+    """``evaluate --format json``: ``{"game", "seat", "deals", "seed", "dealer" (null: drawn per deal),
+    "before" (the match state given, or null), "conditions", "acceptance", "calls",
+    "calls_acceptance", "reach" (a lead question's contract the declaring side's hands reach, or
+    null), "strategies", "rules" ({option: value}, defaults included),
     "rules_text", "outcome", "score_meaning", "not_compared" ({option: why it is not ranked}),
     "options": [rows, best first]}``, plus
     ``"until_clear"`` (the verdict) and ``"lead_groups"`` when asked; missing numbers as null."""
@@ -488,7 +499,7 @@ def _evaluate_robust(E, q, ask, args) -> int:
         a = answer.tables["default"].attrs
         print(f"{a['game']} seat {a['seat']}, {a['deals']:,} deals per profile (the same deals and strategy "
               f"randomness under every profile), seed {a['seed']}; conditions: {a['conditions']}")
-        print(f"rules: {a['rules_text']}")
+        print(f"{deal_state(a)}; rules: {a['rules_text']}")
         print(f"score: {a['score_meaning']}")
         print(answer.text(digits=4 if a["outcome"] == "game" else 1))
     return 0
