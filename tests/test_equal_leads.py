@@ -133,3 +133,23 @@ def test_robust_plays_one_card_a_proven_group(capsys):
                  "--all-leads", "--robust", "--profile", "default", "-n", "200", "--jobs", "1"]) == 0
     out = capsys.readouterr().out
     assert "lead:QS/3NT:2" in out and "lead:JS/3NT:2" not in out
+
+
+def test_robust_lead_question_keeps_the_declaring_side_and_the_groups(capsys):
+    """--robust on a lead question lost the declaring side's line, the set-rate line, the groups and
+    the split, and claimed the same deals under every profile while each profile's players reach
+    the contract on deals of their own (from a new user's trial)."""
+    argv = ["evaluate", "vint", "--seat", "3", "--contract", "3NT:2", "--hand", "S:KQJ72 H:853 D:T64 C:93",
+            "--all-leads", "--robust", "--profile", "bold", "-n", "60", "--jobs", "1", "--seed", "5"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "each deal kept only where that profile's players make the calls or reach the contract" in out
+    assert "the same deals and strategy randomness under every profile" not in out
+    assert "ends in 3NT by seat 2" in out and "the contract's set rate" in out
+    assert "touching but not equal here (split): KS QS JS as KS | QS | JS" in out
+    assert main([*argv, "--format", "json"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["reach"] == "3NT by seat 2" and answer["lead_groups_split"] == {"KS QS JS": [["KS"], ["QS"], ["JS"]]}
+    assert answer["lead_groups"]["lead:QS/3NT:2"] == ["QS"]
+    assert main([*argv, "--format", "csv"]) == 0
+    assert capsys.readouterr().out.splitlines()[0].startswith("profile,option,stands_for,rank,")

@@ -240,7 +240,7 @@ def run(args) -> int:
         args.option = [o for o in args.option if o.strip() not in hidden]
         q = ask(_strategies(args.strategy))
     if args.robust:
-        return _evaluate_robust(E, q, ask, args)
+        return _evaluate_robust(E, q, ask, args, (groups, split, grouping, pilot) if groups else None)
     # Finished chunks wait in the runs folder until the answer is printed: the same command
     # after an interruption resumes from them.
     store = E.default_store(q)
@@ -303,14 +303,7 @@ def run(args) -> int:
         if any(_is_lead(o) for o in df["option"]) and q.spec.forcing.lead_made:
             print(q.spec.forcing.lead_made)
         if groups:
-            grouped = "; ".join(f"{o} for {' '.join(cards)}" for o, cards in groups.items() if len(cards) > 1)
-            when = GROUPED_WHEN if pilot is None else GROUPED_WHEN.replace("every deal", f"each of the first "
-                                                                                 f"{pilot:,} deals (the first round)")
-            print(f"leads grouped ({grouping}; {when}): {grouped}" if grouped
-                  else f"leads grouped: none ({grouping}; {when})")
-            if split:
-                print("touching but not equal here (split): " + "; ".join(
-                    f"{cards} as {' | '.join(' '.join(c) for c in classes)}" for cards, classes in split.items()))
+            _print_groups(groups, split, grouping, pilot)
         if result is not None:
             _print_until_clear(a["until_clear"], q.run.n)
     return 0
@@ -356,6 +349,18 @@ def _regroup(candidates: dict, options: list, sums: dict):
     from cardsim.equal_leads import regroup
 
     return regroup(candidates, options, sums)
+
+
+def _print_groups(groups: dict, split: dict, grouping: str, pilot: int | None) -> None:
+    """The lines under an ``--all-leads`` table: the classes of equal leads (each row stands for
+    its cards), on how many deals they were proven equal, and the touching cards split."""
+    grouped = "; ".join(f"{o} for {' '.join(cards)}" for o, cards in groups.items() if len(cards) > 1)
+    when = GROUPED_WHEN if pilot is None else GROUPED_WHEN.replace("every deal", f"each of the first "
+                                                                         f"{pilot:,} deals (the first round)")
+    print(f"leads grouped ({grouping}; {when}): {grouped}" if grouped else f"leads grouped: none ({grouping}; {when})")
+    if split:
+        print("touching but not equal here (split): " + "; ".join(
+            f"{cards} as {' | '.join(' '.join(c) for c in classes)}" for cards, classes in split.items()))
 
 
 def _shown(df, groups: dict, split: dict, hidden: set):
@@ -478,9 +483,11 @@ def _print_until_clear(verdict: dict, most: int) -> None:
     print(f"guarantee: {verdict['guarantee']}")
 
 
-def _evaluate_robust(E, q, ask, args) -> int:
+def _evaluate_robust(E, q, ask, args, leads=None) -> int:
     """``evaluate --robust``: the question under every profile (cardsim.robust), then the verdict;
-    ``ask(specs)`` builds the command's question with every seat's strategy specs."""
+    ``ask(specs)`` builds the command's question with every seat's strategy specs; ``leads``:
+    ``--all-leads``' proven groups ``(groups, split, how grouped, deals they were proven on)``, or
+    None."""
     from cardsim.runner.files import check_output_file
     from cardsim.runner.pool import cluster
 
@@ -491,17 +498,38 @@ def _evaluate_robust(E, q, ask, args) -> int:
         answer = E.robust(pairs, args.jobs, args.progress, store=E.default_store)
     if args.records:
         E.write_records(q, args.records, args.records_limit or 100)
+    a = answer.tables["default"].attrs
     if args.format == "json":
-        sys.stdout.write(json.dumps(answer.to_dict(), ensure_ascii=False) + "\n")
+        out = answer.to_dict()
+        out["reach"] = a.get("reach")
+        if leads:
+            out["lead_groups"], out["lead_groups_split"] = leads[0], leads[1]
+        sys.stdout.write(json.dumps(out, ensure_ascii=False) + "\n")
     elif args.format == "csv":
-        sys.stdout.write(answer.frame().to_csv(index=False))
+        frame = answer.frame()
+        if leads:
+            frame.insert(2, "stands_for", [" ".join(leads[0].get(o, [])) for o in frame["option"]])
+        sys.stdout.write(frame.to_csv(index=False))
     else:
-        a = answer.tables["default"].attrs
-        print(f"{a['game']} seat {a['seat']}, {a['deals']:,} deals per profile (the same deals and strategy "
-              f"randomness under every profile), seed {a['seed']}; conditions: {a['conditions']}")
+        # Calls that imply hands (given calls, a contract reached) keep each deal only where that
+        # profile's players would make them: the random streams are the same, the kept deals not.
+        same = ("the same random streams under every profile, each deal kept only where that profile's players "
+                "make the calls or reach the contract, so the deals differ between profiles" if q.implies
+                else "the same deals and strategy randomness under every profile")
+        print(f"{a['game']} seat {a['seat']}, {a['deals']:,} deals per profile ({same}), seed {a['seed']}; "
+              f"conditions: {a['conditions']}")
         print(f"{deal_state(a)}; rules: {a['rules_text']}")
+        side = E.declaring_side(q, a["calls_acceptance"])
+        if side:
+            print(side.replace("declaring side:", "declaring side (the default players' auction shown; each "
+                                                   "profile's own players reach it under that profile):", 1)
+                  if a["reach"] else side)
         print(f"score: {a['score_meaning']}")
         print(answer.text(digits=4 if a["outcome"] == "game" else 1))
+        if any(_is_lead(o) for o in q.options) and q.spec.forcing.lead_made:
+            print(q.spec.forcing.lead_made)
+        if leads:
+            _print_groups(*leads)
     return 0
 
 
