@@ -369,6 +369,10 @@ def _shown(df, groups: dict, split: dict, hidden: set):
     ``lead_groups_split``)."""
     attrs = dict(df.attrs)
     df = df[~df["option"].isin(hidden)].reset_index(drop=True)
+    # A class is one row: its rank counts the classes above it, not the hidden cards (the rows
+    # are in rank order, the options not compared last without one).
+    ranked = df["rank"].notna()
+    df.loc[ranked, "rank"] = range(1, int(ranked.sum()) + 1)
     df.attrs.update(attrs, lead_groups=groups, lead_groups_split=split)
     df.insert(1, "stands_for", [" ".join(groups.get(o, [])) for o in df["option"]])
     return df

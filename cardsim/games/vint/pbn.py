@@ -187,7 +187,8 @@ def _call(token: str, tag: str = "Auction") -> str:
         raise PBNBoardError(tag, f"'{token}': Vint has no doubles or redoubles (docs/RULES.md §2.2)")
     if t == "AP":
         raise PBNBoardError(tag, "'AP' (all pass, three passes in bridge) does not end a Vint auction: "
-                                 "it ends after 12 passes following the last bid, 8 with no bid (docs/RULES.md §2.2)")
+                                 "it ends after 12 passes following the last bid, 8 with no bid (docs/RULES.md §2.2); "
+                                 "--complete-auction adds them")
     if len(t) >= 2 and t[0] in "1234567" and t[1:] in DENOMS + ("N",):
         return t[0] + ("NT" if t[1:] == "N" else t[1:])
     raise PBNBoardError(tag, f"'{token[:20]}' is not a call (Pass or 1S..7NT)")
@@ -272,7 +273,10 @@ def to_record(board, complete_auction: bool = False) -> dict:
     try:
         declarer, contract = run_auction(auction, dealer)
     except RecordError as exc:
-        raise PBNBoardError("Auction", exc.describe()) from None
+        hint = ""
+        if not complete_auction and auction and auction[-1] == "P" and _passes_missing(auction):
+            hint = "; if it ended with a bridge auction's three passes, --complete-auction adds the passes Vint needs"
+        raise PBNBoardError("Auction", exc.describe() + hint) from None
     if contract is not None:
         _check_contract(board, declarer, auction)
         record["play"] = _play(board, declarer, auction, hands)
