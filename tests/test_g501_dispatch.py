@@ -13,6 +13,7 @@ from cardsim import StrategyError
 from cardsim.games.g501 import SPEC
 from cardsim.games.g501 import dispatch as D
 from cardsim.games.g501 import strategies as S
+from cardsim import suit_order as SO
 from cardsim.games.g501.constants import DECLARE_FLAG, LOOK, MAX_BID, MIN_BID, NT, SEEN_CARDS, SEEN_VOIDS
 from cardsim.games.g501.rules import legal_plays, trick_winner
 from cardsim.strategies.registry import N_PARAMS, UNHANDLED
@@ -149,26 +150,47 @@ def _direct_open(strategy, p, rng, hand, rival, cur, others_blind, memo):
     return S.random_open(p, rng, cur)
 
 
+def _seat_order(rng):
+    """The suit order the dispatch sees the heuristic family's view through (cardsim.suit_order):
+    drawn from the seat's stream word, which it reads without advancing."""
+    return SO.order_of(rng[0])
+
+
+def _contract_back(out, order):
+    if out[0] == 0:
+        out[1] = SO.from_label(out[1], order)
+        out[3], out[4] = SO.card_from_label(out[3], order), SO.card_from_label(out[4], order)
+
+
 def _direct_contract(strategy, p, rng, hand, bid, out):
-    if strategy.id == S.HEURISTIC or strategy.id == S.HEURISTIC_V1 or strategy is S.PIMC_STRATEGY:
-        return S.heuristic_contract(p, hand, bid, out)
+    if strategy.id == S.RANDOM:
+        return S.random_contract(p, rng, hand, bid, out)
+    order = _seat_order(rng)
     if strategy.id == S.CHART:
-        return S.chart_contract(p, hand, bid, out)
-    return S.random_contract(p, rng, hand, bid, out)
+        S.chart_contract(p, SO.cards_to_label(hand, order), bid, out)
+    else:
+        S.heuristic_contract(p, SO.cards_to_label(hand, order), bid, out)
+    _contract_back(out, order)
 
 
 def _direct_play(strategy, p, rng, view):
     seat, hand, legal, trick, led, trump, played, is_decl, won_any, decl_pos, declarer, seen = view
-    if strategy.id == S.HEURISTIC or strategy.id == S.CHART:
-        return S.heuristic_play(hand, legal, trick, led, trump, played, is_decl, won_any, decl_pos, seat, declarer,
-                                seen)
-    if strategy.id == S.HEURISTIC_V1:
-        return S.heuristic_play_v1(hand, legal, trick, led, trump, played, is_decl, won_any)
     if strategy is S.PIMC_STRATEGY:
         from cardsim.games.g501.pimc import pimc_card
         return pimc_card(p, rng, hand, legal, trick, led, trump, played, is_decl, won_any, decl_pos, seat, declarer,
                          seen)
-    return S.random_play(p, rng, hand, legal, led)
+    if strategy.id == S.RANDOM:
+        return S.random_play(p, rng, hand, legal, led)
+    order = _seat_order(rng)
+    lab = [SO.cards_to_label(x, order) for x in (hand, legal, trick)]
+    ld, t, pl = SO.card_to_label(led, order), SO.to_label(trump, order), SO.cards_to_label(played, order)
+    if strategy.id == S.HEURISTIC_V1:
+        code = S.heuristic_play_v1(*lab, ld, t, pl, is_decl, won_any)
+    else:
+        seen_lab = np.array([[SO.cards_to_label(x, order) for x in row] for row in seen], dtype=np.uint64)
+        code = S.heuristic_play(*lab, ld, t, pl, is_decl, won_any, decl_pos, seat, declarer, seen_lab)
+    flag = DECLARE_FLAG if code >= DECLARE_FLAG else 0
+    return SO.card_from_label(code - flag, order) + flag
 
 
 def _cur_bid(rng):
@@ -237,7 +259,7 @@ def test_contract_dispatch_calls_the_strategys_own_function(name):
 @pytest.mark.parametrize("name", S.REGISTRY.names())
 def test_contract_in_a_forced_trump_chooses_for_that_trump(name):
     """choose_contract_in (a question forcing the trump): the heuristic family and the chart give
-    the two cards choose_gifts picks for the forced trump and never abandon, with the target of
+    the two cards choose_gifts picks for the forced trump (in the seat's suit order) and never abandon, with the target of
     their estimate in it; the random strategy makes its own (trump-free) draw, as choose_contract."""
     strategy = S.REGISTRY[name]
     rng = np.random.default_rng(5020 + strategy.id)
@@ -256,7 +278,10 @@ def test_contract_in_a_forced_trump_chooses_for_that_trump(name):
             S.random_contract(params[seat], own, hand, bid, want)
             assert list(out) == list(want) and streams[1 + seat, 0] == own[0]
             continue
-        g1, g2 = S.choose_gifts(hand, trump)
+        # the gifts of the seat's suit order (cardsim.suit_order), mapped back to the real suits
+        order = _seat_order(own)
+        g1, g2 = (SO.card_from_label(g, order) for g in S.choose_gifts(SO.cards_to_label(hand, order),
+                                                                        SO.to_label(trump, order)))
         kept = int(hand) & ~(1 << int(g1)) & ~(1 << int(g2))
         margin = params[seat, strategy.param_index("target_margin")]
         target = min(MAX_BID, max(bid, int(S.estimate(U64(kept), trump) - margin)))

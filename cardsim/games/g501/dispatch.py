@@ -58,14 +58,46 @@ from __future__ import annotations
 import numpy as np
 
 from cardsim._jit import borrowed, jit
-from cardsim.games.g501.constants import LOOK
+from cardsim.games.g501.constants import DECLARE_FLAG, LOOK, SEEN_VOIDS
 from cardsim.games.g501.pimc import pimc_card
 from cardsim.games.g501.strategies import (
     CHART, HEURISTIC, HEURISTIC_V1, PIMC, RANDOM, chart_blind, chart_contract, chart_contract_in, chart_open,
-    heuristic_blind, heuristic_contract, heuristic_contract_in, heuristic_open, heuristic_play, heuristic_play_v1, heuristic_play_voids,
-    random_blind, random_contract, random_open, random_play,
+    _partner_voids, heuristic_blind, heuristic_contract, heuristic_contract_in, heuristic_open, heuristic_play_v1,
+    heuristic_play_voids, random_blind, random_contract, random_open, random_play,
 )
 from cardsim.strategies.unhandled import unhandled
+from cardsim.suit_order import card_from_label, card_to_label, cards_to_label, from_label, order_of, to_label
+
+U64 = np.uint64
+
+
+@jit(inline="always")
+def _contract_from_label(out, order):
+    """``out`` (int64[5]) of a contract decided on relabelled cards, back in the real suits."""
+    if out[0] == 0:
+        out[1] = from_label(out[1], order)
+        out[3] = card_from_label(out[3], order)
+        out[4] = card_from_label(out[4], order)
+
+
+@jit(inline="always")
+def _play_in_order(v1, order, hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid, pvoid):
+    """The heuristic card (``v1``: heuristic_v1's) of a view seen through the seat's suit
+    ``order`` (:mod:`cardsim.suit_order`), mapped back to the real suits (DECLARE_FLAG kept)."""
+    h = cards_to_label(hand, order)
+    lg = cards_to_label(legal, order)
+    tr = cards_to_label(trick, order)
+    ld = card_to_label(led, order)
+    t = to_label(trump, order)
+    pl = cards_to_label(played, order)
+    if v1:
+        c = heuristic_play_v1(h, lg, tr, ld, t, pl, is_declarer, won_any)
+    else:
+        c = heuristic_play_voids(h, lg, tr, ld, t, pl, is_declarer, won_any, decl_pos, cards_to_label(dvoid, order),
+                                 cards_to_label(pvoid, order))
+    if c >= DECLARE_FLAG:
+        return card_from_label(c - DECLARE_FLAG, order) + DECLARE_FLAG
+    return card_from_label(c, order)
 
 
 @jit(inline="always")
@@ -99,10 +131,14 @@ def choose_contract(strategy, params, streams, seat, hand, bid, blind, talon, ou
     """The declarer's abandon or contract and gifts into ``out`` (int64[5]), docs/RULES.md §1.4."""
     params, streams, out = borrowed(params), borrowed(streams), borrowed(out)
     if strategy == HEURISTIC or strategy == HEURISTIC_V1 or strategy == PIMC:
-        heuristic_contract(params[seat], hand, bid, out)
+        order = order_of(streams[1 + seat, 0])
+        heuristic_contract(params[seat], cards_to_label(hand, order), bid, out)
+        _contract_from_label(out, order)
         return
     elif strategy == CHART:
-        chart_contract(params[seat], hand, bid, out)
+        order = order_of(streams[1 + seat, 0])
+        chart_contract(params[seat], cards_to_label(hand, order), bid, out)
+        _contract_from_label(out, order)
         return
     elif strategy == RANDOM:
         random_contract(params[seat], streams[1 + seat], hand, bid, out)
@@ -119,10 +155,14 @@ def choose_contract_in(strategy, params, streams, seat, hand, bid, blind, talon,
     trump: its own :func:`choose_contract` draw."""
     params, streams, out = borrowed(params), borrowed(streams), borrowed(out)
     if strategy == HEURISTIC or strategy == HEURISTIC_V1 or strategy == PIMC:
-        heuristic_contract_in(params[seat], hand, bid, trump, out)
+        order = order_of(streams[1 + seat, 0])
+        heuristic_contract_in(params[seat], cards_to_label(hand, order), bid, to_label(trump, order), out)
+        _contract_from_label(out, order)
         return
     elif strategy == CHART:
-        chart_contract_in(params[seat], hand, bid, trump, out)
+        order = order_of(streams[1 + seat, 0])
+        chart_contract_in(params[seat], cards_to_label(hand, order), bid, to_label(trump, order), out)
+        _contract_from_label(out, order)
         return
     elif strategy == RANDOM:
         random_contract(params[seat], streams[1 + seat], hand, bid, out)
@@ -135,8 +175,13 @@ def choose_card(strategy, params, streams, seat, hand, legal, trick, led, trump,
                 declarer, seen):
     """The seat's card from ``legal`` (+ DECLARE_FLAG to declare a marriage), docs/RULES.md §1.5-§1.6."""
     if strategy == HEURISTIC or strategy == CHART:
-        return heuristic_play(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, seat,
-                              declarer, seen)
+        dvoid = U64(0)
+        pvoid = U64(0)
+        if not is_declarer:
+            dvoid = seen[SEEN_VOIDS, declarer]
+            pvoid = _partner_voids(seat, declarer, seen)
+        return _play_in_order(False, order_of(streams[1 + seat, 0]), hand, legal, trick, led, trump, played,
+                              is_declarer, won_any, decl_pos, dvoid, pvoid)
     return choose_card_rest(strategy, params, streams, seat, hand, legal, trick, led, trump, played, is_declarer,
                             won_any, decl_pos, declarer, seen)
 
@@ -148,7 +193,8 @@ def choose_card_rest(strategy, params, streams, seat, hand, legal, trick, led, t
     engine asks it after choose_card_voids, so that the default play is compiled into the card loop
     once)."""
     if strategy == HEURISTIC_V1:
-        return heuristic_play_v1(hand, legal, trick, led, trump, played, is_declarer, won_any)
+        return _play_in_order(True, order_of(streams[1 + seat, 0]), hand, legal, trick, led, trump, played,
+                              is_declarer, won_any, decl_pos, U64(0), U64(0))
     elif strategy == RANDOM:
         return random_play(params[seat], streams[1 + seat], hand, legal, led)
     elif strategy == PIMC:
@@ -163,7 +209,8 @@ NOT_HERE = np.int64(-1)
 
 
 @jit(inline="always")
-def choose_card_voids(strategy, hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid, pvoid):
+def choose_card_voids(strategy, word, hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid,
+                      pvoid):
     """The card of a strategy that reads no more of the view than scalars and the voids shown
     (``dvoid``: the declarer's, ``pvoid``: the other defender's SEEN_VOIDS lanes, both 0 for the
     declarer), the same card as :func:`choose_card` gives; NOT_HERE for the other strategies, which
@@ -171,6 +218,6 @@ def choose_card_voids(strategy, hand, legal, trick, led, trump, played, is_decla
     every card, and each array passed to an inlined function costs two atomic reference-count
     updates a call (about a fifth of the deal's time when all the view went through ``choose_card``)."""
     if strategy == HEURISTIC or strategy == CHART:
-        return heuristic_play_voids(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid,
-                                    pvoid)
+        return _play_in_order(False, order_of(word), hand, legal, trick, led, trump, played, is_declarer, won_any,
+                              decl_pos, dvoid, pvoid)
     return NOT_HERE

@@ -452,8 +452,8 @@ def play_tricks(hp, dealer, seats, declarer, trump, sids, params, streams, res, 
                 c = first + (DECLARE_FLAG if can_declare(hand, first) else 0)
                 first = -1
             else:
-                c = D.choose_card_voids(sid, hand, legal, on_table, lead, trump, played, is_decl, won[seat] > 0,
-                                        decl_pos, dvoid, pvoid)
+                c = D.choose_card_voids(sid, streams[1 + seat, 0], hand, legal, on_table, lead, trump, played, is_decl,
+                                        won[seat] > 0, decl_pos, dvoid, pvoid)
                 if c == D.NOT_HERE:
                     c = D.choose_card_rest(sid, params, streams, seat, hand, legal, on_table, lead, trump, played,
                                            is_decl, won[seat] > 0, decl_pos, declarer, seen)
