@@ -99,17 +99,19 @@ def random_play_view(rng):
 
 # ------------------------------------------------------------------ (a) parameter constants
 def _own_parameters():
-    """Strategies with their own constants: heuristic_v1 and pimc bid with heuristic's functions, so
-    they read the same vector through heuristic's P_* constants (pimc's own four parameters are
+    """Strategies with their own constants: heuristic_v1, heuristic_v2 and pimc bid with heuristic's
+    functions, so they read the same vector through heuristic's P_* constants (pimc's own four parameters are
     read by name in cardsim.strategies.pimc)."""
-    return [st for st in S.REGISTRY.strategies() if st.name not in ("heuristic_v1", "pimc")]
+    return [st for st in S.REGISTRY.strategies() if st.name not in ("heuristic_v1", "heuristic_v2", "pimc")]
 
 
-def test_heuristic_v1_has_heuristic_parameters():
-    heuristic, v1 = S.REGISTRY["heuristic"], S.REGISTRY["heuristic_v1"]
-    assert v1.params == heuristic.params
-    assert v1.bounds == heuristic.bounds and v1.kinds == heuristic.kinds
-    assert (heuristic.id, v1.id) == (S.HEURISTIC, S.HEURISTIC_V1) == (1, 2)
+def test_heuristic_v1_and_v2_have_heuristic_parameters():
+    heuristic = S.REGISTRY["heuristic"]
+    for old in (S.REGISTRY["heuristic_v1"], S.REGISTRY["heuristic_v2"]):
+        assert old.params == heuristic.params
+        assert old.bounds == heuristic.bounds and old.kinds == heuristic.kinds
+    assert (heuristic.id, S.REGISTRY["heuristic_v1"].id, S.REGISTRY["heuristic_v2"].id) == (
+        S.HEURISTIC, S.HEURISTIC_V1, S.HEURISTIC_V2) == (1, 2, 5)
 
 
 def _const(strategy, name):
@@ -135,7 +137,7 @@ def test_parameter_constants_follow_the_registry_order():
 
 # ------------------------------------------------------------------ (b) dispatch == the strategy's function
 def _direct_blind(strategy, p, rng, position, score, rival, cur):
-    if strategy.id == S.HEURISTIC or strategy.id == S.HEURISTIC_V1 or strategy is S.PIMC_STRATEGY:
+    if strategy.id in (S.HEURISTIC, S.HEURISTIC_V1, S.HEURISTIC_V2) or strategy is S.PIMC_STRATEGY:
         return S.heuristic_blind(p, rng, position, score, cur)
     if strategy.id == S.CHART:
         return S.chart_blind(p, position, score, rival, cur)
@@ -143,16 +145,19 @@ def _direct_blind(strategy, p, rng, position, score, rival, cur):
 
 
 def _direct_open(strategy, p, rng, hand, rival, cur, others_blind, memo):
-    if strategy.id == S.HEURISTIC or strategy.id == S.HEURISTIC_V1 or strategy is S.PIMC_STRATEGY:
+    if strategy.id in (S.HEURISTIC, S.HEURISTIC_V1, S.HEURISTIC_V2) or strategy is S.PIMC_STRATEGY:
         return S.heuristic_open(p, hand, cur, memo, rival, others_blind)
     if strategy.id == S.CHART:
         return S.chart_open(p, hand, cur, memo, rival, others_blind)
     return S.random_open(p, rng, cur)
 
 
-def _seat_order(rng):
+def _seat_order(strategy, rng):
     """The suit order the dispatch sees the heuristic family's view through (cardsim.suit_order):
-    drawn from the seat's stream word, which it reads without advancing."""
+    drawn from the seat's stream word, which it reads without advancing; the identity for the
+    legacy heuristic_v1 and heuristic_v2."""
+    if strategy.id in (S.HEURISTIC_V1, S.HEURISTIC_V2):
+        return SO.IDENTITY
     return SO.order_of(rng[0])
 
 
@@ -165,7 +170,7 @@ def _contract_back(out, order):
 def _direct_contract(strategy, p, rng, hand, bid, out):
     if strategy.id == S.RANDOM:
         return S.random_contract(p, rng, hand, bid, out)
-    order = _seat_order(rng)
+    order = _seat_order(strategy, rng)
     if strategy.id == S.CHART:
         S.chart_contract(p, SO.cards_to_label(hand, order), bid, out)
     else:
@@ -181,14 +186,13 @@ def _direct_play(strategy, p, rng, view):
                          seen)
     if strategy.id == S.RANDOM:
         return S.random_play(p, rng, hand, legal, led)
-    order = _seat_order(rng)
+    if strategy.id == S.HEURISTIC_V1:
+        return S.heuristic_play_v1(hand, legal, trick, led, trump, played, is_decl, won_any)
+    order = _seat_order(strategy, rng)
     lab = [SO.cards_to_label(x, order) for x in (hand, legal, trick)]
     ld, t, pl = SO.card_to_label(led, order), SO.to_label(trump, order), SO.cards_to_label(played, order)
-    if strategy.id == S.HEURISTIC_V1:
-        code = S.heuristic_play_v1(*lab, ld, t, pl, is_decl, won_any)
-    else:
-        seen_lab = np.array([[SO.cards_to_label(x, order) for x in row] for row in seen], dtype=np.uint64)
-        code = S.heuristic_play(*lab, ld, t, pl, is_decl, won_any, decl_pos, seat, declarer, seen_lab)
+    seen_lab = np.array([[SO.cards_to_label(x, order) for x in row] for row in seen], dtype=np.uint64)
+    code = S.heuristic_play(*lab, ld, t, pl, is_decl, won_any, decl_pos, seat, declarer, seen_lab)
     flag = DECLARE_FLAG if code >= DECLARE_FLAG else 0
     return SO.card_from_label(code - flag, order) + flag
 
@@ -279,7 +283,7 @@ def test_contract_in_a_forced_trump_chooses_for_that_trump(name):
             assert list(out) == list(want) and streams[1 + seat, 0] == own[0]
             continue
         # the gifts of the seat's suit order (cardsim.suit_order), mapped back to the real suits
-        order = _seat_order(own)
+        order = _seat_order(strategy, own)
         g1, g2 = (SO.card_from_label(g, order) for g in S.choose_gifts(SO.cards_to_label(hand, order),
                                                                         SO.to_label(trump, order)))
         kept = int(hand) & ~(1 << int(g1)) & ~(1 << int(g2))

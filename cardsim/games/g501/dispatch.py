@@ -48,6 +48,14 @@ followed by the seat's view of that decision (nothing else: never another seat's
   has played this deal, ``seen[SEEN_VOIDS, s]`` the whole suits (6-bit lanes) it has shown it
   holds none of (constants.SEEN_CARDS / SEEN_VOIDS; read-only, the engine's own array).
 
+The heuristic family (heuristic, chart, pimc's contract) sees the view of its contract and card
+decisions through the seat's own random order of the suits (:mod:`cardsim.suit_order`, drawn from
+the seat's stream word, which it reads without advancing) and its decision is mapped back: a tie
+between equal cards or suits (gifts of equal use, equal estimates, the lowest card of equal value)
+falls to each suit equally often, so a hand symmetric between two suits plays alike in either.
+heuristic_v1 and heuristic_v2 keep the identity order (ties to the lowest suit index) so that old
+results stay reproducible; random draws uniformly already.
+
 Apart from the tables, ``memo``, ``out`` and ``seen``, views are scalars and bit sets: every
 array passed to an inlined function costs an atomic reference-count increment and decrement per
 call, and in the per-card loop those dominated the engine's time (keep new views array-free;
@@ -61,14 +69,28 @@ from cardsim._jit import borrowed, jit
 from cardsim.games.g501.constants import DECLARE_FLAG, LOOK, SEEN_VOIDS
 from cardsim.games.g501.pimc import pimc_card
 from cardsim.games.g501.strategies import (
-    CHART, HEURISTIC, HEURISTIC_V1, PIMC, RANDOM, chart_blind, chart_contract, chart_contract_in, chart_open,
+    CHART, HEURISTIC, HEURISTIC_V1, HEURISTIC_V2, PIMC, RANDOM, chart_blind, chart_contract, chart_contract_in,
+    chart_open,
     _partner_voids, heuristic_blind, heuristic_contract, heuristic_contract_in, heuristic_open, heuristic_play_v1,
     heuristic_play_voids, random_blind, random_contract, random_open, random_play,
 )
 from cardsim.strategies.unhandled import unhandled
-from cardsim.suit_order import card_from_label, card_to_label, cards_to_label, from_label, order_of, to_label
+from cardsim.suit_order import (
+    IDENTITY, card_from_label, card_to_label, cards_to_label, from_label, order_of, to_label,
+)
 
 U64 = np.uint64
+
+
+@jit(inline="always")
+def _order(strategy, word):
+    """The suit order (cardsim.suit_order) a strategy of the heuristic family decides through: the
+    seat's own, drawn from its stream word ``word``, so that no suit wins a tie by its label; the
+    identity for heuristic_v1 and heuristic_v2, which keep their old play (ties to the lowest suit
+    index) so that old results stay reproducible."""
+    if strategy == HEURISTIC_V1 or strategy == HEURISTIC_V2:
+        return IDENTITY
+    return order_of(word)
 
 
 @jit(inline="always")
@@ -81,20 +103,17 @@ def _contract_from_label(out, order):
 
 
 @jit(inline="always")
-def _play_in_order(v1, order, hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid, pvoid):
-    """The heuristic card (``v1``: heuristic_v1's) of a view seen through the seat's suit
-    ``order`` (:mod:`cardsim.suit_order`), mapped back to the real suits (DECLARE_FLAG kept)."""
+def _play_in_order(order, hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid, pvoid):
+    """The heuristic card of a view seen through the seat's suit ``order`` (:mod:`cardsim.suit_order`),
+    mapped back to the real suits (DECLARE_FLAG kept)."""
     h = cards_to_label(hand, order)
     lg = cards_to_label(legal, order)
     tr = cards_to_label(trick, order)
     ld = card_to_label(led, order)
     t = to_label(trump, order)
     pl = cards_to_label(played, order)
-    if v1:
-        c = heuristic_play_v1(h, lg, tr, ld, t, pl, is_declarer, won_any)
-    else:
-        c = heuristic_play_voids(h, lg, tr, ld, t, pl, is_declarer, won_any, decl_pos, cards_to_label(dvoid, order),
-                                 cards_to_label(pvoid, order))
+    c = heuristic_play_voids(h, lg, tr, ld, t, pl, is_declarer, won_any, decl_pos, cards_to_label(dvoid, order),
+                             cards_to_label(pvoid, order))
     if c >= DECLARE_FLAG:
         return card_from_label(c - DECLARE_FLAG, order) + DECLARE_FLAG
     return card_from_label(c, order)
@@ -103,7 +122,7 @@ def _play_in_order(v1, order, hand, legal, trick, led, trump, played, is_declare
 @jit(inline="always")
 def choose_blind(strategy, params, streams, seat, position, score, rival, cur_bid):
     """The seat's call before looking: LOOK, pass or a blind bid (docs/RULES.md §1.3)."""
-    if strategy == HEURISTIC or strategy == HEURISTIC_V1 or strategy == PIMC:
+    if strategy == HEURISTIC or strategy == HEURISTIC_V1 or strategy == HEURISTIC_V2 or strategy == PIMC:
         return heuristic_blind(params[seat], streams[1 + seat], position, score, cur_bid)
     elif strategy == CHART:
         return chart_blind(params[seat], position, score, rival, cur_bid)
@@ -116,7 +135,7 @@ def choose_blind(strategy, params, streams, seat, position, score, rival, cur_bi
 @jit(inline="always")
 def choose_call(strategy, params, streams, seat, hand, position, score, rival, cur_bid, others_blind, memo):
     """The seat's call after looking at ``hand``: pass or a bid (docs/RULES.md §1.3)."""
-    if strategy == HEURISTIC or strategy == HEURISTIC_V1 or strategy == PIMC:
+    if strategy == HEURISTIC or strategy == HEURISTIC_V1 or strategy == HEURISTIC_V2 or strategy == PIMC:
         return heuristic_open(params[seat], hand, cur_bid, memo[seat], rival, others_blind)
     elif strategy == CHART:
         return chart_open(params[seat], hand, cur_bid, memo[seat], rival, others_blind)
@@ -130,13 +149,13 @@ def choose_call(strategy, params, streams, seat, hand, position, score, rival, c
 def choose_contract(strategy, params, streams, seat, hand, bid, blind, talon, out):
     """The declarer's abandon or contract and gifts into ``out`` (int64[5]), docs/RULES.md §1.4."""
     params, streams, out = borrowed(params), borrowed(streams), borrowed(out)
-    if strategy == HEURISTIC or strategy == HEURISTIC_V1 or strategy == PIMC:
-        order = order_of(streams[1 + seat, 0])
+    if strategy == HEURISTIC or strategy == HEURISTIC_V1 or strategy == HEURISTIC_V2 or strategy == PIMC:
+        order = _order(strategy, streams[1 + seat, 0])
         heuristic_contract(params[seat], cards_to_label(hand, order), bid, out)
         _contract_from_label(out, order)
         return
     elif strategy == CHART:
-        order = order_of(streams[1 + seat, 0])
+        order = _order(strategy, streams[1 + seat, 0])
         chart_contract(params[seat], cards_to_label(hand, order), bid, out)
         _contract_from_label(out, order)
         return
@@ -154,13 +173,13 @@ def choose_contract_in(strategy, params, streams, seat, hand, bid, blind, talon,
     imposes the forced trump and target.  The random strategy's choice does not depend on the
     trump: its own :func:`choose_contract` draw."""
     params, streams, out = borrowed(params), borrowed(streams), borrowed(out)
-    if strategy == HEURISTIC or strategy == HEURISTIC_V1 or strategy == PIMC:
-        order = order_of(streams[1 + seat, 0])
+    if strategy == HEURISTIC or strategy == HEURISTIC_V1 or strategy == HEURISTIC_V2 or strategy == PIMC:
+        order = _order(strategy, streams[1 + seat, 0])
         heuristic_contract_in(params[seat], cards_to_label(hand, order), bid, to_label(trump, order), out)
         _contract_from_label(out, order)
         return
     elif strategy == CHART:
-        order = order_of(streams[1 + seat, 0])
+        order = _order(strategy, streams[1 + seat, 0])
         chart_contract_in(params[seat], cards_to_label(hand, order), bid, to_label(trump, order), out)
         _contract_from_label(out, order)
         return
@@ -174,13 +193,13 @@ def choose_contract_in(strategy, params, streams, seat, hand, bid, blind, talon,
 def choose_card(strategy, params, streams, seat, hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos,
                 declarer, seen):
     """The seat's card from ``legal`` (+ DECLARE_FLAG to declare a marriage), docs/RULES.md §1.5-§1.6."""
-    if strategy == HEURISTIC or strategy == CHART:
+    if strategy == HEURISTIC or strategy == CHART or strategy == HEURISTIC_V2:
         dvoid = U64(0)
         pvoid = U64(0)
         if not is_declarer:
             dvoid = seen[SEEN_VOIDS, declarer]
             pvoid = _partner_voids(seat, declarer, seen)
-        return _play_in_order(False, order_of(streams[1 + seat, 0]), hand, legal, trick, led, trump, played,
+        return _play_in_order(_order(strategy, streams[1 + seat, 0]), hand, legal, trick, led, trump, played,
                               is_declarer, won_any, decl_pos, dvoid, pvoid)
     return choose_card_rest(strategy, params, streams, seat, hand, legal, trick, led, trump, played, is_declarer,
                             won_any, decl_pos, declarer, seen)
@@ -193,8 +212,7 @@ def choose_card_rest(strategy, params, streams, seat, hand, legal, trick, led, t
     engine asks it after choose_card_voids, so that the default play is compiled into the card loop
     once)."""
     if strategy == HEURISTIC_V1:
-        return _play_in_order(True, order_of(streams[1 + seat, 0]), hand, legal, trick, led, trump, played,
-                              is_declarer, won_any, decl_pos, U64(0), U64(0))
+        return heuristic_play_v1(hand, legal, trick, led, trump, played, is_declarer, won_any)
     elif strategy == RANDOM:
         return random_play(params[seat], streams[1 + seat], hand, legal, led)
     elif strategy == PIMC:
@@ -217,7 +235,7 @@ def choose_card_voids(strategy, word, hand, legal, trick, led, trump, played, is
     the engine then asks through :func:`choose_card_rest`.  No array argument: the engine calls it for
     every card, and each array passed to an inlined function costs two atomic reference-count
     updates a call (about a fifth of the deal's time when all the view went through ``choose_card``)."""
-    if strategy == HEURISTIC or strategy == CHART:
-        return _play_in_order(False, order_of(word), hand, legal, trick, led, trump, played, is_declarer, won_any,
+    if strategy == HEURISTIC or strategy == CHART or strategy == HEURISTIC_V2:
+        return _play_in_order(_order(strategy, word), hand, legal, trick, led, trump, played, is_declarer, won_any,
                               decl_pos, dvoid, pvoid)
     return NOT_HERE

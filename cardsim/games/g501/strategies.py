@@ -31,7 +31,7 @@ from cardsim.strategies.registry import TABLE_START, Registry, Table
 U64 = np.uint64
 
 REGISTRY = Registry("501")
-RANDOM, HEURISTIC, HEURISTIC_V1, CHART, PIMC = 0, 1, 2, 3, 4
+RANDOM, HEURISTIC, HEURISTIC_V1, CHART, PIMC, HEURISTIC_V2 = 0, 1, 2, 3, 4, 5
 """The strategy ids (``Strategy.id``), which the dispatch branches on."""
 REGISTRY.add(
     "random", RANDOM,
@@ -80,6 +80,11 @@ REGISTRY.add(
     "heuristic_v1", HEURISTIC_V1, _HEURISTIC_PARAMS[0],
     "The default until issue 12, kept so that old results stay reproducible: bids, declares and "
     "gives like heuristic; plays its old cards.", *_HEURISTIC_PARAMS[2:])
+REGISTRY.add(
+    "heuristic_v2", HEURISTIC_V2, _HEURISTIC_PARAMS[0],
+    "The default until its ties were broken by the seat's random suit order (cardsim.suit_order), kept so "
+    "that old results stay reproducible: heuristic with equal choices (gifts, trumps, cards) going to the "
+    "lowest suit index, so a hand symmetric between two suits plays better in one.", *_HEURISTIC_PARAMS[2:])
 
 # ---- the chart strategy's table (issue 32): one blind level per situation of the report's blind
 # decision chart (cardsim.analysis.g501_game: OWN x LEADS x POSITIONS, levels LEVELS; the test
