@@ -28,30 +28,33 @@ IDENTITY = np.int64(0b11100100 | (0b11100100 << 8))
 """The order that keeps every suit's label (suit s is label s)."""
 
 
-@jit
+def _all_orders() -> np.ndarray:
+    """The 24 orders (int64[24], packed as the module says), by a Lehmer code: order ``k`` gives
+    suit 0 the label ``k % 4``, suit 1 the ``(k // 4) % 3``-th label left, suit 2 the
+    ``(k // 12) % 2``-th left, suit 3 the last."""
+    out = []
+    for k in range(24):
+        free, fwd, inv, rest = [0, 1, 2, 3], 0, 0, k
+        for s in range(4):
+            t = free.pop(rest % (4 - s))
+            rest //= 4 - s
+            fwd |= t << (2 * s)
+            inv |= s << (8 + 2 * t)
+        out.append(fwd | inv)
+    return np.array(out, dtype=np.int64)
+
+
+ORDERS = _all_orders()
+"""Every suit order, packed (int64[24])."""
+
+
+@jit(inline="always")
 def order_of(word):
     """The suit order (int64, packed as the module says) of a stream word (uint64): one of the 24
-    permutations, each equally likely over random words.  Reads the word, advances nothing."""
+    permutations (:data:`ORDERS`), each equally likely over random words.  Reads the word,
+    advances nothing."""
     z = mix64(U64(word) ^ _ORDER_SALT)
-    k = np.int64(((z >> U64(32)) * U64(24)) >> U64(32))  # uniform 0..23
-    free = 0b1111
-    fwd = np.int64(0)
-    inv = np.int64(0)
-    for s in range(4):
-        # the (k mod (4 - s))-th suit label still free goes to suit s (Lehmer code)
-        j = k % (4 - s)
-        k //= 4 - s
-        t = 0
-        while True:
-            if (free >> t) & 1:
-                if j == 0:
-                    break
-                j -= 1
-            t += 1
-        free &= ~(1 << t)
-        fwd |= np.int64(t) << np.int64(2 * s)
-        inv |= np.int64(s) << np.int64(8 + 2 * t)
-    return fwd | inv
+    return ORDERS[np.int64(((z >> U64(32)) * U64(24)) >> U64(32))]  # uniform 0..23: the top 32 bits, scaled
 
 
 @jit(inline="always")

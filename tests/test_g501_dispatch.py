@@ -188,13 +188,11 @@ def _direct_play(strategy, p, rng, view):
         return S.random_play(p, rng, hand, legal, led)
     if strategy.id == S.HEURISTIC_V1:
         return S.heuristic_play_v1(hand, legal, trick, led, trump, played, is_decl, won_any)
-    order = _seat_order(strategy, rng)
-    lab = [SO.cards_to_label(x, order) for x in (hand, legal, trick)]
-    ld, t, pl = SO.card_to_label(led, order), SO.to_label(trump, order), SO.cards_to_label(played, order)
-    seen_lab = np.array([[SO.cards_to_label(x, order) for x in row] for row in seen], dtype=np.uint64)
-    code = S.heuristic_play(*lab, ld, t, pl, is_decl, won_any, decl_pos, seat, declarer, seen_lab)
-    flag = DECLARE_FLAG if code >= DECLARE_FLAG else 0
-    return SO.card_from_label(code - flag, order) + flag
+    dvoid = U64(0) if is_decl else seen[SEEN_VOIDS, declarer]
+    pvoid = U64(0) if is_decl else U64(np.bitwise_or.reduce([seen[SEEN_VOIDS, s] for s in range(4)
+                                                              if s not in (seat, declarer)]))
+    return S.heuristic_play_voids(hand, legal, trick, led, trump, played, is_decl, won_any, decl_pos, dvoid, pvoid,
+                                  _seat_order(strategy, rng))
 
 
 def _cur_bid(rng):

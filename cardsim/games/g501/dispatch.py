@@ -48,11 +48,13 @@ followed by the seat's view of that decision (nothing else: never another seat's
   has played this deal, ``seen[SEEN_VOIDS, s]`` the whole suits (6-bit lanes) it has shown it
   holds none of (constants.SEEN_CARDS / SEEN_VOIDS; read-only, the engine's own array).
 
-The heuristic family (heuristic, chart, pimc's contract) sees the view of its contract and card
-decisions through the seat's own random order of the suits (:mod:`cardsim.suit_order`, drawn from
-the seat's stream word, which it reads without advancing) and its decision is mapped back: a tie
-between equal cards or suits (gifts of equal use, equal estimates, the lowest card of equal value)
-falls to each suit equally often, so a hand symmetric between two suits plays alike in either.
+The heuristic family (heuristic, chart, pimc's contract and its heuristic cards) breaks its ties
+between suits by the seat's own random order of the suits (:mod:`cardsim.suit_order`, drawn from
+the seat's stream word, which it reads without advancing): the contract sees its ten cards
+relabelled by it and is mapped back; the card play takes the order and uses it wherever equal
+cards of several suits tie (strategies._first_by_label).  A tie (gifts of equal use, equal
+estimates, the lowest card of equal value) falls to each suit equally often, so a hand symmetric
+between two suits plays alike in either.
 heuristic_v1 and heuristic_v2 keep the identity order (ties to the lowest suit index) so that old
 results stay reproducible; random draws uniformly already.
 
@@ -66,7 +68,7 @@ from __future__ import annotations
 import numpy as np
 
 from cardsim._jit import borrowed, jit
-from cardsim.games.g501.constants import DECLARE_FLAG, LOOK, SEEN_VOIDS
+from cardsim.games.g501.constants import LOOK, SEEN_VOIDS
 from cardsim.games.g501.pimc import pimc_card
 from cardsim.games.g501.strategies import (
     CHART, HEURISTIC, HEURISTIC_V1, HEURISTIC_V2, PIMC, RANDOM, chart_blind, chart_contract, chart_contract_in,
@@ -75,19 +77,19 @@ from cardsim.games.g501.strategies import (
     heuristic_play_voids, random_blind, random_contract, random_open, random_play,
 )
 from cardsim.strategies.unhandled import unhandled
-from cardsim.suit_order import (
-    IDENTITY, card_from_label, card_to_label, cards_to_label, from_label, order_of, to_label,
-)
+from cardsim.suit_order import IDENTITY, card_from_label, cards_to_label, from_label, order_of, to_label
 
 U64 = np.uint64
 
 
 @jit(inline="always")
-def _order(strategy, word):
+def seat_order(strategy, word):
     """The suit order (cardsim.suit_order) a strategy of the heuristic family decides through: the
     seat's own, drawn from its stream word ``word``, so that no suit wins a tie by its label; the
     identity for heuristic_v1 and heuristic_v2, which keep their old play (ties to the lowest suit
-    index) so that old results stay reproducible."""
+    index) so that old results stay reproducible.  The engine draws it once a deal for the play
+    (:func:`choose_card_voids`); the other decisions draw it from ``streams``: the same word after
+    the auction, for the heuristic family draws nothing from it there."""
     if strategy == HEURISTIC_V1 or strategy == HEURISTIC_V2:
         return IDENTITY
     return order_of(word)
@@ -100,23 +102,6 @@ def _contract_from_label(out, order):
         out[1] = from_label(out[1], order)
         out[3] = card_from_label(out[3], order)
         out[4] = card_from_label(out[4], order)
-
-
-@jit(inline="always")
-def _play_in_order(order, hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid, pvoid):
-    """The heuristic card of a view seen through the seat's suit ``order`` (:mod:`cardsim.suit_order`),
-    mapped back to the real suits (DECLARE_FLAG kept)."""
-    h = cards_to_label(hand, order)
-    lg = cards_to_label(legal, order)
-    tr = cards_to_label(trick, order)
-    ld = card_to_label(led, order)
-    t = to_label(trump, order)
-    pl = cards_to_label(played, order)
-    c = heuristic_play_voids(h, lg, tr, ld, t, pl, is_declarer, won_any, decl_pos, cards_to_label(dvoid, order),
-                             cards_to_label(pvoid, order))
-    if c >= DECLARE_FLAG:
-        return card_from_label(c - DECLARE_FLAG, order) + DECLARE_FLAG
-    return card_from_label(c, order)
 
 
 @jit(inline="always")
@@ -150,12 +135,12 @@ def choose_contract(strategy, params, streams, seat, hand, bid, blind, talon, ou
     """The declarer's abandon or contract and gifts into ``out`` (int64[5]), docs/RULES.md §1.4."""
     params, streams, out = borrowed(params), borrowed(streams), borrowed(out)
     if strategy == HEURISTIC or strategy == HEURISTIC_V1 or strategy == HEURISTIC_V2 or strategy == PIMC:
-        order = _order(strategy, streams[1 + seat, 0])
+        order = seat_order(strategy, streams[1 + seat, 0])
         heuristic_contract(params[seat], cards_to_label(hand, order), bid, out)
         _contract_from_label(out, order)
         return
     elif strategy == CHART:
-        order = _order(strategy, streams[1 + seat, 0])
+        order = seat_order(strategy, streams[1 + seat, 0])
         chart_contract(params[seat], cards_to_label(hand, order), bid, out)
         _contract_from_label(out, order)
         return
@@ -174,12 +159,12 @@ def choose_contract_in(strategy, params, streams, seat, hand, bid, blind, talon,
     trump: its own :func:`choose_contract` draw."""
     params, streams, out = borrowed(params), borrowed(streams), borrowed(out)
     if strategy == HEURISTIC or strategy == HEURISTIC_V1 or strategy == HEURISTIC_V2 or strategy == PIMC:
-        order = _order(strategy, streams[1 + seat, 0])
+        order = seat_order(strategy, streams[1 + seat, 0])
         heuristic_contract_in(params[seat], cards_to_label(hand, order), bid, to_label(trump, order), out)
         _contract_from_label(out, order)
         return
     elif strategy == CHART:
-        order = _order(strategy, streams[1 + seat, 0])
+        order = seat_order(strategy, streams[1 + seat, 0])
         chart_contract_in(params[seat], cards_to_label(hand, order), bid, to_label(trump, order), out)
         _contract_from_label(out, order)
         return
@@ -199,8 +184,8 @@ def choose_card(strategy, params, streams, seat, hand, legal, trick, led, trump,
         if not is_declarer:
             dvoid = seen[SEEN_VOIDS, declarer]
             pvoid = _partner_voids(seat, declarer, seen)
-        return _play_in_order(_order(strategy, streams[1 + seat, 0]), hand, legal, trick, led, trump, played,
-                              is_declarer, won_any, decl_pos, dvoid, pvoid)
+        return heuristic_play_voids(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid, pvoid,
+                                    seat_order(strategy, streams[1 + seat, 0]))
     return choose_card_rest(strategy, params, streams, seat, hand, legal, trick, led, trump, played, is_declarer,
                             won_any, decl_pos, declarer, seen)
 
@@ -227,15 +212,16 @@ NOT_HERE = np.int64(-1)
 
 
 @jit(inline="always")
-def choose_card_voids(strategy, word, hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid,
+def choose_card_voids(strategy, order, hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid,
                       pvoid):
     """The card of a strategy that reads no more of the view than scalars and the voids shown
     (``dvoid``: the declarer's, ``pvoid``: the other defender's SEEN_VOIDS lanes, both 0 for the
     declarer), the same card as :func:`choose_card` gives; NOT_HERE for the other strategies, which
     the engine then asks through :func:`choose_card_rest`.  No array argument: the engine calls it for
     every card, and each array passed to an inlined function costs two atomic reference-count
-    updates a call (about a fifth of the deal's time when all the view went through ``choose_card``)."""
+    updates a call (about a fifth of the deal's time when all the view went through ``choose_card``).
+    ``order``: the seat's :func:`seat_order`, which the engine draws once a deal."""
     if strategy == HEURISTIC or strategy == CHART or strategy == HEURISTIC_V2:
-        return _play_in_order(_order(strategy, word), hand, legal, trick, led, trump, played, is_declarer, won_any,
-                              decl_pos, dvoid, pvoid)
+        return heuristic_play_voids(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid, pvoid,
+                                    order)
     return NOT_HERE
