@@ -261,7 +261,8 @@ def test_contract_dispatch_calls_the_strategys_own_function(name):
 @pytest.mark.parametrize("name", S.REGISTRY.names())
 def test_contract_in_a_forced_trump_chooses_for_that_trump(name):
     """choose_contract_in (a question forcing the trump): the heuristic family and the chart give
-    the two cards choose_gifts picks for the forced trump (in the seat's suit order) and never abandon, with the target of
+    the two cards choose_gifts picks for the forced trump (in the seat's suit order) and never
+    abandon, with the target of
     their estimate in it; the random strategy makes its own (trump-free) draw, as choose_contract."""
     strategy = S.REGISTRY[name]
     rng = np.random.default_rng(5020 + strategy.id)

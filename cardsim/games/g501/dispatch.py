@@ -184,8 +184,8 @@ def choose_card(strategy, params, streams, seat, hand, legal, trick, led, trump,
         if not is_declarer:
             dvoid = seen[SEEN_VOIDS, declarer]
             pvoid = _partner_voids(seat, declarer, seen)
-        return heuristic_play_voids(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid, pvoid,
-                                    seat_order(strategy, streams[1 + seat, 0]))
+        return heuristic_play_voids(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid,
+                                    pvoid, seat_order(strategy, streams[1 + seat, 0]))
     return choose_card_rest(strategy, params, streams, seat, hand, legal, trick, led, trump, played, is_declarer,
                             won_any, decl_pos, declarer, seen)
 
@@ -222,6 +222,6 @@ def choose_card_voids(strategy, order, hand, legal, trick, led, trump, played, i
     updates a call (about a fifth of the deal's time when all the view went through ``choose_card``).
     ``order``: the seat's :func:`seat_order`, which the engine draws once a deal."""
     if strategy == HEURISTIC or strategy == CHART or strategy == HEURISTIC_V2:
-        return heuristic_play_voids(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid, pvoid,
-                                    order)
+        return heuristic_play_voids(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid,
+                                    pvoid, order)
     return NOT_HERE

@@ -925,10 +925,10 @@ def heuristic_play_voids(hand, legal, trick, led, trump, played, is_declarer, wo
     """:func:`heuristic_play` with the part of ``seen`` it reads passed as bit sets: ``dvoid`` the
     declarer's shown voids, ``pvoid`` the other defender's (SEEN_VOIDS lanes; both 0 for the
     declarer), and ``order`` the seat's suit order (cardsim.suit_order, int64), which breaks every
-    tie between equal cards of several suits (:func:`_first_by_label`).  Scalars only: the engine's per-card call passes no array (an array argument costs
-    two atomic reference-count updates a call).  :func:`_heuristic_card`, except that a
-    defender last to play to the seventh trick with two legal cards plays the one
-    :func:`_last_in_seventh` finds better."""
+    tie between equal cards of several suits (:func:`_first_by_label`). Scalars only: the engine's
+    per-card call passes no array (an array argument costs two atomic reference-count updates a
+    call). :func:`_heuristic_card`, except that a defender last to play to the seventh trick with
+    two legal cards plays the one :func:`_last_in_seventh` finds better."""
     c = _heuristic_card(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid, pvoid, order)
     if not is_declarer and popcount(hand) == 2 and popcount(trick) == 2 and popcount(legal) == 2:
         unseen = DECK_MASK & ~U64(played) & ~U64(hand)
@@ -943,7 +943,8 @@ def _heuristic_card(hand, legal, trick, led, trump, played, is_declarer, won_any
     ``played``: uint64 bit sets; ``led``: the led card (-1 leading); ``trump`` 0..3 or NT;
     ``decl_pos``: the declarer's place in this trick (0 leads); ``dvoid``/``pvoid``: the suits
     (SEEN_VOIDS lanes) the declarer and the other defender have shown out of (0 for the
-    declarer).  Returns a card index (+ DECLARE_FLAG to declare a marriage).
+    declarer); ``order``: the seat's suit order, for ties between suits.  Returns a card index
+    (+ DECLARE_FLAG to declare a marriage).
 
     Leading: :func:`_lead`.  Following, a defender (:func:`_defend`) knows from ``decl_pos``
     whether the declarer or the other defender holds the trick and from the voids which suits
