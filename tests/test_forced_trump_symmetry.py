@@ -182,6 +182,29 @@ def test_501_mirrored_deals_play_exactly_the_same(strategy, x, y):
     assert 0 < rows["made"].mean() < 1 and len(set(rows["cards_0"])) > 20
 
 
+def test_501_the_declarers_own_trump_is_the_mirror_on_mirrored_deals():
+    """``=100`` (the declarer chooses the trump, gifts and target; he may abandon) on a deal and on its
+    mirror with S and H swapped and each seat's order mirrored: the trump is the mirror image
+    (S <-> H, the others kept) and every other column is equal, deal by deal.  Spades and hearts tie
+    in his estimate on this hand, so the seat's order decides between them."""
+    n = 1_500
+    q = Q.question("501", seat=0, hand="S:AT9 H:AT9 D:K", options=["=100"], n=n, seed=31)
+    dealt = q.deal(0, n)
+    seats = q.run.setup.seats
+    mirrored = DealtChunk(dealt.dealers, _swap_lanes(dealt.hands, 0, 3), _swap_lanes(dealt.talons, 0, 3),
+                          dealt.attempts, _mirror_keys(dealt.keys, seats, 0, 3), dealt.tested)
+    play = q.spec.forcing.play_given
+    rows, _ = play(q.run.seed, 0, dealt, q.run.setup, q.forced[0], q.before)
+    mirror, _ = play(q.run.seed, 0, mirrored, q.run.setup, q.forced[0], q.before)
+    swap = np.array([3, 1, 2, 0, 4])  # trump S C D H NT -> its mirror
+    trump = rows["trump"].astype(int)
+    assert (np.where(trump >= 0, swap[trump], trump) == mirror["trump"]).all()
+    for column in rows.dtype.names:
+        if column != "trump":
+            assert (rows[column] == mirror[column]).all(), column
+    assert (trump == 0).sum() > 100 and (trump == 3).sum() > 100  # both suits of the tie are declared
+
+
 def test_501_legacy_heuristic_v2_still_favours_a_suit_by_its_label():
     """heuristic_v2 (the default before the suit orders, kept to reproduce old results) breaks ties
     by the suit's index: the same mirrored comparison finds deals that differ (the check can fail)."""
