@@ -50,6 +50,10 @@ VARIANTS = {
         # The default before issue 12: its digests equal the old "3 seats" / "4 seats" digests.
         "3 seats heuristic_v1": (3, None, "heuristic_v1"),
         "4 seats heuristic_v1": (4, None, "heuristic_v1"),
+        # The default before its ties followed the seat's random suit order: its digests equal the
+        # "3 seats" / "4 seats" digests from issue 12 until then.
+        "3 seats heuristic_v2": (3, None, "heuristic_v2"),
+        "4 seats heuristic_v2": (4, None, "heuristic_v2"),
     },
     "500": {
         "quebec": (None, {"scoring": "quebec"}, None),

@@ -13,6 +13,7 @@ from cardsim import StrategyError
 from cardsim.games.g501 import SPEC
 from cardsim.games.g501 import dispatch as D
 from cardsim.games.g501 import strategies as S
+from cardsim import suit_order as SO
 from cardsim.games.g501.constants import DECLARE_FLAG, LOOK, MAX_BID, MIN_BID, NT, SEEN_CARDS, SEEN_VOIDS
 from cardsim.games.g501.rules import legal_plays, trick_winner
 from cardsim.strategies.registry import N_PARAMS, UNHANDLED
@@ -98,17 +99,19 @@ def random_play_view(rng):
 
 # ------------------------------------------------------------------ (a) parameter constants
 def _own_parameters():
-    """Strategies with their own constants: heuristic_v1 and pimc bid with heuristic's functions, so
-    they read the same vector through heuristic's P_* constants (pimc's own four parameters are
+    """Strategies with their own constants: heuristic_v1, heuristic_v2 and pimc bid with heuristic's
+    functions, so they read the same vector through heuristic's P_* constants (pimc's own four parameters are
     read by name in cardsim.strategies.pimc)."""
-    return [st for st in S.REGISTRY.strategies() if st.name not in ("heuristic_v1", "pimc")]
+    return [st for st in S.REGISTRY.strategies() if st.name not in ("heuristic_v1", "heuristic_v2", "pimc")]
 
 
-def test_heuristic_v1_has_heuristic_parameters():
-    heuristic, v1 = S.REGISTRY["heuristic"], S.REGISTRY["heuristic_v1"]
-    assert v1.params == heuristic.params
-    assert v1.bounds == heuristic.bounds and v1.kinds == heuristic.kinds
-    assert (heuristic.id, v1.id) == (S.HEURISTIC, S.HEURISTIC_V1) == (1, 2)
+def test_heuristic_v1_and_v2_have_heuristic_parameters():
+    heuristic = S.REGISTRY["heuristic"]
+    for old in (S.REGISTRY["heuristic_v1"], S.REGISTRY["heuristic_v2"]):
+        assert old.params == heuristic.params
+        assert old.bounds == heuristic.bounds and old.kinds == heuristic.kinds
+    assert (heuristic.id, S.REGISTRY["heuristic_v1"].id, S.REGISTRY["heuristic_v2"].id) == (
+        S.HEURISTIC, S.HEURISTIC_V1, S.HEURISTIC_V2) == (1, 2, 5)
 
 
 def _const(strategy, name):
@@ -134,7 +137,7 @@ def test_parameter_constants_follow_the_registry_order():
 
 # ------------------------------------------------------------------ (b) dispatch == the strategy's function
 def _direct_blind(strategy, p, rng, position, score, rival, cur):
-    if strategy.id == S.HEURISTIC or strategy.id == S.HEURISTIC_V1 or strategy is S.PIMC_STRATEGY:
+    if strategy.id in (S.HEURISTIC, S.HEURISTIC_V1, S.HEURISTIC_V2) or strategy is S.PIMC_STRATEGY:
         return S.heuristic_blind(p, rng, position, score, cur)
     if strategy.id == S.CHART:
         return S.chart_blind(p, position, score, rival, cur)
@@ -142,33 +145,54 @@ def _direct_blind(strategy, p, rng, position, score, rival, cur):
 
 
 def _direct_open(strategy, p, rng, hand, rival, cur, others_blind, memo):
-    if strategy.id == S.HEURISTIC or strategy.id == S.HEURISTIC_V1 or strategy is S.PIMC_STRATEGY:
+    if strategy.id in (S.HEURISTIC, S.HEURISTIC_V1, S.HEURISTIC_V2) or strategy is S.PIMC_STRATEGY:
         return S.heuristic_open(p, hand, cur, memo, rival, others_blind)
     if strategy.id == S.CHART:
         return S.chart_open(p, hand, cur, memo, rival, others_blind)
     return S.random_open(p, rng, cur)
 
 
+def _seat_order(strategy, rng):
+    """The suit order the dispatch sees the heuristic family's view through (cardsim.suit_order):
+    drawn from the seat's stream word, which it reads without advancing; the identity for the
+    legacy heuristic_v1 and heuristic_v2."""
+    if strategy.id in (S.HEURISTIC_V1, S.HEURISTIC_V2):
+        return SO.IDENTITY
+    return SO.order_of(rng[0])
+
+
+def _contract_back(out, order):
+    if out[0] == 0:
+        out[1] = SO.from_label(out[1], order)
+        out[3], out[4] = SO.card_from_label(out[3], order), SO.card_from_label(out[4], order)
+
+
 def _direct_contract(strategy, p, rng, hand, bid, out):
-    if strategy.id == S.HEURISTIC or strategy.id == S.HEURISTIC_V1 or strategy is S.PIMC_STRATEGY:
-        return S.heuristic_contract(p, hand, bid, out)
+    if strategy.id == S.RANDOM:
+        return S.random_contract(p, rng, hand, bid, out)
+    order = _seat_order(strategy, rng)
     if strategy.id == S.CHART:
-        return S.chart_contract(p, hand, bid, out)
-    return S.random_contract(p, rng, hand, bid, out)
+        S.chart_contract(p, SO.cards_to_label(hand, order), bid, out)
+    else:
+        S.heuristic_contract(p, SO.cards_to_label(hand, order), bid, out)
+    _contract_back(out, order)
 
 
 def _direct_play(strategy, p, rng, view):
     seat, hand, legal, trick, led, trump, played, is_decl, won_any, decl_pos, declarer, seen = view
-    if strategy.id == S.HEURISTIC or strategy.id == S.CHART:
-        return S.heuristic_play(hand, legal, trick, led, trump, played, is_decl, won_any, decl_pos, seat, declarer,
-                                seen)
-    if strategy.id == S.HEURISTIC_V1:
-        return S.heuristic_play_v1(hand, legal, trick, led, trump, played, is_decl, won_any)
     if strategy is S.PIMC_STRATEGY:
         from cardsim.games.g501.pimc import pimc_card
         return pimc_card(p, rng, hand, legal, trick, led, trump, played, is_decl, won_any, decl_pos, seat, declarer,
                          seen)
-    return S.random_play(p, rng, hand, legal, led)
+    if strategy.id == S.RANDOM:
+        return S.random_play(p, rng, hand, legal, led)
+    if strategy.id == S.HEURISTIC_V1:
+        return S.heuristic_play_v1(hand, legal, trick, led, trump, played, is_decl, won_any)
+    dvoid = U64(0) if is_decl else seen[SEEN_VOIDS, declarer]
+    pvoid = U64(0) if is_decl else U64(np.bitwise_or.reduce([seen[SEEN_VOIDS, s] for s in range(4)
+                                                              if s not in (seat, declarer)]))
+    return S.heuristic_play_voids(hand, legal, trick, led, trump, played, is_decl, won_any, decl_pos, dvoid, pvoid,
+                                  _seat_order(strategy, rng))
 
 
 def _cur_bid(rng):
@@ -237,7 +261,8 @@ def test_contract_dispatch_calls_the_strategys_own_function(name):
 @pytest.mark.parametrize("name", S.REGISTRY.names())
 def test_contract_in_a_forced_trump_chooses_for_that_trump(name):
     """choose_contract_in (a question forcing the trump): the heuristic family and the chart give
-    the two cards choose_gifts picks for the forced trump and never abandon, with the target of
+    the two cards choose_gifts picks for the forced trump (in the seat's suit order) and never
+    abandon, with the target of
     their estimate in it; the random strategy makes its own (trump-free) draw, as choose_contract."""
     strategy = S.REGISTRY[name]
     rng = np.random.default_rng(5020 + strategy.id)
@@ -256,7 +281,10 @@ def test_contract_in_a_forced_trump_chooses_for_that_trump(name):
             S.random_contract(params[seat], own, hand, bid, want)
             assert list(out) == list(want) and streams[1 + seat, 0] == own[0]
             continue
-        g1, g2 = S.choose_gifts(hand, trump)
+        # the gifts of the seat's suit order (cardsim.suit_order), mapped back to the real suits
+        order = _seat_order(strategy, own)
+        g1, g2 = (SO.card_from_label(g, order) for g in S.choose_gifts(SO.cards_to_label(hand, order),
+                                                                        SO.to_label(trump, order)))
         kept = int(hand) & ~(1 << int(g1)) & ~(1 << int(g2))
         margin = params[seat, strategy.param_index("target_margin")]
         target = min(MAX_BID, max(bid, int(S.estimate(U64(kept), trump) - margin)))

@@ -48,6 +48,16 @@ followed by the seat's view of that decision (nothing else: never another seat's
   has played this deal, ``seen[SEEN_VOIDS, s]`` the whole suits (6-bit lanes) it has shown it
   holds none of (constants.SEEN_CARDS / SEEN_VOIDS; read-only, the engine's own array).
 
+The heuristic family (heuristic, chart, pimc's contract and its heuristic cards) breaks its ties
+between suits by the seat's own random order of the suits (:mod:`cardsim.suit_order`, drawn from
+the seat's stream word, which it reads without advancing): the contract sees its ten cards
+relabelled by it and is mapped back; the card play takes the order and uses it wherever equal
+cards of several suits tie (strategies._first_by_label).  A tie (gifts of equal use, equal
+estimates, the lowest card of equal value) falls to each suit equally often, so a hand symmetric
+between two suits plays alike in either.
+heuristic_v1 and heuristic_v2 keep the identity order (ties to the lowest suit index) so that old
+results stay reproducible; random draws uniformly already.
+
 Apart from the tables, ``memo``, ``out`` and ``seen``, views are scalars and bit sets: every
 array passed to an inlined function costs an atomic reference-count increment and decrement per
 call, and in the per-card loop those dominated the engine's time (keep new views array-free;
@@ -58,20 +68,46 @@ from __future__ import annotations
 import numpy as np
 
 from cardsim._jit import borrowed, jit
-from cardsim.games.g501.constants import LOOK
+from cardsim.games.g501.constants import LOOK, SEEN_VOIDS
 from cardsim.games.g501.pimc import pimc_card
 from cardsim.games.g501.strategies import (
-    CHART, HEURISTIC, HEURISTIC_V1, PIMC, RANDOM, chart_blind, chart_contract, chart_contract_in, chart_open,
-    heuristic_blind, heuristic_contract, heuristic_contract_in, heuristic_open, heuristic_play, heuristic_play_v1, heuristic_play_voids,
-    random_blind, random_contract, random_open, random_play,
+    CHART, HEURISTIC, HEURISTIC_V1, HEURISTIC_V2, PIMC, RANDOM, chart_blind, chart_contract, chart_contract_in,
+    chart_open,
+    _partner_voids, heuristic_blind, heuristic_contract, heuristic_contract_in, heuristic_open, heuristic_play_v1,
+    heuristic_play_voids, random_blind, random_contract, random_open, random_play,
 )
 from cardsim.strategies.unhandled import unhandled
+from cardsim.suit_order import IDENTITY, card_from_label, cards_to_label, from_label, order_of, to_label
+
+U64 = np.uint64
+
+
+@jit(inline="always")
+def seat_order(strategy, word):
+    """The suit order (cardsim.suit_order) a strategy of the heuristic family decides through: the
+    seat's own, drawn from its stream word ``word``, so that no suit wins a tie by its label; the
+    identity for heuristic_v1 and heuristic_v2, which keep their old play (ties to the lowest suit
+    index) so that old results stay reproducible.  The engine draws it once a deal for the play
+    (:func:`choose_card_voids`); the other decisions draw it from ``streams``: the same word after
+    the auction, for the heuristic family draws nothing from it there."""
+    if strategy == HEURISTIC_V1 or strategy == HEURISTIC_V2:
+        return IDENTITY
+    return order_of(word)
+
+
+@jit(inline="always")
+def _contract_from_label(out, order):
+    """``out`` (int64[5]) of a contract decided on relabelled cards, back in the real suits."""
+    if out[0] == 0:
+        out[1] = from_label(out[1], order)
+        out[3] = card_from_label(out[3], order)
+        out[4] = card_from_label(out[4], order)
 
 
 @jit(inline="always")
 def choose_blind(strategy, params, streams, seat, position, score, rival, cur_bid):
     """The seat's call before looking: LOOK, pass or a blind bid (docs/RULES.md §1.3)."""
-    if strategy == HEURISTIC or strategy == HEURISTIC_V1 or strategy == PIMC:
+    if strategy == HEURISTIC or strategy == HEURISTIC_V1 or strategy == HEURISTIC_V2 or strategy == PIMC:
         return heuristic_blind(params[seat], streams[1 + seat], position, score, cur_bid)
     elif strategy == CHART:
         return chart_blind(params[seat], position, score, rival, cur_bid)
@@ -84,7 +120,7 @@ def choose_blind(strategy, params, streams, seat, position, score, rival, cur_bi
 @jit(inline="always")
 def choose_call(strategy, params, streams, seat, hand, position, score, rival, cur_bid, others_blind, memo):
     """The seat's call after looking at ``hand``: pass or a bid (docs/RULES.md §1.3)."""
-    if strategy == HEURISTIC or strategy == HEURISTIC_V1 or strategy == PIMC:
+    if strategy == HEURISTIC or strategy == HEURISTIC_V1 or strategy == HEURISTIC_V2 or strategy == PIMC:
         return heuristic_open(params[seat], hand, cur_bid, memo[seat], rival, others_blind)
     elif strategy == CHART:
         return chart_open(params[seat], hand, cur_bid, memo[seat], rival, others_blind)
@@ -98,11 +134,15 @@ def choose_call(strategy, params, streams, seat, hand, position, score, rival, c
 def choose_contract(strategy, params, streams, seat, hand, bid, blind, talon, out):
     """The declarer's abandon or contract and gifts into ``out`` (int64[5]), docs/RULES.md §1.4."""
     params, streams, out = borrowed(params), borrowed(streams), borrowed(out)
-    if strategy == HEURISTIC or strategy == HEURISTIC_V1 or strategy == PIMC:
-        heuristic_contract(params[seat], hand, bid, out)
+    if strategy == HEURISTIC or strategy == HEURISTIC_V1 or strategy == HEURISTIC_V2 or strategy == PIMC:
+        order = seat_order(strategy, streams[1 + seat, 0])
+        heuristic_contract(params[seat], cards_to_label(hand, order), bid, out)
+        _contract_from_label(out, order)
         return
     elif strategy == CHART:
-        chart_contract(params[seat], hand, bid, out)
+        order = seat_order(strategy, streams[1 + seat, 0])
+        chart_contract(params[seat], cards_to_label(hand, order), bid, out)
+        _contract_from_label(out, order)
         return
     elif strategy == RANDOM:
         random_contract(params[seat], streams[1 + seat], hand, bid, out)
@@ -118,11 +158,15 @@ def choose_contract_in(strategy, params, streams, seat, hand, bid, blind, talon,
     imposes the forced trump and target.  The random strategy's choice does not depend on the
     trump: its own :func:`choose_contract` draw."""
     params, streams, out = borrowed(params), borrowed(streams), borrowed(out)
-    if strategy == HEURISTIC or strategy == HEURISTIC_V1 or strategy == PIMC:
-        heuristic_contract_in(params[seat], hand, bid, trump, out)
+    if strategy == HEURISTIC or strategy == HEURISTIC_V1 or strategy == HEURISTIC_V2 or strategy == PIMC:
+        order = seat_order(strategy, streams[1 + seat, 0])
+        heuristic_contract_in(params[seat], cards_to_label(hand, order), bid, to_label(trump, order), out)
+        _contract_from_label(out, order)
         return
     elif strategy == CHART:
-        chart_contract_in(params[seat], hand, bid, trump, out)
+        order = seat_order(strategy, streams[1 + seat, 0])
+        chart_contract_in(params[seat], cards_to_label(hand, order), bid, to_label(trump, order), out)
+        _contract_from_label(out, order)
         return
     elif strategy == RANDOM:
         random_contract(params[seat], streams[1 + seat], hand, bid, out)
@@ -134,9 +178,14 @@ def choose_contract_in(strategy, params, streams, seat, hand, bid, blind, talon,
 def choose_card(strategy, params, streams, seat, hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos,
                 declarer, seen):
     """The seat's card from ``legal`` (+ DECLARE_FLAG to declare a marriage), docs/RULES.md §1.5-§1.6."""
-    if strategy == HEURISTIC or strategy == CHART:
-        return heuristic_play(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, seat,
-                              declarer, seen)
+    if strategy == HEURISTIC or strategy == CHART or strategy == HEURISTIC_V2:
+        dvoid = U64(0)
+        pvoid = U64(0)
+        if not is_declarer:
+            dvoid = seen[SEEN_VOIDS, declarer]
+            pvoid = _partner_voids(seat, declarer, seen)
+        return heuristic_play_voids(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid,
+                                    pvoid, seat_order(strategy, streams[1 + seat, 0]))
     return choose_card_rest(strategy, params, streams, seat, hand, legal, trick, led, trump, played, is_declarer,
                             won_any, decl_pos, declarer, seen)
 
@@ -163,14 +212,16 @@ NOT_HERE = np.int64(-1)
 
 
 @jit(inline="always")
-def choose_card_voids(strategy, hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid, pvoid):
+def choose_card_voids(strategy, order, hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid,
+                      pvoid):
     """The card of a strategy that reads no more of the view than scalars and the voids shown
     (``dvoid``: the declarer's, ``pvoid``: the other defender's SEEN_VOIDS lanes, both 0 for the
     declarer), the same card as :func:`choose_card` gives; NOT_HERE for the other strategies, which
     the engine then asks through :func:`choose_card_rest`.  No array argument: the engine calls it for
     every card, and each array passed to an inlined function costs two atomic reference-count
-    updates a call (about a fifth of the deal's time when all the view went through ``choose_card``)."""
-    if strategy == HEURISTIC or strategy == CHART:
+    updates a call (about a fifth of the deal's time when all the view went through ``choose_card``).
+    ``order``: the seat's :func:`seat_order`, which the engine draws once a deal."""
+    if strategy == HEURISTIC or strategy == CHART or strategy == HEURISTIC_V2:
         return heuristic_play_voids(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid,
-                                    pvoid)
+                                    pvoid, order)
     return NOT_HERE

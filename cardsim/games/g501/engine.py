@@ -425,6 +425,10 @@ def play_tricks(hp, dealer, seats, declarer, trump, sids, params, streams, res, 
     leader = active_seat(0, dealer, seats)
     opp1 = next_active(declarer, dealer, seats)
     defenders = opp1 + next_active(opp1, dealer, seats)  # the sum of the two defenders' seats
+    # each seat's suit order (dispatch.seat_order), 16 bits a seat: drawn once a deal, not per card
+    orders = np.int64(0)
+    for s in range(seats):
+        orders |= D.seat_order(sids[s], streams[1 + s, 0]) << np.int64(16 * s)
     npl = 0
     for t in range(8):
         seat = leader
@@ -452,8 +456,8 @@ def play_tricks(hp, dealer, seats, declarer, trump, sids, params, streams, res, 
                 c = first + (DECLARE_FLAG if can_declare(hand, first) else 0)
                 first = -1
             else:
-                c = D.choose_card_voids(sid, hand, legal, on_table, lead, trump, played, is_decl, won[seat] > 0,
-                                        decl_pos, dvoid, pvoid)
+                c = D.choose_card_voids(sid, (orders >> np.int64(16 * seat)) & np.int64(0xFFFF), hand, legal, on_table,
+                                        lead, trump, played, is_decl, won[seat] > 0, decl_pos, dvoid, pvoid)
                 if c == D.NOT_HERE:
                     c = D.choose_card_rest(sid, params, streams, seat, hand, legal, on_table, lead, trump, played,
                                            is_decl, won[seat] > 0, decl_pos, declarer, seen)

@@ -27,11 +27,12 @@ from cardsim.games.g501.rules import beats, can_declare, hand_points, marriage_s
 from cardsim.rng import choose_bit, randbelow, uniform
 from cardsim.strategies.pimc import register as register_pimc
 from cardsim.strategies.registry import TABLE_START, Registry, Table
+from cardsim.suit_order import IDENTITY, card_from_label, cards_to_label, from_label
 
 U64 = np.uint64
 
 REGISTRY = Registry("501")
-RANDOM, HEURISTIC, HEURISTIC_V1, CHART, PIMC = 0, 1, 2, 3, 4
+RANDOM, HEURISTIC, HEURISTIC_V1, CHART, PIMC, HEURISTIC_V2 = 0, 1, 2, 3, 4, 5
 """The strategy ids (``Strategy.id``), which the dispatch branches on."""
 REGISTRY.add(
     "random", RANDOM,
@@ -80,6 +81,11 @@ REGISTRY.add(
     "heuristic_v1", HEURISTIC_V1, _HEURISTIC_PARAMS[0],
     "The default until issue 12, kept so that old results stay reproducible: bids, declares and "
     "gives like heuristic; plays its old cards.", *_HEURISTIC_PARAMS[2:])
+REGISTRY.add(
+    "heuristic_v2", HEURISTIC_V2, _HEURISTIC_PARAMS[0],
+    "The default until its ties were broken by the seat's random suit order (cardsim.suit_order), kept so "
+    "that old results stay reproducible: heuristic with equal choices (gifts, trumps, cards) going to the "
+    "lowest suit index, so a hand symmetric between two suits plays better in one.", *_HEURISTIC_PARAMS[2:])
 
 # ---- the chart strategy's table (issue 32): one blind level per situation of the report's blind
 # decision chart (cardsim.analysis.g501_game: OWN x LEADS x POSITIONS, levels LEVELS; the test
@@ -355,11 +361,29 @@ _RANK_ROW = U64(0x0001000100010001)
 
 
 @jit(inline="always")
-def _lowest_value(cards, trump):
+def _first_by_label(m, order):
+    """The card of ``m`` (non-empty: cards of one rank) whose suit comes first in the seat's suit
+    ``order`` (cardsim.suit_order): a tie between suits goes to no suit by its name."""
+    if m & (m - U64(1)) == U64(0):
+        return lowest_bit(m)
+    return card_from_label(lowest_bit(cards_to_label(m, order)), order)
+
+
+@jit(inline="always")
+def _highest_label_suit(suits, order):
+    """The suit of the 4-bit set ``suits`` (non-empty) that comes last in the seat's suit ``order``."""
+    for t in range(3, -1, -1):
+        s = from_label(t, order)
+        if (suits >> s) & 1:
+            return s
+    return np.int64(-1)  # not reached: suits holds one
+
+
+@jit(inline="always")
+def _lowest_value(cards, trump, order):
     """The card of least value in ``cards``: fewest points, trumps last, lowest rank (-1 when
     empty).  Points rise with the rank, so it is the lowest rank held outside trumps, of those
-    the lowest suit, else the lowest trump (the value ``10 * points + rank``, + 200 for a trump,
-    of every card, minimised, the lowest card index on ties)."""
+    the first suit in the seat's suit ``order`` (:func:`_first_by_label`), else the lowest trump."""
     h = U64(cards)
     if h == U64(0):
         return np.int64(-1)
@@ -371,19 +395,19 @@ def _lowest_value(cards, trump):
     for r in range(6):
         m = side & (_RANK_ROW << U64(r))
         if m != U64(0):
-            return lowest_bit(m)
+            return _first_by_label(m, order)
     return np.int64(-1)  # not reached: side holds a card
 
 
 @jit(inline="always")
-def _most_points(cards):
-    """The card of non-empty ``cards`` worth most card points (the lowest such card on ties):
-    points rise with the rank, so the lowest card of the highest rank held (-1 when empty)."""
+def _most_points(cards, order):
+    """The card of non-empty ``cards`` worth most card points: points rise with the rank, so a card
+    of the highest rank held, of those the first suit in the seat's suit ``order`` (-1 when empty)."""
     h = U64(cards)
     for k in range(6):
         m = h & (_RANK_ROW << U64(5 - k))
         if m != U64(0):
-            return lowest_bit(m)
+            return _first_by_label(m, order)
     return np.int64(-1)
 
 
@@ -628,7 +652,7 @@ def chart_contract_in(p, hand, bid, trump, out):
 
 
 @jit(inline="always")
-def _smear(legal, unseen, trump):
+def _smear(legal, unseen, trump, order):
     """The card to throw on a co-defender's winning trick: the one worth most card points that is
     not a master of its suit and not a trump (it would fall to the declarer later), else the
     least valuable card."""
@@ -636,8 +660,8 @@ def _smear(legal, unseen, trump):
     if trump != NT:
         h &= ~(U64(0xFFFF) << U64(16 * trump))
     if h != U64(0):
-        return _most_points(h)
-    return _lowest_value(legal, trump)
+        return _most_points(h, order)
+    return _lowest_value(legal, trump, order)
 
 
 @jit(inline="always")
@@ -701,25 +725,25 @@ def _beaters(legal, w, trump):
 
 
 @jit(inline="always")
-def _take_last(winners, led_suit, trump):
+def _take_last(winners, led_suit, trump, order):
     """Last to play and able to win: the winning card worth most, the smallest trump when ruffing."""
     side = winners
     if trump != NT and led_suit != trump:
         side = winners & ~(U64(0xFFFF) << U64(16 * trump))
     if side != U64(0):
-        return _most_points(side)
+        return _most_points(side, order)
     return lowest_bit(winners)
 
 
 @jit(inline="always")
-def _best_cash(side, unseen):
+def _best_cash(side, unseen, order):
     """The side master to cash: the one worth most card points, of the suits equal in that the
     one with most cards unseen (the least likely to be ruffed)."""
     best = -1
     most = -1
-    h = U64(side)
+    h = cards_to_label(side, order)  # in the seat's suit order: equal ones go to no suit by its name
     while h:
-        c = lowest_bit(h)
+        c = card_from_label(lowest_bit(h), order)
         h &= h - U64(1)
         k = RANK_POINTS[c & 15] * 10 + popcount((U64(unseen) >> U64(16 * (c >> 4))) & _LANE6)
         if k > most:
@@ -729,7 +753,7 @@ def _best_cash(side, unseen):
 
 
 @jit(inline="always")
-def _defender_lead(hand, trump, unseen, dvoid, pvoid, masters):
+def _defender_lead(hand, trump, unseen, dvoid, pvoid, masters, order):
     """A defender's lead without a marriage to declare (docs/RULES.md §1.5), from what the play
     showed (``dvoid``/``pvoid``: the declarer's and the other defender's SEEN_VOIDS):
 
@@ -743,19 +767,19 @@ def _defender_lead(hand, trump, unseen, dvoid, pvoid, masters):
     ``masters``: :func:`_masters` of the hand (the caller has them)."""
     side = masters & ~_lanes(trump) if trump != NT else masters
     if side != U64(0):
-        return _best_cash(side, unseen)
+        return _best_cash(side, unseen, order)
     if trump != NT and _trumps(unseen, trump) != U64(0):
         to_ruff = U64(pvoid) & ~U64(dvoid) & ~_lanes(trump) & U64(hand)
         if to_ruff != U64(0) and (U64(pvoid) & _lanes(trump)) == U64(0):
-            return _lowest_value(to_ruff, trump)
+            return _lowest_value(to_ruff, trump, order)
         tm = masters & _lanes(trump)
         if tm != U64(0):
             return highest_bit(tm)
     if trump == NT:
         into_void = U64(hand) & U64(dvoid)
         if into_void != U64(0):
-            return _lowest_value(into_void, trump)
-    return _lowest_value(hand, trump)
+            return _lowest_value(into_void, trump, order)
+    return _lowest_value(hand, trump, order)
 
 
 @jit(inline="always")
@@ -767,7 +791,7 @@ def _may_marry(unseen):
 
 
 @jit(inline="always")
-def _lead(hand, trump, unseen, is_declarer, won_any, dvoid, pvoid):
+def _lead(hand, trump, unseen, is_declarer, won_any, dvoid, pvoid, order):
     """Leading: declare a marriage when it can count (a defender only once the declarer cannot
     hold one, :func:`_may_marry`: leading the Q gives the lead away, most often to the declarer,
     who then declares his own, worth as much or more), else the declarer cashes masters (trumps
@@ -777,10 +801,10 @@ def _lead(hand, trump, unseen, is_declarer, won_any, dvoid, pvoid):
     masters = _masters(hand, unseen)
     if ms != 0 and (is_declarer or not _may_marry(unseen)):
         if won_any or masters != U64(0) or popcount(hand) > 3:
-            s = trump if (trump != NT and (ms >> trump) & 1) else highest_bit(U64(ms))
+            s = trump if (trump != NT and (ms >> trump) & 1) else _highest_label_suit(ms, order)
             return 16 * s + RQ + DECLARE_FLAG
     if not is_declarer:
-        return _defender_lead(hand, trump, unseen, dvoid, pvoid, masters)
+        return _defender_lead(hand, trump, unseen, dvoid, pvoid, masters, order)
     if masters != U64(0):
         tm = U64(0)
         if trump != NT:
@@ -789,12 +813,12 @@ def _lead(hand, trump, unseen, is_declarer, won_any, dvoid, pvoid):
                 return highest_bit(tm)
         side = masters & ~tm
         if side != U64(0):
-            return _most_points(side)
-    return _lowest_value(hand, trump)
+            return _most_points(side, order)
+    return _lowest_value(hand, trump, order)
 
 
 @jit(inline="always")
-def _defend(legal, trick, led, trump, unseen, decl_pos, dvoid, pvoid):
+def _defend(legal, trick, led, trump, unseen, decl_pos, dvoid, pvoid, order):
     """A defender following (docs/RULES.md §1.5); returns -1 where the common rules of
     :func:`heuristic_play` decide.  ``dvoid``/``pvoid``: the declarer's and the other
     defender's shown voids (SEEN_VOIDS lanes)."""
@@ -803,22 +827,22 @@ def _defend(legal, trick, led, trump, unseen, decl_pos, dvoid, pvoid):
     if popcount(trick) == 2:
         decl_card = led if decl_pos == 0 else lowest_bit(U64(trick) & ~(U64(1) << U64(led)))
         if w != decl_card:
-            return _smear(legal, unseen, trump)
+            return _smear(legal, unseen, trump, order)
         return -1
     if decl_pos == 2:
         # the other defender led; the declarer plays last
         if _unbeatable(w, unseen, dvoid, trump):
-            return _smear(legal, unseen, trump)
+            return _smear(legal, unseen, trump, order)
         if _ruffs(dvoid, led_suit, trump, unseen):
             # he must ruff: only a trump above every trump out wins, else give the least
             mine = _beaters(legal, w, trump) & _masters(_trumps(legal, trump), unseen)
             if mine != U64(0):
                 return lowest_bit(mine)
-            return _lowest_value(legal, trump)
+            return _lowest_value(legal, trump, order)
         return -1
     # the declarer led; the other defender plays last
     if _ruffs(pvoid, led_suit, trump, unseen) and _beaters(legal, w, trump) == U64(0):
-        return _smear(legal, unseen, trump)
+        return _smear(legal, unseen, trump, order)
     return -1
 
 
@@ -884,24 +908,28 @@ def heuristic_play(hand, legal, trick, led, trump, played, is_declarer, won_any,
     """The default card play (issue 12; docs/RULES.md §1.5-§1.6) from the seat's view with the
     public record ``seen`` (uint64[2, 4]): :func:`heuristic_play_voids` with the voids it reads
     from it (the declarer's, and the other defender's: every other row, the sitting-out 4-seat
-    dealer's stays 0)."""
+    dealer's stays 0), ties between equal cards of several suits going to the lowest suit index
+    (``suit_order.IDENTITY``): the view and card that pimc searches from.  The dispatch gives
+    heuristic and chart their seat's suit order through :func:`heuristic_play_voids`."""
     dvoid = U64(0)
     pvoid = U64(0)
     if not is_declarer:
         dvoid = seen[SEEN_VOIDS, declarer]
         pvoid = _partner_voids(seat, declarer, seen)
-    return heuristic_play_voids(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid, pvoid)
+    return heuristic_play_voids(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid, pvoid,
+                                IDENTITY)
 
 
 @jit(inline="always")
-def heuristic_play_voids(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid, pvoid):
+def heuristic_play_voids(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid, pvoid, order):
     """:func:`heuristic_play` with the part of ``seen`` it reads passed as bit sets: ``dvoid`` the
     declarer's shown voids, ``pvoid`` the other defender's (SEEN_VOIDS lanes; both 0 for the
-    declarer).  Scalars only: the engine's per-card call passes no array (an array argument costs
-    two atomic reference-count updates a call).  :func:`_heuristic_card`, except that a
-    defender last to play to the seventh trick with two legal cards plays the one
-    :func:`_last_in_seventh` finds better."""
-    c = _heuristic_card(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid, pvoid)
+    declarer), and ``order`` the seat's suit order (cardsim.suit_order, int64), which breaks every
+    tie between equal cards of several suits (:func:`_first_by_label`). Scalars only: the engine's
+    per-card call passes no array (an array argument costs two atomic reference-count updates a
+    call). :func:`_heuristic_card`, except that a defender last to play to the seventh trick with
+    two legal cards plays the one :func:`_last_in_seventh` finds better."""
+    c = _heuristic_card(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid, pvoid, order)
     if not is_declarer and popcount(hand) == 2 and popcount(trick) == 2 and popcount(legal) == 2:
         unseen = DECK_MASK & ~U64(played) & ~U64(hand)
         if popcount(unseen) == 2:  # always in a deal; a made-up position may leave more unseen
@@ -910,12 +938,13 @@ def heuristic_play_voids(hand, legal, trick, led, trump, played, is_declarer, wo
 
 
 @jit
-def _heuristic_card(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid, pvoid):
+def _heuristic_card(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid, pvoid, order):
     """The default card play (issue 12; docs/RULES.md §1.5-§1.6).  ``hand``/``legal``/``trick``/
     ``played``: uint64 bit sets; ``led``: the led card (-1 leading); ``trump`` 0..3 or NT;
     ``decl_pos``: the declarer's place in this trick (0 leads); ``dvoid``/``pvoid``: the suits
     (SEEN_VOIDS lanes) the declarer and the other defender have shown out of (0 for the
-    declarer).  Returns a card index (+ DECLARE_FLAG to declare a marriage).
+    declarer); ``order``: the seat's suit order, for ties between suits.  Returns a card index
+    (+ DECLARE_FLAG to declare a marriage).
 
     Leading: :func:`_lead`.  Following, a defender (:func:`_defend`) knows from ``decl_pos``
     whether the declarer or the other defender holds the trick and from the voids which suits
@@ -930,9 +959,9 @@ def _heuristic_card(hand, legal, trick, led, trump, played, is_declarer, won_any
     a master of the winners, else the smallest ruff, else the least valuable card."""
     unseen = DECK_MASK & ~U64(played) & ~U64(hand)
     if led < 0:
-        return _lead(hand, trump, unseen, is_declarer, won_any, dvoid, pvoid)
+        return _lead(hand, trump, unseen, is_declarer, won_any, dvoid, pvoid, order)
     if not is_declarer:
-        c = _defend(legal, trick, led, trump, unseen, decl_pos, dvoid, pvoid)
+        c = _defend(legal, trick, led, trump, unseen, decl_pos, dvoid, pvoid, order)
         if c >= 0:
             return c
     led_suit = led >> 4
@@ -940,17 +969,17 @@ def _heuristic_card(hand, legal, trick, led, trump, played, is_declarer, won_any
     last = popcount(trick) == 2
     winners = _beaters(legal, w, trump)
     if winners == U64(0):
-        return _lowest_value(legal, trump)
+        return _lowest_value(legal, trump, order)
     if last or (not is_declarer and decl_pos == 0):
         # only the other defender plays after a defender who follows the declarer's lead
-        return _take_last(winners, led_suit, trump)
+        return _take_last(winners, led_suit, trump, order)
     # second to play: win only with a card the third player cannot beat in the led suit
     masters = _masters(winners, unseen) & winners
     if masters != U64(0):
         return highest_bit(masters)
     if trump != NT and led_suit != trump and (winners >> U64(16 * trump)) & _LANE6 != U64(0):
         return lowest_bit(winners)
-    return _lowest_value(legal, trump)
+    return _lowest_value(legal, trump, order)
 
 
 # ------------------------------------------------------------------ heuristic_v1 (id 2)
@@ -976,8 +1005,8 @@ def heuristic_play_v1(hand, legal, trick, led, trump, played, is_declarer, won_a
                     return highest_bit(tm)
             side = masters & ~tm
             if side != U64(0):
-                return _most_points(side)
-        return _lowest_value(hand, trump)
+                return _most_points(side, IDENTITY)
+        return _lowest_value(hand, trump, IDENTITY)
     # following: find the current winner
     led_suit = led >> 4
     w = trick_winner(trick, led_suit, trump)
@@ -989,14 +1018,14 @@ def heuristic_play_v1(hand, legal, trick, led, trump, played, is_declarer, won_a
         if beats(c, w, trump):
             winners |= U64(1) << U64(c)
     if winners == U64(0):
-        return _lowest_value(legal, trump)
+        return _lowest_value(legal, trump, IDENTITY)
     if popcount(trick) == 2:
         # last to play: the winning card worth most, but spend the smallest trump when ruffing
         side = winners
         if trump != NT and led_suit != trump:
             side = winners & ~(U64(0xFFFF) << U64(16 * trump))
         if side != U64(0):
-            return _most_points(side)
+            return _most_points(side, IDENTITY)
         return lowest_bit(winners)
     # second to play: win only with a card the third player cannot beat in the led suit
     masters = _masters(winners, unseen) & winners
@@ -1004,4 +1033,4 @@ def heuristic_play_v1(hand, legal, trick, led, trump, played, is_declarer, won_a
         return highest_bit(masters)
     if trump != NT and led_suit != trump and (winners >> U64(16 * trump)) & _LANE6 != U64(0):
         return lowest_bit(winners)
-    return _lowest_value(legal, trump)
+    return _lowest_value(legal, trump, IDENTITY)
