@@ -277,3 +277,21 @@ def test_need_and_free_that_round_alike_are_given_in_bytes(tmp_path, capsys, mon
     assert one_line(capsys.readouterr().err) == (
         f"cardsim: error: 100,000 vint deals need about 3,300,000 bytes and {tmp_path} has 3,290,000 bytes free; "
         "free some space, write elsewhere or simulate fewer deals")
+
+
+def test_closed_standard_output_is_one_line():
+    # `cardsim replay r.jsonl >&-` ended in an AttributeError traceback (sys.stdout is None).
+    out = subprocess.run([*CLI, "show", "vint", "--seed", "1", "--deal", "3"], stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE, text=True, pass_fds=(), close_fds=True,
+                         preexec_fn=lambda: os.close(1))
+    assert out.returncode == 2
+    assert out.stderr == "cardsim: error: cannot write standard output: it is closed\n"
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["evaluate", "--help"]])
+def test_help_on_a_full_disk_is_an_error(argv):
+    # argparse dropped the write error and exited 0: a help nobody got is not a success.
+    with open("/dev/full", "w") as full:
+        out = subprocess.run([*CLI, *argv], stdout=full, stderr=subprocess.PIPE, text=True)
+    assert out.returncode == 2
+    assert one_line(out.stderr).startswith("cardsim: error: cannot write standard output: No space left on device")

@@ -61,6 +61,10 @@ def _attach_negative_values(argv: list[str]) -> list[str]:
 def main(argv=None) -> int:
     # A stdout in cp1252 or latin-1 gets S H D C and '-' for the suit symbols and the minus sign,
     # and a file name given with a byte that is not UTF-8 is printed back as that byte.
+    if sys.stdout is None:  # started with standard output closed (`>&-`): nowhere to answer
+        if sys.stderr is not None:
+            print("cardsim: error: cannot write standard output: it is closed", file=sys.stderr)
+        return 2
     plain_output()
     try:
         parser = build_parser()
@@ -68,6 +72,14 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:
         print("cardsim: interrupted while starting (nothing was run)", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        _drop_stdout()  # `--help | head`: the reader went away, not an error of ours
+        return 0
+    except OSError as err:
+        # --help that could not be written (`> /dev/full`): an error, not a silent success.
+        _drop_stdout()
+        print(f"cardsim: error: {clip(_os_error_line(err))}", file=sys.stderr)
+        return 2
     try:
         code = COMMANDS[args.command](args)
         # Standard output is flushed here, not at the interpreter's exit: a full disk behind

@@ -195,6 +195,12 @@ class _Parser(argparse.ArgumentParser):
         self.register("action", None, _StoreOnce)
         self.register("action", "store", _StoreOnce)
 
+    def _print_message(self, message, file=None):
+        # argparse drops a write error of --help or usage (`> /dev/full`) and exits 0: let it
+        # reach cardsim.cli.main, which says so in one line.
+        if message:
+            (file or sys.stderr).write(message)
+
     def error(self, message):
         # argparse puts the bad value into its own messages whole (an invalid choice, unrecognized
         # arguments): cut them, since a value can be megabytes.
