@@ -319,12 +319,10 @@ def resume_command(manifest: dict, output: Path) -> str | None:
 
 def _how_to_finish(folder: Path) -> str:
     """What an unfinished run's ``.partial`` folder holds and the command that finishes it."""
+    from cardsim.runner.files import read_manifest_file
+
     output = folder.with_name(folder.name[:-len(STAGING)])
-    try:
-        manifest = json.loads((folder / "_manifest.json").read_text())
-    except (OSError, ValueError):
-        manifest = None
-    manifest = manifest if isinstance(manifest, dict) else {}
+    manifest = read_manifest_file(folder / "_manifest.json") or {}
     command = resume_command(manifest, output)
     done = len(list(folder.glob("part-*.parquet"))) + len(list(folder.glob("chunk-*.pkl")))
     try:
@@ -368,11 +366,11 @@ def read_dataset(path, columns=None, partial: bool = False) -> pd.DataFrame:
             return pd.read_parquet(path, columns=columns)
         except (pa.ArrowInvalid, OSError) as exc:
             raise OptionError(f"{path} is not a parquet file ({str(exc).splitlines()[0]})") from None
-    mpath = path / "_manifest.json"
-    try:
-        manifest = json.loads(mpath.read_text())
-    except (OSError, ValueError):
-        raise OptionError(f"{path} has no readable _manifest.json: not a cardsim dataset") from None
+    from cardsim.runner.files import read_manifest_file
+
+    manifest = read_manifest_file(path / "_manifest.json")
+    if manifest is None:  # missing, not a JSON object, or too large to be one of ours (256 MiB)
+        raise OptionError(f"{path} has no readable _manifest.json: not a cardsim dataset")
     if "transform" in manifest:
         raise OptionError(f"{path} holds aggregates ({manifest['transform']}), not deal rows")
     if manifest.get("kind") == "matches":

@@ -8,6 +8,7 @@ import errno
 import json
 import os
 import pathlib
+import resource
 import subprocess
 import sys
 
@@ -295,3 +296,22 @@ def test_help_on_a_full_disk_is_an_error(argv):
         out = subprocess.run([*CLI, *argv], stdout=full, stderr=subprocess.PIPE, text=True)
     assert out.returncode == 2
     assert one_line(out.stderr).startswith("cardsim: error: cannot write standard output: No space left on device")
+
+
+def test_a_huge_manifest_is_not_read_whole(tmp_path):
+    """A _manifest.json grown to 3 GB (a sparse file here) was read whole by the re-run and by
+    read_dataset: a MemoryError under a memory limit.  It is refused by its size, one line."""
+    out = tmp_path / "d.parquet"
+    assert main(["simulate", "vint", "-n", "50", "--seed", "1", "-o", str(out), "--jobs", "1"]) == 0
+    with open(out / "_manifest.json", "r+b") as handle:
+        handle.truncate(3 << 30)
+    res = subprocess.run([*CLI, "simulate", "vint", "-n", "50", "--seed", "1", "-o", str(out), "--jobs", "1"],
+                         capture_output=True, text=True,
+                         env=dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", MKL_NUM_THREADS="1",
+                                  NUMBA_NUM_THREADS="1"),  # per-thread reservations count against the cap
+                         preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30)))
+    assert res.returncode == 2
+    assert one_line(res.stderr) == (f"cardsim: error: {out}/_manifest.json is unreadable; remove {out} to start "
+                                    f"again")
+    with pytest.raises(OptionError, match="has no readable _manifest.json: not a cardsim dataset"):
+        cardsim.read_dataset(out)

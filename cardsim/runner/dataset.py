@@ -23,7 +23,7 @@ from cardsim.games import get_game
 from cardsim.games.base import Setup
 from cardsim.runner import files
 from cardsim.runner.files import (MANIFEST, OutputError, _check_same_run, _claim, _drop_stale_temporaries,
-                                  _read_manifest, _release, _writable_folder, atomic_write, follow_link, part_damage,
+                                  _read_manifest, _release, read_manifest_file, _writable_folder, atomic_write, follow_link, part_damage,
                                   part_record, sizes_text, transform_id)
 from cardsim.runner.pool import run_tasks, using
 from cardsim.runner.run import Run, _simulate_chunk, column_buffers, fill_columns, rows_frame, run_seconds
@@ -311,9 +311,6 @@ def read_parts(path) -> list[pd.DataFrame]:
     from cardsim.frames import read_part
 
     path = Path(path)
-    try:
-        manifest = json.loads((path / MANIFEST).read_text())
-    except (OSError, ValueError):
-        manifest = {}
-    return [read_part(path, p, manifest if isinstance(manifest, dict) else {})
+    manifest = read_manifest_file(path / MANIFEST) or {}
+    return [read_part(path, p, manifest)
             for p in sorted(path.glob("part-*.parquet"))]

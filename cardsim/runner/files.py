@@ -146,11 +146,29 @@ def part_damage(path: Path, expected: dict | None, rows: int | None = None) -> s
     return None
 
 
-def _read_manifest(mpath: Path, folder: Path) -> dict:
+MANIFEST_LIMIT = 256 << 20
+"""The largest ``_manifest.json`` read, in bytes (256 MiB): a million chunks' entries (the most a
+run makes) take about 150 MB; a larger file is damaged, and reading it whole could take the
+machine's memory."""
+
+
+def read_manifest_file(mpath: Path) -> dict | None:
+    """A run's manifest (a JSON object), or None when it is missing, unreadable, not JSON, not an
+    object or larger than :data:`MANIFEST_LIMIT`."""
     try:
-        return json.loads(mpath.read_text())
+        if mpath.stat().st_size > MANIFEST_LIMIT:
+            return None
+        found = json.loads(mpath.read_bytes())
     except (OSError, ValueError):
-        raise OutputError(f"{path_text(mpath)} is unreadable; remove {path_text(folder)} to start again") from None
+        return None
+    return found if isinstance(found, dict) else None
+
+
+def _read_manifest(mpath: Path, folder: Path) -> dict:
+    found = read_manifest_file(mpath)
+    if found is None:
+        raise OutputError(f"{path_text(mpath)} is unreadable; remove {path_text(folder)} to start again")
+    return found
 
 
 def _check_same_run(folder: Path, old: dict, manifest: dict) -> None:
