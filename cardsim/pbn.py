@@ -233,6 +233,12 @@ def _pick(boards, path, board):
         return boards
     wanted = str(board).strip()
     chosen = [b for b in boards if b.name.lower() == wanted.lower()]
+    if len(chosen) > 1:
+        # A Board tag written as another board's room name ([Board "1/Open"] beside [Board "1"]
+        # [Room "Open"]): the name does not say which one is meant.
+        raise PBNUsageError(f"{path}: board {chosen[0].name} names {len(chosen)} boards (lines "
+                            f"{', '.join(str(b.line) for b in chosen[:5])}{', …' if len(chosen) > 5 else ''}): "
+                            f"give each its own Board tag")
     if chosen:
         return chosen
     shared = [b for b in boards if b.label == wanted]

@@ -245,3 +245,16 @@ def test_the_docs_auction_example():
     with pytest.raises(Exception, match="not higher"):
         run_auction(["1H", "1S"] + ["P"] * 12, 0)
     assert "So `1S 1H` is a Vint auction but not a bridge one" in text.replace("\n  ", " ")
+
+
+def test_a_board_named_twice_is_not_picked_silently(tmp_path):
+    """[Board "1/Open"] beside [Board "1"] [Room "Open"]: both are named 1/Open, and --board 1/Open
+    took the first in silence (from a tester's report)."""
+    literal = OPEN_ROOM.replace('[Board "1"]\n[Room "Open"]\n', '[Board "1/Open"]\n')
+    path = tmp_path / "twice.pbn"
+    path.write_text(literal + "\n" + OPEN_ROOM + "\n" + OPEN_ROOM.replace('[Room "Open"]', '[Room "Closed"]'))
+    second = len(literal.splitlines()) + 2  # the line where the second board starts
+    with pytest.raises(PBNUsageError, match=rf"board 1/Open names 2 boards \(lines 1, {second}\): give each its own "
+                                            r"Board tag"):
+        read_deals(path, board="1/Open")
+    assert read_deals(path, board="1/Closed")[0]["board"] == "1/Closed"
