@@ -53,7 +53,10 @@ def one_line_error(err):
     (["replay", "/nonexistent/file.jsonl"], "cannot read"),
     (["simulate", "vint", "--matches", "3", "--records", "r.jsonl"], "--records works with -n"),
     (["simulate", "vint", "-n", "5", "--records-limit", "3"], "--records-limit needs --records"),
-    (["simulate", "vint", "-n", "2000000", "--chunk-size", "1"], "use a larger chunk size"),
+    (["simulate", "vint", "-n", "2000000", "--chunk-size", "1"],
+     "at most 1,000,000 deals in chunks of that size (a larger chunk size, where the command takes one, allows more)"),
+    # evaluate has no --chunk-size: the message must not send the user to one alone
+    (["evaluate", "vint", "--option", "P", "-n", "2.1e10"], "at most 20,000,000,000 deals in chunks of that size"),
     (["show", "vint", "--record", "/nonexistent.jsonl"], "cannot read"),
 ])
 def test_usage_errors_exit_2_with_one_line(capsys, argv, text):

@@ -78,8 +78,10 @@ def make_run(game, n, seed=0, strategies=None, seats=None, rules=None, chunk_siz
     n = check_count(n, what)
     chunk_size = check_count(chunk_size, "chunk_size")
     if -(-n // chunk_size) > MAX_CHUNKS:
-        raise OptionError(f"{n:,} deals in chunks of {chunk_size:,} make more than {MAX_CHUNKS:,} chunks; "
-                          "use a larger chunk size")
+        # evaluate and quality have no --chunk-size: the bound on the deals is the advice every command can take
+        raise OptionError(f"{n:,} deals in chunks of {chunk_size:,} make more than {MAX_CHUNKS:,} chunks: at most "
+                          f"{MAX_CHUNKS * chunk_size:,} deals in chunks of that size (a larger chunk size, where the "
+                          f"command takes one, allows more)")
     if seats is not None and (isinstance(seats, bool) or not isinstance(seats, (int, np.integer))):
         raise OptionError(f"seats must be a whole number, got {quote(seats)}")
     if strategies is not None and not isinstance(strategies, (str, list, tuple, dict)):
