@@ -120,8 +120,8 @@ def _reached_leads(spec, forced: list, calls_imply_hands: bool, cond) -> str:
     """Turn the lead options' forced contracts (``FORCE_CONTRACT``) into contracts the strategies'
     auction reaches (``FORCE_REACHED``) when calls imply hands and some hand is dealt (a deal given
     whole keeps the contract forced: nothing is left to deal); returns the contract in words, or
-    ``""``.  Raises OptionError for lead options against different contracts, or given
-    calls made on random hands before a lead."""
+    ``""``.  Raises OptionError for lead options against different contracts, lead options beside
+    others (the deals reach the contract), or given calls made on random hands before a lead."""
     if spec.forcing.reach is None:
         return ""
     leads = [f for f in forced if int(f[F_KIND]) == FORCE_CONTRACT and spec.forcing.is_lead(f)]
@@ -140,6 +140,12 @@ def _reached_leads(spec, forced: list, calls_imply_hands: bool, cond) -> str:
         raise OptionError(f"lead options against different contracts ({', '.join(sorted(texts))}) need a question "
                           f"each: the declaring side is dealt hands that reach one contract")
     text = texts.pop()
+    if len(leads) < len(forced):
+        # The deals are those whose auction reaches the contract: a call option (1S) would be
+        # judged on them alone, a question nobody asked.
+        raise OptionError(f"lead options and other options in one question: the deals are dealt so that the auction "
+                          f"reaches {text}, which is no question about another option; ask the others in a question "
+                          f"of their own")
     for f in leads:
         f[F_KIND] = FORCE_REACHED
     return text
