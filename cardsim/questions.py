@@ -26,7 +26,7 @@ from cardsim.conditions import Conditions, HandClass, compile as compile_conditi
 from cardsim.deal import Calls, ConditionError, DealtChunk, deal_chunk, dealing_seconds
 from cardsim.games import GAME_NAMES, get_game
 from cardsim.games.base import OptionError, as_list
-from cardsim.games.forced import (CHECK_CALLS, F_IMPLIED, F_KIND, F_NPREFIX, FORCE_CONTRACT, FORCE_REACHED,
+from cardsim.games.forced import (CHECK_CALLS, F_IMPLIED, F_KIND, F_NPREFIX, FORCE_CONTRACT, FORCE_NONE, FORCE_REACHED,
                                   IMPLIED_CALLS)
 from cardsim.games.source import source_of
 from cardsim.ranking import rank_sums
@@ -140,12 +140,12 @@ def _reached_leads(spec, forced: list, calls_imply_hands: bool, cond) -> str:
         raise OptionError(f"lead options against different contracts ({', '.join(sorted(texts))}) need a question "
                           f"each: the declaring side is dealt hands that reach one contract")
     text = texts.pop()
-    if len(leads) < len(forced):
+    if any(int(f[F_KIND]) != FORCE_NONE for f in forced if not any(f is g for g in leads)):
         # The deals are those whose auction reaches the contract: a call option (1S) would be
         # judged on them alone, a question nobody asked.
-        raise OptionError(f"lead options and other options in one question: the deals are dealt so that the auction "
-                          f"reaches {text}, which is no question about another option; ask the others in a question "
-                          f"of their own")
+        raise OptionError(f"lead options and call or contract options in one question: the deals are dealt so that "
+                          f"the auction reaches {text}, which is no question about another call; ask the others in a "
+                          f"question of their own (beside leads, only 'strategy' is taken: the strategies' own play)")
     for f in leads:
         f[F_KIND] = FORCE_REACHED
     return text

@@ -135,7 +135,7 @@ def test_500_lead_question_takes_the_auction(capsys):
     ("vint", ["--seat", "3", "--option", "lead:KS/3NT:2", "--option", "lead:KS/4S:2"], "need a question each"),
     # a call judged on deals whose auction reaches the lead's contract (from a tester's report)
     ("vint", ["--seat", "3", "--contract", "4H:2", "--hand", "S:QJ72 H:K84 D:953 C:T62", "--option", "lead:QS",
-              "--option", "1S"], "lead options and other options in one question"),
+              "--option", "1S"], "lead options and call or contract options in one question"),
 ])
 def test_errors_are_one_line(capsys, game, argv, words):
     assert main(["evaluate", game, "-n", "10", "--jobs", "1", *argv]) == 2
