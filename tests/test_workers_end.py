@@ -128,3 +128,28 @@ def test_export_to_dev_stdout_that_is_a_pipe_is_written_through():
                          capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     assert out.stdout.count('[Board "') == 2
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="no SIGTERM")
+def test_sigterm_ends_the_run_as_ctrl_c_does(tmp_path):
+    """kill -TERM (timeout, a job scheduler) of `simulate --jobs 2 -o`: one line, exit 143, the
+    finished chunks kept; it printed the worker library's warnings of leaked semaphores."""
+    out = tmp_path / "d"
+    argv = [sys.executable, "-m", "cardsim", "simulate", "vint", "-n", "2000000", "--chunk-size", "20000",
+            "--jobs", "2", "-o", str(out)]
+    parent = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 240
+        while time.monotonic() < deadline and parent.poll() is None:
+            if any(out.with_name("d.partial").glob("part-*.parquet")):
+                break
+            time.sleep(0.2)
+        assert parent.poll() is None, "the run ended before a chunk was finished"
+        parent.send_signal(signal.SIGTERM)
+        _, err = parent.communicate(timeout=60)
+    finally:
+        if parent.poll() is None:
+            parent.kill()
+    assert parent.returncode == 143
+    assert one_line(err) == "cardsim: terminated (finished chunks are kept; run the same command again to resume)"
+    assert any(out.with_name("d.partial").glob("part-*.parquet"))

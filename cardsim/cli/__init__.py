@@ -13,6 +13,7 @@ import argparse
 import errno
 import gc
 import os
+import signal
 import sys
 
 from cardsim.cli import bench, columns, dd, evaluate, export, profiles, quality, replay, show, simulate, strategies
@@ -80,6 +81,7 @@ def main(argv=None) -> int:
         _drop_stdout()
         print(f"cardsim: error: {clip(_os_error_line(err))}", file=sys.stderr)
         return 2
+    previous = _terminate_as_interrupt()
     try:
         code = COMMANDS[args.command](args)
         # Standard output is flushed here, not at the interpreter's exit: a full disk behind
@@ -100,15 +102,39 @@ def main(argv=None) -> int:
         # The reader of our output went away (e.g. `| head`): not an error of ours.
         sys.stderr.close()
         return 0
-    except KeyboardInterrupt:
-        print(f"cardsim: interrupted ({_what_is_kept(args)})", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as exc:
+        print(f"cardsim: {'terminated' if isinstance(exc, Terminated) else 'interrupted'} ({_what_is_kept(args)})",
+              file=sys.stderr)
+        return 143 if isinstance(exc, Terminated) else 130
     except OSError as exc:
         # Files are written through atomic_write (OutputError, above); what is left is standard
         # output on a full disk (`> file`, /dev/full) or a system failure while reading or writing.
         _drop_stdout()
         print(f"cardsim: error: {clip(_os_error_line(exc))}", file=sys.stderr)
         return 2
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (``kill``, ``timeout``, a job scheduler) while a command runs: ended as Ctrl-C is,
+    workers stopped and finished chunks kept, with one line and exit code 143."""
+
+
+def _raise_terminated(signum, frame):
+    raise Terminated()
+
+
+def _terminate_as_interrupt():
+    """Make SIGTERM end the command as Ctrl-C does (the pool's clean-up runs: no warnings of leaked
+    semaphores from the workers' library); returns the handler it replaced, or None where signals
+    cannot be set (not the main thread)."""
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    return signal.signal(signal.SIGTERM, _raise_terminated)
 
 
 _WRITE_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO}
