@@ -683,3 +683,27 @@ def test_an_output_that_is_a_device_or_a_pipe_is_written_through_not_replaced(tm
     reader.join(timeout=60)
     assert got and got[0].count('[Board "') == 2
     assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+
+
+@pytest.mark.parametrize("argv", [["simulate", "vint", "-n", "5", "--records", "-"],
+                                  ["simulate", "vint", "-n", "5", "-o", "-"],
+                                  ["evaluate", "vint", "--option", "P", "-n", "5", "--records", "-"]])
+def test_a_dash_is_no_output_file(capsys, argv, tmp_path, monkeypatch):
+    # `--records -` wrote a file named '-' where standard output was meant (from a tester's report).
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 2 and not (tmp_path / "-").exists()
+    assert "'-' is not taken here: give a file name" in capsys.readouterr().err
+
+
+def test_export_dash_is_standard_output_and_never_its_own_input(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert main(["simulate", "vint", "-n", "3", "--records", "r.jsonl"]) == 0
+    capsys.readouterr()
+    assert main(["export", "vint", "--records", "r.jsonl", "-o", "-"]) == 0
+    assert capsys.readouterr().out.startswith("% PBN 2.1") and not (tmp_path / "-").exists()
+    before = (tmp_path / "r.jsonl").read_text()
+    code, _, err = run_cli(capsys, "export", "vint", "--records", "r.jsonl", "-o", "r.jsonl")
+    assert code == 2 and "is the file being read (r.jsonl): writing it would replace the input" in one_line_error(err)
+    assert (tmp_path / "r.jsonl").read_text() == before

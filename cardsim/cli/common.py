@@ -104,6 +104,20 @@ def _path(text: str) -> str:
     return text
 
 
+def _output_path(text: str) -> str:
+    """An output file's path: ``-`` is refused, since these outputs are files (a dataset, records
+    kept beside a run), and a file named ``-`` would be written where standard output was meant."""
+    if text.strip() == "-":
+        raise argparse.ArgumentTypeError("'-' is not taken here: give a file name (the output is a file, not "
+                                         "standard output)")
+    return _path(text)
+
+
+def _output_or_stdout(text: str) -> str | None:
+    """An output file's path, ``-`` for standard output (None), as when the option is left out."""
+    return None if text.strip() == "-" else _path(text)
+
+
 def parquet_name(path: str, option: str) -> None:
     """UsageError, before any work, for a parquet output whose name is not UTF-8 (a byte such as
     0xFF, which Python keeps as a lone surrogate): pyarrow opens files by UTF-8 names only

@@ -11,7 +11,7 @@ import argparse
 import json
 import sys
 
-from cardsim.cli.common import (UsageError, _add_execution, _add_setup, _error_rate, _game, _ints, _nonnegative, _path,
+from cardsim.cli.common import (UsageError, _add_execution, _add_setup, _error_rate, _game, _ints, _nonnegative, _output_path, _path,
                                 _positive, _strategies)
 from cardsim.games import GAME_NAMES
 
@@ -169,7 +169,7 @@ def add_parser(sub) -> None:
                         "points (501): the seat's card points won plus effective marriages")
     _add_setup(p)
     p.add_argument("--format", choices=("table", "csv", "json"), default="table", help="output format")
-    p.add_argument("--records", type=_path, help="write the first deals' records, every option, here")
+    p.add_argument("--records", type=_output_path, help="write the first deals' records, every option, here")
     p.add_argument("--records-limit", type=_positive, help="deals with records (default 100)")
     p.add_argument("--robust", action="store_true",
                    help="replay the question under every player profile of the game (cardsim profiles GAME) on "

@@ -17,7 +17,8 @@ import os
 import stat
 import sys
 
-from cardsim.cli.common import UsageError, _add_setup, _game, _path, _positive, _read_jsonl, _strategies
+from cardsim.cli.common import (UsageError, _add_setup, _game, _output_or_stdout, _path, _positive, _read_jsonl,
+                                _strategies)
 from cardsim.games import GAME_NAMES
 from cardsim.games.base import RecordError
 from cardsim.text import clip, quote
@@ -41,7 +42,8 @@ def add_parser(sub) -> None:
     p.add_argument("--format", choices=("pbn", "records", "hands"),
                    help="pbn (the default from --seed/--records), records (JSON Lines, the default from --pbn) "
                         "or hands (from --pbn: each seat's cards for evaluate --hand)")
-    p.add_argument("-o", "--output", type=_path, metavar="FILE", help="write here (default: standard output)")
+    p.add_argument("-o", "--output", type=_output_or_stdout, metavar="FILE",
+                   help="write here (default, or -: standard output)")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="with -n: a progress bar with rate and ETA (default: when standard error is a terminal)")
 
@@ -78,6 +80,9 @@ def run(args) -> int:
         raise UsageError("give exactly one source: -n N (with --seed), --records FILE.jsonl or --pbn FILE")
     if (args.board is not None or args.complete_auction) and args.pbn is None:
         raise UsageError("--board and --complete-auction go with --pbn FILE")
+    source = args.pbn if args.pbn is not None else args.records
+    if args.output and source and os.path.exists(args.output) and os.path.samefile(source, args.output):
+        raise UsageError(f"-o {args.output} is the file being read ({source}): writing it would replace the input")
     try:
         mapping(args.game)  # a game without a PBN form is refused before any work
         if args.pbn is not None:

@@ -9,8 +9,8 @@ import json
 import sys
 from pathlib import Path
 
-from cardsim.cli.common import (UsageError, _add_execution, _add_setup, _game, _path, _positive, _strategies,
-                                parquet_name)
+from cardsim.cli.common import (UsageError, _add_execution, _add_setup, _game, _output_path, _positive,
+                                _strategies, parquet_name)
 from cardsim.games import GAME_NAMES, get_game
 
 NAME = "simulate"
@@ -25,9 +25,9 @@ def add_parser(sub) -> None:
     p.add_argument("-n", "--deals", type=_positive, help="number of deals")
     p.add_argument("--matches", type=_positive, help="play this many whole matches instead of deals")
     _add_setup(p)
-    p.add_argument("-o", "--output", type=_path, help="parquet output: deals go to a dataset directory, matches to two files; unfinished "
+    p.add_argument("-o", "--output", type=_output_path, help="parquet output: deals go to a dataset directory, matches to two files; unfinished "
                         "work waits in OUTPUT.partial and the same command resumes it")
-    p.add_argument("--records", type=_path, help="write the first deals' records (JSON Lines) here")
+    p.add_argument("--records", type=_output_path, help="write the first deals' records (JSON Lines) here")
     p.add_argument("--records-limit", type=_positive, help="how many records (default 1000)")
     p.add_argument("--chunk-size", type=_positive, help="deals per chunk (default 100000)")
     _add_execution(p)
