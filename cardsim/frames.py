@@ -255,7 +255,7 @@ def _check_complete(path: Path, manifest: dict, n_rows: int) -> None:
 
 def read_part(path: Path, part: Path, manifest: dict) -> pd.DataFrame:
     """One part file of the dataset ``path`` as stored (no typing), checked against the size and
-    SHA-256 its finished manifest records (``manifest["parts"]``); OptionError naming the part
+    CRC-32 its finished manifest records (``manifest["parts"]``); OptionError naming the part
     and the command that rewrites it when it is truncated, garbled or not parquet (never
     pyarrow's own error)."""
     import pyarrow as pa
@@ -346,7 +346,7 @@ def read_dataset(path, columns=None, partial: bool = False) -> pd.DataFrame:
     the run's, in chunk order; ``df.attrs`` lacks ``complete``).  Raises OptionError for a
     dataset of aggregates (a transform's output), without a manifest naming its game, finished
     but missing a part file, an unfinished match run (its chunks are not deal rows), or a file
-    that is not parquet, or a part file that is truncated or garbled (its size or SHA-256 differs
+    that is not parquet, or a part file that is truncated or garbled (its size or CRC-32 differs
     from the one its manifest records, or pyarrow cannot read it: the message names the part and
     the ``cardsim simulate`` command that rewrites it); KeyError for an unknown column,
     FileNotFoundError when nothing is there."""

@@ -11,6 +11,7 @@ import pathlib
 import resource
 import subprocess
 import sys
+import zlib
 
 import pandas as pd
 import pytest
@@ -181,6 +182,9 @@ def test_a_damaged_part_is_named_by_read_dataset_and_rewritten_by_the_same_comma
     path, argv, whole = _made(tmp_path, capsys)
     manifest = json.loads((path / "_manifest.json").read_text())
     assert [p["rows"] for p in manifest["parts"]] == [100, 100, 100]
+    for k, p in enumerate(manifest["parts"]):  # each part's size and CRC-32, 8 hex digits
+        data = part_path(path, k).read_bytes()
+        assert p["bytes"] == len(data) and p["crc32"] == f"{zlib.crc32(data):08x}"
     damage(part_path(path, 1))
     with pytest.raises(OptionError) as caught:
         cardsim.read_dataset(path)

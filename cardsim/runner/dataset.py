@@ -53,7 +53,7 @@ def chunk_rows(manifest: dict, k: int) -> int | None:
 
 def damaged_parts(path: Path, manifest: dict) -> dict[int, str]:
     """The chunks of the finished dataset ``path`` whose part file is missing, truncated or
-    garbled (its size or SHA-256 differs from ``manifest["parts"]``, or it is not whole parquet
+    garbled (its size or CRC-32 differs from ``manifest["parts"]``, or it is not whole parquet
     holding its chunk's rows), each with the reason.  Reads every part file."""
     n_chunks = -(-int(manifest["n_deals"]) // int(manifest["chunk_size"]))
     recorded = manifest.get("parts")
@@ -209,7 +209,7 @@ def encode_rows(rows: np.ndarray, sink) -> None:
 
 def _write_part(folder: Path, k: int, setup: Setup, seed: int, start: int, count: int, transform=None) -> dict:
     """Worker: play one chunk and write it as ``part-k`` of ``folder``; returns the part's
-    record (files.part_record: rows, bytes, SHA-256), taken from the file before it is renamed
+    record (files.part_record: rows, bytes, CRC-32), taken from the file before it is renamed
     into place."""
     rows = _simulate_chunk(setup, seed, start, count)
     record = {}

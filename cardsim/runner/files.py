@@ -13,6 +13,7 @@ import json
 import os
 import stat
 import tempfile
+import zlib
 from pathlib import Path
 from typing import Callable
 
@@ -89,27 +90,37 @@ def os_reason(exc: Exception) -> str:
     return text.splitlines()[0] if text else type(exc).__name__
 
 
-PART_FIELDS = ("rows", "bytes", "sha256")
+PART_FIELDS = ("rows", "bytes", "crc32")
 """What a finished dataset's manifest keeps of each part file (``manifest["parts"][k]``): its
-deal rows, its size and its SHA-256, so that a part truncated or garbled after it was written
-(a disk fault, a copy cut short, an edit) is found before it passes for data."""
+deal rows, its size and its CRC-32 (8 hex digits), so that a part truncated or garbled after it
+was written (a disk fault, a copy cut short, an edit) is found before it passes for data.  A CRC
+finds accidental damage, which is all it is for here, at under half SHA-256's cost (about 1 ms
+a 5 MB part against 3, on the per-chunk path of ``simulate -o``)."""
+
+
+def file_crc32(handle) -> str:
+    """The CRC-32 of what is left of the open binary file ``handle``, as 8 hex digits."""
+    crc = 0
+    while block := handle.read(1 << 20):
+        crc = zlib.crc32(block, crc)
+    return f"{crc:08x}"
 
 
 def part_record(path: Path) -> dict:
-    """``{"rows", "bytes", "sha256"}`` of the parquet file ``path``: rows from its footer, the
-    digest of its bytes.  Raises OutputError when the file cannot be read or is not whole
+    """``{"rows", "bytes", "crc32"}`` of the parquet file ``path``: rows from its footer, the
+    CRC-32 of its bytes.  Raises OutputError when the file cannot be read or is not whole
     parquet (a truncated file has no footer)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     try:
         with open(path, "rb") as f:
-            digest = hashlib.file_digest(f, "sha256").hexdigest()
+            digest = file_crc32(f)
             size = f.tell()
         rows = pq.read_metadata(path).num_rows
     except (OSError, pa.ArrowException) as exc:
         raise OutputError(f"{path_text(path)} is not a whole parquet file ({os_reason(exc)})") from None
-    return {"rows": int(rows), "bytes": int(size), "sha256": digest}
+    return {"rows": int(rows), "bytes": int(size), "crc32": digest}
 
 
 def part_damage(path: Path, expected: dict | None, rows: int | None = None) -> str | None:
@@ -127,7 +138,7 @@ def part_damage(path: Path, expected: dict | None, rows: int | None = None) -> s
             return f"it has {size:,} bytes, the manifest says {expected.get('bytes')}"
         try:
             with open(path, "rb") as f:
-                if hashlib.file_digest(f, "sha256").hexdigest() != expected.get("sha256"):
+                if file_crc32(f) != expected.get("crc32"):
                     return "its checksum differs from the manifest's"
         except OSError as exc:
             return f"it cannot be read ({os_reason(exc)})"
