@@ -216,7 +216,7 @@ def _write_part(folder: Path, k: int, setup: Setup, seed: int, start: int, count
     if transform is None:
         def write(p):
             encode_rows(rows, p)
-            record.update(part_record(p))
+            record.update(part_record(p, len(rows)))  # the rows just written: no footer to read back
     else:
         from cardsim import frames
 

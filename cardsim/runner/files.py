@@ -106,10 +106,11 @@ def file_crc32(handle) -> str:
     return f"{crc:08x}"
 
 
-def part_record(path: Path) -> dict:
-    """``{"rows", "bytes", "crc32"}`` of the parquet file ``path``: rows from its footer, the
-    CRC-32 of its bytes.  Raises OutputError when the file cannot be read or is not whole
-    parquet (a truncated file has no footer)."""
+def part_record(path: Path, rows: int | None = None) -> dict:
+    """``{"rows", "bytes", "crc32"}`` of the parquet file ``path``: rows from its footer (or
+    ``rows``, given by the writer that has just written them), the CRC-32 of its bytes.  Raises
+    OutputError when the file cannot be read or is not whole parquet (a truncated file has no
+    footer)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -117,7 +118,8 @@ def part_record(path: Path) -> dict:
         with open(path, "rb") as f:
             digest = file_crc32(f)
             size = f.tell()
-        rows = pq.read_metadata(path).num_rows
+        if rows is None:
+            rows = pq.read_metadata(path).num_rows
     except (OSError, pa.ArrowException) as exc:
         raise OutputError(f"{path_text(path)} is not a whole parquet file ({os_reason(exc)})") from None
     return {"rows": int(rows), "bytes": int(size), "crc32": digest}
