@@ -229,19 +229,26 @@ def test_auction_dispatch_calls_the_strategys_own_functions(name):
     assert blinds > 0 and looks > 0 and bids > 0
 
 
+def _declarer_view(strategy, rng):
+    """A random declarer's view after the talon: ``(seat, strategy ids, params, streams, the
+    seat's own stream copied, hand of 10 cards, talon (3 of them), winning bid, blind)``."""
+    seat = int(rng.integers(0, 3))
+    sids, params = table(strategy, seat, rng)
+    streams = fresh_streams(rng)
+    own = streams[1 + seat].copy()
+    cards = rng.choice(DECK, 10, replace=False)
+    hand, talon = bits(cards), bits(cards[:3])
+    bid, blind = int(rng.integers(MIN_BID, MAX_BID + 1)), bool(rng.random() < 0.5)
+    return seat, sids, params, streams, own, hand, talon, bid, blind
+
+
 @pytest.mark.parametrize("name", S.REGISTRY.names())
 def test_contract_dispatch_calls_the_strategys_own_function(name):
     strategy = S.REGISTRY[name]
     rng = np.random.default_rng(5010 + strategy.id)
     abandons = declared = 0
     for _ in range(N_VIEWS):
-        seat = int(rng.integers(0, 3))
-        sids, params = table(strategy, seat, rng)
-        streams = fresh_streams(rng)
-        own = streams[1 + seat].copy()
-        cards = rng.choice(DECK, 10, replace=False)
-        hand, talon = bits(cards), bits(cards[:3])
-        bid, blind = int(rng.integers(MIN_BID, MAX_BID + 1)), bool(rng.random() < 0.5)
+        seat, sids, params, streams, own, hand, talon, bid, blind = _declarer_view(strategy, rng)
         out = np.full(5, -7, dtype=np.int64)
         out_own = np.full(5, -7, dtype=np.int64)
         D.choose_contract(sids[seat], params, streams, seat, hand, bid, blind, talon, out)
@@ -267,13 +274,8 @@ def test_contract_in_a_forced_trump_chooses_for_that_trump(name):
     strategy = S.REGISTRY[name]
     rng = np.random.default_rng(5020 + strategy.id)
     for _ in range(N_VIEWS):
-        seat = int(rng.integers(0, 3))
-        sids, params = table(strategy, seat, rng)
-        streams = fresh_streams(rng)
-        own = streams[1 + seat].copy()
-        cards = rng.choice(DECK, 10, replace=False)
-        hand, talon = bits(cards), bits(cards[:3])
-        bid, blind, trump = int(rng.integers(MIN_BID, MAX_BID + 1)), bool(rng.random() < 0.5), int(rng.integers(0, 5))
+        seat, sids, params, streams, own, hand, talon, bid, blind = _declarer_view(strategy, rng)
+        trump = int(rng.integers(0, 5))
         out = np.full(5, -7, dtype=np.int64)
         D.choose_contract_in(sids[seat], params, streams, seat, hand, bid, blind, talon, trump, out)
         if strategy.id == S.RANDOM:
