@@ -471,6 +471,21 @@ def evaluate(game, seat=0, options=(), n=100_000, seed=0, hand=None, where=None,
     return robust(robust_questions(q, ask, profiles, profiles_file), n_jobs, progress, store, client)
 
 
+ANSWER_FACTS = ("game", "seat", "deals", "seed", "dealer", "before", "conditions", "acceptance", "calls",
+                "calls_acceptance", "reach", "strategies", "rules", "rules_text", "outcome", "score_meaning",
+                "not_compared")
+"""The question's facts an answer gives beside its rows in JSON (``evaluate --format json``, the
+robust answer's ``to_dict``), read from the table's ``attrs``."""
+
+
+def answer_facts(attrs: dict) -> dict:
+    """:data:`ANSWER_FACTS` from a :func:`table`'s ``attrs``, as JSON takes them (missing: None)."""
+    out = {k: attrs.get(k) for k in ANSWER_FACTS}
+    if out["acceptance"] is not None:
+        out["acceptance"] = float(out["acceptance"])
+    return out
+
+
 def _rules_attrs(q: Question) -> dict:
     """``rules`` (every rule option in force, defaults included, as JSON values) and ``rules_text``
     (them in one line, with the game's section of docs/RULES.md) for an answer's ``attrs``."""

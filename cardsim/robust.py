@@ -109,9 +109,9 @@ class RobustAnswer:
     strategies: dict = field(default_factory=dict)
 
     def to_dict(self) -> dict:
-        """The JSON form: ``{"game", "seat", "deals", "seed", "dealer", "before", "conditions",
-        "strategies" (the default profile's), "outcome", "rules" ({option: value}, defaults
-        included), "rules_text", "score_meaning", "options": [...], "profiles": {NAME: {"options":
+        """The JSON form: the default profile's question facts
+        (:data:`cardsim.questions.ANSWER_FACTS`: game, seat, deals, seed, dealer, before, conditions,
+        strategies, rules with their defaults, ...), ``"options": [...], "profiles": {NAME: {"options":
         [rows], "best", "gain", "gain_lo", "gain_hi", ...}}, "verdict": {"best", "holds",
         "flips_under", "gain_min", "gain_max"}}`` (NaN as null)."""
         def clean(v):
@@ -132,14 +132,10 @@ class RobustAnswer:
             rows = self.tables[p.name].to_dict(orient="records")
             profiles[p.name] = dict(self.summaries[p.name], options=rows, strategies=self.strategies.get(p.name, []),
                                     doc=p.doc)
-        first = self.tables[self.profiles[0].name].attrs
-        return clean({"game": first.get("game"), "seat": first.get("seat"), "deals": first.get("deals"),
-                      "seed": first.get("seed"), "dealer": first.get("dealer"),
-                      "before": first.get("before"), "conditions": first.get("conditions"),
-                      "strategies": first.get("strategies"), "outcome": first.get("outcome"),
-                      "rules": first.get("rules"),
-                      "rules_text": first.get("rules_text"), "score_meaning": first.get("score_meaning"),
-                      "options": list(self.options), "profiles": profiles, "verdict": self.verdict})
+        from cardsim.questions import answer_facts
+
+        facts = answer_facts(self.tables[self.profiles[0].name].attrs)  # the default players' question
+        return clean({**facts, "options": list(self.options), "profiles": profiles, "verdict": self.verdict})
 
     def frame(self) -> pd.DataFrame:
         """Every profile's table in one long frame, a ``profile`` column first."""
@@ -174,7 +170,7 @@ class RobustAnswer:
                 f"{n} profiles")
         if "gain_look_min" in v and v["best"] is not None and v["best"].lower() != LOOK:
             gain += f" (over looking: {f(v['gain_look_min'])} to {f(v['gain_look_max'])})"
-        if self.summaries[self.profiles[0].name]["best"] is None:
+        if v["best"] is None:
             lines.append(f"verdict: none: no option is ranked under {self.profiles[0].name} (too few deals: 30 with "
                          f"both options legal are needed for a pair; more with -n)")
         elif v["holds"]:

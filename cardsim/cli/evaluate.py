@@ -309,12 +309,6 @@ def run(args) -> int:
     return 0
 
 
-ANSWER_KEYS = ("game", "seat", "deals", "seed", "dealer", "before", "conditions", "acceptance", "calls",
-               "calls_acceptance", "reach", "strategies", "rules", "rules_text", "outcome", "score_meaning",
-               "not_compared")
-"""The question's facts that ``evaluate --format json`` gives beside its rows (``df.attrs``)."""
-
-
 def deal_state(a: dict) -> str:
     """The dealer and the match state an answer was asked at, in words, from its ``attrs``: with
     the rules, what besides the conditions makes the same command give the same answer."""
@@ -331,11 +325,11 @@ def answer_json(df) -> dict:
     "rules_text", "outcome", "score_meaning", "not_compared" ({option: why it is not ranked}),
     "options": [rows, best first]}``, plus
     ``"until_clear"`` (the verdict) and ``"lead_groups"`` when asked; missing numbers as null."""
-    out = {k: df.attrs.get(k) for k in ANSWER_KEYS}
-    if out["acceptance"] is not None:
-        out["acceptance"] = float(out["acceptance"])
+    from cardsim.questions import answer_facts
+
+    out = answer_facts(df.attrs)
     out["options"] = json.loads(df.to_json(orient="records", double_precision=6))
-    for extra in ("until_clear", "lead_groups", "lead_groups_split", "reach"):
+    for extra in ("until_clear", "lead_groups", "lead_groups_split"):
         if extra in df.attrs:
             out[extra] = df.attrs[extra]
     return out
@@ -505,7 +499,6 @@ def _evaluate_robust(E, q, ask, args, leads=None) -> int:
     a = answer.tables["default"].attrs
     if args.format == "json":
         out = answer.to_dict()
-        out["reach"] = a.get("reach")
         if leads:
             out["lead_groups"], out["lead_groups_split"] = leads[0], leads[1]
         sys.stdout.write(json.dumps(out, ensure_ascii=False) + "\n")
