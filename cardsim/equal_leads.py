@@ -14,7 +14,6 @@ Works on the mergeable sums of :func:`cardsim.questions.run_question` (``legal``
 from __future__ import annotations
 
 
-
 def equal_on_every_deal(sums: dict, a: int, b: int) -> bool:
     """Whether options ``a`` and ``b`` (indices into the question's options) were legal on the same
     deals and scored the same on each: both legal counts equal the deals where both were legal, and

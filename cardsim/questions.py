@@ -427,7 +427,7 @@ def evaluate(game, seat=0, options=(), n=100_000, seed=0, hand=None, where=None,
     exact conditional under the strategy model, by rejection; ``df.attrs["calls_acceptance"]``
     is its rate), False makes the calls whatever the callers hold; for lead options
     (``lead:CARD/CONTRACT``) True also deals the declaring side hands with which the strategies'
-    auction, after ``auction``, ends in the contract (``df.attrs["reach"]`` names it, ``""``
+    auction, after ``auction``, ends in the contract (``df.attrs["reach"]`` names it, None
     otherwise; a deal given whole keeps the contract forced), False declares the contract on random
     hands with the auction skipped (``auction`` must then be empty); ``outcome``:
     ``"deal"`` (the deal's score) or another of the game's outcomes

@@ -60,12 +60,12 @@ def _attach_negative_values(argv: list[str]) -> list[str]:
 
 
 def main(argv=None) -> int:
-    # A stdout in cp1252 or latin-1 gets S H D C and '-' for the suit symbols and the minus sign,
-    # and a file name given with a byte that is not UTF-8 is printed back as that byte.
     if sys.stdout is None:  # started with standard output closed (`>&-`): nowhere to answer
         if sys.stderr is not None:
             print("cardsim: error: cannot write standard output: it is closed", file=sys.stderr)
         return 2
+    # A stdout in cp1252 or latin-1 gets S H D C and '-' for the suit symbols and the minus sign,
+    # and a file name given with a byte that is not UTF-8 is printed back as that byte.
     plain_output()
     try:
         parser = build_parser()
@@ -144,9 +144,10 @@ _WRITE_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO}
 def _os_error_line(exc: OSError) -> str:
     """One line for an OSError that reached :func:`main`: a write error without a file name is
     standard output's (every file cardsim writes is named in its error)."""
+    from cardsim.runner.files import os_reason
     from cardsim.text import quote
 
-    reason = exc.strerror or (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+    reason = os_reason(exc)
     if exc.filename is not None:
         return f"{quote(str(exc.filename))}: {reason}"
     if exc.errno in _WRITE_ERRNOS:

@@ -90,14 +90,6 @@ def os_reason(exc: Exception) -> str:
     return text.splitlines()[0] if text else type(exc).__name__
 
 
-PART_FIELDS = ("rows", "bytes", "crc32")
-"""What a finished dataset's manifest keeps of each part file (``manifest["parts"][k]``): its
-deal rows, its size and its CRC-32 (8 hex digits), so that a part truncated or garbled after it
-was written (a disk fault, a copy cut short, an edit) is found before it passes for data.  A CRC
-finds accidental damage, which is all it is for here, at under half SHA-256's cost (about 1 ms
-a 5 MB part against 3, on the per-chunk path of ``simulate -o``)."""
-
-
 def file_crc32(handle) -> str:
     """The CRC-32 of what is left of the open binary file ``handle``, as 8 hex digits."""
     crc = 0
@@ -107,8 +99,13 @@ def file_crc32(handle) -> str:
 
 
 def part_record(path: Path, rows: int | None = None) -> dict:
-    """``{"rows", "bytes", "crc32"}`` of the parquet file ``path``: rows from its footer (or
-    ``rows``, given by the writer that has just written them), the CRC-32 of its bytes.  Raises
+    """``{"rows", "bytes", "crc32"}`` of the parquet file ``path``, what a finished dataset's
+    manifest keeps of each part (``manifest["parts"][k]``) so that a part truncated or garbled
+    after it was written (a disk fault, a copy cut short, an edit) is found before it passes for
+    data: rows from its footer (or ``rows``, given by the writer that has just written them), its
+    size, the CRC-32 of its bytes (8 hex digits: a CRC finds accidental damage, which is all it is
+    for here, at under half SHA-256's cost, about 1 ms a 5 MB part against 3 on the per-chunk path
+    of ``simulate -o``).  Raises
     OutputError when the file cannot be read or is not whole parquet (a truncated file has no
     footer)."""
     import pyarrow as pa
@@ -144,8 +141,8 @@ def part_damage(path: Path, expected: dict | None, rows: int | None = None) -> s
                     return "its checksum differs from the manifest's"
         except OSError as exc:
             return f"it cannot be read ({os_reason(exc)})"
-        # The bytes that were written: their rows are the recorded ones (read from the file's footer
-        # when it was made), so the file need not be parsed again.
+        # The bytes that were written: their rows are the recorded ones (taken when the file was
+        # made), so the file need not be parsed again.
         recorded_rows = expected.get("rows")
         if rows is None or recorded_rows == rows:
             return None
