@@ -49,8 +49,8 @@ class Objective:
 
     ``name`` (``"points"``, ``"win"``), ``game``, ``doc`` (one line, printed in every output),
     ``unit``, ``tolerance`` (the gain, in ``unit``, that counts as not worth having: Vint points
-    25.0, win shares 0.005), ``measure`` (``"win"`` or ``"margin"``), ``tables`` and ``beside``
-    (as :class:`cardsim.games.base.GainObjective`)."""
+    25.0, win shares 0.005), ``measure`` (``"win"`` or ``"margin"``), ``tables``, ``beside`` and
+    ``matches`` (as :class:`cardsim.games.base.GainObjective`)."""
 
     name: str
     game: str
@@ -60,6 +60,7 @@ class Objective:
     measure: str = "win"
     tables: tuple = (("", None, None),)
     beside: tuple = ()
+    matches: int = 20_000
 
     def columns(self) -> list[str]:
         """The columns :func:`deviation_gains` adds beside ``gain`` (per table, then ``beside``)."""
@@ -75,7 +76,7 @@ def objectives(game: str) -> dict[str, Objective]:
     if not declared:
         raise OptionError(f"{spec.name} declares no objectives for deviation gains")
     return {o.name: Objective(o.name, spec.name, o.doc, o.unit, float(o.tolerance), o.measure, tuple(o.tables),
-                              tuple(o.beside)) for o in declared}
+                              tuple(o.beside), int(o.matches)) for o in declared}
 
 
 def objective_of(game: str, name: str | None) -> Objective:

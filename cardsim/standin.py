@@ -1,25 +1,27 @@
 """A stand-in arena whose equilibrium is known exactly (issue 46): the test bed of ``exploit`` and ``tune``.
 
-The stand-in is a symmetric two-sided game over a point of four parameters ``x, y, z, w``
+The stand-in is a symmetric two-sided game over a point of six parameters ``x, y, z, u, v, w``
 (:data:`REGISTRY`'s strategy ``standin``).  A side playing point ``a`` against a population playing
 point ``b`` wins each match with probability
 
     p(a; b) = clip(0.5 + φ(b) − φ(a), 0, 1),   φ(q) = Σ_j CURVATURE[j] · (q_j − EQUILIBRIUM[j])²
 
 so p(b; b) = 0.5, p(a; b) + p(b; a) = 1 (a constant-sum game), and against the population at
-:data:`EQUILIBRIUM` every deviation loses (φ(a) > 0) except a move of ``w``, which does nothing
-(CURVATURE 0: a parameter without effect, as real strategies have; the null case of a test).  The
+:data:`EQUILIBRIUM` every deviation loses (φ(a) > 0) except moves of ``u``, ``v`` and ``w``, which do
+nothing (CURVATURE 0: parameters without effect, as real strategies have some; the null case of a
+test, with gain exactly 0).  The
 registered default sits at the equilibrium except for ``x``, the **planted** exploitable parameter:
 it is 0.3, four steps below its equilibrium 0.5, so a deviation one step up (0.35) gains
 2 · (0.2² − 0.15²) = 0.035 of the match share and one step down loses 0.045.
 
 Matches are drawn from the counter-based generator of :mod:`cardsim.rng` (SplitMix64 of the seed
 and the match number, the same keys as :func:`cardsim.rng.match_key`), computed on numpy arrays:
-millions of matches a second, the same for any chunking or number of jobs.  Each match has three
-uniforms from the match key's streams 0, 1, 2: ``u`` (the baseline's match is won when u < 0.5),
-``c`` and ``f``.  The deviant's match is *paired*: it uses the same uniform u when the deviant is the
-baseline or when c < PAIRING, else the fresh uniform f (real line-ups share the deals until their
-plays diverge), and is won when that uniform < p.  The gain of a match is the deviant's win minus
+millions of matches a second, the same for any chunking or number of jobs.  Each match has a
+uniform ``r`` from the match key's stream 0 (the baseline's match is won when r < 0.5) and, per
+deviant, two more, ``c`` and ``f``, from streams numbered by a hash of the deviant's spec (so two
+deviants diverge from the baseline independently, as real line-ups do).  The deviant's match is
+*paired*: it uses the baseline's uniform r when the deviant is the baseline or when c < PAIRING,
+else its fresh uniform f, and is won when that uniform < p.  The gain of a match is the deviant's win minus
 the baseline's (−1, 0 or 1), its mean p − 0.5 exactly; a deviant equal to the baseline gains 0 in
 every match.
 """
@@ -38,17 +40,19 @@ GAME = "standin"
 
 REGISTRY = Registry(GAME)
 STANDIN = REGISTRY.add(
-    "standin", 0, {"x": 0.3, "y": 0.4, "z": 2.0, "w": 0.0},
+    "standin", 0, {"x": 0.3, "y": 0.4, "z": 2.0, "u": 0.0, "v": 0.0, "w": 0.0},
     "the stand-in player (cardsim.standin): wins with probability 0.5 + φ(population) − φ(own point)",
     {"x": "the planted parameter: equilibrium 0.5, default 0.3 (exploitable upwards)",
      "y": "equilibrium 0.4 (at the default)", "z": "equilibrium 2 (at the default), flat: curvature 0.05",
+     "u": "no effect on the match (a null parameter)", "v": "no effect on the match (a null parameter)",
      "w": "no effect on the match (a null parameter)"},
-    {"x": (0, 1), "y": (0, 1), "z": (0, 4), "w": (-1, 1)},
-    tunables={"x": (0, 1, 0.05), "y": (0, 1, 0.05), "z": (0, 4, 0.25), "w": (-1, 1, 0.1)},
+    {"x": (0, 1), "y": (0, 1), "z": (0, 4), "u": (-1, 1), "v": (-1, 1), "w": (-1, 1)},
+    tunables={"x": (0, 1, 0.05), "y": (0, 1, 0.05), "z": (0, 4, 0.25), "u": (-1, 1, 0.1), "v": (-1, 1, 0.1),
+              "w": (-1, 1, 0.1)},
 )
-EQUILIBRIUM = {"x": 0.5, "y": 0.4, "z": 2.0, "w": 0.0}
-"""The exact equilibrium (``w`` may be anything there: it has no effect)."""
-CURVATURE = {"x": 2.0, "y": 1.0, "z": 0.05, "w": 0.0}
+EQUILIBRIUM = {"x": 0.5, "y": 0.4, "z": 2.0, "u": 0.0, "v": 0.0, "w": 0.0}
+"""The exact equilibrium (``u``, ``v``, ``w`` may be anything there: they have no effect)."""
+CURVATURE = {"x": 2.0, "y": 1.0, "z": 0.05, "u": 0.0, "v": 0.0, "w": 0.0}
 """φ's weight per parameter (share of matches per unit²)."""
 PAIRING = 0.5
 """Probability that a deviant's match uses the baseline's uniform (the rest is independent)."""
@@ -56,7 +60,7 @@ CHUNK = 250_000
 """Matches a task: a few tenths of a second."""
 
 OBJECTIVE = Objective("win", GAME, "share of matches won by the deviating side minus 0.5 (paired on the match "
-                      "seeds)", "share of matches won (0..1)", 0.005, "win")
+                      "seeds)", "share of matches won (0..1)", 0.005, "win", matches=200_000)
 
 
 def _mix64(z: np.ndarray) -> np.ndarray:
@@ -97,17 +101,29 @@ def _point(spec: str) -> dict:
     return {name: float(vec[strategy.param_index(name)]) for name in strategy.params}
 
 
+def _streams(spec: str) -> int:
+    """The first of the two stream numbers of a deviant's own draws: from a hash of its spec
+    (stable across processes and versions, unlike Python's ``hash``); never 0, the baseline's."""
+    import hashlib
+
+    return 1 + 2 * (int.from_bytes(hashlib.sha256(spec.encode()).digest()[:4], "little") >> 1)
+
+
 def _sums(baseline: str, deviants: list[str], seed: int, start: int, count: int) -> np.ndarray:
     """One chunk: float64[deviants, 3] of (n, Σg, Σg²) of the per-match gain."""
     keys = match_keys(seed, start, count)
-    u, c, f = uniforms(keys, 0), uniforms(keys, 1), uniforms(keys, 2)
-    base_won = (u < 0.5).astype(np.float64)
+    r = uniforms(keys, 0)
+    base_won = (r < 0.5).astype(np.float64)
     b = _point(baseline)
     out = np.zeros((len(deviants), 3))
     for i, d in enumerate(deviants):
         a = _point(d)
-        same = a == b
-        draw = u if same else np.where(c < PAIRING, u, f)
+        if a == b:
+            draw = r
+        else:
+            first = _streams(d)
+            c, f = uniforms(keys, first), uniforms(keys, first + 1)
+            draw = np.where(c < PAIRING, r, f)
         g = (draw < win_probability(a, b)).astype(np.float64) - base_won
         out[i] = count, g.sum(), (g * g).sum()
     return out

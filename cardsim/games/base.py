@@ -301,7 +301,9 @@ class GainObjective:
       on the same match seeds; ``seats`` None = the game's default, ``rules`` a dict of rule options
       or None); with more than one, a ``gain_<label>`` column per table stands beside the gain;
     * ``beside``: ``((column, measure), ...)``, other measures reported beside the gain (their mean
-      over the tables), e.g. Vint's ``("win_gain", "win")``.
+      over the tables), e.g. Vint's ``("win_gain", "win")``;
+    * ``matches``: ``cardsim exploit``'s default number of matches (per line-up and table), chosen
+      so that a gain of ``tolerance`` is detected (docs/exploit.md, "Power").
     """
 
     name: str
@@ -311,6 +313,7 @@ class GainObjective:
     measure: str = "win"
     tables: tuple = (("", None, None),)
     beside: tuple = ()
+    matches: int = 20_000
 
 
 @dataclass(frozen=True)
