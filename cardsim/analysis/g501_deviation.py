@@ -9,25 +9,27 @@ equilibrium of its own family.  :func:`deviation_table` measures that gain with 
 * the cells tried are the ones **met most** (:func:`cell_frequencies`: every seat of every deal of
   games in which every seat plays the chart is in one cell at the start of the deal — its score,
   its closest rival's, its auction position, mapped as the engine maps them — counted, most first);
-* for each deviation, the deviating seat sits at every position of the 3-seat table in turn
-  (seats 0, 1, 2: so the first dealer and the seat do not confound it), and each line-up is paired
-  with every seat on the chart on the same match seeds (:func:`cardsim.compare.compare_matches`);
-  the **gain** is the deviating seat's share of game wins minus that seat's share when it keeps
-  the chart, averaged over the three positions, in percentage points (pp);
-* each position has its own match seeds (:func:`seat_seed`), so the three positions' gains are
-  independent and the mean's standard error is ``sqrt(sum of their squares) / 3``;
-* the **multiplicity rule** is Bonferroni over the family (every deviation tried): each interval
-  is at ``1 - (1 - level) / m`` two-sided, so all ``m`` hold together with probability at least
-  ``level``, and trying more cells cannot make more false "exploitable" verdicts;
-* the verdict: ``exploitable`` when some deviation's simultaneous interval lies wholly above the
-  tolerance (0.5 pp, issue 46), ``within 0.5 pp`` when every interval's upper end is at most the
-  tolerance, else ``not decided at this size``.
+* the cells are an arena's parameters (:class:`ChartArena`: cell ``own/lead/position`` -> its
+  digit 0..6 of the ``cells`` table, 0 look, k blind to the k-th level), so the measurement is
+  ``cardsim exploit``'s (:func:`cardsim.exploit.exploit` with ``arena=``): whole games through
+  :func:`cardsim.deviation.deviation_gains` — the deviating seat at every position in turn, each
+  line-up paired with every seat on the chart on the same match seeds, over 3- and 4-seat tables
+  (the game's default objective) — and the **gain** is the deviating seat's share of game wins
+  minus its share when it keeps the chart, in percentage points (pp);
+* the **multiplicity rule** is exploit's: Bonferroni over the family (every deviation tried),
+  each interval at ``1 - (1 - level) / m`` two-sided, so all ``m`` hold together with probability
+  at least ``level`` and trying more cells cannot make more false "exploitable" verdicts;
+* the verdict is exploit's: ``exploitable`` when some deviation's simultaneous interval lies
+  wholly above 0, ``within tolerance`` (0.5 pp, issue 46) when every interval's upper end is at
+  most 0.5 pp, else ``not decided at this size``; ``exceeds`` marks a row whose interval lies
+  wholly above 0.5 pp.
 
 Units: gains in pp of the deviating seat's game-win share (0..100 scale); ``played`` a share of
 seat-deals (0..1).  Games are 3-seat games from 501 each (docs/RULES.md §1.8).
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -35,27 +37,25 @@ import pandas as pd
 
 from cardsim.analysis.g501_policy import chart_table, nearest_cell
 from cardsim.games.g501.strategies import CELL_LEVELS, REGISTRY, cells_text
+from cardsim.strategies.registry import StrategyError, Tunable
 
 GAME = "501"
 SEATS = 3
 TOLERANCE_PP = 0.5
-"""The issue's target: a deviation gains no more than 0.5 pp of game wins."""
+"""The issue's target: a deviation gains no more than 0.5 pp of game wins (the objective's tolerance)."""
 LEVEL = 0.95
-TOP = 8
-"""Cells tried by default: the most met ones."""
+TOP = 6
+"""Cells tried by the report: the most met ones."""
 FREQUENCY_MATCHES = 2_000
 """Games played to count how often each cell is met."""
 ORDER = (0,) + tuple(CELL_LEVELS)
-"""A cell's options in order: look (0), then the blind levels: a step up or down moves along it."""
-GAMES = 20_000
-"""Games per seat position in the report's table."""
+"""A cell's options in order, indexed by its digit: look (0), then the blind levels."""
+GAMES = 10_000
+"""Games per line-up and table in the report's table."""
 QUICK_GAMES, QUICK_TOP, QUICK_FREQUENCY = 300, 2, 200
-"""The quick report's games per position, cells tried and games counted for the cells' frequencies."""
+"""The quick report's games, cells tried and games counted for the cells' frequencies."""
 COLUMNS = ["cell", "own", "lead", "position", "played", "policy", "deviation", "change", "n", "gain_pp", "se_pp",
-           "lo_pp", "hi_pp", "gain_pos0_pp", "gain_pos1_pp", "gain_pos2_pp", "verdict"]
-EXPLOITABLE, WITHIN, UNDECIDED = "exploitable", f"within {TOLERANCE_PP:g} pp", "not decided at this size"
-RULE = ("Bonferroni over the {m} deviations tried: each interval at {each:.2%} two-sided, so all hold together "
-        "at {level:.0%}")
+           "lo_pp", "hi_pp", "gain_3_pp", "gain_4_pp", "clear", "exceeds"]
 
 
 def _option(level: int) -> str:
@@ -63,8 +63,15 @@ def _option(level: int) -> str:
 
 
 def cell_text(cell) -> str:
-    """``own/lead/position`` of a cell, lead signed (``300/+50/2``)."""
+    """``own/lead/position`` of a cell, lead signed (``300/+50/2``): its parameter name."""
     return f"{cell[0]}/{cell[1]:+d}/{cell[2]}"
+
+
+def _cells(spec: str) -> dict:
+    """Cell ``(own, lead, position)`` -> its level (0 look) in the chart ``spec``."""
+    table = chart_table(spec)
+    return {(int(o), int(lead), int(p)): int(lvl)
+            for o, lead, p, lvl in zip(table.own, table.lead, table.position, table.level)}
 
 
 def cell_frequencies(spec: str, n_matches: int = FREQUENCY_MATCHES, seed: int = 0, n_jobs: int = -1) -> pd.DataFrame:
@@ -95,149 +102,153 @@ def with_cell(spec: str, cell, level: int) -> str:
     """``spec`` (a ``chart`` strategy spec) with the cell ``(own, lead, position)`` bidding blind
     up to ``level`` (0 = look); its other parameters kept.  Raises ValueError for a cell or level
     the chart has not."""
-    table = chart_table(spec)
-    where = (table.own == cell[0]) & (table.lead == cell[1]) & (table.position == cell[2])
-    if not where.any():
-        raise ValueError(f"the chart has no cell {cell_text(cell)}")
-    if level not in ORDER:
-        raise ValueError(f"level must be 0 (look) or one of {', '.join(map(str, CELL_LEVELS))}, got {level!r}")
-    levels = table.level.to_numpy().copy()
-    levels[where.to_numpy()] = level
-    digits = [ORDER.index(int(x)) for x in levels]
+    return with_cells(spec, {tuple(cell): level})
+
+
+def with_cells(spec: str, changes: dict) -> str:
+    """``spec`` with each cell of ``changes`` (cell -> level, 0 look) changed."""
+    levels = _cells(spec)
+    for cell, level in changes.items():
+        if cell not in levels:
+            raise ValueError(f"the chart has no cell {cell_text(cell)}")
+        if level not in ORDER:
+            raise ValueError(f"level must be 0 (look) or one of {', '.join(map(str, CELL_LEVELS))}, got {level!r}")
+        levels[cell] = level
     name, _, rest = spec.partition(":")
-    others = [p for p in rest.split(",") if p.strip() and p.partition("=")[0].strip() != "cells"]
-    out = f"{name.strip()}:cells={cells_text(digits)}" + "".join("," + p.strip() for p in others)
+    others = [p.strip() for p in rest.split(",") if p.strip() and p.partition("=")[0].strip() != "cells"]
+    out = f"{name.strip()}:cells={cells_text([ORDER.index(v) for v in levels.values()])}"
+    out += "".join("," + p for p in others)
     REGISTRY.resolve(out)
     return out
 
 
 def deviations(level: int) -> list[tuple[str, int]]:
-    """The deviations of a cell at ``level`` (0 look): ``(change, new level)`` — ``up`` and
-    ``down`` one step along :data:`ORDER` (a step down from the lowest level is look, a step up
-    from look the lowest level) and ``look`` for a blind cell whose step down is not already
-    look; each new level once."""
+    """The deviations of a cell at ``level`` (0 look): ``(change, new level)`` — ``down`` and
+    ``up`` one step along :data:`ORDER` (a step down from the lowest level is look, a step up from
+    look the lowest level) and ``look`` for a blind cell whose step down is not already look."""
     i = ORDER.index(int(level))
     out = []
-    if i + 1 < len(ORDER):
-        out.append(("up", ORDER[i + 1]))
     if i > 0:
         out.append(("down", ORDER[i - 1]))
+    if i + 1 < len(ORDER):
+        out.append(("up", ORDER[i + 1]))
     if i > 1:
         out.append(("look", 0))
     return out
 
 
-def seat_shares(matches: pd.DataFrame) -> pd.DataFrame:
-    """Every seat's share of each game's win (float64 0..1, columns ``share_0`` …): ``win_s /
-    n_winners``, a game without a winner (unfinished) 1/3 each.  The measure of
-    :func:`deviation_table`."""
-    n = matches["n_winners"].to_numpy(dtype=np.float64)
-    out = {}
-    for s in range(SEATS):
-        won = matches[f"win_{s}"].to_numpy(dtype=np.float64, na_value=0.0)
-        out[f"share_{s}"] = np.where(n > 0, won / np.maximum(n, 1.0), 1.0 / SEATS)
-    return pd.DataFrame(out, index=matches.index)
+@dataclass(frozen=True)
+class CellTunable(Tunable):
+    """A chart cell as a tunable parameter: its digit (0 look, k blind to the k-th level), moved one
+    step down or up, and to 0 (look) from a blind level above the lowest: :func:`deviations`."""
+
+    def moves(self, value: float) -> list[float]:
+        return sorted(float(ORDER.index(new)) for _, new in deviations(ORDER[int(value)]))
 
 
-def seat_seed(seed: int, seat: int) -> int:
-    """The match seed of the comparisons with the deviating seat at ``seat``."""
-    import hashlib
+@dataclass
+class ChartArena:
+    """The ``chart`` strategy's cells as an arena (:class:`cardsim.deviation.Arena`'s interface, for
+    :func:`cardsim.exploit.exploit`): parameter ``own/lead/position`` = the cell's digit 0..6;
+    ``strategy``: the chart spec whose other cells and parameters every point keeps."""
 
-    digest = hashlib.sha256(f"{seed}|501-deviation|{seat}".encode()).digest()
-    return int.from_bytes(digest[:8], "little") >> 1
+    strategy: str
+    game: str = GAME
+    objective: object = None
+    tunables: dict = field(default_factory=dict)
+    last: pd.DataFrame | None = None
+    """The last :meth:`gains` table (its per-table columns ``gain_3`` / ``gain_4``)."""
 
+    def __post_init__(self):
+        from cardsim.deviation import objective_of
 
-def bonferroni_z(m: int, level: float = LEVEL) -> float:
-    """The normal quantile of a two-sided interval at ``1 - (1 - level) / m``."""
-    from scipy.stats import norm
+        cells = _cells(self.strategy)  # a spec that is not a chart is a StrategyError here
+        self.objective = objective_of(GAME, None)
+        self.tunables = {cell_text(c): CellTunable(cell_text(c), 0, len(ORDER) - 1, 1, "int") for c in cells}
+        self._cell = {cell_text(c): c for c in cells}
 
-    return float(norm.ppf(1 - (1 - level) / (2 * max(1, m))))
+    def point(self, spec: str) -> dict[str, float]:
+        """The digits of every cell of the chart ``spec``."""
+        return {cell_text(c): float(ORDER.index(v)) for c, v in _cells(spec).items()}
 
+    def spec(self, point: dict) -> str:
+        """The arena's chart with the cells of ``point`` (name -> digit) changed."""
+        for name in point:
+            if name not in self.tunables:
+                raise self.not_tunable(name)
+        return with_cells(self.strategy, {self._cell[k]: ORDER[int(v)] for k, v in point.items()})
 
-def verdict(lo: float, hi: float, tolerance: float = TOLERANCE_PP) -> str:
-    """One deviation's (or the family's) verdict from its simultaneous interval (pp)."""
-    if lo > tolerance:
-        return EXPLOITABLE
-    return WITHIN if hi <= tolerance else UNDECIDED
+    def not_tunable(self, name: str) -> StrategyError:
+        return StrategyError(f"the chart has no cell {name!r} (cells are own/lead/position, e.g. 501/+0/0)")
+
+    def gains(self, baseline: dict, deviants: list[dict], n_matches: int, seed: int, n_jobs=-1, store=None,
+              progress=False) -> pd.DataFrame:
+        from cardsim.deviation import deviation_gains
+
+        base = self.point(self.strategy)
+        self.last = deviation_gains(GAME, self.spec(dict(base, **baseline)), [self.spec(dict(base, **d)) for d in deviants],
+                               n_matches, objective=self.objective.name, seed=seed, n_jobs=n_jobs, store=store,
+                               progress=progress)
+        return self.last
 
 
 def deviation_table(spec: str, n_matches: int, seed: int = 0, n_jobs: int = -1, cells=None, top: int = TOP,
-                    frequency_matches: int = FREQUENCY_MATCHES, level: float = LEVEL,
-                    tolerance: float = TOLERANCE_PP, store=None, progress: bool = False) -> pd.DataFrame:
+                    frequency_matches: int = FREQUENCY_MATCHES, level: float = LEVEL, store=None,
+                    progress: bool = False) -> pd.DataFrame:
     """The gain of one seat deviating from the chart ``spec`` in one cell, for the cells ``cells``
     (``(own, lead, position)`` tuples; default the ``top`` most met, :func:`cell_frequencies` on
-    ``frequency_matches`` games) and each of their :func:`deviations`: ``n_matches`` 3-seat games
-    per seat position, paired on the same match seeds with every seat on ``spec``.
+    ``frequency_matches`` games) and each of their :func:`deviations`: :func:`cardsim.exploit.exploit`
+    on the :class:`ChartArena` of ``spec`` (``n_matches`` games per line-up and table, no pairs).
 
-    Returns one row per deviation (:data:`COLUMNS`; ``gain_pp``, ``se_pp``, ``lo_pp``/``hi_pp``
-    the Bonferroni-simultaneous interval at ``level``, ``gain_posK_pp`` the gain with the deviating
-    seat at position K, ``verdict`` per row), largest gain first; ``attrs``: ``exploitability``
-    (the largest gain and its interval, pp), ``verdict`` (the family's: ``exploitable`` if any row
-    is, ``within 0.5 pp`` if every row is, else ``not decided at this size``), ``family`` (the
-    deviations tried), ``rule`` (the multiplicity rule in words), ``order`` (how the cells were
-    chosen), ``tolerance``, ``n``.  Deterministic for a seed, any ``n_jobs``; ``store``: a folder
-    keeping finished chunks (resumable).  Raises ValueError / StrategyError (one line) for a spec
-    that is not a chart, an unknown cell, ``n_matches`` < 1."""
-    from cardsim.compare import compare_matches
+    Returns one row per deviation (:data:`COLUMNS`), the cells in the order tried and each cell's
+    deviations by their new level (look first): ``played`` (the cell's share of seat-deals), ``policy`` and
+    ``deviation`` (``look`` / ``blind:L``), ``change`` (down, up, look), ``n``, ``gain_pp``,
+    ``se_pp``, ``lo_pp``/``hi_pp`` (the Bonferroni-simultaneous interval at ``level``), ``gain_3_pp``
+    / ``gain_4_pp`` (the 3- and 4-seat tables), ``clear`` (``lo_pp`` > 0), ``exceeds`` (``lo_pp`` >
+    0.5).  ``attrs``: exploit's (``exploitability``, ``verdict``, ``family``, ``rule``,
+    ``detectable``, ``tolerance`` …) and ``order`` (how the cells were chosen).  Deterministic for a
+    seed, any ``n_jobs``; ``store``: a folder (resumable).  Raises ValueError / StrategyError /
+    OptionError (one line) for a spec that is not a chart, an unknown cell, ``n_matches`` < 1."""
+    from cardsim.exploit import exploit
 
-    if not isinstance(n_matches, (int, np.integer)) or n_matches < 1:
-        raise ValueError(f"n_matches must be a whole number of games from 1, got {n_matches!r}")
-    table = chart_table(spec)
-    current = {(int(o), int(lead), int(p)): int(lvl)
-               for o, lead, p, lvl in zip(table.own, table.lead, table.position, table.level)}
+    arena = ChartArena(spec)
+    current = _cells(spec)
+    freq = cell_frequencies(spec, frequency_matches, seed, n_jobs)
     if cells is None:
-        freq = cell_frequencies(spec, frequency_matches, seed, n_jobs)
         cells = [tuple(int(x) for x in k) for k in freq[["own", "lead", "position"]].head(top).itertuples(index=False)]
         order = (f"the {len(cells)} cells met most often at the start of a deal in {frequency_matches:,} games with "
                  "every seat on the chart, most first")
     else:
         cells = [tuple(int(x) for x in c) for c in cells]
-        freq = cell_frequencies(spec, frequency_matches, seed, n_jobs)
         order = "the cells given, in the order given"
     unknown = [c for c in cells if c not in current]
     if unknown:
         raise ValueError(f"the chart has no cell {cell_text(unknown[0])} (own score / lead / position)")
     played = {(int(o), int(lead), int(p)): float(s) for o, lead, p, s in
               zip(freq.own, freq.lead, freq.position, freq.played)}
-    rows, deviants = [], []
-    for cell in cells:
-        for change, new in deviations(current[cell]):
-            deviants.append(with_cell(spec, cell, new))
-            rows.append({"cell": cell_text(cell), "own": cell[0], "lead": cell[1], "position": cell[2],
-                         "played": played.get(cell, 0.0), "policy": _option(current[cell]),
-                         "deviation": _option(new), "change": change})
-    per_seat = []
-    for seat in range(SEATS):
-        # one comparison per seat position, each on its own match seeds: the positions' gains are then
-        # independent and the mean's standard error is exact; within one, every line-up is paired with
-        # all-chart on the same seeds
-        variants = {}
-        for i, deviant in enumerate(deviants):
-            lineup = [spec] * SEATS
-            lineup[seat] = deviant
-            variants[f"d{i}"] = lineup
-        keep = None if store is None else Path(store) / f"seat{seat}"
-        t = compare_matches(GAME, int(n_matches), [spec] * SEATS, variants, measure=seat_shares,
-                            seed=seat_seed(seed, seat), seats=SEATS, n_jobs=n_jobs, store=keep, progress=progress)
-        per_seat.append(t[t.measure == f"share_{seat}"].set_index("variant"))
-    z = bonferroni_z(len(rows), level)
-    for i, row in enumerate(rows):
-        d = [t.loc[f"d{i}"] for t in per_seat]
-        gain = 100 * float(np.mean([x["diff"] for x in d]))
-        se = 100 * float(np.sqrt(np.sum([x["diff_se"] ** 2 for x in d]))) / SEATS
-        row.update(n=int(d[0]["n"]), gain_pp=gain, se_pp=se, lo_pp=gain - z * se, hi_pp=gain + z * se,
-                   **{f"gain_pos{s}_pp": 100 * float(x["diff"]) for s, x in enumerate(d)})
-        row["verdict"] = verdict(row["lo_pp"], row["hi_pp"], tolerance)
-    out = pd.DataFrame(rows, columns=COLUMNS)
-    out = out.sort_values("gain_pp", ascending=False, kind="stable").reset_index(drop=True)
-    top_row = out.iloc[0]
-    family = (EXPLOITABLE if (out.verdict == EXPLOITABLE).any() else
-              WITHIN if (out.verdict == WITHIN).all() else UNDECIDED)
-    out.attrs.update(exploitability={"deviation": f"{top_row.cell} {top_row.policy}->{top_row.deviation}",
-                                     "gain_pp": float(top_row.gain_pp), "lo_pp": float(top_row.lo_pp),
-                                     "hi_pp": float(top_row.hi_pp)},
-                     verdict=family, family=len(out), n=int(n_matches), tolerance=tolerance, order=order,
-                     rule=RULE.format(m=len(out), each=1 - (1 - level) / len(out), level=level))
+    t = exploit(strategy=spec, arena=arena, n_matches=n_matches, seed=seed, n_jobs=n_jobs, store=store,
+                params=[cell_text(c) for c in cells], pairs=0, level=level, progress=progress)
+    z = float((t.hi - t.gain).iloc[0] / t.se.iloc[0]) if t.se.iloc[0] > 0 else np.nan
+    rows = []
+    by_name = {cell_text(c): c for c in cells}
+    for r in t.itertuples():
+        cell = by_name[r.param]
+        new = ORDER[int(float(r.value))]
+        change = dict((lvl, ch) for ch, lvl in deviations(current[cell]))[new]
+        rows.append({"cell": r.param, "own": cell[0], "lead": cell[1], "position": cell[2],
+                     "played": played.get(cell, 0.0), "policy": _option(current[cell]), "deviation": _option(new),
+                     "change": change, "n": int(t.attrs["n"]), "gain_pp": 100 * r.gain, "se_pp": 100 * r.se,
+                     "lo_pp": 100 * r.lo, "hi_pp": 100 * r.hi, "clear": bool(r.clear),
+                     "exceeds": bool(100 * r.lo > TOLERANCE_PP)})
+    out = pd.DataFrame(rows)
+    measured = arena.last  # deviation_gains' table behind exploit's, rows in the same order: the tables' gains
+    for seats in ("3", "4"):
+        column = f"gain_{seats}"
+        out[f"{column}_pp"] = 100 * measured[column].to_numpy() if column in measured else np.nan
+    rank = {cell_text(c): i for i, c in enumerate(cells)}
+    out = out.assign(_o=[rank[c] for c in out.cell]).sort_values("_o", kind="stable").drop(columns="_o")
+    out = out[COLUMNS].reset_index(drop=True)
+    out.attrs.update({k: v for k, v in t.attrs.items()}, order=order, z=z)
     return out
 
 
@@ -261,30 +272,33 @@ def report_table(spec: str, n: int, seed: int, n_jobs: int, quick: bool, results
 
 METHOD = ("The settled chart's situations as exploit parameters: one seat deviates from it in one situation (the "
           "cell's blind level one step up or down, look counting as the step below the lowest level, or blind to "
-          "look), the other seats keep it; whole 3-seat games, the deviating seat at each position in turn, each "
-          "position on its own match seeds and paired with every seat on the chart on the same seeds "
-          "(cardsim.compare.compare_matches); the gain in the deviating seat's share of game wins, averaged over "
-          "the positions, with intervals simultaneous over every deviation tried (Bonferroni); the cells tried are "
-          "the ones met most often at the start of a deal when every seat plays the chart.")
+          "look), the other seats keep it; cardsim exploit's measurement (cardsim.exploit with the chart's cells as "
+          "the arena's parameters): whole games, the deviating seat at each position in turn of 3- and 4-seat "
+          "tables, each line-up paired with every seat on the chart on the same match seeds; the gain in the "
+          "deviating seat's share of game wins, with intervals simultaneous over every deviation tried "
+          "(Bonferroni); the cells tried are the ones met most often at the start of a deal when every seat plays "
+          "the chart.")
 GLOSSARY = {
     "cell / played": "(g501_fixed_deviations) the situation own/lead/position and the share of seat-deals that "
                      "start in it when every seat plays the settled chart",
-    "policy / deviation / change": "the chart's option in the cell, the deviating seat's, and the step (up, down: "
+    "policy / deviation / change": "the chart's option in the cell, the deviating seat's, and the step (down, up: "
                                    "one level along look < 70 < ... < 150; look: blind to look)",
-    "gain_pp / se_pp / lo_pp / hi_pp": "the deviating seat's share of game wins minus its share on the chart, mean of "
-                                       "the three seat positions, in pp, with its standard error and the interval "
-                                       "simultaneous over all the deviations tried (Bonferroni, 95%)",
-    "gain_pos0_pp …": "the same gain with the deviating seat at seat 0, 1, 2",
-    "verdict (deviations)": "exploitable = the simultaneous interval lies above 0.5 pp; within 0.5 pp = its upper end "
-                            "is at most 0.5 pp; else not decided at this size",
+    "gain_pp / se_pp / lo_pp / hi_pp": "the deviating seat's share of game wins minus its share on the chart (mean over "
+                                       "its seat positions and the 3- and 4-seat tables), in pp, with its standard "
+                                       "error and the interval simultaneous over all the deviations tried "
+                                       "(Bonferroni, 95%); gain_3_pp / gain_4_pp: each table's",
+    "clear / exceeds": "the simultaneous interval lies above 0 / above 0.5 pp (the issue's tolerance)",
 }
 
 
 def sentence(table: pd.DataFrame) -> str:
-    """The report's sentence on the deviation table."""
+    """The report's sentence on the deviation table: the largest gain, its interval, the rule, the
+    power and the verdict (exploit's words)."""
     a = table.attrs
     e = a["exploitability"]
     return (f"One seat deviating from the settled chart in one situation ({a['family']} deviations: {a['order']}; "
-            f"{a['n']:,} games per seat position, paired): the largest gain is {e['gain_pp']:+.2f} pp of game wins "
-            f"({e['deviation']}), simultaneous interval [{e['lo_pp']:+.2f}, {e['hi_pp']:+.2f}] ({a['rule']}); "
-            f"verdict: {a['verdict']}.")
+            f"{a['n']:,} games per line-up and table, paired): the largest gain is {100 * e['gain']:+.2f} pp of game "
+            f"wins ({e['param']} to {ORDER[int(float(e['value']))] or 'look'}), simultaneous interval "
+            f"[{100 * e['lo']:+.2f}, {100 * e['hi']:+.2f}] ({a['rule']}); a gain of {100 * a['detectable']:.2f} pp "
+            f"would be found with probability 0.8; verdict: {a['verdict']} (tolerance "
+            f"{100 * a['tolerance']:.2g} pp).")
