@@ -275,7 +275,9 @@ def iterate(sits, levels, deals: int, seed: int, start: pd.DataFrame, n_jobs: in
     sits = list(sits)
     by_key = {(s.own, s.lead, s.position): s for s in sits}
     blind, level = first_state(start, long, levels)
-    latest = {_key(r): r._asdict() for r in start.itertuples(index=False)}
+    # the chart's own columns: the robustness columns of round 0 describe other players than the policy's
+    kept = [c for c in G.CHOICE_COLUMNS if c in start]
+    latest = {_key(r): r._asdict() for r in start[kept].itertuples(index=False)}
     for row in latest.values():
         row["round"] = 0
     played = {k: G.LOOK for k in blind}  # round 0: the given players' own blind rule
