@@ -15,7 +15,8 @@ LEVELS = (70, 90)
 
 def _long(cells: dict) -> pd.DataFrame:
     """A decisions frame of cells ``{(own, lead, position): {level: diff_best_hi, ...}}``: look
-    and those blind levels, the best blind level the first with difference 0 (rank 1)."""
+    and those blind levels, the best blind level the first with difference 0 (rank 1); each
+    difference's interval is 2 pp wide (``diff_best_pp`` = hi - 1)."""
     rows = []
     for (own, lead, pos), levels in cells.items():
         rows.append({"own": own, "lead": lead, "opp": own + lead, "position": pos, "option": "look", "level": 0,
@@ -23,7 +24,9 @@ def _long(cells: dict) -> pd.DataFrame:
         order = sorted(levels, key=lambda lvl: levels[lvl] != 0.0)
         for lvl, hi in levels.items():
             rows.append({"own": own, "lead": lead, "opp": own + lead, "position": pos, "option": f"blind:{lvl}",
-                         "level": lvl, "rank_half0": order.index(lvl) + 1.0, "diff_best_hi": hi})
+                         "level": lvl, "rank_half0": order.index(lvl) + 1.0,
+                         "diff_best_pp": hi - 1.0 if hi else 0.0, "diff_best_lo": hi - 2.0 if hi else 0.0,
+                         "diff_best_hi": hi})
     return pd.DataFrame(rows)
 
 
@@ -40,16 +43,23 @@ def test_kind_first_state_and_update():
     assert F.first_policy(choice) == {(100, 0, 0): 90, (300, 100, 1): 0, (300, 0, 2): 0}
     table = chart_table(F.policy_spec(F.policy_of(blind, level))).set_index(["own", "lead", "position"])
     assert table.loc[(100, 0, 0), "level"] == 90 and table.loc[(300, 100, 1), "level"] == 0
-    # the next round: only clear verdicts move a cell between blind and look; a level moves only when its own
-    # row is clearly worse than the best level played (diff_best_hi < 0)
+    # the next round: only clear verdicts move a cell between blind and look; a level moves only when it is
+    # clearly worse than the best level played (Benjamini-Hochberg over the cells whose level is not the best:
+    # here p = 0.16 for (100, 0, 0) and 0.00005 for (300, 0, 2), of 2 tested)
     after = choice.assign(verdict=[G.NO_CLEAR, "blind to 70-90", "blind to 90"])
     later = _long({(100, 0, 0): {80: 0.0, 90: 0.5, 100: 1.0}, (300, 100, 1): {70: 0.3, 80: 0.0},
-                   (300, 0, 2): {80: 0.0, 90: -0.2, 100: 1.0}})
+                   (300, 0, 2): {80: 0.0, 90: -1.0, 100: 1.0}})
+    assert F.level_p(later.iloc[2]) == pytest.approx(0.1635, abs=1e-4)  # (100, 0, 0) at 90
+    assert F.level_p(later[later.own == 300].iloc[-2]) == pytest.approx(4.5e-5, abs=1e-5)
     new_blind, new_level, changes, contested = F.update(blind, level, after, later)
     assert new_blind == {(100, 0, 0): True, (300, 100, 1): True, (300, 0, 2): True}
     assert new_level == {(100, 0, 0): 90, (300, 100, 1): 70, (300, 0, 2): 80}
     assert changes == ["300/+100/1: look->blind:70", "300/+0/2: look->blind:80"]
     assert contested == {(100, 0, 0), (300, 100, 1), (300, 0, 2)}  # unclear, moved, moved
+    # a look cell's level (the one it is tested against) moves by the same rule and says so
+    unclear = choice.assign(verdict=[G.NO_CLEAR] * 3)
+    _, moved_level, changes, _ = F.update(blind, level, unclear, later)
+    assert changes == ["300/+0/2: look, tested at 90->80"] and moved_level[(300, 0, 2)] == 80
     # a clear look turns a blind cell look; a settled cell is not contested
     after = choice.assign(verdict=["look", "look", "look"])
     new_blind, _, changes, contested = F.update(blind, level, after, _long({k: {level[k]: 0.0} for k in level}))

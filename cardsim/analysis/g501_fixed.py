@@ -22,8 +22,8 @@ follows the chart's *clear* verdicts.  A cell's state is whether it bids blind a
 
 * a cell's policy changes only where the new verdict clearly contradicts it (a look cell whose
   verdict is "blind to …" turns blind; a blind cell whose verdict is "look" turns look) and its
-  level only where it is clearly worse than the best blind level played (paired 95% interval
-  below 0): a cell with no clear answer keeps its policy, so that chance verdicts near the
+  level only where it is clearly worse than the best blind level played (paired, called clear by
+  Benjamini–Hochberg over the round's cells as the verdicts are): a cell with no clear answer keeps its policy, so that chance verdicts near the
   threshold do not make the policy chase its own noise;
 * it ends at a **fixed point** (a confirmation round changes no cell: every seat follows the
   policy and no cell of the chart clearly says otherwise), at a **cycle** (a round starts from
@@ -63,7 +63,8 @@ METHOD = ("The chart as a fixed point: a policy (per chart cell: blind up to a l
           f"unclear or changed their policy) on {int(100 * SCHEDULE[0])}% then {int(100 * SCHEDULE[1])}% of the "
           f"chart's deals per situation; when a search round changes nothing a confirmation round replays every "
           f"cell on {int(100 * FINAL_SHARE)}%. A cell changes between blind and look only where a verdict clearly "
-          "contradicts it and its level only where it is clearly worse than the best level played; it ends at a "
+          "contradicts it and its level only where it is clearly worse than the best level played (Benjamini-Hochberg "
+          "over the round's cells); it ends at a "
           "fixed point (a confirmation round changes no cell), a cycle (a round starts where an earlier one did: "
           f"its period and the cells that alternate are shown) or after {MAX_ROUNDS} rounds.")
 GLOSSARY = {
@@ -136,6 +137,21 @@ def neighbours(level: int, levels) -> tuple:
     return tuple(levels[max(0, i - 1):i + 2])
 
 
+def level_p(row) -> float:
+    """One-sided p-value that a cell's level is worse than its best blind level, from the level's
+    decisions row (``diff_best_pp`` and its 95% interval ``diff_best_lo`` .. ``diff_best_hi``,
+    normal): 1.0 without an interval, 0.0 for a zero-width interval below 0."""
+    from scipy.stats import norm
+
+    diff, lo, hi = float(row.diff_best_pp), float(row.diff_best_lo), float(row.diff_best_hi)
+    if not (diff == diff and lo == lo and hi == hi):
+        return 1.0
+    se = (hi - lo) / (2 * norm.ppf(0.975))
+    if se <= 0:
+        return 0.0 if diff < 0 else 1.0
+    return float(norm.cdf(diff / se))
+
+
 def update(blind: dict, level: dict, choice: pd.DataFrame, long: pd.DataFrame) -> tuple[dict, dict, list, set]:
     """One round's update from ``choice`` (:func:`~cardsim.analysis.g501_game.choices` of the cells
     replayed) and ``long`` (their decisions): returns the new ``(blind, level)``, the changes (text
@@ -143,25 +159,36 @@ def update(blind: dict, level: dict, choice: pd.DataFrame, long: pd.DataFrame) -
     whose verdict was unclear or whose policy or level changed.
 
     Rule: a clear "blind to …" turns a look cell blind, a clear "look" turns a blind cell look; a
-    cell's level moves to the best blind level played only when the level's own row is clearly
-    worse than it (``diff_best_hi`` < 0); anything else keeps the cell as it was."""
+    cell's level moves to the best blind level played only when the level is clearly worse than it
+    — its :func:`level_p` called clear by Benjamini–Hochberg over the round's cells whose level is
+    not the best (the chart's rule, :func:`cardsim.analysis.verdicts.chart_clear`), so that the
+    many comparisons of a round do not move levels by chance; anything else keeps the cell."""
+    from cardsim.analysis.verdicts import chart_clear
+
     new_blind, new_level = dict(blind), dict(level)
     rows = {k: g for k, g in long.groupby(["own", "lead", "position"], sort=False)}
+    tops, tested = {}, {}
+    for r in choice.itertuples():
+        k = _key(r)
+        g = rows[k]
+        top = best_levels(g).get(k)
+        mine = g[g.option == f"blind:{level[k]}"]
+        if top is not None and top != level[k] and len(mine):
+            tops[k], tested[k] = top, level_p(mine.iloc[0])
+    worse = dict(zip(tested, chart_clear(list(tested.values())))) if tested else {}
     moved, relevelled, contested = [], [], set()
     for r in choice.itertuples():
         k, verdict = _key(r), kind(r.verdict)
-        g = rows[k]
-        mine = g[g.option == f"blind:{level[k]}"]
-        top = best_levels(g).get(k)
-        if top is not None and len(mine) and mine.diff_best_hi.iloc[0] < 0:
-            new_level[k] = top
+        if worse.get(k, False):
+            new_level[k] = tops[k]
         if verdict != "unclear":
             new_blind[k] = verdict == "blind"
         before, after = _name(blind[k], level[k]), _name(new_blind[k], new_level[k])
         if new_blind[k] != blind[k]:
             moved.append(f"{k[0]}/{k[1]:+d}/{k[2]}: {before}->{after}")
-        elif new_level[k] != level[k]:
-            relevelled.append(f"{k[0]}/{k[1]:+d}/{k[2]}: {before}->{after}")
+        elif new_level[k] != level[k]:  # a look cell's level is the one it is tested against
+            change = f"{before}->{after}" if blind[k] else f"look, tested at {level[k]}->{new_level[k]}"
+            relevelled.append(f"{k[0]}/{k[1]:+d}/{k[2]}: {change}")
         if verdict == "unclear" or before != after or new_level[k] != level[k]:
             contested.add(k)
     return new_blind, new_level, moved + relevelled, contested
