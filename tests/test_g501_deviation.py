@@ -81,7 +81,18 @@ def test_a_planted_bad_cell_is_found_and_the_table_is_deterministic():
     assert t.gain_pp.to_numpy() == pytest.approx(((t.gain_3_pp + t.gain_4_pp) / 2).to_numpy())
     again = D.deviation_table(spec, 300, seed=3, n_jobs=2, cells=cells, frequency_matches=60)
     pd.testing.assert_frame_equal(t, again)
-    assert "verdict: exploitable (tolerance 0.5 pp)" in D.sentence(t)
+    assert t.attrs["target"] == "missed"
+    assert "exploit's verdict: exploitable (a gain clearly above 0 exists); the target of no gain above 0.5 pp: " \
+        "missed." in D.sentence(t)
+
+
+def test_the_target_reads_the_simultaneous_upper_ends():
+    """A clear gain below 0.5 pp (501/+0/2 up to 90 at full size: +0.28 [+0.09, +0.47]) makes
+    exploit's verdict 'exploitable' but meets the issue's target."""
+    t = pd.DataFrame({"lo_pp": [0.09, -0.6], "hi_pp": [0.47, 0.0]})
+    assert D.target(t) == "met"
+    assert D.target(t.assign(hi_pp=[0.51, 0.0])) == "not decided at this size"
+    assert D.target(t.assign(lo_pp=[0.52, -0.6], hi_pp=[0.9, 0.0])) == "missed"
 
 
 def test_bad_input_is_one_line():

@@ -206,7 +206,8 @@ def deviation_table(spec: str, n_matches: int, seed: int = 0, n_jobs: int = -1, 
     ``se_pp``, ``lo_pp``/``hi_pp`` (the Bonferroni-simultaneous interval at ``level``), ``gain_3_pp``
     / ``gain_4_pp`` (the 3- and 4-seat tables), ``clear`` (``lo_pp`` > 0), ``exceeds`` (``lo_pp`` >
     0.5).  ``attrs``: exploit's (``exploitability``, ``verdict``, ``family``, ``rule``,
-    ``detectable``, ``tolerance`` …) and ``order`` (how the cells were chosen).  Deterministic for a
+    ``detectable``, ``tolerance`` …), ``order`` (how the cells were chosen) and ``target``
+    (:func:`target`: whether every gain is within 0.5 pp).  Deterministic for a
     seed, any ``n_jobs``; ``store``: a folder (resumable).  Raises ValueError / StrategyError /
     OptionError (one line) for a spec that is not a chart, an unknown cell, ``n_matches`` < 1."""
     from cardsim.exploit import exploit
@@ -248,8 +249,18 @@ def deviation_table(spec: str, n_matches: int, seed: int = 0, n_jobs: int = -1, 
     rank = {cell_text(c): i for i, c in enumerate(cells)}
     out = out.assign(_o=[rank[c] for c in out.cell]).sort_values("_o", kind="stable").drop(columns="_o")
     out = out[COLUMNS].reset_index(drop=True)
-    out.attrs.update({k: v for k, v in t.attrs.items()}, order=order, z=z)
+    out.attrs.update({k: v for k, v in t.attrs.items()}, order=order, z=z, target=target(out))
     return out
+
+
+def target(table: pd.DataFrame, tolerance: float = TOLERANCE_PP) -> str:
+    """The issue's target for a deviation table (pp columns): ``met`` when every deviation's
+    simultaneous upper end is at most ``tolerance`` (no deviation gains more than 0.5 pp, at the
+    family's level), ``missed`` when some lower end is above it, else ``not decided at this size``.
+    Exploit's ``verdict`` asks another question: whether any gain is clearly above 0."""
+    if (table.lo_pp > tolerance).any():
+        return "missed"
+    return "met" if (table.hi_pp <= tolerance).all() else "not decided at this size"
 
 
 def report_table(spec: str, n: int, seed: int, n_jobs: int, quick: bool, results) -> pd.DataFrame:
@@ -300,5 +311,6 @@ def sentence(table: pd.DataFrame) -> str:
             f"{a['n']:,} games per line-up and table, paired): the largest gain is {100 * e['gain']:+.2f} pp of game "
             f"wins ({e['param']} to {ORDER[int(float(e['value']))] or 'look'}), simultaneous interval "
             f"[{100 * e['lo']:+.2f}, {100 * e['hi']:+.2f}] ({a['rule']}); a gain of {100 * a['detectable']:.2f} pp "
-            f"would be found with probability 0.8; verdict: {a['verdict']} (tolerance "
-            f"{100 * a['tolerance']:.2g} pp).")
+            f"would be found with probability 0.8; exploit's verdict: {a['verdict']} (a gain clearly above 0 "
+            f"{'exists' if a['verdict'] == 'exploitable' else 'was not found'}); the target of no gain above "
+            f"{100 * a['tolerance']:.2g} pp: {a['target']}.")
