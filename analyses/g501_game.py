@@ -80,7 +80,8 @@ def run(args, plan: G.Plan | None = None) -> Path:
             "legends": {**legends(G.LEGENDS, [p.name for p in figures]),
                         "g501_fixed_chart.png": F.legend(status, rounds, G.CHART_LEGEND)},
             "rules_of_thumb": G.rules(tabs),
-            "answer": G.answer(tabs, parameters.get("heuristic")) + " " + F.sentence(rounds, status, fixed) + " " + D.sentence(deviation),
+            "answer": G.answer(tabs, parameters.get("heuristic")) + " " + F.sentence(rounds, status, fixed) + " " + D.sentence(
+                deviation, "the settled chart" if status.startswith("fixed") else "the last round's chart"),
             "method": G.METHOD + " " + F.METHOD + " " + D.METHOD}
     path = out / "tables" / "501_game.json"
     path.write_text(json.dumps(meta, indent=1, ensure_ascii=False))

@@ -302,12 +302,13 @@ GLOSSARY = {
 }
 
 
-def sentence(table: pd.DataFrame) -> str:
+def sentence(table: pd.DataFrame, chart: str = "the settled chart") -> str:
     """The report's sentence on the deviation table: the largest gain, its interval, the rule, the
-    power and the verdict (exploit's words)."""
+    power, exploit's verdict and the issue's target.  ``chart``: what the table's chart is (the
+    settled chart, or the last round's when the fixed point did not settle)."""
     a = table.attrs
     e = a["exploitability"]
-    return (f"One seat deviating from the settled chart in one situation ({a['family']} deviations: {a['order']}; "
+    return (f"One seat deviating from {chart} in one situation ({a['family']} deviations: {a['order']}; "
             f"{a['n']:,} games per line-up and table, paired): the largest gain is {100 * e['gain']:+.2f} pp of game "
             f"wins ({e['param']} to {ORDER[int(float(e['value']))] or 'look'}), simultaneous interval "
             f"[{100 * e['lo']:+.2f}, {100 * e['hi']:+.2f}] ({a['rule']}); a gain of {100 * a['detectable']:.2f} pp "

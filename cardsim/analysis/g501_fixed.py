@@ -51,7 +51,7 @@ FINAL_SHARE = 0.25
 """The share of the chart's deals per situation that a confirmation round plays (2,500 of 10,000)."""
 MIN_DEALS = 20
 """The fewest deals a round plays per situation (the quick report's small charts)."""
-MAX_ROUNDS = 12
+MAX_ROUNDS = 16
 """Rounds after round 0 at most: a bound on the work, not on the game; rounds are cheap (contested
 cells, at most 4 options, few deals) and it ends earlier at a fixed point or a cycle."""
 CHART_PARAMS = ("margin", "abandon", "target_margin", "contest", "press", "press_score")
