@@ -76,12 +76,14 @@ def run(args, plan: G.Plan | None = None) -> Path:
             "seed": args.seed, "source": manifest["source"], "cardsim": __version__, "strategies": specs,
             "parameters": parameters, "rules": {},
             "tables": [t for t in tabs if t not in G.CSV_ONLY], "csv_only": [t for t in tabs if t in G.CSV_ONLY],
-            "figures": [p.name for p in figures], "glossary": {**G.GLOSSARY, **RB.GLOSSARY, **F.GLOSSARY, **D.GLOSSARY}, "notes": G.notes(tabs),
+            "figures": [p.name for p in figures],
+            "glossary": {**G.GLOSSARY, **RB.GLOSSARY, **F.GLOSSARY, **D.GLOSSARY}, "notes": G.notes(tabs),
             "legends": {**legends(G.LEGENDS, [p.name for p in figures]),
                         "g501_fixed_chart.png": F.legend(status, rounds, G.CHART_LEGEND)},
             "rules_of_thumb": G.rules(tabs),
-            "answer": G.answer(tabs, parameters.get("heuristic")) + " " + F.sentence(rounds, status, fixed) + " " + D.sentence(
-                deviation, "the settled chart" if status.startswith("fixed") else "the last round's chart"),
+            "answer": (G.answer(tabs, parameters.get("heuristic")) + " " + F.sentence(rounds, status, fixed) + " "
+                       + D.sentence(deviation, "the settled chart" if status.startswith("fixed")
+                                    else "the last round's chart")),
             "method": G.METHOD + " " + F.METHOD + " " + D.METHOD}
     path = out / "tables" / "501_game.json"
     path.write_text(json.dumps(meta, indent=1, ensure_ascii=False))

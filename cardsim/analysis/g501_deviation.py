@@ -186,7 +186,8 @@ class ChartArena:
         from cardsim.deviation import deviation_gains
 
         base = self.point(self.strategy)
-        self.last = deviation_gains(GAME, self.spec(dict(base, **baseline)), [self.spec(dict(base, **d)) for d in deviants],
+        self.last = deviation_gains(GAME, self.spec(dict(base, **baseline)),
+                                    [self.spec(dict(base, **d)) for d in deviants],
                                n_matches, objective=self.objective.name, seed=seed, n_jobs=n_jobs, store=store,
                                progress=progress)
         return self.last
@@ -294,8 +295,8 @@ GLOSSARY = {
                      "start in it when every seat plays the settled chart",
     "policy / deviation / change": "the chart's option in the cell, the deviating seat's, and the step (down, up: "
                                    "one level along look < 70 < ... < 150; look: blind to look)",
-    "gain_pp / se_pp / lo_pp / hi_pp": "the deviating seat's share of game wins minus its share on the chart (mean over "
-                                       "its seat positions and the 3- and 4-seat tables), in pp, with its standard "
+    "gain_pp / se_pp / lo_pp / hi_pp": "the deviating seat's share of game wins minus its share on the chart (mean "
+                                       "over its seat positions and the 3- and 4-seat tables), in pp, with its standard "
                                        "error and the interval simultaneous over all the deviations tried "
                                        "(Bonferroni, 95%); gain_3_pp / gain_4_pp: each table's",
     "clear / exceeds": "the simultaneous interval lies above 0 / above 0.5 pp (the issue's tolerance)",

@@ -23,7 +23,8 @@ follows the chart's *clear* verdicts.  A cell's state is whether it bids blind a
 * a cell's policy changes only where the new verdict clearly contradicts it (a look cell whose
   verdict is "blind to …" turns blind; a blind cell whose verdict is "look" turns look) and its
   level only where it is clearly worse than the best blind level played (paired, called clear by
-  Benjamini–Hochberg over the round's cells as the verdicts are): a cell with no clear answer keeps its policy, so that chance verdicts near the
+  Benjamini–Hochberg over the round's cells as the verdicts are): a cell with no clear answer
+  keeps its policy, so that chance verdicts near the
   threshold do not make the policy chase its own noise;
 * it ends at a **fixed point** (a confirmation round changes no cell: every seat follows the
   policy and no cell of the chart clearly says otherwise), at a **cycle** (a round starts from
@@ -39,7 +40,6 @@ from __future__ import annotations
 
 import time
 
-import numpy as np
 import pandas as pd
 
 from cardsim.analysis import g501_game as G
@@ -380,7 +380,8 @@ def legend(status: str, rounds: pd.DataFrame, chart_legend: str) -> str:
     if status.startswith("fixed"):
         what = f"{runs}, until it no longer changed ({status})"
     elif status.startswith("cycle"):
-        what = f"{runs}; it did not settle: a round started where an earlier one did ({status}), each cell's latest round shown"
+        what = (f"{runs}; it did not settle: a round started where an earlier one did ({status}), each cell's "
+                "latest round shown")
     else:
         what = f"{runs}; it did not settle ({status}: the most rounds the report plays), each cell's latest round shown"
     return f"The same chart when every player at the table follows it: {what}. " + chart_legend
@@ -390,7 +391,8 @@ def sentence(rounds: pd.DataFrame, status: str, choice: pd.DataFrame) -> str:
     """The Answers' sentence on the fixed point."""
     last = rounds.iloc[-1]
     first = rounds.iloc[0]
-    moved = ", ".join(f"{int(x.moved)}+{int(x.relevelled)} in round {int(x.round)}" for x in rounds.iloc[1:].itertuples())
+    moved = ", ".join(f"{int(x.moved)}+{int(x.relevelled)} in round {int(x.round)}"
+                      for x in rounds.iloc[1:].itertuples())
     settled = status.startswith("fixed")
     seconds = rounds.seconds.iloc[1:].sum()
     text = ("Played as a policy by every seat and recomputed, the blind chart reaches a " + status if settled else
