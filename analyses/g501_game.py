@@ -18,6 +18,7 @@ import pandas as pd
 
 from cardsim._version import __version__
 from analyses.common import entry, legends, script_main, strategy_parameters, write_tables
+from cardsim.analysis import g501_deviation as D
 from cardsim.analysis import g501_fixed as F
 from cardsim.analysis import g501_game as G
 from cardsim.analysis import robustness as RB
@@ -43,39 +44,47 @@ def run(args, plan: G.Plan | None = None) -> Path:
         states.append(G.run_equity(plan.grid4, 4, plan.games4, args.seed, args.jobs, log=log,
                                      results=args.results))
     sits = G.situations(plan.own, plan.leads, plan.positions)
+    chart_started = time.time()
     long = G.run_decisions(sits, plan.levels, plan.deals, args.seed, args.jobs, log=log, results=args.results)
+    chart_seconds = time.time() - chart_started
     robust = G.run_robust(sits, long, plan.deals, args.seed, args.jobs, log=log, results=args.results,
                           profiles=profiles)
     tabs = G.tables(pd.concat(states, ignore_index=True), long, robust)
-    fixed_deals = max(1, int(F.SHARE * plan.deals))
-    fixed, rounds, status = F.iterate(sits, plan.levels, fixed_deals, args.seed,
-                                      tabs["g501_game_choices"], args.jobs, log=log, results=args.results)
+    # players=None: the game's default strategy, whatever its parameters (the chart's round 0 is played against it)
+    fixed, rounds, status = F.iterate(sits, plan.levels, plan.deals, args.seed, tabs["g501_game_choices"], args.jobs,
+                                      long=long, players=None, start_seconds=chart_seconds, log=log,
+                                      results=args.results)
+    deviation = D.report_table(rounds.attrs["policy"], args.n, args.seed, args.jobs, args.quick, args.results)
     tabs["g501_fixed_chart"] = G.chart(fixed)
     tabs["g501_fixed_rounds"] = rounds.drop(columns="policy")
     tabs["g501_fixed_choices"] = fixed
     tabs["g501_fixed_policies"] = rounds[["round", "policy"]]
+    tabs["g501_fixed_deviations"] = deviation
     out = Path(args.out)
     paths = write_tables(tabs, out)
     figures = G.figures(tabs, out / "figures")
     figures.append(G.chart_figure(fixed, out / "figures", "g501_fixed_chart.png",
-                                  f"501 blind chart when every player follows it ({status}; {fixed_deals:,} deals "
-                                  f"per situation a round)."))
+                                  f"501 blind chart when every player follows it ({status}; "
+                                  f"{F.deals_text(rounds)} deals per situation a round)."))
     manifest = make_run(G.GAME, 1, args.seed).manifest()
     specs = manifest["strategies"]
     parameters = strategy_parameters(G.GAME, specs)
     meta = {"game": G.GAME, "title": TITLE, "deals": plan.deals,
             "deals_unit": (f"deals per decision situation, each game played to its end (the fixed-point chart: "
-                           f"{fixed_deals:,} a round); equity: {plan.games:,} games "
+                           f"{F.deals_text(rounds)} a round); equity: {plan.games:,} games "
                            f"per state and first dealer (3 seats), {plan.games4:,} (4 seats)"),
             "seed": args.seed, "source": manifest["source"], "cardsim": __version__, "strategies": specs,
             "parameters": parameters, "rules": {},
             "tables": [t for t in tabs if t not in G.CSV_ONLY], "csv_only": [t for t in tabs if t in G.CSV_ONLY],
-            "figures": [p.name for p in figures], "glossary": {**G.GLOSSARY, **RB.GLOSSARY, **F.GLOSSARY}, "notes": G.notes(tabs),
+            "figures": [p.name for p in figures],
+            "glossary": {**G.GLOSSARY, **RB.GLOSSARY, **F.GLOSSARY, **D.GLOSSARY}, "notes": G.notes(tabs),
             "legends": {**legends(G.LEGENDS, [p.name for p in figures]),
-                        "g501_fixed_chart.png": F.legend(status, rounds, fixed_deals, G.CHART_LEGEND)},
+                        "g501_fixed_chart.png": F.legend(status, rounds, G.CHART_LEGEND)},
             "rules_of_thumb": G.rules(tabs),
-            "answer": G.answer(tabs, parameters.get("heuristic")) + " " + F.sentence(rounds, status, fixed),
-            "method": G.METHOD + " " + F.METHOD}
+            "answer": (G.answer(tabs, parameters.get("heuristic")) + " " + F.sentence(rounds, status, fixed) + " "
+                       + D.sentence(deviation, "the settled chart" if status.startswith("fixed")
+                                    else "the last round's chart")),
+            "method": G.METHOD + " " + F.METHOD + " " + D.METHOD}
     path = out / "tables" / "501_game.json"
     path.write_text(json.dumps(meta, indent=1, ensure_ascii=False))
     log(f"{TITLE}: done in {time.time() - started:.0f} s -> {len(paths) // 2} tables, "

@@ -12,6 +12,7 @@ from analyses import g501_game as script
 from analyses.common import parse_args
 from cardsim.analysis import g501
 from cardsim.analysis import g501_game as G
+from cardsim.analysis import g501_deviation as D
 from cardsim.selection import p_above, p_below
 from cardsim.stats import mean_interval, wilson
 
@@ -484,7 +485,7 @@ def test_tiny_run_writes_the_page(tmp_path):
                          "method", "legends", "rules_of_thumb"}
     assert (meta["game"], meta["deals"], meta["seed"]) == ("501", 80, 5)
     assert meta["tables"] == ["g501_game_chart", "g501_game_equity", "g501_game_equity4", "g501_fixed_chart",
-                              "g501_fixed_rounds"]
+                              "g501_fixed_rounds", "g501_fixed_deviations"]
     assert meta["figures"] == ["g501_game_chart.png", "g501_game_equity.png", "g501_fixed_chart.png"]
     assert meta["answer"].startswith("Over 4 situations") and "heuristic" in meta["parameters"]
     for name in meta["tables"] + meta["csv_only"]:
@@ -506,12 +507,19 @@ def test_tiny_run_writes_the_page(tmp_path):
     written = {n: pd.read_csv(tmp_path / "tables" / f"{n}.csv") for n in ("g501_game_choices", "g501_game_decisions")}
     check_rules(meta["rules_of_thumb"], written, "501")
     assert set(meta["legends"]) == set(meta["figures"])
-    # the fixed-point chart's caption: a quarter of the 80 deals a round, and whether it settled
+    # the fixed-point chart's caption: its rounds' deals (5%, 10%, 25% of the 80, at least 20), whether it settled
     fixed = meta["legends"]["g501_fixed_chart.png"]
     assert "20 deals per situation a round" in fixed and "(the fixed-point chart: 20 a round)" in meta["deals_unit"]
     rounds = pd.read_csv(tmp_path / "tables" / "g501_fixed_rounds.csv")
-    assert ("until it no longer changed (fixed point" in fixed) == (rounds.moved.iloc[-1] == 0
-                                                                     and "reaches a fixed point" in meta["answer"])
+    last = rounds.iloc[-1]
+    settled = last.moved == 0 and last.relevelled == 0 and last.kind == "confirm"
+    assert ("until it no longer changed (fixed point" in fixed) == settled == ("reaches a fixed point" in meta["answer"])
+    assert rounds.seconds.iloc[1:].gt(0).all() and rounds.seconds.iloc[0] > 0  # every round's time, the chart's too
+    # the deviation table: the quick sizes are not taken (no --quick), but n=500 caps the games per position
+    dev = pd.read_csv(tmp_path / "tables" / "g501_fixed_deviations.csv")
+    assert (dev.n == 500).all() and len(dev.cell.unique()) == D.TOP and (dev.lo_pp <= dev.gain_pp).all()
+    chart = "the settled chart" if settled else "the last round's chart"
+    assert f"One seat deviating from {chart} in one situation" in meta["answer"]
 
 
 def test_plan_caps_the_counts():

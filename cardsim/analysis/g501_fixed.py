@@ -1,24 +1,36 @@
-"""501's blind chart as a policy, played until it stops changing (issue 32).
+"""501's blind chart as a policy, played until it stops changing (issues 32, 46).
 
 The decision chart (:mod:`cardsim.analysis.g501_game`) says where a blind first call beats
-looking *against the default players*, who bid blind by a fixed rule of their own.  Here a
-chart becomes the players' rule: every seat takes its blind decision from a **policy** — per
-chart cell, blind up to a level, or look (:mod:`cardsim.analysis.g501_policy`, the ``chart``
-strategy) — the chart is computed again with every seat on that policy, and the policy follows
-the chart's *clear* verdicts:
+looking *against the players in the other seats* (the strategy spec the analysis is given: the
+game's default, whatever its parameters are).  Here a chart becomes the players' rule: every seat
+takes its blind decision from a **policy** — per chart cell, blind up to a level, or look
+(:mod:`cardsim.analysis.g501_policy`, the ``chart`` strategy, its bidding parameters those of the
+given players) — the chart is computed again with every seat on that policy, and the policy
+follows the chart's *clear* verdicts.  A cell's state is whether it bids blind and its **level**
+(the blind level it bids to, or, for a look cell, the level it is tested against).
 
-* round 0 is the chart against the default players; its policy: blind up to the best level
-  where the verdict is "blind to …", else look;
-* round ``r`` computes the chart with every seat (the studied player's later deals included) on
-  the policy of round ``r - 1``; a cell's policy changes only where the new verdict clearly
-  contradicts it (a look cell whose verdict is "blind to …" turns blind; a blind cell whose
-  verdict is "look" turns look); a blind cell clearly blind again takes the new best level; a
-  cell with no clear answer keeps its policy — its verdict shows no evidence against it, and
-  letting chance verdicts near the chart's threshold flip the policy would make it chase its own
-  noise;
-* it stops when no cell's policy changes between blind and look (a **fixed point**: every seat
-  follows the policy and no cell of the chart clearly says otherwise), when a round repeats an
-  earlier round's policy (a cycle: reported with its period), or after ``max_rounds`` rounds.
+* round 0 is the chart against the given players; its policy: blind up to the best level where
+  the verdict is "blind to …", else look (the level: the cell's best blind level);
+* each later round plays only **look and the cell's level with its neighbours** in
+  ``levels`` (at most 4 options, not 7), on a **schedule of deals** (:data:`SCHEDULE`):
+
+  - *search* rounds replay only the **contested** cells, on few deals: round 1 every cell (the
+    other seats changed from the given players to the policy everywhere), later search rounds
+    the cells whose last verdict was unclear (its interval spans 0) or changed their policy;
+  - when a search round changes no cell, a *confirmation* round replays **every** cell on the
+    most deals (:data:`FINAL_SHARE` of the chart's);
+
+* a cell's policy changes only where the new verdict clearly contradicts it (a look cell whose
+  verdict is "blind to …" turns blind; a blind cell whose verdict is "look" turns look) and its
+  level only where it is clearly worse than the best blind level played (paired, called clear by
+  Benjamini–Hochberg over the round's cells as the verdicts are): a cell with no clear answer
+  keeps its policy, so that chance verdicts near the
+  threshold do not make the policy chase its own noise;
+* it ends at a **fixed point** (a confirmation round changes no cell: every seat follows the
+  policy and no cell of the chart clearly says otherwise), at a **cycle** (a round starts from
+  the same policy, levels, contested cells and deals as an earlier one: the rounds in between
+  repeat for ever, since every round of a size plays the same seeds; reported with its period
+  and the cells that alternate) or after :data:`MAX_ROUNDS` rounds.
 
 Every round plays the same situations with the same seeds (common random numbers across
 rounds), so a cell moves because the players changed, not because the deals did.  The answer at
@@ -32,29 +44,43 @@ import pandas as pd
 
 from cardsim.analysis import g501_game as G
 
-MAX_ROUNDS = 2
-"""Rounds after round 0 at most.  Each costs a whole decision chart, and more as the policy turns
-blind: when every seat bids blind by the chart a game lasts about 96 deals instead of 14 (the
-third round of the full report ran over 7 minutes), which the 30-minute report cannot afford."""
-SHARE = 0.25
-"""The share of the chart's deals per situation that each round plays."""
+SCHEDULE = (0.05, 0.1)
+"""Shares of the chart's deals per situation that the search rounds play: round 1 the first, every
+later search round the second (the chart's 10,000 give 500, then 1,000)."""
+FINAL_SHARE = 0.25
+"""The share of the chart's deals per situation that a confirmation round plays (2,500 of 10,000)."""
+MIN_DEALS = 20
+"""The fewest deals a round plays per situation (the quick report's small charts)."""
+MAX_ROUNDS = 16
+"""Rounds after round 0 at most: a bound on the work, not on the game; rounds are cheap (contested
+cells, at most 4 options, few deals) and it ends earlier at a fixed point or a cycle."""
+CHART_PARAMS = ("margin", "abandon", "target_margin", "contest", "press", "press_score")
+"""The ``chart`` strategy's bidding parameters, taken from the given players' spec."""
 METHOD = ("The chart as a fixed point: a policy (per chart cell: blind up to a level, or look; the nearest chart "
-          "cell for other scores) is played by every seat and the chart computed again, on "
-          f"{int(SHARE * 100)}% of the chart's deals per situation and the same seeds each round; the policy starts "
-          "from the chart against the default players (blind where the verdict is 'blind to ...') and a cell's "
-          "policy changes only where a round's verdict clearly contradicts it, until no cell changes between "
-          f"blind and look (a fixed point), a round repeats an earlier policy (a cycle) or {MAX_ROUNDS} rounds "
-          "have been played.")
+          "cell for other scores; bids after looking as the given players) is played by every seat and the chart "
+          "computed again with look and the cell's level and its neighbours only, the same seeds each round. "
+          f"Search rounds replay the contested cells (round 1 every cell, later ones the cells whose verdict was "
+          f"unclear or changed their policy) on {int(100 * SCHEDULE[0])}% then {int(100 * SCHEDULE[1])}% of the "
+          f"chart's deals per situation; when a search round changes nothing a confirmation round replays every "
+          f"cell on {int(100 * FINAL_SHARE)}%. A cell changes between blind and look only where a verdict clearly "
+          "contradicts it and its level only where it is clearly worse than the best level played (Benjamini-Hochberg "
+          "over the round's cells); it ends at a "
+          "fixed point (a confirmation round changes no cell), a cycle (a round starts where an earlier one did: "
+          f"its period and the cells that alternate are shown) or after {MAX_ROUNDS} rounds.")
 GLOSSARY = {
-    "round": "(g501_fixed_rounds) 0 = the chart against the default players; r = the chart with every seat playing "
-             "the policy of round r-1 (g501_fixed_chart: the last round's chart, with the policy played in it)",
-    "blind_cells / look_cells / unclear_cells": "situations whose verdict is blind / look / no clear answer that round",
+    "round / kind": "(g501_fixed_rounds) 0 = the chart against the given players; then 'search' rounds (the "
+                    "contested cells on few deals) and 'confirm' rounds (every cell on the most deals), each with "
+                    "every seat playing the policy of the round before (g501_fixed_chart: each cell's latest chart, "
+                    "with the policy played in it)",
+    "deals / cells / seconds": "deals per situation that round, situations replayed, and the round's time (s)",
+    "blind_cells / look_cells / unclear_cells": "replayed situations whose verdict is blind / look / no clear answer "
+                                                "that round",
     "policy_blind": "situations in which the round's policy (after its update) bids blind",
-    "moved / moved_cells": "situations whose policy changed between blind and look after the round, as "
-                           "own/lead/position: from->to",
+    "moved / relevelled / moved_cells": "situations whose policy changed between blind and look after the round, "
+                                        "those whose level changed, and which, as own/lead/position: from->to",
 }
-ROUND_COLUMNS = ["round", "blind_cells", "look_cells", "unclear_cells", "policy_blind", "moved", "moved_cells",
-                 "policy"]
+ROUND_COLUMNS = ["round", "kind", "deals", "cells", "blind_cells", "look_cells", "unclear_cells", "policy_blind",
+                 "moved", "relevelled", "moved_cells", "seconds", "policy"]
 
 
 def kind(verdict: str) -> str:
@@ -64,28 +90,112 @@ def kind(verdict: str) -> str:
     return "look" if verdict == G.LOOK else "unclear"
 
 
-def first_policy(choice: pd.DataFrame) -> dict:
-    """Round 0's policy from the chart against the default players: cell ``(own, lead, position)``
-    -> blind level (the best level where the verdict is "blind to …") or 0 (look)."""
-    return {(r.own, r.lead, r.position): _level(r.best) if kind(r.verdict) == "blind" else 0
-            for r in choice.itertuples()}
-
-
-def update(policy: dict, choice: pd.DataFrame) -> dict:
-    """The next policy: ``policy`` changed only where ``choice`` (the chart under it) clearly
-    contradicts it; a cell clearly blind again takes its new best level."""
-    out = dict(policy)
-    for r in choice.itertuples():
-        key, k = (r.own, r.lead, r.position), kind(r.verdict)
-        if k == "blind":
-            out[key] = _level(r.best)
-        elif k == "look":
-            out[key] = 0
-    return out
+def _key(r) -> tuple:
+    return (int(r.own), int(r.lead), int(r.position))
 
 
 def _level(option: str) -> int:
     return 0 if option == G.LOOK else int(option.split(":")[1])
+
+
+def best_levels(long: pd.DataFrame) -> dict:
+    """Per cell ``(own, lead, position)`` of a decisions frame, its best blind level
+    (:func:`cardsim.analysis.g501_game.best_blind`: first on half 0 of the deals)."""
+    return {_key(r): int(r.level) for r in G._best_blinds(long).itertuples()}
+
+
+def first_state(choice: pd.DataFrame, long: pd.DataFrame | None = None, levels=G.LEVELS) -> tuple[dict, dict]:
+    """Round 0's state from the chart against the given players: ``(blind, level)``, per cell
+    ``(own, lead, position)`` whether it bids blind (the verdict is "blind to …") and its level
+    (the best blind level of ``long``, round 0's decisions; without it the best option's level
+    for a blind cell, else the middle of ``levels``)."""
+    best = best_levels(long) if long is not None else {}
+    blind, level = {}, {}
+    for r in choice.itertuples():
+        k = _key(r)
+        blind[k] = kind(r.verdict) == "blind"
+        level[k] = _level(r.best) if blind[k] else best.get(k, levels[len(levels) // 2])
+    return blind, level
+
+
+def first_policy(choice: pd.DataFrame) -> dict:
+    """Round 0's policy from the chart against the given players: cell ``(own, lead, position)``
+    -> blind level (the best level where the verdict is "blind to …") or 0 (look)."""
+    return policy_of(*first_state(choice))
+
+
+def policy_of(blind: dict, level: dict) -> dict:
+    """The policy of a state: cell -> its level where it bids blind, else 0 (look)."""
+    return {k: level[k] if blind[k] else 0 for k in blind}
+
+
+def neighbours(level: int, levels) -> tuple:
+    """``level`` and the levels next to it in ``levels`` (increasing): the blind options a round
+    plays for a cell.  A level not in ``levels`` takes the nearest one's place."""
+    levels = sorted(int(x) for x in levels)
+    i = min(range(len(levels)), key=lambda j: (abs(levels[j] - level), levels[j]))
+    return tuple(levels[max(0, i - 1):i + 2])
+
+
+def level_p(row) -> float:
+    """One-sided p-value that a cell's level is worse than its best blind level, from the level's
+    decisions row (``diff_best_pp`` and its 95% interval ``diff_best_lo`` .. ``diff_best_hi``,
+    normal): 1.0 without an interval, 0.0 for a zero-width interval below 0."""
+    from scipy.stats import norm
+
+    diff, lo, hi = float(row.diff_best_pp), float(row.diff_best_lo), float(row.diff_best_hi)
+    if not (diff == diff and lo == lo and hi == hi):
+        return 1.0
+    se = (hi - lo) / (2 * norm.ppf(0.975))
+    if se <= 0:
+        return 0.0 if diff < 0 else 1.0
+    return float(norm.cdf(diff / se))
+
+
+def update(blind: dict, level: dict, choice: pd.DataFrame, long: pd.DataFrame) -> tuple[dict, dict, list, set]:
+    """One round's update from ``choice`` (:func:`~cardsim.analysis.g501_game.choices` of the cells
+    replayed) and ``long`` (their decisions): returns the new ``(blind, level)``, the changes (text
+    ``own/lead/position: from->to``, blind<->look ones first) and the **contested** cells — those
+    whose verdict was unclear or whose policy or level changed.
+
+    Rule: a clear "blind to …" turns a look cell blind, a clear "look" turns a blind cell look; a
+    cell's level moves to the best blind level played only when the level is clearly worse than it
+    — its :func:`level_p` called clear by Benjamini–Hochberg over the round's cells whose level is
+    not the best (the chart's rule, :func:`cardsim.analysis.verdicts.chart_clear`), so that the
+    many comparisons of a round do not move levels by chance; anything else keeps the cell."""
+    from cardsim.analysis.verdicts import chart_clear
+
+    new_blind, new_level = dict(blind), dict(level)
+    rows = {k: g for k, g in long.groupby(["own", "lead", "position"], sort=False)}
+    tops, tested = {}, {}
+    for r in choice.itertuples():
+        k = _key(r)
+        g = rows[k]
+        top = best_levels(g).get(k)
+        mine = g[g.option == f"blind:{level[k]}"]
+        if top is not None and top != level[k] and len(mine):
+            tops[k], tested[k] = top, level_p(mine.iloc[0])
+    worse = dict(zip(tested, chart_clear(list(tested.values())))) if tested else {}
+    moved, relevelled, contested = [], [], set()
+    for r in choice.itertuples():
+        k, verdict = _key(r), kind(r.verdict)
+        if worse.get(k, False):
+            new_level[k] = tops[k]
+        if verdict != "unclear":
+            new_blind[k] = verdict == "blind"
+        before, after = _name(blind[k], level[k]), _name(new_blind[k], new_level[k])
+        if new_blind[k] != blind[k]:
+            moved.append(f"{k[0]}/{k[1]:+d}/{k[2]}: {before}->{after}")
+        elif new_level[k] != level[k]:  # a look cell's level is the one it is tested against
+            change = f"{before}->{after}" if blind[k] else f"look, tested at {level[k]}->{new_level[k]}"
+            relevelled.append(f"{k[0]}/{k[1]:+d}/{k[2]}: {change}")
+        if verdict == "unclear" or before != after or new_level[k] != level[k]:
+            contested.add(k)
+    return new_blind, new_level, moved + relevelled, contested
+
+
+def _name(blind: bool, level: int) -> str:
+    return f"blind:{level}" if blind else G.LOOK
 
 
 def policy_frame(policy: dict) -> pd.DataFrame:
@@ -99,91 +209,181 @@ def policy_frame(policy: dict) -> pd.DataFrame:
     return pd.concat([frame, extra], ignore_index=True) if missing else frame
 
 
-def policy_spec(policy: dict) -> str:
-    """The strategy spec of every seat that plays ``policy`` (:func:`first_policy`, :func:`update`)."""
+def chart_params(players: str | None) -> dict:
+    """The ``chart`` strategy's bidding parameters (:data:`CHART_PARAMS`) of the players' spec
+    (``None``: the game's default strategy), so that the policy bids after looking exactly as the
+    players it was computed against, whatever their defaults are.  Raises StrategyError (one
+    line) for a spec without those parameters."""
+    from cardsim.games import get_game
+    from cardsim.games.g501.strategies import REGISTRY
+    from cardsim.strategies.registry import StrategyError
+
+    spec = players or get_game(G.GAME).default_strategy
+    strategy, vector = REGISTRY.resolve(spec)
+    lacking = [p for p in CHART_PARAMS if p not in strategy.params]
+    if lacking:
+        raise StrategyError(f"the chart is computed against heuristic-like players; {spec!r} has no "
+                            f"{', '.join(lacking)}")
+    return {p: float(vector[strategy.param_index(p)]) for p in CHART_PARAMS}
+
+
+def policy_spec(policy: dict, players: str | None = None) -> str:
+    """The strategy spec of every seat that plays ``policy`` (cell -> level, 0 look), bidding
+    after looking as ``players`` (:func:`chart_params`)."""
     from cardsim.analysis.g501_policy import chart_policy_spec
 
-    return chart_policy_spec(policy_frame(policy))
+    return chart_policy_spec(policy_frame(policy), **chart_params(players))
 
 
-def _kinds(choice: pd.DataFrame) -> dict:
-    return {(r.own, r.lead, r.position): kind(r.verdict) for r in choice.itertuples()}
+def schedule(deals: int, kind_: str, search: int = 1) -> int:
+    """Deals per situation of a round: a search round (``search``: its number among the search
+    rounds, from 1) plays :data:`SCHEDULE` of the chart's ``deals``, a confirmation round
+    :data:`FINAL_SHARE`; never fewer than :data:`MIN_DEALS` nor more than ``deals``."""
+    share = FINAL_SHARE if kind_ == "confirm" else SCHEDULE[min(search, len(SCHEDULE)) - 1]
+    return int(min(deals, max(MIN_DEALS, round(share * deals))))
 
 
-def _counts(kinds: dict) -> dict:
-    values = list(kinds.values())
-    return {"blind_cells": values.count("blind"), "look_cells": values.count("look"),
-            "unclear_cells": values.count("unclear")}
+def find_cycle(states: list) -> tuple[int, int] | None:
+    """Where the last of ``states`` (each round's starting state, hashable) repeats an earlier one:
+    ``(first, period)`` — the rounds from ``first`` on repeat every ``period`` — else None."""
+    last = states[-1]
+    for i in range(len(states) - 2, -1, -1):
+        if states[i] == last:
+            return i, len(states) - 1 - i
+    return None
 
 
-def iterate(sits, levels, deals: int, seed: int, start: pd.DataFrame, n_jobs: int = -1,
-            max_rounds: int = MAX_ROUNDS, log=print, results=None) -> tuple[pd.DataFrame, pd.DataFrame, str]:
-    """Iterate from ``start`` (round 0's :func:`cardsim.analysis.g501_game.choices`) with
-    ``deals`` deals per situation per round.  Returns ``(choice, rounds, status)``: the last
-    round's choices with a ``policy`` column (the option every seat played there: ``blind:L`` or
-    ``look``), one row per round (:data:`ROUND_COLUMNS`: the verdict kinds' counts, the cells the
-    updated policy bids blind in, how many cells' policy changed and which — ``own/lead/position:
-    from->to`` — and the policy spec played that round), and ``status``: ``"fixed point after R
-    rounds"``, ``"cycle of period P"`` or ``"not settled after R rounds"``."""
+def alternating(policies: list[dict]) -> list[tuple]:
+    """The cells whose policy (level, 0 look) is not the same in all of ``policies`` (the rounds
+    of a cycle), in the first policy's order."""
+    return [k for k in policies[0] if len({p[k] for p in policies}) > 1]
+
+
+def _cells_text(cells) -> str:
+    return ", ".join(f"{k[0]}/{k[1]:+d}/{k[2]}" for k in cells)
+
+
+def play_round(sits, levels, level: dict, deals: int, seed: int, spec: str, n_jobs: int = -1,
+               results=None) -> pd.DataFrame:
+    """The decisions (:data:`~cardsim.analysis.g501_game.DECISION_COLUMNS`) of ``sits`` with every
+    seat on ``spec``, each situation playing look and blind to its level's :func:`neighbours`."""
+    from cardsim.runner.store import analysis_store, run_chunks
+
+    tasks = [(s, neighbours(level[(s.own, s.lead, s.position)], levels), deals, seed, [spec] * 3) for s in sits]
+    store = analysis_store(results, "501-fixed-round", G.decision_sums, tasks=tasks)
+    sums_of = run_chunks(G.decision_sums, tasks, [deals] * len(tasks), n_jobs, store=store)
+    frames = [G.decision_rows(t[0], t[1], sums, seed, t[4]) for t, sums in zip(tasks, sums_of)]
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=G.DECISION_COLUMNS)
+
+
+def _counts(choice: pd.DataFrame) -> dict:
+    kinds = [kind(v) for v in choice.verdict]
+    return {"blind_cells": kinds.count("blind"), "look_cells": kinds.count("look"),
+            "unclear_cells": kinds.count("unclear")}
+
+
+def iterate(sits, levels, deals: int, seed: int, start: pd.DataFrame, n_jobs: int = -1, *,
+            long: pd.DataFrame | None = None, players: str | None = None, max_rounds: int = MAX_ROUNDS,
+            start_seconds: float = float("nan"), log=print, results=None) -> tuple[pd.DataFrame, pd.DataFrame, str]:
+    """Iterate from ``start`` (round 0's :func:`cardsim.analysis.g501_game.choices`, against
+    ``players``: their spec, None = the game's default strategy; ``long``: round 0's decisions,
+    which give a look cell its level) — ``deals``: the chart's deals per situation, of which each
+    round plays its :func:`schedule`.
+
+    Returns ``(choice, rounds, status)`` (``rounds.attrs["policy"]``: the spec of the policy after
+    the last round's update — at a fixed point the settled chart): every situation's latest chart (the last round that
+    replayed it: column ``round``) with a ``policy`` column (the option every seat played there:
+    ``blind:L`` or ``look``); one row per round (:data:`ROUND_COLUMNS`: kind, deals, cells
+    replayed, their verdicts' counts, the cells the updated policy bids blind in, the cells whose
+    policy — ``moved`` — or level — ``relevelled`` — changed and which, the round's seconds
+    (round 0: ``start_seconds``), the policy spec played); and ``status``: ``"fixed point after R
+    rounds"``, ``"cycle of period P (cells alternating: …)"`` or ``"not settled after R rounds"``.
+    Deterministic for a seed, whatever ``n_jobs``."""
     sits = list(sits)
-    choice = start
-    policy = first_policy(start)
-    played = {k: G.LOOK for k in policy}  # round 0: the default players' own blind rule
-    history = [_blind_cells(policy)]
-    rounds = [{"round": 0, **_counts(_kinds(start)), "policy_blind": sum(v > 0 for v in policy.values()),
-               "moved": 0, "moved_cells": "", "policy": "default players"}]
+    by_key = {(s.own, s.lead, s.position): s for s in sits}
+    blind, level = first_state(start, long, levels)
+    # the chart's own columns: the robustness columns of round 0 describe other players than the policy's
+    kept = [c for c in G.CHOICE_COLUMNS if c in start]
+    latest = {_key(r): r._asdict() for r in start[kept].itertuples(index=False)}
+    for row in latest.values():
+        row["round"] = 0
+    played = {k: G.LOOK for k in blind}  # round 0: the given players' own blind rule
+    rounds = [{"round": 0, "kind": "chart", "deals": deals, "cells": len(start), **_counts(start),
+               "policy_blind": sum(blind.values()), "moved": 0, "relevelled": 0, "moved_cells": "",
+               "seconds": start_seconds, "policy": players or "default players"}]
+    contested, kind_, search = set(blind), "search", 1
+    states, policies = [], []
     status = f"not settled after {max_rounds} rounds"
     for r in range(1, max_rounds + 1):
+        n = schedule(deals, kind_, search)
+        policy = policy_of(blind, level)
+        states.append((kind_, tuple(sorted(policy.items())), tuple(sorted(level.items())), frozenset(contested), n))
+        policies.append(policy)
+        cycle = find_cycle(states)
+        if cycle:
+            first, period = cycle
+            cells = alternating(policies[first:])
+            status = (f"cycle of period {period} (cells alternating: {_cells_text(cells) or 'none, levels only'})")
+            break
         started = time.time()
-        spec = policy_spec(policy)
-        played = {k: f"blind:{v}" if v else G.LOOK for k, v in policy.items()}
-        log(f"  fixed point, round {r}: every seat plays the policy of round {r - 1} "
-            f"(blind in {sum(v > 0 for v in policy.values())} cells)")
-        long = G.run_decisions(sits, levels, deals, seed, n_jobs, strategies=[spec] * 3, log=lambda s: None,
-                               results=results)
-        choice = G.choices(long)
-        new = update(policy, choice)
-        moved = [f"{k[0]}/{k[1]:+d}/{k[2]}: {_name(policy[k])}->{_name(new[k])}" for k in new
-                 if (new[k] > 0) != (policy[k] > 0)]
-        rounds.append({"round": r, **_counts(_kinds(choice)), "policy_blind": sum(v > 0 for v in new.values()),
-                       "moved": len(moved), "moved_cells": "; ".join(moved), "policy": spec})
-        log(f"    {len(moved)} cells changed between blind and look ({time.time() - started:.0f} s)")
-        policy = new
-        if not moved:
+        spec = policy_spec(policy, players)
+        cells = [by_key[k] for k in by_key if k in contested]
+        log(f"  fixed point, round {r} ({kind_}): {len(cells)} situations x {n:,} deals, every seat on the policy "
+            f"of round {r - 1} (blind in {sum(blind.values())} cells)")
+        long_r = play_round(cells, levels, level, n, seed, spec, n_jobs, results)
+        choice = G.choices(long_r)
+        for k in blind:
+            played[k] = _name(blind[k], level[k])
+        new_blind, new_level, changes, contested = update(blind, level, choice, long_r)
+        for row in choice.itertuples(index=False):
+            latest[_key(row)] = {**row._asdict(), "round": r}
+        moved = sum(new_blind[k] != blind[k] for k in blind)
+        relevelled = sum(new_blind[k] == blind[k] and new_level[k] != level[k] for k in blind)
+        seconds = time.time() - started
+        rounds.append({"round": r, "kind": kind_, "deals": n, "cells": len(cells), **_counts(choice),
+                       "policy_blind": sum(new_blind.values()), "moved": moved, "relevelled": relevelled,
+                       "moved_cells": "; ".join(changes), "seconds": seconds, "policy": spec})
+        log(f"    {moved} cells changed between blind and look, {relevelled} changed level ({seconds:.0f} s)")
+        blind, level = new_blind, new_level
+        if not changes and kind_ == "confirm":
             status = f"fixed point after {r} round{'s' if r > 1 else ''}"
             break
-        cells = _blind_cells(new)
-        if cells in history:
-            status = f"cycle of period {len(history) - history.index(cells)}"
-            break
-        history.append(cells)
-    choice = choice.assign(policy=[played.get((o, lead, p), G.LOOK) for o, lead, p in
-                                   zip(choice.own, choice.lead, choice.position)])
-    return choice, pd.DataFrame(rounds, columns=ROUND_COLUMNS), status
+        if changes:  # the cells that changed are contested: a search round replays them
+            kind_, search = "search", search + 1
+        else:
+            kind_, contested = "confirm", set(blind)
+    choice = pd.DataFrame([latest[k] for k in by_key if k in latest])
+    choice = choice.assign(policy=[played.get(_key(r), G.LOOK) for r in choice.itertuples()])
+    table = pd.DataFrame(rounds, columns=ROUND_COLUMNS)
+    table.attrs["policy"] = policy_spec(policy_of(blind, level), players)  # after the last round's update
+    return choice, table, status
 
 
-def _name(level: int) -> str:
-    return "blind" if level > 0 else "look"
+def deals_text(rounds: pd.DataFrame) -> str:
+    """The deals per situation of the rounds after round 0: ``500`` or ``500 to 2,500`` (least to
+    most), ``no`` without such rounds."""
+    deals = sorted({int(d) for d in rounds.deals.iloc[1:]})
+    if not deals:
+        return "no"
+    return f"{deals[0]:,}" if len(deals) == 1 else f"{deals[0]:,} to {deals[-1]:,}"
 
 
-def _blind_cells(policy: dict) -> frozenset:
-    return frozenset(k for k, v in policy.items() if v > 0)
-
-
-def legend(status: str, rounds: pd.DataFrame, deals: int, chart_legend: str) -> str:
-    """The fixed-point chart's caption: what was run — the rounds played after round 0, the deals
-    per situation in each (``deals``) — and "recomputed until it no longer changed" only where it
-    did (``status`` from :func:`iterate`: a fixed point); a cycle or the round cap says so, the
-    chart shown being the last round's.  ``chart_legend``: the chart's own marks, appended."""
+def legend(status: str, rounds: pd.DataFrame, chart_legend: str) -> str:
+    """The fixed-point chart's caption: what was run — the rounds played after round 0, their
+    kinds and deals per situation — and "recomputed until it no longer changed" only where it did
+    (``status`` from :func:`iterate`: a fixed point); a cycle or the round budget says so, each
+    cell shown from its latest round.  ``chart_legend``: the chart's own marks, appended."""
     played = len(rounds) - 1
     runs = (f"recomputed with every player on it, {played} round{'s' if played != 1 else ''} after the chart against "
-            f"the default players, {deals:,} deals per situation a round")
+            f"the given players (look and the cell's level and its neighbours; {deals_text(rounds)} deals per "
+            "situation a round, the contested cells only until a round replays them all)")
     if status.startswith("fixed"):
         what = f"{runs}, until it no longer changed ({status})"
     elif status.startswith("cycle"):
-        what = f"{runs}; it did not settle: a round repeated an earlier policy ({status}), the last round shown"
+        what = (f"{runs}; it did not settle: a round started where an earlier one did ({status}), each cell's "
+                "latest round shown")
     else:
-        what = f"{runs}; it did not settle ({status}: the most rounds the report plays), the last round shown"
+        what = f"{runs}; it did not settle ({status}: the most rounds the report plays), each cell's latest round shown"
     return f"The same chart when every player at the table follows it: {what}. " + chart_legend
 
 
@@ -191,17 +391,20 @@ def sentence(rounds: pd.DataFrame, status: str, choice: pd.DataFrame) -> str:
     """The Answers' sentence on the fixed point."""
     last = rounds.iloc[-1]
     first = rounds.iloc[0]
-    moved = ", ".join(f"{int(x.moved)} in round {int(x.round)}" for x in rounds.iloc[1:].itertuples())
+    moved = ", ".join(f"{int(x.moved)}+{int(x.relevelled)} in round {int(x.round)}"
+                      for x in rounds.iloc[1:].itertuples())
     settled = status.startswith("fixed")
+    seconds = rounds.seconds.iloc[1:].sum()
     text = ("Played as a policy by every seat and recomputed, the blind chart reaches a " + status if settled else
             "Played as a policy by every seat and recomputed, the blind chart does not settle: " + status)
-    text += (f" (cells changed between blind and look: {moved or 'none'}). ")
+    text += (f" (cells that changed between blind and look + changed level: {moved or 'none'}; "
+             f"{seconds:,.0f} s for the rounds after the first chart). ")
     if settled:
         text += (f"At the fixed point every seat bids blind in {int(last.policy_blind)} of {len(choice)} situations "
-                 f"(round 0 against the default players: {int(first.policy_blind)}) and no cell's verdict clearly "
+                 f"(round 0 against the given players: {int(first.policy_blind)}) and no cell's verdict clearly "
                  f"says otherwise: blind is clearly best in {int(last.blind_cells)} of them even against players who "
                  f"do the same.")
     else:
         text += (f"In the last round the policy bids blind in {int(last.policy_blind)} of {len(choice)} situations "
-                 f"(round 0: {int(first.policy_blind)}), and blind is clearly best in {int(last.blind_cells)}.")
+                 f"(round 0: {int(first.policy_blind)}).")
     return text
