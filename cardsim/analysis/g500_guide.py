@@ -372,7 +372,13 @@ def _robust_stratum_sums(holding: Holding, options: tuple, given: str, deals: in
 PIMC = "pimc:worlds=8"
 """The card play of the guide's extra profile ``pimc`` (partner and opponents, :data:`PIMC_DEALS` deals a cell)."""
 PIMC_DEALS = 300
-"""Most deals per cell under the ``pimc`` profile: its card play costs about a hundred times the heuristic's."""
+"""Most deals per cell under the ``pimc`` profile (``run_robust(..., pimc=True)``)."""
+PIMC_OFF = ("pimc card play in the other seats is not replayed: Five Hundred's pimc plays about 1.7 deals a "
+            "CPU-second with every seat searching at 8 worlds (analyses/g500_stronger.py), so the guide's 94 cells "
+            "would cost about 16 CPU-hours (a 60-deal pilot of the five levels and 300 deals of about 2.5 candidates "
+            "each), far beyond the report's 30 minutes; the report's section on a stronger player replays 3 of "
+            "them with pimc on every seat")
+"""Why the report's guide is not replayed under :func:`pimc_profile` (its sentence says so)."""
 
 
 def pimc_profile():
@@ -397,14 +403,15 @@ def _robust_cell_sums(payload, options, deals, pilot, strategies) -> dict:
 
 
 def run_robust(classes, bid_rows: pd.DataFrame, n: int, seed: int, n_jobs: int = -1, log=print, results=None,
-               profiles=None, levels: pd.DataFrame | None = None, pimc: bool = True) -> pd.DataFrame:
+               profiles=None, levels: pd.DataFrame | None = None, pimc: bool = False) -> pd.DataFrame:
     """Each class and scoring's best level (``bid_rows``: :func:`bids`) replayed under the player
     profiles that act on the guide (:func:`cardsim.analysis.robustness.replay`): every level that
     could be best against the best, on the first deals of each stratum (the same deals as the
     guide's own run), as many as 80% power to see a flip the size of the margin needs.  The
     guide's contracts skip the auction, so a profile that changes only bidding gives the
     default's numbers and is left out (measured on the pilot deals, not listed by hand);
-    ``pimc`` adds :func:`pimc_profile` (card play) on at most :data:`PIMC_DEALS` deals a cell.
+    ``pimc`` adds :func:`pimc_profile` (card play) on at most :data:`PIMC_DEALS` deals a cell
+    (off by default: :data:`PIMC_OFF` says why).
     ``levels``: :func:`run_classes`' frame, whose half-1 differences give the default players'
     candidates (without it, the best and the runner-up only).  Returns ``bid_rows`` with the
     robustness columns (gains in score points)."""
@@ -870,7 +877,10 @@ def _robust_sentence(b: pd.DataFrame) -> str:
         return ""
     from cardsim.analysis.robustness import others, sentence
 
-    return sentence(b[b.robust_deals > 0], "best level", "score points", len(others(GAME)))
+    text = sentence(b[b.robust_deals > 0], "best level", "score points", len(others(GAME)))
+    if text and "robust_verdict" in b and not b.profiles_tested.fillna("").astype(str).str.contains("pimc").any():
+        text += f" The guide's contracts skip the auction, so only card play and the kitty can act on them; {PIMC_OFF}."
+    return text
 
 
 # ---------------------------------------------------------------- rules of thumb
