@@ -957,7 +957,8 @@ LEGENDS = {
         "left bower, the ace of trumps). No-trump hands (bottom): rows = jokers, columns = aces. In a cell: the "
         "level (6 to 10 tricks) with the highest mean score, and that score in points a deal (your side's minus "
         "the defenders'); * = the next best level is not clearly worse; \u2020 = depends on the players: with "
-        "other players (more cautious or bolder bidders ...) the next best level is clearly better; (lo..hi) = "
+        "other players (another card play) another level is clearly better; \u00b0 = not decidable with them at "
+        "this size; (lo..hi) = "
         "the margin over the next best level from the least to the most over the other players (shown where it "
         "moves a lot); grey = no level scores above 0. Columns of panels: quebec scoring (a failed contract gives "
         "its value to the defenders) and subtract scoring (a failed contract's value is taken off your side; the "
@@ -1003,8 +1004,7 @@ def figures(tabs: dict[str, pd.DataFrame], outdir: Path) -> list[Path]:
             for _, r in rows[rows.scoring == scoring].iterrows():
                 y, x = ys.index(r[by]), xs.index(int(r[across]))
                 grid[y, x] = r.best if r.pays else np.nan
-                depends = RB.depends(r)
-                text = f"{int(r.best)}{'*' if not r.clear else ''}{DEPENDS if depends else ''}\n{r.score:+.0f}"
+                text = f"{int(r.best)}{'*' if not r.clear else ''}{RB.mark(r)}\n{r.score:+.0f}"
                 if "gain_min" in r and r.gain_max - r.gain_min > 0.5 * max(abs(r.margin), 1.0):
                     text += f"\n({r.gain_min:+.0f}..{r.gain_max:+.0f})"
                 ax.text(x, y, text, ha="center", va="center", fontsize=8,
@@ -1019,7 +1019,8 @@ def figures(tabs: dict[str, pd.DataFrame], outdir: Path) -> list[Path]:
             ax.set_title(f"{'hearts (any suit)' if denom != 'NT' else 'no-trump'}, {scoring}", fontsize=10)
     fig.suptitle("Five Hundred: the level with the highest mean score before the kitty\n"
                  "(* runner-up within the 95% interval; grey: no level scores above 0"
-                 + (f";\n{DEPENDS} the best level is clearly worse than the runner-up under another player profile;\n"
+                 + (f";\n{DEPENDS} another level is clearly better under a player profile that acts on the guide, "
+                    f"{RB.UNDECIDED} not decidable under them at this size;\n"
                     "(lo..hi): its margin's range across the profiles, where it moves by more than half"
                     if "holds" in b else "") + ")", fontsize=10)
     fig.tight_layout()

@@ -475,14 +475,15 @@ MOVES_PP = 1.0
 
 def robust_note(r) -> str:
     """What a chart cell adds from the profiles: `` [+1.0..+3.7 pp]`` where the best option's gain
-    moves across them by more than :data:`MOVES_PP`, and `` †(bold)`` where it depends on the
-    players (the profiles that flip it); '' without robustness columns."""
+    moves across them by more than :data:`MOVES_PP`, `` †(bold)`` where it depends on the
+    players (the profiles that flip it) and `` °`` where it is not decidable at this size; ''
+    without robustness columns."""
     holds = getattr(r, "holds", None)
-    if holds is None or holds != holds:
+    if (holds is None or holds != holds) and not RB.undecided(r):
         return ""
     row = {"gain_min": r.gain_min, "gain_max": r.gain_max}
     note = f" [{RB.range_text(row)} pp]" if r.gain_max - r.gain_min > MOVES_PP else ""
-    return note + (f" {DEPENDS}({r.flips_under})" if RB.depends(r) else "")
+    return note + (f" {DEPENDS}({r.flips_under})" if RB.depends(r) else f" {RB.UNDECIDED}" if RB.undecided(r) else "")
 
 
 def _levels_text(levels: list[int]) -> str:
@@ -884,7 +885,8 @@ CHART_LEGEND = (
     "limits do about as well); look = look at your cards first; the number = how many percentage points (pp) of "
     "game-win chance the best limit adds over looking; ? on hatched grey = no clear answer; lo..hi = that gain "
     "from the least to the most over the other players (more cautious or bolder bidders ...); \u2020 = depends on "
-    "the players: with some of them the other choice is clearly better. Colour = the best limit.")
+    "the players: with some of them another choice is clearly better; \u00b0 = not decidable with them at this "
+    "size. Colour = the best limit.")
 LEGENDS = {
     "g501_game_chart.png": CHART_LEGEND,
     # the run's own caption replaces this one (g501_fixed.legend: its rounds, deals and whether it settled)
@@ -904,7 +906,7 @@ def cell_label(r) -> str:
     best level's gain over looking in pp on the next line (``B90-120`` / ``+2.9``: the levels as
     good as the best, one line per run of neighbouring levels); ``?`` and the gain when no clear
     answer."""
-    mark = DEPENDS if RB.depends(r) else ""
+    mark = RB.mark(r)
     if getattr(r, "gain_max", np.nan) - getattr(r, "gain_min", np.nan) > MOVES_PP:
         gain = f"{r.gain_min:+.1f}..{r.gain_max:+.1f}"
     else:
@@ -961,7 +963,8 @@ def chart_figure(choice: pd.DataFrame, outdir: Path, name: str = "g501_game_char
              "number = its gain over looking in pp; ? hatched = the 95% interval of that gain includes 0."]
     if "holds" in choice:
         title.append(f"Replayed under the other player profiles: a range lo..hi = the gain's range across them; "
-                     f"{DEPENDS} = the best option is clearly worse under some profile (depends on the players).")
+                     f"{DEPENDS} = another option is clearly better under some profile (depends on the players); "
+                     f"{RB.UNDECIDED} = not decidable under them at this size.")
     # about 13 characters of 10-point text fit in an inch (11 leaves a margin): a narrow chart keeps its title
     width = int(11 * fig.get_figwidth())
     fig.suptitle("\n".join(textwrap.fill(t, width) for t in title), fontsize=10)

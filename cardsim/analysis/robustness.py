@@ -17,9 +17,9 @@ and profile, whether another option could be better there, with a stated power:
 3. **Deals** per cell (:func:`planned_deals`): enough that a flip the size of the chart's own gap
    (best minus reference, default players) would be seen with :data:`cardsim.robust.POWER` (80%)
    at 95% — ``((1.96 + 0.84) sd / gap)²``, ``sd`` the chart's own per-deal standard deviation of
-   that difference — at least :data:`MIN_DEALS`, at most the cell's own deals (the same deals:
-   the first ones, common random numbers) and the chart's cap (``caps``, e.g. fewer for a costly
-   card-play profile).
+   that difference — at least :data:`MIN_DEALS`, at most :data:`BUDGET` (half) of the cell's own
+   deals (the same deals: the first ones, common random numbers) and a profile's cap (``caps``,
+   e.g. fewer for a costly card-play profile).
 4. **Verdict** (:func:`cardsim.robust.judge`): each candidate against the best, paired, 95%
    interval each; *depends on the players* where some candidate is clearly better under some
    profile, *holds* where none is and the power (the lowest over the profiles and candidates,
@@ -98,10 +98,22 @@ PAIR_GLOSSARY = {
 """The glossary of the pair replay (:func:`cell_columns`), for the score analyses."""
 DEPENDS = "\u2020"
 """The charts' mark of a cell whose best option depends on the players (clearly worse under some profile)."""
+UNDECIDED = "\u00b0"
+"""The charts' mark of a cell whose replay was not decidable at its size (power below 80%)."""
+
+
+def mark(row) -> str:
+    """A chart cell's mark from its replay: :data:`DEPENDS`, :data:`UNDECIDED` or ''."""
+    return DEPENDS if depends(row) else UNDECIDED if undecided(row) else ""
 SHARE = 0.25
 """The share of a score analysis's deals replayed under each other profile (:func:`robust_deals`)."""
 MIN_DEALS = 100
 """Fewest deals per profile in a replay."""
+BUDGET = 0.5
+"""Most deals per profile in a chart's replay, as a share of the cell's own deals: at the cap, three
+candidates under three profiles play 4.5 times the cell's deals (the rule before issue 46: two options
+on a quarter of the deals, 1.5 times; the chart itself, one play per option: 8 to 12 times); a cell
+whose gap needs more is not decidable at this size."""
 PILOT = 60
 """Deals per cell and profile of the pilot (every option, deals of their own): it tells which
 profiles act on the chart and adds the options a profile could make best."""
@@ -188,9 +200,11 @@ def sd_of(lo: float, hi: float, n: float) -> float:
 
 def planned_deals(cell: Cell, cap: int | None = None) -> int:
     """Deals per profile for ``cell``: :func:`cardsim.robust.deals_for_power` of its gap and spread
-    (80% power at 95%), at least :data:`MIN_DEALS`, at most the cell's own deals and ``cap``
-    (a budget); the most allowed where the gap or spread is unknown or the gap is 0."""
-    top = int(cell.deals if cap is None else min(cell.deals, cap))
+    (80% power at 95%), at least :data:`MIN_DEALS` (or all the cell's deals, if fewer), at most
+    :data:`BUDGET` of the cell's own deals and ``cap`` (a profile's budget); the most allowed where
+    the gap or spread is unknown or the gap is 0."""
+    top = max(min(cell.deals, MIN_DEALS), int(BUDGET * cell.deals))
+    top = int(top if cap is None else min(top, cap))
     need = R.deals_for_power(cell.gap, cell.sd)
     if not need == need or need == np.inf:
         return top
