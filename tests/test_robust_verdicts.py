@@ -160,3 +160,16 @@ def test_the_charts_replay_adds_pass_for_bold_players_in_the_55_opening():
     assert "+P (bold)" in row["candidates"] and row["profiles_tested"] == "bold"
     assert row["robust_verdict"] == R.DEPENDS and row["flips"].startswith("bold: P +") and row["holds"] is False
     assert row["best_under"] == "bold=P" and row["robust_deals"] == 1000  # the budget: half the cell's deals
+
+
+def test_pilot_deals_and_the_spread_a_profile_plans_for():
+    assert [RB.pilot_deals(n) for n in (30, 300, 1000, 20_000)] == [30, 50, 100, 200]
+    cell = RB.Cell((), ("P", "1H", "2H"), "1H", 100.0, 500.0, ("1H", "2H"), 20_000)
+    means = np.array([50.0, 0.0, -300.0])
+    pm = means[:, None] - means[None, :]
+    sums = _sums(3, pm, 2000.0, n=200, means=means)
+    assert RB.pilot_sd(cell, sums, ("P", "1H", "2H")) == pytest.approx(2000.0)
+    # planned for the wider spread of the candidates (2000, not the chart's 500)
+    assert RB.planned_deals(cell, sd=2000.0) == R.deals_for_power(100.0, 2000.0) > RB.planned_deals(cell)
+    assert RB.planned_deals(cell, sd=100.0) == RB.planned_deals(cell)  # never below the chart's own
+    assert np.isnan(RB.pilot_sd(cell, None, ("P",)))

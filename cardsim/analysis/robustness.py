@@ -4,7 +4,7 @@ A chart picks per cell a best option under the default players and measures its 
 other option (its *reference*: the runner-up, or in 501 looking).  :func:`replay` asks, per cell
 and profile, whether another option could be better there, with a stated power:
 
-1. **Profiles that act** (:func:`acting`): a pilot of :data:`PILOT` deals per cell (every option,
+1. **Profiles that act** (:func:`acting`): a pilot of up to :data:`PILOT` deals per cell (every option,
    on deals of their own: :func:`pilot_seed`) is played under the default players and under each
    profile; a profile whose sums equal the default's in every cell changes nothing the chart's
    decisions read (e.g. a bidding-only profile on the Five Hundred guide's forced contracts) and
@@ -17,7 +17,8 @@ and profile, whether another option could be better there, with a stated power:
 3. **Deals** per cell (:func:`planned_deals`): enough that a flip the size of the chart's own gap
    (best minus reference, default players) would be seen with :data:`cardsim.robust.POWER` (80%)
    at 95% — ``((1.96 + 0.84) sd / gap)²``, ``sd`` the chart's own per-deal standard deviation of
-   that difference — at least :data:`MIN_DEALS`, at most :data:`BUDGET` (half) of the cell's own
+   that difference, or the profile's pilot's largest spread of best minus a candidate where that is
+   larger (so the power holds against every candidate) — at least :data:`MIN_DEALS`, at most :data:`BUDGET` (half) of the cell's own
    deals (the same deals: the first ones, common random numbers) and a profile's cap (``caps``,
    e.g. fewer for a costly card-play profile).
 4. **Verdict** (:func:`cardsim.robust.judge`): each candidate against the best, paired, 95%
@@ -114,9 +115,18 @@ BUDGET = 0.5
 candidates under three profiles play 4.5 times the cell's deals (the rule before issue 46: two options
 on a quarter of the deals, 1.5 times; the chart itself, one play per option: 8 to 12 times); a cell
 whose gap needs more is not decidable at this size."""
-PILOT = 60
-"""Deals per cell and profile of the pilot (every option, deals of their own): it tells which
-profiles act on the chart and adds the options a profile could make best."""
+PILOT = 200
+"""Most deals per cell and profile of the pilot (every option, deals of their own): it tells which
+profiles act on the chart, adds the options a profile could make best and gives their spread."""
+MIN_PILOT = 50
+"""Fewest deals of a pilot (or all the cell's deals, if fewer); between the two, a tenth of the
+cell's deals (:func:`pilot_deals`)."""
+
+
+def pilot_deals(deals: int) -> int:
+    """The pilot's deals for a cell of ``deals`` deals: a tenth of them, at least :data:`MIN_PILOT`
+    (or all, if fewer), at most :data:`PILOT`."""
+    return int(min(deals, max(MIN_PILOT, min(PILOT, deals // 10))))
 
 
 def robust_deals(deals: int) -> int:
@@ -198,14 +208,18 @@ def sd_of(lo: float, hi: float, n: float) -> float:
     return float((hi - lo) / (2 * R.Z_LEVEL) * np.sqrt(n))
 
 
-def planned_deals(cell: Cell, cap: int | None = None) -> int:
+def planned_deals(cell: Cell, cap: int | None = None, sd: float | None = None) -> int:
     """Deals per profile for ``cell``: :func:`cardsim.robust.deals_for_power` of its gap and spread
-    (80% power at 95%), at least :data:`MIN_DEALS` (or all the cell's deals, if fewer), at most
+    (80% power at 95%; ``sd``: a larger spread to plan for, e.g. a candidate's in a profile's pilot,
+    else the cell's own), at least :data:`MIN_DEALS` (or all the cell's deals, if fewer), at most
     :data:`BUDGET` of the cell's own deals and ``cap`` (a profile's budget); the most allowed where
     the gap or spread is unknown or the gap is 0."""
     top = max(min(cell.deals, MIN_DEALS), int(BUDGET * cell.deals))
     top = int(top if cap is None else min(top, cap))
-    need = R.deals_for_power(cell.gap, cell.sd)
+    spread = cell.sd
+    if sd is not None and sd == sd:
+        spread = max(sd, spread) if spread == spread else sd
+    need = R.deals_for_power(cell.gap, spread)
     if not need == need or need == np.inf:
         return top
     return int(min(top, max(MIN_DEALS, need)))
@@ -237,6 +251,18 @@ def pilot_candidates(cell: Cell, sums: dict | None) -> tuple:
     return tuple(r["option"] for r in rivals if not r["gain_lo"] > 0)
 
 
+def pilot_sd(cell: Cell, sums: dict | None, options) -> float:
+    """The largest per-deal standard deviation of best minus an option of ``options`` in a
+    profile's pilot (``sums``: every option of ``cell``), NaN when none is known: the spread a
+    profile's replay plans its deals for, so that the power holds against every candidate."""
+    if sums is None or cell.best not in cell.options:
+        return float("nan")
+    every = list(cell.options)
+    rivals = R.rivals(every, sums, every.index(cell.best), cell.sign, [every.index(o) for o in options])
+    sds = [r["se"] * np.sqrt(r["n"]) for r in rivals if r["se"] == r["se"] and r["n"] > 1]
+    return float(max(sds)) if sds else float("nan")
+
+
 def replay(cells: list[Cell], profiles: list, sums_fn, base: list[str], *, name: str, n_jobs: int = -1,
            results=None, log=print, caps: dict | None = None, scale: float = 1.0, fmt: str = "{:+.0f}") -> list[dict]:
     """Every cell's :data:`COLUMNS` (the module's docstring): the pilot, the acting profiles, the
@@ -257,10 +283,10 @@ def replay(cells: list[Cell], profiles: list, sums_fn, base: list[str], *, name:
     caps = dict(caps or {})
     every = [P.Profile(P.DEFAULT, "the default players"), *profiles]
     specs = {(p.name, c.seat): p.strategies(list(base), c.seat) for p in every for c in cells}
-    tasks = [(c.payload, tuple(c.options), min(PILOT, c.deals), True, specs[(p.name, c.seat)])
+    tasks = [(c.payload, tuple(c.options), pilot_deals(c.deals), True, specs[(p.name, c.seat)])
              for p in every for c in cells]
     log(f"  under other players: pilot, {len(cells)} cells x {len(every)} profiles x every option x "
-        f"{PILOT} deals")
+        f"up to {PILOT} deals")
     store = analysis_store(results, f"{name}-pilot", sums_fn, tasks=tasks)
     got = iter(run_chunks(sums_fn, tasks, [t[2] * len(t[1]) for t in tasks], n_jobs, store=store))
     pilots = {p.name: [next(got) for _ in cells] for p in every}
@@ -273,8 +299,8 @@ def replay(cells: list[Cell], profiles: list, sums_fn, base: list[str], *, name:
         per = {}
         for p in tested:
             extra = set(pilot_candidates(c, pilots[p.name][i])) - set(c.contenders)
-            per[p.name] = (tuple(o for o in c.options if o in set(c.contenders) | extra),
-                           planned_deals(c, caps.get(p.name)))
+            options = tuple(o for o in c.options if o in set(c.contenders) | extra)
+            per[p.name] = (options, planned_deals(c, caps.get(p.name), pilot_sd(c, pilots[p.name][i], options)))
         plan.append(per)
     tasks = [(c.payload, per[p.name][0], per[p.name][1], False, specs[(p.name, c.seat)])
              for c, per in zip(cells, plan) for p in tested]
