@@ -58,7 +58,7 @@ METHOD = [
     "its chart (cardsim profiles GAME: the previous default, cautious and bold bidders and more; a profile "
     "giving the default's numbers on every pilot deal, such as a bidding-only profile on the guide's forced "
     "contracts, is left out), every option that could be best there against the cell's best, on the same deals, "
-    "as many as 80% power to see a flip the size of the cell's own gap needs (at most half the cell's deals): a "
+    "as many as 90% power to see a flip the size of the cell's own gap needs (at most half the cell's deals): a "
     "cell in which some option is clearly better under some profile depends on the players (marked \u2020); "
     "one in which none is holds if that power was reached, else it is not decidable at this size (\u00b0); "
     "the gain is shown as a range across the profiles (docs/profiles.md).",

@@ -97,14 +97,14 @@ def test_the_candidate_set_rule():
 
 
 def test_planned_deals_from_the_charts_own_spread():
-    cell = RB.Cell((), ("a", "b"), "a", 10.0, 100.0, ("a", "b"), 2000)
-    assert RB.planned_deals(cell) == 785  # 80% power at 95% for a flip of the gap
+    cell = RB.Cell((), ("a", "b"), "a", 10.0, 100.0, ("a", "b"), 4000)
+    assert RB.planned_deals(cell) == 1051 == R.deals_for_power(10.0, 100.0, 0.9)  # planned for 90% at 95%
     assert RB.planned_deals(cell, cap=300) == 300  # a profile's budget
     small = RB.Cell((), ("a", "b"), "a", 0.1, 100.0, ("a", "b"), 2000)
     assert RB.planned_deals(small) == 1000 == RB.BUDGET * 2000  # never more than the budget of the cell's deals
     assert RB.planned_deals(RB.Cell((), ("a", "b"), "a", 0.1, 100.0, ("a", "b"), 150)) == 100  # MIN_DEALS
     assert RB.planned_deals(RB.Cell((), ("a", "b"), "a", 0.1, 100.0, ("a", "b"), 60)) == 60  # all it has
-    large = RB.Cell((), ("a", "b"), "a", 1000.0, 100.0, ("a", "b"), 2000)
+    large = RB.Cell((), ("a", "b"), "a", 1000.0, 100.0, ("a", "b"), 4000)
     assert RB.planned_deals(large) == RB.MIN_DEALS
     assert RB.sd_of(-Z, Z, 100) == pytest.approx(10.0)  # half-width 1.96 over 100 deals: se 1, sd 10
 
@@ -154,7 +154,7 @@ def test_the_charts_replay_adds_pass_for_bold_players_in_the_55_opening():
 
     cell = next(c for c in vc.chart_cells() if c.chart == "opening" and c.band == (11, 12)
                 and c.shape.name == "5-5 S+H")
-    rc = RB.Cell(((cell, 0),), tuple(cell.options), "1H", 100.0, 1500.0, ("1S", "1H"), 2000)  # 80%: 1,766 deals
+    rc = RB.Cell(((cell, 0),), tuple(cell.options), "1H", 100.0, 1500.0, ("1S", "1H"), 2000)  # 90%: 2,364 deals
     row, = RB.replay([rc], select("vint", ["bold"])[1:], _robust_cell_sums, ["heuristic"] * 4, name="t", n_jobs=1,
                      log=lambda s: None)
     assert "+P (bold)" in row["candidates"] and row["profiles_tested"] == "bold"
@@ -170,6 +170,6 @@ def test_pilot_deals_and_the_spread_a_profile_plans_for():
     sums = _sums(3, pm, 2000.0, n=200, means=means)
     assert RB.pilot_sd(cell, sums, ("P", "1H", "2H")) == pytest.approx(2000.0)
     # planned for the wider spread of the candidates (2000, not the chart's 500)
-    assert RB.planned_deals(cell, sd=2000.0) == R.deals_for_power(100.0, 2000.0) > RB.planned_deals(cell)
+    assert RB.planned_deals(cell, sd=2000.0) == R.deals_for_power(100.0, 2000.0, 0.9) > RB.planned_deals(cell)
     assert RB.planned_deals(cell, sd=100.0) == RB.planned_deals(cell)  # never below the chart's own
     assert np.isnan(RB.pilot_sd(cell, None, ("P",)))

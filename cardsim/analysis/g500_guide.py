@@ -376,8 +376,8 @@ PIMC_DEALS = 300
 PIMC_OFF = ("pimc card play in the other seats is not replayed: Five Hundred's pimc plays about 1.7 deals a "
             "CPU-second with every seat searching at 8 worlds (analyses/g500_stronger.py), so the guide's 94 cells "
             "would cost about 25 CPU-hours (a pilot of up to 200 deals of the five levels and 300 deals of about 2.5 "
-            "candidates each), far beyond the report's 30 minutes; the report's section on a stronger player replays 3 of "
-            "them with pimc on every seat")
+            "candidates each), far beyond the report's 30 minutes; the report's section on a stronger player replays "
+            "3 of them with pimc on every seat")
 """Why the report's guide is not replayed under :func:`pimc_profile` (its sentence says so)."""
 
 
@@ -407,8 +407,8 @@ def run_robust(classes, bid_rows: pd.DataFrame, n: int, seed: int, n_jobs: int =
     """Each class and scoring's best level (``bid_rows``: :func:`bids`) replayed under the player
     profiles that act on the guide (:func:`cardsim.analysis.robustness.replay`): every level that
     could be best against the best, on the first deals of each stratum (the same deals as the
-    guide's own run), as many as 80% power to see a flip the size of the margin needs.  The
-    guide's contracts skip the auction, so a profile that changes only bidding gives the
+    guide's own run), as many as 90% power to see a flip the size of the margin needs (80% is
+    what "holds" needs).  The guide's contracts skip the auction, so a profile that changes only bidding gives the
     default's numbers and is left out (measured on the pilot deals, not listed by hand);
     ``pimc`` adds :func:`pimc_profile` (card play) on at most :data:`PIMC_DEALS` deals a cell
     (off by default: :data:`PIMC_OFF` says why).

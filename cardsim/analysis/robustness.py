@@ -15,12 +15,13 @@ and profile, whether another option could be better there, with a stated power:
    does not show clearly worse than the best (so an option far behind under the default players
    but ahead under the profile is replayed too).
 3. **Deals** per cell (:func:`planned_deals`): enough that a flip the size of the chart's own gap
-   (best minus reference, default players) would be seen with :data:`cardsim.robust.POWER` (80%)
-   at 95% — ``((1.96 + 0.84) sd / gap)²``, ``sd`` the chart's own per-deal standard deviation of
-   that difference, or the profile's pilot's largest spread of best minus a candidate where that is
-   larger (so the power holds against every candidate) — at least :data:`MIN_DEALS`, at most :data:`BUDGET` (half) of the cell's own
-   deals (the same deals: the first ones, common random numbers) and a profile's cap (``caps``,
-   e.g. fewer for a costly card-play profile).
+   (best minus reference, default players) would be seen with :data:`PLAN` (90%, so that the 80%
+   a verdict needs is reached though the spread is an estimate) at 95% —
+   ``((1.96 + 1.28) sd / gap)²``, ``sd`` the chart's own per-deal standard deviation of that
+   difference, or the profile's pilot's largest spread of best minus a candidate where that is
+   larger (so the power holds against every candidate) — at least :data:`MIN_DEALS`, at most
+   :data:`BUDGET` (half) of the cell's own deals (the same deals: the first ones, common random
+   numbers) and a profile's cap (``caps``, e.g. fewer for a costly card-play profile).
 4. **Verdict** (:func:`cardsim.robust.judge`): each candidate against the best, paired, 95%
    interval each; *depends on the players* where some candidate is clearly better under some
    profile, *holds* where none is and the power (the lowest over the profiles and candidates,
@@ -78,10 +79,11 @@ GLOSSARY = {
     "gain_min / gain_max": "the range of the best option's gain over the best other candidate (the chart's units) "
                            "over the default players and every acting profile: a gain that holds but shrinks is a "
                            "different answer from one that stays",
-    "robust_deals / candidates / profiles_tested / profiles_not_acting": "deals per profile in the replay (the cell's first deals, as many "
-                                                   "as 80% power needs, from the chart's own spread, within the "
-                                                   "budget); the options replayed (+X (profile): added by that "
-                                                   "profile's pilot); the profiles that act on the chart, and those "
+    "robust_deals / candidates / profiles_tested / profiles_not_acting": "deals per profile in the replay (the cell's "
+                                                   "first deals, as many as 90% power needs (planned above the 80% "
+                                                   "a verdict needs), from the spread, within the budget); the "
+                                                   "options replayed (+X (profile): added by that profile's "
+                                                   "pilot); the profiles that act on the chart, and those "
                                                    "that do not (the default's numbers on every pilot deal of the "
                                                    "chart: they cannot change its answers)",
 }
@@ -118,6 +120,9 @@ whose gap needs more is not decidable at this size."""
 PILOT = 200
 """Most deals per cell and profile of the pilot (every option, deals of their own): it tells which
 profiles act on the chart, adds the options a profile could make best and gives their spread."""
+PLAN = 0.90
+"""The power a replay's deals are planned for: above the 80% a verdict "holds" needs, since the
+spread it plans from is itself an estimate (the pilot's, the chart's)."""
 MIN_PILOT = 50
 """Fewest deals of a pilot (or all the cell's deals, if fewer); between the two, a tenth of the
 cell's deals (:func:`pilot_deals`)."""
@@ -210,7 +215,7 @@ def sd_of(lo: float, hi: float, n: float) -> float:
 
 def planned_deals(cell: Cell, cap: int | None = None, sd: float | None = None) -> int:
     """Deals per profile for ``cell``: :func:`cardsim.robust.deals_for_power` of its gap and spread
-    (80% power at 95%; ``sd``: a larger spread to plan for, e.g. a candidate's in a profile's pilot,
+    (:data:`PLAN`, 90% power at 95%; ``sd``: a larger spread to plan for, e.g. a candidate's in a profile's pilot,
     else the cell's own), at least :data:`MIN_DEALS` (or all the cell's deals, if fewer), at most
     :data:`BUDGET` of the cell's own deals and ``cap`` (a profile's budget); the most allowed where
     the gap or spread is unknown or the gap is 0."""
@@ -219,7 +224,7 @@ def planned_deals(cell: Cell, cap: int | None = None, sd: float | None = None) -
     spread = cell.sd
     if sd is not None and sd == sd:
         spread = max(sd, spread) if spread == spread else sd
-    need = R.deals_for_power(cell.gap, spread)
+    need = R.deals_for_power(cell.gap, spread, PLAN)
     if not need == need or need == np.inf:
         return top
     return int(min(top, max(MIN_DEALS, need)))
@@ -429,7 +434,8 @@ def sentence(frame, what: str, unit: str, n_profiles: int) -> str:
         for name in filter(None, (x.strip() for x in str(names).split(","))):
             by[name] = by.get(name, 0) + 1
     if new:
-        tested, idle = _names(frame.profiles_tested), _names(frame.get("profiles_not_acting", frame.profiles_tested[:0]))
+        tested = _names(frame.profiles_tested)
+        idle = _names(frame.get("profiles_not_acting", frame.profiles_tested[:0]))
         text = (f"Replayed under the player profiles that act on it ({', '.join(tested) or 'none'}"
                 + (f"; not {', '.join(idle)}, which give the default's numbers on every pilot deal" if idle else "")
                 + f"), every option that could be best there against the {what}: it holds in {len(holds)} of "
