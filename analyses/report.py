@@ -54,10 +54,14 @@ METHOD = [
     "heuristics, not experts. Every answer is conditional on them: a better partner or better defenders "
     "can change which option is best, so read an answer as 'against players who bid and play like "
     "these strategies'. To say which answers hold, every cell of the 501 decision chart, the Vint bidding "
-    "charts and the Five Hundred bid guide is replayed under the game's other player profiles (cardsim "
-    "profiles GAME: the previous default, cautious and bold bidders and more) on the same deals: a cell "
-    "whose best option is clearly beaten under some profile depends on the players (marked \u2020), and "
-    "its gain is shown as a range across the profiles (docs/profiles.md).",
+    "charts and the Five Hundred bid guide is replayed under the game's other player profiles that act on "
+    "its chart (cardsim profiles GAME: the previous default, cautious and bold bidders and more; a profile "
+    "giving the default's numbers on every pilot deal, such as a bidding-only profile on the guide's forced "
+    "contracts, is left out), every option that could be best there against the cell's best, on the same deals, "
+    "as many as 90% power to see a flip the size of the cell's own gap needs (at most half the cell's deals): a "
+    "cell in which some option is clearly better under some profile depends on the players (marked \u2020); "
+    "one in which none is holds if that power was reached, else it is not decidable at this size (\u00b0); "
+    "the gain is shown as a range across the profiles (docs/profiles.md).",
 ]
 
 

@@ -363,3 +363,21 @@ def test_the_guide_figure_has_a_legend():
     for mark in ("7+", "top trumps", "jokers", "left bower", "* =", "\u2020 =", "(lo..hi)", "grey", "quebec",
                  "subtract"):
         assert mark in G.LEGENDS["g500_guide_bids.png"]
+
+
+def test_robust_replay_keeps_only_the_profiles_that_act_on_forced_contracts():
+    """The guide's contracts skip the auction: the bidding-only profiles (cautious, bold, flat) give
+    the default's numbers on every pilot deal and are left out; heuristic_v1 (the old card play)
+    acts (issue 46)."""
+    from cardsim.analysis import robustness as RB
+
+    classes = [Holding("H", 6, 3)]
+    levels = G.run_classes(classes, 200, 5, n_jobs=1, log=lambda s: None)
+    b = G.bids(levels)
+    out = G.run_robust(classes, b, 200, 5, n_jobs=1, log=lambda s: None, levels=levels)
+    assert set(RB.COLUMNS) <= set(out.columns) and len(out) == len(b) == 2
+    for r in out.itertuples():
+        assert r.profiles_tested == "heuristic_v1" and r.profiles_not_acting == "cautious, bold, flat"
+        assert r.best_under.startswith("heuristic_v1=") and f"={int(r.best)}H" in r.candidates.split(", ")
+        assert r.robust_verdict in (RB.R.HOLDS, RB.R.DEPENDS, RB.R.UNDECIDED) and 0 <= r.power <= 1
+    assert "not cautious, bold, flat, which give the default's numbers" in G._robust_sentence(out)

@@ -475,14 +475,15 @@ MOVES_PP = 1.0
 
 def robust_note(r) -> str:
     """What a chart cell adds from the profiles: `` [+1.0..+3.7 pp]`` where the best option's gain
-    moves across them by more than :data:`MOVES_PP`, and `` †(bold)`` where it depends on the
-    players (the profiles that flip it); '' without robustness columns."""
+    moves across them by more than :data:`MOVES_PP`, `` †(bold)`` where it depends on the
+    players (the profiles that flip it) and `` °`` where it is not decidable at this size; ''
+    without robustness columns."""
     holds = getattr(r, "holds", None)
-    if holds is None or holds != holds:
+    if (holds is None or holds != holds) and not RB.undecided(r):
         return ""
     row = {"gain_min": r.gain_min, "gain_max": r.gain_max}
     note = f" [{RB.range_text(row)} pp]" if r.gain_max - r.gain_min > MOVES_PP else ""
-    return note + (f" {DEPENDS}({r.flips_under})" if RB.depends(r) else "")
+    return note + (f" {DEPENDS}({r.flips_under})" if RB.depends(r) else f" {RB.UNDECIDED}" if RB.undecided(r) else "")
 
 
 def _levels_text(levels: list[int]) -> str:
@@ -533,42 +534,72 @@ def robust_sums(sit: Situation, level: int, deals: int, seed: int, strategies) -
     return decision_sums(sit, (level,), deals, seed, strategies)
 
 
+def _robust_cell_sums(payload, options, deals, pilot, strategies) -> dict:
+    """One situation's question with ``options`` (look and blind levels, in the chart's order) on
+    its first ``deals`` deals (``pilot``: the pilot's own deals): the form
+    cardsim.analysis.robustness.replay calls."""
+    from cardsim.analysis.robustness import pilot_seed
+
+    sit, seed = payload
+    levels = tuple(int(o.split(":")[1]) for o in options if o != LOOK)
+    return decision_sums(sit, levels, deals, pilot_seed(seed) if pilot else seed, strategies)
+
+
+def robust_cell(sit: Situation, g: pd.DataFrame, deals: int, seed: int):
+    """The :class:`cardsim.analysis.robustness.Cell` of one situation from its decision rows ``g``:
+    the chart's best (:func:`robust_pair`), its gain over its reference (looking; the best blind
+    level where looking is best) on the held-out deals as the flip size, and the default players'
+    candidates (the best, the reference, the runner-up of the ranking and every option whose
+    paired interval against the best reaches 0).  None when no blind level was ever legal."""
+    from cardsim.analysis import robustness as RB
+
+    g = g.reset_index(drop=True)
+    best, level = robust_pair(g)
+    if not level:
+        return None
+    order = ranked(-choice_rank(g))
+    runner = g.option.iloc[order[1]] if len(order) > 1 else None
+    row = g.set_index("option")
+    if best == LOOK:
+        ref = f"blind:{level}"
+        gap, lo, hi = (-row.loc[ref, "gain_half1_pp"], -row.loc[ref, "gain_half1_hi"], -row.loc[ref, "gain_half1_lo"])
+        # look minus a blind level: the level's gain over looking turned round
+        low = {o: -row.loc[o, "gain_hi"] / 100 for o in row.index if o != LOOK}
+    else:
+        ref = LOOK
+        gap, lo, hi = (row.loc[best, "gain_half1_pp"], row.loc[best, "gain_half1_lo"], row.loc[best, "gain_half1_hi"])
+        low = {o: -row.loc[o, "diff_best_hi"] / 100 for o in row.index if o not in (LOOK, best)}
+        low[LOOK] = row.loc[best, "gain_lo"] / 100
+    options = tuple(g.option)
+    sign = -1.0 if decision_question(sit, LEVELS, 1, seed).lower_is_better else 1.0
+    return RB.Cell((sit, seed), options, best, float(gap) / 100, RB.sd_of(lo / 100, hi / 100, deals / 2),
+                   RB.contenders(options, best, ref, runner, low), int(deals), sign, SEAT)
+
+
 def run_robust(sits, long: pd.DataFrame, deals: int, seed: int, n_jobs: int = -1, log=print, results=None,
                profiles=None, base=None) -> pd.DataFrame:
-    """Each situation's best option and the option it is measured against (:func:`robust_pair`),
-    replayed under every other profile (:mod:`cardsim.analysis.robustness`; ``profiles``: the
-    profiles, default all of the game's but ``default``; ``base``: every seat's spec under the
-    default players, default the game's default strategy).  Returns one row per situation: own,
-    lead, position and :data:`cardsim.analysis.robustness.COLUMNS` (gains in pp of the game's win)."""
+    """Each situation replayed under the player profiles that act on the chart, every option that
+    could be best there against the chart's best (:func:`robust_cell`,
+    :func:`cardsim.analysis.robustness.replay`; ``profiles``: the profiles, default all of the
+    game's but ``default``; ``base``: every seat's spec under the default players, default the
+    game's default strategy).  Returns one row per situation: own, lead, position and
+    :data:`cardsim.analysis.robustness.COLUMNS` (gains in pp of the game's win)."""
     from cardsim.analysis import robustness as RB
     from cardsim.games import get_game
 
     sits = list(sits)
     profiles = RB.others(GAME) if profiles is None else list(profiles)
     base = list(base or [get_game(GAME).default_strategy] * 3)
-    per = RB.robust_deals(deals)
     groups = {k: g for k, g in long.groupby(["own", "lead", "position"], sort=False)}
-    pairs = [robust_pair(groups[(s.own, s.lead, s.position)]) for s in sits]
-    tasks = [(s, lvl, per, seed, p.strategies(base, SEAT)) for s, (best, lvl) in zip(sits, pairs) if lvl
-             for p in profiles]
+    cells = [robust_cell(s, groups[(s.own, s.lead, s.position)], deals, seed) for s in sits]
     started = time.time()
-    log(f"  under other players: {len(sits)} situations x {len(profiles)} profiles ({', '.join(p.name for p in profiles)})"
-        f" x 2 options x {per:,} deals")
-    store = analysis_store(results, "501-robust", robust_sums, tasks=tasks)
-    sums_of = iter(run_chunks(robust_sums, tasks, [per] * len(tasks), n_jobs, store=store))
+    out = iter(RB.replay([c for c in cells if c is not None], profiles, _robust_cell_sums, base, name="501-robust",
+                         n_jobs=n_jobs, results=results, log=log, scale=100.0, fmt="{:+.1f}"))
     rows = []
-    for s, (best, lvl) in zip(sits, pairs):
-        g = groups[(s.own, s.lead, s.position)]
-        if not lvl:  # no blind level was ever legal: nothing to weigh
-            rows.append({"own": s.own, "lead": s.lead, "position": s.position, "holds": True, "flips_under": "",
-                         "gain_min": np.nan, "gain_max": np.nan, "robust_deals": per})
-            continue
-        gain = "gain_half1_pp" if "gain_half1_pp" in g else "gain_pp"  # the chart's own (held-out) gain
-        default_gain = (g[g.option == best].iloc[0][gain] if best != LOOK
-                        else -g[g.option == f"blind:{lvl}"].iloc[0][gain])
-        replays = {p.name: RB.summary(next(sums_of), [LOOK, f"blind:{lvl}"], best, scale=100.0) for p in profiles}
-        rows.append({"own": s.own, "lead": s.lead, "position": s.position,
-                     **RB.cell_columns(default_gain + 0.0, replays, per)})
+    for s, c in zip(sits, cells):
+        head = {"own": s.own, "lead": s.lead, "position": s.position}
+        # no blind level was ever legal: nothing to weigh
+        rows.append(head | (next(out) if c is not None else {"robust_verdict": "", "robust_deals": 0}))
     log(f"    done in {time.time() - started:.0f} s")
     return pd.DataFrame(rows, columns=["own", "lead", "position", *RB.COLUMNS])
 
@@ -854,7 +885,8 @@ CHART_LEGEND = (
     "limits do about as well); look = look at your cards first; the number = how many percentage points (pp) of "
     "game-win chance the best limit adds over looking; ? on hatched grey = no clear answer; lo..hi = that gain "
     "from the least to the most over the other players (more cautious or bolder bidders ...); \u2020 = depends on "
-    "the players: with some of them the other choice is clearly better. Colour = the best limit.")
+    "the players: with some of them another choice is clearly better; \u00b0 = not decidable with them at this "
+    "size. Colour = the best limit.")
 LEGENDS = {
     "g501_game_chart.png": CHART_LEGEND,
     # the run's own caption replaces this one (g501_fixed.legend: its rounds, deals and whether it settled)
@@ -874,7 +906,7 @@ def cell_label(r) -> str:
     best level's gain over looking in pp on the next line (``B90-120`` / ``+2.9``: the levels as
     good as the best, one line per run of neighbouring levels); ``?`` and the gain when no clear
     answer."""
-    mark = DEPENDS if RB.depends(r) else ""
+    mark = RB.mark(r)
     if getattr(r, "gain_max", np.nan) - getattr(r, "gain_min", np.nan) > MOVES_PP:
         gain = f"{r.gain_min:+.1f}..{r.gain_max:+.1f}"
     else:
@@ -931,7 +963,8 @@ def chart_figure(choice: pd.DataFrame, outdir: Path, name: str = "g501_game_char
              "number = its gain over looking in pp; ? hatched = the 95% interval of that gain includes 0."]
     if "holds" in choice:
         title.append(f"Replayed under the other player profiles: a range lo..hi = the gain's range across them; "
-                     f"{DEPENDS} = the best option is clearly worse under some profile (depends on the players).")
+                     f"{DEPENDS} = another option is clearly better under some profile (depends on the players); "
+                     f"{RB.UNDECIDED} = not decidable under them at this size.")
     # about 13 characters of 10-point text fit in an inch (11 leaves a margin): a narrow chart keeps its title
     width = int(11 * fig.get_figwidth())
     fig.suptitle("\n".join(textwrap.fill(t, width) for t in title), fontsize=10)

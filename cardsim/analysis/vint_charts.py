@@ -659,9 +659,8 @@ def heatmap(table: pd.DataFrame, title: str, path: Path) -> Path:
     for _, r in table.iterrows():
         i, j = shapes.index(r["shape"]), bands.index(r.band)
         # White on the darkest greens, where black would not read.
-        depends = RB.depends(r)
         moves = "gain_min" in r and r.gain_max - r.gain_min > MOVES * max(abs(r.gap), 1.0)
-        ax.text(j, i, r.best + ("" if r.clear else "?") + (DEPENDS if depends else "")
+        ax.text(j, i, r.best + ("" if r.clear else "?") + RB.mark(r)
                 + (f"\n{r.gain_min:+.0f}..{r.gain_max:+.0f}" if moves else ""), ha="center", va="center",
                 fontsize=8 if not moves else 6,
                 color="white" if gap[i, j] > 0.6 * vmax else "black")
@@ -690,8 +689,9 @@ def figures(tables: dict[str, pd.DataFrame], outdir: Path) -> list[Path]:
         for after, part in table.groupby("after", sort=False):
             suffix = "" if after in ("-", "P") else "_" + str(after).replace(" ", "_")
             title = f"Vint {name.removeprefix('vint_chart_')} chart" + ("" if after == "-" else f" after {after}")
-            mark = (f", {DEPENDS} = depends on the players; lo..hi = the gap's range across the player profiles "
-                    "where it moves by more than half" if "holds" in part else "")
+            mark = (f", {DEPENDS} = depends on the players, {RB.UNDECIDED} = not decidable under them at this size; "
+                    "lo..hi = the gap's range across the player profiles where it moves by more than half"
+                    if "holds" in part else "")
             paths.append(heatmap(part, title + f": best first call (? = not clear{mark})",
                                  outdir / f"{name}{suffix}.png"))
     if "vint_tricks" in tables and len(tables["vint_tricks"]):
@@ -713,7 +713,8 @@ HEATMAP_LEGEND = (
     "partner's suit; 5+S = five or more spades. In a cell: the best first call (P = pass; 1S = bid one "
     "spade; S spades, C clubs, D diamonds, H hearts, NT no-trump, ranked S < C < D < H < NT); ? = not clearly "
     "better than the next best call; \u2020 = depends on the players: with other players (more cautious or bolder "
-    "bidders ...) the next best call is clearly better; lo..hi = the score points a deal the call gains over the "
+    "bidders ...) another call is clearly better; \u00b0 = not decidable with them at this size (no call was seen "
+    "better, but one better by the cell's own gap could have gone unseen); lo..hi = the score points a deal the call gains over the "
     "next best one, from the least to the most over the other players (shown where it moves a lot). Colour = that "
     "gain with the default players, score points a deal: the darker, the more the choice matters.")
 TRICKS_LEGEND = (
