@@ -29,7 +29,7 @@ def test_builtin_profiles_are_listed_default_first(game, names):
 STEPS = {"vint": ("aggression", 0.5), "500": ("margin", -0.5), "501": ("margin", -15.0)}
 
 
-@pytest.mark.parametrize("game", ["vint", "500"])
+@pytest.mark.parametrize("game", ["vint", "500", "501"])
 def test_bold_and_cautious_are_the_default_moved_one_way_and_the_other(game):
     # Centred on the default's own value: a retuned default must move them too.
     from cardsim.games import get_game

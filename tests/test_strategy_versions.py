@@ -28,7 +28,7 @@ PREVIOUS = {
                              "blind_pos": -1.0, "blind_score": 501.0, "blind_cur": 70.0, "blind_prob": 0.15,
                              "contest": 0.0, "press": 0.0, "press_score": 0.0}),
 }
-GAMES = ["vint", "500"]  # 501's tuned values are not in yet
+GAMES = list(PREVIOUS)
 
 
 def _toy() -> Registry:

@@ -82,7 +82,7 @@ _HEURISTIC_PARAMS = (
 # position of 3- and 4-seat tables, 20,000 games a table, paired, seeds 101 on, the objective the seat's
 # share of game wins; a move when its gain exceeded 2.5 standard errors; it stopped after a sweep in
 # which no step gained clearly).  `cardsim tune 501` replaces this line with its own result.
-HEURISTIC_DEFAULTS = {"margin": 0.0, "abandon": 10.0, "target_margin": 12.0, "blind_level": 72.0, "blind_pos": -1.0, "blind_score": 501.0, "blind_cur": 70.0, "blind_prob": 0.15, "contest": 0.0, "press": 0.0, "press_score": 0.0}
+HEURISTIC_DEFAULTS = {"margin": -5.0, "abandon": 15.0, "target_margin": 28.0, "blind_level": 82.0, "blind_pos": -1.0, "blind_score": 501.0, "blind_cur": 80.0, "blind_prob": 0.55, "contest": 5.0, "press": 0.0, "press_score": 0.0}
 REGISTRY.add("heuristic", HEURISTIC, dict(_HEURISTIC_PARAMS[0], **HEURISTIC_DEFAULTS),
              _HEURISTIC_PARAMS[1] + " Its default parameters are tuned so that no seat gains clearly by changing "
              "one of them.", *_HEURISTIC_PARAMS[2:])
