@@ -41,6 +41,9 @@ VARIANTS = {
         # The default before issue 30 (bidding that reads the score): its digest equals the
         # "default" digest from issue 26 until issue 30.
         "heuristic_v3": (None, None, "heuristic_v3"),
+        # The default before its parameters were tuned to an equilibrium: its simulate and match digests
+        # equal the "default" ones until then (test_golden.py checks them against those).
+        "heuristic_v4": (None, None, "heuristic_v4"),
     },
     "501": {
         "3 seats": (3, None, None),
@@ -54,6 +57,10 @@ VARIANTS = {
         # "3 seats" / "4 seats" digests from issue 12 until then.
         "3 seats heuristic_v2": (3, None, "heuristic_v2"),
         "4 seats heuristic_v2": (4, None, "heuristic_v2"),
+        # The default before its parameters were tuned to an equilibrium: its simulate and match digests
+        # equal the "3 seats" / "4 seats" ones until then (test_golden.py checks them against those).
+        "3 seats heuristic_v3": (3, None, "heuristic_v3"),
+        "4 seats heuristic_v3": (4, None, "heuristic_v3"),
     },
     "500": {
         "quebec": (None, {"scoring": "quebec"}, None),
@@ -73,14 +80,21 @@ VARIANTS = {
         "quebec heuristic_v3": (None, {"scoring": "quebec"}, "heuristic_v3"),
         "subtract heuristic_v3": (None, {"scoring": "subtract"}, "heuristic_v3"),
         "subtract target 500 heuristic_v3": (None, {"scoring": "subtract", "target": 500}, "heuristic_v3"),
+        # The default before its parameters were tuned to an equilibrium: its simulate and match digests
+        # equal the "quebec" / "subtract" / "subtract target 500" ones until then (test_golden.py checks
+        # them against those).
+        "quebec heuristic_v4": (None, {"scoring": "quebec"}, "heuristic_v4"),
+        "subtract heuristic_v4": (None, {"scoring": "subtract"}, "heuristic_v4"),
+        "subtract target 500 heuristic_v4": (None, {"scoring": "subtract", "target": 500}, "heuristic_v4"),
     },
 }
 # The match runs: one per distinct match-level rule set (500's target and scoring end games).
 MATCH_VARIANTS = {
-    "vint": ("default",),
-    "501": ("3 seats", "4 seats"),
+    "vint": ("default", "heuristic_v4"),
+    "501": ("3 seats", "4 seats", "3 seats heuristic_v3", "4 seats heuristic_v3"),
     "500": ("quebec", "subtract", "subtract target 500", "quebec heuristic_v3", "subtract heuristic_v3",
-            "subtract target 500 heuristic_v3"),
+            "subtract target 500 heuristic_v3", "quebec heuristic_v4", "subtract heuristic_v4",
+            "subtract target 500 heuristic_v4"),
 }
 
 

@@ -492,9 +492,9 @@ def test_solve_deals_frames_match_the_records():
 
 def test_dd_frames_use_missing_values_not_sentinels():
     """Issue 11's conventions: <NA> on deals nobody declared, never -1; categorical denominations."""
-    vint = solve_deals("vint", range(40), seed=3)
+    vint = solve_deals("vint", range(40), seed=3, strategies="heuristic_v4")
     void = vint.declarer.isna()
-    assert void.any() and (~void).any()  # seed 3's first 40 deals have both kinds
+    assert void.any() and (~void).any()  # seed 3's first 40 deals have both kinds under heuristic_v4
     for col in ("declarer", "level", "decl_tricks", "dd_tricks"):
         assert str(vint.dtypes[col]) == "Int8"
         assert vint[col].isna().equals(void) and (vint[col].dropna() >= 0).all()

@@ -403,16 +403,18 @@ def test_records_to_a_full_disk_is_one_line(capsys):
 
 
 # ---------------------------------------------------------------- the best row is the best
-# `cardsim evaluate vint --seat 0 --dealer 1 --option P --option 1S --option 1NT -n 20000 --seed 3`:
-# seat 0 calls last, so 1S is legal only after the others passed and 1NT only below a 1NT bid.
-# 1NT has the highest mean on its own deals, but pass beats it by +56 [+37, +74] on the deals
-# where both are legal; the table, --until-clear and --robust listed 1NT first (docs/statistics.md).
+# `cardsim evaluate vint --seat 0 --dealer 1 --option P --option 1S --option 1NT -n 20000 --seed 3
+# --strategy heuristic_v4`: seat 0 calls last, so 1S is legal only after the others passed and 1NT
+# only below a 1NT bid. 1NT has the highest mean on its own deals, but pass beats it by +56 [+37, +74]
+# on the deals where both are legal; the table, --until-clear and --robust listed 1NT first
+# (docs/statistics.md).  Played by the players of that measurement, the default before the tuned values.
 PASS_1S_1NT = ["evaluate", "vint", "--seat", "0", "--dealer", "1", "--option", "P", "--option", "1S", "--option",
-               "1NT", "--seed", "3", "--jobs", "1"]
+               "1NT", "--seed", "3", "--jobs", "1", "--strategy", "heuristic_v4"]
 
 
 def test_the_first_row_beats_the_others_where_both_are_legal_not_the_highest_own_deal_mean():
-    df = E.evaluate("vint", seat=0, dealer=1, options=["P", "1S", "1NT"], n=20_000, seed=3, n_jobs=1)
+    df = E.evaluate("vint", seat=0, dealer=1, options=["P", "1S", "1NT"], n=20_000, seed=3, n_jobs=1,
+                    strategies="heuristic_v4")
     by = df.set_index("option")
     assert by.loc["1NT", "score"] > by.loc["P", "score"]  # own-deal means: 1NT above P
     assert list(df.option) == ["P", "1NT", "1S"] and df["rank"].tolist() == [1, 2, 3]

@@ -123,7 +123,9 @@ def test_dtype_table_matches_simulate(vint, g500):
 
 
 def test_read_dataset_gives_the_simulate_frame(tmp_path):
-    run = cardsim.make_run("500", 500, 4, chunk_size=200)
+    # heuristic_v4 (the default before the tuned values) passes some of these 500 deals out, so the
+    # raw -1 of a deal without a declarer is stored; the tuned default passes out about 1 deal in 1,000
+    run = cardsim.make_run("500", 500, 4, strategies="heuristic_v4", chunk_size=200)
     from cardsim.runner.dataset import simulate_to_dataset
 
     path = simulate_to_dataset(tmp_path / "d.parquet", run)
@@ -134,7 +136,7 @@ def test_read_dataset_gives_the_simulate_frame(tmp_path):
     raw = pd.DataFrame(np.concatenate([rows for _, rows in iter_chunks(run)]))
     pd.testing.assert_frame_equal(stored.reset_index(drop=True), raw)  # plain pandas reads the rows as they are
     got = cardsim.read_dataset(path)
-    want = cardsim.simulate("500", 500, seed=4)
+    want = cardsim.simulate("500", 500, seed=4, strategies="heuristic_v4")
     pd.testing.assert_frame_equal(got.reset_index(drop=True), want)
     assert got.attrs["game"] == "500"
     some = cardsim.read_dataset(path, columns=["declarer", "contract", "made"])

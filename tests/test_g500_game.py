@@ -24,8 +24,10 @@ def given(options, n, seed=3, before=(300, 200), rules=None, seat=0, **kw):
 def test_the_game_after_the_deal_is_the_same_for_every_option():
     # The later deals come from the evaluated deal's key, not from the option: wherever two options
     # leave the same scores after the deal, the game played on is the same game, so the win share
-    # is the same deal by deal (exactly, not on average).
-    q, (a, b, c) = given(["P", "strategy", "=6S"], 300)
+    # is the same deal by deal (exactly, not on average).  Played by heuristic_v4 (the default before the
+    # tuned values), whose own calls leave the same scores as 6S on more of these deals than the bolder
+    # tuned default's (3 of 300), so that the check is made on enough deals.
+    q, (a, b, c) = given(["P", "strategy", "=6S"], 300, strategies="heuristic_v4")
     for x, y in ((a, b), (a, c), (b, c)):
         same = (x["delta_0"] == y["delta_0"]) & (x["delta_1"] == y["delta_1"])
         assert same.sum() > (100 if x is a and y is b else 3)

@@ -99,16 +99,18 @@ def random_play_view(rng):
 
 # ------------------------------------------------------------------ (a) parameter constants
 def _own_parameters():
-    """Strategies with their own constants: heuristic_v1, heuristic_v2 and pimc bid with heuristic's
-    functions, so they read the same vector through heuristic's P_* constants (pimc's own four parameters are
-    read by name in cardsim.strategies.pimc)."""
-    return [st for st in S.REGISTRY.strategies() if st.name not in ("heuristic_v1", "heuristic_v2", "pimc")]
+    """Strategies with their own constants: heuristic_v1, heuristic_v2, pimc and the versions of heuristic
+    (heuristic_v3: heuristic's id) bid with heuristic's functions, so they read the same vector through
+    heuristic's P_* constants (pimc's own four parameters are read by name in cardsim.strategies.pimc)."""
+    return [st for st in S.REGISTRY.strategies()
+            if st.name not in ("heuristic_v1", "heuristic_v2", "pimc") and st.version_of is None]
 
 
 def test_heuristic_v1_and_v2_have_heuristic_parameters():
+    # heuristic's parameters, at the values of the previous default (heuristic_v3), which they keep
     heuristic = S.REGISTRY["heuristic"]
     for old in (S.REGISTRY["heuristic_v1"], S.REGISTRY["heuristic_v2"]):
-        assert old.params == heuristic.params
+        assert old.params == S.REGISTRY["heuristic_v3"].params and list(old.params) == list(heuristic.params)
         assert old.bounds == heuristic.bounds and old.kinds == heuristic.kinds
     assert (heuristic.id, S.REGISTRY["heuristic_v1"].id, S.REGISTRY["heuristic_v2"].id) == (
         S.HEURISTIC, S.HEURISTIC_V1, S.HEURISTIC_V2) == (1, 2, 5)

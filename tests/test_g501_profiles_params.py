@@ -65,10 +65,12 @@ def test_every_strategy_fits_the_named_part_of_the_row():
 
 
 def test_new_heuristic_parameters_default_to_0_and_sit_after_the_old_eight():
-    for strategy in (S.REGISTRY["heuristic"], S.REGISTRY["heuristic_v1"]):
+    # 0 in the strategies they were added to (heuristic_v3: the default of then; the tuned default contests)
+    assert list(S.REGISTRY["heuristic"].params)[8:] == ["contest", "press", "press_score"]
+    for strategy in (S.REGISTRY["heuristic_v3"], S.REGISTRY["heuristic_v1"]):
         assert list(strategy.params)[8:] == ["contest", "press", "press_score"]
         assert [strategy.params[k] for k in ("contest", "press", "press_score")] == [0.0, 0.0, 0.0]
-    _, vec = SPEC.registry.resolve("heuristic")
+    _, vec = SPEC.registry.resolve("heuristic_v3")
     assert list(vec[:8]) == [0, 10, 12, 72, -1, 501, 70, 0.15] and not vec[8:].any()
     _, vec = SPEC.registry.resolve("heuristic:contest=12.5,press=-4,press_score=150")
     assert list(vec[8:11]) == [12.5, -4, 150]
@@ -77,7 +79,7 @@ def test_new_heuristic_parameters_default_to_0_and_sit_after_the_old_eight():
 
 
 # ------------------------------------------------------------------ parameters at 0: the same play
-@pytest.mark.parametrize("spec", ["heuristic:contest=0,press=0,press_score=100000",
+@pytest.mark.parametrize("spec", ["heuristic_v3:contest=0,press=0,press_score=100000",
                                   "heuristic_v1:contest=0,press=0,press_score=100000"])
 def test_zero_contest_and_press_play_exactly_as_before_even_with_the_gate_open(spec):
     base = spec.partition(":")[0]

@@ -89,7 +89,9 @@ def test_five_hundred_bidder_holds_a_strong_hand_and_passers_weak_ones():
     q = question("500", seat=3, dealer=0, auction=["7H", "P"], options=["P"], n=10, seed=9)
     dealt = q.deal(0, 600)
     hearts = [sum(1 for c in _cards(h) if c // 16 == 3) for h in dealt.hands[:, 1]]
-    assert np.mean(hearts) > 3.5  # a random 10-card hand holds 10 × 11/46 = 2.39 of the 11 hearts
+    # a random 10-card hand holds 10 × 11/46 = 2.39 of the 11 hearts; the 7H bidder 3.34 on these deals
+    # (heuristic_v4, a quarter trick more cautious and counting less on partner, 3.5 or more)
+    assert np.mean(hearts) > 3.0
     recs = cardsim.questions.records(q, range(5))
     for rec in recs:
         assert rec["auction"][:2] == ["7H", "P"]

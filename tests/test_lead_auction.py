@@ -29,11 +29,12 @@ def _declarer_made(game, seat, options, hand, n, imply, **kw):
 
 def test_vint_3nt_is_made_at_a_plausible_rate_when_the_declaring_side_bid_it():
     """The exact input: KQJ72 against 3NT by seat 2.  Random declaring hands: 3NT made about a third
-    of the time; hands with which the strategies bid 3NT: about four in five (2,000 deals: 0.31 and
-    0.82)."""
+    of the time; hands with which the strategies bid 3NT: about seven in ten (600 deals: 0.30 and
+    0.70; heuristic_v4, the default before the tuned values, a quarter trick less bold, bid it with
+    stronger hands: 0.31 and 0.82 on 2,000 deals)."""
     set_random, before = _declarer_made("vint", 3, ["lead:KS/3NT:2"], KQJ72, 600, False)
     set_reached, after = _declarer_made("vint", 3, ["lead:KS/3NT:2"], KQJ72, 600, True)
-    assert 1 - set_random < 0.45 and 1 - set_reached > 0.7
+    assert 1 - set_random < 0.45 and 1 - set_reached > 0.6
     assert before.attrs["reach"] is None and after.attrs["reach"] == "3NT by seat 2"
     assert 0 < after.attrs["calls_acceptance"] < 0.02  # about 1 deal in 200 has the strategies bid it
 
@@ -121,10 +122,13 @@ def test_501_the_declarer_who_leads_keeps_his_lead_when_the_contract_is_reached(
 
 
 def test_500_lead_question_takes_the_auction(capsys):
-    made, df = _declarer_made("500", 0, ["lead:auto/8H:0"], TRUMPS500, 300, True)
+    # heuristic_v4 (the default before the tuned values) bids 8H with TRUMPS500; the bolder tuned
+    # default bids higher with it
+    made, df = _declarer_made("500", 0, ["lead:auto/8H:0"], TRUMPS500, 300, True, strategies="heuristic_v4")
     assert df.attrs["reach"] == "8H by seat 0" and made > 0.8
     assert main(["evaluate", "500", "--seat", "0", "--dealer", "2", "--auction", "P", "--contract", "8H:0",
-                 "--hand", TRUMPS500, "--option", "lead:AS", "-n", "20", "--jobs", "1"]) == 0
+                 "--hand", TRUMPS500, "--option", "lead:AS", "-n", "20", "--jobs", "1",
+                 "--strategy", "heuristic_v4"]) == 0
     assert ("declaring side: dealt hands with which the strategies' auction after the calls given (P) ends in "
             "8H by seat 0") in capsys.readouterr().out
 

@@ -16,13 +16,30 @@ Q501 = dict(seat=0, options=["look", "blind:80", "blind:100"], n=600, seed=3, be
             n_jobs=1)
 
 
-@pytest.mark.parametrize("game, names", [("vint", {"heuristic_v1", "cautious", "bold"}),
-                                         ("500", {"heuristic_v1", "cautious", "bold", "flat"}),
-                                         ("501", {"heuristic_v1", "cautious", "bold", "contest", "score"})])
+@pytest.mark.parametrize("game, names", [("vint", {"previous", "heuristic_v1", "cautious", "bold"}),
+                                         ("500", {"previous", "heuristic_v1", "cautious", "bold", "flat"}),
+                                         ("501", {"previous", "heuristic_v1", "cautious", "bold", "contest", "score"})])
 def test_builtin_profiles_are_listed_default_first(game, names):
     chosen = P.select(game)
     assert chosen[0].name == P.DEFAULT and chosen[0].seats == {}
     assert names <= {p.name for p in chosen}
+
+
+# The parameter bold and cautious move, and by how much (the profiles' docs say what it costs).
+STEPS = {"vint": ("aggression", 0.5), "500": ("margin", -0.5), "501": ("margin", -15.0)}
+
+
+@pytest.mark.parametrize("game", ["vint", "500", "501"])
+def test_bold_and_cautious_are_the_default_moved_one_way_and_the_other(game):
+    # Centred on the default's own value: a retuned default must move them too.
+    from cardsim.games import get_game
+    param, step = STEPS[game]
+    default = get_game(game).registry["heuristic"].params[param]
+    profiles = P.builtin(game)
+    for name, sign in (("bold", 1), ("cautious", -1)):
+        assert profiles[name].seats == {"others": f"heuristic:{param}={default + sign * step:g}"}, name
+    previous = {"vint": "heuristic_v4", "500": "heuristic_v4", "501": "heuristic_v3"}[game]
+    assert profiles["previous"].seats == {"others": previous}
 
 
 def test_relations_and_precedence():
@@ -136,4 +153,4 @@ def test_cli_robust_json_and_bad_profile(capsys, tmp_path):
 def test_cli_profiles_lists_them(capsys):
     assert main(["profiles", "vint"]) == 0
     out = capsys.readouterr().out
-    assert "bold:" in out and "others = heuristic:aggression=1" in out
+    assert "bold:" in out and "others = heuristic:aggression=0.75" in out

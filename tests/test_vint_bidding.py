@@ -1,5 +1,7 @@
 """Vint's default bidding (cardsim/games/vint/strategies.py heuristic_call, issue 12): one hand per
-rule, the call expected with the default parameters and the call the same hand makes with the
+rule, the call expected with heuristic_v4's parameters (the default's before they were tuned: the
+worked examples' arithmetic uses them; the tuned default bids with the same function) and the call
+the same hand makes with the
 rule switched off (the parameter at its old value) or under heuristic_v1's bidding
 (heuristic_call_v1).  Calls follow docs/RULES.md §2.2: 0 = pass, a bid is level and denomination
 S < C < D < H < NT, every bid higher than the last."""
@@ -27,8 +29,9 @@ def hand(text):
 
 
 def params(**changes):
-    """heuristic's default parameter row (float64[N_PARAMS]) with ``changes`` applied."""
-    p = SPEC.setup("heuristic").params[0].copy()
+    """heuristic_v4's parameter row (float64[N_PARAMS]: contested_points 6, partner_points 7,
+    nt_margin 0.5, game_push 0.25) with ``changes`` applied."""
+    p = SPEC.setup("heuristic_v4").params[0].copy()
     for name, value in changes.items():
         p[S.REGISTRY["heuristic"].param_index(name)] = value
     return p
@@ -44,7 +47,7 @@ CLEAN = np.zeros(2, dtype=np.int64)
 
 
 def call(h, seat, calls, ncalls, current, bidder, below=CLEAN, **changes):
-    """heuristic's call; ``below``: the points below the line by team (int64[2]), no games."""
+    """heuristic's call with heuristic_v4's parameters; ``below``: the points below the line by team (int64[2]), no games."""
     return S.heuristic_call(params(**changes), hand(h), seat, calls, ncalls, current, bidder,
                             np.asarray(below, dtype=np.int64), CLEAN, shown_calls(calls, ncalls, seat))
 

@@ -88,7 +88,8 @@ def _params(rng):
     return p
 
 
-@pytest.mark.parametrize("name", ["random", "heuristic", "heuristic_v2", "heuristic_v3", "heuristic_v1", "greedy"])
+@pytest.mark.parametrize("name", ["random", "heuristic", "heuristic_v4", "heuristic_v2", "heuristic_v3", "heuristic_v1",
+                                  "greedy"])
 def test_dispatch_reaches_each_strategys_own_functions(name):
     sid = S.REGISTRY[name].id
     rng = np.random.default_rng(3)
@@ -108,7 +109,7 @@ def test_dispatch_reaches_each_strategys_own_functions(name):
         got = D.choose_call(sid, params, a, seat, hand, calls, ncalls, current, bidder, below, games, shown)
         if name == "random":
             want = S.random_call(params[seat], b[1 + seat], current)
-        elif name in ("heuristic", "heuristic_v2", "heuristic_v3"):  # bid with heuristic_call (rows of their own: game_push 0)
+        elif name in ("heuristic", "heuristic_v4", "heuristic_v2", "heuristic_v3"):  # bid with heuristic_call
             want = S.heuristic_call(params[seat], hand, seat, calls, ncalls, current, bidder, below, games, shown)
         else:
             want = S.heuristic_call_v1(params[seat], hand, seat, calls, ncalls, current, bidder)
@@ -129,7 +130,7 @@ def test_dispatch_reaches_each_strategys_own_functions(name):
             want = S.heuristic_card_v1(hand, seat, declarer, trump, leader, trick, k, played)
         elif name == "heuristic_v2":
             want = S.heuristic_card_v2(hand, seat, declarer, trump, leader, trick, k, played, suits, 0)
-        # heuristic_v3 plays heuristic's cards
+        # heuristic_v4 (heuristic's id) and heuristic_v3 play heuristic's cards
         else:
             want = S.heuristic_card(hand, seat, declarer, trump, leader, trick, k, played, suits, 0)
         assert got == want and (a == b).all()

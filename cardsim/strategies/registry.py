@@ -22,7 +22,7 @@ length costs nothing per decision).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable
 
 import numpy as np
@@ -172,6 +172,10 @@ class Strategy:
     slower than the engine's strategies, so never measured by default (``cardsim quality``)."""
     tunables: dict = field(default_factory=dict)
     """Parameter name -> :class:`Tunable`: the parameters a tuner may move, in parameter order."""
+    version_of: str | None = None
+    """For a version registered with :meth:`Registry.add_version`: the name of the strategy it
+    copies (the same engine id, hence the same play, from its own default parameter values);
+    None for a strategy with an engine id of its own."""
 
     def accepted(self, name: str) -> str:
         """The values parameter ``name`` accepts, for messages and ``cardsim strategies``."""
@@ -286,6 +290,30 @@ class Registry:
         s = Strategy(name, id, params, doc, dict(param_docs or {}), bounds, kinds, table, search, declared)
         if table is not None:
             s.vector()  # the default table must decode
+        self._by_name[name] = s
+        return s
+
+    def add_version(self, name: str, of: str, params: dict, doc: str) -> Strategy:
+        """Register ``name`` as a version of the registered strategy ``of``: the same engine id,
+        parameters, meanings, bounds and kinds (every field of ``of``), with its own default values
+        ``params`` (name -> value, each a parameter of ``of``; the others keep ``of``'s) and its own
+        ``doc``.
+
+        Why: a default strategy whose parameters are retuned keeps its name, and its previous
+        defaults stay playable under a name of their own (``heuristic_v4``), so old results
+        reproduce deal for deal without a dispatch branch; the spec string names the version, so
+        run manifests and result caches tell the two apart.  Raises ValueError for a name already
+        registered, an unknown ``of`` or parameter, or a value outside the parameter's bounds.
+        """
+        if name in self._by_name:
+            raise ValueError(f"strategy name {name!r} already registered for {self.game}")
+        base = self[of]
+        for key in params:
+            if key not in base.params:
+                raise ValueError(f"version {name!r} of {of!r}: {of!r} has no parameter {key!r}")
+        values = {key: float(params.get(key, value)) for key, value in base.params.items()}
+        base.vector(**values)  # bounds and kinds, checked as a spec's would be (StrategyError is a ValueError)
+        s = replace(base, name=name, params=values, doc=doc, version_of=base.version_of or base.name)
         self._by_name[name] = s
         return s
 
