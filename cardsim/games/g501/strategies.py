@@ -89,7 +89,7 @@ highest, step a player would notice), declared for heuristic and every strategy 
 # share of game wins; a move when its gain exceeded 2.5 standard errors).  The point after its sweep 8.
 # Continued with a line search (each coordinate moved while its gain stayed clear), the search took
 # blind_prob to 1 and then cycled (blind_pos -1 <-> 0 gaining 2.2 / 3.4 pp, blind_score 501 <-> 451,
-# contest 0 <-> 5; /work logs in docs/tune.md): no pure point of this family is an equilibrium there.
+# contest 0 <-> 5; docs/tune.md): no pure point of this family is an equilibrium there.
 # This point's best single step (blind_prob 0.65) gains 0.94 pp, less than at any point of the cycle.
 HEURISTIC_DEFAULTS = {"margin": -5.0, "abandon": 15.0, "target_margin": 28.0, "blind_level": 82.0, "blind_pos": -1.0, "blind_score": 501.0, "blind_cur": 80.0, "blind_prob": 0.6, "contest": 5.0, "press": 0.0, "press_score": 0.0}
 REGISTRY.add("heuristic", HEURISTIC, dict(_HEURISTIC_PARAMS[0], **HEURISTIC_DEFAULTS),
