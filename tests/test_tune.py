@@ -256,3 +256,15 @@ def test_an_unwritable_store_is_a_one_line_error(tmp_path, capsys):
 def test_bad_input_is_a_clear_exception_from_the_library(kwargs, error, text):
     with pytest.raises(error, match=text):
         tune(None, "standin", arena=standin.arena(), **kwargs)
+
+
+def test_ctrl_c_says_the_finished_steps_are_kept(monkeypatch, capsys):
+    from cardsim import cli
+
+    def interrupted(args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setitem(cli.COMMANDS, "tune", interrupted)
+    assert main(["tune", "500"]) == 130
+    err = capsys.readouterr().err
+    assert "finished chunks are kept; run the same command again to resume" in err and err.count("\n") == 1
