@@ -76,6 +76,9 @@ def run(args, plan: G.Plan | None = None) -> Path:
             "rules_of_thumb": G.rules(tabs),
             "answer": G.answer(tabs, parameters.get("heuristic")) + " " + F.sentence(rounds, status, fixed),
             "method": G.METHOD + " " + F.METHOD}
+    # the report's "In detail": the answer's sentences as a list
+    meta["detail"] = {"tables": [], "items": G.answer_parts(tabs, parameters.get("heuristic"))
+                      + [s for s in [F.sentence(rounds, status, fixed)] if s]}
     path = out / "tables" / "501_game.json"
     path.write_text(json.dumps(meta, indent=1, ensure_ascii=False))
     log(f"{TITLE}: done in {time.time() - started:.0f} s -> {len(paths) // 2} tables, "
