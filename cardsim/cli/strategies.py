@@ -24,6 +24,8 @@ def run(args) -> int:
         for name, value in s.params.items():
             meaning = s.param_docs.get(name, "")
             span = f" ({s.accepted(name)})" if name in s.bounds or name in s.kinds else ""
+            if name in s.tunables:  # what cardsim exploit / tune may move it over
+                span += f" [{s.tunables[name].describe()}]"
             print(f"    {name} = {value:g}{span}" + (f"    {meaning}" if meaning else ""))
         if s.table is not None:  # a table's value is long: its default is summarised, not written out
             print(f"    {s.table.name} = {s.table.summary(s.table.default)} (text)    {s.table.doc}")

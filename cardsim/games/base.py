@@ -290,6 +290,33 @@ class DDHooks:
 
 
 @dataclass(frozen=True)
+class GainObjective:
+    """One objective of a deviation gain (:mod:`cardsim.deviation`, issue 46), as a game declares it.
+
+    * ``name``, ``doc`` (one line, printed in every output), ``unit``, ``tolerance`` (the gain, in
+      ``unit``, below which a deviation does not matter);
+    * ``measure``: what is compared per match, ``"margin"`` (the deviating side's points minus the
+      other side's, partnership games) or ``"win"`` (its share of the match's win, 0..1);
+    * ``tables``: ``((label, seats, rules), ...)``, the tables the gain is the mean over (each played
+      on the same match seeds; ``seats`` None = the game's default, ``rules`` a dict of rule options
+      or None); with more than one, a ``gain_<label>`` column per table stands beside the gain;
+    * ``beside``: ``((column, measure), ...)``, other measures reported beside the gain (their mean
+      over the tables), e.g. Vint's ``("win_gain", "win")``;
+    * ``matches``: ``cardsim exploit``'s default number of matches (per line-up and table), chosen
+      so that a gain of ``tolerance`` is detected (docs/exploit.md, "Power").
+    """
+
+    name: str
+    doc: str
+    unit: str
+    tolerance: float
+    measure: str = "win"
+    tables: tuple = (("", None, None),)
+    beside: tuple = ()
+    matches: int = 20_000
+
+
+@dataclass(frozen=True)
 class GameFacts:
     """Facts about a game that generic tools and reports need (they never branch on its name).
 
@@ -300,7 +327,9 @@ class GameFacts:
       (:func:`cardsim.bench.measure_conditions`);
     * ``pimc_deals``: deals of the sampled-search benchmark (one search costs the more the bigger
       the hands);
-    * ``quality_deals``: most deals of the report's quality section (double-dummy cost).
+    * ``quality_deals``: most deals of the report's quality section (double-dummy cost);
+    * ``objectives``: the :class:`GainObjective` s of ``cardsim exploit`` / ``cardsim tune``, the
+      default first (empty: the game has none).
     """
 
     title: str
@@ -309,6 +338,7 @@ class GameFacts:
     bench_condition: str = ""
     pimc_deals: int = 40
     quality_deals: int = 2000
+    objectives: tuple = ()
 
 
 @dataclass(frozen=True)

@@ -78,14 +78,16 @@ _PIMC_SALT = U64(0x3C6EF372FE94F82B)
 def register(registry: Registry, id: int, base: Strategy) -> Strategy:
     """Register ``pimc`` (dispatch id ``id``) in a game's ``registry``: the parameters of the
     ``base`` strategy (the game's ``heuristic``, whose bidding and card fallback it keeps) at the
-    same positions of the row, then :data:`PARAMS`.  Returns the :class:`Strategy`."""
+    same positions of the row, then :data:`PARAMS`; the base's tunable parameters are its tunables
+    (its bidding is the base's).  Returns the :class:`Strategy`."""
     params = {**base.params, **PARAMS}
     return registry.add(
         "pimc", id, params,
         "sampled-search card play (PIMC): at each card, deals the unseen cards `worlds` times consistently "
         "with the play so far, solves each world double-dummy and plays the card with the best mean; bids "
         "and handles the talon/kitty like heuristic (same parameters)",
-        {**base.param_docs, **PARAM_DOCS}, {**base.bounds, **BOUNDS}, {**base.kinds, **KINDS}, search=True)
+        {**base.param_docs, **PARAM_DOCS}, {**base.bounds, **BOUNDS}, {**base.kinds, **KINDS}, search=True,
+        tunables=base.tunables)
 
 
 @dataclass

@@ -114,6 +114,44 @@ class Table:
         return values
 
 
+KINDS = ("real", "int", "bool")
+"""The kinds of a tunable parameter (:class:`Tunable`): a real number, a whole number, 0/1."""
+
+
+@dataclass(frozen=True)
+class Tunable:
+    """A parameter a tuner may move (``cardsim exploit`` / ``cardsim tune``, issue 46): over
+    ``lo .. hi`` (inclusive, inside the parameter's accepted bounds) by ``step``, the smallest
+    change a player would notice (in the parameter's unit); ``kind`` is the parameter's kind
+    (one of :data:`KINDS`; a whole-number or yes/no parameter moves by whole steps)."""
+
+    name: str
+    lo: float
+    hi: float
+    step: float
+    kind: str = "real"
+
+    def describe(self) -> str:
+        """``"tunable -3 to 3, step 0.25"``: the range and step, for listings and messages."""
+        return f"tunable {_number(self.lo)} to {_number(self.hi)}, step {_number(self.step)}"
+
+    def moves(self, value: float) -> list[float]:
+        """The values one step below and one step above ``value`` that lie inside ``lo .. hi``
+        (float64, ascending; rounded to 12 significant digits so that 0.1 + 0.2 reads 0.3)."""
+        out = []
+        for v in (value - self.step, value + self.step):
+            v = float(f"{v:.12g}")
+            if self.lo - 1e-12 <= v <= self.hi + 1e-12:
+                out.append(v)
+        return out
+
+    def check(self, value: float, strategy: str) -> None:
+        """Raise a one-line :class:`StrategyError` when ``value`` lies outside ``lo .. hi``."""
+        if not self.lo - 1e-12 <= value <= self.hi + 1e-12:
+            raise StrategyError(f"parameter {quote(self.name)} of {quote(strategy)} is {_number(value)}, outside "
+                                f"its tunable range {_number(self.lo)} to {_number(self.hi)}")
+
+
 @dataclass(frozen=True)
 class Strategy:
     name: str
@@ -132,6 +170,8 @@ class Strategy:
     search: bool = False
     """The strategy solves double-dummy positions at its decisions (``pimc``): thousands of times
     slower than the engine's strategies, so never measured by default (``cardsim quality``)."""
+    tunables: dict = field(default_factory=dict)
+    """Parameter name -> :class:`Tunable`: the parameters a tuner may move, in parameter order."""
 
     def accepted(self, name: str) -> str:
         """The values parameter ``name`` accepts, for messages and ``cardsim strategies``."""
@@ -187,6 +227,21 @@ class Strategy:
         return vec
 
 
+def _tunable(strategy: str, name: str, span, default: float, bounds, kind) -> Tunable:
+    """The :class:`Tunable` of ``span`` = ``(lo, hi, step)`` or a Tunable, checked against the
+    parameter's default, bounds and kind; ValueError otherwise (a registration mistake)."""
+    lo, hi, step = (span.lo, span.hi, span.step) if isinstance(span, Tunable) else span
+    lo, hi, step = float(lo), float(hi), float(step)
+    b_lo, b_hi = bounds if bounds is not None else (-np.inf, np.inf)
+    kind = kind or "real"
+    if not (step > 0 and b_lo <= lo < hi <= b_hi and lo <= default <= hi):
+        raise ValueError(f"tunable {name!r} of {strategy!r}: need step > 0 and bounds {b_lo}..{b_hi} ⊇ "
+                         f"range {lo}..{hi} ∋ default {default}")
+    if kind in ("int", "bool") and not (step.is_integer() and lo.is_integer() and hi.is_integer()):
+        raise ValueError(f"tunable {name!r} of {strategy!r} is a whole-number parameter: whole range and step")
+    return Tunable(name, lo, hi, step, kind)
+
+
 class Registry:
     """The strategies of one game."""
 
@@ -196,7 +251,7 @@ class Registry:
 
     def add(self, name: str, id: int, params: dict | None = None, doc: str = "",
             param_docs: dict | None = None, bounds: dict | None = None, kinds: dict | None = None,
-            table: Table | None = None, search: bool = False) -> Strategy:
+            table: Table | None = None, search: bool = False, tunables: dict | None = None) -> Strategy:
         """Register a strategy; ``id`` is the engine's dispatch number and must be unique.
 
         ``params``: name -> default (their order is the order in the vector); ``param_docs``:
@@ -204,7 +259,10 @@ class Registry:
         (lowest, highest) accepted and ``kinds``: name -> ``"int"`` / ``"bool"`` for whole-number
         and yes/no parameters, both checked when a spec is resolved; ``table``: the strategy's
         one table parameter (module docstring), its name distinct from the named parameters;
-        ``search``: the strategy searches (:attr:`Strategy.search`).
+        ``search``: the strategy searches (:attr:`Strategy.search`); ``tunables``: name ->
+        ``(lo, hi, step)``, the parameters a tuner may move (:class:`Tunable`; the range inside
+        the parameter's bounds, the default inside the range, a whole step for a whole-number
+        parameter).  Raises ValueError for a registration that breaks these.
         """
         params = dict(params or {})
         if len(params) > N_NAMED:
@@ -217,7 +275,15 @@ class Registry:
         for key, kind in kinds.items():
             if key not in params or kind not in ("int", "bool"):
                 raise ValueError(f"kind of {key!r}: a parameter of {name!r} and 'int' or 'bool', got {kind!r}")
-        s = Strategy(name, id, params, doc, dict(param_docs or {}), dict(bounds or {}), kinds, table, search)
+        bounds = dict(bounds or {})
+        declared = {}
+        for key in params:  # in parameter order, whatever the order given
+            if key in (tunables or {}):
+                declared[key] = _tunable(name, key, tunables[key], params[key], bounds.get(key), kinds.get(key))
+        unknown = set(tunables or {}) - set(params)
+        if unknown:
+            raise ValueError(f"tunables of {name!r} that are not its parameters: {sorted(unknown)}")
+        s = Strategy(name, id, params, doc, dict(param_docs or {}), bounds, kinds, table, search, declared)
         if table is not None:
             s.vector()  # the default table must decode
         self._by_name[name] = s

@@ -65,20 +65,26 @@ _HEURISTIC_SPEC = (
      "near": (0, 1)},
     {"jump": "bool", "score": "bool"},
 )
+TUNABLES = {"margin": (-3, 3, 0.25), "partner": (0, 6, 0.25), "kitty": (0, 3, 0.25), "jump": (0, 1, 1),
+            "nt_bias": (-3, 3, 0.25), "taper": (0, 1, 0.1), "pivot": (2, 9, 0.25), "score": (0, 1, 1),
+            "stretch": (0, 4, 0.25), "stretch_sub": (0, 4, 0.25), "near": (0, 0.6, 0.05)}
+"""The bidding parameters ``cardsim exploit`` / ``cardsim tune`` move (issue 46): name -> (lowest,
+highest, step a player would notice), declared for heuristic and every strategy that bids like it."""
 # issue 26: the taper fitted in issue 32 is heuristic's default (docs/notes/strategy-quality-journal.md "Better
 # defaults (issue 26)"); heuristic_v2 and heuristic_v1 keep the flat allowance (taper 0).  Issue 30: bidding to
 # the score won a paired match test (docs/strategy-quality.md "Bidding to the score"), so score=1 is
 # heuristic's default; heuristic_v3 and the older ones ignore the score (score 0).
-REGISTRY.add("heuristic", HEURISTIC, dict(_HEURISTIC_SPEC[0], taper=0.65, score=1.0), *_HEURISTIC_SPEC[1:])
+REGISTRY.add("heuristic", HEURISTIC, dict(_HEURISTIC_SPEC[0], taper=0.65, score=1.0), *_HEURISTIC_SPEC[1:],
+             tunables=TUNABLES)
 REGISTRY.add("heuristic_v3", HEURISTIC_V3, dict(_HEURISTIC_SPEC[0], taper=0.65),
              "the default until issue 30, kept so old results reproduce: bids, discards and plays like "
-             "heuristic with score 0 (every score alike; at 0-0 both bid the same)", *_HEURISTIC_SPEC[2:])
+             "heuristic with score 0 (every score alike; at 0-0 both bid the same)", *_HEURISTIC_SPEC[2:], tunables=TUNABLES)
 REGISTRY.add("heuristic_v2", HEURISTIC_V2, _HEURISTIC_SPEC[0],
              "the default until issue 26 (flat allowance), kept so old results reproduce: bids, "
-             "discards and plays like heuristic_v3 with taper 0", *_HEURISTIC_SPEC[2:])
+             "discards and plays like heuristic_v3 with taper 0", *_HEURISTIC_SPEC[2:], tunables=TUNABLES)
 REGISTRY.add("heuristic_v1", HEURISTIC_V1, _HEURISTIC_SPEC[0],
              "the default until issue 12, kept so that old results stay reproducible: bids and "
-             "discards like heuristic_v2 (flat allowance), plays its old cards", *_HEURISTIC_SPEC[2:])
+             "discards like heuristic_v2 (flat allowance), plays its old cards", *_HEURISTIC_SPEC[2:], tunables=TUNABLES)
 """Heuristic parameters: ``margin`` tricks of safety subtracted before bidding; ``partner``
 tricks expected from partner; ``kitty`` tricks expected from the kitty; ``jump`` 1 = bid the
 highest makeable contract at once, 0 = the cheapest overcall of that denomination;

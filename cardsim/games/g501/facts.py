@@ -1,5 +1,5 @@
 """Facts about 501 that generic tools and reports ask its spec for (:class:`cardsim.games.base.GameFacts`)."""
-from cardsim.games.base import GameFacts
+from cardsim.games.base import GainObjective, GameFacts
 
 FACTS = GameFacts(
     title="501",
@@ -8,4 +8,9 @@ FACTS = GameFacts(
     bench_condition="points>=50, marriages>=1",
     pimc_deals=40,
     quality_deals=2000,
+    objectives=(
+        GainObjective("win", "the deviating seat's share of game wins minus its share with every seat on the "
+                      "baseline, mean over its seat positions and over 3- and 4-seat tables",
+                      "share of games won (0..1)", 0.005, "win", (("3", 3, None), ("4", 4, None))),
+    ),
 )

@@ -76,16 +76,23 @@ _HEURISTIC_PARAMS = (
      "contest": (-220, 220), "press": (-220, 220), "press_score": (-100000, 100000)},
     {"blind_level": "int", "blind_pos": "int", "blind_score": "int", "blind_cur": "int", "press_score": "int"},
 )
-REGISTRY.add("heuristic", HEURISTIC, *_HEURISTIC_PARAMS)
+TUNABLES = {"margin": (-60, 60, 5), "abandon": (-40, 60, 5), "target_margin": (-20, 60, 4),
+            "blind_level": (0, 150, 10), "blind_pos": (-1, 2, 1), "blind_score": (-500, 501, 50),
+            "blind_cur": (0, 150, 10), "blind_prob": (0, 1, 0.05), "contest": (-40, 60, 5), "press": (-40, 60, 5),
+            "press_score": (0, 501, 50)}
+"""The bidding parameters ``cardsim exploit`` / ``cardsim tune`` move (issue 46): name -> (lowest,
+highest, step a player would notice), declared for heuristic and every strategy that bids like it."""
+REGISTRY.add("heuristic", HEURISTIC, *_HEURISTIC_PARAMS, tunables=TUNABLES)
 REGISTRY.add(
     "heuristic_v1", HEURISTIC_V1, _HEURISTIC_PARAMS[0],
     "The default until issue 12, kept so that old results stay reproducible: bids, declares and "
-    "gives like heuristic; plays its old cards.", *_HEURISTIC_PARAMS[2:])
+    "gives like heuristic; plays its old cards.", *_HEURISTIC_PARAMS[2:], tunables=TUNABLES)
 REGISTRY.add(
     "heuristic_v2", HEURISTIC_V2, _HEURISTIC_PARAMS[0],
     "The default until its ties were broken by the seat's random suit order (cardsim.suit_order), kept so "
     "that old results stay reproducible: heuristic with equal choices (gifts, trumps, cards) going to the "
-    "lowest suit index, so a hand symmetric between two suits plays better in one.", *_HEURISTIC_PARAMS[2:])
+    "lowest suit index, so a hand symmetric between two suits plays better in one.", *_HEURISTIC_PARAMS[2:],
+    tunables=TUNABLES)
 
 # ---- the chart strategy's table (issue 32): one blind level per situation of the report's blind
 # decision chart (cardsim.analysis.g501_game: OWN x LEADS x POSITIONS, levels LEVELS; the test
@@ -154,6 +161,8 @@ REGISTRY.add(
     {name: _HEURISTIC_PARAMS[3][name] for name in ("margin", "abandon", "target_margin", "contest", "press",
                                                     "press_score")},
     {"press_score": "int"},
+    tunables={name: TUNABLES[name] for name in ("margin", "abandon", "target_margin", "contest", "press",
+                                                "press_score")},
     table=Table(
         "cells", parse_cells, ALL_LOOK,
         f"the chart: {N_CELLS} digits, one per cell in the order own score {'/'.join(map(str, CELL_OWN))} x lead "

@@ -1,5 +1,5 @@
 """Facts about Vint that generic tools and reports ask its spec for (:class:`cardsim.games.base.GameFacts`)."""
-from cardsim.games.base import GameFacts
+from cardsim.games.base import GainObjective, GameFacts
 
 FACTS = GameFacts(
     title="Vint",
@@ -10,4 +10,11 @@ FACTS = GameFacts(
     pimc_deals=4,
     # DDS solves the whole table at about 0.05-0.1 s a deal and strategy: the slow game of the section
     quality_deals=600,
+    objectives=(
+        GainObjective("points", "points a rubber, the deviating partnership's total minus the other's (both "
+                      "seatings; docs/RULES.md §2.7)", "score points a rubber", 25.0, "margin",
+                      beside=(("win_gain", "win"),)),
+        GainObjective("win", "share of rubbers won by the deviating partnership minus 0.5 (both seatings)",
+                      "share of rubbers won (0..1)", 0.005, "win", beside=(("points_gain", "margin"),)),
+    ),
 )

@@ -60,25 +60,39 @@ _SCORE_DOCS = {
                  "is not read, as heuristic_v3)",
 }
 _SCORE_BOUNDS = {"game_push": (0, 13)}
+TUNABLES = {"aggression": (-3, 3, 0.25), "partner_points": (0, 20, 1), "partner_bid_points": (0, 25, 1),
+            "points_per_trick": (1.5, 6, 0.25), "contested_points": (0, 20, 1), "nt_margin": (-2, 3, 0.25),
+            "misfit_share": (0, 0.5, 0.05), "honour_weight": (0, 1.5, 0.1), "game_push": (0, 3, 0.25)}
+"""The bidding parameters ``cardsim exploit`` / ``cardsim tune`` move (issue 46): name -> (lowest,
+highest, step a player would notice), declared for every strategy that bids like heuristic."""
+
+
+def _tunables(params: dict) -> dict:
+    return {k: v for k, v in TUNABLES.items() if k in params}
+
+
 REGISTRY.add("heuristic", HEURISTIC, {**_BIDDING, **_AUCTION, **_SCORE},
              "bids to its estimated side tricks (high cards, shape, partner's first bid, the opponents' bids), a "
              "quarter trick more where the bid completes the game below the line (issue 30); plays by the book, "
              "reading the auction (issue 12: leads partner's suit, third hand high, no ruffing of sure winners)",
-             {**_BIDDING_DOCS, **_AUCTION_DOCS, **_SCORE_DOCS}, {**_BIDDING_BOUNDS, **_AUCTION_BOUNDS, **_SCORE_BOUNDS})
+             {**_BIDDING_DOCS, **_AUCTION_DOCS, **_SCORE_DOCS}, {**_BIDDING_BOUNDS, **_AUCTION_BOUNDS, **_SCORE_BOUNDS},
+             tunables=TUNABLES)
 REGISTRY.add("heuristic_v3", HEURISTIC_V3, {**_BIDDING, **_AUCTION},
              "the default until issue 30, kept so old results reproduce: bids like heuristic without reading the "
              "score (game_push 0), plays heuristic's cards",
-             {**_BIDDING_DOCS, **_AUCTION_DOCS}, {**_BIDDING_BOUNDS, **_AUCTION_BOUNDS})
+             {**_BIDDING_DOCS, **_AUCTION_DOCS}, {**_BIDDING_BOUNDS, **_AUCTION_BOUNDS},
+             tunables=_tunables(_BIDDING | _AUCTION))
 REGISTRY.add("heuristic_v2", HEURISTIC_V2, {**_BIDDING, **_AUCTION},
              "the default until issue 26, kept so old results reproduce: bids like heuristic (same parameters), "
              "plays heuristic's cards as they were before the declaring side's technique in high contracts",
-             {**_BIDDING_DOCS, **_AUCTION_DOCS}, {**_BIDDING_BOUNDS, **_AUCTION_BOUNDS})
+             {**_BIDDING_DOCS, **_AUCTION_DOCS}, {**_BIDDING_BOUNDS, **_AUCTION_BOUNDS},
+             tunables=_tunables(_BIDDING | _AUCTION))
 REGISTRY.add("heuristic_v1", HEURISTIC_V1, dict(_BIDDING),
              "the default heuristic before issue 12 (same bidding, simpler card play); kept so old runs reproduce",
-             _BIDDING_DOCS, _BIDDING_BOUNDS)
+             _BIDDING_DOCS, _BIDDING_BOUNDS, tunables=_tunables(_BIDDING))
 REGISTRY.add("greedy", GREEDY, dict(_BIDDING),
              "bids like heuristic_v1; plays the cheapest card that wins the trick so far, else its lowest legal card",
-             _BIDDING_DOCS, _BIDDING_BOUNDS)
+             _BIDDING_DOCS, _BIDDING_BOUNDS, tunables=_tunables(_BIDDING))
 
 PIMC_STRATEGY = register_pimc(REGISTRY, PIMC, REGISTRY["heuristic"])
 """Sampled-search card play (:mod:`cardsim.strategies.pimc`, glue in :mod:`.pimc`); bids like
