@@ -128,6 +128,11 @@ ANSWERS_INTRO = (
     "gains were picked, so they tend to come out a little high: the lower end of the interval is the safer number.")
 
 
+PLAYERS = "players"
+"""The table of the section on the players behind the answers (analyses/players.py): its ``sentences``
+(one per game: how exploitable the players are) open each game's Answers."""
+
+
 def section_id(name: str) -> str:
     """The stable ``id`` of an analysis's section (``section-<name>``, ``name`` as in ORDER)."""
     return f"section-{name}"
@@ -203,12 +208,17 @@ def answers(named: list[tuple[str, dict]]) -> tuple[list[str], list[str]]:
     md += [intro, ""]
     body += [f"<p class='answers-intro'>{html.escape(intro)}</p>"]
     shown = set()
+    players = dict(named).get(PLAYERS, {}).get("sentences", {})  # how exploitable each game's players are
     for name, game, rules in groups:
         title = dict(named)[name]["title"]
         if game not in shown:
             shown.add(game)
             md += [f"### {game}", ""]
             body += [f"<h3>{html.escape(game)}</h3>"]
+            if players.get(game):
+                md += [f"*How strong are the players?* {players[game]}", ""]
+                body += [f"<p class='players' id='players-{html.escape(name)}'><em>How strong are the players?</em> "
+                         f"{html.escape(players[game])} <a href='#{section_id(PLAYERS)}'>More</a>.</p>"]
         body += [f"<section class='rules' id='rules-{html.escape(name)}'>"]
         if not rules:
             none = dict(named)[name].get("rules_none") or (
