@@ -43,7 +43,7 @@ def run(args, plan: B.Plan | None = None) -> Path:
             "parameters": strategy_parameters(B.GAME, specs),
             "rules": {"scoring": " and ".join(plan.scorings), "target": " and ".join(map(str, plan.targets))},
             "tables": [t for t in tabs if t != "g500_bidscore_levels"], "csv_only": ["g500_bidscore_levels"],
-            "figures": [p.name for p in figures], "glossary": {**B.GLOSSARY, **(RB.GLOSSARY if profiles else {})},
+            "figures": [p.name for p in figures], "glossary": {**B.GLOSSARY, **(RB.PAIR_GLOSSARY if profiles else {})},
             "notes": B.NOTES, "legends": legends(B.LEGENDS, [p.name for p in figures]),
             "rules_of_thumb": B.rules(tabs["g500_bidscore"]), "answer": B.answer(tabs["g500_bidscore"]),
             "method": B.METHOD}

@@ -38,7 +38,8 @@ def run(args, classes=None) -> Path:
     levels = G.run_classes(classes, deals, args.seed, n_jobs=args.jobs, log=lambda s: print(s, flush=True),
                           results=args.results)
     robust = lambda b: G.run_robust(classes, b, deals, args.seed, n_jobs=args.jobs,  # noqa: E731
-                                    log=lambda s: print(s, flush=True), results=args.results, profiles=profiles)
+                                    log=lambda s: print(s, flush=True), results=args.results, profiles=profiles,
+                                    levels=levels)
     tabs = G.tables(levels, robust)
     rules = G.rules(tabs)
     tabs["g500_guide_openings"] = G.run_openings(classes, tabs["g500_guide_bids"], rules, deals, args.seed,

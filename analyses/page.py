@@ -62,7 +62,8 @@ def _csv(out: Path, name: str) -> pd.DataFrame | None:
 
 def _robust(r) -> dict:
     return {"holds": _bool(getattr(r, "holds", None)), "flips": _str(getattr(r, "flips_under", "")),
-            "gain_min": _num(getattr(r, "gain_min", None)), "gain_max": _num(getattr(r, "gain_max", None))}
+            "gain_min": _num(getattr(r, "gain_min", None)), "gain_max": _num(getattr(r, "gain_max", None)),
+            "robust_verdict": _str(getattr(r, "robust_verdict", "")), "power": _num(getattr(r, "power", None))}
 
 
 # ---------------------------------------------------------------- per-game parts
@@ -204,9 +205,12 @@ def detail_text(c: dict, game: str) -> str:
     if c.get("n") is not None:
         text.append(f"n = {c['n']:,}")
     text.append(getattr(part, "verdict_words", verdict_words)(c))
-    holds = c.get("holds")
-    text.append("holds under other players" if holds else
-                f"depends on the players ({c.get('flips')})" if holds is False else "not replayed under other players")
+    holds, power = c.get("holds"), c.get("power")
+    power = f", power {power:.0%}" if power is not None else ""
+    text.append(f"holds under other players{power}" if holds else
+                f"depends on the players ({c.get('flips')})" if holds is False else
+                f"not decidable under other players at this size{power}"
+                if c.get("robust_verdict") == "not decidable at this size" else "not replayed under other players")
     return "; ".join(text)
 
 

@@ -118,13 +118,15 @@ def run_chart_cell(cell: vc.Cell, n: int, seed: int, n_records: int) -> dict:
     dq = question("vint", d["seat"], d["options"], n=n_records, seed=seed, where=cell.where, dealer=cell.dealer,
                   auction=d["auction"])
     calls = [r["auction"][len(cell.after)] for r in records(dq, range(n_records), option=0)]
-    return vc.chart_row(cell, df, calls, sums)
+    row = vc.chart_row(cell, df, calls, sums)
+    if row["runner_up"] is not None:  # what the replay under other players needs (taken off in run_robust)
+        row["robust_view"] = RB.default_view(sums, cell.options, row["best"], row["runner_up"], row["runner_up"])
+    return row
 
 
 def robust_sums(cell: vc.Cell, options: tuple, deals: int, seed: int, strategies: list) -> dict | None:
-    """Sums of ``options`` (the cell's best and runner-up) on the cell's first ``deals`` deals with
-    every seat's ``strategies`` (a player profile); None when the profile's callers make the
-    cell's calls too rarely to deal them."""
+    """Sums of ``options`` on the cell's first ``deals`` deals with every seat's ``strategies`` (a
+    player profile); None when the profile's callers make the cell's calls too rarely to deal them."""
     q = question("vint", cell.seat, list(options), n=deals, seed=seed, where=cell.where, dealer=cell.dealer,
                  auction=cell.after, strategies=strategies)
     try:
@@ -134,23 +136,30 @@ def robust_sums(cell: vc.Cell, options: tuple, deals: int, seed: int, strategies
 
 
 def run_robust(args, cells: list, rows: list[dict]) -> None:
-    """Each chart row's best and runner-up replayed under every other player profile
-    (cardsim.analysis.robustness): adds its columns to ``rows`` in place."""
+    """Each chart row replayed under the player profiles that act on it, every option that could be
+    best there against the chart's best (cardsim.analysis.robustness.replay): adds its columns to
+    ``rows`` in place."""
     profiles = RB.others("vint", getattr(args, "profiles", None))
     base = [get_game("vint").default_strategy] * 4
-    tasks = [(cell, (row["best"], row["runner_up"]), RB.robust_deals(row["n"]), args.seed,
-              p.strategies(base, cell.seat)) for cell, row in zip(cells, rows) for p in profiles]
-    print(f"  under other players: {len(rows)} cells x {len(profiles)} profiles "
-          f"({', '.join(p.name for p in profiles)}) x 2 calls", flush=True)
-    store = analysis_store(args.results, "vint-robust", robust_sums, tasks=tasks)
-    sums_of = iter(run_chunks(robust_sums, tasks, [t[2] for t in tasks], args.jobs, store=store))
+    keep = [i for i, row in enumerate(rows) if row.get("robust_view") is not None]
+    rcells = []
+    for i in keep:
+        cell, row, view = cells[i], rows[i], rows[i]["robust_view"]
+        rcells.append(RB.Cell(((cell, args.seed),), tuple(cell.options), row["best"], row["gap"], view["sd"],
+                              view["contenders"], int(row["n"]), seat=cell.seat))
+    out = RB.replay(rcells, profiles, _robust_cell_sums, base, name="vint-robust", n_jobs=args.jobs,
+                    results=args.results, log=lambda s: print(s, flush=True))
     for row in rows:
-        replays = {}
-        for p in profiles:
-            sums = next(sums_of)
-            if sums is not None:
-                replays[p.name] = RB.summary(sums, [row["best"], row["runner_up"]], row["best"])
-        row.update(RB.cell_columns(row["gap"], replays, RB.robust_deals(row["n"])))
+        row.pop("robust_view", None)
+    for i, cols in zip(keep, out):
+        rows[i].update(cols)
+
+
+def _robust_cell_sums(payload, options, deals, pilot, strategies):
+    """:func:`robust_sums` in the form cardsim.analysis.robustness.replay calls (``payload``: the
+    cell and the chart's seed; ``pilot``: the pilot's own deals)."""
+    (cell, seed), = payload
+    return robust_sums(cell, options, deals, RB.pilot_seed(seed) if pilot else seed, strategies)
 
 
 def _points(hand) -> int:

@@ -41,7 +41,7 @@ def run(args, plan: L.Plan | None = None) -> Path:
             "seed": args.seed, "source": manifest["source"], "cardsim": __version__, "strategies": specs,
             "parameters": strategy_parameters(L.GAME, specs), "rules": {},
             "tables": [t for t in tabs if t != "vint_linescore_levels"], "csv_only": ["vint_linescore_levels"],
-            "figures": [p.name for p in figures], "glossary": {**L.GLOSSARY, **(RB.GLOSSARY if profiles else {})},
+            "figures": [p.name for p in figures], "glossary": {**L.GLOSSARY, **(RB.PAIR_GLOSSARY if profiles else {})},
             "notes": L.NOTES,
             "legends": legends(L.LEGENDS, [p.name for p in figures]), "answer": L.answer(tabs["vint_linescore"]),
             "rules_of_thumb": L.rules(tabs["vint_linescore"]), "rules_none": L.RULES_NONE,

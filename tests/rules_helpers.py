@@ -12,6 +12,8 @@ def expected_holds(row, prefix: str = "") -> str:
     """The verdict a rule made from ``row`` must carry, from the row's robustness columns (under
     ``prefix``: the rule's ``holds_prefix``)."""
     holds = row.get(prefix + "holds", None)
+    if row.get("robust_deals", 1) != 0 and row.get(prefix + "robust_verdict", None) == "not decidable at this size":
+        return T.UNDECIDED
     if holds is None or holds != holds or row.get("robust_deals", 1) == 0:
         return T.UNTESTED
     if isinstance(holds, str):  # read back from a CSV

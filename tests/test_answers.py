@@ -76,6 +76,8 @@ def test_profile_bests_read_every_spelling_and_refuse_nonsense():
     with pytest.raises(ValueError, match="cannot read '1H'"):
         T.profile_bests("1H")
     assert T.players_of("P", "P", {"bold": "P", "previous": "1H"}) == "the default players, bold"
+    # the robust replay's own 'default' entry is not another player (h-robust writes "default=P, bold=1H")
+    assert T.players_of("P", None, T.profile_bests("default=P, bold=1H")) == ""
     assert T.players_of("2H", "P", {}) == "" and T.moved_from("1H", {"previous": "1H"}) == ""
 
 

@@ -68,7 +68,7 @@ def test_robust_columns(merged):
     best = B.tables(merged)["g500_bidscore"]
     out = B.run_robust(PLAN, best, seed=5, n_jobs=1, log=QUIET, profiles=[p for p in select("500", ["bold"])
                                                                           if p.name == "bold"])
-    assert list(out.columns) == B.BEST_COLUMNS + RB.COLUMNS
+    assert list(out.columns) == B.BEST_COLUMNS + RB.PAIR_COLUMNS
     assert (out.robust_deals == 50).all()
     assert (out.gain_min <= out.margin_pp + 1e-9).all() and (out.margin_pp <= out.gain_max + 1e-9).all()
     assert "Replayed under" in B.answer(out)

@@ -59,14 +59,17 @@ def test_robust_default_equals_plain_evaluate():
     assert r.verdict["best"] == plain.option.iloc[0]
 
 
-def test_a_profile_equal_to_the_default_never_flips():
+def test_a_profile_equal_to_the_default_does_not_act():
+    """A profile that changes nothing the question reads is no evidence that the answer holds (issue 46)."""
     same = P.Profile("same", "the default by another name", {"others": "heuristic"})
     r = evaluate("501", **Q501, profiles=[same])
     assert list(r.tables) == ["default", "same"]
     a, b = r.tables["default"], r.tables["same"]
     np.testing.assert_array_equal(a.score.to_numpy(), b.score.to_numpy())  # same deals, same randomness
-    assert r.verdict["flips_under"] == [] and r.verdict["holds"]
-    assert r.verdict["gain_min"] == r.verdict["gain_max"]
+    v = r.verdict
+    assert v["not_acting"] == ["same"] and v["tested"] == [] and v["flips_under"] == []
+    assert v["verdict"] is None and v["holds"] is None
+    assert "no other profile acts on this question" in r.text() and "not acting" in r.text()
 
 
 def _sums(k, pair_mean, pair_sd, n=400, means=None):
@@ -88,9 +91,18 @@ def test_clearly_worse_at_its_boundary():
         s = R.profile_summary(["a", "b"], _sums(2, pm, 10.0, means=[0.0, d]), 0, 1.0)
         assert s["best"] == "b" and s["clearly_worse"] is worse
         assert s["gain"] == pytest.approx(-d) and s["gain_hi"] == pytest.approx(-d + z * 0.5)
-    v = R.verdict({"default": {"gain": 3.0, "clearly_worse": False}, "p": {"gain": -1.0, "clearly_worse": True}},
-                  "a")
-    assert v == {"best": "a", "holds": False, "flips_under": ["p"], "gain_min": -1.0, "gain_max": 3.0}
+    se = 10.0 / np.sqrt(400)
+    default = {"best": "a", "gain": 3.0, "gain_se": se, "runner_up": "b", "rivals": [
+        {"option": "b", "gain": 3.0, "gain_lo": 3 - z * se, "gain_hi": 3 + z * se, "se": se, "n": 400,
+         "clearly_better": False}]}
+    flipped = {"best": "b", "gain": -1.0, "gain_se": se, "runner_up": "b", "rivals": [
+        {"option": "b", "gain": -1.0, "gain_lo": -1 - z * se, "gain_hi": -1 + z * se, "se": se, "n": 400,
+         "clearly_better": True}]}
+    v = R.verdict({"default": default, "p": flipped}, "a")
+    assert (v["verdict"], v["holds"], v["flips_under"], v["gain_min"], v["gain_max"]) == (R.DEPENDS, False, ["p"],
+                                                                                         -1.0, 3.0)
+    assert v["best_under"] == {"default": "a", "p": "b"} and v["flip"] == 3.0
+    assert v["deals_for_power"] == R.deals_for_power(3.0, 10.0)  # from the default's spread: sd 10
 
 
 def test_gain_over_look_and_sign_of_a_counting_down_score():
@@ -105,7 +117,9 @@ def test_cli_robust_json_and_bad_profile(capsys, tmp_path):
     assert main(args) == 0
     out = json.loads(capsys.readouterr().out)
     assert list(out["profiles"]) == ["default", "bold"]
-    assert set(out["verdict"]) >= {"best", "holds", "flips_under", "gain_min", "gain_max"}
+    assert set(out["verdict"]) >= {"best", "verdict", "holds", "power", "flip", "deals_for_power", "flips_under",
+                                   "best_under", "tested", "not_acting", "gain_min", "gain_max"}
+    assert out["tested"].startswith("every option (2) under 1 other profile (bold)") and out["verdict_text"]
     assert {"best", "gain", "gain_lo", "gain_hi", "options"} <= set(out["profiles"]["bold"])
     assert [o["option"] for o in out["profiles"]["default"]["options"]][0] == out["verdict"]["best"]
     assert main(args[:-4] + ["--profile", "nobody"]) == 2

@@ -62,17 +62,22 @@ def test_501_robust_pair():
     assert G.robust_pair(g) == ("look", 90)  # look is best: measured against the best blind level
 
 
-def test_501_replay_under_the_same_players_is_the_charts_first_deals():
-    """Common random numbers: the pair replayed on the first 100 deals with the default players gives
-    exactly the pair's paired difference in the chart's own run on those deals (all options played)."""
+def test_501_replay_drops_a_profile_that_does_not_act_and_judges_one_that_does():
+    """A profile playing as the default is no evidence (issue 46): it is named as not acting and
+    nothing is replayed under it; a bold profile is replayed with every candidate of the cell."""
+    from cardsim.profiles import Profile, select
+
     sit = G.Situation(300, 0, 0)
     long = G.decision_rows(sit, (70, 90), G.decision_sums(sit, (70, 90), 300, 7), 7)
-    same = [type("P", (), {"name": "same", "strategies": staticmethod(lambda base, seat: list(base))})()]
-    row = G.run_robust([sit], long, 300, 7, n_jobs=1, log=lambda s: None, profiles=same).iloc[0]
+    same = Profile("same", "the default by another name", {"others": "heuristic"})
+    row = G.run_robust([sit], long, 300, 7, n_jobs=1, log=lambda s: None, profiles=[same]).iloc[0]
+    assert row.profiles_not_acting == "same" and row.profiles_tested == "" and row.robust_verdict == ""
+    bold = select("501", ["bold"])[1:]
+    row = G.run_robust([sit], long, 300, 7, n_jobs=1, log=lambda s: None, profiles=bold).iloc[0]
     best, lvl = G.robust_pair(long)
-    first = G.decision_sums(sit, (70, 90), 100, 7)  # the chart's question on its first 100 deals
-    options = ["look", "blind:70", "blind:90"]
-    b, o = options.index(best), options.index("look" if best != "look" else f"blind:{lvl}")
-    direct = 100 * first["pair_s1"][b, o] / first["pair_n"][b, o]
-    assert row.robust_deals == 100 and bool(row.holds)
-    assert direct in (pytest.approx(row.gain_min), pytest.approx(row.gain_max))
+    cands = row.candidates.split(", ")
+    assert best in cands and "look" in cands and row.profiles_tested == "bold"
+    assert row.best_under.startswith("bold=") and row.best_under[5:].split(" ")[0] in ("look", "blind:70", "blind:90")
+    assert row.robust_verdict in ("holds", "depends on the players", "not decidable at this size")
+    assert 0 <= row.power <= 1 and RB.MIN_DEALS <= row.robust_deals <= 300
+    assert (row.robust_verdict == "depends on the players") == bool(row.flips_under == "bold") == (row.holds is False)

@@ -91,7 +91,7 @@ def test_robust_columns(merged):
     best = L.tables(merged)["vint_linescore"]
     bold = [p for p in select("vint", ["bold"]) if p.name == "bold"]
     out = L.run_robust(PLAN, best, seed=4, n_jobs=1, log=QUIET, profiles=bold)
-    assert list(out.columns) == L.BEST_COLUMNS + RB.COLUMNS + L.POINTS_COLUMNS
+    assert list(out.columns) == L.BEST_COLUMNS + RB.PAIR_COLUMNS + L.POINTS_COLUMNS
     assert (out.robust_deals == RB.robust_deals(PLAN.deals)).all()
     assert (out.gain_min <= out.margin_pp + 1e-9).all() and (out.margin_pp <= out.gain_max + 1e-9).all()
     assert ((out.points_gain_min <= out.points_gap + 1e-9) & (out.points_gap <= out.points_gain_max + 1e-9)).all()

@@ -369,49 +369,81 @@ def _robust_stratum_sums(holding: Holding, options: tuple, given: str, deals: in
     return run_question(q, n_jobs=1)
 
 
+PIMC = "pimc:worlds=8"
+"""The card play of the guide's extra profile ``pimc`` (partner and opponents, :data:`PIMC_DEALS` deals a cell)."""
+PIMC_DEALS = 300
+"""Most deals per cell under the ``pimc`` profile: its card play costs about a hundred times the heuristic's."""
+
+
+def pimc_profile():
+    """The guide's own card-play profile: partner and both opponents play their cards by ``pimc``
+    (:data:`PIMC`); the guide's options skip the auction, so only card play and the kitty act on it."""
+    from cardsim.profiles import Profile
+
+    return Profile("pimc", f"partner and opponents play their cards by {PIMC} (a stronger card player)",
+                   {"others": PIMC})
+
+
+def _robust_cell_sums(payload, options, deals, pilot, strategies) -> dict:
+    """One class and scoring's question with ``options`` on its first ``deals`` deals, split evenly
+    over its strata (each stratum's own seed; ``pilot``: the pilot's own deals), merged: the form
+    cardsim.analysis.robustness.replay calls."""
+    from cardsim.analysis.robustness import pilot_seed
+
+    holding, strata, scoring = payload
+    per = max(1, -(-deals // len(strata)))
+    return _merge([_robust_stratum_sums(holding, tuple(options), given, per, pilot_seed(s) if pilot else s, scoring,
+                                        strategies) for given, s in strata])
+
+
 def run_robust(classes, bid_rows: pd.DataFrame, n: int, seed: int, n_jobs: int = -1, log=print, results=None,
-               profiles=None) -> pd.DataFrame:
-    """Each class and scoring's best level and runner-up (``bid_rows``: :func:`bids`) replayed under
-    every other player profile (:mod:`cardsim.analysis.robustness`) on the first share of each
-    stratum's deals (the same deals as the guide's own run).  Returns ``bid_rows`` with the
+               profiles=None, levels: pd.DataFrame | None = None, pimc: bool = True) -> pd.DataFrame:
+    """Each class and scoring's best level (``bid_rows``: :func:`bids`) replayed under the player
+    profiles that act on the guide (:func:`cardsim.analysis.robustness.replay`): every level that
+    could be best against the best, on the first deals of each stratum (the same deals as the
+    guide's own run), as many as 80% power to see a flip the size of the margin needs.  The
+    guide's contracts skip the auction, so a profile that changes only bidding gives the
+    default's numbers and is left out (measured on the pilot deals, not listed by hand);
+    ``pimc`` adds :func:`pimc_profile` (card play) on at most :data:`PIMC_DEALS` deals a cell.
+    ``levels``: :func:`run_classes`' frame, whose half-1 differences give the default players'
+    candidates (without it, the best and the runner-up only).  Returns ``bid_rows`` with the
     robustness columns (gains in score points)."""
     from cardsim.analysis import robustness as RB
     from cardsim.games import get_game
 
     profiles = RB.others(GAME) if profiles is None else list(profiles)
+    if pimc and all(p.name != "pimc" for p in profiles):
+        profiles.append(pimc_profile())
     base = [get_game(GAME).default_strategy] * 4
     by_label = {(h.denom, h.label()): h for h in classes}
-    cells = []
-    for r in bid_rows.itertuples():
+    keys = _class_key(levels) + ["scoring"] if levels is not None else None
+    key = lambda values: tuple(None if pd.isna(v) else v for v in values)  # noqa: E731  (NaN keys never match)
+    diffs = ({key(k): g for k, g in levels.groupby(keys, sort=False, dropna=False)} if levels is not None else {})
+    cells, where = [], []
+    for i, r in enumerate(bid_rows.itertuples()):
         h = by_label.get((r.denom, r.holding))
         if h is None or r.runner_up is None or pd.isna(r.runner_up):
-            cells.append(None)
             continue
-        strata = h.strata()
-        per = -(-deals_for(h, n) // len(strata))
-        part = max(1, round(RB.SHARE * per))
-        options = (f"={int(r.best)}{h.denom}", f"={int(r.runner_up)}{h.denom}")
-        cells.append((h, options, [(g, part, task_seed(seed, h, i)) for i, g in enumerate(strata)], r.scoring))
-    tasks = [(h, opts, g, part, s, scoring, p.strategies(base, SEAT))
-             for cell in cells if cell is not None for p in profiles
-             for h, opts, strata, scoring in [cell] for g, part, s in strata]
-    log(f"  under other players: {sum(c is not None for c in cells)} class-scorings x {len(profiles)} profiles "
-        f"({', '.join(p.name for p in profiles)}) x 2 levels")
-    store = analysis_store(results, "500-robust", _robust_stratum_sums, tasks=tasks)
-    sums_of = iter(run_chunks(_robust_stratum_sums, tasks, [t[3] for t in tasks], n_jobs, store=store))
-    rows = []
-    for r, cell in zip(bid_rows.itertuples(), cells):
-        if cell is None:
-            rows.append({"holds": True, "flips_under": "", "gain_min": np.nan, "gain_max": np.nan,
-                         "robust_deals": 0})
-            continue
-        h, options, strata, _ = cell
-        replays = {}
-        for p in profiles:
-            sums = _merge([next(sums_of) for _ in strata])
-            replays[p.name] = RB.summary(sums, list(options), options[0])
-        rows.append(RB.cell_columns(float(r.margin), replays, sum(part for _, part, _ in strata)))
-    return RB.with_columns(bid_rows, rows)
+        options = tuple(h.options())
+        best, runner = f"={int(r.best)}{h.denom}", f"={int(r.runner_up)}{h.denom}"
+        g = diffs.get(key(getattr(r, k) for k in keys)) if keys else None
+        # diff_half1 is the level minus the best: best minus it has lower end -diff_half1_hi
+        lo = ({f"={int(lv)}{h.denom}": -hi for lv, hi in zip(g.level, g.diff_half1_hi)} if g is not None else {})
+        strata = tuple((given, task_seed(seed, h, k)) for k, given in enumerate(h.strata()))
+        deals = -(-deals_for(h, n) // len(strata)) * len(strata)
+        sd = RB.sd_of(float(r.margin_lo), float(r.margin_hi), deals / 2)
+        cells.append(RB.Cell((h, strata, r.scoring), options, best, float(r.margin), sd,
+                             RB.contenders(options, best, runner, runner, lo), deals))
+        where.append(i)
+    out = RB.replay(cells, profiles, _robust_cell_sums, base, name="500-robust", n_jobs=n_jobs, results=results,
+                    log=log, caps={"pimc": PIMC_DEALS})
+    rows = [{"robust_verdict": "", "holds": None, "robust_deals": 0} for _ in range(len(bid_rows))]
+    for i, cols in zip(where, out):
+        rows[i] = cols
+    b = bid_rows.copy()
+    for col in RB.COLUMNS:
+        b[col] = [row.get(col, np.nan if col not in ("robust_verdict",) else "") for row in rows]
+    return b
 
 
 # ---------------------------------------------------------------- forced contract vs opening bid

@@ -533,42 +533,72 @@ def robust_sums(sit: Situation, level: int, deals: int, seed: int, strategies) -
     return decision_sums(sit, (level,), deals, seed, strategies)
 
 
+def _robust_cell_sums(payload, options, deals, pilot, strategies) -> dict:
+    """One situation's question with ``options`` (look and blind levels, in the chart's order) on
+    its first ``deals`` deals (``pilot``: the pilot's own deals): the form
+    cardsim.analysis.robustness.replay calls."""
+    from cardsim.analysis.robustness import pilot_seed
+
+    sit, seed = payload
+    levels = tuple(int(o.split(":")[1]) for o in options if o != LOOK)
+    return decision_sums(sit, levels, deals, pilot_seed(seed) if pilot else seed, strategies)
+
+
+def robust_cell(sit: Situation, g: pd.DataFrame, deals: int, seed: int):
+    """The :class:`cardsim.analysis.robustness.Cell` of one situation from its decision rows ``g``:
+    the chart's best (:func:`robust_pair`), its gain over its reference (looking; the best blind
+    level where looking is best) on the held-out deals as the flip size, and the default players'
+    candidates (the best, the reference, the runner-up of the ranking and every option whose
+    paired interval against the best reaches 0).  None when no blind level was ever legal."""
+    from cardsim.analysis import robustness as RB
+
+    g = g.reset_index(drop=True)
+    best, level = robust_pair(g)
+    if not level:
+        return None
+    order = ranked(-choice_rank(g))
+    runner = g.option.iloc[order[1]] if len(order) > 1 else None
+    row = g.set_index("option")
+    if best == LOOK:
+        ref = f"blind:{level}"
+        gap, lo, hi = (-row.loc[ref, "gain_half1_pp"], -row.loc[ref, "gain_half1_hi"], -row.loc[ref, "gain_half1_lo"])
+        # look minus a blind level: the level's gain over looking turned round
+        low = {o: -row.loc[o, "gain_hi"] / 100 for o in row.index if o != LOOK}
+    else:
+        ref = LOOK
+        gap, lo, hi = (row.loc[best, "gain_half1_pp"], row.loc[best, "gain_half1_lo"], row.loc[best, "gain_half1_hi"])
+        low = {o: -row.loc[o, "diff_best_hi"] / 100 for o in row.index if o not in (LOOK, best)}
+        low[LOOK] = row.loc[best, "gain_lo"] / 100
+    options = tuple(g.option)
+    sign = -1.0 if decision_question(sit, LEVELS, 1, seed).lower_is_better else 1.0
+    return RB.Cell((sit, seed), options, best, float(gap) / 100, RB.sd_of(lo / 100, hi / 100, deals / 2),
+                   RB.contenders(options, best, ref, runner, low), int(deals), sign, SEAT)
+
+
 def run_robust(sits, long: pd.DataFrame, deals: int, seed: int, n_jobs: int = -1, log=print, results=None,
                profiles=None, base=None) -> pd.DataFrame:
-    """Each situation's best option and the option it is measured against (:func:`robust_pair`),
-    replayed under every other profile (:mod:`cardsim.analysis.robustness`; ``profiles``: the
-    profiles, default all of the game's but ``default``; ``base``: every seat's spec under the
-    default players, default the game's default strategy).  Returns one row per situation: own,
-    lead, position and :data:`cardsim.analysis.robustness.COLUMNS` (gains in pp of the game's win)."""
+    """Each situation replayed under the player profiles that act on the chart, every option that
+    could be best there against the chart's best (:func:`robust_cell`,
+    :func:`cardsim.analysis.robustness.replay`; ``profiles``: the profiles, default all of the
+    game's but ``default``; ``base``: every seat's spec under the default players, default the
+    game's default strategy).  Returns one row per situation: own, lead, position and
+    :data:`cardsim.analysis.robustness.COLUMNS` (gains in pp of the game's win)."""
     from cardsim.analysis import robustness as RB
     from cardsim.games import get_game
 
     sits = list(sits)
     profiles = RB.others(GAME) if profiles is None else list(profiles)
     base = list(base or [get_game(GAME).default_strategy] * 3)
-    per = RB.robust_deals(deals)
     groups = {k: g for k, g in long.groupby(["own", "lead", "position"], sort=False)}
-    pairs = [robust_pair(groups[(s.own, s.lead, s.position)]) for s in sits]
-    tasks = [(s, lvl, per, seed, p.strategies(base, SEAT)) for s, (best, lvl) in zip(sits, pairs) if lvl
-             for p in profiles]
+    cells = [robust_cell(s, groups[(s.own, s.lead, s.position)], deals, seed) for s in sits]
     started = time.time()
-    log(f"  under other players: {len(sits)} situations x {len(profiles)} profiles ({', '.join(p.name for p in profiles)})"
-        f" x 2 options x {per:,} deals")
-    store = analysis_store(results, "501-robust", robust_sums, tasks=tasks)
-    sums_of = iter(run_chunks(robust_sums, tasks, [per] * len(tasks), n_jobs, store=store))
+    out = iter(RB.replay([c for c in cells if c is not None], profiles, _robust_cell_sums, base, name="501-robust",
+                         n_jobs=n_jobs, results=results, log=log, scale=100.0, fmt="{:+.1f}"))
     rows = []
-    for s, (best, lvl) in zip(sits, pairs):
-        g = groups[(s.own, s.lead, s.position)]
-        if not lvl:  # no blind level was ever legal: nothing to weigh
-            rows.append({"own": s.own, "lead": s.lead, "position": s.position, "holds": True, "flips_under": "",
-                         "gain_min": np.nan, "gain_max": np.nan, "robust_deals": per})
-            continue
-        gain = "gain_half1_pp" if "gain_half1_pp" in g else "gain_pp"  # the chart's own (held-out) gain
-        default_gain = (g[g.option == best].iloc[0][gain] if best != LOOK
-                        else -g[g.option == f"blind:{lvl}"].iloc[0][gain])
-        replays = {p.name: RB.summary(next(sums_of), [LOOK, f"blind:{lvl}"], best, scale=100.0) for p in profiles}
-        rows.append({"own": s.own, "lead": s.lead, "position": s.position,
-                     **RB.cell_columns(default_gain + 0.0, replays, per)})
+    for s, c in zip(sits, cells):
+        head = {"own": s.own, "lead": s.lead, "position": s.position}
+        # no blind level was ever legal: nothing to weigh
+        rows.append(head | (next(out) if c is not None else {"robust_verdict": "", "robust_deals": 0}))
     log(f"    done in {time.time() - started:.0f} s")
     return pd.DataFrame(rows, columns=["own", "lead", "position", *RB.COLUMNS])
 

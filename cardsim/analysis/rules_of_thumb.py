@@ -10,9 +10,10 @@ A rule is a plain dict (it goes into the analysis's ``reports/tables/<name>.json
 * ``value`` / ``lo`` / ``hi``: the gain of the advised option over the option it is compared with
   and its 95% interval, in ``unit``; ``versus``: that option in words ("over 1S");
   ``number``: value, versus and interval as the page prints them;
-* ``holds``: ``"holds"`` (never clearly beaten under another player profile), ``"depends"``
-  (clearly beaten under some: ``flips_under`` names them; the charts' † mark) or ``"untested"``
-  (no robustness columns);
+* ``holds``: ``"holds"`` (never clearly beaten under another player profile, with the power
+  stated), ``"depends"`` (clearly beaten under some: ``flips_under`` names them; the charts' †
+  mark), ``"undecided"`` (not clearly beaten, but the replay's power below 80%: not decidable at
+  this size) or ``"untested"`` (no robustness columns); ``power``: the replay's power, or None;
 * ``worth`` / ``worth_unit``: what the rule is worth, by which the rules are ordered (e.g. score
   points per deal dealt: the gain times how often the hand comes); ``order``: that in words;
 * ``table`` / ``row`` / ``columns`` / ``sign``: where the numbers come from: ``value``, ``lo``,
@@ -39,7 +40,7 @@ MAX_RULES = 6
 """Rules per game at most."""
 PER_GROUP = 2
 """Rules per group (chart, trump count, own score …) at most: six rules cover several situations."""
-HOLDS, DEPENDS, UNTESTED = "holds", "depends", "untested"
+HOLDS, DEPENDS, UNTESTED, UNDECIDED = "holds", "depends", "untested", "undecided"
 DEFAULT_PLAYERS = "the default players"
 """How a rule names the default strategy as the maker of the call it beats."""
 PREVIOUS = "previous"
@@ -54,10 +55,14 @@ RULE = ("An answer ranks by what it settles for a player, one point each: the ca
 
 def verdict(row) -> tuple[str, str]:
     """``(holds, flips_under)`` of a chart row: :data:`UNTESTED` without the robustness columns
-    (or a row not replayed: ``robust_deals`` 0), :data:`DEPENDS` where the best option is clearly
-    beaten under some profile (:func:`cardsim.analysis.robustness.depends`), else :data:`HOLDS`."""
+    (or a row not replayed: ``robust_deals`` 0), :data:`UNDECIDED` where the replay was not
+    decidable at its size (``robust_verdict``, :func:`cardsim.analysis.robustness.replay`),
+    :data:`DEPENDS` where the best option is clearly beaten under some profile
+    (:func:`cardsim.analysis.robustness.depends`), else :data:`HOLDS`."""
     get = row.get if hasattr(row, "get") else lambda k, d=None: getattr(row, k, d)
     holds = get("holds", None)
+    if get("robust_deals", 1) != 0 and RB.undecided(row):
+        return UNDECIDED, ""
     if holds is None or holds != holds or (get("robust_deals", 1) == 0):
         return UNTESTED, ""
     return (DEPENDS, str(get("flips_under", "") or "")) if RB.depends(row) else (HOLDS, "")
@@ -81,12 +86,15 @@ def rule(game: str, text: str, table: str, row: int, columns: tuple[str, str, st
         v, lo, hi = -v, -hi, -lo
     v, lo, hi = v + 0.0, lo + 0.0, hi + 0.0  # no -0
     holds, flips = verdict(robust_row)
+    get = robust_row.get if hasattr(robust_row, "get") else lambda k, d=None: getattr(robust_row, k, d)
+    power = get(holds_prefix + "power", None) if holds_prefix else get("power", None)
     number = f"{fmt.format(v)} {unit} {versus} [{fmt.format(lo)}, {fmt.format(hi)}]"
     return {"game": game, "text": text, "value": v, "lo": lo, "hi": hi, "unit": unit, "versus": versus,
             "number": number, "holds": holds, "flips_under": flips, "worth": float(worth), "worth_unit": worth_unit,
             "order": order, "table": table, "row": int(row), "columns": list(columns), "sign": float(sign),
             "group": group, "holds_table": (robust_at or (table, row))[0],
             "holds_row": int((robust_at or (table, row))[1]), "holds_prefix": holds_prefix,
+            "power": None if power is None or power != power else float(power),
             "players": str(players), "moved_from": str(moved_from), "close": False}
 
 
@@ -126,11 +134,12 @@ def profile_bests(value) -> dict[str, str]:
 def players_of(compared, default_call=None, bests: dict[str, str] | None = None) -> str:
     """Who among the players makes ``compared`` (the call a rule beats) with the cell's hands: the
     default strategy (``default_call``: its usual call there; :data:`DEFAULT_PLAYERS`) and the
-    profiles whose own best it is (``bests``, :func:`profile_bests`), comma-separated; '' for a call
-    no player makes (as far as the tables know)."""
+    profiles whose own best it is (``bests``, :func:`profile_bests`; its ``default`` entry, the
+    default players' best on the replay's deals, is the chart's own best and not another player),
+    comma-separated; '' for a call no player makes (as far as the tables know)."""
     call = call_text(compared)
     who = [DEFAULT_PLAYERS] if call and call == call_text(default_call) else []
-    return ", ".join(who + [name for name, b in (bests or {}).items() if call and b == call])
+    return ", ".join(who + [name for name, b in (bests or {}).items() if call and b == call and name != "default"])
 
 
 def moved_from(best, bests: dict[str, str] | None) -> str:
@@ -191,13 +200,18 @@ def rank_key(r: dict) -> tuple:
 
 def holds_text(r: dict, profiles: int | None = None) -> str:
     """The rule's verdict under the other players in words."""
+    power = r.get("power")
+    power = f"power {power:.0%}" if power is not None and power == power else ""
     if r["holds"] == HOLDS:
-        return "holds under the other players" + (f" ({profiles} profiles)" if profiles else "")
+        inside = ", ".join(x for x in (f"{profiles} profiles" if profiles else "", power) if x)
+        return "holds under the other players" + (f" ({inside})" if inside else "")
     if r["holds"] == DEPENDS:
         return f"{RB.DEPENDS} depends on the players (clearly beaten under {r['flips_under']})"
+    if r["holds"] == UNDECIDED:
+        return "not decidable under the other players at this size" + (f" ({power})" if power else "")
     return "not replayed under other players"
 
 
-__all__ = ["MAX_RULES", "PER_GROUP", "HOLDS", "DEPENDS", "UNTESTED", "DEFAULT_PLAYERS", "PREVIOUS", "RULE", "verdict",
-           "rule", "call_text", "profile_bests", "players_of", "moved_from", "settles", "settles_text", "pick",
-           "rank_key", "holds_text"]
+__all__ = ["MAX_RULES", "PER_GROUP", "HOLDS", "DEPENDS", "UNTESTED", "UNDECIDED", "DEFAULT_PLAYERS", "PREVIOUS", "RULE",
+           "verdict", "rule", "call_text", "profile_bests", "players_of", "moved_from", "settles", "settles_text",
+           "pick", "rank_key", "holds_text"]

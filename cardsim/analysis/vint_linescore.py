@@ -270,7 +270,7 @@ def _robust_sums(hand: Hand, options: tuple, deals: int, seed: int, before: tupl
     return run_question(_question(hand, deals, seed, before, outcome, strategies, options), n_jobs=1)
 
 
-POINTS_COLUMNS = ["points_" + c for c in RB.COLUMNS if c != "robust_deals"]
+POINTS_COLUMNS = ["points_" + c for c in RB.PAIR_COLUMNS if c != "robust_deals"]
 """The robustness columns of the points' best (``points_holds`` …): its replay by points."""
 
 
@@ -320,7 +320,7 @@ def points_verdict_row(r) -> dict:
     get = r.get if hasattr(r, "get") else lambda k, d=None: getattr(r, k, d)
     if get("points_holds", None) is None:
         return {}
-    return {c: get(f"points_{c}") for c in RB.COLUMNS if c != "robust_deals"} | {"robust_deals": get("robust_deals")}
+    return {c: get(f"points_{c}") for c in RB.PAIR_COLUMNS if c != "robust_deals"} | {"robust_deals": get("robust_deals")}
 
 
 # ---------------------------------------------------------------- rules of thumb
