@@ -174,9 +174,11 @@ def _tune(game: str, previous: str, budget: int, seed: int, jobs: int, store: Pa
     return tune(game, strategy=previous, budget=budget, seed=seed, n_jobs=jobs, store=store)
 
 
-def run_game(game: str, n: int, budget: int, seed: int, jobs: int, results: Path, tables: Path, log=print):
+def run_game(game: str, n: int, budget: int, seed: int, jobs: int, results: Path, tables: Path, log=print,
+             params=None, pairs: int | None = None):
     """The tables and facts of one game (exploit of the default and the previous default, the
-    trajectory, the moved answers)."""
+    trajectory, the moved answers); ``params`` / ``pairs``: as for :func:`cardsim.exploit.exploit`
+    (None: every tunable parameter, its default number of pairs)."""
     from cardsim.exploit import exploit
 
     title = get_game(game).facts.title
@@ -191,8 +193,9 @@ def run_game(game: str, n: int, budget: int, seed: int, jobs: int, results: Path
     for who, spec in runs:
         started = time.time()
         try:
-            table = exploit(game, spec, n_matches=n, seed=seed, n_jobs=jobs,
-                            store=results / "players" / f"{game}-{who}-n{n}-seed{seed}")
+            more = {} if pairs is None else {"pairs": pairs}
+            table = exploit(game, spec, n_matches=n, seed=seed, n_jobs=jobs, params=params,
+                            store=results / "players" / f"{game}-{who}-n{n}-seed{seed}", **more)
         except StrategyError as exc:  # a previous default not registered in this version
             notes.append(f"{title}: the {who} players ({spec}) cannot be measured: {exc}")
             continue
@@ -250,7 +253,9 @@ def detail_table(part: dict) -> dict:
                      "interval above 0)", "columns": columns, "rows": rows}
 
 
-def run(args, only: list[str] | None = None) -> Path:
+def run(args, only: list[str] | None = None, params=None, pairs: int | None = None) -> Path:
+    """The section's tables and ``players.json`` (``only``: these games; ``params`` / ``pairs``: the
+    deviations tried, :func:`run_game`; the defaults are the report's)."""
     started = time.time()
     out = Path(args.out)
     tables_dir = out / "tables"
@@ -258,7 +263,7 @@ def run(args, only: list[str] | None = None) -> Path:
     n = QUICK_MATCHES if args.quick else MATCHES
     budget = QUICK_TUNE_BUDGET if args.quick else TUNE_BUDGET
     parts = [run_game(g, n, budget, args.seed, args.jobs, Path(args.results), tables_dir,
-                      log=lambda s: print(s, flush=True)) for g in (only or games())]
+                      log=lambda s: print(s, flush=True), params=params, pairs=pairs) for g in (only or games())]
     tabs = {"players_summary": pd.DataFrame([r for p in parts for r in p["summary"]])}
     for p in parts:
         if p["best"]:

@@ -92,7 +92,7 @@ def tiny(tmp_path_factory):
 
     args = parse_args("players", ["--seed", "5", "--jobs", "1", "--results", str(out / "results"), "--out", str(out),
                                   "--quick"])
-    path = PL.run(args, only=["501"])
+    path = PL.run(args, only=["501"], params=["margin", "target_margin", "blind_prob"], pairs=1)
     md, page = R.build(out)
     (out / "index.html").write_text(page)
     return out, json.loads(path.read_text()), md, page
@@ -106,7 +106,9 @@ def test_a_tiny_run_writes_the_section_and_the_answers_sentence(tiny):
     assert set(summary.verdict) <= {"exploitable", "within tolerance", "not decided at this size"}
     best = pd.read_csv(out / "tables" / "players_501.csv")
     assert (best.lo <= best.gain).all() and (best.gain <= best.hi).all()
-    assert set(best[best.players == "default"].param) >= {"margin", "abandon", "blind_level"}
+    assert set(best[best.players == "default"].param) == {"margin", "target_margin", "blind_prob"} | {
+        p for p in best.param if "+" in p}
+    assert best.param.str.contains("+", regex=False).sum() == len(summary)  # one pair per exploit table
     assert meta["sentences"] == {"501": PL.sentence(summary.to_dict("records"))}
     # the section: its heading, the exploit table in "In detail", its tables listed
     assert f"## {PL.TITLE}" in md and f"<h2 id='section-players'>" in page
