@@ -37,10 +37,11 @@ default): 2 x 22 deviations x 3,000 Vint rubbers is about a minute on 2 cores; t
 buys is stated per table (``detectable``: the gain seen with probability 0.8)."""
 QUICK_MATCHES = 60
 """The same with ``--quick`` (make report QUICK=1): a few seconds a game, power stated."""
-TUNE_BUDGET = 20
-"""The tuning budget from the previous default (:func:`cardsim.tune.tune`'s ``budget``), full report."""
-QUICK_TUNE_BUDGET = 2
-"""The same with ``--quick``."""
+TUNE_SWEEPS = 2
+"""The tuning budget from the previous default: this many sweeps' worth of deviations (two a tunable
+parameter) at the section's matches each (:func:`cardsim.tune.tune`'s ``budget`` is in matches)."""
+QUICK_TUNE_SWEEPS = 0
+"""The same with ``--quick``: no tuning run (its trajectory is the full report's)."""
 PREVIOUS = T.PREVIOUS
 """The player profile whose seats play the previous default."""
 
@@ -165,16 +166,51 @@ def moved_text(counts: dict, previous: str | None) -> str:
 
 
 # ---------------------------------------------------------------- the run
-def _tune(game: str, previous: str, budget: int, seed: int, jobs: int, store: Path):
-    """The tuning run from the previous default, or None where :mod:`cardsim.tune` is not there."""
+def trajectory_rows(result, title: str) -> pd.DataFrame:
+    """A :class:`cardsim.tune.TuneResult`'s trajectory for the section's table: every deviation
+    measured (``game``, ``step``, ``kind``, ``param``, ``from_value``, ``value``, ``gain``, ``lo``,
+    ``hi`` in the display unit, ``moved``, ``point`` as its spec's text)."""
+    scale, _ = _scale(result.objective.unit)
+    t = result.trajectory
+    return pd.DataFrame({"game": title, "step": t.step, "kind": t.kind, "param": t.param,
+                         "from_value": t.from_value.astype(str), "value": t.value.astype(str),
+                         "gain": scale * t.gain, "lo": scale * t.lo, "hi": scale * t.hi, "moved": t.moved,
+                         "point": [", ".join(f"{k}={v:g}" for k, v in p.items()) if isinstance(p, dict) else str(p)
+                                   for p in t.point]})
+
+
+def trajectory_text(result, title: str) -> str:
+    """The tuning run in one sentence: where it started, its budget, how it ended, its moves."""
+    scale, unit = _scale(result.objective.unit)
+    t = result.trajectory
+    moves = t[t.moved.astype(bool)]
+    text = (f"{title}: tuned from {result.strategy} in self-play (cardsim tune, {result.n_matches:,} matches a "
+            f"deviation, budget {result.budget:,} matches, {len(t)} deviations measured): ended at {result.ended}")
+    if result.ended == "cycle" and result.cycle:
+        text += f" ({len(result.cycle)} points)"
+    if moves.empty:
+        return text + "; no clear move."
+    return text + "; moves: " + "; ".join(
+        f"{r.param} {r.from_value} \u2192 {r.value} ({scale * r.gain:+.3g} {unit} [{scale * r.lo:+.3g}, "
+        f"{scale * r.hi:+.3g}])" for r in moves.itertuples()) + f"; end point {result.spec}."
+
+
+def _tune(game: str, previous: str, n: int, sweeps: int, seed: int, jobs: int, store: Path):
+    """The tuning run from the previous default (``sweeps`` sweeps' worth of deviations at ``n``
+    matches each), or None for no sweeps or where :mod:`cardsim.tune` is not there."""
     try:
         from cardsim.tune import tune
     except ImportError:
         return None
-    return tune(game, strategy=previous, budget=budget, seed=seed, n_jobs=jobs, store=store)
+    if sweeps <= 0:
+        return None
+    spec = get_game(game)
+    strategy, _ = spec.registry.resolve(previous)
+    budget = sweeps * 2 * len(strategy.tunables) * n
+    return tune(game, strategy=previous, n_matches=n, budget=budget, seed=seed, n_jobs=jobs, store=store)
 
 
-def run_game(game: str, n: int, budget: int, seed: int, jobs: int, results: Path, tables: Path, log=print,
+def run_game(game: str, n: int, sweeps: int, seed: int, jobs: int, results: Path, tables: Path, log=print,
              params=None, pairs: int | None = None):
     """The tables and facts of one game (exploit of the default and the previous default, the
     trajectory, the moved answers); ``params`` / ``pairs``: as for :func:`cardsim.exploit.exploit`
@@ -204,18 +240,18 @@ def run_game(game: str, n: int, budget: int, seed: int, jobs: int, results: Path
         best.append(best_rows(table, who))
         summary.append(summary_row(title, who, table))
         specs.append(spec)
-    trajectory = None
+    trajectory, tuned = None, ""
     if previous is not None and any(r["players"] == "previous" for r in summary):
-        result = _tune(game, previous, budget, seed, jobs, results / "players" / f"{game}-tune-b{budget}-seed{seed}")
+        result = _tune(game, previous, n, sweeps, seed, jobs,
+                       results / "players" / f"{game}-tune-n{n}-s{sweeps}-seed{seed}")
         if result is None:
-            notes.append(f"{title}: no tuner (cardsim.tune) in this version: no trajectory.")
+            notes.append(f"{title}: no tuning run at this size (the full report runs {TUNE_SWEEPS} sweeps).")
         else:
-            trajectory = result.trajectory.assign(game=title)
-            notes.append(f"{title}: tuned from {previous} with budget {budget}: ended at {result.ended} "
-                         f"({result.spec}).")
+            trajectory, tuned = trajectory_rows(result, title), trajectory_text(result, title)
     cells, counts = moved(tables, game)
     return {"game": game, "title": title, "previous": previous, "best": best, "summary": summary, "specs": specs,
-            "trajectory": trajectory, "moved": cells.assign(game=title), "moved_text": moved_text(counts, previous),
+            "trajectory": trajectory, "tuned": tuned, "moved": cells.assign(game=title),
+            "moved_text": moved_text(counts, previous),
             "notes": notes}
 
 
@@ -261,8 +297,8 @@ def run(args, only: list[str] | None = None, params=None, pairs: int | None = No
     tables_dir = out / "tables"
     tables_dir.mkdir(parents=True, exist_ok=True)
     n = QUICK_MATCHES if args.quick else MATCHES
-    budget = QUICK_TUNE_BUDGET if args.quick else TUNE_BUDGET
-    parts = [run_game(g, n, budget, args.seed, args.jobs, Path(args.results), tables_dir,
+    sweeps = QUICK_TUNE_SWEEPS if args.quick else TUNE_SWEEPS
+    parts = [run_game(g, n, sweeps, args.seed, args.jobs, Path(args.results), tables_dir,
                       log=lambda s: print(s, flush=True), params=params, pairs=pairs) for g in (only or games())]
     tabs = {"players_summary": pd.DataFrame([r for p in parts for r in p["summary"]])}
     for p in parts:
@@ -270,12 +306,12 @@ def run(args, only: list[str] | None = None, params=None, pairs: int | None = No
             tabs[f"players_{p['game']}"] = pd.concat(p["best"], ignore_index=True)
     trajectories = [p["trajectory"] for p in parts if p["trajectory"] is not None]
     if trajectories:
-        tabs["players_trajectory"] = pd.concat(trajectories, ignore_index=True).astype({"point": str}, errors="ignore")
+        tabs["players_trajectory"] = pd.concat(trajectories, ignore_index=True)
     tabs["players_moved"] = pd.concat([p["moved"] for p in parts], ignore_index=True)
     written = write_tables(tabs, out)
     sentences = {p["title"]: sentence(p["summary"]) for p in parts if p["summary"]}
     items = [f"{p['title']}: {sentence(p['summary']) or 'not measured.'} Answers that moved: {p['moved_text']}"
-             for p in parts]
+             for p in parts] + [p["tuned"] for p in parts if p["tuned"]]
     rule = next((r["rule"] for p in parts for r in p["summary"]), "")
     method = (f"{TITLE} Per game, cardsim.exploit on the default players and on the previous default (the "
               f"'{PREVIOUS}' profile's strategy): one side (a partnership; in 501 one seat, at every position in turn) "
@@ -284,7 +320,8 @@ def run(args, only: list[str] | None = None, params=None, pairs: int | None = No
               f"intervals simultaneous over each table's deviations ({rule or 'Bonferroni'}); verdict exploitable "
               "when some interval lies above 0, within tolerance when every upper end is at most the objective's "
               "tolerance, else not decided at this size (the power is stated: the gain detected with probability "
-              f"0.8). The tuning trajectory is cardsim.tune from the previous default with budget {budget}. Answers "
+              f"0.8). The tuning trajectory is cardsim.tune from the previous default, {sweeps} sweeps' worth of "
+              f"deviations at {n:,} matches each. Answers "
               "that moved: chart cells whose best under the previous default (their best_under column) differs.")
     meta = {"game": "all", "title": TITLE, "deals": n, "deals_unit": "matches per line-up and deviation",
             "seed": args.seed, "source": make_run(GAME_NAMES[0], 1).manifest()["source"], "cardsim": __version__,

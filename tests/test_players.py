@@ -134,3 +134,21 @@ def test_the_page_renders_the_section(tiny, tmp_path):
     shutil.rmtree(profile, ignore_errors=True)
     assert "id=\"section-players\"" in dom and PL.TITLE in dom
     assert dom.count("class=\"detail-table\"") == len(meta["detail"]["tables"]) >= 1
+
+
+def test_the_trajectory_from_a_tuning_run():
+    """The stand-in tuned from its planted default: x moves up one step at a time (0.3 -> 0.35 -> ...)."""
+    from cardsim.tune import tune
+
+    r = tune(None, "standin", arena=standin.arena(), n_matches=200_000, seed=1, n_jobs=1)
+    rows = PL.trajectory_rows(r, "Stand-in")
+    assert len(rows) == len(r.trajectory) and list(rows.columns[:4]) == ["game", "step", "kind", "param"]
+    first = rows[rows.moved.astype(bool)].iloc[0]
+    assert (first.param, first.from_value, first.value) == ("x", "0.3", "0.35")
+    assert first.gain == pytest.approx(100 * r.trajectory[r.trajectory.moved].gain.iloc[0])  # pp
+    assert first.point.startswith("x=0.35, y=0.4")
+    text = PL.trajectory_text(r, "Stand-in")
+    assert text.startswith(f"Stand-in: tuned from standin in self-play (cardsim tune, 200,000 matches a deviation, "
+                           f"budget {r.budget:,} matches, {len(r.trajectory)} deviations measured): ended at "
+                           f"{r.ended}; moves: x 0.3 \u2192 0.35 (+3.")
+    assert text.endswith(f"; end point {r.spec}.")
