@@ -31,13 +31,16 @@ from cardsim.runner.run import make_run
 from cardsim.strategies.registry import StrategyError
 
 TITLE = "How strong are the players behind these answers?"
-MATCHES = 3_000
+MATCHES = 2_000
 """Matches per line-up and deviation in the full report (``cardsim exploit`` plays 20,000 by
-default): 2 x 22 deviations x 3,000 Vint rubbers is about a minute on 2 cores; the power this
-buys is stated per table (``detectable``: the gain seen with probability 0.8)."""
+default).  Measured on 2 shared cores (load ~8), warm: one exploit table took 27 s for Vint (22
+deviations x 2,000 rubbers x 2 seatings), 34 s for 501 and 22 s for Five Hundred (at 1,000: 17 s,
+11 s); the section runs three tables' worth a game (default, previous, one tuning sweep).  The
+power this buys is stated per table (``detectable``: the gain called exploitable with probability
+0.8; at 2,000 about 290 points a rubber in Vint, 1 pp in 501, 2 pp in Five Hundred)."""
 QUICK_MATCHES = 60
-"""The same with ``--quick`` (make report QUICK=1): a few seconds a game, power stated."""
-TUNE_SWEEPS = 2
+"""The same with ``--quick`` (make report QUICK=1): 4 s for the three games' default tables, power stated."""
+TUNE_SWEEPS = 1
 """The tuning budget from the previous default: this many sweeps' worth of deviations (two a tunable
 parameter) at the section's matches each (:func:`cardsim.tune.tune`'s ``budget`` is in matches)."""
 QUICK_TUNE_SWEEPS = 0
@@ -58,8 +61,11 @@ def _scale(unit: str) -> tuple[float, str]:
     return (100.0, "pp of " + unit.split(" (")[0].removeprefix("share of ")) if "share" in unit else (1.0, unit)
 
 
-def _num(v: float, scale: float) -> str:
-    return f"{scale * v:+.2f}" if scale != 1.0 else f"{v:+.1f}"
+def fmt(v: float, unit: str, sign: bool = True) -> str:
+    """A gain in the display unit: percentage points to 2 decimals, points whole with thousands
+    separated (never 1.2e+03)."""
+    spec = ("+" if sign else "") + (".2f" if unit.startswith("pp") else ",.0f")
+    return format(v + 0.0, spec)
 
 
 def best_rows(table: pd.DataFrame, who: str) -> pd.DataFrame:
@@ -92,15 +98,18 @@ def sentence(rows: list[dict]) -> str:
     default's), from its ``players_summary`` rows (the default's first)."""
     out = []
     for r in rows:
-        tol = f"{r['tolerance']:g} {r['unit']}"
-        found = (f"the best one-step deviation found ({r['best_param']} = {r['best_value']}) gains "
-                 f"{r['gain']:+.3g} {r['unit']} [{r['lo']:+.3g}, {r['hi']:+.3g}]")
+        u = r["unit"]
+        tol = f"{fmt(r['tolerance'], u, False)} {u}"
+        interval = f"{fmt(r['gain'], u)} {u} [{fmt(r['lo'], u)}, {fmt(r['hi'], u)}]"
+        verdict = r["verdict"] + (" (no clear gain, and not every gain's interval within the tolerance)"
+                                  if r["verdict"].startswith("not decided") else "")
         if r["players"] == "default":
-            out.append(f"The default players ({r['strategy']}) are {r['verdict']}: {found} (tolerance {tol}; "
-                       f"{r['matches']:,} matches a line-up detect {r['detectable']:.3g} with probability 0.8)")
+            out.append(f"The default players ({r['strategy']}) are {verdict}: the best one-step deviation found "
+                       f"({r['best_param']} = {r['best_value']}) gains {interval} (tolerance {tol}; "
+                       f"{r['matches']:,} matches a line-up detect {fmt(r['detectable'], u, False)} with probability "
+                       "0.8)")
         else:
-            out.append(f"the previous default ({r['strategy']}): {r['verdict']}, {r['gain']:+.3g} "
-                       f"[{r['lo']:+.3g}, {r['hi']:+.3g}]")
+            out.append(f"the previous default ({r['strategy']}): {r['verdict']}, {interval}")
     return "; ".join(out) + "." if out else ""
 
 
@@ -149,19 +158,23 @@ def moved(tables: Path, game: str) -> tuple[pd.DataFrame, dict]:
 
 
 def moved_text(counts: dict, previous: str | None) -> str:
-    """The answers that moved, in words."""
-    if not counts:
-        return "No chart of this game is in the report."
-    parts = []
-    for name, c in counts.items():
-        verdicts = (f"; robust verdicts now: holds in {c['holds']}, depends in {c['depends']}"
-                    if c["holds"] is not None else "")
+    """The answers that moved, in words: per chart replayed under the profiles (a table with the
+    robust columns), how many cells' best moved from the previous default's and the robust verdict
+    counts now; the charts without a per-profile best in one clause."""
+    charts = {name: c for name, c in counts.items() if c["holds"] is not None or c["moved"] is not None}
+    if not charts:
+        return "no chart of this game replayed under the player profiles is in the report."
+    parts, unmeasured = [], []
+    for name, c in charts.items():
+        verdicts = f" (robust verdicts now: holds in {c['holds']}, depends in {c['depends']})" if c["holds"] is not None else ""
         if c["moved"] is None:
-            parts.append(f"{name}: the chart has no per-profile best (best_under), so which of its {c['cells']} "
-                         f"cells moved is not measured{verdicts}")
+            unmeasured.append(f"{name}{verdicts}")
         else:
             parts.append(f"{name}: {c['moved']} of {c['cells']} cells' best moved from the previous default's "
                          f"({previous}){verdicts}")
+    if unmeasured:
+        parts.append("not measured (no per-profile best, best_under, of a 'previous' profile) in "
+                     + "; ".join(unmeasured))
     return "; ".join(parts) + "."
 
 
@@ -191,8 +204,8 @@ def trajectory_text(result, title: str) -> str:
     if moves.empty:
         return text + "; no clear move."
     return text + "; moves: " + "; ".join(
-        f"{r.param} {r.from_value} \u2192 {r.value} ({scale * r.gain:+.3g} {unit} [{scale * r.lo:+.3g}, "
-        f"{scale * r.hi:+.3g}])" for r in moves.itertuples()) + f"; end point {result.spec}."
+        f"{r.param} {r.from_value} \u2192 {r.value} ({fmt(scale * r.gain, unit)} {unit} [{fmt(scale * r.lo, unit)}, "
+        f"{fmt(scale * r.hi, unit)}])" for r in moves.itertuples()) + f"; end point {result.spec}."
 
 
 def _tune(game: str, previous: str, n: int, sweeps: int, seed: int, jobs: int, store: Path):
@@ -281,7 +294,8 @@ def detail_table(part: dict) -> dict:
         for f in frames.values():
             if p in f.index:
                 r = f.loc[p]
-                row += [str(r.value), f"{r.gain:+.3g} [{r.lo:+.3g}, {r.hi:+.3g}]" + (" clear" if r.clear else "")]
+                row += [str(r.value), f"{fmt(r.gain, unit)} [{fmt(r.lo, unit)}, {fmt(r.hi, unit)}]"
+                        + (" clear" if r.clear else "")]
             else:
                 row += ["", ""]
         rows.append(row)

@@ -39,8 +39,11 @@ def test_rows_sentence_and_detail_from_an_exploit_table(standin_table):
     assert row["unit"].startswith("pp of ") and row["tolerance"] == pytest.approx(100 * standin_table.attrs["tolerance"])
     text = PL.sentence([row, {**row, "players": "previous", "strategy": "standin:x=0.5", "verdict": "within tolerance"}])
     assert text.startswith("The default players (standin) are exploitable: the best one-step deviation found (x = 0.35) "
-                           f"gains {row['gain']:+.3g} pp of ")
-    assert "; the previous default (standin:x=0.5): within tolerance, " in text and text.endswith("].")
+                           f"gains {row['gain']:+.2f} {row['unit']} [{row['lo']:+.2f}, {row['hi']:+.2f}] (tolerance "
+                           f"0.50 {row['unit']}; 20,000 matches a line-up detect {row['detectable']:.2f} with "
+                           "probability 0.8); the previous default (standin:x=0.5): within tolerance, ")
+    assert text.endswith("].")
+    assert PL.fmt(1234.5, "score points a rubber") == "+1,234" and PL.fmt(-0.0, "pp of games won") == "+0.00"
     d = PL.detail_table({"title": "Stand-in", "summary": [row], "best": [best, best.assign(players="previous")]})
     assert d["columns"][:3] == ["parameter", "default: best step", f"default: gain [interval] ({row['unit']})"]
     assert len(d["rows"]) == len(best) and d["rows"][0][0] == best.param.iloc[0]
@@ -67,12 +70,19 @@ def test_moved_cells_come_from_the_previous_profiles_best(tmp_path):
     assert cells.to_dict("records") == [{"chart": "chart_x", "cell": "- 13-15 5H", "best": "1H", "previous_best": "P"}]
     assert counts == {"chart_x": {"cells": 3, "moved": 1, "holds": 1, "depends": 1}}
     assert PL.moved_text(counts, "heuristic_v4") == ("chart_x: 1 of 3 cells' best moved from the previous default's "
-                                                      "(heuristic_v4); robust verdicts now: holds in 1, depends in 1.")
+                                                      "(heuristic_v4) (robust verdicts now: holds in 1, depends in 1).")
     # another game's charts are not read; a chart without best_under says the move is not measured
     assert PL.moved(tables, "501")[1] == {}
     (tmp_path / "b").mkdir()
     bare = _chart(tmp_path / "b", "vint", [{"after": "-", "band": "0-10", "best": "P"}])
-    assert "has no per-profile best (best_under)" in PL.moved_text(PL.moved(bare, "vint")[1], None)
+    # a chart without the robust columns is not an answer replayed under the profiles
+    assert PL.moved_text(PL.moved(bare, "vint")[1], None) == ("no chart of this game replayed under the player "
+                                                             "profiles is in the report.")
+    robust = _chart(tmp_path / "b", "vint", [{"after": "-", "band": "0-10", "best": "P", "holds": False,
+                                             "robust_deals": 100}])
+    assert PL.moved_text(PL.moved(robust, "vint")[1], None) == (
+        "not measured (no per-profile best, best_under, of a 'previous' profile) in chart_x (robust verdicts now: "
+        "holds in 0, depends in 1).")
 
 
 def test_previous_default_is_the_previous_profiles_strategy():
