@@ -63,9 +63,10 @@ def test_profile_bests_mark_the_players_call_and_an_answer_that_moved():
     moved = rules[0]
     # all three: the runner-up pass is the previous default's and cautious's own best, the best moved from
     # pass, and its gain (200) is below the median (250)
-    assert moved["players"] == "previous, cautious" and moved["moved_from"] == "P" and moved["settles"] == 3
-    assert moved["settles_text"] == ("beats the call of previous, cautious; moved from P under the previous default; "
-                                     "a close call decided clearly")
+    assert moved["players"] == "the previous default, the cautious players" and moved["moved_from"] == "P"
+    assert moved["settles"] == 3
+    assert moved["settles_text"] == ("beats the call of the previous default, the cautious players; moved from P under "
+                                     "the previous default; a close call decided clearly")
 
 
 def test_profile_bests_read_every_spelling_and_refuse_nonsense():
@@ -75,7 +76,7 @@ def test_profile_bests_read_every_spelling_and_refuse_nonsense():
     assert T.profile_bests("previous=1H, bold=P") == {"previous": "1H", "bold": "P"}
     with pytest.raises(ValueError, match="cannot read '1H'"):
         T.profile_bests("1H")
-    assert T.players_of("P", "P", {"bold": "P", "previous": "1H"}) == "the default players, bold"
+    assert T.players_of("P", "P", {"bold": "P", "previous": "1H"}) == "the default players, the bold players"
     # the robust replay's own 'default' entry is not another player (h-robust writes "default=P, bold=1H")
     assert T.players_of("P", None, T.profile_bests("default=P, bold=1H")) == ""
     assert T.players_of("2H", "P", {}) == "" and T.moved_from("1H", {"previous": "1H"}) == ""
@@ -105,7 +106,7 @@ def test_the_report_orders_and_labels_the_answers_by_what_they_settle():
     assert text.index("1. **Dealer, 19-21") < text.index("2. **Second hand after a pass, 13-15") < text.index(
         "3. **Dealer, 0-10")
     assert "(settles: beats the call of the default players; a close call decided clearly)" in text
-    assert "(settles: beats the call of bold)" in text
+    assert "(settles: beats the call of the bold players)" in text
     html_text = "".join(body)
     assert "data-settles='2'" in html_text and "<span class='settles'>" in html_text
 

@@ -23,8 +23,8 @@ A rule is a plain dict (it goes into the analysis's ``reports/tables/<name>.json
 * ``holds_table`` / ``holds_row``: the chart row whose robustness columns give ``holds``;
   ``holds_prefix``: those columns' prefix in that row ('' for the plain :data:`robustness.COLUMNS`);
 * what the rule settles for a player (:data:`RULE`, :func:`pick`): ``players`` (who among the
-  players makes the call the rule beats: "the default players", "bold", … ; '' for a call no
-  player makes), ``moved_from`` (the previous default's best call where it differs, else ''),
+  players makes the call the rule beats: "the default players", "the bold players", "the previous
+  default" … ; '' for a call no player makes), ``moved_from`` (the previous default's best call where it differs, else ''),
   ``close`` (a close call decided clearly, set by :func:`pick`), ``settles`` (how many of the
   three) and ``settles_text`` (them in words).
 
@@ -139,7 +139,13 @@ def players_of(compared, default_call=None, bests: dict[str, str] | None = None)
     comma-separated; '' for a call no player makes (as far as the tables know)."""
     call = call_text(compared)
     who = [DEFAULT_PLAYERS] if call and call == call_text(default_call) else []
-    return ", ".join(who + [name for name, b in (bests or {}).items() if call and b == call and name != "default"])
+    return ", ".join(who + [profile_words(name) for name, b in (bests or {}).items()
+                            if call and b == call and name != "default"])
+
+
+def profile_words(name: str) -> str:
+    """A player profile as a rule names it: 'the previous default', 'the bold players'."""
+    return "the previous default" if name == PREVIOUS else f"the {name} players"
 
 
 def moved_from(best, bests: dict[str, str] | None) -> str:
@@ -213,5 +219,5 @@ def holds_text(r: dict, profiles: int | None = None) -> str:
 
 
 __all__ = ["MAX_RULES", "PER_GROUP", "HOLDS", "DEPENDS", "UNTESTED", "UNDECIDED", "DEFAULT_PLAYERS", "PREVIOUS", "RULE",
-           "verdict", "rule", "call_text", "profile_bests", "players_of", "moved_from", "settles", "settles_text",
+           "verdict", "rule", "call_text", "profile_bests", "players_of", "profile_words", "moved_from", "settles", "settles_text",
            "pick", "rank_key", "holds_text"]
