@@ -7,7 +7,8 @@
 ``simulate`` plays independent deals (one row each), ``play_match`` whole matches, ``evaluate``
 plays every option of one seat on the same deals dealt under conditions (a given hand, hand
 classes), ``evaluate_until_clear`` does so in rounds until one option is clearly best
-(docs/statistics.md), ``compare`` compares strategies deal by deal, ``records`` returns deal records
+(docs/statistics.md), ``compare`` compares strategies deal by deal, ``exploit`` measures what the best
+one-step parameter change gains against a strategy (docs/exploit.md), ``records`` returns deal records
 (docs/RECORDS.md) and ``replay`` validates and scores one.  ``read_dataset`` reads a dataset
 written by ``cardsim simulate -o``; ``hand_str`` / ``decode_hands`` / ``with_hands`` spell hand
 bit sets as cards.
@@ -124,6 +125,8 @@ def __getattr__(name):
     # itself, cardsim.analysis.quality (cardsim.quality.quality, README "How good is a strategy?").
     if name == "quality":
         return importlib.import_module("cardsim.analysis.quality")
+    if name == "exploit":  # the module, callable as its function: cardsim.exploit(game, ...)
+        return importlib.import_module("cardsim.exploit")
     if name in _LAZY:
         value = getattr(importlib.import_module(_LAZY[name]), name)
         globals()[name] = value
@@ -132,7 +135,7 @@ def __getattr__(name):
 
 
 def __dir__():
-    return sorted(set(globals()) | set(_LAZY) | {"quality"})
+    return sorted(set(globals()) | set(_LAZY) | {"quality", "exploit"})
 
 
 class _Package(types.ModuleType):

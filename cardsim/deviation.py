@@ -35,7 +35,7 @@ import pandas as pd
 
 from cardsim.games import get_game
 from cardsim.games.base import GainObjective, OptionError
-from cardsim.strategies.registry import Registry, Strategy, StrategyError, Tunable, _number
+from cardsim.strategies.registry import Registry, Strategy, StrategyError, _number
 from cardsim.text import quote
 
 CHUNK = 1000

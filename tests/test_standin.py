@@ -61,8 +61,8 @@ def test_bad_input():
     a = standin.arena()
     with pytest.raises(OptionError, match="no objective 'points'"):
         standin.arena(objective="points")
-    with pytest.raises(StrategyError, match="no parameter 'v'"):
-        a.spec({"v": 1})
+    with pytest.raises(StrategyError, match="no parameter 'q'"):
+        a.spec({"q": 1})
     with pytest.raises(StrategyError, match="outside its tunable range 0 to 1"):
         a.spec({"x": 1.05})
     with pytest.raises(OptionError, match="number of matches"):

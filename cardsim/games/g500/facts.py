@@ -12,9 +12,10 @@ FACTS = GameFacts(
         GainObjective("win", "share of games won by the deviating partnership minus 0.5 (both seatings), the "
                       "mean of quebec and subtract scoring (docs/RULES.md §3.6)", "share of games won (0..1)",
                       0.005, "win", (("quebec", None, {"scoring": "quebec"}),
-                                     ("subtract", None, {"scoring": "subtract"}))),
+                                     ("subtract", None, {"scoring": "subtract"})), matches=30_000),
         GainObjective("points", "final score of the deviating partnership minus the other's (both seatings), "
                       "the mean of quebec and subtract scoring", "score points a game", 25.0, "margin",
-                      (("quebec", None, {"scoring": "quebec"}), ("subtract", None, {"scoring": "subtract"}))),
+                      (("quebec", None, {"scoring": "quebec"}), ("subtract", None, {"scoring": "subtract"})),
+                      matches=30_000),
     ),
 )

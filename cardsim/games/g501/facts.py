@@ -11,6 +11,6 @@ FACTS = GameFacts(
     objectives=(
         GainObjective("win", "the deviating seat's share of game wins minus its share with every seat on the "
                       "baseline, mean over its seat positions and over 3- and 4-seat tables",
-                      "share of games won (0..1)", 0.005, "win", (("3", 3, None), ("4", 4, None))),
+                      "share of games won (0..1)", 0.005, "win", (("3", 3, None), ("4", 4, None)), matches=20_000),
     ),
 )

@@ -13,8 +13,9 @@ FACTS = GameFacts(
     objectives=(
         GainObjective("points", "points a rubber, the deviating partnership's total minus the other's (both "
                       "seatings; docs/RULES.md §2.7)", "score points a rubber", 25.0, "margin",
-                      beside=(("win_gain", "win"),)),
+                      beside=(("win_gain", "win"),), matches=100_000),
         GainObjective("win", "share of rubbers won by the deviating partnership minus 0.5 (both seatings)",
-                      "share of rubbers won (0..1)", 0.005, "win", beside=(("points_gain", "margin"),)),
+                      "share of rubbers won (0..1)", 0.005, "win", beside=(("points_gain", "margin"),),
+                      matches=40_000),
     ),
 )
