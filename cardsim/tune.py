@@ -260,11 +260,12 @@ def family_size(axes: dict, pairs: int) -> int:
     return 2 * k + min(int(pairs), 4 * k * (k - 1) // 2)
 
 
-def tune(game: str | None, strategy: str = "heuristic", params=None, objective: str | None = None,
+def tune(game: str | None, strategy: str | None = None, params=None, objective: str | None = None,
          budget: int | None = None, n_matches: int | None = None, seed: int = 0, n_jobs: int = -1, store=None,
          progress=False, arena=None, pairs: int | None = None, level: float = 0.95, echo=None) -> TuneResult:
     """Best-response iteration by coordinates from the point of ``strategy`` (a spec: its given
-    values, the others the registry's defaults), in self-play (module docstring, docs/tune.md).
+    values, the others the registry's defaults; None: ``"heuristic"``, or the arena's own), in
+    self-play (module docstring, docs/tune.md).
 
     ``params``: the parameters to move (None: all the strategy's tunables; a list of names; a dict
     name -> ``(lo, hi)`` narrowing the registry's range, or None; or the ``--params`` text
@@ -299,9 +300,11 @@ def tune(game: str | None, strategy: str = "heuristic", params=None, objective: 
 
         if game is None:
             raise OptionError("tune needs a game or an arena")
+        strategy = "heuristic" if strategy is None else strategy
         arena = make_arena(game, strategy, objective)
     elif objective not in (None, arena.objective.name):
         raise OptionError(f"the arena's objective is {quote(arena.objective.name)}, not {quote(objective)}")
+    strategy = arena.strategy if strategy is None else strategy
     start = {k: _value(v) for k, v in arena.point(strategy).items()}
     axes = search_axes(arena, params, start)
     n = int(n_matches or default_matches(arena))
