@@ -208,9 +208,10 @@ def trajectory_text(result, title: str) -> str:
         f"{fmt(scale * r.hi, unit)}])" for r in moves.itertuples()) + f"; end point {result.spec}."
 
 
-def _tune(game: str, previous: str, n: int, sweeps: int, seed: int, jobs: int, store: Path):
+def _tune(game: str, previous: str, n: int, sweeps: int, seed: int, jobs: int, store: Path, params=None):
     """The tuning run from the previous default (``sweeps`` sweeps' worth of deviations at ``n``
-    matches each), or None for no sweeps or where :mod:`cardsim.tune` is not there."""
+    matches each, over ``params``: None for every tunable), or None for no sweeps or where
+    :mod:`cardsim.tune` is not there."""
     try:
         from cardsim.tune import tune
     except ImportError:
@@ -219,8 +220,9 @@ def _tune(game: str, previous: str, n: int, sweeps: int, seed: int, jobs: int, s
         return None
     spec = get_game(game)
     strategy, _ = spec.registry.resolve(previous)
-    budget = sweeps * 2 * len(strategy.tunables) * n
-    return tune(game, strategy=previous, n_matches=n, budget=budget, seed=seed, n_jobs=jobs, store=store)
+    budget = sweeps * 2 * len(params or strategy.tunables) * n
+    return tune(game, strategy=previous, params=params, n_matches=n, budget=budget, seed=seed, n_jobs=jobs,
+                store=store)
 
 
 def run_game(game: str, n: int, sweeps: int, seed: int, jobs: int, results: Path, tables: Path, log=print,
@@ -256,7 +258,7 @@ def run_game(game: str, n: int, sweeps: int, seed: int, jobs: int, results: Path
     trajectory, tuned = None, ""
     if previous is not None and any(r["players"] == "previous" for r in summary):
         result = _tune(game, previous, n, sweeps, seed, jobs,
-                       results / "players" / f"{game}-tune-n{n}-s{sweeps}-seed{seed}")
+                       results / "players" / f"{game}-tune-n{n}-s{sweeps}-seed{seed}", params)
         if result is None:
             notes.append(f"{title}: no tuning run at this size (the full report runs {TUNE_SWEEPS} sweeps).")
         else:

@@ -162,3 +162,21 @@ def test_the_trajectory_from_a_tuning_run():
                            f"budget {r.budget:,} matches, {len(r.trajectory)} deviations measured): ended at "
                            f"{r.ended}; moves: x 0.3 \u2192 0.35 (+3.")
     assert text.endswith(f"; end point {r.spec}.")
+
+
+def test_a_previous_default_gets_its_exploit_table_and_a_tuning_run(tmp_path, monkeypatch):
+    """With a 'previous' profile (h-defaults adds them; here 501's previous default stands in as
+    heuristic:target_margin=16), run_game measures both and tunes from the previous one."""
+    monkeypatch.setattr(PL, "previous_spec", lambda game: "heuristic:target_margin=16")
+    part = PL.run_game("501", 60, 1, 5, 1, tmp_path / "results", tmp_path, log=lambda s: None,
+                       params=["margin", "target_margin"], pairs=0)
+    assert [r["players"] for r in part["summary"]] == ["default", "previous"]
+    assert [r["strategy"] for r in part["summary"]] == ["heuristic", "heuristic:target_margin=16"]
+    assert all(set(b.param) == {"margin", "target_margin"} for b in part["best"])
+    t = part["trajectory"]
+    assert len(t) >= 1 and set(t.param) <= {"margin", "target_margin"} and (t.game == "501").all()
+    assert part["tuned"].startswith("501: tuned from heuristic:target_margin=16 in self-play (cardsim tune, 60 matches "
+                                    "a deviation, budget 240 matches,")
+    detail = PL.detail_table(part)
+    assert detail["columns"][1::2] == ["default: best step", "previous: best step"]
+    assert part["moved_text"] == "no chart of this game replayed under the player profiles is in the report."
