@@ -237,12 +237,29 @@ def _md_cell(value) -> str:
     return str(value).replace("|", "\\|")
 
 
+LIST_CHARS = 600
+"""An answer paragraph longer than this (and of several sentences) is shown as a list of its sentences."""
+
+
+def sentences(text: str) -> list[str]:
+    """``text`` cut into its sentences: after a full stop, question or exclamation mark followed by a
+    space and a capital letter (or the † mark), as the analyses write them."""
+    import re
+
+    return [t for t in re.split(r"(?<=[.!?])\s+(?=[A-Z\u2020])", text.strip()) if t]
+
+
 def detail(meta: dict) -> tuple[list[str], list[str]]:
     """A section's "In detail" (Markdown lines, HTML parts): its ``detail`` where the analysis gives
     one (``{"tables": [{"title", "columns", "rows"}], "items": [sentence, ...]}``: each table as a
-    small Markdown / HTML table under its title, the items as a list), else its ``answer`` paragraph;
-    nothing for a section with neither."""
+    small Markdown / HTML table under its title, the items as a list), else its ``answer``: a list of
+    its sentences when longer than :data:`LIST_CHARS`, else the paragraph; nothing for a section
+    with neither."""
     d = meta.get("detail")
+    if (not d or not (d.get("tables") or d.get("items"))) and len(meta.get("answer", "")) > LIST_CHARS:
+        d = {"tables": [], "items": sentences(meta["answer"])}
+        if len(d["items"]) < 2:
+            d = None
     if not d or not (d.get("tables") or d.get("items")):
         if not meta.get("answer"):
             return [], []

@@ -137,3 +137,10 @@ def test_in_detail_is_a_short_table_and_a_list():
     assert R.detail({"answer": "Short."}) == (["**In detail.** Short.", ""],
                                               ["<p class='detail'><strong>In detail.</strong> Short.</p>"])
     assert R.detail({}) == ([], [])
+    # a long paragraph without a detail becomes the list of its sentences (numbers and † kept whole)
+    long = ("From a clean line either side wins the rubber about half the time (50% (46-53%), 12.0 deals). "
+            + "A game up is worth 72% (69-75%); the margin is +151. " * 12 + "\u2020 marks a cell that depends.")
+    md, body = R.detail({"answer": long})
+    items = [line[2:] for line in md if line.startswith("- ")]
+    assert len(items) == 14 and items[0].endswith("12.0 deals).") and items[-1] == "\u2020 marks a cell that depends."
+    assert " ".join(items) == long and "".join(body).count("<li>") == 14
