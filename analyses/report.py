@@ -5,7 +5,10 @@ The report opens with **Answers**: per game at most six rules of thumb the analy
 from their tables (``rules_of_thumb`` in their json: each a chart row with its gain, 95% interval
 and verdict under the other players, ordered by what they settle for a player, then by worth:
 :data:`cardsim.analysis.rules_of_thumb.RULE`).
-Then one section per analysis: its long generated answer ("In detail"), its figures with captions
+Under each game's heading the Answers first say how exploitable its players are (the ``sentences`` of
+the section "How strong are the players behind these answers?", analyses/players.py).
+Then one section per analysis: its generated answer ("In detail": the analysis's ``detail``, short
+tables and a list, or its paragraph; a long paragraph as the list of its sentences), its figures with captions
 that explain their marks in a player's words (``legends``), its tables folded (``<details>``; in
 report.md only their CSV files are named); **Method** last.  Every table and figure carries a
 caption with its n, seed, strategies and their parameters, rule options and the cardsim version.
