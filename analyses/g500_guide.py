@@ -58,6 +58,7 @@ def run(args, classes=None) -> Path:
             "figures": [p.name for p in figures], "glossary": {**G.GLOSSARY, **RB.GLOSSARY},
             "notes": G.NOTES, "legends": legends(G.LEGENDS, [p.name for p in figures]),
             "rules_of_thumb": rules, "answer": G.answer(tabs), "method": G.METHOD}
+    meta["detail"] = {"tables": [], "items": G.answer_parts(tabs)}  # the report's "In detail": a list
     path = out / "tables" / "500_guide.json"
     path.write_text(json.dumps(meta, indent=1, ensure_ascii=False))
     print(f"{TITLE}: {len(levels) // (len(G.LEVELS) * len(G.SCORINGS))} classes in {time.time() - started:.0f} s -> "

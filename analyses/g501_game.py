@@ -85,6 +85,11 @@ def run(args, plan: G.Plan | None = None) -> Path:
                        + D.sentence(deviation, "the settled chart" if status.startswith("fixed")
                                     else "the last round's chart")),
             "method": G.METHOD + " " + F.METHOD + " " + D.METHOD}
+    # the report's "In detail": the answer's sentences as a list
+    meta["detail"] = {"tables": [], "items": G.answer_parts(tabs, parameters.get("heuristic"))
+                      + [s for s in [F.sentence(rounds, status, fixed),
+                                     D.sentence(deviation, "the settled chart" if status.startswith("fixed")
+                                                else "the last round's chart")] if s]}
     path = out / "tables" / "501_game.json"
     path.write_text(json.dumps(meta, indent=1, ensure_ascii=False))
     log(f"{TITLE}: done in {time.time() - started:.0f} s -> {len(paths) // 2} tables, "

@@ -3,8 +3,12 @@ scripts wrote (``reports/tables/<name>.json`` describes each analysis).
 
 The report opens with **Answers**: per game at most six rules of thumb the analyses generated
 from their tables (``rules_of_thumb`` in their json: each a chart row with its gain, 95% interval
-and verdict under the other players, ordered by worth; :mod:`cardsim.analysis.rules_of_thumb`).
-Then one section per analysis: its long generated answer ("In detail"), its figures with captions
+and verdict under the other players, ordered by what they settle for a player, then by worth:
+:data:`cardsim.analysis.rules_of_thumb.RULE`).
+Under each game's heading the Answers first say how exploitable its players are (the ``sentences`` of
+the section "How strong are the players behind these answers?", analyses/players.py).
+Then one section per analysis: its generated answer ("In detail": the analysis's ``detail``, short
+tables and a list, or its paragraph; a long paragraph as the list of its sentences), its figures with captions
 that explain their marks in a player's words (``legends``), its tables folded (``<details>``; in
 report.md only their CSV files are named); **Method** last.  Every table and figure carries a
 caption with its n, seed, strategies and their parameters, rule options and the cardsim version.
@@ -127,8 +131,13 @@ ANSWERS_INTRO = (
     "Each gives its gain over the choice it names (the next best; in 501 looking, or blind where looking is best) "
     "with the 95% interval, and whether it holds when the other "
     "players bid and play differently: holds; {mark} depends (clearly beaten under the player profiles named); "
-    "not replayed. Ordered by what they are worth (said under each game), at most two per situation. The largest "
+    "not replayed. {rule} At most two per situation; what each settles is said after it. The largest "
     "gains were picked, so they tend to come out a little high: the lower end of the interval is the safer number.")
+
+
+PLAYERS = "players"
+"""The table of the section on the players behind the answers (analyses/players.py): its ``sentences``
+(one per game: how exploitable the players are) open each game's Answers."""
 
 
 def section_id(name: str) -> str:
@@ -158,12 +167,13 @@ def short_legend(legend: str, shown: dict[str, str]) -> str:
 
 def game_rules(named: list[tuple[str, dict]]) -> list[tuple[str, str, list[dict]]]:
     """``(analysis name, game, rules)`` per game of :data:`GAMES` present in the report: at most
-    :data:`cardsim.analysis.rules_of_thumb.MAX_RULES` rules of its meta's ``rules_of_thumb``, by worth."""
+    :data:`cardsim.analysis.rules_of_thumb.MAX_RULES` rules of its meta's ``rules_of_thumb``, in the
+    order of :data:`cardsim.analysis.rules_of_thumb.RULE` (what they settle, then worth)."""
     by = dict(named)
     out = []
     for name, game in GAMES:
         if name in by and "rules_of_thumb" in by[name]:
-            rules = sorted(by[name]["rules_of_thumb"], key=lambda r: -r["worth"])[:T.MAX_RULES]
+            rules = sorted(by[name]["rules_of_thumb"], key=T.rank_key)[:T.MAX_RULES]
             out.append((name, game, rules))
     return out
 
@@ -173,14 +183,22 @@ def _worth(r: dict) -> str:
     return "" if r["worth"] == r["value"] else f" (worth {r['worth']:.3g})"
 
 
+def _settles(r: dict) -> str:
+    """`` (settles: beats the call of the default players; …)``, or '' for a rule that settles none."""
+    text = r.get("settles_text") or T.settles_text(r)
+    return f" (settles: {text})" if text else ""
+
+
 def _rule_md(r: dict) -> str:
-    return f"**{r['text']}**: {r['number']}; {T.holds_text(r)}{_worth(r)}."
+    return f"**{r['text']}**: {r['number']}; {T.holds_text(r)}{_settles(r)}{_worth(r)}."
 
 
 def _rule_html(r: dict) -> str:
     e = html.escape
-    return (f"<li class='rule' data-holds='{e(r['holds'])}'><strong>{e(r['text'])}</strong>: "
+    return (f"<li class='rule' data-holds='{e(r['holds'])}' data-settles='{T.settles(r)}'>"
+            f"<strong>{e(r['text'])}</strong>: "
             f"<span class='number'>{e(r['number'])}</span>; <span class='holds'>{e(T.holds_text(r))}</span>"
+            + (f" <span class='settles'>{e(_settles(r).strip())}</span>" if _settles(r) else "")
             + (f" <span class='worth'>{e(_worth(r).strip())}</span>" if _worth(r) else "") + "</li>")
 
 
@@ -192,16 +210,22 @@ def answers(named: list[tuple[str, dict]]) -> tuple[list[str], list[str]]:
     if not groups:
         md += ["No analysis in this report gives rules of thumb yet.", ""]
         return md, body + ["<p>No analysis in this report gives rules of thumb yet.</p>"]
-    intro = ANSWERS_INTRO.format(k=T.MAX_RULES, mark=RB.DEPENDS)
+    intro = ANSWERS_INTRO.format(k=T.MAX_RULES, mark=RB.DEPENDS,
+                                 rule=T.RULE.format(order="what the rule is worth (said under each game)"))
     md += [intro, ""]
     body += [f"<p class='answers-intro'>{html.escape(intro)}</p>"]
     shown = set()
+    players = dict(named).get(PLAYERS, {}).get("sentences", {})  # how exploitable each game's players are
     for name, game, rules in groups:
         title = dict(named)[name]["title"]
         if game not in shown:
             shown.add(game)
             md += [f"### {game}", ""]
             body += [f"<h3>{html.escape(game)}</h3>"]
+            if players.get(game):
+                md += [f"*How strong are the players?* {players[game]}", ""]
+                body += [f"<p class='players' id='players-{html.escape(name)}'><em>How strong are the players?</em> "
+                         f"{html.escape(players[game])} <a href='#{section_id(PLAYERS)}'>More</a>.</p>"]
         body += [f"<section class='rules' id='rules-{html.escape(name)}'>"]
         if not rules:
             none = dict(named)[name].get("rules_none") or (
@@ -209,11 +233,59 @@ def answers(named: list[tuple[str, dict]]) -> tuple[list[str], list[str]]:
             md += [f'{none} "{title}".', ""]
             body += [f"<p>{html.escape(none)} <a href='#{section_id(name)}'>{html.escape(title)}</a>.</p></section>"]
             continue
-        order = f"Ordered by {rules[0]['order']}; the chart and the detail: section"
+        order = f"Ordered by what they settle, then by {rules[0]['order']}; the chart and the detail: section"
         md += [f'{order} "{title}".', ""] + [f"{i}. {_rule_md(r)}" for i, r in enumerate(rules, 1)] + [""]
         body += [f"<p class='order'>{html.escape(order)} <a href='#{section_id(name)}'>{html.escape(title)}</a>.</p>",
                  "<ol>" + "".join(_rule_html(r) for r in rules) + "</ol></section>"]
     return md, body
+
+
+def _md_cell(value) -> str:
+    return str(value).replace("|", "\\|")
+
+
+LIST_CHARS = 600
+"""An answer paragraph longer than this (and of several sentences) is shown as a list of its sentences."""
+
+
+def sentences(text: str) -> list[str]:
+    """``text`` cut into its sentences: after a full stop, question or exclamation mark followed by a
+    space and a capital letter (or the † mark), as the analyses write them."""
+    import re
+
+    return [t for t in re.split(r"(?<=[.!?])\s+(?=[A-Z\u2020])", text.strip()) if t]
+
+
+def detail(meta: dict) -> tuple[list[str], list[str]]:
+    """A section's "In detail" (Markdown lines, HTML parts): its ``detail`` where the analysis gives
+    one (``{"tables": [{"title", "columns", "rows"}], "items": [sentence, ...]}``: each table as a
+    small Markdown / HTML table under its title, the items as a list), else its ``answer``: a list of
+    its sentences when longer than :data:`LIST_CHARS`, else the paragraph; nothing for a section
+    with neither."""
+    d = meta.get("detail")
+    if (not d or not (d.get("tables") or d.get("items"))) and len(meta.get("answer", "")) > LIST_CHARS:
+        d = {"tables": [], "items": sentences(meta["answer"])}
+        if len(d["items"]) < 2:
+            d = None
+    if not d or not (d.get("tables") or d.get("items")):
+        if not meta.get("answer"):
+            return [], []
+        return ([f"**In detail.** {meta['answer']}", ""],
+                [f"<p class='detail'><strong>In detail.</strong> {html.escape(meta['answer'])}</p>"])
+    e = html.escape
+    md, body = ["**In detail.**", ""], ["<div class='detail'><p><strong>In detail.</strong></p>"]
+    for t in d.get("tables", []):
+        md += [f"*{t['title']}*", "", "| " + " | ".join(_md_cell(c) for c in t["columns"]) + " |",
+               "|" + "|".join("---" for _ in t["columns"]) + "|"]
+        md += ["| " + " | ".join(_md_cell(v) for v in row) + " |" for row in t["rows"]] + [""]
+        body += [f"<table class='detail-table'><caption>{e(t['title'])}</caption><thead><tr>"
+                 + "".join(f"<th>{e(str(c))}</th>" for c in t["columns"]) + "</tr></thead><tbody>"
+                 + "".join("<tr>" + "".join(f"<td>{e(str(v))}</td>" for v in row) + "</tr>" for row in t["rows"])
+                 + "</tbody></table>"]
+    if d.get("items"):
+        md += [f"- {item}" for item in d["items"]] + [""]
+        body += ["<ul>" + "".join(f"<li>{e(item)}</li>" for item in d["items"]) + "</ul>"]
+    return md, body + ["</div>"]
 
 
 def build(out: Path) -> tuple[str, str]:
@@ -242,9 +314,9 @@ def build(out: Path) -> tuple[str, str]:
         cap = caption(meta)
         md += [f"## {meta['title']}", ""]
         body += [f"<h2 id='{section_id(name)}'>{html.escape(meta['title'])}</h2>"]
-        if meta.get("answer"):
-            md += [f"**In detail.** {meta['answer']}", ""]
-            body += [f"<p class='detail'><strong>In detail.</strong> {html.escape(meta['answer'])}</p>"]
+        d_md, d_body = detail(meta)
+        md += d_md
+        body += d_body
         md += [cap, ""]
         body += [f"<p class='caption'>{html.escape(cap)}</p>"]
         body += PAGE.section(meta, out, data)  # the game's 'Your hand' panel and grids
@@ -300,6 +372,10 @@ def build(out: Path) -> tuple[str, str]:
             "padding:2px 6px;text-align:right}.caption,figcaption{color:#555;font-size:85%}"
             "figcaption .legend{color:#222;display:block;margin-bottom:.2em}"
             "img{max-width:100%}.detail{background:#f4f7fb;padding:.5em .8em;border-left:4px solid #4a78b0}"
+            ".detail p{margin:.2em 0}.detail ul{margin:.3em 0;padding-left:1.4em}.detail li{margin:.2em 0}"
+            "table.detail-table{display:table;background:#fff}table.detail-table caption{text-align:left;"
+            "color:#444;font-size:90%;padding:.2em 0}table.detail-table td,table.detail-table th{text-align:left}"
+            ".rules .settles{color:#2a6a2a;font-size:85%}"
             ".rules ol{padding-left:1.6em}.rules li{margin:.3em 0}.rules .order,.answers-intro{color:#444}"
             ".rules .worth{color:#777;font-size:85%}.rules li[data-holds=depends] .holds{color:#a33}"
             "details.tables{margin:.8em 0;border-top:1px solid #ddd}details.tables>summary{cursor:pointer;"

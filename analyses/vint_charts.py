@@ -231,6 +231,7 @@ def build(args, cells, tcells) -> Path:
             "figures": [p.name for p in figs], "glossary": {**vc.GLOSSARY, **RB.GLOSSARY}, "notes": NOTES,
             "legends": vc.legends([p.name for p in figs]), "rules_of_thumb": vc.rules(tabs),
             "answer": vc.answer(tabs), "method": NOTES[0] + " " + NOTES[1] + " " + NOTES[-1]}
+    meta["detail"] = vc.detail(tabs)  # the report's "In detail": a short table and a list (the answer's content)
     path = out / "tables" / "vint_charts.json"
     path.write_text(json.dumps(meta, indent=1))
     print(f"{TITLE}: {len(tasks)} questions in {time.perf_counter() - t0:.0f}s -> "

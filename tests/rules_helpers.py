@@ -1,5 +1,6 @@
 """Checks shared by the tests of the rules of thumb (issue 28): a rule's numbers are those of the
-table row it names, its verdict is that row's robustness column, at most six per game, by worth."""
+table row it names, its verdict is that row's robustness column, at most six per game, in the order of
+rules_of_thumb.RULE (what they settle, then worth)."""
 import math
 
 import pytest
@@ -24,8 +25,9 @@ def check_rules(rules: list[dict], tables: dict, game: str) -> None:
     """``rules`` of ``game`` against ``tables`` (name -> DataFrame, as written)."""
     assert len(rules) <= T.MAX_RULES
     assert all(r["game"] == game for r in rules)
-    worth = [r["worth"] for r in rules]
-    assert worth == sorted(worth, reverse=True) and all(math.isfinite(w) for w in worth)
+    keys = [T.rank_key(r) for r in rules]  # what they settle, then worth (T.RULE)
+    assert keys == sorted(keys) and all(math.isfinite(r["worth"]) for r in rules)
+    assert all(r["settles"] == T.settles(r) for r in rules)
     for r in rules:
         row = tables[r["table"]].reset_index(drop=True).iloc[r["row"]]
         v, lo, hi = (float(row[c]) for c in r["columns"])

@@ -203,7 +203,7 @@ def test_tiny_run_writes_the_guide(tmp_path):
     assert path.name == "500_guide.json"
     assert set(meta) == {"game", "title", "deals", "deals_unit", "seed", "source", "cardsim", "strategies",
                          "parameters", "rules", "tables", "csv_only", "figures", "glossary", "notes", "answer",
-                         "method", "legends", "rules_of_thumb"}
+                         "method", "legends", "rules_of_thumb", "detail"}
     assert (meta["game"], meta["deals"], meta["deals_unit"], meta["seed"]) == ("500", 200, "deals per class", 5)
     assert meta["tables"] == ["g500_guide_bids", "g500_guide_minimum", "g500_guide_symmetry", "g500_guide_openings"]
     openings = pd.read_csv(tmp_path / "tables" / "g500_guide_openings.csv")
@@ -211,6 +211,8 @@ def test_tiny_run_writes_the_guide(tmp_path):
     assert ("forced over opened" in meta["answer"]) == bool(len(openings))
     assert meta["csv_only"] == ["g500_guide_levels"]
     assert meta["figures"] == ["g500_guide_bids.png"] and meta["answer"].startswith("With 6 trumps including 3")
+    # the report's "In detail" lists the answer's sentences (the paragraph is them joined)
+    assert meta["detail"]["tables"] == [] and " ".join(meta["detail"]["items"]) == meta["answer"]
     levels = pd.read_csv(tmp_path / "tables" / "g500_guide_levels.csv")
     assert len(levels) == 2 * 2 * 5
     # 6H/3 top: 10 strata of 20 deals; NT 1 joker 2 aces: 12 strata of 17

@@ -482,12 +482,13 @@ def test_tiny_run_writes_the_page(tmp_path):
     meta = json.loads(script.run(args, plan).read_text())
     assert set(meta) == {"game", "title", "deals", "deals_unit", "seed", "source", "cardsim", "strategies",
                          "parameters", "rules", "tables", "csv_only", "figures", "glossary", "notes", "answer",
-                         "method", "legends", "rules_of_thumb"}
+                         "method", "legends", "rules_of_thumb", "detail"}
     assert (meta["game"], meta["deals"], meta["seed"]) == ("501", 80, 5)
     assert meta["tables"] == ["g501_game_chart", "g501_game_equity", "g501_game_equity4", "g501_fixed_chart",
                               "g501_fixed_rounds", "g501_fixed_deviations"]
     assert meta["figures"] == ["g501_game_chart.png", "g501_game_equity.png", "g501_fixed_chart.png"]
     assert meta["answer"].startswith("Over 4 situations") and "heuristic" in meta["parameters"]
+    assert meta["detail"]["tables"] == [] and " ".join(meta["detail"]["items"]) == meta["answer"]  # the report's list
     for name in meta["tables"] + meta["csv_only"]:
         assert (tmp_path / "tables" / f"{name}.csv").exists()
     states = pd.read_csv(tmp_path / "tables" / "g501_game_states.csv")
@@ -592,7 +593,9 @@ def test_rules_of_thumb_are_rows_of_the_chart_by_worth():
     kinds = [r["table"] for r in rules]
     assert kinds.count("g501_game_choices") == int(c.verdict.str.startswith("blind").sum())
     assert kinds.count("g501_game_decisions") == int((c.verdict == "look").sum()) == 1
-    top = rules[0]
+    # the largest gain (12 pp) is not a close call: the close ones (below the median gain) come first (T.RULE)
+    top = max(rules, key=lambda r: r["worth"])
+    assert not top["close"] and rules.index(top) == sum(r["close"] for r in rules)
     assert top["text"] == ("At 200, both opponents at 200 (level with them), speaking first: bid blind at your first "
                            "turn, going on blind up to 120")
     assert top["number"] == "+12.0 pp of game-win chance over looking [+10.0, +14.0]" and top["holds"] == T.HOLDS

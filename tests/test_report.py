@@ -88,7 +88,8 @@ def test_every_section_table_and_figure_is_in_the_page(quick_report):
     assert [m["title"] for m in metas if m["title"] not in page.h2] == []
     n_tables = sum(len(m["tables"]) for m in metas)
     n_figures = sum(len(m["figures"]) for m in metas)
-    assert page.tables == n_tables and len(page.imgs) == n_figures and n_figures >= 4
+    n_detail = sum(len(m.get("detail", {}).get("tables", [])) for m in metas)  # the short "In detail" tables
+    assert page.tables == n_tables + n_detail and len(page.imgs) == n_figures and n_figures >= 4
     assert all(src.startswith("data:image/png;base64,") and len(src) > 1000 for src in page.imgs)
     assert [link for link in page.links if not link.startswith("#")] == []  # self-contained: nothing to fetch
     assert page.captions == n_tables + n_figures + len(metas)
@@ -148,8 +149,18 @@ def test_each_section_opens_with_its_answer_in_detail(quick_report):
     for name in ("vint_charts", "501_game", "500_guide", "stronger_play"):
         meta = json.loads((quick_report / "tables" / f"{name}.json").read_text())
         section = md[md.index(f"## {meta['title']}\n"):]
-        assert section.split("\n\n")[1] == f"**In detail.** {meta['answer']}"
         assert f"<h2 id='section-{name}'>" in page
+        if "detail" not in meta:
+            assert section.split("\n\n")[1] == f"**In detail.** {meta['answer']}"
+            continue
+        # the chart sections: a short table (Vint) and a list of the answer's sentences
+        assert section.split("\n\n")[1] == "**In detail.**"
+        for item in meta["detail"]["items"]:
+            assert f"\n- {item}\n" in section[:section.index("\n## ")]
+        for t in meta["detail"]["tables"]:
+            assert "| " + " | ".join(t["columns"]) + " |" in section
+            assert len(t["rows"]) > 0 and all(f"| {' | '.join(row)} |" in section for row in t["rows"])
+    assert any(json.loads((quick_report / "tables" / "vint_charts.json").read_text())["detail"]["tables"])
     answers = md[md.index("## Answers"):md.index("\n## ", md.index("## Answers"))]
     assert "In detail" not in answers  # the long texts left the Answers
 
@@ -184,7 +195,7 @@ def test_answers_are_at_most_six_rules_per_game_from_the_table_rows(quick_report
         at = answers_md.index(f"### {game}\n")
         group = answers_html[answers_html.index(f"id='rules-{name}'"):]
         group = group[:group.index("</section>")]
-        items = re.findall(r"<li class='rule' data-holds='(\w+)'>(.*?)</li>", group)
+        items = re.findall(r"<li class='rule' data-holds='(\w+)' data-settles='\d'>(.*?)</li>", group)
         assert len(items) == len(rules) <= 6
         for r, (holds, item) in zip(rules, items):  # in worth order, each with its number and verdict
             assert holds == r["holds"] and html.escape(r["text"]) in item and html.escape(r["number"]) in item
@@ -196,14 +207,17 @@ def test_answers_are_at_most_six_rules_per_game_from_the_table_rows(quick_report
 def test_report_md_reads_in_a_minute_and_the_page_folds_the_tables(quick_report):
     md = (quick_report / "report.md").read_text()
     page = (quick_report / "index.html").read_text()
-    assert "|---" not in md and "| ---" not in md  # the full tables are CSV files
     metas = [json.loads(p.read_text()) for p in (quick_report / "tables").glob("*.json")]
+    # the full tables are CSV files: the only Markdown tables are the short "In detail" ones
+    short = sum(len(m.get("detail", {}).get("tables", [])) for m in metas)
+    assert sum(line.startswith("|---") for line in md.splitlines()) == short and "| ---" not in md
     for meta in metas:
         for t in meta["tables"]:
             assert f"`tables/{t}.csv`" in md
     # every table of the page sits in a <details> block (open without JavaScript)
     blocks = re.findall(r"<details class='tables'.*?</details>", page, flags=re.S)
-    assert sum(b.count("<table") for b in blocks) == page.count("<table") > 0
+    assert sum(b.count("<table") for b in blocks) + page.count("<table class='detail-table'>") == page.count("<table")
+    assert sum(b.count("<table") for b in blocks) > 0 and page.count("<table class='detail-table'>") == short
     # the page's script is inline (the "Your hand" panels); nothing is loaded from elsewhere
     assert not re.search(r"<script[^>]*\bsrc=", page)
 

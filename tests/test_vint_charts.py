@@ -269,8 +269,12 @@ def test_tiny_end_to_end_run(tmp_path):
     assert set(meta) == {"game", "title", "deals", "deals_unit", "cardsim", "seed", "source", "strategies",
                          "parameters", "rules", "tables",
                          "figures", "glossary", "notes", "answer", "method",
-                         "legends", "rules_of_thumb"}
+                         "legends", "rules_of_thumb", "detail"}
     assert meta["game"] == "vint" and meta["deals"] == 200 and meta["seed"] == 5
+    # the report's "In detail": a row per chart, calls before and band; the answer's other sentences as a list
+    assert [row[:2] for row in meta["detail"]["tables"][0]["rows"]] == [["Dealer", "13-15"],
+                                                                        ["Second hand after a pass", "13-15"]]
+    assert all(item in meta["answer"] for item in meta["detail"]["items"])
     assert meta["tables"] == ["vint_chart_opening", "vint_chart_second", "vint_tricks", "vint_tricks_levels"]
     for name in meta["tables"]:
         assert (tmp_path / "tables" / f"{name}.csv").exists() and (tmp_path / "tables" / f"{name}.md").exists()
@@ -332,13 +336,16 @@ def test_rules_of_thumb_are_rows_of_the_charts_by_worth():
     tabs = {"vint_chart_overcall": pd.DataFrame(rows)}
     rules = vc.rules(tabs)
     check_rules(rules, tabs, "Vint")
-    assert [r["row"] for r in rules] == [1, 0, 5, 7, 6, 4]  # by worth, at most two of one group (after "-")
-    assert [r["worth"] for r in rules] == pytest.approx([40.0, 30.0, 30.0, 4.0, 3.0, 1.6])
-    first = rules[2]
+    # no default call, no profile bests: what they settle is only whether a call is close (a gap below the
+    # median gap 70 of the eight candidates: rows 2, 5, 6, 7) -- those first, then by worth, two of a group at most
+    assert [r["row"] for r in rules] == [5, 7, 6, 2, 1, 4]
+    assert [r["worth"] for r in rules] == pytest.approx([30.0, 4.0, 3.0, 2.5, 40.0, 1.6])
+    assert [r["close"] for r in rules] == [True] * 4 + [False] * 2
+    first = rules[0]
     assert first["text"] == "Second hand after 1H, 13-15 high-card points, exactly five hearts: bid 1H"
     assert first["holds"] == T.HOLDS and first["number"] == "+60 score points a deal over pass [+30, +90]"
-    assert rules[4]["holds"] == T.UNTESTED  # holds missing: not replayed
-    depends = rules[0]
+    assert rules[2]["holds"] == T.UNTESTED  # holds missing: not replayed
+    depends = rules[4]
     assert depends["holds"] == T.DEPENDS and T.holds_text(depends).startswith("\u2020 depends")
     assert "bold, cautious" in T.holds_text(depends)
     # the same table without robustness columns: not replayed

@@ -376,7 +376,8 @@
   function setupFilters() {
     var n = 0;
     Array.prototype.forEach.call(document.querySelectorAll("table"), function (t) {
-      if (!t.tBodies.length || t.tBodies[0].rows.length < FILTER_ROWS) return;
+      // the short "In detail" tables are read whole (and keep the big tables' filter numbers)
+      if (t.classList.contains("detail-table") || !t.tBodies.length || t.tBodies[0].rows.length < FILTER_ROWS) return;
       var box = document.createElement("input");
       box.type = "search";
       box.className = "tablefilter";

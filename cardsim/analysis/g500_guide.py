@@ -860,14 +860,20 @@ def _symmetry_sentence(s: pd.DataFrame) -> str:
 
 
 def answer(tabs: dict[str, pd.DataFrame]) -> str:
-    """The answer paragraph, every number read from the tables of :func:`tables`."""
+    """The answer paragraph, every number read from the tables of :func:`tables`: the sentences of
+    :func:`answer_parts` in one paragraph."""
+    return " ".join(answer_parts(tabs))
+
+
+def answer_parts(tabs: dict[str, pd.DataFrame]) -> list[str]:
+    """The answer's sentences (each a short paragraph of its own: the report lists them)."""
     b = tabs["g500_guide_bids"]
     parts = [_example(b)] + _grid_sentences(b, GUIDE_SUIT) + [_scorings_sentence(b, tabs.get("g500_guide_levels"))]
     parts += [_minimum_sentence(tabs["g500_guide_minimum"]), _side_aces_sentence(b)]
     parts += _grid_sentences(b, "NT") + [_close_calls(b), _robust_sentence(b),
                                          _symmetry_sentence(tabs["g500_guide_symmetry"]),
                                          _openings_sentence(tabs.get("g500_guide_openings"))]
-    return " ".join(p for p in parts if p)
+    return [p for p in parts if p]
 
 
 
@@ -918,7 +924,10 @@ def rules(tabs: dict[str, pd.DataFrame]) -> list[dict]:
     its best level is the same, clear and pays; else "subtract: no level pays", "subtract: 7♥",
     "subtract: 8♥ not clearly"), and that the numbers are of a contract declared uncontested
     (:data:`FORCED_WORDS`); at most two per trump count (no-trump: joker count).  The spade class
-    of the symmetry check is left out (hearts stand for every suit)."""
+    of the symmetry check is left out (hearts stand for every suit).  What a rule settles
+    (:data:`cardsim.analysis.rules_of_thumb.RULE`): the profiles whose own best level is the
+    runner-up and the previous default's best, where the robust replay wrote them (``best_under``);
+    the guide has no default's own level per class."""
     from cardsim.analysis import rules_of_thumb as T
 
     b = tabs["g500_guide_bids"].reset_index(drop=True)
@@ -934,6 +943,7 @@ def rules(tabs: dict[str, pd.DataFrame]) -> list[dict]:
         cls = tuple("" if pd.isna(r[c]) else r[c] for c in key)
         others = {s: bid for s, bid in best_of[cls].items() if s != r.scoring}
         bid = _bid(r.best, r.denom)
+        bests = T.profile_bests(r.get("best_under"))  # each profile's own best level (the robust replay's)
         # another scoring is named only with what its own row says (its best level clear and paying)
         scoring = (f" ({r.scoring} scoring)" if not others else " (both scorings)" if set(others.values()) == {bid}
                    else f" ({r.scoring}; " + ", ".join(f"{s}: {b}" for s, b in others.items()) + ")")
@@ -943,7 +953,8 @@ def rules(tabs: dict[str, pd.DataFrame]) -> list[dict]:
                       (r.margin, r.margin_lo, r.margin_hi), f"points a deal ({r.scoring})",
                       f"over {_bid(r.runner_up, r.denom)}",
                       "{:+.0f}", r.margin * r.share, "points per hand dealt",
-                      "the gain times how often a hand is in the class (points per hand dealt)", group, r)
+                      "the gain times how often a hand is in the class (points per hand dealt)", group, r,
+                      players=T.players_of(r.runner_up, None, bests), moved_from=T.moved_from(r.best, bests))
         if cls not in out or rule["worth"] > out[cls]["worth"]:
             out[cls] = rule
     return T.pick(list(out.values()))

@@ -822,12 +822,17 @@ def _robust_sentence(c: pd.DataFrame) -> str:
 
 def answer(tabs: dict[str, pd.DataFrame], policy: dict | None = None) -> str:
     """The answer paragraph, every number read from the tables of :func:`tables` (``policy``: the
-    default heuristic's blind parameters, for the last sentence)."""
+    default heuristic's blind parameters, for the last sentence): :func:`answer_parts` in one paragraph."""
+    return " ".join(answer_parts(tabs, policy))
+
+
+def answer_parts(tabs: dict[str, pd.DataFrame], policy: dict | None = None) -> list[str]:
+    """The answer's sentences (each a short paragraph of its own: the report lists them)."""
     c, long = tabs["g501_game_choices"], tabs["g501_game_decisions"]
     parts = [_summary_sentence(c), _largest_sentence(c), _hurts_sentence(long, c), _lead_sentence(c),
              _levels_sentence(c), _position_sentence(c), _robust_sentence(c),
              _equity_sentence(tabs["g501_game_equity_long"]), _policy_sentence(c, policy)]
-    return " ".join(p for p in parts if p)
+    return [p for p in parts if p]
 
 
 # ---------------------------------------------------------------- rules of thumb
@@ -846,7 +851,10 @@ def rules(tabs: dict[str, pd.DataFrame]) -> list[dict]:
     level's gain over looking (``g501_game_choices``: gain_pp, held-out deals); 'look': looking's
     gain over the best blind level (``g501_game_decisions``, that level's row: minus its held-out
     gain over looking).  Worth = the gain in game-win chance (pp); how often a score situation
-    comes is not measured, so it is not weighted.  The best of each own score first."""
+    comes is not measured, so it is not weighted.  What a rule settles
+    (:data:`cardsim.analysis.rules_of_thumb.RULE`): the profiles whose own best is the option it
+    beats and the previous default's best, where the robust replay wrote them (``best_under``).
+    The best of each own score first."""
     from cardsim.analysis import rules_of_thumb as T
 
     c = tabs["g501_game_choices"].reset_index(drop=True)
@@ -856,11 +864,13 @@ def rules(tabs: dict[str, pd.DataFrame]) -> list[dict]:
     out = []
     for i, r in c.iterrows():
         where = _situation_words(r)
+        bests = T.profile_bests(r.get("best_under"))  # each profile's own best option (the robust replay's)
         if str(r.verdict).startswith("blind") and r.gain_pp > 0:
             text = f"{where}: bid blind at your first turn, going on blind up to {r.levels_as_good}"
             out.append(T.rule("501", text, "g501_game_choices", i, ("gain_pp", "gain_lo", "gain_hi"),
                               (r.gain_pp, r.gain_lo, r.gain_hi), unit, "over looking", "{:+.1f}", r.gain_pp,
-                              "pp of game-win chance", order, f"own {r.own}", r))
+                              "pp of game-win chance", order, f"own {r.own}", r,
+                              players=T.players_of(LOOK, None, bests), moved_from=T.moved_from(r.best, bests)))
         elif r.verdict == LOOK and (r.own, r.lead, r.position) in best_rows:
             b = best_rows[(r.own, r.lead, r.position)]
             if not b.gain_half1_pp < 0:
@@ -871,7 +881,9 @@ def rules(tabs: dict[str, pd.DataFrame]) -> list[dict]:
                               (b.gain_half1_pp, b.gain_half1_lo, b.gain_half1_hi), unit,
                               f"over blind up to {int(b.level)}", "{:+.1f}", -b.gain_half1_pp,
                               "pp of game-win chance", order, f"own {r.own}", r, sign=-1.0,
-                              robust_at=("g501_game_choices", i)))
+                              robust_at=("g501_game_choices", i),
+                              players=T.players_of(f"blind:{int(b.level)}", None, bests),
+                              moved_from=T.moved_from(LOOK, bests)))
     return T.pick(out)
 
 

@@ -558,6 +558,41 @@ def _robust_sentence(tables: dict) -> str:
     return sentence(pd.concat(frames, ignore_index=True), "best first call", "score points", len(others("vint")))
 
 
+DETAIL_COLUMNS = ["seat", "points", "best call", "shapes", "clear", "otherwise"]
+"""The columns of the "In detail" table (:func:`detail`): one row per chart, calls before and band."""
+
+
+def _band_row(chart: str, after: str, rows: pd.DataFrame) -> list[str]:
+    """One row of :func:`detail`'s table: what :func:`_band_clause` says, in columns."""
+    words = [describe(b, lg, p) for b, lg, p in zip(rows.best, rows.long.fillna(""), rows.partner.fillna(""))]
+    counts = Counter(words).most_common()
+    top, k = counts[0]
+    clear = int(sum(w == top and c for w, c in zip(words, rows.clear)))
+    return [chart_label(chart, after), str(rows.band.iloc[0]), top, f"{k} of {len(rows)}", str(clear),
+            ", ".join(f"{w} ×{j}" for w, j in counts[1:])]
+
+
+def detail(tables: dict[str, pd.DataFrame]) -> dict:
+    """The "In detail" part of the report as a short table and a list (the report renders them;
+    :func:`answer` is the same in one paragraph): ``{"tables": [{"title", "columns", "rows"}],
+    "items": [sentence, ...]}``.  The table: per chart, calls before and band, the best call most
+    shapes get (in words, :func:`describe`), how many shapes get it, how many of those are clear,
+    and the other best calls with how many shapes each; the items: how clear the calls are, their
+    robustness, where the default strategy disagrees, the declaring side's tricks."""
+    rows = []
+    for name, table in tables.items():
+        if name.startswith("vint_chart_") and len(table):
+            chart = name.removeprefix("vint_chart_")
+            for after, part in table.groupby("after", sort=False):
+                rows += [_band_row(chart, after, band) for _, band in part.groupby("band", sort=False)]
+    items = [s for s in (_unclear(tables), _robust_sentence(tables), _default_sentence(tables)) if s]
+    if "vint_tricks" in tables and len(tables["vint_tricks"]):
+        items.append(_trick_sentence(tables["vint_tricks"]))
+    title = ("The best first call most shapes of a band get (shapes: how many of the band's shapes; clear: of "
+             "those, how many clearly; otherwise: the other shapes' best calls)")
+    return {"tables": [{"title": title, "columns": DETAIL_COLUMNS, "rows": rows}] if rows else [], "items": items}
+
+
 def answer(tables: dict[str, pd.DataFrame]) -> str:
     """The answer paragraph, generated from the chart tables (``vint_chart_*``) and the trick
     table (``vint_tricks``): the best call per chart and band, how clear it is, where the
@@ -605,10 +640,17 @@ def call_words(call: str) -> str:
 
 def rules(tables: dict[str, pd.DataFrame]) -> list[dict]:
     """The rules of thumb (:mod:`cardsim.analysis.rules_of_thumb`) from the chart tables: every
-    clear cell is a candidate, its number the gap best minus runner-up (score points a deal, 95%
-    interval, on the held-out deals), worth = gap x freq (score points per deal dealt: the gain
-    times the share of deals that bring the situation); the best of each chart and calls before
-    first (:func:`cardsim.analysis.rules_of_thumb.pick`)."""
+    clear cell is a candidate, and every cell whose default call is clearly worse than its best
+    (the text then names the runner-up too where it is not clearly worse than the best).  Its
+    number is the gain over the call the players themselves make
+    where that call is clearly worse (the default strategy's usual call with the class's hands,
+    ``default``: ``default_loss`` and its interval), else the gap best minus runner-up (score
+    points a deal, 95% interval, on the held-out deals); worth = that gain x freq (score points per
+    deal dealt: the gain times the share of deals that bring the situation).  What it settles: the
+    call it beats is the default's or a profile's own best (``best_under``, where the robust replay
+    wrote it), the best moved from the previous default's; ordered by
+    :data:`cardsim.analysis.rules_of_thumb.RULE`, at most two of a chart and calls before
+    (:func:`cardsim.analysis.rules_of_thumb.pick`)."""
     from cardsim.analysis import rules_of_thumb as T
 
     out = []
@@ -617,15 +659,26 @@ def rules(tables: dict[str, pd.DataFrame]) -> list[dict]:
             continue
         chart = name.removeprefix("vint_chart_")
         for i, r in table.reset_index(drop=True).iterrows():
-            if not bool(r.clear) or not r.gap > 0 or not r.freq == r.freq:
+            default = T.call_text(r.get("default"))
+            # the players' own call, where it is not the best and clearly worse, is what the rule beats
+            own = bool(default and default != T.call_text(r.best) and r.get("default_loss_lo", np.nan) > 0
+                       and bool(r.get("default_worse", True)))
+            if not r.freq == r.freq or not (own or (bool(r.clear) and r.gap > 0)):
                 continue
             who = chart_label(chart, r.after)
             text = f"{who}, {r.band} high-card points, {shape_words(r['shape'])}: {call_words(r.best)}"
-            out.append(T.rule("Vint", text, name, i, ("gap", "gap_lo", "gap_hi"), (r.gap, r.gap_lo, r.gap_hi),
-                              "score points a deal", f"over {call_words(r.runner_up).removeprefix('bid ')}",
-                              "{:+.0f}", r.gap * r.freq, "score points per deal dealt",
+            if not (bool(r.clear) and r.gap > 0):  # the best and the runner-up are not clearly apart
+                text += f" (or {call_words(r.runner_up).removeprefix('bid ')}: not clearly worse)"
+            bests = T.profile_bests(r.get("best_under"))
+            compared, columns = ((default, ("default_loss", "default_loss_lo", "default_loss_hi")) if own
+                                 else (r.runner_up, ("gap", "gap_lo", "gap_hi")))
+            values = tuple(r[c] for c in columns)
+            out.append(T.rule("Vint", text, name, i, columns, values,
+                              "score points a deal", f"over {call_words(compared).removeprefix('bid ')}",
+                              "{:+.0f}", values[0] * r.freq, "score points per deal dealt",
                               "the gain times how often the hand comes (score points per deal dealt)",
-                              f"{chart} {r.after}", r))
+                              f"{chart} {r.after}", r, players=T.players_of(compared, default, bests),
+                              moved_from=T.moved_from(r.best, bests)))
     return T.pick(out)
 
 
