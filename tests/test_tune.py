@@ -187,7 +187,9 @@ def _exit_code(argv) -> int:
 
 def test_json_gives_the_whole_result_and_csv_the_trajectory(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("CARDSIM_RUNS", str(tmp_path / "runs"))
-    args = ["tune", "500", "--params", "margin", "-n", "30", "--budget", "60", "--jobs", "1", "--seed", "1"]
+    # from the previous default (margin 0), so the values tried are fixed whatever the default becomes
+    args = ["tune", "500", "--strategy", "heuristic_v4", "--params", "margin", "-n", "30", "--budget", "60",
+            "--jobs", "1", "--seed", "1"]
     assert _exit_code(args + ["--format", "json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["ended"] == "budget" and out["used"] == 60 and out["n_matches"] == 30
@@ -207,11 +209,12 @@ def test_json_gives_the_whole_result_and_csv_the_trajectory(tmp_path, monkeypatc
 
 def test_text_prints_the_trajectory_and_the_point(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("CARDSIM_RUNS", str(tmp_path / "runs"))
-    assert _exit_code(["tune", "500", "--params", "margin", "-n", "30", "--budget", "60", "--jobs", "1"]) == 0
+    assert _exit_code(["tune", "500", "--strategy", "heuristic_v4", "--params", "margin", "-n", "30", "--budget", "60",
+                       "--jobs", "1"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("step   0 (sweep 0) margin 0 -> -0.25: ")
     assert "ended: budget, after 60 of 60 matches (30 a deviation, seed 0)" in out
-    assert "Bonferroni over the family of 2 deviations" in out and "point: heuristic" in out
+    assert "Bonferroni over the family of 2 deviations" in out and "point: heuristic_v4" in out
 
 
 @pytest.mark.parametrize("args,text", [
