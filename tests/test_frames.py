@@ -26,7 +26,8 @@ def vint():
 
 @pytest.fixture(scope="module")
 def g500():
-    return cardsim.simulate("500", 3000, seed=5)
+    # the previous default (heuristic_v4) throws some of these deals in; the bolder tuned default none
+    return cardsim.simulate("500", 3000, seed=5, strategies="heuristic_v4")
 
 
 @pytest.fixture(scope="module")
@@ -218,7 +219,7 @@ def test_compare_measure_sees_typed_frames():
 
 
 def test_decoded_hands_match_the_records(g500):
-    recs = cardsim.records("500", range(300), seed=5)
+    recs = cardsim.records("500", range(300), seed=5, strategies="heuristic_v4")  # the fixture's players
     head = g500.iloc[:300]
     for seat in range(4):
         got = cardsim.decode_hands(head, seat)

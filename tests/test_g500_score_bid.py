@@ -10,7 +10,7 @@ from cardsim.games.g500 import strategies as S
 from cardsim.games.g500.constants import BID_VALUES, DECK
 from cardsim.strategies.registry import N_PARAMS
 
-H = S.REGISTRY["heuristic"]
+H = S.REGISTRY["heuristic_v4"]  # the examples' stretches (1.5 quebec, 2 subtract) are its values
 STREAMS = np.zeros((5, 1), dtype=np.uint64)
 # HJ LJ, both red jacks, A K Q 10 of hearts, A of spades and clubs: 10.5 tricks in hearts
 STRONG = np.uint64(sum(1 << c for c in (15, 14, 3 * 16 + 7, 2 * 16 + 7, 3 * 16 + 10, 3 * 16 + 9, 3 * 16 + 8,
