@@ -87,8 +87,8 @@ def test_a_planted_bad_cell_is_found_and_the_table_is_deterministic():
 
 
 def test_the_target_reads_the_simultaneous_upper_ends():
-    """A clear gain below 0.5 pp (501/+0/2 up to 90 at full size: +0.28 [+0.09, +0.47]) makes
-    exploit's verdict 'exploitable' but meets the issue's target."""
+    """A clear gain below 0.5 pp (501/+0/2 up to 90 at full size: +0.28 [+0.09, +0.47]) meets the
+    issue's target (exploit's verdict: within tolerance, the gain marked clear)."""
     t = pd.DataFrame({"lo_pp": [0.09, -0.6], "hi_pp": [0.47, 0.0]})
     assert D.target(t) == "met"
     assert D.target(t.assign(hi_pp=[0.51, 0.0])) == "not decided at this size"

@@ -314,5 +314,5 @@ def sentence(table: pd.DataFrame, chart: str = "the settled chart") -> str:
             f"wins ({e['param']} to {ORDER[int(float(e['value']))] or 'look'}), simultaneous interval "
             f"[{100 * e['lo']:+.2f}, {100 * e['hi']:+.2f}] ({a['rule']}); a gain of {100 * a['detectable']:.2f} pp "
             f"would be found with probability 0.8; exploit's verdict: {a['verdict']} (a gain clearly above 0 "
-            f"{'exists' if a['verdict'] == 'exploitable' else 'was not found'}); the target of no gain above "
+            f"{'exists' if (table.lo_pp > 0).any() else 'was not found'}); the target of no gain above "
             f"{100 * a['tolerance']:.2g} pp: {a['target']}.")
