@@ -44,23 +44,13 @@ cores share a family of deviations evenly, large enough that a task's overhead i
 
 
 @dataclass(frozen=True)
-class Objective:
-    """What a deviation gain measures, in :attr:`unit`; the contract of issue 46.
+class Objective(GainObjective):
+    """What a deviation gain measures, in :attr:`unit`: a game's declared
+    :class:`cardsim.games.base.GainObjective` (``name``, ``doc``, ``unit``, ``tolerance`` — the gain
+    that counts as not worth having: Vint points 25.0, win shares 0.005 —, ``measure``, ``tables``,
+    ``beside``, ``matches``) with the ``game`` it belongs to."""
 
-    ``name`` (``"points"``, ``"win"``), ``game``, ``doc`` (one line, printed in every output),
-    ``unit``, ``tolerance`` (the gain, in ``unit``, that counts as not worth having: Vint points
-    25.0, win shares 0.005), ``measure`` (``"win"`` or ``"margin"``), ``tables``, ``beside`` and
-    ``matches`` (as :class:`cardsim.games.base.GainObjective`)."""
-
-    name: str
-    game: str
-    doc: str
-    unit: str
-    tolerance: float
-    measure: str = "win"
-    tables: tuple = (("", None, None),)
-    beside: tuple = ()
-    matches: int = 20_000
+    game: str = ""
 
     def columns(self) -> list[str]:
         """The columns :func:`deviation_gains` adds beside ``gain`` (per table, then ``beside``)."""
@@ -75,8 +65,8 @@ def objectives(game: str) -> dict[str, Objective]:
     declared: tuple[GainObjective, ...] = spec.facts.objectives if spec.facts is not None else ()
     if not declared:
         raise OptionError(f"{spec.name} declares no objectives for deviation gains")
-    return {o.name: Objective(o.name, spec.name, o.doc, o.unit, float(o.tolerance), o.measure, tuple(o.tables),
-                              tuple(o.beside), int(o.matches)) for o in declared}
+    return {o.name: Objective(o.name, o.doc, o.unit, float(o.tolerance), o.measure, tuple(o.tables), tuple(o.beside),
+                              int(o.matches), game=spec.name) for o in declared}
 
 
 def objective_of(game: str, name: str | None) -> Objective:

@@ -59,8 +59,8 @@ PAIRING = 0.5
 CHUNK = 250_000
 """Matches a task: a few tenths of a second."""
 
-OBJECTIVE = Objective("win", GAME, "share of matches won by the deviating side minus 0.5 (paired on the match "
-                      "seeds)", "share of matches won (0..1)", 0.005, "win", matches=200_000)
+OBJECTIVE = Objective("win", "share of matches won by the deviating side minus 0.5 (paired on the match seeds)",
+                      "share of matches won (0..1)", 0.005, "win", matches=200_000, game=GAME)
 
 
 def _mix64(z: np.ndarray) -> np.ndarray:
