@@ -131,7 +131,7 @@ def test_parameter_constants_follow_the_registry_order():
             const = _const(strategy, name)
             assert getattr(S, const) == strategy.param_index(name), const
             checked += 1
-    assert checked == 22
+    assert checked == 23
     # no constant left over from a renamed or removed parameter
     consts = {n for n in dir(S) if n.startswith("P_") and isinstance(getattr(S, n), int)}
     assert consts == {_const(st, p) for st in _own_parameters() for p in st.params}

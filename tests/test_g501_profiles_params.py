@@ -65,13 +65,14 @@ def test_every_strategy_fits_the_named_part_of_the_row():
 
 
 def test_new_heuristic_parameters_default_to_0_and_sit_after_the_old_eight():
-    # 0 in the strategies they were added to (heuristic_v3: the default of then; the tuned default contests)
-    assert list(S.REGISTRY["heuristic"].params)[8:] == ["contest", "press", "press_score"]
+    # 0 in the strategies they were added to (heuristic_v3: the default of then; the tuned default contests);
+    # blind_later (issue 46's mixture) last, 1 = the blind probability of every position as before
+    assert list(S.REGISTRY["heuristic"].params)[8:] == ["contest", "press", "press_score", "blind_later"]
     for strategy in (S.REGISTRY["heuristic_v3"], S.REGISTRY["heuristic_v1"]):
-        assert list(strategy.params)[8:] == ["contest", "press", "press_score"]
-        assert [strategy.params[k] for k in ("contest", "press", "press_score")] == [0.0, 0.0, 0.0]
+        assert list(strategy.params)[8:] == ["contest", "press", "press_score", "blind_later"]
+        assert [strategy.params[k] for k in ("contest", "press", "press_score", "blind_later")] == [0.0, 0.0, 0.0, 1.0]
     _, vec = SPEC.registry.resolve("heuristic_v3")
-    assert list(vec[:8]) == [0, 10, 12, 72, -1, 501, 70, 0.15] and not vec[8:].any()
+    assert list(vec[:8]) == [0, 10, 12, 72, -1, 501, 70, 0.15] and not vec[8:11].any() and vec[11] == 1.0
     _, vec = SPEC.registry.resolve("heuristic:contest=12.5,press=-4,press_score=150")
     assert list(vec[8:11]) == [12.5, -4, 150]
     with pytest.raises(StrategyError, match="press_score.*whole number"):

@@ -50,12 +50,13 @@ REGISTRY.add(
 _HEURISTIC_PARAMS = (
     {"margin": 0.0, "abandon": 10.0, "target_margin": 12.0, "blind_level": 72.0, "blind_pos": -1.0,
      "blind_score": 501.0, "blind_cur": 70.0, "blind_prob": 0.15, "contest": 0.0, "press": 0.0,
-     "press_score": 0.0},
+     "press_score": 0.0, "blind_later": 1.0},
     "Estimates its deal points and bids up to estimate - margin (+ contest once another seat has bid "
     "blind in the deal, + press while its closest rival's score is <= press_score); abandons when the "
     "estimate with the talon is below bid - abandon; target = max(bid, estimate - target_margin); blind "
     "policy: with probability blind_prob, when in auction position blind_pos (-1 any; 0 first speaker), "
-    "score <= blind_score and current bid <= blind_cur, bid blind (minimum raise) up to blind_level.",
+    "score <= blind_score and current bid <= blind_cur, bid blind (minimum raise) up to blind_level; "
+    "after the first speaker the probability is blind_prob x blind_later.",
     {"margin": "card points kept in hand: bids while the next bid <= estimated deal points - margin",
      "abandon": "abandons when the estimate with the talon is below the bid by more than this (card points)",
      "target_margin": "target = max(bid, estimated deal points - target_margin) (card points)",
@@ -64,6 +65,9 @@ _HEURISTIC_PARAMS = (
      "blind_score": "bids blind only while its own score is <= this (501 = always)",
      "blind_cur": "bids blind only while the current bid is <= this (before any bid counts as 0)",
      "blind_prob": "probability of taking a blind chance when all the gates above hold (0..1)",
+     "blind_later": "the blind probability in auction positions after the first speaker, as a share of "
+                    "blind_prob (0..1; 1 = the same, 0 = only the first speaker bids blind): a mixture "
+                    "between blind_pos -1 and 0, whose best responses cycle (docs/tune.md)",
      "contest": "card points added to its bidding limit (estimate - margin) once another seat has bid blind in "
                 "this deal, whether or not that seat has looked since (contests a blind bid; 0 = as if none)",
      "press": "card points added to its bidding limit while its closest rival's score is <= press_score (plays "
@@ -73,13 +77,14 @@ _HEURISTIC_PARAMS = (
                     "0 = never in a game in play"},
     {"margin": (-220, 220), "abandon": (-220, 220), "target_margin": (-220, 220), "blind_level": (0, 10000),
      "blind_pos": (-1, 2), "blind_score": (-100000, 100000), "blind_cur": (0, 10000), "blind_prob": (0, 1),
-     "contest": (-220, 220), "press": (-220, 220), "press_score": (-100000, 100000)},
+     "contest": (-220, 220), "press": (-220, 220), "press_score": (-100000, 100000),
+     "blind_later": (0, 1)},
     {"blind_level": "int", "blind_pos": "int", "blind_score": "int", "blind_cur": "int", "press_score": "int"},
 )
 TUNABLES = {"margin": (-60, 60, 5), "abandon": (-40, 60, 5), "target_margin": (-20, 60, 4),
             "blind_level": (0, 150, 10), "blind_pos": (-1, 2, 1), "blind_score": (-500, 501, 50),
             "blind_cur": (0, 150, 10), "blind_prob": (0, 1, 0.05), "contest": (-40, 60, 5), "press": (-40, 60, 5),
-            "press_score": (0, 501, 50)}
+            "press_score": (0, 501, 50), "blind_later": (0, 1, 0.1)}
 """The bidding parameters ``cardsim exploit`` / ``cardsim tune`` move (issue 46): name -> (lowest,
 highest, step a player would notice), declared for heuristic and every strategy that bids like it."""
 # The default players' parameters: a provisional equilibrium of the heuristic family, found by
@@ -91,7 +96,7 @@ highest, step a player would notice), declared for heuristic and every strategy 
 # blind_prob to 1 and then cycled (blind_pos -1 <-> 0 gaining 2.2 / 3.4 pp, blind_score 501 <-> 451,
 # contest 0 <-> 5; docs/tune.md): no pure point of this family is an equilibrium there.
 # This point's best single step (blind_prob 0.65) gains 0.94 pp, less than at any point of the cycle.
-HEURISTIC_DEFAULTS = {"margin": -5.0, "abandon": 15.0, "target_margin": 28.0, "blind_level": 82.0, "blind_pos": -1.0, "blind_score": 501.0, "blind_cur": 80.0, "blind_prob": 0.6, "contest": 5.0, "press": 0.0, "press_score": 0.0}
+HEURISTIC_DEFAULTS = {"margin": -5.0, "abandon": 15.0, "target_margin": 28.0, "blind_level": 82.0, "blind_pos": -1.0, "blind_score": 501.0, "blind_cur": 80.0, "blind_prob": 0.6, "contest": 5.0, "press": 0.0, "press_score": 0.0, "blind_later": 1.0}
 REGISTRY.add("heuristic", HEURISTIC, dict(_HEURISTIC_PARAMS[0], **HEURISTIC_DEFAULTS),
              _HEURISTIC_PARAMS[1] + " Its default parameters come from a best-response search over them, "
              "which cycles in 501 (docs/tune.md): a seat still gains about 1 pp of game wins by one step of blind_prob.", *_HEURISTIC_PARAMS[2:], tunables=TUNABLES)
@@ -210,6 +215,7 @@ P_BLIND_POS = REGISTRY["heuristic"].param_index("blind_pos")
 P_BLIND_SCORE = REGISTRY["heuristic"].param_index("blind_score")
 P_BLIND_CUR = REGISTRY["heuristic"].param_index("blind_cur")
 P_BLIND_PROB = REGISTRY["heuristic"].param_index("blind_prob")
+P_BLIND_LATER = REGISTRY["heuristic"].param_index("blind_later")
 P_CONTEST = REGISTRY["heuristic"].param_index("contest")
 P_PRESS = REGISTRY["heuristic"].param_index("press")
 P_PRESS_SCORE = REGISTRY["heuristic"].param_index("press_score")
@@ -530,10 +536,14 @@ def random_play(p, rng, hand, legal, led):
 def heuristic_blind(p, rng, position, score, cur_bid):
     """The blind policy: bid the minimum raise blind when it is <= blind_level, the auction
     position is blind_pos (-1 any), ``score`` <= blind_score and ``cur_bid`` <= blind_cur, with
-    probability blind_prob (a draw from ``rng`` only when 0 < blind_prob < 1); else LOOK."""
+    probability blind_prob (x blind_later after the first speaker; a draw from ``rng`` only when
+    the probability is strictly between 0 and 1); else LOOK."""
     nxt = max(MIN_BID, cur_bid + 1)
     pos = p[P_BLIND_POS]
     prob = p[P_BLIND_PROB]
+    if position > 0:
+        # blind_later = 1 keeps prob bit for bit, so the earlier versions' deals do not move.
+        prob = prob * p[P_BLIND_LATER]
     if (nxt <= p[P_BLIND_LEVEL] and nxt <= MAX_BID and (pos < 0 or int(pos) == position)
             and score <= p[P_BLIND_SCORE] and cur_bid <= p[P_BLIND_CUR]):
         if prob >= 1.0 or (prob > 0.0 and uniform(rng) < prob):
