@@ -230,3 +230,16 @@ def test_an_unwritable_output_is_refused_before_any_deal(tmp_path, capsys, monke
     assert main(["compare", "vint", "heuristic", "random", "--out", str(tmp_path)]) == 2
     assert "is a directory" in one_line_error(capsys)
     assert not played
+
+
+def test_the_examples_in_docs_compare_are_its_real_output(capsys):
+    import re
+    import shlex
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "compare.md").read_text()
+    examples = re.findall(r"```\n\$ cardsim (compare [^\n]*)\n(.*?)```", text, re.S)
+    assert len(examples) == 3
+    for command, output in examples:
+        assert main([*shlex.split(command), "--jobs", "1"]) == 0, command
+        assert capsys.readouterr().out == output, command
