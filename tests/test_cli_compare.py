@@ -202,6 +202,8 @@ def test_an_interrupted_run_resumes_from_its_store(tmp_path, capsys, monkeypatch
     (["vint", "heuristic", "random", "-n", "0"], "must be a whole number from 1"),
     (["vint", "heuristic", "random", "-n", "-5"], "must be a whole number from 1"),
     (["vint", "heuristic", "random", "-n", "1.5"], "is not a whole number"),
+    (["501", "heuristic", "random", "-n", "29"], "-n 29: a paired interval needs at least 30 deals per seating"),
+    (["500", "heuristic", "random", "--matches", "-n", "5"], "at least 30 matches per seating"),
     (["vint", "heuristic", "random", "--before", "0,0,0,0"], "--before sets the state a match starts from: it "
                                                               "needs --matches"),
     (["vint", "heuristic", "random", "--dealer", "1"], "--dealer sets the state a match starts from"),
@@ -243,3 +245,16 @@ def test_the_examples_in_docs_compare_are_its_real_output(capsys):
     for command, output in examples:
         assert main([*shlex.split(command), "--jobs", "1"]) == 0, command
         assert capsys.readouterr().out == output, command
+
+
+def test_compare_help_imports_no_engine_pandas_or_numba():
+    import subprocess
+    import sys
+
+    code = ("import sys\nfrom cardsim.cli import main\ntry:\n    main(['compare', '--help'])\nexcept SystemExit as exc:\n"
+            "    assert exc.code == 0, exc.code\n"
+            "heavy = ('numba', 'pandas', 'pyarrow', 'scipy', 'joblib', 'cardsim.compare', 'cardsim.runner.run')\n"
+            "print(sorted(m for m in sys.modules if m in heavy), file=sys.stderr)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.startswith("usage: cardsim compare") and "docs/compare.md" in out.stdout
+    assert out.stderr.strip() == "[]"

@@ -87,7 +87,11 @@ def run(args) -> int:
     out = check_output_file(args.output) if args.output else None  # before any deal is played
     store = args.store
     if store is None:  # kept in the runs folder until the result is written: an interrupted run resumes
-        identity = {"command": "compare", "game": args.game, "a": args.a, "b": args.b, "matches": args.matches,
+        from cardsim._jit import source_hash
+        from cardsim.runner.files import transform_id
+
+        # the code's version in the key: a store left by other code is not this run's (it would be refused)
+        identity = {"command": "compare", "source": source_hash(), "code": transform_id(compare_strategies), "game": args.game, "a": args.a, "b": args.b, "matches": args.matches,
                     "n": args.n, "seed": args.seed, "seats": args.seats, "rules": args.rule,
                     "before": args.before, "dealer": args.dealer}
         store = runs_dir() / f"compare-{manifest_key(identity)}"
@@ -164,10 +168,12 @@ def _units(spec, matches: bool) -> list[tuple[str, str, str]]:
     if not matches:
         return [("points", "points", "score points a deal")]
     out = []
-    for objective in spec.facts.objectives:
+    for objective in (spec.facts.objectives if spec.facts is not None else ()):
         if objective.measure not in (m for m, _, _ in out):
             out.append((objective.measure, objective.name, objective.unit.replace(" (0..1)", "")))
-    if spec.facts.partnerships and "margin" not in (m for m, _, _ in out):
+    if not any(m == "win" for m, _, _ in out):
+        out.append(("win", "win", "share of matches won"))
+    if spec.facts is not None and spec.facts.partnerships and "margin" not in (m for m, _, _ in out):
         out.append(("margin", "points", "score points a match"))
     return out
 
@@ -203,15 +209,22 @@ def compare_strategies(game: str, a: str, b: str, *, n=None, matches=False, seed
     from cardsim.games.base import OptionError
     from cardsim.runner.run import make_run
 
+    from cardsim.stats import MIN_N_NORMAL
+
     spec = get_game(game)
+    facts = spec.facts
     for name, s in (("A", a), ("B", b)):
         if not isinstance(s, str) or not s.strip():
             raise OptionError(f"strategy {name} is empty: give a spec NAME[:param=value,...]")
+    title = facts.title if facts is not None else spec.name
     if matches and spec.play_matches is None:
-        raise OptionError(f"{spec.facts.title} has no match mode")
+        raise OptionError(f"{title} has no match mode")
     n = n if n is not None else (DEFAULT_MATCHES if matches else DEFAULT_DEALS)
+    if n < MIN_N_NORMAL:
+        raise OptionError(f"-n {n}: a paired interval needs at least {MIN_N_NORMAL} {'matches' if matches else 'deals'} "
+                          "per seating (cardsim.stats gives no normal interval below that)")
     k = spec.default_seats if seats is None else seats
-    partnerships = bool(spec.facts.partnerships)
+    partnerships = bool(facts is not None and facts.partnerships)
     setup = make_run(game, 1, seed, b, seats, rules).setup  # a bad spec, count of seats or rule: one line here
     make_run(game, 1, seed, a, seats, rules)
     if partnerships:
@@ -238,10 +251,9 @@ def compare_strategies(game: str, a: str, b: str, *, n=None, matches=False, seed
     rows = []
     for measure_name, label, unit in _units(spec, matches):
         if partnerships:
-            f = lambda column: float(by.loc[("first", column), "mean"])  # noqa: E731
-            s = lambda column: float(by.loc[("baseline", column), "mean"])  # noqa: E731
-            va = (f(f"{measure_name}_0") + s(f"{measure_name}_1")) / 2
-            vb = (f(f"{measure_name}_1") + s(f"{measure_name}_0")) / 2
+            mean = by["mean"]  # "first": A in seats 0+2; "baseline": A in seats 1+3
+            va = (mean[("first", f"{measure_name}_0")] + mean[("baseline", f"{measure_name}_1")]) / 2
+            vb = (mean[("first", f"{measure_name}_1")] + mean[("baseline", f"{measure_name}_0")]) / 2
             r = by.loc[("first", f"{measure_name}_net")]
             # team 0's net with A there minus with B there is twice A's side's value minus B's
             diff, se, lo, hi = r["diff"] / 2, r.diff_se / 2, r.diff_lo / 2, r.diff_hi / 2
@@ -257,7 +269,7 @@ def compare_strategies(game: str, a: str, b: str, *, n=None, matches=False, seed
     same = same_player(game, a, b, seats, rules)
     for row in rows:
         row["verdict"] = _verdict(row, same)
-    return {"game": spec.name, "title": spec.facts.title, "a": a, "b": b, "mode": "matches" if matches else "deals",
+    return {"game": spec.name, "title": title, "a": a, "b": b, "mode": "matches" if matches else "deals",
             "n": rows[0]["n"], "seed": int(table.attrs.get("seed", seed)), "seats": k,
             "partnerships": partnerships, "rules": dict(setup.rules), "before": before, "dealer": dealer, "level": LEVEL, "seating": seating,
             "same_player": same, "lower_turned": lower, "measures": rows}
