@@ -130,6 +130,9 @@ def test_a_strategy_against_itself_is_a_null_comparison(capsys):
     assert main(["compare", "vint", "heuristic", "heuristic", "-n", "200", "--jobs", "1"]) == 0
     text = capsys.readouterr().out
     assert "note: A and B are the same player" in text and "a null comparison" in text
+    # the previous default shares the engine's strategy id, not its parameters
+    assert not cli_compare.same_player("vint", "heuristic", "heuristic_v4")
+    assert cli_compare.same_player("501", "heuristic", "heuristic", seats=4)
 
 
 def test_text_states_what_the_unit_the_size_and_the_verdict(capsys):

@@ -179,14 +179,21 @@ def _units(spec, matches: bool) -> list[tuple[str, str, str]]:
 
 
 def same_player(game: str, a: str, b: str, seats=None, rules=None) -> bool:
-    """Whether specs ``a`` and ``b`` resolve to the same strategy and parameter values (then the
-    comparison is a null one: every difference is exactly 0)."""
+    """Whether specs ``a`` and ``b`` give the same set-up (:class:`cardsim.games.base.Setup`: strategy
+    ids, parameter values and every other field but the specs as written), so that the engine plays
+    them alike and the comparison is a null one."""
+    import dataclasses
+
     import numpy as np
 
     from cardsim.runner.run import make_run
 
     sa, sb = (make_run(game, 1, 0, s, seats, rules).setup for s in (a, b))
-    return bool(np.array_equal(sa.strategy_ids, sb.strategy_ids) and np.array_equal(sa.params, sb.params))
+    for field in dataclasses.fields(sa):
+        x, y = getattr(sa, field.name), getattr(sb, field.name)
+        if field.name != "specs" and not (np.array_equal(x, y) if isinstance(x, np.ndarray) else x == y):
+            return False
+    return True
 
 
 def compare_strategies(game: str, a: str, b: str, *, n=None, matches=False, seed=0, seats=None, rules=None,
@@ -201,8 +208,9 @@ def compare_strategies(game: str, a: str, b: str, *, n=None, matches=False, seed
     seating), ``a`` and ``b`` (A's and B's value in that unit: partnerships each side's, the mean of
     the seatings; 501 seat 0's with A there and with B there), ``diff`` = a − b (paired), ``se``,
     ``lo``/``hi`` (normal interval at :data:`LEVEL`) and ``verdict``.  Shares are 0..1.  Raises
-    OptionError / StrategyError (bad game, spec, count, rule, state) in one line; OutputError when
-    ``store`` holds another run.
+    OptionError / StrategyError (bad game, spec, rule, state, fewer than 30 deals or matches) in one
+    line; OutputError when ``store`` holds another run.  Scores as docs/RULES.md §1.7 (501), §2.7
+    (Vint), §3.6 (Five Hundred).
     """
     from cardsim.compare import compare, compare_matches
     from cardsim.games import get_game
@@ -266,7 +274,8 @@ def compare_strategies(game: str, a: str, b: str, *, n=None, matches=False, seed
             unit = "score points toward 0 a deal (the score change turned round: 501 counts down)"
         rows.append({"measure": label, "unit": unit, "n": int(r.n), "a": float(va), "b": float(vb),
                      "diff": float(diff), "se": float(se), "lo": float(lo), "hi": float(hi)})
-    same = same_player(game, a, b, seats, rules)
+    # said only where the run bears it out: a set-up the engine reads beyond these fields cannot fake it
+    same = same_player(game, a, b, seats, rules) and all(r["diff"] == 0 and r["se"] == 0 for r in rows)
     for row in rows:
         row["verdict"] = _verdict(row, same)
     return {"game": spec.name, "title": title, "a": a, "b": b, "mode": "matches" if matches else "deals",
