@@ -91,9 +91,10 @@ def run(args) -> int:
         from cardsim.runner.files import transform_id
 
         # the code's version in the key: a store left by other code is not this run's (it would be refused)
-        identity = {"command": "compare", "source": source_hash(), "code": transform_id(compare_strategies), "game": args.game, "a": args.a, "b": args.b, "matches": args.matches,
-                    "n": args.n, "seed": args.seed, "seats": args.seats, "rules": args.rule,
-                    "before": args.before, "dealer": args.dealer}
+        identity = {"command": "compare", "source": source_hash(), "code": transform_id(compare_strategies),
+                    "game": args.game, "a": args.a, "b": args.b, "matches": args.matches, "n": args.n,
+                    "seed": args.seed, "seats": args.seats, "rules": args.rule, "before": args.before,
+                    "dealer": args.dealer}
         store = runs_dir() / f"compare-{manifest_key(identity)}"
     with cluster(args.scheduler):
         result = compare_strategies(args.game, args.a, args.b, n=args.n, matches=args.matches, seed=args.seed,
@@ -216,7 +217,6 @@ def compare_strategies(game: str, a: str, b: str, *, n=None, matches=False, seed
     from cardsim.games import get_game
     from cardsim.games.base import OptionError
     from cardsim.runner.run import make_run
-
     from cardsim.stats import MIN_N_NORMAL
 
     spec = get_game(game)
@@ -229,8 +229,9 @@ def compare_strategies(game: str, a: str, b: str, *, n=None, matches=False, seed
         raise OptionError(f"{title} has no match mode")
     n = n if n is not None else (DEFAULT_MATCHES if matches else DEFAULT_DEALS)
     if n < MIN_N_NORMAL:
-        raise OptionError(f"-n {n}: a paired interval needs at least {MIN_N_NORMAL} {'matches' if matches else 'deals'} "
-                          "per seating (cardsim.stats gives no normal interval below that)")
+        what = "matches" if matches else "deals"
+        raise OptionError(f"-n {n}: a paired interval needs at least {MIN_N_NORMAL} {what} per seating "
+                          "(cardsim.stats gives no normal interval below that)")
     k = spec.default_seats if seats is None else seats
     partnerships = bool(facts is not None and facts.partnerships)
     setup = make_run(game, 1, seed, b, seats, rules).setup  # a bad spec, count of seats or rule: one line here
@@ -269,9 +270,9 @@ def compare_strategies(game: str, a: str, b: str, *, n=None, matches=False, seed
             va, vb = float(by.loc[("A", measure_name), "mean"]), float(by.loc[("baseline", measure_name), "mean"])
             r = by.loc[("A", measure_name)]
             diff, se, lo, hi = r["diff"], r.diff_se, r.diff_lo, r.diff_hi
-        if lower:  # 501 scores count down: turned round, so that above 0 is better for every game
+        if lower:  # a score that counts down (501's) is turned round, so that above 0 is better in every game
             va, vb, diff, lo, hi = -va, -vb, -diff, -hi, -lo
-            unit = "score points toward 0 a deal (the score change turned round: 501 counts down)"
+            unit = "score points toward 0 a deal (the score change turned round: the score counts down)"
         rows.append({"measure": label, "unit": unit, "n": int(r.n), "a": float(va), "b": float(vb),
                      "diff": float(diff), "se": float(se), "lo": float(lo), "hi": float(hi)})
     # said only where the run bears it out: a set-up the engine reads beyond these fields cannot fake it
@@ -280,8 +281,8 @@ def compare_strategies(game: str, a: str, b: str, *, n=None, matches=False, seed
         row["verdict"] = _verdict(row, same)
     return {"game": spec.name, "title": title, "a": a, "b": b, "mode": "matches" if matches else "deals",
             "n": rows[0]["n"], "seed": int(table.attrs.get("seed", seed)), "seats": k,
-            "partnerships": partnerships, "rules": dict(setup.rules), "before": before, "dealer": dealer, "level": LEVEL, "seating": seating,
-            "same_player": same, "lower_turned": lower, "measures": rows}
+            "partnerships": partnerships, "rules": dict(setup.rules), "before": before, "dealer": dealer,
+            "level": LEVEL, "seating": seating, "same_player": same, "lower_turned": lower, "measures": rows}
 
 
 def _verdict(row: dict, same: bool) -> str:
