@@ -261,3 +261,9 @@ def test_compare_help_imports_no_engine_pandas_or_numba():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.startswith("usage: cardsim compare") and "docs/compare.md" in out.stdout
     assert out.stderr.strip() == "[]"
+
+
+@pytest.mark.skipif(not __import__("os").path.exists("/dev/full"), reason="no /dev/full here")
+def test_a_full_disk_behind_the_output_is_one_line(capsys):
+    assert main(["compare", "501", "heuristic", "random", "-n", "30", "--jobs", "1", "-o", "/dev/full"]) == 2
+    assert one_line_error(capsys) == "cardsim: error: cannot write /dev/full: No space left on device"
