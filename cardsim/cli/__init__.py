@@ -1,5 +1,5 @@
-"""The ``cardsim`` command: simulate, evaluate, show, replay, strategies, columns, profiles, bench, dd, quality,
-exploit, tune.
+"""The ``cardsim`` command: simulate, evaluate, compare, show, replay, strategies, columns, profiles, bench, dd,
+quality, exploit, tune.
 
 Exit codes: 0 success, 1 data rejected (a record that breaks the rules), 2 usage (bad
 arguments, unknown strategy or option, unwritable output).  Errors are one line on stderr.
@@ -17,14 +17,14 @@ import os
 import signal
 import sys
 
-from cardsim.cli import (bench, columns, dd, evaluate, exploit, export, profiles, quality, replay, show, simulate,
-                         strategies, tune)
+from cardsim.cli import (bench, columns, compare, dd, evaluate, exploit, export, profiles, quality, replay, show,
+                         simulate, strategies, tune)
 from cardsim.cli.common import _USAGE_ERRORS, RejectedInput, UsageError, _Parser, usage_errors
 from cardsim.games.base import OptionError, RecordError
 from cardsim.strategies.registry import StrategyError
 from cardsim.text import clip, plain_output
 
-_ORDER = (simulate, evaluate, profiles, show, replay, export, strategies, columns, dd, quality, exploit, tune, bench)
+_ORDER = (simulate, evaluate, compare, profiles, show, replay, export, strategies, columns, dd, quality, exploit, tune, bench)
 """The commands, in the order ``cardsim --help`` lists them."""
 COMMANDS = {command.NAME: command.run for command in _ORDER}
 
@@ -183,7 +183,7 @@ def process_main() -> int:
 
 def _what_is_kept(args) -> str:
     """What an interrupted command leaves for the next run, for its one-line message."""
-    resumable = ("evaluate", "quality", "exploit", "tune")
+    resumable = ("evaluate", "compare", "quality", "exploit", "tune")
     if args.command in resumable or (args.command == "simulate" and (args.output or args.matches)):
         return "finished chunks are kept; run the same command again to resume"
     if args.command == "simulate":
