@@ -132,6 +132,9 @@ def test_the_jitted_features_agree_with_a_plain_python_twin(h):
 def test_invariants_of_the_system_features(h):
     v = {n: VINT.value(n, h) for n in VINT.features}
     assert v["balanced"] <= v["semi_balanced"]                      # balanced => semi-balanced
+    lengths = [v[s] for s in "SHDC"]
+    assert v["balanced"] == (min(lengths) >= 2 and max(lengths) <= 5 and lengths.count(2) <= 1)
+    assert v["semi_balanced"] == (min(lengths) >= 2 and max(lengths) <= 6)
     assert v["controls"] == 2 * v["aces"] + v["kings"]
     assert 0 <= v["losers"] <= 12 and 0 <= v["quick_tricks"] <= 16 and 0 <= v["stoppers"] <= 4
     assert v["stoppers"] == sum(v[f"stopper_{s}"] for s in "SHDC")

@@ -6,7 +6,8 @@ Players ask "what should I bid with THIS hand?".  A :class:`Conditions` names, f
   kitty; the other cards are dealt uniformly from the rest (the exact conditional
   distribution);
 * **hand classes** (:class:`HandClass`) per seat: ranges of the game's hand features
-  (high-card points, suit lengths, aces, jokers, bowers, trumps, marriages … listed by
+  (high-card points, suit lengths, aces, jokers, bowers, trumps, marriages, and what bidding
+  systems use: stoppers, controls, quick tricks, losers, balanced, shape … listed by
   ``cardsim.games.<game>.features``) and cards required or excluded.  A deal is kept only
   when every seat is in its class (rejection, :mod:`cardsim.deal`), so the acceptance rate
   (accepted / attempts) is the probability of the classes given the given cards.
@@ -43,6 +44,9 @@ optionally opened by ``seat N:`` (a scope without one applies to the default sea
     marriages>=1                   501
     has AS KH, not QS              cards required / excluded (same card syntax as a hand)
     seat 0: hcp>=12; seat 2: hcp<=6, S>=4
+    balanced, not stopper_S        a yes/no feature alone (=1) or after not (=0)
+    shape=4-4-3-2                  a shape, lengths in any order (Vint)
+    quick_tricks>=1.5              halves where a feature counts them (FeatureSet.scales)
 
 Feature names are case-insensitive (``h>=5`` = ``H>=5``); clauses on the same feature
 intersect (``hcp>=12, hcp<=14`` = ``hcp=12-14``).
