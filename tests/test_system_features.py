@@ -4,6 +4,8 @@ clause syntax, the dealer, and the 0/1 program that refuses impossible classes."
 from __future__ import annotations
 
 import itertools
+import shutil
+import subprocess
 import math
 
 import numpy as np
@@ -284,3 +286,44 @@ def test_a_system_class_for_two_seats():
         assert north["balanced"] and north["stoppers"] >= 3 and 15 <= VINT.value("hcp", int(h[0])) <= 17
         assert south["losers"] <= 7 and south["quick_tricks"] >= 4 and south["semi_balanced"] \
             and not south["balanced"]
+
+
+# ------------------------------------------------------------ the report page's script
+_NODE_PAGE = r"""
+const fs = require("fs");
+const [data, hands, script] = process.argv.slice(2).map(p => fs.readFileSync(p, "utf8"));
+global.window = {};
+global.document = {getElementById: () => ({textContent: data}), querySelectorAll: () => [],
+                   querySelector: () => null, documentElement: {classList: {add() {}}}};
+eval(script);
+const asked = JSON.parse(hands), out = {};
+Object.keys(asked).forEach(g => { out[g] = asked[g].map(h => window.cardsimPage.featureValues(g, BigInt(h))); });
+console.log(JSON.stringify(out));
+"""
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_the_report_pages_script_computes_the_features_as_the_dealer(tmp_path):
+    """analyses/static/report.js (the "Your hand" panels) repeats the kinds of cardsim.holding."""
+    import json
+    import random
+    from pathlib import Path
+
+    from cardsim.analysis import hand_classes as HC
+
+    rng = random.Random(7)
+    decks = {"vint": DECK, "500": [int(c) for c in G500.base_deck]}
+    hands = {g: [sum(1 << c for c in rng.sample(deck, 13 if g == "vint" else 10)) for _ in range(300)]
+             for g, deck in decks.items()}
+    hands["vint"] += [bits("vint", h) for h in HANDS]
+    (tmp_path / "data.json").write_text(json.dumps({g: HC.features_json(g) for g in decks}))
+    (tmp_path / "hands.json").write_text(json.dumps({g: [str(h) for h in hs] for g, hs in hands.items()}))
+    (tmp_path / "page.js").write_text(_NODE_PAGE)
+    script = Path(__file__).resolve().parents[1] / "analyses" / "static" / "report.js"
+    run = subprocess.run(["node", str(tmp_path / "page.js"), str(tmp_path / "data.json"), str(tmp_path / "hands.json"),
+                          str(script)], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    got = json.loads(run.stdout)
+    for game, hs in hands.items():
+        for h, js in zip(hs, got[game]):
+            assert js == HC.feature_values(game, h), (game, h)
