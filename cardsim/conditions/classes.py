@@ -113,7 +113,9 @@ class HandClass:
     strength count of :mod:`cardsim.games.g500.features`); ``lengths``: ``{"H": (5, 13)}``;
     ``aces``; ``jokers`` (500); ``bowers`` / ``trumps``: ``{"H": 2}`` per prospective trump suit
     (500); ``marriages`` (501); ``required`` / ``excluded``: card tokens or indices;
-    ``features``: any other feature by name (``{"kings": (2, None), "honours_H": 3}``).
+    ``features``: any other feature by name (``{"kings": (2, None), "honours_H": 3}``), in its
+    stored whole unit: a yes/no feature 1 or 0 (``{"balanced": 1}``), ``quick_tricks`` in half
+    tricks (``(3, None)`` is the text's ``quick_tricks>=1.5``), ``shape`` as the number 4432.
     """
 
     hcp: Any = None
