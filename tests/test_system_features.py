@@ -327,3 +327,50 @@ def test_the_report_pages_script_computes_the_features_as_the_dealer(tmp_path):
     for game, hs in hands.items():
         for h, js in zip(hs, got[game]):
             assert js == HC.feature_values(game, h), (game, h)
+
+
+# ------------------------------------------------------------ everywhere a class works
+def test_implied_calls_deal_from_a_system_class():
+    """The implied-calls sampler: the opener's hands make the given call AND meet the class."""
+    from cardsim.questions import question
+
+    q = question("vint", seat=1, dealer=0, auction=["1S"], options=["P"], n=10, seed=5,
+                 where="seat 0: not balanced, stoppers>=2, losers<=7")
+    dealt = q.deal(0, 200)
+    for h in dealt.hands[:, 0]:
+        v = twin(int(h))
+        assert not v["balanced"] and v["stoppers"] >= 2 and v["losers"] <= 7
+        assert VINT.value("S", int(h)) >= 4  # the heuristic opens 1S with four spades or more
+    assert 0 < dealt.acceptance < 1
+
+
+def test_evaluate_and_simulate_take_system_classes(capsys):
+    from cardsim.cli import main
+
+    code = main(["evaluate", "vint", "--seat", "0", "--where", "hcp=15-17, balanced, stoppers>=3",
+                 "--option", "P", "--option", "1NT", "-n", "60"])
+    out, err = capsys.readouterr()
+    assert code == 0 and "hcp=15-17, stoppers>=3, balanced" in out + err
+    code = main(["evaluate", "vint", "--seat", "0", "--where", "balanced, S>=6", "--option", "P", "-n", "10"])
+    err = capsys.readouterr().err
+    assert code == 2 and "seat 0: S>=6, balanced is impossible" in err and "Traceback" not in err
+    code = main(["evaluate", "vint", "--seat", "0", "--where", "not hcp", "--option", "P", "-n", "10"])
+    err = capsys.readouterr().err
+    assert code == 2 and "hcp is not a yes/no feature" in err and "Traceback" not in err
+
+
+def test_the_programs_holding_types_tell_apart_all_the_suit_kinds_do():
+    """The 0/1 program values a suit by its type (length up to 4-or-more, which of A K Q J): exact
+    only if every holding of a type has the type's value, checked on all 8,192 Vint spade holdings."""
+    from cardsim.conditions.compiler import _suit_types
+    from cardsim.holding import SUIT_KINDS, term_value
+
+    mask = VINT.features["stopper_S"][0][0]
+    types = _suit_types(int(mask))
+    honours = int(mask) & ~(int(mask) >> 4)  # A K Q J: the top four ranks
+    for holding in range(1 << 13):
+        n = bin(holding).count("1")
+        (kind_type,) = [t for t in types if t[0] <= n <= t[1] and t[2] == holding & honours]
+        for kind in SUIT_KINDS:
+            value = term_value(np.uint64(holding), np.uint64(mask), np.uint64(kind), np.int64(1))
+            assert value == term_value(np.uint64(kind_type[3]), np.uint64(mask), np.uint64(kind), np.int64(1))
