@@ -374,3 +374,17 @@ def test_the_programs_holding_types_tell_apart_all_the_suit_kinds_do():
         for kind in SUIT_KINDS:
             value = term_value(np.uint64(holding), np.uint64(mask), np.uint64(kind), np.int64(1))
             assert value == term_value(np.uint64(kind_type[3]), np.uint64(mask), np.uint64(kind), np.int64(1))
+
+
+def test_the_games_jitted_hand_features_include_them():
+    """cardsim.games.<game>.features.hand_features (what jitted code such as a rule interpreter calls)."""
+    from cardsim.games.g500 import features as F500
+    from cardsim.games.vint import features as FV
+
+    out = np.zeros(FV.N_FEATURES, dtype=np.int64)
+    for hand, expected in HANDS.items():
+        FV.hand_features(np.uint64(bits("vint", hand)), out)
+        assert {n: int(out[FV.NAMES.index(n)]) for n in expected} == expected
+    out = np.zeros(F500.N_FEATURES, dtype=np.int64)
+    F500.hand_features(np.uint64(bits("500", "HJ S:AK5 H:KQ D:J98 C:4")), out)
+    assert [int(out[F500.NAMES.index(n)]) for n in ("controls", "stoppers", "quick_tricks")] == [4, 2, 6]
