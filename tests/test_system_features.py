@@ -362,11 +362,11 @@ def test_evaluate_and_simulate_take_system_classes(capsys):
 def test_the_programs_holding_types_tell_apart_all_the_suit_kinds_do():
     """The 0/1 program values a suit by its type (length up to 4-or-more, which of A K Q J): exact
     only if every holding of a type has the type's value, checked on all 8,192 Vint spade holdings."""
-    from cardsim.conditions.compiler import _suit_types
+    from cardsim.conditions.program import suit_types
     from cardsim.holding import SUIT_KINDS, term_value
 
     mask = VINT.features["stopper_S"][0][0]
-    types = _suit_types(int(mask))
+    types = suit_types(int(mask))
     honours = int(mask) & ~(int(mask) >> 4)  # A K Q J: the top four ranks
     for holding in range(1 << 13):
         n = bin(holding).count("1")
@@ -388,3 +388,49 @@ def test_the_games_jitted_hand_features_include_them():
     out = np.zeros(F500.N_FEATURES, dtype=np.int64)
     F500.hand_features(np.uint64(bits("500", "HJ S:AK5 H:KQ D:J98 C:4")), out)
     assert [int(out[F500.NAMES.index(n)]) for n in ("controls", "stoppers", "quick_tricks")] == [4, 2, 6]
+
+
+# ------------------------------------------------------------ a rule after others: reachable or shadowed
+@pytest.mark.parametrize("game, cls, earlier, expected", [
+    ("vint", "hcp=15-17, balanced", [], True),
+    ("vint", "balanced, S>=6", [], False),                                     # impossible
+    ("vint", "hcp=15-17, balanced", ["hcp>=15"], False),                       # shadowed by one rule
+    ("vint", "hcp=15-17, balanced", ["hcp>=16"], True),                        # 15 balanced is left
+    ("vint", "hcp=15-17, balanced", ["hcp>=16", "hcp=15, semi_balanced"], False),  # balanced => semi-balanced
+    ("vint", "hcp=15-17, balanced", ["hcp>=16", "hcp=15, not balanced"], True),
+    ("vint", "S>=5", ["S>=5, hcp>=12", "S>=5, hcp<=11"], False),               # shadowed by two rules together
+    ("vint", "S>=5", ["S>=5, hcp>=12", "S>=5, hcp<=10"], True),                # 11 points are left
+    ("vint", "has AS", ["stopper_S"], False),                                  # an ace is a stopper
+    # four stoppers in 13 cards leave at most 9 losers (Jxxx Jxxx Jxxx A, Jxxx Jxxx Qxx Kx) ...
+    ("vint", "stoppers=4", ["balanced", "not balanced, losers<=9"], False),
+    # ... and Jxxx Jxxx Jxxx A (4-4-4-1) is not balanced
+    ("vint", "stoppers=4", ["balanced", "not balanced, losers<=8"], True),
+    ("vint", "hcp>=10", ["not AS", "has AS"], False),
+    ("vint", "not AS", ["has AS"], True),
+    ("500", "jokers=2", ["hcp>=11"], False),                                   # the jokers are 6 + 5
+    ("500", "jokers=2", ["hcp>=12"], True),
+    ("501", "points>=50", ["points>=40"], False),
+    ("501", "points>=50", ["marriages>=1"], None),                              # pairs of cards: not modelled
+])
+def test_reachable_decides_impossible_and_shadowed_classes(game, cls, earlier, expected):
+    from cardsim.conditions import reachable
+
+    assert reachable(game, cls, earlier) is expected
+
+
+def test_reachable_agrees_with_dealt_hands():
+    """A class after others is reachable exactly when random hands find it, on classes where a
+    random hand does so often."""
+    from cardsim.conditions import reachable
+
+    hands = [int(h[0]) for h in deal_chunk(compile(Conditions("vint")), 9, 0, 4000).hands]
+    rules = ["hcp>=16, balanced", "hcp=12-15, not balanced, losers<=7", "stoppers>=3, quick_tricks>=2"]
+    for cls in ["hcp=12-17, semi_balanced", "losers<=7", "stoppers>=3"]:
+        found = any(parse_meets(cls, h) and not any(parse_meets(r, h) for r in rules) for h in hands)
+        assert reachable("vint", cls, rules) is True and found
+
+
+def parse_meets(text, h) -> bool:
+    ranges, required, excluded = parse_class("vint", text).resolved("vint")
+    return all((lo is None or VINT.value(n, h) >= lo) and (hi is None or VINT.value(n, h) <= hi)
+               for n, (lo, hi) in ranges.items())

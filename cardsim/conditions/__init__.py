@@ -51,16 +51,19 @@ optionally opened by ``seat N:`` (a scope without one applies to the default sea
 Feature names are case-insensitive (``h>=5`` = ``H>=5``); clauses on the same feature
 intersect (``hcp>=12, hcp<=14`` = ``hcp=12-14``).
 
-The package is three modules, one per layer: :mod:`cardsim.conditions.grammar` (the text syntax,
+The package is four modules, one per layer: :mod:`cardsim.conditions.grammar` (the text syntax,
 card tokens, the game's features and deal layout), :mod:`cardsim.conditions.classes` (hand
-classes) and :mod:`cardsim.conditions.compiler` (conditions and their compilation).  The names
+classes), :mod:`cardsim.conditions.program` (the 0/1 program that decides whether a class, or a
+class after others, holds any hand: :func:`reachable`) and :mod:`cardsim.conditions.compiler`
+(conditions and their compilation).  The names
 below are the public surface (docs/conditions.md); import them from ``cardsim.conditions``.
 """
 from cardsim.conditions.classes import HandClass, Range, parse_class, parse_classes
 from cardsim.conditions.compiler import Compiled, Conditions, compile, hand_size_error
 from cardsim.conditions.grammar import (HAND_SUITS, cards_given, features_of, game_name, hand_text, layout_of,
                                         parse_given, parse_hand)
+from cardsim.conditions.program import reachable
 from cardsim.deal import ConditionError
 
 __all__ = ["ConditionError", "HandClass", "Conditions", "Compiled", "compile", "parse_hand", "parse_class",
-           "parse_classes", "hand_text", "cards_given", "features_of", "layout_of"]
+           "parse_classes", "hand_text", "cards_given", "features_of", "layout_of", "reachable"]

@@ -8,19 +8,19 @@ would be bound over it on the package.
 from __future__ import annotations
 
 import dataclasses
-import functools
 import itertools
-from fractions import Fraction
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
 from cardsim.cards import cards_of
+from cardsim.conditions import program
 from cardsim.conditions.classes import HandClass, _number_text, _range_text, parse_class
 from cardsim.conditions.grammar import features_of, game_name, hand_text, layout_of, parse_given
 from cardsim.deal import N_HOLDERS, TALON, ConditionError, DealLayout, FeatureSet
-from cardsim.holding import KIND_FIRST, SUIT_KINDS, kind_range, term_value
+from cardsim.holding import KIND_FIRST, kind_range, term_value
 from cardsim.text import quote
 
 
@@ -256,158 +256,27 @@ def _check_card_counts(fs: FeatureSet, label: str, ranges: dict, forced: int, fr
                              f"given and a {fs.game} hand of {size} has {free_slots} places left")
 
 
-def _modelled(fs: FeatureSet, name: str) -> bool:
-    """Whether the 0/1 program of :func:`_check_jointly` models the feature exactly: a sum of card
-    weights or of the kinds of :mod:`cardsim.holding` (all but 501's marriages, pairs of cards)."""
-    return all(int(s) == 0 or int(s) >= KIND_FIRST for _, s, _ in fs.features[name])
-
-
 def _check_jointly(fs: FeatureSet, label: str, ranges: dict, forced: int, available: list[int], size: int) -> None:
     """No hand meets the clauses together, though each may alone: ``honours_S>=5, S<=4`` (the
     honours of a suit are some of its cards), ``aces=0, side_aces_H>=1``, ``hcp>=20, aces=0,
     kings=0``, ``balanced, S>=6``, ``stoppers=4, hcp<=3``.
 
-    Every feature but 501's marriages is modelled exactly in a small 0/1 integer program over
-    which cards the hand holds (:func:`_feasible`), solved by HiGHS (``scipy.optimize.milp``):
-    "some hand of ``size`` cards holding ``forced`` and the rest from ``available`` meets every
-    range".  Only a proof of infeasibility is an error; the message names the fewest clauses
-    found that cannot hold together."""
-    modelled = {name: r for name, r in ranges.items() if _modelled(fs, name)}
-    if not modelled or _feasible(fs, modelled, forced, available, size):
+    Every feature but 501's marriages is modelled exactly in a small 0/1 integer program
+    (:mod:`cardsim.conditions.program`), solved by HiGHS (``scipy.optimize.milp``): "some hand of
+    ``size`` cards holding ``forced`` and the rest from ``available`` meets every range".  Only a
+    proof of infeasibility is an error; the message names the fewest clauses found that cannot
+    hold together."""
+    modelled = {name: r for name, r in ranges.items() if program.modelled(fs, name)}
+    if not modelled or program.feasible(fs, modelled, forced, available, size):
         return
     names = [name for name in fs.features if name in modelled]  # as the class text orders them
     culprit = next((combo for k in (1, 2) for combo in itertools.combinations(names, k)
-                    if not _feasible(fs, {n: modelled[n] for n in combo}, forced, available, size)), names)
+                    if not program.feasible(fs, {n: modelled[n] for n in combo}, forced, available, size)), names)
     clauses = ", ".join(_range_text(n, ranges[n], fs) for n in culprit)
     cards = " with its given, required and excluded cards" if forced or len(available) < len(fs.base_deck) else ""
     holder = "talon" if label == _holder_name(TALON) else "hand"
     raise ConditionError(f"{label}: {clauses} is impossible: no {size}-card {fs.game} {holder}{cards} meets "
                          f"{'it' if len(culprit) == 1 else 'them together'}")
-
-
-def _bits(mask: int) -> list[int]:
-    return [c for c in range(64) if mask >> c & 1]
-
-
-@functools.lru_cache(maxsize=64)
-def _suit_types(mask: int) -> tuple:
-    """The holdings of one suit (``mask``: its cards, the ace highest) as far as the suit kinds
-    can tell them apart: ``(fewest cards, most cards, honours held, a holding of that type)``
-    for 0, 1, 2, 3 and 4-or-more cards and every set of A K Q J that fits.  Exact because no suit
-    kind of :mod:`cardsim.holding` reads more (a test checks every Vint holding against its type)."""
-    cards = _bits(mask)
-    honours, low = cards[::-1][:4], cards[:-4]
-    out = []
-    for n in range(5):
-        for k in range(min(n, 4) + 1):
-            for held in itertools.combinations(honours, k):
-                spots = n - k
-                if spots > len(low):
-                    continue
-                holding = sum(1 << c for c in held) | sum(1 << c for c in low[:spots])
-                out.append((n, n if n < 4 else len(cards), sum(1 << c for c in held), holding))
-    return tuple(out)
-
-
-@functools.lru_cache(maxsize=64)
-def _length_vectors(mask: int, fewest: int, most: int) -> tuple:
-    """The suit lengths ``(l0, l1, l2, l3)`` of ``mask``'s four 16-bit lanes that add up to
-    ``fewest .. most`` cards, each with a holding of those lengths."""
-    lanes = [_bits(mask >> (16 * s) & 0xFFFF) for s in range(4)]
-    out = []
-    for lengths in itertools.product(*(range(len(lane) + 1) for lane in lanes)):
-        if fewest <= sum(lengths) <= most:
-            holding = sum(1 << (16 * s + c) for s in range(4) for c in lanes[s][:lengths[s]])
-            out.append((lengths, holding))
-    return tuple(out)
-
-
-def _feasible(fs: FeatureSet, ranges: dict, forced: int, available: list[int], size: int) -> bool:
-    """Whether some hand of ``size`` cards, ``forced`` and the rest from ``available``, has every
-    (modelled) feature of ``ranges`` in its range (False only when HiGHS proves there is none).
-
-    The variables are 0/1: one per card the hand may hold, and, for a feature with suit kinds
-    (stoppers, quick tricks, losers), one per type of holding of that suit (:func:`_suit_types`:
-    its length up to 4-or-more and which of A K Q J it holds; exactly one is chosen, tied to the
-    card variables), and for a shape kind one per vector of the four suit lengths
-    (:func:`_length_vectors`; exactly one, tied to the suits' card counts).  A kind's value on a
-    type is computed by the same jitted code as the dealer's (:func:`cardsim.holding.term_value`)
-    on a holding of that type, so every feature row stays linear and the program exact."""
-    # scipy.optimize takes about a second to import: only a class to check pays for it.
-    from scipy.optimize import Bounds, LinearConstraint, milp
-
-    cards = cards_of(forced) + list(available)
-    col = {c: i for i, c in enumerate(cards)}
-    width = [len(cards)]
-    rows: list[tuple[dict, float, float]] = [({i: 1.0 for i in range(len(cards))}, size, size)]
-    choices: dict = {}
-
-    def cards_in(mask: int) -> dict:
-        return {col[c]: 1.0 for c in cards if mask >> c & 1}
-
-    def choose(key, options, ties) -> list[int]:
-        """Columns of a one-of-``options`` choice, made once per ``key``; ``ties(columns)`` adds its rows."""
-        if key not in choices:
-            columns = list(range(width[0], width[0] + len(options)))
-            width[0] += len(options)
-            rows.append(({j: 1.0 for j in columns}, 1, 1))
-            ties(columns)
-            choices[key] = columns
-        return choices[key]
-
-    def suit_columns(mask: int) -> list[int]:
-        types = _suit_types(mask)
-
-        def ties(columns):
-            for honour in _bits(mask)[::-1][:4]:
-                row = {col[honour]: 1.0} if honour in col else {}
-                row.update({j: -1.0 for j, t in zip(columns, types) if t[2] >> honour & 1})
-                rows.append((row, 0, 0))
-            length = cards_in(mask)
-            rows.append(({**length, **{j: -float(t[0]) for j, t in zip(columns, types)}}, 0, np.inf))
-            rows.append(({**length, **{j: -float(t[1]) for j, t in zip(columns, types)}}, -np.inf, 0))
-        return choose(("suit", mask), types, ties)
-
-    def shape_options(mask: int) -> tuple:
-        outside = sum(1 for c in cards if not mask >> c & 1)
-        return _length_vectors(mask, max(size - outside, 0), size)
-
-    def shape_columns(mask: int) -> list[int]:
-        vectors = shape_options(mask)
-
-        def ties(columns):
-            for s in range(4):
-                row = cards_in(mask & (0xFFFF << (16 * s)))
-                row.update({j: -float(v[0][s]) for j, v in zip(columns, vectors)})
-                rows.append((row, 0, 0))
-        return choose(("shape", mask), vectors, ties)
-
-    for name, (a, b) in ranges.items():
-        row: dict = {}
-        for m, s, w in fs.features[name]:
-            m, s = int(m), int(s)
-            if s == 0:
-                for j in cards_in(m):
-                    row[j] = row.get(j, 0.0) + w
-                continue
-            if s in SUIT_KINDS:
-                options, columns = _suit_types(m), suit_columns(m)
-            else:
-                options, columns = shape_options(m), shape_columns(m)
-            for j, option in zip(columns, options):
-                value = int(term_value(np.uint64(option[-1]), np.uint64(m), np.uint64(s), np.int64(w)))
-                row[j] = row.get(j, 0.0) + value
-        rows.append((row, -np.inf if a is None else a, np.inf if b is None else b))
-    matrix = np.zeros((len(rows), width[0]))
-    for r, (row, _, _) in enumerate(rows):
-        for j, v in row.items():
-            matrix[r, j] = v
-    fixed = np.zeros(width[0])
-    fixed[:len(cards)] = [forced >> c & 1 for c in cards]
-    res = milp(np.zeros(width[0]), integrality=np.ones(width[0]), bounds=Bounds(fixed, 1.0),
-               constraints=LinearConstraint(matrix, [r[1] for r in rows], [r[2] for r in rows]),
-               options={"time_limit": 5.0})
-    return res.status != 2  # 2: infeasible; a time-out proves nothing
 
 
 def _check_across_seats(fs: FeatureSet, classes: dict) -> None:
