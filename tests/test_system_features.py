@@ -418,6 +418,14 @@ def test_reachable_decides_impossible_and_shadowed_classes(game, cls, earlier, e
     assert reachable(game, cls, earlier) is expected
 
 
+def test_reachable_takes_one_earlier_class_and_refuses_a_non_class():
+    from cardsim.conditions import reachable
+
+    assert reachable("vint", "hcp>=3", "hcp>=1") is False and reachable("vint", "hcp>=1", "hcp>=3") is True
+    with pytest.raises(ConditionError, match="a class is a string or a HandClass, got int"):
+        reachable("vint", 5)
+
+
 def test_reachable_agrees_with_dealt_hands():
     """A class after others is reachable exactly when random hands find it, on classes where a
     random hand does so often."""

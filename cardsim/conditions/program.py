@@ -213,8 +213,8 @@ def reachable(game, cls, earlier=(), size: int | None = None) -> bool | None:
     cannot decide (a class uses a feature it does not model, 501's ``marriages``, or HiGHS ran
     out of its 5 seconds, which counts as possible inside).
 
-    ``cls`` and each of ``earlier``: a class string (docs/conditions.md, one seat's clauses) or a
-    :class:`cardsim.conditions.HandClass`; ``size``: the hand's cards (default: a seat's hand in
+    ``cls`` and each of ``earlier`` (a list, or one class): a class string (docs/conditions.md,
+    one seat's clauses) or a :class:`cardsim.conditions.HandClass`; ``size``: the hand's cards (default: a seat's hand in
     the game's first table size: Vint 13, Five Hundred 10, 501 7).  Raises
     :class:`ConditionError` for a bad class."""
     game = game_name(game)
@@ -228,7 +228,7 @@ def reachable(game, cls, earlier=(), size: int | None = None) -> bool | None:
         return c.resolved(game)
 
     ranges, required, excluded = resolved(cls)
-    others = [resolved(c) for c in earlier]
+    others = [resolved(c) for c in ([earlier] if isinstance(earlier, (str, HandClass)) else earlier)]
     if not all(modelled(fs, name) for r, _, _ in [(ranges, 0, 0), *others] for name in r):
         return None
     if set(required) & set(excluded):
