@@ -209,7 +209,8 @@ def test_python_ranges_are_in_the_stored_unit():
     ("hcp>=12.5", "'hcp>=12.5': hcp takes whole numbers"),
     ("quick_tricks=1.25", "'quick_tricks=1.25': quick_tricks takes multiples of 0.5"),
     ("losers=4-4-3-2", "only a shape feature takes a pattern"),
-    ("shape=14-0-0-0", "a suit has at most 13 cards"),
+    ("shape=14-0-0-0", "'shape=14-0-0-0': not the shape of a 13-card hand"),
+    ("shape=10-10-0-0", "'shape=10-10-0-0': not the shape of a 13-card hand"),
     ("not balance", "unknown vint feature 'balance'"),
 ])
 def test_bad_clauses_are_one_line_errors(text, message):

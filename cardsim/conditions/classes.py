@@ -93,8 +93,8 @@ def _clause_range(fs: FeatureSet, canon: str, clause, label: str) -> Range:
         lengths = sorted((int(_stored(fs, canon, v, text, label)) for v in clause[2]), reverse=True)
         if not _is_shape(fs, canon):
             raise ConditionError(f"{label}: {quote(text)}: only a shape feature takes a pattern A-B-C-D")
-        if lengths[0] > 13 or lengths[1] > 9:
-            raise ConditionError(f"{label}: {quote(text)}: a suit has at most 13 cards")
+        if lengths[0] > 13 or lengths[1] > 9:  # beyond any 13-card hand, and past the number's digits
+            raise ConditionError(f"{label}: {quote(text)}: not the shape of a 13-card hand")
         code = lengths[0] * 1000 + lengths[1] * 100 + lengths[2] * 10 + lengths[3]
         return code, code
     if kind == "between":
