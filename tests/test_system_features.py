@@ -167,6 +167,8 @@ def test_the_dealers_check_agrees_with_the_features(h):
     ("not balanced", {"balanced": (0, 0)}),
     ("semi_balanced, not stopper_S", {"semi_balanced": (1, 1), "stopper_S": (0, 0)}),
     ("SemiBalanced", {"semi_balanced": (1, 1)}),
+    ("semi-balanced, not Semi-Balanced", None),                 # both: no value left
+    ("not semi-balanced, H=4-5", {"semi_balanced": (0, 0), "H": (4, 5)}),
     ("shape=2-3-4-4", {"shape": (4432, 4432)}),                 # any order
     ("shape=4432", {"shape": (4432, 4432)}),
     ("quick_tricks>=1.5", {"quick_tricks": (3, None)}),         # stored in half tricks
@@ -177,7 +179,11 @@ def test_the_dealers_check_agrees_with_the_features(h):
     ("controls>=5, stoppers=3", {"controls": (5, None), "stoppers": (3, 3)}),
 ])
 def test_clauses_of_the_system_features(text, ranges):
-    assert parse_class("vint", text).resolved("vint")[0] == ranges
+    if ranges is None:
+        with pytest.raises(ConditionError, match="the clauses leave no value"):
+            parse_class("vint", text)
+    else:
+        assert parse_class("vint", text).resolved("vint")[0] == ranges
 
 
 def test_not_before_cards_still_excludes_cards():

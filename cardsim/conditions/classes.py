@@ -174,7 +174,7 @@ def _class_of(game, clauses, label: str) -> HandClass:
     for clause in clauses:
         if clause[0] not in ("has", "not"):
             name, text = clause[1], clause[-1]
-            canon = fs.canonical(name)
+            canon = fs.canonical(name.replace("-", "_"))  # semi-balanced, as players write it
             if canon is None:
                 raise ConditionError(f"{label}: unknown {fs.game} feature {quote(name, 30)} in {quote(text, 30)} "
                                      f"(known: {', '.join(fs.features)})")

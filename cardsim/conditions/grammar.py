@@ -71,8 +71,8 @@ hand: (item ","?)*
 group: SUIT ":" (RANKSTR | VOID)
 VOID: "-"
 CMP: ">=" | "<=" | ">" | "<"
-NAME: /[a-z][a-z_]*/i
-FLAG: /(?!((10|[2-9tjqka])[shdc]|[hl]j)+\b)[a-z][a-z_]+/i
+NAME: /[a-z][a-z_]*(-[a-z_]+)*/i
+FLAG: /(?!((10|[2-9tjqka])[shdc]|[hl]j)+\b)[a-z][a-z_]+(-[a-z_]+)*/i
 INT: /[0-9]+/
 NUMBER: /[0-9]+(\.[0-9]+)?/
 SUIT: /[shdc]/i
