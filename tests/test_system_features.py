@@ -449,3 +449,20 @@ def parse_meets(text, h) -> bool:
     ranges, required, excluded = parse_class("vint", text).resolved("vint")
     return all((lo is None or VINT.value(n, h) >= lo) and (hi is None or VINT.value(n, h) <= hi)
                for n, (lo, hi) in ranges.items())
+
+
+G500_DECK = [int(c) for c in G500.base_deck]
+g500_hands = st.lists(st.sampled_from(G500_DECK), min_size=10, max_size=10, unique=True).map(
+    lambda cards: sum(1 << c for c in cards))
+
+
+@settings(max_examples=300, deadline=None)
+@given(g500_hands)
+def test_five_hundred_features_are_the_twins_on_the_physical_suits(h):
+    """A Five Hundred suit (ranks 4..A at bits 0..10) read as the same Vint holding (bits 2..12),
+    the jokers left out, has the twin's controls, stoppers and quick tricks."""
+    jokers = (1 << 14) | (1 << 15)
+    as_vint = sum(1 << (c + 2) for c in range(64) if (h & ~jokers) >> c & 1)
+    expected = twin(as_vint)
+    names = ("controls", "stopper_S", "stopper_H", "stopper_D", "stopper_C", "stoppers", "quick_tricks")
+    assert {n: G500.value(n, h) for n in names} == {n: expected[n] for n in names}
