@@ -14,22 +14,21 @@ docs/RULES.md §2.1, §3.1).  Shape kinds read four suits: ``mask`` is the cards
 suit ``s`` in bits ``16 s .. 16 s + 15`` (the layout of :mod:`cardsim.cards`).  Shapes are
 written longest first: 4-4-3-2 is any hand with two four-card suits, a three and a two.
 
-========================  ===========================================================
-``STOPPER``               1 when the suit is stopped: A, K with 1+ other card (Kx),
-                          Q with 2+ others (Qxx), J with 3+ others (Jxxx); else 0
-``QUICK_TRICKS``          quick tricks in HALF tricks: AK 4, AQ 2+1 = 3, A 2, KQ 2,
-                          Kx 1 (K with another card), otherwise 0 (a bare K is 0)
-``LOSERS``                losing-trick count (standard LTC): of the suit's first
-                          min(length, 3) places, one loser for each of A, K, Q
-                          (in that order) not held: void 0; singleton A 0, other 1;
-                          doubleton AK 0, Ax / Kx / AQ / KQ 1, Qx / xx 2; three or
-                          more cards 3 − (A, K, Q held)
-``BALANCED``              1 for the shapes 4-3-3-3, 4-4-3-2, 5-3-3-2
-``SEMI_BALANCED``         1 for the balanced shapes and 5-4-2-2, 6-3-2-2
-``LONGEST`` / ``SHORTEST``  the length of the longest / shortest suit
-``SHAPE``                 the shape as a number, its lengths longest first as digits:
-                          4-4-3-2 is 4432, 7-3-2-1 is 7321, 10-1-1-1 is 10111
-========================  ===========================================================
+* ``STOPPER``: 1 when the suit is stopped: A, K with another card (Kx), Q with two others
+  (Qxx), J with three others (Jxxx); else 0;
+* ``QUICK_TRICKS``: quick tricks in HALF tricks: AK 4, AQ 3, A 2, KQ 2, Kx 1 (K with another
+  card), otherwise 0 (a bare K is 0);
+* ``LOSERS``: the losing-trick count (standard LTC): of the suit's first min(length, 3) places,
+  one loser for each of A, K, Q (in that order) not held: void 0; singleton A 0, other 1;
+  doubleton AK 0, Ax / Kx / AQ / KQ 1, Qx / xx 2; three or more cards 3 − (A, K, Q held);
+* ``BALANCED``: 1 for the shapes 4-3-3-3, 4-4-3-2, 5-3-3-2; ``SEMI_BALANCED``: 1 for those and
+  5-4-2-2, 6-3-2-2;
+* ``LONGEST`` / ``SHORTEST``: the length of the longest / shortest suit;
+* ``SHAPE``: the shape as a number, its lengths longest first as digits: 4-4-3-2 is 4432,
+  7-3-2-1 is 7321, 10-1-1-1 is 10111.
+
+These are the definitions of docs/conditions.md ("Features of bidding systems"); the report
+page's script repeats them (analyses/static/report.js, checked against these by a test).
 """
 from __future__ import annotations
 
