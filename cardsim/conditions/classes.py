@@ -61,6 +61,11 @@ def _number_text(value: Fraction) -> str:
     return str(value.numerator) if value.denominator == 1 else f"{float(value):g}"
 
 
+def value_text(fs: FeatureSet, name: str, value: int) -> str:
+    """A stored value of the feature ``name`` as a class text writes it (``quick_tricks`` 3 -> ``1.5``)."""
+    return _number_text(Fraction(value, fs.scales.get(name, 1)))
+
+
 def _is_shape(fs: FeatureSet, name: str) -> bool:
     return all(int(s) == SHAPE for _, s, _ in fs.features[name])
 

@@ -10,14 +10,13 @@ from __future__ import annotations
 import dataclasses
 import itertools
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
 from cardsim.cards import cards_of
 from cardsim.conditions import program
-from cardsim.conditions.classes import HandClass, _number_text, _range_text, parse_class
+from cardsim.conditions.classes import HandClass, _range_text, parse_class, value_text
 from cardsim.conditions.grammar import features_of, game_name, hand_text, layout_of, parse_given
 from cardsim.deal import N_HOLDERS, TALON, ConditionError, DealLayout, FeatureSet
 from cardsim.holding import KIND_FIRST, kind_range, term_value
@@ -212,8 +211,7 @@ def _seat_constraints(fs: FeatureSet, seat: int, cls: HandClass, given: list[int
         if name in fs.lengths:
             length_lo, length_hi = length_lo + max(lo, least), length_hi + min(hi, most)
         if lo > most or hi < least:
-            scale = fs.scales.get(name, 1)
-            least_text, most_text = (_number_text(Fraction(v, scale)) for v in (least, most))
+            least_text, most_text = (value_text(fs, name, v) for v in (least, most))
             can = least_text if least == most else f"{least_text}-{most_text}"
             raise ConditionError(f"{label}: {_range_text(name, ranges[name], fs)} is impossible: "
                                  f"its hand can only have {name} {can}")
