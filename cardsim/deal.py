@@ -36,6 +36,7 @@ import numpy as np
 
 from cardsim._jit import jit
 from cardsim.cards import popcount
+from cardsim.holding import KIND_FIRST, holding_value, kind_range, term_value
 from cardsim.rng import deal_key, mix64, randbelow, seed_stream, shuffle
 
 U64 = np.uint64
@@ -110,7 +111,9 @@ class FeatureSet:
 
     ``features``: name -> tuple of terms ``(mask, shift, weight)``; the feature's value on a hand
     ``h`` is ``sum(weight * popcount(h & (h >> shift) & mask))`` (:func:`term_sum`), so a shift
-    of 0 counts cards of ``mask`` and a shift of 1 counts pairs of adjacent ranks (501's K+Q).
+    of 0 counts cards of ``mask`` and a shift of 1 counts pairs of adjacent ranks (501's K+Q); a
+    ``shift`` of :data:`cardsim.holding.KIND_FIRST` or more names a kind of :mod:`cardsim.holding`
+    (a stopper, quick tricks, losers, a shape), the term being ``weight * holding_value(h, mask, kind)``.
     ``aliases``: other accepted names; ``lengths``: the four suit-length feature names, S C D H.
     ``parse_card(token) -> int`` raises ValueError; ``card_str(card) -> str``.
     """
@@ -124,6 +127,22 @@ class FeatureSet:
     aliases: dict = field(default_factory=dict)
     lengths: tuple = ("S", "C", "D", "H")
     doc: str = ""
+    scales: dict = field(default_factory=dict)
+    """Features counted in parts of a unit: ``{"quick_tricks": 2}`` (its values are half tricks;
+    a class text writes ``quick_tricks>=1.5``, the dealer compares 3)."""
+
+    def value(self, name: str, hand) -> int:
+        """The feature ``name`` (its own name) on the bit set ``hand`` (an int), in its stored unit,
+        exactly as the dealer computes it (:func:`term_sum`)."""
+        h = U64(int(hand))
+        return int(sum(term_value(h, U64(int(m)), U64(int(s)), np.int64(w)) for m, s, w in self.features[name]))
+
+    def is_flag(self, name: str) -> bool:
+        """Whether the feature ``name`` (its own name) is yes/no, 0 or 1 on every hand (``balanced``,
+        ``stopper_S``): a class may write it alone (``balanced``) or negated (``not balanced``)."""
+        terms = self.features[name]
+        return (all(int(s) >= KIND_FIRST and w > 0 for _, s, w in terms)
+                and sum(w * kind_range(int(s), int(m))[1] for m, s, w in terms) == 1)
 
     def canonical(self, name: str) -> str | None:
         """The feature's own name for ``name`` (case-insensitive), or None if the game has none."""
@@ -149,11 +168,16 @@ class FeatureSet:
 # ---------------------------------------------------------------- jitted core
 @jit(inline="always")
 def term_sum(hand, masks, shifts, weights, start, end):
-    """Value of terms ``start .. end-1`` on ``hand`` (uint64): ``sum(w * popcount(h & (h >> s) & m))``."""
+    """Value of terms ``start .. end-1`` on ``hand`` (uint64): ``sum(w * popcount(h & (h >> s) & m))``,
+    a term whose ``s`` is :data:`cardsim.holding.KIND_FIRST` or more being ``w * holding_value(h, m, s)``
+    (a stopper, quick tricks, losers or a shape feature, :mod:`cardsim.holding`)."""
     h = U64(hand)
     v = 0
     for t in range(start, end):
-        v += weights[t] * popcount(h & (h >> shifts[t]) & masks[t])
+        if shifts[t] >= U64(KIND_FIRST):
+            v += weights[t] * holding_value(h, masks[t], np.int64(shifts[t]))
+        else:
+            v += weights[t] * popcount(h & (h >> shifts[t]) & masks[t])
     return v
 
 

@@ -2,7 +2,8 @@
  * Plain JavaScript, no network (docs/report-page.md).  The chart cells and their conditions come
  * from the JSON block #cardsim-data (analyses/page.py); a hand is in a cell when every feature
  * range of the cell's condition holds, each feature computed as the dealer computes it:
- * sum(weight * popcount(h & (h >> shift) & mask)) over the feature's terms (cardsim.deal). */
+ * sum(weight * popcount(h & (h >> shift) & mask)) over the feature's terms (cardsim.deal), a term
+ * whose shift is 64 or more being a kind of cardsim/holding.py (holdingValue). */
 (function () {
   "use strict";
   var node = document.getElementById("cardsim-data");
@@ -25,11 +26,35 @@
     });
     d._terms = f;
   });
+  /* A term whose shift is 64 or more is a kind of cardsim/holding.py (stopper, quick tricks in
+   * halves, losers; balanced, semi-balanced, longest, shortest, shape), the same definitions. */
+  var STOPPER = 64n, QUICK_TRICKS = 65n, LOSERS = 66n, BALANCED = 67n, SEMI_BALANCED = 68n, LONGEST = 69n,
+      SHORTEST = 70n, SHAPE = 71n;
+  function holdingValue(h, mask, kind) {
+    if (kind >= BALANCED) {
+      var x = h & mask, l = [0, 1, 2, 3].map(function (s) { return popcount((x >> BigInt(16 * s)) & 0xFFFFn); });
+      l.sort(function (p, q) { return q - p; });
+      var shape = l.join("-");
+      if (kind === LONGEST) return l[0];
+      if (kind === SHORTEST) return l[3];
+      if (kind === SHAPE) return l[0] * 1000 + l[1] * 100 + l[2] * 10 + l[3];
+      var balanced = ["4-3-3-3", "4-4-3-2", "5-3-3-2"].indexOf(shape) >= 0;
+      if (kind === BALANCED) return balanced ? 1 : 0;
+      return balanced || shape === "5-4-2-2" || shape === "6-3-2-2" ? 1 : 0;
+    }
+    var y = h & mask, n = popcount(y), ace = mask & ~(mask >> 1n);
+    var a = (y & ace) !== 0n, k = (y & (ace >> 1n)) !== 0n, q = (y & (ace >> 2n)) !== 0n, j = (y & (ace >> 3n)) !== 0n;
+    if (kind === STOPPER) return a || (k && n >= 2) || (q && n >= 3) || (j && n >= 4) ? 1 : 0;
+    if (kind === QUICK_TRICKS) return a ? (k ? 4 : q ? 3 : 2) : k ? (q ? 2 : n >= 2 ? 1 : 0) : 0;
+    return (n >= 1 && !a ? 1 : 0) + (n >= 2 && !k ? 1 : 0) + (n >= 3 && !q ? 1 : 0);  // LOSERS
+  }
   function featureValues(game, bits) {
     var terms = DATA[game]._terms, out = {};
     Object.keys(terms).forEach(function (name) {
       var v = 0;
-      terms[name].forEach(function (t) { v += t[2] * popcount(bits & (bits >> t[1]) & t[0]); });
+      terms[name].forEach(function (t) {
+        v += t[2] * (t[1] >= 64n ? holdingValue(bits, t[0], t[1]) : popcount(bits & (bits >> t[1]) & t[0]));
+      });
       out[name] = v;
     });
     return out;

@@ -8,8 +8,8 @@ engine's ``chart`` strategy maps a game's state (:mod:`cardsim.analysis.g501_pol
 module rebuilds each cell of a report table from the analysis's own definitions and decides
 membership with the analysis's own condition text, parsed by :mod:`cardsim.conditions` and
 evaluated as the dealer does (:func:`cardsim.deal.term_sum`: a feature is
-``sum(weight * popcount(h & (h >> shift) & mask))``), so a hand is in a cell exactly when the
-dealer would have accepted it for that cell.
+``sum(weight * popcount(h & (h >> shift) & mask))``, or a kind of :mod:`cardsim.holding`), so a
+hand is in a cell exactly when the dealer would have accepted it for that cell.
 
 * ``vint_cells``, ``g500_cells``, ``g501_cells`` — the cells (:class:`ChartCell`) of a report's
   table (a pandas frame read from its CSV), each in its game's chart module
@@ -123,17 +123,10 @@ def hand_bits(game: str, hand) -> int:
 
 
 def feature_values(game: str, bits: int) -> dict[str, int]:
-    """Every hand feature of ``game`` on the bit set ``bits`` (the dealer's term sums)."""
-    bits = int(bits)
-    return {name: sum(w * bin(bits & (bits >> s) & m).count("1") for m, s, w in terms)
-            for name, terms in _terms(game).items()}
-
-
-@functools.lru_cache(maxsize=None)
-def _terms(game: str) -> dict:
-    """The features' terms as Python ints (``(mask, shift, weight)``), read once per game."""
+    """Every hand feature of ``game`` on the bit set ``bits``, in its stored unit (quick tricks in
+    halves), computed by the dealer's own code (``FeatureSet.value``)."""
     fs = features_of(game)
-    return {name: tuple((int(m), int(s), int(w)) for m, s, w in terms) for name, terms in fs.features.items()}
+    return {name: fs.value(name, bits) for name in fs.features}
 
 
 @functools.lru_cache(maxsize=4096)

@@ -6,7 +6,8 @@ Players ask "what should I bid with THIS hand?".  A :class:`Conditions` names, f
   kitty; the other cards are dealt uniformly from the rest (the exact conditional
   distribution);
 * **hand classes** (:class:`HandClass`) per seat: ranges of the game's hand features
-  (high-card points, suit lengths, aces, jokers, bowers, trumps, marriages … listed by
+  (high-card points, suit lengths, aces, jokers, bowers, trumps, marriages, and what bidding
+  systems use: stoppers, controls, quick tricks, losers, balanced, shape … listed by
   ``cardsim.games.<game>.features``) and cards required or excluded.  A deal is kept only
   when every seat is in its class (rejection, :mod:`cardsim.deal`), so the acceptance rate
   (accepted / attempts) is the probability of the classes given the given cards.
@@ -43,20 +44,26 @@ optionally opened by ``seat N:`` (a scope without one applies to the default sea
     marriages>=1                   501
     has AS KH, not QS              cards required / excluded (same card syntax as a hand)
     seat 0: hcp>=12; seat 2: hcp<=6, S>=4
+    balanced, not stopper_S        a yes/no feature alone (=1) or after not (=0)
+    shape=4-4-3-2                  a shape, lengths in any order (Vint)
+    quick_tricks>=1.5              halves where a feature counts them (FeatureSet.scales)
 
 Feature names are case-insensitive (``h>=5`` = ``H>=5``); clauses on the same feature
 intersect (``hcp>=12, hcp<=14`` = ``hcp=12-14``).
 
-The package is three modules, one per layer: :mod:`cardsim.conditions.grammar` (the text syntax,
+The package is four modules, one per layer: :mod:`cardsim.conditions.grammar` (the text syntax,
 card tokens, the game's features and deal layout), :mod:`cardsim.conditions.classes` (hand
-classes) and :mod:`cardsim.conditions.compiler` (conditions and their compilation).  The names
+classes), :mod:`cardsim.conditions.program` (the 0/1 program that decides whether a class, or a
+class after others, holds any hand: :func:`reachable`) and :mod:`cardsim.conditions.compiler`
+(conditions and their compilation).  The names
 below are the public surface (docs/conditions.md); import them from ``cardsim.conditions``.
 """
 from cardsim.conditions.classes import HandClass, Range, parse_class, parse_classes
 from cardsim.conditions.compiler import Compiled, Conditions, compile, hand_size_error
 from cardsim.conditions.grammar import (HAND_SUITS, cards_given, features_of, game_name, hand_text, layout_of,
                                         parse_given, parse_hand)
+from cardsim.conditions.program import reachable
 from cardsim.deal import ConditionError
 
 __all__ = ["ConditionError", "HandClass", "Conditions", "Compiled", "compile", "parse_hand", "parse_class",
-           "parse_classes", "hand_text", "cards_given", "features_of", "layout_of"]
+           "parse_classes", "hand_text", "cards_given", "features_of", "layout_of", "reachable"]

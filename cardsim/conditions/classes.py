@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
 from cardsim.conditions.grammar import _card, _no_voids, _parse, cards_given, features_of, game_name
-from cardsim.deal import ConditionError
+from cardsim.deal import ConditionError, FeatureSet
+from cardsim.holding import SHAPE
 from cardsim.text import quote
 
 
@@ -35,13 +37,76 @@ def _intersect(a: Range, b: Range, label: str) -> Range:
     return lo, hi
 
 
-def _range_text(name: str, r: Range) -> str:
+def _range_text(name: str, r: Range, fs: FeatureSet | None = None) -> str:
+    """A range clause as a class text writes it; with the game's features ``fs``, a yes/no
+    feature is written alone (``balanced`` / ``not balanced``), a shape as its pattern
+    (``shape=4-4-3-2``) and a feature counted in parts in its unit (``quick_tricks>=1.5``)."""
     lo, hi = r
+    if fs is not None and name in fs.features:
+        if fs.is_flag(name) and lo == hi and lo in (0, 1):
+            return name if lo else f"not {name}"
+        if _is_shape(fs, name) and lo == hi and lo is not None and lo >= 0:
+            return f"{name}={'-'.join(str(n) for n in _pattern_of(lo))}"
+        scale = fs.scales.get(name, 1)
+        if scale != 1:
+            lo, hi = (None if v is None else _number_text(Fraction(v, scale)) for v in (lo, hi))
     if lo is not None and hi is not None:
         return f"{name}={lo}" if lo == hi else f"{name}={lo}-{hi}"
     if lo is not None:
         return f"{name}>={lo}"
     return f"{name}<={hi}" if hi is not None else ""
+
+
+def _number_text(value: Fraction) -> str:
+    return str(value.numerator) if value.denominator == 1 else f"{float(value):g}"
+
+
+def value_text(fs: FeatureSet, name: str, value: int) -> str:
+    """A stored value of the feature ``name`` as a class text writes it (``quick_tricks`` 3 -> ``1.5``)."""
+    return _number_text(Fraction(value, fs.scales.get(name, 1)))
+
+
+def _is_shape(fs: FeatureSet, name: str) -> bool:
+    return all(int(s) == SHAPE for _, s, _ in fs.features[name])
+
+
+def _pattern_of(code: int) -> list[int]:
+    """The lengths, longest first, of a shape number (4432 -> [4, 4, 3, 2]; 10111 -> [10, 1, 1, 1])."""
+    return [code // 1000, code // 100 % 10, code // 10 % 10, code % 10]
+
+
+def _stored(fs: FeatureSet, name: str, value: Fraction, text: str, label: str) -> Fraction:
+    """``value`` as written, in the feature's stored unit (``quick_tricks`` 1.5 -> 3); raises for a
+    part of a unit the feature does not count (``hcp>=12.5``, ``quick_tricks>=1.25``)."""
+    scale = fs.scales.get(name, 1)
+    stored = value * scale
+    if stored.denominator != 1:
+        unit = "whole numbers" if scale == 1 else f"multiples of {_number_text(Fraction(1, scale))}"
+        raise ConditionError(f"{label}: {quote(text)}: {name} takes {unit}")
+    return stored
+
+
+def _clause_range(fs: FeatureSet, canon: str, clause, label: str) -> Range:
+    """``(lo, hi)`` in the stored unit of a compare, between, pattern or flag clause."""
+    kind, text = clause[0], clause[-1]
+    if kind == "flag":
+        if not fs.is_flag(canon):
+            raise ConditionError(f"{label}: {quote(text)}: {canon} is not a yes/no feature; write a range "
+                                 f"({canon}>=1, {canon}=0)")
+        return (1, 1) if clause[2] else (0, 0)
+    if kind == "pattern":
+        lengths = sorted((int(_stored(fs, canon, v, text, label)) for v in clause[2]), reverse=True)
+        if not _is_shape(fs, canon):
+            raise ConditionError(f"{label}: {quote(text)}: only a shape feature takes a pattern A-B-C-D")
+        if lengths[0] > 13 or lengths[1] > 9:  # beyond any 13-card hand, and past the number's digits
+            raise ConditionError(f"{label}: {quote(text)}: not the shape of a 13-card hand")
+        code = lengths[0] * 1000 + lengths[1] * 100 + lengths[2] * 10 + lengths[3]
+        return code, code
+    if kind == "between":
+        return int(_stored(fs, canon, clause[2], text, label)), int(_stored(fs, canon, clause[3], text, label))
+    op, value = clause[2], _stored(fs, canon, clause[3], text, label)
+    return {">=": (int(value), None), ">": (int(value) + 1, None), "<=": (None, int(value)),
+            "<": (None, int(value) - 1)}[op]
 
 
 @dataclass(frozen=True)
@@ -53,7 +118,9 @@ class HandClass:
     strength count of :mod:`cardsim.games.g500.features`); ``lengths``: ``{"H": (5, 13)}``;
     ``aces``; ``jokers`` (500); ``bowers`` / ``trumps``: ``{"H": 2}`` per prospective trump suit
     (500); ``marriages`` (501); ``required`` / ``excluded``: card tokens or indices;
-    ``features``: any other feature by name (``{"kings": (2, None), "honours_H": 3}``).
+    ``features``: any other feature by name (``{"kings": (2, None), "honours_H": 3}``), in its
+    stored whole unit: a yes/no feature 1 or 0 (``{"balanced": 1}``), ``quick_tricks`` in half
+    tricks (``(3, None)`` is the text's ``quick_tricks>=1.5``), ``shape`` as the number 4432.
     """
 
     hcp: Any = None
@@ -95,7 +162,7 @@ class HandClass:
         """The class in the text syntax (:func:`parse_class` reads it back to an equal class)."""
         fs = features_of(game)
         ranges, required, excluded = self.resolved(game)
-        parts = [_range_text(name, ranges[name]) for name in fs.features if name in ranges]
+        parts = [_range_text(name, ranges[name], fs) for name in fs.features if name in ranges]
         parts = [p for p in parts if p]
         if required:
             parts.append("has " + " ".join(fs.card_str(c) for c in required))
@@ -110,12 +177,13 @@ def _class_of(game, clauses, label: str) -> HandClass:
     required: list[int] = []
     excluded: list[int] = []
     for clause in clauses:
-        if clause[0] == "range":
-            _, name, lo, hi, text = clause
-            canon = fs.canonical(name)
+        if clause[0] not in ("has", "not"):
+            name, text = clause[1], clause[-1]
+            canon = fs.canonical(name.replace("-", "_"))  # semi-balanced, as players write it
             if canon is None:
                 raise ConditionError(f"{label}: unknown {fs.game} feature {quote(name, 30)} in {quote(text, 30)} "
                                      f"(known: {', '.join(fs.features)})")
+            lo, hi = _clause_range(fs, canon, clause, label)
             if lo is not None and hi is not None and lo > hi:
                 raise ConditionError(f"{label}: {quote(text)} is empty (min > max)")
             ranges[canon] = _intersect(ranges[canon], (lo, hi), f"{label}: {canon}") if canon in ranges else (lo, hi)

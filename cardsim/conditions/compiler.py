@@ -15,9 +15,11 @@ from typing import Any
 import numpy as np
 
 from cardsim.cards import cards_of
-from cardsim.conditions.classes import HandClass, _range_text, parse_class
+from cardsim.conditions import program
+from cardsim.conditions.classes import HandClass, _range_text, parse_class, value_text
 from cardsim.conditions.grammar import features_of, game_name, hand_text, layout_of, parse_given
 from cardsim.deal import N_HOLDERS, TALON, ConditionError, DealLayout, FeatureSet
+from cardsim.holding import KIND_FIRST, kind_range, term_value
 from cardsim.text import quote
 
 
@@ -115,7 +117,7 @@ def _with_voids(fs: FeatureSet, cls: HandClass, suits, holder: int) -> HandClass
         lo, _ = ranges.get(suit, (None, None))
         if lo:
             raise ConditionError(f"{_holder_name(holder)}: {suit}:- (no {suit}) contradicts "
-                                 f"{_range_text(suit, ranges[suit])}")
+                                 f"{_range_text(suit, ranges[suit], fs)}")
         features = {k: v for k, v in features.items() if fs.canonical(str(k)) != suit}
         features[suit] = 0
     return dataclasses.replace(cls, features=features)
@@ -130,9 +132,16 @@ def _card_weights(fs: FeatureSet, terms) -> dict[int, int] | None:
 
 def _bounds(terms, weights, forced: int, available: list[int], free_slots: int) -> tuple[int, int]:
     """Least and most value of a feature on a hand holding ``forced`` plus ``free_slots`` cards of
-    ``available`` (exact for additive features, loose for the others)."""
+    ``available`` (exact for additive features and for a hand with no free card, loose for the
+    others; the 0/1 program of :func:`_check_jointly` decides the rest)."""
     if weights is None:
-        return 0, sum(w * bin(m).count("1") for m, _, w in terms)
+        if free_slots == 0:
+            value = sum(int(term_value(np.uint64(forced), np.uint64(m), np.uint64(s), np.int64(w)))
+                        for m, s, w in terms)
+            return value, value
+        ends = [(w * a, w * b) for m, s, w in terms
+                for a, b in [kind_range(int(s), int(m)) if s >= KIND_FIRST else (0, bin(m).count("1"))]]
+        return sum(min(e) for e in ends), sum(max(e) for e in ends)
     base = sum(weights[c] for c in cards_of(forced))
     ws = sorted(weights[c] for c in available)
     return base + sum(ws[:free_slots]), base + sum(ws[len(ws) - free_slots:])
@@ -202,8 +211,9 @@ def _seat_constraints(fs: FeatureSet, seat: int, cls: HandClass, given: list[int
         if name in fs.lengths:
             length_lo, length_hi = length_lo + max(lo, least), length_hi + min(hi, most)
         if lo > most or hi < least:
-            can = f"{least}" if least == most else f"{least}-{most}"
-            raise ConditionError(f"{label}: {_range_text(name, ranges[name])} is impossible: "
+            least_text, most_text = (value_text(fs, name, v) for v in (least, most))
+            can = least_text if least == most else f"{least_text}-{most_text}"
+            raise ConditionError(f"{label}: {_range_text(name, ranges[name], fs)} is impossible: "
                                  f"its hand can only have {name} {can}")
         if name in ranges and (lo > least or hi < most):
             plan.add(seat, lo, hi, terms)
@@ -238,7 +248,7 @@ def _check_card_counts(fs: FeatureSet, label: str, ranges: dict, forced: int, fr
         if need and not mask & taken:
             taken |= mask
             total += need
-            names.append(_range_text(name, ranges[name]))
+            names.append(_range_text(name, ranges[name], fs))
     if total > free_slots:
         raise ConditionError(f"{label}: {', '.join(names)} is impossible: it needs {total} cards besides those "
                              f"given and a {fs.game} hand of {size} has {free_slots} places left")
@@ -247,43 +257,24 @@ def _check_card_counts(fs: FeatureSet, label: str, ranges: dict, forced: int, fr
 def _check_jointly(fs: FeatureSet, label: str, ranges: dict, forced: int, available: list[int], size: int) -> None:
     """No hand meets the clauses together, though each may alone: ``honours_S>=5, S<=4`` (the
     honours of a suit are some of its cards), ``aces=0, side_aces_H>=1``, ``hcp>=20, aces=0,
-    kings=0``.
+    kings=0``, ``balanced, S>=6``, ``stoppers=4, hcp<=3``.
 
-    Every feature that is a sum of card weights (all but 501's marriages) is a linear function
-    of which cards the hand holds, so "some hand of ``size`` cards holding ``forced`` and the
-    rest from ``available`` meets every range" is a small 0/1 integer program, solved by HiGHS
-    (``scipy.optimize.milp``).  Only a proof of infeasibility is an error; the message names the
-    fewest clauses found that cannot hold together."""
-    linear = {name: r for name, r in ranges.items() if _card_weights(fs, fs.features[name]) is not None}
-    if not linear or _feasible(fs, linear, forced, available, size):
+    Every feature but 501's marriages is modelled exactly in a small 0/1 integer program
+    (:mod:`cardsim.conditions.program`), solved by HiGHS (``scipy.optimize.milp``): "some hand of
+    ``size`` cards holding ``forced`` and the rest from ``available`` meets every range".  Only a
+    proof of infeasibility is an error; the message names the fewest clauses found that cannot
+    hold together."""
+    modelled = {name: r for name, r in ranges.items() if program.modelled(fs, name)}
+    if not modelled or program.feasible(fs, modelled, forced, available, size):
         return
-    names = [name for name in fs.features if name in linear]  # as the class text orders them
+    names = [name for name in fs.features if name in modelled]  # as the class text orders them
     culprit = next((combo for k in (1, 2) for combo in itertools.combinations(names, k)
-                    if not _feasible(fs, {n: linear[n] for n in combo}, forced, available, size)), names)
-    clauses = ", ".join(_range_text(n, ranges[n]) for n in culprit)
+                    if not program.feasible(fs, {n: modelled[n] for n in combo}, forced, available, size)), names)
+    clauses = ", ".join(_range_text(n, ranges[n], fs) for n in culprit)
     cards = " with its given, required and excluded cards" if forced or len(available) < len(fs.base_deck) else ""
     holder = "talon" if label == _holder_name(TALON) else "hand"
     raise ConditionError(f"{label}: {clauses} is impossible: no {size}-card {fs.game} {holder}{cards} meets "
                          f"{'it' if len(culprit) == 1 else 'them together'}")
-
-
-def _feasible(fs: FeatureSet, ranges: dict, forced: int, available: list[int], size: int) -> bool:
-    """Whether some hand of ``size`` cards, ``forced`` and the rest from ``available``, has every
-    (linear) feature of ``ranges`` in its range (False only when HiGHS proves there is none)."""
-    # scipy.optimize takes about a second to import: only a class to check pays for it.
-    from scipy.optimize import Bounds, LinearConstraint, milp
-
-    cards = cards_of(forced) + list(available)
-    rows, lo, hi = [np.ones(len(cards))], [size], [size]
-    for name, (a, b) in ranges.items():
-        weights = _card_weights(fs, fs.features[name])
-        rows.append(np.array([weights[c] for c in cards], dtype=np.float64))
-        lo.append(-np.inf if a is None else a)
-        hi.append(np.inf if b is None else b)
-    fixed = np.array([forced >> c & 1 for c in cards], dtype=np.float64)
-    res = milp(np.zeros(len(cards)), integrality=np.ones(len(cards)), bounds=Bounds(fixed, 1.0),
-               constraints=LinearConstraint(np.array(rows), lo, hi), options={"time_limit": 5.0})
-    return res.status != 2  # 2: infeasible; a time-out proves nothing
 
 
 def _check_across_seats(fs: FeatureSet, classes: dict) -> None:
@@ -297,7 +288,7 @@ def _check_across_seats(fs: FeatureSet, classes: dict) -> None:
         lows = {seat: r[name][0] for seat, r in ranges.items() if name in r and r[name][0]}
         deck = sum(weights.values())
         if len(lows) > 1 and sum(lows.values()) > deck:
-            parts = "; ".join(f"seat {seat}: {_range_text(name, ranges[seat][name])}" for seat in sorted(lows))
+            parts = "; ".join(f"seat {seat}: {_range_text(name, ranges[seat][name], fs)}" for seat in sorted(lows))
             raise ConditionError(f"{parts} is impossible: those hands would hold {sum(lows.values())} {name} "
                                  f"and the deck has {deck}")
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import importlib
 import re
+from fractions import Fraction
 
 import numpy as np
 from lark import Lark, Transformer
@@ -57,9 +58,12 @@ _GRAMMAR = r"""
 classes: scope (";" scope)* ";"?
 scope: seat? clause ("," clause)*
 seat: "seat"i INT ":"
-?clause: compare | between | has | hasnot
-compare: NAME CMP INT
-between: NAME "=" INT ("-" INT)?
+?clause: compare | between | pattern | flag | notflag | has | hasnot
+compare: NAME CMP NUMBER
+between: NAME "=" NUMBER ("-" NUMBER)?
+pattern: NAME "=" NUMBER "-" NUMBER "-" NUMBER "-" NUMBER
+flag: NAME
+notflag: "not"i FLAG
 has: "has"i item+
 hasnot: "not"i item+
 hand: (item ","?)*
@@ -67,8 +71,10 @@ hand: (item ","?)*
 group: SUIT ":" (RANKSTR | VOID)
 VOID: "-"
 CMP: ">=" | "<=" | ">" | "<"
-NAME: /[a-z][a-z_]*/i
+NAME: /[a-z][a-z_]*(-[a-z_]+)*/i
+FLAG: /(?!((10|[2-9tjqka])[shdc]|[hl]j)+\b)[a-z][a-z_]+(-[a-z_]+)*/i
 INT: /[0-9]+/
+NUMBER: /[0-9]+(\.[0-9]+)?/
 SUIT: /[shdc]/i
 RANKSTR: /(10|[2-9tjqka])+/i
 CARD: /(10|[2-9tjqka])[shdc]/i
@@ -86,7 +92,10 @@ def _parser() -> Lark:
 
 class _Tree(Transformer):
     """Parse tree -> plain tuples: scopes ``(seat | None, [clause])``, clauses
-    ``("range", name, lo, hi, text)`` / ``("has" | "not", [token])``, card tokens ``"AS"``."""
+    ``("compare", name, op, value, text)``, ``("between", name, lo, hi, text)`` (values are
+    :class:`fractions.Fraction`, as written: ``1.5``), ``("pattern", name, [lengths], text)``
+    (``shape=4-4-3-2``), ``("flag", name, yes, text)`` (``balanced`` / ``not balanced``) and
+    ``("has" | "not", [token])``, card tokens ``"AS"``."""
 
     def classes(self, scopes):
         return list(scopes)
@@ -100,15 +109,24 @@ class _Tree(Transformer):
         return int(items[0])
 
     def compare(self, items):
-        name, op, value = str(items[0]), str(items[1]), int(items[2])
-        lo, hi = {">=": (value, None), ">": (value + 1, None), "<=": (None, value), "<": (None, value - 1)}[op]
-        return ("range", name, lo, hi, f"{name}{op}{value}")
+        name, op, value = str(items[0]), str(items[1]), Fraction(str(items[2]))
+        return ("compare", name, op, value, f"{name}{op}{items[2]}")
 
     def between(self, items):
-        name, lo = str(items[0]), int(items[1])
-        hi = int(items[2]) if len(items) > 2 else lo
-        text = f"{name}={lo}" + (f"-{hi}" if len(items) > 2 else "")
-        return ("range", name, lo, hi, text)
+        name, lo = str(items[0]), Fraction(str(items[1]))
+        hi = Fraction(str(items[2])) if len(items) > 2 else lo
+        text = f"{name}={items[1]}" + (f"-{items[2]}" if len(items) > 2 else "")
+        return ("between", name, lo, hi, text)
+
+    def pattern(self, items):
+        name, lengths = str(items[0]), [Fraction(str(i)) for i in items[1:]]
+        return ("pattern", name, lengths, f"{name}={'-'.join(map(str, items[1:]))}")
+
+    def flag(self, items):
+        return ("flag", str(items[0]), True, str(items[0]))
+
+    def notflag(self, items):
+        return ("flag", str(items[0]), False, f"not {items[0]}")
 
     def has(self, items):
         return ("has", _flatten(items))
@@ -148,7 +166,7 @@ def _parse(text, start: str, what: str):
         hint = ""
         if start == "classes":
             hint = ("; a clause is FEATURE OP VALUE (hcp>=12, H=4-5, aces=1; features: docs/conditions.md), "
-                    "has CARDS or not CARDS")
+                    "a yes/no feature alone or after not (balanced, not balanced), has CARDS or not CARDS")
         raise ConditionError(f"bad {what} {quote(text, 60)}: {_unexpected(exc, letters)}{hint}") from None
     except LarkError as exc:
         # a transformer's own error (a number too long for int()) is wrapped by lark: say that one

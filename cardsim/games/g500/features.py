@@ -16,7 +16,13 @@ Physical cards of :mod:`cardsim.games.g500.constants` (ranks ``456789TJQKA`` at 
   its colour and both jokers (``trumps_H``: hearts + J♦ + HJ + LJ, 14 cards);
 * ``top_X``: the top five trumps with X trumps held (HJ, LJ, the right and left bowers, the
   ace of X; ``top_H`` counts HJ LJ J♥ J♦ A♥), 0..5;
-* ``side_aces_X``: aces outside X (``side_aces_H``: A♠ A♣ A♦), 0..3.
+* ``side_aces_X``: aces outside X (``side_aces_H``: A♠ A♣ A♦), 0..3;
+* of the physical suits, ranked as in no-trump (A K Q J 10 …; docs/RULES.md §3.1), the jokers
+  not counted: ``controls`` (A 2, K 1), ``stopper_X`` (1 when X is stopped: A, Kx, Qxx, Jxxx or
+  better), ``stoppers`` (0..4) and ``quick_tricks`` (AK 2, AQ 1½, A 1, KQ 1, Kx ½ a suit, stored
+  in half tricks; a class writes ``quick_tricks>=1.5``), as in :mod:`cardsim.holding`.
+  Balanced shapes and the losing-trick count are 13-card measures with no Five Hundred
+  meaning (10 cards, jokers in no suit) and are not offered.
 """
 from __future__ import annotations
 
@@ -27,6 +33,7 @@ from cardsim.cards import SUITS
 from cardsim.deal import TALON, FeatureSet, layout_from_dealer, positions_dealt, term_sum
 from cardsim.games.g500.constants import DECK, HJ, JACK, JOKER_MASK, LJ, N_CARDS, RANKS, card_str, parse_card
 from cardsim.games.g500.rules import deal_hands
+from cardsim.holding import QUICK_TRICKS, STOPPER
 
 
 def _rank_mask(rank: str) -> int:
@@ -56,12 +63,17 @@ _features.update({f"bowers_{SUITS[s]}": ((_jack(s) | _jack(s ^ 1), 0, 1),) for s
 _features.update({f"trumps_{SUITS[s]}": ((_suit_mask(s) | _jack(s ^ 1) | int(JOKER_MASK), 0, 1),) for s in range(4)})
 _features.update({f"top_{SUITS[s]}": ((int(JOKER_MASK) | _jack(s) | _jack(s ^ 1) | _ace(s), 0, 1),) for s in range(4)})
 _features.update({f"side_aces_{SUITS[s]}": ((_rank_mask("A") & ~_ace(s), 0, 1),) for s in range(4)})
+# of the physical suits, ranked as in no-trump (A K Q J at the top; kinds of cardsim.holding)
+_features["controls"] = ((_rank_mask("A"), 0, 2), (_rank_mask("K"), 0, 1))
+_features.update({f"stopper_{SUITS[s]}": ((_suit_mask(s), STOPPER, 1),) for s in range(4)})
+_features["stoppers"] = tuple((_suit_mask(s), STOPPER, 1) for s in range(4))
+_features["quick_tricks"] = tuple((_suit_mask(s), QUICK_TRICKS, 1) for s in range(4))
 
 FEATURES = FeatureSet(
     game="500", ranks=RANKS, base_deck=DECK.copy(), parse_card=parse_card, card_str=card_str,
-    features=_features, aliases={"strength": "hcp"},
+    features=_features, aliases={"strength": "hcp"}, scales={"quick_tricks": 2},
     doc="hcp or strength (A4 K3 Q2 J1, HJ 6, LJ 5), aces, jokers, S C D H (lengths), bowers_X, trumps_X, top_X, "
-        "side_aces_X")
+        "side_aces_X, controls (A2 K1), stopper_X, stoppers, quick_tricks (physical suits)")
 NAMES, TERM_MASK, TERM_SHIFT, TERM_WEIGHT, TERM_START = FEATURES.tables()
 N_FEATURES = len(NAMES)
 
