@@ -131,7 +131,7 @@ def _row(game: str, g: dict, cell: dict, h: dict | None, p: dict | None, looked:
     hi_ = R.interval(h, b, r, g["level"], part.SCALE)
     pi_ = R.interval(p, b, r, g["level"], part.SCALE)
     if g["pimc"]:
-        verdict, why = R.verdict(pi_["lo"], pi_["hi"], cell["chart_gap"])
+        verdict, why = R.verdict(pi_["lo"], pi_["hi"], cell["chart_gap"], pi_["n"])
     else:
         verdict, why = R.NOT_AVAILABLE, ""
     return {"cell": cell["cell"], "best": cell["best"], "runner_up": cell["other"], "worth": cell["worth"],

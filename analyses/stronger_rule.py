@@ -31,7 +31,7 @@ import numpy as np
 import pandas as pd
 
 from cardsim.sequential import schedule
-from cardsim.stats import mean_interval
+from cardsim.stats import MIN_N_NORMAL, mean_interval
 
 CELLS = 6
 """Cells checked per game."""
@@ -122,15 +122,18 @@ def decides(lo: float, hi: float, chart_gap: float) -> str | None:
     return None
 
 
-def verdict(lo: float, hi: float, chart_gap: float) -> tuple[str, str]:
+def verdict(lo: float, hi: float, chart_gap: float, n: int) -> tuple[str, str]:
     """``(verdict, decided by)`` of a cell whose pimc gap (best minus runner-up) has the interval
-    ``[lo, hi]`` at its last look, the chart's gap being ``chart_gap`` (> 0): :data:`REVERSES`
-    only when ``hi < 0``; :data:`AGREES` when ``lo > 0``, or when the interval is narrower than
-    ``chart_gap`` (then it reaches less than the chart's gap below 0: no reversal that large);
-    else :data:`UNDECIDED` (:data:`AT_CAP`); :data:`NO_DEALS` without an interval (NaN)."""
+    ``[lo, hi]`` on ``n`` deals at its last look, the chart's gap being ``chart_gap`` (> 0):
+    :data:`REVERSES` only when ``hi < 0``; :data:`AGREES` when ``lo > 0``, or when the interval is
+    narrower than ``chart_gap`` (then it reaches less than the chart's gap below 0: no reversal
+    that large); else :data:`UNDECIDED` (:data:`AT_CAP`; also with deals but no interval: under
+    30); :data:`NO_DEALS` when no deal was compared (``n`` 0)."""
+    if n == 0:
+        return NO_DEALS, ""
     why = decides(lo, hi, chart_gap)
     if why is None:
-        return (NO_DEALS, "") if not (lo == lo and hi == hi) else (UNDECIDED, AT_CAP)
+        return UNDECIDED, AT_CAP
     if why == BY_SIGN:
         return (REVERSES if hi < 0 else AGREES), why
     return AGREES, why
@@ -140,10 +143,10 @@ def power(sd: float, n: int, chart_gap: float, lvl: float) -> float:
     """The chance that an interval at level ``lvl`` on ``n`` deals of per-deal spread ``sd`` lies
     wholly below 0 when the true pimc gap is ``−chart_gap`` (a reversal as large as the chart's
     gap): ``Φ(chart_gap·√n / sd − z)``, z the level's two-sided normal quantile; NaN without a
-    spread."""
+    spread or under 30 deals (no interval)."""
     from scipy.stats import norm
 
-    if not (sd == sd) or sd <= 0 or n < 2:
+    if not (sd == sd) or sd <= 0 or n < MIN_N_NORMAL:
         return np.nan
     z = norm.ppf(0.5 + lvl / 2)
     return float(norm.cdf(chart_gap * math.sqrt(n) / sd - z))

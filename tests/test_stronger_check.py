@@ -28,17 +28,21 @@ ROOT = Path(__file__).resolve().parents[1]
     (-10.0, 20.0, 30.0, (R.UNDECIDED, R.AT_CAP)),  # width 30 = the gap: not narrower
     (-300.0, 250.0, 30.0, (R.UNDECIDED, R.AT_CAP)),  # today's +-300 intervals: not decidable, not "reverses"
     (-8.0, 0.0, 30.0, (R.AGREES, R.BY_WIDTH)),  # touching 0 does not exclude it
-    (np.nan, np.nan, 30.0, (R.NO_DEALS, "")),
 ])
 def test_verdict_from_given_intervals(lo, hi, gap, expected):
-    assert R.verdict(lo, hi, gap) == expected
+    assert R.verdict(lo, hi, gap, 400) == expected
+
+
+def test_verdict_without_an_interval():
+    assert R.verdict(np.nan, np.nan, 30.0, 20) == (R.UNDECIDED, R.AT_CAP)  # deals, but under 30: no interval
+    assert R.verdict(np.nan, np.nan, 30.0, 0) == (R.NO_DEALS, "")
 
 
 def test_reverses_only_where_the_interval_says_so():
     # the old rule called these three "reverses" on the point estimates' signs (heuristic > 0 > pimc)
     for lo, hi in [(-320.0, 280.0), (-150.0, 90.0), (-61.0, 12.0)]:
-        assert R.verdict(lo, hi, 40.0)[0] == R.UNDECIDED
-    assert R.verdict(-61.0, -12.0, 40.0)[0] == R.REVERSES
+        assert R.verdict(lo, hi, 40.0, 100)[0] == R.UNDECIDED
+    assert R.verdict(-61.0, -12.0, 40.0, 100)[0] == R.REVERSES
 
 
 def test_decides_is_the_stopping_rule():
@@ -97,7 +101,7 @@ def test_interval_at_the_looks_level_and_power():
     assert got["n"] == n and got["mean"] == pytest.approx(6.0) and got["sd"] == pytest.approx(sd)
     assert got["lo"] == pytest.approx(6.0 - z * sd / 20) and got["hi"] == pytest.approx(6.0 + z * sd / 20)
     assert R.power(sd, n, 10.0, 0.9875) == pytest.approx(norm.cdf(10.0 * 20 / sd - z))
-    assert np.isnan(R.power(np.nan, n, 10.0, 0.95))
+    assert np.isnan(R.power(np.nan, n, 10.0, 0.95)) and np.isnan(R.power(sd, 29, 10.0, 0.95))
     assert R.interval(None, 0, 1, 0.95)["n"] == 0
 
 
