@@ -11,12 +11,13 @@ from analyses.stronger_play import _meta, _read, piece_seed
 
 PIECE = 25
 """Games of one task (one question of its own seed)."""
-FIRST = 100
+FIRST = 200
 """Games of a situation's first look; later looks double it up to :data:`CAP`."""
-CAP = 800
-"""Most games of a situation, each played to its end from the situation.  501's pimc plays about
-20 deals a CPU-second (a game runs about 14 deals; two options), so a situation at the cap costs
-some 19 CPU-minutes; one whose gap is large against its spread stops at an earlier look."""
+CAP = 3200
+"""Most games of a situation, each played to its end from the situation.  Measured (December 2026,
+2 cores shared, load 11-16): 0.13 CPU-s per question game (both options, every seat searching at 8
+worlds), so a situation at the cap costs some 7 CPU-minutes.  Its outcome is a win or a loss, so a
+gap of a few pp needs thousands of games: a larger cap than the card-point games'."""
 WORLDS = 8
 COST = 20
 """Rough cost of a pimc deal against a heuristic one, for the workers' scheduling only."""

@@ -11,10 +11,10 @@ Under each game's rules, when the stronger-play check was run (``make stronger``
 whether replaying chart cells with pimc card play agrees with them, reverses any (named, with both
 intervals) or could not decide.
 Then one section per analysis (an analysis ``make report`` does not run, ``make stronger``, is shown
-when its tables exist, else its section says how to get them): its generated answer ("In detail": the analysis's ``detail``, short
-tables and a list, or its paragraph; a long paragraph as the list of its sentences), its figures with captions
-that explain their marks in a player's words (``legends``), its tables folded (``<details>``; in
-report.md only their CSV files are named); **Method** last.  Every table and figure carries a
+when its tables exist, else its section says how to get them): its generated answer ("In detail": the
+analysis's ``detail``, short tables and a list, or its paragraph; a long paragraph as the list of its
+sentences), its figures with captions that explain their marks in a player's words (``legends``), its
+tables folded (``<details>``; in report.md only their CSV files are named); **Method** last.  Every table and figure carries a
 caption with its n, seed, strategies and their parameters, rule options and the cardsim version.
 ``index.html`` is self-contained: figures are embedded as data URIs, so it opens from disk or as
 an e-mail attachment.

@@ -14,9 +14,9 @@ PIECE = 20
 FIRST = 100
 """Deals of a cell's first look; later looks double it up to :data:`CAP`."""
 CAP = 800
-"""Most deals of a cell.  Vint's pimc solves every world through DDS: about 0.5 s of CPU per deal
-played at 4 worlds on a quiet core (two options: 1 s a question deal), so a cell at the cap costs
-some 13 CPU-minutes; a cell whose chart gap is a few times its per-deal spread / 20 stops earlier."""
+"""Most deals of a cell.  Vint's pimc solves every world through DDS: measured (December 2026, 2
+cores shared, load 11-16) 1.65 CPU-s per question deal (both options, every seat at 4 worlds), so a
+cell at the cap costs some 22 CPU-minutes and one decided at the first look about 3."""
 WORLDS = 4
 COST = 50
 """Rough cost of a pimc deal against a heuristic one, for the workers' scheduling only."""
