@@ -16,7 +16,7 @@ N := 20000
 QUICK_FLAG := --quick
 endif
 
-.PHONY: help install test mutation report bench golden clean clean-cache
+.PHONY: help install test mutation report stronger bench golden clean clean-cache
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -59,19 +59,29 @@ $(RUN_STAMP):
 
 # One rule per analysis, from the one list (analyses/analyses.txt, which also orders the report's
 # sections): each table file depends on its script, the inputs the list names and cardsim's sources.
+# An analysis whose line says target=NAME is made by `make NAME` only; the report includes its
+# tables when they exist (made earlier), and the page says how to get them when they do not.
 ANALYSES_LIST := analyses/analyses.txt
-SCRIPTS := $(shell awk '{sub(/\#.*/, "")} NF {print $$1}' $(ANALYSES_LIST))
+ALL_SCRIPTS := $(shell awk '{sub(/\#.*/, "")} NF {print $$1}' $(ANALYSES_LIST))
+scripts_for = $(shell awk '{sub(/\#.*/, "")} NF {t = "report"; for (i = 3; i <= NF; i++) if ($$i ~ /^target=/) \
+	t = substr($$i, 8); if (t == "$(1)") print $$1}' $(ANALYSES_LIST))
+SCRIPTS := $(call scripts_for,report)
 table_of = reports/tables/$(shell awk '{sub(/\#.*/, "")} $$1 == "$(1)" {print $$2}' $(ANALYSES_LIST)).json
-inputs_of = $(shell awk '{sub(/\#.*/, "")} $$1 == "$(1)" {for (i = 3; i <= NF; i++) print $$i}' $(ANALYSES_LIST))
+inputs_of = $(shell awk '{sub(/\#.*/, "")} $$1 == "$(1)" {for (i = 3; i <= NF; i++) if ($$i !~ /^target=/) print $$i}' \
+	$(ANALYSES_LIST))
 TABLES := $(foreach s,$(SCRIPTS),$(call table_of,$(s)))
+OWN_TABLES := $(foreach s,$(filter-out $(SCRIPTS),$(ALL_SCRIPTS)),$(call table_of,$(s)))
 
 define ANALYSIS_RULE
 $(call table_of,$(1)): $(STAMP) $(RUN_STAMP) $(SOURCES) analyses/$(1).py $(call inputs_of,$(1))
 	$$(call ANALYSE,$(1))
 endef
-$(foreach s,$(SCRIPTS),$(eval $(call ANALYSIS_RULE,$(s))))
+$(foreach s,$(ALL_SCRIPTS),$(eval $(call ANALYSIS_RULE,$(s))))
 
-reports/report.md: $(TABLES) analyses/report.py analyses/page.py $(wildcard analyses/*_page.py) $(ANALYSES_LIST)
+stronger: $(foreach s,$(call scripts_for,stronger),$(call table_of,$(s)))  ## replay chart cells with pimc on every seat until each verdict decides (after the charts; then make report shows it)
+
+reports/report.md: $(TABLES) $(wildcard $(OWN_TABLES)) analyses/report.py analyses/page.py $(wildcard analyses/*_page.py) \
+		$(ANALYSES_LIST)
 	$(PY) -m analyses report --out reports
 
 clean-cache:  ## drop numba's compiled kernels (kept per source version under ~/.cache/cardsim)

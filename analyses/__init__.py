@@ -9,7 +9,10 @@ from pathlib import Path
 from typing import NamedTuple
 
 LIST = Path(__file__).with_name("analyses.txt")
-"""The list's file: ``SCRIPT TABLE [INPUT ...]`` per line, ``#`` comments."""
+"""The list's file: ``SCRIPT TABLE [INPUT ...]`` per line, ``#`` comments; an INPUT ``target=NAME``
+names the make target of an analysis that ``make report`` does not run."""
+REPORT = "report"
+"""The make target of the analyses that ``make report`` runs."""
 
 
 class Analysis(NamedTuple):
@@ -19,6 +22,9 @@ class Analysis(NamedTuple):
     """Its tables' name: ``reports/tables/<table>.json`` and the report's section."""
     inputs: tuple[str, ...]
     """Files besides the script and cardsim's sources its tables depend on (make report)."""
+    target: str = REPORT
+    """The make target that runs it: :data:`REPORT`, or its own (``make stronger``) for an analysis
+    too slow for the report's budget; the report shows its section when its tables exist."""
 
 
 def read_list(path: Path = LIST) -> tuple[Analysis, ...]:
@@ -27,7 +33,9 @@ def read_list(path: Path = LIST) -> tuple[Analysis, ...]:
     for line in path.read_text().splitlines():
         words = line.split("#", 1)[0].split()
         if words:
-            out.append(Analysis(words[0], words[1], tuple(words[2:])))
+            own = [w.removeprefix("target=") for w in words[2:] if w.startswith("target=")]
+            out.append(Analysis(words[0], words[1], tuple(w for w in words[2:] if not w.startswith("target=")),
+                                own[0] if own else REPORT))
     return tuple(out)
 
 

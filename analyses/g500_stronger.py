@@ -5,30 +5,35 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-import pandas as pd
+from analyses import stronger_rule as R
+from analyses.stronger_play import _meta, _read, piece_seed
 
-from analyses.stronger_play import _meta, _read
-from cardsim.analysis import stronger as S
-
-DEALS = 100
-"""Deals per cell.  Five Hundred's pimc plays about 1.7 deals a CPU-second with every seat
-searching at 8 worlds, so 100 deals keep the game near 3 minutes."""
+PIECE = 20
+"""Deals of one piece of a cell, split evenly over the class's strata (rounded up per stratum)."""
+FIRST = 100
+"""Deals of a cell's first look; later looks double it up to :data:`CAP`."""
+CAP = 800
+"""Most deals of a cell.  Measured (December 2026, 2 cores shared, load 11-16) 2.56 CPU-s per
+question deal of a no-trump class (both options, every seat searching at 8 worlds), so a cell at
+the cap costs some 34 CPU-minutes and one decided at the first look about 4."""
 WORLDS = 8
 COST = 5
 """Rough cost of a pimc deal against a heuristic one, for the workers' scheduling only."""
 SCALE = 1.0
 UNITS = "score points"
-NOTE = ""
+NOTE = " (rounded up to a whole number per stratum of the class)"
 
 
-def cells(tables: Path, deals: int) -> tuple[int, list[dict]]:
+def cells(tables: Path, k: int) -> tuple[int, list[dict]]:
+    """Five Hundred's chosen classes (:func:`analyses.stronger_rule.choose` over the guide's bids:
+    worth = ``share`` × ``margin``, one scoring per class: the first)."""
     from cardsim.analysis import g500_guide as G
 
     meta = _meta(tables, "500_guide")
     if meta is None:
         return 0, []
     bids = _read(tables, "g500_guide_bids")
-    chosen = S.select(bids, "clear", "deals", ["share"], distinct=["denom", "holding"])
+    chosen = R.choose(bids, "margin", "share", distinct=["denom", "holding"], k=k)
     by_label = {(h.denom, h.label()): h for h in G.guide_classes(False) + G.guide_classes(True)}
     seed = meta["seed"]
     out = []
@@ -38,13 +43,22 @@ def cells(tables: Path, deals: int) -> tuple[int, list[dict]]:
             print(f"  Five Hundred: no class {r.denom} {r.holding} in the guide's classes; left out", flush=True)
             continue
         best, other = f"={int(r.best)}{h.denom}", f"={int(r.runner_up)}{h.denom}"
-        strata = h.strata()
-        per = max(1, math.ceil(min(deals, int(r.deals)) / len(strata)))  # the first deals of every stratum
-        parts = [("500", (h, (best, other), given, per, G.task_seed(seed, h, i), r.scoring), per)
-                 for i, given in enumerate(strata)]
         out.append({"cell": f"{G.SYMBOL[h.denom]} {r.holding} ({r.scoring})", "options": (best, other),
-                    "best": best, "other": other, "parts": parts})
+                    "best": best, "other": other, "chart_gap": float(r.margin), "chart_lo": float(r.margin_lo),
+                    "chart_hi": float(r.margin_hi), "worth": float(r.worth), "ask": h, "scoring": r.scoring,
+                    "seeds": [G.task_seed(seed, h, i) for i in range(len(h.strata()))]})
     return seed, out
+
+
+def parts(cell: dict, piece: int) -> list[tuple]:
+    """The questions of the cell's ``piece``-th piece: one per stratum of the class, each
+    :data:`PIECE` / strata deals (rounded up) of the stratum's own seed (the first piece: the
+    guide's first deals of the stratum)."""
+    h = cell["ask"]
+    strata = h.strata()
+    per = max(1, math.ceil(PIECE / len(strata)))
+    return [("500", (h, cell["options"], given, per, piece_seed(cell["seeds"][i], piece), cell["scoring"]), per)
+            for i, given in enumerate(strata)]
 
 
 def sums(args: tuple, strategies: list) -> dict | None:

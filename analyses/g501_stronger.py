@@ -6,12 +6,18 @@ from pathlib import Path
 
 import pandas as pd
 
-from analyses.stronger_play import _meta, _read
-from cardsim.analysis import stronger as S
+from analyses import stronger_rule as R
+from analyses.stronger_play import _meta, _read, piece_seed
 
-DEALS = 100
-"""Games per cell, each played to its end from the cell's situation.  501's pimc plays about 20
-deals a CPU-second (each game runs about 14 deals), so 100 games keep it near 3 minutes."""
+PIECE = 25
+"""Games of one task (one question of its own seed)."""
+FIRST = 200
+"""Games of a situation's first look; later looks double it up to :data:`CAP`."""
+CAP = 3200
+"""Most games of a situation, each played to its end from the situation.  Measured (December 2026,
+2 cores shared, load 11-16): 0.13 CPU-s per question game (both options, every seat searching at 8
+worlds), so a situation at the cap costs some 7 CPU-minutes.  Its outcome is a win or a loss, so a
+gap of a few pp needs thousands of games: a larger cap than the card-point games'."""
 WORLDS = 8
 COST = 20
 """Rough cost of a pimc deal against a heuristic one, for the workers' scheduling only."""
@@ -20,7 +26,11 @@ UNITS = "pp of the game's win"
 NOTE = " (games played to their end)"
 
 
-def cells(tables: Path, deals: int) -> tuple[int, list[dict]]:
+def cells(tables: Path, k: int) -> tuple[int, list[dict]]:
+    """501's chosen situations (:func:`analyses.stronger_rule.choose` over the chart's clear
+    situations: worth = the gap, pp of the game's win, the chart having no frequency of a
+    situation).  The gap is the chart's best minus the option its replay asks against (look, or the
+    best blind level where look is best: ``g501_game.robust_pair``), on the chart's held-out deals."""
     from cardsim.analysis import g501_game as G
     from cardsim.analysis.verdicts import NO_CLEAR
 
@@ -33,21 +43,29 @@ def cells(tables: Path, deals: int) -> tuple[int, list[dict]]:
     for r in choices.itertuples():
         g = groups[(r.own, r.lead, r.position)]
         best, level = G.robust_pair(g)  # the pair the chart's replay under other profiles asks about
-        other = (G.LOOK if best != G.LOOK else f"blind:{level}") if level else None
-        rows.append({"own": r.own, "lead": r.lead, "position": r.position, "best": best, "runner_up": other,
-                     "level": level, "clear": r.verdict != NO_CLEAR, "deals": int(g.deals.iloc[0]),
-                     "near": -abs(int(r.lead))})
+        if not level:
+            continue
+        blind = g[g.option == f"blind:{level}"].iloc[0]  # blind minus look on the held-out deals, pp
+        sign = 1.0 if best != G.LOOK else -1.0
+        lo, hi = sorted((sign * blind.gain_half1_lo, sign * blind.gain_half1_hi))
+        rows.append({"own": r.own, "lead": r.lead, "position": r.position, "best": best,
+                     "runner_up": G.LOOK if best != G.LOOK else f"blind:{level}", "level": level,
+                     "clear": r.verdict != NO_CLEAR, "gap": sign * blind.gain_half1_pp, "gap_lo": lo, "gap_hi": hi})
     if not rows:
         return meta["seed"], []
-    chosen = S.select(pd.DataFrame(rows), "clear", "deals", ["own", "near"])
-    out = []
-    for r in chosen.itertuples():
-        sit = G.Situation(int(r.own), int(r.lead), int(r.position))
-        n = min(deals, int(r.deals))
-        out.append({"cell": f"own {r.own}, lead {int(r.lead):+d}, position {r.position}",
-                    "options": (G.LOOK, f"blind:{int(r.level)}"), "best": r.best, "other": r.runner_up,
-                    "parts": [("501", (sit, int(r.level), n, meta["seed"]), n)]})
-    return meta["seed"], out
+    chosen = R.choose(pd.DataFrame(rows), "gap", k=k)
+    return meta["seed"], [
+        {"cell": f"own {r.own}, lead {int(r.lead):+d}, position {r.position}",
+         "options": (G.LOOK, f"blind:{int(r.level)}"), "best": r.best, "other": r.runner_up,
+         "chart_gap": float(r.gap), "chart_lo": float(r.gap_lo), "chart_hi": float(r.gap_hi), "worth": float(r.worth),
+         "ask": G.Situation(int(r.own), int(r.lead), int(r.position)), "level": int(r.level),
+         "seed": int(meta["seed"])} for r in chosen.itertuples()]
+
+
+def parts(cell: dict, piece: int) -> list[tuple]:
+    """The question of the situation's ``piece``-th :data:`PIECE` games: ``("501", args of
+    :func:`sums`, games)``."""
+    return [("501", (cell["ask"], cell["level"], PIECE, piece_seed(cell["seed"], piece)), PIECE)]
 
 
 def sums(args: tuple, strategies: list) -> dict | None:

@@ -7,10 +7,14 @@ and verdict under the other players, ordered by what they settle for a player, t
 :data:`cardsim.analysis.rules_of_thumb.RULE`).
 Under each game's heading the Answers first say how exploitable its players are (the ``sentences`` of
 the section "How strong are the players behind these answers?", analyses/players.py).
-Then one section per analysis: its generated answer ("In detail": the analysis's ``detail``, short
-tables and a list, or its paragraph; a long paragraph as the list of its sentences), its figures with captions
-that explain their marks in a player's words (``legends``), its tables folded (``<details>``; in
-report.md only their CSV files are named); **Method** last.  Every table and figure carries a
+Under each game's rules, when the stronger-play check was run (``make stronger``), one sentence says
+whether replaying chart cells with pimc card play agrees with them, reverses any (named, with both
+intervals) or could not decide.
+Then one section per analysis (an analysis ``make report`` does not run, ``make stronger``, is shown
+when its tables exist, else its section says how to get them): its generated answer ("In detail": the
+analysis's ``detail``, short tables and a list, or its paragraph; a long paragraph as the list of its
+sentences), its figures with captions that explain their marks in a player's words (``legends``), its
+tables folded (``<details>``; in report.md only their CSV files are named); **Method** last.  Every table and figure carries a
 caption with its n, seed, strategies and their parameters, rule options and the cardsim version.
 ``index.html`` is self-contained: figures are embedded as data URIs, so it opens from disk or as
 an e-mail attachment.
@@ -28,7 +32,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from analyses import ANALYSES
+from analyses import ANALYSES, REPORT
 from analyses import page as PAGE
 from analyses.common import entry, readable
 from cardsim.analysis import robustness as RB
@@ -37,6 +41,10 @@ from cardsim.analysis import rules_of_thumb as T
 ORDER = [a.table for a in ANALYSES]
 """Analyses (their tables' names) in the order of their sections, as analyses/analyses.txt lists
 them (those present are shown)."""
+OWN_TARGET = {a.table: a for a in ANALYSES if a.target != REPORT}
+"""The analyses ``make report`` does not run (their own make target, analyses/analyses.txt): shown
+when their tables exist, else a section saying how to get them (the script's ``TITLE`` and
+``NOT_RUN``); marked when a file they read is newer than their tables (the script's ``STALE``)."""
 
 METHOD = [
     "Deals. Every deal is a pure function of the run's seed and its number: a counter-based random "
@@ -135,6 +143,11 @@ ANSWERS_INTRO = (
     "gains were picked, so they tend to come out a little high: the lower end of the interval is the safer number.")
 
 
+STRONGER = "stronger_play"
+"""The table of the section on a stronger player (analyses/stronger_play.py, ``make stronger``): its
+``sentences`` (one per game: agrees / reverses / not decidable, each reversal named) close each
+game's Answers."""
+
 PLAYERS = "players"
 """The table of the section on the players behind the answers (analyses/players.py): its ``sentences``
 (one per game: how exploitable the players are) open each game's Answers."""
@@ -216,6 +229,7 @@ def answers(named: list[tuple[str, dict]]) -> tuple[list[str], list[str]]:
     body += [f"<p class='answers-intro'>{html.escape(intro)}</p>"]
     shown = set()
     players = dict(named).get(PLAYERS, {}).get("sentences", {})  # how exploitable each game's players are
+    stronger = dict(named).get(STRONGER, {}).get("sentences", {})  # does pimc play reverse a chart cell?
     for name, game, rules in groups:
         title = dict(named)[name]["title"]
         if game not in shown:
@@ -226,6 +240,11 @@ def answers(named: list[tuple[str, dict]]) -> tuple[list[str], list[str]]:
                 md += [f"*How strong are the players?* {players[game]}", ""]
                 body += [f"<p class='players' id='players-{html.escape(name)}'><em>How strong are the players?</em> "
                          f"{html.escape(players[game])} <a href='#{section_id(PLAYERS)}'>More</a>.</p>"]
+            if stronger.get(game):
+                md += [f"*Does a stronger player change the answer?* {stronger[game]}", ""]
+                body += [f"<p class='stronger' id='stronger-{html.escape(name)}'><em>Does a stronger player change "
+                         f"the answer?</em> {html.escape(stronger[game])} <a href='#{section_id(STRONGER)}'>More</a>."
+                         "</p>"]
         body += [f"<section class='rules' id='rules-{html.escape(name)}'>"]
         if not rules:
             none = dict(named)[name].get("rules_none") or (
@@ -288,17 +307,44 @@ def detail(meta: dict) -> tuple[list[str], list[str]]:
     return md, body + ["</div>"]
 
 
+def _script(name: str):
+    """The module of the analysis whose tables are named ``name`` (analyses/analyses.txt)."""
+    import importlib
+
+    return importlib.import_module(f"analyses.{OWN_TARGET[name].script}")
+
+
+def not_run(name: str) -> tuple[list[str], list[str]]:
+    """The section (Markdown lines, HTML parts) of an analysis with a make target of its own whose
+    tables do not exist: its title and what it would show and how to get it (its ``NOT_RUN``)."""
+    module = _script(name)
+    return ([f"## {module.TITLE}", "", module.NOT_RUN, ""],
+            [f"<h2 id='{section_id(name)}'>{html.escape(module.TITLE)}</h2>",
+             f"<p class='not-run'>{html.escape(module.NOT_RUN)}</p>"])
+
+
+def stale(out: Path, name: str) -> bool:
+    """Whether a file the analysis ``name`` read (its INPUTs of analyses/analyses.txt under
+    ``reports/``: the charts' tables) is newer than its tables: made from earlier charts."""
+    made = (out / "tables" / f"{name}.json").stat().st_mtime
+    inputs = [out / Path(i).relative_to("reports") for i in OWN_TARGET[name].inputs if i.startswith("reports/")]
+    return any(p.exists() and p.stat().st_mtime > made for p in inputs)
+
+
 def build(out: Path) -> tuple[str, str]:
     """The Markdown and HTML texts of the report from ``out/tables/*.json``.
 
     Order: Answers (the rules of thumb), one section per analysis (its detail in words, its figures
     with captions that explain their marks, its tables folded in ``<details>``; report.md lists the
-    tables' CSV files instead of printing them), Method last."""
+    tables' CSV files instead of printing them), Method last.  An analysis with a make target of its
+    own (:data:`OWN_TARGET`) whose tables do not exist gets a section saying how to get them
+    (:func:`not_run`); one made from charts older than the current ones says so (:func:`stale`)."""
     named = [(g, json.loads((out / "tables" / f"{g}.json").read_text()))
              for g in ORDER if (out / "tables" / f"{g}.json").exists()]
     metas = [m for _, m in named]
     if not metas:
         raise FileNotFoundError("no analysis tables found; run the analysis scripts first (make report)")
+    missing = [g for g in ORDER if g in OWN_TARGET and g not in dict(named)]
     stamp = f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC"
     intro = (f"Built {stamp} by make report. Answers first: a few rules of thumb per game, each with its 95% "
              "interval; then a section per analysis: what it found in detail, its charts, and its full tables "
@@ -311,9 +357,18 @@ def build(out: Path) -> tuple[str, str]:
     md += a_md
     body += a_body
     for name, meta in named:
+        for absent in [g for g in missing if ORDER.index(g) < ORDER.index(name)]:
+            missing.remove(absent)
+            a_md, a_body = not_run(absent)
+            md += a_md
+            body += a_body
         cap = caption(meta)
         md += [f"## {meta['title']}", ""]
         body += [f"<h2 id='{section_id(name)}'>{html.escape(meta['title'])}</h2>"]
+        if name in OWN_TARGET and stale(out, name):
+            note = _script(name).STALE
+            md += [f"*{note}*", ""]
+            body += [f"<p class='stale'><em>{html.escape(note)}</em></p>"]
         d_md, d_body = detail(meta)
         md += d_md
         body += d_body
@@ -359,6 +414,10 @@ def build(out: Path) -> tuple[str, str]:
             fold += [f"<p>Full table <code>{html.escape(t)}</code> (every row): CSV "
                      f"<code>tables/{html.escape(t)}.csv</code> beside this page.</p>"]
         body += fold + ["</details>"]
+    for absent in missing:
+        a_md, a_body = not_run(absent)
+        md += a_md
+        body += a_body
     md += ["## Method", ""]
     body += ['<h2 id="method">Method</h2>']
     for para in METHOD + [m["method"] if m["method"].startswith(m["title"]) else f"{m['title']}: {m['method']}"

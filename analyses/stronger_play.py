@@ -1,19 +1,26 @@
-"""Does a stronger player change the answer?  A few cells of each chart replayed with ``pimc`` card
-play on every seat (cardsim.analysis.stronger: the rule that picks the cells, the gaps, the verdict).
+"""Does a stronger player change the answer?  Chart cells replayed with ``pimc`` card play on every
+seat until each one's verdict decides (``make stronger``: too slow for the report's budget; the
+report shows this section when its tables exist and says how to get them when not).
 
 Reads the charts the other analyses wrote (``--out``/tables: vint_charts.json, 500_guide.json,
-501_game.json and their CSV tables), asks each chosen cell's question with the chart module's own
-question builder (the one its replay under other profiles uses), once with ``heuristic`` and once
-with ``pimc:worlds=W`` on every seat, and writes one table per game and ``stronger_play.json``.
-A game without a ``pimc`` strategy gets the heuristic gaps and the verdict ``not available``.
-``--results``: each finished question is kept there, so an interrupted run resumes.
-Each game's cells, deals, worlds and units are its module ``analyses/<module>_stronger.py``
+501_game.json and their CSV tables), picks per game the cells of :mod:`analyses.stronger_rule`
+(the rule, the looks, the verdict), and asks each cell's best against its runner-up with the chart
+module's own question builder (the one its replay under other profiles uses), once with
+``heuristic`` and once with ``pimc:worlds=W`` on every seat, in looks of doubling size: a cell
+stops at the first look where its pimc interval excludes 0 or is narrower than the chart's gap,
+or at the cap.  The deals of a cell come in pieces of ``PIECE`` deals, each a question of its own
+seed (the first piece: the chart's own seed, so its first deals), so a later look only adds
+deals.  Writes one table per game and ``stronger_play.json``.  A game without a ``pimc`` strategy
+gets the heuristic gaps and the verdict ``not available``.  ``--results``: each finished piece is
+kept there, so an interrupted run resumes, with the same result for any ``--jobs``.  Each game's
+cells, looks, worlds and units are its module ``analyses/<module>_stronger.py``
 (:func:`game_part`); this module never names a game.
 
     python -m analyses.stronger_play --seed 2026 --jobs -1 --results results --out reports [--quick]
 """
 from __future__ import annotations
 
+import hashlib
 import importlib
 import importlib.util
 import json
@@ -24,6 +31,7 @@ from pathlib import Path
 import pandas as pd
 
 from cardsim._version import __version__
+from analyses import stronger_rule as R
 from analyses.common import entry, script_main, write_tables
 from cardsim.analysis import stronger as S
 from cardsim.games import GAME_NAMES, get_game, package_of
@@ -31,15 +39,28 @@ from cardsim.runner.run import make_run
 from cardsim.runner.store import analysis_store, run_chunks
 
 TITLE = "Does a stronger player change the answer?"
-QUICK_DEALS = 6
+TARGET = "make stronger"
+QUICK_CELLS = 2
+"""Cells per game of ``--quick`` (``make stronger QUICK=1``)."""
+QUICK_PIECES = 1
+"""Looks of ``--quick``: one piece per cell (its game's ``PIECE`` deals: no decision expected)."""
+NOT_RUN = (f"This check is not in this report: it replays {R.CELLS} chart cells per game with the sampled-search "
+           "player pimc playing every seat's cards until each verdict decides, too slow for the report's budget "
+           f"(README, `{TARGET}`). Run `{TARGET}` (after the charts; resumable) and then `make report` again: its verdicts "
+           "(agrees, reverses, not decidable at this size) appear here and in the Answers.")
+"""What the report says in this section's place when the check has not been run (analyses/report.py)."""
+STALE = (f"These results were made from earlier charts than the ones above (their tables changed since): run "
+         f"`{TARGET}` again to check the current cells.")
+"""What the report says above the section when a chart it read is newer than its tables."""
 
 
 def game_part(game: str):
     """The module of ``game``'s cells, ``analyses/<module>_stronger.py`` (``vint_stronger``):
-    ``DEALS`` per cell, ``WORLDS`` of its pimc, ``COST`` (a pimc deal against a heuristic one, for
+    ``FIRST`` deals of a cell's first look and ``CAP`` its most (multiples of ``PIECE``, the deals
+    of one task), ``WORLDS`` of its pimc, ``COST`` (a pimc deal against a heuristic one, for
     scheduling), ``SCALE`` and ``UNITS`` of its gaps, ``NOTE`` (after its deals in the notes),
-    ``cells(tables, deals) -> (seed, cells)`` and ``sums(args, strategies)``; None for a game
-    without one."""
+    ``cells(tables, k) -> (seed, cells)``, ``parts(cell, piece) -> [(kind, args, deals)]`` (the
+    questions of one piece) and ``sums(args, strategies)``; None for a game without one."""
     module = f"analyses.{package_of(game).rsplit('.', 1)[1]}_stronger"
     return importlib.import_module(module) if importlib.util.find_spec(module) else None
 
@@ -47,6 +68,14 @@ def game_part(game: str):
 def section_games() -> list[str]:
     """The games the section asks about: those with a cells module, in the registry's order."""
     return [g for g in GAME_NAMES if game_part(g) is not None]
+
+
+def piece_seed(seed: int, piece: int) -> int:
+    """The seed of a cell's ``piece``-th piece of deals: the chart's own ``seed`` for the first
+    (the chart's first deals), a hash of both for the others (deals independent of the chart's)."""
+    if piece == 0:
+        return int(seed)
+    return int.from_bytes(hashlib.sha256(f"{seed}|stronger|{piece}".encode()).digest()[:8], "little") >> 1
 
 
 def _title(game: str) -> str:
@@ -63,8 +92,9 @@ def _meta(tables: Path, name: str) -> dict | None:
 
 
 # ---------------------------------------------------------------- the cells of each chart
-# Each game's cells(tables, deals) returns (seed, cells): a cell is {"cell": label, "options": the
-# question's options, "best", "other", "parts": [(the game, question args but the strategies, deals)]}.
+# Each game's cells(tables, k) returns (seed, cells): a cell is {"cell": label, "options": the
+# question's options, "best", "other", "chart_gap", "chart_lo", "chart_hi" (the chart's gap best minus
+# runner-up and its 95% interval, in the game's units), "worth", and what its parts(cell, piece) needs}.
 def cell_sums(kind: str, args: tuple, strategies: list) -> dict | None:
     """The question sums of one part of a cell with every seat's ``strategies``: the chart
     module's own replay builder, the ``sums`` of the game ``kind``'s cells module (Vint
@@ -79,88 +109,163 @@ def _merge(parts: list) -> dict | None:
 
 
 def plan(tables: Path, quick: bool) -> dict[str, dict]:
-    """Per game: seed, deals, worlds, whether pimc is registered and the chosen cells."""
+    """Per game: seed, the looks (deals) and their pieces, the interval level, worlds, whether pimc
+    is registered and the chosen cells."""
     out = {}
     for game in section_games():
         part = game_part(game)
-        deals = QUICK_DEALS if quick else part.DEALS
-        seed, cells = part.cells(tables, deals)
-        out[game] = {"seed": seed, "deals": deals, "worlds": part.WORLDS, "pimc": S.available(game),
-                     "cells": cells}
+        first, cap = (part.PIECE * QUICK_PIECES,) * 2 if quick else (part.FIRST, part.CAP)
+        looks = R.looks(first, cap)
+        seed, cells = part.cells(tables, QUICK_CELLS if quick else R.CELLS)
+        out[game] = {"seed": seed, "looks": looks, "pieces": [-(-n // part.PIECE) for n in looks],
+                     "level": R.level(len(looks)), "worlds": part.WORLDS, "pimc": S.available(game), "cells": cells}
     return out
+
+
+def _row(game: str, g: dict, cell: dict, h: dict | None, p: dict | None, looked: int) -> dict:
+    """One cell's row of its game's table (:data:`COLUMNS`) from its merged sums under heuristic
+    (``h``) and pimc (``p``) after ``looked`` looks."""
+    part = game_part(game)
+    o = list(cell["options"])
+    b, r = o.index(cell["best"]), o.index(cell["other"])
+    hi_ = R.interval(h, b, r, g["level"], part.SCALE)
+    pi_ = R.interval(p, b, r, g["level"], part.SCALE)
+    if g["pimc"]:
+        verdict, why = R.verdict(pi_["lo"], pi_["hi"], cell["chart_gap"], pi_["n"])
+    else:
+        verdict, why = R.NOT_AVAILABLE, ""
+    return {"cell": cell["cell"], "best": cell["best"], "runner_up": cell["other"], "worth": cell["worth"],
+            "chart_gap": cell["chart_gap"], "chart_lo": cell["chart_lo"], "chart_hi": cell["chart_hi"],
+            "n": pi_["n"] if g["pimc"] else hi_["n"], "looks": looked,
+            "heuristic_gap": hi_["mean"], "heuristic_lo": hi_["lo"], "heuristic_hi": hi_["hi"],
+            "pimc_gap": pi_["mean"], "pimc_lo": pi_["lo"], "pimc_hi": pi_["hi"],
+            "power": R.power(pi_["sd"], pi_["n"], cell["chart_gap"], g["level"]), "verdict": verdict,
+            "decided_by": why}
+
+
+COLUMNS = ["cell", "best", "runner_up", "worth", "chart_gap", "chart_lo", "chart_hi", "n", "looks", "heuristic_gap",
+           "heuristic_lo", "heuristic_hi", "pimc_gap", "pimc_lo", "pimc_hi", "power", "verdict", "decided_by"]
+"""The columns of one game's table (gaps in the chart's units, best minus runner-up)."""
+
+
+def replay(games: dict, results, jobs: int, log=print) -> dict:
+    """Play every chosen cell look by look: ``{(game, cell index): row}`` (:func:`_row`).  A cell
+    takes part in a look while no earlier look decided it (:func:`analyses.stronger_rule.decides`);
+    each look is one batch of pieces over every cell still open (``jobs`` workers), kept in
+    ``results`` (``stronger-look<k>-…``), so the same call resumes and gives the same rows for any
+    ``jobs``."""
+    sums = {(game, i): {"heuristic": [], "pimc": []} for game, g in games.items() for i in range(len(g["cells"]))}
+    looked = {key: 0 for key in sums}
+    open_ = set(sums)
+    rows = {}
+    for k in range(max((len(g["looks"]) for g in games.values()), default=0)):
+        tasks, sizes, slots = [], [], []
+        for game, g in games.items():
+            if k >= len(g["looks"]):
+                continue
+            part = game_part(game)
+            spec = get_game(game)
+            who = [("heuristic", [spec.default_strategy] * spec.default_seats)]
+            if g["pimc"]:
+                who.append(("pimc", [S.pimc_spec(g["worlds"])] * spec.default_seats))
+            since = g["pieces"][k - 1] if k else 0
+            for i, cell in enumerate(g["cells"]):
+                if (game, i) not in open_:
+                    continue
+                for piece in range(since, g["pieces"][k]):
+                    for name, strategies in who:
+                        for kind, qargs, n in part.parts(cell, piece):
+                            tasks.append((kind, qargs, strategies))
+                            sizes.append(n * (part.COST if name == "pimc" else 1))
+                            slots.append((game, i, name))
+        if not tasks:
+            break
+        log(f"  look {k + 1}: {len({s[:2] for s in slots})} cells open, {len(tasks)} questions", flush=True)
+        store = analysis_store(results, f"stronger-look{k + 1}", cell_sums, tasks=tasks)
+        for (game, i, name), s in zip(slots, run_chunks(cell_sums, tasks, sizes, jobs, store=store)):
+            sums[(game, i)][name].append(s)
+        for game, g in games.items():
+            for i, cell in enumerate(g["cells"]):
+                key = (game, i)
+                if key not in open_ or k >= len(g["looks"]):
+                    continue
+                looked[key] = k + 1
+                row = _row(game, g, cell, _merge(sums[key]["heuristic"]), _merge(sums[key]["pimc"]), k + 1)
+                rows[key] = row
+                decided = R.decides(row["pimc_lo"], row["pimc_hi"], cell["chart_gap"]) is not None
+                if not g["pimc"] or row["n"] == 0 or decided:
+                    open_.discard(key)
+    return rows
 
 
 def run(args) -> Path:
     started = time.time()
     out = Path(args.out)
     games = plan(out / "tables", args.quick)
-    tasks, sizes, slots = [], [], []
     for game, g in games.items():
-        spec = get_game(game)
-        base = [spec.default_strategy] * spec.default_seats
-        specs = [("heuristic", base)] + ([("pimc", [S.pimc_spec(g["worlds"])] * spec.default_seats)] if g["pimc"] else [])
-        for i, cell in enumerate(g["cells"]):
-            for who, strategies in specs:
-                for kind, qargs, n in cell["parts"]:
-                    tasks.append((kind, qargs, strategies))
-                    sizes.append(n * (game_part(game).COST if who == "pimc" else 1))
-                    slots.append((game, i, who))
-        print(f"  {_title(game)}: {len(g['cells'])} cells, {g['deals']} deals each"
+        print(f"  {_title(game)}: {len(g['cells'])} cells, looks at {', '.join(map(str, g['looks']))} deals"
               + (f", pimc:worlds={g['worlds']} on every seat" if g["pimc"] else ": no pimc strategy (not available)"),
               flush=True)
-    store = analysis_store(args.results, "stronger", cell_sums, tasks=tasks)
-    parts: dict = {}
-    for slot, sums in zip(slots, run_chunks(cell_sums, tasks, sizes, args.jobs, store=store)):
-        parts.setdefault(slot, []).append(sums)
-    tabs, notes = {}, []
+    rows = replay(games, args.results, args.jobs)
+    tabs, notes, sentences = {}, [], {}
     for game, g in games.items():
         part = game_part(game)
-        rows = []
-        for i, cell in enumerate(g["cells"]):
-            h = _merge(parts[(game, i, "heuristic")])
-            cols = (S.compare(h, _merge(parts[(game, i, "pimc")]), cell["options"], cell["best"], cell["other"],
-                              scale=part.SCALE) if g["pimc"] else
-                    S.not_available(h, cell["options"], cell["best"], cell["other"], scale=part.SCALE))
-            rows.append({"cell": cell["cell"], **cols})
-        tabs[f"stronger_play_{game}"] = pd.DataFrame(rows, columns=S.COLUMNS)
-        notes.append(f"{_title(game)}: " + (f"pimc:worlds={g['worlds']} on every seat, {g['deals']} deals per cell"
-                                            + part.NOTE
-                                            if g["pimc"] else "no pimc strategy registered: not available")
-                     + f"; gaps in {part.UNITS}.")
+        table = pd.DataFrame([rows[(game, i)] for i in range(len(g["cells"])) if (game, i) in rows], columns=COLUMNS)
+        tabs[f"stronger_play_{game}"] = table
+        sentences[_title(game)] = R.sentence(_title(game), table)
+        notes.append(f"{_title(game)}: " + (
+            f"pimc:worlds={g['worlds']} on every seat; looks at {', '.join(map(str, g['looks']))} deals per cell"
+            + part.NOTE + f", every interval at {100 * g['level']:.2f}%" if g["pimc"]
+            else "no pimc strategy registered: not available") + f"; gaps in {part.UNITS}.")
     seconds = time.time() - started
     written = write_tables(tabs, out)
-    method = (f"{TITLE} A few cells of each chart, chosen by a fixed rule ({S.RULE}), are asked again on their "
-              "first deals (the chart's own deals and randomness) with the sampled-search player pimc playing the "
-              "cards on every seat, the asking seat too (it bids, takes the talon and discards like heuristic); "
-              "the gap best minus runner-up is paired over the same deals with its 95% interval, under heuristic "
-              "and under pimc. " + " ".join(notes))
+    method = (f"{TITLE} Per game the cells chosen by a fixed rule ({R.RULE}) are asked again, best against "
+              "runner-up on the same deals (the chart's own question builder; the first deals are the chart's own, "
+              "later ones fresh), with the sampled-search player pimc playing the cards on every seat, the asking "
+              "seat too (it bids, takes the talon and discards like heuristic), and with heuristic on the same deals. "
+              "A cell is played in looks of doubling size and stops at the first look where its pimc interval "
+              "(best minus runner-up, paired) excludes 0 or is narrower than the chart's own gap, or at the cap; "
+              f"every interval is at level 1 - {R.ERROR:g}/looks (Bonferroni over the planned looks), so a cell's "
+              f"chance of ever calling a wrong sign is at most {R.ERROR:g}. Verdict: agrees (the pimc interval lies "
+              "above 0, or is narrower than the chart's gap and so rules out a reversal that large), reverses (the "
+              "pimc interval lies below 0: only then), or not decidable at this size (the cap came first). Power: "
+              "the chance that the last look would have shown a reversal as large as the chart's gap. "
+              + " ".join(notes))
     specs = sorted({f"{game} " + (S.pimc_spec(g["worlds"]) if g["pimc"] else "heuristic only")
                     for game, g in games.items()})
-    meta = {"game": "all", "title": TITLE, "deals": max(g["deals"] for g in games.values()),
-            "deals_unit": "deals per cell (" + ", ".join(f"{_title(k)} {g['deals']}" for k, g in games.items())
+    answer = " ".join(s for s in sentences.values() if s) or "No chart cell was replayed with pimc card play."
+    meta = {"game": "all", "title": TITLE, "deals": max((g["looks"][-1] for g in games.values()), default=0),
+            "deals_unit": "deals per cell at most (" + ", ".join(f"{_title(k)} {g['looks'][-1]}"
+                                                               for k, g in games.items())
                           + "; 501: games played to their end; Five Hundred: rounded up to a whole number per stratum "
                             "of the class)",
             "seed": next((g["seed"] for g in games.values() if g["cells"]), args.seed),
             "source": make_run("vint", 1).manifest()["source"], "cardsim": __version__,
             "strategies": ["heuristic"] + specs, "parameters": {}, "rules": {},
             "tables": list(tabs), "figures": [], "seconds": round(seconds, 1),
-            "glossary": GLOSSARY, "notes": [method.removeprefix(TITLE + " ")],
-            "answer": S.sentence({_title(k): tabs[f"stronger_play_{k}"] for k in games}), "method": method}
+            "glossary": GLOSSARY, "notes": [method.removeprefix(TITLE + " ")], "sentences": sentences,
+            "answer": answer, "method": method}
     path = out / "tables" / "stronger_play.json"
     path.write_text(json.dumps(meta, indent=1, ensure_ascii=False))
-    print(f"{TITLE} {len(tasks)} questions in {seconds:.0f} s -> {', '.join(p.name for p in written)}, {path.name}",
-          flush=True)
+    print(f"{TITLE} {sum(len(g['cells']) for g in games.values())} cells in {seconds:.0f} s -> "
+          f"{', '.join(p.name for p in written)}, {path.name}", flush=True)
     return path
 
 
 GLOSSARY = {
     "cell / best / runner_up": "the chart cell and its two options as the chart names them (the best and the "
                                "runner-up; 501: the best and look, or look and the best blind level)",
-    "n": "deals compared (both options on the same deals)",
-    "heuristic_gap": "best minus runner-up with heuristic on every seat on these deals, paired, with its 95% interval",
+    "worth": "what the cell was chosen by: how often the hand comes times the chart's gap (501: the gap)",
+    "chart_gap / chart_lo / chart_hi": "the chart's own gap best minus runner-up (its held-out deals) and 95% interval",
+    "n / looks": "deals compared (both options on the same deals) and looks taken",
+    "heuristic_gap": "best minus runner-up with heuristic on every seat on these deals, paired, with its interval at "
+                     "the look's level",
     "pimc_gap": "the same with pimc card play on every seat",
-    "verdict": "agrees: the pimc gap has the heuristic gap's sign and its interval excludes 0; agrees, not clear: "
-               "same sign, interval includes 0; reverses: opposite signs; not available: the game has no pimc yet",
+    "power": "the chance that the last look would have shown a reversal as large as the chart's gap as 'reverses'",
+    "verdict": "agrees: the pimc interval lies above 0, or is narrower than the chart's gap (no reversal that large); "
+               "reverses: it lies below 0; not decidable at this size: the cap came first; not available: the game "
+               "has no pimc yet",
+    "decided_by": "why the cell stopped: interval excludes 0, interval narrower than the chart's gap, or cap reached",
 }
 
 

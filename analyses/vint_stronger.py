@@ -6,15 +6,17 @@ from pathlib import Path
 
 import pandas as pd
 
-from analyses.stronger_play import _meta, _read
-from cardsim.analysis import stronger as S
+from analyses import stronger_rule as R
+from analyses.stronger_play import _meta, _read, piece_seed
 
-DEALS = 60
-"""Deals per cell.  Vint's pimc solves every world through DDS: measured (4 worlds, every seat, on
-a machine loaded ~6x) about 1.3 s of CPU per deal played, 2.6 s per question deal (two options),
-so a 100-deal cell took ~4.3 CPU-minutes and three cells on two cores would take ~9 minutes; 60
-deals keeps Vint near 5.  Re-measure on a quiet machine (the brief's estimate was 0.3-0.7 s a
-deal): at 0.5 s, 100 deals fit."""
+PIECE = 20
+"""Deals of one task (one question of its own seed)."""
+FIRST = 100
+"""Deals of a cell's first look; later looks double it up to :data:`CAP`."""
+CAP = 800
+"""Most deals of a cell.  Vint's pimc solves every world through DDS: measured (December 2026, 2
+cores shared, load 11-16) 1.65 CPU-s per question deal (both options, every seat at 4 worlds), so a
+cell at the cap costs some 22 CPU-minutes and one decided at the first look about 3."""
 WORLDS = 4
 COST = 50
 """Rough cost of a pimc deal against a heuristic one, for the workers' scheduling only."""
@@ -23,7 +25,9 @@ UNITS = "score points"
 NOTE = ""
 
 
-def cells(tables: Path, deals: int) -> tuple[int, list[dict]]:
+def cells(tables: Path, k: int) -> tuple[int, list[dict]]:
+    """Vint's chosen cells (:func:`analyses.stronger_rule.choose` over every chart table: worth =
+    ``freq`` × ``gap``, points per deal dealt)."""
     from cardsim.analysis import vint_charts as vc
 
     meta = _meta(tables, "vint_charts")
@@ -33,7 +37,7 @@ def cells(tables: Path, deals: int) -> tuple[int, list[dict]]:
               for t in meta["tables"] if t.startswith("vint_chart_")]
     if not frames:
         return meta["seed"], []
-    chosen = S.select(pd.concat(frames, ignore_index=True), "clear", "n", ["freq"])
+    chosen = R.choose(pd.concat(frames, ignore_index=True), "gap", "freq", k=k)
     by_key = {(c.chart, " ".join(c.after) or "-", vc.band_label(c.band), c.shape.name): c
               for c in vc.chart_cells(False) + vc.chart_cells(True)}
     out = []
@@ -42,15 +46,21 @@ def cells(tables: Path, deals: int) -> tuple[int, list[dict]]:
         if cell is None:  # a chart table written by another version of the cells: nothing to ask
             print(f"  Vint: no cell {r.chart} {r.after} {r.band} {r.shape} in the charts' cells; left out", flush=True)
             continue
-        n = min(deals, int(r.n))
         label = f"{r.chart}{'' if r.after == '-' else ' after ' + r.after}: {r.band} {r.shape}"
         out.append({"cell": label, "options": (r.best, r.runner_up), "best": r.best, "other": r.runner_up,
-                    "parts": [("vint", (cell, (r.best, r.runner_up), n, meta["seed"]), n)]})
+                    "chart_gap": float(r.gap), "chart_lo": float(r.gap_lo), "chart_hi": float(r.gap_hi),
+                    "worth": float(r.worth), "ask": cell, "seed": int(meta["seed"])})
     return meta["seed"], out
 
 
+def parts(cell: dict, piece: int) -> list[tuple]:
+    """The question of the cell's ``piece``-th :data:`PIECE` deals: ``("vint", args of
+    :func:`sums`, deals)``."""
+    return [("vint", (cell["ask"], cell["options"], PIECE, piece_seed(cell["seed"], piece)), PIECE)]
+
+
 def sums(args: tuple, strategies: list) -> dict | None:
-    """The question sums of one cell (analyses.vint_charts.robust_sums; None when the callers
+    """The question sums of one piece (analyses.vint_charts.robust_sums; None when the callers
     cannot be dealt)."""
     from analyses.vint_charts import robust_sums
 
