@@ -67,7 +67,7 @@ def run_tests(compiled: Compiled) -> list[Outcome]:
         expected = g.call_text(call_of(g, entry, "expect"))
         got = g.choose(ids, params, hand, situation)
         twin = fires(file, compiled.values, hand, situation)
-        rule = None if twin is None or twin[1] < 0 else twin[0]
+        rule = None if twin is None or twin[1] is None else twin[0]
         if rule is not None and twin[1] != got:
             raise RuleFileError(f"{entry.where()}: the engine called {g.call_text(got)} where rule #{rule + 1} "
                                 f"says {g.call_text(twin[1])} (a bug in cardsim: please report it)")

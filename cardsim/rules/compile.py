@@ -4,10 +4,12 @@
 The compiled file fills the table block of the seat's parameter row (float64, from
 :data:`~cardsim.strategies.registry.TABLE_START`)::
 
-    base strategy id, n_rules, rule * n_rules
+    base strategy id, n_rules, span, rule * n_rules
     rule = length, call, condition offset, context..., condition...
 
-the context laid out by the game's ``rulefile`` module (``GameSpec.rules_module``), the
+``span`` is the game's bound for skipping the walk (``compile_context``'s third value; Vint: the
+most tokens of any pattern), the context laid out by the game's ``rulefile`` module
+(``GameSpec.rules_module``), the
 condition by :mod:`cardsim.rules.kernel`.  The row's named entries are the base strategy's
 parameters, so the base reads its own row unchanged when no rule holds.
 """
@@ -25,8 +27,8 @@ from cardsim.rules.source import Entry, RuleFile, RuleFileError, read
 from cardsim.strategies.registry import N_NAMED, N_PARAMS, TABLE_LEN, TABLE_START, Strategy, StrategyError
 from cardsim.text import quote
 
-HEADER = 2
-"""Numbers before the first rule: the base strategy's id and the number of rules."""
+HEADER = 3
+"""Numbers before the first rule: the base strategy's id, the number of rules, the span."""
 _PARAM = re.compile(r"\{([^{}]*)\}")
 _NO_LIMIT = 1e9
 
@@ -122,7 +124,7 @@ def condition(game: str, entry: Entry, key: str, values: dict) -> tuple[list[flo
     return out, text
 
 
-def context(g, entry: Entry) -> tuple[list[float], int]:
+def context(g, entry: Entry) -> tuple[list[float], int, int]:
     """The game's compiled context of ``entry``; RuleFileError naming the line of the bad key."""
     try:
         return g.compile_context(entry.values)
@@ -178,11 +180,12 @@ def compile_file(file: RuleFile, registry, values: dict | None = None, base_valu
                                 f"(declared in [params]: {declared}; the base's are written base.NAME=VALUE)")
         merged[name] = float(value)
     base, base_row = _base(file, registry, dict(base_values or {}))
-    block = [float(base.id), float(len(file.rules))]
+    block = [float(base.id), float(len(file.rules)), 0.0]
     calls, whens = [], []
     for entry in file.rules:
         call = call_of(g, entry, "call")
-        ctx, least = context(g, entry)
+        ctx, least, span = context(g, entry)
+        block[2] = max(block[2], float(span))
         why = g.never_legal(call, least)
         if why:
             raise entry.error("call", why)

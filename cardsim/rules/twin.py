@@ -36,7 +36,7 @@ def holds(game: str, text: str, hand: int) -> bool:
 def fires(file: RuleFile, values: dict, hand: int, situation) -> tuple[int, int] | None:
     """``(rule index, call)`` of the first rule of ``file`` whose context holds in ``situation``
     (the game's: Vint, the calls so far) and whose condition holds for ``hand`` (Python int),
-    under parameter ``values`` (every declared parameter); ``(index, -1)`` when that rule's call
+    under parameter ``values`` (every declared parameter); ``(index, None)`` when that rule's call
     is illegal there (the base calls), None when no rule holds."""
     g = glue(file.game)
     for i, entry in enumerate(file.rules):
@@ -45,5 +45,5 @@ def fires(file: RuleFile, values: dict, hand: int, situation) -> tuple[int, int]
         if not holds(file.game, substitute(entry, "when", values), hand):
             continue
         call = g.read_call(entry.values["call"])
-        return (i, call) if g.legal(call, situation) else (i, -1)
+        return (i, call) if g.legal(call, situation) else (i, None)
     return None

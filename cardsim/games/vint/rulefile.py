@@ -79,9 +79,10 @@ def _tokens(pattern: str) -> tuple[bool, list[int]]:
     return dots, tokens
 
 
-def compile_context(values: dict) -> tuple[list[float], int]:
-    """The compiled context of a rule's (or a test's) ``values`` and the lowest standing bid its
-    auctions can have (0: none), for the legality check.  Raises ``ValueError((message, key))``
+def compile_context(values: dict) -> tuple[list[float], int, int]:
+    """The compiled context of a rule's (or a test's) ``values``, the lowest standing bid its
+    auctions can have (0: none), for the legality check, and its span: the pattern's tokens (an
+    auction with more calls after its leading passes never matches it, :mod:`.rulekernel`).  Raises ``ValueError((message, key))``
     for a bad pattern or one no auction matches (a bid not above the standing one)."""
     pattern = values.get("auction", "")
     try:
@@ -99,7 +100,7 @@ def compile_context(values: dict) -> tuple[list[float], int]:
             least = t
     if least > MAX_CALL:
         raise ValueError((f"auction {pattern!r} never happens: too many bids", "auction"))
-    return [1.0 if dots else 0.0, float(len(tokens)), *map(float, tokens)], least
+    return [1.0 if dots else 0.0, float(len(tokens)), *map(float, tokens)], least, len(tokens)
 
 
 def never_legal(call: int, least: int) -> str | None:

@@ -1,7 +1,7 @@
 """Vint's jitted rule-file interpreter (docs/rules-files.md): the ``rules`` strategy's call.
 
 A compiled file sits in the seat's parameter row from :data:`cardsim.strategies.registry.TABLE_START`:
-``base id, n_rules``, then each rule ``length, call, condition offset, dots, n_tokens,
+``base id, n_rules, most tokens of a pattern``, then each rule ``length, call, condition offset, dots, n_tokens,
 token * n_tokens`` and its condition (:mod:`cardsim.rules.kernel`); a token is the call number
 (0 pass, 1..35 a bid, :mod:`.rules`), :data:`ANY_CALL` or :data:`ANY_BID`; ``dots`` 1 when the
 pattern opens with ``...`` (any number of passes first).  The pattern language and its
@@ -25,15 +25,13 @@ ANY_BID = -2
 
 
 @jit(inline="always")
-def _auction_matches(row, p, calls, ncalls):
-    """Whether ``calls[:ncalls]`` matches the compiled pattern at ``row[p]``."""
+def _auction_matches(row, p, calls, ncalls, lead):
+    """Whether ``calls[:ncalls]``, whose first ``lead`` calls are passes (and no more), matches
+    the compiled pattern at ``row[p]``."""
     ntok = np.int64(row[p + 1])
-    k = ncalls - ntok
-    if k < 0 or (k > 0 and row[p] == 0.0):
+    k = ncalls - ntok  # the calls the pattern's leading "..." covers: passes only
+    if k < 0 or k > lead or (k > 0 and row[p] == 0.0):
         return False
-    for i in range(k):
-        if calls[i] != PASS:
-            return False
     for i in range(ntok):
         t = np.int64(row[p + 2 + i])
         c = calls[k + i]
@@ -51,12 +49,21 @@ def rules_call(row, hand, calls, ncalls, current):
     makes with ``hand`` (uint64) after ``calls[:ncalls]`` (int64, from the dealer's) with the
     standing bid ``current``: the first rule whose auction pattern and condition hold gives it;
     −1 when no rule holds or the rule's bid is not above ``current`` (then the base strategy
-    calls, docs/rules-files.md)."""
+    calls, docs/rules-files.md).
+
+    The header's third number is the most tokens of any pattern: an auction with more calls
+    after its leading passes matches no rule (most calls of a Vint auction, made after the
+    opening), so the rules are not walked at all."""
+    lead = np.int64(0)
+    while lead < ncalls and calls[lead] == PASS:
+        lead += 1
+    if ncalls - lead > np.int64(row[TABLE_START + 2]):
+        return np.int64(-1)
     n = np.int64(row[TABLE_START + 1])
-    pos = TABLE_START + 2
+    pos = TABLE_START + 3
     for _ in range(n):
         length = np.int64(row[pos])
-        if _auction_matches(row, pos + 3, calls, ncalls) and condition_holds(
+        if _auction_matches(row, pos + 3, calls, ncalls, lead) and condition_holds(
                 row, pos + np.int64(row[pos + 2]), hand, TERM_MASK, TERM_SHIFT, TERM_WEIGHT, TERM_START):
             call = np.int64(row[pos + 1])
             if call != PASS and call <= current:
