@@ -202,3 +202,27 @@ def test_the_command_line_reports_a_bad_file_in_one_line(tmp_path):
     assert out.returncode == 2
     lines = out.stderr.strip().splitlines()
     assert len(lines) == 1 and f"{path}:10: 1NT is never legal" in lines[0], out.stderr
+
+
+def test_rules_check_runs_the_test_table(tmp_path, capsys):
+    from cardsim.cli import main
+
+    assert main(["rules", "check", str(NATURAL)]) == 0
+    out = capsys.readouterr().out
+    assert "vint, 21 rules, base heuristic, parameters nt_low=15, open_low=12" in out
+    assert f"{NATURAL}:146: test #1: 1NT from rule #2 (line 22): ok" in out
+    assert out.rstrip().endswith("8 tests: 8 passed, 0 failed")
+    # At nt_low=14 the 14-count of test #2 opens 1NT: that test fails, exit code 1.
+    assert main(["rules", "check", str(NATURAL), "--param", "nt_low=14"]) == 1
+    out = capsys.readouterr().out
+    assert f"{NATURAL}:152: test #2: 1NT from rule #2 (line 22): FAILED: expected 1D" in out
+    assert out.rstrip().endswith("8 tests: 7 passed, 1 failed")
+    bad = _write(tmp_path, GOOD_HEAD + GOOD_RULE + '[[test]]\nhand = "S:AKQ"\nauction = "1NT 1S"\nexpect = "P"\n')
+    assert main(["rules", "check", str(bad)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and f"{bad}:9: hand 'S:AKQ' has 3 cards; a test's hand is a whole hand of 13" in err[0], err
+    bad = _write(tmp_path, GOOD_HEAD + GOOD_RULE + '[[test]]\nhand = "S:AKQJT98765432"\nauction = "1NT 1S"\n'
+                 'expect = "P"\n')
+    assert main(["rules", "check", str(bad)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and f"{bad}:10: no auction in progress: 1S is not above 1NT" in err[0], err

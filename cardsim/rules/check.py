@@ -38,10 +38,17 @@ def hand_of(game: str, entry: Entry) -> int:
 
     if "hand" not in entry.values:
         raise entry.error(None, f"[[test]] #{entry.index + 1} has no hand = \"...\"")
+    from cardsim.conditions import layout_of
+
     try:
-        return sum(1 << c for c in parse_hand(game, entry.values["hand"]))
+        cards = parse_hand(game, entry.values["hand"])
     except ConditionError as exc:
         raise entry.error("hand", f"hand {entry.values['hand']!r}: {exc}") from None
+    size = int(layout_of(game).sizes[:, :4].max())
+    if len(cards) != size:
+        raise entry.error("hand", f"hand {entry.values['hand']!r} has {len(cards)} cards; a test's hand is a whole "
+                                  f"hand of {size}")
+    return sum(1 << c for c in cards)
 
 
 def run_tests(compiled: Compiled) -> list[Outcome]:
