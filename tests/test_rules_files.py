@@ -226,3 +226,24 @@ def test_rules_check_runs_the_test_table(tmp_path, capsys):
     assert main(["rules", "check", str(bad)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and f"{bad}:10: no auction in progress: 1S is not above 1NT" in err[0], err
+
+
+def test_rules_check_names_the_rules_that_never_fire(tmp_path, capsys):
+    from cardsim.cli import main
+    from cardsim.rules.check import never_fire
+
+    path = _write(tmp_path, 'game = "vint"\n'
+                  '[[rule]]\nauction = "opening"\ncall = "1NT"\nwhen = "hcp>=12"\n'            # 2
+                  '[[rule]]\nauction = "opening"\ncall = "2NT"\nwhen = "hcp=15-16, S<=4"\n'    # 6: shadowed
+                  '[[rule]]\nauction = "... 1NT P"\ncall = "2NT"\nwhen = "hcp=15-16"\n'        # 10: other context
+                  '[[rule]]\nauction = "opening"\ncall = "1H"\nwhen = "S<=4, honours_S>=5"\n'  # 14: impossible
+                  '[[rule]]\nauction = "opening"\ncall = "1S"\nwhen = "hcp<=11"\n')            # 18: can fire
+    idle = never_fire(load(path, "vint"))
+    assert [(e.line, r.split(":")[0]) for e, r in idle] == [(6, f"rule #1 ({path}"), (14, "its condition never holds")]
+    assert main(["rules", "check", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert f"{path}:6: rule #2 never fires: rule #1 ({path}:2) has the same context and takes every hand" in out
+    assert (f"{path}:14: rule #4 never fires: its condition never holds: S<=4, honours_S>=5 is impossible: no "
+            "13-card vint hand meets them together") in out
+    assert out.rstrip().endswith("2 rules never fire")
+    assert never_fire(load(NATURAL, "vint")) == []

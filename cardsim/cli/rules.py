@@ -1,8 +1,9 @@
 """``cardsim rules check FILE``: read a rule file, check every call and condition against its game,
 and run its own test table (docs/rules-files.md, "Testing a system").
 
-Exit codes: 0 every test passes, 1 a test fails, 2 the file cannot be played (one line naming
-``FILE:LINE``).  The parser part imports nothing heavy; :func:`run` imports what it needs.
+Exit codes: 0 every test passes and every rule can fire, 1 a test fails or a rule never fires
+(shadowed by an earlier one, or a condition no hand meets), 2 the file cannot be played (one line
+naming ``FILE:LINE``).  The parser part imports nothing heavy; :func:`run` imports what it needs.
 """
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ def add_parser(sub) -> None:
 
 def run(args) -> int:
     from cardsim.games import get_game
-    from cardsim.rules.check import run_tests
+    from cardsim.rules.check import never_fire, run_tests
     from cardsim.rules.compile import load, split_spec
     from cardsim.rules.source import read
 
@@ -35,6 +36,9 @@ def run(args) -> int:
     params = ", ".join(f"{k}={v:g}" for k, v in compiled.values.items()) or "none"
     print(f"{file.path}: {file.game}, {len(file.rules)} rules, base {file.base}, parameters {params}; "
           f"every call and condition checked")
+    idle = never_fire(compiled)
+    for entry, reason in idle:
+        print(f"  {entry.where()}: rule #{entry.index + 1} never fires: {reason}")
     outcomes = run_tests(compiled)
     for o in outcomes:
         by = "the base" if o.rule is None else f"rule #{o.rule + 1} (line {file.rules[o.rule].line})"
@@ -43,4 +47,6 @@ def run(args) -> int:
     failed = sum(not o.passed for o in outcomes)
     print(f"{len(outcomes)} tests: {len(outcomes) - failed} passed, {failed} failed" if outcomes
           else "no [[test]] in the file")
-    return 1 if failed else 0
+    if idle:
+        print(f"{len(idle)} rule{'s' if len(idle) > 1 else ''} never fire{'' if len(idle) > 1 else 's'}")
+    return 1 if failed or idle else 0

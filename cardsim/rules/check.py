@@ -80,3 +80,63 @@ def run_tests(compiled: Compiled) -> list[Outcome]:
                                 f"says {g.call_text(twin[1])} (a bug in cardsim: please report it)")
         out.append(Outcome(entry, expected, g.call_text(got), rule))
     return out
+
+
+def _ranges(game: str, text: str):
+    from cardsim.conditions import parse_class
+
+    if not text.strip():
+        return {}, set(), set()
+    ranges, required, excluded = parse_class(game, text).resolved(game)
+    return ranges, set(required), set(excluded)
+
+
+def _contains(outer: tuple, inner: tuple) -> bool:
+    """Whether the range ``outer`` (lo, hi; None: no limit) holds every value of ``inner``."""
+    (olo, ohi), (ilo, ihi) = outer, inner
+    return (olo is None or (ilo is not None and ilo >= olo)) and (ohi is None or (ihi is not None and ihi <= ohi))
+
+
+def _takes_all(first, later) -> bool:
+    """Whether every hand meeting condition ``later`` meets ``first`` (both from :func:`_ranges`):
+    each range of ``first`` holds the same feature's range of ``later``, and ``later`` asks for
+    at least ``first``'s cards held and not held.  Sufficient, not necessary (``S>=5`` takes
+    ``S=6`` but a sum of features is not compared)."""
+    franges, freq, fexc = first
+    lranges, lreq, lexc = later
+    return (all(name in lranges and _contains(r, lranges[name]) for name, r in franges.items())
+            and freq <= lreq and fexc <= lexc)
+
+
+def never_fire(compiled: Compiled) -> list[tuple[Entry, str]]:
+    """The rules of ``compiled`` that can never make their call, each with the reason: a
+    condition no hand meets (the conditions' own checks: a range outside what a hand can hold,
+    clauses that cannot hold together, decided by the 0/1 program of docs/conditions.md), or an
+    earlier rule with the same context whose condition takes every hand this one takes (first
+    match wins).  In file order."""
+    from cardsim.conditions import ConditionError, Conditions
+    from cardsim.conditions import compile as compile_conditions
+
+    file = compiled.file
+    g = glue(file.game)
+    seen = []  # (index, context numbers, condition ranges) of the rules before
+    out = []
+    for i, (entry, text) in enumerate(zip(file.rules, compiled.whens)):
+        ctx = g.compile_context(entry.values)[0]
+        cond = _ranges(file.game, text)
+        reason = None
+        if text.strip():
+            try:
+                compile_conditions(Conditions(file.game, classes={0: text}))
+            except ConditionError as exc:
+                reason = f"its condition never holds: {str(exc).removeprefix('seat 0: ')}"
+        if reason is None:
+            for j, other_ctx, other in seen:
+                if other_ctx == ctx and _takes_all(other, cond):
+                    reason = (f"rule #{j + 1} ({file.rules[j].where()}) has the same context and takes every hand "
+                              f"this one takes")
+                    break
+        if reason:
+            out.append((entry, reason))
+        seen.append((i, ctx, cond))
+    return out
