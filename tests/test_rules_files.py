@@ -247,3 +247,20 @@ def test_rules_check_names_the_rules_that_never_fire(tmp_path, capsys):
             "13-card vint hand meets them together") in out
     assert out.rstrip().endswith("2 rules never fire")
     assert never_fire(load(NATURAL, "vint")) == []
+
+
+def test_fallbacks_count_the_rules_whose_call_was_illegal(capsys):
+    """Only a rule whose pattern has wildcards can hold where its call is illegal (the others are
+    refused when the file is read); the engine then lets the base call, and the count says how often."""
+    from cardsim.cli import main
+    from cardsim.rules.check import fallbacks
+
+    total, by_rules, illegal = fallbacks(f"rules:{WILD}", "vint", 500, seed=0)
+    records = cardsim.records("vint", list(range(500)), seed=0, strategies=f"rules:{WILD}")
+    assert total == sum(len(r["auction"]) for r in records) and 0 < by_rules < total
+    assert illegal and set(illegal) <= {0, 2}  # "... * bid" -> 2NT, "... 1D *" -> 2H
+    total, by_rules, illegal = fallbacks(f"rules:{ROOT / 'examples' / 'systems' / 'g500-trumps.toml'}", "500", 300)
+    assert illegal and set(illegal) == {7}  # "opponent *" -> 7H, over 7H or more
+    assert main(["rules", "check", str(WILD), "--deals", "500"]) == 0
+    out = capsys.readouterr().out.strip().splitlines()[-1]
+    assert out.startswith("500 deals (seed 0), the file at every seat: ") and "where a rule held but its call" in out

@@ -19,11 +19,15 @@ def add_parser(sub) -> None:
     c.add_argument("path", metavar="FILE", help="the rule file (TOML, docs/rules-files.md)")
     c.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
                    help="a parameter the file declares in [params] (or base.NAME), as in rules:FILE:NAME=VALUE")
+    c.add_argument("--deals", type=int, default=0, metavar="N",
+                   help="also play N deals with the file at every seat and count the calls its rules made and "
+                        "those where a rule held but its call was illegal (the base called)")
+    c.add_argument("--seed", type=int, default=0)
 
 
 def run(args) -> int:
     from cardsim.games import get_game
-    from cardsim.rules.check import never_fire, run_tests
+    from cardsim.rules.check import fallbacks, never_fire, run_tests
     from cardsim.rules.compile import load, split_spec
     from cardsim.rules.source import read
 
@@ -49,4 +53,13 @@ def run(args) -> int:
           else "no [[test]] in the file")
     if idle:
         print(f"{len(idle)} rule{'s' if len(idle) > 1 else ''} never fire{'' if len(idle) > 1 else 's'}")
+    if args.deals < 0 or args.deals > 1_000_000:
+        raise UsageError(f"--deals must be from 0 to 1,000,000, got {args.deals}")
+    if args.deals:
+        spec = f"rules:{args.path}" + (f":{','.join(args.param)}" if args.param else "")
+        total, by_rules, illegal = fallbacks(spec, file.game, args.deals, args.seed)
+        print(f"{args.deals:,} deals (seed {args.seed}), the file at every seat: {total:,} calls, {by_rules:,} made "
+              f"by its rules, {sum(illegal.values()):,} where a rule held but its call was illegal (the base "
+              f"called)" + "".join(f"; rule #{i + 1} (line {file.rules[i].line}): {k:,}"
+                                   for i, k in sorted(illegal.items())))
     return 1 if failed or idle else 0

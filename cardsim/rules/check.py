@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from cardsim.rules.compile import Compiled, call_of, glue
+from cardsim.rules.compile import load as load_compiled
 from cardsim.rules.source import Entry, RuleFileError
 from cardsim.rules.twin import fires
 
@@ -140,3 +141,32 @@ def never_fire(compiled: Compiled) -> list[tuple[Entry, str]]:
             out.append((entry, reason))
         seen.append((i, ctx, cond))
     return out
+
+
+def fallbacks(spec: str, game: str, n_deals: int, seed: int = 0) -> tuple[int, int, dict]:
+    """Play ``n_deals`` deals of ``seed`` with the rule-file ``spec`` (``rules:PATH[:…]``) at every
+    seat and read each call back through the slow twin: ``(calls made, calls a rule made, {rule
+    index: calls where it held but its call was illegal, so the base called})``."""
+    import cardsim
+    from cardsim.rules.compile import split_spec
+
+    path, values, base_values = split_spec(spec.partition(":")[2])
+    from cardsim.games import get_game
+
+    compiled = load_compiled(path, get_game(game).registry, values, base_values)
+    g = glue(compiled.file.game)
+    total, by_rules, illegal = 0, 0, {}
+    for record in cardsim.records(game, list(range(n_deals)), seed=seed, strategies=spec):
+        for _, hand, situation, call in g.decisions(record):
+            total += 1
+            twin = fires(compiled.file, compiled.values, hand, situation)
+            if twin is None:
+                continue
+            if twin[1] is None:
+                illegal[twin[0]] = illegal.get(twin[0], 0) + 1
+            else:
+                if twin[1] != call:
+                    raise RuleFileError(f"{compiled.file.path}: the engine called {g.call_text(call)} where rule "
+                                        f"#{twin[0] + 1} says {g.call_text(twin[1])} (a bug in cardsim: please report it)")
+                by_rules += 1
+    return total, by_rules, illegal

@@ -149,3 +149,24 @@ def context_holds(values: dict, situation) -> bool:
 def legal(call: int, situation) -> bool:
     """Whether ``call`` may be made over ``situation``'s standing bid (docs/RULES.md §3.3)."""
     return call == PASS or call > situation[1]
+
+
+def decisions(record: dict):
+    """Every call of a deal record (docs/RECORDS.md) as ``(seat, hand bit set, (seat, standing
+    bid, its bidder), call)``: the player left of the dealer speaks first, a pass is final
+    (docs/RULES.md §3.3)."""
+    from cardsim.conditions import parse_hand
+
+    high, high_seat, out = PASS, -1, set()
+    seat = (record["dealer"] + 1) % 4
+    for token in record["auction"]:
+        while seat in out:
+            seat = (seat + 1) % 4
+        call = read_call(token)
+        hand = sum(1 << c for c in parse_hand("500", " ".join(record["hands"][seat])))
+        yield seat, hand, (seat, high, high_seat), call
+        if call == PASS:
+            out.add(seat)
+        else:
+            high, high_seat = call, seat
+        seat = (seat + 1) % 4

@@ -207,3 +207,15 @@ def legal(call: int, calls) -> bool:
     """Whether ``call`` may follow ``calls`` (docs/RULES.md §2.2): a pass, or a bid above every bid
     so far."""
     return call == PASS or all(call > c for c in calls)
+
+
+def decisions(record: dict):
+    """Every call of a deal record (docs/RECORDS.md) as ``(seat, hand bit set, calls before it,
+    call)``: the auction is spoken from the dealer clockwise (docs/RULES.md §2.2)."""
+    from cardsim.conditions import parse_hand
+
+    calls = [read_call(t) for t in record["auction"]]
+    for i, call in enumerate(calls):
+        seat = (record["dealer"] + i) % 4
+        hand = sum(1 << c for c in parse_hand("vint", " ".join(record["hands"][seat])))
+        yield seat, hand, np.array(calls[:i], dtype=np.int64), call
