@@ -148,11 +148,10 @@ def fallbacks(spec: str, game: str, n_deals: int, seed: int = 0) -> tuple[int, i
     seat and read each call back through the slow twin: ``(calls made, calls a rule made, {rule
     index: calls where it held but its call was illegal, so the base called})``."""
     import cardsim
+    from cardsim.games import get_game
     from cardsim.rules.compile import split_spec
 
     path, values, base_values = split_spec(spec.partition(":")[2])
-    from cardsim.games import get_game
-
     compiled = load_compiled(path, get_game(game).registry, values, base_values)
     g = glue(compiled.file.game)
     total, by_rules, illegal = 0, 0, {}
