@@ -264,3 +264,20 @@ def test_fallbacks_count_the_rules_whose_call_was_illegal(capsys):
     assert main(["rules", "check", str(WILD), "--deals", "500"]) == 0
     out = capsys.readouterr().out.strip().splitlines()[-1]
     assert out.startswith("500 deals (seed 0), the file at every seat: ") and "where a rule held but its call" in out
+
+
+def test_a_rule_file_in_a_profile_and_in_compare():
+    from cardsim import compare
+    from cardsim.profiles import ProfileError, parse
+
+    profiles = parse("vint", f'[natural]\ndoc = "a natural system"\nothers = "rules:{NATURAL}:nt_low=14"\n', "p.toml")
+    assert profiles["natural"].seats == {"others": f"rules:{NATURAL}:nt_low=14"}
+    with pytest.raises(ProfileError, match=r"others: .*:11: parameter 'nt_hi' is not declared"):
+        parse("vint", f'[natural]\nothers = "rules:{NATURAL}:nt_hi=14"\n', "p.toml")
+    # A partnership playing the file against the default players, on the same deals.
+    natural = {0: f"rules:{NATURAL}", 2: f"rules:{NATURAL}"}
+    t = compare("vint", 400, {}, {"natural": natural}, lambda df: df.total_0, seed=2, n_jobs=1).set_index("variant")
+    a = cardsim.simulate("vint", 400, seed=2, n_jobs=1).total_0.astype(float)
+    b = cardsim.simulate("vint", 400, seed=2, strategies=natural, n_jobs=1).total_0.astype(float)
+    assert t.loc["natural", "n"] == 400 and t.loc["natural", "diff"] == pytest.approx(b.mean() - a.mean())
+    assert (a != b).any() and (a == b).any()  # the file changes some deals' calls, not every deal's
