@@ -67,8 +67,9 @@ def strategy_names(game) -> list[str]:
     those played from a table (501's ``chart``): without its table such a strategy is another
     strategy with one decision switched off, and with one it is measured by the analysis that
     made the table; and but the searching ones (``pimc``): ask for them by name, on a few
-    hundred deals."""
-    names = [s.name for s in get_game(game).registry.strategies() if s.table is None and not s.search]
+    hundred deals; and but ``rules``, which is a file's strategy (``rules:PATH``)."""
+    names = [s.name for s in get_game(game).registry.strategies()
+             if s.table is None and not s.search and not s.file]
     return sorted(names, key=lambda s: s != "random")
 
 

@@ -1,5 +1,5 @@
 """The ``cardsim`` command: simulate, evaluate, compare, show, replay, strategies, columns, profiles, bench, dd,
-quality, exploit, tune.
+quality, exploit, tune, rules.
 
 Exit codes: 0 success, 1 data rejected (a record that breaks the rules), 2 usage (bad
 arguments, unknown strategy or option, unwritable output).  Errors are one line on stderr.
@@ -17,14 +17,15 @@ import os
 import signal
 import sys
 
-from cardsim.cli import (bench, columns, compare, dd, evaluate, exploit, export, profiles, quality, replay, show,
-                         simulate, strategies, tune)
+from cardsim.cli import (bench, columns, compare, dd, evaluate, exploit, export, profiles, quality, replay, rules,
+                         show, simulate, strategies, tune)
 from cardsim.cli.common import _USAGE_ERRORS, RejectedInput, UsageError, _Parser, usage_errors
 from cardsim.games.base import OptionError, RecordError
 from cardsim.strategies.registry import StrategyError
 from cardsim.text import clip, plain_output
 
-_ORDER = (simulate, evaluate, compare, profiles, show, replay, export, strategies, columns, dd, quality, exploit, tune, bench)
+_ORDER = (simulate, evaluate, compare, profiles, show, replay, export, strategies, columns, dd, quality, exploit, tune,
+          rules, bench)
 """The commands, in the order ``cardsim --help`` lists them."""
 COMMANDS = {command.NAME: command.run for command in _ORDER}
 

@@ -415,6 +415,11 @@ class GameSpec:
     """The module mapping the game's deals to and from PBN (:mod:`cardsim.pbn`, docs/pbn.md), for a
     game dealt as bridge (four hands of 13 cards); empty: the game has no PBN form.  Named, not
     imported, like :attr:`features_module`."""
+    rules_module: str = ""
+    """The module with the game's part of rule files (docs/rules-files.md, :mod:`cardsim.rules`): its
+    context keys, calls, compiled contexts and the jitted interpreter's glue (see
+    :mod:`cardsim.games.vint.rulefile`); empty: the game has no rule files.  Named, not imported,
+    like :attr:`features_module`."""
     decisions_module: str = ""
     """The module that times the game's decisions one by one (``python -m cardsim.profiling GAME
     --decisions``): its ``collect(setup, n_deals)`` and ``time_decisions(views)`` (see

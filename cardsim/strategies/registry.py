@@ -33,8 +33,9 @@ N_NAMED = 16
 """At most this many named parameters per strategy: row entries ``0 .. N_NAMED - 1``."""
 TABLE_START = N_NAMED
 """First row entry of the table block (see the module docstring)."""
-TABLE_LEN = 128
-"""Entries in the table block: room for one table parameter of up to this many numbers."""
+TABLE_LEN = 1024
+"""Entries in the table block: room for one table parameter of up to this many numbers (a rule
+file of about 50 rules, docs/rules-files.md; 501's chart takes 126)."""
 N_PARAMS = N_NAMED + TABLE_LEN
 """Length of every strategy's parameter row, float64[N_PARAMS] (unused entries are 0)."""
 
@@ -172,6 +173,9 @@ class Strategy:
     slower than the engine's strategies, so never measured by default (``cardsim quality``)."""
     tunables: dict = field(default_factory=dict)
     """Parameter name -> :class:`Tunable`: the parameters a tuner may move, in parameter order."""
+    file: bool = False
+    """The strategy is played from a file named in its spec (``rules:PATH[:name=value,...]``,
+    docs/rules-files.md): its name alone is not a complete spec."""
     version_of: str | None = None
     """For a version registered with :meth:`Registry.add_version`: the name of the strategy it
     copies (the same engine id, hence the same play, from its own default parameter values);
@@ -255,7 +259,8 @@ class Registry:
 
     def add(self, name: str, id: int, params: dict | None = None, doc: str = "",
             param_docs: dict | None = None, bounds: dict | None = None, kinds: dict | None = None,
-            table: Table | None = None, search: bool = False, tunables: dict | None = None) -> Strategy:
+            table: Table | None = None, search: bool = False, tunables: dict | None = None,
+            file: bool = False) -> Strategy:
         """Register a strategy; ``id`` is the engine's dispatch number and must be unique.
 
         ``params``: name -> default (their order is the order in the vector); ``param_docs``:
@@ -266,7 +271,9 @@ class Registry:
         ``search``: the strategy searches (:attr:`Strategy.search`); ``tunables``: name ->
         ``(lo, hi, step)``, the parameters a tuner may move (:class:`Tunable`; the range inside
         the parameter's bounds, the default inside the range, a whole step for a whole-number
-        parameter).  Raises ValueError for a registration that breaks these.
+        parameter); ``file``: the strategy reads a rule file named in its spec
+        (:attr:`Strategy.file`, resolved by :func:`cardsim.rules.resolve_spec`).  Raises ValueError
+        for a registration that breaks these.
         """
         params = dict(params or {})
         if len(params) > N_NAMED:
@@ -287,7 +294,7 @@ class Registry:
         unknown = set(tunables or {}) - set(params)
         if unknown:
             raise ValueError(f"tunables of {name!r} that are not its parameters: {sorted(unknown)}")
-        s = Strategy(name, id, params, doc, dict(param_docs or {}), bounds, kinds, table, search, declared)
+        s = Strategy(name, id, params, doc, dict(param_docs or {}), bounds, kinds, table, search, declared, file)
         if table is not None:
             s.vector()  # the default table must decode
         self._by_name[name] = s
@@ -335,13 +342,18 @@ class Registry:
         """Parse ``NAME[:p=v,...]`` into the strategy and its parameter vector float64[N_PARAMS].
 
         A strategy's table parameter (:class:`Table`) is written ``name=TEXT`` like the others;
-        every other value is a number.  Raises :class:`StrategyError` with a one-line message on
-        any mistake.
+        every other value is a number.  A strategy played from a file (``rules:PATH[:p=v,...]``,
+        :attr:`Strategy.file`) is resolved by :func:`cardsim.rules.resolve_spec`.  Raises
+        :class:`StrategyError` with a one-line message on any mistake.
         """
         if not isinstance(spec, str) or not spec.strip():
             raise StrategyError(f"empty strategy spec {quote(spec)}")
         name, _, rest = spec.strip().partition(":")
         strategy = self[name.strip()]
+        if strategy.file:
+            from cardsim.rules import resolve_spec  # only a spec naming a file loads the rule-file reader
+
+            return resolve_spec(self, strategy, rest)
         values = {}
         table_text = None
         for item in filter(None, (p.strip() for p in rest.split(","))):

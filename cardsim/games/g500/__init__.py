@@ -75,6 +75,7 @@ SPEC = GameSpec(
     facts=FACTS,
     # split lane
     features_module=f"{__name__}.features",
+    rules_module=f"{__name__}.rulefile",
     deal_seconds=5.9e-6,
     deals_per_match=8.7,
     match_left=match_left,

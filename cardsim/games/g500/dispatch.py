@@ -56,6 +56,7 @@ from cardsim.games.g500.strategies import (
     HEURISTIC_V3,
     PIMC,
     RANDOM,
+    RULES,
     heuristic_bid,
     heuristic_discard,
     heuristic_play,
@@ -65,12 +66,20 @@ from cardsim.games.g500.strategies import (
     random_play,
 )
 from cardsim.games.g500.pimc import pimc_card
+from cardsim.games.g500.rulekernel import NO_RULE, base_of, rules_call
 from cardsim.strategies.unhandled import unhandled
 
 
 @jit(inline="always")
 def choose_call(strategy, params, streams, seat, hand, high_bid, high_seat, ours, theirs, scoring, target):
-    """Strategy ``strategy``'s call for ``seat`` (docs/RULES.md §3.3); the view is in the module docstring."""
+    """Strategy ``strategy``'s call for ``seat`` (docs/RULES.md §3.3); the view is in the module docstring.
+    A ``rules`` seat bids as its file's first rule that holds (:func:`.rulekernel.rules_call`), else
+    as its base strategy, whose id the row holds."""
+    if strategy == RULES:
+        call = rules_call(params[seat], hand, seat, high_bid, high_seat)
+        if call != NO_RULE:
+            return call
+        strategy = base_of(params[seat])
     if (strategy == HEURISTIC or strategy == HEURISTIC_V1 or strategy == HEURISTIC_V2 or strategy == HEURISTIC_V3
             or strategy == PIMC):
         return heuristic_bid(params, streams, seat, hand, high_bid, high_seat, ours, theirs, scoring, target)
@@ -82,7 +91,10 @@ def choose_call(strategy, params, streams, seat, hand, high_bid, high_seat, ours
 
 @jit(inline="always")
 def choose_discard(strategy, params, streams, seat, hand, denom):
-    """Strategy ``strategy``'s six discards for declarer ``seat`` (docs/RULES.md §3.4)."""
+    """Strategy ``strategy``'s six discards for declarer ``seat`` (docs/RULES.md §3.4); a ``rules``
+    seat discards as its base strategy."""
+    if strategy == RULES:
+        strategy = base_of(params[seat])
     if (strategy == HEURISTIC or strategy == HEURISTIC_V1 or strategy == HEURISTIC_V2 or strategy == HEURISTIC_V3
             or strategy == PIMC):
         return heuristic_discard(params, streams, seat, hand, denom)
@@ -95,7 +107,10 @@ def choose_discard(strategy, params, streams, seat, hand, denom):
 @jit(inline="always")
 def choose_card(strategy, params, streams, seat, hand, denom, declarer, leader, trick, n_in_trick, led,
                 played, known, decl_tricks, contract_tricks, voids):
-    """Strategy ``strategy``'s card for ``seat`` (docs/RULES.md §3.5)."""
+    """Strategy ``strategy``'s card for ``seat`` (docs/RULES.md §3.5); a ``rules`` seat plays as its
+    base strategy."""
+    if strategy == RULES:
+        strategy = base_of(params[seat])
     if strategy == HEURISTIC or strategy == HEURISTIC_V2 or strategy == HEURISTIC_V3:
         return heuristic_play(seat, hand, denom, declarer, leader, trick, n_in_trick, led, played, known,
                               decl_tricks, contract_tricks)

@@ -28,6 +28,7 @@ HEURISTIC = 1
 HEURISTIC_V1 = 2
 HEURISTIC_V2 = 3
 HEURISTIC_V3 = 5
+RULES = 6
 
 REGISTRY = Registry("500")
 REGISTRY.add("random", RANDOM, {}, "random legal play (the baseline): pass or bid on a coin flip, a uniform "
@@ -129,6 +130,9 @@ P_NEAR = _HEURISTIC.param_index("near")
 
 PIMC = 4
 PIMC_STRATEGY = register_pimc(REGISTRY, PIMC, REGISTRY["heuristic"])
+REGISTRY.add("rules", RULES, doc="bids from a rule file: rules:PATH[:param=value,...] (docs/rules-files.md); "
+             "where no rule holds, and for the discards and the card play, the file's base strategy (default "
+             "heuristic)", file=True)
 """Sampled-search card play (:mod:`cardsim.strategies.pimc`, glue in :mod:`.pimc`); bids and
 discards like ``heuristic`` with the same parameters, which sit at the same positions of its row."""
 

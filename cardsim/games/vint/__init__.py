@@ -61,6 +61,7 @@ SPEC = GameSpec(
     # split lane
     features_module=f"{__name__}.features",
     decisions_module=f"{__name__}.decisions",
+    rules_module=f"{__name__}.rulefile",
     pbn_module=f"{__name__}.pbn",
     deal_seconds=5.4e-6,
     deals_per_match=12.2,

@@ -37,8 +37,9 @@ from cardsim._jit import jit
 from cardsim.strategies.unhandled import unhandled
 
 from .pimc import pimc_card
+from .rulekernel import base_of, rules_call
 from .rules import PASS
-from .strategies import (GREEDY, HEURISTIC, HEURISTIC_V1, HEURISTIC_V2, HEURISTIC_V3, PIMC, RANDOM, greedy_card,
+from .strategies import (GREEDY, HEURISTIC, HEURISTIC_V1, HEURISTIC_V2, HEURISTIC_V3, PIMC, RANDOM, RULES, greedy_card,
                          heuristic_call, heuristic_call_v1, heuristic_card_v1, heuristic_play, random_call,
                          random_card)
 
@@ -48,7 +49,13 @@ def choose_call(strategy, params, streams, seat, hand, calls, ncalls, current, c
                 shown):
     """The call strategy ``strategy`` makes for ``seat`` (0 = pass, 1..35 = bid); ``below``/``games``
     (int64[2] each, by team) are the line before the deal, ``shown`` (int64) what ``calls[:ncalls]``
-    showed (:data:`.rules.SHOWN_BITS`)."""
+    showed (:data:`.rules.SHOWN_BITS`).  A ``rules`` seat calls as its file's first rule that holds
+    (:func:`.rulekernel.rules_call`), else as its base strategy, whose id the row holds."""
+    if strategy == RULES:
+        call = rules_call(params[seat], hand, calls, ncalls, current)
+        if call >= 0:
+            return call
+        strategy = base_of(params[seat])
     if strategy == HEURISTIC or strategy == PIMC or strategy == HEURISTIC_V2 or strategy == HEURISTIC_V3:
         return heuristic_call(params[seat], hand, seat, calls, ncalls, current, current_bidder, below, games,
                               shown)
@@ -66,7 +73,10 @@ def choose_card(strategy, params, streams, seat, hand, declarer, trump, leader, 
     """The card (index) strategy ``strategy`` plays from ``hand``; ``trick[:n]`` is on the table,
     ``bid_suits`` (int64[4]) the first suit each seat bid (−1: none), ``voids`` (int64) the
     suits each seat has shown out of (bit 4·seat + suit) and has led (bit LED_SHIFT + 4·seat + suit),
-    and ``winner`` (int64) the index in ``trick[:n]`` of the card winning so far (0 when leading)."""
+    and ``winner`` (int64) the index in ``trick[:n]`` of the card winning so far (0 when leading).
+    A ``rules`` seat plays as its base strategy."""
+    if strategy == RULES:
+        strategy = base_of(params[seat])
     if strategy == HEURISTIC or strategy == HEURISTIC_V3 or strategy == HEURISTIC_V2 or strategy == PIMC:
         # One inlined copy of the heuristic's play serves the four (heuristic_v3 plays as heuristic,
         # heuristic_card_v2 is heuristic_card without the partner's trump leads; pimc falls back on

@@ -27,7 +27,7 @@ from .rules import (ACE, GAME_THRESHOLD, HONOURS_LANE, JACK, LED_SHIFT, MAX_CALL
 
 U64 = np.uint64
 
-RANDOM, HEURISTIC, GREEDY, HEURISTIC_V1, PIMC, HEURISTIC_V2, HEURISTIC_V3 = 0, 1, 2, 3, 4, 5, 6
+RANDOM, HEURISTIC, GREEDY, HEURISTIC_V1, PIMC, HEURISTIC_V2, HEURISTIC_V3, RULES = 0, 1, 2, 3, 4, 5, 6, 7
 
 REGISTRY = Registry("vint")
 _BIDDING = {"aggression": 0.0, "partner_points": 7.0, "partner_bid_points": 13.0, "points_per_trick": 3.0}
@@ -107,6 +107,8 @@ REGISTRY.add("greedy", GREEDY, dict(_BIDDING),
              "bids like heuristic_v1; plays the cheapest card that wins the trick so far, else its lowest legal card",
              _BIDDING_DOCS, _BIDDING_BOUNDS, tunables=_tunables(_BIDDING))
 
+REGISTRY.add("rules", RULES, doc="calls from a rule file: rules:PATH[:param=value,...] (docs/rules-files.md); "
+             "where no rule holds, and for the card play, the file's base strategy (default heuristic)", file=True)
 PIMC_STRATEGY = register_pimc(REGISTRY, PIMC, REGISTRY["heuristic"])
 """Sampled-search card play (:mod:`cardsim.strategies.pimc`, glue in :mod:`.pimc`); bids like
 ``heuristic`` with the same parameters, which sit at the same positions of its row."""

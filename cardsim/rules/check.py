@@ -1,0 +1,171 @@
+"""A rule file's own test table (``[[test]]``: a hand, a situation, the expected call) run through
+the engine's decision function and checked against the slow twin (docs/rules-files.md, "Testing
+a system")."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from cardsim.rules.compile import Compiled, call_of, glue
+from cardsim.rules.compile import load as load_compiled
+from cardsim.rules.source import Entry, RuleFileError
+from cardsim.rules.twin import fires
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One test's result: its ``entry``, the ``expected`` and ``got`` calls (the game's tokens),
+    ``rule``: the index of the rule that fired (None: the base called)."""
+
+    entry: Entry
+    expected: str
+    got: str
+    rule: int | None
+
+    @property
+    def passed(self) -> bool:
+        return self.expected == self.got
+
+    def text(self) -> str:
+        by = "the base strategy" if self.rule is None else f"rule #{self.rule + 1}"
+        return (f"{self.entry.where()}: test #{self.entry.index + 1}: expected {self.expected}, got {self.got} "
+                f"from {by}")
+
+
+def hand_of(game: str, entry: Entry) -> int:
+    """The test's hand as a bit set (Python int); RuleFileError naming the line for a bad one."""
+    from cardsim.conditions import ConditionError, parse_hand
+
+    if "hand" not in entry.values:
+        raise entry.error(None, f"[[test]] #{entry.index + 1} has no hand = \"...\"")
+    from cardsim.conditions import layout_of
+
+    try:
+        cards = parse_hand(game, entry.values["hand"])
+    except ConditionError as exc:
+        raise entry.error("hand", f"hand {entry.values['hand']!r}: {exc}") from None
+    size = int(layout_of(game).sizes[:, :4].max())
+    if len(cards) != size:
+        raise entry.error("hand", f"hand {entry.values['hand']!r} has {len(cards)} cards; a test's hand is a whole "
+                                  f"hand of {size}")
+    return sum(1 << c for c in cards)
+
+
+def run_tests(compiled: Compiled) -> list[Outcome]:
+    """Every ``[[test]]`` of the compiled file, in file order: the call the ``rules`` strategy
+    makes at every seat (the engine's own dispatch, base included) with the test's hand after its
+    situation.  Raises RuleFileError for a test that is malformed (no hand or expected call, a
+    bad hand or situation) or disagrees with the slow twin on which rule fires."""
+    file = compiled.file
+    g = glue(file.game)
+    ids = np.full(4, g.STRATEGY_ID, dtype=np.int64)
+    params = np.tile(compiled.row(), (4, 1))
+    out = []
+    for entry in file.tests:
+        hand = hand_of(file.game, entry)
+        try:
+            situation = g.situation(entry.values)
+        except ValueError as exc:
+            message, key = exc.args[0]
+            raise entry.error(key, message) from None
+        bad = g.legal_situation(situation)
+        if bad:
+            raise entry.error(g.CONTEXT_KEYS[0], f"no auction in progress: {bad}")
+        expected = g.call_text(call_of(g, entry, "expect"))
+        got = g.choose(ids, params, hand, situation)
+        twin = fires(file, compiled.values, hand, situation)
+        rule = None if twin is None or twin[1] is None else twin[0]
+        if rule is not None and twin[1] != got:
+            raise RuleFileError(f"{entry.where()}: the engine called {g.call_text(got)} where rule #{rule + 1} "
+                                f"says {g.call_text(twin[1])} (a bug in cardsim: please report it)")
+        out.append(Outcome(entry, expected, g.call_text(got), rule))
+    return out
+
+
+def _ranges(game: str, text: str):
+    from cardsim.conditions import parse_class
+
+    if not text.strip():
+        return {}, set(), set()
+    ranges, required, excluded = parse_class(game, text).resolved(game)
+    return ranges, set(required), set(excluded)
+
+
+def _contains(outer: tuple, inner: tuple) -> bool:
+    """Whether the range ``outer`` (lo, hi; None: no limit) holds every value of ``inner``."""
+    (olo, ohi), (ilo, ihi) = outer, inner
+    return (olo is None or (ilo is not None and ilo >= olo)) and (ohi is None or (ihi is not None and ihi <= ohi))
+
+
+def _takes_all(first, later) -> bool:
+    """Whether every hand meeting condition ``later`` meets ``first`` (both from :func:`_ranges`):
+    each range of ``first`` holds the same feature's range of ``later``, and ``later`` asks for
+    at least ``first``'s cards held and not held.  Sufficient, not necessary (``S>=5`` takes
+    ``S=6`` but a sum of features is not compared)."""
+    franges, freq, fexc = first
+    lranges, lreq, lexc = later
+    return (all(name in lranges and _contains(r, lranges[name]) for name, r in franges.items())
+            and freq <= lreq and fexc <= lexc)
+
+
+def never_fire(compiled: Compiled) -> list[tuple[Entry, str]]:
+    """The rules of ``compiled`` that can never make their call, each with the reason: a
+    condition no hand meets (the conditions' own checks: a range outside what a hand can hold,
+    clauses that cannot hold together, decided by the 0/1 program of docs/conditions.md), or an
+    earlier rule with the same context whose condition takes every hand this one takes (first
+    match wins).  In file order."""
+    from cardsim.conditions import ConditionError, Conditions
+    from cardsim.conditions import compile as compile_conditions
+
+    file = compiled.file
+    g = glue(file.game)
+    seen = []  # (index, context numbers, condition ranges) of the rules before
+    out = []
+    for i, (entry, text) in enumerate(zip(file.rules, compiled.whens)):
+        ctx = g.compile_context(entry.values)[0]
+        cond = _ranges(file.game, text)
+        reason = None
+        if text.strip():
+            try:
+                compile_conditions(Conditions(file.game, classes={0: text}))
+            except ConditionError as exc:
+                reason = f"its condition never holds: {str(exc).removeprefix('seat 0: ')}"
+        if reason is None:
+            for j, other_ctx, other in seen:
+                if other_ctx == ctx and _takes_all(other, cond):
+                    reason = (f"rule #{j + 1} ({file.rules[j].where()}) has the same context and takes every hand "
+                              f"this one takes")
+                    break
+        if reason:
+            out.append((entry, reason))
+        seen.append((i, ctx, cond))
+    return out
+
+
+def fallbacks(spec: str, game: str, n_deals: int, seed: int = 0) -> tuple[int, int, dict]:
+    """Play ``n_deals`` deals of ``seed`` with the rule-file ``spec`` (``rules:PATH[:…]``) at every
+    seat and read each call back through the slow twin: ``(calls made, calls a rule made, {rule
+    index: calls where it held but its call was illegal, so the base called})``."""
+    import cardsim
+    from cardsim.games import get_game
+    from cardsim.rules.compile import split_spec
+
+    path, values, base_values = split_spec(spec.partition(":")[2])
+    compiled = load_compiled(path, get_game(game).registry, values, base_values)
+    g = glue(compiled.file.game)
+    total, by_rules, illegal = 0, 0, {}
+    for record in cardsim.records(game, list(range(n_deals)), seed=seed, strategies=spec):
+        for _, hand, situation, call in g.decisions(record):
+            total += 1
+            twin = fires(compiled.file, compiled.values, hand, situation)
+            if twin is None:
+                continue
+            if twin[1] is None:
+                illegal[twin[0]] = illegal.get(twin[0], 0) + 1
+            else:
+                if twin[1] != call:
+                    raise RuleFileError(f"{compiled.file.path}: the engine called {g.call_text(call)} where rule "
+                                        f"#{twin[0] + 1} says {g.call_text(twin[1])} (a bug in cardsim: please report it)")
+                by_rules += 1
+    return total, by_rules, illegal

@@ -1,0 +1,258 @@
+"""Compiling a rule file to the arrays the jitted engine interprets, and resolving a
+``rules:PATH[:name=value,...]`` strategy spec (docs/rules-files.md).
+
+The compiled file fills the table block of the seat's parameter row (float64, from
+:data:`~cardsim.strategies.registry.TABLE_START`)::
+
+    base strategy id, n_rules, span, rule * n_rules
+    rule = length, call, condition offset, context..., condition...
+
+``span`` is the game's bound for skipping the walk (``compile_context``'s third value; Vint: the
+most tokens of any pattern), the context laid out by the game's ``rulefile`` module
+(``GameSpec.rules_module``), the
+condition by :mod:`cardsim.rules.kernel`.  The row's named entries are the base strategy's
+parameters, so the base reads its own row unchanged when no rule holds.
+"""
+from __future__ import annotations
+
+import functools
+import importlib
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from cardsim.rules.source import Entry, RuleFile, RuleFileError, read
+from cardsim.strategies.registry import N_NAMED, N_PARAMS, TABLE_LEN, TABLE_START, Strategy, StrategyError
+from cardsim.text import quote
+
+HEADER = 3
+"""Numbers before the first rule: the base strategy's id, the number of rules, the span."""
+_PARAM = re.compile(r"\{([^{}]*)\}")
+_NO_LIMIT = 1e9
+
+
+def glue(game: str):
+    """The ``rulefile`` module of ``game`` (``GameSpec.rules_module``); RuleFileError when the game has none."""
+    from cardsim.games import get_game
+
+    spec = get_game(game)
+    if not spec.rules_module:
+        raise RuleFileError(f"{spec.name} has no rule files")
+    return importlib.import_module(spec.rules_module)
+
+
+def glue_keys() -> dict:
+    """Game name -> its rules' context keys, for every game with rule files."""
+    from cardsim.games import game_names, get_game
+
+    return {g: importlib.import_module(get_game(g).rules_module).CONTEXT_KEYS
+            for g in game_names() if get_game(g).rules_module}
+
+
+@dataclass(frozen=True)
+class Compiled:
+    """A rule file compiled with given parameter values.
+
+    ``file``: the :class:`~cardsim.rules.source.RuleFile`; ``values``: parameter name -> value
+    used; ``block``: float64[k] (k <= TABLE_LEN), the table block; ``calls``: each rule's call
+    number, in file order; ``base``: the base strategy (registry entry) and ``base_row`` its
+    parameter row (float64[N_PARAMS]); ``whens``: each rule's condition text after the
+    parameters were put in.
+    """
+
+    file: RuleFile
+    values: dict
+    block: np.ndarray
+    calls: tuple
+    whens: tuple
+    base: Strategy
+    base_row: np.ndarray
+
+    def row(self) -> np.ndarray:
+        """The seat's parameter row, float64[N_PARAMS]: the base's named parameters, then the block."""
+        row = np.zeros(N_PARAMS, dtype=np.float64)
+        row[:N_NAMED] = self.base_row[:N_NAMED]
+        row[TABLE_START:TABLE_START + len(self.block)] = self.block
+        return row
+
+
+def _number(v: float) -> str:
+    return str(int(v)) if float(v).is_integer() else repr(float(v))
+
+
+def substitute(entry: Entry, key: str, values: dict) -> str:
+    """``entry[key]`` with every ``{name}`` replaced by parameter ``name``'s value; RuleFileError
+    naming the line for a name the file does not declare."""
+    text = entry.values.get(key, "")
+
+    def put(m):
+        name = m.group(1).strip()
+        if name not in values:
+            declared = ", ".join(values) or "none"
+            raise entry.error(key, f"{{{name}}} is not a parameter of the file (declared in [params]: {declared})")
+        return _number(values[name])
+
+    return _PARAM.sub(put, text)
+
+
+def condition(game: str, entry: Entry, key: str, values: dict) -> tuple[list[float], str]:
+    """The compiled condition of ``entry[key]`` (layout in :mod:`cardsim.rules.kernel`) and its
+    text after substitution; RuleFileError naming the line for a condition that does not parse
+    or names an unknown feature."""
+    from cardsim.conditions import ConditionError, features_of, parse_class
+
+    text = substitute(entry, key, values)
+    fs = features_of(game)
+    names = list(fs.features)
+    out: list[float] = []
+    if not text.strip():
+        return [0.0, 0.0], text
+    try:
+        ranges, required, excluded = parse_class(game, text).resolved(game)
+    except ConditionError as exc:
+        raise entry.error(key, f"condition {quote(text)}: {exc}") from None
+    out.append(float(len(ranges)))
+    for name, (lo, hi) in ranges.items():
+        out += [float(names.index(name)), -_NO_LIMIT if lo is None else float(lo), _NO_LIMIT if hi is None else float(hi)]
+    if required or excluded:
+        req, exc_ = sum(1 << c for c in required), sum(1 << c for c in excluded)
+        out += [1.0, float(req & 0xFFFFFFFF), float(req >> 32), float(exc_ & 0xFFFFFFFF), float(exc_ >> 32)]
+    else:
+        out.append(0.0)
+    return out, text
+
+
+def context(g, entry: Entry) -> tuple[list[float], int, int]:
+    """The game's compiled context of ``entry``; RuleFileError naming the line of the bad key."""
+    try:
+        return g.compile_context(entry.values)
+    except ValueError as exc:
+        message, key = exc.args[0] if exc.args and isinstance(exc.args[0], tuple) else (str(exc), None)
+        raise entry.error(key, message) from None
+
+
+def call_of(g, entry: Entry, key: str) -> int:
+    """The call number of ``entry[key]``; RuleFileError naming the line when absent or not a call."""
+    if key not in entry.values:
+        raise entry.error(None, f"[[rule]] #{entry.index + 1} has no {key} = \"...\"")
+    try:
+        return g.read_call(entry.values[key])
+    except ValueError as exc:
+        raise entry.error(key, str(exc)) from None
+
+
+def _base(file: RuleFile, registry, overrides: dict) -> tuple[Strategy, np.ndarray]:
+    spec = file.base
+    if overrides:
+        spec += ("," if ":" in spec else ":") + ",".join(f"{k}={_number(v)}" for k, v in overrides.items())
+    name = spec.partition(":")[0].strip()
+    try:
+        strategy = registry[name]
+    except StrategyError as exc:
+        raise RuleFileError(f"{file.where('base')}: {exc}") from None
+    if strategy.file or strategy.table is not None:
+        raise RuleFileError(f"{file.where('base')}: base {quote(name)} cannot be a base (a strategy with a rule "
+                            f"file or a table of its own)")
+    try:
+        return registry.resolve(spec)
+    except StrategyError as exc:
+        raise RuleFileError(f"{file.where('base')}: base {quote(spec)}: {exc}") from None
+
+
+def compile_file(file: RuleFile, registry, values: dict | None = None, base_values: dict | None = None) -> Compiled:
+    """Compile ``file`` for ``registry``'s game with parameter ``values`` (name -> number, each
+    declared in the file's ``[params]``; the others keep the file's values) and base parameter
+    ``base_values`` (name -> number, the base strategy's own).  Raises RuleFileError (one line,
+    ``FILE:LINE:``) for: an undeclared parameter, a call that is not the game's, an auction
+    pattern that does not parse or never happens, a call never legal after its pattern, a
+    condition that does not parse, a base that is no strategy of the game, a file too big for
+    the table block."""
+    if file.game != registry.game:
+        raise RuleFileError(f"{file.where('game')}: the file bids for {file.game}, not {registry.game}")
+    g = glue(file.game)
+    merged = dict(file.params)
+    for name, value in (values or {}).items():
+        if name not in file.params:
+            declared = ", ".join(file.params) or "none"
+            raise RuleFileError(f"{file.where('params')}: parameter {quote(name)} is not declared in the file "
+                                f"(declared in [params]: {declared}; the base's are written base.NAME=VALUE)")
+        merged[name] = float(value)
+    base, base_row = _base(file, registry, dict(base_values or {}))
+    block = [float(base.id), float(len(file.rules)), 0.0]
+    calls, whens = [], []
+    for entry in file.rules:
+        call = call_of(g, entry, "call")
+        ctx, least, span = context(g, entry)
+        block[2] = max(block[2], float(span))
+        why = g.never_legal(call, least)
+        if why:
+            raise entry.error("call", why)
+        cond, text = condition(file.game, entry, "when", merged)
+        block += [float(3 + len(ctx) + len(cond)), float(call), float(3 + len(ctx)), *ctx, *cond]
+        calls.append(call)
+        whens.append(text)
+    if len(block) > TABLE_LEN:
+        raise RuleFileError(f"{file.path}:1: the rules compile to {len(block)} numbers and a strategy row holds "
+                            f"{TABLE_LEN}: fewer rules or clauses")
+    return Compiled(file, merged, np.array(block, dtype=np.float64), tuple(calls), tuple(whens), base, base_row)
+
+
+@functools.lru_cache(maxsize=64)
+def _compiled(path: str, stamp: tuple, game: str, values: tuple, base_values: tuple) -> Compiled:
+    from cardsim.games import get_game
+
+    return compile_file(read(path), get_game(game).registry, dict(values), dict(base_values))
+
+
+def load(path, registry, values: dict | None = None, base_values: dict | None = None) -> Compiled:
+    """The file at ``path`` read and compiled for ``registry``'s game (:func:`compile_file`); a
+    file compiled before and unchanged since (same size and modification time) is not read again."""
+    p = Path(path)
+    try:
+        st = p.stat()
+        stamp = (str(p.resolve()), st.st_mtime_ns, st.st_size)
+    except OSError:
+        stamp = ()
+    if not stamp:
+        return compile_file(read(path), registry, values, base_values)
+    return _compiled(str(path), stamp, registry.game, tuple((values or {}).items()),
+                     tuple((base_values or {}).items()))
+
+
+def split_spec(rest: str) -> tuple[str, dict, dict]:
+    """``PATH[:name=value,...]`` -> ``(path, values, base_values)`` (``base.NAME=VALUE`` sets the base
+    strategy's parameter); StrategyError for a value that is not a number or a name given twice."""
+    path, sep, tail = rest.rpartition(":")
+    if not sep or "=" not in tail:
+        path, tail = rest, ""
+    path = path.strip()
+    if not path:
+        raise StrategyError("a rules strategy names its file: rules:PATH[:name=value,...]")
+    values, base_values = {}, {}
+    for item in filter(None, (t.strip() for t in tail.split(","))):
+        key, eq, raw = item.partition("=")
+        key = key.strip()
+        if not eq or not key:
+            raise StrategyError(f"parameter {quote(item)} of {quote(path)} must be written name=value")
+        try:
+            value = float(raw)
+        except ValueError:
+            raise StrategyError(f"parameter {quote(key)} of {quote(path)}: {quote(raw.strip())} is not a number") from None
+        if not np.isfinite(value):
+            raise StrategyError(f"parameter {quote(key)} of {quote(path)} must be finite")
+        target, name = (base_values, key[5:]) if key.startswith("base.") else (values, key)
+        if name in target:
+            raise StrategyError(f"parameter {quote(key)} of {quote(path)} is given twice")
+        target[name] = value
+    return path, values, base_values
+
+
+def resolve_spec(registry, strategy: Strategy, rest: str) -> tuple[Strategy, np.ndarray]:
+    """The strategy and parameter row (float64[N_PARAMS]) of the spec ``rules:REST`` for
+    ``registry``'s game (:meth:`~cardsim.strategies.registry.Registry.resolve` calls it).
+    Raises StrategyError / RuleFileError (one line)."""
+    path, values, base_values = split_spec(rest)
+    compiled = load(path, registry, values, base_values)
+    return strategy, compiled.row()

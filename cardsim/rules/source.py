@@ -1,0 +1,229 @@
+"""Reading a rule file (docs/rules-files.md): TOML text to a checked :class:`RuleFile`, every
+problem a one-line :class:`RuleFileError` naming ``FILE:LINE``.
+
+tomllib keeps no positions, so the line of a table or key is found in the raw text: the n-th
+``[[rule]]`` (``[[test]]``) header, and a key at the start of a line inside it (:class:`Lines`).
+A table written inline (``rule = [{...}]``) is read as well, its errors naming the line of its
+key.
+"""
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from cardsim.strategies.registry import StrategyError
+from cardsim.text import path_text, quote
+
+TOP_KEYS = ("game", "base", "params", "rule", "test")
+"""The keys a rule file may have at its top level."""
+RULE_KEYS = ("call", "when", "why")
+"""The keys every ``[[rule]]`` may have besides its game's context keys."""
+TEST_KEYS = ("hand", "expect", "why")
+"""The keys every ``[[test]]`` may have besides its game's context keys."""
+MAX_BYTES = 1_000_000
+"""A rule file is a page of text: anything larger is refused before it is parsed."""
+_PARAM_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+
+
+class RuleFileError(StrategyError):
+    """A rule file that cannot be read or played: one line, ``FILE:LINE: reason`` (a
+    :class:`~cardsim.strategies.registry.StrategyError`, so every command reports it in one line
+    with exit code 2)."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One ``[[rule]]`` or ``[[test]]`` table: its ``values`` (key -> TOML value), the file's
+    ``path`` and the ``line`` of its header, and ``lines``: key -> line of that key."""
+
+    values: dict
+    path: str
+    line: int
+    lines: dict = field(default_factory=dict)
+    index: int = 0
+
+    def where(self, key: str | None = None) -> str:
+        """``FILE:LINE`` of ``key`` (its table's header line when the key is not found)."""
+        return f"{self.path}:{self.lines.get(key, self.line)}"
+
+    def error(self, key: str | None, message: str) -> RuleFileError:
+        return RuleFileError(f"{self.where(key)}: {message}")
+
+
+@dataclass(frozen=True)
+class RuleFile:
+    """A rule file as read and checked for its shape (not yet for its game's calls and
+    conditions: :mod:`cardsim.rules.compile` does that).
+
+    ``path``: as the user wrote it (for messages); ``game``: the game's name; ``base``: the base
+    strategy's spec (default ``heuristic``); ``params``: name -> default value (float), in file
+    order; ``rules`` / ``tests``: :class:`Entry` lists in file order; ``lines``: line of each
+    top-level key and of the ``[params]`` keys (``params.NAME``).
+    """
+
+    path: str
+    game: str
+    base: str
+    params: dict
+    rules: tuple
+    tests: tuple
+    lines: dict
+
+    def where(self, key: str) -> str:
+        return f"{self.path}:{self.lines.get(key, 1)}"
+
+
+class Lines:
+    """Line numbers of tables and keys in a TOML text (1-based)."""
+
+    _HEADER = re.compile(r"\s*\[\[?\s*([A-Za-z0-9_.\"' -]+?)\s*\]\]?\s*(#.*)?$")
+    _KEY = re.compile(r"\s*([A-Za-z0-9_-]+|\"[^\"]*\"|'[^']*')\s*=")
+
+    def __init__(self, text: str):
+        self.headers = []  # (line, name, is_array)
+        self.keys = []  # (line, key, index of the header it follows, -1 before any)
+        for n, line in enumerate(text.splitlines(), 1):
+            h = self._HEADER.match(line)
+            if h and not self._KEY.match(line):
+                self.headers.append((n, h.group(1).strip().strip("\"'"), line.lstrip().startswith("[[")))
+                continue
+            k = self._KEY.match(line)
+            if k:
+                self.keys.append((n, k.group(1).strip("\"'"), len(self.headers) - 1))
+
+    def table(self, name: str, index: int = 0) -> tuple[int, dict]:
+        """The header line of the ``index``-th ``[[name]]`` (or ``[name]``) table and its keys' lines,
+        ``(0, {})`` when not found (an inline table)."""
+        found = [i for i, (_, n, _) in enumerate(self.headers) if n == name]
+        if index >= len(found):
+            return 0, {}
+        h = found[index]
+        return self.headers[h][0], {key: line for line, key, owner in self.keys if owner == h}
+
+    def top(self) -> dict:
+        """Line of each key before the first table header."""
+        return {key: line for line, key, owner in self.keys if owner == -1}
+
+
+def _text(path: Path, shown: str) -> str:
+    try:
+        if path.is_dir():
+            raise RuleFileError(f"{shown}: is a folder, not a rule file")
+        raw = path.read_bytes()[:MAX_BYTES + 1]
+    except FileNotFoundError:
+        raise RuleFileError(f"{shown}: no such rule file") from None
+    except OSError as exc:
+        raise RuleFileError(f"{shown}: cannot read the rule file: {exc.strerror or exc}") from None
+    if len(raw) > MAX_BYTES:
+        raise RuleFileError(f"{shown}: more than {MAX_BYTES:,} bytes: not a rule file")
+    if b"\0" in raw:
+        raise RuleFileError(f"{shown}:1: a binary file, not a rule file (TOML text)")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[:exc.start].count(b"\n") + 1
+        raise RuleFileError(f"{shown}:{line}: not UTF-8 text (byte {exc.start}): not a rule file") from None
+    if not text.strip() or all(not ln.strip() or ln.lstrip().startswith("#") for ln in text.splitlines()):
+        raise RuleFileError(f"{shown}:1: empty rule file (it needs game = \"...\" and at least one [[rule]])")
+    return text
+
+
+def _toml(text: str, shown: str) -> dict:
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        msg = str(exc)
+        m = re.search(r"\(at line (\d+), column (\d+)\)", msg)
+        if m:
+            reason = msg[:m.start()].strip()
+            return _raise(f"{shown}:{m.group(1)}: not valid TOML: {reason} (column {m.group(2)})")
+        return _raise(f"{shown}:1: not valid TOML: {msg}")
+
+
+def _raise(message: str):
+    raise RuleFileError(message)
+
+
+def _entries(data: dict, name: str, lines: Lines, shown: str, top_lines: dict, allowed: tuple) -> tuple:
+    items = data.get(name, [])
+    if isinstance(items, dict):
+        items = [items]
+    if not isinstance(items, list) or not all(isinstance(t, dict) for t in items):
+        raise RuleFileError(f"{shown}:{top_lines.get(name, 1)}: {name!r} must be tables written [[{name}]]")
+    out = []
+    for i, values in enumerate(items):
+        line, keys = lines.table(name, i)
+        entry = Entry(values, shown, line or top_lines.get(name, 1), keys, i)
+        for key in values:
+            if key not in allowed:
+                raise entry.error(key, f"unknown key {quote(key)} in [[{name}]] #{i + 1} (known: {', '.join(allowed)})")
+            if not isinstance(values[key], str):
+                raise entry.error(key, f"{key} must be a string in quotes, got {quote(values[key])}")
+        out.append(entry)
+    return tuple(out)
+
+
+def read(path, context_keys: dict | None = None) -> RuleFile:
+    """Read and check the shape of the rule file at ``path`` (str or Path).
+
+    ``context_keys``: game name -> its context keys (``{"vint": ("auction",)}``), the keys a rule
+    and a test may have besides :data:`RULE_KEYS` / :data:`TEST_KEYS`; None: every game's, from
+    the games' ``rulefile`` modules.  Raises :class:`RuleFileError` (one line, ``FILE:LINE:``)
+    for a missing, unreadable, binary, empty or non-TOML file, an unknown key, a value of the
+    wrong type, no ``game``, a game without rule files, a parameter that is not a number, or no
+    rule.
+    """
+    shown = path_text(path)
+    text = _text(Path(path), shown)
+    data = _toml(text, shown)
+    lines = Lines(text)
+    top = lines.top()
+    for key in ("params", "rule", "test"):
+        line, _ = lines.table(key, 0)
+        if line:
+            top.setdefault(key, line)
+    for key in data:
+        if key not in TOP_KEYS:
+            raise RuleFileError(f"{shown}:{top.get(key, _first_line(lines, key))}: unknown key {quote(key)} "
+                                f"(known: {', '.join(TOP_KEYS)})")
+    game = data.get("game")
+    if game is None:
+        raise RuleFileError(f"{shown}:1: no game = \"...\" line (the game the file bids for)")
+    if context_keys is None:
+        from cardsim.rules.compile import glue_keys
+        context_keys = glue_keys()
+    if not isinstance(game, str) or game.strip().lower() not in context_keys:
+        raise RuleFileError(f"{shown}:{top.get('game', 1)}: game {quote(game)} has no rule files "
+                            f"(games with them: {', '.join(context_keys)})")
+    game = game.strip().lower()
+    base = data.get("base", "heuristic")
+    if not isinstance(base, str) or not base.strip():
+        raise RuleFileError(f"{shown}:{top.get('base', 1)}: base must be a strategy spec in quotes, got {quote(base)}")
+    params_table = data.get("params", {})
+    if not isinstance(params_table, dict):
+        raise RuleFileError(f"{shown}:{top.get('params', 1)}: params must be a table [params] of name = number")
+    _, param_lines = lines.table("params", 0)
+    params = {}
+    for name, value in params_table.items():
+        line = param_lines.get(name, top.get("params", 1))
+        if not _PARAM_NAME.match(name):
+            raise RuleFileError(f"{shown}:{line}: parameter name {quote(name)} must be letters, digits and _")
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise RuleFileError(f"{shown}:{line}: parameter {name} must be a number, got {quote(value)}")
+        params[name] = float(value)
+        top[f"params.{name}"] = line
+    ctx = tuple(context_keys[game])
+    rules = _entries(data, "rule", lines, shown, top, ctx + RULE_KEYS)
+    tests = _entries(data, "test", lines, shown, top, ctx + TEST_KEYS)
+    if not rules:
+        raise RuleFileError(f"{shown}:1: no [[rule]] in the file")
+    return RuleFile(shown, game, base.strip(), params, rules, tests, top)
+
+
+def _first_line(lines: Lines, key: str) -> int:
+    for line, name, _ in lines.headers:
+        if name == key or name.startswith(key + "."):
+            return line
+    return next((line for line, name, _ in lines.keys if name == key), 1)

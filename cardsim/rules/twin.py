@@ -1,0 +1,49 @@
+"""The slow twin of the rule interpreter: a plain-Python reading of a rule file that says which
+rule fires for a hand and a situation, independent of the compiled arrays (the game's pattern
+read as a regular expression, each feature counted card by card from the feature table).
+The tests hold the jitted interpreter to it on thousands of random hands and auctions.
+"""
+from __future__ import annotations
+
+from cardsim.cards import cards_of
+from cardsim.rules.compile import glue, substitute
+from cardsim.rules.source import RuleFile
+
+
+def feature_value(terms, hand: int) -> int:
+    """A feature's value on ``hand`` (Python int bit set): for each term ``(mask, shift, weight)``,
+    ``weight`` times the cards ``c`` of ``mask`` held together with card ``c + shift``."""
+    held = set(cards_of(hand))
+    return sum(w * sum(1 for c in cards_of(int(m)) if c in held and c + int(s) in held) for m, s, w in terms)
+
+
+def holds(game: str, text: str, hand: int) -> bool:
+    """Whether ``hand`` (Python int) meets the condition ``text`` (the --where grammar)."""
+    from cardsim.conditions import features_of, parse_class
+
+    if not text.strip():
+        return True
+    ranges, required, excluded = parse_class(game, text).resolved(game)
+    fs = features_of(game)
+    for name, (lo, hi) in ranges.items():
+        v = feature_value(fs.features[name], hand)
+        if (lo is not None and v < lo) or (hi is not None and v > hi):
+            return False
+    held = set(cards_of(hand))
+    return all(c in held for c in required) and not any(c in held for c in excluded)
+
+
+def fires(file: RuleFile, values: dict, hand: int, situation) -> tuple[int, int] | None:
+    """``(rule index, call)`` of the first rule of ``file`` whose context holds in ``situation``
+    (the game's: Vint, the calls so far) and whose condition holds for ``hand`` (Python int),
+    under parameter ``values`` (every declared parameter); ``(index, None)`` when that rule's call
+    is illegal there (the base calls), None when no rule holds."""
+    g = glue(file.game)
+    for i, entry in enumerate(file.rules):
+        if not g.context_holds(entry.values, situation):
+            continue
+        if not holds(file.game, substitute(entry, "when", values), hand):
+            continue
+        call = g.read_call(entry.values["call"])
+        return (i, call) if g.legal(call, situation) else (i, None)
+    return None
