@@ -70,7 +70,6 @@ table_of = reports/tables/$(shell awk '{sub(/\#.*/, "")} $$1 == "$(1)" {print $$
 inputs_of = $(shell awk '{sub(/\#.*/, "")} $$1 == "$(1)" {for (i = 3; i <= NF; i++) if ($$i !~ /^target=/) print $$i}' \
 	$(ANALYSES_LIST))
 TABLES := $(foreach s,$(SCRIPTS),$(call table_of,$(s)))
-OWN_TABLES := $(foreach s,$(filter-out $(SCRIPTS),$(ALL_SCRIPTS)),$(call table_of,$(s)))
 
 define ANALYSIS_RULE
 $(call table_of,$(1)): $(STAMP) $(RUN_STAMP) $(SOURCES) analyses/$(1).py $(call inputs_of,$(1))
@@ -79,9 +78,11 @@ endef
 $(foreach s,$(ALL_SCRIPTS),$(eval $(call ANALYSIS_RULE,$(s))))
 
 stronger: $(foreach s,$(call scripts_for,stronger),$(call table_of,$(s)))  ## replay chart cells with pimc on every seat until each verdict decides (after the charts; then make report shows it)
+	@if [ -f reports/report.md ]; then $(PY) -m analyses report --out reports; fi
 
-reports/report.md: $(TABLES) $(wildcard $(OWN_TABLES)) analyses/report.py analyses/page.py $(wildcard analyses/*_page.py) \
-		$(ANALYSES_LIST)
+# A target=NAME analysis's tables are read when they exist but are not prerequisites: `make report` never
+# remakes them (a stale one is marked so on the page), `make NAME` remakes them and the page.
+reports/report.md: $(TABLES) analyses/report.py analyses/page.py $(wildcard analyses/*_page.py) $(ANALYSES_LIST)
 	$(PY) -m analyses report --out reports
 
 clean-cache:  ## drop numba's compiled kernels (kept per source version under ~/.cache/cardsim)

@@ -376,8 +376,8 @@ PIMC_DEALS = 300
 PIMC_OFF = ("pimc card play in the other seats is not replayed: Five Hundred's pimc plays about 1.7 deals a "
             "CPU-second with every seat searching at 8 worlds (analyses/g500_stronger.py), so the guide's 94 cells "
             "would cost about 25 CPU-hours (a pilot of up to 200 deals of the five levels and 300 deals of about 2.5 "
-            "candidates each), far beyond the report's 30 minutes; the report's section on a stronger player replays "
-            "3 of them with pimc on every seat")
+            "candidates each), far beyond the report's 30 minutes; `make stronger` (the section on a stronger player) "
+            "replays 6 of them with pimc on every seat until each verdict decides")
 """Why the report's guide is not replayed under :func:`pimc_profile` (its sentence says so)."""
 
 
