@@ -145,7 +145,7 @@ def _words(struct) -> np.ndarray:
     return np.ctypeslib.as_array((ctypes.c_int32 * (ctypes.sizeof(struct) // 4)).from_buffer(struct))
 
 
-def solve_positions(hands, trump: int, leader: int, trick=()) -> np.ndarray:
+def solve_positions(hands, trump: int, leader: int, trick=(), best_only: bool = False) -> np.ndarray:
     """Double-dummy tricks after each card of the player to move, for ``W`` positions of one trick.
 
     ``hands``: uint64[W, 4] the cards each seat still holds (Vint layout of :mod:`cardsim.cards`),
@@ -155,6 +155,10 @@ def solve_positions(hands, trump: int, leader: int, trick=()) -> np.ndarray:
     side to move takes from the current trick on (this trick included) with both sides playing
     double dummy after it plays card ``c`` (cardsim card index), −1 for a card it may not play.
     Play as docs/RULES.md §2.3 (bridge's, so DDS's).
+
+    ``best_only``: ask DDS only which cards reach the best value (its ``solutions=2``, a
+    null-window test of each card against the best instead of each card's exact value): those
+    cards hold the best value, every other card −1.
 
     All positions in DDS ``SolveAllBoardsBin`` calls of up to :data:`LEAD_BATCH` boards, the
     binary deal written straight from the bit sets (no PBN text, no ``Deal`` objects): the same
@@ -181,7 +185,8 @@ def solve_positions(hands, trump: int, leader: int, trick=()) -> np.ndarray:
     deals = words[1:1 + _DEAL_INTS * _dds.MAXNOOFBOARDS].reshape(_dds.MAXNOOFBOARDS, _DEAL_INTS)
     tail = 1 + _DEAL_INTS * _dds.MAXNOOFBOARDS
     target, solutions, mode = (words[tail + k * _dds.MAXNOOFBOARDS:tail + (k + 1) * _dds.MAXNOOFBOARDS] for k in range(3))
-    target[:], solutions[:], mode[:] = -1, 3, 1  # every card's exact value, as solve_all_boards asks
+    target[:], mode[:] = -1, 1
+    solutions[:] = 2 if best_only else 3  # 3: every card's exact value, as solve_all_boards asks
     futs = res[1:1 + _FUT_INTS * _dds.MAXNOOFBOARDS].reshape(_dds.MAXNOOFBOARDS, _FUT_INTS)
     for start in range(0, n, LEAD_BATCH):
         k = min(LEAD_BATCH, n - start)

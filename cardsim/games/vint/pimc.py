@@ -61,17 +61,19 @@ def position(view) -> _pimc.Position:
                           context=(hand, seat, int(trump), leader, [int(c) for c in trick[:n]], holders))
 
 
-def solve(position: _pimc.Position, worlds: np.ndarray) -> np.ndarray:
+def solve(position: _pimc.Position, worlds: np.ndarray, best_only: bool = False) -> np.ndarray:
     """float64[W, L]: DDS tricks of the seat's side from the current trick on, per world and legal
-    card (see the module docstring; :func:`cardsim.dd.vint.solve_positions`)."""
+    card (see the module docstring; :func:`cardsim.dd.vint.solve_positions`).  With
+    ``best_only``: 1.0 where the card reaches the world's best value for the seat's side, else 0.0
+    (DDS is asked only that, which is cheaper)."""
     from cardsim.dd.vint import solve_positions
 
     hand, seat, trump, leader, trick, holders = position.context
     hands = np.zeros((len(worlds), 4), dtype=np.uint64)
     hands[:, seat] = U64(hand)
     hands[:, holders] = np.asarray(worlds, dtype=np.uint64)[:, :3]
-    values = solve_positions(hands, trump, leader, trick)
-    return values[:, np.asarray(position.legal, dtype=np.int64)].astype(np.float64)
+    values = solve_positions(hands, trump, leader, trick, best_only)[:, np.asarray(position.legal, dtype=np.int64)]
+    return (values >= 0).astype(np.float64) if best_only else values.astype(np.float64)
 
 
 HOOKS = _pimc.Hooks(position=position, solve=solve, strategy=PIMC_STRATEGY)
