@@ -963,3 +963,94 @@ def solve_cards(hands, me, legal, leader, decl, trump, won, pending, trick, keys
                 v = gain + _search(_data(h), _ZERO, wnr, decl, trump, _NEG, U64(0), nwon, npend, _NEG,
                                    np.int64(9999), _data(keys), _data(bounds), mask, mp, _data(stats))
             out[w, j] = v
+
+
+@jit
+def best_cards(hands, me, legal, leader, decl, trump, won, pending, trick, keys, bounds, moves, stats, out):
+    """Which cards reach the best double-dummy value for player ``me`` in each world: writes
+    ``out`` int64[W, L] 1 where ``legal[j]`` gives the declarer the most points of all of ``me``'s
+    cards (``me`` the declarer) or the fewest (``me`` a defender), else 0 — the argmax set of
+    :func:`solve_cards`' row.  Arguments as :func:`solve_cards`.
+
+    The null-window search of issue 47: the previous world's best card's exact value first, then
+    each other card asked only whether it reaches the best so far (one null-window search; a
+    second only when it does, to see whether it beats it; an exact one only for a card that does)."""
+    n = trick.shape[0]
+    on_table = U64(0)
+    for k in range(n):
+        on_table |= U64(1) << U64(trick[k])
+    h = np.empty(3, dtype=np.uint64)
+    mp = _data(moves)
+    mask = keys.shape[0] - 1
+    maxing = me == decl
+    n_cards = legal.shape[0]
+    first = 0
+    for w in range(hands.shape[0]):
+        best = np.int64(0)
+        have = False
+        start = first
+        for step in range(n_cards):
+            j = start if step == 0 else (step - 1 if step - 1 < start else step)
+            c = legal[j]
+            cb = U64(1) << U64(c)
+            h[0] = hands[w, 0]
+            h[1] = hands[w, 1]
+            h[2] = hands[w, 2]
+            h[me] &= ~cb
+            off = 0
+            npend = pending[w]
+            if n == 0 and me == decl and can_declare(hands[w, me], c):
+                if won:
+                    off = marriage_value(c >> 4, trump)
+                else:
+                    npend += marriage_value(c >> 4, trump)
+            lead = c if n == 0 else trick[0]
+            pos0, ldr, lead0, table0, won0 = np.int64(n + 1), leader, lead, on_table | cb, won
+            if n == 2:
+                for k in range(n):
+                    mp[_ROW24 + k] = trick[k]
+                mp[_ROW24 + n] = c
+                ldr, off, won0, npend = _trick_end(on_table | cb, lead >> 4, trump, leader, me, decl, won, npend, mp)
+                pos0, lead0, table0 = _ZERO, _NEG, U64(0)
+            # Windows on the search's own value (the declarer's points after ``off``).
+            if not have:
+                a, b = _NEG, np.int64(9999)
+            else:
+                x = best - off
+                a, b = (x - 1, x) if maxing else (x, x + 1)
+            for k in range(n):
+                mp[_ROW24 + k] = trick[k]
+            mp[_ROW24 + n] = c
+            g = _search(_data(h), pos0, ldr, decl, trump, lead0, table0, won0, npend, a, b, _data(keys),
+                        _data(bounds), mask, mp, _data(stats))
+            if not have:
+                best, have = off + g, True
+                out[w, j] = 1
+                continue
+            x = best - off
+            reaches = g >= x if maxing else g <= x
+            out[w, j] = 0
+            if not reaches:
+                continue
+            better = g > x if maxing else g < x
+            if not better:
+                a, b = (x, x + 1) if maxing else (x - 1, x)
+                for k in range(n):
+                    mp[_ROW24 + k] = trick[k]
+                mp[_ROW24 + n] = c
+                g = _search(_data(h), pos0, ldr, decl, trump, lead0, table0, won0, npend, a, b, _data(keys),
+                            _data(bounds), mask, mp, _data(stats))
+                better = g > x if maxing else g < x
+            if better:
+                # Its exact value: a window open on the far side of the old best.
+                a, b = (x, np.int64(9999)) if maxing else (_NEG, x)
+                for k in range(n):
+                    mp[_ROW24 + k] = trick[k]
+                mp[_ROW24 + n] = c
+                g = _search(_data(h), pos0, ldr, decl, trump, lead0, table0, won0, npend, a, b, _data(keys),
+                            _data(bounds), mask, mp, _data(stats))
+                best = off + g
+                for q in range(n_cards):
+                    out[w, q] = 0
+                first = j
+            out[w, j] = 1

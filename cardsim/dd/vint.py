@@ -126,3 +126,84 @@ def lead_values(hands, declarer, denominations) -> np.ndarray:
                     if ranks >> r & 1:
                         out[start + k, suit * 16 + r - 2] = fut.score[j]
     return out
+
+
+_DEAL_INTS = 24
+"""int32 words of one DDS ``deal`` (trump, first, currentTrickSuit[3], currentTrickRank[3],
+remainCards[4][4]); DDS's ``boards`` and ``solvedBoards`` hold only 4-byte integers, so both are
+read and written as flat int32 arrays."""
+_FUT_INTS = 54
+"""int32 words of one DDS ``futureTricks`` (nodes, cards, suit[13], rank[13], equals[13], score[13])."""
+_SHIFT_OF_DDS_SUIT = np.array([16 * s for s in _PBN_SUITS], dtype=np.uint64)
+"""Bit offset of each DDS suit (S H D C) in a Vint hand."""
+_CARDS = np.arange(64, dtype=np.uint64)
+
+
+def _words(struct) -> np.ndarray:
+    import ctypes
+
+    return np.ctypeslib.as_array((ctypes.c_int32 * (ctypes.sizeof(struct) // 4)).from_buffer(struct))
+
+
+def solve_positions(hands, trump: int, leader: int, trick=(), best_only: bool = False) -> np.ndarray:
+    """Double-dummy tricks after each card of the player to move, for ``W`` positions of one trick.
+
+    ``hands``: uint64[W, 4] the cards each seat still holds (Vint layout of :mod:`cardsim.cards`),
+    *without* the cards already played to the current trick; ``trump``: the denomination 0..4 (S
+    C D H NT); ``leader``: the seat that led (or leads) this trick; ``trick``: the cards (0..3)
+    played to it so far, from the leader on.  Returns int8[W, 64]: ``out[w, c]`` = the tricks the
+    side to move takes from the current trick on (this trick included) with both sides playing
+    double dummy after it plays card ``c`` (cardsim card index), −1 for a card it may not play.
+    Play as docs/RULES.md §2.3 (bridge's, so DDS's).
+
+    ``best_only``: ask DDS only which cards reach the best value (its ``solutions=2``, a
+    null-window test of each card against the best instead of each card's exact value): those
+    cards hold the best value, every other card −1.
+
+    All positions in DDS ``SolveAllBoardsBin`` calls of up to :data:`LEAD_BATCH` boards, the
+    binary deal written straight from the bit sets (no PBN text, no ``Deal`` objects): the same
+    DDS search and values as building endplay ``Deal`` objects and ``solve_all_boards``.
+    Raises ValueError for a trump or leader out of range or more than three cards on the trick."""
+    from endplay import _dds
+
+    hands = np.ascontiguousarray(hands, dtype=np.uint64).reshape(-1, 4)
+    trick = [int(c) for c in trick]
+    if not (0 <= trump <= 4 and 0 <= leader <= 3 and len(trick) <= 3):
+        raise ValueError(f"trump 0..4, leader 0..3 and at most 3 cards on the trick, got {trump}, {leader}, {trick}")
+    n = len(hands)
+    out = np.full((n, 64), -1, dtype=np.int8)
+    # DDS's hand h, suit s: the ranks as bits 2..14.
+    remain = ((hands[:, :, None] >> _SHIFT_OF_DDS_SUIT[None, None, :]) & np.uint64(0x1FFF)) << np.uint64(2)
+    head = np.zeros(8, dtype=np.int32)
+    head[0], head[1] = DDS_STRAIN[trump], leader
+    for k, c in enumerate(trick):
+        head[2 + k] = _PBN_SUITS.index(c >> 4)
+        head[5 + k] = (c & 15) + 2
+    bop = _dds.boards()
+    solved = _dds.solvedBoards()
+    words, res = _words(bop), _words(solved)
+    deals = words[1:1 + _DEAL_INTS * _dds.MAXNOOFBOARDS].reshape(_dds.MAXNOOFBOARDS, _DEAL_INTS)
+    tail = 1 + _DEAL_INTS * _dds.MAXNOOFBOARDS
+    target, solutions, mode = (words[tail + k * _dds.MAXNOOFBOARDS:tail + (k + 1) * _dds.MAXNOOFBOARDS] for k in range(3))
+    target[:], mode[:] = -1, 1
+    solutions[:] = 2 if best_only else 3  # 3: every card's exact value, as solve_all_boards asks
+    futs = res[1:1 + _FUT_INTS * _dds.MAXNOOFBOARDS].reshape(_dds.MAXNOOFBOARDS, _FUT_INTS)
+    for start in range(0, n, LEAD_BATCH):
+        k = min(LEAD_BATCH, n - start)
+        words[0] = k
+        deals[:k, :8] = head
+        deals[:k, 8:] = remain[start:start + k].reshape(k, 16).astype(np.int32)
+        _dds.SolveAllBoardsBin(bop, solved)  # raises endplay's DDSError (a RuntimeError) on failure
+        fut = futs[:k]
+        count = fut[:, 1]
+        suit, rank, equals, score = fut[:, 2:15], fut[:, 15:28], fut[:, 28:41], fut[:, 41:54]
+        block = out[start:start + k]
+        for j in range(13):
+            ok = j < count
+            # The group's ranks (bits 2..14) moved into the card's lane of a Vint hand.
+            held = ((np.uint64(1) << rank[:, j].astype(np.uint64)) | equals[:, j].astype(np.uint64)) >> np.uint64(2)
+            lane = _SHIFT_OF_DDS_SUIT[np.where(ok, suit[:, j], 0)]
+            bits = np.where(ok, held << lane, np.uint64(0))
+            hit = ((bits[:, None] >> _CARDS[None, :]) & np.uint64(1)).astype(bool)
+            block[hit] = np.broadcast_to(score[:, j, None], hit.shape)[hit]
+    return out

@@ -156,10 +156,11 @@ def position(view) -> _pimc.Position:
         context=(templ, np.array(cards, dtype=np.int64), leader, decl, trump, won, lead_marriage, code))
 
 
-def solve(position: _pimc.Position, worlds: np.ndarray) -> np.ndarray:
+def solve(position: _pimc.Position, worlds: np.ndarray, best_only: bool = False) -> np.ndarray:
     """float64[W, L]: the declarer's double-dummy points to come after each legal card in each
     world (``worlds`` uint64[W, 2], players 1 and 2), negated for a defender (the module
-    docstring)."""
+    docstring).  With ``best_only``: 1.0 where the card reaches the world's best value for the
+    seat, else 0.0 (:func:`cardsim.dd.g501.best_cards`, null-window searches)."""
     templ, cards, leader, decl, trump, won, lead_marriage, _code = position.context
     w = len(worlds)
     hands = np.empty((w, 3), dtype=np.uint64)
@@ -172,10 +173,11 @@ def solve(position: _pimc.Position, worlds: np.ndarray) -> np.ndarray:
     legal = position.legal
     out = np.zeros((w, len(legal)), dtype=np.int64)
     keys, bounds, moves, stats = _scratch()
-    _solver().solve_cards(hands, np.int64(0), legal, np.int64(leader), np.int64(decl), np.int64(trump), np.int64(won),
-                          pending, cards, keys, bounds, moves, stats, out)
+    kernel = _solver().best_cards if best_only else _solver().solve_cards
+    kernel(hands, np.int64(0), legal, np.int64(leader), np.int64(decl), np.int64(trump), np.int64(won), pending, cards,
+           keys, bounds, moves, stats, out)
     values = out.astype(np.float64)
-    return values if position.declaring else -values
+    return values if position.declaring or best_only else -values
 
 
 def card(position: _pimc.Position, chosen: int) -> int:

@@ -6,10 +6,11 @@ The hidden holders are the three other seats, left-hand opponent first; each hol
 less the tricks completed, one less if it has played to the current trick.  The auction's bids
 (``bid_suits``) are not used to shape the worlds.
 
-Each world is solved by DDS (through endplay) from the start of the current trick, its cards
-played again, all worlds of a decision in one batched ``SolveAllBoards`` call; DDS gives the
-tricks the side to move takes from there with each card (equal cards included), which is the
-value for the seat's side.
+Each world is solved by DDS (through endplay's binding) from the current position, the trick's
+cards on the table, all worlds of a decision in one batched ``SolveAllBoardsBin`` call written
+straight from the bit sets (:func:`cardsim.dd.vint.solve_positions`); DDS gives the tricks the
+side to move takes from there with each card (equal cards included), which is the value for the
+seat's side.
 """
 from __future__ import annotations
 
@@ -20,7 +21,6 @@ from numba import objmode
 from numba.core.errors import NumbaWarning
 
 from cardsim._jit import jit
-from cardsim.cards import SUITS, VINT_RANKS
 from cardsim.strategies import pimc as _pimc
 
 from .rules import legal_plays
@@ -61,44 +61,19 @@ def position(view) -> _pimc.Position:
                           context=(hand, seat, int(trump), leader, [int(c) for c in trick[:n]], holders))
 
 
-def solve(position: _pimc.Position, worlds: np.ndarray) -> np.ndarray:
+def solve(position: _pimc.Position, worlds: np.ndarray, best_only: bool = False) -> np.ndarray:
     """float64[W, L]: DDS tricks of the seat's side from the current trick on, per world and legal
-    card (see the module docstring)."""
-    from endplay.dds import solve_all_boards
-    from endplay.types import Deal, Denom, Player
-
-    from cardsim.dd.vint import pbn_deal
+    card (see the module docstring; :func:`cardsim.dd.vint.solve_positions`).  With
+    ``best_only``: 1.0 where the card reaches the world's best value for the seat's side, else 0.0
+    (DDS is asked only that, which is cheaper)."""
+    from cardsim.dd.vint import solve_positions
 
     hand, seat, trump, leader, trick, holders = position.context
-    deals = []
-    for world in worlds:
-        hands = [0, 0, 0, 0]
-        hands[seat] = hand
-        for i, s in enumerate(holders):
-            hands[s] = int(world[i])
-        for k, c in enumerate(trick):  # back to the start of the trick, so the hands are even
-            hands[(leader + k) % 4] |= 1 << c
-        deal = Deal.from_pbn(pbn_deal(hands))
-        deal.trump = Denom(_DDS_STRAIN[trump])
-        deal.first = Player(leader)
-        for c in trick:
-            deal.play(SUITS[c >> 4] + VINT_RANKS[c & 15])  # endplay reads the suit first
-        deals.append(deal)
-    col = {int(c): j for j, c in enumerate(position.legal)}
-    out = np.zeros((len(worlds), len(col)), dtype=np.float64)
-    for start in range(0, len(deals), 200):  # DDS's MAXNOOFBOARDS
-        solved = solve_all_boards(deals[start:start + 200])
-        for w in range(len(deals[start:start + 200])):
-            data = solved[w]._data
-            for i in range(data.cards):
-                suit = _EP_SUIT[data.suit[i]]
-                holding = (1 << data.rank[i]) | data.equals[i]
-                for rank in range(2, 15):
-                    if holding >> rank & 1:
-                        j = col.get(16 * suit + rank - 2)
-                        if j is not None:
-                            out[start + w, j] = data.score[i]
-    return out
+    hands = np.zeros((len(worlds), 4), dtype=np.uint64)
+    hands[:, seat] = U64(hand)
+    hands[:, holders] = np.asarray(worlds, dtype=np.uint64)[:, :3]
+    values = solve_positions(hands, trump, leader, trick, best_only)[:, np.asarray(position.legal, dtype=np.int64)]
+    return (values >= 0).astype(np.float64) if best_only else values.astype(np.float64)
 
 
 HOOKS = _pimc.Hooks(position=position, solve=solve, strategy=PIMC_STRATEGY)

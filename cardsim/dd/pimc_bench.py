@@ -1,0 +1,202 @@
+"""The ``pimc`` solvers on fixed positions, before and after a change, in one run (BENCHMARKS.md,
+"The pimc solve hooks on fixed positions").
+
+    python -m cardsim.dd.pimc_bench record GAME [--decisions N] [--worlds W] [--seed S] -o FILE
+    python -m cardsim.dd.pimc_bench time FILE [--against REV | --best-only] [--rounds R] [--chunk K]
+
+``record`` plays deals of GAME with ``pimc:worlds=W`` in every seat (two deals of each seed from ``S`` on) and keeps the
+first ``N`` searched decisions exactly as the game's ``solve`` hook got them (the
+:class:`~cardsim.strategies.pimc.Position` and its sampled worlds), pickled to FILE.
+
+``time`` gives those decisions to the game's ``solve`` hook in two long-lived interpreters, this
+tree's and commit ``REV``'s (:func:`cardsim.bench_against.tree_at`), chunk by chunk in turn (the
+order reversed every round), and reports each side's CPU seconds per decision (the sum over the
+rounds and the median of the per-round ratios) and whether both returned the same values for
+every decision.  Without ``--against`` only this tree is timed; ``--best-only`` times this tree's
+``solve(..., best_only=True)`` (null windows) against its exact solve and checks that the answers
+are the exact values' argmax sets.  A worker's process keeps its
+solver's state (a transposition table kept across calls) from one chunk to the next, as a
+``pimc`` seat's process does; every worker solves the decisions in the same order.
+"""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import pickle
+import statistics
+import subprocess
+import sys
+import tempfile
+
+_WORKER = r"""
+import pickle, sys, time, hashlib
+import numpy as np
+from cardsim.games import get_game
+game, path, mode = sys.argv[1], sys.argv[2], sys.argv[3]
+with open(path, "rb") as f:
+    decisions = pickle.load(f)["decisions"]
+hook = get_game(game).pimc.solve
+if mode == "best":
+    solve = lambda position, worlds: hook(position, worlds, best_only=True)
+elif mode == "argmax":  # the exact values' argmax set, as best_only gives it
+    def solve(position, worlds):
+        v = hook(position, worlds)
+        return (v >= v.max(axis=1, keepdims=True)).astype(np.float64)
+else:
+    solve = hook
+solve(*decisions[0])  # compile or load the solver
+print("ready", flush=True)
+for line in sys.stdin:
+    start, count = map(int, line.split())
+    digest = hashlib.sha256()
+    t = time.process_time()
+    for position, worlds in decisions[start:start + count]:
+        values = solve(position, worlds)
+        digest.update(np.ascontiguousarray(values, dtype=np.float64).tobytes())
+    print(repr(time.process_time() - t), digest.hexdigest(), flush=True)
+"""
+
+
+def record(game: str, decisions: int, worlds: int, seed: int) -> list:
+    """The first ``decisions`` searched decisions of deals of ``game`` played with
+    ``pimc:worlds=worlds`` in every seat from ``seed``: a list of ``(position, worlds)`` as the
+    game's ``solve`` hook received them (``worlds`` uint64[W, H])."""
+    import cardsim
+    from cardsim.games import get_game
+
+    spec = get_game(game)
+    module = sys.modules[spec.pimc.solve.__module__]
+    original = module.HOOKS
+    kept: list = []
+
+    def keep(position, w):
+        if len(kept) < decisions:
+            kept.append((position, w.copy()))
+        return original.solve(position, w)
+
+    module.HOOKS = dataclasses.replace(original, solve=keep)
+    try:
+        k = 0
+        while len(kept) < decisions:  # a few deals at a time, each batch from its own seed
+            cardsim.simulate(game, 2, seed=seed + k, strategies=[f"pimc:worlds={worlds}"] * spec.default_seats,
+                             n_jobs=1)
+            k += 1
+    finally:
+        module.HOOKS = original
+    return kept
+
+
+class _Worker:
+    def __init__(self, game: str, path: str, tree, mode: str = "exact"):
+        from cardsim.bench_against import _env
+
+        self.errors = tempfile.TemporaryFile(mode="w+")
+        self.proc = subprocess.Popen([sys.executable, "-c", _WORKER, game, path, mode], env=_env(tree), cwd=tree,
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.errors, text=True)
+        self.where = tree or "this tree"
+        if self.proc.stdout.readline().strip() != "ready":
+            self._fail()
+
+    def _fail(self):
+        self.proc.kill()
+        self.errors.seek(0)
+        raise SystemExit(f"pimc_bench: the worker in {self.where} failed: {self.errors.read()[-1500:]}")
+
+    def chunk(self, start: int, count: int) -> tuple[float, str]:
+        self.proc.stdin.write(f"{start} {count}\n")
+        self.proc.stdin.flush()
+        line = self.proc.stdout.readline().split()
+        if len(line) != 2:
+            self._fail()
+        return float(line[0]), line[1]
+
+    def close(self):
+        self.proc.stdin.close()
+        self.proc.wait()
+
+
+def time_file(path: str, against: str | None, rounds: int, chunk: int, best_only: bool = False) -> dict:
+    """Time the decisions of ``path`` (made by :func:`record`) in this tree and, with
+    ``against``, in that commit's, alternately (the module docstring).  With ``best_only`` (no
+    ``against``): this tree's ``solve(..., best_only=True)`` ("now") against its exact values
+    ("before"), and "same" says whether the best-only answers equal the exact values' argmax sets.
+    Returns ``{"game", "decisions", "now", "before", "ratio", "same"}``: CPU seconds per decision
+    on each side (None for a side not measured), the median per-round ratio now/before, and
+    whether every chunk's answers were identical."""
+    from cardsim.bench_against import tree_at
+
+    with open(path, "rb") as f:
+        data = pickle.load(f)
+    game, n = data["game"], len(data["decisions"])
+    sides = {"now": (None, "best" if best_only else "exact")}
+    if against:
+        sides["before"] = (tree_at(against)[1], "exact")
+    elif best_only:
+        sides["before"] = (None, "argmax")
+    workers = {name: _Worker(game, path, tree, mode) for name, (tree, mode) in sides.items()}
+    totals = {name: 0.0 for name in sides}
+    ratios, same, count = [], True, 0
+    try:
+        for r in range(rounds):
+            order = list(sides) if r % 2 == 0 else list(sides)[::-1]
+            start = (r * chunk) % max(1, n - chunk + 1) if n > chunk else 0
+            k = min(chunk, n)
+            got = {name: workers[name].chunk(start, k) for name in order}
+            for name in sides:
+                totals[name] += got[name][0]
+            count += k
+            if "before" in sides:
+                ratios.append(got["now"][0] / got["before"][0])
+                same &= got["now"][1] == got["before"][1]
+    finally:
+        for w in workers.values():
+            w.close()
+    both = "before" in sides
+    return {"game": game, "decisions": count, "now": totals["now"] / count,
+            "before": totals["before"] / count if both else None,
+            "ratio": statistics.median(ratios) if ratios else None, "same": same if both else None}
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m cardsim.dd.pimc_bench")
+    sub = ap.add_subparsers(dest="what", required=True)
+    rec = sub.add_parser("record", help="keep N searched decisions of real deals")
+    rec.add_argument("game")
+    rec.add_argument("--decisions", type=int, default=200)
+    rec.add_argument("--worlds", type=int, default=8)
+    rec.add_argument("--seed", type=int, default=1)
+    rec.add_argument("-o", "--out", required=True)
+    tim = sub.add_parser("time", help="time the solve hook on recorded decisions, alternately against a commit")
+    tim.add_argument("file")
+    tim.add_argument("--against", default=None)
+    tim.add_argument("--rounds", type=int, default=10)
+    tim.add_argument("--chunk", type=int, default=20)
+    tim.add_argument("--best-only", action="store_true",
+                     help="time solve(..., best_only=True) against the exact solve's argmax, both in this tree")
+    args = ap.parse_args(argv)
+    if args.what == "record":
+        if args.decisions < 1 or args.worlds < 1:
+            ap.error("--decisions and --worlds must be at least 1")
+        kept = record(args.game, args.decisions, args.worlds, args.seed)
+        with open(args.out, "wb") as f:
+            pickle.dump({"game": args.game, "worlds": args.worlds, "seed": args.seed, "decisions": kept}, f)
+        print(f"{len(kept)} decisions of {args.game} (pimc:worlds={args.worlds}, seed {args.seed}) -> {args.out}")
+        return 0
+    if args.rounds < 1 or args.chunk < 1:
+        ap.error("--rounds and --chunk must be at least 1")
+    if args.best_only and args.against:
+        ap.error("--best-only compares two modes of this tree: leave out --against")
+    res = time_file(args.file, args.against, args.rounds, args.chunk, args.best_only)
+    now = "best-only" if args.best_only else "now"
+    line = f"{res['game']}: {res['decisions']} decisions a side, {now} {1000 * res['now']:.2f} ms CPU a decision"
+    if res["before"] is not None:
+        before = "exact" if args.best_only else f"before ({args.against})"
+        line += (f", {before} {1000 * res['before']:.2f} ms; median per-round ratio "
+                 f"{now}/{before.split()[0]} {res['ratio']:.3f}; "
+                 f"{'argmax sets' if args.best_only else 'values'} {'identical' if res['same'] else 'DIFFER'}")
+    print(line)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
