@@ -450,6 +450,24 @@ def pimc_table(rows, command: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+PIMC_AGAINST_DEALS = {"vint": 2, "500": 4, "501": 20}
+"""Deals a round in ``--only pimc --against``: a few seconds of search for each side."""
+
+
+def pimc_against_table(rows, command: str) -> str:
+    """Markdown rows of :func:`cardsim.bench_against.pimc_rates` results (``rows``: dicts with
+    ``game``, ``worlds`` and its keys): every seat ``pimc``, deals per CPU second, before and
+    now, and the median of the per-round ratios."""
+    lines = [f"`{command}`, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}: every seat "
+             "`pimc:worlds=W`, both trees on one core taking turns (deals per CPU second, all threads).", "",
+             "| game | worlds | deals a round | rounds | before (best round) | now (best round) | now/before (median of rounds) |",
+             "|---|---:|---:|---:|---:|---:|---:|"]
+    for r in rows:
+        lines.append(f"| {r['game']} | {r['worlds']} | {r['deals']} | {len(r['after'])} | "
+                     f"{max(r['before']):.3g} | {max(r['after']):.3g} | {r['ratio']:.2f}× |")
+    return "\n".join(lines) + "\n"
+
+
 def replace_section(path: str, heading: str, text: str) -> None:
     """Put the section ``text`` (starting with a blank line and ``heading``) into the Markdown
     file ``path`` in place of its old section of that heading, else before :data:`NOTES_MARKER`,
@@ -624,7 +642,8 @@ def main(argv=None) -> int:
     parser.add_argument("--strategies", nargs="+", metavar="SPEC",
                         help="instead: time these strategy specs (every seat) alternately on one core, the "
                              "best of --rounds rounds each (CPU time; e.g. a new default against the old)")
-    parser.add_argument("--rounds", type=int, default=5, help="rounds with --strategies (default 5)")
+    parser.add_argument("--rounds", type=int, default=5,
+                        help="rounds with --strategies and with --only pimc --against (default 5)")
     args = parser.parse_args(argv)
     if args.deals <= 0:
         parser.error("--deals must be positive")
@@ -679,6 +698,18 @@ def main(argv=None) -> int:
         if args.out:
             replace_section(args.out, E2E_HEADING, e2e_text)
             replace_section(args.out, TARGETS_HEADING, text)
+        return 0
+    if args.only == "pimc" and args.against:
+        from cardsim.bench_against import pimc_rates
+
+        command = f"python -m cardsim.bench --only pimc --against {args.against} --rounds {args.rounds}"
+        rows = []
+        for game in args.games:
+            for worlds in (8, 32):
+                rows.append({"game": game, "worlds": worlds, **pimc_rates(
+                    game, args.against, worlds, deals=PIMC_AGAINST_DEALS[game], rounds=args.rounds,
+                    progress=_progress)})
+        print(pimc_against_table(rows, command))
         return 0
     if args.only == "pimc":
         command = "python -m cardsim.bench --only pimc" + (f" --out {args.out}" if args.out else "")

@@ -219,6 +219,69 @@ def engine_rates(game: str, rev: str | None, deals: int = 300_000, rounds: int =
     return {"before": best.get("before"), "after": best["after"], "paired": paired, "sha": sha}
 
 
+_PIMC_WORKER = r"""
+import os, sys, time
+import cardsim
+from cardsim.games import get_game
+game, seed, cpu = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+if cpu >= 0:
+    os.sched_setaffinity(0, {cpu})
+seats = get_game(game).default_seats
+cardsim.simulate(game, 1, seed=seed, strategies=["pimc:worlds=2"] * seats, n_jobs=1)
+print("ready", flush=True)
+for line in sys.stdin:
+    spec, start, count = line.split()
+    t = time.process_time()
+    cardsim.simulate(game, int(count), seed=seed + int(start), strategies=[spec] * seats, n_jobs=1)
+    print(repr(time.process_time() - t), flush=True)
+"""
+
+
+class _PimcWorker(_Worker):
+    """A long-lived interpreter playing deals with the same ``pimc`` spec in every seat
+    (:data:`_PIMC_WORKER`): a request ``SPEC START COUNT`` plays ``COUNT`` deals of seed
+    ``SEED + START``."""
+
+    def __init__(self, game: str, tree: Path | None, cpu: int = -1):
+        self.where = tree
+        self.errors = tempfile.TemporaryFile(mode="w+")
+        self.proc = subprocess.Popen([sys.executable, "-c", _PIMC_WORKER, game, str(SEED), str(cpu)], env=_env(tree),
+                                     cwd=tree, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.errors,
+                                     text=True)
+        self._expect("ready")
+
+
+def pimc_rates(game: str, rev: str, worlds: int = 8, deals: int = 2, rounds: int = 6, progress=None,
+               after: Path | None = None) -> dict:
+    """``pimc:worlds=W`` in every seat, deals per CPU second (all the process's threads: DDS
+    solves a batch on several), commit ``rev`` (or a folder holding a cardsim tree) against this
+    tree (``after``: another folder), alternately: in each of ``rounds`` rounds both play the
+    same ``deals`` deals (seed ``SEED + round``), the order reversed every round, one long-lived
+    interpreter a side, both on one core.  Returns ``{"before": [rates], "after": [rates],
+    "ratio": median of the per-round ratios after/before, "sha": …, "deals": deals}``."""
+    sha, tree = (rev, Path(rev)) if Path(rev).is_dir() else tree_at(rev)
+    sides = [("before", tree), ("after", after)]
+    cpu = min(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else -1
+    workers = {}
+    rates = {"before": [], "after": []}
+    try:
+        for side, where in sides:
+            workers[side] = _PimcWorker(game, where, cpu)
+        for r in range(rounds):
+            if progress:
+                progress(f"{game} pimc:worlds={worlds}: round {r + 1} of {rounds}")
+            for side, _ in (sides if r % 2 == 0 else sides[::-1]):
+                rates[side].append(deals / workers[side].seconds(f"pimc:worlds={worlds}", r * deals, deals))
+    finally:
+        for w in workers.values():
+            try:
+                w.close()
+            except OSError:
+                pass
+    ratio = statistics.median(a / b for a, b in zip(rates["after"], rates["before"]))
+    return {**rates, "ratio": ratio, "sha": sha, "deals": deals}
+
+
 def compile_seconds(game: str, rev: str | None, cache: str | None = None) -> float:
     """Seconds of a compile (import, ten deals, ten dealt only) of ``game`` in commit ``rev``
     (None: this tree) in a fresh interpreter whose numba cache is ``cache``: a cold compile when

@@ -137,3 +137,20 @@ def test_a_worker_writing_much_error_output_does_not_stop_the_run(tmp_path):
     after = _stand_in_tree(tmp_path / "after", noisy)
     rates = ba.engine_rates("vint", str(before), deals=2000, rounds=2, chunk=1000, after=after)
     assert rates["paired"]["full_1"] > 0 and rates["after"]["full_1"] > 0
+
+
+def test_pimc_rates_alternate_rounds_and_pair_them(monkeypatch, tmp_path):
+    monkeypatch.setattr(ba, "_PimcWorker", _FakeWorker)
+    _FakeWorker.log = []
+    spec = "pimc:worlds=8"
+    # Two deals a round: before 4.0, 2.0, 8.0 s; after 1.0, 1.0, 4.0 s -> per-round ratios 4, 2, 2.
+    _FakeWorker.seconds_of = {("before", spec, 1): 4.0, ("before", spec, 2): 2.0, ("before", spec, 3): 8.0,
+                              ("after", spec, 1): 1.0, ("after", spec, 2): 1.0, ("after", spec, 3): 4.0}
+    rates = ba.pimc_rates("500", str(tmp_path), worlds=8, deals=2, rounds=3)
+    assert rates["before"] == [0.5, 1.0, 0.25] and rates["after"] == [2.0, 2.0, 0.5]
+    assert rates["ratio"] == 2.0 and rates["sha"] == str(tmp_path)
+    # The same deals for both sides in a round, the order reversed every round.
+    assert [(s, start) for s, what, start, _ in _FakeWorker.log if what == spec] == \
+        [("before", 0), ("after", 0), ("after", 2), ("before", 2), ("before", 4), ("after", 4)]
+    table = bench.pimc_against_table([{"game": "500", "worlds": 8, **rates}], "cmd")
+    assert "| 500 | 8 | 2 | 3 | 1 | 2 | 2.00× |" in table

@@ -261,7 +261,9 @@ def test_where_every_world_agrees_that_card_is_played():
         agreed += 1
         best = [int(c) for c in pos.legal[everywhere]]
         want = pos.fallback if pos.fallback in best else best[0]
-        assert G.decide(P.HOOKS, row, 99, played, seat, full) % DECLARE_FLAG == want
+        # Every world solved: the sequential rule may stop on a tie seen in 4 of the 6 worlds
+        # (its error is tested in tests/test_pimc_stop.py).
+        assert G.decide(P.HOOKS, row, 99, played, seat, full, stop=False) % DECLARE_FLAG == want
         overruled += want != pos.fallback
     assert agreed >= 50 and overruled >= 3, (agreed, overruled)
 

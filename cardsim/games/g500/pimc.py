@@ -127,7 +127,31 @@ def solve(position: _pimc.Position, worlds: np.ndarray) -> np.ndarray:
                         _SCRATCH["stats"])
 
 
-HOOKS = _pimc.Hooks(position=position, solve=solve, strategy=PIMC_STRATEGY)
+def classes(position: _pimc.Position) -> np.ndarray:
+    """int64[L]: the legal moves' classes of touching cards (:func:`cardsim.strategies.pimc.touching_classes`)
+    in the effective layout: cards of one lane (in no-trump the two jokers, played to a trick
+    led by another seat) with nothing between them but the seat's own cards and cards out of
+    play (completed tricks, the declarer's discards, no card).  A no-trump joker lead, a move
+    per named suit, is a class of its own."""
+    hand, _seat, denom, _leader, trick, n, _led = position.context
+    full = int(FULL_EFF[denom])
+    on_table = sum(1 << int(c) for c in trick[:n])
+    dead = (full & ~position.unseen & ~hand & ~on_table) | (~full & (2**64 - 1))
+    jokers = int(TRUMP_MASK[NT]) if denom == NT else 0
+    legal = np.asarray(position.legal, dtype=np.int64)
+    plain = np.array([not (n == 0 and (1 << (int(c) & 0xFF)) & jokers) for c in legal])
+    out = np.arange(len(legal), dtype=np.int64)
+    if plain.any():
+
+        def group(c):
+            return jokers if (1 << c) & jokers else int(SUIT_MASK[denom, c >> 4])
+
+        idx = np.flatnonzero(plain)
+        out[idx] = idx[_pimc.touching_classes(legal[idx], hand, dead, group)]
+    return out
+
+
+HOOKS = _pimc.Hooks(position=position, solve=solve, strategy=PIMC_STRATEGY, classes=classes)
 """Five Hundred's hooks for :func:`cardsim.strategies.pimc.decide`."""
 
 

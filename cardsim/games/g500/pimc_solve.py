@@ -40,7 +40,8 @@ def solve_worlds(hand, seat, denom, leader, trick, n, led, worlds, codes, keys, 
     ``moves``: int64[42, MAX_MOVES] scratch; ``stats``: int64[1+] node counter.
 
     A card equivalent to a higher card of the seat's in that world (the next higher card still
-    in a hand or on the table is its own) takes that card's value instead of a search."""
+    in a hand or on the table is its own) takes that card's value instead of a search, when
+    that card is among ``codes`` (the sampled search may ask for some legal moves only)."""
     n_worlds = worlds.shape[0]
     n_codes = codes.shape[0]
     out = np.zeros((n_worlds, n_codes), dtype=np.float64)
@@ -64,11 +65,14 @@ def solve_worlds(hand, seat, denom, leader, trick, n, led, worlds, codes, keys, 
             above = live & _group(c, denom) & ~((U64(2) << U64(c)) - U64(1))
             if above != U64(0) and (U64(hand) >> U64(lowest_bit(above))) & U64(1):
                 twin = lowest_bit(above) | (named << 8)
+                copied = False
                 for q in range(j + 1, n_codes):
                     if codes[q] == twin:
                         out[w, j] = out[w, q]
+                        copied = True
                         break
-                continue
+                if copied:  # else the twin is not asked for (the caller asks some cards only): search
+                    continue
             for i in range(n):
                 tr[i] = trick[i]
             tr[n] = c

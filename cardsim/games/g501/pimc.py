@@ -192,7 +192,7 @@ def card(position: _pimc.Position, chosen: int) -> int:
     return chosen
 
 
-HOOKS = _pimc.Hooks(position=position, solve=solve, strategy=PIMC_STRATEGY, card=card)
+HOOKS = _pimc.Hooks(position=position, solve=solve, strategy=PIMC_STRATEGY, card=card, unit=10.0)
 """501's hooks for :func:`cardsim.strategies.pimc.decide`."""
 
 

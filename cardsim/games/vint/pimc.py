@@ -76,7 +76,17 @@ def solve(position: _pimc.Position, worlds: np.ndarray, best_only: bool = False)
     return (values >= 0).astype(np.float64) if best_only else values.astype(np.float64)
 
 
-HOOKS = _pimc.Hooks(position=position, solve=solve, strategy=PIMC_STRATEGY)
+def classes(position: _pimc.Position) -> np.ndarray:
+    """int64[L]: the legal cards' classes of touching cards (:func:`cardsim.strategies.pimc.touching_classes`):
+    cards of one suit with nothing between them but the seat's own cards and cards of completed
+    tricks (the cards on the current trick still count)."""
+    hand, _seat, _trump, _leader, trick, _holders = position.context
+    on_table = sum(1 << c for c in trick)
+    dead = (DECK & ~position.unseen & ~hand & ~on_table) | (~DECK & (2**64 - 1))
+    return _pimc.touching_classes(position.legal, hand, dead, lambda c: 0x1FFF << (16 * (c >> 4)))
+
+
+HOOKS = _pimc.Hooks(position=position, solve=solve, strategy=PIMC_STRATEGY, classes=classes)
 """Vint's hooks for :func:`cardsim.strategies.pimc.decide`."""
 
 
