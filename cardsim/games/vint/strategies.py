@@ -107,7 +107,7 @@ REGISTRY.add("greedy", GREEDY, dict(_BIDDING),
              "bids like heuristic_v1; plays the cheapest card that wins the trick so far, else its lowest legal card",
              _BIDDING_DOCS, _BIDDING_BOUNDS, tunables=_tunables(_BIDDING))
 
-PIMC_STRATEGY = register_pimc(REGISTRY, PIMC, REGISTRY["heuristic"])
+PIMC_STRATEGY = register_pimc(REGISTRY, PIMC, REGISTRY["heuristic"], reads_auction=True)
 """Sampled-search card play (:mod:`cardsim.strategies.pimc`, glue in :mod:`.pimc`); bids like
 ``heuristic`` with the same parameters, which sit at the same positions of its row."""
 
