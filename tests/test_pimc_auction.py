@@ -117,20 +117,6 @@ def test_accepted_worlds_follow_the_exact_conditional_given_the_calls():
     assert got_hcp.mean() - plain_hcp.mean() > 10 * se
 
 
-def test_a_strategy_whose_calls_ignore_the_hand_leaves_the_worlds_uniform():
-    # random:pass_probability=0.9 calls whatever it holds: every layout is as likely given its
-    # calls, so the accepted worlds are the play-only worlds' distribution.
-    ids, params = _setup("random:pass_probability=0.9")
-    hands, dealer = _one_bid_deal(ids, params, 3)
-    pos, _calls, declarer = _opening_lead(hands, dealer, ids, params)
-    d = pos.context[5].index(declarer)
-    worlds, tried, accepted, fell_back = P.sample_auction_worlds(7, pos, 1500, VP.auction_made, budget=2000)
-    assert not fell_back
-    hcp = np.array([_hcp(w[d]) for w in worlds])
-    mean = 40 * 13 / 39 - _hcp(hands[pos.context[1]]) * 13 / 39  # a random 13 of the 39 unseen cards
-    assert abs(hcp.mean() - mean) < 4 * 4.2 / np.sqrt(len(hcp))
-
-
 # ------------------------------------------------------------------ fallback and budget
 def test_too_few_accepted_falls_back_to_the_play_only_worlds():
     ids, params = _setup("heuristic")
