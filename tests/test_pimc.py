@@ -111,11 +111,11 @@ def test_pimc_is_registered_with_heuristics_parameters_first():
     assert VINT.pimc is VP.HOOKS and VINT.pimc.strategy is VINT.registry["pimc"]
     pimc, heuristic = VINT.registry["pimc"], VINT.registry["heuristic"]
     assert list(pimc.params)[:len(heuristic.params)] == list(heuristic.params)
-    assert list(pimc.params)[len(heuristic.params):] == ["worlds", "stream", "search", "side"]
+    assert list(pimc.params)[len(heuristic.params):] == ["worlds", "stream", "search", "side", "auction"]
     assert pimc.search and not heuristic.search and "pimc" not in cardsim.quality.strategy_names("vint")
     _, vec = VINT.registry.resolve("pimc:worlds=32,aggression=1")
     assert vec[pimc.param_index("worlds")] == 32 and vec[S.P_AGGRESSION] == 1
-    for bad in ("pimc:worlds=0", "pimc:worlds=2.5", "pimc:search=3", "pimc:side=-1", "pimc:depth=2"):
+    for bad in ("pimc:worlds=0", "pimc:worlds=2.5", "pimc:search=3", "pimc:side=-1", "pimc:depth=2", "pimc:auction=2"):
         with pytest.raises(StrategyError):
             VINT.registry.resolve(bad)
 
@@ -213,7 +213,7 @@ def test_pimc_outside_its_side_plays_heuristics_card():
     streams = np.zeros((5, 1), dtype=np.uint64)
     suits = np.full(4, -1, dtype=np.int64)
     got = D.choose_card(S.PIMC, params, streams, 3, U64(hand), 0, 3, 1, trick, 2, U64(played), suits, voids,
-                        trick_winner(trick, 2, 3))
+                        trick_winner(trick, 2, 3), D.unread_auction(params))
     assert got == S.heuristic_card(U64(hand), 3, 0, 3, 1, trick, 2, U64(played), suits, voids)
     assert int(legal_plays(U64(hand), 3)) >> int(got) & 1
 

@@ -121,7 +121,7 @@ def test_dispatch_reaches_each_strategys_own_functions(name):
         suits = np.full(4, -1, dtype=np.int64)
         first_bid_suits(calls, ncalls, declarer, suits)
         got = D.choose_card(sid, params, a, seat, hand, declarer, trump, leader, trick, k, played, suits, 0,
-                            trick_winner(trick, k, trump))
+                            trick_winner(trick, k, trump), D.unread_auction(params))
         if name == "random":
             want = S.random_card(b[1 + seat], hand, trick, k)
         elif name == "greedy":
@@ -162,5 +162,6 @@ def test_unhandled_card_strategy_raises_strategy_error():
     hand, seat, declarer, trump, leader, trick, k, played = view[:8]
     with pytest.raises(ValueError) as info:
         D.choose_card(42, np.zeros((4, N_PARAMS)), np.zeros((5, 1), np.uint64), seat, hand, declarer, trump,
-                      leader, trick, k, played, np.full(4, -1, dtype=np.int64), 0, 0)
+                      leader, trick, k, played, np.full(4, -1, dtype=np.int64), 0, 0,
+                      D.unread_auction(np.zeros((4, N_PARAMS))))
     assert info.value.args[1:] == ("card", 42, seat)

@@ -26,9 +26,11 @@ wins or loses, so a card that is best by one trick in 60% of the worlds and thre
 in the rest would win the vote and lose on average.  Where every world agrees (one card is
 best in each of them) the mean agrees too, so that card (or an equally good one) is played.
 
-What it does not use: the auction's information about the hidden hands (bids, the contract's
-implications) beyond what the game's hooks say; it assumes every world is as likely as any
-other consistent one.  Like every PIMC player it also assumes that it will know everything
+What it uses of the auction: with ``auction=1`` (games whose hooks have ``auction``: Vint) each
+world must be one in which the seats' strategies make the calls made (:func:`sample_auction_worlds`:
+rejection, falling back to the play-only worlds where too few pass in the budget); otherwise
+nothing beyond what the game's hooks say, every world consistent with the play as likely as any
+other.  Like every PIMC player it also assumes that it will know everything
 from the next card on ("strategy fusion"), which overrates lines that need a later guess.
 
 The seat's view only (DESIGN.md property 3): the jitted glue of each game passes this module
@@ -43,7 +45,9 @@ Parameters (besides the base heuristic's, which the bidding and the talon / kitt
 * ``stream``: the seed stream of the sampler (0..2³¹−1): another value samples other worlds;
 * ``search``: which decisions search: 0 every card, 1 leads only, 2 follows only (elsewhere
   the base heuristic's card);
-* ``side``: whose decisions search: 0 every seat, 1 the declaring side only, 2 the defence only.
+* ``side``: whose decisions search: 0 every seat, 1 the declaring side only, 2 the defence only;
+* ``auction`` (only where the game's hooks read the auction): 1 deals the worlds consistently
+  with the calls too.
 
 The engine calls :func:`decide` (through numba's object mode: a few microseconds per decision
 against milliseconds of solving) with a game's :class:`Hooks`; a game opts in by building its
@@ -71,28 +75,44 @@ PARAM_DOCS = {
     "search": "decisions searched: 0 every card, 1 leads only, 2 follows only (elsewhere the heuristic's card)",
     "side": "seats that search: 0 every seat, 1 the declaring side only, 2 the defence only",
 }
-BOUNDS = {"worlds": (1, 256), "stream": (0, 2**31 - 1), "search": (0, 2), "side": (0, 2)}
-KINDS = {"worlds": "int", "stream": "int", "search": "int", "side": "int"}
+BOUNDS = {"worlds": (1, 256), "stream": (0, 2**31 - 1), "search": (0, 2), "side": (0, 2), "auction": (0, 1)}
+KINDS = {"worlds": "int", "stream": "int", "search": "int", "side": "int", "auction": "int"}
+AUCTION_PARAMS = {"auction": 0.0}
+"""The parameter of the games whose hooks read the auction (:func:`sample_auction_worlds`): 0 off
+(the worlds match the play only), 1 on."""
+AUCTION_DOC = ("1: each world is dealt so that the seats' strategies would have made the calls made (rejection, "
+               "each world with its own strategy streams); where fewer than `worlds` of AUCTION_BUDGET x worlds "
+               "candidates pass, the worlds match the play only")
+AUCTION_BUDGET = 256
+"""Candidate worlds tried per world asked before the auction sampler falls back (see
+:func:`sample_auction_worlds`)."""
 SEARCH_ALL, SEARCH_LEADS, SEARCH_FOLLOWS = 0, 1, 2
 SIDE_ALL, SIDE_DECLARING, SIDE_DEFENDING = 0, 1, 2
 TRIES = 32
 """Uniform deals tried per world before the sampler counts the consistent layouts instead (see
 :func:`sample_worlds`)."""
 _PIMC_SALT = U64(0x3C6EF372FE94F82B)
+_BATCH_SALT = U64(0xBB67AE8584CAA73B)
+_WORLD_SALT = U64(0x9B05688C2B3E6C1F)
 
 
-def register(registry: Registry, id: int, base: Strategy) -> Strategy:
+def register(registry: Registry, id: int, base: Strategy, reads_auction: bool = False) -> Strategy:
     """Register ``pimc`` (dispatch id ``id``) in a game's ``registry``: the parameters of the
     ``base`` strategy (the game's ``heuristic``, whose bidding and card fallback it keeps) at the
-    same positions of the row, then :data:`PARAMS`; the base's tunable parameters are its tunables
-    (its bidding is the base's).  Returns the :class:`Strategy`."""
-    params = {**base.params, **PARAMS}
+    same positions of the row, then :data:`PARAMS`, then :data:`AUCTION_PARAMS` when the game's
+    hooks can read the auction (``reads_auction``: its :class:`Hooks` has ``auction``); the
+    base's tunable parameters are its tunables (its bidding is the base's).  Returns the
+    :class:`Strategy`."""
+    own = {**PARAMS, **(AUCTION_PARAMS if reads_auction else {})}
+    docs = {**PARAM_DOCS, **({"auction": AUCTION_DOC} if reads_auction else {})}
     return registry.add(
-        "pimc", id, params,
+        "pimc", id, {**base.params, **own},
         "sampled-search card play (PIMC): at each card, deals the unseen cards `worlds` times consistently "
-        "with the play so far, solves each world double-dummy and plays the card with the best mean; bids "
+        "with the play so far" + (" (and with auction=1, with the calls made)" if reads_auction else "")
+        + ", solves each world double-dummy and plays the card with the best mean; bids "
         "and handles the talon/kitty like heuristic (same parameters)",
-        {**base.param_docs, **PARAM_DOCS}, {**base.bounds, **BOUNDS}, {**base.kinds, **KINDS}, search=True,
+        {**base.param_docs, **docs}, {**base.bounds, **{k: BOUNDS[k] for k in own}},
+        {**base.kinds, **{k: KINDS[k] for k in own}}, search=True,
         tunables=base.tunables)
 
 
@@ -109,7 +129,11 @@ class Position:
     * ``declaring``: the seat is on the declaring side;
     * ``fallback``: the base heuristic's card (the tie-break), a card index 0..63;
     * ``context``: whatever the game's ``solve`` needs besides the worlds (the seat's hand,
-      trump, the trick so far ...), opaque here.
+      trump, the trick so far ...), opaque here;
+    * ``auction``: what the game's ``Hooks.auction`` needs to replay the calls in a world (the
+      calls, the dealer, the seats' strategies, the line, who played which card: all public),
+      opaque here; None where the auction cannot be read (not asked for, or calls that the
+      strategies did not make: a forced contract or call).
     """
 
     legal: np.ndarray
@@ -120,6 +144,7 @@ class Position:
     declaring: bool
     fallback: int
     context: Any = None
+    auction: Any = None
 
 
 @dataclass(frozen=True)
@@ -143,6 +168,10 @@ class Hooks:
     * ``unit``: the smallest difference of value between two cards that matters, in the
       solver's unit (a trick; 501: card points), the floor of the sequential rule's spread
       (:func:`sequential`).
+    * ``auction(position, worlds, keys) -> bool[W]``: whether the seats' strategies, dealt the
+      hands of each world (uint64[W, H] as for ``solve``, with the cards each seat has played
+      given back), would have made the calls made, world ``w``'s strategy streams seeded from
+      ``keys[w]`` (uint64[W]); None: the game's worlds do not read the auction.
     """
 
     position: Callable
@@ -151,6 +180,7 @@ class Hooks:
     card: Callable | None = None
     classes: Callable | None = None
     unit: float = 1.0
+    auction: Callable | None = None
 
 
 @dataclass
@@ -164,6 +194,14 @@ class Counters:
     forced: int = 0
     equivalent: int = 0
     stopped: int = 0
+    read: int = 0
+    """Searched decisions whose worlds were asked to read the auction (``auction=1`` and an
+    auction the strategies made)."""
+    fell_back: int = 0
+    """Of those, the decisions whose worlds match the play only: too few accepted in the budget."""
+    tried: int = 0
+    accepted: int = 0
+    """Candidate worlds tested against the calls, and accepted, over the decisions that read it."""
 
 
 COUNTERS = Counters()
@@ -341,6 +379,79 @@ def sample_worlds(key, unseen, counts, allowed, n_worlds):
     return out, counted
 
 
+@jit
+def batch_key(key, batch):
+    """The key (uint64) of candidate batch ``batch`` (int, from 1) of a decision's ``key``."""
+    return mix64(U64(key) ^ (U64(batch) * _BATCH_SALT))
+
+
+@jit
+def world_keys(key, size):
+    """uint64[size]: the key of each candidate world of a batch ``key`` (uint64), which seeds the
+    seats' strategy streams when the world's auction is replayed: every world its own stream."""
+    out = np.empty(size, dtype=np.uint64)
+    for j in range(size):
+        out[j] = mix64(U64(key) ^ (U64(j + 1) * _WORLD_SALT))
+    return out
+
+
+def sample_auction_worlds(key: int, position: Position, n: int, made: Callable,
+                          budget: int = AUCTION_BUDGET) -> tuple[np.ndarray, int, int, bool]:
+    """``n`` worlds of ``position`` dealt consistently with the play so far AND with the calls
+    made, as the seats' strategies make them (the implied-calls rule of :mod:`cardsim.deal`,
+    applied to the unseen cards).
+
+    Candidates are drawn by :func:`sample_worlds` (uniform over the layouts consistent with the
+    play), in batches of ``max(8 n, 64)`` each with its own key, and each is kept if
+    ``made(position, worlds, keys)`` (the game's ``Hooks.auction``: the strategies, dealt the
+    world's hands with the cards played given back, make every call of the auction, each world's
+    strategy streams seeded from its own key, :func:`world_keys`).  Rejection, so the kept worlds
+    are independent draws from the exact conditional distribution of the hidden hands given the
+    play and the calls (under the model that the seats play the strategies they play).  The
+    first ``n`` kept are used.  Where fewer than ``n`` pass among ``budget * n`` candidates, the
+    worlds are those :func:`sample_worlds` gives with ``key`` (the play only: the same worlds as
+    with the auction not read).
+
+    ``key``: the decision's key (:func:`decision_key`); returns (uint64[n, H] worlds, candidates
+    tried, candidates accepted, whether it fell back).
+    """
+    counts = np.asarray(position.counts, dtype=np.int64)
+    allowed = np.asarray(position.allowed, dtype=np.uint64)
+    total = int(budget) * int(n)
+    kept, tried, accepted, batch = [], 0, 0, 0
+    while tried < total and accepted < n:
+        size = min(total - tried, max(8 * int(n), 64))
+        batch += 1
+        bkey = U64(batch_key(U64(key), np.int64(batch)))
+        cands, _ = sample_worlds(bkey, U64(position.unseen), counts, allowed, np.int64(size))
+        ok = np.asarray(made(position, cands, world_keys(bkey, np.int64(size))), dtype=bool)
+        kept.append(cands[ok])
+        tried += size
+        accepted += int(ok.sum())
+    if accepted >= n:
+        return np.concatenate(kept)[:n], tried, accepted, False
+    worlds, _ = sample_worlds(U64(key), U64(position.unseen), counts, allowed, np.int64(n))
+    return worlds, tried, accepted, True
+
+
+def _worlds(hooks: Hooks, position: Position, row: np.ndarray, key: int, counts: np.ndarray, n: int) -> np.ndarray:
+    """The decision's worlds: read from the auction where the parameter asks and the game and
+    the position allow it (:func:`sample_auction_worlds`, counted in :data:`COUNTERS`), else the
+    play-only worlds of :func:`sample_worlds`."""
+    strategy = hooks.strategy
+    if ("auction" in strategy.params and int(row[strategy.param_index("auction")]) == 1
+            and hooks.auction is not None and position.auction is not None):
+        worlds, tried, accepted, fell_back = sample_auction_worlds(key, position, n, hooks.auction)
+        COUNTERS.read += 1
+        COUNTERS.fell_back += int(fell_back)
+        COUNTERS.tried += tried
+        COUNTERS.accepted += accepted
+        return worlds
+    worlds, _exact = sample_worlds(U64(key), U64(position.unseen), counts,
+                                   np.asarray(position.allowed, dtype=np.uint64), np.int64(n))
+    return worlds
+
+
 def searches(position: Position, row: np.ndarray, strategy: Strategy) -> bool:
     """Whether the ``pimc`` parameters ``row`` (float64[N_PARAMS]) search at ``position``."""
     search = int(row[strategy.param_index("search")])
@@ -490,8 +601,7 @@ def decide(hooks: Hooks, row: np.ndarray, state: int, played: int, seat: int, vi
     n = int(row[strategy.param_index("worlds")])
     key = decision_key(int(state), int(row[strategy.param_index("stream")]), played, seat)
     counts = np.asarray(position.counts, dtype=np.int64)
-    worlds, _exact = sample_worlds(U64(key), U64(position.unseen), counts,
-                                   np.asarray(position.allowed, dtype=np.uint64), np.int64(n))
+    worlds = _worlds(hooks, position, row, key, counts, n)
     worlds = worlds[worlds.any(axis=1) | (counts.sum() == 0)]
     total = len(worlds)
     if total == 0:  # no layout fits what the seat saw: cannot happen in a legal deal

@@ -6,7 +6,7 @@ every game (``docs/adding-a-game.md``):
 * ``choose_call(strategy, params, streams, seat, hand, calls, ncalls, current, current_bidder, below, games,
   shown) -> int64`` the call (0 = pass, 1..35 = bid, docs/RULES.md §2.2);
 * ``choose_card(strategy, params, streams, seat, hand, declarer, trump, leader, trick, n, played,
-  bid_suits, voids, winner) -> int64`` the card index played from ``hand`` (docs/RULES.md §2.3).
+  bid_suits, voids, winner, auction) -> int64`` the card index played from ``hand`` (docs/RULES.md §2.3).
 
 ``strategy`` is the seat's strategy id; ``params`` (float64[4, N_PARAMS]) holds every seat's row and
 ``streams`` (uint64[5, 1]) the deal's streams, row ``1 + seat`` the seat's (row 0 is the
@@ -38,10 +38,19 @@ from cardsim.strategies.unhandled import unhandled
 
 from .pimc import pimc_card
 from .rulekernel import base_of, rules_call
-from .rules import PASS
+from .rules import MAX_CALLS, PASS
 from .strategies import (GREEDY, HEURISTIC, HEURISTIC_V1, HEURISTIC_V2, HEURISTIC_V3, PIMC, RANDOM, RULES, greedy_card,
                          heuristic_call, heuristic_call_v1, heuristic_card_v1, heuristic_play, random_call,
                          random_card)
+
+
+def unread_auction(params):
+    """An ``auction`` record for :func:`choose_card` outside a deal (tests, direct calls): no calls,
+    marked not readable, so a ``pimc`` seat's worlds match the play only.  ``params``:
+    float64[4, N_PARAMS], every seat's row."""
+    return (np.zeros(4, dtype=np.int64), np.asarray(params, dtype=np.float64), np.zeros(MAX_CALLS, dtype=np.int64),
+            np.int64(0), np.int64(0), np.zeros(2, dtype=np.int64), np.zeros(2, dtype=np.int64), np.int64(0),
+            np.zeros(52, dtype=np.int64), np.zeros(13, dtype=np.int64))
 
 
 @jit(inline="always")
@@ -69,11 +78,17 @@ def choose_call(strategy, params, streams, seat, hand, calls, ncalls, current, c
 
 @jit(inline="always")
 def choose_card(strategy, params, streams, seat, hand, declarer, trump, leader, trick, n, played, bid_suits, voids,
-                winner):
+                winner, auction):
     """The card (index) strategy ``strategy`` plays from ``hand``; ``trick[:n]`` is on the table,
     ``bid_suits`` (int64[4]) the first suit each seat bid (−1: none), ``voids`` (int64) the
     suits each seat has shown out of (bit 4·seat + suit) and has led (bit LED_SHIFT + 4·seat + suit),
     and ``winner`` (int64) the index in ``trick[:n]`` of the card winning so far (0 when leading).
+    ``auction``: the public record, read only by ``pimc:auction=1`` (:func:`.pimc.pimc_card`): the
+    tuple ``(ids int64[4], params float64[4, N_PARAMS], calls int64[≥ ncalls], ncalls, dealer,
+    below int64[2], games int64[2], readable int64, plays int64[52], winners int64[13])`` — every
+    seat's strategy (public in this model: the worlds replay their calls), the calls, the line,
+    whether the calls were the strategies' own (0 under a forced contract or call), and the cards
+    played so far in order with each completed trick's winner.
     A ``rules`` seat plays as its base strategy."""
     if strategy == RULES:
         strategy = base_of(params[seat])
@@ -85,7 +100,7 @@ def choose_card(strategy, params, streams, seat, hand, declarer, trump, leader, 
                               np.bool_(strategy != HEURISTIC_V2), winner)
         if strategy == PIMC:
             return pimc_card(params[seat], streams[1 + seat], hand, seat, declarer, trump, leader, trick, n, played,
-                             bid_suits, voids, card)
+                             bid_suits, voids, card, auction)
         return card
     if strategy == HEURISTIC_V1:
         return heuristic_card_v1(hand, seat, declarer, trump, leader, trick, n, played)

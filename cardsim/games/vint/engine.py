@@ -10,7 +10,7 @@ import numpy as np
 
 from cardsim._jit import borrowed, jit
 from cardsim.games.forced import (CHECK_CALLS, F_CALL, F_IMPLIED, F_KIND, F_NPREFIX, F_PREFIX, F_SEAT,
-                                  FORCE_CONTRACT, FORCE_FIRST_CALL, GIVEN_CALLS)
+                                  FORCE_CONTRACT, FORCE_FIRST_CALL, GIVEN_CALLS, IMPLIED_CALLS)
 from cardsim.cards import SUITS, popcount, suit_mask
 from cardsim.rng import deal_key, match_key, mix64, randbelow, seed_stream, shuffle
 
@@ -210,7 +210,7 @@ def forced_auction(dealer, declarer, contract, calls):
 
 
 @jit(inline="always")
-def play_tricks(declarer, trump, hands, ids, params, streams, plays, hand, trick, winners, bid_suits, first):
+def play_tricks(declarer, trump, hands, ids, params, streams, plays, hand, trick, winners, bid_suits, first, auction):
     """The play (docs/RULES.md §2.3): the declarer's left leads, every hand hidden, follow suit if you
     can, the highest trump (else of the led suit) wins and leads next.  ``hands``: the initial
     hands (uint64[4], not changed); ``plays`` (int64[52]) receives the cards in order,
@@ -221,7 +221,8 @@ def play_tricks(declarer, trump, hands, ids, params, streams, plays, hand, trick
     same word, bits LED_SHIFT + 4·seat + suit), and the index in the trick of the card winning
     so far (``winner``, kept here card by card: it is also the trick's winner at its end).
     ``first`` >= 0 is the opening lead (a card of the leader's, checked by the caller), -1 lets the
-    leader's strategy lead.
+    leader's strategy lead.  ``auction``: the public record a ``pimc`` seat's worlds may read
+    (:func:`.dispatch.choose_card`; built by :func:`run_deal`).
     """
     for s in range(4):  # not hand[:] = hands: see deal_cards
         hand[s] = hands[s]
@@ -237,7 +238,7 @@ def play_tricks(declarer, trump, hands, ids, params, streams, plays, hand, trick
                 first = -1
             else:
                 card = choose_card(ids[seat], params, streams, seat, hand[seat], declarer, trump,
-                                   leader, trick, k, played, bid_suits, voids, win)
+                                   leader, trick, k, played, bid_suits, voids, win, auction)
             b = U64(1) << U64(card)
             led = -1 if k == 0 else trick[0] >> 4
             if (legal_plays(hand[seat], led) & b) == U64(0):
@@ -304,8 +305,13 @@ def run_deal(key, dealer, hands, ids, params, below_before, games_before, stream
     winners = scratch[4:4 + N_TRICKS]
     bid_suits = scratch[4 + N_TRICKS:8 + N_TRICKS]
     first_bid_suits(calls, ncalls, bidder, bid_suits)
+    # The calls were the strategies' own unless a question forced a call, a contract or calls
+    # made whatever the hands: only then can a searching seat's worlds read them.
+    readable = np.int64(forced[F_KIND] != FORCE_CONTRACT and forced[F_KIND] != FORCE_FIRST_CALL
+                        and (forced[F_NPREFIX] == 0 or forced[F_IMPLIED] == IMPLIED_CALLS))
+    auction = (ids, params, calls, ncalls, dealer, below_before, games_before, readable, plays, winners)
     play_tricks(bidder, trump, hands, ids, params, streams, plays, scratch_hands, scratch[0:4], winners, bid_suits,
-                first)
+                first, auction)
     score_deal(call_level(current), trump, bidder, winners, hands, below_before, games_before, score)
 
 
@@ -449,6 +455,23 @@ def agreed_calls(keys, dealers, hands, ids, params, forced, below, games, agreed
         for s in range(4):
             seed_stream(streams[1 + s], keys[i], 1 + s)
         agreed[i] = run_auction(dealers[i], hands[i], ids, params, streams, calls, forced, below, games)[3]
+
+
+@jit
+def auction_made(keys, dealer, hands, ids, params, forced, below, games, made):
+    """Whether the strategies ``ids``/``params`` make every call of a whole auction with ``hands``
+    (uint64[n, 4], each row a world's initial hands) and the streams of ``keys`` (uint64[n], one
+    key per world), into ``made`` (bool[n]).  ``forced``: ``CHECK_CALLS`` with the auction's
+    ``forced[F_NPREFIX]`` calls from ``dealer`` as its prefix (any length: :func:`run_auction`
+    reads the prefix only); ``below``/``games``: the line before the deal (docs/RULES.md §2.2,
+    §2.7).  The test of a ``pimc`` seat's worlds that read the auction (:mod:`.pimc`)."""
+    streams = np.zeros((5, 1), dtype=np.uint64)
+    calls = np.zeros(MAX_CALLS, dtype=np.int64)
+    for i in range(keys.shape[0]):
+        for s in range(4):
+            seed_stream(streams[1 + s], keys[i], 1 + s)
+        # a miss returns the calls made before it, fewer than the prefix; the whole auction all of them
+        made[i] = run_auction(dealer, hands[i], ids, params, streams, calls, forced, below, games)[0] == forced[F_NPREFIX]
 
 
 @jit

@@ -3,8 +3,14 @@
 The seat's view is the one ``heuristic`` gets (:mod:`.dispatch`): its hand, the contract, the
 trick so far, the cards played and the suits each seat has shown out of (docs/RULES.md §2.3).
 The hidden holders are the three other seats, left-hand opponent first; each holds 13 cards
-less the tricks completed, one less if it has played to the current trick.  The auction's bids
-(``bid_suits``) are not used to shape the worlds.
+less the tricks completed, one less if it has played to the current trick.  With ``auction=0``
+(the default) the auction is not used to shape the worlds.  With ``auction=1`` each world must
+also be one in which the seats' strategies, dealt its hands with the cards each seat has played
+given back, make every call of the auction (:func:`auction_made`, the test of
+:func:`cardsim.strategies.pimc.sample_auction_worlds`); the auction, the line, the seats'
+strategies and who played which card are public (docs/RULES.md §2.2–§2.3).  Not where the calls
+were not the strategies' own (a question's forced contract, forced call or calls made whatever
+the hands): then the worlds match the play only.
 
 Each world is solved by DDS (through endplay's binding) from the current position, the trick's
 cards on the table, all worlds of a decision in one batched ``SolveAllBoardsBin`` call written
@@ -21,6 +27,8 @@ from numba import objmode
 from numba.core.errors import NumbaWarning
 
 from cardsim._jit import jit
+from cardsim.cards import SUITS, VINT_RANKS
+from cardsim.games.forced import CHECK_CALLS, F_IMPLIED, F_NPREFIX, F_PREFIX
 from cardsim.strategies import pimc as _pimc
 
 from .rules import legal_plays
@@ -42,8 +50,11 @@ _DDS_STRAIN = (0, 3, 2, 1, 4)
 
 def position(view) -> _pimc.Position:
     """The :class:`~cardsim.strategies.pimc.Position` of a Vint card decision from the seat's view
-    ``(hand, seat, declarer, trump, leader, trick, n, played, voids, fallback)``."""
-    hand, seat, declarer, trump, leader, trick, n, played, voids, fallback = view
+    ``(hand, seat, declarer, trump, leader, trick, n, played, voids, fallback[, auction])``;
+    ``auction`` is the public record (:func:`.dispatch.choose_card`), read into
+    ``Position.auction`` (see :func:`auction_context`)."""
+    hand, seat, declarer, trump, leader, trick, n, played, voids, fallback = view[:10]
+    record = view[10] if len(view) > 10 else None
     hand, played, n, seat, leader = int(hand), int(played), int(n), int(seat), int(leader)
     led = -1 if n == 0 else int(trick[0]) >> 4
     legal_bits = int(legal_plays(U64(hand), np.int64(led)))
@@ -58,7 +69,56 @@ def position(view) -> _pimc.Position:
         allowed[i] = U64(DECK & ~sum(0xFFFF << (16 * x) for x in range(4) if void_suits >> x & 1))
     return _pimc.Position(legal=legal, unseen=DECK & ~hand & ~played, counts=counts, allowed=allowed,
                           lead=n == 0, declaring=seat % 2 == int(declarer) % 2, fallback=int(fallback),
-                          context=(hand, seat, int(trump), leader, [int(c) for c in trick[:n]], holders))
+                          context=(hand, seat, int(trump), leader, [int(c) for c in trick[:n]], holders),
+                          auction=auction_context(record, hand, seat, int(declarer), leader, trick, n, completed,
+                                                  holders))
+
+
+def auction_context(record, hand: int, seat: int, declarer: int, leader: int, trick, n: int, completed: int,
+                    holders: list[int]):
+    """``Position.auction`` for :func:`auction_made`, or None where the auction cannot be read
+    (no record, or calls the strategies did not make).  From the public ``record`` (the tuple
+    :func:`.dispatch.choose_card` documents): ``(dealer, forced int64[F_PREFIX + ncalls]: the
+    whole auction as a CHECK_CALLS prefix, ids, params, below, games, given uint64[4]: the cards
+    each seat has played, and the seat's own whole hand, holders)``."""
+    if record is None:
+        return None
+    ids, params, calls, ncalls, dealer, below, games, readable, plays, winners = record
+    if not int(readable):
+        return None
+    given = [0, 0, 0, 0]
+    lead = (declarer + 1) % 4
+    for t in range(completed):  # trick t: led by the previous trick's winner, cards in turn
+        for k in range(4):
+            given[(lead + k) % 4] |= 1 << int(plays[4 * t + k])
+        lead = int(winners[t])
+    for k in range(n):
+        given[(leader + k) % 4] |= 1 << int(trick[k])
+    given[seat] |= hand
+    ncalls = int(ncalls)
+    forced = np.zeros(F_PREFIX + ncalls, dtype=np.int64)
+    forced[F_NPREFIX], forced[F_IMPLIED] = ncalls, CHECK_CALLS
+    forced[F_PREFIX:] = calls[:ncalls]
+    return (int(dealer), forced, np.array(ids, dtype=np.int64), np.array(params, dtype=np.float64),
+            np.array(below, dtype=np.int64), np.array(games, dtype=np.int64), np.array(given, dtype=np.uint64),
+            holders)
+
+
+def auction_made(position: _pimc.Position, worlds: np.ndarray, keys: np.ndarray) -> np.ndarray:
+    """bool[W]: whether the seats' strategies make the whole auction with the initial hands of
+    each world (uint64[W, 3], the hidden holders' cards now, in ``holders`` order; the cards each
+    seat has played and the seat's own hand added back), world ``w``'s seat streams seeded from
+    ``keys[w]`` (uint64[W]) as :func:`.engine.run_deal` seeds a deal's (the ``Hooks.auction`` of
+    Vint)."""
+    from .engine import auction_made as made_kernel  # the engine imports dispatch, which imports this module
+
+    dealer, forced, ids, params, below, games, given, holders = position.auction
+    hands = np.tile(given, (len(worlds), 1))
+    for i, s in enumerate(holders):
+        hands[:, s] |= worlds[:, i]
+    out = np.zeros(len(worlds), dtype=np.bool_)
+    made_kernel(np.asarray(keys, dtype=np.uint64), np.int64(dealer), hands, ids, params, forced, below, games, out)
+    return out
 
 
 def solve(position: _pimc.Position, worlds: np.ndarray, best_only: bool = False) -> np.ndarray:
@@ -86,24 +146,30 @@ def classes(position: _pimc.Position) -> np.ndarray:
     return _pimc.touching_classes(position.legal, hand, dead, lambda c: 0x1FFF << (16 * (c >> 4)))
 
 
-HOOKS = _pimc.Hooks(position=position, solve=solve, strategy=PIMC_STRATEGY, classes=classes)
+_AUCTION = PIMC_STRATEGY.param_index("auction")
+
+HOOKS = _pimc.Hooks(position=position, solve=solve, strategy=PIMC_STRATEGY, classes=classes,
+                    auction=auction_made)
 """Vint's hooks for :func:`cardsim.strategies.pimc.decide`."""
 
 
-def _decide(row, state, hand, seat, declarer, trump, leader, trick, n, played, voids, fallback) -> int:
+def _decide(row, state, hand, seat, declarer, trump, leader, trick, n, played, voids, fallback, record) -> int:
     return _pimc.decide(HOOKS, row, int(state), int(played).bit_count(), int(seat),
-                        (hand, seat, declarer, trump, leader, trick.copy(), n, played, voids, fallback))
+                        (hand, seat, declarer, trump, leader, trick.copy(), n, played, voids, fallback, record))
 
 
 @jit
-def pimc_card(row, rng, hand, seat, declarer, trump, leader, trick, n, played, bid_suits, voids, fallback):
+def pimc_card(row, rng, hand, seat, declarer, trump, leader, trick, n, played, bid_suits, voids, fallback, auction):
     """The ``pimc`` strategy's card (docs/RULES.md §2.3): ``fallback``, the heuristic's card
     (:func:`.strategies.heuristic_card`, played by the caller's one inlined copy of it), when the
     search does not apply, else the sampled search's (:mod:`cardsim.strategies.pimc`).  ``row``:
     the seat's parameters (float64[N_PARAMS]); ``rng``: its stream (uint64[1], read, not
-    advanced); the rest is ``heuristic``'s view (:mod:`.dispatch`; ``bid_suits`` unused: the search
-    does not shape its worlds by the auction)."""
+    advanced); the rest is ``heuristic``'s view (:mod:`.dispatch`; ``bid_suits`` unused), and
+    ``auction`` the public record, read when ``row``'s ``auction`` parameter is 1."""
     state = rng[0]
+    ids, params, calls, ncalls, dealer, below, games, readable, plays, winners = auction
     with objmode(card="int64"):
-        card = _decide(row, state, hand, seat, declarer, trump, leader, trick, n, played, voids, fallback)
+        record = (ids, params, calls, ncalls, dealer, below, games, readable, plays, winners)
+        card = _decide(row, state, hand, seat, declarer, trump, leader, trick, n, played, voids, fallback,
+                       record if row[_AUCTION] == 1 else None)
     return card

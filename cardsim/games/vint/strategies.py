@@ -109,7 +109,7 @@ REGISTRY.add("greedy", GREEDY, dict(_BIDDING),
 
 REGISTRY.add("rules", RULES, doc="calls from a rule file: rules:PATH[:param=value,...] (docs/rules-files.md); "
              "where no rule holds, and for the card play, the file's base strategy (default heuristic)", file=True)
-PIMC_STRATEGY = register_pimc(REGISTRY, PIMC, REGISTRY["heuristic"])
+PIMC_STRATEGY = register_pimc(REGISTRY, PIMC, REGISTRY["heuristic"], reads_auction=True)
 """Sampled-search card play (:mod:`cardsim.strategies.pimc`, glue in :mod:`.pimc`); bids like
 ``heuristic`` with the same parameters, which sit at the same positions of its row."""
 
