@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cardsim.rules.compile import Compiled, call_of, glue
+from cardsim.rules.compile import Compiled, call_of, context_values, glue
 from cardsim.rules.compile import load as load_compiled
 from cardsim.rules.source import Entry, RuleFileError
 from cardsim.rules.twin import fires
@@ -123,7 +123,7 @@ def never_fire(compiled: Compiled) -> list[tuple[Entry, str]]:
     seen = []  # (index, context numbers, condition ranges) of the rules before
     out = []
     for i, (entry, text) in enumerate(zip(file.rules, compiled.whens)):
-        ctx = g.compile_context(entry.values)[0]
+        ctx = g.compile_context(context_values(entry, compiled.values))[0]
         cond = _ranges(file.game, text)
         reason = None
         if text.strip():
