@@ -181,6 +181,17 @@ def test_a_declare_rule_sets_the_target_it_names(tmp_path):
     assert all(not r["abandoned"] and r["target"] == min(220, r["contract"] + 15) for r in declared)
 
 
+def test_rules_check_judges_a_talon_condition_on_ten_cards(tmp_path):
+    from cardsim.rules.check import never_fire
+
+    path = tmp_path / "t.toml"
+    path.write_text('game = "501"\n[[rule]]\ncall = "declare"\ntarget = "bid + 20"\nwhen = "points>=80"\n'
+                    '[[rule]]\ncall = "raise"\nwhen = "points>=80"\n')
+    idle = never_fire(load(path, "501"))
+    # 80 card points fit in ten cards (the talon rule) but not in the seven held after looking
+    assert [(e.index, "points>=80 is impossible" in why) for e, why in idle] == [(1, True)]
+
+
 def test_a_501_file_is_not_a_vint_strategy():
     with pytest.raises(RuleFileError, match="bids for 501, not vint"):
         get_game("vint").registry.resolve(f"rules:{POLICY}")

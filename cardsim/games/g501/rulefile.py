@@ -158,6 +158,12 @@ def compile_context(values: dict) -> tuple[list[float], int, int]:
     return [float(x) for x in ctx], int(max(bid[0], 0)), 0
 
 
+def reads_talon(values: dict) -> bool:
+    """Whether the rule's condition reads the ten cards of the talon stage (not a dealt hand of
+    seven: ``rules check`` does not ask the dealt hand's 0/1 program whether it can hold)."""
+    return _stage(values, read_call(values["call"])) == TALON
+
+
 def never_legal(call: int, least: int) -> str | None:
     """Why ``call`` can never be made when the current bid is at least ``least``, or None."""
     if call > 0 and call <= least:
