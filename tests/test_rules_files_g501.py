@@ -221,3 +221,21 @@ def test_bad_files(tmp_path, text, line, words):
     with pytest.raises(RuleFileError) as info:
         load(path, "501")
     assert str(info.value).startswith(f"{path}:{line}: ") and words in str(info.value), str(info.value)
+
+
+def test_the_blind_policy_bids_blind_in_whole_games_when_behind():
+    # whole games (scores move): the file at seat 0 bids blind by its first rule when 100 behind
+    spec = f"rules:{POLICY}"
+    compiled = load(POLICY, "501")
+    fired = {}
+    for match in range(20):
+        for rec in cardsim.match_records("501", match, seed=4, strategies={0: spec}):
+            cardsim.replay(rec)
+            for seat, hand, situation, call in R.decisions(rec):
+                if seat != 0:
+                    continue
+                twin = fires(compiled.file, compiled.values, hand, situation)
+                if twin is not None and twin[1] is not None:
+                    assert call == twin[1], (rec, situation)
+                    fired[twin[0]] = fired.get(twin[0], 0) + 1
+    assert fired.get(0, 0) >= 5 and fired.get(1, 0) >= 50, fired  # blind bids when behind, looks otherwise
