@@ -197,11 +197,15 @@ def _direct_play(strategy, p, rng, view):
                                   _seat_order(strategy, rng))
 
 
+# rules plays a file (its dispatch is checked against the slow twin in test_rules_files_g501.py)
+PLAIN = [s.name for s in S.REGISTRY.strategies() if not s.file]
+
+
 def _cur_bid(rng):
     return 0 if rng.random() < 0.3 else int(rng.integers(MIN_BID, MAX_BID + 1))
 
 
-@pytest.mark.parametrize("name", S.REGISTRY.names())
+@pytest.mark.parametrize("name", PLAIN)
 def test_auction_dispatch_calls_the_strategys_own_functions(name):
     strategy = S.REGISTRY[name]
     rng = np.random.default_rng(501 + strategy.id)
@@ -213,7 +217,7 @@ def test_auction_dispatch_calls_the_strategys_own_functions(name):
         own = streams[1 + seat].copy()
         position, score, cur = int(rng.integers(0, 3)), int(rng.integers(-100, 700)), _cur_bid(rng)
         rival, others_blind = int(rng.integers(-100, 700)), bool(rng.random() < 0.5)
-        got = D.choose_blind(sids[seat], params, streams, seat, position, score, rival, cur)
+        got = D.choose_blind(sids[seat], params, streams, seat, position, score, rival, cur, 3)
         assert got == _direct_blind(strategy, params[seat], own, position, score, rival, cur)
         assert streams[1 + seat, 0] == own[0]
         blinds += got > 0
@@ -222,7 +226,8 @@ def test_auction_dispatch_calls_the_strategys_own_functions(name):
         hand = bits(rng.choice(DECK, 7, replace=False))
         memo = np.zeros((4, 2))
         memo_own = np.zeros(2)
-        got = D.choose_call(sids[seat], params, streams, seat, hand, position, score, rival, cur, others_blind, memo)
+        got = D.choose_call(sids[seat], params, streams, seat, hand, position, score, rival, cur, others_blind, memo,
+                            3)
         assert got == _direct_open(strategy, params[seat], own, hand, rival, cur, others_blind, memo_own)
         assert streams[1 + seat, 0] == own[0]
         assert list(memo[seat]) == list(memo_own) and not memo[np.arange(4) != seat].any()
@@ -244,7 +249,7 @@ def _declarer_view(strategy, rng):
     return seat, sids, params, streams, own, hand, talon, bid, blind
 
 
-@pytest.mark.parametrize("name", S.REGISTRY.names())
+@pytest.mark.parametrize("name", PLAIN)
 def test_contract_dispatch_calls_the_strategys_own_function(name):
     strategy = S.REGISTRY[name]
     rng = np.random.default_rng(5010 + strategy.id)
@@ -267,7 +272,7 @@ def test_contract_dispatch_calls_the_strategys_own_function(name):
     assert abandons > 0 and declared > 0
 
 
-@pytest.mark.parametrize("name", S.REGISTRY.names())
+@pytest.mark.parametrize("name", PLAIN)
 def test_contract_in_a_forced_trump_chooses_for_that_trump(name):
     """choose_contract_in (a question forcing the trump): the heuristic family and the chart give
     the two cards choose_gifts picks for the forced trump (in the seat's suit order) and never
@@ -296,7 +301,7 @@ def test_contract_in_a_forced_trump_chooses_for_that_trump(name):
         assert streams[1 + seat, 0] == own[0]  # no draw
 
 
-@pytest.mark.parametrize("name", S.REGISTRY.names())
+@pytest.mark.parametrize("name", PLAIN)
 def test_play_dispatch_calls_the_strategys_own_function(name):
     strategy = S.REGISTRY[name]
     rng = np.random.default_rng(50100 + strategy.id)
@@ -334,8 +339,9 @@ def test_every_dispatch_function_names_its_decision_for_an_unhandled_id():
     streams = np.zeros((5, 1), dtype=np.uint64)
     hand = bits(DECK[:10])
     calls = {
-        "blind": lambda: D.choose_blind(np.int64(99), params, streams, 2, 0, 501, 501, 0),
-        "call": lambda: D.choose_call(np.int64(99), params, streams, 2, hand, 0, 501, 501, 0, False, np.zeros((4, 2))),
+        "blind": lambda: D.choose_blind(np.int64(99), params, streams, 2, 0, 501, 501, 0, 3),
+        "call": lambda: D.choose_call(np.int64(99), params, streams, 2, hand, 0, 501, 501, 0, False, np.zeros((4, 2)),
+                                      3),
         "contract": lambda: D.choose_contract(np.int64(99), params, streams, 2, hand, 70, False, bits(DECK[:3]),
                                        np.zeros(5, dtype=np.int64)),
         "contract ": lambda: D.choose_contract_in(np.int64(99), params, streams, 2, hand, 70, False, bits(DECK[:3]),

@@ -191,8 +191,8 @@ def test_spec_errors(tmp_path):
         reg.resolve(f"rules:{NATURAL}:base.boldness=1")
     with pytest.raises(RuleFileError, match=rf"^{NATURAL}:8: the file bids for vint, not 500$"):
         get_game("500").registry.resolve(f"rules:{NATURAL}")
-    with pytest.raises(StrategyError, match="unknown 501 strategy 'rules'"):
-        get_game("501").registry.resolve(f"rules:{NATURAL}")  # 501 has no rule files yet
+    with pytest.raises(RuleFileError, match=rf"^{NATURAL}:8: the file bids for vint, not 501$"):
+        get_game("501").registry.resolve(f"rules:{NATURAL}")
 
 
 def test_the_command_line_reports_a_bad_file_in_one_line(tmp_path):

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cardsim.rules.compile import Compiled, call_of, glue
+from cardsim.rules.compile import Compiled, call_of, context_values, glue
 from cardsim.rules.compile import load as load_compiled
 from cardsim.rules.source import Entry, RuleFileError
 from cardsim.rules.twin import fires
@@ -123,10 +123,12 @@ def never_fire(compiled: Compiled) -> list[tuple[Entry, str]]:
     seen = []  # (index, context numbers, condition ranges) of the rules before
     out = []
     for i, (entry, text) in enumerate(zip(file.rules, compiled.whens)):
-        ctx = g.compile_context(entry.values)[0]
+        words = context_values(entry, compiled.values)
+        ctx = g.compile_context(words)[0]
         cond = _ranges(file.game, text)
         reason = None
-        if text.strip():
+        # the 0/1 program speaks of a dealt hand: not of more cards (501's talon rules read ten)
+        if text.strip() and not (hasattr(g, "reads_talon") and g.reads_talon(words)):
             try:
                 compile_conditions(Conditions(file.game, classes={0: text}))
             except ConditionError as exc:

@@ -124,10 +124,20 @@ def condition(game: str, entry: Entry, key: str, values: dict) -> tuple[list[flo
     return out, text
 
 
-def context(g, entry: Entry) -> tuple[list[float], int, int]:
-    """The game's compiled context of ``entry``; RuleFileError naming the line of the bad key."""
+def context_values(entry: Entry, values: dict) -> dict:
+    """``entry``'s keys (``why`` aside: words for people) with every ``{name}`` replaced by its
+    parameter's value (501's contexts are numbers a file may expose: ``lead = "<=-{behind}"``);
+    RuleFileError naming the line."""
+    return {key: substitute(entry, key, values) if isinstance(text, str) and key != "why" else text
+            for key, text in entry.values.items()}
+
+
+def context(g, entry: Entry, values: dict | None = None) -> tuple[list[float], int, int]:
+    """The game's compiled context of ``entry`` under parameter ``values``; RuleFileError naming
+    the line of the bad key."""
+    words = context_values(entry, values or {})
     try:
-        return g.compile_context(entry.values)
+        return g.compile_context(words)
     except ValueError as exc:
         message, key = exc.args[0] if exc.args and isinstance(exc.args[0], tuple) else (str(exc), None)
         raise entry.error(key, message) from None
@@ -184,7 +194,7 @@ def compile_file(file: RuleFile, registry, values: dict | None = None, base_valu
     calls, whens = [], []
     for entry in file.rules:
         call = call_of(g, entry, "call")
-        ctx, least, span = context(g, entry)
+        ctx, least, span = context(g, entry, merged)
         block[2] = max(block[2], float(span))
         why = g.never_legal(call, least)
         if why:

@@ -6,7 +6,7 @@ The tests hold the jitted interpreter to it on thousands of random hands and auc
 from __future__ import annotations
 
 from cardsim.cards import cards_of
-from cardsim.rules.compile import glue, substitute
+from cardsim.rules.compile import context_values, glue, substitute
 from cardsim.rules.source import RuleFile
 
 
@@ -39,11 +39,16 @@ def fires(file: RuleFile, values: dict, hand: int, situation) -> tuple[int, int]
     under parameter ``values`` (every declared parameter); ``(index, None)`` when that rule's call
     is illegal there (the base calls), None when no rule holds."""
     g = glue(file.game)
+    # a game may read more cards than the hand (501's talon) and make a rule's call concrete
+    # (501's raise): optional parts of its rulefile module
+    seen = g.decision_hand(hand, situation) if hasattr(g, "decision_hand") else hand
     for i, entry in enumerate(file.rules):
-        if not g.context_holds(entry.values, situation):
+        if not g.context_holds(context_values(entry, values), situation):
             continue
-        if not holds(file.game, substitute(entry, "when", values), hand):
+        if not holds(file.game, substitute(entry, "when", values), seen):
             continue
         call = g.read_call(entry.values["call"])
+        if hasattr(g, "concrete"):
+            call = g.concrete(call, situation)
         return (i, call) if g.legal(call, situation) else (i, None)
     return None

@@ -66,6 +66,7 @@ SPEC = GameSpec(
     facts=FACTS,
     # split lane
     features_module=f"{__name__}.features",
+    rules_module=f"{__name__}.rulefile",
     deal_seconds=3.7e-6,
     deals_per_match=13.9,
     match_start_score=501,

@@ -17,14 +17,14 @@ every game (``docs/adding-a-game.md``); the four common arguments:
 
 followed by the seat's view of that decision (nothing else: never another seat's hand):
 
-* ``choose_blind(strategy, params, streams, seat, position, score, rival, cur_bid) -> int64``
+* ``choose_blind(strategy, params, streams, seat, position, score, rival, cur_bid, seats) -> int64``
   before looking (docs/RULES.md §1.3): ``LOOK`` (-1), pass (0) or a blind bid (> cur_bid).
   ``position``: 0..2 in the auction order; ``score``: the seat's score before the deal;
   ``rival``: the lowest score before the deal of the other seats of the table (the closest
   rival, 501 counts down; at 4 seats the dealer sitting out counts: scores are public);
-  ``cur_bid``: the highest bid so far (0 before any bid).
+  ``cur_bid``: the highest bid so far (0 before any bid); ``seats``: 3 or 4 at the table.
 * ``choose_call(strategy, params, streams, seat, hand, position, score, rival, cur_bid, others_blind,
-  memo) -> int64`` after looking (§1.3): pass (0) or a bid.  ``hand``: uint64, 7 cards;
+  memo, seats) -> int64`` after looking (§1.3): pass (0) or a bid.  ``hand``: uint64, 7 cards;
   ``others_blind``: bool, another seat has bid blind in this deal (blind bids are public);
   ``memo``: float64[4, 2], zeroed at the start of each deal, row ``seat`` the strategy's own
   cache.
@@ -70,8 +70,11 @@ import numpy as np
 from cardsim._jit import borrowed, jit
 from cardsim.games.g501.constants import LOOK, SEEN_VOIDS
 from cardsim.games.g501.pimc import pimc_card
+from cardsim.games.g501.rulekernel import (
+    ABANDON, NO_RULE, base_of, rules_abandon, rules_blind, rules_contract, rules_declare, rules_looked,
+)
 from cardsim.games.g501.strategies import (
-    CHART, HEURISTIC, HEURISTIC_V1, HEURISTIC_V2, PIMC, RANDOM, chart_blind, chart_contract, chart_contract_in,
+    CHART, HEURISTIC, HEURISTIC_V1, HEURISTIC_V2, PIMC, RANDOM, RULES, chart_blind, chart_contract, chart_contract_in,
     chart_open,
     _partner_voids, heuristic_blind, heuristic_contract, heuristic_contract_in, heuristic_open, heuristic_play_v1,
     heuristic_play_voids, random_blind, random_contract, random_open, random_play,
@@ -105,8 +108,15 @@ def _contract_from_label(out, order):
 
 
 @jit(inline="always")
-def choose_blind(strategy, params, streams, seat, position, score, rival, cur_bid):
-    """The seat's call before looking: LOOK, pass or a blind bid (docs/RULES.md §1.3)."""
+def choose_blind(strategy, params, streams, seat, position, score, rival, cur_bid, seats):
+    """The seat's call before looking: LOOK, pass or a blind bid (docs/RULES.md §1.3).  A ``rules``
+    seat calls as its file's first blind rule that holds (:func:`.rulekernel.rules_blind`), else
+    as its base strategy, whose id the row holds."""
+    if strategy == RULES:
+        call = rules_blind(params[seat], position, score, rival, cur_bid, seats)
+        if call != NO_RULE:
+            return call
+        strategy = base_of(params[seat])
     if strategy == HEURISTIC or strategy == HEURISTIC_V1 or strategy == HEURISTIC_V2 or strategy == PIMC:
         return heuristic_blind(params[seat], streams[1 + seat], position, score, cur_bid)
     elif strategy == CHART:
@@ -118,8 +128,15 @@ def choose_blind(strategy, params, streams, seat, position, score, rival, cur_bi
 
 
 @jit(inline="always")
-def choose_call(strategy, params, streams, seat, hand, position, score, rival, cur_bid, others_blind, memo):
-    """The seat's call after looking at ``hand``: pass or a bid (docs/RULES.md §1.3)."""
+def choose_call(strategy, params, streams, seat, hand, position, score, rival, cur_bid, others_blind, memo, seats):
+    """The seat's call after looking at ``hand``: pass or a bid (docs/RULES.md §1.3); a ``rules``
+    seat as its file's first rule after looking that holds (:func:`.rulekernel.rules_looked`), else
+    as its base strategy."""
+    if strategy == RULES:
+        call = rules_looked(params[seat], hand, position, score, rival, cur_bid, others_blind, seats)
+        if call != NO_RULE:
+            return call
+        strategy = base_of(params[seat])
     if strategy == HEURISTIC or strategy == HEURISTIC_V1 or strategy == HEURISTIC_V2 or strategy == PIMC:
         return heuristic_open(params[seat], hand, cur_bid, memo[seat], rival, others_blind)
     elif strategy == CHART:
@@ -132,8 +149,22 @@ def choose_call(strategy, params, streams, seat, hand, position, score, rival, c
 
 @jit
 def choose_contract(strategy, params, streams, seat, hand, bid, blind, talon, out):
-    """The declarer's abandon or contract and gifts into ``out`` (int64[5]), docs/RULES.md §1.4."""
+    """The declarer's abandon or contract and gifts into ``out`` (int64[5]), docs/RULES.md §1.4.  A
+    ``rules`` seat abandons or declares as its file's first talon rule that holds
+    (:func:`.rulekernel.rules_contract`; a declare's trump and gifts are heuristic's, in the seat's
+    suit order), else decides as its base strategy."""
     params, streams, out = borrowed(params), borrowed(streams), borrowed(out)
+    if strategy == RULES:
+        p = rules_contract(params[seat], hand, bid, blind)
+        if p >= 0:
+            if np.int64(params[seat, p + 1]) == ABANDON:
+                rules_abandon(out)
+                return
+            order = seat_order(HEURISTIC, streams[1 + seat, 0])
+            rules_declare(params[seat], p, cards_to_label(hand, order), bid, out)
+            _contract_from_label(out, order)
+            return
+        strategy = base_of(params[seat])
     if strategy == HEURISTIC or strategy == HEURISTIC_V1 or strategy == HEURISTIC_V2 or strategy == PIMC:
         order = seat_order(strategy, streams[1 + seat, 0])
         heuristic_contract(params[seat], cards_to_label(hand, order), bid, out)
@@ -156,8 +187,11 @@ def choose_contract_in(strategy, params, streams, seat, hand, bid, blind, talon,
     gifts and target chosen for that trump, not for the trump he would have chosen (a hand
     symmetric between two suits would otherwise play better in one of them); the engine then
     imposes the forced trump and target.  The random strategy's choice does not depend on the
-    trump: its own :func:`choose_contract` draw."""
+    trump: its own :func:`choose_contract` draw.  A ``rules`` seat as its base strategy (a forced
+    contract is never abandoned, and its target is the base's)."""
     params, streams, out = borrowed(params), borrowed(streams), borrowed(out)
+    if strategy == RULES:
+        strategy = base_of(params[seat])
     if strategy == HEURISTIC or strategy == HEURISTIC_V1 or strategy == HEURISTIC_V2 or strategy == PIMC:
         order = seat_order(strategy, streams[1 + seat, 0])
         heuristic_contract_in(params[seat], cards_to_label(hand, order), bid, to_label(trump, order), out)
@@ -205,6 +239,15 @@ def choose_card_rest(strategy, params, streams, seat, hand, legal, trick, led, t
                          decl_pos, seat, declarer, seen)
     unhandled("card", strategy, seat)
     return np.int64(0)  # not reached
+
+
+@jit(inline="always")
+def play_id(strategy, params, seat):
+    """The strategy id that plays the cards of a seat of ``strategy``: a ``rules`` seat's base
+    (its row's named entries are the base's parameters), any other strategy itself."""
+    if strategy == RULES:
+        return base_of(params[seat])
+    return strategy
 
 
 NOT_HERE = np.int64(-1)

@@ -224,14 +224,14 @@ def run_auction(hands0, dealer, seats, sids, params, scores, streams, res, trace
                 res[R_LOOKED + seat] = 1
         rival = rival_score(scores, seats, seat)
         if not decided and res[R_LOOKED + seat] == 0:
-            call = D.choose_blind(sids[seat], params, streams, seat, pos, scores[seat], rival, cur)
+            call = D.choose_blind(sids[seat], params, streams, seat, pos, scores[seat], rival, cur, seats)
             if call == LOOK:
                 res[R_LOOKED + seat] = 1
             else:
                 blind = True
         if not decided and call == LOOK:
             call = D.choose_call(sids[seat], params, streams, seat, hands0[seat], pos, scores[seat], rival, cur,
-                                 (blind_seats & ~(1 << seat)) != 0, memo)
+                                 (blind_seats & ~(1 << seat)) != 0, memo, seats)
         if call != 0 and not valid_bid(call, cur):
             raise ValueError("a strategy made an invalid bid")
         if call == 0:
@@ -428,7 +428,7 @@ def play_tricks(hp, dealer, seats, declarer, trump, sids, params, streams, res, 
     # each seat's suit order (dispatch.seat_order), 16 bits a seat: drawn once a deal, not per card
     orders = np.int64(0)
     for s in range(seats):
-        orders |= D.seat_order(sids[s], streams[1 + s, 0]) << np.int64(16 * s)
+        orders |= D.seat_order(D.play_id(sids[s], params, s), streams[1 + s, 0]) << np.int64(16 * s)
     npl = 0
     for t in range(8):
         seat = leader
@@ -444,7 +444,7 @@ def play_tricks(hp, dealer, seats, declarer, trump, sids, params, streams, res, 
         for k in range(3):
             hand = hp[seat]
             legal = legal_plays(hand, -1 if k == 0 else lead >> 4, trump)
-            sid = sids[seat]
+            sid = D.play_id(sids[seat], params, seat)
             is_decl = seat == declarer
             dvoid = U64(0)
             pvoid = U64(0)

@@ -33,7 +33,7 @@ U64 = np.uint64
 
 REGISTRY = Registry("501")
 RANDOM, HEURISTIC, HEURISTIC_V1, CHART, PIMC, HEURISTIC_V2 = 0, 1, 2, 3, 4, 5
-"""The strategy ids (``Strategy.id``), which the dispatch branches on."""
+"""The strategy ids (``Strategy.id``), which the dispatch branches on (``RULES`` = 6 below)."""
 REGISTRY.add(
     "random", RANDOM,
     {"p_pass": 0.5, "max_raise": 10.0, "p_blind": 0.2, "p_abandon": 0.1, "p_declare": 0.5},
@@ -208,6 +208,10 @@ REGISTRY.add(
 PIMC_STRATEGY = register_pimc(REGISTRY, PIMC, REGISTRY["heuristic"])
 """Sampled-search card play (:mod:`cardsim.strategies.pimc`, glue in :mod:`.pimc`); bids and takes
 the talon like ``heuristic`` with the same parameters, which sit at the same positions of its row."""
+RULES = 6
+REGISTRY.add("rules", RULES, doc="calls from a rule file: rules:PATH[:param=value,...] (docs/rules-files.md): blind "
+             "calls, calls after looking, abandon or declare with a target; where no rule holds, the talon's trump "
+             "and gifts and the card play, the file's base strategy (default heuristic)", file=True)
 
 # Parameter positions, by name: ``P_<PARAM>`` heuristic's (and heuristic_v1's and pimc's, the same
 # positions), ``P_CHART_<PARAM>`` chart's, ``P_RANDOM_<PARAM>`` random's; tests check them against the registry.
