@@ -6,7 +6,8 @@
   the table block of a parameter row; spec resolution;
 * :mod:`cardsim.rules.kernel`: the jitted condition test every game's interpreter shares;
 * :mod:`cardsim.rules.twin`: the plain-Python reading (which rule fires), the tests' reference;
-* :mod:`cardsim.rules.check`: a file's own test table run through the engine.
+* :mod:`cardsim.rules.check`: a file's own test table run through the engine, the rules that never fire;
+* :mod:`cardsim.rules.explain`: which rule makes the call for a hand, and why each earlier one did not.
 
 Each game's part (its context keys and pattern language, its calls, the jitted interpreter) is
 in ``cardsim/games/<game>/rulefile.py``, named by ``GameSpec.rules_module``.
