@@ -64,7 +64,9 @@ class RuleFile:
     (each entry names its own file and line; ``index`` its place in the whole list); ``lines``:
     line of each top-level key and of the ``[params]`` keys (``params.NAME``); ``sources``: the
     paths of every file read (this one first, then its includes, depth first) and ``digest``: the
-    SHA-256 (hex) of their contents in that order, what a run's identity keys on.
+    SHA-256 (hex) of their contents in that order, what a run's identity keys on; ``tunables``:
+    name -> ``(lo, hi, step)`` of the parameters declared with a range (``nt_low = {value = 15,
+    range = [12, 18], step = 1}``), what ``cardsim exploit`` / ``tune`` move.
     """
 
     path: str
@@ -76,6 +78,7 @@ class RuleFile:
     lines: dict
     sources: tuple = ()
     digest: str = ""
+    tunables: dict = field(default_factory=dict)
 
     def where(self, key: str) -> str:
         return f"{self.path}:{self.lines.get(key, 1)}"
@@ -230,11 +233,13 @@ def _read_one(path: Path, shown: str, context_keys: dict, game: str | None, stac
     if not isinstance(params_table, dict):
         raise RuleFileError(f"{shown}:{top.get('params', 1)}: params must be a table [params] of name = number")
     _, param_lines = lines.table("params", 0)
-    params = {}
+    params, tunables = {}, {}
     for name, value in params_table.items():
         line = param_lines.get(name, top.get("params", 1))
         if not _PARAM_NAME.match(name):
             raise RuleFileError(f"{shown}:{line}: parameter name {quote(name)} must be letters, digits and _")
+        if isinstance(value, dict):
+            value, tunables[name] = _tunable(name, value, f"{shown}:{line}")
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise RuleFileError(f"{shown}:{line}: parameter {name} must be a number, got {quote(value)}")
         params[name] = float(value)
@@ -243,7 +248,7 @@ def _read_one(path: Path, shown: str, context_keys: dict, game: str | None, stac
     rules = _entries(data, "rule", lines, shown, top, ctx + RULE_KEYS)
     tests = _entries(data, "test", lines, shown, top, ctx + TEST_KEYS)
     stack = stack + (path.resolve(),)
-    inc_params, inc_rules, inc_tests, sources = {}, (), (), (str(path),)
+    inc_params, inc_tunables, inc_rules, inc_tests, sources = {}, {}, (), (), (str(path),)
     where = f"{shown}:{top.get('include', 1)}"
     for target, name in _includes(data, path, shown, top):
         if target.resolve() in stack:
@@ -260,10 +265,30 @@ def _read_one(path: Path, shown: str, context_keys: dict, game: str | None, stac
                 raise RuleFileError(f"{inner.where('params.' + pname)}: parameter {pname} = {value:g} here and "
                                     f"{inc_params[pname]:g} in a file included before (set it in {shown})")
             inc_params[pname] = value
+        inc_tunables.update(inner.tunables)
         inc_rules, inc_tests, sources = inc_rules + inner.rules, inc_tests + inner.tests, sources + inner.sources
     # the including file's own [params] set its includes' parameters
     return RuleFile(shown, game, base.strip(), {**inc_params, **params}, inc_rules + rules, inc_tests + tests, top,
-                    sources)
+                    sources, tunables={**inc_tunables, **tunables})
+
+
+def _tunable(name: str, table: dict, where: str) -> tuple[float, tuple]:
+    """``(value, (lo, hi, step))`` of a parameter written ``{value = V, range = [LO, HI], step = S}``;
+    RuleFileError otherwise."""
+    def number(v):
+        return not isinstance(v, bool) and isinstance(v, (int, float))
+
+    extra = set(table) - {"value", "range", "step"}
+    rng, step, value = table.get("range"), table.get("step"), table.get("value")
+    if extra or not number(value) or not (isinstance(rng, list) and len(rng) == 2 and all(map(number, rng))) \
+            or not number(step):
+        raise RuleFileError(f"{where}: parameter {name} with a range is written {{value = V, range = [LO, HI], "
+                            f"step = S}}, got {quote(table)}")
+    lo, hi, step = float(rng[0]), float(rng[1]), float(step)
+    if not (step > 0 and lo < hi and lo <= value <= hi):
+        raise RuleFileError(f"{where}: parameter {name}: need step > 0 and LO < HI with LO <= value <= HI, got value "
+                            f"{value:g}, range [{lo:g}, {hi:g}], step {step:g}")
+    return value, (lo, hi, step)
 
 
 def _includes(data: dict, path: Path, shown: str, top: dict) -> list[tuple[Path, str]]:
