@@ -15,6 +15,7 @@ import pandas as pd
 from cardsim import frames
 from cardsim.games import get_game
 from cardsim.games.base import OptionError
+from cardsim.rules import digests
 from cardsim.runner.files import transform_id
 from cardsim.runner.pool import deal_seconds, using
 from cardsim.runner.run import DEFAULT_CHUNK, make_run, rows_frame
@@ -101,7 +102,9 @@ def compare(game, n_deals, baseline, variants: dict, measure: Callable[[pd.DataF
     keep = None
     if store is not None:
         keep = ChunkStore(store, dict(runs[0].manifest(), kind="compare", variants=names,
-                                      strategies=[list(s.specs) for s in setups], measure=transform_id(measure)))
+                                      strategies=[list(s.specs) for s in setups],
+                                      rule_files=digests(sum((s.specs for s in setups), ())),
+                                      measure=transform_id(measure)))
     total = np.zeros((len(setups), len(columns), 5))
     with using(client):
         for part in run_chunks(_chunk_sums, [(setups, runs[0].seed, start, count, measure) for _, start, count in chunks],
@@ -181,7 +184,8 @@ def compare_matches(game, n_matches, baseline, variants: dict, measure: Callable
     keep = None
     if store is not None:
         manifest = dict(runs[0].manifest(), kind="compare_matches", variants=names,
-                        strategies=[list(s.specs) for s in setups], measure=transform_id(measure))
+                        strategies=[list(s.specs) for s in setups], rule_files=digests(sum((s.specs for s in setups), ())),
+                        measure=transform_id(measure))
         if start_state:
             manifest["start"] = {k: (list(map(int, v)) if k == "before" else int(v)) for k, v in start_state.items()}
         keep = ChunkStore(store, manifest)

@@ -326,6 +326,65 @@ class Arena:
                                progress=progress)
 
 
+@dataclass
+class FileArena(Arena):
+    """The :class:`Arena` of a rule file (``rules:PATH[:name=value,...]``, docs/rules-files.md):
+    its tunables are the file's parameters declared with a range (``nt_low = {value = 15, range =
+    [12, 18], step = 1}``); a point's spec sets them after the path, and every deviation is the
+    file compiled again with its values (the parameters are put into the conditions at compile
+    time).  ``path``: the file as the spec names it; ``defaults``: the file's own values."""
+
+    path: str = ""
+    defaults: dict = field(default_factory=dict)
+
+    def point(self, spec: str) -> dict[str, float]:
+        from cardsim.rules.compile import split_spec
+
+        strategy, _ = self.registry.resolve(spec)  # the file compiled with these values: any error here
+        path, values, _ = split_spec(spec.partition(":")[2]) if strategy.name == self.base.name else ("", {}, {})
+        if path != self.path:
+            raise StrategyError(f"{quote(spec)} is not a spec of the rule file {quote(self.path)}")
+        out = {name: float(values.get(name, self.defaults[name])) for name in self.tunables}
+        for name, value in out.items():
+            self.tunables[name].check(value, f"rules:{self.path}")
+        return out
+
+    def spec(self, point: dict) -> str:
+        values = self.point(self.strategy)
+        for name, value in point.items():
+            if name not in self.tunables:
+                raise self.not_tunable(name)
+            self.tunables[name].check(float(value), f"rules:{self.path}")
+            values[name] = float(value)
+        items = list(self._fixed) + [f"{name}={_number(v)}" for name, v in values.items() if v != self.defaults[name]]
+        return f"rules:{self.path}" + (":" + ",".join(items) if items else "")
+
+    def not_tunable(self, name: str) -> StrategyError:
+        tunable = ", ".join(self.tunables)
+        if name in self.defaults:
+            return StrategyError(f"parameter {quote(name)} of {quote(self.path)} is not tunable (tunable: {tunable}; "
+                                 f"write name = {{value = V, range = [LO, HI], step = S}} in its [params])")
+        return StrategyError(f"rule file {quote(self.path)} has no parameter {quote(name)} (tunable: {tunable})")
+
+
+def _file_arena(spec, obj, strategy: str, base: Strategy) -> FileArena:
+    from cardsim.rules.compile import split_spec
+    from cardsim.rules.source import read
+    from cardsim.strategies.registry import Tunable
+
+    path, values, base_values = split_spec(strategy.partition(":")[2])
+    file = read(path)
+    if not file.tunables:
+        raise StrategyError(f"rule file {quote(path)} has no tunable parameters (declare one in its [params] as "
+                            f"name = {{value = V, range = [LO, HI], step = S}}, docs/rules-files.md)")
+    tunables = {name: Tunable(name, *span) for name, span in file.tunables.items()}
+    fixed = [f"{k}={_number(v)}" for k, v in values.items() if k not in tunables]
+    fixed += [f"base.{k}={_number(v)}" for k, v in base_values.items()]
+    out = FileArena(spec.name, strategy, obj, tunables, spec.registry, fixed, path, dict(file.params))
+    out.point(strategy)  # a value outside a tunable's range is an error here
+    return out
+
+
 def arena(game: str, strategy: str = "heuristic", objective: str | None = None) -> Arena:
     """The :class:`Arena` of ``strategy`` (a spec: ``"heuristic"``, ``"heuristic:aggression=0.25"``
     whose tunable values are the arena's starting point) in ``game`` for ``objective`` (None: the
@@ -336,6 +395,8 @@ def arena(game: str, strategy: str = "heuristic", objective: str | None = None) 
     if not isinstance(strategy, str):
         raise StrategyError(f"a strategy spec must be a string NAME[:param=value,...], got {quote(strategy)}")
     base, _ = spec.registry.resolve(strategy)
+    if base.file:
+        return _file_arena(spec, obj, strategy, base)
     if not base.tunables:
         tunable = [s.name for s in spec.registry.strategies() if s.tunables]
         raise StrategyError(f"strategy {quote(base.name)} of {spec.name} has no tunable parameters (strategies "

@@ -67,7 +67,7 @@ def test_interpreter_agrees_with_the_slow_twin(path, values):
 
 def test_the_example_system_passes_its_own_tests():
     outcomes = run_tests(load(NATURAL, "vint"))
-    assert len(outcomes) == 8
+    assert len(outcomes) == 9
     assert [o.text() for o in outcomes if not o.passed] == []
     assert all(o.rule is not None for o in outcomes)
 
@@ -211,12 +211,12 @@ def test_rules_check_runs_the_test_table(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "vint, 21 rules, base heuristic, parameters nt_low=15, open_low=12" in out
     assert f"{NATURAL}:146: test #1: 1NT from rule #2 (line 22): ok" in out
-    assert out.rstrip().endswith("8 tests: 8 passed, 0 failed")
+    assert out.rstrip().endswith("9 tests: 9 passed, 0 failed")
     # At nt_low=14 the 14-count of test #2 opens 1NT: that test fails, exit code 1.
     assert main(["rules", "check", str(NATURAL), "--param", "nt_low=14"]) == 1
     out = capsys.readouterr().out
     assert f"{NATURAL}:152: test #2: 1NT from rule #2 (line 22): FAILED: expected 1D" in out
-    assert out.rstrip().endswith("8 tests: 7 passed, 1 failed")
+    assert out.rstrip().endswith("9 tests: 8 passed, 1 failed")
     bad = _write(tmp_path, GOOD_HEAD + GOOD_RULE + '[[test]]\nhand = "S:AKQ"\nauction = "1NT 1S"\nexpect = "P"\n')
     assert main(["rules", "check", str(bad)]) == 2
     err = capsys.readouterr().err.strip().splitlines()

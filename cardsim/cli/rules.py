@@ -1,11 +1,12 @@
 """``cardsim rules check FILE``: read a rule file, check every call and condition against its game,
-and run its own test table (docs/rules-files.md, "Testing a system").  ``cardsim rules from-chart
-501``: the report's blind chart written as a rule file (docs/rules-files.md, "Charts as rule
-files"; :mod:`cardsim.rules.from_chart`).
+and run its own test table (docs/rules-files.md, "Testing a system"); ``cardsim rules explain FILE
+--hand … [--auction …]``: which rule makes the call and why each earlier one did not
+(docs/rules-files.md, "Explaining a call"); ``cardsim rules from-chart 501``: the report's blind
+chart written as a rule file (docs/rules-files.md, "Charts as rule files"; :mod:`cardsim.rules.from_chart`).
 
-Exit codes: 0 every test passes and every rule can fire, 1 a test fails or a rule never fires
+Exit codes of ``check``: 0 every test passes and every rule can fire, 1 a test fails or a rule never fires
 (shadowed by an earlier one, or a condition no hand meets), 2 the file cannot be played (one line
-naming ``FILE:LINE``).  The parser part imports nothing heavy; :func:`run` imports what it needs.
+naming ``FILE:LINE``).  ``explain``: 0, or 2 for a bad file, hand or auction (one line).  The parser part imports nothing heavy; :func:`run` imports what it needs.
 """
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ NAME = "rules"
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("rules", help="check a rule file (a bidding system as data) and run its test table")
+    p = sub.add_parser("rules", help="check a rule file (a bidding system as data) and run its test table, "
+                                             "or explain the call it makes for a hand")
     what = p.add_subparsers(dest="rules_command", required=True)
     c = what.add_parser("check", help="parse and validate a rule file, run its [[test]] table")
     c.add_argument("path", metavar="FILE", help="the rule file (TOML, docs/rules-files.md)")
@@ -36,19 +38,65 @@ def add_parser(sub) -> None:
     f.add_argument("--seed", type=int, default=0)
     f.add_argument("-o", "--output", metavar="FILE", help="write the rule file here (default: print it)")
 
+    e = what.add_parser("explain", help="which rule makes the call for a hand, and why each earlier rule did not")
+    e.add_argument("path", metavar="FILE", help="the rule file (TOML, docs/rules-files.md)")
+    e.add_argument("--hand", required=True, metavar="HAND",
+                   help='the whole hand, as in a [[test]]: "S:AK4 H:Q73 D:QJ42 C:K86"')
+    e.add_argument("--auction", default=None, metavar="CALLS",
+                   help='the situation before the call, as in a [[test]]: Vint the calls so far ("P 1NT P", '
+                        'default: none), Five Hundred the standing bid ("partner 7H", default: none)')
+    e.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
+                   help="a parameter the file declares in [params] (or base.NAME), as in rules:FILE:NAME=VALUE")
 
-def run(args) -> int:
-    if args.rules_command == "from-chart":
-        return from_chart(args)
-    from cardsim.games import get_game
-    from cardsim.rules.check import fallbacks, never_fire, run_tests
-    from cardsim.rules.compile import load, split_spec
-    from cardsim.rules.source import read
+
+def _params(args):
+    from cardsim.rules.compile import split_spec
 
     for item in args.param:
         if "=" not in item or ":" in item or "," in item:
             raise UsageError(f"--param {item!r}: write NAME=VALUE (one parameter each)")
-    _, values, base_values = split_spec(f"{args.path}:{','.join(args.param)}" if args.param else args.path)
+    return split_spec(f"{args.path}:{','.join(args.param)}" if args.param else args.path)[1:]
+
+
+def explain(args) -> int:
+    from cardsim.games import get_game
+    from cardsim.rules.compile import glue, load
+    from cardsim.rules.explain import explain as walk
+    from cardsim.rules.explain import read_hand, read_situation
+    from cardsim.rules.source import read
+
+    values, base_values = _params(args)
+    file = read(args.path)
+    compiled = load(args.path, get_game(file.game).registry, values, base_values)
+    g = glue(file.game)
+    try:
+        hand = read_hand(file.game, args.hand)
+        situation = read_situation(g, args.auction)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    result = walk(compiled, hand, situation)
+    for step in result.steps:
+        print(step.text())
+    if result.rule is None:
+        print(f"no rule holds: the base strategy ({file.base}) calls {result.call}")
+    elif result.by_base:
+        print(f"the base strategy ({file.base}) calls {result.call} (rule #{result.rule + 1}'s call is illegal here)")
+    else:
+        print(f"call: {result.call}, rule #{result.rule + 1} ({file.rules[result.rule].where()})")
+    return 0
+
+
+def run(args) -> int:
+    if args.rules_command == "explain":
+        return explain(args)
+    if args.rules_command == "from-chart":
+        return from_chart(args)
+    from cardsim.games import get_game
+    from cardsim.rules.check import fallbacks, never_fire, run_tests
+    from cardsim.rules.compile import load
+    from cardsim.rules.source import read
+
+    values, base_values = _params(args)
     file = read(args.path)
     compiled = load(args.path, get_game(file.game).registry, values, base_values)
     params = ", ".join(f"{k}={v:g}" for k, v in compiled.values.items()) or "none"

@@ -6,7 +6,8 @@
   the table block of a parameter row; spec resolution;
 * :mod:`cardsim.rules.kernel`: the jitted condition test every game's interpreter shares;
 * :mod:`cardsim.rules.twin`: the plain-Python reading (which rule fires), the tests' reference;
-* :mod:`cardsim.rules.check`: a file's own test table run through the engine.
+* :mod:`cardsim.rules.check`: a file's own test table run through the engine, the rules that never fire;
+* :mod:`cardsim.rules.explain`: which rule makes the call for a hand, and why each earlier one did not.
 
 Each game's part (its context keys and pattern language, its calls, the jitted interpreter) is
 in ``cardsim/games/<game>/rulefile.py``, named by ``GameSpec.rules_module``.
@@ -31,4 +32,20 @@ def load(path, game: str, values: dict | None = None, base_values: dict | None =
     return _load(path, get_game(game).registry, values, base_values)
 
 
-__all__ = ["RuleFileError", "read", "load", "resolve_spec"]
+def digests(specs) -> dict:
+    """``{spec: SHA-256 (hex) of its file and every file it includes}`` for each ``rules:PATH[:…]``
+    spec of ``specs`` (strategy specs as written; the others are left out): what a run's manifest
+    and a chunk store key on besides the spec text, so that resuming after the file (or an
+    include) was edited refuses (a dataset) or starts afresh (a store keyed by its manifest)
+    instead of mixing two systems.  Raises RuleFileError for a file that cannot be read."""
+    from cardsim.rules.compile import split_spec
+
+    out = {}
+    for spec in specs:
+        name, _, rest = str(spec).partition(":")
+        if name.strip() == "rules" and spec not in out:
+            out[spec] = read(split_spec(rest)[0]).digest
+    return out
+
+
+__all__ = ["RuleFileError", "read", "load", "resolve_spec", "digests"]

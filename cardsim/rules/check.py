@@ -83,65 +83,68 @@ def run_tests(compiled: Compiled) -> list[Outcome]:
     return out
 
 
-def _ranges(game: str, text: str):
-    from cardsim.conditions import parse_class
-
-    if not text.strip():
-        return {}, set(), set()
-    ranges, required, excluded = parse_class(game, text).resolved(game)
-    return ranges, set(required), set(excluded)
-
-
-def _contains(outer: tuple, inner: tuple) -> bool:
-    """Whether the range ``outer`` (lo, hi; None: no limit) holds every value of ``inner``."""
-    (olo, ohi), (ilo, ihi) = outer, inner
-    return (olo is None or (ilo is not None and ilo >= olo)) and (ohi is None or (ihi is not None and ihi <= ohi))
+def _covers(g, general: dict, specific: dict) -> bool:
+    """Whether the context ``general`` (a rule's context words, parameters substituted) holds in
+    every situation that ``specific`` holds in: the game's ``context_covers``, or (a game without
+    it) the same compiled context."""
+    covers = getattr(g, "context_covers", None)
+    if covers is not None:
+        return covers(general, specific)
+    return g.compile_context(general)[0] == g.compile_context(specific)[0]
 
 
-def _takes_all(first, later) -> bool:
-    """Whether every hand meeting condition ``later`` meets ``first`` (both from :func:`_ranges`):
-    each range of ``first`` holds the same feature's range of ``later``, and ``later`` asks for
-    at least ``first``'s cards held and not held.  Sufficient, not necessary (``S>=5`` takes
-    ``S=6`` but a sum of features is not compared)."""
-    franges, freq, fexc = first
-    lranges, lreq, lexc = later
-    return (all(name in lranges and _contains(r, lranges[name]) for name, r in franges.items())
-            and freq <= lreq and fexc <= lexc)
+def _class(game: str, text: str):
+    from cardsim.conditions import HandClass, parse_class
+
+    return parse_class(game, text) if text.strip() else HandClass()
 
 
 def never_fire(compiled: Compiled) -> list[tuple[Entry, str]]:
-    """The rules of ``compiled`` that can never make their call, each with the reason: a
-    condition no hand meets (the conditions' own checks: a range outside what a hand can hold,
-    clauses that cannot hold together, decided by the 0/1 program of docs/conditions.md), or an
-    earlier rule with the same context whose condition takes every hand this one takes (first
-    match wins).  In file order."""
+    """The rules of ``compiled`` that can never make their call, each with the reason, decided by
+    :func:`cardsim.conditions.program.reachable` (the 0/1 program of docs/conditions.md, every
+    feature of the game's table included: ``balanced``, stoppers, quick tricks, losers …): a
+    condition no hand meets, or a condition every hand of which an earlier rule takes whose context
+    holds wherever this one's does (the same or a more general context; first match wins), alone
+    or together with other such rules.  A rule the program cannot decide (a feature it does not
+    model) is not reported.  In file order."""
     from cardsim.conditions import ConditionError, Conditions
     from cardsim.conditions import compile as compile_conditions
+    from cardsim.conditions.program import reachable
 
     file = compiled.file
     g = glue(file.game)
-    seen = []  # (index, context numbers, condition ranges) of the rules before
     out = []
+    words_of = [context_values(e, compiled.values) for e in file.rules]
+    talon = [hasattr(g, "reads_talon") and g.reads_talon(w) for w in words_of]
     for i, (entry, text) in enumerate(zip(file.rules, compiled.whens)):
-        words = context_values(entry, compiled.values)
-        ctx = g.compile_context(words)[0]
-        cond = _ranges(file.game, text)
+        words = words_of[i]
+        cls = _class(file.game, text)
         reason = None
-        # the 0/1 program speaks of a dealt hand: not of more cards (501's talon rules read ten)
-        if text.strip() and not (hasattr(g, "reads_talon") and g.reads_talon(words)):
-            try:
+        if talon[i]:  # the 0/1 program speaks of a dealt hand, not of more cards (501's talon rules read ten)
+            continue
+        if text.strip():
+            try:  # the conditions' own check first: its message names the clauses that clash
                 compile_conditions(Conditions(file.game, classes={0: text}))
             except ConditionError as exc:
                 reason = f"its condition never holds: {str(exc).removeprefix('seat 0: ')}"
+        if reason is None and reachable(file.game, cls) is False:
+            reason = f"its condition never holds: no {file.game} hand meets {text}"
         if reason is None:
-            for j, other_ctx, other in seen:
-                if other_ctx == ctx and _takes_all(other, cond):
-                    reason = (f"rule #{j + 1} ({file.rules[j].where()}) has the same context and takes every hand "
-                              f"this one takes")
-                    break
+            before = [j for j in range(i) if not talon[j] and _covers(g, words_of[j], words)]
+            alone = next((j for j in before if not compiled.whens[j].strip()
+                          or reachable(file.game, cls, [_class(file.game, compiled.whens[j])]) is False), None)
+            if alone is not None:
+                same = g.compile_context(words_of[alone])[0] == g.compile_context(words)[0]
+                context = "the same context" if same else "a context that holds wherever this one's does"
+                reason = (f"rule #{alone + 1} ({file.rules[alone].where()}) has {context} and takes every hand "
+                          f"this one takes")
+            elif len(before) > 1 and reachable(file.game, cls, [_class(file.game, compiled.whens[j])
+                                                                for j in before]) is False:
+                named = ", ".join(f"#{j + 1}" for j in before)
+                reason = (f"the rules before it whose context holds wherever this one's does ({named}) take every "
+                          f"hand this one takes between them")
         if reason:
             out.append((entry, reason))
-        seen.append((i, ctx, cond))
     return out
 
 

@@ -216,19 +216,35 @@ def _compiled(path: str, stamp: tuple, game: str, values: tuple, base_values: tu
     return compile_file(read(path), get_game(game).registry, dict(values), dict(base_values))
 
 
+_SOURCES: dict = {}
+"""Path as given -> the files its last compile read (itself and its includes): their stamps key the cache."""
+
+
+def _stamp(paths) -> tuple:
+    out = []
+    for p in map(Path, paths):
+        st = p.stat()
+        out.append((str(p.resolve()), st.st_mtime_ns, st.st_size))
+    return tuple(out)
+
+
 def load(path, registry, values: dict | None = None, base_values: dict | None = None) -> Compiled:
     """The file at ``path`` read and compiled for ``registry``'s game (:func:`compile_file`); a
-    file compiled before and unchanged since (same size and modification time) is not read again."""
-    p = Path(path)
+    file compiled before and unchanged since, its includes too (same size and modification time),
+    is not read again."""
     try:
-        st = p.stat()
-        stamp = (str(p.resolve()), st.st_mtime_ns, st.st_size)
+        stamp = _stamp(_SOURCES.get(str(path), (path,)))
     except OSError:
         stamp = ()
     if not stamp:
         return compile_file(read(path), registry, values, base_values)
-    return _compiled(str(path), stamp, registry.game, tuple((values or {}).items()),
-                     tuple((base_values or {}).items()))
+    compiled = _compiled(str(path), stamp, registry.game, tuple((values or {}).items()),
+                         tuple((base_values or {}).items()))
+    if _SOURCES.get(str(path)) != compiled.file.sources:
+        # the first compile of this path (or its includes changed): key the cache on every file it read
+        _SOURCES[str(path)] = compiled.file.sources
+        return load(path, registry, values, base_values)
+    return compiled
 
 
 def split_spec(rest: str) -> tuple[str, dict, dict]:

@@ -8,15 +8,16 @@ key.
 """
 from __future__ import annotations
 
+import hashlib
 import re
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from cardsim.strategies.registry import StrategyError
 from cardsim.text import path_text, quote
 
-TOP_KEYS = ("game", "base", "params", "rule", "test")
+TOP_KEYS = ("game", "base", "include", "params", "rule", "test")
 """The keys a rule file may have at its top level."""
 RULE_KEYS = ("call", "when", "why")
 """The keys every ``[[rule]]`` may have besides its game's context keys."""
@@ -59,8 +60,13 @@ class RuleFile:
 
     ``path``: as the user wrote it (for messages); ``game``: the game's name; ``base``: the base
     strategy's spec (default ``heuristic``); ``params``: name -> default value (float), in file
-    order; ``rules`` / ``tests``: :class:`Entry` lists in file order; ``lines``: line of each
-    top-level key and of the ``[params]`` keys (``params.NAME``).
+    order; ``rules`` / ``tests``: :class:`Entry` lists in file order, the included files' first
+    (each entry names its own file and line; ``index`` its place in the whole list); ``lines``:
+    line of each top-level key and of the ``[params]`` keys (``params.NAME``); ``sources``: the
+    paths of every file read (this one first, then its includes, depth first) and ``digest``: the
+    SHA-256 (hex) of their contents in that order, what a run's identity keys on; ``tunables``:
+    name -> ``(lo, hi, step)`` of the parameters declared with a range (``nt_low = {value = 15,
+    range = [12, 18], step = 1}``), what ``cardsim exploit`` / ``tune`` move.
     """
 
     path: str
@@ -70,6 +76,9 @@ class RuleFile:
     rules: tuple
     tests: tuple
     lines: dict
+    sources: tuple = ()
+    digest: str = ""
+    tunables: dict = field(default_factory=dict)
 
     def where(self, key: str) -> str:
         return f"{self.path}:{self.lines.get(key, 1)}"
@@ -166,17 +175,36 @@ def _entries(data: dict, name: str, lines: Lines, shown: str, top_lines: dict, a
 
 
 def read(path, context_keys: dict | None = None) -> RuleFile:
-    """Read and check the shape of the rule file at ``path`` (str or Path).
+    """Read and check the shape of the rule file at ``path`` (str or Path) and of the files it
+    includes (``include = ["other.toml", ...]``, paths relative to the including file: their
+    rules, tests and parameters come first, in the order listed, docs/rules-files.md "Including
+    files").
 
     ``context_keys``: game name -> its context keys (``{"vint": ("auction",)}``), the keys a rule
     and a test may have besides :data:`RULE_KEYS` / :data:`TEST_KEYS`; None: every game's, from
     the games' ``rulefile`` modules.  Raises :class:`RuleFileError` (one line, ``FILE:LINE:``)
     for a missing, unreadable, binary, empty or non-TOML file, an unknown key, a value of the
-    wrong type, no ``game``, a game without rule files, a parameter that is not a number, or no
-    rule.
+    wrong type, no ``game``, a game without rule files, a parameter that is not a number, no
+    rule; for an include that is missing, makes a cycle, bids for another game, has another base
+    or gives a parameter another value.
     """
-    shown = path_text(path)
-    text = _text(Path(path), shown)
+    if context_keys is None:
+        from cardsim.rules.compile import glue_keys
+        context_keys = glue_keys()
+    digest = hashlib.sha256()
+    one = _read_one(Path(path), path_text(path), context_keys, None, (), digest)
+    if not one.rules:
+        raise RuleFileError(f"{one.path}:1: no [[rule]] in the file" + (" or the files it includes" if one.sources[1:]
+                                                                         else ""))
+    number = lambda entries: tuple(replace(e, index=i) for i, e in enumerate(entries))  # noqa: E731
+    return replace(one, rules=number(one.rules), tests=number(one.tests), digest=digest.hexdigest())
+
+
+def _read_one(path: Path, shown: str, context_keys: dict, game: str | None, stack: tuple, digest) -> RuleFile:
+    """One file and, depth first, its includes (``game``: the including file's game, None at the
+    top; ``stack``: the resolved paths including this one, for cycles)."""
+    text = _text(path, shown)
+    digest.update(f"{len(text.encode())}:".encode() + text.encode())
     data = _toml(text, shown)
     lines = Lines(text)
     top = lines.top()
@@ -188,16 +216,16 @@ def read(path, context_keys: dict | None = None) -> RuleFile:
         if key not in TOP_KEYS:
             raise RuleFileError(f"{shown}:{top.get(key, _first_line(lines, key))}: unknown key {quote(key)} "
                                 f"(known: {', '.join(TOP_KEYS)})")
-    game = data.get("game")
-    if game is None:
+    own = data.get("game")
+    if own is None and game is None:
         raise RuleFileError(f"{shown}:1: no game = \"...\" line (the game the file bids for)")
-    if context_keys is None:
-        from cardsim.rules.compile import glue_keys
-        context_keys = glue_keys()
-    if not isinstance(game, str) or game.strip().lower() not in context_keys:
-        raise RuleFileError(f"{shown}:{top.get('game', 1)}: game {quote(game)} has no rule files "
+    if own is not None and (not isinstance(own, str) or own.strip().lower() not in context_keys):
+        raise RuleFileError(f"{shown}:{top.get('game', 1)}: game {quote(own)} has no rule files "
                             f"(games with them: {', '.join(context_keys)})")
-    game = game.strip().lower()
+    if own is not None and game is not None and own.strip().lower() != game:
+        raise RuleFileError(f"{shown}:{top.get('game', 1)}: an included file bids for {own.strip().lower()}, the "
+                            f"file including it for {game}")
+    game = game or own.strip().lower()
     base = data.get("base", "heuristic")
     if not isinstance(base, str) or not base.strip():
         raise RuleFileError(f"{shown}:{top.get('base', 1)}: base must be a strategy spec in quotes, got {quote(base)}")
@@ -205,11 +233,13 @@ def read(path, context_keys: dict | None = None) -> RuleFile:
     if not isinstance(params_table, dict):
         raise RuleFileError(f"{shown}:{top.get('params', 1)}: params must be a table [params] of name = number")
     _, param_lines = lines.table("params", 0)
-    params = {}
+    params, tunables = {}, {}
     for name, value in params_table.items():
         line = param_lines.get(name, top.get("params", 1))
         if not _PARAM_NAME.match(name):
             raise RuleFileError(f"{shown}:{line}: parameter name {quote(name)} must be letters, digits and _")
+        if isinstance(value, dict):
+            value, tunables[name] = _tunable(name, value, f"{shown}:{line}")
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise RuleFileError(f"{shown}:{line}: parameter {name} must be a number, got {quote(value)}")
         params[name] = float(value)
@@ -217,9 +247,58 @@ def read(path, context_keys: dict | None = None) -> RuleFile:
     ctx = tuple(context_keys[game])
     rules = _entries(data, "rule", lines, shown, top, ctx + RULE_KEYS)
     tests = _entries(data, "test", lines, shown, top, ctx + TEST_KEYS)
-    if not rules:
-        raise RuleFileError(f"{shown}:1: no [[rule]] in the file")
-    return RuleFile(shown, game, base.strip(), params, rules, tests, top)
+    stack = stack + (path.resolve(),)
+    inc_params, inc_tunables, inc_rules, inc_tests, sources = {}, {}, (), (), (str(path),)
+    where = f"{shown}:{top.get('include', 1)}"
+    for target, name in _includes(data, path, shown, top):
+        if target.resolve() in stack:
+            chain = " -> ".join([*(p.name for p in stack), target.name])
+            raise RuleFileError(f"{where}: include {quote(name)} makes a cycle ({chain})")
+        if not target.is_file():
+            raise RuleFileError(f"{where}: include {quote(name)}: no such rule file ({path_text(target)})")
+        inner = _read_one(target, path_text(target), context_keys, game, stack, digest)
+        if "base" in inner.lines and inner.base != base.strip():
+            raise RuleFileError(f"{inner.where('base')}: base {quote(inner.base)} differs from the including file's "
+                                f"{quote(base.strip())} ({where}): one base plays a file")
+        for pname, value in inner.params.items():
+            if inc_params.get(pname, value) != value and pname not in params:
+                raise RuleFileError(f"{inner.where('params.' + pname)}: parameter {pname} = {value:g} here and "
+                                    f"{inc_params[pname]:g} in a file included before (set it in {shown})")
+            inc_params[pname] = value
+        inc_tunables.update(inner.tunables)
+        inc_rules, inc_tests, sources = inc_rules + inner.rules, inc_tests + inner.tests, sources + inner.sources
+    # the including file's own [params] set its includes' parameters
+    return RuleFile(shown, game, base.strip(), {**inc_params, **params}, inc_rules + rules, inc_tests + tests, top,
+                    sources, tunables={**inc_tunables, **tunables})
+
+
+def _tunable(name: str, table: dict, where: str) -> tuple[float, tuple]:
+    """``(value, (lo, hi, step))`` of a parameter written ``{value = V, range = [LO, HI], step = S}``;
+    RuleFileError otherwise."""
+    def number(v):
+        return not isinstance(v, bool) and isinstance(v, (int, float))
+
+    extra = set(table) - {"value", "range", "step"}
+    rng, step, value = table.get("range"), table.get("step"), table.get("value")
+    if extra or not number(value) or not (isinstance(rng, list) and len(rng) == 2 and all(map(number, rng))) \
+            or not number(step):
+        raise RuleFileError(f"{where}: parameter {name} with a range is written {{value = V, range = [LO, HI], "
+                            f"step = S}}, got {quote(table)}")
+    lo, hi, step = float(rng[0]), float(rng[1]), float(step)
+    if not (step > 0 and lo < hi and lo <= value <= hi):
+        raise RuleFileError(f"{where}: parameter {name}: need step > 0 and LO < HI with LO <= value <= HI, got value "
+                            f"{value:g}, range [{lo:g}, {hi:g}], step {step:g}")
+    return value, (lo, hi, step)
+
+
+def _includes(data: dict, path: Path, shown: str, top: dict) -> list[tuple[Path, str]]:
+    value = data.get("include", [])
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+        raise RuleFileError(f"{shown}:{top.get('include', 1)}: include must be a list of file names in quotes, "
+                            f"got {quote(value)}")
+    return [(path.parent / v.strip(), v.strip()) for v in value]
 
 
 def _first_line(lines: Lines, key: str) -> int:

@@ -12,9 +12,22 @@ from cardsim.rules.source import RuleFile
 
 def feature_value(terms, hand: int) -> int:
     """A feature's value on ``hand`` (Python int bit set): for each term ``(mask, shift, weight)``,
-    ``weight`` times the cards ``c`` of ``mask`` held together with card ``c + shift``."""
+    ``weight`` times the cards ``c`` of ``mask`` held together with card ``c + shift``; a term
+    whose ``shift`` names a kind of :mod:`cardsim.holding` (``balanced``, stoppers, losers …) is
+    that kind's value (:func:`cardsim.holding.term_value`, itself held to a plain-Python twin by
+    tests/test_system_features.py): counted card by card it would read as 0."""
+    import numpy as np
+
+    from cardsim.holding import KIND_FIRST, term_value
+
     held = set(cards_of(hand))
-    return sum(w * sum(1 for c in cards_of(int(m)) if c in held and c + int(s) in held) for m, s, w in terms)
+    total = 0
+    for m, s, w in terms:
+        if int(s) >= KIND_FIRST:
+            total += int(term_value(np.uint64(hand), np.uint64(int(m)), np.uint64(int(s)), np.int64(w)))
+        else:
+            total += w * sum(1 for c in cards_of(int(m)) if c in held and c + int(s) in held)
+    return total
 
 
 def holds(game: str, text: str, hand: int) -> bool:

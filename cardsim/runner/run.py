@@ -22,6 +22,7 @@ from cardsim._version import __version__
 from cardsim.games import GAME_NAMES, get_game
 from cardsim.games.base import OptionError, Setup
 from cardsim.rng import check_seed
+from cardsim.rules import digests
 from cardsim.runner.pool import (check_jobs, choose_jobs, deal_seconds, default_jobs, match_seconds, on_dask,
                                  run_tasks, using)
 from cardsim.runner.store import ChunkStore, run_chunks
@@ -59,9 +60,13 @@ class Run:
 
     def manifest(self) -> dict:
         s = self.setup
-        return {"format": FORMAT_VERSION, "cardsim": __version__, "source": source_hash(), "game": s.game, "seed": self.seed, "n_deals": self.n,
-                "chunk_size": self.chunk_size, "seats": s.seats, "strategies": list(s.specs),
-                "rules": {k: v for k, v in s.rules.items()}}
+        out = {"format": FORMAT_VERSION, "cardsim": __version__, "source": source_hash(), "game": s.game, "seed": self.seed, "n_deals": self.n,
+               "chunk_size": self.chunk_size, "seats": s.seats, "strategies": list(s.specs),
+               "rules": {k: v for k, v in s.rules.items()}}
+        files = digests(s.specs)
+        if files:  # a rule file's content, not only its name: an edit between two halves of a run is seen
+            out["rule_files"] = files
+        return out
 
 
 def check_count(n, what="n") -> int:

@@ -78,6 +78,19 @@ def compile_context(values: dict) -> tuple[list[float], int, int]:
     return [float(who), float(bid)], least, 0
 
 
+def context_covers(general: dict, specific: dict) -> bool:
+    """Whether every standing bid the ``standing`` of ``specific`` matches is matched by that of
+    ``general`` (both a rule's ``values``, patterns that parse): ``any`` covers all, ``someone``
+    covers ``partner`` and ``opponent``, ``*`` covers a named bid."""
+    gwho, gbid = _pattern(general.get("standing", "any"))
+    swho, sbid = _pattern(specific.get("standing", "any"))
+    if gwho == ANYONE:
+        return True
+    if gwho != swho and not (gwho == SOMEONE and swho in (PARTNER, OPPONENT)):
+        return False
+    return gwho == NOBODY or gbid == ANY_BID or gbid == sbid
+
+
 def never_legal(call: int, least: int) -> str | None:
     """Why ``call`` can never be made when the standing bid is at least ``least``, or None."""
     if call != PASS and call <= least:

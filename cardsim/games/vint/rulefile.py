@@ -103,6 +103,24 @@ def compile_context(values: dict) -> tuple[list[float], int, int]:
     return [1.0 if dots else 0.0, float(len(tokens)), *map(float, tokens)], least, len(tokens)
 
 
+def _token_covers(general: int, specific: int) -> bool:
+    return general == specific or general == ANY_CALL or (general == ANY_BID and specific != PASS)
+
+
+def context_covers(general: dict, specific: dict) -> bool:
+    """Whether every auction the pattern of ``specific`` matches is matched by that of ``general``
+    (both a rule's ``values``, patterns that parse): a rule of context ``general`` placed earlier
+    sees every situation of the later one (``opening`` covers ``P P``; ``... * bid`` covers
+    ``1H 1S``).  Exact for these patterns: the leading passes of ``... X`` are read as the
+    passes ``specific`` must then begin with."""
+    gdots, gtok = _tokens(general.get("auction", ""))
+    sdots, stok = _tokens(specific.get("auction", ""))
+    if sdots and not gdots or len(stok) < len(gtok) or not gdots and len(stok) != len(gtok):
+        return False
+    head = stok[:len(stok) - len(gtok)]
+    return all(t == PASS for t in head) and all(_token_covers(a, b) for a, b in zip(gtok, stok[len(head):]))
+
+
 def never_legal(call: int, least: int) -> str | None:
     """Why ``call`` can never be made after an auction whose standing bid is at least ``least``,
     or None when it can."""
