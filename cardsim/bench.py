@@ -450,8 +450,10 @@ def pimc_table(rows, command: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-PIMC_AGAINST_DEALS = {"vint": 2, "500": 4, "501": 20}
-"""Deals a round in ``--only pimc --against``: a few seconds of search for each side."""
+def pimc_against_deals(game: str) -> int:
+    """Deals a round in ``--only pimc --against``: half the game's sampled-search benchmark
+    (``facts.pimc_deals``), a few seconds of search for each side."""
+    return max(1, get_game(game).facts.pimc_deals // 2)
 
 
 def pimc_against_table(rows, command: str) -> str:
@@ -707,7 +709,7 @@ def main(argv=None) -> int:
         for game in args.games:
             for worlds in (8, 32):
                 rows.append({"game": game, "worlds": worlds, **pimc_rates(
-                    game, args.against, worlds, deals=PIMC_AGAINST_DEALS[game], rounds=args.rounds,
+                    game, args.against, worlds, deals=pimc_against_deals(game), rounds=args.rounds,
                     progress=_progress)})
         print(pimc_against_table(rows, command))
         return 0

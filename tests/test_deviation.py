@@ -24,7 +24,8 @@ def test_the_heuristics_declare_the_issue_s_tunables():
     assert get_game("500").registry["heuristic"].tunables["jump"] == Tunable("jump", 0.0, 1.0, 1.0, "bool")
     g501 = get_game("501").registry["heuristic"].tunables
     assert g501["blind_score"] == Tunable("blind_score", -500.0, 501.0, 50.0, "int")
-    assert len(g501) == 11 and len(get_game("500").registry["heuristic"].tunables) == 11
+    assert g501["blind_later"] == Tunable("blind_later", 0.0, 1.0, 0.1, "real")
+    assert len(g501) == 12 and len(get_game("500").registry["heuristic"].tunables) == 11
     # strategies that bid like heuristic declare the same (those of their parameters they have)
     assert get_game("vint").registry["pimc"].tunables == vint
     assert "game_push" not in get_game("vint").registry["heuristic_v3"].tunables

@@ -26,7 +26,7 @@ PREVIOUS = {
                              "near": 0.25}),
     "501": ("heuristic_v3", {"margin": 0.0, "abandon": 10.0, "target_margin": 12.0, "blind_level": 72.0,
                              "blind_pos": -1.0, "blind_score": 501.0, "blind_cur": 70.0, "blind_prob": 0.15,
-                             "contest": 0.0, "press": 0.0, "press_score": 0.0}),
+                             "contest": 0.0, "press": 0.0, "press_score": 0.0, "blind_later": 1.0}),
 }
 GAMES = list(PREVIOUS)
 
