@@ -15,7 +15,8 @@ suit lengths in every hand, leader and denomination whose top cards of each suit
 lowest one the result depended on, are held by the same hands (so a table may be kept across
 deals: a stored bound only depends on the position's class).  Sure tricks of both sides bound
 each trick start, equivalent cards are merged (two cards of one hand that are adjacent in the
-order of the cards still out, in one suit, are interchangeable), and moves are ordered as in
+order of the cards still out, in one suit, are interchangeable; a result that needed every move
+also depends on the merged cards, whose equivalence another position of the class may lack), and moves are ordered as in
 :func:`_order` (safe winners led first, cheapest winners, discards from long suits).
 BENCHMARKS.md ("Double-dummy") has the node counts.
 """
@@ -597,7 +598,8 @@ def _search(h, trick, pos, leader, led, denom, alpha, beta, keys, bounds, moves,
     on_table = U64(0)
     for i in range(pos):
         on_table |= U64(1) << U64(trick[i])
-    legal = _distinct(legal_plays(hand, denom, led if pos > 0 else -1), hand, out_cards | on_table, denom)
+    raw = legal_plays(hand, denom, led if pos > 0 else -1)
+    legal = _distinct(raw, hand, out_cards | on_table, denom)
     depth = 40 - popcount(out_cards)
     n = _order(legal, pos, leader, seat, led, denom, on_table, trick, moves, depth, h)
     if hint >= 0:
@@ -634,11 +636,15 @@ def _search(h, trick, pos, leader, led, denom, alpha, beta, keys, bounds, moves,
         best, alpha, beta = ab_update(maxing, v, best, alpha, beta)
         if alpha >= beta:
             break
-    # A cut-off needs only the refuting move's reasons; any other result needs all moves'.
+    # A cut-off needs only the refuting move's reasons; any other result needs all moves' and
+    # the cards merged into a higher one (_distinct): that they were equivalent depended on who
+    # holds the cards between them, and a position of the class where they are not has a move
+    # no one searched (the leader's 6 of trumps where the stored search merged his 10 with the
+    # 12 above it: tests/test_dd_pimc_solve.py).
     if (maxing and best >= beta0) or (not maxing and best <= alpha0):
         moves[40, _W] = np.int64(w_best)
     else:
-        moves[40, _W] = np.int64(w_all)
+        moves[40, _W] = np.int64(w_all | (raw & ~legal))
     return best
 
 
