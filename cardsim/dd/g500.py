@@ -14,9 +14,8 @@ at trick starts with DDS-style partial keys: an entry holds for every position w
 suit lengths in every hand, leader and denomination whose top cards of each suit, down to the
 lowest one the result depended on, are held by the same hands (so a table may be kept across
 deals: a stored bound only depends on the position's class).  Sure tricks of both sides bound
-each trick start, equivalent cards are merged (two cards of one hand that are adjacent in the
-order of the cards still out, in one suit, are interchangeable; a result that needed every move
-also depends on the merged cards, whose equivalence another position of the class may lack), and moves are ordered as in
+each trick start, every legal card is searched (equivalent cards are not merged: whether two
+cards are equivalent depends on holders of lower cards that a class leaves open), and moves are ordered as in
 :func:`_order` (safe winners led first, cheapest winners, discards from long suits).
 BENCHMARKS.md ("Double-dummy") has the node counts.
 """
@@ -258,23 +257,6 @@ def _groups_of(card, denom):
     if denom == NT and (U64(1) << U64(card)) & TRUMP_MASK[NT]:
         return TRUMP_MASK[NT]
     return SUIT_MASK[denom, card >> 4]
-
-
-@jit(inline="always")
-def _distinct(legal, hand, out_cards, denom):
-    """``legal`` without cards equivalent to a higher legal card of the same hand: a card is
-    dropped when the next higher card still out in its group is the hand's own."""
-    keep = U64(0)
-    m = legal
-    while m:
-        c = lowest_bit(m)
-        m &= m - U64(1)
-        g = _groups_of(c, denom)
-        above = out_cards & g & ~((U64(2) << U64(c)) - U64(1))
-        if above != U64(0) and (hand >> U64(lowest_bit(above))) & U64(1):
-            continue
-        keep |= U64(1) << U64(c)
-    return keep
 
 
 @jit(inline="always")
@@ -598,8 +580,12 @@ def _search(h, trick, pos, leader, led, denom, alpha, beta, keys, bounds, moves,
     on_table = U64(0)
     for i in range(pos):
         on_table |= U64(1) << U64(trick[i])
-    raw = legal_plays(hand, denom, led if pos > 0 else -1)
-    legal = _distinct(raw, hand, out_cards | on_table, denom)
+    # Every legal card is a move, equivalent ones too: merging them would make a result depend on
+    # who holds the cards between them, which the table's classes do not see (a class member
+    # where they are not equivalent has a move no one searched: tests/test_dd_pimc_solve.py).
+    # Marking the merged cards as relevant instead cost 4x the nodes; searching them costs 1.3x,
+    # their subtrees mostly answered by the table (BENCHMARKS.md).
+    legal = legal_plays(hand, denom, led if pos > 0 else -1)
     depth = 40 - popcount(out_cards)
     n = _order(legal, pos, leader, seat, led, denom, on_table, trick, moves, depth, h)
     if hint >= 0:
@@ -636,15 +622,11 @@ def _search(h, trick, pos, leader, led, denom, alpha, beta, keys, bounds, moves,
         best, alpha, beta = ab_update(maxing, v, best, alpha, beta)
         if alpha >= beta:
             break
-    # A cut-off needs only the refuting move's reasons; any other result needs all moves' and
-    # the cards merged into a higher one (_distinct): that they were equivalent depended on who
-    # holds the cards between them, and a position of the class where they are not has a move
-    # no one searched (the leader's 6 of trumps where the stored search merged his 10 with the
-    # 12 above it: tests/test_dd_pimc_solve.py).
+    # A cut-off needs only the refuting move's reasons; any other result needs all moves'.
     if (maxing and best >= beta0) or (not maxing and best <= alpha0):
         moves[40, _W] = np.int64(w_best)
     else:
-        moves[40, _W] = np.int64(w_all | (raw & ~legal))
+        moves[40, _W] = np.int64(w_all)
     return best
 
 
