@@ -408,7 +408,7 @@ def test_500_random_positions_agree_with_dds_on_fresh_and_kept_tables():
 
 # Trick starts where the search before the fix (50ef676) was wrong on a fresh table, found among
 # 12,000 random positions like the test's above (about one in 1,500): ``(hands, denom, leader, team 0's
-# tricks by DDS)``.  Each seat's merged equivalent cards hid a move of a position of the same class.
+# tricks by DDS)``.  In each, merged equivalent cards hid a move of a position of the same class.
 _WRONG_BEFORE = (
     ((36310272006227072, 76574525244309568, 297237575424409858, 19140916891615276), 2, 1, 2),
     ((47287796091585032, 3856880631844, 5633901875691650, 292128030721), 2, 0, 2),
@@ -424,8 +424,7 @@ _WRONG_BEFORE = (
 @pytest.mark.parametrize("hands, denom, leader, want", _WRONG_BEFORE)
 def test_500_positions_the_search_got_wrong_agree_with_dds(hands, denom, leader, want):
     """The search gives DDS's tricks on each position it once got wrong (every one of them
-    wrong on a fresh table, before cards merged as equivalent counted among the cards an
-    entry depends on)."""
+    wrong on a fresh table while the search merged equivalent cards)."""
     hands = np.array(hands, dtype=U)
     assert _dds_team0(hands, denom, leader) == want
     assert _g500_team0(hands, denom, leader, D500.new_table(12)) == want
