@@ -15,8 +15,8 @@ suit lengths in every hand, leader and denomination whose top cards of each suit
 lowest one the result depended on, are held by the same hands (so a table may be kept across
 deals: a stored bound only depends on the position's class).  Sure tricks of both sides bound
 each trick start, every legal card is searched (equivalent cards are not merged: whether two
-cards are equivalent depends on holders of lower cards that a class leaves open), and moves are ordered as in
-:func:`_order` (safe winners led first, cheapest winners, discards from long suits).
+cards are equivalent depends on holders of lower cards that a class leaves open), and moves are
+ordered as in :func:`_order` (safe winners led first, cheapest winners, discards from long suits).
 BENCHMARKS.md ("Double-dummy") has the node counts.
 """
 from __future__ import annotations
@@ -583,8 +583,8 @@ def _search(h, trick, pos, leader, led, denom, alpha, beta, keys, bounds, moves,
     # Every legal card is a move, equivalent ones too: merging them would make a result depend on
     # who holds the cards between them, which the table's classes do not see (a class member
     # where they are not equivalent has a move no one searched: tests/test_dd_pimc_solve.py).
-    # Marking the merged cards as relevant instead cost 4x the nodes; searching them costs 1.3x,
-    # their subtrees mostly answered by the table (BENCHMARKS.md).
+    # Marking the merged cards as relevant instead cost 4x the time; searching them costs about
+    # 1.4x, their subtrees mostly answered by the table (BENCHMARKS.md).
     legal = legal_plays(hand, denom, led if pos > 0 else -1)
     depth = 40 - popcount(out_cards)
     n = _order(legal, pos, leader, seat, led, denom, on_table, trick, moves, depth, h)
