@@ -14,9 +14,9 @@ at trick starts with DDS-style partial keys: an entry holds for every position w
 suit lengths in every hand, leader and denomination whose top cards of each suit, down to the
 lowest one the result depended on, are held by the same hands (so a table may be kept across
 deals: a stored bound only depends on the position's class).  Sure tricks of both sides bound
-each trick start, equivalent cards are merged (two cards of one hand that are adjacent in the
-order of the cards still out, in one suit, are interchangeable), and moves are ordered as in
-:func:`_order` (safe winners led first, cheapest winners, discards from long suits).
+each trick start, every legal card is searched (equivalent cards are not merged: whether two
+cards are equivalent depends on holders of lower cards that a class leaves open), and moves are
+ordered as in :func:`_order` (safe winners led first, cheapest winners, discards from long suits).
 BENCHMARKS.md ("Double-dummy") has the node counts.
 """
 from __future__ import annotations
@@ -257,23 +257,6 @@ def _groups_of(card, denom):
     if denom == NT and (U64(1) << U64(card)) & TRUMP_MASK[NT]:
         return TRUMP_MASK[NT]
     return SUIT_MASK[denom, card >> 4]
-
-
-@jit(inline="always")
-def _distinct(legal, hand, out_cards, denom):
-    """``legal`` without cards equivalent to a higher legal card of the same hand: a card is
-    dropped when the next higher card still out in its group is the hand's own."""
-    keep = U64(0)
-    m = legal
-    while m:
-        c = lowest_bit(m)
-        m &= m - U64(1)
-        g = _groups_of(c, denom)
-        above = out_cards & g & ~((U64(2) << U64(c)) - U64(1))
-        if above != U64(0) and (hand >> U64(lowest_bit(above))) & U64(1):
-            continue
-        keep |= U64(1) << U64(c)
-    return keep
 
 
 @jit(inline="always")
@@ -597,7 +580,12 @@ def _search(h, trick, pos, leader, led, denom, alpha, beta, keys, bounds, moves,
     on_table = U64(0)
     for i in range(pos):
         on_table |= U64(1) << U64(trick[i])
-    legal = _distinct(legal_plays(hand, denom, led if pos > 0 else -1), hand, out_cards | on_table, denom)
+    # Every legal card is a move, equivalent ones too: merging them would make a result depend on
+    # who holds the cards between them, which the table's classes do not see (a class member
+    # where they are not equivalent has a move no one searched: tests/test_dd_pimc_solve.py).
+    # Marking the merged cards as relevant instead cost 4x the time; searching them costs about
+    # 1.4x, their subtrees mostly answered by the table (BENCHMARKS.md).
+    legal = legal_plays(hand, denom, led if pos > 0 else -1)
     depth = 40 - popcount(out_cards)
     n = _order(legal, pos, leader, seat, led, denom, on_table, trick, moves, depth, h)
     if hint >= 0:
