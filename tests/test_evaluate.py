@@ -183,8 +183,9 @@ def test_five_hundred_bad_options():
 
 
 def test_501_options_record_replay_and_follow_their_definition():
+    # heuristic_v4 in the seats (blind at most to 81): the default bids blind to 87 once its option's part is over
     q = E.question("501", seat=1, options=["blind:80", "look", "pass", "=100!/H/120", "=90"], n=12, seed=3,
-                   dealer=0, before=[501, 250, 320])
+                   dealer=0, before=[501, 250, 320], strategies=["heuristic_v4"] * 3)
     for rec in E.records(q, range(12)):
         option = rec["source"]["option"]
         calls = rec["auction"]
@@ -211,7 +212,8 @@ def test_501_options_record_replay_and_follow_their_definition():
 
 def test_501_blind_option_not_legal_when_the_auction_is_already_higher():
     # seat 0 speaks second (dealer 1): blind up to 66 is possible only where seat 2 passed first
-    df = E.evaluate("501", seat=0, options=["blind:66", "look"], n=400, seed=9, dealer=1, n_jobs=1)
+    df = E.evaluate("501", seat=0, options=["blind:66", "look"], n=400, seed=9, dealer=1, n_jobs=1,
+                    strategies=["heuristic_v4"] * 3)  # the default always bids blind first: never legal
     by = df.set_index("option")
     assert 0.0 < by.loc["blind:66", "legal"] < 1.0 and by.loc["look", "legal"] == 1.0
     # after given calls the minimum raise is known: an option it rules out is refused at once

@@ -117,7 +117,7 @@ def test_blind_policy_parameters():
 def test_blind_bids_count_past_127():
     # docs/RULES.md §1.3: bids run from 66 to 220 with raises of 1, so an auction can hold 155 blind
     # bids; the count was int8 and wrapped to negative numbers past 127
-    everyone = SPEC.setup("heuristic:blind_prob=1,blind_cur=10000,blind_level=10000")
+    everyone = SPEC.setup("heuristic:blind_prob=1,blind_later=1,blind_cur=10000,blind_level=10000")
     rows = pd.DataFrame(SPEC.simulate_chunk(1, 0, 20, everyone))
     assert rows.blind_bids.max() == 155  # 66, 67, …, 220, every one blind
     assert (rows.blind_bids >= 0).all() and (rows.blind_bids <= rows.n_calls).all()

@@ -456,11 +456,12 @@ def test_moment_table_pairs_each_level_with_look():
     t = g501.moment_table(600, 3, prefixes=([], ["P", "66"], ["P", "75"]), levels=(70, 90), n_jobs=1)
     assert list(t.auction) == ["-", "-", "-", "P 66", "P 66", "P 66", "P 75", "P 75"]
     assert list(t.option) == ["look", "blind:70", "blind:90", "look", "blind:70", "blind:90", "look", "blind:90"]
-    # the default players open 66 at the minimum but never jump to 75: that prefix is made on any hands
-    assert list(t.hands) == ["-"] * 3 + ["implied"] * 3 + ["random"] * 2
+    # the default players bid blind at every first turn (blind_prob 1), so neither a first-turn pass
+    # nor a looked 66 or 75 is a call they make: both prefixes are made on any hands
+    assert list(t.hands) == ["-"] * 3 + ["random"] * 5
     assert list(t.position) == [0, 0, 0, 2, 2, 2, 2, 2] and list(t.current_bid) == [0] * 3 + [66] * 3 + [75] * 2
     assert (t.legal == 1.0).all() and (t.n == 600).all()
-    for prefix, implied in ((["P", "66"], True), (["P", "75"], False)):
+    for prefix, implied in ((["P", "66"], False), (["P", "75"], False)):
         df = cardsim.evaluate("501", seat=0, options=["look", "blind:90"], n=600, seed=3, dealer=0, auction=prefix,
                               n_jobs=1, calls_imply_hands=implied).set_index("option")
         rows = t[t.auction == " ".join(prefix)].set_index("option")

@@ -75,13 +75,16 @@ def test_501_blind_call_is_made_at_its_rate_on_any_hand_and_a_looked_bid_on_stro
     # seat 2 speaks first (dealer 1) and bids blind 66: the default blinds with probability blind_prob
     # without looking, so its hand is a random hand (7 of 24 cards worth 120: mean 35 points);
     # with one stream per deal instead of fresh randomness per attempt, most deals would never accept
-    q = question("501", seat=0, dealer=1, auction=["B66"], options=["look"], n=10, seed=7)
+    # heuristic_v4 (blind with probability 0.6): the default blinds always (probability 1, no rate to test)
+    q = question("501", seat=0, dealer=1, auction=["B66"], options=["look"], n=10, seed=7,
+                 strategies=["heuristic_v4"] * 3)
     dealt = q.deal(0, 1500)
     pts = np.array([points_501(h) for h in dealt.hands[:, 2]])
     assert abs(pts.mean() - 35.0) < 4 * pts.std() / np.sqrt(len(pts))
-    rate, p = len(pts) / dealt.tested.sum(), get_game("501").registry["heuristic"].params["blind_prob"]
+    rate, p = len(pts) / dealt.tested.sum(), get_game("501").registry["heuristic_v4"].params["blind_prob"]
     assert abs(rate - p) < 4 * np.sqrt(p * (1 - p) / dealt.tested.sum())
-    looked = question("501", seat=0, dealer=1, auction=["66"], options=["look"], n=10, seed=7).deal(0, 1500)
+    looked = question("501", seat=0, dealer=1, auction=["66"], options=["look"], n=10, seed=7,
+                      strategies=["heuristic_v4"] * 3).deal(0, 1500)
     # a looked 66 comes from hands clearly above a random hand's 35 points (standard error about 0.3)
     assert np.mean([points_501(h) for h in looked.hands[:, 2]]) > 36.5
 

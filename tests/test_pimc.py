@@ -182,7 +182,8 @@ def test_the_decision_reads_only_the_seats_view():
     # (and heuristic's card on that view, its fallback).
     glue = inspect.signature(VP.pimc_card.py_func).parameters
     view = inspect.signature(S.heuristic_card.py_func).parameters
-    assert list(glue) == ["row", "rng"] + list(view) + ["fallback"]
+    # ... and the public auction record (calls, strategies, cards played: read only by auction=1)
+    assert list(glue) == ["row", "rng"] + list(view) + ["fallback", "auction"]
     # The same view and key give the same card, whatever the hidden hands are (they are never passed):
     # two deals that agree on seat 3's hand and the public play so far.
     hand, played, trick, voids = _mid_deal()

@@ -296,18 +296,23 @@ def moment_options(prefix, levels=MOMENT_LEVELS) -> list[str]:
     return ["look"] + [f"blind:{lvl}" for lvl in levels if lvl > current_bid(prefix)]
 
 
+PILOT = 20
+"""Deals of the pilot that decides whether the players make a moment's calls."""
+
+
 @functools.lru_cache(maxsize=None)
 def calls_imply_hands(prefix: tuple) -> bool:
     """Whether the default players make the calls ``prefix`` (then the moment's deals are dealt so
     that they do), or never do (a jump bid: then the calls are made on any hands).  Decided by
-    dealing the first deal of the question with the calls implied."""
+    dealing the first :data:`PILOT` deals of the question with the calls implied (one deal let a call
+    the players make almost never through, and the question's later deals then failed)."""
     from cardsim.deal import ConditionError
 
     if not prefix:
         return False
-    q = moment_question(prefix, 1, 0, implied=True)
+    q = moment_question(prefix, PILOT, 0, implied=True)
     try:
-        q.deal(0, 1)
+        q.deal(0, PILOT)
     except ConditionError:
         return False
     return True

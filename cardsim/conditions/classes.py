@@ -153,7 +153,7 @@ class HandClass:
         for name, value in self.named_ranges():
             canon = fs.canonical(str(name))
             if canon is None:
-                raise ConditionError(f"unknown {fs.game} feature {quote(name)} (known: {', '.join(fs.features)})")
+                raise ConditionError(f"unknown {fs.game} feature {quote(name)} ({_known(fs)})")
             r = _as_range(value, name)
             ranges[canon] = _intersect(ranges[canon], r, canon) if canon in ranges else r
         return ranges, cards_given(game, self.required), cards_given(game, self.excluded)
@@ -182,7 +182,7 @@ def _class_of(game, clauses, label: str) -> HandClass:
             canon = fs.canonical(name.replace("-", "_"))  # semi-balanced, as players write it
             if canon is None:
                 raise ConditionError(f"{label}: unknown {fs.game} feature {quote(name, 30)} in {quote(text, 30)} "
-                                     f"(known: {', '.join(fs.features)})")
+                                     f"({_known(fs)})")
             lo, hi = _clause_range(fs, canon, clause, label)
             if lo is not None and hi is not None and lo > hi:
                 raise ConditionError(f"{label}: {quote(text)} is empty (min > max)")
@@ -220,3 +220,11 @@ def parse_class(game, text) -> HandClass:
     if len(parsed) != 1 or parsed[0][0] is not None:
         raise ConditionError(f"class {quote(text)}: one class without 'seat N:' scopes was expected")
     return _class_of(game, parsed[0][1], "class")
+
+def _known(fs) -> str:
+    """The known features for an error line: all of them when few, else the first ones and where
+    the rest are listed (an error stays one short line)."""
+    names = list(fs.features)
+    if len(names) <= 12:
+        return "known: " + ", ".join(names)
+    return f"known: {', '.join(names[:10])} … {len(names)} in all, docs/conditions.md"

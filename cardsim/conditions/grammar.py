@@ -165,8 +165,7 @@ def _parse(text, start: str, what: str):
     except UnexpectedInput as exc:
         hint = ""
         if start == "classes":
-            hint = ("; a clause is FEATURE OP VALUE (hcp>=12, H=4-5, aces=1; features: docs/conditions.md), "
-                    "a yes/no feature alone or after not (balanced, not balanced), has CARDS or not CARDS")
+            hint = "; a clause is FEATURE OP VALUE (hcp>=12), balanced, not balanced or has/not CARDS"
         raise ConditionError(f"bad {what} {quote(text, 60)}: {_unexpected(exc, letters)}{hint}") from None
     except LarkError as exc:
         # a transformer's own error (a number too long for int()) is wrapped by lark: say that one

@@ -60,9 +60,12 @@ for line in sys.stdin:
 def record(game: str, decisions: int, worlds: int, seed: int) -> list:
     """The first ``decisions`` searched decisions of deals of ``game`` played with
     ``pimc:worlds=worlds`` in every seat from ``seed``: a list of ``(position, worlds)`` as the
-    game's ``solve`` hook received them (``worlds`` uint64[W, H])."""
+    game's ``solve`` hook received them (``worlds`` uint64[W, H]).  The sequential rule is off
+    while recording (:data:`cardsim.strategies.pimc.STOP`), so each decision's worlds come in one
+    call, as the solvers are timed."""
     import cardsim
     from cardsim.games import get_game
+    from cardsim.strategies import pimc as _pimc
 
     spec = get_game(game)
     module = sys.modules[spec.pimc.solve.__module__]
@@ -75,6 +78,7 @@ def record(game: str, decisions: int, worlds: int, seed: int) -> list:
         return original.solve(position, w)
 
     module.HOOKS = dataclasses.replace(original, solve=keep)
+    stop, _pimc.STOP = _pimc.STOP, False
     try:
         k = 0
         while len(kept) < decisions:  # a few deals at a time, each batch from its own seed
@@ -83,6 +87,7 @@ def record(game: str, decisions: int, worlds: int, seed: int) -> list:
             k += 1
     finally:
         module.HOOKS = original
+        _pimc.STOP = stop
     return kept
 
 

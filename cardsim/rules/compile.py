@@ -10,7 +10,7 @@ The compiled file fills the table block of the seat's parameter row (float64, fr
 ``span`` is the game's bound for skipping the walk (``compile_context``'s third value; Vint: the
 most tokens of any pattern), the context laid out by the game's ``rulefile`` module
 (``GameSpec.rules_module``), the
-condition by :mod:`cardsim.rules.kernel`.  The row's named entries are the base strategy's
+condition by :mod:`cardsim.rule_kernel`.  The row's named entries are the base strategy's
 parameters, so the base reads its own row unchanged when no rule holds.
 """
 from __future__ import annotations
@@ -98,7 +98,7 @@ def substitute(entry: Entry, key: str, values: dict) -> str:
 
 
 def condition(game: str, entry: Entry, key: str, values: dict) -> tuple[list[float], str]:
-    """The compiled condition of ``entry[key]`` (layout in :mod:`cardsim.rules.kernel`) and its
+    """The compiled condition of ``entry[key]`` (layout in :mod:`cardsim.rule_kernel`) and its
     text after substitution; RuleFileError naming the line for a condition that does not parse
     or names an unknown feature."""
     from cardsim.conditions import ConditionError, features_of, parse_class

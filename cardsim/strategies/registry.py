@@ -22,6 +22,8 @@ length costs nothing per decision).
 """
 from __future__ import annotations
 
+import importlib
+
 from dataclasses import dataclass, field, replace
 from typing import Callable
 
@@ -351,9 +353,11 @@ class Registry:
         name, _, rest = spec.strip().partition(":")
         strategy = self[name.strip()]
         if strategy.file:
-            from cardsim.rules import resolve_spec  # only a spec naming a file loads the rule-file reader
-
-            return resolve_spec(self, strategy, rest)
+            # Only a spec naming a file loads the rule-file reader, and by name: jitted code reads this
+            # module, so a static import would make the reader (and the conditions) part of the
+            # compiled code's source hash (cardsim._jit), recompiling every kernel when it changes.
+            rules = importlib.import_module("cardsim.rules")
+            return rules.resolve_spec(self, strategy, rest)
         values = {}
         table_text = None
         for item in filter(None, (p.strip() for p in rest.split(","))):

@@ -2,7 +2,7 @@
 
 A compiled file sits in the seat's parameter row from :data:`cardsim.strategies.registry.TABLE_START`:
 ``base id, n_rules, 0``, then each rule ``length, call, condition offset, who, bid`` and its
-condition (:mod:`cardsim.rules.kernel`).  ``who`` is who holds the standing bid (:data:`NOBODY`,
+condition (:mod:`cardsim.rule_kernel`).  ``who`` is who holds the standing bid (:data:`NOBODY`,
 :data:`PARTNER`, :data:`OPPONENT`, :data:`SOMEONE`, :data:`ANYONE`), ``bid`` the standing bid
 number (0..24) or :data:`ANY_BID`; ``call`` a bid number or :data:`.constants.PASS`.  The
 pattern language and its compiler: :mod:`.rulefile`.
@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from cardsim._jit import jit
-from cardsim.rules.kernel import condition_holds
+from cardsim.rule_kernel import condition_holds
 from cardsim.strategies.registry import TABLE_START
 
 from .constants import PASS

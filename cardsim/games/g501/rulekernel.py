@@ -7,7 +7,7 @@ A compiled file sits in the seat's parameter row from :data:`cardsim.strategies.
     stage, position, score_lo, score_hi, lead_lo, lead_hi, bid_lo, bid_hi, seats, others_blind,
     won_blind, target_kind, target_k
 
-followed by its condition (:mod:`cardsim.rules.kernel`).  ``stage``: :data:`BLIND` (before
+followed by its condition (:mod:`cardsim.rule_kernel`).  ``stage``: :data:`BLIND` (before
 looking), :data:`LOOKED` or :data:`TALON`; ``position`` 0..2 or −1 (any); the ranges inclusive
 (``lead`` = the closest rival's score minus the seat's own, + = ahead, 501 counts down; ``bid``
 the current highest bid, 0 before any, at the talon the winning bid); ``seats`` 3, 4 or 0 (any);
@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from cardsim._jit import jit
-from cardsim.rules.kernel import condition_holds
+from cardsim.rule_kernel import condition_holds
 from cardsim.strategies.registry import TABLE_START
 
 from .constants import LOOK, MAX_BID, MIN_BID

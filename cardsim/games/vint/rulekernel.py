@@ -2,7 +2,7 @@
 
 A compiled file sits in the seat's parameter row from :data:`cardsim.strategies.registry.TABLE_START`:
 ``base id, n_rules, most tokens of a pattern``, then each rule ``length, call, condition offset, dots, n_tokens,
-token * n_tokens`` and its condition (:mod:`cardsim.rules.kernel`); a token is the call number
+token * n_tokens`` and its condition (:mod:`cardsim.rule_kernel`); a token is the call number
 (0 pass, 1..35 a bid, :mod:`.rules`), :data:`ANY_CALL` or :data:`ANY_BID`; ``dots`` 1 when the
 pattern opens with ``...`` (any number of passes first).  The pattern language and its
 compiler: :mod:`.rulefile`.
@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from cardsim._jit import jit
-from cardsim.rules.kernel import condition_holds
+from cardsim.rule_kernel import condition_holds
 from cardsim.strategies.registry import TABLE_START
 
 from .features import TERM_MASK, TERM_SHIFT, TERM_START, TERM_WEIGHT
