@@ -20,6 +20,7 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from analyses.common import entry, script_main, write_tables
@@ -114,8 +115,39 @@ def sentence(rows: list[dict]) -> str:
 
 
 # ---------------------------------------------------------------- the answers that moved
+_COUNTS = {"n", "deals", "options", "freq", "share"}
+
+
 def _label(row: pd.Series, columns: list[str]) -> str:
-    return " ".join(str(row[c]) for c in columns if T.call_text(row[c]) and not isinstance(row[c], float))
+    """A chart cell in words: its text keys as they read ("1S P 10-12"), a number key with its
+    column's name ("own 50"); the counts beside the key (deals, options, frequency) left out."""
+    parts = []
+    for c in columns:
+        v = row[c]
+        if c in _COUNTS or (isinstance(v, float) and v != v):
+            continue
+        if isinstance(v, (int, float, np.integer, np.floating)):
+            parts.append(f"{c} {v:g}")
+        elif T.call_text(v):
+            parts.append(str(v))
+    return " ".join(parts)
+
+
+def _as_good(row: pd.Series, before: str) -> bool:
+    """Whether the previous default's best is one of the levels the chart calls as good as its best
+    (a ``levels_as_good`` column such as "70-90": 501's blind levels whose gain the paired interval
+    does not separate), so its differing point estimate is a tie, not a move."""
+    band = row.get("levels_as_good")
+    if not isinstance(band, str) or ":" not in before or ":" not in str(row.best):
+        return False
+    if before.split(":")[0] != str(row.best).split(":")[0]:
+        return False
+    try:
+        lo, _, hi = band.partition("-")
+        level = float(before.split(":")[1])
+        return float(lo) <= level <= float(hi or lo)
+    except ValueError:
+        return False
 
 
 def moved(tables: Path, game: str) -> tuple[pd.DataFrame, dict]:
@@ -133,7 +165,8 @@ def moved(tables: Path, game: str) -> tuple[pd.DataFrame, dict]:
             continue
         if meta.get("game") != game or path.stem == "players":
             continue
-        for name in meta.get("tables", []):
+        # a chart's choices table may be kept as CSV only (501's), and still carries best_under
+        for name in dict.fromkeys(meta.get("tables", []) + meta.get("csv_only", [])):
             csv = tables / f"{name}.csv"
             if not csv.exists():
                 continue
@@ -149,7 +182,7 @@ def moved(tables: Path, game: str) -> tuple[pd.DataFrame, dict]:
                 c["moved"] = 0
                 for _, r in t.iterrows():
                     before = T.moved_from(r.best, T.profile_bests(r.best_under))
-                    if before:
+                    if before and not _as_good(r, before):
                         c["moved"] += 1
                         rows.append({"chart": name, "cell": _label(r, key), "best": T.call_text(r.best),
                                      "previous_best": before})

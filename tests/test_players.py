@@ -85,6 +85,29 @@ def test_moved_cells_come_from_the_previous_profiles_best(tmp_path):
         "holds in 0, depends in 1).")
 
 
+def test_moved_reads_csv_only_charts_names_number_keys_and_skips_tied_levels(tmp_path):
+    # 501's choices table is kept as CSV only; its keys are numbers; levels the chart calls as good
+    # as the best are a tie, not a move (the report once said "0 moved" for 501, missing the table)
+    tables = tmp_path / "tables"
+    tables.mkdir()
+    pd.DataFrame([
+        {"own": 50, "lead": 0, "opp": 50, "position": 2, "deals": 10000, "best": "blind:120",
+         "levels_as_good": "120-150", "best_under": "previous=blind:150, bold=blind:100", "holds": True,
+         "robust_deals": 300},
+        {"own": 50, "lead": 50, "opp": 100, "position": 1, "deals": 10000, "best": "blind:90",
+         "levels_as_good": "90", "best_under": "previous=look", "holds": False, "robust_deals": 300},
+        {"own": 100, "lead": 0, "opp": 100, "position": 1, "deals": 10000, "best": "blind:90",
+         "levels_as_good": "70-90", "best_under": "previous=blind:120", "holds": False, "robust_deals": 300}],
+    ).to_csv(tables / "choices.csv", index=False)
+    (tables / "g.json").write_text(json.dumps({"game": "501", "tables": [], "csv_only": ["choices"]}))
+    cells, counts = PL.moved(tables, "501")
+    assert cells.to_dict("records") == [
+        {"chart": "choices", "cell": "own 50 lead 50 opp 100 position 1", "best": "blind:90", "previous_best": "look"},
+        {"chart": "choices", "cell": "own 100 lead 0 opp 100 position 1", "best": "blind:90",
+         "previous_best": "blind:120"}]
+    assert counts == {"choices": {"cells": 3, "moved": 2, "holds": 1, "depends": 2}}
+
+
 def test_previous_default_is_the_previous_profiles_strategy():
     from cardsim import profiles as P
 
