@@ -40,6 +40,25 @@ def test_one_call_gives_every_lead_and_the_clear_best():
         lead_values(hands, 2, 5)
 
 
+def test_a_position_asked_twice_is_solved_once_with_the_same_values(monkeypatch):
+    # the quality table asks every strategy's leads at once; strategies reaching one contract on a
+    # deal ask the same position, which DDS must see once
+    import endplay.dds
+
+    from cardsim.dd.vint import lead_values
+
+    hands = np.array([[hand_bits(HANDS[s]) for s in range(4)]], dtype=np.uint64)
+    other = hands[:, [1, 2, 3, 0]]
+    boards = []
+    real = endplay.dds.solve_all_boards
+    monkeypatch.setattr(endplay.dds, "solve_all_boards", lambda deals: boards.append(len(deals)) or real(deals))
+    rows = np.concatenate([hands, other, hands, hands, other])
+    got = lead_values(rows, [2, 2, 2, 1, 2], [4, 4, 4, 4, 4])
+    assert boards == [3]  # (hands, 2), (other, 2), (hands, 1)
+    one = [lead_values(rows[i:i + 1], d, 4)[0] for i, d in enumerate([2, 2, 2, 1, 2])]
+    assert np.array_equal(got, np.stack(one)) and got[0, parse_card("AS", VINT_RANKS)] == 9
+
+
 def test_lead_values_of_records_agree_with_the_per_card_trace():
     records = [r for r in cardsim.records("vint", range(12), seed=5) if r["play"]][:4]
     assert records

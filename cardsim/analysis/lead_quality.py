@@ -23,7 +23,7 @@ gives every lead's value):
 
 A deal without play (nobody bid) has no lead and is left out (``n`` counts the leads).  Cost:
 one DD solve per deal and strategy (the contract, hence the leader and the trump, depend on the
-strategy's auction).
+strategy's auction); Vint solves a position two strategies share once.
 """
 from __future__ import annotations
 
@@ -59,9 +59,11 @@ def lead_chunk(game: str, names: tuple, seed: int, start: int, count: int) -> pd
         raise OptionError(f"{spec.name} has no double-dummy values of the opening lead")
     ids = list(range(start, start + count))
     out = []
-    for name in names:
-        records = cardsim.records(spec.name, ids, seed, name)  # the engine's records: result already set
-        for deal, rec, values in zip(ids, records, spec.dd.lead_values(records)):
+    records = {name: cardsim.records(spec.name, ids, seed, name) for name in names}  # result already set
+    # one call for every strategy's records, so a hook can solve a position two strategies share once
+    every = spec.dd.lead_values([rec for name in names for rec in records[name]])
+    for j, name in enumerate(names):
+        for deal, rec, values in zip(ids, records[name], every[j * count:(j + 1) * count]):
             if values is None:
                 out.append((name, deal, False, "", -1, -1, np.nan))
                 continue

@@ -107,6 +107,13 @@ def lead_values(hands, declarer, denominations) -> np.ndarray:
         counts = [int(h).bit_count() for h in row]
         if counts != [13, 13, 13, 13] or int(row[0] | row[1] | row[2] | row[3]).bit_count() != 52:
             raise ValueError(f"deal {i}: Vint double dummy needs four distinct 13-card hands, got {counts} cards")
+    # the same deal, declarer and denomination is one position (the strategies of a quality table
+    # often reach the same contract on a deal): solve each once and copy its row
+    if n > 1:
+        keys = np.concatenate([np.ascontiguousarray(hands).view(np.int64), declarer[:, None], denominations[:, None]], axis=1)
+        _, first, back = np.unique(keys, axis=0, return_index=True, return_inverse=True)
+        if len(first) < n:
+            return lead_values(hands[first], declarer[first], denominations[first])[back.reshape(-1)]
     out = np.full((n, 64), -1, dtype=np.int8)
     for start in range(0, n, LEAD_BATCH):
         deals = []
