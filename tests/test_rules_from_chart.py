@@ -89,9 +89,15 @@ def test_the_fixture_chart_as_a_file_passes_check_and_plays(tmp_path):
 
 
 def test_from_chart_errors_are_one_line(tmp_path, capsys):
-    assert main(["rules", "from-chart", "vint", "--cells", "0"]) == 2
+    assert main(["rules", "from-chart", "500", "--cells", "0"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and "from-chart writes 501's blind chart" in err[0], err
+    assert len(err) == 1 and "500 has no chart to write as a rule file" in err[0], err
+    assert main(["rules", "from-chart", "501", "--table", "a.csv", "--table", "b.csv"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "501's blind chart is one table" in err[0], err
+    assert main(["rules", "from-chart", "501", "--chart", "opening"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--chart 'opening': 501's chart is blind" in err[0], err
     assert main(["rules", "from-chart", "501", "--cells", "012"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and f"must be {N_CELLS} digits" in err[0], err

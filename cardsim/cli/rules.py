@@ -1,8 +1,9 @@
 """``cardsim rules check FILE``: read a rule file, check every call and condition against its game,
 and run its own test table (docs/rules-files.md, "Testing a system"); ``cardsim rules explain FILE
 --hand … [--auction …]``: which rule makes the call and why each earlier one did not
-(docs/rules-files.md, "Explaining a call"); ``cardsim rules from-chart 501``: the report's blind
-chart written as a rule file (docs/rules-files.md, "Charts as rule files"; :mod:`cardsim.rules.from_chart`).
+(docs/rules-files.md, "Explaining a call"); ``cardsim rules from-chart vint|501``: the report's
+Vint opening and response charts or 501's blind chart written as a rule file (docs/rules-files.md,
+"Charts as rule files"; :mod:`cardsim.rules.from_chart_vint`, :mod:`cardsim.rules.from_chart`).
 
 Exit codes of ``check``: 0 every test passes and every rule can fire, 1 a test fails or a rule never fires
 (shadowed by an earlier one, or a condition no hand meets), 2 the file cannot be played (one line
@@ -27,15 +28,21 @@ def add_parser(sub) -> None:
                    help="also play N deals with the file at every seat and count the calls its rules made and "
                         "those where a rule held but its call was illegal (the base called)")
     c.add_argument("--seed", type=int, default=0)
-    f = what.add_parser("from-chart", help="write a decision chart as a rule file (501's blind chart)")
-    f.add_argument("game", help="the chart's game: 501 (its blind chart)")
+    f = what.add_parser("from-chart", help="write a report's decision chart as a rule file (Vint's opening and "
+                                           "response charts, 501's blind chart)")
+    f.add_argument("game", help="the chart's game: vint (its opening, second-hand, overcall and response charts) "
+                                "or 501 (its blind chart)")
+    f.add_argument("--chart", action="append", default=None, metavar="NAME",
+                   help="write this chart only (repeatable): vint opening, second, overcall, response; 501 blind")
     src = f.add_mutually_exclusive_group()
-    src.add_argument("--table", metavar="CSV", help="the chart's choices table (default: reports/tables/"
-                     "g501_game_choices.csv when it exists, else a small chart computed on the spot)")
-    src.add_argument("--cells", metavar="TEXT", help="the chart as a chart strategy's cells (126 digits)")
+    src.add_argument("--table", action="append", default=None, metavar="CSV",
+                     help="a chart's table (Vint: repeatable, default every reports/tables/vint_chart_<chart>.csv "
+                          "there is; 501: once, default reports/tables/g501_game_choices.csv when it exists, else a "
+                          "small chart computed on the spot)")
+    src.add_argument("--cells", metavar="TEXT", help="501: the chart as a chart strategy's cells (126 digits)")
     f.add_argument("--deals", type=int, default=200, metavar="N",
-                   help="deals a situation when the chart is computed on the spot (default 200)")
-    f.add_argument("--seed", type=int, default=0)
+                   help="501: deals a situation when the chart is computed on the spot (default 200)")
+    f.add_argument("--seed", type=int, default=0, help="501: the chart computed on the spot; Vint: the test hands")
     f.add_argument("-o", "--output", metavar="FILE", help="write the rule file here (default: print it)")
 
     e = what.add_parser("explain", help="which rule makes the call for a hand, and why each earlier rule did not")
@@ -128,46 +135,30 @@ def run(args) -> int:
 
 
 def from_chart(args) -> int:
-    """``cardsim rules from-chart GAME``: the chart's best call per cell as a rule file; says where
-    the chart came from (a table, cells, or computed on the spot at ``--deals``)."""
+    """``cardsim rules from-chart GAME``: the chart's best call per cell as a rule file, written by
+    the module the game's rulefile names (``CHART_WRITER``: :mod:`cardsim.rules.from_chart` for
+    501, :mod:`cardsim.rules.from_chart_vint` for Vint); says where the chart came from."""
+    import importlib
     import sys
     from pathlib import Path
 
-    from cardsim.rules import from_chart as F
-
-    from cardsim.games import get_game
+    from cardsim.games import game_names, get_game
     from cardsim.rules.compile import glue
 
     try:
         spec = get_game(args.game)
     except (KeyError, ValueError) as exc:
         raise UsageError(str(exc.args[0] if exc.args else exc)) from None
-    if not getattr(glue(spec.name), "CHARTS", ()):  # the game's rulefile names the charts it can write
-        raise UsageError(f"from-chart writes 501's blind chart; {spec.name} has none yet (Vint's opening and "
-                         f"response charts are not written as rule files yet)")
-    if not 1 <= args.deals <= 1_000_000:
-        raise UsageError(f"--deals must be from 1 to 1,000,000, got {args.deals}")
-    table = Path(args.table) if args.table else (F.TABLE if not args.cells and F.TABLE.exists() else None)
+    g = glue(spec.name) if spec.rules_module else None
+    if not getattr(g, "CHARTS", ()):  # the game's rulefile names the charts it can write
+        with_charts = [n for n in game_names() if get_game(n).rules_module and getattr(glue(n), "CHARTS", ())]
+        raise UsageError(f"from-chart: {spec.name} has no chart to write as a rule file (games with charts: "
+                         f"{', '.join(with_charts)})")
+    writer = importlib.import_module(g.CHART_WRITER)
     try:
-        if args.cells:
-            levels, source = F.levels_of_cells(args.cells), "the cells given on the command line"
-        elif table is not None:
-            import pandas as pd
-
-            try:
-                frame = pd.read_csv(table)
-            except (OSError, ValueError) as exc:
-                raise UsageError(f"{table}: cannot read the chart's table: {exc}") from None
-            levels, source = F.levels_of_choices(frame), f"the table {table}"
-        else:
-            print(f"no {F.TABLE}: computing a small chart on the spot ({args.deals:,} deals a situation, the quick "
-                  f"report's grid, seed {args.seed})", file=sys.stderr)
-            frame = F.on_the_spot(args.deals, args.seed, log=lambda m: print(m, file=sys.stderr))
-            levels = F.levels_of_choices(frame)
-            source = f"a chart computed on the spot ({args.deals:,} deals a situation, quick grid, seed {args.seed})"
+        text, source = writer.from_args(args, log=lambda m: print(m, file=sys.stderr))
     except ValueError as exc:
-        raise UsageError(f"the chart: {exc}") from None
-    text = F.rule_file(levels, source)
+        raise UsageError(str(exc)) from None
     if args.output:
         try:
             Path(args.output).write_text(text)

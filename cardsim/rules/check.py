@@ -131,15 +131,20 @@ def never_fire(compiled: Compiled) -> list[tuple[Entry, str]]:
             reason = f"its condition never holds: no {file.game} hand meets {text}"
         if reason is None:
             before = [j for j in range(i) if not talon[j] and _covers(g, words_of[j], words)]
-            alone = next((j for j in before if not compiled.whens[j].strip()
-                          or reachable(file.game, cls, [_class(file.game, compiled.whens[j])]) is False), None)
+            # one program with every earlier rule first: when some hand escapes them all, none of them
+            # alone takes every hand, and the rule-by-rule programs (one per earlier rule: most of the
+            # time of a long file) are not needed; they run to name the rule when it is shadowed
+            together = (None if not before or any(not compiled.whens[j].strip() for j in before)
+                        else reachable(file.game, cls, [_class(file.game, compiled.whens[j]) for j in before]))
+            alone = None if together is True else next(
+                (j for j in before if not compiled.whens[j].strip()
+                 or reachable(file.game, cls, [_class(file.game, compiled.whens[j])]) is False), None)
             if alone is not None:
                 same = g.compile_context(words_of[alone])[0] == g.compile_context(words)[0]
                 context = "the same context" if same else "a context that holds wherever this one's does"
                 reason = (f"rule #{alone + 1} ({file.rules[alone].where()}) has {context} and takes every hand "
                           f"this one takes")
-            elif len(before) > 1 and reachable(file.game, cls, [_class(file.game, compiled.whens[j])
-                                                                for j in before]) is False:
+            elif len(before) > 1 and together is False:
                 named = ", ".join(f"#{j + 1}" for j in before)
                 reason = (f"the rules before it whose context holds wherever this one's does ({named}) take every "
                           f"hand this one takes between them")

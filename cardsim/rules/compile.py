@@ -15,10 +15,13 @@ parameters, so the base reads its own row unchanged when no rule holds.
 """
 from __future__ import annotations
 
+import ast
 import functools
 import importlib
+import math
 import re
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
@@ -82,17 +85,69 @@ def _number(v: float) -> str:
     return str(int(v)) if float(v).is_integer() else repr(float(v))
 
 
+_FUNCTIONS = {"ceil": math.ceil, "floor": math.floor, "min": min, "max": max}
+"""The functions a ``{...}`` expression may call (the others are refused)."""
+
+
+def evaluate(text: str, values: dict) -> Fraction:
+    """The exact value of a ``{...}`` expression (``text``, the part inside the braces): numbers,
+    parameter names (``values``: name -> number), ``+ - * /``, parentheses and ``ceil``, ``floor``,
+    ``min``, ``max``.  Computed exactly in fractions of the numbers as written (``0.25`` is 1/4),
+    so ``ceil(3 * (7 - 0.25 + 19/12))`` is 25 (in floating point 25.000000000000004, whose ceil is
+    26).  KeyError(name) for a name not in ``values``; ValueError (one line) for
+    anything else (a call to another function, an attribute, a division by zero …)."""
+    try:
+        tree = ast.parse(text.strip(), mode="eval")
+    except SyntaxError:
+        raise ValueError("not an expression") from None
+
+    def value(node):
+        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
+            return Fraction(repr(node.value))
+        if isinstance(node, ast.Name):
+            if node.id not in values:
+                raise KeyError(node.id)
+            return Fraction(repr(float(values[node.id])))
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+            v = value(node.operand)
+            return -v if isinstance(node.op, ast.USub) else v
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult, ast.Div)):
+            a, b = value(node.left), value(node.right)
+            if isinstance(node.op, ast.Div):
+                if b == 0:
+                    raise ValueError("a division by zero")
+                return a / b
+            return a + b if isinstance(node.op, ast.Add) else a - b if isinstance(node.op, ast.Sub) else a * b
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _FUNCTIONS
+                and not node.keywords and node.args):
+            args = [value(a) for a in node.args]
+            if node.func.id in ("ceil", "floor") and len(args) != 1:
+                raise ValueError(f"{node.func.id}() takes one value")
+            return Fraction(_FUNCTIONS[node.func.id](*args))
+        raise ValueError("only numbers, parameters, + - * /, parentheses, ceil, floor, min and max")
+
+    return value(tree.body)
+
+
 def substitute(entry: Entry, key: str, values: dict) -> str:
-    """``entry[key]`` with every ``{name}`` replaced by parameter ``name``'s value; RuleFileError
-    naming the line for a name the file does not declare."""
+    """``entry[key]`` with every ``{name}`` replaced by parameter ``name``'s value, and every
+    ``{expression}`` of parameters (:func:`evaluate`: ``{ceil(open - aggression * 3)}``) by its
+    value (a whole number written as one); RuleFileError naming the line for a name the file does
+    not declare or an expression that is not one."""
     text = entry.values.get(key, "")
 
     def put(m):
-        name = m.group(1).strip()
-        if name not in values:
+        inside = m.group(1).strip()
+        try:
+            v = evaluate(inside, values)
+        except KeyError as exc:
+            name = exc.args[0]
             declared = ", ".join(values) or "none"
-            raise entry.error(key, f"{{{name}}} is not a parameter of the file (declared in [params]: {declared})")
-        return _number(values[name])
+            raise entry.error(key, f"{{{name}}} is not a parameter of the file (declared in [params]: {declared})"
+                              ) from None
+        except (ValueError, TypeError, OverflowError) as exc:
+            raise entry.error(key, f"{{{inside}}}: {exc}") from None
+        return str(v.numerator) if v.denominator == 1 else repr(float(v))
 
     return _PARAM.sub(put, text)
 

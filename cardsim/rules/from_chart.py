@@ -142,3 +142,42 @@ def on_the_spot(deals: int, seed: int = 0, n_jobs: int = 1, log=print):
     p = G.plan(deals, quick=True)
     long = G.run_decisions(G.situations(p.own, p.leads, p.positions), p.levels, p.deals, seed, n_jobs=n_jobs, log=log)
     return G.choices(long)
+
+
+def from_args(args, log=print) -> tuple[str, str]:
+    """``cardsim rules from-chart 501``: the rule file's text and where the chart came from.
+    ``args``: ``table`` (None or a list of one CSV path), ``cells`` (a chart's cells text or
+    None), ``chart`` (None or ``["blind"]``), ``deals`` and ``seed`` (a chart computed on the spot
+    when neither is given and the report's table is absent; ``log`` says so).  ValueError (one
+    line) for a bad table, cells or option."""
+    if args.chart and set(args.chart) != {"blind"}:
+        raise ValueError(f"--chart {args.chart[0]!r}: 501's chart is blind")
+    if args.table and len(args.table) > 1:
+        raise ValueError("501's blind chart is one table: give --table once")
+    if not 1 <= args.deals <= 1_000_000:
+        raise ValueError(f"--deals must be from 1 to 1,000,000, got {args.deals}")
+    table = Path(args.table[0]) if args.table else (TABLE if not args.cells and TABLE.exists() else None)
+    if args.cells:
+        try:
+            return rule_file(levels_of_cells(args.cells), "the cells given on the command line"), \
+                "the cells given on the command line"
+        except ValueError as exc:
+            raise ValueError(f"the chart: {exc}") from None
+    if table is not None:
+        import pandas as pd
+
+        try:
+            frame = pd.read_csv(table)
+        except (OSError, ValueError) as exc:
+            raise ValueError(f"{table}: cannot read the chart's table: {exc}") from None
+        source = f"the table {table}"
+    else:
+        log(f"no {TABLE}: computing a small chart on the spot ({args.deals:,} deals a situation, the quick "
+            f"report's grid, seed {args.seed})")
+        frame = on_the_spot(args.deals, args.seed, log=log)
+        source = f"a chart computed on the spot ({args.deals:,} deals a situation, quick grid, seed {args.seed})"
+    try:
+        levels = levels_of_choices(frame)
+    except ValueError as exc:
+        raise ValueError(f"the chart: {exc}") from None
+    return rule_file(levels, source), source

@@ -45,6 +45,8 @@ STRATEGY_ID = RULES
 """The engine id of the ``rules`` strategy."""
 CHARTS = ("blind",)
 """The report's charts ``cardsim rules from-chart`` writes as rule files (:mod:`cardsim.rules.from_chart`)."""
+CHART_WRITER = "cardsim.rules.from_chart"
+"""The module that writes them: its ``from_args(args, log)`` returns the file's text and its source."""
 STAGES = {"blind": BLIND, "looked": LOOKED, "talon": TALON}
 _WORDS = {LOOK: "look", PASS: "pass", RAISE: "raise", ABANDON: "abandon", DECLARE: "declare"}
 _FLAGS = {"yes": 1, "no": 0, "any": -1}
