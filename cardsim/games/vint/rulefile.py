@@ -227,13 +227,20 @@ def legal(call: int, calls) -> bool:
     return call == PASS or all(call > c for c in calls)
 
 
+def given_calls(calls, dealer: int) -> list[tuple[int, np.ndarray, int]]:
+    """Each call of an auction (``calls``: call numbers from the dealer's first, docs/RULES.md §2.2)
+    as ``(seat, situation, call)``: the seat that makes it and the calls before it (int64[i]), as
+    :func:`context_holds` reads them.  What :mod:`cardsim.rules.implied` asks of a question's given
+    calls."""
+    calls = [int(c) for c in calls]
+    return [((int(dealer) + i) % 4, np.array(calls[:i], dtype=np.int64), c) for i, c in enumerate(calls)]
+
+
 def decisions(record: dict):
     """Every call of a deal record (docs/RECORDS.md) as ``(seat, hand bit set, calls before it,
-    call)``: the auction is spoken from the dealer clockwise (docs/RULES.md §2.2)."""
+    call)`` (:func:`given_calls`): the auction is spoken from the dealer clockwise (docs/RULES.md §2.2)."""
     from cardsim.conditions import parse_hand
 
-    calls = [read_call(t) for t in record["auction"]]
-    for i, call in enumerate(calls):
-        seat = (record["dealer"] + i) % 4
+    for seat, before, call in given_calls([read_call(t) for t in record["auction"]], record["dealer"]):
         hand = sum(1 << c for c in parse_hand("vint", " ".join(record["hands"][seat])))
-        yield seat, hand, np.array(calls[:i], dtype=np.int64), call
+        yield seat, hand, before, call
