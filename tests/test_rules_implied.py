@@ -248,3 +248,22 @@ def test_five_hundred_openings_are_dealt_from_their_rules(tmp_path):
         x, y = (np.array([fs.value(name, h) for h in d.hands[:, seat]]) for d in (a, b))
         assert stats.chi2_contingency(_table((x, y), cells))[1] > 0.001, (seat, name)
     assert a.tested.sum() * 2 < b.tested.sum()
+
+
+def test_the_complete_example_checks_plays_and_deals_its_openings_from_its_rules(tmp_path, capsys):
+    from pathlib import Path
+
+    systems = Path(__file__).resolve().parents[1] / "examples" / "systems"
+    complete, natural = systems / "vint-complete.toml", systems / "vint-natural.toml"
+    assert cli_main(["rules", "check", str(complete)]) == 0
+    assert "11 tests: 11 passed, 0 failed" in capsys.readouterr().out
+    kw = dict(game="vint", seat=2, dealer=0, auction=["1NT", "P"], options=["P"], n=10)
+    q = question(**kw, strategies=f"rules:{complete}")
+    assert q.dealing.text == "seat 0: hcp=15-17, S<=4, H<=4, balanced"
+    # the natural system leaves 11 points and 22 or more to its base: dealt at random
+    plain = question(**kw, strategies=f"rules:{natural}")
+    assert plain.dealing is None and "some hands meet none" in plain.sampler[0].how
+    # with open_low = 14 the complete file leaves 12-13 points to its base too: the 0/1 program sees it
+    assert question(**kw, strategies=f"rules:{complete}:open_low=14").dealing is None
+    rows = cardsim.simulate("vint", 300, seed=1, strategies=f"rules:{complete}", n_jobs=1)
+    assert len(rows) == 300 and rows.opening_level.notna().any()
