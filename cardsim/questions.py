@@ -275,7 +275,7 @@ def question(game, seat=0, options=(), n=100_000, seed=0, hand=None, where=None,
 
         given = forced[0]  # every option carries the same given calls
         dealing, sampler = rules_dealing(spec, run.setup, cond, given[F_PREFIX:F_PREFIX + int(given[F_NPREFIX])],
-                                         compiled.dealer)
+                                         compiled.dealer, getattr(state, "scores", None))
     return Question(spec.name, int(seat), run, compiled, tuple(str(o).strip() for o in options), tuple(forced),
                     state, tuple(str(c).strip() for c in auction) if implied else (), outcome, reach,
                     None if before is None else tuple(int(x) for x in before), dealing, sampler)

@@ -64,7 +64,7 @@ def _file(tmp_path, text, name="sys.toml"):
 
 def _class(spec, calls, call):
     vint = get_game("vint")
-    seat, situation, made = given_calls([read_call(c) for c in calls] + [read_call(call)], 0)[-1]
+    seat, situation, made, _ = given_calls([read_call(c) for c in calls] + [read_call(call)], 0)[-1]
     return call_class(rule_file(spec, vint.registry), situation, made, seat)
 
 
@@ -210,7 +210,7 @@ def test_five_hundred_given_calls_follow_the_auction_order():
 
     calls = [g500_call(t) for t in ("7H", "P", "8S", "P", "9C")]
     got = g500_calls(calls, 3)  # seat 0 speaks first; seats 1 and 3 pass and are skipped after
-    assert [s for s, _, _ in got] == [0, 1, 2, 3, 0]
+    assert [s for s, _, _, _ in got] == [0, 1, 2, 3, 0]
     assert got[4][1] == (0, g500_call("8S"), 2) and got[1][1] == (1, g500_call("7H"), 0)
     assert got[0][1] == (0, PASS, -1)
 
@@ -267,3 +267,57 @@ def test_the_complete_example_checks_plays_and_deals_its_openings_from_its_rules
     assert question(**kw, strategies=f"rules:{complete}:open_low=14").dealing is None
     rows = cardsim.simulate("vint", 300, seed=1, strategies=f"rules:{complete}", n_jobs=1)
     assert len(rows) == 300 and rows.opening_level.notna().any()
+
+
+G501 = '''game = "501"
+
+[[rule]]
+stage = "blind"
+call = "look"
+
+[[rule]]
+stage = "looked"
+bid = "none"
+call = "raise"
+when = "hcp>=32"
+
+[[rule]]
+stage = "looked"
+call = "pass"
+'''
+
+
+def test_501_given_calls_name_the_look_and_the_bid_after_it():
+    from cardsim.games.g501.constants import BLIND_FLAG, LOOK
+    from cardsim.games.g501.rulefile import BLIND, LOOKED, PASS, given_calls as g501_calls
+
+    # dealer 2 of 3: seat 0 bids blind 66, seat 1 looks and bids 70, seat 2 looks and passes? (a pass
+    # of a seat that has not looked says nothing), seat 0 looks and bids 80, seat 1 passes after looking
+    got = g501_calls([66 + BLIND_FLAG, 70, 0, 80, 0], 2, 3, [400, 300, 501, 0])
+    assert [(s, sit[0], call, sees) for s, sit, call, sees in got] == [
+        (0, BLIND, 66, False), (1, BLIND, LOOK, False), (1, LOOKED, 70, True), (0, BLIND, LOOK, False),
+        (0, LOOKED, 80, True), (1, LOOKED, PASS, True)]
+    # seat 0's bid after looking: position 0, score 400, the closest rival 300, bid 70, seat 0 alone bid blind
+    assert got[4][1] == (LOOKED, 0, 400, 300, 70, False, False, 3, 0)
+    assert got[2][1] == (LOOKED, 1, 300, 400, 66, True, False, 3, 0)  # seat 1 saw seat 0's blind bid
+
+
+def test_501_bids_after_looking_are_dealt_from_their_rules(tmp_path):
+    from cardsim.conditions import features_of
+
+    spec = _file(tmp_path, G501)
+    # dealer 0: seat 1 speaks first, looks (its blind rule) and opens 66 with 32 card points or more
+    kw = dict(game="501", seat=2, dealer=0, auction=["66"], options=["look"], n=10, seed=2, strategies={1: spec})
+    fast, plain = question(**kw), question(**kw, deal_from_rules=False)
+    assert fast.dealing.text == "seat 1: points>=32"
+    assert [n["how"].startswith("the condition of rule #2") for n in
+            (cardsim.questions.calls_dealt(fast) or [])] == [True]
+    fs = features_of("501")
+    a, b = fast.deal(0, 2000), plain.deal(0, 2000)
+    for seat, name, cells in ((1, "points", range(32, 80)), (1, "S", range(8)), (2, "points", range(80))):
+        x, y = (np.array([fs.value(name, h) for h in d.hands[:, seat]]) for d in (a, b))
+        assert stats.chi2_contingency(_table((x, y), cells))[1] > 0.001, (seat, name)
+    assert a.tested.sum() * 1.5 < b.tested.sum()
+    # a blind bid of this file is never made: its blind rule looks
+    with pytest.raises(OptionError, match="never made: seat 1"):
+        question(**dict(kw, auction=["B66"]))

@@ -161,13 +161,14 @@ def intersection(game: str, classes: list[HandClass]) -> HandClass:
                      excluded=tuple(fs.card_str(c) for c in sorted(excluded)))
 
 
-def dealing(spec, setup, conditions, calls, dealer: int):
+def dealing(spec, setup, conditions, calls, dealer: int, scores=None):
     """The conditions a question's deals are dealt under when its given ``calls`` (the game's call
     numbers, in the order made) are implied, and how each rule-file caller's hand is dealt.
 
     ``spec``: the game's :class:`~cardsim.games.base.GameSpec`; ``setup``: the run's (each seat's
     strategy spec); ``conditions``: the question's :class:`~cardsim.conditions.Conditions`;
-    ``dealer``: the dealer's seat (−1: drawn, then nothing is named).  Returns ``(compiled,
+    ``dealer``: the dealer's seat (−1: drawn, then nothing is named); ``scores``: every seat's score
+    before the deal where a rule's context reads it (501), None for the game's start.  Returns ``(compiled,
     notes)``: ``compiled`` the :class:`cardsim.conditions.Compiled` of ``conditions`` with each
     rule-file caller's class narrowed by :func:`call_class` (None when no caller's is), ``notes``
     a tuple of :class:`Implied` (one per call of a rule-file caller; a game whose rule files
@@ -191,13 +192,14 @@ def dealing(spec, setup, conditions, calls, dealer: int):
                                             f"the callers' hands are dealt at random"),)
     sizes = layout_of(spec.name, conditions.seats).sizes
     notes, narrowed = [], {}
-    for seat, situation, call in g.given_calls(calls, dealer):
+    for seat, situation, call, sees_hand in g.given_calls(calls, dealer, setup.seats, scores):
         if seat not in files:
             continue
         note = call_class(files[seat], situation, call, seat, int(sizes[:, seat].max()))
         if note.never:
             raise OptionError(f"the given calls are never made: seat {seat} ({files[seat].file.path}) {note.how}")
-        notes.append(note)
+        if sees_hand:  # a decision made before seeing the hand (501's blind calls) says nothing of it
+            notes.append(note)
         if note.cls is not None:
             narrowed.setdefault(seat, []).append(note.cls)
     if not narrowed:

@@ -164,18 +164,18 @@ def legal(call: int, situation) -> bool:
     return call == PASS or call > situation[1]
 
 
-def given_calls(calls, dealer: int) -> list[tuple[int, tuple[int, int, int], int]]:
+def given_calls(calls, dealer: int, seats: int = 4, scores=None) -> list[tuple[int, tuple[int, int, int], int, bool]]:
     """Each call of an auction (``calls``: call numbers, from the dealer's left) as ``(seat,
-    situation, call)``: the seat that makes it and the situation it makes it in, ``(seat,
-    standing bid, its bidder)`` as :func:`context_holds` reads it; the player left of the dealer
-    speaks first, a pass is final (docs/RULES.md §3.3).  What :mod:`cardsim.rules.implied` asks
-    of a question's given calls."""
+    situation, call, sees_hand)``: the seat that makes it, the situation it makes it in, ``(seat,
+    standing bid, its bidder)`` as :func:`context_holds` reads it, and True (``seats``/``scores``
+    are not read); the player left of the dealer speaks first, a pass is final (docs/RULES.md
+    §3.3).  What :mod:`cardsim.rules.implied` asks of a question's given calls."""
     high, high_seat, out, made = PASS, -1, set(), []
     seat = (int(dealer) + 1) % 4
     for call in calls:
         while seat in out:
             seat = (seat + 1) % 4
-        made.append((seat, (seat, high, high_seat), int(call)))
+        made.append((seat, (seat, high, high_seat), int(call), True))
         if call == PASS:
             out.add(seat)
         else:
@@ -189,6 +189,6 @@ def decisions(record: dict):
     bid, its bidder), call)`` (:func:`given_calls`)."""
     from cardsim.conditions import parse_hand
 
-    for seat, situation, call in given_calls([read_call(t) for t in record["auction"]], record["dealer"]):
+    for seat, situation, call, _ in given_calls([read_call(t) for t in record["auction"]], record["dealer"]):
         hand = sum(1 << c for c in parse_hand("500", " ".join(record["hands"][seat])))
         yield seat, hand, situation, call
