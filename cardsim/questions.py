@@ -721,6 +721,8 @@ def records(q: Question, deal_ids, option: int | None = None) -> list[dict]:
             if n_given:
                 extra["auction_given"] = rec["auction"][:n_given]
                 extra["calls_imply_hands"] = bool(q.calls)
+                if q.dealing is not None:  # the callers' hands dealt from their rules' conditions
+                    extra["dealt_under"] = q.dealing.text
             if q.reach and int(forced[F_KIND]) == FORCE_REACHED:
                 extra["contract_reached"] = q.reach  # the declaring side dealt so that the auction ends in it
             if q.outcome != "deal":

@@ -321,3 +321,17 @@ def test_501_bids_after_looking_are_dealt_from_their_rules(tmp_path):
     # a blind bid of this file is never made: its blind rule looks
     with pytest.raises(OptionError, match="never made: seat 1"):
         question(**dict(kw, auction=["B66"]))
+
+
+def test_records_of_the_question_say_how_the_callers_were_dealt(tmp_path):
+    from cardsim.questions import records
+
+    spec = _file(tmp_path, COVERED)
+    q = question("vint", seat=2, dealer=0, auction=["1NT", "P"], options=["P"], n=10, seed=3, strategies={0: spec})
+    rec = records(q, [0])[0]
+    assert rec["auction"][:2] == ["1NT", "P"] and 15 <= vint_hcp(q.deal(0, 1).hands[0, 0]) <= 17
+    assert rec["source"]["dealt_under"] == "seat 0: hcp=15-17"
+    assert isinstance(cardsim.replay(rec), dict)  # replay takes it as any question's record
+    plain = question("vint", seat=2, dealer=0, auction=["1NT", "P"], options=["P"], n=10, seed=3,
+                     strategies={0: spec}, deal_from_rules=False)
+    assert "dealt_under" not in records(plain, [0])[0]["source"]
