@@ -556,6 +556,8 @@ def manifest(q: Question) -> dict:
                forced=[[int(x) for x in f] for f in q.forced], before=repr(q.before))
     if q.dealing is not None:  # other deals than plain rejection's (the same distribution)
         out["dealt_under"] = q.dealing.text
+    if q.sampler:  # how each rule-file caller's hand was dealt, plain rejection included
+        out["calls_dealt"] = calls_dealt(q)
     return out
 
 

@@ -17,7 +17,7 @@ from cardsim.deal import ConditionError
 from cardsim.games import get_game
 from cardsim.games.base import OptionError
 from cardsim.games.vint.rulefile import given_calls, read_call
-from cardsim.questions import question
+from cardsim.questions import manifest, question
 from cardsim.rules.implied import call_class, hull, rule_file
 
 from test_implied_calls import vint_hcp, vint_spades
@@ -195,7 +195,14 @@ def test_the_header_and_json_say_how_the_hands_were_dealt(tmp_path, capsys):
     facts = json.loads(capsys.readouterr().out)
     assert facts["calls_dealt"] == [{"seat": 0, "call": "1NT", "class": "hcp=15-17",
                                      "how": facts["calls_dealt"][0]["how"]}]
+    # the manifest (what keys the question's stores) says the same, the fallback included
+    covered = question("vint", seat=2, dealer=0, auction=["1NT", "P"], options=["P"], n=10, strategies={0: spec})
+    assert manifest(covered)["dealt_under"] == "seat 0: hcp=15-17"
     uncovered = _file(tmp_path, UNCOVERED, "uncovered.toml")
+    fallback = manifest(question("vint", seat=2, dealer=0, auction=["1NT", "P"], options=["P"], n=10,
+                                 strategies={0: uncovered}))
+    assert "dealt_under" not in fallback and fallback["calls_dealt"][0]["class"] is None
+    assert "some hands meet none" in fallback["calls_dealt"][0]["how"]
     assert cli_main(args[:-1] + [f"0={uncovered}"]) == 0
     out = capsys.readouterr().out
     assert "seat 0's 1NT: hand dealt at random, the auction tested (plain rejection): some hands meet none" in out
