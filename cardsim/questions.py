@@ -26,8 +26,8 @@ from cardsim.conditions import Conditions, HandClass, compile as compile_conditi
 from cardsim.deal import Calls, ConditionError, DealtChunk, deal_chunk, dealing_seconds
 from cardsim.games import GAME_NAMES, get_game
 from cardsim.games.base import OptionError, as_list
-from cardsim.games.forced import (CHECK_CALLS, F_IMPLIED, F_KIND, F_NPREFIX, FORCE_CONTRACT, FORCE_NONE, FORCE_REACHED,
-                                  IMPLIED_CALLS)
+from cardsim.games.forced import (CHECK_CALLS, F_IMPLIED, F_KIND, F_NPREFIX, F_PREFIX, FORCE_CONTRACT, FORCE_NONE,
+                                  FORCE_REACHED, IMPLIED_CALLS)
 from cardsim.games.source import source_of
 from cardsim.ranking import rank_sums
 from cardsim.runner.files import atomic_write, check_output_file
@@ -65,6 +65,16 @@ class Question:
     strategies' auction (after ``calls``) ends in it (``FORCE_REACHED`` options), else ``""``."""
     before_given: tuple | None = None
     """The match state as given (``before``: whole numbers), None when none was given."""
+    dealing: object = None
+    """The compiled conditions the deals are dealt under when a rule-file caller's hands are dealt
+    from its rules' conditions (:func:`cardsim.rules.implied.dealing`), else None: ``compiled``."""
+    sampler: tuple = ()
+    """How each given call of a rule-file caller is implied (:class:`cardsim.rules.implied.Implied`)."""
+
+    @property
+    def dealt_under(self):
+        """The compiled conditions the deals are drawn under before the calls are tested."""
+        return self.compiled if self.dealing is None else self.dealing
 
     @property
     def spec(self):
@@ -92,7 +102,7 @@ class Question:
 
     def deal(self, start: int, count: int) -> DealtChunk:
         """Deals ``start .. start+count-1`` of the question (conditions and calls)."""
-        return deal_chunk(self.compiled, self.run.seed, start, count, calls=self.calls_test())
+        return deal_chunk(self.dealt_under, self.run.seed, start, count, calls=self.calls_test())
 
     @property
     def lower_is_better(self) -> bool:
@@ -200,11 +210,16 @@ def _conditions(game, seat, seats, hand, talon, where, dealer, conditions):
 
 def question(game, seat=0, options=(), n=100_000, seed=0, hand=None, where=None, talon=None, dealer=None,
              before=None, strategies=None, seats=None, rules=None, conditions=None,
-             chunk_size=DEFAULT_CHUNK, auction=(), outcome="deal", calls_imply_hands=True) -> Question:
+             chunk_size=DEFAULT_CHUNK, auction=(), outcome="deal", calls_imply_hands=True,
+             deal_from_rules=True) -> Question:
     """Check every argument of :func:`evaluate` and build the :class:`Question`.
 
-    Raises OptionError / StrategyError (bad option, seat, count, strategy) or ConditionError
-    (bad or impossible conditions), all ValueError with one-line messages.
+    ``deal_from_rules``: with implied calls, deal a rule-file caller's hand from its rules'
+    conditions where they allow it (:mod:`cardsim.rules.implied`: the same deals' distribution,
+    fewer auctions tested); False tests the auction on hands dealt at random (plain rejection).
+    Raises OptionError / StrategyError (bad option, seat, count, strategy; given calls a rule file
+    never makes) or ConditionError (bad or impossible conditions), all ValueError with one-line
+    messages.
     """
     spec = get_game(game)
     if spec.forcing is None:
@@ -254,9 +269,28 @@ def question(game, seat=0, options=(), n=100_000, seed=0, hand=None, where=None,
         seen[key] = text
     state = spec.forcing.parse_before(before, run.setup)
     state = _outcome_state(spec, outcome)(state)
+    dealing, sampler = None, ()
+    if implied and deal_from_rules:
+        from cardsim.rules.implied import dealing as rules_dealing
+
+        given = forced[0]  # every option carries the same given calls
+        dealing, sampler = rules_dealing(spec, run.setup, cond, given[F_PREFIX:F_PREFIX + int(given[F_NPREFIX])],
+                                         compiled.dealer, getattr(state, "scores", None))
     return Question(spec.name, int(seat), run, compiled, tuple(str(o).strip() for o in options), tuple(forced),
                     state, tuple(str(c).strip() for c in auction) if implied else (), outcome, reach,
-                    None if before is None else tuple(int(x) for x in before))
+                    None if before is None else tuple(int(x) for x in before), dealing, sampler)
+
+
+def calls_dealt(q: Question) -> list[dict] | None:
+    """How the hands of the rule-file callers of ``q``'s implied calls were dealt, one entry per
+    such call (:mod:`cardsim.rules.implied`): ``seat``, ``call``, ``class`` (the class the hand was
+    dealt from before the auction was tested, or None: dealt at random, plain rejection) and
+    ``how`` (in words: which rules, or why not); None when no caller of an implied call is a rule
+    file."""
+    if not q.sampler:
+        return None
+    return [{"seat": n.seat if n.seat >= 0 else None, "call": n.call or None,
+             "class": None if n.cls is None else n.cls.text(q.game), "how": n.how} for n in q.sampler]
 
 
 def _outcome_state(spec, outcome):
@@ -398,6 +432,7 @@ def table(q: Question, sums: dict) -> pd.DataFrame:
     df.attrs.update({"game": q.game, "seat": q.seat, "seed": q.run.seed, "deals": n, "conditions": q.compiled.text,
                      "acceptance": n / sums["attempts"], "calls": list(q.calls),
                      "calls_acceptance": n / sums["tested"] if q.implies else None, "reach": q.reach or None,
+                     "calls_dealt": calls_dealt(q),
                      "dealer": None if q.compiled.dealer is None or q.compiled.dealer < 0 else int(q.compiled.dealer),
                      "before": None if q.before_given is None else list(q.before_given),
                      "strategies": list(q.run.setup.specs),
@@ -472,7 +507,7 @@ def evaluate(game, seat=0, options=(), n=100_000, seed=0, hand=None, where=None,
 
 
 ANSWER_FACTS = ("game", "seat", "deals", "seed", "dealer", "before", "conditions", "acceptance", "calls",
-                "calls_acceptance", "reach", "strategies", "rules", "rules_text", "outcome", "score_meaning",
+                "calls_acceptance", "calls_dealt", "reach", "strategies", "rules", "rules_text", "outcome", "score_meaning",
                 "not_compared")
 """The question's facts an answer gives beside its rows in JSON (``evaluate --format json``, the
 robust answer's ``to_dict``), read from the table's ``attrs``."""
@@ -517,8 +552,13 @@ def robust(pairs: list, n_jobs=-1, progress=False, store=None, client=None):
 
 def manifest(q: Question) -> dict:
     """What identifies the question's run (for a resumable :class:`~cardsim.runner.store.ChunkStore`)."""
-    return dict(q.run.manifest(), kind="question", seat=q.seat, conditions=q.compiled.text, options=list(q.options),
-                forced=[[int(x) for x in f] for f in q.forced], before=repr(q.before))
+    out = dict(q.run.manifest(), kind="question", seat=q.seat, conditions=q.compiled.text, options=list(q.options),
+               forced=[[int(x) for x in f] for f in q.forced], before=repr(q.before))
+    if q.dealing is not None:  # other deals than plain rejection's (the same distribution)
+        out["dealt_under"] = q.dealing.text
+    if q.sampler:  # how each rule-file caller's hand was dealt, plain rejection included
+        out["calls_dealt"] = calls_dealt(q)
+    return out
 
 
 def default_store(q: Question):
@@ -543,7 +583,7 @@ def question_seconds(q: Question) -> float:
     else:
         seconds = deal_seconds(q.game, plays)
     if q.compiled.n_constraints or q.implies:
-        seconds += dealing_seconds(q.compiled, q.run.seed, q.run.n, budget=DEALING_BUDGET, max_deals=50,
+        seconds += dealing_seconds(q.dealt_under, q.run.seed, q.run.n, budget=DEALING_BUDGET, max_deals=50,
                                    calls=q.calls_test())
     return seconds
 
@@ -683,6 +723,8 @@ def records(q: Question, deal_ids, option: int | None = None) -> list[dict]:
             if n_given:
                 extra["auction_given"] = rec["auction"][:n_given]
                 extra["calls_imply_hands"] = bool(q.calls)
+                if q.dealing is not None:  # the callers' hands dealt from their rules' conditions
+                    extra["dealt_under"] = q.dealing.text
             if q.reach and int(forced[F_KIND]) == FORCE_REACHED:
                 extra["contract_reached"] = q.reach  # the declaring side dealt so that the auction ends in it
             if q.outcome != "deal":

@@ -278,10 +278,14 @@ def run(args) -> int:
         if side:
             print(side)
         if a["calls"] and not a["reach"]:  # (with a contract reached, the declaring side's line names them)
+            among = "the deals that meet the conditions" if q.dealing is None else \
+                "the deals dealt under the conditions and the rules' conditions below"
             print(f"calls given: {' '.join(a['calls'])}, made by the callers' strategies: a deal is kept only if they "
-                  f"would make them ({a['calls_acceptance']:.4g} of the deals that meet the conditions do)")
+                  f"would make them ({a['calls_acceptance']:.4g} of {among} do)")
         elif args.auction and not a["reach"]:
             print(f"calls given: {args.auction}, made whatever the callers hold (--calls-on-random-hands)")
+        for line in calls_dealt_lines(a.get("calls_dealt")):
+            print(line)
         # rates to 4 decimals; scores to 1 (to 4 when the score is a share of the game's win)
         score_digits = 4 if a["outcome"] == "game" else 1
         digits = {c: 4 for c in ("legal", "made", "made_lo", "made_hi")}
@@ -309,6 +313,20 @@ def run(args) -> int:
     return 0
 
 
+def calls_dealt_lines(notes) -> list[str]:
+    """The header's lines on how a rule-file caller's hands were dealt (``attrs["calls_dealt"]``,
+    :func:`cardsim.questions.calls_dealt`): dealt from its rules' conditions, the auction then
+    tested (the same deals' distribution as plain rejection, docs/rules-files.md), or at random."""
+    out = []
+    for n in notes or []:
+        who = f"seat {n['seat']}'s {n['call']}" if n["seat"] is not None else "rule-file callers"
+        if n["class"] is not None:
+            out.append(f"  {who}: hand dealt from {n['how']}; then the whole auction tested")
+        else:
+            out.append(f"  {who}: hand dealt at random, the auction tested (plain rejection): {n['how']}")
+    return out
+
+
 def deal_state(a: dict) -> str:
     """The dealer and the match state an answer was asked at, in words, from its ``attrs``: with
     the rules, what besides the conditions makes the same command give the same answer."""
@@ -320,8 +338,9 @@ def deal_state(a: dict) -> str:
 def answer_json(df) -> dict:
     """``evaluate --format json``: ``{"game", "seat", "deals", "seed", "dealer" (null: drawn per deal),
     "before" (the match state given, or null), "conditions", "acceptance", "calls",
-    "calls_acceptance", "reach" (a lead question's contract the declaring side's hands reach, or
-    null), "strategies", "rules" ({option: value}, defaults included),
+    "calls_acceptance", "calls_dealt" (how each rule-file caller's hand was dealt, or null), "reach"
+    (a lead question's contract the declaring side's hands reach, or null), "strategies", "rules"
+    ({option: value}, defaults included),
     "rules_text", "outcome", "score_meaning", "not_compared" ({option: why it is not ranked}),
     "options": [rows, best first]}``, plus
     ``"until_clear"`` (the verdict) and ``"lead_groups"`` when asked; missing numbers as null."""
@@ -521,6 +540,8 @@ def _evaluate_robust(E, q, ask, args, leads=None) -> int:
             print(side.replace("declaring side:", "declaring side (the default players' auction shown; each "
                                                    "profile's own players reach it under that profile):", 1)
                   if a["reach"] else side)
+        for line in calls_dealt_lines(a.get("calls_dealt")):  # the default players'; a profile's own may differ
+            print(line)
         print(f"score: {a['score_meaning']}")
         print(answer.text(digits=4 if a["outcome"] == "game" else 1))
         if any(_is_lead(o) for o in q.options) and q.spec.forcing.lead_made:
@@ -538,7 +559,7 @@ def _warn_if_dealing_is_slow(q, args) -> None:
     if q.compiled.n_constraints == 0 and not q.implies:
         return  # nothing to reject: dealing costs next to nothing
     cores = local_jobs(args.jobs, len(q.run.chunks())) if args.scheduler is None else 1
-    seconds = dealing_seconds(q.compiled, q.run.seed, q.run.n, calls=q.calls_test()) / cores
+    seconds = dealing_seconds(q.dealt_under, q.run.seed, q.run.n, calls=q.calls_test()) / cores
     if seconds > SLOW_DEALING:
         span = f"{seconds / 3600:,.1f} hours" if seconds >= 3600 else f"{seconds / 60:,.0f} minutes"
         print(f"cardsim: warning: the conditions are rare; dealing {q.run.n:,} deals alone will take about {span} "

@@ -14,7 +14,10 @@ in ``cardsim/games/<game>/rulefile.py``, named by ``GameSpec.rules_module``.
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 from cardsim.rules.source import RuleFileError, read
+from cardsim.strategies.registry import StrategyError
 
 
 def resolve_spec(registry, strategy, rest):
@@ -48,4 +51,48 @@ def digests(specs) -> dict:
     return out
 
 
-__all__ = ["RuleFileError", "read", "load", "resolve_spec", "digests"]
+def specs_in(value) -> list[str]:
+    """Every ``rules:PATH[:…]`` strategy spec among the strings inside ``value`` (dicts, lists and
+    tuples searched through, keys too) whose file exists: what a store's identity names besides a
+    run's own strategies (a tuning run's ``strategy``, an analysis's tasks).  A string that only
+    looks like one (``rules: none``) names no file and is left out."""
+    from cardsim.rules.compile import split_spec
+
+    out: list[str] = []
+
+    def walk(v):
+        if isinstance(v, str):
+            name, _, rest = v.partition(":")
+            if name.strip() == "rules" and v not in out:
+                try:
+                    if Path(split_spec(rest)[0]).is_file():
+                        out.append(v)
+                except (StrategyError, OSError, ValueError):
+                    pass  # not a spec: whatever reads it as one says why
+        elif isinstance(v, dict):
+            for k, x in v.items():
+                walk(k)
+                walk(x)
+        elif isinstance(v, (list, tuple, set, frozenset)):
+            for x in v:
+                walk(x)
+
+    walk(value)
+    return out
+
+
+def with_digests(manifest: dict) -> dict:
+    """``manifest`` with ``rule_files`` (:func:`digests`) holding every rule-file spec found in it
+    (:func:`specs_in`), beside those it already holds: a store keyed or checked by its manifest
+    then tells a rule file's edited contents from the old ones, wherever the spec sits (a run's
+    strategies, a tuning run's ``strategy``, an analysis's tasks).  Unchanged when it names none."""
+    found = digests(specs_in({k: v for k, v in manifest.items() if k != "rule_files"}))
+    if not found:
+        return manifest
+    held = dict(manifest.get("rule_files") or {})
+    if all(held.get(k) == v for k, v in found.items()):
+        return manifest
+    return dict(manifest, rule_files={**held, **found})
+
+
+__all__ = ["RuleFileError", "read", "load", "resolve_spec", "digests", "specs_in", "with_digests"]

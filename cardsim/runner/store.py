@@ -17,6 +17,7 @@ from cardsim._jit import source_hash
 from cardsim._version import __version__
 from cardsim.runner.files import (MANIFEST, OutputError, _check_same_run, _claim, _drop_stale_temporaries,
                                   _read_manifest, _release, _writable_folder, atomic_write, follow_link, transform_id)
+from cardsim.rules import with_digests
 from cardsim.runner.pool import run_tasks
 
 
@@ -27,7 +28,10 @@ def runs_dir() -> Path:
 
 
 def manifest_key(manifest: dict) -> str:
-    """16 hex digits naming a run's manifest (for a store folder in :func:`runs_dir`)."""
+    """16 hex digits naming a run's manifest (for a store folder in :func:`runs_dir`), the contents
+    of every rule file it names included (:func:`cardsim.rules.with_digests`): a store keyed by a
+    spec ``rules:FILE`` is a new one once the file is edited, not the old file's results."""
+    manifest = with_digests(manifest)
     return hashlib.sha256(json.dumps(manifest, sort_keys=True, default=repr).encode()).hexdigest()[:16]
 
 
@@ -47,7 +51,8 @@ class ChunkStore:
             raise OutputError(f"{self.path} exists and holds no cardsim run; choose another path or remove it")
         _writable_folder(self.path)
         mpath = self.path / MANIFEST
-        manifest = json.loads(json.dumps(manifest, default=repr))
+        # a rule file named anywhere in it is checked by its contents: an edit is another run
+        manifest = json.loads(json.dumps(with_digests(manifest), default=repr))
         if mpath.exists():
             _check_same_run(self.path, _read_manifest(mpath, self.path), manifest)
         else:

@@ -164,22 +164,31 @@ def legal(call: int, situation) -> bool:
     return call == PASS or call > situation[1]
 
 
-def decisions(record: dict):
-    """Every call of a deal record (docs/RECORDS.md) as ``(seat, hand bit set, (seat, standing
-    bid, its bidder), call)``: the player left of the dealer speaks first, a pass is final
-    (docs/RULES.md §3.3)."""
-    from cardsim.conditions import parse_hand
-
-    high, high_seat, out = PASS, -1, set()
-    seat = (record["dealer"] + 1) % 4
-    for token in record["auction"]:
+def given_calls(calls, dealer: int, seats: int = 4, scores=None) -> list[tuple[int, tuple[int, int, int], int, bool]]:
+    """Each call of an auction (``calls``: call numbers, from the dealer's left) as ``(seat,
+    situation, call, sees_hand)``: the seat that makes it, the situation it makes it in, ``(seat,
+    standing bid, its bidder)`` as :func:`context_holds` reads it, and True (``seats``/``scores``
+    are not read); the player left of the dealer speaks first, a pass is final (docs/RULES.md
+    §3.3).  What :mod:`cardsim.rules.implied` asks of a question's given calls."""
+    high, high_seat, out, made = PASS, -1, set(), []
+    seat = (int(dealer) + 1) % 4
+    for call in calls:
         while seat in out:
             seat = (seat + 1) % 4
-        call = read_call(token)
-        hand = sum(1 << c for c in parse_hand("500", " ".join(record["hands"][seat])))
-        yield seat, hand, (seat, high, high_seat), call
+        made.append((seat, (seat, high, high_seat), int(call), True))
         if call == PASS:
             out.add(seat)
         else:
-            high, high_seat = call, seat
+            high, high_seat = int(call), seat
         seat = (seat + 1) % 4
+    return made
+
+
+def decisions(record: dict):
+    """Every call of a deal record (docs/RECORDS.md) as ``(seat, hand bit set, (seat, standing
+    bid, its bidder), call)`` (:func:`given_calls`)."""
+    from cardsim.conditions import parse_hand
+
+    for seat, situation, call, _ in given_calls([read_call(t) for t in record["auction"]], record["dealer"]):
+        hand = sum(1 << c for c in parse_hand("500", " ".join(record["hands"][seat])))
+        yield seat, hand, situation, call

@@ -284,6 +284,48 @@ def legal(call: int, situation) -> bool:
     return call == PASS or (call > bid and MIN_BID <= call <= MAX_BID)
 
 
+def given_calls(calls, dealer: int, seats: int = 3, scores=None) -> list[tuple[int, tuple, int, bool]]:
+    """The decisions behind a question's given calls (``calls``: trace codes from the dealer's left,
+    a blind bid ``bid + BLIND_FLAG``, a pass 0; docs/RULES.md §1.3) as ``(seat, situation, call,
+    sees_hand)`` (:func:`situation`'s tuple): a blind bid is the seat's blind decision (it has not
+    seen its hand); a bid after looking is the look (blind) then the bid (looked) when the seat had
+    not looked yet, the bid alone when it had; a pass is the looked decision of a seat that has
+    looked, and left out otherwise (a pass before looking and one after are written alike).
+    ``scores``: every seat's score before the deal (default 501 each).  What
+    :mod:`cardsim.rules.implied` asks of a question's given calls."""
+    from .constants import BLIND_FLAG
+
+    scores = [501] * seats if scores is None else [int(x) for x in scores[:seats]]
+    order = [(int(dealer) + 1 + k) % seats for k in range(seats)]
+    if seats == 4:
+        order = [s for s in order if s != int(dealer)]
+    passed, looked, blind_seats, cur, pos, made = set(), set(), set(), 0, 0, []
+    for code in (int(c) for c in calls):
+        seat = order[pos % 3]
+        rival = min(scores[s] for s in range(seats) if s != seat)
+        base = (pos % 3, scores[seat], rival, cur)
+        blind = (BLIND, *base, False, False, seats, 0)
+        after = (LOOKED, *base, bool(blind_seats - {seat}), False, seats, 0)
+        if code == 0:
+            if seat in looked:
+                made.append((seat, after, PASS, True))
+            passed.add(seat)
+        elif code > BLIND_FLAG:
+            made.append((seat, blind, code - BLIND_FLAG, False))
+            blind_seats.add(seat)
+            cur = code - BLIND_FLAG
+        else:
+            if seat not in looked:
+                made.append((seat, blind, LOOK, False))
+                looked.add(seat)
+            made.append((seat, after, code, True))
+            cur = code
+        pos += 1
+        while order[pos % 3] in passed and len(passed) < 3:
+            pos += 1
+    return made
+
+
 def decisions(record: dict):
     """The decisions of a deal record (docs/RECORDS.md) whose stage the record shows, as ``(seat,
     hand bit set, situation, call)``: every blind bid (``B80``), the look and the bid of a seat's

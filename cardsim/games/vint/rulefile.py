@@ -231,13 +231,21 @@ def legal(call: int, calls) -> bool:
     return call == PASS or all(call > c for c in calls)
 
 
+def given_calls(calls, dealer: int, seats: int = 4, scores=None) -> list[tuple[int, np.ndarray, int, bool]]:
+    """Each call of an auction (``calls``: call numbers from the dealer's first, docs/RULES.md §2.2)
+    as ``(seat, situation, call, sees_hand)``: the seat that makes it, the calls before it
+    (int64[i]) as :func:`context_holds` reads them, and True (every Vint call sees the hand;
+    ``seats``/``scores`` are not read).  What :mod:`cardsim.rules.implied` asks of a question's
+    given calls."""
+    calls = [int(c) for c in calls]
+    return [((int(dealer) + i) % 4, np.array(calls[:i], dtype=np.int64), c, True) for i, c in enumerate(calls)]
+
+
 def decisions(record: dict):
     """Every call of a deal record (docs/RECORDS.md) as ``(seat, hand bit set, calls before it,
-    call)``: the auction is spoken from the dealer clockwise (docs/RULES.md §2.2)."""
+    call)`` (:func:`given_calls`): the auction is spoken from the dealer clockwise (docs/RULES.md §2.2)."""
     from cardsim.conditions import parse_hand
 
-    calls = [read_call(t) for t in record["auction"]]
-    for i, call in enumerate(calls):
-        seat = (record["dealer"] + i) % 4
+    for seat, before, call, _ in given_calls([read_call(t) for t in record["auction"]], record["dealer"]):
         hand = sum(1 << c for c in parse_hand("vint", " ".join(record["hands"][seat])))
-        yield seat, hand, np.array(calls[:i], dtype=np.int64), call
+        yield seat, hand, before, call
