@@ -31,7 +31,7 @@ from cardsim.cards import SUITS, VINT_RANKS
 from cardsim.games.forced import CHECK_CALLS, F_IMPLIED, F_NPREFIX, F_PREFIX
 from cardsim.strategies import pimc as _pimc
 
-from .rules import legal_plays
+from .rules import beats, legal_plays
 from .strategies import PIMC_STRATEGY
 
 # The glue below runs Python in object mode; numba warns that such code holds the GIL although
@@ -137,13 +137,36 @@ def solve(position: _pimc.Position, worlds: np.ndarray, best_only: bool = False)
 
 
 def classes(position: _pimc.Position) -> np.ndarray:
-    """int64[L]: the legal cards' classes of touching cards (:func:`cardsim.strategies.pimc.touching_classes`):
-    cards of one suit with nothing between them but the seat's own cards and cards of completed
-    tricks (the cards on the current trick still count)."""
-    hand, _seat, _trump, _leader, trick, _holders = position.context
+    """int64[L]: the legal cards' classes of cards with the same double-dummy value in every world
+    (docs/RULES.md §2.3 play), the index of the highest card of each class:
+
+    * touching cards (:func:`cardsim.strategies.pimc.touching_classes`): cards of one suit with
+      nothing between them but the seat's own cards and cards out of play: cards of completed
+      tricks, and the cards on the current trick other than the one winning it so far.  A card on
+      the trick can lie between two of the seat's cards only when both lose the trick to its
+      winner whatever comes next (two cards that both beat the winner have no card of the trick
+      between them; the winner itself stays a gap), and after the trick it is out of play;
+    * every legal card of the suits no other seat holds any card of (none unseen), other than the
+      trump suit and the suit led: such a card wins when led (the others can only discard or ruff,
+      alike for each) and loses when discarded, so swapping one for another changes nothing."""
+    hand, _seat, trump, _leader, trick, _holders = position.context
+    legal = np.asarray(position.legal, dtype=np.int64)
     on_table = sum(1 << c for c in trick)
-    dead = (DECK & ~position.unseen & ~hand & ~on_table) | (~DECK & (2**64 - 1))
-    return _pimc.touching_classes(position.legal, hand, dead, lambda c: 0x1FFF << (16 * (c >> 4)))
+    losing = on_table
+    if trick:
+        winner = trick[0]
+        for c in trick[1:]:
+            if beats.py_func(c, winner, trump):
+                winner = c
+        losing &= ~(1 << winner)
+    dead = (DECK & ~position.unseen & ~hand & ~on_table) | losing | (~DECK & (2**64 - 1))
+    out = _pimc.touching_classes(legal, hand, dead, lambda c: 0x1FFF << (16 * (c >> 4)))
+    led = trick[0] >> 4 if trick else -1
+    alone = [s for s in range(4) if s not in (trump, led) and not (position.unseen >> (16 * s)) & 0x1FFF]
+    members = np.flatnonzero(np.isin(legal >> 4, alone))
+    if len(members) > 1:
+        out[members] = members[-1]
+    return out
 
 
 _AUCTION = PIMC_STRATEGY.param_index("auction")
