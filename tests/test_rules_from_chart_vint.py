@@ -216,8 +216,12 @@ def test_adjacent_bands_with_one_call_share_a_rule(tmp_path):
 
 def test_charts_not_named_are_written_while_they_fit(tmp_path, capsys, monkeypatch):
     """The report's four full charts, the opening chart passing throughout (its bands merge) and the
-    others with a different call in every band: opening and second fit one row, overcall and response
-    are left out, said on stderr and in the header; naming a set too big is an error."""
+    others with a different call in every band: they fit one row of today's size together; in a row of
+    1,024 numbers opening and second fit, overcall and response are left out, said on stderr and in
+    the header; naming a set too big is an error."""
+    import cardsim.rules.compile as C
+    import cardsim.strategies.registry as R
+
     monkeypatch.chdir(tmp_path)
     (tmp_path / "reports" / "tables").mkdir(parents=True)
     for chart in ("opening", "second", "overcall", "response"):
@@ -226,6 +230,12 @@ def test_charts_not_named_are_written_while_they_fit(tmp_path, capsys, monkeypat
         rows = [(" ".join(c.after) or "-", band_label(c.band), c.shape.name,
                  "P" if chart == "opening" or bands.index(c.band[0]) % 2 == 0 else c.options[-1]) for c in cells]
         _frame(rows).to_csv(F.table_path(chart), index=False)
+    assert main(["rules", "from-chart", "vint", "-o", "every.toml"]) == 0
+    assert "Left out" not in capsys.readouterr().err
+    assert "# Charts: opening, second, overcall, response; 173 cells" in (tmp_path / "every.toml").read_text()
+    assert all(o.passed for o in run_tests(load(tmp_path / "every.toml", "vint")))
+    monkeypatch.setattr(R, "TABLE_LEN", 1024)
+    monkeypatch.setattr(C, "TABLE_LEN", 1024)
     assert main(["rules", "from-chart", "vint", "-o", "all.toml"]) == 0
     note = ("Left out, too big for one strategy row with the charts above: the overcall, response charts "
             "(write them with --chart into another file).")

@@ -13,7 +13,7 @@ is the rule-file grammar's, so every class is written exactly; its context is th
 pattern of those calls, exactly (a rule of the dealer's opening chart holds for the dealer
 only).  Two shapes are written in fewer clauses with the same hands (:func:`compact`), and cells
 of one context and shape with the same best call in adjacent bands are merged into one rule (an
-``hcp`` range), so that more cells fit a strategy row (1,024 numbers); where the charts do not fit,
+``hcp`` range), so that more cells fit a strategy row (4,096 numbers); where the charts do not fit,
 :func:`from_args` writes those that do, in the report's order, and names the others
 (:class:`TooBig` when the charts were named).
 

@@ -35,9 +35,11 @@ N_NAMED = 16
 """At most this many named parameters per strategy: row entries ``0 .. N_NAMED - 1``."""
 TABLE_START = N_NAMED
 """First row entry of the table block (see the module docstring)."""
-TABLE_LEN = 1024
+TABLE_LEN = 4096
 """Entries in the table block: room for one table parameter of up to this many numbers (a rule
-file of about 50 rules, docs/rules-files.md; 501's chart takes 126)."""
+file of about 200 rules, docs/rules-files.md: the full report's four Vint charts as one file, 114 rules,
+take 2,022; 501's chart takes 126).  Only Python code reads it: the jitted code reads rows from
+TABLE_START on, so its size costs no compile and no speed."""
 N_PARAMS = N_NAMED + TABLE_LEN
 """Length of every strategy's parameter row, float64[N_PARAMS] (unused entries are 0)."""
 
