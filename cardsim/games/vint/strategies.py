@@ -97,12 +97,13 @@ REGISTRY.add_version("heuristic_v5", of="heuristic", params={**HEURISTIC_DEFAULT
                          "partner cashes short masters and leads his own longest suit)")
 REGISTRY.add_version("heuristic_v4", of="heuristic", params={**_BIDDING, **_AUCTION, **_SCORE, "play": 2.0},
                      doc="the default of cardsim 0.1.0 before the tuned parameters, kept so old results reproduce: "
-                         "heuristic's bidding and play with its earlier values (a quarter trick less aggressive, "
+                         "heuristic's bidding with its earlier values (a quarter trick less aggressive, "
                          "7 points for a silent partner, 6 when an opponent has bid, no-trump margin 0.5) and a "
-                         "quarter trick more where the bid completes the game below the line (game_push 0.25)")
+                         "quarter trick more where the bid completes the game below the line (game_push 0.25); "
+                         "plays heuristic_v5's cards (play 2)")
 REGISTRY.add("heuristic_v3", HEURISTIC_V3, {**_BIDDING, **_AUCTION},
              "an earlier default, kept so old results reproduce: bids like heuristic_v4 without reading the "
-             "score (game_push 0), plays heuristic's cards",
+             "score (game_push 0), plays heuristic_v5's cards (card-play version 2)",
              {**_BIDDING_DOCS, **_AUCTION_DOCS}, {**_BIDDING_BOUNDS, **_AUCTION_BOUNDS},
              tunables=_tunables(_BIDDING | _AUCTION))
 REGISTRY.add("heuristic_v2", HEURISTIC_V2, {**_BIDDING, **_AUCTION},
