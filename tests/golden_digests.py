@@ -44,6 +44,9 @@ VARIANTS = {
         # The default before its parameters were tuned to an equilibrium: its simulate and match digests
         # equal the "default" ones until then (test_golden.py checks them against those).
         "heuristic_v4": (None, None, "heuristic_v4"),
+        # The default before issue 47's no-trump play (the declarer's partner keeps short masters and
+        # returns the declarer's suit): its digests equal the "default" ones until then.
+        "heuristic_v5": (None, None, "heuristic_v5"),
     },
     "501": {
         "3 seats": (3, None, None),
@@ -90,7 +93,7 @@ VARIANTS = {
 }
 # The match runs: one per distinct match-level rule set (500's target and scoring end games).
 MATCH_VARIANTS = {
-    "vint": ("default", "heuristic_v4"),
+    "vint": ("default", "heuristic_v4", "heuristic_v5"),
     "501": ("3 seats", "4 seats", "3 seats heuristic_v3", "4 seats heuristic_v3"),
     "500": ("quebec", "subtract", "subtract target 500", "quebec heuristic_v3", "subtract heuristic_v3",
             "subtract target 500 heuristic_v3", "quebec heuristic_v4", "subtract heuristic_v4",

@@ -56,6 +56,10 @@ PREVIOUS_DEFAULT = {
         "heuristic_v4": ("42987c56b19869bfbc4dd30b84c44189dbcd3600c5e2cae65e9357281148dea6",
                          "913efb2a7b12bc8083d0e6df5748492415fdc774e3e8b0e48ff42a80a2a920a4",
                          "fe4d32f950016667755dbd67bf60713fcdabb3086dc4ee9d9e5395a6d0c5020a"),
+        # The default before issue 47's no-trump card play (tests/golden at commit d76e540).
+        "heuristic_v5": ("9fa41488c6513e82d8909264459db6b034a4da711b0444ec6881dc0d606327a0",
+                         "a11c0fe84fbf38c6a8e1e7d4ad24f48bb4f46e00cb79615da71e79595da5d085",
+                         "5694a3b8d3e0824f37e0dbbc4088cecb229360f322124db246a3dc2b72ceecf8"),
     },
     "500": {
         "quebec heuristic_v4": ("e078987aa7dff7cfd74d201cdc20bd2383a0574da26d86560ae3de63336a3e91",

@@ -88,8 +88,8 @@ def _params(rng):
     return p
 
 
-@pytest.mark.parametrize("name", ["random", "heuristic", "heuristic_v4", "heuristic_v2", "heuristic_v3", "heuristic_v1",
-                                  "greedy"])
+@pytest.mark.parametrize("name", ["random", "heuristic", "heuristic_v5", "heuristic_v4", "heuristic_v2", "heuristic_v3",
+                                  "heuristic_v1", "greedy"])
 def test_dispatch_reaches_each_strategys_own_functions(name):
     sid = S.REGISTRY[name].id
     rng = np.random.default_rng(3)
@@ -99,6 +99,8 @@ def test_dispatch_reaches_each_strategys_own_functions(name):
     for view in _views(300):
         hand, seat, declarer, trump, leader, trick, k, played, calls, ncalls, current, bidder = view
         params = _params(rng)
+        if "play" in S.REGISTRY[name].params:  # the card-play version a spec of this name plays
+            params[:, S.P_PLAY] = S.REGISTRY[name].params["play"]
         if name == "random":
             params[:, 0] = rng.uniform()
         streams = rng.integers(0, 2**63, (5, 1)).astype(np.uint64)
@@ -109,7 +111,7 @@ def test_dispatch_reaches_each_strategys_own_functions(name):
         got = D.choose_call(sid, params, a, seat, hand, calls, ncalls, current, bidder, below, games, shown)
         if name == "random":
             want = S.random_call(params[seat], b[1 + seat], current)
-        elif name in ("heuristic", "heuristic_v4", "heuristic_v2", "heuristic_v3"):  # bid with heuristic_call
+        elif name in ("heuristic", "heuristic_v5", "heuristic_v4", "heuristic_v2", "heuristic_v3"):  # heuristic_call
             want = S.heuristic_call(params[seat], hand, seat, calls, ncalls, current, bidder, below, games, shown)
         else:
             want = S.heuristic_call_v1(params[seat], hand, seat, calls, ncalls, current, bidder)
@@ -130,7 +132,8 @@ def test_dispatch_reaches_each_strategys_own_functions(name):
             want = S.heuristic_card_v1(hand, seat, declarer, trump, leader, trick, k, played)
         elif name == "heuristic_v2":
             want = S.heuristic_card_v2(hand, seat, declarer, trump, leader, trick, k, played, suits, 0)
-        # heuristic_v4 (heuristic's id) and heuristic_v3 play heuristic's cards
+        elif name in ("heuristic_v3", "heuristic_v4", "heuristic_v5"):  # play version 2 (issue 26)
+            want = S.heuristic_card_v3(hand, seat, declarer, trump, leader, trick, k, played, suits, 0)
         else:
             want = S.heuristic_card(hand, seat, declarer, trump, leader, trick, k, played, suits, 0)
         assert got == want and (a == b).all()

@@ -294,12 +294,39 @@ def test_declarers_partner_cashes_masters_before_the_declarers_suit():
     assert play(hand, 1, 0, HEARTS, 1, [], calls=defence)[0] == card("D9")
 
 
-def test_declarers_partner_at_no_trump_cashes_a_short_master():
-    # The declarer keeps a short ace at no-trump as an entry (above); his partner, rarely on
-    # lead, cashes it.
+def _v3(hand, seat, declarer, trump, leader, played=(), voids=0):
+    """The lead of heuristic_v3 .. heuristic_v5 (``play`` 2, the default until issue 47) in the
+    same position as :func:`play`."""
+    calls = auction((declarer, 1, trump), declarer=declarer)
+    return S.heuristic_card_v3(hand, seat, declarer, trump, leader, np.zeros(4, dtype=np.int64), 0,
+                               cards(*played), bid_suits(*calls, declarer), voids)
+
+
+def test_declarers_partner_at_no_trump_keeps_a_short_master():
+    # Issue 47: at no-trump the declarer's partner, like the declarer, keeps a short ace as an
+    # entry and sets up his long suit (the HJ); the play before (heuristic_v5, play 2) cashed it,
+    # which set up the defenders' kings: 3NT with all four aces between the pair made 25% of the
+    # time against 42% with two (docs/strategy-quality.md).
     hand = cards("SA", "S4", "HK", "HQ", "HJ", "H5", "H3", "D7", "D5", "D2", "C8", "C6", "C2")
-    assert play(hand, 2, 0, NT, 2, [])[0] == card("SA")
+    assert play(hand, 2, 0, NT, 2, [])[0] == card("HJ")
+    assert _v3(hand, 2, 0, NT, 2) == card("SA")
     assert play(hand, 0, 0, NT, 0, [])[0] == card("HJ")
+    # In a suit contract he still cashes it (no entry problem while trumps can take the lead).
+    assert play(hand, 2, 0, DIAMONDS, 2, [])[0] == card("SA")
+
+
+def test_declarers_partner_at_no_trump_returns_the_declarers_suit():
+    # Issue 47: at no-trump the declarer (seat 0) led diamonds; his partner (seat 2), with no
+    # master, returns them (top of his doubleton) instead of leading low from his long spades, as
+    # heuristic_v5 (play 2) did.  In a suit contract he does not (it gained nothing there).
+    hand = cards("D8", "D4", "S7", "S5", "S3", "C6")
+    played = ("D2", "D3", "D5", "D6")
+    voids = led_bits((0, DIAMONDS))
+    assert play(hand, 2, 0, NT, 2, [], played=played, voids=voids)[0] == card("D8")
+    assert _v3(hand, 2, 0, NT, 2, played=played, voids=voids) == card("S3")
+    assert play(hand, 2, 0, HEARTS, 2, [], played=played, voids=voids)[0] == card("S3")
+    # Not into a defender who has shown out of it.
+    assert play(hand, 2, 0, NT, 2, [], played=played, voids=voids | void_bits((1, DIAMONDS)))[0] == card("S3")
 
 
 def test_third_hand_void_leaves_partners_winning_card():

@@ -136,7 +136,7 @@ def _leads(hand, others, played, ints, out):
         borrowed(out)
     for i in range(hand.shape[0]):
         out[i] = S._lead(hand[i], ints[i, 0], ints[i, 1], ints[i, 2], others[i], played[i], ints[i, 3], ints[i, 4],
-                         ints[i, 5], ints[i, 6], np.bool_(True))
+                         ints[i, 5], ints[i, 6], S.PLAY_DEFAULT)
 
 
 @jit
@@ -149,7 +149,7 @@ def _follows(hand, played, ints, suits, out):
         trick[1] = ints[i, 5]
         trick[2] = ints[i, 6]
         out[i] = S.heuristic_play(hand[i], ints[i, 0], ints[i, 1], ints[i, 2], ints[i, 3], trick, ints[i, 7],
-                                  played[i], suits[i], ints[i, 8], np.bool_(True), ints[i, 9])
+                                  played[i], suits[i], ints[i, 8], S.PLAY_DEFAULT, ints[i, 9])
 
 
 def time_decisions(views: dict, repeats: int = 20) -> list[dict]:

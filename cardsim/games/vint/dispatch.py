@@ -39,7 +39,8 @@ from cardsim.strategies.unhandled import unhandled
 from .pimc import pimc_card
 from .rulekernel import base_of, rules_call
 from .rules import MAX_CALLS, PASS
-from .strategies import (GREEDY, HEURISTIC, HEURISTIC_V1, HEURISTIC_V2, HEURISTIC_V3, PIMC, RANDOM, RULES, greedy_card,
+from .strategies import (GREEDY, HEURISTIC, HEURISTIC_V1, HEURISTIC_V2, HEURISTIC_V3, P_PLAY, PIMC, PLAY_PARTNER_DRAWS,
+                         RANDOM, RULES, greedy_card, play_flags,
                          heuristic_call, heuristic_call_v1, heuristic_card_v1, heuristic_play, random_call,
                          random_card)
 
@@ -93,11 +94,16 @@ def choose_card(strategy, params, streams, seat, hand, declarer, trump, leader, 
     if strategy == RULES:
         strategy = base_of(params[seat])
     if strategy == HEURISTIC or strategy == HEURISTIC_V3 or strategy == HEURISTIC_V2 or strategy == PIMC:
-        # One inlined copy of the heuristic's play serves the four (heuristic_v3 plays as heuristic,
-        # heuristic_card_v2 is heuristic_card without the partner's trump leads; pimc falls back on
-        # heuristic_card): each copy is seconds of a cold compile.
-        card = heuristic_play(hand, seat, declarer, trump, leader, trick, n, played, bid_suits, voids,
-                              np.bool_(strategy != HEURISTIC_V2), winner)
+        # One inlined copy of the heuristic's play serves the four, its rules switched by flags
+        # (heuristic_v3 plays version 2, heuristic_v2 version 1, heuristic and pimc the version of
+        # their `play` parameter): each copy is seconds of a cold compile.
+        if strategy == HEURISTIC_V3:
+            play = np.int64(PLAY_PARTNER_DRAWS)
+        elif strategy == HEURISTIC_V2:
+            play = np.int64(0)
+        else:
+            play = play_flags(params[seat][P_PLAY])
+        card = heuristic_play(hand, seat, declarer, trump, leader, trick, n, played, bid_suits, voids, play, winner)
         if strategy == PIMC:
             return pimc_card(params[seat], streams[1 + seat], hand, seat, declarer, trump, leader, trick, n, played,
                              bid_suits, voids, card, auction)

@@ -54,6 +54,11 @@ _AUCTION_DOCS = {
 }
 _AUCTION_BOUNDS = {"contested_points": (0, 40), "nt_margin": (-13, 13), "misfit_share": (0, 1), "honour_weight": (0, 13)}
 _SCORE = {"game_push": 0.25}
+_PLAY = {"play": 3.0}
+_PLAY_DOCS = {"play": "card-play version, kept so old results reproduce: 3 the default (issue 47: at no-trump the "
+                      "declarer's partner keeps short masters as entries and returns the declarer's suit), 2 the "
+                      "play before it (heuristic_v3 .. heuristic_v5), 1 heuristic_v2's (no partner's trump leads)"}
+_PLAY_BOUNDS = {"play": (1, 3)}
 _SCORE_DOCS = {
     "game_push": "tricks added to the side's estimate for a bid it would otherwise not make, when that bid's "
                  "expected tricks x V carry the side to 500 below the line (docs/RULES.md §2.7; 0 = the score "
@@ -78,21 +83,27 @@ def _tunables(params: dict) -> dict:
 # it stopped after the second sweep, in which no step gained clearly).  `cardsim tune vint` replaces
 # this line with its own result.
 HEURISTIC_DEFAULTS = {"aggression": 0.25, "partner_points": 8.0, "partner_bid_points": 13.0, "points_per_trick": 3.0, "contested_points": 7.0, "nt_margin": 0.75, "misfit_share": 0.2, "honour_weight": 0.3, "game_push": 0.0}
-REGISTRY.add("heuristic", HEURISTIC, {**_BIDDING, **_AUCTION, **_SCORE, **HEURISTIC_DEFAULTS},
+REGISTRY.add("heuristic", HEURISTIC, {**_BIDDING, **_AUCTION, **_SCORE, **HEURISTIC_DEFAULTS, **_PLAY},
              "bids to its estimated side tricks (high cards, shape, partner's first bid, the opponents' bids), "
              "game_push tricks more where the bid completes the game below the line (none by default); plays by "
              "the book, reading the auction (leads partner's suit, third hand high, no ruffing of sure winners); "
              "its default parameters are tuned so that no partnership gains clearly by changing one of them",
-             {**_BIDDING_DOCS, **_AUCTION_DOCS, **_SCORE_DOCS}, {**_BIDDING_BOUNDS, **_AUCTION_BOUNDS, **_SCORE_BOUNDS},
+             {**_BIDDING_DOCS, **_AUCTION_DOCS, **_SCORE_DOCS, **_PLAY_DOCS},
+             {**_BIDDING_BOUNDS, **_AUCTION_BOUNDS, **_SCORE_BOUNDS, **_PLAY_BOUNDS}, kinds={"play": "int"},
              tunables=TUNABLES)
-REGISTRY.add_version("heuristic_v4", of="heuristic", params={**_BIDDING, **_AUCTION, **_SCORE},
+REGISTRY.add_version("heuristic_v5", of="heuristic", params={**HEURISTIC_DEFAULTS, "play": 2.0},
+                     doc="the default before issue 47's card play, kept so old results reproduce: heuristic's tuned "
+                         "bidding with the play of heuristic_v3 and heuristic_v4 (play 2: at no-trump the declarer's "
+                         "partner cashes short masters and leads his own longest suit)")
+REGISTRY.add_version("heuristic_v4", of="heuristic", params={**_BIDDING, **_AUCTION, **_SCORE, "play": 2.0},
                      doc="the default of cardsim 0.1.0 before the tuned parameters, kept so old results reproduce: "
-                         "heuristic's bidding and play with its earlier values (a quarter trick less aggressive, "
+                         "heuristic's bidding with its earlier values (a quarter trick less aggressive, "
                          "7 points for a silent partner, 6 when an opponent has bid, no-trump margin 0.5) and a "
-                         "quarter trick more where the bid completes the game below the line (game_push 0.25)")
+                         "quarter trick more where the bid completes the game below the line (game_push 0.25); "
+                         "plays heuristic_v5's cards (play 2)")
 REGISTRY.add("heuristic_v3", HEURISTIC_V3, {**_BIDDING, **_AUCTION},
              "an earlier default, kept so old results reproduce: bids like heuristic_v4 without reading the "
-             "score (game_push 0), plays heuristic's cards",
+             "score (game_push 0), plays heuristic_v5's cards (card-play version 2)",
              {**_BIDDING_DOCS, **_AUCTION_DOCS}, {**_BIDDING_BOUNDS, **_AUCTION_BOUNDS},
              tunables=_tunables(_BIDDING | _AUCTION))
 REGISTRY.add("heuristic_v2", HEURISTIC_V2, {**_BIDDING, **_AUCTION},
@@ -125,6 +136,7 @@ P_NT_MARGIN = REGISTRY["heuristic"].param_index("nt_margin")
 P_MISFIT_SHARE = REGISTRY["heuristic"].param_index("misfit_share")
 P_HONOUR_WEIGHT = REGISTRY["heuristic"].param_index("honour_weight")
 P_GAME_PUSH = REGISTRY["heuristic"].param_index("game_push")
+P_PLAY = REGISTRY["heuristic"].param_index("play")
 
 
 # ------------------------------------------------------------------------------- bidding
@@ -507,6 +519,31 @@ def heuristic_card_v1(hand, seat, declarer, trump, leader, trick, n, played):
 FULL_DECK = U64(0x1FFF1FFF1FFF1FFF)
 """All 52 Vint cards (13 ranks in each 16-bit suit lane)."""
 
+PLAY_PARTNER_DRAWS = 1
+"""Card-play rule flag (issue 26): the declarer's partner with four trumps or more draws them."""
+PLAY_NT_PARTNER_ENTRIES = 2
+"""Card-play rule flag (issue 47): at no-trump the declarer's partner, like the declarer, keeps a
+master of a suit shorter than four cards (an entry) while an unseen card of the suit is out."""
+PLAY_NT_PARTNER_RETURNS = 4
+"""Card-play rule flag (issue 47): at no-trump the declarer's partner returns a side suit the
+declarer led (:func:`_return_suit`) before leading his own longest suit."""
+PLAY_FLAGS = (0, 0, PLAY_PARTNER_DRAWS, PLAY_PARTNER_DRAWS | PLAY_NT_PARTNER_ENTRIES | PLAY_NT_PARTNER_RETURNS)
+"""The rule flags of each card-play version (the ``play`` parameter, index 1..3): 1 heuristic_v2's
+play, 2 issue 26's (heuristic_v3 .. heuristic_v5), 3 issue 47's (heuristic's default)."""
+PLAY_DEFAULT = np.int64(PLAY_FLAGS[3])
+"""The rule flags of ``heuristic``'s default card play."""
+
+
+@jit(inline="always")
+def play_flags(version):
+    """The rule flags (int64) of card-play version ``version`` (the ``play`` parameter, float64 1..3,
+    :data:`PLAY_FLAGS`)."""
+    if version >= 3:
+        return np.int64(PLAY_PARTNER_DRAWS | PLAY_NT_PARTNER_ENTRIES | PLAY_NT_PARTNER_RETURNS)
+    if version >= 2:
+        return np.int64(PLAY_PARTNER_DRAWS)
+    return np.int64(0)
+
 
 @jit(inline="always")
 def _cheapest_equal(hand, card, played):
@@ -617,7 +654,7 @@ def _return_suit(hand, seat, declarer, trump, voids):
 
 
 @jit(inline="always")
-def heuristic_lead(hand, seat, declarer, trump, others, played, bid_suits, voids, partner_draws):
+def heuristic_lead(hand, seat, declarer, trump, others, played, bid_suits, voids, play):
     """Lead to a trick (docs/RULES.md §2.3): the declarer draws trumps (master, else top of a
     sequence, else low), and so does his partner holding four trumps or more (master, else low)
     while an opponent may hold one; anyone leads his partner's
@@ -631,17 +668,17 @@ def heuristic_lead(hand, seat, declarer, trump, others, played, bid_suits, voids
     the declaring side its longest side suit.  Top of a sequence, top of a doubleton, or low
     (:func:`_suit_lead`); of equal cards the cheapest.  ``voids`` (int64): bit 4·seat + suit
     per suit a seat did not follow, bit LED_SHIFT + 4·seat + suit per suit a seat led.
-    ``partner_draws`` (bool): the declarer's partner's trump leads (issue 26); False plays
-    ``heuristic_v2``'s leads, the default before them."""
+    ``play`` (int64): the card play's rule flags (:data:`PLAY_PARTNER_DRAWS` …, :func:`play_flags`);
+    0 plays ``heuristic_v2``'s leads."""
     # The bid suits the lead reads go out of line as numbers, not as the array: an array
     # argument is seven words passed on the stack at each of a deal's 13 leads.
     return _lead(hand, seat, declarer, trump, others, played, bid_suits[(seat + 2) & 3], bid_suits[declarer],
-                 bid_suits[(declarer + 2) & 3], voids, partner_draws)
+                 bid_suits[(declarer + 2) & 3], voids, play)
 
 
 @jit
 def _lead(hand, seat, declarer, trump, others, played, partner_suit, declarer_suit, declarers_partner_suit, voids,
-          partner_draws):
+          play):
     """:func:`heuristic_lead` (out of line: one compiled copy) with the first suits bid by the
     seat's partner, the declarer and the declarer's partner (−1: none)."""
     defending = (seat & 1) != (declarer & 1)
@@ -662,7 +699,7 @@ def _lead(hand, seat, declarer, trump, others, played, partner_suit, declarer_su
     # The declarer's partner with four trumps or more helps draw them while an opponent may hold
     # one, before cashing side winners that trump could ruff (issue 26, docs/notes/strategy-quality-journal.md
     # "Vint: high contracts"): his master, else his lowest.
-    if partner_draws and trump < NT and not defending and seat != declarer and not opponents_out:
+    if (play & PLAY_PARTNER_DRAWS) and trump < NT and not defending and seat != declarer and not opponents_out:
         mine = U64(hand) & suit_mask(trump)
         if popcount(mine) >= 4 and (U64(others) & suit_mask(trump)) != U64(0):
             top = highest_bit(mine)
@@ -681,7 +718,8 @@ def _lead(hand, seat, declarer, trump, others, played, partner_suit, declarer_su
         top = highest_bit(mine)
         if _is_master(top, others):
             n = popcount(mine)
-            if trump == NT and n < 4 and (U64(others) & suit_mask(s)) != U64(0) and not declarers_partner:
+            if trump == NT and n < 4 and (U64(others) & suit_mask(s)) != U64(0) and \
+                    (not declarers_partner or (play & PLAY_NT_PARTNER_ENTRIES)):
                 continue
             # The declaring side cashes its short suits' masters first: a long suit's master
             # keeps control of the suit its side may hold the length of.
@@ -704,7 +742,8 @@ def _lead(hand, seat, declarer, trump, others, played, partner_suit, declarer_su
     # Partner led from his length (or his honours): return it.  Its masters were cashed above
     # unless kept as entries at no-trump, so no master is cashed here.
     best_suit = -1
-    if defending or seat == declarer:
+    # At no-trump the declarer's partner helps set up the suit the declarer led (issue 47).
+    if defending or seat == declarer or ((play & PLAY_NT_PARTNER_RETURNS) and trump == NT):
         best_suit = _return_suit(hand, seat, declarer, trump, voids)
     if best_suit < 0 and defending:
         avoid = 0
@@ -767,9 +806,17 @@ def heuristic_card(hand, seat, declarer, trump, leader, trick, n, played, bid_su
     first suit (0..3) each seat bid in the auction, −1 for none; ``voids`` (int64): bit
     4·seat + suit per suit a seat has not followed, bit LED_SHIFT + 4·seat + suit per suit a seat
     has led (:func:`.engine.play_tricks`)."""
-    # np.bool_, not a bare True: a literal would compile heuristic_lead once more for its literal type.
-    return heuristic_play(hand, seat, declarer, trump, leader, trick, n, played, bid_suits, voids, np.bool_(True),
+    return heuristic_play(hand, seat, declarer, trump, leader, trick, n, played, bid_suits, voids, PLAY_DEFAULT,
                           trick_winner(trick, n, trump))
+
+
+@jit(inline="always")
+def heuristic_card_v3(hand, seat, declarer, trump, leader, trick, n, played, bid_suits, voids):
+    """The card play of heuristic_v3, heuristic_v4 and heuristic_v5 (``play`` 2, the default until
+    issue 47): :func:`heuristic_card` without issue 47's no-trump rules for the declarer's partner.
+    Same view as :func:`heuristic_card`."""
+    return heuristic_play(hand, seat, declarer, trump, leader, trick, n, played, bid_suits, voids,
+                          np.int64(PLAY_PARTNER_DRAWS), trick_winner(trick, n, trump))
 
 
 @jit(inline="always")
@@ -777,19 +824,19 @@ def heuristic_card_v2(hand, seat, declarer, trump, leader, trick, n, played, bid
     """heuristic_v2's card play (the default until issue 26): :func:`heuristic_card` without the
     declarer's partner's trump leads (docs/notes/strategy-quality-journal.md, "Vint: high contracts (issue 26)").
     Same view as :func:`heuristic_card`."""
-    return heuristic_play(hand, seat, declarer, trump, leader, trick, n, played, bid_suits, voids, np.bool_(False),
+    return heuristic_play(hand, seat, declarer, trump, leader, trick, n, played, bid_suits, voids, np.int64(0),
                           trick_winner(trick, n, trump))
 
 
 @jit(inline="always")
-def heuristic_play(hand, seat, declarer, trump, leader, trick, n, played, bid_suits, voids, partner_draws, winner):
-    """:func:`heuristic_card`'s play, ``partner_draws`` (np.bool_) as in :func:`heuristic_lead`:
-    False plays :func:`heuristic_card_v2`; ``winner`` (int64): the index in ``trick[:n]`` of the
+def heuristic_play(hand, seat, declarer, trump, leader, trick, n, played, bid_suits, voids, play, winner):
+    """:func:`heuristic_card`'s play, ``play`` (int64 rule flags) as in :func:`heuristic_lead`:
+    0 plays :func:`heuristic_card_v2`; ``winner`` (int64): the index in ``trick[:n]`` of the
     card winning so far (:func:`.rules.trick_winner`; the engine keeps it card by card, issue 27),
     read only when following."""
     others = ~(U64(played) | U64(hand)) & FULL_DECK
     if n == 0:
-        return heuristic_lead(hand, seat, declarer, trump, others, played, bid_suits, voids, partner_draws)
+        return heuristic_lead(hand, seat, declarer, trump, others, played, bid_suits, voids, play)
     led = trick[0] >> 4
     wi = winner
     w = trick[wi]
