@@ -51,3 +51,12 @@ def test_the_declarer_last_to_play_wins_with_his_lowest_winner():
     # last on C9 CQ with CA CK: the king takes the trick as surely and the ace stays a master
     new, old = both(["CA", "CK", "D9"], ["C9", "CQ"], HEARTS, decl_pos=2)
     assert (new, old) == (card("CK"), card("CA"))
+
+
+def test_only_the_declarer_keeps_his_marriage_when_he_discards():
+    # hearts trump, the C9 led, no club and no trump: the lowest card is the SQ of a marriage; the
+    # declarer now discards the DA instead, a defender (for whom keeping it lost, docs/pimc.md) the SQ
+    new, old = both(["SQ", "SK", "DA"], ["C9"], HEARTS, decl_pos=1)
+    assert (new, old) == (card("DA"), card("SQ"))
+    new, old = both(["SQ", "SK", "DA"], ["C9"], HEARTS, is_decl=False, decl_pos=0)
+    assert new == old == card("SQ")
