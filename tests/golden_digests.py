@@ -64,6 +64,10 @@ VARIANTS = {
         # equal the "3 seats" / "4 seats" ones until then (test_golden.py checks them against those).
         "3 seats heuristic_v3": (3, None, "heuristic_v3"),
         "4 seats heuristic_v3": (4, None, "heuristic_v3"),
+        # The default before issue 47's card play: its simulate and match digests equal the "3 seats" /
+        # "4 seats" ones until then (test_golden.py checks them against those).
+        "3 seats heuristic_v5": (3, None, "heuristic_v5"),
+        "4 seats heuristic_v5": (4, None, "heuristic_v5"),
     },
     "500": {
         "quebec": (None, {"scoring": "quebec"}, None),
@@ -94,7 +98,8 @@ VARIANTS = {
 # The match runs: one per distinct match-level rule set (500's target and scoring end games).
 MATCH_VARIANTS = {
     "vint": ("default", "heuristic_v4", "heuristic_v5"),
-    "501": ("3 seats", "4 seats", "3 seats heuristic_v3", "4 seats heuristic_v3"),
+    "501": ("3 seats", "4 seats", "3 seats heuristic_v3", "4 seats heuristic_v3", "3 seats heuristic_v5",
+            "4 seats heuristic_v5"),
     "500": ("quebec", "subtract", "subtract target 500", "quebec heuristic_v3", "subtract heuristic_v3",
             "subtract target 500 heuristic_v3", "quebec heuristic_v4", "subtract heuristic_v4",
             "subtract target 500 heuristic_v4"),

@@ -99,11 +99,11 @@ def random_play_view(rng):
 
 # ------------------------------------------------------------------ (a) parameter constants
 def _own_parameters():
-    """Strategies with their own constants: heuristic_v1, heuristic_v2, pimc and the versions of heuristic
+    """Strategies with their own constants: heuristic_v1, heuristic_v2, heuristic_v5, pimc and the versions of heuristic
     (heuristic_v3: heuristic's id) bid with heuristic's functions, so they read the same vector through
     heuristic's P_* constants (pimc's own four parameters are read by name in cardsim.strategies.pimc)."""
     return [st for st in S.REGISTRY.strategies()
-            if st.name not in ("heuristic_v1", "heuristic_v2", "pimc") and st.version_of is None]
+            if st.name not in ("heuristic_v1", "heuristic_v2", "heuristic_v5", "pimc") and st.version_of is None]
 
 
 def test_heuristic_v1_and_v2_have_heuristic_parameters():
@@ -139,7 +139,7 @@ def test_parameter_constants_follow_the_registry_order():
 
 # ------------------------------------------------------------------ (b) dispatch == the strategy's function
 def _direct_blind(strategy, p, rng, position, score, rival, cur):
-    if strategy.id in (S.HEURISTIC, S.HEURISTIC_V1, S.HEURISTIC_V2) or strategy is S.PIMC_STRATEGY:
+    if strategy.id in (S.HEURISTIC, S.HEURISTIC_V5, S.HEURISTIC_V1, S.HEURISTIC_V2) or strategy is S.PIMC_STRATEGY:
         return S.heuristic_blind(p, rng, position, score, cur)
     if strategy.id == S.CHART:
         return S.chart_blind(p, position, score, rival, cur)
@@ -147,7 +147,7 @@ def _direct_blind(strategy, p, rng, position, score, rival, cur):
 
 
 def _direct_open(strategy, p, rng, hand, rival, cur, others_blind, memo):
-    if strategy.id in (S.HEURISTIC, S.HEURISTIC_V1, S.HEURISTIC_V2) or strategy is S.PIMC_STRATEGY:
+    if strategy.id in (S.HEURISTIC, S.HEURISTIC_V5, S.HEURISTIC_V1, S.HEURISTIC_V2) or strategy is S.PIMC_STRATEGY:
         return S.heuristic_open(p, hand, cur, memo, rival, others_blind)
     if strategy.id == S.CHART:
         return S.chart_open(p, hand, cur, memo, rival, others_blind)
@@ -193,8 +193,10 @@ def _direct_play(strategy, p, rng, view):
     dvoid = U64(0) if is_decl else seen[SEEN_VOIDS, declarer]
     pvoid = U64(0) if is_decl else U64(np.bitwise_or.reduce([seen[SEEN_VOIDS, s] for s in range(4)
                                                               if s not in (seat, declarer)]))
-    return S.heuristic_play_voids(hand, legal, trick, led, trump, played, is_decl, won_any, decl_pos, dvoid, pvoid,
-                                  _seat_order(strategy, rng))
+    # heuristic_v5 and heuristic_v2 (and its versions v3, v4) keep the card play before issue 47
+    play = S.heuristic_play_voids_v5 if strategy.id in (S.HEURISTIC_V5, S.HEURISTIC_V2) else S.heuristic_play_voids
+    return play(hand, legal, trick, led, trump, played, is_decl, won_any, decl_pos, dvoid, pvoid,
+                _seat_order(strategy, rng))
 
 
 # rules plays a file (its dispatch is checked against the slow twin in test_rules_files_g501.py)

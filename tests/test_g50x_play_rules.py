@@ -65,10 +65,11 @@ def test_501_defender_does_not_smear_a_master_or_a_trump():
     assert new == c501("CJ")
 
 
-def test_501_declarer_still_takes_the_trick_last_with_his_most_valuable_winner():
-    # the declarer plays last (decl_pos 2) and the defenders' CK wins: he wins with the CT, not the CA
+def test_501_declarer_takes_the_trick_last_with_his_lowest_winner():
+    # the declarer plays last (decl_pos 2) and the defenders' CK wins: since issue 47 he wins with the
+    # CT and keeps the CA, a master; v1 (and heuristic_v5) took it with the card worth most
     new, old = play501(["CA", "CT", "D9"], ["C9", "CK"], trump=3, is_decl=True, decl_pos=2)
-    assert new == old == c501("CA")
+    assert (new, old) == (c501("CT"), c501("CA"))
 
 
 def test_501_defender_after_the_declarers_lead_wins_with_its_most_valuable_card():
@@ -197,9 +198,10 @@ def test_501_defender_last_to_the_seventh_trick_keeps_the_card_that_wins_the_eig
     # worth the same, and the rules' card stands
     new, _ = play501(hand, trick, trump=4, played_before=before, decl_pos=0, decl_voids="H")
     assert new == c501("HA")
-    # in the same place the declarer himself plays by the rules alone
+    # in the same place the declarer himself plays by the rules alone: since issue 47 his lowest
+    # winner (the trick is his either way), v1 the card worth most
     new, old = play501(hand, trick, trump=4, played_before=before, is_decl=True, decl_pos=2)
-    assert new == old == c501("HA")
+    assert (new, old) == (c501("HQ"), c501("HA"))
 
 
 # ------------------------------------------------------------------ Five Hundred (docs/RULES.md §3.5)

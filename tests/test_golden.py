@@ -79,6 +79,13 @@ PREVIOUS_DEFAULT = {
         "4 seats heuristic_v3": ("c4be4804e42678a1d77630b3c83aa7f8b47ecc7d0dac5ccd9f8236d2dd937561",
                                  "1666d51655da32230aeb7a9512a6faba422630a3becb4126482779e3702b9684",
                                  "866492d25ff18884d7468867e6c0d596785f740db2efee478b76324cc8fa9088"),
+        # The default before issue 47's card play (tests/golden at commit d76e540), kept as heuristic_v5.
+        "3 seats heuristic_v5": ("459c300fe92f959fa218ebc8c143fa57066702f2da67a211a20a8bd9063917a8",
+                                 "a3119be7942b49273755365e72e4b0191f3a09903238f5b859e770d4ef4ea5b7",
+                                 "02e433f4bd6b90ec0f6b2a819e960695419292844c9a425b4d96f944a4828aea"),
+        "4 seats heuristic_v5": ("a1e7ad71335acc7e00df96206dd4a1c68c966b983a73b114ef148628f0b18cb4",
+                                 "b2477fa7e91744184e70d7a28d5498cda53bcde22dea64d366e0323ee4fb10b9",
+                                 "3f9d6435750f286edc48edbccce02a000af71dd989a54755d72a118a30862bfc"),
     },
 }
 

@@ -74,10 +74,10 @@ from cardsim.games.g501.rulekernel import (
     ABANDON, NO_RULE, base_of, rules_abandon, rules_blind, rules_contract, rules_declare, rules_looked,
 )
 from cardsim.games.g501.strategies import (
-    CHART, HEURISTIC, HEURISTIC_V1, HEURISTIC_V2, PIMC, RANDOM, RULES, chart_blind, chart_contract, chart_contract_in,
-    chart_open,
+    CHART, HEURISTIC, HEURISTIC_V1, HEURISTIC_V2, HEURISTIC_V5, PIMC, RANDOM, RULES, chart_blind, chart_contract,
+    chart_contract_in, chart_open,
     _partner_voids, heuristic_blind, heuristic_contract, heuristic_contract_in, heuristic_open, heuristic_play_v1,
-    heuristic_play_voids, random_blind, random_contract, random_open, random_play,
+    heuristic_play_voids, heuristic_play_voids_v5, random_blind, random_contract, random_open, random_play,
 )
 from cardsim.strategies.unhandled import unhandled
 from cardsim.suit_order import IDENTITY, card_from_label, cards_to_label, from_label, order_of, to_label
@@ -117,7 +117,8 @@ def choose_blind(strategy, params, streams, seat, position, score, rival, cur_bi
         if call != NO_RULE:
             return call
         strategy = base_of(params[seat])
-    if strategy == HEURISTIC or strategy == HEURISTIC_V1 or strategy == HEURISTIC_V2 or strategy == PIMC:
+    if (strategy == HEURISTIC or strategy == HEURISTIC_V5 or strategy == HEURISTIC_V1 or strategy == HEURISTIC_V2
+            or strategy == PIMC):
         return heuristic_blind(params[seat], streams[1 + seat], position, score, cur_bid)
     elif strategy == CHART:
         return chart_blind(params[seat], position, score, rival, cur_bid)
@@ -137,7 +138,8 @@ def choose_call(strategy, params, streams, seat, hand, position, score, rival, c
         if call != NO_RULE:
             return call
         strategy = base_of(params[seat])
-    if strategy == HEURISTIC or strategy == HEURISTIC_V1 or strategy == HEURISTIC_V2 or strategy == PIMC:
+    if (strategy == HEURISTIC or strategy == HEURISTIC_V5 or strategy == HEURISTIC_V1 or strategy == HEURISTIC_V2
+            or strategy == PIMC):
         return heuristic_open(params[seat], hand, cur_bid, memo[seat], rival, others_blind)
     elif strategy == CHART:
         return chart_open(params[seat], hand, cur_bid, memo[seat], rival, others_blind)
@@ -165,7 +167,8 @@ def choose_contract(strategy, params, streams, seat, hand, bid, blind, talon, ou
             _contract_from_label(out, order)
             return
         strategy = base_of(params[seat])
-    if strategy == HEURISTIC or strategy == HEURISTIC_V1 or strategy == HEURISTIC_V2 or strategy == PIMC:
+    if (strategy == HEURISTIC or strategy == HEURISTIC_V5 or strategy == HEURISTIC_V1 or strategy == HEURISTIC_V2
+            or strategy == PIMC):
         order = seat_order(strategy, streams[1 + seat, 0])
         heuristic_contract(params[seat], cards_to_label(hand, order), bid, out)
         _contract_from_label(out, order)
@@ -192,7 +195,8 @@ def choose_contract_in(strategy, params, streams, seat, hand, bid, blind, talon,
     params, streams, out = borrowed(params), borrowed(streams), borrowed(out)
     if strategy == RULES:
         strategy = base_of(params[seat])
-    if strategy == HEURISTIC or strategy == HEURISTIC_V1 or strategy == HEURISTIC_V2 or strategy == PIMC:
+    if (strategy == HEURISTIC or strategy == HEURISTIC_V5 or strategy == HEURISTIC_V1 or strategy == HEURISTIC_V2
+            or strategy == PIMC):
         order = seat_order(strategy, streams[1 + seat, 0])
         heuristic_contract_in(params[seat], cards_to_label(hand, order), bid, to_label(trump, order), out)
         _contract_from_label(out, order)
@@ -212,14 +216,14 @@ def choose_contract_in(strategy, params, streams, seat, hand, bid, blind, talon,
 def choose_card(strategy, params, streams, seat, hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos,
                 declarer, seen):
     """The seat's card from ``legal`` (+ DECLARE_FLAG to declare a marriage), docs/RULES.md §1.5-§1.6."""
-    if strategy == HEURISTIC or strategy == CHART or strategy == HEURISTIC_V2:
+    if strategy == HEURISTIC or strategy == CHART or strategy == HEURISTIC_V2 or strategy == HEURISTIC_V5:
         dvoid = U64(0)
         pvoid = U64(0)
         if not is_declarer:
             dvoid = seen[SEEN_VOIDS, declarer]
             pvoid = _partner_voids(seat, declarer, seen)
-        return heuristic_play_voids(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid,
-                                    pvoid, seat_order(strategy, streams[1 + seat, 0]))
+        return choose_card_voids(strategy, seat_order(strategy, streams[1 + seat, 0]), hand, legal, trick, led, trump,
+                                 played, is_declarer, won_any, decl_pos, dvoid, pvoid)
     return choose_card_rest(strategy, params, streams, seat, hand, legal, trick, led, trump, played, is_declarer,
                             won_any, decl_pos, declarer, seen)
 
@@ -264,7 +268,11 @@ def choose_card_voids(strategy, order, hand, legal, trick, led, trump, played, i
     every card, and each array passed to an inlined function costs two atomic reference-count
     updates a call (about a fifth of the deal's time when all the view went through ``choose_card``).
     ``order``: the seat's :func:`seat_order`, which the engine draws once a deal."""
-    if strategy == HEURISTIC or strategy == CHART or strategy == HEURISTIC_V2:
+    if strategy == HEURISTIC or strategy == CHART:
         return heuristic_play_voids(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid,
                                     pvoid, order)
+    if strategy == HEURISTIC_V5 or strategy == HEURISTIC_V2:
+        # the card play before issue 47, kept so that their results reproduce
+        return heuristic_play_voids_v5(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid,
+                                       pvoid, order)
     return NOT_HERE

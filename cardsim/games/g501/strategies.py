@@ -33,7 +33,8 @@ U64 = np.uint64
 
 REGISTRY = Registry("501")
 RANDOM, HEURISTIC, HEURISTIC_V1, CHART, PIMC, HEURISTIC_V2 = 0, 1, 2, 3, 4, 5
-"""The strategy ids (``Strategy.id``), which the dispatch branches on (``RULES`` = 6 below)."""
+"""The strategy ids (``Strategy.id``), which the dispatch branches on (``RULES`` = 6 and
+``HEURISTIC_V5`` = 7 below)."""
 REGISTRY.add(
     "random", RANDOM,
     {"p_pass": 0.5, "max_raise": 10.0, "p_blind": 0.2, "p_abandon": 0.1, "p_declare": 0.5},
@@ -102,21 +103,31 @@ highest, step a player would notice), declared for heuristic and every strategy 
 HEURISTIC_DEFAULTS = {"margin": -5.0, "abandon": 15.0, "target_margin": 28.0, "blind_level": 87.0, "blind_pos": -1.0, "blind_score": 501.0, "blind_cur": 90.0, "blind_prob": 1.0, "contest": 0.0, "press": 0.0, "press_score": 0.0, "blind_later": 0.95}
 REGISTRY.add("heuristic", HEURISTIC, dict(_HEURISTIC_PARAMS[0], **HEURISTIC_DEFAULTS),
              _HEURISTIC_PARAMS[1] + " Its default parameters are an empirical equilibrium of them (docs/tune.md): "
-             "it bids blind whenever the gates allow, up to 87, after the first speaker with probability 0.95.", *_HEURISTIC_PARAMS[2:], tunables=TUNABLES)
+             "it bids blind whenever the gates allow, up to 87, after the first speaker with probability 0.95. "
+             "Its card play is issue 47's (docs/strategy-quality.md, \"How heuristic plays\").",
+             *_HEURISTIC_PARAMS[2:], tunables=TUNABLES)
+HEURISTIC_V5 = 7
+"""heuristic_v5's id: heuristic's bidding and talon with the card play before issue 47."""
+REGISTRY.add("heuristic_v5", HEURISTIC_V5, dict(_HEURISTIC_PARAMS[0], **HEURISTIC_DEFAULTS),
+             "The default until issue 47's card play, kept so that old results stay reproducible: heuristic's "
+             "parameters and bidding, blind bids and talon, with the card play of issue 12 (and its later "
+             "defenders' rules); heuristic_v3 and heuristic_v4 are versions of it.",
+             *_HEURISTIC_PARAMS[2:], tunables=TUNABLES)
 REGISTRY.add_version(
-    "heuristic_v3", of="heuristic", params=_HEURISTIC_PARAMS[0],
+    "heuristic_v3", of="heuristic_v5", params=_HEURISTIC_PARAMS[0],
     doc="The default of cardsim 0.1.0 before the tuned parameters, kept so that old results stay reproducible: "
         "heuristic's bidding, blind bids, talon and play with its earlier values (margin 0, abandon 10, "
         "target_margin 12, blind up to 72 with probability 0.15 while the current bid is <= 70, no contest or "
-        "press).")
+        "press) and the card play before issue 47 (heuristic_v5's).")
 REGISTRY.add_version(
-    "heuristic_v4", of="heuristic",
+    "heuristic_v4", of="heuristic_v5",
     params={"margin": -5.0, "abandon": 15.0, "target_margin": 28.0, "blind_level": 82.0, "blind_pos": -1.0,
             "blind_score": 501.0, "blind_cur": 80.0, "blind_prob": 0.6, "contest": 5.0, "press": 0.0,
             "press_score": 0.0, "blind_later": 1.0},
     doc="The first tuned default (the best-response search's sweep 8, before the blind bids settled), kept so that "
         "its results stay reproducible: blind with probability 0.6 up to 81 at any position, contest 5; a seat "
-        "gains 0.92 pp of game wins by bidding blind more often against it (docs/tune.md).")
+        "gains 0.92 pp of game wins by bidding blind more often against it (docs/tune.md); the card play before "
+        "issue 47 (heuristic_v5's).")
 REGISTRY.add(
     "heuristic_v1", HEURISTIC_V1, _HEURISTIC_PARAMS[0],
     "The default until issue 12, kept so that old results stay reproducible: bids, declares and "
@@ -477,6 +488,39 @@ def _masters(hand, unseen):
     return h & ~_above(h) & ~_above(unseen)
 
 
+# ---- issue 47's card-play rules (found with pimc as oracle), each a bit of the ``rules`` argument of
+# the play functions: heuristic plays PLAY_RULES, heuristic_v5 (and v2, v3, v4) 0, their play unchanged
+KEEP_MARRIAGE = 1
+"""The declarer gives away (follows low, discards, ruffs) no K or Q of a marriage he holds while another card
+does (a ruff with the queen of K-Q-10 of trumps cost him the 40 he would declare on his next lead)."""
+KING_DECLARES = 2
+"""A marriage is declared by leading its K when no unseen card beats the K (it wins the trick), else its Q."""
+DECL_LAST_LOW = 4
+"""The declarer last to play wins a trick of the led suit with his lowest winner of that suit (not the one worth
+most): the trick is his either way, and the higher card wins a later trick by itself."""
+PLAY_RULES = np.int64(KEEP_MARRIAGE | KING_DECLARES | DECL_LAST_LOW)
+"""The rules heuristic plays (docs/strategy-quality.md, "How heuristic plays")."""
+
+
+@jit(inline="always")
+def _marriage_cards(hand):
+    """The K and Q of every suit whose K and Q are both in ``hand``: a marriage its holder may still
+    declare (docs/RULES.md §1.6: once either is played, it can no longer be)."""
+    h = U64(hand)
+    both = (h >> U64(RK)) & (h >> U64(RQ)) & _RANK_ROW
+    return (both << U64(RK)) | (both << U64(RQ))
+
+
+@jit(inline="always")
+def _spare(cards, hand):
+    """``cards`` without the K and Q of the marriages held in ``hand`` (:func:`_marriage_cards`),
+    unless that leaves none: a card to give away should not break a marriage worth 20 or 40."""
+    m = U64(cards) & ~_marriage_cards(hand)
+    if m == U64(0):
+        return U64(cards)
+    return m
+
+
 # ------------------------------------------------------------------ contract output
 @jit(inline="always")
 def _abandon(out):
@@ -777,13 +821,23 @@ def _beaters(legal, w, trump):
 
 
 @jit(inline="always")
-def _take_last(winners, led_suit, trump, order):
-    """Last to play and able to win: the winning card worth most, the smallest trump when ruffing."""
+def _take_last(winners, led_suit, trump, order, spare):
+    """Last to play and able to win: the winning card worth most, the smallest trump when ruffing
+    (:func:`_lowest_ruff`: of ``spare``, the cards it may give away, where one wins)."""
     side = winners
     if trump != NT and led_suit != trump:
         side = winners & ~(U64(0xFFFF) << U64(16 * trump))
     if side != U64(0):
         return _most_points(side, order)
+    return _lowest_ruff(winners, spare)
+
+
+@jit(inline="always")
+def _lowest_ruff(winners, spare):
+    """The lowest card of ``winners`` (trumps ruffing: one suit) that is in ``spare``, else the lowest."""
+    keep = U64(winners) & U64(spare)
+    if keep != U64(0):
+        return lowest_bit(keep)
     return lowest_bit(winners)
 
 
@@ -843,17 +897,20 @@ def _may_marry(unseen):
 
 
 @jit(inline="always")
-def _lead(hand, trump, unseen, is_declarer, won_any, dvoid, pvoid, order):
+def _lead(hand, trump, unseen, is_declarer, won_any, dvoid, pvoid, order, rules):
     """Leading: declare a marriage when it can count (a defender only once the declarer cannot
     hold one, :func:`_may_marry`: leading the Q gives the lead away, most often to the declarer,
-    who then declares his own, worth as much or more), else the declarer cashes masters (trumps
-    first while trumps are out) or leads the card of least value; a defender leads as
+    who then declares his own, worth as much or more), with its K when no unseen card beats it
+    and ``rules`` has KING_DECLARES, else its Q; else the declarer cashes masters (trumps first
+    while trumps are out) or leads the card of least value; a defender leads as
     :func:`_defender_lead`."""
     ms = marriage_suits(hand)
     masters = _masters(hand, unseen)
     if ms != 0 and (is_declarer or not _may_marry(unseen)):
         if won_any or masters != U64(0) or popcount(hand) > 3:
             s = trump if (trump != NT and (ms >> trump) & 1) else _highest_label_suit(ms, order)
+            if rules & KING_DECLARES and _masters(U64(1) << U64(16 * s + RK), unseen) != U64(0):
+                return 16 * s + RK + DECLARE_FLAG  # no unseen card beats the king: it wins the trick it declares
             return 16 * s + RQ + DECLARE_FLAG
     if not is_declarer:
         return _defender_lead(hand, trump, unseen, dvoid, pvoid, masters, order)
@@ -979,9 +1036,25 @@ def heuristic_play_voids(hand, legal, trick, led, trump, played, is_declarer, wo
     declarer), and ``order`` the seat's suit order (cardsim.suit_order, int64), which breaks every
     tie between equal cards of several suits (:func:`_first_by_label`). Scalars only: the engine's
     per-card call passes no array (an array argument costs two atomic reference-count updates a
-    call). :func:`_heuristic_card`, except that a defender last to play to the seventh trick with
-    two legal cards plays the one :func:`_last_in_seventh` finds better."""
-    c = _heuristic_card(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid, pvoid, order)
+    call). :func:`_heuristic_card` with issue 47's rules, except that a defender last to play to the
+    seventh trick with two legal cards plays the one :func:`_last_in_seventh` finds better."""
+    return _play_voids(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid, pvoid, order,
+                       PLAY_RULES)
+
+
+@jit(inline="always")
+def heuristic_play_voids_v5(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid, pvoid,
+                            order):
+    """heuristic_v5's card play (the default until issue 47; heuristic_v2, v3 and v4 play it too):
+    :func:`heuristic_play_voids` without issue 47's rules, unchanged, so that old results reproduce."""
+    return _play_voids(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid, pvoid, order,
+                       np.int64(0))
+
+
+@jit(inline="always")
+def _play_voids(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid, pvoid, order, rules):
+    c = _heuristic_card(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid, pvoid, order,
+                        rules)
     if not is_declarer and popcount(hand) == 2 and popcount(trick) == 2 and popcount(legal) == 2:
         unseen = DECK_MASK & ~U64(played) & ~U64(hand)
         if popcount(unseen) == 2:  # always in a deal; a made-up position may leave more unseen
@@ -990,13 +1063,15 @@ def heuristic_play_voids(hand, legal, trick, led, trump, played, is_declarer, wo
 
 
 @jit
-def _heuristic_card(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid, pvoid, order):
+def _heuristic_card(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid, pvoid, order,
+                    rules):
     """The default card play (issue 12; docs/RULES.md §1.5-§1.6).  ``hand``/``legal``/``trick``/
     ``played``: uint64 bit sets; ``led``: the led card (-1 leading); ``trump`` 0..3 or NT;
     ``decl_pos``: the declarer's place in this trick (0 leads); ``dvoid``/``pvoid``: the suits
     (SEEN_VOIDS lanes) the declarer and the other defender have shown out of (0 for the
-    declarer); ``order``: the seat's suit order, for ties between suits.  Returns a card index
-    (+ DECLARE_FLAG to declare a marriage).
+    declarer); ``order``: the seat's suit order, for ties between suits; ``rules``: issue 47's
+    rules it plays (bits KEEP_MARRIAGE, KING_DECLARES, DECL_LAST_LOW; 0 = heuristic_v5's play).
+    Returns a card index (+ DECLARE_FLAG to declare a marriage).
 
     Leading: :func:`_lead`.  Following, a defender (:func:`_defend`) knows from ``decl_pos``
     whether the declarer or the other defender holds the trick and from the voids which suits
@@ -1008,10 +1083,17 @@ def _heuristic_card(hand, legal, trick, led, trump, played, is_declarer, won_any
     smears; second to play after the declarer's lead otherwise it wins with its most valuable
     winner, as if last.  Otherwise (as heuristic_v1): the least valuable card when it cannot
     win; last to play, the winning card worth most (the smallest trump when ruffing); second,
-    a master of the winners, else the smallest ruff, else the least valuable card."""
+    a master of the winners, else the smallest ruff, else the least valuable card.  Issue 47
+    (``rules``): the declarer gives away no K or Q of a marriage he holds while another card does
+    (KEEP_MARRIAGE), and last to play wins a trick of the led suit with his lowest winner of it
+    (DECL_LAST_LOW); a marriage whose K wins the trick is declared with the K (KING_DECLARES)."""
     unseen = DECK_MASK & ~U64(played) & ~U64(hand)
     if led < 0:
-        return _lead(hand, trump, unseen, is_declarer, won_any, dvoid, pvoid, order)
+        return _lead(hand, trump, unseen, is_declarer, won_any, dvoid, pvoid, order, rules)
+    # the declarer's cards to give away: without his marriage cards where the rules keep them
+    spare = U64(legal)
+    if is_declarer and rules & KEEP_MARRIAGE:
+        spare = _spare(legal, hand)
     if not is_declarer:
         c = _defend(legal, trick, led, trump, unseen, decl_pos, dvoid, pvoid, order)
         if c >= 0:
@@ -1021,17 +1103,21 @@ def _heuristic_card(hand, legal, trick, led, trump, played, is_declarer, won_any
     last = popcount(trick) == 2
     winners = _beaters(legal, w, trump)
     if winners == U64(0):
-        return _lowest_value(legal, trump, order)
+        return _lowest_value(spare, trump, order)
     if last or (not is_declarer and decl_pos == 0):
+        if is_declarer and rules & DECL_LAST_LOW and (winners & _lanes(led_suit)) != U64(0):
+            # the trick is his whatever he wins it with: the lowest winner keeps the higher ones,
+            # which win later tricks by themselves
+            return lowest_bit(winners & _lanes(led_suit))
         # only the other defender plays after a defender who follows the declarer's lead
-        return _take_last(winners, led_suit, trump, order)
+        return _take_last(winners, led_suit, trump, order, spare)
     # second to play: win only with a card the third player cannot beat in the led suit
     masters = _masters(winners, unseen) & winners
     if masters != U64(0):
         return highest_bit(masters)
     if trump != NT and led_suit != trump and (winners >> U64(16 * trump)) & _LANE6 != U64(0):
-        return lowest_bit(winners)
-    return _lowest_value(legal, trump, order)
+        return _lowest_ruff(winners, spare)
+    return _lowest_value(spare, trump, order)
 
 
 # ------------------------------------------------------------------ heuristic_v1 (id 2)

@@ -1,0 +1,62 @@
+"""501's card play of issue 47: each rule on the position it was found on (with pimc as oracle),
+the card heuristic plays there and the card heuristic_v5 (the play before issue 47) plays."""
+import numpy as np
+
+from cardsim.cards import parse_card
+from cardsim.games.g501 import strategies as S
+from cardsim.games.g501.constants import DECLARE_FLAG, RANKS
+from cardsim.games.g501.rules import legal_plays
+from cardsim.suit_order import IDENTITY
+
+U64 = np.uint64
+SPADES, CLUBS, DIAMONDS, HEARTS, NT = 0, 1, 2, 3, 4
+
+
+def card(token):
+    """Card index of a suit-first token ("CT" = ten of clubs)."""
+    return parse_card(token[1] + token[0], RANKS)
+
+
+def cards(*tokens):
+    return U64(sum(1 << card(t) for t in tokens))
+
+
+def both(hand, trick_cards, trump, played_before=(), is_decl=True, won_any=True, decl_pos=0):
+    """(heuristic's card, heuristic_v5's card) for the seat holding ``hand`` after ``trick_cards``
+    (play order, the first led), ``played_before`` from earlier tricks; no seat has shown a void."""
+    hand = cards(*hand)
+    trick = cards(*trick_cards)
+    led = card(trick_cards[0]) if trick_cards else -1
+    played = trick | cards(*played_before)
+    legal = legal_plays(hand, -1 if led < 0 else led >> 4, trump)
+    args = (hand, legal, trick, led, trump, played, is_decl, won_any, decl_pos, U64(0), U64(0), IDENTITY)
+    return S.heuristic_play_voids(*args), S.heuristic_play_voids_v5(*args)
+
+
+def test_the_declarer_ruffs_without_breaking_his_trump_marriage():
+    # spades trump; last to play on C9 CT, void in clubs, he holds SQ SK ST: the ten wins and keeps
+    # the marriage (40) to declare on his next lead; v5 ruffed with its lowest trump, the queen
+    new, old = both(["SQ", "SK", "ST"], ["C9", "CT"], SPADES, won_any=False, decl_pos=2)
+    assert (new, old) == (card("ST"), card("SQ"))
+
+
+def test_without_masters_the_declarer_declares_with_the_king_that_wins():
+    # hearts trump; the HA and HT are gone, so his HK wins the trick it declares (v5 led the queen)
+    played = ["HA", "HT", "C9", "S9", "SJ", "D9"]
+    new, old = both(["HK", "HQ", "CJ", "DJ"], [], HEARTS, played_before=played)
+    assert (new, old) == (card("HK") + DECLARE_FLAG, card("HQ") + DECLARE_FLAG)
+
+
+def test_the_declarer_last_to_play_wins_with_his_lowest_winner():
+    # last on C9 CQ with CA CK: the king takes the trick as surely and the ace stays a master
+    new, old = both(["CA", "CK", "D9"], ["C9", "CQ"], HEARTS, decl_pos=2)
+    assert (new, old) == (card("CK"), card("CA"))
+
+
+def test_only_the_declarer_keeps_his_marriage_when_he_discards():
+    # hearts trump, the C9 led, no club and no trump: the lowest card is the SQ of a marriage; the
+    # declarer now discards the DA instead, a defender (for whom keeping it lost, docs/pimc.md) the SQ
+    new, old = both(["SQ", "SK", "DA"], ["C9"], HEARTS, decl_pos=1)
+    assert (new, old) == (card("DA"), card("SQ"))
+    new, old = both(["SQ", "SK", "DA"], ["C9"], HEARTS, is_decl=False, decl_pos=0)
+    assert new == old == card("SQ")
