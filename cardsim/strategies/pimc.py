@@ -623,10 +623,12 @@ def decide(hooks: Hooks, row: np.ndarray, state: int, played: int, seat: int, vi
     the sequential rule (:func:`sequential`); False solves every world (the slow path); None
     (the engine's calls) reads :data:`STOP`.
 
-    The same worlds as the slow path, two savings: one card per class of equivalent cards is
-    solved (``hooks.classes``; the choice is the slow path's exactly), and the worlds are solved
-    in batches (:func:`batch_size`) until the sequential rule settles the choice, cards surely
-    worse than the leader dropped from the next batches (approximate: its error is measured).
+    The same worlds as the slow path, three savings: one card per class of equivalent cards is
+    solved (``hooks.classes``; the choice is the slow path's exactly); where the game has
+    ``hooks.common``, a first look plays a card best in each of the first :func:`first_look`
+    worlds (:func:`choose_classes`); else the worlds are solved in batches (:func:`batch_size`)
+    until the sequential rule settles the choice, cards surely worse than the leader dropped
+    from the next batches (the last two approximate: their error is measured).
     """
     position = hooks.position(view)
     legal = np.asarray(position.legal, dtype=np.int64)
