@@ -260,6 +260,73 @@ def test_501_best_only_equals_the_full_solves_argmax():
     assert checked == 4000 and differ > 1000
 
 
+def test_501_common_best_equals_the_intersection_of_the_argmax_sets():
+    """``common_best`` (the cards best in every world, null windows, stopping at the first world
+    that leaves none) against the intersection of ``solve_cards``' argmax sets over the same worlds,
+    0 to 2 cards on the trick, marriages pending or not: 1 to 8 worlds of 300 random positions
+    (5 to 8 cards a hand), on one kept table."""
+    rng = np.random.default_rng(4703)
+    deck = full_deck(RANKS_501)
+    keys, bounds = D501.new_table(14)
+    moves, stats = np.zeros(D501.MOVES_SHAPE, dtype=np.int64), np.zeros(1, dtype=np.int64)
+    outcomes = {True: 0, False: 0}
+    several = 0
+    for i in range(300):
+        ntr = int(rng.integers(5, 9))
+        cards = rng.permutation(deck)[:3 * ntr]
+        h = np.array([sum(1 << int(c) for c in cards[s * ntr:(s + 1) * ntr]) for s in range(3)], dtype=U)
+        leader, decl, trump = (int(x) for x in rng.integers(0, [3, 3, 5]))
+        won = int(rng.integers(0, 2))
+        tr = []
+        for j in range(i % 3):
+            p = (leader + j) % 3
+            tr.append(int(rng.choice(_cards(legal501(h[p], -1 if j == 0 else tr[0] >> 4, trump)))))
+            h[p] &= ~U(1 << tr[-1])
+        me = (leader + len(tr)) % 3
+        legal = np.array(_cards(legal501(h[me], -1 if not tr else tr[0] >> 4, trump)), dtype=np.int64)
+        others = [p for p in range(3) if p != me]
+        rest = [c for p in others for c in _cards(h[p])]
+        sizes = [int(h[p]).bit_count() for p in others]
+        n_worlds = 1 + i % 8
+        worlds = np.repeat(h[None, :], n_worlds, axis=0)
+        for w in range(1, n_worlds):
+            perm = rng.permutation(rest)
+            worlds[w, others[0]] = sum(1 << int(c) for c in perm[:sizes[0]])
+            worlds[w, others[1]] = sum(1 << int(c) for c in perm[sizes[0]:])
+        pending = np.full(n_worlds, 0 if won else int(rng.choice([0, 20, 40])), dtype=np.int64)
+        full = np.zeros((n_worlds, len(legal)), dtype=np.int64)
+        common = np.full(len(legal), 7, dtype=np.int64)
+        args = (worlds, np.int64(me), legal, np.int64(leader), np.int64(decl), np.int64(trump), np.int64(won), pending,
+                np.array(tr, dtype=np.int64), keys, bounds, moves, stats)
+        count = D501.common_best(*args, common)
+        D501.solve_cards(*args, full)
+        want = _argmax_set(full if me == decl else -full).all(axis=0)
+        assert common.tolist() == want.astype(np.int64).tolist(), (i, h, me, decl, trump, tr)
+        assert count == want.sum()
+        outcomes[bool(want.any())] += 1
+        several += int(want.sum() > 1)
+    assert min(outcomes.values()) >= 50 and several >= 10, (outcomes, several)
+
+
+@pytest.mark.parametrize("game, decisions", [("501", 60)])
+def test_the_common_hook_on_recorded_real_decisions(game, decisions):
+    """The games' ``common`` hooks (501: ``cardsim.dd.g501.common_best``) on decisions recorded
+    from real ``pimc`` deals, each on its first 1, 4 and 8 worlds: the cards in the argmax set of
+    every world of the exact solve."""
+    from cardsim.dd import pimc_bench
+    from cardsim.games import get_game
+
+    hooks = get_game(game).pimc
+    seen = {True: 0, False: 0}
+    for position, worlds in pimc_bench.record(game, decisions, 8, 12):
+        full = hooks.solve(position, worlds)
+        for upto in (1, 4, 8):
+            want = _argmax_set(full[:upto]).all(axis=0)
+            assert (hooks.common(position, worlds[:upto]) == want).all()
+            seen[bool(want.any())] += 1
+    assert min(seen.values()) >= 20, seen
+
+
 def test_vint_best_only_marks_the_argmax():
     """DDS asked only for the best cards (``best_only``) marks the same cards as the exact values'
     argmax, 0..3 cards on the trick."""

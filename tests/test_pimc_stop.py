@@ -1,6 +1,7 @@
-"""The sampled search's two savings in its decision loop (cardsim/strategies/pimc.py ``decide``):
-touching cards solved once (exact: the same card as solving every card) and the sequential rule
-over worlds (approximate: its wrong-card rate against all the worlds is at most the stated one).
+"""The sampled search's savings in its decision loop (cardsim/strategies/pimc.py ``decide``):
+touching cards solved once (exact: the same card as solving every card), 501's first look at the
+best cards and the sequential rule over worlds (approximate: their wrong-card rate against all the
+worlds is at most the stated one).
 
 The decisions are recorded from real play (every seat ``pimc``), then solved again here: each
 recorded view is the seat's own, as the engine passed it."""
@@ -15,8 +16,9 @@ from cardsim.strategies import pimc as G
 
 U64 = np.uint64
 STATED_ERROR = 0.05
-"""The sequential rule's stated error: at most this share of searched decisions plays another
-card than all the worlds would (docs: BENCHMARKS.md, the pimc section)."""
+"""The sequential rule's stated error, with 501's first look before it: at most this share of
+searched decisions plays another card than all the worlds would (docs: BENCHMARKS.md, the pimc
+section)."""
 
 
 def record(game, deals, worlds, seed):
@@ -121,6 +123,48 @@ def test_sequential_rule_settles_only_a_sure_lead():
     assert G.sequential(two, 2, 1.0)[0]  # every world seen
 
 
+def test_the_first_look_settles_on_a_card_best_in_each_of_its_worlds():
+    # Card 1 is best in each of the first 6 worlds of 8 (tied with card 2 in world 0), card 0
+    # would win the mean over all 8: the first look plays card 1 without solving a value.
+    values = np.array([[0, 5, 5], [0, 6, 5], [0, 7, 1], [0, 2, 1], [0, 3, 1], [0, 4, 1]] + [[60, 0, 0]] * 2,
+                      dtype=float)
+    asked, solved = [], []
+
+    def common(upto):
+        asked.append(upto)
+        return common_argmax(values[:upto])
+
+    def solve(cols, lo, hi):
+        solved.append((lo, hi))
+        return values[lo:hi][:, cols]
+
+    best, done = G.choose_classes(solve, common, 8, 3, 1.0)
+    assert best.tolist() == [1] and done == 6 and asked == [6] and solved == []
+    assert G.first_look(8) == 6 and G.first_look(16) == 8 and G.first_look(32) == 16 and G.first_look(3) == 3
+    # Without the sequential rule the exact values of all the worlds decide (card 0).
+    best, done = G.choose_classes(solve, common, 8, 3, 1.0, stop=False)
+    assert best.tolist() == [0] and done == 8 and asked == [6]
+    # Card 2 best in world 1: no card is best in each of the first 6, the sequential rule decides
+    # (it drops card 0 after two worlds, 5 and 9 behind: one of its wrong cards).
+    values[1, 2] = 9
+    part, alive, upto = G.settle(lambda cols, lo, hi: values[lo:hi][:, cols], 8, 3, 1.0)
+    mean = part[:upto, alive].mean(axis=0)
+    before = len(solved)
+    best, done = G.choose_classes(solve, common, 8, 3, 1.0)
+    assert best.tolist() == alive[mean >= mean.max() - 1e-9].tolist() == [1] and done == upto == 8
+    assert asked == [6, 6] and solved[before] == (0, 2)
+    # Over all the worlds the first look is exact: the cards best in every world.
+    values[:] = [[3, 5, 5]] * 8
+    best, done = G.choose_classes(solve, common, 4, 3, 1.0)
+    assert best.tolist() == [1, 2] and done == 4
+
+
+def common_argmax(values):
+    """bool[K]: the columns of ``values`` (float64[n, K], the seat's side's values, as a game's
+    ``solve`` hook gives them) best in every row: what its ``common`` hook answers."""
+    return (values >= values.max(axis=1, keepdims=True)).all(axis=0)
+
+
 def _rates(game, deals, worlds, seed, record_worlds=2):
     """(decisions, wrong cards, mean loss, share of worlds solved): the sequential rule's card
     against all ``worlds`` worlds' card, on every searched decision of ``deals`` deals."""
@@ -135,10 +179,12 @@ def _rates(game, deals, worlds, seed, record_worlds=2):
         if len(reps) == 1:
             continue
         slow = G.choose(values, legal, position.fallback)
-        part, alive, done = G.settle(lambda cols, lo, hi: values[lo:hi][:, reps[cols]], len(w), len(reps),
-                                     hooks.unit)
-        mean = part[:done, alive].mean(axis=0)
-        best = reps[alive[mean >= mean.max() - 1e-9]]
+        # The game's first look answers the exact values' common argmax (tests/test_dd_pimc_solve.py).
+        common = (None if hooks.common is None else
+                  lambda upto: common_argmax(values[:upto][:, reps]))
+        best, done = G.choose_classes(lambda cols, lo, hi: values[lo:hi][:, reps[cols]], common, len(w), len(reps),
+                                      hooks.unit)
+        best = reps[best]
         ties = legal[np.isin(classes, best)]
         fast = int(position.fallback) if int(position.fallback) in ties.tolist() else int(ties[0])
         n += 1

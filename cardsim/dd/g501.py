@@ -1054,3 +1054,123 @@ def best_cards(hands, me, legal, leader, decl, trump, won, pending, trick, keys,
                     out[w, q] = 0
                 first = j
             out[w, j] = 1
+
+
+@jit(inline="always")
+def _card_value(hands, w, me, c, n, trick, on_table, leader, decl, trump, won, pending, a, b, h, keys, bounds,
+                mask, mp, stats):
+    """The declarer's points to come after player ``me`` plays ``c`` now in world ``w`` (this
+    trick's cards and the marriage he declares with it included, as :func:`solve_cards` counts
+    them), fail-soft within ``(a, b)`` on that total.  ``h``: uint64[3] scratch; ``mp``: the
+    ``moves`` scratch as a pointer; the rest as in :func:`solve_cards`."""
+    cb = U64(1) << U64(c)
+    h[0] = hands[w, 0]
+    h[1] = hands[w, 1]
+    h[2] = hands[w, 2]
+    h[me] &= ~cb
+    off = np.int64(0)
+    npend = pending
+    if n == 0 and me == decl and can_declare(hands[w, me], c):
+        if won:
+            off = marriage_value(c >> 4, trump)
+        else:
+            npend += marriage_value(c >> 4, trump)
+    for k in range(n):
+        mp[_ROW24 + k] = trick[k]
+    mp[_ROW24 + n] = c
+    if n < 2:
+        lead = c if n == 0 else trick[0]
+        return off + _search(_data(h), np.int64(n + 1), leader, decl, trump, lead, on_table | cb, won, npend, a - off,
+                             b - off, _data(keys), _data(bounds), mask, mp, _data(stats))
+    wnr, gain, nwon, npend = _trick_end(on_table | cb, trick[0] >> 4, trump, leader, me, decl, won, npend, mp)
+    return gain + _search(_data(h), _ZERO, wnr, decl, trump, _NEG, U64(0), nwon, npend, a - gain, b - gain,
+                          _data(keys), _data(bounds), mask, mp, _data(stats))
+
+
+@jit
+def common_best(hands, me, legal, leader, decl, trump, won, pending, trick, keys, bounds, moves, stats, out):
+    """The cards of player ``me`` that reach the best double-dummy value in **every** world: writes
+    ``out`` int64[L] 1 for those (the intersection of :func:`best_cards`' rows: the most points
+    for the declarer, the fewest for a defender, docs/RULES.md §1.5-§1.7), 0 elsewhere, and
+    returns how many (int64; 0 when no card is best in every world).  Arguments as
+    :func:`solve_cards`.
+
+    The question a sampled-search decision asks first (:func:`cardsim.strategies.pimc.decide`):
+    world by world, the cards best in every world so far are searched first (the first one's
+    exact value, the others as in :func:`best_cards`), then each other card is asked only
+    whether it beats them (one null-window search); one that does ends the search at once (no
+    card is best in every world), and so does a world that leaves no common card."""
+    n = trick.shape[0]
+    on_table = U64(0)
+    for k in range(n):
+        on_table |= U64(1) << U64(trick[k])
+    h = np.empty(3, dtype=np.uint64)
+    mp = _data(moves)
+    mask = keys.shape[0] - 1
+    maxing = me == decl
+    n_cards = legal.shape[0]
+    at = np.zeros(n_cards, dtype=np.int64)
+    order = np.empty(n_cards, dtype=np.int64)
+    for j in range(n_cards):
+        out[j] = 1
+    count = n_cards
+    top = np.int64(9999)
+    for w in range(hands.shape[0]):
+        # The common cards so far first, then the others.
+        k = 0
+        for j in range(n_cards):
+            if out[j]:
+                order[k] = j
+                k += 1
+        n_common = k
+        for j in range(n_cards):
+            if not out[j]:
+                order[k] = j
+                k += 1
+        for j in range(n_cards):
+            at[j] = 0
+        best = np.int64(0)
+        for step in range(n_cards):
+            j = order[step]
+            c = legal[j]
+            if step == 0:
+                best = _card_value(hands, w, me, c, n, trick, on_table, leader, decl, trump, won, pending[w], _NEG,
+                                   top, h, keys, bounds, mask, mp, stats)
+                at[j] = 1
+                continue
+            if step >= n_common:
+                # Not best in an earlier world: does it beat the common cards' best here?
+                a, b = (best, best + 1) if maxing else (best - 1, best)
+                g = _card_value(hands, w, me, c, n, trick, on_table, leader, decl, trump, won, pending[w], a, b, h,
+                                keys, bounds, mask, mp, stats)
+                if (maxing and g > best) or (not maxing and g < best):
+                    for q in range(n_cards):
+                        out[q] = 0
+                    return np.int64(0)
+                continue
+            # A common card: does it reach the best so far, and does it beat it (as best_cards)?
+            a, b = (best - 1, best) if maxing else (best, best + 1)
+            g = _card_value(hands, w, me, c, n, trick, on_table, leader, decl, trump, won, pending[w], a, b, h,
+                            keys, bounds, mask, mp, stats)
+            if (maxing and g < best) or (not maxing and g > best):
+                continue
+            better = g > best if maxing else g < best
+            if not better:
+                a, b = (best, best + 1) if maxing else (best - 1, best)
+                g = _card_value(hands, w, me, c, n, trick, on_table, leader, decl, trump, won, pending[w], a, b, h,
+                                keys, bounds, mask, mp, stats)
+                better = g > best if maxing else g < best
+            if better:
+                a, b = (best, top) if maxing else (_NEG, best)
+                best = _card_value(hands, w, me, c, n, trick, on_table, leader, decl, trump, won, pending[w], a, b,
+                                   h, keys, bounds, mask, mp, stats)
+                for q in range(n_cards):
+                    at[q] = 0
+            at[j] = 1
+        count = 0
+        for j in range(n_cards):
+            out[j] = out[j] & at[j]
+            count += out[j]
+        if count == 0:
+            return np.int64(0)
+    return np.int64(count)

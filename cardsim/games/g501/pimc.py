@@ -75,14 +75,18 @@ VIEW = ("hand", "legal", "trick", "led", "trump", "played", "is_declarer", "won_
 
 _SCRATCH: list = []
 """This process's transposition table and scratch (:func:`_scratch`), made on first use."""
+_SOLVER: list = []
 
 
 def _solver():
     """:mod:`cardsim.dd.g501`, imported at the first search: importing it compiles (or loads) its
-    search, about 30 s cold, which a run without ``pimc`` seats should not pay."""
-    from cardsim.dd import g501
+    search, about 30 s cold, which a run without ``pimc`` seats should not pay.  Kept in
+    :data:`_SOLVER` (an import statement at every call cost a tenth of a decision's Python)."""
+    if not _SOLVER:
+        from cardsim.dd import g501
 
-    return g501
+        _SOLVER.append(g501)
+    return _SOLVER[0]
 
 
 def _scratch():
@@ -156,11 +160,9 @@ def position(view) -> _pimc.Position:
         context=(templ, np.array(cards, dtype=np.int64), leader, decl, trump, won, lead_marriage, code))
 
 
-def solve(position: _pimc.Position, worlds: np.ndarray, best_only: bool = False) -> np.ndarray:
-    """float64[W, L]: the declarer's double-dummy points to come after each legal card in each
-    world (``worlds`` uint64[W, 2], players 1 and 2), negated for a defender (the module
-    docstring).  With ``best_only``: 1.0 where the card reaches the world's best value for the
-    seat, else 0.0 (:func:`cardsim.dd.g501.best_cards`, null-window searches)."""
+def _kernel_args(position: _pimc.Position, worlds: np.ndarray) -> tuple:
+    """The arguments of :mod:`cardsim.dd.g501`'s per-world kernels for ``position`` in ``worlds``
+    (uint64[W, 2], players 1 and 2), the output array excluded."""
     templ, cards, leader, decl, trump, won, lead_marriage, _code = position.context
     w = len(worlds)
     hands = np.empty((w, 3), dtype=np.uint64)
@@ -170,14 +172,31 @@ def solve(position: _pimc.Position, worlds: np.ndarray, best_only: bool = False)
     if lead_marriage >= 0:
         held = (hands[:, decl] >> U64(lead_marriage)) & U64(1)
         pending[held.astype(bool)] = int(marriage_value(lead_marriage >> 4, trump))
-    legal = position.legal
-    out = np.zeros((w, len(legal)), dtype=np.int64)
     keys, bounds, moves, stats = _scratch()
+    return (hands, np.int64(0), position.legal, np.int64(leader), np.int64(decl), np.int64(trump), np.int64(won),
+            pending, cards, keys, bounds, moves, stats)
+
+
+def solve(position: _pimc.Position, worlds: np.ndarray, best_only: bool = False) -> np.ndarray:
+    """float64[W, L]: the declarer's double-dummy points to come after each legal card in each
+    world (``worlds`` uint64[W, 2], players 1 and 2), negated for a defender (the module
+    docstring).  With ``best_only``: 1.0 where the card reaches the world's best value for the
+    seat, else 0.0 (:func:`cardsim.dd.g501.best_cards`, null-window searches)."""
+    out = np.zeros((len(worlds), len(position.legal)), dtype=np.int64)
     kernel = _solver().best_cards if best_only else _solver().solve_cards
-    kernel(hands, np.int64(0), legal, np.int64(leader), np.int64(decl), np.int64(trump), np.int64(won), pending, cards,
-           keys, bounds, moves, stats, out)
+    kernel(*_kernel_args(position, worlds), out)
     values = out.astype(np.float64)
     return values if position.declaring or best_only else -values
+
+
+def common(position: _pimc.Position, worlds: np.ndarray) -> np.ndarray:
+    """bool[L]: the legal cards that reach the best value for the seat in every one of ``worlds``
+    (uint64[W, 2]), none when no card does: the intersection of :func:`solve`'s ``best_only``
+    rows, by :func:`cardsim.dd.g501.common_best` (null windows, stopping at the first world
+    that leaves no common card)."""
+    out = np.zeros(len(position.legal), dtype=np.int64)
+    _solver().common_best(*_kernel_args(position, worlds), out)
+    return out.astype(bool)
 
 
 def card(position: _pimc.Position, chosen: int) -> int:
@@ -192,7 +211,7 @@ def card(position: _pimc.Position, chosen: int) -> int:
     return chosen
 
 
-HOOKS = _pimc.Hooks(position=position, solve=solve, strategy=PIMC_STRATEGY, card=card, unit=10.0)
+HOOKS = _pimc.Hooks(position=position, solve=solve, strategy=PIMC_STRATEGY, card=card, unit=10.0, common=common)
 """501's hooks for :func:`cardsim.strategies.pimc.decide`."""
 
 
