@@ -185,7 +185,7 @@ def _direct_play(strategy, p, rng, view):
     if strategy is S.PIMC_STRATEGY:
         from cardsim.games.g501.pimc import pimc_card
         return pimc_card(p, rng, hand, legal, trick, led, trump, played, is_decl, won_any, decl_pos, seat, declarer,
-                         seen)
+                         seen, D.unread_auction(p[None]))
     if strategy.id == S.RANDOM:
         return S.random_play(p, rng, hand, legal, led)
     if strategy.id == S.HEURISTIC_V1:
@@ -315,7 +315,7 @@ def test_play_dispatch_calls_the_strategys_own_function(name):
         streams = fresh_streams(rng)
         own = streams[1 + seat].copy()
         got = D.choose_card(sids[seat], params, streams, seat, hand, legal, trick, led, trump, played, is_decl, won_any,
-                     decl_pos, declarer, seen)
+                     decl_pos, declarer, seen, D.unread_auction(params))
         assert got == _direct_play(strategy, params[seat], own, view)
         assert streams[1 + seat, 0] == own[0]
         card = got - DECLARE_FLAG if got >= DECLARE_FLAG else got
@@ -349,7 +349,7 @@ def test_every_dispatch_function_names_its_decision_for_an_unhandled_id():
         "contract ": lambda: D.choose_contract_in(np.int64(99), params, streams, 2, hand, 70, False, bits(DECK[:3]),
                                                   0, np.zeros(5, dtype=np.int64)),
         "card": lambda: D.choose_card(np.int64(99), params, streams, 2, hand, hand, U64(0), -1, 0, U64(0), False, False, 0, 0,
-                           np.zeros((2, 4), dtype=np.uint64)),
+                           np.zeros((2, 4), dtype=np.uint64), D.unread_auction(params)),
     }
     for decision, call in calls.items():
         with pytest.raises(ValueError) as info:

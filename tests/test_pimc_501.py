@@ -103,8 +103,10 @@ def test_view_is_heuristics_arguments():
     """The search gets exactly heuristic_play's arguments (and its code), never a hidden hand."""
     names = list(inspect.signature(S.heuristic_play.py_func).parameters)
     assert list(P.VIEW) == names
-    assert list(inspect.signature(P.pimc_card.py_func).parameters) == ["row", "rng", *names]
-    assert list(inspect.signature(P._decide).parameters) == ["row", "state", *names, "code"]
+    # and the public record of the auction and the talon, with the seat's own dealt hand and gifts
+    # (read with auction=1 only: tests/test_pimc_auction_501.py)
+    assert list(inspect.signature(P.pimc_card.py_func).parameters) == ["row", "rng", *names, "auction"]
+    assert list(inspect.signature(P._decide).parameters) == ["row", "state", *names, "code", "record"]
 
 
 def test_position_of_a_hand_built_mid_deal_view():

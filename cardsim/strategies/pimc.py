@@ -28,7 +28,8 @@ wins or loses, so a card that is best by one trick in 60% of the worlds and thre
 in the rest would win the vote and lose on average.  Where every world agrees (one card is
 best in each of them) the mean agrees too, so that card (or an equally good one) is played.
 
-What it uses of the auction: with ``auction=1`` (games whose hooks have ``auction``: Vint) each
+What it uses of the auction: with ``auction=1`` (games whose hooks have ``auction``: Vint, and 501,
+whose worlds then also place the talon and the gifts the seat has seen) each
 world must be one in which the seats' strategies make the calls made (:func:`sample_auction_worlds`:
 rejection, falling back to the play-only worlds where too few pass in the budget); otherwise
 nothing beyond what the game's hooks say, every world consistent with the play as likely as any
@@ -173,7 +174,9 @@ class Hooks:
     * ``auction(position, worlds, keys) -> bool[W]``: whether the seats' strategies, dealt the
       hands of each world (uint64[W, H] as for ``solve``, with the cards each seat has played
       given back), would have made the calls made, world ``w``'s strategy streams seeded from
-      ``keys[w]`` (uint64[W]); None: the game's worlds do not read the auction.
+      ``keys[w]`` (uint64[W]); a game may also drop there, from ``keys[w]``, worlds that what the
+      seat has seen rules out or makes less likely (501: the talon's cards, the gifts);
+      None: the game's worlds do not read the auction.
     * ``common(position, worlds) -> bool[L]``: optional, the legal cards that reach the best
       value for the seat in every one of ``worlds`` (uint64[W, H]), none when no card does (the
       intersection of the worlds' argmax sets, asked by null-window searches): the first look of

@@ -31,7 +31,7 @@ import numpy as np
 
 from cardsim.text import quote
 
-N_NAMED = 16
+N_NAMED = 17
 """At most this many named parameters per strategy: row entries ``0 .. N_NAMED - 1``."""
 TABLE_START = N_NAMED
 """First row entry of the table block (see the module docstring)."""

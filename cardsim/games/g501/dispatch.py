@@ -36,7 +36,7 @@ followed by the seat's view of that decision (nothing else: never another seat's
   ``choose_contract_in(…, talon, trump, out)``: the same with the trump forced by a question
   (the gifts and target chosen for that trump; never abandoning).
 * ``choose_card(strategy, params, streams, seat, hand, legal, trick, led, trump, played, is_declarer,
-  won_any, decl_pos, declarer, seen) -> int64`` a card (§1.5, §1.6): an index from ``legal``,
+  won_any, decl_pos, declarer, seen, auction) -> int64`` a card (§1.5, §1.6): an index from ``legal``,
   plus ``DECLARE_FLAG`` to declare a marriage when leading.  ``hand``/``legal``/``played``:
   uint64 bit sets (played = every card played so far in the deal, this trick's included);
   ``trick``: uint64 bit set of the cards already played to this trick (0 when leading);
@@ -47,6 +47,14 @@ followed by the seat's view of that decision (nothing else: never another seat's
   seat (everyone sees who plays each card, §1.5): ``seen[SEEN_CARDS, s]`` the cards seat ``s``
   has played this deal, ``seen[SEEN_VOIDS, s]`` the whole suits (6-bit lanes) it has shown it
   holds none of (constants.SEEN_CARDS / SEEN_VOIDS; read-only, the engine's own array).
+  ``auction``: read only by ``pimc:auction=1`` (:func:`.pimc.pimc_card`): the tuple ``(readable
+  int64, dealer, seats, sids int64[seats], params, scores int64[4], calls int64[MAX_CALLS],
+  ncalls, looked int64, talon uint64, own uint64, gift1 int64, gift2 int64)`` — whether the
+  calls were the strategies' own (0 under a forced contract or call), every seat's strategy
+  (public in this model: the worlds replay their calls), the scores before the deal, the calls
+  (trace codes), which seats looked (bit ``s``), the exposed talon (§1.4); and what the seat
+  alone knows: its dealt hand ``own`` and, for the declarer, the cards he gave the first and the
+  second opponent (-1 for a defender).  :func:`unread_auction` makes one for direct calls.
 
 The heuristic family (heuristic, chart, pimc's contract and its heuristic cards) breaks its ties
 between suits by the seat's own random order of the suits (:mod:`cardsim.suit_order`, drawn from
@@ -68,7 +76,7 @@ from __future__ import annotations
 import numpy as np
 
 from cardsim._jit import borrowed, jit
-from cardsim.games.g501.constants import LOOK, SEEN_VOIDS
+from cardsim.games.g501.constants import LOOK, MAX_CALLS, SEEN_VOIDS
 from cardsim.games.g501.pimc import pimc_card
 from cardsim.games.g501.rulekernel import (
     ABANDON, NO_RULE, base_of, rules_abandon, rules_blind, rules_contract, rules_declare, rules_looked,
@@ -212,9 +220,19 @@ def choose_contract_in(strategy, params, streams, seat, hand, bid, blind, talon,
     unhandled("contract", strategy, seat)
 
 
+def unread_auction(params):
+    """An ``auction`` record for :func:`choose_card` outside a deal (tests, direct calls): no calls,
+    marked not readable, so a ``pimc`` seat's worlds match the play only.  ``params``:
+    float64[seats, N_PARAMS], every seat's row."""
+    params = np.asarray(params, dtype=np.float64)
+    return (np.int64(0), np.int64(0), np.int64(params.shape[0]), np.zeros(params.shape[0], dtype=np.int64), params,
+            np.zeros(4, dtype=np.int64), np.zeros(MAX_CALLS, dtype=np.int64), np.int64(0), np.int64(0), U64(0), U64(0),
+            np.int64(-1), np.int64(-1))
+
+
 @jit(inline="always")
 def choose_card(strategy, params, streams, seat, hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos,
-                declarer, seen):
+                declarer, seen, auction):
     """The seat's card from ``legal`` (+ DECLARE_FLAG to declare a marriage), docs/RULES.md §1.5-§1.6."""
     if strategy == HEURISTIC or strategy == CHART or strategy == HEURISTIC_V2 or strategy == HEURISTIC_V5:
         dvoid = U64(0)
@@ -225,12 +243,12 @@ def choose_card(strategy, params, streams, seat, hand, legal, trick, led, trump,
         return choose_card_voids(strategy, seat_order(strategy, streams[1 + seat, 0]), hand, legal, trick, led, trump,
                                  played, is_declarer, won_any, decl_pos, dvoid, pvoid)
     return choose_card_rest(strategy, params, streams, seat, hand, legal, trick, led, trump, played, is_declarer,
-                            won_any, decl_pos, declarer, seen)
+                            won_any, decl_pos, declarer, seen, auction)
 
 
 @jit(inline="always")
 def choose_card_rest(strategy, params, streams, seat, hand, legal, trick, led, trump, played, is_declarer, won_any,
-                     decl_pos, declarer, seen):
+                     decl_pos, declarer, seen, auction):
     """:func:`choose_card` for the strategies that :func:`choose_card_voids` does not handle (the
     engine asks it after choose_card_voids, so that the default play is compiled into the card loop
     once)."""
@@ -240,7 +258,7 @@ def choose_card_rest(strategy, params, streams, seat, hand, legal, trick, led, t
         return random_play(params[seat], streams[1 + seat], hand, legal, led)
     elif strategy == PIMC:
         return pimc_card(params[seat], streams[1 + seat], hand, legal, trick, led, trump, played, is_declarer, won_any,
-                         decl_pos, seat, declarer, seen)
+                         decl_pos, seat, declarer, seen, auction)
     unhandled("card", strategy, seat)
     return np.int64(0)  # not reached
 

@@ -21,7 +21,7 @@ import numpy as np
 
 from cardsim._jit import borrowed, jit
 from cardsim.games.forced import (CHECK_CALLS, F_CALL, F_IMPLIED, F_KIND, F_NPREFIX, F_PREFIX, F_SEAT,
-                                  FORCE_CONTRACT, FORCE_FIRST_CALL, GIVEN_CALLS)
+                                  FORCE_CONTRACT, FORCE_FIRST_CALL, GIVEN_CALLS, IMPLIED_CALLS)
 from cardsim.cards import lowest_bit, popcount
 from cardsim.games.g501.constants import (
     ABANDON_PENALTY, BLIND_FLAG, DECLARE_FLAG, LOOK, MAX_CALLS, MIN_BID, N_CARDS, NT, RA, RANK_POINTS, RT,
@@ -108,10 +108,12 @@ MAX_MATCH_DEALS = 5000
 @jit
 def make_scratch():
     """Scratch arrays of play_deal, allocated once per chunk: ``(memo float64[4, 2],
-    contract_out int64[5], hands_in_play uint64[4], won int64[4], seen uint64[2, 4])`` (``seen``:
-    the play's public record of each seat, constants.SEEN_CARDS / SEEN_VOIDS)."""
+    contract_out int64[5], hands_in_play uint64[4], won int64[4], seen uint64[2, 4], calls
+    int64[MAX_CALLS])`` (``seen``: the play's public record of each seat, constants.SEEN_CARDS /
+    SEEN_VOIDS; ``calls``: the auction's calls in trace codes, kept whether or not the deal is
+    traced, for a ``pimc:auction=1`` seat's worlds)."""
     return (np.zeros((4, 2), dtype=np.float64), np.zeros(5, dtype=np.int64), np.zeros(4, dtype=np.uint64),
-            np.zeros(4, dtype=np.int64), np.zeros((2, 4), dtype=np.uint64))
+            np.zeros(4, dtype=np.int64), np.zeros((2, 4), dtype=np.uint64), np.zeros(MAX_CALLS, dtype=np.int64))
 
 
 @jit(inline="always")
@@ -142,7 +144,7 @@ def rival_score(scores, seats, seat):
 
 
 @jit
-def run_auction(hands0, dealer, seats, sids, params, scores, streams, res, trace, tracing, memo, forced):
+def run_auction(hands0, dealer, seats, sids, params, scores, streams, res, trace, tracing, memo, forced, calls):
     """The auction (docs/RULES.md §1.3): returns ``(declarer, bid, blind)``, declarer -1 when all pass.
 
     Asks the active seats in turn from the dealer's left until all but one have passed after a
@@ -157,6 +159,7 @@ def run_auction(hands0, dealer, seats, sids, params, scores, streams, res, trace
     above); a blind bid that is no longer possible at that turn leaves ``res[R_FORCED_OK]`` 0 and
     the seat's strategy decides.  Under ``CHECK_CALLS`` the auction stops after the given calls
     as if all passed and ``res[R_FORCED_OK]`` is how many of them the callers' strategies made.
+    ``calls`` (int64[MAX_CALLS]) receives the first MAX_CALLS calls (trace codes), traced or not.
 
     Out of line (issue 27): once a deal, and compiled apart from :func:`play_deal` it takes about
     5 s off 501's cold compile (a 2-3% slower deal: 501 has room to spare, BENCHMARKS.md).
@@ -164,7 +167,8 @@ def run_auction(hands0, dealer, seats, sids, params, scores, streams, res, trace
     # Borrowed views (cardsim._jit.borrowed), as in play_deal.
     hands0, sids, params, scores, streams = borrowed(hands0), borrowed(sids), borrowed(params), borrowed(scores), \
         borrowed(streams)
-    res, trace, memo, forced = borrowed(res), borrowed(trace), borrowed(memo), borrowed(forced)
+    res, trace, memo, forced, calls = borrowed(res), borrowed(trace), borrowed(memo), borrowed(forced), \
+        borrowed(calls)
     res[R_FORCED_OK] = 1
     pending = forced[F_KIND] == FORCE_FIRST_CALL
     blind_seats = 0  # bit s: seat s has bid blind in this deal (public: the strategies' others_blind)
@@ -256,8 +260,10 @@ def run_auction(hands0, dealer, seats, sids, params, scores, streams, res, trace
                 res[R_FORCED_OK] = ncalls
                 return -1, 0, False
             raise ValueError("a strategy did not make the call its hand was dealt for")
-        if tracing and ncalls < MAX_CALLS:
-            trace[T_CALLS + ncalls] = code
+        if ncalls < MAX_CALLS:
+            calls[ncalls] = code
+            if tracing:
+                trace[T_CALLS + ncalls] = code
         ncalls += 1
     res[R_NCALLS] = ncalls
     if tracing:
@@ -407,7 +413,8 @@ def take_talon(hands0, talon, dealer, seats, declarer, bid, blind, sids, params,
 
 
 @jit(inline="always")
-def play_tricks(hp, dealer, seats, declarer, trump, sids, params, streams, res, trace, tracing, won, seen, first):
+def play_tricks(hp, dealer, seats, declarer, trump, sids, params, streams, res, trace, tracing, won, seen, first,
+                hands0, talon, scores, cout, calls, readable):
     """The eight tricks (docs/RULES.md §1.5, §1.6) from the hands ``hp`` (uint64[4], emptied card by
     card), the dealer's left leading the first.  Writes ``won`` (int64[4], tricks per seat),
     ``seen`` (uint64[2, 4], every seat's public record, constants.SEEN_CARDS / SEEN_VOIDS; the
@@ -416,8 +423,21 @@ def play_tricks(hp, dealer, seats, declarer, trump, sids, params, streams, res, 
     effective or not) and, when ``tracing``, the cards (constants.T_PLAY).  Raises ValueError
     for an illegal card or a marriage that may not be declared.  ``first`` >= 0 is the first
     lead (a card the leader holds, checked by the caller; a K or Q whose partner he holds
-    declares the marriage, docs/RULES.md §1.6), -1 lets his strategy lead."""
+    declares the marriage, docs/RULES.md §1.6), -1 lets his strategy lead.
+
+    For the strategies that read the whole view (:func:`.dispatch.choose_card_rest`) it also passes
+    the public record of the auction and the talon, and what the seat alone knows of the deal
+    (its dealt hand; the declarer his two gifts): ``hands0`` the dealt hands (uint64[4]; only
+    the seat's own row is passed on), ``talon`` (uint64, exposed, docs/RULES.md §1.4),
+    ``scores`` (int64[4], before the deal), ``cout`` the contract decision (its gifts passed to
+    the declarer only), ``calls`` (int64[MAX_CALLS], :func:`run_auction`'s) and ``readable``
+    (int64 0/1: the calls were the strategies' own, not forced by a question)."""
     played = U64(0)
+    looked = np.int64(0)  # public: who looked at his hand during the auction
+    for s in range(seats):
+        if res[R_LOOKED + s] == 1:
+            looked |= np.int64(1) << np.int64(s)
+    ncalls = res[R_NCALLS]
     for s in range(4):
         won[s] = 0
         seen[SEEN_CARDS, s] = U64(0)
@@ -459,8 +479,11 @@ def play_tricks(hp, dealer, seats, declarer, trump, sids, params, streams, res, 
                 c = D.choose_card_voids(sid, (orders >> np.int64(16 * seat)) & np.int64(0xFFFF), hand, legal, on_table,
                                         lead, trump, played, is_decl, won[seat] > 0, decl_pos, dvoid, pvoid)
                 if c == D.NOT_HERE:
+                    auction = (readable, dealer, seats, sids, params, scores, calls, ncalls, looked, U64(talon),
+                               hands0[seat], cout[3] if is_decl else np.int64(-1),
+                               cout[4] if is_decl else np.int64(-1))
                     c = D.choose_card_rest(sid, params, streams, seat, hand, legal, on_table, lead, trump, played,
-                                           is_decl, won[seat] > 0, decl_pos, declarer, seen)
+                                           is_decl, won[seat] > 0, decl_pos, declarer, seen, auction)
             declares = c >= DECLARE_FLAG
             if declares:
                 c -= DECLARE_FLAG
@@ -526,8 +549,9 @@ def play_deal(hands0, talon, dealer, seats, sids, params, scores, streams, res, 
     take_talon, play_tricks, score_deal.
     """
     # Borrowed views (cardsim._jit.borrowed): no reference counting at every call and card.
-    memo, cout, hp, won, seen = scratch
-    memo, cout, hp, won, seen = borrowed(memo), borrowed(cout), borrowed(hp), borrowed(won), borrowed(seen)
+    memo, cout, hp, won, seen, calls = scratch
+    memo, cout, hp, won, seen, calls = borrowed(memo), borrowed(cout), borrowed(hp), borrowed(won), borrowed(seen), \
+        borrowed(calls)
     hands0, sids, params, scores, streams = borrowed(hands0), borrowed(sids), borrowed(params), borrowed(scores), \
         borrowed(streams)
     res, trace, forced = borrowed(res), borrowed(trace), borrowed(forced)
@@ -539,7 +563,7 @@ def play_deal(hands0, talon, dealer, seats, sids, params, scores, streams, res, 
         forced_auction(dealer, seats, declarer, bid, blind, res, trace, tracing)
     else:
         declarer, bid, blind = run_auction(hands0, dealer, seats, sids, params, scores, streams, res, trace, tracing,
-                                           memo, forced)
+                                           memo, forced, calls)
     if declarer < 0:
         return
     if not take_talon(hands0, talon, dealer, seats, declarer, bid, blind, sids, params, streams, res, trace, tracing,
@@ -549,8 +573,13 @@ def play_deal(hands0, talon, dealer, seats, sids, params, scores, streams, res, 
     if first >= 0 and (hp[active_seat(0, dealer, seats)] >> U64(first)) & U64(1) == U64(0):
         res[R_FORCED_OK] = 0  # the leader does not hold the forced lead: his strategy leads
         first = -1
+    # The calls were the strategies' own unless a question forced a call, a contract or calls made
+    # whatever the hands: only then can a searching seat's worlds read them.
+    readable = np.int64(forced[F_KIND] != FORCE_CONTRACT and forced[F_KIND] != FORCE_FIRST_CALL
+                        and (forced[F_NPREFIX] == 0 or forced[F_IMPLIED] == IMPLIED_CALLS)
+                        and res[R_NCALLS] <= MAX_CALLS)
     play_tricks(hp, dealer, seats, declarer, res[R_TRUMP], sids, params, streams, res, trace, tracing, won, seen,
-                first)
+                first, hands0, talon, scores, cout, calls, readable)
     score_deal(res, won, dealer, seats, declarer, res[R_TARGET], blind)
 
 
@@ -671,8 +700,8 @@ def _simulate_loop(seed, start, count, seats, sids, params, scores, out, deck, h
         borrowed(deck)
     hands, streams, res, trace, no_force = borrowed(hands), borrowed(streams), borrowed(res), borrowed(trace), \
         borrowed(no_force)
-    memo, cout, hp, won, seen = scratch
-    scratch = (borrowed(memo), borrowed(cout), borrowed(hp), borrowed(won), borrowed(seen))
+    memo, cout, hp, won, seen, calls = scratch
+    scratch = (borrowed(memo), borrowed(cout), borrowed(hp), borrowed(won), borrowed(seen), borrowed(calls))
     # np.int64(-1) and np.bool_(False), not bare constants: a literal argument compiles the
     # whole of play_deal once more for its literal type; typed, every kernel and
     # records.match_records (which calls from Python) share one compiled deal.
@@ -860,8 +889,36 @@ def agreed_calls(keys, dealers, hands_in, seats, sids, params, scores, forced, a
         for s in range(4):
             hands[s] = hands_in[i, s]
         begin_deal(res, trace, np.bool_(False), memo)
-        run_auction(hands, dealers[i], seats, sids, params, scores, streams, res, trace, np.bool_(False), memo, forced)
+        run_auction(hands, dealers[i], seats, sids, params, scores, streams, res, trace, np.bool_(False), memo, forced,
+                    scratch[5])
         agreed[i] = res[R_FORCED_OK]
+
+
+@jit
+def auction_made(keys, dealer, hands_in, seats, sids, params, scores, forced, looked, made):
+    """Whether the strategies ``sids``/``params`` make every call of a whole auction, and look at
+    their hands exactly as the seats did, with the dealt hands ``hands_in`` (uint64[n, 4], each
+    row a world) and the streams of ``keys`` (uint64[n], one key per world), into ``made``
+    (bool[n]).  ``forced``: ``CHECK_CALLS`` with the whole auction's ``forced[F_NPREFIX]`` calls
+    (trace codes) as its prefix; ``looked``: int64, bit ``s`` set when seat ``s`` looked
+    (docs/RULES.md §1.3: looking is seen by all, a pass does not say whether blind);
+    ``scores``: int64[4] before the deal.  The test of a ``pimc:auction=1`` seat's worlds
+    (:mod:`.pimc`).  A world whose auction departs from the calls stops there (``R_NCALLS``
+    stays 0); one that makes them all ends where the real one ended."""
+    deck, hands, streams, res, trace, scratch, no_force, _ = workspace()
+    memo = scratch[0]
+    for i in range(keys.shape[0]):
+        seed_streams(streams, keys[i])
+        for s in range(4):
+            hands[s] = hands_in[i, s]
+        begin_deal(res, trace, np.bool_(False), memo)
+        run_auction(hands, dealer, seats, sids, params, scores, streams, res, trace, np.bool_(False), memo, forced,
+                    scratch[5])
+        ok = res[R_NCALLS] == forced[F_NPREFIX]
+        for s in range(seats):
+            if res[R_LOOKED + s] != (looked >> s) & 1:
+                ok = False
+        made[i] = ok
 
 
 @jit

@@ -19,9 +19,25 @@ the first trick by their card on the table (one who has not played yet has an em
 Hidden holders: players 1 and 2, each with 8 cards less the tricks completed, one less if it has
 played to this trick; each may hold any unseen card but those of a suit it has shown out of (its
 ``seen`` void lanes: the led suit when it did not follow, and the trump too when it then played
-a side card).  **The talon is left out**: it is public (docs/RULES.md §1.4: a defender knows that
-its unplayed cards are with the declarer, except the one he may have given the other defender),
-but it is not in the play view ``heuristic`` gets, and passing it would change the engine's view.
+a side card).  With ``auction=0`` (the default) **the talon is left out**: it is public (docs/RULES.md
+§1.4: a defender knows that its unplayed cards are with the declarer, except the one he may have
+given the other defender), but it is not in the play view ``heuristic`` gets.
+
+With ``auction=1`` the worlds read the public record the engine passes (:func:`.dispatch.choose_card`'s
+``auction``) and what the seat alone knows (its dealt hand; the declarer his gifts):
+
+* **Seen cards placed** (:func:`position`): the declarer's two gifts, each with the opponent he gave
+  it to; for a defender, every unseen talon card is with the declarer except at most one, the
+  card he gave the other defender (a talon card that defender played is that card: the rest are
+  with the declarer).  Nothing else: which card the declarer gave the other defender is unknown
+  (each of its eight cards alike a priori), and the declarer's choice of trump, target and gifts
+  is not read.
+* **The calls** (:func:`auction_made`, the test of :func:`cardsim.strategies.pimc.sample_auction_worlds`):
+  each world's dealt hands (the hands now, the cards played given back, the gifts taken back and
+  the talon taken out of the declarer's ten) must make every call of the auction and the same
+  looks (docs/RULES.md §1.3), as the seats' strategies make them with the world's own streams.
+  Where too few worlds pass, the worlds match the play and the placed cards only.
+  Not where the calls were not the strategies' own (a question's forced contract or call).
 
 Values: the declarer's double-dummy deal points from the current position on (this trick's cards
 and his effective marriages, docs/RULES.md §1.5-§1.7) after each legal card, by
@@ -57,8 +73,12 @@ from numba.core.errors import NumbaWarning
 from cardsim._jit import jit
 from cardsim.strategies import pimc as _pimc
 
+from cardsim.cards import popcount
+from cardsim.games.forced import CHECK_CALLS, F_IMPLIED, F_NPREFIX, F_PREFIX
+from cardsim.rng import mix64
+
 from .constants import DECK_MASK, DECLARE_FLAG, RK, RQ, SEEN_CARDS, SEEN_VOIDS
-from .rules import can_declare, marriage_value
+from .rules import can_declare, marriage_value, next_active
 from .strategies import PIMC_STRATEGY, heuristic_play
 
 # The glue below runs Python in object mode; numba warns that such code holds the GIL although
@@ -118,12 +138,15 @@ def _defender_records(seat: int, declarer: int, n: int, led: int, seen) -> dict[
 def position(view) -> _pimc.Position:
     """The :class:`~cardsim.strategies.pimc.Position` of a 501 card decision from the seat's view
     ``(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, seat, declarer,
-    seen, code)``: ``heuristic_play``'s arguments (:data:`VIEW`, :mod:`.dispatch`) and its
-    ``code`` (card index, + DECLARE_FLAG when it declares).  Hidden holders: players 1 and 2 (the
-    two other active players in play order after the seat).  ``context``: ``(hand uint64[3]
-    template, trick int64[n], leader, decl, trump, won, pending, lead_marriage, code)`` for
-    :func:`solve` and :func:`card`."""
-    hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, seat, declarer, seen, code = view
+    seen, code[, record])``: ``heuristic_play``'s arguments (:data:`VIEW`, :mod:`.dispatch`), its
+    ``code`` (card index, + DECLARE_FLAG when it declares) and, with ``auction=1``, the public
+    record of the auction and the talon (:func:`.dispatch.choose_card`'s ``auction``; None: not
+    read).  Hidden holders: players 1 and 2 (the two other active players in play order after the
+    seat).  ``context``: ``(hand uint64[3] template, trick int64[n], leader, decl, trump, won,
+    pending, lead_marriage, code)`` for :func:`solve` and :func:`card`; ``auction``: see
+    :func:`auction_context` (the seen cards it places are also taken out of ``allowed``)."""
+    hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, seat, declarer, seen, code = view[:13]
+    record = view[13] if len(view) > 13 else None
     hand, legal, trick, played = int(hand), int(legal), int(trick), int(played)
     led, trump, decl_pos, seat, declarer, code = int(led), int(trump), int(decl_pos), int(seat), int(declarer), int(code)
     is_declarer = bool(is_declarer)
@@ -154,10 +177,132 @@ def position(view) -> _pimc.Position:
     cards = [led] + [c for c in _bits(trick) if c != led] if n else []
     templ = np.zeros(3, dtype=np.uint64)
     templ[0] = U64(hand)
+    unseen = int(DECK_MASK) & ~hand & ~played
+    context = None
+    if record is not None and int(record[0]):
+        context = auction_context(record, hand, seat, declarer, is_declarer, unseen, seen, allowed)
     return _pimc.Position(
-        legal=np.array(_bits(legal), dtype=np.int64), unseen=int(DECK_MASK) & ~hand & ~played, counts=counts,
+        legal=np.array(_bits(legal), dtype=np.int64), unseen=unseen, counts=counts,
         allowed=allowed, lead=n == 0, declaring=is_declarer, fallback=code % DECLARE_FLAG,
-        context=(templ, np.array(cards, dtype=np.int64), leader, decl, trump, won, lead_marriage, code))
+        context=(templ, np.array(cards, dtype=np.int64), leader, decl, trump, won, lead_marriage, code),
+        auction=context)
+
+
+def auction_context(record, hand: int, seat: int, declarer: int, is_declarer: bool, unseen: int, seen,
+                    allowed: np.ndarray):
+    """``Position.auction`` for :func:`auction_made` from the public ``record`` (:func:`.dispatch.choose_card`'s
+    ``auction``, readable), placing the seen cards in ``allowed`` (uint64[2], changed in place):
+    the declarer's gifts with their receivers; a defender's unseen talon cards away from the other
+    defender once he has played a talon card (the one he was given).  Returns ``(dealer, seats,
+    forced int64[F_PREFIX + ncalls] the whole auction as a CHECK_CALLS prefix, sids, params, scores,
+    looked, dealt uint64[4] (the seat's own dealt hand, 0 elsewhere), holders [seat of player 1,
+    of player 2], played uint64[2] each holder's played cards, talon, gifts (g1, g2) for the
+    declarer or (the seat's gift, the other defender's if known, else -1) for a defender, the
+    declarer's holder index (-1: the seat)``)."""
+    (_readable, dealer, seats, sids, params, scores, calls, ncalls, looked, talon, own, gift1,
+     gift2) = record
+    dealer, seats, ncalls, talon, own = int(dealer), int(seats), int(ncalls), int(talon), int(own)
+    holders = [int(next_active(np.int64(seat), np.int64(dealer), np.int64(seats)))]
+    holders.append(int(next_active(np.int64(holders[0]), np.int64(dealer), np.int64(seats))))
+    played = np.array([int(seen[SEEN_CARDS, s]) for s in holders], dtype=np.uint64)
+    mine = hand | int(seen[SEEN_CARDS, seat])  # the seat's eight cards of the play
+    if is_declarer:
+        gifts = (int(gift1), int(gift2))  # to player 1 (his left: the first opponent) and player 2
+        for h in (0, 1):
+            if unseen >> gifts[h] & 1:
+                allowed[1 - h] &= U64(~(1 << gifts[h]) & (2**64 - 1))
+        d = -1
+    else:
+        d = holders.index(int(declarer))
+        given = mine & ~own  # the card the declarer gave this seat
+        other = int(played[1 - d]) & talon  # a talon card the other defender played: his gift
+        if other:
+            allowed[1 - d] &= U64(~talon & (2**64 - 1))
+        gifts = (given.bit_length() - 1, other.bit_length() - 1 if other else -1)
+    forced = np.zeros(F_PREFIX + ncalls, dtype=np.int64)
+    forced[F_NPREFIX], forced[F_IMPLIED] = ncalls, CHECK_CALLS
+    forced[F_PREFIX:] = calls[:ncalls]
+    dealt = np.zeros(4, dtype=np.uint64)
+    dealt[seat] = U64(own)
+    return (dealer, seats, forced, np.array(sids, dtype=np.int64), np.array(params, dtype=np.float64),
+            np.array(scores, dtype=np.int64), int(looked), dealt, holders, played, talon, gifts, d)
+
+
+_GIFT_SALT = U64(0x5851F42D4C957F2D)
+
+
+@jit
+def dealt_hands(worlds, keys, dealt, holders, played, talon, gift_a, gift_b, d, out):
+    """The dealt hands of each world (into ``out`` uint64[W, 4]; returns bool[W], the worlds kept):
+    ``worlds`` uint64[W, 2] the holders' cards now, ``keys`` uint64[W] the worlds' keys, the rest
+    from :func:`auction_context`.  Each holder's eight cards of the play are its cards now and
+    those it played.  Declarer's view (``d`` -1): each opponent's dealt hand is its eight less
+    the gift it got (``gift_a`` to player 1, ``gift_b`` to player 2).  A defender's (``d`` the
+    declarer's holder): the other defender's gift is ``gift_b`` when known, else the one talon
+    card he holds (a world where he holds two is dropped) or, holding none, one of his eight
+    drawn uniformly; since a world with a talon card there has one possible gift where one
+    without has eight, it is kept with probability 1/8 (every dealt deal consistent with the
+    seat's knowledge then equally likely).  The declarer's dealt hand is his ten (his eight,
+    both gifts) less the talon; a world where his ten lack a talon card is dropped."""
+    n = worlds.shape[0]
+    kept = np.ones(n, dtype=np.bool_)
+    for w in range(n):
+        for s in range(4):
+            out[w, s] = dealt[s]
+        eight0 = worlds[w, 0] | played[0]
+        eight1 = worlds[w, 1] | played[1]
+        if d < 0:
+            out[w, holders[0]] = eight0 & ~(U64(1) << U64(gift_a))
+            out[w, holders[1]] = eight1 & ~(U64(1) << U64(gift_b))
+            continue
+        eight_d = eight0 if d == 0 else eight1
+        eight_b = eight1 if d == 0 else eight0
+        b_seat = holders[1 - d]
+        u = mix64(keys[w] ^ _GIFT_SALT)
+        if gift_b >= 0:
+            gb = U64(1) << U64(gift_b)
+        else:
+            mine = eight_b & talon
+            k = popcount(mine)
+            if k >= 2 or (k == 1 and (u & U64(7)) != U64(0)):
+                kept[w] = False
+                continue
+            if k == 1:
+                gb = mine
+            else:
+                j = np.int64((u >> U64(3)) % U64(popcount(eight_b)))
+                m = eight_b
+                for _ in range(j):
+                    m &= m - U64(1)
+                gb = m & (~m + U64(1))
+        ten = eight_d | gb | (U64(1) << U64(gift_a))
+        if (talon & ~ten) != U64(0):
+            kept[w] = False
+            continue
+        out[w, holders[d]] = ten & ~talon
+        out[w, b_seat] = eight_b & ~gb
+    return kept
+
+
+def auction_made(position: _pimc.Position, worlds: np.ndarray, keys: np.ndarray) -> np.ndarray:
+    """bool[W]: whether each world (uint64[W, 2], players 1 and 2 now) is one the seat's knowledge
+    allows (:func:`dealt_hands`) and in which the seats' strategies, dealt its hands, make the whole
+    auction with the same looks, world ``w``'s seat streams seeded from ``keys[w]`` (uint64[W]) as a
+    deal's are (the ``Hooks.auction`` of 501, :func:`.engine.auction_made`)."""
+    from .engine import auction_made as made_kernel  # the engine imports dispatch, which imports this module
+
+    dealer, seats, forced, sids, params, scores, looked, dealt, holders, played, talon, gifts, d = position.auction
+    keys = np.asarray(keys, dtype=np.uint64)
+    hands = np.zeros((len(worlds), 4), dtype=np.uint64)
+    kept = dealt_hands(np.ascontiguousarray(worlds, dtype=np.uint64), keys, dealt, np.array(holders, dtype=np.int64),
+                       played, U64(talon), np.int64(gifts[0]), np.int64(gifts[1]), np.int64(d), hands)
+    out = np.zeros(len(worlds), dtype=np.bool_)
+    if kept.any():
+        made = np.zeros(int(kept.sum()), dtype=np.bool_)
+        made_kernel(keys[kept], np.int64(dealer), hands[kept], np.int64(seats), sids, params, scores, forced,
+                    np.int64(looked), made)
+        out[kept] = made
+    return out
 
 
 def _kernel_args(position: _pimc.Position, worlds: np.ndarray) -> tuple:
@@ -211,29 +356,36 @@ def card(position: _pimc.Position, chosen: int) -> int:
     return chosen
 
 
-HOOKS = _pimc.Hooks(position=position, solve=solve, strategy=PIMC_STRATEGY, card=card, unit=10.0, common=common)
+HOOKS = _pimc.Hooks(position=position, solve=solve, strategy=PIMC_STRATEGY, card=card, unit=10.0, common=common,
+                    auction=auction_made)
 """501's hooks for :func:`cardsim.strategies.pimc.decide`."""
 
 
+_AUCTION = PIMC_STRATEGY.param_index("auction")
+
+
 def _decide(row, state, hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, seat, declarer,
-            seen, code) -> int:
+            seen, code, record=None) -> int:
     return _pimc.decide(HOOKS, row, int(state), int(played).bit_count(), int(seat),
                         (hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, seat, declarer,
-                         seen.copy(), code))
+                         seen.copy(), code, record))
 
 
 @jit
 def pimc_card(row, rng, hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, seat, declarer,
-              seen):
+              seen, auction):
     """The ``pimc`` strategy's card (docs/RULES.md §1.5-§1.6): the heuristic's code when the search
     does not apply, else the sampled search's (:mod:`cardsim.strategies.pimc`), a card index +
     DECLARE_FLAG to declare a marriage (int64).  ``row``: the seat's parameters (float64[N_PARAMS]);
     ``rng``: its stream (uint64[1], read, not advanced); the rest is ``heuristic_play``'s view
-    (:func:`.dispatch.choose_card`)."""
+    (:func:`.dispatch.choose_card`), and ``auction`` the public record of the auction and the talon
+    with what the seat alone knows of the deal, read when ``row``'s ``auction`` parameter is 1."""
     code = heuristic_play(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, seat, declarer,
                           seen)
     state = rng[0]
+    readable, dealer, seats, sids, params, scores, calls, ncalls, looked, talon, own, gift1, gift2 = auction
     with objmode(out="int64"):
+        record = (readable, dealer, seats, sids, params, scores, calls, ncalls, looked, talon, own, gift1, gift2)
         out = _decide(row, state, hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, seat,
-                      declarer, seen, code)
+                      declarer, seen, code, record if row[_AUCTION] == 1 else None)
     return out

@@ -218,7 +218,7 @@ REGISTRY.add(
         _cells_summary),
 )
 
-PIMC_STRATEGY = register_pimc(REGISTRY, PIMC, REGISTRY["heuristic"])
+PIMC_STRATEGY = register_pimc(REGISTRY, PIMC, REGISTRY["heuristic"], reads_auction=True)
 """Sampled-search card play (:mod:`cardsim.strategies.pimc`, glue in :mod:`.pimc`); bids and takes
 the talon like ``heuristic`` with the same parameters, which sit at the same positions of its row."""
 RULES = 6
