@@ -41,7 +41,7 @@ import pandas as pd
 GAME = "vint"
 DECLARER = 2
 LEADER = (DECLARER + 1) % 4
-DEALS = 800
+DEALS = 600
 """Deals per cell of the full chart (about 0.06 s of DDS each)."""
 QUICK_DEALS = 16
 CHUNK = 250
