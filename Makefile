@@ -11,6 +11,9 @@ JOBS ?= -1
 AGAINST ?= 4a44c71
 # QUICK=1: a small report (every section, small n) in about two minutes.
 QUICK ?=
+# STRATEGY=SPEC: the players at every seat of the analyses (a strategy spec or rules:FILE; empty: each game's
+# default).  analyses/vint_charts.py honours it; the others refuse a non-default one (one line, exit 2).
+STRATEGY ?=
 ifeq ($(QUICK),1)
 N := 20000
 QUICK_FLAG := --quick
@@ -44,15 +47,18 @@ bench: $(STAMP)  ## measure deals per second and every speed target, before (AGA
 golden: $(STAMP)  ## rewrite tests/golden/*.json (the engine's digests); say why in the commit
 	$(PY) tests/golden_digests.py
 
-report: reports/report.md  ## simulate N deals per game (default 1,000,000; QUICK=1: small) and build reports/
+report: reports/report.md  ## simulate N deals per game (default 1,000,000; QUICK=1: small; STRATEGY=SPEC: the players) and build reports/
 
 # The report is a graph of real files: each analysis writes its tables (reports/tables/GAME.json
 # lists them) from resumable chunk aggregates under results/; report.md and index.html are
 # assembled from the tables.  An interrupted run resumes: finished chunks are kept.
 SOURCES := pyproject.toml $(shell find cardsim -name '*.py' -o -name 'profiles.toml') analyses/common.py
-ANALYSE = $(PY) -m analyses $(1) --n $(N) --seed $(SEED) --jobs $(JOBS) --results results --out reports $(QUICK_FLAG)
-# Changing N or SEED names another stamp, so the tables are rebuilt for the new run.
-RUN_STAMP := results/.run-n$(N)-seed$(SEED)$(if $(QUICK_FLAG),-quick)
+ANALYSE = $(PY) -m analyses $(1) --n $(N) --seed $(SEED) --jobs $(JOBS) --results results --out reports $(QUICK_FLAG) \
+	$(if $(STRATEGY),--strategy '$(STRATEGY)')
+# Changing N, SEED or STRATEGY names another stamp, so the tables are rebuilt for the new run (a spec by a hash
+# of its text: it holds ':' and '/'; an edit inside a rule file is not seen here, the analyses' stores see it).
+STRATEGY_KEY := $(if $(STRATEGY),-strategy-$(shell printf '%s' '$(STRATEGY)' | sha256sum | cut -c1-12))
+RUN_STAMP := results/.run-n$(N)-seed$(SEED)$(if $(QUICK_FLAG),-quick)$(STRATEGY_KEY)
 
 $(RUN_STAMP):
 	mkdir -p results && rm -f results/.run-* && touch $@

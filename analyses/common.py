@@ -38,6 +38,9 @@ def parse_args(description: str, argv=None) -> argparse.Namespace:
     p.add_argument("--profiles", metavar="NAME,...",
                    help="the player profiles the charts are replayed under (default: every profile of the game but "
                         "default; cardsim profiles GAME)")
+    p.add_argument("--strategy", metavar="SPEC",
+                   help="the players at every seat (a strategy spec or rules:FILE; default: the game's default "
+                        "strategy); analyses/vint_charts.py honours it, the others take only the default")
     args = p.parse_args(argv)
     if args.n <= 0:
         p.error(f"--n must be a positive number of deals, got {args.n}")
@@ -89,20 +92,56 @@ def legends(known: dict, figures) -> dict:
 
 
 def strategy_parameters(game: str, specs) -> dict:
-    """``{spec: {parameter: value}}`` for the strategy specs of a run, every parameter spelled out."""
+    """``{spec: {parameter: value}}`` for the strategy specs of a run, every parameter spelled out;
+    a rule file's spec (``rules:PATH[:…]``) as ``{"rule_file": PATH, "sha256": hex}`` (its file and
+    includes, :func:`cardsim.rules.digests`, as a run's manifest keeps them): its row is a table,
+    not named parameters."""
+    from cardsim.rules import digests
+    from cardsim.rules.compile import split_spec
+
     registry = get_game(game).registry
     out = {}
     for spec in dict.fromkeys(specs):
+        files = digests([spec])
+        if files:
+            out[spec] = {"rule_file": str(split_spec(spec.partition(":")[2])[0]), "sha256": files[spec]}
+            continue
         strategy, vector = registry.resolve(spec)
         out[spec] = {name: float(v) for name, v in zip(strategy.params, vector)}
     return out
 
 
+def strategy_of(args: argparse.Namespace, game: str) -> str:
+    """The spec every seat plays in an analysis: ``--strategy``, else ``game``'s default strategy.
+    Raises StrategyError (one line) for a spec the game cannot play (an unknown name, a rule file
+    of another game or one that does not parse)."""
+    spec = getattr(args, "strategy", None) or get_game(game).default_strategy
+    make_run(game, 1, 0, [spec] * get_game(game).default_seats)  # checks the spec before any work
+    return spec
+
+
+def non_default_strategy(args: argparse.Namespace) -> str | None:
+    """The one-line refusal for an analysis that plays only the default players when ``--strategy``
+    names another spec (None when it is absent or some game's default)."""
+    from cardsim.games import GAME_NAMES
+
+    spec = getattr(args, "strategy", None)
+    if spec is None or spec in {get_game(g).default_strategy for g in GAME_NAMES}:
+        return None
+    return (f"--strategy {spec}: this analysis plays the default players only (analyses/vint_charts.py "
+            f"takes --strategy)")
+
+
 def script_main(title: str, run, argv=None) -> int:
     """The ``main`` of an analysis script: parse the common arguments, ``run(args)`` (on the
     cluster of ``--scheduler`` if given), and turn a bad argument or unwritable output into a
-    one-line error (exit 2)."""
+    one-line error (exit 2).  These analyses play the default players: a non-default ``--strategy``
+    is refused (exit 2) rather than ignored."""
     args = parse_args(title, argv)
+    refused = non_default_strategy(args)
+    if refused:
+        print(f"error: {refused}", file=sys.stderr)
+        return 2
     try:
         with cluster(args.scheduler):
             run(args)

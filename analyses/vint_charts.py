@@ -5,7 +5,12 @@ Every cell is a :func:`cardsim.questions.question`: the candidate calls played o
 dealt under the cell's hand classes, everything else by the default strategies.  Only the public
 API is used (cardsim.questions, cardsim.stats through cardsim.analysis.vint_charts).
 
-    python -m analyses.vint_charts --n 20000 --seed 2026 --jobs -1 --out reports [--quick]
+    python -m analyses.vint_charts --n 20000 --seed 2026 --jobs -1 --out reports [--quick] [--strategy SPEC]
+
+``--strategy SPEC`` (default ``heuristic``) seats SPEC at every seat: the other seats' calls, the
+calls that imply the callers' hands, the continuation, the default-call reading and the robust
+replay's base are SPEC's, so a chart written as a rule file (``cardsim rules from-chart vint``) is
+measured against itself (analyses/vint_iterate.py iterates that to a fixed point).
 """
 from __future__ import annotations
 
@@ -20,7 +25,7 @@ import pandas as pd
 
 from cardsim._version import __version__
 from analyses.common import parse_args as common_parse_args
-from analyses.common import entry, write_tables
+from analyses.common import entry, strategy_of, strategy_parameters, write_tables
 from cardsim.analysis import robustness as RB
 from cardsim.analysis import vint_charts as vc
 from cardsim.deal import ConditionError
@@ -30,6 +35,7 @@ from cardsim.runner.files import OutputError, transform_id
 from cardsim.runner.pool import cluster
 from cardsim.runner.run import make_run
 from cardsim.runner.store import analysis_store, run_chunks
+from cardsim.strategies.registry import StrategyError
 
 TITLE = "Vint bidding charts"
 PILOT = 100
@@ -84,6 +90,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     args = common_parse_args(TITLE, argv)
     try:
         RB.others("vint", args.profiles)  # an unknown profile is an error before any work
+        args.strategy = strategy_of(args, "vint")  # so is a spec that cannot play Vint
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         raise SystemExit(2) from None
@@ -97,26 +104,36 @@ def deals_for(acceptance: float, n: int) -> int:
     return int(min(n, max(min(n, MIN_DEALS), acceptance * CANDIDATES_PER_DEAL * n)))
 
 
-def _ask(cell, options, n, seed):
+def _every_seat(strategy: str | None):
+    return None if strategy is None else [strategy] * 4
+
+
+def _ask(cell, options, n, seed, strategy=None):
     return question("vint", cell.seat if hasattr(cell, "seat") else 0, list(options), n=n, seed=seed,
-                    where=cell.where, dealer=getattr(cell, "dealer", None), auction=getattr(cell, "after", ()))
+                    where=cell.where, dealer=getattr(cell, "dealer", None), auction=getattr(cell, "after", ()),
+                    strategies=_every_seat(strategy))
 
 
-def _planned(cell, options, n, seed) -> tuple[int, float]:
-    pilot = _ask(cell, options[:1], min(PILOT, n), seed)
+def _planned(cell, options, n, seed, strategy=None) -> tuple[int, float]:
+    pilot = _ask(cell, options[:1], min(PILOT, n), seed, strategy)
     acceptance = table(pilot, run_question(pilot, n_jobs=1)).attrs["acceptance"]
     return deals_for(acceptance, n), acceptance
 
 
-def run_chart_cell(cell: vc.Cell, n: int, seed: int, n_records: int) -> dict:
-    """The chart row of one cell: its question, then records of the default strategy's calls."""
-    deals, _ = _planned(cell, cell.options, n, seed)
-    q = _ask(cell, cell.options, deals, seed)
+def run_chart_cell(cell: vc.Cell, n: int, seed: int, n_records: int, strategy: str | None = None) -> dict | None:
+    """The chart row of one cell: its question, then records of the seat's strategy's calls
+    (``strategy`` at every seat; None: the default).  None when those players never make the
+    cell's calls before (a rule file whose rules do not open 1H has no response to 1H to chart)."""
+    try:
+        deals, _ = _planned(cell, cell.options, n, seed, strategy)
+        q = _ask(cell, cell.options, deals, seed, strategy)
+    except (ConditionError, StrategyError):  # the spec itself was checked before any work (parse_args)
+        return None
     sums = run_question(q, n_jobs=1)
     df = table(q, sums)
     d = cell.default_question()
     dq = question("vint", d["seat"], d["options"], n=n_records, seed=seed, where=cell.where, dealer=cell.dealer,
-                  auction=d["auction"])
+                  auction=d["auction"], strategies=_every_seat(strategy))
     calls = [r["auction"][len(cell.after)] for r in records(dq, range(n_records), option=0)]
     row = vc.chart_row(cell, df, calls, sums)
     if row["runner_up"] is not None:  # what the replay under other players needs (taken off in run_robust)
@@ -140,7 +157,7 @@ def run_robust(args, cells: list, rows: list[dict]) -> None:
     best there against the chart's best (cardsim.analysis.robustness.replay): adds its columns to
     ``rows`` in place."""
     profiles = RB.others("vint", getattr(args, "profiles", None))
-    base = [get_game("vint").default_strategy] * 4
+    base = [getattr(args, "strategy", None) or get_game("vint").default_strategy] * 4
     keep = [i for i, row in enumerate(rows) if row.get("robust_view") is not None]
     rcells = []
     for i in keep:
@@ -166,10 +183,12 @@ def _points(hand) -> int:
     return sum(HCP.get(card[0], 0) for card in hand)
 
 
-def run_trick_cell(cell: vc.TrickCell, n: int, seed: int, n_records: int) -> tuple[pd.DataFrame, dict]:
-    """Per-level rows and the trick-table row of one cell (tricks read from records at level 1)."""
-    deals, _ = _planned(cell, cell.options, n, seed)
-    q = _ask(cell, cell.options, deals, seed)
+def run_trick_cell(cell: vc.TrickCell, n: int, seed: int, n_records: int,
+                   strategy: str | None = None) -> tuple[pd.DataFrame, dict]:
+    """Per-level rows and the trick-table row of one cell (tricks read from records at level 1;
+    ``strategy`` plays every seat's cards, None: the default)."""
+    deals, _ = _planned(cell, cell.options, n, seed, strategy)
+    q = _ask(cell, cell.options, deals, seed, strategy)
     df = table(q, run_question(q, n_jobs=1))
     levels = vc.level_rows(cell, df)
     recs = records(q, range(min(2 * n_records, deals)), option=0)
@@ -181,35 +200,46 @@ def run_trick_cell(cell: vc.TrickCell, n: int, seed: int, n_records: int) -> tup
     return levels, row
 
 
-def _work(kind, cell, n, seed, n_records):
+def _work(kind, cell, n, seed, n_records, strategy=None):
     start = time.perf_counter()
-    out = run_chart_cell(cell, n, seed, n_records) if kind == "chart" else run_trick_cell(cell, n, seed, n_records)
-    return out, time.perf_counter() - start
+    run = run_chart_cell if kind == "chart" else run_trick_cell
+    return run(cell, n, seed, n_records, strategy), time.perf_counter() - start
 
 
-def build(args, cells, tcells) -> Path:
-    """Play every cell, write the tables, figures and ``out/tables/vint_charts.json``; returns its path."""
+def build(args, cells, tcells, robust: bool = True) -> Path:
+    """Play every cell with ``args.strategy`` (absent or None: the default, ``heuristic``) at every
+    seat, write the tables, figures and ``out/tables/vint_charts.json``; returns its path.
+    ``robust`` False leaves out the replay under the other player profiles (its columns)."""
     t0 = time.perf_counter()
+    strategy = getattr(args, "strategy", None) or get_game("vint").default_strategy
     n_records = max(40, min(100, args.n // 200))
     tasks = [("chart", c) for c in cells] + [("tricks", c) for c in tcells]
-    print(f"{TITLE}: {len(cells)} chart classes + {len(tcells)} trick cells, up to {args.n:,} deals each",
-          flush=True)
-    rows, level_frames, trick_rows = [], [], []
-    work = [(kind, cell, args.n, args.seed, n_records) for kind, cell in tasks]
+    print(f"{TITLE}: {len(cells)} chart classes + {len(tcells)} trick cells, up to {args.n:,} deals each, "
+          f"{strategy} at every seat", flush=True)
+    rows, level_frames, trick_rows, charted = [], [], [], []
+    # The spec is part of each task, so the store's key (with a rule file's digest) changes with the players:
+    # a resumed run never mixes two players' cells.
+    work = [(kind, cell, args.n, args.seed, n_records, strategy) for kind, cell in tasks]
     # Each finished cell is kept under --results, so an interrupted run resumes where it stopped.
     store = analysis_store(args.results, "vint-charts", _work, work=work, cells_code=transform_id(vc.chart_row))
     results = run_chunks(_work, work, [args.n] * len(work), args.jobs, store=store)
     for k, ((kind, cell), (out, seconds)) in enumerate(zip(tasks, results), 1):
-        if kind == "chart":
+        if kind == "chart" and out is None:
+            label = (f"{cell.chart} {' '.join(cell.after)} {vc.band_label(cell.band)} {cell.shape.name}: left out "
+                     f"({strategy} never makes the calls before it)")
+        elif kind == "chart":
             rows.append(out)
+            charted.append(cell)
             label = f"{cell.chart} {' '.join(cell.after)} {vc.band_label(cell.band)} {cell.shape.name}: {out['best']}"
         else:
             level_frames.append(out[0])
             trick_rows.append(out[1])
             label = f"tricks {cell.series} {cell.combined}: {out[1]['tricks']:.2f} tricks"
         print(f"[{k}/{len(tasks)} {time.perf_counter() - t0:5.0f}s] {label} ({seconds:.1f}s)", flush=True)
-    if rows:
-        run_robust(args, [c for kind, c in tasks if kind == "chart"], rows)
+    if rows and robust:
+        run_robust(args, charted, rows)
+    for row in rows:
+        row.pop("robust_view", None)
     tabs = vc.chart_tables(rows) if rows else {}
     if trick_rows:
         tabs["vint_tricks"] = pd.DataFrame(trick_rows)
@@ -219,16 +249,16 @@ def build(args, cells, tcells) -> Path:
     fdir = out / "figures"
     fdir.mkdir(parents=True, exist_ok=True)
     figs = vc.figures(tabs, fdir)
-    spec = get_game("vint")
-    strategies = ["heuristic"] * 4
-    parameters = {}
-    for name in dict.fromkeys(strategies):
-        strategy, vector = spec.registry.resolve(name)
-        parameters[name] = {p: float(v) for p, v in zip(strategy.params, vector)}
+    strategies = [strategy] * 4
+    parameters = strategy_parameters("vint", strategies)
+    notes = NOTES if strategy == get_game("vint").default_strategy else [
+        f"Players: {strategy} at every seat (--strategy), where the notes below say the default strategy or "
+        f"heuristic: the other seats' calls, the calls before a cell and the hands they imply, the continuation "
+        f"and each seat's own call (`default`)."] + NOTES
     meta = {"game": "vint", "title": TITLE, "deals": args.n, "deals_unit": "deals per class (at most)",
             "seed": args.seed, "source": make_run("vint", 1).manifest()["source"], "cardsim": __version__,
             "strategies": strategies, "parameters": parameters, "rules": {}, "tables": list(tabs),
-            "figures": [p.name for p in figs], "glossary": {**vc.GLOSSARY, **RB.GLOSSARY}, "notes": NOTES,
+            "figures": [p.name for p in figs], "glossary": {**vc.GLOSSARY, **RB.GLOSSARY}, "notes": notes,
             "legends": vc.legends([p.name for p in figs]), "rules_of_thumb": vc.rules(tabs),
             "answer": vc.answer(tabs), "method": NOTES[0] + " " + NOTES[1] + " " + NOTES[-1]}
     meta["detail"] = vc.detail(tabs)  # the report's "In detail": a short table and a list (the answer's content)

@@ -218,11 +218,13 @@ def _test_hand(runs: list[list[ChartCell]], j: int, seed: int) -> str | None:
     return None
 
 
-def rule_file(cells: list[ChartCell], source: str, base: str = "heuristic", seed: int = 0, note: str = "") -> str:
+def rule_file(cells: list[ChartCell], source: str, base: str = "heuristic", seed: int = 0, note: str = "",
+              players: str = "the default players' (heuristic)") -> str:
     """The rule file (TOML text) that makes each chart cell's best call (``cells``, from
     :func:`cells_of`) in its context, and ``base`` every other call; one [[test]] per rule (a
     hand of its class dealt with ``seed``).  ``source``: where the charts came from, and
-    ``note`` (a line, optional), written in the header.  :class:`TooBig` (a ValueError, one
+    ``note`` (a line, optional), written in the header; ``players``: whose continuation the
+    charts were measured against (:func:`players_of`).  :class:`TooBig` (a ValueError, one
     line) when the rules do not fit a strategy row."""
     if not cells:
         raise ValueError("the chart tables hold no cell with a best call")
@@ -239,8 +241,8 @@ def rule_file(cells: list[ChartCell], source: str, base: str = "heuristic", seed
              f"# Charts: {charts}; {len(cells)} cells, {len(runs)} rules (cells of one context and shape with the",
              "# same best call in adjacent bands share a rule).  A rule's auction is the chart's calls before, exactly",
              "# (the opening chart's rules hold for the dealer only); its condition is the cell's own class, band and",
-             "# shape, written exactly.  The chart measured each cell's calls against the default players' (heuristic)",
-             "# continuation; hands of no cell and every later call are the base's."]
+             "# shape, written exactly.  The chart measured each cell's calls against",
+             f"# {players} continuation; hands of no cell and every later call are the base's."]
     for i, j in overlaps(runs):
         lines.append(f"# Rules #{i + 1} and #{j + 1} share hands ({runs[i][0].shape} and {runs[j][0].shape} after "
                      f"{runs[i][0].pattern or '-'}): rule #{i + 1} takes them (first match wins).")
@@ -275,6 +277,24 @@ def _fits(text: str) -> None:
                 raise TooBig(f"the charts make {text.count('[[rule]]')} rules, {numbers} numbers, and a strategy row "
                              f"holds {TABLE_LEN}: write fewer charts (--chart NAME, repeatable)") from None
             raise ValueError(f"the charts' rule file: {message}") from None
+
+
+def players_of(tables: list[Path]) -> str:
+    """Whose calls and play the chart ``tables`` were measured against, for the header: the
+    ``strategies`` of the ``vint_charts.json`` beside them (analyses/vint_charts.py ``--strategy``),
+    or the default players when it is absent or names the default."""
+    import json
+
+    default = "the default players' (heuristic)"
+    specs = set()
+    for t in tables:
+        try:
+            specs |= set(json.loads((Path(t).parent / "vint_charts.json").read_text()).get("strategies") or [])
+        except (OSError, ValueError, AttributeError):
+            return default
+    if not specs or specs == {"heuristic"}:
+        return default
+    return f"the players' ({' / '.join(sorted(specs))} at every seat)"
 
 
 def from_args(args, log=print) -> tuple[str, str]:
@@ -316,7 +336,8 @@ def from_args(args, log=print) -> tuple[str, str]:
                                         f"{', '.join(left_out)} chart{'s' if len(left_out) > 1 else ''} (write "
                                         f"{'them' if len(left_out) > 1 else 'it'} with --chart into another file).")
         try:
-            text = rule_file([c for c in cells if c.chart in chosen], source, seed=args.seed, note=note)
+            text = rule_file([c for c in cells if c.chart in chosen], source, seed=args.seed, note=note,
+                             players=players_of(tables))
             break
         except TooBig:
             # charts the user did not name are written while they fit, in the report's order
