@@ -11,8 +11,8 @@ JOBS ?= -1
 AGAINST ?= 4a44c71
 # QUICK=1: a small report (every section, small n) in about two minutes.
 QUICK ?=
-# STRATEGY=SPEC: the players at every seat of the analyses (a strategy spec or rules:FILE; empty: each game's
-# default).  analyses/vint_charts.py honours it; the others refuse a non-default one (one line, exit 2).
+# STRATEGY=SPEC: the players at every seat of the analyses that take it (STRATEGY_ANALYSES: the Vint charts; a
+# strategy spec or rules:FILE; empty: each game's default); the others play the default players.
 STRATEGY ?=
 ifeq ($(QUICK),1)
 N := 20000
@@ -54,7 +54,10 @@ report: reports/report.md  ## simulate N deals per game (default 1,000,000; QUIC
 # assembled from the tables.  An interrupted run resumes: finished chunks are kept.
 SOURCES := pyproject.toml $(shell find cardsim -name '*.py' -o -name 'profiles.toml') analyses/common.py
 ANALYSE = $(PY) -m analyses $(1) --n $(N) --seed $(SEED) --jobs $(JOBS) --results results --out reports $(QUICK_FLAG) \
-	$(if $(STRATEGY),--strategy '$(STRATEGY)')
+	$(if $(and $(STRATEGY),$(filter $(1),$(STRATEGY_ANALYSES))),--strategy '$(STRATEGY)')
+# The analyses that measure against other players (--strategy); the rest keep each game's default players
+# and say so in their captions, so that `make report STRATEGY=…` still builds the whole report.
+STRATEGY_ANALYSES := vint_charts
 # Changing N, SEED or STRATEGY names another stamp, so the tables are rebuilt for the new run (a spec by a hash
 # of its text: it holds ':' and '/'; an edit inside a rule file is not seen here, the analyses' stores see it).
 STRATEGY_KEY := $(if $(STRATEGY),-strategy-$(shell printf '%s' '$(STRATEGY)' | sha256sum | cut -c1-12))
