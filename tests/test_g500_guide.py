@@ -197,7 +197,8 @@ def test_heatmap_is_drawn(tmp_path):
 # ---------------------------------------------------------------- end to end
 def test_tiny_run_writes_the_guide(tmp_path):
     classes = [Holding("H", 6, 3), Holding("NT", jokers=1, aces=2)]
-    args = parse_args("guide", ["--n", "200", "--seed", "5", "--jobs", "1", "--out", str(tmp_path)])
+    args = parse_args("guide", ["--n", "200", "--seed", "5", "--jobs", "1", "--out", str(tmp_path),
+                                "--results", str(tmp_path / "results")])
     path = script.run(args, classes)
     meta = json.loads(path.read_text())
     assert path.name == "500_guide.json"

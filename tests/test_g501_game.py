@@ -479,7 +479,8 @@ def test_moment_table_pairs_each_level_with_look():
 def test_tiny_run_writes_the_page(tmp_path):
     plan = G.Plan(grid3=(200, 501), grid4=(501,), games=60, games4=40, own=(200,), leads=(0, 100), levels=(70, 90),
                   deals=80, positions=(0, 2))
-    args = parse_args("game", ["--n", "500", "--seed", "5", "--jobs", "1", "--out", str(tmp_path)])
+    args = parse_args("game", ["--n", "500", "--seed", "5", "--jobs", "1", "--out", str(tmp_path),
+                               "--results", str(tmp_path / "results")])
     meta = json.loads(script.run(args, plan).read_text())
     assert set(meta) == {"game", "title", "deals", "deals_unit", "seed", "source", "cardsim", "strategies",
                          "parameters", "rules", "tables", "csv_only", "figures", "glossary", "notes", "answer",
