@@ -108,7 +108,12 @@ REGISTRY.add("heuristic", HEURISTIC, dict(_HEURISTIC_PARAMS[0], **HEURISTIC_DEFA
              *_HEURISTIC_PARAMS[2:], tunables=TUNABLES)
 HEURISTIC_V5 = 7
 """heuristic_v5's id: heuristic's bidding and talon with the card play before issue 47."""
-REGISTRY.add("heuristic_v5", HEURISTIC_V5, dict(_HEURISTIC_PARAMS[0], **HEURISTIC_DEFAULTS),
+# heuristic_v5's values are frozen here: they were the default's when the card play changed, and must not follow
+# HEURISTIC_DEFAULTS when the blind war is re-tuned on the new play.
+HEURISTIC_V5_PARAMS = {"margin": -5.0, "abandon": 15.0, "target_margin": 28.0, "blind_level": 87.0, "blind_pos": -1.0,
+                       "blind_score": 501.0, "blind_cur": 90.0, "blind_prob": 1.0, "contest": 0.0, "press": 0.0,
+                       "press_score": 0.0, "blind_later": 0.95}
+REGISTRY.add("heuristic_v5", HEURISTIC_V5, dict(_HEURISTIC_PARAMS[0], **HEURISTIC_V5_PARAMS),
              "The default until issue 47's card play, kept so that old results stay reproducible: heuristic's "
              "parameters and bidding, blind bids and talon, with the card play of issue 12 (and its later "
              "defenders' rules); heuristic_v3 and heuristic_v4 are versions of it.",
