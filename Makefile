@@ -59,8 +59,12 @@ ANALYSE = $(PY) -m analyses $(1) --n $(N) --seed $(SEED) --jobs $(JOBS) --result
 # and say so in their captions, so that `make report STRATEGY=…` still builds the whole report.
 STRATEGY_ANALYSES := vint_charts
 # Changing N, SEED or STRATEGY names another stamp, so the tables are rebuilt for the new run (a spec by a hash
-# of its text: it holds ':' and '/'; an edit inside a rule file is not seen here, the analyses' stores see it).
-STRATEGY_KEY := $(if $(STRATEGY),-strategy-$(shell printf '%s' '$(STRATEGY)' | sha256sum | cut -c1-12))
+# of its text, since it holds ':' and '/', and of the files it names, so that an edit inside a rule file
+# rebuilds the tables too).
+STRATEGY_FILES := $(if $(STRATEGY),$(shell for t in $$(printf '%s' '$(STRATEGY)' | tr ':,=' '   '); do \
+	[ -f "$$t" ] && printf '%s ' "$$t"; done))
+STRATEGY_KEY := $(if $(STRATEGY),-strategy-$(shell { printf '%s' '$(STRATEGY)'; cat $(STRATEGY_FILES) /dev/null; } \
+	| sha256sum | cut -c1-12))
 RUN_STAMP := results/.run-n$(N)-seed$(SEED)$(if $(QUICK_FLAG),-quick)$(STRATEGY_KEY)
 
 $(RUN_STAMP):
