@@ -256,7 +256,7 @@ def check_pimc(spec: GameSpec, n_jobs: int = 2) -> None:
     """The sampled search searches, plays legal cards to the rows' result, for any chunks and jobs."""
     from cardsim.strategies.pimc import COUNTERS
 
-    searching = f"{spec.pimc.strategy.name}:worlds=2"
+    searching = f"{spec.pimc.strategy.name}:worlds=2,side=1"  # the declaring side searches: half the cost
     before = COUNTERS.searched
     records = cardsim.records(spec.name, range(4), SEED, searching)
     assert COUNTERS.searched > before, f"{spec.name}'s {searching} made no searched decision in 4 deals"
