@@ -346,3 +346,11 @@ def test_a_broken_game_fails_the_suite(game):
 
     with pytest.raises(AssertionError, match="dealer"):
         check_rows_vs_records(dataclasses.replace(spec, simulate_chunk=shifted))
+
+
+def test_check_game_runs_each_check_the_spec_offers(game):
+    spec, n_jobs = game
+    if spec.name not in TOY_GAMES:
+        pytest.skip("a built-in game runs check by check in test_conformance (the same work)")
+    assert check_game(spec, n_jobs) == ["round_trip", "chunking", "rows_vs_records", "illegal_play", "dd"]
+    assert not offered(spec, "matches") and not offered(spec, "pimc")
