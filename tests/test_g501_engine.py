@@ -1,5 +1,5 @@
-"""501 engine: conformance on random play, determinism, round trip with the slow twin, matches."""
-import json
+"""501 engine: conformance on random play, the rows' own fields, the blind policy (round trip, chunking
+and rows vs records: tests/test_conformance.py)."""
 
 import numpy as np
 import pandas as pd
@@ -21,17 +21,14 @@ def run(request):
     return setup, SPEC.simulate_chunk(11, 0, N, setup), SPEC.make_records(11, range(N), setup)
 
 
-def test_round_trip_replay_equals_engine(run):
+def test_rows_carry_the_contract_and_the_marriages(run):
+    # The round trip and the row fields named like the result's (delta, cards, blind, ...):
+    # tests/test_conformance.py; these two are named otherwise in the rows.
     setup, rows, recs = run
     for rec, row in zip(recs, rows):
-        rec = json.loads(json.dumps(rec))
-        assert SPEC.replay(rec) == rec["result"]
         res = rec["result"]
         assert row["bid"] == (res["contract"] or 0)
-        assert row["blind"] == res["blind"] and row["abandoned"] == res["abandoned"]
         for s in range(setup.seats):
-            assert row[f"delta_{s}"] == res["delta"][s]
-            assert row[f"cards_{s}"] == res["cards"][s]
             assert row[f"marr_{s}"] == res["marriages"][s]
 
 
@@ -71,26 +68,6 @@ def test_deal_matches_documented_convention():
     first = (dealer + 1) % 3
     assert parse_card(rec["hands"][first][0], RANKS) in deck[[0, 4, 8, 12, 15, 18, 21]]
     assert sorted(parse_card(t, RANKS) for t in rec["talon"]) == sorted(deck[[3, 7, 11]])
-
-
-def test_determinism_any_chunking():
-    setup = SPEC.setup()
-    whole = SPEC.simulate_chunk(3, 100, 300, setup)
-    parts = np.concatenate([SPEC.simulate_chunk(3, 100, 120, setup), SPEC.simulate_chunk(3, 220, 180, setup)])
-    assert whole.tobytes() == parts.tobytes()
-    assert (whole["deal"] == np.arange(100, 400)).all()
-    again = SPEC.simulate_chunk(3, 100, 300, setup)
-    assert whole.tobytes() == again.tobytes()
-    assert SPEC.deal_chunk(3, 0, 1000) == SPEC.deal_chunk(3, 0, 1000)
-
-
-def test_records_match_rows_for_any_subset():
-    setup = SPEC.setup()
-    rows = SPEC.simulate_chunk(9, 0, 50, setup)
-    recs = SPEC.make_records(9, [49, 3], setup)
-    assert recs[0]["dealer"] == rows[49]["dealer"]
-    assert recs[0]["result"]["delta"] == [int(rows[49][f"delta_{s}"]) for s in range(3)]
-    assert recs[1]["result"]["contract"] == (rows[3]["bid"] or None)
 
 
 def test_blind_policy_parameters():
@@ -146,9 +123,7 @@ def test_setup_errors():
 def test_matches(seats):
     setup = SPEC.setup(seats=seats)
     m, d = SPEC.play_matches(4, 0, 20, setup)
-    assert m.dtype == SPEC.match_dtype and len(m) == 20
-    m2, d2 = SPEC.play_matches(4, 10, 10, setup)
-    assert m[10:].tobytes() == m2.tobytes() and d[d["match"] >= 10].tobytes() == d2.tobytes()
+    assert len(m) == 20  # (seed, match) keying and the dealer passing left: tests/test_conformance.py
     md = pd.DataFrame(d)
     for row in m:
         deals = md[md["match"] == row["match"]]
@@ -158,7 +133,6 @@ def test_matches(seats):
         run = np.full(seats, 501)
         for k, (_, dl) in enumerate(deals.iterrows()):
             assert [dl[f"score_{s}"] for s in range(seats)] == list(run)
-            assert dl["dealer"] == (deals.iloc[0]["dealer"] + k) % seats
             run = run + np.array([dl[f"delta_{s}"] for s in range(seats)])
             assert (run > 0).all() or k == len(deals) - 1
         assert list(run) == final and min(final) <= 0

@@ -193,18 +193,7 @@ def test_the_decision_reads_only_the_seats_view():
     assert len(cards) == 1 and cards <= {49, 50, 51, 52}
 
 
-def test_vint_pimc_plays_legal_reproducible_deals():
-    specs = ["pimc:worlds=2,side=1", "heuristic", "pimc:worlds=2,side=1", "heuristic"]
-    records = cardsim.records("vint", range(4), seed=5, strategies=specs)
-    for record in records:
-        cardsim.replay(record)  # raises on an illegal card
-    a = cardsim.simulate("vint", 4, seed=5, strategies=specs, chunk_size=3)
-    b = cardsim.simulate("vint", 4, seed=5, strategies=specs, chunk_size=2, n_jobs=2)
-    assert a.equals(b)
-    plain = cardsim.simulate("vint", 4, seed=5)
-    # Bidding is heuristic's: the same contracts; the play may differ.
-    assert a[["declarer", "level", "denomination"]].equals(plain[["declarer", "level", "denomination"]])
-    assert [r["result"]["tricks"] for r in records] == a[["tricks_0", "tricks_1"]].to_numpy().tolist()
+# Legal, replayed, reproducible for any chunks and jobs, bidding as heuristic: tests/test_conformance.py
 
 
 def test_pimc_outside_its_side_plays_heuristics_card():

@@ -36,7 +36,12 @@ def replay(record) -> dict:
     held = [set(_cards(h, "hands", 4)) for h in hands]
     if len(held[0] | held[1]) != 8:
         raise RecordError("a card is dealt twice", field="hands", rule=RULE)
-    play = _cards(record.get("play"), "play", 8)
+    play = record.get("play")
+    if isinstance(play, list) and len(play) != 8:
+        # name the action, as the real games do: the first card missing, or the first one too many
+        what = "a card is missing" if len(play) < 8 else "a card after the last trick"
+        raise RecordError(f"{what}: a deal plays 8 cards", field="play", index=min(len(play), 8), rule=RULE)
+    play = _cards(play, "play", 8)
     leader, tricks = (dealer + 1) % 2, [0, 0]
     for t in range(4):
         lead, follow = play[2 * t], play[2 * t + 1]
