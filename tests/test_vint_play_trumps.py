@@ -29,6 +29,8 @@ def test_with_level_reads_the_last_bid():
     calls, n = auction((1, 1, SPADES), (2, 2, HEARTS), (1, 5, SPADES), declarer=1)
     flags = S.with_level(np.int64(S.PLAY_FLAGS[4]), calls, n)
     assert flags >> S.PLAY_LEVEL_SHIFT == 5 and flags & ((1 << S.PLAY_LEVEL_SHIFT) - 1) == S.PLAY_FLAGS[4]
+    # Fewer closing passes than a finished auction has: the last bid is still found.
+    assert S.with_level(np.int64(0), calls, n - 10) >> S.PLAY_LEVEL_SHIFT == 5
     # No bid (a view outside a deal): the flags unchanged, so no level rule fires.
     assert S.with_level(np.int64(S.PLAY_FLAGS[4]), np.full(8, PASS, dtype=np.int64), 8) == S.PLAY_FLAGS[4]
     assert S.PLAY_FLAGS[4] & S.PLAY_HIGH and not S.PLAY_FLAGS[3] & (S.PLAY_HIGH | S.PLAY_TRUMPS_LAST)

@@ -21,7 +21,7 @@ from cardsim.rng import choose_bit, randbelow, uniform
 from cardsim.strategies.pimc import register as register_pimc
 from cardsim.strategies.registry import Registry
 
-from .rules import (ACE, GAME_THRESHOLD, HONOURS_LANE, JACK, LED_SHIFT, MAX_CALL, NT, PASS, TEN, bid_call,
+from .rules import (ACE, CLOSING_PASSES, GAME_THRESHOLD, HONOURS_LANE, JACK, LED_SHIFT, MAX_CALL, NT, PASS, TEN, bid_call,
                     call_denomination, call_level, denominations_bid, first_denomination, high_card_points,
                     legal_plays, trick_value, trick_winner)
 
@@ -577,6 +577,10 @@ def with_level(play, calls, ncalls):
     ``calls[:ncalls]``, int64, docs/RULES.md §2.2) in bits :data:`PLAY_LEVEL_SHIFT` and up, for the
     rules that read it (:data:`PLAY_HIGH`); ``play`` unchanged (no level rule fires) when
     ``calls[:ncalls]`` holds no bid."""
+    # An auction ends with CLOSING_PASSES passes after its last bid (§2.2): one read, no scan.
+    k = ncalls - 1 - CLOSING_PASSES
+    if k >= 0 and calls[k] != PASS:
+        return play | (call_level(calls[k]) << PLAY_LEVEL_SHIFT)
     for k in range(ncalls - 1, -1, -1):
         if calls[k] != PASS:
             return play | (call_level(calls[k]) << PLAY_LEVEL_SHIFT)
