@@ -710,8 +710,12 @@ def heuristic_lead(hand, seat, declarer, trump, others, played, bid_suits, voids
     the declaring side its longest side suit.  Top of a sequence, top of a doubleton, or low
     (:func:`_suit_lead`); of equal cards the cheapest.  ``voids`` (int64): bit 4·seat + suit
     per suit a seat did not follow, bit LED_SHIFT + 4·seat + suit per suit a seat led.
-    ``play`` (int64): the card play's rule flags (:data:`PLAY_PARTNER_DRAWS` …, :func:`play_flags`);
-    0 plays ``heuristic_v2``'s leads."""
+    ``play`` (int64): the card play's rule flags (:data:`PLAY_PARTNER_DRAWS` …, :func:`play_flags`;
+    with the contract's level in bits :data:`PLAY_LEVEL_SHIFT` and up, :func:`with_level`); 0 plays
+    ``heuristic_v2``'s leads.  Version 4 (issue 47): the declarer cashes no trump while none is
+    unseen (:data:`PLAY_TRUMPS_LAST`); at level 4 and above the declarer's partner with two trumps
+    or more leads one while five or more are unseen, before his masters, and the declarer leads no
+    trump below the master while two or fewer are unseen (:data:`PLAY_HIGH`)."""
     # The bid suits the lead reads go out of line as numbers, not as the array: an array
     # argument is seven words passed on the stack at each of a deal's 13 leads.
     return _lead(hand, seat, declarer, trump, others, played, bid_suits[(seat + 2) & 3], bid_suits[declarer],
