@@ -47,6 +47,9 @@ VARIANTS = {
         # The default before issue 47's no-trump play (the declarer's partner keeps short masters and
         # returns the declarer's suit): its digests equal the "default" ones until then.
         "heuristic_v5": (None, None, "heuristic_v5"),
+        # The default before issue 47's play at level 4 and above (card-play version 3): its digests
+        # equal the "default" ones until then.
+        "heuristic_v6": (None, None, "heuristic_v6"),
     },
     "501": {
         "3 seats": (3, None, None),
@@ -97,7 +100,7 @@ VARIANTS = {
 }
 # The match runs: one per distinct match-level rule set (500's target and scoring end games).
 MATCH_VARIANTS = {
-    "vint": ("default", "heuristic_v4", "heuristic_v5"),
+    "vint": ("default", "heuristic_v4", "heuristic_v5", "heuristic_v6"),
     "501": ("3 seats", "4 seats", "3 seats heuristic_v3", "4 seats heuristic_v3", "3 seats heuristic_v5",
             "4 seats heuristic_v5"),
     "500": ("quebec", "subtract", "subtract target 500", "quebec heuristic_v3", "subtract heuristic_v3",

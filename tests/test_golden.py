@@ -60,6 +60,10 @@ PREVIOUS_DEFAULT = {
         "heuristic_v5": ("9fa41488c6513e82d8909264459db6b034a4da711b0444ec6881dc0d606327a0",
                          "a11c0fe84fbf38c6a8e1e7d4ad24f48bb4f46e00cb79615da71e79595da5d085",
                          "5694a3b8d3e0824f37e0dbbc4088cecb229360f322124db246a3dc2b72ceecf8"),
+        # The default before issue 47's play at level 4 and above (tests/golden at commit 0735ecf).
+        "heuristic_v6": ("4b9eb37ac1138116de6c8bb2a9715f7bfa7fda3862cdd49dc22d521e94e9228c",
+                         "7b569fc26c18e173e3977eca7f0583f7788d201169880f24fa476606ee6d8ff9",
+                         "eb3c545b4866158a03fb924dee3a4df446e1f523e18d25ffbba1238386736990"),
     },
     "500": {
         "quebec heuristic_v4": ("e078987aa7dff7cfd74d201cdc20bd2383a0574da26d86560ae3de63336a3e91",

@@ -23,7 +23,7 @@ from cardsim.rng import deal_key
 
 from . import engine
 from . import strategies as S
-from .rules import LED_SHIFT, MAX_CALL, PASS, beats, call_denomination, first_bid_suits, shown_after
+from .rules import LED_SHIFT, MAX_CALL, PASS, beats, call_denomination, call_level, first_bid_suits, shown_after
 
 FULL_DECK = int(S.FULL_DECK)
 TIMED = ("heuristic", "heuristic_v3")
@@ -34,10 +34,11 @@ def collect(setup, n_deals: int, seed: int = 1) -> dict:
     """The decision views of deals ``0 .. n_deals-1`` of ``seed`` played by ``setup`` (every seat
     one of :data:`TIMED`).  Returns ``{"deals": n_deals, "calls": int (every call made),
     "bid": (hand uint64[B], seat int64[B], shown int64[B], current int64[B], call int64[B]),
-    "lead": (hand uint64[L], others uint64[L], played uint64[L], ints int64[L, 8]: seat, declarer,
-    trump, partner's, declarer's, declarer's partner's first bid suit, voids, card led),
-    "follow": (hand uint64[F], played uint64[F], ints int64[F, 11]: seat, declarer, trump,
-    leader, trick[0..2], n, voids, winner, card), "bid_suits": int64[F, 4]}``.
+    "lead": (hand uint64[L], others uint64[L], played uint64[L], ints int64[L, 9]: seat, declarer,
+    trump, partner's, declarer's, declarer's partner's first bid suit, voids, card led, the card
+    play's rule flags), "follow": (hand uint64[F], played uint64[F], ints int64[F, 12]: seat,
+    declarer, trump, leader, trick[0..2], n, voids, winner, card, rule flags), "bid_suits":
+    int64[F, 4]}``.
     Raises ValueError for a seat whose strategy is not timed here or ``n_deals`` <= 0."""
     timed = {S.REGISTRY[name].id for name in TIMED}
     others = sorted({spec.split(":")[0].strip() for spec, sid in zip(setup.specs, setup.strategy_ids)
@@ -72,6 +73,7 @@ def collect(setup, n_deals: int, seed: int = 1) -> dict:
         if current == PASS:
             continue
         declarer, trump = int(info[engine.I_DECLARER]), int(call_denomination(current))
+        level = int(call_level(current))
         suits = np.zeros(4, dtype=np.int64)
         first_bid_suits(calls, nc, declarer, suits)
         suits = suits.tolist()
@@ -83,14 +85,15 @@ def collect(setup, n_deals: int, seed: int = 1) -> dict:
             for k in range(4):
                 seat = (leader + k) & 3
                 card = int(plays[4 * t + k])
+                flags = _flags(ids[seat], params[seat], k, seat, declarer, level)
                 if k == 0:
                     lead.append((hand[seat], ~(played | hand[seat]) & FULL_DECK, played,
                                  (seat, declarer, trump, suits[(seat + 2) & 3], suits[declarer],
-                                  suits[(declarer + 2) & 3], voids, card)))
+                                  suits[(declarer + 2) & 3], voids, card, flags)))
                     voids |= 1 << (LED_SHIFT + 4 * seat + (card >> 4))
                 else:
                     follow.append((hand[seat], played, (seat, declarer, trump, leader, trick[0], trick[1], trick[2],
-                                                        k, voids, win, card)))
+                                                        k, voids, win, card, flags)))
                     follow_suits.append(suits)
                     if (card >> 4) != (trick[0] >> 4):
                         voids |= 1 << (4 * seat + (trick[0] >> 4))
@@ -106,9 +109,20 @@ def collect(setup, n_deals: int, seed: int = 1) -> dict:
     return {"deals": n_deals, "calls": n_calls, "params": params,
             "bid": (u64([b[0] for b in bid]), *(np.array([b[i] for b in bid], dtype=np.int64) for i in range(1, 5))),
             "lead": (u64([x[0] for x in lead]), u64([x[1] for x in lead]), u64([x[2] for x in lead]),
-                     i64([x[3] for x in lead], 8)),
-            "follow": (u64([x[0] for x in follow]), u64([x[1] for x in follow]), i64([x[2] for x in follow], 11)),
+                     i64([x[3] for x in lead], 9)),
+            "follow": (u64([x[0] for x in follow]), u64([x[1] for x in follow]), i64([x[2] for x in follow], 12)),
             "bid_suits": i64(follow_suits, 4)}
+
+
+def _flags(strategy, row, k, seat, declarer, level) -> int:
+    """The card-play rule flags the seat's strategy plays with at this card, the contract's level
+    added where the rules read it (as :func:`.dispatch.choose_card` makes them)."""
+    if int(strategy) == S.HEURISTIC_V3:
+        return int(S.PLAY_PARTNER_DRAWS)
+    flags = int(S.play_flags.py_func(row[S.P_PLAY]))
+    if flags & S.PLAY_HIGH and k == 0 and seat % 2 == declarer % 2:
+        flags |= level << S.PLAY_LEVEL_SHIFT
+    return flags
 
 
 @jit
@@ -136,7 +150,7 @@ def _leads(hand, others, played, ints, out):
         borrowed(out)
     for i in range(hand.shape[0]):
         out[i] = S._lead(hand[i], ints[i, 0], ints[i, 1], ints[i, 2], others[i], played[i], ints[i, 3], ints[i, 4],
-                         ints[i, 5], ints[i, 6], S.PLAY_DEFAULT)
+                         ints[i, 5], ints[i, 6], ints[i, 8])
 
 
 @jit
@@ -149,7 +163,7 @@ def _follows(hand, played, ints, suits, out):
         trick[1] = ints[i, 5]
         trick[2] = ints[i, 6]
         out[i] = S.heuristic_play(hand[i], ints[i, 0], ints[i, 1], ints[i, 2], ints[i, 3], trick, ints[i, 7],
-                                  played[i], suits[i], ints[i, 8], S.PLAY_DEFAULT, ints[i, 9])
+                                  played[i], suits[i], ints[i, 8], ints[i, 11], ints[i, 9])
 
 
 def time_decisions(views: dict, repeats: int = 20) -> list[dict]:

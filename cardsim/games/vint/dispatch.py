@@ -40,7 +40,7 @@ from .pimc import pimc_card
 from .rulekernel import base_of, rules_call
 from .rules import MAX_CALLS, PASS
 from .strategies import (GREEDY, HEURISTIC, HEURISTIC_V1, HEURISTIC_V2, HEURISTIC_V3, P_PLAY, PIMC, PLAY_PARTNER_DRAWS,
-                         RANDOM, RULES, greedy_card, play_flags,
+                         PLAY_HIGH, RANDOM, RULES, greedy_card, play_flags, with_level,
                          heuristic_call, heuristic_call_v1, heuristic_card_v1, heuristic_play, random_call,
                          random_card)
 
@@ -103,6 +103,9 @@ def choose_card(strategy, params, streams, seat, hand, declarer, trump, leader, 
             play = np.int64(0)
         else:
             play = play_flags(params[seat][P_PLAY])
+            # Only the declaring side's leads read the contract's level: no scan anywhere else.
+            if (play & PLAY_HIGH) and n == 0 and (seat & 1) == (declarer & 1):
+                play = with_level(play, auction[2], auction[3])
         card = heuristic_play(hand, seat, declarer, trump, leader, trick, n, played, bid_suits, voids, play, winner)
         if strategy == PIMC:
             return pimc_card(params[seat], streams[1 + seat], hand, seat, declarer, trump, leader, trick, n, played,

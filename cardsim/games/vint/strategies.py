@@ -21,7 +21,7 @@ from cardsim.rng import choose_bit, randbelow, uniform
 from cardsim.strategies.pimc import register as register_pimc
 from cardsim.strategies.registry import Registry
 
-from .rules import (ACE, GAME_THRESHOLD, HONOURS_LANE, JACK, LED_SHIFT, MAX_CALL, NT, PASS, TEN, bid_call,
+from .rules import (ACE, CLOSING_PASSES, GAME_THRESHOLD, HONOURS_LANE, JACK, LED_SHIFT, MAX_CALL, NT, PASS, TEN, bid_call,
                     call_denomination, call_level, denominations_bid, first_denomination, high_card_points,
                     legal_plays, trick_value, trick_winner)
 
@@ -54,11 +54,14 @@ _AUCTION_DOCS = {
 }
 _AUCTION_BOUNDS = {"contested_points": (0, 40), "nt_margin": (-13, 13), "misfit_share": (0, 1), "honour_weight": (0, 13)}
 _SCORE = {"game_push": 0.25}
-_PLAY = {"play": 3.0}
-_PLAY_DOCS = {"play": "card-play version, kept so old results reproduce: 3 the default (issue 47: at no-trump the "
-                      "declarer's partner keeps short masters as entries and returns the declarer's suit), 2 the "
-                      "play before it (heuristic_v3 .. heuristic_v5), 1 heuristic_v2's (no partner's trump leads)"}
-_PLAY_BOUNDS = {"play": (1, 3)}
+_PLAY = {"play": 4.0}
+_PLAY_DOCS = {"play": "card-play version, kept so old results reproduce: 4 the default (issue 47: the declarer keeps "
+                      "his trumps while none is unseen; at level 4 and above his partner leads trumps from two and "
+                      "the declarer keeps his low trumps while two or fewer are unseen), 3 the play before it "
+                      "(heuristic_v6: at no-trump the declarer's partner keeps short masters as entries and returns "
+                      "the declarer's suit), 2 heuristic_v3 .. heuristic_v5's, 1 heuristic_v2's (no partner's "
+                      "trump leads)"}
+_PLAY_BOUNDS = {"play": (1, 4)}
 _SCORE_DOCS = {
     "game_push": "tricks added to the side's estimate for a bid it would otherwise not make, when that bid's "
                  "expected tricks x V carry the side to 500 below the line (docs/RULES.md §2.7; 0 = the score "
@@ -91,6 +94,10 @@ REGISTRY.add("heuristic", HEURISTIC, {**_BIDDING, **_AUCTION, **_SCORE, **HEURIS
              {**_BIDDING_DOCS, **_AUCTION_DOCS, **_SCORE_DOCS, **_PLAY_DOCS},
              {**_BIDDING_BOUNDS, **_AUCTION_BOUNDS, **_SCORE_BOUNDS, **_PLAY_BOUNDS}, kinds={"play": "int"},
              tunables=TUNABLES)
+REGISTRY.add_version("heuristic_v6", of="heuristic", params={**HEURISTIC_DEFAULTS, "play": 3.0},
+                     doc="the default before issue 47's trump play, kept so old results reproduce: heuristic's "
+                         "tuned bidding with card-play version 3 (play 3: issue 47's no-trump play of the "
+                         "declarer's partner)")
 REGISTRY.add_version("heuristic_v5", of="heuristic", params={**HEURISTIC_DEFAULTS, "play": 2.0},
                      doc="the default before issue 47's card play, kept so old results reproduce: heuristic's tuned "
                          "bidding with the play of heuristic_v3 and heuristic_v4 (play 2: at no-trump the declarer's "
@@ -527,22 +534,57 @@ master of a suit shorter than four cards (an entry) while an unseen card of the 
 PLAY_NT_PARTNER_RETURNS = 4
 """Card-play rule flag (issue 47): at no-trump the declarer's partner returns a side suit the
 declarer led (:func:`_return_suit`) before leading his own longest suit."""
-PLAY_FLAGS = (0, 0, PLAY_PARTNER_DRAWS, PLAY_PARTNER_DRAWS | PLAY_NT_PARTNER_ENTRIES | PLAY_NT_PARTNER_RETURNS)
-"""The rule flags of each card-play version (the ``play`` parameter, index 1..3): 1 heuristic_v2's
-play, 2 issue 26's (heuristic_v3 .. heuristic_v5), 3 issue 47's (heuristic's default)."""
-PLAY_DEFAULT = np.int64(PLAY_FLAGS[3])
+PLAY_TRUMPS_LAST = 8
+"""Card-play rule flag (issue 47): the declarer cashes no master trump while no trump is unseen
+(the trumps are sure tricks and the side's control; its side suits come first)."""
+PLAY_HIGH_PARTNER_TRUMPS = 16
+"""Card-play rule flag (issue 47), contracts at level 4 and above: the declarer's partner with two
+trumps or more leads one (his master, else his lowest) while five trumps or more are unseen."""
+PLAY_HIGH_KEEP_LOW_TRUMPS = 32
+"""Card-play rule flag (issue 47), contracts at level 4 and above: the declarer leads no trump
+below the master while two or fewer are unseen (they may be partner's, kept for ruffs)."""
+PLAY_HIGH = PLAY_HIGH_PARTNER_TRUMPS | PLAY_HIGH_KEEP_LOW_TRUMPS
+"""The rule flags that read the contract's level (:func:`with_level`)."""
+PLAY_LEVEL_SHIFT = 32
+"""The contract's level (1..7) sits in bits 32..35 of the rule flags of the declaring side's leads
+(:func:`with_level`); 0 where it is not read."""
+PLAY_FLAGS = (0, 0, PLAY_PARTNER_DRAWS, PLAY_PARTNER_DRAWS | PLAY_NT_PARTNER_ENTRIES | PLAY_NT_PARTNER_RETURNS,
+              PLAY_PARTNER_DRAWS | PLAY_NT_PARTNER_ENTRIES | PLAY_NT_PARTNER_RETURNS | PLAY_TRUMPS_LAST | PLAY_HIGH)
+"""The rule flags of each card-play version (the ``play`` parameter, index 1..4): 1 heuristic_v2's
+play, 2 issue 26's (heuristic_v3 .. heuristic_v5), 3 issue 47's no-trump play (heuristic_v6), 4
+issue 47's trump play (heuristic's default)."""
+PLAY_DEFAULT = np.int64(PLAY_FLAGS[4])
 """The rule flags of ``heuristic``'s default card play."""
 
 
 @jit(inline="always")
 def play_flags(version):
-    """The rule flags (int64) of card-play version ``version`` (the ``play`` parameter, float64 1..3,
+    """The rule flags (int64) of card-play version ``version`` (the ``play`` parameter, float64 1..4,
     :data:`PLAY_FLAGS`)."""
+    if version >= 4:
+        return np.int64(PLAY_PARTNER_DRAWS | PLAY_NT_PARTNER_ENTRIES | PLAY_NT_PARTNER_RETURNS | PLAY_TRUMPS_LAST
+                        | PLAY_HIGH)
     if version >= 3:
         return np.int64(PLAY_PARTNER_DRAWS | PLAY_NT_PARTNER_ENTRIES | PLAY_NT_PARTNER_RETURNS)
     if version >= 2:
         return np.int64(PLAY_PARTNER_DRAWS)
     return np.int64(0)
+
+
+@jit(inline="always")
+def with_level(play, calls, ncalls):
+    """``play`` (int64 rule flags) with the contract's level (1..7: the last bid of
+    ``calls[:ncalls]``, int64, docs/RULES.md §2.2) in bits :data:`PLAY_LEVEL_SHIFT` and up, for the
+    rules that read it (:data:`PLAY_HIGH`); ``play`` unchanged (no level rule fires) when
+    ``calls[:ncalls]`` holds no bid."""
+    # An auction ends with CLOSING_PASSES passes after its last bid (§2.2): one read, no scan.
+    k = ncalls - 1 - CLOSING_PASSES
+    if k >= 0 and calls[k] != PASS:
+        return play | (call_level(calls[k]) << PLAY_LEVEL_SHIFT)
+    for k in range(ncalls - 1, -1, -1):
+        if calls[k] != PASS:
+            return play | (call_level(calls[k]) << PLAY_LEVEL_SHIFT)
+    return play
 
 
 @jit(inline="always")
@@ -668,8 +710,12 @@ def heuristic_lead(hand, seat, declarer, trump, others, played, bid_suits, voids
     the declaring side its longest side suit.  Top of a sequence, top of a doubleton, or low
     (:func:`_suit_lead`); of equal cards the cheapest.  ``voids`` (int64): bit 4·seat + suit
     per suit a seat did not follow, bit LED_SHIFT + 4·seat + suit per suit a seat led.
-    ``play`` (int64): the card play's rule flags (:data:`PLAY_PARTNER_DRAWS` …, :func:`play_flags`);
-    0 plays ``heuristic_v2``'s leads."""
+    ``play`` (int64): the card play's rule flags (:data:`PLAY_PARTNER_DRAWS` …, :func:`play_flags`;
+    with the contract's level in bits :data:`PLAY_LEVEL_SHIFT` and up, :func:`with_level`); 0 plays
+    ``heuristic_v2``'s leads.  Version 4 (issue 47): the declarer cashes no trump while none is
+    unseen (:data:`PLAY_TRUMPS_LAST`); at level 4 and above the declarer's partner with two trumps
+    or more leads one while five or more are unseen, before his masters, and the declarer leads no
+    trump below the master while two or fewer are unseen (:data:`PLAY_HIGH`)."""
     # The bid suits the lead reads go out of line as numbers, not as the array: an array
     # argument is seven words passed on the stack at each of a deal's 13 leads.
     return _lead(hand, seat, declarer, trump, others, played, bid_suits[(seat + 2) & 3], bid_suits[declarer],
@@ -688,13 +734,17 @@ def _lead(hand, seat, declarer, trump, others, played, partner_suit, declarer_su
             return lowest_bit(U64(hand) & suit_mask(s))
     # Both opponents out of trumps: the unseen ones are partner's, kept for ruffs.
     opponents_out = (voids >> (4 * ((declarer + 1) & 3) + trump)) & (voids >> (4 * ((declarer + 3) & 3) + trump)) & 1
+    # Issue 47: in a contract at level 4 and above (bits of ``play`` set by with_level).
+    high = (play & PLAY_HIGH) != 0 and ((play >> PLAY_LEVEL_SHIFT) & 15) >= 4 and trump < NT and not defending
     if trump < NT and seat == declarer and not opponents_out:
         mine = U64(hand) & suit_mask(trump)
-        if mine != U64(0) and (U64(others) & suit_mask(trump)) != U64(0):
+        unseen = popcount(U64(others) & suit_mask(trump))
+        if mine != U64(0) and unseen != 0:
             top = highest_bit(mine)
             if _is_master(top, others):
                 return _cheapest_equal(hand, top, played)
-            if popcount(mine) >= 3:
+            # The last one or two unseen trumps may well be partner's, worth more as ruffs.
+            if popcount(mine) >= 3 and not (high and (play & PLAY_HIGH_KEEP_LOW_TRUMPS) and unseen <= 2):
                 return _suit_lead(mine, played)
     # The declarer's partner with four trumps or more helps draw them while an opponent may hold
     # one, before cashing side winners that trump could ruff (issue 26, docs/notes/strategy-quality-journal.md
@@ -709,11 +759,23 @@ def _lead(hand, seat, declarer, trump, others, played, partner_suit, declarer_su
     # The declarer's partner is rarely on lead: he cashes his masters before the declarer's bid
     # suit, and at no-trump keeps no short master as an entry (docs/notes/strategy-quality-journal.md, seventh step).
     declarers_partner = not defending and seat != declarer
+    # High contracts (issue 47): the partner helps draw trumps early, from two cards up, before his
+    # side masters can be ruffed (found with double-dummy as oracle, docs/strategy-quality.md).
+    if high and declarers_partner and (play & PLAY_HIGH_PARTNER_TRUMPS) and not opponents_out:
+        mine = U64(hand) & suit_mask(trump)
+        if popcount(mine) >= 2 and popcount(U64(others) & suit_mask(trump)) >= 5:
+            top = highest_bit(mine)
+            if _is_master(top, others):
+                return _cheapest_equal(hand, top, played)
+            return lowest_bit(mine)
     best = -1
     best_len = -1
     for s in range(4):
         mine = U64(hand) & suit_mask(s)
         if mine == U64(0) or (s == trump and (seat != declarer or opponents_out)):
+            continue
+        # No trump unseen: the declarer's trumps win whenever played; kept, they stop the side suits.
+        if s == trump and (play & PLAY_TRUMPS_LAST) and (U64(others) & suit_mask(trump)) == U64(0):
             continue
         top = highest_bit(mine)
         if _is_master(top, others):
