@@ -20,16 +20,16 @@ N_VIEWS = 300
 
 # Each registered strategy's own function per decision; a new registry entry must be added here.
 FUNCTIONS = {
-    # the play view ends with the public voids, which only pimc reads
-    "random": (S.random_bid, S.random_discard, lambda params, streams, *view: S.random_play(params, streams, *view[:-1])),
+    # the play view ends with the public voids and the auction's record, which only pimc reads
+    "random": (S.random_bid, S.random_discard, lambda params, streams, *view: S.random_play(params, streams, *view[:-2])),
     # the heuristic's card play reads no parameters and no stream (it is on the hot path)
-    "heuristic": (S.heuristic_bid, S.heuristic_discard, lambda params, streams, *view: S.heuristic_play(*view[:-1])),
+    "heuristic": (S.heuristic_bid, S.heuristic_discard, lambda params, streams, *view: S.heuristic_play(*view[:-2])),
     "heuristic_v1": (S.heuristic_bid, S.heuristic_discard,
-                     lambda params, streams, *view: S.heuristic_play_v1(*view[:-1])),
-    "heuristic_v2": (S.heuristic_bid, S.heuristic_discard, lambda params, streams, *view: S.heuristic_play(*view[:-1])),
-    "heuristic_v3": (S.heuristic_bid, S.heuristic_discard, lambda params, streams, *view: S.heuristic_play(*view[:-1])),
+                     lambda params, streams, *view: S.heuristic_play_v1(*view[:-2])),
+    "heuristic_v2": (S.heuristic_bid, S.heuristic_discard, lambda params, streams, *view: S.heuristic_play(*view[:-2])),
+    "heuristic_v3": (S.heuristic_bid, S.heuristic_discard, lambda params, streams, *view: S.heuristic_play(*view[:-2])),
     # a version of heuristic (Registry.add_version): the same id, hence the same functions
-    "heuristic_v4": (S.heuristic_bid, S.heuristic_discard, lambda params, streams, *view: S.heuristic_play(*view[:-1])),
+    "heuristic_v4": (S.heuristic_bid, S.heuristic_discard, lambda params, streams, *view: S.heuristic_play(*view[:-2])),
     # bids and discards like heuristic; its card comes from its own glue
     "pimc": (S.heuristic_bid, S.heuristic_discard, P.pimc_card),
 }
@@ -114,7 +114,7 @@ def play_views(rng, n):
         seat = (leader + n_in_trick) % 4
         yield (seat, np.uint64(hands[seat]), denom, declarer, leader, trick.copy(), n_in_trick,
                led if n_in_trick else -1, np.uint64(played), np.uint64(known if seat == declarer else 0),
-               tricks[declarer % 2], 6 + int(rng.integers(5)), np.int64(0))
+               tricks[declarer % 2], 6 + int(rng.integers(5)), np.int64(0), D.unread_auction())
 
 
 # ---------------------------------------------------------------- (a) parameter positions
@@ -222,7 +222,8 @@ def test_every_decision_raises_for_an_unregistered_id():
         D.choose_discard(99, params, streams, 2, hand, 0)
     assert exc.value.args == (UNHANDLED, "discard", 99, 2)
     with pytest.raises(ValueError, match=UNHANDLED) as exc:
-        D.choose_card(-1, params, streams, 3, hand, 0, 3, 3, trick, 0, -1, np.uint64(0), np.uint64(0), 0, 6, 0)
+        D.choose_card(-1, params, streams, 3, hand, 0, 3, 3, trick, 0, -1, np.uint64(0), np.uint64(0), 0, 6, 0,
+                      D.unread_auction())
     assert exc.value.args == (UNHANDLED, "card", -1, 3)
 
 

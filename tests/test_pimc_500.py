@@ -127,10 +127,14 @@ def test_every_world_agrees_on_the_ruff():
 
 def test_same_view_same_card_whatever_the_hidden_hands():
     # The glue's arguments are dispatch's: every seat's rows and the deal's streams (it reads its
-    # own), then exactly heuristic_play's view and the public voids; the game's spec carries the hooks.
+    # own), then exactly heuristic_play's view, the public voids and the public record of the
+    # auction (with the dealt hands, of which only the seat's own reaches the search: the
+    # Python side's record ends with it); the game's spec carries the hooks.
     glue = inspect.signature(P.pimc_card.py_func).parameters
     view_args = inspect.signature(heuristic_play.py_func).parameters
-    assert list(glue) == ["params", "streams"] + list(view_args) + ["voids"]
+    assert list(glue) == ["params", "streams"] + list(view_args) + ["voids", "auction"]
+    assert list(inspect.signature(P._decide).parameters) == ["row", "state"] + list(view_args) + [
+        "voids", "fallback", "record"]
     assert get_game("500").pimc is P.HOOKS and P.HOOKS.strategy is get_game("500").registry["pimc"]
     # Spades trumps, seat 2 (declarer's partner, declarer 0) third to play in trick 3.  Two deals
     # that agree on what seat 2 has seen and differ in every other hand and the kitty.

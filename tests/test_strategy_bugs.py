@@ -4,6 +4,7 @@ import types
 import numpy as np
 import pytest
 
+from cardsim.games.g500 import dispatch as D500
 from cardsim.games.g500 import engine as E500
 from cardsim.games.g500.constants import NT
 
@@ -29,7 +30,7 @@ def test_five_hundred_raises_on_an_insufficient_bid():
     auction = _with_strategy(E500.run_auction, choose_call=lambda *a: np.int64(3))  # 3 again after a 3
     with pytest.raises(ValueError, match="insufficient or unknown bid"):
         auction(np.int64(0), ids, params, streams, hands, np.int64(0), np.int64(1000), np.int64(0), np.int64(0),
-                np.zeros(0, dtype=np.int64), res, E500.NO_FORCE.copy())
+                np.zeros(0, dtype=np.int64), res, E500.NO_FORCE.copy(), np.zeros(E500.MAX_CALLS, dtype=np.int64))
 
 
 def test_five_hundred_raises_on_an_illegal_discard():
@@ -48,4 +49,4 @@ def test_five_hundred_raises_on_an_illegal_card():
     card = _with_strategy(E500.play_tricks, choose_card=lambda sid, p, s, seat, *a: np.int64(0 if seat == 0 else 5))
     with pytest.raises(ValueError, match="illegal card"):
         card(np.int64(0), np.int64(5), np.uint64(0), ids, params, streams, eff, np.zeros(4, dtype=np.int64),
-             np.zeros(0, dtype=np.int64), res, np.int64(-1))
+             np.zeros(0, dtype=np.int64), res, np.int64(-1), D500.unread_auction())

@@ -28,8 +28,8 @@ wins or loses, so a card that is best by one trick in 60% of the worlds and thre
 in the rest would win the vote and lose on average.  Where every world agrees (one card is
 best in each of them) the mean agrees too, so that card (or an equally good one) is played.
 
-What it uses of the auction: with ``auction=1`` (games whose hooks have ``auction``: Vint, and 501,
-whose worlds then also place the talon and the gifts the seat has seen) each
+What it uses of the auction: with ``auction=1`` (games whose hooks have ``auction``: Vint, Five
+Hundred, and 501, whose worlds then also place the talon and the gifts the seat has seen) each
 world must be one in which the seats' strategies make the calls made (:func:`sample_auction_worlds`:
 rejection, falling back to the play-only worlds where too few pass in the budget); otherwise
 nothing beyond what the game's hooks say, every world consistent with the play as likely as any

@@ -32,7 +32,7 @@ Decisions:
   denomination ``denom`` (0..3 trump S C D H, 4 no-trump).  Returns the six effective cards
   put away.
 * ``choose_card(strategy, params, streams, seat, hand, denom, declarer, leader, trick, n_in_trick,
-  led, played, known, decl_tricks, contract_tricks, voids) -> int64`` (docs/RULES.md §3.5): ``hand`` the
+  led, played, known, decl_tricks, contract_tricks, voids, auction) -> int64`` (docs/RULES.md §3.5): ``hand`` the
   seat's effective cards (uint64), ``declarer`` and ``leader`` seats, ``trick``: int64[4] with
   the effective cards of the trick so far in ``trick[:n_in_trick]`` (play order from
   ``leader``), ``led`` the led (or named) suit, -1 when leading, ``played`` every effective
@@ -41,7 +41,16 @@ Decisions:
   ``contract_tricks`` the tricks bid (6..10), ``voids`` (int64) the public record of the play:
   bit 4·seat + suit once that seat has not followed a lead of that suit (effective suits: a
   bower follows as a trump; a no-trump joker played to a suit lead shows out of it; read by
-  ``pimc`` only).  Returns a legal effective card, and for a joker
+  ``pimc`` only).  ``auction``: read only by ``pimc:auction=1`` (:func:`.pimc.pimc_card`), the
+  public record of the auction and the play, the tuple ``(readable int64, dealer int64, ids
+  int64[4], before0, before1, scoring, target, calls int64[MAX_CALLS], ncalls, by_seat uint64[4],
+  hands uint64[4])``: whether the calls were the strategies' own (0 under a question's forced
+  contract or call, or calls given whatever the hands), every seat's strategy id (public in this
+  model, like the rows of ``params``: the worlds replay their calls), the scores and rule the
+  bidders saw, the auction's calls (bid numbers, -1 pass), the effective cards each seat has
+  played so far (who played which card is public), and the dealt physical hands, of which a
+  strategy reads only its own seat's (as it reads only its own row of ``params``).
+  :func:`unread_auction` makes one for direct calls.  Returns a legal effective card, and for a joker
   led in no-trump ``card | named_suit << 8``.
 """
 from __future__ import annotations
@@ -49,6 +58,7 @@ from __future__ import annotations
 import numpy as np
 
 from cardsim._jit import jit
+from cardsim.games.g500.constants import MAX_CALLS
 from cardsim.games.g500.strategies import (
     HEURISTIC,
     HEURISTIC_V1,
@@ -104,9 +114,19 @@ def choose_discard(strategy, params, streams, seat, hand, denom):
     return np.uint64(0)  # not reached
 
 
+def unread_auction(ids=None):
+    """An ``auction`` record for :func:`choose_card` outside a deal (tests, direct calls): no calls,
+    marked not readable, so a ``pimc`` seat's worlds match the play only.  ``ids``: int64[4], every
+    seat's strategy id (default zeros)."""
+    ids = np.zeros(4, dtype=np.int64) if ids is None else np.asarray(ids, dtype=np.int64)
+    return (np.int64(0), np.int64(0), ids, np.int64(0), np.int64(0), np.int64(0), np.int64(1000),
+            np.zeros(MAX_CALLS, dtype=np.int64), np.int64(0), np.zeros(4, dtype=np.uint64),
+            np.zeros(4, dtype=np.uint64))
+
+
 @jit(inline="always")
 def choose_card(strategy, params, streams, seat, hand, denom, declarer, leader, trick, n_in_trick, led,
-                played, known, decl_tricks, contract_tricks, voids):
+                played, known, decl_tricks, contract_tricks, voids, auction):
     """Strategy ``strategy``'s card for ``seat`` (docs/RULES.md §3.5); a ``rules`` seat plays as its
     base strategy."""
     if strategy == RULES:
@@ -122,6 +142,6 @@ def choose_card(strategy, params, streams, seat, hand, denom, declarer, leader, 
                            led, played, known, decl_tricks, contract_tricks)
     if strategy == PIMC:
         return pimc_card(params, streams, seat, hand, denom, declarer, leader, trick, n_in_trick, led, played, known,
-                         decl_tricks, contract_tricks, voids)
+                         decl_tricks, contract_tricks, voids, auction)
     unhandled("card", strategy, seat)
     return np.int64(0)  # not reached

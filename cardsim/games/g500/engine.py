@@ -30,11 +30,12 @@ import numpy as np
 
 from cardsim._jit import borrowed, jit
 from cardsim.games.forced import (CHECK_CALLS, F_CALL, F_IMPLIED, F_KIND, F_NPREFIX, F_PREFIX, F_SEAT,
-                                  FORCE_CONTRACT, FORCE_FIRST_CALL, GIVEN_CALLS)
+                                  FORCE_CONTRACT, FORCE_FIRST_CALL, GIVEN_CALLS, IMPLIED_CALLS)
 from cardsim.cards import lowest_bit, popcount
 from cardsim.games.g500.constants import (
     DECK,
     FULL_EFF,
+    MAX_CALLS,
     NT,
     REMAP,
     SCORING_QUEBEC,
@@ -116,7 +117,7 @@ def start_result(dealer, hands, kitty, before0, before1, res):
 
 
 @jit(inline="always")
-def run_auction(dealer, ids, params, streams, hands, scoring, target, before0, before1, trace, res, forced):
+def run_auction(dealer, ids, params, streams, hands, scoring, target, before0, before1, trace, res, forced, calls):
     """The auction (docs/RULES.md §3.3): left of the dealer first, passes final; returns
     ``(bid, declarer)``, ``(-1, -1)`` when all four pass.
 
@@ -131,7 +132,8 @@ def run_auction(dealer, ids, params, streams, hands, scoring, target, before0, b
     (:mod:`cardsim.games.forced`), and the seat's forced first call; a forced call that is not
     legal when its seat first speaks leaves ``res[R_FORCED_OK]`` 0 and the strategy calls.  Under
     ``CHECK_CALLS`` the auction stops after the given calls, returns ``(-1, -1)`` and leaves in
-    ``res[R_FORCED_OK]`` how many of them the callers' strategies made.
+    ``res[R_FORCED_OK]`` how many of them the callers' strategies made.  ``calls`` (int64[MAX_CALLS])
+    receives the calls made, traced or not: a ``pimc:auction=1`` seat's worlds read them.
     """
     tracing = trace.shape[0] > 0
     high = np.int64(-1)
@@ -181,6 +183,7 @@ def run_auction(dealer, ids, params, streams, hands, scoring, target, before0, b
             raise ValueError("a strategy made an insufficient or unknown bid")
         if call < 0:
             call = -1  # every negative call is a pass
+        calls[n_calls] = call
         if tracing:
             trace[T_CALLS + n_calls] = call
         n_calls += 1
@@ -282,7 +285,7 @@ def take_kitty(declarer, denom, ids, params, streams, kitty, eff, res, keep):
 
 
 @jit(inline="always")
-def play_tricks(declarer, bid, disc, ids, params, streams, eff, trick, trace, res, first):
+def play_tricks(declarer, bid, disc, ids, params, streams, eff, trick, trace, res, first, auction):
     """Ten tricks (docs/RULES.md §3.5), the declarer leading first; returns the tricks won by team
     0 (seats 0+2) and team 1 (int64, int64) and writes them to ``res``.
 
@@ -292,10 +295,17 @@ def play_tricks(declarer, bid, disc, ids, params, streams, eff, trick, trace, re
     ``trace[T_PLAY:]`` and the named suits (-1 none) at ``trace[T_NAMED:]``.  ``first`` >= 0 is
     the declarer's first lead, coded as a strategy's card (effective card + 256 × named suit):
     it replaces the card his strategy chooses (asked all the same); -1 lets his strategy lead.
+
+    ``auction``: the public record of the auction for the strategies that read it
+    (:func:`.dispatch.choose_card`'s ``auction``, made by :func:`play_contract`); its ``by_seat``
+    (uint64[4], each seat's effective cards played) is filled here card by card.
     """
     tracing = trace.shape[0] > 0
     denom = bid % 5
     contract_tricks = contract_level(bid)
+    by_seat = auction[9]
+    for s in range(4):
+        by_seat[s] = U64(0)
     played = U64(0)
     tricks0 = np.int64(0)
     tricks1 = np.int64(0)
@@ -309,7 +319,7 @@ def play_tricks(declarer, bid, disc, ids, params, streams, eff, trick, trace, re
             decl_tricks = tricks0 if declarer % 2 == 0 else tricks1
             known = disc if seat == declarer else U64(0)
             code = choose_card(ids[seat], params, streams, seat, eff[seat], denom, declarer, leader,
-                               trick, i, led, played, known, decl_tricks, contract_tricks, voids)
+                               trick, i, led, played, known, decl_tricks, contract_tricks, voids, auction)
             if k == 0 and first >= 0:
                 # the forced first lead replaces the declarer's own choice (asked all the same: a branch
                 # around the inlined strategy measured up to 2% slower on every deal, a replaced result not)
@@ -340,6 +350,7 @@ def play_tricks(declarer, bid, disc, ids, params, streams, eff, trick, trace, re
             trick[i] = c
             eff[seat] &= ~(U64(1) << U64(c))
             played |= U64(1) << U64(c)
+            by_seat[seat] |= U64(1) << U64(c)
         w = trick_winner(trick, denom, led)
         leader = (leader + w) % 4
         if leader % 2 == 0:
@@ -386,12 +397,14 @@ def score_contract(declarer, bid, tricks0, tricks1, scoring, target, before0, be
 
 @jit(inline="always")
 def play_contract(declarer, bid, ids, params, scoring, target, before0, before1, hands, kitty,
-                  eff, streams, trick, trace, res, forced):
+                  eff, streams, trick, calls, by_seat, trace, res, forced):
     """Everything after the auction for ``declarer`` (seat) and ``bid`` (0..24): kitty,
     tricks, score (docs/RULES.md §3.4-§3.6).  ``res`` must already hold :func:`start_result`'s
     fields; ``hands`` (physical) are left as dealt.  ``forced[F_LEAD]``: the declarer's first
     lead (kept through the discard; where he holds it neither dealt nor in the kitty,
-    ``res[R_FORCED_OK]`` 0 and his strategy leads)."""
+    ``res[R_FORCED_OK]`` 0 and his strategy leads).  ``calls`` (int64[MAX_CALLS]): the auction's
+    calls (:func:`run_auction`); ``by_seat`` (uint64[4]) scratch for the cards each seat plays:
+    with ``hands`` and the scores, the public record the card decisions get (:func:`play_tricks`)."""
     res[R_DECLARER] = declarer
     res[R_BID] = bid
     denom = bid % 5
@@ -406,20 +419,27 @@ def play_contract(declarer, bid, ids, params, scoring, target, before0, before1,
     disc = take_kitty(declarer, denom, ids, params, streams, kitty, eff, res, first)
     if first >= 0 and forced[F_NAMED] > 0:
         first += 256 * (forced[F_NAMED] - 1)
-    tricks0, tricks1 = play_tricks(declarer, bid, disc, ids, params, streams, eff, trick, trace, res, first)
+    # The calls are the strategies' own unless a question forced a call or a contract, or gave
+    # calls made whatever the hands: only then can a searching seat's worlds read them.
+    readable = np.int64(forced[F_KIND] != FORCE_CONTRACT and forced[F_KIND] != FORCE_FIRST_CALL
+                        and (forced[F_NPREFIX] == 0 or forced[F_IMPLIED] == IMPLIED_CALLS))
+    auction = (readable, res[R_DEALER], ids, before0, before1, scoring, target, calls, res[R_NCALLS], by_seat, hands)
+    tricks0, tricks1 = play_tricks(declarer, bid, disc, ids, params, streams, eff, trick, trace, res, first, auction)
     score_contract(declarer, bid, tricks0, tricks1, scoring, target, before0, before1, res)
 
 
 @jit
 def play_deal(dealer, hands, kitty, ids, params, scoring, target, before0, before1, eff, streams,
-              trick, trace, res, forced):
+              trick, calls, by_seat, trace, res, forced):
     """Play a deal from given physical ``hands`` (uint64[4], 10 cards each) and ``kitty``
     (uint64, 6 cards): auction, then :func:`play_contract` or a throw-in (docs/RULES.md §3.3-§3.6).
     ``streams`` must be seeded (``rng.seed_streams(streams, key)``); ``forced``: int64[F_LEN]
-    (``NO_FORCE``: nothing forced), a forced contract skips the auction."""
+    (``NO_FORCE``: nothing forced), a forced contract skips the auction.  ``calls`` (int64[MAX_CALLS])
+    and ``by_seat`` (uint64[4]): scratch for the public record of the auction and the play
+    (:func:`play_contract`)."""
     # Borrowed views (cardsim._jit.borrowed): no reference counting at every bid and card.
     hands, ids, params = borrowed(hands), borrowed(ids), borrowed(params)
-    eff, streams = borrowed(eff), borrowed(streams)
+    eff, streams, calls, by_seat = borrowed(eff), borrowed(streams), borrowed(calls), borrowed(by_seat)
     trick, trace, res, forced = borrowed(trick), borrowed(trace), borrowed(res), borrowed(forced)
     start_result(dealer, hands, kitty, before0, before1, res)
     # one call site of play_contract: every inlined copy is typed and compiled again
@@ -429,17 +449,17 @@ def play_deal(dealer, hands, kitty, ids, params, scoring, target, before0, befor
         forced_auction(dealer, declarer, bid, trace, res)
     else:
         bid, declarer = run_auction(dealer, ids, params, streams, hands, scoring, target, before0, before1, trace,
-                                    res, forced)
+                                    res, forced, calls)
         if bid < 0:
             throw_in(res)
             return
     play_contract(declarer, bid, ids, params, scoring, target, before0, before1, hands, kitty,
-                  eff, streams, trick, trace, res, forced)
+                  eff, streams, trick, calls, by_seat, trace, res, forced)
 
 
 @jit
 def run_deal(key, dealer, ids, params, scoring, target, before0, before1,
-             deck, hands, eff, streams, trick, trace, res, forced):
+             deck, hands, eff, streams, trick, calls, by_seat, trace, res, forced):
     """Play the deal of ``key`` (uint64); ``dealer`` -1 draws it from the shuffle stream
     (independent deals).  Seeds ``streams`` from ``key``, deals (:func:`deal_cards`) and plays
     (:func:`play_deal`); ``before0``/``before1`` are the team scores before the deal.
@@ -447,10 +467,11 @@ def run_deal(key, dealer, ids, params, scoring, target, before0, before1,
     ids, params, deck, hands, eff = borrowed(ids), borrowed(params), borrowed(deck), borrowed(hands), borrowed(eff)
     streams, trick, trace, res, forced = borrowed(streams), borrowed(trick), borrowed(trace), borrowed(res), \
         borrowed(forced)
+    calls, by_seat = borrowed(calls), borrowed(by_seat)
     seed_streams(streams, key)
     dealer, kitty = deal_cards(dealer, deck, hands, streams[0])
     play_deal(dealer, hands, kitty, ids, params, scoring, target, before0, before1, eff, streams,
-              trick, trace, res, forced)
+              trick, calls, by_seat, trace, res, forced)
 
 
 @jit
@@ -460,42 +481,45 @@ def _scratch():
     eff = np.empty(4, dtype=np.uint64)
     streams = np.empty((5, 1), dtype=np.uint64)
     trick = np.empty(4, dtype=np.int64)
+    calls = np.zeros(MAX_CALLS, dtype=np.int64)
+    by_seat = np.zeros(4, dtype=np.uint64)
     no_force = np.zeros(F_LEN, dtype=np.int64)
-    return deck, hands, eff, streams, trick, no_force
+    return deck, hands, eff, streams, trick, calls, by_seat, no_force
 
 
 @jit
 def simulate_kernel(seed, start, count, ids, params, scoring, target, out):
     """Independent deals ``start .. start+count-1`` of ``seed`` into ``out`` (int64[count, R_LEN])."""
-    deck, hands, eff, streams, trick, no_force = _scratch()
-    _simulate_loop(seed, start, count, ids, params, scoring, target, out, deck, hands, eff, streams, trick, no_force,
-                   np.empty(0, dtype=np.int64))
+    deck, hands, eff, streams, trick, calls, by_seat, no_force = _scratch()
+    _simulate_loop(seed, start, count, ids, params, scoring, target, out, deck, hands, eff, streams, trick, calls,
+                   by_seat, no_force, np.empty(0, dtype=np.int64))
 
 
 @jit
-def _simulate_loop(seed, start, count, ids, params, scoring, target, out, deck, hands, eff, streams, trick, no_force,
-                   no_trace):
+def _simulate_loop(seed, start, count, ids, params, scoring, target, out, deck, hands, eff, streams, trick, calls,
+                   by_seat, no_force, no_trace):
     # Borrowed views (cardsim._jit.borrowed) of the caller's arrays: no reference counting at
     # every deal's calls.
     ids, params, out, deck, hands = borrowed(ids), borrowed(params), borrowed(out), borrowed(deck), borrowed(hands)
     eff, streams, trick, no_force, no_trace = borrowed(eff), borrowed(streams), borrowed(trick), borrowed(no_force), \
         borrowed(no_trace)
+    calls, by_seat = borrowed(calls), borrowed(by_seat)
     # np.int64(...), not bare literals: a literal argument would compile run_deal and play_deal
     # once more, for its literal type (numba specializes on Literal[int]).
     for i in range(count):
         key = deal_key(U64(seed), start + i)
         run_deal(key, np.int64(-1), ids, params, scoring, target, np.int64(0), np.int64(0), deck, hands, eff,
-                 streams, trick, no_trace, out[i], no_force)
+                 streams, trick, calls, by_seat, no_trace, out[i], no_force)
 
 
 @jit
 def trace_kernel(seed, deal_ids, ids, params, scoring, target, before0, before1, out, traces):
     """Like :func:`simulate_kernel` for chosen deal numbers, with action traces."""
-    deck, hands, eff, streams, trick, no_force = _scratch()
+    deck, hands, eff, streams, trick, calls, by_seat, no_force = _scratch()
     for i in range(deal_ids.shape[0]):
         key = deal_key(U64(seed), deal_ids[i])
         run_deal(key, np.int64(-1), ids, params, scoring, target, before0, before1, deck, hands, eff, streams, trick,
-                 traces[i], out[i], no_force)
+                 calls, by_seat, traces[i], out[i], no_force)
 
 
 MAX_MATCH_DEALS = 2000
@@ -505,7 +529,7 @@ by then has no winner (winner -1; a played-on game's share is then 0.5 each, a d
 
 @jit
 def finish_game(gkey, dealer, ids, params, scoring, target, s0, s1, deals_done, deck, hands, eff, streams, trick,
-                no_trace, res, no_force):
+                calls, by_seat, no_trace, res, no_force):
     """Play a game on with the strategies alone from the team scores ``s0``/``s1`` (no side at the
     target), ``dealer`` dealing next and ``deals_done`` deals played: deal ``j`` (``deals_done``,
     ``deals_done + 1``, …) has key ``deal_key(gkey, j)`` and the deal passes left after every deal
@@ -514,7 +538,7 @@ def finish_game(gkey, dealer, ids, params, scoring, target, s0, s1, deals_done, 
     j = deals_done
     while j < MAX_MATCH_DEALS:
         run_deal(deal_key(gkey, j), dealer, ids, params, scoring, target, s0, s1, deck, hands, eff, streams, trick,
-                 no_trace, res, no_force)
+                 calls, by_seat, no_trace, res, no_force)
         j += 1
         s0 += res[R_DELTA0]
         s1 += res[R_DELTA1]
@@ -539,7 +563,7 @@ def given_kernel(keys, start, dealers, hands_in, kitties, ids, params, scoring, 
     game's later deals are keyed by ``rng.match_key(keys[i], 0)`` (deal ``j`` has key
     ``deal_key(that, j)``, j = 1, 2, …): from the evaluated deal's key, never from the option, so
     every option meets the same continuation (common random numbers)."""
-    deck, hands, eff, streams, trick, no_force = _scratch()
+    deck, hands, eff, streams, trick, calls, by_seat, no_force = _scratch()
     no_trace = np.empty(0, dtype=np.int64)
     res = np.zeros(R_LEN, dtype=np.int64)
     for i in range(dealers.shape[0]):
@@ -547,13 +571,13 @@ def given_kernel(keys, start, dealers, hands_in, kitties, ids, params, scoring, 
         for s in range(4):
             hands[s] = hands_in[i, s]
         play_deal(dealers[i], hands, U64(kitties[i]), ids, params, scoring, target, before0, before1, eff,
-                  streams, trick, traces[i], out[i], forced)
+                  streams, trick, calls, by_seat, traces[i], out[i], forced)
         if play_out:
             winner = out[i, R_WINNER]
             if winner < 0:
                 winner, _ = finish_game(match_key(keys[i], np.int64(0)), (dealers[i] + 1) % 4, ids, params, scoring,
                                         target, before0 + out[i, R_DELTA0], before1 + out[i, R_DELTA1], np.int64(1),
-                                        deck, hands, eff, streams, trick, no_trace, res, no_force)
+                                        deck, hands, eff, streams, trick, calls, by_seat, no_trace, res, no_force)
             for t in range(2):
                 shares[i, t] = 0.5 if winner < 0 else (1.0 if winner == t else 0.0)
 
@@ -564,7 +588,7 @@ def agreed_calls(keys, dealers, hands_in, ids, params, scoring, target, before0,
     make with the hands ``hands_in`` (uint64[n, 4]) and the streams of ``keys`` (uint64[n]), into
     ``agreed`` (int64[n]): the dealer's test when calls imply hands.  The callers see the scores
     ``before0``/``before1`` under ``scoring`` to ``target``, as in the deals then played."""
-    deck, hands, eff, streams, trick, _ = _scratch()
+    deck, hands, eff, streams, trick, calls, _, _ = _scratch()
     res = np.zeros(R_LEN, dtype=np.int64)
     no_trace = np.empty(0, dtype=np.int64)
     for i in range(keys.shape[0]):
@@ -572,8 +596,32 @@ def agreed_calls(keys, dealers, hands_in, ids, params, scoring, target, before0,
         for s in range(4):
             hands[s] = hands_in[i, s]
         run_auction(dealers[i], ids, params, streams, hands, scoring, target, before0, before1, no_trace, res,
-                    forced)
+                    forced, calls)
         agreed[i] = res[R_FORCED_OK]
+
+
+@jit
+def auction_made(keys, dealer, hands_in, ids, params, scoring, target, before0, before1, forced, made):
+    """Whether the strategies ``ids``/``params`` make every call of a whole auction with the dealt
+    physical hands ``hands_in`` (uint64[n, 4], each row a world) and the streams of ``keys``
+    (uint64[n], one key per world), into ``made`` (bool[n]): the test of a ``pimc:auction=1``
+    seat's worlds (:mod:`.pimc_auction`).  ``forced``: ``CHECK_CALLS`` with the whole auction's
+    ``forced[F_NPREFIX]`` calls as its prefix; the callers see the scores ``before0``/``before1``
+    under ``scoring`` to ``target``, as in the deal.  An auction that departs from the calls stops
+    there (``res[R_NCALLS]`` not written); one that makes them all ends where the real one ended
+    (the same calls leave the same bidders and the same bid)."""
+    deck, hands, eff, streams, trick, calls, _, _ = _scratch()
+    res = np.zeros(R_LEN, dtype=np.int64)
+    no_trace = np.empty(0, dtype=np.int64)
+    for i in range(keys.shape[0]):
+        seed_streams(streams, keys[i])
+        for s in range(4):
+            hands[s] = hands_in[i, s]
+        res[R_NCALLS] = -1
+        run_auction(dealer, ids, params, streams, hands, scoring, target, before0, before1, no_trace, res,
+                    forced, calls)
+        made[i] = res[R_NCALLS] == forced[F_NPREFIX]
+
 
 @jit
 def match_kernel(seed, start, count, ids, params, scoring, target, max_deals, matches, deals,
@@ -598,7 +646,7 @@ def match_from(seed, start, count, ids, params, scoring, target, max_deals, matc
     (int64[capacity]) the match and the deal's number in it.  Returns the deal rows written,
     or -1 when ``capacity`` is too small (``base.grow_until_fits`` calls again with more room).
     """
-    deck, hands, eff, streams, trick, no_force = _scratch()
+    deck, hands, eff, streams, trick, calls, by_seat, no_force = _scratch()
     no_trace = np.empty(0, dtype=np.int64)
     draw = np.empty(1, dtype=np.uint64)
     n_rows = 0
@@ -619,7 +667,7 @@ def match_from(seed, start, count, ids, params, scoring, target, max_deals, matc
                 return -1
             row = deals[n_rows]
             run_deal(deal_key(mk, j), dealer, ids, params, scoring, target, s0, s1, deck, hands,
-                     eff, streams, trick, no_trace, row, no_force)
+                     eff, streams, trick, calls, by_seat, no_trace, row, no_force)
             deal_match[n_rows] = start + m
             deal_index[n_rows] = j
             n_rows += 1
@@ -646,7 +694,7 @@ def match_from(seed, start, count, ids, params, scoring, target, max_deals, matc
 @jit
 def deal_kernel(seed, start, count):
     """Dealing only (dealer, shuffle, hands and kitty): the benchmark baseline; a checksum."""
-    deck, hands, eff, streams, trick, no_force = _scratch()
+    deck, hands, eff, streams, trick, _, _, no_force = _scratch()
     acc = U64(0)
     for i in range(count):
         key = deal_key(U64(seed), start + i)

@@ -18,8 +18,12 @@ unseen and the kitty holds 0.
 What the worlds respect: every suit a seat has shown out of, in earlier tricks (``voids``, the
 public record of the play, in the contract's effective lanes) and in the current trick (a card
 off the led lane, so in a trump contract a bower or joker played to a trump lead is following
-suit, and a no-trump joker played to a suit lead is showing out, as the rules say).  The
-auction's bids are not used.
+suit, and a no-trump joker played to a suit lead is showing out, as the rules say).  With
+``auction=0`` (the default) the auction's bids are not used; with ``auction=1`` each world must
+also be one in which the seats' strategies, dealt its hands, make every call of the auction
+(:mod:`.pimc_auction`; the engine passes the public record, :func:`.dispatch.choose_card`'s
+``auction``).  Not where the calls were not the strategies' own (a question's forced contract or
+call, or calls given whatever the hands): then the worlds match the play only.
 
 Each world is solved double-dummy with :mod:`cardsim.dd.g500`'s search, started in the middle
 of the current trick (the search plays tricks from any position of a trick, so nothing is
@@ -43,6 +47,7 @@ from cardsim._jit import jit
 from cardsim.strategies import pimc as _pimc
 
 from .constants import FULL_EFF, NT, SUIT_MASK, TRUMP_MASK
+from .pimc_auction import auction_context, auction_made
 from .rules import legal_plays
 from .strategies import PIMC_STRATEGY, heuristic_play
 
@@ -59,12 +64,15 @@ KITTY = 3
 def position(view) -> _pimc.Position:
     """The :class:`~cardsim.strategies.pimc.Position` of a Five Hundred card decision from the seat's
     view ``(seat, hand, denom, declarer, leader, trick, n_in_trick, led, played, known,
-    decl_tricks, contract_tricks, voids, fallback)`` (:mod:`.dispatch`'s ``choose_card`` arguments,
+    decl_tricks, contract_tricks, voids, fallback[, record])`` (:mod:`.dispatch`'s ``choose_card`` arguments,
     the effective layout, and the heuristic's code ``fallback``): a seat may not hold a suit it
     showed out of in an earlier trick (``voids``) or in this one.  ``legal`` holds engine codes: a card,
-    or ``card | named << 8`` for each suit a no-trump joker lead may name."""
+    or ``card | named << 8`` for each suit a no-trump joker lead may name.  ``record`` (``auction=1``;
+    None or absent: not read): the public record of the auction and the seat's dealt hand, read
+    into ``Position.auction`` (:func:`.pimc_auction.auction_context`)."""
     (seat, hand, denom, declarer, leader, trick, n, led, played, known, _decl_tricks, _contract_tricks,
-     voids, fallback) = view
+     voids, fallback) = view[:14]
+    record = view[14] if len(view) > 14 else None
     seat, hand, denom, declarer, leader = int(seat), int(hand), int(denom), int(declarer), int(leader)
     n, led, played, known = int(n), int(led), int(played), int(known)
     legal_bits = int(legal_plays(U64(hand), np.int64(denom), np.int64(led if n > 0 else -1)))
@@ -95,7 +103,8 @@ def position(view) -> _pimc.Position:
                           counts=np.array(counts, dtype=np.int64), allowed=np.array(allowed, dtype=np.uint64),
                           lead=n == 0, declaring=seat % 2 == declarer % 2, fallback=int(fallback),
                           context=(hand, seat, denom, leader, np.array([int(c) for c in trick[:4]], dtype=np.int64),
-                                   n, led))
+                                   n, led),
+                          auction=None if record is None else auction_context(record, seat, int(declarer), denom))
 
 
 _SCRATCH: dict = {}
@@ -151,30 +160,39 @@ def classes(position: _pimc.Position) -> np.ndarray:
     return out
 
 
-HOOKS = _pimc.Hooks(position=position, solve=solve, strategy=PIMC_STRATEGY, classes=classes)
+HOOKS = _pimc.Hooks(position=position, solve=solve, strategy=PIMC_STRATEGY, classes=classes, auction=auction_made)
 """Five Hundred's hooks for :func:`cardsim.strategies.pimc.decide`."""
 
 
+_AUCTION = PIMC_STRATEGY.param_index("auction")
+
+
 def _decide(row, state, seat, hand, denom, declarer, leader, trick, n_in_trick, led, played, known, decl_tricks,
-            contract_tricks, voids, fallback) -> int:
+            contract_tricks, voids, fallback, record=None) -> int:
     return _pimc.decide(HOOKS, row, int(state), int(played).bit_count(), int(seat),
                         (seat, hand, denom, declarer, leader, trick.copy(), n_in_trick, led, played, known,
-                         decl_tricks, contract_tricks, voids, fallback))
+                         decl_tricks, contract_tricks, voids, fallback, record))
 
 
 @jit
 def pimc_card(params, streams, seat, hand, denom, declarer, leader, trick, n_in_trick, led, played, known,
-              decl_tricks, contract_tricks, voids):
+              decl_tricks, contract_tricks, voids, auction):
     """The ``pimc`` strategy's card (docs/RULES.md §3.5): the heuristic's when the search does not
     apply, else the sampled search's (:mod:`cardsim.strategies.pimc`); an engine code (``card |
     named << 8`` for a no-trump joker lead).  ``params``: float64[4, N_PARAMS], the seat's row is
     read; ``streams``: the deal's streams, row ``1 + seat`` read, not advanced; the rest is
-    ``heuristic_play``'s view (:mod:`.dispatch`) and ``voids``, the public record of show-outs."""
+    ``heuristic_play``'s view (:mod:`.dispatch`), ``voids``, the public record of show-outs, and
+    ``auction``, the public record of the auction and the play with the dealt hands
+    (:func:`.dispatch.choose_card`), read when the row's ``auction`` parameter is 1: of the
+    hands, only the seat's own goes on to the search."""
     fallback = heuristic_play(seat, hand, denom, declarer, leader, trick, n_in_trick, led, played, known,
                               decl_tricks, contract_tricks)
     row = params[seat]
     state = streams[1 + seat, 0]
+    readable, dealer, ids, before0, before1, scoring, target, calls, ncalls, by_seat, hands = auction
+    own = hands[seat]
     with objmode(card="int64"):
+        record = (readable, dealer, ids, params, before0, before1, scoring, target, calls, ncalls, by_seat, own)
         card = _decide(row, state, seat, hand, denom, declarer, leader, trick, n_in_trick, led, played, known,
-                       decl_tricks, contract_tricks, voids, fallback)
+                       decl_tricks, contract_tricks, voids, fallback, record if row[_AUCTION] == 1 else None)
     return card

@@ -129,7 +129,7 @@ P_NEAR = _HEURISTIC.param_index("near")
 """Positions of the heuristic's parameters in its row ``params[seat]`` (from the registry)."""
 
 PIMC = 4
-PIMC_STRATEGY = register_pimc(REGISTRY, PIMC, REGISTRY["heuristic"])
+PIMC_STRATEGY = register_pimc(REGISTRY, PIMC, REGISTRY["heuristic"], reads_auction=True)
 REGISTRY.add("rules", RULES, doc="bids from a rule file: rules:PATH[:param=value,...] (docs/rules-files.md); "
              "where no rule holds, and for the discards and the card play, the file's base strategy (default "
              "heuristic)", file=True)
