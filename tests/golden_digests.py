@@ -71,6 +71,10 @@ VARIANTS = {
         # "4 seats" ones until then (test_golden.py checks them against those).
         "3 seats heuristic_v5": (3, None, "heuristic_v5"),
         "4 seats heuristic_v5": (4, None, "heuristic_v5"),
+        # The default before issue 47's defenders' leads: its simulate and match digests equal the
+        # "3 seats" / "4 seats" ones until then (test_golden.py checks them against those).
+        "3 seats heuristic_v7": (3, None, "heuristic_v7"),
+        "4 seats heuristic_v7": (4, None, "heuristic_v7"),
     },
     "500": {
         "quebec": (None, {"scoring": "quebec"}, None),
@@ -102,7 +106,7 @@ VARIANTS = {
 MATCH_VARIANTS = {
     "vint": ("default", "heuristic_v4", "heuristic_v5", "heuristic_v6"),
     "501": ("3 seats", "4 seats", "3 seats heuristic_v3", "4 seats heuristic_v3", "3 seats heuristic_v5",
-            "4 seats heuristic_v5"),
+            "4 seats heuristic_v5", "3 seats heuristic_v7", "4 seats heuristic_v7"),
     "500": ("quebec", "subtract", "subtract target 500", "quebec heuristic_v3", "subtract heuristic_v3",
             "subtract target 500 heuristic_v3", "quebec heuristic_v4", "subtract heuristic_v4",
             "subtract target 500 heuristic_v4"),

@@ -60,3 +60,53 @@ def test_only_the_declarer_keeps_his_marriage_when_he_discards():
     assert (new, old) == (card("DA"), card("SQ"))
     new, old = both(["SQ", "SK", "DA"], ["C9"], HEARTS, is_decl=False, decl_pos=0)
     assert new == old == card("SQ")
+
+
+# ---- issue 47's second rules (the declarer reads the defenders' shown voids when he ruffs second; the
+# defenders lead trumps): heuristic against heuristic_v7, issue 47's first play
+
+def _lane(*suits):
+    return U64(sum(0x3F << (16 * s) for s in suits))
+
+
+def against_v7(hand, trick_cards, trump, played_before=(), is_decl=True, won_any=True, decl_pos=0, dvoid=(),
+               pvoid=()):
+    """(heuristic's card, heuristic_v7's card) for the seat holding ``hand``, as :func:`both`, with
+    ``dvoid``/``pvoid`` the suits shown out of (a defender: the declarer's and the other defender's; the
+    declarer: the two defenders')."""
+    hand = cards(*hand)
+    trick = cards(*trick_cards)
+    led = card(trick_cards[0]) if trick_cards else -1
+    played = trick | cards(*played_before)
+    legal = legal_plays(hand, -1 if led < 0 else led >> 4, trump)
+    args = (hand, legal, trick, led, trump, played, is_decl, won_any, decl_pos, _lane(*dvoid), _lane(*pvoid),
+            IDENTITY)
+    return S.heuristic_play_voids(*args), S.heuristic_play_voids_v7(*args)
+
+
+def test_the_declarer_second_to_play_ruffs_low_when_the_third_hand_follows():
+    # spades trump, a defender leads the C9; the declarer, out of clubs, holds the SA (the master) and the S9.
+    # No defender has shown out of clubs, so the third hand must follow and cannot overruff: the S9 wins
+    # as surely and the SA stays; v7 ruffed with the master
+    new, old = against_v7(["SA", "S9", "DJ"], ["C9"], SPADES, decl_pos=1)
+    assert (new, old) == (card("S9"), card("SA"))
+    # the third hand has shown out of clubs (and not of spades): he must ruff and may overruff, so the master
+    new, old = against_v7(["SA", "S9", "DJ"], ["C9"], SPADES, decl_pos=1, pvoid=[CLUBS])
+    assert new == old == card("SA")
+    # ... unless he has shown out of spades too: he cannot ruff
+    new, old = against_v7(["SA", "S9", "DJ"], ["C9"], SPADES, decl_pos=1, pvoid=[CLUBS, SPADES])
+    assert (new, old) == (card("S9"), card("SA"))
+
+
+def test_a_defender_leads_his_lowest_trump_while_trumps_are_out():
+    # hearts trump, trumps out (the HA, HT among them): the defender holds the CA, a side master, and the H9 and
+    # HK.  He leads the H9, which takes a trump from the declarer; v7 cashed the CA first
+    new, old = against_v7(["CA", "H9", "HK", "DJ"], [], HEARTS, is_decl=False, decl_pos=1)
+    assert (new, old) == (card("H9"), card("CA"))
+    # no trump out any more (the defender holds the last ones): he cashes the CA as before
+    played = ["HA", "HT", "HQ", "HJ"]
+    new, old = against_v7(["CA", "H9", "HK", "DJ"], [], HEARTS, played_before=played, is_decl=False, decl_pos=1)
+    assert new == old == card("CA")
+    # in no-trump there is no trump to lead
+    new, old = against_v7(["CA", "H9", "HK", "DJ"], [], NT, is_decl=False, decl_pos=1)
+    assert new == old == card("CA")

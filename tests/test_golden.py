@@ -90,6 +90,13 @@ PREVIOUS_DEFAULT = {
         "4 seats heuristic_v5": ("a1e7ad71335acc7e00df96206dd4a1c68c966b983a73b114ef148628f0b18cb4",
                                  "b2477fa7e91744184e70d7a28d5498cda53bcde22dea64d366e0323ee4fb10b9",
                                  "3f9d6435750f286edc48edbccce02a000af71dd989a54755d72a118a30862bfc"),
+        # The default before issue 47's defenders' leads (tests/golden at commit 0735ecf), kept as heuristic_v7.
+        "3 seats heuristic_v7": ("761b5c5d50ea8b66d38c402069995b7a72b31b726e8d7934463a7af64d253600",
+                                 "d34cac8ff5d233c3a020919d28e6d6d9d817c8294524fd66fc0612326b5ff3f6",
+                                 "68256924b4d7acd11409afc85eff4c41d279723c96fb62e8e39b01c5d6ea2d00"),
+        "4 seats heuristic_v7": ("559da8b54c6011363754bdb2ad72e3e9062004000ee54695f62087eb9205535b",
+                                 "9bccb26d4f25af9744c7985db3f22d67f7afec3469a341c6cfb27464c2f36aaf",
+                                 "72745f3cdf7af7396775d9198d26a45c4ac1a678261e3b4725ef600bb5956be5"),
     },
 }
 

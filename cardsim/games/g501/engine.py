@@ -466,12 +466,14 @@ def play_tricks(hp, dealer, seats, declarer, trump, sids, params, streams, res, 
             legal = legal_plays(hand, -1 if k == 0 else lead >> 4, trump)
             sid = D.play_id(sids[seat], params, seat)
             is_decl = seat == declarer
-            dvoid = U64(0)
-            pvoid = U64(0)
             if not is_decl:
                 dvoid = seen[SEEN_VOIDS, declarer]
                 # the other defender (the 4-seat dealer's row, the only other one, stays 0)
                 pvoid = seen[SEEN_VOIDS, defenders - seat]
+            else:
+                # the two defenders' (either order: the play functions read them alike)
+                dvoid = seen[SEEN_VOIDS, opp1]
+                pvoid = seen[SEEN_VOIDS, defenders - opp1]
             if first >= 0:  # only the first lead of the deal can be forced; then never again
                 c = first + (DECLARE_FLAG if can_declare(hand, first) else 0)
                 first = -1

@@ -34,7 +34,7 @@ U64 = np.uint64
 REGISTRY = Registry("501")
 RANDOM, HEURISTIC, HEURISTIC_V1, CHART, PIMC, HEURISTIC_V2 = 0, 1, 2, 3, 4, 5
 """The strategy ids (``Strategy.id``), which the dispatch branches on (``RULES`` = 6 and
-``HEURISTIC_V5`` = 7 below)."""
+``HEURISTIC_V5`` = 7, ``HEURISTIC_V7`` = 8 below)."""
 REGISTRY.add(
     "random", RANDOM,
     {"p_pass": 0.5, "max_raise": 10.0, "p_blind": 0.2, "p_abandon": 0.1, "p_declare": 0.5},
@@ -108,7 +108,19 @@ HEURISTIC_DEFAULTS = {"margin": -5.0, "abandon": 20.0, "target_margin": 28.0, "b
 REGISTRY.add("heuristic", HEURISTIC, dict(_HEURISTIC_PARAMS[0], **HEURISTIC_DEFAULTS),
              _HEURISTIC_PARAMS[1] + " Its default parameters are an empirical equilibrium of them (docs/tune.md): "
              "it bids blind whenever the gates allow, up to 89, after the first speaker with probability 0.95. "
-             "Its card play is issue 47's (docs/strategy-quality.md, \"How heuristic plays\").",
+             "Its card play is issue 47's, both rounds (docs/strategy-quality.md, \"How heuristic plays\").",
+             *_HEURISTIC_PARAMS[2:], tunables=TUNABLES)
+HEURISTIC_V7 = 8
+"""heuristic_v7's id: heuristic's bidding and talon with issue 47's first card play (PLAY_RULES_V7)."""
+# heuristic_v7's values are frozen here (the default's when the defenders' leads changed), as heuristic_v5's.
+HEURISTIC_V7_PARAMS = {"margin": -5.0, "abandon": 20.0, "target_margin": 28.0, "blind_level": 89.0, "blind_pos": -1.0,
+                       "blind_score": 501.0, "blind_cur": 90.0, "blind_prob": 1.0, "contest": 0.0, "press": 0.0,
+                       "press_score": 0.0, "blind_later": 0.95}
+REGISTRY.add("heuristic_v7", HEURISTIC_V7, dict(_HEURISTIC_PARAMS[0], **HEURISTIC_V7_PARAMS),
+             "The default until issue 47's second card-play rules (the defenders' trump leads, the declarer's low ruff "
+             "second to play), kept so that old results stay reproducible: "
+             "heuristic's parameters then (blind up to 89, abandon 20), bidding, blind bids and talon, with issue 47's first card "
+             "play (the declarer keeps his marriage, wins last with his lowest winner, declares with a winning K).",
              *_HEURISTIC_PARAMS[2:], tunables=TUNABLES)
 # heuristic_v5's values are frozen here: they were the default's when the card play changed, and must not follow
 # HEURISTIC_DEFAULTS when the blind war is re-tuned on the new play.
@@ -116,9 +128,9 @@ HEURISTIC_V5_PARAMS = {"margin": -5.0, "abandon": 15.0, "target_margin": 28.0, "
                        "blind_score": 501.0, "blind_cur": 90.0, "blind_prob": 1.0, "contest": 0.0, "press": 0.0,
                        "press_score": 0.0, "blind_later": 0.95}
 REGISTRY.add_version(
-    "heuristic_v6", of="heuristic", params=dict(HEURISTIC_V5_PARAMS),
-    doc="The default between issue 47's card play and the blind war re-tuned on it, kept so that its results stay "
-        "reproducible: heuristic's bidding, talon and card play, bidding blind up to 87 (the equilibrium of the "
+    "heuristic_v6", of="heuristic_v7", params=dict(HEURISTIC_V5_PARAMS),
+    doc="The default between issue 47's first card play and the blind war re-tuned on it, kept so that its results "
+        "stay reproducible: heuristic_v7's bidding, talon and card play, bidding blind up to 87 (the equilibrium of the "
         "earlier card play); against it a seat gains about 1.6 pp of game wins by going to 88 (docs/tune.md).")
 HEURISTIC_V5 = 7
 """heuristic_v5's id: heuristic's bidding and talon with the card play before issue 47."""
@@ -503,7 +515,8 @@ def _masters(hand, unseen):
 
 
 # ---- issue 47's card-play rules (found with pimc as oracle), each a bit of the ``rules`` argument of
-# the play functions: heuristic plays PLAY_RULES, heuristic_v5 (and v2, v3, v4) 0, their play unchanged
+# the play functions: heuristic plays PLAY_RULES, heuristic_v7 (and v6) PLAY_RULES_V7, heuristic_v5 (and v2, v3,
+# v4) 0, their play unchanged
 KEEP_MARRIAGE = 1
 """The declarer gives away (follows low, discards, ruffs) no K or Q of a marriage he holds while another card
 does (a ruff with the queen of K-Q-10 of trumps cost him the 40 he would declare on his next lead)."""
@@ -512,7 +525,17 @@ KING_DECLARES = 2
 DECL_LAST_LOW = 4
 """The declarer last to play wins a trick of the led suit with his lowest winner of that suit (not the one worth
 most): the trick is his either way, and the higher card wins a later trick by itself."""
-PLAY_RULES = np.int64(KEEP_MARRIAGE | KING_DECLARES | DECL_LAST_LOW)
+DECL_SECOND_LOW_RUFF = 8
+"""The declarer second to play, ruffing, ruffs with his lowest trump (of the cards he may give away) when no
+defender has shown out of the led suit while he may hold a trump: the third hand must follow and cannot
+overruff, so a master trump spent there wins nothing more (it ruffed with a master trump first before)."""
+DEF_TRUMP_LEAD = 16
+"""A defender on lead in a suit contract, while trumps are out and he holds one, leads his lowest trump (before
+cashing side masters): each round takes a trump from the declarer, who then ruffs fewer of the defenders'
+side masters and points."""
+PLAY_RULES_V7 = np.int64(KEEP_MARRIAGE | KING_DECLARES | DECL_LAST_LOW)
+"""heuristic_v7's rules (issue 47's first)."""
+PLAY_RULES = np.int64(KEEP_MARRIAGE | KING_DECLARES | DECL_LAST_LOW | DECL_SECOND_LOW_RUFF | DEF_TRUMP_LEAD)
 """The rules heuristic plays (docs/strategy-quality.md, "How heuristic plays")."""
 
 
@@ -824,6 +847,26 @@ def _partner_voids(seat, declarer, seen):
 
 
 @jit(inline="always")
+def _view_voids(seat, declarer, is_declarer, seen):
+    """``(dvoid, pvoid)`` of the play functions from the public record ``seen`` (uint64[2, 4]): for a defender
+    the declarer's shown voids and the other defender's (:func:`_partner_voids`); for the declarer the two
+    defenders' (the lower seat's first; the sitting-out 4-seat dealer's row is 0 and adds nothing)."""
+    if not is_declarer:
+        return seen[SEEN_VOIDS, declarer], _partner_voids(seat, declarer, seen)
+    a = U64(0)
+    b = U64(0)
+    first = True
+    for s in range(4):
+        if s != declarer and seen[SEEN_VOIDS, s] != U64(0):
+            if first:
+                a = seen[SEEN_VOIDS, s]
+                first = False
+            else:
+                b |= seen[SEEN_VOIDS, s]
+    return a, b
+
+
+@jit(inline="always")
 def _beaters(legal, w, trump):
     """The cards of ``legal`` that beat the trick's current winner ``w`` (rules.beats, as bit
     sets): the higher cards of its suit, and every trump when ``w`` is not one."""
@@ -873,10 +916,11 @@ def _best_cash(side, unseen, order):
 
 
 @jit(inline="always")
-def _defender_lead(hand, trump, unseen, dvoid, pvoid, masters, order):
+def _defender_lead(hand, trump, unseen, dvoid, pvoid, masters, order, rules):
     """A defender's lead without a marriage to declare (docs/RULES.md §1.5), from what the play
     showed (``dvoid``/``pvoid``: the declarer's and the other defender's SEEN_VOIDS):
 
+    * with ``rules`` DEF_TRUMP_LEAD, in a suit contract while trumps are out: its lowest trump;
     * cash a side master (:func:`_best_cash`);
     * in a suit contract with trumps out: the least valuable card of a suit the other defender
       has shown out of while he may hold a trump (he must ruff) and the declarer has not; else
@@ -885,10 +929,13 @@ def _defender_lead(hand, trump, unseen, dvoid, pvoid, masters, order):
       discard);
     * else the least valuable card.
     ``masters``: :func:`_masters` of the hand (the caller has them)."""
+    trumps_out = trump != NT and _trumps(unseen, trump) != U64(0)
+    if trumps_out and rules & DEF_TRUMP_LEAD and _trumps(hand, trump) != U64(0):
+        return lowest_bit(_trumps(hand, trump))
     side = masters & ~_lanes(trump) if trump != NT else masters
     if side != U64(0):
         return _best_cash(side, unseen, order)
-    if trump != NT and _trumps(unseen, trump) != U64(0):
+    if trumps_out:
         to_ruff = U64(pvoid) & ~U64(dvoid) & ~_lanes(trump) & U64(hand)
         if to_ruff != U64(0) and (U64(pvoid) & _lanes(trump)) == U64(0):
             return _lowest_value(to_ruff, trump, order)
@@ -900,6 +947,15 @@ def _defender_lead(hand, trump, unseen, dvoid, pvoid, masters, order):
         if into_void != U64(0):
             return _lowest_value(into_void, trump, order)
     return _lowest_value(hand, trump, order)
+
+
+@jit(inline="always")
+def _ruffed(voids, trump, unseen):
+    """The side-suit lanes a player who has shown ``voids`` must ruff (docs/RULES.md §1.5): those he is void in while
+    he may still hold a trump (not shown out of trumps, some trump in ``unseen``); none in no-trump."""
+    if trump == NT or (U64(voids) & _lanes(trump)) != U64(0) or _trumps(unseen, trump) == U64(0):
+        return U64(0)
+    return U64(voids) & ~_lanes(trump) & DECK_MASK
 
 
 @jit(inline="always")
@@ -927,7 +983,7 @@ def _lead(hand, trump, unseen, is_declarer, won_any, dvoid, pvoid, order, rules)
                 return 16 * s + RK + DECLARE_FLAG  # no unseen card beats the king: it wins the trick it declares
             return 16 * s + RQ + DECLARE_FLAG
     if not is_declarer:
-        return _defender_lead(hand, trump, unseen, dvoid, pvoid, masters, order)
+        return _defender_lead(hand, trump, unseen, dvoid, pvoid, masters, order, rules)
     if masters != U64(0):
         tm = U64(0)
         if trump != NT:
@@ -1034,11 +1090,7 @@ def heuristic_play(hand, legal, trick, led, trump, played, is_declarer, won_any,
     dealer's stays 0), ties between equal cards of several suits going to the lowest suit index
     (``suit_order.IDENTITY``): the view and card that pimc searches from.  The dispatch gives
     heuristic and chart their seat's suit order through :func:`heuristic_play_voids`."""
-    dvoid = U64(0)
-    pvoid = U64(0)
-    if not is_declarer:
-        dvoid = seen[SEEN_VOIDS, declarer]
-        pvoid = _partner_voids(seat, declarer, seen)
+    dvoid, pvoid = _view_voids(seat, declarer, is_declarer, seen)
     return heuristic_play_voids(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid, pvoid,
                                 IDENTITY)
 
@@ -1046,14 +1098,23 @@ def heuristic_play(hand, legal, trick, led, trump, played, is_declarer, won_any,
 @jit(inline="always")
 def heuristic_play_voids(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid, pvoid, order):
     """:func:`heuristic_play` with the part of ``seen`` it reads passed as bit sets: ``dvoid`` the
-    declarer's shown voids, ``pvoid`` the other defender's (SEEN_VOIDS lanes; both 0 for the
-    declarer), and ``order`` the seat's suit order (cardsim.suit_order, int64), which breaks every
+    declarer's shown voids, ``pvoid`` the other defender's (SEEN_VOIDS lanes; for the declarer the two
+    defenders', either order: :func:`_view_voids`), and ``order`` the seat's suit order (cardsim.suit_order, int64), which breaks every
     tie between equal cards of several suits (:func:`_first_by_label`). Scalars only: the engine's
     per-card call passes no array (an array argument costs two atomic reference-count updates a
     call). :func:`_heuristic_card` with issue 47's rules, except that a defender last to play to the
     seventh trick with two legal cards plays the one :func:`_last_in_seventh` finds better."""
     return _play_voids(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid, pvoid, order,
                        PLAY_RULES)
+
+
+@jit(inline="always")
+def heuristic_play_voids_v7(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid, pvoid,
+                            order):
+    """heuristic_v7's card play (the default until the defenders' leads of issue 47): issue 47's first rules
+    (PLAY_RULES_V7), unchanged, so that old results reproduce."""
+    return _play_voids(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid, pvoid, order,
+                       PLAY_RULES_V7)
 
 
 @jit(inline="always")
@@ -1083,8 +1144,9 @@ def _heuristic_card(hand, legal, trick, led, trump, played, is_declarer, won_any
     ``played``: uint64 bit sets; ``led``: the led card (-1 leading); ``trump`` 0..3 or NT;
     ``decl_pos``: the declarer's place in this trick (0 leads); ``dvoid``/``pvoid``: the suits
     (SEEN_VOIDS lanes) the declarer and the other defender have shown out of (0 for the
-    declarer); ``order``: the seat's suit order, for ties between suits; ``rules``: issue 47's
-    rules it plays (bits KEEP_MARRIAGE, KING_DECLARES, DECL_LAST_LOW; 0 = heuristic_v5's play).
+    declarer: the two defenders'); ``order``: the seat's suit order, for ties between suits; ``rules``: issue
+    47's rules it plays (bits KEEP_MARRIAGE, KING_DECLARES, DECL_LAST_LOW, DECL_SECOND_LOW_RUFF, DEF_TRUMP_LEAD;
+    0 = heuristic_v5's play, PLAY_RULES_V7 heuristic_v7's).
     Returns a card index (+ DECLARE_FLAG to declare a marriage).
 
     Leading: :func:`_lead`.  Following, a defender (:func:`_defend`) knows from ``decl_pos``
@@ -1100,7 +1162,9 @@ def _heuristic_card(hand, legal, trick, led, trump, played, is_declarer, won_any
     a master of the winners, else the smallest ruff, else the least valuable card.  Issue 47
     (``rules``): the declarer gives away no K or Q of a marriage he holds while another card does
     (KEEP_MARRIAGE), and last to play wins a trick of the led suit with his lowest winner of it
-    (DECL_LAST_LOW); a marriage whose K wins the trick is declared with the K (KING_DECLARES)."""
+    (DECL_LAST_LOW); a marriage whose K wins the trick is declared with the K (KING_DECLARES); second to play
+    and ruffing, the declarer ruffs low when no defender has shown out of the led suit (DECL_SECOND_LOW_RUFF); a
+    defender on lead in a suit contract leads his lowest trump while trumps are out (DEF_TRUMP_LEAD)."""
     unseen = DECK_MASK & ~U64(played) & ~U64(hand)
     if led < 0:
         return _lead(hand, trump, unseen, is_declarer, won_any, dvoid, pvoid, order, rules)
@@ -1126,10 +1190,14 @@ def _heuristic_card(hand, legal, trick, led, trump, played, is_declarer, won_any
         # only the other defender plays after a defender who follows the declarer's lead
         return _take_last(winners, led_suit, trump, order, spare)
     # second to play: win only with a card the third player cannot beat in the led suit
+    ruffing = trump != NT and led_suit != trump and (winners >> U64(16 * trump)) & _LANE6 != U64(0)
+    if (ruffing and is_declarer and rules & DECL_SECOND_LOW_RUFF
+            and ((_ruffed(dvoid, trump, unseen) | _ruffed(pvoid, trump, unseen)) & _lanes(led_suit)) == U64(0)):
+        return _lowest_ruff(winners, spare)
     masters = _masters(winners, unseen) & winners
     if masters != U64(0):
         return highest_bit(masters)
-    if trump != NT and led_suit != trump and (winners >> U64(16 * trump)) & _LANE6 != U64(0):
+    if ruffing:
         return _lowest_ruff(winners, spare)
     return _lowest_value(spare, trump, order)
 
