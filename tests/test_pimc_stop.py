@@ -1,6 +1,6 @@
 """The sampled search's savings in its decision loop (cardsim/strategies/pimc.py ``decide``):
-touching cards solved once (exact: the same card as solving every card), 501's first look at the
-best cards and the sequential rule over worlds (approximate: their wrong-card rate against all the
+touching cards solved once (exact: the same card as solving every card), the first look at the
+best cards (501, Five Hundred) and the sequential rule over worlds (approximate: their wrong-card rate against all the
 worlds is at most the stated one).
 
 The decisions are recorded from real play (every seat ``pimc``), then solved again here: each
@@ -16,7 +16,7 @@ from cardsim.strategies import pimc as G
 
 U64 = np.uint64
 STATED_ERROR = 0.05
-"""The sequential rule's stated error, with 501's first look before it: at most this share of
+"""The sequential rule's stated error, with the first look before it (501, Five Hundred): at most this share of
 searched decisions plays another card than all the worlds would (docs: BENCHMARKS.md, the pimc
 section)."""
 
