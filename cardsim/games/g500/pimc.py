@@ -175,7 +175,10 @@ def classes(position: _pimc.Position) -> np.ndarray:
     return out
 
 
-HOOKS = _pimc.Hooks(position=position, solve=solve, strategy=PIMC_STRATEGY, classes=classes, common=common)
+# The first look at three quarters of the worlds: at half of them it played 5.3% wrong cards
+# (622 decisions at 16 worlds), over the stated 5%; at three quarters 2.9% (BENCHMARKS.md).
+HOOKS = _pimc.Hooks(position=position, solve=solve, strategy=PIMC_STRATEGY, classes=classes, common=common,
+                    look=0.75)
 """Five Hundred's hooks for :func:`cardsim.strategies.pimc.decide`."""
 
 
