@@ -11,6 +11,7 @@ from cardsim.dd import g500 as D500
 from cardsim.dd import g501 as D501
 from cardsim.dd.vint import DDS_STRAIN, pbn_deal, solve_positions
 from cardsim.games.g500.constants import FULL_EFF
+from cardsim.games.g500.pimc_solve import common_best as common500
 from cardsim.games.g500.pimc_solve import solve_worlds
 from cardsim.games.g500.rules import card_suit
 from cardsim.games.g500.rules import legal_plays as legal500
@@ -308,9 +309,77 @@ def test_501_common_best_equals_the_intersection_of_the_argmax_sets():
     assert min(outcomes.values()) >= 50 and several >= 10, (outcomes, several)
 
 
-@pytest.mark.parametrize("game, decisions", [("501", 60)])
+def _random_500_decision(rng, n_on_trick, n_worlds):
+    """A random Five Hundred decision: ``(hand, seat, denom, leader, trick int64[4], n, led, worlds
+    uint64[W, 3], codes int64[L])``, 3 to 8 cards a hand, ``n_on_trick`` cards already played to
+    the trick by legal plays (a no-trump joker led names a random suit), world 0 the dealt layout
+    and the others the same hidden cards shuffled among the three other seats (the same counts)."""
+    denom = int(rng.integers(0, 5))
+    ntr = int(rng.integers(3, 9))
+    cards = rng.permutation(_cards(FULL_EFF[denom]))[:4 * ntr]
+    h = np.array([sum(1 << int(c) for c in cards[s * ntr:(s + 1) * ntr]) for s in range(4)], dtype=U)
+    leader = int(rng.integers(0, 4))
+    trick = np.zeros(4, dtype=np.int64)
+    led = -1
+    for k in range(n_on_trick):
+        p = (leader + k) % 4
+        c = int(rng.choice(_cards(legal500(h[p], np.int64(denom), np.int64(led)))))
+        if k == 0:
+            led = card_suit(c, denom)
+            led = int(rng.integers(0, 4)) if led < 0 else led
+        trick[k] = c
+        h[p] &= ~U(1 << c)
+    seat = (leader + n_on_trick) % 4
+    codes = []
+    for c in _cards(legal500(h[seat], np.int64(denom), np.int64(led if n_on_trick else -1))):
+        codes.extend([c | k << 8 for k in range(4)] if n_on_trick == 0 and card_suit(c, denom) < 0 else [c])
+    others = [(seat + 1 + k) % 4 for k in range(3)]
+    rest = [c for p in others for c in _cards(h[p])]
+    sizes = [int(h[p]).bit_count() for p in others]
+    worlds = np.zeros((n_worlds, 3), dtype=U)
+    for w in range(n_worlds):
+        perm = rest if w == 0 else rng.permutation(rest)
+        at = 0
+        for k in range(3):
+            worlds[w, k] = sum(1 << int(c) for c in perm[at:at + sizes[k]])
+            at += sizes[k]
+    return (U(h[seat]), np.int64(seat), np.int64(denom), np.int64(leader), trick, np.int64(n_on_trick),
+            np.int64(led), worlds, np.array(sorted(codes), dtype=np.int64))
+
+
+def test_500_common_best_equals_the_intersection_of_the_argmax_sets():
+    """Five Hundred's first look (``common_best``: the moves best in every world, null windows,
+    stopping at the first world that leaves none) against the intersection of the argmax sets of
+    ``solve_worlds``' exact values (themselves checked against plain minimax above) over the same
+    worlds: 0 to 3 cards on the trick, trump and no-trump contracts (bowers, jokers, joker leads
+    naming a suit), 2 to 8 worlds of 1,200 random decisions (3 to 8 cards a hand); the look on one
+    small kept table, the reference on a fresh one each time."""
+    rng = np.random.default_rng(4705)
+    keys, bounds = D500.new_table(12)
+    moves, stats = np.zeros((42, D500.MAX_MOVES), dtype=np.int64), np.zeros(1, dtype=np.int64)
+    outcomes = {True: 0, False: 0}
+    several = 0
+    for i in range(1200):
+        args = _random_500_decision(rng, i % 4, 2 + i % 7)
+        codes = args[-1]
+        if len(codes) < 2:
+            continue
+        full = solve_worlds(*args, *D500.new_table(12), np.zeros((42, D500.MAX_MOVES), dtype=np.int64),
+                            np.zeros(1, dtype=np.int64))
+        want = _argmax_set(full).all(axis=0)
+        got = np.full(len(codes), 7, dtype=np.int64)
+        count = common500(*args, keys, bounds, moves, stats, got)
+        assert got.tolist() == want.astype(np.int64).tolist(), (i, args)
+        assert count == want.sum()
+        outcomes[bool(want.any())] += 1
+        several += int(want.sum() > 1)
+    assert min(outcomes.values()) >= 100 and several >= 100, (outcomes, several)
+
+
+@pytest.mark.parametrize("game, decisions", [("501", 60), ("500", 60)])
 def test_the_common_hook_on_recorded_real_decisions(game, decisions):
-    """The games' ``common`` hooks (501: ``cardsim.dd.g501.common_best``) on decisions recorded
+    """The games' ``common`` hooks (501: ``cardsim.dd.g501.common_best``, Five Hundred:
+    ``cardsim.games.g500.pimc_solve.common_best``) on decisions recorded
     from real ``pimc`` deals, each on its first 1, 4 and 8 worlds: the cards in the argmax set of
     every world of the exact solve."""
     from cardsim.dd import pimc_bench
@@ -495,3 +564,20 @@ def test_500_positions_the_search_got_wrong_agree_with_dds(hands, denom, leader,
     hands = np.array(hands, dtype=U)
     assert _dds_team0(hands, denom, leader) == want
     assert _g500_team0(hands, denom, leader, D500.new_table(12)) == want
+
+
+def test_500_last_tricks_played_out_equal_minimax():
+    """The search plays the last trick out directly (no moves, no table): trick starts of one and
+    two cards a hand, every contract (bowers, jokers, a no-trump joker led), every leader, on one
+    kept table, against plain minimax."""
+    rng = np.random.default_rng(4706)
+    table = D500.new_table(8)
+    jokers_led = 0
+    for i in range(1500):
+        denom, ntr, leader = int(rng.integers(0, 5)), 1 + i % 2, int(rng.integers(0, 4))
+        cards = rng.permutation(_cards(FULL_EFF[denom]))[:4 * ntr]
+        h = np.array([sum(1 << int(c) for c in cards[s * ntr:(s + 1) * ntr]) for s in range(4)], dtype=U)
+        want = D500.minimax_eff(h.copy(), np.zeros(4, dtype=np.int64), 0, leader, -1, denom)
+        assert _g500_team0(h, denom, leader, table) == want, (h, denom, leader)
+        jokers_led += int(any(card_suit(c, denom) < 0 for c in _cards(h[leader])))
+    assert jokers_led >= 20, jokers_led

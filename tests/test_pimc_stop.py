@@ -1,6 +1,6 @@
 """The sampled search's savings in its decision loop (cardsim/strategies/pimc.py ``decide``):
-touching cards solved once (exact: the same card as solving every card), 501's first look at the
-best cards and the sequential rule over worlds (approximate: their wrong-card rate against all the
+touching cards solved once (exact: the same card as solving every card), the first look at the
+best cards (501, Five Hundred) and the sequential rule over worlds (approximate: their wrong-card rate against all the
 worlds is at most the stated one).
 
 The decisions are recorded from real play (every seat ``pimc``), then solved again here: each
@@ -16,7 +16,7 @@ from cardsim.strategies import pimc as G
 
 U64 = np.uint64
 STATED_ERROR = 0.05
-"""The sequential rule's stated error, with 501's first look before it: at most this share of
+"""The sequential rule's stated error, with the first look before it (501, Five Hundred): at most this share of
 searched decisions plays another card than all the worlds would (docs: BENCHMARKS.md, the pimc
 section)."""
 
@@ -141,6 +141,7 @@ def test_the_first_look_settles_on_a_card_best_in_each_of_its_worlds():
     best, done = G.choose_classes(solve, common, 8, 3, 1.0)
     assert best.tolist() == [1] and done == 6 and asked == [6] and solved == []
     assert G.first_look(8) == 6 and G.first_look(16) == 8 and G.first_look(32) == 16 and G.first_look(3) == 3
+    assert G.first_look(8, 0.75) == 6 and G.first_look(16, 0.75) == 12 and G.first_look(32, 0.75) == 24
     # Without the sequential rule the exact values of all the worlds decide (card 0).
     best, done = G.choose_classes(solve, common, 8, 3, 1.0, stop=False)
     assert best.tolist() == [0] and done == 8 and asked == [6]
@@ -183,7 +184,7 @@ def _rates(game, deals, worlds, seed, record_worlds=2):
         common = (None if hooks.common is None else
                   lambda upto: common_argmax(values[:upto][:, reps]))
         best, done = G.choose_classes(lambda cols, lo, hi: values[lo:hi][:, reps[cols]], common, len(w), len(reps),
-                                      hooks.unit)
+                                      hooks.unit, look=hooks.look)
         best = reps[best]
         ties = legal[np.isin(classes, best)]
         fast = int(position.fallback) if int(position.fallback) in ties.tolist() else int(ties[0])

@@ -14,9 +14,12 @@ at trick starts with DDS-style partial keys: an entry holds for every position w
 suit lengths in every hand, leader and denomination whose top cards of each suit, down to the
 lowest one the result depended on, are held by the same hands (so a table may be kept across
 deals: a stored bound only depends on the position's class).  Sure tricks of both sides bound
-each trick start, every legal card is searched (equivalent cards are not merged: whether two
-cards are equivalent depends on holders of lower cards that a class leaves open), and moves are
-ordered as in :func:`_order` (safe winners led first, cheapest winners, discards from long suits).
+each trick start, every legal card is searched but a card equivalent to one searched at the
+same node whose holders the result already depends on (:func:`_covered_twin`; other equivalent
+cards are not merged: whether two cards are equivalent depends on holders of lower cards that a
+class leaves open), moves are ordered as in :func:`_order` (safe winners led first, the lowest
+of touching ones, cheapest winners, discards from long suits), and the last trick is played out
+directly (every card forced; no table entry).
 BENCHMARKS.md ("Double-dummy") has the node counts.
 """
 from __future__ import annotations
@@ -252,6 +255,47 @@ def _sure_tricks(h, leader, denom):
 
 
 @jit(inline="always")
+def _last_trick(h, leader, denom):
+    """``(team 0's tricks, cards it depends on)`` of the last trick, every hand one card: the
+    highest trump (no-trump: joker) wins, else the highest card of the leader's lane (a no-trump
+    joker led wins whatever suit it names).  The winner's rank counts (as in :func:`_search`'s
+    trick end) only when another card of its group is in the trick."""
+    t = h[0] | h[1] | h[2] | h[3]
+    m = t & TRUMP_MASK[denom]
+    if m == U64(0):
+        m = t & SUIT_MASK[denom, lowest_bit(h[leader]) >> 4]
+    wc = U64(1) << U64(highest_bit(m))
+    won = 1 if (h[0] | h[2]) & wc else 0
+    return won, (wc if popcount(m) >= 2 else U64(0))
+
+
+@jit(inline="always")
+def _covered_twin(hand, rivals, searched, w, lane, c):
+    """Whether the search may skip card ``c`` of ``hand`` (uint64, lane mask ``lane``): a card
+    already searched at this node (``searched``) is equivalent to it (no card of ``rivals``, the
+    other hands' and the trick's, lies between them) **and** the result so far already depends on
+    every card of the lane from the lower of the two up (``w``'s lowest card of the lane is at or
+    below both), so the table's class of the result fixes who holds them: in every position the
+    entry will stand for, the two are equivalent too.  Sound without marking anything new; it
+    applies mostly to a card touching the lowest winner searched first (that winner is in ``w``)."""
+    wl = w & lane
+    if wl == U64(0):
+        return False
+    cut = lowest_bit(wl)
+    if c < cut:
+        return False
+    o = rivals & lane
+    block = hand & lane & ~((U64(1) << U64(cut)) - U64(1))
+    above = o & ~((U64(2) << U64(c)) - U64(1))
+    if above:
+        block &= (U64(1) << U64(lowest_bit(above))) - U64(1)
+    below = o & ((U64(1) << U64(c)) - U64(1))
+    if below:
+        block &= ~((U64(2) << U64(highest_bit(below))) - U64(1))
+    return searched & block != U64(0)
+
+
+@jit(inline="always")
 def _groups_of(card, denom):
     """The mask of the cards a card is ranked against: its lane, or the jokers in no-trump."""
     if denom == NT and (U64(1) << U64(card)) & TRUMP_MASK[NT]:
@@ -345,7 +389,11 @@ def _order(legal, pos, leader, seat, led, denom, on_table, trick, moves, depth, 
                 continue
             top = U64(1) << U64(highest_bit(out & lane_mask))
             if g & top and _safe_lead(h, seat, lane_mask, denom):
-                wins |= top
+                # The lowest of the seat's winners above every other card: its touching higher
+                # ones are then skipped (:func:`_covered_twin`, the winner is in the result's cards).
+                rivals = out & lane_mask & ~h[seat]
+                block = g if rivals == U64(0) else g & ~((U64(2) << U64(highest_bit(rivals))) - U64(1))
+                wins |= U64(1) << U64(lowest_bit(block))
             elif partner & top and _safe_lead(h, seat, lane_mask, denom):
                 unders |= U64(1) << U64(lowest_bit(g))
             elif _safe_lead(h, seat, lane_mask, denom):
@@ -498,6 +546,11 @@ def _search(h, trick, pos, leader, led, denom, alpha, beta, keys, bounds, moves,
         if left == 0:
             moves[40, _W] = 0
             return 0
+        if left == 1:
+            # Every card forced: no table entry (the cheapest positions would push out dearer ones).
+            won, w1 = _last_trick(h, leader, denom)
+            moves[40, _W] = np.int64(w1)
+            return won
         mine, theirs, w_mine, w_theirs = _sure_tricks(h, leader, denom)
         if leader % 2 == 0:
             lo, hi, w_lo, w_hi = mine, left - theirs, w_mine, w_theirs
@@ -580,10 +633,11 @@ def _search(h, trick, pos, leader, led, denom, alpha, beta, keys, bounds, moves,
     on_table = U64(0)
     for i in range(pos):
         on_table |= U64(1) << U64(trick[i])
-    # Every legal card is a move, equivalent ones too: merging them would make a result depend on
+    # Every legal card is a move, equivalent ones too, unless the result already depends on the
+    # holders of both (:func:`_covered_twin`): merging them otherwise would make a result depend on
     # who holds the cards between them, which the table's classes do not see (a class member
     # where they are not equivalent has a move no one searched: tests/test_dd_pimc_solve.py).
-    # Marking the merged cards as relevant instead cost 4x the time; searching them costs about
+    # Marking every merged card as relevant instead cost 4x the time; searching them costs about
     # 1.4x, their subtrees mostly answered by the table (BENCHMARKS.md).
     legal = legal_plays(hand, denom, led if pos > 0 else -1)
     depth = 40 - popcount(out_cards)
@@ -600,11 +654,17 @@ def _search(h, trick, pos, leader, led, denom, alpha, beta, keys, bounds, moves,
     beta0 = beta
     w_all = U64(0)
     w_best = U64(0)
+    searched = U64(0)
+    rivals = (out_cards & ~hand) | on_table
     for k in range(n):
         code = moves[depth, k]
         c = code & 63
         named = code >> 6
         cb = U64(1) << U64(c)
+        if not (denom == NT and cb & TRUMP_MASK[NT]):
+            if _covered_twin(hand, rivals, searched, w_all, SUIT_MASK[denom, c >> 4], c):
+                continue
+            searched |= cb
         h[seat] = hand & ~cb
         trick[pos] = c
         lead_suit = led

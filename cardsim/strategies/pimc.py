@@ -180,7 +180,8 @@ class Hooks:
     * ``common(position, worlds) -> bool[L]``: optional, the legal cards that reach the best
       value for the seat in every one of ``worlds`` (uint64[W, H]), none when no card does (the
       intersection of the worlds' argmax sets, asked by null-window searches): the first look of
-      :func:`choose_classes`.  None: the decision solves exact values only.
+      :func:`choose_classes`.  None: the decision solves exact values only;
+    * ``look``: the share of the worlds that first look asks (:func:`first_look`).
     """
 
     position: Callable
@@ -191,6 +192,9 @@ class Hooks:
     unit: float = 1.0
     auction: Callable | None = None
     common: Callable | None = None
+    look: float = 0.5
+    """The share of the worlds the first look asks (:func:`first_look`, at least 6): the game's
+    measured choice against the stated error."""
 
 
 @dataclass
@@ -583,29 +587,31 @@ def settle(solve: Callable, total: int, k: int, unit: float, stop: bool = True):
     return values, alive, done
 
 
-def first_look(total: int) -> int:
-    """Worlds the first look of :func:`choose_classes` asks of ``total``: half of them, at least 6.
-    Measured on 782 decisions of real 501 play (tests/test_pimc_stop.py's recording, seed 7),
-    against the card of all the worlds: 4 of 8 worlds played 6.5% wrong cards, 6 of 8 1.5%; 4 of
-    16 9.7%, 8 of 16 3.1%."""
-    return min(total, max(6, total // 2))
+def first_look(total: int, share: float = 0.5) -> int:
+    """Worlds the first look of :func:`choose_classes` asks of ``total``: ``share`` of them (501
+    half, Five Hundred three quarters: :attr:`Hooks.look`), at least 6.  Measured on 782 decisions
+    of real 501 play (tests/test_pimc_stop.py's recording, seed 7), against the card of all the
+    worlds: 4 of 8 worlds played 6.5% wrong cards, 6 of 8 1.5%; 4 of 16 9.7%, 8 of 16 3.1%; on 622
+    decisions of Five Hundred (seed 8) 8 of 16 5.3%, 12 of 16 2.9%."""
+    return min(total, max(6, int(total * share)))
 
 
 def choose_classes(solve: Callable, common: Callable | None, total: int, k: int, unit: float,
-                   stop: bool = True) -> tuple[np.ndarray, int]:
+                   stop: bool = True, look: float = 0.5) -> tuple[np.ndarray, int]:
     """The candidates with the best mean of one decision over ``total`` worlds and ``k``
     candidate cards: ``(int64 indices of the best candidates, worlds the choice was made on)``.
 
     With ``stop`` and a ``common(upto)`` (bool[k]: the candidates that reach the best value in
     each of worlds ``0 .. upto - 1``, :attr:`Hooks.common`), the first look: when some
-    candidates are best in every one of the first :func:`first_look` worlds, they are the
+    candidates are best in every one of the first :func:`first_look` worlds (``look``: their
+    share), they are the
     answer (no exact value solved).  Approximate where those are fewer than ``total``: the
     later worlds might have moved the mean (its error with the sequential rule's is measured,
     tests/test_pimc_stop.py); over all the worlds it is exact (a card best in every world has
     the largest mean, and only those cards do).  Otherwise :func:`settle` with ``solve`` (its
     signature there) and the candidates of the best mean."""
     if stop and common is not None:
-        upto = first_look(total)
+        upto = first_look(total, look)
         first = np.asarray(common(upto), dtype=bool)
         if first.any():
             COUNTERS.common += 1
@@ -662,7 +668,7 @@ def decide(hooks: Hooks, row: np.ndarray, state: int, played: int, seat: int, vi
         return hooks.common(replace(position, legal=legal[reps]), worlds[:upto])
 
     best, done = choose_classes(solve, common if hooks.common is not None else None, total, len(reps), hooks.unit,
-                                STOP if stop is None else stop)
+                                STOP if stop is None else stop, hooks.look)
     COUNTERS.searched += 1
     COUNTERS.worlds += done
     best = set(reps[best].tolist())
