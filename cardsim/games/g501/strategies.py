@@ -98,16 +98,19 @@ highest, step a player would notice), declared for heuristic and every strategy 
 # issue 47 (who gains more from a blind contract) the war moved up: at L = 88 going to 89 gains +0.60 pp,
 # at L = 90 stopping at 88 or 89 gains +0.84/+0.76, and at L = 89 every step of 1 or 2 either way loses
 # (-0.14 to -0.70 pp, ±0.11): L = 89; there `abandon` 20 gains a little (+0.08 pp at 40,000 games a table),
-# and at 20 neither 15 nor 25 gains (-0.07, -0.01 pp ± 0.01): abandon 20.  Beside it the gate on later
+# and at 20 neither 15 nor 25 gains (-0.07, -0.01 pp ± 0.01): abandon 20.  With the defenders' trump leads
+# (issue 47's second card-play rules: a stronger defence takes from a blind contract) it moved back down: at
+# 89 stopping at 88 gains +2.42 pp, at 88 stopping at 87 +1.05, at 86 going to 87 +0.94, and at 87 every
+# step of 1 or 2 either way loses (-0.62 to -1.21 pp, ±0.11): L = 87.  Beside it the gate on later
 # auction positions (blind_pos -1 <-> 0) cycled as a pure choice; blind_later mixes it: a seat gains
 # by moving it up against a population at 0.7 or 0.85 (+0.53, +0.80 pp a step of 0.1) and down against
 # one at 1 (+0.46 pp): 0.95.  With every seat bidding blind, contest and margin act alike (+0.39 pp for
 # either at contest 5): contest 0.  `cardsim exploit 501` here (40,000 games a table): within
 # tolerance, no deviation gains (every upper end at most +0.05 pp; blind_level 88 -0.20 [-0.44, +0.05]).
-HEURISTIC_DEFAULTS = {"margin": -5.0, "abandon": 20.0, "target_margin": 28.0, "blind_level": 89.0, "blind_pos": -1.0, "blind_score": 501.0, "blind_cur": 90.0, "blind_prob": 1.0, "contest": 0.0, "press": 0.0, "press_score": 0.0, "blind_later": 0.95}
+HEURISTIC_DEFAULTS = {"margin": -5.0, "abandon": 20.0, "target_margin": 28.0, "blind_level": 87.0, "blind_pos": -1.0, "blind_score": 501.0, "blind_cur": 90.0, "blind_prob": 1.0, "contest": 0.0, "press": 0.0, "press_score": 0.0, "blind_later": 0.95}
 REGISTRY.add("heuristic", HEURISTIC, dict(_HEURISTIC_PARAMS[0], **HEURISTIC_DEFAULTS),
              _HEURISTIC_PARAMS[1] + " Its default parameters are an empirical equilibrium of them (docs/tune.md): "
-             "it bids blind whenever the gates allow, up to 89, after the first speaker with probability 0.95. "
+             "it bids blind whenever the gates allow, up to 87, after the first speaker with probability 0.95. "
              "Its card play is issue 47's, both rounds (docs/strategy-quality.md, \"How heuristic plays\").",
              *_HEURISTIC_PARAMS[2:], tunables=TUNABLES)
 HEURISTIC_V7 = 8
