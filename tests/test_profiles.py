@@ -153,4 +153,4 @@ def test_cli_robust_json_and_bad_profile(capsys, tmp_path):
 def test_cli_profiles_lists_them(capsys):
     assert main(["profiles", "vint"]) == 0
     out = capsys.readouterr().out
-    assert "bold:" in out and "others = heuristic:aggression=0.75" in out
+    assert "bold:" in out and "others = heuristic:aggression=1" in out
