@@ -169,13 +169,13 @@ def test_bad_arguments_are_one_line_errors(kwargs, error, text):
 
 # ------------------------------------------------------------------------------- arenas
 def test_an_arena_maps_points_and_specs():
-    a = arena("vint", "heuristic:aggression=0.5")
+    a = arena("vint", "heuristic:aggression=0.75")
     assert a.objective.name == "points" and list(a.tunables)[0] == "aggression"
-    p = a.point("heuristic:aggression=0.5")
-    assert p["aggression"] == 0.5 and p["game_push"] == 0.0  # the tuned default's
-    assert a.spec(p) == "heuristic:aggression=0.5"
-    assert a.spec({"aggression": 0.25, "nt_margin": 0.5}) == "heuristic:nt_margin=0.5"  # 0.25 is the default
-    assert arena("vint", "pimc:worlds=8").spec({"aggression": 0.5}) == "pimc:worlds=8,aggression=0.5"
+    p = a.point("heuristic:aggression=0.75")
+    assert p["aggression"] == 0.75 and p["game_push"] == 0.0  # the tuned default's
+    assert a.spec(p) == "heuristic:aggression=0.75"
+    assert a.spec({"aggression": 0.5, "nt_margin": 0.5}) == "heuristic:nt_margin=0.5"  # 0.5 is the default
+    assert arena("vint", "pimc:worlds=8").spec({"aggression": 0.75}) == "pimc:worlds=8,aggression=0.75"
     with pytest.raises(StrategyError, match="'worlds' of 'pimc' is not tunable"):
         arena("vint", "pimc").spec({"worlds": 4})
     with pytest.raises(StrategyError, match="no parameter 'bogus'"):

@@ -90,13 +90,14 @@ PREVIOUS_DEFAULT = {
         "4 seats heuristic_v5": ("a1e7ad71335acc7e00df96206dd4a1c68c966b983a73b114ef148628f0b18cb4",
                                  "b2477fa7e91744184e70d7a28d5498cda53bcde22dea64d366e0323ee4fb10b9",
                                  "3f9d6435750f286edc48edbccce02a000af71dd989a54755d72a118a30862bfc"),
-        # The default before issue 47's defenders' leads (tests/golden at commit 0735ecf), kept as heuristic_v7.
-        "3 seats heuristic_v7": ("761b5c5d50ea8b66d38c402069995b7a72b31b726e8d7934463a7af64d253600",
-                                 "d34cac8ff5d233c3a020919d28e6d6d9d817c8294524fd66fc0612326b5ff3f6",
-                                 "68256924b4d7acd11409afc85eff4c41d279723c96fb62e8e39b01c5d6ea2d00"),
-        "4 seats heuristic_v7": ("559da8b54c6011363754bdb2ad72e3e9062004000ee54695f62087eb9205535b",
-                                 "9bccb26d4f25af9744c7985db3f22d67f7afec3469a341c6cfb27464c2f36aaf",
-                                 "72745f3cdf7af7396775d9198d26a45c4ac1a678261e3b4725ef600bb5956be5"),
+        # The default before issue 47's defenders' leads (tests/golden at commit 2523975: blind 89, abandon 20),
+        # kept as heuristic_v7.
+        "3 seats heuristic_v7": ("ed6444bb18fa6fef1662204dfe80ae2e12c87262a2ac47a2b65e83cfc285bf8b",
+                                 "01d0d1c41fd792419d59942f72a710cf95ad780425c0ca7feb56401a287e7db6",
+                                 "1a33369e41d4ced4e3bf9b50d47488aab2023eb5b85793be841fa4c92358892f"),
+        "4 seats heuristic_v7": ("3eb871c0ceebd024b55cbba18e2ab7796066c5d6c57133cdd86183ae7ce458a9",
+                                 "c17cce6a1776efa7ebc8a5deee234f36918a876a2dbfde177b7dd882df89d7c4",
+                                 "5d3cec2cefebb996fd83878275fa25faa86f8cd2f26d9ef523fea8f0b6117ef6"),
     },
 }
 

@@ -274,7 +274,11 @@ def _first_search(monkeypatch, hands, kitty, dealer, spec):
         seen.append((position.context[1], worlds.copy()))
         return P.solve(position, worlds, *rest, **options)
 
-    monkeypatch.setattr(P, "HOOKS", dataclasses.replace(P.HOOKS, solve=solve))
+    def common(position, worlds, *rest, **options):  # the first look: a decision it settles is never solved
+        seen.append((position.context[1], worlds.copy()))
+        return P.common(position, worlds, *rest, **options)
+
+    monkeypatch.setattr(P, "HOOKS", dataclasses.replace(P.HOOKS, solve=solve, common=common))
     _play(hands[None], [kitty], [dealer], [3], ids, params)
     return seen[0]
 

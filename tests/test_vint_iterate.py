@@ -12,6 +12,7 @@ import pytest
 from analyses.common import non_default_strategy, strategy_parameters
 from analyses.vint_iterate import best_calls, changed, iterate, verdict
 from cardsim.rules import digests, load
+from cardsim.games import get_game
 
 # Two cells of the quick opening chart (after, band, shape, best): the iteration's round 0
 START = [("-", "13-15", "5H", "1H"), ("-", "19-21", "bal", "1D")]
@@ -76,7 +77,7 @@ def test_a_rule_files_parameters_are_its_path_and_digest(tmp_path):
     spec = f"rules:{path}"
     got = strategy_parameters("vint", [spec, "heuristic"])
     assert got[spec] == {"rule_file": str(path), "sha256": digests([spec])[spec]}
-    assert len(got[spec]["sha256"]) == 64 and got["heuristic"]["aggression"] == 0.25
+    assert len(got[spec]["sha256"]) == 64 and got["heuristic"]["aggression"] == get_game("vint").registry["heuristic"].params["aggression"] == 0.5
 
 
 def test_two_rounds_every_seat_on_the_chart(tmp_path):

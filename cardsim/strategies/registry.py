@@ -333,7 +333,8 @@ class Registry:
             return self._by_name[name]
         except KeyError:
             raise StrategyError(
-                f"unknown {self.game} strategy {quote(name)} (known: {', '.join(self.names())})"
+                # the name cut shorter than other values: the list of known names is long
+                f"unknown {self.game} strategy {quote(name, 60)} (known: {', '.join(self.names())})"
             ) from None
 
     def names(self) -> list[str]:
