@@ -67,6 +67,50 @@ def test_kind_first_state_and_update():
     assert contested == {(100, 0, 0)}
 
 
+def test_a_confirmation_round_changes_only_what_is_clear_for_the_whole_chart():
+    """Three look cells whose best option is blind:90 with one-sided p-values 0.01, 0.02, 0.024: at
+    the rate 0.025 Benjamini-Hochberg calls all three clear (the chart's verdicts, a search round's
+    rule), Holm none (0.01 > 0.025 / 3), so a confirmation round keeps every cell looking and
+    contests them all, where a search round turns all three blind."""
+    from cardsim.selection import clear_cells
+
+    p = [0.01, 0.02, 0.024]
+    assert list(clear_cells(p)) == [True] * 3 and list(clear_cells(p, method="holm")) == [False] * 3
+    cells = [(s.own, s.lead, s.position) for s in SITS]
+    blind, level = dict.fromkeys(cells, False), dict.fromkeys(cells, 90)
+    choice = pd.DataFrame({"own": [c[0] for c in cells], "lead": [c[1] for c in cells],
+                           "position": [c[2] for c in cells], "best": ["blind:90"] * 3,
+                           "verdict": ["blind to 90"] * 3, "p_value": p})
+    long = _long({k: {70: 1.0, 90: 0.0} for k in cells})  # 90 the best level: no level moves
+    assert F.round_kinds(choice) == ["blind"] * 3 and F.round_kinds(choice, "holm") == ["unclear"] * 3
+    searched, _, changes, _ = F.update(blind, level, choice, long)
+    assert all(searched.values()) and len(changes) == 3
+    confirmed, kept, changes, contested = F.update(blind, level, choice, long, F.CONFIRM_METHOD)
+    assert confirmed == blind and kept == level and changes == [] and contested == set(cells)
+    # the same family-wise rule for levels: level 90 worse than the best, 70, with p = 0.01, 0.02, 0.024
+    his = [-0.187, -0.048, -0.0087]
+    lv = _long({k: {70: 0.0, 90: hi} for k, hi in zip(cells, his)})
+    assert [F.level_p(lv[(lv.own == k[0]) & (lv.lead == k[1]) & (lv.position == k[2]) & (lv.level == 90)].iloc[0])
+            for k in cells] == pytest.approx(p, abs=5e-4)
+    unclear = choice.assign(verdict=[G.NO_CLEAR] * 3, p_value=0.5)
+    assert F.update(blind, level, unclear, lv)[1] == dict.fromkeys(cells, 70)
+    assert F.update(blind, level, unclear, lv, F.CONFIRM_METHOD)[1] == level
+
+
+def test_the_fixed_chart_marks_a_verdict_the_policy_kept_against():
+    """In the fixed-point chart a clear verdict on the other side of blind/look than the option
+    every seat played says so; agreeing and unclear cells do not."""
+    choice = pd.DataFrame({"own": [100, 100, 100], "lead": [0, 0, 0], "opp": [100, 100, 100], "position": [0, 1, 2],
+                           "best": ["blind:90", "blind:90", "look"], "gain_pp": [1.0, 1.0, 0.0],
+                           "levels_as_good": ["90", "90", ""],
+                           "verdict": ["blind to 90", "blind to 90", G.NO_CLEAR],
+                           "policy": ["look", "blind:90", "blind:80"]})
+    row = G.chart(choice).iloc[0]
+    assert row["position 0"] == "blind to 90: +1.0 pp (played: look)"
+    assert row["position 1"] == "blind to 90: +1.0 pp" and row["position 2"] == "? look"
+    assert "(played:" not in G.chart(choice.drop(columns="policy")).iloc[0]["position 0"]
+
+
 def test_neighbours_and_schedule():
     assert F.neighbours(90, G.LEVELS) == (80, 90, 100) and F.neighbours(70, G.LEVELS) == (70, 80)
     assert F.neighbours(150, G.LEVELS) == (120, 150) and F.neighbours(95, (70, 90, 120)) == (70, 90, 120)
@@ -107,7 +151,8 @@ class _Scripted:
             v = self.verdict(r, k, self.policy[k])
             best = "look" if v != "blind" else f"blind:{int(g.level[g.level > 0].iloc[0])}"
             rows.append({"own": k[0], "lead": k[1], "opp": k[0] + k[1], "position": k[2], "best": best,
-                         "verdict": {"blind": "blind to 70", "look": "look"}.get(v, G.NO_CLEAR)})
+                         "verdict": {"blind": "blind to 70", "look": "look"}.get(v, G.NO_CLEAR),
+                         "p_value": 0.5 if v == "unclear" else 1e-6})
         return pd.DataFrame(rows)
 
 
@@ -162,6 +207,38 @@ def test_a_cell_that_always_contradicts_its_policy_is_a_cycle(monkeypatch):
     assert len(rounds) == 4 and list(rounds.moved.iloc[1:]) == [1, 1, 1]
     assert [call["cells"] for call in script.calls] == [[a, b, c], [c], [c]]
     assert "did not settle" in F.legend(status, rounds, "") and "(cycle of period 2" in F.legend(status, rounds, "")
+
+
+class _Alternating(_Scripted):
+    """Every cell clearly blind; in confirmation rounds (2,500 deals) cell ``a``'s level is clearly
+    worse than the other of 90 and 100, in search rounds the levels are even: its level goes back
+    and forth between 90 and 100, one confirmation round at a time."""
+
+    def play(self, sits, levels, level, deals, seed, spec, n_jobs=-1, results=None):
+        long = super().play(sits, levels, level, deals, seed, spec, n_jobs, results)
+        a = (SITS[0].own, SITS[0].lead, SITS[0].position)
+        if deals < 2500 or a not in self.policy:
+            return long
+        other = 100 if level[a] == 90 else 90
+        rows = {k: dict.fromkeys(F.neighbours(level[k], levels), 0.0) for k in self.policy}
+        rows[a] = {lvl: (0.0 if lvl == other else -2.0) for lvl in F.neighbours(level[a], levels)}
+        return _long(rows)
+
+
+def test_levels_that_go_back_and_forth_in_confirmation_rounds_end_it(monkeypatch):
+    """A confirmation round that moves no cell between blind and look, and moves a level back to
+    one the cell held before, ends the iteration: blind and look have settled, the level cycles."""
+    script = _Alternating(lambda r, cell, level: "blind")
+    monkeypatch.setattr(F, "play_round", script.play)
+    monkeypatch.setattr(G, "choices", script.choices)
+    choice, rounds, status = F.iterate(SITS, G.LEVELS, 10_000, 5, _start(["blind"] * 3), 1, log=lambda s: None)
+    assert list(rounds.kind) == ["chart", "search", "confirm", "search", "confirm"]
+    assert list(rounds.moved_cells.iloc[1:]) == ["", "100/+0/0: blind:90->blind:100", "",
+                                                 "100/+0/0: blind:100->blind:90"]
+    assert status == ("levels alternating after 4 rounds: blind and look settled; 1 cell went back to a level "
+                      "held before (100/+0/0 100->90)")
+    assert "blind and look settled, the levels of a few cells did not" in F.legend(status, rounds, "")
+    assert "settles between blind and look but not in every level" in F.sentence(rounds, status, choice)
 
 
 def test_the_round_budget(monkeypatch):
@@ -220,7 +297,10 @@ def test_the_fixed_chart_caption_says_what_was_run():
     assert settled == ("The same chart when every player at the table follows it: recomputed with every player on "
                        "it, 3 rounds after the chart against the given players (look and the cell's level and its "
                        "neighbours; 500 to 2,500 deals per situation a round, the contested cells only until a round "
-                       "replays them all), until it no longer changed (fixed point after 3 rounds). MARKS")
+                       "replays them all), until it no longer changed (fixed point after 3 rounds). A cell marked "
+                       "(played: …) is one whose verdict (the chart's rule) is on the other side of blind/look than "
+                       "what every seat plays there: its contradiction is not clear for the whole chart (Holm), so "
+                       "the policy kept it. MARKS")
     capped = F.legend("not settled after 3 rounds", three, "MARKS")
     assert "no longer changed" not in capped
     assert "(not settled after 3 rounds: the most rounds the report plays)" in capped

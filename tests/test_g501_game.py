@@ -199,6 +199,29 @@ def test_decision_rows_give_the_paired_gain_over_look_in_pp():
         (0, 0, 0)
 
 
+def test_whether_a_level_is_worse_than_the_best_is_read_on_the_half_that_did_not_choose_it():
+    """Half 0 (50 deals) makes blind:70 the best by 6 points over blind:90; on half 1 the two are
+    level.  ``diff_best`` (every deal) says blind:90 is 3 pp worse; ``p_below_best`` reads half 1
+    only: 0.5, no evidence, where the winner's curse of half 0 would have moved a policy off 90."""
+    sit = G.Situation(300, -100, 1)
+    h0 = _sums(3, 50, [15, 18, 15], [15, 18, 15], [[0, -3, 0], [3, 0, 3], [0, -3, 0]],
+               [[0, 5, 5], [5, 0, 5], [5, 5, 0]])
+    h1 = _sums(3, 50, [15, 16, 16], [15, 16, 16], [[0, -1, -1], [1, 0, 0], [1, 0, 0]],
+               [[0, 5, 5], [5, 0, 5], [5, 5, 0]])
+    keys = ("legal", "s1", "s2", "pair_n", "pair_s1", "pair_s2")
+    sums = {"deals": 100, "attempts": 100.0, "declared": np.full(3, 50.0), "made": np.full(3, 25.0),
+            **{k: h0[k] + h1[k] for k in keys}, **{f"half_{k}": np.stack([h0[k], h1[k]]) for k in keys}}
+    rows = G.decision_rows(sit, (70, 90), sums).set_index("option")
+    assert rows.loc["blind:90", "diff_best_pp"] == pytest.approx(-3.0)
+    assert rows.loc["blind:90", "p_below_best"] == pytest.approx(0.5)
+    assert np.isnan(rows.loc["blind:70", "p_below_best"])
+    from cardsim.selection import p_below
+    mean, se, _, _ = mean_interval(-1.0, 5.0, 50)  # look against blind:70 on half 1
+    assert rows.loc["look", "p_below_best"] == pytest.approx(float(p_below(mean, se, 50))) == pytest.approx(0.3287, abs=1e-4)
+    from cardsim.analysis import g501_fixed as F
+    assert F.level_p(rows.reset_index().iloc[2]) == pytest.approx(0.5)
+
+
 def test_best_blind_takes_the_first_ranked_and_the_lowest_level_on_a_tie():
     assert G.best_blind([3.0, 1.0, 2.0]) == 1
     assert G.best_blind([1.0, np.nan, 1.0]) == 0

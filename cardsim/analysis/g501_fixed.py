@@ -22,15 +22,19 @@ follows the chart's *clear* verdicts.  A cell's state is whether it bids blind a
 
 * a cell's policy changes only where the new verdict clearly contradicts it (a look cell whose
   verdict is "blind to …" turns blind; a blind cell whose verdict is "look" turns look) and its
-  level only where it is clearly worse than the best blind level played (paired, called clear by
-  Benjamini–Hochberg over the round's cells as the verdicts are): a cell with no clear answer
-  keeps its policy, so that chance verdicts near the
-  threshold do not make the policy chase its own noise;
+  level only where it is clearly worse than the best blind level played (paired): a cell with no
+  clear answer keeps its policy, so that chance verdicts near the threshold do not make the
+  policy chase its own noise.  "Clear" is Benjamini–Hochberg over the round's cells in a search
+  round (the chart's rule: the policy moves quickly where it is wrong) and Holm over all the cells
+  in a confirmation round (:data:`CONFIRM_METHOD`: family-wise, as ``cardsim exploit`` is);
 * it ends at a **fixed point** (a confirmation round changes no cell: every seat follows the
-  policy and no cell of the chart clearly says otherwise), at a **cycle** (a round starts from
+  policy and no cell's contradiction of it is clear for the whole chart), at a **cycle** (a round starts from
   the same policy, levels, contested cells and deals as an earlier one: the rounds in between
   repeat for ever, since every round of a size plays the same seeds; reported with its period
-  and the cells that alternate) or after :data:`MAX_ROUNDS` rounds.
+  and the cells that alternate), at **alternating levels** (a confirmation round moves no cell
+  between blind and look, and every cell whose level it moves goes back to a level the cell held
+  before: the blind/look chart has settled, and the levels of those cells cycle between values
+  nearly as good as each other) or after :data:`MAX_ROUNDS` rounds.
 
 Every round plays the same situations with the same seeds (common random numbers across
 rounds), so a cell moves because the players changed, not because the deals did.  The answer at
@@ -49,6 +53,20 @@ SCHEDULE = (0.05, 0.1)
 later search round the second (the chart's 10,000 give 500, then 1,000)."""
 FINAL_SHARE = 0.25
 """The share of the chart's deals per situation that a confirmation round plays (2,500 of 10,000)."""
+SEARCH_METHOD = "fdr_bh"
+"""What calls a cell's change clear in a search round: Benjamini–Hochberg over the round's cells,
+the chart's own rule (:func:`cardsim.analysis.verdicts.chart_clear`), so that the policy moves
+quickly where it is wrong."""
+CONFIRM_METHOD = "holm"
+"""What calls a cell's change clear in a confirmation round: Holm over all the chart's cells, a
+family-wise rule like ``cardsim exploit``'s.  A confirmation round asks one question of the whole
+chart — does any cell clearly contradict the policy? — and asks it again every few rounds; under
+Benjamini–Hochberg, which lets a share of the clear cells be chance, 108 cells near indifference kept
+giving one or two changes each time (the report at blind level 87: 1+1, 1+2, 2+9, 2+6, 0+4 changes
+in the confirmation rounds from the 16th on), so the policy chased its own noise and never
+settled.  Under Holm a fixed point is declared only when no cell's contradiction survives the whole
+family; the deviation table (:mod:`cardsim.analysis.g501_deviation`) then measures what a seat
+gains from the cells left near indifference."""
 MIN_DEALS = 20
 """The fewest deals a round plays per situation (the quick report's small charts)."""
 MAX_ROUNDS = 16
@@ -63,10 +81,13 @@ METHOD = ("The chart as a fixed point: a policy (per chart cell: blind up to a l
           f"unclear or changed their policy) on {int(100 * SCHEDULE[0])}% then {int(100 * SCHEDULE[1])}% of the "
           f"chart's deals per situation; when a search round changes nothing a confirmation round replays every "
           f"cell on {int(100 * FINAL_SHARE)}%. A cell changes between blind and look only where a verdict clearly "
-          "contradicts it and its level only where it is clearly worse than the best level played (Benjamini-Hochberg "
-          "over the round's cells); it ends at a "
+          "contradicts it and its level only where it is clearly worse than the best level played (clear: "
+          "Benjamini-Hochberg over the round's cells in a search round, Holm over all the cells, family-wise, in a "
+          "confirmation round); it ends at a "
           "fixed point (a confirmation round changes no cell), a cycle (a round starts where an earlier one did: "
-          f"its period and the cells that alternate are shown) or after {MAX_ROUNDS} rounds.")
+          "its period and the cells that alternate are shown), alternating levels (a confirmation round moves no cell "
+          "between blind and look and every level it moves goes back to one the cell held before: blind and look "
+          f"have settled, those cells' levels cycle) or after {MAX_ROUNDS} rounds.")
 GLOSSARY = {
     "round / kind": "(g501_fixed_rounds) 0 = the chart against the given players; then 'search' rounds (the "
                     "contested cells on few deals) and 'confirm' rounds (every cell on the most deals), each with "
@@ -139,9 +160,15 @@ def neighbours(level: int, levels) -> tuple:
 
 def level_p(row) -> float:
     """One-sided p-value that a cell's level is worse than its best blind level, from the level's
-    decisions row (``diff_best_pp`` and its 95% interval ``diff_best_lo`` .. ``diff_best_hi``,
-    normal): 1.0 without an interval, 0.0 for a zero-width interval below 0."""
+    decisions row: its ``p_below_best`` (half 1 of the deals, the half that did not choose the
+    best) where the row has one; else from ``diff_best_pp`` and its 95% interval ``diff_best_lo``
+    .. ``diff_best_hi`` (normal; every deal, so it favours the best): 1.0 without an interval, 0.0
+    for a zero-width interval below 0."""
     from scipy.stats import norm
+
+    honest = getattr(row, "p_below_best", float("nan"))
+    if honest == honest:
+        return float(honest)
 
     diff, lo, hi = float(row.diff_best_pp), float(row.diff_best_lo), float(row.diff_best_hi)
     if not (diff == diff and lo == lo and hi == hi):
@@ -152,7 +179,21 @@ def level_p(row) -> float:
     return float(norm.cdf(diff / se))
 
 
-def update(blind: dict, level: dict, choice: pd.DataFrame, long: pd.DataFrame) -> tuple[dict, dict, list, set]:
+def round_kinds(choice: pd.DataFrame, method: str = SEARCH_METHOD) -> list[str]:
+    """Each row's verdict kind (``blind``, ``look`` or ``unclear``) under ``method``: the chart's own
+    verdicts for :data:`SEARCH_METHOD` (Benjamini–Hochberg), else the best option where
+    ``method`` (a ``statsmodels`` multiple-testing method, e.g. ``"holm"``) calls the cell's
+    ``p_value`` clear over all the rows, ``unclear`` elsewhere."""
+    if method == SEARCH_METHOD:
+        return [kind(v) for v in choice.verdict]
+    from cardsim.selection import clear_cells
+
+    sure = clear_cells(choice.p_value.to_numpy(), method=method)
+    return [("look" if b == G.LOOK else "blind") if c else "unclear" for b, c in zip(choice.best, sure)]
+
+
+def update(blind: dict, level: dict, choice: pd.DataFrame, long: pd.DataFrame,
+           method: str = SEARCH_METHOD) -> tuple[dict, dict, list, set]:
     """One round's update from ``choice`` (:func:`~cardsim.analysis.g501_game.choices` of the cells
     replayed) and ``long`` (their decisions): returns the new ``(blind, level)``, the changes (text
     ``own/lead/position: from->to``, blind<->look ones first) and the **contested** cells — those
@@ -160,10 +201,11 @@ def update(blind: dict, level: dict, choice: pd.DataFrame, long: pd.DataFrame) -
 
     Rule: a clear "blind to …" turns a look cell blind, a clear "look" turns a blind cell look; a
     cell's level moves to the best blind level played only when the level is clearly worse than it
-    — its :func:`level_p` called clear by Benjamini–Hochberg over the round's cells whose level is
-    not the best (the chart's rule, :func:`cardsim.analysis.verdicts.chart_clear`), so that the
-    many comparisons of a round do not move levels by chance; anything else keeps the cell."""
-    from cardsim.analysis.verdicts import chart_clear
+    — its :func:`level_p` called clear over the round's cells whose level is not the best, so that
+    the many comparisons of a round do not move levels by chance; anything else keeps the cell.
+    "Clear" is ``method`` over the round's cells (:func:`round_kinds`): Benjamini–Hochberg (the
+    chart's rule) in search rounds, Holm (:data:`CONFIRM_METHOD`) in confirmation rounds."""
+    from cardsim.selection import clear_cells
 
     new_blind, new_level = dict(blind), dict(level)
     rows = {k: g for k, g in long.groupby(["own", "lead", "position"], sort=False)}
@@ -175,10 +217,10 @@ def update(blind: dict, level: dict, choice: pd.DataFrame, long: pd.DataFrame) -
         mine = g[g.option == f"blind:{level[k]}"]
         if top is not None and top != level[k] and len(mine):
             tops[k], tested[k] = top, level_p(mine.iloc[0])
-    worse = dict(zip(tested, chart_clear(list(tested.values())))) if tested else {}
+    worse = dict(zip(tested, clear_cells(list(tested.values()), method=method))) if tested else {}
     moved, relevelled, contested = [], [], set()
-    for r in choice.itertuples():
-        k, verdict = _key(r), kind(r.verdict)
+    for r, verdict in zip(choice.itertuples(), round_kinds(choice, method)):
+        k = _key(r)
         if worse.get(k, False):
             new_level[k] = tops[k]
         if verdict != "unclear":
@@ -259,6 +301,11 @@ def alternating(policies: list[dict]) -> list[tuple]:
     return [k for k in policies[0] if len({p[k] for p in policies}) > 1]
 
 
+def cell_text(k) -> str:
+    """``own/lead/position`` of a cell, lead signed (``50/+0/1``)."""
+    return f"{k[0]}/{k[1]:+d}/{k[2]}"
+
+
 def _cells_text(cells) -> str:
     return ", ".join(f"{k[0]}/{k[1]:+d}/{k[2]}" for k in cells)
 
@@ -297,7 +344,8 @@ def iterate(sits, levels, deals: int, seed: int, start: pd.DataFrame, n_jobs: in
     replayed, their verdicts' counts, the cells the updated policy bids blind in, the cells whose
     policy — ``moved`` — or level — ``relevelled`` — changed and which, the round's seconds
     (round 0: ``start_seconds``), the policy spec played); and ``status``: ``"fixed point after R
-    rounds"``, ``"cycle of period P (cells alternating: …)"`` or ``"not settled after R rounds"``.
+    rounds"``, ``"cycle of period P (cells alternating: …)"``, ``"levels alternating after R rounds: …"``
+    (blind and look settled, the cells whose level went back named) or ``"not settled after R rounds"``.
     Deterministic for a seed, whatever ``n_jobs``."""
     sits = list(sits)
     by_key = {(s.own, s.lead, s.position): s for s in sits}
@@ -313,6 +361,7 @@ def iterate(sits, levels, deals: int, seed: int, start: pd.DataFrame, n_jobs: in
                "seconds": start_seconds, "policy": players or "default players"}]
     contested, kind_, search = set(blind), "search", 1
     states, policies = [], []
+    held = {k: {policy_of(blind, level)[k]} for k in blind}  # each cell's policy levels so far (0 look)
     status = f"not settled after {max_rounds} rounds"
     for r in range(1, max_rounds + 1):
         n = schedule(deals, kind_, search)
@@ -334,7 +383,8 @@ def iterate(sits, levels, deals: int, seed: int, start: pd.DataFrame, n_jobs: in
         choice = G.choices(long_r)
         for k in blind:
             played[k] = _name(blind[k], level[k])
-        new_blind, new_level, changes, contested = update(blind, level, choice, long_r)
+        new_blind, new_level, changes, contested = update(
+            blind, level, choice, long_r, CONFIRM_METHOD if kind_ == "confirm" else SEARCH_METHOD)
         for row in choice.itertuples(index=False):
             latest[_key(row)] = {**row._asdict(), "round": r}
         moved = sum(new_blind[k] != blind[k] for k in blind)
@@ -344,10 +394,19 @@ def iterate(sits, levels, deals: int, seed: int, start: pd.DataFrame, n_jobs: in
                        "policy_blind": sum(new_blind.values()), "moved": moved, "relevelled": relevelled,
                        "moved_cells": "; ".join(changes), "seconds": seconds, "policy": spec})
         log(f"    {moved} cells changed between blind and look, {relevelled} changed level ({seconds:.0f} s)")
+        before, after = policy_of(blind, level), policy_of(new_blind, new_level)
+        back = sorted(k for k in after if after[k] != before[k])
         blind, level = new_blind, new_level
         if not changes and kind_ == "confirm":
             status = f"fixed point after {r} round{'s' if r > 1 else ''}"
             break
+        if kind_ == "confirm" and not moved and back and all(after[k] in held[k] for k in back):
+            status = (f"levels alternating after {r} rounds: blind and look settled; "
+                      f"{len(back)} cell{'s' if len(back) > 1 else ''} went back to a level held before "
+                      f"({'; '.join(f'{cell_text(k)} {before[k]}->{after[k]}' for k in back)})")
+            break
+        for k in back:
+            held[k].add(after[k])
         if changes:  # the cells that changed are contested: a search round replays them
             kind_, search = "search", search + 1
         else:
@@ -379,12 +438,17 @@ def legend(status: str, rounds: pd.DataFrame, chart_legend: str) -> str:
             "situation a round, the contested cells only until a round replays them all)")
     if status.startswith("fixed"):
         what = f"{runs}, until it no longer changed ({status})"
+    elif status.startswith("levels alternating"):
+        what = (f"{runs}; blind and look settled, the levels of a few cells did not ({status}), each cell's "
+                "latest round shown")
     elif status.startswith("cycle"):
         what = (f"{runs}; it did not settle: a round started where an earlier one did ({status}), each cell's "
                 "latest round shown")
     else:
         what = f"{runs}; it did not settle ({status}: the most rounds the report plays), each cell's latest round shown"
-    return f"The same chart when every player at the table follows it: {what}. " + chart_legend
+    return (f"The same chart when every player at the table follows it: {what}. A cell marked (played: …) is "
+            "one whose verdict (the chart's rule) is on the other side of blind/look than what every seat plays there: "
+            "its contradiction is not clear for the whole chart (Holm), so the policy kept it. " + chart_legend)
 
 
 def sentence(rounds: pd.DataFrame, status: str, choice: pd.DataFrame) -> str:
@@ -396,6 +460,8 @@ def sentence(rounds: pd.DataFrame, status: str, choice: pd.DataFrame) -> str:
     settled = status.startswith("fixed")
     seconds = rounds.seconds.iloc[1:].sum()
     text = ("Played as a policy by every seat and recomputed, the blind chart reaches a " + status if settled else
+            "Played as a policy by every seat and recomputed, the blind chart settles between blind and look but not "
+            "in every level: " + status if status.startswith("levels alternating") else
             "Played as a policy by every seat and recomputed, the blind chart does not settle: " + status)
     text += (f" (cells that changed between blind and look + changed level: {moved or 'none'}; "
              f"{seconds:,.0f} s for the rounds after the first chart). ")
@@ -404,6 +470,10 @@ def sentence(rounds: pd.DataFrame, status: str, choice: pd.DataFrame) -> str:
                  f"(round 0 against the given players: {int(first.policy_blind)}) and no cell's verdict clearly "
                  f"says otherwise: blind is clearly best in {int(last.blind_cells)} of them even against players who "
                  f"do the same.")
+    elif status.startswith("levels alternating"):
+        text += (f"Blind or look no longer changes in any situation (the policy bids blind in {int(last.policy_blind)} "
+                 f"of {len(choice)}; round 0 against the given players: {int(first.policy_blind)}); only how high to "
+                 "bid blind keeps moving, back and forth, in the cells named.")
     else:
         text += (f"In the last round the policy bids blind in {int(last.policy_blind)} of {len(choice)} situations "
                  f"(round 0: {int(first.policy_blind)}).")

@@ -42,7 +42,7 @@ from cardsim.analysis.verdicts import LOOK, NO_CLEAR, blind_verdict, chart_clear
 from cardsim.questions import question, run_question, table
 from cardsim.runner.store import analysis_store, run_chunks
 from cardsim.ranking import rank_sums
-from cardsim.selection import CHOOSE, half_means, paired, ranked
+from cardsim.selection import CHOOSE, ESTIMATE, half_means, paired, ranked
 from cardsim.stats import mean_interval, wilson
 
 GAME = "501"
@@ -285,7 +285,8 @@ def decision_sums(sit: Situation, levels, deals: int, seed: int, strategies=None
 
 DECISION_COLUMNS = ["own", "lead", "opp", "position", "option", "level", "deals", "legal", "made", "win", "win_lo",
                     "win_hi", "gain_pp", "gain_lo", "gain_hi", "diff_best_pp", "diff_best_lo", "diff_best_hi",
-                    "win_half0", "rank_half0", "gain_half1_pp", "gain_half1_lo", "gain_half1_hi", "p_gain", "p_loss"]
+                    "win_half0", "rank_half0", "gain_half1_pp", "gain_half1_lo", "gain_half1_hi", "p_gain", "p_loss",
+                    "p_below_best"]
 
 
 def best_blind(ranks) -> int | None:
@@ -322,7 +323,11 @@ def decision_rows(sit: Situation, levels, sums: dict, seed: int = 0, strategies=
     mean win share on half 0 of the deals and ``rank_half0`` the option's rank there by paired
     comparisons (:func:`cardsim.ranking.rank`: 1 = best, NaN = not compared), which chooses the
     best option and the best blind level; ``gain_half1_pp`` / ``_lo`` / ``_hi`` the gain over
-    ``look`` on half 1, in pp with its 95% interval, and ``p_gain`` / ``p_loss`` its one-sided p-values of a gain above / below 0."""
+    ``look`` on half 1, in pp with its 95% interval, and ``p_gain`` / ``p_loss`` its one-sided p-values of a gain above / below 0;
+    ``p_below_best``: the one-sided p-value that the option is worse than the best blind level on
+    half 1 (NaN for the best itself or without one) — ``diff_best_*`` include half 0, where the best
+    was chosen, so they favour it (winner's curse); a test of whether a level is worse than the
+    best reads this column."""
     q = decision_question(sit, levels, 1, seed, strategies)
     t = table(q, sums).set_index("option").loc[list(q.options)]
     look = q.options.index(LOOK)
@@ -334,8 +339,11 @@ def decision_rows(sit: Situation, levels, sums: dict, seed: int = 0, strategies=
     blinds = [i for i, o in enumerate(q.options) if o != LOOK]
     top = best_blind(rank0[blinds])
     diff = np.full((3, len(q.options)), np.nan)
+    below_best = np.full(len(q.options), np.nan)
     if top is not None:
         b = blinds[top]
+        below_best = np.array([np.nan if j == b else paired(sums, j, b, half=ESTIMATE, sign=sign)["p_below"]
+                               for j in range(len(q.options))])
         diff[0], _, diff[1], diff[2] = mean_interval(sums["pair_s1"][:, b], sums["pair_s2"][:, b],
                                                      sums["pair_n"][:, b])
         diff[:, b] = 0.0
@@ -348,7 +356,8 @@ def decision_rows(sit: Situation, levels, sums: dict, seed: int = 0, strategies=
                         "diff_best_pp": 100 * diff[0], "diff_best_lo": 100 * diff[1], "diff_best_hi": 100 * diff[2],
                         "win_half0": win0, "rank_half0": rank0, "gain_half1_pp": [100 * h["mean"] for h in held],
                         "gain_half1_lo": [100 * h["lo"] for h in held], "gain_half1_hi": [100 * h["hi"] for h in held],
-                        "p_gain": [h["p_above"] for h in held], "p_loss": [h["p_below"] for h in held]})
+                        "p_gain": [h["p_above"] for h in held], "p_loss": [h["p_below"] for h in held],
+                        "p_below_best": below_best})
     out.loc[look, ["gain_pp", "gain_lo", "gain_hi", "gain_half1_pp", "gain_half1_lo", "gain_half1_hi"]] = 0.0
     out.loc[look, ["p_gain", "p_loss"]] = 1.0
     out.insert(0, "position", sit.position)
@@ -496,7 +505,8 @@ def chart(choice: pd.DataFrame) -> pd.DataFrame:
     """The page's form of :func:`choices`: one row per own score and lead, one column per
     position, each cell the verdict and the best level's gain over looking (``blind to 90-120:
     +2.9 pp``; ``? blind:90-120 +0.4 pp`` when no clear answer, naming the levels as good as the
-    best; ``look``)."""
+    best; ``look``).  With a ``policy`` column (the fixed-point chart: the option every seat played
+    there), a clear verdict on the other side of blind/look than the policy adds ``(played: …)``."""
     def cell(r) -> str:
         if r.verdict == NO_CLEAR:
             text = f"? {r.best}" if r.best == LOOK else f"? blind:{r.levels_as_good} {r.gain_pp:+.1f} pp"
@@ -504,6 +514,9 @@ def chart(choice: pd.DataFrame) -> pd.DataFrame:
             text = LOOK
         else:
             text = f"{r.verdict}: {r.gain_pp:+.1f} pp"
+        played = getattr(r, "policy", None)
+        if isinstance(played, str) and r.verdict != NO_CLEAR and (r.verdict == LOOK) != (played == LOOK):
+            text += f" (played: {played})"
         return text + robust_note(r)
 
     c = choice.assign(text=[cell(r) for r in choice.itertuples()],
