@@ -80,7 +80,7 @@ highest, step a player would notice), declared for heuristic and every strategy 
 # The default players' parameters: the point where `cardsim tune 500 --strategy heuristic_v4 --seed 0`
 # (20,000 games a deviation and scoring, paired) ended at an equilibrium after 7 sweeps and 3 exploit
 # checks; exploit there: largest gain +0.05 pp [-0.06, +0.15] of games, within the 0.5 pp tolerance
-# (docs/tune.md).  The lead's quicker search from the same start stopped one step short on margin,
+# (docs/tune.md).  A quicker search by hand from the same start stopped one step short on margin,
 # pivot and stretch_sub.
 HEURISTIC_DEFAULTS = {"margin": -0.5, "partner": 2.85, "kitty": 0.7, "jump": 1.0, "nt_bias": 0.0, "taper": 0.75,
                       "pivot": 4.05, "score": 1.0, "stretch": 1.25, "stretch_sub": 1.5, "near": 0.3}

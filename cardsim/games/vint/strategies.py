@@ -80,7 +80,7 @@ def _tunables(params: dict) -> dict:
 
 
 # The default players' parameters: a provisional equilibrium of the heuristic family, found by
-# coordinate best-response over whole rubbers (the lead's search before `cardsim tune`: from
+# coordinate best-response over whole rubbers (a search by hand before `cardsim tune`: from
 # heuristic_v4, one partnership deviating one parameter by one step each way against the other,
 # 20,000 rubbers a seating, paired, seeds 101 on; a move when its gain exceeded 2.5 standard errors;
 # it stopped after the second sweep, in which no step gained clearly).  `cardsim tune vint` replaces
