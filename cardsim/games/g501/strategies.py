@@ -134,7 +134,7 @@ HEURISTIC_V5_PARAMS = {"margin": -5.0, "abandon": 15.0, "target_margin": 28.0, "
                        "press_score": 0.0, "blind_later": 0.95}
 REGISTRY.add_version(
     "heuristic_v6", of="heuristic_v7", params=dict(HEURISTIC_V5_PARAMS),
-    doc="The default between heuristic_v7's card play and the blind war re-tuned on it, kept so that its results "
+    doc="The default from the first card-play rules found with pimc until the blind war was re-tuned on them, kept so that its results "
         "stay reproducible: heuristic_v7's bidding, talon and card play, bidding blind up to 87 (the equilibrium of the "
         "earlier card play); against it a seat gains about 1.6 pp of game wins by going to 88 (docs/tune.md).")
 HEURISTIC_V5 = 7
