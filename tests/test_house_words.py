@@ -166,6 +166,7 @@ CAUGHT = {
     'X = 1\n"""heuristic_v7\'s rules (issue #47\'s first)."""\n': (2, "names 'issue #47'"),
     'REGISTRY.add("v1", 3, {}, "the default before issue 12")\n': (1, "names 'issue 12'"),
     'R.add_version("v7", of="h", params={}, doc="the default until issue 47")\n': (1, "names 'issue 47'"),
+    'R.add("v2", 5, {},\n      "bids like v3, "\n      "plays as before issue 26")\n': (3, "names 'issue 26'"),
     'p.add_argument("-n", help=f"games {n} (issue 46)")\n': (1, "names 'issue 46'"),
     '_PLAY_DOCS = {"play": "4 the default (issue 47: ...)"}\n': (1, "names 'issue 47'"),
     'raise OptionError(f"{x}: see issue 30")\n': (1, "names 'issue 30'"),
