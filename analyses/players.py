@@ -1,4 +1,4 @@
-"""How strong are the players behind these answers?  (issue 46)
+"""How strong are the players behind these answers?
 
 Every answer of the report is the best reply to the default players in the other seats.  Per game
 this section measures how far those players are from an equilibrium of their own strategy family

@@ -6,8 +6,8 @@ so only the first comparison compiles it), and each side is measured in an inter
 ``cardsim`` is either that tree or this one.  The engine rates alternate chunk by chunk between
 two long-lived interpreters (before, after, after, before, …), so that both meet the same
 neighbours on a shared machine, and the verdict is the median of the per-round ratios: fresh
-processes a quarter of a minute apart moved the ratio by ±10% on a shared host (BENCHMARKS.md,
-issue 27), chunks a fraction of a second apart by about ±2%.
+processes a quarter of a minute apart moved the ratio by ±10% on a shared host (BENCHMARKS.md),
+chunks a fraction of a second apart by about ±2%.
 """
 from __future__ import annotations
 

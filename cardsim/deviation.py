@@ -1,4 +1,4 @@
-"""Deviation gains (issue 46): what one side gains by changing its strategy while the others keep theirs.
+"""Deviation gains: what one side gains by changing its strategy while the others keep theirs.
 
 A **deviation** is a strategy spec played by one side against a baseline spec played by everybody
 else; its **gain** is the deviating side's value of an objective minus the baseline's, over whole

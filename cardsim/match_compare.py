@@ -1,4 +1,4 @@
-"""Paired match comparisons of two strategies in a partnership game (issue 30): whole matches, not deals.
+"""Paired match comparisons of two strategies in a partnership game: whole matches, not deals.
 
 :func:`cardsim.compare` pairs strategies deal by deal; a strategy that reads the score (bids to the
 game, weighs the rubber bonus) shows what it is worth only over whole matches.  :func:`match_compare`

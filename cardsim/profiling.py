@@ -73,7 +73,7 @@ def refcount_calls(asm: str, function: str) -> int:
 
     Such calls are cheap in themselves (a null check where the array is a borrowed view) and
     perf books almost nothing to them, but every one spills the caller's registers: in Vint's
-    out-of-line bid they cost 6–8% of a deal (BENCHMARKS.md, issue 27).  Hence this count."""
+    out-of-line bid they cost 6–8% of a deal (BENCHMARKS.md).  Hence this count."""
     labels = [(m.start(), m.group(1)) for m in _LABEL.finditer(asm)]
     starts = [i for i, (_, name) in enumerate(labels) if name == function]
     if not starts:

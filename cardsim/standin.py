@@ -1,4 +1,4 @@
-"""A stand-in arena whose equilibrium is known exactly (issue 46): the test bed of ``exploit`` and ``tune``.
+"""A stand-in arena whose equilibrium is known exactly: the test bed of ``exploit`` and ``tune``.
 
 The stand-in is a symmetric two-sided game over a point of six parameters ``x, y, z, u, v, w``
 (:data:`REGISTRY`'s strategy ``standin``).  A side playing point ``a`` against a population playing

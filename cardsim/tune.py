@@ -1,4 +1,4 @@
-"""Self-play tuning of a strategy's parameters (issue 46): best-response iteration by coordinates.
+"""Self-play tuning of a strategy's parameters: best-response iteration by coordinates.
 
 The population plays the current point θ in every seat.  For each tunable parameter in turn
 (registry order, or the order given), one side deviates one step below and one step above θ on

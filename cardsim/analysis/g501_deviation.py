@@ -1,4 +1,4 @@
-"""501's blind chart as exploit parameters: does one seat gain by changing one cell? (issue 46)
+"""501's blind chart as exploit parameters: does one seat gain by changing one cell?
 
 The settled chart (:mod:`cardsim.analysis.g501_fixed`) is played by every seat.  Its cells are a
 strategy's parameters like any other: a seat that deviates in **one** situation — the cell's blind
@@ -20,7 +20,7 @@ equilibrium of its own family.  :func:`deviation_table` measures that gain with 
   each interval at ``1 - (1 - level) / m`` two-sided, so all ``m`` hold together with probability
   at least ``level`` and trying more cells cannot make more false "exploitable" verdicts;
 * the verdict is exploit's: ``exploitable`` when some deviation's simultaneous interval lies
-  wholly above 0, ``within tolerance`` (0.5 pp, issue 46) when every interval's upper end is at
+  wholly above 0, ``within tolerance`` (0.5 pp, the objective's tolerance) when every interval's upper end is at
   most 0.5 pp, else ``not decided at this size``; ``exceeds`` marks a row whose interval lies
   wholly above 0.5 pp.
 
@@ -42,7 +42,7 @@ from cardsim.strategies.registry import StrategyError, Tunable
 GAME = "501"
 SEATS = 3
 TOLERANCE_PP = 0.5
-"""The issue's target: a deviation gains no more than 0.5 pp of game wins (the objective's tolerance)."""
+"""The equilibrium target (docs/exploit.md): a deviation gains no more than 0.5 pp of game wins (the objective's tolerance)."""
 LEVEL = 0.95
 TOP = 6
 """Cells tried by the report: the most met ones."""
@@ -255,7 +255,7 @@ def deviation_table(spec: str, n_matches: int, seed: int = 0, n_jobs: int = -1, 
 
 
 def target(table: pd.DataFrame, tolerance: float = TOLERANCE_PP) -> str:
-    """The issue's target for a deviation table (pp columns): ``met`` when every deviation's
+    """The equilibrium target for a deviation table (pp columns): ``met`` when every deviation's
     simultaneous upper end is at most ``tolerance`` (no deviation gains more than 0.5 pp, at the
     family's level), ``missed`` when some lower end is above it, else ``not decided at this size``.
     Exploit's ``verdict`` asks another question: whether any gain is clearly above 0."""
@@ -299,13 +299,13 @@ GLOSSARY = {
                                        "over its seat positions and the 3- and 4-seat tables), in pp, with its standard "
                                        "error and the interval simultaneous over all the deviations tried "
                                        "(Bonferroni, 95%); gain_3_pp / gain_4_pp: each table's",
-    "clear / exceeds": "the simultaneous interval lies above 0 / above 0.5 pp (the issue's tolerance)",
+    "clear / exceeds": "the simultaneous interval lies above 0 / above 0.5 pp (the exploit tolerance)",
 }
 
 
 def sentence(table: pd.DataFrame, chart: str = "the settled chart") -> str:
     """The report's sentence on the deviation table: the largest gain, its interval, the rule, the
-    power, exploit's verdict and the issue's target.  ``chart``: what the table's chart is (the
+    power, exploit's verdict and the equilibrium target.  ``chart``: what the table's chart is (the
     settled chart, or the last round's when the fixed point did not settle)."""
     a = table.attrs
     e = a["exploitability"]

@@ -1,4 +1,4 @@
-"""501's blind chart as a policy, played until it stops changing (issues 32, 46).
+"""501's blind chart as a policy, played until it stops changing.
 
 The decision chart (:mod:`cardsim.analysis.g501_game`) says where a blind first call beats
 looking *against the players in the other seats* (the strategy spec the analysis is given: the

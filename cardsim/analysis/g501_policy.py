@@ -1,4 +1,4 @@
-"""501 blind decision chart <-> the ``chart`` strategy's spec (issue 32).
+"""501 blind decision chart <-> the ``chart`` strategy's spec.
 
 The report's blind decision chart (:func:`cardsim.analysis.g501_game.choices`: per situation own
 score × lead × auction position, the best option ``look`` or ``blind:L``) can be played by any

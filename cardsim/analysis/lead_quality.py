@@ -1,4 +1,4 @@
-"""How good are the strategies' opening leads?  Each lead against double dummy (issue 31).
+"""How good are the strategies' opening leads?  Each lead against double dummy.
 
 For each strategy measured, that strategy plays all seats of deals ``0 .. n-1`` (as in
 :mod:`cardsim.analysis.quality`), and on every deal with play the opening lead is compared with

@@ -1,4 +1,4 @@
-"""How good are the strategies?  Each strategy's play measured against double-dummy (issue 12).
+"""How good are the strategies?  Each strategy's play measured against double-dummy.
 
 For each strategy measured (by default every strategy the game registers, ``random`` the floor),
 that strategy plays ALL seats of the same deals (same seed, deal ids ``0 .. n-1``), and every

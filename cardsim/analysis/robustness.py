@@ -1,4 +1,4 @@
-"""Every chart cell's verdict under the other player profiles (issues 32 and 46, :mod:`cardsim.robust`).
+"""Every chart cell's verdict under the other player profiles (:mod:`cardsim.robust`).
 
 A chart picks per cell a best option under the default players and measures its gain over one
 other option (its *reference*: the runner-up, or in 501 looking).  :func:`replay` asks, per cell
@@ -43,8 +43,8 @@ The cell gains the columns :data:`COLUMNS`:
   ``profiles_tested``: the acting profiles; ``profiles_not_acting``: those left out (the default's
   numbers on every pilot deal of the chart).
 
-:func:`summary` / :func:`cell_columns` (a pair of options on a share of the deals, the rule before
-issue 46) remain for the score analyses (``g500_bidscore``, ``vint_linescore``).
+:func:`summary` / :func:`cell_columns` (a pair of options on a share of the deals, the charts' earlier
+rule) remain for the score analyses (``g500_bidscore``, ``vint_linescore``).
 """
 from __future__ import annotations
 
@@ -114,7 +114,7 @@ MIN_DEALS = 100
 """Fewest deals per profile in a replay."""
 BUDGET = 0.5
 """Most deals per profile in a chart's replay, as a share of the cell's own deals: at the cap, three
-candidates under three profiles play 4.5 times the cell's deals (the rule before issue 46: two options
+candidates under three profiles play 4.5 times the cell's deals (the charts' earlier rule: two options
 on a quarter of the deals, 1.5 times; the chart itself, one play per option: 8 to 12 times); a cell
 whose gap needs more is not decidable at this size."""
 PILOT = 200

@@ -1,4 +1,4 @@
-"""Rules of thumb for the report's Answers (issue 28): a few short rules per game, each one chart
+"""Rules of thumb for the report's Answers: a few short rules per game, each one chart
 cell told in words, with its number, its 95% interval and its verdict under the other players.
 
 A rule is a plain dict (it goes into the analysis's ``reports/tables/<name>.json`` as

@@ -1,4 +1,4 @@
-"""Vint: which card to lead, against no-trump and against a suit contract (issue 31).
+"""Vint: which card to lead, against no-trump and against a suit contract.
 
 A lead chart by double-dummy leads, the bridge yardstick: for each cell (a contract and a class
 of the leader's hand) deals are drawn where the declaring side holds what that contract needs and

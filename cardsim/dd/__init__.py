@@ -1,4 +1,4 @@
-"""Double-dummy (DD) results: what each deal is worth with every hand open (issue 12).
+"""Double-dummy (DD) results: what each deal is worth with every hand open.
 
 Entry points (all return one row per deal; columns are documented by :func:`columns_doc`):
 
@@ -223,7 +223,7 @@ def add_dd(df: pd.DataFrame, game, seed=0, strategies=None, seats=None, rules=No
 
 
 def lead_values(records) -> list:
-    """What every opening lead is worth against double dummy (issue 31): per docs/RECORDS.md
+    """What every opening lead is worth against double dummy: per docs/RECORDS.md
     record with play, ``{card token: value}`` for every card the opening leader holds, the value
     the defenders' double-dummy result after that lead (Vint: their tricks, 0..13) with both
     sides playing double dummy from then on; None for a record without play (nobody bid).  A

@@ -972,7 +972,7 @@ def best_cards(hands, me, legal, leader, decl, trump, won, pending, trick, keys,
     cards (``me`` the declarer) or the fewest (``me`` a defender), else 0 — the argmax set of
     :func:`solve_cards`' row.  Arguments as :func:`solve_cards`.
 
-    The null-window search of issue 47: the previous world's best card's exact value first, then
+    The null-window search: the previous world's best card's exact value first, then
     each other card asked only whether it reaches the best so far (one null-window search; a
     second only when it does, to see whether it beats it; an exact one only for a card that does)."""
     n = trick.shape[0]

@@ -1,4 +1,4 @@
-"""What each card of a played deal cost against double dummy (issue 31, "Why").
+"""What each card of a played deal cost against double dummy (the report's "Why").
 
 :func:`card_costs` ``(record)`` replays a docs/RECORDS.md record and asks its game's
 ``dd.card_values`` hook (:class:`cardsim.games.base.DDHooks`) for the double-dummy value of the

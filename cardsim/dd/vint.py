@@ -81,7 +81,7 @@ LEAD_BATCH = 200
 
 
 def lead_values(hands, declarer, denominations) -> np.ndarray:
-    """The defenders' double-dummy tricks after each possible opening lead (issue 31).
+    """The defenders' double-dummy tricks after each possible opening lead.
 
     ``hands``: uint64[n, 4] full 13-card Vint hands by seat (Vint layout of :mod:`cardsim.cards`);
     ``declarer``: int seat(s) 0..3, one for all deals or int[n]; ``denominations``: the contract's

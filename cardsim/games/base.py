@@ -185,7 +185,7 @@ def _same_state(state):
 
 @dataclass(frozen=True)
 class ContractBands:
-    """How a game groups its contracts by height (``cardsim quality --by band``, issue 26).
+    """How a game groups its contracts by height (``cardsim quality --by band``).
 
     ``bands``: ``(low, high)`` pairs of whole numbers, inclusive, ascending and adjacent, covering
     every value a declared contract can have; ``measure``: what the numbers are (the contract's
@@ -291,7 +291,7 @@ class DDHooks:
 
 @dataclass(frozen=True)
 class GainObjective:
-    """One objective of a deviation gain (:mod:`cardsim.deviation`, issue 46), as a game declares it.
+    """One objective of a deviation gain (:mod:`cardsim.deviation`), as a game declares it.
 
     * ``name``, ``doc`` (one line, printed in every output), ``unit``, ``tolerance`` (the gain, in
       ``unit``, below which a deviation does not matter);

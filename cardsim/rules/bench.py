@@ -1,4 +1,4 @@
-"""How fast a rule file plays against the base strategy, per core (docs/rules-files.md; issue 48's
+"""How fast a rule file plays against the base strategy, per core (docs/rules-files.md; the
 target: at least 50% of ``heuristic``'s rate), and how fast its implied calls are dealt.
 
     python -m cardsim.rules.bench examples/systems/vint-natural.toml [--deals 20000] [--rounds 5]

@@ -125,7 +125,7 @@ KINDS = ("real", "int", "bool")
 
 @dataclass(frozen=True)
 class Tunable:
-    """A parameter a tuner may move (``cardsim exploit`` / ``cardsim tune``, issue 46): over
+    """A parameter a tuner may move (``cardsim exploit`` / ``cardsim tune``): over
     ``lo .. hi`` (inclusive, inside the parameter's accepted bounds) by ``step``, the smallest
     change a player would notice (in the parameter's unit); ``kind`` is the parameter's kind
     (one of :data:`KINDS`; a whole-number or yes/no parameter moves by whole steps)."""

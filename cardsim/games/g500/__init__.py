@@ -12,7 +12,6 @@ Rule options: ``scoring`` = ``quebec`` (default) | ``subtract``; ``target`` = ga
 """
 from __future__ import annotations
 
-# hooks lane
 from cardsim.games.g500.constants import HJ, LJ, RANKS
 from cardsim.games.g500.dd import DD
 from cardsim.games.g500.facts import FACTS
@@ -67,13 +66,11 @@ SPEC = GameSpec(
                     lead_made=_forcing.LEAD_MADE,
                     is_lead=_forcing.is_lead, reach=_forcing.reach, contract_reached=_forcing.contract_reached),
     pimc=_pimc.HOOKS,
-    # hooks lane
     ranks=RANKS,
     jokers=((HJ, "HJ"), (LJ, "LJ")),
     frames=FRAMES,
     dd=DD,
     facts=FACTS,
-    # split lane
     features_module=f"{__name__}.features",
     rules_module=f"{__name__}.rulefile",
     deal_seconds=5.9e-6,

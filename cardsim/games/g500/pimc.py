@@ -32,7 +32,7 @@ search: importing the solver compiles it) with the
 process's kept transposition table.  A no-trump joker led names a suit: each of the four
 names is a move of its own (code ``card | named << 8``, the engine's), so the name with the
 best mean is chosen, not a per-world best name.  The value is the seat's side's tricks from
-the current trick on (tricks, not made/set: the issue's objective; there is no misère in this
+the current trick on (tricks, not made/set: the search's objective; there is no misère in this
 game, docs/RULES.md §3.3).  The game has only its four-seat partnership form.
 """
 from __future__ import annotations

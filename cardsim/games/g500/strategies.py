@@ -37,12 +37,12 @@ _HEURISTIC_SPEC = (
     {"margin": 0.0, "partner": 2.6, "kitty": 0.7, "jump": 1.0, "nt_bias": 0.0, "taper": 0.0, "pivot": 5.05,
      "score": 0.0, "stretch": 1.5, "stretch_sub": 2.0, "near": 0.25},
     "values the hand per denomination (jokers, bowers, trump length, side aces, expected kitty "
-    "and partner tricks, the latter tapering with its own estimate when taper > 0: heuristic's "
-    "default since issue 26), bids the "
+    "and partner tricks, the latter tapering with its own estimate when taper > 0: the "
+    "default since heuristic_v3), bids the "
     "highest contract it expects to make less `margin` tricks "
     "(jump=1) or the cheapest overcall up to it (jump=0), voids weak side suits in the "
     "discard, draws trumps as declarer, never overtakes partner, ruffs or uses a joker to win; "
-    "with score=1 (heuristic's default since issue 30) it bids to the game's score: the safest "
+    "with score=1 (the default since heuristic_v4) it bids to the game's score: the safest "
     "contract that wins the game, stretching `stretch` tricks to win it when the opponents are "
     "near it or to outbid an opponent's bid that would win them the game",
     {"margin": "safety tricks subtracted from its estimate before bidding",
@@ -69,10 +69,10 @@ _HEURISTIC_SPEC = (
 TUNABLES = {"margin": (-3, 3, 0.25), "partner": (0, 6, 0.25), "kitty": (0, 3, 0.25), "jump": (0, 1, 1),
             "nt_bias": (-3, 3, 0.25), "taper": (0, 1, 0.1), "pivot": (2, 9, 0.25), "score": (0, 1, 1),
             "stretch": (0, 4, 0.25), "stretch_sub": (0, 4, 0.25), "near": (0, 0.6, 0.05)}
-"""The bidding parameters ``cardsim exploit`` / ``cardsim tune`` move (issue 46): name -> (lowest,
+"""The bidding parameters ``cardsim exploit`` / ``cardsim tune`` move: name -> (lowest,
 highest, step a player would notice), declared for heuristic and every strategy that bids like it."""
-# issue 26: the taper fitted in issue 32 is heuristic's default (docs/notes/strategy-quality-journal.md "Better
-# defaults (issue 26)"); heuristic_v2 and heuristic_v1 keep the flat allowance (taper 0).  Issue 30: bidding to
+# The fitted taper became heuristic's default with heuristic_v3 (docs/notes/strategy-quality-journal.md "Better
+# defaults"); heuristic_v2 and heuristic_v1 keep the flat allowance (taper 0).  With heuristic_v4 bidding to
 # the score won a paired match test (docs/strategy-quality.md "Bidding to the score"), so score=1 is
 # heuristic's default; heuristic_v3 and the older ones ignore the score (score 0).  Those defaults are
 # heuristic_v4's now.
@@ -80,7 +80,7 @@ highest, step a player would notice), declared for heuristic and every strategy 
 # The default players' parameters: the point where `cardsim tune 500 --strategy heuristic_v4 --seed 0`
 # (20,000 games a deviation and scoring, paired) ended at an equilibrium after 7 sweeps and 3 exploit
 # checks; exploit there: largest gain +0.05 pp [-0.06, +0.15] of games, within the 0.5 pp tolerance
-# (docs/tune.md).  The lead's quicker search from the same start stopped one step short on margin,
+# (docs/tune.md).  A quicker search by hand from the same start stopped one step short on margin,
 # pivot and stretch_sub.
 HEURISTIC_DEFAULTS = {"margin": -0.5, "partner": 2.85, "kitty": 0.7, "jump": 1.0, "nt_bias": 0.0, "taper": 0.75,
                       "pivot": 4.05, "score": 1.0, "stretch": 1.25, "stretch_sub": 1.5, "near": 0.3}
@@ -96,17 +96,17 @@ REGISTRY.add("heuristic_v3", HEURISTIC_V3, dict(_HEURISTIC_SPEC[0], taper=0.65),
              "an earlier default, kept so old results reproduce: bids, discards and plays like "
              "heuristic_v4 with score 0 (every score alike; at 0-0 both bid the same)", *_HEURISTIC_SPEC[2:], tunables=TUNABLES)
 REGISTRY.add("heuristic_v2", HEURISTIC_V2, _HEURISTIC_SPEC[0],
-             "the default until issue 26 (flat allowance), kept so old results reproduce: bids, "
+             "the default until heuristic_v3 (flat allowance), kept so old results reproduce: bids, "
              "discards and plays like heuristic_v3 with taper 0", *_HEURISTIC_SPEC[2:], tunables=TUNABLES)
 REGISTRY.add("heuristic_v1", HEURISTIC_V1, _HEURISTIC_SPEC[0],
-             "the default until issue 12, kept so that old results stay reproducible: bids and "
+             "the first default, kept so that old results stay reproducible: bids and "
              "discards like heuristic_v2 (flat allowance), plays its old cards", *_HEURISTIC_SPEC[2:], tunables=TUNABLES)
 """Heuristic parameters: ``margin`` tricks of safety subtracted before bidding; ``partner``
 tricks expected from partner; ``kitty`` tricks expected from the kitty; ``jump`` 1 = bid the
 highest makeable contract at once, 0 = the cheapest overcall of that denomination;
 ``nt_bias`` tricks added to the no-trump estimate; ``taper`` tricks of the partner + kitty
-allowance removed per trick of the hand's own estimate above ``pivot`` tricks (issue 32,
-docs/notes/strategy-quality-journal.md "The bidder's allowance tapers"; taper 0 = the flat allowance: 0.75
+allowance removed per trick of the hand's own estimate above ``pivot`` tricks
+(docs/notes/strategy-quality-journal.md "The bidder's allowance tapers"; taper 0 = the flat allowance: 0.75
 by default (:data:`HEURISTIC_DEFAULTS`), 0.65 for heuristic_v4 and heuristic_v3, 0 for heuristic_v2 and
 heuristic_v1); ``score`` 1 = bid to the game's score (:func:`score_bid`: 1 by default and for heuristic_v4,
 0 for heuristic_v3 and older), ``stretch`` / ``stretch_sub``
@@ -276,13 +276,13 @@ def allowance(params, seat, own):
     """The tricks (float64) that ``seat``'s hand, whose own estimate is ``own`` tricks (float64),
     expects from partner and the kitty, from its row of ``params`` (float64[4, N_PARAMS]):
     ``partner + kitty``, less ``taper`` per trick of ``own`` above ``pivot``, never
-    below 0 (issue 32: what partner and kitty add falls as the hand gets stronger).  With
+    below 0 (what partner and kitty add falls as the hand gets stronger).  With
     ``taper`` in [0, 1] the hand's total ``own + allowance`` never falls as ``own`` grows and
     never exceeds ``own + partner + kitty``."""
     flat = params[seat, P_PARTNER] + params[seat, P_KITTY]
     taper = params[seat, P_TAPER]
     if taper <= 0.0:
-        # the flat allowance, the same float operations as before issue 32 (golden digests)
+        # the flat allowance, the same float operations as before the taper (golden digests)
         return flat
     over = own - params[seat, P_PIVOT]
     if over > 0.0:
@@ -371,7 +371,7 @@ def heuristic_bid(params, streams, seat, hand, high_bid, high_seat, ours, theirs
     state (``ours``, ``theirs`` points before the deal, ``target``; the view of
     :mod:`cardsim.games.g500.dispatch`) may change the call first (:func:`score_bid`); with
     ``score`` = 0 (the default) the state is not read."""
-    # Borrowed views (cardsim._jit.borrowed): no reference counts at every call (out of line, issue 27).
+    # Borrowed views (cardsim._jit.borrowed): no reference counts at every call (out of line, BENCHMARKS.md).
     params, streams = borrowed(params), borrowed(streams)
     # Partner holding the bid, or the top bid made, settles the call before any estimate (the
     # same calls, without five estimates each).
@@ -645,7 +645,7 @@ def heuristic_follow(hand, denom, seat, declarer, leader, trick, n_in_trick, led
 @jit(inline="always")
 def heuristic_follow_v2(hand, denom, seat, declarer, leader, trick, n_in_trick, led, unseen,
                         decl_tricks, contract_tricks):
-    """Second to fourth in a trick (the default card play since issue 12, docs/RULES.md §3.5;
+    """Second to fourth in a trick (the default card play since heuristic_v2, docs/RULES.md §3.5;
     arguments as :func:`heuristic_follow`; returns an effective card), as
     :func:`heuristic_follow` (win cheaply with a master of the led suit, a safe ruff or joker,
     else give away :func:`cheapest_card`) but third hand high: third to play and following
@@ -689,7 +689,7 @@ def heuristic_follow_v2(hand, denom, seat, declarer, leader, trick, n_in_trick, 
 
 @jit
 def declaring_side_lead(hand, denom, seat, declarer, unseen):
-    """Leading a trick (the default play since issue 12, docs/RULES.md §3.5; arguments as
+    """Leading a trick (the default play since heuristic_v2, docs/RULES.md §3.5; arguments as
     :func:`heuristic_lead`; returns an effective card): in a trump contract with trumps unseen,
     the declarer's partner leads trumps too (its top one if it is the master, else its lowest),
     and the declarer stops drawing when the one unseen trump outranks all of his: it would win
@@ -726,7 +726,7 @@ def heuristic_play(seat, hand, denom, declarer, leader, trick, n_in_trick, led, 
 @jit
 def heuristic_play_v1(seat, hand, denom, declarer, leader, trick, n_in_trick, led, played, known, decl_tricks,
                       contract_tricks):
-    """heuristic_v1's card play (the default until issue 12), unchanged: :func:`heuristic_lead`
+    """heuristic_v1's card play (the first default's), unchanged: :func:`heuristic_lead`
     or :func:`heuristic_follow`, counting as unseen every card not in hand, not played and not
     in the declarer's own discard (``known``)."""
     trick = borrowed(trick)

@@ -9,7 +9,6 @@ plain-Python slow twin), ``show`` (text for people).
 """
 from __future__ import annotations
 
-# hooks lane
 from cardsim.cards import RANKS_501
 from cardsim.games.g501.dd import DD
 from cardsim.games.g501.facts import FACTS
@@ -59,12 +58,10 @@ SPEC = GameSpec(
                     lead_groups=_forcing.lead_groups, lead_made=_forcing.LEAD_MADE,
                     is_lead=_forcing.is_lead, reach=_forcing.reach, contract_reached=_forcing.contract_reached),
     pimc=_pimc.HOOKS,
-    # hooks lane
     ranks=RANKS_501,
     frames=FRAMES,
     dd=DD,
     facts=FACTS,
-    # split lane
     features_module=f"{__name__}.features",
     rules_module=f"{__name__}.rulefile",
     deal_seconds=3.7e-6,

@@ -288,11 +288,11 @@ def choose_card_voids(strategy, order, hand, legal, trick, led, trump, played, i
         return heuristic_play_voids(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid,
                                     pvoid, order)
     if strategy == HEURISTIC_V7:
-        # issue 47's first card play, kept so that its results reproduce
+        # the first card-play rules found with pimc (heuristic_v6 too), kept so that its results reproduce
         return heuristic_play_voids_v7(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid,
                                        pvoid, order)
     if strategy == HEURISTIC_V5 or strategy == HEURISTIC_V2:
-        # the card play before issue 47, kept so that their results reproduce
+        # the card play before those rules, kept so that their results reproduce
         return heuristic_play_voids_v5(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid,
                                        pvoid, order)
     return NOT_HERE

@@ -161,7 +161,7 @@ def run_auction(hands0, dealer, seats, sids, params, scores, streams, res, trace
     as if all passed and ``res[R_FORCED_OK]`` is how many of them the callers' strategies made.
     ``calls`` (int64[MAX_CALLS]) receives the first MAX_CALLS calls (trace codes), traced or not.
 
-    Out of line (issue 27): once a deal, and compiled apart from :func:`play_deal` it takes about
+    Out of line: once a deal, and compiled apart from :func:`play_deal` it takes about
     5 s off 501's cold compile (a 2-3% slower deal: 501 has room to spare, BENCHMARKS.md).
     """
     # Borrowed views (cardsim._jit.borrowed), as in play_deal.

@@ -86,20 +86,20 @@ TUNABLES = {"margin": (-60, 60, 5), "abandon": (-40, 60, 5), "target_margin": (-
             "blind_level": (0, 150, 1), "blind_pos": (-1, 2, 1), "blind_score": (-500, 501, 50),
             "blind_cur": (0, 150, 10), "blind_prob": (0, 1, 0.05), "contest": (-40, 60, 5), "press": (-40, 60, 5),
             "press_score": (0, 501, 50), "blind_later": (0, 1, 0.1)}
-"""The bidding parameters ``cardsim exploit`` / ``cardsim tune`` move (issue 46): name -> (lowest,
+"""The bidding parameters ``cardsim exploit`` / ``cardsim tune`` move: name -> (lowest,
 highest, step a player would notice), declared for heuristic and every strategy that bids like it."""
 # The default players' parameters: an empirical equilibrium of the heuristic family over whole games
-# (issue 46; docs/tune.md, "501").  Coordinate best response from heuristic_v3 (one seat deviating one
+# (docs/tune.md, "501").  Coordinate best response from heuristic_v3 (one seat deviating one
 # step each way at every position of 3- and 4-seat tables, 20,000 games a table, paired) took
 # target_margin 12 -> 28, margin 0 -> -5, abandon 10 -> 15 and blind_prob up a step a sweep to 1; there
 # the blind decision is a war of the last word: with every seat bidding blind up to a level L, one seat
 # going to L + 1 gains 5.0 pp at L = 82, 3.3 at 84, 1.2 at 86 and loses at 87 and 88 (-0.4, -1.7), while
-# stopping lower loses (blind_level scan, 20,000 games a table): L = 87.  With the declarer's card play of
-# issue 47 (who gains more from a blind contract) the war moved up: at L = 88 going to 89 gains +0.60 pp,
+# stopping lower loses (blind_level scan, 20,000 games a table): L = 87.  With heuristic_v7's declarer play
+# (who gains more from a blind contract) the war moved up: at L = 88 going to 89 gains +0.60 pp,
 # at L = 90 stopping at 88 or 89 gains +0.84/+0.76, and at L = 89 every step of 1 or 2 either way loses
 # (-0.14 to -0.70 pp, ±0.11): L = 89; there `abandon` 20 gains a little (+0.08 pp at 40,000 games a table),
 # and at 20 neither 15 nor 25 gains (-0.07, -0.01 pp ± 0.01): abandon 20.  With the defenders' trump leads
-# (issue 47's second card-play rules: a stronger defence takes from a blind contract) it moved back down: at
+# (the default's card play after heuristic_v7: a stronger defence takes from a blind contract) it moved back down: at
 # 89 stopping at 88 gains +2.42 pp, at 88 stopping at 87 +1.05, at 86 going to 87 +0.94, and at 87 every
 # step of 1 or 2 either way loses (-0.62 to -1.21 pp, ±0.11): L = 87.  Beside it the gate on later
 # auction positions (blind_pos -1 <-> 0) cycled as a pure choice; blind_later mixes it: a seat gains
@@ -111,19 +111,21 @@ HEURISTIC_DEFAULTS = {"margin": -5.0, "abandon": 20.0, "target_margin": 28.0, "b
 REGISTRY.add("heuristic", HEURISTIC, dict(_HEURISTIC_PARAMS[0], **HEURISTIC_DEFAULTS),
              _HEURISTIC_PARAMS[1] + " Its default parameters are an empirical equilibrium of them (docs/tune.md): "
              "it bids blind whenever the gates allow, up to 87, after the first speaker with probability 0.95. "
-             "Its card play is issue 47's, both rounds (docs/strategy-quality.md, \"How heuristic plays\").",
+             "Its card play is heuristic_v7's with the defenders' trump leads and the declarer's low ruff "
+             "(docs/strategy-quality.md, \"How heuristic plays\").",
              *_HEURISTIC_PARAMS[2:], tunables=TUNABLES)
 HEURISTIC_V7 = 8
-"""heuristic_v7's id: heuristic's bidding and talon with issue 47's first card play (PLAY_RULES_V7)."""
+"""heuristic_v7's id: heuristic's bidding and talon with its card play (PLAY_RULES_V7)."""
 # heuristic_v7's values are frozen here (the default's when the defenders' leads changed), as heuristic_v5's.
 HEURISTIC_V7_PARAMS = {"margin": -5.0, "abandon": 20.0, "target_margin": 28.0, "blind_level": 89.0, "blind_pos": -1.0,
                        "blind_score": 501.0, "blind_cur": 90.0, "blind_prob": 1.0, "contest": 0.0, "press": 0.0,
                        "press_score": 0.0, "blind_later": 0.95}
 REGISTRY.add("heuristic_v7", HEURISTIC_V7, dict(_HEURISTIC_PARAMS[0], **HEURISTIC_V7_PARAMS),
-             "The default until issue 47's second card-play rules (the defenders' trump leads, the declarer's low ruff "
+             "The default until the defenders' trump leads (and the declarer's low ruff "
              "second to play), kept so that old results stay reproducible: "
-             "heuristic's parameters then (blind up to 89, abandon 20), bidding, blind bids and talon, with issue 47's first card "
-             "play (the declarer keeps his marriage, wins last with his lowest winner, declares with a winning K).",
+             "heuristic's parameters then (blind up to 89, abandon 20), bidding, blind bids and talon, with the first "
+             "card-play rules found with pimc as oracle (the declarer keeps his marriage, wins last with his lowest "
+             "winner, declares with a winning K).",
              *_HEURISTIC_PARAMS[2:], tunables=TUNABLES)
 # heuristic_v5's values are frozen here: they were the default's when the card play changed, and must not follow
 # HEURISTIC_DEFAULTS when the blind war is re-tuned on the new play.
@@ -132,14 +134,14 @@ HEURISTIC_V5_PARAMS = {"margin": -5.0, "abandon": 15.0, "target_margin": 28.0, "
                        "press_score": 0.0, "blind_later": 0.95}
 REGISTRY.add_version(
     "heuristic_v6", of="heuristic_v7", params=dict(HEURISTIC_V5_PARAMS),
-    doc="The default between issue 47's first card play and the blind war re-tuned on it, kept so that its results "
+    doc="The default from the first card-play rules found with pimc until the blind war was re-tuned on them, kept so that its results "
         "stay reproducible: heuristic_v7's bidding, talon and card play, bidding blind up to 87 (the equilibrium of the "
         "earlier card play); against it a seat gains about 1.6 pp of game wins by going to 88 (docs/tune.md).")
 HEURISTIC_V5 = 7
-"""heuristic_v5's id: heuristic's bidding and talon with the card play before issue 47."""
+"""heuristic_v5's id: heuristic's bidding and talon with the card play of heuristic_v2 .. heuristic_v5."""
 REGISTRY.add("heuristic_v5", HEURISTIC_V5, dict(_HEURISTIC_PARAMS[0], **HEURISTIC_V5_PARAMS),
-             "The default until issue 47's card play, kept so that old results stay reproducible: heuristic's "
-             "parameters and bidding, blind bids and talon, with the card play of issue 12 (and its later "
+             "The default until heuristic_v6's card play, kept so that old results stay reproducible: heuristic's "
+             "parameters and bidding, blind bids and talon, with heuristic_v2's card play (and its later "
              "defenders' rules); heuristic_v3 and heuristic_v4 are versions of it.",
              *_HEURISTIC_PARAMS[2:], tunables=TUNABLES)
 REGISTRY.add_version(
@@ -147,7 +149,7 @@ REGISTRY.add_version(
     doc="The default of cardsim 0.1.0 before the tuned parameters, kept so that old results stay reproducible: "
         "heuristic's bidding, blind bids, talon and play with its earlier values (margin 0, abandon 10, "
         "target_margin 12, blind up to 72 with probability 0.15 while the current bid is <= 70, no contest or "
-        "press) and the card play before issue 47 (heuristic_v5's).")
+        "press) and heuristic_v5's card play.")
 REGISTRY.add_version(
     "heuristic_v4", of="heuristic_v5",
     params={"margin": -5.0, "abandon": 15.0, "target_margin": 28.0, "blind_level": 82.0, "blind_pos": -1.0,
@@ -155,11 +157,11 @@ REGISTRY.add_version(
             "press_score": 0.0, "blind_later": 1.0},
     doc="The first tuned default (the best-response search's sweep 8, before the blind bids settled), kept so that "
         "its results stay reproducible: blind with probability 0.6 up to 81 at any position, contest 5; a seat "
-        "gains 0.92 pp of game wins by bidding blind more often against it (docs/tune.md); the card play before "
-        "issue 47 (heuristic_v5's).")
+        "gains 0.92 pp of game wins by bidding blind more often against it (docs/tune.md); heuristic_v5's card "
+        "play.")
 REGISTRY.add(
     "heuristic_v1", HEURISTIC_V1, _HEURISTIC_PARAMS[0],
-    "The default until issue 12, kept so that old results stay reproducible: bids, declares and "
+    "The first default, kept so that old results stay reproducible: bids, declares and "
     "gives like heuristic; plays its old cards.", *_HEURISTIC_PARAMS[2:], tunables=TUNABLES)
 REGISTRY.add(
     "heuristic_v2", HEURISTIC_V2, _HEURISTIC_PARAMS[0],
@@ -168,7 +170,7 @@ REGISTRY.add(
     "lowest suit index, so a hand symmetric between two suits plays better in one.", *_HEURISTIC_PARAMS[2:],
     tunables=TUNABLES)
 
-# ---- the chart strategy's table (issue 32): one blind level per situation of the report's blind
+# ---- the chart strategy's table: one blind level per situation of the report's blind
 # decision chart (cardsim.analysis.g501_game: OWN x LEADS x POSITIONS, levels LEVELS; the test
 # suite checks that these are the same).  Cell order: own score, then lead, then position
 # (fastest): cell = (i_own * len(CELL_LEADS) + i_lead) * len(CELL_POSITIONS) + position.
@@ -517,7 +519,7 @@ def _masters(hand, unseen):
     return h & ~_above(h) & ~_above(unseen)
 
 
-# ---- issue 47's card-play rules (found with pimc as oracle), each a bit of the ``rules`` argument of
+# ---- the card-play rules since heuristic_v6 (found with pimc as oracle), each a bit of the ``rules`` argument of
 # the play functions: heuristic plays PLAY_RULES, heuristic_v7 (and v6) PLAY_RULES_V7, heuristic_v5 (and v2, v3,
 # v4) 0, their play unchanged
 KEEP_MARRIAGE = 1
@@ -537,7 +539,7 @@ DEF_TRUMP_LEAD = 16
 cashing side masters): each round takes a trump from the declarer, who then ruffs fewer of the defenders'
 side masters and points."""
 PLAY_RULES_V7 = np.int64(KEEP_MARRIAGE | KING_DECLARES | DECL_LAST_LOW)
-"""heuristic_v7's rules (issue 47's first)."""
+"""heuristic_v7's rules (and heuristic_v6's)."""
 PLAY_RULES = np.int64(KEEP_MARRIAGE | KING_DECLARES | DECL_LAST_LOW | DECL_SECOND_LOW_RUFF | DEF_TRUMP_LEAD)
 """The rules heuristic plays (docs/strategy-quality.md, "How heuristic plays")."""
 
@@ -1057,7 +1059,7 @@ def _last_in_seventh(legal, trick, led, trump, unseen, decl_pos, dvoid, pvoid, c
     Marriages are not counted: none can be declared after the seventh lead, and one the declarer
     declared before winning a trick (it counts once he wins one, §1.6) is left out.
 
-    Why only last to play: sampled double-dummy defence (issue 12; now `pimc:side=2`) took 0.6 deal points
+    Why only last to play: sampled double-dummy defence (now `pimc:side=2`) took 0.6 deal points
     a deal from the declarer in the seventh trick; this exact form, cheap, takes 0.22 of them;
     the same search for every defender's card of the seventh trick took 0.56 but slowed 501 play
     by a tenth (docs/notes/strategy-quality-journal.md, "Fourth pass")."""
@@ -1087,7 +1089,7 @@ def _last_in_seventh(legal, trick, led, trump, unseen, decl_pos, dvoid, pvoid, c
 
 @jit(inline="always")
 def heuristic_play(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, seat, declarer, seen):
-    """The default card play (issue 12; docs/RULES.md §1.5-§1.6) from the seat's view with the
+    """The default card play (docs/RULES.md §1.5-§1.6) from the seat's view with the
     public record ``seen`` (uint64[2, 4]): :func:`heuristic_play_voids` with the voids it reads
     from it (the declarer's, and the other defender's: every other row, the sitting-out 4-seat
     dealer's stays 0), ties between equal cards of several suits going to the lowest suit index
@@ -1105,7 +1107,7 @@ def heuristic_play_voids(hand, legal, trick, led, trump, played, is_declarer, wo
     defenders', either order: :func:`_view_voids`), and ``order`` the seat's suit order (cardsim.suit_order, int64), which breaks every
     tie between equal cards of several suits (:func:`_first_by_label`). Scalars only: the engine's
     per-card call passes no array (an array argument costs two atomic reference-count updates a
-    call). :func:`_heuristic_card` with issue 47's rules, except that a defender last to play to the
+    call). :func:`_heuristic_card` with all its rules (PLAY_RULES), except that a defender last to play to the
     seventh trick with two legal cards plays the one :func:`_last_in_seventh` finds better."""
     return _play_voids(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid, pvoid, order,
                        PLAY_RULES)
@@ -1114,8 +1116,8 @@ def heuristic_play_voids(hand, legal, trick, led, trump, played, is_declarer, wo
 @jit(inline="always")
 def heuristic_play_voids_v7(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid, pvoid,
                             order):
-    """heuristic_v7's card play (the default until the defenders' leads of issue 47): issue 47's first rules
-    (PLAY_RULES_V7), unchanged, so that old results reproduce."""
+    """heuristic_v7's card play (the default until the defenders' trump leads): the first rules found with
+    pimc (PLAY_RULES_V7), unchanged, so that old results reproduce."""
     return _play_voids(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid, pvoid, order,
                        PLAY_RULES_V7)
 
@@ -1123,8 +1125,8 @@ def heuristic_play_voids_v7(hand, legal, trick, led, trump, played, is_declarer,
 @jit(inline="always")
 def heuristic_play_voids_v5(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid, pvoid,
                             order):
-    """heuristic_v5's card play (the default until issue 47; heuristic_v2, v3 and v4 play it too):
-    :func:`heuristic_play_voids` without issue 47's rules, unchanged, so that old results reproduce."""
+    """heuristic_v5's card play (the default until heuristic_v6; heuristic_v2, v3 and v4 play it too):
+    :func:`heuristic_play_voids` without the rules found with pimc, unchanged, so that old results reproduce."""
     return _play_voids(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid, pvoid, order,
                        np.int64(0))
 
@@ -1143,12 +1145,12 @@ def _play_voids(hand, legal, trick, led, trump, played, is_declarer, won_any, de
 @jit
 def _heuristic_card(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid, pvoid, order,
                     rules):
-    """The default card play (issue 12; docs/RULES.md §1.5-§1.6).  ``hand``/``legal``/``trick``/
+    """The default card play since heuristic_v2 (docs/RULES.md §1.5-§1.6).  ``hand``/``legal``/``trick``/
     ``played``: uint64 bit sets; ``led``: the led card (-1 leading); ``trump`` 0..3 or NT;
     ``decl_pos``: the declarer's place in this trick (0 leads); ``dvoid``/``pvoid``: the suits
     (SEEN_VOIDS lanes) the declarer and the other defender have shown out of (0 for the
-    declarer: the two defenders'); ``order``: the seat's suit order, for ties between suits; ``rules``: issue
-    47's rules it plays (bits KEEP_MARRIAGE, KING_DECLARES, DECL_LAST_LOW, DECL_SECOND_LOW_RUFF, DEF_TRUMP_LEAD;
+    declarer: the two defenders'); ``order``: the seat's suit order, for ties between suits; ``rules``: the
+    rules found with pimc it plays (bits KEEP_MARRIAGE, KING_DECLARES, DECL_LAST_LOW, DECL_SECOND_LOW_RUFF, DEF_TRUMP_LEAD;
     0 = heuristic_v5's play, PLAY_RULES_V7 heuristic_v7's).
     Returns a card index (+ DECLARE_FLAG to declare a marriage).
 
@@ -1162,8 +1164,8 @@ def _heuristic_card(hand, legal, trick, led, trump, played, is_declarer, won_any
     smears; second to play after the declarer's lead otherwise it wins with its most valuable
     winner, as if last.  Otherwise (as heuristic_v1): the least valuable card when it cannot
     win; last to play, the winning card worth most (the smallest trump when ruffing); second,
-    a master of the winners, else the smallest ruff, else the least valuable card.  Issue 47
-    (``rules``): the declarer gives away no K or Q of a marriage he holds while another card does
+    a master of the winners, else the smallest ruff, else the least valuable card.  The
+    ``rules``: the declarer gives away no K or Q of a marriage he holds while another card does
     (KEEP_MARRIAGE), and last to play wins a trick of the led suit with his lowest winner of it
     (DECL_LAST_LOW); a marriage whose K wins the trick is declared with the K (KING_DECLARES); second to play
     and ruffing, the declarer ruffs low when no defender has shown out of the led suit (DECL_SECOND_LOW_RUFF); a
@@ -1208,7 +1210,7 @@ def _heuristic_card(hand, legal, trick, led, trump, played, is_declarer, won_any
 # ------------------------------------------------------------------ heuristic_v1 (id 2)
 @jit
 def heuristic_play_v1(hand, legal, trick, led, trump, played, is_declarer, won_any):
-    """heuristic_v1's card play (the default until issue 12), unchanged.  Leading: declare a marriage when it can count, else cash masters (a declarer draws trumps
+    """heuristic_v1's card play (the first default), unchanged.  Leading: declare a marriage when it can count, else cash masters (a declarer draws trumps
     first), else the card of least value.  Following: the least valuable card when it cannot
     win; last to play, the winning card worth most (the smallest trump when ruffing); second,
     a master of the winners, else the smallest ruff, else the least valuable card."""

@@ -7,7 +7,6 @@ functions), ``dispatch`` (strategy id -> function, one function per decision), `
 """
 from __future__ import annotations
 
-# hooks lane
 from cardsim.cards import VINT_RANKS
 from cardsim.games.vint.dd import DD
 from cardsim.games.vint.facts import FACTS
@@ -53,12 +52,10 @@ SPEC = GameSpec(
                     lead_groups=forcing.lead_groups, lead_made=forcing.LEAD_MADE,
                     is_lead=forcing.is_lead, reach=forcing.reach, contract_reached=forcing.contract_reached),
     pimc=pimc.HOOKS,
-    # hooks lane
     ranks=VINT_RANKS,
     frames=FRAMES,
     dd=DD,
     facts=FACTS,
-    # split lane
     features_module=f"{__name__}.features",
     decisions_module=f"{__name__}.decisions",
     rules_module=f"{__name__}.rulefile",

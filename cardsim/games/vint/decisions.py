@@ -1,4 +1,4 @@
-"""Vint's decisions one by one: how many a deal makes and what each costs (issue 27).
+"""Vint's decisions one by one: how many a deal makes and what each costs.
 
 :func:`collect` plays deals with their trace kept (``engine.trace_deal``) and gathers the view of
 every decision the default play makes: each bid evaluation that reaches ``_heuristic_bid`` (the
@@ -9,7 +9,7 @@ jitted loop of its own, and checks that they give the calls and cards the deals 
 are the strategy's, not an approximation of them.  ``python -m cardsim.profiling vint
 --decisions`` prints the table; BENCHMARKS.md records it.
 
-Only the heuristic family's decisions (``heuristic``, ``heuristic_v3``: the default; their
+Only the heuristic family's decisions (``heuristic``, the default, and ``heuristic_v3``; their
 bidding and play are the functions timed) are collected: other strategies raise ValueError.
 """
 from __future__ import annotations

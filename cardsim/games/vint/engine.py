@@ -249,7 +249,7 @@ def play_tricks(declarer, trump, hands, ids, params, streams, plays, hand, trick
                 voids |= 1 << (4 * seat + led)
             hand[seat] ^= b
             played |= b
-            # The card winning so far, kept card by card (issue 27: strategies recomputing it from
+            # The card winning so far, kept card by card (strategies recomputing it from
             # the trick at every card cost 3% of a deal).
             if k > 0 and beats(card, trick[win], trump):
                 win = k

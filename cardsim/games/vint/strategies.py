@@ -55,7 +55,7 @@ _AUCTION_DOCS = {
 _AUCTION_BOUNDS = {"contested_points": (0, 40), "nt_margin": (-13, 13), "misfit_share": (0, 1), "honour_weight": (0, 13)}
 _SCORE = {"game_push": 0.25}
 _PLAY = {"play": 4.0}
-_PLAY_DOCS = {"play": "card-play version, kept so old results reproduce: 4 the default (issue 47: the declarer keeps "
+_PLAY_DOCS = {"play": "card-play version, kept so old results reproduce: 4 the default since heuristic_v7 (the declarer keeps "
                       "his trumps while none is unseen; at level 4 and above his partner leads trumps from two and "
                       "the declarer keeps his low trumps while two or fewer are unseen), 3 the play before it "
                       "(heuristic_v6: at no-trump the declarer's partner keeps short masters as entries and returns "
@@ -71,7 +71,7 @@ _SCORE_BOUNDS = {"game_push": (0, 13)}
 TUNABLES = {"aggression": (-3, 3, 0.25), "partner_points": (0, 20, 1), "partner_bid_points": (0, 25, 1),
             "points_per_trick": (1.5, 6, 0.25), "contested_points": (0, 20, 1), "nt_margin": (-2, 3, 0.25),
             "misfit_share": (0, 0.5, 0.05), "honour_weight": (0, 1.5, 0.1), "game_push": (0, 3, 0.25)}
-"""The bidding parameters ``cardsim exploit`` / ``cardsim tune`` move (issue 46): name -> (lowest,
+"""The bidding parameters ``cardsim exploit`` / ``cardsim tune`` move: name -> (lowest,
 highest, step a player would notice), declared for every strategy that bids like heuristic."""
 
 
@@ -80,15 +80,15 @@ def _tunables(params: dict) -> dict:
 
 
 # The default players' parameters: a provisional equilibrium of the heuristic family, found by
-# coordinate best-response over whole rubbers (the lead's search before `cardsim tune`: from
+# coordinate best-response over whole rubbers (a search by hand before `cardsim tune`: from
 # heuristic_v4, one partnership deviating one parameter by one step each way against the other,
 # 20,000 rubbers a seating, paired, seeds 101 on; a move when its gain exceeded 2.5 standard errors;
 # it stopped after the second sweep, in which no step gained clearly).  `cardsim tune vint` replaces
-# this line with its own result.  With card-play version 4 (issue 47's trump play) a partnership a quarter
+# this line with its own result.  With card-play version 4 (heuristic_v7's trump play) a partnership a quarter
 # trick bolder gained +28 points a rubber [+13, +43] (`cardsim exploit vint`, 100,000 rubbers a line-up), and
 # at aggression 0.5 neither 0.25 nor 0.75 gains (-23 ± 5, -548 ± 8; 100,000 rubbers, seed 931): 0.5.
 HEURISTIC_DEFAULTS = {"aggression": 0.5, "partner_points": 8.0, "partner_bid_points": 13.0, "points_per_trick": 3.0, "contested_points": 7.0, "nt_margin": 0.75, "misfit_share": 0.2, "honour_weight": 0.3, "game_push": 0.0}
-# The values above before issue 47's trump play (card-play version 4) moved aggression, frozen for the
+# The values above before heuristic_v7's trump play (card-play version 4) moved aggression, frozen for the
 # versions that keep them.
 TUNED_BEFORE_PLAY_4 = {"aggression": 0.25, "partner_points": 8.0, "partner_bid_points": 13.0, "points_per_trick": 3.0,
                        "contested_points": 7.0, "nt_margin": 0.75, "misfit_share": 0.2, "honour_weight": 0.3,
@@ -102,15 +102,15 @@ REGISTRY.add("heuristic", HEURISTIC, {**_BIDDING, **_AUCTION, **_SCORE, **HEURIS
              {**_BIDDING_BOUNDS, **_AUCTION_BOUNDS, **_SCORE_BOUNDS, **_PLAY_BOUNDS}, kinds={"play": "int"},
              tunables=TUNABLES)
 REGISTRY.add_version("heuristic_v7", of="heuristic", params={**TUNED_BEFORE_PLAY_4, "play": 4.0},
-                     doc="the default between issue 47's trump play and the bidding tuned again on it, kept so old "
+                     doc="the default between card-play version 4 and the bidding tuned again on it, kept so old "
                          "results reproduce: card-play version 4 with the bidding of heuristic_v6 (aggression 0.25, "
-                         "a quarter trick more cautious than today's)")
+                         "a quarter trick more cautious than heuristic's)")
 REGISTRY.add_version("heuristic_v6", of="heuristic", params={**TUNED_BEFORE_PLAY_4, "play": 3.0},
-                     doc="the default before issue 47's trump play, kept so old results reproduce: heuristic's "
-                         "tuned bidding with card-play version 3 (play 3: issue 47's no-trump play of the "
+                     doc="the default before card-play version 4, kept so old results reproduce: heuristic's "
+                         "tuned bidding with card-play version 3 (play 3: the no-trump play of the "
                          "declarer's partner)")
 REGISTRY.add_version("heuristic_v5", of="heuristic", params={**TUNED_BEFORE_PLAY_4, "play": 2.0},
-                     doc="the default before issue 47's card play, kept so old results reproduce: heuristic's tuned "
+                     doc="the default before card-play version 3, kept so old results reproduce: heuristic's tuned "
                          "bidding with the play of heuristic_v3 and heuristic_v4 (play 2: at no-trump the declarer's "
                          "partner cashes short masters and leads his own longest suit)")
 REGISTRY.add_version("heuristic_v4", of="heuristic", params={**_BIDDING, **_AUCTION, **_SCORE, "play": 2.0},
@@ -130,7 +130,7 @@ REGISTRY.add("heuristic_v2", HEURISTIC_V2, {**_BIDDING, **_AUCTION},
              {**_BIDDING_DOCS, **_AUCTION_DOCS}, {**_BIDDING_BOUNDS, **_AUCTION_BOUNDS},
              tunables=_tunables(_BIDDING | _AUCTION))
 REGISTRY.add("heuristic_v1", HEURISTIC_V1, dict(_BIDDING),
-             "the default heuristic before issue 12 (same bidding, simpler card play); kept so old runs reproduce",
+             "the first default heuristic (same bidding, simpler card play); kept so old runs reproduce",
              _BIDDING_DOCS, _BIDDING_BOUNDS, tunables=_tunables(_BIDDING))
 REGISTRY.add("greedy", GREEDY, dict(_BIDDING),
              "bids like heuristic_v1; plays the cheapest card that wins the trick so far, else its lowest legal card",
@@ -196,7 +196,7 @@ def estimated_tricks(params, hand, seat, shown):
     points = np.float64(high_card_points(hand) + max(l0 - 4, 0) + max(l1 - 4, 0) + max(l2 - 4, 0)
                         + max(l3 - 4, 0))
     short = (l0 <= 1) + (l1 <= 1) + (l2 <= 1) + (l3 <= 1)
-    # The engine keeps the auction's evidence call by call (issue 27: reading the calls again
+    # The engine keeps the auction's evidence call by call (reading the calls again
     # at every turn was half of each bid's time).
     partner_denomination = first_denomination(shown, (seat + 2) & 3)
     opponent_suits = denominations_bid(shown, (seat + 1) & 3) | denominations_bid(shown, (seat + 3) & 3)
@@ -292,13 +292,13 @@ def heuristic_call(params, hand, seat, calls, ncalls, current, current_bidder, b
 def _heuristic_bid(params, hand, seat, shown, current, below):
     """:func:`heuristic_call` once it has something to decide (out of line: one compiled copy).
 
-    Reading the score (issue 30): where the plain rule passes, the bid it would make with
+    Reading the score (since heuristic_v4): where the plain rule passes, the bid it would make with
     ``game_push`` more tricks is made if its expected tricks × V reach the points the side lacks
     below the line (``GAME_THRESHOLD`` − ``below[side]``): the game, and the rubber, come sooner.
     ``game_push`` 0 never reads the line (heuristic_v3 and heuristic_v2 have no such parameter: 0).
     """
     # Borrowed views (cardsim._jit.borrowed) of the caller's arrays: without them every call made
-    # four reference-count increments and decrements, 6–8% of a whole deal (issue 27).
+    # four reference-count increments and decrements, 6–8% of a whole deal (BENCHMARKS.md).
     params, below = borrowed(params), borrowed(below)
     tricks = estimated_tricks(params, hand, seat, shown)
     w = params[P_HONOUR_WEIGHT]
@@ -320,8 +320,8 @@ def _push_may_reach(tricks, aggression, below):
     """False when no bid within ``tricks`` + ``aggression`` − 6 can carry a side with ``below``
     points to the game (tricks × V ≥ GAME_THRESHOLD − below): a bound from the most tricks of any
     denomination and V ≤ 2 + 10 × level (docs/RULES.md §2.4), so a False changes no call.  Most
-    passes fail it at once, which spares the second pass of :func:`_first_biddable` (issue 27:
-    that pass cost 4% of a Vint deal)."""
+    passes fail it at once, which spares the second pass of :func:`_first_biddable` (that
+    pass cost 4% of a Vint deal)."""
     most = max(max(max(tricks[0], tricks[1]), max(tricks[2], tricks[3])), tricks[4])
     level = min(np.int64(np.floor(most + aggression)) - 6, 7)
     return level >= 1 and most * (2 + 10 * level) >= GAME_THRESHOLD - below
@@ -401,7 +401,7 @@ def _suit_tricks_v1(base, length, partner_bid_it, short):
 
 @jit
 def heuristic_call_v1(params, hand, seat, calls, ncalls, current, current_bidder):
-    """heuristic_v1's and greedy's bidding (the default until issue 12, kept unchanged): bid the cheapest legal contract in the denomination with most expected tricks, as long as
+    """heuristic_v1's and greedy's bidding (the first default's, kept unchanged): bid the cheapest legal contract in the denomination with most expected tricks, as long as
     its level is within expected tricks − 6 + ``aggression``; otherwise pass.
 
     The undertrick penalty (500 × level a trick, docs/RULES.md §2.6) dwarfs a trick's value, so the
@@ -492,7 +492,7 @@ def heuristic_lead_v1(hand, seat, declarer, trump, others):
 
 @jit(inline="always")
 def heuristic_card_v1(hand, seat, declarer, trump, leader, trick, n, played):
-    """heuristic_v1's card play (the default until issue 12), by the book: second hand low (but cover an honour), third hand high, fourth
+    """heuristic_v1's card play (the first default's), by the book: second hand low (but cover an honour), third hand high, fourth
     hand wins cheaply, never overtake a winning partner, ruff (or over-ruff) when void, discard
     the lowest side card.  ``played``: every card seen played so far (uint64)."""
     others = ~(U64(played) | U64(hand)) & U64(0xFFFFFFFFFFFFFFFF)
@@ -533,26 +533,26 @@ def heuristic_card_v1(hand, seat, declarer, trump, leader, trick, n, played):
     return _lowest_discard(hand, trump)
 
 
-# ----------------------------------------------------------------- card play (heuristic, issue 12)
+# ------------------------------------------------------- card play (heuristic, since heuristic_v2)
 FULL_DECK = U64(0x1FFF1FFF1FFF1FFF)
 """All 52 Vint cards (13 ranks in each 16-bit suit lane)."""
 
 PLAY_PARTNER_DRAWS = 1
-"""Card-play rule flag (issue 26): the declarer's partner with four trumps or more draws them."""
+"""Card-play rule flag (version 2 on): the declarer's partner with four trumps or more draws them."""
 PLAY_NT_PARTNER_ENTRIES = 2
-"""Card-play rule flag (issue 47): at no-trump the declarer's partner, like the declarer, keeps a
+"""Card-play rule flag (version 3 on): at no-trump the declarer's partner, like the declarer, keeps a
 master of a suit shorter than four cards (an entry) while an unseen card of the suit is out."""
 PLAY_NT_PARTNER_RETURNS = 4
-"""Card-play rule flag (issue 47): at no-trump the declarer's partner returns a side suit the
+"""Card-play rule flag (version 3 on): at no-trump the declarer's partner returns a side suit the
 declarer led (:func:`_return_suit`) before leading his own longest suit."""
 PLAY_TRUMPS_LAST = 8
-"""Card-play rule flag (issue 47): the declarer cashes no master trump while no trump is unseen
+"""Card-play rule flag (version 4): the declarer cashes no master trump while no trump is unseen
 (the trumps are sure tricks and the side's control; its side suits come first)."""
 PLAY_HIGH_PARTNER_TRUMPS = 16
-"""Card-play rule flag (issue 47), contracts at level 4 and above: the declarer's partner with two
+"""Card-play rule flag (version 4), contracts at level 4 and above: the declarer's partner with two
 trumps or more leads one (his master, else his lowest) while five trumps or more are unseen."""
 PLAY_HIGH_KEEP_LOW_TRUMPS = 32
-"""Card-play rule flag (issue 47), contracts at level 4 and above: the declarer leads no trump
+"""Card-play rule flag (version 4), contracts at level 4 and above: the declarer leads no trump
 below the master while two or fewer are unseen (they may be partner's, kept for ruffs)."""
 PLAY_HIGH = PLAY_HIGH_PARTNER_TRUMPS | PLAY_HIGH_KEEP_LOW_TRUMPS
 """The rule flags that read the contract's level (:func:`with_level`)."""
@@ -562,8 +562,8 @@ PLAY_LEVEL_SHIFT = 32
 PLAY_FLAGS = (0, 0, PLAY_PARTNER_DRAWS, PLAY_PARTNER_DRAWS | PLAY_NT_PARTNER_ENTRIES | PLAY_NT_PARTNER_RETURNS,
               PLAY_PARTNER_DRAWS | PLAY_NT_PARTNER_ENTRIES | PLAY_NT_PARTNER_RETURNS | PLAY_TRUMPS_LAST | PLAY_HIGH)
 """The rule flags of each card-play version (the ``play`` parameter, index 1..4): 1 heuristic_v2's
-play, 2 issue 26's (heuristic_v3 .. heuristic_v5), 3 issue 47's no-trump play (heuristic_v6), 4
-issue 47's trump play (heuristic's default)."""
+play, 2 the declarer's partner's trump draws (heuristic_v3 .. heuristic_v5), 3 the declarer's partner's
+no-trump play (heuristic_v6), 4 the trump play (heuristic_v7 and heuristic's default)."""
 PLAY_DEFAULT = np.int64(PLAY_FLAGS[4])
 """The rule flags of ``heuristic``'s default card play."""
 
@@ -723,7 +723,7 @@ def heuristic_lead(hand, seat, declarer, trump, others, played, bid_suits, voids
     per suit a seat did not follow, bit LED_SHIFT + 4·seat + suit per suit a seat led.
     ``play`` (int64): the card play's rule flags (:data:`PLAY_PARTNER_DRAWS` …, :func:`play_flags`;
     with the contract's level in bits :data:`PLAY_LEVEL_SHIFT` and up, :func:`with_level`); 0 plays
-    ``heuristic_v2``'s leads.  Version 4 (issue 47): the declarer cashes no trump while none is
+    ``heuristic_v2``'s leads.  Version 4 (since heuristic_v7): the declarer cashes no trump while none is
     unseen (:data:`PLAY_TRUMPS_LAST`); at level 4 and above the declarer's partner with two trumps
     or more leads one while five or more are unseen, before his masters, and the declarer leads no
     trump below the master while two or fewer are unseen (:data:`PLAY_HIGH`)."""
@@ -745,7 +745,7 @@ def _lead(hand, seat, declarer, trump, others, played, partner_suit, declarer_su
             return lowest_bit(U64(hand) & suit_mask(s))
     # Both opponents out of trumps: the unseen ones are partner's, kept for ruffs.
     opponents_out = (voids >> (4 * ((declarer + 1) & 3) + trump)) & (voids >> (4 * ((declarer + 3) & 3) + trump)) & 1
-    # Issue 47: in a contract at level 4 and above (bits of ``play`` set by with_level).
+    # Version 4: in a contract at level 4 and above (bits of ``play`` set by with_level).
     high = (play & PLAY_HIGH) != 0 and ((play >> PLAY_LEVEL_SHIFT) & 15) >= 4 and trump < NT and not defending
     if trump < NT and seat == declarer and not opponents_out:
         mine = U64(hand) & suit_mask(trump)
@@ -758,7 +758,7 @@ def _lead(hand, seat, declarer, trump, others, played, partner_suit, declarer_su
             if popcount(mine) >= 3 and not (high and (play & PLAY_HIGH_KEEP_LOW_TRUMPS) and unseen <= 2):
                 return _suit_lead(mine, played)
     # The declarer's partner with four trumps or more helps draw them while an opponent may hold
-    # one, before cashing side winners that trump could ruff (issue 26, docs/notes/strategy-quality-journal.md
+    # one, before cashing side winners that trump could ruff (version 2 on, docs/notes/strategy-quality-journal.md
     # "Vint: high contracts"): his master, else his lowest.
     if (play & PLAY_PARTNER_DRAWS) and trump < NT and not defending and seat != declarer and not opponents_out:
         mine = U64(hand) & suit_mask(trump)
@@ -770,7 +770,7 @@ def _lead(hand, seat, declarer, trump, others, played, partner_suit, declarer_su
     # The declarer's partner is rarely on lead: he cashes his masters before the declarer's bid
     # suit, and at no-trump keeps no short master as an entry (docs/notes/strategy-quality-journal.md, seventh step).
     declarers_partner = not defending and seat != declarer
-    # High contracts (issue 47): the partner helps draw trumps early, from two cards up, before his
+    # High contracts (version 4): the partner helps draw trumps early, from two cards up, before his
     # side masters can be ruffed (found with double-dummy as oracle, docs/strategy-quality.md).
     if high and declarers_partner and (play & PLAY_HIGH_PARTNER_TRUMPS) and not opponents_out:
         mine = U64(hand) & suit_mask(trump)
@@ -815,7 +815,7 @@ def _lead(hand, seat, declarer, trump, others, played, partner_suit, declarer_su
     # Partner led from his length (or his honours): return it.  Its masters were cashed above
     # unless kept as entries at no-trump, so no master is cashed here.
     best_suit = -1
-    # At no-trump the declarer's partner helps set up the suit the declarer led (issue 47).
+    # At no-trump the declarer's partner helps set up the suit the declarer led (version 3 on).
     if defending or seat == declarer or ((play & PLAY_NT_PARTNER_RETURNS) and trump == NT):
         best_suit = _return_suit(hand, seat, declarer, trump, voids)
     if best_suit < 0 and defending:
@@ -886,7 +886,7 @@ def heuristic_card(hand, seat, declarer, trump, leader, trick, n, played, bid_su
 @jit(inline="always")
 def heuristic_card_v3(hand, seat, declarer, trump, leader, trick, n, played, bid_suits, voids):
     """The card play of heuristic_v3, heuristic_v4 and heuristic_v5 (``play`` 2, the default until
-    issue 47): :func:`heuristic_card` without issue 47's no-trump rules for the declarer's partner.
+    heuristic_v6): :func:`heuristic_card` without version 3's no-trump rules for the declarer's partner.
     Same view as :func:`heuristic_card`."""
     return heuristic_play(hand, seat, declarer, trump, leader, trick, n, played, bid_suits, voids,
                           np.int64(PLAY_PARTNER_DRAWS), trick_winner(trick, n, trump))
@@ -894,8 +894,8 @@ def heuristic_card_v3(hand, seat, declarer, trump, leader, trick, n, played, bid
 
 @jit(inline="always")
 def heuristic_card_v2(hand, seat, declarer, trump, leader, trick, n, played, bid_suits, voids):
-    """heuristic_v2's card play (the default until issue 26): :func:`heuristic_card` without the
-    declarer's partner's trump leads (docs/notes/strategy-quality-journal.md, "Vint: high contracts (issue 26)").
+    """heuristic_v2's card play (the default until heuristic_v3): :func:`heuristic_card` without the
+    declarer's partner's trump leads (docs/notes/strategy-quality-journal.md, "Vint: high contracts").
     Same view as :func:`heuristic_card`."""
     return heuristic_play(hand, seat, declarer, trump, leader, trick, n, played, bid_suits, voids, np.int64(0),
                           trick_winner(trick, n, trump))
@@ -905,7 +905,7 @@ def heuristic_card_v2(hand, seat, declarer, trump, leader, trick, n, played, bid
 def heuristic_play(hand, seat, declarer, trump, leader, trick, n, played, bid_suits, voids, play, winner):
     """:func:`heuristic_card`'s play, ``play`` (int64 rule flags) as in :func:`heuristic_lead`:
     0 plays :func:`heuristic_card_v2`; ``winner`` (int64): the index in ``trick[:n]`` of the
-    card winning so far (:func:`.rules.trick_winner`; the engine keeps it card by card, issue 27),
+    card winning so far (:func:`.rules.trick_winner`; the engine keeps it card by card, which is faster),
     read only when following."""
     others = ~(U64(played) | U64(hand)) & FULL_DECK
     if n == 0:
