@@ -75,6 +75,10 @@ VARIANTS = {
         # "3 seats" / "4 seats" ones until then (test_golden.py checks them against those).
         "3 seats heuristic_v7": (3, None, "heuristic_v7"),
         "4 seats heuristic_v7": (4, None, "heuristic_v7"),
+        # The default before issue 47's third card-play rules: its simulate and match digests equal the
+        # "3 seats" / "4 seats" ones until then (test_golden.py checks them against those).
+        "3 seats heuristic_v8": (3, None, "heuristic_v8"),
+        "4 seats heuristic_v8": (4, None, "heuristic_v8"),
     },
     "500": {
         "quebec": (None, {"scoring": "quebec"}, None),
@@ -106,7 +110,8 @@ VARIANTS = {
 MATCH_VARIANTS = {
     "vint": ("default", "heuristic_v4", "heuristic_v5", "heuristic_v6"),
     "501": ("3 seats", "4 seats", "3 seats heuristic_v3", "4 seats heuristic_v3", "3 seats heuristic_v5",
-            "4 seats heuristic_v5", "3 seats heuristic_v7", "4 seats heuristic_v7"),
+            "4 seats heuristic_v5", "3 seats heuristic_v7", "4 seats heuristic_v7",
+            "3 seats heuristic_v8", "4 seats heuristic_v8"),
     "500": ("quebec", "subtract", "subtract target 500", "quebec heuristic_v3", "subtract heuristic_v3",
             "subtract target 500 heuristic_v3", "quebec heuristic_v4", "subtract heuristic_v4",
             "subtract target 500 heuristic_v4"),

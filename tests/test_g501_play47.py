@@ -110,3 +110,38 @@ def test_a_defender_leads_his_lowest_trump_while_trumps_are_out():
     # in no-trump there is no trump to lead
     new, old = against_v7(["CA", "H9", "HK", "DJ"], [], NT, is_decl=False, decl_pos=1)
     assert new == old == card("CA")
+
+
+# ---- issue 47's third rules (found with pimc as oracle on 200 deals of seed 47 played by heuristic_v8's card play):
+# heuristic against heuristic_v8, the play before them
+
+def against_v8(hand, trick_cards, trump, played_before=(), is_decl=True, won_any=True, decl_pos=0, dvoid=(),
+               pvoid=()):
+    """(heuristic's card, heuristic_v8's card) for the seat holding ``hand``, as :func:`against_v7`."""
+    hand = cards(*hand)
+    trick = cards(*trick_cards)
+    led = card(trick_cards[0]) if trick_cards else -1
+    played = trick | cards(*played_before)
+    legal = legal_plays(hand, -1 if led < 0 else led >> 4, trump)
+    args = (hand, legal, trick, led, trump, played, is_decl, won_any, decl_pos, _lane(*dvoid), _lane(*pvoid),
+            IDENTITY)
+    return S.heuristic_play_voids(*args), S.heuristic_play_voids_v8(*args)
+
+
+def test_the_declarer_last_to_play_wins_with_his_lowest_winner_outside_his_marriage():
+    # clubs trump, the defenders lead the C9 and follow with the CJ; last to play, he holds CQ CK CT CA. The CT wins
+    # as surely and keeps the marriage (40) to declare on his next lead; v8 won with its lowest winner, the CQ
+    new, old = against_v8(["SQ", "HA", "DT", "DA", "CQ", "CK", "CT", "CA"], ["C9", "CJ"], CLUBS, won_any=False,
+                          decl_pos=2)
+    assert (new, old) == (card("CT"), card("CQ"))
+    # without the marriage the lowest winner, as before
+    new, old = against_v8(["SQ", "HA", "DT", "DA", "CQ", "CJ", "CT", "CA"], ["C9", "CK"], CLUBS, won_any=False,
+                          decl_pos=2)
+    assert new == old == card("CT")
+
+    # a side suit the same way: on S9 SJ with SQ SK SA (hearts trump) the SA wins and keeps the 20 of spades
+    new, old = against_v8(["SQ", "SK", "SA", "DT", "HA"], ["S9", "SJ"], HEARTS, decl_pos=2)
+    assert (new, old) == (card("SA"), card("SQ"))
+    # when his only winners are the marriage's K and Q, the lowest of them, as before
+    new, old = against_v8(["SQ", "SK", "DT", "HA"], ["S9", "SJ"], HEARTS, decl_pos=2)
+    assert new == old == card("SQ")

@@ -98,6 +98,14 @@ PREVIOUS_DEFAULT = {
         "4 seats heuristic_v7": ("3eb871c0ceebd024b55cbba18e2ab7796066c5d6c57133cdd86183ae7ce458a9",
                                  "c17cce6a1776efa7ebc8a5deee234f36918a876a2dbfde177b7dd882df89d7c4",
                                  "5d3cec2cefebb996fd83878275fa25faa86f8cd2f26d9ef523fea8f0b6117ef6"),
+        # The default before issue 47's third card-play rules (tests/golden at commit 1a82287: blind 87, abandon 20),
+        # kept as heuristic_v8.
+        "3 seats heuristic_v8": ("3353a20607da65581bb3f0f20f95cb92a6b4fd4f682ae1ecab30e5ac360274b7",
+                                 "b60cbc62b7f11763a95a9c037b4664b5b6e65f298dc5e17826c76e9558617a1d",
+                                 "8772072f1658eeddac183773e45572091b80a806e76c11d82f6e2e243f125f36"),
+        "4 seats heuristic_v8": ("2b0fad96d292ea2f91a3958ba0a9c4c23828d820bd3315ebdf230bfecc86d79d",
+                                 "865422520914b26ac8865d4c50f5e79adcc37b53389858eb4d55e4ab3e4393b6",
+                                 "bc49ee02ec7e7c2b28dab4d8b4ad6dd0342a49c0a0a2b97fe83b44a4e410b44d"),
     },
 }
 

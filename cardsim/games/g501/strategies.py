@@ -34,7 +34,7 @@ U64 = np.uint64
 REGISTRY = Registry("501")
 RANDOM, HEURISTIC, HEURISTIC_V1, CHART, PIMC, HEURISTIC_V2 = 0, 1, 2, 3, 4, 5
 """The strategy ids (``Strategy.id``), which the dispatch branches on (``RULES`` = 6 and
-``HEURISTIC_V5`` = 7, ``HEURISTIC_V7`` = 8 below)."""
+``HEURISTIC_V5`` = 7, ``HEURISTIC_V7`` = 8, ``HEURISTIC_V8`` = 9 below)."""
 REGISTRY.add(
     "random", RANDOM,
     {"p_pass": 0.5, "max_raise": 10.0, "p_blind": 0.2, "p_abandon": 0.1, "p_declare": 0.5},
@@ -111,9 +111,20 @@ HEURISTIC_DEFAULTS = {"margin": -5.0, "abandon": 20.0, "target_margin": 28.0, "b
 REGISTRY.add("heuristic", HEURISTIC, dict(_HEURISTIC_PARAMS[0], **HEURISTIC_DEFAULTS),
              _HEURISTIC_PARAMS[1] + " Its default parameters are an empirical equilibrium of them (docs/tune.md): "
              "it bids blind whenever the gates allow, up to 87, after the first speaker with probability 0.95. "
-             "Its card play is heuristic_v7's with the defenders' trump leads and the declarer's low ruff "
+             "Its card play is heuristic_v8's with the declarer's last-hand winner that keeps his marriage "
              "(docs/strategy-quality.md, \"How heuristic plays\").",
              *_HEURISTIC_PARAMS[2:], tunables=TUNABLES)
+HEURISTIC_V8 = 9
+"""heuristic_v8's id: heuristic's bidding and talon with the card play before the declarer's marriage-keeping last-hand winner (PLAY_RULES_V8)."""
+# heuristic_v8's values are frozen here (the default's when the declarer's last-hand rule came), as heuristic_v7's.
+HEURISTIC_V8_PARAMS = {"margin": -5.0, "abandon": 20.0, "target_margin": 28.0, "blind_level": 87.0, "blind_pos": -1.0,
+                       "blind_score": 501.0, "blind_cur": 90.0, "blind_prob": 1.0, "contest": 0.0, "press": 0.0,
+                       "press_score": 0.0, "blind_later": 0.95}
+REGISTRY.add("heuristic_v8", HEURISTIC_V8, dict(_HEURISTIC_PARAMS[0], **HEURISTIC_V8_PARAMS),
+             "The default until the declarer's last-hand winner kept his marriage, kept so that old results stay reproducible: "
+             "heuristic's parameters then (blind up to 87, abandon 20), bidding, blind bids and talon, with the "
+             "first and second card-play rules found with pimc (heuristic_v7's, and the defenders' trump leads and the declarer's low ruff "
+             "second to play).", *_HEURISTIC_PARAMS[2:], tunables=TUNABLES)
 HEURISTIC_V7 = 8
 """heuristic_v7's id: heuristic's bidding and talon with its card play (PLAY_RULES_V7)."""
 # heuristic_v7's values are frozen here (the default's when the defenders' leads changed), as heuristic_v5's.
@@ -520,8 +531,8 @@ def _masters(hand, unseen):
 
 
 # ---- the card-play rules since heuristic_v6 (found with pimc as oracle), each a bit of the ``rules`` argument of
-# the play functions: heuristic plays PLAY_RULES, heuristic_v7 (and v6) PLAY_RULES_V7, heuristic_v5 (and v2, v3,
-# v4) 0, their play unchanged
+# the play functions: heuristic plays PLAY_RULES, heuristic_v8 PLAY_RULES_V8, heuristic_v7 (and v6) PLAY_RULES_V7,
+# heuristic_v5 (and v2, v3, v4) 0, their play unchanged
 KEEP_MARRIAGE = 1
 """The declarer gives away (follows low, discards, ruffs) no K or Q of a marriage he holds while another card
 does (a ruff with the queen of K-Q-10 of trumps cost him the 40 he would declare on his next lead)."""
@@ -538,9 +549,16 @@ DEF_TRUMP_LEAD = 16
 """A defender on lead in a suit contract, while trumps are out and he holds one, leads his lowest trump (before
 cashing side masters): each round takes a trump from the declarer, who then ruffs fewer of the defenders'
 side masters and points."""
+DECL_LAST_KEEPS = 32
+"""With DECL_LAST_LOW: the declarer last to play wins with his lowest winner of the led suit that is no K or Q of a
+marriage he holds, where another winner is (last on a trump lead with Q-K-10 of trumps he won with the Q, the
+lowest winner, and lost the 40 of the marriage he would declare on his next lead)."""
 PLAY_RULES_V7 = np.int64(KEEP_MARRIAGE | KING_DECLARES | DECL_LAST_LOW)
 """heuristic_v7's rules (and heuristic_v6's)."""
-PLAY_RULES = np.int64(KEEP_MARRIAGE | KING_DECLARES | DECL_LAST_LOW | DECL_SECOND_LOW_RUFF | DEF_TRUMP_LEAD)
+PLAY_RULES_V8 = np.int64(KEEP_MARRIAGE | KING_DECLARES | DECL_LAST_LOW | DECL_SECOND_LOW_RUFF | DEF_TRUMP_LEAD)
+"""heuristic_v8's rules (the defenders' trump leads and the declarer's low ruff added)."""
+PLAY_RULES = np.int64(KEEP_MARRIAGE | KING_DECLARES | DECL_LAST_LOW | DECL_SECOND_LOW_RUFF | DEF_TRUMP_LEAD
+                      | DECL_LAST_KEEPS)
 """The rules heuristic plays (docs/strategy-quality.md, "How heuristic plays")."""
 
 
@@ -1114,6 +1132,15 @@ def heuristic_play_voids(hand, legal, trick, led, trump, played, is_declarer, wo
 
 
 @jit(inline="always")
+def heuristic_play_voids_v8(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid, pvoid,
+                            order):
+    """heuristic_v8's card play (the default until the declarer's marriage-keeping last-hand winner): the first and second rules found with pimc
+    (PLAY_RULES_V8), unchanged, so that old results reproduce."""
+    return _play_voids(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid, pvoid, order,
+                       PLAY_RULES_V8)
+
+
+@jit(inline="always")
 def heuristic_play_voids_v7(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid, pvoid,
                             order):
     """heuristic_v7's card play (the default until the defenders' trump leads): the first rules found with
@@ -1150,8 +1177,8 @@ def _heuristic_card(hand, legal, trick, led, trump, played, is_declarer, won_any
     ``decl_pos``: the declarer's place in this trick (0 leads); ``dvoid``/``pvoid``: the suits
     (SEEN_VOIDS lanes) the declarer and the other defender have shown out of (0 for the
     declarer: the two defenders'); ``order``: the seat's suit order, for ties between suits; ``rules``: the
-    rules found with pimc it plays (bits KEEP_MARRIAGE, KING_DECLARES, DECL_LAST_LOW, DECL_SECOND_LOW_RUFF, DEF_TRUMP_LEAD;
-    0 = heuristic_v5's play, PLAY_RULES_V7 heuristic_v7's).
+    rules found with pimc it plays (bits KEEP_MARRIAGE, KING_DECLARES, DECL_LAST_LOW, DECL_SECOND_LOW_RUFF, DEF_TRUMP_LEAD,
+    DECL_LAST_KEEPS; 0 = heuristic_v5's play, PLAY_RULES_V7 heuristic_v7's, PLAY_RULES_V8 heuristic_v8's).
     Returns a card index (+ DECLARE_FLAG to declare a marriage).
 
     Leading: :func:`_lead`.  Following, a defender (:func:`_defend`) knows from ``decl_pos``
@@ -1167,7 +1194,8 @@ def _heuristic_card(hand, legal, trick, led, trump, played, is_declarer, won_any
     a master of the winners, else the smallest ruff, else the least valuable card.  The
     ``rules``: the declarer gives away no K or Q of a marriage he holds while another card does
     (KEEP_MARRIAGE), and last to play wins a trick of the led suit with his lowest winner of it
-    (DECL_LAST_LOW); a marriage whose K wins the trick is declared with the K (KING_DECLARES); second to play
+    (DECL_LAST_LOW), of those no K or Q of a marriage he holds while another wins (DECL_LAST_KEEPS); a marriage
+    whose K wins the trick is declared with the K (KING_DECLARES); second to play
     and ruffing, the declarer ruffs low when no defender has shown out of the led suit (DECL_SECOND_LOW_RUFF); a
     defender on lead in a suit contract leads his lowest trump while trumps are out (DEF_TRUMP_LEAD)."""
     unseen = DECK_MASK & ~U64(played) & ~U64(hand)
@@ -1191,6 +1219,8 @@ def _heuristic_card(hand, legal, trick, led, trump, played, is_declarer, won_any
         if is_declarer and rules & DECL_LAST_LOW and (winners & _lanes(led_suit)) != U64(0):
             # the trick is his whatever he wins it with: the lowest winner keeps the higher ones,
             # which win later tricks by themselves
+            if rules & DECL_LAST_KEEPS:
+                return lowest_bit(_spare(winners & _lanes(led_suit), hand))
             return lowest_bit(winners & _lanes(led_suit))
         # only the other defender plays after a defender who follows the declarer's lead
         return _take_last(winners, led_suit, trump, order, spare)
