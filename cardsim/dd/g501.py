@@ -1147,7 +1147,16 @@ def common_best(hands, me, legal, leader, decl, trump, won, pending, trick, keys
                 at[j] = 1
                 continue
             if step >= n_common:
-                # Not best in an earlier world: does it beat the common cards' best here?
+                # Not best in an earlier world: does it beat the common cards' best here?  Not
+                # when a twin of it is at least as good in this world (:func:`_dominated`): that
+                # twin is a common card (no better than the best) or is asked here itself.
+                for q in range(3):
+                    h[q] = hands[w, q]
+                for q in range(n):
+                    mp[_ROW24 + q] = trick[q]
+                if _dominated(h, hands[w, me], hands[w, 0] | hands[w, 1] | hands[w, 2] | on_table, c, n, me, leader,
+                              decl, trick[0] if n else _NEG, on_table, trump, mp):
+                    continue
                 a, b = (best, best + 1) if maxing else (best - 1, best)
                 g = _card_value(hands, w, me, c, n, trick, on_table, leader, decl, trump, won, pending[w], a, b, h,
                                 keys, bounds, mask, mp, stats)
