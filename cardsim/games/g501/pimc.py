@@ -118,7 +118,13 @@ def _scratch():
 
 
 def _bits(x: int) -> list[int]:
-    return [c for c in range(64) if x >> c & 1]
+    """The set bits of ``x``, ascending (one step a card, not a scan of 64 bits)."""
+    out = []
+    while x:
+        low = x & -x
+        out.append(low.bit_length() - 1)
+        x ^= low
+    return out
 
 
 def _defender_records(seat: int, declarer: int, n: int, led: int, seen) -> dict[int, tuple[int, int]]:
