@@ -581,3 +581,26 @@ def test_500_last_tricks_played_out_equal_minimax():
         assert _g500_team0(h, denom, leader, table) == want, (h, denom, leader)
         jokers_led += int(any(card_suit(c, denom) < 0 for c in _cards(h[leader])))
     assert jokers_led >= 20, jokers_led
+
+
+def test_501_pimc_table_size_does_not_change_the_values():
+    """The ``pimc`` player's smaller table (``PIMC_TT_BITS``, chosen for speed) answers exactly what
+    the full-size one does, on decisions recorded from real deals, each table kept across them."""
+    from cardsim.dd import pimc_bench
+    from cardsim.games.g501 import pimc as GP
+
+    assert D501.PIMC_TT_BITS == 14 and GP._scratch()[0].shape[0] == 1 << D501.PIMC_TT_BITS
+    tables = {bits: D501.new_table(bits) for bits in (D501.PIMC_TT_BITS, D501.TT_BITS)}
+    moves, stats = np.zeros(D501.MOVES_SHAPE, dtype=np.int64), np.zeros(1, dtype=np.int64)
+    n = 0
+    for position, worlds in pimc_bench.record("501", 60, 8, 13):
+        got = {}
+        for bits, (keys, bounds) in tables.items():
+            args = list(GP._kernel_args(position, worlds))
+            args[9:13] = keys, bounds, moves, stats
+            out = np.zeros((len(worlds), len(position.legal)), dtype=np.int64)
+            D501.solve_cards(*args, out)
+            got[bits] = out
+        assert (got[D501.PIMC_TT_BITS] == got[D501.TT_BITS]).all()
+        n += out.size
+    assert n >= 60 * 8 * 2

@@ -57,6 +57,14 @@ TT_BITS = 16
 """The transposition table holds 2**TT_BITS entries (1.5 MB).  A real deal stores a few thousand
 trick starts: 2**16 entries take 0.7% more nodes than 2**22 and run 2.5 times faster (the table
 stays in the cache).  Before the slot hash mixed its bits, 2**18 entries thrashed."""
+PIMC_TT_BITS = 14
+"""The ``pimc`` player's table (:mod:`cardsim.games.g501.pimc`, one a process, kept across its
+decisions) holds 2**PIMC_TT_BITS entries (384 kB, within a core's L2 cache): a decision searches
+a few hundred nodes a card and world, so the probe's cache misses, not lost entries, cost.  On
+300 recorded decisions (8 worlds) 2**14 entries search 1.3% more nodes than 2**16 and run about
+1.2 times as fast; in real play (every seat ``pimc:worlds=8``, the two tables alternately in one
+process) 1.13 times (BENCHMARKS.md, issue 47's 501 section).  The values do not depend on it:
+entries are exact positions."""
 MOVES_SHAPE = (25, 27)
 """Shape of the int64 move scratch of :func:`solve_position` (see :func:`_search`)."""
 _MW = MOVES_SHAPE[1]
@@ -1139,7 +1147,16 @@ def common_best(hands, me, legal, leader, decl, trump, won, pending, trick, keys
                 at[j] = 1
                 continue
             if step >= n_common:
-                # Not best in an earlier world: does it beat the common cards' best here?
+                # Not best in an earlier world: does it beat the common cards' best here?  Not
+                # when a twin of it is at least as good in this world (:func:`_dominated`): that
+                # twin is a common card (no better than the best) or is asked here itself.
+                for q in range(3):
+                    h[q] = hands[w, q]
+                for q in range(n):
+                    mp[_ROW24 + q] = trick[q]
+                if _dominated(h, hands[w, me], hands[w, 0] | hands[w, 1] | hands[w, 2] | on_table, c, n, me, leader,
+                              decl, trick[0] if n else _NEG, on_table, trump, mp):
+                    continue
                 a, b = (best, best + 1) if maxing else (best - 1, best)
                 g = _card_value(hands, w, me, c, n, trick, on_table, leader, decl, trump, won, pending[w], a, b, h,
                                 keys, bounds, mask, mp, stats)

@@ -94,7 +94,8 @@ VIEW = ("hand", "legal", "trick", "led", "trump", "played", "is_declarer", "won_
 """The view :func:`position` takes: ``heuristic_play``'s arguments, in its order (then its code)."""
 
 _SCRATCH: list = []
-"""This process's transposition table and scratch (:func:`_scratch`), made on first use."""
+"""This process's transposition table (:data:`cardsim.dd.g501.PIMC_TT_BITS`) and scratch
+(:func:`_scratch`), made on first use."""
 _SOLVER: list = []
 
 
@@ -112,12 +113,18 @@ def _solver():
 def _scratch():
     if not _SCRATCH:
         dd = _solver()
-        _SCRATCH.extend((*dd.new_table(), np.zeros(dd.MOVES_SHAPE, dtype=np.int64), np.zeros(1, dtype=np.int64)))
+        _SCRATCH.extend((*dd.new_table(dd.PIMC_TT_BITS), np.zeros(dd.MOVES_SHAPE, dtype=np.int64), np.zeros(1, dtype=np.int64)))
     return _SCRATCH
 
 
 def _bits(x: int) -> list[int]:
-    return [c for c in range(64) if x >> c & 1]
+    """The set bits of ``x``, ascending (one step a card, not a scan of 64 bits)."""
+    out = []
+    while x:
+        low = x & -x
+        out.append(low.bit_length() - 1)
+        x ^= low
+    return out
 
 
 def _defender_records(seat: int, declarer: int, n: int, led: int, seen) -> dict[int, tuple[int, int]]:
