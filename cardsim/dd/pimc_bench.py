@@ -104,8 +104,8 @@ def profile(game: str, deals: int, worlds: int, seed: int) -> list[dict]:
     (seed ``seed``), trick by trick: a list of dicts, one a trick in which a decision was made,
     ``{"trick", "decisions", "looks", "solves", "decide", "common", "solve"}`` (card decisions,
     calls of the ``common`` hook (first looks) and of the ``solve`` hook (batches of worlds of the
-    sequential rule), and CPU seconds in :func:`cardsim.strategies.pimc.decide` and in the game's ``common`` and ``solve``
-    hooks).  The trick is ``1 + cards played before the decision // seats`` (the game's default
+    sequential rule), and CPU seconds in :func:`cardsim.strategies.pimc.decide` and in the
+    game's ``common`` and ``solve`` hooks).  The trick is ``1 + cards played before the decision // seats`` (the game's default
     table).  One untimed deal first loads the compiled code.  Raises ValueError for ``deals`` or
     ``worlds`` below 1."""
     import time
