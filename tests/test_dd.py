@@ -571,3 +571,17 @@ def test_cli_dd_record_and_errors(tmp_path, capsys):
         assert exc.value.code == 2
         err = capsys.readouterr().err
         assert "Traceback" not in err and len(err.strip().splitlines()) == 1 and "error:" in err
+
+
+def test_500_sure_tricks_count_a_hands_trumps_above_the_other_sides():
+    """The sure-trick bound counts a hand's trumps above every trump of the other side, also
+    when the hand's partner holds a trump between them (hearts trumps: the left-hand opponent's
+    joker and left bower are above every trump of the leader's side, his partner's right bower
+    lies between them): 2 sure tricks for the defenders, where the run of top trumps in one hand
+    gave 1; plain minimax agrees (team 0 takes 1 of 3)."""
+    hands = ["4H 5H 6H", "HJ JD 4S", "7H 8H 5S", "JH 6S 7S"]
+    eff = np.array([int(REMAP_hand(bits(h, parse500), 3)) for h in hands], dtype=np.uint64)
+    mine, theirs, _w, w_theirs = D500._sure_tricks(eff, 0, 3)
+    assert (mine, theirs) == (0, 2)
+    assert int(w_theirs) == 1 << int(REMAP[3, parse500("JD")])  # the lowest card the count rests on
+    assert solve500(hands, 0, 3) == 1

@@ -2,6 +2,7 @@
 ``Deal`` path, the Five Hundred and 501 tables kept across calls never answering for a position
 that differs in one card, and the fixed-position benchmark (``python -m cardsim.dd.pimc_bench``)."""
 import pickle
+import sys
 
 import numpy as np
 import pytest
@@ -210,6 +211,30 @@ def test_pimc_bench_records_real_decisions_and_times_them(tmp_path, capsys):
     with pytest.raises(SystemExit):
         pimc_bench.main(["record", "501", "--decisions", "0", "-o", str(path)])
     assert "at least 1" in capsys.readouterr().err
+
+
+def test_pimc_bench_profile_counts_every_decision_by_trick(capsys):
+    """``pimc_bench profile``: every card decision of the deals (Five Hundred: 4 seats, 10 tricks)
+    counted in its trick, the hooks' time inside ``decide``'s, the hooks put back afterwards; bad
+    input a one-line error."""
+    from cardsim.dd import pimc_bench
+    from cardsim.games import get_game
+
+    module = sys.modules[get_game("500").pimc.solve.__module__]
+    hooks = module.HOOKS
+    rows = pimc_bench.profile("500", 2, 2, 3)
+    assert [r["trick"] for r in rows] == list(range(1, 11))
+    assert all(r["decisions"] == 8 for r in rows)  # 2 deals x 4 seats
+    assert sum(r["looks"] + r["solves"] for r in rows) > 0
+    assert all(r["common"] + r["solve"] <= r["decide"] + 1e-6 for r in rows)
+    assert module.HOOKS is hooks
+    table = pimc_bench.profile_table(rows)
+    assert table.count("\n") == 11 and table.splitlines()[2].startswith("| 1 | 8 |")
+    with pytest.raises(ValueError, match="at least 1 deal"):
+        pimc_bench.profile("500", 0, 2, 3)
+    with pytest.raises(SystemExit):
+        pimc_bench.main(["profile", "nosuch"])
+    assert "unknown game 'nosuch'" in capsys.readouterr().err
 
 
 # ---------------------------------------------------------------- null windows: the best cards only

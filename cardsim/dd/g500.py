@@ -177,25 +177,6 @@ def _absolute_move(code, h, denom):
     return (code & ~63) + lowest_bit(m)
 
 @jit(inline="always")
-def _top_run(h, tm):
-    """``(seat, n)``: the hand holding the highest trump still out (no-trump: the highest
-    joker) and how many of the top trumps it holds in a row; ``(-1, 0)`` if no trump is out.
-    Each of them wins the trick it is played to, and no two are played to one trick."""
-    out = (h[0] | h[1] | h[2] | h[3]) & tm
-    if out == U64(0):
-        return -1, 0
-    top = highest_bit(out)
-    for s in range(4):
-        if (h[s] >> U64(top)) & U64(1):
-            others = out & ~h[s]
-            run = h[s] & tm
-            if others:
-                run &= ~((U64(2) << U64(highest_bit(others))) - U64(1))
-            return s, popcount(run)
-    return -1, 0
-
-
-@jit(inline="always")
 def _sure_tricks(h, leader, denom):
     """``(leader's side, other side, cards, other cards)``: tricks each side is sure to take
     from a trick start, and the cards each count depends on (as in :func:`_rel_mask`: the
@@ -203,8 +184,10 @@ def _sure_tricks(h, leader, denom):
 
     The leader's side: his trumps above every other trump (no-trump: jokers), cashed first,
     then, when the other side has no trump left (or, in a trump contract, none after those
-    rounds), his cards above every other card of their suit; or, if more, the run of top trumps his partner holds.  The other side: the run of
-    top trumps one of its hands holds (:func:`_top_run`)."""
+    rounds), his cards above every other card of their suit; or, if more, the trumps of one
+    hand of the side (his or his partner's) above every trump of the other side.  The other side:
+    the trumps of one of its hands above every trump of the leader's side (each such trump wins
+    the trick it is played to for its side, and a hand plays one card a trick)."""
     tm = TRUMP_MASK[denom]
     mine = h[leader]
     others = U64(0)
@@ -237,20 +220,28 @@ def _sure_tricks(h, leader, denom):
             if mg:
                 n += popcount(mg)
                 w |= U64(1) << U64(lowest_bit(mg))
-    seat, run = _top_run(h, tm)
+    # Trumps of one hand above every trump of the other side: each wins a trick for its side
+    # (the partner may overtake it, still the side's trick) and one hand plays one a trick.
+    side = (h[leader] | h[(leader + 2) % 4]) & tm
+    opps = opp & tm
     other = 0
     w_other = U64(0)
-    if run > 0 and seat != leader:
-        out = (h[0] | h[1] | h[2] | h[3]) & tm
-        for _ in range(popcount(out) - run):
-            out &= out - U64(1)
-        if (seat - leader) % 2 == 0:
-            if run > n:
-                n = run
-                w = U64(1) << U64(lowest_bit(out))
-        else:
-            other = run
-            w_other = U64(1) << U64(lowest_bit(out))
+    for k in range(4):
+        s = (leader + k) % 4
+        rivals = opps if k % 2 == 0 else side
+        above = h[s] & tm
+        if rivals:
+            above &= ~((U64(2) << U64(highest_bit(rivals))) - U64(1))
+        count = popcount(above)
+        if count == 0:
+            continue
+        if k % 2 == 0:
+            if count > n:
+                n = count
+                w = U64(1) << U64(lowest_bit(above))
+        elif count > other:
+            other = count
+            w_other = U64(1) << U64(lowest_bit(above))
     return n, other, w, w_other
 
 

@@ -63,7 +63,7 @@ decisions) holds 2**PIMC_TT_BITS entries (384 kB, within a core's L2 cache): a d
 a few hundred nodes a card and world, so the probe's cache misses, not lost entries, cost.  On
 300 recorded decisions (8 worlds) 2**14 entries search 1.3% more nodes than 2**16 and run about
 1.2 times as fast; in real play (every seat ``pimc:worlds=8``, the two tables alternately in one
-process) 1.13 times (BENCHMARKS.md, issue 47's 501 section).  The values do not depend on it:
+process) 1.13 times (BENCHMARKS.md, "501's sampled search three times faster?").  The values do not depend on it:
 entries are exact positions."""
 MOVES_SHAPE = (25, 27)
 """Shape of the int64 move scratch of :func:`solve_position` (see :func:`_search`)."""

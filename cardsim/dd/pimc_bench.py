@@ -4,9 +4,17 @@
     python -m cardsim.dd.pimc_bench record GAME [--decisions N] [--worlds W] [--seed S] -o FILE
     python -m cardsim.dd.pimc_bench time FILE [--against REV | --best-only] [--rounds R] [--chunk K]
 
+    python -m cardsim.dd.pimc_bench profile GAME [--deals N] [--worlds W] [--seed S]
+
 ``record`` plays deals of GAME with ``pimc:worlds=W`` in every seat (two deals of each seed from ``S`` on) and keeps the
 first ``N`` searched decisions exactly as the game's ``solve`` hook got them (the
 :class:`~cardsim.strategies.pimc.Position` and its sampled worlds), pickled to FILE.
+
+``profile`` plays N deals of GAME with ``pimc:worlds=W`` in every seat (after one untimed deal that
+loads the compiled code) and prints, trick by trick, the card decisions, the calls of the ``common``
+hook (first looks) and of the ``solve`` hook (batches of worlds solved exactly), and the CPU seconds spent in
+:func:`cardsim.strategies.pimc.decide` and, within it, in each hook (the rest of ``decide`` is the
+world sampler and the decision's Python): where a game's sampled search spends its time.
 
 ``time`` gives those decisions to the game's ``solve`` hook in two long-lived interpreters, this
 tree's and commit ``REV``'s (:func:`cardsim.bench_against.tree_at`), chunk by chunk in turn (the
@@ -91,6 +99,82 @@ def record(game: str, decisions: int, worlds: int, seed: int) -> list:
     return kept
 
 
+def profile(game: str, deals: int, worlds: int, seed: int) -> list[dict]:
+    """Where ``pimc:worlds=worlds`` in every seat spends its CPU time in ``deals`` deals of ``game``
+    (seed ``seed``), trick by trick: a list of dicts, one a trick in which a decision was made,
+    ``{"trick", "decisions", "looks", "solves", "decide", "common", "solve"}`` (card decisions,
+    calls of the ``common`` hook (first looks) and of the ``solve`` hook (batches of worlds of the
+    sequential rule), and CPU seconds in :func:`cardsim.strategies.pimc.decide` and in the
+    game's ``common`` and ``solve`` hooks).  The trick is ``1 + cards played before the decision // seats`` (the game's default
+    table).  One untimed deal first loads the compiled code.  Raises ValueError for ``deals`` or
+    ``worlds`` below 1."""
+    import time
+
+    import cardsim
+    from cardsim.games import get_game
+    from cardsim.strategies import pimc as _pimc
+
+    if deals < 1 or worlds < 1:
+        raise ValueError(f"profile needs at least 1 deal and 1 world, got deals={deals}, worlds={worlds}")
+    spec = get_game(game)
+    seats = spec.default_seats
+    strategies = [f"pimc:worlds={worlds}"] * seats
+    cardsim.simulate(game, 1, seed=seed + 10**6, strategies=strategies, n_jobs=1)
+    module = sys.modules[spec.pimc.solve.__module__]
+    hooks, decide = module.HOOKS, _pimc.decide
+    rows: dict[int, dict] = {}
+    trick = [0]
+
+    def row(k):
+        return rows.setdefault(k, {"trick": k, "decisions": 0, "looks": 0, "solves": 0, "decide": 0.0,
+                                   "common": 0.0, "solve": 0.0})
+
+    def timed(hook, name, count):
+        def call(*args, **kwargs):
+            start = time.process_time()
+            try:
+                return hook(*args, **kwargs)
+            finally:
+                r = row(trick[0])
+                r[name] += time.process_time() - start
+                r[count] += 1
+        return call
+
+    def timed_decide(hooks_, row_, state, played, seat, view, stop=None):
+        trick[0] = 1 + int(played) // seats
+        start = time.process_time()
+        try:
+            return decide(hooks_, row_, state, played, seat, view, stop)
+        finally:
+            r = row(trick[0])
+            r["decide"] += time.process_time() - start
+            r["decisions"] += 1
+
+    replaced = {"solve": timed(hooks.solve, "solve", "solves")}
+    if hooks.common is not None:
+        replaced["common"] = timed(hooks.common, "common", "looks")
+    module.HOOKS = dataclasses.replace(hooks, **replaced)
+    _pimc.decide = timed_decide
+    try:
+        cardsim.simulate(game, deals, seed=seed, strategies=strategies, n_jobs=1)
+    finally:
+        module.HOOKS = hooks
+        _pimc.decide = decide
+    return [rows[k] for k in sorted(rows)]
+
+
+def profile_table(rows: list[dict]) -> str:
+    """Markdown table of :func:`profile`'s rows, with each trick's share of ``decide``'s time."""
+    total = sum(r["decide"] for r in rows) or 1.0
+    lines = ["| trick | decisions | `common` calls (first looks) | `solve` calls (batches of worlds) | decide (CPU s) "
+             "| share | in `common` | in `solve` |",
+             "|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for r in rows:
+        lines.append(f"| {r['trick']} | {r['decisions']} | {r['looks']} | {r['solves']} | {r['decide']:.3f} | "
+                     f"{100 * r['decide'] / total:.0f}% | {r['common']:.3f} | {r['solve']:.3f} |")
+    return "\n".join(lines)
+
+
 class _Worker:
     def __init__(self, game: str, path: str, tree, mode: str = "exact"):
         from cardsim.bench_against import _env
@@ -171,6 +255,11 @@ def main(argv=None) -> int:
     rec.add_argument("--worlds", type=int, default=8)
     rec.add_argument("--seed", type=int, default=1)
     rec.add_argument("-o", "--out", required=True)
+    pro = sub.add_parser("profile", help="where pimc in every seat spends its time, trick by trick")
+    pro.add_argument("game")
+    pro.add_argument("--deals", type=int, default=8)
+    pro.add_argument("--worlds", type=int, default=8)
+    pro.add_argument("--seed", type=int, default=1)
     tim = sub.add_parser("time", help="time the solve hook on recorded decisions, alternately against a commit")
     tim.add_argument("file")
     tim.add_argument("--against", default=None)
@@ -186,6 +275,17 @@ def main(argv=None) -> int:
         with open(args.out, "wb") as f:
             pickle.dump({"game": args.game, "worlds": args.worlds, "seed": args.seed, "decisions": kept}, f)
         print(f"{len(kept)} decisions of {args.game} (pimc:worlds={args.worlds}, seed {args.seed}) -> {args.out}")
+        return 0
+    if args.what == "profile":
+        if args.deals < 1 or args.worlds < 1:
+            ap.error("--deals and --worlds must be at least 1")
+        from cardsim.games.base import OptionError
+
+        try:
+            rows = profile(args.game, args.deals, args.worlds, args.seed)
+        except OptionError as e:
+            ap.error(str(e))
+        print(profile_table(rows))
         return 0
     if args.rounds < 1 or args.chunk < 1:
         ap.error("--rounds and --chunk must be at least 1")
