@@ -1,5 +1,5 @@
 """Vint card-play version 5 (issue 47, the default): the declaring side's discards in a suit
-contract (cardsim/games/vint/strategies.py ``_discard_short``), on hand-made positions against
+contract (cardsim/games/vint/strategies.py ``_discard_short``, ``PLAY_SINGLETON_DISCARD``), on hand-made positions against
 version 4 (``heuristic_v8``), through the engine's dispatch as ``heuristic`` plays them."""
 import numpy as np
 
@@ -66,6 +66,24 @@ def test_no_change_without_a_trump_at_no_trump_or_in_defence():
     for seat, declarer, trump, contract in ((0, 0, NT, ((0, 3, NT),)), (1, 0, SPADES, CONTRACT)):
         assert third_hand(HAND, seat, declarer, trump, 5, contract, TRICK) == \
             third_hand(HAND, seat, declarer, trump, 4, contract, TRICK)
-    assert S.PLAY_FLAGS[5] == S.PLAY_FLAGS[4] | S.PLAY_DISCARD_SHORT and not S.PLAY_FLAGS[4] & S.PLAY_DISCARD_SHORT
+    assert S.PLAY_FLAGS[5] == S.PLAY_FLAGS[4] | S.PLAY_DISCARD_SHORT | S.PLAY_SINGLETON_DISCARD
+    assert not S.PLAY_FLAGS[4] & S.PLAY_DISCARD_SHORT
     assert int(S.play_flags(5.0)) == S.PLAY_FLAGS[5] and int(S.PLAY_DEFAULT) == S.PLAY_FLAGS[5]
     assert S.REGISTRY["heuristic"].params["play"] == 5.0 and S.REGISTRY["heuristic_v8"].params["play"] == 4.0
+
+
+def test_third_hand_discards_a_singleton_rather_than_ruff_partners_low_card():
+    # Partner (seat 2) leads the C5 (higher clubs unseen), the defender plays the C2; the declarer,
+    # void in clubs, holds the singleton D5. Version 4 ruffs partner's low card (the S4); version 5
+    # discards the D5, a void for a ruff later, while partner may well hold the trick.
+    hand = cards("SK", "SQ", "S4", "H9", "H8", "H7", "H3", "D5", "HT", "HJ")
+    assert third_hand(hand, 0, 0, SPADES, 4, CONTRACT, ("C5", "C2")) == card("S4")
+    assert third_hand(hand, 0, 0, SPADES, 5, CONTRACT, ("C5", "C2")) == card("D5")
+    # No singleton (D5-D4), or a singleton master (the DA): it ruffs as before.
+    for other in (cards("D4"), np.uint64(0)):
+        h = hand | other if other else (hand & ~cards("D5")) | cards("DA")
+        assert third_hand(h, 0, 0, SPADES, 5, CONTRACT, ("C5", "C2")) == card("S4")
+    # A defender third to play (seat 1, his partner seat 3 leads) ruffs as version 4 does.
+    assert third_hand(hand, 1, 0, SPADES, 5, CONTRACT, ("C5", "C2")) == \
+        third_hand(hand, 1, 0, SPADES, 4, CONTRACT, ("C5", "C2"))
+    assert S.PLAY_FLAGS[5] & S.PLAY_SINGLETON_DISCARD and not S.PLAY_FLAGS[4] & S.PLAY_SINGLETON_DISCARD

@@ -57,7 +57,8 @@ _SCORE = {"game_push": 0.25}
 _PLAY = {"play": 5.0}
 _PLAY_DOCS = {"play": "card-play version, kept so old results reproduce: 5 the default (issue 47: the declaring side "
                       "in a suit contract, holding a trump, discards from its shortest side suit, not from the suit "
-                      "partner bid), 4 the play before it (heuristic_v8; issue 47: the declarer keeps "
+                      "partner bid, and third to play discards a side singleton rather than ruff partner's low "
+                      "winning card), 4 the play before it (heuristic_v8; issue 47: the declarer keeps "
                       "his trumps while none is unseen; at level 4 and above his partner leads trumps from two and "
                       "the declarer keeps his low trumps while two or fewer are unseen), 3 the play before it "
                       "(heuristic_v6: at no-trump the declarer's partner keeps short masters as entries and returns "
@@ -566,13 +567,18 @@ PLAY_DISCARD_SHORT = 64
 """Card-play rule flag (issue 47, every level): the declaring side in a suit contract, holding a
 trump, discards the lowest card of its shortest side suit whose top card is not a master, and
 from the suit partner bid only when no other will do (:func:`_discard_short`): a void to ruff in."""
+PLAY_SINGLETON_DISCARD = 128
+"""Card-play rule flag (issue 47, every level): the declaring side third to play in a suit
+contract, void in the led suit while partner wins the trick with a low card (one it would ruff,
+:func:`heuristic_play`), discards instead when it holds a side singleton that is not a master
+(:func:`_discard_short` then voids that suit): the trump stays for a ruff later."""
 PLAY_LEVEL_SHIFT = 32
 """The contract's level (1..7) sits in bits 32..35 of the rule flags of the declaring side's leads
 (:func:`with_level`); 0 where it is not read."""
 PLAY_FLAGS = (0, 0, PLAY_PARTNER_DRAWS, PLAY_PARTNER_DRAWS | PLAY_NT_PARTNER_ENTRIES | PLAY_NT_PARTNER_RETURNS,
               PLAY_PARTNER_DRAWS | PLAY_NT_PARTNER_ENTRIES | PLAY_NT_PARTNER_RETURNS | PLAY_TRUMPS_LAST | PLAY_HIGH,
               PLAY_PARTNER_DRAWS | PLAY_NT_PARTNER_ENTRIES | PLAY_NT_PARTNER_RETURNS | PLAY_TRUMPS_LAST | PLAY_HIGH
-              | PLAY_DISCARD_SHORT)
+              | PLAY_DISCARD_SHORT | PLAY_SINGLETON_DISCARD)
 """The rule flags of each card-play version (the ``play`` parameter, index 1..5): 1 heuristic_v2's
 play, 2 issue 26's (heuristic_v3 .. heuristic_v5), 3 issue 47's no-trump play (heuristic_v6), 4
 issue 47's trump play (heuristic_v7, heuristic_v8), 5 issue 47's discards (heuristic's default)."""
@@ -586,7 +592,7 @@ def play_flags(version):
     :data:`PLAY_FLAGS`)."""
     if version >= 5:
         return np.int64(PLAY_PARTNER_DRAWS | PLAY_NT_PARTNER_ENTRIES | PLAY_NT_PARTNER_RETURNS | PLAY_TRUMPS_LAST
-                        | PLAY_HIGH | PLAY_DISCARD_SHORT)
+                        | PLAY_HIGH | PLAY_DISCARD_SHORT | PLAY_SINGLETON_DISCARD)
     if version >= 4:
         return np.int64(PLAY_PARTNER_DRAWS | PLAY_NT_PARTNER_ENTRIES | PLAY_NT_PARTNER_RETURNS | PLAY_TRUMPS_LAST
                         | PLAY_HIGH)
@@ -971,6 +977,12 @@ def heuristic_play(hand, seat, declarer, trump, leader, trick, n, played, bid_su
     # the defence leaves any such card, the declaring side an honour (J or higher); measured side
     # by side, docs/notes/strategy-quality-journal.md (seventh step).
     leave = partner_sure or (n == 2 and partner_winning and (defending or (w & 15) >= JACK))
+    # Issue 47 (card-play version 5): partner may well hold the trick; a void made now is a ruff later.
+    if (play & PLAY_SINGLETON_DISCARD) and not leave and not defending and n == 2 and partner_winning and trump < NT:
+        for s in range(4):
+            single = U64(hand) & suit_mask(s)
+            if s != trump and popcount(single) == 1 and not _is_master(highest_bit(single), others):
+                leave = True
     if trump < NT and not leave:
         trumps = U64(hand) & suit_mask(trump)
         if trumps != U64(0):
