@@ -897,7 +897,9 @@ def heuristic_card(hand, seat, declarer, trump, leader, trick, n, played, bid_su
     (third hand in defence ruffs no card partner is winning with, the declaring side no honour),
     ruff (or over-ruff) when void, discard from worthless suits; of equal cards always the
     cheapest (card-play version 5, the default: the declaring side in a suit contract, holding a
-    trump, discards from its shortest side suit, :func:`_discard_short`).  ``played``: every card
+    trump, discards from its shortest side suit, :func:`_discard_short`, and third to play, void
+    while partner wins with a low card, discards a side singleton rather than ruff,
+    :data:`PLAY_SINGLETON_DISCARD`).  ``played``: every card
     seen played so far (uint64); ``bid_suits``: int64[4], the
     first suit (0..3) each seat bid in the auction, −1 for none; ``voids`` (int64): bit
     4·seat + suit per suit a seat has not followed, bit LED_SHIFT + 4·seat + suit per suit a seat
