@@ -64,6 +64,10 @@ PREVIOUS_DEFAULT = {
         "heuristic_v6": ("4b9eb37ac1138116de6c8bb2a9715f7bfa7fda3862cdd49dc22d521e94e9228c",
                          "7b569fc26c18e173e3977eca7f0583f7788d201169880f24fa476606ee6d8ff9",
                          "eb3c545b4866158a03fb924dee3a4df446e1f523e18d25ffbba1238386736990"),
+        # The default before issue 47's discards, card-play version 5 (tests/golden at commit 1a82287).
+        "heuristic_v8": ("d066f95445f2f1559b540606666b42cd6f96ad899da6f947d26886101c47d5e4",
+                         "1ae0030799d82aa3d218ece5edfda9109ad1e6a58f426531c570e509fe206f76",
+                         "64d091b09ca5d7d26f2ca1d219db186c8c7842c95f1e1926319f992c1fdb11b6"),
     },
     "500": {
         "quebec heuristic_v4": ("e078987aa7dff7cfd74d201cdc20bd2383a0574da26d86560ae3de63336a3e91",

@@ -1,5 +1,6 @@
 """cardsim.analysis.quality (cardsim.quality) and ``cardsim quality``: strategies against double-dummy on the same deals."""
 import json
+import re
 
 import numpy as np
 import pytest
@@ -149,3 +150,52 @@ def test_wilson_bounds_are_exact_at_the_ends():
     lo, hi = wilson([0, 7, 12], [12, 12, 12])
     assert lo[0] == 0.0 and hi[2] == 1.0
     assert 0.0 < lo[1] < 7 / 12 < hi[1] < 1.0 and hi[0] < 1.0 and lo[2] > 0.0
+
+
+def test_level_filter_keeps_the_contracts_of_those_levels_only(vint_rows):
+    """``--level 4-7`` (issue 47): n, vs_dd and made of the contracts at level 4 and above only,
+    equal to the same figures computed by hand from the per-deal rows."""
+    from cardsim.analysis.quality import check_levels
+
+    assert check_levels("vint", "4-7") == (4, 7) and check_levels("vint", " 4 ") == (4, 4)
+    assert check_levels("vint", (2, 3)) == (2, 3) and check_levels("501", "100-119") == (100, 119)
+    t = summarize(vint_rows, levels=(2, 7)).set_index("strategy")
+    heur = vint_rows[(vint_rows.strategy == "heuristic") & vint_rows.declared]
+    high = heur[heur.level >= 2]
+    assert 0 < len(high) < len(heur)   # the filter drops some contracts of these deals and keeps others
+    assert t.loc["heuristic", "n"] == len(high) and t.loc["heuristic", "deals"] == 60
+    assert t.loc["heuristic", "vs_dd"] == pytest.approx((high.result - high.dd).mean())
+    assert t.loc["heuristic", "made"] == pytest.approx(high.made.mean())
+    by = summarize(vint_rows, ["level"], levels=(2, 2))
+    assert set(by.level) == {2} and by[by.strategy == "heuristic"].n.iloc[0] == (heur.level == 2).sum()
+    # 501's heights are targets: the filter reads the target, not the level column's tens.
+    rows501 = deal_rows("501", 40, seed=5, strategies=["heuristic"])
+    dec = rows501[rows501.declared]
+    cut = int(dec.height.median())
+    got = summarize(rows501, levels=(cut, 220)).n.iloc[0]
+    assert got == (dec.height >= cut).sum() and 0 < got < len(dec)
+
+
+@pytest.mark.parametrize("levels, message", [
+    ("4-x", "level takes a level or a range LOW-HIGH of whole numbers (e.g. 6-7), got '4-x'"),
+    ("7-4", "level range 7-4 runs backwards: write 4-7"),
+    ("8-9", "vint contracts have levels 1-7: level 8-9 holds none"),
+    ((4, 5, 6), "level takes a level or a pair (low, high) of whole numbers"),
+])
+def test_level_filter_errors(levels, message):
+    with pytest.raises(OptionError, match=re.escape(message)):
+        quality("vint", 3, levels=levels)
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["quality", "vint", "-n", "5", "--level", "four"], "got 'four'"),
+    (["quality", "vint", "-n", "5", "--level", "0"], "vint contracts have levels 1-7: level 0-0 holds none"),
+    (["quality", "501", "-n", "5", "--level", "10"], "501 contracts have targets 66-220: level 10-10 holds none"),
+])
+def test_level_filter_cli_errors(argv, message, capsys):
+    try:
+        code = main(argv)
+    except SystemExit as exc:
+        code = exc.code
+    err = capsys.readouterr().err
+    assert code == 2 and message in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err

@@ -115,10 +115,13 @@ def test_no_ruff_of_partners_sure_winner():
 def test_ruffs_partners_card_when_it_can_be_beaten():
     # The declarer (seat 1) led the H8 and higher hearts are unseen: his partner, third hand and
     # void in hearts, ruffs (a defender would leave it: test_third_hand_void_leaves_partners_winning_card).
-    hand = cards("S3", "D9", "D2", "C7")
+    hand = cards("S3", "D9", "D2", "C7", "C6")
     new, old = play(hand, 3, 1, SPADES, 1, ["H8", "H5"])
     assert new == card("S3")
     assert old == card("D2")
+    # With a side singleton that is not a master (the C7) he discards it instead (card-play version
+    # 5, issue 47: the void is a ruff later, and partner may well hold the trick).
+    assert play(cards("S3", "D9", "D2", "C7"), 3, 1, SPADES, 1, ["H8", "H5"])[0] == card("C7")
 
 
 def test_discard_keeps_a_winner():
@@ -335,8 +338,12 @@ def test_third_hand_void_leaves_partners_winning_card():
     # ruffed.  The declaring side keeps ruffing partner's low card, but not his honour.
     hand = cards("H5", "C7", "C4", "D9")
     assert play(hand, 3, 0, HEARTS, 1, ["S9", "S3"])[0] == card("C4")
-    assert play(hand, 2, 0, HEARTS, 0, ["S9", "S3"])[0] == card("H5")
-    assert play(hand, 2, 0, HEARTS, 0, ["SJ", "S3"])[0] == card("C4")
+    # (Since card-play version 5, issue 47, holding a side singleton that is not a master, the D9, it
+    # discards it instead, keeping the trump for a ruff; without one it ruffs.)
+    assert play(hand, 2, 0, HEARTS, 0, ["S9", "S3"])[0] == card("D9")
+    assert play(hand | cards("D8"), 2, 0, HEARTS, 0, ["S9", "S3"])[0] == card("H5")
+    # (It discards: since card-play version 5, issue 47, from its shortest side suit, the D9.)
+    assert play(hand, 2, 0, HEARTS, 0, ["SJ", "S3"])[0] == card("D9")
 
 
 def _v2(hand, seat, declarer, trump, leader, played=(), voids=0):

@@ -27,6 +27,7 @@ What each game measures is its spec's ``dd.quality`` hook (:class:`cardsim.games
 from __future__ import annotations
 
 import functools
+import re
 
 import numpy as np
 import pandas as pd
@@ -101,7 +102,7 @@ def comparison_rows(game, name, ids, played, den, level, height, got, dd, made, 
     nan = np.full(len(ids), np.nan)
     return pd.DataFrame({
         "strategy": name, "deal": np.asarray(ids, dtype=np.int64), "declared": played,
-        "band": get_game(game).contract_bands.of(height, played),
+        "band": get_game(game).contract_bands.of(height, played), "height": np.where(played, height, 0),
         "denomination": np.where(played, den, -1).astype(np.int8), "level": np.where(played, level, 0),
         "result": got, "dd": dd, "made": made & played, "dd_makeable": makeable & played,
         "right_side": nan if right is None else right.astype(float),
@@ -119,7 +120,8 @@ def deal_chunk(game: str, names: tuple, seed: int, start: int, count: int) -> pd
 def deal_rows(game, n: int, seed: int = 0, strategies=None, n_jobs: int = 1, progress=False, store=None) -> pd.DataFrame:
     """One row per (strategy, deal) for deals ``0 .. n-1`` of ``seed``: ``strategy`` (str),
     ``deal`` (int64), ``declared`` (bool), ``band`` (ordered categorical of the game's
-    contract band labels, ``"1-3"`` …; missing when undeclared), ``denomination`` (int8 code S C D H NT = 0..4; 501 the
+    contract band labels, ``"1-3"`` …; missing when undeclared), ``height`` (int64, the band's
+    measure: Vint and Five Hundred the level, 501 the target in card points; 0 undeclared), ``denomination`` (int8 code S C D H NT = 0..4; 501 the
     trump; -1 undeclared), ``level`` (Vint 1..7, 500 6..10, 501 the target's lower ten in points),
     ``result`` / ``dd`` (int64, the declaring side's tricks or the 501 declarer's deal points in
     play / double-dummy), ``made`` / ``dd_makeable`` (bool), ``right_side`` /
@@ -183,14 +185,50 @@ def check_by(by) -> list[str]:
     return by
 
 
-def summarize(rows: pd.DataFrame, by=()) -> pd.DataFrame:
+def check_levels(game, levels):
+    """The contract heights ``levels`` keeps (``cardsim quality --level``) as ``(low, high)``, both
+    inclusive, in the measure of the game's contract bands (Vint and Five Hundred: the contract's
+    level, ``"4-7"`` or ``"4"``; 501: the target in card points, ``"100-119"``); None keeps every
+    contract.  ``levels``: None, a string ``"L"`` or ``"L-H"``, a whole number, or a pair.  Raises
+    OptionError (one line) for anything else, a range that runs backwards, or one that holds no
+    height the game's contracts can have (:class:`cardsim.games.base.ContractBands`)."""
+    if levels is None:
+        return None
+    bands = get_game(game).contract_bands
+    if isinstance(levels, str):
+        m = re.fullmatch(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?", levels)
+        if m is None:
+            raise OptionError(f"level takes a {bands.measure} or a range LOW-HIGH of whole numbers (e.g. "
+                              f"{bands.labels[-1]}), got {quote(levels)}")
+        lo, hi = int(m[1]), int(m[2] if m[2] is not None else m[1])
+    else:
+        pair = (levels, levels) if isinstance(levels, (int, np.integer)) else tuple(levels) \
+            if isinstance(levels, (tuple, list)) else ()
+        if len(pair) != 2 or not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in pair):
+            raise OptionError(f"level takes a {bands.measure} or a pair (low, high) of whole numbers, got "
+                              f"{quote(levels)}")
+        lo, hi = int(pair[0]), int(pair[1])
+    if lo > hi:
+        raise OptionError(f"level range {lo}-{hi} runs backwards: write {hi}-{lo}")
+    first, last = bands.bands[0][0], bands.bands[-1][1]
+    if hi < first or lo > last:
+        raise OptionError(f"{get_game(game).name} contracts have {bands.measure}s {first}-{last}: "
+                          f"level {lo}-{hi} holds none")
+    return lo, hi
+
+
+def summarize(rows: pd.DataFrame, by=(), levels=None) -> pd.DataFrame:
     """The quality table of :func:`deal_rows` output: one row per strategy (and per value of the
     ``by`` columns, a subset of :data:`BY`, counting declared deals only), columns
     :data:`SUMMARY_COLUMNS`; ``denomination`` as its letter, ``band`` an ordered categorical of
-    the game's band labels (bands without a declared deal have no row)."""
+    the game's band labels (bands without a declared deal have no row).  ``levels``: ``(low,
+    high)`` from :func:`check_levels`, or None: only the declared deals whose ``height`` lies in
+    it count (``n`` and every mean and rate; ``deals`` still counts every deal played)."""
     from cardsim.dd import DENOMINATIONS
 
     by = check_by(by)
+    if levels is not None:
+        rows = rows.assign(declared=rows.declared & rows.height.between(levels[0], levels[1]))
     if by:
         rows = rows[rows.declared]
     keys = ["strategy"] + by
@@ -214,18 +252,21 @@ def summarize(rows: pd.DataFrame, by=()) -> pd.DataFrame:
 
 
 def quality(game, n: int, seed: int = 0, strategies=None, by=(), n_jobs: int = 1, progress=False,
-            store=None) -> pd.DataFrame:
+            store=None, levels=None) -> pd.DataFrame:
     """Strategy quality against double-dummy on deals ``0 .. n-1`` of ``seed`` (module docstring):
     a DataFrame with one row per strategy (``strategies``: specs, each playing every seat;
     default every registered strategy of the game) and per ``by`` group, columns
-    :data:`SUMMARY_COLUMNS`.  Raises OptionError for a bad game / n / ``by``, StrategyError for
-    an unknown strategy (one-line messages)."""
+    :data:`SUMMARY_COLUMNS`; ``levels`` (:func:`check_levels`: ``"4-7"``, ``4``, ``(4, 7)``)
+    keeps the declared contracts of those heights only (every deal is still solved).  Raises
+    OptionError for a bad game / n / ``by`` / ``levels``, StrategyError for an unknown strategy
+    (one-line messages)."""
     check_by(by)  # before the (slow) run
-    table = summarize(deal_rows(game, n, seed, strategies, n_jobs, progress, store), by)
+    levels = check_levels(game, levels)
+    table = summarize(deal_rows(game, n, seed, strategies, n_jobs, progress, store), by, levels)
     table.attrs.update({"game": get_game(game).name, "deals": n, "seed": seed,
                         "unit": unit(game)})
     return table
 
 
-__all__ = ["quality", "check_request", "check_by", "deal_rows", "summarize", "strategy_names", "deal_chunk", "SUMMARY_COLUMNS", "BY", "unit",
+__all__ = ["quality", "check_request", "check_by", "check_levels", "deal_rows", "summarize", "strategy_names", "deal_chunk", "SUMMARY_COLUMNS", "BY", "unit",
            "comparison_rows"]

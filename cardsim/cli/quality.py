@@ -31,32 +31,37 @@ def add_parser(sub) -> None:
     p.add_argument("--by", help="split declared deals by any of band, denomination, level, comma-separated "
                                 "(a longer table); band: the game's contract height bands (Vint levels 1-3, "
                                 "4-5, 6-7; Five Hundred 6-7, 8-10; 501 targets 66-99, 100-119, 120-220)")
+    p.add_argument("--level", metavar="L[-H]",
+                   help="count only the declared contracts of these heights, e.g. 4-7 or 4 (Vint and Five Hundred "
+                        "the level; 501 the target in card points, e.g. 100-119); every deal is still solved")
     p.add_argument("--format", choices=("table", "csv", "json"), default="table", help="output format")
     _add_execution(p)
 
 
 def run(args) -> int:
-    from cardsim.analysis.quality import CHUNK, check_by, check_request, deal_chunk, quality
+    from cardsim.analysis.quality import CHUNK, check_by, check_levels, check_request, deal_chunk, quality
     from cardsim.runner.pool import cluster
     from cardsim.runner.store import ChunkStore, analysis_store, runs_dir
 
     by = [b.strip() for b in args.by.split(",") if b.strip()] if args.by else []
     game, names = check_request(args.game, args.deals, args.strategies)
     check_by(by)
+    check_levels(game, args.level)
     # Finished chunks wait in the runs folder until the table is printed (DD makes a quality run
     # long): the same command after an interruption resumes from them.
     store = analysis_store(runs_dir(), "quality", deal_chunk, game=game, strategies=names,
                            deals=args.deals, seed=args.seed, chunk=CHUNK)
     with cluster(args.scheduler):
         df = quality(args.game, args.deals, args.seed, args.strategies, by, n_jobs=args.jobs, progress=args.progress,
-                     store=store)
+                     store=store, levels=args.level)
     ChunkStore.discard(store.path)
     if args.format == "csv":
         sys.stdout.write(df.to_csv(index=False))
     elif args.format == "json":
         sys.stdout.write(df.to_json(orient="records", double_precision=6) + "\n")
     else:
-        print(f"{df.attrs['game']}: {args.deals:,} deals, seed {args.seed}; vs_dd in {df.attrs['unit']} per declared "
+        only = f", contracts at {args.level.strip()} only" if args.level else ""
+        print(f"{df.attrs['game']}: {args.deals:,} deals, seed {args.seed}{only}; vs_dd in {df.attrs['unit']} per declared "
               "deal (declaring side minus double-dummy), n = declared deals")
         print(df.to_string(index=False, float_format=lambda v: f"{v:.4f}"))
     return 0

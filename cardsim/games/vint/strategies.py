@@ -54,14 +54,17 @@ _AUCTION_DOCS = {
 }
 _AUCTION_BOUNDS = {"contested_points": (0, 40), "nt_margin": (-13, 13), "misfit_share": (0, 1), "honour_weight": (0, 13)}
 _SCORE = {"game_push": 0.25}
-_PLAY = {"play": 4.0}
-_PLAY_DOCS = {"play": "card-play version, kept so old results reproduce: 4 the default since heuristic_v7 (the declarer keeps "
+_PLAY = {"play": 5.0}
+_PLAY_DOCS = {"play": "card-play version, kept so old results reproduce: 5 the default (the declaring side "
+                      "in a suit contract, holding a trump, discards from its shortest side suit, not from the suit "
+                      "partner bid, and third to play discards a side singleton rather than ruff partner's low "
+                      "winning card), 4 the play before it (heuristic_v7, heuristic_v8: the declarer keeps "
                       "his trumps while none is unseen; at level 4 and above his partner leads trumps from two and "
                       "the declarer keeps his low trumps while two or fewer are unseen), 3 the play before it "
                       "(heuristic_v6: at no-trump the declarer's partner keeps short masters as entries and returns "
                       "the declarer's suit), 2 heuristic_v3 .. heuristic_v5's, 1 heuristic_v2's (no partner's "
                       "trump leads)"}
-_PLAY_BOUNDS = {"play": (1, 4)}
+_PLAY_BOUNDS = {"play": (1, 5)}
 _SCORE_DOCS = {
     "game_push": "tricks added to the side's estimate for a bid it would otherwise not make, when that bid's "
                  "expected tricks x V carry the side to 500 below the line (docs/RULES.md §2.7; 0 = the score "
@@ -101,6 +104,10 @@ REGISTRY.add("heuristic", HEURISTIC, {**_BIDDING, **_AUCTION, **_SCORE, **HEURIS
              {**_BIDDING_DOCS, **_AUCTION_DOCS, **_SCORE_DOCS, **_PLAY_DOCS},
              {**_BIDDING_BOUNDS, **_AUCTION_BOUNDS, **_SCORE_BOUNDS, **_PLAY_BOUNDS}, kinds={"play": "int"},
              tunables=TUNABLES)
+REGISTRY.add_version("heuristic_v8", of="heuristic", params={**HEURISTIC_DEFAULTS, "play": 4.0},
+                     doc="the default before the declaring side's discards (card-play version 5), kept so old results reproduce: today's bidding "
+                         "(aggression 0.5) with card-play version 4 (play 4: the declaring side discards its "
+                         "lowest worthless card, not from its shortest suit)")
 REGISTRY.add_version("heuristic_v7", of="heuristic", params={**TUNED_BEFORE_PLAY_4, "play": 4.0},
                      doc="the default between card-play version 4 and the bidding tuned again on it, kept so old "
                          "results reproduce: card-play version 4 with the bidding of heuristic_v6 (aggression 0.25, "
@@ -556,22 +563,37 @@ PLAY_HIGH_KEEP_LOW_TRUMPS = 32
 below the master while two or fewer are unseen (they may be partner's, kept for ruffs)."""
 PLAY_HIGH = PLAY_HIGH_PARTNER_TRUMPS | PLAY_HIGH_KEEP_LOW_TRUMPS
 """The rule flags that read the contract's level (:func:`with_level`)."""
+PLAY_DISCARD_SHORT = 64
+"""Card-play rule flag (card-play version 5, every level): the declaring side in a suit contract, holding a
+trump, discards the lowest card of its shortest side suit whose top card is not a master, and
+from the suit partner bid only when no other will do (:func:`_discard_short`): a void to ruff in."""
+PLAY_SINGLETON_DISCARD = 128
+"""Card-play rule flag (card-play version 5, every level): the declaring side third to play in a suit
+contract, void in the led suit while partner wins the trick with a low card (one it would ruff,
+:func:`heuristic_play`), discards instead when it holds a side singleton that is not a master
+(:func:`_discard_short` then voids that suit): the trump stays for a ruff later."""
 PLAY_LEVEL_SHIFT = 32
 """The contract's level (1..7) sits in bits 32..35 of the rule flags of the declaring side's leads
 (:func:`with_level`); 0 where it is not read."""
 PLAY_FLAGS = (0, 0, PLAY_PARTNER_DRAWS, PLAY_PARTNER_DRAWS | PLAY_NT_PARTNER_ENTRIES | PLAY_NT_PARTNER_RETURNS,
-              PLAY_PARTNER_DRAWS | PLAY_NT_PARTNER_ENTRIES | PLAY_NT_PARTNER_RETURNS | PLAY_TRUMPS_LAST | PLAY_HIGH)
-"""The rule flags of each card-play version (the ``play`` parameter, index 1..4): 1 heuristic_v2's
+              PLAY_PARTNER_DRAWS | PLAY_NT_PARTNER_ENTRIES | PLAY_NT_PARTNER_RETURNS | PLAY_TRUMPS_LAST | PLAY_HIGH,
+              PLAY_PARTNER_DRAWS | PLAY_NT_PARTNER_ENTRIES | PLAY_NT_PARTNER_RETURNS | PLAY_TRUMPS_LAST | PLAY_HIGH
+              | PLAY_DISCARD_SHORT | PLAY_SINGLETON_DISCARD)
+"""The rule flags of each card-play version (the ``play`` parameter, index 1..5): 1 heuristic_v2's
 play, 2 the declarer's partner's trump draws (heuristic_v3 .. heuristic_v5), 3 the declarer's partner's
-no-trump play (heuristic_v6), 4 the trump play (heuristic_v7 and heuristic's default)."""
-PLAY_DEFAULT = np.int64(PLAY_FLAGS[4])
+no-trump play (heuristic_v6), 4 the trump play (heuristic_v7, heuristic_v8), 5 the declaring side's discards
+(heuristic's default)."""
+PLAY_DEFAULT = np.int64(PLAY_FLAGS[5])
 """The rule flags of ``heuristic``'s default card play."""
 
 
 @jit(inline="always")
 def play_flags(version):
-    """The rule flags (int64) of card-play version ``version`` (the ``play`` parameter, float64 1..4,
+    """The rule flags (int64) of card-play version ``version`` (the ``play`` parameter, float64 1..5,
     :data:`PLAY_FLAGS`)."""
+    if version >= 5:
+        return np.int64(PLAY_PARTNER_DRAWS | PLAY_NT_PARTNER_ENTRIES | PLAY_NT_PARTNER_RETURNS | PLAY_TRUMPS_LAST
+                        | PLAY_HIGH | PLAY_DISCARD_SHORT | PLAY_SINGLETON_DISCARD)
     if version >= 4:
         return np.int64(PLAY_PARTNER_DRAWS | PLAY_NT_PARTNER_ENTRIES | PLAY_NT_PARTNER_RETURNS | PLAY_TRUMPS_LAST
                         | PLAY_HIGH)
@@ -875,7 +897,11 @@ def heuristic_card(hand, seat, declarer, trump, leader, trick, n, played, bid_su
     holds the trick, fourth hand wins cheaply, never overtake or ruff a partner's sure winner
     (third hand in defence ruffs no card partner is winning with, the declaring side no honour),
     ruff (or over-ruff) when void, discard from worthless suits; of equal cards always the
-    cheapest.  ``played``: every card seen played so far (uint64); ``bid_suits``: int64[4], the
+    cheapest (card-play version 5, the default: the declaring side in a suit contract, holding a
+    trump, discards from its shortest side suit, :func:`_discard_short`, and third to play, void
+    while partner wins with a low card, discards a side singleton rather than ruff,
+    :data:`PLAY_SINGLETON_DISCARD`).  ``played``: every card
+    seen played so far (uint64); ``bid_suits``: int64[4], the
     first suit (0..3) each seat bid in the auction, −1 for none; ``voids`` (int64): bit
     4·seat + suit per suit a seat has not followed, bit LED_SHIFT + 4·seat + suit per suit a seat
     has led (:func:`.engine.play_tricks`)."""
@@ -954,6 +980,12 @@ def heuristic_play(hand, seat, declarer, trump, leader, trick, n, played, bid_su
     # the defence leaves any such card, the declaring side an honour (J or higher); measured side
     # by side, docs/notes/strategy-quality-journal.md (seventh step).
     leave = partner_sure or (n == 2 and partner_winning and (defending or (w & 15) >= JACK))
+    # Card-play version 5: partner may well hold the trick; a void made now is a ruff later.
+    if (play & PLAY_SINGLETON_DISCARD) and not leave and not defending and n == 2 and partner_winning and trump < NT:
+        for s in range(4):
+            single = U64(hand) & suit_mask(s)
+            if s != trump and popcount(single) == 1 and not _is_master(highest_bit(single), others):
+                leave = True
     if trump < NT and not leave:
         trumps = U64(hand) & suit_mask(trump)
         if trumps != U64(0):
@@ -963,7 +995,39 @@ def heuristic_play(hand, seat, declarer, trump, leader, trick, n, played, bid_su
                 over = trumps & bits_above(w)
                 if over != U64(0):
                     return lowest_bit(over)
+    # Card-play version 5: a void made now is a ruff later; partner's suit is his length.
+    if (play & PLAY_DISCARD_SHORT) and not defending and trump < NT and (U64(hand) & suit_mask(trump)) != U64(0):
+        return _discard_short(hand, trump, others, bid_suits[(seat + 2) & 3])
     return _discard(hand, trump, others)
+
+
+@jit(inline="always")
+def _discard_short(hand, trump, others, keep):
+    """The declaring side's discard in a suit contract while it holds a trump (card-play version 5,
+    :data:`PLAY_DISCARD_SHORT`): the lowest card of its shortest side suit, a suit whose top card
+    is a master (``others``: the unseen cards, uint64) only when every suit has one, the suit
+    ``keep`` (partner's first bid suit, −1: none) only before those; of equal length the lowest
+    card.  ``hand`` holds a side card or a trump; with no side card, its lowest card."""
+    best = -1
+    best_key = 1 << 30
+    for s in range(4):
+        if s == trump:
+            continue
+        cards = U64(hand) & suit_mask(s)
+        if cards == U64(0):
+            continue
+        c = lowest_bit(cards)
+        key = popcount(cards) * 16 + (c & 15)
+        if s == keep:
+            key += 1 << 10
+        if _is_master(highest_bit(cards), others):
+            key += 1 << 20
+        if key < best_key:
+            best = c
+            best_key = key
+    if best < 0:
+        return lowest_bit(hand)
+    return best
 
 
 @jit(inline="always")
