@@ -204,8 +204,12 @@ def test_a_cell_that_always_contradicts_its_policy_is_a_cycle(monkeypatch):
     choice, rounds, status = F.iterate(SITS, G.LEVELS, 10_000, 5, _start(["blind", "blind", "look"]), 1,
                                        log=lambda s: None)
     assert status == "cycle of period 2 (cells alternating: 300/+0/2)"
-    assert len(rounds) == 4 and list(rounds.moved.iloc[1:]) == [1, 1, 1]
-    assert [call["cells"] for call in script.calls] == [[a, b, c], [c], [c]]
+    # the search rounds repeating on 1,000 deals are no answer: a confirmation round of every cell on
+    # 2,500 follows; it flips the cell too, and the next search round repeats the one before it
+    assert list(rounds.kind) == ["chart", "search", "search", "search", "confirm"]
+    assert list(rounds.moved.iloc[1:]) == [1, 1, 1, 1]
+    assert [call["cells"] for call in script.calls] == [[a, b, c], [c], [c], [a, b, c]]
+    assert [call["deals"] for call in script.calls] == [500, 1000, 1000, 2500]
     assert "did not settle" in F.legend(status, rounds, "") and "(cycle of period 2" in F.legend(status, rounds, "")
 
 

@@ -31,7 +31,8 @@ follows the chart's *clear* verdicts.  A cell's state is whether it bids blind a
   policy and no cell's contradiction of it is clear for the whole chart), at a **cycle** (a round starts from
   the same policy, levels, contested cells and deals as an earlier one: the rounds in between
   repeat for ever, since every round of a size plays the same seeds; reported with its period
-  and the cells that alternate), at **alternating levels** (a confirmation round moves no cell
+  and the cells that alternate; search rounds alone repeating on few deals are no answer, so a
+  confirmation round of every cell is played instead), at **alternating levels** (a confirmation round moves no cell
   between blind and look, and every cell whose level it moves goes back to a level the cell held
   before: the blind/look chart has settled, and the levels of those cells cycle between values
   nearly as good as each other) or after :data:`MAX_ROUNDS` rounds.
@@ -369,6 +370,12 @@ def iterate(sits, levels, deals: int, seed: int, start: pd.DataFrame, n_jobs: in
         states.append((kind_, tuple(sorted(policy.items())), tuple(sorted(level.items())), frozenset(contested), n))
         policies.append(policy)
         cycle = find_cycle(states)
+        if cycle and all(state[0] == "search" for state in states[cycle[0]:]):
+            # search rounds that repeat on few deals are no answer: the whole chart is asked instead
+            kind_, contested = "confirm", set(blind)
+            n = schedule(deals, kind_, search)
+            states[-1] = (kind_, states[-1][1], states[-1][2], frozenset(contested), n)
+            cycle = find_cycle(states)
         if cycle:
             first, period = cycle
             cells = alternating(policies[first:])
