@@ -48,6 +48,7 @@ import time
 import pandas as pd
 
 from cardsim.analysis import g501_game as G
+from cardsim.analysis.g501_deviation import cell_text
 
 SCHEDULE = (0.05, 0.1)
 """Shares of the chart's deals per situation that the search rounds play: round 1 the first, every
@@ -230,10 +231,10 @@ def update(blind: dict, level: dict, choice: pd.DataFrame, long: pd.DataFrame,
             new_blind[k] = verdict == "blind"
         before, after = _name(blind[k], level[k]), _name(new_blind[k], new_level[k])
         if new_blind[k] != blind[k]:
-            moved.append(f"{k[0]}/{k[1]:+d}/{k[2]}: {before}->{after}")
+            moved.append(f"{cell_text(k)}: {before}->{after}")
         elif new_level[k] != level[k]:  # a look cell's level is the one it is tested against
             change = f"{before}->{after}" if blind[k] else f"look, tested at {level[k]}->{new_level[k]}"
-            relevelled.append(f"{k[0]}/{k[1]:+d}/{k[2]}: {change}")
+            relevelled.append(f"{cell_text(k)}: {change}")
         if verdict == "unclear" or before != after or new_level[k] != level[k]:
             contested.add(k)
     return new_blind, new_level, moved + relevelled, contested
@@ -304,13 +305,8 @@ def alternating(policies: list[dict]) -> list[tuple]:
     return [k for k in policies[0] if len({p[k] for p in policies}) > 1]
 
 
-def cell_text(k) -> str:
-    """``own/lead/position`` of a cell, lead signed (``50/+0/1``)."""
-    return f"{k[0]}/{k[1]:+d}/{k[2]}"
-
-
 def _cells_text(cells) -> str:
-    return ", ".join(f"{k[0]}/{k[1]:+d}/{k[2]}" for k in cells)
+    return ", ".join(cell_text(k) for k in cells)
 
 
 def play_round(sits, levels, level: dict, deals: int, seed: int, spec: str, n_jobs: int = -1,
@@ -403,7 +399,7 @@ def iterate(sits, levels, deals: int, seed: int, start: pd.DataFrame, n_jobs: in
                        "policy_blind": sum(new_blind.values()), "moved": moved, "relevelled": relevelled,
                        "moved_cells": "; ".join(changes), "seconds": seconds, "policy": spec})
         log(f"    {moved} cells changed between blind and look, {relevelled} changed level ({seconds:.0f} s)")
-        before, after = policy_of(blind, level), policy_of(new_blind, new_level)
+        before, after = policy, policy_of(new_blind, new_level)
         back = sorted(k for k in after if after[k] != before[k])
         blind, level = new_blind, new_level
         if not changes and kind_ == "confirm":

@@ -73,7 +73,7 @@ from numba.core.errors import NumbaWarning
 from cardsim._jit import jit
 from cardsim.strategies import pimc as _pimc
 
-from cardsim.cards import popcount
+from cardsim.cards import cards_of, popcount
 from cardsim.games.forced import CHECK_CALLS, F_IMPLIED, F_NPREFIX, F_PREFIX
 from cardsim.rng import mix64
 
@@ -115,16 +115,6 @@ def _scratch():
         dd = _solver()
         _SCRATCH.extend((*dd.new_table(dd.PIMC_TT_BITS), np.zeros(dd.MOVES_SHAPE, dtype=np.int64), np.zeros(1, dtype=np.int64)))
     return _SCRATCH
-
-
-def _bits(x: int) -> list[int]:
-    """The set bits of ``x``, ascending (one step a card, not a scan of 64 bits)."""
-    out = []
-    while x:
-        low = x & -x
-        out.append(low.bit_length() - 1)
-        x ^= low
-    return out
 
 
 def _defender_records(seat: int, declarer: int, n: int, led: int, seen) -> dict[int, tuple[int, int]]:
@@ -181,7 +171,7 @@ def position(view) -> _pimc.Position:
         partner = led ^ (RK ^ RQ)  # the K's Q or the Q's K: ranks RK and RQ differ in these bits
         if not (hand | played) >> partner & 1:
             lead_marriage = partner
-    cards = [led] + [c for c in _bits(trick) if c != led] if n else []
+    cards = [led] + [c for c in cards_of(trick) if c != led] if n else []
     templ = np.zeros(3, dtype=np.uint64)
     templ[0] = U64(hand)
     unseen = int(DECK_MASK) & ~hand & ~played
@@ -189,7 +179,7 @@ def position(view) -> _pimc.Position:
     if record is not None and int(record[0]):
         context = auction_context(record, hand, seat, declarer, is_declarer, unseen, seen, allowed)
     return _pimc.Position(
-        legal=np.array(_bits(legal), dtype=np.int64), unseen=unseen, counts=counts,
+        legal=np.array(cards_of(legal), dtype=np.int64), unseen=unseen, counts=counts,
         allowed=allowed, lead=n == 0, declaring=is_declarer, fallback=code % DECLARE_FLAG,
         context=(templ, np.array(cards, dtype=np.int64), leader, decl, trump, won, lead_marriage, code),
         auction=context)
