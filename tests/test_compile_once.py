@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import cardsim
-from cardsim.dd import g500 as dd500
+from cardsim.games.g500 import solver as dd500
 from cardsim.games.g500.dd import positions as positions_500
 from cardsim.games.g500 import engine as g500_engine
 from cardsim.games.g500 import strategies as g500_strategies

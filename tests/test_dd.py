@@ -8,10 +8,10 @@ import pytest
 import cardsim
 from cardsim.cards import RANKS_501, VINT_RANKS, full_deck, parse_card
 from cardsim.cli import main
-from cardsim.dd import g500 as D500
-from cardsim.dd import g501 as D501
+from cardsim.games.g500 import solver as D500
+from cardsim.games.g501 import solver as D501
 from cardsim.dd import solve_deals, solve_records
-from cardsim.dd.vint import dd_tables
+from cardsim.games.vint.solver import dd_tables
 from cardsim.games.g500.constants import DECK as DECK500
 from cardsim.games.g500.constants import REMAP
 from cardsim.games.g500.constants import parse_card as parse500
@@ -448,7 +448,7 @@ def test_vint_table_declarer_is_left_of_the_leader_as_endplay_solve_board_says()
     from endplay.dds import solve_board
     from endplay.types import Deal, Denom, Player
 
-    from cardsim.dd.vint import DDS_STRAIN, pbn_deal
+    from cardsim.games.vint.solver import DDS_STRAIN, pbn_deal
 
     # Deal 4 of seed 1: in hearts seat 0 takes 8 tricks as declarer and seat 2 takes 9 (the
     # lead differs), so a mapping rotated by two seats fails too.

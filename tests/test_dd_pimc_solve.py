@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from cardsim.cards import RANKS_501, SUITS, VINT_RANKS, full_deck
-from cardsim.dd import g500 as D500
-from cardsim.dd import g501 as D501
-from cardsim.dd.vint import DDS_STRAIN, pbn_deal, solve_positions
+from cardsim.games.g500 import solver as D500
+from cardsim.games.g501 import solver as D501
+from cardsim.games.vint.solver import DDS_STRAIN, pbn_deal, solve_positions
 from cardsim.games.g500.constants import FULL_EFF
 from cardsim.games.g500.pimc_solve import common_best as common500
 from cardsim.games.g500.pimc_solve import solve_worlds
@@ -403,7 +403,7 @@ def test_500_common_best_equals_the_intersection_of_the_argmax_sets():
 
 @pytest.mark.parametrize("game, decisions", [("501", 60), ("500", 60)])
 def test_the_common_hook_on_recorded_real_decisions(game, decisions):
-    """The games' ``common`` hooks (501: ``cardsim.dd.g501.common_best``, Five Hundred:
+    """The games' ``common`` hooks (501: ``cardsim.games.g501.solver.common_best``, Five Hundred:
     ``cardsim.games.g500.pimc_solve.common_best``) on decisions recorded
     from real ``pimc`` deals, each on its first 1, 4 and 8 worlds: the cards in the argmax set of
     every world of the exact solve."""

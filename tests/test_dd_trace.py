@@ -40,7 +40,7 @@ def vint_optimal(record, bad_at=None):
     from endplay.dds import solve_board
     from endplay.types import Card, Deal, Denom, Player
 
-    from cardsim.dd.vint import DDS_STRAIN, pbn_deal
+    from cardsim.games.vint.solver import DDS_STRAIN, pbn_deal
     from cardsim.games.vint.dd import hands_of
     from cardsim.games.vint.replay import run_auction
 
@@ -157,7 +157,7 @@ def g500_optimal(record, bad_at=None):
     """``record`` with a DD-best card at every step (its best card of highest number), the
     worst legal card for its player at card ``bad_at``; the solver as the trace's."""
     from cardsim.cards import SUITS
-    from cardsim.dd import g500 as S
+    from cardsim.games.g500 import solver as S
     from cardsim.games.g500.constants import UNMAP, card_str
     from cardsim.games.g500.dd import positions
     from cardsim.games.g500.rules import card_suit, legal_plays, remap_hand, trick_winner
@@ -234,7 +234,7 @@ def test_500_trace():
 
 def test_500_mid_value_equals_mid_trick():
     """g500.mid_value (the trace's search) against the reference mid_trick on positions of real play."""
-    from cardsim.dd import g500 as S
+    from cardsim.games.g500 import solver as S
     from cardsim.games.g500.dd import positions
     from cardsim.games.g500.rules import card_suit, legal_plays, remap_hand
 
@@ -266,7 +266,7 @@ def g501_optimal(record, bad_at=None):
     """``record`` with a DD-best card at every step (declaring every marriage led by the
     declarer), the worst legal card for its player at card ``bad_at``."""
     from cardsim.cards import RANKS_501, card_str
-    from cardsim.dd import g501 as S
+    from cardsim.games.g501 import solver as S
     from cardsim.games.g501 import rules
     from cardsim.games.g501.dd import positions
 

@@ -1,4 +1,4 @@
-"""Opening leads against double dummy (issue 31): ``cardsim.dd.vint.lead_values`` (every lead's DD
+"""Opening leads against double dummy (issue 31): ``cardsim.games.vint.solver.lead_values`` (every lead's DD
 value in one DDS call), ``cardsim.dd.lead_values`` (the same from records) and the lead quality
 per strategy (:mod:`cardsim.analysis.lead_quality`, the quality section's figure)."""
 from __future__ import annotations
@@ -21,7 +21,7 @@ HANDS = {0: "D:AKQJT9876 H:5432", 1: "S:5432 H:AKQJT9876", 2: "C:AKQJT9876 D:543
 
 
 def test_one_call_gives_every_lead_and_the_clear_best():
-    from cardsim.dd.vint import lead_values
+    from cardsim.games.vint.solver import lead_values
 
     hands = np.array([[hand_bits(HANDS[s]) for s in range(4)]], dtype=np.uint64)
     nt = lead_values(hands, 2, 4)
@@ -45,7 +45,7 @@ def test_a_position_asked_twice_is_solved_once_with_the_same_values(monkeypatch)
     # deal ask the same position, which DDS must see once
     import endplay.dds
 
-    from cardsim.dd.vint import lead_values
+    from cardsim.games.vint.solver import lead_values
 
     hands = np.array([[hand_bits(HANDS[s]) for s in range(4)]], dtype=np.uint64)
     other = hands[:, [1, 2, 3, 0]]

@@ -226,7 +226,7 @@ def test_pimc_works_wherever_a_strategy_does(tmp_path):
     assert robust.strategies["searching"][1] == spec and robust.strategies["searching"][0] == "heuristic"
 
 
-@pytest.mark.parametrize("module", ["cardsim.dd.g500", "cardsim.dd.g501", "cardsim.dd.vint"])
+@pytest.mark.parametrize("module", ["cardsim.games.g500.solver", "cardsim.games.g501.solver", "cardsim.games.vint.solver"])
 def test_each_solver_imports_first(module):
     # A game's pimc glue imports its solver, which imports the game: neither may need the other
     # to be loaded first (a fresh interpreter, the solver module before anything else).

@@ -17,7 +17,7 @@ import cardsim
 from cardsim import StrategyError
 from cardsim.cards import RANKS_501, full_deck, parse_card
 from cardsim.cli import main
-from cardsim.dd import g501 as DD
+from cardsim.games.g501 import solver as DD
 from cardsim.games.g501 import pimc as P
 from cardsim.games.g501 import strategies as S
 from cardsim.games.g501.constants import DECK_MASK, DECLARE_FLAG, NT, SEEN_CARDS, SEEN_VOIDS

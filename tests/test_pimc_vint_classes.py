@@ -3,7 +3,7 @@ every card of a class has the same double-dummy value in every world, checked by
 positions (each a world: all four hands known), and the classes the rules give on set hands."""
 import numpy as np
 
-from cardsim.dd.vint import solve_positions
+from cardsim.games.vint.solver import solve_positions
 from cardsim.games.vint import pimc as VP
 from cardsim.games.vint.rules import legal_plays
 from cardsim.strategies import pimc as G

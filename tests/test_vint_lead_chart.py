@@ -40,7 +40,7 @@ def test_cells_cover_both_contracts_and_the_short_suits_only_against_a_suit():
 
 
 def test_a_cell_task_meets_its_classes_and_reads_the_dd_values():
-    from cardsim.dd.vint import lead_values
+    from cardsim.games.vint.solver import lead_values
 
     cell = next(c for c in L.cells() if c.contract.name == "4H" and c.holding.key == "KQJx")
     df = L.cell_task(cell, 7, 10, 6)

@@ -4,7 +4,7 @@ A lead chart by double-dummy leads, the bridge yardstick: for each cell (a contr
 of the leader's hand) deals are drawn where the declaring side holds what that contract needs and
 the leader's hand is in the class (docs/conditions.md: the class's top cards given, the rest by
 rejection), and on every deal DDS gives the defenders' double-dummy tricks after each card the
-leader could lead (:func:`cardsim.dd.vint.lead_values`, one SolveBoard per deal).  A few lead
+leader could lead (:func:`cardsim.games.vint.solver.lead_values`, one SolveBoard per deal).  A few lead
 *kinds* are then compared on the same deals (paired):
 
 * ``top``: the top card of the class's suit (the top of a sequence, the ace from AK, the honour
@@ -176,7 +176,7 @@ def cell_task(cell: Cell, seed: int, start: int, count: int) -> pd.DataFrame:
     card), ``best`` (int8, after the best lead of all his cards) and ``best_cards`` (int8, how many
     of his cards reach it)."""
     from cardsim.conditions import Conditions, compile, parse_classes
-    from cardsim.dd.vint import lead_values
+    from cardsim.games.vint.solver import lead_values
     from cardsim.deal import deal_chunk
 
     given = {LEADER: cell.holding.given} if cell.holding.given else {}

@@ -14,8 +14,9 @@ card with the DD value before and after it and what it cost (``cardsim show … 
 
 What is solved is the game's (its spec's ``dd`` hooks, :class:`cardsim.games.base.DDHooks`, in
 ``cardsim/games/<game>/dd.py``): the position play starts from, the contract the engine played.
-This package keeps the generic machinery (typed DD frames, the kept transposition tables) and the
-game solvers (:mod:`cardsim.dd.vint` through DDS, :mod:`cardsim.dd.g501`, :mod:`cardsim.dd.g500`).
+This package keeps the generic machinery (typed DD frames, the kept transposition tables); each
+game's solver lives in its package (:mod:`cardsim.games.vint.solver` through DDS,
+:mod:`cardsim.games.g501.solver`, :mod:`cardsim.games.g500.solver`).
 """
 from __future__ import annotations
 
@@ -27,8 +28,8 @@ from cardsim.games import get_game
 from cardsim.games.base import OptionError, RecordError
 from cardsim.text import quote
 
-# pandas is imported where a frame is made: the jitted solvers (cardsim.dd.g501, which the 501
-# engine imports) load this package in every process that plays, most of which build no frame.
+# pandas is imported where a frame is made: the processes that play load the games' DD hooks, and
+# most of them build no frame.
 if TYPE_CHECKING:
     import pandas as pd
 

@@ -8,8 +8,8 @@ At each of its card decisions with a choice, the ``pimc`` strategy
    what else the game's hooks know from the seat's view), every consistent layout equally
    likely (:func:`sample_worlds`, rejection from uniform deals);
 2. solves every world double-dummy from the current position for each of its legal cards (the
-   game's solver, through its :class:`Hooks`: DDS for Vint, :mod:`cardsim.dd.g501` and
-   :mod:`cardsim.dd.g500` for the others), in the game's unit for its own side (Vint and Five
+   game's solver, through its :class:`Hooks`: DDS for Vint, :mod:`cardsim.games.g501.solver` and
+   :mod:`cardsim.games.g500.solver` for the others), in the game's unit for its own side (Vint and Five
    Hundred: tricks; 501: the declarer's deal points, negated for a defender);
 3. plays the card with the best **mean** over the worlds.  A tie goes to the card the seat's
    base strategy (the game's ``heuristic`` with the same parameters) would play, if it is among

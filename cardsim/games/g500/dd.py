@@ -1,7 +1,7 @@
 """Five Hundred's double-dummy hooks (:class:`cardsim.games.base.DDHooks`, used by
 :mod:`cardsim.dd`, ``cardsim dd``, :mod:`cardsim.dd.bench` and :mod:`cardsim.analysis.quality`).
 
-What is solved (docs/RULES.md §3.4-§3.5): :mod:`cardsim.dd.g500`, the declaring side's maximum
+What is solved (docs/RULES.md §3.4-§3.5): :mod:`cardsim.games.g500.solver`, the declaring side's maximum
 tricks from the hands after the kitty and the discard, the declarer leading.
 """
 from __future__ import annotations
@@ -45,7 +45,7 @@ def positions(records):
 
 
 def _solver():
-    from cardsim.dd import g500
+    from cardsim.games.g500 import solver as g500
 
     return g500.solve_batch, g500.new_table
 
@@ -134,7 +134,8 @@ def describe(record, row) -> str:
 def bench(seed: int, n: int) -> str:
     """The DD benchmark's line: the played deals of ``0 .. n-1`` solved once (first deal untimed,
     the table starting empty)."""
-    from cardsim.dd import g500, played_rows
+    from cardsim.dd import played_rows
+    from cardsim.games.g500 import solver as g500
     from cardsim.runner.run import make_run
 
     run = make_run("500", n, seed)
@@ -170,10 +171,10 @@ def card_values(record) -> dict:
     """The double-dummy trace of a replayed Five Hundred record's play (the ``card_values`` hook
     of :class:`cardsim.games.base.DDHooks`): the value is the declaring side's tricks won so far +
     its DD tricks to come.  Before every card, each legal card of the player on turn (a no-trump
-    joker led: once per suit it may name) is valued by :func:`cardsim.dd.g500.mid_value`, the
+    joker led: once per suit it may name) is valued by :func:`cardsim.games.g500.solver.mid_value`, the
     cards already on the trick included."""
     from cardsim.cards import SUITS
-    from cardsim.dd import g500 as S
+    from cardsim.games.g500 import solver as S
     from cardsim.games.base import OptionError
 
     from .constants import REMAP, UNMAP, card_str, parse_card

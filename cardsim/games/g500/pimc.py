@@ -25,7 +25,7 @@ also be one in which the seats' strategies, dealt its hands, make every call of 
 ``auction``).  Not where the calls were not the strategies' own (a question's forced contract or
 call, or calls given whatever the hands): then the worlds match the play only.
 
-Each world is solved double-dummy with :mod:`cardsim.dd.g500`'s search, started in the middle
+Each world is solved double-dummy with :mod:`cardsim.games.g500.solver`'s search, started in the middle
 of the current trick (the search plays tricks from any position of a trick, so nothing is
 replayed), for each legal move, in one jitted call per decision (:func:`.pimc_solve.solve_worlds`, imported at the first
 search: importing the solver compiles it) with the
@@ -113,12 +113,12 @@ _SOLVER: list = []
 
 def _solver():
     """:mod:`.pimc_solve`, imported at the first search: importing it compiles (or loads)
-    :mod:`cardsim.dd.g500`'s search, which a run without ``pimc`` seats should not wait for (and
+    :mod:`cardsim.games.g500.solver`'s search, which a run without ``pimc`` seats should not wait for (and
     that module imports this game's package, which imports this module through the dispatch).
     Kept in :data:`_SOLVER`, with the process's table and scratch in :data:`_SCRATCH`: an import
     statement at every call cost a tenth of a 501 decision's Python."""
     if not _SOLVER:
-        from cardsim.dd import g500 as _dd
+        from cardsim.games.g500 import solver as _dd
 
         from . import pimc_solve
 

@@ -1,10 +1,10 @@
 """Five Hundred's double-dummy worlds for the sampled-search player (:mod:`.pimc`): one jitted
 call per decision solves every sampled world for every legal move (:func:`solve_worlds`), or asks
-only which moves are best in every world (:func:`common_best`), with :mod:`cardsim.dd.g500`'s
+only which moves are best in every world (:func:`common_best`), with :mod:`cardsim.games.g500.solver`'s
 search.
 
 A module of its own, imported by :func:`.pimc.solve` when a ``pimc`` seat first searches: the
-search is compiled when :mod:`cardsim.dd.g500` is imported (an explicit signature, 18 s of a cold
+search is compiled when :mod:`cardsim.games.g500.solver` is imported (an explicit signature, 18 s of a cold
 compile), which a run without ``pimc`` seats should not pay.
 """
 from __future__ import annotations
@@ -13,7 +13,7 @@ import numpy as np
 
 from cardsim._jit import jit
 from cardsim.cards import lowest_bit, popcount
-from cardsim.dd import g500 as _dd
+from cardsim.games.g500 import solver as _dd
 
 from .constants import NT, SUIT_MASK, TRUMP_MASK
 from .rules import card_suit
@@ -73,7 +73,7 @@ def solve_worlds(hand, seat, denom, leader, trick, n, led, worlds, codes, keys, 
     ``hand``: the seat's effective cards (uint64); ``trick``: int64[4], its first ``n`` cards played
     from ``leader``; ``led``: the suit led or named (-1 when the seat leads); ``worlds``:
     uint64[W, 3+] the hands of seats ``seat+1, seat+2, seat+3`` (a kitty column is ignored);
-    ``keys``/``bounds``: a :func:`cardsim.dd.g500.new_table` table, kept across calls;
+    ``keys``/``bounds``: a :func:`cardsim.games.g500.solver.new_table` table, kept across calls;
     ``moves``: int64[42, MAX_MOVES] scratch; ``stats``: int64[1+] node counter.
 
     A card equivalent to a higher card of the seat's in that world (the next higher card still

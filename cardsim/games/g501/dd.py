@@ -1,7 +1,7 @@
 """501's double-dummy hooks (:class:`cardsim.games.base.DDHooks`, used by :mod:`cardsim.dd`,
 ``cardsim dd``, :mod:`cardsim.dd.bench` and :mod:`cardsim.analysis.quality`).
 
-What is solved (docs/RULES.md §1.5-§1.7): :mod:`cardsim.dd.g501`, the declarer's maximum deal
+What is solved (docs/RULES.md §1.5-§1.7): :mod:`cardsim.games.g501.solver`, the declarer's maximum deal
 points (card points + effective marriages) from the hands after the talon and the gifts, the
 contract's trump, the first active player left of the dealer leading.
 """
@@ -55,7 +55,7 @@ def positions(records):
 
 
 def _solver():
-    from cardsim.dd import g501
+    from cardsim.games.g501 import solver as g501
 
     return g501.solve_batch, g501.new_table
 
@@ -183,7 +183,7 @@ def describe(record, row) -> str:
 def bench(seed: int, n: int) -> str:
     """The DD benchmark's line: the played deals of ``0 .. n-1`` solved once (first deal untimed,
     the table starting empty)."""
-    from cardsim.dd import g501
+    from cardsim.games.g501 import solver as g501
     from cardsim.runner.run import make_run
 
     run = make_run("501", n, seed)
@@ -220,13 +220,13 @@ def card_values(record) -> dict:
     """The double-dummy trace of a replayed 501 record's play (the ``card_values`` hook of
     :class:`cardsim.games.base.DDHooks`): the value is the declarer's deal points, those already
     scored (cards won, marriages counted) + his DD points to come.  Before every card
-    :func:`cardsim.dd.g501.solve_cards` gives the points to come after each legal card of the
+    :func:`cardsim.games.g501.solver.solve_cards` gives the points to come after each legal card of the
     player on turn, the cards already on the trick included (the declarer declaring whenever he
     leads a K or Q of a marriage, as the solver assumes); a K or Q the declarer leads *without*
-    declaring its marriage is valued by :func:`cardsim.dd.g501.mid_trick` without the marriage
+    declaring its marriage is valued by :func:`cardsim.games.g501.solver.mid_trick` without the marriage
     (its cost then includes the marriage given up).  Best cards of a declaring lead carry ``+``."""
     from cardsim.cards import RANKS_501, card_str, parse_card
-    from cardsim.dd import g501 as S
+    from cardsim.games.g501 import solver as S
     from cardsim.games.base import OptionError
 
     from . import rules

@@ -41,7 +41,7 @@ With ``auction=1`` the worlds read the public record the engine passes (:func:`.
 
 Values: the declarer's double-dummy deal points from the current position on (this trick's cards
 and his effective marriages, docs/RULES.md §1.5-§1.7) after each legal card, by
-:func:`cardsim.dd.g501.solve_cards` (one jitted call a decision, all worlds and cards, one
+:func:`cardsim.games.g501.solver.solve_cards` (one jitted call a decision, all worlds and cards, one
 transposition table per process, kept across decisions and deals: its entries are exact positions,
 so the values do not depend on what it holds), negated for a defender.  The points he already has
 are left out: they are the same for every card.  Marriage state, not all in a defender's view:
@@ -94,17 +94,17 @@ VIEW = ("hand", "legal", "trick", "led", "trump", "played", "is_declarer", "won_
 """The view :func:`position` takes: ``heuristic_play``'s arguments, in its order (then its code)."""
 
 _SCRATCH: list = []
-"""This process's transposition table (:data:`cardsim.dd.g501.PIMC_TT_BITS`) and scratch
+"""This process's transposition table (:data:`cardsim.games.g501.solver.PIMC_TT_BITS`) and scratch
 (:func:`_scratch`), made on first use."""
 _SOLVER: list = []
 
 
 def _solver():
-    """:mod:`cardsim.dd.g501`, imported at the first search: importing it compiles (or loads) its
+    """:mod:`cardsim.games.g501.solver`, imported at the first search: importing it compiles (or loads) its
     search, about 30 s cold, which a run without ``pimc`` seats should not pay.  Kept in
     :data:`_SOLVER` (an import statement at every call cost a tenth of a decision's Python)."""
     if not _SOLVER:
-        from cardsim.dd import g501
+        from cardsim.games.g501 import solver as g501
 
         _SOLVER.append(g501)
     return _SOLVER[0]
@@ -303,7 +303,7 @@ def auction_made(position: _pimc.Position, worlds: np.ndarray, keys: np.ndarray)
 
 
 def _kernel_args(position: _pimc.Position, worlds: np.ndarray) -> tuple:
-    """The arguments of :mod:`cardsim.dd.g501`'s per-world kernels for ``position`` in ``worlds``
+    """The arguments of :mod:`cardsim.games.g501.solver`'s per-world kernels for ``position`` in ``worlds``
     (uint64[W, 2], players 1 and 2), the output array excluded."""
     templ, cards, leader, decl, trump, won, lead_marriage, _code = position.context
     w = len(worlds)
@@ -323,7 +323,7 @@ def solve(position: _pimc.Position, worlds: np.ndarray, best_only: bool = False)
     """float64[W, L]: the declarer's double-dummy points to come after each legal card in each
     world (``worlds`` uint64[W, 2], players 1 and 2), negated for a defender (the module
     docstring).  With ``best_only``: 1.0 where the card reaches the world's best value for the
-    seat, else 0.0 (:func:`cardsim.dd.g501.best_cards`, null-window searches)."""
+    seat, else 0.0 (:func:`cardsim.games.g501.solver.best_cards`, null-window searches)."""
     out = np.zeros((len(worlds), len(position.legal)), dtype=np.int64)
     kernel = _solver().best_cards if best_only else _solver().solve_cards
     kernel(*_kernel_args(position, worlds), out)
@@ -334,7 +334,7 @@ def solve(position: _pimc.Position, worlds: np.ndarray, best_only: bool = False)
 def common(position: _pimc.Position, worlds: np.ndarray) -> np.ndarray:
     """bool[L]: the legal cards that reach the best value for the seat in every one of ``worlds``
     (uint64[W, 2]), none when no card does: the intersection of :func:`solve`'s ``best_only``
-    rows, by :func:`cardsim.dd.g501.common_best` (null windows, stopping at the first world
+    rows, by :func:`cardsim.games.g501.solver.common_best` (null windows, stopping at the first world
     that leaves no common card)."""
     out = np.zeros(len(position.legal), dtype=np.int64)
     _solver().common_best(*_kernel_args(position, worlds), out)

@@ -2,7 +2,7 @@
 ``cardsim dd``, :mod:`cardsim.dd.bench` and :mod:`cardsim.analysis.quality`).
 
 What is solved (docs/RULES.md §2.3): DDS through endplay, the whole 4 × 5 table from the 13-card
-hands (:mod:`cardsim.dd.vint`); ``dd_tricks`` is the declaring side's for the contract.
+hands (:mod:`cardsim.games.vint.solver`); ``dd_tricks`` is the declaring side's for the contract.
 """
 from __future__ import annotations
 
@@ -90,7 +90,7 @@ def _frame(hands, decl, level, den, got, deal_ids, every_denomination):
     """The DD frame of positions ``hands`` (uint64[n, 4]) and contracts (int64[n] each; declarer
     -1: void) of deals ``deal_ids``."""
     from cardsim.dd import DENOMINATIONS, typed_frame
-    from cardsim.dd.vint import dd_tables
+    from cardsim.games.vint.solver import dd_tables
 
     n = len(deal_ids)
     cols = {"declarer": decl.astype(np.int8), "level": level.astype(np.int8), "denomination": den.astype(np.int8),
@@ -129,7 +129,7 @@ def describe(record, row) -> str:
 
 def bench(seed: int, n: int) -> str:
     """The DD benchmark's line: DDS whole tables of deals ``0 .. n-1`` (first deal untimed)."""
-    from cardsim.dd.vint import dd_tables
+    from cardsim.games.vint.solver import dd_tables
 
     hands = engine_hands(seed, range(n))
     dd_tables(hands[:1])
@@ -144,7 +144,7 @@ def quality(names, seed, ids, rows) -> list:
     per deal serves every strategy: the 13-card hands do not depend on the strategies), with
     ``right_side`` and ``best_denomination`` (:mod:`cardsim.analysis.quality`)."""
     from cardsim.dd import DENOMINATIONS, played_rows
-    from cardsim.dd.vint import dd_tables
+    from cardsim.games.vint.solver import dd_tables
     from cardsim.runner.run import make_run
 
     runs = [make_run("vint", len(ids), seed, name) for name in names]
@@ -176,7 +176,7 @@ def card_values(record) -> dict:
     from endplay.types import Card, Deal, Denom, Player
 
     from cardsim.cards import VINT_RANKS, card_str, parse_card
-    from cardsim.dd.vint import DDS_STRAIN, pbn_deal
+    from cardsim.games.vint.solver import DDS_STRAIN, pbn_deal
     from cardsim.games.base import OptionError
 
     from .replay import run_auction
@@ -234,10 +234,10 @@ def card_values(record) -> dict:
 def lead_values(records) -> list:
     """The ``lead_values`` hook (:class:`cardsim.games.base.DDHooks`): per replayed Vint record,
     ``{token: tricks}`` of every card of the declarer's left-hand opponent, the defenders' DD
-    tricks after he leads it (:func:`cardsim.dd.vint.lead_values`, one DDS SolveBoard per deal);
+    tricks after he leads it (:func:`cardsim.games.vint.solver.lead_values`, one DDS SolveBoard per deal);
     None for a record without play (nobody bid)."""
     from cardsim.cards import VINT_RANKS, card_str, cards_of
-    from cardsim.dd.vint import lead_values as solve
+    from cardsim.games.vint.solver import lead_values as solve
 
     decl, _level, den, _got = contracts(records)
     played = np.flatnonzero(decl >= 0)

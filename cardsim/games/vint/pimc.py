@@ -14,7 +14,7 @@ the hands): then the worlds match the play only.
 
 Each world is solved by DDS (through endplay's binding) from the current position, the trick's
 cards on the table, all worlds of a decision in one batched ``SolveAllBoardsBin`` call written
-straight from the bit sets (:func:`cardsim.dd.vint.solve_positions`); DDS gives the tricks the
+straight from the bit sets (:func:`cardsim.games.vint.solver.solve_positions`); DDS gives the tricks the
 side to move takes from there with each card (equal cards included), which is the value for the
 seat's side.
 """
@@ -123,10 +123,10 @@ def auction_made(position: _pimc.Position, worlds: np.ndarray, keys: np.ndarray)
 
 def solve(position: _pimc.Position, worlds: np.ndarray, best_only: bool = False) -> np.ndarray:
     """float64[W, L]: DDS tricks of the seat's side from the current trick on, per world and legal
-    card (see the module docstring; :func:`cardsim.dd.vint.solve_positions`).  With
+    card (see the module docstring; :func:`cardsim.games.vint.solver.solve_positions`).  With
     ``best_only``: 1.0 where the card reaches the world's best value for the seat's side, else 0.0
     (DDS is asked only that, which is cheaper)."""
-    from cardsim.dd.vint import solve_positions
+    from cardsim.games.vint.solver import solve_positions
 
     hand, seat, trump, leader, trick, holders = position.context
     hands = np.zeros((len(worlds), 4), dtype=np.uint64)

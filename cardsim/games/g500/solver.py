@@ -29,7 +29,7 @@ from numba import types
 
 from cardsim._jit import jit
 from cardsim.cards import highest_bit, lowest_bit, popcount
-from cardsim.dd.search import ab_update
+from cardsim.alphabeta import ab_update
 from cardsim.games.g500.constants import NT, SUIT_MASK, TRUMP_MASK
 from cardsim.games.g500.rules import card_suit, legal_plays, remap_hand, trick_winner
 
@@ -763,7 +763,7 @@ def minimax_eff(h, trick, pos, leader, led, denom):
 
 
 # ------------------------------------------------------------------ from a position inside a trick
-# Plain Python on purpose (as cardsim.dd.g501.mid_trick): a sampled-search player asks for a few
+# Plain Python on purpose (as cardsim.games.g501.solver.mid_trick): a sampled-search player asks for a few
 # cards per decision, and the trick's at most three plies cost nothing beside the solve_eff calls.
 def mid_trick(hands, trick, pos: int, leader: int, led: int, denom: int, table=None, moves=None, stats=None) -> int:
     """Team 0's double-dummy tricks (int) from a position inside a trick, this trick included.

@@ -1,5 +1,5 @@
-"""Alpha-beta pieces shared by the double-dummy solvers (:mod:`cardsim.dd.g501`,
-:mod:`cardsim.dd.g500`)."""
+"""Alpha-beta pieces shared by the double-dummy solvers (:mod:`cardsim.games.g501.solver`,
+:mod:`cardsim.games.g500.solver`)."""
 from __future__ import annotations
 
 from cardsim._jit import jit

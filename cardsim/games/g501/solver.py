@@ -39,7 +39,7 @@ from numba.core.extending import intrinsic
 
 from cardsim._jit import jit
 from cardsim.cards import highest_bit, lowest_bit, popcount
-from cardsim.dd.search import ab_update
+from cardsim.alphabeta import ab_update
 from cardsim.games.g501.constants import MARRIAGE_LANE, NT, RANK_POINTS, RK, RQ
 from cardsim.games.g501 import rules
 
