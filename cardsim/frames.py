@@ -286,7 +286,7 @@ def resume_command(manifest: dict, output: Path) -> str | None:
     aggregates, matches started from a given state, a manifest that names no known game)."""
     import shlex
 
-    from cardsim.runner.run import DEFAULT_CHUNK
+    from cardsim.runner.files import DEFAULT_CHUNK
 
     try:
         spec = get_game(manifest["game"])

@@ -46,14 +46,6 @@ def glue(game: str):
     return importlib.import_module(spec.rules_module)
 
 
-def glue_keys() -> dict:
-    """Game name -> its rules' context keys, for every game with rule files."""
-    from cardsim.games import game_names, get_game
-
-    return {g: importlib.import_module(get_game(g).rules_module).CONTEXT_KEYS
-            for g in game_names() if get_game(g).rules_module}
-
-
 @dataclass(frozen=True)
 class Compiled:
     """A rule file compiled with given parameter values.

@@ -20,6 +20,10 @@ from typing import Callable
 from cardsim.text import path_text, quote
 
 MANIFEST = "_manifest.json"
+DEFAULT_CHUNK = 100_000
+"""Deals a chunk of a run holds unless told (``chunk_size``, ``--chunk-size``); a manifest records
+the run's own.  Here, below both, so that :mod:`cardsim.runner.run` (which makes runs) and
+:mod:`cardsim.frames` (which names the command that resumes one) share it."""
 
 
 DISK_MARGIN = 1.1

@@ -23,6 +23,7 @@ from cardsim.games import GAME_NAMES, get_game
 from cardsim.games.base import OptionError, Setup
 from cardsim.rng import check_seed
 from cardsim.rules import digests
+from cardsim.runner.files import DEFAULT_CHUNK
 from cardsim.runner.pool import (check_jobs, choose_jobs, deal_seconds, default_jobs, match_seconds, on_dask,
                                  run_tasks, using)
 from cardsim.runner.store import ChunkStore, run_chunks
@@ -35,7 +36,6 @@ from cardsim.text import quote
 if TYPE_CHECKING:
     import pandas as pd
 
-DEFAULT_CHUNK = 100_000
 MAX_DEALS = 10**12
 """Most deals (or matches) one run may hold: deal numbers stay far inside int64."""
 MAX_CHUNKS = 1_000_000
