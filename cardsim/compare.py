@@ -18,7 +18,7 @@ from cardsim.games import get_game
 from cardsim.games.base import OptionError
 from cardsim.rules import digests
 from cardsim.runner.files import transform_id
-from cardsim.runner.pool import deal_seconds, using
+from cardsim.runner.pool import deal_seconds, match_seconds, using
 from cardsim.runner.run import DEFAULT_CHUNK, make_run, rows_frame
 from cardsim.runner.store import ChunkStore, run_chunks
 from cardsim.stats import mean_interval
@@ -166,8 +166,6 @@ def compare_matches(game, n_matches, baseline, variants: dict, measure: Callable
     ``significant``); units are the measure's.  ``store``: a folder keeping each chunk's sums, so
     the same call resumes.  Raises OptionError / StrategyError for bad arguments.
     """
-    from cardsim.runner.pool import match_seconds
-
     _check_comparison(variants, level, measure, "match rows")
     names = ["baseline"] + list(variants)
     runs = [make_run(game, n_matches, seed, s, seats, rules, chunk_size, what="the number of matches")

@@ -20,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from cardsim.games import get_game
 from cardsim.games.base import OptionError
 from cardsim.compare import compare_matches, win_share
 
@@ -32,8 +33,6 @@ the final team scores)."""
 def point_columns(game: str) -> tuple[str, str]:
     """``(team 0's, team 1's)`` points columns of ``game``'s match rows; OptionError for a game
     without two partnerships or without such columns (the game's spec says)."""
-    from cardsim.games import get_game
-
     spec = get_game(game)
     names = spec.match_dtype.names if spec.match_dtype is not None else ()
     if spec.facts is None or not spec.facts.partnerships or spec.default_seats != 4:

@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from cardsim import robust as R, sequential as S
 from cardsim.conditions import Conditions, HandClass, compile as compile_conditions, layout_of, parse_classes
 from cardsim.deal import Calls, ConditionError, DealtChunk, deal_chunk, dealing_seconds
 from cardsim.games import GAME_NAMES, get_game
@@ -31,6 +32,7 @@ from cardsim.games.forced import (CHECK_CALLS, F_IMPLIED, F_KIND, F_NPREFIX, F_P
 from cardsim.games.source import source_of
 # The answer table lives below this module (cardsim.robust makes tables too); its names stay here.
 from cardsim.question_table import ANSWER_FACTS, COLUMNS, answer_facts, calls_dealt, score_meaning, table  # noqa: F401
+from cardsim.rules.implied import dealing as rules_dealing
 from cardsim.runner.files import atomic_write, check_output_file
 from cardsim.runner.pool import deal_seconds, match_seconds, on_dask, using
 from cardsim.runner.run import check_count, make_run
@@ -269,8 +271,6 @@ def question(game, seat=0, options=(), n=100_000, seed=0, hand=None, where=None,
     state = _outcome_state(spec, outcome)(state)
     dealing, sampler = None, ()
     if implied and deal_from_rules:
-        from cardsim.rules.implied import dealing as rules_dealing
-
         given = forced[0]  # every option carries the same given calls
         dealing, sampler = rules_dealing(spec, run.setup, cond, given[F_PREFIX:F_PREFIX + int(given[F_NPREFIX])],
                                          compiled.dealer, getattr(state, "scores", None))
@@ -428,8 +428,6 @@ def evaluate(game, seat=0, options=(), n=100_000, seed=0, hand=None, where=None,
 def robust_questions(q: Question, ask, profiles=True, profiles_file=None) -> list:
     """``[(profile, question)]`` of a robust answer (:mod:`cardsim.robust`): ``q`` asked again with
     each profile's strategies (``ask(specs)`` builds the question), ``default`` (``q`` itself) first."""
-    from cardsim import robust as R
-
     pairs = R.build(ask, q.game, q.seat, list(q.run.setup.specs), profiles, profiles_file)
     return [(p, q if p.name == "default" else pq) for p, pq in pairs]
 
@@ -438,8 +436,6 @@ def robust(pairs: list, n_jobs=-1, progress=False, store=None, client=None):
     """Play every profile's question (:func:`robust_questions`) and return the
     :class:`cardsim.robust.RobustAnswer`.  ``store``: a folder holding one resumable store per
     profile (``store / NAME``), or a callable ``question -> store``."""
-    from cardsim import robust as R
-
     sums = {}
     for p, pq in pairs:
         where = store(pq) if callable(store) else (None if store is None else Path(store) / p.name)
@@ -537,8 +533,6 @@ def run_until_clear(q: Question, error=None, first=None, n_jobs=-1, progress=Fal
     at the end.  Returns ``(sums, result)``: the merged sums (as :func:`run_question`) of the deals
     played and the :class:`cardsim.sequential.Sequential` result.  Raises OptionError, before any
     deal, for fewer than two options or an error rate outside [1e-6, 0.5]."""
-    from cardsim import sequential as S
-
     error = S.ERROR if error is None else error
     first = S.FIRST if first is None else first
 
@@ -596,8 +590,6 @@ def evaluate_until_clear(game, seat=0, options=(), max_deals=None, error=None, s
     error rate outside [1e-6, 0.5], a bad ``max_deals``), StrategyError or ConditionError
     (ValueError, one-line messages).
     """
-    from cardsim import sequential as S
-
     q = question(game, seat, options, S.MAX_DEALS if max_deals is None else max_deals, seed, hand, where, talon,
                  dealer, before, strategies, seats, rules, conditions, chunk_size, auction, outcome,
                  calls_imply_hands)
