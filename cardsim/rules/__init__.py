@@ -17,18 +17,21 @@ from __future__ import annotations
 from pathlib import Path
 
 from cardsim.games import get_game
-from cardsim.rules.compile import load as _load, resolve_spec as _resolve, split_spec
 from cardsim.rules.source import RuleFileError, read
 from cardsim.strategies.registry import StrategyError
 
 
 def resolve_spec(registry, strategy, rest):
     """See :func:`cardsim.rules.compile.resolve_spec`."""
+    from cardsim.rules.compile import resolve_spec as _resolve  # local: a run without rule files never loads the compiler
+
     return _resolve(registry, strategy, rest)
 
 
 def load(path, game: str, values: dict | None = None, base_values: dict | None = None):
     """The rule file at ``path`` compiled for ``game`` (:class:`cardsim.rules.compile.Compiled`)."""
+    from cardsim.rules.compile import load as _load  # local: a run without rule files never loads the compiler
+
     return _load(path, get_game(game).registry, values, base_values)
 
 
@@ -38,6 +41,8 @@ def digests(specs) -> dict:
     and a chunk store key on besides the spec text, so that resuming after the file (or an
     include) was edited refuses (a dataset) or starts afresh (a store keyed by its manifest)
     instead of mixing two systems.  Raises RuleFileError for a file that cannot be read."""
+    from cardsim.rules.compile import split_spec  # local: a run without rule files never loads the compiler
+
     out = {}
     for spec in specs:
         name, _, rest = str(spec).partition(":")
@@ -51,6 +56,8 @@ def specs_in(value) -> list[str]:
     tuples searched through, keys too) whose file exists: what a store's identity names besides a
     run's own strategies (a tuning run's ``strategy``, an analysis's tasks).  A string that only
     looks like one (``rules: none``) names no file and is left out."""
+    from cardsim.rules.compile import split_spec  # local: a run without rule files never loads the compiler
+
     out: list[str] = []
 
     def walk(v):
