@@ -39,7 +39,7 @@ from cardsim.games.vint.rulefile import CHARTS, read_call
 from cardsim.rules.compile import compile_file
 from cardsim.rules.source import RuleFileError, read
 from cardsim.rules.twin import holds
-from cardsim.strategies.registry import TABLE_LEN
+from cardsim.strategies import registry
 
 TABLES = Path("reports") / "tables"
 """Where the report writes the chart tables (``vint_chart_<chart>.csv``)."""
@@ -271,7 +271,7 @@ def _fits(text: str) -> None:
             if "numbers and a strategy row holds" in message:
                 numbers = message.split()[4]  # "the rules compile to N numbers and …"
                 raise TooBig(f"the charts make {text.count('[[rule]]')} rules, {numbers} numbers, and a strategy row "
-                             f"holds {TABLE_LEN}: write fewer charts (--chart NAME, repeatable)") from None
+                             f"holds {registry.TABLE_LEN}: write fewer charts (--chart NAME, repeatable)") from None
             raise ValueError(f"the charts' rule file: {message}") from None
 
 
