@@ -65,7 +65,7 @@ def play_match(game, n_matches, seed=0, strategies=None, seats=None, rules=None,
     manifest.  Raises OptionError / StrategyError (ValueError, one-line messages) for bad
     arguments.
     """
-    from cardsim.runner.run import play_matches
+    from cardsim.runner.run import play_matches  # local: import cardsim stays light (the runner brings numba)
 
     return play_matches(game, n_matches, seed, strategies, seats, rules, n_jobs=n_jobs, chunk_size=chunk_size,
                         compact=compact, before=before, dealer=dealer, **options)
@@ -76,7 +76,7 @@ def records(game, deal_ids, seed=0, strategies=None, seats=None, rules=None) -> 
     :func:`simulate` plays them with the same ``strategies`` / ``seats`` / ``rules``: a list of
     dicts, hands as card tokens.  Raises OptionError for a deal number that is not a whole
     number from 0 to 10**12 - 1, StrategyError for a bad strategy."""
-    from cardsim.runner.run import MAX_DEALS, make_run
+    from cardsim.runner.run import MAX_DEALS, make_run  # local: import cardsim stays light (the runner brings numba)
 
     spec = get_game(game)
     ids = as_list(deal_ids, "deal_ids (deal numbers)")
@@ -91,7 +91,7 @@ def match_records(game, match, seed=0, strategies=None, seats=None, rules=None, 
     """Deal records (docs/RECORDS.md, each with ``before`` and ``source.match``) of every deal of match
     ``match`` of ``seed``, as ``play_match`` plays it (same ``before`` / ``dealer``): any
     game-level number traced to its deals.  Raises OptionError for a game without them."""
-    from cardsim.runner.run import MAX_DEALS, make_run
+    from cardsim.runner.run import MAX_DEALS, make_run  # local: import cardsim stays light (the runner brings numba)
 
     spec = get_game(game)
     if spec.match_records is None:

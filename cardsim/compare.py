@@ -2,8 +2,9 @@
 
 Every variant plays exactly the baseline's deals (deal ``i`` of the same seed), so the
 difference of a per-deal measure has the variance of the difference, not of each run; whole
-games (:func:`compare_matches`, :func:`side_share`) are paired per match the same way.  Runs
-are chunked and aggregated as partial sums, so memory stays bounded at any ``n_deals``.
+games (:func:`compare_matches`; with the partnerships exchanged, :mod:`cardsim.match_compare`)
+are paired per match the same way.  Runs are chunked and aggregated as partial sums, so memory
+stays bounded at any ``n_deals``.
 """
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from cardsim.games import get_game
 from cardsim.games.base import OptionError
 from cardsim.rules import digests
 from cardsim.runner.files import transform_id
-from cardsim.runner.pool import deal_seconds, using
+from cardsim.runner.pool import deal_seconds, match_seconds, using
 from cardsim.runner.run import DEFAULT_CHUNK, make_run, rows_frame
 from cardsim.runner.store import ChunkStore, run_chunks
 from cardsim.stats import mean_interval
@@ -165,8 +166,6 @@ def compare_matches(game, n_matches, baseline, variants: dict, measure: Callable
     ``significant``); units are the measure's.  ``store``: a folder keeping each chunk's sums, so
     the same call resumes.  Raises OptionError / StrategyError for bad arguments.
     """
-    from cardsim.runner.pool import match_seconds
-
     _check_comparison(variants, level, measure, "match rows")
     names = ["baseline"] + list(variants)
     runs = [make_run(game, n_matches, seed, s, seats, rules, chunk_size, what="the number of matches")
@@ -219,28 +218,3 @@ def _table(total, names, columns, level, manifest) -> pd.DataFrame:
     table.attrs.update(manifest)
     return table
 
-
-def side_share(game, n_matches, mine, other, seed=0, rules=None, before=None, dealer=None, n_jobs=-1,
-               chunk_size=10_000, level=0.95, store=None, progress=False, client=None) -> dict:
-    """The share of games won by the partnership playing ``mine`` against one playing ``other``
-    (partnership games: Five Hundred, Vint), paired per match with the seatings swapped: every
-    match is played with ``mine`` at seats 0+2 and, on the same match seed, at seats 1+3, so that
-    the cards and the first dealer cancel: the ``win`` row of
-    :func:`cardsim.match_compare.match_compare` (which also gives the points) as a dict.
-
-    Returns ``{"share", "lo", "hi", "se", "n"}``: ``share`` = ½ + ½ · mean(d), d per match the
-    team-0 win share with ``mine`` there minus with ``other`` there, and its ``level`` interval
-    (normal, from the paired differences).  0.5 = no better than ``other``; ``share − 0.5`` is the
-    gain in games won (a share 0..1).  ``before`` (the team scores, ``[s0, s1]``) applies to
-    the seats, so the swapped seating starts ``mine`` from ``s1``: give a symmetric state, or
-    read the two seatings separately with :func:`compare_matches`.  Raises OptionError /
-    StrategyError for bad arguments.
-    """
-    from cardsim.match_compare import match_compare
-
-    t = match_compare(game, n_matches, mine, other, seed=seed, rules=rules, before=before, dealer=dealer,
-                      n_jobs=n_jobs, chunk_size=chunk_size, level=level, store=store, progress=progress,
-                      client=client)
-    row = t.set_index("measure").loc["win"]
-    return {"share": float(row["mean"]), "lo": float(row["lo"]), "hi": float(row["hi"]), "se": float(row["se"]),
-            "n": int(row["n"])}

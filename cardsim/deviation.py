@@ -33,9 +33,18 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from cardsim import frames
 from cardsim.games import get_game
 from cardsim.games.base import GainObjective, OptionError
-from cardsim.strategies.registry import Registry, Strategy, StrategyError, _number
+from cardsim.match_compare import seatings, team0_measures
+from cardsim.rules.compile import split_spec
+from cardsim.rules.source import read
+from cardsim.runner.files import transform_id
+from cardsim.runner.pool import match_seconds
+from cardsim.runner.run import make_run
+from cardsim.runner.store import ChunkStore, run_chunks
+from cardsim.stats import mean_interval
+from cardsim.strategies.registry import Registry, Strategy, StrategyError, Tunable, _number
 from cardsim.text import quote
 
 CHUNK = 1000
@@ -84,8 +93,6 @@ def _lineups(partnerships: bool, seats: int, baseline: str, deviants: list[str])
     """Every line-up a chunk plays, in a fixed order: partnership games, per deviant, the deviant in
     seats 0 and 2 then in seats 1 and 3 (:func:`cardsim.match_compare.seatings`); seat games the
     all-baseline table first, then per deviant the deviant at seat 0, 1, ... in turn."""
-    from cardsim.match_compare import seatings
-
     if partnerships:
         return [lineup for d in deviants for lineup in seatings(d, baseline)]
     out = [[baseline] * seats]
@@ -97,8 +104,6 @@ def _lineups(partnerships: bool, seats: int, baseline: str, deviants: list[str])
 def _seat_values(game: str, rows, seats: int, measure: str) -> np.ndarray:
     """float64[matches, seats]: each seat's share of each match's win (1/seats when nobody won).
     Only ``win`` is defined for a seat game (OptionError otherwise)."""
-    from cardsim import frames
-
     if measure != "win":
         raise OptionError(f"a seat game's deviation gain measures the win share, not {quote(measure)}")
     df = frames.matches(game, rows, seats)
@@ -110,9 +115,6 @@ def _seat_values(game: str, rows, seats: int, measure: str) -> np.ndarray:
 def _team0_values(game: str, rows, seats: int, measures: list[str]) -> dict:
     """``{measure: float64[matches]}``: team 0's value of each measure (its win share, its points minus
     the other team's)."""
-    from cardsim import frames
-    from cardsim.match_compare import team0_measures
-
     t = team0_measures(frames.matches(game, rows, seats))
     return {m: t[m].to_numpy(np.float64) for m in measures}
 
@@ -190,11 +192,6 @@ def deviation_gains(game: str, baseline: str, deviants: list[str], n_matches: in
     holds another run); ``progress``: a progress bar.  Raises OptionError (bad count, seed,
     objective, a game without matches or objectives) and StrategyError (a bad spec) in one line.
     """
-    from cardsim.runner.files import transform_id
-    from cardsim.runner.pool import match_seconds
-    from cardsim.runner.run import make_run
-    from cardsim.runner.store import ChunkStore, run_chunks
-
     obj = objective_of(game, objective)
     deviants = check_specs(game, baseline, deviants)
     spec = get_game(game)
@@ -233,8 +230,6 @@ def deviation_gains(game: str, baseline: str, deviants: list[str], n_matches: in
 def _mean_se(sums: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Mean and standard error of the mean (:func:`cardsim.stats.mean_interval`) from (n, Σg, Σg²)
     along the last axis."""
-    from cardsim.stats import mean_interval
-
     n, s, s2 = np.moveaxis(sums, -1, 0)
     mean, se, _, _ = mean_interval(s, s2, n)
     return mean, se
@@ -338,8 +333,6 @@ class FileArena(Arena):
     defaults: dict = field(default_factory=dict)
 
     def point(self, spec: str) -> dict[str, float]:
-        from cardsim.rules.compile import split_spec
-
         strategy, _ = self.registry.resolve(spec)  # the file compiled with these values: any error here
         path, values, _ = split_spec(spec.partition(":")[2]) if strategy.name == self.base.name else ("", {}, {})
         if path != self.path:
@@ -368,10 +361,6 @@ class FileArena(Arena):
 
 
 def _file_arena(spec, obj, strategy: str, base: Strategy) -> FileArena:
-    from cardsim.rules.compile import split_spec
-    from cardsim.rules.source import read
-    from cardsim.strategies.registry import Tunable
-
     path, values, base_values = split_spec(strategy.partition(":")[2])
     file = read(path)
     if not file.tunables:

@@ -29,7 +29,9 @@ those readable columns to a frame.
 """
 from __future__ import annotations
 
+import importlib
 import json
+import shlex
 from pathlib import Path
 from collections.abc import Mapping
 from typing import Callable
@@ -37,8 +39,10 @@ from typing import Callable
 import numpy as np
 import pandas as pd
 
-from cardsim.games import get_game
-from cardsim.games.base import OptionError
+from cardsim.cards import SUITS
+from cardsim.games import game_names, get_game, is_game
+from cardsim.games.base import FrameHooks, OptionError
+from cardsim.runner.files import DEFAULT_CHUNK, part_damage, read_manifest_file
 from cardsim.text import quote
 
 from cardsim.names import DENOMINATIONS  # noqa: E402,F401 - frames.DENOMINATIONS, as users know it
@@ -50,8 +54,6 @@ _GAME_CONSTANTS = {"VINT_CONTRACTS": ("cardsim.games.vint.frames", "CONTRACTS"),
 
 def __getattr__(name):
     if name in _GAME_CONSTANTS:
-        import importlib
-
         module, attribute = _GAME_CONSTANTS[name]
         return getattr(importlib.import_module(module), attribute)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
@@ -121,8 +123,6 @@ class _BySpec(Mapping):
         self._pick = pick
 
     def __getitem__(self, name):
-        from cardsim.games import is_game
-
         if not is_game(str(name)):
             raise KeyError(name)
         value = self._pick(get_game(name))
@@ -131,8 +131,6 @@ class _BySpec(Mapping):
         return value
 
     def __iter__(self):
-        from cardsim.games import game_names
-
         return (name for name in game_names() if name in self)
 
     def __len__(self):
@@ -153,8 +151,6 @@ def _no_typing(column, seats) -> dict:
 def _frames_of(spec):
     """The game's frame hooks; a game without them keeps its raw columns as they are."""
     if spec.frames is None:
-        from cardsim.games.base import FrameHooks
-
         return FrameHooks(_no_typing, _no_typing)
     return spec.frames
 
@@ -258,9 +254,7 @@ def read_part(path: Path, part: Path, manifest: dict) -> pd.DataFrame:
     CRC-32 its finished manifest records (``manifest["parts"]``); OptionError naming the part
     and the command that rewrites it when it is truncated, garbled or not parquet (never
     pyarrow's own error)."""
-    import pyarrow as pa
-
-    from cardsim.runner.files import part_damage
+    import pyarrow as pa  # local: pyarrow is slow to import; only this function needs it
 
     recorded = manifest.get("parts")
     try:
@@ -284,10 +278,6 @@ def resume_command(manifest: dict, output: Path) -> str | None:
     """The ``cardsim simulate`` command that made (and resumes) the run of ``manifest`` into
     ``output``, options at their defaults left out; None when no command makes it (an analysis'
     aggregates, matches started from a given state, a manifest that names no known game)."""
-    import shlex
-
-    from cardsim.runner.run import DEFAULT_CHUNK
-
     try:
         spec = get_game(manifest["game"])
         n, seed = int(manifest["n_deals"]), int(manifest.get("seed", 0))
@@ -319,8 +309,6 @@ def resume_command(manifest: dict, output: Path) -> str | None:
 
 def _how_to_finish(folder: Path) -> str:
     """What an unfinished run's ``.partial`` folder holds and the command that finishes it."""
-    from cardsim.runner.files import read_manifest_file
-
     output = folder.with_name(folder.name[:-len(STAGING)])
     manifest = read_manifest_file(folder / "_manifest.json") or {}
     command = resume_command(manifest, output)
@@ -360,13 +348,12 @@ def read_dataset(path, columns=None, partial: bool = False) -> pd.DataFrame:
     if not path.exists():
         raise FileNotFoundError(f"{path}: no such dataset")
     if path.is_file():
-        import pyarrow as pa
+        import pyarrow as pa  # local: pyarrow is slow to import; only this function needs it
 
         try:
             return pd.read_parquet(path, columns=columns)
         except (pa.ArrowInvalid, OSError) as exc:
             raise OptionError(f"{path} is not a parquet file ({str(exc).splitlines()[0]})") from None
-    from cardsim.runner.files import read_manifest_file
 
     manifest = read_manifest_file(path / "_manifest.json")
     if manifest is None:  # missing, not a JSON object, or too large to be one of ours (256 MiB)
@@ -392,8 +379,6 @@ def read_dataset(path, columns=None, partial: bool = False) -> pd.DataFrame:
 def _layout(game: str) -> list[tuple[int, str]]:
     """``(bit, token)`` of every card of ``game`` in the records' order: jokers first (HJ, LJ),
     then hearts, diamonds, clubs, spades, each high card first (cardsim.cards layout)."""
-    from cardsim.cards import SUITS
-
     spec = get_game(game)
     ranks = spec.ranks
     out = list(spec.jokers)

@@ -7,7 +7,8 @@ other, then the same matches (the same match seeds: the same deals until the pla
 partnerships exchanged, and pairs the two seatings per match: per match, the variant's share of the
 win (1, 0, ½ for a match stopped unfinished at the deal cap) and its side's points minus the other
 side's, each the mean of the two seatings.  The interval of each mean is the normal one over the
-matches (the per-match pairs are independent).
+matches (the per-match pairs are independent).  :func:`side_share` gives the share of the wins
+alone, as a dict.
 
 Games: Vint (rubbers; points are each side's total above + below over the rubber, docs/RULES.md §2.7)
 and Five Hundred (games to the target; points are the final team scores, §3.6).  A match may start
@@ -19,8 +20,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from cardsim.games import get_game
 from cardsim.games.base import OptionError
-from cardsim.compare import win_share
+from cardsim.compare import compare_matches, win_share
 
 POINT_COLUMNS = ("points", "score")
 """The match-row columns of each team's points, ``NAME_0``/``NAME_1`` for the first name the game's
@@ -31,8 +33,6 @@ the final team scores)."""
 def point_columns(game: str) -> tuple[str, str]:
     """``(team 0's, team 1's)`` points columns of ``game``'s match rows; OptionError for a game
     without two partnerships or without such columns (the game's spec says)."""
-    from cardsim.games import get_game
-
     spec = get_game(game)
     names = spec.match_dtype.names if spec.match_dtype is not None else ()
     if spec.facts is None or not spec.facts.partnerships or spec.default_seats != 4:
@@ -82,8 +82,6 @@ def match_compare(game: str, n_matches: int, variant: str, baseline: str, seed=0
     ``attrs`` hold the run (game, specs, seed, state, the per-seating means).  Raises OptionError
     for a game without two partnerships here, StrategyError / OptionError for bad arguments.
     """
-    from cardsim.compare import compare_matches
-
     point_columns(game)  # a game without partnerships is an error before anything is played
     first, swapped = seatings(variant, baseline)
     t = compare_matches(game, n_matches, swapped, {"first": first}, team0_measures, seed=seed, rules=rules,
@@ -106,3 +104,27 @@ def match_compare(game: str, n_matches: int, variant: str, baseline: str, seed=0
                       "win_first": float(first_win), "win_swapped": float(1.0 - swapped_win),
                       "margin_first": float(first_margin), "margin_swapped": float(-swapped_margin)})
     return out
+
+
+def side_share(game, n_matches, mine, other, seed=0, rules=None, before=None, dealer=None, n_jobs=-1,
+               chunk_size=10_000, level=0.95, store=None, progress=False, client=None) -> dict:
+    """The share of games won by the partnership playing ``mine`` against one playing ``other``
+    (partnership games: Five Hundred, Vint), paired per match with the seatings swapped: every
+    match is played with ``mine`` at seats 0+2 and, on the same match seed, at seats 1+3, so that
+    the cards and the first dealer cancel: the ``win`` row of :func:`match_compare` (which also
+    gives the points) as a dict.
+
+    Returns ``{"share", "lo", "hi", "se", "n"}``: ``share`` = ½ + ½ · mean(d), d per match the
+    team-0 win share with ``mine`` there minus with ``other`` there, and its ``level`` interval
+    (normal, from the paired differences).  0.5 = no better than ``other``; ``share − 0.5`` is the
+    gain in games won (a share 0..1).  ``before`` (the team scores, ``[s0, s1]``) applies to
+    the seats, so the swapped seating starts ``mine`` from ``s1``: give a symmetric state, or
+    read the two seatings separately with :func:`cardsim.compare.compare_matches`.  Raises OptionError /
+    StrategyError for bad arguments.
+    """
+    t = match_compare(game, n_matches, mine, other, seed=seed, rules=rules, before=before, dealer=dealer,
+                      n_jobs=n_jobs, chunk_size=chunk_size, level=level, store=store, progress=progress,
+                      client=client)
+    row = t.set_index("measure").loc["win"]
+    return {"share": float(row["mean"]), "lo": float(row["lo"]), "hi": float(row["hi"]), "se": float(row["se"]),
+            "n": int(row["n"])}

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 
 from cardsim.bounded import PBN as PBN_LIMITS
 from cardsim.bounded import InputTooLarge, read_bytes
+from cardsim.conditions import Conditions
 from cardsim.games import get_game
 from cardsim.text import quote
 
@@ -310,8 +311,6 @@ def conditions(path, board=None, game: str = "vint", seats_given=None):
     """A PBN board as :class:`cardsim.conditions.Conditions` for :func:`cardsim.evaluate`
     (``conditions=``): the given hands of ``seats_given`` (an iterable of seats; None: all four,
     the deal fixed, so only the strategies' own random choices vary) and the board's dealer."""
-    from cardsim.conditions import Conditions
-
     deal = one_deal(path, board, game)
     seats = range(len(deal["hands"])) if seats_given is None else list(seats_given)
     return Conditions(game, dealer=deal["dealer"], hands={int(s): hand_text(deal["hands"][s]) for s in seats})

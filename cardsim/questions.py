@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from cardsim import robust as R, sequential as S
 from cardsim.conditions import Conditions, HandClass, compile as compile_conditions, layout_of, parse_classes
 from cardsim.deal import Calls, ConditionError, DealtChunk, deal_chunk, dealing_seconds
 from cardsim.games import GAME_NAMES, get_game
@@ -29,16 +30,15 @@ from cardsim.games.base import OptionError, as_list
 from cardsim.games.forced import (CHECK_CALLS, F_IMPLIED, F_KIND, F_NPREFIX, F_PREFIX, FORCE_CONTRACT, FORCE_NONE,
                                   FORCE_REACHED, IMPLIED_CALLS)
 from cardsim.games.source import source_of
-from cardsim.ranking import rank_sums
+# The answer table lives below this module (cardsim.robust makes tables too); its names stay here.
+from cardsim.question_table import ANSWER_FACTS, COLUMNS, answer_facts, calls_dealt, score_meaning, table  # noqa: F401
+from cardsim.rules.implied import dealing as rules_dealing
 from cardsim.runner.files import atomic_write, check_output_file
 from cardsim.runner.pool import deal_seconds, match_seconds, on_dask, using
 from cardsim.runner.run import check_count, make_run
 from cardsim.runner.store import ChunkStore, manifest_key, run_chunks, runs_dir
-from cardsim.stats import mean_interval, wilson
 from cardsim.text import quote
 
-COLUMNS = ["option", "rank", "n", "legal", "made", "made_lo", "made_hi", "score", "score_lo", "score_hi", "diff",
-           "diff_lo", "diff_hi"]
 DEFAULT_CHUNK = 20_000
 MAX_OPTIONS = 40
 """Most options in one question (Vint's ``auto``: a pass and all 35 bids)."""
@@ -271,26 +271,12 @@ def question(game, seat=0, options=(), n=100_000, seed=0, hand=None, where=None,
     state = _outcome_state(spec, outcome)(state)
     dealing, sampler = None, ()
     if implied and deal_from_rules:
-        from cardsim.rules.implied import dealing as rules_dealing
-
         given = forced[0]  # every option carries the same given calls
         dealing, sampler = rules_dealing(spec, run.setup, cond, given[F_PREFIX:F_PREFIX + int(given[F_NPREFIX])],
                                          compiled.dealer, getattr(state, "scores", None))
     return Question(spec.name, int(seat), run, compiled, tuple(str(o).strip() for o in options), tuple(forced),
                     state, tuple(str(c).strip() for c in auction) if implied else (), outcome, reach,
                     None if before is None else tuple(int(x) for x in before), dealing, sampler)
-
-
-def calls_dealt(q: Question) -> list[dict] | None:
-    """How the hands of the rule-file callers of ``q``'s implied calls were dealt, one entry per
-    such call (:mod:`cardsim.rules.implied`): ``seat``, ``call``, ``class`` (the class the hand was
-    dealt from before the auction was tested, or None: dealt at random, plain rejection) and
-    ``how`` (in words: which rules, or why not); None when no caller of an implied call is a rule
-    file."""
-    if not q.sampler:
-        return None
-    return [{"seat": n.seat if n.seat >= 0 else None, "call": n.call or None,
-             "class": None if n.cls is None else n.cls.text(q.game), "how": n.how} for n in q.sampler]
 
 
 def _outcome_state(spec, outcome):
@@ -376,73 +362,6 @@ def _merge(parts: list[dict]) -> dict:
     return {key: sum(p[key] for p in parts) for key in keys}
 
 
-def score_meaning(q: Question) -> str:
-    """What ``score`` measures, in words, for the header of an answer (higher is always better)."""
-    meanings = q.spec.forcing.outcome_meanings or {}
-    if q.outcome in meanings:
-        return meanings[q.outcome]
-    if getattr(q.before, "play_out", False):
-        return "your share of the game's win (0-1: the game played on to its end by the strategies)"
-    if q.lower_is_better:
-        note = ("; measured in this deal only, not the game's win: --outcome game asks about the game"
-                if getattr(q.before, "given", False) else "")
-        return ("score points you gain toward 0 in the deal: your score change with its sign turned, so higher is "
-                f"better{note}")
-    return "your side's score points minus the other side's in the deal"
-
-
-def table(q: Question, sums: dict) -> pd.DataFrame:
-    """The answer: one row per option, best first (columns :data:`COLUMNS`).
-
-    "Best first" is :func:`cardsim.ranking.rank`'s order (docs/statistics.md, "Which option is
-    best"): by paired comparisons on the deals where both options were legal, not by each one's
-    ``score`` on its own deals; ``rank`` is 1 for the best, and missing (``<NA>``) for an option
-    legal on too few deals, alone or together with another, to be compared (listed last, in option order,
-    with the reason in ``attrs["not_compared"]``: option -> words).  ``diff`` is against the
-    first row.
-
-    One sign for "better" in every game and outcome: ``score`` and ``diff`` are higher-is-better
-    for the seat.  Where the game's own measure counts down (a 501 deal's score change), it is
-    turned round (``attrs["sign_turned"]``), and ``attrs["score_meaning"]`` says so in words."""
-    n = sums["deals"]
-    sign = -1.0 if q.lower_is_better else 1.0
-    mean, _, lo, hi = mean_interval(sign * sums["s1"], sums["s2"], sums["legal"])
-    mlo, mhi = (np.clip(x, 0.0, 1.0) for x in wilson(sums["made"], sums["declared"]))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        made = np.where(sums["declared"] > 0, sums["made"] / sums["declared"], np.nan)
-    declares = np.array([bool(q.spec.forcing.declares(f)) for f in q.forced])
-    made, mlo, mhi = (np.where(declares, x, np.nan) for x in (made, mlo, mhi))
-    ranking = rank_sums(sums, sign)
-    best = ranking.best
-    k = len(q.options)
-    if best >= 0:
-        dmean, _, dlo, dhi = mean_interval(sign * sums["pair_s1"][:, best], sums["pair_s2"][:, best],
-                                           sums["pair_n"][:, best])
-    else:
-        dmean = dlo = dhi = np.full(k, np.nan)
-    df = pd.DataFrame({"option": list(q.options), "rank": pd.array(ranking.position(), dtype="Int64"),
-                       "n": np.full(k, n, dtype=np.int64),
-                       "legal": sums["legal"] / n, "made": made, "made_lo": mlo, "made_hi": mhi,
-                       "score": mean, "score_lo": lo, "score_hi": hi, "diff": dmean, "diff_lo": dlo,
-                       "diff_hi": dhi})
-    if best >= 0:
-        df.loc[best, ["diff", "diff_lo", "diff_hi"]] = 0.0
-    df[["diff", "diff_lo", "diff_hi"]] += 0.0  # a tie prints as 0.0, not -0.0
-    df = df.iloc[ranking.rows].reset_index(drop=True)
-    df.attrs.update({"game": q.game, "seat": q.seat, "seed": q.run.seed, "deals": n, "conditions": q.compiled.text,
-                     "acceptance": n / sums["attempts"], "calls": list(q.calls),
-                     "calls_acceptance": n / sums["tested"] if q.implies else None, "reach": q.reach or None,
-                     "calls_dealt": calls_dealt(q),
-                     "dealer": None if q.compiled.dealer is None or q.compiled.dealer < 0 else int(q.compiled.dealer),
-                     "before": None if q.before_given is None else list(q.before_given),
-                     "strategies": list(q.run.setup.specs),
-                     **_rules_attrs(q), "lower_is_better": False, "sign_turned": q.lower_is_better,
-                     "score_meaning": score_meaning(q),
-                     "outcome": q.outcome,
-                     "not_compared": {q.options[j]: ranking.why(j, q.options) for j in ranking.not_compared}})
-    return df
-
-
 def evaluate(game, seat=0, options=(), n=100_000, seed=0, hand=None, where=None, talon=None, dealer=None,
              before=None, strategies=None, seats=None, rules=None, conditions=None, n_jobs=-1,
              chunk_size=DEFAULT_CHUNK, progress=False, auction=(), outcome="deal", store=None,
@@ -506,33 +425,9 @@ def evaluate(game, seat=0, options=(), n=100_000, seed=0, hand=None, where=None,
     return robust(robust_questions(q, ask, profiles, profiles_file), n_jobs, progress, store, client)
 
 
-ANSWER_FACTS = ("game", "seat", "deals", "seed", "dealer", "before", "conditions", "acceptance", "calls",
-                "calls_acceptance", "calls_dealt", "reach", "strategies", "rules", "rules_text", "outcome", "score_meaning",
-                "not_compared")
-"""The question's facts an answer gives beside its rows in JSON (``evaluate --format json``, the
-robust answer's ``to_dict``), read from the table's ``attrs``."""
-
-
-def answer_facts(attrs: dict) -> dict:
-    """:data:`ANSWER_FACTS` from a :func:`table`'s ``attrs``, as JSON takes them (missing: None)."""
-    out = {k: attrs.get(k) for k in ANSWER_FACTS}
-    if out["acceptance"] is not None:
-        out["acceptance"] = float(out["acceptance"])
-    return out
-
-
-def _rules_attrs(q: Question) -> dict:
-    """``rules`` (every rule option in force, defaults included, as JSON values) and ``rules_text``
-    (them in one line, with the game's section of docs/RULES.md) for an answer's ``attrs``."""
-    force = q.spec.rules_in_force(q.run.setup.rules)
-    return {"rules": force["options"], "rules_text": force["text"]}
-
-
 def robust_questions(q: Question, ask, profiles=True, profiles_file=None) -> list:
     """``[(profile, question)]`` of a robust answer (:mod:`cardsim.robust`): ``q`` asked again with
     each profile's strategies (``ask(specs)`` builds the question), ``default`` (``q`` itself) first."""
-    from cardsim import robust as R
-
     pairs = R.build(ask, q.game, q.seat, list(q.run.setup.specs), profiles, profiles_file)
     return [(p, q if p.name == "default" else pq) for p, pq in pairs]
 
@@ -541,8 +436,6 @@ def robust(pairs: list, n_jobs=-1, progress=False, store=None, client=None):
     """Play every profile's question (:func:`robust_questions`) and return the
     :class:`cardsim.robust.RobustAnswer`.  ``store``: a folder holding one resumable store per
     profile (``store / NAME``), or a callable ``question -> store``."""
-    from cardsim import robust as R
-
     sums = {}
     for p, pq in pairs:
         where = store(pq) if callable(store) else (None if store is None else Path(store) / p.name)
@@ -640,8 +533,6 @@ def run_until_clear(q: Question, error=None, first=None, n_jobs=-1, progress=Fal
     at the end.  Returns ``(sums, result)``: the merged sums (as :func:`run_question`) of the deals
     played and the :class:`cardsim.sequential.Sequential` result.  Raises OptionError, before any
     deal, for fewer than two options or an error rate outside [1e-6, 0.5]."""
-    from cardsim import sequential as S
-
     error = S.ERROR if error is None else error
     first = S.FIRST if first is None else first
 
@@ -699,8 +590,6 @@ def evaluate_until_clear(game, seat=0, options=(), max_deals=None, error=None, s
     error rate outside [1e-6, 0.5], a bad ``max_deals``), StrategyError or ConditionError
     (ValueError, one-line messages).
     """
-    from cardsim import sequential as S
-
     q = question(game, seat, options, S.MAX_DEALS if max_deals is None else max_deals, seed, hand, where, talon,
                  dealer, before, strategies, seats, rules, conditions, chunk_size, auction, outcome,
                  calls_imply_hands)

@@ -41,6 +41,7 @@ import numpy as np
 import pandas as pd
 
 from cardsim import profiles as P
+from cardsim.question_table import answer_facts, table
 from cardsim.ranking import rank_sums
 from cardsim.stats import mean_interval
 from scipy.stats import norm
@@ -215,7 +216,7 @@ def verdict(summaries: dict[str, dict], best: str | None, not_acting=(), flip: f
 class RobustAnswer:
     """A question's answer under every profile, and the verdict (this module's docstring).
 
-    ``tables``: profile name -> the plain :func:`cardsim.questions.table` frame (rows best
+    ``tables``: profile name -> the plain :func:`cardsim.question_table.table` frame (rows best
     first); ``summaries``: profile name -> :func:`profile_summary`; ``verdict``: :func:`verdict`;
     ``profiles``: the :class:`cardsim.profiles.Profile` objects in order (``default`` first);
     ``strategies``: profile name -> the spec of every seat."""
@@ -229,7 +230,7 @@ class RobustAnswer:
 
     def to_dict(self) -> dict:
         """The JSON form: the default profile's question facts
-        (:data:`cardsim.questions.ANSWER_FACTS`: game, seat, deals, seed, dealer, before, conditions,
+        (:data:`cardsim.question_table.ANSWER_FACTS`: game, seat, deals, seed, dealer, before, conditions,
         strategies, rules with their defaults, ...), ``"options": [...], "profiles": {NAME: {"options":
         [rows], "best", "gain", "gain_lo", "gain_hi", "rivals", "acts", ...}}, "verdict": {"best",
         "verdict", "holds", "power", "flip", "deals_for_power", "flips", "flips_under", "best_under",
@@ -253,8 +254,6 @@ class RobustAnswer:
             rows = self.tables[p.name].to_dict(orient="records")
             profiles[p.name] = dict(self.summaries[p.name], options=rows, strategies=self.strategies.get(p.name, []),
                                     doc=p.doc, acts=p.name not in self.verdict["not_acting"])
-        from cardsim.questions import answer_facts
-
         facts = answer_facts(self.tables[self.profiles[0].name].attrs)  # the default players' question
         return clean({**facts, "options": list(self.options), "profiles": profiles, "verdict": self.verdict,
                       "tested": self.tested_text().removeprefix("tested: "), "verdict_text": self.verdict_text()})
@@ -346,8 +345,6 @@ def build(question_of, game: str, seat: int, base_strategies: list[str], profile
 def answer(pairs, sums_by_profile: dict) -> RobustAnswer:
     """The :class:`RobustAnswer` from the built questions (:func:`build`) and each profile's sums:
     a profile whose sums equal the default's (:func:`same_sums`) does not act."""
-    from cardsim.questions import table
-
     profiles = [p for p, _ in pairs]
     q0 = pairs[0][1]
     options = list(q0.options)

@@ -59,7 +59,7 @@ def p_above(mean, se, n):
     difference the same) 0.0 when the mean is above 0, else 1.0.  ``p < 0.025`` exactly when the
     95% interval of ``mean_interval`` lies above 0.
     """
-    from scipy.stats import norm
+    from scipy.stats import norm  # local: scipy is slow to import; only this function needs it
 
     mean, se, n = (np.asarray(x, dtype=np.float64) for x in (mean, se, n))
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -147,7 +147,7 @@ def clear_cells(pvalues, rate: float = RATE, method: str = METHOD) -> np.ndarray
     (``statsmodels.stats.multitest.multipletests``: "fdr_bh" Benjamini–Hochberg, "holm", ...) at
     ``rate``.  A missing p-value counts as 1.0 (the cell stays in the family, never clear).
     Raises SelectionError for a rate outside (0, 1) or an unknown method."""
-    from statsmodels.stats.multitest import multipletests
+    from statsmodels.stats.multitest import multipletests  # local: statsmodels is slow to import; only this function needs it
 
     if not 0 < rate < 1:
         raise SelectionError(f"the error rate must be between 0 and 1, got {rate}")

@@ -27,12 +27,17 @@ every match.
 """
 from __future__ import annotations
 
+import hashlib
+
 import numpy as np
 import pandas as pd
 
-from cardsim.deviation import Arena, Objective
+from cardsim.deviation import Arena, Objective, _mean_se
 from cardsim.games.base import OptionError
 from cardsim.rng import _M1, _M2, _MATCH_SALT, _SEAT_SALT, GOLDEN
+from cardsim.runner.files import transform_id
+from cardsim.runner.run import check_count, check_run_seed
+from cardsim.runner.store import ChunkStore, run_chunks
 from cardsim.strategies.registry import Registry
 
 GAME = "standin"
@@ -104,8 +109,6 @@ def _point(spec: str) -> dict:
 def _streams(spec: str) -> int:
     """The first of the two stream numbers of a deviant's own draws: from a hash of its spec
     (stable across processes and versions, unlike Python's ``hash``); never 0, the baseline's."""
-    import hashlib
-
     return 1 + 2 * (int.from_bytes(hashlib.sha256(spec.encode()).digest()[:4], "little") >> 1)
 
 
@@ -138,11 +141,6 @@ class StandinArena(Arena):
         """The table of :func:`cardsim.deviation.deviation_gains` (``deviant``, ``objective``, ``n``,
         ``gain``, ``se``) for the stand-in; deterministic for a seed, the same for any ``n_jobs``,
         resumable with ``store``.  Raises OptionError / StrategyError for bad arguments."""
-        from cardsim.deviation import _mean_se
-        from cardsim.runner.files import transform_id
-        from cardsim.runner.run import check_count, check_run_seed
-        from cardsim.runner.store import ChunkStore, run_chunks
-
         if not isinstance(deviants, (list, tuple)) or not deviants:
             raise OptionError("deviants must be a non-empty list of points")
         n = check_count(n_matches, "the number of matches")

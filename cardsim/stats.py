@@ -18,7 +18,7 @@ def wilson(successes, n, level: float = 0.95):
     Where ``n == 0`` both bounds are NaN.  The bounds are exactly 0 with no successes and exactly
     1 with no failures (the formula leaves rounding errors such as 5.6e-17 there).
     """
-    from statsmodels.stats.proportion import proportion_confint
+    from statsmodels.stats.proportion import proportion_confint  # local: statsmodels is slow to import; only this function needs it
 
     successes = np.asarray(successes, dtype=np.float64)
     n = np.asarray(n, dtype=np.float64)
@@ -49,7 +49,7 @@ def mean_interval(total, total_sq, n, level: float = 0.95):
         mean = np.where(n > 0, total / n, np.nan)
         var = np.where(n > 1, (total_sq - n * mean**2) / (n - 1), np.nan)
         se = np.sqrt(np.maximum(var, 0.0) / n)
-    from scipy.stats import norm
+    from scipy.stats import norm  # local: scipy is slow to import; only this function needs it
 
     z = norm.ppf(0.5 + level / 2)
     enough = n >= MIN_N_NORMAL

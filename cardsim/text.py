@@ -6,7 +6,10 @@ generated string) still gives an error line a person can read.
 """
 from __future__ import annotations
 
+import codecs
 import reprlib
+import sys
+import unicodedata
 
 LIMIT = 100
 """Characters of a value a message shows at most (about: the ellipsis and quote mark come on top)."""
@@ -73,8 +76,6 @@ def _letters(err: UnicodeError):
     plain form (:data:`PLAIN`), else its closest ASCII (accents dropped), else ``?``; a byte that
     was not UTF-8 in a name given to cardsim (a file name, decoded with ``surrogateescape``) is
     written back as that byte, as the system gave it."""
-    import unicodedata
-
     if not isinstance(err, UnicodeEncodeError):
         raise err
     out = []
@@ -93,13 +94,10 @@ def plain_output(*streams) -> None:
     """Write ``streams`` (default standard output and error) with :data:`LETTERS`: a terminal or
     file in cp1252, latin-1 or ASCII gets ``S H D C`` and ``-`` where cardsim writes ``♠ ♥ ♦ ♣``
     and ``−``, not a UnicodeEncodeError; a stream that is not a text file is left alone."""
-    import codecs
-
     try:
         codecs.lookup_error(LETTERS)
     except LookupError:
         codecs.register_error(LETTERS, _letters)
-    import sys
 
     for stream in streams or (sys.stdout, sys.stderr):
         try:

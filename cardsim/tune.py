@@ -31,7 +31,15 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from cardsim._jit import source_hash
+from cardsim._version import __version__
+from cardsim.deviation import arena as make_arena
+from cardsim.exploit import DEFAULT_PAIRS, adjusted_z, default_matches, deviations, exploit, rule_text
 from cardsim.games.base import OptionError
+from cardsim.runner.files import OutputError, _release, transform_id
+from cardsim.runner.pool import _bar, show_progress
+from cardsim.runner.run import check_run_seed
+from cardsim.runner.store import ChunkStore
 from cardsim.text import quote
 
 DEFAULT_SWEEPS = 30
@@ -221,8 +229,6 @@ class _Steps:
         self.store = None
         self.done = set()
         if store is not None:
-            from cardsim.runner.store import ChunkStore
-
             self.store = ChunkStore(store, manifest)
             self.done = self.store.done()
 
@@ -235,8 +241,6 @@ class _Steps:
             return None
         kept = self.store.load(step)
         if kept.get("what") != what:
-            from cardsim.runner.files import OutputError
-
             raise OutputError(f"{self.store.path} holds a different tuning run at step {step}; choose another "
                               "store or remove it")
         return kept["result"]
@@ -248,8 +252,6 @@ class _Steps:
 
     def close(self):
         if self.store is not None:
-            from cardsim.runner.files import _release
-
             _release(self.store.path)
 
 
@@ -285,9 +287,6 @@ def tune(game: str | None, strategy: str | None = None, params=None, objective: 
     outside the registry's, ``n_matches`` or ``budget`` <= 0; OutputError for a store that cannot
     be written or holds another run.
     """
-    from cardsim.exploit import DEFAULT_PAIRS, adjusted_z, default_matches, rule_text
-    from cardsim.runner.run import check_run_seed
-
     check_sizes(n_matches, budget)
     if not isinstance(level, (int, float)) or not 0 < level < 1:
         raise OptionError(f"level must be between 0 and 1 (e.g. 0.95), got {quote(level)}")
@@ -296,8 +295,6 @@ def tune(game: str | None, strategy: str | None = None, params=None, objective: 
         raise OptionError(f"pairs must be a whole number >= 0, got {quote(pairs)}")
     seed = check_run_seed(seed)
     if arena is None:
-        from cardsim.deviation import arena as make_arena
-
         if game is None:
             raise OptionError("tune needs a game or an arena")
         strategy = "heuristic" if strategy is None else strategy
@@ -315,10 +312,6 @@ def tune(game: str | None, strategy: str | None = None, params=None, objective: 
                 "objective": arena.objective.name, "params": {a.name: [a.lo, a.hi, a.step] for a in axes.values()},
                 "n_matches": n, "seed": seed, "pairs": int(pairs), "level": level}
     if store is not None:
-        from cardsim._jit import source_hash
-        from cardsim._version import __version__
-        from cardsim.runner.files import transform_id
-
         manifest.update(source=source_hash(), code=transform_id(tune), cardsim=__version__)
     steps = _Steps(store, manifest)
     try:
@@ -329,8 +322,6 @@ def tune(game: str | None, strategy: str | None = None, params=None, objective: 
 
 
 def _search(arena, strategy, start, axes, n, budget, seed, n_jobs, steps, progress, pairs, level, z, rule, echo):
-    from cardsim.runner.pool import _bar, show_progress
-
     theta = dict(start)
     history = [_key(theta)]
     points = [dict(theta)]
@@ -407,8 +398,6 @@ def _check(arena, theta, axes, n, budget, used, step, seed, n_jobs, steps, pairs
     """The exploit check of a sweep without a move: ``(ended or None, exploit table, used, step)``.
     A clear gain (inside the search's ranges) moves the population (``move``) and the search goes
     on; none ends it at an equilibrium."""
-    from cardsim.exploit import deviations, exploit
-
     k = len(deviations(arena, theta, list(axes), pairs, 0))
     if used + n * k > budget:
         return "budget", None, used, step
@@ -489,7 +478,7 @@ def _sayer(echo, bar_shown: bool):
     def say(row, arena):
         line = step_line(row, arena.objective)
         if bar_shown:
-            from tqdm import tqdm
+            from tqdm import tqdm  # local: tqdm is slow to import; only a progress bar needs it
 
             with tqdm.external_write_mode():
                 echo(line)

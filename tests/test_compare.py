@@ -55,7 +55,8 @@ def test_501_blind_policy_never_bids_above_220():
 
 
 # ---------------------------------------------------------------- whole games (compare_matches, side_share)
-from cardsim.compare import compare_matches, side_share, win_share  # noqa: E402
+from cardsim.compare import compare_matches, win_share  # noqa: E402
+from cardsim.match_compare import side_share  # noqa: E402
 
 
 def test_compare_matches_is_paired_per_match():

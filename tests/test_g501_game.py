@@ -587,8 +587,6 @@ def test_equity_states_resume_after_an_interruption(tmp_path, monkeypatch):
 
 
 def test_moment_table_resumes_by_prefix(tmp_path, monkeypatch):
-    import cardsim.questions as Q
-
     args = dict(prefixes=([], ["P", "75"]), levels=(70, 90), n_jobs=1)
     whole = g501.moment_table(300, 3, **args)
     first = g501.moment_table(300, 3, **args, results=tmp_path)
@@ -597,7 +595,7 @@ def test_moment_table_resumes_by_prefix(tmp_path, monkeypatch):
     def no_play(*a, **k):
         raise AssertionError("a finished prefix was played again")
 
-    monkeypatch.setattr(Q, "run_question", no_play)
+    monkeypatch.setattr(g501, "run_question", no_play)  # where moment_table finds it
     pd.testing.assert_frame_equal(g501.moment_table(300, 3, **args, results=tmp_path), whole)
 
 

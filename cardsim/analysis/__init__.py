@@ -7,13 +7,12 @@ import importlib
 import pandas as pd
 
 from cardsim.games import get_game
+from cardsim.games.base import OptionError
 
 
 def for_game(game: str):
     """The analysis module of a game (``summarize``, ``tables``, ``figures``): the one its spec
     names (``facts.analysis``).  Raises OptionError for an unknown game or one without."""
-    from cardsim.games.base import OptionError
-
     spec = get_game(game)
     if spec.facts is None or not spec.facts.analysis:
         raise OptionError(f"{spec.name} has no analysis module")

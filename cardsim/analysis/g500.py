@@ -116,10 +116,10 @@ def tables(merged: pd.DataFrame) -> dict[str, pd.DataFrame]:
 def figures(tabs: dict[str, pd.DataFrame], outdir: Path) -> list[Path]:
     """Make rate per contract (95% intervals) and mean net score under both scorings, for
     contracts reached at least 200 times."""
-    import matplotlib
+    import matplotlib  # local: matplotlib is slow to import; only the figures need it
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # local: matplotlib is slow to import; only the figures need it
 
     t = tabs["g500_contracts"]
     t = t[(t.contract != "thrown in") & (t.n >= 200)]

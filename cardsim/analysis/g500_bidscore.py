@@ -37,9 +37,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from cardsim.analysis import g500_guide as G
+from cardsim.analysis import g500_guide as G, rules_of_thumb as T
 from cardsim.analysis import robustness as RB
+from cardsim.analysis.plots import save_figure
+from cardsim.analysis.robustness import others, sentence
 from cardsim.analysis.verdicts import chart_clear
+from cardsim.games import get_game
 from cardsim.questions import question, run_question, table
 from cardsim.runner.store import analysis_store, run_chunks
 from cardsim.selection import half_means, paired, split_best_ties
@@ -280,8 +283,6 @@ def answer(best: pd.DataFrame) -> str:
             states.append(f"at {_state(r0)} " + ", ".join(_cell_text(r) for _, r in s.iterrows()))
         parts.append(f"With {holding}, to {t} (by the deal's points {deal}): " + "; ".join(states) + ".")
     if "holds" in best:
-        from cardsim.analysis.robustness import others, sentence
-
         parts.append(sentence(best[best.robust_deals > 0], "game's best level", "pp of games", len(others(GAME))))
     else:
         parts.append("Not replayed under other players.")
@@ -292,8 +293,6 @@ def rules(best: pd.DataFrame) -> list[dict]:
     """Rules of thumb (:mod:`cardsim.analysis.rules_of_thumb`): each clear cell where the game's best
     differs from the per-deal best and wins clearly more games; its number the gain in games over
     the per-deal best (pp), worth = that gain."""
-    from cardsim.analysis import rules_of_thumb as T
-
     out = []
     for i, r in best.reset_index(drop=True).iterrows():
         if not (r.differs and r.clear and r.gain_lo > 0):
@@ -312,8 +311,6 @@ def run_robust(p: Plan, best: pd.DataFrame, seed: int, n_jobs: int = -1, log=pri
     """Each cell's best level by the game and its runner-up replayed under every other player profile
     (:mod:`cardsim.analysis.robustness`) on the first quarter of each stratum's deals (the same deals
     as the cell's own run).  Returns ``best`` with the robustness columns (gains in pp of games)."""
-    from cardsim.games import get_game
-
     profiles = RB.others(GAME) if profiles is None else list(profiles)
     base = [get_game(GAME).default_strategy] * 4
     plan_cells = cells(p)
@@ -357,13 +354,12 @@ LEGENDS = {
 
 def figures(best: pd.DataFrame, outdir: Path, name: str = "g500_bidscore.png") -> list[Path]:
     """A grid per target: rows class x scoring, columns states; colour = the game's best level."""
-    import matplotlib
+    import matplotlib  # local: matplotlib is slow to import; only the figures need it
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # local: matplotlib is slow to import; only the figures need it
 
-    from cardsim.analysis.plots import save_figure
-    from matplotlib.colors import BoundaryNorm, ListedColormap
+    from matplotlib.colors import BoundaryNorm, ListedColormap  # local: matplotlib is slow to import; only the figures need it
 
     if best.empty:
         return []

@@ -27,6 +27,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+import cardsim
 from cardsim.runner.store import analysis_store, run_chunks
 from cardsim.stats import wilson
 
@@ -83,8 +84,6 @@ def play_cell(scoring: str, target: int, s0: int, s1: int, first: int, games: in
     """Play ``games`` games from the team scores ``(s0, s1)`` with seat ``first`` (0 or 1, so team
     ``first``) dealing first, under ``scoring`` and ``target``: one row of the states table
     (:data:`STATE_COLUMNS`; ``wins_t`` team t's games won, ``unfinished`` games at the deal cap)."""
-    import cardsim
-
     matches, _ = cardsim.play_match(GAME, games, seed=seed, before=[s0, s1], dealer=first, strategies=strategies,
                                     rules={"scoring": scoring, "target": target}, n_jobs=1, chunk_size=games)
     winner = matches.winner.to_numpy(dtype="float64", na_value=-1.0)
@@ -147,10 +146,10 @@ def wide(eq: pd.DataFrame, scoring: str, target: int, first="both") -> pd.DataFr
 
 def figures(eq: pd.DataFrame, outdir: Path, name: str = "g500_equity.png") -> list[Path]:
     """A heat map per scoring and target of team 0's chance of winning (first dealer pooled)."""
-    import matplotlib
+    import matplotlib  # local: matplotlib is slow to import; only the figures need it
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # local: matplotlib is slow to import; only the figures need it
 
     outdir = Path(outdir)
     outdir.mkdir(parents=True, exist_ok=True)

@@ -43,16 +43,20 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from cardsim.analysis import robustness as RB
-from cardsim.analysis.robustness import DEPENDS
+from cardsim.analysis import robustness as RB, rules_of_thumb as T
+from cardsim.analysis.plots import save_figure
+from cardsim.analysis.robustness import DEPENDS, others, pilot_seed, sentence
 
 from cardsim.analysis.verdicts import chart_clear
 from cardsim.cards import SUITS
 from cardsim.deal import MAX_ATTEMPTS
+from cardsim.games import get_game
+from cardsim.profiles import Profile
 from cardsim.questions import question, run_question, table
 from cardsim.runner.store import analysis_store, run_chunks
 from cardsim.ranking import rank_sums
 from cardsim.selection import CHOOSE, half_means, paired, ranked
+from cardsim.stats import mean_interval
 
 GAME = "500"
 SEAT = 0
@@ -384,8 +388,6 @@ PIMC_OFF = ("pimc card play in the other seats is not replayed: Five Hundred's p
 def pimc_profile():
     """The guide's own card-play profile: partner and both opponents play their cards by ``pimc``
     (:data:`PIMC`); the guide's options skip the auction, so only card play and the kitty act on it."""
-    from cardsim.profiles import Profile
-
     return Profile("pimc", f"partner and opponents play their cards by {PIMC} (a stronger card player)",
                    {"others": PIMC})
 
@@ -394,8 +396,6 @@ def _robust_cell_sums(payload, options, deals, pilot, strategies) -> dict:
     """One class and scoring's question with ``options`` on its first ``deals`` deals, split evenly
     over its strata (each stratum's own seed; ``pilot``: the pilot's own deals), merged: the form
     cardsim.analysis.robustness.replay calls."""
-    from cardsim.analysis.robustness import pilot_seed
-
     holding, strata, scoring = payload
     per = max(1, -(-deals // len(strata)))
     return _merge([_robust_stratum_sums(holding, tuple(options), given, per, pilot_seed(s) if pilot else s, scoring,
@@ -415,9 +415,6 @@ def run_robust(classes, bid_rows: pd.DataFrame, n: int, seed: int, n_jobs: int =
     ``levels``: :func:`run_classes`' frame, whose half-1 differences give the default players'
     candidates (without it, the best and the runner-up only).  Returns ``bid_rows`` with the
     robustness columns (gains in score points)."""
-    from cardsim.analysis import robustness as RB
-    from cardsim.games import get_game
-
     profiles = RB.others(GAME) if profiles is None else list(profiles)
     if pimc and all(p.name != "pimc" for p in profiles):
         profiles.append(pimc_profile())
@@ -477,8 +474,6 @@ def run_openings(classes, bid_rows: pd.DataFrame, rules_: list[dict], n: int, se
     ``n`` deals): forced (the guide's contract), opened as the seat's first call (the auction played
     on by the strategies; a bid the earlier callers have topped cannot be opened), and passed.
     Returns the :data:`OPENING_COLUMNS` frame, one row per rule (empty without rules)."""
-    from cardsim.stats import mean_interval
-
     by_label = {(h.denom, h.label()): h for h in classes}
     cells = []
     for rule in rules_:
@@ -653,7 +648,7 @@ def symmetry(levels: pd.DataFrame) -> pd.DataFrame:
 
 def symmetry_z(comparisons: int) -> float:
     """The normal quantile of a two-sided interval at family-wise :data:`FAMILY` over ``comparisons``."""
-    from scipy.stats import norm
+    from scipy.stats import norm  # local: scipy is slow to import; only this function needs it
 
     return float(norm.ppf(1 - (1 - FAMILY) / (2 * comparisons)))
 
@@ -881,7 +876,6 @@ def answer_parts(tabs: dict[str, pd.DataFrame]) -> list[str]:
 def _robust_sentence(b: pd.DataFrame) -> str:
     if "holds" not in b:
         return ""
-    from cardsim.analysis.robustness import others, sentence
 
     text = sentence(b[b.robust_deals > 0], "best level", "score points", len(others(GAME)))
     if text and "robust_verdict" in b and not b.profiles_tested.fillna("").astype(str).str.contains("pimc").any():
@@ -928,8 +922,6 @@ def rules(tabs: dict[str, pd.DataFrame]) -> list[dict]:
     (:data:`cardsim.analysis.rules_of_thumb.RULE`): the profiles whose own best level is the
     runner-up and the previous default's best, where the robust replay wrote them (``best_under``);
     the guide has no default's own level per class."""
-    from cardsim.analysis import rules_of_thumb as T
-
     b = tabs["g500_guide_bids"].reset_index(drop=True)
     key = _class_key(b)
     best_of = {}
@@ -988,13 +980,12 @@ def figures(tabs: dict[str, pd.DataFrame], outdir: Path) -> list[Path]:
     """``g500_guide_bids.png``: the recommended level per class (heatmaps: trumps x top trumps in
     hearts, jokers x aces in no-trump), one column per scoring; each cell shows the level and
     its mean score, * where the runner-up is within the 95% interval, grey where no level pays."""
-    import matplotlib
+    import matplotlib  # local: matplotlib is slow to import; only the figures need it
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # local: matplotlib is slow to import; only the figures need it
 
-    from cardsim.analysis.plots import save_figure
-    from matplotlib.colors import BoundaryNorm, ListedColormap
+    from matplotlib.colors import BoundaryNorm, ListedColormap  # local: matplotlib is slow to import; only the figures need it
 
     b = tabs["g500_guide_bids"]
     scorings = list(dict.fromkeys(b.scoring))

@@ -3,6 +3,7 @@
 and the classification of a hand by the cells' classes."""
 from __future__ import annotations
 
+from cardsim.analysis.g500_guide import GUIDE_SUIT, Holding, SCORINGS, class_values, guide_classes
 from cardsim.analysis.hand_classes import ChartCell, bad_context
 from cardsim.cards import suit_letters
 from cardsim.names import DENOMINATIONS
@@ -28,8 +29,6 @@ def g500_key(denom, trumps, top, side_aces, jokers, aces, scoring) -> str:
 
 def g500_holding(denom: str, trumps, top, side_aces, jokers, aces):
     """The :class:`cardsim.analysis.g500_guide.Holding` of a bids row's class columns in ``denom``."""
-    from cardsim.analysis.g500_guide import Holding
-
     if denom == "NT":
         return Holding("NT", jokers=int(jokers), aces=int(aces))
     label = str(trumps)
@@ -42,8 +41,6 @@ def g500_cells(rows) -> list[ChartCell]:
     hearts row stands for every suit (the guide's symmetry, module docstring of g500_guide), so it
     gives a cell for each of S C D H with the condition written in that suit (``top_S=2, …``); a
     spades row (the symmetry check) a cell for spades; a no-trump row a cell for NT."""
-    from cardsim.analysis.g500_guide import GUIDE_SUIT
-
     out = []
     for r in rows.itertuples(index=False):
         key = g500_key(r.denom, r.trumps, r.top, r.side_aces, r.jokers, r.aces, r.scoring)
@@ -60,9 +57,7 @@ cells = g500_cells
 
 def studied_cells() -> list[ChartCell]:
     """Every class of the full report's guide under both scorings."""
-    import pandas as pd
-
-    from cardsim.analysis.g500_guide import SCORINGS, class_values, guide_classes
+    import pandas as pd  # local: pandas is slow to import; only this function needs it
 
     rows = [dict(class_values(h), scoring=s) for h in guide_classes(quick=False) for s in SCORINGS]
     return g500_cells(pd.DataFrame(rows))

@@ -13,6 +13,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from cardsim.deal import ConditionError
+from cardsim.questions import question, run_question, table
+from cardsim.runner.store import analysis_store
 from cardsim.stats import mean_interval, wilson
 
 BAND_EDGES = [66, 70, 80, 90, 100, 110, 120, 130, 140, 160]
@@ -134,10 +137,10 @@ def tables(merged: pd.DataFrame) -> dict[str, pd.DataFrame]:
 
 def figures(tabs: dict[str, pd.DataFrame], outdir: Path) -> list[Path]:
     """Made rate per winning-bid band, blind and not, with 95% intervals (bands with n >= 100)."""
-    import matplotlib
+    import matplotlib  # local: matplotlib is slow to import; only the figures need it
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # local: matplotlib is slow to import; only the figures need it
 
     t = tabs["g501_bands"]
     t = t[t.n_played >= 100]
@@ -231,10 +234,10 @@ def blind_table(compared: pd.DataFrame, seats: int | None = None) -> pd.DataFram
 def blind_figure(table: pd.DataFrame, outdir: Path) -> list[Path]:
     """Paired difference of seat 0's score change against the blind level, one line per position
     (one panel per number of seats when the table has a ``seats`` column)."""
-    import matplotlib
+    import matplotlib  # local: matplotlib is slow to import; only the figures need it
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # local: matplotlib is slow to import; only the figures need it
 
     groups = list(table.groupby("seats")) if "seats" in table else [(None, table)]
     fig, axes = plt.subplots(1, len(groups), figsize=(8 * len(groups) ** 0.75, 4.5), squeeze=False)
@@ -306,8 +309,6 @@ def calls_imply_hands(prefix: tuple) -> bool:
     that they do), or never do (a jump bid: then the calls are made on any hands).  Decided by
     dealing the first :data:`PILOT` deals of the question with the calls implied (one deal let a call
     the players make almost never through, and the question's later deals then failed)."""
-    from cardsim.deal import ConditionError
-
     if not prefix:
         return False
     q = moment_question(prefix, PILOT, 0, implied=True)
@@ -319,8 +320,6 @@ def calls_imply_hands(prefix: tuple) -> bool:
 
 
 def moment_question(prefix, n: int, seed: int, levels=MOMENT_LEVELS, implied=None):
-    from cardsim.questions import question
-
     if implied is None:
         implied = calls_imply_hands(tuple(prefix))
     return question("501", 0, moment_options(prefix, levels), n=n, seed=seed, dealer=moment_dealer(prefix),
@@ -330,8 +329,6 @@ def moment_question(prefix, n: int, seed: int, levels=MOMENT_LEVELS, implied=Non
 def moment_rows(prefix, sums: dict, levels=MOMENT_LEVELS) -> pd.DataFrame:
     """The :data:`MOMENT_COLUMNS` rows of one auction prefix from its question sums: per option its
     mean score change and the paired difference to ``look`` (over the deals where it was legal)."""
-    from cardsim.questions import table
-
     q = moment_question(prefix, 1, 0, levels)
     t = table(q, sums).set_index("option").loc[list(q.options)]
     look = q.options.index("look")
@@ -355,9 +352,6 @@ def moment_table(n: int, seed: int, prefixes=MOMENT_PREFIXES, levels=MOMENT_LEVE
     """Every prefix's options on ``n`` deals (the same deals for every option of a prefix).
     ``results``: a folder keeping each finished prefix, and the finished chunks of the one under
     way, so that the same call after an interruption resumes."""
-    from cardsim.questions import run_question
-    from cardsim.runner.store import analysis_store
-
     prefixes = [list(p) for p in prefixes]
     store = analysis_store(results, "501-moment", moment_rows, prefixes=prefixes, n=n, seed=seed, levels=list(levels))
     done = store.done() if store is not None else set()
@@ -377,10 +371,10 @@ def moment_table(n: int, seed: int, prefixes=MOMENT_PREFIXES, levels=MOMENT_LEVE
 def moment_figure(table: pd.DataFrame, outdir: Path) -> Path:
     """``g501_blind_moment.png``: blind to L minus look (points per deal) per auction prefix and
     level; blank where the level is not above the current bid, * where the interval includes 0."""
-    import matplotlib
+    import matplotlib  # local: matplotlib is slow to import; only the figures need it
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # local: matplotlib is slow to import; only the figures need it
 
     blinds = table[table.option != "look"]
     prefixes = list(dict.fromkeys(table.auction))

@@ -30,9 +30,13 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+import cardsim
+from cardsim.analysis.plots import save_figure
 from cardsim.analysis.quality import CHUNK  # deals per task, as the quality section's other runs
+from cardsim.analysis.quality import check_request, strategy_chunks
 from cardsim.games import get_game
 from cardsim.games.base import OptionError
+from cardsim.stats import mean_interval, wilson
 
 COLUMNS = ["strategy", "deals", "n", "dd_best", "dd_best_lo", "dd_best_hi", "lead_cost", "lead_cost_lo",
            "lead_cost_hi", "random_lead", "random_lead_lo", "random_lead_hi", "vs_random", "vs_random_lo",
@@ -52,8 +56,6 @@ def offered(game) -> bool:
 def lead_chunk(game: str, names: tuple, seed: int, start: int, count: int) -> pd.DataFrame:
     """One task of :func:`deal_rows`: the per-lead rows of deals ``start .. start+count-1`` for
     each strategy in ``names`` (a plain function, so worker processes can run it)."""
-    import cardsim
-
     spec = get_game(game)
     if not offered(spec.name):
         raise OptionError(f"{spec.name} has no double-dummy values of the opening lead")
@@ -85,8 +87,6 @@ def deal_rows(game, n: int, seed: int = 0, strategies=None, n_jobs: int = 1, pro
     not searching or table-driven, :func:`cardsim.analysis.quality.strategy_names`); ``store``: a
     :class:`cardsim.runner.store.ChunkStore` (an interrupted run resumes).  Raises OptionError /
     StrategyError (one line) before any work."""
-    from cardsim.analysis.quality import check_request, strategy_chunks
-
     game, names = check_request(game, n, strategies)
     if not offered(game):
         raise OptionError(f"{game} has no double-dummy values of the opening lead")
@@ -96,8 +96,6 @@ def deal_rows(game, n: int, seed: int = 0, strategies=None, n_jobs: int = 1, pro
 def summarize(rows: pd.DataFrame) -> pd.DataFrame:
     """The lead-quality table of :func:`deal_rows` output: one row per strategy (in the rows'
     order), columns :data:`COLUMNS`; ``deals`` played, ``n`` leads (the base of every share)."""
-    from cardsim.stats import mean_interval, wilson
-
     out = []
     for name, group in rows.groupby("strategy", sort=False):
         led = group[group.declared]
@@ -121,12 +119,10 @@ def summarize(rows: pd.DataFrame) -> pd.DataFrame:
 def figure(table: pd.DataFrame, path, title: str):
     """A bar per strategy: its share of DD-best opening leads (95% interval), beside the exact
     random-lead floor on its deals; bridge's yardsticks as dashed lines.  Returns ``path``."""
-    import matplotlib
+    import matplotlib  # local: matplotlib is slow to import; only the figures need it
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    from cardsim.analysis.plots import save_figure
+    import matplotlib.pyplot as plt  # local: matplotlib is slow to import; only the figures need it
 
     t = table.iloc[::-1].reset_index(drop=True)  # the first strategy on top
     y = np.arange(len(t))

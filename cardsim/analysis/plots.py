@@ -27,7 +27,7 @@ def percent_grid(ax, m: np.ndarray, grid, xlabel: str, ylabel: str, title: str):
 def save_figure(fig, path) -> Path:
     """Write ``fig`` to ``path`` (PNG at 100 dpi, the report's size; its folder created) and close
     it, so a long analysis does not keep every figure in memory.  Returns the path."""
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # local: matplotlib is slow to import; only the figures need it
 
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -32,8 +32,12 @@ import re
 import numpy as np
 import pandas as pd
 
+from cardsim.dd import DENOMINATIONS
 from cardsim.games import get_game
 from cardsim.games.base import OptionError, as_list
+from cardsim.runner.run import check_run_seed
+from cardsim.runner.store import run_chunks
+from cardsim.stats import mean_interval, wilson
 from cardsim.text import quote
 
 CHUNK = 50
@@ -136,9 +140,6 @@ def strategy_chunks(chunk, game: str, names: list, n: int, seed, n_jobs, progres
     deals ``0 .. n-1`` in chunks of :data:`CHUNK` (``store`` keeps finished ones), its rows
     concatenated and ordered by strategy (as ``names``) and deal.  Raises OptionError for a bad
     seed."""
-    from cardsim.runner.run import check_run_seed
-    from cardsim.runner.store import run_chunks
-
     seed = check_run_seed(seed)
     tasks = [(game, tuple(names), seed, s, min(CHUNK, n - s)) for s in range(0, n, CHUNK)]
     parts = list(run_chunks(chunk, tasks, [t[-1] for t in tasks], n_jobs, progress, store))
@@ -150,8 +151,6 @@ def strategy_chunks(chunk, game: str, names: list, n: int, seed, n_jobs, progres
 
 # ---------------------------------------------------------------- tables
 def _rate(values: pd.Series, prefix: str) -> dict:
-    from cardsim.stats import wilson
-
     v = values.dropna()
     if len(v) == 0:
         return {prefix: np.nan, f"{prefix}_lo": np.nan, f"{prefix}_hi": np.nan}
@@ -160,8 +159,6 @@ def _rate(values: pd.Series, prefix: str) -> dict:
 
 
 def _summary(group: pd.DataFrame) -> dict:
-    from cardsim.stats import mean_interval
-
     dec = group[group.declared]
     diff = (dec.result - dec.dd).to_numpy(np.float64)
     mean, _, lo, hi = mean_interval(diff.sum(), (diff ** 2).sum(), len(diff))
@@ -224,8 +221,6 @@ def summarize(rows: pd.DataFrame, by=(), levels=None) -> pd.DataFrame:
     the game's band labels (bands without a declared deal have no row).  ``levels``: ``(low,
     high)`` from :func:`check_levels`, or None: only the declared deals whose ``height`` lies in
     it count (``n`` and every mean and rate; ``deals`` still counts every deal played)."""
-    from cardsim.dd import DENOMINATIONS
-
     by = check_by(by)
     if levels is not None:
         rows = rows.assign(declared=rows.declared & rows.height.between(levels[0], levels[1]))

@@ -56,6 +56,8 @@ import numpy as np
 from cardsim import profiles as P
 from cardsim import robust as R
 from cardsim.robust import profile_summary
+from cardsim.runner.store import analysis_store, run_chunks
+from cardsim.selection import paired
 
 PAIR_COLUMNS = ["holds", "flips_under", "gain_min", "gain_max", "robust_deals"]
 """The columns of :func:`cell_columns` (the pair replay of the score analyses)."""
@@ -193,8 +195,6 @@ def default_view(sums: dict, options, best: str, reference: str | None, runner_u
     (:func:`contenders`, from the paired intervals of best minus each option on the held-out half
     of the deals, :func:`cardsim.selection.paired`) and ``sd``: the per-deal standard deviation of
     best minus ``reference`` there (NaN without a reference)."""
-    from cardsim.selection import paired
-
     options = list(options)
     b = options.index(best)
     lo = {o: paired(sums, b, j, sign=sign)["lo"] for j, o in enumerate(options) if j != b}
@@ -283,8 +283,6 @@ def replay(cells: list[Cell], profiles: list, sums_fn, base: list[str], *, name:
     most deals per profile (a costly profile's budget); ``scale``, ``fmt``: the chart's units of
     the gains in ``flips``, ``gain_min`` / ``gain_max`` (e.g. 100 for pp).  Returns one dict per
     cell, in order."""
-    from cardsim.runner.store import analysis_store, run_chunks
-
     caps = dict(caps or {})
     every = [P.Profile(P.DEFAULT, "the default players"), *profiles]
     specs = {(p.name, c.seat): p.strategies(list(base), c.seat) for p in every for c in cells}

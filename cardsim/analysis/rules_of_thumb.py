@@ -32,7 +32,9 @@ Only a cell whose best option is clearly best (the chart's own verdict) becomes 
 """
 from __future__ import annotations
 
+import json
 import math
+import statistics
 
 from cardsim.analysis import robustness as RB
 
@@ -112,8 +114,6 @@ def profile_bests(value) -> dict[str, str]:
     """Each profile's own best option of a cell (the ``best_under`` column the robust replay adds):
     a dict, a JSON object, or text ``name: call; name: call`` (``=`` and ``,`` also read); missing
     or empty: ``{}``.  Raises ValueError for text that names no profile."""
-    import json
-
     if isinstance(value, dict):
         return {str(k): call_text(v) for k, v in value.items() if call_text(v)}
     text = call_text(value)
@@ -180,8 +180,6 @@ def pick(rules: list[dict], k: int = MAX_RULES, per_group: int = PER_GROUP) -> l
     set here: a gain (``value``) below the median of every candidate's, its interval above 0 (every
     candidate is a clear cell; a lone candidate is not close).  Rules with a missing or infinite
     worth are left out.  Each rule chosen gets ``settles`` and ``settles_text``."""
-    import statistics
-
     finite = [r for r in rules if math.isfinite(r["worth"])]
     median = statistics.median(r["value"] for r in finite) if len(finite) > 1 else -math.inf
     for r in finite:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from cardsim.games import get_game
+
 PIMC = "pimc"
 """The registry name of the sampled-search player (:mod:`cardsim.strategies.pimc`)."""
 
@@ -28,6 +30,4 @@ def pimc_spec(worlds: int) -> str:
 
 def available(game: str) -> bool:
     """Whether ``game`` has the ``pimc`` strategy registered."""
-    from cardsim.games import get_game
-
     return PIMC in get_game(game).registry.names()

@@ -158,10 +158,10 @@ def tables(merged: pd.DataFrame) -> dict[str, pd.DataFrame]:
 
 def figures(tabs: dict[str, pd.DataFrame], outdir: Path) -> list[Path]:
     """Make rate per contract with its 95% interval, for contracts reached at least 200 times."""
-    import matplotlib
+    import matplotlib  # local: matplotlib is slow to import; only the figures need it
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # local: matplotlib is slow to import; only the figures need it
 
     t = tabs["vint_contracts"]
     t = t[(t.contract != "void") & (t.n >= 200)]

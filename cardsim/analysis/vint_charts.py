@@ -20,8 +20,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from cardsim.analysis import robustness as RB
-from cardsim.analysis.robustness import DEPENDS
+from cardsim.analysis import robustness as RB, rules_of_thumb as T
+from cardsim.analysis.robustness import DEPENDS, others, sentence
 
 from cardsim.analysis.verdicts import chart_clear
 from cardsim.cards import SUITS
@@ -553,7 +553,6 @@ def _robust_sentence(tables: dict) -> str:
     frames = [t for name, t in tables.items() if name.startswith("vint_chart_") and "holds" in t]
     if not frames:
         return ""
-    from cardsim.analysis.robustness import others, sentence
 
     return sentence(pd.concat(frames, ignore_index=True), "best first call", "score points", len(others("vint")))
 
@@ -651,8 +650,6 @@ def rules(tables: dict[str, pd.DataFrame]) -> list[dict]:
     wrote it), the best moved from the previous default's; ordered by
     :data:`cardsim.analysis.rules_of_thumb.RULE`, at most two of a chart and calls before
     (:func:`cardsim.analysis.rules_of_thumb.pick`)."""
-    from cardsim.analysis import rules_of_thumb as T
-
     out = []
     for name, table in tables.items():
         if not name.startswith("vint_chart_"):
@@ -684,10 +681,10 @@ def rules(tables: dict[str, pd.DataFrame]) -> list[dict]:
 
 # ----------------------------------------------------------------------------- figures
 def _plt():
-    import matplotlib
+    import matplotlib  # local: matplotlib is slow to import; only the figures need it
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # local: matplotlib is slow to import; only the figures need it
 
     return plt
 

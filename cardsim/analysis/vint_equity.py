@@ -23,10 +23,14 @@ from __future__ import annotations
 import hashlib
 import itertools
 import time
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from cardsim.analysis.plots import percent_grid, save_figure
+from cardsim.games import get_game
+from cardsim.games.vint.chunks import rubbers_from
 from cardsim.runner.store import analysis_store, run_chunks
 from cardsim.stats import mean_interval, wilson
 
@@ -64,9 +68,6 @@ def task_seed(seed: int, *key) -> int:
 def play_cell(state: tuple, dealer: int, rubbers: int, seed: int, strategies=None) -> dict:
     """Play ``rubbers`` rubbers on from ``state`` with ``dealer`` dealing first: one row of the
     states table (:data:`STATE_COLUMNS`)."""
-    from cardsim.games import get_game
-    from cardsim.games.vint.chunks import rubbers_from
-
     setup = get_game(GAME).setup(strategies)
     b0, b1, g0, g1 = (int(x) for x in state)
     rows = rubbers_from(seed, 0, rubbers, setup, (b0, b1), (g0, g1), dealer)
@@ -145,14 +146,10 @@ def equity_wide(eq: pd.DataFrame, value: str = "p_win") -> pd.DataFrame:
 def equity_figure(eq: pd.DataFrame, outdir) -> "Path":
     """``vint_equity.png``: side 0's rubber-win probability (%) by the points below the line of
     each side, one panel per games won (dealer averaged)."""
-    from pathlib import Path
-
-    import matplotlib
+    import matplotlib  # local: matplotlib is slow to import; only the figures need it
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    from cardsim.analysis.plots import percent_grid, save_figure
+    import matplotlib.pyplot as plt  # local: matplotlib is slow to import; only the figures need it
 
     grid = sorted(eq.below_0.unique())
     fig, axes = plt.subplots(1, 4, figsize=(15, 4.2), layout="constrained")

@@ -3,6 +3,7 @@
 classification of a hand by the cells' classes."""
 from __future__ import annotations
 
+from cardsim.analysis import vint_charts as vc
 from cardsim.analysis.hand_classes import ChartCell, bad_context
 from cardsim.cards import suit_letters
 
@@ -16,8 +17,6 @@ NO_CARDS = False
 
 
 def _vint_definitions() -> dict:
-    from cardsim.analysis import vint_charts as vc
-
     out = {}
     for cell in vc.chart_cells(quick=False) + vc.chart_cells(quick=True):
         key = vint_key(cell.chart, " ".join(cell.after) or "-", vc.band_label(cell.band), cell.shape.name)
@@ -51,9 +50,7 @@ cells = vint_cells
 
 def studied_cells() -> list[ChartCell]:
     """Every cell of the full report's charts."""
-    import pandas as pd
-
-    from cardsim.analysis import vint_charts as vc
+    import pandas as pd  # local: pandas is slow to import; only this function needs it
 
     rows = [{"chart": c.chart, "after": " ".join(c.after) or "-", "band": vc.band_label(c.band),
              "shape": c.shape.name} for c in vc.chart_cells(quick=False)]

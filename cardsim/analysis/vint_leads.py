@@ -34,9 +34,19 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
+
+from cardsim.analysis.plots import save_figure
+from cardsim.analysis.verdicts import chart_clear
+from cardsim.conditions import Conditions, compile as compile_conditions, parse_classes
+from cardsim.games.vint.solver import lead_values
+from cardsim.deal import deal_chunk
+from cardsim.runner.store import analysis_store, run_chunks
+from cardsim.selection import p_above
+from cardsim.stats import mean_interval
 
 GAME = "vint"
 DECLARER = 2
@@ -175,13 +185,9 @@ def cell_task(cell: Cell, seed: int, start: int, count: int) -> pd.DataFrame:
     tricks after each kind's lead (int8 columns named by kind, -1 where the leader has no such
     card), ``best`` (int8, after the best lead of all his cards) and ``best_cards`` (int8, how many
     of his cards reach it)."""
-    from cardsim.conditions import Conditions, compile, parse_classes
-    from cardsim.games.vint.solver import lead_values
-    from cardsim.deal import deal_chunk
-
     given = {LEADER: cell.holding.given} if cell.holding.given else {}
     cond = Conditions(GAME, hands=given, classes=parse_classes(GAME, cell.where))
-    dealt = deal_chunk(compile(cond), task_seed(seed, cell), start, count)
+    dealt = deal_chunk(compile_conditions(cond), task_seed(seed, cell), start, count)
     values = lead_values(dealt.hands, DECLARER, cell.contract.denomination)
     # cardsim's denominations S C D H NT = 0..4 are its suits 0..3 (cardsim.cards) and no-trump
     suit, trump = SUITS.index(cell.holding.suit), cell.contract.denomination
@@ -201,8 +207,6 @@ def cell_task(cell: Cell, seed: int, start: int, count: int) -> pd.DataFrame:
 def run(cells_: list[Cell], deals: int, seed: int, n_jobs: int = -1, results=None, log=print) -> dict:
     """``{(contract, holding key): per-deal frame}`` of every cell on ``deals`` deals, the tasks on
     all cores; ``results``: a folder keeping each finished task (an interrupted run resumes)."""
-    from cardsim.runner.store import analysis_store, run_chunks
-
     tasks = [(c, seed, s, min(CHUNK, deals - s)) for c in cells_ for s in range(0, deals, CHUNK)]
     store = analysis_store(results, "vint_leads", cell_task, deals=deals, seed=seed,
                            cells=[(c.contract.name, c.holding.key, c.where, c.holding.given) for c in cells_])
@@ -218,8 +222,6 @@ def run(cells_: list[Cell], deals: int, seed: int, n_jobs: int = -1, results=Non
 
 # ---------------------------------------------------------------- tables
 def _interval(x: np.ndarray) -> tuple:
-    from cardsim.stats import mean_interval
-
     x = np.asarray(x, dtype=np.float64)
     mean, se, lo, hi = mean_interval(x.sum(), (x ** 2).sum(), len(x))
     return float(mean), float(se), float(lo), float(hi)
@@ -229,9 +231,6 @@ def tables(per_cell: dict, cells_: list[Cell]) -> dict:
     """The chart's tables from :func:`run`'s frames: ``vint_leads`` (one row per cell and lead kind)
     and ``vint_leads_chart`` (one row per cell: its best lead and gain); columns in
     :data:`GLOSSARY`."""
-    from cardsim.analysis.verdicts import chart_clear
-    from cardsim.selection import p_above
-
     long, chart = [], []
     for cell in cells_:
         df = per_cell[(cell.contract.name, cell.holding.key)]
@@ -290,14 +289,11 @@ def figures(long: pd.DataFrame, chart: pd.DataFrame, outdir, name: str = "vint_l
     """One panel per contract: rows the leader's hands, columns the lead kinds; each cell the
     defenders' mean DD tricks and the paired difference to the row's best lead (shade), the best
     boxed (``*``: not clear)."""
-    import matplotlib
+    import matplotlib  # local: matplotlib is slow to import; only the figures need it
 
     matplotlib.use("Agg")
-    from pathlib import Path
 
-    import matplotlib.pyplot as plt
-
-    from cardsim.analysis.plots import save_figure
+    import matplotlib.pyplot as plt  # local: matplotlib is slow to import; only the figures need it
 
     if long.empty:
         return []

@@ -36,9 +36,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from cardsim.analysis import robustness as RB
+from cardsim.analysis import robustness as RB, rules_of_thumb as T
 from cardsim.analysis import vint_charts as V
+from cardsim.analysis.plots import save_figure
 from cardsim.analysis.verdicts import chart_clear
+from cardsim.games import get_game
 from cardsim.questions import question, run_question, table
 from cardsim.runner.store import analysis_store, run_chunks
 from cardsim.selection import half_means, paired, split_best_ties
@@ -281,8 +283,6 @@ def run_robust(p: Plan, best: pd.DataFrame, seed: int, n_jobs: int = -1, log=pri
     (:func:`cardsim.analysis.robustness.robust_deals`: the same deals and strategy randomness as its own
     run), and the same for the best by points and its runner-up, judged by points.  Returns ``best``
     with the robustness columns (gains in pp of rubbers) and :data:`POINTS_COLUMNS` (gains in points)."""
-    from cardsim.games import get_game
-
     profiles = RB.others(GAME) if profiles is None else list(profiles)
     base = [get_game(GAME).default_strategy] * 4
     deals = RB.robust_deals(p.deals)
@@ -335,8 +335,6 @@ def rules(best: pd.DataFrame) -> list[dict]:
     best on a clean line — where the score below the line changes the call or level.  Its number:
     the points' gain over the runner-up per deal (score points, 95% interval, on deals not used to
     choose); worth = that gain; the verdict from the points' replay under the other profiles."""
-    from cardsim.analysis import rules_of_thumb as T
-
     out = []
     best = best.reset_index(drop=True)
     clean = {r.hand: r.points_best for r in best.itertuples() if r.state == STATES[0][0]}
@@ -366,12 +364,10 @@ LEGENDS = {
 
 
 def figures(best: pd.DataFrame, outdir: Path, name: str = "vint_linescore.png") -> list[Path]:
-    import matplotlib
+    import matplotlib  # local: matplotlib is slow to import; only the figures need it
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    from cardsim.analysis.plots import save_figure
+    import matplotlib.pyplot as plt  # local: matplotlib is slow to import; only the figures need it
 
     if best.empty:
         return []

@@ -13,16 +13,18 @@ from __future__ import annotations
 import argparse
 import errno
 import gc
+import importlib
 import os
 import signal
 import sys
+import threading
 
 from cardsim.cli import (bench, columns, compare, dd, evaluate, exploit, export, profiles, quality, replay, rules,
                          show, simulate, strategies, tune)
 from cardsim.cli.common import _USAGE_ERRORS, RejectedInput, UsageError, _Parser, usage_errors
 from cardsim.games.base import OptionError, RecordError
 from cardsim.strategies.registry import StrategyError
-from cardsim.text import clip, plain_output
+from cardsim.text import clip, plain_output, quote
 
 _ORDER = (simulate, evaluate, compare, profiles, show, replay, export, strategies, columns, dd, quality, exploit, tune,
           rules, bench)
@@ -32,7 +34,6 @@ COMMANDS = {command.NAME: command.run for command in _ORDER}
 
 def __getattr__(name):
     if name == "USAGE_ERRORS":  # all four, importing their modules (for callers that name them)
-        import importlib
 
         return (OptionError, StrategyError,
                 *(getattr(importlib.import_module(m), n) for m, n in _USAGE_ERRORS.items()))
@@ -133,8 +134,6 @@ def _terminate_as_interrupt():
     """Make SIGTERM end the command as Ctrl-C does (the pool's clean-up runs: no warnings of leaked
     semaphores from the workers' library); returns the handler it replaced, or None where signals
     cannot be set (not the main thread)."""
-    import threading
-
     if threading.current_thread() is not threading.main_thread():
         return None
     return signal.signal(signal.SIGTERM, _raise_terminated)
@@ -147,8 +146,7 @@ _WRITE_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO}
 def _os_error_line(exc: OSError) -> str:
     """One line for an OSError that reached :func:`main`: a write error without a file name is
     standard output's (every file cardsim writes is named in its error)."""
-    from cardsim.runner.files import os_reason
-    from cardsim.text import quote
+    from cardsim.runner.files import os_reason  # local: --help imports every command module
 
     reason = os_reason(exc)
     if exc.filename is not None:

@@ -5,6 +5,8 @@ command needs is imported in :func:`run`.
 """
 from __future__ import annotations
 
+import textwrap
+
 from cardsim.cli.common import _game
 from cardsim.games import get_game
 
@@ -17,9 +19,7 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    import textwrap
-
-    from cardsim import frames
+    from cardsim import frames  # local: --help imports every command module
 
     spec = get_game(args.game)
     for title, what, doc, missing in (

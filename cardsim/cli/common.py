@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from decimal import Decimal, InvalidOperation
 
+import cardsim
 from cardsim.games import game_names, is_game
 from cardsim.games.base import OptionError, RecordError
 from cardsim.strategies.registry import StrategyError
@@ -57,13 +59,13 @@ def _whole(text: str, low: int, high: int) -> int:
 
 
 def _positive(text: str) -> int:
-    from cardsim.runner.run import MAX_DEALS
+    from cardsim.runner.run import MAX_DEALS  # local: --help imports every command module
 
     return _whole(text, 1, MAX_DEALS)
 
 
 def _nonnegative(text: str) -> int:
-    from cardsim.runner.run import MAX_DEALS
+    from cardsim.runner.run import MAX_DEALS  # local: --help imports every command module
 
     return _whole(text, 0, MAX_DEALS)
 
@@ -84,8 +86,6 @@ def _error_rate(text: str) -> float:
 def _jobs(text: str) -> int:
     """``--jobs``: -1 (all cores, when the run pays for workers) or 1 to this machine's cores (more
     workers than cores only wait for each other)."""
-    import os
-
     cores = os.cpu_count() or 1
     try:
         value = _whole(text, -1, cores)
@@ -125,8 +125,6 @@ def parquet_name(path: str, option: str) -> None:
     try:
         path.encode("utf-8")
     except UnicodeEncodeError:
-        import os
-
         raise UsageError(f"{option} {quote(os.fsencode(path))}: a file name that is not UTF-8; parquet files are "
                          "written by pyarrow, which takes UTF-8 names only: choose another name") from None
 
@@ -229,7 +227,7 @@ def _read_jsonl(path, limits=None):
     file over ``limits`` (:data:`cardsim.bounded.RECORDS` if None) ends the reading
     (:func:`_bounded_lines`).
     """
-    from cardsim.bounded import open_binary
+    from cardsim.bounded import open_binary  # local: --help imports every command module
 
     try:
         handle = open_binary(path)
@@ -258,7 +256,7 @@ def _bounded_lines(handle, path, limits=None):
     """``(line number, bytes)`` of a records file within ``limits`` (None: :data:`cardsim.bounded.RECORDS`);
     past them RejectedInput (one line, exit code 1): the rest of an endless line cannot be
     skipped, so the reading ends there."""
-    from cardsim.bounded import RECORDS, InputTooLarge, lines
+    from cardsim.bounded import RECORDS, InputTooLarge, lines  # local: --help imports every command module
 
     try:
         yield from lines(handle, path, limits or RECORDS)
@@ -267,6 +265,4 @@ def _bounded_lines(handle, path, limits=None):
 
 
 def _replay(record):
-    import cardsim
-
     return cardsim.replay(record)

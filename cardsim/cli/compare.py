@@ -14,12 +14,18 @@ command needs is imported in :func:`run`.
 from __future__ import annotations
 
 import argparse
+import csv
+import dataclasses
+import io
 import json
 import sys
 
+import numpy as np
+
 from cardsim.cli.common import (UsageError, _add_execution, _game, _ints, _output_or_stdout, _path, _positive,
                                 _seed)
-from cardsim.games import GAME_NAMES
+from cardsim.games import GAME_NAMES, get_game
+from cardsim.games.base import OptionError
 
 NAME = "compare"
 
@@ -76,9 +82,9 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    from cardsim.runner.files import atomic_write, check_output_file
-    from cardsim.runner.pool import cluster
-    from cardsim.runner.store import ChunkStore, manifest_key, runs_dir
+    from cardsim.runner.files import atomic_write, check_output_file  # local: --help imports every command module
+    from cardsim.runner.pool import cluster  # local: --help imports every command module
+    from cardsim.runner.store import ChunkStore, manifest_key, runs_dir  # local: --help imports every command module
 
     if not args.matches:
         for given, option in ((args.before, "--before"), (args.dealer, "--dealer")):
@@ -87,8 +93,8 @@ def run(args) -> int:
     out = check_output_file(args.output) if args.output else None  # before any deal is played
     store = args.store
     if store is None:  # kept in the runs folder until the result is written: an interrupted run resumes
-        from cardsim._jit import source_hash
-        from cardsim.runner.files import transform_id
+        from cardsim._jit import source_hash  # local: --help imports every command module
+        from cardsim.runner.files import transform_id  # local: --help imports every command module
 
         # the code's version in the key: a store left by other code is not this run's (it would be refused)
         identity = {"command": "compare", "source": source_hash(), "code": transform_id(compare_strategies),
@@ -119,8 +125,7 @@ def _pair(frame, names) -> tuple[str, str]:
 def team_deal_points(deals):
     """Per deal (float64 columns): each team's score points, ``points_0``/``points_1``, and team 0's
     minus team 1's, ``points_net`` (partnership games)."""
-    import numpy as np
-    import pandas as pd
+    import pandas as pd  # local: --help imports every command module
 
     p0, p1 = _pair(deals, DEAL_POINTS)
     x0, x1 = deals[p0].to_numpy(np.float64), deals[p1].to_numpy(np.float64)
@@ -131,11 +136,10 @@ def team_match_values(matches):
     """Per match (float64 columns): each team's share of the win (``win_0``/``win_1``, ½ each for a
     match without a winner) and its final points (``margin_0``/``margin_1``), each with team 0's
     minus team 1's (``win_net``, ``margin_net``)."""
-    import numpy as np
-    import pandas as pd
+    import pandas as pd  # local: --help imports every command module
 
-    from cardsim.compare import win_share
-    from cardsim.match_compare import POINT_COLUMNS
+    from cardsim.compare import win_share  # local: --help imports every command module
+    from cardsim.match_compare import POINT_COLUMNS  # local: --help imports every command module
 
     w0 = win_share(matches).to_numpy()
     p0, p1 = _pair(matches, POINT_COLUMNS)
@@ -146,8 +150,7 @@ def team_match_values(matches):
 
 def seat_deal_points(deals):
     """Per deal: seat 0's score change (``points``, float64 score points; seat games)."""
-    import numpy as np
-    import pandas as pd
+    import pandas as pd  # local: --help imports every command module
 
     p0, _ = _pair(deals, DEAL_POINTS)
     return pd.DataFrame({"points": deals[p0].to_numpy(np.float64)})
@@ -155,9 +158,9 @@ def seat_deal_points(deals):
 
 def seat_match_values(matches):
     """Per match: seat 0's share of the win (``win``, float64 0..1; seat games)."""
-    import pandas as pd
+    import pandas as pd  # local: --help imports every command module
 
-    from cardsim.compare import win_share
+    from cardsim.compare import win_share  # local: --help imports every command module
 
     return pd.DataFrame({"win": win_share(matches).to_numpy()})
 
@@ -183,11 +186,7 @@ def same_player(game: str, a: str, b: str, seats=None, rules=None) -> bool:
     """Whether specs ``a`` and ``b`` give the same set-up (:class:`cardsim.games.base.Setup`: strategy
     ids, parameter values and every other field but the specs as written), so that the engine plays
     them alike and the comparison is a null one."""
-    import dataclasses
-
-    import numpy as np
-
-    from cardsim.runner.run import make_run
+    from cardsim.runner.run import make_run  # local: --help imports every command module
 
     sa, sb = (make_run(game, 1, 0, s, seats, rules).setup for s in (a, b))
     for field in dataclasses.fields(sa):
@@ -213,11 +212,9 @@ def compare_strategies(game: str, a: str, b: str, *, n=None, matches=False, seed
     line; OutputError when ``store`` holds another run.  Scores as docs/RULES.md §1.7 (501), §2.7
     (Vint), §3.6 (Five Hundred).
     """
-    from cardsim.compare import compare, compare_matches
-    from cardsim.games import get_game
-    from cardsim.games.base import OptionError
-    from cardsim.runner.run import make_run
-    from cardsim.stats import MIN_N_NORMAL
+    from cardsim.compare import compare, compare_matches  # local: --help imports every command module
+    from cardsim.runner.run import make_run  # local: --help imports every command module
+    from cardsim.stats import MIN_N_NORMAL  # local: --help imports every command module
 
     spec = get_game(game)
     facts = spec.facts
@@ -368,9 +365,6 @@ def render(result: dict, fmt: str) -> str:
     if fmt == "json":
         return json.dumps(result, ensure_ascii=False) + "\n"
     if fmt == "csv":
-        import csv
-        import io
-
         buffer = io.StringIO()
         fields = ("measure", "unit", "n", "a", "b", "diff", "se", "lo", "hi", "verdict")
         writer = csv.DictWriter(buffer, fields, lineterminator="\n")

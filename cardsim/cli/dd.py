@@ -34,7 +34,7 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    from cardsim.dd import cli as dd_cli
-    from cardsim.runner.run import make_run
+    from cardsim.dd import cli as dd_cli  # local: --help imports every command module
+    from cardsim.runner.run import make_run  # local: --help imports every command module
 
     return dd_cli.run(args, _read_jsonl, make_run, _strategies, UsageError)

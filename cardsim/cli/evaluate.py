@@ -13,7 +13,9 @@ import sys
 
 from cardsim.cli.common import (UsageError, _add_execution, _add_setup, _error_rate, _game, _ints, _nonnegative, _output_path, _path,
                                 _positive, _strategies)
-from cardsim.games import GAME_NAMES
+from cardsim.cli.export import pbn_given
+from cardsim.games import GAME_NAMES, get_game
+from cardsim.games.base import OptionError
 
 NAME = "evaluate"
 
@@ -182,11 +184,11 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    import pandas as pd
+    import pandas as pd  # local: --help imports every command module
 
-    from cardsim import questions as E
-    from cardsim.runner.files import check_output_file
-    from cardsim.runner.pool import cluster
+    from cardsim import questions as E  # local: --help imports every command module
+    from cardsim.runner.files import check_output_file  # local: --help imports every command module
+    from cardsim.runner.pool import cluster  # local: --help imports every command module
 
     if args.until_clear:
         if args.deals is not None:
@@ -196,14 +198,12 @@ def run(args) -> int:
             raise UsageError("--until-clear and --robust do not go together yet: ask with one of them")
     elif args.max_deals is not None or args.error is not None:
         raise UsageError("--max-deals and --error go with --until-clear")
-    from cardsim import sequential as S
+    from cardsim import sequential as S  # local: --help imports every command module
 
     if args.until_clear and args.error is not None:
         S.check_error(args.error)  # before the question is built and dealt
 
     deals = (args.max_deals or S.MAX_DEALS) if args.until_clear else (args.deals or 100_000)
-
-    from cardsim.cli.export import pbn_given
 
     given = pbn_given(args)  # --pbn: the board's hand(s) and dealer (sets args.hand / args.dealer)
     groups, grouping = _lead_options(args, given)  # --contract, --all-leads: the lead options (sets args.option)
@@ -344,7 +344,7 @@ def answer_json(df) -> dict:
     "rules_text", "outcome", "score_meaning", "not_compared" ({option: why it is not ranked}),
     "options": [rows, best first]}``, plus
     ``"until_clear"`` (the verdict) and ``"lead_groups"`` when asked; missing numbers as null."""
-    from cardsim.questions import answer_facts
+    from cardsim.questions import answer_facts  # local: --help imports every command module
 
     out = answer_facts(df.attrs)
     out["options"] = json.loads(df.to_json(orient="records", double_precision=6))
@@ -359,7 +359,7 @@ GROUPED_WHEN = "every card played, a group kept only where its cards scored the 
 
 def _regroup(candidates: dict, options: list, sums: dict):
     """:func:`cardsim.equal_leads.regroup` (imported here: the parser imports nothing heavy)."""
-    from cardsim.equal_leads import regroup
+    from cardsim.equal_leads import regroup  # local: --help imports every command module
 
     return regroup(candidates, options, sums)
 
@@ -404,10 +404,8 @@ def _lead_options(args, given=None) -> tuple[dict, str]:
     groups of the game's ``forcing.lead_groups``, every card an option; :mod:`cardsim.equal_leads`
     keeps a group together only where its cards scored the same on every deal.  Raises
     UsageError (one line)."""
-    from cardsim.conditions import ConditionError, features_of, layout_of
-    from cardsim.conditions.grammar import parse_given, suit_cards
-    from cardsim.games import get_game
-    from cardsim.games.base import OptionError
+    from cardsim.conditions import ConditionError, features_of, layout_of  # local: --help imports every command module
+    from cardsim.conditions.grammar import parse_given, suit_cards  # local: --help imports every command module
 
     hand_text = args.hand if given is None else given.hands.get(args.seat)
 
@@ -480,7 +478,7 @@ def _lead_options(args, given=None) -> tuple[dict, str]:
 def lead_groups(cards) -> list[list[int]]:
     """Vint's grouping of a hand's leads (:func:`cardsim.games.options.touching_groups`): cards of
     a suit touching in rank, the highest led."""
-    from cardsim.games.options import touching_groups
+    from cardsim.games.options import touching_groups  # local: --help imports every command module
 
     return touching_groups(cards)
 
@@ -505,8 +503,8 @@ def _evaluate_robust(E, q, ask, args, leads=None) -> int:
     ``ask(specs)`` builds the command's question with every seat's strategy specs; ``leads``:
     ``--all-leads``' proven groups ``(groups, split, how grouped, deals they were proven on)``, or
     None."""
-    from cardsim.runner.files import check_output_file
-    from cardsim.runner.pool import cluster
+    from cardsim.runner.files import check_output_file  # local: --help imports every command module
+    from cardsim.runner.pool import cluster  # local: --help imports every command module
 
     pairs = E.robust_questions(q, ask, args.profile or True, args.profiles_file)
     if args.records:
@@ -553,8 +551,8 @@ def _evaluate_robust(E, q, ask, args, leads=None) -> int:
 
 def _warn_if_dealing_is_slow(q, args) -> None:
     """A rare class deals for hours before the first chunk (and its progress) finishes: say so."""
-    from cardsim.deal import dealing_seconds
-    from cardsim.runner.pool import local_jobs
+    from cardsim.deal import dealing_seconds  # local: --help imports every command module
+    from cardsim.runner.pool import local_jobs  # local: --help imports every command module
 
     if q.compiled.n_constraints == 0 and not q.implies:
         return  # nothing to reject: dealing costs next to nothing

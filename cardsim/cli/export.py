@@ -14,12 +14,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import stat
 import sys
 
-from cardsim.cli.common import (UsageError, _add_setup, _game, _output_or_stdout, _path, _positive, _read_jsonl,
-                                _strategies)
-from cardsim.games import GAME_NAMES
+import cardsim
+from cardsim.cli.common import (RejectedInput, UsageError, _add_setup, _game, _output_or_stdout, _path, _positive,
+                                _read_jsonl, _strategies)
+from cardsim.games import GAME_NAMES, get_game
 from cardsim.games.base import RecordError
 from cardsim.text import clip, quote
 
@@ -60,7 +62,7 @@ def _emit(args, text) -> None:
         for part in parts:
             sys.stdout.write(part)
         return
-    from cardsim.runner.files import atomic_write, check_output_file
+    from cardsim.runner.files import atomic_write, check_output_file  # local: --help imports every command module
 
     path = check_output_file(args.output)
 
@@ -73,7 +75,7 @@ def _emit(args, text) -> None:
 
 
 def run(args) -> int:
-    from cardsim.pbn import PBNError, PBNUsageError, mapping
+    from cardsim.pbn import PBNError, PBNUsageError, mapping  # local: --help imports every command module
 
     sources = [x for x in (args.deals is not None, args.records is not None, args.pbn is not None) if x]
     if len(sources) != 1:
@@ -90,10 +92,10 @@ def run(args) -> int:
         if args.format not in (None, "pbn"):
             raise UsageError(f"--format {args.format} is for --pbn FILE; deals are exported as --format pbn")
         if args.output:
-            from cardsim.runner.files import check_output_file
+            from cardsim.runner.files import check_output_file  # local: --help imports every command module
 
             check_output_file(args.output)
-        from cardsim.pbn import boards, header
+        from cardsim.pbn import boards, header  # local: --help imports every command module
 
         if args.deals is not None:
             count, event = args.deals, f"cardsim {args.game} seed {args.seed}"
@@ -126,9 +128,7 @@ def _free_bytes(args) -> int | None:
     redirected to a file (``> file``); None for a terminal, a device or a pipe (nothing fills
     that a folder's free space says)."""
     if args.output:
-        import shutil
-
-        from cardsim.runner.files import follow_link
+        from cardsim.runner.files import follow_link  # local: --help imports every command module
 
         target = follow_link(args.output)
         if target.exists() and not target.is_file():
@@ -149,8 +149,8 @@ def _watched(args, boards_of):
     (--progress) and, once the first batch shows how long a board is, the disk checked as
     ``simulate -o`` checks it: OutputError before the rest is made when the estimated text
     (times files.DISK_MARGIN) does not fit in the free space."""
-    from cardsim.runner.files import DISK_MARGIN, OutputError, sizes_text
-    from cardsim.runner.pool import progress_bar
+    from cardsim.runner.files import DISK_MARGIN, OutputError, sizes_text  # local: --help imports every command module
+    from cardsim.runner.pool import progress_bar  # local: --help imports every command module
 
     with progress_bar(args.deals, "board", args.progress) as bar:
         for start in range(0, args.deals, BATCH):
@@ -171,9 +171,8 @@ def _watched(args, boards_of):
 def _simulated(args, event):
     """The boards of the run's deals, :data:`BATCH` at a time (a generator: the run is checked by
     ``make_run`` before the first is made), with progress and the disk checked (:func:`_watched`)."""
-    from cardsim.games import get_game
-    from cardsim.pbn import boards
-    from cardsim.runner.run import make_run
+    from cardsim.pbn import boards  # local: --help imports every command module
+    from cardsim.runner.run import make_run  # local: --help imports every command module
 
     run = make_run(args.game, args.deals, args.seed, _strategies(args.strategy), args.seats, args.rule,
                    min(args.deals, 10_000))
@@ -187,9 +186,7 @@ def _simulated(args, event):
 
 def _from_records(args):
     """The file's records replayed (their ``result`` recomputed); None after reporting rejected lines."""
-    import cardsim
-
-    from cardsim.bounded import RECORDS_HELD
+    from cardsim.bounded import RECORDS_HELD  # local: --help imports every command module
 
     records, rejected = [], 0
     for number, record in _read_jsonl(args.records, RECORDS_HELD):  # all are held: a smaller cap
@@ -213,7 +210,7 @@ def _from_records(args):
 
 
 def _from_pbn(args) -> int:
-    from cardsim.pbn import hand_text, read_deals, read_records
+    from cardsim.pbn import hand_text, read_deals, read_records  # local: --help imports every command module
 
     fmt = args.format or "records"
     if fmt == "pbn":
@@ -245,8 +242,7 @@ def pbn_given(args):
         if args.board is not None or args.pbn_hands != "seat":
             raise UsageError("--board and --pbn-hands go with --pbn FILE")
         return None
-    from cardsim.cli.common import RejectedInput
-    from cardsim.pbn import PBNError, PBNUsageError, conditions, hand_text, one_deal
+    from cardsim.pbn import PBNError, PBNUsageError, conditions, hand_text, one_deal  # local: --help imports every command module
 
     if args.hand is not None:
         raise UsageError("--pbn gives the seat's hand: leave out --hand")

@@ -19,7 +19,7 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    from cardsim import profiles as P
+    from cardsim import profiles as P  # local: --help imports every command module
 
     for p in P.available(args.game, args.file).values():
         seats = "; ".join(f"{k} = {v}" for k, v in p.seats.items()) or "every seat as the run gives it"

@@ -39,9 +39,9 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    from cardsim.analysis.quality import CHUNK, check_by, check_levels, check_request, deal_chunk, quality
-    from cardsim.runner.pool import cluster
-    from cardsim.runner.store import ChunkStore, analysis_store, runs_dir
+    from cardsim.analysis.quality import CHUNK, check_by, check_levels, check_request, deal_chunk, quality  # local: --help imports every command module
+    from cardsim.runner.pool import cluster  # local: --help imports every command module
+    from cardsim.runner.store import ChunkStore, analysis_store, runs_dir  # local: --help imports every command module
 
     by = [b.strip() for b in args.by.split(",") if b.strip()] if args.by else []
     game, names = check_request(args.game, args.deals, args.strategies)

@@ -11,7 +11,12 @@ naming ``FILE:LINE``).  ``explain``: 0, or 2 for a bad file, hand or auction (on
 """
 from __future__ import annotations
 
+import importlib
+import sys
+from pathlib import Path
+
 from cardsim.cli.common import UsageError
+from cardsim.games import game_names, get_game
 
 NAME = "rules"
 
@@ -57,7 +62,7 @@ def add_parser(sub) -> None:
 
 
 def _params(args):
-    from cardsim.rules.compile import split_spec
+    from cardsim.rules.compile import split_spec  # local: --help imports every command module
 
     for item in args.param:
         if "=" not in item or ":" in item or "," in item:
@@ -66,11 +71,10 @@ def _params(args):
 
 
 def explain(args) -> int:
-    from cardsim.games import get_game
-    from cardsim.rules.compile import glue, load
-    from cardsim.rules.explain import explain as walk
-    from cardsim.rules.explain import read_hand, read_situation
-    from cardsim.rules.source import read
+    from cardsim.rules.compile import glue, load  # local: --help imports every command module
+    from cardsim.rules.explain import explain as walk  # local: --help imports every command module
+    from cardsim.rules.explain import read_hand, read_situation  # local: --help imports every command module
+    from cardsim.rules.source import read  # local: --help imports every command module
 
     values, base_values = _params(args)
     file = read(args.path)
@@ -98,10 +102,9 @@ def run(args) -> int:
         return explain(args)
     if args.rules_command == "from-chart":
         return from_chart(args)
-    from cardsim.games import get_game
-    from cardsim.rules.check import fallbacks, never_fire, run_tests
-    from cardsim.rules.compile import load
-    from cardsim.rules.source import read
+    from cardsim.rules.check import fallbacks, never_fire, run_tests  # local: --help imports every command module
+    from cardsim.rules.compile import load  # local: --help imports every command module
+    from cardsim.rules.source import read  # local: --help imports every command module
 
     values, base_values = _params(args)
     file = read(args.path)
@@ -138,12 +141,7 @@ def from_chart(args) -> int:
     """``cardsim rules from-chart GAME``: the chart's best call per cell as a rule file, written by
     the module the game's rulefile names (``CHART_WRITER``: :mod:`cardsim.rules.from_chart` for
     501, :mod:`cardsim.rules.from_chart_vint` for Vint); says where the chart came from."""
-    import importlib
-    import sys
-    from pathlib import Path
-
-    from cardsim.games import game_names, get_game
-    from cardsim.rules.compile import glue
+    from cardsim.rules.compile import glue  # local: --help imports every command module
 
     try:
         spec = get_game(args.game)

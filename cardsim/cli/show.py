@@ -5,9 +5,13 @@ command needs is imported in :func:`run`.
 """
 from __future__ import annotations
 
+import sys
+
+import cardsim
 from cardsim.cli.common import (UsageError, _add_setup, _game, _ints, _nonnegative, _path, _positive, _read_jsonl,
                                 _replay, _strategies)
 from cardsim.games import GAME_NAMES, get_game
+from cardsim.text import clip
 
 NAME = "show"
 
@@ -56,13 +60,11 @@ def run(args) -> int:
         raise UsageError(f"{args.record} has no record on line {args.line}")
     if not args.game:
         raise UsageError("name a game (or give --record FILE)")
-    from cardsim.runner.run import make_run
+    from cardsim.runner.run import make_run  # local: --help imports every command module
 
     run = make_run(args.game, 1, args.seed, _strategies(args.strategy), args.seats, args.rule)
     spec = get_game(args.game)
     if args.match is not None:
-        import cardsim
-
         records = cardsim.match_records(args.game, args.match, run.seed, list(run.setup.specs), run.setup.seats,
                                         args.rule, _ints(args.before, "--before"), args.dealer)
         if args.deal >= len(records):
@@ -91,10 +93,7 @@ def _fixed_options(args) -> list[str]:
 def _show_pbn(args) -> int:
     """A PBN board (with its auction and play) as the game's records show it; PBNError in one line
     for a board the game's rules do not allow (cardsim.pbn.read_records)."""
-    import sys
-
-    from cardsim.pbn import PBNError, PBNUsageError, one_deal, read_records
-    from cardsim.text import clip
+    from cardsim.pbn import PBNError, PBNUsageError, one_deal, read_records  # local: --help imports every command module
 
     given = _fixed_options(args) + (["--record"] if args.record else []) + (["--line"] if args.line != 1 else [])
     if given:
@@ -118,7 +117,7 @@ def _print(text: str, record: dict, dd: bool, head: str | None = None) -> None:
     trace is computed first, so that a deal without a trace prints only the one-line error."""
     trace = None
     if dd:
-        from cardsim.dd.trace import card_costs, format_trace
+        from cardsim.dd.trace import card_costs, format_trace  # local: --help imports every command module
 
         trace = format_trace(card_costs(record))
     if head is not None:

@@ -9,6 +9,7 @@ import json
 import sys
 from pathlib import Path
 
+import cardsim
 from cardsim.cli.common import (UsageError, _add_execution, _add_setup, _game, _output_path, _positive,
                                 _strategies, parquet_name)
 from cardsim.games import GAME_NAMES, get_game
@@ -34,10 +35,10 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    from cardsim.runner.dataset import simulate_to_dataset
-    from cardsim.runner.files import check_output_file, follow_link
-    from cardsim.runner.pool import cluster
-    from cardsim.runner.run import DEFAULT_CHUNK, make_run
+    from cardsim.runner.dataset import simulate_to_dataset  # local: --help imports every command module
+    from cardsim.runner.files import check_output_file, follow_link  # local: --help imports every command module
+    from cardsim.runner.pool import cluster  # local: --help imports every command module
+    from cardsim.runner.run import DEFAULT_CHUNK, make_run  # local: --help imports every command module
 
     strategies = _strategies(args.strategy)
     if args.output:
@@ -67,8 +68,6 @@ def run(args) -> int:
             simulate_to_dataset(args.output, run, n_jobs=args.jobs, progress=args.progress)
             print(f"{args.deals} {spec.name} deals (seed {run.seed}) written to {args.output}")
         else:
-            import cardsim
-
             df = cardsim.simulate(args.game, args.deals, run.seed, strategies, args.seats, args.rule, n_jobs=args.jobs,
                                   chunk_size=run.chunk_size, progress=args.progress)
             print(f"{len(df)} {spec.name} deals, seed {run.seed}, strategies {', '.join(run.setup.specs)}")
@@ -88,13 +87,13 @@ def _write_text(path, text):
     """Write ``text`` to ``path`` whole or not at all (a temporary file renamed when complete, so a
     disk that fills leaves no truncated file), creating a missing folder as ``-o`` does;
     OutputError if it cannot."""
-    from cardsim.runner.files import atomic_write, check_output_file
+    from cardsim.runner.files import atomic_write, check_output_file  # local: --help imports every command module
 
     atomic_write(check_output_file(path), lambda tmp: tmp.write_text(text, encoding="utf-8"))
 
 
 def _in_memory_cap(game: str) -> int:
-    from cardsim.runner.run import memory_cap
+    from cardsim.runner.run import memory_cap  # local: --help imports every command module
 
     return min(IN_MEMORY_LIMIT, memory_cap(game))
 
@@ -106,7 +105,7 @@ _RUN_FIELDS = ("game", "seed", "n_deals", "seats", "strategies", "rules", "sourc
 def _same_match_run(path: Path, run) -> bool:
     """Whether the matches file ``path`` was written by ``run`` (its pandas attrs hold the run's
     manifest)."""
-    import pyarrow.parquet as pq
+    import pyarrow.parquet as pq  # local: --help imports every command module
 
     try:
         attrs = json.loads(pq.read_schema(path).metadata[b"PANDAS_ATTRS"])
@@ -130,11 +129,11 @@ def _unfinished(matches) -> int:
 def _simulate_matches(args, strategies) -> int:
     """``simulate --matches``: chunks are kept in ``<out>.partial`` (without -o: in the runs
     folder) until both files are written, so an interrupted run resumes."""
-    from cardsim.runner.dataset import staging
-    from cardsim.runner.files import OutputError, atomic_write, check_output_file, follow_link
-    from cardsim.runner.pool import cluster
-    from cardsim.runner.run import make_run, play_matches
-    from cardsim.runner.store import ChunkStore, manifest_key, runs_dir
+    from cardsim.runner.dataset import staging  # local: --help imports every command module
+    from cardsim.runner.files import OutputError, atomic_write, check_output_file, follow_link  # local: --help imports every command module
+    from cardsim.runner.pool import cluster  # local: --help imports every command module
+    from cardsim.runner.run import make_run, play_matches  # local: --help imports every command module
+    from cardsim.runner.store import ChunkStore, manifest_key, runs_dir  # local: --help imports every command module
 
     for given, option in ((args.records, "--records"), (args.records_limit, "--records-limit"),
                           (args.chunk_size, "--chunk-size")):

@@ -5,10 +5,11 @@ command needs is imported in :func:`run`.
 """
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 
-from cardsim.cli.common import _add_execution, _game, _path, _positive, _seed
+from cardsim.cli.common import _add_execution, _game, _path, _positive, _seed, _whole
 from cardsim.games import GAME_NAMES
 
 NAME = "tune"
@@ -27,8 +28,6 @@ docs/tune.md."""
 
 
 def add_parser(sub) -> None:
-    import argparse
-
     p = sub.add_parser("tune", help="self-play search for the parameters no one-step deviation beats",
                        description="Best-response iteration by coordinates over a strategy's tunable "
                                    "parameters, in self-play; ends at an equilibrium (checked with exploit), "
@@ -56,15 +55,13 @@ def add_parser(sub) -> None:
 
 
 def _nonneg_small(text: str) -> int:
-    from cardsim.cli.common import _whole
-
     return _whole(text, 0, 1000)
 
 
 def run(args) -> int:
-    from cardsim.runner.pool import cluster
-    from cardsim.runner.store import ChunkStore, runs_dir
-    from cardsim.tune import parse_params, summary, trajectory_csv, tune
+    from cardsim.runner.pool import cluster  # local: --help imports every command module
+    from cardsim.runner.store import ChunkStore, runs_dir  # local: --help imports every command module
+    from cardsim.tune import parse_params, summary, trajectory_csv, tune  # local: --help imports every command module
 
     params = parse_params(args.params)
     store = args.store
@@ -72,9 +69,9 @@ def run(args) -> int:
     if store is None:
         # Unfinished runs wait in the runs folder, keyed by what fixes the result, so that the same
         # command resumes; removed once the result is printed.
-        from cardsim._jit import source_hash
-        from cardsim.runner.files import transform_id
-        from cardsim.runner.store import manifest_key
+        from cardsim._jit import source_hash  # local: --help imports every command module
+        from cardsim.runner.files import transform_id  # local: --help imports every command module
+        from cardsim.runner.store import manifest_key  # local: --help imports every command module
 
         key = manifest_key({"source": source_hash(), "code": transform_id(tune), "game": args.game, "strategy": args.strategy, "params": args.params,
                             "objective": args.objective, "n": args.matches, "seed": args.seed, "pairs": args.pairs})

@@ -183,7 +183,7 @@ class _Program:
     def solve(self) -> bool:
         """False only when HiGHS proves that no hand meets the rows."""
         # scipy.optimize takes about a second to import: only a class to check pays for it.
-        from scipy.optimize import Bounds, LinearConstraint, milp
+        from scipy.optimize import Bounds, LinearConstraint, milp  # local: scipy is slow to import; only this function needs it
 
         matrix = np.zeros((len(self.rows), self.width))
         for r, (row, _, _) in enumerate(self.rows):

@@ -16,21 +16,21 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from cardsim.games import get_game
 from cardsim.rules.source import RuleFileError, read
 from cardsim.strategies.registry import StrategyError
 
 
 def resolve_spec(registry, strategy, rest):
     """See :func:`cardsim.rules.compile.resolve_spec`."""
-    from cardsim.rules.compile import resolve_spec as _resolve
+    from cardsim.rules.compile import resolve_spec as _resolve  # local: a run without rule files never loads the compiler
 
     return _resolve(registry, strategy, rest)
 
 
 def load(path, game: str, values: dict | None = None, base_values: dict | None = None):
     """The rule file at ``path`` compiled for ``game`` (:class:`cardsim.rules.compile.Compiled`)."""
-    from cardsim.games import get_game
-    from cardsim.rules.compile import load as _load
+    from cardsim.rules.compile import load as _load  # local: a run without rule files never loads the compiler
 
     return _load(path, get_game(game).registry, values, base_values)
 
@@ -41,7 +41,7 @@ def digests(specs) -> dict:
     and a chunk store key on besides the spec text, so that resuming after the file (or an
     include) was edited refuses (a dataset) or starts afresh (a store keyed by its manifest)
     instead of mixing two systems.  Raises RuleFileError for a file that cannot be read."""
-    from cardsim.rules.compile import split_spec
+    from cardsim.rules.compile import split_spec  # local: a run without rule files never loads the compiler
 
     out = {}
     for spec in specs:
@@ -56,7 +56,7 @@ def specs_in(value) -> list[str]:
     tuples searched through, keys too) whose file exists: what a store's identity names besides a
     run's own strategies (a tuning run's ``strategy``, an analysis's tasks).  A string that only
     looks like one (``rules: none``) names no file and is left out."""
-    from cardsim.rules.compile import split_spec
+    from cardsim.rules.compile import split_spec  # local: a run without rule files never loads the compiler
 
     out: list[str] = []
 

@@ -7,7 +7,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cardsim.rules.compile import Compiled, call_of, context_values, glue
+import cardsim
+from cardsim.conditions import (ConditionError, Conditions, HandClass, compile as compile_conditions, layout_of,
+                                parse_class, parse_hand)
+from cardsim.conditions.program import reachable
+from cardsim.games import get_game
+from cardsim.rules.compile import Compiled, call_of, context_values, glue, split_spec
 from cardsim.rules.compile import load as load_compiled
 from cardsim.rules.source import Entry, RuleFileError
 from cardsim.rules.twin import fires
@@ -35,11 +40,8 @@ class Outcome:
 
 def hand_of(game: str, entry: Entry) -> int:
     """The test's hand as a bit set (Python int); RuleFileError naming the line for a bad one."""
-    from cardsim.conditions import ConditionError, parse_hand
-
     if "hand" not in entry.values:
         raise entry.error(None, f"[[test]] #{entry.index + 1} has no hand = \"...\"")
-    from cardsim.conditions import layout_of
 
     try:
         cards = parse_hand(game, entry.values["hand"])
@@ -94,8 +96,6 @@ def _covers(g, general: dict, specific: dict) -> bool:
 
 
 def _class(game: str, text: str):
-    from cardsim.conditions import HandClass, parse_class
-
     return parse_class(game, text) if text.strip() else HandClass()
 
 
@@ -107,10 +107,6 @@ def never_fire(compiled: Compiled) -> list[tuple[Entry, str]]:
     holds wherever this one's does (the same or a more general context; first match wins), alone
     or together with other such rules.  A rule the program cannot decide (a feature it does not
     model) is not reported.  In file order."""
-    from cardsim.conditions import ConditionError, Conditions
-    from cardsim.conditions import compile as compile_conditions
-    from cardsim.conditions.program import reachable
-
     file = compiled.file
     g = glue(file.game)
     out = []
@@ -157,10 +153,6 @@ def fallbacks(spec: str, game: str, n_deals: int, seed: int = 0) -> tuple[int, i
     """Play ``n_deals`` deals of ``seed`` with the rule-file ``spec`` (``rules:PATH[:…]``) at every
     seat and read each call back through the slow twin: ``(calls made, calls a rule made, {rule
     index: calls where it held but its call was illegal, so the base called})``."""
-    import cardsim
-    from cardsim.games import get_game
-    from cardsim.rules.compile import split_spec
-
     path, values, base_values = split_spec(spec.partition(":")[2])
     compiled = load_compiled(path, get_game(game).registry, values, base_values)
     g = glue(compiled.file.game)

@@ -26,6 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
+from cardsim.games import get_game
 from cardsim.rules.source import Entry, RuleFile, RuleFileError, read
 from cardsim.strategies.registry import N_NAMED, N_PARAMS, TABLE_LEN, TABLE_START, Strategy, StrategyError
 from cardsim.text import quote
@@ -38,20 +39,10 @@ _NO_LIMIT = 1e9
 
 def glue(game: str):
     """The ``rulefile`` module of ``game`` (``GameSpec.rules_module``); RuleFileError when the game has none."""
-    from cardsim.games import get_game
-
     spec = get_game(game)
     if not spec.rules_module:
         raise RuleFileError(f"{spec.name} has no rule files")
     return importlib.import_module(spec.rules_module)
-
-
-def glue_keys() -> dict:
-    """Game name -> its rules' context keys, for every game with rule files."""
-    from cardsim.games import game_names, get_game
-
-    return {g: importlib.import_module(get_game(g).rules_module).CONTEXT_KEYS
-            for g in game_names() if get_game(g).rules_module}
 
 
 @dataclass(frozen=True)
@@ -156,7 +147,7 @@ def condition(game: str, entry: Entry, key: str, values: dict) -> tuple[list[flo
     """The compiled condition of ``entry[key]`` (layout in :mod:`cardsim.rule_kernel`) and its
     text after substitution; RuleFileError naming the line for a condition that does not parse
     or names an unknown feature."""
-    from cardsim.conditions import ConditionError, features_of, parse_class
+    from cardsim.conditions import ConditionError, features_of, parse_class  # local: conditions bring lark; every run compiles specs, few use rule files
 
     text = substitute(entry, key, values)
     fs = features_of(game)
@@ -266,8 +257,6 @@ def compile_file(file: RuleFile, registry, values: dict | None = None, base_valu
 
 @functools.lru_cache(maxsize=64)
 def _compiled(path: str, stamp: tuple, game: str, values: tuple, base_values: tuple) -> Compiled:
-    from cardsim.games import get_game
-
     return compile_file(read(path), get_game(game).registry, dict(values), dict(base_values))
 
 

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from cardsim.conditions import ConditionError, features_of, layout_of, parse_class, parse_hand
+from cardsim.conditions.classes import value_text
 from cardsim.rules.compile import Compiled, glue
 from cardsim.rules.source import RuleFileError
 from cardsim.rules.twin import fires
@@ -52,8 +54,6 @@ class Explanation:
 def read_hand(game: str, text: str) -> int:
     """The whole hand ``text`` (docs/conditions.md hand syntax, ``"S:AK4 H:Q73 D:QJ42 C:K86"``) as a
     bit set; ValueError (one line) for a bad hand or one that is not a whole hand of the game."""
-    from cardsim.conditions import ConditionError, layout_of, parse_hand
-
     try:
         cards = parse_hand(game, text)
     except ConditionError as exc:
@@ -83,9 +83,6 @@ def clause_failed(game: str, text: str, hand: int) -> str | None:
     """The first clause of the condition ``text`` (clauses separated by commas, docs/conditions.md)
     that ``hand`` does not meet, with the hand's value of each feature it names (``hcp=15-17: hcp
     is 14``, ``has AS: AS is not held``), or None when every clause holds."""
-    from cardsim.conditions import features_of, parse_class
-    from cardsim.conditions.classes import value_text
-
     fs = features_of(game)
     for clause in filter(None, (c.strip() for c in text.split(","))):
         ranges, required, excluded = parse_class(game, clause).resolved(game)

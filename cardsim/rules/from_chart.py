@@ -17,6 +17,8 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+from cardsim.analysis import g501_game as G
+from cardsim.analysis.g501_policy import chart_policy_spec
 from cardsim.games.g501.strategies import CELL_LEADS, CELL_LEVELS, CELL_OWN, CELL_POSITIONS, cells_digits, cells_text
 
 TABLE = Path("reports") / "tables" / "g501_game_choices.csv"
@@ -34,8 +36,6 @@ def levels_of_choices(choices) -> list[int]:
     """The 126 cell levels of a ``g501_game.choices`` frame (columns ``own``, ``lead``,
     ``position``, ``best`` = ``look`` / ``blind:L``); a cell the frame lacks takes its nearest
     situation's (:func:`cardsim.analysis.g501_policy.chart_policy_spec`).  ValueError (one line)."""
-    from cardsim.analysis.g501_policy import chart_policy_spec
-
     return levels_of_cells(chart_policy_spec(choices).partition("cells=")[2])
 
 
@@ -137,8 +137,6 @@ def on_the_spot(deals: int, seed: int = 0, n_jobs: int = 1, log=print):
     """A ``choices`` frame computed now on the quick report's grid (own 100/300/501, lead
     −100/0/+100, levels 70/90/120) with ``deals`` deals a situation: a small chart where the report's
     tables are absent."""
-    from cardsim.analysis import g501_game as G
-
     p = G.plan(deals, quick=True)
     long = G.run_decisions(G.situations(p.own, p.leads, p.positions), p.levels, p.deals, seed, n_jobs=n_jobs, log=log)
     return G.choices(long)
@@ -164,7 +162,7 @@ def from_args(args, log=print) -> tuple[str, str]:
         except ValueError as exc:
             raise ValueError(f"the chart: {exc}") from None
     if table is not None:
-        import pandas as pd
+        import pandas as pd  # local: pandas is slow to import; only this function needs it
 
         try:
             frame = pd.read_csv(table)

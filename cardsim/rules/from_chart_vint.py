@@ -24,10 +24,22 @@ every later call, are the base strategy's (``heuristic``).
 """
 from __future__ import annotations
 
+import json
 import math
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+
+from cardsim.analysis.vint_charts import band_label, chart_cells
+from cardsim.cards import cards_of
+from cardsim.conditions import ConditionError, Conditions, compile as compile_conditions, hand_text, reachable
+from cardsim.deal import deal_chunk
+from cardsim.games import get_game
+from cardsim.games.vint.rulefile import CHARTS, read_call
+from cardsim.rules.compile import compile_file
+from cardsim.rules.source import RuleFileError, read
+from cardsim.rules.twin import holds
+from cardsim.strategies import registry
 
 TABLES = Path("reports") / "tables"
 """Where the report writes the chart tables (``vint_chart_<chart>.csv``)."""
@@ -68,8 +80,6 @@ class ChartCell:
 
 def _definitions() -> dict:
     """(after text, band label, shape label) -> the chart's Cell, over the full and quick charts."""
-    from cardsim.analysis.vint_charts import band_label, chart_cells
-
     out = {}
     for cell in chart_cells(quick=False) + chart_cells(quick=True):
         out.setdefault((" ".join(cell.after) or "-", band_label(cell.band), cell.shape.name), cell)
@@ -81,8 +91,6 @@ def cells_of(frame, shown: str) -> list[ChartCell]:
     report's order); ``shown`` names the table in errors.  ValueError (one line) for a missing
     column, a row that is no cell of the Vint charts, or a best call that is not a Vint call.
     Rows without a best call (none measured) are left out."""
-    from cardsim.games.vint.rulefile import read_call
-
     missing = [c for c in COLUMNS if c not in frame.columns]
     if missing:
         raise ValueError(f"{shown}: no column {', '.join(missing)} (a Vint chart table has after, band, shape, best)")
@@ -184,8 +192,6 @@ def overlaps(runs: list[list[ChartCell]]) -> list[tuple[int, int]]:
     """Pairs ``(i, j)``, i < j, of rules (indices into ``runs``) of one context whose classes
     share hands (decided by the 0/1 program, :func:`cardsim.conditions.reachable`): rule i takes
     them."""
-    from cardsim.conditions import ConditionError, reachable
-
     out = []
     for j, b in enumerate(runs):
         for i in range(j):
@@ -204,13 +210,8 @@ def overlaps(runs: list[list[ChartCell]]) -> list[tuple[int, int]]:
 def _test_hand(runs: list[list[ChartCell]], j: int, seed: int) -> str | None:
     """A hand of rule ``j``'s class that no earlier rule of its context takes (a [[test]]'s hand),
     or None when a few hundred dealt hands of the class hold none."""
-    from cardsim.conditions import Conditions, compile, hand_text
-    from cardsim.cards import cards_of
-    from cardsim.deal import deal_chunk
-    from cardsim.rules.twin import holds
-
     earlier = [_when(r) for r in runs[:j] if r[0].after == runs[j][0].after]
-    dealt = deal_chunk(compile(Conditions("vint", dealer=0, classes={0: _when(runs[j])})), seed, 0, 200)
+    dealt = deal_chunk(compile_conditions(Conditions("vint", dealer=0, classes={0: _when(runs[j])})), seed, 0, 200)
     for h in dealt.hands[:, 0]:
         hand = int(h)
         if not any(holds("vint", text, hand) for text in earlier):
@@ -260,11 +261,6 @@ def rule_file(cells: list[ChartCell], source: str, base: str = "heuristic", seed
 
 def _fits(text: str) -> None:
     """ValueError (one line) when ``text`` does not compile into a strategy row (too many rules)."""
-    from cardsim.games import get_game
-    from cardsim.rules.compile import compile_file
-    from cardsim.rules.source import RuleFileError, read
-    from cardsim.strategies.registry import TABLE_LEN
-
     with tempfile.TemporaryDirectory() as d:
         path = Path(d) / "charts.toml"
         path.write_text(text)
@@ -275,7 +271,7 @@ def _fits(text: str) -> None:
             if "numbers and a strategy row holds" in message:
                 numbers = message.split()[4]  # "the rules compile to N numbers and …"
                 raise TooBig(f"the charts make {text.count('[[rule]]')} rules, {numbers} numbers, and a strategy row "
-                             f"holds {TABLE_LEN}: write fewer charts (--chart NAME, repeatable)") from None
+                             f"holds {registry.TABLE_LEN}: write fewer charts (--chart NAME, repeatable)") from None
             raise ValueError(f"the charts' rule file: {message}") from None
 
 
@@ -283,8 +279,6 @@ def players_of(tables: list[Path]) -> str:
     """Whose calls and play the chart ``tables`` were measured against, for the header: the
     ``strategies`` of the ``vint_charts.json`` beside them (analyses/vint_charts.py ``--strategy``),
     or the default players when it is absent or names the default."""
-    import json
-
     default = "the default players' (heuristic)"
     specs = set()
     for t in tables:
@@ -302,9 +296,7 @@ def from_args(args, log=print) -> tuple[str, str]:
     ``args``: ``table`` (a list of CSV paths or None), ``chart`` (a list of chart names or None:
     every chart), ``cells`` (must be None: a 501 option), ``seed``.  ValueError (one line) for no
     table, an unreadable one, or a bad row."""
-    import pandas as pd
-
-    from cardsim.games.vint.rulefile import CHARTS
+    import pandas as pd  # local: pandas is slow to import; only this function needs it
 
     if getattr(args, "cells", None):
         raise ValueError("--cells is 501's blind chart; Vint's charts are read from their tables (--table CSV)")

@@ -27,10 +27,12 @@ rejection alone decides, and :attr:`Implied.how` says why.
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
-from cardsim.conditions import HandClass, parse_class, reachable
-from cardsim.conditions.grammar import features_of
+from cardsim.conditions import ConditionError, HandClass, compile as compile_conditions, parse_class, reachable
+from cardsim.conditions.grammar import features_of, layout_of
+from cardsim.games.base import OptionError
 from cardsim.rules.compile import Compiled, context_values, glue, load, split_spec
 
 
@@ -142,8 +144,6 @@ def intersection(game: str, classes: list[HandClass]) -> HandClass:
     """The class of the hands in every one of ``classes`` (:class:`HandClass`): each feature's
     ranges intersected, the required and the excluded cards joined.  Raises ConditionError when
     a feature's ranges leave no value."""
-    from cardsim.conditions import ConditionError
-
     fs = features_of(game)
     features, required, excluded = {}, set(), set()
     for cls in classes:
@@ -175,12 +175,6 @@ def dealing(spec, setup, conditions, calls, dealer: int, scores=None):
     cannot name a given call's situation gives one note, seat −1).  Raises OptionError when a
     rule file provably never makes its given call there, and ConditionError when the narrowed
     classes meet no hand with the question's conditions (the calls are then never made)."""
-    import dataclasses
-
-    from cardsim.conditions import ConditionError, compile as compile_conditions
-    from cardsim.conditions.grammar import layout_of
-    from cardsim.games.base import OptionError
-
     calls = [int(c) for c in calls]
     files = {s: rule_file(text, spec.registry) for s, text in enumerate(setup.specs)}
     files = {s: f for s, f in files.items() if f is not None}

@@ -9,11 +9,13 @@ key.
 from __future__ import annotations
 
 import hashlib
+import importlib
 import re
 import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from cardsim.games import game_names, get_game
 from cardsim.strategies.registry import StrategyError
 from cardsim.text import path_text, quote
 
@@ -174,6 +176,13 @@ def _entries(data: dict, name: str, lines: Lines, shown: str, top_lines: dict, a
     return tuple(out)
 
 
+def glue_keys() -> dict:
+    """Game name -> its rules' context keys, for every game with rule files (each game's
+    ``rulefile`` module, ``GameSpec.rules_module``)."""
+    return {g: importlib.import_module(get_game(g).rules_module).CONTEXT_KEYS
+            for g in game_names() if get_game(g).rules_module}
+
+
 def read(path, context_keys: dict | None = None) -> RuleFile:
     """Read and check the shape of the rule file at ``path`` (str or Path) and of the files it
     includes (``include = ["other.toml", ...]``, paths relative to the including file: their
@@ -189,7 +198,6 @@ def read(path, context_keys: dict | None = None) -> RuleFile:
     or gives a parameter another value.
     """
     if context_keys is None:
-        from cardsim.rules.compile import glue_keys
         context_keys = glue_keys()
     digest = hashlib.sha256()
     one = _read_one(Path(path), path_text(path), context_keys, None, (), digest)

@@ -5,7 +5,11 @@ The tests hold the jitted interpreter to it on thousands of random hands and auc
 """
 from __future__ import annotations
 
+import numpy as np
+
 from cardsim.cards import cards_of
+from cardsim.conditions import features_of, parse_class
+from cardsim.holding import KIND_FIRST, term_value
 from cardsim.rules.compile import context_values, glue, substitute
 from cardsim.rules.source import RuleFile
 
@@ -16,10 +20,6 @@ def feature_value(terms, hand: int) -> int:
     whose ``shift`` names a kind of :mod:`cardsim.holding` (``balanced``, stoppers, losers …) is
     that kind's value (:func:`cardsim.holding.term_value`, itself held to a plain-Python twin by
     tests/test_system_features.py): counted card by card it would read as 0."""
-    import numpy as np
-
-    from cardsim.holding import KIND_FIRST, term_value
-
     held = set(cards_of(hand))
     total = 0
     for m, s, w in terms:
@@ -32,8 +32,6 @@ def feature_value(terms, hand: int) -> int:
 
 def holds(game: str, text: str, hand: int) -> bool:
     """Whether ``hand`` (Python int) meets the condition ``text`` (the --where grammar)."""
-    from cardsim.conditions import features_of, parse_class
-
     if not text.strip():
         return True
     ranges, required, excluded = parse_class(game, text).resolved(game)

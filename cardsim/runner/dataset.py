@@ -170,8 +170,8 @@ def encode_rows(rows: np.ndarray, sink) -> None:
     sets plain (random bits compress to nothing).  Reading byte-stream-split integers takes
     pyarrow 17 or newer (Parquet format 2.11).  ``pandas.read_parquet`` gives back the columns
     and dtypes of ``pandas.DataFrame(rows)``."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
+    import pyarrow as pa  # local: pyarrow is slow to import; only this function needs it
+    import pyarrow.parquet as pq  # local: pyarrow is slow to import; only this function needs it
 
     columns = _column_buffers(rows.dtype, len(rows))
     fill_columns(columns, 0, rows)
@@ -218,7 +218,7 @@ def _write_part(folder: Path, k: int, setup: Setup, seed: int, start: int, count
             encode_rows(rows, p)
             record.update(part_record(p, len(rows)))  # the rows just written: no footer to read back
     else:
-        from cardsim import frames
+        from cardsim import frames  # local: frames brings pandas; a worker writing parts never builds a frame
 
         df = transform(frames.deals(setup.game, rows_frame(rows), setup.seats))
 
@@ -308,7 +308,7 @@ def simulate_to_dataset(path, run: Run, n_jobs=-1, progress=False, transform=Non
 def read_parts(path) -> list[pd.DataFrame]:
     """Every chunk file of a dataset, in chunk order.  Raises OptionError (one line, naming the
     part) for a part that is truncated or garbled (:func:`cardsim.frames.read_part`)."""
-    from cardsim.frames import read_part
+    from cardsim.frames import read_part  # local: frames brings pandas; a worker writing parts never builds a frame
 
     path = Path(path)
     manifest = read_manifest_file(path / MANIFEST) or {}

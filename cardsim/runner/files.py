@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import errno
 import hashlib
+import inspect
 import json
 import os
 import stat
@@ -20,6 +21,10 @@ from typing import Callable
 from cardsim.text import path_text, quote
 
 MANIFEST = "_manifest.json"
+DEFAULT_CHUNK = 100_000
+"""Deals a chunk of a run holds unless told (``chunk_size``, ``--chunk-size``); a manifest records
+the run's own.  Here, below both, so that :mod:`cardsim.runner.run` (which makes runs) and
+:mod:`cardsim.frames` (which names the command that resumes one) share it."""
 
 
 DISK_MARGIN = 1.1
@@ -108,8 +113,8 @@ def part_record(path: Path, rows: int | None = None) -> dict:
     of ``simulate -o``).  Raises
     OutputError when the file cannot be read or is not whole parquet (a truncated file has no
     footer)."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
+    import pyarrow as pa  # local: pyarrow is slow to import; only this function needs it
+    import pyarrow.parquet as pq  # local: pyarrow is slow to import; only this function needs it
 
     try:
         with open(path, "rb") as f:
@@ -309,7 +314,7 @@ def _claim(folder: Path, what: Path) -> None:
     if folder in _CLAIMS:
         return
     try:
-        import fcntl
+        import fcntl  # local: fcntl exists on POSIX only
     except ImportError:  # no flock (Windows): runs are not guarded against each other
         return
     f = open(folder / ".lock", "a+")
@@ -341,8 +346,6 @@ def _drop_stale_temporaries(folder: Path) -> None:
 def transform_id(transform) -> str:
     """``module.name@hash``: a chunk transform and a hash of its module's source, so that stored
     aggregates are reused exactly while the code that made them is unchanged."""
-    import inspect
-
     try:
         source = inspect.getsource(inspect.getmodule(transform))
     except (OSError, TypeError):  # typed at a prompt: no source to hash, the name must do

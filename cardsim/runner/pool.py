@@ -8,6 +8,7 @@ workers' number never changes the rows (DESIGN.md property 1).
 from __future__ import annotations
 
 import contextlib
+import heapq
 import os
 import signal
 import sys
@@ -37,7 +38,7 @@ def on_dask() -> bool:
     """Whether joblib's active backend is dask (``parallel_config(backend="dask")``)."""
     if "joblib" not in sys.modules:
         return False  # nobody can have configured a backend; importing joblib costs start-up time
-    from joblib.parallel import get_active_backend
+    from joblib.parallel import get_active_backend  # local: joblib is slow to import; only a run with workers needs it
 
     return "dask" in type(get_active_backend()[0]).__name__.lower()
 
@@ -96,7 +97,6 @@ def _busiest(sizes: list[int], jobs: int) -> int:
     first free worker, in order (as joblib hands them out), the tasks' time taken as their size."""
     if len(sizes) > 1000:  # granularity no longer matters: an even split
         return -(-sum(sizes) // jobs)
-    import heapq
 
     loads = [0] * jobs
     for size in sizes:
@@ -128,7 +128,7 @@ def free_cores(cores: int | None = None, window: float = LOAD_WINDOW) -> int:
     busy CPU time over ``window`` seconds, all cores together, is taken off, rounded to whole
     cores; at least 1.  On a shared machine workers that must share a core with another busy
     process start slowly and play slowly, and one worker per busy core only adds to that."""
-    import psutil
+    import psutil  # local: psutil is slow to import; only this function needs it
 
     cores = cores or os.cpu_count() or 1
 
@@ -156,7 +156,7 @@ def default_jobs(n_jobs: int, sizes: list[int], seconds: float | None) -> int:
 def workers(jobs: int) -> Parallel:
     """A joblib Parallel yielding results in task order: ``jobs`` local workers, or the dask
     cluster when joblib's backend is dask (it decides how many)."""
-    from joblib import Parallel
+    from joblib import Parallel  # local: joblib is slow to import; only a run with workers needs it
 
     if on_dask():
         return Parallel(n_jobs=-1, return_as="generator")
@@ -169,7 +169,7 @@ def using(client=None):
     if client is None:
         yield
         return
-    from joblib import parallel_config
+    from joblib import parallel_config  # local: joblib is slow to import; only a run with workers needs it
 
     with parallel_config(backend="dask", client=client):
         yield
@@ -205,10 +205,10 @@ def check_scheduler(address: str, timeout: float) -> None:
     exabytes).  So one comm is opened first with distributed's own ``connect``, handshake
     included, under one deadline, in a thread of its own (the caller may run an event loop).
     """
-    import asyncio
-    import concurrent.futures
+    import asyncio  # local: asyncio is slow to import; only a dask address check needs it
+    import concurrent.futures  # local: asyncio is slow to import; only a dask address check needs it
 
-    from distributed.comm import connect
+    from distributed.comm import connect  # local: dask is slow to import; only a dask run needs it
 
     async def probe():
         comm = await asyncio.wait_for(connect(address, timeout=timeout), timeout)
@@ -238,7 +238,7 @@ def cluster(address: str | None):
         yield None
         return
     try:
-        from distributed import Client, LocalCluster
+        from distributed import Client, LocalCluster  # local: dask is slow to import; only a dask run needs it
     except ImportError:  # pragma: no cover - dask is a dependency
         raise OptionError("--scheduler needs dask.distributed (pip install 'dask[distributed]')") from None
     with contextlib.ExitStack() as stack:
@@ -254,7 +254,7 @@ def cluster(address: str | None):
             except (OSError, TimeoutError, ValueError) as exc:
                 raise OptionError(f"cannot reach a dask scheduler at {quote(address, 60)}: "
                                   f"{clip(' '.join(str(exc).split()), 100)}") from None
-        from joblib import parallel_config
+        from joblib import parallel_config  # local: joblib is slow to import; only a run with workers needs it
 
         stack.enter_context(parallel_config(backend="dask", client=client))
         yield client
@@ -277,7 +277,7 @@ def _bar(sizes: list[int], unit: str, progress):
     (so that a command printing no bar does not pay tqdm's import)."""
     if not show_progress(progress):
         return _NoBar()
-    from tqdm import tqdm
+    from tqdm import tqdm  # local: tqdm is slow to import; only a progress bar needs it
 
     return tqdm(total=sum(sizes), unit=unit, unit_scale=True, smoothing=0.1)
 
@@ -368,7 +368,7 @@ def run_tasks(fn: Callable, tasks: list[tuple], sizes: Iterable[int], n_jobs=-1,
                 bar.update(size)
                 yield result
         return
-    from joblib import delayed
+    from joblib import delayed  # local: joblib is slow to import; only a run with workers needs it
 
     bar = _bar(sizes, unit, progress)
     with _workers_ignore_ctrl_c():

@@ -8,6 +8,7 @@ workers or the machines (DESIGN.md property 1).
 from __future__ import annotations
 
 import functools
+import mmap
 import os
 import shutil
 import tempfile
@@ -23,6 +24,7 @@ from cardsim.games import GAME_NAMES, get_game
 from cardsim.games.base import OptionError, Setup
 from cardsim.rng import check_seed
 from cardsim.rules import digests
+from cardsim.runner.files import DEFAULT_CHUNK
 from cardsim.runner.pool import (check_jobs, choose_jobs, deal_seconds, default_jobs, match_seconds, on_dask,
                                  run_tasks, using)
 from cardsim.runner.store import ChunkStore, run_chunks
@@ -35,7 +37,6 @@ from cardsim.text import quote
 if TYPE_CHECKING:
     import pandas as pd
 
-DEFAULT_CHUNK = 100_000
 MAX_DEALS = 10**12
 """Most deals (or matches) one run may hold: deal numbers stay far inside int64."""
 MAX_CHUNKS = 1_000_000
@@ -205,7 +206,7 @@ def column_buffers(dtype: np.dtype, n: int) -> dict:
 def rows_frame(rows: np.ndarray) -> pd.DataFrame:
     """``pandas.DataFrame(rows)`` for structured ``rows``, about ten times faster: the fields
     are split into columns in cache-sized blocks and pandas keeps the arrays as they are."""
-    import pandas as pd
+    import pandas as pd  # local: pandas: a worker playing chunks never builds a frame
 
     columns = column_buffers(rows.dtype, len(rows))
     fill_columns(columns, 0, rows)
@@ -230,8 +231,6 @@ def _columns_over(buffer, dtype: np.dtype, n: int, offsets: dict, first: int = 0
 def _fill_shared(path: str, size: int, dtype: np.dtype, n: int, setup: Setup, seed: int, start: int,
                  count: int) -> int:
     """Worker: play deals ``start..start+count-1`` into the shared column file ``path``."""
-    import mmap
-
     rows = _simulate_chunk(setup, seed, start, count)
     offsets, _ = _layout(dtype, n)
     with open(path, "r+b") as f, mmap.mmap(f.fileno(), size) as mm:
@@ -249,7 +248,7 @@ def _shared_dir() -> str | None:
 def _drop_orphaned_row_files(shared: str) -> None:
     """Shared row files of runs killed (kill -9) before they could remove them: memory-backed,
     so they would hold their memory until the machine restarts."""
-    import psutil
+    import psutil  # local: psutil is slow to import; only this function needs it
 
     for p in Path(shared).glob("cardsim-rows-*"):
         try:
@@ -263,7 +262,7 @@ def _drop_orphaned_row_files(shared: str) -> None:
 def memory_cap(game: str) -> int:
     """Most deals of ``game`` an in-memory run may hold now (:data:`MEMORY_SHARE` of the
     available memory, at the row size of the game)."""
-    import psutil
+    import psutil  # local: psutil is slow to import; only this function needs it
 
     return max(1, int(psutil.virtual_memory().available * MEMORY_SHARE) // get_game(game).row_dtype.itemsize)
 
@@ -281,8 +280,6 @@ def simulate_columns(run: Run, n_jobs=-1, progress=False) -> dict:
         n_jobs = default_jobs(n_jobs, [c for _, _, c in chunks], run_seconds(run))  # decided once, here
     parallel_local = not on_dask() and n_jobs > 1
     if parallel_local and shared and shutil.disk_usage(shared).free > size * 1.05:
-        import mmap
-
         _drop_orphaned_row_files(shared)
         fd, path = tempfile.mkstemp(dir=shared, prefix=f"cardsim-rows-{os.getpid()}-")
         try:
@@ -321,9 +318,9 @@ def simulate(game, n_deals, seed=0, strategies=None, seats=None, rules=None, n_j
     the rows are the same either way.  Raises OptionError / StrategyError (both ValueError) for
     bad arguments, OptionError when the rows would not fit in memory (write a dataset instead).
     """
-    import pandas as pd
+    import pandas as pd  # local: pandas: a worker playing chunks never builds a frame
 
-    from cardsim import frames
+    from cardsim import frames  # local: frames brings pandas; a worker playing chunks never builds a frame
 
     run = make_run(game, n_deals, seed, strategies, seats, rules, chunk_size)
     check_jobs(n_jobs)
@@ -377,7 +374,7 @@ def play_matches(game, n_matches, seed=0, strategies=None, seats=None, rules=Non
         out = list(run_chunks(_match_chunk, [(run.setup, run.seed, s, c, start) for _, s, c in chunks],
                               [c for _, _, c in chunks], n_jobs, progress, chunk_store, give_back=False,
                               unit="match", seconds=match_seconds(game, run.n, before, run.setup.rules)))
-    from cardsim import frames
+    from cardsim import frames  # local: frames brings pandas; a worker playing chunks never builds a frame
 
     matches = frames.matches(game, np.concatenate([m for m, _ in out]), run.setup.seats)
     deals = frames.deals(game, np.concatenate([d for _, d in out]), run.setup.seats)

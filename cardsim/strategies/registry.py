@@ -22,6 +22,7 @@ length costs nothing per decision).
 """
 from __future__ import annotations
 
+import functools
 import importlib
 
 from dataclasses import dataclass, field, replace
@@ -75,8 +76,6 @@ def unhandled_error(game: str, exc: BaseException):
 
 def strategy_errors(game: str, func):
     """``func`` wrapped so that an unhandled strategy id surfaces as a one-line StrategyError."""
-    import functools
-
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
         try:
