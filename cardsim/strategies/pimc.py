@@ -49,6 +49,9 @@ Parameters (besides the base heuristic's, which the bidding and the talon / kitt
 * ``search``: which decisions search: 0 every card, 1 leads only, 2 follows only (elsewhere
   the base heuristic's card);
 * ``side``: whose decisions search: 0 every seat, 1 the declaring side only, 2 the defence only;
+* ``early``, ``early_worlds``: the first ``early`` tricks of the play (0 none, the default) are
+  played with the base heuristic's card (``early_worlds`` 0) or searched on ``early_worlds``
+  worlds instead of ``worlds`` (a cheaper play where the full hands make the search costly);
 * ``auction`` (only where the game's hooks read the auction): 1 deals the worlds consistently
   with the calls too.
 
@@ -70,16 +73,22 @@ from cardsim.strategies.registry import Registry, Strategy
 
 U64 = np.uint64
 
-PARAMS = {"worlds": 16.0, "stream": 0.0, "search": 0.0, "side": 0.0}
+PARAMS = {"worlds": 16.0, "stream": 0.0, "search": 0.0, "side": 0.0, "early": 0.0, "early_worlds": 0.0}
 """The sampled search's own parameters and their defaults (appended to the base heuristic's)."""
 PARAM_DOCS = {
     "worlds": "worlds (random layouts of the unseen cards) solved double-dummy at each decision",
     "stream": "seed stream of the world sampler: another value samples other worlds",
     "search": "decisions searched: 0 every card, 1 leads only, 2 follows only (elsewhere the heuristic's card)",
     "side": "seats that search: 0 every seat, 1 the declaring side only, 2 the defence only",
+    "early": "the first `early` tricks of the play (0 none) are played the cheaper early way (early_worlds): "
+             "the full hands' searches cost most of the time",
+    "early_worlds": "worlds searched at a decision of the first `early` tricks, in place of `worlds`; 0 plays "
+                    "the heuristic's card there",
 }
-BOUNDS = {"worlds": (1, 256), "stream": (0, 2**31 - 1), "search": (0, 2), "side": (0, 2), "auction": (0, 1)}
-KINDS = {"worlds": "int", "stream": "int", "search": "int", "side": "int", "auction": "int"}
+BOUNDS = {"worlds": (1, 256), "stream": (0, 2**31 - 1), "search": (0, 2), "side": (0, 2), "early": (0, 13),
+          "early_worlds": (0, 256), "auction": (0, 1)}
+KINDS = {"worlds": "int", "stream": "int", "search": "int", "side": "int", "early": "int", "early_worlds": "int",
+         "auction": "int"}
 AUCTION_PARAMS = {"auction": 0.0}
 """The parameter of the games whose hooks read the auction (:func:`sample_auction_worlds`): 0 off
 (the worlds match the play only), 1 on."""
@@ -136,7 +145,8 @@ class Position:
     * ``auction``: what the game's ``Hooks.auction`` needs to replay the calls in a world (the
       calls, the dealer, the seats' strategies, the line, who played which card: all public),
       opaque here; None where the auction cannot be read (not asked for, or calls that the
-      strategies did not make: a forced contract or call).
+      strategies did not make: a forced contract or call);
+    * ``trick``: the number of tricks completed before the decision (public).
     """
 
     legal: np.ndarray
@@ -148,6 +158,8 @@ class Position:
     fallback: int
     context: Any = None
     auction: Any = None
+    trick: int = 0
+    """Tricks completed before this decision (0 at the first trick): what ``early`` reads."""
 
 
 @dataclass(frozen=True)
@@ -219,6 +231,9 @@ class Counters:
     common: int = 0
     """Searched decisions settled by the first look (:func:`choose_classes`): a card best in
     each of its worlds."""
+    early: int = 0
+    """Decisions with a choice in the first ``early`` tricks: played with the heuristic's card
+    (``early_worlds=0``) or searched on ``early_worlds`` worlds (then counted in ``searched`` too)."""
 
 
 COUNTERS = Counters()
@@ -482,7 +497,7 @@ def searches(position: Position, row: np.ndarray, strategy: Strategy) -> bool:
 
 STOP = True
 """Whether the engine's decisions use the sequential rule (False: every world solved, the slow
-path; a switch for measurements and tests, not a strategy parameter: the row has no free slot)."""
+path; a switch for measurements and tests, not a strategy parameter)."""
 STOP_Z = 2.5
 """The sequential rule's threshold (:func:`sequential`): a card is surely worse than the leader
 when its predicted standardised deficit over all the worlds is at least this."""
@@ -638,6 +653,11 @@ def decide(hooks: Hooks, row: np.ndarray, state: int, played: int, seat: int, vi
     worlds (:func:`choose_classes`); else the worlds are solved in batches (:func:`batch_size`)
     until the sequential rule settles the choice, cards surely worse than the leader dropped
     from the next batches (the last two approximate: their error is measured).
+
+    In the first ``early`` tricks (``Position.trick`` below the row's ``early``) the decision
+    plays the heuristic's card (``early_worlds`` 0) or searches ``early_worlds`` worlds in
+    place of ``worlds``: a cheaper play, not the same one (its strength is measured against the
+    full search in BENCHMARKS.md, "A cheaper first trick").
     """
     position = hooks.position(view)
     legal = np.asarray(position.legal, dtype=np.int64)
@@ -646,13 +666,20 @@ def decide(hooks: Hooks, row: np.ndarray, state: int, played: int, seat: int, vi
     if len(legal) == 1 or not searches(position, row, strategy):
         COUNTERS.forced += 1
         return int(card_of(position, int(position.fallback)))
+    n = int(row[strategy.param_index("worlds")])
+    if position.trick < int(row[strategy.param_index("early")]):
+        # The first tricks' full hands cost most of a deal's search (BENCHMARKS.md, "A cheaper first
+        # trick"): there the seat plays the heuristic's card, or searches fewer worlds.
+        COUNTERS.early += 1
+        n = int(row[strategy.param_index("early_worlds")])
+        if n == 0:
+            return int(card_of(position, int(position.fallback)))
     classes = (np.asarray(hooks.classes(position), dtype=np.int64) if hooks.classes is not None
                else np.arange(len(legal), dtype=np.int64))
     reps = np.unique(classes)
     if len(reps) == 1:  # every card ties in every world: the slow path plays the fallback
         COUNTERS.equivalent += 1
         return int(card_of(position, int(position.fallback)))
-    n = int(row[strategy.param_index("worlds")])
     key = decision_key(int(state), int(row[strategy.param_index("stream")]), played, seat)
     counts = np.asarray(position.counts, dtype=np.int64)
     worlds = _worlds(hooks, position, row, key, counts, n)

@@ -101,7 +101,7 @@ def position(view) -> _pimc.Position:
     counts.append(unseen.bit_count() - sum(counts))  # the kitty: 6 unseen discards, 0 for the declarer
     return _pimc.Position(legal=np.array(sorted(codes), dtype=np.int64), unseen=unseen,
                           counts=np.array(counts, dtype=np.int64), allowed=np.array(allowed, dtype=np.uint64),
-                          lead=n == 0, declaring=seat % 2 == declarer % 2, fallback=int(fallback),
+                          lead=n == 0, declaring=seat % 2 == declarer % 2, fallback=int(fallback), trick=completed,
                           context=(hand, seat, denom, leader, np.array([int(c) for c in trick[:4]], dtype=np.int64),
                                    n, led),
                           auction=None if record is None else auction_context(record, seat, int(declarer), denom))

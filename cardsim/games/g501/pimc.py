@@ -180,7 +180,7 @@ def position(view) -> _pimc.Position:
         context = auction_context(record, hand, seat, declarer, is_declarer, unseen, seen, allowed)
     return _pimc.Position(
         legal=np.array(cards_of(legal), dtype=np.int64), unseen=unseen, counts=counts,
-        allowed=allowed, lead=n == 0, declaring=is_declarer, fallback=code % DECLARE_FLAG,
+        allowed=allowed, lead=n == 0, declaring=is_declarer, fallback=code % DECLARE_FLAG, trick=done,
         context=(templ, np.array(cards, dtype=np.int64), leader, decl, trump, won, lead_marriage, code),
         auction=context)
 

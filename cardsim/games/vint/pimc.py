@@ -69,6 +69,7 @@ def position(view) -> _pimc.Position:
         allowed[i] = U64(DECK & ~sum(0xFFFF << (16 * x) for x in range(4) if void_suits >> x & 1))
     return _pimc.Position(legal=legal, unseen=DECK & ~hand & ~played, counts=counts, allowed=allowed,
                           lead=n == 0, declaring=seat % 2 == int(declarer) % 2, fallback=int(fallback),
+                          trick=completed,
                           context=(hand, seat, int(trump), leader, [int(c) for c in trick[:n]], holders),
                           auction=auction_context(record, hand, seat, int(declarer), leader, trick, n, completed,
                                                   holders))

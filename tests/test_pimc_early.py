@@ -1,0 +1,123 @@
+"""``pimc``'s cheaper early play (cardsim/strategies/pimc.py, ``early`` and ``early_worlds``): the
+first tricks played with the heuristic's card or with fewer worlds, validated by the registry,
+reproducible for a seed whatever the chunks and jobs."""
+import numpy as np
+import pandas as pd
+import pytest
+
+import cardsim
+from cardsim import StrategyError
+from cardsim.games import get_game
+from cardsim.strategies import pimc as P
+
+GAMES = ("vint", "500", "501")
+TRICK = {"vint": 4, "500": 4, "501": 3}
+"""Cards to a trick (501: the three players in the play)."""
+SEED = 11
+
+
+def _tricks(record, game, k):
+    """The first ``k`` tricks' cards of a record's play, in play order."""
+    return record["play"][:k * TRICK[game]]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_bad_values_are_one_line_errors(game):
+    registry = get_game(game).registry
+    for bad, said in (("early=-1", "from 0 to 13, got -1"), ("early=14", "from 0 to 13, got 14"),
+                      ("early=1.5", "from 0 to 13, got 1.5"), ("early_worlds=257", "from 0 to 256, got 257"),
+                      ("early_worlds=-2", "from 0 to 256, got -2"), ("early=x", "is not a number")):
+        with pytest.raises(StrategyError, match=said) as err:
+            registry.resolve(f"pimc:{bad}")
+        assert "\n" not in str(err.value)
+    _, row = registry.resolve("pimc:early=2,early_worlds=4")
+    pimc = registry["pimc"]
+    assert row[pimc.param_index("early")] == 2 and row[pimc.param_index("early_worlds")] == 4
+    assert pimc.params["early"] == 0 and pimc.params["early_worlds"] == 0  # off by default: the full search
+
+
+def test_the_cli_rejects_a_bad_early_in_one_line(capsys):
+    from cardsim.cli import main
+
+    assert main(["simulate", "500", "-n", "2", "--strategy", "pimc:early=20"]) == 2
+    err = capsys.readouterr().err
+    assert "early" in err and "from 0 to 13, got 20" in err and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_a_decision_in_the_early_tricks_plays_the_fallback_or_fewer_worlds():
+    # Hooks whose solver makes card 2 best in every world; the heuristic's card (the fallback) is 1.
+    asked = []
+
+    def solve(position, worlds):
+        asked.append(len(worlds))
+        return np.tile([0.0, 1.0], (len(worlds), 1))[:, :len(position.legal)]
+
+    def position(view):
+        return P.Position(legal=np.array([1, 2]), unseen=0x3F << 10, counts=np.array([2, 2, 2]),
+                          allowed=np.full(3, 2**64 - 1, dtype=np.uint64), lead=True, declaring=True, fallback=1,
+                          trick=view[0])
+
+    vint = get_game("vint").registry
+    hooks = P.Hooks(position=position, solve=solve, strategy=vint["pimc"])
+    row = lambda spec: vint.resolve(spec)[1]
+    decide = lambda spec, trick: P.decide(hooks, row(spec), 99, 4 * trick, 0, (trick,), stop=False)
+    assert decide("pimc:worlds=6", 0) == 2 and asked == [6]
+    early, searched = P.COUNTERS.early, P.COUNTERS.searched
+    assert decide("pimc:worlds=6,early=2", 1) == 1 and asked == [6]  # the second trick is early: no search
+    assert (P.COUNTERS.early, P.COUNTERS.searched) == (early + 1, searched)
+    assert decide("pimc:worlds=6,early=2", 2) == 2 and asked == [6, 6]  # the third is not
+    assert decide("pimc:worlds=6,early=1,early_worlds=3", 0) == 2 and asked == [6, 6, 3]
+    assert P.COUNTERS.early == early + 2 and P.COUNTERS.searched == searched + 2
+    # the worlds of early_worlds=W are the first W of the same decision's worlds
+    key = P.decision_key(99, 0, 0, 0)
+    some, _ = P.sample_worlds(np.uint64(key), np.uint64(0x3F << 10), np.array([2, 2, 2]),
+                              np.full(3, 2**64 - 1, dtype=np.uint64), np.int64(6))
+    few, _ = P.sample_worlds(np.uint64(key), np.uint64(0x3F << 10), np.array([2, 2, 2]),
+                             np.full(3, 2**64 - 1, dtype=np.uint64), np.int64(3))
+    assert (some[:3] == few).all()
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_trick_early_plays_the_heuristic(game):
+    """``early`` at least the tricks of a deal and ``early_worlds=0``: no search, the heuristic's
+    card at every decision; in Vint and Five Hundred ``heuristic``'s play card for card (501's
+    ``pimc`` starts from ``heuristic_play``, which breaks ties between equal cards of several
+    suits by suit index, not by the seat's suit order as ``heuristic`` does)."""
+    searched, early = P.COUNTERS.searched, P.COUNTERS.early
+    ours = cardsim.records(game, range(6), SEED, "pimc:early=13")
+    assert P.COUNTERS.searched == searched and P.COUNTERS.early > early
+    plain = cardsim.records(game, range(6), SEED, "heuristic")
+    assert sum(len(r["play"]) for r in plain) > 0
+    if game != "501":
+        assert [r["play"] for r in ours] == [r["play"] for r in plain]
+        assert [r["result"] for r in ours] == [r["result"] for r in plain]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_first_tricks_are_the_heuristics_then_the_search(game):
+    searched = P.COUNTERS.searched
+    ours = cardsim.records(game, range(4), SEED, "pimc:worlds=2,early=2")
+    assert P.COUNTERS.searched > searched  # the later tricks search
+    plain = cardsim.records(game, range(4), SEED, "pimc:early=13")
+    full = cardsim.records(game, range(4), SEED, "pimc:worlds=2")
+    for a, b in zip(ours, plain):
+        assert _tricks(a, game, 2) == _tricks(b, game, 2)
+    # the full search plays another card somewhere in those tricks: the early play is not a no-op
+    assert any(_tricks(a, game, 2) != _tricks(f, game, 2) for a, f in zip(ours, full))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_fewer_worlds_early_are_the_first_tricks_of_that_many_worlds(game):
+    ours = cardsim.records(game, range(3), SEED, "pimc:worlds=4,early=1,early_worlds=1")
+    one = cardsim.records(game, range(3), SEED, "pimc:worlds=1")
+    for a, b in zip(ours, one):
+        assert _tricks(a, game, 1) == _tricks(b, game, 1)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_reproducible_for_any_chunks_and_jobs(game):
+    spec = "pimc:worlds=2,early=1,early_worlds=1"
+    a = cardsim.simulate(game, 4, seed=SEED, strategies=spec, chunk_size=3, n_jobs=1)
+    b = cardsim.simulate(game, 4, seed=SEED, strategies=spec, chunk_size=2, n_jobs=2)
+    pd.testing.assert_frame_equal(a, b)
