@@ -158,3 +158,43 @@ def test_the_other_tree_gets_its_own_code_and_this_one_the_folder_above_the_pack
     there = against.tree_env(tmp_path)
     assert there["PYTHONPATH"] == str(tmp_path) and there["NUMBA_CACHE_DIR"] == str(tmp_path / ".numba-cache")
     assert against.tree_env(tmp_path, cache="/c")["NUMBA_CACHE_DIR"] == "/c"
+
+
+def test_only_pimc_against_a_commit_plays_both_trees_for_each_game_and_worlds(monkeypatch, capsys):
+    # What `python -m cardsim.bench --only pimc --against 7f88fa3 --rounds 4 --games 501` runs, the
+    # two trees' interpreters stood in for: pimc_rates per game and worlds, half the game's
+    # sampled-search deals a round, the rounds asked; the table printed, no file written.
+    calls = []
+
+    def rates(game, rev, worlds, deals, rounds, progress):
+        calls.append((game, rev, worlds, deals, rounds))
+        return {"before": [1.0] * rounds, "after": [2.0] * rounds, "ratio": 2.0, "sha": "f" * 40, "deals": deals}
+
+    monkeypatch.setattr(against, "tree_at", lambda rev: ("f" * 40, Path("/nowhere")))
+    monkeypatch.setattr(against, "pimc_rates", rates)
+    code, out, err = _code(["bench", "--only", "pimc", "--against", "7f88fa3", "--rounds", "4", "--games", "501"],
+                           capsys)
+    assert code == 0, err
+    deals = cardsim.get_game("501").facts.pimc_deals // 2
+    assert calls == [("501", "7f88fa3", 8, deals, 4), ("501", "7f88fa3", 32, deals, 4)]
+    assert out.startswith("`python -m cardsim.bench --only pimc --against 7f88fa3 --rounds 4`, ")
+    assert f"| 501 | 8 | {deals} | 4 | 1 | 2 | 2.00× |" in out and f"| 501 | 32 | {deals} | 4 | 1 | 2 | 2.00× |" in out
+
+
+def test_only_conditions_replaces_its_section_alone(monkeypatch, capsys, tmp_path):
+    from cardsim.bench import conditions
+
+    measured = {"game": "500", "class": "trumps_H>=6", "acceptance": 0.0125, "candidates_1": 3_000_000.0,
+                "predicate_1": 9_000_000.0, "fixed_1": 90_000.0, "free_1": 100_000.0}
+    monkeypatch.setattr(conditions, "measure_conditions", lambda game, n: dict(measured, game=game))
+    path = tmp_path / "B.md"
+    path.write_text("# Benchmarks\n\ntop\n\n## Dealing under conditions\n\nold rows\n\n## Targets\n\nkept\n\n"
+                    + NOTES_MARKER + "\n\nhand notes\n")
+    code, out, err = _code(["bench", "--only", "conditions", "--games", "500", "--deals", "1000", "--out", str(path)],
+                           capsys)
+    assert code == 0, err
+    row = "| 500 | `trumps_H>=6` | 0.0125 | 3,000,000/s (meets) | 9,000,000/s | 90,000/s (90%: meets 80%) | 100,000/s |"
+    assert row in out
+    new = path.read_text()
+    assert row in new and "old rows" not in new and new.count(conditions.CONDITIONS_HEADING) == 1
+    assert new.startswith("# Benchmarks\n\ntop\n") and "## Targets\n\nkept\n" in new and new.endswith("hand notes\n")
