@@ -340,42 +340,6 @@ def test_python_dash_m_cardsim_runs_the_cli():
         "got 0 (see cardsim simulate --help)"]
 
 
-def test_bench_checks_its_output_before_measuring(tmp_path, capsys):
-    from cardsim import bench
-
-    blocker = tmp_path / "file"
-    blocker.write_text("")
-    with pytest.raises(SystemExit) as exit_:
-        bench.main(["--games", "vint", "--out", str(blocker / "BENCHMARKS.md")])
-    assert exit_.value.code == 2
-    err = capsys.readouterr().err
-    assert "--out:" in err and "measuring" not in err
-
-
-def test_bench_crossover_section_replaces_its_old_self_and_keeps_the_notes(tmp_path):
-    from cardsim import bench
-    from cardsim.runner.run import deal_jobs
-
-    result = {"game": "vint", "cores": 2, "sizes": [20_000, 2_000_000], "others": 0.25, "repeats": 3, "when": "now",
-              "asked": {20_000: 1, 2_000_000: 2},
-              "best": {(20_000, 1): 2.0, (20_000, 2): 3.5, (2_000_000, 1): 11.0, (2_000_000, 2): 7.25},
-              "default": {n: deal_jobs(n, "vint", -1, cores=2) for n in (20_000, 2_000_000)},
-              "threshold": bench._worker_threshold("vint", 2)}
-    text = bench.crossover_table([result], "python -m cardsim.bench --only crossover")
-    rows = [ln for ln in text.splitlines() if ln.startswith("| vint") or ln.startswith("|  |")]
-    assert rows[0] == f"| vint | 20,000 | 2.00 s | 3.50 s (one chunk: played here) | here (`--jobs 1`) | {result['threshold']:,} deals |"
-    assert rows[1] == "|  | 2,000,000 | 11.00 s | 7.25 s | on 2 workers |  |"
-    assert "kept this many of its 2 cores busy while each game was measured: vint 0.25" in text
-    path = tmp_path / "B.md"
-    path.write_text("# Benchmarks\n\n## End to end\n\nrates\n\n" + bench.NOTES_MARKER + "\n\nhand notes\n")
-    bench.replace_section(str(path), bench.CROSSOVER_HEADING, text)
-    bench.replace_section(str(path), bench.CROSSOVER_HEADING, text.replace("2.00 s", "1.90 s"))
-    new = path.read_text()
-    assert new.count(bench.CROSSOVER_HEADING) == 1 and "| 1.90 s |" in new and "| 2.00 s |" not in new
-    assert new.index("## End to end") < new.index(bench.CROSSOVER_HEADING) < new.index(bench.NOTES_MARKER)
-    assert new.endswith("hand notes\n") and "rates\n\n## When" in new
-
-
 def test_negative_before_needs_no_equals_sign(capsys):
     # argparse reads "-900,0" (not a plain number) as an option unless it is attached with "="
     # (a negative team score is a state under subtract scoring only, docs/RULES.md §3.6)

@@ -1,8 +1,6 @@
 """The solvers as ``pimc`` calls them (issue 47): Vint's binary DDS batch against endplay's own
 ``Deal`` path, the Five Hundred and 501 tables kept across calls never answering for a position
-that differs in one card, and the fixed-position benchmark (``python -m cardsim.dd.pimc_bench``)."""
-import pickle
-import sys
+that differs in one card (the fixed-position benchmark: tests/test_bench_pimc_hooks.py)."""
 
 import numpy as np
 import pytest
@@ -193,50 +191,6 @@ def test_501_kept_table_answers_a_one_card_swap_afresh():
     assert checked > 1000
 
 
-# ---------------------------------------------------------------- the fixed-position benchmark
-def test_pimc_bench_records_real_decisions_and_times_them(tmp_path, capsys):
-    from cardsim.dd import pimc_bench
-    from cardsim.games import get_game
-
-    path = tmp_path / "d.pkl"
-    assert pimc_bench.main(["record", "501", "--decisions", "6", "--worlds", "3", "--seed", "2", "-o", str(path)]) == 0
-    data = pickle.loads(path.read_bytes())
-    assert data["game"] == "501" and len(data["decisions"]) == 6
-    position, worlds = data["decisions"][0]
-    assert worlds.shape == (3, 2) and get_game("501").pimc.solve(position, worlds).shape == (3, len(position.legal))
-    res = pimc_bench.time_file(str(path), None, rounds=2, chunk=4)
-    assert res["decisions"] == 8 and res["now"] > 0 and res["before"] is None
-    res = pimc_bench.time_file(str(path), None, rounds=1, chunk=6, best_only=True)
-    assert res["same"] is True and res["before"] > 0  # best-only answers = the exact values' argmax sets
-    with pytest.raises(SystemExit):
-        pimc_bench.main(["record", "501", "--decisions", "0", "-o", str(path)])
-    assert "at least 1" in capsys.readouterr().err
-
-
-def test_pimc_bench_profile_counts_every_decision_by_trick(capsys):
-    """``pimc_bench profile``: every card decision of the deals (Five Hundred: 4 seats, 10 tricks)
-    counted in its trick, the hooks' time inside ``decide``'s, the hooks put back afterwards; bad
-    input a one-line error."""
-    from cardsim.dd import pimc_bench
-    from cardsim.games import get_game
-
-    module = sys.modules[get_game("500").pimc.solve.__module__]
-    hooks = module.HOOKS
-    rows = pimc_bench.profile("500", 2, 2, 3)
-    assert [r["trick"] for r in rows] == list(range(1, 11))
-    assert all(r["decisions"] == 8 for r in rows)  # 2 deals x 4 seats
-    assert sum(r["looks"] + r["solves"] for r in rows) > 0
-    assert all(r["common"] + r["solve"] <= r["decide"] + 1e-6 for r in rows)
-    assert module.HOOKS is hooks
-    table = pimc_bench.profile_table(rows)
-    assert table.count("\n") == 11 and table.splitlines()[2].startswith("| 1 | 8 |")
-    with pytest.raises(ValueError, match="at least 1 deal"):
-        pimc_bench.profile("500", 0, 2, 3)
-    with pytest.raises(SystemExit):
-        pimc_bench.main(["profile", "nosuch"])
-    assert "unknown game 'nosuch'" in capsys.readouterr().err
-
-
 # ---------------------------------------------------------------- null windows: the best cards only
 def _argmax_set(values):
     return (values >= values.max(axis=1, keepdims=True)).astype(np.float64)
@@ -407,12 +361,12 @@ def test_the_common_hook_on_recorded_real_decisions(game, decisions):
     ``cardsim.games.g500.pimc_solve.common_best``) on decisions recorded
     from real ``pimc`` deals, each on its first 1, 4 and 8 worlds: the cards in the argmax set of
     every world of the exact solve."""
-    from cardsim.dd import pimc_bench
+    from cardsim.bench import pimc_hooks
     from cardsim.games import get_game
 
     hooks = get_game(game).pimc
     seen = {True: 0, False: 0}
-    for position, worlds in pimc_bench.record(game, decisions, 8, 12):
+    for position, worlds in pimc_hooks.record(game, decisions, 8, 12):
         full = hooks.solve(position, worlds)
         for upto in (1, 4, 8):
             want = _argmax_set(full[:upto]).all(axis=0)
@@ -436,13 +390,13 @@ def test_the_solve_hooks_best_only_on_recorded_real_decisions(tmp_path):
     """501's ``solve`` hook with ``best_only`` against its own exact values' argmax, on decisions
     recorded from real ``pimc`` deals (the old call, without the keyword, unchanged).  Five
     Hundred has no ``best_only``: its search is not exact on every position (the test below)."""
-    from cardsim.dd import pimc_bench
+    from cardsim.bench import pimc_hooks
     from cardsim.games import get_game
 
     for game, decisions in (("501", 60),):
         solve = get_game(game).pimc.solve
         rows = 0
-        for position, worlds in pimc_bench.record(game, decisions, 8, 11):
+        for position, worlds in pimc_hooks.record(game, decisions, 8, 11):
             full = solve(position, worlds)
             assert (solve(position, worlds, best_only=True) == _argmax_set(full)).all()
             rows += len(worlds)
@@ -611,14 +565,14 @@ def test_500_last_tricks_played_out_equal_minimax():
 def test_501_pimc_table_size_does_not_change_the_values():
     """The ``pimc`` player's smaller table (``PIMC_TT_BITS``, chosen for speed) answers exactly what
     the full-size one does, on decisions recorded from real deals, each table kept across them."""
-    from cardsim.dd import pimc_bench
+    from cardsim.bench import pimc_hooks
     from cardsim.games.g501 import pimc as GP
 
     assert D501.PIMC_TT_BITS == 14 and GP._scratch()[0].shape[0] == 1 << D501.PIMC_TT_BITS
     tables = {bits: D501.new_table(bits) for bits in (D501.PIMC_TT_BITS, D501.TT_BITS)}
     moves, stats = np.zeros(D501.MOVES_SHAPE, dtype=np.int64), np.zeros(1, dtype=np.int64)
     n = 0
-    for position, worlds in pimc_bench.record("501", 60, 8, 13):
+    for position, worlds in pimc_hooks.record("501", 60, 8, 13):
         got = {}
         for bits, (keys, bounds) in tables.items():
             args = list(GP._kernel_args(position, worlds))

@@ -32,7 +32,7 @@ def test_plain_python_modules_do_not_invalidate_compiled_code():
     hashed = _rel(_jit.jitted_sources())
     for plain in ("cli/__init__.py", "cli/common.py", "cli/simulate.py", "cli/evaluate.py", "runner/run.py",
                   "runner/pool.py", "runner/dataset.py", "runner/store.py", "conditions/__init__.py",
-                  "conditions/compiler.py", "compare.py", "stats.py", "bench.py", "__init__.py",
+                  "conditions/compiler.py", "compare.py", "stats.py", "bench/engine.py", "bench/run.py", "__init__.py",
                   "analysis/vint.py", "analysis/g501.py", "analysis/g500.py", "games/vint/replay.py",
                   "games/vint/show.py", "games/g500/replay.py"):
         assert plain not in hashed, plain

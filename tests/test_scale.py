@@ -303,10 +303,10 @@ def _busiest_of_two(n: int, chunk: int) -> int:
 
 @pytest.mark.parametrize("game", ["vint", "501", "500"])
 def test_the_default_starts_two_workers_exactly_when_they_save_more_than_their_start(game):
-    from cardsim.bench import _worker_threshold
+    from cardsim.bench.crossover import worker_threshold
 
     d, start = cardsim.get_game(game).deal_seconds, pool.WORKER_START_SECONDS
-    threshold = _worker_threshold(game, 2)
+    threshold = worker_threshold(game, 2)
     assert 200_000 < threshold < 2_000_000  # on 2 cores the crossover lies between these (BENCHMARKS.md)
     for n in (threshold - 1, threshold, threshold + 1, 100_000, 1_000_000, 3_000_000):
         pays = (n - _busiest_of_two(n, R.DEFAULT_CHUNK)) * d > start

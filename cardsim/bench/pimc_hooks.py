@@ -1,40 +1,46 @@
 """The ``pimc`` solvers on fixed positions, before and after a change, in one run (BENCHMARKS.md,
-"The pimc solve hooks on fixed positions").
+"The pimc solve hooks on fixed positions"), and where the sampled search spends its time.
 
-    python -m cardsim.dd.pimc_bench record GAME [--decisions N] [--worlds W] [--seed S] -o FILE
-    python -m cardsim.dd.pimc_bench time FILE [--against REV | --best-only] [--rounds R] [--chunk K]
+    cardsim bench pimc-record GAME [--decisions N] [--worlds W] [--seed S] -o FILE
+    cardsim bench pimc-time FILE [--against REV | --best-only] [--rounds R] [--chunk K]
+    cardsim bench pimc-profile GAME [--deals N] [--worlds W] [--seed S]
 
-    python -m cardsim.dd.pimc_bench profile GAME [--deals N] [--worlds W] [--seed S]
+``pimc-record`` plays deals of GAME with ``pimc:worlds=W`` in every seat (two deals of each seed
+from ``S`` on) and keeps the first ``N`` searched decisions exactly as the game's ``solve`` hook got
+them (the :class:`~cardsim.strategies.pimc.Position` and its sampled worlds), pickled to FILE.
 
-``record`` plays deals of GAME with ``pimc:worlds=W`` in every seat (two deals of each seed from ``S`` on) and keeps the
-first ``N`` searched decisions exactly as the game's ``solve`` hook got them (the
-:class:`~cardsim.strategies.pimc.Position` and its sampled worlds), pickled to FILE.
+``pimc-profile`` plays N deals of GAME with ``pimc:worlds=W`` in every seat (after one untimed deal
+that loads the compiled code) and prints, trick by trick, the card decisions, the calls of the
+``common`` hook (first looks) and of the ``solve`` hook (batches of worlds solved exactly), and the
+CPU seconds spent in :func:`cardsim.strategies.pimc.decide` and, within it, in each hook (the rest
+of ``decide`` is the world sampler and the decision's Python): where a game's sampled search
+spends its time.
 
-``profile`` plays N deals of GAME with ``pimc:worlds=W`` in every seat (after one untimed deal that
-loads the compiled code) and prints, trick by trick, the card decisions, the calls of the ``common``
-hook (first looks) and of the ``solve`` hook (batches of worlds solved exactly), and the CPU seconds spent in
-:func:`cardsim.strategies.pimc.decide` and, within it, in each hook (the rest of ``decide`` is the
-world sampler and the decision's Python): where a game's sampled search spends its time.
-
-``time`` gives those decisions to the game's ``solve`` hook in two long-lived interpreters, this
-tree's and commit ``REV``'s (:func:`cardsim.bench_against.tree_at`), chunk by chunk in turn (the
-order reversed every round), and reports each side's CPU seconds per decision (the sum over the
-rounds and the median of the per-round ratios) and whether both returned the same values for
+``pimc-time`` gives those decisions to the game's ``solve`` hook in two long-lived interpreters,
+this tree's and commit ``REV``'s (:func:`cardsim.bench.against.tree_at`), chunk by chunk in turn
+(the order reversed every round), and reports each side's CPU seconds per decision (the sum over
+the rounds and the median of the per-round ratios) and whether both returned the same values for
 every decision.  Without ``--against`` only this tree is timed; ``--best-only`` times this tree's
 ``solve(..., best_only=True)`` (null windows) against its exact solve and checks that the answers
-are the exact values' argmax sets.  A worker's process keeps its
-solver's state (a transposition table kept across calls) from one chunk to the next, as a
-``pimc`` seat's process does; every worker solves the decisions in the same order.
+are the exact values' argmax sets.  A worker's process keeps its solver's state (a transposition
+table kept across calls) from one chunk to the next, as a ``pimc`` seat's process does; every
+worker solves the decisions in the same order.
 """
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import pickle
 import statistics
 import subprocess
 import sys
 import tempfile
+import time
+
+import cardsim
+from cardsim.bench.against import tree_at, tree_env
+from cardsim.games import get_game
+from cardsim.games.base import OptionError
+from cardsim.strategies import pimc as pimc_strategy
 
 _WORKER = r"""
 import pickle, sys, time, hashlib
@@ -65,17 +71,21 @@ for line in sys.stdin:
 """
 
 
+def _searching_game(game: str):
+    """``game``'s spec; OptionError when it has no sampled-search player (no ``pimc`` hooks)."""
+    spec = get_game(game)
+    if spec.pimc is None:
+        raise OptionError(f"{game} has no sampled-search player (no pimc hooks): nothing to record or profile")
+    return spec
+
+
 def record(game: str, decisions: int, worlds: int, seed: int) -> list:
     """The first ``decisions`` searched decisions of deals of ``game`` played with
     ``pimc:worlds=worlds`` in every seat from ``seed``: a list of ``(position, worlds)`` as the
     game's ``solve`` hook received them (``worlds`` uint64[W, H]).  The sequential rule is off
     while recording (:data:`cardsim.strategies.pimc.STOP`), so each decision's worlds come in one
     call, as the solvers are timed."""
-    import cardsim
-    from cardsim.games import get_game
-    from cardsim.strategies import pimc as _pimc
-
-    spec = get_game(game)
+    spec = _searching_game(game)
     module = sys.modules[spec.pimc.solve.__module__]
     original = module.HOOKS
     kept: list = []
@@ -86,7 +96,7 @@ def record(game: str, decisions: int, worlds: int, seed: int) -> list:
         return original.solve(position, w)
 
     module.HOOKS = dataclasses.replace(original, solve=keep)
-    stop, _pimc.STOP = _pimc.STOP, False
+    stop, pimc_strategy.STOP = pimc_strategy.STOP, False
     try:
         k = 0
         while len(kept) < decisions:  # a few deals at a time, each batch from its own seed
@@ -95,7 +105,7 @@ def record(game: str, decisions: int, worlds: int, seed: int) -> list:
             k += 1
     finally:
         module.HOOKS = original
-        _pimc.STOP = stop
+        pimc_strategy.STOP = stop
     return kept
 
 
@@ -108,20 +118,14 @@ def profile(game: str, deals: int, worlds: int, seed: int) -> list[dict]:
     game's ``common`` and ``solve`` hooks).  The trick is ``1 + cards played before the decision // seats`` (the game's default
     table).  One untimed deal first loads the compiled code.  Raises ValueError for ``deals`` or
     ``worlds`` below 1."""
-    import time
-
-    import cardsim
-    from cardsim.games import get_game
-    from cardsim.strategies import pimc as _pimc
-
     if deals < 1 or worlds < 1:
         raise ValueError(f"profile needs at least 1 deal and 1 world, got deals={deals}, worlds={worlds}")
-    spec = get_game(game)
+    spec = _searching_game(game)
     seats = spec.default_seats
     strategies = [f"pimc:worlds={worlds}"] * seats
     cardsim.simulate(game, 1, seed=seed + 10**6, strategies=strategies, n_jobs=1)
     module = sys.modules[spec.pimc.solve.__module__]
-    hooks, decide = module.HOOKS, _pimc.decide
+    hooks, decide = module.HOOKS, pimc_strategy.decide
     rows: dict[int, dict] = {}
     trick = [0]
 
@@ -154,12 +158,12 @@ def profile(game: str, deals: int, worlds: int, seed: int) -> list[dict]:
     if hooks.common is not None:
         replaced["common"] = timed(hooks.common, "common", "looks")
     module.HOOKS = dataclasses.replace(hooks, **replaced)
-    _pimc.decide = timed_decide
+    pimc_strategy.decide = timed_decide
     try:
         cardsim.simulate(game, deals, seed=seed, strategies=strategies, n_jobs=1)
     finally:
         module.HOOKS = hooks
-        _pimc.decide = decide
+        pimc_strategy.decide = decide
     return [rows[k] for k in sorted(rows)]
 
 
@@ -177,10 +181,8 @@ def profile_table(rows: list[dict]) -> str:
 
 class _Worker:
     def __init__(self, game: str, path: str, tree, mode: str = "exact"):
-        from cardsim.bench_against import _env
-
         self.errors = tempfile.TemporaryFile(mode="w+")
-        self.proc = subprocess.Popen([sys.executable, "-c", _WORKER, game, path, mode], env=_env(tree), cwd=tree,
+        self.proc = subprocess.Popen([sys.executable, "-c", _WORKER, game, path, mode], env=tree_env(tree), cwd=tree,
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.errors, text=True)
         self.where = tree or "this tree"
         if self.proc.stdout.readline().strip() != "ready":
@@ -189,7 +191,7 @@ class _Worker:
     def _fail(self):
         self.proc.kill()
         self.errors.seek(0)
-        raise SystemExit(f"pimc_bench: the worker in {self.where} failed: {self.errors.read()[-1500:]}")
+        raise SystemExit(f"cardsim bench pimc-time: the worker in {self.where} failed: {self.errors.read()[-1500:]}")
 
     def chunk(self, start: int, count: int) -> tuple[float, str]:
         self.proc.stdin.write(f"{start} {count}\n")
@@ -211,12 +213,15 @@ def time_file(path: str, against: str | None, rounds: int, chunk: int, best_only
     ("before"), and "same" says whether the best-only answers equal the exact values' argmax sets.
     Returns ``{"game", "decisions", "now", "before", "ratio", "same"}``: CPU seconds per decision
     on each side (None for a side not measured), the median per-round ratio now/before, and
-    whether every chunk's answers were identical."""
-    from cardsim.bench_against import tree_at
-
+    whether every chunk's answers were identical.  Raises OptionError for a file that is not
+    :func:`record`'s, RevisionError for an unknown commit."""
     with open(path, "rb") as f:
-        data = pickle.load(f)
-    game, n = data["game"], len(data["decisions"])
+        try:
+            data = pickle.load(f)
+            game, n = data["game"], len(data["decisions"])
+        except (pickle.UnpicklingError, EOFError, KeyError, TypeError, ValueError, AttributeError, IndexError):
+            raise OptionError(f"{path}: not a file of recorded decisions (cardsim bench pimc-record writes "
+                              "them)") from None
     sides = {"now": (None, "best" if best_only else "exact")}
     if against:
         sides["before"] = (tree_at(against)[1], "exact")
@@ -246,62 +251,13 @@ def time_file(path: str, against: str | None, rounds: int, chunk: int, best_only
             "ratio": statistics.median(ratios) if ratios else None, "same": same if both else None}
 
 
-def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m cardsim.dd.pimc_bench")
-    sub = ap.add_subparsers(dest="what", required=True)
-    rec = sub.add_parser("record", help="keep N searched decisions of real deals")
-    rec.add_argument("game")
-    rec.add_argument("--decisions", type=int, default=200)
-    rec.add_argument("--worlds", type=int, default=8)
-    rec.add_argument("--seed", type=int, default=1)
-    rec.add_argument("-o", "--out", required=True)
-    pro = sub.add_parser("profile", help="where pimc in every seat spends its time, trick by trick")
-    pro.add_argument("game")
-    pro.add_argument("--deals", type=int, default=8)
-    pro.add_argument("--worlds", type=int, default=8)
-    pro.add_argument("--seed", type=int, default=1)
-    tim = sub.add_parser("time", help="time the solve hook on recorded decisions, alternately against a commit")
-    tim.add_argument("file")
-    tim.add_argument("--against", default=None)
-    tim.add_argument("--rounds", type=int, default=10)
-    tim.add_argument("--chunk", type=int, default=20)
-    tim.add_argument("--best-only", action="store_true",
-                     help="time solve(..., best_only=True) against the exact solve's argmax, both in this tree")
-    args = ap.parse_args(argv)
-    if args.what == "record":
-        if args.decisions < 1 or args.worlds < 1:
-            ap.error("--decisions and --worlds must be at least 1")
-        kept = record(args.game, args.decisions, args.worlds, args.seed)
-        with open(args.out, "wb") as f:
-            pickle.dump({"game": args.game, "worlds": args.worlds, "seed": args.seed, "decisions": kept}, f)
-        print(f"{len(kept)} decisions of {args.game} (pimc:worlds={args.worlds}, seed {args.seed}) -> {args.out}")
-        return 0
-    if args.what == "profile":
-        if args.deals < 1 or args.worlds < 1:
-            ap.error("--deals and --worlds must be at least 1")
-        from cardsim.games.base import OptionError
-
-        try:
-            rows = profile(args.game, args.deals, args.worlds, args.seed)
-        except OptionError as e:
-            ap.error(str(e))
-        print(profile_table(rows))
-        return 0
-    if args.rounds < 1 or args.chunk < 1:
-        ap.error("--rounds and --chunk must be at least 1")
-    if args.best_only and args.against:
-        ap.error("--best-only compares two modes of this tree: leave out --against")
-    res = time_file(args.file, args.against, args.rounds, args.chunk, args.best_only)
-    now = "best-only" if args.best_only else "now"
+def time_line(res: dict, against: str | None, best_only: bool) -> str:
+    """The line ``pimc-time`` prints for :func:`time_file`'s result ``res``."""
+    now = "best-only" if best_only else "now"
     line = f"{res['game']}: {res['decisions']} decisions a side, {now} {1000 * res['now']:.2f} ms CPU a decision"
     if res["before"] is not None:
-        before = "exact" if args.best_only else f"before ({args.against})"
+        before = "exact" if best_only else f"before ({against})"
         line += (f", {before} {1000 * res['before']:.2f} ms; median per-round ratio "
                  f"{now}/{before.split()[0]} {res['ratio']:.3f}; "
-                 f"{'argmax sets' if args.best_only else 'values'} {'identical' if res['same'] else 'DIFFER'}")
-    print(line)
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
+                 f"{'argmax sets' if best_only else 'values'} {'identical' if res['same'] else 'DIFFER'}")
+    return line

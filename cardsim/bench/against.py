@@ -1,6 +1,7 @@
 """Before and after: this tree's engine against another commit's, measured alternately in one run.
 
-``cardsim bench --against REV`` (and ``make bench AGAINST=REV``): the commit ``REV`` of this
+``cardsim bench --against REV`` (and ``make bench AGAINST=REV``, ``cardsim bench pimc-time FILE
+--against REV``): the commit ``REV`` of this
 repository is unpacked once into a cache folder (``git archive``; its numba cache kept beside it,
 so only the first comparison compiles it), and each side is measured in an interpreter whose
 ``cardsim`` is either that tree or this one.  The engine rates alternate chunk by chunk between
@@ -21,7 +22,10 @@ import tempfile
 import time
 from pathlib import Path
 
-SEED = 12345
+from cardsim.bench.common import SEED
+
+THIS_TREE = Path(__file__).resolve().parents[2]
+"""The folder holding this ``cardsim`` package (no git needed to measure this tree alone)."""
 
 _WORKER = r"""
 import os, sys, time
@@ -94,11 +98,13 @@ def tree_at(rev: str, cache: Path | None = None) -> tuple[str, Path]:
     return sha, folder
 
 
-def _env(tree: Path | None, cache: str | None = None) -> dict:
+def tree_env(tree: Path | None, cache: str | None = None) -> dict:
     """The environment of an interpreter whose ``cardsim`` is ``tree`` (None: this one) and whose
-    numba cache is ``cache`` (None: the other tree's own, beside it; this tree's usual one)."""
-    # This tree: the folder holding this cardsim package (no git needed to measure it alone).
-    env = dict(os.environ, PYTHONPATH=str(tree or Path(__file__).resolve().parents[1]))
+    numba cache is ``cache`` (None: the other tree's own, beside it; this tree's usual one).  The
+    interpreter runs only the other tree's own code (its ``cardsim.games``, ``cardsim.simulate``
+    and ``python -m cardsim``), never this package, so commits from before this package existed
+    are measured as they are."""
+    env = dict(os.environ, PYTHONPATH=str(tree or THIS_TREE))
     if cache is not None:
         env["NUMBA_CACHE_DIR"] = cache
     elif tree is not None:
@@ -107,8 +113,8 @@ def _env(tree: Path | None, cache: str | None = None) -> dict:
 
 
 def _run(argv: list[str], tree: Path | None, cache: str | None = None) -> str:
-    """The last line ``python ARGV`` prints in a fresh interpreter (:func:`_env`)."""
-    out = subprocess.run([sys.executable, *argv], env=_env(tree, cache), cwd=tree, capture_output=True, text=True)
+    """The last line ``python ARGV`` prints in a fresh interpreter (:func:`tree_env`)."""
+    out = subprocess.run([sys.executable, *argv], env=tree_env(tree, cache), cwd=tree, capture_output=True, text=True)
     if out.returncode != 0:
         raise RuntimeError(f"measuring in {tree or 'this tree'} failed:\n{out.stderr[-2000:]}")
     return out.stdout.strip().splitlines()[-1]
@@ -123,7 +129,7 @@ class _Worker:
     def __init__(self, game: str, tree: Path | None, cpu: int = -1):
         self.where = tree
         self.errors = tempfile.TemporaryFile(mode="w+")
-        self.proc = subprocess.Popen([sys.executable, "-c", _WORKER, game, str(SEED), str(cpu)], env=_env(tree),
+        self.proc = subprocess.Popen([sys.executable, "-c", _WORKER, game, str(SEED), str(cpu)], env=tree_env(tree),
                                      cwd=tree, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.errors,
                                      text=True)
         self._expect("ready")
@@ -245,9 +251,9 @@ class _PimcWorker(_Worker):
     def __init__(self, game: str, tree: Path | None, cpu: int = -1):
         self.where = tree
         self.errors = tempfile.TemporaryFile(mode="w+")
-        self.proc = subprocess.Popen([sys.executable, "-c", _PIMC_WORKER, game, str(SEED), str(cpu)], env=_env(tree),
-                                     cwd=tree, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.errors,
-                                     text=True)
+        self.proc = subprocess.Popen([sys.executable, "-c", _PIMC_WORKER, game, str(SEED), str(cpu)],
+                                     env=tree_env(tree), cwd=tree, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=self.errors, text=True)
         self._expect("ready")
 
 
@@ -299,7 +305,7 @@ def command_seconds(argv: list[str], rev: str | None, repeats: int = 3) -> float
     is commit ``rev`` (None: this tree), after one untimed run that warms its numba cache.
     Raises RevisionError."""
     tree = tree_at(rev)[1] if rev else None
-    cmd, env = [sys.executable, "-m", "cardsim", *argv], _env(tree)
+    cmd, env = [sys.executable, "-m", "cardsim", *argv], tree_env(tree)
     subprocess.run(cmd, env=env, cwd=tree, capture_output=True)
     best = float("inf")
     for _ in range(repeats):

@@ -1,8 +1,8 @@
 """How fast a rule file plays against the base strategy, per core (docs/rules-files.md; the
 target: at least 50% of ``heuristic``'s rate), and how fast its implied calls are dealt.
 
-    python -m cardsim.rules.bench examples/systems/vint-natural.toml [--deals 20000] [--rounds 5]
-    python -m cardsim.rules.bench examples/systems/vint-complete.toml --implied "1NT P" --dealer 0 --seat 2
+    cardsim bench rules examples/systems/vint-natural.toml [--deals 20000] [--rounds 5]
+    cardsim bench rules examples/systems/vint-complete.toml --implied "1NT P" --dealer 0 --seat 2
 
 Both setups play the same deals (same seed and deal numbers) in this process, every seat the
 rule file or every seat its base, taking turns chunk by chunk so that both meet the same load
@@ -17,19 +17,17 @@ Prints per way the deals kept per second (best of its rounds), the share of rand
 """
 from __future__ import annotations
 
-import argparse
-import sys
 import time
 
 from cardsim.games import get_game
+from cardsim.questions import calls_dealt, question
 from cardsim.rules.compile import load
+from cardsim.rules.source import read
 
 
 def rates(path: str, deals: int = 20_000, rounds: int = 5, seed: int = 1) -> tuple[str, float, float]:
     """``(game, rule-file deals/s, base deals/s)`` on one core, best of ``rounds`` alternating
     chunks of ``deals`` deals."""
-    from cardsim.rules.source import read
-
     game = read(path).game
     spec = get_game(game)
     compiled = load(path, spec.registry)
@@ -53,9 +51,6 @@ def implied_rates(path: str, auction: str, dealer: int, seat: int, deals: int = 
     kept per second (one core), ``acceptance`` the deals kept per deal dealt at random, ``tested``
     the auctions tested per deal kept, over every round; plus ``"how"``: the question's notes
     (:func:`cardsim.questions.calls_dealt`)."""
-    from cardsim.questions import calls_dealt, question
-    from cardsim.rules.source import read
-
     game = read(path).game
     kw = dict(game=game, seat=seat, options=["P"], n=deals * rounds, seed=seed, dealer=dealer,
               auction=auction.split(), strategies=f"rules:{path}")
@@ -81,34 +76,25 @@ def implied_rates(path: str, auction: str, dealer: int, seat: int, deals: int = 
     return out
 
 
-def main(argv=None) -> int:
-    p = argparse.ArgumentParser(prog="python -m cardsim.rules.bench", description=__doc__.split("\n\n")[0])
-    p.add_argument("path")
-    p.add_argument("--deals", type=int, default=20_000)
-    p.add_argument("--rounds", type=int, default=5)
-    p.add_argument("--implied", metavar="CALLS", help="time dealing a question after these calls two ways")
-    p.add_argument("--dealer", type=int, default=0)
-    p.add_argument("--seat", type=int, default=0)
-    args = p.parse_args(argv)
-    if args.implied is not None:
-        got = implied_rates(args.path, args.implied, args.dealer, args.seat, args.deals, args.rounds)
-        for note in got["how"] or []:
-            print(f"seat {note['seat']}'s {note['call']}: {note['how']}")
-        narrowed = any(n["class"] is not None for n in got["how"] or [])
-        first = "from the rules' conditions" if narrowed else "no rule's condition applies: dealt at random too"
-        for name, words in (("rules", first), ("plain", "plain rejection")):
-            o = got[name]
-            print(f"{name}: {o['rate']:,.0f} deals kept/s ({words}; best of {args.rounds} alternating chunks of "
-                  f"{args.deals:,}, one core), {o['acceptance']:.4f} of random deals kept, {o['tested']:.2f} "
-                  f"auctions tested per deal kept")
-        print(f"speed-up: {got['rules']['rate'] / got['plain']['rate']:.1f}x")
-        return 0
-    game, r, b = rates(args.path, args.deals, args.rounds)
-    print(f"{game}: {args.path} {r:,.0f} deals/s, its base {b:,.0f} deals/s, one core, best of {args.rounds} "
-          f"alternating chunks of {args.deals:,}: {r / b:.0%} of the base (target 50%: "
-          f"{'meets' if r >= 0.5 * b else 'misses'})")
-    return 0
+def rates_line(path: str, deals: int, rounds: int) -> str:
+    """The line of ``cardsim bench rules FILE``: :func:`rates` against the target (50% of the base)."""
+    game, r, b = rates(path, deals, rounds)
+    return (f"{game}: {path} {r:,.0f} deals/s, its base {b:,.0f} deals/s, one core, best of {rounds} "
+            f"alternating chunks of {deals:,}: {r / b:.0%} of the base (target 50%: "
+            f"{'meets' if r >= 0.5 * b else 'misses'})")
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+def implied_lines(path: str, auction: str, dealer: int, seat: int, deals: int, rounds: int) -> list[str]:
+    """The lines of ``cardsim bench rules FILE --implied CALLS``: how each caller's call is dealt,
+    then :func:`implied_rates` for each way and the speed-up."""
+    got = implied_rates(path, auction, dealer, seat, deals, rounds)
+    lines = [f"seat {note['seat']}'s {note['call']}: {note['how']}" for note in got["how"] or []]
+    narrowed = any(n["class"] is not None for n in got["how"] or [])
+    first = "from the rules' conditions" if narrowed else "no rule's condition applies: dealt at random too"
+    for name, words in (("rules", first), ("plain", "plain rejection")):
+        o = got[name]
+        lines.append(f"{name}: {o['rate']:,.0f} deals kept/s ({words}; best of {rounds} alternating chunks of "
+                     f"{deals:,}, one core), {o['acceptance']:.4f} of random deals kept, {o['tested']:.2f} "
+                     f"auctions tested per deal kept")
+    lines.append(f"speed-up: {got['rules']['rate'] / got['plain']['rate']:.1f}x")
+    return lines
