@@ -253,7 +253,7 @@ class DDHooks:
       docs/RECORDS.md records (``result`` set), one row each (:data:`columns_doc`);
     * ``columns_doc``: the game's DD columns for people (``cardsim dd`` and the docs);
     * ``bench(seed, n) -> dict``: the solver benchmark's numbers on deals ``0 .. n-1``
-      (:mod:`cardsim.dd.bench`), or None;
+      (:mod:`cardsim.bench.dd`), or None;
     * ``quality(names, seed, ids, rows) -> list[DataFrame]``: per strategy spec in ``names``
       (each playing every seat), its per-deal comparison with DD on deals ``ids`` of ``seed``,
       each frame made by ``rows`` (:func:`cardsim.analysis.quality.comparison_rows`); ``unit``
@@ -324,7 +324,7 @@ class GameFacts:
     * ``partnerships``: whether the players sit in two partnerships of two (profiles' ``partner``);
     * ``analysis``: the module of its pandas pipeline (:func:`cardsim.analysis.for_game`), "" for none;
     * ``bench_condition``: a hand class of seat 0 for the conditioned-dealing benchmark
-      (:func:`cardsim.bench.measure_conditions`);
+      (:func:`cardsim.bench.conditions.measure_conditions`);
     * ``pimc_deals``: deals of the sampled-search benchmark (one search costs the more the bigger
       the hands);
     * ``quality_deals``: most deals of the report's quality section (double-dummy cost);

@@ -1,5 +1,5 @@
 """Five Hundred's double-dummy hooks (:class:`cardsim.games.base.DDHooks`, used by
-:mod:`cardsim.dd`, ``cardsim dd``, :mod:`cardsim.dd.bench` and :mod:`cardsim.analysis.quality`).
+:mod:`cardsim.dd`, ``cardsim dd``, :mod:`cardsim.bench.dd` and :mod:`cardsim.analysis.quality`).
 
 What is solved (docs/RULES.md §3.4-§3.5): :mod:`cardsim.games.g500.solver`, the declaring side's maximum
 tricks from the hands after the kitty and the discard, the declarer leading.

@@ -1,5 +1,5 @@
 """501's double-dummy hooks (:class:`cardsim.games.base.DDHooks`, used by :mod:`cardsim.dd`,
-``cardsim dd``, :mod:`cardsim.dd.bench` and :mod:`cardsim.analysis.quality`).
+``cardsim dd``, :mod:`cardsim.bench.dd` and :mod:`cardsim.analysis.quality`).
 
 What is solved (docs/RULES.md §1.5-§1.7): :mod:`cardsim.games.g501.solver`, the declarer's maximum deal
 points (card points + effective marriages) from the hands after the talon and the gifts, the

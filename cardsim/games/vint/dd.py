@@ -1,5 +1,5 @@
 """Vint's double-dummy hooks (:class:`cardsim.games.base.DDHooks`, used by :mod:`cardsim.dd`,
-``cardsim dd``, :mod:`cardsim.dd.bench` and :mod:`cardsim.analysis.quality`).
+``cardsim dd``, :mod:`cardsim.bench.dd` and :mod:`cardsim.analysis.quality`).
 
 What is solved (docs/RULES.md §2.3): DDS through endplay, the whole 4 × 5 table from the 13-card
 hands (:mod:`cardsim.games.vint.solver`); ``dd_tricks`` is the declaring side's for the contract.
