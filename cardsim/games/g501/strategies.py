@@ -112,6 +112,9 @@ highest, step a player would notice), declared for heuristic and every strategy 
 # one at 1 (+0.46 pp): 0.95.  With every seat bidding blind, contest and margin act alike (+0.39 pp for
 # either at contest 5): contest 0.  `cardsim exploit 501` here (40,000 games a table): within
 # tolerance, no deviation gains (every upper end at most +0.05 pp; blind_level 88 -0.20 [-0.44, +0.05]).
+# With the fourth card-play rules (the declarer's master before his marriage, the defenders' master trump) the
+# values stay: at 89 no step gains (88 -0.01, 87 -0.90, 90 -0.45, 91 -0.51 pp, +-0.11; seed 789), and
+# `cardsim exploit 501 -n 10000` is not decided (largest blind_level 88 +0.15 pp [-0.34, +0.65]).
 HEURISTIC_DEFAULTS = {"margin": -5.0, "abandon": 20.0, "target_margin": 24.0, "blind_level": 89.0, "blind_pos": -1.0, "blind_score": 501.0, "blind_cur": 90.0, "blind_prob": 1.0, "contest": 0.0, "press": 0.0, "press_score": 0.0, "blind_later": 0.95}
 REGISTRY.add("heuristic", HEURISTIC, dict(_HEURISTIC_PARAMS[0], **HEURISTIC_DEFAULTS),
              _HEURISTIC_PARAMS[1] + " Its default parameters are an empirical equilibrium of them (docs/tune.md): "
