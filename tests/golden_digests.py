@@ -82,6 +82,10 @@ VARIANTS = {
         # "3 seats" / "4 seats" ones until then (test_golden.py checks them against those).
         "3 seats heuristic_v8": (3, None, "heuristic_v8"),
         "4 seats heuristic_v8": (4, None, "heuristic_v8"),
+        # The default before issue 47's fourth card-play rules: its simulate and match digests equal the
+        # "3 seats" / "4 seats" ones until then (test_golden.py checks them against those).
+        "3 seats heuristic_v9": (3, None, "heuristic_v9"),
+        "4 seats heuristic_v9": (4, None, "heuristic_v9"),
     },
     "500": {
         "quebec": (None, {"scoring": "quebec"}, None),
@@ -114,7 +118,7 @@ MATCH_VARIANTS = {
     "vint": ("default", "heuristic_v4", "heuristic_v5", "heuristic_v6", "heuristic_v8"),
     "501": ("3 seats", "4 seats", "3 seats heuristic_v3", "4 seats heuristic_v3", "3 seats heuristic_v5",
             "4 seats heuristic_v5", "3 seats heuristic_v7", "4 seats heuristic_v7",
-            "3 seats heuristic_v8", "4 seats heuristic_v8"),
+            "3 seats heuristic_v8", "4 seats heuristic_v8", "3 seats heuristic_v9", "4 seats heuristic_v9"),
     "500": ("quebec", "subtract", "subtract target 500", "quebec heuristic_v3", "subtract heuristic_v3",
             "subtract target 500 heuristic_v3", "quebec heuristic_v4", "subtract heuristic_v4",
             "subtract target 500 heuristic_v4"),

@@ -99,12 +99,13 @@ def random_play_view(rng):
 
 # ------------------------------------------------------------------ (a) parameter constants
 def _own_parameters():
-    """Strategies with their own constants: heuristic_v1, heuristic_v2, heuristic_v5, heuristic_v7, heuristic_v8, pimc
-    and the versions of heuristic
+    """Strategies with their own constants: heuristic_v1, heuristic_v2, heuristic_v5, heuristic_v7, heuristic_v8,
+    heuristic_v9, pimc and the versions of heuristic
     (heuristic_v3: heuristic's id) bid with heuristic's functions, so they read the same vector through
     heuristic's P_* constants (pimc's own four parameters are read by name in cardsim.strategies.pimc)."""
     return [st for st in S.REGISTRY.strategies()
-            if st.name not in ("heuristic_v1", "heuristic_v2", "heuristic_v5", "heuristic_v7", "heuristic_v8", "pimc")
+            if st.name not in ("heuristic_v1", "heuristic_v2", "heuristic_v5", "heuristic_v7", "heuristic_v8",
+                               "heuristic_v9", "pimc")
             and st.version_of is None]
 
 
@@ -141,7 +142,7 @@ def test_parameter_constants_follow_the_registry_order():
 
 # ------------------------------------------------------------------ (b) dispatch == the strategy's function
 def _direct_blind(strategy, p, rng, position, score, rival, cur):
-    if (strategy.id in (S.HEURISTIC, S.HEURISTIC_V5, S.HEURISTIC_V7, S.HEURISTIC_V8, S.HEURISTIC_V1,
+    if (strategy.id in (S.HEURISTIC, S.HEURISTIC_V5, S.HEURISTIC_V7, S.HEURISTIC_V8, S.HEURISTIC_V9, S.HEURISTIC_V1,
                         S.HEURISTIC_V2)
             or strategy is S.PIMC_STRATEGY):
         return S.heuristic_blind(p, rng, position, score, cur)
@@ -151,7 +152,7 @@ def _direct_blind(strategy, p, rng, position, score, rival, cur):
 
 
 def _direct_open(strategy, p, rng, hand, rival, cur, others_blind, memo):
-    if (strategy.id in (S.HEURISTIC, S.HEURISTIC_V5, S.HEURISTIC_V7, S.HEURISTIC_V8, S.HEURISTIC_V1,
+    if (strategy.id in (S.HEURISTIC, S.HEURISTIC_V5, S.HEURISTIC_V7, S.HEURISTIC_V8, S.HEURISTIC_V9, S.HEURISTIC_V1,
                         S.HEURISTIC_V2)
             or strategy is S.PIMC_STRATEGY):
         return S.heuristic_open(p, hand, cur, memo, rival, others_blind)
@@ -206,7 +207,7 @@ def _direct_play(strategy, p, rng, view):
         dvoid = seen[SEEN_VOIDS, declarer]
         pvoid = U64(np.bitwise_or.reduce([seen[SEEN_VOIDS, s] for s in range(4) if s not in (seat, declarer)]))
     # heuristic_v5 and heuristic_v2 (and its versions v3, v4) keep the card play before issue 47, heuristic_v7
-    # (and its version v6) issue 47's first rules, heuristic_v8 its first and second
+    # (and its version v6) issue 47's first rules, heuristic_v8 its first and second, heuristic_v9 its first three
     play = S.heuristic_play_voids
     if strategy.id in (S.HEURISTIC_V5, S.HEURISTIC_V2):
         play = S.heuristic_play_voids_v5
@@ -214,6 +215,8 @@ def _direct_play(strategy, p, rng, view):
         play = S.heuristic_play_voids_v7
     elif strategy.id == S.HEURISTIC_V8:
         play = S.heuristic_play_voids_v8
+    elif strategy.id == S.HEURISTIC_V9:
+        play = S.heuristic_play_voids_v9
     return play(hand, legal, trick, led, trump, played, is_decl, won_any, decl_pos, dvoid, pvoid,
                 _seat_order(strategy, rng))
 

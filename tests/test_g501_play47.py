@@ -145,3 +145,49 @@ def test_the_declarer_last_to_play_wins_with_his_lowest_winner_outside_his_marri
     # when his only winners are the marriage's K and Q, the lowest of them, as before
     new, old = against_v8(["SQ", "SK", "DT", "HA"], ["S9", "SJ"], HEARTS, decl_pos=2)
     assert new == old == card("SQ")
+
+
+# ---- issue 47's fourth rules (found with pimc as oracle on 150 deals of seed 47 played by heuristic_v9's card play):
+# heuristic against heuristic_v9, the play before them
+
+def against_v9(hand, trick_cards, trump, played_before=(), is_decl=True, won_any=True, decl_pos=0, dvoid=(),
+               pvoid=()):
+    """(heuristic's card, heuristic_v9's card) for the seat holding ``hand``, as :func:`against_v7`."""
+    hand = cards(*hand)
+    trick = cards(*trick_cards)
+    led = card(trick_cards[0]) if trick_cards else -1
+    played = trick | cards(*played_before)
+    legal = legal_plays(hand, -1 if led < 0 else led >> 4, trump)
+    args = (hand, legal, trick, led, trump, played, is_decl, won_any, decl_pos, _lane(*dvoid), _lane(*pvoid),
+            IDENTITY)
+    return S.heuristic_play_voids(*args), S.heuristic_play_voids_v9(*args)
+
+
+def test_the_declarer_cashes_the_master_of_his_marriage_suit_before_declaring_it():
+    # clubs trump, the CT unseen: the CK does not win, so v9 declared with the CQ and gave the lead (and the CT
+    # or the CA's trick) to the defenders; he leads the CA, wins, and declares on his next lead
+    new, old = against_v9(["CJ", "CQ", "CK", "CA", "DK"], [], CLUBS)
+    assert (new, old) == (card("CA"), card("CQ") + DECLARE_FLAG)
+    # a side marriage the same way: spades K-Q with the SA, diamonds trump
+    new, old = against_v9(["SQ", "SK", "SA", "CA", "DQ"], [], DIAMONDS)
+    assert (new, old) == (card("SA"), card("SQ") + DECLARE_FLAG)
+    # with the CA and CT gone the CK wins the trick it declares: declared at once, as before
+    new, old = against_v9(["C9", "CQ", "CK", "DK"], [], CLUBS, played_before=["CA", "CT", "S9", "SJ", "D9", "DJ"])
+    assert new == old == card("CK") + DECLARE_FLAG
+    # no master in the suit: declared with the Q, as before
+    new, old = against_v9(["CJ", "CQ", "CK", "DA"], [], CLUBS)
+    assert new == old == card("CQ") + DECLARE_FLAG
+
+
+def test_a_defender_leads_his_master_trump_before_his_low_trumps():
+    # hearts trump, trumps out: he holds the HK and the HA (a master); v9 led the HK, his lowest trump, which the
+    # declarer's HT may win
+    new, old = against_v9(["ST", "CQ", "CK", "HK", "HA"], [], HEARTS, is_decl=False, decl_pos=1)
+    assert (new, old) == (card("HA"), card("HK"))
+    # the HT is a master once the HA is gone
+    new, old = against_v9(["ST", "CQ", "H9", "HT"], [], HEARTS, played_before=["HA", "S9", "SJ"], is_decl=False,
+                          decl_pos=1)
+    assert (new, old) == (card("HT"), card("H9"))
+    # no master trump: the lowest trump, as before
+    new, old = against_v9(["ST", "CQ", "HJ", "HK"], [], HEARTS, is_decl=False, decl_pos=1)
+    assert new == old == card("HJ")

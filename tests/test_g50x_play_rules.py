@@ -92,9 +92,14 @@ def test_501_defender_smears_on_the_other_defenders_unbeatable_lead():
 
 
 def test_501_defender_leads_its_lowest_trump_while_trumps_are_out():
-    # issue 47's second rules: the H9, not the master HA (heuristic_v7 led the HA: tests/test_g501_play47.py)
-    new, old = play501(["HA", "H9", "CJ", "DQ"], [], trump=3)
+    # issue 47's second rules: the H9, its lowest trump, with no master trump (v1 led the CJ)
+    new, old = play501(["HK", "H9", "CJ", "DQ"], [], trump=3)
     assert new == c501("H9")
+    assert old == c501("CJ")
+    # its fourth rules: holding the master HA it leads the HA first (heuristic_v9 led the H9, heuristic_v7 the
+    # HA as a master before the trump leads: tests/test_g501_play47.py)
+    new, old = play501(["HA", "H9", "CJ", "DQ"], [], trump=3)
+    assert new == c501("HA")
     assert old == c501("CJ")
 
 

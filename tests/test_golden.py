@@ -110,6 +110,14 @@ PREVIOUS_DEFAULT = {
         "4 seats heuristic_v8": ("2b0fad96d292ea2f91a3958ba0a9c4c23828d820bd3315ebdf230bfecc86d79d",
                                  "865422520914b26ac8865d4c50f5e79adcc37b53389858eb4d55e4ab3e4393b6",
                                  "bc49ee02ec7e7c2b28dab4d8b4ad6dd0342a49c0a0a2b97fe83b44a4e410b44d"),
+        # The default before issue 47's fourth card-play rules (tests/golden at commit 6f32b78: blind 89, abandon 20,
+        # target_margin 24), kept as heuristic_v9.
+        "3 seats heuristic_v9": ("4ef1442d3ed3a15394eda7db581e56ac0dfa5b6e19f99fb2bab3ad09b11f6981",
+                                 "20bf2276924d3ca8a2d0e3d5fe5e9de99020adb70632ade6a47bb135e5ff30cb",
+                                 "e9683d7bc21bc96ba16c30a3e844aca2c69781bbae34ef0aa16b559533d38a3e"),
+        "4 seats heuristic_v9": ("2fcfc183ee8186f81b13c18d88dc1a9c55f543ca92cf385a2842bd5f623b85e1",
+                                 "e35be1ec4e4f7c303fc84b89ac8e83353c21386829793fbaa5fa338a644ffe19",
+                                 "cd3f6d0dcfa7d9e2b8af046117282c33cdbcb7c67c678d629f4f3c8af1758002"),
     },
 }
 

@@ -82,11 +82,12 @@ from cardsim.games.g501.rulekernel import (
     ABANDON, NO_RULE, base_of, rules_abandon, rules_blind, rules_contract, rules_declare, rules_looked,
 )
 from cardsim.games.g501.strategies import (
-    CHART, HEURISTIC, HEURISTIC_V1, HEURISTIC_V2, HEURISTIC_V5, HEURISTIC_V7, HEURISTIC_V8, PIMC, RANDOM, RULES,
+    CHART, HEURISTIC, HEURISTIC_V1, HEURISTIC_V2, HEURISTIC_V5, HEURISTIC_V7, HEURISTIC_V8, HEURISTIC_V9, PIMC, RANDOM,
+    RULES,
     chart_blind, chart_contract, chart_contract_in, chart_open,
     _view_voids, heuristic_blind, heuristic_contract, heuristic_contract_in, heuristic_open, heuristic_play_v1,
-    heuristic_play_voids, heuristic_play_voids_v5, heuristic_play_voids_v7, heuristic_play_voids_v8, random_blind,
-    random_contract, random_open, random_play,
+    heuristic_play_voids, heuristic_play_voids_v5, heuristic_play_voids_v7, heuristic_play_voids_v8,
+    heuristic_play_voids_v9, random_blind, random_contract, random_open, random_play,
 )
 from cardsim.strategies.unhandled import unhandled
 from cardsim.suit_order import IDENTITY, card_from_label, cards_to_label, from_label, order_of, to_label
@@ -127,7 +128,7 @@ def choose_blind(strategy, params, streams, seat, position, score, rival, cur_bi
             return call
         strategy = base_of(params[seat])
     if (strategy == HEURISTIC or strategy == HEURISTIC_V5 or strategy == HEURISTIC_V1 or strategy == HEURISTIC_V2
-            or strategy == PIMC or strategy == HEURISTIC_V7 or strategy == HEURISTIC_V8):
+            or strategy == PIMC or strategy == HEURISTIC_V7 or strategy == HEURISTIC_V8 or strategy == HEURISTIC_V9):
         return heuristic_blind(params[seat], streams[1 + seat], position, score, cur_bid)
     elif strategy == CHART:
         return chart_blind(params[seat], position, score, rival, cur_bid)
@@ -148,7 +149,7 @@ def choose_call(strategy, params, streams, seat, hand, position, score, rival, c
             return call
         strategy = base_of(params[seat])
     if (strategy == HEURISTIC or strategy == HEURISTIC_V5 or strategy == HEURISTIC_V1 or strategy == HEURISTIC_V2
-            or strategy == PIMC or strategy == HEURISTIC_V7 or strategy == HEURISTIC_V8):
+            or strategy == PIMC or strategy == HEURISTIC_V7 or strategy == HEURISTIC_V8 or strategy == HEURISTIC_V9):
         return heuristic_open(params[seat], hand, cur_bid, memo[seat], rival, others_blind)
     elif strategy == CHART:
         return chart_open(params[seat], hand, cur_bid, memo[seat], rival, others_blind)
@@ -177,7 +178,7 @@ def choose_contract(strategy, params, streams, seat, hand, bid, blind, talon, ou
             return
         strategy = base_of(params[seat])
     if (strategy == HEURISTIC or strategy == HEURISTIC_V5 or strategy == HEURISTIC_V1 or strategy == HEURISTIC_V2
-            or strategy == PIMC or strategy == HEURISTIC_V7 or strategy == HEURISTIC_V8):
+            or strategy == PIMC or strategy == HEURISTIC_V7 or strategy == HEURISTIC_V8 or strategy == HEURISTIC_V9):
         order = seat_order(strategy, streams[1 + seat, 0])
         heuristic_contract(params[seat], cards_to_label(hand, order), bid, out)
         _contract_from_label(out, order)
@@ -205,7 +206,7 @@ def choose_contract_in(strategy, params, streams, seat, hand, bid, blind, talon,
     if strategy == RULES:
         strategy = base_of(params[seat])
     if (strategy == HEURISTIC or strategy == HEURISTIC_V5 or strategy == HEURISTIC_V1 or strategy == HEURISTIC_V2
-            or strategy == PIMC or strategy == HEURISTIC_V7 or strategy == HEURISTIC_V8):
+            or strategy == PIMC or strategy == HEURISTIC_V7 or strategy == HEURISTIC_V8 or strategy == HEURISTIC_V9):
         order = seat_order(strategy, streams[1 + seat, 0])
         heuristic_contract_in(params[seat], cards_to_label(hand, order), bid, to_label(trump, order), out)
         _contract_from_label(out, order)
@@ -236,7 +237,7 @@ def choose_card(strategy, params, streams, seat, hand, legal, trick, led, trump,
                 declarer, seen, auction):
     """The seat's card from ``legal`` (+ DECLARE_FLAG to declare a marriage), docs/RULES.md §1.5-§1.6."""
     if (strategy == HEURISTIC or strategy == CHART or strategy == HEURISTIC_V2 or strategy == HEURISTIC_V5
-            or strategy == HEURISTIC_V7 or strategy == HEURISTIC_V8):
+            or strategy == HEURISTIC_V7 or strategy == HEURISTIC_V8 or strategy == HEURISTIC_V9):
         dvoid, pvoid = _view_voids(seat, declarer, is_declarer, seen)
         return choose_card_voids(strategy, seat_order(strategy, streams[1 + seat, 0]), hand, legal, trick, led, trump,
                                  played, is_declarer, won_any, decl_pos, dvoid, pvoid)
@@ -287,6 +288,10 @@ def choose_card_voids(strategy, order, hand, legal, trick, led, trump, played, i
     if strategy == HEURISTIC or strategy == CHART:
         return heuristic_play_voids(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid,
                                     pvoid, order)
+    if strategy == HEURISTIC_V9:
+        # the card play before the fourth rules found with pimc, kept so that its results reproduce
+        return heuristic_play_voids_v9(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid,
+                                       pvoid, order)
     if strategy == HEURISTIC_V8:
         # the card play before the declarer's marriage-keeping last-hand winner, kept so that its results reproduce
         return heuristic_play_voids_v8(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid,

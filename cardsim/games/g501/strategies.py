@@ -34,7 +34,7 @@ U64 = np.uint64
 REGISTRY = Registry("501")
 RANDOM, HEURISTIC, HEURISTIC_V1, CHART, PIMC, HEURISTIC_V2 = 0, 1, 2, 3, 4, 5
 """The strategy ids (``Strategy.id``), which the dispatch branches on (``RULES`` = 6 and
-``HEURISTIC_V5`` = 7, ``HEURISTIC_V7`` = 8, ``HEURISTIC_V8`` = 9 below)."""
+``HEURISTIC_V5`` = 7, ``HEURISTIC_V7`` = 8, ``HEURISTIC_V8`` = 9, ``HEURISTIC_V9`` = 10 below)."""
 REGISTRY.add(
     "random", RANDOM,
     {"p_pass": 0.5, "max_raise": 10.0, "p_blind": 0.2, "p_abandon": 0.1, "p_declare": 0.5},
@@ -112,13 +112,27 @@ highest, step a player would notice), declared for heuristic and every strategy 
 # one at 1 (+0.46 pp): 0.95.  With every seat bidding blind, contest and margin act alike (+0.39 pp for
 # either at contest 5): contest 0.  `cardsim exploit 501` here (40,000 games a table): within
 # tolerance, no deviation gains (every upper end at most +0.05 pp; blind_level 88 -0.20 [-0.44, +0.05]).
+# With the fourth card-play rules (the declarer's master before his marriage, the defenders' master trump) the
+# values stay: at 89 no step gains (88 -0.01, 87 -0.90, 90 -0.45, 91 -0.51 pp, +-0.11; seed 789), and
+# `cardsim exploit 501 -n 10000` is not decided (largest blind_level 88 +0.15 pp [-0.34, +0.65]).
 HEURISTIC_DEFAULTS = {"margin": -5.0, "abandon": 20.0, "target_margin": 24.0, "blind_level": 89.0, "blind_pos": -1.0, "blind_score": 501.0, "blind_cur": 90.0, "blind_prob": 1.0, "contest": 0.0, "press": 0.0, "press_score": 0.0, "blind_later": 0.95}
 REGISTRY.add("heuristic", HEURISTIC, dict(_HEURISTIC_PARAMS[0], **HEURISTIC_DEFAULTS),
              _HEURISTIC_PARAMS[1] + " Its default parameters are an empirical equilibrium of them (docs/tune.md): "
              "it bids blind whenever the gates allow, up to 89, after the first speaker with probability 0.95. "
-             "Its card play is heuristic_v8's with the declarer's last-hand winner that keeps his marriage "
-             "(docs/strategy-quality.md, \"How heuristic plays\").",
+             "Its card play is heuristic_v9's with the declarer's master of a marriage's suit cashed before he "
+             "declares it and the defenders' master trump led first (docs/strategy-quality.md, \"How heuristic plays\").",
              *_HEURISTIC_PARAMS[2:], tunables=TUNABLES)
+HEURISTIC_V9 = 10
+"""heuristic_v9's id: heuristic's bidding and talon with the card play before the fourth card-play rules (PLAY_RULES_V9)."""
+# heuristic_v9's values are frozen here (the default's when the fourth card-play rules came), as heuristic_v8's.
+HEURISTIC_V9_PARAMS = {"margin": -5.0, "abandon": 20.0, "target_margin": 24.0, "blind_level": 89.0, "blind_pos": -1.0,
+                       "blind_score": 501.0, "blind_cur": 90.0, "blind_prob": 1.0, "contest": 0.0, "press": 0.0,
+                       "press_score": 0.0, "blind_later": 0.95}
+REGISTRY.add("heuristic_v9", HEURISTIC_V9, dict(_HEURISTIC_PARAMS[0], **HEURISTIC_V9_PARAMS),
+             "The default until the fourth card-play rules found with pimc, kept so that old results stay reproducible: "
+             "heuristic's parameters then (blind up to 89, abandon 20, target_margin 24), bidding, blind bids and talon, "
+             "with the first three card-play rounds found with pimc (heuristic_v8's, and the declarer's last-hand winner "
+             "that keeps his marriage).", *_HEURISTIC_PARAMS[2:], tunables=TUNABLES)
 HEURISTIC_V8 = 9
 """heuristic_v8's id: heuristic's bidding and talon with the card play before the declarer's marriage-keeping last-hand winner (PLAY_RULES_V8)."""
 # heuristic_v8's values are frozen here (the default's when the declarer's last-hand rule came), as heuristic_v7's.
@@ -558,12 +572,23 @@ DECL_LAST_KEEPS = 32
 """With DECL_LAST_LOW: the declarer last to play wins with his lowest winner of the led suit that is no K or Q of a
 marriage he holds, where another winner is (last on a trump lead with Q-K-10 of trumps he won with the Q, the
 lowest winner, and lost the 40 of the marriage he would declare on his next lead)."""
+DECL_TOP_BEFORE_MARRIAGE = 64
+"""The declarer about to declare a marriage whose K is not a master (an unseen A or 10 of its suit beats it) first
+leads his master of that suit (its A, or its 10 with the A gone): it wins the trick, so he leads again and declares,
+with the K once it is the master; declared with the Q, the marriage gave the lead and the 10 or the A to the
+defenders (with K-Q-A of trumps he led the Q where pimc cashes the A)."""
+DEF_MASTER_TRUMP_LEAD = 128
+"""With DEF_TRUMP_LEAD: a defender holding a master trump leads it (his highest) rather than his lowest trump; the
+lowest trump lets the declarer win cheaply with a trump that the master would have drawn."""
 PLAY_RULES_V7 = np.int64(KEEP_MARRIAGE | KING_DECLARES | DECL_LAST_LOW)
 """heuristic_v7's rules (and heuristic_v6's)."""
 PLAY_RULES_V8 = np.int64(KEEP_MARRIAGE | KING_DECLARES | DECL_LAST_LOW | DECL_SECOND_LOW_RUFF | DEF_TRUMP_LEAD)
 """heuristic_v8's rules (the defenders' trump leads and the declarer's low ruff added)."""
+PLAY_RULES_V9 = np.int64(KEEP_MARRIAGE | KING_DECLARES | DECL_LAST_LOW | DECL_SECOND_LOW_RUFF | DEF_TRUMP_LEAD
+                         | DECL_LAST_KEEPS)
+"""heuristic_v9's rules (the declarer's marriage-keeping last-hand winner added)."""
 PLAY_RULES = np.int64(KEEP_MARRIAGE | KING_DECLARES | DECL_LAST_LOW | DECL_SECOND_LOW_RUFF | DEF_TRUMP_LEAD
-                      | DECL_LAST_KEEPS)
+                      | DECL_LAST_KEEPS | DECL_TOP_BEFORE_MARRIAGE | DEF_MASTER_TRUMP_LEAD)
 """The rules heuristic plays (docs/strategy-quality.md, "How heuristic plays")."""
 
 
@@ -948,7 +973,8 @@ def _defender_lead(hand, trump, unseen, dvoid, pvoid, masters, order, rules):
     """A defender's lead without a marriage to declare (docs/RULES.md §1.5), from what the play
     showed (``dvoid``/``pvoid``: the declarer's and the other defender's SEEN_VOIDS):
 
-    * with ``rules`` DEF_TRUMP_LEAD, in a suit contract while trumps are out: its lowest trump;
+    * with ``rules`` DEF_TRUMP_LEAD, in a suit contract while trumps are out: its lowest trump (with
+      DEF_MASTER_TRUMP_LEAD its highest master trump where it holds one);
     * cash a side master (:func:`_best_cash`);
     * in a suit contract with trumps out: the least valuable card of a suit the other defender
       has shown out of while he may hold a trump (he must ruff) and the declarer has not; else
@@ -959,6 +985,8 @@ def _defender_lead(hand, trump, unseen, dvoid, pvoid, masters, order, rules):
     ``masters``: :func:`_masters` of the hand (the caller has them)."""
     trumps_out = trump != NT and _trumps(unseen, trump) != U64(0)
     if trumps_out and rules & DEF_TRUMP_LEAD and _trumps(hand, trump) != U64(0):
+        if rules & DEF_MASTER_TRUMP_LEAD and (masters & _lanes(trump)) != U64(0):
+            return highest_bit(masters & _lanes(trump))
         return lowest_bit(_trumps(hand, trump))
     side = masters & ~_lanes(trump) if trump != NT else masters
     if side != U64(0):
@@ -999,7 +1027,8 @@ def _lead(hand, trump, unseen, is_declarer, won_any, dvoid, pvoid, order, rules)
     """Leading: declare a marriage when it can count (a defender only once the declarer cannot
     hold one, :func:`_may_marry`: leading the Q gives the lead away, most often to the declarer,
     who then declares his own, worth as much or more), with its K when no unseen card beats it
-    and ``rules`` has KING_DECLARES, else its Q; else the declarer cashes masters (trumps first
+    and ``rules`` has KING_DECLARES, else its Q (the declarer, with DECL_TOP_BEFORE_MARRIAGE, first leads his
+    master of that suit above the K that does not win); else the declarer cashes masters (trumps first
     while trumps are out) or leads the card of least value; a defender leads as
     :func:`_defender_lead`."""
     ms = marriage_suits(hand)
@@ -1007,7 +1036,12 @@ def _lead(hand, trump, unseen, is_declarer, won_any, dvoid, pvoid, order, rules)
     if ms != 0 and (is_declarer or not _may_marry(unseen)):
         if won_any or masters != U64(0) or popcount(hand) > 3:
             s = trump if (trump != NT and (ms >> trump) & 1) else _highest_label_suit(ms, order)
-            if rules & KING_DECLARES and _masters(U64(1) << U64(16 * s + RK), unseen) != U64(0):
+            king_wins = _masters(U64(1) << U64(16 * s + RK), unseen) != U64(0)
+            if is_declarer and rules & DECL_TOP_BEFORE_MARRIAGE and not king_wins:
+                top = masters & _lanes(s) & ~_marriage_cards(hand)
+                if top != U64(0):
+                    return highest_bit(top)  # it wins the trick: he leads again and declares then
+            if rules & KING_DECLARES and king_wins:
                 return 16 * s + RK + DECLARE_FLAG  # no unseen card beats the king: it wins the trick it declares
             return 16 * s + RQ + DECLARE_FLAG
     if not is_declarer:
@@ -1137,6 +1171,15 @@ def heuristic_play_voids(hand, legal, trick, led, trump, played, is_declarer, wo
 
 
 @jit(inline="always")
+def heuristic_play_voids_v9(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid, pvoid,
+                            order):
+    """heuristic_v9's card play (the default until the fourth card-play rules): the first three rounds of rules found
+    with pimc (PLAY_RULES_V9), unchanged, so that old results reproduce."""
+    return _play_voids(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid, pvoid, order,
+                       PLAY_RULES_V9)
+
+
+@jit(inline="always")
 def heuristic_play_voids_v8(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid, pvoid,
                             order):
     """heuristic_v8's card play (the default until the declarer's marriage-keeping last-hand winner): the first and second rules found with pimc
@@ -1183,7 +1226,8 @@ def _heuristic_card(hand, legal, trick, led, trump, played, is_declarer, won_any
     (SEEN_VOIDS lanes) the declarer and the other defender have shown out of (0 for the
     declarer: the two defenders'); ``order``: the seat's suit order, for ties between suits; ``rules``: the
     rules found with pimc it plays (bits KEEP_MARRIAGE, KING_DECLARES, DECL_LAST_LOW, DECL_SECOND_LOW_RUFF, DEF_TRUMP_LEAD,
-    DECL_LAST_KEEPS; 0 = heuristic_v5's play, PLAY_RULES_V7 heuristic_v7's, PLAY_RULES_V8 heuristic_v8's).
+    DECL_LAST_KEEPS, DECL_TOP_BEFORE_MARRIAGE, DEF_MASTER_TRUMP_LEAD; 0 = heuristic_v5's play, PLAY_RULES_V7
+    heuristic_v7's, PLAY_RULES_V8 heuristic_v8's, PLAY_RULES_V9 heuristic_v9's).
     Returns a card index (+ DECLARE_FLAG to declare a marriage).
 
     Leading: :func:`_lead`.  Following, a defender (:func:`_defend`) knows from ``decl_pos``
@@ -1202,7 +1246,9 @@ def _heuristic_card(hand, legal, trick, led, trump, played, is_declarer, won_any
     (DECL_LAST_LOW), of those no K or Q of a marriage he holds while another wins (DECL_LAST_KEEPS); a marriage
     whose K wins the trick is declared with the K (KING_DECLARES); second to play
     and ruffing, the declarer ruffs low when no defender has shown out of the led suit (DECL_SECOND_LOW_RUFF); a
-    defender on lead in a suit contract leads his lowest trump while trumps are out (DEF_TRUMP_LEAD)."""
+    defender on lead in a suit contract leads his lowest trump while trumps are out (DEF_TRUMP_LEAD), his master
+    trump where he holds one (DEF_MASTER_TRUMP_LEAD); the declarer about to declare a marriage whose K does not win
+    first cashes his master of its suit (DECL_TOP_BEFORE_MARRIAGE)."""
     unseen = DECK_MASK & ~U64(played) & ~U64(hand)
     if led < 0:
         return _lead(hand, trump, unseen, is_declarer, won_any, dvoid, pvoid, order, rules)
