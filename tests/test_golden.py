@@ -68,6 +68,10 @@ PREVIOUS_DEFAULT = {
         "heuristic_v8": ("d066f95445f2f1559b540606666b42cd6f96ad899da6f947d26886101c47d5e4",
                          "1ae0030799d82aa3d218ece5edfda9109ad1e6a58f426531c570e509fe206f76",
                          "64d091b09ca5d7d26f2ca1d219db186c8c7842c95f1e1926319f992c1fdb11b6"),
+        # The default before card-play version 6 (tests/golden at commit 6f32b78).
+        "heuristic_v9": ("c2e3177eaaedc3e7b1604bad041e61ecf963d118a53bf051b9530a73f98ca609",
+                         "d77af37fecb960383600cd6e60c979ab6a5a69ec18ea1353321d406c5373900a",
+                         "984ff7445122a83f4f827c6a8891f6eb464eb15c2174094690f4d0896f81cdbe"),
     },
     "500": {
         "quebec heuristic_v4": ("e078987aa7dff7cfd74d201cdc20bd2383a0574da26d86560ae3de63336a3e91",

@@ -1,4 +1,4 @@
-"""Vint card-play version 5 (issue 47, the default): the declaring side's discards in a suit
+"""Vint card-play version 5 (issue 47, kept in version 6, the default): the declaring side's discards in a suit
 contract (cardsim/games/vint/strategies.py ``_discard_short``, ``PLAY_SINGLETON_DISCARD``), on hand-made positions against
 version 4 (``heuristic_v8``), through the engine's dispatch as ``heuristic`` plays them."""
 import numpy as np
@@ -68,8 +68,8 @@ def test_no_change_without_a_trump_at_no_trump_or_in_defence():
             third_hand(HAND, seat, declarer, trump, 4, contract, TRICK)
     assert S.PLAY_FLAGS[5] == S.PLAY_FLAGS[4] | S.PLAY_DISCARD_SHORT | S.PLAY_SINGLETON_DISCARD
     assert not S.PLAY_FLAGS[4] & S.PLAY_DISCARD_SHORT
-    assert int(S.play_flags(5.0)) == S.PLAY_FLAGS[5] and int(S.PLAY_DEFAULT) == S.PLAY_FLAGS[5]
-    assert S.REGISTRY["heuristic"].params["play"] == 5.0 and S.REGISTRY["heuristic_v8"].params["play"] == 4.0
+    assert int(S.play_flags(5.0)) == S.PLAY_FLAGS[5] and S.PLAY_DEFAULT & S.PLAY_FLAGS[5] == S.PLAY_FLAGS[5]
+    assert S.REGISTRY["heuristic_v9"].params["play"] == 5.0 and S.REGISTRY["heuristic_v8"].params["play"] == 4.0
 
 
 def test_third_hand_discards_a_singleton_rather_than_ruff_partners_low_card():

@@ -54,17 +54,20 @@ _AUCTION_DOCS = {
 }
 _AUCTION_BOUNDS = {"contested_points": (0, 40), "nt_margin": (-13, 13), "misfit_share": (0, 1), "honour_weight": (0, 13)}
 _SCORE = {"game_push": 0.25}
-_PLAY = {"play": 5.0}
-_PLAY_DOCS = {"play": "card-play version, kept so old results reproduce: 5 the default (the declaring side "
+_PLAY = {"play": 6.0}
+_PLAY_DOCS = {"play": "card-play version, kept so old results reproduce: 6 the default (the declaring side "
+                      "following suit second or third to play, when the opponent still to play has shown out of "
+                      "the suit, wins as cheaply as it can, third hand leaves partner's winning card), 5 the play "
+                      "before it (heuristic_v9: the declaring side "
                       "in a suit contract, holding a trump, discards from its shortest side suit, not from the suit "
                       "partner bid, and third to play discards a side singleton rather than ruff partner's low "
-                      "winning card), 4 the play before it (heuristic_v7, heuristic_v8: the declarer keeps "
+                      "winning card), 4 the play before that (heuristic_v7, heuristic_v8: the declarer keeps "
                       "his trumps while none is unseen; at level 4 and above his partner leads trumps from two and "
                       "the declarer keeps his low trumps while two or fewer are unseen), 3 the play before it "
                       "(heuristic_v6: at no-trump the declarer's partner keeps short masters as entries and returns "
                       "the declarer's suit), 2 heuristic_v3 .. heuristic_v5's, 1 heuristic_v2's (no partner's "
                       "trump leads)"}
-_PLAY_BOUNDS = {"play": (1, 5)}
+_PLAY_BOUNDS = {"play": (1, 6)}
 _SCORE_DOCS = {
     "game_push": "tricks added to the side's estimate for a bid it would otherwise not make, when that bid's "
                  "expected tricks x V carry the side to 500 below the line (docs/RULES.md §2.7; 0 = the score "
@@ -104,6 +107,10 @@ REGISTRY.add("heuristic", HEURISTIC, {**_BIDDING, **_AUCTION, **_SCORE, **HEURIS
              {**_BIDDING_DOCS, **_AUCTION_DOCS, **_SCORE_DOCS, **_PLAY_DOCS},
              {**_BIDDING_BOUNDS, **_AUCTION_BOUNDS, **_SCORE_BOUNDS, **_PLAY_BOUNDS}, kinds={"play": "int"},
              tunables=TUNABLES)
+REGISTRY.add_version("heuristic_v9", of="heuristic", params={**HEURISTIC_DEFAULTS, "play": 5.0},
+                     doc="the default before card-play version 6 (the declaring side's play when the opponent still "
+                         "to play has shown out of the suit), kept so old results reproduce: today's bidding "
+                         "(aggression 0.5) with card-play version 5 (play 5: the declaring side's discards)")
 REGISTRY.add_version("heuristic_v8", of="heuristic", params={**HEURISTIC_DEFAULTS, "play": 4.0},
                      doc="the default before the declaring side's discards (card-play version 5), kept so old results reproduce: today's bidding "
                          "(aggression 0.5) with card-play version 4 (play 4: the declaring side discards its "
@@ -572,25 +579,42 @@ PLAY_SINGLETON_DISCARD = 128
 contract, void in the led suit while partner wins the trick with a low card (one it would ruff,
 :func:`heuristic_play`), discards instead when it holds a side singleton that is not a master
 (:func:`_discard_short` then voids that suit): the trump stays for a ruff later."""
+PLAY_SHOWN_OUT_THIRD = 256
+"""Card-play rule flag (card-play version 6, every level): the declaring side third to play, following
+suit, when the last hand has shown out of the suit: with partner winning, its lowest card, else the
+cheapest card that beats the trick (:func:`heuristic_play`): the last hand can beat neither but by a
+ruff, which no card of the suit prevents."""
+PLAY_SHOWN_OUT_SECOND = 512
+"""Card-play rule flag (card-play version 6, every level): the declaring side second to play, following
+suit, when the opponent third to play has shown out of the suit: the cheapest card that beats the
+trick, else its lowest (:func:`heuristic_play`): the unseen cards of the suit are partner's, so the
+opponents can beat it only by a ruff."""
 PLAY_LEVEL_SHIFT = 32
 """The contract's level (1..7) sits in bits 32..35 of the rule flags of the declaring side's leads
 (:func:`with_level`); 0 where it is not read."""
 PLAY_FLAGS = (0, 0, PLAY_PARTNER_DRAWS, PLAY_PARTNER_DRAWS | PLAY_NT_PARTNER_ENTRIES | PLAY_NT_PARTNER_RETURNS,
               PLAY_PARTNER_DRAWS | PLAY_NT_PARTNER_ENTRIES | PLAY_NT_PARTNER_RETURNS | PLAY_TRUMPS_LAST | PLAY_HIGH,
               PLAY_PARTNER_DRAWS | PLAY_NT_PARTNER_ENTRIES | PLAY_NT_PARTNER_RETURNS | PLAY_TRUMPS_LAST | PLAY_HIGH
-              | PLAY_DISCARD_SHORT | PLAY_SINGLETON_DISCARD)
-"""The rule flags of each card-play version (the ``play`` parameter, index 1..5): 1 heuristic_v2's
+              | PLAY_DISCARD_SHORT | PLAY_SINGLETON_DISCARD,
+              PLAY_PARTNER_DRAWS | PLAY_NT_PARTNER_ENTRIES | PLAY_NT_PARTNER_RETURNS | PLAY_TRUMPS_LAST | PLAY_HIGH
+              | PLAY_DISCARD_SHORT | PLAY_SINGLETON_DISCARD | PLAY_SHOWN_OUT_THIRD | PLAY_SHOWN_OUT_SECOND)
+"""The rule flags of each card-play version (the ``play`` parameter, index 1..6): 1 heuristic_v2's
 play, 2 the declarer's partner's trump draws (heuristic_v3 .. heuristic_v5), 3 the declarer's partner's
 no-trump play (heuristic_v6), 4 the trump play (heuristic_v7, heuristic_v8), 5 the declaring side's discards
+(heuristic_v9), 6 the declaring side's play when the opponent still to play has shown out of the suit
 (heuristic's default)."""
-PLAY_DEFAULT = np.int64(PLAY_FLAGS[5])
+PLAY_DEFAULT = np.int64(PLAY_FLAGS[6])
 """The rule flags of ``heuristic``'s default card play."""
 
 
 @jit(inline="always")
 def play_flags(version):
-    """The rule flags (int64) of card-play version ``version`` (the ``play`` parameter, float64 1..5,
+    """The rule flags (int64) of card-play version ``version`` (the ``play`` parameter, float64 1..6,
     :data:`PLAY_FLAGS`)."""
+    if version >= 6:
+        return np.int64(PLAY_PARTNER_DRAWS | PLAY_NT_PARTNER_ENTRIES | PLAY_NT_PARTNER_RETURNS | PLAY_TRUMPS_LAST
+                        | PLAY_HIGH | PLAY_DISCARD_SHORT | PLAY_SINGLETON_DISCARD | PLAY_SHOWN_OUT_THIRD
+                        | PLAY_SHOWN_OUT_SECOND)
     if version >= 5:
         return np.int64(PLAY_PARTNER_DRAWS | PLAY_NT_PARTNER_ENTRIES | PLAY_NT_PARTNER_RETURNS | PLAY_TRUMPS_LAST
                         | PLAY_HIGH | PLAY_DISCARD_SHORT | PLAY_SINGLETON_DISCARD)
@@ -897,10 +921,13 @@ def heuristic_card(hand, seat, declarer, trump, leader, trick, n, played, bid_su
     holds the trick, fourth hand wins cheaply, never overtake or ruff a partner's sure winner
     (third hand in defence ruffs no card partner is winning with, the declaring side no honour),
     ruff (or over-ruff) when void, discard from worthless suits; of equal cards always the
-    cheapest (card-play version 5, the default: the declaring side in a suit contract, holding a
+    cheapest (card-play version 5: the declaring side in a suit contract, holding a
     trump, discards from its shortest side suit, :func:`_discard_short`, and third to play, void
     while partner wins with a low card, discards a side singleton rather than ruff,
-    :data:`PLAY_SINGLETON_DISCARD`).  ``played``: every card
+    :data:`PLAY_SINGLETON_DISCARD`; version 6, the default: the declaring side second or third to
+    play, when the opponent still to play has shown out of the suit, wins as cheaply as it can, and
+    third hand leaves partner's winning card, :data:`PLAY_SHOWN_OUT_THIRD`,
+    :data:`PLAY_SHOWN_OUT_SECOND`).  ``played``: every card
     seen played so far (uint64); ``bid_suits``: int64[4], the
     first suit (0..3) each seat bid in the auction, −1 for none; ``voids`` (int64): bit
     4·seat + suit per suit a seat has not followed, bit LED_SHIFT + 4·seat + suit per suit a seat
@@ -949,6 +976,16 @@ def heuristic_play(hand, seat, declarer, trump, leader, trick, n, played, bid_su
         beat = follow & bits_above(w) if (w >> 4) == led else U64(0)
         if partner_sure or beat == U64(0):
             return lowest_bit(follow)
+        # Card-play version 6: the opponent still to play has shown out of the suit, so the trick's
+        # cards of the suit are all that count against it (it can only ruff or discard).
+        if (play & (PLAY_SHOWN_OUT_THIRD | PLAY_SHOWN_OUT_SECOND)) and not defending and \
+                (voids >> (4 * ((seat + 1) & 3) + led)) & 1:
+            if n == 2 and (play & PLAY_SHOWN_OUT_THIRD):
+                if partner_winning:
+                    return lowest_bit(follow)
+                return lowest_bit(beat)
+            if n == 1 and (play & PLAY_SHOWN_OUT_SECOND):
+                return lowest_bit(beat)
         # The cards that beat the trick and every unseen card of the suit.
         theirs = others & suit_mask(led)
         sure = beat & bits_above(highest_bit(theirs)) if theirs != U64(0) else beat
