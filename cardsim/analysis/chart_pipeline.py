@@ -20,8 +20,8 @@ supplies for each and what this module does with it:
 * **tables** — the game's rows → tables, each chart's verdicts decided over its own cells
   (:func:`cardsim.analysis.verdicts.chart_clear`).
 * **answers** — the game's ``answer`` (one paragraph), its "In detail" part, its rules of thumb
-  (:mod:`cardsim.analysis.rules_of_thumb`) and its :class:`Prose` (glossary, notes, method,
-  figure legends): the text the report prints, every number read from the tables.
+  (:mod:`cardsim.analysis.rules_of_thumb`) and its fixed prose (``GLOSSARY``, ``NOTES``,
+  ``METHOD``, ``LEGENDS``): the text the report prints, every number read from the tables.
 * **figures** — the game's figures, drawn with :func:`pyplot` (matplotlib without a display).
 
 The analysis scripts (``analyses/vint_charts.py``, ``g500_guide.py``, ``g501_game.py``) call the
@@ -31,25 +31,10 @@ steps in this order and write the tables, figures and the section's JSON
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field
 from typing import Callable
 
 from cardsim.analysis import robustness as RB
 from cardsim.runner.store import analysis_store, run_chunks
-
-
-@dataclass(frozen=True)
-class Prose:
-    """The fixed text blocks of a chart's report section.
-
-    ``glossary``: ``{column(s): meaning}``; ``notes``: paragraphs under the tables; ``method``: one
-    paragraph on how the numbers were made; ``legends``: ``{figure file name (or its prefix):
-    caption}`` in a player's words."""
-
-    glossary: dict
-    notes: list
-    method: str
-    legends: dict = field(default_factory=dict)
 
 
 def task_seed(seed: int, *key) -> int:

@@ -13,7 +13,6 @@ import re
 import pandas as pd
 
 from cardsim.analysis import rules_of_thumb as T
-from cardsim.analysis.chart_pipeline import Prose
 from cardsim.analysis.g501_blind import GAME, best_blind_rows
 from cardsim.analysis.robustness import others, sentence
 from cardsim.analysis.verdicts import LOOK, NO_CLEAR
@@ -362,7 +361,3 @@ METHOD = ("501 in the game: the match-equity tables play whole games (cardsim.pl
           "the odd-numbered ones (no winner's curse); a cell's verdict is clear at a 2.5% false discovery rate over "
           "the chart's situations (Benjamini-Hochberg); the best blind level is compared the same way with every other level, and the chart names "
           "every level not clearly worse than it (and, where the best clearly pays, clearly paying too).")
-
-PROSE = Prose(GLOSSARY, NOTES, METHOD, LEGENDS)
-"""The section's fixed text (:class:`cardsim.analysis.chart_pipeline.Prose`); :func:`notes` adds
-what the numbers say."""
