@@ -1,5 +1,5 @@
 """501 in the game, not only in the deal: the match-equity tables and the blind-bid decision chart
-(cardsim.analysis.g501_game: cardsim.analysis.g501_equity, g501_blind and g501_prose).
+(cardsim.analysis.g501_game: cardsim.analysis.g501_equity, g501_blind_chart and g501_prose).
 
 ``--n`` is an upper bound on the games per equity state and first dealer (at most
 E.GAMES with 3 seats, E.GAMES4 with 4) and on the deals per decision situation (at most
@@ -16,7 +16,7 @@ from pathlib import Path
 import pandas as pd
 
 from analyses.common import chart_meta, entry, legends, script_main, strategy_parameters, write_chart_meta, write_tables
-from cardsim.analysis import g501_blind as B
+from cardsim.analysis import g501_blind_chart as B
 from cardsim.analysis import g501_deviation as D
 from cardsim.analysis import g501_equity as E
 from cardsim.analysis import g501_fixed as F

@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 
 from cardsim.analysis import g501_fixed as F
-from cardsim.analysis import g501_blind as B
+from cardsim.analysis import g501_blind_chart as B
 from cardsim.analysis import g501_prose as P
 from cardsim.analysis import verdicts as V
 from cardsim.analysis.g501_policy import chart_table

@@ -11,7 +11,7 @@ import cardsim
 from analyses import g501_game as script
 from analyses.common import parse_args
 from cardsim.analysis import g501
-from cardsim.analysis import g501_blind as B
+from cardsim.analysis import g501_blind_chart as B
 from cardsim.analysis import g501_equity as E
 from cardsim.analysis import g501_game as G
 from cardsim.analysis import g501_prose as P

@@ -12,7 +12,7 @@ import pytest
 
 import cardsim
 from cardsim import StrategyError
-from cardsim.analysis import g501_blind as B
+from cardsim.analysis import g501_blind_chart as B
 from cardsim.analysis.g501_policy import chart_policy_spec, chart_table, nearest_cell
 from cardsim.games import get_game
 from cardsim.games.g501 import SPEC

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from cardsim.analysis import g501_blind as B
+from cardsim.analysis import g501_blind_chart as B
 from cardsim.analysis import verdicts as V
 from cardsim.analysis import vint_charts as vc
 from cardsim.questions import _half_sums, _merge

@@ -4,7 +4,7 @@ A chart is a grid of cells, each cell one question (:func:`cardsim.questions.que
 options played on the same deals, everything else by the players' strategies): the Vint bidding
 charts (:mod:`cardsim.analysis.vint_charts`: a hand class and the calls before it), the Five
 Hundred bid guide (:mod:`cardsim.analysis.g500_guide`: a holding and a scoring) and the 501 blind
-chart (:mod:`cardsim.analysis.g501_blind`: a score situation).  The steps, what a game's chart
+chart (:mod:`cardsim.analysis.g501_blind_chart`: a score situation).  The steps, what a game's chart
 supplies for each and what this module does with it:
 
 * **cells** — the game's cell class and its grid (the report's and ``--quick``'s).
@@ -47,12 +47,12 @@ def task_seed(seed: int, *key) -> int:
 
 def play(fn: Callable, tasks: list[tuple], sizes: list[int], n_jobs: int = -1, *, name: str, results=None,
          unit: str = "deal", identity: dict | None = None):
-    """Yield ``fn(*task)`` for every task, in task order (as each is done), in ``n_jobs`` worker processes (``sizes``: each
-    task's deals or games, for the progress and the scheduling).  ``results``: the folder keeping
-    each finished task (``results/<name>-<key>``, :func:`cardsim.runner.store.analysis_store`), so
-    that the same call after an interruption resumes; the key hashes ``identity`` (default
-    ``{"tasks": tasks}``: everything the results depend on) and ``fn``'s module source.  None:
-    nothing kept."""
+    """An iterator of ``fn(*task)`` for every task, in task order (each as it is done), run in
+    ``n_jobs`` worker processes (``sizes``: each task's deals or games, for the progress and the scheduling).
+    ``results``: the folder keeping each finished task (``results/<name>-<key>``,
+    :func:`cardsim.runner.store.analysis_store`), so that the same call after an interruption
+    resumes; the key hashes ``identity`` (default ``{"tasks": tasks}``: everything the results
+    depend on) and ``fn``'s module source.  None: nothing kept."""
     store = analysis_store(results, name, fn, **(identity if identity is not None else {"tasks": tasks}))
     return run_chunks(fn, tasks, sizes, n_jobs, store=store, unit=unit)
 

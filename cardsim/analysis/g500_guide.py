@@ -436,8 +436,9 @@ def run_robust(classes, bid_rows: pd.DataFrame, n: int, seed: int, n_jobs: int =
         sd = RB.sd_of(float(r.margin_lo), float(r.margin_hi), deals / 2)
         cells.append(RB.Cell((h, strata, r.scoring), options, best, float(r.margin), sd,
                              RB.contenders(options, best, runner, runner, lo), deals))
-    rows = replay_rows(cells, profiles, _robust_cell_sums, base, {"robust_verdict": "", "holds": None, "robust_deals": 0},
-                       name="500-robust", n_jobs=n_jobs, results=results, log=log, caps={"pimc": PIMC_DEALS})
+    blank = {"robust_verdict": "", "holds": None, "robust_deals": 0}
+    rows = replay_rows(cells, profiles, _robust_cell_sums, base, blank, name="500-robust", n_jobs=n_jobs,
+                       results=results, log=log, caps={"pimc": PIMC_DEALS})
     b = bid_rows.copy()
     for col in RB.COLUMNS:
         b[col] = [row.get(col, np.nan if col not in ("robust_verdict",) else "") for row in rows]

@@ -1,5 +1,5 @@
 """501's chart cells for :mod:`cardsim.analysis.hand_classes`: the game chart's decision
-situations (:mod:`cardsim.analysis.g501_blind`), their context (the scores and the auction
+situations (:mod:`cardsim.analysis.g501_blind_chart`), their context (the scores and the auction
 position) and the cell a seat's state falls in (the hand does not matter: the chart's decision
 is made before looking)."""
 from __future__ import annotations
@@ -9,7 +9,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from cardsim.analysis.g501_blind import Situation, situations
+from cardsim.analysis.g501_blind_chart import Situation, situations
 from cardsim.analysis.g501_policy import nearest_situation
 from cardsim.analysis.hand_classes import ChartCell, bad_context
 

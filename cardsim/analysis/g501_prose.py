@@ -1,7 +1,7 @@
 """The words of the report's 501 section: its answer, rules of thumb, glossary, notes, method and
 figure legends, every number read from the tables (:mod:`cardsim.analysis.g501_game`: the
 equity tables of :mod:`cardsim.analysis.g501_equity`, the blind chart of
-:mod:`cardsim.analysis.g501_blind`).
+:mod:`cardsim.analysis.g501_blind_chart`).
 
 Units as in the tables: scores in score points (501 counts down), win probabilities as shares
 0..1 (printed in percent), gains in percentage points (pp) of game-win probability.
@@ -13,7 +13,7 @@ import re
 import pandas as pd
 
 from cardsim.analysis import rules_of_thumb as T
-from cardsim.analysis.g501_blind import GAME, best_blind_rows
+from cardsim.analysis.g501_blind_chart import GAME, best_blind_rows
 from cardsim.analysis.robustness import others, sentence
 from cardsim.analysis.verdicts import LOOK, NO_CLEAR
 
