@@ -53,3 +53,23 @@ def test_replay_rows_gives_a_row_without_a_cell_its_own_blank(monkeypatch):
     assert seen == {"cells": ["a", "b"], "kw": {"name": "t", "scale": 100.0}}
     rows[0]["robust_deals"] = 5  # each blank row is a copy: filling one fills no other
     assert rows[2]["robust_deals"] == 0 and blank["robust_deals"] == 0
+
+
+def test_chart_meta_keeps_the_report_order_and_the_vint_escapes(tmp_path):
+    import json
+
+    from analyses.common import chart_meta, write_chart_meta
+
+    fields = dict(deals=300, deals_unit="deals per class", rules={}, tables=["t"], figures=["f.png"],
+                  glossary={"gap": "g"}, notes=["n"], legends={"f.png": "\u2020 = depends"}, rules_of_thumb=[],
+                  answer="a \u00d7 b", method="m", detail={"tables": [], "items": []})
+    meta = chart_meta("501", "T", 7, ["heuristic"] * 3, csv_only=["c"], **fields)
+    assert list(meta) == ["game", "title", "deals", "deals_unit", "seed", "source", "cardsim", "strategies",
+                          "parameters", "rules", "tables", "csv_only", "figures", "glossary", "notes", "legends",
+                          "rules_of_thumb", "answer", "method", "detail"]
+    assert list(meta["parameters"]) == ["heuristic"] and meta["seed"] == 7
+    assert "csv_only" not in chart_meta("501", "T", 7, ["heuristic"] * 3, parameters={"p": {}}, **fields)
+    (tmp_path / "tables").mkdir()
+    plain = write_chart_meta(tmp_path, "plain", meta).read_text()
+    escaped = write_chart_meta(tmp_path, "escaped", meta, ensure_ascii=True).read_text()
+    assert "a \u00d7 b" in plain and "a \\u00d7 b" in escaped and json.loads(plain) == json.loads(escaped) == meta
