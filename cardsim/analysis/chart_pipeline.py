@@ -20,8 +20,9 @@ supplies for each and what this module does with it:
 * **tables** — the game's rows → tables, each chart's verdicts decided over its own cells
   (:func:`cardsim.analysis.verdicts.chart_clear`).
 * **answers** — the game's ``answer`` (one paragraph), its "In detail" part, its rules of thumb
-  (:mod:`cardsim.analysis.rules_of_thumb`) and its fixed prose (``GLOSSARY``, ``NOTES``,
-  ``METHOD``, ``LEGENDS``): the text the report prints, every number read from the tables.
+  (:mod:`cardsim.analysis.rules_of_thumb`) and its fixed prose (glossary, notes, method, figure
+  legends; 501's in :mod:`cardsim.analysis.g501_prose`): the text the report prints, every
+  number read from the tables.
 * **figures** — the game's figures, drawn with :func:`pyplot` (matplotlib without a display).
 
 The analysis scripts (``analyses/vint_charts.py``, ``g500_guide.py``, ``g501_game.py``) call the
