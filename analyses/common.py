@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
+from cardsim._version import __version__
 from cardsim.analysis import for_game, merge
 from cardsim.games import get_game
 from cardsim.games.base import OptionError
@@ -77,6 +78,36 @@ def write_meta(out: Path, table: str, meta: dict, title: str, seconds: float, ta
     path = out / "tables" / f"{table}.json"
     path.write_text(json.dumps(meta, indent=1, ensure_ascii=False))
     print(f"{title}: done in {seconds:.0f} s -> {tables} tables, {', '.join([*figures, path.name])}", flush=True)
+    return path
+
+
+def chart_meta(game: str, title: str, seed: int, strategies: list, *, deals: int, deals_unit: str, rules: dict,
+               tables: list, figures: list, glossary: dict, notes: list, legends: dict, rules_of_thumb: list,
+               answer: str, method: str, detail: dict, csv_only: list | None = None,
+               parameters: dict | None = None) -> dict:
+    """What a chart analysis's ``reports/tables/<table>.json`` holds for the report, in the order the
+    report reads it (cardsim.analysis.chart_pipeline): the run (game, title, deals and their unit,
+    seed, the jitted sources' hash, cardsim's version, every seat's strategy spec and its
+    parameters, ``parameters`` when the caller has them already, the rules), the tables (and those
+    written as CSV only), the figures, the prose (glossary, notes, legends, method), the rules of
+    thumb, the answer and the "In detail" part (``{"tables": [...], "items": [...]}``)."""
+    meta = {"game": game, "title": title, "deals": deals, "deals_unit": deals_unit, "seed": seed,
+            "source": make_run(game, 1, seed).manifest()["source"], "cardsim": __version__,
+            "strategies": strategies,
+            "parameters": strategy_parameters(game, strategies) if parameters is None else parameters,
+            "rules": rules, "tables": tables}
+    if csv_only is not None:
+        meta["csv_only"] = csv_only
+    return meta | {"figures": figures, "glossary": glossary, "notes": notes, "legends": legends,
+                   "rules_of_thumb": rules_of_thumb, "answer": answer, "method": method, "detail": detail}
+
+
+def write_chart_meta(out: Path, table: str, meta: dict, ensure_ascii: bool = False) -> Path:
+    """Write :func:`chart_meta`'s ``meta`` to ``out/tables/<table>.json`` (indent 1; non-ASCII
+    text as ``\\u`` escapes where ``ensure_ascii``, as the Vint charts have always written it).
+    Returns the path."""
+    path = Path(out) / "tables" / f"{table}.json"
+    path.write_text(json.dumps(meta, indent=1, ensure_ascii=ensure_ascii))
     return path
 
 

@@ -8,13 +8,11 @@ opened and passed on its class's deals (``g500_guide_openings``).
 """
 from __future__ import annotations
 
-import json
 import sys
 import time
 from pathlib import Path
 
-from cardsim._version import __version__
-from analyses.common import entry, legends, script_main, strategy_parameters, write_tables
+from analyses.common import chart_meta, entry, legends, script_main, write_chart_meta, write_tables
 from cardsim.analysis import g500_guide as G
 from cardsim.analysis import robustness as RB
 from cardsim.runner.run import make_run
@@ -48,19 +46,16 @@ def run(args, classes=None) -> Path:
     out = Path(args.out)
     paths = write_tables(G.for_writing(tabs), out)
     figures = G.figures(tabs, out / "figures")
-    manifest = make_run(G.GAME, 1, args.seed).manifest()
-    specs = manifest["strategies"]
-    meta = {"game": G.GAME, "title": TITLE, "deals": deals, "deals_unit": "deals per class", "seed": args.seed,
-            "source": manifest["source"], "cardsim": __version__, "strategies": specs,
-            "parameters": strategy_parameters(G.GAME, specs), "rules": {"scoring": " and ".join(G.SCORINGS)},
-            # every (class, scoring, level) row is in the CSV; the page shows the summaries
-            "tables": [t for t in tabs if t != "g500_guide_levels"], "csv_only": ["g500_guide_levels"],
-            "figures": [p.name for p in figures], "glossary": {**G.GLOSSARY, **RB.GLOSSARY},
-            "notes": G.NOTES, "legends": legends(G.LEGENDS, [p.name for p in figures]),
-            "rules_of_thumb": rules, "answer": G.answer(tabs), "method": G.METHOD}
-    meta["detail"] = {"tables": [], "items": G.answer_parts(tabs)}  # the report's "In detail": a list
-    path = out / "tables" / "500_guide.json"
-    path.write_text(json.dumps(meta, indent=1, ensure_ascii=False))
+    specs = make_run(G.GAME, 1, args.seed).manifest()["strategies"]
+    meta = chart_meta(G.GAME, TITLE, args.seed, specs, deals=deals, deals_unit="deals per class",
+                      rules={"scoring": " and ".join(G.SCORINGS)},
+                      # every (class, scoring, level) row is in the CSV; the page shows the summaries
+                      tables=[t for t in tabs if t != "g500_guide_levels"], csv_only=["g500_guide_levels"],
+                      figures=[p.name for p in figures], glossary={**G.GLOSSARY, **RB.GLOSSARY}, notes=G.NOTES,
+                      legends=legends(G.LEGENDS, [p.name for p in figures]), rules_of_thumb=rules,
+                      answer=G.answer(tabs), method=G.METHOD,
+                      detail={"tables": [], "items": G.answer_parts(tabs)})  # the report's "In detail": a list
+    path = write_chart_meta(out, "500_guide", meta)
     print(f"{TITLE}: {len(levels) // (len(G.LEVELS) * len(G.SCORINGS))} classes in {time.time() - started:.0f} s -> "
           f"{', '.join(p.name for p in paths + figures)}, {path.name}", flush=True)
     return path

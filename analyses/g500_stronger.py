@@ -28,6 +28,7 @@ def cells(tables: Path, k: int) -> tuple[int, list[dict]]:
     """Five Hundred's chosen classes (:func:`analyses.stronger_rule.choose` over the guide's bids:
     worth = ``share`` × ``margin``, one scoring per class: the first)."""
     from cardsim.analysis import g500_guide as G
+    from cardsim.analysis.chart_pipeline import task_seed
 
     meta = _meta(tables, "500_guide")
     if meta is None:
@@ -46,7 +47,7 @@ def cells(tables: Path, k: int) -> tuple[int, list[dict]]:
         out.append({"cell": f"{G.SYMBOL[h.denom]} {r.holding} ({r.scoring})", "options": (best, other),
                     "best": best, "other": other, "chart_gap": float(r.margin), "chart_lo": float(r.margin_lo),
                     "chart_hi": float(r.margin_hi), "worth": float(r.worth), "ask": h, "scoring": r.scoring,
-                    "seeds": [G.task_seed(seed, h, i) for i in range(len(h.strata()))]})
+                    "seeds": [task_seed(seed, h, i) for i in range(len(h.strata()))]})
     return seed, out
 
 
@@ -63,6 +64,6 @@ def parts(cell: dict, piece: int) -> list[tuple]:
 
 def sums(args: tuple, strategies: list) -> dict | None:
     """The question sums of one stratum of a class (the guide's replay under other profiles)."""
-    from cardsim.analysis.g500_guide import _robust_stratum_sums
+    from cardsim.analysis.g500_guide import robust_stratum_sums
 
-    return _robust_stratum_sums(*args, strategies)
+    return robust_stratum_sums(*args, strategies)

@@ -30,9 +30,9 @@ def cells(tables: Path, k: int) -> tuple[int, list[dict]]:
     """501's chosen situations (:func:`analyses.stronger_rule.choose` over the chart's clear
     situations: worth = the gap, pp of the game's win, the chart having no frequency of a
     situation).  The gap is the chart's best minus the option its replay asks against (look, or the
-    best blind level where look is best: ``g501_game.robust_pair``), on the chart's held-out deals."""
-    from cardsim.analysis import g501_game as G
-    from cardsim.analysis.verdicts import NO_CLEAR
+    best blind level where look is best: ``g501_blind_chart.robust_pair``), on the chart's held-out deals."""
+    from cardsim.analysis import g501_blind_chart as B
+    from cardsim.analysis.verdicts import LOOK, NO_CLEAR
 
     meta = _meta(tables, "501_game")
     if meta is None:
@@ -42,23 +42,23 @@ def cells(tables: Path, k: int) -> tuple[int, list[dict]]:
     rows = []
     for r in choices.itertuples():
         g = groups[(r.own, r.lead, r.position)]
-        best, level = G.robust_pair(g)  # the pair the chart's replay under other profiles asks about
+        best, level = B.robust_pair(g)  # the pair the chart's replay under other profiles asks about
         if not level:
             continue
         blind = g[g.option == f"blind:{level}"].iloc[0]  # blind minus look on the held-out deals, pp
-        sign = 1.0 if best != G.LOOK else -1.0
+        sign = 1.0 if best != LOOK else -1.0
         lo, hi = sorted((sign * blind.gain_half1_lo, sign * blind.gain_half1_hi))
         rows.append({"own": r.own, "lead": r.lead, "position": r.position, "best": best,
-                     "runner_up": G.LOOK if best != G.LOOK else f"blind:{level}", "level": level,
+                     "runner_up": LOOK if best != LOOK else f"blind:{level}", "level": level,
                      "clear": r.verdict != NO_CLEAR, "gap": sign * blind.gain_half1_pp, "gap_lo": lo, "gap_hi": hi})
     if not rows:
         return meta["seed"], []
     chosen = R.choose(pd.DataFrame(rows), "gap", k=k)
     return meta["seed"], [
         {"cell": f"own {r.own}, lead {int(r.lead):+d}, position {r.position}",
-         "options": (G.LOOK, f"blind:{int(r.level)}"), "best": r.best, "other": r.runner_up,
+         "options": (LOOK, f"blind:{int(r.level)}"), "best": r.best, "other": r.runner_up,
          "chart_gap": float(r.gap), "chart_lo": float(r.gap_lo), "chart_hi": float(r.gap_hi), "worth": float(r.worth),
-         "ask": G.Situation(int(r.own), int(r.lead), int(r.position)), "level": int(r.level),
+         "ask": B.Situation(int(r.own), int(r.lead), int(r.position)), "level": int(r.level),
          "seed": int(meta["seed"])} for r in chosen.itertuples()]
 
 
@@ -70,6 +70,6 @@ def parts(cell: dict, piece: int) -> list[tuple]:
 
 def sums(args: tuple, strategies: list) -> dict | None:
     """The question sums of one situation: look and one blind level (the chart's replay)."""
-    from cardsim.analysis.g501_game import robust_sums
+    from cardsim.analysis.g501_blind_chart import robust_sums
 
     return robust_sums(*args, strategies)

@@ -15,7 +15,6 @@ measured against itself (analyses/vint_iterate.py iterates that to a fixed point
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from pathlib import Path
@@ -23,18 +22,16 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from cardsim._version import __version__
 from analyses.common import parse_args as common_parse_args
-from analyses.common import entry, strategy_of, strategy_parameters, write_tables
+from analyses.common import chart_meta, entry, strategy_of, write_chart_meta, write_tables
 from cardsim.analysis import robustness as RB
 from cardsim.analysis import vint_charts as vc
+from cardsim.analysis.chart_pipeline import play, replay_rows
 from cardsim.deal import ConditionError
 from cardsim.games import get_game
 from cardsim.questions import question, records, run_question, table
 from cardsim.runner.files import OutputError, transform_id
 from cardsim.runner.pool import cluster
-from cardsim.runner.run import make_run
-from cardsim.runner.store import analysis_store, run_chunks
 from cardsim.strategies.registry import StrategyError
 
 TITLE = "Vint bidding charts"
@@ -158,21 +155,18 @@ def run_robust(args, cells: list, rows: list[dict]) -> None:
     ``rows`` in place."""
     profiles = RB.others("vint", getattr(args, "profiles", None))
     base = [getattr(args, "strategy", None) or get_game("vint").default_strategy] * 4
-    keep = [i for i, row in enumerate(rows) if row.get("robust_view") is not None]
-    rcells = []
-    for i in keep:
-        cell, row, view = cells[i], rows[i], rows[i]["robust_view"]
-        rcells.append(RB.Cell(((cell, args.seed),), tuple(cell.options), row["best"], row["gap"], view["sd"],
-                              view["contenders"], int(row["n"]), seat=cell.seat))
-    out = RB.replay(rcells, profiles, _robust_cell_sums, base, name="vint-robust", n_jobs=args.jobs,
-                    results=args.results, log=lambda s: print(s, flush=True))
-    for row in rows:
+    rcells = [None if row.get("robust_view") is None else  # no runner-up: nothing to replay, no columns
+              RB.Cell(((cell, args.seed),), tuple(cell.options), row["best"], row["gap"], row["robust_view"]["sd"],
+                      row["robust_view"]["contenders"], int(row["n"]), seat=cell.seat)
+              for cell, row in zip(cells, rows)]
+    out = replay_rows(rcells, profiles, robust_cell_sums, base, {}, name="vint-robust", n_jobs=args.jobs,
+                      results=args.results, log=lambda s: print(s, flush=True))
+    for row, cols in zip(rows, out):
         row.pop("robust_view", None)
-    for i, cols in zip(keep, out):
-        rows[i].update(cols)
+        row.update(cols)
 
 
-def _robust_cell_sums(payload, options, deals, pilot, strategies):
+def robust_cell_sums(payload, options, deals, pilot, strategies):
     """:func:`robust_sums` in the form cardsim.analysis.robustness.replay calls (``payload``: the
     cell and the chart's seed; ``pilot``: the pilot's own deals)."""
     (cell, seed), = payload
@@ -221,8 +215,8 @@ def build(args, cells, tcells, robust: bool = True) -> Path:
     # a resumed run never mixes two players' cells.
     work = [(kind, cell, args.n, args.seed, n_records, strategy) for kind, cell in tasks]
     # Each finished cell is kept under --results, so an interrupted run resumes where it stopped.
-    store = analysis_store(args.results, "vint-charts", _work, work=work, cells_code=transform_id(vc.chart_row))
-    results = run_chunks(_work, work, [args.n] * len(work), args.jobs, store=store)
+    results = play(_work, work, [args.n] * len(work), args.jobs, name="vint-charts", results=args.results,
+                   identity={"work": work, "cells_code": transform_id(vc.chart_row)})
     for k, ((kind, cell), (out, seconds)) in enumerate(zip(tasks, results), 1):
         if kind == "chart" and out is None:
             label = (f"{cell.chart} {' '.join(cell.after)} {vc.band_label(cell.band)} {cell.shape.name}: left out "
@@ -249,21 +243,18 @@ def build(args, cells, tcells, robust: bool = True) -> Path:
     fdir = out / "figures"
     fdir.mkdir(parents=True, exist_ok=True)
     figs = vc.figures(tabs, fdir)
-    strategies = [strategy] * 4
-    parameters = strategy_parameters("vint", strategies)
     notes = NOTES if strategy == get_game("vint").default_strategy else [
         f"Players: {strategy} at every seat (--strategy), where the notes below say the default strategy or "
         f"heuristic: the other seats' calls, the calls before a cell and the hands they imply, the continuation "
         f"and each seat's own call (`default`)."] + NOTES
-    meta = {"game": "vint", "title": TITLE, "deals": args.n, "deals_unit": "deals per class (at most)",
-            "seed": args.seed, "source": make_run("vint", 1).manifest()["source"], "cardsim": __version__,
-            "strategies": strategies, "parameters": parameters, "rules": {}, "tables": list(tabs),
-            "figures": [p.name for p in figs], "glossary": {**vc.GLOSSARY, **RB.GLOSSARY}, "notes": notes,
-            "legends": vc.legends([p.name for p in figs]), "rules_of_thumb": vc.rules(tabs),
-            "answer": vc.answer(tabs), "method": NOTES[0] + " " + NOTES[1] + " " + NOTES[-1]}
-    meta["detail"] = vc.detail(tabs)  # the report's "In detail": a short table and a list (the answer's content)
-    path = out / "tables" / "vint_charts.json"
-    path.write_text(json.dumps(meta, indent=1))
+    meta = chart_meta("vint", TITLE, args.seed, [strategy] * 4, deals=args.n, deals_unit="deals per class (at most)",
+                      rules={}, tables=list(tabs), figures=[p.name for p in figs],
+                      glossary={**vc.GLOSSARY, **RB.GLOSSARY}, notes=notes, legends=vc.legends([p.name for p in figs]),
+                      rules_of_thumb=vc.rules(tabs), answer=vc.answer(tabs),
+                      method=NOTES[0] + " " + NOTES[1] + " " + NOTES[-1],
+                      # the report's "In detail": a short table and a list (the answer's content)
+                      detail=vc.detail(tabs))
+    path = write_chart_meta(out, "vint_charts", meta, ensure_ascii=True)
     print(f"{TITLE}: {len(tasks)} questions in {time.perf_counter() - t0:.0f}s -> "
           f"{', '.join(p.name for p in written + figs)}", flush=True)
     return path

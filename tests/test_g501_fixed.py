@@ -5,11 +5,13 @@ import pandas as pd
 import pytest
 
 from cardsim.analysis import g501_fixed as F
-from cardsim.analysis import g501_game as G
+from cardsim.analysis import g501_blind_chart as B
+from cardsim.analysis import g501_prose as P
+from cardsim.analysis import verdicts as V
 from cardsim.analysis.g501_policy import chart_table
 from cardsim.strategies.registry import StrategyError
 
-SITS = [G.Situation(100, 0, 0), G.Situation(300, 100, 1), G.Situation(300, 0, 2)]
+SITS = [B.Situation(100, 0, 0), B.Situation(300, 100, 1), B.Situation(300, 0, 2)]
 LEVELS = (70, 90)
 
 
@@ -31,9 +33,9 @@ def _long(cells: dict) -> pd.DataFrame:
 
 
 def test_kind_first_state_and_update():
-    assert [F.kind(v) for v in ("blind to 70-90", "look", G.NO_CLEAR)] == ["blind", "look", "unclear"]
+    assert [F.kind(v) for v in ("blind to 70-90", "look", V.NO_CLEAR)] == ["blind", "look", "unclear"]
     choice = pd.DataFrame({"own": [100, 300, 300], "lead": [0, 100, 0], "position": [0, 1, 2],
-                           "best": ["blind:90", "blind:70", "look"], "verdict": ["blind to 90", G.NO_CLEAR, "look"]})
+                           "best": ["blind:90", "blind:70", "look"], "verdict": ["blind to 90", V.NO_CLEAR, "look"]})
     long = _long({(100, 0, 0): {70: -1.0, 90: 0.0}, (300, 100, 1): {70: 0.0, 90: 2.0},
                   (300, 0, 2): {70: 1.0, 90: 0.0}})
     blind, level = F.first_state(choice, long)
@@ -46,7 +48,7 @@ def test_kind_first_state_and_update():
     # the next round: only clear verdicts move a cell between blind and look; a level moves only when it is
     # clearly worse than the best level played (Benjamini-Hochberg over the cells whose level is not the best:
     # here p = 0.16 for (100, 0, 0) and 0.00005 for (300, 0, 2), of 2 tested)
-    after = choice.assign(verdict=[G.NO_CLEAR, "blind to 70-90", "blind to 90"])
+    after = choice.assign(verdict=[V.NO_CLEAR, "blind to 70-90", "blind to 90"])
     later = _long({(100, 0, 0): {80: 0.0, 90: 0.5, 100: 1.0}, (300, 100, 1): {70: 0.3, 80: 0.0},
                    (300, 0, 2): {80: 0.0, 90: -1.0, 100: 1.0}})
     assert F.level_p(later.iloc[2]) == pytest.approx(0.1635, abs=1e-4)  # (100, 0, 0) at 90
@@ -57,7 +59,7 @@ def test_kind_first_state_and_update():
     assert changes == ["300/+100/1: look->blind:70", "300/+0/2: look->blind:80"]
     assert contested == {(100, 0, 0), (300, 100, 1), (300, 0, 2)}  # unclear, moved, moved
     # a look cell's level (the one it is tested against) moves by the same rule and says so
-    unclear = choice.assign(verdict=[G.NO_CLEAR] * 3)
+    unclear = choice.assign(verdict=[V.NO_CLEAR] * 3)
     _, moved_level, changes, _ = F.update(blind, level, unclear, later)
     assert changes == ["300/+0/2: look, tested at 90->80"] and moved_level[(300, 0, 2)] == 80
     # a clear look turns a blind cell look; a settled cell is not contested
@@ -92,7 +94,7 @@ def test_a_confirmation_round_changes_only_what_is_clear_for_the_whole_chart():
     lv = _long({k: {70: 0.0, 90: hi} for k, hi in zip(cells, his)})
     assert [F.level_p(lv[(lv.own == k[0]) & (lv.lead == k[1]) & (lv.position == k[2]) & (lv.level == 90)].iloc[0])
             for k in cells] == pytest.approx(p, abs=5e-4)
-    unclear = choice.assign(verdict=[G.NO_CLEAR] * 3, p_value=0.5)
+    unclear = choice.assign(verdict=[V.NO_CLEAR] * 3, p_value=0.5)
     assert F.update(blind, level, unclear, lv)[1] == dict.fromkeys(cells, 70)
     assert F.update(blind, level, unclear, lv, F.CONFIRM_METHOD)[1] == level
 
@@ -103,17 +105,17 @@ def test_the_fixed_chart_marks_a_verdict_the_policy_kept_against():
     choice = pd.DataFrame({"own": [100, 100, 100], "lead": [0, 0, 0], "opp": [100, 100, 100], "position": [0, 1, 2],
                            "best": ["blind:90", "blind:90", "look"], "gain_pp": [1.0, 1.0, 0.0],
                            "levels_as_good": ["90", "90", ""],
-                           "verdict": ["blind to 90", "blind to 90", G.NO_CLEAR],
+                           "verdict": ["blind to 90", "blind to 90", V.NO_CLEAR],
                            "policy": ["look", "blind:90", "blind:80"]})
-    row = G.chart(choice).iloc[0]
+    row = B.chart(choice).iloc[0]
     assert row["position 0"] == "blind to 90: +1.0 pp (played: look)"
     assert row["position 1"] == "blind to 90: +1.0 pp" and row["position 2"] == "? look"
-    assert "(played:" not in G.chart(choice.drop(columns="policy")).iloc[0]["position 0"]
+    assert "(played:" not in B.chart(choice.drop(columns="policy")).iloc[0]["position 0"]
 
 
 def test_neighbours_and_schedule():
-    assert F.neighbours(90, G.LEVELS) == (80, 90, 100) and F.neighbours(70, G.LEVELS) == (70, 80)
-    assert F.neighbours(150, G.LEVELS) == (120, 150) and F.neighbours(95, (70, 90, 120)) == (70, 90, 120)
+    assert F.neighbours(90, B.LEVELS) == (80, 90, 100) and F.neighbours(70, B.LEVELS) == (70, 80)
+    assert F.neighbours(150, B.LEVELS) == (120, 150) and F.neighbours(95, (70, 90, 120)) == (70, 90, 120)
     assert [F.schedule(10_000, "search", k) for k in (1, 2, 3)] == [500, 1000, 1000]
     assert F.schedule(10_000, "confirm") == 2500 and F.schedule(80, "search") == F.MIN_DEALS
     assert F.schedule(10, "confirm") == 10  # never more than the chart's own deals
@@ -151,7 +153,7 @@ class _Scripted:
             v = self.verdict(r, k, self.policy[k])
             best = "look" if v != "blind" else f"blind:{int(g.level[g.level > 0].iloc[0])}"
             rows.append({"own": k[0], "lead": k[1], "opp": k[0] + k[1], "position": k[2], "best": best,
-                         "verdict": {"blind": "blind to 70", "look": "look"}.get(v, G.NO_CLEAR),
+                         "verdict": {"blind": "blind to 70", "look": "look"}.get(v, V.NO_CLEAR),
                          "p_value": 0.5 if v == "unclear" else 1e-6})
         return pd.DataFrame(rows)
 
@@ -160,7 +162,7 @@ def _start(verdicts):
     return pd.DataFrame({"own": [s.own for s in SITS], "lead": [s.lead for s in SITS],
                          "position": [s.position for s in SITS],
                          "best": ["blind:90" if v == "blind" else "look" for v in verdicts],
-                         "verdict": ["blind to 90" if v == "blind" else v if v == "look" else G.NO_CLEAR
+                         "verdict": ["blind to 90" if v == "blind" else v if v == "look" else V.NO_CLEAR
                                      for v in verdicts]})
 
 
@@ -179,8 +181,8 @@ def test_later_rounds_replay_only_the_contested_cells(monkeypatch):
 
     script = _Scripted(verdict)
     monkeypatch.setattr(F, "play_round", script.play)
-    monkeypatch.setattr(G, "choices", script.choices)
-    choice, rounds, status = F.iterate(SITS, G.LEVELS, 10_000, 5, _start(["blind", "unclear", "look"]), 1,
+    monkeypatch.setattr(B, "choices", script.choices)
+    choice, rounds, status = F.iterate(SITS, B.LEVELS, 10_000, 5, _start(["blind", "unclear", "look"]), 1,
                                        log=lambda s: None, start_seconds=12.0)
     assert [call["cells"] for call in script.calls] == [[a, b, c], [b, c], [a, b, c]]
     assert [call["deals"] for call in script.calls] == [500, 1000, 2500]
@@ -200,8 +202,8 @@ def test_a_cell_that_always_contradicts_its_policy_is_a_cycle(monkeypatch):
     a, b, c = [(s.own, s.lead, s.position) for s in SITS]
     script = _Scripted(lambda r, cell, level: ("look" if level else "blind") if cell == c else "blind")
     monkeypatch.setattr(F, "play_round", script.play)
-    monkeypatch.setattr(G, "choices", script.choices)
-    choice, rounds, status = F.iterate(SITS, G.LEVELS, 10_000, 5, _start(["blind", "blind", "look"]), 1,
+    monkeypatch.setattr(B, "choices", script.choices)
+    choice, rounds, status = F.iterate(SITS, B.LEVELS, 10_000, 5, _start(["blind", "blind", "look"]), 1,
                                        log=lambda s: None)
     assert status == "cycle of period 2 (cells alternating: 300/+0/2)"
     # the search rounds repeating on 1,000 deals are no answer: a confirmation round of every cell on
@@ -234,8 +236,8 @@ def test_levels_that_go_back_and_forth_in_confirmation_rounds_end_it(monkeypatch
     one the cell held before, ends the iteration: blind and look have settled, the level cycles."""
     script = _Alternating(lambda r, cell, level: "blind")
     monkeypatch.setattr(F, "play_round", script.play)
-    monkeypatch.setattr(G, "choices", script.choices)
-    choice, rounds, status = F.iterate(SITS, G.LEVELS, 10_000, 5, _start(["blind"] * 3), 1, log=lambda s: None)
+    monkeypatch.setattr(B, "choices", script.choices)
+    choice, rounds, status = F.iterate(SITS, B.LEVELS, 10_000, 5, _start(["blind"] * 3), 1, log=lambda s: None)
     assert list(rounds.kind) == ["chart", "search", "confirm", "search", "confirm"]
     assert list(rounds.moved_cells.iloc[1:]) == ["", "100/+0/0: blind:90->blind:100", "",
                                                  "100/+0/0: blind:100->blind:90"]
@@ -250,15 +252,15 @@ def test_the_round_budget(monkeypatch):
     smaller than that, the status says it did not settle."""
     script = _Scripted(lambda r, cell, level: ("look" if level else "blind"))
     monkeypatch.setattr(F, "play_round", script.play)
-    monkeypatch.setattr(G, "choices", script.choices)
-    _, rounds, status = F.iterate(SITS, G.LEVELS, 10_000, 5, _start(["blind", "blind", "look"]), 1,
+    monkeypatch.setattr(B, "choices", script.choices)
+    _, rounds, status = F.iterate(SITS, B.LEVELS, 10_000, 5, _start(["blind", "blind", "look"]), 1,
                                   max_rounds=1, log=lambda s: None)
     assert status == "not settled after 1 rounds" and len(rounds) == 2
 
 
 def _real_start():
-    long = G.run_decisions(SITS, LEVELS, 80, 5, n_jobs=1, log=lambda s: None)
-    return G.choices(long), long
+    long = B.run_decisions(SITS, LEVELS, 80, 5, n_jobs=1, log=lambda s: None)
+    return B.choices(long), long
 
 
 def test_iteration_is_deterministic():
@@ -310,4 +312,4 @@ def test_the_fixed_chart_caption_says_what_was_run():
     assert "(not settled after 3 rounds: the most rounds the report plays)" in capped
     one = F.legend("cycle of period 1", three.iloc[:2], "")
     assert "1 round after" in one and "500 deals per situation" in one and "(cycle of period 1)" in one
-    assert "until it no longer changes" not in G.LEGENDS["g501_fixed_chart.png"]
+    assert "until it no longer changes" not in P.LEGENDS["g501_fixed_chart.png"]

@@ -11,7 +11,11 @@ import cardsim
 from analyses import g501_game as script
 from analyses.common import parse_args
 from cardsim.analysis import g501
+from cardsim.analysis import g501_blind_chart as B
+from cardsim.analysis import g501_equity as E
 from cardsim.analysis import g501_game as G
+from cardsim.analysis import g501_prose as P
+from cardsim.analysis import verdicts as V
 from cardsim.analysis import g501_deviation as D
 from cardsim.selection import p_above, p_below
 from cardsim.stats import mean_interval, wilson
@@ -21,14 +25,14 @@ Z95 = 1.959963984540054
 
 # ---------------------------------------------------------------- rotations
 def test_rotation_moves_scores_and_dealer_together():
-    assert G.rotate((100, 200, 300), 0, 1) == ((200, 300, 100), 2)
-    assert G.rotate((100, 200, 300, 400), 3, 2) == ((300, 400, 100, 200), 1)
-    assert G.canonical((300, 100, 200)) == (100, 200, 300)
-    assert G.canonical((300, 200, 100)) == (100, 300, 200)  # the other seating is another class
-    assert G.equity_states((100, 300, 501), 3) == sorted(G.equity_states((100, 300, 501), 3))
-    assert len(G.equity_states((100, 300, 501), 3)) == 11  # (27 + 2*3) / 3
-    assert len(G.equity_states((200, 501), 4)) == 6  # (16 + 2 + 2*2) / 4
-    assert len(G.equity_states(G.GRID3, 3)) == (7 ** 3 + 2 * 7) // 3
+    assert E.rotate((100, 200, 300), 0, 1) == ((200, 300, 100), 2)
+    assert E.rotate((100, 200, 300, 400), 3, 2) == ((300, 400, 100, 200), 1)
+    assert E.canonical((300, 100, 200)) == (100, 200, 300)
+    assert E.canonical((300, 200, 100)) == (100, 300, 200)  # the other seating is another class
+    assert E.equity_states((100, 300, 501), 3) == sorted(E.equity_states((100, 300, 501), 3))
+    assert len(E.equity_states((100, 300, 501), 3)) == 11  # (27 + 2*3) / 3
+    assert len(E.equity_states((200, 501), 4)) == 6  # (16 + 2 + 2*2) / 4
+    assert len(E.equity_states(E.GRID3, 3)) == (7 ** 3 + 2 * 7) // 3
 
 
 # ---------------------------------------------------------------- equity pipeline, exact values
@@ -37,7 +41,7 @@ def test_state_row_shares_tied_wins():
                             "win_2": [False, False, False, True, False], "win_3": [False] * 5,
                             "n_winners": [1, 2, 1, 1, 1], "finished": [True, True, True, True, False],
                             "deals": [3, 4, 5, 6, 5000]})
-    row = G.state_row(matches, (100, 200, 300), 1)
+    row = E.state_row(matches, (100, 200, 300), 1)
     assert (row["games"], row["unfinished"], row["deals"], row["dealer"]) == (5, 1, 5018, 1)
     assert (row["wins_0"], row["wins_1"], row["wins_2"], row["wins_3"]) == (1.5, 1.5, 1.0, 0.0)
     assert (row["s0"], row["s1"], row["s2"], row["s3"]) == (100, 200, 300, 0)
@@ -54,11 +58,11 @@ def _states() -> pd.DataFrame:
         for d, w in enumerate(by_dealer):
             rows.append({"seats": 3, "s0": state[0], "s1": state[1], "s2": state[2], "s3": 0, "dealer": d, "games": 10,
                          "unfinished": 0, "deals": 40, "wins_0": w[0], "wins_1": w[1], "wins_2": w[2], "wins_3": 0.0})
-    return pd.DataFrame(rows, columns=G.STATE_COLUMNS)
+    return pd.DataFrame(rows, columns=E.STATE_COLUMNS)
 
 
 def test_viewpoints_read_every_chair_with_its_position():
-    v = G.viewpoints(_states())
+    v = E.viewpoints(_states())
     assert len(v) == 12 * 3
     # state (100, 100, 200), dealer 0: seat 2 has seat 0 on its left, speaks second (position 1)
     r = v[(v.sim == 3) & (v.own == 200)].iloc[0]
@@ -68,7 +72,7 @@ def test_viewpoints_read_every_chair_with_its_position():
 
 
 def test_equity_table_pools_seatings_and_dealers_with_equal_weight():
-    eq = G.equity_table(_states(), 3).set_index(["own", "best", "other"])
+    eq = E.equity_table(_states(), 3).set_index(["own", "best", "other"])
     # own 100 against {100, 200}: seats 0 and 1 of (100, 100, 200) are the two seatings, 3 dealers each
     r = eq.loc[(100, 100, 200)]
     assert r.p_win == pytest.approx((5 + 4 + 6 + 2 + 3 + 5) / 60)
@@ -95,13 +99,13 @@ def _sum_over_players(eq: pd.DataFrame, scores: tuple) -> float:
 
 
 def test_players_win_probabilities_sum_to_one():
-    eq = G.equity_table(_states(), 3)
+    eq = E.equity_table(_states(), 3)
     for scores in [(100, 100, 100), (100, 100, 200), (100, 200, 200), (200, 200, 200)]:
         assert _sum_over_players(eq, scores) == pytest.approx(1.0)
 
 
 def test_wide_table_puts_the_other_opponent_in_columns():
-    w = G.equity_wide(G.equity_table(_states(), 3))
+    w = E.equity_wide(E.equity_table(_states(), 3))
     assert list(w.columns) == ["own", "best", "other 100", "other 200"]
     assert w.set_index(["own", "best"]).loc[(100, 100), "other 200"] == pytest.approx(100 * 25 / 60)
     assert np.isnan(w.set_index(["own", "best"]).loc[(100, 200), "other 100"])  # other < best: no such row
@@ -111,8 +115,8 @@ def test_wide_table_puts_the_other_opponent_in_columns():
 @pytest.fixture(scope="module")
 def played():
     grid = (150, 400)
-    return pd.concat([G.run_equity(grid, 3, 1500, 11, n_jobs=1, log=lambda s: None),
-                      G.run_equity((300,), 4, 800, 11, n_jobs=1, log=lambda s: None)], ignore_index=True)
+    return pd.concat([E.run_equity(grid, 3, 1500, 11, n_jobs=1, log=lambda s: None),
+                      E.run_equity((300,), 4, 800, 11, n_jobs=1, log=lambda s: None)], ignore_index=True)
 
 
 def test_played_shares_sum_to_the_finished_games(played):
@@ -120,7 +124,7 @@ def test_played_shares_sum_to_the_finished_games(played):
     total = played[["wins_0", "wins_1", "wins_2", "wins_3"]].sum(axis=1)
     assert np.allclose(total, played.games)
     assert (played[played.seats == 3].wins_3 == 0).all()
-    eq = G.equity_table(played, 3)
+    eq = E.equity_table(played, 3)
     for scores in [(150, 150, 400), (150, 400, 400), (150, 150, 150)]:
         assert _sum_over_players(eq, scores) == pytest.approx(1.0)
 
@@ -140,8 +144,8 @@ def test_equal_scores_give_equal_win_probability(played):
 
 def test_a_rotated_table_is_the_same_game():
     # seat 0 at 150 in (150, 400, 250) with dealer 0 is seat 1 of (250, 150, 400) with dealer 1
-    a = G.play_state((150, 400, 250), 0, 3000, 21)
-    b = G.play_state((250, 150, 400), 1, 3000, 22)
+    a = E.play_state((150, 400, 250), 0, 3000, 21)
+    b = E.play_state((250, 150, 400), 1, 3000, 22)
     pa, pb = a["wins_0"] / 3000, b["wins_1"] / 3000
     assert pa != pb  # independent games
     se = np.sqrt(pa * (1 - pa) / 3000 + pb * (1 - pb) / 3000)
@@ -149,17 +153,17 @@ def test_a_rotated_table_is_the_same_game():
 
 
 def test_lower_score_wins_more(played):
-    eq = G.equity_table(played, 3).set_index(["own", "best", "other"])
+    eq = E.equity_table(played, 3).set_index(["own", "best", "other"])
     assert eq.loc[(150, 400, 400)].lo > 0.5 > eq.loc[(400, 150, 150)].hi
 
 
 # ---------------------------------------------------------------- the decision pipeline
 def test_situations_and_dealers():
-    sits = G.situations((50, 300), (-100, 0), (0, 1, 2))
+    sits = B.situations((50, 300), (-100, 0), (0, 1, 2))
     assert [(s.own, s.lead) for s in sits[::3]] == [(50, 0), (300, -100), (300, 0)]  # opponents at -50: no game
     assert [s.dealer for s in sits[:3]] == [2, 1, 0]  # the dealer's left speaks first
     assert sits[3].before == [300, 200, 200]
-    assert G.options((70, 90)) == ["look", "blind:70", "blind:90"]
+    assert B.options((70, 90)) == ["look", "blind:70", "blind:90"]
 
 
 def _sums(k: int, n: int, s1, s2, pair_s1, pair_s2) -> dict:
@@ -172,13 +176,13 @@ def _sums(k: int, n: int, s1, s2, pair_s1, pair_s2) -> dict:
 
 
 def test_decision_rows_give_the_paired_gain_over_look_in_pp():
-    sit = G.Situation(300, -100, 1)
+    sit = B.Situation(300, -100, 1)
     n = 100
     # options look, blind:70, blind:90: win shares 30, 36, 33 of 100; per-deal differences to look
     pair_s1 = np.array([[0, -6, -3], [6, 0, 3], [3, -3, 0]])
     pair_s2 = np.array([[0, 10, 9], [10, 0, 7], [9, 7, 0]])
     sums = _sums(3, n, [30, 36, 33], [30, 36, 33], pair_s1, pair_s2)
-    rows = G.decision_rows(sit, (70, 90), sums)
+    rows = B.decision_rows(sit, (70, 90), sums)
     assert list(rows.option) == ["look", "blind:70", "blind:90"] and list(rows.level) == [0, 70, 90]
     assert (rows.own == 300).all() and (rows.opp == 200).all() and (rows.position == 1).all()
     assert list(rows.win) == pytest.approx([0.30, 0.36, 0.33])
@@ -203,7 +207,7 @@ def test_whether_a_level_is_worse_than_the_best_is_read_on_the_half_that_did_not
     """Half 0 (50 deals) makes blind:70 the best by 6 points over blind:90; on half 1 the two are
     level.  ``diff_best`` (every deal) says blind:90 is 3 pp worse; ``p_below_best`` reads half 1
     only: 0.5, no evidence, where the winner's curse of half 0 would have moved a policy off 90."""
-    sit = G.Situation(300, -100, 1)
+    sit = B.Situation(300, -100, 1)
     h0 = _sums(3, 50, [15, 18, 15], [15, 18, 15], [[0, -3, 0], [3, 0, 3], [0, -3, 0]],
                [[0, 5, 5], [5, 0, 5], [5, 5, 0]])
     h1 = _sums(3, 50, [15, 16, 16], [15, 16, 16], [[0, -1, -1], [1, 0, 0], [1, 0, 0]],
@@ -211,7 +215,7 @@ def test_whether_a_level_is_worse_than_the_best_is_read_on_the_half_that_did_not
     keys = ("legal", "s1", "s2", "pair_n", "pair_s1", "pair_s2")
     sums = {"deals": 100, "attempts": 100.0, "declared": np.full(3, 50.0), "made": np.full(3, 25.0),
             **{k: h0[k] + h1[k] for k in keys}, **{f"half_{k}": np.stack([h0[k], h1[k]]) for k in keys}}
-    rows = G.decision_rows(sit, (70, 90), sums).set_index("option")
+    rows = B.decision_rows(sit, (70, 90), sums).set_index("option")
     assert rows.loc["blind:90", "diff_best_pp"] == pytest.approx(-3.0)
     assert rows.loc["blind:90", "p_below_best"] == pytest.approx(0.5)
     assert np.isnan(rows.loc["blind:70", "p_below_best"])
@@ -223,9 +227,9 @@ def test_whether_a_level_is_worse_than_the_best_is_read_on_the_half_that_did_not
 
 
 def test_best_blind_takes_the_first_ranked_and_the_lowest_level_on_a_tie():
-    assert G.best_blind([3.0, 1.0, 2.0]) == 1
-    assert G.best_blind([1.0, np.nan, 1.0]) == 0
-    assert G.best_blind([np.nan, np.nan]) is None and G.best_blind([]) is None
+    assert B.best_blind([3.0, 1.0, 2.0]) == 1
+    assert B.best_blind([1.0, np.nan, 1.0]) == 0
+    assert B.best_blind([np.nan, np.nan]) is None and B.best_blind([]) is None
 
 
 def _half_p(gain, lo, hi) -> dict:
@@ -253,7 +257,7 @@ def _long(cells) -> pd.DataFrame:
                          "gain_lo": lo, "gain_hi": hi, "diff_best_pp": diff[0], "diff_best_lo": diff[1],
                          "diff_best_hi": diff[2], "win_half0": win, "rank_half0": rank[option], "gain_half1_pp": gain,
                          "gain_half1_lo": lo, "gain_half1_hi": hi, **_half_p(gain, lo, hi)})
-    return pd.DataFrame(rows, columns=G.DECISION_COLUMNS)
+    return pd.DataFrame(rows, columns=B.DECISION_COLUMNS)
 
 
 LOOK0 = ("look", 0.30, 0.0, 0.0, 0.0)
@@ -267,13 +271,13 @@ CELLS = {
 
 
 def test_choices_pick_the_best_and_say_how_sure():
-    c = G.choices(_long(CELLS)).set_index(["own", "lead", "position"])
+    c = B.choices(_long(CELLS)).set_index(["own", "lead", "position"])
     r = c.loc[(200, 0, 0)]
     assert (r.best, r.gain_pp, r.verdict, r.clear_levels, r.win_look) == ("blind:120", 12.0, "blind to 120", "70-120",
                                                                            0.30)
     assert (c.loc[(200, 100, 0)].best, c.loc[(200, 100, 0)].verdict) == ("look", "look")
     assert c.loc[(200, 100, 0)].gain_pp == 0.0
-    assert (c.loc[(501, 0, 1)].best, c.loc[(501, 0, 1)].verdict) == ("blind:70", G.NO_CLEAR)
+    assert (c.loc[(501, 0, 1)].best, c.loc[(501, 0, 1)].verdict) == ("blind:70", V.NO_CLEAR)
     assert c.loc[(501, 0, 1)].clear_levels == ""
     # blind:120 is 1.0 pp [-2.5, +0.5] below blind:70 on the same deals: as good, the verdict names both
     assert c.loc[(501, -100, 2)].verdict == "blind to 70-120" and c.loc[(501, -100, 2)].clear_levels == "70-120"
@@ -284,7 +288,7 @@ def test_choices_pick_the_best_and_say_how_sure():
     unsure = dict(CELLS)
     unsure[(200, 100, 0)] = [CELLS[(200, 100, 0)][0], ("blind:70", 0.54, -1.0, -2.0, 0.5),
                              CELLS[(200, 100, 0)][2]]
-    assert G.choices(_long(unsure)).set_index(["own", "lead", "position"]).loc[(200, 100, 0)].verdict == G.NO_CLEAR
+    assert B.choices(_long(unsure)).set_index(["own", "lead", "position"]).loc[(200, 100, 0)].verdict == V.NO_CLEAR
 
 
 def test_choices_follow_the_paired_ranking_not_the_own_deal_means():
@@ -295,13 +299,13 @@ def test_choices_follow_the_paired_ranking_not_the_own_deal_means():
                               ("blind:120", 0.33, 4.0, 3.0, 5.0)]}
     long = _long(cells)
     long["rank_half0"] = [3, 2, 1]  # look, blind:70, blind:120
-    r = G.choices(long).iloc[0]
+    r = B.choices(long).iloc[0]
     assert r.best == "blind:120" and r.next_level == 70 and r.gain_pp == 4.0
-    assert G.robust_pair(long) == ("blind:120", 120)
-    assert G.best_blind(G.choice_rank(long[long.option != "look"])) == 1
+    assert B.robust_pair(long) == ("blind:120", 120)
+    assert B.best_blind(B.choice_rank(long[long.option != "look"])) == 1
     # a blind level not compared (rank NaN) is never the best blind level
     long["rank_half0"] = [1.0, np.nan, 2.0]
-    assert G.choices(long).iloc[0].best == "look" and G.robust_pair(long) == ("look", 120)
+    assert B.choices(long).iloc[0].best == "look" and B.robust_pair(long) == ("look", 120)
 
 
 def test_the_page_names_the_first_ranked_blind_level_as_runner_up_to_look(tmp_path):
@@ -315,13 +319,13 @@ def test_the_page_names_the_first_ranked_blind_level_as_runner_up_to_look(tmp_pa
     long["rank_half0"] = [1, 3, 2]  # blind:120 beats blind:70 on the deals both were legal
     (tmp_path / "tables").mkdir()
     long.to_csv(tmp_path / "tables" / "g501_game_decisions.csv", index=False)
-    G.choices(long).to_csv(tmp_path / "tables" / "g501_game_choices.csv", index=False)
+    B.choices(long).to_csv(tmp_path / "tables" / "g501_game_choices.csv", index=False)
     cell = g501_page.data(tmp_path)["cells"][0]
     assert cell["best"] == "look" and cell["runner_up"] == "blind:120" and cell["gap"] == 5.0
 
 
 def test_chart_is_one_row_per_situation_one_column_per_position():
-    w = G.chart(G.choices(_long(CELLS))).set_index(["own", "lead"])
+    w = B.chart(B.choices(_long(CELLS))).set_index(["own", "lead"])
     assert list(w.columns) == ["opp", "position 0", "position 1", "position 2"]
     assert w.loc[(200, 0), "position 0"] == "blind to 120: +12.0 pp"
     assert w.loc[(200, 100), "position 0"] == "look"
@@ -340,14 +344,14 @@ def _tie(hi120=0.4, gain90=(7.0, 5.5, 8.5)) -> pd.DataFrame:
 
 
 def test_levels_as_good_as_the_best_are_named_as_a_range():
-    r = G.choices(_tie()).iloc[0]
+    r = B.choices(_tie()).iloc[0]
     assert (r.best, r.levels_as_good, r.verdict, r.clear_levels) == ("blind:90", "90-120", "blind to 90-120", "70-120")
     # the best level against the runner-up (blind:120): best minus it, the interval turned round
     assert (r.next_level, r.gain_vs_next_pp, r.gain_vs_next_lo, r.gain_vs_next_hi) == (120, 0.5, -0.4, 1.4)
-    assert G.cell_label(r) == "B90-120\n+7.0"
-    assert G.chart(G.choices(_tie())).iloc[0]["position 1"] == "blind to 90-120: +7.0 pp"
-    text = G.answer({"g501_game_choices": G.choices(_tie()), "g501_game_decisions": _tie(),
-                     "g501_game_equity_long": G.equity_table(_states(), 3)})
+    assert B.cell_label(r) == "B90-120\n+7.0"
+    assert B.chart(B.choices(_tie())).iloc[0]["position 1"] == "blind to 90-120: +7.0 pp"
+    text = P.answer({"g501_game_choices": B.choices(_tie()), "g501_game_decisions": _tie(),
+                     "g501_game_equity_long": E.equity_table(_states(), 3)})
     assert ("Blind pays most at 300 against two opponents at 300 (position 1): blind to 90-120 (best level 90) adds "
             "+7.0 pp [+5.5, +8.5]") in text
     assert "at 300: blind to 90-120 (1 of 1). One level alone is best in 0 of 1 such situations" in text
@@ -355,56 +359,56 @@ def test_levels_as_good_as_the_best_are_named_as_a_range():
 
 
 def test_a_level_is_as_good_until_its_interval_is_wholly_below_zero():
-    assert G.choices(_tie(hi120=0.0)).iloc[0].levels_as_good == "90-120"  # [-1.4, 0.0] holds 0
-    r = G.choices(_tie(hi120=-0.01)).iloc[0]
+    assert B.choices(_tie(hi120=0.0)).iloc[0].levels_as_good == "90-120"  # [-1.4, 0.0] holds 0
+    r = B.choices(_tie(hi120=-0.01)).iloc[0]
     assert (r.levels_as_good, r.verdict) == ("90", "blind to 90")
     assert (r.next_level, r.gain_vs_next_lo) == (120, 0.01)  # still the runner-up, now clearly behind
-    assert G.choices(_tie(hi120=np.nan)).iloc[0].levels_as_good == "90-120"  # no interval: not shown worse
+    assert B.choices(_tie(hi120=np.nan)).iloc[0].levels_as_good == "90-120"  # no interval: not shown worse
     blinds = _tie(hi120=-0.01).query("option != 'look'")
-    assert G.as_good_as_best(blinds) == [90]
+    assert B.as_good_as_best(blinds) == [90]
 
 
 def test_a_level_in_the_range_must_pay_when_the_best_does():
     # blind:120 ties with the best (blind:90) but its own gain over looking, [-0.1, +8.0], holds 0:
     # a player told "blind to 90-120" could bid to 120, which has not been shown to pay
     cell = [LOOK0, ("blind:90", 0.37, 7.0, 5.5, 8.5), ("blind:120", 0.365, 4.0, -0.1, 8.0, (-0.5, -1.4, 0.4))]
-    r = G.choices(_long({(300, 0, 1): cell})).iloc[0]
+    r = B.choices(_long({(300, 0, 1): cell})).iloc[0]
     assert (r.levels_as_good, r.verdict) == ("90", "blind to 90")
     cell[2] = ("blind:120", 0.365, 4.0, 0.01, 8.0, (-0.5, -1.4, 0.4))  # just above 0: it pays, it is in
-    assert G.choices(_long({(300, 0, 1): cell})).iloc[0].levels_as_good == "90-120"
+    assert B.choices(_long({(300, 0, 1): cell})).iloc[0].levels_as_good == "90-120"
     # when the best itself is not clear against looking, the range is only "not worse than the best"
     cell = [LOOK0, ("blind:90", 0.37, 1.0, -0.5, 2.5), ("blind:120", 0.365, 0.5, -1.0, 2.0, (-0.5, -1.4, 0.4))]
-    assert G.choices(_long({(300, 0, 1): cell})).iloc[0].levels_as_good == "90-120"
+    assert B.choices(_long({(300, 0, 1): cell})).iloc[0].levels_as_good == "90-120"
 
 
 def test_levels_not_next_to_each_other_are_not_joined():
-    assert G.levels_text([90, 100, 120], (70, 80, 90, 100, 120, 150)) == "90-120"
-    assert G.levels_text([120, 70], (70, 90, 120)) == "70, 120"
-    assert G.levels_text([70], (70, 90)) == "70" and G.levels_text([], (70, 90)) == ""
+    assert B.levels_text([90, 100, 120], (70, 80, 90, 100, 120, 150)) == "90-120"
+    assert B.levels_text([120, 70], (70, 90, 120)) == "70, 120"
+    assert B.levels_text([70], (70, 90)) == "70" and B.levels_text([], (70, 90)) == ""
     # the best is blind:120; blind:70 ties with it, blind:90 between them is clearly worse
-    r = G.choices(_long({(300, 0, 1): [LOOK0, ("blind:70", 0.36, 6.0, 4.5, 7.5, (-1.0, -2.0, 0.1)),
+    r = B.choices(_long({(300, 0, 1): [LOOK0, ("blind:70", 0.36, 6.0, 4.5, 7.5, (-1.0, -2.0, 0.1)),
                                         ("blind:90", 0.30, 0.0, -1.0, 1.0, (-7.0, -8.0, -6.0)),
                                         ("blind:120", 0.37, 7.0, 5.5, 8.5)]})).iloc[0]
     assert (r.best, r.levels_as_good, r.verdict) == ("blind:120", "70, 120", "blind to 70, 120")
-    assert G.cell_label(r) == "B70,\n120\n+7.0"
+    assert B.cell_label(r) == "B70,\n120\n+7.0"
 
 
 def test_looking_as_good_as_the_best_level_is_no_clear_answer():
-    r = G.choices(_tie(gain90=(0.4, -0.6, 1.4))).iloc[0]
-    assert (r.best, r.levels_as_good, r.verdict) == ("blind:90", "90-120", G.NO_CLEAR)
-    assert G.cell_label(r) == "?\n+0.4"
-    assert G.chart(G.choices(_tie(gain90=(0.4, -0.6, 1.4)))).iloc[0]["position 1"] == "? blind:90-120 +0.4 pp"
+    r = B.choices(_tie(gain90=(0.4, -0.6, 1.4))).iloc[0]
+    assert (r.best, r.levels_as_good, r.verdict) == ("blind:90", "90-120", V.NO_CLEAR)
+    assert B.cell_label(r) == "?\n+0.4"
+    assert B.chart(B.choices(_tie(gain90=(0.4, -0.6, 1.4)))).iloc[0]["position 1"] == "? blind:90-120 +0.4 pp"
 
 
 def test_the_rule_for_levels_as_good_can_be_swapped():
-    every = G.choices(_tie(), as_good=lambda blinds: sorted(blinds.level)).iloc[0]
+    every = B.choices(_tie(), as_good=lambda blinds: sorted(blinds.level)).iloc[0]
     assert (every.levels_as_good, every.verdict) == ("70-120", "blind to 70-120")
 
 
 def test_blind_hurting_at_one_level_names_the_best_levels_there():
     long = _long({(300, 0, 0): [LOOK0, ("blind:70", 0.34, 4.0, 2.0, 6.0), ("blind:90", 0.335, 3.5, 2.0, 5.0),
                                 ("blind:120", 0.25, -5.0, -7.0, -3.0)]})
-    text = G._hurts_sentence(long, G.choices(long))
+    text = P._hurts_sentence(long, B.choices(long))
     assert text == ("Blind hurts only when bid too high: the largest loss is blind:120 at 300 against two opponents "
                     "at 300 (position 0), -5.0 pp [-7.0, -3.0]; there the best is blind to 70-90 (best level 70), "
                     "+4.0 pp [+2.0, +6.0] over looking.")
@@ -412,15 +416,15 @@ def test_blind_hurting_at_one_level_names_the_best_levels_there():
 # ---------------------------------------------------------------- the answer
 def _tabs(cells=CELLS) -> dict:
     long = _long(cells)
-    return {"g501_game_choices": G.choices(long), "g501_game_decisions": long,
-            "g501_game_equity_long": G.equity_table(_states(), 3)}
+    return {"g501_game_choices": B.choices(long), "g501_game_decisions": long,
+            "g501_game_equity_long": E.equity_table(_states(), 3)}
 
 
 POLICY = {"blind_prob": 0.15, "blind_level": 72.0, "blind_cur": 70.0}
 
 
 def test_answer_follows_the_numbers():
-    text = G.answer(_tabs(), POLICY)
+    text = P.answer(_tabs(), POLICY)
     assert text.startswith("Over 4 situations (own score × lead over both opponents × auction position), bidding "
                            "blind at the first turn clearly raises the game-win probability over looking in 2, "
                            "looking is clearly better in 1, and 1 give no clear answer")
@@ -439,25 +443,25 @@ def test_answer_follows_the_numbers():
     # blind:120 now loses where it won: the text follows
     flipped = dict(CELLS)
     flipped[(200, 0, 0)] = [LOOK0, ("blind:70", 0.35, 5.0, 4.0, 6.0), ("blind:120", 0.20, -10.0, -12.0, -8.0)]
-    other = G.answer(_tabs(flipped), POLICY)
+    other = P.answer(_tabs(flipped), POLICY)
     assert other != text
     assert "Blind pays most at 200 against two opponents at 200 (position 0): blind to 70 adds +5.0 pp" in other
     # blind clear nearly everywhere and above the default level: the default policy is called timid
     bold = dict(CELLS)
     bold[(501, 0, 1)] = [LOOK0, ("blind:70", 0.31, 1.0, 0.5, 1.5), ("blind:120", 0.34, 4.0, 2.0, 6.0)]
-    assert G.answer(_tabs(bold), POLICY).endswith(
+    assert P.answer(_tabs(bold), POLICY).endswith(
         "up to 72: against these numbers it bids blind too rarely (blind is clearly better in 3 of 4 situations) "
         "and too low (every level as good as the best is above 72 in 2 of those).")
-    assert "default heuristic" not in G.answer(_tabs())
+    assert "default heuristic" not in P.answer(_tabs())
 
 
 def test_notes_say_how_often_blind_was_legal_and_games_unfinished():
     tabs = {"g501_game_decisions": _long(CELLS), "g501_game_states": _states()}
-    text = G.notes(tabs)
+    text = P.notes(tabs)
     assert "here in every deal of every situation" in text[-2] and text[-1] == "0 of 120 equity games ended unfinished."
     tabs["g501_game_decisions"].loc[1, "legal"] = 0.875
     tabs["g501_game_states"].loc[0, "unfinished"] = 2
-    text = G.notes(tabs)
+    text = P.notes(tabs)
     assert "here in 87.5% to 100.0% of the deals of a situation" in text[-2]
     assert text[-1] == "2 of 120 equity games ended unfinished."
 
@@ -549,9 +553,9 @@ def test_tiny_run_writes_the_page(tmp_path):
 
 
 def test_plan_caps_the_counts():
-    assert G.plan(1_000_000) == G.Plan(G.GRID3, G.GRID4, G.GAMES, G.GAMES4, G.OWN, G.LEADS, G.LEVELS, G.DEALS)
+    assert G.plan(1_000_000) == G.Plan(E.GRID3, E.GRID4, E.GAMES, E.GAMES4, B.OWN, B.LEADS, B.LEVELS, B.DEALS)
     quick = G.plan(250, quick=True)
-    assert (quick.games, quick.deals, quick.grid3) == (250, 250, G.QUICK_GRID3)
+    assert (quick.games, quick.deals, quick.grid3) == (250, 250, E.QUICK_GRID3)
 
 
 # ---------------------------------------------------------------- resuming (issue 10)
@@ -572,17 +576,17 @@ class _Interrupted:
 
 def test_equity_states_resume_after_an_interruption(tmp_path, monkeypatch):
     quiet = lambda s: None  # noqa: E731
-    whole = G.run_equity((150, 400), 3, 60, 5, n_jobs=1, log=quiet)
-    wrapped = _Interrupted(G.play_state, stop_after=3)
-    monkeypatch.setattr(G, "play_state", wrapped)
+    whole = E.run_equity((150, 400), 3, 60, 5, n_jobs=1, log=quiet)
+    wrapped = _Interrupted(E.play_state, stop_after=3)
+    monkeypatch.setattr(E, "play_state", wrapped)
     with pytest.raises(KeyboardInterrupt):
-        G.run_equity((150, 400), 3, 60, 5, n_jobs=1, log=quiet, results=tmp_path)
+        E.run_equity((150, 400), 3, 60, 5, n_jobs=1, log=quiet, results=tmp_path)
     wrapped.stop_after, wrapped.calls = None, 0
-    resumed = G.run_equity((150, 400), 3, 60, 5, n_jobs=1, log=quiet, results=tmp_path)
+    resumed = E.run_equity((150, 400), 3, 60, 5, n_jobs=1, log=quiet, results=tmp_path)
     pd.testing.assert_frame_equal(resumed, whole)
     assert wrapped.calls == len(whole) - 3  # the three finished states were read, not played again
     wrapped.calls = 0
-    G.run_equity((150, 400), 3, 60, 5, n_jobs=1, log=quiet, results=tmp_path)
+    E.run_equity((150, 400), 3, 60, 5, n_jobs=1, log=quiet, results=tmp_path)
     assert wrapped.calls == 0
 
 
@@ -609,8 +613,8 @@ def test_rules_of_thumb_are_rows_of_the_chart_by_worth():
     c = tabs["g501_game_choices"]
     robust = c[["own", "lead", "position"]].assign(holds=[True, False, True, True], flips_under=["", "bold", "", ""],
                                                   gain_min=1.0, gain_max=2.0, robust_deals=100)
-    tabs["g501_game_choices"] = G.with_robust(c, robust)
-    rules = G.rules(tabs)
+    tabs["g501_game_choices"] = B.with_robust(c, robust)
+    rules = P.rules(tabs)
     check_rules(rules, tabs, "501")
     # a rule for each situation with a clear verdict: blind (its gain over looking) or look (over the best blind level)
     kinds = [r["table"] for r in rules]
@@ -628,11 +632,11 @@ def test_rules_of_thumb_are_rows_of_the_chart_by_worth():
     assert look["text"].endswith("100 ahead), speaking first: look at your cards before you bid")
     assert look["versus"] == "over blind up to 70" and look["holds"] == T.DEPENDS and look["flips_under"] == "bold"
     assert look["holds_table"] == "g501_game_choices"
-    assert {r["holds"] for r in G.rules(_tabs())} == {T.UNTESTED}  # no robustness columns: not replayed
+    assert {r["holds"] for r in P.rules(_tabs())} == {T.UNTESTED}  # no robustness columns: not replayed
 
 
 def test_chart_figures_have_legends():
     for name in ("g501_game_chart.png", "g501_fixed_chart.png", "g501_game_equity.png"):
-        assert name in G.LEGENDS
+        assert name in P.LEGENDS
     for mark in ("B90-120", "look =", "pp", "? on hatched", "lo..hi", "\u2020 =", "position 0", "lead"):
-        assert mark in G.LEGENDS["g501_game_chart.png"]
+        assert mark in P.LEGENDS["g501_game_chart.png"]

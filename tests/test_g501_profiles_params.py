@@ -12,7 +12,7 @@ import pytest
 
 import cardsim
 from cardsim import StrategyError
-from cardsim.analysis import g501_game as G
+from cardsim.analysis import g501_blind_chart as B
 from cardsim.analysis.g501_policy import chart_policy_spec, chart_table, nearest_cell
 from cardsim.games import get_game
 from cardsim.games.g501 import SPEC
@@ -158,7 +158,7 @@ def test_press_and_contest_add_up():
 
 # ------------------------------------------------------------------ the chart strategy
 def test_chart_grid_is_the_reports_grid():
-    assert (S.CELL_OWN, S.CELL_LEADS, S.CELL_LEVELS, S.CELL_POSITIONS) == (G.OWN, G.LEADS, G.LEVELS, G.POSITIONS)
+    assert (S.CELL_OWN, S.CELL_LEADS, S.CELL_LEVELS, S.CELL_POSITIONS) == (B.OWN, B.LEADS, B.LEVELS, B.POSITIONS)
     assert S.N_CELLS == 126 and S.REGISTRY["chart"].id == S.CHART == 3
 
 
@@ -304,14 +304,14 @@ def _choices(own, leads, best):
     """A choices()-like frame over ``own`` x ``leads`` x positions (opponents above 0 only)
     with ``best(own, lead, position)`` as the option."""
     rows = [{"own": o, "lead": lead, "opp": o + lead, "position": p, "best": best(o, lead, p)}
-            for o in own for lead in leads for p in G.POSITIONS if o + lead > 0]
+            for o in own for lead in leads for p in B.POSITIONS if o + lead > 0]
     return pd.DataFrame(rows)
 
 
 def test_chart_policy_spec_round_trips_a_full_chart():
     def best(o, lead, p):
-        return "look" if (o + lead + p) % 3 else f"blind:{G.LEVELS[(o // 50 + p) % len(G.LEVELS)]}"
-    frame = _choices(G.OWN, G.LEADS, best)
+        return "look" if (o + lead + p) % 3 else f"blind:{B.LEVELS[(o // 50 + p) % len(B.LEVELS)]}"
+    frame = _choices(B.OWN, B.LEADS, best)
     spec = chart_policy_spec(frame)
     assert spec.startswith("chart:cells=") and len(spec) == len("chart:cells=") + 131
     table = chart_table(spec)
@@ -323,7 +323,7 @@ def test_chart_policy_spec_round_trips_a_full_chart():
     # with (100, -50): the lower own score), (50, -200) -> (50, 0)... (200, -200) -> (200, -100)
     t = table.set_index(["own", "lead", "position"]).best
     f = frame.set_index(["own", "lead", "position"]).best
-    for p in G.POSITIONS:
+    for p in B.POSITIONS:
         assert t[(50, -50, p)] == t[(50, -100, p)] == t[(50, -200, p)] == f[(50, 0, p)]
         assert t[(100, -100, p)] == f[(100, -50, p)] and t[(100, -200, p)] == f[(100, -50, p)]
         assert t[(200, -200, p)] == f[(200, -100, p)]
@@ -333,7 +333,7 @@ def test_chart_policy_spec_round_trips_a_full_chart():
 
 
 def test_chart_policy_spec_expands_the_quick_grid_by_nearest_cell():
-    quick = _choices(G.QUICK_OWN, G.QUICK_LEADS,
+    quick = _choices(B.QUICK_OWN, B.QUICK_LEADS,
                      lambda o, lead, p: "blind:90" if (o, lead, p) == (300, 0, 1) else "look")
     table = chart_table(chart_policy_spec(quick)).set_index(["own", "lead", "position"])
     blind = table[table.level > 0]
@@ -344,7 +344,7 @@ def test_chart_policy_spec_expands_the_quick_grid_by_nearest_cell():
 
 
 def test_chart_policy_spec_parameters_and_errors():
-    frame = _choices(G.QUICK_OWN, G.QUICK_LEADS, lambda o, lead, p: "blind:150")
+    frame = _choices(B.QUICK_OWN, B.QUICK_LEADS, lambda o, lead, p: "blind:150")
     spec = chart_policy_spec(frame, margin=-5, contest=10)
     assert spec.endswith(",margin=-5,contest=10")
     _, vec = SPEC.registry.resolve(spec)

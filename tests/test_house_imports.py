@@ -38,10 +38,6 @@ upward imports out removes the set; this entry goes with it."""
 LOCAL_DEBT: dict[str, str] = {
     "cardsim/profiling.py": "the profiler beside the benchmarks; its local imports not yet explained",
     "cardsim/cli/bench.py": "the bench command (one parser for cardsim/bench/); its local imports not yet explained",
-    "cardsim/analysis/g501_deviation.py": "501's analyses, changed in parallel; their chart pipeline is next",
-    "cardsim/analysis/g501_fixed.py": "501's analyses, changed in parallel; their chart pipeline is next",
-    "cardsim/analysis/g501_game.py": "501's analyses, changed in parallel; their chart pipeline is next",
-    "cardsim/analysis/g501_hands.py": "501's analyses, changed in parallel; their chart pipeline is next",
 }
 """``{file: why}``: files whose function-local imports of cardsim modules do not say why yet.
 Each entry is a debt: the test fails when a listed file has none left (so the list shrinks)."""

@@ -153,7 +153,7 @@ def test_vint_55_opening_depends_on_bold_players(capsys, tmp_path):
 def test_the_charts_replay_adds_pass_for_bold_players_in_the_55_opening():
     """The chart's replay of that cell, its default-players candidates only 1H and 1S (the best and
     the runner-up): the bold profile's pilot adds pass, and the replay sees the flip."""
-    from analyses.vint_charts import _robust_cell_sums
+    from analyses.vint_charts import robust_cell_sums
     from cardsim.analysis import vint_charts as vc
     from cardsim.profiles import Profile, select
 
@@ -161,7 +161,7 @@ def test_the_charts_replay_adds_pass_for_bold_players_in_the_55_opening():
                 and c.shape.name == "5-5 S+H")
     rc = RB.Cell(((cell, 0),), tuple(cell.options), "1H", 100.0, 1500.0, ("1S", "1H"), 2000)  # 90%: 2,364 deals
     old_bold = Profile("bold", "the previous default one trick bolder", {"others": "heuristic_v4:aggression=1"})
-    row, = RB.replay([rc], select("vint", [old_bold])[1:], _robust_cell_sums, ["heuristic_v4"] * 4, name="t", n_jobs=1,
+    row, = RB.replay([rc], select("vint", [old_bold])[1:], robust_cell_sums, ["heuristic_v4"] * 4, name="t", n_jobs=1,
                      log=lambda s: None)
     assert "+P (bold)" in row["candidates"] and row["profiles_tested"] == "bold"
     assert row["robust_verdict"] == R.DEPENDS and row["flips"].startswith("bold: P +") and row["holds"] is False

@@ -5,7 +5,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from cardsim.analysis import g501_game as G
+from cardsim.analysis import g501_blind_chart as B
 from cardsim.analysis import robustness as RB
 
 Z = 1.959963984540054
@@ -57,9 +57,9 @@ def test_sentence_counts_flips_by_profile():
 
 def test_501_robust_pair():
     g = pd.DataFrame({"option": ["look", "blind:70", "blind:90"], "level": [0, 70, 90], "win": [0.30, 0.32, 0.31]})
-    assert G.robust_pair(g) == ("blind:70", 70)
+    assert B.robust_pair(g) == ("blind:70", 70)
     g["win"] = [0.40, 0.32, 0.35]
-    assert G.robust_pair(g) == ("look", 90)  # look is best: measured against the best blind level
+    assert B.robust_pair(g) == ("look", 90)  # look is best: measured against the best blind level
 
 
 def test_501_replay_drops_a_profile_that_does_not_act_and_judges_one_that_does():
@@ -67,14 +67,14 @@ def test_501_replay_drops_a_profile_that_does_not_act_and_judges_one_that_does()
     nothing is replayed under it; a bold profile is replayed with every candidate of the cell."""
     from cardsim.profiles import Profile, select
 
-    sit = G.Situation(300, 0, 0)
-    long = G.decision_rows(sit, (70, 90), G.decision_sums(sit, (70, 90), 300, 7), 7)
+    sit = B.Situation(300, 0, 0)
+    long = B.decision_rows(sit, (70, 90), B.decision_sums(sit, (70, 90), 300, 7), 7)
     same = Profile("same", "the default by another name", {"others": "heuristic"})
-    row = G.run_robust([sit], long, 300, 7, n_jobs=1, log=lambda s: None, profiles=[same]).iloc[0]
+    row = B.run_robust([sit], long, 300, 7, n_jobs=1, log=lambda s: None, profiles=[same]).iloc[0]
     assert row.profiles_not_acting == "same" and row.profiles_tested == "" and row.robust_verdict == ""
     bold = select("501", ["bold"])[1:]
-    row = G.run_robust([sit], long, 300, 7, n_jobs=1, log=lambda s: None, profiles=bold).iloc[0]
-    best, lvl = G.robust_pair(long)
+    row = B.run_robust([sit], long, 300, 7, n_jobs=1, log=lambda s: None, profiles=bold).iloc[0]
+    best, lvl = B.robust_pair(long)
     cands = row.candidates.split(", ")
     assert best in cands and "look" in cands and row.profiles_tested == "bold"
     assert row.best_under.startswith("bold=") and row.best_under[5:].split(" ")[0] in ("look", "blind:70", "blind:90")

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from cardsim.analysis import g501_game as G
+from cardsim.analysis import g501_blind_chart as B
 from cardsim.analysis import verdicts as V
 from cardsim.analysis import vint_charts as vc
 from cardsim.questions import _half_sums, _merge
@@ -182,20 +182,20 @@ def _decision_frame(blind_gain, blind_lo, blind_hi, look_best=False) -> pd.DataF
                      "rank_half0": 1 if (option == "look") == look_best else 2,
                      "gain_half1_pp": gain, "gain_half1_lo": lo, "gain_half1_hi": hi, "p_gain": p_gain,
                      "p_loss": p_loss})
-    return pd.DataFrame(rows, columns=G.DECISION_COLUMNS)
+    return pd.DataFrame(rows, columns=B.DECISION_COLUMNS)
 
 
 @pytest.mark.parametrize("eps, verdict", [(1e-6, "blind to 90"), (-1e-6, V.NO_CLEAR)])
 def test_blind_is_clear_exactly_when_the_gain_interval_is_above_zero(eps, verdict):
     # gain 1.0 pp with lower bound eps: clear just above 0, not just below
-    r = G.choices(_decision_frame(1.0, eps, 2.0 - eps)).iloc[0]
+    r = B.choices(_decision_frame(1.0, eps, 2.0 - eps)).iloc[0]
     assert r.best == "blind:90" and r.verdict == verdict
     assert (r.p_value < RATE) == (eps > 0)
 
 
 @pytest.mark.parametrize("eps, verdict", [(1e-6, V.LOOK), (-1e-6, V.NO_CLEAR)])
 def test_look_is_clear_exactly_when_every_blind_interval_is_below_zero(eps, verdict):
-    r = G.choices(_decision_frame(-1.0, -2.0 + eps, -eps, look_best=True)).iloc[0]
+    r = B.choices(_decision_frame(-1.0, -2.0 + eps, -eps, look_best=True)).iloc[0]
     assert r.best == "look" and r.verdict == verdict and r.gain_pp == 0.0
 
 

@@ -20,8 +20,8 @@ deal's points, and where the two differ the table gives what the game's best gai
 per-deal best (percentage points) and what it costs in points a deal, both on the odd deals, paired.
 
 The classes are dealt exactly as the guide deals them (its strata, :meth:`Holding.strata`), with the
-guide's seeds (:func:`cardsim.analysis.g500_guide.task_seed`): the same deals in every state and both
-scorings, so states differ only by the score.  Runs through the public question API
+guide's seeds (:func:`cardsim.analysis.chart_pipeline.task_seed` of the class and stratum): the same
+deals in every state and both scorings, so states differ only by the score.  Runs through the public question API
 (:mod:`cardsim.questions`), every stratum and cell a task on all cores, each finished task kept in
 the results folder (:func:`cardsim.runner.store.analysis_store`) so the same call resumes.
 
@@ -39,6 +39,7 @@ import pandas as pd
 
 from cardsim.analysis import g500_guide as G, rules_of_thumb as T
 from cardsim.analysis import robustness as RB
+from cardsim.analysis.chart_pipeline import task_seed
 from cardsim.analysis.plots import save_figure
 from cardsim.analysis.robustness import others, sentence
 from cardsim.analysis.verdicts import chart_clear
@@ -119,7 +120,7 @@ def _tasks(p: Plan, seed: int, strategies=None) -> list[tuple]:
     for h, sc, t, st in cells(p):
         strata = h.strata()
         per = -(-p.deals // len(strata))
-        out += [(h, given, per, G.task_seed(seed, h, i), sc, t, scores(st, t), strategies)
+        out += [(h, given, per, task_seed(seed, h, i), sc, t, scores(st, t), strategies)
                 for i, given in enumerate(strata)]
     return out
 
@@ -321,7 +322,7 @@ def run_robust(p: Plan, best: pd.DataFrame, seed: int, n_jobs: int = -1, log=pri
         part = max(1, round(RB.SHARE * -(-p.deals // len(strata))))
         opts = (f"={int(r.best)}{h.denom}", f"={int(r.runner_up)}{h.denom}")
         shape.append((opts, len(strata), part * len(strata)))
-        tasks += [(h, given, part, G.task_seed(seed, h, i), sc, t, scores(st, t), pr.strategies(base, SEAT), opts)
+        tasks += [(h, given, part, task_seed(seed, h, i), sc, t, scores(st, t), pr.strategies(base, SEAT), opts)
                   for pr in profiles for i, given in enumerate(strata)]
     log(f"  under other players: {len(plan_cells)} cells x {len(profiles)} profiles "
         f"({', '.join(pr.name for pr in profiles)}) x 2 levels")

@@ -34,7 +34,6 @@ Units: scores in points per deal, the declarer's side's change minus the defende
 """
 from __future__ import annotations
 
-import hashlib
 import itertools
 import math
 from dataclasses import dataclass
@@ -44,6 +43,7 @@ import numpy as np
 import pandas as pd
 
 from cardsim.analysis import robustness as RB, rules_of_thumb as T
+from cardsim.analysis.chart_pipeline import play, pyplot, replay_rows, task_seed
 from cardsim.analysis.plots import save_figure
 from cardsim.analysis.robustness import DEPENDS, others, pilot_seed, sentence
 
@@ -53,7 +53,6 @@ from cardsim.deal import MAX_ATTEMPTS
 from cardsim.games import get_game
 from cardsim.profiles import Profile
 from cardsim.questions import question, run_question, table
-from cardsim.runner.store import analysis_store, run_chunks
 from cardsim.ranking import rank_sums
 from cardsim.selection import CHOOSE, half_means, paired, ranked
 from cardsim.stats import mean_interval
@@ -275,14 +274,11 @@ def deals_for(holding: Holding, n: int, max_candidates: float = MAX_CANDIDATES) 
     return deals if deals >= min(n, MIN_DEALS) else 0
 
 
-def task_seed(seed: int, holding: Holding, stratum: int) -> int:
-    """The seed of one stratum (the same under both scorings: paired)."""
-    digest = hashlib.sha256(f"{seed}|{holding}|{stratum}".encode()).digest()
-    return int.from_bytes(digest[:8], "little") >> 1
-
-
 # ---------------------------------------------------------------- running
 def _stratum_sums(holding: Holding, given: str, deals: int, seed: int, scoring: str, strategies) -> dict:
+    """The question sums of one stratum of a class (its honours ``given``) and ``scoring``: every
+    level on ``deals`` deals from ``seed`` (:func:`cardsim.analysis.chart_pipeline.task_seed` of
+    the class and stratum: the same deals under both scorings, paired)."""
     q = question(GAME, SEAT, holding.options(), n=deals, seed=seed, hand=given or None, where=holding.where(),
                  strategies=strategies, rules={"scoring": scoring}, chunk_size=max(deals, 1))
     return run_question(q, n_jobs=1)
@@ -349,8 +345,7 @@ def run_classes(classes, n: int, seed: int, n_jobs: int = -1, strategies=None, l
         plan.append((holding, [(given, per, task_seed(seed, holding, i)) for i, given in enumerate(strata)]))
     tasks = [(h, given, per, s, scoring, strategies)
              for h, strata in plan for scoring in SCORINGS for given, per, s in strata]
-    store = analysis_store(results, "500-guide", _stratum_sums, tasks=tasks)
-    sums_of = run_chunks(_stratum_sums, tasks, [t[2] for t in tasks], n_jobs, store=store)
+    sums_of = play(_stratum_sums, tasks, [t[2] for t in tasks], n_jobs, name="500-guide", results=results)
     frames, parts = {}, {}
     for (holding, _, _, _, scoring, _), sums in zip(tasks, sums_of):
         parts.setdefault((holding, scoring), []).append(sums)
@@ -366,8 +361,10 @@ def run_classes(classes, n: int, seed: int, n_jobs: int = -1, strategies=None, l
 
 
 # ---------------------------------------------------------------- under other players
-def _robust_stratum_sums(holding: Holding, options: tuple, given: str, deals: int, seed: int, scoring: str,
-                         strategies) -> dict:
+def robust_stratum_sums(holding: Holding, options: tuple, given: str, deals: int, seed: int, scoring: str,
+                        strategies) -> dict:
+    """The question sums of ``options`` in one stratum of a class (its honours ``given``) and
+    ``scoring`` on ``deals`` deals from ``seed``, with every seat's ``strategies``."""
     q = question(GAME, SEAT, list(options), n=deals, seed=seed, hand=given or None, where=holding.where(),
                  strategies=strategies, rules={"scoring": scoring}, chunk_size=max(deals, 1))
     return run_question(q, n_jobs=1)
@@ -398,8 +395,8 @@ def _robust_cell_sums(payload, options, deals, pilot, strategies) -> dict:
     cardsim.analysis.robustness.replay calls."""
     holding, strata, scoring = payload
     per = max(1, -(-deals // len(strata)))
-    return _merge([_robust_stratum_sums(holding, tuple(options), given, per, pilot_seed(s) if pilot else s, scoring,
-                                        strategies) for given, s in strata])
+    return _merge([robust_stratum_sums(holding, tuple(options), given, per, pilot_seed(s) if pilot else s, scoring,
+                                       strategies) for given, s in strata])
 
 
 def run_robust(classes, bid_rows: pd.DataFrame, n: int, seed: int, n_jobs: int = -1, log=print, results=None,
@@ -423,10 +420,11 @@ def run_robust(classes, bid_rows: pd.DataFrame, n: int, seed: int, n_jobs: int =
     keys = _class_key(levels) + ["scoring"] if levels is not None else None
     key = lambda values: tuple(None if pd.isna(v) else v for v in values)  # noqa: E731  (NaN keys never match)
     diffs = ({key(k): g for k, g in levels.groupby(keys, sort=False, dropna=False)} if levels is not None else {})
-    cells, where = [], []
-    for i, r in enumerate(bid_rows.itertuples()):
+    cells = []
+    for r in bid_rows.itertuples():
         h = by_label.get((r.denom, r.holding))
         if h is None or r.runner_up is None or pd.isna(r.runner_up):
+            cells.append(None)  # a class not played here, or a single level: nothing to replay
             continue
         options = tuple(h.options())
         best, runner = f"={int(r.best)}{h.denom}", f"={int(r.runner_up)}{h.denom}"
@@ -438,12 +436,9 @@ def run_robust(classes, bid_rows: pd.DataFrame, n: int, seed: int, n_jobs: int =
         sd = RB.sd_of(float(r.margin_lo), float(r.margin_hi), deals / 2)
         cells.append(RB.Cell((h, strata, r.scoring), options, best, float(r.margin), sd,
                              RB.contenders(options, best, runner, runner, lo), deals))
-        where.append(i)
-    out = RB.replay(cells, profiles, _robust_cell_sums, base, name="500-robust", n_jobs=n_jobs, results=results,
-                    log=log, caps={"pimc": PIMC_DEALS})
-    rows = [{"robust_verdict": "", "holds": None, "robust_deals": 0} for _ in range(len(bid_rows))]
-    for i, cols in zip(where, out):
-        rows[i] = cols
+    blank = {"robust_verdict": "", "holds": None, "robust_deals": 0}
+    rows = replay_rows(cells, profiles, _robust_cell_sums, base, blank, name="500-robust", n_jobs=n_jobs,
+                       results=results, log=log, caps={"pimc": PIMC_DEALS})
     b = bid_rows.copy()
     for col in RB.COLUMNS:
         b[col] = [row.get(col, np.nan if col not in ("robust_verdict",) else "") for row in rows]
@@ -487,8 +482,8 @@ def run_openings(classes, bid_rows: pd.DataFrame, rules_: list[dict], n: int, se
     if not tasks:
         return pd.DataFrame(columns=OPENING_COLUMNS)
     log(f"  forced contract vs opening bid: {len(cells)} rules, the bid forced, opened and a pass")
-    store = analysis_store(results, "500-openings", _robust_stratum_sums, tasks=tasks)
-    sums_of = iter(run_chunks(_robust_stratum_sums, tasks, [t[3] for t in tasks], n_jobs, store=store))
+    sums_of = iter(play(robust_stratum_sums, tasks, [t[3] for t in tasks], n_jobs, name="500-openings",
+                        results=results))
     rows = []
     for r, h, opts, strata in cells:
         sums = _merge([next(sums_of) for _ in strata])
@@ -980,11 +975,7 @@ def figures(tabs: dict[str, pd.DataFrame], outdir: Path) -> list[Path]:
     """``g500_guide_bids.png``: the recommended level per class (heatmaps: trumps x top trumps in
     hearts, jokers x aces in no-trump), one column per scoring; each cell shows the level and
     its mean score, * where the runner-up is within the 95% interval, grey where no level pays."""
-    import matplotlib  # local: matplotlib is slow to import; only the figures need it
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt  # local: matplotlib is slow to import; only the figures need it
-
+    plt = pyplot()
     from matplotlib.colors import BoundaryNorm, ListedColormap  # local: matplotlib is slow to import; only the figures need it
 
     b = tabs["g500_guide_bids"]

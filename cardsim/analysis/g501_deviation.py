@@ -29,13 +29,18 @@ seat-deals (0..1).  Games are 3-seat games from 501 each (docs/RULES.md §1.8).
 """
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+import cardsim
+from cardsim._jit import source_hash
 from cardsim.analysis.g501_policy import chart_table, nearest_cell
+from cardsim.deviation import deviation_gains, objective_of
+from cardsim.exploit import exploit
 from cardsim.games.g501.strategies import CELL_LEVELS, REGISTRY, cells_text
 from cardsim.strategies.registry import StrategyError, Tunable
 
@@ -80,8 +85,6 @@ def cell_frequencies(spec: str, n_matches: int = FREQUENCY_MATCHES, seed: int = 
     ``played`` (their share, 0..1), most met first (ties: the cell order).  A seat's cell: its
     score before the deal, its closest rival's (the lowest of the others), its auction position
     ((seat - dealer - 1) mod 3), mapped by :func:`~cardsim.analysis.g501_policy.nearest_cell`."""
-    import cardsim
-
     _, deals = cardsim.play_match(GAME, n_matches, seed=seed, strategies=[spec] * SEATS, seats=SEATS, n_jobs=n_jobs)
     scores = deals[[f"score_{s}" for s in range(SEATS)]].to_numpy(np.int64)
     dealer = deals.dealer.to_numpy(np.int64)
@@ -160,8 +163,6 @@ class ChartArena:
     """The last :meth:`gains` table (its per-table columns ``gain_3`` / ``gain_4``)."""
 
     def __post_init__(self):
-        from cardsim.deviation import objective_of
-
         cells = _cells(self.strategy)  # a spec that is not a chart is a StrategyError here
         self.objective = objective_of(GAME, None)
         self.tunables = {cell_text(c): CellTunable(cell_text(c), 0, len(ORDER) - 1, 1, "int") for c in cells}
@@ -183,8 +184,6 @@ class ChartArena:
 
     def gains(self, baseline: dict, deviants: list[dict], n_matches: int, seed: int, n_jobs=-1, store=None,
               progress=False) -> pd.DataFrame:
-        from cardsim.deviation import deviation_gains
-
         base = self.point(self.strategy)
         self.last = deviation_gains(GAME, self.spec(dict(base, **baseline)),
                                     [self.spec(dict(base, **d)) for d in deviants],
@@ -211,8 +210,6 @@ def deviation_table(spec: str, n_matches: int, seed: int = 0, n_jobs: int = -1, 
     (:func:`target`: whether every gain is within 0.5 pp).  Deterministic for a
     seed, any ``n_jobs``; ``store``: a folder (resumable).  Raises ValueError / StrategyError /
     OptionError (one line) for a spec that is not a chart, an unknown cell, ``n_matches`` < 1."""
-    from cardsim.exploit import exploit
-
     arena = ChartArena(spec)
     current = _cells(spec)
     freq = cell_frequencies(spec, frequency_matches, seed, n_jobs)
@@ -269,14 +266,10 @@ def report_table(spec: str, n: int, seed: int, n_jobs: int, quick: bool, results
     position (at most ``n``) on the :data:`TOP` cells met most, or the quick sizes; resumable in
     ``results/501-deviation-<key>`` (the key a hash of what the table depends on) unless
     ``results`` is None."""
-    import hashlib
-
     games = min(n, QUICK_GAMES if quick else GAMES)
     top, freq = (QUICK_TOP, QUICK_FREQUENCY) if quick else (TOP, FREQUENCY_MATCHES)
     store = None
     if results is not None:
-        from cardsim._jit import source_hash
-
         key = hashlib.sha256(f"{spec}|{games}|{top}|{freq}|{seed}|{source_hash()}".encode()).hexdigest()[:16]
         store = Path(results) / f"501-deviation-{key}"
     return deviation_table(spec, games, seed, n_jobs, top=top, frequency_matches=freq, store=store)

@@ -1,6 +1,6 @@
 """501's blind chart as a policy, played until it stops changing.
 
-The decision chart (:mod:`cardsim.analysis.g501_game`) says where a blind first call beats
+The decision chart (:mod:`cardsim.analysis.g501_blind_chart`) says where a blind first call beats
 looking *against the players in the other seats* (the strategy spec the analysis is given: the
 game's default, whatever its parameters are).  Here a chart becomes the players' rule: every seat
 takes its blind decision from a **policy** — per chart cell, blind up to a level, or look
@@ -47,8 +47,15 @@ import time
 
 import pandas as pd
 
-from cardsim.analysis import g501_game as G
+from cardsim.analysis import g501_blind_chart as B
+from cardsim.analysis.chart_pipeline import play
 from cardsim.analysis.g501_deviation import cell_text
+from cardsim.analysis.g501_policy import chart_policy_spec
+from cardsim.analysis.verdicts import LOOK
+from cardsim.games import get_game
+from cardsim.games.g501.strategies import REGISTRY
+from cardsim.selection import clear_cells
+from cardsim.strategies.registry import StrategyError
 
 SCHEDULE = (0.05, 0.1)
 """Shares of the chart's deals per situation that the search rounds play: round 1 the first, every
@@ -112,7 +119,7 @@ def kind(verdict: str) -> str:
     """A verdict's kind: ``blind``, ``look`` or ``unclear``."""
     if verdict.startswith("blind"):
         return "blind"
-    return "look" if verdict == G.LOOK else "unclear"
+    return "look" if verdict == LOOK else "unclear"
 
 
 def _key(r) -> tuple:
@@ -120,16 +127,16 @@ def _key(r) -> tuple:
 
 
 def _level(option: str) -> int:
-    return 0 if option == G.LOOK else int(option.split(":")[1])
+    return 0 if option == LOOK else int(option.split(":")[1])
 
 
 def best_levels(long: pd.DataFrame) -> dict:
     """Per cell ``(own, lead, position)`` of a decisions frame, its best blind level
-    (:func:`cardsim.analysis.g501_game.best_blind`: first on half 0 of the deals)."""
-    return {_key(r): int(r.level) for r in G._best_blinds(long).itertuples()}
+    (:func:`cardsim.analysis.g501_blind_chart.best_blind`: first on half 0 of the deals)."""
+    return {_key(r): int(r.level) for r in B.best_blind_rows(long).itertuples()}
 
 
-def first_state(choice: pd.DataFrame, long: pd.DataFrame | None = None, levels=G.LEVELS) -> tuple[dict, dict]:
+def first_state(choice: pd.DataFrame, long: pd.DataFrame | None = None, levels=B.LEVELS) -> tuple[dict, dict]:
     """Round 0's state from the chart against the given players: ``(blind, level)``, per cell
     ``(own, lead, position)`` whether it bids blind (the verdict is "blind to …") and its level
     (the best blind level of ``long``, round 0's decisions; without it the best option's level
@@ -190,15 +197,13 @@ def round_kinds(choice: pd.DataFrame, method: str = SEARCH_METHOD) -> list[str]:
     ``p_value`` clear over all the rows, ``unclear`` elsewhere."""
     if method == SEARCH_METHOD:
         return [kind(v) for v in choice.verdict]
-    from cardsim.selection import clear_cells
-
     sure = clear_cells(choice.p_value.to_numpy(), method=method)
-    return [("look" if b == G.LOOK else "blind") if c else "unclear" for b, c in zip(choice.best, sure)]
+    return [("look" if b == LOOK else "blind") if c else "unclear" for b, c in zip(choice.best, sure)]
 
 
 def update(blind: dict, level: dict, choice: pd.DataFrame, long: pd.DataFrame,
            method: str = SEARCH_METHOD) -> tuple[dict, dict, list, set]:
-    """One round's update from ``choice`` (:func:`~cardsim.analysis.g501_game.choices` of the cells
+    """One round's update from ``choice`` (:func:`~cardsim.analysis.g501_blind_chart.choices` of the cells
     replayed) and ``long`` (their decisions): returns the new ``(blind, level)``, the changes (text
     ``own/lead/position: from->to``, blind<->look ones first) and the **contested** cells — those
     whose verdict was unclear or whose policy or level changed.
@@ -209,8 +214,6 @@ def update(blind: dict, level: dict, choice: pd.DataFrame, long: pd.DataFrame,
     the many comparisons of a round do not move levels by chance; anything else keeps the cell.
     "Clear" is ``method`` over the round's cells (:func:`round_kinds`): Benjamini–Hochberg (the
     chart's rule) in search rounds, Holm (:data:`CONFIRM_METHOD`) in confirmation rounds."""
-    from cardsim.selection import clear_cells
-
     new_blind, new_level = dict(blind), dict(level)
     rows = {k: g for k, g in long.groupby(["own", "lead", "position"], sort=False)}
     tops, tested = {}, {}
@@ -241,17 +244,17 @@ def update(blind: dict, level: dict, choice: pd.DataFrame, long: pd.DataFrame,
 
 
 def _name(blind: bool, level: int) -> str:
-    return f"blind:{level}" if blind else G.LOOK
+    return f"blind:{level}" if blind else LOOK
 
 
 def policy_frame(policy: dict) -> pd.DataFrame:
     """A policy as a frame of ``own, lead, position, best`` (``blind:L`` or ``look``); an auction
     position the policy has no cell in is played looking."""
     frame = pd.DataFrame([{"own": k[0], "lead": k[1], "position": k[2],
-                           "best": f"blind:{lvl}" if lvl else G.LOOK} for k, lvl in policy.items()])
-    missing = [p for p in G.POSITIONS if p not in set(frame.position)]
-    extra = pd.DataFrame({"own": [G.OWN[0]] * len(missing), "lead": [0] * len(missing), "position": missing,
-                          "best": [G.LOOK] * len(missing)})
+                           "best": f"blind:{lvl}" if lvl else LOOK} for k, lvl in policy.items()])
+    missing = [p for p in B.POSITIONS if p not in set(frame.position)]
+    extra = pd.DataFrame({"own": [B.OWN[0]] * len(missing), "lead": [0] * len(missing), "position": missing,
+                          "best": [LOOK] * len(missing)})
     return pd.concat([frame, extra], ignore_index=True) if missing else frame
 
 
@@ -260,11 +263,7 @@ def chart_params(players: str | None) -> dict:
     (``None``: the game's default strategy), so that the policy bids after looking exactly as the
     players it was computed against, whatever their defaults are.  Raises StrategyError (one
     line) for a spec without those parameters."""
-    from cardsim.games import get_game
-    from cardsim.games.g501.strategies import REGISTRY
-    from cardsim.strategies.registry import StrategyError
-
-    spec = players or get_game(G.GAME).default_strategy
+    spec = players or get_game(B.GAME).default_strategy
     strategy, vector = REGISTRY.resolve(spec)
     lacking = [p for p in CHART_PARAMS if p not in strategy.params]
     if lacking:
@@ -276,8 +275,6 @@ def chart_params(players: str | None) -> dict:
 def policy_spec(policy: dict, players: str | None = None) -> str:
     """The strategy spec of every seat that plays ``policy`` (cell -> level, 0 look), bidding
     after looking as ``players`` (:func:`chart_params`)."""
-    from cardsim.analysis.g501_policy import chart_policy_spec
-
     return chart_policy_spec(policy_frame(policy), **chart_params(players))
 
 
@@ -311,15 +308,12 @@ def _cells_text(cells) -> str:
 
 def play_round(sits, levels, level: dict, deals: int, seed: int, spec: str, n_jobs: int = -1,
                results=None) -> pd.DataFrame:
-    """The decisions (:data:`~cardsim.analysis.g501_game.DECISION_COLUMNS`) of ``sits`` with every
+    """The decisions (:data:`~cardsim.analysis.g501_blind_chart.DECISION_COLUMNS`) of ``sits`` with every
     seat on ``spec``, each situation playing look and blind to its level's :func:`neighbours`."""
-    from cardsim.runner.store import analysis_store, run_chunks
-
     tasks = [(s, neighbours(level[(s.own, s.lead, s.position)], levels), deals, seed, [spec] * 3) for s in sits]
-    store = analysis_store(results, "501-fixed-round", G.decision_sums, tasks=tasks)
-    sums_of = run_chunks(G.decision_sums, tasks, [deals] * len(tasks), n_jobs, store=store)
-    frames = [G.decision_rows(t[0], t[1], sums, seed, t[4]) for t, sums in zip(tasks, sums_of)]
-    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=G.DECISION_COLUMNS)
+    sums_of = play(B.decision_sums, tasks, [deals] * len(tasks), n_jobs, name="501-fixed-round", results=results)
+    frames = [B.decision_rows(t[0], t[1], sums, seed, t[4]) for t, sums in zip(tasks, sums_of)]
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=B.DECISION_COLUMNS)
 
 
 def _counts(choice: pd.DataFrame) -> dict:
@@ -331,7 +325,7 @@ def _counts(choice: pd.DataFrame) -> dict:
 def iterate(sits, levels, deals: int, seed: int, start: pd.DataFrame, n_jobs: int = -1, *,
             long: pd.DataFrame | None = None, players: str | None = None, max_rounds: int = MAX_ROUNDS,
             start_seconds: float = float("nan"), log=print, results=None) -> tuple[pd.DataFrame, pd.DataFrame, str]:
-    """Iterate from ``start`` (round 0's :func:`cardsim.analysis.g501_game.choices`, against
+    """Iterate from ``start`` (round 0's :func:`cardsim.analysis.g501_blind_chart.choices`, against
     ``players``: their spec, None = the game's default strategy; ``long``: round 0's decisions,
     which give a look cell its level) — ``deals``: the chart's deals per situation, of which each
     round plays its :func:`schedule`.
@@ -350,11 +344,11 @@ def iterate(sits, levels, deals: int, seed: int, start: pd.DataFrame, n_jobs: in
     by_key = {(s.own, s.lead, s.position): s for s in sits}
     blind, level = first_state(start, long, levels)
     # the chart's own columns: the robustness columns of round 0 describe other players than the policy's
-    kept = [c for c in G.CHOICE_COLUMNS if c in start]
+    kept = [c for c in B.CHOICE_COLUMNS if c in start]
     latest = {_key(r): r._asdict() for r in start[kept].itertuples(index=False)}
     for row in latest.values():
         row["round"] = 0
-    played = {k: G.LOOK for k in blind}  # round 0: the given players' own blind rule
+    played = {k: LOOK for k in blind}  # round 0: the given players' own blind rule
     rounds = [{"round": 0, "kind": "chart", "deals": deals, "cells": len(start), **_counts(start),
                "policy_blind": sum(blind.values()), "moved": 0, "relevelled": 0, "moved_cells": "",
                "seconds": start_seconds, "policy": players or "default players"}]
@@ -385,7 +379,7 @@ def iterate(sits, levels, deals: int, seed: int, start: pd.DataFrame, n_jobs: in
         log(f"  fixed point, round {r} ({kind_}): {len(cells)} situations x {n:,} deals, every seat on the policy "
             f"of round {r - 1} (blind in {sum(blind.values())} cells)")
         long_r = play_round(cells, levels, level, n, seed, spec, n_jobs, results)
-        choice = G.choices(long_r)
+        choice = B.choices(long_r)
         for k in blind:
             played[k] = _name(blind[k], level[k])
         new_blind, new_level, changes, contested = update(
@@ -417,7 +411,7 @@ def iterate(sits, levels, deals: int, seed: int, start: pd.DataFrame, n_jobs: in
         else:
             kind_, contested = "confirm", set(blind)
     choice = pd.DataFrame([latest[k] for k in by_key if k in latest])
-    choice = choice.assign(policy=[played.get(_key(r), G.LOOK) for r in choice.itertuples()])
+    choice = choice.assign(policy=[played.get(_key(r), LOOK) for r in choice.itertuples()])
     table = pd.DataFrame(rounds, columns=ROUND_COLUMNS)
     table.attrs["policy"] = policy_spec(policy_of(blind, level), players)  # after the last round's update
     return choice, table, status

@@ -1,5 +1,5 @@
 """501's chart cells for :mod:`cardsim.analysis.hand_classes`: the game chart's decision
-situations (:mod:`cardsim.analysis.g501_game`), their context (the scores and the auction
+situations (:mod:`cardsim.analysis.g501_blind_chart`), their context (the scores and the auction
 position) and the cell a seat's state falls in (the hand does not matter: the chart's decision
 is made before looking)."""
 from __future__ import annotations
@@ -7,7 +7,10 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pandas as pd
 
+from cardsim.analysis.g501_blind_chart import Situation, situations
+from cardsim.analysis.g501_policy import nearest_situation
 from cardsim.analysis.hand_classes import ChartCell, bad_context
 
 GAME = "501"
@@ -25,8 +28,6 @@ def g501_key(own, lead, position) -> str:
 
 def g501_cells(rows) -> list[ChartCell]:
     """The cells of ``g501_game_choices`` rows (own score, lead, position)."""
-    from cardsim.analysis.g501_game import Situation
-
     out = []
     for r in rows.itertuples(index=False):
         sit = Situation(int(r.own), int(r.lead), int(r.position))
@@ -49,8 +50,6 @@ def g501_cell(own: int, opponents, position: int, cells: list[ChartCell]) -> str
     grid's own 200, lead +50).  On the full grid of cells this is the engine's own mapping
     (:func:`cardsim.analysis.g501_policy.nearest_cell`: on a product grid the least sum is the
     nearest value on each axis, midway to the lower).  None when no cell is in that position."""
-    from cardsim.analysis.g501_policy import nearest_situation
-
     own, p = int(own), int(position)
     same = [c for c in cells if c.context["position"] == p]
     if not same:
@@ -61,10 +60,6 @@ def g501_cell(own: int, opponents, position: int, cells: list[ChartCell]) -> str
 
 def studied_cells() -> list[ChartCell]:
     """Every decision situation of the full report's game chart."""
-    import pandas as pd
-
-    from cardsim.analysis.g501_game import situations
-
     return g501_cells(pd.DataFrame([{"own": s.own, "lead": s.lead, "position": s.position} for s in situations()]))
 
 

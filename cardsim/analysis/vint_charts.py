@@ -5,7 +5,8 @@ option, best first: ``option, n, legal, made, made_lo, made_hi, score, score_lo,
 diff_lo, diff_hi``; scores are the seat's side's points minus the other side's per deal, score
 points, docs/RULES.md §2.5–§2.7).  The script ``analyses/vint_charts.py`` plays the questions; this
 module defines them (hand classes, candidate calls) and turns the answers into tables, figures
-and a paragraph of text generated from the numbers.
+and a paragraph of text generated from the numbers: the game's part of the chart pipeline
+(:mod:`cardsim.analysis.chart_pipeline`).
 
 Denominations rank S < C < D < H < NT (docs/RULES.md §2.2): spades is the cheapest suit.
 """
@@ -21,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from cardsim.analysis import robustness as RB, rules_of_thumb as T
+from cardsim.analysis.chart_pipeline import pyplot
 from cardsim.analysis.robustness import DEPENDS, others, sentence
 
 from cardsim.analysis.verdicts import chart_clear
@@ -680,15 +682,6 @@ def rules(tables: dict[str, pd.DataFrame]) -> list[dict]:
 
 
 # ----------------------------------------------------------------------------- figures
-def _plt():
-    import matplotlib  # local: matplotlib is slow to import; only the figures need it
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt  # local: matplotlib is slow to import; only the figures need it
-
-    return plt
-
-
 TITLE_WIDTH = 60
 """Characters a line of a heatmap's title (:func:`heatmap` wraps it)."""
 
@@ -696,7 +689,7 @@ TITLE_WIDTH = 60
 def heatmap(table: pd.DataFrame, title: str, path: Path) -> Path:
     """Shapes × bands: the best call written in each cell (``?`` = not clear), coloured by the gap
     to the runner-up (score points)."""
-    plt = _plt()
+    plt = pyplot()
     bands = list(dict.fromkeys(table.band))
     shapes = list(dict.fromkeys(table["shape"]))
     gap = np.full((len(shapes), len(bands)), np.nan)
@@ -792,7 +785,7 @@ def legends(names) -> dict[str, str]:
 def trick_figure(tricks: pd.DataFrame, path: Path) -> Path:
     """Mean tricks of the declaring side against combined points, one curve per series, with
     95% intervals; dotted lines at 7 … 13 tricks (levels 1 … 7)."""
-    plt = _plt()
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(7, 4.5))
     for series, part in tricks.groupby("series", sort=False):
         x = [sum(map(int, p.split("-"))) / 2 for p in part.points]

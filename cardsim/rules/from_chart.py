@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from cardsim.analysis import g501_game as G
+from cardsim.analysis import g501_blind_chart as B, g501_game as G
 from cardsim.analysis.g501_policy import chart_policy_spec
 from cardsim.games.g501.strategies import CELL_LEADS, CELL_LEVELS, CELL_OWN, CELL_POSITIONS, cells_digits, cells_text
 
@@ -33,7 +33,7 @@ def levels_of_cells(cells: str) -> list[int]:
 
 
 def levels_of_choices(choices) -> list[int]:
-    """The 126 cell levels of a ``g501_game.choices`` frame (columns ``own``, ``lead``,
+    """The 126 cell levels of a ``g501_blind_chart.choices`` frame (columns ``own``, ``lead``,
     ``position``, ``best`` = ``look`` / ``blind:L``); a cell the frame lacks takes its nearest
     situation's (:func:`cardsim.analysis.g501_policy.chart_policy_spec`).  ValueError (one line)."""
     return levels_of_cells(chart_policy_spec(choices).partition("cells=")[2])
@@ -138,8 +138,8 @@ def on_the_spot(deals: int, seed: int = 0, n_jobs: int = 1, log=print):
     −100/0/+100, levels 70/90/120) with ``deals`` deals a situation: a small chart where the report's
     tables are absent."""
     p = G.plan(deals, quick=True)
-    long = G.run_decisions(G.situations(p.own, p.leads, p.positions), p.levels, p.deals, seed, n_jobs=n_jobs, log=log)
-    return G.choices(long)
+    long = B.run_decisions(B.situations(p.own, p.leads, p.positions), p.levels, p.deals, seed, n_jobs=n_jobs, log=log)
+    return B.choices(long)
 
 
 def from_args(args, log=print) -> tuple[str, str]:
