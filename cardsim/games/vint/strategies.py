@@ -602,8 +602,8 @@ opponents can beat it only by a ruff."""
 PLAY_NO_LONG_RUFF = 1024
 """Card-play rule flag (card-play version 7, every level): the declarer's partner leads no side suit the
 declarer has shown out of for him to ruff (:func:`_ruff_suit` stays the declarer's lead for partner's
-ruffs): the declarer holds the long trumps, whose ruffs win no trick they would not win anyway and cost
-the side its control of the trumps."""
+ruffs): the declarer, who draws the trumps, often holds the longer trumps, whose ruffs win few tricks
+they would not win anyway and shorten the hand that must draw."""
 PLAY_SAFE_WINNER = 2048
 """Card-play rule flag (card-play version 7, every level): the declaring side third to play, void in the
 led suit while partner wins the trick, leaves partner's card (discards) when the last hand has shown out
@@ -823,7 +823,7 @@ def _lead(hand, seat, declarer, trump, others, played, partner_suit, declarer_su
     """:func:`heuristic_lead` (out of line: one compiled copy) with the first suits bid by the
     seat's partner, the declarer and the declarer's partner (−1: none)."""
     defending = (seat & 1) != (declarer & 1)
-    # Version 7: a ruff in the declarer's hand, the long trumps, wins no extra trick.
+    # Version 7: a ruff in the declarer's hand (often the longer trumps) rarely wins an extra trick.
     if trump < NT and not defending and not ((play & PLAY_NO_LONG_RUFF) and seat != declarer):
         s = _ruff_suit(hand, seat, declarer, trump, voids)
         if s >= 0:
