@@ -1,8 +1,9 @@
 """Vint card-play version 7 (the default): the declarer's partner leads no suit the declarer has shown out
-of for him to ruff (``PLAY_NO_LONG_RUFF``), the declaring side leaves partner's winning card that the last
-hand can neither follow nor ruff (``PLAY_SAFE_WINNER``), and at no-trump third hand finesses while four or
-more cards of the suit are unseen (``PLAY_NT_FINESSE``; cardsim/games/vint/strategies.py), on hand-made
-positions against version 6 (``heuristic_v10``), through the engine's dispatch as ``heuristic`` plays them."""
+of for him to ruff, nor as his longest side suit while another will do (``PLAY_NO_LONG_RUFF``), the
+declaring side leaves partner's winning card that the last hand can neither follow nor ruff
+(``PLAY_SAFE_WINNER``), and at no-trump third hand finesses while four or more cards of the suit are
+unseen (``PLAY_NT_FINESSE``; cardsim/games/vint/strategies.py), on hand-made positions against version 6
+(``heuristic_v10``), through the engine's dispatch as ``heuristic`` plays them."""
 import numpy as np
 
 from cardsim.games.vint import dispatch as D
@@ -42,6 +43,13 @@ def test_declarers_partner_leads_no_suit_for_a_ruff_in_the_declarers_hand():
     voids = void_bits((0, CLUBS))
     assert choose(hand, 2, 0, SPADES, 2, 6, played=played, voids=voids) == card("C4")
     assert choose(hand, 2, 0, SPADES, 2, 7, played=played, voids=voids) == card("D2")
+    # Nor as his longest side suit while another will do: with four clubs he leads the hearts (low).
+    hand = cards("S5", "S3", "C9", "C8", "C6", "C4", "D8", "D6", "H7", "H5", "H3")
+    assert choose(hand, 2, 0, SPADES, 2, 6, played=played, voids=voids) == card("C4")
+    assert choose(hand, 2, 0, SPADES, 2, 7, played=played, voids=voids) == card("H3")
+    # With no other side suit, a club all the same.
+    hand = cards("S5", "S3", "C9", "C8", "C6", "C4")
+    assert choose(hand, 2, 0, SPADES, 2, 7, played=played, voids=voids) == card("C4")
     # The declarer still leads a suit his partner has shown out of, for the ruff in the short hand.
     declarer = cards("SA", "SK", "SQ", "SJ", "C9", "C4", "D8", "H7", "H5")
     voids = void_bits((2, CLUBS))

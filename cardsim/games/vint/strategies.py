@@ -602,8 +602,9 @@ opponents can beat it only by a ruff."""
 PLAY_NO_LONG_RUFF = 1024
 """Card-play rule flag (card-play version 7, every level): the declarer's partner leads no side suit the
 declarer has shown out of for him to ruff (:func:`_ruff_suit` stays the declarer's lead for partner's
-ruffs): the declarer, who draws the trumps, often holds the longer trumps, whose ruffs win few tricks
-they would not win anyway and shorten the hand that must draw."""
+ruffs), nor, where another side suit will do, as his longest side suit: the declarer, who draws the
+trumps, often holds the longer trumps, whose ruffs win few tricks they would not win anyway and shorten
+the hand that must draw."""
 PLAY_SAFE_WINNER = 2048
 """Card-play rule flag (card-play version 7, every level): the declaring side third to play, void in the
 led suit while partner wins the trick, leaves partner's card (discards) when the last hand has shown out
@@ -809,8 +810,8 @@ def heuristic_lead(hand, seat, declarer, trump, others, played, bid_suits, voids
     unseen (:data:`PLAY_TRUMPS_LAST`); at level 4 and above the declarer's partner with two trumps
     or more leads one while five or more are unseen, before his masters, and the declarer leads no
     trump below the master while two or fewer are unseen (:data:`PLAY_HIGH`).  Version 7: the
-    declarer's partner leads no suit the declarer has shown out of for him to ruff
-    (:data:`PLAY_NO_LONG_RUFF`)."""
+    declarer's partner leads no suit the declarer has shown out of for him to ruff, nor as his
+    longest side suit while another side suit will do (:data:`PLAY_NO_LONG_RUFF`)."""
     # The bid suits the lead reads go out of line as numbers, not as the array: an array
     # argument is seven words passed on the stack at each of a deal's 13 leads.
     return _lead(hand, seat, declarer, trump, others, played, bid_suits[(seat + 2) & 3], bid_suits[declarer],
@@ -921,6 +922,15 @@ def _lead(hand, seat, declarer, trump, others, played, partner_suit, declarer_su
                 if s != trump and popcount(U64(hand) & suit_mask(s)) == 1:
                     return lowest_bit(U64(hand) & suit_mask(s))
         best_suit = _longest_side_suit(hand, trump)
+        # Version 7: nor, given a choice, as his longest side suit.
+        if (play & PLAY_NO_LONG_RUFF) and trump < NT and seat != declarer and best_suit >= 0 and \
+                (voids >> (4 * declarer + best_suit)) & 1:
+            best_len = 0
+            for s in range(4):
+                k = popcount(U64(hand) & suit_mask(s))
+                if s != trump and k > best_len and not ((voids >> (4 * declarer + s)) & 1):
+                    best_suit = s
+                    best_len = k
         if best_suit < 0:
             return lowest_bit(hand)
     # One call site: every inlined copy of _suit_lead costs compile time.
