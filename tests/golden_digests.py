@@ -56,6 +56,9 @@ VARIANTS = {
         # The default before card-play version 6 (card-play version 5 with aggression 0.5): its digests
         # equal the "default" ones until then.
         "heuristic_v9": (None, None, "heuristic_v9"),
+        # The default before card-play version 7 (card-play version 6 with aggression 0.5): its digests
+        # equal the "default" ones until then.
+        "heuristic_v10": (None, None, "heuristic_v10"),
     },
     "501": {
         "3 seats": (3, None, None),
@@ -118,7 +121,8 @@ VARIANTS = {
 }
 # The match runs: one per distinct match-level rule set (500's target and scoring end games).
 MATCH_VARIANTS = {
-    "vint": ("default", "heuristic_v4", "heuristic_v5", "heuristic_v6", "heuristic_v8", "heuristic_v9"),
+    "vint": ("default", "heuristic_v4", "heuristic_v5", "heuristic_v6", "heuristic_v8", "heuristic_v9",
+             "heuristic_v10"),
     "501": ("3 seats", "4 seats", "3 seats heuristic_v3", "4 seats heuristic_v3", "3 seats heuristic_v5",
             "4 seats heuristic_v5", "3 seats heuristic_v7", "4 seats heuristic_v7",
             "3 seats heuristic_v8", "4 seats heuristic_v8", "3 seats heuristic_v9", "4 seats heuristic_v9"),

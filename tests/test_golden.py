@@ -72,6 +72,10 @@ PREVIOUS_DEFAULT = {
         "heuristic_v9": ("c2e3177eaaedc3e7b1604bad041e61ecf963d118a53bf051b9530a73f98ca609",
                          "d77af37fecb960383600cd6e60c979ab6a5a69ec18ea1353321d406c5373900a",
                          "984ff7445122a83f4f827c6a8891f6eb464eb15c2174094690f4d0896f81cdbe"),
+        # The default before card-play version 7 (tests/golden at commit aa5c11b).
+        "heuristic_v10": ("a9e888326bd78c2541023c0b45869b4a3f083ddc3aa3bcb6304db2e9dba112fb",
+                          "d20b12366d725eee36b91f6ef425dd4f973dae62471c4d1c669876deab999595",
+                          "03133d55d8403f7508490ace9abc00da972f2e55810879f60da9188998e5a3e7"),
     },
     "500": {
         "quebec heuristic_v4": ("e078987aa7dff7cfd74d201cdc20bd2383a0574da26d86560ae3de63336a3e91",

@@ -1,4 +1,4 @@
-"""Vint card-play version 6 (the default): the declaring side second or third to play, following suit,
+"""Vint card-play version 6 (kept in version 7, the default): the declaring side second or third to play, following suit,
 when the opponent still to play has shown out of the led suit (cardsim/games/vint/strategies.py
 ``PLAY_SHOWN_OUT_THIRD``, ``PLAY_SHOWN_OUT_SECOND``), on hand-made positions against version 5
 (``heuristic_v9``), through the engine's dispatch as ``heuristic`` plays them."""
@@ -80,8 +80,9 @@ def test_the_defence_plays_as_before():
         follow(HAND, 1, 0, SPADES, 5, ("C9",), PLAYED, ((2, CLUBS),))
 
 
-def test_version_6_is_the_default_and_version_5_stays_reachable():
+def test_version_6_stays_reachable_and_version_5_too():
+    # Version 7 is the default since (tests/test_vint_play_version7.py); version 6 is heuristic_v10's play.
     assert S.PLAY_FLAGS[6] == S.PLAY_FLAGS[5] | S.PLAY_SHOWN_OUT_THIRD | S.PLAY_SHOWN_OUT_SECOND
     assert not S.PLAY_FLAGS[5] & (S.PLAY_SHOWN_OUT_THIRD | S.PLAY_SHOWN_OUT_SECOND)
-    assert int(S.play_flags(6.0)) == S.PLAY_FLAGS[6] and int(S.PLAY_DEFAULT) == S.PLAY_FLAGS[6]
-    assert S.REGISTRY["heuristic"].params["play"] == 6.0 and S.REGISTRY["heuristic_v9"].params["play"] == 5.0
+    assert int(S.play_flags(6.0)) == S.PLAY_FLAGS[6] and S.PLAY_FLAGS[7] & S.PLAY_FLAGS[6] == S.PLAY_FLAGS[6]
+    assert S.REGISTRY["heuristic_v10"].params["play"] == 6.0 and S.REGISTRY["heuristic_v9"].params["play"] == 5.0

@@ -54,20 +54,24 @@ _AUCTION_DOCS = {
 }
 _AUCTION_BOUNDS = {"contested_points": (0, 40), "nt_margin": (-13, 13), "misfit_share": (0, 1), "honour_weight": (0, 13)}
 _SCORE = {"game_push": 0.25}
-_PLAY = {"play": 6.0}
-_PLAY_DOCS = {"play": "card-play version, kept so old results reproduce: 6 the default (the declaring side "
+_PLAY = {"play": 7.0}
+_PLAY_DOCS = {"play": "card-play version, kept so old results reproduce: 7 the default (the declarer's partner "
+                      "leads no suit the declarer has shown out of for him to ruff; third to play, void, the "
+                      "declaring side leaves partner's winning card when the last hand can neither follow nor "
+                      "ruff; at no-trump it finesses third hand while four or more cards of the suit are unseen), "
+                      "6 the play before it (heuristic_v10: the declaring side "
                       "following suit second or third to play, when the opponent still to play has shown out of "
                       "the suit, wins as cheaply as it can, third hand leaves partner's winning card), 5 the play "
-                      "before it (heuristic_v9: the declaring side "
+                      "before that (heuristic_v9: the declaring side "
                       "in a suit contract, holding a trump, discards from its shortest side suit, not from the suit "
                       "partner bid, and third to play discards a side singleton rather than ruff partner's low "
-                      "winning card), 4 the play before that (heuristic_v7, heuristic_v8: the declarer keeps "
+                      "winning card), 4 (heuristic_v7, heuristic_v8: the declarer keeps "
                       "his trumps while none is unseen; at level 4 and above his partner leads trumps from two and "
                       "the declarer keeps his low trumps while two or fewer are unseen), 3 the play before it "
                       "(heuristic_v6: at no-trump the declarer's partner keeps short masters as entries and returns "
                       "the declarer's suit), 2 heuristic_v3 .. heuristic_v5's, 1 heuristic_v2's (no partner's "
                       "trump leads)"}
-_PLAY_BOUNDS = {"play": (1, 6)}
+_PLAY_BOUNDS = {"play": (1, 7)}
 _SCORE_DOCS = {
     "game_push": "tricks added to the side's estimate for a bid it would otherwise not make, when that bid's "
                  "expected tricks x V carry the side to 500 below the line (docs/RULES.md §2.7; 0 = the score "
@@ -107,6 +111,12 @@ REGISTRY.add("heuristic", HEURISTIC, {**_BIDDING, **_AUCTION, **_SCORE, **HEURIS
              {**_BIDDING_DOCS, **_AUCTION_DOCS, **_SCORE_DOCS, **_PLAY_DOCS},
              {**_BIDDING_BOUNDS, **_AUCTION_BOUNDS, **_SCORE_BOUNDS, **_PLAY_BOUNDS}, kinds={"play": "int"},
              tunables=TUNABLES)
+REGISTRY.add_version("heuristic_v10", of="heuristic", params={**HEURISTIC_DEFAULTS, "play": 6.0},
+                     doc="the default before card-play version 7 (the declarer's partner leads no suit the "
+                         "declarer has shown out of, the declaring side leaves partner's winner the last hand "
+                         "cannot beat, the no-trump finesse), kept so old results reproduce: today's bidding "
+                         "(aggression 0.5) with card-play version 6 (play 6: the declaring side's play when the "
+                         "opponent still to play has shown out of the suit)")
 REGISTRY.add_version("heuristic_v9", of="heuristic", params={**HEURISTIC_DEFAULTS, "play": 5.0},
                      doc="the default before card-play version 6 (the declaring side's play when the opponent still "
                          "to play has shown out of the suit), kept so old results reproduce: today's bidding "
@@ -589,6 +599,25 @@ PLAY_SHOWN_OUT_SECOND = 512
 suit, when the opponent third to play has shown out of the suit: the cheapest card that beats the
 trick, else its lowest (:func:`heuristic_play`): the unseen cards of the suit are partner's, so the
 opponents can beat it only by a ruff."""
+PLAY_NO_LONG_RUFF = 1024
+"""Card-play rule flag (card-play version 7, every level): the declarer's partner leads no side suit the
+declarer has shown out of for him to ruff (:func:`_ruff_suit` stays the declarer's lead for partner's
+ruffs), nor, where another side suit will do, as his longest side suit: the declarer, who draws the
+trumps, often holds the longer trumps, whose ruffs win few tricks they would not win anyway and shorten
+the hand that must draw."""
+PLAY_SAFE_WINNER = 2048
+"""Card-play rule flag (card-play version 7, every level): the declaring side third to play, void in the
+led suit while partner wins the trick, leaves partner's card (discards) when the last hand has shown out
+of the suit and, in a suit contract, of trumps: nobody can beat it (:func:`heuristic_play`)."""
+PLAY_NT_FINESSE = 4096
+"""Card-play rule flag (card-play version 7, every level): at no-trump the declaring side third to play,
+following partner's lead with a card that beats every unseen card of the suit and a lower one that beats
+the trick, exactly one unseen card ranking between them (A-Q with the K unseen), plays the lower one (a
+finesse: it wins whenever the second hand, who has played, holds the missing card) while four or more
+cards of the suit are unseen (with fewer the missing card may fall under the master: the drop)."""
+FINESSE_UNSEEN = 4
+"""Unseen cards of the suit from which :data:`PLAY_NT_FINESSE` finesses (the paired measurement chose 4
+over 5 and 6, and over finessing at any count)."""
 PLAY_LEVEL_SHIFT = 32
 """The contract's level (1..7) sits in bits 32..35 of the rule flags of the declaring side's leads
 (:func:`with_level`); 0 where it is not read."""
@@ -597,20 +626,28 @@ PLAY_FLAGS = (0, 0, PLAY_PARTNER_DRAWS, PLAY_PARTNER_DRAWS | PLAY_NT_PARTNER_ENT
               PLAY_PARTNER_DRAWS | PLAY_NT_PARTNER_ENTRIES | PLAY_NT_PARTNER_RETURNS | PLAY_TRUMPS_LAST | PLAY_HIGH
               | PLAY_DISCARD_SHORT | PLAY_SINGLETON_DISCARD,
               PLAY_PARTNER_DRAWS | PLAY_NT_PARTNER_ENTRIES | PLAY_NT_PARTNER_RETURNS | PLAY_TRUMPS_LAST | PLAY_HIGH
-              | PLAY_DISCARD_SHORT | PLAY_SINGLETON_DISCARD | PLAY_SHOWN_OUT_THIRD | PLAY_SHOWN_OUT_SECOND)
-"""The rule flags of each card-play version (the ``play`` parameter, index 1..6): 1 heuristic_v2's
+              | PLAY_DISCARD_SHORT | PLAY_SINGLETON_DISCARD | PLAY_SHOWN_OUT_THIRD | PLAY_SHOWN_OUT_SECOND,
+              PLAY_PARTNER_DRAWS | PLAY_NT_PARTNER_ENTRIES | PLAY_NT_PARTNER_RETURNS | PLAY_TRUMPS_LAST | PLAY_HIGH
+              | PLAY_DISCARD_SHORT | PLAY_SINGLETON_DISCARD | PLAY_SHOWN_OUT_THIRD | PLAY_SHOWN_OUT_SECOND
+              | PLAY_NO_LONG_RUFF | PLAY_SAFE_WINNER | PLAY_NT_FINESSE)
+"""The rule flags of each card-play version (the ``play`` parameter, index 1..7): 1 heuristic_v2's
 play, 2 the declarer's partner's trump draws (heuristic_v3 .. heuristic_v5), 3 the declarer's partner's
 no-trump play (heuristic_v6), 4 the trump play (heuristic_v7, heuristic_v8), 5 the declaring side's discards
 (heuristic_v9), 6 the declaring side's play when the opponent still to play has shown out of the suit
-(heuristic's default)."""
-PLAY_DEFAULT = np.int64(PLAY_FLAGS[6])
+(heuristic_v10), 7 the declarer's partner's leads for no ruff in the long hand, the winner nobody can beat
+and the no-trump finesse (heuristic's default)."""
+PLAY_DEFAULT = np.int64(PLAY_FLAGS[7])
 """The rule flags of ``heuristic``'s default card play."""
 
 
 @jit(inline="always")
 def play_flags(version):
-    """The rule flags (int64) of card-play version ``version`` (the ``play`` parameter, float64 1..6,
+    """The rule flags (int64) of card-play version ``version`` (the ``play`` parameter, float64 1..7,
     :data:`PLAY_FLAGS`)."""
+    if version >= 7:
+        return np.int64(PLAY_PARTNER_DRAWS | PLAY_NT_PARTNER_ENTRIES | PLAY_NT_PARTNER_RETURNS | PLAY_TRUMPS_LAST
+                        | PLAY_HIGH | PLAY_DISCARD_SHORT | PLAY_SINGLETON_DISCARD | PLAY_SHOWN_OUT_THIRD
+                        | PLAY_SHOWN_OUT_SECOND | PLAY_NO_LONG_RUFF | PLAY_SAFE_WINNER | PLAY_NT_FINESSE)
     if version >= 6:
         return np.int64(PLAY_PARTNER_DRAWS | PLAY_NT_PARTNER_ENTRIES | PLAY_NT_PARTNER_RETURNS | PLAY_TRUMPS_LAST
                         | PLAY_HIGH | PLAY_DISCARD_SHORT | PLAY_SINGLETON_DISCARD | PLAY_SHOWN_OUT_THIRD
@@ -772,7 +809,9 @@ def heuristic_lead(hand, seat, declarer, trump, others, played, bid_suits, voids
     ``heuristic_v2``'s leads.  Version 4 (since heuristic_v7): the declarer cashes no trump while none is
     unseen (:data:`PLAY_TRUMPS_LAST`); at level 4 and above the declarer's partner with two trumps
     or more leads one while five or more are unseen, before his masters, and the declarer leads no
-    trump below the master while two or fewer are unseen (:data:`PLAY_HIGH`)."""
+    trump below the master while two or fewer are unseen (:data:`PLAY_HIGH`).  Version 7: the
+    declarer's partner leads no suit the declarer has shown out of for him to ruff, nor as his
+    longest side suit while another side suit will do (:data:`PLAY_NO_LONG_RUFF`)."""
     # The bid suits the lead reads go out of line as numbers, not as the array: an array
     # argument is seven words passed on the stack at each of a deal's 13 leads.
     return _lead(hand, seat, declarer, trump, others, played, bid_suits[(seat + 2) & 3], bid_suits[declarer],
@@ -785,7 +824,8 @@ def _lead(hand, seat, declarer, trump, others, played, partner_suit, declarer_su
     """:func:`heuristic_lead` (out of line: one compiled copy) with the first suits bid by the
     seat's partner, the declarer and the declarer's partner (−1: none)."""
     defending = (seat & 1) != (declarer & 1)
-    if trump < NT and not defending:
+    # Version 7: a ruff in the declarer's hand (often the longer trumps) rarely wins an extra trick.
+    if trump < NT and not defending and not ((play & PLAY_NO_LONG_RUFF) and seat != declarer):
         s = _ruff_suit(hand, seat, declarer, trump, voids)
         if s >= 0:
             return lowest_bit(U64(hand) & suit_mask(s))
@@ -882,6 +922,15 @@ def _lead(hand, seat, declarer, trump, others, played, partner_suit, declarer_su
                 if s != trump and popcount(U64(hand) & suit_mask(s)) == 1:
                     return lowest_bit(U64(hand) & suit_mask(s))
         best_suit = _longest_side_suit(hand, trump)
+        # Version 7: nor, given a choice, as his longest side suit.
+        if (play & PLAY_NO_LONG_RUFF) and trump < NT and seat != declarer and best_suit >= 0 and \
+                (voids >> (4 * declarer + best_suit)) & 1:
+            best_len = 0
+            for s in range(4):
+                k = popcount(U64(hand) & suit_mask(s))
+                if s != trump and k > best_len and not ((voids >> (4 * declarer + s)) & 1):
+                    best_suit = s
+                    best_len = k
         if best_suit < 0:
             return lowest_bit(hand)
     # One call site: every inlined copy of _suit_lead costs compile time.
@@ -924,10 +973,13 @@ def heuristic_card(hand, seat, declarer, trump, leader, trick, n, played, bid_su
     cheapest (card-play version 5: the declaring side in a suit contract, holding a
     trump, discards from its shortest side suit, :func:`_discard_short`, and third to play, void
     while partner wins with a low card, discards a side singleton rather than ruff,
-    :data:`PLAY_SINGLETON_DISCARD`; version 6, the default: the declaring side second or third to
+    :data:`PLAY_SINGLETON_DISCARD`; version 6: the declaring side second or third to
     play, when the opponent still to play has shown out of the suit, wins as cheaply as it can, and
     third hand leaves partner's winning card, :data:`PLAY_SHOWN_OUT_THIRD`,
-    :data:`PLAY_SHOWN_OUT_SECOND`).  ``played``: every card
+    :data:`PLAY_SHOWN_OUT_SECOND`; version 7, the default: third to play and void, it leaves
+    partner's winning card when the last hand can neither follow nor ruff, :data:`PLAY_SAFE_WINNER`,
+    and at no-trump third hand finesses while four or more cards of the suit are unseen,
+    :data:`PLAY_NT_FINESSE`).  ``played``: every card
     seen played so far (uint64); ``bid_suits``: int64[4], the
     first suit (0..3) each seat bid in the auction, −1 for none; ``voids`` (int64): bit
     4·seat + suit per suit a seat has not followed, bit LED_SHIFT + 4·seat + suit per suit a seat
@@ -971,6 +1023,11 @@ def heuristic_play(hand, seat, declarer, trump, leader, trick, n, played, bid_su
     # Partner's card is sure when it is the last card (fourth hand) or the master of its suit;
     # a ruff by the last hand is possible but unseen voids cannot be known.
     partner_sure = partner_winning and (n == 3 or _is_master(w, others))
+    # Card-play version 7: the last hand has shown out of the suit and cannot ruff either.
+    if (play & PLAY_SAFE_WINNER) and partner_winning and n == 2 and not defending and \
+            (voids >> (4 * ((seat + 1) & 3) + led)) & 1 and \
+            (trump == NT or (voids >> (4 * ((seat + 1) & 3) + trump)) & 1):
+        partner_sure = True
     follow = U64(hand) & suit_mask(led)
     if follow != U64(0):
         beat = follow & bits_above(w) if (w >> 4) == led else U64(0)
@@ -1005,6 +1062,16 @@ def heuristic_play(hand, seat, declarer, trump, leader, trick, n, played, bid_su
         # keeps his own high cards (no partner sees the other's hand in Vint).
         if partner_winning and wi == 0 and (w & 15) >= JACK:
             return lowest_bit(follow)
+        # Card-play version 7: the finesse gives up no trick when the fourth hand holds the missing
+        # card (the master still wins later) and gains one when the second hand does.
+        if (play & PLAY_NT_FINESSE) and trump == NT and not defending and sure != U64(0) and \
+                popcount(theirs) >= FINESSE_UNSEEN:
+            top = lowest_bit(sure)
+            under = beat & ~sure
+            if under != U64(0):
+                f = highest_bit(under)
+                if popcount(theirs & bits_above(f) & ~bits_above(top)) == 1:
+                    return _cheapest_equal(hand, f, played)
         # Third hand high: the cheapest card that beats every unseen card of the suit, else the
         # highest (its cheapest equal).
         if theirs != U64(0):
