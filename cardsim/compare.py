@@ -50,8 +50,10 @@ def _rows(setup, seed, start, count) -> pd.DataFrame:
                         setup.seats)
 
 
-def _chunk_sums(setups, seed, start, count, measure):
-    """Sums over one chunk, per variant and measure column: n, Σx, Σx², Σd, Σd² (d = x − baseline)."""
+def chunk_sums(setups, seed, start, count, measure):
+    """Worker: sums over deals ``start`` to ``start + count - 1`` of ``seed``, each played under
+    every one of ``setups`` (the baseline first): float64[variants, measure columns, 5] holding
+    n, Σx, Σx², Σd, Σd² (x the column of ``measure``'s frame of the rows, d = x − baseline's)."""
     base = _as_frame(measure(_rows(setups[0], seed, start, count)), count).to_numpy()
     out = np.zeros((len(setups), base.shape[1], 5))
     for v, setup in enumerate(setups):
@@ -108,7 +110,8 @@ def compare(game, n_deals, baseline, variants: dict, measure: Callable[[pd.DataF
                                       measure=transform_id(measure)))
     total = np.zeros((len(setups), len(columns), 5))
     with using(client):
-        for part in run_chunks(_chunk_sums, [(setups, runs[0].seed, start, count, measure) for _, start, count in chunks],
+        for part in run_chunks(chunk_sums,
+                               [(setups, runs[0].seed, start, count, measure) for _, start, count in chunks],
                                [c for _, _, c in chunks], n_jobs, progress, keep,
                                seconds=deal_seconds(game, runs[0].n * len(setups))):
             total += part  # in chunk order: the same float sums however the run was split or resumed

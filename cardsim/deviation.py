@@ -44,7 +44,7 @@ from cardsim.runner.pool import match_seconds
 from cardsim.runner.run import make_run
 from cardsim.runner.store import ChunkStore, run_chunks
 from cardsim.stats import mean_interval
-from cardsim.strategies.registry import Registry, Strategy, StrategyError, Tunable, _number
+from cardsim.strategies.registry import Registry, Strategy, StrategyError, Tunable, number_text
 from cardsim.text import quote
 
 CHUNK = 1000
@@ -227,16 +227,17 @@ def deviation_gains(game: str, baseline: str, deviants: list[str], n_matches: in
     return _gain_table(total, obj, deviants, measures, baseline, game, run.seed)
 
 
-def _mean_se(sums: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Mean and standard error of the mean (:func:`cardsim.stats.mean_interval`) from (n, Σg, Σg²)
-    along the last axis."""
+def mean_se(sums: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Mean and standard error of the mean (:func:`cardsim.stats.mean_interval`), each float64 of
+    ``sums``' shape without its last axis, from ``sums`` holding (n, Σg, Σg²) along the last axis
+    (a gain's count, sum and sum of squares)."""
     n, s, s2 = np.moveaxis(sums, -1, 0)
     mean, se, _, _ = mean_interval(s, s2, n)
     return mean, se
 
 
 def _gain_table(total, obj: Objective, deviants, measures, baseline, game, seed) -> pd.DataFrame:
-    mean, se = _mean_se(total)  # [deviants, tables + 1, measures]
+    mean, se = mean_se(total)  # [deviants, tables + 1, measures]
     main = measures.index(obj.measure)
     out = pd.DataFrame({"deviant": list(deviants), "objective": obj.name,
                         "n": total[:, -1, main, 0].astype(np.int64),
@@ -298,7 +299,7 @@ class Arena:
                 raise self.not_tunable(name)
             self.tunables[name].check(float(value), self.base.name)
             values[name] = float(value)
-        items = list(self._fixed) + [f"{name}={_number(v)}" for name, v in values.items()
+        items = list(self._fixed) + [f"{name}={number_text(v)}" for name, v in values.items()
                                      if v != self.base.params[name]]
         return self.base.name + (":" + ",".join(items) if items else "")
 
@@ -349,7 +350,8 @@ class FileArena(Arena):
                 raise self.not_tunable(name)
             self.tunables[name].check(float(value), f"rules:{self.path}")
             values[name] = float(value)
-        items = list(self._fixed) + [f"{name}={_number(v)}" for name, v in values.items() if v != self.defaults[name]]
+        items = list(self._fixed) + [f"{name}={number_text(v)}" for name, v in values.items()
+                                     if v != self.defaults[name]]
         return f"rules:{self.path}" + (":" + ",".join(items) if items else "")
 
     def not_tunable(self, name: str) -> StrategyError:
@@ -367,8 +369,8 @@ def _file_arena(spec, obj, strategy: str, base: Strategy) -> FileArena:
         raise StrategyError(f"rule file {quote(path)} has no tunable parameters (declare one in its [params] as "
                             f"name = {{value = V, range = [LO, HI], step = S}}, docs/rules-files.md)")
     tunables = {name: Tunable(name, *span) for name, span in file.tunables.items()}
-    fixed = [f"{k}={_number(v)}" for k, v in values.items() if k not in tunables]
-    fixed += [f"base.{k}={_number(v)}" for k, v in base_values.items()]
+    fixed = [f"{k}={number_text(v)}" for k, v in values.items() if k not in tunables]
+    fixed += [f"base.{k}={number_text(v)}" for k, v in base_values.items()]
     out = FileArena(spec.name, strategy, obj, tunables, spec.registry, fixed, path, dict(file.params))
     out.point(strategy)  # a value outside a tunable's range is an error here
     return out

@@ -142,11 +142,11 @@ MAX_DEALS = 10**9
 
 def _deals(text: str) -> int:
     """``--deals``: a whole number from 1 to :data:`MAX_DEALS`, written as in every cardsim command
-    (``1e6`` too).  Not cli.common's ``_positive``: its bound comes from the runner, which imports
+    (``1e6`` too).  Not cli.common's ``parse_positive``: its bound comes from the runner, which imports
     numba, and numba must not be imported before the profile sets its empty cache."""
-    from cardsim.cli.common import _whole
+    from cardsim.cli.common import parse_whole
 
-    return _whole(text, 1, MAX_DEALS)
+    return parse_whole(text, 1, MAX_DEALS)
 
 
 MIN_DECISION_DEALS = 1000
@@ -209,10 +209,10 @@ def _decisions_table(parser, args, deals: int) -> int:
 
 
 def _parser():
-    from cardsim.cli.common import _Parser
+    from cardsim.cli.common import Parser
 
     # cardsim's parser: one-line errors, and deal counts written as 1e6 accepted, as in every command.
-    parser = _Parser(prog="python -m cardsim.profiling", description=__doc__.splitlines()[0])
+    parser = Parser(prog="python -m cardsim.profiling", description=__doc__.splitlines()[0])
     parser.add_argument("game")
     parser.add_argument("--deals", type=_deals, help="deals played while sampling (default 600,000; with --decisions "
                                                    "the deals whose decisions are replayed, default 20,000)")

@@ -295,8 +295,13 @@ def _outcome_state(spec, outcome):
     raise OptionError(f"outcome must be {words} for {spec.name}, got {quote(outcome)}")
 
 
-def _chunk_sums(q: Question, start: int, count: int) -> dict:
-    """Mergeable sums of one chunk: per option and per pair of options."""
+def chunk_sums(q: Question, start: int, count: int) -> dict:
+    """Worker: the mergeable sums of deals ``start`` to ``start + count - 1`` of the question ``q``,
+    each option played on every deal: ``deals``, ``attempts``, ``tested`` (floats), per option
+    float64[k] ``legal``, ``declared``, ``made``, ``s1``, ``s2`` (sums of the score and its square
+    over the deals where the option is legal), per pair float64[k, k] ``pair_n``, ``pair_s1``,
+    ``pair_s2`` (of a's score minus b's), and :func:`half_sums`.  :func:`merge_sums` adds chunks.
+    Raises ValueError when a deal dealt for a reached contract does not reach it."""
     dealt = q.deal(start, count)
     k = len(q.forced)
     legal = np.zeros(k)
@@ -332,15 +337,17 @@ def _chunk_sums(q: Question, start: int, count: int) -> dict:
     return {"deals": count, "attempts": float(dealt.attempts.sum()), "tested": float(dealt.tested.sum()),
             "legal": legal, "declared": declared,
             "made": made, "s1": s1, "s2": s2, "pair_n": pair_n, "pair_s1": pair_s1, "pair_s2": pair_s2,
-            **_half_sums(start, oks, scores)}
+            **half_sums(start, oks, scores)}
 
 
-def _half_sums(start: int, oks: list, scores: list) -> dict:
-    """The per-option and per-pair sums again for each half of the deals (deal number even: half 0,
-    odd: half 1), for choosing on one half and estimating on the other (:mod:`cardsim.selection`):
-    ``half_legal``, ``half_s1``, ``half_s2`` (2, k) and ``half_pair_n``, ``half_pair_s1``,
-    ``half_pair_s2`` (2, k, k).  As matrix products (pair [a, b]: sums over the deals where both
-    were legal of a's score minus b's), so the k^2 pairs cost little next to playing the deals."""
+def half_sums(start: int, oks: list, scores: list) -> dict:
+    """For deals ``start`` .. of one chunk, ``oks`` (k bool[n]: where each option is legal) and
+    ``scores`` (k float[n]): the per-option and per-pair sums again for each half of the deals
+    (deal number even: half 0, odd: half 1), for choosing on one half and estimating on the other
+    (:mod:`cardsim.selection`): ``half_legal``, ``half_s1``, ``half_s2`` (2, k) and
+    ``half_pair_n``, ``half_pair_s1``, ``half_pair_s2`` (2, k, k), float64.  As matrix products
+    (pair [a, b]: sums over the deals where both were legal of a's score minus b's), so the k^2
+    pairs cost little next to playing the deals."""
     legal = np.array(oks, dtype=np.float64).reshape(len(oks), -1)
     x = np.where(legal > 0, np.array(scores, dtype=np.float64).reshape(legal.shape), 0.0)
     half = (start + np.arange(legal.shape[1])) % 2
@@ -355,7 +362,8 @@ def _half_sums(start: int, oks: list, scores: list) -> dict:
     return {key: np.stack(value) for key, value in out.items()}
 
 
-def _merge(parts: list[dict]) -> dict:
+def merge_sums(parts: list[dict]) -> dict:
+    """The sums of several chunks (:func:`chunk_sums`' dicts) added key by key, as one run's."""
     # Only the keys every chunk has: a run resumed from chunks stored before the per-half sums
     # existed merges without them (cardsim.selection then says so) instead of failing here.
     keys = [key for key in parts[0] if all(key in p for p in parts[1:])]
@@ -491,7 +499,7 @@ def run_question(q: Question, n_jobs=-1, progress=False, store=None, client=None
     parts = _run_range(q, 0, q.run.n, n_jobs, progress, keep, client)
     if keep is not None:
         ChunkStore.discard(keep.path)
-    return _merge(parts)
+    return merge_sums(parts)
 
 
 def _range_chunks(start: int, stop: int, size: int) -> list[tuple[int, int]]:
@@ -510,7 +518,7 @@ def _run_range(q: Question, start: int, stop: int, n_jobs=-1, progress=False, ke
             auto = isinstance(n_jobs, (int, np.integer)) and n_jobs < 0 and not on_dask()
             # timing the dealing only when it decides; the whole question's estimate scaled to the range
             seconds = question_seconds(q) * (stop - start) / q.run.n if auto else None
-            return list(run_chunks(_chunk_sums, [(q, a, count) for a, count in chunks], [c for _, c in chunks],
+            return list(run_chunks(chunk_sums, [(q, a, count) for a, count in chunks], [c for _, c in chunks],
                                    n_jobs, progress, keep, seconds=seconds))
     except ConditionError:
         # a class too rare to sample fails at the same deal on every run: nothing to resume
@@ -543,7 +551,7 @@ def run_until_clear(q: Question, error=None, first=None, n_jobs=-1, progress=Fal
         return _run_range(q, start, stop, n_jobs, progress, keep, client)
 
     sums, result = S.until_clear(play, len(q.options), q.run.n, error, first, -1.0 if q.lower_is_better else 1.0,
-                                 merge=_merge)
+                                 merge=merge_sums)
     if store is not None:
         ChunkStore.discard(Path(store))
     return sums, result

@@ -14,11 +14,14 @@ from cardsim.cards import lowest_bit, popcount
 
 U64 = np.uint64
 GOLDEN = U64(0x9E3779B97F4A7C15)
-_M1 = U64(0xBF58476D1CE4E5B9)
-_M2 = U64(0x94D049BB133111EB)
-_SEAT_SALT = U64(0xD1B54A32D192ED03)
+MIX1 = U64(0xBF58476D1CE4E5B9)
+MIX2 = U64(0x94D049BB133111EB)
+"""SplitMix64's two multipliers (uint64), in :func:`mix64`'s order."""
+SEAT_SALT = U64(0xD1B54A32D192ED03)
+"""uint64: stream ``i`` of a key starts at ``mix64(key ^ ((i + 1) * SEAT_SALT))`` (:func:`stream`)."""
 _MASK32 = U64(0xFFFFFFFF)
-_MATCH_SALT = U64(0x6A09E667F3BCC909)
+MATCH_SALT = U64(0x6A09E667F3BCC909)
+"""uint64: a match's key is ``mix64(deal_key(seed, match) ^ MATCH_SALT)`` (:func:`match_key`)."""
 
 MAX_SEED = 2**64 - 1
 
@@ -27,8 +30,8 @@ MAX_SEED = 2**64 - 1
 def mix64(z):
     """SplitMix64 finaliser: a bijective 64-bit hash (uint64 -> uint64)."""
     z = U64(z)
-    z = (z ^ (z >> U64(30))) * _M1
-    z = (z ^ (z >> U64(27))) * _M2
+    z = (z ^ (z >> U64(30))) * MIX1
+    z = (z ^ (z >> U64(27))) * MIX2
     return z ^ (z >> U64(31))
 
 
@@ -45,14 +48,14 @@ def stream(key, index):
     Index 0 is the shuffle; index ``1 + seat`` is that seat's strategy stream.
     """
     s = np.empty(1, dtype=np.uint64)
-    s[0] = mix64(U64(key) ^ (U64(index + 1) * _SEAT_SALT))
+    s[0] = mix64(U64(key) ^ (U64(index + 1) * SEAT_SALT))
     return s
 
 
 @jit
 def seed_stream(state, key, index):
     """Set ``state`` (uint64[1], reused to avoid allocating in hot loops) to :func:`stream`'s."""
-    state[0] = mix64(U64(key) ^ (U64(index + 1) * _SEAT_SALT))
+    state[0] = mix64(U64(key) ^ (U64(index + 1) * SEAT_SALT))
 
 
 @jit
@@ -61,7 +64,7 @@ def seed_streams(states, key):
     row 0 the shuffle, row ``1 + seat`` that seat's strategy stream.  The one way games seed
     their per-deal streams."""
     for i in range(states.shape[0]):
-        states[i, 0] = mix64(U64(key) ^ (U64(i + 1) * _SEAT_SALT))
+        states[i, 0] = mix64(U64(key) ^ (U64(i + 1) * SEAT_SALT))
 
 
 @jit
@@ -70,7 +73,7 @@ def match_key(seed, match_id):
 
     Salted so that match keys never coincide with the keys of independent deals.
     """
-    return mix64(deal_key(seed, match_id) ^ _MATCH_SALT)
+    return mix64(deal_key(seed, match_id) ^ MATCH_SALT)
 
 
 @jit

@@ -32,9 +32,9 @@ import hashlib
 import numpy as np
 import pandas as pd
 
-from cardsim.deviation import Arena, Objective, _mean_se
+from cardsim.deviation import Arena, Objective, mean_se
 from cardsim.games.base import OptionError
-from cardsim.rng import _M1, _M2, _MATCH_SALT, _SEAT_SALT, GOLDEN
+from cardsim.rng import GOLDEN, MATCH_SALT, MIX1, MIX2, SEAT_SALT
 from cardsim.runner.files import transform_id
 from cardsim.runner.run import check_count, check_run_seed
 from cardsim.runner.store import ChunkStore, run_chunks
@@ -70,8 +70,8 @@ OBJECTIVE = Objective("win", "share of matches won by the deviating side minus 0
 
 def _mix64(z: np.ndarray) -> np.ndarray:
     """:func:`cardsim.rng.mix64` on a uint64 array (arithmetic wraps modulo 2**64, as there)."""
-    z = (z ^ (z >> np.uint64(30))) * _M1
-    z = (z ^ (z >> np.uint64(27))) * _M2
+    z = (z ^ (z >> np.uint64(30))) * MIX1
+    z = (z ^ (z >> np.uint64(27))) * MIX2
     return z ^ (z >> np.uint64(31))
 
 
@@ -81,13 +81,13 @@ def match_keys(seed: int, start: int, count: int) -> np.ndarray:
         m = np.arange(start, start + count, dtype=np.uint64)
         head = _mix64(np.array([np.uint64(seed) + GOLDEN], dtype=np.uint64))
         deal = _mix64(head ^ (m * GOLDEN + np.uint64(1)))
-        return _mix64(deal ^ _MATCH_SALT)
+        return _mix64(deal ^ MATCH_SALT)
 
 
 def uniforms(keys: np.ndarray, index: int) -> np.ndarray:
     """float64[len(keys)] in [0, 1): the first :func:`cardsim.rng.uniform` of stream ``index`` of each key."""
     with np.errstate(over="ignore"):
-        state = _mix64(keys ^ (np.uint64(index + 1) * _SEAT_SALT))
+        state = _mix64(keys ^ (np.uint64(index + 1) * SEAT_SALT))
         return (_mix64(state + GOLDEN) >> np.uint64(11)).astype(np.float64) * (1.0 / 9007199254740992.0)
 
 
@@ -157,7 +157,7 @@ class StandinArena(Arena):
                                [min(CHUNK, n - s) * len(specs) for s in starts], n_jobs, progress, keep,
                                unit="match", seconds=1e-7 * n * len(specs)):
             total += part
-        mean, se = _mean_se(total)
+        mean, se = mean_se(total)
         out = pd.DataFrame({"deviant": specs, "objective": self.objective.name, "n": total[:, 0].astype(np.int64),
                             "gain": mean, "se": se})
         out.attrs.update({"game": GAME, "baseline": base, "objective": self.objective, "seed": seed})

@@ -36,8 +36,8 @@ from cardsim._version import __version__
 from cardsim.deviation import arena as make_arena
 from cardsim.exploit import DEFAULT_PAIRS, adjusted_z, default_matches, deviations, exploit, rule_text
 from cardsim.games.base import OptionError
-from cardsim.runner.files import OutputError, _release, transform_id
-from cardsim.runner.pool import _bar, show_progress
+from cardsim.runner.files import OutputError, release_folder, transform_id
+from cardsim.runner.pool import progress_bar, show_progress
 from cardsim.runner.run import check_run_seed
 from cardsim.runner.store import ChunkStore
 from cardsim.text import quote
@@ -252,7 +252,7 @@ class _Steps:
 
     def close(self):
         if self.store is not None:
-            _release(self.store.path)
+            release_folder(self.store.path)
 
 
 def family_size(axes: dict, pairs: int) -> int:
@@ -332,7 +332,7 @@ def _search(arena, strategy, start, axes, n, budget, seed, n_jobs, steps, progre
     ended = None
     cycle = None
     last_exploit = None
-    bar = _bar([budget], "match", progress)
+    bar = progress_bar(budget, "match", progress)
     say = _sayer(echo, show_progress(progress))
 
     def move(new: dict) -> bool:

@@ -12,7 +12,7 @@ def pytest_configure(config):
     """Each test process keeps the chunks of unfinished runs (``evaluate``, ``quality``, match
     stores) in a folder of its own, not the user's ``~/.cache/cardsim/runs``: two xdist workers
     asking the same question at once would otherwise share a store, and the second would be
-    refused (a store is written by one run at a time, cardsim.runner.files._claim)."""
+    refused (a store is written by one run at a time, cardsim.runner.files.claim_folder)."""
     import tempfile
 
     if "CARDSIM_RUNS" not in os.environ or os.environ.get("PYTEST_XDIST_WORKER"):

@@ -2,7 +2,7 @@
 testing the chart rules without playing deals."""
 import numpy as np
 
-from cardsim.questions import _half_sums
+from cardsim.questions import half_sums
 
 
 def sums_of(scores, legal=None, start=0) -> dict:
@@ -18,7 +18,7 @@ def sums_of(scores, legal=None, start=0) -> dict:
     return {"deals": n, "attempts": float(n), "tested": float(n), "legal": o.sum(axis=1),
             "declared": o.sum(axis=1), "made": o.sum(axis=1) / 2, "s1": x.sum(axis=1), "s2": (x * x).sum(axis=1),
             "pair_n": pair_n, "pair_s1": cross - cross.T, "pair_s2": sq + sq.T - 2 * (x @ x.T),
-            **_half_sums(start, list(legal), list(scores))}
+            **half_sums(start, list(legal), list(scores))}
 
 
 def planted(k: int, n: int, best: int, gap: float, rng, sd: float = 1.0, shared: float = 1.0) -> np.ndarray:

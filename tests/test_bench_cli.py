@@ -82,7 +82,7 @@ def test_each_tool_has_its_own_defaults():
     from cardsim.bench.run import SECTIONS, TOOLS
     from cardsim.cli import bench as command
 
-    assert tuple(command._SECTIONS) == SECTIONS  # the parser's --only choices are the runner's sections
+    assert tuple(command.SECTION_HELP) == SECTIONS  # the parser's --only choices are the runner's sections
     parser = build_parser()
     argvs = {"dd": [], "pimc-record": ["501", "-o", "x.pkl"], "pimc-time": ["x.pkl"], "pimc-profile": ["501"],
              "rules": ["x.toml"]}

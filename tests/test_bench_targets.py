@@ -79,7 +79,7 @@ class _FakeWorker:
 
 
 def test_engine_rates_alternate_chunks_and_pair_the_rounds(monkeypatch, tmp_path):
-    monkeypatch.setattr(ba, "_Worker", _FakeWorker)
+    monkeypatch.setattr(ba, "EngineWorker", _FakeWorker)
     _FakeWorker.log = []
     # Complete deals: round 1 both sides disturbed (after 1.0 s, before 2.0 s), round 2 quiet
     # (after 0.5 s, before 0.4 s), round 3 (after 0.4 s, before 0.5 s); dealing 0.1 s a chunk.
@@ -140,7 +140,7 @@ def test_a_worker_writing_much_error_output_does_not_stop_the_run(tmp_path):
 
 
 def test_pimc_rates_alternate_rounds_and_pair_them(monkeypatch, tmp_path):
-    monkeypatch.setattr(ba, "_PimcWorker", _FakeWorker)
+    monkeypatch.setattr(ba, "PimcWorker", _FakeWorker)
     _FakeWorker.log = []
     spec = "pimc:worlds=8"
     # Two deals a round: before 4.0, 2.0, 8.0 s; after 1.0, 1.0, 4.0 s -> per-round ratios 4, 2, 2.

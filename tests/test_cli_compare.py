@@ -155,7 +155,7 @@ def test_a_small_run_is_not_decided(capsys):
     ({"lo": 0.1, "hi": 2.0}, "A better"), ({"lo": -2.0, "hi": -0.1}, "B better"),
     ({"lo": -0.1, "hi": 2.0}, "not decided at this size"), ({"lo": 0.0, "hi": 2.0}, "not decided at this size")])
 def test_the_verdict_reads_the_interval(row, verdict):
-    assert cli_compare._verdict(row, False) == verdict
+    assert cli_compare.verdict_text(row, False) == verdict
 
 
 def test_output_file_and_csv(tmp_path, capsys):

@@ -219,7 +219,7 @@ def test_an_unfinished_run_with_a_damaged_part_plays_that_chunk_again(tmp_path, 
     from cardsim.runner.run import make_run
 
     run = make_run("501", 300, seed=5, chunk_size=100)
-    real, calls = dataset._write_part, []
+    real, calls = dataset.write_part, []
 
     def stop_at_third(*args):
         if len(calls) == 2:
@@ -227,7 +227,7 @@ def test_an_unfinished_run_with_a_damaged_part_plays_that_chunk_again(tmp_path, 
         calls.append(1)
         return real(*args)
 
-    monkeypatch.setattr(dataset, "_write_part", stop_at_third)
+    monkeypatch.setattr(dataset, "write_part", stop_at_third)
     with pytest.raises(KeyboardInterrupt):
         dataset.simulate_to_dataset(path, run, n_jobs=1)
     monkeypatch.undo()
@@ -246,7 +246,7 @@ def test_a_transform_dataset_resumes_and_is_not_taken_for_damaged(tmp_path, caps
     from cardsim.runner.run import make_run
 
     path, run = tmp_path / "agg", make_run("501", 300, seed=5, chunk_size=100)
-    real, calls = dataset._write_part, []
+    real, calls = dataset.write_part, []
 
     def counted(*args):
         if len(calls) == 2 and not monkeypatch_done:
@@ -255,7 +255,7 @@ def test_a_transform_dataset_resumes_and_is_not_taken_for_damaged(tmp_path, caps
         return real(*args)
 
     monkeypatch_done = False
-    monkeypatch.setattr(dataset, "_write_part", counted)
+    monkeypatch.setattr(dataset, "write_part", counted)
     with pytest.raises(KeyboardInterrupt):
         dataset.simulate_to_dataset(path, run, n_jobs=1, transform=dealers)
     monkeypatch_done = True

@@ -50,7 +50,7 @@ def test_answer_and_rules_read_the_rows(merged, tmp_path):
     best = B.tables(merged)["g500_bidscore"]
     text = B.answer(best)
     for _, r in best.iterrows():
-        assert B._cell_text(r) in text
+        assert B.cell_answer(r) in text
     assert f"in {int(best.differs.sum())} of {len(best)} cells" in text
     assert text.endswith("Not replayed under other players.")
     best.to_csv(tmp_path / "t.csv", index=False)
@@ -58,7 +58,7 @@ def test_answer_and_rules_read_the_rows(merged, tmp_path):
     for rule in B.rules(best):
         row = written.iloc[rule["row"]]
         assert [rule["value"], rule["lo"], rule["hi"]] == pytest.approx([row[c] for c in rule["columns"]])
-        assert B._label(row.best) in rule["text"] and bool(row.differs) and row.gain_lo > 0
+        assert B.level_label(row.best) in rule["text"] and bool(row.differs) and row.gain_lo > 0
 
 
 def test_robust_columns(merged):

@@ -249,17 +249,17 @@ def test_calls_no_world_can_make_fall_back_to_the_play_only_worlds():
     worlds, tried, accepted, fell_back = G.sample_auction_worlds(5, pos, 4, A.auction_made, budget=16)
     plain, _ = G.sample_worlds(U64(5), U64(pos.unseen), pos.counts, pos.allowed, np.int64(4))
     assert fell_back and accepted == 0 and tried == 64 and (worlds == plain).all()
-    # the decision's worlds (cardsim.strategies.pimc._worlds, what decide uses) and the counters
+    # the decision's worlds (cardsim.strategies.pimc.decision_worlds, what decide uses) and the counters
     row = G500.registry.resolve("pimc:worlds=4,auction=1")[1]
     before = dataclasses.replace(G.COUNTERS)
-    got = G._worlds(P.HOOKS, pos, row, 5, pos.counts, 4)
+    got = G.decision_worlds(P.HOOKS, pos, row, 5, pos.counts, 4)
     assert (got == plain).all()
     assert G.COUNTERS.read - before.read == 1 and G.COUNTERS.fell_back - before.fell_back == 1
     assert G.COUNTERS.tried - before.tried == 256 * 4 and G.COUNTERS.accepted == before.accepted
     # the true calls are read: no fallback, other worlds
     good = P.position(_second_hand(hands, dealer, ids, params, res, trace)[0])
     before = dataclasses.replace(G.COUNTERS)
-    got = G._worlds(P.HOOKS, good, row, 5, good.counts, 4)
+    got = G.decision_worlds(P.HOOKS, good, row, 5, good.counts, 4)
     assert G.COUNTERS.read - before.read == 1 and G.COUNTERS.fell_back == before.fell_back
     assert (got != plain).any()
 

@@ -7,7 +7,7 @@ from cardsim import ranking as K
 from cardsim import robust as R
 from cardsim import selection as SEL
 from cardsim import sequential as S
-from cardsim.questions import _half_sums
+from cardsim.questions import half_sums
 
 
 def _disagreeing(n=200, wobble=0.0):
@@ -62,7 +62,7 @@ def test_robust_summary_takes_the_profiles_paired_best_and_runner_up():
 
 def test_chart_choice_on_half_zero_uses_the_paired_ranking():
     scores, legal = _disagreeing()
-    sums = _half_sums(0, [legal[:, 0], legal[:, 1]], [scores[:, 0], scores[:, 1]])
+    sums = half_sums(0, [legal[:, 0], legal[:, 1]], [scores[:, 0], scores[:, 1]])
     assert SEL.half_means(sums)[SEL.CHOOSE].tolist() == [20.0, 150.0]
     split = SEL.split_best(sums, ["A", "B"])
     assert split["best"] == "A" and split["runner_up"] == "B"
@@ -134,8 +134,8 @@ def test_a_second_outcome_decides_pairs_equal_on_the_first():
     points = np.tile([3.0, 7.0, 9.0], (60, 1))
     r = K.rank_sums(S.sums_of(win), then=S.sums_of(points))
     assert r.order == (1, 0, 2)
-    sums = _half_sums(0, [np.ones(60, dtype=bool)] * 3, list(win.T))
-    other = _half_sums(0, [np.ones(60, dtype=bool)] * 3, list(points.T))
+    sums = half_sums(0, [np.ones(60, dtype=bool)] * 3, list(win.T))
+    other = half_sums(0, [np.ones(60, dtype=bool)] * 3, list(points.T))
     assert SEL.split_best_ties(sums, other, ["a", "b", "c"])["best_index"] == 1
 
 

@@ -420,17 +420,17 @@ def _check_command(cmd: str) -> None:
     import shlex
 
     from cardsim import questions as E
-    from cardsim.cli import _attach_negative_values, build_parser
-    from cardsim.cli.common import _ints, _strategies
+    from cardsim.cli import attach_negative_values, build_parser
+    from cardsim.cli.common import parse_ints, parse_strategies
 
     argv = shlex.split(cmd)
     assert argv[:2] == ["cardsim", "evaluate"]
-    a = build_parser().parse_args(_attach_negative_values(argv[1:]))
+    a = build_parser().parse_args(attach_negative_values(argv[1:]))
     # it stops when the answer is clear (cmd_evaluate's rules: no -n, at least two options)
     assert a.until_clear and a.deals is None and a.max_deals and len(a.option) >= 1
     assert len(a.option) >= 2 or a.option == ["auto"]
     E.question(a.game, a.seat, a.option, a.max_deals, a.seed, a.hand, a.where, a.talon, a.dealer,
-               _ints(a.before, "--before"), _strategies(a.strategy), a.seats, a.rule, auction=a.auction or (),
+               parse_ints(a.before, "--before"), parse_strategies(a.strategy), a.seats, a.rule, auction=a.auction or (),
                outcome=a.outcome, calls_imply_hands=not a.calls_on_random_hands)
 
 

@@ -53,7 +53,7 @@ def interrupt_after(monkeypatch, module, name, calls):
 def test_unfinished_dataset_is_staged_and_resumes_to_the_same_rows(tmp_path, monkeypatch):
     run = make_run("501", 500, seed=8, chunk_size=100)
     path = tmp_path / "d.parquet"
-    interrupt_after(monkeypatch, dataset, "_write_part", 2)
+    interrupt_after(monkeypatch, dataset, "write_part", 2)
     with pytest.raises(KeyboardInterrupt):
         simulate_to_dataset(path, run, n_jobs=1)
     monkeypatch.undo()
@@ -99,12 +99,12 @@ def test_match_run_killed_mid_way_resumes_to_identical_files(tmp_path):
 
 
 def test_compare_resumes_from_its_store(tmp_path, monkeypatch):
-    C = sys.modules["cardsim.compare"]  # cardsim.compare is the function; the module holds _chunk_sums
+    C = sys.modules["cardsim.compare"]  # cardsim.compare is the function; the module holds chunk_sums
 
     kw = dict(seed=4, n_jobs=1, chunk_size=150)
     args = ("vint", 600, "heuristic", {"aggressive": "heuristic:aggression=1"}, lambda df: df.total_0)
     store = tmp_path / "cmp"
-    interrupt_after(monkeypatch, C, "_chunk_sums", 2)
+    interrupt_after(monkeypatch, C, "chunk_sums", 2)
     with pytest.raises(KeyboardInterrupt):
         compare(*args, store=store, **kw)
     monkeypatch.undo()
@@ -126,7 +126,7 @@ def test_compare_resumes_from_its_store(tmp_path, monkeypatch):
 def test_evaluate_resumes_and_removes_its_store(tmp_path, monkeypatch):
     kw = dict(seat=0, options=["P", "1S", "1NT"], n=400, seed=2, dealer=0, n_jobs=1, chunk_size=100)
     store = tmp_path / "q"
-    interrupt_after(monkeypatch, questions, "_chunk_sums", 3)
+    interrupt_after(monkeypatch, questions, "chunk_sums", 3)
     with pytest.raises(KeyboardInterrupt):
         cardsim.evaluate("vint", store=store, **kw)
     monkeypatch.undo()
@@ -232,8 +232,8 @@ def test_help_imports_no_engine_pandas_or_numba(argv):
 @pytest.mark.parametrize("game", ["vint", "501"])
 def test_a_worker_writing_dataset_parts_imports_no_pandas(game, tmp_path):
     # A worker of `simulate -o` plays and encodes chunks: pandas would be a fifth of its start.
-    code = ("import sys, pathlib; from cardsim.runner.dataset import _write_part; from cardsim.games import get_game; "
-            f"s = get_game({game!r}); _write_part(pathlib.Path({str(tmp_path)!r}), 0, s.setup(), 1, 0, 100); "
+    code = ("import sys, pathlib; from cardsim.runner.dataset import write_part; from cardsim.games import get_game; "
+            f"s = get_game({game!r}); write_part(pathlib.Path({str(tmp_path)!r}), 0, s.setup(), 1, 0, 100); "
             "print('pandas' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"

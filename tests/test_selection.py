@@ -9,7 +9,7 @@ import pytest
 from cardsim.analysis import g501_blind_chart as B
 from cardsim.analysis import verdicts as V
 from cardsim.analysis import vint_charts as vc
-from cardsim.questions import _half_sums, _merge
+from cardsim.questions import half_sums, merge_sums
 from cardsim.selection import (RATE, SelectionError, clear_cells, half_means, p_above, p_below, paired, ranked,
                                split_best)
 from cardsim.stats import mean_interval
@@ -38,10 +38,10 @@ def test_chunks_merge_to_the_whole_run_whatever_their_start():
     rng = np.random.default_rng(1)
     scores = rng.normal(size=(3, 20))
     oks = list(rng.random((3, 20)) < 0.9)
-    whole = _half_sums(0, oks, list(scores))
-    parts = [_half_sums(0, [o[:7] for o in oks], [x[:7] for x in scores]),
-             _half_sums(7, [o[7:] for o in oks], [x[7:] for x in scores])]  # an odd start: parity by deal number
-    merged = _merge(parts)
+    whole = half_sums(0, oks, list(scores))
+    parts = [half_sums(0, [o[:7] for o in oks], [x[:7] for x in scores]),
+             half_sums(7, [o[7:] for o in oks], [x[7:] for x in scores])]  # an odd start: parity by deal number
+    merged = merge_sums(parts)
     for key, value in whole.items():
         assert np.allclose(merged[key], value), key
 
@@ -49,7 +49,7 @@ def test_chunks_merge_to_the_whole_run_whatever_their_start():
 def test_merge_keeps_only_the_keys_every_chunk_has():
     old = {"deals": 5, "s1": np.ones(2)}
     new = {"deals": 5, "s1": np.ones(2), "half_s1": np.ones((2, 2))}
-    merged = _merge([new, old])
+    merged = merge_sums([new, old])
     assert set(merged) == {"deals", "s1"} and merged["deals"] == 10
     with pytest.raises(SelectionError, match=r"no per-half keys \(half_legal, half_s1, .*older run; play the "
                                               r"question again$"):

@@ -207,7 +207,7 @@ def test_until_clear_with_one_option_is_one_line(capsys):
 
 def test_an_interrupted_run_resumes_from_its_finished_rounds(monkeypatch, tmp_path):
     q = E.question("vint", seat=0, dealer=0, hand=WEAK, options=["P", "strategy"], n=300, seed=2)
-    played, real = [], E._chunk_sums
+    played, real = [], E.chunk_sums
 
     def interrupted(q, start, count):
         if start >= 100:
@@ -215,7 +215,7 @@ def test_an_interrupted_run_resumes_from_its_finished_rounds(monkeypatch, tmp_pa
         played.append(start)
         return real(q, start, count)
 
-    monkeypatch.setattr(E, "_chunk_sums", interrupted)
+    monkeypatch.setattr(E, "chunk_sums", interrupted)
     with pytest.raises(KeyboardInterrupt):
         E.run_until_clear(q, first=100, n_jobs=1, store=tmp_path / "s")
     assert played == [0] and (tmp_path / "s" / "deals-0-100").is_dir()
@@ -224,7 +224,7 @@ def test_an_interrupted_run_resumes_from_its_finished_rounds(monkeypatch, tmp_pa
         played.append(start)
         return real(q, start, count)
 
-    monkeypatch.setattr(E, "_chunk_sums", recorded)
+    monkeypatch.setattr(E, "chunk_sums", recorded)
     sums, res = E.run_until_clear(q, first=100, n_jobs=1, store=tmp_path / "s")
     assert played == [0, 100, 200] and res.deals == 300  # the first round was not played again
     fresh, _ = E.run_until_clear(q, first=100, n_jobs=1)

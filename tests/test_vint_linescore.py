@@ -46,7 +46,7 @@ def test_answer_reads_the_rows(merged):
     best = L.tables(merged)["vint_linescore"]
     text = L.answer(best)
     for _, r in best.iterrows():
-        assert L._cell_text(r) in text
+        assert L.cell_answer(r) in text
     assert f"differently in {int(best.disagree.sum())} of {len(best)}" in text
     assert text.endswith("Not replayed under other players.")
     changed = int(best.points_best.iloc[1] != best.points_best.iloc[0])  # 480 below against clean

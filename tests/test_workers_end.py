@@ -77,8 +77,8 @@ def test_workers_end_within_seconds_when_their_run_is_killed(tmp_path):
 
 def test_a_worker_whose_parent_is_gone_ends_at_its_first_task():
     # The parent died between the worker's start and its first chunk: os.getppid() differs at once.
-    code = ("import os; from cardsim.runner.pool import _guarded; "
-            "_guarded(os.getppid() + 1000000, print, 'played'); print('not ended')")
+    code = ("import os; from cardsim.runner.pool import run_guarded; "
+            "run_guarded(os.getppid() + 1000000, print, 'played'); print('not ended')")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 1 and out.stdout == ""
 
@@ -86,8 +86,8 @@ def test_a_worker_whose_parent_is_gone_ends_at_its_first_task():
 def test_run_tasks_runs_here_without_the_parent_watch():
     # Played in this process (jobs 1): nothing to watch, and the watch never ends this process.
     assert list(pool.run_tasks(pow, [(2, 3), (3, 2)], [1, 1], n_jobs=1)) == [8, 9]
-    pool._end_with_parent(os.getpid())
-    assert pool._WATCHING == []
+    pool.end_with_parent(os.getpid())
+    assert pool.watched_parent() is None
 
 
 def test_export_of_many_boards_shows_progress(tmp_path, capsys):

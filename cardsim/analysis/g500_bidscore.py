@@ -149,7 +149,9 @@ def run(p: Plan, seed: int, n_jobs: int = -1, strategies=None, log=print, result
 
 
 # ---------------------------------------------------------------- tables
-def _label(level: int) -> str:
+def level_label(level: int) -> str:
+    """A bid level of the guide's suit (:data:`cardsim.analysis.g500_guide.GUIDE_SUIT`, hearts) as
+    the tables and answers write it: ``8`` → ``8♥``."""
     return f"{int(level)}{G.SYMBOL[G.GUIDE_SUIT]}"
 
 
@@ -232,8 +234,8 @@ def tables(merged: dict, strategies=None, robust=None) -> dict[str, pd.DataFrame
 def cell_words(r) -> str:
     """A grid cell: the game's best level, ``*`` where it is not clearly best, the per-deal best where
     it differs."""
-    text = _label(r.best) + ("" if r.clear else "*") + (RB.DEPENDS if RB.depends(r) else "")
-    return text + (f" (deal: {_label(r.deal_best)})" if r.differs else "")
+    text = level_label(r.best) + ("" if r.clear else "*") + (RB.DEPENDS if RB.depends(r) else "")
+    return text + (f" (deal: {level_label(r.deal_best)})" if r.differs else "")
 
 
 def grid(best: pd.DataFrame) -> pd.DataFrame:
@@ -254,12 +256,14 @@ def _state(r) -> str:
     return f"{r.s0}-{r.s1}" + ("" if r.state == "0-0" else f" ({r.state})")
 
 
-def _cell_text(r) -> str:
-    """One cell of the answer: the game's best under its scoring, its share of games, and where the
-    deal's points choose otherwise what it gains in games and costs in points."""
-    text = f"{_label(r.best)} under {r.scoring} ({100 * r.win:.0f}% of games" + ("" if r.clear else ", not clearly")
+def cell_answer(r) -> str:
+    """One cell of the answer, from a row ``r`` of the ``g500_bidscore`` table: the game's best
+    level under its scoring, its share of games, and where the deal's points choose otherwise
+    what it gains in games (pp, with its interval) and costs in points a deal."""
+    text = (f"{level_label(r.best)} under {r.scoring} ({100 * r.win:.0f}% of games"
+            + ("" if r.clear else ", not clearly"))
     if r.differs:
-        text += (f"; {_pp(r.gain_pp)} pp [{_pp(r.gain_lo)}, {_pp(r.gain_hi)}] over {_label(r.deal_best)} for "
+        text += (f"; {_pp(r.gain_pp)} pp [{_pp(r.gain_lo)}, {_pp(r.gain_hi)}] over {level_label(r.deal_best)} for "
                  f"{r.cost:.0f} points a deal")
     return text + ")"
 
@@ -276,12 +280,13 @@ def answer(best: pd.DataFrame) -> str:
              "deals not used to choose)."]
     for (holding, t), g in best.groupby(["holding", "target"], sort=False):
         by = g.groupby("scoring", sort=False).deal_best.first()
-        deal = (f"{_label(by.iloc[0])} under {' and '.join(by.index)} alike" if by.nunique() == 1 and len(by) > 1 else
-                " and ".join(f"{_label(b)} under {sc}" for sc, b in by.items()))
+        deal = (f"{level_label(by.iloc[0])} under {' and '.join(by.index)} alike"
+                if by.nunique() == 1 and len(by) > 1 else
+                " and ".join(f"{level_label(b)} under {sc}" for sc, b in by.items()))
         states = []
         for _, s in g.groupby("state", sort=False):
             r0 = s.iloc[0]
-            states.append(f"at {_state(r0)} " + ", ".join(_cell_text(r) for _, r in s.iterrows()))
+            states.append(f"at {_state(r0)} " + ", ".join(cell_answer(r) for _, r in s.iterrows()))
         parts.append(f"With {holding}, to {t} (by the deal's points {deal}): " + "; ".join(states) + ".")
     if "holds" in best:
         parts.append(sentence(best[best.robust_deals > 0], "game's best level", "pp of games", len(others(GAME))))
@@ -299,9 +304,10 @@ def rules(best: pd.DataFrame) -> list[dict]:
         if not (r.differs and r.clear and r.gain_lo > 0):
             continue
         text = (f"With {r.holding}, your side at {r.s0} and theirs at {r.s1} ({r.scoring}, game to {r.target}): "
-                f"bid {_label(r.best)}")
+                f"bid {level_label(r.best)}")
         out.append(T.rule("Five Hundred", text, "g500_bidscore", i, ("gain_pp", "gain_lo", "gain_hi"),
-                          (r.gain_pp, r.gain_lo, r.gain_hi), "pp of games", f"over {_label(r.deal_best)}", "{:+.1f}",
+                          (r.gain_pp, r.gain_lo, r.gain_hi), "pp of games", f"over {level_label(r.deal_best)}",
+                          "{:+.1f}",
                           r.gain_pp, "pp of games", "the gain in games won", f"{r.holding} {r.scoring}", r))
     return T.pick(out)
 

@@ -230,7 +230,11 @@ def _line(r) -> str:
     return f"at {r.state} ({r.below0}-{r.below1} below, games {r.games0}-{r.games1})"
 
 
-def _cell_text(r) -> str:
+def cell_answer(r) -> str:
+    """One cell of the answer, from a row ``r`` of the ``vint_linescore`` table: the hand and line,
+    the best call for the rubber (its share of rubbers) and for points (points a deal), and where
+    they differ what the rubber's choice wins (pp of rubbers, with its interval) and costs in
+    points."""
     text = (f"{_line(r)}: {r.best} for the rubber ({100 * r.win:.0f}%{'' if r.clear else ', not clearly'}), "
             f"{r.points_best} for points ({r.points:+.0f}{'' if r.points_clear else ', not clearly'})")
     if r.disagree:
@@ -257,7 +261,7 @@ def answer(best: pd.DataFrame) -> str:
     for hand, g in best.groupby("hand", sort=False):
         changes = g[g.best != g.best.iloc[0]]
         moved = (f"the line changes the rubber's best in {len(changes)} of {len(g) - 1} lines" if len(g) > 1 else "")
-        parts.append(f"With {hand}: " + "; ".join(_cell_text(r) for _, r in g.iterrows())
+        parts.append(f"With {hand}: " + "; ".join(cell_answer(r) for _, r in g.iterrows())
                      + (f" ({moved})." if moved else "."))
     if "holds" in best:
         parts.append(RB.sentence(best[best.robust_deals > 0], "rubber's best", "pp of rubbers", len(RB.others(GAME))))

@@ -120,11 +120,12 @@ def _run(argv: list[str], tree: Path | None, cache: str | None = None) -> str:
     return out.stdout.strip().splitlines()[-1]
 
 
-class _Worker:
+class EngineWorker:
     """A long-lived interpreter whose ``cardsim`` is ``tree`` (None: this one), warmed, playing
     chunks on request (:data:`_WORKER`), on core ``cpu`` alone (−1: where the system puts it).
     Its error output goes to a file, not a pipe: a pipe nobody reads while the worker writes
-    (numba's warnings during a compile) would stop both processes."""
+    (numba's warnings during a compile) would stop both processes.  RuntimeError with the end of
+    that output when the worker fails to start or dies during a chunk."""
 
     def __init__(self, game: str, tree: Path | None, cpu: int = -1):
         self.where = tree
@@ -199,7 +200,7 @@ def engine_rates(game: str, rev: str | None, deals: int = 300_000, rounds: int =
         # 1.06 and 0.96 in two runs; pinned, within ±2%, BENCHMARKS.md).
         cpu = min(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else -1
         for side, where in sides:
-            workers[side] = _Worker(game, where, cpu)
+            workers[side] = EngineWorker(game, where, cpu)
         rates = {side: {"full_1": [], "deal_1": []} for side, _ in sides}  # deals per CPU second, a chunk each
         starts = list(range(0, deals, chunk))
         for r in range(rounds):
@@ -243,7 +244,7 @@ for line in sys.stdin:
 """
 
 
-class _PimcWorker(_Worker):
+class PimcWorker(EngineWorker):
     """A long-lived interpreter playing deals with the same ``pimc`` spec in every seat
     (:data:`_PIMC_WORKER`): a request ``SPEC START COUNT`` plays ``COUNT`` deals of seed
     ``SEED + START``."""
@@ -272,7 +273,7 @@ def pimc_rates(game: str, rev: str, worlds: int = 8, deals: int = 2, rounds: int
     rates = {"before": [], "after": []}
     try:
         for side, where in sides:
-            workers[side] = _PimcWorker(game, where, cpu)
+            workers[side] = PimcWorker(game, where, cpu)
         for r in range(rounds):
             if progress:
                 progress(f"{game} pimc:worlds={worlds}: round {r + 1} of {rounds}")

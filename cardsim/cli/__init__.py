@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import errno
 import gc
-import importlib
 import os
 import signal
 import sys
@@ -21,9 +20,8 @@ import threading
 
 from cardsim.cli import (bench, columns, compare, dd, evaluate, exploit, export, profiles, quality, replay, rules,
                          show, simulate, strategies, tune)
-from cardsim.cli.common import _USAGE_ERRORS, RejectedInput, UsageError, _Parser, usage_errors
-from cardsim.games.base import OptionError, RecordError
-from cardsim.strategies.registry import StrategyError
+from cardsim.cli.common import Parser, RejectedInput, UsageError, all_usage_errors, usage_errors
+from cardsim.games.base import RecordError
 from cardsim.text import clip, plain_output, quote
 
 _ORDER = (simulate, evaluate, compare, profiles, show, replay, export, strategies, columns, dd, quality, exploit, tune,
@@ -34,23 +32,22 @@ COMMANDS = {command.NAME: command.run for command in _ORDER}
 
 def __getattr__(name):
     if name == "USAGE_ERRORS":  # all four, importing their modules (for callers that name them)
-
-        return (OptionError, StrategyError,
-                *(getattr(importlib.import_module(m), n) for m, n in _USAGE_ERRORS.items()))
+        return all_usage_errors()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="cardsim", description="Monte Carlo analysis of Vint, 501 and Five Hundred")
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    parser = Parser(prog="cardsim", description="Monte Carlo analysis of Vint, 501 and Five Hundred")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
     for command in _ORDER:
         command.add_parser(sub)
     return parser
 
 
-def _attach_negative_values(argv: list[str]) -> list[str]:
-    """``--before -900,0`` as ``--before=-900,0``: argparse takes a value that starts with ``-``
-    and is not a plain number (the comma) for an option, so negative scores needed the ``=``."""
+def attach_negative_values(argv: list[str]) -> list[str]:
+    """The command line ``argv`` with ``--before -900,0`` written as ``--before=-900,0`` (the rest
+    unchanged), as :func:`main` parses it: argparse takes a value that starts with ``-`` and is
+    not a plain number (the comma) for an option, so negative scores needed the ``=``."""
     out = []
     i = 0
     while i < len(argv):
@@ -73,7 +70,7 @@ def main(argv=None) -> int:
     plain_output()
     try:
         parser = build_parser()
-        args = parser.parse_args(_attach_negative_values(sys.argv[1:] if argv is None else list(argv)))
+        args = parser.parse_args(attach_negative_values(sys.argv[1:] if argv is None else list(argv)))
     except KeyboardInterrupt:
         print("cardsim: interrupted while starting (nothing was run)", file=sys.stderr)
         return 130

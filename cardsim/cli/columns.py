@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import textwrap
 
-from cardsim.cli.common import _game
+from cardsim.cli.common import parse_game
 from cardsim.games import get_game
 
 NAME = "columns"
@@ -15,7 +15,7 @@ NAME = "columns"
 
 def add_parser(sub) -> None:
     p = sub.add_parser("columns", help="list a game's row columns (dtype and meaning)")
-    p.add_argument("game", type=_game)
+    p.add_argument("game", type=parse_game)
 
 
 def run(args) -> int:

@@ -8,12 +8,12 @@ analyses are imported by the commands that use them.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import sys
 from decimal import Decimal, InvalidOperation
 
-import cardsim
 from cardsim.games import game_names, is_game
 from cardsim.games.base import OptionError, RecordError
 from cardsim.strategies.registry import StrategyError
@@ -42,9 +42,18 @@ def usage_errors() -> tuple[type, ...]:
     return (OptionError, StrategyError, *found)
 
 
-def _whole(text: str, low: int, high: int) -> int:
-    """``text`` as a whole number; ``1e6`` and ``1_000_000`` are accepted, since users write large
-    deal counts so."""
+def all_usage_errors() -> tuple[type, ...]:
+    """All four errors :func:`usage_errors` names, importing the modules that define them (for
+    callers that name them, as ``cardsim.cli.USAGE_ERRORS``); raises ImportError only if cardsim
+    is broken."""
+    return (OptionError, StrategyError,
+            *(getattr(importlib.import_module(m), name) for m, name in _USAGE_ERRORS.items()))
+
+
+def parse_whole(text: str, low: int, high: int) -> int:
+    """``text`` as a whole number (an int) from ``low`` to ``high`` inclusive; ``1e6`` and
+    ``1_000_000`` are accepted, since users write large deal counts so.  Raises
+    argparse.ArgumentTypeError (one line, naming the range) for anything else."""
     try:
         value = Decimal(text.strip())
     except InvalidOperation:
@@ -58,25 +67,32 @@ def _whole(text: str, low: int, high: int) -> int:
     return int(value)
 
 
-def _positive(text: str) -> int:
+def parse_positive(text: str) -> int:
+    """An argument type: a count from 1 to :data:`cardsim.runner.run.MAX_DEALS` (deals, seats,
+    rounds), as :func:`parse_whole` reads it; argparse.ArgumentTypeError otherwise."""
     from cardsim.runner.run import MAX_DEALS  # local: --help imports every command module
 
-    return _whole(text, 1, MAX_DEALS)
+    return parse_whole(text, 1, MAX_DEALS)
 
 
-def _nonnegative(text: str) -> int:
+def parse_nonnegative(text: str) -> int:
+    """An argument type: a whole number from 0 to :data:`cardsim.runner.run.MAX_DEALS` (a deal's
+    number, a first deal), as :func:`parse_whole` reads it; argparse.ArgumentTypeError otherwise."""
     from cardsim.runner.run import MAX_DEALS  # local: --help imports every command module
 
-    return _whole(text, 0, MAX_DEALS)
+    return parse_whole(text, 0, MAX_DEALS)
 
 
-def _seed(text: str) -> int:
-    return _whole(text, 0, 2**64 - 1)
+def parse_seed(text: str) -> int:
+    """An argument type: a run seed, a whole number from 0 to 2**64-1 (one uint64, as
+    :func:`cardsim.rng.deal_key` takes it); argparse.ArgumentTypeError otherwise."""
+    return parse_whole(text, 0, 2**64 - 1)
 
 
-def _error_rate(text: str) -> float:
-    """An error rate, as a number; its range is :func:`cardsim.sequential.check_error`'s, checked
-    by the command before any deal (the parser imports nothing heavy)."""
+def parse_error_rate(text: str) -> float:
+    """An argument type: an error rate, as a float (argparse.ArgumentTypeError if not a number);
+    its range is :func:`cardsim.sequential.check_error`'s, checked by the command before any deal
+    (the parser imports nothing heavy)."""
     try:
         return float(text)
     except ValueError:
@@ -88,7 +104,7 @@ def _jobs(text: str) -> int:
     workers than cores only wait for each other)."""
     cores = os.cpu_count() or 1
     try:
-        value = _whole(text, -1, cores)
+        value = parse_whole(text, -1, cores)
     except argparse.ArgumentTypeError:
         value = 0
     if value == 0:
@@ -98,24 +114,28 @@ def _jobs(text: str) -> int:
     return value
 
 
-def _path(text: str) -> str:
+def parse_path(text: str) -> str:
+    """An argument type: a file or folder path, as given; argparse.ArgumentTypeError if it is empty
+    or only spaces."""
     if not text.strip():
         raise argparse.ArgumentTypeError("the path is empty")
     return text
 
 
-def _output_path(text: str) -> str:
-    """An output file's path: ``-`` is refused, since these outputs are files (a dataset, records
+def parse_output_path(text: str) -> str:
+    """An argument type: an output file's path (:func:`parse_path`); ``-`` is refused
+    (argparse.ArgumentTypeError), since these outputs are files (a dataset, records
     kept beside a run), and a file named ``-`` would be written where standard output was meant."""
     if text.strip() == "-":
         raise argparse.ArgumentTypeError("'-' is not taken here: give a file name (the output is a file, not "
                                          "standard output)")
-    return _path(text)
+    return parse_path(text)
 
 
-def _output_or_stdout(text: str) -> str | None:
-    """An output file's path, ``-`` for standard output (None), as when the option is left out."""
-    return None if text.strip() == "-" else _path(text)
+def parse_output_or_stdout(text: str) -> str | None:
+    """An argument type: an output file's path (:func:`parse_path`), or None for ``-``, standard
+    output, as when the option is left out."""
+    return None if text.strip() == "-" else parse_path(text)
 
 
 def parquet_name(path: str, option: str) -> None:
@@ -129,14 +149,19 @@ def parquet_name(path: str, option: str) -> None:
                          "written by pyarrow, which takes UTF-8 names only: choose another name") from None
 
 
-def _game(text: str) -> str:
+def parse_game(text: str) -> str:
+    """An argument type: a registered game's name (``vint``, ``501``, ``500``; any case), lower-cased;
+    argparse.ArgumentTypeError naming the games for any other."""
     if not is_game(text.lower()):
         raise argparse.ArgumentTypeError(f"unknown game {quote(text)} (choose from {', '.join(game_names())})")
     return text.lower()
 
 
-def _strategies(items):
-    """``["random"]`` → one spec for all seats; ``["1=random", "3=heuristic:aggression=1"]`` → a dict."""
+def parse_strategies(items: list[str] | None) -> str | dict[int, str] | None:
+    """The ``--strategy`` values as the runner takes them: ``["random"]`` → one spec for all seats;
+    ``["1=random", "3=heuristic:aggression=1"]`` → ``{seat: spec}``; none → None (each seat's
+    default).  The specs themselves are checked by the strategy registry.  Raises UsageError for a
+    seat given twice, or for several values one of which names no seat."""
     if not items:
         return None
     out = {}
@@ -153,7 +178,9 @@ def _strategies(items):
     return out
 
 
-def _ints(text, what):
+def parse_ints(text: str | None, what: str) -> list[int] | None:
+    """``"-900,0"`` → ``[-900, 0]`` (the scores of ``--before``, seats of ``--seat``); None → None.
+    Raises UsageError naming the option ``what`` if an item is not a whole number."""
     if text is None:
         return None
     try:
@@ -162,8 +189,9 @@ def _ints(text, what):
         raise UsageError(f"{what} must be whole numbers separated by commas, got {quote(text)}") from None
 
 
-def _add_execution(p):
-    """--jobs, --progress and --scheduler: how a long command runs (the same result either way)."""
+def add_execution_options(p: argparse.ArgumentParser) -> None:
+    """Add --jobs, --progress and --scheduler to the command's parser ``p``: how a long command
+    runs (the same result either way)."""
     p.add_argument("--jobs", type=_jobs, default=-1,
                    help="worker processes: -1 = all cores if the run is big enough to pay for starting them, "
                         "else this process (the default); 1 = this process only; N = N workers (at most the "
@@ -175,11 +203,13 @@ def _add_execution(p):
                         "one on this machine (README: Running on a cluster)")
 
 
-def _add_setup(p):
-    p.add_argument("--seed", type=_seed, default=0, help="run seed, 0 to 2**64-1 (default 0)")
+def add_setup_options(p: argparse.ArgumentParser) -> None:
+    """Add a run's set-up options to the command's parser ``p``: --seed, --strategy (repeatable),
+    --seats and --rule (repeatable); :func:`parse_strategies` reads --strategy's values."""
+    p.add_argument("--seed", type=parse_seed, default=0, help="run seed, 0 to 2**64-1 (default 0)")
     p.add_argument("--strategy", action="append", metavar="[SEAT=]NAME[:p=v,...]",
                    help="strategy for one seat (repeatable), or for every seat without SEAT=")
-    p.add_argument("--seats", type=_positive, help="number of seats (501: 3 or 4)")
+    p.add_argument("--seats", type=parse_positive, help="number of seats (501: 3 or 4)")
     p.add_argument("--rule", action="append", metavar="NAME=VALUE", help="rule option (repeatable)")
 
 
@@ -198,9 +228,16 @@ class _StoreOnce(argparse.Action):
         setattr(namespace, self.dest, values)
 
 
-class _Parser(argparse.ArgumentParser):
+def given_options(namespace: argparse.Namespace) -> list[str]:
+    """The destinations (``"deals"``, ``"games"``) of the one-value options :class:`Parser` has
+    read into ``namespace`` so far, sorted; empty before any."""
+    return sorted(getattr(namespace, "_given", ()))
+
+
+class Parser(argparse.ArgumentParser):
     """argparse with one-line errors (exit code 2), as every cardsim error is, and options that
-    take one value given once (:class:`_StoreOnce`)."""
+    take one value given once (:class:`_StoreOnce`): every cardsim command's parser, and the
+    profiler's."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -219,8 +256,9 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {clip(message, 200)} (see {self.prog} --help)\n")
 
 
-def _read_jsonl(path, limits=None):
-    """Yield ``(line number, record or RecordError)`` from a JSON Lines file.
+def read_jsonl(path: str, limits=None):
+    """Yield ``(line number, record or RecordError)`` from a JSON Lines file (docs/RECORDS.md),
+    line numbers from 1; UsageError if the file cannot be opened.
 
     Each line is decoded on its own, so one bad line (not UTF-8, not JSON, nested too deep)
     is reported and the next line is still read; a byte-order mark is ignored.  A line or a
@@ -263,6 +301,3 @@ def _bounded_lines(handle, path, limits=None):
     except InputTooLarge as exc:
         raise RejectedInput(str(exc)) from None
 
-
-def _replay(record):
-    return cardsim.replay(record)

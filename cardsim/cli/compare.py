@@ -22,8 +22,8 @@ import sys
 
 import numpy as np
 
-from cardsim.cli.common import (UsageError, _add_execution, _game, _ints, _output_or_stdout, _path, _positive,
-                                _seed)
+from cardsim.cli.common import (UsageError, add_execution_options, parse_game, parse_ints, parse_output_or_stdout,
+                                parse_path, parse_positive, parse_seed)
 from cardsim.games import GAME_NAMES, get_game
 from cardsim.games.base import OptionError
 
@@ -59,26 +59,26 @@ def add_parser(sub) -> None:
                                    "--matches), the seats exchanged, and print the paired difference A - B with "
                                    "its 95% interval and a verdict.",
                        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("game", type=_game, help=" | ".join(GAME_NAMES))
+    p.add_argument("game", type=parse_game, help=" | ".join(GAME_NAMES))
     p.add_argument("a", metavar="A", help="strategy A: NAME[:p=v,...] (any spec cardsim strategies GAME accepts)")
     p.add_argument("b", metavar="B", help="strategy B, compared with A")
     p.add_argument("--matches", action="store_true", help="whole matches (rubbers, games) instead of deals")
-    p.add_argument("-n", type=_positive, dest="n", metavar="N",
+    p.add_argument("-n", type=parse_positive, dest="n", metavar="N",
                    help=f"deals (default {DEFAULT_DEALS:,}) or, with --matches, matches (default "
                         f"{DEFAULT_MATCHES:,}) per seating")
-    p.add_argument("--seed", type=_seed, default=0, help="run seed, 0 to 2**64-1 (default 0)")
-    p.add_argument("--seats", type=_positive, help="number of seats (501: 3 or 4; default the game's)")
+    p.add_argument("--seed", type=parse_seed, default=0, help="run seed, 0 to 2**64-1 (default 0)")
+    p.add_argument("--seats", type=parse_positive, help="number of seats (501: 3 or 4; default the game's)")
     p.add_argument("--rule", action="append", metavar="NAME=VALUE", help="rule option (repeatable)")
     p.add_argument("--before", help="with --matches: the state every match starts from (as play_match's "
                                     "before: 501 scores by seat, Five Hundred team scores, Vint below-line points "
                                     "and games by team)")
     p.add_argument("--dealer", type=int, help="with --matches: the first dealer's seat (default: drawn per match)")
-    p.add_argument("--store", type=_path, metavar="DIR",
+    p.add_argument("--store", type=parse_path, metavar="DIR",
                    help="keep finished chunks in this folder (kept afterwards; the same command reads them)")
-    p.add_argument("-o", "--output", "--out", type=_output_or_stdout, metavar="FILE",
+    p.add_argument("-o", "--output", "--out", type=parse_output_or_stdout, metavar="FILE",
                    help="write the result here (default, or -: standard output)")
     p.add_argument("--format", choices=("text", "csv", "json"), default="text", help="output format")
-    _add_execution(p)
+    add_execution_options(p)
 
 
 def run(args) -> int:
@@ -104,7 +104,7 @@ def run(args) -> int:
         store = runs_dir() / f"compare-{manifest_key(identity)}"
     with cluster(args.scheduler):
         result = compare_strategies(args.game, args.a, args.b, n=args.n, matches=args.matches, seed=args.seed,
-                                    seats=args.seats, rules=args.rule, before=_ints(args.before, "--before"),
+                                    seats=args.seats, rules=args.rule, before=parse_ints(args.before, "--before"),
                                     dealer=args.dealer, n_jobs=args.jobs, store=store, progress=args.progress)
     text = render(result, args.format)
     if out is None:
@@ -275,15 +275,18 @@ def compare_strategies(game: str, a: str, b: str, *, n=None, matches=False, seed
     # said only where the run bears it out: a set-up the engine reads beyond these fields cannot fake it
     same = same_player(game, a, b, seats, rules) and all(r["diff"] == 0 and r["se"] == 0 for r in rows)
     for row in rows:
-        row["verdict"] = _verdict(row, same)
+        row["verdict"] = verdict_text(row, same)
     return {"game": spec.name, "title": title, "a": a, "b": b, "mode": "matches" if matches else "deals",
             "n": rows[0]["n"], "seed": int(table.attrs.get("seed", seed)), "seats": k,
             "partnerships": partnerships, "rules": dict(setup.rules), "before": before, "dealer": dealer,
             "level": LEVEL, "seating": seating, "same_player": same, "lower_turned": lower, "measures": rows}
 
 
-def _verdict(row: dict, same: bool) -> str:
-    """What the interval of A − B shows."""
+def verdict_text(row: dict, same: bool) -> str:
+    """What the interval of A − B shows, as the table's verdict column says it: ``row``'s ``lo``
+    and ``hi`` (the interval's ends, in the measure's unit) both above 0 → "A better", both below
+    → "B better", else "not decided at this size"; ``same`` (A and B one player) → "no
+    difference: ..." whatever the interval."""
     if same:
         return "no difference: A and B are the same player (a null comparison)"
     if row["lo"] > 0:

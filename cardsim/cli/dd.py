@@ -5,7 +5,8 @@ command needs is imported in :func:`run`.
 """
 from __future__ import annotations
 
-from cardsim.cli.common import UsageError, _add_setup, _game, _nonnegative, _path, _positive, _read_jsonl, _strategies
+from cardsim.cli.common import (UsageError, add_setup_options, parse_game, parse_nonnegative, parse_path,
+                                parse_positive, parse_strategies, read_jsonl)
 from cardsim.games import GAME_NAMES
 
 NAME = "dd"
@@ -26,15 +27,15 @@ Then the contract played: its DD result against what it needed and what the play
 
 def add_parser(sub) -> None:
     p = sub.add_parser("dd", help=DD_HELP, description=DD_DESCRIPTION)
-    p.add_argument("game", type=_game, nargs="?", help=" | ".join(GAME_NAMES))
-    p.add_argument("--deal", type=_nonnegative, help="deal number (default 0)")
-    p.add_argument("--record", type=_path, help="solve a record from this JSON Lines file instead")
-    p.add_argument("--line", type=_positive, help="which line of --record (default 1)")
-    _add_setup(p)
+    p.add_argument("game", type=parse_game, nargs="?", help=" | ".join(GAME_NAMES))
+    p.add_argument("--deal", type=parse_nonnegative, help="deal number (default 0)")
+    p.add_argument("--record", type=parse_path, help="solve a record from this JSON Lines file instead")
+    p.add_argument("--line", type=parse_positive, help="which line of --record (default 1)")
+    add_setup_options(p)
 
 
 def run(args) -> int:
     from cardsim.dd import cli as dd_cli  # local: --help imports every command module
     from cardsim.runner.run import make_run  # local: --help imports every command module
 
-    return dd_cli.run(args, _read_jsonl, make_run, _strategies, UsageError)
+    return dd_cli.run(args, read_jsonl, make_run, parse_strategies, UsageError)

@@ -11,8 +11,9 @@ import argparse
 import json
 import sys
 
-from cardsim.cli.common import (UsageError, _add_execution, _add_setup, _error_rate, _game, _ints, _nonnegative, _output_path, _path,
-                                _positive, _strategies)
+from cardsim.cli.common import (UsageError, add_execution_options, add_setup_options, parse_error_rate, parse_game,
+                                parse_ints, parse_nonnegative, parse_output_path, parse_path, parse_positive,
+                                parse_strategies)
 from cardsim.cli.export import pbn_given
 from cardsim.games import GAME_NAMES, get_game
 from cardsim.games.base import OptionError
@@ -115,8 +116,8 @@ def add_parser(sub) -> None:
                     "the made rate with a 95% Wilson interval, the mean score with a 95% interval, and the\n"
                     "paired difference to the best option with its 95% interval.",
         epilog=EVALUATE_EPILOG)
-    p.add_argument("game", type=_game, help=" | ".join(GAME_NAMES))
-    p.add_argument("--seat", type=_nonnegative, default=0, help="the seat that takes the options (default 0)")
+    p.add_argument("game", type=parse_game, help=" | ".join(GAME_NAMES))
+    p.add_argument("--seat", type=parse_nonnegative, default=0, help="the seat that takes the options (default 0)")
     p.add_argument("--option", action="append", metavar="OPTION",
                    help="an option of the seat (repeatable; see below)")
     p.add_argument("--contract", metavar="CONTRACT:SEAT",
@@ -130,28 +131,29 @@ def add_parser(sub) -> None:
                         "a suit touching in rank; 500: touching in the contract's trick order; 501: none) shown as one "
                         "row, the top card's, only where they scored the same on every deal (the strategies read the "
                         "card led), else split; the groups listed under the table (column stands_for in csv and json)")
-    p.add_argument("-n", "--deals", type=_positive, help="deals (default 100000; with --until-clear see --max-deals)")
+    p.add_argument("-n", "--deals", type=parse_positive,
+                   help="deals (default 100000; with --until-clear see --max-deals)")
     p.add_argument("--until-clear", action="store_true",
                    help="play in rounds of doubling size (2000, 4000, ... deals) and stop as soon as the best option "
                         "is separated from every other at the --error rate, or at --max-deals (then: no option is "
                         "clearly best); valid under this optional stopping (see below)")
-    p.add_argument("--max-deals", type=_positive, metavar="N",
+    p.add_argument("--max-deals", type=parse_positive, metavar="N",
                    help="with --until-clear: the most deals (default 1000000; -n is for a fixed number of deals and "
                         "is not taken with --until-clear)")
-    p.add_argument("--error", type=_error_rate, metavar="RATE",
+    p.add_argument("--error", type=parse_error_rate, metavar="RATE",
                    help="with --until-clear: the chance of calling a wrong option clearly best, from 0.000001 to "
                         "0.5 (default 0.05)")
     p.add_argument("--hand", help='the seat\'s given cards, e.g. "S:AKT86 H:KQ42 C:K832" (some or all); '
                                   '"D:-" says it has no diamonds')
     p.add_argument("--where", help='hand classes, e.g. "hcp=15-17, H>=5; seat 2: hcp>=10" (docs/conditions.md)')
     p.add_argument("--talon", help="given talon (501) or kitty (500) cards")
-    p.add_argument("--pbn", type=_path, metavar="FILE",
+    p.add_argument("--pbn", type=parse_path, metavar="FILE",
                    help="take the seat's hand and the dealer from a PBN board (docs/pbn.md); with --pbn-hands all, "
                         "every seat's hand (the deal fixed)")
     p.add_argument("--board", help="with --pbn: the board (its Board tag; 1/Closed for one of the boards one per room that share a number, docs/pbn.md); may be left out for a file of one board")
     p.add_argument("--pbn-hands", choices=("seat", "all"), default="seat",
                    help="with --pbn: give the seat's hand only (default) or all four hands")
-    p.add_argument("--dealer", type=_nonnegative, help="the dealer's seat (default: drawn per deal)")
+    p.add_argument("--dealer", type=parse_nonnegative, help="the dealer's seat (default: drawn per deal)")
     p.add_argument("--auction", help="calls made before the seat's first call (or, in a lead question, that the "
                                      "auction reaching --contract starts with), in order: in Vint from the "
                                      "dealer, in 501 and 500 from the dealer's left (needs --dealer; see below)")
@@ -169,18 +171,18 @@ def add_parser(sub) -> None:
                         "500) or rubber (Vint) played on by the strategies; margin (Vint): the side's points minus "
                         "the other side's to the rubber's end; tricks (Vint, 500): the side's tricks in the deal; "
                         "points (501): the seat's card points won plus effective marriages")
-    _add_setup(p)
+    add_setup_options(p)
     p.add_argument("--format", choices=("table", "csv", "json"), default="table", help="output format")
-    p.add_argument("--records", type=_output_path, help="write the first deals' records, every option, here")
-    p.add_argument("--records-limit", type=_positive, help="deals with records (default 100)")
+    p.add_argument("--records", type=parse_output_path, help="write the first deals' records, every option, here")
+    p.add_argument("--records-limit", type=parse_positive, help="deals with records (default 100)")
     p.add_argument("--robust", action="store_true",
                    help="replay the question under every player profile of the game (cardsim profiles GAME) on "
                         "the same deals and say whether the best option holds")
     p.add_argument("--profile", action="append", metavar="NAME",
                    help="with --robust: replay under this profile only (repeatable; default is always included)")
-    p.add_argument("--profiles-file", type=_path, metavar="FILE",
+    p.add_argument("--profiles-file", type=parse_path, metavar="FILE",
                    help="with --robust: more profiles from a TOML or JSON file (docs/profiles.md)")
-    _add_execution(p)
+    add_execution_options(p)
 
 
 def run(args) -> int:
@@ -210,12 +212,12 @@ def run(args) -> int:
 
     def ask(specs, n=deals):
         return E.question(args.game, args.seat, args.option, n, args.seed, args.hand, args.where,
-                          args.talon, args.dealer, _ints(args.before, "--before"), specs, args.seats, args.rule,
+                          args.talon, args.dealer, parse_ints(args.before, "--before"), specs, args.seats, args.rule,
                           conditions=given,
                           auction=args.auction or (), outcome=args.outcome,
                           calls_imply_hands=not args.calls_on_random_hands)
 
-    q = ask(_strategies(args.strategy))
+    q = ask(parse_strategies(args.strategy))
     if args.records_limit and not args.records:
         raise UsageError("--records-limit needs --records FILE")
     if args.calls_on_random_hands and not args.auction and not any(_is_lead(o) for o in q.options):
@@ -235,10 +237,10 @@ def run(args) -> int:
         # round's deals (the question's strategies), then one card a class is played.
         pilot = min(S.FIRST, deals)
         with cluster(args.scheduler):
-            sums = E.run_question(ask(_strategies(args.strategy), pilot), args.jobs)
+            sums = E.run_question(ask(parse_strategies(args.strategy), pilot), args.jobs)
         groups, split, hidden = _regroup(groups, list(q.options), sums)
         args.option = [o for o in args.option if o.strip() not in hidden]
-        q = ask(_strategies(args.strategy))
+        q = ask(parse_strategies(args.strategy))
     if args.robust:
         return _evaluate_robust(E, q, ask, args, (groups, split, grouping, pilot) if groups else None)
     # Finished chunks wait in the runs folder until the answer is printed: the same command

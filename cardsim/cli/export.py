@@ -19,8 +19,8 @@ import stat
 import sys
 
 import cardsim
-from cardsim.cli.common import (RejectedInput, UsageError, _add_setup, _game, _output_or_stdout, _path, _positive,
-                                _read_jsonl, _strategies)
+from cardsim.cli.common import (RejectedInput, UsageError, add_setup_options, parse_game, parse_output_or_stdout,
+                                parse_path, parse_positive, parse_strategies, read_jsonl)
 from cardsim.games import GAME_NAMES, get_game
 from cardsim.games.base import RecordError
 from cardsim.text import clip, quote
@@ -30,12 +30,12 @@ NAME = "export"
 
 def add_parser(sub) -> None:
     p = sub.add_parser("export", help="deals as PBN for bridge programs, and PBN deals back (docs/pbn.md)")
-    p.add_argument("game", type=_game, help=" | ".join(GAME_NAMES) + " (PBN: games dealt as bridge, i.e. vint)")
-    p.add_argument("-n", "--deals", type=_positive, help="simulated deals to export (with --seed)")
-    _add_setup(p)
-    p.add_argument("--records", type=_path, metavar="FILE.jsonl",
+    p.add_argument("game", type=parse_game, help=" | ".join(GAME_NAMES) + " (PBN: games dealt as bridge, i.e. vint)")
+    p.add_argument("-n", "--deals", type=parse_positive, help="simulated deals to export (with --seed)")
+    add_setup_options(p)
+    p.add_argument("--records", type=parse_path, metavar="FILE.jsonl",
                    help="export these records (docs/RECORDS.md, any program's) instead of simulating")
-    p.add_argument("--pbn", type=_path, metavar="FILE", help="read this PBN file instead (to records or hands)")
+    p.add_argument("--pbn", type=parse_path, metavar="FILE", help="read this PBN file instead (to records or hands)")
     p.add_argument("--board", help="with --pbn: only this board (its Board tag; 1/Closed for one of the boards one per room that share "
                         "a number, docs/pbn.md)")
     p.add_argument("--complete-auction", action="store_true",
@@ -44,7 +44,7 @@ def add_parser(sub) -> None:
     p.add_argument("--format", choices=("pbn", "records", "hands"),
                    help="pbn (the default from --seed/--records), records (JSON Lines, the default from --pbn) "
                         "or hands (from --pbn: each seat's cards for evaluate --hand)")
-    p.add_argument("-o", "--output", type=_output_or_stdout, metavar="FILE",
+    p.add_argument("-o", "--output", type=parse_output_or_stdout, metavar="FILE",
                    help="write here (default, or -: standard output)")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="with -n: a progress bar with rate and ETA (default: when standard error is a terminal)")
@@ -174,7 +174,7 @@ def _simulated(args, event):
     from cardsim.pbn import boards  # local: --help imports every command module
     from cardsim.runner.run import make_run  # local: --help imports every command module
 
-    run = make_run(args.game, args.deals, args.seed, _strategies(args.strategy), args.seats, args.rule,
+    run = make_run(args.game, args.deals, args.seed, parse_strategies(args.strategy), args.seats, args.rule,
                    min(args.deals, 10_000))
     spec = get_game(args.game)
 
@@ -189,7 +189,7 @@ def _from_records(args):
     from cardsim.bounded import RECORDS_HELD  # local: --help imports every command module
 
     records, rejected = [], 0
-    for number, record in _read_jsonl(args.records, RECORDS_HELD):  # all are held: a smaller cap
+    for number, record in read_jsonl(args.records, RECORDS_HELD):  # all are held: a smaller cap
         try:
             if isinstance(record, Exception):
                 raise record

@@ -5,7 +5,7 @@ command needs is imported in :func:`run`.
 """
 from __future__ import annotations
 
-from cardsim.cli.common import _game, _path
+from cardsim.cli.common import parse_game, parse_path
 from cardsim.games import GAME_NAMES
 
 NAME = "profiles"
@@ -14,8 +14,8 @@ NAME = "profiles"
 def add_parser(sub) -> None:
     p = sub.add_parser("profiles", help="list a game's player profiles (who sits in the seats a question does "
                                         "not fix)")
-    p.add_argument("game", type=_game, help=" | ".join(GAME_NAMES))
-    p.add_argument("--file", type=_path, metavar="FILE", help="also the profiles of this TOML or JSON file")
+    p.add_argument("game", type=parse_game, help=" | ".join(GAME_NAMES))
+    p.add_argument("--file", type=parse_path, metavar="FILE", help="also the profiles of this TOML or JSON file")
 
 
 def run(args) -> int:

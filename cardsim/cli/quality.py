@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import sys
 
-from cardsim.cli.common import _add_execution, _game, _positive, _seed
+from cardsim.cli.common import add_execution_options, parse_game, parse_positive, parse_seed
 from cardsim.games import GAME_NAMES
 
 NAME = "quality"
@@ -24,9 +24,9 @@ def add_parser(sub) -> None:
                                    "declared deal and strategy about 0.1 s in Vint, under 1 ms in 501 and "
                                    "about 6 ms in Five Hundred (BENCHMARKS.md).  Intervals need 30 declared "
                                    "deals; below that they print as NaN.")
-    p.add_argument("game", type=_game, help=" | ".join(GAME_NAMES))
-    p.add_argument("-n", "--deals", type=_positive, required=True, help="deals per strategy (the same for all)")
-    p.add_argument("--seed", type=_seed, default=0, help="run seed (default 0)")
+    p.add_argument("game", type=parse_game, help=" | ".join(GAME_NAMES))
+    p.add_argument("-n", "--deals", type=parse_positive, required=True, help="deals per strategy (the same for all)")
+    p.add_argument("--seed", type=parse_seed, default=0, help="run seed (default 0)")
     p.add_argument("--strategies", nargs="+", metavar="NAME[:p=v,...]", help="strategies to measure (default: all)")
     p.add_argument("--by", help="split declared deals by any of band, denomination, level, comma-separated "
                                 "(a longer table); band: the game's contract height bands (Vint levels 1-3, "
@@ -35,7 +35,7 @@ def add_parser(sub) -> None:
                    help="count only the declared contracts of these heights, e.g. 4-7 or 4 (Vint and Five Hundred "
                         "the level; 501 the target in card points, e.g. 100-119); every deal is still solved")
     p.add_argument("--format", choices=("table", "csv", "json"), default="table", help="output format")
-    _add_execution(p)
+    add_execution_options(p)
 
 
 def run(args) -> int:

@@ -8,7 +8,8 @@ from __future__ import annotations
 import json
 import sys
 
-from cardsim.cli.common import _path, _read_jsonl, _replay
+import cardsim
+from cardsim.cli.common import parse_path, read_jsonl
 from cardsim.games.base import RecordError
 from cardsim.text import clip
 
@@ -17,18 +18,18 @@ NAME = "replay"
 
 def add_parser(sub) -> None:
     p = sub.add_parser("replay", help="validate and score deal records (docs/RECORDS.md)")
-    p.add_argument("file", type=_path, help="JSON Lines file, or - for standard input")
+    p.add_argument("file", type=parse_path, help="JSON Lines file, or - for standard input")
 
 
 def run(args) -> int:
     rejected = 0
     seen = 0
-    for number, record in _read_jsonl(args.file):
+    for number, record in read_jsonl(args.file):
         seen += 1
         try:
             if isinstance(record, Exception):
                 raise record
-            result = _replay(record)
+            result = cardsim.replay(record)
         except RecordError as exc:
             rejected += 1
             print(f"{args.file}: line {number}: {clip(exc.describe())}", file=sys.stderr)

@@ -8,8 +8,8 @@ from __future__ import annotations
 import sys
 
 import cardsim
-from cardsim.cli.common import (UsageError, _add_setup, _game, _ints, _nonnegative, _path, _positive, _read_jsonl,
-                                _replay, _strategies)
+from cardsim.cli.common import (UsageError, add_setup_options, parse_game, parse_ints, parse_nonnegative,
+                                parse_path, parse_positive, parse_strategies, read_jsonl)
 from cardsim.games import GAME_NAMES, get_game
 from cardsim.text import clip
 
@@ -18,14 +18,16 @@ NAME = "show"
 
 def add_parser(sub) -> None:
     p = sub.add_parser("show", help="print one deal for people")
-    p.add_argument("game", type=_game, nargs="?", help=" | ".join(GAME_NAMES))
-    p.add_argument("--deal", type=_nonnegative, default=0, help="deal number (default 0; with --match: in the match)")
-    p.add_argument("--match", type=_nonnegative, help="show a deal of this match (501, Vint) as play_match plays it")
+    p.add_argument("game", type=parse_game, nargs="?", help=" | ".join(GAME_NAMES))
+    p.add_argument("--deal", type=parse_nonnegative, default=0,
+                   help="deal number (default 0; with --match: in the match)")
+    p.add_argument("--match", type=parse_nonnegative,
+                   help="show a deal of this match (501, Vint) as play_match plays it")
     p.add_argument("--before", help="with --match: the scores the match started from (501,250,320)")
-    p.add_argument("--dealer", type=_nonnegative, help="with --match: who dealt the match's first deal")
-    p.add_argument("--record", type=_path, help="show a record from this JSON Lines file instead")
-    p.add_argument("--line", type=_positive, default=1, help="which line of --record (default 1)")
-    p.add_argument("--pbn", type=_path, metavar="FILE",
+    p.add_argument("--dealer", type=parse_nonnegative, help="with --match: who dealt the match's first deal")
+    p.add_argument("--record", type=parse_path, help="show a record from this JSON Lines file instead")
+    p.add_argument("--line", type=parse_positive, default=1, help="which line of --record (default 1)")
+    p.add_argument("--pbn", type=parse_path, metavar="FILE",
                    help="show a board of this PBN file with its auction and play (Vint; docs/pbn.md) instead")
     p.add_argument("--board", help="with --pbn: the board (its Board tag; 1/Closed for one of the boards one per room that share a number, docs/pbn.md); may be left out for a file of one board")
     p.add_argument("--complete-auction", action="store_true",
@@ -33,7 +35,7 @@ def add_parser(sub) -> None:
     p.add_argument("--dd", action="store_true",
                    help="after the deal, every card's double-dummy value and what it cost (0 for a DD-best card), "
                         "and the total cost of each side")
-    _add_setup(p)
+    add_setup_options(p)
 
 
 def run(args) -> int:
@@ -48,11 +50,11 @@ def run(args) -> int:
         if given:
             raise UsageError(f"{', '.join(given)} cannot go with --record (the record fixes its deal; "
                              "choose it with --line)")
-        for number, record in _read_jsonl(args.record):
+        for number, record in read_jsonl(args.record):
             if number == args.line:
                 if isinstance(record, Exception):
                     raise record
-                _replay(record)
+                cardsim.replay(record)
                 if args.game and record["game"] != args.game:
                     raise UsageError(f"line {number} of {args.record} is a {record['game']} record, not {args.game}")
                 _print(get_game(record["game"]).show(record), record, args.dd)
@@ -62,11 +64,11 @@ def run(args) -> int:
         raise UsageError("name a game (or give --record FILE)")
     from cardsim.runner.run import make_run  # local: --help imports every command module
 
-    run = make_run(args.game, 1, args.seed, _strategies(args.strategy), args.seats, args.rule)
+    run = make_run(args.game, 1, args.seed, parse_strategies(args.strategy), args.seats, args.rule)
     spec = get_game(args.game)
     if args.match is not None:
         records = cardsim.match_records(args.game, args.match, run.seed, list(run.setup.specs), run.setup.seats,
-                                        args.rule, _ints(args.before, "--before"), args.dealer)
+                                        args.rule, parse_ints(args.before, "--before"), args.dealer)
         if args.deal >= len(records):
             raise UsageError(f"match {args.match} of seed {run.seed} has {len(records)} deals (0 to {len(records) - 1})")
         _print(spec.show(records[args.deal]), records[args.deal], args.dd,

@@ -10,8 +10,8 @@ import sys
 from pathlib import Path
 
 import cardsim
-from cardsim.cli.common import (UsageError, _add_execution, _add_setup, _game, _output_path, _positive,
-                                _strategies, parquet_name)
+from cardsim.cli.common import (UsageError, add_execution_options, add_setup_options, parquet_name, parse_game,
+                                parse_output_path, parse_positive, parse_strategies)
 from cardsim.games import GAME_NAMES, get_game
 
 NAME = "simulate"
@@ -22,16 +22,16 @@ IN_MEMORY_LIMIT = 20_000_000
 
 def add_parser(sub) -> None:
     p = sub.add_parser("simulate", help="simulate deals (or whole matches)")
-    p.add_argument("game", type=_game, help=" | ".join(GAME_NAMES))
-    p.add_argument("-n", "--deals", type=_positive, help="number of deals")
-    p.add_argument("--matches", type=_positive, help="play this many whole matches instead of deals")
-    _add_setup(p)
-    p.add_argument("-o", "--output", type=_output_path, help="parquet output: deals go to a dataset directory, matches to two files; unfinished "
+    p.add_argument("game", type=parse_game, help=" | ".join(GAME_NAMES))
+    p.add_argument("-n", "--deals", type=parse_positive, help="number of deals")
+    p.add_argument("--matches", type=parse_positive, help="play this many whole matches instead of deals")
+    add_setup_options(p)
+    p.add_argument("-o", "--output", type=parse_output_path, help="parquet output: deals go to a dataset directory, matches to two files; unfinished "
                         "work waits in OUTPUT.partial and the same command resumes it")
-    p.add_argument("--records", type=_output_path, help="write the first deals' records (JSON Lines) here")
-    p.add_argument("--records-limit", type=_positive, help="how many records (default 1000)")
-    p.add_argument("--chunk-size", type=_positive, help="deals per chunk (default 100000)")
-    _add_execution(p)
+    p.add_argument("--records", type=parse_output_path, help="write the first deals' records (JSON Lines) here")
+    p.add_argument("--records-limit", type=parse_positive, help="how many records (default 1000)")
+    p.add_argument("--chunk-size", type=parse_positive, help="deals per chunk (default 100000)")
+    add_execution_options(p)
 
 
 def run(args) -> int:
@@ -40,7 +40,7 @@ def run(args) -> int:
     from cardsim.runner.pool import cluster  # local: --help imports every command module
     from cardsim.runner.run import DEFAULT_CHUNK, make_run  # local: --help imports every command module
 
-    strategies = _strategies(args.strategy)
+    strategies = parse_strategies(args.strategy)
     if args.output:
         parquet_name(args.output, "-o")
     if (args.deals is None) == (args.matches is None):

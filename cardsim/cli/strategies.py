@@ -5,7 +5,7 @@ command needs is imported in :func:`run`.
 """
 from __future__ import annotations
 
-from cardsim.cli.common import _game
+from cardsim.cli.common import parse_game
 from cardsim.games import get_game
 
 NAME = "strategies"
@@ -13,7 +13,7 @@ NAME = "strategies"
 
 def add_parser(sub) -> None:
     p = sub.add_parser("strategies", help="list a game's strategies, their parameters and its rule options")
-    p.add_argument("game", type=_game)
+    p.add_argument("game", type=parse_game)
 
 
 def run(args) -> int:

@@ -9,7 +9,7 @@ import argparse
 import json
 import sys
 
-from cardsim.cli.common import _add_execution, _game, _path, _positive, _seed, _whole
+from cardsim.cli.common import add_execution_options, parse_game, parse_path, parse_positive, parse_seed, parse_whole
 from cardsim.games import GAME_NAMES
 
 NAME = "tune"
@@ -33,29 +33,29 @@ def add_parser(sub) -> None:
                                    "parameters, in self-play; ends at an equilibrium (checked with exploit), "
                                    "a cycle, or the budget.",
                        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("game", type=_game, help=" | ".join(GAME_NAMES))
+    p.add_argument("game", type=parse_game, help=" | ".join(GAME_NAMES))
     p.add_argument("--strategy", default="heuristic", metavar="NAME[:p=v,...]",
                    help="the starting point: a strategy with tunable parameters (default heuristic)")
     p.add_argument("--params", metavar="a,b=LO:HI,...",
                    help="the parameters to move, optionally with a range inside the registry's (default: all "
                         "the strategy's tunable parameters; cardsim strategies GAME lists them)")
     p.add_argument("--objective", help="what a deviation gains (default: the game's first; exploit lists them)")
-    p.add_argument("--budget", type=_positive, metavar="MATCHES",
+    p.add_argument("--budget", type=parse_positive, metavar="MATCHES",
                    help="matches in all, -n per deviation measured (default: 30 sweeps' worth)")
-    p.add_argument("-n", "--matches", type=_positive, dest="matches", metavar="MATCHES",
+    p.add_argument("-n", "--matches", type=parse_positive, dest="matches", metavar="MATCHES",
                    help="matches per deviation (default: exploit's)")
-    p.add_argument("--seed", type=_seed, default=0, help="run seed, 0 to 2**64-1 (default 0)")
+    p.add_argument("--seed", type=parse_seed, default=0, help="run seed, 0 to 2**64-1 (default 0)")
     p.add_argument("--pairs", type=lambda t: _nonneg_small(t), default=4,
                    help="random pairs of parameters each exploit check tries (default 4)")
-    p.add_argument("--store", type=_path, metavar="DIR", help="keep each finished measurement here (resumable)")
+    p.add_argument("--store", type=parse_path, metavar="DIR", help="keep each finished measurement here (resumable)")
     p.add_argument("--format", choices=("text", "json", "csv"), default="text",
                    help="text: the trajectory as it goes and a summary; json: the whole result; csv: the "
                         "trajectory")
-    _add_execution(p)
+    add_execution_options(p)
 
 
 def _nonneg_small(text: str) -> int:
-    return _whole(text, 0, 1000)
+    return parse_whole(text, 0, 1000)
 
 
 def run(args) -> int:

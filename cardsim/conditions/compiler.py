@@ -16,7 +16,7 @@ import numpy as np
 
 from cardsim.cards import cards_of
 from cardsim.conditions import program
-from cardsim.conditions.classes import HandClass, _range_text, parse_class, value_text
+from cardsim.conditions.classes import HandClass, clause_text, parse_class, value_text
 from cardsim.conditions.grammar import features_of, game_name, hand_text, layout_of, parse_given
 from cardsim.deal import N_HOLDERS, TALON, ConditionError, DealLayout, FeatureSet
 from cardsim.holding import KIND_FIRST, kind_range, term_value
@@ -117,7 +117,7 @@ def _with_voids(fs: FeatureSet, cls: HandClass, suits, holder: int) -> HandClass
         lo, _ = ranges.get(suit, (None, None))
         if lo:
             raise ConditionError(f"{_holder_name(holder)}: {suit}:- (no {suit}) contradicts "
-                                 f"{_range_text(suit, ranges[suit], fs)}")
+                                 f"{clause_text(suit, ranges[suit], fs)}")
         features = {k: v for k, v in features.items() if fs.canonical(str(k)) != suit}
         features[suit] = 0
     return dataclasses.replace(cls, features=features)
@@ -213,7 +213,7 @@ def _seat_constraints(fs: FeatureSet, seat: int, cls: HandClass, given: list[int
         if lo > most or hi < least:
             least_text, most_text = (value_text(fs, name, v) for v in (least, most))
             can = least_text if least == most else f"{least_text}-{most_text}"
-            raise ConditionError(f"{label}: {_range_text(name, ranges[name], fs)} is impossible: "
+            raise ConditionError(f"{label}: {clause_text(name, ranges[name], fs)} is impossible: "
                                  f"its hand can only have {name} {can}")
         if name in ranges and (lo > least or hi < most):
             plan.add(seat, lo, hi, terms)
@@ -248,7 +248,7 @@ def _check_card_counts(fs: FeatureSet, label: str, ranges: dict, forced: int, fr
         if need and not mask & taken:
             taken |= mask
             total += need
-            names.append(_range_text(name, ranges[name], fs))
+            names.append(clause_text(name, ranges[name], fs))
     if total > free_slots:
         raise ConditionError(f"{label}: {', '.join(names)} is impossible: it needs {total} cards besides those "
                              f"given and a {fs.game} hand of {size} has {free_slots} places left")
@@ -270,7 +270,7 @@ def _check_jointly(fs: FeatureSet, label: str, ranges: dict, forced: int, availa
     names = [name for name in fs.features if name in modelled]  # as the class text orders them
     culprit = next((combo for k in (1, 2) for combo in itertools.combinations(names, k)
                     if not program.feasible(fs, {n: modelled[n] for n in combo}, forced, available, size)), names)
-    clauses = ", ".join(_range_text(n, ranges[n], fs) for n in culprit)
+    clauses = ", ".join(clause_text(n, ranges[n], fs) for n in culprit)
     cards = " with its given, required and excluded cards" if forced or len(available) < len(fs.base_deck) else ""
     holder = "talon" if label == _holder_name(TALON) else "hand"
     raise ConditionError(f"{label}: {clauses} is impossible: no {size}-card {fs.game} {holder}{cards} meets "
@@ -288,7 +288,7 @@ def _check_across_seats(fs: FeatureSet, classes: dict) -> None:
         lows = {seat: r[name][0] for seat, r in ranges.items() if name in r and r[name][0]}
         deck = sum(weights.values())
         if len(lows) > 1 and sum(lows.values()) > deck:
-            parts = "; ".join(f"seat {seat}: {_range_text(name, ranges[seat][name], fs)}" for seat in sorted(lows))
+            parts = "; ".join(f"seat {seat}: {clause_text(name, ranges[seat][name], fs)}" for seat in sorted(lows))
             raise ConditionError(f"{parts} is impossible: those hands would hold {sum(lows.values())} {name} "
                                  f"and the deck has {deck}")
 

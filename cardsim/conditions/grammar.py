@@ -156,7 +156,12 @@ def _flatten(items) -> list:
     return out
 
 
-def _parse(text, start: str, what: str):
+def parse_tree(text, start: str, what: str):
+    """``text`` read by the condition grammar from its rule ``start``, as plain tuples
+    (:class:`_Tree`): ``"classes"`` → ``[(seat | None, [clause])]``, one scope per ``;``-part;
+    ``"hand"`` → card tokens ``"AS"`` and void markers ``("void", "D")`` in the order written.
+    Suit symbols are read as letters first.  Raises ConditionError (one line, naming ``what``,
+    the column and the token) for text that is not a string or does not parse."""
     if not isinstance(text, str):
         raise ConditionError(f"{what} must be a string, got {quote(text)}")
     letters = suit_letters(text)
@@ -184,7 +189,10 @@ def _unexpected(exc: UnexpectedInput, text: str) -> str:
     return str(exc).splitlines()[0]
 
 
-def _card(fs: FeatureSet, token) -> int:
+def card_index(fs: FeatureSet, token) -> int:
+    """The game's card number (an int of ``fs.base_deck``) of a card ``token``: a card text
+    (``"AS"`` or ``"A♠"``, in the game's ranks) or a card number itself.  Raises ConditionError
+    naming the token when it is not a card of the game ``fs`` describes."""
     if isinstance(token, (int, np.integer)) and not isinstance(token, bool):
         card = int(token)
         if card not in set(int(c) for c in fs.base_deck):
@@ -214,8 +222,8 @@ def parse_given(game, value) -> tuple[list[int], tuple[str, ...]]:
     fs = features_of(game)
     if not isinstance(value, str):
         return cards_given(game, value), ()
-    items = _parse(value, "hand", "hand")
-    cards = _distinct(fs, [_card(fs, t) for t in items if not isinstance(t, tuple)], quote(value))
+    items = parse_tree(value, "hand", "hand")
+    cards = _distinct(fs, [card_index(fs, t) for t in items if not isinstance(t, tuple)], quote(value))
     voids = tuple(dict.fromkeys(suit for _, suit in (t for t in items if isinstance(t, tuple))))
     for suit in voids:
         inside = [c for c in cards if suit_cards(fs, suit) >> c & 1]
@@ -230,7 +238,10 @@ def suit_cards(fs: FeatureSet, suit: str) -> int:
     return sum(m for m, _, _ in fs.features[suit])
 
 
-def _no_voids(items, where: str) -> list:
+def refuse_voids(items: list, where: str) -> list:
+    """``items`` (:func:`parse_tree`'s card tokens) unchanged when none is a void marker
+    (``D:-``); otherwise ConditionError at ``where``: a void is a suit length, written in a class
+    as ``D=0``, not a card to hold or deal."""
     for t in items:
         if isinstance(t, tuple):
             raise ConditionError(f"{where}: a void ({t[1]}:-) is not a card; a class says it as {t[1]}=0")
@@ -250,13 +261,13 @@ def cards_given(game, value) -> list[int]:
     """Card indices of given cards: a hand string, or an iterable of card tokens or indices."""
     fs = features_of(game)
     if isinstance(value, str):
-        return _distinct(fs, [_card(fs, t) for t in _no_voids(_parse(value, "hand", "hand"), quote(value))],
+        return _distinct(fs, [card_index(fs, t) for t in refuse_voids(parse_tree(value, "hand", "hand"), quote(value))],
                          quote(value))
     try:
         items = list(value)
     except TypeError:
         raise ConditionError(f"cards must be a hand string or a list of cards, got {quote(value)}") from None
-    return _distinct(fs, [_card(fs, t) for t in items], "the cards given")
+    return _distinct(fs, [card_index(fs, t) for t in items], "the cards given")
 
 
 def hand_text(game, cards) -> str:

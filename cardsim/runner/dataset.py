@@ -22,11 +22,11 @@ import numpy as np
 from cardsim.games import get_game
 from cardsim.games.base import Setup
 from cardsim.runner import files
-from cardsim.runner.files import (MANIFEST, OutputError, _check_same_run, _claim, _drop_stale_temporaries,
-                                  _read_manifest, _release, read_manifest_file, _writable_folder, atomic_write, follow_link, part_damage,
-                                  part_record, sizes_text, transform_id)
+from cardsim.runner.files import (MANIFEST, OutputError, atomic_write, check_same_run, claim_folder,
+                                  drop_stale_temporaries, follow_link, make_writable_folder, part_damage, part_record,
+                                  read_manifest, read_manifest_file, release_folder, sizes_text, transform_id)
 from cardsim.runner.pool import run_tasks, using
-from cardsim.runner.run import Run, _simulate_chunk, column_buffers, fill_columns, rows_frame, run_seconds
+from cardsim.runner.run import Run, column_buffers, fill_columns, play_chunk, rows_frame, run_seconds
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -92,8 +92,8 @@ def prepare_dataset(path, manifest: dict) -> tuple[Path, dict[int, dict]] | None
         if not path.is_dir():
             raise OutputError(f"{path} exists and is not a dataset directory")
         if final.exists():
-            old = _read_manifest(final, path)
-            _check_same_run(path, old, manifest)
+            old = read_manifest(final, path)
+            check_same_run(path, old, manifest)
             if old.get("complete"):
                 damaged = damaged_parts(path, old)
                 if not damaged:
@@ -108,14 +108,14 @@ def prepare_dataset(path, manifest: dict) -> tuple[Path, dict[int, dict]] | None
         elif any(path.iterdir()):
             raise OutputError(f"{path} exists and is not a cardsim dataset; choose another path or remove it")
     folder = staging(path)
-    _writable_folder(folder, path)
+    make_writable_folder(folder, path)
     mpath = folder / MANIFEST
     if mpath.exists():
-        _check_same_run(path, _read_manifest(mpath, folder), manifest)
+        check_same_run(path, read_manifest(mpath, folder), manifest)
     else:
         atomic_write(mpath, lambda p: p.write_text(json.dumps(manifest, indent=1)))
-    _claim(folder, path)
-    _drop_stale_temporaries(folder)
+    claim_folder(folder, path)
+    drop_stale_temporaries(folder)
     done, damaged = {}, {}
     for p in folder.glob("part-*.parquet"):
         k = int(p.stem.split("-")[1])
@@ -207,11 +207,13 @@ def encode_rows(rows: np.ndarray, sink) -> None:
         pq.write_table(table, sink, **options)
 
 
-def _write_part(folder: Path, k: int, setup: Setup, seed: int, start: int, count: int, transform=None) -> dict:
-    """Worker: play one chunk and write it as ``part-k`` of ``folder``; returns the part's
-    record (files.part_record: rows, bytes, CRC-32), taken from the file before it is renamed
-    into place."""
-    rows = _simulate_chunk(setup, seed, start, count)
+def write_part(folder: Path, k: int, setup: Setup, seed: int, start: int, count: int, transform=None) -> dict:
+    """Worker: play deals ``start`` to ``start + count - 1`` of ``seed`` under ``setup``
+    (:func:`cardsim.runner.run.play_chunk`) and write them as ``part-k`` of ``folder``: the rows
+    as they are, or ``transform``'s DataFrame of the deals' frame.  Returns the part's record
+    (files.part_record: rows, bytes, CRC-32), taken from the file before it is renamed into
+    place; OutputError (files.atomic_write) when the part cannot be written."""
+    rows = play_chunk(setup, seed, start, count)
     record = {}
     if transform is None:
         def write(p):
@@ -233,7 +235,7 @@ def estimated_bytes(run: Run, deals: int, chunks: int, sample: int = 2000) -> fl
     """Estimated parquet bytes of ``deals`` deals of ``run`` in ``chunks`` files: the first
     ``sample`` and ``2 × sample`` deals encoded, their difference the cost of a deal and the
     rest the cost of a file (its metadata)."""
-    rows = _simulate_chunk(run.setup, run.seed, 0, 2 * sample)
+    rows = play_chunk(run.setup, run.seed, 0, 2 * sample)
     sizes = []
     for count in (sample, 2 * sample):
         sink = io.BytesIO()
@@ -290,7 +292,7 @@ def simulate_to_dataset(path, run: Run, n_jobs=-1, progress=False, transform=Non
             raise
     tasks = [(folder.resolve(), k, run.setup, run.seed, s, c, transform) for k, s, c in todo]
     with using(client):
-        for (k, _, _), record in zip(todo, run_tasks(_write_part, tasks, [c for _, _, c in todo], n_jobs, progress,
+        for (k, _, _), record in zip(todo, run_tasks(write_part, tasks, [c for _, _, c in todo], n_jobs, progress,
                                                      seconds=run_seconds(run, todo))):
             records[k] = record
     manifest["complete"] = True
@@ -300,7 +302,7 @@ def simulate_to_dataset(path, run: Run, n_jobs=-1, progress=False, transform=Non
     atomic_write(folder / MANIFEST, lambda p: p.write_text(json.dumps(manifest, indent=1)))
     if path.exists():
         path.rmdir()  # an empty folder the user made for the output
-    _release(folder)
+    release_folder(folder)
     os.replace(folder, path)
     return path
 

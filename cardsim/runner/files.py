@@ -179,14 +179,19 @@ def read_manifest_file(mpath: Path) -> dict | None:
     return found if isinstance(found, dict) else None
 
 
-def _read_manifest(mpath: Path, folder: Path) -> dict:
+def read_manifest(mpath: Path, folder: Path) -> dict:
+    """The manifest at ``mpath`` (JSON object → dict) of the output ``folder``; OutputError, telling
+    the user to remove ``folder``, when it cannot be read or is not a JSON object."""
     found = read_manifest_file(mpath)
     if found is None:
         raise OutputError(f"{path_text(mpath)} is unreadable; remove {path_text(folder)} to start again")
     return found
 
 
-def _check_same_run(folder: Path, old: dict, manifest: dict) -> None:
+def check_same_run(folder: Path, old: dict, manifest: dict) -> None:
+    """Refuse to resume into ``folder`` a run other than the one it holds: OutputError naming the
+    keys in which the stored manifest ``old`` and this run's ``manifest`` differ (any key but
+    ``complete`` and ``parts``); nothing when they are the same run."""
     # "complete" and "parts" say how far the run got and what it wrote, not what the run is.
     differ = sorted(k for k in set(old) | set(manifest)
                     if k not in ("complete", "parts") and old.get(k) != manifest.get(k))
@@ -233,7 +238,7 @@ def follow_link(path) -> Path:
     return Path(os.path.realpath(path)) if path.is_symlink() else path
 
 
-def _writable_folder(folder: Path, target: Path | None = None) -> None:
+def make_writable_folder(folder: Path, target: Path | None = None) -> None:
     """Create ``folder`` (and its parents) and check that a file can be written in it; OutputError
     naming the file that stands where a folder is needed, a symbolic link that leads nowhere, or
     the system's reason (and ``target``, the file the user asked for in that folder, if given)."""
@@ -287,7 +292,7 @@ def check_output_file(path) -> Path:
         raise OutputError(f"{path_text(path)} is a directory")
     if _special(path):
         return path  # a device or named pipe is written through (atomic_write), not beside
-    _writable_folder(path.parent, path)
+    make_writable_folder(path.parent, path)
     return path
 
 
@@ -301,10 +306,10 @@ def _special(path) -> bool:
 
 
 _CLAIMS: dict[Path, object] = {}
-"""The lock files this process holds open (:func:`_claim`), by folder."""
+"""The lock files this process holds open (:func:`claim_folder`), by folder."""
 
 
-def _claim(folder: Path, what: Path) -> None:
+def claim_folder(folder: Path, what: Path) -> None:
     """Take ``folder`` for this process alone, for as long as it runs: an exclusive lock on
     ``folder/.lock`` (POSIX ``flock``; the system drops it when the process ends, however it
     ends).  Two runs writing the same output would remove each other's unfinished files, so the
@@ -327,8 +332,8 @@ def _claim(folder: Path, what: Path) -> None:
     _CLAIMS[folder] = f
 
 
-def _release(folder: Path) -> None:
-    """Drop :func:`_claim`'s lock on ``folder`` (its lock file removed first, so that a finished
+def release_folder(folder: Path) -> None:
+    """Drop :func:`claim_folder`'s lock on ``folder`` (its lock file removed first, so that a finished
     output holds no trace of it)."""
     f = _CLAIMS.pop(Path(folder).resolve(), None)
     if f is not None:
@@ -336,9 +341,10 @@ def _release(folder: Path) -> None:
         f.close()
 
 
-def _drop_stale_temporaries(folder: Path) -> None:
-    """Temporary files of writers that were killed (kill -9) before they could clean up (only
-    called on a folder this process has claimed: a live writer's files are not stale)."""
+def drop_stale_temporaries(folder: Path) -> None:
+    """Remove the temporary files (``.tmp-*``) in ``folder`` of writers that were killed (kill -9)
+    before they could clean up.  Call it only on a folder this process has claimed
+    (:func:`claim_folder`): a live writer's files are not stale."""
     for p in folder.glob(".tmp-*"):
         p.unlink(missing_ok=True)
 

@@ -317,10 +317,16 @@ def _workers_ignore_ctrl_c():
 PARENT_CHECK_SECONDS = 0.5
 """How often a local worker looks whether the process that started it is still there."""
 _WATCHING: list[int] = []
-"""The parent this worker process watches (:func:`_end_with_parent`), once it started watching."""
+"""The parent this worker process watches (:func:`end_with_parent`), once it started watching."""
 
 
-def _end_with_parent(parent: int) -> None:
+def watched_parent() -> int | None:
+    """The process id this worker process watches (:func:`end_with_parent`), or None when it
+    watches none (a run played in its own process, or a worker before its first task)."""
+    return _WATCHING[0] if _WATCHING else None
+
+
+def end_with_parent(parent: int) -> None:
     """In a local worker: end this process (``os._exit``) as soon as ``parent`` is no longer its
     parent, i.e. the run that started it died without stopping it (``kill -9``, an out-of-memory
     kill).  loky's workers would otherwise wait for their idle timeout (300 s) and finish the
@@ -328,7 +334,8 @@ def _end_with_parent(parent: int) -> None:
     ``os.getppid()`` every :data:`PARENT_CHECK_SECONDS`; it runs while a chunk is played, the
     kernels being nogil.  (``prctl(PR_SET_PDEATHSIG)`` is not used: it fires when the parent's
     *thread* that started the worker ends, which for a reused loky pool need not be the run's
-    end.)  A chunk cut short leaves a temporary file, which the next run removes."""
+    end.)  A chunk cut short leaves a temporary file, which the next run removes.  Called in the
+    process ``parent`` itself (a run played without workers), or a second time, it does nothing."""
     if _WATCHING or os.getpid() == parent:
         return
     _WATCHING.append(parent)
@@ -343,9 +350,10 @@ def _end_with_parent(parent: int) -> None:
     threading.Thread(target=watch, name="cardsim-parent-watch", daemon=True).start()
 
 
-def _guarded(parent: int, fn: Callable, *args):
-    """Worker: ``fn(*args)``, this process ending with ``parent`` (:func:`_end_with_parent`)."""
-    _end_with_parent(parent)
+def run_guarded(parent: int, fn: Callable, *args):
+    """Worker: ``fn(*args)`` (its result returned, its errors raised), this process ending with
+    ``parent``, the process id of the run that started it (:func:`end_with_parent`)."""
+    end_with_parent(parent)
     return fn(*args)
 
 
@@ -375,7 +383,7 @@ def run_tasks(fn: Callable, tasks: list[tuple], sizes: Iterable[int], n_jobs=-1,
         if on_dask():  # the cluster's workers outlive this process by design
             results = workers(jobs)(delayed(fn)(*t) for t in tasks)
         else:
-            results = workers(jobs)(delayed(_guarded)(os.getpid(), fn, *t) for t in tasks)
+            results = workers(jobs)(delayed(run_guarded)(os.getpid(), fn, *t) for t in tasks)
     try:
         for size, result in zip(sizes, results):
             bar.update(size)

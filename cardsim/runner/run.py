@@ -111,7 +111,10 @@ def deal_jobs(deals: int, game: str, n_jobs: int, chunk_size: int | None = None,
     return choose_jobs(n_jobs, sizes, deal_seconds(game, deals), cores)
 
 
-def _simulate_chunk(setup: Setup, seed: int, start: int, count: int) -> np.ndarray:
+def play_chunk(setup: Setup, seed: int, start: int, count: int) -> np.ndarray:
+    """Worker: deals ``start`` to ``start + count - 1`` of run seed ``seed`` played under ``setup``
+    by its game's ``simulate_chunk``: one row per deal, the game's ``row_dtype`` (structured
+    numpy array of length ``count``).  A pure function of its arguments (DESIGN.md property 1)."""
     return get_game(setup.game).simulate_chunk(seed, start, count, setup)
 
 
@@ -127,7 +130,7 @@ def iter_chunks(run: Run, todo=None, n_jobs: int = 1, progress: bool = False):
     Rows travel back through the parent here: for small runs and tests.  Large runs write
     datasets (:func:`simulate_to_dataset`) or use :func:`simulate`."""
     todo = run.chunks() if todo is None else todo
-    results = run_tasks(_simulate_chunk, [(run.setup, run.seed, s, c) for _, s, c in todo],
+    results = run_tasks(play_chunk, [(run.setup, run.seed, s, c) for _, s, c in todo],
                         [c for _, _, c in todo], n_jobs, progress, seconds=run_seconds(run, todo))
     for (k, _, _), rows in zip(todo, results):
         yield k, rows
@@ -231,7 +234,7 @@ def _columns_over(buffer, dtype: np.dtype, n: int, offsets: dict, first: int = 0
 def _fill_shared(path: str, size: int, dtype: np.dtype, n: int, setup: Setup, seed: int, start: int,
                  count: int) -> int:
     """Worker: play deals ``start..start+count-1`` into the shared column file ``path``."""
-    rows = _simulate_chunk(setup, seed, start, count)
+    rows = play_chunk(setup, seed, start, count)
     offsets, _ = _layout(dtype, n)
     with open(path, "r+b") as f, mmap.mmap(f.fileno(), size) as mm:
         columns = _columns_over(mm, dtype, n, offsets, start, count)
@@ -293,7 +296,7 @@ def simulate_columns(run: Run, n_jobs=-1, progress=False) -> dict:
             os.unlink(path)  # the mapping keeps the memory until the last column is dropped
         return _columns_over(mm, dtype, run.n, offsets)
     columns = column_buffers(dtype, run.n)
-    for (_, start, _), rows in zip(chunks, run_tasks(_simulate_chunk, [(run.setup, run.seed, s, c) for _, s, c in chunks],
+    for (_, start, _), rows in zip(chunks, run_tasks(play_chunk, [(run.setup, run.seed, s, c) for _, s, c in chunks],
                                                       [c for _, _, c in chunks], n_jobs, progress)):
         fill_columns(columns, start, rows)
     return columns

@@ -15,8 +15,9 @@ from typing import Callable
 
 from cardsim._jit import source_hash
 from cardsim._version import __version__
-from cardsim.runner.files import (MANIFEST, OutputError, _check_same_run, _claim, _drop_stale_temporaries,
-                                  _read_manifest, _release, _writable_folder, atomic_write, follow_link, transform_id)
+from cardsim.runner.files import (MANIFEST, OutputError, atomic_write, check_same_run, claim_folder,
+                                  drop_stale_temporaries, follow_link, make_writable_folder, read_manifest,
+                                  release_folder, transform_id)
 from cardsim.rules import with_digests
 from cardsim.runner.pool import run_tasks
 
@@ -49,16 +50,16 @@ class ChunkStore:
         self.path = Path(os.path.realpath(follow_link(path)))
         if self.path.exists() and not (self.path / MANIFEST).exists() and any(self.path.iterdir()):
             raise OutputError(f"{self.path} exists and holds no cardsim run; choose another path or remove it")
-        _writable_folder(self.path)
+        make_writable_folder(self.path)
         mpath = self.path / MANIFEST
         # a rule file named anywhere in it is checked by its contents: an edit is another run
         manifest = json.loads(json.dumps(with_digests(manifest), default=repr))
         if mpath.exists():
-            _check_same_run(self.path, _read_manifest(mpath, self.path), manifest)
+            check_same_run(self.path, read_manifest(mpath, self.path), manifest)
         else:
             atomic_write(mpath, lambda p: p.write_text(json.dumps(manifest, indent=1)))
-        _claim(self.path, self.path)
-        _drop_stale_temporaries(self.path)
+        claim_folder(self.path, self.path)
+        drop_stale_temporaries(self.path)
 
     def chunk_path(self, k: int) -> Path:
         return self.path / f"chunk-{k:06d}.pkl"
@@ -83,7 +84,7 @@ class ChunkStore:
     @staticmethod
     def discard(path) -> None:
         """Remove the store at ``path`` (its run's result is safely written elsewhere)."""
-        _release(path)
+        release_folder(path)
         shutil.rmtree(path, ignore_errors=True)
 
 
@@ -108,7 +109,7 @@ def run_chunks(fn: Callable, tasks: list[tuple], sizes: list[int], n_jobs=-1, pr
     the store needs to be reachable from here only.  ``give_back=False`` (rows): each worker
     writes its result to the store (which every worker must reach) and it is read back here."""
     if store is not None:
-        _claim(store.path, store.path)  # held since the store was opened, unless an earlier run released it
+        claim_folder(store.path, store.path)  # held since the store was opened, unless an earlier run released it
     done = store.done() if store is not None else set()
     todo = [k for k in range(len(tasks)) if k not in done]
     if store is not None and todo:
@@ -131,7 +132,7 @@ def run_chunks(fn: Callable, tasks: list[tuple], sizes: list[int], n_jobs=-1, pr
     if store is not None:
         # Finished: another process may take the store now (a notebook that ran play_match(store=...)
         # would otherwise keep it until it exits).
-        _release(store.path)
+        release_folder(store.path)
 
 
 def analysis_store(results, name: str, code: Callable, **identity) -> ChunkStore | None:

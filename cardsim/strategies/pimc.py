@@ -466,10 +466,13 @@ def sample_auction_worlds(key: int, position: Position, n: int, made: Callable,
     return worlds, tried, accepted, True
 
 
-def _worlds(hooks: Hooks, position: Position, row: np.ndarray, key: int, counts: np.ndarray, n: int) -> np.ndarray:
-    """The decision's worlds: read from the auction where the parameter asks and the game and
-    the position allow it (:func:`sample_auction_worlds`, counted in :data:`COUNTERS`), else the
-    play-only worlds of :func:`sample_worlds`."""
+def decision_worlds(hooks: Hooks, position: Position, row: np.ndarray, key: int, counts: np.ndarray,
+                    n: int) -> np.ndarray:
+    """The ``n`` worlds a decision at ``position`` searches (uint64[n, H] hands, as
+    :func:`sample_worlds` returns them), drawn from the key ``key``: read from the auction where
+    the ``pimc`` parameters ``row`` ask (``auction=1``) and the game's ``hooks`` and the position
+    allow it (:func:`sample_auction_worlds`, counted in :data:`COUNTERS`), else the play-only
+    worlds of :func:`sample_worlds` for the holders' card ``counts``."""
     strategy = hooks.strategy
     if ("auction" in strategy.params and int(row[strategy.param_index("auction")]) == 1
             and hooks.auction is not None and position.auction is not None):
@@ -682,7 +685,7 @@ def decide(hooks: Hooks, row: np.ndarray, state: int, played: int, seat: int, vi
         return int(card_of(position, int(position.fallback)))
     key = decision_key(int(state), int(row[strategy.param_index("stream")]), played, seat)
     counts = np.asarray(position.counts, dtype=np.int64)
-    worlds = _worlds(hooks, position, row, key, counts, n)
+    worlds = decision_worlds(hooks, position, row, key, counts, n)
     worlds = worlds[worlds.any(axis=1) | (counts.sum() == 0)]
     total = len(worlds)
     if total == 0:  # no layout fits what the seat saw: cannot happen in a legal deal

@@ -46,9 +46,9 @@ N_PARAMS = N_NAMED + TABLE_LEN
 """Length of every strategy's parameter row, float64[N_PARAMS] (unused entries are 0)."""
 
 
-def _number(x: float) -> str:
-    """``x`` for messages: a whole number in full (2147483647, not 2.14748e+09), else up to 12
-    significant digits."""
+def number_text(x: float) -> str:
+    """A parameter value ``x`` (int or float) as messages and strategy specs write it: a whole
+    number in full (2147483647, not 2.14748e+09), else up to 12 significant digits (``0.35``)."""
     return str(int(x)) if float(x).is_integer() and abs(x) < 1e15 else f"{x:.12g}"
 
 
@@ -138,7 +138,7 @@ class Tunable:
 
     def describe(self) -> str:
         """``"tunable -3 to 3, step 0.25"``: the range and step, for listings and messages."""
-        return f"tunable {_number(self.lo)} to {_number(self.hi)}, step {_number(self.step)}"
+        return f"tunable {number_text(self.lo)} to {number_text(self.hi)}, step {number_text(self.step)}"
 
     def moves(self, value: float) -> list[float]:
         """The values one step below and one step above ``value`` that lie inside ``lo .. hi``
@@ -153,8 +153,8 @@ class Tunable:
     def check(self, value: float, strategy: str) -> None:
         """Raise a one-line :class:`StrategyError` when ``value`` lies outside ``lo .. hi``."""
         if not self.lo - 1e-12 <= value <= self.hi + 1e-12:
-            raise StrategyError(f"parameter {quote(self.name)} of {quote(strategy)} is {_number(value)}, outside "
-                                f"its tunable range {_number(self.lo)} to {_number(self.hi)}")
+            raise StrategyError(f"parameter {quote(self.name)} of {quote(strategy)} is {number_text(value)}, outside "
+                                f"its tunable range {number_text(self.lo)} to {number_text(self.hi)}")
 
 
 @dataclass(frozen=True)
@@ -192,7 +192,7 @@ class Strategy:
         if kind == "bool":
             return "0 or 1 (no / yes)"
         what = "a whole number" if kind == "int" else "a number"
-        return f"{what} from {_number(lo)} to {_number(hi)}" if np.isfinite(lo) or np.isfinite(hi) else what
+        return f"{what} from {number_text(lo)} to {number_text(hi)}" if np.isfinite(lo) or np.isfinite(hi) else what
 
     def param_index(self, name: str) -> int:
         """Position of parameter ``name`` in the vector: jitted strategies read ``params[P_X]``
@@ -218,7 +218,7 @@ class Strategy:
             whole = self.kinds.get(name) in ("int", "bool")
             if not lo <= value <= hi or (whole and value != int(value)):
                 raise StrategyError(f"parameter {quote(name)} of {quote(self.name)} must be {self.accepted(name)}, "
-                                    f"got {_number(value)}")
+                                    f"got {number_text(value)}")
             vec[names.index(name)] = value
         return vec
 
