@@ -408,7 +408,7 @@ def test_the_rule_for_levels_as_good_can_be_swapped():
 def test_blind_hurting_at_one_level_names_the_best_levels_there():
     long = _long({(300, 0, 0): [LOOK0, ("blind:70", 0.34, 4.0, 2.0, 6.0), ("blind:90", 0.335, 3.5, 2.0, 5.0),
                                 ("blind:120", 0.25, -5.0, -7.0, -3.0)]})
-    text = P._hurts_sentence(long, B.choices(long))
+    text = P.hurts_sentence(long, B.choices(long))
     assert text == ("Blind hurts only when bid too high: the largest loss is blind:120 at 300 against two opponents "
                     "at 300 (position 0), -5.0 pp [-7.0, -3.0]; there the best is blind to 70-90 (best level 70), "
                     "+4.0 pp [+2.0, +6.0] over looking.")

@@ -31,7 +31,7 @@ MOVING = frozenset({
     "cardsim/games/g501/dispatch.py", "cardsim/games/g501/pimc.py", "cardsim/games/g501/strategies.py",
     "cardsim/games/vint/decisions.py", "cardsim/games/vint/pbn.py", "cardsim/games/vint/strategies.py",
     # the chart pipeline being built under the chart analyses
-    "cardsim/analysis/g500_guide.py", "cardsim/analysis/g501_fixed.py", "cardsim/analysis/g501_game.py",
+    "cardsim/analysis/g500_guide.py",
 })
 """The one exception set, for now: the files, among those the games' move (``cardsim/games/``,
 ``cardsim/dd/``, ``cardsim/frames.py``) and the chart pipeline (the chart analyses) are changing,

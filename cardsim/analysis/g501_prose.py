@@ -69,11 +69,13 @@ def _largest_sentence(c: pd.DataFrame) -> str:
             f"{_ci(r.gain_lo, r.gain_hi)} of game-win probability (looking wins {100 * r.win_look:.1f}%).")
 
 
-def _hurts_sentence(long: pd.DataFrame, c: pd.DataFrame) -> str:
+def hurts_sentence(long: pd.DataFrame, c: pd.DataFrame) -> str:
     """Where blind hurts: the situations in which every blind level is clearly worse than
     looking (the chart's verdict ``look``; named by the levels as good as the best blind level),
     else the most harmful (level, situation) pair (its gain over looking on all the deals, on
-    its own)."""
+    its own).  ``long``: the blind chart's long table (one row per situation and option, gains in
+    percentage points of games won); ``c``: its choices (one row per situation, ``verdict``).
+    Returns one sentence (str) for the report's answer."""
     blinds = long[long.option != LOOK]
     keys = ["own", "lead", "position"]
     every = c[keys].assign(every=(c.verdict == LOOK).to_numpy())
@@ -203,7 +205,7 @@ def answer(tabs: dict[str, pd.DataFrame], policy: dict | None = None) -> str:
 def answer_parts(tabs: dict[str, pd.DataFrame], policy: dict | None = None) -> list[str]:
     """The answer's sentences (each a short paragraph of its own: the report lists them)."""
     c, long = tabs["g501_game_choices"], tabs["g501_game_decisions"]
-    parts = [_summary_sentence(c), _largest_sentence(c), _hurts_sentence(long, c), _lead_sentence(c),
+    parts = [_summary_sentence(c), _largest_sentence(c), hurts_sentence(long, c), _lead_sentence(c),
              _levels_sentence(c), _position_sentence(c), _robust_sentence(c),
              _equity_sentence(tabs["g501_game_equity_long"]), _policy_sentence(c, policy)]
     return [p for p in parts if p]
