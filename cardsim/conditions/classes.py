@@ -8,8 +8,9 @@ from typing import Any
 
 import numpy as np
 
-from cardsim.conditions.grammar import _card, _no_voids, _parse, cards_given, features_of, game_name
+from cardsim.conditions.grammar import cards_given, features_of, game_name
 from cardsim.deal import ConditionError, FeatureSet
+from cardsim.hand_grammar import card_index, no_voids, parse_text
 from cardsim.holding import SHAPE
 from cardsim.text import quote
 
@@ -189,7 +190,7 @@ def _class_of(game, clauses, label: str) -> HandClass:
             ranges[canon] = _intersect(ranges[canon], (lo, hi), f"{label}: {canon}") if canon in ranges else (lo, hi)
         else:
             try:
-                cards = [_card(fs, t) for t in _no_voids(clause[1], f"'{clause[0]}' clause")]
+                cards = [card_index(fs, t) for t in no_voids(clause[1], f"'{clause[0]}' clause")]
             except ConditionError as exc:
                 raise ConditionError(f"{label}: {exc}") from None
             (required if clause[0] == "has" else excluded).extend(cards)
@@ -204,7 +205,7 @@ def parse_classes(game, text, seat: int | None = None) -> dict[int, HandClass]:
     written in two scopes."""
     game = game_name(game)
     out: dict[int, HandClass] = {}
-    for scope_seat, clauses in _parse(text, "classes", "class"):
+    for scope_seat, clauses in parse_text(text, "classes", "class"):
         who = seat if scope_seat is None else scope_seat
         if who is None:
             raise ConditionError(f"class {quote(text)}: say which seat it is for ('seat N: ...')")
@@ -216,7 +217,7 @@ def parse_classes(game, text, seat: int | None = None) -> dict[int, HandClass]:
 
 def parse_class(game, text) -> HandClass:
     """One hand class from comma-separated clauses (no ``seat N:`` scope)."""
-    parsed = _parse(text, "classes", "class")
+    parsed = parse_text(text, "classes", "class")
     if len(parsed) != 1 or parsed[0][0] is not None:
         raise ConditionError(f"class {quote(text)}: one class without 'seat N:' scopes was expected")
     return _class_of(game, parsed[0][1], "class")
