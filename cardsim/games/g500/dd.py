@@ -15,7 +15,6 @@ from cardsim.games.base import DDColumns, DDHooks, OptionError
 from cardsim.games.dd_tools import solve_played, table_row as _row, token_bits as _bits
 from cardsim.names import DENOMINATIONS
 
-from . import solver
 from .constants import REMAP, UNMAP, card_str, parse_call, parse_card
 from .rules import card_suit, legal_plays, remap_hand, trick_winner
 
@@ -49,6 +48,8 @@ def positions(records):
 
 
 def _solver():
+    from . import solver  # local: the solver's numba modules; a process that only plays never loads them
+
     return solver.solve_batch, solver.new_table
 
 
@@ -126,6 +127,8 @@ def describe(record, row) -> str:
 def bench(seed: int, n: int, setup, play) -> str:
     """The DD benchmark's line: the played deals of ``0 .. n-1`` (rows ``play(seed, range(n),
     setup)``) solved once (first deal untimed, the table starting empty)."""
+    from . import solver  # local: the solver's numba modules; a process that only plays never loads them
+
     h, d, t, played = row_positions(play(seed, range(n), setup))
     h, d, t = h[played], d[played], t[played]
     out = np.zeros(len(h), dtype=np.int64)
@@ -158,6 +161,8 @@ def card_values(record) -> dict:
     its DD tricks to come.  Before every card, each legal card of the player on turn (a no-trump
     joker led: once per suit it may name) is valued by :func:`cardsim.games.g500.solver.mid_value`, the
     cards already on the trick included."""
+    from . import solver  # local: the solver's numba modules; a process that only plays never loads them
+
     hands, decl, denom, played = (x[0] for x in positions([record]))
     if not played or not record.get("play"):
         raise OptionError("the deal has no play to trace (thrown in)")

@@ -18,7 +18,7 @@ from cardsim.names import DENOMINATIONS
 from cardsim.rng import check_seed
 
 from . import engine as E
-from . import rules, solver
+from . import rules
 from .chunks import check_setup, start_scores
 from .constants import T_CONTRACT, TRACE_LEN
 from .rules import next_active
@@ -62,6 +62,8 @@ def positions(records):
 
 
 def _solver():
+    from . import solver  # local: the solver's numba modules; a process that only plays never loads them
+
     return solver.solve_batch, solver.new_table
 
 
@@ -174,6 +176,8 @@ def bench(seed: int, n: int, setup, play) -> str:
     """The DD benchmark's line: the played deals of ``0 .. n-1`` of ``seed`` with ``setup`` (from
     :func:`engine_positions`; ``play`` goes unused) solved once (first deal untimed, the table
     starting empty)."""
+    from . import solver  # local: the solver's numba modules; a process that only plays never loads them
+
     h, d, t, played = engine_positions(seed, range(n), setup)[:4]
     h, d, t = h[played], d[played], t[played]
     out = np.zeros(len(h), dtype=np.int64)
@@ -210,6 +214,8 @@ def card_values(record) -> dict:
     leads a K or Q of a marriage, as the solver assumes); a K or Q the declarer leads *without*
     declaring its marriage is valued by :func:`cardsim.games.g501.solver.mid_trick` without the marriage
     (its cost then includes the marriage given up).  Best cards of a declaring lead carry ``+``."""
+    from . import solver  # local: the solver's numba modules; a process that only plays never loads them
+
     c = record.get("contract")
     if not c or c.get("abandon") or not record.get("play"):
         raise OptionError("the deal has no play to trace (every player passed or the declarer abandoned)")

@@ -18,7 +18,6 @@ from cardsim.rng import deal_key
 
 from . import engine
 from .replay import run_auction
-from .solver import DDS_STRAIN, dd_tables, lead_values as solve_leads, pbn_deal
 
 COLUMNS_DOC = ("level (Int8 1..7), denomination (category S C D H NT), decl_tricks (Int8, tricks the "
                "declaring side took in play), dd_tricks (Int8, the declaring side's DD tricks for the "
@@ -83,6 +82,8 @@ def deals(seed, deal_ids, setup, every_denomination, play):
 def _columns(hands, decl, level, den, got, every_denomination) -> DDColumns:
     """The DD columns of positions ``hands`` (uint64[n, 4]) and contracts (int64[n] each; declarer
     -1: void); with ``every_denomination`` the whole table, a value on every deal."""
+    from .solver import dd_tables  # local: the solver's numba modules; a process that only plays never loads them
+
     n = len(decl)
     cols = {"declarer": decl.astype(np.int8), "level": level.astype(np.int8), "denomination": den.astype(np.int8),
             "decl_tricks": got.astype(np.int8), "dd_tricks": np.full(n, -1, dtype=np.int8)}
@@ -118,6 +119,8 @@ def describe(record, row) -> str:
 def bench(seed: int, n: int, setup, play) -> str:
     """The DD benchmark's line: DDS whole tables of deals ``0 .. n-1`` of ``seed`` (first deal
     untimed; the hands do not depend on the strategies, so ``setup`` and ``play`` go unused)."""
+    from .solver import dd_tables  # local: the solver's numba modules; a process that only plays never loads them
+
     hands = engine_hands(seed, range(n))
     dd_tables(hands[:1])
     t = time.perf_counter()
@@ -131,6 +134,8 @@ def quality(names, seed, ids, rows, solve, play) -> list:
     DD table (one table per deal serves every strategy: the 13-card hands do not depend on the
     strategies, so ``solve`` goes unused), with ``right_side`` and ``best_denomination``
     (:mod:`cardsim.analysis.quality`)."""
+    from .solver import dd_tables  # local: the solver's numba modules; a process that only plays never loads them
+
     table = dd_tables(engine_hands(seed, ids)).astype(np.int64)  # [n, declarer seat, denomination]
     side_best = np.stack([table[:, [0, 2]].max(axis=(1, 2)), table[:, [1, 3]].max(axis=(1, 2))], axis=1)
     frames = []
@@ -157,6 +162,8 @@ def card_values(record) -> dict:
     tricks won so far + its DD tricks to come."""
     from endplay.dds import solve_board
     from endplay.types import Card, Deal, Denom, Player
+
+    from .solver import DDS_STRAIN, pbn_deal  # local: the solver's numba modules; a process that only plays never loads them
 
     res = record["result"]
     if res.get("declarer") is None or not record.get("play"):
@@ -213,13 +220,15 @@ def lead_values(records) -> list:
     ``{token: tricks}`` of every card of the declarer's left-hand opponent, the defenders' DD
     tricks after he leads it (:func:`cardsim.games.vint.solver.lead_values`, one DDS SolveBoard per deal);
     None for a record without play (nobody bid)."""
+    from . import solver  # local: the solver's numba modules; a process that only plays never loads them
+
     decl, _level, den, _got = contracts(records)
     played = np.flatnonzero(decl >= 0)
     out = [None] * len(records)
     if len(played) == 0:
         return out
     hands = hands_of([records[i] for i in played])
-    values = solve_leads(hands, decl[played], den[played])
+    values = solver.lead_values(hands, decl[played], den[played])
     for k, i in enumerate(played):
         leader = (int(decl[i]) + 1) % 4
         out[i] = {card_str(c, VINT_RANKS): int(values[k, c]) for c in cards_of(int(hands[k, leader]))}
