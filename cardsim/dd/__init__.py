@@ -14,9 +14,13 @@ card with the DD value before and after it and what it cost (``cardsim show … 
 
 What is solved is the game's (its spec's ``dd`` hooks, :class:`cardsim.games.base.DDHooks`, in
 ``cardsim/games/<game>/dd.py``): the position play starts from, the contract the engine played.
-This package keeps the generic machinery (typed DD frames, the kept transposition tables); each
-game's solver lives in its package (:mod:`cardsim.games.vint.solver` through DDS,
-:mod:`cardsim.games.g501.solver`, :mod:`cardsim.games.g500.solver`).
+The hooks return arrays (:class:`cardsim.games.base.DDColumns`) and this package builds the
+frames from them (:func:`typed_frame`, the ``deal`` column first); where a hook needs deals
+played or solved, this package hands it the function (:func:`played_rows`, :func:`solve_deals`;
+:func:`quality_frames`, :func:`bench_line`).  Each game's solver lives in its package
+(:mod:`cardsim.games.vint.solver` through DDS, :mod:`cardsim.games.g501.solver`,
+:mod:`cardsim.games.g500.solver`); the pieces the hooks share, the kept transposition tables
+among them, in :mod:`cardsim.games.dd_tools`.
 """
 from __future__ import annotations
 
@@ -29,8 +33,8 @@ from cardsim.games import get_game, replay
 from cardsim.games.base import DDColumns, OptionError, RecordError, as_list
 from cardsim.text import quote
 
-# pandas is imported where a frame is made: the processes that play load the games' DD hooks, and
-# most of them build no frame.
+# pandas is imported where a frame is made: importing this package (cardsim bench, whose lines
+# make no frame) does not load it.
 if TYPE_CHECKING:
     import pandas as pd
 
