@@ -31,15 +31,13 @@ import numpy as np
 
 from cardsim.games import get_game, replay
 from cardsim.games.base import DDColumns, OptionError, RecordError, as_list
+from cardsim.names import DENOMINATIONS
 from cardsim.text import quote
 
 # pandas is imported where a frame is made: importing this package (cardsim bench, whose lines
 # make no frame) does not load it.
 if TYPE_CHECKING:
     import pandas as pd
-
-from cardsim.names import DENOMINATIONS  # noqa: E402,F401 - the solvers' denomination order
-"""Denomination / trump letters by index (all three games number them S C D H NT = 0..4)."""
 
 COMMON_DOC = ("deal (Int64, the deal number; <NA> when the record has no source), declarer (Int8 seat; "
               "<NA> when the deal was not played: void, thrown in, all passed or abandoned), dd_made "
@@ -276,4 +274,4 @@ def lead_values(records) -> list:
 from cardsim.dd.trace import card_costs, format_trace, side_totals  # noqa: E402 - the per-card trace
 
 __all__ = ["lead_values", "card_costs", "side_totals", "format_trace", "solve_deals", "solve_records", "add_dd", "columns_doc",
-           "typed_frame", "deal_id", "played_rows", "quality_frames", "bench_line", "COMMON_DOC", "DENOMINATIONS"]
+           "typed_frame", "deal_id", "played_rows", "quality_frames", "bench_line", "COMMON_DOC"]
