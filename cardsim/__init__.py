@@ -25,17 +25,15 @@ import importlib
 import sys
 import types
 
-import numpy as np
-
-from cardsim.games import GAME_NAMES, game_names, get_game, is_game, register_game
-from cardsim.games.base import OptionError, RecordError, as_list
+from cardsim.games import GAME_NAMES, game_names, get_game, register_game, replay
+from cardsim.games.base import OptionError, RecordError
 from cardsim.strategies.registry import StrategyError
-from cardsim.text import quote
 
 # The rest of the API loads on first use (module __getattr__ below): cardsim.runner brings numba
 # and cardsim.frames pandas, about half a second, which `cardsim --help` and every ``import
 # cardsim.<module>`` (the command line is cardsim.cli) would otherwise pay before anything runs.
 _LAZY = {"simulate": "cardsim.runner.run", "make_run": "cardsim.runner.run", "widen": "cardsim.frames",
+         "records": "cardsim.runner.run", "match_records": "cardsim.runner.run",
          "MAX_DEALS": "cardsim.runner.run", "compare": "cardsim.compare", "evaluate": "cardsim.questions",
          "evaluate_until_clear": "cardsim.questions",
          "read_dataset": "cardsim.frames", "hand_str": "cardsim.frames", "decode_hands": "cardsim.frames",
@@ -69,49 +67,6 @@ def play_match(game, n_matches, seed=0, strategies=None, seats=None, rules=None,
 
     return play_matches(game, n_matches, seed, strategies, seats, rules, n_jobs=n_jobs, chunk_size=chunk_size,
                         compact=compact, before=before, dealer=dealer, **options)
-
-
-def records(game, deal_ids, seed=0, strategies=None, seats=None, rules=None) -> list[dict]:
-    """Deal records (docs/RECORDS.md, with ``result``) of deals ``deal_ids`` of ``seed``, as
-    :func:`simulate` plays them with the same ``strategies`` / ``seats`` / ``rules``: a list of
-    dicts, hands as card tokens.  Raises OptionError for a deal number that is not a whole
-    number from 0 to 10**12 - 1, StrategyError for a bad strategy."""
-    from cardsim.runner.run import MAX_DEALS, make_run  # local: import cardsim stays light (the runner brings numba)
-
-    spec = get_game(game)
-    ids = as_list(deal_ids, "deal_ids (deal numbers)")
-    for i in ids:
-        if isinstance(i, bool) or not isinstance(i, (int, np.integer)) or not 0 <= i < MAX_DEALS:
-            raise OptionError(f"deal numbers must be whole numbers from 0 to {MAX_DEALS - 1:,}, got {quote(i)}")
-    run = make_run(game, max(1, len(ids)), seed, strategies, seats, rules)
-    return spec.make_records(run.seed, ids, run.setup)
-
-
-def match_records(game, match, seed=0, strategies=None, seats=None, rules=None, before=None, dealer=None) -> list[dict]:
-    """Deal records (docs/RECORDS.md, each with ``before`` and ``source.match``) of every deal of match
-    ``match`` of ``seed``, as ``play_match`` plays it (same ``before`` / ``dealer``): any
-    game-level number traced to its deals.  Raises OptionError for a game without them."""
-    from cardsim.runner.run import MAX_DEALS, make_run  # local: import cardsim stays light (the runner brings numba)
-
-    spec = get_game(game)
-    if spec.match_records is None:
-        raise OptionError(f"{spec.name} has no match records yet (501 and Vint have)")
-    if isinstance(match, bool) or not isinstance(match, (int, np.integer)) or not 0 <= match < MAX_DEALS:
-        raise OptionError(f"match numbers are whole numbers from 0 to {MAX_DEALS - 1:,}, got {quote(match)}")
-    run = make_run(game, 1, seed, strategies, seats, rules)
-    return spec.match_records(run.seed, int(match), run.setup, before=before, dealer=dealer)
-
-
-def replay(record: dict) -> dict:
-    """Validate a record (a dict, docs/RECORDS.md) against the rules (docs/RULES.md) and return its
-    ``result`` dict (declarer, contract, tricks, score changes).  Raises RecordError naming the
-    field, the action's index and the rule broken."""
-    if not isinstance(record, dict):
-        raise RecordError("a record must be a JSON object")
-    game = record.get("game")
-    if not isinstance(game, str) or game != game.strip().lower() or not is_game(game):
-        raise RecordError(f"unknown game {quote(game)} (known: {', '.join(game_names())})", "game")
-    return get_game(game).replay(record)
 
 
 __all__ = ["simulate", "play_match", "evaluate", "evaluate_until_clear", "compare", "match_records", "records", "replay", "read_dataset",

@@ -59,50 +59,6 @@ def __getattr__(name):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-# ------------------------------------------------------------------------------ converters
-def _int(values, missing) -> pd.api.extensions.ExtensionArray:
-    """Nullable integers of the values' own width (int8 -> Int8 …), ``<NA>`` where ``missing``."""
-    values = np.ascontiguousarray(values)
-    return pd.arrays.IntegerArray(values, np.ascontiguousarray(missing, dtype=bool))
-
-
-def _uint(values, missing):
-    return pd.arrays.IntegerArray(np.ascontiguousarray(values, dtype=np.uint64),
-                                  np.ascontiguousarray(missing, dtype=bool))
-
-
-def _bool(values, missing):
-    return pd.arrays.BooleanArray(np.ascontiguousarray(values, dtype=bool), np.ascontiguousarray(missing, dtype=bool))
-
-
-def _cat(codes, categories, missing):
-    codes = np.where(missing, -1, np.asarray(codes, dtype=np.int64))
-    return pd.Categorical.from_codes(codes, dtype=pd.CategoricalDtype(list(categories), ordered=True))
-
-
-def nullable_int(values, missing) -> pd.api.extensions.ExtensionArray:
-    """Public name of the frames' nullable-integer converter: ``values`` (int8/int16/… ndarray[n])
-    as a pandas ``Int8``/``Int16``/… array of the same width, ``<NA>`` where ``missing`` (bool[n])."""
-    return _int(values, missing)
-
-
-def nullable_uint(values, missing) -> pd.api.extensions.ExtensionArray:
-    """``values`` (ndarray[n], e.g. uint64 card bit sets) as a pandas ``UInt64`` array, ``<NA>``
-    where ``missing``."""
-    return _uint(values, missing)
-
-
-def nullable_bool(values, missing) -> pd.api.extensions.ExtensionArray:
-    """``values`` (bool ndarray[n]) as a pandas ``boolean`` array, ``<NA>`` where ``missing``."""
-    return _bool(values, missing)
-
-
-def ordered_categorical(codes, categories, missing) -> pd.Categorical:
-    """Codes (index into ``categories``, e.g. :data:`DENOMINATIONS`) as an ordered categorical in the
-    categories' order, ``<NA>`` where ``missing``."""
-    return _cat(codes, categories, missing)
-
-
 class _Raw:
     """Column access to raw rows: a structured array or a DataFrame of raw codes."""
 
@@ -467,6 +423,6 @@ def with_hands(df: pd.DataFrame, game=None) -> pd.DataFrame:
     return out
 
 
-__all__ = ["deals", "matches", "nullable_int", "nullable_bool", "ordered_categorical", "dtype_table", "widen", "read_dataset", "is_typed", "hand_str", "decode_bits",
+__all__ = ["deals", "matches", "dtype_table", "widen", "read_dataset", "is_typed", "hand_str", "decode_bits",
            "decode_hands", "with_hands", "DENOMINATIONS", "VINT_CONTRACTS", "G500_CONTRACTS", "MISSING_DOC",
            "MATCH_MISSING_DOC", "HAND_COLUMNS"]

@@ -135,10 +135,12 @@ def test_pimc_time_refuses_a_file_that_is_not_recorded_decisions(tmp_path, capsy
 
 
 def test_dd_names_the_games_without_a_solver_benchmark(monkeypatch):
-    solver = types.SimpleNamespace(dd=types.SimpleNamespace(bench=lambda seed, n: f"solved {n} of seed {seed}"))
+    # cardsim.dd.bench_line plays the deals and hands them to the game's hook; here it only says what it was asked
+    solver = types.SimpleNamespace(dd=types.SimpleNamespace(bench=lambda seed, n, setup, play: "not called here"))
     games = {"with": solver, "without": types.SimpleNamespace(dd=None)}
     monkeypatch.setattr(dd, "get_game", lambda name: games.get(name, solver))
-    assert list(dd.lines(["with"], 3, 7)) == ["solved 7 of seed 3"]
+    monkeypatch.setattr(dd, "bench_line", lambda game, seed, n: f"{game}: solved {n} of seed {seed}")
+    assert list(dd.lines(["with"], 3, 7)) == ["with: solved 7 of seed 3"]
     with pytest.raises(OptionError, match=r"no double-dummy benchmark for without \(games with one: "):
         next(dd.lines(["with", "without"], 3, 7))  # refused before the first game is solved
 

@@ -12,7 +12,7 @@ from cardsim import questions as E
 from cardsim.cli import main
 from cardsim.games import get_game
 from cardsim.games.base import OptionError
-from cardsim.games.vint import chunks, engine, forcing
+from cardsim.games.vint import chunks, engine, forcing, line
 from cardsim.stats import mean_interval, wilson
 
 SPEC = get_game("vint")
@@ -59,7 +59,7 @@ def test_shares_sum_to_one_and_margins_to_zero():
     assert np.array_equal(mine + theirs, np.ones(len(rows)))
     assert np.array_equal(mine, forcing.outcome(rows, 2, q.before)[2])
     assert set(np.unique(mine)) <= {0.0, 0.5, 1.0}
-    margin = forcing.State(q.before.below, q.before.games, "margin")
+    margin = line.State(q.before.below, q.before.games, "margin")
     assert np.array_equal(forcing.outcome(rows, 0, margin)[2], -forcing.outcome(rows, 3, margin)[2])
     # a game each, and side 1 at 460: somebody wins the rubber in the very next game
     assert (mine[rows["rubber_won_by"] == 1] == 0.0).all()

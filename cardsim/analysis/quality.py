@@ -32,9 +32,10 @@ import re
 import numpy as np
 import pandas as pd
 
-from cardsim.dd import DENOMINATIONS
+from cardsim.dd import quality_frames
 from cardsim.games import get_game
 from cardsim.games.base import OptionError, as_list
+from cardsim.names import DENOMINATIONS
 from cardsim.runner.run import check_run_seed
 from cardsim.runner.store import run_chunks
 from cardsim.stats import mean_interval, wilson
@@ -117,7 +118,7 @@ def deal_chunk(game: str, names: tuple, seed: int, start: int, count: int) -> pd
     """Per-deal comparison rows of deals ``start .. start+count-1`` for each strategy in ``names``
     (one task of :func:`deal_rows`; a plain function so worker processes can run it)."""
     ids = list(range(start, start + count))
-    frames = _hooks(game).quality(list(names), seed, ids, functools.partial(comparison_rows, game))
+    frames = quality_frames(game, names, seed, ids, functools.partial(comparison_rows, game))
     return pd.concat(frames, ignore_index=True)
 
 

@@ -9,6 +9,7 @@ solver counts them.
 """
 from __future__ import annotations
 
+from cardsim.dd import bench_line
 from cardsim.games import GAME_NAMES, get_game
 from cardsim.games.base import OptionError
 
@@ -32,4 +33,4 @@ def lines(games, seed: int, deals: int):
         raise OptionError(f"no double-dummy benchmark for {', '.join(missing)} (games with one: "
                           f"{', '.join(benchmarked_games())})")
     for game in games:
-        yield _bench_hook(game)(seed, deals)
+        yield bench_line(game, seed, deals)

@@ -407,7 +407,8 @@ def _lead_options(args, given=None) -> tuple[dict, str]:
     keeps a group together only where its cards scored the same on every deal.  Raises
     UsageError (one line)."""
     from cardsim.conditions import ConditionError, features_of, layout_of  # local: --help imports every command module
-    from cardsim.conditions.grammar import parse_given, suit_cards  # local: --help imports every command module
+    from cardsim.conditions.grammar import parse_given  # local: --help imports every command module
+    from cardsim.hand_grammar import suit_cards  # local: --help imports every command module
 
     hand_text = args.hand if given is None else given.hands.get(args.seat)
 

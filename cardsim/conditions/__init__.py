@@ -60,8 +60,8 @@ below are the public surface (docs/conditions.md); import them from ``cardsim.co
 """
 from cardsim.conditions.classes import HandClass, Range, parse_class, parse_classes
 from cardsim.conditions.compiler import Compiled, Conditions, compile, hand_size_error
-from cardsim.conditions.grammar import (HAND_SUITS, cards_given, features_of, game_name, hand_text, layout_of,
-                                        parse_given, parse_hand)
+from cardsim.conditions.grammar import (cards_given, features_of, game_name, hand_text, layout_of, parse_given,
+                                        parse_hand)
 from cardsim.conditions.program import reachable
 from cardsim.deal import ConditionError
 

@@ -8,8 +8,9 @@ from typing import Any
 
 import numpy as np
 
-from cardsim.conditions.grammar import card_index, cards_given, features_of, game_name, parse_tree, refuse_voids
+from cardsim.conditions.grammar import cards_given, features_of, game_name
 from cardsim.deal import ConditionError, FeatureSet
+from cardsim.hand_grammar import card_index, no_voids, parse_text
 from cardsim.holding import SHAPE
 from cardsim.text import quote
 
@@ -37,9 +38,8 @@ def _intersect(a: Range, b: Range, label: str) -> Range:
     return lo, hi
 
 
-def clause_text(name: str, r: Range, fs: FeatureSet | None = None) -> str:
-    """The range ``r`` (low, high; None for open) of the feature or suit ``name`` as a class text
-    writes it (``hcp>=12``, ``hcp=12-14``); with the game's features ``fs``, a yes/no
+def _range_text(name: str, r: Range, fs: FeatureSet | None = None) -> str:
+    """A range clause as a class text writes it; with the game's features ``fs``, a yes/no
     feature is written alone (``balanced`` / ``not balanced``), a shape as its pattern
     (``shape=4-4-3-2``) and a feature counted in parts in its unit (``quick_tricks>=1.5``)."""
     lo, hi = r
@@ -163,7 +163,7 @@ class HandClass:
         """The class in the text syntax (:func:`parse_class` reads it back to an equal class)."""
         fs = features_of(game)
         ranges, required, excluded = self.resolved(game)
-        parts = [clause_text(name, ranges[name], fs) for name in fs.features if name in ranges]
+        parts = [_range_text(name, ranges[name], fs) for name in fs.features if name in ranges]
         parts = [p for p in parts if p]
         if required:
             parts.append("has " + " ".join(fs.card_str(c) for c in required))
@@ -190,7 +190,7 @@ def _class_of(game, clauses, label: str) -> HandClass:
             ranges[canon] = _intersect(ranges[canon], (lo, hi), f"{label}: {canon}") if canon in ranges else (lo, hi)
         else:
             try:
-                cards = [card_index(fs, t) for t in refuse_voids(clause[1], f"'{clause[0]}' clause")]
+                cards = [card_index(fs, t) for t in no_voids(clause[1], f"'{clause[0]}' clause")]
             except ConditionError as exc:
                 raise ConditionError(f"{label}: {exc}") from None
             (required if clause[0] == "has" else excluded).extend(cards)
@@ -205,7 +205,7 @@ def parse_classes(game, text, seat: int | None = None) -> dict[int, HandClass]:
     written in two scopes."""
     game = game_name(game)
     out: dict[int, HandClass] = {}
-    for scope_seat, clauses in parse_tree(text, "classes", "class"):
+    for scope_seat, clauses in parse_text(text, "classes", "class"):
         who = seat if scope_seat is None else scope_seat
         if who is None:
             raise ConditionError(f"class {quote(text)}: say which seat it is for ('seat N: ...')")
@@ -217,7 +217,7 @@ def parse_classes(game, text, seat: int | None = None) -> dict[int, HandClass]:
 
 def parse_class(game, text) -> HandClass:
     """One hand class from comma-separated clauses (no ``seat N:`` scope)."""
-    parsed = parse_tree(text, "classes", "class")
+    parsed = parse_text(text, "classes", "class")
     if len(parsed) != 1 or parsed[0][0] is not None:
         raise ConditionError(f"class {quote(text)}: one class without 'seat N:' scopes was expected")
     return _class_of(game, parsed[0][1], "class")

@@ -14,27 +14,30 @@ card with the DD value before and after it and what it cost (``cardsim show … 
 
 What is solved is the game's (its spec's ``dd`` hooks, :class:`cardsim.games.base.DDHooks`, in
 ``cardsim/games/<game>/dd.py``): the position play starts from, the contract the engine played.
-This package keeps the generic machinery (typed DD frames, the kept transposition tables); each
-game's solver lives in its package (:mod:`cardsim.games.vint.solver` through DDS,
-:mod:`cardsim.games.g501.solver`, :mod:`cardsim.games.g500.solver`).
+The hooks return arrays (:class:`cardsim.games.base.DDColumns`) and this package builds the
+frames from them (:func:`typed_frame`, the ``deal`` column first); where a hook needs deals
+played or solved, this package hands it the function (:func:`played_rows`, :func:`solve_deals`;
+:func:`quality_frames`, :func:`bench_line`).  Each game's solver lives in its package
+(:mod:`cardsim.games.vint.solver` through DDS, :mod:`cardsim.games.g501.solver`,
+:mod:`cardsim.games.g500.solver`); the pieces the hooks share, the kept transposition tables
+among them, in :mod:`cardsim.games.dd_tools`.
 """
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from cardsim.games import get_game
-from cardsim.games.base import OptionError, RecordError
+from cardsim.games import get_game, replay
+from cardsim.games.base import DDColumns, OptionError, RecordError, as_list
+from cardsim.names import DENOMINATIONS
 from cardsim.text import quote
 
-# pandas is imported where a frame is made: the processes that play load the games' DD hooks, and
-# most of them build no frame.
+# pandas is imported where a frame is made: importing this package (cardsim bench, whose lines
+# make no frame) does not load it.
 if TYPE_CHECKING:
     import pandas as pd
-
-from cardsim.names import DENOMINATIONS  # noqa: E402,F401 - the solvers' denomination order
-"""Denomination / trump letters by index (all three games number them S C D H NT = 0..4)."""
 
 COMMON_DOC = ("deal (Int64, the deal number; <NA> when the record has no source), declarer (Int8 seat; "
               "<NA> when the deal was not played: void, thrown in, all passed or abandoned), dd_made "
@@ -60,7 +63,7 @@ def typed_frame(cols: dict, played: np.ndarray, always=()) -> pd.DataFrame:
     below 0), ``denomination`` / ``trump`` ordered categoricals, ``dd_made`` boolean, every other
     column nullable of its own width, <NA> where the deal was not ``played``; columns named in
     ``always`` have a value on every deal and keep their numpy dtype."""
-    from cardsim.frames import DENOMINATIONS, nullable_bool, nullable_int, ordered_categorical
+    from cardsim.typed_columns import nullable_bool, nullable_int, ordered_categorical  # local: pandas, which the processes that only play never load
 
     out = {}
     for name, values in cols.items():
@@ -80,27 +83,6 @@ def typed_frame(cols: dict, played: np.ndarray, always=()) -> pd.DataFrame:
     return pd.DataFrame(out)
 
 
-_TABLES: dict = {}
-
-
-def solve_played(key: str, solver, hands, decl, denoms, played) -> np.ndarray:
-    """DD results (int64[n]) of the played positions with ``solver`` = ``(solve_batch,
-    new_table)`` (a game's numba batch solver and its table maker) and the transposition table
-    kept under ``key`` (allocated once per process and kept across calls: an entry holds a whole
-    position, so entries stay valid from one deal to the next); -1 where ``played`` is False."""
-    solve_batch, new_table = solver
-    if key not in _TABLES:
-        _TABLES[key] = new_table()
-    keys, bounds = _TABLES[key]
-    out = np.full(len(played), -1, dtype=np.int64)
-    idx = np.flatnonzero(played)
-    got = np.zeros(len(idx), dtype=np.int64)
-    solve_batch(hands[idx], decl[idx], np.asarray(denoms)[idx].astype(np.int64), keys, bounds, got,
-                np.zeros(1, dtype=np.int64))
-    out[idx] = got
-    return out
-
-
 def deal_id(record) -> int:
     """The deal number of a record (``source.deal``), -1 when it has none."""
     src = record.get("source")
@@ -109,17 +91,15 @@ def deal_id(record) -> int:
     return -1
 
 
-def token_bits(tokens, parse) -> int:
-    """The bit set of card tokens, each parsed to a card index by ``parse``."""
-    h = 0
-    for t in tokens:
-        h |= 1 << parse(t)
-    return h
+def _frame(deal_ids, got: DDColumns) -> pd.DataFrame:
+    """The user frame of a game hook's DD columns (``frame`` / ``deals``) of deals ``deal_ids``
+    (int64[n], -1: a record without a source): ``deal`` first, then the hook's columns."""
+    return typed_frame({"deal": np.asarray(deal_ids, dtype=np.int64), **got.columns}, np.asarray(got.played),
+                       got.always)
 
 
-def table_row(label, values, width=4) -> str:
-    """One line of a DD table for people (``cardsim dd``): the label, then the values right-aligned."""
-    return f"{label:<8}" + "".join(f"{v:>{width}}" for v in values)
+def _records_frame(hooks, records, every_denomination) -> pd.DataFrame:
+    return _frame([deal_id(r) for r in records], hooks.frame(records, every_denomination))
 
 
 # ---------------------------------------------------------------- public API
@@ -131,22 +111,20 @@ def solve_records(records, every_denomination: bool = False) -> pd.DataFrame:
     for records of several games.  ``every_denomination`` adds the DD result in each of the five
     denominations (Vint: the whole 4 × 5 table), five times the work.
     """
-    import cardsim
-
     records = list(records)
     if not records:
         raise OptionError("no records to solve")
     checked = []
     for i, r in enumerate(records):
         try:
-            result = cardsim.replay(r)
+            result = replay(r)
         except RecordError as exc:
             raise RecordError(f"record {i}: {exc.describe()}") from None
         checked.append({**r, "result": result})
     games = {r["game"] for r in checked}
     if len(games) != 1:
         raise OptionError(f"records of one game at a time, got {', '.join(sorted(games))}")
-    return _hooks(get_game(games.pop())).frame(checked, every_denomination)
+    return _records_frame(_hooks(get_game(games.pop())), checked, every_denomination)
 
 
 def solve_deals(game, deal_ids, seed=0, strategies=None, seats=None, rules=None,
@@ -155,17 +133,15 @@ def solve_deals(game, deal_ids, seed=0, strategies=None, seats=None, rules=None,
     them with the same strategies, seats and rules; one row per deal id, in order.  The
     positions come from the engine's rows and card bit sets (the game's ``dd.deals`` hook), or
     from the deals' records for a game without one."""
-    import cardsim
-    from cardsim.games.base import as_list
-    from cardsim.runner.run import MAX_DEALS, make_run
+    from cardsim.runner.run import MAX_DEALS, make_run, records as run_records  # local: the runner brings numba's kernels, which solving records needs not
 
     spec = get_game(game)
     hooks = _hooks(spec)
     if hooks.deals is None:
-        records = cardsim.records(spec.name, deal_ids, seed, strategies, seats, rules)
+        records = run_records(spec.name, deal_ids, seed, strategies, seats, rules)
         if not records:
             raise OptionError("no deals to solve")
-        return hooks.frame(records, every_denomination)
+        return _records_frame(hooks, records, every_denomination)
     # the checks and the run of cardsim.records, without its records
     ids = as_list(deal_ids, "deal_ids (deal numbers)")
     for i in ids:
@@ -174,7 +150,9 @@ def solve_deals(game, deal_ids, seed=0, strategies=None, seats=None, rules=None,
     run = make_run(spec.name, max(1, len(ids)), seed, strategies, seats, rules)
     if not ids:
         raise OptionError("no deals to solve")
-    return hooks.deals(run.seed, [int(i) for i in ids], run.setup, every_denomination)
+    ids = [int(i) for i in ids]
+    return _frame(ids, hooks.deals(run.seed, ids, run.setup, every_denomination,
+                                   functools.partial(played_rows, spec.name)))
 
 
 def played_rows(game, seed, deal_ids, setup) -> np.ndarray:
@@ -190,6 +168,43 @@ def played_rows(game, seed, deal_ids, setup) -> np.ndarray:
     out = np.empty_like(rows)
     out[order] = rows
     return out
+
+
+def quality_frames(game, names, seed, ids, rows) -> list:
+    """Per strategy spec in ``names`` (each playing every seat): its per-deal comparison with DD on
+    deals ``ids`` of ``seed``, each a frame made by ``rows``
+    (:func:`cardsim.analysis.quality.comparison_rows`), from the game's ``dd.quality`` hook, which
+    this gives the deals' DD frame (:func:`solve_deals`) and rows (:func:`played_rows`) of each
+    strategy.  Raises OptionError for a game without that hook or a bad seed."""
+    from cardsim.runner.run import check_run_seed, make_run  # local: the runner brings numba's kernels, which solving records needs not
+
+    spec = get_game(game)
+    hooks = _hooks(spec)
+    if hooks.quality is None:
+        raise OptionError(f"{spec.name} has no comparison of its play with double dummy")
+
+    def solve(name):
+        return solve_deals(spec.name, ids, seed, name)
+
+    def play(name):
+        run = make_run(spec.name, max(1, len(ids)), seed, name)
+        return played_rows(spec.name, run.seed, ids, run.setup)
+
+    return hooks.quality(list(names), check_run_seed(seed), ids, rows, solve, play)
+
+
+def bench_line(game, seed: int, n: int) -> str:
+    """The game's solver benchmark line (its ``dd.bench`` hook, :mod:`cardsim.bench.dd`) on deals
+    ``0 .. n-1`` of ``seed`` as the default strategies play them.  Raises OptionError for a game
+    without a solver benchmark."""
+    from cardsim.runner.run import make_run  # local: the runner brings numba's kernels, which solving records needs not
+
+    spec = get_game(game)
+    hooks = _hooks(spec)
+    if hooks.bench is None:
+        raise OptionError(f"no double-dummy benchmark for {spec.name}")
+    run = make_run(spec.name, n, seed)
+    return hooks.bench(run.seed, n, run.setup, functools.partial(played_rows, spec.name))
 
 
 def _check_run_of(df: pd.DataFrame, game: str, seed) -> None:
@@ -235,15 +250,13 @@ def lead_values(records) -> list:
     ``dd.lead_values`` hook (:class:`cardsim.games.base.DDHooks`).
 
     Example: ``cardsim.dd.lead_values(cardsim.records("vint", range(10), seed=1))``."""
-    import cardsim
-
     records = list(records)
     checked = []
     for i, r in enumerate(records):
         if not isinstance(r, dict):
             raise RecordError(f"record {i}: a record is a JSON object")
         try:
-            checked.append({**r, "result": cardsim.replay(r)})
+            checked.append({**r, "result": replay(r)})
         except RecordError as exc:
             raise RecordError(f"record {i}: {exc.describe()}") from None
     if not checked:
@@ -260,6 +273,5 @@ def lead_values(records) -> list:
 
 from cardsim.dd.trace import card_costs, format_trace, side_totals  # noqa: E402 - the per-card trace
 
-__all__ = ["lead_values", "card_costs", "side_totals", "format_trace", "solve_deals", "solve_records", "add_dd", "columns_doc", "typed_frame", "solve_played", "deal_id",
-           "played_rows",
-           "token_bits", "table_row", "COMMON_DOC", "DENOMINATIONS"]
+__all__ = ["lead_values", "card_costs", "side_totals", "format_trace", "solve_deals", "solve_records", "add_dd", "columns_doc",
+           "typed_frame", "deal_id", "played_rows", "quality_frames", "bench_line", "COMMON_DOC"]

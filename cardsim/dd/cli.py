@@ -5,23 +5,20 @@ that building it needs no cardsim.dd and its pandas.
 """
 from __future__ import annotations
 
+from cardsim.dd import solve_records
+from cardsim.games import get_game, replay
+
 
 def format_dd(record, row) -> str:
     """The text ``cardsim dd`` prints for one record (with ``result``) and its DD row (a
     :func:`cardsim.dd.solve_records` row solved with ``every_denomination``): the game's
     ``describe`` hook (:class:`cardsim.games.base.DDHooks`)."""
-    from cardsim.games import get_game
-
     return get_game(record["game"]).dd.describe(record, row)
 
 
 def run(args, read_jsonl, make_run, strategies, usage_error) -> int:
     """The ``dd`` command (helpers of :mod:`cardsim.cli` passed in, so this module imports no
     private name)."""
-    import cardsim
-    from cardsim.dd import solve_records
-    from cardsim.games import get_game
-
     # a --deal beside --record, or a --line without it, would be ignored: say so instead
     if args.record and args.deal is not None:
         raise usage_error("--deal picks a deal of a run; with --record give --line")
@@ -40,7 +37,7 @@ def run(args, read_jsonl, make_run, strategies, usage_error) -> int:
         if not found:
             raise usage_error(f"{args.record} has no record on line {args.line}")
         # replay first: it rejects a line that is not a JSON object (``[1, 2]``, ``null``) in one line
-        result = cardsim.replay(record)
+        result = replay(record)
         record = {**record, "result": result}
         if args.game and record["game"] != args.game:
             raise usage_error(f"line {args.line} of {args.record} is a {record['game']} record, not {args.game}")

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cardsim.games import get_game
+from cardsim.games import get_game, replay
 from cardsim.games.base import OptionError, RecordError
 
 if TYPE_CHECKING:
@@ -49,11 +49,9 @@ def card_costs(record) -> pd.DataFrame:
     import numpy as np
     import pandas as pd
 
-    import cardsim
-
     if not isinstance(record, dict):
         raise RecordError("a record is a JSON object")
-    result = cardsim.replay(record)
+    result = replay(record)
     spec = get_game(record["game"])
     hooks = spec.dd
     if hooks is None or hooks.card_values is None:

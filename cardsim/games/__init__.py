@@ -20,7 +20,7 @@ import functools
 import importlib
 import re
 
-from cardsim.games.base import GameSpec, OptionError
+from cardsim.games.base import GameSpec, OptionError, RecordError
 from cardsim.text import quote
 
 _BUILT_IN = {"vint": "cardsim.games.vint", "501": "cardsim.games.g501", "500": "cardsim.games.g500"}
@@ -116,3 +116,15 @@ def get_game(name) -> GameSpec:
     if key in _BUILT_IN:
         return importlib.import_module(package).SPEC
     return _spec_of(key, package)
+
+
+def replay(record: dict) -> dict:
+    """Validate a record (a dict, docs/RECORDS.md) against the rules (docs/RULES.md) and return its
+    ``result`` dict (declarer, contract, tricks, score changes).  Raises RecordError naming the
+    field, the action's index and the rule broken."""
+    if not isinstance(record, dict):
+        raise RecordError("a record must be a JSON object")
+    game = record.get("game")
+    if not isinstance(game, str) or game != game.strip().lower() or not is_game(game):
+        raise RecordError(f"unknown game {quote(game)} (known: {', '.join(game_names())})", "game")
+    return get_game(game).replay(record)

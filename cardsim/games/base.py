@@ -246,23 +246,48 @@ class FrameHooks:
 
 
 @dataclass(frozen=True)
-class DDHooks:
-    """Double-dummy solving of a game's deals (:mod:`cardsim.dd`; the game's ``dd.py``).
+class DDColumns:
+    """What a game's DD hooks return (:class:`DDHooks`): the raw DD columns of n deals, which
+    :mod:`cardsim.dd` turns into the user frame (it adds the ``deal`` column first and makes
+    ``<NA>``, categoricals and nullable integers of the codes, :func:`cardsim.dd.typed_frame`).
 
-    * ``frame(records, every_denomination) -> DataFrame``: the DD columns of replayed
+    * ``columns``: ``{name: ndarray[n]}`` of codes in column order, as the solvers give them
+      (``declarer`` -1 and other values below 0 where a deal has none, ``denomination`` / ``trump``
+      0..4 in :data:`cardsim.names.DENOMINATIONS`' order, ``dd_made`` bool);
+    * ``played``: bool[n], the deals that were played (every other column but those in ``always``
+      is ``<NA>`` where False);
+    * ``always``: names of columns with a value on every deal (they keep their numpy dtype).
+    """
+
+    columns: dict
+    played: np.ndarray
+    always: tuple = ()
+
+
+@dataclass(frozen=True)
+class DDHooks:
+    """Double-dummy solving of a game's deals (:mod:`cardsim.dd`; the game's ``dd.py``).  The hooks
+    return arrays and text; :mod:`cardsim.dd` builds the frames, and where a hook needs deals
+    played, its caller passes the function that plays them (``play``), so a game's hooks import
+    nothing above the games.
+
+    * ``frame(records, every_denomination) -> DDColumns``: the DD columns of replayed
       docs/RECORDS.md records (``result`` set), one row each (:data:`columns_doc`);
     * ``columns_doc``: the game's DD columns for people (``cardsim dd`` and the docs);
-    * ``bench(seed, n) -> dict``: the solver benchmark's numbers on deals ``0 .. n-1``
-      (:mod:`cardsim.bench.dd`), or None;
-    * ``quality(names, seed, ids, rows) -> list[DataFrame]``: per strategy spec in ``names``
-      (each playing every seat), its per-deal comparison with DD on deals ``ids`` of ``seed``,
-      each frame made by ``rows`` (:func:`cardsim.analysis.quality.comparison_rows`); ``unit``
+    * ``bench(seed, n, setup, play) -> str``: the solver benchmark's line on deals ``0 .. n-1`` of
+      ``seed`` played with ``setup`` (the default strategies; :mod:`cardsim.bench.dd`), or None;
+    * ``quality(names, seed, ids, rows, solve, play) -> list[DataFrame]``: per strategy spec in
+      ``names`` (each playing every seat), its per-deal comparison with DD on deals ``ids`` of
+      ``seed``, each frame made by ``rows`` (:func:`cardsim.analysis.quality.comparison_rows`);
+      ``solve(name)`` is the DD frame of those deals as strategy ``name`` plays them
+      (:func:`cardsim.dd.solve_deals`), ``play(name)`` their rows (``row_dtype``[len(ids)]); ``unit``
       the unit of that comparison (``"tricks"``);
     * ``describe(record, row) -> str``: ``cardsim dd``'s text for one record and its DD row
       (solved with ``every_denomination``);
-    * ``deals(seed, deal_ids, setup, every_denomination) -> DataFrame``: the same columns as
-      ``frame`` for independent deals as the engine plays them, from its rows and card bit sets
-      (no records); None: solved from the deals' records;
+    * ``deals(seed, deal_ids, setup, every_denomination, play) -> DDColumns``: the same columns as
+      ``frame`` for independent deals as the engine plays them, from its rows (``play(seed,
+      deal_ids, setup)``: ``row_dtype``[n] in the order of ``deal_ids``) and card bit sets (no
+      records); None: solved from the deals' records;
     * ``card_values(record) -> dict``: the double-dummy trace of a replayed record's play (``result``
       set), one entry per card played in order, each list as long as the play: ``trick`` (1-based),
       ``seat``, ``card`` (token), ``declaring`` (bool: the player is on the declaring side),

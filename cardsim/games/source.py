@@ -12,6 +12,7 @@ Replay ignores its content; only a ``source`` that is neither an object nor ``nu
 """
 from __future__ import annotations
 
+from cardsim._version import __version__
 from cardsim.games.base import RecordError, Setup, rule_json
 from cardsim.text import quote
 
@@ -23,8 +24,6 @@ def source_of(setup: Setup, seed, deal, match=None, extra=None) -> dict:
     "rules": {option: JSON value}}``, plus ``"match": match`` when given and the items of
     ``extra`` (an evaluation's conditions or forced option).
     """
-    from cardsim._version import __version__
-
     src = {
         "cardsim": __version__,
         "seed": int(seed),

@@ -7,7 +7,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-import cardsim
 from cardsim.conditions import (ConditionError, Conditions, HandClass, compile as compile_conditions, layout_of,
                                 parse_class, parse_hand)
 from cardsim.conditions.program import reachable
@@ -153,11 +152,13 @@ def fallbacks(spec: str, game: str, n_deals: int, seed: int = 0) -> tuple[int, i
     """Play ``n_deals`` deals of ``seed`` with the rule-file ``spec`` (``rules:PATH[:…]``) at every
     seat and read each call back through the slow twin: ``(calls made, calls a rule made, {rule
     index: calls where it held but its call was illegal, so the base called})``."""
+    from cardsim.runner.run import records  # local: the runner brings numba's kernels; cardsim --help imports this module
+
     path, values, base_values = split_spec(spec.partition(":")[2])
     compiled = load_compiled(path, get_game(game).registry, values, base_values)
     g = glue(compiled.file.game)
     total, by_rules, illegal = 0, 0, {}
-    for record in cardsim.records(game, list(range(n_deals)), seed=seed, strategies=spec):
+    for record in records(game, list(range(n_deals)), seed=seed, strategies=spec):
         for _, hand, situation, call in g.decisions(record):
             total += 1
             twin = fires(compiled.file, compiled.values, hand, situation)

@@ -21,7 +21,7 @@ import numpy as np
 from cardsim._jit import source_hash
 from cardsim._version import __version__
 from cardsim.games import GAME_NAMES, get_game
-from cardsim.games.base import OptionError, Setup
+from cardsim.games.base import OptionError, Setup, as_list
 from cardsim.rng import check_seed
 from cardsim.rules import digests
 from cardsim.runner.files import DEFAULT_CHUNK
@@ -93,6 +93,33 @@ def make_run(game, n, seed=0, strategies=None, seats=None, rules=None, chunk_siz
     if strategies is not None and not isinstance(strategies, (str, list, tuple, dict)):
         raise StrategyError(f"strategies must be a spec, a list of specs or {{seat: spec}}, got {quote(strategies)}")
     return Run(spec.setup(strategies, seats, rules), check_run_seed(seed), n, chunk_size)
+
+
+def records(game, deal_ids, seed=0, strategies=None, seats=None, rules=None) -> list[dict]:
+    """Deal records (docs/RECORDS.md, with ``result``) of deals ``deal_ids`` of ``seed``, as
+    :func:`simulate` plays them with the same ``strategies`` / ``seats`` / ``rules``: a list of
+    dicts, hands as card tokens.  Raises OptionError for a deal number that is not a whole
+    number from 0 to 10**12 - 1, StrategyError for a bad strategy."""
+    spec = get_game(game)
+    ids = as_list(deal_ids, "deal_ids (deal numbers)")
+    for i in ids:
+        if isinstance(i, bool) or not isinstance(i, (int, np.integer)) or not 0 <= i < MAX_DEALS:
+            raise OptionError(f"deal numbers must be whole numbers from 0 to {MAX_DEALS - 1:,}, got {quote(i)}")
+    run = make_run(game, max(1, len(ids)), seed, strategies, seats, rules)
+    return spec.make_records(run.seed, ids, run.setup)
+
+
+def match_records(game, match, seed=0, strategies=None, seats=None, rules=None, before=None, dealer=None) -> list[dict]:
+    """Deal records (docs/RECORDS.md, each with ``before`` and ``source.match``) of every deal of match
+    ``match`` of ``seed``, as ``play_match`` plays it (same ``before`` / ``dealer``): any
+    game-level number traced to its deals.  Raises OptionError for a game without them."""
+    spec = get_game(game)
+    if spec.match_records is None:
+        raise OptionError(f"{spec.name} has no match records yet (501 and Vint have)")
+    if isinstance(match, bool) or not isinstance(match, (int, np.integer)) or not 0 <= match < MAX_DEALS:
+        raise OptionError(f"match numbers are whole numbers from 0 to {MAX_DEALS - 1:,}, got {quote(match)}")
+    run = make_run(game, 1, seed, strategies, seats, rules)
+    return spec.match_records(run.seed, int(match), run.setup, before=before, dealer=dealer)
 
 
 def check_run_seed(seed) -> int:

@@ -44,39 +44,39 @@ COLUMNS_DOC = ("leader (Int8, the first leader's seat), lead_tricks (Int8, the t
                "dd_tricks (Int8, his double-dummy tricks from the deal).")
 
 
-def _frame(hands, leaders, got, deal_ids):
+def _columns(hands, leaders, got):
     import numpy as np
 
-    from cardsim.dd import typed_frame
+    from cardsim.games.base import DDColumns
 
     dd = np.array([solve(h, int(s)) for h, s in zip(hands, leaders)], dtype=np.int8)
-    played = np.ones(len(deal_ids), dtype=bool)
-    return typed_frame({"deal": np.asarray(deal_ids, dtype=np.int64), "leader": np.asarray(leaders, dtype=np.int8),
-                        "lead_tricks": np.asarray(got, dtype=np.int8), "dd_tricks": dd}, played)
+    played = np.ones(len(leaders), dtype=bool)
+    return DDColumns({"leader": np.asarray(leaders, dtype=np.int8), "lead_tricks": np.asarray(got, dtype=np.int8),
+                      "dd_tricks": dd}, played)
 
 
 def frame(records, every_denomination):
     """DD columns (:data:`COLUMNS_DOC`) of replayed Duel records (Duel has one denomination)."""
-    from cardsim.dd import deal_id, token_bits
+    from cardsim.games.dd_tools import token_bits
 
     from .features import FEATURES
 
     hands = [[token_bits(h, FEATURES.parse_card) for h in r["hands"]] for r in records]
     leaders = [(r["dealer"] + 1) % 2 for r in records]
     got = [r["result"]["tricks"][s] for r, s in zip(records, leaders)]
-    return _frame(hands, leaders, got, [deal_id(r) for r in records])
+    return _columns(hands, leaders, got)
 
 
-def deals(seed, deal_ids, setup, every_denomination):
-    """The same columns for independent deals as the engine plays them: hands from its dealing."""
+def deals(seed, deal_ids, setup, every_denomination, play):
+    """The same columns for independent deals as the engine plays them (rows ``play(seed,
+    deal_ids, setup)``): hands from its dealing."""
     import numpy as np
 
-    from cardsim.dd import played_rows
     from cardsim.rng import deal_key, seed_streams
 
     from . import engine
 
-    rows = played_rows("duel", seed, deal_ids, setup)
+    rows = play(seed, deal_ids, setup)
     hands = np.zeros((len(deal_ids), 2), dtype=np.uint64)
     streams = np.zeros((engine.N_STREAMS, 1), dtype=np.uint64)
     deck = np.zeros(8, dtype=np.int64)
@@ -85,7 +85,7 @@ def deals(seed, deal_ids, setup, every_denomination):
         engine.deal_cards(streams, np.int64(-1), deck, hands[k])
     leaders = (rows["dealer"].astype(np.int64) + 1) % 2
     got = np.where(leaders == 0, rows["tricks_0"], rows["tricks_1"])
-    return _frame([[int(x) for x in h] for h in hands], leaders, got, deal_ids)
+    return _columns([[int(x) for x in h] for h in hands], leaders, got)
 
 
 def describe(record, row) -> str:

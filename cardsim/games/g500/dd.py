@@ -10,7 +10,13 @@ import time
 
 import numpy as np
 
-from cardsim.games.base import DDHooks
+from cardsim.cards import SUITS
+from cardsim.games.base import DDColumns, DDHooks, OptionError
+from cardsim.games.dd_tools import solve_played, table_row as _row, token_bits as _bits
+from cardsim.names import DENOMINATIONS
+
+from .constants import REMAP, UNMAP, card_str, parse_call, parse_card
+from .rules import card_suit, legal_plays, remap_hand, trick_winner
 
 COLUMNS_DOC = ("level (Int8 6..10), denomination (category S C D H NT), decl_tricks (Int8, tricks the "
                "declaring side took in play), dd_tricks (Int8, the declaring side's DD tricks for the "
@@ -22,9 +28,6 @@ def positions(records):
     """Play-start positions of Five Hundred records (docs/RULES.md §3.4): ``(hands uint64[n, 4]
     physical ten-card hands by seat, the declarer's after his discard; declarer int64[n];
     denomination int64[n]; played bool[n])``; thrown-in deals are zeros, ``played`` False."""
-    from cardsim.dd import token_bits as _bits
-    from cardsim.games.g500.constants import parse_call, parse_card
-
     n = len(records)
     hands = np.zeros((n, 4), dtype=np.uint64)
     decl = np.zeros(n, dtype=np.int64)
@@ -45,22 +48,18 @@ def positions(records):
 
 
 def _solver():
-    from cardsim.games.g500 import solver as g500
+    from . import solver  # local: the solver's numba modules; a process that only plays never loads them
 
-    return g500.solve_batch, g500.new_table
+    return solver.solve_batch, solver.new_table
 
 
 def frame(records, every_denomination):
     """DD columns of replayed Five Hundred records (:data:`COLUMNS_DOC`)."""
-    from cardsim.dd import deal_id
-    from cardsim.games.g500.constants import parse_call
-
     hands, decl, denom, played = positions(records)
     res = [r["result"] for r in records]
     level = np.array([6 + parse_call(x["contract"]) // 5 if p else 0 for x, p in zip(res, played)], dtype=np.int8)
     got = np.array([x["tricks"][x["declarer"] % 2] if p else -1 for x, p in zip(res, played)], dtype=np.int8)
-    deal_ids = np.array([deal_id(r) for r in records], dtype=np.int64)
-    return _frame(hands, decl, denom, played, level, got, deal_ids, every_denomination)
+    return _columns(hands, decl, denom, played, level, got, every_denomination)
 
 
 def row_positions(rows):
@@ -76,30 +75,26 @@ def row_positions(rows):
     return (hands, np.where(played, decl, 0), np.where(played, rows["denomination"], 0).astype(np.int64), played)
 
 
-def deals(seed, deal_ids, setup, every_denomination):
+def deals(seed, deal_ids, setup, every_denomination, play):
     """DD columns of deals ``deal_ids`` of ``seed`` as the engine plays them with ``setup``, from
-    its rows alone (they carry the hands, the kitty and the discard: no records)."""
-    from cardsim.dd import played_rows
-
-    rows = played_rows("500", seed, deal_ids, setup)
+    its rows alone (``play(seed, deal_ids, setup)``; they carry the hands, the kitty and the
+    discard: no records)."""
+    rows = play(seed, deal_ids, setup)
     hands, decl, denom, played = row_positions(rows)
     level = np.where(played, rows["level"], 0).astype(np.int8)
     got = np.where(played, rows["decl_tricks"], -1).astype(np.int8)
-    return _frame(hands, decl, denom, played, level, got, np.asarray(deal_ids, dtype=np.int64), every_denomination)
+    return _columns(hands, decl, denom, played, level, got, every_denomination)
 
 
-def _frame(hands, decl, denom, played, level, got, deal_ids, every_denomination):
-    """The DD frame of positions (:func:`positions`) and the contracts' ``level`` and tricks
-    taken in play ``got`` (int8[n]) of deals ``deal_ids``."""
-    from cardsim.dd import DENOMINATIONS, solve_played, typed_frame
-
-    n = len(deal_ids)
+def _columns(hands, decl, denom, played, level, got, every_denomination) -> DDColumns:
+    """The DD columns of positions (:func:`positions`) and the contracts' ``level`` and tricks
+    taken in play ``got`` (int8[n])."""
+    n = len(played)
 
     def solve(denoms):
         return solve_played("500", _solver(), hands, decl, denoms, played).astype(np.int8)
 
     cols = {
-        "deal": deal_ids,
         "declarer": np.where(played, decl, -1).astype(np.int8),
         "level": level,
         "denomination": np.where(played, denom, -1).astype(np.int8),
@@ -110,14 +105,12 @@ def _frame(hands, decl, denom, played, level, got, deal_ids, every_denomination)
     if every_denomination:
         for t in range(5):
             cols[f"dd_tricks_{DENOMINATIONS[t]}"] = solve(np.full(n, t))
-    return typed_frame(cols, played)
+    return DDColumns(cols, played)
 
 
 def describe(record, row) -> str:
     """``cardsim dd``'s text for one Five Hundred record and its DD row (solved with every_denomination)."""
-    import pandas as pd
-
-    from cardsim.dd import DENOMINATIONS, table_row as _row
+    import pandas as pd  # local: pandas, which a worker playing chunks never loads
 
     if pd.isna(row.declarer):
         return "no play: the deal was thrown in"
@@ -131,35 +124,30 @@ def describe(record, row) -> str:
     return "\n".join(lines)
 
 
-def bench(seed: int, n: int) -> str:
-    """The DD benchmark's line: the played deals of ``0 .. n-1`` solved once (first deal untimed,
-    the table starting empty)."""
-    from cardsim.dd import played_rows
-    from cardsim.games.g500 import solver as g500
-    from cardsim.runner.run import make_run
+def bench(seed: int, n: int, setup, play) -> str:
+    """The DD benchmark's line: the played deals of ``0 .. n-1`` (rows ``play(seed, range(n),
+    setup)``) solved once (first deal untimed, the table starting empty)."""
+    from . import solver  # local: the solver's numba modules; a process that only plays never loads them
 
-    run = make_run("500", n, seed)
-    h, d, t, played = row_positions(played_rows("500", run.seed, range(n), run.setup))
+    h, d, t, played = row_positions(play(seed, range(n), setup))
     h, d, t = h[played], d[played], t[played]
     out = np.zeros(len(h), dtype=np.int64)
     stats = np.zeros(1, dtype=np.int64)
-    g500.solve_batch(h[:1], d[:1], t[:1], *g500.new_table(12), out[:1], stats)
-    keys, bounds = g500.new_table()
+    solver.solve_batch(h[:1], d[:1], t[:1], *solver.new_table(12), out[:1], stats)
+    keys, bounds = solver.new_table()
     stats[:] = 0
     start = time.perf_counter()
-    g500.solve_batch(h, d, t, keys, bounds, out, stats)
+    solver.solve_batch(h, d, t, keys, bounds, out, stats)
     ms = (time.perf_counter() - start) / max(len(h), 1) * 1000
     return f"500: {ms:.2f} ms per deal ({len(h)} played deals, {stats[0] / len(h):,.0f} nodes per deal)"
 
 
-def quality(names, seed, ids, rows) -> list:
+def quality(names, seed, ids, rows, solve, play) -> list:
     """Per strategy in ``names``: the declaring side's tricks in play against DD on deals ``ids``
-    (the kitty changes hands with the auction: one solve per deal and strategy)."""
-    from cardsim.dd import solve_deals
-
+    (the kitty changes hands with the auction: one solve per deal and strategy, ``solve(name)``)."""
     frames = []
     for name in names:
-        df = solve_deals("500", ids, seed, name)
+        df = solve(name)
         played = df.declarer.notna().to_numpy()
         den, level = df.denomination.cat.codes.to_numpy(), df.level.to_numpy(np.int64, na_value=0)
         got, dd = (df[c].to_numpy(np.int64, na_value=0) for c in ("decl_tricks", "dd_tricks"))
@@ -173,20 +161,15 @@ def card_values(record) -> dict:
     its DD tricks to come.  Before every card, each legal card of the player on turn (a no-trump
     joker led: once per suit it may name) is valued by :func:`cardsim.games.g500.solver.mid_value`, the
     cards already on the trick included."""
-    from cardsim.cards import SUITS
-    from cardsim.games.g500 import solver as S
-    from cardsim.games.base import OptionError
-
-    from .constants import REMAP, UNMAP, card_str, parse_card
-    from .rules import card_suit, legal_plays, remap_hand, trick_winner
+    from . import solver  # local: the solver's numba modules; a process that only plays never loads them
 
     hands, decl, denom, played = (x[0] for x in positions([record]))
     if not played or not record.get("play"):
         raise OptionError("the deal has no play to trace (thrown in)")
     decl, denom = int(decl), int(denom)
     h = np.array([remap_hand(np.uint64(x), np.int64(denom)) for x in hands], dtype=np.uint64)
-    keys, bounds = S.new_table()
-    moves = np.zeros((42, S.MAX_MOVES), dtype=np.int64)
+    keys, bounds = solver.new_table()
+    moves = np.zeros((42, solver.MAX_MOVES), dtype=np.int64)
     stats = np.zeros(1, dtype=np.int64)
     side = decl % 2
     out = {k: [] for k in ("trick", "seat", "card", "declaring", "value_before", "value_after", "best")}
@@ -211,7 +194,7 @@ def card_values(record) -> dict:
                 h2[seat] &= ~np.uint64(1 << c)
                 trick[pos] = c
                 lead = led if pos else (s if joker_led else int(card_suit(np.int64(c), np.int64(denom))))
-                t0 = S.mid_value(h2, trick, pos + 1, leader, lead, denom, keys, bounds, moves, stats)
+                t0 = solver.mid_value(h2, trick, pos + 1, leader, lead, denom, keys, bounds, moves, stats)
                 values[(c, s)] = won + (t0 if side == 0 else left - t0)
         ours = seat % 2 == side
         before = (max if ours else min)(values.values())

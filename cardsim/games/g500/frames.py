@@ -15,9 +15,8 @@ also ``cardsim.frames.G500_CONTRACTS``."""
 
 def deals(c, seats: int) -> dict:
     """Typed Five Hundred deal columns (thrown-in deals: everybody passed; docs/RULES.md §3)."""
-    from cardsim.frames import DENOMINATIONS, nullable_bool as _bool, nullable_int as _int
-    from cardsim.frames import nullable_uint as _uint
-    from cardsim.frames import ordered_categorical as _cat
+    from cardsim.typed_columns import (  # local: pandas, which a worker playing chunks never loads
+        nullable_bool as _bool, nullable_int as _int, nullable_uint as _uint, ordered_categorical as _cat)
 
     thrown = c("declarer") < 0
     den = c("denomination")
@@ -34,7 +33,7 @@ def deals(c, seats: int) -> dict:
 
 def matches(c, seats: int) -> dict:
     """Typed game columns: ``winner`` missing when the deal cap stopped the game."""
-    from cardsim.frames import nullable_int
+    from cardsim.typed_columns import nullable_int  # local: pandas, which a worker playing chunks never loads
 
     return {"winner": nullable_int(c("winner"), c("winner") < 0)}
 

@@ -19,8 +19,11 @@ from __future__ import annotations
 import numpy as np
 
 from cardsim.cards import CardError
+from cardsim.hand_grammar import parse_hand
 
 from .constants import N_BIDS, PASS, bid_str, parse_call
+from .dispatch import choose_call
+from .features import FEATURES
 from .rulekernel import ANY_BID, ANYONE, NO_RULE, NOBODY, OPPONENT, PARTNER, SOMEONE, base_of, rules_call  # noqa: F401
 from .strategies import RULES
 
@@ -129,8 +132,6 @@ def choose(ids: np.ndarray, params: np.ndarray, hand: int, situation) -> int:
     """The bid the seat of ``situation`` makes with ``hand`` (uint64, physical) under the strategy
     ``ids``/``params`` (int64[4], float64[4, N_PARAMS]; scores 0, quebec scoring, target 500):
     the engine's own :func:`.dispatch.choose_call`, base included."""
-    from .dispatch import choose_call
-
     seat, bid, high_seat = situation
     streams = np.zeros((5, 1), dtype=np.uint64)
     streams[:, 0] = np.arange(1, 6, dtype=np.uint64)
@@ -187,8 +188,6 @@ def given_calls(calls, dealer: int, seats: int = 4, scores=None) -> list[tuple[i
 def decisions(record: dict):
     """Every call of a deal record (docs/RECORDS.md) as ``(seat, hand bit set, (seat, standing
     bid, its bidder), call)`` (:func:`given_calls`)."""
-    from cardsim.conditions import parse_hand
-
     for seat, situation, call, _ in given_calls([read_call(t) for t in record["auction"]], record["dealer"]):
-        hand = sum(1 << c for c in parse_hand("500", " ".join(record["hands"][seat])))
+        hand = sum(1 << c for c in parse_hand(FEATURES, " ".join(record["hands"][seat])))
         yield seat, hand, situation, call

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from cardsim.games.g500.constants import hand_str, parse_card
-from cardsim.games.g500.replay import replay
+from cardsim.games.g500.replay import parse_card as slow_card, power, replay, suit_of
 
 SEAT_NAMES = ("N(0)", "E(1)", "S(2)", "W(3)")
 
@@ -45,8 +45,6 @@ def show(record: dict) -> str:
     lines.append(f"discard: {' '.join(record['discard'])}")
     play = record["play"]
     trump = result["contract"].lstrip("0123456789")
-    from cardsim.games.g500.replay import parse_card as slow_card, power, suit_of
-
     leader = decl
     for t in range(10):
         cards = play[4 * t:4 * t + 4]

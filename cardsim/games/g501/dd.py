@@ -11,7 +11,17 @@ import time
 
 import numpy as np
 
-from cardsim.games.base import DDHooks
+from cardsim.cards import RANKS_501, card_str, parse_card
+from cardsim.games.base import DDColumns, DDHooks, OptionError
+from cardsim.games.dd_tools import solve_played, table_row as _row, token_bits as _bits
+from cardsim.names import DENOMINATIONS
+from cardsim.rng import check_seed
+
+from . import engine as E
+from . import rules
+from .chunks import check_setup, start_scores
+from .constants import T_CONTRACT, TRACE_LEN
+from .rules import next_active
 
 COLUMNS_DOC = ("trump (category S C D H NT), target (Int16, points), points (Int16, the declarer's "
                "deal points in play: cards + effective marriages), dd_points (Int16, his DD deal points "
@@ -26,9 +36,6 @@ def positions(records):
     after the talon and the gifts by player in play order (player 0 = the first active seat
     left of the dealer, who leads), the declarer's player number, the trump (0..3, 4 = NT).
     Rows of deals not played (all passed, abandoned) are zeros with ``played`` False."""
-    from cardsim.cards import RANKS_501, parse_card
-    from cardsim.dd import DENOMINATIONS, token_bits as _bits
-
     parse = lambda t: parse_card(t, RANKS_501)  # noqa: E731
     n = len(records)
     hands = np.zeros((n, 3), dtype=np.uint64)
@@ -55,22 +62,19 @@ def positions(records):
 
 
 def _solver():
-    from cardsim.games.g501 import solver as g501
+    from . import solver  # local: the solver's numba modules; a process that only plays never loads them
 
-    return g501.solve_batch, g501.new_table
+    return solver.solve_batch, solver.new_table
 
 
 def frame(records, every_denomination):
     """DD columns of replayed 501 records (:data:`COLUMNS_DOC`)."""
-    from cardsim.dd import deal_id
-
     hands, decl, trump, played = positions(records)
     res = [r["result"] for r in records]
     declarer = np.array([x["declarer"] if p else -1 for x, p in zip(res, played)], dtype=np.int8)
     target = np.array([x["target"] or 0 if p else 0 for x, p in zip(res, played)], dtype=np.int16)
     points = np.array([x["points"][x["declarer"]] if p else 0 for x, p in zip(res, played)], dtype=np.int16)
-    deal_ids = np.array([deal_id(r) for r in records], dtype=np.int64)
-    return _frame(hands, decl, trump, played, declarer, target, points, deal_ids, every_denomination)
+    return _columns(hands, decl, trump, played, declarer, target, points, every_denomination)
 
 
 def engine_positions(seed, deal_ids, setup):
@@ -78,13 +82,6 @@ def engine_positions(seed, deal_ids, setup):
     with ``setup``, from its trace (card bit sets: the hands, the talon and the two gifts) rather
     than from records: ``(hands, decl, trump, played)`` as :func:`positions`, then the declarer's
     seat (int8, -1 when not played), the target (int16) and his deal points in play (int16)."""
-    from cardsim.rng import check_seed
-
-    from . import engine as E
-    from .chunks import check_setup, start_scores
-    from .constants import T_CONTRACT, TRACE_LEN
-    from .rules import next_active
-
     check_setup(setup)
     ids = np.asarray(list(deal_ids), dtype=np.int64)
     n, seats = len(ids), setup.seats
@@ -128,25 +125,22 @@ def engine_positions(seed, deal_ids, setup):
     return hands, decl, trump, played, declarer, target, points
 
 
-def deals(seed, deal_ids, setup, every_denomination):
+def deals(seed, deal_ids, setup, every_denomination, play):
     """DD columns of deals ``deal_ids`` of ``seed`` as the engine plays them with ``setup``, from
-    the engine's card bit sets (:func:`engine_positions`: no records)."""
-    return _frame(*engine_positions(seed, deal_ids, setup), np.asarray(list(deal_ids), dtype=np.int64),
-                  every_denomination)
+    the engine's card bit sets (:func:`engine_positions`, its own trace kernel: no records, and
+    no rows, so ``play`` goes unused)."""
+    return _columns(*engine_positions(seed, deal_ids, setup), every_denomination)
 
 
-def _frame(hands, decl, trump, played, declarer, target, points, deal_ids, every_denomination):
-    """The DD frame of positions (:func:`positions`), the declarer's seat, the target and his
-    deal points in play of deals ``deal_ids``."""
-    from cardsim.dd import DENOMINATIONS, solve_played, typed_frame
-
-    n = len(deal_ids)
+def _columns(hands, decl, trump, played, declarer, target, points, every_denomination) -> DDColumns:
+    """The DD columns of positions (:func:`positions`), the declarer's seat, the target and his
+    deal points in play."""
+    n = len(played)
 
     def solve(trumps):
         return solve_played("501", _solver(), hands, decl, trumps, played).astype(np.int16)
 
     cols = {
-        "deal": deal_ids,
         "declarer": declarer,
         "trump": np.where(played, trump, -1).astype(np.int8),
         "target": target,
@@ -157,14 +151,12 @@ def _frame(hands, decl, trump, played, declarer, target, points, deal_ids, every
     if every_denomination:
         for t in range(5):
             cols[f"dd_points_{DENOMINATIONS[t]}"] = solve(np.full(n, t))
-    return typed_frame(cols, played)
+    return DDColumns(cols, played)
 
 
 def describe(record, row) -> str:
     """``cardsim dd``'s text for one 501 record and its DD row (solved with every_denomination)."""
-    import pandas as pd
-
-    from cardsim.dd import DENOMINATIONS, table_row as _row
+    import pandas as pd  # local: pandas, which a worker playing chunks never loads
 
     if pd.isna(row.declarer):
         return "no play: every player passed or the declarer abandoned"
@@ -180,35 +172,32 @@ def describe(record, row) -> str:
     return "\n".join(lines)
 
 
-def bench(seed: int, n: int) -> str:
-    """The DD benchmark's line: the played deals of ``0 .. n-1`` solved once (first deal untimed,
-    the table starting empty)."""
-    from cardsim.games.g501 import solver as g501
-    from cardsim.runner.run import make_run
+def bench(seed: int, n: int, setup, play) -> str:
+    """The DD benchmark's line: the played deals of ``0 .. n-1`` of ``seed`` with ``setup`` (from
+    :func:`engine_positions`; ``play`` goes unused) solved once (first deal untimed, the table
+    starting empty)."""
+    from . import solver  # local: the solver's numba modules; a process that only plays never loads them
 
-    run = make_run("501", n, seed)
-    h, d, t, played = engine_positions(run.seed, range(n), run.setup)[:4]
+    h, d, t, played = engine_positions(seed, range(n), setup)[:4]
     h, d, t = h[played], d[played], t[played]
     out = np.zeros(len(h), dtype=np.int64)
     stats = np.zeros(1, dtype=np.int64)
-    g501.solve_batch(h[:1], d[:1], t[:1], *g501.new_table(), out[:1], stats)
-    keys, bounds = g501.new_table()
+    solver.solve_batch(h[:1], d[:1], t[:1], *solver.new_table(), out[:1], stats)
+    keys, bounds = solver.new_table()
     stats[:] = 0
     start = time.perf_counter()
-    g501.solve_batch(h, d, t, keys, bounds, out, stats)
+    solver.solve_batch(h, d, t, keys, bounds, out, stats)
     ms = (time.perf_counter() - start) / max(len(h), 1) * 1000
     return f"501: {ms:.2f} ms per deal ({len(h)} played deals, {stats[0] / len(h):,.0f} nodes per deal)"
 
 
-def quality(names, seed, ids, rows) -> list:
+def quality(names, seed, ids, rows, solve, play) -> list:
     """Per strategy in ``names``: the declarer's deal points in play against DD on deals ``ids``
     (the talon changes hands with the auction: one solve per deal and strategy).  The band and
-    the level are taken from the target (its lower ten)."""
-    from cardsim.dd import solve_deals
-
+    the level are taken from the target (its lower ten); ``solve(name)`` is the DD frame."""
     frames = []
     for name in names:
-        df = solve_deals("501", ids, seed, name)
+        df = solve(name)
         played = df.declarer.notna().to_numpy()
         den, level = df.trump.cat.codes.to_numpy(), df.target.to_numpy(np.int64, na_value=0) // 10 * 10
         got, dd, need = (df[c].to_numpy(np.int64, na_value=0) for c in ("points", "dd_points", "target"))
@@ -225,11 +214,7 @@ def card_values(record) -> dict:
     leads a K or Q of a marriage, as the solver assumes); a K or Q the declarer leads *without*
     declaring its marriage is valued by :func:`cardsim.games.g501.solver.mid_trick` without the marriage
     (its cost then includes the marriage given up).  Best cards of a declaring lead carry ``+``."""
-    from cardsim.cards import RANKS_501, card_str, parse_card
-    from cardsim.games.g501 import solver as S
-    from cardsim.games.base import OptionError
-
-    from . import rules
+    from . import solver  # local: the solver's numba modules; a process that only plays never loads them
 
     c = record.get("contract")
     if not c or c.get("abandon") or not record.get("play"):
@@ -239,8 +224,8 @@ def card_values(record) -> dict:
     decl, trump = int(decl), int(trump)
     seats, dealer = record["seats"], record["dealer"]
     order = [(dealer + 1 + k) % seats for k in range(3)]
-    keys, bounds = S.new_table()
-    moves = np.zeros(S.MOVES_SHAPE, dtype=np.int64)
+    keys, bounds = solver.new_table()
+    moves = np.zeros(solver.MOVES_SHAPE, dtype=np.int64)
     stats = np.zeros(1, dtype=np.int64)
     out = {k: [] for k in ("trick", "seat", "card", "declaring", "value_before", "value_after", "best")}
     got, won, pending = 0, 0, 0
@@ -254,7 +239,7 @@ def card_values(record) -> dict:
         led = -1 if not trick else trick[0] >> 4
         legal = [x for x in range(64) if int(rules.legal_plays(h[p], led, trump)) >> x & 1]
         vals = np.zeros((1, len(legal)), dtype=np.int64)
-        S.solve_cards(h[None, :].copy(), np.int64(p), np.array(legal, dtype=np.int64), np.int64(leader),
+        solver.solve_cards(h[None, :].copy(), np.int64(p), np.array(legal, dtype=np.int64), np.int64(leader),
                       np.int64(decl), np.int64(trump), np.int64(won), np.array([pending], dtype=np.int64),
                       np.array(trick, dtype=np.int64), keys, bounds, moves, stats, vals)
         values = {x: got + int(v) for x, v in zip(legal, vals[0])}
@@ -266,18 +251,18 @@ def card_values(record) -> dict:
             raise AssertionError(f"card {i} ({token}) is not a legal card of player {p}")
         # the state after the card: the declaration, the hand, and at the trick's end its winner
         if declared and p == decl:
-            got, pending = S.declare(got, pending, won, card >> 4, trump)
+            got, pending = solver.declare(got, pending, won, card >> 4, trump)
         h[p] &= ~np.uint64(1 << card)
         trick.append(card)
         after = values[card]
         if names[card].endswith("+") and not declared:
-            after = S.mid_trick(h, leader, decl, trump, won, pending, got, trick, (keys, bounds), moves, stats)
+            after = solver.mid_trick(h, leader, decl, trump, won, pending, got, trick, (keys, bounds), moves, stats)
         if len(trick) == 3:
             bits = sum(1 << x for x in trick)
             best_card = int(rules.trick_winner(np.uint64(bits), trick[0] >> 4, trump))
             w = (leader + trick.index(best_card)) % 3
             if w == decl:
-                (got, pending), won = S.take(got, pending, bits), 1
+                (got, pending), won = solver.take(got, pending, bits), 1
             leader, trick = w, []
         out["trick"].append(i // 3 + 1)
         out["seat"].append(order[p])

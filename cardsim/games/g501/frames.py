@@ -4,12 +4,13 @@ from __future__ import annotations
 import numpy as np
 
 from cardsim.games.base import FrameHooks
+from cardsim.names import DENOMINATIONS
 
 
 def deals(c, seats: int) -> dict:
     """Typed 501 deal columns (3 or 4 seats; docs/RULES.md §1)."""
-    from cardsim.frames import DENOMINATIONS, nullable_bool as _bool, nullable_int as _int
-    from cardsim.frames import ordered_categorical as _cat
+    from cardsim.typed_columns import (  # local: pandas, which a worker playing chunks never loads
+        nullable_bool as _bool, nullable_int as _int, ordered_categorical as _cat)
 
     void = c("declarer") < 0
     played = c("played")
@@ -34,7 +35,7 @@ def deals(c, seats: int) -> dict:
 
 def matches(c, seats: int) -> dict:
     """Typed game columns: seat 3's missing at a 3-seat table."""
-    from cardsim.frames import nullable_bool, nullable_int
+    from cardsim.typed_columns import nullable_bool, nullable_int  # local: pandas, which a worker playing chunks never loads
 
     n = len(c("match"))
     out = {}

@@ -33,10 +33,15 @@ import re
 
 import numpy as np
 
-from .constants import LOOK, MAX_BID, MIN_BID
+from cardsim.deal import ConditionError
+from cardsim.hand_grammar import parse_hand
+
+from . import dispatch as D
+from .constants import BLIND_FLAG, LOOK, MAX_BID, MIN_BID
 from .rulekernel import (  # noqa: F401
     ABANDON, BLIND, DECLARE, LOOKED, NO_RULE, PASS, RAISE, T_BID, T_ESTIMATE, TALON, base_of,
 )
+from .features import FEATURES
 from .strategies import RULES
 
 CONTEXT_KEYS = ("stage", "position", "score", "lead", "bid", "seats", "others_blind", "won_blind", "target", "talon")
@@ -192,10 +197,8 @@ def situation(values: dict) -> tuple:
     won = _choice(values, "won_blind", {"yes": 1, "no": 0}, "no")
     talon = 0
     if stage == TALON:
-        from cardsim.conditions import ConditionError, parse_hand
-
         try:
-            cards = parse_hand("501", str(values.get("talon", "")))
+            cards = parse_hand(FEATURES, str(values.get("talon", "")))
         except ConditionError as exc:
             raise ValueError((f"talon {values.get('talon')!r}: {exc}", "talon")) from None
         if len(cards) != 3:
@@ -235,8 +238,6 @@ def choose(ids: np.ndarray, params: np.ndarray, hand: int, situation) -> int:
     """The call seat 0 makes with ``hand`` (uint64, 7 cards) in ``situation`` under the strategy
     ``ids``/``params`` (int64[4], float64[4, N_PARAMS]): the engine's own dispatch, base included
     (a blind call, a call after looking, or at the talon ABANDON / DECLARE)."""
-    from . import dispatch as D
-
     stage, position, score, rival, bid, others, won, seats, talon = situation
     streams = np.zeros((5, 1), dtype=np.uint64)
     streams[:, 0] = np.arange(1, 6, dtype=np.uint64)
@@ -293,8 +294,6 @@ def given_calls(calls, dealer: int, seats: int = 3, scores=None) -> list[tuple[i
     looked, and left out otherwise (a pass before looking and one after are written alike).
     ``scores``: every seat's score before the deal (default 501 each).  What
     :mod:`cardsim.rules.implied` asks of a question's given calls."""
-    from .constants import BLIND_FLAG
-
     scores = [501] * seats if scores is None else [int(x) for x in scores[:seats]]
     order = [(int(dealer) + 1 + k) % seats for k in range(seats)]
     if seats == 4:
@@ -332,12 +331,10 @@ def decisions(record: dict):
     first bid after looking, a pass by a seat known to have looked, and the declarer's abandon or
     declare.  A pass by a seat that may not have looked is left out (a blind pass and a pass
     after looking are written alike)."""
-    from cardsim.conditions import parse_hand
-
     seats, dealer = int(record["seats"]), int(record["dealer"])
     scores = [int(s) for s in (record.get("before") or {}).get("scores", [501] * seats)]
     order = [(dealer + k) % seats for k in range(1, seats + 1) if seats == 3 or (dealer + k) % seats != dealer][:3]
-    hands = {s: sum(1 << c for c in parse_hand("501", " ".join(record["hands"][s]))) for s in order}
+    hands = {s: sum(1 << c for c in parse_hand(FEATURES, " ".join(record["hands"][s]))) for s in order}
     looked, blind_seats, out, cur, turn = set(), set(), set(), 0, 0
     for token in record["auction"]:
         while order[turn % 3] in out:
@@ -368,6 +365,6 @@ def decisions(record: dict):
     result = record.get("result") or {}
     if result.get("declarer") is not None and record.get("talon"):
         declarer = int(result["declarer"])
-        talon = sum(1 << c for c in parse_hand("501", " ".join(record["talon"])))
+        talon = sum(1 << c for c in parse_hand(FEATURES, " ".join(record["talon"])))
         call = ABANDON if result.get("abandoned") else DECLARE
         yield declarer, hands[declarer], (TALON, 0, 0, 0, cur, False, bool(result.get("blind")), seats, talon), call

@@ -3,12 +3,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from cardsim.games.base import OptionError, grow_until_fits
+from cardsim.games.base import grow_until_fits
 from cardsim.rng import check_seed
-from cardsim.text import quote
 
 from . import engine
-from .forcing import parse_before
+from .line import start_state
 
 
 MATCH_DEAL_DTYPE = np.dtype([("rubber", "i8")] + engine.ROW_DTYPE.descr)
@@ -26,21 +25,6 @@ def simulate_chunk(seed, start, count, setup):
 def deal_chunk(seed, start, count):
     """Dealing only (the benchmark baseline); returns a checksum."""
     return int(engine.deal_kernel(np.uint64(check_seed(seed)), start, count, engine.BASE_DECK))
-
-
-def start_state(before, dealer):
-    """The line a rubber starts from and its first dealer: ``(below, games, dealer)`` (int64[2],
-    int64[2], int64; dealer −1: drawn per rubber) from ``before`` (None: a clean line; ``[below0,
-    below1, games0, games1]`` or ``[below0, below1]``, by team, docs/RULES.md §2.7, as ``cardsim
-    evaluate vint --before``) and ``dealer`` (None or a seat 0-3).  Raises OptionError in one line:
-    a wrong count, points outside 0-499, games other than 0 or 1 (two end the rubber), a bad seat."""
-    state = parse_before(before, None)
-    first = -1
-    if dealer is not None:
-        if isinstance(dealer, bool) or not isinstance(dealer, (int, np.integer)) or not 0 <= dealer < 4:
-            raise OptionError(f"dealer must be a seat from 0 to 3, got {quote(dealer)}")
-        first = int(dealer)
-    return state.below, state.games, np.int64(first)
 
 
 def match_left(before, rules=None) -> float:

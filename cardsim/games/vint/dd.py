@@ -10,7 +10,14 @@ import time
 
 import numpy as np
 
-from cardsim.games.base import DDHooks
+from cardsim.cards import VINT_RANKS, card_str, cards_of, parse_card
+from cardsim.games.base import DDColumns, DDHooks, OptionError
+from cardsim.games.dd_tools import table_row as _row, token_bits
+from cardsim.names import DENOMINATIONS
+from cardsim.rng import deal_key
+
+from . import engine
+from .replay import run_auction
 
 COLUMNS_DOC = ("level (Int8 1..7), denomination (category S C D H NT), decl_tricks (Int8, tricks the "
                "declaring side took in play), dd_tricks (Int8, the declaring side's DD tricks for the "
@@ -21,9 +28,6 @@ COLUMNS_DOC = ("level (Int8 1..7), denomination (category S C D H NT), decl_tric
 
 def hands_of(records) -> np.ndarray:
     """The 13-card hands of Vint records: uint64[n, 4] bit sets by seat."""
-    from cardsim.cards import VINT_RANKS, parse_card
-    from cardsim.dd import token_bits
-
     return np.array([[token_bits(h, lambda t: parse_card(t, VINT_RANKS)) for h in r["hands"]] for r in records],
                     dtype=np.uint64).reshape(len(records), 4)
 
@@ -31,8 +35,6 @@ def hands_of(records) -> np.ndarray:
 def contracts(records) -> np.ndarray:
     """``(declarer, level, denomination, decl_tricks)``: int64[4, n] from Vint records (with
     ``result``); -1 when void."""
-    from cardsim.dd import DENOMINATIONS
-
     out = np.full((4, len(records)), -1, dtype=np.int64)
     for i, r in enumerate(records):
         res = r["result"]
@@ -44,19 +46,12 @@ def contracts(records) -> np.ndarray:
 
 def frame(records, every_denomination):
     """DD columns of replayed Vint records (:data:`COLUMNS_DOC`)."""
-    from cardsim.dd import deal_id
-
-    deal_ids = np.array([deal_id(r) for r in records], dtype=np.int64)
-    return _frame(hands_of(records), *contracts(records), deal_ids, every_denomination)
+    return _columns(hands_of(records), *contracts(records), every_denomination)
 
 
 def engine_hands(seed, deal_ids) -> np.ndarray:
     """The 13-card hands (uint64[n, 4] by seat) of independent deals ``deal_ids`` of ``seed``,
     dealt as the engine deals them (the hands do not depend on the strategies)."""
-    from cardsim.rng import deal_key
-
-    from . import engine
-
     hands = np.zeros((len(deal_ids), 4), dtype=np.uint64)
     deck = np.empty(52, dtype=np.int64)
     state = np.zeros(1, dtype=np.uint64)
@@ -76,23 +71,20 @@ def row_contracts(rows) -> tuple:
     return tuple(np.where(void, -1, v).astype(np.int64) for v in (decl, rows["level"], rows["denomination"], got))
 
 
-def deals(seed, deal_ids, setup, every_denomination):
+def deals(seed, deal_ids, setup, every_denomination, play):
     """DD columns of deals ``deal_ids`` of ``seed`` as the engine plays them with ``setup``: the
-    contracts from its rows, the hands from its dealing (no records)."""
-    from cardsim.dd import played_rows
-
-    rows = played_rows("vint", seed, deal_ids, setup)
-    return _frame(engine_hands(seed, deal_ids), *row_contracts(rows), np.asarray(deal_ids, dtype=np.int64),
-                  every_denomination)
+    contracts from its rows (``play(seed, deal_ids, setup)``), the hands from its dealing (no
+    records)."""
+    rows = play(seed, deal_ids, setup)
+    return _columns(engine_hands(seed, deal_ids), *row_contracts(rows), every_denomination)
 
 
-def _frame(hands, decl, level, den, got, deal_ids, every_denomination):
-    """The DD frame of positions ``hands`` (uint64[n, 4]) and contracts (int64[n] each; declarer
-    -1: void) of deals ``deal_ids``."""
-    from cardsim.dd import DENOMINATIONS, typed_frame
-    from cardsim.games.vint.solver import dd_tables
+def _columns(hands, decl, level, den, got, every_denomination) -> DDColumns:
+    """The DD columns of positions ``hands`` (uint64[n, 4]) and contracts (int64[n] each; declarer
+    -1: void); with ``every_denomination`` the whole table, a value on every deal."""
+    from .solver import dd_tables  # local: the solver's numba modules; a process that only plays never loads them
 
-    n = len(deal_ids)
+    n = len(decl)
     cols = {"declarer": decl.astype(np.int8), "level": level.astype(np.int8), "denomination": den.astype(np.int8),
             "decl_tricks": got.astype(np.int8), "dd_tricks": np.full(n, -1, dtype=np.int8)}
     played = cols["declarer"] >= 0
@@ -100,18 +92,15 @@ def _frame(hands, decl, level, den, got, deal_ids, every_denomination):
     idx = np.flatnonzero(played)
     cols["dd_tricks"][idx] = tables[idx, cols["declarer"][idx], cols["denomination"][idx]]
     cols["dd_made"] = played & (cols["dd_tricks"] >= cols["level"] + 6)
-    raw = {"deal": deal_ids, **cols}
     table = {}
     if every_denomination:
         table = {f"dd_{s}_{DENOMINATIONS[d]}": tables[:, s, d] for s in range(4) for d in range(5)}
-    return typed_frame({**raw, **table}, played, always=tuple(table))
+    return DDColumns({**cols, **table}, played, always=tuple(table))
 
 
 def describe(record, row) -> str:
     """``cardsim dd``'s text for one Vint record and its DD row (solved with every_denomination)."""
-    import pandas as pd
-
-    from cardsim.dd import DENOMINATIONS, table_row as _row
+    import pandas as pd  # local: pandas, which a worker playing chunks never loads
 
     lines = ["Double-dummy tricks of the declarer's side (rows: declarer's seat, the seat on his left "
              "leads; docs/RULES.md §2.3)", _row("seat", DENOMINATIONS)]
@@ -127,9 +116,10 @@ def describe(record, row) -> str:
     return "\n".join(lines)
 
 
-def bench(seed: int, n: int) -> str:
-    """The DD benchmark's line: DDS whole tables of deals ``0 .. n-1`` (first deal untimed)."""
-    from cardsim.games.vint.solver import dd_tables
+def bench(seed: int, n: int, setup, play) -> str:
+    """The DD benchmark's line: DDS whole tables of deals ``0 .. n-1`` of ``seed`` (first deal
+    untimed; the hands do not depend on the strategies, so ``setup`` and ``play`` go unused)."""
+    from .solver import dd_tables  # local: the solver's numba modules; a process that only plays never loads them
 
     hands = engine_hands(seed, range(n))
     dd_tables(hands[:1])
@@ -139,20 +129,18 @@ def bench(seed: int, n: int) -> str:
     return f"vint: {ms:.2f} ms per deal (whole 4 x 5 table, DDS CalcAllTables)"
 
 
-def quality(names, seed, ids, rows) -> list:
-    """Per strategy in ``names``: its play on deals ``ids`` against the whole DD table (one table
-    per deal serves every strategy: the 13-card hands do not depend on the strategies), with
-    ``right_side`` and ``best_denomination`` (:mod:`cardsim.analysis.quality`)."""
-    from cardsim.dd import DENOMINATIONS, played_rows
-    from cardsim.games.vint.solver import dd_tables
-    from cardsim.runner.run import make_run
+def quality(names, seed, ids, rows, solve, play) -> list:
+    """Per strategy in ``names``: its play on deals ``ids`` (rows ``play(name)``) against the whole
+    DD table (one table per deal serves every strategy: the 13-card hands do not depend on the
+    strategies, so ``solve`` goes unused), with ``right_side`` and ``best_denomination``
+    (:mod:`cardsim.analysis.quality`)."""
+    from .solver import dd_tables  # local: the solver's numba modules; a process that only plays never loads them
 
-    runs = [make_run("vint", len(ids), seed, name) for name in names]
-    table = dd_tables(engine_hands(runs[0].seed, ids)).astype(np.int64)  # [n, declarer seat, denomination]
+    table = dd_tables(engine_hands(seed, ids)).astype(np.int64)  # [n, declarer seat, denomination]
     side_best = np.stack([table[:, [0, 2]].max(axis=(1, 2)), table[:, [1, 3]].max(axis=(1, 2))], axis=1)
     frames = []
-    for name, run in zip(names, runs):
-        decl, level, den, got = row_contracts(played_rows("vint", run.seed, ids, run.setup))
+    for name in names:
+        decl, level, den, got = row_contracts(play(name))
         played = decl >= 0
         i = np.arange(len(ids))
         d, k = np.where(played, decl, 0), np.where(played, den, 0)
@@ -175,11 +163,7 @@ def card_values(record) -> dict:
     from endplay.dds import solve_board
     from endplay.types import Card, Deal, Denom, Player
 
-    from cardsim.cards import VINT_RANKS, card_str, parse_card
-    from cardsim.games.vint.solver import DDS_STRAIN, pbn_deal
-    from cardsim.games.base import OptionError
-
-    from .replay import run_auction
+    from .solver import DDS_STRAIN, pbn_deal  # local: the solver's numba modules; a process that only plays never loads them
 
     res = record["result"]
     if res.get("declarer") is None or not record.get("play"):
@@ -236,8 +220,7 @@ def lead_values(records) -> list:
     ``{token: tricks}`` of every card of the declarer's left-hand opponent, the defenders' DD
     tricks after he leads it (:func:`cardsim.games.vint.solver.lead_values`, one DDS SolveBoard per deal);
     None for a record without play (nobody bid)."""
-    from cardsim.cards import VINT_RANKS, card_str, cards_of
-    from cardsim.games.vint.solver import lead_values as solve
+    from . import solver  # local: the solver's numba modules; a process that only plays never loads them
 
     decl, _level, den, _got = contracts(records)
     played = np.flatnonzero(decl >= 0)
@@ -245,7 +228,7 @@ def lead_values(records) -> list:
     if len(played) == 0:
         return out
     hands = hands_of([records[i] for i in played])
-    values = solve(hands, decl[played], den[played])
+    values = solver.lead_values(hands, decl[played], den[played])
     for k, i in enumerate(played):
         leader = (int(decl[i]) + 1) % 4
         out[i] = {card_str(c, VINT_RANKS): int(values[k, c]) for c in cards_of(int(hands[k, leader]))}

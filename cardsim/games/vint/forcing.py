@@ -33,42 +33,21 @@ to the rubber's end; what was scored before the deal is the same for every optio
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
 from cardsim.cards import CardError, card_str, cards_of, parse_card, suit_letters
-from cardsim.games.base import OptionError, Setup, as_list
+from cardsim.games.base import OptionError, Setup
 from cardsim.games.forced import F_CALL, F_KIND, F_NPREFIX, F_PREFIX, F_SEAT, FORCE_CONTRACT, FORCE_NONE
 from cardsim.games.options import option_vector, touching_groups
 from cardsim.text import quote
 
 from . import engine
+from .line import State, parse_before
 from .records import call_str, result_from_score
 from .rules import DENOMINATIONS, MAX_CALLS, N_SCORE, PASS, RANKS, call_denomination, call_level
 from .rules import parse_call
 
 LOWER_IS_BETTER = False
-
-
-@dataclass(frozen=True)
-class State:
-    """The line a Vint question starts from: points ``below`` the line and ``games`` won, by team
-    (int64[2] each, docs/RULES.md §2.7), and what the question scores (``outcome``, a name of
-    :data:`OUTCOMES`)."""
-
-    below: np.ndarray
-    games: np.ndarray
-    outcome: str = "deal"
-
-    @property
-    def play_out(self) -> bool:
-        """Whether the rubber is played on after the deal (the outcome is the rubber's)."""
-        return self.outcome in ("game", "margin")
-
-    def __repr__(self) -> str:  # manifests key resumable runs by it: plain numbers, not numpy's repr
-        return (f"State(below={[int(b) for b in self.below]}, games={[int(g) for g in self.games]}, "
-                f"outcome={self.outcome!r})")
 
 
 def _asking(outcome: str):
@@ -265,24 +244,6 @@ def declares(forced: np.ndarray) -> bool:
     # ``strategy`` may pass as well as bid: like a pass, its made rate is missing; a lead option
     # "declares" in the sense of the table: its made column is the contract's set rate
     return is_lead(forced) or int(forced[F_KIND]) != FORCE_NONE and int(forced[F_CALL]) != PASS
-
-
-def parse_before(before, setup: Setup) -> State:
-    """The line before the deal (:class:`State`, scoring the deal) from ``None`` (a clean line),
-    ``[b0, b1]`` or ``[b0, b1, g0, g1]`` (points below the line and games won, by team,
-    docs/RULES.md §2.7).  Raises OptionError (one line)."""
-    if before is None:
-        return State(np.zeros(2, dtype=np.int64), np.zeros(2, dtype=np.int64))
-    values = as_list(before, "before (below0, below1[, games0, games1])")
-    if len(values) not in (2, 4) or not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool)
-                                            for v in values):
-        raise OptionError("Vint --before is below0,below1[,games0,games1]: whole numbers by team")
-    below, games = values[:2], (values[2:] or [0, 0])
-    if not all(0 <= b < 500 for b in below):
-        raise OptionError("points below the line must be from 0 to 499 (500 wins the game)")
-    if not all(0 <= g <= 1 for g in games):
-        raise OptionError("games won before the deal must be 0 or 1 (two end the rubber)")
-    return State(np.array(below, dtype=np.int64), np.array(games, dtype=np.int64))
 
 
 GIVEN_DTYPE = np.dtype(engine.ROW_DTYPE.descr + [("rubber_won_by_0", "f8"), ("rubber_margin_0", "i8"),

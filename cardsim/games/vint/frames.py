@@ -15,8 +15,8 @@ CONTRACTS = tuple(f"{level}{d}" for level in range(1, 8) for d in DENOMINATIONS)
 
 def deals(c, seats: int) -> dict:
     """Typed Vint deal columns (void deals: nobody bid; docs/RULES.md §2)."""
-    from cardsim.frames import DENOMINATIONS, nullable_bool as _bool, nullable_int as _int
-    from cardsim.frames import ordered_categorical as _cat
+    from cardsim.typed_columns import (  # local: pandas, which a worker playing chunks never loads
+        nullable_bool as _bool, nullable_int as _int, ordered_categorical as _cat)
 
     void = c("declarer") < 0
     den = c("denomination")
@@ -37,7 +37,7 @@ def deals(c, seats: int) -> dict:
 
 def matches(c, seats: int) -> dict:
     """Typed rubber columns: ``winner`` missing when no team won the rubber."""
-    from cardsim.frames import nullable_int
+    from cardsim.typed_columns import nullable_int  # local: pandas, which a worker playing chunks never loads
 
     return {"winner": nullable_int(c("winner"), c("winner") < 0)}
 

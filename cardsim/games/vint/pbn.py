@@ -28,6 +28,7 @@ Plain Python; no numba, no pandas.
 from __future__ import annotations
 
 from cardsim.games.base import RecordError
+from cardsim.games.vint.replay import replay, run_auction
 
 DIRECTIONS = "NESW"
 """Direction letter by seat."""
@@ -230,8 +231,6 @@ def to_record(board, complete_auction: bool = False) -> dict:
     ``complete_auction``: a bridge auction ends after three passes, a Vint one only after 12
     following the last bid (8 with no bid, docs/RULES.md §2.2); True appends the passes that end
     it as Vint's rules need (as if nobody had bid again), False (the default) refuses it."""
-    from cardsim.games.vint.replay import replay
-
     dealer, hands = hands_of(board)
     auction_dir = board.tags.get("Auction")
     if auction_dir is None:
@@ -268,8 +267,6 @@ def to_record(board, complete_auction: bool = False) -> dict:
         raise PBNBoardError("VintGames", "given without VintBelow")
     if below is not None:
         record["before"] = {"below": below, "games": games or [0, 0]}
-    from cardsim.games.vint.replay import run_auction
-
     try:
         declarer, contract = run_auction(auction, dealer)
     except RecordError as exc:

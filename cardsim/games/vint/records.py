@@ -8,6 +8,7 @@ from cardsim.games.source import source_of
 from cardsim.rng import check_seed, deal_key, match_key
 
 from . import engine
+from .line import start_state
 from .rules import (DENOMINATIONS, PASS, RANKS, S_ABOVE, S_ACES, S_AFTER_BELOW, S_AFTER_GAMES, S_BELOW,
                     S_BID_SLAM, S_CROSSING, S_GAME, S_GAME_WON_BY, S_HONOURS, S_PENALTY, S_RUBBER_WON_BY,
                     S_SLAM, S_TOTAL, S_TRICKS, call_denomination, call_level)
@@ -89,9 +90,7 @@ def match_records(seed, match, setup, before=None, dealer=None) -> list[dict]:
     every deal of rubber ``match`` of ``seed``, exactly as ``play_matches`` plays it (the same deal
     keys, dealers and line, deal by deal), so any rubber-level number can be traced to its deals.
     ``before`` / ``dealer``: the line and first dealer the rubber started from, as given to
-    ``play_matches`` (:func:`.chunks.start_state`; raises OptionError the same way)."""
-    from .chunks import start_state
-
+    ``play_matches`` (:func:`.line.start_state`; raises OptionError the same way)."""
     below, games, first = start_state(before, dealer)
     seed = np.uint64(check_seed(seed))
     mkey = np.uint64(match_key(seed, np.int64(match)))

@@ -28,7 +28,10 @@ import re
 import numpy as np
 
 from cardsim.cards import CardError
+from cardsim.hand_grammar import parse_hand
 
+from .dispatch import choose_call
+from .features import FEATURES
 from .rulekernel import ANY_BID, ANY_CALL, base_of, rules_call  # noqa: F401 - the interpreter, here for callers
 from .rules import MAX_CALL, PASS, call_denomination, call_level, parse_call, shown_calls
 from .strategies import RULES
@@ -176,8 +179,6 @@ def choose(ids: np.ndarray, params: np.ndarray, hand: int, calls: np.ndarray) ->
     """The call the seat to speak after ``calls`` makes with ``hand`` (uint64) under the strategy
     ``ids``/``params`` (int64[4], float64[4, N_PARAMS]; dealer seat 0, no score below the line):
     the engine's own :func:`.dispatch.choose_call`, base included."""
-    from .dispatch import choose_call
-
     v = view(calls)
     seat = v["seat"]
     padded = np.zeros(max(len(calls), 1), dtype=np.int64)
@@ -244,8 +245,6 @@ def given_calls(calls, dealer: int, seats: int = 4, scores=None) -> list[tuple[i
 def decisions(record: dict):
     """Every call of a deal record (docs/RECORDS.md) as ``(seat, hand bit set, calls before it,
     call)`` (:func:`given_calls`): the auction is spoken from the dealer clockwise (docs/RULES.md §2.2)."""
-    from cardsim.conditions import parse_hand
-
     for seat, before, call, _ in given_calls([read_call(t) for t in record["auction"]], record["dealer"]):
-        hand = sum(1 << c for c in parse_hand("vint", " ".join(record["hands"][seat])))
+        hand = sum(1 << c for c in parse_hand(FEATURES, " ".join(record["hands"][seat])))
         yield seat, hand, before, call

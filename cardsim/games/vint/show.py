@@ -3,15 +3,13 @@ from __future__ import annotations
 
 from cardsim.cards import hand_of, hand_str, parse_card
 
-from .replay import RANKS, play_tricks, read_call, run_auction
+from .replay import RANKS, play_tricks, read_call, replay, run_auction
 
 TEAM = ("seats 0+2", "seats 1+3")
 
 
 def show(record: dict) -> str:
     """Readable text of a Vint record; the record is replayed first, so it must be valid."""
-    from .replay import replay
-
     result = replay(record)
     dealer = record["dealer"]
     lines = [f"Vint deal — dealer: seat {dealer}"]
