@@ -38,8 +38,9 @@ def _intersect(a: Range, b: Range, label: str) -> Range:
     return lo, hi
 
 
-def _range_text(name: str, r: Range, fs: FeatureSet | None = None) -> str:
-    """A range clause as a class text writes it; with the game's features ``fs``, a yes/no
+def clause_text(name: str, r: Range, fs: FeatureSet | None = None) -> str:
+    """The range ``r`` (low, high; None for open) of the feature or suit ``name`` as a class text
+    writes it (``hcp>=12``, ``hcp=12-14``); with the game's features ``fs``, a yes/no
     feature is written alone (``balanced`` / ``not balanced``), a shape as its pattern
     (``shape=4-4-3-2``) and a feature counted in parts in its unit (``quick_tricks>=1.5``)."""
     lo, hi = r
@@ -163,7 +164,7 @@ class HandClass:
         """The class in the text syntax (:func:`parse_class` reads it back to an equal class)."""
         fs = features_of(game)
         ranges, required, excluded = self.resolved(game)
-        parts = [_range_text(name, ranges[name], fs) for name in fs.features if name in ranges]
+        parts = [clause_text(name, ranges[name], fs) for name in fs.features if name in ranges]
         parts = [p for p in parts if p]
         if required:
             parts.append("has " + " ".join(fs.card_str(c) for c in required))
