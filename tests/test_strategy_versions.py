@@ -139,3 +139,23 @@ def test_a_version_takes_parameters_like_its_strategy():
     assert registry.resolve("heuristic_v4:margin=1")[1][0] == 1.0
     with pytest.raises(StrategyError, match="strategy 'heuristic_v4' has no parameter 'zz'"):
         registry.resolve("heuristic_v4:zz=1")
+
+
+def test_an_unknown_name_lists_the_kept_versions_as_one_range():
+    reg = get_game("vint").registry
+    with pytest.raises(StrategyError) as err:
+        reg["nosuch"]
+    text = str(err.value)
+    versions = sorted(int(n.rsplit("_v", 1)[1]) for n in reg.names() if n.startswith("heuristic_v"))
+    assert versions == list(range(1, len(versions) + 1)) and len(versions) >= 10
+    assert f"heuristic, heuristic_v1 .. heuristic_v{versions[-1]}, " in text
+    assert "heuristic_v2," not in text and len(text) < 200
+    # two versions or fewer are named one by one
+    toy = Registry("toy")
+    toy.add("base", 0, {"a": 0.5})
+    toy.add("other", 1)
+    for k in (1, 2):
+        toy.add_version(f"base_v{k}", "base", {"a": k / 10}, "an earlier base")
+    assert toy.known_text() == "base, base_v1, base_v2, other"
+    toy.add_version("base_v3", "base", {"a": 0.3}, "an earlier base")
+    assert toy.known_text() == "base, base_v1 .. base_v3, other"

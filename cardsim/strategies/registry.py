@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import re
 
 from dataclasses import dataclass, field, replace
 from typing import Callable
@@ -334,8 +335,27 @@ class Registry:
         except KeyError:
             raise StrategyError(
                 # the name cut shorter than other values: the list of known names is long
-                f"unknown {self.game} strategy {quote(name, 60)} (known: {', '.join(self.names())})"
+                f"unknown {self.game} strategy {quote(name, 60)} (known: {self.known_text()})"
             ) from None
+
+    def known_text(self) -> str:
+        """The registered names for an error line: a strategy's earlier versions kept as
+        ``NAME_v1`` .. ``NAME_vK`` are named as one range after it, so the line stays short however
+        many versions accumulate (``cardsim strategies GAME`` lists every one)."""
+        versions: dict[str, list[tuple[int, str]]] = {}
+        for name in self._by_name:
+            m = re.fullmatch(r"(.+)_v(\d+)", name)
+            if m and m.group(1) in self._by_name:
+                versions.setdefault(m.group(1), []).append((int(m.group(2)), name))
+        versioned = {name for kept in versions.values() for _, name in kept}
+        parts = []
+        for name in self._by_name:
+            if name in versioned:
+                continue
+            parts.append(name)
+            kept = [n for _, n in sorted(versions.get(name, ()))]
+            parts += [f"{kept[0]} .. {kept[-1]}"] if len(kept) > 2 else kept
+        return ", ".join(parts)
 
     def names(self) -> list[str]:
         return list(self._by_name)
