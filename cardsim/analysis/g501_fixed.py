@@ -78,11 +78,14 @@ family; the deviation table (:mod:`cardsim.analysis.g501_deviation`) then measur
 gains from the cells left near indifference."""
 MIN_DEALS = 20
 """The fewest deals a round plays per situation (the quick report's small charts)."""
-MAX_ROUNDS = 32
+MAX_ROUNDS = 48
 """Rounds after round 0 at most: a bound on the work, not on the game; rounds are cheap (contested
 cells, at most 4 options, few deals: 3-9 s each at the report's size) and it ends earlier at a fixed
-point or a cycle.  At the defaults of December 2026 (seed 2026) it reached a fixed point after 30
-rounds; 16 stopped it while the confirmation rounds still moved a few cells."""
+point, a cycle or alternating levels.  At the defaults of December 2026 (seed 2026) it reached a fixed
+point after 30 rounds; 16 stopped it while the confirmation rounds still moved a few cells.  With the
+declarer's and defenders' fourth card-play rules 32 were not enough (the last rounds still moved a cell
+between blind and look); it ends at alternating levels after 38 rounds (blind and look settled, three
+cells' levels between 90, 100 and 120)."""
 CHART_PARAMS = ("margin", "abandon", "target_margin", "contest", "press", "press_score")
 """The ``chart`` strategy's bidding parameters, taken from the given players' spec."""
 METHOD = ("The chart as a fixed point: a policy (per chart cell: blind up to a level, or look; the nearest chart "
