@@ -2,6 +2,7 @@
 hand-made positions, each checked against what heuristic_v1 (the old default) does there."""
 import numpy as np
 
+from cardsim.games.vint import dispatch as D
 from cardsim.games.vint import strategies as S
 from cardsim.games.vint.rules import LED_SHIFT, NT, PASS, beats, bid_call, first_bid_suits, trick_winner
 
@@ -40,6 +41,25 @@ def auction(*bids, declarer):
     assert bids[-1][0] == declarer
     return calls, n + 12
 
+
+
+def heuristic_setup(version, *bids, declarer):
+    """What the engine's dispatch reads for ``heuristic`` with card-play ``version`` after the
+    auction ``bids`` (as :func:`auction`): calls, ncalls, the four seats' parameters (float64[4, N])
+    and the auction's record with the calls in it."""
+    calls, ncalls = auction(*bids, declarer=declarer)
+    params = np.tile(S.REGISTRY.resolve("heuristic")[1], (4, 1))
+    params[:, S.P_PLAY] = version
+    record = D.unread_auction(params)
+    return calls, ncalls, params, record[:2] + (calls, np.int64(ncalls)) + record[4:]
+
+
+def trick_of(trick_cards):
+    """The trick so far as the engine holds it: int64[4], the cards in playing order, zeros after."""
+    trick = np.zeros(4, dtype=np.int64)
+    for i, t in enumerate(trick_cards):
+        trick[i] = card(t)
+    return trick
 
 def play(hand, seat, declarer, trump, leader, trick_cards, played=(), calls=None, voids=0):
     trick = np.zeros(4, dtype=np.int64)

@@ -7,20 +7,14 @@ from cardsim.games.vint import dispatch as D
 from cardsim.games.vint import strategies as S
 from cardsim.games.vint.rules import NT
 
-from test_vint_play import DIAMONDS, SPADES, auction, bid_suits, card, cards
+from test_vint_play import DIAMONDS, SPADES, bid_suits, card, cards, heuristic_setup, trick_of
 
 
 def third_hand(hand, seat, declarer, trump, version, bids, trick_cards, played=()):
     """The card ``seat`` plays third to ``trick_cards`` (led by his partner) with card-play
     ``version`` after the auction ``bids`` ((seat, level, denomination), the last the contract's)."""
-    calls, ncalls = auction(*bids, declarer=declarer)
-    params = np.tile(S.REGISTRY.resolve("heuristic")[1], (4, 1))
-    params[:, S.P_PLAY] = version
-    record = D.unread_auction(params)
-    record = record[:2] + (calls, np.int64(ncalls)) + record[4:]
-    trick = np.zeros(4, dtype=np.int64)
-    for i, t in enumerate(trick_cards):
-        trick[i] = card(t)
+    calls, ncalls, params, record = heuristic_setup(version, *bids, declarer=declarer)
+    trick = trick_of(trick_cards)
     leader = (seat + 4 - len(trick_cards)) % 4
     seen = int(cards(*played)) | int(cards(*trick_cards))
     # The card winning so far: the leader's ace of the led suit in these positions.

@@ -8,21 +8,15 @@ from cardsim.games.vint import dispatch as D
 from cardsim.games.vint import strategies as S
 from cardsim.games.vint.rules import NT
 
-from test_vint_play import CLUBS, SPADES, auction, bid_suits, card, cards
+from test_vint_play import CLUBS, SPADES, bid_suits, card, cards, heuristic_setup, trick_of
 
 
 def follow(hand, seat, declarer, trump, version, trick_cards, played=(), shown_out=()):
     """The card ``seat`` plays to ``trick_cards`` with card-play ``version`` in ``declarer``'s
     contract (4 of ``trump``, the declarer the only bidder); ``shown_out``: (seat, suit) pairs of
     suits a seat has not followed."""
-    calls, ncalls = auction((declarer, 4, trump), declarer=declarer)
-    params = np.tile(S.REGISTRY.resolve("heuristic")[1], (4, 1))
-    params[:, S.P_PLAY] = version
-    record = D.unread_auction(params)
-    record = record[:2] + (calls, np.int64(ncalls)) + record[4:]
-    trick = np.zeros(4, dtype=np.int64)
-    for i, t in enumerate(trick_cards):
-        trick[i] = card(t)
+    calls, ncalls, params, record = heuristic_setup(version, (declarer, 4, trump), declarer=declarer)
+    trick = trick_of(trick_cards)
     winner = max(range(len(trick_cards)), key=lambda i: (trick[i] >> 4 == trick[0] >> 4, trick[i]))
     voids = sum(1 << (4 * s + suit) for s, suit in shown_out)
     leader = (seat + 4 - len(trick_cards)) % 4

@@ -7,19 +7,15 @@ from cardsim.games.vint import dispatch as D
 from cardsim.games.vint import strategies as S
 from cardsim.games.vint.rules import PASS
 
-from test_vint_play import HEARTS, SPADES, auction, bid_suits, card, cards
+from test_vint_play import HEARTS, SPADES, auction, bid_suits, card, cards, heuristic_setup, trick_of
 
 
 def lead(hand, seat, declarer, trump, level, version, played=(), voids=0):
     """The card ``seat`` leads with card-play ``version`` in ``declarer``'s contract of ``level`` in
     ``trump`` (the declarer the only bidder), through the engine's dispatch as ``heuristic``
     plays it, with the auction's record (the level read from it)."""
-    calls, ncalls = auction((declarer, level, trump), declarer=declarer)
-    params = np.tile(S.REGISTRY.resolve("heuristic")[1], (4, 1))
-    params[:, S.P_PLAY] = version
-    record = D.unread_auction(params)
-    record = record[:2] + (calls, np.int64(ncalls)) + record[4:]
-    trick = np.zeros(4, dtype=np.int64)
+    calls, ncalls, params, record = heuristic_setup(version, (declarer, level, trump), declarer=declarer)
+    trick = trick_of(())
     return int(D.choose_card(S.HEURISTIC, params, np.zeros((5, 1), dtype=np.uint64), seat, hand, declarer, trump,
                              seat, trick, 0, cards(*played), bid_suits(calls, ncalls, declarer), np.int64(voids),
                              np.int64(0), record))

@@ -10,21 +10,16 @@ from cardsim.games.vint import dispatch as D
 from cardsim.games.vint import strategies as S
 from cardsim.games.vint.rules import NT, trick_winner
 
-from test_vint_play import CLUBS, HEARTS, SPADES, auction, bid_suits, card, cards, void_bits
+from test_vint_play import (CLUBS, HEARTS, SPADES, bid_suits, card, cards, heuristic_setup, trick_of,
+                            void_bits)
 
 
 def choose(hand, seat, declarer, trump, level, version, trick_cards=(), played=(), voids=0):
     """The card ``seat`` plays to ``trick_cards`` (none: he leads) with card-play ``version`` in
     ``declarer``'s contract (``level`` of ``trump``, the declarer the only bidder); ``voids``: the
     engine's bits of suits shown out of (:func:`test_vint_play.void_bits`)."""
-    calls, ncalls = auction((declarer, level, trump), declarer=declarer)
-    params = np.tile(S.REGISTRY.resolve("heuristic")[1], (4, 1))
-    params[:, S.P_PLAY] = version
-    record = D.unread_auction(params)
-    record = record[:2] + (calls, np.int64(ncalls)) + record[4:]
-    trick = np.zeros(4, dtype=np.int64)
-    for i, t in enumerate(trick_cards):
-        trick[i] = card(t)
+    calls, ncalls, params, record = heuristic_setup(version, (declarer, level, trump), declarer=declarer)
+    trick = trick_of(trick_cards)
     n = len(trick_cards)
     winner = int(trick_winner(trick, n, trump)) if n else 0
     leader = (seat + 4 - n) % 4
