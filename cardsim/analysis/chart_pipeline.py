@@ -38,12 +38,19 @@ from cardsim.analysis import robustness as RB
 from cardsim.runner.store import analysis_store, run_chunks
 
 
-def task_seed(seed: int, *key) -> int:
-    """An independent seed (int, 0 .. 2**63 - 1) for one task of a chart: the first 8 bytes of
-    SHA-256 of ``seed`` and the ``key`` parts' text joined by ``|``.  The same key gives the same
-    deals in every run and under every option, scoring and player profile (paired)."""
-    digest = hashlib.sha256("|".join(str(k) for k in (seed,) + key).encode()).digest()
+def seed_of(*parts) -> int:
+    """An independent seed (int, 0 .. 2**63 - 1) named by ``parts``: the first 8 bytes of SHA-256
+    of the parts' text (``str``) joined by ``|``, little-endian, halved.  The analyses name their
+    tasks' seeds with it (:func:`task_seed`, and modules whose names put the game first)."""
+    digest = hashlib.sha256("|".join(str(k) for k in parts).encode()).digest()
     return int.from_bytes(digest[:8], "little") >> 1
+
+
+def task_seed(seed: int, *key) -> int:
+    """An independent seed (int, 0 .. 2**63 - 1) for one task of a chart: :func:`seed_of`
+    ``(seed, *key)``.  The same key gives the same deals in every run and under every option,
+    scoring and player profile (paired)."""
+    return seed_of(seed, *key)
 
 
 def play(fn: Callable, tasks: list[tuple], sizes: list[int], n_jobs: int = -1, *, name: str, results=None,

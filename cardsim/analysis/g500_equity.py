@@ -18,7 +18,6 @@ Units: scores in points; win probabilities as shares 0..1 with 95% Wilson interv
 """
 from __future__ import annotations
 
-import hashlib
 import itertools
 import time
 from dataclasses import dataclass
@@ -28,6 +27,7 @@ import numpy as np
 import pandas as pd
 
 import cardsim
+from cardsim.analysis.chart_pipeline import seed_of
 from cardsim.runner.store import analysis_store, run_chunks
 from cardsim.stats import wilson
 
@@ -63,8 +63,7 @@ def plan(n: int, quick: bool = False) -> Plan:
 
 def task_seed(seed: int, *key) -> int:
     """An independent seed for one cell (scoring, target, state and first dealer)."""
-    digest = hashlib.sha256("|".join(str(k) for k in (GAME, seed) + key).encode()).digest()
-    return int.from_bytes(digest[:8], "little") >> 1
+    return seed_of(GAME, seed, *key)
 
 
 def grid(scoring: str, target: int, fractions=FRACTIONS) -> tuple[int, ...]:

@@ -20,7 +20,6 @@ module is the plain-Python layer above them.
 """
 from __future__ import annotations
 
-import hashlib
 import itertools
 import time
 from pathlib import Path
@@ -28,6 +27,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from cardsim.analysis.chart_pipeline import task_seed
 from cardsim.analysis.plots import percent_grid, save_figure
 from cardsim.games import get_game
 from cardsim.games.vint.chunks import rubbers_from
@@ -57,12 +57,6 @@ EQUITY_COLUMNS = ["below_0", "below_1", "games_0", "games_1", "rubbers", "p_win"
 def states(below=BELOW, games=GAMES) -> list[tuple]:
     """Every state ``(below_0, below_1, games_0, games_1)`` of the grid."""
     return [(b0, b1, g0, g1) for (g0, g1) in games for b0, b1 in itertools.product(below, below)]
-
-
-def task_seed(seed: int, *key) -> int:
-    """An independent seed for one cell (a state and a dealer)."""
-    digest = hashlib.sha256("|".join(str(k) for k in (seed,) + key).encode()).digest()
-    return int.from_bytes(digest[:8], "little") >> 1
 
 
 def play_cell(state: tuple, dealer: int, rubbers: int, seed: int, strategies=None) -> dict:

@@ -32,13 +32,13 @@ Units: tricks of the defending side (0..13).
 """
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from cardsim.analysis.chart_pipeline import seed_of
 from cardsim.analysis.plots import save_figure
 from cardsim.analysis.verdicts import chart_clear
 from cardsim.conditions import Conditions, compile as compile_conditions, parse_classes
@@ -144,8 +144,7 @@ def cells(quick: bool = False) -> list[Cell]:
 
 def task_seed(seed: int, cell: Cell) -> int:
     """The seed of a cell's deals (the same whatever the chart's size)."""
-    digest = hashlib.sha256(f"{GAME}|leads|{seed}|{cell.contract.name}|{cell.holding.key}".encode()).digest()
-    return int.from_bytes(digest[:8], "little") >> 1
+    return seed_of(GAME, "leads", seed, cell.contract.name, cell.holding.key)
 
 
 # ---------------------------------------------------------------- which card each kind leads

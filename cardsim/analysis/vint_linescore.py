@@ -28,7 +28,6 @@ Units: rubber shares 0..1 (``win``), gains in percentage points (``_pp``), point
 """
 from __future__ import annotations
 
-import hashlib
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,6 +35,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from cardsim.analysis.chart_pipeline import seed_of
 from cardsim.analysis import robustness as RB, rules_of_thumb as T
 from cardsim.analysis import vint_charts as V
 from cardsim.analysis.plots import save_figure
@@ -103,8 +103,7 @@ def plan(n: int, quick: bool = False) -> Plan:
 
 def task_seed(seed: int, hand: Hand) -> int:
     """The seed of a hand: the same in every state (the states differ only by the line)."""
-    digest = hashlib.sha256(f"{GAME}|{seed}|{hand.label}|{hand.options}".encode()).digest()
-    return int.from_bytes(digest[:8], "little") >> 1
+    return seed_of(GAME, seed, hand.label, hand.options)
 
 
 def _question(hand: Hand, deals: int, seed: int, before, outcome: str, strategies=None, options=None):
