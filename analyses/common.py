@@ -15,9 +15,10 @@ from cardsim._version import __version__
 from cardsim.analysis import for_game, merge
 from cardsim.games import get_game
 from cardsim.games.base import OptionError
-from cardsim.runner.dataset import read_parts, simulate_to_dataset
+from cardsim.runner.dataset import simulate_to_dataset
 from cardsim.runner.files import OutputError, transform_id
 from cardsim.runner.pool import cluster
+from cardsim.runner.read import read_parts
 from cardsim.runner.run import make_run
 from cardsim.strategies.registry import StrategyError
 

@@ -36,7 +36,7 @@ _LAZY = {"simulate": "cardsim.runner.run", "make_run": "cardsim.runner.run", "wi
          "records": "cardsim.runner.run", "match_records": "cardsim.runner.run",
          "MAX_DEALS": "cardsim.runner.run", "compare": "cardsim.compare", "evaluate": "cardsim.questions",
          "evaluate_until_clear": "cardsim.questions",
-         "read_dataset": "cardsim.frames", "hand_str": "cardsim.frames", "decode_hands": "cardsim.frames",
+         "read_dataset": "cardsim.runner.read", "hand_str": "cardsim.frames", "decode_hands": "cardsim.frames",
          "with_hands": "cardsim.frames"}
 
 

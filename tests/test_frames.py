@@ -123,6 +123,21 @@ def test_dtype_table_matches_simulate(vint, g500):
     assert frames.dtype_table("500") == {k: str(v) for k, v in g500.dtypes.items()}
 
 
+def test_a_dataset_is_read_by_the_runner_one_way():
+    """cardsim.read_dataset is the runner's reader (cardsim.runner.read); the frames module types
+    rows and reads no dataset, and imports no runner module."""
+    import subprocess
+    import sys
+
+    from cardsim.runner import read
+
+    assert cardsim.read_dataset is read.read_dataset
+    assert not hasattr(frames, "read_dataset") and "read_dataset" not in frames.__all__
+    code = "import sys, cardsim.frames; print(sorted(m for m in sys.modules if m.startswith('cardsim.runner')))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+
+
 def test_read_dataset_gives_the_simulate_frame(tmp_path):
     # heuristic_v4 (the default before the tuned values) passes some of these 500 deals out, so the
     # raw -1 of a deal without a declarer is stored; the tuned default passes out about 1 deal in 1,000

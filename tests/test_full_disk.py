@@ -21,6 +21,7 @@ from cardsim.cli import main
 from cardsim.games.base import OptionError
 from cardsim.runner import dataset
 from cardsim.runner.dataset import part_path, staging
+from cardsim.runner.read import read_parts
 
 NO_SPACE = os.strerror(errno.ENOSPC)  # "No space left on device"
 CLI = [sys.executable, "-m", "cardsim"]
@@ -263,12 +264,12 @@ def test_a_transform_dataset_resumes_and_is_not_taken_for_damaged(tmp_path, caps
     assert calls == [0, 1, 2]  # the two finished parts kept: aggregates are not short of rows
     dataset.simulate_to_dataset(path, run, n_jobs=1, transform=dealers)
     assert calls == [0, 1, 2] and capsys.readouterr().err == ""  # complete, nothing damaged
-    parts = dataset.read_parts(path)
+    parts = read_parts(path)
     assert [int(p["n"].sum()) for p in parts] == [100, 100, 100]
     _garble(part_path(path, 2))
     with pytest.raises(OptionError, match=r"^\S+part-000002.parquet is damaged \(its checksum differs from the "
                                           r"manifest's\); run the command that made it again$"):
-        dataset.read_parts(path)
+        read_parts(path)
 
 
 def test_need_and_free_that_round_alike_are_given_in_bytes(tmp_path, capsys, monkeypatch):

@@ -15,24 +15,18 @@ import shutil
 import sys
 import threading
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from cardsim.games import get_game
 from cardsim.games.base import Setup
 from cardsim.runner import files
-from cardsim.runner.files import (MANIFEST, OutputError, atomic_write, check_same_run, claim_folder,
+from cardsim.runner.files import (MANIFEST, STAGING_SUFFIX, OutputError, atomic_write, check_same_run, claim_folder,
                                   drop_stale_temporaries, follow_link, make_writable_folder, part_damage, part_record,
-                                  read_manifest, read_manifest_file, release_folder, sizes_text, transform_id)
+                                  read_manifest, release_folder, sizes_text, transform_id)
 from cardsim.runner.pool import run_tasks, using
 from cardsim.runner.run import Run, column_buffers, fill_columns, play_chunk, rows_frame, run_seconds
 
-if TYPE_CHECKING:
-    import pandas as pd
-
-STAGING_SUFFIX = ".partial"
-"""An unfinished dataset ``out`` lives in ``out.partial`` until its last chunk is written."""
 DISK_MARGIN = files.DISK_MARGIN  # one margin for every output (files.DISK_MARGIN)
 
 def staging(path) -> Path:
@@ -264,7 +258,7 @@ def simulate_to_dataset(path, run: Run, n_jobs=-1, progress=False, transform=Non
     """Write a run as a parquet dataset directory, resuming an interrupted one.
 
     Each chunk becomes ``part-NNNNNN.parquet``, written by the worker that played it: the raw row
-    codes (compact; ``cardsim.read_dataset`` reads them back as the typed frame), or
+    codes (compact; :func:`cardsim.runner.read.read_dataset`, ``cardsim.read_dataset``, reads them back as the typed frame), or
     ``transform(typed frame of the chunk)`` if given, e.g. an analysis' partial aggregates.  The
     run is staged in ``<path>.partial`` and renamed to ``path`` when complete, so
     ``pandas.read_parquet(path)`` reads either every deal or nothing.  On a dask cluster
@@ -306,13 +300,3 @@ def simulate_to_dataset(path, run: Run, n_jobs=-1, progress=False, transform=Non
     os.replace(folder, path)
     return path
 
-
-def read_parts(path) -> list[pd.DataFrame]:
-    """Every chunk file of a dataset, in chunk order.  Raises OptionError (one line, naming the
-    part) for a part that is truncated or garbled (:func:`cardsim.frames.read_part`)."""
-    from cardsim.frames import read_part  # local: frames brings pandas; a worker writing parts never builds a frame
-
-    path = Path(path)
-    manifest = read_manifest_file(path / MANIFEST) or {}
-    return [read_part(path, p, manifest)
-            for p in sorted(path.glob("part-*.parquet"))]

@@ -1,7 +1,8 @@
 """Output files a run may trust: atomic writes, symbolic links followed or refused, one writer per
 folder, and the manifest that fixes what a run is.
 
-Shared by datasets (:mod:`cardsim.runner.dataset`) and chunk stores (:mod:`cardsim.runner.store`):
+Shared by datasets (:mod:`cardsim.runner.dataset` writes them, :mod:`cardsim.runner.read` reads
+them) and chunk stores (:mod:`cardsim.runner.store`):
 every file is written beside its place and renamed into it, so a reader (or a resumed run) sees a
 whole file or none; a folder is claimed by one process at a time.
 """
@@ -24,7 +25,10 @@ MANIFEST = "_manifest.json"
 DEFAULT_CHUNK = 100_000
 """Deals a chunk of a run holds unless told (``chunk_size``, ``--chunk-size``); a manifest records
 the run's own.  Here, below both, so that :mod:`cardsim.runner.run` (which makes runs) and
-:mod:`cardsim.frames` (which names the command that resumes one) share it."""
+:mod:`cardsim.runner.read` (which names the command that resumes one) share it."""
+STAGING_SUFFIX = ".partial"
+"""An unfinished dataset ``out`` lives in ``out.partial`` until its last chunk is written: here so
+that the writer (:mod:`cardsim.runner.dataset`) and the reader (:mod:`cardsim.runner.read`) share it."""
 
 
 DISK_MARGIN = 1.1
