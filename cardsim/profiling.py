@@ -20,8 +20,8 @@ before the engines borrowed their arrays (:func:`cardsim._jit.borrowed`).
 """
 from __future__ import annotations
 
-import argparse
 import gc
+import importlib
 import os
 import re
 import shutil
@@ -29,6 +29,10 @@ import subprocess
 import sys
 import tempfile
 import time
+
+# Neither imports numba: its cache folder is set in main() before the first kernel is loaded.
+from cardsim.cli.common import Parser, parse_whole
+from cardsim.games import game_names, get_game, is_game
 
 
 def _perf_map(path: str) -> int:
@@ -144,8 +148,6 @@ def _deals(text: str) -> int:
     """``--deals``: a whole number from 1 to :data:`MAX_DEALS`, written as in every cardsim command
     (``1e6`` too).  Not cli.common's ``parse_positive``: its bound comes from the runner, which imports
     numba, and numba must not be imported before the profile sets its empty cache."""
-    from cardsim.cli.common import parse_whole
-
     return parse_whole(text, 1, MAX_DEALS)
 
 
@@ -158,8 +160,6 @@ def _decisions(parser, args, deals: int) -> int:
     """``--decisions``: the game's decisions module's table (``GameSpec.decisions_module``; Vint's is
     :mod:`cardsim.games.vint.decisions`), on one core, beside the deal's own time on that core (the warm
     numba cache: no cold compile)."""
-    from cardsim.games import game_names, get_game
-
     if deals < MIN_DECISION_DEALS:
         parser.error(f"--deals: at least {MIN_DECISION_DEALS:,} with --decisions (fewer decisions are timed as "
                      "mostly the cost of calling the loop)")
@@ -178,10 +178,6 @@ def _decisions(parser, args, deals: int) -> int:
 
 
 def _decisions_table(parser, args, deals: int) -> int:
-    import importlib
-
-    from cardsim.games import get_game
-
     spec = get_game(args.game)
     decisions = importlib.import_module(spec.decisions_module)
     try:
@@ -209,8 +205,6 @@ def _decisions_table(parser, args, deals: int) -> int:
 
 
 def _parser():
-    from cardsim.cli.common import Parser
-
     # cardsim's parser: one-line errors, and deal counts written as 1e6 accepted, as in every command.
     parser = Parser(prog="python -m cardsim.profiling", description=__doc__.splitlines()[0])
     parser.add_argument("game")
@@ -228,8 +222,6 @@ def _parser():
 def main(argv=None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
-    from cardsim.games import game_names, is_game
-
     if not is_game(args.game):
         parser.error(f"unknown game {args.game!r}: choose from {', '.join(game_names())}")
     if args.decisions:
@@ -242,8 +234,6 @@ def main(argv=None) -> int:
     # Compiled here, not loaded from a cache, so that the code's addresses are known (read when
     # cardsim._jit is first imported: a fresh interpreter).
     os.environ["NUMBA_CACHE_DIR"] = cache
-    from cardsim.games import get_game
-
     spec = get_game(args.game)
     setup = spec.setup([args.strategy] * spec.default_seats if args.strategy else None)
     print(f"compiling {args.game} (a cold compile) …", file=sys.stderr)

@@ -101,8 +101,6 @@ LOCAL_DEBT: dict[str, str] = {
     "cardsim/games/g500/pimc_auction.py": "jitted: a comment recompiles every kernel; marked with its next code change",
     "cardsim/games/g501/pimc.py": "jitted: a comment recompiles every kernel; marked with its next code change",
     "cardsim/games/vint/pimc.py": "jitted: a comment recompiles every kernel; marked with its next code change",
-    "cardsim/profiling.py": "the profiler beside the benchmarks; its local imports not yet explained",
-    "cardsim/cli/bench.py": "the bench command (one parser for cardsim/bench/); its local imports not yet explained",
 }
 """``{file: why}``: files whose function-local imports of cardsim modules do not say why yet.
 Each entry is a debt: the test fails when a listed file has none left (so the list shrinks)."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 
 from cardsim.cli.common import given_options, parse_game, parse_output_path, parse_path, parse_positive, parse_seed
+from cardsim.games import GAME_NAMES
 
 NAME = "bench"
 
@@ -26,8 +27,6 @@ SECTION_HELP = {
 def _built_in_game(text: str) -> str:
     # The benchmark measures commits' trees side by side in fresh interpreters: a game from
     # outside the repository is not in the other commit's tree.
-    from cardsim.games import GAME_NAMES
-
     game = parse_game(text)
     if game not in GAME_NAMES:
         raise argparse.ArgumentTypeError(f"the benchmark measures the built-in games ({', '.join(GAME_NAMES)}), "
@@ -127,6 +126,6 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    from cardsim.bench.run import run as run_bench
+    from cardsim.bench.run import run as run_bench  # local: --help imports every command module
 
     return run_bench(args)
