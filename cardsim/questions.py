@@ -30,8 +30,8 @@ from cardsim.games.base import OptionError, as_list
 from cardsim.games.forced import (CHECK_CALLS, F_IMPLIED, F_KIND, F_NPREFIX, F_PREFIX, FORCE_CONTRACT, FORCE_NONE,
                                   FORCE_REACHED, IMPLIED_CALLS)
 from cardsim.games.source import source_of
-# The answer table lives below this module (cardsim.robust makes tables too); its names stay here.
-from cardsim.question_table import ANSWER_FACTS, COLUMNS, answer_facts, calls_dealt, score_meaning, table  # noqa: F401
+# The answer table lives below this module (cardsim.robust makes tables too).
+from cardsim.question_table import calls_dealt, table
 from cardsim.rules.implied import dealing as rules_dealing
 from cardsim.runner.files import atomic_write, check_output_file
 from cardsim.runner.pool import deal_seconds, match_seconds, on_dask, using
@@ -644,5 +644,5 @@ def write_records(q: Question, path, limit: int) -> int:
 
 __all__ = ["evaluate", "evaluate_until_clear", "question", "declaring_side", "run_question", "run_until_clear",
            "until_clear_table",
-           "table", "records", "write_records", "COLUMNS",
+           "table", "records", "write_records",
            "ConditionError"]

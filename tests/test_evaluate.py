@@ -10,6 +10,7 @@ from cardsim.cli import main
 from cardsim.deal import ConditionError
 from cardsim.games.base import OptionError
 from cardsim.games.forced import F_NPREFIX
+from cardsim.question_table import COLUMNS
 
 SPADES = "S:AKQJT98765432"
 
@@ -119,7 +120,7 @@ def test_cli_evaluate_json_columns_and_errors(capsys, tmp_path):
     assert code == 0
     answer = json.loads(capsys.readouterr().out)
     rows = answer["options"]
-    assert [set(r) for r in rows] == [set(E.COLUMNS)] * 2
+    assert [set(r) for r in rows] == [set(COLUMNS)] * 2
     assert answer["game"] == "vint" and answer["seat"] == 0 and answer["deals"] == 300 and answer["seed"] == 1
     assert answer["rules"] == {} and answer["rules_text"] == "docs/RULES.md §2, no rule options"
     assert {r["option"] for r in rows} == {"P", "1S"}

@@ -12,6 +12,7 @@ from cardsim import questions as E
 from cardsim import sequential as S
 from cardsim.cli import main
 from cardsim.games.base import OptionError
+from cardsim.question_table import COLUMNS
 
 HAND = "S:AKT86 H:KQ42 C:K832"
 WEAK = "S:5432 H:5432 D:432 C:32"  # no points: the seat's strategy passes, so P and strategy are one play
@@ -139,7 +140,7 @@ def test_until_clear_stopping_at_n_deals_has_the_sums_of_a_fixed_run_of_n():
         assert np.array_equal(sums[key], fixed[key]), key  # integer points: exactly the same sums
     a = E.until_clear_table(q, sums, res)
     b = E.table(E.question("vint", n=res.deals, **kw), fixed)
-    assert a[E.COLUMNS].equals(b[E.COLUMNS]) and a.attrs["until_clear"]["best"] == a.option[0]
+    assert a[COLUMNS].equals(b[COLUMNS]) and a.attrs["until_clear"]["best"] == a.option[0]
     assert (a.clear_hi.iloc[1:] < 0).all() and np.isnan(a.clear_lo.iloc[0])
 
 

@@ -346,7 +346,7 @@ def answer_json(df) -> dict:
     "rules_text", "outcome", "score_meaning", "not_compared" ({option: why it is not ranked}),
     "options": [rows, best first]}``, plus
     ``"until_clear"`` (the verdict) and ``"lead_groups"`` when asked; missing numbers as null."""
-    from cardsim.questions import answer_facts  # local: --help imports every command module
+    from cardsim.question_table import answer_facts  # local: --help imports every command module
 
     out = answer_facts(df.attrs)
     out["options"] = json.loads(df.to_json(orient="records", double_precision=6))

@@ -1,11 +1,8 @@
 """Five Hundred's typed frame columns (:class:`cardsim.games.base.FrameHooks`, used by :mod:`cardsim.frames`)."""
 from __future__ import annotations
 
-import numpy as np
-
 from cardsim.games.base import FrameHooks
-
-from cardsim.names import DENOMINATIONS  # noqa: E402
+from cardsim.names import DENOMINATIONS
 
 NT = 4
 CONTRACTS = tuple(f"{tricks}{d}" for tricks in range(6, 11) for d in DENOMINATIONS)
