@@ -383,4 +383,4 @@ def test_robust_replay_keeps_only_the_profiles_that_act_on_forced_contracts():
         assert r.profiles_tested == "heuristic_v1" and r.profiles_not_acting == "previous, cautious, bold, flat"
         assert r.best_under.startswith("heuristic_v1=") and f"={int(r.best)}H" in r.candidates.split(", ")
         assert r.robust_verdict in (RB.R.HOLDS, RB.R.DEPENDS, RB.R.UNDECIDED) and 0 <= r.power <= 1
-    assert "not previous, cautious, bold, flat, which give the default's numbers" in G._robust_sentence(out)
+    assert "not previous, cautious, bold, flat, which give the default's numbers" in G.robust_sentence(out)

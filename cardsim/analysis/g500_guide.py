@@ -860,7 +860,7 @@ def answer_parts(tabs: dict[str, pd.DataFrame]) -> list[str]:
     b = tabs["g500_guide_bids"]
     parts = [_example(b)] + _grid_sentences(b, GUIDE_SUIT) + [_scorings_sentence(b, tabs.get("g500_guide_levels"))]
     parts += [_minimum_sentence(tabs["g500_guide_minimum"]), _side_aces_sentence(b)]
-    parts += _grid_sentences(b, "NT") + [_close_calls(b), _robust_sentence(b),
+    parts += _grid_sentences(b, "NT") + [_close_calls(b), robust_sentence(b),
                                          _symmetry_sentence(tabs["g500_guide_symmetry"]),
                                          _openings_sentence(tabs.get("g500_guide_openings"))]
     return [p for p in parts if p]
@@ -868,7 +868,11 @@ def answer_parts(tabs: dict[str, pd.DataFrame]) -> list[str]:
 
 
 
-def _robust_sentence(b: pd.DataFrame) -> str:
+def robust_sentence(b: pd.DataFrame) -> str:
+    """The Answers' sentence on the robust replay of the bids table ``b`` (a frame with the columns
+    of :func:`run_robust`, one row per class): how many best levels hold under the other profiles
+    and which profiles did not act (:func:`cardsim.analysis.robustness.sentence`), and, when no
+    pimc profile was replayed, why (:data:`PIMC_OFF`); ``""`` for a table without the replay."""
     if "holds" not in b:
         return ""
 
