@@ -159,16 +159,15 @@ def test_card_not_in_hand_is_rejected():
 
 
 @given(seed=st.integers(0, 2**64 - 1), strategy=st.sampled_from(["random", "heuristic", "greedy"]))
-def test_round_trip_and_conformance(seed, strategy):
-    """Random and heuristic play: every record replays (legal cards only, 52 distinct cards,
-    13 tricks) to exactly the engine's result; below points add up to 13 x V."""
+def test_a_played_deal_uses_every_card_once_and_scores_13_tricks(seed, strategy):
+    """Random and heuristic play on any seed: a declared deal plays 52 distinct cards in 13
+    tricks, and the points below the line add up to 13 x V.  (The round trip of the records and
+    rows vs records, for every game: tests/test_conformance.py.)"""
     setup = VINT.setup(strategy)
     records = VINT.make_records(seed, range(6), setup)
     rows = VINT.simulate_chunk(seed, 0, 6, setup)
     for rec, row in zip(records, rows):
-        assert replay(rec) == rec["result"]
         res = rec["result"]
-        assert res["total"] == [int(row["total_0"]), int(row["total_1"])]
         if res["contract"] is not None:
             assert len(rec["play"]) == 52 and len(set(rec["play"])) == 52
             assert sum(res["tricks"]) == 13
