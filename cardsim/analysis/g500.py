@@ -13,8 +13,7 @@ import numpy as np
 import pandas as pd
 
 from cardsim.stats import mean_interval, wilson
-
-from cardsim.names import DENOMINATIONS  # noqa: E402
+from cardsim.names import DENOMINATIONS
 KEYS = ["contract"]
 SCORES = ("quebec", "subtract")
 

@@ -10,8 +10,7 @@ import numpy as np
 import pandas as pd
 
 from cardsim.stats import mean_interval, wilson
-
-from cardsim.names import DENOMINATIONS  # noqa: E402
+from cardsim.names import DENOMINATIONS
 
 GLOSSARY = {
     "n": "deals in the row",

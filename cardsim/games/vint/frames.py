@@ -4,8 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from cardsim.games.base import FrameHooks
-
-from cardsim.names import DENOMINATIONS  # noqa: E402
+from cardsim.names import DENOMINATIONS
 
 NT = 4
 CONTRACTS = tuple(f"{level}{d}" for level in range(1, 8) for d in DENOMINATIONS)
