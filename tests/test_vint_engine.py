@@ -163,8 +163,8 @@ def test_round_trip_and_conformance(seed, strategy):
     """Random and heuristic play: every record replays (legal cards only, 52 distinct cards,
     13 tricks) to exactly the engine's result; below points add up to 13 x V."""
     setup = VINT.setup(strategy)
-    records = VINT.make_records(seed, range(6), setup)
-    rows = VINT.simulate_chunk(seed, 0, 6, setup)
+    records = VINT.play.make_records(seed, range(6), setup)
+    rows = VINT.play.simulate_chunk(seed, 0, 6, setup)
     for rec, row in zip(records, rows):
         assert replay(rec) == rec["result"]
         res = rec["result"]
