@@ -24,7 +24,10 @@ installed entry point, and the toy game Duel registered here from its own packag
   them) replay to those rows, each deal starting from the state the previous one left;
 * ``pimc`` (a game with ``pimc`` hooks): the sampled search really searches, bids (and takes a
   talon or kitty) as ``heuristic`` does, every card it plays replays as legal to the rows'
-  result, and its rows are the same in any chunking and jobs.
+  result, and its rows are the same in any chunking and jobs;
+* ``modules``: every module the spec names (``spec.modules``) loads and has what its readers
+  call, the hand features lay out every seat count, and a game whose rule files have charts names
+  their writer.
 
 Sizes are small (tens of deals): the suite is about the contract, not about statistics.
 """
@@ -41,7 +44,7 @@ import pytest
 
 import cardsim
 from cardsim.games import game_names, get_game, register_game, unregister_game
-from cardsim.games.base import GameSpec, RecordError
+from cardsim.games.base import MODULE_KINDS, GameSpec, RecordError
 
 HERE = Path(__file__).parent
 SEED = 20_261_206
@@ -273,6 +276,31 @@ def check_pimc(spec: GameSpec, n_jobs: int = 2) -> None:
     pd.testing.assert_frame_equal(a, b)
 
 
+MODULE_NEEDS = {
+    "features": ("FEATURES", "layout"), "pbn": ("board_text", "hands_of", "to_record", "COMMENT"),
+    "rules": ("CONTEXT_KEYS", "STRATEGY_ID"), "decisions": ("collect", "time_decisions"),
+    "analysis": ("summarize", "tables", "figures"), "chart_writer": ("from_args",),
+}
+"""``{kind: names}``: what the readers of each kind of named module call (docs/adding-a-game.md)."""
+
+
+def check_modules(spec: GameSpec, n_jobs: int = 2) -> None:
+    """The named modules load and have what their readers call."""
+    assert set(MODULE_NEEDS) == set(MODULE_KINDS)
+    for kind in MODULE_KINDS:
+        if not spec.modules.offers(kind):
+            continue
+        module = spec.modules.load(kind)
+        missing = [name for name in MODULE_NEEDS[kind] if not hasattr(module, name)]
+        assert not missing, f"{spec.name}'s {kind} module {module.__name__} lacks {', '.join(missing)}"
+    if spec.modules.offers("features"):
+        for seats in spec.table.seat_counts:
+            layout = spec.modules.load("features").layout(seats)
+            assert (layout.game, layout.seats) == (spec.name, seats)
+    charts = getattr(spec.modules.load("rules"), "CHARTS", ()) if spec.modules.offers("rules") else ()
+    assert bool(charts) == spec.modules.offers("chart_writer"), f"{spec.name}: charts {charts} and their writer"
+
+
 CHECKS = {
     "round_trip": (None, check_round_trip),
     "chunking": (None, check_chunking),
@@ -281,6 +309,7 @@ CHECKS = {
     "dd": ("dd", check_dd),
     "matches": ("matches", check_matches),
     "pimc": ("pimc", check_pimc),
+    "modules": (None, check_modules),
 }
 """``{name: (the spec hook it needs or None, check)}``."""
 
@@ -332,8 +361,8 @@ def test_conformance(game, check):
 
 
 def test_a_broken_game_fails_the_suite(game):
-    """The checks can fail: a slow twin that reports one more result item, and rows that name
-    another dealer, are caught."""
+    """The checks can fail: a slow twin that reports one more result item, rows that name another
+    dealer, and named modules that do not fit are caught."""
     spec, _ = game
     lying = dataclasses.replace(spec, play=dataclasses.replace(
         spec.play, replay=lambda record: {**spec.play.replay(record), "extra": 0}))
@@ -348,10 +377,17 @@ def test_a_broken_game_fails_the_suite(game):
     with pytest.raises(AssertionError, match="dealer"):
         check_rows_vs_records(dataclasses.replace(spec, play=dataclasses.replace(spec.play, simulate_chunk=shifted)))
 
+    # a named module without what its readers call; a chart writer named without charts, or missing
+    with pytest.raises(AssertionError, match="lacks summarize"):
+        check_modules(dataclasses.replace(spec, modules=dataclasses.replace(spec.modules, analysis="json")))
+    writer = "" if spec.modules.offers("chart_writer") else "cardsim.rules.from_chart"
+    with pytest.raises(AssertionError, match="their writer"):
+        check_modules(dataclasses.replace(spec, modules=dataclasses.replace(spec.modules, chart_writer=writer)))
+
 
 def test_check_game_runs_each_check_the_spec_offers(game):
     spec, n_jobs = game
     if spec.name not in TOY_GAMES:
         pytest.skip("a built-in game runs check by check in test_conformance (the same work)")
-    assert check_game(spec, n_jobs) == ["round_trip", "chunking", "rows_vs_records", "illegal_play", "dd"]
+    assert check_game(spec, n_jobs) == ["round_trip", "chunking", "rows_vs_records", "illegal_play", "dd", "modules"]
     assert not offered(spec, "matches") and not offered(spec, "pimc")
