@@ -131,7 +131,7 @@ def strategy_parameters(game: str, specs) -> dict:
     from cardsim.rules import digests
     from cardsim.rules.compile import split_spec
 
-    registry = get_game(game).registry
+    registry = get_game(game).table.registry
     out = {}
     for spec in dict.fromkeys(specs):
         files = digests([spec])
@@ -147,7 +147,7 @@ def strategy_of(args: argparse.Namespace, game: str) -> str:
     """The spec every seat plays in an analysis: ``--strategy``, else ``game``'s default strategy.
     Raises StrategyError (one line) for a spec the game cannot play (an unknown name, a rule file
     of another game or one that does not parse)."""
-    spec = getattr(args, "strategy", None) or get_game(game).default_strategy
+    spec = getattr(args, "strategy", None) or get_game(game).table.default_strategy
     make_run(game, 1, 0, [spec] * get_game(game).default_seats)  # checks the spec before any work
     return spec
 
@@ -158,7 +158,7 @@ def non_default_strategy(args: argparse.Namespace) -> str | None:
     from cardsim.games import GAME_NAMES
 
     spec = getattr(args, "strategy", None)
-    if spec is None or spec in {get_game(g).default_strategy for g in GAME_NAMES}:
+    if spec is None or spec in {get_game(g).table.default_strategy for g in GAME_NAMES}:
         return None
     return (f"--strategy {spec}: this analysis plays the default players only (analyses/vint_charts.py "
             f"takes --strategy)")

@@ -252,7 +252,7 @@ def _tune(game: str, previous: str, n: int, sweeps: int, seed: int, jobs: int, s
     if sweeps <= 0:
         return None
     spec = get_game(game)
-    strategy, _ = spec.registry.resolve(previous)
+    strategy, _ = spec.table.registry.resolve(previous)
     budget = sweeps * 2 * len(params or strategy.tunables) * n
     return tune(game, strategy=previous, params=params, n_matches=n, budget=budget, seed=seed, n_jobs=jobs,
                 store=store)
@@ -267,7 +267,7 @@ def run_game(game: str, n: int, sweeps: int, seed: int, jobs: int, results: Path
 
     title = get_game(game).facts.title
     previous = previous_spec(game)
-    runs = [("default", get_game(game).default_strategy)]
+    runs = [("default", get_game(game).table.default_strategy)]
     notes = []
     if previous is None:
         notes.append(f"{title}: no '{PREVIOUS}' player profile, so no previous default to compare.")
@@ -308,7 +308,7 @@ def games() -> list[str]:
     out = []
     for game in GAME_NAMES:
         spec = get_game(game)
-        strategy, _ = spec.registry.resolve(spec.default_strategy)
+        strategy, _ = spec.table.registry.resolve(spec.table.default_strategy)
         if getattr(strategy, "tunables", None):
             out.append(game)
     return out

@@ -100,7 +100,7 @@ def _measure(game: str, n: int, args) -> tuple:
                 "code": transform_id(Q.deal_chunk), "measure": transform_id(cardsim.get_game(game).dd.quality)}
     store = ChunkStore(Path(args.results) / f"quality-{game}-{manifest_key(manifest)}", manifest)
     rows = Q.deal_rows(game, n, args.seed, names, n_jobs=args.jobs, progress=args.progress, store=store)
-    default = cardsim.get_game(game).default_strategy
+    default = cardsim.get_game(game).table.default_strategy
     band = Q.summarize(rows[rows.strategy == default], ["band", "denomination"])[BAND_COLUMNS]
     return Q.summarize(rows), Q.summarize(rows, ["denomination", "level"]), band
 
@@ -137,12 +137,12 @@ def run(args) -> Path:
         tabs[f"quality_{game}"] = summary
         tabs[f"quality_{game}_by_contract"] = by
         tabs[f"quality_{game}_by_band"] = band
-        bands = cardsim.get_game(game).contract_bands
+        bands = cardsim.get_game(game).facts.contract_bands
         titles[f"quality_{game}_by_band"] = (
-            f"{game}: by level band and denomination ({cardsim.get_game(game).default_strategy}; bands of the "
+            f"{game}: by level band and denomination ({cardsim.get_game(game).table.default_strategy}; bands of the "
             f"{bands.measure}: {', '.join(bands.labels)})")
         summaries[game] = summary
-        defaults[game] = cardsim.get_game(game).default_strategy
+        defaults[game] = cardsim.get_game(game).table.default_strategy
         print(f"{TITLE} {game}: {sizes[game]:,} deals, {len(summary)} strategies", flush=True)
         if LQ.offered(game):
             lead_n = min(sizes[game], LEAD_DEALS)
@@ -159,7 +159,7 @@ def run(args) -> Path:
                 "after the lead equals the best lead's; bar: 95% interval); grey: a card drawn at random from the "
                 "leader's hand on the same deals (computed exactly from every lead's DD value). Red lines: "
                 "bridge's yardstick, experts about 81% and random leads about 67%.")
-            answers.append(lead_answer(game, leads, cardsim.get_game(game).default_strategy))
+            answers.append(lead_answer(game, leads, cardsim.get_game(game).table.default_strategy))
             print(f"{TITLE} {game}: opening leads on {lead_n:,} deals", flush=True)
     notes.append("Deals per game: " + ", ".join(f"{g} {n:,}" for g, n in sizes.items()) +
                  " (double-dummy solving is slow; the same deals for every strategy of a game).")

@@ -165,7 +165,7 @@ def replay(games: dict, results, jobs: int, log=print) -> dict:
                 continue
             part = game_part(game)
             spec = get_game(game)
-            who = [("heuristic", [spec.default_strategy] * spec.default_seats)]
+            who = [("heuristic", [spec.table.default_strategy] * spec.default_seats)]
             if g["pimc"]:
                 who.append(("pimc", [S.pimc_spec(g["worlds"])] * spec.default_seats))
             since = g["pieces"][k - 1] if k else 0

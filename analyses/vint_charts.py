@@ -154,7 +154,7 @@ def run_robust(args, cells: list, rows: list[dict]) -> None:
     best there against the chart's best (cardsim.analysis.robustness.replay): adds its columns to
     ``rows`` in place."""
     profiles = RB.others("vint", getattr(args, "profiles", None))
-    base = [getattr(args, "strategy", None) or get_game("vint").default_strategy] * 4
+    base = [getattr(args, "strategy", None) or get_game("vint").table.default_strategy] * 4
     rcells = [None if row.get("robust_view") is None else  # no runner-up: nothing to replay, no columns
               RB.Cell(((cell, args.seed),), tuple(cell.options), row["best"], row["gap"], row["robust_view"]["sd"],
                       row["robust_view"]["contenders"], int(row["n"]), seat=cell.seat)
@@ -205,7 +205,7 @@ def build(args, cells, tcells, robust: bool = True) -> Path:
     seat, write the tables, figures and ``out/tables/vint_charts.json``; returns its path.
     ``robust`` False leaves out the replay under the other player profiles (its columns)."""
     t0 = time.perf_counter()
-    strategy = getattr(args, "strategy", None) or get_game("vint").default_strategy
+    strategy = getattr(args, "strategy", None) or get_game("vint").table.default_strategy
     n_records = max(40, min(100, args.n // 200))
     tasks = [("chart", c) for c in cells] + [("tricks", c) for c in tcells]
     print(f"{TITLE}: {len(cells)} chart classes + {len(tcells)} trick cells, up to {args.n:,} deals each, "
@@ -243,7 +243,7 @@ def build(args, cells, tcells, robust: bool = True) -> Path:
     fdir = out / "figures"
     fdir.mkdir(parents=True, exist_ok=True)
     figs = vc.figures(tabs, fdir)
-    notes = NOTES if strategy == get_game("vint").default_strategy else [
+    notes = NOTES if strategy == get_game("vint").table.default_strategy else [
         f"Players: {strategy} at every seat (--strategy), where the notes below say the default strategy or "
         f"heuristic: the other seats' calls, the calls before a cell and the hands they imply, the continuation "
         f"and each seat's own call (`default`)."] + NOTES

@@ -46,7 +46,7 @@ def _as_frame(values, n_rows: int) -> pd.DataFrame:
 
 def _rows(setup, seed, start, count) -> pd.DataFrame:
     """The typed frame (:mod:`cardsim.frames`) of deals ``start .. start+count-1`` under ``setup``."""
-    return frames.deals(setup.game, rows_frame(get_game(setup.game).simulate_chunk(seed, start, count, setup)),
+    return frames.deals(setup.game, rows_frame(get_game(setup.game).play.simulate_chunk(seed, start, count, setup)),
                         setup.seats)
 
 
@@ -143,7 +143,7 @@ def _match_sums(setups, seed, start, count, start_state, measure):
     base = None
     out = None
     for v, setup in enumerate(setups):
-        rows, _ = spec.play_matches(seed, start, count, setup, **start_state)
+        rows, _ = spec.matches.play(seed, start, count, setup, **start_state)
         x = _as_frame(measure(frames.matches(setup.game, rows, setup.seats)), count).to_numpy()
         if base is None:
             base = x
@@ -175,11 +175,11 @@ def compare_matches(game, n_matches, baseline, variants: dict, measure: Callable
             for s in [baseline, *variants.values()]]
     setups = [r.setup for r in runs]
     spec = get_game(game)
-    if spec.play_matches is None:
+    if spec.matches is None:
         raise OptionError(f"{spec.name} has no match mode")
     start_state = {k: v for k, v in (("before", before), ("dealer", dealer)) if v is not None}
     # one match first: a bad state or measure is a one-line error before any worker starts
-    columns = list(_as_frame(measure(frames.matches(game, spec.play_matches(runs[0].seed, 0, 1, setups[0],
+    columns = list(_as_frame(measure(frames.matches(game, spec.matches.play(runs[0].seed, 0, 1, setups[0],
                                                                               **start_state)[0],
                                                     setups[0].seats)), 1).columns)
     chunks = runs[0].chunks()

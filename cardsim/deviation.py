@@ -129,7 +129,7 @@ def _gain_sums(game: str, partnerships: bool, tables: list, measures: list[str],
     for t, (seats, setups) in enumerate(tables):
         values = []
         for setup in setups:
-            rows, _ = spec.play_matches(seed, start, count, setup)
+            rows, _ = spec.matches.play(seed, start, count, setup)
             if partnerships:
                 v = _team0_values(game, rows, seats, measures)
                 values.append(np.stack([v[m] for m in measures]))  # [measures, count]
@@ -169,7 +169,7 @@ def check_specs(game: str, baseline, deviants) -> list[str]:
     for s in [baseline, *deviants]:
         if not isinstance(s, str):
             raise StrategyError(f"a strategy spec must be a string NAME[:param=value,...], got {quote(s)}")
-        spec.registry.resolve(s)
+        spec.table.registry.resolve(s)
     return list(deviants)
 
 
@@ -195,7 +195,7 @@ def deviation_gains(game: str, baseline: str, deviants: list[str], n_matches: in
     obj = objective_of(game, objective)
     deviants = check_specs(game, baseline, deviants)
     spec = get_game(game)
-    if spec.play_matches is None:
+    if spec.matches is None:
         raise OptionError(f"{spec.name} has no match mode")
     partnerships = bool(spec.facts.partnerships)
     measures = _measures(obj)
@@ -371,7 +371,7 @@ def _file_arena(spec, obj, strategy: str, base: Strategy) -> FileArena:
     tunables = {name: Tunable(name, *span) for name, span in file.tunables.items()}
     fixed = [f"{k}={number_text(v)}" for k, v in values.items() if k not in tunables]
     fixed += [f"base.{k}={number_text(v)}" for k, v in base_values.items()]
-    out = FileArena(spec.name, strategy, obj, tunables, spec.registry, fixed, path, dict(file.params))
+    out = FileArena(spec.name, strategy, obj, tunables, spec.table.registry, fixed, path, dict(file.params))
     out.point(strategy)  # a value outside a tunable's range is an error here
     return out
 
@@ -385,16 +385,16 @@ def arena(game: str, strategy: str = "heuristic", objective: str | None = None) 
     obj = objective_of(game, objective)
     if not isinstance(strategy, str):
         raise StrategyError(f"a strategy spec must be a string NAME[:param=value,...], got {quote(strategy)}")
-    base, _ = spec.registry.resolve(strategy)
+    base, _ = spec.table.registry.resolve(strategy)
     if base.file:
         return _file_arena(spec, obj, strategy, base)
     if not base.tunables:
-        tunable = [s.name for s in spec.registry.strategies() if s.tunables]
+        tunable = [s.name for s in spec.table.registry.strategies() if s.tunables]
         raise StrategyError(f"strategy {quote(base.name)} of {spec.name} has no tunable parameters (strategies "
                             f"with some: {', '.join(tunable)})")
     _, _, rest = strategy.partition(":")
     fixed = [item.strip() for item in rest.split(",")
              if item.strip() and item.partition("=")[0].strip() not in base.tunables]
-    out = Arena(spec.name, strategy, obj, dict(base.tunables), spec.registry, fixed)
+    out = Arena(spec.name, strategy, obj, dict(base.tunables), spec.table.registry, fixed)
     out.point(strategy)  # a value outside a tunable's range is an error here
     return out

@@ -145,7 +145,7 @@ def is_typed(df: pd.DataFrame) -> bool:
 
 
 def deals(game: str, rows, seats=None) -> pd.DataFrame:
-    """The typed frame of raw deal rows (``spec.row_dtype``, a match's deal rows, or a DataFrame of
+    """The typed frame of raw deal rows (``spec.play.row_dtype``, a match's deal rows, or a DataFrame of
     those codes): one row per deal, dtypes as :func:`dtype_table` lists.  ``seats``: the table's
     seats (501: 3 or 4; default the game's default).  Raises KeyError for a column missing."""
     hooks = _frames_of(get_game(game))
@@ -153,7 +153,7 @@ def deals(game: str, rows, seats=None) -> pd.DataFrame:
 
 
 def matches(game: str, rows, seats=None) -> pd.DataFrame:
-    """The typed frame of raw match rows (``spec.match_dtype``)."""
+    """The typed frame of raw match rows (``spec.matches.dtype``)."""
     return _typed(game, rows, seats, _frames_of(get_game(game)).matches, {})
 
 
@@ -162,14 +162,14 @@ def dtype_table(game: str, what: str = "deals", seats=None) -> dict[str, str]:
     the deal frame of ``play_match`` (``"match_deals"``; ``{}`` for a game without one)."""
     spec = get_game(game)
     if what == "deals":
-        return {k: str(v) for k, v in deals(game, np.zeros(0, spec.row_dtype), seats).dtypes.items()}
+        return {k: str(v) for k, v in deals(game, np.zeros(0, spec.play.row_dtype), seats).dtypes.items()}
     if what == "match_deals":
-        if spec.match_deal_dtype is None:
+        if spec.matches is None or spec.matches.deal_dtype is None:
             return {}
-        return {k: str(v) for k, v in deals(game, np.zeros(0, spec.match_deal_dtype), seats).dtypes.items()}
-    if spec.match_dtype is None:
+        return {k: str(v) for k, v in deals(game, np.zeros(0, spec.matches.deal_dtype), seats).dtypes.items()}
+    if spec.matches is None:
         return {}
-    return {k: str(v) for k, v in matches(game, np.zeros(0, spec.match_dtype), seats).dtypes.items()}
+    return {k: str(v) for k, v in matches(game, np.zeros(0, spec.matches.dtype), seats).dtypes.items()}
 
 
 def widen(df: pd.DataFrame) -> pd.DataFrame:
@@ -191,8 +191,8 @@ def _layout(game: str) -> list[tuple[int, str]]:
     """``(bit, token)`` of every card of ``game`` in the records' order: jokers first (HJ, LJ),
     then hearts, diamonds, clubs, spades, each high card first (cardsim.cards layout)."""
     spec = get_game(game)
-    ranks = spec.ranks
-    out = list(spec.jokers)
+    ranks = spec.play.ranks
+    out = list(spec.play.jokers)
     for suit in (3, 2, 1, 0):
         out += [(16 * suit + r, ranks[r] + SUITS[suit]) for r in range(len(ranks) - 1, -1, -1)]
     return out

@@ -34,7 +34,7 @@ def point_columns(game: str) -> tuple[str, str]:
     """``(team 0's, team 1's)`` points columns of ``game``'s match rows; OptionError for a game
     without two partnerships or without such columns (the game's spec says)."""
     spec = get_game(game)
-    names = spec.match_dtype.names if spec.match_dtype is not None else ()
+    names = spec.matches.dtype.names if spec.matches is not None else ()
     if spec.facts is None or not spec.facts.partnerships or spec.default_seats != 4:
         raise OptionError(f"match_compare is for the partnership games, not {spec.name}")
     for name in POINT_COLUMNS:

@@ -1,7 +1,7 @@
 """PBN (Portable Bridge Notation 2.1) files: deals other programs can read, and deals read from them.
 
 A game that is dealt as a bridge deal (four hands of 13 cards) names its mapping module in its
-spec (:attr:`cardsim.games.base.GameSpec.pbn_module`); the module gives ``board_text(record,
+spec (``GameSpec.modules.pbn``, :class:`cardsim.games.base.Modules`); the module gives ``board_text(record,
 board, event)``, ``COMMENT``, ``hands_of(board)``, ``to_record(board)`` and raises its
 ``PBNBoardError(tag, message)``.  Only Vint is such a game today (docs/pbn.md); asking another
 game is :class:`PBNError` "not a bridge deal".
@@ -20,7 +20,6 @@ Plain Python, no numba or pandas: importing it is cheap.
 """
 from __future__ import annotations
 
-import importlib
 import re
 from dataclasses import dataclass, field
 
@@ -76,11 +75,10 @@ def _is_table(tag: str) -> bool:
 def mapping(game: str):
     """The game's PBN mapping module; PBNError for a game whose deals are not bridge deals."""
     spec = get_game(game)
-    name = getattr(spec, "pbn_module", "")
-    if not name:
+    if not spec.modules.offers("pbn"):
         raise PBNUsageError(f"{spec.name} deals are not bridge deals (PBN holds four hands of 13 cards from 52): "
                        "no PBN form; PBN is offered for a game dealt as bridge (docs/pbn.md)")
-    return importlib.import_module(name)
+    return spec.modules.load("pbn")
 
 
 def header(game: str) -> str:

@@ -90,7 +90,7 @@ def _check(game: str, name: str, table, source: str) -> Profile:
         if not isinstance(value, str):
             raise ProfileError(f"{where}: {key} must be a strategy spec string, got {quote(value)}")
         try:
-            spec.registry.resolve(value)
+            spec.table.registry.resolve(value)
         except ValueError as exc:
             raise ProfileError(f"{where}: {key}: {exc}") from None
         seats[key] = value.strip()

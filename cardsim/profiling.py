@@ -21,7 +21,6 @@ before the engines borrowed their arrays (:func:`cardsim._jit.borrowed`).
 from __future__ import annotations
 
 import gc
-import importlib
 import os
 import re
 import shutil
@@ -157,14 +156,14 @@ its time to be the decisions' (``--deals 1`` gave a bid 350% of a deal)."""
 
 
 def _decisions(parser, args, deals: int) -> int:
-    """``--decisions``: the game's decisions module's table (``GameSpec.decisions_module``; Vint's is
+    """``--decisions``: the game's decisions module's table (``GameSpec.modules.decisions``; Vint's is
     :mod:`cardsim.games.vint.decisions`), on one core, beside the deal's own time on that core (the warm
     numba cache: no cold compile)."""
     if deals < MIN_DECISION_DEALS:
         parser.error(f"--deals: at least {MIN_DECISION_DEALS:,} with --decisions (fewer decisions are timed as "
                      "mostly the cost of calling the loop)")
-    if not get_game(args.game).decisions_module:
-        timed = [name for name in game_names() if get_game(name).decisions_module]
+    if not get_game(args.game).modules.offers("decisions"):
+        timed = [name for name in game_names() if get_game(name).modules.offers("decisions")]
         parser.error(f"--decisions: no per-decision timing for {args.game} (only for {', '.join(timed)})")
     pinned = hasattr(os, "sched_setaffinity")
     if pinned:
@@ -179,18 +178,18 @@ def _decisions(parser, args, deals: int) -> int:
 
 def _decisions_table(parser, args, deals: int) -> int:
     spec = get_game(args.game)
-    decisions = importlib.import_module(spec.decisions_module)
+    decisions = spec.modules.load("decisions")
     try:
         setup = spec.setup([args.strategy] * spec.default_seats if args.strategy else None)
         views = decisions.collect(setup, deals)
     except ValueError as exc:
         parser.error(str(exc))
     rows = decisions.time_decisions(views)
-    spec.simulate_chunk(1, 0, 2000, setup)
+    spec.play.simulate_chunk(1, 0, 2000, setup)
     best = float("inf")
     for _ in range(5):
         start = time.process_time()
-        spec.simulate_chunk(1, 0, 100_000, setup)
+        spec.play.simulate_chunk(1, 0, 100_000, setup)
         best = min(best, time.process_time() - start)
     deal_ns = 1e9 * best / 100_000
     print(f"{args.game}: a deal takes {deal_ns:,.0f} ns on one core ({1e9 / deal_ns:,.0f} deals/s, best of 5 × 100,000); "
@@ -237,7 +236,7 @@ def main(argv=None) -> int:
     spec = get_game(args.game)
     setup = spec.setup([args.strategy] * spec.default_seats if args.strategy else None)
     print(f"compiling {args.game} (a cold compile) …", file=sys.stderr)
-    spec.simulate_chunk(1, 0, 2000, setup)
+    spec.play.simulate_chunk(1, 0, 2000, setup)
     map_path = f"/tmp/perf-{os.getpid()}.map"
     count = _perf_map(map_path)
     if count == 0:
@@ -253,7 +252,7 @@ def main(argv=None) -> int:
     time.sleep(1.0)
     start = time.process_time()
     for s in range(0, args.deals, 50_000):
-        spec.simulate_chunk(1, s, min(50_000, args.deals - s), setup)
+        spec.play.simulate_chunk(1, s, min(50_000, args.deals - s), setup)
     seconds = time.process_time() - start
     recorder.send_signal(2)
     _, err = recorder.communicate()

@@ -6,7 +6,7 @@ independent deals under every rule variant and strategy line-up below, of 200 wh
 recomputes them; they change only through ``make golden`` (this module run as a script), and a
 commit that changes them says why in its message.
 
-The digests hash the raw numpy row arrays (``GameSpec.simulate_chunk`` / ``play_matches``),
+The digests hash the raw numpy row arrays (``GameSpec.play.simulate_chunk`` / ``matches.play``),
 the contract between the engine and pandas, so a change in what the engine plays, in a
 dtype, or in a column's order changes them; a change in how pandas frames are presented does
 not.
@@ -152,17 +152,17 @@ def compute(game: str) -> dict:
     out = {"seed": SEED, "deals": N_DEALS, "matches": N_MATCHES, "simulate": {}, "play_match": {}, "records": {}}
     for name, variant in VARIANTS[game].items():
         setup = _setup(spec, variant)
-        out["simulate"][name] = _digest(spec.simulate_chunk(SEED, 0, N_DEALS, setup))
+        out["simulate"][name] = _digest(spec.play.simulate_chunk(SEED, 0, N_DEALS, setup))
     for name in MATCH_VARIANTS[game]:
         setup = _setup(spec, VARIANTS[game][name])
-        matches, deals = spec.play_matches(SEED, 0, N_MATCHES, setup)
+        matches, deals = spec.matches.play(SEED, 0, N_MATCHES, setup)
         out["play_match"][name] = {"matches": _digest(matches), "deals": _digest(deals),
                                    "n_deal_rows": int(len(deals))}
     for name in MATCH_VARIANTS[game]:
         setup = _setup(spec, VARIANTS[game][name])
         # One compact line a record, so that a diff of the golden file shows which deal changed.
         out["records"][name] = [json.dumps(r, sort_keys=True, separators=(",", ":"))
-                                for r in spec.make_records(SEED, list(RECORD_DEALS), setup)]
+                                for r in spec.play.make_records(SEED, list(RECORD_DEALS), setup)]
     return out
 
 

@@ -145,7 +145,7 @@ def test_columns_documents_every_game(capsys):
         code, out, _ = run_cli(capsys, "columns", game)
         assert code == 0 and "Deal rows" in out and "Match rows" in out
         spec = cardsim.get_game(game)
-        assert all(name in out for name in spec.row_dtype.names)
+        assert all(name in out for name in spec.play.row_dtype.names)
 
 
 def test_match_output_is_not_overwritten(tmp_path, capsys):

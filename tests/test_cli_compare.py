@@ -122,7 +122,7 @@ def test_any_number_of_jobs_gives_the_same_result(capsys, monkeypatch):
 
 def test_a_strategy_against_itself_is_a_null_comparison(capsys):
     # the default's own value written out is the same player
-    default = cardsim.get_game("vint").registry["heuristic"].params["aggression"]
+    default = cardsim.get_game("vint").table.registry["heuristic"].params["aggression"]
     out = run_json(capsys, "vint", "heuristic", f"heuristic:aggression={default}", "-n", "200")
     (row,) = out["measures"]
     assert out["same_player"] and row["diff"] == 0 and row["se"] == 0 and row["lo"] == row["hi"] == 0

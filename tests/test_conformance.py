@@ -19,12 +19,15 @@ installed entry point, and the toy game Duel registered here from its own packag
   and an index no earlier than the change, never another exception;
 * ``dd`` (a game with ``dd`` hooks): the double-dummy frame solved from the engine's rows equals
   the one solved from the deals' records;
-* ``matches`` (a game with ``play_matches``): match ``m`` depends on ``(seed, m)`` only, its deal
-  rows are its deals with the dealer passing left, and its ``match_records`` (where the game has
+* ``matches`` (a game with ``matches`` hooks): match ``m`` depends on ``(seed, m)`` only, its deal
+  rows are its deals with the dealer passing left, and its ``matches.records`` (where the game has
   them) replay to those rows, each deal starting from the state the previous one left;
 * ``pimc`` (a game with ``pimc`` hooks): the sampled search really searches, bids (and takes a
   talon or kitty) as ``heuristic`` does, every card it plays replays as legal to the rows'
-  result, and its rows are the same in any chunking and jobs.
+  result, and its rows are the same in any chunking and jobs;
+* ``modules``: every module the spec names (``spec.modules``) loads and has what its readers
+  call, the hand features lay out every seat count, and a game whose rule files have charts names
+  their writer.
 
 Sizes are small (tens of deals): the suite is about the contract, not about statistics.
 """
@@ -41,7 +44,7 @@ import pytest
 
 import cardsim
 from cardsim.games import game_names, get_game, register_game, unregister_game
-from cardsim.games.base import GameSpec, RecordError
+from cardsim.games.base import MODULE_KINDS, GameSpec, RecordError
 
 HERE = Path(__file__).parent
 SEED = 20_261_206
@@ -54,8 +57,8 @@ TOY_GAMES = {"duel": "toygame"}
 # ---------------------------------------------------------------- helpers
 def _strategies(spec: GameSpec) -> list[str]:
     """The registered strategies that play without a search or a rule file (the default first)."""
-    names = [s.name for s in spec.registry.strategies() if not s.search and not s.file]
-    return [spec.default_strategy] + [n for n in names if n != spec.default_strategy]
+    names = [s.name for s in spec.table.registry.strategies() if not s.search and not s.file]
+    return [spec.table.default_strategy] + [n for n in names if n != spec.table.default_strategy]
 
 
 def _line_ups(spec: GameSpec, seats: int) -> list:
@@ -122,7 +125,7 @@ def _refused(spec: GameSpec, record: dict, first: int) -> RecordError | None:
     """Replay ``record``: None when it is accepted, else its RecordError, checked to name
     ``play`` at an index no earlier than ``first`` in one line."""
     try:
-        spec.replay(record)
+        spec.play.replay(record)
     except RecordError as exc:
         assert exc.field == "play" and isinstance(exc.index, int) and exc.index >= first, str(exc)
         assert "\n" not in str(exc)
@@ -133,33 +136,33 @@ def _refused(spec: GameSpec, record: dict, first: int) -> RecordError | None:
 # ---------------------------------------------------------------- the checks
 def check_round_trip(spec: GameSpec, n_jobs: int = 2) -> None:
     """Records replay to the engine's result, for every plain strategy and seat count."""
-    for seats in spec.seat_counts:
+    for seats in spec.table.seat_counts:
         for line_up in _line_ups(spec, seats):
             setup = spec.setup(line_up, seats)
-            records = spec.make_records(SEED, range(DEALS), setup)
+            records = spec.play.make_records(SEED, range(DEALS), setup)
             assert len(records) == DEALS
             for deal, record in enumerate(records):
                 record = _json(record)
                 assert record["game"] == spec.name and len(record["hands"]) == seats
-                assert spec.replay(record) == record["result"], (seats, line_up, deal)
+                assert spec.play.replay(record) == record["result"], (seats, line_up, deal)
                 assert cardsim.replay(record) == record["result"]
 
 
 def check_chunking(spec: GameSpec, n_jobs: int = 2) -> None:
     """The same rows for any chunking, seed by seed; the runner's frame for any chunk size and jobs."""
-    for seats in spec.seat_counts:
-        for strategy in ("random", spec.default_strategy):
+    for seats in spec.table.seat_counts:
+        for strategy in ("random", spec.table.default_strategy):
             setup = spec.setup(strategy, seats)
-            whole = spec.simulate_chunk(SEED, 100, 120, setup)
-            assert whole.dtype == spec.row_dtype and whole.dtype.names[:2] == ("deal", "dealer")
-            parts = [spec.simulate_chunk(SEED, start, count, setup) for start, count in ((100, 7), (107, 80), (187, 33))]
+            whole = spec.play.simulate_chunk(SEED, 100, 120, setup)
+            assert whole.dtype == spec.play.row_dtype and whole.dtype.names[:2] == ("deal", "dealer")
+            parts = [spec.play.simulate_chunk(SEED, start, count, setup) for start, count in ((100, 7), (107, 80), (187, 33))]
             assert whole.tobytes() == np.concatenate(parts).tobytes(), (seats, strategy)
             assert (whole["deal"] == np.arange(100, 220)).all()
-            assert spec.simulate_chunk(SEED, 100, 120, setup).tobytes() == whole.tobytes()
-            assert spec.simulate_chunk(SEED + 1, 100, 120, setup).tobytes() != whole.tobytes()
+            assert spec.play.simulate_chunk(SEED, 100, 120, setup).tobytes() == whole.tobytes()
+            assert spec.play.simulate_chunk(SEED + 1, 100, 120, setup).tobytes() != whole.tobytes()
             assert ((whole["dealer"] >= 0) & (whole["dealer"] < seats)).all()
-    assert spec.deal_chunk(SEED, 0, 200) == spec.deal_chunk(SEED, 0, 200)
-    assert spec.deal_chunk(SEED, 0, 200) != spec.deal_chunk(SEED + 1, 0, 200)
+    assert spec.play.deal_chunk(SEED, 0, 200) == spec.play.deal_chunk(SEED, 0, 200)
+    assert spec.play.deal_chunk(SEED, 0, 200) != spec.play.deal_chunk(SEED + 1, 0, 200)
     one = cardsim.simulate(spec.name, 500, seed=SEED, chunk_size=500, n_jobs=1)
     many = cardsim.simulate(spec.name, 500, seed=SEED, chunk_size=137, n_jobs=n_jobs)
     pd.testing.assert_frame_equal(one, many)
@@ -168,16 +171,16 @@ def check_chunking(spec: GameSpec, n_jobs: int = 2) -> None:
 
 def check_rows_vs_records(spec: GameSpec, n_jobs: int = 2) -> None:
     """Rows and records of the same deals agree; records of a subset are those deals' records."""
-    for seats in spec.seat_counts:
-        for line_up in ("random", spec.default_strategy):
+    for seats in spec.table.seat_counts:
+        for line_up in ("random", spec.table.default_strategy):
             setup = spec.setup(line_up, seats)
-            rows = spec.simulate_chunk(SEED, 0, DEALS, setup)
-            records = spec.make_records(SEED, range(DEALS), setup)
+            rows = spec.play.simulate_chunk(SEED, 0, DEALS, setup)
+            records = spec.play.make_records(SEED, range(DEALS), setup)
             compared = [assert_row_is_record(row, record) for row, record in zip(rows, records)]
             assert min(compared) >= 2, (f"{spec.name}: its rows share no more than {min(compared)} field names "
                                         "with its records' results (docs/adding-a-game.md)")
             subset = [DEALS - 1, 3, 3, 17]
-            assert spec.make_records(SEED, subset, setup) == [records[i] for i in subset]
+            assert spec.play.make_records(SEED, subset, setup) == [records[i] for i in subset]
     frame = cardsim.simulate(spec.name, DEALS, seed=SEED, n_jobs=1)
     records = cardsim.records(spec.name, [DEALS - 1, 5], seed=SEED)
     assert [r["dealer"] for r in records] == [int(frame["dealer"].iloc[i]) for i in (DEALS - 1, 5)]
@@ -185,7 +188,7 @@ def check_rows_vs_records(spec: GameSpec, n_jobs: int = 2) -> None:
 
 def check_illegal_play(spec: GameSpec, n_jobs: int = 2) -> None:
     """Cards not held, missing or extra, and revokes are refused, naming the play and its index."""
-    played = [r for r in spec.make_records(SEED, range(DEALS), spec.setup("random")) if len(r["play"]) >= 4]
+    played = [r for r in spec.play.make_records(SEED, range(DEALS), spec.setup("random")) if len(r["play"]) >= 4]
     assert played, f"{spec.name}: no deal of {DEALS} was played out"
     revokes = 0
     for record in played[:6]:
@@ -212,7 +215,7 @@ def check_dd(spec: GameSpec, n_jobs: int = 2) -> None:
     from cardsim.dd import solve_deals, solve_records
 
     ids = [9, 0, 1, 2]  # out of order: the frame keeps the order asked
-    for seats in spec.seat_counts:
+    for seats in spec.table.seat_counts:
         records = cardsim.records(spec.name, ids, SEED, None, seats)
         from_rows = solve_deals(spec.name, ids, SEED, seats=seats, every_denomination=True)
         pd.testing.assert_frame_equal(from_rows, solve_records(records, every_denomination=True))
@@ -222,31 +225,31 @@ def check_dd(spec: GameSpec, n_jobs: int = 2) -> None:
 def check_matches(spec: GameSpec, n_jobs: int = 2) -> None:
     """Whole matches: keyed by (seed, match), the dealer passing left, records replaying to the rows."""
     n = 6
-    for seats in spec.seat_counts:
+    for seats in spec.table.seat_counts:
         setup = spec.setup(None, seats)
-        matches, deals = spec.play_matches(SEED, 0, n, setup)
-        key = spec.match_dtype.names[0]
-        assert matches.dtype == spec.match_dtype and len(matches) == n
+        matches, deals = spec.matches.play(SEED, 0, n, setup)
+        key = spec.matches.dtype.names[0]
+        assert matches.dtype == spec.matches.dtype and len(matches) == n
         assert (matches[key] == np.arange(n)).all()
-        if spec.match_deal_dtype is not None:
-            assert deals.dtype == spec.match_deal_dtype
+        if spec.matches.deal_dtype is not None:
+            assert deals.dtype == spec.matches.deal_dtype
         assert len(deals) == matches["deals"].sum()
         for m in range(n):
             rows = deals[deals[key] == m]
             assert len(rows) == matches["deals"][m] and (rows["deal"] == np.arange(len(rows))).all()
             assert ((np.diff(rows["dealer"].astype(np.int64)) % seats) == 1).all(), "the deal passes left"
-        later, later_deals = spec.play_matches(SEED, 2, n - 2, setup)
+        later, later_deals = spec.matches.play(SEED, 2, n - 2, setup)
         assert later.tobytes() == matches[2:].tobytes()
         assert later_deals.tobytes() == deals[deals[key] >= 2].tobytes()
-        if spec.match_records is None:
+        if spec.matches.records is None:
             continue
         for m in (0, n - 1):
-            records = spec.match_records(SEED, m, setup)
+            records = spec.matches.records(SEED, m, setup)
             rows = deals[deals[key] == m]
             assert len(records) == len(rows)
             for k, (record, row) in enumerate(zip(records, rows)):
                 record = _json(record)
-                assert spec.replay(record) == record["result"], (seats, m, k)
+                assert spec.play.replay(record) == record["result"], (seats, m, k)
                 assert assert_row_is_record(row, record) >= 2
                 if k:
                     assert record["before"] == records[k - 1]["result"]["after"], (seats, m, k)
@@ -260,7 +263,7 @@ def check_pimc(spec: GameSpec, n_jobs: int = 2) -> None:
     before = COUNTERS.searched
     records = cardsim.records(spec.name, range(4), SEED, searching)
     assert COUNTERS.searched > before, f"{spec.name}'s {searching} made no searched decision in 4 deals"
-    rows = spec.simulate_chunk(SEED, 0, 4, spec.setup(searching))
+    rows = spec.play.simulate_chunk(SEED, 0, 4, spec.setup(searching))
     # it bids and handles a talon or kitty as heuristic does: only the play may differ
     plain = cardsim.records(spec.name, range(4), SEED, "heuristic")
     for record, row, base in zip(records, rows, plain):
@@ -273,14 +276,40 @@ def check_pimc(spec: GameSpec, n_jobs: int = 2) -> None:
     pd.testing.assert_frame_equal(a, b)
 
 
+MODULE_NEEDS = {
+    "features": ("FEATURES", "layout"), "pbn": ("board_text", "hands_of", "to_record", "COMMENT"),
+    "rules": ("CONTEXT_KEYS", "STRATEGY_ID"), "decisions": ("collect", "time_decisions"),
+    "analysis": ("summarize", "tables", "figures"), "chart_writer": ("from_args",),
+}
+"""``{kind: names}``: what the readers of each kind of named module call (docs/adding-a-game.md)."""
+
+
+def check_modules(spec: GameSpec, n_jobs: int = 2) -> None:
+    """The named modules load and have what their readers call."""
+    assert set(MODULE_NEEDS) == set(MODULE_KINDS)
+    for kind in MODULE_KINDS:
+        if not spec.modules.offers(kind):
+            continue
+        module = spec.modules.load(kind)
+        missing = [name for name in MODULE_NEEDS[kind] if not hasattr(module, name)]
+        assert not missing, f"{spec.name}'s {kind} module {module.__name__} lacks {', '.join(missing)}"
+    if spec.modules.offers("features"):
+        for seats in spec.table.seat_counts:
+            layout = spec.modules.load("features").layout(seats)
+            assert (layout.game, layout.seats) == (spec.name, seats)
+    charts = getattr(spec.modules.load("rules"), "CHARTS", ()) if spec.modules.offers("rules") else ()
+    assert bool(charts) == spec.modules.offers("chart_writer"), f"{spec.name}: charts {charts} and their writer"
+
+
 CHECKS = {
     "round_trip": (None, check_round_trip),
     "chunking": (None, check_chunking),
     "rows_vs_records": (None, check_rows_vs_records),
     "illegal_play": (None, check_illegal_play),
     "dd": ("dd", check_dd),
-    "matches": ("play_matches", check_matches),
+    "matches": ("matches", check_matches),
     "pimc": ("pimc", check_pimc),
+    "modules": (None, check_modules),
 }
 """``{name: (the spec hook it needs or None, check)}``."""
 
@@ -332,25 +361,33 @@ def test_conformance(game, check):
 
 
 def test_a_broken_game_fails_the_suite(game):
-    """The checks can fail: a slow twin that reports one more result item, and rows that name
-    another dealer, are caught."""
+    """The checks can fail: a slow twin that reports one more result item, rows that name another
+    dealer, and named modules that do not fit are caught."""
     spec, _ = game
-    lying = dataclasses.replace(spec, replay=lambda record: {**spec.replay(record), "extra": 0})
+    lying = dataclasses.replace(spec, play=dataclasses.replace(
+        spec.play, replay=lambda record: {**spec.play.replay(record), "extra": 0}))
     with pytest.raises(AssertionError):
         check_round_trip(lying)
 
     def shifted(seed, start, count, setup):
-        rows = spec.simulate_chunk(seed, start, count, setup)
+        rows = spec.play.simulate_chunk(seed, start, count, setup)
         rows["dealer"] = (rows["dealer"] + 1) % setup.seats
         return rows
 
     with pytest.raises(AssertionError, match="dealer"):
-        check_rows_vs_records(dataclasses.replace(spec, simulate_chunk=shifted))
+        check_rows_vs_records(dataclasses.replace(spec, play=dataclasses.replace(spec.play, simulate_chunk=shifted)))
+
+    # a named module without what its readers call; a chart writer named without charts, or missing
+    with pytest.raises(AssertionError, match="lacks summarize"):
+        check_modules(dataclasses.replace(spec, modules=dataclasses.replace(spec.modules, analysis="json")))
+    writer = "" if spec.modules.offers("chart_writer") else "cardsim.rules.from_chart"
+    with pytest.raises(AssertionError, match="their writer"):
+        check_modules(dataclasses.replace(spec, modules=dataclasses.replace(spec.modules, chart_writer=writer)))
 
 
 def test_check_game_runs_each_check_the_spec_offers(game):
     spec, n_jobs = game
     if spec.name not in TOY_GAMES:
         pytest.skip("a built-in game runs check by check in test_conformance (the same work)")
-    assert check_game(spec, n_jobs) == ["round_trip", "chunking", "rows_vs_records", "illegal_play", "dd"]
+    assert check_game(spec, n_jobs) == ["round_trip", "chunking", "rows_vs_records", "illegal_play", "dd", "modules"]
     assert not offered(spec, "matches") and not offered(spec, "pimc")

@@ -17,23 +17,23 @@ from cardsim.strategies.registry import Registry, StrategyError, Tunable
 
 # ------------------------------------------------------------------------------- tunables
 def test_the_heuristics_declare_the_issue_s_tunables():
-    vint = get_game("vint").registry["heuristic"].tunables
+    vint = get_game("vint").table.registry["heuristic"].tunables
     assert list(vint) == ["aggression", "partner_points", "partner_bid_points", "points_per_trick",
                           "contested_points", "nt_margin", "misfit_share", "honour_weight", "game_push"]
     assert vint["aggression"] == Tunable("aggression", -3.0, 3.0, 0.25, "real")
-    assert get_game("500").registry["heuristic"].tunables["jump"] == Tunable("jump", 0.0, 1.0, 1.0, "bool")
-    g501 = get_game("501").registry["heuristic"].tunables
+    assert get_game("500").table.registry["heuristic"].tunables["jump"] == Tunable("jump", 0.0, 1.0, 1.0, "bool")
+    g501 = get_game("501").table.registry["heuristic"].tunables
     assert g501["blind_score"] == Tunable("blind_score", -500.0, 501.0, 50.0, "int")
     assert g501["blind_later"] == Tunable("blind_later", 0.0, 1.0, 0.1, "real")
-    assert len(g501) == 12 and len(get_game("500").registry["heuristic"].tunables) == 11
+    assert len(g501) == 12 and len(get_game("500").table.registry["heuristic"].tunables) == 11
     # strategies that bid like heuristic declare the same (those of their parameters they have)
-    assert get_game("vint").registry["pimc"].tunables == vint
-    assert "game_push" not in get_game("vint").registry["heuristic_v3"].tunables
-    assert list(get_game("vint").registry["greedy"].tunables) == list(vint)[:4]
-    assert get_game("500").registry["heuristic_v1"].tunables == get_game("500").registry["heuristic"].tunables
-    assert set(get_game("501").registry["chart"].tunables) == {"margin", "abandon", "target_margin", "contest",
+    assert get_game("vint").table.registry["pimc"].tunables == vint
+    assert "game_push" not in get_game("vint").table.registry["heuristic_v3"].tunables
+    assert list(get_game("vint").table.registry["greedy"].tunables) == list(vint)[:4]
+    assert get_game("500").table.registry["heuristic_v1"].tunables == get_game("500").table.registry["heuristic"].tunables
+    assert set(get_game("501").table.registry["chart"].tunables) == {"margin", "abandon", "target_margin", "contest",
                                                                 "press", "press_score"}
-    assert get_game("501").registry["random"].tunables == {}
+    assert get_game("501").table.registry["random"].tunables == {}
 
 
 def test_a_tunable_moves_one_step_inside_its_range():

@@ -296,7 +296,7 @@ def test_parameter_types_are_checked(game, spec, text):
 
 
 def test_whole_parameters_accept_whole_values():
-    spec = get_game("501").registry
+    spec = get_game("501").table.registry
     _, vec = spec.resolve("heuristic:blind_pos=1,blind_level=80")
     assert vec[spec["heuristic"].param_index("blind_pos")] == 1.0
 

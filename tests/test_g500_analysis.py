@@ -12,7 +12,7 @@ SPEC = get_game("500")
 def test_partials_merge_and_tables(tmp_path):
     # the previous default (heuristic_v4): its contracts spread so that 1,200 deals reach none 200 times
     setup = SPEC.setup("heuristic_v4")
-    rows = [frames.deals("500", SPEC.simulate_chunk(6, i * 400, 400, setup)) for i in range(3)]
+    rows = [frames.deals("500", SPEC.play.simulate_chunk(6, i * 400, 400, setup)) for i in range(3)]
     parts = [A.summarize(r) for r in rows]
     merged = pd.concat(parts).groupby(level=list(range(parts[0].index.nlevels))).sum()
     whole = A.summarize(pd.concat(rows, ignore_index=True))
@@ -33,7 +33,7 @@ def test_partials_merge_and_tables(tmp_path):
     d = tabs["g500_denominations"]
     assert d["n"].sum() == 1200 and set(d.contract) <= {"thrown in", "S", "C", "D", "H", "NT"}
     # a figure needs contracts reached at least 200 times: more deals than the tables above
-    big = A.tables(A.summarize(frames.deals("500", SPEC.simulate_chunk(6, 0, 6000, setup))))
+    big = A.tables(A.summarize(frames.deals("500", SPEC.play.simulate_chunk(6, 0, 6000, setup))))
     assert (big["g500_contracts"].n >= 200).sum() >= 2
     paths = A.figures(big, tmp_path)
     assert paths == [tmp_path / "g500_contracts.png"] and paths[0].stat().st_size > 10_000

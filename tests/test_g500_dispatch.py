@@ -203,11 +203,11 @@ def unknown_at(seat):
 def test_unregistered_id_raises_strategy_error(seat):
     message = re.escape(f"500: no dispatch branch handles strategy id 99 (seat {seat}, decision 'call')")
     with pytest.raises(StrategyError, match=message):
-        SPEC.simulate_chunk(3, 0, 10, unknown_at(seat))
+        SPEC.play.simulate_chunk(3, 0, 10, unknown_at(seat))
     with pytest.raises(StrategyError, match=message):
-        SPEC.make_records(3, [0], unknown_at(seat))
+        SPEC.play.make_records(3, [0], unknown_at(seat))
     with pytest.raises(StrategyError, match=message):
-        SPEC.play_matches(3, 0, 2, unknown_at(seat))
+        SPEC.matches.play(3, 0, 2, unknown_at(seat))
 
 
 def test_every_decision_raises_for_an_unregistered_id():
@@ -233,7 +233,7 @@ def test_match_kernel_asks_for_room_and_matches_do_not_depend_on_it():
     from cardsim.games.g500.rows import MATCH_DTYPE
 
     setup = SPEC.setup(rules=["target=500"])
-    matches, deals = SPEC.play_matches(4, 0, 12, setup)
+    matches, deals = SPEC.matches.play(4, 0, 12, setup)
 
     def kernel(capacity):
         m = np.zeros(12, dtype=MATCH_DTYPE)

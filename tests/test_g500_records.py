@@ -17,7 +17,7 @@ SPEC = get_game("500")
 
 @pytest.fixture(scope="module")
 def random_records():
-    return SPEC.make_records(12, range(150), SPEC.setup("random", rules=["scoring=subtract"]))
+    return SPEC.play.make_records(12, range(150), SPEC.setup("random", rules=["scoring=subtract"]))
 
 
 # ---------------------------------------------------------------- round trip under the rule options
@@ -30,15 +30,15 @@ def test_round_trip_subtract_scoring(random_records):
 def test_round_trip_mixed_and_before():
     setup = SPEC.setup(["heuristic", "random", "heuristic:margin=-1,jump=0", "random"],
                        rules={"scoring": "subtract", "target": "500"})
-    recs = SPEC.make_records(5, range(100), setup, scores=[300, 450])
+    recs = SPEC.play.make_records(5, range(100), setup, scores=[300, 450])
     assert any(r["result"]["game_over"] for r in recs)
     for r in recs:
         assert r["before"] == {"scores": [300, 450]}
-        assert SPEC.replay(json.loads(json.dumps(r))) == r["result"]
+        assert SPEC.play.replay(json.loads(json.dumps(r))) == r["result"]
 
 
 def test_both_scorings_in_rows():
-    rows = SPEC.simulate_chunk(3, 0, 400, SPEC.setup(rules=["scoring=subtract"]))
+    rows = SPEC.play.simulate_chunk(3, 0, 400, SPEC.setup(rules=["scoring=subtract"]))
     assert (rows["delta_0"] == rows["subtract_0"]).all() and (rows["delta_1"] == rows["subtract_1"]).all()
     played = rows["contract"] >= 0
     q = rows["quebec_0"] + rows["quebec_1"]
@@ -68,7 +68,7 @@ def test_conformance(spec):
             assert bin(int(res[i, E.R_DISCARD])).count("1") == 6
         else:
             assert res[i, E.R_TRICKS0] + res[i, E.R_TRICKS1] == 0
-    rows = SPEC.simulate_chunk(4, 0, 2000, setup)
+    rows = SPEC.play.simulate_chunk(4, 0, 2000, setup)
     played = rows["contract"] >= 0
     assert (rows["decl_tricks"][played] >= 0).all()
     assert ((rows["decl_tricks"] >= rows["level"]) == rows["made"])[played].all()
@@ -91,8 +91,8 @@ def test_records_conserve_cards(random_records):
 # ---------------------------------------------------------------- matches
 def test_matches():
     setup = SPEC.setup(rules=["target=500"])
-    m, d = SPEC.play_matches(8, 0, 30, setup)
-    assert m.dtype == SPEC.match_dtype and len(m) == 30
+    m, d = SPEC.matches.play(8, 0, 30, setup)
+    assert m.dtype == SPEC.matches.dtype and len(m) == 30
     assert set(m["winner"]) <= {0, 1}
     assert d.shape[0] == m["deals"].sum()
     for row in m:
@@ -106,7 +106,7 @@ def test_matches():
 
 
 def test_matches_random_throw_ins_rotate_dealer():
-    m, d = SPEC.play_matches(2, 0, 5, SPEC.setup("random"))
+    m, d = SPEC.matches.play(2, 0, 5, SPEC.setup("random"))
     assert len(m) == 5 and (m["thrown_in"] > 0).any()
     for row in m:
         deals = d[d["match"] == row["match"]]
@@ -193,13 +193,13 @@ def test_all_pass_thrown_in():
     assert res == {"game": "500", "declarer": None, "contract": None, "value": 0, "tricks": [0, 0],
                    "made": None, "delta": [0, 0], "game_over": False, "winner": None,
                    "after": {"scores": [120, 40]}}
-    assert "thrown in" in SPEC.show(r)
+    assert "thrown in" in SPEC.play.show(r)
     with pytest.raises(RecordError, match="thrown in"):
         slow.replay(dict(r, play=["AS"]))
 
 
 def test_engine_throw_in_record():
-    recs = SPEC.make_records(1, range(60), SPEC.setup("random"))
+    recs = SPEC.play.make_records(1, range(60), SPEC.setup("random"))
     thrown = [r for r in recs if r["result"]["contract"] is None]
     assert thrown, "random bidding passes out some deals"
     for r in thrown:
@@ -216,7 +216,7 @@ def test_declarer_makes_ten_hearts():
     assert res["game_over"] is False and res["after"] == {"scores": [500, 0]}
     res = slow.replay(dict(r, rules={"target": 500}))
     assert res["game_over"] is True and res["winner"] == 0
-    assert "won by" in SPEC.show(r)
+    assert "won by" in SPEC.play.show(r)
 
 
 def test_left_bower_led_record():
@@ -256,7 +256,7 @@ def test_no_trump_jokers_record():
     with pytest.raises(RecordError, match="names a suit"):
         slow.replay(dict(r, play=["HJ=S", "AS=S"] + r["play"][2:]))
     # engine records use the token too
-    recs = SPEC.make_records(21, range(300), SPEC.setup("random"))
+    recs = SPEC.play.make_records(21, range(300), SPEC.setup("random"))
     led = [p for rec in recs for p in rec["play"] if "=" in p]
     assert len(led) >= 10 and {p[:2] for p in led} == {"HJ", "LJ"}
     assert set(led) <= {f"{j}={s}" for j in ("HJ", "LJ") for s in "SCDH"}

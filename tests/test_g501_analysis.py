@@ -13,7 +13,7 @@ def test_band_of():
 
 def test_partials_merge_and_tables():
     setup = SPEC.setup("heuristic_v4")  # looked bids below 70 exist (the default bids blind to 87 first)
-    rows = pd.DataFrame(SPEC.simulate_chunk(8, 0, 4000, setup))
+    rows = pd.DataFrame(SPEC.play.simulate_chunk(8, 0, 4000, setup))
     whole = A.summarize(rows)
     parts = pd.concat([A.summarize(rows.iloc[:1500]), A.summarize(rows.iloc[1500:])])
     merged = parts.groupby(level=[0, 1]).sum()

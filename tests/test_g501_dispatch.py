@@ -351,11 +351,11 @@ def test_play_dispatch_calls_the_strategys_own_function(name):
 def test_an_unregistered_id_stops_simulate_with_a_strategy_error():
     setup = dataclasses.replace(SPEC.setup(), strategy_ids=np.array([99, 1, 1]))
     with pytest.raises(StrategyError, match=r"501.*99.*seat 0"):
-        SPEC.simulate_chunk(7, 0, 10, setup)
+        SPEC.play.simulate_chunk(7, 0, 10, setup)
     with pytest.raises(StrategyError, match=r"501.*99.*seat 0.*'blind'"):
-        SPEC.make_records(7, [0, 1], setup)
+        SPEC.play.make_records(7, [0, 1], setup)
     with pytest.raises(StrategyError, match=r"501.*99.*seat 0"):
-        SPEC.play_matches(7, 0, 2, setup)
+        SPEC.matches.play(7, 0, 2, setup)
 
 
 def test_every_dispatch_function_names_its_decision_for_an_unhandled_id():

@@ -18,7 +18,7 @@ N = 400
 def run(request):
     seats, strat = request.param
     setup = SPEC.setup(strat, seats=seats)
-    return setup, SPEC.simulate_chunk(11, 0, N, setup), SPEC.make_records(11, range(N), setup)
+    return setup, SPEC.play.simulate_chunk(11, 0, N, setup), SPEC.play.make_records(11, range(N), setup)
 
 
 def test_rows_carry_the_contract_and_the_marriages(run):
@@ -59,7 +59,7 @@ def test_conformance(run):
 def test_deal_matches_documented_convention():
     """Dealer = randbelow(stream(key, 0), seats) drawn first, then shuffle with the same stream."""
     setup = SPEC.setup("random", seats=3)
-    rec = SPEC.make_records(5, [17], setup)[0]
+    rec = SPEC.play.make_records(5, [17], setup)[0]
     st = stream(deal_key(np.uint64(5), 17), 0)
     dealer = randbelow(st, 3)
     deck = np.array([16 * (i // 6) + i % 6 for i in range(24)], dtype=np.int64)
@@ -72,22 +72,22 @@ def test_deal_matches_documented_convention():
 
 def test_blind_policy_parameters():
     always = SPEC.setup("heuristic:blind_level=90,blind_prob=1,blind_cur=500")
-    rows = pd.DataFrame(SPEC.simulate_chunk(1, 0, 300, always))
+    rows = pd.DataFrame(SPEC.play.simulate_chunk(1, 0, 300, always))
     assert rows.blind_bids.gt(0).all()
     never = SPEC.setup("heuristic:blind_level=0")
-    rows = pd.DataFrame(SPEC.simulate_chunk(1, 0, 300, never))
+    rows = pd.DataFrame(SPEC.play.simulate_chunk(1, 0, 300, never))
     assert (rows.blind_bids == 0).all() and not rows.blind.any()
     # only the first speaker (position 0) may bid blind
     first = SPEC.setup("heuristic:blind_level=90,blind_prob=1,blind_pos=0,blind_cur=500")
-    recs = SPEC.make_records(1, range(100), first)
+    recs = SPEC.play.make_records(1, range(100), first)
     for rec in recs:
         assert rec["auction"][0].startswith("B")
         assert not any(c.startswith("B") for c in rec["auction"][1:3])
     # score gate: with scores above blind_score nobody bids blind
     gated = SPEC.setup("heuristic:blind_level=90,blind_prob=1,blind_score=200")
-    rows = pd.DataFrame(SPEC.simulate_chunk(1, 0, 200, gated))
+    rows = pd.DataFrame(SPEC.play.simulate_chunk(1, 0, 200, gated))
     assert (rows.blind_bids == 0).all()
-    rows = pd.DataFrame(SPEC.simulate_chunk(1, 0, 200, gated, scores=[150, 150, 150]))
+    rows = pd.DataFrame(SPEC.play.simulate_chunk(1, 0, 200, gated, scores=[150, 150, 150]))
     assert rows.blind_bids.gt(0).all() and (rows.score_0 == 150).all()
 
 
@@ -95,18 +95,18 @@ def test_blind_bids_count_past_127():
     # docs/RULES.md §1.3: bids run from 66 to 220 with raises of 1, so an auction can hold 155 blind
     # bids; the count was int8 and wrapped to negative numbers past 127
     everyone = SPEC.setup("heuristic:blind_prob=1,blind_later=1,blind_cur=10000,blind_level=10000")
-    rows = pd.DataFrame(SPEC.simulate_chunk(1, 0, 20, everyone))
+    rows = pd.DataFrame(SPEC.play.simulate_chunk(1, 0, 20, everyone))
     assert rows.blind_bids.max() == 155  # 66, 67, …, 220, every one blind
     assert (rows.blind_bids >= 0).all() and (rows.blind_bids <= rows.n_calls).all()
 
 
 def test_heuristic_is_sensible():
-    rows = pd.DataFrame(SPEC.simulate_chunk(2, 0, 3000, SPEC.setup()))
+    rows = pd.DataFrame(SPEC.play.simulate_chunk(2, 0, 3000, SPEC.setup()))
     played = rows[rows.played]
     assert 0.4 < played.made.mean() < 0.95
     assert rows.void.mean() < 0.2
     # a heuristic declarer beats random defenders much more often than random declarers do
-    mixed = pd.DataFrame(SPEC.simulate_chunk(2, 0, 2000, SPEC.setup(["heuristic", "random", "random"])))
+    mixed = pd.DataFrame(SPEC.play.simulate_chunk(2, 0, 2000, SPEC.setup(["heuristic", "random", "random"])))
     assert mixed.delta_0.mean() < 0
 
 
@@ -122,7 +122,7 @@ def test_setup_errors():
 @pytest.mark.parametrize("seats", [3, 4])
 def test_matches(seats):
     setup = SPEC.setup(seats=seats)
-    m, d = SPEC.play_matches(4, 0, 20, setup)
+    m, d = SPEC.matches.play(4, 0, 20, setup)
     assert len(m) == 20  # (seed, match) keying and the dealer passing left: tests/test_conformance.py
     md = pd.DataFrame(d)
     for row in m:
@@ -149,5 +149,5 @@ def test_match_kernel_asks_for_room_instead_of_overflowing():
     n = E.match_kernel(np.uint64(7), np.int64(0), np.int64(3), np.int64(3), setup.strategy_ids, setup.params,
                        start, np.int64(-1), np.zeros(3, dtype=E.MATCH_DTYPE), small)
     assert n == -1
-    matches, deals = SPEC.play_matches(7, 0, 3, setup)
+    matches, deals = SPEC.matches.play(7, 0, 3, setup)
     assert len(deals) == matches["deals"].sum() > 2

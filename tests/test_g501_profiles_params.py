@@ -2,7 +2,7 @@
 ``press_score`` parameters, the ``chart`` strategy (blind decision from a decision-chart table)
 and the spec helpers of :mod:`cardsim.analysis.g501_policy`.
 
-Deals are played with ``SPEC.simulate_chunk`` from given scores (the ``before`` of a question):
+Deals are played with ``SPEC.play.simulate_chunk`` from given scores (the ``before`` of a question):
 the same seed and deal numbers under two strategy line-ups are the same deals with the same
 strategy streams, so a change of behaviour shows as a change of row, deal by deal.
 """
@@ -28,7 +28,7 @@ FIELDS = ["dealer", "declarer", "bid", "blind", "target", "trump", "abandoned", 
 def play(strategies, scores=None, seats=3, n=N, seed=SEED):
     """``n`` independent deals from ``scores`` (one per seat; 501 each by default) as a frame of
     the row fields (numpy rows, so that two line-ups compare deal by deal)."""
-    rows = SPEC.simulate_chunk(seed, 0, n, SPEC.setup(strategies, seats), scores)
+    rows = SPEC.play.simulate_chunk(seed, 0, n, SPEC.setup(strategies, seats), scores)
     return pd.DataFrame({name: rows[name] for name in rows.dtype.names})
 
 
@@ -56,7 +56,7 @@ def cells(**levels):
 def test_every_strategy_fits_the_named_part_of_the_row():
     assert (N_NAMED, TABLE_START, N_PARAMS) == (20, 20, 20 + TABLE_LEN) and TABLE_LEN >= S.N_CELLS
     for game in ("vint", "501", "500"):
-        for strategy in get_game(game).registry.strategies():
+        for strategy in get_game(game).table.registry.strategies():
             assert len(strategy.params) <= N_NAMED, (game, strategy.name)
             vec = strategy.vector()
             assert vec.shape == (N_PARAMS,)
@@ -71,12 +71,12 @@ def test_new_heuristic_parameters_default_to_0_and_sit_after_the_old_eight():
     for strategy in (S.REGISTRY["heuristic_v3"], S.REGISTRY["heuristic_v1"]):
         assert list(strategy.params)[8:] == ["contest", "press", "press_score", "blind_later"]
         assert [strategy.params[k] for k in ("contest", "press", "press_score", "blind_later")] == [0.0, 0.0, 0.0, 1.0]
-    _, vec = SPEC.registry.resolve("heuristic_v3")
+    _, vec = SPEC.table.registry.resolve("heuristic_v3")
     assert list(vec[:8]) == [0, 10, 12, 72, -1, 501, 70, 0.15] and not vec[8:11].any() and vec[11] == 1.0
-    _, vec = SPEC.registry.resolve("heuristic:contest=12.5,press=-4,press_score=150")
+    _, vec = SPEC.table.registry.resolve("heuristic:contest=12.5,press=-4,press_score=150")
     assert list(vec[8:11]) == [12.5, -4, 150]
     with pytest.raises(StrategyError, match="press_score.*whole number"):
-        SPEC.registry.resolve("heuristic:press_score=99.5")
+        SPEC.table.registry.resolve("heuristic:press_score=99.5")
 
 
 # ------------------------------------------------------------------ parameters at 0: the same play
@@ -191,7 +191,7 @@ def test_the_chart_bids_blind_up_to_its_level_and_then_looks():
     # raises of 1..10 (never blind), so that the minimum raise is sometimes above 70 already
     others = "random:p_blind=0,p_pass=0.3"
     setup = SPEC.setup({0: "chart:cells=" + cells(c300_0_2=70), 1: others, 2: others}, 3)
-    recs = SPEC.make_records(SEED, list(range(400)), setup, [300, 300, 300])
+    recs = SPEC.play.make_records(SEED, list(range(400)), setup, [300, 300, 300])
     first_blind = first_look = 0
     for r in recs:
         calls = r["auction"]
@@ -271,17 +271,17 @@ def test_a_malformed_cells_text_is_a_one_line_strategy_error(text, match):
         SPEC.setup({0: f"chart:cells={text}"}, 3)
     assert "\n" not in str(info.value) and "'cells' of 'chart'" in str(info.value)
     with pytest.raises(StrategyError, match="given twice"):
-        SPEC.registry.resolve(f"chart:cells={S.ALL_LOOK},cells={S.ALL_LOOK}")
+        SPEC.table.registry.resolve(f"chart:cells={S.ALL_LOOK},cells={S.ALL_LOOK}")
     with pytest.raises(StrategyError, match="no parameter 'cells'"):
-        SPEC.registry.resolve(f"heuristic:cells={S.ALL_LOOK}")
+        SPEC.table.registry.resolve(f"heuristic:cells={S.ALL_LOOK}")
 
 
 def test_cells_texts_with_and_without_slashes_are_the_same_table():
     digits = [(i * 7) % 7 if i % 5 else i % 7 for i in range(S.N_CELLS)]
     text = S.cells_text(digits)
     assert text.count("/") == 5 and len(text) == 131
-    _, a = SPEC.registry.resolve(f"chart:cells={text}")
-    _, b = SPEC.registry.resolve(f"chart:cells={text.replace('/', '')}")
+    _, a = SPEC.table.registry.resolve(f"chart:cells={text}")
+    _, b = SPEC.table.registry.resolve(f"chart:cells={text.replace('/', '')}")
     assert (a == b).all()
     levels = [0 if d == 0 else S.CELL_LEVELS[d - 1] for d in digits]
     assert list(a[TABLE_START:TABLE_START + S.N_CELLS]) == levels and not a[TABLE_START + S.N_CELLS:].any()
@@ -328,7 +328,7 @@ def test_chart_policy_spec_round_trips_a_full_chart():
         assert t[(100, -100, p)] == f[(100, -50, p)] and t[(100, -200, p)] == f[(100, -50, p)]
         assert t[(200, -200, p)] == f[(200, -100, p)]
     # and the strategy plays it: the engine's table block is the table's levels
-    _, vec = SPEC.registry.resolve(spec)
+    _, vec = SPEC.table.registry.resolve(spec)
     assert list(vec[TABLE_START:TABLE_START + 126]) == list(table.level)
 
 
@@ -347,7 +347,7 @@ def test_chart_policy_spec_parameters_and_errors():
     frame = _choices(B.QUICK_OWN, B.QUICK_LEADS, lambda o, lead, p: "blind:150")
     spec = chart_policy_spec(frame, margin=-5, contest=10)
     assert spec.endswith(",margin=-5,contest=10")
-    _, vec = SPEC.registry.resolve(spec)
+    _, vec = SPEC.table.registry.resolve(spec)
     assert vec[S.P_CHART_MARGIN] == -5 and vec[S.P_CHART_CONTEST] == 10
     assert (vec[TABLE_START:TABLE_START + 126] == 150).all()
     with pytest.raises(StrategyError, match="no parameter 'blind_prob'"):

@@ -12,7 +12,7 @@ def rejects(mutate, match, field=None):
     rec = copy.deepcopy(SEED_EXAMPLE)
     mutate(rec)
     with pytest.raises(RecordError, match=match) as info:
-        SPEC.replay(rec)
+        SPEC.play.replay(rec)
     if field is not None:
         assert info.value.field == field
     return info.value
@@ -82,7 +82,7 @@ def test_fields_of_other_games_and_unknown_keys_are_rejected():
 
 
 def test_null_rules_before_and_source_mean_absent():
-    want = SPEC.replay(copy.deepcopy(SEED_EXAMPLE))
+    want = SPEC.play.replay(copy.deepcopy(SEED_EXAMPLE))
     rec = copy.deepcopy(SEED_EXAMPLE)
     rec.update(rules=None, before=None, source=None)
-    assert SPEC.replay(rec) == want
+    assert SPEC.play.replay(rec) == want

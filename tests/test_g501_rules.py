@@ -130,7 +130,7 @@ SEED_MADE = {
 
 def test_seed_example_failed_blind():
     """docs/RULES.md §1.9: blind 80, target 100, 68 cards + 20 marriage = 88 < 100 -> 701, 469, 481."""
-    r = SPEC.replay(SEED_EXAMPLE)
+    r = SPEC.play.replay(SEED_EXAMPLE)
     assert r["declarer"] == 0 and r["contract"] == 80 and r["target"] == 100 and r["blind"] is True
     assert r["trump"] == "S" and r["cards"] == [68, 32, 20] and r["marriages"] == [20, 0, 0]
     assert r["points"] == [88, 32, 20] and r["made"] is False
@@ -141,7 +141,7 @@ def test_seed_example_failed_blind():
 
 def test_seed_example_made_blind():
     """docs/RULES.md §1.9: had A made 100 blind: 501 - 200 = 301."""
-    r = SPEC.replay(SEED_MADE)
+    r = SPEC.play.replay(SEED_MADE)
     assert r["points"][0] == 100 and r["marriages"][0] == 20 and r["made"] is True
     assert r["after"]["scores"] == [301, 461, 501]
 
@@ -157,7 +157,7 @@ def test_four_seat_table_dealer_sits_out():
                  "9C", "JC", "TC", "QC", "TH", "KC", "JH", "AC", "QH"],
         "before": {"scores": [501, 501, 501, 333]},
     }
-    r = SPEC.replay(rec)
+    r = SPEC.play.replay(rec)
     assert r["declarer"] == 2 and r["contract"] == 70 and r["target"] == 72
     assert r["cards"] == [49, 45, 26, 0] and r["made"] is False
     assert r["delta"] == [-49, -45, 72, 0]
@@ -165,7 +165,7 @@ def test_four_seat_table_dealer_sits_out():
     bad = copy.deepcopy(rec)
     bad["hands"][3] = ["9S"]
     with pytest.raises(RecordError, match="sits out"):
-        SPEC.replay(bad)
+        SPEC.play.replay(bad)
 
 
 def _abandon(auction, blind):
@@ -173,7 +173,7 @@ def _abandon(auction, blind):
     rec["auction"] = auction
     rec["contract"] = {"abandon": True}
     rec["play"] = []
-    r = SPEC.replay(rec)
+    r = SPEC.play.replay(rec)
     assert r["abandoned"] is True and r["blind"] is blind and r["made"] is None and r["target"] is None
     return r
 
@@ -193,7 +193,7 @@ def test_all_pass_is_void():
     rec["auction"] = ["P", "P", "P"]
     del rec["contract"]
     rec["play"] = []
-    r = SPEC.replay(rec)
+    r = SPEC.play.replay(rec)
     assert r["declarer"] is None and r["contract"] is None and r["delta"] == [0, 0, 0]
     assert r["after"]["scores"] == [501, 501, 501]
 
@@ -208,7 +208,7 @@ def test_marriage_on_first_lead_effective_on_later_trick():
         "play": ["QS+", "KH", "JS", "9D", "JH", "QD", "TS", "9S", "TH", "KD", "9H", "TD", "KC", "TC", "JC",
                  "KS", "JD", "AS", "QC", "AH", "9C", "QH", "AD", "AC"],
     }
-    r = SPEC.replay(rec)
+    r = SPEC.play.replay(rec)
     # seat 0 loses the declaring trick to the trump king, wins later: the 20 counts
     assert r["marriages"] == [20, 0, 0] and r["cards"] == [55, 29, 36]
     assert r["delta"] == [-75, 70, -36] and r["made"] is False
@@ -224,7 +224,7 @@ def test_marriage_that_never_counts():
         "play": ["QC+", "AC", "JC", "TH", "JH", "KH", "9C", "TC", "KC", "9D", "JD", "KD", "9H", "KS", "QD",
                  "QS", "AS", "9S", "TS", "JS", "QH", "AH", "TD", "AD"],
     }
-    r = SPEC.replay(rec)
+    r = SPEC.play.replay(rec)
     assert r["cards"][0] == 0 and r["marriages"] == [0, 0, 0] and r["delta"] == [0, -70, -28]
 
 
@@ -238,7 +238,7 @@ def test_no_trump_marriages_twenty_each():
         "play": ["QS+", "AS", "AH", "QH+", "QD", "9H", "QC+", "9C", "TS", "TH", "AD", "JH", "JC", "AC", "KS",
                  "JD", "9D", "KH", "KD", "TD", "JS", "9S", "KC", "TC"],
     }
-    r = SPEC.replay(rec)
+    r = SPEC.play.replay(rec)
     assert r["trump"] == "NT" and r["marriages"] == [20, 40, 0]
     assert r["cards"] == [30, 67, 23] and r["made"] is True and r["delta"] == [-50, -75, -23]
 
@@ -253,7 +253,7 @@ def test_trump_marriage_forty():
         "play": ["QD+", "9D", "AD", "TS", "QS", "KS", "JS", "AS", "9S", "QC", "KC", "9C", "TH", "JH", "KD",
                  "JD", "QH", "TD", "KH", "JC", "9H", "AH", "TC", "AC"],
     }
-    r = SPEC.replay(rec)
+    r = SPEC.play.replay(rec)
     assert r["marriages"] == [40, 0, 0] and r["points"] == [69, 7, 84] and r["delta"] == [90, -7, -84]
 
 
@@ -264,7 +264,7 @@ def test_must_trump_with_losing_trump_in_a_record():
     # discard while holding a club -> revoke
     rec["play"][10] = "KD"
     with pytest.raises(RecordError, match="follow suit"):
-        SPEC.replay(rec)
+        SPEC.play.replay(rec)
 
 
 def test_must_trump_rule_enforced_and_losing_trump_accepted():
@@ -281,20 +281,20 @@ def test_must_trump_rule_enforced_and_losing_trump_accepted():
     bad = copy.deepcopy(rec)
     bad["play"][1] = "AC"
     with pytest.raises(RecordError, match="must play a trump"):
-        SPEC.replay(bad)
+        SPEC.play.replay(bad)
     with pytest.raises(RecordError, match="not over"):
-        SPEC.replay(rec)   # legal so far, only the rest of the deal is missing
+        SPEC.play.replay(rec)   # legal so far, only the rest of the deal is missing
 
 
 def test_game_end_two_at_or_below_zero_lowest_wins_and_tie_shared():
     rec = copy.deepcopy(SEED_EXAMPLE)
     rec["before"] = {"scores": [300, 20, 20]}
-    r = SPEC.replay(rec)
+    r = SPEC.play.replay(rec)
     assert r["after"]["scores"] == [500, -12, 0]
     assert r["game_over"] is True and r["winners"] == [1]
     rec["before"] = {"scores": [300, 32, 20]}
-    r = SPEC.replay(rec)
+    r = SPEC.play.replay(rec)
     assert r["after"]["scores"] == [500, 0, 0] and r["game_over"] is True and r["winners"] == [1, 2]
     rec["before"] = {"scores": [300, 33, 21]}
-    r = SPEC.replay(rec)
+    r = SPEC.play.replay(rec)
     assert r["game_over"] is False and r["winners"] == []

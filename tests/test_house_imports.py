@@ -10,7 +10,7 @@
 * **Imports point down the layers** (:data:`LAYERS`, the one map, bottom-up): a module imports
   only modules of its own layer or below, at module level, inside a function, or by name
   (``importlib.import_module("cardsim.…")``, and every other string that names a cardsim module,
-  such as a spec's ``features_module=f"{__name__}.features"``: what a module names, it depends on).
+  such as a spec's ``Modules(features=f"{__name__}.features")``: what a module names, it depends on).
   So a game package (``cardsim/games/<game>/``) reaches nothing above the games: the runner, the
   frames and ``cardsim.dd`` call it, never the other way round.
 
@@ -69,13 +69,13 @@ NAMED_UPWARD: dict[tuple[str, str], str] = {
     ("cardsim/strategies/registry.py", "cardsim.rules"):
         "a rules:PATH strategy loads the rule-file reader by name: a static import would put the "
         "reader and the conditions into the jitted source hash (cardsim._jit)",
-    ("cardsim/games/vint/facts.py", "cardsim.analysis.vint"): "a game names its pandas pipeline (facts.analysis)",
-    ("cardsim/games/g501/facts.py", "cardsim.analysis.g501"): "a game names its pandas pipeline (facts.analysis)",
-    ("cardsim/games/g500/facts.py", "cardsim.analysis.g500"): "a game names its pandas pipeline (facts.analysis)",
-    ("cardsim/games/vint/rulefile.py", "cardsim.rules.from_chart_vint"):
-        "a game names the writer of its rule file from a chart (CHART_WRITER)",
-    ("cardsim/games/g501/rulefile.py", "cardsim.rules.from_chart"):
-        "a game names the writer of its rule file from a chart (CHART_WRITER)",
+    ("cardsim/games/vint/__init__.py", "cardsim.analysis.vint"): "a game names its pandas pipeline (modules.analysis)",
+    ("cardsim/games/g501/__init__.py", "cardsim.analysis.g501"): "a game names its pandas pipeline (modules.analysis)",
+    ("cardsim/games/g500/__init__.py", "cardsim.analysis.g500"): "a game names its pandas pipeline (modules.analysis)",
+    ("cardsim/games/vint/__init__.py", "cardsim.rules.from_chart_vint"):
+        "a game names the writer of its rule file from a chart (modules.chart_writer)",
+    ("cardsim/games/g501/__init__.py", "cardsim.rules.from_chart"):
+        "a game names the writer of its rule file from a chart (modules.chart_writer)",
 }
 """``{(file, module named): why}``: modules named (never imported) by a string in a layer below
 theirs, read by the layer above (``importlib.import_module`` there).  Each is a debt — the upper
@@ -259,7 +259,7 @@ def references(source: str, module: str, is_package: bool, modules) -> list[tupl
     """``(line, module, how)`` for every cardsim module of ``modules`` that ``source`` (the module
     ``module``) depends on: each import that runs, module-level or in a function (``how``
     ``"import"``), and each string that names one (``"by name"``: ``import_module("cardsim.x")``,
-    a spec's ``features_module=f"{__name__}.features"``, a table of module names); docstrings do not
+    a spec's ``Modules(features=f"{__name__}.features")``, a table of module names); docstrings do not
     count.  A name is taken as the deepest module of ``modules`` it spells whole."""
     tree = ast.parse(source)
     out = [(node.lineno, t, "import") for node, _ in imports(tree) for t in targets(node, module, is_package, modules)]

@@ -81,7 +81,7 @@ def test_501_blind_call_is_made_at_its_rate_on_any_hand_and_a_looked_bid_on_stro
     dealt = q.deal(0, 1500)
     pts = np.array([points_501(h) for h in dealt.hands[:, 2]])
     assert abs(pts.mean() - 35.0) < 4 * pts.std() / np.sqrt(len(pts))
-    rate, p = len(pts) / dealt.tested.sum(), get_game("501").registry["heuristic_v4"].params["blind_prob"]
+    rate, p = len(pts) / dealt.tested.sum(), get_game("501").table.registry["heuristic_v4"].params["blind_prob"]
     assert abs(rate - p) < 4 * np.sqrt(p * (1 - p) / dealt.tested.sum())
     looked = question("501", seat=0, dealer=1, auction=["66"], options=["look"], n=10, seed=7,
                       strategies=["heuristic_v4"] * 3).deal(0, 1500)

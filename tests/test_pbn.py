@@ -285,14 +285,14 @@ def test_show_reads_a_board(records, pbn_file, tmp_path, capsys):
     capsys.readouterr()
     assert main(["show", "--pbn", str(pbn_file), "--board", "3"]) == 0
     out = capsys.readouterr().out
-    assert out == f"{pbn_file}, board 3\n" + get_game("vint").show(records[2]) + "\n"
+    assert out == f"{pbn_file}, board 3\n" + get_game("vint").play.show(records[2]) + "\n"
     one = tmp_path / "one.jsonl"
     one.write_text(json.dumps(records[4]) + "\n")
     single = tmp_path / "one.pbn"
     assert main(["export", "vint", "--records", str(one), "-o", str(single)]) == 0
     capsys.readouterr()
     assert main(["show", "--pbn", str(single)]) == 0
-    assert get_game("vint").show(records[4]) in capsys.readouterr().out
+    assert get_game("vint").play.show(records[4]) in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("argv, code, message", [

@@ -100,7 +100,7 @@ def test_search_and_side_parameters():
     st = S.PIMC_STRATEGY
     pos = P.Position(legal=np.array([1, 2]), unseen=0, counts=np.zeros(3, dtype=np.int64),
                      allowed=np.zeros(3, dtype=np.uint64), lead=True, declaring=False, fallback=1)
-    row = lambda **kw: VINT.registry.resolve("pimc:" + ",".join(f"{k}={v}" for k, v in kw.items()))[1]
+    row = lambda **kw: VINT.table.registry.resolve("pimc:" + ",".join(f"{k}={v}" for k, v in kw.items()))[1]
     assert P.searches(pos, row(), st)
     assert P.searches(pos, row(search=1), st) and not P.searches(pos, row(search=2), st)
     assert P.searches(pos, row(side=2), st) and not P.searches(pos, row(side=1), st)
@@ -108,17 +108,17 @@ def test_search_and_side_parameters():
 
 # ------------------------------------------------------------------ registry
 def test_pimc_is_registered_with_heuristics_parameters_first():
-    assert VINT.pimc is VP.HOOKS and VINT.pimc.strategy is VINT.registry["pimc"]
-    pimc, heuristic = VINT.registry["pimc"], VINT.registry["heuristic"]
+    assert VINT.pimc is VP.HOOKS and VINT.pimc.strategy is VINT.table.registry["pimc"]
+    pimc, heuristic = VINT.table.registry["pimc"], VINT.table.registry["heuristic"]
     assert list(pimc.params)[:len(heuristic.params)] == list(heuristic.params)
     assert list(pimc.params)[len(heuristic.params):] == ["worlds", "stream", "search", "side", "early", "early_worlds",
                                                               "auction"]
     assert pimc.search and not heuristic.search and "pimc" not in cardsim.quality.strategy_names("vint")
-    _, vec = VINT.registry.resolve("pimc:worlds=32,aggression=1")
+    _, vec = VINT.table.registry.resolve("pimc:worlds=32,aggression=1")
     assert vec[pimc.param_index("worlds")] == 32 and vec[S.P_AGGRESSION] == 1
     for bad in ("pimc:worlds=0", "pimc:worlds=2.5", "pimc:search=3", "pimc:side=-1", "pimc:depth=2", "pimc:auction=2"):
         with pytest.raises(StrategyError):
-            VINT.registry.resolve(bad)
+            VINT.table.registry.resolve(bad)
 
 
 def test_cli_lists_pimc_and_rejects_bad_parameters(capsys):
@@ -138,9 +138,9 @@ def test_bound_messages_print_whole_numbers_in_full(capsys):
     from cardsim.cli import main
 
     with pytest.raises(StrategyError, match=r"must be a whole number from 0 to 2147483647, got 2147483648$"):
-        VINT.registry.resolve("pimc:stream=2147483648")
+        VINT.table.registry.resolve("pimc:stream=2147483648")
     with pytest.raises(StrategyError, match=r"from 1 to 256, got 2\.5$"):
-        VINT.registry.resolve("pimc:worlds=2.5")
+        VINT.table.registry.resolve("pimc:worlds=2.5")
     assert main(["strategies", "vint"]) == 0
     assert "stream = 0 (a whole number from 0 to 2147483647)" in capsys.readouterr().out
 
@@ -188,7 +188,7 @@ def test_the_decision_reads_only_the_seats_view():
     # The same view and key give the same card, whatever the hidden hands are (they are never passed):
     # two deals that agree on seat 3's hand and the public play so far.
     hand, played, trick, voids = _mid_deal()
-    row = VINT.registry.resolve("pimc:worlds=6")[1]
+    row = VINT.table.registry.resolve("pimc:worlds=6")[1]
     view = (U64(hand), 3, 0, 3, 1, trick, 2, U64(played), voids, 49)
     cards = {P.decide(VP.HOOKS, row, 99, int(played).bit_count(), 3, view) for _ in range(3)}
     assert len(cards) == 1 and cards <= {49, 50, 51, 52}
@@ -199,8 +199,8 @@ def test_the_decision_reads_only_the_seats_view():
 
 def test_pimc_outside_its_side_plays_heuristics_card():
     hand, played, trick, voids = _mid_deal()
-    params = np.zeros((4, len(VINT.registry.resolve("pimc")[1])))
-    params[3] = VINT.registry.resolve("pimc:side=1")[1]  # seat 3 defends here: no search
+    params = np.zeros((4, len(VINT.table.registry.resolve("pimc")[1])))
+    params[3] = VINT.table.registry.resolve("pimc:side=1")[1]  # seat 3 defends here: no search
     streams = np.zeros((5, 1), dtype=np.uint64)
     suits = np.full(4, -1, dtype=np.int64)
     got = D.choose_card(S.PIMC, params, streams, 3, U64(hand), 0, 3, 1, trick, 2, U64(played), suits, voids,

@@ -135,7 +135,7 @@ def test_same_view_same_card_whatever_the_hidden_hands():
     assert list(glue) == ["params", "streams"] + list(view_args) + ["voids", "auction"]
     assert list(inspect.signature(P._decide).parameters) == ["row", "state"] + list(view_args) + [
         "voids", "fallback", "record"]
-    assert get_game("500").pimc is P.HOOKS and P.HOOKS.strategy is get_game("500").registry["pimc"]
+    assert get_game("500").pimc is P.HOOKS and P.HOOKS.strategy is get_game("500").table.registry["pimc"]
     # Spades trumps, seat 2 (declarer's partner, declarer 0) third to play in trick 3.  Two deals
     # that agree on what seat 2 has seen and differ in every other hand and the kitty.
     d = SPADES

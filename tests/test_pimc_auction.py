@@ -30,7 +30,7 @@ def _spades(hand) -> int:
 
 
 def _setup(spec: str):
-    strategy, row = VINT.registry.resolve(spec)
+    strategy, row = VINT.table.registry.resolve(spec)
     return np.full(4, strategy.id, dtype=np.int64), np.tile(row, (4, 1))
 
 
@@ -202,9 +202,9 @@ def test_auction_reading_plays_legal_reproducible_deals_and_counts():
 
 
 def test_auction_off_is_the_default_and_reads_nothing():
-    assert VINT.registry["pimc"].params["auction"] == 0
-    assert get_game("501").registry["pimc"].params["auction"] == 0  # tests/test_pimc_auction_501.py
-    assert get_game("500").registry["pimc"].params["auction"] == 0  # tests/test_pimc_auction_500.py
+    assert VINT.table.registry["pimc"].params["auction"] == 0
+    assert get_game("501").table.registry["pimc"].params["auction"] == 0  # tests/test_pimc_auction_501.py
+    assert get_game("500").table.registry["pimc"].params["auction"] == 0  # tests/test_pimc_auction_500.py
     before = P.COUNTERS.read
     spec = "pimc:worlds=2,side=2,search=1"
     a = cardsim.simulate("vint", 3, seed=8, strategies=[spec] * 4, n_jobs=1)

@@ -25,7 +25,7 @@ SCORING, TARGET = 0, 500
 
 
 def _setup(spec):
-    strategy, row = G500.registry.resolve(spec)
+    strategy, row = G500.table.registry.resolve(spec)
     return np.full(4, strategy.id, dtype=np.int64), np.tile(row, (4, 1))
 
 
@@ -250,7 +250,7 @@ def test_calls_no_world_can_make_fall_back_to_the_play_only_worlds():
     plain, _ = G.sample_worlds(U64(5), U64(pos.unseen), pos.counts, pos.allowed, np.int64(4))
     assert fell_back and accepted == 0 and tried == 64 and (worlds == plain).all()
     # the decision's worlds (cardsim.strategies.pimc.decision_worlds, what decide uses) and the counters
-    row = G500.registry.resolve("pimc:worlds=4,auction=1")[1]
+    row = G500.table.registry.resolve("pimc:worlds=4,auction=1")[1]
     before = dataclasses.replace(G.COUNTERS)
     got = G.decision_worlds(P.HOOKS, pos, row, 5, pos.counts, 4)
     assert (got == plain).all()
@@ -335,7 +335,7 @@ def test_auction_reading_plays_legal_reproducible_deals_and_counts():
 
 
 def test_auction_off_is_the_default_and_plays_as_before():
-    assert G500.registry["pimc"].params["auction"] == 0
+    assert G500.table.registry["pimc"].params["auction"] == 0
     before = G.COUNTERS.read
     spec = "pimc:worlds=2,side=2"
     a = cardsim.simulate("500", 4, seed=8, strategies=spec, n_jobs=1)

@@ -29,7 +29,7 @@ auctions whose every call says something of the caller's hand)."""
 
 
 def _setup(spec):
-    strategy, row = G501.registry.resolve(spec)
+    strategy, row = G501.table.registry.resolve(spec)
     return np.full(SEATS, strategy.id, dtype=np.int64), np.tile(row, (SEATS, 1))
 
 
@@ -196,7 +196,7 @@ def test_too_few_accepted_falls_back_to_worlds_with_the_placed_cards():
 def _first_search(monkeypatch, hands, talon, dealer, seat, spec):
     """The worlds of ``seat``'s first searched decision when it plays ``spec`` and the others heuristic."""
     sids, params = _setup(BIDDER)
-    strategy, row = G501.registry.resolve(spec + ",blind_prob=0")
+    strategy, row = G501.table.registry.resolve(spec + ",blind_prob=0")
     sids[seat], params[seat] = strategy.id, row
     seen = []
 
@@ -257,7 +257,7 @@ def test_auction_reading_plays_legal_reproducible_deals_and_counts():
 
 
 def test_auction_off_is_the_default_and_plays_as_before():
-    assert G501.registry["pimc"].params["auction"] == 0
+    assert G501.table.registry["pimc"].params["auction"] == 0
     before = G.COUNTERS.read
     spec = "pimc:worlds=2,side=2"
     a = cardsim.simulate("501", 4, seed=8, strategies=[spec] * 3, n_jobs=1)

@@ -23,7 +23,7 @@ def _tricks(record, game, k):
 
 @pytest.mark.parametrize("game", GAMES)
 def test_bad_values_are_one_line_errors(game):
-    registry = get_game(game).registry
+    registry = get_game(game).table.registry
     for bad, said in (("early=-1", "from 0 to 13, got -1"), ("early=14", "from 0 to 13, got 14"),
                       ("early=1.5", "from 0 to 13, got 1.5"), ("early_worlds=257", "from 0 to 256, got 257"),
                       ("early_worlds=-2", "from 0 to 256, got -2"), ("early=x", "is not a number")):
@@ -58,7 +58,7 @@ def test_a_decision_in_the_early_tricks_plays_the_fallback_or_fewer_worlds():
                           allowed=np.full(3, 2**64 - 1, dtype=np.uint64), lead=True, declaring=True, fallback=1,
                           trick=view[0])
 
-    vint = get_game("vint").registry
+    vint = get_game("vint").table.registry
     hooks = P.Hooks(position=position, solve=solve, strategy=vint["pimc"])
     row = lambda spec: vint.resolve(spec)[1]
     decide = lambda spec, trick: P.decide(hooks, row(spec), 99, 4 * trick, 0, (trick,), stop=False)

@@ -34,7 +34,7 @@ def test_bold_and_cautious_are_the_default_moved_one_way_and_the_other(game):
     # Centred on the default's own value: a retuned default must move them too.
     from cardsim.games import get_game
     param, step = STEPS[game]
-    default = get_game(game).registry["heuristic"].params[param]
+    default = get_game(game).table.registry["heuristic"].params[param]
     profiles = P.builtin(game)
     for name, sign in (("bold", 1), ("cautious", -1)):
         assert profiles[name].seats == {"others": f"heuristic:{param}={default + sign * step:g}"}, name

@@ -66,7 +66,7 @@ def test_by_denomination_and_level_adds_up(vint_rows):
 def test_contract_bands_at_their_edges(game, values, labels):
     from cardsim.games import get_game
 
-    bands = get_game(game).contract_bands
+    bands = get_game(game).facts.contract_bands
     got = bands.of(values)
     assert list(got) == labels and got.ordered and list(got.categories) == list(dict.fromkeys(labels))
     # An undeclared deal has no band; a declared value outside every band is a bug, said in one line.

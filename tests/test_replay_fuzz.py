@@ -59,16 +59,16 @@ def pool(game):
         recs = []
         for seats in (3, 4):
             for strategy in ("heuristic", "random"):
-                recs += spec.make_records(51 + seats, range(8), spec.setup(strategy, seats=seats))
-        recs += spec.make_records(55, range(6), spec.setup(seats=3), scores=[120, 30, 410])
-        recs += spec.make_records(56, range(6), spec.setup("random", seats=4), scores=[300, 20, 501, 77])
+                recs += spec.play.make_records(51 + seats, range(8), spec.setup(strategy, seats=seats))
+        recs += spec.play.make_records(55, range(6), spec.setup(seats=3), scores=[120, 30, 410])
+        recs += spec.play.make_records(56, range(6), spec.setup("random", seats=4), scores=[300, 20, 501, 77])
     else:
         spec = get_game("500")
-        recs = spec.make_records(61, range(10), spec.setup())
-        recs += spec.make_records(62, range(10), spec.setup("random", rules=["scoring=subtract"]))
-        many = spec.make_records(63, range(300), spec.setup("random"))
+        recs = spec.play.make_records(61, range(10), spec.setup())
+        recs += spec.play.make_records(62, range(10), spec.setup("random", rules=["scoring=subtract"]))
+        many = spec.play.make_records(63, range(300), spec.setup("random"))
         recs += [r for r in many if any("=" in t for t in r["play"])][:10]  # no-trump deals with joker leads
-        recs += spec.make_records(64, range(8), spec.setup(rules=["scoring=subtract", "target=500"]),
+        recs += spec.play.make_records(64, range(8), spec.setup(rules=["scoring=subtract", "target=500"]),
                                   scores=[-120, 430])
     recs = [json.loads(json.dumps(r)) for r in recs]
     assert all(cardsim.replay(r) == r["result"] for r in recs)

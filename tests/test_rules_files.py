@@ -76,7 +76,7 @@ def test_a_parameter_from_the_spec_moves_the_rule():
     hand = "S:AK4 H:Q73 D:QJ42 C:Q86"  # 14 high-card points, 3-3-4-3
     bits = sum(1 << c for c in cardsim.conditions.parse_hand("vint", hand))
     for spec, want in (("", "1D"), (":nt_low=14", "1NT")):
-        strategy, row = get_game("vint").registry.resolve(f"rules:{NATURAL}{spec}")
+        strategy, row = get_game("vint").table.registry.resolve(f"rules:{NATURAL}{spec}")
         assert strategy.name == "rules"
         params = np.tile(row, (4, 1))
         ids = np.full(4, strategy.id, dtype=np.int64)
@@ -85,7 +85,7 @@ def test_a_parameter_from_the_spec_moves_the_rule():
 
 def test_where_no_rule_holds_the_base_calls_and_plays():
     """A 23-count opens as heuristic does: no rule of the natural system covers it."""
-    reg = get_game("vint").registry
+    reg = get_game("vint").table.registry
     _, row = reg.resolve(f"rules:{NATURAL}:base.aggression=1")
     _, base_row = reg.resolve("heuristic:aggression=1")
     assert (row[:16] == base_row[:16]).all()
@@ -180,7 +180,7 @@ def test_a_binary_file_a_missing_file_and_a_folder(tmp_path):
 
 
 def test_spec_errors(tmp_path):
-    reg = get_game("vint").registry
+    reg = get_game("vint").table.registry
     with pytest.raises(RuleFileError, match=rf"^{NATURAL}:11: parameter 'nt_hi' is not declared in the file"):
         reg.resolve(f"rules:{NATURAL}:nt_hi=14")
     with pytest.raises(StrategyError, match="'nt_low' of .*: 'x' is not a number"):
@@ -190,9 +190,9 @@ def test_spec_errors(tmp_path):
     with pytest.raises(RuleFileError, match=r":9: base 'heuristic:.*has no parameter 'boldness'"):
         reg.resolve(f"rules:{NATURAL}:base.boldness=1")
     with pytest.raises(RuleFileError, match=rf"^{NATURAL}:8: the file bids for vint, not 500$"):
-        get_game("500").registry.resolve(f"rules:{NATURAL}")
+        get_game("500").table.registry.resolve(f"rules:{NATURAL}")
     with pytest.raises(RuleFileError, match=rf"^{NATURAL}:8: the file bids for vint, not 501$"):
-        get_game("501").registry.resolve(f"rules:{NATURAL}")
+        get_game("501").table.registry.resolve(f"rules:{NATURAL}")
 
 
 def test_the_command_line_reports_a_bad_file_in_one_line(tmp_path):

@@ -95,4 +95,4 @@ def test_bad_files(tmp_path, text, line, words):
 
 def test_a_vint_file_is_not_a_five_hundred_strategy():
     with pytest.raises(RuleFileError, match="bids for vint, not 500"):
-        get_game("500").registry.resolve(f"rules:{ROOT / 'examples' / 'systems' / 'vint-natural.toml'}")
+        get_game("500").table.registry.resolve(f"rules:{ROOT / 'examples' / 'systems' / 'vint-natural.toml'}")

@@ -194,7 +194,7 @@ def test_rules_check_judges_a_talon_condition_on_ten_cards(tmp_path):
 
 def test_a_501_file_is_not_a_vint_strategy():
     with pytest.raises(RuleFileError, match="bids for 501, not vint"):
-        get_game("vint").registry.resolve(f"rules:{POLICY}")
+        get_game("vint").table.registry.resolve(f"rules:{POLICY}")
 
 
 @pytest.mark.parametrize("text,line,words", [

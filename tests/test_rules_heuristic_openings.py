@@ -29,7 +29,7 @@ def hand_bits(cards) -> int:
 
 def every_seat(spec: str) -> tuple[np.ndarray, np.ndarray]:
     """The engine's strategy ids (int64[4]) and parameter rows (float64[4, N_PARAMS]) of ``spec`` at every seat."""
-    strategy, row = get_game("vint").registry.resolve(spec)
+    strategy, row = get_game("vint").table.registry.resolve(spec)
     return np.full(4, strategy.id, dtype=np.int64), np.tile(row, (4, 1))
 
 

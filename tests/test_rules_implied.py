@@ -65,7 +65,7 @@ def _file(tmp_path, text, name="sys.toml"):
 def _class(spec, calls, call):
     vint = get_game("vint")
     seat, situation, made, _ = given_calls([read_call(c) for c in calls] + [read_call(call)], 0)[-1]
-    return call_class(rule_file(spec, vint.registry), situation, made, seat)
+    return call_class(rule_file(spec, vint.table.registry), situation, made, seat)
 
 
 def test_the_class_is_the_condition_of_the_rule_giving_the_call(tmp_path):

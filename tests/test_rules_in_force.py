@@ -17,7 +17,7 @@ SECTIONS = {"501": "§1", "vint": "§2", "500": "§3"}
 def test_every_game_names_its_section_of_the_rules(game):
     force = get_game(game).rules_in_force()
     assert force["text"].endswith(f"docs/RULES.md {SECTIONS[game]}" + ("" if game == "500" else ", no rule options"))
-    assert set(force["options"]) == {o.name for o in get_game(game).rule_options}
+    assert set(force["options"]) == {o.name for o in get_game(game).table.rule_options}
     assert force["defaults"] == list(force["options"])
 
 

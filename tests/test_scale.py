@@ -71,7 +71,7 @@ def test_unfinished_dataset_is_staged_and_resumes_to_the_same_rows(tmp_path, mon
 
 def test_in_memory_rows_are_the_engine_rows_with_any_workers():
     spec = cardsim.get_game("vint")
-    rows = np.concatenate([spec.simulate_chunk(6, s, 300, spec.setup()) for s in range(0, 900, 300)])
+    rows = np.concatenate([spec.play.simulate_chunk(6, s, 300, spec.setup()) for s in range(0, 900, 300)])
     expected = cardsim.frames.deals("vint", rows)
     for n_jobs in (1, 2):
         pd.testing.assert_frame_equal(cardsim.simulate("vint", 900, seed=6, chunk_size=300, n_jobs=n_jobs), expected)
@@ -305,7 +305,7 @@ def _busiest_of_two(n: int, chunk: int) -> int:
 def test_the_default_starts_two_workers_exactly_when_they_save_more_than_their_start(game):
     from cardsim.bench.crossover import worker_threshold
 
-    d, start = cardsim.get_game(game).deal_seconds, pool.WORKER_START_SECONDS
+    d, start = cardsim.get_game(game).play.deal_seconds, pool.WORKER_START_SECONDS
     threshold = worker_threshold(game, 2)
     assert 200_000 < threshold < 2_000_000  # on 2 cores the crossover lies between these (BENCHMARKS.md)
     for n in (threshold - 1, threshold, threshold + 1, 100_000, 1_000_000, 3_000_000):
@@ -402,12 +402,12 @@ def test_free_cores_leaves_out_what_other_processes_use(monkeypatch):
 
 def test_estimates_count_every_play_of_a_deal():
     vint, g501 = cardsim.get_game("vint"), cardsim.get_game("501")
-    d = {"vint": vint.deal_seconds, "501": g501.deal_seconds}
+    d = {"vint": vint.play.deal_seconds, "501": g501.play.deal_seconds}
     assert pool.deal_seconds("501", 1000) == pytest.approx(1000 * d["501"])
-    assert pool.match_seconds("vint", 10) == pytest.approx(10 * vint.deals_per_match * d["vint"])
+    assert pool.match_seconds("vint", 10) == pytest.approx(10 * vint.matches.deals_per_match * d["vint"])
     # A 501 game from a state ends sooner, in proportion to its lowest score; never below a deal.
     assert pool.match_seconds("501", 10, [501, 250, 400]) == pytest.approx(
-        10 * g501.deals_per_match * 250 / 501 * d["501"])
+        10 * g501.matches.deals_per_match * 250 / 501 * d["501"])
     assert pool.match_seconds("501", 10, [501, 5, 400]) == pytest.approx(10 * d["501"])
     q = questions.question("vint", options=["P", "1S", "1NT"], n=3000, seed=1, dealer=0, chunk_size=1000)
     assert questions.question_seconds(q) == pytest.approx(3 * 3000 * d["vint"])

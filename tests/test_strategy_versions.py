@@ -77,7 +77,7 @@ def test_a_new_strategy_still_may_not_take_a_versions_id():
 
 @pytest.mark.parametrize("game", GAMES)
 def test_the_previous_default_is_kept_with_its_values(game):
-    registry = get_game(game).registry
+    registry = get_game(game).table.registry
     name, values = PREVIOUS[game]
     kept, heuristic, base = registry[name], registry["heuristic"], registry[BASE[game]]
     assert kept.id == base.id and kept.version_of == BASE[game]
@@ -99,13 +99,13 @@ def test_the_defaults_are_the_tuned_values_in_one_place(game):
     # result), and what bids like heuristic with its parameters (pimc; 501's chart) shares them.
     spec = get_game(game)
     # Vint's "play" is the card-play version (issue 47), not a tuned bidding parameter
-    tuned = {k: v for k, v in spec.registry["heuristic"].params.items() if k != "play"}
+    tuned = {k: v for k, v in spec.table.registry["heuristic"].params.items() if k != "play"}
     strategies = importlib.import_module(package_of(game) + ".strategies")
     assert tuned == {**tuned, **strategies.HEURISTIC_DEFAULTS} and set(strategies.HEURISTIC_DEFAULTS) == set(tuned)
-    pimc = spec.registry["pimc"].params
+    pimc = spec.table.registry["pimc"].params
     assert {k: pimc[k] for k in tuned} == tuned
     if game == "501":
-        chart = spec.registry["chart"].params
+        chart = spec.table.registry["chart"].params
         assert chart == {k: tuned[k] for k in chart}
 
 
@@ -115,14 +115,14 @@ def test_the_previous_default_plays_the_old_values_deal_for_deal(game):
     name, values = PREVIOUS[game]
     spelled = BASE[game] + ":" + ",".join(f"{k}={v!r}" for k, v in values.items())
     spec = get_game(game)
-    kept = spec.simulate_chunk(11, 0, 2000, spec.setup(name))
-    assert np.array_equal(kept, spec.simulate_chunk(11, 0, 2000, spec.setup(spelled)))
-    assert not np.array_equal(kept, spec.simulate_chunk(11, 0, 2000, spec.setup("heuristic")))
+    kept = spec.play.simulate_chunk(11, 0, 2000, spec.setup(name))
+    assert np.array_equal(kept, spec.play.simulate_chunk(11, 0, 2000, spec.setup(spelled)))
+    assert not np.array_equal(kept, spec.play.simulate_chunk(11, 0, 2000, spec.setup("heuristic")))
 
 
 def test_the_kept_name_is_what_results_record():
     frame = cardsim.simulate("vint", 20, seed=3, strategies="heuristic_v4")
-    record = get_game("vint").make_records(3, [0], get_game("vint").setup("heuristic_v4"))[0]
+    record = get_game("vint").play.make_records(3, [0], get_game("vint").setup("heuristic_v4"))[0]
     assert record["source"]["strategies"] == ["heuristic_v4"] * 4 and len(frame) == 20
 
 
@@ -135,14 +135,14 @@ def test_cli_lists_the_versions(capsys):
 
 
 def test_a_version_takes_parameters_like_its_strategy():
-    registry = get_game("500").registry
+    registry = get_game("500").table.registry
     assert registry.resolve("heuristic_v4:margin=1")[1][0] == 1.0
     with pytest.raises(StrategyError, match="strategy 'heuristic_v4' has no parameter 'zz'"):
         registry.resolve("heuristic_v4:zz=1")
 
 
 def test_an_unknown_name_lists_the_kept_versions_as_one_range():
-    reg = get_game("vint").registry
+    reg = get_game("vint").table.registry
     with pytest.raises(StrategyError) as err:
         reg["nosuch"]
     text = str(err.value)

@@ -65,7 +65,7 @@ def test_simulate_and_show(duel):
     assert len(df) == 3000 and set(df.columns) >= {"deal", "dealer", "tricks_0", "tricks_1"}
     assert ((df.tricks_0 + df.tricks_1) == 4).all()
     records = cardsim.records("duel", [0], seed=4)
-    assert "trick 4" in duel.show(records[0])
+    assert "trick 4" in duel.play.show(records[0])
 
 
 def _index(card: str) -> int:

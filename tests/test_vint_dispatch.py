@@ -151,11 +151,11 @@ def test_dispatch_reaches_each_strategys_own_functions(name):
 def test_unhandled_strategy_id_raises_strategy_error():
     setup = dataclasses.replace(VINT.setup(), strategy_ids=np.array([1, 1, 99, 1]))
     with pytest.raises(StrategyError, match=r"vint: .*strategy id 99 \(seat 2, decision 'call'\)"):
-        VINT.simulate_chunk(5, 0, 10, setup)
+        VINT.play.simulate_chunk(5, 0, 10, setup)
     with pytest.raises(StrategyError, match=r"strategy id 99"):
-        VINT.make_records(5, [0], setup)
+        VINT.play.make_records(5, [0], setup)
     with pytest.raises(StrategyError, match=r"strategy id 99"):
-        VINT.play_matches(5, 0, 2, setup)
+        VINT.matches.play(5, 0, 2, setup)
 
 
 def test_unhandled_card_strategy_raises_strategy_error():

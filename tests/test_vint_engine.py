@@ -164,8 +164,8 @@ def test_a_played_deal_uses_every_card_once_and_scores_13_tricks(seed, strategy)
     tricks, and the points below the line add up to 13 x V.  (The round trip of the records and
     rows vs records, for every game: tests/test_conformance.py.)"""
     setup = VINT.setup(strategy)
-    records = VINT.make_records(seed, range(6), setup)
-    rows = VINT.simulate_chunk(seed, 0, 6, setup)
+    records = VINT.play.make_records(seed, range(6), setup)
+    rows = VINT.play.simulate_chunk(seed, 0, 6, setup)
     for rec, row in zip(records, rows):
         res = rec["result"]
         if res["contract"] is not None:

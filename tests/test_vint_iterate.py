@@ -77,7 +77,7 @@ def test_a_rule_files_parameters_are_its_path_and_digest(tmp_path):
     spec = f"rules:{path}"
     got = strategy_parameters("vint", [spec, "heuristic"])
     assert got[spec] == {"rule_file": str(path), "sha256": digests([spec])[spec]}
-    assert len(got[spec]["sha256"]) == 64 and got["heuristic"]["aggression"] == get_game("vint").registry["heuristic"].params["aggression"] == 0.5
+    assert len(got[spec]["sha256"]) == 64 and got["heuristic"]["aggression"] == get_game("vint").table.registry["heuristic"].params["aggression"] == 0.5
 
 
 def test_two_rounds_every_seat_on_the_chart(tmp_path):

@@ -84,7 +84,7 @@ def test_a_made_game_contract_at_480_with_a_game_ends_the_rubber():
 
 def test_rubbers_from_a_clean_line_are_play_matches_rubbers():
     setup = SPEC.setup()
-    rubbers, _ = SPEC.play_matches(9, 0, 12, setup)
+    rubbers, _ = SPEC.matches.play(9, 0, 12, setup)
     mine = chunks.rubbers_from(9, 0, 12, setup)
     assert np.array_equal(mine["winner"], rubbers["winner"])
     assert np.array_equal(mine["deals"], rubbers["deals"])
@@ -260,7 +260,7 @@ def test_bad_play_match_state_is_a_one_line_error(before, dealer, match):
 
 
 def test_match_left_estimates_the_rest_of_a_rubber():
-    left = SPEC.match_left
+    left = SPEC.matches.left
     assert left([0, 0, 0, 0]) == 1.0
     assert left([0, 0, 1, 0]) < 1.0 and left([0, 0, 1, 1]) < left([0, 0, 1, 0])
     assert left([480, 0, 1, 1]) == 0.05 < left([0, 0, 1, 1])

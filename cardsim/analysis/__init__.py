@@ -2,7 +2,6 @@
 and charts drawn from the tables (``figures``), one module per game."""
 from __future__ import annotations
 
-import importlib
 
 import pandas as pd
 
@@ -12,11 +11,11 @@ from cardsim.games.base import OptionError
 
 def for_game(game: str):
     """The analysis module of a game (``summarize``, ``tables``, ``figures``): the one its spec
-    names (``facts.analysis``).  Raises OptionError for an unknown game or one without."""
+    names (``modules.analysis``).  Raises OptionError for an unknown game or one without."""
     spec = get_game(game)
-    if spec.facts is None or not spec.facts.analysis:
+    if not spec.modules.offers("analysis"):
         raise OptionError(f"{spec.name} has no analysis module")
-    return importlib.import_module(spec.facts.analysis)
+    return spec.modules.load("analysis")
 
 
 def merge(parts: list[pd.DataFrame]) -> pd.DataFrame:

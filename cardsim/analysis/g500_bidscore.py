@@ -319,7 +319,7 @@ def run_robust(p: Plan, best: pd.DataFrame, seed: int, n_jobs: int = -1, log=pri
     (:mod:`cardsim.analysis.robustness`) on the first quarter of each stratum's deals (the same deals
     as the cell's own run).  Returns ``best`` with the robustness columns (gains in pp of games)."""
     profiles = RB.others(GAME) if profiles is None else list(profiles)
-    base = [get_game(GAME).default_strategy] * 4
+    base = [get_game(GAME).table.default_strategy] * 4
     plan_cells = cells(p)
     tasks, shape = [], []
     for cell, r in zip(plan_cells, best.itertuples()):

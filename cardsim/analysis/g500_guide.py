@@ -415,7 +415,7 @@ def run_robust(classes, bid_rows: pd.DataFrame, n: int, seed: int, n_jobs: int =
     profiles = RB.others(GAME) if profiles is None else list(profiles)
     if pimc and all(p.name != "pimc" for p in profiles):
         profiles.append(pimc_profile())
-    base = [get_game(GAME).default_strategy] * 4
+    base = [get_game(GAME).table.default_strategy] * 4
     by_label = {(h.denom, h.label()): h for h in classes}
     keys = _class_key(levels) + ["scoring"] if levels is not None else None
     key = lambda values: tuple(None if pd.isna(v) else v for v in values)  # noqa: E731  (NaN keys never match)

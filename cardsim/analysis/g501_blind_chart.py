@@ -402,7 +402,7 @@ def run_robust(sits, long: pd.DataFrame, deals: int, seed: int, n_jobs: int = -1
     :data:`cardsim.analysis.robustness.COLUMNS` (gains in pp of the game's win)."""
     sits = list(sits)
     profiles = RB.others(GAME) if profiles is None else list(profiles)
-    base = list(base or [get_game(GAME).default_strategy] * 3)
+    base = list(base or [get_game(GAME).table.default_strategy] * 3)
     groups = {k: g for k, g in long.groupby(["own", "lead", "position"], sort=False)}
     cells = [robust_cell(s, groups[(s.own, s.lead, s.position)], deals, seed) for s in sits]
     started = time.time()

@@ -266,7 +266,7 @@ def chart_params(players: str | None) -> dict:
     (``None``: the game's default strategy), so that the policy bids after looking exactly as the
     players it was computed against, whatever their defaults are.  Raises StrategyError (one
     line) for a spec without those parameters."""
-    spec = players or get_game(B.GAME).default_strategy
+    spec = players or get_game(B.GAME).table.default_strategy
     strategy, vector = REGISTRY.resolve(spec)
     lacking = [p for p in CHART_PARAMS if p not in strategy.params]
     if lacking:

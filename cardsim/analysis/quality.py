@@ -74,7 +74,7 @@ def strategy_names(game) -> list[str]:
     strategy with one decision switched off, and with one it is measured by the analysis that
     made the table; and but the searching ones (``pimc``): ask for them by name, on a few
     hundred deals; and but ``rules``, which is a file's strategy (``rules:PATH``)."""
-    names = [s.name for s in get_game(game).registry.strategies()
+    names = [s.name for s in get_game(game).table.registry.strategies()
              if s.table is None and not s.search and not s.file]
     return sorted(names, key=lambda s: s != "random")
 
@@ -93,7 +93,7 @@ def check_request(game, n, strategies) -> tuple[str, list[str]]:
     if repeated:
         raise OptionError(f"each strategy once: {', '.join(repeated)} named more than once")
     for name in names:
-        spec.registry.resolve(name)  # StrategyError (one line) for an unknown name or parameter
+        spec.table.registry.resolve(name)  # StrategyError (one line) for an unknown name or parameter
     return spec.name, names
 
 
@@ -107,7 +107,7 @@ def comparison_rows(game, name, ids, played, den, level, height, got, dd, made, 
     nan = np.full(len(ids), np.nan)
     return pd.DataFrame({
         "strategy": name, "deal": np.asarray(ids, dtype=np.int64), "declared": played,
-        "band": get_game(game).contract_bands.of(height, played), "height": np.where(played, height, 0),
+        "band": get_game(game).facts.contract_bands.of(height, played), "height": np.where(played, height, 0),
         "denomination": np.where(played, den, -1).astype(np.int8), "level": np.where(played, level, 0),
         "result": got, "dd": dd, "made": made & played, "dd_makeable": makeable & played,
         "right_side": nan if right is None else right.astype(float),
@@ -192,7 +192,7 @@ def check_levels(game, levels):
     height the game's contracts can have (:class:`cardsim.games.base.ContractBands`)."""
     if levels is None:
         return None
-    bands = get_game(game).contract_bands
+    bands = get_game(game).facts.contract_bands
     if isinstance(levels, str):
         m = re.fullmatch(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?", levels)
         if m is None:

@@ -30,4 +30,4 @@ def pimc_spec(worlds: int) -> str:
 
 def available(game: str) -> bool:
     """Whether ``game`` has the ``pimc`` strategy registered."""
-    return PIMC in get_game(game).registry.names()
+    return PIMC in get_game(game).table.registry.names()

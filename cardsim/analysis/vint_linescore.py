@@ -287,7 +287,7 @@ def run_robust(p: Plan, best: pd.DataFrame, seed: int, n_jobs: int = -1, log=pri
     run), and the same for the best by points and its runner-up, judged by points.  Returns ``best``
     with the robustness columns (gains in pp of rubbers) and :data:`POINTS_COLUMNS` (gains in points)."""
     profiles = RB.others(GAME) if profiles is None else list(profiles)
-    base = [get_game(GAME).default_strategy] * 4
+    base = [get_game(GAME).table.default_strategy] * 4
     deals = RB.robust_deals(p.deals)
     pairs, tasks = [], []
     for (h, st), r in zip(cells(p), best.itertuples()):

@@ -35,16 +35,17 @@ if cpu >= 0:
     os.sched_setaffinity(0, {cpu})
 spec = get_game(game)
 setup = spec.setup()
-spec.simulate_chunk(seed, 0, 2000, setup)
-spec.deal_chunk(seed, 0, 2000)
+play = getattr(spec, "play", spec)  # an older commit's spec has the entry points at the top
+play.simulate_chunk(seed, 0, 2000, setup)
+play.deal_chunk(seed, 0, 2000)
 print("ready", flush=True)
 for line in sys.stdin:
     what, start, count = line.split()
     t = time.process_time()
     if what == "full":
-        spec.simulate_chunk(seed, int(start), int(count), setup)
+        play.simulate_chunk(seed, int(start), int(count), setup)
     else:
-        spec.deal_chunk(seed, int(start), int(count))
+        play.deal_chunk(seed, int(start), int(count))
     print(repr(time.process_time() - t), flush=True)
 """
 DEAL_CHUNK_FACTOR = 10
@@ -56,8 +57,9 @@ import time
 t = time.perf_counter()
 from cardsim.games import get_game
 g = get_game(%r)
-g.simulate_chunk(1, 0, 10, g.setup())
-g.deal_chunk(1, 0, 10)
+play = getattr(g, "play", g)  # an older commit's spec has the entry points at the top
+play.simulate_chunk(1, 0, 10, g.setup())
+play.deal_chunk(1, 0, 10)
 print(time.perf_counter() - t)
 """
 

@@ -15,13 +15,13 @@ SEED = 12345
 
 def deal_task(game: str, start: int, count: int) -> int:
     """Deal ``count`` deals of ``game`` from deal ``start`` (dealing only); returns the checksum."""
-    return get_game(game).deal_chunk(SEED, start, count)
+    return get_game(game).play.deal_chunk(SEED, start, count)
 
 
 def sim_task(game: str, setup, start: int, count: int) -> int:
     """Play ``count`` complete deals of ``game`` from deal ``start`` with ``setup``; returns the
     number of rows (the rows themselves are thrown away)."""
-    return len(get_game(game).simulate_chunk(SEED, start, count, setup))
+    return len(get_game(game).play.simulate_chunk(SEED, start, count, setup))
 
 
 def best_rate(fn, n: int, repeats: int = 3) -> float:

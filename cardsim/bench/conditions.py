@@ -50,7 +50,7 @@ def _fixed_hand_rates(game: str, n: int) -> dict:
     if spec.forcing is None:
         return {}
     setup = spec.setup()
-    first = spec.make_records(SEED, [0], setup)[0]
+    first = spec.play.make_records(SEED, [0], setup)[0]
     compiled = compile_conditions(Conditions(game, seats=setup.seats, hands={0: first["hands"][0]}))
     state = spec.forcing.parse_before(None, setup)
     chunk = 20_000
@@ -63,7 +63,7 @@ def _fixed_hand_rates(game: str, n: int) -> dict:
 
     def free():
         for s in range(0, n, chunk):
-            spec.simulate_chunk(SEED, s, min(chunk, n - s), setup)
+            spec.play.simulate_chunk(SEED, s, min(chunk, n - s), setup)
 
     fixed()
     free()

@@ -90,7 +90,7 @@ def crossover_table(results, command: str) -> str:
     """Markdown section for :func:`measure_crossover` results."""
     cores = results[0]["cores"]
     others = ", ".join(f"{r['game']} {r['others']:.2f}" for r in results)
-    costs = ", ".join(f"{g} {get_game(g).deal_seconds * 1e6:.1f} µs" for g in GAME_NAMES)
+    costs = ", ".join(f"{g} {get_game(g).play.deal_seconds * 1e6:.1f} µs" for g in GAME_NAMES)
     lines = ["", CROSSOVER_HEADING, "",
              f"Produced by `{command}` on {results[0]['when']}, {cores} cores. Wall time "
              "of `cardsim simulate GAME -n N -o X` as a user types it (a fresh interpreter each time, numba cache "
@@ -98,7 +98,7 @@ def crossover_table(results, command: str) -> str:
              f"alternated, best of {results[0]['repeats']} rounds. The machine is shared: on average the other "
              f"processes kept this many of its {cores} cores busy while each game was measured: {others}.", "",
              f"The default (`--jobs -1`) starts workers only when the wall time they save (one-core work: {costs} "
-             "a deal, each game's `GameSpec.deal_seconds`; less the busiest worker's share) exceeds what starting them "
+             "a deal, each game's `GameSpec.play.deal_seconds`; less the busiest worker's share) exceeds what starting them "
              f"costs ({WORKER_START_SECONDS} s, `WORKER_START_SECONDS`), counting only the cores other processes "
              "leave free when the run starts. The last two columns give its choice on an otherwise idle machine "
              "and the least N from which it then starts workers; on a busy machine it plays here.", "",

@@ -22,8 +22,8 @@ def measure(game: str, n: int, cores: int) -> dict:
     fresh interpreter with an empty numba cache (``cold``) and from that cache (``warm``)."""
     spec = get_game(game)
     setup = spec.setup()
-    spec.deal_chunk(SEED, 0, 1000)
-    spec.simulate_chunk(SEED, 0, 1000, setup)
+    spec.play.deal_chunk(SEED, 0, 1000)
+    spec.play.simulate_chunk(SEED, 0, 1000, setup)
     chunk = max(1, n // (4 * cores))
     parallel(cores, sim_task, 4 * cores, 1, game, setup)  # start the workers and load their caches
     parallel(cores, deal_task, 4 * cores, 1, game)
@@ -32,9 +32,9 @@ def measure(game: str, n: int, cores: int) -> dict:
         warm = compile_seconds(game, None, cache=cache)
     return {
         "game": game,
-        "deal_1": best_rate(lambda: spec.deal_chunk(SEED, 0, n), n),
+        "deal_1": best_rate(lambda: spec.play.deal_chunk(SEED, 0, n), n),
         # In chunks, as runs are made: one 10^6-row array would add page faults no run pays.
-        "full_1": best_rate(lambda: [spec.simulate_chunk(SEED, s, min(chunk, n - s), setup) for s in range(0, n, chunk)], n),
+        "full_1": best_rate(lambda: [spec.play.simulate_chunk(SEED, s, min(chunk, n - s), setup) for s in range(0, n, chunk)], n),
         "deal_all": best_rate(lambda: parallel(cores, deal_task, n, chunk, game), n),
         "full_all": best_rate(lambda: parallel(cores, sim_task, n, chunk, game, setup), n),
         "cold": cold,
@@ -93,13 +93,13 @@ def alternating_rates(game: str, specs, deals: int = 200_000, rounds: int = 5, c
     spec = get_game(game)
     setups = {name: spec.setup(name) for name in specs}
     for setup in setups.values():
-        spec.simulate_chunk(SEED, 0, 2000, setup)
+        spec.play.simulate_chunk(SEED, 0, 2000, setup)
     best = dict.fromkeys(specs, float("inf"))
     for _ in range(rounds):
         for name, setup in setups.items():
             start = clock()
             for s in range(0, deals, chunk):
-                spec.simulate_chunk(SEED, s, min(chunk, deals - s), setup)
+                spec.play.simulate_chunk(SEED, s, min(chunk, deals - s), setup)
             best[name] = min(best[name], clock() - start)
     return {name: deals / max(seconds, 1e-9) for name, seconds in best.items()}
 

@@ -30,16 +30,16 @@ def rates(path: str, deals: int = 20_000, rounds: int = 5, seed: int = 1) -> tup
     chunks of ``deals`` deals."""
     game = read(path).game
     spec = get_game(game)
-    compiled = load(path, spec.registry)
+    compiled = load(path, spec.table.registry)
     rules = spec.setup(f"rules:{path}")
     base = spec.setup(compiled.file.base)
     for setup in (rules, base):  # compile outside the timing
-        spec.simulate_chunk(seed, 0, 100, setup)
+        spec.play.simulate_chunk(seed, 0, 100, setup)
     best = {"rules": 0.0, "base": 0.0}
     for r in range(rounds):
         for name, setup in (("rules", rules), ("base", base)) if r % 2 == 0 else (("base", base), ("rules", rules)):
             t = time.perf_counter()
-            spec.simulate_chunk(seed, r * deals, deals, setup)
+            spec.play.simulate_chunk(seed, r * deals, deals, setup)
             best[name] = max(best[name], deals / (time.perf_counter() - t))
     return game, best["rules"], best["base"]
 

@@ -23,10 +23,11 @@ def run(args) -> int:
 
     spec = get_game(args.game)
     for title, what, doc, missing in (
-            ("Deal rows (cardsim.simulate, cardsim.read_dataset; play_match's deals)", "deals", spec.row_doc,
+            ("Deal rows (cardsim.simulate, cardsim.read_dataset; play_match's deals)", "deals", spec.play.row_doc,
              frames.MISSING_DOC.get(spec.name, "")),
-            ("Match rows (cardsim.play_match)", "matches", spec.match_doc, frames.MATCH_MISSING_DOC.get(spec.name, ""))):
-        dtypes = frames.dtype_table(spec.name, what, seats=min(spec.seat_counts))
+            ("Match rows (cardsim.play_match)", "matches", spec.matches.doc if spec.matches else "",
+             frames.MATCH_MISSING_DOC.get(spec.name, ""))):
+        dtypes = frames.dtype_table(spec.name, what, seats=min(spec.table.seat_counts))
         if not dtypes:
             continue
         print(f"{title}:")
@@ -35,14 +36,14 @@ def run(args) -> int:
         for text in (missing, "Stored codes (raw engine rows, parquet parts): " + doc):
             print(textwrap.fill(" ".join(text.split()), 100, initial_indent="  ", subsequent_indent="  "))
         print()
-    extra = {k: t for k, t in frames.dtype_table(spec.name, "match_deals", seats=min(spec.seat_counts)).items()
-             if k not in frames.dtype_table(spec.name, "deals", seats=min(spec.seat_counts))}
+    extra = {k: t for k, t in frames.dtype_table(spec.name, "match_deals", seats=min(spec.table.seat_counts)).items()
+             if k not in frames.dtype_table(spec.name, "deals", seats=min(spec.table.seat_counts))}
     if extra:
         print("Deal rows of play_match: the deal rows' columns and")
         print(textwrap.fill(" ".join(f"{n} ({t})" for n, t in extra.items()), 100, initial_indent="  ",
                             subsequent_indent="  "))
-        if spec.match_deal_doc:
-            print(textwrap.fill(spec.match_deal_doc, 100, initial_indent="  ", subsequent_indent="  "))
+        if spec.matches.deal_doc:  # extra deal columns: the game has matches
+            print(textwrap.fill(spec.matches.deal_doc, 100, initial_indent="  ", subsequent_indent="  "))
         print()
     print("Frame dtypes: Int8/Int16/Int32 and boolean are nullable (<NA> = no value on that deal, never -1);\n"
           "category columns are ordered in the game's order (S < C < D < H < NT).  Parquet datasets keep the\n"

@@ -222,7 +222,7 @@ def compare_strategies(game: str, a: str, b: str, *, n=None, matches=False, seed
         if not isinstance(s, str) or not s.strip():
             raise OptionError(f"strategy {name} is empty: give a spec NAME[:param=value,...]")
     title = facts.title if facts is not None else spec.name
-    if matches and spec.play_matches is None:
+    if matches and spec.matches is None:
         raise OptionError(f"{title} has no match mode")
     n = n if n is not None else (DEFAULT_MATCHES if matches else DEFAULT_DEALS)
     if n < MIN_N_NORMAL:

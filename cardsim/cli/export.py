@@ -179,7 +179,7 @@ def _simulated(args, event):
     spec = get_game(args.game)
 
     def boards_of(start, stop):
-        return boards(spec.make_records(run.seed, range(start, stop), run.setup), args.game, event, start + 1)
+        return boards(spec.play.make_records(run.seed, range(start, stop), run.setup), args.game, event, start + 1)
 
     return _watched(args, boards_of)
 

@@ -11,7 +11,6 @@ naming ``FILE:LINE``).  ``explain``: 0, or 2 for a bad file, hand or auction (on
 """
 from __future__ import annotations
 
-import importlib
 import sys
 from pathlib import Path
 
@@ -78,7 +77,7 @@ def explain(args) -> int:
 
     values, base_values = _params(args)
     file = read(args.path)
-    compiled = load(args.path, get_game(file.game).registry, values, base_values)
+    compiled = load(args.path, get_game(file.game).table.registry, values, base_values)
     g = glue(file.game)
     try:
         hand = read_hand(file.game, args.hand)
@@ -108,7 +107,7 @@ def run(args) -> int:
 
     values, base_values = _params(args)
     file = read(args.path)
-    compiled = load(args.path, get_game(file.game).registry, values, base_values)
+    compiled = load(args.path, get_game(file.game).table.registry, values, base_values)
     params = ", ".join(f"{k}={v:g}" for k, v in compiled.values.items()) or "none"
     print(f"{file.path}: {file.game}, {len(file.rules)} rules, base {file.base}, parameters {params}; "
           f"every call and condition checked")
@@ -139,7 +138,7 @@ def run(args) -> int:
 
 def from_chart(args) -> int:
     """``cardsim rules from-chart GAME``: the chart's best call per cell as a rule file, written by
-    the module the game's rulefile names (``CHART_WRITER``: :mod:`cardsim.rules.from_chart` for
+    the module the game's spec names (``modules.chart_writer``: :mod:`cardsim.rules.from_chart` for
     501, :mod:`cardsim.rules.from_chart_vint` for Vint); says where the chart came from."""
     from cardsim.rules.compile import glue  # local: --help imports every command module
 
@@ -147,12 +146,12 @@ def from_chart(args) -> int:
         spec = get_game(args.game)
     except (KeyError, ValueError) as exc:
         raise UsageError(str(exc.args[0] if exc.args else exc)) from None
-    g = glue(spec.name) if spec.rules_module else None
+    g = glue(spec.name) if spec.modules.offers("rules") else None
     if not getattr(g, "CHARTS", ()):  # the game's rulefile names the charts it can write
-        with_charts = [n for n in game_names() if get_game(n).rules_module and getattr(glue(n), "CHARTS", ())]
+        with_charts = [n for n in game_names() if get_game(n).modules.offers("rules") and getattr(glue(n), "CHARTS", ())]
         raise UsageError(f"from-chart: {spec.name} has no chart to write as a rule file (games with charts: "
                          f"{', '.join(with_charts)})")
-    writer = importlib.import_module(g.CHART_WRITER)
+    writer = spec.modules.load("chart_writer")
     try:
         text, source = writer.from_args(args, log=lambda m: print(m, file=sys.stderr))
     except ValueError as exc:

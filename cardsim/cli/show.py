@@ -57,7 +57,7 @@ def run(args) -> int:
                 cardsim.replay(record)
                 if args.game and record["game"] != args.game:
                     raise UsageError(f"line {number} of {args.record} is a {record['game']} record, not {args.game}")
-                _print(get_game(record["game"]).show(record), record, args.dd)
+                _print(get_game(record["game"]).play.show(record), record, args.dd)
                 return 0
         raise UsageError(f"{args.record} has no record on line {args.line}")
     if not args.game:
@@ -71,14 +71,14 @@ def run(args) -> int:
                                         args.rule, parse_ints(args.before, "--before"), args.dealer)
         if args.deal >= len(records):
             raise UsageError(f"match {args.match} of seed {run.seed} has {len(records)} deals (0 to {len(records) - 1})")
-        _print(spec.show(records[args.deal]), records[args.deal], args.dd,
+        _print(spec.play.show(records[args.deal]), records[args.deal], args.dd,
                f"seed {run.seed}, match {args.match}, deal {args.deal} of {len(records)}, "
                f"strategies {', '.join(run.setup.specs)}")
         return 0
     if args.before is not None or args.dealer is not None:
         raise UsageError("--before and --dealer go with --match")
-    record = spec.make_records(run.seed, [args.deal], run.setup)[0]
-    _print(spec.show(record), record, args.dd, f"seed {run.seed}, deal {args.deal}, strategies {', '.join(run.setup.specs)}")
+    record = spec.play.make_records(run.seed, [args.deal], run.setup)[0]
+    _print(spec.play.show(record), record, args.dd, f"seed {run.seed}, deal {args.deal}, strategies {', '.join(run.setup.specs)}")
     return 0
 
 
@@ -110,7 +110,7 @@ def _show_pbn(args) -> int:
         print(f"cardsim: error: {clip(str(exc), 300)}", file=sys.stderr)
         # A board the game's rules cannot take is rejected data (1), as in export; anything else is usage (2).
         return 2 if isinstance(exc, PBNUsageError) else 1
-    _print(get_game(game).show(record), record, args.dd, f"{args.pbn}, board {board}")
+    _print(get_game(game).play.show(record), record, args.dd, f"{args.pbn}, board {board}")
     return 0
 
 

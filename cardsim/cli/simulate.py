@@ -76,7 +76,7 @@ def run(args) -> int:
             print(df.describe(percentiles=[]).T[["mean", "std", "min", "max"]].to_string())
     if args.records:
         ids = range(min(limit, args.deals))
-        records = spec.make_records(run.seed, ids, run.setup)
+        records = spec.play.make_records(run.seed, ids, run.setup)
         lines = "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in records)
         _write_text(args.records, lines)
         print(f"records of the first {min(limit, args.deals)} deals written to {args.records}")

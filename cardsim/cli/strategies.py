@@ -18,8 +18,8 @@ def add_parser(sub) -> None:
 
 def run(args) -> int:
     spec = get_game(args.game)
-    for s in spec.registry.strategies():
-        default = " (default)" if s.name == spec.default_strategy else ""
+    for s in spec.table.registry.strategies():
+        default = " (default)" if s.name == spec.table.default_strategy else ""
         print(f"{s.name}{default}: {s.doc}")
         for name, value in s.params.items():
             meaning = s.param_docs.get(name, "")
@@ -29,9 +29,9 @@ def run(args) -> int:
             print(f"    {name} = {value:g}{span}" + (f"    {meaning}" if meaning else ""))
         if s.table is not None:  # a table's value is long: its default is summarised, not written out
             print(f"    {s.table.name} = {s.table.summary(s.table.default)} (text)    {s.table.doc}")
-    if spec.rule_options:
+    if spec.table.rule_options:
         print("rule options (--rule NAME=VALUE):")
-        for o in spec.rule_options:
+        for o in spec.table.rule_options:
             print(f"    {o.name} = {o.default}    {o.doc}")
     else:
         print("rule options: none")

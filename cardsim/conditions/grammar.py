@@ -5,7 +5,6 @@ read with the game's features: :func:`parse_hand`, :func:`parse_given`, :func:`c
 """
 from __future__ import annotations
 
-import importlib
 
 from cardsim import hand_grammar
 from cardsim.deal import ConditionError, DealLayout, FeatureSet
@@ -21,8 +20,8 @@ def game_name(game) -> str:
 
 
 def _features_module(name: str):
-    """The module the spec of game ``name`` names for its hand features (``features_module``)."""
-    return importlib.import_module(get_game(name).features_module)
+    """The module the spec of game ``name`` names for its hand features (``modules.features``)."""
+    return get_game(name).modules.load("features")
 
 
 def features_of(game) -> FeatureSet:
@@ -33,7 +32,7 @@ def features_of(game) -> FeatureSet:
 def layout_of(game, seats: int | None = None) -> DealLayout:
     """The :class:`cardsim.deal.DealLayout` of ``game`` at ``seats`` seats (default: the game's first)."""
     name = game_name(game)
-    counts = get_game(name).seat_counts
+    counts = get_game(name).table.seat_counts
     seats = counts[0] if seats is None else seats
     if seats not in counts:
         raise ConditionError(f"{name} is played with {' or '.join(map(str, counts))} seats, not {quote(seats)}")

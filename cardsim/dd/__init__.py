@@ -156,15 +156,15 @@ def solve_deals(game, deal_ids, seed=0, strategies=None, seats=None, rules=None,
 
 
 def played_rows(game, seed, deal_ids, setup) -> np.ndarray:
-    """The engine's rows (``spec.row_dtype``) of independent deals ``deal_ids`` of ``seed`` with
+    """The engine's rows (``spec.play.row_dtype``) of independent deals ``deal_ids`` of ``seed`` with
     ``setup``, in the order of ``deal_ids``: each run of consecutive numbers one chunk."""
     spec = get_game(game)
     ids = np.asarray(list(deal_ids), dtype=np.int64)
     order = np.argsort(ids, kind="stable")
     ranked = ids[order]
     runs = np.split(ranked, np.flatnonzero(np.diff(ranked) != 1) + 1) if len(ranked) else []
-    rows = np.concatenate([spec.simulate_chunk(seed, int(r[0]), len(r), setup) for r in runs]) if runs else \
-        np.zeros(0, dtype=spec.row_dtype)
+    rows = np.concatenate([spec.play.simulate_chunk(seed, int(r[0]), len(r), setup) for r in runs]) if runs else \
+        np.zeros(0, dtype=spec.play.row_dtype)
     out = np.empty_like(rows)
     out[order] = rows
     return out

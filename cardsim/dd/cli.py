@@ -46,11 +46,11 @@ def run(args, read_jsonl, make_run, strategies, usage_error) -> int:
         if not args.game:
             raise usage_error("name a game (or give --record FILE)")
         run_ = make_run(args.game, 1, args.seed, strategies(args.strategy), args.seats, args.rule)
-        record = get_game(args.game).make_records(run_.seed, [args.deal], run_.setup)[0]
+        record = get_game(args.game).play.make_records(run_.seed, [args.deal], run_.setup)[0]
         head = f"seed {run_.seed}, deal {args.deal}, strategies {', '.join(run_.setup.specs)}"
     row = solve_records([record], every_denomination=True).iloc[0]
     print(head)
-    print(get_game(record["game"]).show(record))
+    print(get_game(record["game"]).play.show(record))
     print()
     print(format_dd(record, row))
     return 0

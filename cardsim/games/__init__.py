@@ -127,4 +127,4 @@ def replay(record: dict) -> dict:
     game = record.get("game")
     if not isinstance(game, str) or game != game.strip().lower() or not is_game(game):
         raise RecordError(f"unknown game {quote(game)} (known: {', '.join(game_names())})", "game")
-    return get_game(game).replay(record)
+    return get_game(game).play.replay(record)

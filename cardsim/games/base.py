@@ -6,6 +6,8 @@ The runner, the CLI, replay and the report only talk to a game through its ``SPE
 from __future__ import annotations
 
 import dataclasses
+import functools
+import importlib
 import numbers
 import re
 from dataclasses import dataclass
@@ -347,143 +349,214 @@ class GameFacts:
 
     * ``title``: the game's name for people (``"Five Hundred"``);
     * ``partnerships``: whether the players sit in two partnerships of two (profiles' ``partner``);
-    * ``analysis``: the module of its pandas pipeline (:func:`cardsim.analysis.for_game`), "" for none;
     * ``bench_condition``: a hand class of seat 0 for the conditioned-dealing benchmark
       (:func:`cardsim.bench.conditions.measure_conditions`);
     * ``pimc_deals``: deals of the sampled-search benchmark (one search costs the more the bigger
       the hands);
     * ``quality_deals``: most deals of the report's quality section (double-dummy cost);
     * ``objectives``: the :class:`GainObjective` s of ``cardsim exploit`` / ``cardsim tune``, the
-      default first (empty: the game has none).
+      default first (empty: the game has none);
+    * ``contract_bands``: the game's contract height bands (:class:`ContractBands`, ``cardsim
+      quality --by band``), or None.
     """
 
     title: str
     partnerships: bool = False
-    analysis: str = ""
     bench_condition: str = ""
     pimc_deals: int = 40
     quality_deals: int = 2000
     objectives: tuple = ()
+    contract_bands: ContractBands | None = None
 
 
 @dataclass(frozen=True)
-class GameSpec:
-    """A game as the rest of cardsim sees it.
+class Table:
+    """Who sits at a game's table and under which rules: what :meth:`GameSpec.setup` reads.
 
-    * ``simulate_chunk(seed, start, count, setup) -> ndarray[row_dtype]`` plays deals
-      ``start .. start+count-1`` of ``seed`` independently, one row per deal.
-    * ``deal_chunk(seed, start, count) -> int``: dealing only (the benchmark baseline); returns
-      a checksum so the work cannot be optimised away.
-    * ``make_records(seed, deal_ids, setup) -> list[dict]``: docs/RECORDS.md records (with
-      ``result``) of those deals, identical to what ``simulate_chunk`` played.
-    * ``replay(record) -> dict``: validates a record against docs/RULES.md and returns its
-      ``result``; raises :class:`RecordError`.
-    * ``show(record) -> str``: the deal for people (hands, auction, tricks, score).
-    * ``play_matches(seed, start, count, setup) -> (match_rows, deal_rows)`` or None when the
-      game has no match mode here.
+    * ``seat_counts``: the numbers of seats the game is played with, the default first (``(3, 4)``);
+    * ``registry``: the game's strategies (:class:`cardsim.strategies.registry.Registry`);
+    * ``default_strategy``: the strategy spec every seat plays unless told otherwise;
+    * ``rule_options``: the game's :class:`RuleOption` s (docs/RULES.md marks them), empty for none.
     """
 
-    name: str
     seat_counts: tuple
     registry: Registry
     default_strategy: str
+    rule_options: tuple = ()
+
+
+@dataclass(frozen=True)
+class Play:
+    """How a game plays, records and checks independent deals: the engine's entry points.
+
+    * ``row_dtype``: the numpy structured dtype of one deal's row; ``row_doc`` what each column
+      means (units, codes; ``cardsim columns GAME`` prints it);
+    * ``simulate_chunk(seed, start, count, setup) -> ndarray[row_dtype]``: plays deals
+      ``start .. start+count-1`` of ``seed`` independently, one row per deal;
+    * ``deal_chunk(seed, start, count) -> int``: dealing only (the benchmark baseline); returns a
+      checksum so the work cannot be optimised away;
+    * ``make_records(seed, deal_ids, setup) -> list[dict]``: docs/RECORDS.md records (with
+      ``result``) of those deals, identical to what ``simulate_chunk`` played;
+    * ``replay(record) -> dict``: validates a record against docs/RULES.md and returns its
+      ``result``; raises :class:`RecordError`;
+    * ``show(record) -> str``: the deal for people (hands, auction, tricks, score);
+    * ``ranks``: the rank letters of one suit, lowest first (the card layout of
+      :mod:`cardsim.cards`: card = 16 × suit + rank index), e.g. Vint ``"23456789TJQKA"``;
+    * ``jokers``: ``((bit, token), …)`` of the cards outside the four suits, in the records' order
+      (Five Hundred: ``((15, "HJ"), (14, "LJ"))``); empty for a game without jokers;
+    * ``deal_seconds``: one core's seconds for one complete deal with the default strategies,
+      written to a dataset: the slope of the wall time of ``cardsim simulate GAME -n N -o X --jobs
+      1`` from 20,000 to 1,000,000 deals (``python -m cardsim.bench --only crossover``,
+      BENCHMARKS.md "When the default starts workers").  The pool weighs a run's work by it
+      (:func:`cardsim.runner.pool.deal_seconds`); None counts as the slowest game.
+    """
+
     row_dtype: np.dtype
     simulate_chunk: Callable
     deal_chunk: Callable
     make_records: Callable
     replay: Callable
     show: Callable
-    rule_options: tuple = ()
-    play_matches: Callable | None = None
-    match_dtype: np.dtype | None = None
-    match_deal_dtype: np.dtype | None = None
-    """The raw deal rows of ``play_matches``: ``row_dtype``'s fields and the match's own (its number,
-    the state before the deal); ``cardsim columns GAME`` lists the extra ones."""
-    match_deal_doc: str = ""
-    """What the extra columns of ``match_deal_dtype`` mean."""
-    doc: str = ""
     row_doc: str = ""
-    """What each row column means (units, codes); ``cardsim columns GAME`` prints it."""
-    match_doc: str = ""
-    forcing: Forcing | None = None
-    """Forced choices and play from given hands (``cardsim evaluate``), or None."""
-    contract_bands: ContractBands | None = None
-    """The game's contract height bands (``cardsim quality --by band``), or None."""
-    match_records: Callable | None = None
-    """``match_records(seed, match, setup, before=None, dealer=None) -> list[dict]``: the records
-    of every deal of one match as ``play_matches`` plays it, or None."""
-    pimc: Any = None
-    """The game's hooks for the sampled-search player (:class:`cardsim.strategies.pimc.Hooks`:
-    a card decision's position from the seat's view, and its double-dummy solver), or None when
-    the game has no ``pimc`` strategy."""
-    # What generic modules would otherwise look up by the game's name: each game implements
-    # these in its own package (frames.py, dd.py, facts.py) and names them here.
     ranks: str = ""
-    """The rank letters of one suit, lowest first (the card layout of :mod:`cardsim.cards`: card
-    = 16 × suit + rank index); e.g. Vint ``"23456789TJQKA"``."""
     jokers: tuple = ()
-    """``((bit, token), …)`` of the cards outside the four suits, in the records' order (Five
-    Hundred: ``((15, "HJ"), (14, "LJ"))``); empty for a game without jokers."""
-    frames: Any = None
-    """How raw rows become typed frames (:class:`FrameHooks`), or None: the rows as they are."""
-    dd: Any = None
-    """Double-dummy solving of the game's deals (:class:`DDHooks`), or None."""
-    facts: Any = None
-    """Per-game facts of generic tools and reports (:class:`GameFacts`)."""
-    # Facts the conditions and the worker pool need.
-    features_module: str = ""
-    """The module with the game's hand features for conditions (:mod:`cardsim.conditions`): its
-    ``FEATURES`` (a :class:`cardsim.deal.FeatureSet`) and ``layout(seats)`` (a
-    :class:`cardsim.deal.DealLayout`).  Named, not imported, so that building the spec loads no more
-    than before: conditions import it when asked about the game."""
-    pbn_module: str = ""
-    """The module mapping the game's deals to and from PBN (:mod:`cardsim.pbn`, docs/pbn.md), for a
-    game dealt as bridge (four hands of 13 cards); empty: the game has no PBN form.  Named, not
-    imported, like :attr:`features_module`."""
-    rules_module: str = ""
-    """The module with the game's part of rule files (docs/rules-files.md, :mod:`cardsim.rules`): its
-    context keys, calls, compiled contexts and the jitted interpreter's glue (see
-    :mod:`cardsim.games.vint.rulefile`); empty: the game has no rule files.  Named, not imported,
-    like :attr:`features_module`."""
-    decisions_module: str = ""
-    """The module that times the game's decisions one by one (``python -m cardsim.profiling GAME
-    --decisions``): its ``collect(setup, n_deals)`` and ``time_decisions(views)`` (see
-    :mod:`cardsim.games.vint.decisions`); empty: the game has none.  Named, not imported, like
-    :attr:`features_module`."""
     deal_seconds: float | None = None
-    """One core's seconds for one complete deal with the default strategies, written to a dataset:
-    the slope of the wall time of ``cardsim simulate GAME -n N -o X --jobs 1`` from 20,000 to
-    1,000,000 deals (``python -m cardsim.bench --only crossover``, BENCHMARKS.md "When the default
-    starts workers").  The pool weighs a run's work by it (:func:`cardsim.runner.pool.deal_seconds`);
-    None counts as the slowest game."""
+
+
+@dataclass(frozen=True)
+class Matches:
+    """How a game plays whole matches (a rubber, a game to a target): ``cardsim.play_match``.
+
+    * ``play(seed, start, count, setup) -> (match_rows, deal_rows)``: matches ``start ..
+      start+count-1`` of ``seed``, one row per match (``dtype``) and one per deal (``deal_dtype``:
+      ``row_dtype``'s fields and the match's own, its number and the state before the deal);
+    * ``dtype``, ``deal_dtype``: the numpy dtypes of those rows; ``doc`` what each match column
+      means, ``deal_doc`` what the extra deal columns mean (``cardsim columns GAME``);
+    * ``records(seed, match, setup, before=None, dealer=None) -> list[dict]``: the records of every
+      deal of one match as ``play`` plays it, or None;
+    * ``deals_per_match``: mean deals of a whole match with the default strategies
+      (``cardsim.play_match(game, 2000, seed=1)``); None counts as the longest game's;
+    * ``start_score``: the score every seat starts a match from, when matches may start from given
+      scores (``play_match(before=..., dealer=...)``) and so end sooner in proportion to the lowest
+      of them; None when matches always start from a clean state;
+    * ``left(before, rules) -> float``: the share of a new match's deals still to play from the
+      match state ``before`` (``play_match(before=...)``'s list) under the parsed ``rules``, for a
+      game whose matches may start from a given state that is not one score per seat (such a game
+      also takes ``before=`` and ``dealer=``); None: ``start_score`` says.
+    """
+
+    play: Callable
+    dtype: np.dtype
+    deal_dtype: np.dtype | None = None
+    records: Callable | None = None
+    doc: str = ""
+    deal_doc: str = ""
     deals_per_match: float | None = None
-    """Mean deals of a whole match with the default strategies (``cardsim.play_match(game, 2000,
-    seed=1)``); None counts as the longest game's."""
-    match_start_score: int | None = None
-    """The score every seat starts a match from, when matches may start from given scores
-    (``play_match(before=..., dealer=...)``) and so end sooner in proportion to the lowest of them;
-    None when matches always start from a clean state."""
-    match_left: Callable | None = None
-    """``(before, rules) -> float``: the share of a new match's deals still to play from the match
-    state ``before`` (``play_match(before=...)``'s list) under the parsed ``rules``, for a game whose
-    matches may start from a given state that is not one score per seat (such a game also takes
-    ``before=`` and ``dealer=``); None: :attr:`match_start_score` says."""
+    start_score: int | None = None
+    left: Callable | None = None
+
+
+MODULE_KINDS = ("features", "pbn", "rules", "decisions", "analysis", "chart_writer")
+"""The kinds of module a game may name (:class:`Modules`)."""
+
+
+@dataclass(frozen=True)
+class Modules:
+    """The modules of a game that are imported only when asked for, by their dotted names (empty:
+    the game has none).  Named, not imported, so that building the spec loads no more than the
+    engine; :meth:`load` is the one way to reach them.
+
+    * ``features``: the hand features for conditions (:mod:`cardsim.conditions`): its ``FEATURES``
+      (a :class:`cardsim.deal.FeatureSet`) and ``layout(seats)`` (a :class:`cardsim.deal.DealLayout`);
+    * ``pbn``: the mapping of the game's deals to and from PBN (:mod:`cardsim.pbn`, docs/pbn.md),
+      for a game dealt as bridge (four hands of 13 cards);
+    * ``rules``: the game's part of rule files (docs/rules-files.md, :mod:`cardsim.rules`): its
+      context keys, calls, compiled contexts, the charts a rule file may be written from
+      (``CHARTS``) and the jitted interpreter's glue (see :mod:`cardsim.games.vint.rulefile`);
+    * ``decisions``: the timing of the game's decisions one by one (``python -m cardsim.profiling
+      GAME --decisions``): its ``collect(setup, n_deals)`` and ``time_decisions(views)`` (see
+      :mod:`cardsim.games.vint.decisions`);
+    * ``analysis``: the game's pandas pipeline (:func:`cardsim.analysis.for_game`);
+    * ``chart_writer``: the writer of a rule file from the game's chart (``cardsim rules
+      from-chart``): its ``from_args(args, log) -> (text, source)``.
+    """
+
+    features: str = ""
+    pbn: str = ""
+    rules: str = ""
+    decisions: str = ""
+    analysis: str = ""
+    chart_writer: str = ""
+
+    def offers(self, kind: str) -> bool:
+        """Whether the game names a module of ``kind`` (one of :data:`MODULE_KINDS`); imports nothing."""
+        return bool(self._name(kind))
+
+    def load(self, kind: str):
+        """The game's module of ``kind`` (one of :data:`MODULE_KINDS`), imported.  Raises
+        OptionError when the game names none (ask :meth:`offers` first)."""
+        name = self._name(kind)
+        if not name:
+            raise OptionError(f"the game has no {kind} module")
+        return importlib.import_module(name)
+
+    def _name(self, kind: str) -> str:
+        if kind not in MODULE_KINDS:
+            raise ValueError(f"unknown module kind {quote(kind)} (known: {', '.join(MODULE_KINDS)})")
+        return getattr(self, kind)
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """A game as the rest of cardsim sees it: a name and a handful of hook groups, each reached one
+    way (``spec.<group>.<hook>``).
+
+    * ``name``: the game's name in records and on the command line (``"vint"``);
+    * ``doc``: one line for people, naming its section of docs/RULES.md;
+    * ``table``: who sits at the table under which rules (:class:`Table`);
+    * ``play``: the engine's entry points for independent deals (:class:`Play`);
+    * ``matches``: whole matches (:class:`Matches`), or None when the game has no match mode here;
+    * ``forcing``: forced choices and play from given hands (:class:`Forcing`, ``cardsim
+      evaluate``), or None;
+    * ``frames``: how raw rows become typed frames (:class:`FrameHooks`), or None: the rows as
+      they are;
+    * ``dd``: double-dummy solving of the game's deals (:class:`DDHooks`), or None;
+    * ``pimc``: the hooks of the sampled-search player (:class:`cardsim.strategies.pimc.Hooks`: a
+      card decision's position from the seat's view, and its double-dummy solver), or None when
+      the game has no ``pimc`` strategy;
+    * ``facts``: facts generic tools and reports need (:class:`GameFacts`);
+    * ``modules``: the modules imported only when asked for (:class:`Modules`).
+    """
+
+    name: str
+    doc: str
+    table: Table
+    play: Play
+    matches: Matches | None = None
+    forcing: Forcing | None = None
+    frames: FrameHooks | None = None
+    dd: DDHooks | None = None
+    pimc: Any = None
+    facts: GameFacts | None = None
+    modules: Modules = Modules()
 
     def __post_init__(self):
         # Every entry point that runs strategies reports an unhandled strategy id the same way.
-        for name in ("simulate_chunk", "make_records", "play_matches", "match_records"):
-            func = getattr(self, name)
-            if func is not None:
-                object.__setattr__(self, name, strategy_errors(self.name, func))
+        wrap = functools.partial(strategy_errors, self.name)
+        object.__setattr__(self, "play", dataclasses.replace(
+            self.play, simulate_chunk=wrap(self.play.simulate_chunk), make_records=wrap(self.play.make_records)))
+        if self.matches is not None:
+            object.__setattr__(self, "matches", dataclasses.replace(
+                self.matches, play=wrap(self.matches.play),
+                records=None if self.matches.records is None else wrap(self.matches.records)))
         if self.forcing is not None:
             object.__setattr__(self, "forcing", dataclasses.replace(
-                self.forcing, play_given=strategy_errors(self.name, self.forcing.play_given),
-                trace_given=strategy_errors(self.name, self.forcing.trace_given),
-                agreed_calls=strategy_errors(self.name, self.forcing.agreed_calls)))
+                self.forcing, play_given=wrap(self.forcing.play_given), trace_given=wrap(self.forcing.trace_given),
+                agreed_calls=wrap(self.forcing.agreed_calls)))
 
     @property
     def default_seats(self) -> int:
-        return self.seat_counts[0]
+        return self.table.seat_counts[0]
 
     def parse_rules(self, items: dict | Sequence[str] | None) -> dict:
         """Rule options from ``{"name": "value"}`` or ``["name=value", …]``, defaults filled in.
@@ -491,8 +564,8 @@ class GameSpec:
         Raises :class:`OptionError` for an unknown name, a name given twice or a value its parser
         rejects.
         """
-        options = {o.name: o for o in self.rule_options}
-        rules = {o.name: o.default for o in self.rule_options}
+        options = {o.name: o for o in self.table.rule_options}
+        rules = {o.name: o.default for o in self.table.rule_options}
         if not items:
             return rules
         if not isinstance(items, dict):
@@ -527,11 +600,11 @@ class GameSpec:
         :class:`OptionError` for an option the game does not have.
         """
         given = self.parse_rules(None) if rules is None else dict(rules)
-        known = [o.name for o in self.rule_options]
+        known = [o.name for o in self.table.rule_options]
         unknown = sorted(set(given) - set(known))
         if unknown:
             raise OptionError(f"unknown {self.name} rule option {quote(unknown[0])} (known: {', '.join(known) or 'none'})")
-        defaults = {o.name: o.default for o in self.rule_options}
+        defaults = {o.name: o.default for o in self.table.rule_options}
         values = {name: rule_json(given.get(name, defaults[name])) for name in known}
         left = [name for name in known if values[name] == rule_json(defaults[name])]
         found = re.search(r"docs/RULES\.md §\d+", self.doc or "")
@@ -551,12 +624,12 @@ class GameSpec:
         ``{seat: spec}`` overriding the default.
         Raises :class:`StrategyError` / :class:`OptionError` with one-line messages.
         """
-        if seats is None and isinstance(strategies, (list, tuple)) and len(strategies) in self.seat_counts:
+        if seats is None and isinstance(strategies, (list, tuple)) and len(strategies) in self.table.seat_counts:
             seats = len(strategies)  # one spec per seat says how many seats there are
         seats = self.default_seats if seats is None else seats
-        if seats not in self.seat_counts:
-            raise OptionError(f"{self.name} is played with {' or '.join(map(str, self.seat_counts))} seats, not {seats}")
-        specs = [self.default_strategy] * seats
+        if seats not in self.table.seat_counts:
+            raise OptionError(f"{self.name} is played with {' or '.join(map(str, self.table.seat_counts))} seats, not {seats}")
+        specs = [self.table.default_strategy] * seats
         if isinstance(strategies, str):
             specs = [strategies] * seats
         elif isinstance(strategies, dict):
@@ -574,7 +647,7 @@ class GameSpec:
             if not isinstance(spec, str):
                 raise StrategyError(f"seat {seat}'s strategy must be a string NAME[:param=value,...], "
                                     f"got {type(spec).__name__} {quote(spec)}")
-            strategy, vec = self.registry.resolve(spec)
+            strategy, vec = self.table.registry.resolve(spec)
             ids[seat] = strategy.id
             params[seat] = vec
         return Setup(self.name, seats, ids, params, self.parse_rules(rules), tuple(specs))
@@ -591,4 +664,5 @@ def rule_json(value):
     return str(value)
 
 
-__all__ = ["GameSpec", "rule_json", "FrameHooks", "DDHooks", "GameFacts", "ContractBands", "RecordError", "OptionError", "RuleOption", "Setup", "StrategyError", "N_PARAMS"]
+__all__ = ["GameSpec", "Table", "Play", "Matches", "Modules", "MODULE_KINDS", "rule_json", "FrameHooks", "DDHooks",
+           "GameFacts", "ContractBands", "RecordError", "OptionError", "RuleOption", "Setup", "StrategyError", "N_PARAMS"]

@@ -10,7 +10,7 @@
 * :mod:`cardsim.rules.explain`: which rule makes the call for a hand, and why each earlier one did not.
 
 Each game's part (its context keys and pattern language, its calls, the jitted interpreter) is
-in ``cardsim/games/<game>/rulefile.py``, named by ``GameSpec.rules_module``.
+in ``cardsim/games/<game>/rulefile.py``, named by ``GameSpec.modules.rules``.
 """
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ def load(path, game: str, values: dict | None = None, base_values: dict | None =
     """The rule file at ``path`` compiled for ``game`` (:class:`cardsim.rules.compile.Compiled`)."""
     from cardsim.rules.compile import load as _load  # local: a run without rule files never loads the compiler
 
-    return _load(path, get_game(game).registry, values, base_values)
+    return _load(path, get_game(game).table.registry, values, base_values)
 
 
 def digests(specs) -> dict:

@@ -155,7 +155,7 @@ def fallbacks(spec: str, game: str, n_deals: int, seed: int = 0) -> tuple[int, i
     from cardsim.runner.run import records  # local: the runner brings numba's kernels; cardsim --help imports this module
 
     path, values, base_values = split_spec(spec.partition(":")[2])
-    compiled = load_compiled(path, get_game(game).registry, values, base_values)
+    compiled = load_compiled(path, get_game(game).table.registry, values, base_values)
     g = glue(compiled.file.game)
     total, by_rules, illegal = 0, 0, {}
     for record in records(game, list(range(n_deals)), seed=seed, strategies=spec):

@@ -9,7 +9,7 @@ The compiled file fills the table block of the seat's parameter row (float64, fr
 
 ``span`` is the game's bound for skipping the walk (``compile_context``'s third value; Vint: the
 most tokens of any pattern), the context laid out by the game's ``rulefile`` module
-(``GameSpec.rules_module``), the
+(``GameSpec.modules.rules``), the
 condition by :mod:`cardsim.rule_kernel`.  The row's named entries are the base strategy's
 parameters, so the base reads its own row unchanged when no rule holds.
 """
@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import ast
 import functools
-import importlib
 import math
 import re
 from dataclasses import dataclass
@@ -38,11 +37,11 @@ _NO_LIMIT = 1e9
 
 
 def glue(game: str):
-    """The ``rulefile`` module of ``game`` (``GameSpec.rules_module``); RuleFileError when the game has none."""
+    """The ``rulefile`` module of ``game`` (``GameSpec.modules.rules``); RuleFileError when the game has none."""
     spec = get_game(game)
-    if not spec.rules_module:
+    if not spec.modules.offers("rules"):
         raise RuleFileError(f"{spec.name} has no rule files")
-    return importlib.import_module(spec.rules_module)
+    return spec.modules.load("rules")
 
 
 @dataclass(frozen=True)
@@ -257,7 +256,7 @@ def compile_file(file: RuleFile, registry, values: dict | None = None, base_valu
 
 @functools.lru_cache(maxsize=64)
 def _compiled(path: str, stamp: tuple, game: str, values: tuple, base_values: tuple) -> Compiled:
-    return compile_file(read(path), get_game(game).registry, dict(values), dict(base_values))
+    return compile_file(read(path), get_game(game).table.registry, dict(values), dict(base_values))
 
 
 _SOURCES: dict = {}

@@ -265,7 +265,7 @@ def _fits(text: str) -> None:
         path = Path(d) / "charts.toml"
         path.write_text(text)
         try:
-            compile_file(read(path), get_game("vint").registry)
+            compile_file(read(path), get_game("vint").table.registry)
         except RuleFileError as exc:
             message = str(exc).partition(": ")[2] or str(exc)
             if "numbers and a strategy row holds" in message:

@@ -176,7 +176,7 @@ def dealing(spec, setup, conditions, calls, dealer: int, scores=None):
     rule file provably never makes its given call there, and ConditionError when the narrowed
     classes meet no hand with the question's conditions (the calls are then never made)."""
     calls = [int(c) for c in calls]
-    files = {s: rule_file(text, spec.registry) for s, text in enumerate(setup.specs)}
+    files = {s: rule_file(text, spec.table.registry) for s, text in enumerate(setup.specs)}
     files = {s: f for s, f in files.items() if f is not None}
     if not calls or not files or dealer < 0:
         return None, ()

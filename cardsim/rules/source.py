@@ -9,7 +9,6 @@ key.
 from __future__ import annotations
 
 import hashlib
-import importlib
 import re
 import tomllib
 from dataclasses import dataclass, field, replace
@@ -178,9 +177,9 @@ def _entries(data: dict, name: str, lines: Lines, shown: str, top_lines: dict, a
 
 def glue_keys() -> dict:
     """Game name -> its rules' context keys, for every game with rule files (each game's
-    ``rulefile`` module, ``GameSpec.rules_module``)."""
-    return {g: importlib.import_module(get_game(g).rules_module).CONTEXT_KEYS
-            for g in game_names() if get_game(g).rules_module}
+    ``rulefile`` module, ``GameSpec.modules.rules``)."""
+    return {g: get_game(g).modules.load("rules").CONTEXT_KEYS
+            for g in game_names() if get_game(g).modules.offers("rules")}
 
 
 def read(path, context_keys: dict | None = None) -> RuleFile:

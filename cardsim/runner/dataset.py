@@ -244,7 +244,7 @@ def check_disk_space(folder: Path, run: Run, todo: list[tuple[int, int, int]]) -
     (estimated from a sample only when their raw row size does not fit already)."""
     free = shutil.disk_usage(folder).free
     deals = sum(c for _, _, c in todo)
-    if deals * get_game(run.setup.game).row_dtype.itemsize * DISK_MARGIN <= free:
+    if deals * get_game(run.setup.game).play.row_dtype.itemsize * DISK_MARGIN <= free:
         return
     need = estimated_bytes(run, deals, len(todo)) * DISK_MARGIN
     if need > free:

@@ -56,7 +56,7 @@ WORKER_START_SECONDS = 3.0
 starts a fresh interpreter per worker, which imports cardsim and loads the game's compiled
 kernels before its first chunk, while the parent waits.  Measured as the wall time with
 ``--jobs 2`` less the time with ``--jobs 1`` plus the work the second worker takes off the
-first (BENCHMARKS.md, same run as each game's ``GameSpec.deal_seconds``, the machine otherwise idle): 2.4 to
+first (BENCHMARKS.md, same run as each game's ``GameSpec.play.deal_seconds``, the machine otherwise idle): 2.4 to
 3.1 s for Vint and 501 at 200,000 and 1,000,000 deals (an earlier run saw 1.9 s); the high end is
 taken, so that the default errs towards playing here."""
 LOAD_WINDOW = 0.1
@@ -65,31 +65,31 @@ LOAD_WINDOW = 0.1
 
 def deal_seconds(game: str, plays: float) -> float:
     """Estimated one-core seconds of ``plays`` complete deals of ``game`` (its spec's
-    ``deal_seconds``; a game without one counts as the slowest that has one)."""
-    return plays * _per_game(game, "deal_seconds")
+    ``play.deal_seconds``; a game without one counts as the slowest that has one)."""
+    return plays * _per_game(game, lambda spec: spec.play.deal_seconds)
 
 
 def match_seconds(game: str, matches: int, before=None, rules=None) -> float:
     """Estimated one-core seconds of ``matches`` whole matches of ``game`` (its spec's
-    ``deals_per_match`` deals each; a game started from the state ``before`` in proportion to the
-    share of its deals left: the spec's ``match_left(before, rules)``, else its lowest score out of
-    the spec's ``match_start_score``)."""
-    deals = _per_game(game, "deals_per_match")
+    ``matches.deals_per_match`` deals each; a game started from the state ``before`` in proportion
+    to the share of its deals left: the spec's ``matches.left(before, rules)``, else its lowest
+    score out of the spec's ``matches.start_score``)."""
+    deals = _per_game(game, lambda spec: spec.matches.deals_per_match if spec.matches else None)
     spec = get_game(game)
-    start = spec.match_start_score
-    if before is not None and spec.match_left is not None:
-        deals = max(1.0, deals * spec.match_left(before, rules or {}))
+    start = spec.matches.start_score if spec.matches else None
+    if before is not None and spec.matches is not None and spec.matches.left is not None:
+        deals = max(1.0, deals * spec.matches.left(before, rules or {}))
     elif before is not None and start is not None:
         deals = max(1.0, deals * min(before) / start)
     return deal_seconds(game, matches * deals)
 
 
-def _per_game(game: str, field: str) -> float:
-    """The spec's ``field`` of ``game``, or when it has none the largest of the games that have one."""
-    own = getattr(get_game(game), field)
+def _per_game(game: str, value) -> float:
+    """``value(spec)`` of ``game``, or when it is None the largest of the built-in games' that are not."""
+    own = value(get_game(game))
     if own is not None:
         return own
-    return max(v for v in (getattr(get_game(g), field) for g in GAME_NAMES) if v is not None)
+    return max(v for v in (value(get_game(g)) for g in GAME_NAMES) if v is not None)
 
 
 def _busiest(sizes: list[int], jobs: int) -> int:

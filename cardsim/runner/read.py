@@ -76,10 +76,10 @@ def resume_command(manifest: dict, output: Path) -> str | None:
     if seats != spec.default_seats:
         words += ["--seats", str(seats)]
     if len(set(specs)) == 1:
-        if specs[0] != spec.default_strategy:
+        if specs[0] != spec.table.default_strategy:
             words += ["--strategy", specs[0]]
     else:
-        words += [w for s, one in enumerate(specs) if one != spec.default_strategy
+        words += [w for s, one in enumerate(specs) if one != spec.table.default_strategy
                   for w in ("--strategy", f"{s}={one}")]
     defaults = json.loads(json.dumps({k: v for k, v in spec.parse_rules(None).items()}, default=str))
     words += [w for k, v in rules.items() if defaults.get(k) != v for w in ("--rule", f"{k}={v}")]

@@ -106,7 +106,7 @@ def records(game, deal_ids, seed=0, strategies=None, seats=None, rules=None) -> 
         if isinstance(i, bool) or not isinstance(i, (int, np.integer)) or not 0 <= i < MAX_DEALS:
             raise OptionError(f"deal numbers must be whole numbers from 0 to {MAX_DEALS - 1:,}, got {quote(i)}")
     run = make_run(game, max(1, len(ids)), seed, strategies, seats, rules)
-    return spec.make_records(run.seed, ids, run.setup)
+    return spec.play.make_records(run.seed, ids, run.setup)
 
 
 def match_records(game, match, seed=0, strategies=None, seats=None, rules=None, before=None, dealer=None) -> list[dict]:
@@ -114,12 +114,12 @@ def match_records(game, match, seed=0, strategies=None, seats=None, rules=None, 
     ``match`` of ``seed``, as ``play_match`` plays it (same ``before`` / ``dealer``): any
     game-level number traced to its deals.  Raises OptionError for a game without them."""
     spec = get_game(game)
-    if spec.match_records is None:
+    if spec.matches is None or spec.matches.records is None:
         raise OptionError(f"{spec.name} has no match records yet (501 and Vint have)")
     if isinstance(match, bool) or not isinstance(match, (int, np.integer)) or not 0 <= match < MAX_DEALS:
         raise OptionError(f"match numbers are whole numbers from 0 to {MAX_DEALS - 1:,}, got {quote(match)}")
     run = make_run(game, 1, seed, strategies, seats, rules)
-    return spec.match_records(run.seed, int(match), run.setup, before=before, dealer=dealer)
+    return spec.matches.records(run.seed, int(match), run.setup, before=before, dealer=dealer)
 
 
 def check_run_seed(seed) -> int:
@@ -142,7 +142,7 @@ def play_chunk(setup: Setup, seed: int, start: int, count: int) -> np.ndarray:
     """Worker: deals ``start`` to ``start + count - 1`` of run seed ``seed`` played under ``setup``
     by its game's ``simulate_chunk``: one row per deal, the game's ``row_dtype`` (structured
     numpy array of length ``count``).  A pure function of its arguments (DESIGN.md property 1)."""
-    return get_game(setup.game).simulate_chunk(seed, start, count, setup)
+    return get_game(setup.game).play.simulate_chunk(seed, start, count, setup)
 
 
 def run_seconds(run: Run, todo=None) -> float:
@@ -294,7 +294,7 @@ def memory_cap(game: str) -> int:
     available memory, at the row size of the game)."""
     import psutil  # local: psutil is slow to import; only this function needs it
 
-    return max(1, int(psutil.virtual_memory().available * MEMORY_SHARE) // get_game(game).row_dtype.itemsize)
+    return max(1, int(psutil.virtual_memory().available * MEMORY_SHARE) // get_game(game).play.row_dtype.itemsize)
 
 
 def simulate_columns(run: Run, n_jobs=-1, progress=False) -> dict:
@@ -302,7 +302,7 @@ def simulate_columns(run: Run, n_jobs=-1, progress=False) -> dict:
 
     Local worker processes fill one memory-backed shared file in place (nothing is pickled
     back); one job fills the arrays directly; on a dask cluster the rows come back per chunk."""
-    dtype = get_game(run.setup.game).row_dtype
+    dtype = get_game(run.setup.game).play.row_dtype
     offsets, size = _layout(dtype, run.n)
     chunks = run.chunks()
     shared = _shared_dir()
@@ -384,17 +384,17 @@ def play_matches(game, n_matches, seed=0, strategies=None, seats=None, rules=Non
     """
     run = make_run(game, n_matches, seed, strategies, seats, rules, chunk_size, what="the number of matches")
     spec = get_game(game)
-    if spec.play_matches is None:
+    if spec.matches is None:
         raise OptionError(f"{spec.name} has no match mode")
     start = {k: v for k, v in (("before", before), ("dealer", dealer)) if v is not None}
     def from_state(g):
-        return g.match_start_score is not None or g.match_left is not None
+        return g.matches is not None and (g.matches.start_score is not None or g.matches.left is not None)
 
     if start and not from_state(spec):
         those = ", ".join(g for g in GAME_NAMES if from_state(get_game(g)))
         raise OptionError(f"{spec.name} matches start from a clean state here (before= and dealer= are for {those})")
     if start:
-        spec.play_matches(run.seed, 0, 1, run.setup, **start)  # a bad state is an error before any worker starts
+        spec.matches.play(run.seed, 0, 1, run.setup, **start)  # a bad state is an error before any worker starts
     manifest = run.manifest()
     if start:
         manifest["start"] = {k: (list(map(int, v)) if k == "before" else int(v)) for k, v in start.items()}
@@ -416,4 +416,4 @@ def play_matches(game, n_matches, seed=0, strategies=None, seats=None, rules=Non
 
 
 def _match_chunk(setup, seed, start, count, kwargs=None):
-    return get_game(setup.game).play_matches(seed, start, count, setup, **(kwargs or {}))
+    return get_game(setup.game).matches.play(seed, start, count, setup, **(kwargs or {}))

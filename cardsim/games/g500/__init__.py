@@ -16,7 +16,7 @@ from cardsim.games.g500.constants import HJ, LJ, RANKS
 from cardsim.games.g500.dd import DD
 from cardsim.games.g500.facts import FACTS
 from cardsim.games.g500.frames import FRAMES
-from cardsim.games.base import ContractBands, Forcing, GameSpec, OptionError, RuleOption
+from cardsim.games.base import Forcing, GameSpec, Matches, Modules, OptionError, Play, RuleOption, Table
 from cardsim.games.g500 import engine as E
 from cardsim.games.g500 import forcing as _forcing
 from cardsim.games.g500 import pimc as _pimc
@@ -30,31 +30,21 @@ from cardsim.games.g500.strategies import REGISTRY
 
 SPEC = GameSpec(
     name="500",
-    seat_counts=(4,),
-    registry=REGISTRY,
-    default_strategy="heuristic",
-    row_dtype=ROW_DTYPE,
-    simulate_chunk=simulate_chunk,
-    deal_chunk=deal_chunk,
-    make_records=make_records,
-    replay=replay_record,
-    show=show,
-    rule_options=(
+    doc="Five Hundred (docs/RULES.md §3): 4 players in partnerships, 46 cards, bid table, kitty.",
+    table=Table(seat_counts=(4,), registry=REGISTRY, default_strategy="heuristic", rule_options=(
         RuleOption("scoring", "quebec", parse_scoring,
                    "quebec: made -> declarer's side +value, failed -> defenders +value; "
                    "subtract: failed -> -value, defenders +10 a trick (docs/RULES.md §3.6)"),
         RuleOption("target", 1000, parse_target, "game target in points (docs/RULES.md §3.6)"),
-    ),
-    play_matches=play_matches,
-    match_dtype=MATCH_DTYPE,
-    match_deal_dtype=MATCH_DEAL_DTYPE,
-    match_deal_doc=("match: the game's number (as in the match rows); before_0, before_1: the two teams' scores "
-                    "before the deal (points, team 0 = seats 0 and 2)."),
-    doc="Five Hundred (docs/RULES.md §3): 4 players in partnerships, 46 cards, bid table, kitty.",
-    row_doc=_rows.__doc__.split("Fields (per deal)", 1)[-1].split("\n", 2)[-1].strip(),
-    match_doc=_rows.MATCH_DOC,
-    # 6-7 the common contracts, 8-10 the high ones where the bidder counts on partner and kitty.
-    contract_bands=ContractBands(((6, 7), (8, 10)), "level"),
+    )),
+    play=Play(row_dtype=ROW_DTYPE, simulate_chunk=simulate_chunk, deal_chunk=deal_chunk,
+              make_records=make_records, replay=replay_record, show=show,
+              row_doc=_rows.__doc__.split("Fields (per deal)", 1)[-1].split("\n", 2)[-1].strip(),
+              ranks=RANKS, jokers=((HJ, "HJ"), (LJ, "LJ")), deal_seconds=5.9e-6),
+    matches=Matches(play=play_matches, dtype=MATCH_DTYPE, deal_dtype=MATCH_DEAL_DTYPE, doc=_rows.MATCH_DOC,
+                    deal_doc=("match: the game's number (as in the match rows); before_0, before_1: the two teams' "
+                              "scores before the deal (points, team 0 = seats 0 and 2)."),
+                    deals_per_match=8.7, left=match_left),
     forcing=Forcing(_forcing.parse_option, _forcing.declares, _forcing.parse_before, _forcing.play_given,
                     _forcing.outcome, _forcing.trace_given, _forcing.LOWER_IS_BETTER,
                     "P or 6S..10NT: the seat's first call; =CONTRACT (=8H): the seat declares it, auction skipped; "
@@ -65,17 +55,11 @@ SPEC = GameSpec(
                     outcome_meanings=_forcing.OUTCOME_MEANINGS, lead_groups=_forcing.lead_groups,
                     lead_made=_forcing.LEAD_MADE,
                     is_lead=_forcing.is_lead, reach=_forcing.reach, contract_reached=_forcing.contract_reached),
-    pimc=_pimc.HOOKS,
-    ranks=RANKS,
-    jokers=((HJ, "HJ"), (LJ, "LJ")),
     frames=FRAMES,
     dd=DD,
+    pimc=_pimc.HOOKS,
     facts=FACTS,
-    features_module=f"{__name__}.features",
-    rules_module=f"{__name__}.rulefile",
-    deal_seconds=5.9e-6,
-    deals_per_match=8.7,
-    match_left=match_left,
+    modules=Modules(features=f"{__name__}.features", rules=f"{__name__}.rulefile", analysis="cardsim.analysis.g500"),
 )
 
 __all__ = ["SPEC", "simulate_chunk", "deal_chunk", "play_matches", "make_records", "replay_record", "show",

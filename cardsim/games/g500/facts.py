@@ -1,10 +1,9 @@
 """Facts about Five Hundred that generic tools and reports ask its spec for (:class:`cardsim.games.base.GameFacts`)."""
-from cardsim.games.base import GainObjective, GameFacts
+from cardsim.games.base import ContractBands, GainObjective, GameFacts
 
 FACTS = GameFacts(
     title="Five Hundred",
     partnerships=True,
-    analysis="cardsim.analysis.g500",
     bench_condition="trumps_H>=6, bowers_H>=1",
     pimc_deals=40,
     quality_deals=2000,
@@ -18,4 +17,6 @@ FACTS = GameFacts(
                       (("quebec", None, {"scoring": "quebec"}), ("subtract", None, {"scoring": "subtract"})),
                       matches=30_000),
     ),
+    # 6-7 the common contracts, 8-10 the high ones where the bidder counts on partner and kitty.
+    contract_bands=ContractBands(((6, 7), (8, 10)), "level"),
 )

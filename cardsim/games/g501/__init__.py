@@ -13,7 +13,7 @@ from cardsim.cards import RANKS_501
 from cardsim.games.g501.dd import DD
 from cardsim.games.g501.facts import FACTS
 from cardsim.games.g501.frames import FRAMES
-from cardsim.games.base import ContractBands, Forcing, GameSpec
+from cardsim.games.base import Forcing, GameSpec, Matches, Modules, Play, Table
 from cardsim.games.g501 import forcing as _forcing
 from cardsim.games.g501 import pimc as _pimc
 from cardsim.games.g501.engine import NO_FORCE
@@ -26,27 +26,14 @@ from cardsim.games.g501.strategies import REGISTRY
 
 SPEC = GameSpec(
     name="501",
-    seat_counts=(3, 4),
-    registry=REGISTRY,
-    default_strategy="heuristic",
-    row_dtype=ROW_DTYPE,
-    simulate_chunk=simulate_chunk,
-    deal_chunk=deal_chunk,
-    make_records=make_records,
-    replay=replay_record,
-    show=show,
-    rule_options=(),
-    play_matches=play_matches,
-    match_dtype=MATCH_DTYPE,
-    match_deal_dtype=MATCH_DEAL_DTYPE,
-    match_deal_doc="match: the game's number (as in the match rows).",
     doc="501 (Russian): bid for the talon, blind bids double, count down from 501 (docs/RULES.md §1).",
-    row_doc=ROW_DOC,
-    match_doc=MATCH_DOC,
-    # The declarer's target (docs/RULES.md §1.4, 66..220).  The default players' targets run 66 to
-    # about 150: on 19,250 declared deals of seed 0 these bands hold 57%, 27% and 16% of them.
-    contract_bands=ContractBands(((66, 99), (100, 119), (120, 220)), "target"),
-    match_records=match_records,
+    table=Table(seat_counts=(3, 4), registry=REGISTRY, default_strategy="heuristic", rule_options=()),
+    play=Play(row_dtype=ROW_DTYPE, simulate_chunk=simulate_chunk, deal_chunk=deal_chunk,
+              make_records=make_records, replay=replay_record, show=show, row_doc=ROW_DOC,
+              ranks=RANKS_501, deal_seconds=3.7e-6),
+    matches=Matches(play=play_matches, dtype=MATCH_DTYPE, deal_dtype=MATCH_DEAL_DTYPE, records=match_records,
+                    doc=MATCH_DOC, deal_doc="match: the game's number (as in the match rows).",
+                    deals_per_match=13.9, start_score=501),
     forcing=Forcing(_forcing.parse_option, _forcing.declares, _forcing.parse_before, _forcing.play_given,
                     _forcing.outcome, _forcing.trace_given, _forcing.lower_is_better,
                     "blind:L, look, pass: the seat's first turn; =L / =L!: it won the auction at L (looked / blind), "
@@ -57,16 +44,12 @@ SPEC = GameSpec(
                     outcomes=_forcing.OUTCOMES, outcome_meanings=_forcing.OUTCOME_MEANINGS,
                     lead_groups=_forcing.lead_groups, lead_made=_forcing.LEAD_MADE,
                     is_lead=_forcing.is_lead, reach=_forcing.reach, contract_reached=_forcing.contract_reached),
-    pimc=_pimc.HOOKS,
-    ranks=RANKS_501,
     frames=FRAMES,
     dd=DD,
+    pimc=_pimc.HOOKS,
     facts=FACTS,
-    features_module=f"{__name__}.features",
-    rules_module=f"{__name__}.rulefile",
-    deal_seconds=3.7e-6,
-    deals_per_match=13.9,
-    match_start_score=501,
+    modules=Modules(features=f"{__name__}.features", rules=f"{__name__}.rulefile", analysis="cardsim.analysis.g501",
+                    chart_writer="cardsim.rules.from_chart"),
 )
 
 __all__ = ["SPEC"]

@@ -49,9 +49,8 @@ CONTEXT_KEYS = ("stage", "position", "score", "lead", "bid", "seats", "others_bl
 STRATEGY_ID = RULES
 """The engine id of the ``rules`` strategy."""
 CHARTS = ("blind",)
-"""The report's charts ``cardsim rules from-chart`` writes as rule files (:mod:`cardsim.rules.from_chart`)."""
-CHART_WRITER = "cardsim.rules.from_chart"
-"""The module that writes them: its ``from_args(args, log)`` returns the file's text and its source."""
+"""The report's charts ``cardsim rules from-chart`` writes as rule files, with the writer the spec names
+(``modules.chart_writer``: :mod:`cardsim.rules.from_chart`)."""
 STAGES = {"blind": BLIND, "looked": LOOKED, "talon": TALON}
 _WORDS = {LOOK: "look", PASS: "pass", RAISE: "raise", ABANDON: "abandon", DECLARE: "declare"}
 _FLAGS = {"yes": 1, "no": 0, "any": -1}

@@ -11,7 +11,7 @@ from cardsim.cards import VINT_RANKS
 from cardsim.games.vint.dd import DD
 from cardsim.games.vint.facts import FACTS
 from cardsim.games.vint.frames import FRAMES
-from cardsim.games.base import ContractBands, Forcing, GameSpec
+from cardsim.games.base import Forcing, GameSpec, Matches, Modules, Play, Table
 
 from . import engine, forcing, pimc
 from .chunks import MATCH_DEAL_DTYPE, deal_chunk, match_left, play_matches, simulate_chunk
@@ -23,25 +23,15 @@ from .strategies import REGISTRY
 
 SPEC = GameSpec(
     name="vint",
-    seat_counts=(4,),
-    registry=REGISTRY,
-    default_strategy="heuristic",
-    row_dtype=engine.ROW_DTYPE,
-    simulate_chunk=simulate_chunk,
-    deal_chunk=deal_chunk,
-    make_records=make_records,
-    replay=replay_record,
-    show=show,
-    play_matches=play_matches,
-    match_records=match_records,
-    match_dtype=engine.RUBBER_DTYPE,
-    match_deal_dtype=MATCH_DEAL_DTYPE,
-    match_deal_doc="rubber: the rubber's number (as in the rubber rows).",
     doc="Vint: Russian partnership game, no dummy, both sides score every trick (docs/RULES.md §2)",
-    row_doc=engine.ROW_DOC,
-    match_doc=engine.MATCH_DOC,
-    # Part scores, games (4-5: 3NT-5D decide the game) and slams (6-7) apart (docs/RULES.md §2.4-§2.5).
-    contract_bands=ContractBands(((1, 3), (4, 5), (6, 7)), "level"),
+    table=Table(seat_counts=(4,), registry=REGISTRY, default_strategy="heuristic"),
+    play=Play(row_dtype=engine.ROW_DTYPE, simulate_chunk=simulate_chunk, deal_chunk=deal_chunk,
+              make_records=make_records, replay=replay_record, show=show, row_doc=engine.ROW_DOC,
+              ranks=VINT_RANKS, deal_seconds=5.4e-6),
+    matches=Matches(play=play_matches, dtype=engine.RUBBER_DTYPE, deal_dtype=MATCH_DEAL_DTYPE,
+                    records=match_records, doc=engine.MATCH_DOC,
+                    deal_doc="rubber: the rubber's number (as in the rubber rows).",
+                    deals_per_match=12.2, left=match_left),
     forcing=Forcing(forcing.parse_option, forcing.declares, forcing.parse_before, forcing.play_given,
                     forcing.outcome, forcing.trace_given, forcing.LOWER_IS_BETTER,
                     "P or 1S..7NT: the seat's first call; =CONTRACT (=3NT): the seat declares it, auction skipped; "
@@ -51,16 +41,11 @@ SPEC = GameSpec(
                     outcomes=forcing.OUTCOMES, outcome_meanings=forcing.OUTCOME_MEANINGS,
                     lead_groups=forcing.lead_groups, lead_made=forcing.LEAD_MADE,
                     is_lead=forcing.is_lead, reach=forcing.reach, contract_reached=forcing.contract_reached),
-    pimc=pimc.HOOKS,
-    ranks=VINT_RANKS,
     frames=FRAMES,
     dd=DD,
+    pimc=pimc.HOOKS,
     facts=FACTS,
-    features_module=f"{__name__}.features",
-    decisions_module=f"{__name__}.decisions",
-    rules_module=f"{__name__}.rulefile",
-    pbn_module=f"{__name__}.pbn",
-    deal_seconds=5.4e-6,
-    deals_per_match=12.2,
-    match_left=match_left,
+    modules=Modules(features=f"{__name__}.features", pbn=f"{__name__}.pbn", rules=f"{__name__}.rulefile",
+                    decisions=f"{__name__}.decisions", analysis="cardsim.analysis.vint",
+                    chart_writer="cardsim.rules.from_chart_vint"),
 )

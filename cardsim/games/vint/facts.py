@@ -1,10 +1,9 @@
 """Facts about Vint that generic tools and reports ask its spec for (:class:`cardsim.games.base.GameFacts`)."""
-from cardsim.games.base import GainObjective, GameFacts
+from cardsim.games.base import ContractBands, GainObjective, GameFacts
 
 FACTS = GameFacts(
     title="Vint",
     partnerships=True,
-    analysis="cardsim.analysis.vint",
     bench_condition="hcp=15-17, H>=5",
     # searching with DDS costs about a second a decision: a few deals per measurement
     pimc_deals=4,
@@ -18,4 +17,6 @@ FACTS = GameFacts(
                       "share of rubbers won (0..1)", 0.005, "win", beside=(("points_gain", "margin"),),
                       matches=40_000),
     ),
+    # Part scores, games (4-5: 3NT-5D decide the game) and slams (6-7) apart (docs/RULES.md §2.4-§2.5).
+    contract_bands=ContractBands(((1, 3), (4, 5), (6, 7)), "level"),
 )

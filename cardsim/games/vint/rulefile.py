@@ -41,9 +41,8 @@ CONTEXT_KEYS = ("auction",)
 STRATEGY_ID = RULES
 """The engine id of the ``rules`` strategy."""
 CHARTS = ("opening", "second", "overcall", "response")
-"""The report's charts ``cardsim rules from-chart`` writes as rule files (:mod:`cardsim.analysis.vint_charts`)."""
-CHART_WRITER = "cardsim.rules.from_chart_vint"
-"""The module that writes them: its ``from_args(args, log)`` returns the file's text and its source."""
+"""The report's charts ``cardsim rules from-chart`` writes as rule files (:mod:`cardsim.analysis.vint_charts`),
+with the writer the spec names (``modules.chart_writer``)."""
 _DOTS = "..."
 _DENOMINATIONS = ("S", "C", "D", "H", "NT")
 

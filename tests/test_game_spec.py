@@ -1,0 +1,63 @@
+"""The shape of the game contract (docs/DESIGN.md, "The spec's hooks"): a handful of hook groups
+on :class:`~cardsim.games.base.GameSpec`, each reached one way, and the named modules loaded only
+through :meth:`~cardsim.games.base.Modules.load`."""
+from __future__ import annotations
+
+import dataclasses
+import sys
+
+import numpy as np
+import pytest
+
+from cardsim.games import GAME_NAMES, get_game
+from cardsim.games.base import (MODULE_KINDS, GameSpec, Matches, Modules, OptionError, Play, Table)
+from cardsim.strategies.registry import StrategyError
+
+GROUPS = {"table": Table, "play": Play, "matches": Matches, "modules": Modules}
+
+
+def test_the_spec_is_a_handful_of_fields():
+    names = [f.name for f in dataclasses.fields(GameSpec)]
+    assert names == ["name", "doc", "table", "play", "matches", "forcing", "frames", "dd", "pimc", "facts",
+                     "modules"]
+    assert len(names) <= 12
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_each_built_in_game_fills_the_groups(game):
+    spec = get_game(game)
+    for field, kind in GROUPS.items():
+        assert isinstance(getattr(spec, field), kind), (game, field)
+    assert spec.play.row_dtype.names[:2] == ("deal", "dealer")
+    assert spec.table.seat_counts[0] == spec.default_seats
+    assert spec.facts.contract_bands is not None and spec.matches.deals_per_match > 0
+
+
+def test_a_named_module_is_imported_only_when_loaded():
+    modules = Modules(features="cardsim_no_such_module_for_this_test")
+    assert modules.offers("features") and not modules.offers("pbn")
+    assert "cardsim_no_such_module_for_this_test" not in sys.modules
+    with pytest.raises(ModuleNotFoundError):
+        modules.load("features")
+    with pytest.raises(OptionError, match="the game has no pbn module"):
+        modules.load("pbn")
+    with pytest.raises(ValueError, match="unknown module kind 'feature'"):
+        modules.offers("feature")
+
+
+def test_the_built_in_games_name_their_modules():
+    """Which game offers which kind of module (tests/test_conformance.py checks that each loads)."""
+    offered = {kind: [g for g in GAME_NAMES if get_game(g).modules.offers(kind)] for kind in MODULE_KINDS}
+    assert offered == {"features": ["vint", "501", "500"], "pbn": ["vint"], "rules": ["vint", "501", "500"],
+                       "decisions": ["vint"], "analysis": ["vint", "501", "500"], "chart_writer": ["vint", "501"]}
+
+
+def test_match_entry_points_report_an_unhandled_strategy_in_one_line():
+    """The spec wraps ``matches.play`` and ``matches.records`` as it wraps ``play.simulate_chunk``."""
+    spec = get_game("501")
+    setup = dataclasses.replace(spec.setup(), strategy_ids=np.array([99, 1, 1]))
+    for call in (lambda: spec.play.simulate_chunk(7, 0, 10, setup), lambda: spec.matches.play(7, 0, 2, setup),
+                 lambda: spec.matches.records(7, 0, setup)):
+        with pytest.raises(StrategyError, match="strategy id 99") as err:
+            call()
+        assert "\n" not in str(err.value)
