@@ -81,26 +81,7 @@ NAMED_UPWARD: dict[tuple[str, str], str] = {
 theirs, read by the layer above (``importlib.import_module`` there).  Each is a debt — the upper
 layer should find its own piece — and the test fails when a listed name is gone."""
 
-KNOWN_CYCLES: dict[tuple[str, ...], str] = {
-    ("cardsim.games.g500.dispatch", "cardsim.games.g500.pimc", "cardsim.games.g500.pimc_auction",
-     "cardsim.games.g500.engine"): "the pimc player reads the auction by running the engine's",
-    ("cardsim.games.g501.dispatch", "cardsim.games.g501.pimc", "cardsim.games.g501.engine"):
-        "the pimc player reads the auction by running the engine's",
-    ("cardsim.games.vint.dispatch", "cardsim.games.vint.pimc", "cardsim.games.vint.engine"):
-        "the pimc player reads the auction by running the engine's",
-}
-"""``{cycle: why}``: the cycles tolerated for now, each named whole (as :func:`cycles` names it).
-The engine dispatches to the strategies, the pimc strategy samples the worlds its auction
-explains by running the engine's auction kernel (``engine.auction_made``, imported inside the
-function).  Breaking it means passing that kernel down to the pimc hooks, in jitted modules whose
-every edit recompiles all kernels (:mod:`cardsim._jit`): left for a change to their code.  Each
-entry is a debt: the test fails when a listed cycle is gone."""
-
 LOCAL_DEBT: dict[str, str] = {
-    "cardsim/games/g500/pimc.py": "jitted: a comment recompiles every kernel; marked with its next code change",
-    "cardsim/games/g500/pimc_auction.py": "jitted: a comment recompiles every kernel; marked with its next code change",
-    "cardsim/games/g501/pimc.py": "jitted: a comment recompiles every kernel; marked with its next code change",
-    "cardsim/games/vint/pimc.py": "jitted: a comment recompiles every kernel; marked with its next code change",
     "cardsim/profiling.py": "the profiler beside the benchmarks; its local imports not yet explained",
     "cardsim/cli/bench.py": "the bench command (one parser for cardsim/bench/); its local imports not yet explained",
 }
@@ -300,16 +281,10 @@ def _file(module: str, is_package: bool) -> str:
 
 
 def test_cardsim_has_no_import_cycles():
-    found = [c for c in cycles(import_graph(_sources())) if tuple(c) not in KNOWN_CYCLES]
+    found = cycles(import_graph(_sources()))
     assert not found, ("import cycles (move what both modules need down into a module both import; a "
                        "function-local import does not break a cycle):\n"
                        + "\n".join(" → ".join(c + c[:1]) for c in found))
-
-
-def test_the_known_cycles_are_still_there():
-    found = {tuple(c) for c in cycles(import_graph(_sources()))}
-    gone = [" → ".join(c + c[:1]) for c in KNOWN_CYCLES if c not in found]
-    assert not gone, f"no longer a cycle, take it off KNOWN_CYCLES: {gone}"
 
 
 def test_every_cardsim_module_is_in_a_layer():

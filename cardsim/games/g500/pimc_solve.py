@@ -56,7 +56,7 @@ def _exact(h, tr, pos, lead_seat, lead_suit, denom, lo, hi, g, keys, bounds, mov
     while lo < hi:
         beta = g + 1 if g == lo else g
         beta = min(max(beta, lo + 1), hi)
-        g = _dd._search(h, tr, np.int64(pos), np.int64(lead_seat), np.int64(lead_suit), np.int64(denom),
+        g = _dd.search(h, tr, np.int64(pos), np.int64(lead_seat), np.int64(lead_suit), np.int64(denom),
                         np.int64(beta - 1), np.int64(beta), keys, bounds, moves, stats)
         if g >= beta:
             lo = g
@@ -175,7 +175,7 @@ def common_best(hand, seat, denom, leader, trick, n, led, worlds, codes, keys, b
             if step >= n_common:
                 # Not best in an earlier world: does it beat the common moves' best here?
                 a, b = (best, best + 1) if maxing else (best - 1, best)
-                g = _dd._search(h, tr, np.int64(n + 1), np.int64(lead_seat), np.int64(lead_suit), np.int64(denom),
+                g = _dd.search(h, tr, np.int64(n + 1), np.int64(lead_seat), np.int64(lead_suit), np.int64(denom),
                                 np.int64(a), np.int64(b), keys, bounds, moves, stats)
                 h[seat] = hand
                 if (maxing and g > best) or (not maxing and g < best):
@@ -185,7 +185,7 @@ def common_best(hand, seat, denom, leader, trick, n, led, worlds, codes, keys, b
                 continue
             # A common move: does it reach the best so far, and does it beat it?
             a, b = (best - 1, best) if maxing else (best, best + 1)
-            g = _dd._search(h, tr, np.int64(n + 1), np.int64(lead_seat), np.int64(lead_suit), np.int64(denom),
+            g = _dd.search(h, tr, np.int64(n + 1), np.int64(lead_seat), np.int64(lead_suit), np.int64(denom),
                             np.int64(a), np.int64(b), keys, bounds, moves, stats)
             if (maxing and g < best) or (not maxing and g > best):
                 h[seat] = hand
@@ -193,7 +193,7 @@ def common_best(hand, seat, denom, leader, trick, n, led, worlds, codes, keys, b
             better = g > best if maxing else g < best
             if not better:
                 a, b = (best, best + 1) if maxing else (best - 1, best)
-                g = _dd._search(h, tr, np.int64(n + 1), np.int64(lead_seat), np.int64(lead_suit), np.int64(denom),
+                g = _dd.search(h, tr, np.int64(n + 1), np.int64(lead_seat), np.int64(lead_suit), np.int64(denom),
                                 np.int64(a), np.int64(b), keys, bounds, moves, stats)
                 better = g > best if maxing else g < best
             if better:
