@@ -225,5 +225,5 @@ def pimc_card(params, streams, seat, hand, denom, declarer, leader, trick, n_in_
     with objmode(card="int64"):
         record = (readable, dealer, ids, params, before0, before1, scoring, target, calls, ncalls, by_seat, own)
         card = decide_card(row, state, seat, hand, denom, declarer, leader, trick, n_in_trick, led, played, known,
-                       decl_tricks, contract_tricks, voids, fallback, record if row[_AUCTION] == 1 else None)
+                           decl_tricks, contract_tricks, voids, fallback, record if row[_AUCTION] == 1 else None)
     return card

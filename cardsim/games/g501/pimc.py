@@ -401,5 +401,5 @@ def pimc_card(row, rng, hand, legal, trick, led, trump, played, is_declarer, won
     with objmode(out="int64"):
         record = (readable, dealer, seats, sids, params, scores, calls, ncalls, looked, talon, own, gift1, gift2)
         out = decide_card(row, state, hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, seat,
-                      declarer, seen, code, record if row[_AUCTION] == 1 else None)
+                          declarer, seen, code, record if row[_AUCTION] == 1 else None)
     return out

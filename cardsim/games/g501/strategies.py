@@ -1211,7 +1211,7 @@ def heuristic_play_voids_v5(hand, legal, trick, led, trump, played, is_declarer,
 @jit(inline="always")
 def _play_voids(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid, pvoid, order, rules):
     c = heuristic_card(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid, pvoid, order,
-                        rules)
+                       rules)
     if not is_declarer and popcount(hand) == 2 and popcount(trick) == 2 and popcount(legal) == 2:
         unseen = DECK_MASK & ~U64(played) & ~U64(hand)
         if popcount(unseen) == 2:  # always in a deal; a made-up position may leave more unseen

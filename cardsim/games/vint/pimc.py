@@ -207,5 +207,5 @@ def pimc_card(row, rng, hand, seat, declarer, trump, leader, trick, n, played, b
     with objmode(card="int64"):
         record = (ids, params, calls, ncalls, dealer, below, games, readable, plays, winners)
         card = decide_card(row, state, hand, seat, declarer, trump, leader, trick, n, played, voids, fallback,
-                       record if row[_AUCTION] == 1 else None)
+                           record if row[_AUCTION] == 1 else None)
     return card
