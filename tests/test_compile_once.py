@@ -34,8 +34,8 @@ HEAVY = {
 OUT_OF_LINE = {
     "500": [g500_strategies.heuristic_bid, g500_strategies.score_bid, g500_strategies.heuristic_lead,
             g500_strategies.declaring_side_lead],
-    "501": [g501_strategies._heuristic_card, g501_strategies._last_in_seventh, g501_strategies.heuristic_play_v1],
-    "vint": [vint_strategies._heuristic_bid, vint_strategies.heuristic_call_v1, vint_strategies._lead,
+    "501": [g501_strategies.heuristic_card, g501_strategies.last_in_seventh, g501_strategies.heuristic_play_v1],
+    "vint": [vint_strategies.heuristic_bid, vint_strategies.heuristic_call_v1, vint_strategies.lead_with_bid_suits,
              vint_strategies.heuristic_lead_v1],
 }
 QUESTION = {
@@ -89,6 +89,6 @@ def test_500_double_dummy_search_is_compiled_once():
     h, d, t, played = positions_500(cardsim.records("500", range(3), 0))
     out = np.zeros(int(played.sum()), dtype=np.int64)
     dd500.solve_batch(h[played], d[played], t[played], *dd500.new_table(12), out, np.zeros(1, dtype=np.int64))
-    found = signatures(dd500._search)
+    found = signatures(dd500.search)
     assert len(found) == 1, found
     assert "Literal" not in found[0]

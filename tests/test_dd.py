@@ -581,7 +581,7 @@ def test_500_sure_tricks_count_a_hands_trumps_above_the_other_sides():
     gave 1; plain minimax agrees (team 0 takes 1 of 3)."""
     hands = ["4H 5H 6H", "HJ JD 4S", "7H 8H 5S", "JH 6S 7S"]
     eff = np.array([int(REMAP_hand(bits(h, parse500), 3)) for h in hands], dtype=np.uint64)
-    mine, theirs, _w, w_theirs = D500._sure_tricks(eff, 0, 3)
+    mine, theirs, _w, w_theirs = D500.sure_tricks(eff, 0, 3)
     assert (mine, theirs) == (0, 2)
     assert int(w_theirs) == 1 << int(REMAP[3, parse500("JD")])  # the lowest card the count rests on
     assert solve500(hands, 0, 3) == 1

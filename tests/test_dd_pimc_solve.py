@@ -568,14 +568,14 @@ def test_501_pimc_table_size_does_not_change_the_values():
     from cardsim.bench import pimc_hooks
     from cardsim.games.g501 import pimc as GP
 
-    assert D501.PIMC_TT_BITS == 14 and GP._scratch()[0].shape[0] == 1 << D501.PIMC_TT_BITS
+    assert D501.PIMC_TT_BITS == 14 and GP.solver_scratch()[0].shape[0] == 1 << D501.PIMC_TT_BITS
     tables = {bits: D501.new_table(bits) for bits in (D501.PIMC_TT_BITS, D501.TT_BITS)}
     moves, stats = np.zeros(D501.MOVES_SHAPE, dtype=np.int64), np.zeros(1, dtype=np.int64)
     n = 0
     for position, worlds in pimc_hooks.record("501", 60, 8, 13):
         got = {}
         for bits, (keys, bounds) in tables.items():
-            args = list(GP._kernel_args(position, worlds))
+            args = list(GP.kernel_args(position, worlds))
             args[9:13] = keys, bounds, moves, stats
             out = np.zeros((len(worlds), len(position.legal)), dtype=np.int64)
             D501.solve_cards(*args, out)

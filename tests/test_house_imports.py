@@ -81,30 +81,6 @@ NAMED_UPWARD: dict[tuple[str, str], str] = {
 theirs, read by the layer above (``importlib.import_module`` there).  Each is a debt — the upper
 layer should find its own piece — and the test fails when a listed name is gone."""
 
-KNOWN_CYCLES: dict[tuple[str, ...], str] = {
-    ("cardsim.games.g500.dispatch", "cardsim.games.g500.pimc", "cardsim.games.g500.pimc_auction",
-     "cardsim.games.g500.engine"): "the pimc player reads the auction by running the engine's",
-    ("cardsim.games.g501.dispatch", "cardsim.games.g501.pimc", "cardsim.games.g501.engine"):
-        "the pimc player reads the auction by running the engine's",
-    ("cardsim.games.vint.dispatch", "cardsim.games.vint.pimc", "cardsim.games.vint.engine"):
-        "the pimc player reads the auction by running the engine's",
-}
-"""``{cycle: why}``: the cycles tolerated for now, each named whole (as :func:`cycles` names it).
-The engine dispatches to the strategies, the pimc strategy samples the worlds its auction
-explains by running the engine's auction kernel (``engine.auction_made``, imported inside the
-function).  Breaking it means passing that kernel down to the pimc hooks, in jitted modules whose
-every edit recompiles all kernels (:mod:`cardsim._jit`): left for a change to their code.  Each
-entry is a debt: the test fails when a listed cycle is gone."""
-
-LOCAL_DEBT: dict[str, str] = {
-    "cardsim/games/g500/pimc.py": "jitted: a comment recompiles every kernel; marked with its next code change",
-    "cardsim/games/g500/pimc_auction.py": "jitted: a comment recompiles every kernel; marked with its next code change",
-    "cardsim/games/g501/pimc.py": "jitted: a comment recompiles every kernel; marked with its next code change",
-    "cardsim/games/vint/pimc.py": "jitted: a comment recompiles every kernel; marked with its next code change",
-}
-"""``{file: why}``: files whose function-local imports of cardsim modules do not say why yet.
-Each entry is a debt: the test fails when a listed file has none left (so the list shrinks)."""
-
 REASON = re.compile(r"#\s*local:\s*\S")
 """The mark of a function-local import kept on purpose: ``# local: `` and the reason."""
 
@@ -298,16 +274,10 @@ def _file(module: str, is_package: bool) -> str:
 
 
 def test_cardsim_has_no_import_cycles():
-    found = [c for c in cycles(import_graph(_sources())) if tuple(c) not in KNOWN_CYCLES]
+    found = cycles(import_graph(_sources()))
     assert not found, ("import cycles (move what both modules need down into a module both import; a "
                        "function-local import does not break a cycle):\n"
                        + "\n".join(" → ".join(c + c[:1]) for c in found))
-
-
-def test_the_known_cycles_are_still_there():
-    found = {tuple(c) for c in cycles(import_graph(_sources()))}
-    gone = [" → ".join(c + c[:1]) for c in KNOWN_CYCLES if c not in found]
-    assert not gone, f"no longer a cycle, take it off KNOWN_CYCLES: {gone}"
 
 
 def test_every_cardsim_module_is_in_a_layer():
@@ -333,22 +303,11 @@ def test_function_local_imports_of_cardsim_say_why():
     found = []
     for module, (source, is_package) in sources.items():
         rel = _file(module, is_package)
-        if rel in LOCAL_DEBT:
-            continue
         found += [f"{rel}:{line}" for line in unexplained(source, module, is_package, sources)]
     assert not found, ("function-local imports of cardsim modules without a reason: move them to the top of "
                        "the module, or say on the line why start-up needs them local (# local: REASON):\n"
                        + "\n".join(found))
 
-
-def test_the_local_debt_list_holds_only_files_that_still_need_it():
-    sources = _sources()
-    stale = []
-    for rel in LOCAL_DEBT:
-        module, is_package = module_name(rel), rel.endswith("__init__.py")
-        if module not in sources or not unexplained(sources[module][0], module, is_package, sources):
-            stale.append(rel)
-    assert not stale, f"no unexplained local import left in {stale}: take them off LOCAL_DEBT"
 
 
 # What the checks catch, on small made-up packages.

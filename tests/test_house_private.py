@@ -25,20 +25,6 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = "cardsim"
 FOLDERS = ("cardsim", "tests", "analyses")
 
-MOVING = frozenset({
-    # the games' upward imports being moved out (cardsim/games, cardsim/dd, cardsim/frames.py)
-    "cardsim/games/g500/pimc.py", "cardsim/games/g500/pimc_solve.py", "cardsim/games/g500/solver.py",
-    "cardsim/games/g501/dispatch.py", "cardsim/games/g501/pimc.py", "cardsim/games/g501/strategies.py",
-    "cardsim/games/vint/decisions.py", "cardsim/games/vint/pbn.py", "cardsim/games/vint/strategies.py",
-})
-"""The one exception set, for now: the files, among those the games' move (``cardsim/games/``,
-``cardsim/dd/``, ``cardsim/frames.py``) is changing, that still use another module's private name
-or own one another module (a test included) uses.
-Those moves make their own private names public; they were left alone here so as not to edit
-the same lines twice.  A use is left out when the file using the name or the module owning it is
-listed.  The test below fails when an entry no longer excuses anything, so the set shrinks to
-nothing and goes."""
-
 
 PATCH_TARGET = re.compile(r"^cardsim(\.\w+)*\._[A-Za-z0-9]\w*$")
 """A dotted string naming a private attribute of a cardsim module, as ``mock.patch`` takes."""
@@ -127,10 +113,6 @@ def private_uses(source: str, module: str, is_package: bool, modules: set[str]) 
     return sorted(found)
 
 
-def _matches(entry: str, rel: str) -> bool:
-    return rel == entry or (entry.endswith("/") and rel.startswith(entry))
-
-
 def uses_under(root: Path, folders=FOLDERS) -> list[tuple[str, int, str, str, str]]:
     """``(file, line, owner module, name, owner's file)`` of every private name used across
     modules in the ``.py`` files under ``root``'s ``folders`` (files relative to ``root``)."""
@@ -150,22 +132,12 @@ def _all_uses() -> list[tuple[str, int, str, str, str]]:
     return uses_under(ROOT)
 
 
-def _excused(rel: str, owner_rel: str) -> bool:
-    return any(_matches(entry, rel) or _matches(entry, owner_rel) for entry in MOVING)
-
 
 def test_no_private_name_is_used_across_modules():
-    found = [f"{rel}:{line}: {owner}.{name}" for rel, line, owner, name, owner_rel in _all_uses()
-             if not _excused(rel, owner_rel)]
+    found = [f"{rel}:{line}: {owner}.{name}" for rel, line, owner, name, _ in _all_uses()]
     assert not found, ("private names used outside their module (give the name a public one, with a docstring, "
                        "in the module that owns it; or move it to its one user):\n" + "\n".join(found))
 
-
-def test_the_moving_set_still_excuses_something():
-    uses = _all_uses()
-    stale = sorted(entry for entry in MOVING
-                   if not any(_matches(entry, rel) or _matches(entry, owner_rel) for rel, _, _, _, owner_rel in uses))
-    assert not stale, f"no private name crosses modules in {stale} any more: take them off MOVING"
 
 
 # What the rule catches, on a small made-up package.

@@ -223,7 +223,7 @@ def test_the_docs_auction_example():
     """docs/pbn.md's example: the Auction tag names the first caller, the calls follow clockwise
     from him, four to a line; the Declarer and Contract tags it shows are what Vint's rules make of
     those calls."""
-    from cardsim.games.vint.pbn import DENOMS, DIRECTIONS, _call
+    from cardsim.games.vint.pbn import DENOMS, DIRECTIONS, read_pbn_call
     from cardsim.games.vint.replay import run_auction
 
     text = (ROOT / "docs" / "pbn.md").read_text()
@@ -233,7 +233,7 @@ def test_the_docs_auction_example():
     assert board.tags["Auction"] == board.tags["Dealer"] == "E"
     lines = block.split('[Auction "E"]\n')[1].splitlines()
     assert all(len(line.split()) == 4 for line in lines)
-    calls = [_call(t) for t in board.sections["Auction"]]
+    calls = [read_pbn_call(t) for t in board.sections["Auction"]]
     # column k of every line is the call of the k-th player clockwise from East
     assert [(DIRECTIONS[(dealer + i) % 4], c) for i, c in enumerate(calls[:4])] == [
         ("E", "1S"), ("S", "1H"), ("W", "P"), ("N", "2C")]

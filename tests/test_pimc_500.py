@@ -133,7 +133,7 @@ def test_same_view_same_card_whatever_the_hidden_hands():
     glue = inspect.signature(P.pimc_card.py_func).parameters
     view_args = inspect.signature(heuristic_play.py_func).parameters
     assert list(glue) == ["params", "streams"] + list(view_args) + ["voids", "auction"]
-    assert list(inspect.signature(P._decide).parameters) == ["row", "state"] + list(view_args) + [
+    assert list(inspect.signature(P.decide_card).parameters) == ["row", "state"] + list(view_args) + [
         "voids", "fallback", "record"]
     assert get_game("500").pimc is P.HOOKS and P.HOOKS.strategy is get_game("500").table.registry["pimc"]
     # Spades trumps, seat 2 (declarer's partner, declarer 0) third to play in trick 3.  Two deals

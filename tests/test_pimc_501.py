@@ -106,7 +106,7 @@ def test_view_is_heuristics_arguments():
     # and the public record of the auction and the talon, with the seat's own dealt hand and gifts
     # (read with auction=1 only: tests/test_pimc_auction_501.py)
     assert list(inspect.signature(P.pimc_card.py_func).parameters) == ["row", "rng", *names, "auction"]
-    assert list(inspect.signature(P._decide).parameters) == ["row", "state", *names, "code", "record"]
+    assert list(inspect.signature(P.decide_card).parameters) == ["row", "state", *names, "code", "record"]
 
 
 def test_position_of_a_hand_built_mid_deal_view():

@@ -44,6 +44,7 @@ from cardsim.games.g500.constants import (
     UNMAP,
 )
 from cardsim.games.g500.dispatch import choose_call, choose_discard, choose_card
+from cardsim.games.g500.pimc_auction import use_auction_kernel
 from cardsim.games.g500.rules import (
     card_suit,
     contract_level,
@@ -621,6 +622,10 @@ def auction_made(keys, dealer, hands_in, ids, params, scoring, target, before0, 
         run_auction(dealer, ids, params, streams, hands, scoring, target, before0, before1, no_trace, res,
                     forced, calls)
         made[i] = res[R_NCALLS] == forced[F_NPREFIX]
+
+
+# The pimc player's worlds that read the auction run this kernel; its glue is below the engine.
+use_auction_kernel(auction_made)
 
 
 @jit

@@ -118,9 +118,9 @@ def _solver():
     Kept in :data:`_SOLVER`, with the process's table and scratch in :data:`_SCRATCH`: an import
     statement at every call cost a tenth of a 501 decision's Python."""
     if not _SOLVER:
-        from cardsim.games.g500 import solver as _dd
+        from cardsim.games.g500 import solver as _dd  # local: importing it compiles (or loads) the search
 
-        from . import pimc_solve
+        from . import pimc_solve  # local: it imports the solver (above)
 
         # Not cardsim.dd's shared table: importing cardsim.dd (the package) from this jitted
         # module would put the plain modules it imports in the compiled code's hash.
@@ -194,8 +194,12 @@ HOOKS = _pimc.Hooks(position=position, solve=solve, strategy=PIMC_STRATEGY, clas
 _AUCTION = PIMC_STRATEGY.param_index("auction")
 
 
-def _decide(row, state, seat, hand, denom, declarer, leader, trick, n_in_trick, led, played, known, decl_tricks,
-            contract_tricks, voids, fallback, record=None) -> int:
+def decide_card(row, state, seat, hand, denom, declarer, leader, trick, n_in_trick, led, played, known, decl_tricks,
+                contract_tricks, voids, fallback, record=None) -> int:
+    """The sampled search's move (int, an engine code) for the view :func:`pimc_card` gets, run in
+    object mode: ``row`` the seat's parameters (float64[N_PARAMS]), ``state`` its stream's word
+    (the worlds' seed), ``fallback`` the heuristic's code and ``record`` the public auction
+    (None: the worlds match the play only; see :func:`position`) (docs/RULES.md §3.5)."""
     return _pimc.decide(HOOKS, row, int(state), int(played).bit_count(), int(seat),
                         (seat, hand, denom, declarer, leader, trick.copy(), n_in_trick, led, played, known,
                          decl_tricks, contract_tricks, voids, fallback, record))
@@ -220,6 +224,6 @@ def pimc_card(params, streams, seat, hand, denom, declarer, leader, trick, n_in_
     own = hands[seat]
     with objmode(card="int64"):
         record = (readable, dealer, ids, params, before0, before1, scoring, target, calls, ncalls, by_seat, own)
-        card = _decide(row, state, seat, hand, denom, declarer, leader, trick, n_in_trick, led, played, known,
-                       decl_tricks, contract_tricks, voids, fallback, record if row[_AUCTION] == 1 else None)
+        card = decide_card(row, state, seat, hand, denom, declarer, leader, trick, n_in_trick, led, played, known,
+                           decl_tricks, contract_tricks, voids, fallback, record if row[_AUCTION] == 1 else None)
     return card

@@ -35,6 +35,18 @@ U64 = np.uint64
 _KITTY_SALT = U64(0x2545F4914F6CDD1D)
 _STEP = U64(0x9E3779B97F4A7C15)
 
+_AUCTION_KERNEL: list = []
+"""The engine's auction kernel (:func:`.engine.auction_made`), handed down by the engine as it
+loads (:func:`use_auction_kernel`): the engine imports the dispatch, which imports the glue."""
+
+
+def use_auction_kernel(kernel) -> None:
+    """Give :func:`auction_made` the kernel that runs the auction of given hands,
+    :func:`.engine.auction_made` (``kernel(keys uint64[W], dealer, hands uint64[W, 4], ids, params,
+    scoring, target, before0, before1, forced, made bool[W])``); the engine calls it once as it
+    loads."""
+    _AUCTION_KERNEL[:] = [kernel]
+
 
 def auction_context(record, seat: int, declarer: int, denom: int):
     """``Position.auction`` for :func:`auction_made` from the glue's ``record`` (the public
@@ -112,8 +124,7 @@ def auction_made(position, worlds: np.ndarray, keys: np.ndarray) -> np.ndarray:
     ``worlds`` uint64[W, 4] the hidden holders of :func:`.pimc.position`), make the whole auction,
     world ``w``'s seat streams seeded from ``keys[w]`` (uint64[W]) as a deal's are (the
     ``Hooks.auction`` of Five Hundred, :func:`.engine.auction_made`)."""
-    from .engine import auction_made as made_kernel  # the engine imports dispatch, which imports the glue
-
+    (made_kernel,) = _AUCTION_KERNEL
     (dealer, forced, ids, params, before0, before1, scoring, target, given, own, seat, declarer,
      denom) = position.auction
     keys = np.asarray(keys, dtype=np.uint64)

@@ -48,6 +48,23 @@ def _play(h, tr, hand, seat, trick, n, led, denom, code):
 
 
 @jit(inline="always")
+def _seat_world(h, worlds, w, seat, hand):
+    """Seat world ``w``'s hands in ``h`` (uint64[4]): ``worlds[w]`` (seats ``seat+1, +2, +3``) and
+    the seat's ``hand``."""
+    for k in range(3):
+        h[(seat + 1 + k) % 4] = worlds[w, k]
+    h[seat] = hand
+
+
+@jit(inline="always")
+def _window(h, tr, pos, lead_seat, lead_suit, denom, a, b, keys, bounds, moves, stats):
+    """Team 0's tricks after the move :func:`_play` made (``pos`` cards on the trick), fail-soft
+    within ``(a, b)``: :func:`cardsim.games.g500.solver.search` with its arguments' types."""
+    return _dd.search(h, tr, np.int64(pos), np.int64(lead_seat), np.int64(lead_suit), np.int64(denom), np.int64(a),
+                      np.int64(b), keys, bounds, moves, stats)
+
+
+@jit(inline="always")
 def _exact(h, tr, pos, lead_seat, lead_suit, denom, lo, hi, g, keys, bounds, moves, stats):
     """Team 0's exact tricks in ``lo .. hi`` (known bounds) after the move :func:`_play` made:
     MTD(f), null-window searches ("team 0 takes at least beta?") stepping from the guess ``g``
@@ -56,8 +73,7 @@ def _exact(h, tr, pos, lead_seat, lead_suit, denom, lo, hi, g, keys, bounds, mov
     while lo < hi:
         beta = g + 1 if g == lo else g
         beta = min(max(beta, lo + 1), hi)
-        g = _dd._search(h, tr, np.int64(pos), np.int64(lead_seat), np.int64(lead_suit), np.int64(denom),
-                        np.int64(beta - 1), np.int64(beta), keys, bounds, moves, stats)
+        g = _window(h, tr, pos, lead_seat, lead_suit, denom, beta - 1, beta, keys, bounds, moves, stats)
         if g >= beta:
             lo = g
         else:
@@ -91,9 +107,7 @@ def solve_worlds(hand, seat, denom, leader, trick, n, led, worlds, codes, keys, 
     lead_seat = seat if n == 0 else leader
     guess = (left + 1) // 2  # team 0's tricks: the last value found, across cards and worlds
     for w in range(n_worlds):
-        for k in range(3):
-            h[(seat + 1 + k) % 4] = worlds[w, k]
-        h[seat] = hand
+        _seat_world(h, worlds, w, seat, hand)
         live = h[0] | h[1] | h[2] | h[3] | on_table
         for j in range(n_codes - 1, -1, -1):  # higher codes first: an equivalent card copies one
             code = codes[j]
@@ -146,9 +160,7 @@ def common_best(hand, seat, denom, leader, trick, n, led, worlds, codes, keys, b
     count = n_codes
     guess = (left + 1) // 2
     for w in range(n_worlds):
-        for k in range(3):
-            h[(seat + 1 + k) % 4] = worlds[w, k]
-        h[seat] = hand
+        _seat_world(h, worlds, w, seat, hand)
         # The common moves so far first, then the others.
         k = 0
         for j in range(n_codes):
@@ -175,8 +187,7 @@ def common_best(hand, seat, denom, leader, trick, n, led, worlds, codes, keys, b
             if step >= n_common:
                 # Not best in an earlier world: does it beat the common moves' best here?
                 a, b = (best, best + 1) if maxing else (best - 1, best)
-                g = _dd._search(h, tr, np.int64(n + 1), np.int64(lead_seat), np.int64(lead_suit), np.int64(denom),
-                                np.int64(a), np.int64(b), keys, bounds, moves, stats)
+                g = _window(h, tr, n + 1, lead_seat, lead_suit, denom, a, b, keys, bounds, moves, stats)
                 h[seat] = hand
                 if (maxing and g > best) or (not maxing and g < best):
                     for q in range(n_codes):
@@ -185,16 +196,14 @@ def common_best(hand, seat, denom, leader, trick, n, led, worlds, codes, keys, b
                 continue
             # A common move: does it reach the best so far, and does it beat it?
             a, b = (best - 1, best) if maxing else (best, best + 1)
-            g = _dd._search(h, tr, np.int64(n + 1), np.int64(lead_seat), np.int64(lead_suit), np.int64(denom),
-                            np.int64(a), np.int64(b), keys, bounds, moves, stats)
+            g = _window(h, tr, n + 1, lead_seat, lead_suit, denom, a, b, keys, bounds, moves, stats)
             if (maxing and g < best) or (not maxing and g > best):
                 h[seat] = hand
                 continue
             better = g > best if maxing else g < best
             if not better:
                 a, b = (best, best + 1) if maxing else (best - 1, best)
-                g = _dd._search(h, tr, np.int64(n + 1), np.int64(lead_seat), np.int64(lead_suit), np.int64(denom),
-                                np.int64(a), np.int64(b), keys, bounds, moves, stats)
+                g = _window(h, tr, n + 1, lead_seat, lead_suit, denom, a, b, keys, bounds, moves, stats)
                 better = g > best if maxing else g < best
             if better:
                 # Its exact value, between the bound just found and the far end.

@@ -177,7 +177,7 @@ def _absolute_move(code, h, denom):
     return (code & ~63) + lowest_bit(m)
 
 @jit(inline="always")
-def _sure_tricks(h, leader, denom):
+def sure_tricks(h, leader, denom):
     """``(leader's side, other side, cards, other cards)``: tricks each side is sure to take
     from a trick start, and the cards each count depends on (as in :func:`_rel_mask`: the
     lowest of the top cards involved in each suit).
@@ -187,7 +187,9 @@ def _sure_tricks(h, leader, denom):
     rounds), his cards above every other card of their suit; or, if more, the trumps of one
     hand of the side (his or his partner's) above every trump of the other side.  The other side:
     the trumps of one of its hands above every trump of the leader's side (each such trump wins
-    the trick it is played to for its side, and a hand plays one card a trick)."""
+    the trick it is played to for its side, and a hand plays one card a trick).  ``h``: uint64[4]
+    the hands in the effective layout of ``denom``; ``leader``: the seat to lead; the counts are
+    int64, the card sets uint64 (docs/RULES.md §3.5)."""
     tm = TRUMP_MASK[denom]
     mine = h[leader]
     others = U64(0)
@@ -249,7 +251,7 @@ def _sure_tricks(h, leader, denom):
 def _last_trick(h, leader, denom):
     """``(team 0's tricks, cards it depends on)`` of the last trick, every hand one card: the
     highest trump (no-trump: joker) wins, else the highest card of the leader's lane (a no-trump
-    joker led wins whatever suit it names).  The winner's rank counts (as in :func:`_search`'s
+    joker led wins whatever suit it names).  The winner's rank counts (as in :func:`search`'s
     trick end) only when another card of its group is in the trick."""
     t = h[0] | h[1] | h[2] | h[3]
     m = t & TRUMP_MASK[denom]
@@ -518,7 +520,7 @@ argument pattern (slow), and such caches crash when loaded."""
 
 
 @jit(signature_or_function=_SEARCH_SIG)
-def _search(h, trick, pos, leader, led, denom, alpha, beta, keys, bounds, moves, stats):
+def search(h, trick, pos, leader, led, denom, alpha, beta, keys, bounds, moves, stats):
     """Team 0's tricks from the current trick on (this trick included), within ``(alpha, beta)``
     (fail-soft).  ``h``: uint64[4] hands (changed and restored); ``trick``: int64[4] cards of
     this trick so far in play order; ``pos``: cards already on it; ``led``: its suit (named
@@ -542,7 +544,7 @@ def _search(h, trick, pos, leader, led, denom, alpha, beta, keys, bounds, moves,
             won, w1 = _last_trick(h, leader, denom)
             moves[40, _W] = np.int64(w1)
             return won
-        mine, theirs, w_mine, w_theirs = _sure_tricks(h, leader, denom)
+        mine, theirs, w_mine, w_theirs = sure_tricks(h, leader, denom)
         if leader % 2 == 0:
             lo, hi, w_lo, w_hi = mine, left - theirs, w_mine, w_theirs
         else:
@@ -573,7 +575,7 @@ def _search(h, trick, pos, leader, led, denom, alpha, beta, keys, bounds, moves,
         b0 = min(beta, hi)
         # At pos -1 ``led`` carries the lead to try first.  np.int64(hint): ``hint`` alone types
         # as Literal[int](-1) on one path of _probe and compiled the recursion a second time.
-        v = _search(h, trick, _NEG, leader, np.int64(hint), denom, a0, b0, keys, bounds, moves, stats)
+        v = search(h, trick, _NEG, leader, np.int64(hint), denom, a0, b0, keys, bounds, moves, stats)
         w = U64(moves[40, _W])
         depth = 40 - popcount(out)
         # The search's own bound holds because of its cards alone: store it with them.
@@ -602,7 +604,7 @@ def _search(h, trick, pos, leader, led, denom, alpha, beta, keys, bounds, moves,
         won = 1 if nxt % 2 == 0 else 0
         # The next tricks reuse ``trick``: the cards of this one are put back for the callers.
         t0, t1, t2, t3 = trick[0], trick[1], trick[2], trick[3]
-        v = won + _search(h, trick, _ZERO, nxt, _NEG, denom, alpha - won, beta - won, keys, bounds, moves, stats)
+        v = won + search(h, trick, _ZERO, nxt, _NEG, denom, alpha - won, beta - won, keys, bounds, moves, stats)
         trick[0], trick[1], trick[2], trick[3] = t0, t1, t2, t3
         # The winner's rank counts when another card of its group (trumps, else the suit led)
         # was in the trick; a lone trump or the lone card of the suit led wins whatever its rank.
@@ -663,7 +665,7 @@ def _search(h, trick, pos, leader, led, denom, alpha, beta, keys, bounds, moves,
             lead_suit = card_suit(c, denom)
             if lead_suit < 0:
                 lead_suit = named - 1
-        v = _search(h, trick, pos + 1, leader, lead_suit, denom, alpha, beta, keys, bounds, moves, stats)
+        v = search(h, trick, pos + 1, leader, lead_suit, denom, alpha, beta, keys, bounds, moves, stats)
         h[seat] = hand
         wc = U64(moves[40, _W])
         w_all |= wc
@@ -695,7 +697,7 @@ def solve_eff(eff, leader, denom, keys, bounds, moves, stats):
     mid = hi - 1 if leader % 2 == 0 else 2
     while lo < hi:
         mid = min(max(mid, lo + 1), hi)
-        v = _search(h, trick, _ZERO, leader, _NEG, denom, mid - 1, mid, keys, bounds, moves, stats)
+        v = search(h, trick, _ZERO, leader, _NEG, denom, mid - 1, mid, keys, bounds, moves, stats)
         if v >= mid:
             lo = v
         else:
@@ -725,7 +727,7 @@ def solve_batch(hands, declarers, denoms, keys, bounds, out, stats):
 @jit(signature_or_function=_I(types.uint64[::1], types.int64[::1], _I, _I, _I, _I))
 def minimax_eff(h, trick, pos, leader, led, denom):
     """Team 0's tricks by plain minimax (no pruning, no table, no merging): the reference the
-    tests check :func:`solve_eff` against.  Arguments as :func:`_search`."""
+    tests check :func:`solve_eff` against.  Arguments as :func:`search`."""
     if pos == 4:
         w = trick_winner(trick, denom, led)
         nxt = (leader + w) % 4
@@ -807,7 +809,7 @@ def _mid_trick(h, trick, pos, leader, led, denom, keys, bounds, moves, stats) ->
 
 def mid_value(h, trick, pos: int, leader: int, led: int, denom: int, keys, bounds, moves, stats) -> int:
     """Team 0's double-dummy tricks (int) from a position inside a trick, this trick included, as
-    :func:`mid_trick` but searched by :func:`_search` itself (null-window bisection, the table
+    :func:`mid_trick` but searched by :func:`search` itself (null-window bisection, the table
     shared): the per-card trace (:mod:`cardsim.dd.trace`) asks this for every legal card of all
     40 positions of a deal, where :func:`mid_trick`'s plain minimax of the trick's rest would
     call :func:`solve_eff` once per completion.  Arguments as :func:`mid_trick` (``h`` uint64[4]
@@ -821,8 +823,8 @@ def mid_value(h, trick, pos: int, leader: int, led: int, denom: int, keys, bound
     lo = 0
     while lo < hi:
         mid = (lo + hi + 1) // 2
-        v = int(_search(h, trick, np.int64(pos), np.int64(leader), np.int64(led), np.int64(denom),
-                        np.int64(mid - 1), np.int64(mid), keys, bounds, moves, stats))
+        v = int(search(h, trick, np.int64(pos), np.int64(leader), np.int64(led), np.int64(denom),
+                       np.int64(mid - 1), np.int64(mid), keys, bounds, moves, stats))
         if v >= mid:
             lo = v
         else:

@@ -85,9 +85,9 @@ from cardsim.games.g501.strategies import (
     CHART, HEURISTIC, HEURISTIC_V1, HEURISTIC_V2, HEURISTIC_V5, HEURISTIC_V7, HEURISTIC_V8, HEURISTIC_V9, PIMC, RANDOM,
     RULES,
     chart_blind, chart_contract, chart_contract_in, chart_open,
-    _view_voids, heuristic_blind, heuristic_contract, heuristic_contract_in, heuristic_open, heuristic_play_v1,
+    heuristic_blind, heuristic_contract, heuristic_contract_in, heuristic_open, heuristic_play_v1,
     heuristic_play_voids, heuristic_play_voids_v5, heuristic_play_voids_v7, heuristic_play_voids_v8,
-    heuristic_play_voids_v9, random_blind, random_contract, random_open, random_play,
+    heuristic_play_voids_v9, random_blind, random_contract, random_open, random_play, view_voids,
 )
 from cardsim.strategies.unhandled import unhandled
 from cardsim.suit_order import IDENTITY, card_from_label, cards_to_label, from_label, order_of, to_label
@@ -238,7 +238,7 @@ def choose_card(strategy, params, streams, seat, hand, legal, trick, led, trump,
     """The seat's card from ``legal`` (+ DECLARE_FLAG to declare a marriage), docs/RULES.md §1.5-§1.6."""
     if (strategy == HEURISTIC or strategy == CHART or strategy == HEURISTIC_V2 or strategy == HEURISTIC_V5
             or strategy == HEURISTIC_V7 or strategy == HEURISTIC_V8 or strategy == HEURISTIC_V9):
-        dvoid, pvoid = _view_voids(seat, declarer, is_declarer, seen)
+        dvoid, pvoid = view_voids(seat, declarer, is_declarer, seen)
         return choose_card_voids(strategy, seat_order(strategy, streams[1 + seat, 0]), hand, legal, trick, led, trump,
                                  played, is_declarer, won_any, decl_pos, dvoid, pvoid)
     return choose_card_rest(strategy, params, streams, seat, hand, legal, trick, led, trump, played, is_declarer,

@@ -32,6 +32,7 @@ from cardsim.games.g501.rules import (
     marriage_suits, marriage_value, next_active, trick_winner, valid_bid, valid_target,
 )
 from cardsim.games.g501 import dispatch as D
+from cardsim.games.g501.pimc import use_auction_kernel
 from cardsim.rng import deal_key, match_key, randbelow, seed_streams, shuffle
 
 U64 = np.uint64
@@ -921,6 +922,10 @@ def auction_made(keys, dealer, hands_in, seats, sids, params, scores, forced, lo
             if res[R_LOOKED + s] != (looked >> s) & 1:
                 ok = False
         made[i] = ok
+
+
+# The pimc player's worlds that read the auction run this kernel; its glue is below the engine.
+use_auction_kernel(auction_made)
 
 
 @jit

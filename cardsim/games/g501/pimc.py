@@ -95,8 +95,18 @@ VIEW = ("hand", "legal", "trick", "led", "trump", "played", "is_declarer", "won_
 
 _SCRATCH: list = []
 """This process's transposition table (:data:`cardsim.games.g501.solver.PIMC_TT_BITS`) and scratch
-(:func:`_scratch`), made on first use."""
+(:func:`solver_scratch`), made on first use."""
 _SOLVER: list = []
+_AUCTION_KERNEL: list = []
+"""The engine's auction kernel (:func:`.engine.auction_made`), handed down by the engine as it
+loads (:func:`use_auction_kernel`): the engine imports the dispatch, which imports this module."""
+
+
+def use_auction_kernel(kernel) -> None:
+    """Give :func:`auction_made` the kernel that runs the auction of given hands,
+    :func:`.engine.auction_made` (``kernel(keys uint64[W], dealer, hands uint64[W, 4], seats, sids,
+    params, scores, forced, looked, made bool[W])``); the engine calls it once as it loads."""
+    _AUCTION_KERNEL[:] = [kernel]
 
 
 def _solver():
@@ -104,13 +114,17 @@ def _solver():
     search, about 30 s cold, which a run without ``pimc`` seats should not pay.  Kept in
     :data:`_SOLVER` (an import statement at every call cost a tenth of a decision's Python)."""
     if not _SOLVER:
-        from cardsim.games.g501 import solver as g501
+        from cardsim.games.g501 import solver as g501  # local: importing it compiles (or loads) the search
 
         _SOLVER.append(g501)
     return _SOLVER[0]
 
 
-def _scratch():
+def solver_scratch():
+    """``[keys, bounds, moves, stats]``: this process's transposition table for the search
+    (:func:`cardsim.games.g501.solver.new_table` of ``PIMC_TT_BITS``, kept across decisions and
+    deals), the ``moves`` scratch (int64 :data:`~cardsim.games.g501.solver.MOVES_SHAPE`) and the
+    node counter (int64[1]); made, and the solver imported, on first use."""
     if not _SCRATCH:
         dd = _solver()
         _SCRATCH.extend((*dd.new_table(dd.PIMC_TT_BITS), np.zeros(dd.MOVES_SHAPE, dtype=np.int64), np.zeros(1, dtype=np.int64)))
@@ -286,8 +300,7 @@ def auction_made(position: _pimc.Position, worlds: np.ndarray, keys: np.ndarray)
     allows (:func:`dealt_hands`) and in which the seats' strategies, dealt its hands, make the whole
     auction with the same looks, world ``w``'s seat streams seeded from ``keys[w]`` (uint64[W]) as a
     deal's are (the ``Hooks.auction`` of 501, :func:`.engine.auction_made`)."""
-    from .engine import auction_made as made_kernel  # the engine imports dispatch, which imports this module
-
+    (made_kernel,) = _AUCTION_KERNEL
     dealer, seats, forced, sids, params, scores, looked, dealt, holders, played, talon, gifts, d = position.auction
     keys = np.asarray(keys, dtype=np.uint64)
     hands = np.zeros((len(worlds), 4), dtype=np.uint64)
@@ -302,7 +315,7 @@ def auction_made(position: _pimc.Position, worlds: np.ndarray, keys: np.ndarray)
     return out
 
 
-def _kernel_args(position: _pimc.Position, worlds: np.ndarray) -> tuple:
+def kernel_args(position: _pimc.Position, worlds: np.ndarray) -> tuple:
     """The arguments of :mod:`cardsim.games.g501.solver`'s per-world kernels for ``position`` in ``worlds``
     (uint64[W, 2], players 1 and 2), the output array excluded."""
     templ, cards, leader, decl, trump, won, lead_marriage, _code = position.context
@@ -314,7 +327,7 @@ def _kernel_args(position: _pimc.Position, worlds: np.ndarray) -> tuple:
     if lead_marriage >= 0:
         held = (hands[:, decl] >> U64(lead_marriage)) & U64(1)
         pending[held.astype(bool)] = int(marriage_value(lead_marriage >> 4, trump))
-    keys, bounds, moves, stats = _scratch()
+    keys, bounds, moves, stats = solver_scratch()
     return (hands, np.int64(0), position.legal, np.int64(leader), np.int64(decl), np.int64(trump), np.int64(won),
             pending, cards, keys, bounds, moves, stats)
 
@@ -326,7 +339,7 @@ def solve(position: _pimc.Position, worlds: np.ndarray, best_only: bool = False)
     seat, else 0.0 (:func:`cardsim.games.g501.solver.best_cards`, null-window searches)."""
     out = np.zeros((len(worlds), len(position.legal)), dtype=np.int64)
     kernel = _solver().best_cards if best_only else _solver().solve_cards
-    kernel(*_kernel_args(position, worlds), out)
+    kernel(*kernel_args(position, worlds), out)
     values = out.astype(np.float64)
     return values if position.declaring or best_only else -values
 
@@ -337,7 +350,7 @@ def common(position: _pimc.Position, worlds: np.ndarray) -> np.ndarray:
     rows, by :func:`cardsim.games.g501.solver.common_best` (null windows, stopping at the first world
     that leaves no common card)."""
     out = np.zeros(len(position.legal), dtype=np.int64)
-    _solver().common_best(*_kernel_args(position, worlds), out)
+    _solver().common_best(*kernel_args(position, worlds), out)
     return out.astype(bool)
 
 
@@ -361,8 +374,12 @@ HOOKS = _pimc.Hooks(position=position, solve=solve, strategy=PIMC_STRATEGY, card
 _AUCTION = PIMC_STRATEGY.param_index("auction")
 
 
-def _decide(row, state, hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, seat, declarer,
-            seen, code, record=None) -> int:
+def decide_card(row, state, hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, seat, declarer,
+                seen, code, record=None) -> int:
+    """The sampled search's card (int, a card index, + DECLARE_FLAG to declare a marriage) for the
+    view :func:`pimc_card` gets (:data:`VIEW`, then the heuristic's ``code``), run in object mode:
+    ``row`` the seat's parameters (float64[N_PARAMS]), ``state`` its stream's word (the worlds'
+    seed), ``record`` the public auction and talon (None: not read) (docs/RULES.md §1.5-§1.6)."""
     return _pimc.decide(HOOKS, row, int(state), int(played).bit_count(), int(seat),
                         (hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, seat, declarer,
                          seen.copy(), code, record))
@@ -383,6 +400,6 @@ def pimc_card(row, rng, hand, legal, trick, led, trump, played, is_declarer, won
     readable, dealer, seats, sids, params, scores, calls, ncalls, looked, talon, own, gift1, gift2 = auction
     with objmode(out="int64"):
         record = (readable, dealer, seats, sids, params, scores, calls, ncalls, looked, talon, own, gift1, gift2)
-        out = _decide(row, state, hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, seat,
-                      declarer, seen, code, record if row[_AUCTION] == 1 else None)
+        out = decide_card(row, state, hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, seat,
+                          declarer, seen, code, record if row[_AUCTION] == 1 else None)
     return out

@@ -921,6 +921,45 @@ def _mid_trick(h, leader, decl, trump, won, pending, got, cards, keys, bounds, m
     return max(values) if p == decl else min(values)
 
 
+@jit(inline="always")
+def _put_trick(mp, trick, n, c):
+    """The current trick's cards in play order, ``trick[:n]`` then ``c``, into the ``moves`` row the
+    search reads them from (``mp``: the scratch as a pointer; the search writes that row too)."""
+    for k in range(n):
+        mp[_ROW24 + k] = trick[k]
+    mp[_ROW24 + n] = c
+
+
+@jit(inline="always")
+def _card_start(hands, w, me, c, n, trick, on_table, leader, decl, trump, won, pending, h, mp):
+    """The search's start after player ``me`` plays ``c`` now in world ``w`` (the per-card set-up
+    of :func:`solve_cards`, :func:`best_cards` and :func:`common_best`): sets ``h`` (uint64[3]) to
+    the world's hands less ``c`` and the trick's row of ``mp`` (:func:`_put_trick`); returns
+    ``(off, pos, leader, lead, on_table, won, pending)``: the declarer's points already settled
+    (the marriage he declares with a K or Q led once he has won a trick; when ``c`` ends the
+    trick, its cards and pending marriage if he wins it, :func:`_trick_end`) and :func:`_search`'s
+    arguments from there, so that the points to come are ``off`` plus the search's value.
+    ``pending``: the marriage points declared before his first trick, in this world."""
+    cb = U64(1) << U64(c)
+    h[0] = hands[w, 0]
+    h[1] = hands[w, 1]
+    h[2] = hands[w, 2]
+    h[me] &= ~cb
+    off = np.int64(0)
+    npend = pending
+    if n == 0 and me == decl and can_declare(hands[w, me], c):
+        if won:
+            off = marriage_value(c >> 4, trump)
+        else:
+            npend += marriage_value(c >> 4, trump)
+    _put_trick(mp, trick, n, c)
+    if n < 2:
+        lead = c if n == 0 else trick[0]
+        return off, np.int64(n + 1), leader, lead, on_table | cb, won, npend
+    wnr, gain, nwon, npend = _trick_end(on_table | cb, trick[0] >> 4, trump, leader, me, decl, won, npend, mp)
+    return gain, _ZERO, wnr, _NEG, U64(0), nwon, npend
+
+
 @jit
 def solve_cards(hands, me, legal, leader, decl, trump, won, pending, trick, keys, bounds, moves, stats, out):
     """The declarer's double-dummy points to come after each card player ``me`` may play now, in
@@ -945,32 +984,10 @@ def solve_cards(hands, me, legal, leader, decl, trump, won, pending, trick, keys
     mask = keys.shape[0] - 1
     for w in range(hands.shape[0]):
         for j in range(legal.shape[0]):
-            c = legal[j]
-            cb = U64(1) << U64(c)
-            h[0] = hands[w, 0]
-            h[1] = hands[w, 1]
-            h[2] = hands[w, 2]
-            h[me] &= ~cb
-            bonus = 0
-            npend = pending[w]
-            if n == 0 and me == decl and can_declare(hands[w, me], c):
-                if won:
-                    bonus = marriage_value(c >> 4, trump)
-                else:
-                    npend += marriage_value(c >> 4, trump)
-            for k in range(n):
-                mp[_ROW24 + k] = trick[k]
-            mp[_ROW24 + n] = c
-            lead = c if n == 0 else trick[0]
-            if n < 2:
-                v = bonus + _search(_data(h), np.int64(n + 1), leader, decl, trump, lead, on_table | cb, won, npend,
-                                    _NEG, np.int64(9999), _data(keys), _data(bounds), mask, mp, _data(stats))
-            else:
-                wnr, gain, nwon, npend = _trick_end(on_table | cb, lead >> 4, trump, leader, me, decl, won, npend,
-                                                    mp)
-                v = gain + _search(_data(h), _ZERO, wnr, decl, trump, _NEG, U64(0), nwon, npend, _NEG,
-                                   np.int64(9999), _data(keys), _data(bounds), mask, mp, _data(stats))
-            out[w, j] = v
+            off, pos, ldr, lead, table, won1, npend = _card_start(hands, w, me, legal[j], n, trick, on_table, leader,
+                                                                  decl, trump, won, pending[w], h, mp)
+            out[w, j] = off + _search(_data(h), pos, ldr, decl, trump, lead, table, won1, npend, _NEG,
+                                      np.int64(9999), _data(keys), _data(bounds), mask, mp, _data(stats))
 
 
 @jit
@@ -1000,35 +1017,14 @@ def best_cards(hands, me, legal, leader, decl, trump, won, pending, trick, keys,
         for step in range(n_cards):
             j = start if step == 0 else (step - 1 if step - 1 < start else step)
             c = legal[j]
-            cb = U64(1) << U64(c)
-            h[0] = hands[w, 0]
-            h[1] = hands[w, 1]
-            h[2] = hands[w, 2]
-            h[me] &= ~cb
-            off = 0
-            npend = pending[w]
-            if n == 0 and me == decl and can_declare(hands[w, me], c):
-                if won:
-                    off = marriage_value(c >> 4, trump)
-                else:
-                    npend += marriage_value(c >> 4, trump)
-            lead = c if n == 0 else trick[0]
-            pos0, ldr, lead0, table0, won0 = np.int64(n + 1), leader, lead, on_table | cb, won
-            if n == 2:
-                for k in range(n):
-                    mp[_ROW24 + k] = trick[k]
-                mp[_ROW24 + n] = c
-                ldr, off, won0, npend = _trick_end(on_table | cb, lead >> 4, trump, leader, me, decl, won, npend, mp)
-                pos0, lead0, table0 = _ZERO, _NEG, U64(0)
+            off, pos0, ldr, lead0, table0, won0, npend = _card_start(hands, w, me, c, n, trick, on_table, leader,
+                                                                     decl, trump, won, pending[w], h, mp)
             # Windows on the search's own value (the declarer's points after ``off``).
             if not have:
                 a, b = _NEG, np.int64(9999)
             else:
                 x = best - off
                 a, b = (x - 1, x) if maxing else (x, x + 1)
-            for k in range(n):
-                mp[_ROW24 + k] = trick[k]
-            mp[_ROW24 + n] = c
             g = _search(_data(h), pos0, ldr, decl, trump, lead0, table0, won0, npend, a, b, _data(keys),
                         _data(bounds), mask, mp, _data(stats))
             if not have:
@@ -1043,18 +1039,14 @@ def best_cards(hands, me, legal, leader, decl, trump, won, pending, trick, keys,
             better = g > x if maxing else g < x
             if not better:
                 a, b = (x, x + 1) if maxing else (x - 1, x)
-                for k in range(n):
-                    mp[_ROW24 + k] = trick[k]
-                mp[_ROW24 + n] = c
+                _put_trick(mp, trick, n, c)
                 g = _search(_data(h), pos0, ldr, decl, trump, lead0, table0, won0, npend, a, b, _data(keys),
                             _data(bounds), mask, mp, _data(stats))
                 better = g > x if maxing else g < x
             if better:
                 # Its exact value: a window open on the far side of the old best.
                 a, b = (x, np.int64(9999)) if maxing else (_NEG, x)
-                for k in range(n):
-                    mp[_ROW24 + k] = trick[k]
-                mp[_ROW24 + n] = c
+                _put_trick(mp, trick, n, c)
                 g = _search(_data(h), pos0, ldr, decl, trump, lead0, table0, won0, npend, a, b, _data(keys),
                             _data(bounds), mask, mp, _data(stats))
                 best = off + g
@@ -1071,28 +1063,10 @@ def _card_value(hands, w, me, c, n, trick, on_table, leader, decl, trump, won, p
     trick's cards and the marriage he declares with it included, as :func:`solve_cards` counts
     them), fail-soft within ``(a, b)`` on that total.  ``h``: uint64[3] scratch; ``mp``: the
     ``moves`` scratch as a pointer; the rest as in :func:`solve_cards`."""
-    cb = U64(1) << U64(c)
-    h[0] = hands[w, 0]
-    h[1] = hands[w, 1]
-    h[2] = hands[w, 2]
-    h[me] &= ~cb
-    off = np.int64(0)
-    npend = pending
-    if n == 0 and me == decl and can_declare(hands[w, me], c):
-        if won:
-            off = marriage_value(c >> 4, trump)
-        else:
-            npend += marriage_value(c >> 4, trump)
-    for k in range(n):
-        mp[_ROW24 + k] = trick[k]
-    mp[_ROW24 + n] = c
-    if n < 2:
-        lead = c if n == 0 else trick[0]
-        return off + _search(_data(h), np.int64(n + 1), leader, decl, trump, lead, on_table | cb, won, npend, a - off,
-                             b - off, _data(keys), _data(bounds), mask, mp, _data(stats))
-    wnr, gain, nwon, npend = _trick_end(on_table | cb, trick[0] >> 4, trump, leader, me, decl, won, npend, mp)
-    return gain + _search(_data(h), _ZERO, wnr, decl, trump, _NEG, U64(0), nwon, npend, a - gain, b - gain,
-                          _data(keys), _data(bounds), mask, mp, _data(stats))
+    off, pos, ldr, lead, table, won1, npend = _card_start(hands, w, me, c, n, trick, on_table, leader, decl, trump,
+                                                          won, pending, h, mp)
+    return off + _search(_data(h), pos, ldr, decl, trump, lead, table, won1, npend, a - off, b - off, _data(keys),
+                         _data(bounds), mask, mp, _data(stats))
 
 
 @jit

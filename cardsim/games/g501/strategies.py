@@ -900,10 +900,11 @@ def _partner_voids(seat, declarer, seen):
 
 
 @jit(inline="always")
-def _view_voids(seat, declarer, is_declarer, seen):
+def view_voids(seat, declarer, is_declarer, seen):
     """``(dvoid, pvoid)`` of the play functions from the public record ``seen`` (uint64[2, 4]): for a defender
     the declarer's shown voids and the other defender's (:func:`_partner_voids`); for the declarer the two
-    defenders' (the lower seat's first; the sitting-out 4-seat dealer's row is 0 and adds nothing)."""
+    defenders' (the lower seat's first; the sitting-out 4-seat dealer's row is 0 and adds nothing): uint64 bit
+    sets in the SEEN_VOIDS lanes (docs/RULES.md §1.5: who showed out is public)."""
     if not is_declarer:
         return seen[SEEN_VOIDS, declarer], _partner_voids(seat, declarer, seen)
     a = U64(0)
@@ -1107,14 +1108,15 @@ def _last_two(c0, c1, c2, h0, h1, h2, trump, dpos):
 
 
 @jit
-def _last_in_seventh(legal, trick, led, trump, unseen, decl_pos, dvoid, pvoid, card):
+def last_in_seventh(legal, trick, led, trump, unseen, decl_pos, dvoid, pvoid, card):
     """A defender's card last to play to the seventh trick, both its cards legal (docs/RULES.md
     §1.5): the other two players hold one card each, the two ``unseen`` cards; each of the (at
     most two) ways they may lie, no card of a suit its holder has shown out of (``dvoid`` /
     ``pvoid``), is played out open-handed, and the card that leaves the declarer the fewest card
     points over them is played: ``card`` (the rules' choice) unless the other is strictly better.
     Marriages are not counted: none can be declared after the seventh lead, and one the declarer
-    declared before winning a trick (it counts once he wins one, §1.6) is left out.
+    declared before winning a trick (it counts once he wins one, §1.6) is left out.  ``legal``,
+    ``trick``, ``unseen``, ``dvoid``, ``pvoid``: uint64 bit sets; returns the card index (int64).
 
     Why only last to play: sampled double-dummy defence (now `pimc:side=2`) took 0.6 deal points
     a deal from the declarer in the seventh trick; this exact form, cheap, takes 0.22 of them;
@@ -1152,7 +1154,7 @@ def heuristic_play(hand, legal, trick, led, trump, played, is_declarer, won_any,
     dealer's stays 0), ties between equal cards of several suits going to the lowest suit index
     (``suit_order.IDENTITY``): the view and card that pimc searches from.  The dispatch gives
     heuristic and chart their seat's suit order through :func:`heuristic_play_voids`."""
-    dvoid, pvoid = _view_voids(seat, declarer, is_declarer, seen)
+    dvoid, pvoid = view_voids(seat, declarer, is_declarer, seen)
     return heuristic_play_voids(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid, pvoid,
                                 IDENTITY)
 
@@ -1161,11 +1163,11 @@ def heuristic_play(hand, legal, trick, led, trump, played, is_declarer, won_any,
 def heuristic_play_voids(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid, pvoid, order):
     """:func:`heuristic_play` with the part of ``seen`` it reads passed as bit sets: ``dvoid`` the
     declarer's shown voids, ``pvoid`` the other defender's (SEEN_VOIDS lanes; for the declarer the two
-    defenders', either order: :func:`_view_voids`), and ``order`` the seat's suit order (cardsim.suit_order, int64), which breaks every
+    defenders', either order: :func:`view_voids`), and ``order`` the seat's suit order (cardsim.suit_order, int64), which breaks every
     tie between equal cards of several suits (:func:`_first_by_label`). Scalars only: the engine's
     per-card call passes no array (an array argument costs two atomic reference-count updates a
-    call). :func:`_heuristic_card` with all its rules (PLAY_RULES), except that a defender last to play to the
-    seventh trick with two legal cards plays the one :func:`_last_in_seventh` finds better."""
+    call). :func:`heuristic_card` with all its rules (PLAY_RULES), except that a defender last to play to the
+    seventh trick with two legal cards plays the one :func:`last_in_seventh` finds better."""
     return _play_voids(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid, pvoid, order,
                        PLAY_RULES)
 
@@ -1208,18 +1210,18 @@ def heuristic_play_voids_v5(hand, legal, trick, led, trump, played, is_declarer,
 
 @jit(inline="always")
 def _play_voids(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid, pvoid, order, rules):
-    c = _heuristic_card(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid, pvoid, order,
-                        rules)
+    c = heuristic_card(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid, pvoid, order,
+                       rules)
     if not is_declarer and popcount(hand) == 2 and popcount(trick) == 2 and popcount(legal) == 2:
         unseen = DECK_MASK & ~U64(played) & ~U64(hand)
         if popcount(unseen) == 2:  # always in a deal; a made-up position may leave more unseen
-            return _last_in_seventh(legal, trick, led, trump, unseen, decl_pos, dvoid, pvoid, c)
+            return last_in_seventh(legal, trick, led, trump, unseen, decl_pos, dvoid, pvoid, c)
     return c
 
 
 @jit
-def _heuristic_card(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid, pvoid, order,
-                    rules):
+def heuristic_card(hand, legal, trick, led, trump, played, is_declarer, won_any, decl_pos, dvoid, pvoid, order,
+                   rules):
     """The default card play since heuristic_v2 (docs/RULES.md §1.5-§1.6).  ``hand``/``legal``/``trick``/
     ``played``: uint64 bit sets; ``led``: the led card (-1 leading); ``trump`` 0..3 or NT;
     ``decl_pos``: the declarer's place in this trick (0 leads); ``dvoid``/``pvoid``: the suits

@@ -1,7 +1,7 @@
 """Vint's decisions one by one: how many a deal makes and what each costs.
 
 :func:`collect` plays deals with their trace kept (``engine.trace_deal``) and gathers the view of
-every decision the default play makes: each bid evaluation that reaches ``_heuristic_bid`` (the
+every decision the default play makes: each bid evaluation that reaches ``heuristic_bid`` (the
 shortcuts before it, a seat that has bid last or four passes since its last call, cost next to
 nothing), each lead (``_lead``) and each card played to a trick (``heuristic_play``, following).
 :func:`time_decisions` replays those views through the same compiled functions, each kind in a
@@ -131,7 +131,7 @@ def _bids(row, hand, seat, shown, current, below, out):
         borrowed(current)
     below, out = borrowed(below), borrowed(out)
     for i in range(hand.shape[0]):
-        out[i] = S._heuristic_bid(row, hand[i], seat[i], shown[i], current[i], below)
+        out[i] = S.heuristic_bid(row, hand[i], seat[i], shown[i], current[i], below)
 
 
 def _bids_by_seat(params, hand, seat, shown, current, below, out):
@@ -149,7 +149,7 @@ def _leads(hand, others, played, ints, out):
     hand, others, played, ints, out = borrowed(hand), borrowed(others), borrowed(played), borrowed(ints), \
         borrowed(out)
     for i in range(hand.shape[0]):
-        out[i] = S._lead(hand[i], ints[i, 0], ints[i, 1], ints[i, 2], others[i], played[i], ints[i, 3], ints[i, 4],
+        out[i] = S.lead_with_bid_suits(hand[i], ints[i, 0], ints[i, 1], ints[i, 2], others[i], played[i], ints[i, 3], ints[i, 4],
                          ints[i, 5], ints[i, 6], ints[i, 8])
 
 

@@ -20,6 +20,7 @@ from .rules import (LED_SHIFT, MAX_CALL, MAX_CALLS, N_SCORE, N_TRICKS, NT, PASS,
                     VOID_PASSES, aces_held, call_denomination, call_level, first_bid_suits, high_card_points,
                     beats, honours_held, legal_plays, score_deal, shown_after, trick_value)
 from .dispatch import choose_call, choose_card
+from .pimc import use_auction_kernel
 
 U64 = np.uint64
 
@@ -472,6 +473,10 @@ def auction_made(keys, dealer, hands, ids, params, forced, below, games, made):
             seed_stream(streams[1 + s], keys[i], 1 + s)
         # a miss returns the calls made before it, fewer than the prefix; the whole auction all of them
         made[i] = run_auction(dealer, hands[i], ids, params, streams, calls, forced, below, games)[0] == forced[F_NPREFIX]
+
+
+# The pimc player's worlds that read the auction run this kernel; its glue is below the engine.
+use_auction_kernel(auction_made)
 
 
 @jit

@@ -180,7 +180,11 @@ def parse_deal(value: str) -> list[list[str]]:
     return hands
 
 
-def _call(token: str, tag: str = "Auction") -> str:
+def read_pbn_call(token: str, tag: str = "Auction") -> str:
+    """One call of a PBN ``Auction`` section (``Pass``/``P``, ``1S`` .. ``7NT``, ``1N``; a ``!``/``?``
+    suffix ignored) as cardsim writes it (``P``, ``1S`` .. ``7NT``).  Raises :class:`PBNBoardError`
+    (naming ``tag``) for a double or redouble, ``AP`` and anything that is not a Vint call
+    (docs/RULES.md §2.2)."""
     t = token.strip().upper().rstrip("!?")  # PBN's suffix annotations (1S!, 3NT?) say nothing of the call
     if t in ("PASS", "P"):
         return "P"
@@ -258,7 +262,7 @@ def to_record(board, complete_auction: bool = False) -> dict:
         if complete_auction and token.upper() == "AP":
             auction += ["P"] * 3  # bridge's "all pass"; the passes Vint still needs are added below
             continue
-        auction.append(_call(token))
+        auction.append(read_pbn_call(token))
     if complete_auction:
         auction += ["P"] * _passes_missing(auction)
     record = {"game": "vint", "seats": 4, "dealer": dealer, "hands": hands, "auction": auction, "play": []}

@@ -32,6 +32,7 @@ from cardsim.games.forced import CHECK_CALLS, F_IMPLIED, F_NPREFIX, F_PREFIX
 from cardsim.strategies import pimc as _pimc
 
 from .rules import beats, legal_plays
+from .solver import solve_positions
 from .strategies import PIMC_STRATEGY
 
 # The glue below runs Python in object mode; numba warns that such code holds the GIL although
@@ -46,6 +47,16 @@ _EP_SUIT = (0, 3, 2, 1)
 """endplay suit (spades, hearts, diamonds, clubs) -> cardsim suit (S C D H = 0..3)."""
 _DDS_STRAIN = (0, 3, 2, 1, 4)
 """DDS strain of each Vint denomination S C D H NT."""
+_AUCTION_KERNEL: list = []
+"""The engine's auction kernel (:func:`.engine.auction_made`), handed down by the engine as it
+loads (:func:`use_auction_kernel`): the engine imports the dispatch, which imports this module."""
+
+
+def use_auction_kernel(kernel) -> None:
+    """Give :func:`auction_made` the kernel that runs the auction of given hands,
+    :func:`.engine.auction_made` (``kernel(keys uint64[W], dealer, hands uint64[W, 4], ids, params,
+    forced, below, games, made bool[W])``); the engine calls it once as it loads."""
+    _AUCTION_KERNEL[:] = [kernel]
 
 
 def position(view) -> _pimc.Position:
@@ -111,8 +122,7 @@ def auction_made(position: _pimc.Position, worlds: np.ndarray, keys: np.ndarray)
     seat has played and the seat's own hand added back), world ``w``'s seat streams seeded from
     ``keys[w]`` (uint64[W]) as :func:`.engine.run_deal` seeds a deal's (the ``Hooks.auction`` of
     Vint)."""
-    from .engine import auction_made as made_kernel  # the engine imports dispatch, which imports this module
-
+    (made_kernel,) = _AUCTION_KERNEL
     dealer, forced, ids, params, below, games, given, holders = position.auction
     hands = np.tile(given, (len(worlds), 1))
     for i, s in enumerate(holders):
@@ -127,8 +137,6 @@ def solve(position: _pimc.Position, worlds: np.ndarray, best_only: bool = False)
     card (see the module docstring; :func:`cardsim.games.vint.solver.solve_positions`).  With
     ``best_only``: 1.0 where the card reaches the world's best value for the seat's side, else 0.0
     (DDS is asked only that, which is cheaper)."""
-    from cardsim.games.vint.solver import solve_positions
-
     hand, seat, trump, leader, trick, holders = position.context
     hands = np.zeros((len(worlds), 4), dtype=np.uint64)
     hands[:, seat] = U64(hand)
@@ -177,7 +185,11 @@ HOOKS = _pimc.Hooks(position=position, solve=solve, strategy=PIMC_STRATEGY, clas
 """Vint's hooks for :func:`cardsim.strategies.pimc.decide`."""
 
 
-def _decide(row, state, hand, seat, declarer, trump, leader, trick, n, played, voids, fallback, record) -> int:
+def decide_card(row, state, hand, seat, declarer, trump, leader, trick, n, played, voids, fallback, record) -> int:
+    """The sampled search's card (int, a card index) for the view :func:`pimc_card` gets, run in
+    object mode: ``row`` the seat's parameters (float64[N_PARAMS]), ``state`` its stream's word
+    (the worlds' seed), ``fallback`` the heuristic's card and ``record`` the public auction (None:
+    the worlds match the play only; :func:`auction_context`) (docs/RULES.md §2.3)."""
     return _pimc.decide(HOOKS, row, int(state), int(played).bit_count(), int(seat),
                         (hand, seat, declarer, trump, leader, trick.copy(), n, played, voids, fallback, record))
 
@@ -194,6 +206,6 @@ def pimc_card(row, rng, hand, seat, declarer, trump, leader, trick, n, played, b
     ids, params, calls, ncalls, dealer, below, games, readable, plays, winners = auction
     with objmode(card="int64"):
         record = (ids, params, calls, ncalls, dealer, below, games, readable, plays, winners)
-        card = _decide(row, state, hand, seat, declarer, trump, leader, trick, n, played, voids, fallback,
-                       record if row[_AUCTION] == 1 else None)
+        card = decide_card(row, state, hand, seat, declarer, trump, leader, trick, n, played, voids, fallback,
+                           record if row[_AUCTION] == 1 else None)
     return card

@@ -297,7 +297,7 @@ def heuristic_call(params, hand, seat, calls, ncalls, current, current_bidder, b
     beyond two), as long as its level is within expected tricks − 6 + ``aggression``; otherwise
     pass (docs/RULES.md §2.2).  ``params``: the seat's row, float64[N_PARAMS]; ``below``/``games``
     (int64[2] each, by team): the line before the deal, read only by the score parameters
-    (:func:`_heuristic_bid`); ``shown`` (int64): what ``calls[:ncalls]`` showed
+    (:func:`heuristic_bid`); ``shown`` (int64): what ``calls[:ncalls]`` showed
     (:data:`.rules.SHOWN_BITS`, :func:`.rules.shown_calls`).
 
     The undertrick penalty (500 × level a trick, docs/RULES.md §2.6) dwarfs a trick's value, so the
@@ -309,12 +309,15 @@ def heuristic_call(params, hand, seat, calls, ncalls, current, current_bidder, b
     if ncalls >= 4 and calls[ncalls - 1] == PASS and calls[ncalls - 2] == PASS and calls[ncalls - 3] == PASS \
             and calls[ncalls - 4] == PASS:
         return np.int64(PASS)
-    return _heuristic_bid(params, hand, seat, shown, current, below)
+    return heuristic_bid(params, hand, seat, shown, current, below)
 
 
 @jit
-def _heuristic_bid(params, hand, seat, shown, current, below):
-    """:func:`heuristic_call` once it has something to decide (out of line: one compiled copy).
+def heuristic_bid(params, hand, seat, shown, current, below):
+    """:func:`heuristic_call` once it has something to decide (out of line: one compiled copy):
+    the call (int64, 0 = pass, 1..35 = bid, docs/RULES.md §2.2) of ``hand`` (uint64) for ``seat``
+    over the standing bid ``current``, with the seat's row ``params`` (float64[N_PARAMS]),
+    ``shown`` (int64, :func:`.rules.shown_calls`) and ``below`` (int64[2], by team).
 
     Reading the score (since heuristic_v4): where the plain rule passes, the bid it would make with
     ``game_push`` more tricks is made if its expected tricks × V reach the points the side lacks
@@ -431,7 +434,7 @@ def heuristic_call_v1(params, hand, seat, calls, ncalls, current, current_bidder
     The undertrick penalty (500 × level a trick, docs/RULES.md §2.6) dwarfs a trick's value, so the
     level cap is the stopping rule.  Never overbids its own standing bid.
     """
-    params, calls = borrowed(params), borrowed(calls)  # out of line: see _heuristic_bid
+    params, calls = borrowed(params), borrowed(calls)  # out of line: see heuristic_bid
     if current_bidder == seat or current >= MAX_CALL:
         return np.int64(PASS)
     # Nothing has been bid since this seat last passed: its view, hence its decision, is unchanged.
@@ -814,15 +817,16 @@ def heuristic_lead(hand, seat, declarer, trump, others, played, bid_suits, voids
     longest side suit while another side suit will do (:data:`PLAY_NO_LONG_RUFF`)."""
     # The bid suits the lead reads go out of line as numbers, not as the array: an array
     # argument is seven words passed on the stack at each of a deal's 13 leads.
-    return _lead(hand, seat, declarer, trump, others, played, bid_suits[(seat + 2) & 3], bid_suits[declarer],
-                 bid_suits[(declarer + 2) & 3], voids, play)
+    return lead_with_bid_suits(hand, seat, declarer, trump, others, played, bid_suits[(seat + 2) & 3],
+                               bid_suits[declarer], bid_suits[(declarer + 2) & 3], voids, play)
 
 
 @jit
-def _lead(hand, seat, declarer, trump, others, played, partner_suit, declarer_suit, declarers_partner_suit, voids,
-          play):
+def lead_with_bid_suits(hand, seat, declarer, trump, others, played, partner_suit, declarer_suit,
+                        declarers_partner_suit, voids, play):
     """:func:`heuristic_lead` (out of line: one compiled copy) with the first suits bid by the
-    seat's partner, the declarer and the declarer's partner (−1: none)."""
+    seat's partner, the declarer and the declarer's partner (int64 0..3, −1: none) in place of
+    ``bid_suits``; returns the card led (int64, a card index) (docs/RULES.md §2.3)."""
     defending = (seat & 1) != (declarer & 1)
     # Version 7: a ruff in the declarer's hand (often the longer trumps) rarely wins an extra trick.
     if trump < NT and not defending and not ((play & PLAY_NO_LONG_RUFF) and seat != declarer):
