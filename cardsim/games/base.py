@@ -404,6 +404,9 @@ class Play:
       :mod:`cardsim.cards`: card = 16 × suit + rank index), e.g. Vint ``"23456789TJQKA"``;
     * ``jokers``: ``((bit, token), …)`` of the cards outside the four suits, in the records' order
       (Five Hundred: ``((15, "HJ"), (14, "LJ"))``); empty for a game without jokers;
+    * ``record_fields``: the top-level fields of the game's records besides those every game's
+      records may carry (:data:`cardsim.games.fields.COMMON`), e.g. 501 ``("talon", "contract")``;
+      replay refuses any other key (docs/RECORDS.md, Strictness);
     * ``deal_seconds``: one core's seconds for one complete deal with the default strategies,
       written to a dataset: the slope of the wall time of ``cardsim simulate GAME -n N -o X --jobs
       1`` from 20,000 to 1,000,000 deals (``python -m cardsim.bench --only crossover``,
@@ -420,6 +423,7 @@ class Play:
     row_doc: str = ""
     ranks: str = ""
     jokers: tuple = ()
+    record_fields: tuple = ()
     deal_seconds: float | None = None
 
 
