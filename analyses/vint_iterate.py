@@ -47,7 +47,7 @@ def best_calls(tables: list[Path]) -> dict:
     for a table that is no Vint chart."""
     import pandas as pd
 
-    from cardsim.analysis.vint_charts import band_label
+    from cardsim.analysis.vint.charts import band_label
     from cardsim.rules.from_chart_vint import cells_of
 
     out = {}
@@ -96,7 +96,7 @@ def iterate(start: Path, out: Path, rounds: int, n: int, seed: int = 2026, jobs:
     the start charts hold are measured.  ValueError (one line) for no chart table in ``start``, a
     table that is no Vint chart, or ``rounds`` below 1."""
     from analyses.vint_charts import build
-    from cardsim.analysis import vint_charts as vc
+    from cardsim.analysis.vint import charts as vc
 
     if rounds < 1:
         raise ValueError(f"--rounds must be at least 1, got {rounds}")

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 
 import cardsim
-from cardsim.analysis.g501_policy import chart_policy_spec
+from cardsim.analysis.g501.policy import chart_policy_spec
 from cardsim.cli import main
 from cardsim.games.g501 import rulekernel as K
 from cardsim.games.g501.strategies import N_CELLS, REGISTRY, cells_text, chart_blind

@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 import cardsim
-from cardsim.analysis.vint_charts import band_label, chart_cells
+from cardsim.analysis.vint.charts import band_label, chart_cells
 from cardsim.cli import main
 from cardsim.conditions import Conditions, compile
 from cardsim.deal import deal_chunk

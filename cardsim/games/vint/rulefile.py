@@ -41,7 +41,7 @@ CONTEXT_KEYS = ("auction",)
 STRATEGY_ID = RULES
 """The engine id of the ``rules`` strategy."""
 CHARTS = ("opening", "second", "overcall", "response")
-"""The report's charts ``cardsim rules from-chart`` writes as rule files (:mod:`cardsim.analysis.vint_charts`),
+"""The report's charts ``cardsim rules from-chart`` writes as rule files (:mod:`cardsim.analysis.vint.charts`),
 with the writer the spec names (``modules.chart_writer``)."""
 _DOTS = "..."
 _DENOMINATIONS = ("S", "C", "D", "H", "NT")
