@@ -17,13 +17,14 @@ Each game's part (its cells, context chooser, grids, the words of a cell) is its
 from __future__ import annotations
 
 import html
-import importlib
 import json
 import math
 from pathlib import Path
 
 import pandas as pd
 
+from analyses import game_script
+from cardsim.analysis import package_name
 from cardsim.games import GAME_NAMES, get_game
 
 STATIC = Path(__file__).parent / "static"
@@ -75,9 +76,10 @@ def game_page(game: str):
     ``data(out)`` (its cells, or None), ``context_html(data, testid)``, ``grids(data)``,
     and, where a cell reads otherwise than "best option, clear or not" (:func:`best_words`,
     :func:`verdict_words`, :func:`cell_label` here), its own functions of those names."""
-    from cardsim.games import package_of
-
-    return importlib.import_module(f"analyses.{package_of(game).rsplit('.', 1)[1]}_page")
+    module = game_script(game, "page")
+    if module is None:
+        raise ModuleNotFoundError(f"no module named 'analyses.{package_name(game)}_page'")
+    return module
 
 
 def _title(game: str) -> str:

@@ -50,7 +50,26 @@ def test_the_built_in_games_name_their_modules():
     """Which game offers which kind of module (tests/test_conformance.py checks that each loads)."""
     offered = {kind: [g for g in GAME_NAMES if get_game(g).modules.offers(kind)] for kind in MODULE_KINDS}
     assert offered == {"features": ["vint", "501", "500"], "pbn": ["vint"], "rules": ["vint", "501", "500"],
-                       "decisions": ["vint"], "analysis": ["vint", "501", "500"], "chart_writer": ["vint", "501"]}
+                       "decisions": ["vint"]}
+
+
+def test_a_game_names_only_modules_of_its_own_package():
+    """What stands above the games finds the game's part itself: no spec names an analysis or a
+    chart writer, and the lookups find them from the game's package name."""
+    from cardsim.analysis import find_module, for_game, game_module
+    from cardsim.games import package_of
+    from cardsim.rules.from_chart import writer
+
+    for game in GAME_NAMES:
+        spec = get_game(game)
+        named = [getattr(spec.modules, kind) for kind in MODULE_KINDS if spec.modules.offers(kind)]
+        assert named and all(name.startswith(package_of(game) + ".") for name in named), (game, named)
+    assert [game_module(g).__name__ for g in GAME_NAMES] == ["cardsim.analysis.vint", "cardsim.analysis.g501",
+                                                             "cardsim.analysis.g500"]
+    assert for_game("500") is game_module("500") and game_module("vint", "hands").__name__ == "cardsim.analysis.vint.hands"
+    assert [w and w.__name__ for w in map(writer, GAME_NAMES)] == ["cardsim.rules.from_chart.vint",
+                                                                   "cardsim.rules.from_chart.g501", None]
+    assert find_module("cardsim.analysis.no_such_game.hands") is None and find_module("cardsim.analysis.nope") is None
 
 
 def test_match_entry_points_report_an_unhandled_strategy_in_one_line():

@@ -25,14 +25,13 @@ Units: card indices of the game's layout (:mod:`cardsim.cards`); scores in score
 from __future__ import annotations
 
 import functools
-import importlib
-import importlib.util
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from cardsim.conditions import cards_given, features_of, game_name, hand_size_error, parse_class, parse_given
 from cardsim.deal import ConditionError
-from cardsim.games import GAME_NAMES, package_of
+from cardsim.analysis import game_module
+from cardsim.games import GAME_NAMES
 from cardsim.games.base import OptionError
 from cardsim.text import quote
 
@@ -42,11 +41,9 @@ def chart_module(game: str):
     (``cardsim.analysis.vint.hands``): ``HAND_SIZE``, ``CONTEXT_KEYS``, ``NO_CARDS`` (whether a hand of no cards is
     a question), ``cells(rows)``, ``studied_cells()``, ``check_context(context, known)`` and,
     where a hand is not simply in the cells' classes, ``matching(bits, context, cells)``
-    (:func:`matching_classes` otherwise); None for a game without hand charts."""
-    package = f"cardsim.analysis.{package_of(game).rsplit('.', 1)[1]}"
-    if importlib.util.find_spec(package) is None or importlib.util.find_spec(package + ".hands") is None:
-        return None
-    return importlib.import_module(package + ".hands")
+    (:func:`matching_classes` otherwise), found by :func:`cardsim.analysis.game_module`; None for a
+    game without hand charts."""
+    return game_module(game, "hands")
 
 
 def chart_games() -> tuple[str, ...]:

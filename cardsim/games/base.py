@@ -460,7 +460,7 @@ class Matches:
     left: Callable | None = None
 
 
-MODULE_KINDS = ("features", "pbn", "rules", "decisions", "analysis", "chart_writer")
+MODULE_KINDS = ("features", "pbn", "rules", "decisions")
 """The kinds of module a game may name (:class:`Modules`)."""
 
 
@@ -479,18 +479,18 @@ class Modules:
       (``CHARTS``) and the jitted interpreter's glue (see :mod:`cardsim.games.vint.rulefile`);
     * ``decisions``: the timing of the game's decisions one by one (``python -m cardsim.profiling
       GAME --decisions``): its ``collect(setup, n_deals)`` and ``time_decisions(views)`` (see
-      :mod:`cardsim.games.vint.decisions`);
-    * ``analysis``: the game's pandas pipeline (:func:`cardsim.analysis.for_game`);
-    * ``chart_writer``: the writer of a rule file from the game's chart (``cardsim rules
-      from-chart``): its ``from_args(args, log) -> (text, source)``.
+      :mod:`cardsim.games.vint.decisions`).
+
+    A game names only modules of its own package: what stands above the games finds the game's
+    part itself, from the game's package name (its pandas pipelines,
+    :func:`cardsim.analysis.game_module`; the writer of its rule file from a chart,
+    :func:`cardsim.rules.from_chart.writer`).
     """
 
     features: str = ""
     pbn: str = ""
     rules: str = ""
     decisions: str = ""
-    analysis: str = ""
-    chart_writer: str = ""
 
     def offers(self, kind: str) -> bool:
         """Whether the game names a module of ``kind`` (one of :data:`MODULE_KINDS`); imports nothing."""

@@ -59,7 +59,7 @@ SPEC = GameSpec(
     dd=DD,
     pimc=_pimc.HOOKS,
     facts=FACTS,
-    modules=Modules(features=f"{__name__}.features", rules=f"{__name__}.rulefile", analysis="cardsim.analysis.g500"),
+    modules=Modules(features=f"{__name__}.features", rules=f"{__name__}.rulefile"),
 )
 
 __all__ = ["SPEC", "simulate_chunk", "deal_chunk", "play_matches", "make_records", "replay_record", "show",

@@ -48,8 +48,7 @@ SPEC = GameSpec(
     dd=DD,
     pimc=_pimc.HOOKS,
     facts=FACTS,
-    modules=Modules(features=f"{__name__}.features", rules=f"{__name__}.rulefile", analysis="cardsim.analysis.g501",
-                    chart_writer="cardsim.rules.from_chart"),
+    modules=Modules(features=f"{__name__}.features", rules=f"{__name__}.rulefile"),
 )
 
 __all__ = ["SPEC"]

@@ -42,7 +42,7 @@ STRATEGY_ID = RULES
 """The engine id of the ``rules`` strategy."""
 CHARTS = ("opening", "second", "overcall", "response")
 """The report's charts ``cardsim rules from-chart`` writes as rule files (:mod:`cardsim.analysis.vint.charts`),
-with the writer the spec names (``modules.chart_writer``)."""
+with the game's writer (:mod:`cardsim.rules.from_chart.vint`)."""
 _DOTS = "..."
 _DENOMINATIONS = ("S", "C", "D", "H", "NT")
 
