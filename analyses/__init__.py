@@ -6,7 +6,10 @@ reads too): the scripts, the tables they write and the order of the report's sec
 from __future__ import annotations
 
 from pathlib import Path
+from types import ModuleType
 from typing import NamedTuple
+
+from cardsim.analysis import find_module, package_name
 
 LIST = Path(__file__).with_name("analyses.txt")
 """The list's file: ``SCRIPT TABLE [INPUT ...]`` per line, ``#`` comments; an INPUT ``target=NAME``
@@ -40,3 +43,12 @@ def read_list(path: Path = LIST) -> tuple[Analysis, ...]:
 
 
 ANALYSES = read_list()
+
+
+def game_script(game: str, part: str) -> ModuleType | None:
+    """``game``'s own module ``part`` of the report's scripts, ``analyses/<package>_<part>.py``
+    (``package``: :func:`cardsim.analysis.package_name`, so ``analyses/g500_page.py`` for Five
+    Hundred's ``"page"``), imported; None when the game has none.  The one way the report finds a
+    game's page (``"page"``) and stronger-play cells (``"stronger"``).  Raises OptionError for an
+    unknown game."""
+    return find_module(f"{__name__}.{package_name(game)}_{part}")

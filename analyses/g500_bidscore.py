@@ -1,6 +1,6 @@
 """Five Hundred "bid to the score": for a few holdings, the level that wins the most games from
 each score state under both scorings, and where it differs from the per-deal answer
-(cardsim.analysis.g500_bidscore).
+(cardsim.analysis.g500.bidscore).
 
 ``--n`` is an upper bound on the deals per class (at most B.DEALS); ``--quick``: two classes and
 B.QUICK_DEALS deals.  ``--results``: where each finished stratum is kept, so an interrupted run
@@ -14,7 +14,7 @@ from pathlib import Path
 
 from cardsim._version import __version__
 from analyses.common import entry, legends, script_main, strategy_parameters, write_meta, write_tables
-from cardsim.analysis import g500_bidscore as B
+from cardsim.analysis.g500 import bidscore as B
 from cardsim.analysis import robustness as RB
 from cardsim.runner.run import make_run
 

@@ -1,5 +1,5 @@
 """Five Hundred in the game: who wins from a score state, under both scorings and both targets
-(cardsim.analysis.g500_equity).
+(cardsim.analysis.g500.equity).
 
 ``--n`` is an upper bound on the games per cell (state and first dealer; at most G.GAMES);
 ``--quick`` plays a coarser grid with at most G.QUICK_GAMES per cell.  ``--results``: where each
@@ -13,7 +13,7 @@ from pathlib import Path
 
 from cardsim._version import __version__
 from analyses.common import entry, legends, script_main, strategy_parameters, write_meta, write_tables
-from cardsim.analysis import g500_equity as G
+from cardsim.analysis.g500 import equity as G
 from cardsim.runner.run import make_run
 
 TITLE = "Five Hundred: who wins the game from a score state?"

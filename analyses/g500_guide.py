@@ -1,5 +1,5 @@
 """Five Hundred bid guide: for a holding before the kitty, which level (6-10) to bid and how
-often each makes, under both scorings (cardsim.analysis.g500_guide).
+often each makes, under both scorings (cardsim.analysis.g500.guide).
 
 ``--n`` is deals per class, capped at DEFAULT_CAP (the report's 1,000,000 would take hours);
 ``--quick``: QUICK_DEALS per class and fewer classes.  ``--results``: the folder keeping the
@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 from analyses.common import chart_meta, entry, legends, script_main, write_chart_meta, write_tables
-from cardsim.analysis import g500_guide as G
+from cardsim.analysis.g500 import guide as G
 from cardsim.analysis import robustness as RB
 from cardsim.runner.run import make_run
 

@@ -27,7 +27,7 @@ NOTE = " (rounded up to a whole number per stratum of the class)"
 def cells(tables: Path, k: int) -> tuple[int, list[dict]]:
     """Five Hundred's chosen classes (:func:`analyses.stronger_rule.choose` over the guide's bids:
     worth = ``share`` × ``margin``, one scoring per class: the first)."""
-    from cardsim.analysis import g500_guide as G
+    from cardsim.analysis.g500 import guide as G
     from cardsim.analysis.chart_pipeline import task_seed
 
     meta = _meta(tables, "500_guide")
@@ -64,6 +64,6 @@ def parts(cell: dict, piece: int) -> list[tuple]:
 
 def sums(args: tuple, strategies: list) -> dict | None:
     """The question sums of one stratum of a class (the guide's replay under other profiles)."""
-    from cardsim.analysis.g500_guide import robust_stratum_sums
+    from cardsim.analysis.g500.guide import robust_stratum_sums
 
     return robust_stratum_sums(*args, strategies)

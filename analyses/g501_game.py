@@ -1,5 +1,5 @@
 """501 in the game, not only in the deal: the match-equity tables and the blind-bid decision chart
-(cardsim.analysis.g501_game: cardsim.analysis.g501_equity, g501_blind_chart and g501_prose).
+(cardsim.analysis.g501.game: cardsim.analysis.g501.equity, blind_chart and prose).
 
 ``--n`` is an upper bound on the games per equity state and first dealer (at most
 E.GAMES with 3 seats, E.GAMES4 with 4) and on the deals per decision situation (at most
@@ -16,12 +16,12 @@ from pathlib import Path
 import pandas as pd
 
 from analyses.common import chart_meta, entry, legends, script_main, strategy_parameters, write_chart_meta, write_tables
-from cardsim.analysis import g501_blind_chart as B
-from cardsim.analysis import g501_deviation as D
-from cardsim.analysis import g501_equity as E
-from cardsim.analysis import g501_fixed as F
-from cardsim.analysis import g501_game as G
-from cardsim.analysis import g501_prose as P
+from cardsim.analysis.g501 import blind_chart as B
+from cardsim.analysis.g501 import deviation as D
+from cardsim.analysis.g501 import equity as E
+from cardsim.analysis.g501 import fixed as F
+from cardsim.analysis.g501 import game as G
+from cardsim.analysis.g501 import prose as P
 from cardsim.analysis import robustness as RB
 from cardsim.runner.run import make_run
 

@@ -42,7 +42,7 @@ def data(out: Path) -> dict | None:
                 made, n = _num(b.made.iloc[0]), _num(b.deals.iloc[0])
             if r.best == "look":
                 blinds = g[g.option != "look"]
-                from cardsim.analysis.g501_blind_chart import best_blind, choice_rank
+                from cardsim.analysis.g501.blind_chart import best_blind, choice_rank
 
                 first = best_blind(choice_rank(blinds))  # the chart's best blind level
                 if first is not None:

@@ -31,7 +31,7 @@ def cells(tables: Path, k: int) -> tuple[int, list[dict]]:
     situations: worth = the gap, pp of the game's win, the chart having no frequency of a
     situation).  The gap is the chart's best minus the option its replay asks against (look, or the
     best blind level where look is best: ``g501_blind_chart.robust_pair``), on the chart's held-out deals."""
-    from cardsim.analysis import g501_blind_chart as B
+    from cardsim.analysis.g501 import blind_chart as B
     from cardsim.analysis.verdicts import LOOK, NO_CLEAR
 
     meta = _meta(tables, "501_game")
@@ -70,6 +70,6 @@ def parts(cell: dict, piece: int) -> list[tuple]:
 
 def sums(args: tuple, strategies: list) -> dict | None:
     """The question sums of one situation: look and one blind level (the chart's replay)."""
-    from cardsim.analysis.g501_blind_chart import robust_sums
+    from cardsim.analysis.g501.blind_chart import robust_sums
 
     return robust_sums(*args, strategies)

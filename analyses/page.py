@@ -17,13 +17,14 @@ Each game's part (its cells, context chooser, grids, the words of a cell) is its
 from __future__ import annotations
 
 import html
-import importlib
 import json
 import math
 from pathlib import Path
 
 import pandas as pd
 
+from analyses import game_script
+from cardsim.analysis import package_name
 from cardsim.games import GAME_NAMES, get_game
 
 STATIC = Path(__file__).parent / "static"
@@ -68,16 +69,18 @@ def _robust(r) -> dict:
 
 # ---------------------------------------------------------------- per-game parts
 def game_page(game: str):
-    """The module of ``game``'s part of the page, ``analyses/<module>_page.py`` (``vint_page``,
-    ``g500_page``): ``DEALS`` (the most deals its suggested ``--until-clear`` command plays),
+    """The module of ``game``'s part of the page, ``analyses/<package>_page.py`` (``vint_page``,
+    ``g500_page``; found by :func:`analyses.game_script`): ``DEALS`` (the most deals its suggested ``--until-clear`` command plays),
     ``HINT`` (how to type a hand), ``UNIT`` and ``GAP_FORMAT`` (a cell's gap in words),
     ``in_section(tables)`` (whether an analysis with these tables gets the game's panel),
     ``data(out)`` (its cells, or None), ``context_html(data, testid)``, ``grids(data)``,
     and, where a cell reads otherwise than "best option, clear or not" (:func:`best_words`,
-    :func:`verdict_words`, :func:`cell_label` here), its own functions of those names."""
-    from cardsim.games import package_of
-
-    return importlib.import_module(f"analyses.{package_of(game).rsplit('.', 1)[1]}_page")
+    :func:`verdict_words`, :func:`cell_label` here), its own functions of those names.  Raises
+    ModuleNotFoundError for a game without one."""
+    module = game_script(game, "page")
+    if module is None:
+        raise ModuleNotFoundError(f"no module named 'analyses.{package_name(game)}_page'")
+    return module
 
 
 def _title(game: str) -> str:

@@ -21,8 +21,6 @@ cells, looks, worlds and units are its module ``analyses/<module>_stronger.py``
 from __future__ import annotations
 
 import hashlib
-import importlib
-import importlib.util
 import json
 import sys
 import time
@@ -31,10 +29,10 @@ from pathlib import Path
 import pandas as pd
 
 from cardsim._version import __version__
-from analyses import stronger_rule as R
+from analyses import game_script, stronger_rule as R
 from analyses.common import entry, script_main, write_tables
 from cardsim.analysis import stronger as S
-from cardsim.games import GAME_NAMES, get_game, package_of
+from cardsim.games import GAME_NAMES, get_game
 from cardsim.runner.run import make_run
 from cardsim.runner.store import analysis_store, run_chunks
 
@@ -61,8 +59,7 @@ def game_part(game: str):
     scheduling), ``SCALE`` and ``UNITS`` of its gaps, ``NOTE`` (after its deals in the notes),
     ``cells(tables, k) -> (seed, cells)``, ``parts(cell, piece) -> [(kind, args, deals)]`` (the
     questions of one piece) and ``sums(args, strategies)``; None for a game without one."""
-    module = f"analyses.{package_of(game).rsplit('.', 1)[1]}_stronger"
-    return importlib.import_module(module) if importlib.util.find_spec(module) else None
+    return game_script(game, "stronger")
 
 
 def section_games() -> list[str]:

@@ -3,7 +3,7 @@
 
 Every cell is a :func:`cardsim.questions.question`: the candidate calls played on the same deals
 dealt under the cell's hand classes, everything else by the default strategies.  Only the public
-API is used (cardsim.questions, cardsim.stats through cardsim.analysis.vint_charts).
+API is used (cardsim.questions, cardsim.stats through cardsim.analysis.vint.charts).
 
     python -m analyses.vint_charts --n 20000 --seed 2026 --jobs -1 --out reports [--quick] [--strategy SPEC]
 
@@ -25,7 +25,7 @@ import pandas as pd
 from analyses.common import parse_args as common_parse_args
 from analyses.common import chart_meta, entry, strategy_of, write_chart_meta, write_tables
 from cardsim.analysis import robustness as RB
-from cardsim.analysis import vint_charts as vc
+from cardsim.analysis.vint import charts as vc
 from cardsim.analysis.chart_pipeline import play, replay_rows
 from cardsim.deal import ConditionError
 from cardsim.games import get_game

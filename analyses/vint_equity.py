@@ -1,5 +1,5 @@
 """Vint by the rubber: the chance of winning the rubber, and the expected margin in points, from a
-grid of states of the line (cardsim.analysis.vint_equity).
+grid of states of the line (cardsim.analysis.vint.equity).
 
 ``--n`` is an upper bound on the rubbers per state and first dealer (at most V.RUBBERS);
 ``--quick`` plays a coarser grid (V.QUICK_BELOW) with at most V.QUICK_RUBBERS each.
@@ -13,7 +13,7 @@ from pathlib import Path
 
 from cardsim._version import __version__
 from analyses.common import entry, script_main, strategy_parameters, write_meta, write_tables
-from cardsim.analysis import vint_equity as V
+from cardsim.analysis.vint import equity as V
 from cardsim.runner.run import make_run
 
 TITLE = "Vint: who wins the rubber from the score below the line?"

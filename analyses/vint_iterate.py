@@ -43,12 +43,12 @@ class Round:
 
 def best_calls(tables: list[Path]) -> dict:
     """``{(after, band, shape): best}`` for every charted cell of the chart tables ``tables``
-    (CSV, as :func:`cardsim.rules.from_chart_vint.cells_of` reads them).  ValueError (one line)
+    (CSV, as :func:`cardsim.rules.from_chart.vint.cells_of` reads them).  ValueError (one line)
     for a table that is no Vint chart."""
     import pandas as pd
 
-    from cardsim.analysis.vint_charts import band_label
-    from cardsim.rules.from_chart_vint import cells_of
+    from cardsim.analysis.vint.charts import band_label
+    from cardsim.rules.from_chart.vint import cells_of
 
     out = {}
     for t in tables:
@@ -80,7 +80,7 @@ def _tables(folder: Path) -> list[Path]:
 
 
 def _write_chart(tables: list[Path], path: Path, seed: int) -> None:
-    from cardsim.rules.from_chart_vint import from_args
+    from cardsim.rules.from_chart.vint import from_args
 
     text, _ = from_args(argparse.Namespace(table=[str(t) for t in tables], chart=None, cells=None, seed=seed),
                         log=lambda m: print(m, file=sys.stderr))
@@ -96,7 +96,7 @@ def iterate(start: Path, out: Path, rounds: int, n: int, seed: int = 2026, jobs:
     the start charts hold are measured.  ValueError (one line) for no chart table in ``start``, a
     table that is no Vint chart, or ``rounds`` below 1."""
     from analyses.vint_charts import build
-    from cardsim.analysis import vint_charts as vc
+    from cardsim.analysis.vint import charts as vc
 
     if rounds < 1:
         raise ValueError(f"--rounds must be at least 1, got {rounds}")

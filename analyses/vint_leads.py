@@ -1,5 +1,5 @@
 """Vint: which card to lead against no-trump and against a suit contract, by double-dummy leads
-(cardsim.analysis.vint_leads): for classes of the leader's hand, the defenders' DD tricks after
+(cardsim.analysis.vint.leads): for classes of the leader's hand, the defenders' DD tricks after
 each kind of lead, paired on the same deals, and the best lead per class.
 
 ``--n`` is an upper bound on the deals per cell (at most L.DEALS); ``--quick``: L.QUICK_DEALS.
@@ -14,7 +14,7 @@ from pathlib import Path
 
 from analyses.common import entry, legends, script_main, write_meta, write_tables
 from cardsim._version import __version__
-from cardsim.analysis import vint_leads as L
+from cardsim.analysis.vint import leads as L
 from cardsim.runner.run import make_run
 
 TITLE = "Vint: which card to lead"

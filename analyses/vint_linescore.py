@@ -1,6 +1,6 @@
 """Vint "the score below the line": for a few hands, the best call or level by the line (clean, a
 part-score, one game each, 480 below), judged by rubbers won and by points, and where they disagree
-(cardsim.analysis.vint_linescore).
+(cardsim.analysis.vint.linescore).
 
 ``--n`` is an upper bound on the deals per cell (at most L.DEALS); ``--quick``: two hands and
 L.QUICK_DEALS deals.  ``--results``: where each finished cell is kept, so an interrupted run
@@ -15,7 +15,7 @@ from pathlib import Path
 from cardsim._version import __version__
 from analyses.common import entry, legends, script_main, strategy_parameters, write_meta, write_tables
 from cardsim.analysis import robustness as RB
-from cardsim.analysis import vint_linescore as L
+from cardsim.analysis.vint import linescore as L
 from cardsim.runner.run import make_run
 
 TITLE = "Vint: the score below the line"

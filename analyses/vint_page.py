@@ -26,7 +26,7 @@ def in_section(tables: set) -> bool:
 
 def data(out: Path) -> dict | None:
     """Vint: the contexts (chart and calls before) and every chart row's cell with its numbers."""
-    from cardsim.analysis.vint_charts import chart_label
+    from cardsim.analysis.vint.charts import chart_label
 
     frames = []
     for chart in ("opening", "second", "overcall", "response"):

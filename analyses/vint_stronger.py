@@ -28,7 +28,7 @@ NOTE = ""
 def cells(tables: Path, k: int) -> tuple[int, list[dict]]:
     """Vint's chosen cells (:func:`analyses.stronger_rule.choose` over every chart table: worth =
     ``freq`` × ``gap``, points per deal dealt)."""
-    from cardsim.analysis import vint_charts as vc
+    from cardsim.analysis.vint import charts as vc
 
     meta = _meta(tables, "vint_charts")
     if meta is None:

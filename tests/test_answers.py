@@ -5,7 +5,7 @@ import pytest
 
 from analyses import report as R
 from cardsim.analysis import rules_of_thumb as T
-from cardsim.analysis import vint_charts as vc
+from cardsim.analysis.vint import charts as vc
 
 
 def _cell(after, band, shape, best, runner_up, gap, lo, hi, freq, default, loss=0.0, loss_lo=0.0, loss_hi=0.0,

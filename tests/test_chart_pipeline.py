@@ -3,8 +3,8 @@ and 501's blind chart: the seeds each task gets, running and resuming tasks, the
 from __future__ import annotations
 
 from cardsim.analysis import chart_pipeline as CP, robustness as RB
-from cardsim.analysis.g500_guide import Holding
-from cardsim.analysis.g501_blind_chart import Situation
+from cardsim.analysis.g500.guide import Holding
+from cardsim.analysis.g501.blind_chart import Situation
 
 CALLS = []
 

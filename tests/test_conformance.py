@@ -43,8 +43,10 @@ import pandas as pd
 import pytest
 
 import cardsim
+from cardsim.analysis import game_module
 from cardsim.games import game_names, get_game, register_game, unregister_game
 from cardsim.games.base import MODULE_KINDS, GameSpec, RecordError
+from cardsim.rules.from_chart import writer as chart_writer
 
 HERE = Path(__file__).parent
 SEED = 20_261_206
@@ -279,13 +281,24 @@ def check_pimc(spec: GameSpec, n_jobs: int = 2) -> None:
 MODULE_NEEDS = {
     "features": ("FEATURES", "layout"), "pbn": ("board_text", "hands_of", "to_record", "COMMENT"),
     "rules": ("CONTEXT_KEYS", "STRATEGY_ID"), "decisions": ("collect", "time_decisions"),
-    "analysis": ("summarize", "tables", "figures"), "chart_writer": ("from_args",),
 }
 """``{kind: names}``: what the readers of each kind of named module call (docs/adding-a-game.md)."""
 
+FOUND_NEEDS = {"analysis": ("summarize", "tables", "figures"), "chart writer": ("from_args",)}
+"""``{part: names}``: what the readers of the game's parts found above the games call: its analysis
+package (:func:`cardsim.analysis.game_module`) and its rule files' chart writer
+(:func:`cardsim.rules.from_chart.writer`)."""
 
-def check_modules(spec: GameSpec, n_jobs: int = 2) -> None:
-    """The named modules load and have what their readers call."""
+
+def found_parts(spec: GameSpec) -> dict:
+    """``{part: module or None}`` of :data:`FOUND_NEEDS`, as the analysis and rules layers find them."""
+    return {"analysis": game_module(spec.name), "chart writer": chart_writer(spec.name)}
+
+
+def check_modules(spec: GameSpec, n_jobs: int = 2, found: dict | None = None) -> None:
+    """The named modules load and have what their readers call; so do the parts found from the
+    game (``found``: :func:`found_parts`, looked up when None), and a chart writer exists exactly
+    where the game's rule files have charts."""
     assert set(MODULE_NEEDS) == set(MODULE_KINDS)
     for kind in MODULE_KINDS:
         if not spec.modules.offers(kind):
@@ -293,12 +306,16 @@ def check_modules(spec: GameSpec, n_jobs: int = 2) -> None:
         module = spec.modules.load(kind)
         missing = [name for name in MODULE_NEEDS[kind] if not hasattr(module, name)]
         assert not missing, f"{spec.name}'s {kind} module {module.__name__} lacks {', '.join(missing)}"
+    found = found_parts(spec) if found is None else found
+    for part, module in found.items():
+        missing = [name for name in FOUND_NEEDS[part] if module is not None and not hasattr(module, name)]
+        assert not missing, f"{spec.name}'s {part} {module.__name__} lacks {', '.join(missing)}"
     if spec.modules.offers("features"):
         for seats in spec.table.seat_counts:
             layout = spec.modules.load("features").layout(seats)
             assert (layout.game, layout.seats) == (spec.name, seats)
     charts = getattr(spec.modules.load("rules"), "CHARTS", ()) if spec.modules.offers("rules") else ()
-    assert bool(charts) == spec.modules.offers("chart_writer"), f"{spec.name}: charts {charts} and their writer"
+    assert bool(charts) == (found["chart writer"] is not None), f"{spec.name}: charts {charts} and their writer"
 
 
 CHECKS = {
@@ -377,12 +394,13 @@ def test_a_broken_game_fails_the_suite(game):
     with pytest.raises(AssertionError, match="dealer"):
         check_rows_vs_records(dataclasses.replace(spec, play=dataclasses.replace(spec.play, simulate_chunk=shifted)))
 
-    # a named module without what its readers call; a chart writer named without charts, or missing
+    # an analysis package without what its readers call; a chart writer without charts, or missing
+    found = found_parts(spec)
     with pytest.raises(AssertionError, match="lacks summarize"):
-        check_modules(dataclasses.replace(spec, modules=dataclasses.replace(spec.modules, analysis="json")))
-    writer = "" if spec.modules.offers("chart_writer") else "cardsim.rules.from_chart"
+        check_modules(spec, found={**found, "analysis": json})
+    other = None if found["chart writer"] is not None else chart_writer("501")
     with pytest.raises(AssertionError, match="their writer"):
-        check_modules(dataclasses.replace(spec, modules=dataclasses.replace(spec.modules, chart_writer=writer)))
+        check_modules(spec, found={**found, "chart writer": other})
 
 
 def test_check_game_runs_each_check_the_spec_offers(game):

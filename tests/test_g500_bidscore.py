@@ -1,4 +1,4 @@
-"""Five Hundred "bid to the score" (cardsim.analysis.g500_bidscore, analyses/g500_bidscore.py): the
+"""Five Hundred "bid to the score" (cardsim.analysis.g500.bidscore, analyses/g500_bidscore.py): the
 tables have their columns and intervals, the answer and the rules of thumb are read from the rows,
 the run resumes from its store, and the quick plan runs end to end."""
 from __future__ import annotations
@@ -9,8 +9,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from cardsim.analysis import g500_bidscore as B
-from cardsim.analysis import g500_guide as G
+from cardsim.analysis.g500 import bidscore as B
+from cardsim.analysis.g500 import guide as G
 
 QUIET = lambda s: None  # noqa: E731
 PLAN = B.Plan((G.Holding("H", 6, 3),), 200, (B.STATES[0], B.STATES[3]), ("quebec",), (500,))

@@ -4,7 +4,7 @@ import pytest
 
 import cardsim
 from cardsim import questions as Q
-from cardsim.analysis import g500_equity as G
+from cardsim.analysis.g500 import equity as G
 from cardsim.cli import main
 from cardsim.games import get_game
 from cardsim.games.base import OptionError

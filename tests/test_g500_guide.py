@@ -9,8 +9,8 @@ import pytest
 
 from analyses import g500_guide as script
 from analyses.common import parse_args
-from cardsim.analysis import g500_guide as G
-from cardsim.analysis.g500_guide import Holding
+from cardsim.analysis.g500 import guide as G
+from cardsim.analysis.g500.guide import Holding
 from cardsim.conditions import Conditions, compile as compile_conditions
 from cardsim.deal import deal_chunk
 from cardsim.games.g500 import features as F

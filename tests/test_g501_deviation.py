@@ -1,11 +1,11 @@
-"""501's settled blind chart as exploit parameters (cardsim.analysis.g501_deviation, issue 46)."""
+"""501's settled blind chart as exploit parameters (cardsim.analysis.g501.deviation, issue 46)."""
 from __future__ import annotations
 
 import pandas as pd
 import pytest
 
-from cardsim.analysis import g501_deviation as D
-from cardsim.analysis.g501_policy import chart_table
+from cardsim.analysis.g501 import deviation as D
+from cardsim.analysis.g501.policy import chart_table
 from cardsim.exploit import exploit
 from cardsim.games.base import OptionError
 from cardsim.strategies.registry import StrategyError

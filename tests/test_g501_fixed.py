@@ -1,14 +1,14 @@
-"""501's blind chart played as a policy until it stops changing (cardsim.analysis.g501_fixed, issues 32, 46)."""
+"""501's blind chart played as a policy until it stops changing (cardsim.analysis.g501.fixed, issues 32, 46)."""
 from __future__ import annotations
 
 import pandas as pd
 import pytest
 
-from cardsim.analysis import g501_fixed as F
-from cardsim.analysis import g501_blind_chart as B
-from cardsim.analysis import g501_prose as P
+from cardsim.analysis.g501 import fixed as F
+from cardsim.analysis.g501 import blind_chart as B
+from cardsim.analysis.g501 import prose as P
 from cardsim.analysis import verdicts as V
-from cardsim.analysis.g501_policy import chart_table
+from cardsim.analysis.g501.policy import chart_table
 from cardsim.strategies.registry import StrategyError
 
 SITS = [B.Situation(100, 0, 0), B.Situation(300, 100, 1), B.Situation(300, 0, 2)]

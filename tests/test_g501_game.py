@@ -11,12 +11,12 @@ import cardsim
 from analyses import g501_game as script
 from analyses.common import parse_args
 from cardsim.analysis import g501
-from cardsim.analysis import g501_blind_chart as B
-from cardsim.analysis import g501_equity as E
-from cardsim.analysis import g501_game as G
-from cardsim.analysis import g501_prose as P
+from cardsim.analysis.g501 import blind_chart as B
+from cardsim.analysis.g501 import equity as E
+from cardsim.analysis.g501 import game as G
+from cardsim.analysis.g501 import prose as P
 from cardsim.analysis import verdicts as V
-from cardsim.analysis import g501_deviation as D
+from cardsim.analysis.g501 import deviation as D
 from cardsim.selection import p_above, p_below
 from cardsim.stats import mean_interval, wilson
 
@@ -222,7 +222,7 @@ def test_whether_a_level_is_worse_than_the_best_is_read_on_the_half_that_did_not
     from cardsim.selection import p_below
     mean, se, _, _ = mean_interval(-1.0, 5.0, 50)  # look against blind:70 on half 1
     assert rows.loc["look", "p_below_best"] == pytest.approx(float(p_below(mean, se, 50))) == pytest.approx(0.3287, abs=1e-4)
-    from cardsim.analysis import g501_fixed as F
+    from cardsim.analysis.g501 import fixed as F
     assert F.level_p(rows.reset_index().iloc[2]) == pytest.approx(0.5)
 
 

@@ -1,6 +1,6 @@
 """501 behaviours for player profiles (issue 32): the heuristic's ``contest`` / ``press`` /
 ``press_score`` parameters, the ``chart`` strategy (blind decision from a decision-chart table)
-and the spec helpers of :mod:`cardsim.analysis.g501_policy`.
+and the spec helpers of :mod:`cardsim.analysis.g501.policy`.
 
 Deals are played with ``SPEC.play.simulate_chunk`` from given scores (the ``before`` of a question):
 the same seed and deal numbers under two strategy line-ups are the same deals with the same
@@ -12,8 +12,8 @@ import pytest
 
 import cardsim
 from cardsim import StrategyError
-from cardsim.analysis import g501_blind_chart as B
-from cardsim.analysis.g501_policy import chart_policy_spec, chart_table, nearest_cell
+from cardsim.analysis.g501 import blind_chart as B
+from cardsim.analysis.g501.policy import chart_policy_spec, chart_table, nearest_cell
 from cardsim.games import get_game
 from cardsim.games.g501 import SPEC
 from cardsim.games.g501 import strategies as S

@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 from cardsim.games import GAME_NAMES, get_game
-from cardsim.games.base import (MODULE_KINDS, GameSpec, Matches, Modules, OptionError, Play, Table)
+from cardsim.games.base import (MODULE_KINDS, GameSpec, Matches, Modules, OptionError, Play, RecordError, Table)
+from cardsim.games.fields import check_fields
 from cardsim.strategies.registry import StrategyError
 
 GROUPS = {"table": Table, "play": Play, "matches": Matches, "modules": Modules}
@@ -49,7 +50,26 @@ def test_the_built_in_games_name_their_modules():
     """Which game offers which kind of module (tests/test_conformance.py checks that each loads)."""
     offered = {kind: [g for g in GAME_NAMES if get_game(g).modules.offers(kind)] for kind in MODULE_KINDS}
     assert offered == {"features": ["vint", "501", "500"], "pbn": ["vint"], "rules": ["vint", "501", "500"],
-                       "decisions": ["vint"], "analysis": ["vint", "501", "500"], "chart_writer": ["vint", "501"]}
+                       "decisions": ["vint"]}
+
+
+def test_a_game_names_only_modules_of_its_own_package():
+    """What stands above the games finds the game's part itself: no spec names an analysis or a
+    chart writer, and the lookups find them from the game's package name."""
+    from cardsim.analysis import find_module, for_game, game_module
+    from cardsim.games import package_of
+    from cardsim.rules.from_chart import writer
+
+    for game in GAME_NAMES:
+        spec = get_game(game)
+        named = [getattr(spec.modules, kind) for kind in MODULE_KINDS if spec.modules.offers(kind)]
+        assert named and all(name.startswith(package_of(game) + ".") for name in named), (game, named)
+    assert [game_module(g).__name__ for g in GAME_NAMES] == ["cardsim.analysis.vint", "cardsim.analysis.g501",
+                                                             "cardsim.analysis.g500"]
+    assert for_game("500") is game_module("500") and game_module("vint", "hands").__name__ == "cardsim.analysis.vint.hands"
+    assert [w and w.__name__ for w in map(writer, GAME_NAMES)] == ["cardsim.rules.from_chart.vint",
+                                                                   "cardsim.rules.from_chart.g501", None]
+    assert find_module("cardsim.analysis.no_such_game.hands") is None and find_module("cardsim.analysis.nope") is None
 
 
 def test_match_entry_points_report_an_unhandled_strategy_in_one_line():
@@ -61,3 +81,31 @@ def test_match_entry_points_report_an_unhandled_strategy_in_one_line():
         with pytest.raises(StrategyError, match="strategy id 99") as err:
             call()
         assert "\n" not in str(err.value)
+
+
+def test_each_game_names_its_own_record_fields_and_title():
+    """The fields a record may carry beyond the common ones come from the game's spec."""
+    own = {g: (get_game(g).play.record_fields, get_game(g).facts.title) for g in GAME_NAMES}
+    assert own == {"vint": ((), "Vint"), "501": (("talon", "contract"), "501"),
+                   "500": (("talon", "discard"), "Five Hundred")}
+
+
+def test_a_field_of_another_game_is_named_from_that_games_spec():
+    """check_fields reads each game's fields and title from its spec: a game that adds a field
+    is named as its owner, in the order the specs are given, with no table to update."""
+    vint, g501 = get_game("vint"), get_game("501")
+    duel = dataclasses.replace(vint, name="duel", play=dataclasses.replace(vint.play, record_fields=("kitty", "talon")),
+                               facts=dataclasses.replace(vint.facts, title="Duel"))
+
+    def refused(record, spec, games):
+        with pytest.raises(RecordError) as err:
+            check_fields(record, spec, games)
+        return err.value.field, err.value.message, err.value.rule
+
+    assert refused({"game": "vint", "kitty": []}, vint, [vint, g501, duel]) == (
+        "kitty", "a field of Duel records, which Vint records do not have", "docs/RECORDS.md Strictness")
+    assert refused({"game": "vint", "talon": []}, vint, [vint, g501, duel])[1] == (
+        "a field of 501 and Duel records, which Vint records do not have")
+    assert refused({"game": "vint", "kitty": []}, vint, [vint, g501]) == (
+        None, "unknown field 'kitty': annotations from other programs belong in source", "docs/RECORDS.md Strictness")
+    check_fields({"game": "duel", "kitty": [], "talon": []}, duel, [])

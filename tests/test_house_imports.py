@@ -46,7 +46,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("analyses", ("cardsim", "cardsim.analysis", "cardsim.compare", "cardsim.match_compare", "cardsim.questions",
                   "cardsim.question_table", "cardsim.robust", "cardsim.selection", "cardsim.sequential",
                   "cardsim.deviation", "cardsim.exploit", "cardsim.tune", "cardsim.standin", "cardsim.bench",
-                  "cardsim.rules.from_chart", "cardsim.rules.from_chart_vint")),
+                  "cardsim.rules.from_chart")),
     ("commands", ("cardsim.cli", "cardsim.__main__", "cardsim.bench.__main__", "cardsim.profiling")),
 )
 """The layers of cardsim, bottom-up, each a set of module prefixes: a module belongs to the layer of
@@ -69,13 +69,6 @@ NAMED_UPWARD: dict[tuple[str, str], str] = {
     ("cardsim/strategies/registry.py", "cardsim.rules"):
         "a rules:PATH strategy loads the rule-file reader by name: a static import would put the "
         "reader and the conditions into the jitted source hash (cardsim._jit)",
-    ("cardsim/games/vint/__init__.py", "cardsim.analysis.vint"): "a game names its pandas pipeline (modules.analysis)",
-    ("cardsim/games/g501/__init__.py", "cardsim.analysis.g501"): "a game names its pandas pipeline (modules.analysis)",
-    ("cardsim/games/g500/__init__.py", "cardsim.analysis.g500"): "a game names its pandas pipeline (modules.analysis)",
-    ("cardsim/games/vint/__init__.py", "cardsim.rules.from_chart_vint"):
-        "a game names the writer of its rule file from a chart (modules.chart_writer)",
-    ("cardsim/games/g501/__init__.py", "cardsim.rules.from_chart"):
-        "a game names the writer of its rule file from a chart (modules.chart_writer)",
 }
 """``{(file, module named): why}``: modules named (never imported) by a string in a layer below
 theirs, read by the layer above (``importlib.import_module`` there).  Each is a debt — the upper
@@ -409,5 +402,5 @@ def test_a_module_takes_the_layer_of_its_longest_prefix():
     assert LAYERS[layer_of("cardsim.games.vint.engine")][0] == "games"
     assert LAYERS[layer_of("cardsim.games")][0] == "games"
     assert LAYERS[layer_of("cardsim")][0] == "analyses"
-    assert LAYERS[layer_of("cardsim.rules.from_chart_vint")][0] == "analyses"
+    assert LAYERS[layer_of("cardsim.rules.from_chart.vint")][0] == "analyses"
     assert layer_of("cardsim.nowhere") is None

@@ -191,7 +191,7 @@ def test_vint_legends_explain_every_shape_and_titles_wrap(monkeypatch, tmp_path)
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from cardsim.analysis import vint_charts as vc
+    from cardsim.analysis.vint import charts as vc
 
     for name in ("vint_chart_opening.png", "vint_chart_second.png", "vint_chart_response_1H_P.png"):
         text = vc.legends([name])[name]
@@ -217,7 +217,7 @@ def test_vint_legends_explain_every_shape_and_titles_wrap(monkeypatch, tmp_path)
 
 
 def _situation_cells(own, leads):
-    from cardsim.analysis.g501_blind_chart import situations
+    from cardsim.analysis.g501.blind_chart import situations
 
     return HC.g501_cells(pd.DataFrame([{"own": s.own, "lead": s.lead, "position": s.position}
                                        for s in situations(own, leads)]))
@@ -238,8 +238,8 @@ def test_501_state_maps_to_the_nearest_charted_situation():
     the lower lead: on the quick report's coarse chart (own 250, opponents 300/320 went to own 100,
     lead 0 through the full grid's own 200, lead +50) and on a grid of states; on the full report's
     chart it is the engine's cell (g501_policy.nearest_cell) wherever the chart holds that cell."""
-    from cardsim.analysis.g501_blind_chart import QUICK_LEADS, QUICK_OWN
-    from cardsim.analysis.g501_policy import nearest_cell
+    from cardsim.analysis.g501.blind_chart import QUICK_LEADS, QUICK_OWN
+    from cardsim.analysis.g501.policy import nearest_cell
 
     quick = _situation_cells(QUICK_OWN, QUICK_LEADS)
     for pos in (0, 1, 2):

@@ -154,7 +154,7 @@ def test_the_charts_replay_adds_pass_for_bold_players_in_the_55_opening():
     """The chart's replay of that cell, its default-players candidates only 1H and 1S (the best and
     the runner-up): the bold profile's pilot adds pass, and the replay sees the flip."""
     from analyses.vint_charts import robust_cell_sums
-    from cardsim.analysis import vint_charts as vc
+    from cardsim.analysis.vint import charts as vc
     from cardsim.profiles import Profile, select
 
     cell = next(c for c in vc.chart_cells() if c.chart == "opening" and c.band == (11, 12)

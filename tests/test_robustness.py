@@ -5,7 +5,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from cardsim.analysis import g501_blind_chart as B
+from cardsim.analysis.g501 import blind_chart as B
 from cardsim.analysis import robustness as RB
 
 Z = 1.959963984540054

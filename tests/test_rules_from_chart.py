@@ -6,11 +6,11 @@ import numpy as np
 import pandas as pd
 
 import cardsim
-from cardsim.analysis.g501_policy import chart_policy_spec
+from cardsim.analysis.g501.policy import chart_policy_spec
 from cardsim.cli import main
 from cardsim.games.g501 import rulekernel as K
 from cardsim.games.g501.strategies import N_CELLS, REGISTRY, cells_text, chart_blind
-from cardsim.rules import from_chart as F
+from cardsim.rules.from_chart import g501 as F
 from cardsim.rules import load
 from cardsim.rules.check import never_fire, run_tests
 

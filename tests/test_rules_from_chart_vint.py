@@ -8,12 +8,12 @@ import pandas as pd
 import pytest
 
 import cardsim
-from cardsim.analysis.vint_charts import band_label, chart_cells
+from cardsim.analysis.vint.charts import band_label, chart_cells
 from cardsim.cli import main
 from cardsim.conditions import Conditions, compile
 from cardsim.deal import deal_chunk
 from cardsim.games.vint import rulefile as R
-from cardsim.rules import from_chart_vint as F
+from cardsim.rules.from_chart import vint as F
 from cardsim.rules import load
 from cardsim.rules.check import never_fire, run_tests
 from cardsim.rules.twin import holds

@@ -6,9 +6,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from cardsim.analysis import g501_blind_chart as B
+from cardsim.analysis.g501 import blind_chart as B
 from cardsim.analysis import verdicts as V
-from cardsim.analysis import vint_charts as vc
+from cardsim.analysis.vint import charts as vc
 from cardsim.questions import half_sums, merge_sums
 from cardsim.selection import (RATE, SelectionError, clear_cells, half_means, p_above, p_below, paired, ranked,
                                split_best)

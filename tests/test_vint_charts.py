@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from cardsim.analysis import vint_charts as vc
+from cardsim.analysis.vint import charts as vc
 from cardsim.selection import split_best
 from selection_helpers import sums_of
 

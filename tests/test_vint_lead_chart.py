@@ -1,4 +1,4 @@
-"""The Vint lead chart (issue 31, cardsim.analysis.vint_leads): which card each lead kind leads, the
+"""The Vint lead chart (issue 31, cardsim.analysis.vint.leads): which card each lead kind leads, the
 deals of a cell meet its classes, the kinds' values are the DD values of their cards, and the
 tables and the answer agree with the per-deal rows."""
 from __future__ import annotations
@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from cardsim.analysis import vint_leads as L
+from cardsim.analysis.vint import leads as L
 from cardsim.cards import VINT_RANKS, card_str, parse_card
 
 from vint_helpers import hand_bits

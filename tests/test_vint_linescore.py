@@ -1,4 +1,4 @@
-"""Vint "the score below the line" (cardsim.analysis.vint_linescore, analyses/vint_linescore.py): the
+"""Vint "the score below the line" (cardsim.analysis.vint.linescore, analyses/vint_linescore.py): the
 tables have their columns and intervals, the answer is read from the rows, the run resumes from its
 store, and the quick plan runs end to end."""
 from __future__ import annotations
@@ -9,8 +9,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from cardsim.analysis import vint_charts as V
-from cardsim.analysis import vint_linescore as L
+from cardsim.analysis.vint import charts as V
+from cardsim.analysis.vint import linescore as L
 
 QUIET = lambda s: None  # noqa: E731
 PLAN = L.Plan((L.levels("H", 8, V.TRICK_POINTS[1]),), 120, (L.STATES[0], L.STATES[3]))

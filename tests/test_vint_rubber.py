@@ -159,7 +159,7 @@ def test_cli_rubber_outcomes_until_clear_and_robust(capsys):
 
 
 def test_equity_table_symmetries_and_resume(tmp_path):
-    from cardsim.analysis import vint_equity as V
+    from cardsim.analysis.vint import equity as V
 
     log = []
     cells = V.run_states(below=(0, 480), rubbers=60, seed=3, n_jobs=1, log=log.append, results=tmp_path)

@@ -2,9 +2,9 @@
 
 A chart is a grid of cells, each cell one question (:func:`cardsim.questions.question`: the cell's
 options played on the same deals, everything else by the players' strategies): the Vint bidding
-charts (:mod:`cardsim.analysis.vint_charts`: a hand class and the calls before it), the Five
-Hundred bid guide (:mod:`cardsim.analysis.g500_guide`: a holding and a scoring) and the 501 blind
-chart (:mod:`cardsim.analysis.g501_blind_chart`: a score situation).  The steps, what a game's chart
+charts (:mod:`cardsim.analysis.vint.charts`: a hand class and the calls before it), the Five
+Hundred bid guide (:mod:`cardsim.analysis.g500.guide`: a holding and a scoring) and the 501 blind
+chart (:mod:`cardsim.analysis.g501.blind_chart`: a score situation).  The steps, what a game's chart
 supplies for each and what this module does with it:
 
 * **cells** — the game's cell class and its grid (the report's and ``--quick``'s).
@@ -21,7 +21,7 @@ supplies for each and what this module does with it:
   (:func:`cardsim.analysis.verdicts.chart_clear`).
 * **answers** — the game's ``answer`` (one paragraph), its "In detail" part, its rules of thumb
   (:mod:`cardsim.analysis.rules_of_thumb`) and its fixed prose (glossary, notes, method, figure
-  legends; 501's in :mod:`cardsim.analysis.g501_prose`): the text the report prints, every
+  legends; 501's in :mod:`cardsim.analysis.g501.prose`): the text the report prints, every
   number read from the tables.
 * **figures** — the game's figures, drawn with :func:`pyplot` (matplotlib without a display).
 

@@ -2,9 +2,9 @@
 
 The report's three hand charts are grids of *conditions* (docs/conditions.md): a Vint bidding
 chart cell is ``hcp=13-15, H=5, S<=4, …`` for the seat after given calls
-(:mod:`cardsim.analysis.vint_charts`), a Five Hundred bid-guide cell is ``top_H=2, trumps_H=6``
-(:mod:`cardsim.analysis.g500_guide`), and a 501 decision cell is a score state, mapped as the
-engine's ``chart`` strategy maps a game's state (:mod:`cardsim.analysis.g501_policy`).  This
+(:mod:`cardsim.analysis.vint.charts`), a Five Hundred bid-guide cell is ``top_H=2, trumps_H=6``
+(:mod:`cardsim.analysis.g500.guide`), and a 501 decision cell is a score state, mapped as the
+engine's ``chart`` strategy maps a game's state (:mod:`cardsim.analysis.g501.policy`).  This
 module rebuilds each cell of a report table from the analysis's own definitions and decides
 membership with the analysis's own condition text, parsed by :mod:`cardsim.conditions` and
 evaluated as the dealer does (:func:`cardsim.deal.term_sum`: a feature is
@@ -25,26 +25,25 @@ Units: card indices of the game's layout (:mod:`cardsim.cards`); scores in score
 from __future__ import annotations
 
 import functools
-import importlib
-import importlib.util
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from cardsim.conditions import cards_given, features_of, game_name, hand_size_error, parse_class, parse_given
 from cardsim.deal import ConditionError
-from cardsim.games import GAME_NAMES, package_of
+from cardsim.analysis import game_module
+from cardsim.games import GAME_NAMES
 from cardsim.games.base import OptionError
 from cardsim.text import quote
 
 
 def chart_module(game: str):
-    """The module of ``game``'s chart cells, ``cardsim/analysis/<module>_hands.py``
-    (``vint_hands``): ``HAND_SIZE``, ``CONTEXT_KEYS``, ``NO_CARDS`` (whether a hand of no cards is
+    """The module of ``game``'s chart cells, ``cardsim/analysis/<package>/hands.py``
+    (``cardsim.analysis.vint.hands``): ``HAND_SIZE``, ``CONTEXT_KEYS``, ``NO_CARDS`` (whether a hand of no cards is
     a question), ``cells(rows)``, ``studied_cells()``, ``check_context(context, known)`` and,
     where a hand is not simply in the cells' classes, ``matching(bits, context, cells)``
-    (:func:`matching_classes` otherwise); None for a game without hand charts."""
-    module = f"cardsim.analysis.{package_of(game).rsplit('.', 1)[1]}_hands"
-    return importlib.import_module(module) if importlib.util.find_spec(module) else None
+    (:func:`matching_classes` otherwise), found by :func:`cardsim.analysis.game_module`; None for a
+    game without hand charts."""
+    return game_module(game, "hands")
 
 
 def chart_games() -> tuple[str, ...]:

@@ -3,7 +3,7 @@ and run its own test table (docs/rules-files.md, "Testing a system"); ``cardsim 
 --hand … [--auction …]``: which rule makes the call and why each earlier one did not
 (docs/rules-files.md, "Explaining a call"); ``cardsim rules from-chart vint|501``: the report's
 Vint opening and response charts or 501's blind chart written as a rule file (docs/rules-files.md,
-"Charts as rule files"; :mod:`cardsim.rules.from_chart_vint`, :mod:`cardsim.rules.from_chart`).
+"Charts as rule files"; :mod:`cardsim.rules.from_chart`).
 
 Exit codes of ``check``: 0 every test passes and every rule can fire, 1 a test fails or a rule never fires
 (shadowed by an earlier one, or a condition no hand meets), 2 the file cannot be played (one line
@@ -138,9 +138,10 @@ def run(args) -> int:
 
 def from_chart(args) -> int:
     """``cardsim rules from-chart GAME``: the chart's best call per cell as a rule file, written by
-    the module the game's spec names (``modules.chart_writer``: :mod:`cardsim.rules.from_chart` for
-    501, :mod:`cardsim.rules.from_chart_vint` for Vint); says where the chart came from."""
+    the game's writer (:func:`cardsim.rules.from_chart.writer`: :mod:`cardsim.rules.from_chart.g501`
+    for 501, :mod:`cardsim.rules.from_chart.vint` for Vint); says where the chart came from."""
     from cardsim.rules.compile import glue  # local: --help imports every command module
+    from cardsim.rules.from_chart import writer as chart_writer  # local: --help imports every command module
 
     try:
         spec = get_game(args.game)
@@ -151,7 +152,9 @@ def from_chart(args) -> int:
         with_charts = [n for n in game_names() if get_game(n).modules.offers("rules") and getattr(glue(n), "CHARTS", ())]
         raise UsageError(f"from-chart: {spec.name} has no chart to write as a rule file (games with charts: "
                          f"{', '.join(with_charts)})")
-    writer = spec.modules.load("chart_writer")
+    writer = chart_writer(spec.name)
+    if writer is None:  # charts named without a writer: a game's error, caught by its conformance check
+        raise UsageError(f"from-chart: {spec.name} has no writer of its charts (cardsim/rules/from_chart/)")
     try:
         text, source = writer.from_args(args, log=lambda m: print(m, file=sys.stderr))
     except ValueError as exc:

@@ -404,6 +404,9 @@ class Play:
       :mod:`cardsim.cards`: card = 16 × suit + rank index), e.g. Vint ``"23456789TJQKA"``;
     * ``jokers``: ``((bit, token), …)`` of the cards outside the four suits, in the records' order
       (Five Hundred: ``((15, "HJ"), (14, "LJ"))``); empty for a game without jokers;
+    * ``record_fields``: the top-level fields of the game's records besides those every game's
+      records may carry (:data:`cardsim.games.fields.COMMON`), e.g. 501 ``("talon", "contract")``;
+      replay refuses any other key (docs/RECORDS.md, Strictness);
     * ``deal_seconds``: one core's seconds for one complete deal with the default strategies,
       written to a dataset: the slope of the wall time of ``cardsim simulate GAME -n N -o X --jobs
       1`` from 20,000 to 1,000,000 deals (``python -m cardsim.bench --only crossover``,
@@ -420,6 +423,7 @@ class Play:
     row_doc: str = ""
     ranks: str = ""
     jokers: tuple = ()
+    record_fields: tuple = ()
     deal_seconds: float | None = None
 
 
@@ -456,7 +460,7 @@ class Matches:
     left: Callable | None = None
 
 
-MODULE_KINDS = ("features", "pbn", "rules", "decisions", "analysis", "chart_writer")
+MODULE_KINDS = ("features", "pbn", "rules", "decisions")
 """The kinds of module a game may name (:class:`Modules`)."""
 
 
@@ -475,18 +479,18 @@ class Modules:
       (``CHARTS``) and the jitted interpreter's glue (see :mod:`cardsim.games.vint.rulefile`);
     * ``decisions``: the timing of the game's decisions one by one (``python -m cardsim.profiling
       GAME --decisions``): its ``collect(setup, n_deals)`` and ``time_decisions(views)`` (see
-      :mod:`cardsim.games.vint.decisions`);
-    * ``analysis``: the game's pandas pipeline (:func:`cardsim.analysis.for_game`);
-    * ``chart_writer``: the writer of a rule file from the game's chart (``cardsim rules
-      from-chart``): its ``from_args(args, log) -> (text, source)``.
+      :mod:`cardsim.games.vint.decisions`).
+
+    A game names only modules of its own package: what stands above the games finds the game's
+    part itself, from the game's package name (its pandas pipelines,
+    :func:`cardsim.analysis.game_module`; the writer of its rule file from a chart,
+    :func:`cardsim.rules.from_chart.writer`).
     """
 
     features: str = ""
     pbn: str = ""
     rules: str = ""
     decisions: str = ""
-    analysis: str = ""
-    chart_writer: str = ""
 
     def offers(self, kind: str) -> bool:
         """Whether the game names a module of ``kind`` (one of :data:`MODULE_KINDS`); imports nothing."""

@@ -40,7 +40,7 @@ SPEC = GameSpec(
     play=Play(row_dtype=ROW_DTYPE, simulate_chunk=simulate_chunk, deal_chunk=deal_chunk,
               make_records=make_records, replay=replay_record, show=show,
               row_doc=_rows.__doc__.split("Fields (per deal)", 1)[-1].split("\n", 2)[-1].strip(),
-              ranks=RANKS, jokers=((HJ, "HJ"), (LJ, "LJ")), deal_seconds=5.9e-6),
+              ranks=RANKS, jokers=((HJ, "HJ"), (LJ, "LJ")), record_fields=("talon", "discard"), deal_seconds=5.9e-6),
     matches=Matches(play=play_matches, dtype=MATCH_DTYPE, deal_dtype=MATCH_DEAL_DTYPE, doc=_rows.MATCH_DOC,
                     deal_doc=("match: the game's number (as in the match rows); before_0, before_1: the two teams' "
                               "scores before the deal (points, team 0 = seats 0 and 2)."),
@@ -59,7 +59,7 @@ SPEC = GameSpec(
     dd=DD,
     pimc=_pimc.HOOKS,
     facts=FACTS,
-    modules=Modules(features=f"{__name__}.features", rules=f"{__name__}.rulefile", analysis="cardsim.analysis.g500"),
+    modules=Modules(features=f"{__name__}.features", rules=f"{__name__}.rulefile"),
 )
 
 __all__ = ["SPEC", "simulate_chunk", "deal_chunk", "play_matches", "make_records", "replay_record", "show",

@@ -30,7 +30,7 @@ SPEC = GameSpec(
     table=Table(seat_counts=(3, 4), registry=REGISTRY, default_strategy="heuristic", rule_options=()),
     play=Play(row_dtype=ROW_DTYPE, simulate_chunk=simulate_chunk, deal_chunk=deal_chunk,
               make_records=make_records, replay=replay_record, show=show, row_doc=ROW_DOC,
-              ranks=RANKS_501, deal_seconds=3.7e-6),
+              ranks=RANKS_501, record_fields=("talon", "contract"), deal_seconds=3.7e-6),
     matches=Matches(play=play_matches, dtype=MATCH_DTYPE, deal_dtype=MATCH_DEAL_DTYPE, records=match_records,
                     doc=MATCH_DOC, deal_doc="match: the game's number (as in the match rows).",
                     deals_per_match=13.9, start_score=501),
@@ -48,8 +48,7 @@ SPEC = GameSpec(
     dd=DD,
     pimc=_pimc.HOOKS,
     facts=FACTS,
-    modules=Modules(features=f"{__name__}.features", rules=f"{__name__}.rulefile", analysis="cardsim.analysis.g501",
-                    chart_writer="cardsim.rules.from_chart"),
+    modules=Modules(features=f"{__name__}.features", rules=f"{__name__}.rulefile"),
 )
 
 __all__ = ["SPEC"]

@@ -50,7 +50,7 @@ STRATEGY_ID = RULES
 """The engine id of the ``rules`` strategy."""
 CHARTS = ("blind",)
 """The report's charts ``cardsim rules from-chart`` writes as rule files, with the writer the spec names
-(``modules.chart_writer``: :mod:`cardsim.rules.from_chart`)."""
+(:mod:`cardsim.rules.from_chart.g501`)."""
 STAGES = {"blind": BLIND, "looked": LOOKED, "talon": TALON}
 _WORDS = {LOOK: "look", PASS: "pass", RAISE: "raise", ABANDON: "abandon", DECLARE: "declare"}
 _FLAGS = {"yes": 1, "no": 0, "any": -1}

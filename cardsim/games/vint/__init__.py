@@ -46,6 +46,5 @@ SPEC = GameSpec(
     pimc=pimc.HOOKS,
     facts=FACTS,
     modules=Modules(features=f"{__name__}.features", pbn=f"{__name__}.pbn", rules=f"{__name__}.rulefile",
-                    decisions=f"{__name__}.decisions", analysis="cardsim.analysis.vint",
-                    chart_writer="cardsim.rules.from_chart_vint"),
+                    decisions=f"{__name__}.decisions"),
 )

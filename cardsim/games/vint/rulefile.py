@@ -41,8 +41,8 @@ CONTEXT_KEYS = ("auction",)
 STRATEGY_ID = RULES
 """The engine id of the ``rules`` strategy."""
 CHARTS = ("opening", "second", "overcall", "response")
-"""The report's charts ``cardsim rules from-chart`` writes as rule files (:mod:`cardsim.analysis.vint_charts`),
-with the writer the spec names (``modules.chart_writer``)."""
+"""The report's charts ``cardsim rules from-chart`` writes as rule files (:mod:`cardsim.analysis.vint.charts`),
+with the game's writer (:mod:`cardsim.rules.from_chart.vint`)."""
 _DOTS = "..."
 _DENOMINATIONS = ("S", "C", "D", "H", "NT")
 

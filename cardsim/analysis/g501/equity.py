@@ -8,7 +8,7 @@ first dealer, and every seat of it is read as a point of view (:func:`viewpoints
 (:func:`equity_table`) give, for the player's own score and the opponents' scores, the win
 probability averaged over the first dealer and over the seatings of the opponents, and by the
 player's auction position in the first deal.  One part of the report's 501 section
-(:mod:`cardsim.analysis.g501_game`; the blind chart is :mod:`cardsim.analysis.g501_blind_chart`).
+(:mod:`cardsim.analysis.g501.game`; the blind chart is :mod:`cardsim.analysis.g501.blind_chart`).
 
 Units: scores in score points (501 counts down); win probabilities as shares 0..1 (the wide
 table and the figure in percent); intervals are 95% Wilson.

@@ -1,6 +1,6 @@
 """Five Hundred "bid to the score": the best level for a holding by score state, judged by games won.
 
-For a few classes of the declarer's holding before the kitty (:class:`cardsim.analysis.g500_guide.Holding`:
+For a few classes of the declarer's holding before the kitty (:class:`cardsim.analysis.g500.guide.Holding`:
 hearts trumps and top trumps, as in the bid guide) every contract ``=6H`` … ``=10H`` is played with
 the auction skipped (as in the guide) from a handful of score states — 0-0, ahead near the target,
 behind near it, both near it — under both scorings, and judged twice on the same deals:
@@ -37,7 +37,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from cardsim.analysis import g500_guide as G, rules_of_thumb as T
+from cardsim.analysis.g500 import guide as G
+from cardsim.analysis import rules_of_thumb as T
 from cardsim.analysis import robustness as RB
 from cardsim.analysis.chart_pipeline import task_seed
 from cardsim.analysis.plots import save_figure
@@ -150,7 +151,7 @@ def run(p: Plan, seed: int, n_jobs: int = -1, strategies=None, log=print, result
 
 # ---------------------------------------------------------------- tables
 def level_label(level: int) -> str:
-    """A bid level of the guide's suit (:data:`cardsim.analysis.g500_guide.GUIDE_SUIT`, hearts) as
+    """A bid level of the guide's suit (:data:`cardsim.analysis.g500.guide.GUIDE_SUIT`, hearts) as
     the tables and answers write it: ``8`` → ``8♥``."""
     return f"{int(level)}{G.SYMBOL[G.GUIDE_SUIT]}"
 

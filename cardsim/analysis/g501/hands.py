@@ -1,5 +1,5 @@
 """501's chart cells for :mod:`cardsim.analysis.hand_classes`: the game chart's decision
-situations (:mod:`cardsim.analysis.g501_blind_chart`), their context (the scores and the auction
+situations (:mod:`cardsim.analysis.g501.blind_chart`), their context (the scores and the auction
 position) and the cell a seat's state falls in (the hand does not matter: the chart's decision
 is made before looking)."""
 from __future__ import annotations
@@ -9,8 +9,8 @@ import math
 import numpy as np
 import pandas as pd
 
-from cardsim.analysis.g501_blind_chart import Situation, situations
-from cardsim.analysis.g501_policy import nearest_situation
+from cardsim.analysis.g501.blind_chart import Situation, situations
+from cardsim.analysis.g501.policy import nearest_situation
 from cardsim.analysis.hand_classes import ChartCell, bad_context
 
 GAME = "501"
@@ -44,11 +44,11 @@ def g501_cell(own: int, opponents, position: int, cells: list[ChartCell]) -> str
     ``opponents``, in auction ``position``: among the cells of that position, the one with the
     least ``|own - cell own| + |lead - cell lead|`` (score points; lead = the closest rival, the
     lowest opponent, minus own), on a tie the lower own score, then the lower lead
-    (:func:`cardsim.analysis.g501_policy.nearest_situation`).  The state itself is measured, not
+    (:func:`cardsim.analysis.g501.policy.nearest_situation`).  The state itself is measured, not
     first moved to the engine's full grid: a coarse (quick) chart would otherwise answer a cell
     that is not the nearest (own 250, opponents 300/320 went to own 100, lead 0 through the full
     grid's own 200, lead +50).  On the full grid of cells this is the engine's own mapping
-    (:func:`cardsim.analysis.g501_policy.nearest_cell`: on a product grid the least sum is the
+    (:func:`cardsim.analysis.g501.policy.nearest_cell`: on a product grid the least sum is the
     nearest value on each axis, midway to the lower).  None when no cell is in that position."""
     own, p = int(own), int(position)
     same = [c for c in cells if c.context["position"] == p]

@@ -1,6 +1,6 @@
 """501 blind decision chart <-> the ``chart`` strategy's spec.
 
-The report's blind decision chart (:func:`cardsim.analysis.g501_blind_chart.choices`: per situation own
+The report's blind decision chart (:func:`cardsim.analysis.g501.blind_chart.choices`: per situation own
 score × lead × auction position, the best option ``look`` or ``blind:L``) can be played by any
 seat as the strategy ``chart:cells=…`` (:mod:`cardsim.games.g501.strategies`, ``CHART``): before
 looking it bids blind up to the level of its situation's cell, else looks; everything else as
@@ -79,7 +79,7 @@ def nearest_situation(situations, own: int, lead: int) -> int:
 
 
 def chart_policy_spec(choices: pd.DataFrame, **params) -> str:
-    """The ``chart`` strategy spec that plays ``choices`` (a :func:`g501_blind_chart.choices` frame:
+    """The ``chart`` strategy spec that plays ``choices`` (a :func:`blind_chart.choices` frame:
     columns ``own``, ``lead``, ``position``, ``best`` = ``look`` or ``blind:L``, L one of
     CELL_LEVELS) in every cell of the full grid.
 

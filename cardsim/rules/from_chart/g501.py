@@ -17,8 +17,8 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from cardsim.analysis import g501_blind_chart as B, g501_game as G
-from cardsim.analysis.g501_policy import chart_policy_spec
+from cardsim.analysis.g501 import blind_chart as B, game as G
+from cardsim.analysis.g501.policy import chart_policy_spec
 from cardsim.games.g501.strategies import CELL_LEADS, CELL_LEVELS, CELL_OWN, CELL_POSITIONS, cells_digits, cells_text
 
 TABLE = Path("reports") / "tables" / "g501_game_choices.csv"
@@ -35,7 +35,7 @@ def levels_of_cells(cells: str) -> list[int]:
 def levels_of_choices(choices) -> list[int]:
     """The 126 cell levels of a ``g501_blind_chart.choices`` frame (columns ``own``, ``lead``,
     ``position``, ``best`` = ``look`` / ``blind:L``); a cell the frame lacks takes its nearest
-    situation's (:func:`cardsim.analysis.g501_policy.chart_policy_spec`).  ValueError (one line)."""
+    situation's (:func:`cardsim.analysis.g501.policy.chart_policy_spec`).  ValueError (one line)."""
     return levels_of_cells(chart_policy_spec(choices).partition("cells=")[2])
 
 

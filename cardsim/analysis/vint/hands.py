@@ -1,9 +1,9 @@
 """Vint's chart cells for :mod:`cardsim.analysis.hand_classes`: the bidding charts' cells
-(:mod:`cardsim.analysis.vint_charts`), their context (the chart and the calls before) and the
+(:mod:`cardsim.analysis.vint.charts`), their context (the chart and the calls before) and the
 classification of a hand by the cells' classes."""
 from __future__ import annotations
 
-from cardsim.analysis import vint_charts as vc
+from cardsim.analysis.vint import charts as vc
 from cardsim.analysis.hand_classes import ChartCell, bad_context
 from cardsim.cards import suit_letters
 
@@ -32,7 +32,7 @@ def vint_key(chart: str, after: str, band: str, shape: str) -> str:
 
 def vint_cells(rows) -> list[ChartCell]:
     """The cells of Vint chart rows (a frame with ``chart`` or the table's name in ``_chart``,
-    ``after``, ``band``, ``shape``), rebuilt from :func:`cardsim.analysis.vint_charts.chart_cells`.
+    ``after``, ``band``, ``shape``), rebuilt from :func:`cardsim.analysis.vint.charts.chart_cells`.
     Raises KeyError for a row no chart cell defines."""
     defs = _vint_definitions()
     out = []

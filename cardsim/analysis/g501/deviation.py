@@ -1,6 +1,6 @@
 """501's blind chart as exploit parameters: does one seat gain by changing one cell?
 
-The settled chart (:mod:`cardsim.analysis.g501_fixed`) is played by every seat.  Its cells are a
+The settled chart (:mod:`cardsim.analysis.g501.fixed`) is played by every seat.  Its cells are a
 strategy's parameters like any other: a seat that deviates in **one** situation — the cell's blind
 level one step up or down (look < 70 < 80 < … < 150, :data:`~cardsim.games.g501.strategies.CELL_LEVELS`)
 or blind <-> look — while the other seats keep the chart, should gain nothing if the chart is an
@@ -38,7 +38,7 @@ import pandas as pd
 
 import cardsim
 from cardsim._jit import source_hash
-from cardsim.analysis.g501_policy import chart_table, nearest_cell
+from cardsim.analysis.g501.policy import chart_table, nearest_cell
 from cardsim.deviation import deviation_gains, objective_of
 from cardsim.exploit import exploit
 from cardsim.games.g501.strategies import CELL_LEVELS, REGISTRY, cells_text
@@ -84,7 +84,7 @@ def cell_frequencies(spec: str, n_matches: int = FREQUENCY_MATCHES, seed: int = 
     with every seat on ``spec``: columns ``own``, ``lead``, ``position``, ``count`` (seat-deals),
     ``played`` (their share, 0..1), most met first (ties: the cell order).  A seat's cell: its
     score before the deal, its closest rival's (the lowest of the others), its auction position
-    ((seat - dealer - 1) mod 3), mapped by :func:`~cardsim.analysis.g501_policy.nearest_cell`."""
+    ((seat - dealer - 1) mod 3), mapped by :func:`~cardsim.analysis.g501.policy.nearest_cell`."""
     _, deals = cardsim.play_match(GAME, n_matches, seed=seed, strategies=[spec] * SEATS, seats=SEATS, n_jobs=n_jobs)
     scores = deals[[f"score_{s}" for s in range(SEATS)]].to_numpy(np.int64)
     dealer = deals.dealer.to_numpy(np.int64)

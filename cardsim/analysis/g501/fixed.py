@@ -1,10 +1,10 @@
 """501's blind chart as a policy, played until it stops changing.
 
-The decision chart (:mod:`cardsim.analysis.g501_blind_chart`) says where a blind first call beats
+The decision chart (:mod:`cardsim.analysis.g501.blind_chart`) says where a blind first call beats
 looking *against the players in the other seats* (the strategy spec the analysis is given: the
 game's default, whatever its parameters are).  Here a chart becomes the players' rule: every seat
 takes its blind decision from a **policy** — per chart cell, blind up to a level, or look
-(:mod:`cardsim.analysis.g501_policy`, the ``chart`` strategy, its bidding parameters those of the
+(:mod:`cardsim.analysis.g501.policy`, the ``chart`` strategy, its bidding parameters those of the
 given players) — the chart is computed again with every seat on that policy, and the policy
 follows the chart's *clear* verdicts.  A cell's state is whether it bids blind and its **level**
 (the blind level it bids to, or, for a look cell, the level it is tested against).
@@ -47,10 +47,10 @@ import time
 
 import pandas as pd
 
-from cardsim.analysis import g501_blind_chart as B
+from cardsim.analysis.g501 import blind_chart as B
 from cardsim.analysis.chart_pipeline import play
-from cardsim.analysis.g501_deviation import cell_text
-from cardsim.analysis.g501_policy import chart_policy_spec
+from cardsim.analysis.g501.deviation import cell_text
+from cardsim.analysis.g501.policy import chart_policy_spec
 from cardsim.analysis.verdicts import LOOK
 from cardsim.games import get_game
 from cardsim.games.g501.strategies import REGISTRY
@@ -74,7 +74,7 @@ Benjamini–Hochberg, which lets a share of the clear cells be chance, 108 cells
 giving one or two changes each time (the report at blind level 87: 1+1, 1+2, 2+9, 2+6, 0+4 changes
 in the confirmation rounds from the 16th on), so the policy chased its own noise and never
 settled.  Under Holm a fixed point is declared only when no cell's contradiction survives the whole
-family; the deviation table (:mod:`cardsim.analysis.g501_deviation`) then measures what a seat
+family; the deviation table (:mod:`cardsim.analysis.g501.deviation`) then measures what a seat
 gains from the cells left near indifference."""
 MIN_DEALS = 20
 """The fewest deals a round plays per situation (the quick report's small charts)."""
@@ -135,7 +135,7 @@ def _level(option: str) -> int:
 
 def best_levels(long: pd.DataFrame) -> dict:
     """Per cell ``(own, lead, position)`` of a decisions frame, its best blind level
-    (:func:`cardsim.analysis.g501_blind_chart.best_blind`: first on half 0 of the deals)."""
+    (:func:`cardsim.analysis.g501.blind_chart.best_blind`: first on half 0 of the deals)."""
     return {_key(r): int(r.level) for r in B.best_blind_rows(long).itertuples()}
 
 
@@ -206,7 +206,7 @@ def round_kinds(choice: pd.DataFrame, method: str = SEARCH_METHOD) -> list[str]:
 
 def update(blind: dict, level: dict, choice: pd.DataFrame, long: pd.DataFrame,
            method: str = SEARCH_METHOD) -> tuple[dict, dict, list, set]:
-    """One round's update from ``choice`` (:func:`~cardsim.analysis.g501_blind_chart.choices` of the cells
+    """One round's update from ``choice`` (:func:`~cardsim.analysis.g501.blind_chart.choices` of the cells
     replayed) and ``long`` (their decisions): returns the new ``(blind, level)``, the changes (text
     ``own/lead/position: from->to``, blind<->look ones first) and the **contested** cells — those
     whose verdict was unclear or whose policy or level changed.
@@ -311,7 +311,7 @@ def _cells_text(cells) -> str:
 
 def play_round(sits, levels, level: dict, deals: int, seed: int, spec: str, n_jobs: int = -1,
                results=None) -> pd.DataFrame:
-    """The decisions (:data:`~cardsim.analysis.g501_blind_chart.DECISION_COLUMNS`) of ``sits`` with every
+    """The decisions (:data:`~cardsim.analysis.g501.blind_chart.DECISION_COLUMNS`) of ``sits`` with every
     seat on ``spec``, each situation playing look and blind to its level's :func:`neighbours`."""
     tasks = [(s, neighbours(level[(s.own, s.lead, s.position)], levels), deals, seed, [spec] * 3) for s in sits]
     sums_of = play(B.decision_sums, tasks, [deals] * len(tasks), n_jobs, name="501-fixed-round", results=results)
@@ -328,7 +328,7 @@ def _counts(choice: pd.DataFrame) -> dict:
 def iterate(sits, levels, deals: int, seed: int, start: pd.DataFrame, n_jobs: int = -1, *,
             long: pd.DataFrame | None = None, players: str | None = None, max_rounds: int = MAX_ROUNDS,
             start_seconds: float = float("nan"), log=print, results=None) -> tuple[pd.DataFrame, pd.DataFrame, str]:
-    """Iterate from ``start`` (round 0's :func:`cardsim.analysis.g501_blind_chart.choices`, against
+    """Iterate from ``start`` (round 0's :func:`cardsim.analysis.g501.blind_chart.choices`, against
     ``players``: their spec, None = the game's default strategy; ``long``: round 0's decisions,
     which give a look cell its level) — ``deals``: the chart's deals per situation, of which each
     round plays its :func:`schedule`.

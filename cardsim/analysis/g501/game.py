@@ -3,15 +3,15 @@
 Two questions, both answered with the game's win (docs/RULES.md §1.8: the lowest score when someone
 reaches 0 wins; exact ties share the win) rather than a deal's score change:
 
-* **match equity** (:mod:`cardsim.analysis.g501_equity`) — each player's probability of winning
+* **match equity** (:mod:`cardsim.analysis.g501.equity`) — each player's probability of winning
   the game from a state of scores, by playing whole games from it;
-* **the blind decision** (:mod:`cardsim.analysis.g501_blind_chart`) — at its first turn of one deal,
+* **the blind decision** (:mod:`cardsim.analysis.g501.blind_chart`) — at its first turn of one deal,
   the player bids blind up to level ``L`` (``blind:L``) or looks (``look``), the game played on
   to its end with the same randomness for every option: the chart of the best choice per
   situation (own score, lead over both opponents, auction position).
 
 This module holds what the report's section plays (:class:`Plan`), its tables (:func:`tables`)
-and figures (:func:`figures`); the words are in :mod:`cardsim.analysis.g501_prose`.
+and figures (:func:`figures`); the words are in :mod:`cardsim.analysis.g501.prose`.
 
 Units: scores in score points (501 counts down); win probabilities as shares 0..1; gains in
 percentage points (pp) of game-win probability.  Intervals are 95% (Wilson for win
@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from cardsim.analysis import g501_blind_chart as B, g501_equity as E
+from cardsim.analysis.g501 import blind_chart as B, equity as E
 
 @dataclass(frozen=True)
 class Plan:
@@ -51,9 +51,9 @@ def plan(n: int, quick: bool = False) -> Plan:
 
 
 def tables(states: pd.DataFrame, long: pd.DataFrame, robust: pd.DataFrame | None = None) -> dict[str, pd.DataFrame]:
-    """Every table from the states table (:func:`cardsim.analysis.g501_equity.run_equity`, both
-    seat counts), the long decision frame (:func:`cardsim.analysis.g501_blind_chart.run_decisions`) and
-    the robustness rows (:func:`cardsim.analysis.g501_blind_chart.run_robust`, or None)."""
+    """Every table from the states table (:func:`cardsim.analysis.g501.equity.run_equity`, both
+    seat counts), the long decision frame (:func:`cardsim.analysis.g501.blind_chart.run_decisions`) and
+    the robustness rows (:func:`cardsim.analysis.g501.blind_chart.run_robust`, or None)."""
     eq3 = E.equity_table(states, 3)
     choice = B.with_robust(B.choices(long), robust)
     out = {"g501_game_chart": B.chart(choice), "g501_game_equity": E.equity_wide(eq3)}

@@ -1,6 +1,6 @@
 """Vint's bidding charts written as a rule file (``cardsim rules from-chart vint``, docs/rules-files.md,
 "Charts as rule files"): the report's opening, second-hand, overcall and response charts
-(:mod:`cardsim.analysis.vint_charts`, tables ``reports/tables/vint_chart_<chart>.csv``), the
+(:mod:`cardsim.analysis.vint.charts`, tables ``reports/tables/vint_chart_<chart>.csv``), the
 chart's best call in each cell, so that the charts can be played by every seat, compared and
 checked as any other system.
 
@@ -8,7 +8,7 @@ A chart's cell is a seat's first call after given calls (the table's ``after``: 
 dealer's opening; ``P`` second hand after the dealer passed; ``1S`` an overcall; ``1H P`` a
 response to partner's 1H) with a hand of a class: a band of high-card points and a shape
 (balanced, a one-suiter of given length, a two-suiter, the cards held in partner's suit).  Each
-cell's class is the chart's own clause text (:class:`cardsim.analysis.vint_charts.Cell`), which
+cell's class is the chart's own clause text (:class:`cardsim.analysis.vint.charts.Cell`), which
 is the rule-file grammar's, so every class is written exactly; its context is the auction
 pattern of those calls, exactly (a rule of the dealer's opening chart holds for the dealer
 only).  Two shapes are written in fewer clauses with the same hands (:func:`compact`), and cells
@@ -30,7 +30,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from cardsim.analysis.vint_charts import band_label, chart_cells
+from cardsim.analysis.vint.charts import band_label, chart_cells
 from cardsim.cards import cards_of
 from cardsim.conditions import ConditionError, Conditions, compile as compile_conditions, hand_text, reachable
 from cardsim.deal import deal_chunk
@@ -104,7 +104,7 @@ def cells_of(frame, shown: str) -> list[ChartCell]:
         cell = known.get(key)
         if cell is None:
             raise ValueError(f"{shown}: row {i + 2}: after {key[0]!r}, band {key[1]!r}, shape {key[2]!r} is no cell "
-                             f"of the Vint charts (cardsim.analysis.vint_charts.chart_cells)")
+                             f"of the Vint charts (cardsim.analysis.vint.charts.chart_cells)")
         best = r["best"].strip()
         try:
             read_call(best)

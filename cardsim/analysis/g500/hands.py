@@ -1,9 +1,9 @@
 """Five Hundred's chart cells for :mod:`cardsim.analysis.hand_classes`: the bid guide's classes
-(:mod:`cardsim.analysis.g500_guide`), their context (the trump suit considered and the scoring)
+(:mod:`cardsim.analysis.g500.guide`), their context (the trump suit considered and the scoring)
 and the classification of a hand by the cells' classes."""
 from __future__ import annotations
 
-from cardsim.analysis.g500_guide import GUIDE_SUIT, Holding, SCORINGS, class_values, guide_classes
+from cardsim.analysis.g500.guide import GUIDE_SUIT, Holding, SCORINGS, class_values, guide_classes
 from cardsim.analysis.hand_classes import ChartCell, bad_context
 from cardsim.cards import suit_letters
 from cardsim.names import DENOMINATIONS
@@ -28,7 +28,7 @@ def g500_key(denom, trumps, top, side_aces, jokers, aces, scoring) -> str:
 
 
 def g500_holding(denom: str, trumps, top, side_aces, jokers, aces):
-    """The :class:`cardsim.analysis.g500_guide.Holding` of a bids row's class columns in ``denom``."""
+    """The :class:`cardsim.analysis.g500.guide.Holding` of a bids row's class columns in ``denom``."""
     if denom == "NT":
         return Holding("NT", jokers=int(jokers), aces=int(aces))
     label = str(trumps)
@@ -38,7 +38,7 @@ def g500_holding(denom: str, trumps, top, side_aces, jokers, aces):
 
 def g500_cells(rows) -> list[ChartCell]:
     """The cells of ``g500_guide_bids`` rows, one per class, scoring and trump suit considered: a
-    hearts row stands for every suit (the guide's symmetry, module docstring of g500_guide), so it
+    hearts row stands for every suit (the guide's symmetry, module docstring of cardsim.analysis.g500.guide), so it
     gives a cell for each of S C D H with the condition written in that suit (``top_S=2, …``); a
     spades row (the symmetry check) a cell for spades; a no-trump row a cell for NT."""
     out = []

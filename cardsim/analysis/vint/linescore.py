@@ -1,8 +1,8 @@
 """Vint "the score below the line": where the line changes the best call or level, by rubber won and by points.
 
-For a few Vint hands — a first call from the opening chart (:class:`cardsim.analysis.vint_charts.Cell`:
+For a few Vint hands — a first call from the opening chart (:class:`cardsim.analysis.vint.charts.Cell`:
 the dealer's class and its candidate calls, the auction then going on by the strategies) and a level
-from the trick table (:class:`cardsim.analysis.vint_charts.TrickCell`: a partnership's points and fit,
+from the trick table (:class:`cardsim.analysis.vint.charts.TrickCell`: a partnership's points and fit,
 every contract ``=1X`` … ``=7X`` declared with the auction skipped) — every option is played from a
 handful of line states (a clean line; a part-score of 80 below; one game each; 480 below) and
 judged twice on the same deals, the rubber then played on by the strategies (the same continuation
@@ -37,7 +37,7 @@ import pandas as pd
 
 from cardsim.analysis.chart_pipeline import seed_of
 from cardsim.analysis import robustness as RB, rules_of_thumb as T
-from cardsim.analysis import vint_charts as V
+from cardsim.analysis.vint import charts as V
 from cardsim.analysis.plots import save_figure
 from cardsim.analysis.verdicts import chart_clear
 from cardsim.games import get_game

@@ -1,7 +1,7 @@
 """The words of the report's 501 section: its answer, rules of thumb, glossary, notes, method and
-figure legends, every number read from the tables (:mod:`cardsim.analysis.g501_game`: the
-equity tables of :mod:`cardsim.analysis.g501_equity`, the blind chart of
-:mod:`cardsim.analysis.g501_blind_chart`).
+figure legends, every number read from the tables (:mod:`cardsim.analysis.g501.game`: the
+equity tables of :mod:`cardsim.analysis.g501.equity`, the blind chart of
+:mod:`cardsim.analysis.g501.blind_chart`).
 
 Units as in the tables: scores in score points (501 counts down), win probabilities as shares
 0..1 (printed in percent), gains in percentage points (pp) of game-win probability.
@@ -13,7 +13,7 @@ import re
 import pandas as pd
 
 from cardsim.analysis import rules_of_thumb as T
-from cardsim.analysis.g501_blind_chart import GAME, best_blind_rows
+from cardsim.analysis.g501.blind_chart import GAME, best_blind_rows
 from cardsim.analysis.robustness import others, sentence
 from cardsim.analysis.verdicts import LOOK, NO_CLEAR
 
@@ -275,7 +275,7 @@ CHART_LEGEND = (
     "size. Colour = the best limit.")
 LEGENDS = {
     "g501_game_chart.png": CHART_LEGEND,
-    # the run's own caption replaces this one (g501_fixed.legend: its rounds, deals and whether it settled)
+    # the run's own caption replaces this one (fixed.legend: its rounds, deals and whether it settled)
     "g501_fixed_chart.png": "The same chart when every player at the table follows it (recomputed with every player "
                             "on it; the run's caption says how many rounds, on how many deals, and whether it "
                             "settled). " + CHART_LEGEND,

@@ -8,7 +8,7 @@ probability is paired deal by deal (:func:`run_decisions`, :func:`choices`).  A 
 (:class:`Situation`, a cell of the chart) is the player's own score, its lead over the opponents
 (both at the same score) and its auction position in the deal.  The game's part of the chart
 pipeline (:mod:`cardsim.analysis.chart_pipeline`): cells, questions, the robust replay's cells
-and sums, the chart tables and figure; the words are in :mod:`cardsim.analysis.g501_prose`.
+and sums, the chart tables and figure; the words are in :mod:`cardsim.analysis.g501.prose`.
 
 Units: scores in score points (501 counts down); win probabilities as shares 0..1; gains in
 percentage points (pp) of game-win probability.  Intervals are 95% (Wilson for win
