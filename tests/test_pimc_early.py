@@ -216,3 +216,15 @@ def test_early_declaring_in_play_searches_exactly_where_it_says():
     assert kinds == {(True, True), (True, False), (False, True), (False, False)}  # every kind was met
     plain = cardsim.records("500", range(6), SEED, "pimc:early=13")
     assert [_tricks(a, "500", 1) for a in ours] == [_tricks(b, "500", 1) for b in plain]
+
+
+def test_early_declaring_minus_one_is_early_for_every_seat():
+    """-1 (the default) and a count equal to ``early`` play the same cards; another count does not."""
+    spec = "pimc:worlds=2,early=2"
+    plain = cardsim.records("500", range(4), SEED, spec)
+    assert [r["play"] for r in cardsim.records("500", range(4), SEED, spec + ",early_declaring=-1")] == \
+        [r["play"] for r in plain]
+    assert [r["play"] for r in cardsim.records("500", range(4), SEED, spec + ",early_declaring=2")] == \
+        [r["play"] for r in plain]
+    searched = [r["play"] for r in cardsim.records("500", range(4), SEED, spec + ",early_declaring=0")]
+    assert searched != [r["play"] for r in plain]  # the declaring side's first two tricks searched
