@@ -112,7 +112,7 @@ def test_pimc_is_registered_with_heuristics_parameters_first():
     pimc, heuristic = VINT.table.registry["pimc"], VINT.table.registry["heuristic"]
     assert list(pimc.params)[:len(heuristic.params)] == list(heuristic.params)
     assert list(pimc.params)[len(heuristic.params):] == ["worlds", "stream", "search", "side", "early", "early_worlds",
-                                                              "auction"]
+                                                              "early_declaring", "auction"]
     assert pimc.search and not heuristic.search and "pimc" not in cardsim.quality.strategy_names("vint")
     _, vec = VINT.table.registry.resolve("pimc:worlds=32,aggression=1")
     assert vec[pimc.param_index("worlds")] == 32 and vec[S.P_AGGRESSION] == 1

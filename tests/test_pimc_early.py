@@ -121,3 +121,110 @@ def test_reproducible_for_any_chunks_and_jobs(game):
     a = cardsim.simulate(game, 4, seed=SEED, strategies=spec, chunk_size=3, n_jobs=1)
     b = cardsim.simulate(game, 4, seed=SEED, strategies=spec, chunk_size=2, n_jobs=2)
     pd.testing.assert_frame_equal(a, b)
+
+
+# ------------------------------------------------------------------ early_declaring: a count per side
+@pytest.mark.parametrize("game", GAMES)
+def test_early_declaring_bad_values_are_one_line_errors(game):
+    registry = get_game(game).registry
+    for bad, said in (("early_declaring=-2", "from -1 to 13, got -2"), ("early_declaring=14", "from -1 to 13, got 14"),
+                      ("early_declaring=0.5", "from -1 to 13, got 0.5"), ("early_declaring=x", "is not a number")):
+        with pytest.raises(StrategyError, match=said) as err:
+            registry.resolve(f"pimc:{bad}")
+        assert "\n" not in str(err.value)
+    pimc = registry["pimc"]
+    assert pimc.params["early_declaring"] == -1  # off by default: `early` for every seat
+    _, row = registry.resolve("pimc:early=3,early_declaring=2")
+    assert row[pimc.param_index("early")] == 3 and row[pimc.param_index("early_declaring")] == 2
+
+
+def test_the_cli_rejects_a_bad_early_declaring_in_one_line(capsys):
+    from cardsim.cli import main
+
+    assert main(["simulate", "500", "-n", "2", "--strategy", "pimc:early=3,early_declaring=-3"]) == 2
+    err = capsys.readouterr().err
+    assert "early_declaring" in err and "from -1 to 13, got -3" in err and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_early_declaring_counts_the_declaring_sides_tricks_and_early_the_defences():
+    # The same fake hooks as above (card 2 best in every world, the heuristic's card 1), once for a
+    # seat of the declaring side and once for a defender.
+    asked = []
+
+    def solve(position, worlds):
+        asked.append(len(worlds))
+        return np.tile([0.0, 1.0], (len(worlds), 1))[:, :len(position.legal)]
+
+    def position(view):
+        trick, declaring = view
+        return P.Position(legal=np.array([1, 2]), unseen=0x3F << 10, counts=np.array([2, 2, 2]),
+                          allowed=np.full(3, 2**64 - 1, dtype=np.uint64), lead=True, declaring=declaring,
+                          fallback=1, trick=trick)
+
+    five_hundred = get_game("500").registry
+    hooks = P.Hooks(position=position, solve=solve, strategy=five_hundred["pimc"])
+
+    def decide(spec, trick, declaring):
+        return P.decide(hooks, five_hundred.resolve(spec)[1], 99, 4 * trick, 0, (trick, declaring), stop=False)
+
+    spec = "pimc:worlds=6,early=3,early_declaring=2"
+    # the declaring side: the heuristic's card in its first two tricks, the search's from the third
+    assert [decide(spec, t, True) for t in range(4)] == [1, 1, 2, 2] and asked == [6, 6]
+    # the defence: the heuristic's card in the first three tricks (early=3)
+    assert [decide(spec, t, False) for t in range(4)] == [1, 1, 1, 2] and asked == [6, 6, 6]
+    # -1 (the default) is `early` for both sides; 0 searches the declaring side's every trick
+    assert [decide("pimc:worlds=6,early=2", t, True) for t in range(3)] == [1, 1, 2]
+    assert [decide("pimc:worlds=6,early=2,early_declaring=0", t, True) for t in range(3)] == [2, 2, 2]
+    assert [decide("pimc:worlds=6,early=2,early_declaring=0", t, False) for t in range(3)] == [1, 1, 2]
+    # early_worlds applies to the declaring side's early tricks too
+    asked.clear()
+    assert decide("pimc:worlds=6,early=1,early_declaring=3,early_worlds=2", 2, True) == 2 and asked == [2]
+    row = five_hundred.resolve(spec)[1]
+    st = five_hundred["pimc"]
+    assert P.early_tricks(position((0, True)), row, st) == 2 and P.early_tricks(position((0, False)), row, st) == 3
+
+
+def test_early_declaring_in_play_searches_exactly_where_it_says():
+    """Five Hundred, every seat ``pimc:worlds=2,early=3,early_declaring=1``: each decision with a
+    choice plays the heuristic's card without a search in the defence's first three tricks and the
+    declaring side's first, and searches everywhere else (as ``heuristic``'s first trick shows)."""
+    seen = []
+    decide = P.decide
+
+    def spy(hooks, row, state, played, seat, view, stop=None):
+        position = hooks.position(view)
+        before = (P.COUNTERS.searched, P.COUNTERS.equivalent)
+        card = decide(hooks, row, state, played, seat, view, stop)
+        searched = P.COUNTERS.searched > before[0] or P.COUNTERS.equivalent > before[1]
+        if len(position.legal) > 1:
+            seen.append((position.declaring, position.trick, searched, card == int(position.fallback)))
+        return card
+
+    mp = pytest.MonkeyPatch()
+    mp.setattr(P, "decide", spy)
+    try:
+        ours = cardsim.records("500", range(6), SEED, "pimc:worlds=2,early=3,early_declaring=1")
+    finally:
+        mp.undo()
+    for declaring, trick, searched, heuristics in seen:
+        early = trick < (1 if declaring else 3)
+        assert searched != early
+        if early:
+            assert heuristics
+    kinds = {(d, t < (1 if d else 3)) for d, t, _, _ in seen}
+    assert kinds == {(True, True), (True, False), (False, True), (False, False)}  # every kind was met
+    plain = cardsim.records("500", range(6), SEED, "pimc:early=13")
+    assert [_tricks(a, "500", 1) for a in ours] == [_tricks(b, "500", 1) for b in plain]
+
+
+def test_early_declaring_minus_one_is_early_for_every_seat():
+    """-1 (the default) and a count equal to ``early`` play the same cards; another count does not."""
+    spec = "pimc:worlds=2,early=2"
+    plain = cardsim.records("500", range(4), SEED, spec)
+    assert [r["play"] for r in cardsim.records("500", range(4), SEED, spec + ",early_declaring=-1")] == \
+        [r["play"] for r in plain]
+    assert [r["play"] for r in cardsim.records("500", range(4), SEED, spec + ",early_declaring=2")] == \
+        [r["play"] for r in plain]
+    searched = [r["play"] for r in cardsim.records("500", range(4), SEED, spec + ",early_declaring=0")]
+    assert searched != [r["play"] for r in plain]  # the declaring side's first two tricks searched

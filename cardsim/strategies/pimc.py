@@ -52,6 +52,9 @@ Parameters (besides the base heuristic's, which the bidding and the talon / kitt
 * ``early``, ``early_worlds``: the first ``early`` tricks of the play (0 none, the default) are
   played with the base heuristic's card (``early_worlds`` 0) or searched on ``early_worlds``
   worlds instead of ``worlds`` (a cheaper play where the full hands make the search costly);
+* ``early_declaring``: the first tricks the declaring side plays that cheaper way, in place of
+  ``early`` (-1, the default: ``early`` for every seat): the heuristic's early cards cost the
+  declaring side more than the defence (:func:`early_tricks`);
 * ``auction`` (only where the game's hooks read the auction): 1 deals the worlds consistently
   with the calls too.
 
@@ -73,7 +76,8 @@ from cardsim.strategies.registry import Registry, Strategy
 
 U64 = np.uint64
 
-PARAMS = {"worlds": 16.0, "stream": 0.0, "search": 0.0, "side": 0.0, "early": 0.0, "early_worlds": 0.0}
+PARAMS = {"worlds": 16.0, "stream": 0.0, "search": 0.0, "side": 0.0, "early": 0.0, "early_worlds": 0.0,
+          "early_declaring": -1.0}
 """The sampled search's own parameters and their defaults (appended to the base heuristic's)."""
 PARAM_DOCS = {
     "worlds": "worlds (random layouts of the unseen cards) solved double-dummy at each decision",
@@ -84,11 +88,13 @@ PARAM_DOCS = {
              "the full hands' searches cost most of the time",
     "early_worlds": "worlds searched at a decision of the first `early` tricks, in place of `worlds`; 0 plays "
                     "the heuristic's card there",
+    "early_declaring": "the first tricks the declaring side plays the cheaper early way, in place of `early` "
+                       "(-1: `early`); the defence keeps `early`",
 }
 BOUNDS = {"worlds": (1, 256), "stream": (0, 2**31 - 1), "search": (0, 2), "side": (0, 2), "early": (0, 13),
-          "early_worlds": (0, 256), "auction": (0, 1)}
+          "early_worlds": (0, 256), "early_declaring": (-1, 13), "auction": (0, 1)}
 KINDS = {"worlds": "int", "stream": "int", "search": "int", "side": "int", "early": "int", "early_worlds": "int",
-         "auction": "int"}
+         "early_declaring": "int", "auction": "int"}
 AUCTION_PARAMS = {"auction": 0.0}
 """The parameter of the games whose hooks read the auction (:func:`sample_auction_worlds`): 0 off
 (the worlds match the play only), 1 on."""
@@ -498,6 +504,20 @@ def searches(position: Position, row: np.ndarray, strategy: Strategy) -> bool:
     return True
 
 
+def early_tricks(position: Position, row: np.ndarray, strategy: Strategy) -> int:
+    """How many first tricks of the play the seat at ``position`` plays the cheaper early way
+    (:func:`decide`), by the ``pimc`` parameters ``row`` (float64[N_PARAMS]): ``early_declaring``
+    for a seat of the declaring side (``Position.declaring``) when it is not -1, else ``early``.
+    Why a count per side: in Five Hundred the heuristic's cards in the first three tricks lose
+    the declaring side most of what they lose (BENCHMARKS.md, "Five Hundred's early tricks: where
+    the heuristic loses")."""
+    if position.declaring:
+        own = int(row[strategy.param_index("early_declaring")])
+        if own >= 0:
+            return own
+    return int(row[strategy.param_index("early")])
+
+
 STOP = True
 """Whether the engine's decisions use the sequential rule (False: every world solved, the slow
 path; a switch for measurements and tests, not a strategy parameter)."""
@@ -657,7 +677,8 @@ def decide(hooks: Hooks, row: np.ndarray, state: int, played: int, seat: int, vi
     until the sequential rule settles the choice, cards surely worse than the leader dropped
     from the next batches (the last two approximate: their error is measured).
 
-    In the first ``early`` tricks (``Position.trick`` below the row's ``early``) the decision
+    In the first ``early`` tricks (``Position.trick`` below the row's ``early``; for the
+    declaring side ``early_declaring`` where it is not -1: :func:`early_tricks`) the decision
     plays the heuristic's card (``early_worlds`` 0) or searches ``early_worlds`` worlds in
     place of ``worlds``: a cheaper play, not the same one (its strength is measured against the
     full search in BENCHMARKS.md, "A cheaper first trick").
@@ -670,7 +691,7 @@ def decide(hooks: Hooks, row: np.ndarray, state: int, played: int, seat: int, vi
         COUNTERS.forced += 1
         return int(card_of(position, int(position.fallback)))
     n = int(row[strategy.param_index("worlds")])
-    if position.trick < int(row[strategy.param_index("early")]):
+    if position.trick < early_tricks(position, row, strategy):
         # The first tricks' full hands cost most of a deal's search (BENCHMARKS.md, "A cheaper first
         # trick"): there the seat plays the heuristic's card, or searches fewer worlds.
         COUNTERS.early += 1
