@@ -306,7 +306,7 @@ def score_bid(params, seat, hand, high_bid, high_seat, ours, theirs, scoring, ta
     (arguments as :func:`heuristic_bid`): -2 when the score changes nothing (the plain
     heuristic's call stands), else a bid number above ``high_bid`` or -1 (pass).
 
-    The rules of thumb of the "bid to the score" analysis (cardsim.analysis.g500_bidscore): a
+    The rules of thumb of the "bid to the score" analysis (cardsim.analysis.g500.bidscore): a
     contract worth at least what its side needs (``target - ours``) wins the game when made, under
     either scoring (docs/RULES.md §3.6: the declarer's side wins when it made its contract), and
     a bigger one wins nothing more.  So, over the bids above ``high_bid`` (a bid of ``level``

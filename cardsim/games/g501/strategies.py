@@ -201,7 +201,7 @@ REGISTRY.add(
     tunables=TUNABLES)
 
 # ---- the chart strategy's table: one blind level per situation of the report's blind
-# decision chart (cardsim.analysis.g501_blind_chart: OWN x LEADS x POSITIONS, levels LEVELS; the test
+# decision chart (cardsim.analysis.g501.blind_chart: OWN x LEADS x POSITIONS, levels LEVELS; the test
 # suite checks that these are the same).  Cell order: own score, then lead, then position
 # (fastest): cell = (i_own * len(CELL_LEADS) + i_lead) * len(CELL_POSITIONS) + position.
 CELL_OWN = (50, 100, 200, 300, 400, 501)
