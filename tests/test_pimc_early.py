@@ -126,7 +126,7 @@ def test_reproducible_for_any_chunks_and_jobs(game):
 # ------------------------------------------------------------------ early_declaring: a count per side
 @pytest.mark.parametrize("game", GAMES)
 def test_early_declaring_bad_values_are_one_line_errors(game):
-    registry = get_game(game).registry
+    registry = get_game(game).table.registry
     for bad, said in (("early_declaring=-2", "from -1 to 13, got -2"), ("early_declaring=14", "from -1 to 13, got 14"),
                       ("early_declaring=0.5", "from -1 to 13, got 0.5"), ("early_declaring=x", "is not a number")):
         with pytest.raises(StrategyError, match=said) as err:
@@ -162,7 +162,7 @@ def test_early_declaring_counts_the_declaring_sides_tricks_and_early_the_defence
                           allowed=np.full(3, 2**64 - 1, dtype=np.uint64), lead=True, declaring=declaring,
                           fallback=1, trick=trick)
 
-    five_hundred = get_game("500").registry
+    five_hundred = get_game("500").table.registry
     hooks = P.Hooks(position=position, solve=solve, strategy=five_hundred["pimc"])
 
     def decide(spec, trick, declaring):
