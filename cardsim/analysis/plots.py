@@ -24,13 +24,14 @@ def percent_grid(ax, m: np.ndarray, grid, xlabel: str, ylabel: str, title: str):
     return im
 
 
-def save_figure(fig, path) -> Path:
-    """Write ``fig`` to ``path`` (PNG at 100 dpi, the report's size; its folder created) and close
-    it, so a long analysis does not keep every figure in memory.  Returns the path."""
+def save_figure(fig, path, dpi: int = 100, **savefig) -> Path:
+    """Write ``fig`` to ``path`` (PNG at ``dpi``, 100 the report's size; its folder created) and
+    close it, so a long analysis does not keep every figure in memory; ``savefig``: more of
+    matplotlib's ``savefig`` keywords (``bbox_inches``).  Returns the path."""
     import matplotlib.pyplot as plt  # local: matplotlib is slow to import; only the figures need it
 
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=100)
+    fig.savefig(path, dpi=dpi, **savefig)
     plt.close(fig)
     return path

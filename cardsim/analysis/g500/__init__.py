@@ -12,8 +12,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from cardsim.analysis.plots import save_figure
 from cardsim.stats import mean_interval, wilson
 from cardsim.names import DENOMINATIONS
+
 KEYS = ["contract"]
 SCORES = ("quebec", "subtract")
 
@@ -140,7 +142,6 @@ def figures(tabs: dict[str, pd.DataFrame], outdir: Path) -> list[Path]:
         fig.suptitle("Five Hundred: contracts with the default strategies")
         fig.tight_layout()
         path = outdir / "g500_contracts.png"
-        fig.savefig(path, dpi=100)
-        plt.close(fig)
+        save_figure(fig, path)
         paths.append(path)
     return paths

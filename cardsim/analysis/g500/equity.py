@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 
 import cardsim
+from cardsim.analysis.plots import save_figure
 from cardsim.analysis.chart_pipeline import seed_of
 from cardsim.runner.store import analysis_store, run_chunks
 from cardsim.stats import wilson
@@ -171,8 +172,7 @@ def figures(eq: pd.DataFrame, outdir: Path, name: str = "g500_equity.png") -> li
             ax.set_title(f"{sc}, to {t}", fontsize=9)
     fig.colorbar(im, ax=axes, shrink=0.6, label="team 0 wins the game")
     path = outdir / name
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    save_figure(fig, path, dpi=110)
     return [path]
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from cardsim.analysis.plots import save_figure
 from cardsim.deal import ConditionError
 from cardsim.questions import question, run_question, table
 from cardsim.runner.store import analysis_store
@@ -164,8 +165,7 @@ def figures(tabs: dict[str, pd.DataFrame], outdir: Path) -> list[Path]:
     outdir = Path(outdir)
     outdir.mkdir(parents=True, exist_ok=True)
     path = outdir / "g501_bands.png"
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    save_figure(fig, path, dpi=110)
     return [path]
 
 
@@ -254,8 +254,7 @@ def blind_figure(table: pd.DataFrame, outdir: Path) -> list[Path]:
     fig.suptitle("501: seat 0 bidding blind, paired with the same deals (below 0 = pays)")
     fig.tight_layout()
     path = Path(outdir) / "g501_blind.png"
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    save_figure(fig, path, dpi=110)
     return [path]
 
 
@@ -394,6 +393,5 @@ def moment_figure(table: pd.DataFrame, outdir: Path) -> Path:
     ax.set_title("501 at the moment of choice: blind to L vs look, paired (* = interval includes 0)", fontsize=10)
     fig.tight_layout()
     path = Path(outdir) / "g501_blind_moment.png"
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    save_figure(fig, path, dpi=110)
     return path

@@ -24,6 +24,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from cardsim.analysis.plots import save_figure
 from cardsim.analysis import robustness as RB
 from cardsim.analysis.chart_pipeline import play, pyplot, replay_rows, task_seed
 from cardsim.analysis.robustness import DEPENDS, pilot_seed
@@ -501,6 +502,5 @@ def chart_figure(choice: pd.DataFrame, outdir: Path, name: str = "g501_game_char
             for i, lvl in enumerate(levels)]
     fig.legend(handles=keys, loc="outside lower center", ncol=len(keys), fontsize=8, frameon=False)
     path = Path(outdir) / name
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
+    save_figure(fig, path)
     return path

@@ -24,7 +24,7 @@ import pandas as pd
 
 import cardsim
 from cardsim.analysis.chart_pipeline import play, pyplot, task_seed
-from cardsim.analysis.plots import percent_grid
+from cardsim.analysis.plots import percent_grid, save_figure
 from cardsim.stats import wilson
 
 GAME = "501"
@@ -196,6 +196,5 @@ def equity_figure(eq: pd.DataFrame, outdir: Path) -> Path:
     fig.suptitle("501, 3 players: probability of winning the game from a score state "
                  "(first dealer and seating averaged)", fontsize=10)
     path = Path(outdir) / "g501_game_equity.png"
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
+    save_figure(fig, path)
     return path

@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from cardsim.analysis.plots import save_figure
 from cardsim.stats import mean_interval, wilson
 from cardsim.names import DENOMINATIONS
 
@@ -174,6 +175,5 @@ def figures(tabs: dict[str, pd.DataFrame], outdir: Path) -> list[Path]:
     ax.set_title("Vint: contracts made (default strategies, 95% Wilson intervals)")
     fig.tight_layout()
     path = Path(outdir) / "vint_made_by_contract.png"
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    save_figure(fig, path, dpi=110)
     return [path]

@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from cardsim.analysis.plots import save_figure
 from cardsim.analysis import robustness as RB, rules_of_thumb as T
 from cardsim.analysis.chart_pipeline import pyplot
 from cardsim.analysis.robustness import DEPENDS, others, sentence
@@ -716,8 +717,7 @@ def heatmap(table: pd.DataFrame, title: str, path: Path) -> Path:
     ax.set_title("\n".join(lines), fontsize=10)
     fig.colorbar(im, ax=ax, label="gap to runner-up (score points)")
     fig.tight_layout()
-    fig.savefig(path, dpi=110, bbox_inches="tight")
-    plt.close(fig)
+    save_figure(fig, path, dpi=110, bbox_inches="tight")
     return path
 
 
@@ -798,6 +798,5 @@ def trick_figure(tricks: pd.DataFrame, path: Path) -> Path:
     ax.set_title("Vint: tricks by partnership strength (default play, 95% intervals)", fontsize=10)
     ax.legend(fontsize=8)
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    save_figure(fig, path, dpi=110)
     return path
