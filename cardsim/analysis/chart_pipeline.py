@@ -23,7 +23,7 @@ supplies for each and what this module does with it:
   (:mod:`cardsim.analysis.rules_of_thumb`) and its fixed prose (glossary, notes, method, figure
   legends; 501's in :mod:`cardsim.analysis.g501.prose`): the text the report prints, every
   number read from the tables.
-* **figures** — the game's figures, drawn with :func:`pyplot` (matplotlib without a display).
+* **figures** — the game's figures, drawn with :func:`cardsim.analysis.plots.pyplot` (matplotlib without a display).
 
 The analysis scripts (``analyses/vint_charts.py``, ``g500_guide.py``, ``g501_game.py``) call the
 steps in this order and write the tables, figures and the section's JSON
@@ -75,12 +75,3 @@ def replay_rows(cells: list, profiles: list, sums_fn: Callable, base: list[str],
     out = iter(RB.replay([c for c in cells if c is not None], profiles, sums_fn, base, **replay))
     return [next(out) if c is not None else dict(blank) for c in cells]
 
-
-def pyplot():
-    """``matplotlib.pyplot`` drawing to files (the Agg back end: no display needed)."""
-    import matplotlib  # local: matplotlib is slow to import; only the figures need it
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt  # local: matplotlib is slow to import; only the figures need it
-
-    return plt

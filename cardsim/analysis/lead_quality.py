@@ -31,7 +31,7 @@ import numpy as np
 import pandas as pd
 
 import cardsim
-from cardsim.analysis.plots import save_figure
+from cardsim.analysis.plots import pyplot, save_figure
 from cardsim.analysis.quality import CHUNK  # deals per task, as the quality section's other runs
 from cardsim.analysis.quality import check_request, strategy_chunks
 from cardsim.games import get_game
@@ -119,10 +119,7 @@ def summarize(rows: pd.DataFrame) -> pd.DataFrame:
 def figure(table: pd.DataFrame, path, title: str):
     """A bar per strategy: its share of DD-best opening leads (95% interval), beside the exact
     random-lead floor on its deals; bridge's yardsticks as dashed lines.  Returns ``path``."""
-    import matplotlib  # local: matplotlib is slow to import; only the figures need it
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt  # local: matplotlib is slow to import; only the figures need it
+    plt = pyplot()
 
     t = table.iloc[::-1].reset_index(drop=True)  # the first strategy on top
     y = np.arange(len(t))

@@ -6,6 +6,16 @@ from pathlib import Path
 import numpy as np
 
 
+def pyplot():
+    """``matplotlib.pyplot`` drawing to files (the Agg back end: no display needed)."""
+    import matplotlib  # local: matplotlib is slow to import; only the figures need it
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt  # local: matplotlib is slow to import; only the figures need it
+
+    return plt
+
+
 def percent_grid(ax, m: np.ndarray, grid, xlabel: str, ylabel: str, title: str):
     """Draw ``m`` (float[len(grid), len(grid)], percent, NaN: no cell) on ``ax`` as a heat map,
     row 0 at the bottom, each cell's value written in it, both axes labelled by ``grid``.
@@ -28,8 +38,7 @@ def save_figure(fig, path, dpi: int = 100, **savefig) -> Path:
     """Write ``fig`` to ``path`` (PNG at ``dpi``, 100 the report's size; its folder created) and
     close it, so a long analysis does not keep every figure in memory; ``savefig``: more of
     matplotlib's ``savefig`` keywords (``bbox_inches``).  Returns the path."""
-    import matplotlib.pyplot as plt  # local: matplotlib is slow to import; only the figures need it
-
+    plt = pyplot()
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=dpi, **savefig)

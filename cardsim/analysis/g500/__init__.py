@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from cardsim.analysis.plots import save_figure
+from cardsim.analysis.plots import pyplot, save_figure
 from cardsim.stats import mean_interval, wilson
 from cardsim.names import DENOMINATIONS
 
@@ -117,10 +117,7 @@ def tables(merged: pd.DataFrame) -> dict[str, pd.DataFrame]:
 def figures(tabs: dict[str, pd.DataFrame], outdir: Path) -> list[Path]:
     """Make rate per contract (95% intervals) and mean net score under both scorings, for
     contracts reached at least 200 times."""
-    import matplotlib  # local: matplotlib is slow to import; only the figures need it
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt  # local: matplotlib is slow to import; only the figures need it
+    plt = pyplot()
 
     t = tabs["g500_contracts"]
     t = t[(t.contract != "thrown in") & (t.n >= 200)]

@@ -41,7 +41,7 @@ from cardsim.analysis.g500 import guide as G
 from cardsim.analysis import rules_of_thumb as T
 from cardsim.analysis import robustness as RB
 from cardsim.analysis.chart_pipeline import task_seed
-from cardsim.analysis.plots import save_figure
+from cardsim.analysis.plots import pyplot, save_figure
 from cardsim.analysis.robustness import others, sentence
 from cardsim.analysis.verdicts import chart_clear
 from cardsim.games import get_game
@@ -362,10 +362,7 @@ LEGENDS = {
 
 def figures(best: pd.DataFrame, outdir: Path, name: str = "g500_bidscore.png") -> list[Path]:
     """A grid per target: rows class x scoring, columns states; colour = the game's best level."""
-    import matplotlib  # local: matplotlib is slow to import; only the figures need it
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt  # local: matplotlib is slow to import; only the figures need it
+    plt = pyplot()
 
     from matplotlib.colors import BoundaryNorm, ListedColormap  # local: matplotlib is slow to import; only the figures need it
 

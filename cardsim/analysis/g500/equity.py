@@ -27,7 +27,7 @@ import numpy as np
 import pandas as pd
 
 import cardsim
-from cardsim.analysis.plots import save_figure
+from cardsim.analysis.plots import pyplot, save_figure
 from cardsim.analysis.chart_pipeline import seed_of
 from cardsim.runner.store import analysis_store, run_chunks
 from cardsim.stats import wilson
@@ -146,10 +146,7 @@ def wide(eq: pd.DataFrame, scoring: str, target: int, first="both") -> pd.DataFr
 
 def figures(eq: pd.DataFrame, outdir: Path, name: str = "g500_equity.png") -> list[Path]:
     """A heat map per scoring and target of team 0's chance of winning (first dealer pooled)."""
-    import matplotlib  # local: matplotlib is slow to import; only the figures need it
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt  # local: matplotlib is slow to import; only the figures need it
+    plt = pyplot()
 
     outdir = Path(outdir)
     outdir.mkdir(parents=True, exist_ok=True)

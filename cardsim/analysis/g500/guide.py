@@ -43,8 +43,8 @@ import numpy as np
 import pandas as pd
 
 from cardsim.analysis import robustness as RB, rules_of_thumb as T
-from cardsim.analysis.chart_pipeline import play, pyplot, replay_rows, task_seed
-from cardsim.analysis.plots import save_figure
+from cardsim.analysis.chart_pipeline import play, replay_rows, task_seed
+from cardsim.analysis.plots import pyplot, save_figure
 from cardsim.analysis.robustness import DEPENDS, others, pilot_seed, sentence
 
 from cardsim.analysis.verdicts import chart_clear

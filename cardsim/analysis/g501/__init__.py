@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from cardsim.analysis.plots import save_figure
+from cardsim.analysis.plots import pyplot, save_figure
 from cardsim.deal import ConditionError
 from cardsim.questions import question, run_question, table
 from cardsim.runner.store import analysis_store
@@ -138,10 +138,7 @@ def tables(merged: pd.DataFrame) -> dict[str, pd.DataFrame]:
 
 def figures(tabs: dict[str, pd.DataFrame], outdir: Path) -> list[Path]:
     """Made rate per winning-bid band, blind and not, with 95% intervals (bands with n >= 100)."""
-    import matplotlib  # local: matplotlib is slow to import; only the figures need it
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt  # local: matplotlib is slow to import; only the figures need it
+    plt = pyplot()
 
     t = tabs["g501_bands"]
     t = t[t.n_played >= 100]
@@ -234,10 +231,7 @@ def blind_table(compared: pd.DataFrame, seats: int | None = None) -> pd.DataFram
 def blind_figure(table: pd.DataFrame, outdir: Path) -> list[Path]:
     """Paired difference of seat 0's score change against the blind level, one line per position
     (one panel per number of seats when the table has a ``seats`` column)."""
-    import matplotlib  # local: matplotlib is slow to import; only the figures need it
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt  # local: matplotlib is slow to import; only the figures need it
+    plt = pyplot()
 
     groups = list(table.groupby("seats")) if "seats" in table else [(None, table)]
     fig, axes = plt.subplots(1, len(groups), figsize=(8 * len(groups) ** 0.75, 4.5), squeeze=False)
@@ -370,10 +364,7 @@ def moment_table(n: int, seed: int, prefixes=MOMENT_PREFIXES, levels=MOMENT_LEVE
 def moment_figure(table: pd.DataFrame, outdir: Path) -> Path:
     """``g501_blind_moment.png``: blind to L minus look (points per deal) per auction prefix and
     level; blank where the level is not above the current bid, * where the interval includes 0."""
-    import matplotlib  # local: matplotlib is slow to import; only the figures need it
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt  # local: matplotlib is slow to import; only the figures need it
+    plt = pyplot()
 
     blinds = table[table.option != "look"]
     prefixes = list(dict.fromkeys(table.auction))

@@ -24,9 +24,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from cardsim.analysis.plots import save_figure
+from cardsim.analysis.plots import pyplot, save_figure
 from cardsim.analysis import robustness as RB
-from cardsim.analysis.chart_pipeline import play, pyplot, replay_rows, task_seed
+from cardsim.analysis.chart_pipeline import play, replay_rows, task_seed
 from cardsim.analysis.robustness import DEPENDS, pilot_seed
 from cardsim.analysis.verdicts import LOOK, NO_CLEAR, blind_verdict, chart_clear, decision_p
 from cardsim.games import get_game

@@ -23,8 +23,8 @@ import numpy as np
 import pandas as pd
 
 import cardsim
-from cardsim.analysis.chart_pipeline import play, pyplot, task_seed
-from cardsim.analysis.plots import percent_grid, save_figure
+from cardsim.analysis.chart_pipeline import play, task_seed
+from cardsim.analysis.plots import percent_grid, pyplot, save_figure
 from cardsim.stats import wilson
 
 GAME = "501"

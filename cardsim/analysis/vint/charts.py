@@ -21,9 +21,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from cardsim.analysis.plots import save_figure
+from cardsim.analysis.plots import pyplot, save_figure
 from cardsim.analysis import robustness as RB, rules_of_thumb as T
-from cardsim.analysis.chart_pipeline import pyplot
 from cardsim.analysis.robustness import DEPENDS, others, sentence
 
 from cardsim.analysis.verdicts import chart_clear

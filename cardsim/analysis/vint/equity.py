@@ -28,7 +28,7 @@ import numpy as np
 import pandas as pd
 
 from cardsim.analysis.chart_pipeline import task_seed
-from cardsim.analysis.plots import percent_grid, save_figure
+from cardsim.analysis.plots import percent_grid, pyplot, save_figure
 from cardsim.games import get_game
 from cardsim.games.vint.chunks import rubbers_from
 from cardsim.runner.store import analysis_store, run_chunks
@@ -140,10 +140,7 @@ def equity_wide(eq: pd.DataFrame, value: str = "p_win") -> pd.DataFrame:
 def equity_figure(eq: pd.DataFrame, outdir) -> "Path":
     """``vint_equity.png``: side 0's rubber-win probability (%) by the points below the line of
     each side, one panel per games won (dealer averaged)."""
-    import matplotlib  # local: matplotlib is slow to import; only the figures need it
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt  # local: matplotlib is slow to import; only the figures need it
+    plt = pyplot()
 
     grid = sorted(eq.below_0.unique())
     fig, axes = plt.subplots(1, 4, figsize=(15, 4.2), layout="constrained")

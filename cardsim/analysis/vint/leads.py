@@ -39,7 +39,7 @@ import numpy as np
 import pandas as pd
 
 from cardsim.analysis.chart_pipeline import seed_of
-from cardsim.analysis.plots import save_figure
+from cardsim.analysis.plots import pyplot, save_figure
 from cardsim.analysis.verdicts import chart_clear
 from cardsim.conditions import Conditions, compile as compile_conditions, parse_classes
 from cardsim.games.vint.solver import lead_values
@@ -288,11 +288,7 @@ def figures(long: pd.DataFrame, chart: pd.DataFrame, outdir, name: str = "vint_l
     """One panel per contract: rows the leader's hands, columns the lead kinds; each cell the
     defenders' mean DD tricks and the paired difference to the row's best lead (shade), the best
     boxed (``*``: not clear)."""
-    import matplotlib  # local: matplotlib is slow to import; only the figures need it
-
-    matplotlib.use("Agg")
-
-    import matplotlib.pyplot as plt  # local: matplotlib is slow to import; only the figures need it
+    plt = pyplot()
 
     if long.empty:
         return []

@@ -38,7 +38,7 @@ import pandas as pd
 from cardsim.analysis.chart_pipeline import seed_of
 from cardsim.analysis import robustness as RB, rules_of_thumb as T
 from cardsim.analysis.vint import charts as V
-from cardsim.analysis.plots import save_figure
+from cardsim.analysis.plots import pyplot, save_figure
 from cardsim.analysis.verdicts import chart_clear
 from cardsim.games import get_game
 from cardsim.questions import question, run_question, table
@@ -367,10 +367,7 @@ LEGENDS = {
 
 
 def figures(best: pd.DataFrame, outdir: Path, name: str = "vint_linescore.png") -> list[Path]:
-    import matplotlib  # local: matplotlib is slow to import; only the figures need it
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt  # local: matplotlib is slow to import; only the figures need it
+    plt = pyplot()
 
     if best.empty:
         return []
