@@ -109,3 +109,28 @@ def test_a_field_of_another_game_is_named_from_that_games_spec():
     assert refused({"game": "vint", "kitty": []}, vint, [vint, g501]) == (
         None, "unknown field 'kitty': annotations from other programs belong in source", "docs/RECORDS.md Strictness")
     check_fields({"game": "duel", "kitty": [], "talon": []}, duel, [])
+
+
+def test_a_broken_installed_game_does_not_hide_a_record_error(monkeypatch):
+    """A record with a stray field is refused with a RecordError even when another registered
+    game's package no longer imports: the record checks read only the games that load."""
+    import types
+
+    from cardsim.games import game_names, loadable_specs, register_game, unregister_game
+
+    package = types.ModuleType("cardsim_broken_game_for_this_test")
+    package.SPEC = dataclasses.replace(get_game("vint"), name="broken")
+    monkeypatch.setitem(sys.modules, package.__name__, package)
+    register_game("broken", package.__name__)
+    try:
+        monkeypatch.delitem(sys.modules, package.__name__)  # installed, then broken
+        assert "broken" in game_names()
+        assert [s.name for s in loadable_specs()] == list(GAME_NAMES)
+        with pytest.raises(RecordError) as err:
+            get_game("vint").play.replay({"game": "vint", "talon": []})
+        assert (err.value.field, err.value.message) == (
+            "talon", "a field of 501 and Five Hundred records, which Vint records do not have")
+        with pytest.raises(OptionError, match="does not import"):
+            get_game("broken")
+    finally:
+        unregister_game("broken")

@@ -80,6 +80,19 @@ def game_names() -> tuple[str, ...]:
     return GAME_NAMES + tuple(sorted(n for n in _packages() if n not in _BUILT_IN))
 
 
+def loadable_specs():
+    """Every game's :class:`GameSpec` whose package loads, in :func:`game_names` order, lazily (a
+    generator: nothing is imported until it is read).  A game that does not load (an installed
+    entry point whose package is broken) is left out rather than raising: this is what record
+    checks read to name the games a stray field belongs to, and a broken third-party game must
+    not turn a bad record's RecordError into an error about that game."""
+    for name in game_names():
+        try:
+            yield get_game(name)
+        except OptionError:
+            continue
+
+
 def register_game(name: str, package: str) -> None:
     """Make the package ``package`` (a dotted module name exporting ``SPEC``) the game ``name``
     in this process.  Raises OptionError for a name that is not lower-case letters, digits, ``-``

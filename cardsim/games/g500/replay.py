@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from cardsim.cards import SUITS, CardError
 from cardsim.games.base import RecordError
-from cardsim.games import game_names, get_game
+from cardsim.games import get_game, loadable_specs
 from cardsim.games.fields import check_fields
 from cardsim.games.g500.constants import DENOMINATIONS, PASS, bid_denom, bid_tricks
 from cardsim.games.g500.constants import parse_call
@@ -174,7 +174,7 @@ def check_record(record):
         raise RecordError("a record must be a JSON object")
     if record.get("game") != "500":
         raise RecordError(f"game must be '500', got {quote(record.get('game'))}", "game")
-    check_fields(record, get_game("500"), (get_game(g) for g in game_names()))
+    check_fields(record, get_game("500"), loadable_specs())
     seats = record.get("seats", 4)
     if not is_int(seats) or seats != 4:
         raise RecordError(f"Five Hundred has 4 seats, got {quote(seats)}", "seats", None, R31)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from cardsim.cards import SUITS
 from cardsim.games.base import RecordError
-from cardsim.games import game_names, get_game
+from cardsim.games import get_game, loadable_specs
 from cardsim.games.fields import check_fields
 from cardsim.games.source import check_source
 from cardsim.text import quote
@@ -86,7 +86,7 @@ def _check_header(record):
         raise RecordError(f"a record must be a JSON object, got {type(record).__name__}")
     if record.get("game") != "501":
         raise RecordError(f"game must be \"501\", got {quote(record.get('game'))}", "game")
-    check_fields(record, get_game("501"), (get_game(g) for g in game_names()))
+    check_fields(record, get_game("501"), loadable_specs())
     seats = record.get("seats")
     if not _is_int(seats) or seats not in (3, 4):
         raise RecordError(f"501 is played with 3 or 4 seats, got {quote(seats)}", "seats", None, "docs/RULES.md §1.1")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from cardsim.cards import CardError, SUITS, parse_card
 from cardsim.games.base import RecordError
-from cardsim.games import game_names, get_game
+from cardsim.games import get_game, loadable_specs
 from cardsim.games.fields import check_fields
 from cardsim.games.source import check_source
 from cardsim.text import quote
@@ -247,7 +247,7 @@ def replay(record) -> dict:
         raise RecordError("a record must be a JSON object")
     if record.get("game") != "vint":
         raise RecordError(f"not a Vint record: game {quote(record.get('game'))}", "game")
-    check_fields(record, get_game("vint"), (get_game(g) for g in game_names()))
+    check_fields(record, get_game("vint"), loadable_specs())
     seats = record.get("seats", 4)
     if type(seats) is not int or seats != 4:
         raise RecordError(f"Vint is played by 4 seats, not {quote(seats)}", "seats", None, "docs/RULES.md §2.1")
