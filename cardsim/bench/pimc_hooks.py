@@ -5,12 +5,12 @@
     cardsim bench pimc-time FILE [--against REV | --best-only] [--rounds R] [--chunk K]
     cardsim bench pimc-profile GAME [--deals N] [--worlds W] [--seed S]
 
-``pimc-record`` plays deals of GAME with ``pimc:worlds=W,early=0`` in every seat (two deals of each seed
-from ``S`` on) and keeps the first ``N`` searched decisions exactly as the game's ``solve`` hook got
+``pimc-record`` plays deals of GAME with ``pimc:worlds=W,early=0`` in every seat (two deals of each
+seed from ``S`` on) and keeps the first ``N`` searched decisions exactly as the game's ``solve`` hook got
 them (the :class:`~cardsim.strategies.pimc.Position` and its sampled worlds), pickled to FILE.
 
-``pimc-profile`` plays N deals of GAME with ``pimc:worlds=W,early=0`` in every seat (after one untimed deal
-that loads the compiled code) and prints, trick by trick, the card decisions, the calls of the
+``pimc-profile`` plays N deals of GAME with ``pimc:worlds=W,early=0`` in every seat (after one
+untimed deal that loads the compiled code) and prints, trick by trick, the card decisions, the calls of the
 ``common`` hook (first looks) and of the ``solve`` hook (batches of worlds solved exactly), and the
 CPU seconds spent in :func:`cardsim.strategies.pimc.decide` and, within it, in each hook (the rest
 of ``decide`` is the world sampler and the decision's Python): where a game's sampled search
@@ -89,9 +89,9 @@ def search_spec(worlds: int) -> str:
 def record(game: str, decisions: int, worlds: int, seed: int) -> list:
     """The first ``decisions`` searched decisions of deals of ``game`` played with
     ``pimc:worlds=worlds,early=0`` (:func:`search_spec`) in every seat from ``seed``: a list of
-    ``(position, worlds)`` as the game's ``solve`` hook received them (``worlds`` uint64[W, H]).  The sequential rule is off
-    while recording (:data:`cardsim.strategies.pimc.STOP`), so each decision's worlds come in one
-    call, as the solvers are timed."""
+    ``(position, worlds)`` as the game's ``solve`` hook received them (``worlds`` uint64[W, H]).
+    The sequential rule is off while recording (:data:`cardsim.strategies.pimc.STOP`), so each
+    decision's worlds come in one call, as the solvers are timed."""
     spec = _searching_game(game)
     module = sys.modules[spec.pimc.solve.__module__]
     original = module.HOOKS
@@ -118,8 +118,7 @@ def record(game: str, decisions: int, worlds: int, seed: int) -> list:
 
 def profile(game: str, deals: int, worlds: int, seed: int) -> list[dict]:
     """Where ``pimc:worlds=worlds,early=0`` (:func:`search_spec`) in every seat spends its CPU time
-    in ``deals`` deals of ``game``
-    (seed ``seed``), trick by trick: a list of dicts, one a trick in which a decision was made,
+    in ``deals`` deals of ``game`` (seed ``seed``), trick by trick: a list of dicts, one a trick in which a decision was made,
     ``{"trick", "decisions", "looks", "solves", "decide", "common", "solve"}`` (card decisions,
     calls of the ``common`` hook (first looks) and of the ``solve`` hook (batches of worlds of the
     sequential rule), and CPU seconds in :func:`cardsim.strategies.pimc.decide` and in the

@@ -129,8 +129,9 @@ def register(registry: Registry, id: int, base: Strategy, reads_auction: bool = 
 
     ``defaults``: the game's own defaults of the search's parameters (name -> value, names from
     :data:`PARAMS` / :data:`AUCTION_PARAMS`), replacing :data:`PARAMS`' values: what the search
-    costs and gains differs by game (Vint's first tricks are played best by the heuristic, 501's
-    first trick costs most of the time), so plain ``pimc`` is each game's measured best, and a
+    costs and gains differs by game (in Vint the heuristic's first four tricks and the search
+    after them were measured stronger than the search at every trick; in 501 the first trick
+    costs most of the time), so plain ``pimc`` is each game's measured best, and a
     spec still sets any value (``pimc:early=0``, the full search).  Raises ValueError for a name
     that is not one of those parameters or a value outside its :data:`BOUNDS` / :data:`KINDS`.
     Returns the :class:`Strategy`."""
