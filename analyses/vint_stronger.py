@@ -21,8 +21,9 @@ load about 2) 0.15 CPU-s per question deal (both options, every seat ``pimc:worl
 and 0.87, and 1.65 in an earlier measurement at load 11-16), so a cell at the cap costs some 2
 CPU-minutes and one decided at the first look about 15 seconds."""
 WORLDS = 8
-"""8, not 4: Vint's default ``early=4`` was measured at 8 worlds (stronger than the full search,
-docs/pimc.md), and at 8 it is still several times cheaper than the full search at 4."""
+"""8, not 4: Vint's default ``early=4`` was measured at 8 worlds (stronger than the full search
+with card-play version 6, not measurably different in tricks with version 7: docs/pimc.md), and
+at 8 it is still several times cheaper than the full search at 4."""
 COST = 50
 """Rough cost of a pimc deal against a heuristic one, for the workers' scheduling only."""
 SCALE = 1.0

@@ -53,8 +53,8 @@ Parameters (besides the base heuristic's, which the bidding and the talon / kitt
   played with the base heuristic's card (``early_worlds`` 0) or searched on ``early_worlds``
   worlds instead of ``worlds`` (a cheaper play where the full hands make the search costly);
   the default of ``early`` is the game's (:func:`register`'s ``defaults``; docs/pimc.md):
-  Vint 4 (measured stronger than the full search) and 501 1 (not measurably weaker), each in a
-  fraction of its time; Five Hundred 0 (its cheaper early plays measured lose tricks);
+  Vint 4 (not measurably weaker than the full search, stronger with an earlier heuristic) and
+  501 1 (not measurably weaker), each in a fraction of its time; Five Hundred 0 (its cheaper early plays measured lose tricks);
   ``early=0`` is the full search in every game;
 * ``early_declaring``: the first tricks the declaring side plays that cheaper way, in place of
   ``early`` (-1, the default: ``early`` for every seat): the heuristic's early cards cost the
@@ -130,9 +130,10 @@ def register(registry: Registry, id: int, base: Strategy, reads_auction: bool = 
     ``defaults``: the game's own defaults of the search's parameters (name -> value, names from
     :data:`PARAMS` / :data:`AUCTION_PARAMS`), replacing :data:`PARAMS`' values: what the search
     costs and gains differs by game (in Vint the heuristic's first four tricks and the search
-    after them were measured stronger than the search at every trick; in 501 the first trick
-    costs most of the time), so plain ``pimc`` is each game's measured best, and a
-    spec still sets any value (``pimc:early=0``, the full search).  Raises ValueError for a name
+    after them were not measurably weaker than the search at every trick, at a tenth of its
+    time; in 501 the first trick costs most of the time), so plain ``pimc`` is each game's
+    cheapest play measured not weaker, and a spec still sets any value (``pimc:early=0``, the
+    full search).  Raises ValueError for a name
     that is not one of those parameters or a value outside its :data:`BOUNDS` / :data:`KINDS`.
     Returns the :class:`Strategy`."""
     own = {**PARAMS, **(AUCTION_PARAMS if reads_auction else {})}
