@@ -14,9 +14,10 @@ PIECE = 25
 FIRST = 200
 """Games of a situation's first look; later looks double it up to :data:`CAP`."""
 CAP = 3200
-"""Most games of a situation, each played to its end from the situation.  Measured (December 2026,
-2 cores shared, load 11-16): 0.13 CPU-s per question game (both options, every seat searching at 8
-worlds), so a situation at the cap costs some 7 CPU-minutes.  Its outcome is a win or a loss, so a
+"""Most games of a situation, each played to its end from the situation.  Measured (2026-12-07, 2
+cores shared, load about 2): 0.029 CPU-s per question game (both options, every seat
+``pimc:worlds=8``, the game's default ``early=1``; the full search 0.079 on the same situation, and
+0.13 in an earlier measurement at load 11-16), so a situation at the cap costs some 1.5 CPU-minutes.  Its outcome is a win or a loss, so a
 gap of a few pp needs thousands of games: a larger cap than the card-point games'."""
 WORLDS = 8
 COST = 20

@@ -195,6 +195,14 @@ def replay(games: dict, results, jobs: int, log=print) -> dict:
     return rows
 
 
+def _early_note(game: str) -> str:
+    """What the game's plain ``pimc`` plays without searching, for the notes: its registered default
+    ``early`` (the first tricks by the heuristic's card), empty where it searches every trick."""
+    early = int(get_game(game).table.registry[S.PIMC].params["early"])
+    tricks = "the first trick" if early == 1 else f"the first {early} tricks"
+    return f" (the game's default early={early}: heuristic's cards to {tricks})" if early else ""
+
+
 def run(args) -> Path:
     started = time.time()
     out = Path(args.out)
@@ -211,7 +219,8 @@ def run(args) -> Path:
         tabs[f"stronger_play_{game}"] = table
         sentences[_title(game)] = R.sentence(_title(game), table)
         notes.append(f"{_title(game)}: " + (
-            f"pimc:worlds={g['worlds']} on every seat; looks at {', '.join(map(str, g['looks']))} deals per cell"
+            f"pimc:worlds={g['worlds']}{_early_note(game)} on every seat; looks at "
+            f"{', '.join(map(str, g['looks']))} deals per cell"
             + part.NOTE + f", every interval at {100 * g['level']:.2f}%" if g["pimc"]
             else "no pimc strategy registered: not available") + f"; gaps in {part.UNITS}.")
     seconds = time.time() - started

@@ -14,10 +14,16 @@ PIECE = 20
 FIRST = 100
 """Deals of a cell's first look; later looks double it up to :data:`CAP`."""
 CAP = 800
-"""Most deals of a cell.  Vint's pimc solves every world through DDS: measured (December 2026, 2
-cores shared, load 11-16) 1.65 CPU-s per question deal (both options, every seat at 4 worlds), so a
-cell at the cap costs some 22 CPU-minutes and one decided at the first look about 3."""
-WORLDS = 4
+"""Most deals of a cell.  Vint's pimc solves every world through DDS, from the fifth trick on (the
+game's default ``early=4``: the heuristic's cards before): measured (2026-12-07, 2 cores shared,
+load about 2) 0.15 CPU-s per question deal (both options, every seat ``pimc:worlds=8``; 0.155 and
+0.144 on two chart cells, where the full search at 4 worlds, this check's spec before, took 1.22
+and 0.87, and 1.65 in an earlier measurement at load 11-16), so a cell at the cap costs some 2
+CPU-minutes and one decided at the first look about 15 seconds."""
+WORLDS = 8
+"""8, not 4: Vint's default ``early=4`` was measured at 8 worlds (stronger than the full search
+with card-play version 6, not measurably different in tricks with version 7: docs/pimc.md), and
+at 8 it is still several times cheaper than the full search at 4."""
 COST = 50
 """Rough cost of a pimc deal against a heuristic one, for the workers' scheduling only."""
 SCALE = 1.0

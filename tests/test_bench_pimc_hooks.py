@@ -14,7 +14,7 @@ def test_pimc_record_keeps_real_decisions_and_pimc_time_times_them(tmp_path, cap
     path = tmp_path / "d.pkl"
     assert main(["bench", "pimc-record", "501", "--decisions", "6", "--worlds", "3", "--seed", "2", "-o",
                  str(path)]) == 0
-    assert capsys.readouterr().out.strip() == f"6 decisions of 501 (pimc:worlds=3, seed 2) -> {path}"
+    assert capsys.readouterr().out.strip() == f"6 decisions of 501 (pimc:worlds=3,early=0, seed 2) -> {path}"
     data = pickle.loads(path.read_bytes())
     assert data["game"] == "501" and len(data["decisions"]) == 6
     position, worlds = data["decisions"][0]

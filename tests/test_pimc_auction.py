@@ -158,7 +158,7 @@ def _first_search(monkeypatch, hands, dealer, spec):
 
 
 def test_a_hidden_card_that_does_not_change_the_calls_does_not_change_the_worlds(monkeypatch):
-    spec = "pimc:worlds=8,auction=1,search=1,side=2"  # the defence's leads: the opening lead first
+    spec = "pimc:worlds=8,auction=1,search=1,side=2,early=0"  # the defence's leads: the opening lead first
     ids, params = _setup("heuristic")  # the calls pimc makes, traced without searching
     hands, dealer = _one_bid_deal(ids, params, 11)
     calls, declarer, _ = _trace(hands, dealer, ids, params)

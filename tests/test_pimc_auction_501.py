@@ -210,7 +210,7 @@ def _first_search(monkeypatch, hands, talon, dealer, seat, spec):
 
 
 def test_a_hidden_card_that_changes_nothing_public_does_not_change_the_worlds(monkeypatch):
-    spec = "pimc:worlds=8,auction=1,search=1,side=2"  # the defence's leads: the first lead first
+    spec = "pimc:worlds=8,auction=1,search=1,side=2,early=0"  # the defence's leads: the first lead first
     sids, params = _setup(BIDDER)
     hands, talon, dealer, calls, looked, res, cout = _looked_bid_deal(sids, params, 3)
     declarer = int(res[E.R_DECLARER])

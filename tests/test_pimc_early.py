@@ -33,7 +33,8 @@ def test_bad_values_are_one_line_errors(game):
     _, row = registry.resolve("pimc:early=2,early_worlds=4")
     pimc = registry["pimc"]
     assert row[pimc.param_index("early")] == 2 and row[pimc.param_index("early_worlds")] == 4
-    assert pimc.params["early"] == 0 and pimc.params["early_worlds"] == 0  # off by default: the full search
+    # the game's own default (tests/test_pimc_defaults.py); early_worlds 0: the heuristic's card there
+    assert pimc.params["early"] == {"vint": 4, "501": 1, "500": 0}[game] and pimc.params["early_worlds"] == 0
 
 
 def test_the_cli_rejects_a_bad_early_in_one_line(capsys):
@@ -62,7 +63,7 @@ def test_a_decision_in_the_early_tricks_plays_the_fallback_or_fewer_worlds():
     hooks = P.Hooks(position=position, solve=solve, strategy=vint["pimc"])
     row = lambda spec: vint.resolve(spec)[1]
     decide = lambda spec, trick: P.decide(hooks, row(spec), 99, 4 * trick, 0, (trick,), stop=False)
-    assert decide("pimc:worlds=6", 0) == 2 and asked == [6]
+    assert decide("pimc:worlds=6,early=0", 0) == 2 and asked == [6]  # the full search: the first trick searches
     early, searched = P.COUNTERS.early, P.COUNTERS.searched
     assert decide("pimc:worlds=6,early=2", 1) == 1 and asked == [6]  # the second trick is early: no search
     assert (P.COUNTERS.early, P.COUNTERS.searched) == (early + 1, searched)
@@ -100,7 +101,7 @@ def test_the_first_tricks_are_the_heuristics_then_the_search(game):
     ours = cardsim.records(game, range(4), SEED, "pimc:worlds=2,early=2")
     assert P.COUNTERS.searched > searched  # the later tricks search
     plain = cardsim.records(game, range(4), SEED, "pimc:early=13")
-    full = cardsim.records(game, range(4), SEED, "pimc:worlds=2")
+    full = cardsim.records(game, range(4), SEED, "pimc:worlds=2,early=0")
     for a, b in zip(ours, plain):
         assert _tricks(a, game, 2) == _tricks(b, game, 2)
     # the full search plays another card somewhere in those tricks: the early play is not a no-op
@@ -110,7 +111,7 @@ def test_the_first_tricks_are_the_heuristics_then_the_search(game):
 @pytest.mark.parametrize("game", GAMES)
 def test_fewer_worlds_early_are_the_first_tricks_of_that_many_worlds(game):
     ours = cardsim.records(game, range(3), SEED, "pimc:worlds=4,early=1,early_worlds=1")
-    one = cardsim.records(game, range(3), SEED, "pimc:worlds=1")
+    one = cardsim.records(game, range(3), SEED, "pimc:worlds=1,early=0")
     for a, b in zip(ours, one):
         assert _tricks(a, game, 1) == _tricks(b, game, 1)
 

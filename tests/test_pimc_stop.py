@@ -22,7 +22,8 @@ section)."""
 
 
 def record(game, deals, worlds, seed):
-    """Every searched decision of ``deals`` deals with ``pimc:worlds=W`` in every seat:
+    """Every searched decision of ``deals`` deals with ``pimc:worlds=W,early=0`` in every seat (the
+    search at every trick, the first tricks' full hands too, whatever the game's default ``early``):
     ``[(hooks, row, state, played, seat, view)]``."""
     calls = []
     original = G.decide
@@ -34,7 +35,8 @@ def record(game, deals, worlds, seed):
     G.decide = spy
     try:
         spec = get_game(game)
-        cardsim.simulate(game, deals, seed=seed, strategies=[f"pimc:worlds={worlds}"] * spec.default_seats, n_jobs=1)
+        cardsim.simulate(game, deals, seed=seed, strategies=[f"pimc:worlds={worlds},early=0"] * spec.default_seats,
+                         n_jobs=1)
     finally:
         G.decide = original
     return calls

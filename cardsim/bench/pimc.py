@@ -44,13 +44,21 @@ def pimc_table(rows, command: str) -> str:
     lines = ["", PIMC_HEADING, "",
              f"`{command}`, {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, {platform.processor() or platform.machine()}"
              ": every seat plays `pimc:worlds=W,side=S` (the search at the declaring side's, the defence's or every "
-             "card decision with a choice; the other decisions play `heuristic`), one process.",
+             "card decision with a choice; the other decisions play `heuristic`) with the game's other defaults ("
+             + ", ".join(f"{g} `early={e}`" for g, e in _early_defaults(rows).items()) + "), one process.",
              "", "| game | worlds | searching | deals | deals/s | searched decisions/s | worlds solved/s |",
              "|---|---:|---|---:|---:|---:|---:|"]
     for r in rows:
         lines.append(f"| {r['game']} | {r['worlds']} | {r['who']} | {r['deals']} | {r['deals_per_s']:.3g} | "
                      f"{r['decisions_per_s']:.3g} | {r['worlds_per_s']:,.0f} |")
     return "\n".join(lines) + "\n"
+
+
+def _early_defaults(rows) -> dict:
+    """``{game: its pimc's default early}`` for the games of ``rows``: plain ``pimc`` plays that many
+    first tricks by the heuristic's card, so the table says which search it measured."""
+    games = dict.fromkeys(r["game"] for r in rows)
+    return {g: int(get_game(g).table.registry["pimc"].params["early"]) for g in games}
 
 
 def pimc_against_deals(game: str) -> int:
@@ -64,7 +72,9 @@ def pimc_against_table(rows, command: str) -> str:
     ``game``, ``worlds`` and its keys): every seat ``pimc``, deals per CPU second, before and
     now, and the median of the per-round ratios."""
     lines = [f"`{command}`, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}: every seat "
-             "`pimc:worlds=W`, both trees on one core taking turns (deals per CPU second, all threads).", "",
+             "`pimc:worlds=W`, both trees on one core taking turns (deals per CPU second, all threads), each tree "
+             "with its own defaults (now: " + ", ".join(f"{g} `early={e}`" for g, e in _early_defaults(rows).items())
+             + ").", "",
              "| game | worlds | deals a round | rounds | before (best round) | now (best round) | now/before (median of rounds) |",
              "|---|---:|---:|---:|---:|---:|---:|"]
     for r in rows:

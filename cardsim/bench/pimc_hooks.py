@@ -5,16 +5,17 @@
     cardsim bench pimc-time FILE [--against REV | --best-only] [--rounds R] [--chunk K]
     cardsim bench pimc-profile GAME [--deals N] [--worlds W] [--seed S]
 
-``pimc-record`` plays deals of GAME with ``pimc:worlds=W`` in every seat (two deals of each seed
-from ``S`` on) and keeps the first ``N`` searched decisions exactly as the game's ``solve`` hook got
+``pimc-record`` plays deals of GAME with ``pimc:worlds=W,early=0`` in every seat (two deals of each
+seed from ``S`` on) and keeps the first ``N`` searched decisions exactly as the game's ``solve`` hook got
 them (the :class:`~cardsim.strategies.pimc.Position` and its sampled worlds), pickled to FILE.
 
-``pimc-profile`` plays N deals of GAME with ``pimc:worlds=W`` in every seat (after one untimed deal
-that loads the compiled code) and prints, trick by trick, the card decisions, the calls of the
+``pimc-profile`` plays N deals of GAME with ``pimc:worlds=W,early=0`` in every seat (after one
+untimed deal that loads the compiled code) and prints, trick by trick, the card decisions, the calls of the
 ``common`` hook (first looks) and of the ``solve`` hook (batches of worlds solved exactly), and the
 CPU seconds spent in :func:`cardsim.strategies.pimc.decide` and, within it, in each hook (the rest
 of ``decide`` is the world sampler and the decision's Python): where a game's sampled search
-spends its time.
+spends its time.  Both search every trick (``early=0``) whatever the game's default ``early``: they
+measure the search itself, and its first tricks' full hands are where the solvers' time goes.
 
 ``pimc-time`` gives those decisions to the game's ``solve`` hook in two long-lived interpreters,
 this tree's and commit ``REV``'s (:func:`cardsim.bench.against.tree_at`), chunk by chunk in turn
@@ -79,12 +80,18 @@ def _searching_game(game: str):
     return spec
 
 
+def search_spec(worlds: int) -> str:
+    """The spec the recorder and the profile play in every seat: ``pimc:worlds=W,early=0``, the
+    search at every trick (the games' default ``early`` plays the first tricks without it)."""
+    return f"pimc:worlds={worlds},early=0"
+
+
 def record(game: str, decisions: int, worlds: int, seed: int) -> list:
     """The first ``decisions`` searched decisions of deals of ``game`` played with
-    ``pimc:worlds=worlds`` in every seat from ``seed``: a list of ``(position, worlds)`` as the
-    game's ``solve`` hook received them (``worlds`` uint64[W, H]).  The sequential rule is off
-    while recording (:data:`cardsim.strategies.pimc.STOP`), so each decision's worlds come in one
-    call, as the solvers are timed."""
+    ``pimc:worlds=worlds,early=0`` (:func:`search_spec`) in every seat from ``seed``: a list of
+    ``(position, worlds)`` as the game's ``solve`` hook received them (``worlds`` uint64[W, H]).
+    The sequential rule is off while recording (:data:`cardsim.strategies.pimc.STOP`), so each
+    decision's worlds come in one call, as the solvers are timed."""
     spec = _searching_game(game)
     module = sys.modules[spec.pimc.solve.__module__]
     original = module.HOOKS
@@ -100,7 +107,7 @@ def record(game: str, decisions: int, worlds: int, seed: int) -> list:
     try:
         k = 0
         while len(kept) < decisions:  # a few deals at a time, each batch from its own seed
-            cardsim.simulate(game, 2, seed=seed + k, strategies=[f"pimc:worlds={worlds}"] * spec.default_seats,
+            cardsim.simulate(game, 2, seed=seed + k, strategies=[search_spec(worlds)] * spec.default_seats,
                              n_jobs=1)
             k += 1
     finally:
@@ -110,8 +117,8 @@ def record(game: str, decisions: int, worlds: int, seed: int) -> list:
 
 
 def profile(game: str, deals: int, worlds: int, seed: int) -> list[dict]:
-    """Where ``pimc:worlds=worlds`` in every seat spends its CPU time in ``deals`` deals of ``game``
-    (seed ``seed``), trick by trick: a list of dicts, one a trick in which a decision was made,
+    """Where ``pimc:worlds=worlds,early=0`` (:func:`search_spec`) in every seat spends its CPU time
+    in ``deals`` deals of ``game`` (seed ``seed``), trick by trick: a list of dicts, one a trick in which a decision was made,
     ``{"trick", "decisions", "looks", "solves", "decide", "common", "solve"}`` (card decisions,
     calls of the ``common`` hook (first looks) and of the ``solve`` hook (batches of worlds of the
     sequential rule), and CPU seconds in :func:`cardsim.strategies.pimc.decide` and in the
@@ -122,7 +129,7 @@ def profile(game: str, deals: int, worlds: int, seed: int) -> list[dict]:
         raise ValueError(f"profile needs at least 1 deal and 1 world, got deals={deals}, worlds={worlds}")
     spec = _searching_game(game)
     seats = spec.default_seats
-    strategies = [f"pimc:worlds={worlds}"] * seats
+    strategies = [search_spec(worlds)] * seats
     cardsim.simulate(game, 1, seed=seed + 10**6, strategies=strategies, n_jobs=1)
     module = sys.modules[spec.pimc.solve.__module__]
     hooks, decide = module.HOOKS, pimc_strategy.decide

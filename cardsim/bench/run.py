@@ -163,7 +163,8 @@ def _pimc_record(args) -> int:
     kept = pimc_hooks.record(args.game, args.decisions, args.worlds, args.seed)
     with open(args.out, "wb") as f:
         pickle.dump({"game": args.game, "worlds": args.worlds, "seed": args.seed, "decisions": kept}, f)
-    print(f"{len(kept)} decisions of {args.game} (pimc:worlds={args.worlds}, seed {args.seed}) -> {args.out}")
+    spec = pimc_hooks.search_spec(args.worlds)
+    print(f"{len(kept)} decisions of {args.game} ({spec}, seed {args.seed}) -> {args.out}")
     return 0
 
 

@@ -90,7 +90,8 @@ def add_parser(sub) -> None:
                          help="keep the first N searched decisions of real pimc deals in a file (for pimc-time)")
     t.add_argument("game", type=parse_game, help="the game whose deals are played")
     t.add_argument("--decisions", type=parse_positive, default=200, help="decisions to keep (default 200)")
-    t.add_argument("--worlds", type=parse_positive, default=8, help="pimc:worlds=W in every seat (default 8)")
+    t.add_argument("--worlds", type=parse_positive, default=8,
+                   help="pimc:worlds=W,early=0 in every seat (the search at every trick; default 8)")
     t.add_argument("--seed", type=parse_seed, default=1, help="seed of the first deals (default 1)")
     t.add_argument("-o", "--out", type=parse_output_path, required=True, metavar="FILE", help="the file to write")
 
@@ -109,7 +110,8 @@ def add_parser(sub) -> None:
                          help="where pimc in every seat spends its CPU time, trick by trick")
     t.add_argument("game", type=parse_game, help="the game whose deals are played")
     t.add_argument("--deals", type=parse_positive, default=8, help="deals to play (default 8)")
-    t.add_argument("--worlds", type=parse_positive, default=8, help="pimc:worlds=W in every seat (default 8)")
+    t.add_argument("--worlds", type=parse_positive, default=8,
+                   help="pimc:worlds=W,early=0 in every seat (the search at every trick; default 8)")
     t.add_argument("--seed", type=parse_seed, default=1, help="seed of the deals (default 1)")
 
     t = tools.add_parser("rules", prog="cardsim bench rules",

@@ -49,9 +49,13 @@ Parameters (besides the base heuristic's, which the bidding and the talon / kitt
 * ``search``: which decisions search: 0 every card, 1 leads only, 2 follows only (elsewhere
   the base heuristic's card);
 * ``side``: whose decisions search: 0 every seat, 1 the declaring side only, 2 the defence only;
-* ``early``, ``early_worlds``: the first ``early`` tricks of the play (0 none, the default) are
+* ``early``, ``early_worlds``: the first ``early`` tricks of the play (0 none) are
   played with the base heuristic's card (``early_worlds`` 0) or searched on ``early_worlds``
   worlds instead of ``worlds`` (a cheaper play where the full hands make the search costly);
+  the default of ``early`` is the game's (:func:`register`'s ``defaults``; docs/pimc.md):
+  Vint 4 (not measurably weaker than the full search, stronger with an earlier heuristic) and
+  501 1 (not measurably weaker), each in a fraction of its time; Five Hundred 0 (its cheaper early plays measured lose tricks);
+  ``early=0`` is the full search in every game;
 * ``early_declaring``: the first tricks the declaring side plays that cheaper way, in place of
   ``early`` (-1, the default: ``early`` for every seat): the heuristic's early cards cost the
   declaring side more than the defence (:func:`early_tricks`);
@@ -78,14 +82,15 @@ U64 = np.uint64
 
 PARAMS = {"worlds": 16.0, "stream": 0.0, "search": 0.0, "side": 0.0, "early": 0.0, "early_worlds": 0.0,
           "early_declaring": -1.0}
-"""The sampled search's own parameters and their defaults (appended to the base heuristic's)."""
+"""The sampled search's own parameters and their defaults (appended to the base heuristic's); a
+game's registration may replace some of them (:func:`register`'s ``defaults``)."""
 PARAM_DOCS = {
     "worlds": "worlds (random layouts of the unseen cards) solved double-dummy at each decision",
     "stream": "seed stream of the world sampler: another value samples other worlds",
     "search": "decisions searched: 0 every card, 1 leads only, 2 follows only (elsewhere the heuristic's card)",
     "side": "seats that search: 0 every seat, 1 the declaring side only, 2 the defence only",
-    "early": "the first `early` tricks of the play (0 none) are played the cheaper early way (early_worlds): "
-             "the full hands' searches cost most of the time",
+    "early": "the first `early` tricks of the play (0 none: the full search) are played the cheaper early way "
+             "(early_worlds): the full hands' searches cost most of the time; the default is the game's",
     "early_worlds": "worlds searched at a decision of the first `early` tricks, in place of `worlds`; 0 plays "
                     "the heuristic's card there",
     "early_declaring": "the first tricks the declaring side plays the cheaper early way, in place of `early` "
@@ -114,14 +119,29 @@ _BATCH_SALT = U64(0xBB67AE8584CAA73B)
 _WORLD_SALT = U64(0x9B05688C2B3E6C1F)
 
 
-def register(registry: Registry, id: int, base: Strategy, reads_auction: bool = False) -> Strategy:
+def register(registry: Registry, id: int, base: Strategy, reads_auction: bool = False,
+             defaults: dict | None = None) -> Strategy:
     """Register ``pimc`` (dispatch id ``id``) in a game's ``registry``: the parameters of the
     ``base`` strategy (the game's ``heuristic``, whose bidding and card fallback it keeps) at the
     same positions of the row, then :data:`PARAMS`, then :data:`AUCTION_PARAMS` when the game's
     hooks can read the auction (``reads_auction``: its :class:`Hooks` has ``auction``); the
-    base's tunable parameters are its tunables (its bidding is the base's).  Returns the
-    :class:`Strategy`."""
+    base's tunable parameters are its tunables (its bidding is the base's).
+
+    ``defaults``: the game's own defaults of the search's parameters (name -> value, names from
+    :data:`PARAMS` / :data:`AUCTION_PARAMS`), replacing :data:`PARAMS`' values: what the search
+    costs and gains differs by game (in Vint the heuristic's first four tricks and the search
+    after them were not measurably weaker than the search at every trick, at a tenth of its
+    time; in 501 the first trick costs most of the time), so plain ``pimc`` is each game's
+    cheapest play measured not weaker, and a spec still sets any value (``pimc:early=0``, the
+    full search).  Raises ValueError for a name
+    that is not one of those parameters or a value outside its :data:`BOUNDS` / :data:`KINDS`.
+    Returns the :class:`Strategy`."""
     own = {**PARAMS, **(AUCTION_PARAMS if reads_auction else {})}
+    unknown = sorted(set(defaults or {}) - set(own))
+    if unknown:
+        raise ValueError(f"pimc defaults for {registry.game}: {', '.join(map(repr, unknown))} "
+                         f"not among the search's parameters ({', '.join(own)})")
+    own.update({key: float(value) for key, value in (defaults or {}).items()})  # bounds checked by Registry.add
     docs = {**PARAM_DOCS, **({"auction": AUCTION_DOC} if reads_auction else {})}
     return registry.add(
         "pimc", id, {**base.params, **own},

@@ -278,7 +278,8 @@ class Registry:
         the parameter's bounds, the default inside the range, a whole step for a whole-number
         parameter); ``file``: the strategy reads a rule file named in its spec
         (:attr:`Strategy.file`, resolved by :func:`cardsim.rules.resolve_spec`).  Raises ValueError
-        for a registration that breaks these.
+        for a registration that breaks these, a default outside its parameter's bounds or kind
+        among them (a default that no spec could give).
         """
         params = dict(params or {})
         if len(params) > N_NAMED:
@@ -292,6 +293,12 @@ class Registry:
             if key not in params or kind not in ("int", "bool"):
                 raise ValueError(f"kind of {key!r}: a parameter of {name!r} and 'int' or 'bool', got {kind!r}")
         bounds = dict(bounds or {})
+        for key, value in params.items():  # a default a spec could not give is a registration mistake
+            lo, hi = bounds.get(key, (-np.inf, np.inf))
+            if not lo <= value <= hi or (kinds.get(key) in ("int", "bool") and value != int(value)):
+                raise ValueError(f"default {key}={number_text(value)} of {name!r} ({self.game}) is outside its "
+                                 f"bounds: {key} must be {'a whole number' if key in kinds else 'a number'} "
+                                 f"from {number_text(lo)} to {number_text(hi)}")
         declared = {}
         for key in params:  # in parameter order, whatever the order given
             if key in (tunables or {}):
