@@ -87,7 +87,15 @@ HEURISTIC_DEFAULTS = {"margin": -0.5, "partner": 2.85, "kitty": 0.7, "jump": 1.0
 REGISTRY.add("heuristic", HEURISTIC, dict(_HEURISTIC_SPEC[0], **HEURISTIC_DEFAULTS),
              _HEURISTIC_SPEC[1] + "; its default parameters are tuned so that no partnership gains clearly by "
              "changing one of them", *_HEURISTIC_SPEC[2:], tunables=TUNABLES)
-REGISTRY.add_version("heuristic_v4", of="heuristic", params=dict(_HEURISTIC_SPEC[0], taper=0.65, score=1.0),
+HEURISTIC_V5 = 7
+"""heuristic_v5's id: heuristic's bidding and discards with the card play before the rules found with pimc
+(no rule bits: :func:`heuristic_play_v5`)."""
+REGISTRY.add("heuristic_v5", HEURISTIC_V5, dict(_HEURISTIC_SPEC[0], **HEURISTIC_DEFAULTS),
+             "the default until the declaring side's no-trump lead found with pimc, kept so that old results "
+             "reproduce: heuristic's tuned parameters, bidding and discards, with the card play before it (the "
+             "declaring side in no-trump cashes its highest-ranked master, not the longest suit's)",
+             *_HEURISTIC_SPEC[2:], tunables=TUNABLES)
+REGISTRY.add_version("heuristic_v4", of="heuristic_v5", params=dict(_HEURISTIC_SPEC[0], taper=0.65, score=1.0),
                      doc="the default of cardsim 0.1.0 before the tuned parameters, kept so old results reproduce: "
                          "heuristic's bidding, discards and play with its earlier values (a quarter trick more "
                          "cautious, 2.6 partner tricks, the allowance tapering by 0.65 a trick above 5.05, stretch "
@@ -114,11 +122,6 @@ the tricks beyond its estimate it then bids to win the game or to outbid an oppo
 under quebec / subtract scoring, ``near`` the share of the target below which the opponents are near the
 game."""
 
-HEURISTIC_TRY = 7
-REGISTRY.add("heuristic_try", HEURISTIC_TRY, dict(_HEURISTIC_SPEC[0], **HEURISTIC_DEFAULTS, bits=0.0),
-             "THROW-AWAY (issue 47 measurements): heuristic with the card-play rules of `bits`",
-             {**_HEURISTIC_SPEC[2], "bits": "card-play rule bits"}, {**_HEURISTIC_SPEC[3], "bits": (0, 2**20)},
-             {**_HEURISTIC_SPEC[4], "bits": "int"}, tunables=TUNABLES)
 _HEURISTIC = REGISTRY["heuristic"]
 P_MARGIN = _HEURISTIC.param_index("margin")
 P_PARTNER = _HEURISTIC.param_index("partner")
@@ -131,9 +134,7 @@ P_SCORE = _HEURISTIC.param_index("score")
 P_STRETCH = _HEURISTIC.param_index("stretch")
 P_STRETCH_SUB = _HEURISTIC.param_index("stretch_sub")
 P_NEAR = _HEURISTIC.param_index("near")
-P_BITS = REGISTRY["heuristic_try"].param_index("bits")
-PLAY_RULES = np.int64(0)
-"""The card-play rules found with pimc that heuristic plays."""
+
 """Positions of the heuristic's parameters in its row ``params[seat]`` (from the registry)."""
 
 PIMC = 4
@@ -695,31 +696,21 @@ def heuristic_follow_v2(hand, denom, seat, declarer, leader, trick, n_in_trick, 
     return ruff(trumps, last, unseen)
 
 
-# ---- the declaring side's lead rules found with pimc as oracle, each a bit of ``rules``
-DECL_SECOND_TRUMP = 1
-"""The declarer drawing trumps without the master trump leads his second-highest trump, not his lowest."""
-DECL_SINGLETON = 2
-"""The declarer in a trump contract without the master trump leads a singleton side card first."""
-PARTNER_SIDE_FIRST = 4
-"""The declarer's partner on lead in a trump contract cashes a side master (the longest suit's), else leads
-a singleton side card, before leading trumps."""
-NT_LONG_MASTER = 8
-"""The declaring side in no-trump cashes the master of its longest suit holding one (not the highest-ranked)."""
-DECL_SIDE_MASTER = 16
-"""The declarer in a trump contract without the master trump cashes the side master of his shortest suit
-holding one before drawing trumps."""
-EARLY_ONLY = 32
-"""The rules above apply only in the first two tricks."""
-DEF_NT_LONG_MASTER = 64
-"""NT_LONG_MASTER for the defenders too."""
-TRUMP_LONG_MASTER = 128
-"""The declaring side in a trump contract, cashing a side master, cashes the longest suit's."""
+# ---- the card-play rules found with pimc as oracle (docs/pimc.md, "Five Hundred's declaring side"), each a
+# bit of the ``rules`` argument of :func:`heuristic_play_rules`: heuristic plays PLAY_RULES, heuristic_v5 (and the
+# earlier versions but heuristic_v1) none
+NT_LONG_MASTER = 1
+"""The declaring side leading in no-trump cashes the master of its longest suit that holds one (ties: the
+lower lane), not its highest-ranked master: the long suit's master keeps the lead while the suit is set up, and
+a short suit's master wins its trick later anyway."""
+PLAY_RULES = np.int64(NT_LONG_MASTER)
+"""The rules heuristic plays (docs/strategy-quality.md, Five Hundred's "How heuristic plays")."""
 
 
 @jit(inline="always")
-def side_master(side, denom, unseen, longest):
-    """The top card of the longest (``longest``) or shortest suit of non-empty ``side`` cards whose top card
-    is a master (ties: the lower lane), -1 if none is."""
+def longest_master(side, denom, unseen):
+    """The top card of the longest suit of ``side`` (uint64, effective side cards) whose top card is a master
+    (no unseen card of its suit above it; ties: the lower lane), -1 if no suit's is."""
     best = -1
     n_best = -1
     for s in range(4):
@@ -727,68 +718,11 @@ def side_master(side, denom, unseen, longest):
         if sm == U64(0):
             continue
         top = highest_bit(sm)
-        if not is_master(top, unseen, denom):
-            continue
         n = popcount(sm)
-        if best < 0 or (longest and n > n_best) or (not longest and n < n_best):
+        if n > n_best and is_master(top, unseen, denom):
             best = top
             n_best = n
     return best
-
-
-@jit(inline="always")
-def singleton(side, denom):
-    """The card of the lowest lane where ``side`` holds exactly one card, -1 if none."""
-    for s in range(4):
-        sm = side & SUIT_MASK[denom, s]
-        if sm != U64(0) and popcount(sm) == 1:
-            return highest_bit(sm)
-    return -1
-
-
-@jit
-def declaring_side_rules(hand, denom, seat, declarer, unseen, rules):
-    """The declaring side's lead by the rules ``rules`` (bits above), -1 where none applies."""
-    tm = TRUMP_MASK[denom]
-    side = hand & ~tm
-    if side == U64(0):
-        return -1
-    if (seat % 2) != (declarer % 2):
-        if denom == NT and (rules & DEF_NT_LONG_MASTER):
-            return side_master(side, denom, unseen, True)
-        return -1
-    if denom == NT:
-        if rules & NT_LONG_MASTER:
-            return side_master(side, denom, unseen, True)
-        return -1
-    trumps = hand & tm
-    if trumps == U64(0) or (unseen & tm) == U64(0):
-        return -1
-    top = highest_bit(trumps)
-    master = (unseen & bits_above(top)) == U64(0)
-    if seat != declarer:
-        if rules & PARTNER_SIDE_FIRST:
-            c = side_master(side, denom, unseen, True)
-            if c < 0:
-                c = singleton(side, denom)
-            return c
-        return -1
-    if master:
-        return -1
-    ut = unseen & tm
-    if popcount(ut) == 1 and lowest_bit(ut) > top:
-        return -1  # the rule before: side cards, the last trump wins anyway
-    if rules & DECL_SINGLETON:
-        c = singleton(side, denom)
-        if c >= 0:
-            return c
-    if rules & DECL_SIDE_MASTER:
-        c = side_master(side, denom, unseen, False)
-        if c >= 0:
-            return c
-    if (rules & DECL_SECOND_TRUMP) and popcount(trumps) >= 2:
-        return highest_bit(trumps & ~(U64(1) << U64(top)))
-    return -1
 
 
 @jit
@@ -825,21 +759,27 @@ def heuristic_play(seat, hand, denom, declarer, leader, trick, n_in_trick, led, 
 
 
 @jit(inline="always")
+def heuristic_play_v5(seat, hand, denom, declarer, leader, trick, n_in_trick, led, played, known, decl_tricks,
+                      contract_tricks):
+    """heuristic_v5's card play (heuristic_v2, v3 and v4 play it too): :func:`heuristic_play` without the
+    rules found with pimc, unchanged, so that old results reproduce."""
+    return heuristic_play_rules(seat, hand, denom, declarer, leader, trick, n_in_trick, led, played, known,
+                                decl_tricks, contract_tricks, np.int64(0))
+
+
+@jit(inline="always")
 def heuristic_play_rules(seat, hand, denom, declarer, leader, trick, n_in_trick, led, played, known, decl_tricks,
                          contract_tricks, rules):
-    """:func:`heuristic_play` with the rules found with pimc given as bits ``rules`` (int64, the
-    ``*_RULE`` constants; 0 = heuristic_v2 .. heuristic_v5's play)."""
+    """:func:`heuristic_play` with the rules found with pimc given as bits ``rules`` (int64: NT_LONG_MASTER;
+    0 = heuristic_v5's play).  The view is :func:`heuristic_play`'s (docs/RULES.md §3.5); returns an
+    effective card (``card | named << 8`` for a no-trump joker lead)."""
     unseen = FULL_EFF[denom] & ~hand & ~played & ~known
     if n_in_trick == 0:
-        if rules and (not (rules & EARLY_ONLY) or popcount(played) < 8):
-            c = declaring_side_rules(hand, denom, seat, declarer, unseen, rules)
+        if (rules & NT_LONG_MASTER) and denom == NT and (seat % 2) == (declarer % 2):
+            c = longest_master(hand & ~TRUMP_MASK[NT], NT, unseen)
             if c >= 0:
                 return c
-        c = declaring_side_lead(hand, denom, seat, declarer, unseen)
-        if ((rules & TRUMP_LONG_MASTER) and denom != NT and (seat % 2) == (declarer % 2)
-                and not ((U64(1) << U64(c)) & TRUMP_MASK[denom]) and is_master(c, unseen, denom)):
-            return side_master(hand & ~TRUMP_MASK[denom], denom, unseen, True)
-        return c
+        return declaring_side_lead(hand, denom, seat, declarer, unseen)
     return heuristic_follow_v2(hand, denom, seat, declarer, leader, trick, n_in_trick, led, unseen,
                                decl_tricks, contract_tricks)
 
