@@ -85,8 +85,9 @@ highest, step a player would notice), declared for heuristic and every strategy 
 HEURISTIC_DEFAULTS = {"margin": -0.5, "partner": 2.85, "kitty": 0.7, "jump": 1.0, "nt_bias": 0.0, "taper": 0.75,
                       "pivot": 4.05, "score": 1.0, "stretch": 1.25, "stretch_sub": 1.5, "near": 0.3}
 REGISTRY.add("heuristic", HEURISTIC, dict(_HEURISTIC_SPEC[0], **HEURISTIC_DEFAULTS),
-             _HEURISTIC_SPEC[1] + "; its default parameters are tuned so that no partnership gains clearly by "
-             "changing one of them", *_HEURISTIC_SPEC[2:], tunables=TUNABLES)
+             _HEURISTIC_SPEC[1] + "; the declaring side leading in no-trump cashes its longest suit's master "
+             "(found with pimc; heuristic_v5 plays the earlier card); its default parameters are tuned so that no "
+             "partnership gains clearly by changing one of them", *_HEURISTIC_SPEC[2:], tunables=TUNABLES)
 HEURISTIC_V5 = 7
 """heuristic_v5's id: heuristic's bidding and discards with the card play before the rules found with pimc
 (no rule bits: :func:`heuristic_play_v5`)."""
@@ -134,7 +135,6 @@ P_SCORE = _HEURISTIC.param_index("score")
 P_STRETCH = _HEURISTIC.param_index("stretch")
 P_STRETCH_SUB = _HEURISTIC.param_index("stretch_sub")
 P_NEAR = _HEURISTIC.param_index("near")
-
 """Positions of the heuristic's parameters in its row ``params[seat]`` (from the registry)."""
 
 PIMC = 4
@@ -696,13 +696,14 @@ def heuristic_follow_v2(hand, denom, seat, declarer, leader, trick, n_in_trick, 
     return ruff(trumps, last, unseen)
 
 
-# ---- the card-play rules found with pimc as oracle (docs/pimc.md, "Five Hundred's declaring side"), each a
-# bit of the ``rules`` argument of :func:`heuristic_play_rules`: heuristic plays PLAY_RULES, heuristic_v5 (and the
-# earlier versions but heuristic_v1) none
+# ---- the card-play rules found with pimc as the oracle (BENCHMARKS.md, "Five Hundred's declaring side, first two
+# tricks"), each a bit of the ``rules`` argument of :func:`heuristic_play_rules`: heuristic plays PLAY_RULES,
+# heuristic_v5 (and heuristic_v2 .. heuristic_v4) none
 NT_LONG_MASTER = 1
 """The declaring side leading in no-trump cashes the master of its longest suit that holds one (ties: the
-lower lane), not its highest-ranked master: the long suit's master keeps the lead while the suit is set up, and
-a short suit's master wins its trick later anyway."""
+lower lane), not its highest-ranked master.  Why: the double-dummy means of the first two tricks prefer it,
+and it wins tricks paired under both the heuristic's and the search's later play, where the trump-contract
+leads those means prefer lose (docs/strategy-quality.md, "The declaring side's first tricks")."""
 PLAY_RULES = np.int64(NT_LONG_MASTER)
 """The rules heuristic plays (docs/strategy-quality.md, Five Hundred's "How heuristic plays")."""
 
