@@ -117,6 +117,12 @@ VARIANTS = {
         "quebec heuristic_v4": (None, {"scoring": "quebec"}, "heuristic_v4"),
         "subtract heuristic_v4": (None, {"scoring": "subtract"}, "heuristic_v4"),
         "subtract target 500 heuristic_v4": (None, {"scoring": "subtract", "target": 500}, "heuristic_v4"),
+        # The default before the declaring side's no-trump lead found with pimc: its simulate and match
+        # digests equal the "quebec" / "subtract" / "subtract target 500" ones until then (test_golden.py
+        # checks them against those).
+        "quebec heuristic_v5": (None, {"scoring": "quebec"}, "heuristic_v5"),
+        "subtract heuristic_v5": (None, {"scoring": "subtract"}, "heuristic_v5"),
+        "subtract target 500 heuristic_v5": (None, {"scoring": "subtract", "target": 500}, "heuristic_v5"),
     },
 }
 # The match runs: one per distinct match-level rule set (500's target and scoring end games).
@@ -128,7 +134,8 @@ MATCH_VARIANTS = {
             "3 seats heuristic_v8", "4 seats heuristic_v8", "3 seats heuristic_v9", "4 seats heuristic_v9"),
     "500": ("quebec", "subtract", "subtract target 500", "quebec heuristic_v3", "subtract heuristic_v3",
             "subtract target 500 heuristic_v3", "quebec heuristic_v4", "subtract heuristic_v4",
-            "subtract target 500 heuristic_v4"),
+            "subtract target 500 heuristic_v4", "quebec heuristic_v5", "subtract heuristic_v5",
+            "subtract target 500 heuristic_v5"),
 }
 
 

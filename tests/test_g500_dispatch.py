@@ -26,10 +26,12 @@ FUNCTIONS = {
     "heuristic": (S.heuristic_bid, S.heuristic_discard, lambda params, streams, *view: S.heuristic_play(*view[:-2])),
     "heuristic_v1": (S.heuristic_bid, S.heuristic_discard,
                      lambda params, streams, *view: S.heuristic_play_v1(*view[:-2])),
-    "heuristic_v2": (S.heuristic_bid, S.heuristic_discard, lambda params, streams, *view: S.heuristic_play(*view[:-2])),
-    "heuristic_v3": (S.heuristic_bid, S.heuristic_discard, lambda params, streams, *view: S.heuristic_play(*view[:-2])),
-    # a version of heuristic (Registry.add_version): the same id, hence the same functions
-    "heuristic_v4": (S.heuristic_bid, S.heuristic_discard, lambda params, streams, *view: S.heuristic_play(*view[:-2])),
+    "heuristic_v2": (S.heuristic_bid, S.heuristic_discard, lambda params, streams, *view: S.heuristic_play_v5(*view[:-2])),
+    "heuristic_v3": (S.heuristic_bid, S.heuristic_discard, lambda params, streams, *view: S.heuristic_play_v5(*view[:-2])),
+    # the card play before the rules found with pimc (heuristic_v2 .. heuristic_v5)
+    "heuristic_v5": (S.heuristic_bid, S.heuristic_discard, lambda params, streams, *view: S.heuristic_play_v5(*view[:-2])),
+    # a version of heuristic_v5 (Registry.add_version): the same id, hence the same functions
+    "heuristic_v4": (S.heuristic_bid, S.heuristic_discard, lambda params, streams, *view: S.heuristic_play_v5(*view[:-2])),
     # bids and discards like heuristic; its card comes from its own glue
     "pimc": (S.heuristic_bid, S.heuristic_discard, P.pimc_card),
 }

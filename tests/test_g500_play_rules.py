@@ -5,7 +5,7 @@ contract's effective layout."""
 import numpy as np
 
 from cardsim.games.g500 import strategies as S
-from cardsim.games.g500.constants import REMAP, parse_card
+from cardsim.games.g500.constants import NT, REMAP, parse_card
 
 U64 = np.uint64
 HEARTS = 3
@@ -98,3 +98,55 @@ def test_declarer_draws_the_last_trump_with_his_master():
     out = ["HJ", "LJ", "JH", "JD", "AH", "QH", "TH", "9H", "8H", "7H", "4H"]
     new, old = play(0, ["KH", "6H", "AS", "4C"], [], leader=0, played_before=out)
     assert new == old == eff("KH", HEARTS)
+
+
+# ---- the declaring side's no-trump lead found with pimc (docs/pimc.md, "Five Hundred's declaring side")
+NT_HAND = ["AS", "5C", "6C", "AH", "KH", "QH", "9H", "6H", "7D", "8D"]
+
+
+def nt_lead(seat, hand, declarer=0, played_before=()):
+    """heuristic's and heuristic_v5's leads in no-trump (the effective layout is the physical one)."""
+    trick = np.zeros(4, dtype=np.int64)
+    args = (seat, mask(hand, NT), NT, declarer, seat, trick, 0, -1, mask(played_before, NT), U64(0), 0, 7)
+    return S.heuristic_play(*args), S.heuristic_play_v5(*args)
+
+
+def test_declarer_in_no_trump_cashes_the_master_of_his_longest_suit():
+    # two masters, the singleton AS and the AH of five hearts: the AH (heuristic_v5 the highest-ranked
+    # master, the aces tied, the lower lane: the AS)
+    new, old = nt_lead(0, NT_HAND)
+    assert new == eff("AH", NT)
+    assert old == eff("AS", NT)
+
+
+def test_declarers_partner_in_no_trump_cashes_its_longest_suits_master_too():
+    new, old = nt_lead(2, NT_HAND)
+    assert new == eff("AH", NT) and old == eff("AS", NT)
+
+
+def test_defender_in_no_trump_keeps_the_highest_ranked_master():
+    new, old = nt_lead(1, NT_HAND)
+    assert new == old == eff("AS", NT)
+
+
+def test_a_long_suit_without_its_master_is_not_led_from_the_top():
+    # the AH unseen: the hearts' KH is no master, so the one master, the AS, as before
+    hand = ["AS", "5C", "6C", "KH", "QH", "JH", "9H", "6H", "7D", "8D"]
+    new, old = nt_lead(0, hand)
+    assert new == old == eff("AS", NT)
+    # once the AH is played the KH is the master of the longest suit, and it goes first
+    new, old = nt_lead(0, hand, played_before=["AH", "4H", "5H", "7H"])
+    assert new == eff("KH", NT) and old == eff("AS", NT)
+
+
+def test_no_master_leads_low_from_the_longest_suit_as_before():
+    hand = ["KS", "5C", "6C", "KH", "QH", "JH", "9H", "6H", "7D", "8D"]
+    new, old = nt_lead(0, hand)
+    assert new == old == eff("6H", NT)
+
+
+def test_the_previous_card_play_is_kept_as_heuristic_v5():
+    assert S.REGISTRY["heuristic_v5"].id == S.HEURISTIC_V5 != S.HEURISTIC
+    # heuristic_v4 is a version of heuristic_v5: the same id, so it keeps the previous card play too
+    assert S.REGISTRY["heuristic_v4"].id == S.HEURISTIC_V5
+    assert S.PLAY_RULES == S.NT_LONG_MASTER

@@ -18,8 +18,8 @@ def vint_rows():
 
 def test_every_registered_strategy_random_first():
     assert strategy_names("vint")[0] == "random" and {"heuristic", "greedy"} <= set(strategy_names("vint"))
-    assert strategy_names("500") == ["random", "heuristic", "heuristic_v4", "heuristic_v3", "heuristic_v2",
-                                                                            "heuristic_v1"]
+    assert strategy_names("500") == ["random", "heuristic", "heuristic_v5", "heuristic_v4", "heuristic_v3",
+                                     "heuristic_v2", "heuristic_v1"]
 
 
 def test_vint_same_deals_and_random_is_the_floor(vint_rows):
@@ -100,7 +100,8 @@ def test_501_quality_by_band_and_denomination_sums_to_the_total():
 
 def test_500_heuristic_beats_random():
     t = quality("500", 30, seed=2).set_index("strategy")
-    assert list(t.index) == ["random", "heuristic", "heuristic_v4", "heuristic_v3", "heuristic_v2", "heuristic_v1"]
+    assert list(t.index) == ["random", "heuristic", "heuristic_v5", "heuristic_v4", "heuristic_v3", "heuristic_v2",
+                             "heuristic_v1"]
     assert t.loc["random", "dd_makeable"] < t.loc["heuristic", "dd_makeable"]
     assert np.isnan(t.loc["heuristic", "right_side"])
 

@@ -64,12 +64,14 @@ from cardsim.games.g500.strategies import (
     HEURISTIC_V1,
     HEURISTIC_V2,
     HEURISTIC_V3,
+    HEURISTIC_V5,
     PIMC,
     RANDOM,
     RULES,
     heuristic_bid,
     heuristic_discard,
     heuristic_play,
+    heuristic_play_v5,
     heuristic_play_v1,
     random_bid,
     random_discard,
@@ -91,7 +93,7 @@ def choose_call(strategy, params, streams, seat, hand, high_bid, high_seat, ours
             return call
         strategy = base_of(params[seat])
     if (strategy == HEURISTIC or strategy == HEURISTIC_V1 or strategy == HEURISTIC_V2 or strategy == HEURISTIC_V3
-            or strategy == PIMC):
+            or strategy == PIMC or strategy == HEURISTIC_V5):
         return heuristic_bid(params, streams, seat, hand, high_bid, high_seat, ours, theirs, scoring, target)
     if strategy == RANDOM:
         return random_bid(params, streams, seat, hand, high_bid, high_seat, ours, theirs, scoring, target)
@@ -106,7 +108,7 @@ def choose_discard(strategy, params, streams, seat, hand, denom):
     if strategy == RULES:
         strategy = base_of(params[seat])
     if (strategy == HEURISTIC or strategy == HEURISTIC_V1 or strategy == HEURISTIC_V2 or strategy == HEURISTIC_V3
-            or strategy == PIMC):
+            or strategy == PIMC or strategy == HEURISTIC_V5):
         return heuristic_discard(params, streams, seat, hand, denom)
     if strategy == RANDOM:
         return random_discard(params, streams, seat, hand, denom)
@@ -131,9 +133,12 @@ def choose_card(strategy, params, streams, seat, hand, denom, declarer, leader, 
     base strategy."""
     if strategy == RULES:
         strategy = base_of(params[seat])
-    if strategy == HEURISTIC or strategy == HEURISTIC_V2 or strategy == HEURISTIC_V3:
+    if strategy == HEURISTIC:
         return heuristic_play(seat, hand, denom, declarer, leader, trick, n_in_trick, led, played, known,
                               decl_tricks, contract_tricks)
+    if strategy == HEURISTIC_V5 or strategy == HEURISTIC_V2 or strategy == HEURISTIC_V3:
+        return heuristic_play_v5(seat, hand, denom, declarer, leader, trick, n_in_trick, led, played, known,
+                                 decl_tricks, contract_tricks)
     if strategy == HEURISTIC_V1:
         return heuristic_play_v1(seat, hand, denom, declarer, leader, trick, n_in_trick, led, played, known,
                                  decl_tricks, contract_tricks)

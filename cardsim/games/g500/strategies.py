@@ -85,9 +85,18 @@ highest, step a player would notice), declared for heuristic and every strategy 
 HEURISTIC_DEFAULTS = {"margin": -0.5, "partner": 2.85, "kitty": 0.7, "jump": 1.0, "nt_bias": 0.0, "taper": 0.75,
                       "pivot": 4.05, "score": 1.0, "stretch": 1.25, "stretch_sub": 1.5, "near": 0.3}
 REGISTRY.add("heuristic", HEURISTIC, dict(_HEURISTIC_SPEC[0], **HEURISTIC_DEFAULTS),
-             _HEURISTIC_SPEC[1] + "; its default parameters are tuned so that no partnership gains clearly by "
-             "changing one of them", *_HEURISTIC_SPEC[2:], tunables=TUNABLES)
-REGISTRY.add_version("heuristic_v4", of="heuristic", params=dict(_HEURISTIC_SPEC[0], taper=0.65, score=1.0),
+             _HEURISTIC_SPEC[1] + "; the declaring side leading in no-trump cashes its longest suit's master "
+             "(found with pimc; heuristic_v5 plays the earlier card); its default parameters are tuned so that no "
+             "partnership gains clearly by changing one of them", *_HEURISTIC_SPEC[2:], tunables=TUNABLES)
+HEURISTIC_V5 = 7
+"""heuristic_v5's id: heuristic's bidding and discards with the card play before the rules found with pimc
+(no rule bits: :func:`heuristic_play_v5`)."""
+REGISTRY.add("heuristic_v5", HEURISTIC_V5, dict(_HEURISTIC_SPEC[0], **HEURISTIC_DEFAULTS),
+             "the default until the declaring side's no-trump lead found with pimc, kept so that old results "
+             "reproduce: heuristic's tuned parameters, bidding and discards, with the card play before it (the "
+             "declaring side in no-trump cashes its highest-ranked master, not the longest suit's)",
+             *_HEURISTIC_SPEC[2:], tunables=TUNABLES)
+REGISTRY.add_version("heuristic_v4", of="heuristic_v5", params=dict(_HEURISTIC_SPEC[0], taper=0.65, score=1.0),
                      doc="the default of cardsim 0.1.0 before the tuned parameters, kept so old results reproduce: "
                          "heuristic's bidding, discards and play with its earlier values (a quarter trick more "
                          "cautious, 2.6 partner tricks, the allowance tapering by 0.65 a trick above 5.05, stretch "
@@ -687,6 +696,36 @@ def heuristic_follow_v2(hand, denom, seat, declarer, leader, trick, n_in_trick, 
     return ruff(trumps, last, unseen)
 
 
+# ---- the card-play rules found with pimc as the oracle (BENCHMARKS.md, "Five Hundred's declaring side, first two
+# tricks"), each a bit of the ``rules`` argument of :func:`heuristic_play_rules`: heuristic plays PLAY_RULES,
+# heuristic_v5 (and heuristic_v2 .. heuristic_v4) none
+NT_LONG_MASTER = 1
+"""The declaring side leading in no-trump cashes the master of its longest suit that holds one (ties: the
+lower lane), not its highest-ranked master.  Why: the double-dummy means of the first two tricks prefer it,
+and it wins tricks paired under both the heuristic's and the search's later play, where the trump-contract
+leads those means prefer lose (docs/strategy-quality.md, "The declaring side's first tricks")."""
+PLAY_RULES = np.int64(NT_LONG_MASTER)
+"""The rules heuristic plays (docs/strategy-quality.md, Five Hundred's "How heuristic plays")."""
+
+
+@jit(inline="always")
+def longest_master(side, denom, unseen):
+    """The top card of the longest suit of ``side`` (uint64, effective side cards) whose top card is a master
+    (no unseen card of its suit above it; ties: the lower lane), -1 if no suit's is."""
+    best = -1
+    n_best = -1
+    for s in range(4):
+        sm = side & SUIT_MASK[denom, s]
+        if sm == U64(0):
+            continue
+        top = highest_bit(sm)
+        n = popcount(sm)
+        if n > n_best and is_master(top, unseen, denom):
+            best = top
+            n_best = n
+    return best
+
+
 @jit
 def declaring_side_lead(hand, denom, seat, declarer, unseen):
     """Leading a trick (the default play since heuristic_v2, docs/RULES.md §3.5; arguments as
@@ -713,10 +752,34 @@ def declaring_side_lead(hand, denom, seat, declarer, unseen):
 def heuristic_play(seat, hand, denom, declarer, leader, trick, n_in_trick, led, played, known, decl_tricks,
                    contract_tricks):
     """:func:`declaring_side_lead` or :func:`heuristic_follow_v2`, counting as unseen every card not in
-    hand, not played and not in the declarer's own discard (``known``).  It takes no parameters
+    hand, not played and not in the declarer's own discard (``known``), with the rules found with
+    pimc (:data:`PLAY_RULES`, :func:`heuristic_play_rules`).  It takes no parameters
     and no random stream: every array passed into the hot per-card path costs a reference count."""
+    return heuristic_play_rules(seat, hand, denom, declarer, leader, trick, n_in_trick, led, played, known,
+                                decl_tricks, contract_tricks, PLAY_RULES)
+
+
+@jit(inline="always")
+def heuristic_play_v5(seat, hand, denom, declarer, leader, trick, n_in_trick, led, played, known, decl_tricks,
+                      contract_tricks):
+    """heuristic_v5's card play (heuristic_v2, v3 and v4 play it too): :func:`heuristic_play` without the
+    rules found with pimc, unchanged, so that old results reproduce."""
+    return heuristic_play_rules(seat, hand, denom, declarer, leader, trick, n_in_trick, led, played, known,
+                                decl_tricks, contract_tricks, np.int64(0))
+
+
+@jit(inline="always")
+def heuristic_play_rules(seat, hand, denom, declarer, leader, trick, n_in_trick, led, played, known, decl_tricks,
+                         contract_tricks, rules):
+    """:func:`heuristic_play` with the rules found with pimc given as bits ``rules`` (int64: NT_LONG_MASTER;
+    0 = heuristic_v5's play).  The view is :func:`heuristic_play`'s (docs/RULES.md §3.5); returns an
+    effective card (``card | named << 8`` for a no-trump joker lead)."""
     unseen = FULL_EFF[denom] & ~hand & ~played & ~known
     if n_in_trick == 0:
+        if (rules & NT_LONG_MASTER) and denom == NT and (seat % 2) == (declarer % 2):
+            c = longest_master(hand & ~TRUMP_MASK[NT], NT, unseen)
+            if c >= 0:
+                return c
         return declaring_side_lead(hand, denom, seat, declarer, unseen)
     return heuristic_follow_v2(hand, denom, seat, declarer, leader, trick, n_in_trick, led, unseen,
                                decl_tricks, contract_tricks)
