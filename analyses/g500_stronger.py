@@ -13,9 +13,10 @@ PIECE = 20
 FIRST = 100
 """Deals of a cell's first look; later looks double it up to :data:`CAP`."""
 CAP = 800
-"""Most deals of a cell.  Measured (December 2026, 2 cores shared, load 11-16) 2.56 CPU-s per
-question deal of a no-trump class (both options, every seat searching at 8 worlds), so a cell at
-the cap costs some 34 CPU-minutes and one decided at the first look about 4."""
+"""Most deals of a cell.  Measured (2026-12-07, 2 cores shared, load about 2) 0.11 CPU-s per
+question deal of a no-trump class (both options, every seat the game's plain ``pimc`` at 8 worlds,
+``early=3,early_declaring=2``; 1.9 with ``early=0``, the full search), so a cell at the cap costs
+about 1.5 CPU-minutes and one decided at the first look about 11 CPU-seconds (docs/profiles.md)."""
 WORLDS = 8
 COST = 5
 """Rough cost of a pimc deal against a heuristic one, for the workers' scheduling only."""

@@ -197,10 +197,21 @@ def replay(games: dict, results, jobs: int, log=print) -> dict:
 
 def _early_note(game: str) -> str:
     """What the game's plain ``pimc`` plays without searching, for the notes: its registered default
-    ``early`` (the first tricks by the heuristic's card), empty where it searches every trick."""
-    early = int(get_game(game).table.registry[S.PIMC].params["early"])
-    tricks = "the first trick" if early == 1 else f"the first {early} tricks"
-    return f" (the game's default early={early}: heuristic's cards to {tricks})" if early else ""
+    ``early`` (the first tricks by the heuristic's card) and, where the declaring side's count is its
+    own, ``early_declaring``; empty where it searches every trick."""
+    strategy = get_game(game).table.registry[S.PIMC]
+    early, own = int(strategy.params["early"]), int(strategy.params.get("early_declaring", -1))
+
+    def first(k):
+        return "first trick" if k == 1 else f"first {k} tricks"
+
+    if not early:
+        return ""
+    if 0 <= own != early:
+        return (f" (the game's default {S.default_early(game)}: heuristic's cards to the defence's {first(early)} "
+                f"and the declaring side's {first(own)})" if own else
+                f" (the game's default {S.default_early(game)}: heuristic's cards to the defence's {first(early)})")
+    return f" (the game's default early={early}: heuristic's cards to the {first(early)})"
 
 
 def run(args) -> Path:

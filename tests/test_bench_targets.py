@@ -154,7 +154,7 @@ def test_pimc_rates_alternate_rounds_and_pair_them(monkeypatch, tmp_path):
         [("before", 0), ("after", 0), ("after", 2), ("before", 2), ("before", 4), ("after", 4)]
     table = pimc.pimc_against_table([{"game": "500", "worlds": 8, **rates}], "cmd")
     assert "| 500 | 8 | 2 | 3 | 1 | 2 | 2.00× |" in table
-    assert "each tree with its own defaults (now: 500 `early=0`)" in table  # which search plain pimc is
+    assert "each tree with its own defaults (now: 500 `early=3,early_declaring=2`)" in table  # which search plain pimc is
     rows = [{"game": g, "worlds": 8, "who": "all seats", "deals": 2, "deals_per_s": 1.0, "decisions_per_s": 1.0,
              "worlds_per_s": 1.0} for g in ("vint", "501", "500")]
-    assert "with the game's other defaults (vint `early=4`, 501 `early=1`, 500 `early=0`)" in pimc.pimc_table(rows, "c")
+    assert "with the game's other defaults (vint `early=4`, 501 `early=1`, 500 `early=3,early_declaring=2`)" in pimc.pimc_table(rows, "c")

@@ -284,7 +284,7 @@ def _first_search(monkeypatch, hands, kitty, dealer, spec):
 
 
 def test_a_hidden_card_that_changes_nothing_public_does_not_change_the_worlds(monkeypatch):
-    spec = "pimc:worlds=8,auction=1,search=2,side=2"  # the defence's follows: the second hand first
+    spec = "pimc:worlds=8,auction=1,search=2,side=2,early=0"  # the defence's follows: the second hand first
     ids, params = _setup("heuristic")
     for seed in range(11, 40):
         hands, kitty, dealer, res, trace = _short_deal(ids, params, seed)

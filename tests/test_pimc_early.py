@@ -34,7 +34,7 @@ def test_bad_values_are_one_line_errors(game):
     pimc = registry["pimc"]
     assert row[pimc.param_index("early")] == 2 and row[pimc.param_index("early_worlds")] == 4
     # the game's own default (tests/test_pimc_defaults.py); early_worlds 0: the heuristic's card there
-    assert pimc.params["early"] == {"vint": 4, "501": 1, "500": 0}[game] and pimc.params["early_worlds"] == 0
+    assert pimc.params["early"] == {"vint": 4, "501": 1, "500": 3}[game] and pimc.params["early_worlds"] == 0
 
 
 def test_the_cli_rejects_a_bad_early_in_one_line(capsys):
@@ -86,7 +86,7 @@ def test_every_trick_early_plays_the_heuristic(game):
     ``pimc`` starts from ``heuristic_play``, which breaks ties between equal cards of several
     suits by suit index, not by the seat's suit order as ``heuristic`` does)."""
     searched, early = P.COUNTERS.searched, P.COUNTERS.early
-    ours = cardsim.records(game, range(6), SEED, "pimc:early=13")
+    ours = cardsim.records(game, range(6), SEED, "pimc:early=13,early_declaring=-1")
     assert P.COUNTERS.searched == searched and P.COUNTERS.early > early
     plain = cardsim.records(game, range(6), SEED, "heuristic")
     assert sum(len(r["play"]) for r in plain) > 0
@@ -98,9 +98,9 @@ def test_every_trick_early_plays_the_heuristic(game):
 @pytest.mark.parametrize("game", GAMES)
 def test_the_first_tricks_are_the_heuristics_then_the_search(game):
     searched = P.COUNTERS.searched
-    ours = cardsim.records(game, range(4), SEED, "pimc:worlds=2,early=2")
+    ours = cardsim.records(game, range(4), SEED, "pimc:worlds=2,early=2,early_declaring=-1")
     assert P.COUNTERS.searched > searched  # the later tricks search
-    plain = cardsim.records(game, range(4), SEED, "pimc:early=13")
+    plain = cardsim.records(game, range(4), SEED, "pimc:early=13,early_declaring=-1")
     full = cardsim.records(game, range(4), SEED, "pimc:worlds=2,early=0")
     for a, b in zip(ours, plain):
         assert _tricks(a, game, 2) == _tricks(b, game, 2)
@@ -110,7 +110,7 @@ def test_the_first_tricks_are_the_heuristics_then_the_search(game):
 
 @pytest.mark.parametrize("game", GAMES)
 def test_fewer_worlds_early_are_the_first_tricks_of_that_many_worlds(game):
-    ours = cardsim.records(game, range(3), SEED, "pimc:worlds=4,early=1,early_worlds=1")
+    ours = cardsim.records(game, range(3), SEED, "pimc:worlds=4,early=1,early_worlds=1,early_declaring=-1")
     one = cardsim.records(game, range(3), SEED, "pimc:worlds=1,early=0")
     for a, b in zip(ours, one):
         assert _tricks(a, game, 1) == _tricks(b, game, 1)
@@ -134,7 +134,8 @@ def test_early_declaring_bad_values_are_one_line_errors(game):
             registry.resolve(f"pimc:{bad}")
         assert "\n" not in str(err.value)
     pimc = registry["pimc"]
-    assert pimc.params["early_declaring"] == -1  # off by default: `early` for every seat
+    # off by default (`early` for every seat) but in Five Hundred, whose default is 2 (tests/test_pimc_defaults.py)
+    assert pimc.params["early_declaring"] == (2 if game == "500" else -1)
     _, row = registry.resolve("pimc:early=3,early_declaring=2")
     assert row[pimc.param_index("early")] == 3 and row[pimc.param_index("early_declaring")] == 2
 
@@ -174,8 +175,12 @@ def test_early_declaring_counts_the_declaring_sides_tricks_and_early_the_defence
     assert [decide(spec, t, True) for t in range(4)] == [1, 1, 2, 2] and asked == [6, 6]
     # the defence: the heuristic's card in the first three tricks (early=3)
     assert [decide(spec, t, False) for t in range(4)] == [1, 1, 1, 2] and asked == [6, 6, 6]
-    # -1 (the default) is `early` for both sides; 0 searches the declaring side's every trick
-    assert [decide("pimc:worlds=6,early=2", t, True) for t in range(3)] == [1, 1, 2]
+    # -1 is `early` for both sides; 0 searches the declaring side's every trick
+    assert [decide("pimc:worlds=6,early=2,early_declaring=-1", t, True) for t in range(3)] == [1, 1, 2]
+    # early=0 is the full search for both sides, whatever early_declaring (Five Hundred's default is 2)
+    assert [decide("pimc:worlds=6,early=0", t, True) for t in range(3)] == [2, 2, 2]
+    assert [decide("pimc:worlds=6,early=0,early_declaring=3", t, True) for t in range(3)] == [2, 2, 2]
+    assert [decide("pimc:worlds=6,early=0", t, False) for t in range(3)] == [2, 2, 2]
     assert [decide("pimc:worlds=6,early=2,early_declaring=0", t, True) for t in range(3)] == [2, 2, 2]
     assert [decide("pimc:worlds=6,early=2,early_declaring=0", t, False) for t in range(3)] == [1, 1, 2]
     # early_worlds applies to the declaring side's early tricks too
@@ -215,16 +220,14 @@ def test_early_declaring_in_play_searches_exactly_where_it_says():
             assert heuristics
     kinds = {(d, t < (1 if d else 3)) for d, t, _, _ in seen}
     assert kinds == {(True, True), (True, False), (False, True), (False, False)}  # every kind was met
-    plain = cardsim.records("500", range(6), SEED, "pimc:early=13")
+    plain = cardsim.records("500", range(6), SEED, "pimc:early=13,early_declaring=-1")
     assert [_tricks(a, "500", 1) for a in ours] == [_tricks(b, "500", 1) for b in plain]
 
 
 def test_early_declaring_minus_one_is_early_for_every_seat():
-    """-1 (the default) and a count equal to ``early`` play the same cards; another count does not."""
+    """-1 and a count equal to ``early`` play the same cards; another count does not."""
     spec = "pimc:worlds=2,early=2"
-    plain = cardsim.records("500", range(4), SEED, spec)
-    assert [r["play"] for r in cardsim.records("500", range(4), SEED, spec + ",early_declaring=-1")] == \
-        [r["play"] for r in plain]
+    plain = cardsim.records("500", range(4), SEED, spec + ",early_declaring=-1")
     assert [r["play"] for r in cardsim.records("500", range(4), SEED, spec + ",early_declaring=2")] == \
         [r["play"] for r in plain]
     searched = [r["play"] for r in cardsim.records("500", range(4), SEED, spec + ",early_declaring=0")]

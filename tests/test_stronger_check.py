@@ -191,7 +191,8 @@ def test_every_game_searches_at_8_worlds_and_the_notes_name_its_default_early():
     assert {g: SP.game_part(g).WORLDS for g in SP.section_games()} == {"vint": 8, "500": 8, "501": 8}
     assert SP._early_note("vint") == " (the game's default early=4: heuristic's cards to the first 4 tricks)"
     assert SP._early_note("501") == " (the game's default early=1: heuristic's cards to the first trick)"
-    assert SP._early_note("500") == ""  # the full search: nothing to say
+    assert SP._early_note("500") == (" (the game's default early=3,early_declaring=2: heuristic's cards to the "
+                                     "defence's first 3 tricks and the declaring side's first 2 tricks)")
 
 
 def test_make_stronger_runs_the_analysis_and_make_report_does_not():

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from cardsim.games import get_game
+from cardsim.strategies.pimc import early_default
 
 PIMC = "pimc"
 """The registry name of the sampled-search player (:mod:`cardsim.strategies.pimc`)."""
@@ -31,3 +32,10 @@ def pimc_spec(worlds: int) -> str:
 def available(game: str) -> bool:
     """Whether ``game`` has the ``pimc`` strategy registered."""
     return PIMC in get_game(game).table.registry.names()
+
+
+def default_early(game: str) -> str:
+    """The game's plain ``pimc``'s early play as spec parameters (``"early=4"``,
+    ``"early=3,early_declaring=2"``, ``"early=0"`` for the full search;
+    :func:`cardsim.strategies.pimc.early_default`)."""
+    return early_default(get_game(game).table.registry[PIMC])

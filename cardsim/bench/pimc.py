@@ -10,7 +10,7 @@ from datetime import datetime, timezone
 import cardsim
 from cardsim.bench.common import SEED
 from cardsim.games import get_game
-from cardsim.strategies.pimc import COUNTERS
+from cardsim.strategies.pimc import COUNTERS, early_default
 
 PIMC_HEADING = "## Sampled-search play (`pimc`)"
 PIMC_SIDES = {1: "declaring side", 2: "defence", 0: "all seats"}
@@ -45,7 +45,7 @@ def pimc_table(rows, command: str) -> str:
              f"`{command}`, {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, {platform.processor() or platform.machine()}"
              ": every seat plays `pimc:worlds=W,side=S` (the search at the declaring side's, the defence's or every "
              "card decision with a choice; the other decisions play `heuristic`) with the game's other defaults ("
-             + ", ".join(f"{g} `early={e}`" for g, e in _early_defaults(rows).items()) + "), one process.",
+             + ", ".join(f"{g} `{e}`" for g, e in _early_defaults(rows).items()) + "), one process.",
              "", "| game | worlds | searching | deals | deals/s | searched decisions/s | worlds solved/s |",
              "|---|---:|---|---:|---:|---:|---:|"]
     for r in rows:
@@ -55,10 +55,11 @@ def pimc_table(rows, command: str) -> str:
 
 
 def _early_defaults(rows) -> dict:
-    """``{game: its pimc's default early}`` for the games of ``rows``: plain ``pimc`` plays that many
-    first tricks by the heuristic's card, so the table says which search it measured."""
+    """``{game: its pimc's default early play}`` (``"early=4"``, :func:`cardsim.strategies.pimc.early_default`)
+    for the games of ``rows``: plain ``pimc`` plays those first tricks by the heuristic's card, so
+    the table says which search it measured."""
     games = dict.fromkeys(r["game"] for r in rows)
-    return {g: int(get_game(g).table.registry["pimc"].params["early"]) for g in games}
+    return {g: early_default(get_game(g).table.registry["pimc"]) for g in games}
 
 
 def pimc_against_deals(game: str) -> int:
@@ -73,7 +74,7 @@ def pimc_against_table(rows, command: str) -> str:
     now, and the median of the per-round ratios."""
     lines = [f"`{command}`, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}: every seat "
              "`pimc:worlds=W`, both trees on one core taking turns (deals per CPU second, all threads), each tree "
-             "with its own defaults (now: " + ", ".join(f"{g} `early={e}`" for g, e in _early_defaults(rows).items())
+             "with its own defaults (now: " + ", ".join(f"{g} `{e}`" for g, e in _early_defaults(rows).items())
              + ").", "",
              "| game | worlds | deals a round | rounds | before (best round) | now (best round) | now/before (median of rounds) |",
              "|---|---:|---:|---:|---:|---:|---:|"]

@@ -53,12 +53,13 @@ Parameters (besides the base heuristic's, which the bidding and the talon / kitt
   played with the base heuristic's card (``early_worlds`` 0) or searched on ``early_worlds``
   worlds instead of ``worlds`` (a cheaper play where the full hands make the search costly);
   the default of ``early`` is the game's (:func:`register`'s ``defaults``; docs/pimc.md):
-  Vint 4 (not measurably weaker than the full search, stronger with an earlier heuristic) and
-  501 1 (not measurably weaker), each in a fraction of its time; Five Hundred 0 (its cheaper early plays measured lose tricks);
-  ``early=0`` is the full search in every game;
+  Vint 4 (not measurably weaker than the full search, stronger with an earlier heuristic),
+  501 1 and Five Hundred 3 with ``early_declaring`` 2 (each not measurably weaker), each in a
+  fraction of its time; ``early=0`` is the full search in every game;
 * ``early_declaring``: the first tricks the declaring side plays that cheaper way, in place of
-  ``early`` (-1, the default: ``early`` for every seat): the heuristic's early cards cost the
-  declaring side more than the defence (:func:`early_tricks`);
+  ``early`` when ``early`` is not 0 (-1, the default but in Five Hundred: ``early`` for every
+  seat): the heuristic's early cards cost the declaring side more than the defence
+  (:func:`early_tricks`);
 * ``auction`` (only where the game's hooks read the auction): 1 deals the worlds consistently
   with the calls too.
 
@@ -94,7 +95,7 @@ PARAM_DOCS = {
     "early_worlds": "worlds searched at a decision of the first `early` tricks, in place of `worlds`; 0 plays "
                     "the heuristic's card there",
     "early_declaring": "the first tricks the declaring side plays the cheaper early way, in place of `early` "
-                       "(-1: `early`); the defence keeps `early`",
+                       "when `early` is not 0 (-1: `early`); the defence keeps `early`",
 }
 BOUNDS = {"worlds": (1, 256), "stream": (0, 2**31 - 1), "search": (0, 2), "side": (0, 2), "early": (0, 13),
           "early_worlds": (0, 256), "early_declaring": (-1, 13), "auction": (0, 1)}
@@ -527,15 +528,26 @@ def searches(position: Position, row: np.ndarray, strategy: Strategy) -> bool:
 def early_tricks(position: Position, row: np.ndarray, strategy: Strategy) -> int:
     """How many first tricks of the play the seat at ``position`` plays the cheaper early way
     (:func:`decide`), by the ``pimc`` parameters ``row`` (float64[N_PARAMS]): ``early_declaring``
-    for a seat of the declaring side (``Position.declaring``) when it is not -1, else ``early``.
-    Why a count per side: in Five Hundred the heuristic's cards in the first three tricks lose
+    for a seat of the declaring side (``Position.declaring``) when it is not -1 and ``early`` is
+    not 0, else ``early``: ``early=0`` is the full search for every seat, whatever the game's
+    default ``early_declaring``.  Why a count per side: in Five Hundred the heuristic's cards in the first three tricks lose
     the declaring side most of what they lose (BENCHMARKS.md, "Five Hundred's early tricks: where
     the heuristic loses")."""
-    if position.declaring:
+    early = int(row[strategy.param_index("early")])
+    if position.declaring and early > 0:
         own = int(row[strategy.param_index("early_declaring")])
         if own >= 0:
             return own
-    return int(row[strategy.param_index("early")])
+    return early
+
+
+def early_default(strategy: Strategy) -> str:
+    """A registered ``pimc`` strategy's default early play as spec parameters, for captions and
+    notes: ``"early=4"``, ``"early=3,early_declaring=2"`` where the declaring side's count is its
+    own, ``"early=0"`` for the full search (:func:`early_tricks`)."""
+    early = int(strategy.params["early"])
+    own = int(strategy.params.get("early_declaring", -1))
+    return f"early={early}" + (f",early_declaring={own}" if early > 0 and own >= 0 and own != early else "")
 
 
 STOP = True
