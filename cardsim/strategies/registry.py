@@ -53,6 +53,23 @@ def number_text(x: float) -> str:
     return str(int(x)) if float(x).is_integer() and abs(x) < 1e15 else f"{x:.12g}"
 
 
+def accepted_values(bounds, kind) -> str:
+    """The values a parameter with ``bounds`` ((lo, hi), or None: any) and ``kind`` ("int",
+    "bool" or None) accepts, in words, for messages and ``cardsim strategies``."""
+    lo, hi = bounds or (-np.inf, np.inf)
+    if kind == "bool":
+        return "0 or 1 (no / yes)"
+    what = "a whole number" if kind == "int" else "a number"
+    return f"{what} from {number_text(lo)} to {number_text(hi)}" if np.isfinite(lo) or np.isfinite(hi) else what
+
+
+def admits(value: float, bounds, kind) -> bool:
+    """Whether a parameter with ``bounds`` ((lo, hi), or None) and ``kind`` ("int", "bool" or
+    None) takes ``value``: inside the bounds, and whole for a whole-number or yes/no kind."""
+    lo, hi = bounds or (-np.inf, np.inf)
+    return lo <= value <= hi and (kind not in ("int", "bool") or value == int(value))
+
+
 class StrategyError(ValueError):
     """An unknown strategy, an unknown parameter, a value that is not a number, or a strategy id
     that no dispatch branch handles."""
@@ -188,12 +205,7 @@ class Strategy:
 
     def accepted(self, name: str) -> str:
         """The values parameter ``name`` accepts, for messages and ``cardsim strategies``."""
-        lo, hi = self.bounds.get(name, (-np.inf, np.inf))
-        kind = self.kinds.get(name)
-        if kind == "bool":
-            return "0 or 1 (no / yes)"
-        what = "a whole number" if kind == "int" else "a number"
-        return f"{what} from {number_text(lo)} to {number_text(hi)}" if np.isfinite(lo) or np.isfinite(hi) else what
+        return accepted_values(self.bounds.get(name), self.kinds.get(name))
 
     def param_index(self, name: str) -> int:
         """Position of parameter ``name`` in the vector: jitted strategies read ``params[P_X]``
@@ -215,9 +227,7 @@ class Strategy:
         for name, value in values.items():
             if name not in self.params:
                 raise self.unknown(name)
-            lo, hi = self.bounds.get(name, (-np.inf, np.inf))
-            whole = self.kinds.get(name) in ("int", "bool")
-            if not lo <= value <= hi or (whole and value != int(value)):
+            if not admits(value, self.bounds.get(name), self.kinds.get(name)):
                 raise StrategyError(f"parameter {quote(name)} of {quote(self.name)} must be {self.accepted(name)}, "
                                     f"got {number_text(value)}")
             vec[names.index(name)] = value
@@ -294,11 +304,9 @@ class Registry:
                 raise ValueError(f"kind of {key!r}: a parameter of {name!r} and 'int' or 'bool', got {kind!r}")
         bounds = dict(bounds or {})
         for key, value in params.items():  # a default a spec could not give is a registration mistake
-            lo, hi = bounds.get(key, (-np.inf, np.inf))
-            if not lo <= value <= hi or (kinds.get(key) in ("int", "bool") and value != int(value)):
+            if not admits(value, bounds.get(key), kinds.get(key)):
                 raise ValueError(f"default {key}={number_text(value)} of {name!r} ({self.game}) is outside its "
-                                 f"bounds: {key} must be {'a whole number' if key in kinds else 'a number'} "
-                                 f"from {number_text(lo)} to {number_text(hi)}")
+                                 f"bounds: {key} must be {accepted_values(bounds.get(key), kinds.get(key))}")
         declared = {}
         for key in params:  # in parameter order, whatever the order given
             if key in (tunables or {}):
