@@ -199,19 +199,15 @@ def _early_note(game: str) -> str:
     """What the game's plain ``pimc`` plays without searching, for the notes: its registered default
     ``early`` (the first tricks by the heuristic's card) and, where the declaring side's count is its
     own, ``early_declaring``; empty where it searches every trick."""
-    strategy = get_game(game).table.registry[S.PIMC]
-    early, own = int(strategy.params["early"]), int(strategy.params.get("early_declaring", -1))
+    early, own = S.early_counts(game)
 
     def first(k):
         return "first trick" if k == 1 else f"first {k} tricks"
 
-    if not early:
-        return ""
-    if 0 <= own != early:
-        return (f" (the game's default {S.default_early(game)}: heuristic's cards to the defence's {first(early)} "
-                f"and the declaring side's {first(own)})" if own else
-                f" (the game's default {S.default_early(game)}: heuristic's cards to the defence's {first(early)})")
-    return f" (the game's default early={early}: heuristic's cards to the {first(early)})"
+    if own != early:
+        return (f" (the game's default {S.default_early(game)}: heuristic's cards to the defence's {first(early)}"
+                + (f" and the declaring side's {first(own)})" if own else ")"))
+    return f" (the game's default early={early}: heuristic's cards to the {first(early)})" if early else ""
 
 
 def run(args) -> Path:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from cardsim.games import get_game
-from cardsim.strategies.pimc import early_default
+from cardsim.strategies.pimc import default_early_counts, early_default
 
 PIMC = "pimc"
 """The registry name of the sampled-search player (:mod:`cardsim.strategies.pimc`)."""
@@ -39,3 +39,9 @@ def default_early(game: str) -> str:
     ``"early=3,early_declaring=2"``, ``"early=0"`` for the full search;
     :func:`cardsim.strategies.pimc.early_default`)."""
     return early_default(get_game(game).table.registry[PIMC])
+
+
+def early_counts(game: str) -> tuple[int, int]:
+    """The first tricks the game's plain ``pimc`` plays by the heuristic's card: (the defence's,
+    the declaring side's) (:func:`cardsim.strategies.pimc.early_counts`)."""
+    return default_early_counts(get_game(game).table.registry[PIMC])

@@ -525,29 +525,37 @@ def searches(position: Position, row: np.ndarray, strategy: Strategy) -> bool:
     return True
 
 
+def early_counts(early: int, early_declaring: int) -> tuple[int, int]:
+    """The first tricks played the cheaper early way by the defence and by the declaring side,
+    for the ``pimc`` parameters ``early`` and ``early_declaring``: the declaring side's own count
+    where it is not -1 and ``early`` is not 0, else ``early`` (``early=0`` is the full search for
+    every seat, whatever a game's default ``early_declaring``)."""
+    return early, (early_declaring if early > 0 and early_declaring >= 0 else early)
+
+
 def early_tricks(position: Position, row: np.ndarray, strategy: Strategy) -> int:
     """How many first tricks of the play the seat at ``position`` plays the cheaper early way
-    (:func:`decide`), by the ``pimc`` parameters ``row`` (float64[N_PARAMS]): ``early_declaring``
-    for a seat of the declaring side (``Position.declaring``) when it is not -1 and ``early`` is
-    not 0, else ``early``: ``early=0`` is the full search for every seat, whatever the game's
-    default ``early_declaring``.  Why a count per side: in Five Hundred the heuristic's cards in the first three tricks lose
+    (:func:`decide`), by the ``pimc`` parameters ``row`` (float64[N_PARAMS]): the declaring
+    side's count (``Position.declaring``) or the defence's, as :func:`early_counts` gives them.
+    Why a count per side: in Five Hundred the heuristic's cards in the first three tricks lose
     the declaring side most of what they lose (BENCHMARKS.md, "Five Hundred's early tricks: where
     the heuristic loses")."""
-    early = int(row[strategy.param_index("early")])
-    if position.declaring and early > 0:
-        own = int(row[strategy.param_index("early_declaring")])
-        if own >= 0:
-            return own
-    return early
+    defence, declaring = early_counts(int(row[strategy.param_index("early")]),
+                                      int(row[strategy.param_index("early_declaring")]))
+    return declaring if position.declaring else defence
+
+
+def default_early_counts(strategy: Strategy) -> tuple[int, int]:
+    """A registered ``pimc`` strategy's default :func:`early_counts` (defence, declaring side)."""
+    return early_counts(int(strategy.params["early"]), int(strategy.params["early_declaring"]))
 
 
 def early_default(strategy: Strategy) -> str:
     """A registered ``pimc`` strategy's default early play as spec parameters, for captions and
     notes: ``"early=4"``, ``"early=3,early_declaring=2"`` where the declaring side's count is its
-    own, ``"early=0"`` for the full search (:func:`early_tricks`)."""
-    early = int(strategy.params["early"])
-    own = int(strategy.params.get("early_declaring", -1))
-    return f"early={early}" + (f",early_declaring={own}" if early > 0 and own >= 0 and own != early else "")
+    own, ``"early=0"`` for the full search (:func:`early_counts`)."""
+    defence, declaring = default_early_counts(strategy)
+    return f"early={defence}" + (f",early_declaring={declaring}" if declaring != defence else "")
 
 
 STOP = True
