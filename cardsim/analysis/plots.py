@@ -34,6 +34,15 @@ def percent_grid(ax, m: np.ndarray, grid, xlabel: str, ylabel: str, title: str):
     return im
 
 
+def frame_cell(ax, x: int, y: int):
+    """Draw a black frame around the grid cell at column ``x``, row ``y`` of an ``imshow`` on
+    ``ax``: the charts' mark for a cell singled out (the best lead; a cell whose two judges, the
+    game and the deal or the rubber and the points, choose differently)."""
+    from matplotlib.patches import Rectangle  # local: matplotlib is slow to import; only the figures need it
+
+    ax.add_patch(Rectangle((x - 0.48, y - 0.48), 0.96, 0.96, fill=False, lw=2, color="black"))
+
+
 def save_figure(fig, path, dpi: int = 100, **savefig) -> Path:
     """Write ``fig`` to ``path`` (PNG at ``dpi``, 100 the report's size; its folder created) and
     close it, so a long analysis does not keep every figure in memory; ``savefig``: more of

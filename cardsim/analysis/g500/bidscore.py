@@ -41,7 +41,7 @@ from cardsim.analysis.g500 import guide as G
 from cardsim.analysis import rules_of_thumb as T
 from cardsim.analysis import robustness as RB
 from cardsim.analysis.chart_pipeline import task_seed
-from cardsim.analysis.plots import pyplot, save_figure
+from cardsim.analysis.plots import frame_cell, pyplot, save_figure
 from cardsim.analysis.robustness import others, sentence
 from cardsim.analysis.verdicts import chart_clear
 from cardsim.games import get_game
@@ -384,7 +384,7 @@ def figures(best: pd.DataFrame, outdir: Path, name: str = "g500_bidscore.png") -
             text += f"\n{100 * r.win:.0f}%" + (f"\ndeal: {int(r.deal_best)}" if r.differs else "")
             ax.text(x, y, text, ha="center", va="center", fontsize=8, color="white" if r.best >= 9 else "black")
             if r.differs:
-                ax.add_patch(plt.Rectangle((x - 0.48, y - 0.48), 0.96, 0.96, fill=False, lw=2, color="black"))
+                frame_cell(ax, x, y)
         ax.imshow(grid_, cmap=cmap, norm=norm, aspect="auto")
         firsts = g.groupby("state", sort=False).first()
         labels = {st: st if st == f"{r.s0}-{r.s1}" else f"{st}\n{r.s0}-{r.s1}" for st, r in firsts.iterrows()}

@@ -39,7 +39,7 @@ import numpy as np
 import pandas as pd
 
 from cardsim.analysis.chart_pipeline import seed_of
-from cardsim.analysis.plots import pyplot, save_figure
+from cardsim.analysis.plots import frame_cell, pyplot, save_figure
 from cardsim.analysis.verdicts import chart_clear
 from cardsim.conditions import Conditions, compile as compile_conditions, parse_classes
 from cardsim.games.vint.solver import lead_values
@@ -311,7 +311,7 @@ def figures(long: pd.DataFrame, chart: pd.DataFrame, outdir, name: str = "vint_l
             ax.text(x, y, f"{r.tricks:.2f}{mark}\n{'best' if r.best else f'{r.vs_best:+.2f}'}", ha="center",
                     va="center", fontsize=8, fontweight="bold" if r.best else "normal")
             if r.best:
-                ax.add_patch(plt.Rectangle((x - 0.48, y - 0.48), 0.96, 0.96, fill=False, lw=2, color="black"))
+                frame_cell(ax, x, y)
         ax.imshow(np.ma.masked_invalid(-m), cmap="Reds", vmin=0, vmax=1.2, aspect="auto")
         ticks = [KIND_TEXT[k].replace(" of the ", "\nof the ").replace(" (", "\n(") for k in kinds]
         ax.set_xticks(range(len(kinds)), ticks, fontsize=7)

@@ -38,7 +38,7 @@ import pandas as pd
 from cardsim.analysis.chart_pipeline import seed_of
 from cardsim.analysis import robustness as RB, rules_of_thumb as T
 from cardsim.analysis.vint import charts as V
-from cardsim.analysis.plots import pyplot, save_figure
+from cardsim.analysis.plots import frame_cell, pyplot, save_figure
 from cardsim.analysis.verdicts import chart_clear
 from cardsim.games import get_game
 from cardsim.questions import question, run_question, table
@@ -382,7 +382,7 @@ def figures(best: pd.DataFrame, outdir: Path, name: str = "vint_linescore.png") 
         text = f"{r.best}{mark}\n{100 * r.win:.0f}%" + (f"\npoints: {r.points_best}" if r.disagree else "")
         ax.text(x, y, text, ha="center", va="center", fontsize=8)
         if r.disagree:
-            ax.add_patch(plt.Rectangle((x - 0.48, y - 0.48), 0.96, 0.96, fill=False, lw=2, color="black"))
+            frame_cell(ax, x, y)
     ax.imshow(values, cmap="Blues", vmin=0, vmax=1.4, aspect="auto")
     ax.set_xticks(range(len(states)), [f"{s}\n{r.below0}-{r.below1}, games {r.games0}-{r.games1}"
                                        for s, r in best.groupby("state", sort=False).first().iterrows()], fontsize=8)
